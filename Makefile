@@ -1,0 +1,96 @@
+# nvscope - build, test and set-up.  `make run` and `make check` do all set-up
+# on a fresh Debian 12 machine (they call `make deps`, which apt-installs what is
+# missing).
+VERSION   := 0.1.0
+CC        ?= cc
+PKGS      := ncursesw libnvme liburing libcjson inih blkid
+DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
+             check libcjson-dev libinih-dev libblkid-dev
+DEB_TEST  := tmux util-linux fio
+DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+           -DNVS_VERSION='"$(VERSION)"' -Iinclude -Isrc $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -pthread -lm
+
+SRCS     := $(sort $(wildcard src/*/*.c))
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+TSRCS    := $(sort $(wildcard tests/unit/test_*.c))
+TOBJS    := $(TSRCS:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps deps-test deps-vm run check check-unit check-vm asan tsan \
+        bench clean format install
+BIN ?= nvscope
+all: $(BIN)
+
+$(BIN): $(OBJS) $(MAIN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The unit-test runner: every tests/unit/test_*.c defines `Suite *X_suite(void)`;
+# the list of suites is generated so that adding a test file needs no edit here.
+$(BUILD)/tests/suites.h: $(TSRCS)
+	@mkdir -p $(dir $@)
+	@sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/S(\1)/p' $(TSRCS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/tests/unit/runner.o: tests/unit/runner.c $(BUILD)/tests/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(BUILD)/tests -c -o $@ $<
+$(BUILD)/unit-tests: $(BUILD)/tests/unit/runner.o $(TOBJS) $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
+
+# Installs the Debian packages that are missing (root, or through sudo).
+deps:
+	@tools/deps.sh $(DEB_BUILD)
+deps-test:
+	@tools/deps.sh $(DEB_BUILD) $(DEB_TEST)
+deps-vm:
+	@tools/deps.sh $(DEB_BUILD) $(DEB_TEST) $(DEB_VM)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@tools/make-run.sh
+
+check: deps-test
+	@$(MAKE) --no-print-directory all $(BUILD)/unit-tests
+	@NVS_BUILD=$(BUILD) NVS_BIN=./$(BIN) tests/run.sh
+
+check-unit: all $(BUILD)/unit-tests
+	@CK_FORK=yes $(BUILD)/unit-tests
+
+check-vm: deps-vm
+	@$(MAKE) --no-print-directory all
+	@NVS_BIN=./$(BIN) tests/vm/run.sh
+
+asan:
+	@$(MAKE) --no-print-directory deps-test
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/nvscope \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
+	@NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
+
+tsan:
+	@$(MAKE) --no-print-directory deps-test
+	@$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/nvscope \
+	  CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" all build-tsan/unit-tests
+	@NVS_BUILD=build-tsan NVS_BIN=build-tsan/nvscope NVS_SANITIZER=tsan tests/run.sh
+
+bench: all
+	bench/vs-fio.sh
+
+format:
+	clang-format -i $(SRCS) src/main.c $(wildcard src/*/*.h include/*.h tests/unit/*.c)
+
+clean:
+	rm -rf build build-asan build-tsan nvscope
+
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOBJS:.o=.d)

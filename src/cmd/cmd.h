@@ -1,0 +1,17 @@
+/* cmd.h - the subcommands; each returns the process exit status (enum
+ * nvs_exit).  argv[0] is the subcommand's name ("run"), or "nvscope" for the
+ * console when no subcommand was given. */
+#ifndef NVS_CMD_H
+#define NVS_CMD_H
+
+int cmd_run(int argc, char **argv);     /* run.c: headless workload */
+int cmd_list(int argc, char **argv);    /* list.c: devices and targets */
+int cmd_health(int argc, char **argv);  /* health.c: SMART / health log */
+int cmd_purge(int argc, char **argv);   /* purge.c: format/sanitize/trim */
+int cmd_plan(int argc, char **argv);    /* plan.c: review procedures */
+int cmd_steady(int argc, char **argv);  /* steady.c: steady-state rule on a series */
+int cmd_report(int argc, char **argv);  /* report.c: HTML/SVG report */
+int cmd_replay(int argc, char **argv);  /* console.c: replay a results dir */
+int cmd_console(int argc, char **argv); /* console.c: the full-screen console */
+
+#endif

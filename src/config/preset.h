@@ -1,0 +1,29 @@
+/* preset.h - presets and fio job files: `[global]` plus one section per job,
+ * fio's option names (parsed with inih, values through spec_set). */
+#ifndef NVS_PRESET_H
+#define NVS_PRESET_H
+
+#include <stddef.h>
+#include "io/spec.h"
+
+struct preset_info {
+	char name[64];         /* file name without .ini */
+	char path[512];
+	char description[160]; /* the [global] description= line, may be empty */
+};
+
+/* Resolves preset @name (or a path to an .ini/.fio file) into @path:
+ * searched in $NVSCOPE_PRESETS, ./presets, the directory beside the binary's
+ * ../share/nvscope/presets and /usr/share/nvscope/presets.  0 or -ENOENT. */
+int preset_find(const char *name, char *path, size_t len);
+/* Lists the presets of the first preset directory found (sorted by name).
+ * *@out is malloc'ed (caller frees); 0 or -errno. */
+int preset_list(struct preset_info **out, size_t *n);
+/* Loads job file @path: each job section starts from @base with [global]
+ * applied, then its own keys.  *@jobs is malloc'ed (caller frees).  Errors
+ * name the file and line ("presets/x.ini:7: unknown option 'bz'"); returns
+ * 0, -ENOENT, -EINVAL. */
+int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
+		char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/* backend.h - how a worker turns one I/O into an io_uring SQE and a CQE back
+ * into a result.  io_uring.c (block layer / files) and uring_cmd.c (NVMe
+ * passthrough on /dev/ngXnY) implement it.  Engine-internal. */
+#ifndef NVS_BACKEND_H
+#define NVS_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nvscope.h"
+
+struct io_uring_sqe;
+struct io_uring_cqe;
+struct target;
+
+struct backend_io {
+	int fd;            /* descriptor, or registered index when fixed_file */
+	bool fixed_file;
+	void *buf;
+	int buf_index;     /* registered buffer index, -1 when not registered */
+	uint32_t len;
+	uint64_t off;      /* bytes */
+	enum nvs_dir dir;
+	const struct target *t;
+};
+
+struct backend_ops {
+	const char *name;
+	unsigned setup_flags;     /* extra IORING_SETUP_* the ring needs */
+	/* Checks that @t can be driven by this backend; 0 or -errno, @err set. */
+	int (*check)(const struct target *t, char *err, size_t errlen);
+	/* Fills @sqe for @io; the caller sets user_data afterwards. */
+	void (*prep)(struct io_uring_sqe *sqe, const struct backend_io *io);
+	/* Bytes transferred, or -errno (NVMe status mapped to -EIO). */
+	int (*result)(const struct io_uring_cqe *cqe);
+};
+
+extern const struct backend_ops backend_io_uring;
+extern const struct backend_ops backend_uring_cmd;
+
+#endif

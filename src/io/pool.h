@@ -1,0 +1,60 @@
+/* pool.h - the worker thread pool: one job (a spec at one queue depth) over
+ * one or more targets; each worker owns one io_uring and one sample ring.
+ *
+ * Life cycle (all calls from one controlling thread, e.g. the UI thread):
+ *   pool_new -> pool_start -> { pool_drain ... } until !pool_running
+ *   -> pool_join -> pool_result -> pool_free.
+ * pool_stop may be called at any time (it only sets an atomic flag). */
+#ifndef NVS_POOL_H
+#define NVS_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "io/spec.h"
+#include "io/target.h"
+#include "stats/result.h"
+#include "stats/sample.h"
+
+struct pool;
+
+/* Validates @s, opens its targets (safety rules for writes included) and
+ * prepares numjobs workers per target at queue depth @iodepth (0 = the
+ * spec's first).  No thread runs yet.  Returns 0 with *@out owned by the
+ * caller, or -errno with one line in @err: -EINVAL bad spec, -EPERM refused
+ * for safety, other -errno from open/io_uring setup. */
+int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err,
+	     size_t errlen);
+/* Stops and joins any running worker, closes targets, frees.  NULL-safe. */
+void pool_free(struct pool *p);
+/* Starts the worker threads; the clock of the job starts here.  0 or -errno
+ * (a worker that fails to set up its ring reports through pool_error). */
+int pool_start(struct pool *p);
+/* Asks every worker to finish its in-flight I/O and stop.  Async, idempotent. */
+void pool_stop(struct pool *p);
+/* True while any worker still runs. */
+bool pool_running(const struct pool *p);
+/* Waits for every worker to end. */
+void pool_join(struct pool *p);
+/* Pops every sample available in the workers' rings, in ring order, calling
+ * @fn for each.  Consumer side: one thread only.  Returns the count. */
+size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg), void *arg);
+/* After pool_join: final figures of target @t, or of all when @t < 0.
+ * Returns 0, -EINVAL for a bad index. */
+int pool_result(const struct pool *p, int t, struct result *out);
+/* First setup or I/O error of the job as -errno (0 if none), with a message. */
+int pool_error(const struct pool *p, char *msg, size_t len);
+
+unsigned pool_nworkers(const struct pool *p);
+unsigned pool_ntargets(const struct pool *p);
+unsigned pool_iodepth(const struct pool *p);
+/* Target of the spec at index @i (opened, with size and block size). */
+const struct target *pool_target(const struct pool *p, unsigned i);
+/* Target index that worker @w drives (0 for a stripe set). */
+unsigned pool_worker_target(const struct pool *p, unsigned w);
+/* Samples dropped so far on full rings, all workers. */
+uint64_t pool_dropped(const struct pool *p);
+/* ns since pool_start; and the planned length (ramp + runtime, 0 = by size). */
+uint64_t pool_elapsed_ns(const struct pool *p);
+uint64_t pool_planned_ns(const struct pool *p);
+
+#endif

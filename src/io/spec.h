@@ -1,0 +1,77 @@
+/* spec.h - the workload specification: one struct, fio's option names and
+ * meanings, set key by key (CLI flags and INI/job files share spec_set) and
+ * validated in one place (spec_validate). */
+#ifndef NVS_SPEC_H
+#define NVS_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nvscope.h"
+
+enum spec_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM };
+enum spec_engine { ENGINE_IO_URING, ENGINE_IO_URING_CMD };
+enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
+
+struct spec_bs {
+	uint32_t bs;     /* bytes */
+	uint32_t weight; /* percent; bssplit weights sum to 100 */
+};
+
+struct spec {
+	char name[64];
+	char targets[NVS_MAX_TARGETS][256];
+	unsigned ntargets;
+	uint64_t stripe;     /* >0: targets form one RAID-0 set with this stripe (bytes) */
+
+	enum spec_rw rw;
+	unsigned rwmixread;  /* % reads in mixed workloads */
+	struct spec_bs bs[NVS_MAX_BSSPLIT]; /* bs= gives one entry at 100% */
+	unsigned nbs;
+	unsigned iodepth[NVS_MAX_QD_STEPS]; /* a list = queue-depth sweep */
+	unsigned niodepth;
+	unsigned numjobs;    /* workers per target */
+	uint64_t runtime_ns; /* 0: until size/io_size is done */
+	uint64_t ramp_ns;
+	bool time_based;     /* loop over the region until runtime */
+	uint64_t size;       /* region length in bytes; 0 = to the end */
+	double size_pct;     /* region length as % of the target (when > 0) */
+	uint64_t offset;     /* region start in bytes */
+	double offset_pct;
+	uint64_t io_size;    /* bytes to transfer per worker; 0 = size * loops */
+	unsigned loops;
+	uint64_t rate_iops;  /* per worker, 0 = unlimited (fio: per job) */
+	enum spec_process rate_process;
+	bool direct;         /* O_DIRECT, default on */
+	bool norandommap;    /* accepted; random offsets are always uniform */
+	uint32_t blockalign; /* 0 = the smallest block size */
+	enum spec_engine ioengine;
+	bool sqpoll, hipri, fixedbufs, registerfiles;
+	unsigned batch_submit, batch_complete; /* 0 = automatic */
+	char cpus_allowed[128]; /* "0-3,6": workers are pinned round-robin */
+	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
+	bool continue_on_error;
+	bool force_destroy;     /* write even where a signature was found */
+	uint64_t seed;
+};
+
+/* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
+void spec_init(struct spec *s);
+/* Sets option @key (fio's name; '-' and '_' equal) to @val (may be NULL for
+ * flags).  Returns 0, -ENOENT for an unknown key, -EINVAL for a bad value;
+ * @err gets one line saying why. */
+int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen);
+/* Checks the whole spec for consistency.  0 or -EINVAL with @err set. */
+int spec_validate(const struct spec *s, char *err, size_t errlen);
+/* True when the workload writes. */
+bool spec_writes(const struct spec *s);
+/* Human name of @rw ("randread"). */
+const char *spec_rw_name(enum spec_rw rw);
+/* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.
+ * Returns 0 or -EINVAL. */
+int spec_parse_size(const char *str, uint64_t *out);
+/* Parses "30", "30s", "500ms", "2m", "1h" into ns.  0 or -EINVAL. */
+int spec_parse_time(const char *str, uint64_t *out_ns);
+/* Writes "4k", "128k", "1m" for @bytes into @buf. */
+const char *spec_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+#endif

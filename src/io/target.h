@@ -1,0 +1,35 @@
+/* target.h - what an I/O target is (file, block device, character device,
+ * NVMe generic device) and opening it with its size and logical block size. */
+#ifndef NVS_TARGET_H
+#define NVS_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum target_kind { TARGET_FILE, TARGET_BLOCK, TARGET_CHAR, TARGET_NVME_GENERIC };
+
+struct target {
+	char path[256];
+	enum target_kind kind;
+	int fd;            /* -1 when closed */
+	uint64_t size;     /* bytes usable for I/O */
+	uint32_t lbs;      /* logical block size (512 for files) */
+	uint32_t lba_shift; /* log2(lbs), for passthrough commands */
+	uint32_t nsid;     /* NVMe namespace id (generic devices), else 0 */
+	dev_t rdev;
+};
+
+/* Opens @path for the workload: O_DIRECT when @direct (not for character
+ * devices, which refuse it), read-write when @write.  A regular file is
+ * created and extended to @want_size when shorter.  A character device other
+ * than an NVMe generic device needs @want_size (it has no size).  On success
+ * fills @t and returns 0; else -errno with one line in @err. */
+int target_open(struct target *t, const char *path, bool write, bool direct, uint64_t want_size,
+		char *err, size_t errlen);
+/* Closes the descriptor; safe on a closed target. */
+void target_close(struct target *t);
+/* "file", "block", "char", "nvme-generic". */
+const char *target_kind_name(enum target_kind k);
+
+#endif

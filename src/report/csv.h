@@ -1,0 +1,21 @@
+/* csv.h - per-interval series as CSV (one row per interval, with a header)
+ * and back (for replay and `steady`). */
+#ifndef NVS_CSV_H
+#define NVS_CSV_H
+
+#include <stdio.h>
+#include "stats/collect.h"
+
+/* The header line: time_s,read_iops,write_iops,read_mbps,write_mbps,
+ * read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,
+ * read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp */
+void csv_write_header(FILE *f);
+void csv_write_point(FILE *f, const struct point *p);
+/* Appends one point to @s (grows it).  0 or -ENOMEM. */
+int series_push(struct series *s, const struct point *p);
+/* Frees the points of @s (not @s itself). */
+void series_release(struct series *s);
+/* Reads a CSV written by csv_write_*.  Errors name file:line.  0 or -errno. */
+int csv_read_series(const char *path, struct series *out, char *err, size_t errlen);
+
+#endif

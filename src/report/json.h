@@ -1,0 +1,24 @@
+/* json.h - results as JSON in fio's layout (jobs[].read|write ...) plus an
+ * "nvscope" key for what fio has not (series, drops, CPU per core, device). */
+#ifndef NVS_JSON_H
+#define NVS_JSON_H
+
+#include <stdio.h>
+#include "io/spec.h"
+#include "stats/collect.h"
+#include "stats/result.h"
+
+struct json_run {
+	const struct spec *spec;
+	const struct result *jobs; /* one per queue depth step / target */
+	unsigned njobs;
+	const struct series *series; /* aggregate series of each job, or NULL */
+	uint64_t dropped;
+	const char *extra_key;       /* optional extra object under "nvscope" */
+	const char *extra_json;      /* ... its JSON text */
+};
+
+/* Writes the whole document to @f.  0 or -errno. */
+int json_write_run(FILE *f, const struct json_run *run);
+
+#endif

@@ -1,0 +1,28 @@
+/* spsc.h - bounded single-producer/single-consumer lock-free ring of
+ * fixed-size elements (C11 atomics, acquire/release).  See spsc.c. */
+#ifndef NVS_SPSC_H
+#define NVS_SPSC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spsc;
+
+/* Allocates a ring of @capacity (rounded up to a power of two) elements of
+ * @elem_size bytes.  Returns NULL on allocation failure.  Caller frees. */
+struct spsc *spsc_new(size_t elem_size, size_t capacity);
+/* NULL-safe. */
+void spsc_free(struct spsc *r);
+/* Producer: copies @elem in.  Never blocks: when full, the element is dropped,
+ * the drop counter incremented and -ENOBUFS returned; 0 otherwise. */
+int spsc_push(struct spsc *r, const void *elem);
+/* Consumer: copies the oldest element to @out.  Returns 0, or -EAGAIN when
+ * empty. */
+int spsc_pop(struct spsc *r, void *out);
+/* Either side: elements pushed and not yet popped (a snapshot). */
+size_t spsc_count(const struct spsc *r);
+/* Either side: elements dropped because the ring was full. */
+uint64_t spsc_dropped(const struct spsc *r);
+size_t spsc_capacity(const struct spsc *r);
+
+#endif

@@ -1,0 +1,54 @@
+/* collect.h - the consumer side: merges the workers' interval samples into
+ * per-interval rows (aggregate and per target) - the series that the console
+ * draws and the reporters write.  Single-threaded (the consumer's thread). */
+#ifndef NVS_COLLECT_H
+#define NVS_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nvscope.h"
+#include "stats/sample.h"
+
+/* One interval of one target (or of the aggregate). */
+struct point {
+	double t;                 /* end of interval, s since the job's start */
+	double dt;                /* interval length, s */
+	double iops[NVS_NDIR];
+	double bw[NVS_NDIR];      /* bytes/s */
+	double lat_mean_us[NVS_NDIR];
+	double lat_p99_us[NVS_NDIR];
+	double lat_max_us[NVS_NDIR];
+	double lat_mean_all_us;   /* both directions */
+	double lat_p99_all_us;
+	uint64_t errors;
+	double cpu_pct;           /* worker threads, % of one core */
+	unsigned workers;         /* workers that reported (< expected: drops) */
+	int ramp;                 /* 1 during ramp_time */
+};
+
+/* A growing array of points. */
+struct series {
+	struct point *pt;
+	size_t n, cap;
+};
+
+struct collect;
+
+/* @worker_target[w] is the target index of worker w (ntargets >= 1). */
+struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned *worker_target,
+			    uint64_t interval_ns);
+/* NULL-safe. */
+void collect_free(struct collect *c);
+/* Feeds one sample (signature fits pool_drain's callback; @arg is the
+ * collect).  A row is emitted once every worker has reported its interval
+ * or a later one. */
+void collect_sample(const struct sample *s, void *arg);
+/* Emits the rows still waiting for workers (end of job). */
+void collect_flush(struct collect *c);
+/* The rows so far: of target @t, or of the aggregate when @t < 0. */
+const struct series *collect_series(const struct collect *c, int t);
+/* Samples received / workers' samples missing from emitted rows. */
+uint64_t collect_received(const struct collect *c);
+uint64_t collect_missing(const struct collect *c);
+
+#endif

@@ -1,0 +1,66 @@
+/* hist.h - log-linear latency histogram (fio's scheme), see hist.c. */
+#ifndef NVS_HIST_H
+#define NVS_HIST_H
+
+#include <stdint.h>
+
+#define HIST_BITS 6 /* 64 linear sub-buckets per power of two: < 1% error */
+#define HIST_VAL (1u << HIST_BITS)
+#define HIST_GROUPS 32 /* values up to 2^(HIST_BITS+HIST_GROUPS-1) ns, ~274 s */
+#define HIST_NBUCKETS (HIST_GROUPS * HIST_VAL)
+
+/* A histogram of nanosecond values plus exact count/sum/min/max/sum of
+ * squares.  A plain value type: embed it, zero it with hist_init(). */
+struct hist {
+	uint64_t n, sum, min, max;
+	double sumsq;
+	uint64_t bucket[HIST_NBUCKETS];
+};
+
+/* Bucket index of value @v (ns).  Values past the last group clamp. */
+static inline unsigned hist_index(uint64_t v)
+{
+	if (v < 2 * HIST_VAL)
+		return (unsigned)v;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
+	unsigned err = msb - HIST_BITS;
+	unsigned idx = ((err + 1) << HIST_BITS) + (unsigned)((v >> err) & (HIST_VAL - 1));
+	return idx < HIST_NBUCKETS ? idx : HIST_NBUCKETS - 1;
+}
+
+/* Records @v whose bucket index @idx was computed by hist_index(). */
+static inline void hist_add_idx(struct hist *h, uint64_t v, unsigned idx)
+{
+	h->bucket[idx]++;
+	h->n++;
+	h->sum += v;
+	h->sumsq += (double)v * (double)v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	hist_add_idx(h, v, hist_index(v));
+}
+
+/* Empties @h. */
+void hist_init(struct hist *h);
+/* Adds every count of @src into @dst; exact. */
+void hist_merge(struct hist *dst, const struct hist *src);
+/* Adds an interval delta (32-bit buckets plus summary) into @dst; exact. */
+void hist_merge_counts(struct hist *dst, const uint32_t *bucket, uint64_t n, uint64_t sum,
+		       uint64_t min, uint64_t max, double sumsq);
+/* Representative value (ns) of bucket @idx: its midpoint; exact below 128. */
+uint64_t hist_bucket_value(unsigned idx);
+/* Value at percentile @pct (0..100) of @h, 0 when empty.  Clamped to the
+ * exact min and max so p0/p100 are exact. */
+uint64_t hist_percentile(const struct hist *h, double pct);
+/* Percentile of bare 32-bit bucket counts holding @n values (interval data). */
+uint64_t hist_percentile_counts(const uint32_t *bucket, uint64_t n, double pct);
+double hist_mean(const struct hist *h);
+double hist_stddev(const struct hist *h);
+
+#endif

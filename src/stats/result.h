@@ -1,0 +1,36 @@
+/* result.h - the final figures of one job (one target, or the aggregate):
+ * exact totals merged from every worker's full histograms. */
+#ifndef NVS_RESULT_H
+#define NVS_RESULT_H
+
+#include <stdint.h>
+#include "nvscope.h"
+#include "stats/hist.h"
+
+struct result_dir {
+	uint64_t ios, bytes, errors;
+	int first_errno;
+	struct hist lat;  /* issue to completion, ns */
+};
+
+struct result {
+	char name[64];
+	char target[256];  /* path, or "aggregate" */
+	unsigned iodepth, numjobs;
+	double runtime_s;  /* measured time (after ramp) */
+	double usr_s, sys_s; /* CPU of the worker threads */
+	uint64_t dropped;  /* samples dropped on full rings */
+	struct result_dir dir[NVS_NDIR];
+};
+
+/* Zeroes @r and its histograms. */
+void result_init(struct result *r);
+/* Adds @src into @dst (counts, histograms, CPU); runtime is the max. */
+void result_merge(struct result *dst, const struct result *src);
+/* IOPS and bytes/s of a direction over the measured runtime. */
+double result_iops(const struct result *r, enum nvs_dir d);
+double result_bw(const struct result *r, enum nvs_dir d);
+/* Total IOPS (both directions). */
+double result_total_iops(const struct result *r);
+
+#endif
