@@ -207,6 +207,13 @@ struct dev_health {
  * in *@nvme_status, may be NULL); one line in @err in every error case. */
 int dev_health_read(const char *path, struct dev_health *h, int *nvme_status, char *err,
 		    size_t errlen);
+/* Decodes a raw 512-byte SMART / health log page (NVMe base spec layout,
+ * little endian) into @h.  @caps (may be NULL or invalid: then every field
+ * the page carries counts as reported) decides the validity of the
+ * warning/critical temperature times (WCTEMP/CCTEMP) and of the thermal
+ * management counters (HCTMA).  Returns 0, -EINVAL when @len < 512. */
+int dev_health_decode(const void *log, size_t len, const struct dev_caps *caps,
+		      struct dev_health *h);
 /* Name of critical-warning bit @bit (0..7): "available_spare",
  * "temperature", "reliability", "read_only", "volatile_memory_backup",
  * "pmr_read_only", NULL for reserved bits. */

@@ -1,0 +1,541 @@
+/* devmodel.c - the device model: builders, lookup, the /sys/block scan and
+ * the "in use" probe (mounts, swap, holders, libblkid).  The NVMe part of
+ * the scan is src/dev/nvme.c (the only libnvme user); JSON and the tables
+ * are in devfmt.c, the health log in health.c. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <blkid/blkid.h>
+#include "nvscope.h"
+#include "dev/devmodel.h"
+#include "dev/nvme.h"
+
+char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen)
+{
+	size_t b = 0, e;
+
+	if (!len)
+		return dst;
+	dst[0] = '\0';
+	if (!src)
+		return dst;
+	e = strnlen(src, srclen);
+	while (b < e && isspace((unsigned char)src[b]))
+		b++;
+	while (e > b && isspace((unsigned char)src[e - 1]))
+		e--;
+	if (e - b >= len)
+		e = b + len - 1;
+	memcpy(dst, src + b, e - b);
+	dst[e - b] = '\0';
+	return dst;
+}
+
+#define TRIMCPY(dst, src) dev_strtrim((dst), sizeof(dst), (src), strlen(src))
+
+/* Copies @src into @dst (size @len), truncating. */
+static void scpy(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* ---- builders ---- */
+
+struct dev_list *dev_list_new(void)
+{
+	return calloc(1, sizeof(struct dev_list));
+}
+
+struct dev_ctrl *dev_list_add_ctrl(struct dev_list *l)
+{
+	struct dev_ctrl *a = realloc(l->ctrls, (l->nr_ctrls + 1) * sizeof(*a));
+
+	if (!a)
+		return NULL;
+	l->ctrls = a;
+	memset(&a[l->nr_ctrls], 0, sizeof(*a));
+	a[l->nr_ctrls].numa_node = -1;
+	return &a[l->nr_ctrls++];
+}
+
+struct dev_ns *dev_ctrl_add_ns(struct dev_ctrl *c)
+{
+	struct dev_ns *a = realloc(c->namespaces, (c->nr_namespaces + 1) * sizeof(*a));
+
+	if (!a)
+		return NULL;
+	c->namespaces = a;
+	memset(&a[c->nr_namespaces], 0, sizeof(*a));
+	return &a[c->nr_namespaces++];
+}
+
+struct dev_block *dev_list_add_block(struct dev_list *l)
+{
+	struct dev_block *a = realloc(l->blocks, (l->nr_blocks + 1) * sizeof(*a));
+
+	if (!a)
+		return NULL;
+	l->blocks = a;
+	memset(&a[l->nr_blocks], 0, sizeof(*a));
+	return &a[l->nr_blocks++];
+}
+
+void dev_list_free(struct dev_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		free(l->ctrls[i].namespaces);
+	free(l->ctrls);
+	free(l->blocks);
+	free(l);
+}
+
+int dev_list_add_file(struct dev_list *l, const char *path)
+{
+	struct stat st;
+	struct dev_block *b;
+	const char *base;
+
+	if (stat(path, &st))
+		return -errno;
+	b = dev_list_add_block(l);
+	if (!b)
+		return -ENOMEM;
+	b->kind = DEV_KIND_FILE;
+	base = strrchr(path, '/');
+	TRIMCPY(b->name, base ? base + 1 : path);
+	snprintf(b->path, sizeof(b->path), "%s", path);
+	snprintf(b->driver, sizeof(b->driver), "file");
+	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	b->lba_size = 512;
+	return 0;
+}
+
+/* ---- lookup ---- */
+
+/* "/dev/nvme0n1" -> "nvme0n1", resolving symlinks (/dev/disk/by-id/...). */
+static const char *devname_of(const char *path, char *buf, size_t len)
+{
+	char rp[PATH_MAX];
+	const char *p = path, *s;
+
+	if (realpath(path, rp))
+		p = rp;
+	s = strrchr(p, '/');
+	scpy(buf, len, s ? s + 1 : p);
+	return buf;
+}
+
+static bool same_dev(const char *name, const char *path)
+{
+	const char *s;
+
+	if (!path[0])
+		return false;
+	s = strrchr(path, '/');
+	return !strcmp(name, s ? s + 1 : path);
+}
+
+const struct dev_ctrl *dev_list_find_nvme(const struct dev_list *l, const char *path,
+					  const struct dev_ns **ns)
+{
+	char name[NAME_MAX + 1];
+
+	if (ns)
+		*ns = NULL;
+	if (!l || !path)
+		return NULL;
+	devname_of(path, name, sizeof(name));
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
+		const struct dev_ctrl *c = &l->ctrls[i];
+
+		if (!strcmp(name, c->name))
+			return c;
+		for (size_t j = 0; j < c->nr_namespaces; j++) {
+			const struct dev_ns *n = &c->namespaces[j];
+
+			if (same_dev(name, n->block_device) || same_dev(name, n->generic_device)) {
+				if (ns)
+					*ns = n;
+				return c;
+			}
+		}
+	}
+	return NULL;
+}
+
+const struct dev_block *dev_list_find_block(const struct dev_list *l, const char *path)
+{
+	char name[NAME_MAX + 1];
+
+	if (!l || !path)
+		return NULL;
+	devname_of(path, name, sizeof(name));
+	for (size_t i = 0; i < l->nr_blocks; i++) {
+		const struct dev_block *b = &l->blocks[i];
+
+		if (!strcmp(b->path, path) || (b->kind == DEV_KIND_BLOCK && !strcmp(b->name, name)))
+			return b;
+	}
+	return NULL;
+}
+
+bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char **why)
+{
+	const char *r = NULL;
+	const struct dev_caps *k = &c->caps;
+
+	if (!k->caps_valid)
+		r = "Identify Controller could not be read";
+	else if (m == PURGE_FORMAT && !k->format)
+		r = "Format NVM not supported (OACS)";
+	else if (m == PURGE_SANITIZE_BLOCK && !k->sanitize_block)
+		r = "sanitize block erase not supported (SANICAP)";
+	else if (m == PURGE_SANITIZE_CRYPTO && !k->sanitize_crypto)
+		r = "sanitize crypto erase not supported (SANICAP)";
+	else if (m == PURGE_SANITIZE_OVERWRITE && !k->sanitize_overwrite)
+		r = "sanitize overwrite not supported (SANICAP)";
+	else if (m == PURGE_TRIM && !k->dsm)
+		r = "Dataset Management (deallocate) not supported (ONCS)";
+	if (why)
+		*why = r;
+	return !r;
+}
+
+/* ---- in use: mounts, swap, holders, partitions, signatures ---- */
+
+bool dev_usage_any(const struct dev_usage *u)
+{
+	return u->mounted || u->swap || u->held || u->partitioned || u->filesystem;
+}
+
+const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
+{
+	if (u->mounted)
+		snprintf(buf, len, "mounted %s", u->mountpoint);
+	else if (u->swap)
+		snprintf(buf, len, "swap");
+	else if (u->held)
+		snprintf(buf, len, "held (dm/md)");
+	else if (u->partitioned)
+		snprintf(buf, len, "partitioned");
+	else if (u->filesystem)
+		snprintf(buf, len, "%s", u->fstype[0] ? u->fstype : "signature");
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* True when kernel block device @name (a disk) is @cand or has partition
+ * @cand ("/sys/block/NAME/CAND" exists). */
+static bool disk_has(const char *name, const char *cand)
+{
+	char p[PATH_MAX];
+
+	if (!strcmp(name, cand))
+		return true;
+	if (!cand[0] || strchr(cand, '/') || !strcmp(cand, ".") || !strcmp(cand, ".."))
+		return false;
+	snprintf(p, sizeof(p), "/sys/block/%s/%s/partition", name, cand);
+	return access(p, F_OK) == 0;
+}
+
+/* Scans /proc/mounts (or /proc/swaps when @swaps) for sources on disk @name. */
+static bool scan_table(const char *name, bool swaps, char *where, size_t len)
+{
+	FILE *f = fopen(swaps ? "/proc/swaps" : "/proc/mounts", "re");
+	char line[1024], src[512], mnt[512], dn[NAME_MAX + 1];
+	bool hit = false;
+
+	if (!f)
+		return false;
+	while (!hit && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%511s %511s", src, mnt) < 1 || src[0] != '/')
+			continue;
+		if (strncmp(src, "/dev/", 5))
+			continue;
+		devname_of(src, dn, sizeof(dn));
+		if (disk_has(name, dn)) {
+			hit = true;
+			if (where)
+				scpy(where, len, mnt);
+		}
+	}
+	fclose(f);
+	return hit;
+}
+
+/* Any entry in /sys/block/NAME/holders or in a partition's holders? */
+static bool held(const char *name)
+{
+	char p[PATH_MAX];
+	DIR *d, *h;
+	struct dirent *e, *e2;
+	bool hit = false;
+
+	snprintf(p, sizeof(p), "/sys/block/%s", name);
+	d = opendir(p);
+	if (!d)
+		return false;
+	while (!hit && (e = readdir(d))) {
+		if (strcmp(e->d_name, "holders") && !disk_has(name, e->d_name))
+			continue;
+		if (!strcmp(e->d_name, "holders"))
+			snprintf(p, sizeof(p), "/sys/block/%s/holders", name);
+		else
+			snprintf(p, sizeof(p), "/sys/block/%s/%s/holders", name, e->d_name);
+		h = opendir(p);
+		if (!h)
+			continue;
+		while ((e2 = readdir(h)))
+			if (e2->d_name[0] != '.')
+				hit = true;
+		closedir(h);
+	}
+	closedir(d);
+	return hit;
+}
+
+static bool has_partitions(const char *name)
+{
+	char p[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+	bool hit = false;
+
+	snprintf(p, sizeof(p), "/sys/block/%s", name);
+	d = opendir(p);
+	if (!d)
+		return false;
+	while (!hit && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, name) && disk_has(name, e->d_name))
+			hit = true;
+	closedir(d);
+	return hit;
+}
+
+/* libblkid: partition table or filesystem/RAID signature on @path. */
+static void probe_signatures(const char *path, struct dev_usage *u)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *v = NULL;
+
+	if (!pr)
+		return;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	if (blkid_do_safeprobe(pr) == 0) {
+		if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL))
+			u->partitioned = true;
+		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL)) {
+			u->filesystem = true;
+			TRIMCPY(u->fstype, v);
+		}
+	}
+	blkid_free_probe(pr);
+}
+
+/* Fills @u for the block device @path (kernel name from the path). */
+static void usage_fill(const char *path, struct dev_usage *u)
+{
+	char name[NAME_MAX + 1];
+
+	memset(u, 0, sizeof(*u));
+	if (!path[0])
+		return;
+	devname_of(path, name, sizeof(name));
+	u->mounted = scan_table(name, false, u->mountpoint, sizeof(u->mountpoint));
+	u->swap = scan_table(name, true, NULL, 0);
+	u->held = held(name);
+	u->partitioned = has_partitions(name);
+	probe_signatures(path, u);
+}
+
+/* ---- /sys/block ---- */
+
+static int read_sys(const char *dir, const char *file, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (snprintf(p, sizeof(p), "%s/%s", dir, file) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	dev_strtrim(buf, len, buf, len);
+	return 0;
+}
+
+static uint64_t read_sys_u64(const char *dir, const char *file)
+{
+	char b[64];
+
+	if (read_sys(dir, file, b, sizeof(b)))
+		return 0;
+	return strtoull(b, NULL, 10);
+}
+
+static const char *driver_of(const char *name, const char *dir, char *buf, size_t len)
+{
+	static const struct {
+		const char *prefix, *drv;
+	} known[] = { { "loop", "loop" }, { "vd", "virtio" }, { "sd", "scsi" },   { "sr", "scsi" },
+		      { "dm-", "dm" },    { "md", "md" },     { "nbd", "nbd" },   { "xvd", "xen" },
+		      { "mmcblk", "mmc" }, { "nvme", "nvme" }, { "ublkb", "ublk" } };
+	char p[PATH_MAX], l[PATH_MAX];
+	ssize_t n;
+
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(known); i++)
+		if (!strncmp(name, known[i].prefix, strlen(known[i].prefix))) {
+			snprintf(buf, len, "%s", known[i].drv);
+			return buf;
+		}
+	if (snprintf(p, sizeof(p), "%s/device/driver", dir) >= (int)sizeof(p))
+		n = -1;
+	else
+		n = readlink(p, l, sizeof(l) - 1);
+	if (n > 0) {
+		l[n] = '\0';
+		scpy(buf, len, strrchr(l, '/') ? strrchr(l, '/') + 1 : l);
+	} else {
+		snprintf(buf, len, "block");
+	}
+	return buf;
+}
+
+/* Is /dev/@name already listed as an NVMe namespace? */
+static bool is_listed_ns(const struct dev_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		for (size_t j = 0; j < l->ctrls[i].nr_namespaces; j++)
+			if (same_dev(name, l->ctrls[i].namespaces[j].block_device))
+				return true;
+	return false;
+}
+
+static int scan_sys_block(struct dev_list *l)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	char dir[PATH_MAX], v[256];
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		struct dev_block *b;
+		uint64_t sectors;
+
+		if (n[0] == '.' || !strncmp(n, "ram", 3) || !strncmp(n, "zram", 4))
+			continue;
+		if (is_listed_ns(l, n))
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/block/%s", n);
+		if (!read_sys(dir, "hidden", v, sizeof(v)) && !strcmp(v, "1"))
+			continue; /* nvme multipath per-path device */
+		sectors = read_sys_u64(dir, "size");
+		if (!sectors)
+			continue; /* unattached loop, empty drive */
+		b = dev_list_add_block(l);
+		if (!b) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		b->kind = DEV_KIND_BLOCK;
+		TRIMCPY(b->name, n);
+		snprintf(b->path, sizeof(b->path), "/dev/%s", n);
+		driver_of(n, dir, b->driver, sizeof(b->driver));
+		if (!read_sys(dir, "device/model", v, sizeof(v)))
+			TRIMCPY(b->model, v);
+		else if (!read_sys(dir, "loop/backing_file", v, sizeof(v)))
+			TRIMCPY(b->model, v);
+		b->size_bytes = sectors * 512;
+		b->lba_size = (uint32_t)read_sys_u64(dir, "queue/logical_block_size");
+		b->rotational = read_sys_u64(dir, "queue/rotational") != 0;
+		b->read_only = read_sys_u64(dir, "ro") != 0;
+		usage_fill(b->path, &b->in_use);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int cmp_ctrl(const void *a, const void *b)
+{
+	const struct dev_ctrl *x = a, *y = b;
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	const struct dev_ns *x = a, *y = b;
+
+	return x->nsid < y->nsid ? -1 : x->nsid > y->nsid;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct dev_block *x = a, *y = b;
+	int k = strcmp(x->driver, y->driver);
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+
+	if (k)
+		return k;
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+struct dev_list *dev_scan(char *err, size_t errlen)
+{
+	struct dev_list *l = dev_list_new();
+	int r;
+
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r = nvs_nvme_scan(l, l->nvme_err, sizeof(l->nvme_err));
+	l->nvme_ok = r == 0;
+	if (r == -ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+		goto free_list;
+	}
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
+		struct dev_ctrl *c = &l->ctrls[i];
+
+		for (size_t j = 0; j < c->nr_namespaces; j++)
+			usage_fill(c->namespaces[j].block_device, &c->namespaces[j].in_use);
+		qsort(c->namespaces, c->nr_namespaces, sizeof(*c->namespaces), cmp_ns);
+	}
+	if (l->nr_ctrls)
+		qsort(l->ctrls, l->nr_ctrls, sizeof(*l->ctrls), cmp_ctrl);
+	r = scan_sys_block(l);
+	if (r == -ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+		goto free_list;
+	}
+	if (l->nr_blocks)
+		qsort(l->blocks, l->nr_blocks, sizeof(*l->blocks), cmp_block);
+	return l;
+
+free_list:
+	dev_list_free(l);
+	return NULL;
+}

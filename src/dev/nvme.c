@@ -1,0 +1,453 @@
+/* nvme.c - the libnvme side of nvscope (the only file including it).
+ *
+ * The topology walk follows libnvme's tree: root -> hosts -> subsystems ->
+ * controllers -> namespaces.  A namespace hangs off the controller when it
+ * is private (nvme0n1 under nvme0), or off the subsystem when the kernel's
+ * native multipath is on: then the controller only has paths (nvme0c0n1)
+ * and the block device (nvme0n1) is named after the subsystem instance, so
+ * nvme1 may well reach nvme0n1.  We therefore collect, for each controller,
+ * its private namespaces plus the namespace of each of its paths, and fall
+ * back to all subsystem namespaces when libnvme linked no path. */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+#include <libnvme.h>
+#include "nvscope.h"
+#include "dev/nvme.h"
+
+#define ADMIN_TIMEOUT_MS 60000
+#define FORMAT_TIMEOUT_MS 600000
+
+static void cpy(char *dst, size_t len, const char *src)
+{
+	dev_strtrim(dst, len, src, src ? strlen(src) : 0);
+}
+
+/* libnvme result -> 0 / -errno, NVMe status kept apart. */
+static int nv_ret(int r, const char *what, const char *path, int *st, char *err, size_t errlen)
+{
+	if (r == 0)
+		return 0;
+	if (r > 0) {
+		if (st)
+			*st = r;
+		snprintf(err, errlen, "%s: %s failed: NVMe status 0x%x (%s)", path, what, r,
+			 nvs_nvme_status_str(r));
+		return -EIO;
+	}
+	r = errno ? -errno : -EIO;
+	snprintf(err, errlen, "%s: %s failed: %s", path, what, strerror(-r));
+	return r;
+}
+
+const char *nvs_nvme_status_str(int status)
+{
+	return nvme_status_to_string(status, false);
+}
+
+static void caps_from_id(const struct nvme_id_ctrl *id, struct dev_caps *k)
+{
+	uint16_t oacs = le16toh(id->oacs), oncs = le16toh(id->oncs);
+	uint32_t sanicap = le32toh(id->sanicap);
+
+	memset(k, 0, sizeof(*k));
+	k->caps_valid = true;
+	k->format = oacs & NVME_CTRL_OACS_FORMAT;
+	k->format_crypto = id->fna & NVME_CTRL_FNA_CRYPTO_ERASE;
+	k->sanitize_crypto = sanicap & NVME_CTRL_SANICAP_CES;
+	k->sanitize_block = sanicap & NVME_CTRL_SANICAP_BES;
+	k->sanitize_overwrite = sanicap & NVME_CTRL_SANICAP_OWS;
+	k->dsm = oncs & NVME_CTRL_ONCS_DSM;
+	k->hctma = le16toh(id->hctma) & 1;
+	k->wctemp_k = le16toh(id->wctemp);
+	k->cctemp_k = le16toh(id->cctemp);
+}
+
+/* ---- the topology walk ---- */
+
+static bool ns_present(const struct dev_ctrl *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_namespaces; i++)
+		if (!strcmp(c->namespaces[i].name, name))
+			return true;
+	return false;
+}
+
+static int add_ns(struct dev_ctrl *c, nvme_ns_t n)
+{
+	const char *name = nvme_ns_get_name(n), *g = nvme_ns_get_generic_name(n);
+	struct dev_ns *d;
+	uint64_t lbs;
+	char p[DEV_PATH_LEN];
+
+	if (!name || ns_present(c, name))
+		return 0;
+	d = dev_ctrl_add_ns(c);
+	if (!d)
+		return -ENOMEM;
+	cpy(d->name, sizeof(d->name), name);
+	snprintf(d->block_device, sizeof(d->block_device), "/dev/%s", d->name);
+	if (g && g[0]) {
+		if (snprintf(p, sizeof(p), "/dev/%s", g) < (int)sizeof(p) && access(p, F_OK) == 0)
+			memcpy(d->generic_device, p, sizeof(p));
+	}
+	d->nsid = (uint32_t)nvme_ns_get_nsid(n);
+	lbs = nvme_ns_get_lba_size(n) > 0 ? (uint64_t)nvme_ns_get_lba_size(n) : 0;
+	d->lba_size = (uint32_t)lbs;
+	d->metadata_size = nvme_ns_get_meta_size(n) > 0 ? (uint32_t)nvme_ns_get_meta_size(n) : 0;
+	d->size_bytes = nvme_ns_get_lba_count(n) * lbs;
+	d->used_bytes = nvme_ns_get_lba_util(n) * lbs;
+	d->used_valid = lbs != 0;
+	return 0;
+}
+
+static int read_attr(const char *dir, const char *file, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	dev_strtrim(buf, len, buf, len);
+	return 0;
+}
+
+static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
+{
+	struct dev_ctrl *d = dev_list_add_ctrl(l);
+	struct nvme_id_ctrl id;
+	nvme_ns_t n;
+	nvme_path_t p;
+	const char *numa, *dir = nvme_ctrl_get_sysfs_dir(c);
+	char v[64];
+	bool linked = false;
+	int fd;
+
+	if (!d)
+		return -ENOMEM;
+	cpy(d->name, sizeof(d->name), nvme_ctrl_get_name(c));
+	snprintf(d->path, sizeof(d->path), "/dev/%s", d->name);
+	cpy(d->model, sizeof(d->model), nvme_ctrl_get_model(c));
+	cpy(d->serial, sizeof(d->serial), nvme_ctrl_get_serial(c));
+	cpy(d->firmware, sizeof(d->firmware), nvme_ctrl_get_firmware(c));
+	cpy(d->transport, sizeof(d->transport), nvme_ctrl_get_transport(c));
+	cpy(d->address, sizeof(d->address), nvme_ctrl_get_address(c));
+	cpy(d->state, sizeof(d->state), nvme_ctrl_get_state(c));
+	cpy(d->subsystem, sizeof(d->subsystem), nvme_subsystem_get_name(s));
+	cpy(d->subsystem_nqn, sizeof(d->subsystem_nqn), nvme_subsystem_get_nqn(s));
+	numa = nvme_ctrl_get_numa_node(c);
+	d->numa_node = numa && numa[0] ? atoi(numa) : -1;
+	if (dir && !read_attr(dir, "cntlid", v, sizeof(v)))
+		d->cntlid = (uint32_t)strtoul(v, NULL, 0);
+	fd = nvme_ctrl_get_fd(c);
+	if (fd >= 0 && nvme_identify_ctrl(fd, &id) == 0)
+		caps_from_id(&id, &d->caps);
+	nvme_ctrl_for_each_ns(c, n)
+		if (add_ns(d, n))
+			return -ENOMEM;
+	nvme_ctrl_for_each_path(c, p) {
+		n = nvme_path_get_ns(p);
+		if (!n)
+			continue;
+		linked = true;
+		if (add_ns(d, n))
+			return -ENOMEM;
+	}
+	if (!linked && nvme_ctrl_first_path(c))
+		nvme_subsystem_for_each_ns(s, n)
+			if (add_ns(d, n))
+				return -ENOMEM;
+	return 0;
+}
+
+int nvs_nvme_scan(struct dev_list *l, char *err, size_t errlen)
+{
+	nvme_root_t r;
+	nvme_host_t h;
+	nvme_subsystem_t s;
+	nvme_ctrl_t c;
+	FILE *quiet;
+	int ret = 0;
+
+	if (access("/sys/class/nvme", F_OK))
+		return 0; /* no nvme driver loaded: no controllers */
+	quiet = fopen("/dev/null", "we");
+	r = nvme_create_root(quiet ? quiet : stderr, LOG_CRIT);
+	if (!r) {
+		ret = errno ? -errno : -ENOMEM;
+		snprintf(err, errlen, "libnvme: cannot create the topology root");
+		goto close_quiet;
+	}
+	if (nvme_scan_topology(r, NULL, NULL) < 0) {
+		ret = errno ? -errno : -EIO;
+		snprintf(err, errlen, "libnvme: topology scan failed: %s", strerror(-ret));
+		goto free_tree;
+	}
+	nvme_for_each_host(r, h)
+		nvme_for_each_subsystem(h, s)
+			nvme_subsystem_for_each_ctrl(s, c) {
+				ret = add_ctrl(l, s, c);
+				if (ret) {
+					snprintf(err, errlen, "out of memory");
+					goto free_tree;
+				}
+			}
+free_tree:
+	nvme_free_tree(r);
+close_quiet:
+	if (quiet)
+		fclose(quiet);
+	return ret;
+}
+
+bool nvs_nvme_is_nvme(const char *path)
+{
+	struct stat st;
+	char sys[64], rp[PATH_MAX];
+
+	if (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		return false;
+	snprintf(sys, sizeof(sys), "/sys/dev/%s/%u:%u", S_ISCHR(st.st_mode) ? "char" : "block",
+		 major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(sys, rp))
+		return false;
+	return strstr(rp, "/nvme/") || strstr(rp, "/nvme-generic/") ||
+	       strstr(rp, "/nvme-subsystem/");
+}
+
+/* Opens an NVMe node for admin/I/O passthrough; -ENOTTY when not NVMe. */
+static int open_nvme(const char *path, bool write, char *err, size_t errlen)
+{
+	int fd;
+
+	if (access(path, F_OK)) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!nvs_nvme_is_nvme(path)) {
+		snprintf(err, errlen, "%s: not an NVMe device (controller, namespace or ngXnY)",
+			 path);
+		return -ENOTTY;
+	}
+	fd = open(path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+int nvs_nvme_smart(const char *path, uint8_t log[512], struct dev_caps *caps, int *nvme_status,
+		   char *err, size_t errlen)
+{
+	struct nvme_id_ctrl id;
+	struct nvme_smart_log sl;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(caps, 0, sizeof(*caps));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (nvme_identify_ctrl(fd, &id) == 0)
+		caps_from_id(&id, caps);
+	errno = 0;
+	r = nvme_get_log_smart(fd, NVME_NSID_ALL, false, &sl);
+	r = nv_ret(r, "SMART / health log", path, nvme_status, err, errlen);
+	if (!r)
+		memcpy(log, &sl, 512);
+	close(fd);
+	return r;
+}
+
+int nvs_nvme_format(const char *path, uint32_t nsid, int ses, int *nvme_status, char *err,
+		    size_t errlen)
+{
+	struct nvme_id_ns ns;
+	struct nvme_format_nvm_args a;
+	uint32_t result = 0;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	if (ses < 0 || ses > 2) {
+		snprintf(err, errlen, "secure erase setting %d: must be 0, 1 or 2", ses);
+		return -EINVAL;
+	}
+	fd = open_nvme(path, true, err, errlen);
+	if (fd < 0)
+		return fd;
+	errno = 0;
+	r = nv_ret(nvme_identify_ns(fd, nsid, &ns), "Identify Namespace", path, nvme_status, err,
+		   errlen);
+	if (r)
+		goto close_fd;
+	memset(&a, 0, sizeof(a));
+	a.args_size = sizeof(a);
+	a.result = &result;
+	a.fd = fd;
+	a.timeout = FORMAT_TIMEOUT_MS;
+	a.nsid = nsid;
+	a.lbaf = ns.flbas & 0xf;
+	a.lbafu = (ns.flbas >> 5) & 0x3;
+	a.mset = (ns.flbas >> 4) & 1 ? NVME_FORMAT_MSET_EXTENDED : NVME_FORMAT_MSET_SEPARATE;
+	a.pi = (enum nvme_cmd_format_pi)(ns.dps & 0x7);
+	a.pil = (enum nvme_cmd_format_pil)((ns.dps >> 3) & 1);
+	a.ses = (enum nvme_cmd_format_ses)ses;
+	errno = 0;
+	/* the kernel sees the command's effects and revalidates the namespace */
+	r = nv_ret(nvme_format_nvm(&a), "Format NVM", path, nvme_status, err, errlen);
+close_fd:
+	close(fd);
+	return r;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int nvs_nvme_sanitize(const char *path, enum purge_method m, void (*progress)(double, void *),
+		      void *arg, int *nvme_status, char *err, size_t errlen)
+{
+	struct nvme_sanitize_nvm_args a;
+	struct nvme_sanitize_log_page lg;
+	uint32_t result = 0;
+	int fd, r, stat;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(&a, 0, sizeof(a));
+	switch (m) {
+	case PURGE_SANITIZE_BLOCK:
+		a.sanact = NVME_SANITIZE_SANACT_START_BLOCK_ERASE;
+		break;
+	case PURGE_SANITIZE_CRYPTO:
+		a.sanact = NVME_SANITIZE_SANACT_START_CRYPTO_ERASE;
+		break;
+	case PURGE_SANITIZE_OVERWRITE:
+		a.sanact = NVME_SANITIZE_SANACT_START_OVERWRITE;
+		a.owpass = 1;
+		break;
+	default:
+		snprintf(err, errlen, "not a sanitize method");
+		return -EINVAL;
+	}
+	fd = open_nvme(path, true, err, errlen);
+	if (fd < 0)
+		return fd;
+	a.args_size = sizeof(a);
+	a.result = &result;
+	a.fd = fd;
+	a.timeout = ADMIN_TIMEOUT_MS;
+	errno = 0;
+	r = nv_ret(nvme_sanitize_nvm(&a), "Sanitize", path, nvme_status, err, errlen);
+	if (r)
+		goto close_fd;
+	for (;;) {
+		errno = 0;
+		r = nv_ret(nvme_get_log_sanitize(fd, true, &lg), "Sanitize Status log", path,
+			   nvme_status, err, errlen);
+		if (r)
+			break;
+		stat = le16toh(lg.sstat) & NVME_SANITIZE_SSTAT_STATUS_MASK;
+		if (stat == NVME_SANITIZE_SSTAT_STATUS_IN_PROGESS) {
+			if (progress)
+				progress(le16toh(lg.sprog) * 100.0 / 65536.0, arg);
+			sleep_ms(1000);
+			continue;
+		}
+		if (stat == NVME_SANITIZE_SSTAT_STATUS_COMPLETED_FAILED) {
+			snprintf(err, errlen, "%s: sanitize failed (Sanitize Status log)", path);
+			r = -EIO;
+		} else if (progress) {
+			progress(100.0, arg);
+		}
+		break;
+	}
+close_fd:
+	close(fd);
+	return r;
+}
+
+int nvs_nvme_deallocate(const char *path, uint32_t nsid, uint64_t nlbas,
+			void (*progress)(double, void *), void *arg, int *nvme_status, char *err,
+			size_t errlen)
+{
+	enum { NR_RANGES = 256 };
+	struct nvme_dsm_range *rg;
+	struct nvme_id_ctrl_nvm idn;
+	struct nvme_dsm_args a;
+	uint64_t per = UINT32_MAX, slba = 0;
+	int fd, r = 0;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	fd = open_nvme(path, true, err, errlen);
+	if (fd < 0)
+		return fd;
+	rg = calloc(NR_RANGES, sizeof(*rg));
+	if (!rg) {
+		r = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto close_fd;
+	}
+	/* DMRSL (max LBAs in one range) from the NVM command set Identify. */
+	if (nvme_identify_ctrl_csi(fd, NVME_CSI_NVM, &idn) == 0 && le32toh(idn.dmrsl))
+		per = le32toh(idn.dmrsl);
+	while (slba < nlbas) {
+		uint16_t nr = 0;
+
+		while (nr < NR_RANGES && slba < nlbas) {
+			uint64_t n = nlbas - slba < per ? nlbas - slba : per;
+
+			rg[nr].cattr = 0;
+			rg[nr].nlb = htole32((uint32_t)n);
+			rg[nr].slba = htole64(slba);
+			slba += n;
+			nr++;
+		}
+		memset(&a, 0, sizeof(a));
+		a.args_size = sizeof(a);
+		a.fd = fd;
+		a.timeout = ADMIN_TIMEOUT_MS;
+		a.nsid = nsid;
+		a.attrs = NVME_DSMGMT_AD;
+		a.nr_ranges = nr;
+		a.dsm = rg;
+		errno = 0;
+		r = nv_ret(nvme_dsm(&a), "Dataset Management (deallocate)", path, nvme_status, err,
+			   errlen);
+		if (r)
+			break;
+		if (progress)
+			progress(slba * 100.0 / (double)nlbas, arg);
+	}
+	free(rg);
+close_fd:
+	close(fd);
+	return r;
+}
