@@ -1,0 +1,188 @@
+/* uring_cmd.c - the NVMe passthrough backend (fio's io_uring_cmd engine):
+ * NVMe Read/Write commands sent to the generic char device /dev/ngXnY with
+ * IORING_OP_URING_CMD / NVME_URING_CMD_IO, bypassing the block layer.
+ *
+ * How it works (kernel >= 5.19, Documentation in include/uapi/linux/
+ * nvme_ioctl.h and fio's engines/io_uring.c): the ring is created with
+ * 128-byte SQEs (IORING_SETUP_SQE128), whose last 80 bytes carry a struct
+ * nvme_uring_cmd (opcode 02h read / 01h write, NSID, data pointer and
+ * length, CDW10-11 = starting LBA, CDW12 bits 15:0 = number of LBAs - 1),
+ * and 32-byte CQEs (IORING_SETUP_CQE32), whose res is 0 on success, a
+ * positive NVMe status when the device failed the command, or -errno; the
+ * extra CQE words carry the completion's DW0.  The NSID and the LBA shift
+ * come from the target (target.c: NVME_IOCTL_ID + Identify Namespace).
+ *
+ * A passthrough completion has no byte count, while the worker compares
+ * result() with the I/O length.  Until backend_ops.result receives the
+ * length, prep() remembers each command's length in a per-thread table
+ * keyed by the SQE's user_data (the worker stores the slot index there
+ * right after prep, before it preps or reaps anything else), and result()
+ * returns that length for a successful command. */
+#include <errno.h>
+#include <liburing.h>
+#include <linux/nvme_ioctl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/backend.h"
+#include "io/target.h"
+
+#define NVME_CMD_WRITE 0x01
+#define NVME_CMD_READ 0x02
+#define NVME_CMD_INVALID 0x7f /* reserved I/O opcode */
+#define NVME_MAX_NLB 65536u /* CDW12 NLB is 16 bits, zero based */
+
+/* Per-thread length table (see the top comment). */
+struct lentab {
+	uint32_t *len;
+	size_t n;
+	const struct io_uring_sqe *pending; /* last prepped SQE, user_data not read yet */
+	uint32_t pending_len;
+};
+
+static pthread_key_t lt_key;
+static pthread_once_t lt_once = PTHREAD_ONCE_INIT;
+
+static void lt_free(void *p)
+{
+	struct lentab *t = p;
+
+	if (t)
+		free(t->len);
+	free(t);
+}
+
+static void lt_init(void)
+{
+	if (pthread_key_create(&lt_key, lt_free))
+		abort(); /* out of keys at start-up: nothing sane to do */
+}
+
+static struct lentab *lt_get(void)
+{
+	struct lentab *t;
+
+	pthread_once(&lt_once, lt_init);
+	t = pthread_getspecific(lt_key);
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (t && pthread_setspecific(lt_key, t)) {
+			free(t);
+			t = NULL;
+		}
+	}
+	return t;
+}
+
+/* Moves the pending SQE's length into the table under its user_data. */
+static void lt_settle(struct lentab *t)
+{
+	uint64_t key;
+
+	if (!t->pending)
+		return;
+	key = t->pending->user_data;
+	t->pending = NULL;
+	if (key >= t->n) {
+		size_t n = t->n ? t->n : 64;
+		uint32_t *p;
+
+		while (n <= key && n < (1u << 24))
+			n *= 2;
+		if (n <= key)
+			return;
+		p = realloc(t->len, n * sizeof(*p));
+		if (!p)
+			return;
+		memset(p + t->n, 0, (n - t->n) * sizeof(*p));
+		t->len = p;
+		t->n = n;
+	}
+	t->len[key] = t->pending_len;
+}
+
+static int cmd_check(const struct target *t, char *err, size_t errlen)
+{
+	if (t->kind != TARGET_NVME_GENERIC) {
+		snprintf(err, errlen,
+			 "%s: --ioengine=io_uring_cmd needs an NVMe generic device /dev/ngXnY "
+			 "(see `nvscope list`)",
+			 t->path);
+		return -EINVAL;
+	}
+	if (!t->nsid || t->lba_shift < 9 || t->lba_shift > 16) {
+		snprintf(err, errlen, "%s: NVMe namespace id or LBA size unknown", t->path);
+		return -EINVAL;
+	}
+	if (!lt_get()) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
+{
+	const struct target *t = io->t;
+	struct nvme_uring_cmd *c;
+	uint64_t slba = io->off >> t->lba_shift;
+	uint32_t nlb = io->len >> t->lba_shift;
+	struct lentab *lt = lt_get();
+
+	if (lt)
+		lt_settle(lt); /* before the SQE is touched: it may be the pending one */
+	/* an SQE128 slot is 128 bytes: clear it all (the command lives in cmd[]) */
+	memset(sqe, 0, 2 * sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = io->fd;
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	if (io->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	c = (struct nvme_uring_cmd *)sqe->cmd;
+	c->nsid = t->nsid;
+	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb << t->lba_shift != io->len) {
+		/* not a whole number of LBAs (or too many): send an opcode no
+		 * device implements, so the worker reports an I/O error rather
+		 * than the device moving a length other than the buffer's */
+		c->opcode = NVME_CMD_INVALID;
+	} else {
+		if (io->buf_index >= 0) {
+			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+			sqe->buf_index = (__u16)io->buf_index;
+		}
+		c->opcode = io->dir == NVS_READ ? NVME_CMD_READ : NVME_CMD_WRITE;
+		c->addr = (uint64_t)(uintptr_t)io->buf;
+		c->data_len = io->len;
+		c->cdw10 = (uint32_t)slba;
+		c->cdw11 = (uint32_t)(slba >> 32);
+		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA, no PI */
+	}
+	if (lt) {
+		lt->pending = sqe;
+		lt->pending_len = io->len;
+	}
+}
+
+static int cmd_result(const struct io_uring_cqe *cqe)
+{
+	struct lentab *lt;
+
+	if (cqe->res < 0)
+		return cqe->res;
+	if (cqe->res > 0)
+		return -EIO; /* NVMe status from the device */
+	lt = lt_get();
+	if (!lt)
+		return 0;
+	lt_settle(lt);
+	return cqe->user_data < lt->n ? (int)lt->len[cqe->user_data] : 0;
+}
+
+const struct backend_ops backend_uring_cmd = {
+	.name = "io_uring_cmd",
+	.setup_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+	.check = cmd_check,
+	.prep = cmd_prep,
+	.result = cmd_result,
+};
