@@ -1,11 +1,391 @@
-/* steady.c - placeholder until its issue lands: refuses clearly. */
+/* steady.c - `nvscope steady FILE`: the SNIA steady-state rule (or a
+ * fio-style criterion) applied to a saved series - nvscope's per-interval
+ * CSV or a fio IOPS/BW log (write_iops_log: "msec, value, ddir, bs[, off]").
+ * Each value is one round, unless --round SECONDS averages the samples into
+ * rounds of that length.  Prints the verdict of every window, or with
+ * --json one object: {"attained", "round", "window_avg", "range_pct",
+ * "slope_pct"} describing the first window that attains steady state (the
+ * last window when none does; nulls when the series is too short). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "report/csv.h"
+#include "stats/steady.h"
+
+enum metric { M_IOPS, M_READ_IOPS, M_WRITE_IOPS, M_BW };
+
+struct raw {
+	double *t, *v; /* sample end time (s) and value */
+	size_t n, cap;
+};
+
+static int raw_push(struct raw *r, double t, double v)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		double *nt = realloc(r->t, cap * sizeof(double));
+		if (!nt)
+			return -ENOMEM;
+		r->t = nt;
+		double *nv = realloc(r->v, cap * sizeof(double));
+		if (!nv)
+			return -ENOMEM;
+		r->v = nv;
+		r->cap = cap;
+	}
+	r->t[r->n] = t;
+	r->v[r->n++] = v;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nvscope steady FILE [--window N] [--range PCT] [--slope PCT]\n"
+		"                      [--round SECONDS] [--ss iops:X%%|iops_slope:X%%]\n"
+		"                      [--metric iops|read_iops|write_iops|bw] [--ddir 0|1] [--json]\n"
+		"FILE is nvscope's per-interval CSV (--csv, samples.csv) or a fio\n"
+		"write_iops_log/write_bw_log file.  SNIA rule: steady when over the last\n"
+		"N rounds (default 5) max-min <= PCT%% (20) of the average and the\n"
+		"least-squares line moves <= PCT%% (10) of the average across the window.\n");
+}
+
+/* fio log: "msec, value, ddir, bs[, offset]"; lines of the same msec (one
+ * per direction) are summed unless @ddir selects one. */
+static int read_fio_log(const char *path, FILE *f, int ddir, struct raw *r, char *err,
+			size_t errlen)
+{
+	char line[512];
+	unsigned ln = 0;
+	double last_t = -1;
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n' || *p == '#')
+			continue;
+		double ms, val;
+		long dd = 0;
+		char *end;
+		ms = strtod(p, &end);
+		if (end == p || *end != ',')
+			goto bad;
+		p = end + 1;
+		val = strtod(p, &end);
+		if (end == p || (*end != ',' && *end != '\n' && *end != '\0'))
+			goto bad;
+		if (*end == ',') {
+			p = end + 1;
+			dd = strtol(p, &end, 10);
+			if (end == p)
+				goto bad;
+		}
+		if (!isfinite(ms) || !isfinite(val) || ms < 0 || val < 0)
+			goto bad;
+		if (ddir >= 0 && dd != ddir)
+			continue;
+		double t = ms / 1000.0;
+		if (r->n && t == last_t) {
+			r->v[r->n - 1] += val;
+			continue;
+		}
+		if (raw_push(r, t, val)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			return -ENOMEM;
+		}
+		last_t = t;
+	}
+	if (!r->n) {
+		snprintf(err, errlen, "%s: no samples%s", path, ddir >= 0 ? " of that ddir" : "");
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "%s:%u: not a fio log line (msec, value, ddir, bs[, offset])", path,
+		 ln);
+	return -EINVAL;
+}
+
+static int read_nvscope_csv(const char *path, enum metric m, struct raw *r, char *err,
+			    size_t errlen)
+{
+	struct series s = {0};
+	int rc = csv_read_series(path, &s, err, errlen);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < s.n && !rc; i++) {
+		const struct point *p = &s.pt[i];
+		if (p->ramp)
+			continue;
+		double v = m == M_READ_IOPS    ? p->iops[NVS_READ]
+			   : m == M_WRITE_IOPS ? p->iops[NVS_WRITE]
+			   : m == M_BW	       ? (p->bw[NVS_READ] + p->bw[NVS_WRITE]) / 1e6
+					       : p->iops[NVS_READ] + p->iops[NVS_WRITE];
+		rc = raw_push(r, p->t, v);
+	}
+	series_release(&s);
+	if (rc) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return rc;
+	}
+	if (!r->n) {
+		snprintf(err, errlen, "%s: no measured intervals", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Averages samples into rounds of @len seconds by their end time: round k
+ * holds the samples ending in (k*len, (k+1)*len].  A last round that the
+ * samples do not reach the end of is incomplete and dropped. */
+static int make_rounds(const struct raw *r, double len, double **out, size_t *n)
+{
+	double tmax = r->t[r->n - 1];
+	size_t nr = (size_t)ceil(tmax / len - 1e-9);
+	if (!nr)
+		nr = 1;
+	double *sum = calloc(nr, sizeof(double)), *cnt = calloc(nr, sizeof(double));
+	if (!sum || !cnt) {
+		free(sum);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		double k = ceil(r->t[i] / len - 1e-9) - 1;
+		size_t ki = k < 0 ? 0 : (size_t)k;
+		if (ki >= nr)
+			ki = nr - 1;
+		sum[ki] += r->v[i];
+		cnt[ki] += 1;
+	}
+	size_t m = 0;
+	for (size_t k = 0; k < nr; k++) {
+		if (!cnt[k])
+			continue; /* a gap: no samples in that round */
+		if (k == nr - 1 && tmax + 1e-9 < (double)(k + 1) * len)
+			break;
+		sum[m++] = sum[k] / cnt[k];
+	}
+	free(cnt);
+	*out = sum;
+	*n = m;
+	return 0;
+}
+
+static void json_num(const char *key, double v, bool valid, bool last)
+{
+	if (valid)
+		printf("\"%s\": %.10g%s", key, v, last ? "" : ", ");
+	else
+		printf("\"%s\": null%s", key, last ? "" : ", ");
+}
 
 int cmd_steady(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "nvscope %s: not available in this build yet\n", argv[0]);
-	return NVS_EXIT_USAGE;
+	static const struct option opts[] = {
+		{"window", required_argument, NULL, 'w'}, {"range", required_argument, NULL, 'r'},
+		{"slope", required_argument, NULL, 's'},  {"round", required_argument, NULL, 'R'},
+		{"json", no_argument, NULL, 'j'},	  {"ss", required_argument, NULL, 'S'},
+		{"metric", required_argument, NULL, 'm'}, {"ddir", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	};
+	struct steady_params p;
+	double round_s = 0;
+	bool json = false;
+	enum metric metric = M_IOPS;
+	int ddir = -1, c;
+	char err[512];
+	struct raw raw = {0};
+	double *vals = NULL;
+	size_t nv = 0;
+	int rc = NVS_EXIT_USAGE;
+
+	steady_params_init(&p);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "w:r:s:R:jS:m:d:h", opts, NULL)) != -1) {
+		char *end = NULL;
+		double d;
+		switch (c) {
+		case 'w':
+			d = strtod(optarg, &end);
+			if (*end || d < 2 || d > 100000 || d != floor(d)) {
+				fprintf(stderr, "nvscope steady: --window: '%s' is not a count >= 2\n",
+					optarg);
+				return NVS_EXIT_USAGE;
+			}
+			p.window = (unsigned)d;
+			break;
+		case 'r':
+		case 's':
+			d = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (end == optarg || *end || !(d >= 0 && d <= 1000)) {
+				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
+					c == 'r' ? "range" : "slope", optarg);
+				return NVS_EXIT_USAGE;
+			}
+			*(c == 'r' ? &p.range_pct : &p.slope_pct) = d;
+			break;
+		case 'R':
+			round_s = strtod(optarg, &end);
+			if (*end == 's')
+				end++;
+			if (end == optarg || *end || !(round_s > 0 && round_s < 1e9)) {
+				fprintf(stderr, "nvscope steady: --round: '%s' is not seconds > 0\n",
+					optarg);
+				return NVS_EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'S':
+			if (steady_parse_fio(optarg, &p)) {
+				fprintf(stderr,
+					"nvscope steady: --ss: '%s' is not iops:X[%%], iops_slope:X[%%], "
+					"bw:X[%%] or bw_slope:X[%%]\n",
+					optarg);
+				return NVS_EXIT_USAGE;
+			}
+			if (p.metric == STEADY_BW)
+				metric = M_BW;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "iops"))
+				metric = M_IOPS;
+			else if (!strcmp(optarg, "read_iops"))
+				metric = M_READ_IOPS;
+			else if (!strcmp(optarg, "write_iops"))
+				metric = M_WRITE_IOPS;
+			else if (!strcmp(optarg, "bw"))
+				metric = M_BW;
+			else {
+				fprintf(stderr, "nvscope steady: --metric: '%s' is not iops, "
+						"read_iops, write_iops or bw\n", optarg);
+				return NVS_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (!strcmp(optarg, "0") || !strcmp(optarg, "read"))
+				ddir = 0;
+			else if (!strcmp(optarg, "1") || !strcmp(optarg, "write"))
+				ddir = 1;
+			else if (!strcmp(optarg, "2") || !strcmp(optarg, "trim"))
+				ddir = 2;
+			else {
+				fprintf(stderr, "nvscope steady: --ddir: '%s' is not 0, 1 or 2\n",
+					optarg);
+				return NVS_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return NVS_EXIT_OK;
+		default:
+			fprintf(stderr, "nvscope steady: bad option '%s' (see --help)\n",
+				argv[optind - 1]);
+			return NVS_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return NVS_EXIT_USAGE;
+	}
+	const char *path = argv[optind];
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "nvscope steady: %s: %s\n", path, strerror(errno));
+		return NVS_EXIT_USAGE;
+	}
+	char first[512] = "";
+	while (fgets(first, sizeof(first), f) && (first[0] == '\n' || first[0] == '#'))
+		;
+	int r;
+	if (!strncmp(first, "time_s", 6)) {
+		fclose(f);
+		r = read_nvscope_csv(path, metric, &raw, err, sizeof(err));
+	} else {
+		rewind(f);
+		r = read_fio_log(path, f, ddir, &raw, err, sizeof(err));
+		fclose(f);
+	}
+	if (r) {
+		fprintf(stderr, "nvscope steady: %s\n", err);
+		goto out_raw;
+	}
+	if (round_s > 0) {
+		if (make_rounds(&raw, round_s, &vals, &nv)) {
+			fprintf(stderr, "nvscope steady: out of memory\n");
+			goto out_raw;
+		}
+	} else {
+		vals = raw.v;
+		nv = raw.n;
+		raw.v = NULL;
+	}
+
+	struct steady_verdict firstv, lastv;
+	size_t at = steady_scan(vals, nv, &p, &firstv, &lastv);
+	const struct steady_verdict *shown = at ? &firstv : &lastv;
+	if (json) {
+		printf("{\"attained\": %s, ", at ? "true" : "false");
+		if (at)
+			printf("\"round\": %zu, ", at);
+		else
+			printf("\"round\": null, ");
+		json_num("window_avg", shown->avg, shown->valid, false);
+		json_num("range_pct", shown->range_pct,
+			 shown->valid && shown->pct_valid && p.rule != STEADY_FIO_SLOPE, false);
+		json_num("slope_pct", shown->slope_pct,
+			 shown->valid && shown->pct_valid && p.rule != STEADY_FIO_DEV, true);
+		printf("}\n");
+	} else {
+		const char *rule = p.rule == STEADY_SNIA ? "SNIA PTS"
+				   : p.rule == STEADY_FIO_DEV ? "fio deviation"
+							      : "fio slope";
+		printf("%s rule, window %u rounds, %zu rounds%s", rule, p.window, nv,
+		       round_s > 0 ? "" : " (one per value)\n");
+		if (round_s > 0)
+			printf(" of %g s\n", round_s);
+		printf("%6s %14s %9s %9s  %s\n", "round", "window_avg", "range_%", "slope_%",
+		       "verdict");
+		for (size_t k = p.window; k <= nv; k++) {
+			struct steady_verdict v;
+			steady_eval(vals, k, &p, &v);
+			char rp[32] = "-", sp[32] = "-";
+			if (v.pct_valid) {
+				snprintf(rp, sizeof(rp), "%.2f", v.range_pct);
+				snprintf(sp, sizeof(sp), "%.2f", v.slope_pct);
+			}
+			printf("%6zu %14.1f %9s %9s  %s%s%s\n", k, v.avg, rp, sp,
+			       v.attained ? "steady" : "not steady",
+			       v.attained ? "" : (!v.range_ok && !v.slope_ok ? " (range, slope)"
+						  : !v.range_ok		      ? " (range)"
+									      : " (slope)"),
+			       k == at ? "  <- first" : "");
+		}
+		if (at && round_s > 0)
+			printf("steady state attained at round %zu (%.0f s)\n", at,
+			       (double)at * round_s);
+		else if (at)
+			printf("steady state attained at round %zu\n", at);
+		else if (nv < p.window)
+			printf("not attained: %zu rounds, the window needs %u\n", nv, p.window);
+		else
+			printf("not attained in %zu rounds\n", nv);
+	}
+	rc = NVS_EXIT_OK;
+	free(vals);
+out_raw:
+	free(raw.t);
+	free(raw.v);
+	return rc;
 }
