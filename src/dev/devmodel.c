@@ -23,9 +23,10 @@ char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen)
 
 	if (!len)
 		return dst;
-	dst[0] = '\0';
-	if (!src)
+	if (!src) {
+		dst[0] = '\0';
 		return dst;
+	}
 	e = strnlen(src, srclen);
 	while (b < e && isspace((unsigned char)src[b]))
 		b++;
@@ -33,7 +34,7 @@ char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen)
 		e--;
 	if (e - b >= len)
 		e = b + len - 1;
-	memcpy(dst, src + b, e - b);
+	memmove(dst, src + b, e - b); /* dst may be src */
 	dst[e - b] = '\0';
 	return dst;
 }
@@ -252,16 +253,18 @@ static bool disk_has(const char *name, const char *cand)
 }
 
 /* Scans /proc/mounts (or /proc/swaps when @swaps) for sources on disk @name. */
-static bool scan_table(const char *name, bool swaps, char *where, size_t len)
+static bool scan_table(const char *name, bool swaps, char *where, size_t len, char *fs,
+		       size_t fslen)
 {
 	FILE *f = fopen(swaps ? "/proc/swaps" : "/proc/mounts", "re");
-	char line[1024], src[512], mnt[512], dn[NAME_MAX + 1];
+	char line[1024], src[512], mnt[512], type[64], dn[NAME_MAX + 1];
 	bool hit = false;
 
 	if (!f)
 		return false;
 	while (!hit && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%511s %511s", src, mnt) < 1 || src[0] != '/')
+		type[0] = '\0';
+		if (sscanf(line, "%511s %511s %63s", src, mnt, type) < 1 || src[0] != '/')
 			continue;
 		if (strncmp(src, "/dev/", 5))
 			continue;
@@ -270,6 +273,8 @@ static bool scan_table(const char *name, bool swaps, char *where, size_t len)
 			hit = true;
 			if (where)
 				scpy(where, len, mnt);
+			if (fs && !strcmp(dn, name)) /* the whole disk carries it */
+				scpy(fs, fslen, type);
 		}
 	}
 	fclose(f);
@@ -356,11 +361,14 @@ static void usage_fill(const char *path, struct dev_usage *u)
 	if (!path[0])
 		return;
 	devname_of(path, name, sizeof(name));
-	u->mounted = scan_table(name, false, u->mountpoint, sizeof(u->mountpoint));
-	u->swap = scan_table(name, true, NULL, 0);
+	u->mounted = scan_table(name, false, u->mountpoint, sizeof(u->mountpoint), u->fstype,
+				sizeof(u->fstype));
+	u->swap = scan_table(name, true, NULL, 0, NULL, 0);
 	u->held = held(name);
 	u->partitioned = has_partitions(name);
 	probe_signatures(path, u);
+	if (u->fstype[0]) /* from a whole-disk mount, when libblkid could not read it */
+		u->filesystem = true;
 }
 
 /* ---- /sys/block ---- */

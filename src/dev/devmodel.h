@@ -149,7 +149,7 @@ const struct dev_block *dev_list_find_block(const struct dev_list *l, const char
  * (SANICAP)") when Identify says no or is unknown.  @why may be NULL. */
 bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char **why);
 
-/* Copies @src into @dst (size @len), dropping leading and trailing
+/* Copies @src into @dst (size @len; @dst may equal @src), dropping leading and trailing
  * whitespace and NUL padding; @src need not be NUL-terminated within
  * @srclen bytes.  Returns @dst. */
 char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen);
