@@ -12,6 +12,8 @@ struct json_run {
 	const struct spec *spec;
 	const struct result *jobs; /* one per queue depth step / target */
 	unsigned njobs;
+	const struct result *targets; /* per target: [job * ntargets + t], or NULL */
+	unsigned ntargets;
 	const struct series *series; /* aggregate series of each job, or NULL */
 	uint64_t dropped;
 	const char *extra_key;       /* optional extra object under "nvscope" */

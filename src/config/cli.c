@@ -1,0 +1,152 @@
+/* cli.c - command-line workload options into jobs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config/cli.h"
+#include "config/preset.h"
+
+/* Boolean options: "--flag" alone means 1 and takes no separate value. */
+static const char *const flags[] = {
+	"time_based", "direct", "buffered", "norandommap", "sqthread_poll", "sqpoll", "hipri",
+	"fixedbufs", "registerfiles", "force_destroy", "continue_on_error", "group_reporting",
+	"thread", "randrepeat",
+};
+
+static bool is_flag(const char *key, size_t len)
+{
+	char k[64];
+
+	if (len >= sizeof(k))
+		return false;
+	memcpy(k, key, len);
+	k[len] = '\0';
+	for (char *p = k; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(flags); i++)
+		if (!strcmp(k, flags[i]))
+			return true;
+	return false;
+}
+
+int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+	const char *a = argv[*i];
+	const char *eq, *key, *val;
+	size_t klen;
+
+	if (strncmp(a, "--", 2) || !a[2])
+		return 0;
+	key = a + 2;
+	eq = strchr(key, '=');
+	klen = eq ? (size_t)(eq - key) : strlen(key);
+	val = eq ? eq + 1 : NULL;
+	if (!val && !is_flag(key, klen)) {
+		if (*i + 1 >= argc) {
+			snprintf(err, errlen, "option '--%.*s' needs a value", (int)klen, key);
+			return -EINVAL;
+		}
+		val = argv[*i + 1];
+	}
+#define IS(name) (klen == strlen(name) && !strncmp(key, name, klen))
+	if (IS("target") || IS("filename")) {
+		char buf[4096], *save, *tok;
+		snprintf(buf, sizeof(buf), "%s", val);
+		/* comma lists: keep pointers into argv, so split a copy and find offsets */
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (c->ntargets == NVS_MAX_TARGETS) {
+				snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+				return -EINVAL;
+			}
+			c->targets[c->ntargets++] = val + (tok - buf);
+		}
+	} else if (IS("preset")) {
+		c->preset = val;
+	} else if (IS("job")) {
+		c->job = val;
+	} else {
+		/* any fio option: checked now against a scratch spec for a clear error */
+		struct spec scratch;
+		char k[64];
+		if (klen >= sizeof(k)) {
+			snprintf(err, errlen, "unknown option '%s'", a);
+			return -EINVAL;
+		}
+		memcpy(k, key, klen);
+		k[klen] = '\0';
+		spec_init(&scratch);
+		int rc = spec_set(&scratch, k, val, err, errlen);
+		if (rc == -ENOENT)
+			return 0; /* not a workload option: the caller's */
+		if (rc)
+			return -EINVAL;
+		if (c->nkv == CLI_MAX_KV) {
+			snprintf(err, errlen, "too many options");
+			return -EINVAL;
+		}
+		c->kv[c->nkv].key = key;
+		c->kv[c->nkv].klen = klen;
+		c->kv[c->nkv].val = val;
+		c->nkv++;
+	}
+#undef IS
+	*i += eq || is_flag(key, klen) ? 1 : 2;
+	return 1;
+}
+
+int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	struct spec base;
+	struct spec *list = NULL;
+	unsigned n = 0;
+	int rc;
+
+	spec_init(&base);
+	if (c->preset || c->job) {
+		char path[512];
+		const char *what = c->preset ? c->preset : c->job;
+		if (preset_find(what, path, sizeof(path))) {
+			snprintf(err, errlen, "%s '%s' not found%s", c->preset ? "preset" : "job file",
+				 what, c->preset ? " (see presets/, or give a path)" : "");
+			return -ENOENT;
+		}
+		rc = preset_load(path, &base, &list, &n, err, errlen);
+		if (rc)
+			return rc;
+	} else {
+		list = malloc(sizeof(*list));
+		if (!list)
+			return -ENOMEM;
+		list[0] = base;
+		n = 1;
+	}
+	for (unsigned j = 0; j < n; j++) {
+		for (unsigned k = 0; k < c->nkv; k++) {
+			char key[64];
+			snprintf(key, sizeof(key), "%.*s", (int)c->kv[k].klen, c->kv[k].key);
+			rc = spec_set(&list[j], key, c->kv[k].val, err, errlen);
+			if (rc)
+				goto free_list;
+		}
+		if (c->ntargets) {
+			list[j].ntargets = 0;
+			for (unsigned t = 0; t < c->ntargets; t++) {
+				size_t len = strcspn(c->targets[t], ",");
+				snprintf(list[j].targets[t], sizeof(list[j].targets[t]), "%.*s",
+					 (int)len, c->targets[t]);
+			}
+			list[j].ntargets = c->ntargets;
+		}
+		rc = spec_validate(&list[j], err, errlen);
+		if (rc)
+			goto free_list;
+	}
+	*jobs = list;
+	*njobs = n;
+	return 0;
+
+free_list:
+	free(list);
+	return -EINVAL;
+}

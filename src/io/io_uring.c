@@ -1,0 +1,50 @@
+/* io_uring.c - the block-layer / file backend: plain read and write SQEs
+ * (fixed-buffer variants when the buffers are registered). */
+#include <errno.h>
+#include <liburing.h>
+#include <stdio.h>
+#include "io/backend.h"
+#include "io/target.h"
+
+static int uring_check(const struct target *t, char *err, size_t errlen)
+{
+	if (t->kind == TARGET_NVME_GENERIC) {
+		snprintf(err, errlen,
+			 "%s is an NVMe generic device: use --ioengine=io_uring_cmd (or the "
+			 "block device /dev/nvmeXnY)",
+			 t->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void uring_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
+{
+	if (io->buf_index >= 0) {
+		if (io->dir == NVS_READ)
+			io_uring_prep_read_fixed(sqe, io->fd, io->buf, io->len, io->off,
+						 io->buf_index);
+		else
+			io_uring_prep_write_fixed(sqe, io->fd, io->buf, io->len, io->off,
+						  io->buf_index);
+	} else if (io->dir == NVS_READ) {
+		io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->off);
+	} else {
+		io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->off);
+	}
+	if (io->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+}
+
+static int uring_result(const struct io_uring_cqe *cqe)
+{
+	return cqe->res;
+}
+
+const struct backend_ops backend_io_uring = {
+	.name = "io_uring",
+	.setup_flags = 0,
+	.check = uring_check,
+	.prep = uring_prep,
+	.result = uring_result,
+};

@@ -1,0 +1,380 @@
+/* pool.c - the worker pool of one job: targets, workers, threads, rings. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dev/safety.h"
+#include "io/pool.h"
+#include "io/worker.h"
+
+struct pool {
+	struct spec spec;
+	unsigned qd;
+	struct target targets[NVS_MAX_TARGETS];
+	unsigned ntargets;
+	struct worker *w;
+	unsigned nw;
+	struct worker_shared sh;
+	bool started, joined;
+	struct sample *scratch; /* consumer's copy buffer for pool_drain */
+};
+
+/* Parses "0-3,6" into a CPU list. */
+static unsigned parse_cpus(const char *list, int *cpus, unsigned max)
+{
+	unsigned n = 0;
+	const char *p = list;
+
+	while (*p && n < max) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			break;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+		}
+		for (long c = a; c <= b && n < max; c++)
+			cpus[n++] = (int)c;
+		p = *end == ',' ? end + 1 : end;
+		if (end == p && *p)
+			break;
+	}
+	return n;
+}
+
+static uint64_t pct_of(uint64_t size, double pct, uint32_t align)
+{
+	uint64_t v = (uint64_t)((double)size * pct / 100.0);
+	return v / align * align;
+}
+
+/* Region [start, start+len) of target @t for spec @s. */
+static int region(const struct spec *s, const struct target *t, uint32_t align, uint64_t *start,
+		  uint64_t *len, char *err, size_t errlen)
+{
+	uint64_t size = t->size;
+	uint64_t off = s->offset_pct ? pct_of(size, s->offset_pct, align) : s->offset;
+
+	if (off % align) {
+		snprintf(err, errlen, "%s: offset %llu is not aligned to %u bytes", t->path,
+			 (unsigned long long)off, align);
+		return -EINVAL;
+	}
+	if (off >= size) {
+		snprintf(err, errlen, "%s: offset %llu is past the end (%llu bytes)", t->path,
+			 (unsigned long long)off, (unsigned long long)size);
+		return -EINVAL;
+	}
+	uint64_t n = s->size_pct ? pct_of(size, s->size_pct, align) : s->size ? s->size : size - off;
+	if (n > size - off)
+		n = size - off;
+	*start = off;
+	*len = n / align * align;
+	return 0;
+}
+
+static int open_targets(struct pool *p, char *err, size_t errlen)
+{
+	const struct spec *s = &p->spec;
+	bool write = spec_writes(s);
+
+	for (unsigned i = 0; i < s->ntargets; i++) {
+		const char *path = s->targets[i];
+		char msg[512];
+		int rc;
+
+		if (write) {
+			rc = safety_check_write(path, s->force_destroy, msg, sizeof(msg));
+			if (rc == -EBUSY || rc == -EEXIST) {
+				snprintf(err, errlen, "refusing to write: %s", msg);
+				return -EPERM;
+			}
+		}
+		uint64_t want = s->size_pct ? 0 : s->size + s->offset;
+		rc = target_open(&p->targets[i], path, write, s->direct, want, err, errlen);
+		if (rc)
+			return rc;
+		p->ntargets++;
+		const struct backend_ops *be =
+			s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
+		rc = be->check(&p->targets[i], err, errlen);
+		if (rc)
+			return rc;
+		for (unsigned b = 0; b < s->nbs; b++) {
+			if (s->bs[b].bs % p->targets[i].lbs) {
+				snprintf(err, errlen,
+					 "%s: block size %u is not a multiple of its logical block "
+					 "size %u",
+					 path, s->bs[b].bs, p->targets[i].lbs);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static int make_workers(struct pool *p, char *err, size_t errlen)
+{
+	const struct spec *s = &p->spec;
+	unsigned per = s->numjobs, groups = s->stripe ? 1 : p->ntargets;
+	int cpus[1024];
+	unsigned ncpus = s->cpus_allowed[0] ? parse_cpus(s->cpus_allowed, cpus, 1024) : 0;
+	uint32_t minbs = UINT32_MAX, maxbs = 0;
+	int rc;
+
+	for (unsigned b = 0; b < s->nbs; b++) {
+		if (s->bs[b].bs < minbs)
+			minbs = s->bs[b].bs;
+		if (s->bs[b].bs > maxbs)
+			maxbs = s->bs[b].bs;
+	}
+	p->nw = per * groups;
+	p->w = calloc(p->nw, sizeof(*p->w));
+	if (!p->w)
+		return -ENOMEM;
+	for (unsigned g = 0; g < groups; g++) {
+		struct target *t = &p->targets[g];
+		uint32_t align = s->blockalign ? s->blockalign : minbs;
+		uint64_t start, len;
+
+		if (align < t->lbs)
+			align = t->lbs;
+		if (s->stripe) {
+			/* the set is n x the smallest member, in whole stripes */
+			uint64_t m = UINT64_MAX;
+			for (unsigned i = 0; i < p->ntargets; i++)
+				if (p->targets[i].size < m)
+					m = p->targets[i].size;
+			struct target logical = *t;
+			logical.size = m / s->stripe * s->stripe * p->ntargets;
+			rc = region(s, &logical, align, &start, &len, err, errlen);
+		} else {
+			rc = region(s, t, align, &start, &len, err, errlen);
+		}
+		if (rc)
+			return rc;
+		if (len < maxbs) {
+			snprintf(err, errlen, "%s: too small: %llu bytes for block size %u",
+				 t->path, (unsigned long long)len, maxbs);
+			return -EINVAL;
+		}
+		for (unsigned j = 0; j < per; j++) {
+			struct worker *w = &p->w[g * per + j];
+			w->id = g * per + j;
+			w->target = g;
+			w->spec = &p->spec;
+			w->qd = p->qd;
+			w->members = s->stripe ? p->targets : t;
+			w->nmembers = s->stripe ? p->ntargets : 1;
+			w->region_start = start;
+			w->region_len = len;
+			w->align = align;
+			w->cpu = ncpus ? cpus[w->id % ncpus] : -1;
+			w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd
+								   : &backend_io_uring;
+			w->shared = &p->sh;
+			result_init(&w->res);
+			/* ~8 s of samples: the consumer may stall that long without a drop */
+			uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
+			w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);
+			if (!w->out)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err, size_t errlen)
+{
+	struct pool *p;
+	int rc;
+
+	err[0] = '\0';
+	rc = spec_validate(s, err, errlen);
+	if (rc)
+		return rc;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->spec = *s;
+	p->qd = iodepth ? iodepth : s->iodepth[0];
+	for (unsigned i = 0; i < NVS_MAX_TARGETS; i++)
+		p->targets[i].fd = -1;
+	p->scratch = malloc(sizeof(*p->scratch));
+	if (!p->scratch) {
+		rc = -ENOMEM;
+		goto free_pool;
+	}
+	rc = open_targets(p, err, errlen);
+	if (rc)
+		goto free_pool;
+	rc = make_workers(p, err, errlen);
+	if (rc)
+		goto free_pool;
+	*out = p;
+	return 0;
+
+free_pool:
+	if (rc == -ENOMEM && !err[0])
+		snprintf(err, errlen, "out of memory");
+	pool_free(p);
+	return rc;
+}
+
+int pool_start(struct pool *p)
+{
+	struct worker_shared *sh = &p->sh;
+	unsigned started = 0;
+	int rc = 0;
+
+	atomic_store_explicit(&sh->running, p->nw, memory_order_relaxed);
+	for (unsigned i = 0; i < p->nw; i++) {
+		rc = -pthread_create(&p->w[i].thread, NULL, worker_main, &p->w[i]);
+		if (rc) {
+			worker_fail(sh, rc, "cannot start worker thread: %s", strerror(-rc));
+			atomic_fetch_sub_explicit(&sh->running, p->nw - i, memory_order_relaxed);
+			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+			break;
+		}
+		p->w[i].started = true;
+		started++;
+	}
+	p->started = true;
+	/* all rings set up before the clock starts, so set-up is not measured */
+	while (atomic_load_explicit(&sh->ready, memory_order_acquire) < started) {
+		struct timespec ts = {0, 200000};
+		nanosleep(&ts, NULL);
+	}
+	if (atomic_load_explicit(&sh->error, memory_order_acquire))
+		atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+	atomic_store_explicit(&sh->t0, worker_now_ns(), memory_order_relaxed);
+	atomic_store_explicit(&sh->go, 1, memory_order_release);
+	if (!rc)
+		rc = atomic_load_explicit(&sh->error, memory_order_acquire);
+	return rc;
+}
+
+void pool_stop(struct pool *p)
+{
+	atomic_store_explicit(&p->sh.stop, 1, memory_order_relaxed);
+}
+
+bool pool_running(const struct pool *p)
+{
+	return atomic_load_explicit(&((struct pool *)p)->sh.running, memory_order_acquire) > 0;
+}
+
+void pool_join(struct pool *p)
+{
+	if (!p || p->joined)
+		return;
+	for (unsigned i = 0; i < p->nw; i++)
+		if (p->w[i].started)
+			pthread_join(p->w[i].thread, NULL);
+	p->joined = true;
+}
+
+size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg), void *arg)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < p->nw; i++) {
+		while (spsc_pop(p->w[i].out, p->scratch) == 0) {
+			if (fn)
+				fn(p->scratch, arg);
+			n++;
+		}
+	}
+	return n;
+}
+
+int pool_result(const struct pool *p, int t, struct result *out)
+{
+	if (t >= (int)p->ntargets || (p->spec.stripe && t > 0))
+		return -EINVAL;
+	result_init(out);
+	snprintf(out->name, sizeof(out->name), "%s", p->spec.name);
+	snprintf(out->target, sizeof(out->target), "%s",
+		 t < 0 ? (p->ntargets > 1 ? "aggregate" : p->targets[0].path)
+		       : p->spec.stripe ? "stripe-set" : p->targets[t].path);
+	for (unsigned i = 0; i < p->nw; i++)
+		if (t < 0 || p->w[i].target == (unsigned)t)
+			result_merge(out, &p->w[i].res);
+	out->iodepth = p->qd;
+	out->numjobs = p->spec.numjobs;
+	for (unsigned i = 0; i < p->nw; i++)
+		if (t < 0 || p->w[i].target == (unsigned)t)
+			out->dropped += spsc_dropped(p->w[i].out);
+	return 0;
+}
+
+int pool_error(const struct pool *p, char *msg, size_t len)
+{
+	int e = atomic_load_explicit(&((struct pool *)p)->sh.error, memory_order_acquire);
+	if (e && msg)
+		snprintf(msg, len, "%s", p->sh.msg);
+	return e;
+}
+
+unsigned pool_nworkers(const struct pool *p)
+{
+	return p->nw;
+}
+
+unsigned pool_ntargets(const struct pool *p)
+{
+	return p->ntargets;
+}
+
+unsigned pool_iodepth(const struct pool *p)
+{
+	return p->qd;
+}
+
+const struct target *pool_target(const struct pool *p, unsigned i)
+{
+	return i < p->ntargets ? &p->targets[i] : NULL;
+}
+
+unsigned pool_worker_target(const struct pool *p, unsigned w)
+{
+	return w < p->nw ? p->w[w].target : 0;
+}
+
+uint64_t pool_dropped(const struct pool *p)
+{
+	uint64_t d = 0;
+	for (unsigned i = 0; i < p->nw; i++)
+		d += spsc_dropped(p->w[i].out);
+	return d;
+}
+
+uint64_t pool_elapsed_ns(const struct pool *p)
+{
+	uint64_t t0 = atomic_load_explicit(&((struct pool *)p)->sh.t0, memory_order_relaxed);
+	return t0 ? worker_now_ns() - t0 : 0;
+}
+
+uint64_t pool_planned_ns(const struct pool *p)
+{
+	return p->spec.runtime_ns ? p->spec.ramp_ns + p->spec.runtime_ns : 0;
+}
+
+void pool_free(struct pool *p)
+{
+	if (!p)
+		return;
+	if (p->started) {
+		pool_stop(p);
+		pool_join(p);
+	}
+	for (unsigned i = 0; i < p->nw; i++)
+		spsc_free(p->w[i].out);
+	free(p->w);
+	for (unsigned i = 0; i < p->ntargets; i++)
+		target_close(&p->targets[i]);
+	free(p->scratch);
+	free(p);
+}

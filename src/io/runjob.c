@@ -1,0 +1,102 @@
+/* runjob.c - one headless job: start, drain the rings, join, merge. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "io/runjob.h"
+#include "report/csv.h"
+
+static int copy_series(struct series *dst, const struct series *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (size_t i = 0; src && i < src->n; i++)
+		if (series_push(dst, &src->pt[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
+	       void *arg, struct runjob *out, char *err, size_t errlen)
+{
+	struct pool *p = NULL;
+	struct collect *c = NULL;
+	unsigned *wt = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = pool_new(s, qd, &p, err, errlen);
+	if (rc)
+		return rc;
+	unsigned nw = pool_nworkers(p), nt = pool_ntargets(p);
+	wt = malloc(nw * sizeof(*wt));
+	if (!wt) {
+		rc = -ENOMEM;
+		goto free_pool;
+	}
+	for (unsigned w = 0; w < nw; w++)
+		wt[w] = pool_worker_target(p, w);
+	unsigned groups = s->stripe ? 1 : nt;
+	c = collect_new(nw, groups, wt, s->interval_ns);
+	out->per_target = calloc(groups, sizeof(*out->per_target));
+	out->target_series = calloc(groups, sizeof(*out->target_series));
+	if (!c || !out->per_target || !out->target_series) {
+		rc = -ENOMEM;
+		goto free_collect;
+	}
+	out->ntargets = groups;
+	rc = pool_start(p);
+	if (rc) {
+		pool_stop(p);
+		pool_join(p);
+		pool_error(p, err, errlen);
+		goto free_collect;
+	}
+	while (pool_running(p)) {
+		struct timespec ts = {0, 100000000};
+		nanosleep(&ts, NULL);
+		pool_drain(p, collect_sample, c);
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+			out->cancelled = true;
+			pool_stop(p);
+		}
+		if (tick)
+			tick(p, c, arg);
+	}
+	pool_join(p);
+	pool_drain(p, collect_sample, c);
+	collect_flush(c);
+	pool_result(p, -1, &out->agg);
+	for (unsigned t = 0; t < groups; t++) {
+		pool_result(p, (int)t, &out->per_target[t]);
+		copy_series(&out->target_series[t], collect_series(c, (int)t));
+	}
+	rc = copy_series(&out->series, collect_series(c, -1));
+	out->dropped = pool_dropped(p);
+	out->missing = collect_missing(c);
+	out->error = pool_error(p, out->msg, sizeof(out->msg));
+free_collect:
+	collect_free(c);
+	free(wt);
+free_pool:
+	pool_free(p);
+	if (rc) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", strerror(-rc));
+		runjob_release(out);
+	}
+	return rc;
+}
+
+void runjob_release(struct runjob *r)
+{
+	if (!r)
+		return;
+	if (r->target_series)
+		for (unsigned t = 0; t < r->ntargets; t++)
+			series_release(&r->target_series[t]);
+	free(r->target_series);
+	free(r->per_target);
+	series_release(&r->series);
+	r->target_series = NULL;
+	r->per_target = NULL;
+}

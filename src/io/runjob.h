@@ -1,0 +1,36 @@
+/* runjob.h - run one job at one queue depth to the end, headless: the loop
+ * every non-interactive consumer needs (run, plans).  The console drives
+ * pool.h itself, frame by frame. */
+#ifndef NVS_RUNJOB_H
+#define NVS_RUNJOB_H
+
+#include <stdatomic.h>
+#include "io/pool.h"
+#include "stats/collect.h"
+#include "stats/result.h"
+
+struct runjob {
+	struct result agg;          /* all targets */
+	struct result *per_target;  /* [ntargets], malloc'ed */
+	unsigned ntargets;
+	struct series series;       /* aggregate per-interval rows (owned) */
+	struct series *target_series; /* [ntargets] per-target rows (owned) */
+	uint64_t dropped, missing;  /* samples dropped on rings / missing in rows */
+	int error;                  /* first I/O-time error, -errno, 0 */
+	char msg[256];
+	bool cancelled;
+};
+
+/* Called about every 100 ms while the job runs (progress display). */
+typedef void (*runjob_tick_fn)(const struct pool *p, const struct collect *c, void *arg);
+
+/* Runs @s at queue depth @qd (0 = its first) until it ends or *@cancel
+ * becomes non-zero.  Set-up failures return -errno with @err (nothing ran);
+ * otherwise 0 with @out filled (out->error tells of I/O errors).  Release
+ * @out with runjob_release. */
+int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
+	       void *arg, struct runjob *out, char *err, size_t errlen);
+/* Frees what runjob_run allocated in @r.  NULL-safe. */
+void runjob_release(struct runjob *r);
+
+#endif

@@ -1,0 +1,528 @@
+/* spec.c - workload options: defaults, one setter per fio option name, and
+ * the one place that checks a whole spec. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "io/spec.h"
+
+static const char *const rw_names[] = {
+	[RW_READ] = "read",   [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
+	[RW_RANDWRITE] = "randwrite", [RW_RW] = "rw",  [RW_RANDRW] = "randrw",
+	[RW_TRIM] = "trim",
+};
+
+void spec_init(struct spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "job");
+	s->rw = RW_RANDREAD;
+	s->rwmixread = 50;
+	s->bs[0] = (struct spec_bs){4096, 100};
+	s->nbs = 1;
+	s->iodepth[0] = 1;
+	s->niodepth = 1;
+	s->numjobs = 1;
+	s->loops = 1;
+	s->direct = true;
+	s->fixedbufs = true;
+	s->registerfiles = true;
+	s->interval_ns = NVS_NSEC_PER_SEC;
+	s->seed = 0x6e7673636f7065ULL; /* "nvscope" */
+}
+
+const char *spec_rw_name(enum spec_rw rw)
+{
+	return (unsigned)rw < NVS_ARRAY_SIZE(rw_names) ? rw_names[rw] : "?";
+}
+
+bool spec_writes(const struct spec *s)
+{
+	switch (s->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return false;
+	case RW_RW:
+	case RW_RANDRW:
+		return s->rwmixread < 100;
+	default:
+		return true;
+	}
+}
+
+int spec_parse_size(const char *str, uint64_t *out)
+{
+	char *end;
+	double v;
+	uint64_t mult = 1;
+
+	if (!str || !*str || *str == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(str, &end);
+	if (errno || end == str || v < 0)
+		return -EINVAL;
+	switch (tolower((unsigned char)*end)) {
+	case '\0':
+		break;
+	case 'b':
+		mult = 1;
+		end++;
+		break;
+	case 'k':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	case 't':
+		mult = 1ULL << 40;
+		end++;
+		break;
+	case 'p':
+		mult = 1ULL << 50;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	/* accept "k", "kb", "kib" alike (fio's kb_base=1024) */
+	if (mult > 1 && (!strcasecmp(end, "ib") || !strcasecmp(end, "b")))
+		end += strlen(end);
+	if (*end)
+		return -EINVAL;
+	v *= (double)mult;
+	if (v > 1.8e19)
+		return -EINVAL;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int spec_parse_time(const char *str, uint64_t *out_ns)
+{
+	char *end;
+	double v;
+	double mult = 1e9;
+
+	if (!str || !*str || *str == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(str, &end);
+	if (errno || end == str || v < 0)
+		return -EINVAL;
+	if (!*end || !strcasecmp(end, "s") || !strcasecmp(end, "sec"))
+		mult = 1e9;
+	else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec"))
+		mult = 1e6;
+	else if (!strcasecmp(end, "us") || !strcasecmp(end, "usec"))
+		mult = 1e3;
+	else if (!strcasecmp(end, "m") || !strcasecmp(end, "min"))
+		mult = 60e9;
+	else if (!strcasecmp(end, "h"))
+		mult = 3600e9;
+	else if (!strcasecmp(end, "d"))
+		mult = 86400e9;
+	else
+		return -EINVAL;
+	if (v * mult > 1e18)
+		return -EINVAL;
+	*out_ns = (uint64_t)(v * mult);
+	return 0;
+}
+
+const char *spec_fmt_size(uint64_t b, char *buf, size_t len)
+{
+	static const char units[] = "kmgtp";
+	int u = -1;
+
+	while (b >= 1024 && b % 1024 == 0 && u < 4) {
+		b /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)b);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)b, units[u]);
+	return buf;
+}
+
+static int parse_uint(const char *v, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	if (!v || !*v || *v == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	if (errno || *end || *out > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		 !strcasecmp(v, "off"))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "50%" -> pct, else a size. */
+static int parse_size_or_pct(const char *v, uint64_t *bytes, double *pct)
+{
+	size_t n = v ? strlen(v) : 0;
+	char *end;
+
+	if (n > 1 && v[n - 1] == '%') {
+		double p = strtod(v, &end);
+		if (end != v + n - 1 || p <= 0 || p > 100)
+			return -EINVAL;
+		*pct = p;
+		*bytes = 0;
+		return 0;
+	}
+	*pct = 0;
+	return spec_parse_size(v, bytes);
+}
+
+static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[512], *save, *tok;
+	unsigned n = 0, sum = 0, unweighted = 0;
+	struct spec_bs bs[NVS_MAX_BSSPLIT];
+
+	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t size;
+		unsigned long long w = 0;
+
+		if (n == NVS_MAX_BSSPLIT) {
+			snprintf(err, errlen, "bssplit: more than %d block sizes", NVS_MAX_BSSPLIT);
+			return -EINVAL;
+		}
+		if (slash)
+			*slash = '\0';
+		if (spec_parse_size(tok, &size) || !size || size > (64u << 20)) {
+			snprintf(err, errlen, "bssplit: bad block size '%s'", tok);
+			return -EINVAL;
+		}
+		if (slash && parse_uint(slash + 1, 100, &w)) {
+			snprintf(err, errlen, "bssplit: bad weight '%s' (percent)", slash + 1);
+			return -EINVAL;
+		}
+		if (!slash || !*(slash + 1))
+			unweighted++;
+		bs[n++] = (struct spec_bs){(uint32_t)size, (uint32_t)w};
+		sum += (unsigned)w;
+	}
+	if (!n || sum > 100 || (!unweighted && sum != 100)) {
+		snprintf(err, errlen, "bssplit: weights must add up to 100 (got %u)", sum);
+		return -EINVAL;
+	}
+	/* fio: entries without a weight share what is left equally */
+	for (unsigned i = 0, left = 100 - sum; i < n && unweighted; i++) {
+		if (bs[i].weight == 0) {
+			bs[i].weight = left / unweighted + (i == n - 1 ? left % unweighted : 0);
+		}
+	}
+	memcpy(s->bs, bs, sizeof(bs[0]) * n);
+	s->nbs = n;
+	return 0;
+}
+
+static int set_iodepth(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[256], *save, *tok;
+	unsigned n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long d;
+		if (n == NVS_MAX_QD_STEPS || parse_uint(tok, 65536, &d) || d == 0) {
+			snprintf(err, errlen, "iodepth: '%s' is not a depth 1..65536 (list of at most %d)",
+				 tok, NVS_MAX_QD_STEPS);
+			return -EINVAL;
+		}
+		s->iodepth[n++] = (unsigned)d;
+	}
+	if (!n) {
+		snprintf(err, errlen, "iodepth: empty");
+		return -EINVAL;
+	}
+	s->niodepth = n;
+	return 0;
+}
+
+static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[4096], *save, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	/* fio separates filenames with ':', nvscope's --target also with ',' */
+	for (tok = strtok_r(buf, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
+		if (s->ntargets == NVS_MAX_TARGETS) {
+			snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+			return -EINVAL;
+		}
+		if (strlen(tok) >= sizeof(s->targets[0])) {
+			snprintf(err, errlen, "target path too long: %s", tok);
+			return -EINVAL;
+		}
+		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", tok);
+	}
+	return 0;
+}
+
+/* Options accepted for fio job-file compatibility that change nothing here. */
+static const char *const ignored[] = {
+	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
+	"new_group", "invalidate", "lat_percentiles", "clat_percentiles", "randrepeat",
+	"refill_buffers", "scramble_buffers", "percentile_list", "unified_rw_reporting",
+	"exitall", "ioscheduler", "gtod_reduce", "disable_slat", "disable_clat",
+};
+
+int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
+{
+	char key[64];
+	unsigned long long u;
+	uint64_t sz;
+	int rc = 0;
+
+	snprintf(key, sizeof(key), "%s", key_in);
+	for (char *p = key; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	err[0] = '\0';
+
+#define NEED_VALUE()                                                                               \
+	do {                                                                                       \
+		if (!v || !*v) {                                                                   \
+			snprintf(err, errlen, "option '%s' needs a value", key_in);                \
+			return -EINVAL;                                                            \
+		}                                                                                  \
+	} while (0)
+#define BAD(fmt, ...)                                                                              \
+	do {                                                                                       \
+		snprintf(err, errlen, fmt, __VA_ARGS__);                                           \
+		return -EINVAL;                                                                    \
+	} while (0)
+
+	if (!strcmp(key, "name")) {
+		NEED_VALUE();
+		snprintf(s->name, sizeof(s->name), "%s", v);
+	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
+		NEED_VALUE();
+		const char *name = !strcmp(v, "readwrite") ? "rw" : v;
+		unsigned i;
+		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
+			if (!strcmp(name, rw_names[i]))
+				break;
+		if (i == NVS_ARRAY_SIZE(rw_names) || i == RW_TRIM)
+			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
+		s->rw = (enum spec_rw)i;
+	} else if (!strcmp(key, "rwmixread") || !strcmp(key, "rwmixwrite")) {
+		NEED_VALUE();
+		if (parse_uint(v, 100, &u))
+			BAD("%s: '%s' is not a percentage 0..100", key_in, v);
+		s->rwmixread = key[5] == 'r' ? (unsigned)u : 100 - (unsigned)u;
+	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &sz) || sz == 0 || sz > (64u << 20))
+			BAD("bs: '%s' is not a block size (512 .. 64m)", v);
+		s->bs[0] = (struct spec_bs){(uint32_t)sz, 100};
+		s->nbs = 1;
+	} else if (!strcmp(key, "bssplit")) {
+		NEED_VALUE();
+		return set_bssplit(s, v, err, errlen);
+	} else if (!strcmp(key, "iodepth")) {
+		NEED_VALUE();
+		return set_iodepth(s, v, err, errlen);
+	} else if (!strcmp(key, "numjobs")) {
+		if (parse_uint(v, NVS_MAX_WORKERS, &u) || !u)
+			BAD("numjobs: '%s' is not 1..%d", v ? v : "", NVS_MAX_WORKERS);
+		s->numjobs = (unsigned)u;
+	} else if (!strcmp(key, "runtime") || !strcmp(key, "ramp_time")) {
+		NEED_VALUE();
+		if (spec_parse_time(v, &sz))
+			BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
+		*(key[1] == 'u' ? &s->runtime_ns : &s->ramp_ns) = sz;
+	} else if (!strcmp(key, "time_based")) {
+		rc = parse_bool(v, &s->time_based);
+	} else if (!strcmp(key, "size")) {
+		NEED_VALUE();
+		if (parse_size_or_pct(v, &s->size, &s->size_pct))
+			BAD("size: '%s' is not a size or a percentage", v);
+	} else if (!strcmp(key, "offset")) {
+		NEED_VALUE();
+		if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
+			BAD("offset: '%s' is not a size or a percentage", v);
+		if (s->offset_pct >= 100)
+			BAD("offset: '%s' leaves nothing", v);
+	} else if (!strcmp(key, "io_size") || !strcmp(key, "io_limit")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &s->io_size))
+			BAD("%s: '%s' is not a size", key_in, v);
+	} else if (!strcmp(key, "loops")) {
+		if (parse_uint(v, 1000000, &u) || !u)
+			BAD("loops: '%s' is not a count >= 1", v ? v : "");
+		s->loops = (unsigned)u;
+	} else if (!strcmp(key, "rate_iops")) {
+		if (parse_uint(v, 100000000, &u))
+			BAD("rate_iops: '%s' is not a rate (IOPS per job)", v ? v : "");
+		s->rate_iops = u;
+	} else if (!strcmp(key, "rate_process")) {
+		NEED_VALUE();
+		if (!strcmp(v, "linear"))
+			s->rate_process = PROCESS_EVEN;
+		else if (!strcmp(v, "poisson"))
+			s->rate_process = PROCESS_POISSON;
+		else
+			BAD("rate_process: '%s' is not linear or poisson", v);
+	} else if (!strcmp(key, "direct")) {
+		rc = parse_bool(v, &s->direct);
+	} else if (!strcmp(key, "buffered")) {
+		bool b;
+		rc = parse_bool(v, &b);
+		s->direct = !b;
+	} else if (!strcmp(key, "norandommap")) {
+		rc = parse_bool(v, &s->norandommap);
+	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))
+			BAD("blockalign: '%s' is not a size", v);
+		s->blockalign = (uint32_t)sz;
+	} else if (!strcmp(key, "ioengine")) {
+		NEED_VALUE();
+		if (!strcmp(v, "io_uring"))
+			s->ioengine = ENGINE_IO_URING;
+		else if (!strcmp(v, "io_uring_cmd"))
+			s->ioengine = ENGINE_IO_URING_CMD;
+		else
+			BAD("ioengine: '%s' is not io_uring or io_uring_cmd", v);
+	} else if (!strcmp(key, "sqthread_poll") || !strcmp(key, "sqpoll")) {
+		rc = parse_bool(v, &s->sqpoll);
+	} else if (!strcmp(key, "hipri")) {
+		rc = parse_bool(v, &s->hipri);
+	} else if (!strcmp(key, "fixedbufs")) {
+		rc = parse_bool(v, &s->fixedbufs);
+	} else if (!strcmp(key, "registerfiles")) {
+		rc = parse_bool(v, &s->registerfiles);
+	} else if (!strcmp(key, "iodepth_batch_submit") || !strcmp(key, "iodepth_batch")) {
+		if (parse_uint(v, 65536, &u))
+			BAD("%s: '%s' is not a count", key_in, v ? v : "");
+		s->batch_submit = (unsigned)u;
+	} else if (!strcmp(key, "iodepth_batch_complete_max") ||
+		   !strcmp(key, "iodepth_batch_complete")) {
+		if (parse_uint(v, 65536, &u))
+			BAD("%s: '%s' is not a count", key_in, v ? v : "");
+		s->batch_complete = (unsigned)u;
+	} else if (!strcmp(key, "iodepth_batch_complete_min")) {
+		/* accepted: completions are always reaped in batches */
+	} else if (!strcmp(key, "cpus_allowed")) {
+		NEED_VALUE();
+		if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed))
+			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6", v);
+		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
+		NEED_VALUE();
+		if (key[0] == 'l') {
+			if (parse_uint(v, 60000, &u))
+				BAD("log_avg_msec: '%s' is not milliseconds", v);
+			sz = u * 1000000ULL;
+		} else if (spec_parse_time(v, &sz)) {
+			BAD("interval: '%s' is not a duration (1s, 100ms)", v);
+		}
+		if (sz < 100000000ULL || sz > 60 * NVS_NSEC_PER_SEC)
+			BAD("%s: '%s' must be between 100ms and 60s", key_in, v);
+		s->interval_ns = sz;
+	} else if (!strcmp(key, "continue_on_error")) {
+		/* fio takes none|read|write|io|verify|all; anything but none continues */
+		s->continue_on_error = v && *v && strcmp(v, "none") && strcmp(v, "0");
+	} else if (!strcmp(key, "force_destroy")) {
+		rc = parse_bool(v, &s->force_destroy);
+	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
+		NEED_VALUE();
+		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "stripe")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
+		    (s->stripe & (s->stripe - 1)))
+			BAD("stripe: '%s' is not a power of two from 4k to 1m", v);
+	} else if (!strcmp(key, "randseed")) {
+		if (parse_uint(v, UINT64_MAX, &u))
+			BAD("randseed: '%s' is not a number", v ? v : "");
+		s->seed = u;
+	} else {
+		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
+			if (!strcmp(key, ignored[i]))
+				return 0;
+		snprintf(err, errlen, "unknown option '%s'", key_in);
+		return -ENOENT;
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key_in, v ? v : "");
+	return rc;
+#undef NEED_VALUE
+#undef BAD
+}
+
+int spec_validate(const struct spec *s, char *err, size_t errlen)
+{
+	uint32_t maxbs = 0;
+
+#define BAD(...)                                                                                   \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		return -EINVAL;                                                                    \
+	} while (0)
+	if (!s->ntargets)
+		BAD("no target: give --target PATH (a file, block device or /dev/ngXnY)");
+	if (!s->nbs || !s->niodepth || !s->numjobs)
+		BAD("empty block size, queue depth or job list");
+	for (unsigned i = 0; i < s->nbs; i++) {
+		if (s->bs[i].bs % 512)
+			BAD("block size %u is not a multiple of 512", s->bs[i].bs);
+		if (s->bs[i].bs > maxbs)
+			maxbs = s->bs[i].bs;
+	}
+	if (s->blockalign && s->blockalign % 512)
+		BAD("blockalign %u is not a multiple of 512", s->blockalign);
+	if (s->ntargets * s->numjobs > NVS_MAX_WORKERS)
+		BAD("%u targets x %u jobs is more than %d workers", s->ntargets, s->numjobs,
+		    NVS_MAX_WORKERS);
+	if (s->stripe) {
+		if (s->ntargets < 2)
+			BAD("stripe needs at least two targets");
+		for (unsigned i = 0; i < s->nbs; i++)
+			if (s->stripe % s->bs[i].bs)
+				BAD("stripe %llu is not a multiple of block size %u: an I/O would "
+				    "span two members",
+				    (unsigned long long)s->stripe, s->bs[i].bs);
+	}
+	if (s->time_based && !s->runtime_ns)
+		BAD("time_based needs a runtime");
+	if (s->sqpoll && s->hipri)
+		BAD("sqthread_poll with hipri is not supported");
+	if (s->rate_iops && s->rate_iops < 1)
+		BAD("rate_iops must be >= 1");
+	if (s->size_pct && s->offset_pct && s->size_pct + s->offset_pct > 100.0001)
+		BAD("offset %.4g%% + size %.4g%% is more than the target", s->offset_pct,
+		    s->size_pct);
+	(void)maxbs;
+	return 0;
+#undef BAD
+}

@@ -1,0 +1,243 @@
+/* target.c - opening I/O targets and learning their size and block size. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/nvme_ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "io/target.h"
+
+const char *target_kind_name(enum target_kind k)
+{
+	switch (k) {
+	case TARGET_FILE:
+		return "file";
+	case TARGET_BLOCK:
+		return "block";
+	case TARGET_CHAR:
+		return "char";
+	case TARGET_NVME_GENERIC:
+		return "nvme-generic";
+	}
+	return "?";
+}
+
+static uint32_t log2u(uint32_t v)
+{
+	uint32_t s = 0;
+	while ((1u << s) < v)
+		s++;
+	return s;
+}
+
+/* Identify Namespace (CNS 0) through the admin passthrough ioctl, which the
+ * generic char device /dev/ngXnY accepts: size in LBAs and the in-use LBA
+ * format.  Kept here, not in src/dev, because the engine needs only these
+ * two numbers and must not depend on libnvme. */
+static int generic_geometry(struct target *t, char *err, size_t errlen)
+{
+	unsigned char *id = NULL;
+	struct nvme_admin_cmd cmd;
+	int nsid = ioctl(t->fd, NVME_IOCTL_ID);
+
+	if (nsid <= 0) {
+		snprintf(err, errlen, "%s: not an NVMe namespace (NVME_IOCTL_ID: %s)", t->path,
+			 strerror(errno));
+		return -ENOTTY;
+	}
+	if (posix_memalign((void **)&id, 4096, 4096))
+		return -ENOMEM;
+	memset(id, 0, 4096);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = 0x06; /* Identify */
+	cmd.nsid = (uint32_t)nsid;
+	cmd.addr = (uint64_t)(uintptr_t)id;
+	cmd.data_len = 4096;
+	cmd.cdw10 = 0; /* CNS 0: Identify Namespace */
+	if (ioctl(t->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0) {
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: Identify Namespace failed: %s", t->path, strerror(e));
+		free(id);
+		return -e;
+	}
+	uint64_t nsze;
+	memcpy(&nsze, id, 8);
+	unsigned flbas = id[26] & 0x0f;
+	uint32_t lbads = id[128 + 4 * flbas + 2];
+	free(id);
+	if (lbads < 9 || lbads > 16) {
+		snprintf(err, errlen, "%s: unusable LBA format (lbads %u)", t->path, lbads);
+		return -EINVAL;
+	}
+	t->nsid = (uint32_t)nsid;
+	t->lba_shift = lbads;
+	t->lbs = 1u << lbads;
+	t->size = nsze << lbads;
+	return 0;
+}
+
+/* Writes random data over [from, to) so reads of a new file hit real blocks,
+ * as fio's layout does. */
+static int layout(int fd, uint64_t from, uint64_t to)
+{
+	const size_t chunk = 1 << 20;
+	unsigned char *buf = malloc(chunk);
+	uint64_t x = 0x9e3779b97f4a7c15ULL ^ from;
+
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < chunk; i += 8) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(buf + i, &x, 8);
+	}
+	for (uint64_t off = from; off < to;) {
+		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0) {
+			free(buf);
+			return w < 0 ? -errno : -EIO;
+		}
+		off += (uint64_t)w;
+	}
+	free(buf);
+	return fsync(fd) ? -errno : 0;
+}
+
+static int open_file(struct target *t, const char *path, bool write, bool direct,
+		     uint64_t want, char *err, size_t errlen)
+{
+	struct stat st;
+	int flags = O_RDWR | O_CREAT;
+	int fd, rc;
+
+	(void)write;
+	fd = open(path, flags | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto close_fd;
+	}
+	if (want && (uint64_t)st.st_size < want) {
+		rc = layout(fd, (uint64_t)st.st_size, want);
+		if (rc) {
+			snprintf(err, errlen, "%s: cannot lay out %llu bytes: %s", path,
+				 (unsigned long long)want, strerror(-rc));
+			goto close_fd;
+		}
+		st.st_size = (off_t)want;
+	}
+	close(fd);
+	fd = open(path, O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 direct && errno == EINVAL ? " (O_DIRECT not supported: use --direct=0)"
+						   : "");
+		return rc;
+	}
+	t->fd = fd;
+	t->kind = TARGET_FILE;
+	t->size = (uint64_t)st.st_size;
+	t->lbs = 512;
+	return 0;
+
+close_fd:
+	if (rc && !err[0])
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	close(fd);
+	return rc;
+}
+
+int target_open(struct target *t, const char *path, bool write, bool direct, uint64_t want_size,
+		char *err, size_t errlen)
+{
+	struct stat st;
+	int rc, flags;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	err[0] = '\0';
+	if (strlen(path) >= sizeof(t->path)) {
+		snprintf(err, errlen, "path too long: %s", path);
+		return -ENAMETOOLONG;
+	}
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	if (stat(path, &st)) {
+		if (errno != ENOENT || !want_size) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+				 errno == ENOENT ? " (give --size to create a file)" : "");
+			return rc;
+		}
+		st.st_mode = S_IFREG;
+	}
+	if (S_ISREG(st.st_mode)) {
+		rc = open_file(t, path, write, direct, want_size, err, errlen);
+		goto done;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a file or a device", path);
+		return -EINVAL;
+	}
+	flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (S_ISBLK(st.st_mode) && direct)
+		flags |= O_DIRECT;
+	t->fd = open(path, flags);
+	if (t->fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	t->rdev = st.st_rdev;
+	if (S_ISBLK(st.st_mode)) {
+		int lbs = 0;
+		t->kind = TARGET_BLOCK;
+		if (ioctl(t->fd, BLKGETSIZE64, &t->size) || ioctl(t->fd, BLKSSZGET, &lbs)) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot read size: %s", path, strerror(errno));
+			goto close_fd;
+		}
+		t->lbs = (uint32_t)lbs;
+	} else if (!strncmp(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "ng", 2)) {
+		t->kind = TARGET_NVME_GENERIC;
+		rc = generic_geometry(t, err, errlen);
+		if (rc)
+			goto close_fd;
+	} else {
+		t->kind = TARGET_CHAR;
+		if (!want_size) {
+			snprintf(err, errlen, "%s: a character device has no size: give --size",
+				 path);
+			rc = -EINVAL;
+			goto close_fd;
+		}
+		t->size = want_size;
+		t->lbs = 512;
+	}
+	rc = 0;
+done:
+	if (!rc && !t->lba_shift)
+		t->lba_shift = log2u(t->lbs);
+	return rc;
+
+close_fd:
+	close(t->fd);
+	t->fd = -1;
+	return rc;
+}
+
+void target_close(struct target *t)
+{
+	if (t && t->fd >= 0) {
+		close(t->fd);
+		t->fd = -1;
+	}
+}

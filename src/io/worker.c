@@ -1,0 +1,443 @@
+/* worker.c - the I/O thread.
+ *
+ * One loop per worker, no locks, no allocation once running:
+ *   1. refill: take free slots, generate (dir, bs, offset), prep SQEs, stamp
+ *      them with the loop's current time (the issue time);
+ *   2. one io_uring_enter that submits the batch and waits for at least one
+ *      completion, bounded by the next interval boundary (so samples flow
+ *      even when the device stalls), the job's end and the rate limiter;
+ *   3. one clock read, then reap every CQE: latency = now - issue time goes
+ *      into the interval sample and (after ramp_time) the job's histogram;
+ *   4. at an interval boundary push the sample into the SPSC ring (dropped
+ *      and counted by the ring when the consumer lags - I/O never waits).
+ * Two clock reads per batch rather than per I/O: completions found by one
+ * reap were all observed at the same instant, which is the honest time. */
+#include <errno.h>
+#include <liburing.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include "io/worker.h"
+
+struct slot {
+	void *buf;
+	uint64_t t_issue;
+	uint32_t len;
+	uint8_t dir;
+	uint8_t member;
+};
+
+struct wstate {
+	struct io_uring ring;
+	bool ring_ok;
+	struct slot *slots;
+	unsigned *freel;
+	unsigned nfree;
+	void *bufmem;
+	bool fixed_bufs, fixed_files;
+	struct offgen gen;
+	struct sample *cur;
+	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
+	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
+	bool measuring, stopping;
+	unsigned inflight;
+};
+
+uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int expected = 0;
+
+	/* the first claimant writes msg, then publishes error with release */
+	if (!atomic_compare_exchange_strong_explicit(&sh->msg_claim, &expected, 1,
+						     memory_order_acq_rel, memory_order_relaxed))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sh->msg, sizeof(sh->msg), fmt, ap);
+	va_end(ap);
+	atomic_store_explicit(&sh->error, err, memory_order_release);
+}
+
+static void rusage_ns(uint64_t *usr, uint64_t *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+static void sample_reset(struct sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int d = 0; d < NVS_NDIR; d++)
+		s->dir[d].lat_min = UINT64_MAX;
+}
+
+static int setup_ring(struct worker *w, struct wstate *st)
+{
+	struct io_uring_params p;
+	unsigned entries = 1;
+	unsigned base = w->be->setup_flags | IORING_SETUP_CQSIZE;
+	/* measured here: +56% on a CPU-bound target (docs/performance.md) */
+	const unsigned taskrun =
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	unsigned tries[3];
+	int rc = -EINVAL;
+
+	while (entries < w->qd)
+		entries <<= 1;
+	if (w->spec->sqpoll) {
+		tries[0] = base | IORING_SETUP_SQPOLL;
+		tries[1] = tries[2] = tries[0];
+	} else {
+		if (w->spec->hipri)
+			base |= IORING_SETUP_IOPOLL;
+		tries[0] = base | taskrun;
+		tries[1] = base | IORING_SETUP_COOP_TASKRUN;
+		tries[2] = base;
+	}
+	for (int i = 0; i < 3; i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = tries[i];
+		p.cq_entries = entries * 2;
+		if (w->spec->sqpoll)
+			p.sq_thread_idle = 1000;
+		rc = io_uring_queue_init_params(entries, &st->ring, &p);
+		if (rc != -EINVAL)
+			break;
+	}
+	if (rc) {
+		worker_fail(w->shared, rc, "io_uring setup failed: %s%s", strerror(-rc),
+			    w->spec->sqpoll ? " (sqthread_poll needs root or a newer kernel)" : "");
+		return rc;
+	}
+	st->ring_ok = true;
+	if (w->spec->registerfiles) {
+		int fds[NVS_MAX_TARGETS];
+		for (unsigned i = 0; i < w->nmembers; i++)
+			fds[i] = w->members[i].fd;
+		st->fixed_files = io_uring_register_files(&st->ring, fds, w->nmembers) == 0;
+	}
+	return 0;
+}
+
+static int setup_buffers(struct worker *w, struct wstate *st)
+{
+	uint32_t maxbs = 0;
+	size_t stride;
+
+	for (unsigned i = 0; i < w->spec->nbs; i++)
+		if (w->spec->bs[i].bs > maxbs)
+			maxbs = w->spec->bs[i].bs;
+	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	st->slots = calloc(w->qd, sizeof(*st->slots));
+	st->freel = calloc(w->qd, sizeof(*st->freel));
+	st->cur = malloc(sizeof(*st->cur));
+	if (!st->slots || !st->freel || !st->cur ||
+	    posix_memalign(&st->bufmem, 4096, stride * w->qd)) {
+		worker_fail(w->shared, -ENOMEM, "out of memory for %u buffers of %u bytes", w->qd,
+			    maxbs);
+		return -ENOMEM;
+	}
+	/* incompressible data, so drives that compress or dedupe see no gain */
+	uint64_t x = w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995;
+	uint64_t *p = st->bufmem;
+	for (size_t i = 0; i < stride * w->qd / 8; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		p[i] = x;
+	}
+	for (unsigned i = 0; i < w->qd; i++) {
+		st->slots[i].buf = (char *)st->bufmem + i * stride;
+		st->freel[i] = w->qd - 1 - i;
+	}
+	st->nfree = w->qd;
+	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
+		struct iovec *iov = calloc(w->qd, sizeof(*iov));
+		if (iov) {
+			for (unsigned i = 0; i < w->qd; i++)
+				iov[i] = (struct iovec){st->slots[i].buf, stride};
+			/* a memlock limit may refuse: plain buffers work the same */
+			st->fixed_bufs = io_uring_register_buffers(&st->ring, iov, w->qd) == 0;
+			free(iov);
+		}
+	}
+	sample_reset(st->cur);
+	return 0;
+}
+
+static void pin_cpu(struct worker *w)
+{
+	cpu_set_t set;
+
+	if (w->cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		fprintf(stderr, "nvscope: cannot pin worker %u to CPU %d\n", w->id, w->cpu);
+}
+
+static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
+		 uint64_t t_end, uint64_t ramp_rel, uint32_t flags)
+{
+	uint64_t usr, sys;
+	struct sample *s = st->cur;
+
+	rusage_ns(&usr, &sys);
+	s->worker = w->id;
+	s->target = w->target;
+	s->seq = seq;
+	s->t_start_ns = t_start;
+	s->t_end_ns = t_end;
+	s->flags = flags | (t_start < ramp_rel ? SAMPLE_RAMP : 0);
+	s->usr_ns = usr - st->usr_mark;
+	s->sys_ns = sys - st->sys_mark;
+	s->inflight = st->inflight;
+	st->usr_mark = usr;
+	st->sys_mark = sys;
+	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
+	sample_reset(s);
+}
+
+static void io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
+{
+	int e = res < 0 ? -res : EIO;
+	struct sample_dir *sd = &st->cur->dir[sl->dir];
+
+	sd->errors++;
+	if (!st->cur->first_errno)
+		st->cur->first_errno = e;
+	if (st->measuring)
+		w->res.dir[sl->dir].errors++;
+	if (!w->res.dir[sl->dir].first_errno)
+		w->res.dir[sl->dir].first_errno = e;
+	if (w->spec->continue_on_error)
+		return;
+	if (e == EOPNOTSUPP && w->spec->hipri)
+		worker_fail(w->shared, -e,
+			    "%s: polled completions (--hipri) not supported: the device has no "
+			    "poll queues",
+			    w->members[sl->member].path);
+	else
+		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s",
+			    w->members[sl->member].path, sl->dir == NVS_READ ? "read" : "write",
+			    strerror(e), res >= 0 ? " (short transfer)" : "");
+	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+	st->stopping = true;
+}
+
+static inline void complete(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
+			    uint64_t now)
+{
+	unsigned idx = (unsigned)cqe->user_data;
+	struct slot *sl = &st->slots[idx];
+	int res = w->be->result(cqe);
+
+	if (nvs_likely(res == (int)sl->len)) {
+		uint64_t lat = now - sl->t_issue;
+		unsigned bi = hist_index(lat);
+		struct sample_dir *sd = &st->cur->dir[sl->dir];
+		sd->ios++;
+		sd->bytes += sl->len;
+		sd->lat_n++;
+		sd->lat_sum += lat;
+		sd->lat_sumsq += (double)lat * (double)lat;
+		if (lat < sd->lat_min)
+			sd->lat_min = lat;
+		if (lat > sd->lat_max)
+			sd->lat_max = lat;
+		sd->lat_bucket[bi]++;
+		if (st->measuring) {
+			struct result_dir *rd = &w->res.dir[sl->dir];
+			rd->ios++;
+			rd->bytes += sl->len;
+			hist_add_idx(&rd->lat, lat, bi);
+		}
+	} else {
+		io_error(w, st, sl, res);
+	}
+	st->freel[st->nfree++] = idx;
+	st->inflight--;
+}
+
+/* Maps a logical offset of a stripe set to (member, member offset). */
+static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
+{
+	uint64_t stripe = w->spec->stripe, chunk = *off / stripe;
+	unsigned m = (unsigned)(chunk % w->nmembers);
+	*off = (chunk / w->nmembers) * stripe + *off % stripe;
+	return m;
+}
+
+static void run(struct worker *w, struct wstate *st)
+{
+	const struct spec *s = w->spec;
+	struct worker_shared *sh = w->shared;
+	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire);
+	uint64_t ramp_end = t0 + s->ramp_ns;
+	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
+	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
+	uint64_t limit = s->time_based ? UINT64_MAX
+			 : s->io_size ? s->io_size
+				      : w->region_len * (s->loops ? s->loops : 1);
+	uint64_t issued = 0, now = worker_now_ns();
+	uint64_t next_issue = now;
+	double gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
+	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
+	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
+
+	if (s->ramp_ns == 0) {
+		st->measuring = true;
+		rusage_ns(&st->usr_meas, &st->sys_meas);
+	}
+	rusage_ns(&st->usr_mark, &st->sys_mark);
+	for (;;) {
+		if (!st->stopping) {
+			unsigned n = 0;
+			while (st->nfree && n < max_submit && issued < limit) {
+				if (gap && now < next_issue)
+					break;
+				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+				if (!sqe)
+					break; /* SQPOLL: the kernel has not freed the slot yet */
+				unsigned idx = st->freel[--st->nfree];
+				struct slot *sl = &st->slots[idx];
+				struct backend_io io;
+				uint64_t off;
+				uint32_t len;
+				enum nvs_dir dir;
+
+				offgen_next(&st->gen, &off, &len, &dir);
+				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
+				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
+				io.fixed_file = st->fixed_files;
+				io.buf = sl->buf;
+				io.buf_index = st->fixed_bufs ? (int)idx : -1;
+				io.len = len;
+				io.off = off;
+				io.dir = dir;
+				io.t = &w->members[sl->member];
+				w->be->prep(sqe, &io);
+				sqe->user_data = idx;
+				sl->t_issue = now;
+				sl->len = len;
+				sl->dir = (uint8_t)dir;
+				issued += len;
+				st->inflight++;
+				n++;
+				if (gap) {
+					double g = s->rate_process == PROCESS_POISSON
+							   ? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
+									       0x1.0p-53) * gap
+							   : gap;
+					next_issue += (uint64_t)g;
+					if (next_issue + NVS_NSEC_PER_SEC < now)
+						next_issue = now; /* do not burst after a long stall */
+				}
+			}
+		}
+		if (!st->inflight && (st->stopping || issued >= limit))
+			break;
+
+		uint64_t deadline = next_b < end ? next_b : end;
+		if (gap && !st->stopping && st->nfree && next_issue < deadline)
+			deadline = next_issue;
+		uint64_t wait = deadline > now ? deadline - now : 0;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+		struct io_uring_cqe *cqe;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			worker_fail(sh, rc, "io_uring_enter failed: %s", strerror(-rc));
+			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+			st->stopping = true;
+			break;
+		}
+		now = worker_now_ns();
+
+		unsigned head, n = 0;
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (cqe->user_data != LIBURING_UDATA_TIMEOUT)
+				complete(w, st, cqe, now);
+			if (++n >= max_reap)
+				break;
+		}
+		io_uring_cq_advance(&st->ring, n);
+
+		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
+			st->measuring = true;
+			rusage_ns(&st->usr_meas, &st->sys_meas);
+		}
+		while (nvs_unlikely(now >= next_b)) {
+			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
+			next_b += interval;
+		}
+		if (now >= end ||
+		    atomic_load_explicit(&sh->stop, memory_order_relaxed))
+			st->stopping = true;
+	}
+	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
+	if (st->measuring) {
+		uint64_t usr, sys;
+		rusage_ns(&usr, &sys);
+		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
+		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
+		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
+	}
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct worker_shared *sh = w->shared;
+	struct wstate *st = calloc(1, sizeof(*st));
+	int rc = -ENOMEM;
+
+	pin_cpu(w);
+	if (!st) {
+		worker_fail(sh, rc, "out of memory");
+		goto ready;
+	}
+	rc = setup_ring(w, st);
+	if (rc)
+		goto ready;
+	rc = setup_buffers(w, st);
+	if (rc)
+		goto ready;
+	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
+			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
+	if (rc)
+		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
+ready:
+	atomic_fetch_add_explicit(&sh->ready, 1, memory_order_release);
+	while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {
+		struct timespec ts = {0, 200000};
+		nanosleep(&ts, NULL);
+	}
+	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
+		run(w, st);
+	if (st) {
+		if (st->ring_ok)
+			io_uring_queue_exit(&st->ring);
+		free(st->bufmem);
+		free(st->cur);
+		free(st->freel);
+		free(st->slots);
+		free(st);
+	}
+	atomic_fetch_sub_explicit(&sh->running, 1, memory_order_release);
+	return NULL;
+}

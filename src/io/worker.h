@@ -1,0 +1,59 @@
+/* worker.h - one I/O thread: owns an io_uring, keeps iodepth I/Os in flight,
+ * times every completion into its histograms and pushes one sample per
+ * interval into its ring.  Engine-internal (used by pool.c). */
+#ifndef NVS_WORKER_H
+#define NVS_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "io/backend.h"
+#include "io/offgen.h"
+#include "io/spec.h"
+#include "io/target.h"
+#include "ring/spsc.h"
+#include "stats/result.h"
+#include "stats/sample.h"
+
+/* What every worker of a pool shares; written by the controlling thread,
+ * read by workers through atomics only. */
+struct worker_shared {
+	_Atomic int stop;         /* 1: finish in-flight I/O and end */
+	_Atomic int go;           /* start gate */
+	_Atomic unsigned ready;   /* workers set up (or failed) */
+	_Atomic unsigned running; /* workers not yet ended */
+	_Atomic uint64_t t0;      /* job start, CLOCK_MONOTONIC ns */
+	_Atomic int error;        /* first error, -errno; msg valid when set */
+	char msg[256];            /* written once, before error is published */
+	_Atomic int msg_claim;
+};
+
+struct worker {
+	unsigned id, target;            /* index in pool; target index (0 for stripe) */
+	const struct spec *spec;
+	unsigned qd;
+	struct target *members;         /* one target, or the stripe set */
+	unsigned nmembers;
+	uint64_t region_start, region_len; /* logical, bytes */
+	uint32_t align;
+	int cpu;                        /* pin to this CPU, -1 none */
+	const struct backend_ops *be;
+	struct worker_shared *shared;
+	struct spsc *out;               /* this worker's sample ring */
+	pthread_t thread;
+	bool started;
+	/* final figures, read by the pool after pthread_join */
+	struct result res;
+	void *priv;                     /* the running state (worker.c) */
+};
+
+/* Thread body: arg is the struct worker. */
+void *worker_main(void *arg);
+/* Monotonic clock in ns. */
+uint64_t worker_now_ns(void);
+/* Records the first error of the job (first caller wins). */
+void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

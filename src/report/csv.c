@@ -1,0 +1,131 @@
+/* csv.c - per-interval series as CSV, and back. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/csv.h"
+
+#define CSV_HEADER                                                                                 \
+	"time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,"    \
+	"read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
+#define CSV_COLUMNS 14
+
+void csv_write_header(FILE *f)
+{
+	fputs(CSV_HEADER "\n", f);
+}
+
+void csv_write_point(FILE *f, const struct point *p)
+{
+	fprintf(f, "%.3f,%.1f,%.1f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%.1f,%d\n", p->t,
+		p->iops[0], p->iops[1], p->bw[0] / 1e6, p->bw[1] / 1e6, p->lat_mean_us[0],
+		p->lat_mean_us[1], p->lat_p99_us[0], p->lat_p99_us[1], p->lat_max_us[0],
+		p->lat_max_us[1], (unsigned long long)p->errors, p->cpu_pct, p->ramp);
+}
+
+int series_push(struct series *s, const struct point *p)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct point *np = realloc(s->pt, cap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		s->pt = np;
+		s->cap = cap;
+	}
+	s->pt[s->n++] = *p;
+	return 0;
+}
+
+void series_release(struct series *s)
+{
+	free(s->pt);
+	s->pt = NULL;
+	s->n = s->cap = 0;
+}
+
+int csv_read_series(const char *path, struct series *out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	unsigned lineno = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct point p;
+		double v[CSV_COLUMNS];
+		char *s = line, *end;
+		int n = 0;
+
+		lineno++;
+		if (lineno == 1) {
+			if (strncmp(line, "time_s,", 7)) {
+				snprintf(err, errlen, "%s:1: not an nvscope samples CSV (header %.20s...)",
+					 path, line);
+				rc = -EINVAL;
+				goto close_file;
+			}
+			continue;
+		}
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		while (n < CSV_COLUMNS) {
+			v[n] = strtod(s, &end);
+			if (end == s)
+				break;
+			n++;
+			s = end;
+			if (*s != ',')
+				break;
+			s++;
+		}
+		if (n != CSV_COLUMNS) {
+			snprintf(err, errlen, "%s:%u: expected %d numeric columns, found %d", path,
+				 lineno, CSV_COLUMNS, n);
+			rc = -EINVAL;
+			goto close_file;
+		}
+		memset(&p, 0, sizeof(p));
+		p.t = v[0];
+		p.dt = out->n ? v[0] - out->pt[out->n - 1].t : v[0];
+		p.iops[0] = v[1];
+		p.iops[1] = v[2];
+		p.bw[0] = v[3] * 1e6;
+		p.bw[1] = v[4] * 1e6;
+		p.lat_mean_us[0] = v[5];
+		p.lat_mean_us[1] = v[6];
+		p.lat_p99_us[0] = v[7];
+		p.lat_p99_us[1] = v[8];
+		p.lat_max_us[0] = v[9];
+		p.lat_max_us[1] = v[10];
+		p.errors = (uint64_t)v[11];
+		p.cpu_pct = v[12];
+		p.ramp = (int)v[13];
+		double n_all = p.iops[0] + p.iops[1];
+		if (n_all > 0) {
+			p.lat_mean_all_us =
+				(p.lat_mean_us[0] * p.iops[0] + p.lat_mean_us[1] * p.iops[1]) / n_all;
+			p.lat_p99_all_us = p.lat_p99_us[0] > p.lat_p99_us[1] ? p.lat_p99_us[0]
+									     : p.lat_p99_us[1];
+		}
+		if (series_push(out, &p)) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto close_file;
+		}
+	}
+	if (lineno == 0) {
+		snprintf(err, errlen, "%s: empty file", path);
+		rc = -EINVAL;
+	}
+close_file:
+	fclose(f);
+	if (rc)
+		series_release(out);
+	return rc;
+}

@@ -1,0 +1,112 @@
+/* hist.c - log-linear latency histogram.
+ *
+ * The scheme is fio's (stat.h, "FIO_IO_U_PLAT_BITS"): values below 2*64 get a
+ * bucket each; above, every power of two [2^k, 2^(k+1)) is cut into 64 equal
+ * sub-buckets.  A bucket's width is 2^(k-6), so reporting its midpoint is off
+ * by at most half a width: a relative error below 1/128 (0.8%) for any value.
+ * Counting is one clz, a shift and an increment - cheap enough to record every
+ * I/O - and two histograms merge exactly by adding bucket counts, which is
+ * how workers' figures combine into a job's.  32 groups reach 2^37 ns (137 s);
+ * slower completions clamp into the last bucket (max stays exact).
+ *
+ * Percentiles walk the cumulative counts to the first bucket whose count
+ * reaches ceil(pct/100 * n) (the "nearest rank" definition) and report that
+ * bucket's midpoint, clamped to the exact min and max. */
+#include <math.h>
+#include <string.h>
+#include "stats/hist.h"
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->n && src->min < dst->min)
+		dst->min = src->min;
+	if (src->n && src->max > dst->max)
+		dst->max = src->max;
+}
+
+void hist_merge_counts(struct hist *dst, const uint32_t *bucket, uint64_t n, uint64_t sum,
+		       uint64_t min, uint64_t max, double sumsq)
+{
+	if (!n)
+		return;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		dst->bucket[i] += bucket[i];
+	dst->n += n;
+	dst->sum += sum;
+	dst->sumsq += sumsq;
+	if (min < dst->min)
+		dst->min = min;
+	if (max > dst->max)
+		dst->max = max;
+}
+
+uint64_t hist_bucket_value(unsigned idx)
+{
+	if (idx < 2 * HIST_VAL)
+		return idx;
+	unsigned err = (idx >> HIST_BITS) - 1;
+	uint64_t base = (uint64_t)1 << (err + HIST_BITS);
+	uint64_t k = idx & (HIST_VAL - 1);
+	uint64_t width = (uint64_t)1 << err;
+	return base + k * width + width / 2;
+}
+
+/* Nearest-rank walk shared by both bucket widths. */
+#define PERCENTILE_WALK(bucket, n, pct)                                                            \
+	do {                                                                                       \
+		if (!(n))                                                                          \
+			return 0;                                                                  \
+		double want_ = ceil((pct) / 100.0 * (double)(n));                                  \
+		uint64_t rank_ = want_ < 1 ? 1 : (uint64_t)want_;                                  \
+		uint64_t seen_ = 0;                                                                \
+		for (unsigned i_ = 0; i_ < HIST_NBUCKETS; i_++) {                                  \
+			seen_ += (bucket)[i_];                                                     \
+			if (seen_ >= rank_) {                                                      \
+				v = hist_bucket_value(i_);                                         \
+				break;                                                             \
+			}                                                                          \
+		}                                                                                  \
+	} while (0)
+
+uint64_t hist_percentile(const struct hist *h, double pct)
+{
+	uint64_t v = h->max;
+	PERCENTILE_WALK(h->bucket, h->n, pct);
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+uint64_t hist_percentile_counts(const uint32_t *bucket, uint64_t n, double pct)
+{
+	uint64_t v = 0;
+	PERCENTILE_WALK(bucket, n, pct);
+	return v;
+}
+
+double hist_mean(const struct hist *h)
+{
+	return h->n ? (double)h->sum / (double)h->n : 0.0;
+}
+
+double hist_stddev(const struct hist *h)
+{
+	if (h->n < 2)
+		return 0.0;
+	double mean = hist_mean(h);
+	double var = (h->sumsq - (double)h->n * mean * mean) / (double)(h->n - 1);
+	return var > 0 ? sqrt(var) : 0.0;
+}

@@ -1,0 +1,42 @@
+/* result.c - a job's final figures and their merge. */
+#include <string.h>
+#include "stats/result.h"
+
+void result_init(struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int d = 0; d < NVS_NDIR; d++)
+		hist_init(&r->dir[d].lat);
+}
+
+void result_merge(struct result *dst, const struct result *src)
+{
+	for (int d = 0; d < NVS_NDIR; d++) {
+		dst->dir[d].ios += src->dir[d].ios;
+		dst->dir[d].bytes += src->dir[d].bytes;
+		dst->dir[d].errors += src->dir[d].errors;
+		if (!dst->dir[d].first_errno)
+			dst->dir[d].first_errno = src->dir[d].first_errno;
+		hist_merge(&dst->dir[d].lat, &src->dir[d].lat);
+	}
+	if (src->runtime_s > dst->runtime_s)
+		dst->runtime_s = src->runtime_s;
+	dst->usr_s += src->usr_s;
+	dst->sys_s += src->sys_s;
+	dst->dropped += src->dropped;
+}
+
+double result_iops(const struct result *r, enum nvs_dir d)
+{
+	return r->runtime_s > 0 ? (double)r->dir[d].ios / r->runtime_s : 0;
+}
+
+double result_bw(const struct result *r, enum nvs_dir d)
+{
+	return r->runtime_s > 0 ? (double)r->dir[d].bytes / r->runtime_s : 0;
+}
+
+double result_total_iops(const struct result *r)
+{
+	return result_iops(r, NVS_READ) + result_iops(r, NVS_WRITE);
+}
