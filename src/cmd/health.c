@@ -33,7 +33,7 @@ int cmd_health(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;

@@ -34,7 +34,7 @@ int cmd_list(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jth", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jth", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;

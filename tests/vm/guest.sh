@@ -1,0 +1,147 @@
+#!/bin/sh
+# tests/vm/guest.sh - runs INSIDE the check-vm guest (busybox sh), against
+# the topology tests/vm/run.sh configured (serials in $NVS_VM_SER_A/B):
+#   A: ns1 64 MiB LBA 512, ns2 32 MiB LBA 4096;  B: ns1 48 MiB LBA 512,
+#   SMART critical warning $NVS_VM_CW_B injected.
+# Prints "ok: ..." / "FAIL: ..." lines; exits 1 when anything failed.
+# Every check tests what nvscope reports against what the host configured,
+# or data on the emulated media (zeros after format/trim, pattern after a
+# passthrough write), not nvscope against itself.
+PASS=0 FAILS=0
+ok() { echo "ok: $*"; PASS=$((PASS + 1)); }
+bad() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+check() { # check DESCRIPTION CMD...: passes when CMD exits 0
+	d=$1; shift
+	if "$@"; then ok "$d"; else bad "$d"; fi
+}
+# expect_rc RC DESCRIPTION CMD...: the command must exit with RC
+expect_rc() {
+	want=$1 d=$2; shift 2
+	"$@" >/tmp/out 2>/tmp/err
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$d (exit $rc)"; else
+		bad "$d: exit $rc, wanted $want"; sed 's/^/   /' /tmp/err | head -5; fi
+}
+# Flattens `nvscope list --json` into one line per namespace:
+# serial|model|nsid|size_bytes|lba_size|metadata_size|ctrl|block|generic|transport
+flat() {
+	awk '
+	/"block_devices":/ { exit }
+	{
+		l = $0; sub(/^[ \t]+/, "", l)
+		if (!match(l, /^"[a-z_]+":/)) next
+		k = substr(l, 2, RLENGTH - 3); v = substr(l, RLENGTH + 1)
+		sub(/^[ \t]+/, "", v); sub(/,$/, "", v); gsub(/"/, "", v)
+		if (k == "path" && v ~ /^\/dev\/nvme[0-9]+$/) ctrl = v
+		else if (k == "serial") ser = v
+		else if (k == "model") model = v
+		else if (k == "transport") tr = v
+		else if (k == "nsid") nsid = v
+		else if (k == "block_device") blk = v
+		else if (k == "generic_device") gen = v
+		else if (k == "size_bytes") size = v
+		else if (k == "lba_size") lba = v
+		else if (k == "metadata_size")
+			print ser "|" model "|" nsid "|" size "|" lba "|" v "|" ctrl "|" blk "|" gen "|" tr
+	}' "$@"
+}
+# jsum KEY FILE: sum of the numbers after "KEY": in a JSON file
+jsum() { awk -v k="\"$1\":" '$1 == k { gsub(/,/, "", $2); s += $2 } END { printf "%.0f\n", s }' "$2"; }
+field() { echo "$1" | cut -d'|' -f"$2"; }
+flush() { blockdev --flushbufs "$1" 2>/dev/null; echo 3 >/proc/sys/vm/drop_caches; }
+is_zero() { flush "$1"; cmp -s -n 1048576 "$1" /dev/zero; } # first MiB all zeros?
+scribble() { dd if=/dev/urandom of="$1" bs=1M count=1 conv=fsync 2>/dev/null; flush "$1"; }
+
+A=$NVS_VM_SER_A B=$NVS_VM_SER_B
+echo "guest: kernel $(uname -r), $(ls /sys/class/nvme | wc -l) controllers"
+
+# ---- discovery
+expect_rc 0 "list --json" nvscope list --json
+cp /tmp/out /tmp/list.json
+flat /tmp/list.json >/tmp/ns.txt
+sed 's/^/   /' /tmp/ns.txt
+n=$(wc -l </tmp/ns.txt)
+if [ "$n" = 3 ]; then ok "three namespaces listed"; else bad "namespaces listed: $n, wanted 3"; fi
+for want in "$A|QEMU NVMe Ctrl|1|67108864|512|0|" "$A|QEMU NVMe Ctrl|2|33554432|4096|0|" \
+	"$B|QEMU NVMe Ctrl|1|50331648|512|0|"; do
+	if grep -qF "$want" /tmp/ns.txt; then ok "namespace $want"; else bad "missing namespace $want"; fi
+done
+LA1=$(grep -F "$A|QEMU NVMe Ctrl|1|" /tmp/ns.txt | head -1)
+LA2=$(grep -F "$A|QEMU NVMe Ctrl|2|" /tmp/ns.txt | head -1)
+LB1=$(grep -F "$B|QEMU NVMe Ctrl|1|" /tmp/ns.txt | head -1)
+CA=$(field "$LA1" 7) CB=$(field "$LB1" 7)
+A1=$(field "$LA1" 8) A1G=$(field "$LA1" 9) A2=$(field "$LA2" 8) A2G=$(field "$LA2" 9)
+B1=$(field "$LB1" 8)
+echo "guest: A=$CA ($A1 $A1G, $A2 $A2G) B=$CB ($B1)"
+if [ -n "$CA" ] && [ -n "$CB" ] && [ "$CA" != "$CB" ]; then ok "two distinct controllers"; else bad "controllers '$CA' '$CB'"; fi
+if [ "$(field "$LA1" 10)" = pcie ]; then ok "transport pcie"; else bad "transport '$(field "$LA1" 10)'"; fi
+check "generic devices exist" test -c "$A1G" -a -c "$A2G"
+if grep -q '"address":[[:space:]]*"0000:' /tmp/list.json; then ok "PCIe address"; else bad "no PCIe address"; fi
+if grep -q '"serial":[[:space:]]*"NVSCOPE-A1"' /tmp/list.json; then ok "serial trimmed"; else bad "serial not trimmed"; fi
+expect_rc 0 "list (table)" nvscope list
+check "table names serial A" grep -q "$A" /tmp/out
+expect_rc 0 "list --tree" nvscope list --tree
+check "tree shows ns 2 of A" grep -q "ns 2  $A2" /tmp/out
+
+# ---- health
+expect_rc 0 "health --json $CA" nvscope health "$CA" --json
+check "composite temperature present" grep -qE '"temperature_c":[[:space:]]*[0-9]' /tmp/out
+check "A: critical_warning 0" grep -qE '"critical_warning":[[:space:]]*0,' /tmp/out
+expect_rc 0 "health --json $CB" nvscope health "$CB" --json
+check "B: injected critical_warning $NVS_VM_CW_B" grep -qE "\"critical_warning\":[[:space:]]*$NVS_VM_CW_B," /tmp/out
+check "B: warning decoded" grep -q '"available_spare"' /tmp/out
+expect_rc 0 "health of a namespace" nvscope health "$A2"
+check "human health report" grep -q "power_on_hours" /tmp/out
+expect_rc 0 "health of a generic device" nvscope health "$A1G" --json
+expect_rc 2 "health of a non-NVMe path" nvscope health /dev/null
+expect_rc 2 "health without a device" nvscope health
+
+# ---- workloads: block layer and passthrough
+R="--rw=randrw --bs=4k --iodepth=4 --runtime=2 --output-format=json"
+# shellcheck disable=SC2086
+expect_rc 0 "run io_uring on $A1" nvscope run --target "$A1" $R --ioengine=io_uring
+cp /tmp/out /tmp/run1.json
+if [ "$(jsum io_bytes /tmp/run1.json)" -gt 0 ]; then ok "block run moved data"; else bad "block run: no io_bytes"; sed 's/^/   /' /tmp/err | head; fi
+for g in "$A2G" "$A1G"; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "run io_uring_cmd on $g" nvscope run --target "$g" $R --ioengine=io_uring_cmd
+	cp /tmp/out /tmp/run2.json
+	if [ "$(jsum io_bytes /tmp/run2.json)" -gt 0 ]; then ok "passthrough run on $g moved data"; else
+		bad "passthrough run on $g: no io_bytes"; head -c 600 /tmp/run2.json; fi
+done
+# a passthrough write must land on the media of the right namespace
+dd if=/dev/zero of="$A2" bs=1M count=1 conv=fsync 2>/dev/null
+check "$A2 zeroed" is_zero "$A2"
+expect_rc 0 "passthrough sequential write of 1 MiB" nvscope run --target "$A2G" --rw=write \
+	--bs=4k --iodepth=4 --size=1m --ioengine=io_uring_cmd --output-format=json
+if is_zero "$A2"; then bad "passthrough write did not reach $A2"; else ok "passthrough write reached $A2"; fi
+expect_rc 2 "io_uring_cmd on a block device is refused" nvscope run --target "$A1" $R --ioengine=io_uring_cmd
+
+# ---- purge: format
+scribble "$A1"
+if is_zero "$A1"; then bad "scribble on $A1"; fi
+expect_rc 2 "format without confirmation" nvscope purge "$A1" --method=format
+expect_rc 2 "format with the wrong serial" nvscope purge "$A1" --method=format --yes-destroy-data="$B"
+if is_zero "$A1"; then bad "refused format changed data"; else ok "refused format left the data"; fi
+expect_rc 0 "format with confirmation" nvscope purge "$A1" --method=format --yes-destroy-data="$A"
+check "formatted namespace reads zeros" is_zero "$A1"
+nvscope list --json | flat >/tmp/ns2.txt
+check "format kept LBA sizes" grep -qF "$A|QEMU NVMe Ctrl|2|33554432|4096|" /tmp/ns2.txt
+expect_rc 2 "sanitize where unsupported" nvscope purge "$CA" --method=sanitize-crypto --yes-destroy-data="$A"
+if grep -q "not supported" /tmp/err; then ok "says why: $(cat /tmp/err)"; else bad "no reason: $(cat /tmp/err)"; fi
+
+# ---- purge: trim (NVMe deallocate)
+scribble "$B1"
+expect_rc 2 "trim without confirmation" nvscope purge "$B1" --method=trim
+if is_zero "$B1"; then bad "refused trim changed data"; else ok "refused trim left the data"; fi
+expect_rc 0 "trim with confirmation" nvscope purge "$B1" --method=trim --yes-destroy-data="$B"
+check "trimmed namespace reads zeros" is_zero "$B1"
+scribble "$A2"
+expect_rc 0 "trim a whole controller" nvscope purge "$CA" --method=trim --yes-destroy-data="$A"
+check "all namespaces of the controller trimmed" is_zero "$A2"
+expect_rc 2 "purge a non-device" nvscope purge /dev/null --method=trim --yes-destroy-data=/dev/null
+expect_rc 2 "unknown method" nvscope purge "$B1" --method=shred --yes-destroy-data="$B"
+
+if dmesg | grep -E "nvme.*(I/O.*timeout|reset)"; then bad "NVMe timeouts/resets in dmesg"; fi
+echo "guest: $PASS passed, $FAILS failed"
+[ "$FAILS" = 0 ]

@@ -1,0 +1,163 @@
+#!/bin/bash
+# tests/vm/run.sh - `make check-vm`: boots a QEMU (TCG) guest with emulated
+# NVMe controllers and runs tests/vm/guest.sh in it against $NVS_BIN.
+#
+# Topology (the guest script asserts exactly this, through NVS_VM_* below):
+#   controller A  serial NVSCOPE-A1  ns1 64 MiB LBA 512, ns2 32 MiB LBA 4096
+#   controller B  serial NVSCOPE-B2  ns1 48 MiB LBA 512, SMART critical
+#                 warning bit 0 injected (smart_critical_warning=1)
+# Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
+# cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
+# module there, loaded with busybox insmod.  Initramfs: busybox-static,
+# nvscope and its ldd libraries, guest.sh.  QEMU is pinned to ONE host CPU:
+# with its threads on two CPUs the emulated NVMe queues stall at random.
+#
+# Results: the guest writes its log to its 3rd serial port and its exit
+# status to the 2nd; both come back as files (printed here).  Exit status:
+# the guest's (0 pass), 77 when QEMU/KVM-less set-up is impossible, 124
+# on timeout, 125 when the guest gave no status.
+#
+# Environment: NVS_BIN (binary, default ./nvscope), NVS_VM_CACHE (kernel
+# and disk cache, default /tmp/nvscope-vm), NVS_VM_TIMEOUT (s, default 300),
+# NVS_VM_KEEP=1 keeps the run directory.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+TOP=$PWD
+BIN=$(readlink -f "${NVS_BIN:-./nvscope}")
+CACHE=${NVS_VM_CACHE:-/tmp/nvscope-vm}
+TMO=${NVS_VM_TIMEOUT:-300}
+SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1
+
+die() { echo "check-vm: $*" >&2; exit "${2:-125}"; }
+[ -x "$BIN" ] || die "no binary $BIN (run make)" 2
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps-vm)" 77
+[ -e /usr/share/qemu/qboot.rom ] || die "qboot.rom missing (qemu-system-x86)" 77
+[[ $(file -L /bin/busybox 2>/dev/null) == *'statically linked'* ]] ||
+	die "busybox-static missing (make deps-vm)" 77
+mkdir -p "$CACHE"
+
+# ---- kernel: download + unpack once, into the cache
+KDIR=$CACHE/kernel
+if [ ! -e "$KDIR/.done" ]; then
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-/{print $2; exit}') || true
+	if [ -z "$pkg" ]; then
+		apt-get update -qq >&2 || true
+		pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
+	fi
+	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64" 77
+	rm -rf "$KDIR" "$CACHE/pkg" && mkdir -p "$CACHE/pkg"
+	(cd "$CACHE/pkg" && apt-get download -qq "$pkg" >&2 2>/dev/null) ||
+		(cd "$CACHE/pkg" && apt-get download "$pkg" >&2) || die "apt-get download $pkg failed" 77
+	dpkg -x "$CACHE"/pkg/"$pkg"_*.deb "$KDIR"
+	rm -rf "$CACHE/pkg"
+	kver=$(ls "$KDIR/lib/modules")
+	depmod -b "$KDIR" "$kver"
+	# the XZ bzImage costs seconds to unpack under TCG: keep the ELF vmlinux
+	bz=$KDIR/boot/vmlinuz-$kver
+	pos=$({ LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" || true; } | head -1 | cut -d: -f1)
+	if [ -n "$pos" ] && grep -q '^CONFIG_PVH=y' "$KDIR/boot/config-$kver"; then
+		tail -c +$((pos + 1)) "$bz" >"$KDIR/vmlinux.xz"
+		xz -dc --single-stream "$KDIR/vmlinux.xz" >"$KDIR/vmlinux" 2>/dev/null || true
+		rm -f "$KDIR/vmlinux.xz"
+		[[ $(file "$KDIR/vmlinux") == *'ELF 64-bit'* ]] || rm -f "$KDIR/vmlinux"
+	fi
+	echo "$pkg" >"$KDIR/.done"
+fi
+KVER=$(ls "$KDIR/lib/modules")
+KERNEL=$KDIR/boot/vmlinuz-$KVER
+[ -e "$KDIR/vmlinux" ] && KERNEL=$KDIR/vmlinux
+MODDIR=$KDIR/lib/modules/$KVER
+
+# ---- initramfs
+RUN=$(mktemp -d "$CACHE/run.XXXXXX")
+cleanup() { [ "${NVS_VM_KEEP:-0}" = 1 ] && echo "check-vm: kept $RUN" >&2 || rm -rf "$RUN"; }
+trap cleanup EXIT
+R=$RUN/root
+mkdir -p "$R"/{usr/bin,usr/lib,usr/lib64,proc,sys,dev,tmp,run,root,etc/vm}
+for d in bin sbin lib lib64; do ln -s usr/$d "$R/$d"; done
+cp /bin/busybox "$R/usr/bin/busybox"
+/bin/busybox --install -s "$R/usr/bin"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$R/etc/passwd"
+cp "$BIN" "$R/usr/bin/nvscope"
+cp "$TOP/tests/vm/guest.sh" "$R/etc/vm/guest.sh"
+libs=$(ldd "$BIN" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}')
+# shellcheck disable=SC2086
+cp -L --parents -t "$R" $libs
+# nvme and its dependencies, in load order, decompressed for busybox insmod
+: >"$R/etc/vm/modules"
+if grep -q '^CONFIG_BLK_DEV_NVME=m' "$KDIR/boot/config-$KVER"; then
+	line=$(grep -E '(^|/)nvme\.ko(\.[a-z]+)?:' "$MODDIR/modules.dep" | head -1)
+	for p in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
+		[ -n "$p" ] || continue
+		mkdir -p "$R/lib/modules/$(dirname "$p")"
+		case $p in
+		*.xz) xz -dc "$MODDIR/$p" >"$R/lib/modules/${p%.xz}"; p=${p%.xz} ;;
+		*.zst) zstd -qdc "$MODDIR/$p" >"$R/lib/modules/${p%.zst}"; p=${p%.zst} ;;
+		*) cp "$MODDIR/$p" "$R/lib/modules/$p" ;;
+		esac
+		echo "/lib/modules/$p" >>"$R/etc/vm/modules"
+	done
+fi
+cat >"$R/etc/vm/env" <<EOF
+NVS_VM_SER_A=$SER_A
+NVS_VM_SER_B=$SER_B
+NVS_VM_CW_B=$CW_B
+EOF
+cat >"$R/init" <<'EOF'
+#!/bin/sh
+export PATH=/usr/bin HOME=/root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+while read -r m; do
+	case $m in */nvme-core.ko|*/nvme_core.ko) insmod "$m" io_timeout=120 admin_timeout=120 ;;
+	*) insmod "$m" ;; esac || echo "init: insmod $m failed"
+done </etc/vm/modules
+i=0
+while [ "$(ls /dev | grep -cE '^nvme[0-9]+n[0-9]+$')" -lt 3 ] && [ $i -lt 300 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+stty -F /dev/ttyS2 raw -echo 2>/dev/null
+. /etc/vm/env
+export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B
+sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
+rc=$?
+echo "$rc" >/dev/ttyS1
+: >/dev/ttyS2
+sync
+poweroff -f
+EOF
+chmod 755 "$R/init"
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$RUN/initrd.cpio"
+
+# ---- disks and machine
+mk() { rm -f "$RUN/$1.img"; truncate -s "$2" "$RUN/$1.img"; }
+mk a1 64M; mk a2 32M; mk b1 48M
+: >"$RUN/status"; : >"$RUN/out"
+CPU=$(awk '/^Cpus_allowed_list:/{split($2, a, "[-,]"); print a[1]}' /proc/self/status)
+d() { echo "file=$RUN/$1.img,if=none,id=$1,format=raw,cache=unsafe"; }
+set +e
+timeout "$TMO" taskset -c "$CPU" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1G -smp 1 \
+	-bios /usr/share/qemu/qboot.rom -vga none -display none -nic none -no-reboot \
+	-serial "file:$RUN/console.log" -serial "file:$RUN/status" -serial "file:$RUN/out" \
+	-monitor none -kernel "$KERNEL" -initrd "$RUN/initrd.cpio" \
+	-append "console=ttyS0 quiet panic=-1 nvme_core.io_timeout=120" \
+	-device "nvme,id=ca,serial=$SER_A" \
+	-drive "$(d a1)" -device nvme-ns,drive=a1,bus=ca,nsid=1,logical_block_size=512,physical_block_size=512 \
+	-drive "$(d a2)" -device nvme-ns,drive=a2,bus=ca,nsid=2,logical_block_size=4096,physical_block_size=4096 \
+	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
+	-drive "$(d b1)" -device nvme-ns,drive=b1,bus=cb,nsid=1,logical_block_size=512,physical_block_size=512 \
+	</dev/null
+qrc=$?
+set -e
+tr -d '\r' <"$RUN/out"
+[ "$qrc" = 124 ] && { tail -20 "$RUN/console.log" >&2; die "timeout after ${TMO}s" 124; }
+rc=$(tr -dc '0-9\n' <"$RUN/status" | head -1)
+if [ -z "$rc" ]; then
+	tail -30 "$RUN/console.log" >&2
+	die "no exit status from the guest (qemu exit $qrc)" 125
+fi
+echo "check-vm: guest exit status $rc (kernel $KVER)"
+exit "$rc"
