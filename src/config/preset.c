@@ -33,6 +33,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
 
 	if (!name) /* a section header alone (inih calls this when built with it) */
 		return 1;
+	if (!section[0]) {
+		snprintf(ps->err, ps->errlen, "'%s' outside a [section]", name);
+		return 0;
+	}
 	if (strcmp(section, ps->section)) {
 		snprintf(ps->section, sizeof(ps->section), "%s", section);
 		ps->in_global = !strcmp(section, "global");

@@ -44,13 +44,19 @@ static inline uint64_t offgen_below(uint64_t r, uint64_t n)
 	return (uint64_t)(((unsigned __int128)r * n) >> 64);
 }
 
+/* Uniform in [0, n) from 32 random bits @r32 (n < 2^32). */
+static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
+{
+	return (uint32_t)(((uint64_t)r32 * n) >> 32);
+}
+
 /* The next I/O's offset, length and direction. */
 static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
 	uint64_t r = offgen_rand(g);
-	unsigned b = g->bs_pick[offgen_below(r & 0xffffffffu, 100)];
+	unsigned b = g->bs_pick[offgen_below32((uint32_t)r, 100)];
 
-	*dir = offgen_below(r >> 32, 100) < g->mixread ? NVS_READ : NVS_WRITE;
+	*dir = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
 	*len = g->bs[b];
 	if (g->random) {
 		*off = g->start + offgen_below(offgen_rand(g), g->npos[b]) * g->align;

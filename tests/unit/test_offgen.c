@@ -1,0 +1,110 @@
+/* test_offgen.c - offsets in bounds and aligned; mix and bssplit ratios. */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include "io/offgen.h"
+
+static struct spec base(const char *rw)
+{
+	struct spec s;
+	char err[128];
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
+	return s;
+}
+
+START_TEST(test_random_bounds_alignment)
+{
+	struct spec s = base("randread");
+	struct offgen g;
+	char err[128];
+	const uint64_t start = 1 << 20, len = (64 << 20) + 512;
+
+	ck_assert_int_eq(spec_set(&s, "bssplit", "512/20:4k/30:128k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, 1), 0);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off % 4096, 0);
+		ck_assert_uint_ge(off, start);
+		ck_assert_uint_le(off + l, start + len);
+		ck_assert_int_eq(d, NVS_READ);
+		if (off < lo)
+			lo = off;
+		if (off + l > hi)
+			hi = off + l;
+	}
+	/* uniform: both ends of the region are reached */
+	ck_assert_uint_lt(lo, start + (1 << 20));
+	ck_assert_uint_gt(hi, start + len - (1 << 20));
+}
+END_TEST
+
+START_TEST(test_mix_and_bssplit_ratios)
+{
+	struct spec s = base("randrw");
+	struct offgen g;
+	char err[128];
+	unsigned counts[3] = {0}, reads = 0;
+	const int n = 300000;
+
+	ck_assert_int_eq(spec_set(&s, "rwmixread", "70", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/10:8k/60:64k/30", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1ULL << 30, 4096, 99), 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		reads += d == NVS_READ;
+		counts[l == 4096 ? 0 : l == 8192 ? 1 : 2]++;
+	}
+	ck_assert_double_eq_tol((double)reads / n, 0.70, 0.01);
+	ck_assert_double_eq_tol((double)counts[0] / n, 0.10, 0.01);
+	ck_assert_double_eq_tol((double)counts[1] / n, 0.60, 0.01);
+	ck_assert_double_eq_tol((double)counts[2] / n, 0.30, 0.01);
+}
+END_TEST
+
+START_TEST(test_sequential_wraps)
+{
+	struct spec s = base("write");
+	struct offgen g;
+	uint64_t off;
+	uint32_t l;
+	enum nvs_dir d;
+
+	ck_assert_int_eq(offgen_init(&g, &s, 8192, 4 * 4096 + 100, 4096, 1), 0);
+	for (int i = 0; i < 9; i++) {
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off, 8192 + (uint64_t)(i % 4) * 4096);
+		ck_assert_int_eq(d, NVS_WRITE);
+	}
+	ck_assert_uint_eq(g.wraps, 2);
+}
+END_TEST
+
+START_TEST(test_region_too_small)
+{
+	struct spec s = base("randread");
+	struct offgen g;
+	char err[128];
+	ck_assert_int_eq(spec_set(&s, "bs", "128k", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 * 1024, 4096, 1), -EINVAL);
+}
+END_TEST
+
+Suite *offgen_suite(void)
+{
+	Suite *s = suite_create("offgen");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_random_bounds_alignment);
+	tcase_add_test(tc, test_mix_and_bssplit_ratios);
+	tcase_add_test(tc, test_sequential_wraps);
+	tcase_add_test(tc, test_region_too_small);
+	suite_add_tcase(s, tc);
+	return s;
+}
