@@ -1,11 +1,501 @@
-/* plan.c - placeholder until its issue lands: refuses clearly. */
+/* plan.c - `nvscope plan`: runs a test plan (presets/plans/NAME.ini or a
+ * file) on the targets into a results directory, resumable with --resume.
+ * The steps themselves run in planrun.c; this file does the command line,
+ * the safety confirmation, the results directory's fixed files (plan.ini,
+ * meta.json, device identity and health before/after) and signals. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "cmd/planrun.h"
+#include "config/plan.h"
+#include "dev/devmodel.h"
+
+static atomic_int stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store_explicit(&stop_flag, 1, memory_order_relaxed);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nvscope plan PLAN --target PATH [--target PATH ...] [options]\n"
+		"       nvscope plan --resume DIR\n"
+		"       nvscope plan --list\n"
+		"PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
+		"options:\n"
+		"  --results DIR            results directory (default results/PLAN-DATE-TIME)\n"
+		"  --yes-destroy-data=LIST  confirm that the plan may destroy the data on\n"
+		"                           these targets (comma list, each --target)\n"
+		"  --force-destroy          write even where a partition table/filesystem is\n"
+		"  --stripe SIZE            the targets form one RAID 0 set of this stripe\n"
+		"  --dry-run                parse and print the steps, run nothing\n"
+		"  --quiet                  no progress lines\n"
+		"duration overrides (every step they concern):\n"
+		"  --runtime T --ramp-time T --round T --max-rounds N --fill PASSES\n"
+		"  --iodepth LIST --window N --range PCT --slope PCT\n");
+}
+
+static int list_plans(void)
+{
+	const char *dirs[] = {getenv("NVSCOPE_PRESETS"), "presets", "/usr/share/nvscope/presets"};
+	for (size_t d = 0; d < NVS_ARRAY_SIZE(dirs); d++) {
+		if (!dirs[d] || !*dirs[d])
+			continue;
+		char dir[1024];
+		snprintf(dir, sizeof(dir), "%s/plans", dirs[d]);
+		struct stat sb;
+		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+			continue;
+		char path[1400];
+		struct dirent **ents = NULL;
+		int n = scandir(dir, &ents, NULL, alphasort);
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(ents[i]->d_name);
+			if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".ini")) {
+				struct plan *p = NULL;
+				char err[512];
+				snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+				if (!plan_load(path, NULL, &p, err, sizeof(err))) {
+					printf("%-26s %2u steps  %s\n", p->name, p->nsteps,
+					       p->description);
+					plan_free(p);
+				} else {
+					printf("%-26s (bad: %s)\n", ents[i]->d_name, err);
+				}
+			}
+			free(ents[i]);
+		}
+		free(ents);
+		return NVS_EXIT_OK;
+	}
+	fprintf(stderr, "nvscope plan: no presets/plans directory found\n");
+	return NVS_EXIT_USAGE;
+}
+
+static bool plan_destroys(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->nsteps; i++)
+		if (p->steps[i].kind == STEP_PURGE || (p->steps[i].kind != STEP_MATRIX &&
+						       spec_writes(&p->steps[i].spec)))
+			return true;
+		else if (p->steps[i].kind == STEP_MATRIX)
+			for (unsigned m = 0; m < p->steps[i].nmixes; m++)
+				if (p->steps[i].mixes[m] < 100)
+					return true;
+	return false;
+}
+
+/* Each target must appear in the comma list @confirm. */
+static bool confirmed(const char *confirm, const char *target)
+{
+	char buf[4096], *save = NULL;
+	if (!confirm)
+		return false;
+	snprintf(buf, sizeof(buf), "%s", confirm);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char a[4096], b[4096];
+		if (!strcmp(t, target) ||
+		    (realpath(t, a) && realpath(target, b) && !strcmp(a, b)))
+			return true;
+	}
+	return false;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static void write_json(const char *dir, const char *name, cJSON *o)
+{
+	char *text = cJSON_Print(o);
+	if (text) {
+		write_file(dir, name, text);
+		char path[1200];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		FILE *f = fopen(path, "a");
+		if (f) {
+			fputc('\n', f);
+			fclose(f);
+		}
+	}
+	free(text);
+}
+
+/* Device identity (and NVMe health) of every target into @name. */
+static void write_devices(const struct planrun *r, const char *name)
+{
+	char err[256];
+	struct dev_list *l = dev_scan(err, sizeof(err));
+	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
+	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
+	for (unsigned i = 0; i < r->ntargets; i++) {
+		const char *path = r->targets[i];
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "path", path);
+		const struct dev_ns *ns = NULL;
+		const struct dev_ctrl *c = l ? dev_list_find_nvme(l, path, &ns) : NULL;
+		const struct dev_block *b = l && !c ? dev_list_find_block(l, path) : NULL;
+		if (c) {
+			cJSON_AddStringToObject(t, "kind", "nvme");
+			cJSON_AddStringToObject(t, "controller", c->name);
+			cJSON_AddStringToObject(t, "model", c->model);
+			cJSON_AddStringToObject(t, "serial", c->serial);
+			cJSON_AddStringToObject(t, "firmware", c->firmware);
+			cJSON_AddStringToObject(t, "transport", c->transport);
+			cJSON_AddStringToObject(t, "address", c->address);
+			if (ns) {
+				cJSON_AddNumberToObject(t, "nsid", ns->nsid);
+				cJSON_AddNumberToObject(t, "size_bytes", (double)ns->size_bytes);
+				cJSON_AddNumberToObject(t, "lba_size", ns->lba_size);
+			}
+			struct dev_health h;
+			int st = 0;
+			char herr[256];
+			if (!dev_health_read(path, &h, &st, herr, sizeof(herr))) {
+				cJSON *hj = dev_health_to_json(&h, path);
+				if (hj)
+					cJSON_AddItemToObject(t, "health", hj);
+			} else {
+				cJSON_AddStringToObject(t, "health_error", herr);
+			}
+		} else if (b) {
+			cJSON_AddStringToObject(t, "kind", b->kind == DEV_KIND_FILE ? "file" : "block");
+			cJSON_AddStringToObject(t, "driver", b->driver);
+			cJSON_AddStringToObject(t, "model", b->model);
+			cJSON_AddNumberToObject(t, "size_bytes", (double)b->size_bytes);
+			cJSON_AddNumberToObject(t, "lba_size", b->lba_size);
+			cJSON_AddBoolToObject(t, "rotational", b->rotational);
+		} else {
+			struct stat sb;
+			cJSON_AddStringToObject(t, "kind", "file");
+			if (!stat(path, &sb))
+				cJSON_AddNumberToObject(t, "size_bytes", (double)sb.st_size);
+		}
+		cJSON_AddItemToArray(arr, t);
+	}
+	write_json(r->dir, name, o);
+	cJSON_Delete(o);
+	dev_list_free(l);
+}
+
+static void write_meta(const struct planrun *r, const char *status, double started)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
+	cJSON_AddStringToObject(o, "plan", r->plan->name);
+	cJSON_AddStringToObject(o, "description", r->plan->description);
+	cJSON_AddStringToObject(o, "plan_file", r->plan->path);
+	cJSON *t = cJSON_AddArrayToObject(o, "targets");
+	for (unsigned i = 0; i < r->ntargets; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(r->targets[i]));
+	if (r->stripe)
+		cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
+	cJSON *ov = cJSON_AddObjectToObject(o, "overrides");
+	for (unsigned i = 0; i < r->noverrides; i++)
+		cJSON_AddStringToObject(ov, r->overrides[i][0], r->overrides[i][1]);
+	cJSON *steps = cJSON_AddArrayToObject(o, "steps");
+	for (unsigned i = 0; i < r->plan->nsteps; i++) {
+		char d[128];
+		planrun_step_dir(r->plan, i, d, sizeof(d));
+		cJSON_AddItemToArray(steps, cJSON_CreateString(d));
+	}
+	cJSON_AddNumberToObject(o, "started", started);
+	cJSON_AddStringToObject(o, "status", status);
+	if (strcmp(status, "running"))
+		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
+	write_json(r->dir, "meta.json", o);
+	cJSON_Delete(o);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static bool dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return true;
+	struct dirent *e;
+	bool empty = true;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+static void print_steps(const struct plan *p)
+{
+	printf("plan %s: %s\n", p->name, p->description);
+	for (unsigned i = 0; i < p->nsteps; i++) {
+		const struct plan_step *s = &p->steps[i];
+		char b[32];
+		printf("  %2u. %-34s", i + 1, s->name);
+		if (s->kind == STEP_PURGE)
+			printf(" method %d\n", (int)s->purge_method);
+		else
+			printf(" %s %s QD%u%s T%u runtime %.3gs%s\n", spec_rw_name(s->spec.rw),
+			       spec_fmt_size(s->spec.bs[0].bs, b, sizeof(b)), s->spec.iodepth[0],
+			       s->spec.niodepth > 1 ? "..." : "", s->spec.numjobs,
+			       (double)(s->kind == STEP_PRECONDITION ? s->round_ns
+								      : s->spec.runtime_ns) / 1e9,
+			       s->kind == STEP_PRECONDITION ? " per round" : "");
+	}
+}
 
 int cmd_plan(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "nvscope %s: not available in this build yet\n", argv[0]);
-	return NVS_EXIT_USAGE;
+	enum { O_RESULTS = 256, O_RESUME, O_CONFIRM, O_FORCE, O_STRIPE, O_DRY, O_QUIET, O_LIST,
+	       O_OVR };
+	static const struct option opts[] = {
+		{"target", required_argument, NULL, 't'},
+		{"results", required_argument, NULL, O_RESULTS},
+		{"resume", required_argument, NULL, O_RESUME},
+		{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+		{"force-destroy", no_argument, NULL, O_FORCE},
+		{"stripe", required_argument, NULL, O_STRIPE},
+		{"dry-run", no_argument, NULL, O_DRY},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"list", no_argument, NULL, O_LIST},
+		{"runtime", required_argument, NULL, O_OVR},
+		{"ramp-time", required_argument, NULL, O_OVR},
+		{"ramp_time", required_argument, NULL, O_OVR},
+		{"round", required_argument, NULL, O_OVR},
+		{"max-rounds", required_argument, NULL, O_OVR},
+		{"fill", required_argument, NULL, O_OVR},
+		{"iodepth", required_argument, NULL, O_OVR},
+		{"window", required_argument, NULL, O_OVR},
+		{"range", required_argument, NULL, O_OVR},
+		{"slope", required_argument, NULL, O_OVR},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static struct planrun r; /* large: targets and overrides */
+	const char *results = NULL, *resume = NULL;
+	char err[1024], path[1024], dirbuf[1024];
+	bool dry = false;
+	int c, idx, rc = NVS_EXIT_USAGE;
+	struct spec base;
+
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++)
+		r.st.sizes[i] = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "t:h", opts, &idx)) != -1) {
+		switch (c) {
+		case 't':
+			if (r.ntargets >= NVS_MAX_TARGETS) {
+				fprintf(stderr, "nvscope plan: too many targets\n");
+				return NVS_EXIT_USAGE;
+			}
+			snprintf(r.targets[r.ntargets++], sizeof(r.targets[0]), "%s", optarg);
+			break;
+		case O_RESULTS:
+			results = optarg;
+			break;
+		case O_RESUME:
+			resume = optarg;
+			break;
+		case O_CONFIRM:
+			r.confirm = optarg;
+			break;
+		case O_FORCE:
+			r.force = true;
+			break;
+		case O_STRIPE: {
+			struct spec tmp;
+			spec_init(&tmp);
+			if (spec_set(&tmp, "stripe", optarg, err, sizeof(err))) {
+				fprintf(stderr, "nvscope plan: --stripe: %s\n", err);
+				return NVS_EXIT_USAGE;
+			}
+			r.stripe = tmp.stripe;
+			break;
+		}
+		case O_DRY:
+			dry = true;
+			break;
+		case O_QUIET:
+			r.quiet = true;
+			break;
+		case O_LIST:
+			return list_plans();
+		case O_OVR:
+			if (r.noverrides >= 32) {
+				fprintf(stderr, "nvscope plan: too many overrides\n");
+				return NVS_EXIT_USAGE;
+			}
+			snprintf(r.overrides[r.noverrides][0], 128, "%s", opts[idx].name);
+			snprintf(r.overrides[r.noverrides][1], 128, "%s", optarg);
+			r.noverrides++;
+			break;
+		case 'h':
+			usage(stdout);
+			return NVS_EXIT_OK;
+		default:
+			fprintf(stderr, "nvscope plan: bad option '%s' (see nvscope plan --help)\n",
+				argv[optind - 1]);
+			return NVS_EXIT_USAGE;
+		}
+	}
+
+	if (resume) {
+		if (optind != argc || r.ntargets) {
+			fprintf(stderr, "nvscope plan: --resume DIR takes no plan or targets (they are "
+					"in DIR/state.json)\n");
+			return NVS_EXIT_USAGE;
+		}
+		bool q = r.quiet;
+		if (planrun_load(&r, resume, err, sizeof(err))) {
+			fprintf(stderr, "nvscope plan: %s\n", err);
+			return NVS_EXIT_USAGE;
+		}
+		r.quiet = q;
+		snprintf(path, sizeof(path), "%s/plan.ini", resume);
+		results = resume;
+	} else {
+		if (optind != argc - 1) {
+			usage(stderr);
+			return NVS_EXIT_USAGE;
+		}
+		if (plan_find(argv[optind], path, sizeof(path))) {
+			fprintf(stderr, "nvscope plan: no plan '%s' (a file, or a name in "
+					"presets/plans; see nvscope plan --list)\n", argv[optind]);
+			return NVS_EXIT_USAGE;
+		}
+		if (!r.ntargets && !dry) {
+			fprintf(stderr, "nvscope plan: give --target PATH\n");
+			return NVS_EXIT_USAGE;
+		}
+	}
+
+	spec_init(&base);
+	for (unsigned i = 0; i < r.ntargets; i++)
+		if (spec_set(&base, "filename", r.targets[i], err, sizeof(err))) {
+			fprintf(stderr, "nvscope plan: %s\n", err);
+			return NVS_EXIT_USAGE;
+		}
+	base.stripe = r.stripe;
+	base.force_destroy = r.force;
+	if (plan_load(path, &base, &r.plan, err, sizeof(err))) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
+		return NVS_EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < r.noverrides; i++)
+		if (plan_override(r.plan, r.overrides[i][0], r.overrides[i][1], err, sizeof(err))) {
+			fprintf(stderr, "nvscope plan: --%s: %s\n", r.overrides[i][0], err);
+			goto out_plan;
+		}
+	if (dry) {
+		print_steps(r.plan);
+		rc = NVS_EXIT_OK;
+		goto out_plan;
+	}
+	if (!resume && plan_destroys(r.plan))
+		for (unsigned i = 0; i < r.ntargets; i++)
+			if (!confirmed(r.confirm, r.targets[i])) {
+				fprintf(stderr,
+					"nvscope plan: plan '%s' destroys the data on %s: add "
+					"--yes-destroy-data=%s\n",
+					r.plan->name, r.targets[i], r.targets[i]);
+				goto out_plan;
+			}
+	if (!r.confirm)
+		r.confirm = "";
+
+	double started = (double)time(NULL);
+	if (!resume) {
+		if (!results) {
+			char ts[32];
+			time_t now = time(NULL);
+			strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", localtime(&now));
+			snprintf(dirbuf, sizeof(dirbuf), "results/%s-%s", r.plan->name, ts);
+			results = dirbuf;
+		}
+		if (!dir_empty(results)) {
+			fprintf(stderr, "nvscope plan: %s exists and is not empty (continue a run "
+					"with --resume %s)\n", results, results);
+			goto out_plan;
+		}
+		if (mkdirs(results)) {
+			fprintf(stderr, "nvscope plan: cannot create %s: %s\n", results,
+				strerror(errno));
+			goto out_plan;
+		}
+		r.dir = results;
+		write_file(results, "plan.ini", r.plan->text);
+		write_file(results, "VERSION", "nvscope " NVS_VERSION "\n");
+		write_devices(&r, "device-before.json");
+		if (planrun_save(&r)) {
+			fprintf(stderr, "nvscope plan: cannot write %s/state.json\n", results);
+			rc = NVS_EXIT_IOERR;
+			goto out_plan;
+		}
+	} else {
+		r.dir = results;
+		if (r.st.step >= r.plan->nsteps) {
+			printf("%s: the plan already finished\n", results);
+			rc = NVS_EXIT_OK;
+			goto out_plan;
+		}
+		printf("resuming %s at step %u/%u (%u done in it)\n", results, r.st.step + 1,
+		       r.plan->nsteps, r.st.sub);
+	}
+	write_meta(&r, "running", started);
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	r.stop = &stop_flag;
+	rc = planrun_run(&r);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (rc == NVS_EXIT_OK) {
+		write_devices(&r, "device-after.json");
+		write_meta(&r, "done", started);
+		printf("plan %s done: results in %s (nvscope report %s)\n", r.plan->name, r.dir,
+		       r.dir);
+	} else {
+		write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started);
+	}
+out_plan:
+	plan_free(r.plan);
+	free(r.st.values);
+	return rc;
 }

@@ -1,0 +1,948 @@
+/* planrun.c - runs a plan's steps with the engine (one pool per round or
+ * measurement: src/io/pool.h + src/stats/collect.h), writing the results
+ * directory and checkpointing state.json after every step, round and
+ * measurement.  A checkpoint records the byte length of the step's CSV files,
+ * so a resumed run truncates what an interrupted measurement half-wrote and
+ * appends from there: a resume continues, it does not restart.
+ *
+ * Results directory (docs/plans.md):
+ *   plan.ini meta.json state.json device-before.json device-after.json
+ *   NN-KIND-LABEL/ step.json samples.csv and, by kind:
+ *     fill          fill.json
+ *     purge         purge.json
+ *     precondition  rounds.csv steady.json
+ *     measure       qd.csv qdN.json
+ *     rate-curve    rate.csv max.json pctN.json
+ *     grid          grid.csv tTqQ.json
+ *     matrix        matrix.csv rounds.csv steady.json rR-BS-MIX.json */
+#include "cmd/planrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "io/pool.h"
+#include "io/target.h"
+#include "report/csv.h"
+#include "report/json.h"
+#include "stats/collect.h"
+#include "stats/hist.h"
+#include "stats/result.h"
+
+#define METRIC_HDR "iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct"
+#define EINTR_STOP (-EINTR)
+
+struct mrow {
+	double iops, riops, wiops, mbps, mean_us, p99_us, max_us, cpu;
+};
+
+/* The open files of the running step. */
+struct stepio {
+	char dir[1024];
+	FILE *f[3]; /* samples.csv, table, table2 */
+	char path[3][1100];
+};
+
+static double now_unix(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
+{
+	const struct plan_step *st = &p->steps[i];
+	char lab[64];
+	size_t j = 0;
+	for (const char *c = st->label; *c && j < sizeof(lab) - 1; c++)
+		lab[j++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+						  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
+					  ? *c
+					  : '-');
+	lab[j] = '\0';
+	if (!strcmp(lab, plan_step_kind_name(st->kind)))
+		snprintf(buf, len, "%02u-%s", i + 1, lab);
+	else
+		snprintf(buf, len, "%02u-%s-%s", i + 1, plan_step_kind_name(st->kind), lab);
+}
+
+static void mrow_of(const struct result *res, struct mrow *m)
+{
+	static struct hist all; /* 16 KiB: one consumer thread only */
+	hist_init(&all);
+	hist_merge(&all, &res->dir[NVS_READ].lat);
+	hist_merge(&all, &res->dir[NVS_WRITE].lat);
+	m->riops = result_iops(res, NVS_READ);
+	m->wiops = result_iops(res, NVS_WRITE);
+	m->iops = m->riops + m->wiops;
+	m->mbps = (result_bw(res, NVS_READ) + result_bw(res, NVS_WRITE)) / 1e6;
+	m->mean_us = all.n ? hist_mean(&all) / 1000.0 : 0;
+	m->p99_us = all.n ? (double)hist_percentile(&all, 99.0) / 1000.0 : 0;
+	m->max_us = all.n ? (double)all.max / 1000.0 : 0;
+	m->cpu = res->runtime_s > 0 ? (res->usr_s + res->sys_s) / res->runtime_s * 100.0 : 0;
+}
+
+static void mrow_write(FILE *f, const struct mrow *m)
+{
+	fprintf(f, "%.1f,%.1f,%.1f,%.3f,%.2f,%.2f,%.2f,%.1f\n", m->iops, m->riops, m->wiops,
+		m->mbps, m->mean_us, m->p99_us, m->max_us, m->cpu);
+}
+
+static double track_value(enum plan_track t, const struct mrow *m)
+{
+	switch (t) {
+	case TRACK_READ_IOPS:
+		return m->riops;
+	case TRACK_WRITE_IOPS:
+		return m->wiops;
+	case TRACK_BW:
+		return m->mbps;
+	default:
+		return m->iops;
+	}
+}
+
+static void say(const struct planrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct planrun *r, const char *fmt, ...)
+{
+	if (r->quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+/* ---- state.json ---- */
+
+int planrun_save(const struct planrun *r)
+{
+	const struct planrun_state *s = &r->st;
+	char path[1100], tmp[1100];
+	int rc = -ENOMEM;
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(o, "version", 1);
+	cJSON_AddStringToObject(o, "plan", r->plan->name);
+	cJSON *t = cJSON_AddArrayToObject(o, "targets");
+	for (unsigned i = 0; i < r->ntargets; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(r->targets[i]));
+	cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
+	cJSON_AddBoolToObject(o, "force_destroy", r->force);
+	cJSON_AddStringToObject(o, "confirm", r->confirm ? r->confirm : "");
+	cJSON *ov = cJSON_AddArrayToObject(o, "overrides");
+	for (unsigned i = 0; i < r->noverrides; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateString(r->overrides[i][0]));
+		cJSON_AddItemToArray(pair, cJSON_CreateString(r->overrides[i][1]));
+		cJSON_AddItemToArray(ov, pair);
+	}
+	cJSON_AddNumberToObject(o, "step", s->step);
+	cJSON_AddNumberToObject(o, "nsteps", r->plan->nsteps);
+	cJSON_AddNumberToObject(o, "sub", s->sub);
+	cJSON_AddNumberToObject(o, "t_offset", s->t_offset);
+	cJSON *v = cJSON_AddArrayToObject(o, "values");
+	for (unsigned i = 0; i < s->nvalues; i++)
+		cJSON_AddItemToArray(v, cJSON_CreateNumber(s->values[i]));
+	cJSON_AddNumberToObject(o, "max_iops", s->max_iops);
+	if (s->cur_track_valid)
+		cJSON_AddNumberToObject(o, "cur_track", s->cur_track);
+	else
+		cJSON_AddNullToObject(o, "cur_track");
+	cJSON *sz = cJSON_AddArrayToObject(o, "sizes");
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(sz, cJSON_CreateNumber((double)s->sizes[i]));
+	cJSON_AddNumberToObject(o, "step_started", s->started);
+	cJSON_AddBoolToObject(o, "finished", s->step >= r->plan->nsteps);
+	char *text = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/state.json", r->dir);
+	snprintf(tmp, sizeof(tmp), "%s/state.json.tmp", r->dir);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_text;
+	}
+	size_t len = strlen(text);
+	ssize_t w = write(fd, text, len);
+	if (w != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd)) {
+		rc = w < 0 ? -errno : -EIO;
+		close(fd);
+		goto out_text;
+	}
+	close(fd);
+	rc = rename(tmp, path) ? -errno : 0;
+out_text:
+	free(text);
+	return rc;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			char *n = cap > (64u << 20) ? NULL : realloc(buf, cap);
+			if (!n) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = n;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	char *text = slurp(path);
+	if (!text) {
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: %s (not a plan results directory?)", path, strerror(e));
+		return -e;
+	}
+	cJSON *o = cJSON_Parse(text);
+	free(text);
+	if (!o) {
+		snprintf(err, errlen, "%s: not valid JSON", path);
+		return -EINVAL;
+	}
+	int rc = -EINVAL;
+	struct planrun_state *s = &r->st;
+	const cJSON *t = cJSON_GetObjectItem(o, "targets"), *x;
+	const cJSON *step = cJSON_GetObjectItem(o, "step"), *sub = cJSON_GetObjectItem(o, "sub");
+	if (!cJSON_IsArray(t) || !cJSON_IsNumber(step) || !cJSON_IsNumber(sub)) {
+		snprintf(err, errlen, "%s: missing targets/step/sub", path);
+		goto out_json;
+	}
+	r->ntargets = 0;
+	cJSON_ArrayForEach(x, t)
+	{
+		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS)
+			continue;
+		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);
+	}
+	r->stripe = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "stripe"));
+	if (isnan((double)r->stripe))
+		r->stripe = 0;
+	r->force = cJSON_IsTrue(cJSON_GetObjectItem(o, "force_destroy"));
+	r->noverrides = 0;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "overrides"))
+	{
+		const cJSON *k = cJSON_GetArrayItem(x, 0), *v = cJSON_GetArrayItem(x, 1);
+		if (!cJSON_IsString(k) || !cJSON_IsString(v) || r->noverrides >= 32)
+			continue;
+		snprintf(r->overrides[r->noverrides][0], 128, "%s", k->valuestring);
+		snprintf(r->overrides[r->noverrides][1], 128, "%s", v->valuestring);
+		r->noverrides++;
+	}
+	memset(s, 0, sizeof(*s));
+	s->step = (unsigned)step->valuedouble;
+	s->sub = (unsigned)sub->valuedouble;
+	s->t_offset = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "t_offset"));
+	if (isnan(s->t_offset))
+		s->t_offset = 0;
+	s->max_iops = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "max_iops"));
+	if (isnan(s->max_iops))
+		s->max_iops = 0;
+	x = cJSON_GetObjectItem(o, "cur_track");
+	s->cur_track_valid = cJSON_IsNumber(x);
+	s->cur_track = s->cur_track_valid ? x->valuedouble : 0;
+	s->started = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "step_started"));
+	for (int i = 0; i < 3; i++) {
+		x = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "sizes"), i);
+		s->sizes[i] = cJSON_IsNumber(x) ? (long)x->valuedouble : -1;
+	}
+	const cJSON *v = cJSON_GetObjectItem(o, "values");
+	int nv = cJSON_GetArraySize(v);
+	if (nv > 0) {
+		s->values = calloc((size_t)nv, sizeof(double));
+		if (!s->values) {
+			rc = -ENOMEM;
+			goto out_json;
+		}
+		cJSON_ArrayForEach(x, v) s->values[s->nvalues++] = cJSON_GetNumberValue(x);
+	}
+	const cJSON *c = cJSON_GetObjectItem(o, "confirm");
+	static char confirm[1024];
+	snprintf(confirm, sizeof(confirm), "%s", cJSON_IsString(c) ? c->valuestring : "");
+	r->confirm = confirm;
+	rc = 0;
+out_json:
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int push_value(struct planrun_state *s, double v)
+{
+	double *n = realloc(s->values, (s->nvalues + 1) * sizeof(double));
+	if (!n)
+		return -ENOMEM;
+	s->values = n;
+	s->values[s->nvalues++] = v;
+	return 0;
+}
+
+/* ---- step files and checkpoints ---- */
+
+static const char *const table_names[][2] = {
+	[STEP_PURGE] = {NULL, NULL},		[STEP_FILL] = {NULL, NULL},
+	[STEP_PRECONDITION] = {"rounds.csv", NULL}, [STEP_MEASURE] = {"qd.csv", NULL},
+	[STEP_RATE_CURVE] = {"rate.csv", NULL},	[STEP_GRID] = {"grid.csv", NULL},
+	[STEP_MATRIX] = {"matrix.csv", "rounds.csv"},
+};
+
+static const char *table_header(enum plan_step_kind k, int which)
+{
+	switch (k) {
+	case STEP_PRECONDITION:
+		return "round,t_start_s,t_end_s,value," METRIC_HDR;
+	case STEP_MEASURE:
+		return "qd," METRIC_HDR;
+	case STEP_RATE_CURVE:
+		return "point,target_iops," METRIC_HDR;
+	case STEP_GRID:
+		return "threads,qd," METRIC_HDR;
+	case STEP_MATRIX:
+		return which == 1 ? "round,bs,read_pct," METRIC_HDR : "round,t_start_s,t_end_s,value";
+	default:
+		return NULL;
+	}
+}
+
+static void stepio_close(struct stepio *io)
+{
+	for (int i = 0; i < 3; i++)
+		if (io->f[i]) {
+			fclose(io->f[i]);
+			io->f[i] = NULL;
+		}
+}
+
+/* Opens the step's files: fresh (with headers) or, when the state holds a
+ * checkpoint of this step, truncated to it and appended to. */
+static int stepio_open(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	bool resume = r->st.sizes[0] >= 0;
+	const char *names[3] = {"samples.csv", table_names[st->kind][0], table_names[st->kind][1]};
+	if (mkdir(io->dir, 0755) && errno != EEXIST)
+		return -errno;
+	for (int i = 0; i < 3; i++) {
+		if (!names[i])
+			continue;
+		snprintf(io->path[i], sizeof(io->path[i]), "%s/%s", io->dir, names[i]);
+		if (resume && r->st.sizes[i] >= 0 && truncate(io->path[i], r->st.sizes[i]) == 0) {
+			io->f[i] = fopen(io->path[i], "a");
+		} else {
+			io->f[i] = fopen(io->path[i], "w");
+			if (io->f[i] && i == 0)
+				csv_write_header(io->f[i]);
+			else if (io->f[i])
+				fprintf(io->f[i], "%s\n", table_header(st->kind, i));
+		}
+		if (!io->f[i])
+			return -errno;
+	}
+	return 0;
+}
+
+/* Flushes the step's files to disk and records the checkpoint. */
+static int checkpoint(struct planrun *r, struct stepio *io)
+{
+	for (int i = 0; i < 3; i++) {
+		if (!io->f[i]) {
+			r->st.sizes[i] = -1;
+			continue;
+		}
+		fflush(io->f[i]);
+		fsync(fileno(io->f[i]));
+		r->st.sizes[i] = ftell(io->f[i]);
+	}
+	return planrun_save(r);
+}
+
+static void write_json_file(const char *dir, const char *name, cJSON *o)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *text = cJSON_Print(o);
+	FILE *f = text ? fopen(path, "w") : NULL;
+	if (f) {
+		fprintf(f, "%s\n", text);
+		fclose(f);
+	}
+	free(text);
+}
+
+static void write_step_json(struct planrun *r, unsigned i, const char *dir, const char *status)
+{
+	const struct plan_step *st = &r->plan->steps[i];
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", plan_step_kind_name(st->kind));
+	cJSON_AddStringToObject(o, "label", st->label);
+	cJSON_AddStringToObject(o, "name", st->name);
+	cJSON_AddNumberToObject(o, "index", i + 1);
+	cJSON_AddStringToObject(o, "status", status);
+	cJSON_AddNumberToObject(o, "started", r->st.started);
+	if (!strcmp(status, "done"))
+		cJSON_AddNumberToObject(o, "finished", now_unix());
+	cJSON_AddStringToObject(o, "rw", spec_rw_name(st->spec.rw));
+	char b[32];
+	cJSON_AddStringToObject(o, "bs", spec_fmt_size(st->spec.bs[0].bs, b, sizeof(b)));
+	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
+	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
+		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
+	write_json_file(dir, "step.json", o);
+	cJSON_Delete(o);
+}
+
+/* ---- one pool run ---- */
+
+struct job {
+	struct spec spec;
+	unsigned qd;
+	const char *json_name; /* fio JSON file in the step dir, or NULL */
+	struct result res;
+	struct mrow m;
+	double t_start, t_end; /* in the step's samples.csv time */
+};
+
+static int run_job(struct planrun *r, struct stepio *io, struct job *j)
+{
+	char err[512];
+	struct pool *p = NULL;
+	struct collect *c = NULL;
+	unsigned wt[NVS_MAX_WORKERS];
+	int rc;
+
+	j->spec.iodepth[0] = j->qd;
+	j->spec.niodepth = 1;
+	rc = pool_new(&j->spec, j->qd, &p, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
+		return rc;
+	}
+	unsigned nw = pool_nworkers(p);
+	for (unsigned w = 0; w < nw && w < NVS_MAX_WORKERS; w++)
+		wt[w] = pool_worker_target(p, w);
+	c = collect_new(nw, pool_ntargets(p), wt, j->spec.interval_ns);
+	if (!c) {
+		rc = -ENOMEM;
+		goto out_pool;
+	}
+	rc = pool_start(p);
+	if (rc) {
+		pool_error(p, err, sizeof(err));
+		fprintf(stderr, "nvscope plan: cannot start: %s\n", err);
+		goto out_collect;
+	}
+	size_t done = 0;
+	bool stopped = false;
+	const struct series *ser = collect_series(c, -1);
+	for (;;) {
+		bool running = pool_running(p);
+		if (!stopped && atomic_load_explicit(r->stop, memory_order_relaxed)) {
+			pool_stop(p);
+			stopped = true;
+		}
+		pool_drain(p, collect_sample, c);
+		for (; done < ser->n; done++) {
+			struct point pt = ser->pt[done];
+			pt.t += r->st.t_offset;
+			csv_write_point(io->f[0], &pt);
+		}
+		if (!running)
+			break;
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	pool_join(p);
+	pool_drain(p, collect_sample, c);
+	collect_flush(c);
+	ser = collect_series(c, -1);
+	for (; done < ser->n; done++) {
+		struct point pt = ser->pt[done];
+		pt.t += r->st.t_offset;
+		csv_write_point(io->f[0], &pt);
+	}
+	if (pool_error(p, err, sizeof(err)) && !stopped) {
+		fprintf(stderr, "nvscope plan: I/O error: %s\n", err);
+		rc = -EIO;
+		goto out_collect;
+	}
+	if (stopped) {
+		rc = EINTR_STOP;
+		goto out_collect;
+	}
+	pool_result(p, -1, &j->res);
+	mrow_of(&j->res, &j->m);
+	j->t_start = r->st.t_offset;
+	double el = (double)pool_elapsed_ns(p) / 1e9;
+	if (ser->n && ser->pt[ser->n - 1].t > el)
+		el = ser->pt[ser->n - 1].t;
+	r->st.t_offset += el;
+	j->t_end = r->st.t_offset;
+	if (j->json_name) {
+		char path[1200];
+		snprintf(path, sizeof(path), "%s/%s", io->dir, j->json_name);
+		FILE *f = fopen(path, "w");
+		if (f) {
+			struct json_run jr = {.spec = &j->spec, .jobs = &j->res, .njobs = 1,
+					      .series = ser, .dropped = pool_dropped(p)};
+			json_write_run(f, &jr);
+			fclose(f);
+		}
+	}
+	rc = 0;
+out_collect:
+	collect_free(c);
+out_pool:
+	pool_free(p);
+	return rc;
+}
+
+/* ---- the steps ---- */
+
+static int step_purge(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
+	int rc = 0;
+	for (unsigned i = 0; i < r->ntargets && !rc; i++) {
+		struct purge_opts po = {.method = st->purge_method, .ses = st->purge_ses,
+					.confirm = r->targets[i]};
+		char err[512] = "";
+		int nvme_status = 0;
+		say(r, "  purge %s ...\n", r->targets[i]);
+		rc = purge_run(r->targets[i], &po, &nvme_status, err, sizeof(err));
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "target", r->targets[i]);
+		cJSON_AddBoolToObject(t, "ok", rc == 0);
+		cJSON_AddNumberToObject(t, "errno", -rc);
+		cJSON_AddNumberToObject(t, "nvme_status", nvme_status);
+		cJSON_AddStringToObject(t, "message", err);
+		cJSON_AddItemToArray(arr, t);
+		if (rc)
+			fprintf(stderr, "nvscope plan: purge failed: %s\n", err);
+	}
+	write_json_file(io->dir, "purge.json", o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* Bytes of the workload region on @path for @s (as the engine computes). */
+static uint64_t region_bytes(const struct spec *s, const char *path)
+{
+	struct target t;
+	char err[256];
+	if (target_open(&t, path, false, false, s->size + s->offset, err, sizeof(err)))
+		return 0;
+	uint64_t size = t.size;
+	target_close(&t);
+	uint64_t off = s->offset_pct ? (uint64_t)((double)size * s->offset_pct / 100.0) : s->offset;
+	if (off >= size)
+		return 0;
+	uint64_t n = s->size_pct ? (uint64_t)((double)size * s->size_pct / 100.0)
+		     : s->size  ? s->size
+				: size - off;
+	return n > size - off ? size - off : n;
+}
+
+static int step_fill(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->spec = st->spec;
+	uint64_t len = 0;
+	for (unsigned i = 0; i < j->spec.ntargets; i++) {
+		uint64_t l = region_bytes(&j->spec, j->spec.targets[i]);
+		if (l > len)
+			len = l;
+	}
+	uint64_t bs = j->spec.bs[0].bs ? j->spec.bs[0].bs : 131072;
+	uint64_t per = (uint64_t)((double)len * st->fill_passes / j->spec.numjobs);
+	per = per / bs * bs;
+	j->spec.io_size = per ? per : bs;
+	j->qd = j->spec.iodepth[0];
+	j->json_name = "fill.json";
+	say(r, "  fill: %.3g x %llu bytes with %llu-byte sequential writes, QD%u\n",
+	    st->fill_passes, (unsigned long long)len, (unsigned long long)bs, j->qd);
+	int rc = run_job(r, io, j);
+	if (!rc)
+		say(r, "  fill done: %.0f MB/s, %.1f s\n", j->m.mbps, j->t_end - j->t_start);
+	free(j);
+	return rc;
+}
+
+static cJSON *verdict_json(const struct plan_step *st, const struct planrun_state *s,
+			   size_t at, const struct steady_verdict *v, double t_at)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct steady_params *p = &st->ss;
+	cJSON_AddStringToObject(o, "rule", p->rule == STEADY_SNIA	 ? "snia"
+					   : p->rule == STEADY_FIO_DEV ? "fio-deviation"
+								       : "fio-slope");
+	cJSON_AddNumberToObject(o, "window", p->window);
+	cJSON_AddNumberToObject(o, "range_limit_pct", p->rule == STEADY_SNIA ? p->range_pct
+										 : p->fio_limit);
+	cJSON_AddNumberToObject(o, "slope_limit_pct", p->rule == STEADY_SNIA ? p->slope_pct
+										 : p->fio_limit);
+	cJSON_AddStringToObject(o, "track", plan_track_name(st->track));
+	cJSON_AddBoolToObject(o, "attained", at > 0);
+	if (at)
+		cJSON_AddNumberToObject(o, "round", (double)at);
+	else
+		cJSON_AddNullToObject(o, "round");
+	if (at)
+		cJSON_AddNumberToObject(o, "time_s", t_at);
+	else
+		cJSON_AddNullToObject(o, "time_s");
+	cJSON_AddNumberToObject(o, "rounds", s->nvalues);
+	cJSON_AddNumberToObject(o, "max_rounds", st->max_rounds);
+	if (v->valid) {
+		cJSON_AddNumberToObject(o, "window_avg", v->avg);
+		cJSON_AddNumberToObject(o, "range_pct", v->pct_valid ? v->range_pct : 0);
+		cJSON_AddNumberToObject(o, "slope_pct", v->pct_valid ? v->slope_pct : 0);
+	}
+	cJSON *vals = cJSON_AddArrayToObject(o, "values");
+	for (unsigned i = 0; i < s->nvalues; i++)
+		cJSON_AddItemToArray(vals, cJSON_CreateNumber(s->values[i]));
+	return o;
+}
+
+/* After each round: evaluates the rule; writes steady.json; true when the
+ * rounds are over (steady, or the cap). */
+static bool rounds_verdict(struct planrun *r, const struct plan_step *st, struct stepio *io,
+			   double t_end_of_round)
+{
+	struct steady_verdict first, last;
+	size_t at = steady_scan(r->st.values, r->st.nvalues, &st->ss, &first, &last);
+	const struct steady_verdict *v = at ? &first : &last;
+	if (v->valid && v->pct_valid)
+		say(r, "    window avg %.0f, range %.1f%%, slope %.1f%% -> %s\n", v->avg,
+		    v->range_pct, v->slope_pct, at ? "steady" : "not steady");
+	bool over = at || r->st.nvalues >= st->max_rounds;
+	if (over) {
+		double t_at = at ? t_end_of_round : 0;
+		if (at)
+			say(r, "  steady state at round %zu (%.0f s)\n", at,
+			    t_at - 0.0);
+		else
+			say(r, "  WARNING: no steady state in %u rounds (cap)\n", r->st.nvalues);
+		cJSON *o = verdict_json(st, &r->st, at, v, t_at);
+		write_json_file(io->dir, "steady.json", o);
+		cJSON_Delete(o);
+	}
+	return over;
+}
+
+static int step_precondition(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	int rc = 0;
+	if (!j)
+		return -ENOMEM;
+	if (r->st.nvalues && rounds_verdict(r, st, io, r->st.t_offset)) {
+		free(j); /* resumed after the last round's checkpoint */
+		return 0;
+	}
+	while (r->st.nvalues < st->max_rounds) {
+		unsigned round = r->st.nvalues + 1;
+		j->spec = st->spec;
+		j->qd = st->spec.iodepth[0];
+		j->json_name = NULL;
+		rc = run_job(r, io, j);
+		if (rc)
+			break;
+		double v = track_value(st->track, &j->m);
+		fprintf(io->f[1], "%u,%.3f,%.3f,%.3f,", round, j->t_start, j->t_end, v);
+		mrow_write(io->f[1], &j->m);
+		if ((rc = push_value(&r->st, v)))
+			break;
+		r->st.sub = round;
+		say(r, "  round %u: %.0f %s, mean %.0f us, p99 %.0f us\n", round, v,
+		    plan_track_name(st->track), j->m.mean_us, j->m.p99_us);
+		bool over = rounds_verdict(r, st, io, j->t_end);
+		if ((rc = checkpoint(r, io)))
+			break;
+		if (over)
+			break;
+	}
+	free(j);
+	return rc;
+}
+
+static int step_measure(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	int rc = 0;
+	char name[64];
+	if (!j)
+		return -ENOMEM;
+	for (unsigned i = r->st.sub; i < st->spec.niodepth; i++) {
+		j->spec = st->spec;
+		j->qd = st->spec.iodepth[i];
+		snprintf(name, sizeof(name), "qd%u.json", j->qd);
+		j->json_name = name;
+		if ((rc = run_job(r, io, j)))
+			break;
+		fprintf(io->f[1], "%u,", j->qd);
+		mrow_write(io->f[1], &j->m);
+		say(r, "  QD%-4u %10.0f IOPS %9.1f MB/s  mean %8.1f us  p99 %8.1f us  max %8.1f us\n",
+		    j->qd, j->m.iops, j->m.mbps, j->m.mean_us, j->m.p99_us, j->m.max_us);
+		r->st.sub = i + 1;
+		if ((rc = checkpoint(r, io)))
+			break;
+	}
+	free(j);
+	return rc;
+}
+
+static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	int rc = 0;
+	char name[64];
+	if (!j)
+		return -ENOMEM;
+	unsigned nworkers = st->spec.numjobs * (st->spec.stripe ? 1 : st->spec.ntargets);
+	for (unsigned i = r->st.sub; i <= st->npoints; i++) {
+		j->spec = st->spec;
+		j->qd = st->spec.iodepth[0];
+		double target = 0;
+		if (i == 0) {
+			j->spec.rate_iops = 0;
+			snprintf(name, sizeof(name), "max.json");
+		} else {
+			target = r->st.max_iops * st->points[i - 1] / 100.0;
+			double per = target / (nworkers ? nworkers : 1);
+			j->spec.rate_iops = per < 1 ? 1 : (uint64_t)llround(per);
+			snprintf(name, sizeof(name), "pct%g.json", st->points[i - 1]);
+		}
+		j->json_name = name;
+		if ((rc = run_job(r, io, j)))
+			break;
+		if (i == 0) {
+			r->st.max_iops = j->m.iops;
+			fprintf(io->f[1], "max,0,");
+			say(r, "  max   %10.0f IOPS  mean %8.1f us  p99 %8.1f us\n", j->m.iops,
+			    j->m.mean_us, j->m.p99_us);
+		} else {
+			fprintf(io->f[1], "%g,%.1f,", st->points[i - 1], target);
+			say(r, "  %4g%% %10.0f IOPS (target %.0f)  mean %8.1f us  p99 %8.1f us\n",
+			    st->points[i - 1], j->m.iops, target, j->m.mean_us, j->m.p99_us);
+		}
+		mrow_write(io->f[1], &j->m);
+		r->st.sub = i + 1;
+		if ((rc = checkpoint(r, io)))
+			break;
+	}
+	free(j);
+	return rc;
+}
+
+static int step_grid(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	int rc = 0;
+	char name[64];
+	unsigned nq = st->spec.niodepth, n = st->nthreads * nq;
+	if (!j)
+		return -ENOMEM;
+	for (unsigned i = r->st.sub; i < n; i++) {
+		unsigned t = st->threads[i / nq], q = st->spec.iodepth[i % nq];
+		j->spec = st->spec;
+		j->spec.numjobs = t;
+		j->qd = q;
+		snprintf(name, sizeof(name), "t%uq%u.json", t, q);
+		j->json_name = name;
+		if ((rc = run_job(r, io, j)))
+			break;
+		fprintf(io->f[1], "%u,%u,", t, q);
+		mrow_write(io->f[1], &j->m);
+		say(r, "  T%-3uQ%-4u %10.0f IOPS  mean %8.1f us  p99 %8.1f us\n", t, q, j->m.iops,
+		    j->m.mean_us, j->m.p99_us);
+		r->st.sub = i + 1;
+		if ((rc = checkpoint(r, io)))
+			break;
+	}
+	free(j);
+	return rc;
+}
+
+static void matrix_cell(const struct plan_step *st, unsigned cell, struct spec *s)
+{
+	unsigned bs = st->mbs[cell / st->nmixes], mix = st->mixes[cell % st->nmixes];
+	bool seq = st->spec.rw == RW_READ || st->spec.rw == RW_WRITE || st->spec.rw == RW_RW;
+	*s = st->spec;
+	s->bs[0].bs = bs;
+	s->bs[0].weight = 100;
+	s->nbs = 1;
+	s->rw = mix == 100 ? (seq ? RW_READ : RW_RANDREAD)
+		: mix == 0 ? (seq ? RW_WRITE : RW_RANDWRITE)
+			   : (seq ? RW_RW : RW_RANDRW);
+	s->rwmixread = mix;
+}
+
+static int step_matrix(struct planrun *r, const struct plan_step *st, struct stepio *io)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	int rc = 0;
+	char name[96], b[32];
+	unsigned ncells = st->nmbs * st->nmixes;
+	if (!j)
+		return -ENOMEM;
+	if (r->st.nvalues && r->st.sub % ncells == 0 && rounds_verdict(r, st, io, r->st.t_offset)) {
+		free(j);
+		return 0;
+	}
+	while (r->st.nvalues < st->max_rounds && !rc) {
+		unsigned round = r->st.nvalues + 1;
+		double t0 = r->st.t_offset;
+		for (unsigned cell = r->st.sub % ncells; cell < ncells; cell++) {
+			matrix_cell(st, cell, &j->spec);
+			j->qd = st->spec.iodepth[0];
+			unsigned bs = j->spec.bs[0].bs, mix = j->spec.rwmixread;
+			snprintf(name, sizeof(name), "r%u-%s-%u.json", round,
+				 spec_fmt_size(bs, b, sizeof(b)), mix);
+			j->json_name = name;
+			if ((rc = run_job(r, io, j)))
+				break;
+			fprintf(io->f[1], "%u,%u,%u,", round, bs, mix);
+			mrow_write(io->f[1], &j->m);
+			say(r, "  round %u %6s %3u/%-3u %10.0f IOPS  mean %8.1f us  max %9.1f us\n",
+			    round, b, mix, 100 - mix, j->m.iops, j->m.mean_us, j->m.max_us);
+			if (bs == st->track_bs && mix == st->track_mix) {
+				r->st.cur_track = track_value(st->track, &j->m);
+				r->st.cur_track_valid = true;
+			}
+			r->st.sub++;
+			if (cell + 1 < ncells && (rc = checkpoint(r, io)))
+				break;
+		}
+		if (rc)
+			break;
+		double v = r->st.cur_track_valid ? r->st.cur_track : 0;
+		fprintf(io->f[2], "%u,%.3f,%.3f,%.3f\n", round, t0, r->st.t_offset, v);
+		if ((rc = push_value(&r->st, v)))
+			break;
+		r->st.cur_track_valid = false;
+		bool over = rounds_verdict(r, st, io, r->st.t_offset);
+		rc = checkpoint(r, io);
+		if (over)
+			break;
+	}
+	free(j);
+	return rc;
+}
+
+int planrun_run(struct planrun *r)
+{
+	struct plan *p = r->plan;
+	int rc = 0;
+
+	while (r->st.step < p->nsteps) {
+		unsigned i = r->st.step;
+		const struct plan_step *st = &p->steps[i];
+		struct stepio io;
+		char sub[128];
+		memset(&io, 0, sizeof(io));
+		planrun_step_dir(p, i, sub, sizeof(sub));
+		snprintf(io.dir, sizeof(io.dir), "%s/%s", r->dir, sub);
+		bool resumed = r->st.sizes[0] >= 0;
+		if (!resumed) {
+			r->st.started = now_unix();
+			r->st.t_offset = 0;
+		}
+		say(r, "[%u/%u] %s%s\n", i + 1, p->nsteps, st->name,
+		    resumed ? " (resumed)" : "");
+		rc = stepio_open(r, st, &io);
+		if (rc) {
+			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
+			return NVS_EXIT_IOERR;
+		}
+		write_step_json(r, i, io.dir, "running");
+		if (!resumed && (rc = checkpoint(r, &io))) {
+			stepio_close(&io);
+			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
+			return NVS_EXIT_IOERR;
+		}
+		switch (st->kind) {
+		case STEP_PURGE:
+			rc = step_purge(r, st, &io);
+			break;
+		case STEP_FILL:
+			rc = step_fill(r, st, &io);
+			break;
+		case STEP_PRECONDITION:
+			rc = step_precondition(r, st, &io);
+			break;
+		case STEP_MEASURE:
+			rc = step_measure(r, st, &io);
+			break;
+		case STEP_RATE_CURVE:
+			rc = step_rate_curve(r, st, &io);
+			break;
+		case STEP_GRID:
+			rc = step_grid(r, st, &io);
+			break;
+		case STEP_MATRIX:
+			rc = step_matrix(r, st, &io);
+			break;
+		}
+		if (rc) {
+			stepio_close(&io);
+			if (rc == EINTR_STOP) {
+				fprintf(stderr, "nvscope plan: interrupted; continue with: nvscope plan "
+						"--resume %s\n", r->dir);
+				return NVS_EXIT_IOERR;
+			}
+			fprintf(stderr, "nvscope plan: step %u (%s) failed; the results so far are in "
+					"%s (--resume retries the step)\n", i + 1, st->name, r->dir);
+			return rc == -EINVAL || rc == -EPERM ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
+		}
+		for (int k = 0; k < 3; k++)
+			if (io.f[k])
+				fflush(io.f[k]);
+		write_step_json(r, i, io.dir, "done");
+		stepio_close(&io);
+		r->st.step = i + 1;
+		r->st.sub = 0;
+		r->st.nvalues = 0;
+		r->st.max_iops = 0;
+		r->st.cur_track_valid = false;
+		for (int k = 0; k < 3; k++)
+			r->st.sizes[k] = -1;
+		if ((rc = planrun_save(r))) {
+			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
+			return NVS_EXIT_IOERR;
+		}
+	}
+	return NVS_EXIT_OK;
+}

@@ -1,0 +1,58 @@
+/* planrun.h - executing a parsed plan into a results directory, with the
+ * state saved after every step, round and measurement so that a run can be
+ * resumed (internal to `nvscope plan`; see plan.c and docs/plans.md). */
+#ifndef NVS_PLANRUN_H
+#define NVS_PLANRUN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "config/plan.h"
+
+#define PLANRUN_MAX_VALUES 100000
+
+/* The resumable position: step index, progress inside it, and what the
+ * step carries between measurements. */
+struct planrun_state {
+	unsigned step;        /* next step to run (nsteps: finished) */
+	unsigned sub;         /* measurements/rounds/cells done in that step */
+	double t_offset;      /* seconds of samples already in samples.csv */
+	double *values;       /* tracked value per finished round (malloc'ed) */
+	unsigned nvalues;
+	double max_iops;      /* rate curve: the measured maximum */
+	double cur_track;     /* matrix: tracked cell of the unfinished round */
+	bool cur_track_valid;
+	long sizes[3];        /* bytes of samples.csv, table, table2 at the checkpoint */
+	double started;       /* step start (unix time) */
+};
+
+struct planrun {
+	struct plan *plan;
+	const char *dir;              /* results directory */
+	const char *confirm;          /* --yes-destroy-data value */
+	struct planrun_state st;
+	atomic_int *stop;             /* set by the signal handler */
+	bool quiet;
+	/* the command line to record in state.json (for --resume) */
+	char targets[NVS_MAX_TARGETS][256];
+	unsigned ntargets;
+	uint64_t stripe;
+	bool force;
+	char overrides[32][2][128];
+	unsigned noverrides;
+};
+
+/* Runs the steps from r->st onwards.  Returns NVS_EXIT_OK, NVS_EXIT_IOERR
+ * (I/O failure or interrupted: the state allows --resume) or
+ * NVS_EXIT_USAGE (refused / bad workload). */
+int planrun_run(struct planrun *r);
+/* Writes state.json atomically (tmp + rename).  0 or -errno. */
+int planrun_save(const struct planrun *r);
+/* Reads DIR/state.json into @r (targets, overrides, state).  0 or -errno
+ * with @err set. */
+int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen);
+/* Directory name of step @i: "03-precondition-4k-randwrite". */
+void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len);
+
+#endif
