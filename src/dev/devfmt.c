@@ -167,7 +167,7 @@ static const char *hsize(uint64_t b, char *buf, size_t len)
 
 void dev_list_print_table(const struct dev_list *l, FILE *f)
 {
-	char a[32], b[32], u[64], fmt[32], use[64];
+	char a[32], b[32], u[80], fmt[32], use[160];
 
 	if (l->nr_ctrls) {
 		fprintf(f, "%-16s %-14s %-20s %-28s %-9s %-22s %-13s %-8s %s\n", "Node",

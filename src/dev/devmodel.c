@@ -468,7 +468,10 @@ static int scan_sys_block(struct dev_list *l)
 		}
 		b->kind = DEV_KIND_BLOCK;
 		TRIMCPY(b->name, n);
-		snprintf(b->path, sizeof(b->path), "/dev/%s", n);
+		if (snprintf(b->path, sizeof(b->path), "/dev/%s", n) >= (int)sizeof(b->path)) {
+			l->nr_blocks--; /* no such name in practice */
+			continue;
+		}
 		driver_of(n, dir, b->driver, sizeof(b->driver));
 		if (!read_sys(dir, "device/model", v, sizeof(v)))
 			TRIMCPY(b->model, v);
