@@ -42,6 +42,16 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 	eq = strchr(key, '=');
 	klen = eq ? (size_t)(eq - key) : strlen(key);
 	val = eq ? eq + 1 : NULL;
+#define IS(name) (klen == strlen(name) && !strncmp(key, name, klen))
+	if (!IS("target") && !IS("filename") && !IS("preset") && !IS("job")) {
+		/* not a workload option at all: the caller's (--help, --output...) */
+		struct spec probe;
+		char k[64], e[16];
+		snprintf(k, sizeof(k), "%.*s", (int)klen, key);
+		spec_init(&probe);
+		if (klen >= sizeof(k) || spec_set(&probe, k, "1", e, sizeof(e)) == -ENOENT)
+			return 0;
+	}
 	if (!val && !is_flag(key, klen)) {
 		if (*i + 1 >= argc) {
 			snprintf(err, errlen, "option '--%.*s' needs a value", (int)klen, key);
@@ -49,7 +59,6 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		}
 		val = argv[*i + 1];
 	}
-#define IS(name) (klen == strlen(name) && !strncmp(key, name, klen))
 	if (IS("target") || IS("filename")) {
 		char buf[4096], *save, *tok;
 		snprintf(buf, sizeof(buf), "%s", val);
