@@ -266,7 +266,9 @@ static void print_steps(const struct plan *p)
 		char b[32];
 		printf("  %2u. %-34s", i + 1, s->name);
 		if (s->kind == STEP_PURGE)
-			printf(" method %d\n", (int)s->purge_method);
+			printf(" %s\n", s->purge_method == PURGE_TRIM	 ? "trim"
+					 : s->purge_method == PURGE_FORMAT ? "format"
+									   : "sanitize");
 		else
 			printf(" %s %s QD%u%s T%u runtime %.3gs%s\n", spec_rw_name(s->spec.rw),
 			       spec_fmt_size(s->spec.bs[0].bs, b, sizeof(b)), s->spec.iodepth[0],
@@ -416,6 +418,8 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "nvscope plan: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
+	if (resume && r.plan_name[0])
+		snprintf(r.plan->name, sizeof(r.plan->name), "%s", r.plan_name);
 	for (unsigned i = 0; i < r.noverrides; i++)
 		if (plan_override(r.plan, r.overrides[i][0], r.overrides[i][1], err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: --%s: %s\n", r.overrides[i][0], err);

@@ -252,6 +252,8 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 	if (isnan((double)r->stripe))
 		r->stripe = 0;
 	r->force = cJSON_IsTrue(cJSON_GetObjectItem(o, "force_destroy"));
+	x = cJSON_GetObjectItem(o, "plan");
+	snprintf(r->plan_name, sizeof(r->plan_name), "%s", cJSON_IsString(x) ? x->valuestring : "");
 	r->noverrides = 0;
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "overrides"))
 	{
@@ -350,7 +352,8 @@ static void stepio_close(struct stepio *io)
 static int stepio_open(struct planrun *r, const struct plan_step *st, struct stepio *io)
 {
 	bool resume = r->st.sizes[0] >= 0;
-	const char *names[3] = {"samples.csv", table_names[st->kind][0], table_names[st->kind][1]};
+	const char *names[3] = {st->kind == STEP_PURGE ? NULL : "samples.csv",
+				table_names[st->kind][0], table_names[st->kind][1]};
 	if (mkdir(io->dir, 0755) && errno != EEXIST)
 		return -errno;
 	for (int i = 0; i < 3; i++) {

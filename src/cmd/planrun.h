@@ -34,6 +34,7 @@ struct planrun {
 	struct planrun_state st;
 	atomic_int *stop;             /* set by the signal handler */
 	bool quiet;
+	char plan_name[64];           /* from state.json on --resume */
 	/* the command line to record in state.json (for --resume) */
 	char targets[NVS_MAX_TARGETS][256];
 	unsigned ntargets;
