@@ -14,9 +14,11 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 BUILD   ?= build
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-           -DNVS_VERSION='"$(VERSION)"' -Iinclude -Isrc $(PKG_CFLAGS)
+OPT     ?= -O2 -g
+SAN     ?=
+NVS_CFLAGS := $(OPT) $(SAN) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+           -DNVS_VERSION='"$(VERSION)"' -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
+NVS_LDFLAGS := $(SAN) $(LDFLAGS)
 LDLIBS  += $(PKG_LIBS) -pthread -lm
 
 SRCS     := $(sort $(wildcard src/*/*.c))
@@ -31,11 +33,11 @@ BIN ?= nvscope
 all: $(BIN)
 
 $(BIN): $(OBJS) $(MAIN_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(NVS_CFLAGS) $(NVS_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(NVS_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The unit-test runner: every tests/unit/test_*.c defines `Suite *X_suite(void)`;
 # the list of suites is generated so that adding a test file needs no edit here.
@@ -44,9 +46,9 @@ $(BUILD)/tests/suites.h: $(TSRCS)
 	@sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/S(\1)/p' $(TSRCS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/tests/unit/runner.o: tests/unit/runner.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(BUILD)/tests -c -o $@ $<
+	$(CC) $(NVS_CFLAGS) -I$(BUILD)/tests -c -o $@ $<
 $(BUILD)/unit-tests: $(BUILD)/tests/unit/runner.o $(TOBJS) $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
+	$(CC) $(NVS_CFLAGS) $(NVS_LDFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
 
 # Installs the Debian packages that are missing (root, or through sudo).
 deps:
@@ -74,14 +76,14 @@ check-vm: deps-vm
 asan:
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/nvscope \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
+	  OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  all build-asan/unit-tests
 	@NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
 
 tsan:
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/nvscope \
-	  CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" all build-tsan/unit-tests
+	  OPT="-O1 -g" SAN="-fsanitize=thread" all build-tsan/unit-tests
 	@NVS_BUILD=build-tsan NVS_BIN=build-tsan/nvscope NVS_SANITIZER=tsan tests/run.sh
 
 bench: all
