@@ -137,7 +137,7 @@ mk() { rm -f "$RUN/$1.img"; truncate -s "$2" "$RUN/$1.img"; }
 mk a1 64M; mk a2 32M; mk b1 48M
 : >"$RUN/status"; : >"$RUN/out"
 CPU=$(awk '/^Cpus_allowed_list:/{split($2, a, "[-,]"); print a[1]}' /proc/self/status)
-d() { echo "file=$RUN/$1.img,if=none,id=$1,format=raw,cache=unsafe"; }
+d() { echo "file=$RUN/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"; }
 set +e
 timeout "$TMO" taskset -c "$CPU" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1G -smp 1 \
 	-bios /usr/share/qemu/qboot.rom -vga none -display none -nic none -no-reboot \
