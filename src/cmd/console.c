@@ -1,16 +1,175 @@
-/* console.c - placeholder until its issue lands: refuses clearly. */
+/* console.c - `nvscope` (the full-screen console) and `nvscope replay DIR`:
+ * command-line parsing; the console itself lives in src/ui/. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "config/cli.h"
+#include "ui/console.h"
+
+static void usage(FILE *f, const char *prog)
+{
+	if (!strcmp(prog, "replay")) {
+		fprintf(f, "usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			   "  plays a results directory written by the console (DIR/samples.csv)\n"
+			   "  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
+		return;
+	}
+	fprintf(f,
+		"usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
+		"               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+		"  the full-screen console.  With --target and a preset (or workload options)\n"
+		"  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
+		"  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
+		"  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
+		"  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
+		"  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
+		"  Keys: ? or F1 in the console.\n");
+}
+
+/* Takes "--name VALUE" or "--name=VALUE"; returns the value or NULL. */
+static const char *opt_val(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
+{
+	const char *a = argv[*i], *v;
+	if (!strcmp(a, "--ascii"))
+		o->ascii = true;
+	else if ((v = opt_val(argc, argv, i, "--theme")))
+		o->theme = v;
+	else
+		return 0;
+	return 1;
+}
+
+/* The base spec: defaults plus the command line's workload options. */
+static int build_base(const struct cli *c, struct spec *s, char *err, size_t len)
+{
+	spec_init(s);
+	for (unsigned k = 0; k < c->nkv; k++) {
+		char key[64];
+		snprintf(key, sizeof(key), "%.*s", (int)c->kv[k].klen, c->kv[k].key);
+		int ret = spec_set(s, key, c->kv[k].val, err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 int cmd_console(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "nvscope %s: not available in this build yet\n", argv[0]);
-	return NVS_EXIT_USAGE;
+	static struct console_opts o; /* big (specs): not on the stack */
+	static struct cli c;
+	static char targets[NVS_MAX_TARGETS][256];
+	char err[512] = "";
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int rc = cli_take(&c, argc, argv, &i, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "nvscope: %s\n", err);
+			return NVS_EXIT_USAGE;
+		}
+		if (rc > 0) {
+			i--; /* cli_take moved past the option */
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout, "nvscope");
+			return NVS_EXIT_OK;
+		} else if (parse_common(argc, argv, &i, &o)) {
+			continue;
+		} else if (!strcmp(a, "--demo")) {
+			o.demo = true;
+		} else if ((v = opt_val(argc, argv, &i, "--results"))) {
+			o.results = v;
+		} else {
+			fprintf(stderr, "nvscope: unknown option '%s' (see nvscope --help)\n", a);
+			return NVS_EXIT_USAGE;
+		}
+	}
+	/* targets: comma lists split into our own strings */
+	for (unsigned t = 0; t < c.ntargets && o.ntargets < NVS_MAX_TARGETS; t++) {
+		size_t n = strcspn(c.targets[t], ",");
+		snprintf(targets[o.ntargets], sizeof(targets[0]), "%.*s", (int)n, c.targets[t]);
+		o.targets[o.ntargets] = targets[o.ntargets];
+		o.ntargets++;
+	}
+	if (build_base(&c, &o.base, err, sizeof(err))) {
+		fprintf(stderr, "nvscope: %s\n", err);
+		return NVS_EXIT_USAGE;
+	}
+	struct spec *jobs = NULL;
+	unsigned njobs = 0;
+	char name[64] = "custom";
+	if (c.ntargets && (c.preset || c.job || c.nkv)) {
+		int ret = cli_jobs(&c, &jobs, &njobs, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "nvscope: %s\n", err);
+			return NVS_EXIT_USAGE;
+		}
+		const char *src = c.preset ? c.preset : c.job;
+		if (src) {
+			const char *b = strrchr(src, '/');
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(b ? b + 1 : src, "."),
+				 b ? b + 1 : src);
+		}
+		o.jobs = jobs;
+		o.njobs = njobs;
+		o.run_name = name;
+	} else if (c.preset || c.job) {
+		fprintf(stderr, "nvscope: --preset/--job needs --target PATH to start at once\n");
+		return NVS_EXIT_USAGE;
+	}
+	int status = console_run(&o);
+	free(jobs);
+	return status;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-	return cmd_console(argc, argv);
+	static struct console_opts o;
+	memset(&o, 0, sizeof(o));
+	spec_init(&o.base);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout, "replay");
+			return NVS_EXIT_OK;
+		} else if (parse_common(argc, argv, &i, &o)) {
+			continue;
+		} else if ((v = opt_val(argc, argv, &i, "--speed"))) {
+			char *end;
+			o.speed = strtod(v, &end);
+			if (*end || !(o.speed > 0) || o.speed > 4096) {
+				fprintf(stderr, "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
+					v);
+				return NVS_EXIT_USAGE;
+			}
+		} else if (a[0] != '-' && !o.replay_dir) {
+			o.replay_dir = a;
+		} else {
+			fprintf(stderr, "nvscope replay: unexpected argument '%s' (see --help)\n", a);
+			return NVS_EXIT_USAGE;
+		}
+	}
+	if (!o.replay_dir) {
+		usage(stderr, "replay");
+		return NVS_EXIT_USAGE;
+	}
+	return console_run(&o);
 }

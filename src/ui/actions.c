@@ -1,0 +1,325 @@
+/* actions.c - what the console does on the user's behalf: the device
+ * rows and their marks, launching presets and the custom form (through the
+ * write-safety check and its typed confirmation), messages, and the series
+ * and time window the strips show. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dev/safety.h"
+#include "ui/app.h"
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void app_message(struct app *a, int role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->msg, sizeof(a->msg), fmt, ap);
+	va_end(ap);
+	a->msg_role = role;
+	a->msg_until = mono_now() + 6;
+	a->dirty[PANE_STATUS] = true;
+}
+
+bool app_running(const struct app *a)
+{
+	return !a->replay && session_state(a->sess) == SESS_RUNNING;
+}
+
+const struct series *app_series(struct app *a, int t)
+{
+	static struct series view, empty;
+	if (a->replay) {
+		if (t >= 0)
+			return &empty;
+		size_t n = a->replay_ser.n;
+		while (n && a->replay_ser.pt[n - 1].t > a->replay_t)
+			n--;
+		view = (struct series){a->replay_ser.pt, n, a->replay_ser.cap};
+		return &view;
+	}
+	const struct series *s = session_series(a->sess, t);
+	return s ? s : &empty;
+}
+
+unsigned app_ntargets(const struct app *a)
+{
+	return a->replay ? 1 : session_ntargets(a->sess);
+}
+
+void app_time_range(struct app *a, double *t0, double *t1)
+{
+	const struct series *s = app_series(a, -1);
+	double last = s->n ? s->pt[s->n - 1].t : 0;
+	double total = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
+				 : session_planned(a->sess);
+	if (total < last)
+		total = last;
+	if (a->span <= 0) {
+		*t0 = 0;
+		*t1 = total > 1 ? total : 1;
+		return;
+	}
+	if (a->follow || a->view_end <= 0)
+		*t1 = last > a->span ? last : a->span;
+	else
+		*t1 = a->view_end;
+	*t0 = *t1 - a->span;
+	if (*t0 < 0) {
+		*t0 = 0;
+		*t1 = a->span;
+	}
+}
+
+/* ---- devices ---- */
+
+static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char extra[][256],
+			 int nextra)
+{
+	free(a->drows);
+	a->drows = NULL;
+	int n = devrows_build(a->devs, true, &a->drows);
+	a->ndrows = n > 0 ? n : 0;
+	for (int i = 0; i < nextra; i++) {
+		if (devrows_find(a->drows, a->ndrows, extra[i]) >= 0)
+			continue;
+		struct devrow *r = realloc(a->drows, (size_t)(a->ndrows + 1) * sizeof(*r));
+		if (!r)
+			break;
+		a->drows = r;
+		r = memset(&a->drows[a->ndrows++], 0, sizeof(*r));
+		r->selectable = true;
+		snprintf(r->path, sizeof(r->path), "%s", extra[i]);
+		const char *b = strrchr(extra[i], '/');
+		snprintf(r->name, sizeof(r->name), "%.63s", b ? b + 1 : extra[i]);
+		snprintf(r->model, sizeof(r->model), "file");
+		snprintf(r->usage, sizeof(r->usage), "-");
+	}
+	for (int i = 0; i < nmarked; i++) {
+		int k = devrows_find(a->drows, a->ndrows, marked[i]);
+		if (k >= 0)
+			a->drows[k].marked = true;
+	}
+	if (a->dev_cur >= a->ndrows)
+		a->dev_cur = a->ndrows ? a->ndrows - 1 : 0;
+	a->dirty[PANE_DEVICES] = a->dirty[PANE_FORM] = true;
+}
+
+/* Paths of the marked rows and of the added files, to survive a rebuild. */
+static int collect_paths(struct app *a, char out[][256], int max, bool marked_only)
+{
+	int n = 0;
+	for (int i = 0; i < a->ndrows && n < max; i++) {
+		const struct devrow *r = &a->drows[i];
+		if (marked_only ? r->marked : !strcmp(r->model, "file"))
+			snprintf(out[n++], 256, "%s", r->path);
+	}
+	return n;
+}
+
+static char (*path_buf(void))[256]
+{
+	static char buf[2][NVS_MAX_TARGETS][256];
+	static int which;
+	which ^= 1;
+	return buf[which];
+}
+
+void app_rescan(struct app *a)
+{
+	char(*marked)[256] = path_buf(), (*extra)[256] = path_buf();
+	int nm = collect_paths(a, marked, NVS_MAX_TARGETS, true);
+	int ne = collect_paths(a, extra, NVS_MAX_TARGETS, false);
+	char err[128];
+	dev_list_free(a->devs);
+	a->devs = dev_scan(err, sizeof(err));
+	if (!a->devs)
+		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
+	rebuild_rows(a, marked, nm, extra, ne);
+}
+
+int app_add_target(struct app *a, const char *path)
+{
+	char(*marked)[256] = path_buf(), (*extra)[256] = path_buf();
+	int nm = collect_paths(a, marked, NVS_MAX_TARGETS, true);
+	int ne = collect_paths(a, extra, NVS_MAX_TARGETS, false);
+	if (!*path)
+		return -EINVAL;
+	if (devrows_find(a->drows, a->ndrows, path) < 0 && ne < NVS_MAX_TARGETS)
+		snprintf(extra[ne++], 256, "%s", path);
+	if (nm < NVS_MAX_TARGETS)
+		snprintf(marked[nm++], 256, "%s", path);
+	rebuild_rows(a, marked, nm, extra, ne);
+	int k = devrows_find(a->drows, a->ndrows, path);
+	if (k >= 0)
+		a->dev_cur = k;
+	return 0;
+}
+
+/* ---- launching ---- */
+
+static int marked_targets(struct app *a, struct spec *s)
+{
+	s->ntargets = 0;
+	for (int i = 0; i < a->ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
+		if (a->drows[i].marked)
+			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", a->drows[i].path);
+	if (!s->ntargets && a->dev_cur < a->ndrows && a->drows[a->dev_cur].selectable)
+		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
+			 a->drows[a->dev_cur].path);
+	if (!s->ntargets) {
+		app_message(a, ROLE_WARN, "mark a target first (Devices pane: Space)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
+{
+	char dir[600], err[256] = "";
+	if (a->results_dir[0])
+		snprintf(dir, sizeof(dir), "%s", a->results_dir);
+	else
+		session_default_dir(name, dir, sizeof(dir));
+	if (session_start(a->sess, jobs, n, dir, err, sizeof(err))) {
+		app_message(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
+	a->screen = SCREEN_LIVE;
+	a->span = 0;
+	a->follow = true;
+	a->nhp = 0;
+	a->thm_base_valid = false;
+	a->health_path[0] = '\0';
+	a->health_next = 0;
+	int k = devrows_find(a->drows, a->ndrows, jobs[0].targets[0]);
+	if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0])
+		snprintf(a->health_path, sizeof(a->health_path), "%s", a->drows[k].ctrl);
+	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
+	app_dirty_all(a);
+}
+
+/* Safety first: refuses writes to devices in use, asks before destroying
+ * data.  Takes ownership of @jobs. */
+void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
+{
+	bool writes = false;
+	for (unsigned j = 0; j < n; j++)
+		writes |= spec_writes(&jobs[j]);
+	if (writes && a->demo) {
+		app_message(a, ROLE_WARN, "demo mode: %s writes, not started", name);
+		free(jobs);
+		return;
+	}
+	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++) {
+		char msg[256] = "";
+		int r = safety_check_write(jobs[0].targets[t], jobs[0].force_destroy, msg, sizeof(msg));
+		if (r == -EEXIST) {
+			free(a->pending);
+			a->pending = jobs;
+			a->npending = n;
+			snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
+			snprintf(a->pending_path, sizeof(a->pending_path), "%s", jobs[0].targets[t]);
+			snprintf(a->prompt_text, sizeof(a->prompt_text),
+				 "%.150s. Type %.60s to DESTROY it, Esc cancels: ", msg,
+				 jobs[0].targets[t]);
+			a->prompt = PROMPT_DESTROY;
+			a->edit[0] = '\0';
+			a->edit_len = 0;
+			a->dirty[PANE_STATUS] = true;
+			return;
+		}
+		if (r) {
+			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
+			free(jobs);
+			return;
+		}
+	}
+	start_jobs(a, jobs, n, name);
+	free(jobs);
+}
+
+void app_confirm_destroy(struct app *a, bool ok)
+{
+	struct spec *jobs = a->pending;
+	a->pending = NULL;
+	if (!jobs)
+		return;
+	if (!ok) {
+		app_message(a, ROLE_WARN, "not confirmed: nothing written");
+		free(jobs);
+		return;
+	}
+	for (unsigned j = 0; j < a->npending; j++)
+		jobs[j].force_destroy = true;
+	app_launch_jobs(a, jobs, a->npending, a->pending_name);
+}
+
+void app_launch_preset(struct app *a, int idx)
+{
+	if (app_running(a)) {
+		app_message(a, ROLE_WARN, "a workload is running (s stops it)");
+		return;
+	}
+	if (idx < 0 || (size_t)idx >= a->npresets) {
+		app_message(a, ROLE_WARN, "no preset selected");
+		return;
+	}
+	struct spec base = a->base;
+	if (marked_targets(a, &base))
+		return;
+	struct spec *jobs = NULL;
+	unsigned n = 0;
+	char err[256] = "";
+	if (preset_load(a->presets[idx].path, &base, &jobs, &n, err, sizeof(err))) {
+		app_message(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	for (unsigned j = 0; j < n; j++) { /* the console's choice of targets wins */
+		jobs[j].ntargets = base.ntargets;
+		memcpy(jobs[j].targets, base.targets, sizeof(base.targets));
+	}
+	app_launch_jobs(a, jobs, n, a->presets[idx].name);
+}
+
+void app_launch_form(struct app *a)
+{
+	if (a->demo) {
+		app_message(a, ROLE_WARN, "demo mode: custom workloads are disabled");
+		return;
+	}
+	if (app_running(a)) {
+		app_message(a, ROLE_WARN, "a workload is running (s stops it)");
+		return;
+	}
+	struct spec *job = malloc(sizeof(*job));
+	if (!job)
+		return;
+	*job = a->base;
+	if (marked_targets(a, job)) {
+		free(job);
+		return;
+	}
+	for (int i = 0; i < FORM_NFIELDS; i++) {
+		char err[200] = "";
+		if (!a->form[i].val[0])
+			continue;
+		if (spec_set(job, a->form[i].key, a->form[i].val, err, sizeof(err))) {
+			app_message(a, ROLE_ERROR, "%s: %s", a->form[i].label, err);
+			free(job);
+			return;
+		}
+	}
+	snprintf(job->name, sizeof(job->name), "custom");
+	app_launch_jobs(a, job, 1, "custom");
+}
+

@@ -1,0 +1,219 @@
+/* app.h - the console's state, shared by its modules: console.c (loop,
+ * terminal, actions), keys.c (key bindings), panes.c (what each pane draws)
+ * and draw.c (widgets).  Everything here belongs to the UI thread, the only
+ * thread that calls ncurses. */
+#ifndef NVS_UI_APP_H
+#define NVS_UI_APP_H
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include "config/preset.h"
+#include "dev/devmodel.h"
+#include "io/spec.h"
+#include "stats/collect.h"
+#include "stats/cpu.h"
+#include "ui/axis.h"
+#include "ui/braille.h"
+#include "ui/devrows.h"
+#include "ui/layout.h"
+#include "ui/session.h"
+#include "ui/theme.h"
+
+enum prompt {
+	PROMPT_NONE,
+	PROMPT_QUIT,    /* y/n */
+	PROMPT_DESTROY, /* type the device path to confirm */
+	PROMPT_PATH,    /* a file or device path to add as a target */
+	PROMPT_FIELD,   /* a value of the custom workload form */
+};
+
+#define FORM_NFIELDS 9
+
+struct form_field {
+	const char *key;   /* spec_set key */
+	const char *label;
+	char val[64];
+};
+
+/* One health reading for the health strip (t first, as in struct point). */
+struct health_pt {
+	double t;
+	double temp_c;   /* NAN when not valid */
+	double throttle; /* thermal transitions since the run's start */
+};
+
+struct app {
+	/* options */
+	bool ascii, demo, replay;
+	char results_dir[512]; /* --results, "" = default per run */
+	struct spec base;      /* workload options given on the command line */
+
+	/* theme and colours */
+	struct theme theme;
+	char theme_dir[512];
+	char **theme_names;
+	int ntheme, theme_idx;
+	int ncolors; /* 0: no colour */
+	attr_t attr[ROLE_COUNT];
+	short pair[ROLE_COUNT];
+
+	/* screen */
+	int cols, rows;
+	bool too_small;
+	enum layout_screen screen;
+	struct layout lay;
+	WINDOW *win[PANE_COUNT];
+	bool dirty[PANE_COUNT];
+	WINDOW *input, *overlay;
+	int focus; /* PANE_DEVICES, PANE_LAUNCH or PANE_FORM */
+	bool help;
+	struct bcanvas canvas;
+
+	/* devices */
+	struct dev_list *devs;
+	struct devrow *drows;
+	int ndrows, dev_cur, dev_top;
+
+	/* presets */
+	struct preset_info *presets;
+	size_t npresets;
+	int pre_cur, pre_top;
+
+	/* custom workload form */
+	struct form_field form[FORM_NFIELDS];
+	int form_cur;
+
+	/* prompt (a line editor in the status bar) and messages */
+	enum prompt prompt;
+	char prompt_text[256];
+	char edit[256];
+	int edit_len;
+	char msg[256];
+	int msg_role;
+	double msg_until;
+
+	/* the run */
+	struct session *sess;
+	struct spec *pending; /* jobs waiting for the destroy confirmation */
+	unsigned npending;
+	char pending_name[64];
+	char pending_path[256];
+	char run_name[64];
+
+	/* view of the time axis */
+	bool log, mbps;
+	double span;     /* seconds shown; 0 = the whole run */
+	double view_end; /* right edge when not following */
+	bool follow;
+	int tgt_page;
+
+	/* CPU */
+	struct cpu *cpu;
+	double cpu_next;
+
+	/* health strip */
+	struct health_pt *hp;
+	size_t nhp, caphp;
+	double health_next;
+	char health_path[256];
+	double thm_base;
+	bool thm_base_valid;
+
+	/* replay */
+	struct series replay_ser;
+	double replay_t, speed;
+	bool paused;
+	char replay_dir[512];
+
+	/* demo */
+	int demo_idx;
+	double demo_next;
+
+	double now; /* monotonic seconds, this frame */
+	bool quit;
+};
+
+/* ---- console.c: actions ---- */
+/* Shows @fmt in the status bar for a few seconds in colour @role. */
+void app_message(struct app *a, int role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Starts preset @idx (of a->presets) on the marked targets. */
+void app_launch_preset(struct app *a, int idx);
+/* Starts @n jobs (malloc'ed, ownership taken) named @name, after the
+ * write-safety check (which may ask for a typed confirmation first). */
+void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name);
+/* Starts the custom workload form on the marked targets. */
+void app_launch_form(struct app *a);
+/* Answer to the destroy confirmation: starts the pending jobs forced, or
+ * drops them. */
+void app_confirm_destroy(struct app *a, bool ok);
+/* Rescans devices, keeping the marks. */
+void app_rescan(struct app *a);
+/* Adds @path as a target row (a file or a device not listed) and marks it. */
+int app_add_target(struct app *a, const char *path);
+/* Loads theme number @idx of the theme list (-1: by the name in @name). */
+int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t len);
+/* Marks every pane for redrawing. */
+void app_dirty_all(struct app *a);
+/* Whether a workload runs now. */
+bool app_running(const struct app *a);
+/* The series drawn: aggregate (@t < 0) or target @t, live or replayed
+ * (replay: truncated at the play position).  Never NULL. */
+const struct series *app_series(struct app *a, int t);
+unsigned app_ntargets(const struct app *a);
+/* The shown time range [*t0, *t1] of the strips. */
+void app_time_range(struct app *a, double *t0, double *t1);
+
+/* ---- keys.c ---- */
+/* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
+void keys_handle(struct app *a, int ch, bool is_key);
+
+/* ---- panes.c ---- */
+/* Draws pane @p into its window (erased first). */
+void panes_draw(struct app *a, enum pane_id p);
+/* The help overlay and the too-small message. */
+void panes_draw_help(struct app *a);
+void panes_draw_too_small(struct app *a);
+/* Fills the form with its defaults. */
+void panes_form_init(struct app *a);
+
+/* ---- draw.c: widgets ---- */
+struct plot_ser {
+	const void *base; /* array of records whose first member is double t */
+	size_t n, stride, off; /* count, record size, offset of the double value */
+	uint8_t role;
+};
+
+struct plot {
+	struct plot_ser ser[4];
+	int nser;
+	double t0, t1;
+	bool log;
+	enum axis_unit unit;
+	bool labels; /* value labels on the left and a time axis below */
+};
+
+/* Sets the attributes of @role on @w. */
+void draw_role(struct app *a, WINDOW *w, int role);
+/* Writes @s at (@y, @x) of @w in @role, clipped to @maxw columns (UTF-8
+ * aware).  Returns the columns written. */
+int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *s);
+int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* The pane's title line: @title on the left, @right on the right. */
+void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
+/* Fills row @y of @w with blanks in @role. */
+void draw_fill(struct app *a, WINDOW *w, int y, int role);
+/* A scatter strip of @p in the rectangle (@y, @x, @h, @w) of window @win. */
+void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
+/* A horizontal bar of segments (percentages of @w columns). */
+void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct,
+	      const int *roles, int n);
+/* @text ("857k", digits, '.', k, M, G, space) in 3x5 large digits; returns
+ * the columns used (0 when it does not fit in @maxw). */
+int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text);
+/* Display width of UTF-8 @s. */
+int draw_width(const char *s);
+
+#endif

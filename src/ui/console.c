@@ -1,0 +1,521 @@
+/* console.c - the console's main loop, terminal handling and actions.
+ *
+ * Loop: the UI thread waits for a key with a timeout that ends at the next
+ * frame (10 Hz).  Each frame drains the workers' rings (session_poll), reads
+ * /proc/stat once a second and the NVMe health log every 5 s, then redraws
+ * only the panes marked dirty and ends with one doupdate().  Keys are
+ * handled as they come and redraw at once.
+ *
+ * Terminal restore: SIGINT, SIGTERM and SIGHUP only set an atomic flag; the
+ * loop sees it, stops the workload, writes the results and calls endwin().
+ * An atexit() hook calls endwin() for any exit() path.  A crash signal
+ * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) cannot return to the loop, so
+ * its handler uses only async-signal-safe calls: tcsetattr() with the
+ * settings saved before initscr() and write() of the sequences that leave
+ * the alternate screen and show the cursor, then re-raises the signal with
+ * the previous handler (so sanitizer reports and core dumps still happen). */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include "dev/safety.h"
+#include "report/csv.h"
+#include "ui/app.h"
+#include "ui/console.h"
+
+static atomic_int sig_quit;
+static atomic_bool term_active;
+static struct termios saved_tio;
+static bool saved_tio_ok;
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static struct sigaction old_fatal[NVS_ARRAY_SIZE(fatal_sigs)];
+
+static void on_quit_signal(int sig)
+{
+	atomic_store_explicit(&sig_quit, sig, memory_order_relaxed);
+}
+
+static void on_fatal_signal(int sig)
+{
+	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
+	if (atomic_load_explicit(&term_active, memory_order_relaxed)) {
+		if (saved_tio_ok)
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+		ssize_t r = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
+		(void)r;
+	}
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(fatal_sigs); i++)
+		if (fatal_sigs[i] == sig)
+			sigaction(sig, &old_fatal[i], NULL);
+	raise(sig);
+}
+
+static void term_restore(void)
+{
+	if (atomic_exchange(&term_active, false)) {
+		endwin();
+		fflush(stdout);
+	}
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_quit_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(fatal_sigs); i++)
+		sigaction(fatal_sigs[i], &sa, &old_fatal[i]);
+	static bool once;
+	if (!once) {
+		atexit(term_restore);
+		once = true;
+	}
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- colours ---- */
+
+static void apply_colours(struct app *a)
+{
+	bool colour = has_colors() && !a->theme.mono;
+	if (colour && !a->ncolors) {
+		start_color();
+		use_default_colors();
+		a->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
+	}
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		const struct role_style *s = &a->theme.role[r];
+		attr_t at = 0;
+		if (s->attrs & THEME_BOLD)
+			at |= A_BOLD;
+		if (s->attrs & THEME_DIM)
+			at |= A_DIM;
+		if (s->attrs & THEME_REVERSE)
+			at |= A_REVERSE;
+		if (s->attrs & THEME_UNDERLINE)
+			at |= A_UNDERLINE;
+		a->attr[r] = at;
+		a->pair[r] = 0;
+		if (colour && a->ncolors && r > 0 && r < COLOR_PAIRS) {
+			int fg = theme_colour_index(&s->fg, a->ncolors);
+			int bg = theme_colour_index(&s->bg, a->ncolors);
+			if (init_pair((short)r, (short)fg, (short)bg) == OK)
+				a->pair[r] = (short)r;
+		}
+	}
+	app_dirty_all(a);
+}
+
+int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t len)
+{
+	struct theme t;
+	char path[1100];
+	if (idx < 0 && name) {
+		for (int i = 0; i < a->ntheme; i++)
+			if (!strcmp(a->theme_names[i], name))
+				idx = i;
+		if (idx < 0) {
+			snprintf(err, len, "unknown theme '%s' (themes in %s)", name,
+				 a->theme_dir[0] ? a->theme_dir : "none found");
+			return -ENOENT;
+		}
+	}
+	if (idx < 0 || idx >= a->ntheme) {
+		theme_default(&t);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s.theme", a->theme_dir, a->theme_names[idx]);
+		int ret = theme_load(path, &t, err, len);
+		if (ret)
+			return ret;
+	}
+	a->theme = t;
+	a->theme_idx = idx;
+	if (atomic_load(&term_active))
+		apply_colours(a);
+	return 0;
+}
+
+/* ---- state helpers ---- */
+
+void app_dirty_all(struct app *a)
+{
+	for (int p = 0; p < PANE_COUNT; p++)
+		a->dirty[p] = true;
+}
+
+static void dirty_live(struct app *a)
+{
+	static const int live[] = {PANE_TITLE, PANE_IOPS,    PANE_LAT,    PANE_HEALTH,
+				   PANE_TARGETS, PANE_QD,   PANE_NUMBERS, PANE_CPU};
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(live); i++)
+		a->dirty[live[i]] = true;
+}
+
+/* ---- per-frame work ---- */
+
+static void relayout(struct app *a)
+{
+	struct layout_in in = {
+		.screen = a->replay ? SCREEN_LIVE : a->screen,
+		.ntargets = app_ntargets(a),
+		.nqd = a->replay ? 0 : session_nsteps(a->sess),
+		.health = !a->replay && a->health_path[0],
+		.big = a->theme.bignum,
+	};
+	getmaxyx(stdscr, in.rows, in.cols);
+	static struct layout_in last;
+	static bool have_last;
+	if (have_last && !memcmp(&in, &last, sizeof(in)) && a->win[PANE_TITLE] != NULL)
+		return;
+	last = in;
+	have_last = true;
+	a->cols = in.cols;
+	a->rows = in.rows;
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (a->win[p]) {
+			delwin(a->win[p]);
+			a->win[p] = NULL;
+		}
+	a->too_small = layout_compute(&in, &a->lay) != 0;
+	werase(stdscr);
+	wnoutrefresh(stdscr);
+	for (int p = 0; p < PANE_COUNT && !a->too_small; p++) {
+		const struct rect *r = &a->lay.pane[p];
+		if (r->w > 0 && r->h > 0)
+			a->win[p] = newwin(r->h, r->w, r->y, r->x);
+	}
+	app_dirty_all(a);
+}
+
+static void health_tick(struct app *a)
+{
+	if (!a->health_path[0] || a->now < a->health_next || !app_running(a))
+		return;
+	a->health_next = a->now + 5;
+	struct dev_health h;
+	char err[128];
+	struct health_pt p = {session_elapsed(a->sess), NAN, 0};
+	if (!dev_health_read(a->health_path, &h, NULL, err, sizeof(err))) {
+		if (h.temperature_valid)
+			p.temp_c = h.temperature_c;
+		if (h.thm_valid) {
+			double c = (double)h.thm_trans_count[0] + h.thm_trans_count[1];
+			if (!a->thm_base_valid) {
+				a->thm_base = c;
+				a->thm_base_valid = true;
+			}
+			p.throttle = c - a->thm_base;
+		}
+	}
+	if (a->nhp == a->caphp) {
+		size_t nc = a->caphp ? a->caphp * 2 : 256;
+		struct health_pt *n = realloc(a->hp, nc * sizeof(*n));
+		if (!n)
+			return;
+		a->hp = n;
+		a->caphp = nc;
+	}
+	a->hp[a->nhp++] = p;
+	a->dirty[PANE_HEALTH] = true;
+}
+
+static void demo_tick(struct app *a)
+{
+	if (!a->demo || app_running(a) || !a->npresets || a->prompt != PROMPT_NONE)
+		return;
+	if (a->demo_next == 0) {
+		a->demo_next = a->now + 5;
+		return;
+	}
+	if (a->now < a->demo_next)
+		return;
+	a->demo_next = 0;
+	a->demo_idx = (a->demo_idx + 1) % (int)a->npresets;
+	a->pre_cur = a->demo_idx;
+	app_launch_preset(a, a->demo_idx);
+}
+
+static void tick(struct app *a, double dt)
+{
+	static enum session_state last_state = SESS_IDLE;
+	static double next_second;
+	if (!a->replay) {
+		if (session_poll(a->sess) > 0)
+			dirty_live(a);
+		enum session_state st = session_state(a->sess);
+		if (st != last_state) {
+			if (st == SESS_FAILED)
+				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
+			else if (st == SESS_DONE)
+				app_message(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
+			last_state = st;
+			dirty_live(a);
+		}
+		health_tick(a);
+		demo_tick(a);
+	} else if (!a->paused && a->replay_ser.n) {
+		double end = a->replay_ser.pt[a->replay_ser.n - 1].t;
+		size_t before = app_series(a, -1)->n;
+		a->replay_t += dt * a->speed;
+		if (a->replay_t >= end) {
+			a->replay_t = end;
+			a->paused = true;
+			a->dirty[PANE_TITLE] = true;
+		}
+		if (app_series(a, -1)->n != before)
+			dirty_live(a);
+	}
+	if (a->now >= next_second) {
+		next_second = a->now + 1;
+		if (a->cpu && !cpu_update(a->cpu))
+			a->dirty[PANE_CPU] = true;
+		a->dirty[PANE_TITLE] = true;
+	}
+	if (a->msg[0] && a->now >= a->msg_until) {
+		a->msg[0] = '\0';
+		a->dirty[PANE_STATUS] = true;
+	}
+}
+
+static void draw(struct app *a)
+{
+	relayout(a);
+	bool any = a->too_small;
+	for (int p = 0; p < PANE_COUNT; p++)
+		any |= a->dirty[p];
+	if (!any)
+		return;
+	if (a->too_small) {
+		panes_draw_too_small(a);
+	} else {
+		bool any = false;
+		for (int p = 0; p < PANE_COUNT; p++)
+			if (a->dirty[p] && a->win[p]) {
+				panes_draw(a, p);
+				any = true;
+			}
+		if (a->help && any)
+			panes_draw_help(a);
+	}
+	memset(a->dirty, 0, sizeof(a->dirty));
+	doupdate();
+}
+
+/* ---- set-up and the loop ---- */
+
+static void load_presets(struct app *a)
+{
+	if (preset_list(&a->presets, &a->npresets)) {
+		a->presets = NULL;
+		a->npresets = 0;
+		return;
+	}
+	if (!a->demo)
+		return;
+	/* demo: destructive presets are not even shown */
+	size_t keep = 0;
+	for (size_t i = 0; i < a->npresets; i++) {
+		struct spec base, *jobs = NULL;
+		unsigned n = 0;
+		char err[256];
+		bool writes = true;
+		spec_init(&base);
+		if (!preset_load(a->presets[i].path, &base, &jobs, &n, err, sizeof(err))) {
+			writes = false;
+			for (unsigned j = 0; j < n; j++)
+				writes |= spec_writes(&jobs[j]);
+		}
+		free(jobs);
+		if (!writes)
+			a->presets[keep++] = a->presets[i];
+	}
+	a->npresets = keep;
+}
+
+static int init_themes(struct app *a, const char *name, char *err, size_t len)
+{
+	if (!theme_dir(a->theme_dir, sizeof(a->theme_dir))) {
+		int n = theme_list(a->theme_dir, &a->theme_names);
+		a->ntheme = n > 0 ? n : 0;
+	}
+	if (name)
+		return app_set_theme(a, -1, name, err, len);
+	if (app_set_theme(a, -1, "default", err, len))
+		theme_default(&a->theme); /* no theme files: built-in */
+	return 0;
+}
+
+static int load_replay(struct app *a, const char *dir, char *err, size_t len)
+{
+	char path[600];
+	snprintf(a->replay_dir, sizeof(a->replay_dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	int ret = csv_read_series(path, &a->replay_ser, err, len);
+	if (ret)
+		return ret;
+	if (!a->replay_ser.n) {
+		snprintf(err, len, "%.400s: no samples to replay", path);
+		return -EINVAL;
+	}
+	const char *b = strrchr(dir, '/');
+	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
+	a->replay = true;
+	a->screen = SCREEN_LIVE;
+	return 0;
+}
+
+static void app_free(struct app *a)
+{
+	session_free(a->sess);
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (a->win[p])
+			delwin(a->win[p]);
+	if (a->overlay)
+		delwin(a->overlay);
+	if (a->input)
+		delwin(a->input);
+	bcanvas_release(&a->canvas);
+	dev_list_free(a->devs);
+	free(a->drows);
+	free(a->presets);
+	free(a->pending);
+	free(a->hp);
+	series_release(&a->replay_ser);
+	theme_names_free(a->theme_names, a->ntheme);
+	cpu_free(a->cpu);
+	free(a);
+}
+
+static int prepare(struct app *a, const struct console_opts *o, char *err, size_t len)
+{
+	int ret = init_themes(a, o->theme, err, len);
+	if (ret)
+		return ret;
+	if (o->replay_dir)
+		return load_replay(a, o->replay_dir, err, len);
+	if (!(a->sess = session_new())) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	load_presets(a);
+	panes_form_init(a);
+	a->devs = dev_scan(err, len);
+	int n = devrows_build(a->devs, true, &a->drows);
+	a->ndrows = n > 0 ? n : 0;
+	for (unsigned i = 0; i < o->ntargets; i++)
+		app_add_target(a, o->targets[i]);
+	for (int i = 0; i < a->ndrows; i++)
+		if (a->drows[i].marked) {
+			a->dev_cur = i;
+			break;
+		}
+	return 0;
+}
+
+static void loop(struct app *a)
+{
+	double next_frame = mono_now(), last_tick = next_frame;
+	while (!a->quit && !atomic_load_explicit(&sig_quit, memory_order_relaxed)) {
+		a->now = mono_now();
+		int ms = (int)((next_frame - a->now) * 1000);
+		wtimeout(a->input, ms < 0 ? 0 : ms > 100 ? 100 : ms);
+		wint_t ch;
+		int r = wget_wch(a->input, &ch);
+		a->now = mono_now();
+		if (r != ERR)
+			keys_handle(a, (int)ch, r == KEY_CODE_YES);
+		if (a->now >= next_frame) {
+			tick(a, a->now - last_tick);
+			last_tick = a->now;
+			next_frame = a->now + 0.1;
+		}
+		draw(a);
+	}
+}
+
+int console_run(const struct console_opts *o)
+{
+	char err[512] = "";
+	struct app *a = calloc(1, sizeof(*a));
+	if (!a) {
+		fprintf(stderr, "nvscope: out of memory\n");
+		return NVS_EXIT_IOERR;
+	}
+	setlocale(LC_ALL, "");
+	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
+	a->demo = o->demo;
+	a->base = o->base;
+	a->speed = o->speed > 0 ? o->speed : 1;
+	a->focus = PANE_DEVICES;
+	a->follow = true;
+	if (o->results)
+		snprintf(a->results_dir, sizeof(a->results_dir), "%s", o->results);
+	if (prepare(a, o, err, sizeof(err))) {
+		fprintf(stderr, "nvscope: %s\n", err);
+		app_free(a);
+		return NVS_EXIT_USAGE;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
+		app_free(a);
+		return NVS_EXIT_USAGE;
+	}
+	saved_tio_ok = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
+	install_signals();
+	if (!initscr()) {
+		fprintf(stderr, "nvscope: cannot initialise the terminal\n");
+		app_free(a);
+		return NVS_EXIT_IOERR;
+	}
+	atomic_store(&term_active, true);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	set_escdelay(25);
+	a->input = newwin(1, 1, 0, 0);
+	keypad(a->input, TRUE);
+	apply_colours(a);
+	a->cpu = cpu_new();
+	if (o->njobs && !a->replay) {
+		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
+		if (jobs) {
+			memcpy(jobs, o->jobs, o->njobs * sizeof(*jobs));
+			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
+		}
+	}
+	loop(a);
+	int sig = atomic_load(&sig_quit);
+	char dir[512] = "";
+	if (a->sess) {
+		snprintf(dir, sizeof(dir), "%s", session_dir(a->sess));
+		session_stop(a->sess);
+		session_free(a->sess); /* joins and writes the results */
+		a->sess = NULL;
+	}
+	term_restore();
+	if (dir[0])
+		printf("nvscope: results in %s\n", dir);
+	app_free(a);
+	return sig ? 128 + sig : NVS_EXIT_OK;
+}

@@ -1,0 +1,30 @@
+/* console.h - the full-screen console (ncursesw): entry point used by
+ * src/cmd/console.c for `nvscope` and `nvscope replay DIR`. */
+#ifndef NVS_UI_CONSOLE_H
+#define NVS_UI_CONSOLE_H
+
+#include <stdbool.h>
+#include "nvscope.h"
+#include "io/spec.h"
+
+struct console_opts {
+	const char *targets[NVS_MAX_TARGETS]; /* preselected targets */
+	unsigned ntargets;
+	const struct spec *jobs; /* start these at once (copied), NULL = none */
+	unsigned njobs;
+	const char *run_name;   /* name of that run (the preset's, "custom") */
+	const char *theme;      /* theme name, NULL = default */
+	const char *results;    /* results directory, NULL = results/<stamp>-<name> */
+	const char *replay_dir; /* replay this results directory instead */
+	bool ascii, demo;
+	double speed;           /* replay speed, 0 = 1x */
+	struct spec base;       /* defaults plus the command line's workload
+				 * options, under presets launched from the screen */
+};
+
+/* Runs the console until the user quits (or SIGINT/SIGTERM).  Restores the
+ * terminal on every exit path.  Returns the exit status: 0, 2 for bad input
+ * found before the screen opens (message on stderr), 1 for a fatal error. */
+int console_run(const struct console_opts *o);
+
+#endif

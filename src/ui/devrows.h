@@ -1,0 +1,42 @@
+/* devrows.h - the Devices pane's rows: the device model (devmodel.h)
+ * flattened into a tree of controller, namespace, block device and file
+ * lines, with health (temperature, % used) and in-use marks.  No ncurses. */
+#ifndef NVS_UI_DEVROWS_H
+#define NVS_UI_DEVROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "dev/devmodel.h"
+
+struct devrow {
+	int depth;          /* 0 controller / block / file, 1 namespace */
+	bool selectable;    /* a target (namespaces, block devices, files) */
+	bool nvme;          /* an NVMe namespace or controller */
+	bool marked;        /* chosen as a target */
+	char path[256];     /* target path; controller path for controllers */
+	char ctrl[64];      /* controller path of an NVMe namespace, "" */
+	char name[64];      /* "nvme0", "nvme0n1", "loop0", file name */
+	char model[64];
+	char serial[32];
+	char firmware[16];
+	uint64_t size;      /* bytes, 0 unknown */
+	uint32_t lbs;       /* logical block size, 0 unknown */
+	bool in_use;        /* mounted, swap or held: never written */
+	bool has_data;      /* partitions or a signature: writes need confirmation */
+	char usage[64];     /* "mounted /", "ext4", "-" */
+	bool temp_valid;
+	double temp_c;
+	bool used_valid;
+	unsigned pct_used;
+};
+
+/* Builds rows from @l (NVMe tree first, then block devices and files),
+ * reading each controller's health log when @health.  *@rows is malloc'ed
+ * (caller frees).  Returns the count or -ENOMEM. */
+int devrows_build(const struct dev_list *l, bool health, struct devrow **rows);
+/* Index of the row whose target path is @path (or resolves to the same
+ * file), -1 when none. */
+int devrows_find(const struct devrow *rows, int n, const char *path);
+
+#endif

@@ -1,0 +1,289 @@
+/* draw.c - the widgets, written once: text in a colour role, pane headers,
+ * the braille scatter strip with its axes, segmented bars and large digits.
+ *
+ * The scatter strip: every point of every series inside the time window is
+ * one dot (x from its time, y from the value axis), so a 4-hour run of
+ * 16,000 one-second samples draws its full spread, not a decimated line -
+ * the preconditioning charts of SSD reviews.  The canvas is 2x4 dots per
+ * cell (braille.c); a cell takes the colour of the last series drawn into
+ * it, so series are drawn in increasing importance.  Without UTF-8 the
+ * cells become ASCII (' . : \''). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include "ui/app.h"
+
+void draw_role(struct app *a, WINDOW *w, int role)
+{
+	if (role < 0 || role >= ROLE_COUNT)
+		role = ROLE_NORMAL;
+	wattr_set(w, a->attr[role], a->pair[role], NULL);
+}
+
+int draw_width(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *s)
+{
+	int wy, wx;
+	getmaxyx(w, wy, wx);
+	if (y < 0 || y >= wy || x < 0 || x >= wx)
+		return 0;
+	if (maxw > wx - x)
+		maxw = wx - x;
+	if (maxw <= 0)
+		return 0;
+	/* count bytes for maxw code points */
+	int cols = 0;
+	const char *p = s;
+	while (*p && cols < maxw) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	draw_role(a, w, role);
+	mvwaddnstr(w, y, x, s, (int)(p - s));
+	return cols;
+}
+
+int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return draw_str(a, w, y, x, maxw, role, buf);
+}
+
+void draw_fill(struct app *a, WINDOW *w, int y, int role)
+{
+	int wy, wx;
+	getmaxyx(w, wy, wx);
+	if (y < 0 || y >= wy)
+		return;
+	draw_role(a, w, role);
+	mvwhline(w, y, 0, ' ', wx);
+}
+
+void draw_header(struct app *a, WINDOW *w, const char *title, const char *right)
+{
+	int wx = getmaxx(w);
+	draw_role(a, w, ROLE_BORDER);
+	if (a->ascii)
+		mvwhline(w, 0, 0, '-', wx);
+	else
+		mvwhline(w, 0, 0, ACS_HLINE, wx);
+	int n = draw_fmt(a, w, 0, 1, wx - 2, ROLE_HEADER, " %s ", title);
+	if (right && *right) {
+		int rw = draw_width(right) + 2;
+		if (1 + n + rw < wx)
+			draw_fmt(a, w, 0, wx - rw - 1, rw, ROLE_HEADER, " %s ", right);
+	}
+}
+
+static double val_at(const struct plot_ser *s, size_t i)
+{
+	const char *rec = (const char *)s->base + i * s->stride;
+	double v;
+	memcpy(&v, rec + s->off, sizeof(v));
+	return v;
+}
+
+static double t_at(const struct plot_ser *s, size_t i)
+{
+	double t;
+	memcpy(&t, (const char *)s->base + i * s->stride, sizeof(t));
+	return t;
+}
+
+/* First index with t >= @t0 (records are in time order). */
+static size_t first_at(const struct plot_ser *s, double t0)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t_at(s, mid) < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell *c)
+{
+	if (!c || !c->bits)
+		return;
+	draw_role(a, w, c->role);
+	if (a->ascii) {
+		mvwaddch(w, y, x, (chtype)braille_ascii(c->bits));
+	} else {
+		wchar_t s[2] = {(wchar_t)braille_char(c->bits), 0};
+		mvwaddnwstr(w, y, x, s, 1);
+	}
+}
+
+static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
+		     const struct axis *ax, enum axis_unit unit)
+{
+	double ticks[AXIS_MAX_TICKS];
+	int n = axis_ticks(ax, ticks, ph >= 8 ? ph / 2 : ph >= 3 ? 3 : 2);
+	int last_row = -1;
+	for (int i = 0; i < n; i++) {
+		int py = axis_map(ax, ticks[i], 4 * ph);
+		if (py < 0)
+			continue;
+		int row = ph - 1 - py / 4;
+		if (row == last_row)
+			continue;
+		last_row = row;
+		char buf[24];
+		axis_fmt(ticks[i], unit, a->ascii, buf, sizeof(buf));
+		int bw = draw_width(buf);
+		if (bw > lw - 1)
+			bw = lw - 1;
+		draw_str(a, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
+		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS, a->ascii ? "+" : "\xe2\x94\xa4");
+	}
+}
+
+static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0, double t1)
+{
+	struct axis tx = {t0, t1, false};
+	double ticks[AXIS_MAX_TICKS];
+	int n = axis_ticks(&tx, ticks, pw / 8 > 1 ? pw / 8 : 2);
+	int next_free = x;
+	for (int i = 0; i < n; i++) {
+		int col = x + axis_map(&tx, ticks[i], 2 * pw) / 2;
+		char buf[24];
+		axis_fmt(ticks[i], UNIT_SEC, a->ascii, buf, sizeof(buf));
+		int bw = draw_width(buf);
+		if (col + bw > x + pw)
+			col = x + pw - bw;
+		if (col < next_free)
+			continue;
+		draw_str(a, win, y, col, bw, ROLE_AXIS, buf);
+		next_free = col + bw + 1;
+	}
+}
+
+void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
+{
+	int lw = p->labels && w >= 24 ? 7 : 0;
+	int ph = p->labels && h >= 4 ? h - 1 : h;
+	int pw = w - lw;
+	if (ph <= 0 || pw <= 1 || !(p->t1 > p->t0))
+		return;
+	/* autoscale on what is visible */
+	double vmin = INFINITY, vpos = INFINITY, vmax = -INFINITY;
+	size_t start[4];
+	for (int s = 0; s < p->nser; s++) {
+		const struct plot_ser *ps = &p->ser[s];
+		start[s] = first_at(ps, p->t0);
+		for (size_t i = start[s]; i < ps->n && t_at(ps, i) <= p->t1; i++) {
+			double v = val_at(ps, i);
+			if (isnan(v))
+				continue;
+			if (v < vmin)
+				vmin = v;
+			if (v > vmax)
+				vmax = v;
+			if (v > 0 && v < vpos)
+				vpos = v;
+		}
+	}
+	struct axis ax;
+	if (vmax < vmin)
+		axis_autoscale(&ax, 0, 0, p->log);
+	else
+		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
+	if (bcanvas_init(&a->canvas, pw, ph))
+		return;
+	int dw = 2 * pw, dh = 4 * ph;
+	double scale = (dw - 1) / (p->t1 - p->t0);
+	for (int s = 0; s < p->nser; s++) {
+		const struct plot_ser *ps = &p->ser[s];
+		for (size_t i = start[s]; i < ps->n; i++) {
+			double t = t_at(ps, i);
+			if (t > p->t1)
+				break;
+			int py = axis_map(&ax, val_at(ps, i), dh);
+			if (py < 0)
+				continue;
+			bcanvas_set(&a->canvas, (int)lround((t - p->t0) * scale), dh - 1 - py, ps->role);
+		}
+	}
+	for (int cy = 0; cy < ph; cy++)
+		for (int cx = 0; cx < pw; cx++)
+			put_cell(a, win, y + cy, x + lw + cx, bcanvas_cell(&a->canvas, cx, cy));
+	if (lw)
+		y_labels(a, win, y, x, lw, ph, &ax, p->unit);
+	if (ph < h)
+		t_labels(a, win, y + ph, x + lw, pw, p->t0, p->t1);
+}
+
+void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct,
+	      const int *roles, int n)
+{
+	double acc = 0;
+	int col = 0;
+	for (int i = 0; i < n; i++) {
+		acc += pct[i] > 0 ? pct[i] : 0;
+		int end = (int)lround(acc / 100.0 * w);
+		if (end > w)
+			end = w;
+		draw_role(a, win, roles[i]);
+		for (; col < end; col++)
+			mvwaddch(win, y, x + col, '|');
+	}
+}
+
+/* 3x5 font: each glyph is five rows of three bits (left = 4). */
+static const struct {
+	char c;
+	unsigned char row[5];
+} font[] = {
+	{'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}},
+	{'3', {7, 1, 7, 1, 7}}, {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}},
+	{'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}}, {'8', {7, 5, 7, 5, 7}},
+	{'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'k', {4, 5, 6, 5, 5}},
+	{'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}},
+};
+
+int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text)
+{
+	int need = (int)strlen(text) * 4 - 1;
+	if (need > maxw || y + 5 > getmaxy(win))
+		return 0;
+	draw_role(a, win, role);
+	int col = x;
+	for (const char *c = text; *c; c++, col += 4) {
+		unsigned f = 0;
+		while (f < sizeof(font) / sizeof(font[0]) && font[f].c != *c)
+			f++;
+		if (f == sizeof(font) / sizeof(font[0]))
+			continue;
+		for (int r = 0; r < 5; r++)
+			for (int b = 0; b < 3; b++) {
+				if (!(font[f].row[r] & (4 >> b)))
+					continue;
+				if (a->ascii) {
+					mvwaddch(win, y + r, col + b, '#');
+				} else {
+					wchar_t s[2] = {0x2588, 0};
+					mvwaddnwstr(win, y + r, col + b, s, 1);
+				}
+			}
+	}
+	return need;
+}

@@ -1,0 +1,350 @@
+/* keys.c - key bindings: the prompt's line editor first, then the help
+ * overlay (any key closes it), then global keys, then the focused setup
+ * pane's keys.  htop-like F-keys and single letters do the same things. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "ui/app.h"
+
+static void open_prompt(struct app *a, enum prompt p, const char *text, const char *init)
+{
+	a->prompt = p;
+	snprintf(a->prompt_text, sizeof(a->prompt_text), "%s", text);
+	snprintf(a->edit, sizeof(a->edit), "%s", init ? init : "");
+	a->edit_len = (int)strlen(a->edit);
+	a->dirty[PANE_STATUS] = true;
+}
+
+static void close_prompt(struct app *a)
+{
+	a->prompt = PROMPT_NONE;
+	a->dirty[PANE_STATUS] = true;
+}
+
+static void commit_prompt(struct app *a)
+{
+	enum prompt p = a->prompt;
+	close_prompt(a);
+	switch (p) {
+	case PROMPT_PATH:
+		if (a->edit[0] && !app_add_target(a, a->edit))
+			app_message(a, ROLE_OK, "added and marked %s", a->edit);
+		break;
+	case PROMPT_FIELD: {
+		struct spec scratch;
+		char err[200] = "";
+		spec_init(&scratch);
+		struct form_field *f = &a->form[a->form_cur];
+		if (a->edit[0] && spec_set(&scratch, f->key, a->edit, err, sizeof(err))) {
+			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
+			break;
+		}
+		snprintf(f->val, sizeof(f->val), "%.63s", a->edit);
+		a->dirty[PANE_FORM] = true;
+		break;
+	}
+	case PROMPT_DESTROY:
+		app_confirm_destroy(a, !strcmp(a->edit, a->pending_path));
+		break;
+	default:
+		break;
+	}
+}
+
+static void prompt_key(struct app *a, int ch, bool is_key)
+{
+	if (a->prompt == PROMPT_QUIT) {
+		close_prompt(a);
+		if (!is_key && (ch == 'y' || ch == 'Y'))
+			a->quit = true;
+		return;
+	}
+	if (!is_key && ch == 27) { /* Esc */
+		if (a->prompt == PROMPT_DESTROY)
+			app_confirm_destroy(a, false);
+		close_prompt(a);
+		return;
+	}
+	if ((is_key && ch == KEY_ENTER) || (!is_key && (ch == '\n' || ch == '\r'))) {
+		commit_prompt(a);
+		return;
+	}
+	if ((is_key && ch == KEY_BACKSPACE) || (!is_key && (ch == 127 || ch == 8))) {
+		if (a->edit_len > 0)
+			a->edit[--a->edit_len] = '\0';
+	} else if (!is_key && ch == 21) { /* Ctrl-U */
+		a->edit_len = 0;
+		a->edit[0] = '\0';
+	} else if (!is_key && ch >= 32 && ch < 127 && a->edit_len < (int)sizeof(a->edit) - 1) {
+		a->edit[a->edit_len++] = (char)ch;
+		a->edit[a->edit_len] = '\0';
+	}
+	a->dirty[PANE_STATUS] = true;
+}
+
+static void dirty_strips(struct app *a)
+{
+	a->dirty[PANE_IOPS] = a->dirty[PANE_LAT] = a->dirty[PANE_HEALTH] = true;
+	a->dirty[PANE_TARGETS] = a->dirty[PANE_TITLE] = true;
+}
+
+static double data_end(struct app *a)
+{
+	const struct series *s = app_series(a, -1);
+	return s->n ? s->pt[s->n - 1].t : 0;
+}
+
+static void zoom(struct app *a, bool in)
+{
+	double t0, t1;
+	app_time_range(a, &t0, &t1);
+	double full = t1 - t0;
+	if (in) {
+		if (a->span <= 0)
+			a->span = full;
+		a->span /= 2;
+		if (a->span < 10)
+			a->span = 10;
+	} else if (a->span > 0) {
+		a->span *= 2;
+		double total = data_end(a);
+		if (a->span >= total)
+			a->span = 0;
+	}
+	if (!a->follow)
+		a->view_end = t1;
+	dirty_strips(a);
+}
+
+static void scroll_time(struct app *a, int dir)
+{
+	if (a->span <= 0)
+		return;
+	double t0, t1;
+	app_time_range(a, &t0, &t1);
+	a->follow = false;
+	a->view_end = t1 + dir * a->span / 4;
+	if (a->view_end < a->span)
+		a->view_end = a->span;
+	if (a->view_end >= data_end(a)) {
+		a->follow = true;
+		a->view_end = 0;
+	}
+	dirty_strips(a);
+}
+
+static void move_cursor(int *cur, int n, int delta)
+{
+	*cur += delta;
+	if (*cur >= n)
+		*cur = n - 1;
+	if (*cur < 0)
+		*cur = 0;
+}
+
+static int move_delta(int ch)
+{
+	switch (ch) {
+	case KEY_UP:
+		return -1;
+	case KEY_DOWN:
+		return 1;
+	case KEY_PPAGE:
+		return -10;
+	case KEY_NPAGE:
+		return 10;
+	case KEY_HOME:
+		return -100000;
+	case KEY_END:
+		return 100000;
+	}
+	return 0;
+}
+
+static bool is_enter(int ch, bool is_key)
+{
+	return (is_key && (ch == KEY_ENTER || ch == KEY_F(5))) ||
+	       (!is_key && (ch == '\n' || ch == '\r'));
+}
+
+static void setup_key(struct app *a, int ch, bool is_key)
+{
+	int d = is_key ? move_delta(ch) : 0;
+	if (!is_key && ch == 'k')
+		d = -1;
+	if (!is_key && ch == 'j')
+		d = 1;
+	if (!is_key && ch == '\t') {
+		a->focus = a->focus == PANE_DEVICES ? PANE_LAUNCH
+			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
+								  : PANE_DEVICES;
+		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+		return;
+	}
+	if (is_key && ch == KEY_BTAB) {
+		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
+			   : a->focus == PANE_FORM ? PANE_LAUNCH
+						   : PANE_DEVICES;
+		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+		return;
+	}
+	switch (a->focus) {
+	case PANE_DEVICES:
+		if (d) {
+			move_cursor(&a->dev_cur, a->ndrows, d);
+		} else if (!is_key && ch == ' ' && a->dev_cur < a->ndrows) {
+			struct devrow *r = &a->drows[a->dev_cur];
+			if (r->selectable)
+				r->marked = !r->marked;
+			move_cursor(&a->dev_cur, a->ndrows, 1);
+			a->dirty[PANE_FORM] = true;
+		} else if (!is_key && ch == 'a' && !a->demo) {
+			open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
+		} else if (!is_key && ch == 'r') {
+			app_rescan(a);
+			app_message(a, ROLE_OK, "rescanned: %d devices", a->ndrows);
+		} else if (is_enter(ch, is_key)) {
+			app_launch_preset(a, a->pre_cur);
+		}
+		a->dirty[PANE_DEVICES] = true;
+		break;
+	case PANE_LAUNCH:
+		if (d)
+			move_cursor(&a->pre_cur, (int)a->npresets, d);
+		else if (is_enter(ch, is_key))
+			app_launch_preset(a, a->pre_cur);
+		a->dirty[PANE_LAUNCH] = true;
+		break;
+	case PANE_FORM:
+		if (d) {
+			move_cursor(&a->form_cur, FORM_NFIELDS, d);
+		} else if (is_enter(ch, is_key) && !(is_key && ch == KEY_F(5))) {
+			char text[96];
+			snprintf(text, sizeof(text), "%s = ", a->form[a->form_cur].label);
+			open_prompt(a, PROMPT_FIELD, text, a->form[a->form_cur].val);
+		} else if ((!is_key && ch == 'r') || (is_key && ch == KEY_F(5))) {
+			app_launch_form(a);
+		}
+		a->dirty[PANE_FORM] = true;
+		break;
+	}
+}
+
+static void next_theme(struct app *a)
+{
+	char err[256];
+	if (a->ntheme <= 0) {
+		app_message(a, ROLE_WARN, "no theme files found: built-in theme only");
+		return;
+	}
+	int idx = (a->theme_idx + 1) % a->ntheme;
+	if (app_set_theme(a, idx, NULL, err, sizeof(err)))
+		app_message(a, ROLE_ERROR, "%s", err);
+	else
+		app_message(a, ROLE_OK, "theme %s", a->theme.name);
+}
+
+static bool global_key(struct app *a, int ch, bool is_key)
+{
+	int k = is_key ? -ch : ch; /* negative: curses key codes */
+	if (k == 'q' || k == -KEY_F(10)) {
+		if (app_running(a))
+			open_prompt(a, PROMPT_QUIT, "A workload is running: stop it and quit? (y/n) ", "");
+		else
+			a->quit = true;
+	} else if (k == '?' || k == -KEY_F(1) || k == 'h') {
+		a->help = true;
+		app_dirty_all(a);
+	} else if (k == 't' || k == -KEY_F(2)) {
+		next_theme(a);
+	} else if (k == 'l' || k == -KEY_F(3)) {
+		a->log = !a->log;
+		dirty_strips(a);
+	} else if (k == 'm') {
+		a->mbps = !a->mbps;
+		dirty_strips(a);
+	} else if ((k == 'v' || k == -KEY_F(6)) && !a->replay) {
+		a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
+		app_dirty_all(a);
+	} else if ((k == 's' || k == -KEY_F(9)) && !a->replay) {
+		if (app_running(a)) {
+			session_stop(a->sess);
+			app_message(a, ROLE_WARN, "stopping the workload...");
+		}
+	} else if (k == 0x0c) { /* Ctrl-L */
+		clearok(curscr, TRUE);
+		app_dirty_all(a);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static bool view_key(struct app *a, int ch, bool is_key)
+{
+	int k = is_key ? -ch : ch;
+	if (k == '+' || k == '=' || k == 'z')
+		zoom(a, true);
+	else if (k == '-' || k == 'Z')
+		zoom(a, false);
+	else if (k == '<' || k == ',' || k == -KEY_LEFT)
+		scroll_time(a, -1);
+	else if (k == '>' || k == '.' || k == -KEY_RIGHT)
+		scroll_time(a, 1);
+	else if (k == '0') {
+		a->span = 0;
+		a->follow = true;
+		dirty_strips(a);
+	} else if (k == 'f' || (k == -KEY_END && !a->replay)) {
+		a->follow = true;
+		a->view_end = 0;
+		dirty_strips(a);
+	} else if (k == -KEY_NPAGE || k == -KEY_PPAGE) {
+		a->tgt_page += k == -KEY_NPAGE ? 1 : -1;
+		a->dirty[PANE_TARGETS] = true;
+	} else if (a->replay && k == ' ') {
+		a->paused = !a->paused;
+		if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
+			a->replay_t = 0;
+	} else if (a->replay && (k == '[' || k == ']')) {
+		a->speed *= k == ']' ? 2 : 0.5;
+		if (a->speed < 0.25)
+			a->speed = 0.25;
+		if (a->speed > 4096)
+			a->speed = 4096;
+	} else if (a->replay && k == -KEY_HOME) {
+		a->replay_t = 0;
+		a->paused = false;
+		app_dirty_all(a);
+	} else if (a->replay && k == -KEY_END) {
+		a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
+		app_dirty_all(a);
+	} else {
+		return false;
+	}
+	a->dirty[PANE_TITLE] = true;
+	return true;
+}
+
+void keys_handle(struct app *a, int ch, bool is_key)
+{
+	if (is_key && ch == KEY_RESIZE) {
+		app_dirty_all(a);
+		return;
+	}
+	if (a->prompt != PROMPT_NONE) {
+		prompt_key(a, ch, is_key);
+		return;
+	}
+	if (a->help) {
+		a->help = false;
+		app_dirty_all(a);
+		return;
+	}
+	if (global_key(a, ch, is_key))
+		return;
+	if ((a->replay || a->screen == SCREEN_LIVE) && view_key(a, ch, is_key))
+		return;
+	if (!a->replay && a->screen == SCREEN_SETUP)
+		setup_key(a, ch, is_key);
+}

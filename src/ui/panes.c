@@ -1,0 +1,627 @@
+/* panes.c - what each pane draws, from the console state (app.h).  One
+ * function per pane, dispatched by the table at the bottom; the main loop
+ * calls panes_draw only for panes marked dirty. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "io/pool.h"
+#include "ui/app.h"
+
+static const struct {
+	const char *key, *label, *def;
+} form_defs[FORM_NFIELDS] = {
+	{"rw", "rw", "randread"},     {"rwmixread", "read %", "70"},
+	{"bs", "bs / bssplit", "4k"}, {"iodepth", "iodepth (list)", "32"},
+	{"numjobs", "jobs", "1"},     {"runtime", "runtime", "60s"},
+	{"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
+	{"ramp_time", "ramp", "0"},
+};
+
+void panes_form_init(struct app *a)
+{
+	for (int i = 0; i < FORM_NFIELDS; i++) {
+		a->form[i].key = form_defs[i].key;
+		a->form[i].label = form_defs[i].label;
+		snprintf(a->form[i].val, sizeof(a->form[i].val), "%s", form_defs[i].def);
+	}
+}
+
+static const char *size_str(uint64_t b, char *buf, size_t len)
+{
+	if (!b)
+		snprintf(buf, len, "-");
+	else if (b >= 1000ull * 1000 * 1000 * 1000)
+		snprintf(buf, len, "%.1fTB", b / 1e12);
+	else if (b >= 1000ull * 1000 * 1000)
+		snprintf(buf, len, "%.1fGB", b / 1e9);
+	else
+		snprintf(buf, len, "%.0fMB", b / 1e6);
+	return buf;
+}
+
+static const char *state_name(struct app *a)
+{
+	if (a->replay)
+		return a->paused ? "PAUSED" : "REPLAY";
+	switch (session_state(a->sess)) {
+	case SESS_RUNNING:
+		return "RUNNING";
+	case SESS_DONE:
+		return "DONE";
+	case SESS_FAILED:
+		return "FAILED";
+	default:
+		return "IDLE";
+	}
+}
+
+static void clock_str(double s, char *buf, size_t len)
+{
+	long v = (long)s;
+	if (v >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);
+	else
+		snprintf(buf, len, "%02ld:%02ld", v / 60, v % 60);
+}
+
+static void pane_title(struct app *a, WINDOW *w)
+{
+	char el[32], pl[32], buf[512];
+	draw_fill(a, w, 0, ROLE_TITLE);
+	double elapsed = a->replay ? a->replay_t : session_elapsed(a->sess);
+	double planned = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
+				   : session_planned(a->sess);
+	clock_str(elapsed, el, sizeof(el));
+	clock_str(planned, pl, sizeof(pl));
+	const char *tgt = a->replay ? a->replay_dir : session_target(a->sess, 0);
+	unsigned nt = app_ntargets(a);
+	char more[16] = "";
+	if (nt > 1)
+		snprintf(more, sizeof(more), " +%u", nt - 1);
+	char step[48] = "";
+	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
+	if (!a->replay && st)
+		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
+			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
+	snprintf(buf, sizeof(buf), " nvscope %s | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
+		 NVS_VERSION, state_name(a), a->run_name[0] ? a->run_name : "-", step,
+		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? " / " : "",
+		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
+	if (a->replay) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
+	}
+	draw_str(a, w, 0, 0, a->cols, ROLE_TITLE, buf);
+}
+
+struct keyhelp {
+	const char *key, *what;
+};
+
+static void pane_status(struct app *a, WINDOW *w)
+{
+	draw_fill(a, w, 0, ROLE_STATUS);
+	if (a->prompt != PROMPT_NONE) {
+		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
+		if (a->prompt != PROMPT_QUIT) {
+			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
+			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
+		}
+		return;
+	}
+	if (a->msg[0] && a->now < a->msg_until) {
+		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
+		return;
+	}
+	static const struct keyhelp setup[] = {
+		{"F1", "Help"}, {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
+		{"a", "AddFile"}, {"v", "Live"}, {"t", "Theme"}, {"q", "Quit"},
+	};
+	static const struct keyhelp live[] = {
+		{"F1", "Help"}, {"l", "Log"}, {"m", "MB/s"}, {"+-", "Zoom"}, {"<>", "Scroll"},
+		{"s", "Stop"}, {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
+	};
+	static const struct keyhelp replay[] = {
+		{"F1", "Help"}, {"Spc", "Play"}, {"[]", "Speed"}, {"l", "Log"}, {"+-", "Zoom"},
+		{"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"}, {"q", "Quit"},
+	};
+	const struct keyhelp *k = a->replay ? replay : a->screen == SCREEN_SETUP ? setup : live;
+	int n = a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	int x = 0;
+	for (int i = 0; i < n && x < a->cols; i++) {
+		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
+		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
+	}
+}
+
+static void pane_devices(struct app *a, WINDOW *w)
+{
+	int h = getmaxy(w), wd = getmaxx(w);
+	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
+		    "Space mark  a add file  r rescan");
+	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s", "Device",
+		 "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used", "In use");
+	int rows = h - 2;
+	if (a->dev_cur < a->dev_top)
+		a->dev_top = a->dev_cur;
+	if (a->dev_cur >= a->dev_top + rows)
+		a->dev_top = a->dev_cur - rows + 1;
+	if (!a->ndrows)
+		draw_str(a, w, 2, 2, wd - 2, ROLE_DIM, "no devices found (a: add a file target)");
+	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++) {
+		const struct devrow *r = &a->drows[a->dev_top + i];
+		bool cur = a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES;
+		int role = cur ? ROLE_SELECTED
+			   : r->marked ? ROLE_MARKED
+			   : r->in_use ? ROLE_DIM
+			   : ROLE_NORMAL;
+		char sz[16], lbs[16], temp[16], used[16], name[40];
+		size_str(r->size, sz, sizeof(sz));
+		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
+		snprintf(temp, sizeof(temp), r->temp_valid ? "%.0fC" : "N/A", r->temp_c);
+		snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
+		if (!r->nvme)
+			snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
+		snprintf(name, sizeof(name), "%s%.30s", r->depth ? "  " : "", r->name);
+		if (cur)
+			draw_fill(a, w, 2 + i, ROLE_SELECTED);
+		draw_fmt(a, w, 2 + i, 0, wd, role,
+			 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s",
+			 !r->selectable ? " " : r->marked ? "*" : " ", name, r->model, r->serial,
+			 r->firmware, r->selectable ? sz : "", r->selectable ? lbs : "", temp, used,
+			 r->usage[0] ? r->usage : "-", r->in_use ? " [in use]" : r->has_data ? " [data]" : "");
+	}
+}
+
+static void pane_launch(struct app *a, WINDOW *w)
+{
+	int h = getmaxy(w), wd = getmaxx(w);
+	draw_header(a, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "Enter run");
+	int rows = h - 1;
+	if (a->pre_cur < a->pre_top)
+		a->pre_top = a->pre_cur;
+	if (a->pre_cur >= a->pre_top + rows)
+		a->pre_top = a->pre_cur - rows + 1;
+	if (!a->npresets)
+		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
+	for (int i = 0; i < rows && a->pre_top + i < (int)a->npresets; i++) {
+		int idx = a->pre_top + i;
+		const struct preset_info *p = &a->presets[idx];
+		bool cur = idx == a->pre_cur && a->focus == PANE_LAUNCH;
+		int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
+		if (cur)
+			draw_fill(a, w, 1 + i, ROLE_SELECTED);
+		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%-18.18s %s", p->name, p->description);
+	}
+}
+
+static void pane_form(struct app *a, WINDOW *w)
+{
+	int wd = getmaxx(w), h = getmaxy(w);
+	draw_header(a, w, a->focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
+		    a->demo ? "disabled in demo" : "Enter edit  r run");
+	for (int i = 0; i < FORM_NFIELDS && 1 + i < h; i++) {
+		bool cur = i == a->form_cur && a->focus == PANE_FORM;
+		if (cur)
+			draw_fill(a, w, 1 + i, ROLE_SELECTED);
+		draw_fmt(a, w, 1 + i, 1, wd - 1, cur ? ROLE_SELECTED : a->demo ? ROLE_DIM : ROLE_NORMAL,
+			 "%-15s %s", a->form[i].label, a->form[i].val);
+	}
+	int marked = 0;
+	for (int i = 0; i < a->ndrows; i++)
+		marked += a->drows[i].marked;
+	if (1 + FORM_NFIELDS < h)
+		draw_fmt(a, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
+			 "targets marked: %d", marked);
+}
+
+/* ---- live panes ---- */
+
+static void plot_points(struct plot_ser *ps, const struct series *s, size_t off, uint8_t role)
+{
+	ps->base = s->pt;
+	ps->n = s->n;
+	ps->stride = sizeof(struct point);
+	ps->off = off;
+	ps->role = role;
+}
+
+static void pane_iops(struct app *a, WINDOW *w)
+{
+	struct plot p = {.log = a->log, .labels = true};
+	const struct series *s = app_series(a, -1);
+	app_time_range(a, &p.t0, &p.t1);
+	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
+	size_t r = a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
+	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
+			    : offsetof(struct point, iops[NVS_WRITE]);
+	plot_points(&p.ser[0], s, wr, ROLE_WRITE);
+	plot_points(&p.ser[1], s, r, ROLE_READ);
+	p.nser = 2;
+	char title[96], right[64], now[24];
+	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
+	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
+	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
+		 a->log ? "(log)" : "(linear)", now);
+	snprintf(right, sizeof(right), "read%s write%s", a->ascii ? "" : "\xe2\xa3\xbf",
+		 a->ascii ? "" : "\xe2\xa3\xbf");
+	draw_header(a, w, title, "");
+	int wd = getmaxx(w);
+	/* legend in the series colours */
+	int lx = wd - 14;
+	if (lx > draw_width(title) + 4) {
+		draw_str(a, w, 0, lx, 6, ROLE_READ, " read");
+		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, " write ");
+	}
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
+}
+
+static void pane_lat(struct app *a, WINDOW *w)
+{
+	struct plot p = {.log = a->log, .labels = true, .unit = UNIT_US};
+	const struct series *s = app_series(a, -1);
+	app_time_range(a, &p.t0, &p.t1);
+	plot_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
+	plot_points(&p.ser[1], s, offsetof(struct point, lat_mean_all_us), ROLE_LAT_MEAN);
+	p.nser = 2;
+	char title[96], m[24], q[24];
+	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
+	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
+	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)", m, q);
+	draw_header(a, w, title, "");
+	int wd = getmaxx(w), lx = wd - 12;
+	if (lx > draw_width(title) + 4) {
+		draw_str(a, w, 0, lx, 5, ROLE_LAT_MEAN, " mean");
+		draw_str(a, w, 0, lx + 5, 6, ROLE_LAT_P99, " p99 ");
+	}
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
+}
+
+static void pane_health(struct app *a, WINDOW *w)
+{
+	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC};
+	app_time_range(a, &p.t0, &p.t1);
+	p.ser[0] = (struct plot_ser){a->hp, a->nhp, sizeof(struct health_pt),
+				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
+	p.nser = 1;
+	char title[128];
+	const struct health_pt *lh = a->nhp ? &a->hp[a->nhp - 1] : NULL;
+	if (lh && !isnan(lh->temp_c))
+		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f", a->health_path,
+			 lh->temp_c, lh->throttle);
+	else
+		snprintf(title, sizeof(title), "Health %.60s  temperature N/A", a->health_path);
+	draw_header(a, w, title, "");
+	/* two rows: the strip without its own time axis */
+	p.labels = getmaxy(w) - 1 >= 4;
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
+	if (!p.labels && getmaxx(w) > 7)
+		for (size_t i = 1; i < a->nhp; i++)
+			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
+				int x = (int)((a->hp[i].t - p.t0) / (p.t1 - p.t0) * (getmaxx(w) - 1));
+				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
+			}
+}
+
+static void pane_targets(struct app *a, WINDOW *w)
+{
+	unsigned nt = app_ntargets(a);
+	struct rect area = {0, 1, getmaxx(w), getmaxy(w) - 1}, cells[NVS_MAX_TARGETS];
+	int fit = layout_grid(&area, (int)nt, 24, 3, cells);
+	if (fit < 1)
+		fit = 1;
+	int pages = ((int)nt + fit - 1) / fit;
+	if (a->tgt_page >= pages)
+		a->tgt_page = pages - 1;
+	if (a->tgt_page < 0)
+		a->tgt_page = 0;
+	char right[48];
+	snprintf(right, sizeof(right), pages > 1 ? "page %d/%d PgUp/PgDn" : "%d targets",
+		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
+	draw_header(a, w, "Per target IOPS", right);
+	double t0, t1;
+	app_time_range(a, &t0, &t1);
+	for (int i = 0; i < fit; i++) {
+		unsigned t = (unsigned)(a->tgt_page * fit + i);
+		if (t >= nt)
+			break;
+		const struct series *s = app_series(a, (int)t);
+		const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+		char v[24];
+		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+		const char *path = session_target(a->sess, t);
+		const char *base = strrchr(path, '/');
+		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
+			 base ? base + 1 : path, v);
+		struct plot p = {.t0 = t0, .t1 = t1, .log = a->log, .unit = UNIT_IOPS};
+		plot_points(&p.ser[0], s, offsetof(struct point, iops[NVS_WRITE]), ROLE_WRITE);
+		plot_points(&p.ser[1], s, offsetof(struct point, iops[NVS_READ]), ROLE_READ);
+		p.nser = 2;
+		draw_plot(a, w, cells[i].y + 1, cells[i].x, cells[i].h - 1, cells[i].w - 1, &p);
+	}
+}
+
+/* Mean, p99 and max of both directions of a result, in us. */
+static void result_lat(const struct result *r, double *mean, double *p99, double *max)
+{
+	static struct hist h; /* 16 KiB: not on the stack; UI thread only */
+	hist_init(&h);
+	hist_merge(&h, &r->dir[NVS_READ].lat);
+	hist_merge(&h, &r->dir[NVS_WRITE].lat);
+	*mean = h.n ? hist_mean(&h) / 1e3 : NAN;
+	*p99 = h.n ? hist_percentile(&h, 99) / 1e3 : NAN;
+	*max = h.n ? h.max / 1e3 : NAN;
+}
+
+static void pane_qd(struct app *a, WINDOW *w)
+{
+	int wd = getmaxx(w), h = getmaxy(w);
+	draw_header(a, w, "Per queue depth", "");
+	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", "QD", "IOPS",
+		 a->ascii ? "MB/s" : "MB/s", "mean", "p99", "max", "CPU%");
+	unsigned n = session_nsteps(a->sess), cur = session_cur_step(a->sess);
+	int first = (int)n - (h - 2) > 0 ? (int)n - (h - 2) : 0;
+	if ((int)cur < first)
+		first = (int)cur;
+	for (int i = first, row = 2; i < (int)n && row < h; i++, row++) {
+		const struct session_step *st = session_step(a->sess, (unsigned)i);
+		char c[6][24];
+		double iops, bw, mean, p99, max, cpu;
+		if (st->done) {
+			iops = result_total_iops(&st->res);
+			bw = result_bw(&st->res, NVS_READ) + result_bw(&st->res, NVS_WRITE);
+			result_lat(&st->res, &mean, &p99, &max);
+			cpu = st->res.runtime_s > 0 ? (st->res.usr_s + st->res.sys_s) / st->res.runtime_s * 100
+						    : NAN;
+		} else if ((unsigned)i == cur && app_running(a)) {
+			/* live: averages of this step so far */
+			const struct series *s = app_series(a, -1);
+			double dt = 0, io = 0, by = 0, cp = 0;
+			for (size_t k = 0; k < s->n; k++) {
+				const struct point *pt = &s->pt[k];
+				if (pt->t <= st->t0 || pt->ramp)
+					continue;
+				dt += pt->dt;
+				io += (pt->iops[0] + pt->iops[1]) * pt->dt;
+				by += (pt->bw[0] + pt->bw[1]) * pt->dt;
+				cp += pt->cpu_pct * pt->dt;
+			}
+			iops = dt > 0 ? io / dt : NAN;
+			bw = dt > 0 ? by / dt : NAN;
+			cpu = dt > 0 ? cp / dt : NAN;
+			static struct hist hh;
+			hist_init(&hh);
+			hist_merge(&hh, session_step_hist(a->sess, NVS_READ));
+			hist_merge(&hh, session_step_hist(a->sess, NVS_WRITE));
+			mean = hh.n ? hist_mean(&hh) / 1e3 : NAN;
+			p99 = hh.n ? hist_percentile(&hh, 99) / 1e3 : NAN;
+			max = hh.n ? hh.max / 1e3 : NAN;
+		} else {
+			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", st->iodepth, "-");
+			continue;
+		}
+		axis_fmt(iops, UNIT_IOPS, a->ascii, c[0], 24);
+		snprintf(c[1], 24, isnan(bw) ? "N/A" : "%.0f", bw / 1e6);
+		axis_fmt(mean, UNIT_US, a->ascii, c[2], 24);
+		axis_fmt(p99, UNIT_US, a->ascii, c[3], 24);
+		axis_fmt(max, UNIT_US, a->ascii, c[4], 24);
+		snprintf(c[5], 24, isnan(cpu) ? "N/A" : "%.0f", cpu);
+		/* pad by display width (the micro sign is two bytes) */
+		char line[160];
+		int x = 0;
+		snprintf(line, sizeof(line), "%5u", st->iodepth);
+		x += draw_str(a, w, row, x, wd - x, st->done ? ROLE_NORMAL : ROLE_WARN, line);
+		static const int cw[6] = {9, 10, 9, 9, 9, 6};
+		for (int k = 0; k < 6 && x < wd; k++) {
+			int pad = cw[k] - draw_width(c[k]);
+			x += pad > 0 ? pad : 0;
+			x += draw_str(a, w, row, x, wd - x, st->done ? ROLE_NORMAL : ROLE_WARN, c[k]);
+		}
+	}
+}
+
+static void number_row(struct app *a, WINDOW *w, int y, const char *label, double now, double avg,
+		       enum axis_unit u)
+{
+	int wd = getmaxx(w);
+	char n[24], v[24];
+	axis_fmt(now, u, a->ascii, n, sizeof(n));
+	axis_fmt(avg, u, a->ascii, v, sizeof(v));
+	int cw = (wd - 10) / 2;
+	draw_str(a, w, y, 1, 9, ROLE_NORMAL, label);
+	draw_str(a, w, y, 10 + cw - draw_width(n), cw, ROLE_NORMAL, n);
+	draw_str(a, w, y, 10 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
+}
+
+static void pane_numbers(struct app *a, WINDOW *w)
+{
+	const struct series *s = app_series(a, -1);
+	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
+	uint64_t errors = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		const struct point *pt = &s->pt[k];
+		errors += pt->errors;
+		if (pt->ramp)
+			continue;
+		dt += pt->dt;
+		for (int d = 0; d < 2; d++) {
+			io[d] += pt->iops[d] * pt->dt;
+			by[d] += pt->bw[d] * pt->dt;
+		}
+		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
+		if (!isnan(pt->lat_mean_all_us) && n > 0) {
+			lsum += pt->lat_mean_all_us * n;
+			lw += n;
+		}
+		for (int d = 0; d < 2; d++)
+			if (!isnan(pt->lat_max_us[d]) && (isnan(lmax) || pt->lat_max_us[d] > lmax) &&
+			    pt->iops[d] > 0)
+				lmax = pt->lat_max_us[d];
+	}
+	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
+	if (!a->replay) {
+		static struct hist h;
+		hist_init(&h);
+		hist_merge(&h, session_hist(a->sess, NVS_READ));
+		hist_merge(&h, session_hist(a->sess, NVS_WRITE));
+		if (h.n) {
+			avg_mean = hist_mean(&h) / 1e3;
+			avg_p99 = hist_percentile(&h, 99) / 1e3;
+			avg_p9999 = hist_percentile(&h, 99.99) / 1e3;
+			lmax = h.max / 1e3;
+		}
+	}
+	draw_header(a, w, "Numbers", "now    avg");
+	int y = 1, h = getmaxy(w);
+	double now_iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	if (a->theme.bignum && h >= 14) {
+		char big[16];
+		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
+		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big)) {
+			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
+			y += 6;
+		}
+	}
+	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN, UNIT_IOPS);
+	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN, UNIT_IOPS);
+	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
+		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
+	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
+	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	if (y < h - 2)
+		number_row(a, w, y++, "p99.99", NAN, avg_p9999, UNIT_US);
+	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
+				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
+			    : NAN;
+	if (y < h - 1)
+		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
+	uint64_t dropped = a->replay ? 0 : session_dropped(a->sess);
+	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
+		 "errors %llu  dropped %llu", (unsigned long long)errors,
+		 (unsigned long long)dropped);
+}
+
+static void pane_cpu(struct app *a, WINDOW *w)
+{
+	int wd = getmaxx(w), h = getmaxy(w);
+	draw_header(a, w, "CPU", "usr sys io irq");
+	if (!a->cpu) {
+		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
+		return;
+	}
+	const struct series *s = app_series(a, -1);
+	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	int ncpu = (int)cpu_count(a->cpu);
+	int rows = h - 3; /* header, own CPU, IOPS per core */
+	int show = ncpu <= rows ? ncpu : 0;
+	static const int roles[4] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IOWAIT, ROLE_CPU_IRQ};
+	int y = 1;
+	for (int i = -1; i < show && y < h - 2; i++) {
+		if (i < 0 && show && ncpu == 1)
+			continue;
+		const struct cpu_util *u = cpu_get(a->cpu, i);
+		if (!u)
+			continue;
+		double pct[4] = {u->user, u->system, u->iowait, u->irq};
+		double busy = u->user + u->system + u->irq;
+		char lab[8];
+		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
+		draw_fmt(a, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
+		draw_str(a, w, y, 4, 1, ROLE_DIM, "[");
+		int bw = wd - 11;
+		if (bw > 1)
+			draw_bar(a, w, y, 5, bw, pct, roles, 4);
+		draw_str(a, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
+		draw_fmt(a, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
+		y++;
+	}
+	double own = lp ? lp->cpu_pct : NAN;
+	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	char v[24];
+	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+	if (isnan(own))
+		draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers N/A");
+	else
+		draw_fmt(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers %.0f%% cpu", own);
+	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
+}
+
+void panes_draw_help(struct app *a)
+{
+	static const char *lines[] = {
+		"nvscope console - keys",
+		"",
+		"q F10     quit (asks while a workload runs: y confirms)",
+		"? F1      this help (any key closes it)",
+		"t F2      next theme            l F3   linear / log scale",
+		"m         IOPS / MB/s           v F6   setup / live screen",
+		"Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
+		"Space     mark a target         a      add a file or device path",
+		"r         rescan devices (setup); run the custom form (form pane)",
+		"Enter F5  run the preset / edit a form field",
+		"s F9      stop the workload",
+		"+ -       zoom the time axis    < > Left Right  scroll it",
+		"0         whole run             End f  follow the newest data",
+		"PgUp/PgDn pages of per-target strips (live screen)",
+		"replay:   Space play/pause, [ ] speed, Home restart",
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	struct rect r = layout_center(a->cols, a->rows, 66, n + 2);
+	if (a->overlay)
+		delwin(a->overlay);
+	a->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!a->overlay)
+		return;
+	WINDOW *w = a->overlay;
+	draw_role(a, w, ROLE_NORMAL);
+	werase(w);
+	for (int y = 0; y < r.h; y++)
+		draw_fill(a, w, y, ROLE_NORMAL);
+	draw_role(a, w, ROLE_BORDER);
+	if (a->ascii)
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box(w, 0, 0);
+	for (int i = 0; i < n && i + 1 < r.h - 1; i++)
+		draw_str(a, w, 1 + i, 2, r.w - 4, i ? ROLE_NORMAL : ROLE_HEADER, lines[i]);
+	wnoutrefresh(w);
+}
+
+void panes_draw_too_small(struct app *a)
+{
+	WINDOW *w = stdscr;
+	draw_role(a, w, ROLE_NORMAL);
+	werase(w);
+	char buf[128];
+	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d, nvscope needs at least %dx%d",
+		 a->cols, a->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	int y = a->rows / 2;
+	draw_str(a, w, y > 0 ? y - 1 : 0, 0, a->cols, ROLE_WARN, buf);
+	draw_str(a, w, y + 1 < a->rows ? y + 1 : y, 0, a->cols, ROLE_NORMAL,
+		 "Enlarge the window (q quits)");
+	wnoutrefresh(w);
+}
+
+static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
+	[PANE_TITLE] = pane_title,     [PANE_STATUS] = pane_status,   [PANE_DEVICES] = pane_devices,
+	[PANE_LAUNCH] = pane_launch,   [PANE_FORM] = pane_form,       [PANE_IOPS] = pane_iops,
+	[PANE_LAT] = pane_lat,         [PANE_HEALTH] = pane_health,   [PANE_TARGETS] = pane_targets,
+	[PANE_QD] = pane_qd,           [PANE_NUMBERS] = pane_numbers, [PANE_CPU] = pane_cpu,
+};
+
+void panes_draw(struct app *a, enum pane_id p)
+{
+	WINDOW *w = a->win[p];
+	if (!w)
+		return;
+	draw_role(a, w, ROLE_NORMAL);
+	wbkgdset(w, ' ' | a->attr[ROLE_NORMAL] | COLOR_PAIR(a->pair[ROLE_NORMAL]));
+	werase(w);
+	pane_fn[p](a, w);
+	wnoutrefresh(w);
+}

@@ -1,0 +1,514 @@
+/* session.c - runs a console workload step by step and records it.
+ *
+ * A step is one job at one queue depth: one pool (pool.h) and one collector
+ * (collect.h).  Every frame the UI thread drains the pool's rings through
+ * on_sample(), which feeds the collector and merges the interval's latency
+ * buckets into run-wide and per-step histograms (for live p99.99 and max).
+ * New rows of the collector are copied onto the whole-run series with the
+ * step's start time added, and appended to samples.csv as they come, so a
+ * killed console still leaves a replayable directory.  When a pool ends,
+ * its exact result (merged full histograms) becomes the step's row of the
+ * per-QD table and the next step starts; at the end summary.json is written
+ * with json_write_run (fio's layout, one job per step). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "io/pool.h"
+#include "report/csv.h"
+#include "report/json.h"
+#include "ui/session.h"
+
+struct session {
+	enum session_state state;
+	char msg[256];
+	struct spec *jobs;
+	unsigned njobs;
+	struct session_step step[SESSION_MAX_STEPS];
+	struct series step_series[SESSION_MAX_STEPS];
+	unsigned nsteps, cur;
+	bool stop;
+
+	struct pool *pool;
+	struct collect *collect;
+	size_t consumed[NVS_MAX_TARGETS + 1]; /* [0] aggregate, [1+t] target t */
+
+	struct series agg;
+	struct series tgt[NVS_MAX_TARGETS];
+	unsigned ntargets;
+	struct hist run_hist[NVS_NDIR], step_hist[NVS_NDIR];
+	uint64_t dropped;
+	double done_s; /* duration of the finished steps */
+
+	char dir[512];
+	FILE *csv, *events;
+};
+
+struct session *session_new(void)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		hist_init(&s->run_hist[d]);
+		hist_init(&s->step_hist[d]);
+	}
+	return s;
+}
+
+static void event(struct session *s, const char *fmt, const char *arg)
+{
+	if (!s->events)
+		return;
+	fprintf(s->events, "%.1f ", session_elapsed(s));
+	fprintf(s->events, fmt, arg);
+	fputc('\n', s->events);
+	fflush(s->events);
+}
+
+static void release_run(struct session *s)
+{
+	pool_free(s->pool);
+	s->pool = NULL;
+	collect_free(s->collect);
+	s->collect = NULL;
+	series_release(&s->agg);
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+		series_release(&s->tgt[t]);
+	for (unsigned i = 0; i < SESSION_MAX_STEPS; i++)
+		series_release(&s->step_series[i]);
+	if (s->csv)
+		fclose(s->csv);
+	if (s->events)
+		fclose(s->events);
+	s->csv = s->events = NULL;
+	free(s->jobs);
+	s->jobs = NULL;
+}
+
+static void finish(struct session *s);
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->state == SESS_RUNNING) {
+		s->stop = true;
+		pool_stop(s->pool);
+		while (s->state == SESS_RUNNING) {
+			session_poll(s);
+			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+		}
+	}
+	release_run(s);
+	free(s);
+}
+
+static void on_sample(const struct sample *smp, void *arg)
+{
+	struct session *s = arg;
+	collect_sample(smp, s->collect);
+	if (smp->flags & SAMPLE_RAMP)
+		return;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const struct sample_dir *sd = &smp->dir[d];
+		if (!sd->lat_n)
+			continue;
+		hist_merge_counts(&s->run_hist[d], sd->lat_bucket, sd->lat_n, sd->lat_sum, sd->lat_min,
+				  sd->lat_max, sd->lat_sumsq);
+		hist_merge_counts(&s->step_hist[d], sd->lat_bucket, sd->lat_n, sd->lat_sum,
+				  sd->lat_min, sd->lat_max, sd->lat_sumsq);
+	}
+}
+
+/* Copies new collector rows onto the run series; returns new aggregate rows. */
+static int absorb(struct session *s)
+{
+	int added = 0;
+	double t0 = s->step[s->cur].t0;
+	for (int t = -1; t < (int)s->ntargets; t++) {
+		const struct series *src = collect_series(s->collect, t);
+		struct series *dst = t < 0 ? &s->agg : &s->tgt[t];
+		size_t *done = &s->consumed[t + 1];
+		if (!src)
+			continue;
+		for (; *done < src->n; (*done)++) {
+			struct point p = src->pt[*done];
+			p.t += t0;
+			if (series_push(dst, &p))
+				continue;
+			if (t < 0) {
+				added++;
+				if (s->csv)
+					csv_write_point(s->csv, &p);
+			}
+		}
+	}
+	if (added && s->csv)
+		fflush(s->csv);
+	return added;
+}
+
+static int start_step(struct session *s, char *err, size_t errlen)
+{
+	struct session_step *st = &s->step[s->cur];
+	const struct spec *job = &s->jobs[st->job];
+	int ret = pool_new(job, st->iodepth, &s->pool, err, errlen);
+	if (ret)
+		return ret;
+	unsigned nw = pool_nworkers(s->pool);
+	unsigned *wt = calloc(nw ? nw : 1, sizeof(*wt));
+	if (!wt) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto free_pool;
+	}
+	for (unsigned w = 0; w < nw; w++)
+		wt[w] = pool_worker_target(s->pool, w);
+	s->collect = collect_new(nw, pool_ntargets(s->pool), wt, job->interval_ns);
+	free(wt);
+	if (!s->collect) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto free_pool;
+	}
+	memset(s->consumed, 0, sizeof(s->consumed));
+	for (int d = 0; d < NVS_NDIR; d++)
+		hist_init(&s->step_hist[d]);
+	st->t0 = s->done_s;
+	ret = pool_start(s->pool);
+	if (ret) {
+		pool_error(s->pool, err, errlen);
+		if (!err[0])
+			snprintf(err, errlen, "cannot start the workers: %s", strerror(-ret));
+		goto free_collect;
+	}
+	char what[160];
+	snprintf(what, sizeof(what), "step %u/%u: job %s at QD %u", s->cur + 1, s->nsteps,
+		 job->name[0] ? job->name : spec_rw_name(job->rw), st->iodepth);
+	event(s, "start %s", what);
+	return 0;
+free_collect:
+	collect_free(s->collect);
+	s->collect = NULL;
+free_pool:
+	pool_free(s->pool);
+	s->pool = NULL;
+	return ret;
+}
+
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+	char tmp[512];
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:;
+	int e = errno;
+	snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(e));
+	return -e;
+}
+
+static int open_dir(struct session *s, const char *dir, char *err, size_t errlen)
+{
+	int ret = make_dir(dir, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	if (!(s->csv = fopen(path, "w")))
+		goto fail;
+	csv_write_header(s->csv);
+	fflush(s->csv);
+	snprintf(path, sizeof(path), "%s/events.log", dir);
+	if (!(s->events = fopen(path, "w")))
+		goto fail;
+	return 0;
+fail:;
+	int e = errno;
+	snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+	return -e;
+}
+
+int session_start(struct session *s, const struct spec *jobs, unsigned njobs, const char *dir,
+		  char *err, size_t errlen)
+{
+	int ret;
+	err[0] = '\0';
+	if (s->state == SESS_RUNNING) {
+		snprintf(err, errlen, "a workload is already running");
+		return -EBUSY;
+	}
+	release_run(s);
+	memset(s->step, 0, sizeof(s->step));
+	s->nsteps = s->cur = 0;
+	s->stop = false;
+	s->dropped = 0;
+	s->done_s = 0;
+	s->dir[0] = s->msg[0] = '\0';
+	for (int d = 0; d < NVS_NDIR; d++)
+		hist_init(&s->run_hist[d]);
+	if (!njobs) {
+		snprintf(err, errlen, "no job to run");
+		return -EINVAL;
+	}
+	for (unsigned j = 0; j < njobs; j++) {
+		if ((ret = spec_validate(&jobs[j], err, errlen)))
+			goto fail;
+		unsigned nd = jobs[j].niodepth ? jobs[j].niodepth : 1;
+		for (unsigned q = 0; q < nd; q++) {
+			if (s->nsteps == SESSION_MAX_STEPS) {
+				snprintf(err, errlen, "too many steps (max %d)", SESSION_MAX_STEPS);
+				ret = -EINVAL;
+				goto fail;
+			}
+			s->step[s->nsteps].job = j;
+			s->step[s->nsteps].iodepth = jobs[j].niodepth ? jobs[j].iodepth[q] : 0;
+			s->nsteps++;
+		}
+	}
+	if (!(s->jobs = malloc(njobs * sizeof(*jobs)))) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto fail;
+	}
+	memcpy(s->jobs, jobs, njobs * sizeof(*jobs));
+	s->njobs = njobs;
+	s->ntargets = jobs[0].ntargets ? jobs[0].ntargets : 1;
+	if (s->ntargets > NVS_MAX_TARGETS)
+		s->ntargets = NVS_MAX_TARGETS;
+	if (dir && (ret = open_dir(s, dir, err, errlen)))
+		goto fail;
+	if ((ret = start_step(s, err, errlen)))
+		goto fail;
+	if (!s->step[0].iodepth)
+		s->step[0].iodepth = pool_iodepth(s->pool);
+	s->state = SESS_RUNNING;
+	return 0;
+fail:
+	event(s, "refused: %s", err);
+	snprintf(s->msg, sizeof(s->msg), "%s", err);
+	s->state = SESS_FAILED;
+	return ret;
+}
+
+static void write_summary(struct session *s)
+{
+	if (!s->dir[0])
+		return;
+	struct result res[SESSION_MAX_STEPS];
+	struct series ser[SESSION_MAX_STEPS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->nsteps; i++)
+		if (s->step[i].done) {
+			res[n] = s->step[i].res;
+			ser[n] = s->step_series[i];
+			n++;
+		}
+	char path[600];
+	snprintf(path, sizeof(path), "%s/summary.json", s->dir);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		event(s, "cannot write summary.json: %s", strerror(errno));
+		return;
+	}
+	struct json_run run = {
+		.spec = &s->jobs[0],
+		.jobs = res,
+		.njobs = n,
+		.series = ser,
+		.dropped = s->dropped,
+	};
+	if (json_write_run(f, &run))
+		event(s, "%s", "summary.json: write failed");
+	fclose(f);
+}
+
+static void finish(struct session *s)
+{
+	s->state = s->msg[0] ? SESS_FAILED : SESS_DONE;
+	event(s, "end: %s", s->msg[0] ? s->msg : "done");
+	write_summary(s);
+	if (s->csv)
+		fclose(s->csv);
+	s->csv = NULL;
+}
+
+/* The current pool has ended: record its step, start the next. */
+static void end_step(struct session *s)
+{
+	struct session_step *st = &s->step[s->cur];
+	char err[256] = "";
+	pool_join(s->pool);
+	pool_drain(s->pool, on_sample, s);
+	collect_flush(s->collect);
+	absorb(s);
+	if (pool_error(s->pool, err, sizeof(err)) && err[0])
+		snprintf(s->msg, sizeof(s->msg), "%s", err);
+	if (!pool_result(s->pool, -1, &st->res))
+		st->done = true;
+	if (!st->iodepth)
+		st->iodepth = pool_iodepth(s->pool);
+	const struct series *agg = collect_series(s->collect, -1);
+	for (size_t i = 0; agg && i < agg->n; i++)
+		series_push(&s->step_series[s->cur], &agg->pt[i]);
+	s->dropped += pool_dropped(s->pool) + collect_missing(s->collect);
+	double dur = pool_elapsed_ns(s->pool) / 1e9;
+	if (s->agg.n && s->agg.pt[s->agg.n - 1].t > st->t0 + dur)
+		dur = s->agg.pt[s->agg.n - 1].t - st->t0;
+	s->done_s = st->t0 + dur;
+	pool_free(s->pool);
+	s->pool = NULL;
+	collect_free(s->collect);
+	s->collect = NULL;
+	if (s->msg[0] || s->stop || s->cur + 1 >= s->nsteps) {
+		if (s->stop && !s->msg[0])
+			event(s, "%s", "stopped by the user");
+		finish(s);
+		return;
+	}
+	s->cur++;
+	if (start_step(s, err, sizeof(err))) {
+		snprintf(s->msg, sizeof(s->msg), "%s", err);
+		finish(s);
+	}
+}
+
+int session_poll(struct session *s)
+{
+	if (s->state != SESS_RUNNING || !s->pool)
+		return 0;
+	pool_drain(s->pool, on_sample, s);
+	int added = absorb(s);
+	if (!pool_running(s->pool)) {
+		size_t before = s->agg.n;
+		end_step(s);
+		added += (int)(s->agg.n - before);
+	}
+	return added;
+}
+
+void session_stop(struct session *s)
+{
+	if (s->state != SESS_RUNNING)
+		return;
+	s->stop = true;
+	pool_stop(s->pool);
+}
+
+enum session_state session_state(const struct session *s)
+{
+	return s->state;
+}
+
+const char *session_message(const struct session *s)
+{
+	return s->msg;
+}
+
+const struct series *session_series(const struct session *s, int t)
+{
+	if (t < 0)
+		return &s->agg;
+	return (unsigned)t < s->ntargets ? &s->tgt[t] : NULL;
+}
+
+unsigned session_ntargets(const struct session *s)
+{
+	return s->jobs ? s->ntargets : 0;
+}
+
+const char *session_target(const struct session *s, unsigned t)
+{
+	if (!s->jobs || t >= s->jobs[0].ntargets)
+		return "";
+	return s->jobs[0].targets[t];
+}
+
+const struct spec *session_spec(const struct session *s)
+{
+	if (!s->jobs)
+		return NULL;
+	return &s->jobs[s->nsteps ? s->step[s->cur].job : 0];
+}
+
+unsigned session_nsteps(const struct session *s)
+{
+	return s->nsteps;
+}
+
+unsigned session_cur_step(const struct session *s)
+{
+	return s->cur;
+}
+
+const struct session_step *session_step(const struct session *s, unsigned i)
+{
+	return i < s->nsteps ? &s->step[i] : NULL;
+}
+
+const struct hist *session_hist(const struct session *s, enum nvs_dir d)
+{
+	return &s->run_hist[d];
+}
+
+const struct hist *session_step_hist(const struct session *s, enum nvs_dir d)
+{
+	return &s->step_hist[d];
+}
+
+double session_elapsed(const struct session *s)
+{
+	if (s->pool)
+		return s->step[s->cur].t0 + pool_elapsed_ns(s->pool) / 1e9;
+	return s->done_s;
+}
+
+double session_planned(const struct session *s)
+{
+	double total = 0;
+	for (unsigned i = 0; i < s->nsteps; i++) {
+		const struct spec *j = &s->jobs[s->step[i].job];
+		if (!j->runtime_ns)
+			return 0;
+		total += (j->ramp_ns + j->runtime_ns) / 1e9;
+	}
+	return total;
+}
+
+uint64_t session_dropped(const struct session *s)
+{
+	uint64_t d = s->dropped;
+	if (s->pool)
+		d += pool_dropped(s->pool);
+	if (s->collect)
+		d += collect_missing(s->collect);
+	return d;
+}
+
+const char *session_dir(const struct session *s)
+{
+	return s->dir;
+}
+
+void session_default_dir(const char *name, char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "results/%s-%s", stamp, name && *name ? name : "run");
+}

@@ -1,0 +1,78 @@
+/* session.h - one console run: a list of jobs (a preset's sections, each
+ * possibly a queue-depth sweep) run one pool at a time, their samples merged
+ * into whole-run series (aggregate and per target) on one time axis, the
+ * per-step results (the per-QD table), and the results directory
+ * (samples.csv, summary.json, events.log) for `nvscope replay`.
+ * No ncurses; all calls from the UI thread. */
+#ifndef NVS_UI_SESSION_H
+#define NVS_UI_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "nvscope.h"
+#include "io/spec.h"
+#include "stats/collect.h"
+#include "stats/hist.h"
+#include "stats/result.h"
+
+#define SESSION_MAX_STEPS 64
+
+enum session_state { SESS_IDLE, SESS_RUNNING, SESS_DONE, SESS_FAILED };
+
+/* One pool run: a job at one queue depth. */
+struct session_step {
+	unsigned job;      /* index into the jobs */
+	unsigned iodepth;
+	double t0;         /* start on the run's time axis, s */
+	bool done;
+	struct result res; /* aggregate, valid when done */
+};
+
+struct session;
+
+/* A new idle session.  NULL when out of memory. */
+struct session *session_new(void);
+/* Stops and joins a running pool, writes what it has, frees.  NULL-safe. */
+void session_free(struct session *s);
+/* Starts @njobs jobs (copied) one after another; each job's iodepth list is
+ * a sweep.  Writes results under @dir (created; NULL = no results
+ * directory).  Returns 0, or -errno with one line in @err (the pool's own
+ * refusal for safety: -EPERM).  On error the session stays idle/failed. */
+int session_start(struct session *s, const struct spec *jobs, unsigned njobs, const char *dir,
+		  char *err, size_t errlen);
+/* Drains the rings, moves to the next step when a pool has ended.  Call
+ * once per frame.  Returns the number of new aggregate points (>= 0). */
+int session_poll(struct session *s);
+/* Asks the running pool to stop and skips the remaining steps. */
+void session_stop(struct session *s);
+
+enum session_state session_state(const struct session *s);
+/* Last error or status line ("" when none). */
+const char *session_message(const struct session *s);
+/* The whole-run series: aggregate (@t < 0) or of target @t. */
+const struct series *session_series(const struct session *s, int t);
+unsigned session_ntargets(const struct session *s);
+/* Target path @t of the run. */
+const char *session_target(const struct session *s, unsigned t);
+/* The jobs' first spec (name, rw, ...); NULL before a start. */
+const struct spec *session_spec(const struct session *s);
+/* Steps: count, the current one (index), and step @i. */
+unsigned session_nsteps(const struct session *s);
+unsigned session_cur_step(const struct session *s);
+const struct session_step *session_step(const struct session *s, unsigned i);
+/* Run-wide latency histogram of direction @d (measured intervals only), and
+ * of the current step. */
+const struct hist *session_hist(const struct session *s, enum nvs_dir d);
+const struct hist *session_step_hist(const struct session *s, enum nvs_dir d);
+/* Seconds since start / planned total (0 = unknown). */
+double session_elapsed(const struct session *s);
+double session_planned(const struct session *s);
+/* Dropped samples (full rings) plus missing worker samples, whole run. */
+uint64_t session_dropped(const struct session *s);
+/* The results directory ("" when none). */
+const char *session_dir(const struct session *s);
+/* Makes the default results directory name "results/<YYYYmmdd-HHMMSS>-<name>". */
+void session_default_dir(const char *name, char *buf, size_t len);
+
+#endif
