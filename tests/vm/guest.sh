@@ -53,7 +53,39 @@ is_zero() { flush "$1"; cmp -s -n 1048576 "$1" /dev/zero; } # first MiB all zero
 scribble() { dd if=/dev/urandom of="$1" bs=1M count=1 conv=fsync 2>/dev/null; flush "$1"; }
 
 A=$NVS_VM_SER_A B=$NVS_VM_SER_B
-echo "guest: kernel $(uname -r), $(ls /sys/class/nvme | wc -l) controllers"
+echo "guest: kernel $(uname -r), $(ls /sys/class/nvme | wc -l) controllers, mode ${NVS_VM_MODE:-basic}"
+
+# ---- native multipath: block devices follow the subsystem, not the controller
+if [ "${NVS_VM_MODE:-basic}" = multipath ]; then
+	M=$NVS_VM_SER_MP
+	expect_rc 0 "list --json" nvscope list --json
+	flat /tmp/out >/tmp/ns.txt
+	sed 's/^/   /' /tmp/ns.txt
+	n=$(wc -l </tmp/ns.txt)
+	if [ "$n" = 4 ]; then ok "2 controllers x 2 shared namespaces"; else bad "namespace rows: $n, wanted 4"; fi
+	# the same namespace (same block and generic device) through both controllers
+	for nsl in "1|33554432|512" "2|16777216|4096"; do
+		r0=$(grep -F "$M|QEMU NVMe Ctrl|$nsl|0|/dev/nvme0|" /tmp/ns.txt | cut -d'|' -f8-9)
+		r1=$(grep -F "$M|QEMU NVMe Ctrl|$nsl|0|/dev/nvme1|" /tmp/ns.txt | cut -d'|' -f8-9)
+		if [ -n "$r0" ] && [ "$r0" = "$r1" ] && [ -b "${r0%|*}" ] && [ -c "${r0#*|}" ]; then
+			ok "ns $nsl reached by nvme0 and nvme1 as $r0"
+		else bad "ns $nsl: nvme0 '$r0', nvme1 '$r1'"; fi
+	done
+	MB1=$(grep -F "$M|QEMU NVMe Ctrl|1|" /tmp/ns.txt | head -1 | cut -d'|' -f8)
+	MG2=$(grep -F "$M|QEMU NVMe Ctrl|2|" /tmp/ns.txt | head -1 | cut -d'|' -f9)
+	if grep -q "nvme[0-9]c[0-9]n" /tmp/ns.txt; then bad "hidden path devices listed"; else ok "no per-path devices listed"; fi
+	expect_rc 0 "health through the second controller" nvscope health /dev/nvme1 --json
+	check "temperature" grep -qE '"temperature_c":[[:space:]]*[0-9]' /tmp/out
+	expect_rc 0 "passthrough run on the shared namespace" nvscope run --target "$MG2" \
+		--rw=randread --bs=4k --iodepth=4 --runtime=1 --ioengine=io_uring_cmd --output-format=json
+	expect_rc 2 "trim through nvme1 without confirmation" nvscope purge /dev/nvme1 --method=trim
+	scribble "$MB1"
+	expect_rc 0 "trim through nvme1" nvscope purge /dev/nvme1 --method=trim --yes-destroy-data="$M"
+	check "shared namespace reads zeros" is_zero "$MB1"
+	echo "guest: $PASS passed, $FAILS failed"
+	[ "$FAILS" = 0 ]
+	exit
+fi
 
 # ---- discovery
 expect_rc 0 "list --json" nvscope list --json

@@ -2,10 +2,14 @@
 # tests/vm/run.sh - `make check-vm`: boots a QEMU (TCG) guest with emulated
 # NVMe controllers and runs tests/vm/guest.sh in it against $NVS_BIN.
 #
-# Topology (the guest script asserts exactly this, through NVS_VM_* below):
-#   controller A  serial NVSCOPE-A1  ns1 64 MiB LBA 512, ns2 32 MiB LBA 4096
-#   controller B  serial NVSCOPE-B2  ns1 48 MiB LBA 512, SMART critical
-#                 warning bit 0 injected (smart_critical_warning=1)
+# Two boots; the guest script asserts exactly these, through NVS_VM_*:
+# 1. "basic": controller A  serial NVSCOPE-A1  ns1 64 MiB LBA 512,
+#                                              ns2 32 MiB LBA 4096
+#             controller B  serial NVSCOPE-B2  ns1 48 MiB LBA 512, SMART
+#                           critical warning bit 0 injected
+# 2. "multipath": two controllers (serial NVSCOPE-MP) in one NVMe subsystem
+#             sharing ns1 32 MiB LBA 512 and ns2 16 MiB LBA 4096: the block
+#             devices follow the subsystem (nvme1 reaches nvme0n1).
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -26,7 +30,7 @@ TOP=$PWD
 BIN=$(readlink -f "${NVS_BIN:-./nvscope}")
 CACHE=${NVS_VM_CACHE:-/tmp/nvscope-vm}
 TMO=${NVS_VM_TIMEOUT:-300}
-SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1
+SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1 SER_MP=NVSCOPE-MP
 
 die() { echo "check-vm: $*" >&2; exit "${2:-125}"; }
 [ -x "$BIN" ] || die "no binary $BIN (run make)" 2
@@ -103,6 +107,7 @@ cat >"$R/etc/vm/env" <<EOF
 NVS_VM_SER_A=$SER_A
 NVS_VM_SER_B=$SER_B
 NVS_VM_CW_B=$CW_B
+NVS_VM_SER_MP=$SER_MP
 EOF
 cat >"$R/init" <<'EOF'
 #!/bin/sh
@@ -115,13 +120,17 @@ while read -r m; do
 	case $m in */nvme-core.ko|*/nvme_core.ko) insmod "$m" io_timeout=120 admin_timeout=120 ;;
 	*) insmod "$m" ;; esac || echo "init: insmod $m failed"
 done </etc/vm/modules
+NVS_VM_MODE=basic NBLK=3
+for a in $(cat /proc/cmdline); do
+	case $a in nvs_mode=*) NVS_VM_MODE=${a#*=} ;; nvs_nblk=*) NBLK=${a#*=} ;; esac
+done
 i=0
-while [ "$(ls /dev | grep -cE '^nvme[0-9]+n[0-9]+$')" -lt 3 ] && [ $i -lt 300 ]; do
+while [ "$(ls /dev | grep -cE '^nvme[0-9]+n[0-9]+$')" -lt "$NBLK" ] && [ $i -lt 300 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 stty -F /dev/ttyS2 raw -echo 2>/dev/null
 . /etc/vm/env
-export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B
+export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
 echo "$rc" >/dev/ttyS1
@@ -132,32 +141,56 @@ EOF
 chmod 755 "$R/init"
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$RUN/initrd.cpio"
 
-# ---- disks and machine
+# ---- disks and machines
 mk() { rm -f "$RUN/$1.img"; truncate -s "$2" "$RUN/$1.img"; }
-mk a1 64M; mk a2 32M; mk b1 48M
-: >"$RUN/status"; : >"$RUN/out"
 CPU=$(awk '/^Cpus_allowed_list:/{split($2, a, "[-,]"); print a[1]}' /proc/self/status)
 d() { echo "file=$RUN/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"; }
-set +e
-timeout "$TMO" taskset -c "$CPU" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1G -smp 1 \
-	-bios /usr/share/qemu/qboot.rom -vga none -display none -nic none -no-reboot \
-	-serial "file:$RUN/console.log" -serial "file:$RUN/status" -serial "file:$RUN/out" \
-	-monitor none -kernel "$KERNEL" -initrd "$RUN/initrd.cpio" \
-	-append "console=ttyS0 quiet panic=-1 nvme_core.io_timeout=120" \
+ns() { echo "nvme-ns,drive=$1,bus=$2,nsid=$3,logical_block_size=$4,physical_block_size=$4"; }
+# boot NAME MODE NBLK QEMU-DEVICE-ARGS...: one guest run; prints its log,
+# returns the guest's exit status
+boot() {
+	local name=$1 mode=$2 nblk=$3 qrc rc
+	shift 3
+	: >"$RUN/status"; : >"$RUN/out"
+	echo "== check-vm: $name"
+	set +e
+	timeout "$TMO" taskset -c "$CPU" qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+		-m 1G -smp 1 -bios /usr/share/qemu/qboot.rom -vga none -display none -nic none \
+		-no-reboot -serial "file:$RUN/console.log" -serial "file:$RUN/status" \
+		-serial "file:$RUN/out" -monitor none -kernel "$KERNEL" -initrd "$RUN/initrd.cpio" \
+		-append "console=ttyS0 quiet panic=-1 nvme_core.io_timeout=120 nvs_mode=$mode nvs_nblk=$nblk" \
+		"$@" </dev/null
+	qrc=$?
+	set -e
+	tr -d '\r' <"$RUN/out"
+	if [ "$qrc" = 124 ]; then tail -20 "$RUN/console.log" >&2; echo "check-vm: $name: timeout after ${TMO}s" >&2; return 124; fi
+	rc=$(tr -dc '0-9\n' <"$RUN/status" | head -1)
+	if [ -z "$rc" ]; then
+		tail -30 "$RUN/console.log" >&2
+		echo "check-vm: $name: no exit status from the guest (qemu exit $qrc)" >&2
+		return 125
+	fi
+	return "$rc"
+}
+
+# 1. two controllers with distinct serials, LBA sizes 512 and 4096
+mk a1 64M; mk a2 32M; mk b1 48M
+rc1=0
+boot "two controllers" basic 3 \
 	-device "nvme,id=ca,serial=$SER_A" \
-	-drive "$(d a1)" -device nvme-ns,drive=a1,bus=ca,nsid=1,logical_block_size=512,physical_block_size=512 \
-	-drive "$(d a2)" -device nvme-ns,drive=a2,bus=ca,nsid=2,logical_block_size=4096,physical_block_size=4096 \
+	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
-	-drive "$(d b1)" -device nvme-ns,drive=b1,bus=cb,nsid=1,logical_block_size=512,physical_block_size=512 \
-	</dev/null
-qrc=$?
-set -e
-tr -d '\r' <"$RUN/out"
-[ "$qrc" = 124 ] && { tail -20 "$RUN/console.log" >&2; die "timeout after ${TMO}s" 124; }
-rc=$(tr -dc '0-9\n' <"$RUN/status" | head -1)
-if [ -z "$rc" ]; then
-	tail -30 "$RUN/console.log" >&2
-	die "no exit status from the guest (qemu exit $qrc)" 125
-fi
-echo "check-vm: guest exit status $rc (kernel $KVER)"
-exit "$rc"
+	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" || rc1=$?
+rm -f "$RUN"/*.img
+# 2. native multipath: two controllers of one subsystem share two namespaces
+mk m1 32M; mk m2 16M
+rc2=0
+boot "multipath subsystem" multipath 2 \
+	-device nvme-subsys,id=sub0,nqn=nvscope-mp \
+	-device "nvme,id=m0,serial=$SER_MP,subsys=sub0" -device "nvme,id=m1,serial=$SER_MP,subsys=sub0" \
+	-drive "$(d m1)" -device "nvme-ns,drive=m1,nsid=1" \
+	-drive "$(d m2)" -device "nvme-ns,drive=m2,nsid=2,logical_block_size=4096,physical_block_size=4096" || rc2=$?
+rm -f "$RUN"/*.img
+echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2 (kernel $KVER)"
+[ "$rc1" = 0 ] || exit "$rc1"
+exit "$rc2"
