@@ -1,0 +1,705 @@
+/* html.c - the HTML report (see html.h).  It reads what `nvscope plan`
+ * writes (docs/plans.md: meta.json, device-before.json, each step's
+ * step.json, samples.csv, rounds.csv, qd.csv, rate.csv, grid.csv,
+ * matrix.csv, steady.json, fill.json, purge.json) and lays the steps out in
+ * plan order; a step present in several directories gets one section with
+ * the drives side by side (separate charts) or overlaid (one series per
+ * drive on the QD and rate-curve charts). */
+#include "report/html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "report/csv.h"
+#include "report/svg.h"
+#include "stats/collect.h"
+
+#define MAX_DIRS 8
+#define MAX_COLS 24
+#define MAX_STEPS 128
+
+static const char *const palette[MAX_DIRS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+					      "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+
+/* ---- a small reader for the plan's own CSV tables ---- */
+
+struct tab {
+	unsigned ncols;
+	char cols[MAX_COLS][32];
+	size_t nrows;
+	double *v;          /* nrows x ncols; first column "max" reads as NAN */
+	char (*first)[16];  /* first column as text */
+};
+
+static void tab_free(struct tab *t)
+{
+	free(t->v);
+	free(t->first);
+	memset(t, 0, sizeof(*t));
+}
+
+static int tab_read(const char *path, struct tab *t)
+{
+	FILE *f = fopen(path, "r");
+	char line[2048];
+	size_t cap = 0;
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -EINVAL;
+	}
+	for (char *save = NULL, *c = strtok_r(line, ",\n", &save); c && t->ncols < MAX_COLS;
+	     c = strtok_r(NULL, ",\n", &save))
+		snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", c);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		if (t->nrows == cap) {
+			cap = cap ? cap * 2 : 64;
+			double *nv = realloc(t->v, cap * t->ncols * sizeof(double));
+			if (!nv)
+				break;
+			t->v = nv;
+			char(*nf)[16] = realloc(t->first, cap * sizeof(*nf));
+			if (!nf)
+				break;
+			t->first = nf;
+		}
+		double *row = t->v + t->nrows * t->ncols;
+		char *p = line;
+		for (unsigned c = 0; c < t->ncols; c++) {
+			char *end;
+			row[c] = strtod(p, &end);
+			if (c == 0) {
+				size_t n = strcspn(p, ",\n");
+				snprintf(t->first[t->nrows], 16, "%.*s", (int)(n < 15 ? n : 15), p);
+			}
+			if (end == p)
+				row[c] = NAN;
+			p += strcspn(p, ",\n");
+			if (*p == ',')
+				p++;
+		}
+		t->nrows++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int tab_col(const struct tab *t, const char *name)
+{
+	for (unsigned c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			return (int)c;
+	return -1;
+}
+
+static double tab_get(const struct tab *t, size_t row, const char *name)
+{
+	int c = tab_col(t, name);
+	return c < 0 || row >= t->nrows ? NAN : t->v[row * t->ncols + (unsigned)c];
+}
+
+/* Column @name of every row (malloc'ed, caller frees). */
+static double *tab_column(const struct tab *t, const char *name)
+{
+	double *out = calloc(t->nrows ? t->nrows : 1, sizeof(double));
+	for (size_t i = 0; out && i < t->nrows; i++)
+		out[i] = tab_get(t, i, name);
+	return out;
+}
+
+static cJSON *json_file(const char *dir, const char *sub, const char *name)
+{
+	char path[2048];
+	snprintf(path, sizeof(path), "%s/%s%s%s", dir, sub ? sub : "", sub ? "/" : "", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			char *n = cap > (256u << 20) ? NULL : realloc(buf, cap);
+			if (!n)
+				break;
+			buf = n;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[len] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	free(buf);
+	return o;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItem(o, key);
+	return cJSON_IsString(x) ? x->valuestring : "";
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItem(o, key);
+	return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+}
+
+/* ---- the page ---- */
+
+struct rdir {
+	const char *path;
+	char label[160];
+	cJSON *meta, *dev;
+};
+
+static void esc(FILE *f, const char *s)
+{
+	svg_escape(f, s);
+}
+
+static const char *css =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
+	"background:#fafafa}h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px "
+	"solid #ccc}h3{font-size:14px;margin:8px 0}.row{display:flex;flex-wrap:wrap;gap:16px}"
+	".card{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px}"
+	"table{border-collapse:collapse;font-size:12px;margin:6px 0}td,th{border:1px solid #ccc;"
+	"padding:3px 6px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
+	".verdict{font-size:13px}.ok{color:#2a7a2a}.warn{color:#b35c00}"
+	"svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
+	"svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}"
+	"svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
+	"svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}";
+
+static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
+{
+	fprintf(f, "<h3><span style=\"color:%s\">&#9632;</span> ", palette[i % MAX_DIRS]);
+	esc(f, d->label);
+	fputs("</h3>", f);
+}
+
+static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tabs,
+			 unsigned ndirs, const char *first, const char *firstcol)
+{
+	fprintf(f, "<table class=\"numbers\"><tr><th class=\"l\">drive</th><th>%s</th>"
+		   "<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>"
+		   "<th>max &micro;s</th><th>CPU %%</th></tr>",
+		first);
+	for (unsigned d = 0; d < ndirs; d++)
+		for (size_t r = 0; r < tabs[d].nrows; r++) {
+			fputs("<tr><td class=\"l\">", f);
+			esc(f, dirs[d].label);
+			fputs("</td><td>", f);
+			if (firstcol)
+				fprintf(f, "%g", tab_get(&tabs[d], r, firstcol));
+			else
+				esc(f, tabs[d].first[r]);
+			fprintf(f, "</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
+				   "<td>%.1f</td><td>%.1f</td></tr>",
+				tab_get(&tabs[d], r, "iops"), tab_get(&tabs[d], r, "mbps"),
+				tab_get(&tabs[d], r, "lat_mean_us"), tab_get(&tabs[d], r, "lat_p99_us"),
+				tab_get(&tabs[d], r, "lat_max_us"), tab_get(&tabs[d], r, "cpu_pct"));
+		}
+	fputs("</table>\n", f);
+}
+
+/* Per-interval scatter of one step of one directory: IOPS (left) and mean
+ * latency in ms (right); @band marks [x0, x1]. */
+static void samples_chart(FILE *f, const char *dir, const char *sub, const char *title,
+			  bool logy, bool band, double x0, double x1, const char *band_label)
+{
+	char path[2048], err[256];
+	struct series s;
+	snprintf(path, sizeof(path), "%s/%s/samples.csv", dir, sub);
+	if (csv_read_series(path, &s, err, sizeof(err))) {
+		fprintf(f, "<p class=\"warn\">no samples: ");
+		esc(f, err);
+		fputs("</p>", f);
+		return;
+	}
+	double *t = calloc(s.n + 1, sizeof(double)), *io = calloc(s.n + 1, sizeof(double)),
+	       *lat = calloc(s.n + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t i = 0; t && io && lat && i < s.n; i++) {
+		const struct point *p = &s.pt[i];
+		if (p->dt < 0.05 || p->ramp) /* the short tail interval of a job */
+			continue;
+		t[n] = p->t;
+		io[n] = p->iops[NVS_READ] + p->iops[NVS_WRITE];
+		lat[n] = p->lat_mean_all_us > 0 ? p->lat_mean_all_us / 1000.0
+			 : (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
+		n++;
+	}
+	struct svg_series se[2] = {
+		{.name = "IOPS", .x = t, .y = io, .n = n, .color = "#1f77b4", .dots = true},
+		{.name = "mean latency (ms)", .x = t, .y = lat, .n = n, .color = "#ff7f0e",
+		 .dots = true, .right = true},
+	};
+	struct svg_chart c = {.id = "scatter", .title = title, .xlabel = "time (s)",
+			      .ylabel = "IOPS", .y2label = "latency (ms)", .ylog = logy,
+			      .series = se, .nseries = 2, .band = band, .band_x0 = x0,
+			      .band_x1 = x1, .band_label = band_label, .width = 640};
+	svg_chart(f, &c);
+	free(t);
+	free(io);
+	free(lat);
+	series_release(&s);
+}
+
+static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
+				 const char *stepfile)
+{
+	fputs("<div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++) {
+		char path[2048];
+		struct tab rounds;
+		snprintf(path, sizeof(path), "%s/%s/%s", dirs[d].path, sub, stepfile);
+		cJSON *ss = json_file(dirs[d].path, sub, "steady.json");
+		if (tab_read(path, &rounds)) {
+			cJSON_Delete(ss);
+			continue;
+		}
+		fputs("<div class=\"card\">", f);
+		dir_card_title(f, &dirs[d], d);
+		bool att = ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"));
+		double round = ss ? jnum(ss, "round") : NAN, win = ss ? jnum(ss, "window") : 5;
+		double x0 = NAN, x1 = NAN;
+		char label[96] = "";
+		if (att && round >= 1) {
+			size_t last = (size_t)round - 1, firstr = round > win ? last + 1 - (size_t)win : 0;
+			x0 = tab_get(&rounds, firstr, "t_start_s");
+			x1 = tab_get(&rounds, last, "t_end_s");
+			snprintf(label, sizeof(label), "steady-state window (rounds %zu-%zu)",
+				 firstr + 1, last + 1);
+		}
+		samples_chart(f, dirs[d].path, sub, "Preconditioning: IOPS and latency per interval",
+			      false, att, x0, x1, label);
+		fputs("<p class=\"verdict\">", f);
+		if (!ss)
+			fputs("<span class=\"warn\">no verdict yet (step not finished)</span>", f);
+		else if (att)
+			fprintf(f, "<span class=\"ok\">steady state at round %.0f (%.0f s)</span>: window "
+				   "avg %.0f, range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
+				round, jnum(ss, "time_s"), jnum(ss, "window_avg"), jnum(ss, "range_pct"),
+				jnum(ss, "range_limit_pct"), jnum(ss, "slope_pct"),
+				jnum(ss, "slope_limit_pct"));
+		else
+			fprintf(f, "<span class=\"warn\">no steady state in %.0f rounds</span> (last "
+				   "window: range %.1f%%, slope %.1f%%)",
+				jnum(ss, "rounds"), jnum(ss, "range_pct"), jnum(ss, "slope_pct"));
+		fputs("</p></div>", f);
+		cJSON_Delete(ss);
+		tab_free(&rounds);
+	}
+	fputs("</div>\n", f);
+}
+
+/* One chart with a series per directory: y column against x column. */
+static void overlay_chart(FILE *f, const struct rdir *dirs, const struct tab *tabs, unsigned nd,
+			  const char *id, const char *title, const char *xcol, const char *xlabel,
+			  const char *ycol, const char *ylabel, bool xlog)
+{
+	struct svg_series se[MAX_DIRS];
+	double *xs[MAX_DIRS] = {0}, *ys[MAX_DIRS] = {0};
+	unsigned n = 0;
+	for (unsigned d = 0; d < nd; d++) {
+		if (!tabs[d].nrows)
+			continue;
+		xs[n] = tab_column(&tabs[d], xcol);
+		ys[n] = tab_column(&tabs[d], ycol);
+		/* rows whose first column is not a number (the rate curve's
+		 * "max" run) are tables-only */
+		for (size_t r = 0; xs[n] && r < tabs[d].nrows; r++)
+			if (!isfinite(tabs[d].v[r * tabs[d].ncols]))
+				xs[n][r] = NAN;
+		se[n] = (struct svg_series){.name = dirs[d].label, .x = xs[n], .y = ys[n],
+					    .n = tabs[d].nrows, .color = palette[d % MAX_DIRS]};
+		n++;
+	}
+	struct svg_chart c = {.id = id, .title = title, .xlabel = xlabel, .ylabel = ylabel,
+			      .xlog = xlog, .series = se, .nseries = n, .width = 560};
+	svg_chart(f, &c);
+	for (unsigned i = 0; i < n; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+}
+
+static void read_tabs(const struct rdir *dirs, unsigned nd, const char *sub, const char *name,
+		      struct tab *tabs)
+{
+	for (unsigned d = 0; d < nd; d++) {
+		char path[2048];
+		snprintf(path, sizeof(path), "%s/%s/%s", dirs[d].path, sub, name);
+		if (tab_read(path, &tabs[d]))
+			memset(&tabs[d], 0, sizeof(tabs[d]));
+	}
+}
+
+static void free_tabs(struct tab *tabs, unsigned nd)
+{
+	for (unsigned d = 0; d < nd; d++)
+		tab_free(&tabs[d]);
+}
+
+static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+{
+	struct tab tabs[MAX_DIRS];
+	read_tabs(dirs, nd, sub, "qd.csv", tabs);
+	size_t maxrows = 0;
+	for (unsigned d = 0; d < nd; d++)
+		if (tabs[d].nrows > maxrows)
+			maxrows = tabs[d].nrows;
+	fputs("<div class=\"row\">", f);
+	if (maxrows > 1) {
+		overlay_chart(f, dirs, tabs, nd, "qd-iops", "IOPS vs queue depth", "qd",
+			      "queue depth", "iops", "IOPS", true);
+		overlay_chart(f, dirs, tabs, nd, "qd-latency", "Mean latency vs queue depth", "qd",
+			      "queue depth", "lat_mean_us", "mean latency (µs)", true);
+	} else {
+		/* one long measurement (IO consistency): per-second IOPS, log scale */
+		for (unsigned d = 0; d < nd; d++) {
+			if (!tabs[d].nrows)
+				continue;
+			fputs("<div class=\"card\">", f);
+			dir_card_title(f, &dirs[d], d);
+			samples_chart(f, dirs[d].path, sub, "IOPS per interval (log scale)", true,
+				      false, 0, 0, NULL);
+			fputs("</div>", f);
+		}
+	}
+	fputs("</div>", f);
+	metric_table(f, dirs, tabs, nd, "QD", "qd");
+	free_tabs(tabs, nd);
+}
+
+static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+{
+	struct tab tabs[MAX_DIRS];
+	read_tabs(dirs, nd, sub, "rate.csv", tabs);
+	fputs("<div class=\"row\">", f);
+	overlay_chart(f, dirs, tabs, nd, "rate-curve", "Rate curve: mean latency vs IOPS", "iops",
+		      "IOPS", "lat_mean_us", "mean latency (µs)", false);
+	overlay_chart(f, dirs, tabs, nd, "rate-curve-p99", "Rate curve: p99 latency vs IOPS",
+		      "iops", "IOPS", "lat_p99_us", "p99 latency (µs)", false);
+	fputs("</div>", f);
+	metric_table(f, dirs, tabs, nd, "% of max", NULL);
+	free_tabs(tabs, nd);
+}
+
+static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+{
+	struct tab tabs[MAX_DIRS];
+	read_tabs(dirs, nd, sub, "grid.csv", tabs);
+	fputs("<div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++) {
+		const struct tab *t = &tabs[d];
+		if (!t->nrows)
+			continue;
+		double qs[64];
+		unsigned nq = 0;
+		for (size_t r = 0; r < t->nrows && nq < 64; r++) {
+			double q = tab_get(t, r, "qd");
+			bool seen = false;
+			for (unsigned i = 0; i < nq; i++)
+				seen |= qs[i] == q;
+			if (!seen)
+				qs[nq++] = q;
+		}
+		fputs("<div class=\"card\">", f);
+		dir_card_title(f, &dirs[d], d);
+		fputs("<table class=\"grid\"><tr><th>IOPS</th>", f);
+		for (unsigned i = 0; i < nq; i++)
+			fprintf(f, "<th>Q%g</th>", qs[i]);
+		fputs("</tr>", f);
+		double last_t = NAN;
+		for (size_t r = 0; r < t->nrows; r++) {
+			double th = tab_get(t, r, "threads");
+			if (th != last_t) {
+				if (r)
+					fputs("</tr>", f);
+				fprintf(f, "<tr><th>T%g</th>", th);
+				last_t = th;
+			}
+			fprintf(f, "<td>%.0f</td>", tab_get(t, r, "iops"));
+		}
+		fputs("</tr></table></div>", f);
+	}
+	fputs("</div>", f);
+	metric_table(f, dirs, tabs, nd, "threads", "threads");
+	free_tabs(tabs, nd);
+}
+
+/* The SNIA matrix: rows block sizes, columns R/W mixes, each value the
+ * average over the rounds of the steady-state window (or the last window
+ * of rounds when not attained). */
+static void matrix_table(FILE *f, const struct tab *t, const char *col, const char *title,
+			 size_t r0, size_t r1, const char *fmt)
+{
+	double bss[64], mixes[64];
+	unsigned nb = 0, nm = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double b = tab_get(t, r, "bs"), m = tab_get(t, r, "read_pct");
+		bool sb = false, sm = false;
+		for (unsigned i = 0; i < nb; i++)
+			sb |= bss[i] == b;
+		for (unsigned i = 0; i < nm; i++)
+			sm |= mixes[i] == m;
+		if (!sb && nb < 64)
+			bss[nb++] = b;
+		if (!sm && nm < 64)
+			mixes[nm++] = m;
+	}
+	fprintf(f, "<table class=\"matrix\"><tr><th>%s</th>", title);
+	for (unsigned j = 0; j < nm; j++)
+		fprintf(f, "<th>%g/%g</th>", mixes[j], 100 - mixes[j]);
+	fputs("</tr>", f);
+	for (unsigned i = 0; i < nb; i++) {
+		fprintf(f, "<tr><th>%g KiB</th>", bss[i] / 1024);
+		for (unsigned j = 0; j < nm; j++) {
+			double sum = 0;
+			unsigned n = 0;
+			for (size_t r = 0; r < t->nrows; r++) {
+				double round = tab_get(t, r, "round");
+				if (tab_get(t, r, "bs") == bss[i] && tab_get(t, r, "read_pct") == mixes[j] &&
+				    round >= (double)r0 && round <= (double)r1) {
+					sum += tab_get(t, r, col);
+					n++;
+				}
+			}
+			fputs("<td>", f);
+			if (n)
+				fprintf(f, fmt, sum / n);
+			fputs("</td>", f);
+		}
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
+static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+{
+	struct tab tabs[MAX_DIRS];
+	read_tabs(dirs, nd, sub, "matrix.csv", tabs);
+	fputs("<div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++) {
+		const struct tab *t = &tabs[d];
+		if (!t->nrows)
+			continue;
+		cJSON *ss = json_file(dirs[d].path, sub, "steady.json");
+		double rounds = 0;
+		for (size_t r = 0; r < t->nrows; r++)
+			rounds = fmax(rounds, tab_get(t, r, "round"));
+		double win = ss ? jnum(ss, "window") : 5, at = ss ? jnum(ss, "round") : NAN;
+		double r1 = isfinite(at) ? at : rounds, r0 = fmax(1, r1 - (isfinite(win) ? win : 5) + 1);
+		fputs("<div class=\"card\">", f);
+		dir_card_title(f, &dirs[d], d);
+		fprintf(f, "<p class=\"verdict\">rounds %.0f-%.0f averaged; %s</p>", r0, r1,
+			ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"))
+				? "<span class=\"ok\">steady state reached</span>"
+				: "<span class=\"warn\">steady state not reached</span>");
+		matrix_table(f, t, "iops", "IOPS", (size_t)r0, (size_t)r1, "%.0f");
+		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0, (size_t)r1, "%.1f");
+		matrix_table(f, t, "lat_max_us", "max &micro;s", (size_t)r0, (size_t)r1, "%.1f");
+		fputs("</div>", f);
+		cJSON_Delete(ss);
+	}
+	fputs("</div>", f);
+	free_tabs(tabs, nd);
+}
+
+static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
+			   const char *kind)
+{
+	fputs("<table class=\"numbers\"><tr><th class=\"l\">drive</th><th class=\"l\">result</th>"
+	      "</tr>", f);
+	for (unsigned d = 0; d < nd; d++) {
+		fputs("<tr><td class=\"l\">", f);
+		esc(f, dirs[d].label);
+		fputs("</td><td class=\"l\">", f);
+		if (!strcmp(kind, "purge")) {
+			cJSON *o = json_file(dirs[d].path, sub, "purge.json"), *t;
+			cJSON_ArrayForEach(t, cJSON_GetObjectItem(o, "targets"))
+			{
+				esc(f, jstr(t, "target"));
+				fputs(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")) ? ": done " : ": failed ", f);
+				esc(f, jstr(t, "message"));
+				fputs("<br>", f);
+			}
+			cJSON_Delete(o);
+		} else {
+			cJSON *o = json_file(dirs[d].path, sub, "fill.json");
+			const cJSON *w = cJSON_GetObjectItem(cJSON_GetArrayItem(
+								     cJSON_GetObjectItem(o, "jobs"), 0),
+							     "write");
+			if (w)
+				fprintf(f, "%.1f MB/s, %.0f MB written in %.1f s",
+					jnum(w, "bw_bytes") / 1e6, jnum(w, "io_bytes") / 1e6,
+					jnum(w, "runtime") / 1000);
+			else
+				fputs("not finished", f);
+			cJSON_Delete(o);
+		}
+		fputs("</td></tr>", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->meta = json_file(path, NULL, "meta.json");
+	if (!d->meta) {
+		snprintf(err, errlen, "%s/meta.json: missing or not JSON (not a plan results "
+				      "directory?)", path);
+		return -ENOENT;
+	}
+	d->dev = json_file(path, NULL, "device-before.json");
+	const cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d->dev, "targets"), 0);
+	const char *model = t0 ? jstr(t0, "model") : "";
+	const char *tp = t0 ? jstr(t0, "path") : "";
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	snprintf(d->label, sizeof(d->label), "%s (%s%s%s)", base, *model ? model : tp,
+		 *model && *tp ? " " : "", *model ? tp : "");
+	return 0;
+}
+
+int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *err, size_t errlen)
+{
+	struct rdir dirs[MAX_DIRS];
+	char *steps[MAX_STEPS];
+	unsigned nsteps = 0, nd = 0;
+	int rc = 0;
+
+	if (!ndirs || ndirs > MAX_DIRS) {
+		snprintf(err, errlen, "give 1 to %d results directories", MAX_DIRS);
+		return -EINVAL;
+	}
+	for (nd = 0; nd < ndirs; nd++)
+		if ((rc = load_dir(&dirs[nd], paths[nd], err, errlen)))
+			goto out_dirs;
+	/* the union of the steps, in plan order */
+	for (unsigned d = 0; d < nd; d++) {
+		const cJSON *s;
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(dirs[d].meta, "steps"))
+		{
+			if (!cJSON_IsString(s) || nsteps >= MAX_STEPS)
+				continue;
+			bool seen = false;
+			for (unsigned i = 0; i < nsteps; i++)
+				seen |= !strcmp(steps[i], s->valuestring);
+			if (!seen)
+				steps[nsteps++] = s->valuestring;
+		}
+	}
+
+	time_t now = time(NULL);
+	char when[64];
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		   "<title>nvscope report</title><style>%s</style></head><body>\n", css);
+	fprintf(f, "<h1>nvscope report</h1><p>Generated %s by nvscope %s.</p>\n", when,
+		NVS_VERSION);
+	fputs("<table class=\"drives\"><tr><th class=\"l\">drive</th><th class=\"l\">plan</th>"
+	      "<th class=\"l\">status</th><th class=\"l\">targets</th><th class=\"l\">device</th>"
+	      "<th class=\"l\">nvscope</th></tr>", f);
+	for (unsigned d = 0; d < nd; d++) {
+		const cJSON *t;
+		fprintf(f, "<tr><td class=\"l\" style=\"color:%s\">", palette[d % MAX_DIRS]);
+		esc(f, dirs[d].label);
+		fputs("</td><td class=\"l\">", f);
+		esc(f, jstr(dirs[d].meta, "plan"));
+		fputs(": ", f);
+		esc(f, jstr(dirs[d].meta, "description"));
+		fputs("</td><td class=\"l\">", f);
+		esc(f, jstr(dirs[d].meta, "status"));
+		fputs("</td><td class=\"l\">", f);
+		cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].meta, "targets"))
+		{
+			if (cJSON_IsString(t)) {
+				esc(f, t->valuestring);
+				fputs(" ", f);
+			}
+		}
+		fputs("</td><td class=\"l\">", f);
+		cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].dev, "targets"))
+		{
+			esc(f, jstr(t, "kind"));
+			fputs(" ", f);
+			esc(f, jstr(t, "model"));
+			if (*jstr(t, "serial")) {
+				fputs(" SN ", f);
+				esc(f, jstr(t, "serial"));
+				fputs(" FW ", f);
+				esc(f, jstr(t, "firmware"));
+			}
+			double sz = jnum(t, "size_bytes");
+			if (isfinite(sz))
+				fprintf(f, " %.1f GB", sz / 1e9);
+			fputs("<br>", f);
+		}
+		fputs("</td><td class=\"l\">", f);
+		esc(f, jstr(dirs[d].meta, "nvscope_version"));
+		fputs("</td></tr>", f);
+	}
+	fputs("</table>\n", f);
+
+	for (unsigned i = 0; i < nsteps; i++) {
+		cJSON *sj = NULL;
+		for (unsigned d = 0; d < nd && !sj; d++)
+			sj = json_file(dirs[d].path, steps[i], "step.json");
+		const char *kind = sj ? jstr(sj, "kind") : "";
+		fprintf(f, "<h2 id=\"step-%u\" class=\"step step-%s\">", i + 1, kind);
+		esc(f, steps[i]);
+		if (sj && strcmp(kind, "purge")) {
+			fputs(" <small>(", f);
+			esc(f, jstr(sj, "rw"));
+			fputs(" ", f);
+			esc(f, jstr(sj, "bs"));
+			fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
+		}
+		fputs("</h2>\n", f);
+		if (!strcmp(kind, "precondition"))
+			section_precondition(f, dirs, nd, steps[i], "rounds.csv");
+		else if (!strcmp(kind, "measure"))
+			section_measure(f, dirs, nd, steps[i]);
+		else if (!strcmp(kind, "rate-curve"))
+			section_rate(f, dirs, nd, steps[i]);
+		else if (!strcmp(kind, "grid"))
+			section_grid(f, dirs, nd, steps[i]);
+		else if (!strcmp(kind, "matrix")) {
+			section_precondition(f, dirs, nd, steps[i], "rounds.csv");
+			section_matrix(f, dirs, nd, steps[i]);
+		} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
+			section_simple(f, dirs, nd, steps[i], kind);
+		else
+			fputs("<p class=\"warn\">not run yet</p>\n", f);
+		cJSON_Delete(sj);
+	}
+	fputs("</body></html>\n", f);
+	rc = ferror(f) ? -EIO : 0;
+	if (rc)
+		snprintf(err, errlen, "write error");
+out_dirs:
+	for (unsigned d = 0; d < nd; d++) {
+		cJSON_Delete(dirs[d].meta);
+		cJSON_Delete(dirs[d].dev);
+	}
+	return rc;
+}

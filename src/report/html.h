@@ -1,0 +1,20 @@
+/* html.h - the HTML report of one or more plan results directories: one
+ * self-contained page (inline CSS and SVG, no script, no network) with the
+ * charts reviews draw - preconditioning scatter (IOPS and latency per
+ * interval on two axes, steady-state window marked), IOPS and latency vs
+ * queue depth, the rate curve (latency vs IOPS), thread x QD and SNIA
+ * matrix tables, and the numbers.  Several directories (drives) appear side
+ * by side in every section. */
+#ifndef NVS_HTML_H
+#define NVS_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes the report of the @ndirs results directories @dirs to @f.
+ * Returns 0, or -errno with one line in @err (a directory that is not a
+ * plan results directory: -ENOENT / -EINVAL naming the file). */
+int html_write_report(FILE *f, const char *const *dirs, unsigned ndirs, char *err,
+		      size_t errlen);
+
+#endif

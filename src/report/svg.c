@@ -1,0 +1,274 @@
+/* svg.c - inline SVG charts.
+ *
+ * Axis ticks use the "nice numbers" method of Paul Heckbert ("Nice Numbers
+ * for Graph Labels", Graphics Gems, 1990): the raw step span/n is rounded to
+ * 1, 2 or 5 times a power of ten, and the axis is widened to whole steps.
+ * Log axes tick at powers of ten over the decades the data spans (reviews
+ * chart IO consistency on a log scale because consumer drives fall from
+ * ~100K to ~100 IOPS).  Scatter series are drawn as one <path> of tiny
+ * segments rather than thousands of <circle> elements, which keeps a 16,000
+ * point preconditioning chart small. */
+#include "report/svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define ML 70 /* margins: left, right, top, bottom */
+#define MR 70
+#define MT 34
+#define MB 46
+
+void svg_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+double svg_nice_step(double span, int n)
+{
+	if (!(span > 0) || !isfinite(span) || n < 1)
+		return 1;
+	double raw = span / n, p = pow(10, floor(log10(raw))), f = raw / p;
+	double nice = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+	return nice * p;
+}
+
+struct axis {
+	double lo, hi;
+	bool log;
+	double step; /* linear */
+};
+
+static void axis_fit(struct axis *a, double lo, double hi, bool log_scale, bool from_zero)
+{
+	a->log = log_scale;
+	if (log_scale) {
+		if (!(lo > 0))
+			lo = hi > 0 ? hi / 1000 : 1;
+		if (!(hi > 0))
+			hi = 10;
+		a->lo = pow(10, floor(log10(lo)));
+		a->hi = pow(10, ceil(log10(hi)));
+		if (a->hi <= a->lo)
+			a->hi = a->lo * 10;
+		return;
+	}
+	if (from_zero && lo > 0)
+		lo = 0;
+	if (hi <= lo)
+		hi = lo + (lo ? fabs(lo) : 1);
+	a->step = svg_nice_step(hi - lo, 5);
+	a->lo = floor(lo / a->step) * a->step;
+	a->hi = ceil(hi / a->step) * a->step;
+}
+
+static double axis_pos(const struct axis *a, double v)
+{
+	if (a->log) {
+		if (!(v > 0))
+			return NAN;
+		return (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
+	}
+	return (v - a->lo) / (a->hi - a->lo);
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double av = fabs(v);
+	if (av >= 1e9)
+		snprintf(buf, len, "%gG", v / 1e9);
+	else if (av >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (av >= 1e4)
+		snprintf(buf, len, "%gK", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* Ticks and grid of a Y axis (left when !right) or of the X axis. */
+static void draw_ticks(FILE *f, const struct axis *a, char which, int x0, int y0, int w, int h)
+{
+	double vals[64];
+	int n = 0;
+	if (a->log) {
+		for (double v = a->lo; v <= a->hi * 1.0001 && n < 64; v *= 10)
+			vals[n++] = v;
+	} else {
+		for (double v = a->lo; v <= a->hi + a->step * 1e-6 && n < 64; v += a->step)
+			vals[n++] = fabs(v) < a->step * 1e-9 ? 0 : v;
+	}
+	for (int i = 0; i < n; i++) {
+		char lab[32];
+		double p = axis_pos(a, vals[i]);
+		fmt_num(lab, sizeof(lab), vals[i]);
+		if (which == 'x') {
+			double x = x0 + p * w;
+			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x,
+				y0, x, y0 + h);
+			fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+				x, y0 + h + 16, lab);
+		} else {
+			double y = y0 + h - p * h;
+			if (which == 'l')
+				fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
+					x0, y, x0 + w, y);
+			fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+				which == 'l' ? x0 - 6 : x0 + w + 6, y + 4, which == 'l' ? "end" : "start",
+				lab);
+		}
+	}
+}
+
+int svg_chart(FILE *f, const struct svg_chart *c)
+{
+	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
+	int w = W - ML - MR, h = H - MT - MB;
+	double xlo = INFINITY, xhi = -INFINITY, ylo[2] = {INFINITY, INFINITY},
+	       yhi[2] = {-INFINITY, -INFINITY};
+	bool any = false, right = false;
+
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		int k = se->right ? 1 : 0;
+		right |= se->right;
+		for (size_t i = 0; i < se->n; i++) {
+			double x = se->x[i], y = se->y[i];
+			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) ||
+			    ((k ? c->y2log : c->ylog) && y <= 0))
+				continue;
+			any = true;
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+			ylo[k] = fmin(ylo[k], y);
+			yhi[k] = fmax(yhi[k], y);
+		}
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\"%s%s%s width=\"%d\" "
+		   "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+		c->id ? " chart-" : "", c->id ? c->id : "", c->id ? " id=\"" : "",
+		c->id ? c->id : "", c->id ? "\"" : "", W, H, W, H);
+	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
+	if (c->title) {
+		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", W / 2);
+		svg_escape(f, c->title);
+		fputs("</text>", f);
+	}
+	if (!any) {
+		fprintf(f, "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
+			   "</svg>\n", W / 2, H / 2);
+		return -EINVAL;
+	}
+	struct axis ax, ay[2];
+	axis_fit(&ax, xlo, xhi, c->xlog, false);
+	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
+	if (right)
+		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
+
+	/* the marked band (steady-state window) under the data */
+	if (c->band) {
+		double p0 = axis_pos(&ax, c->band_x0), p1 = axis_pos(&ax, c->band_x1);
+		p0 = fmax(0, fmin(1, p0));
+		p1 = fmax(0, fmin(1, p1));
+		if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
+			fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
+				ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
+			if (c->band_label) {
+				fprintf(f, "<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
+					   "text-anchor=\"middle\">", ML + (p0 + p1) / 2 * w, MT + 12);
+				svg_escape(f, c->band_label);
+				fputs("</text>", f);
+			}
+		}
+	}
+	draw_ticks(f, &ax, 'x', ML, MT, w, h);
+	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
+	if (right)
+		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
+	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT, w,
+		h);
+
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		const struct axis *yy = &ay[se->right ? 1 : 0];
+		fprintf(f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+			   "stroke-linecap=\"round\" d=\"",
+			se->dots ? "dots" : "line", se->color ? se->color : "#333",
+			se->dots ? "3" : "2");
+		bool pen = false;
+		for (size_t i = 0; i < se->n; i++) {
+			double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);
+			if (!isfinite(px) || !isfinite(py) || !isfinite(se->x[i]) ||
+			    !isfinite(se->y[i])) {
+				pen = false;
+				continue;
+			}
+			double X = ML + px * w, Y = MT + h - py * h;
+			if (se->dots)
+				fprintf(f, "M%.1f %.1fh0.01", X, Y);
+			else
+				fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', X, Y);
+			pen = true;
+		}
+		fputs("\"/>", f);
+		if (!se->dots)
+			for (size_t i = 0; i < se->n && se->n <= 64; i++) {
+				double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);
+				if (isfinite(px) && isfinite(py))
+					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+						ML + px * w, MT + h - py * h, se->color ? se->color : "#333");
+			}
+	}
+	/* axis labels and legend */
+	if (c->xlabel) {
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + w / 2,
+			H - 8);
+		svg_escape(f, c->xlabel);
+		fputs("</text>", f);
+	}
+	if (c->ylabel) {
+		fprintf(f, "<text class=\"label\" transform=\"translate(16 %d) rotate(-90)\" "
+			   "text-anchor=\"middle\">", MT + h / 2);
+		svg_escape(f, c->ylabel);
+		fputs("</text>", f);
+	}
+	if (right && c->y2label) {
+		fprintf(f, "<text class=\"label\" transform=\"translate(%d %d) rotate(90)\" "
+			   "text-anchor=\"middle\">", W - 14, MT + h / 2);
+		svg_escape(f, c->y2label);
+		fputs("</text>", f);
+	}
+	int ly = MT + 6;
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		if (!se->name)
+			continue;
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
+			ML + 8, ly, se->color ? se->color : "#333");
+		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
+		svg_escape(f, se->name);
+		fputs("</text>", f);
+		ly += 15;
+	}
+	fputs("</svg>\n", f);
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* svg.h - small inline SVG charts for the HTML report: line and scatter
+ * series on linear or log axes, an optional second (right) Y axis, and a
+ * marked X band (the steady-state window).  Output is plain SVG 1.1 text
+ * with no script and no external reference. */
+#ifndef NVS_SVG_H
+#define NVS_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct svg_series {
+	const char *name;     /* legend text (escaped on output) */
+	const double *x, *y;  /* n points; non-finite values are skipped */
+	size_t n;
+	const char *color;    /* CSS colour, e.g. "#1f77b4" */
+	bool right;           /* plotted against the right Y axis */
+	bool dots;            /* scatter (dots) instead of a polyline */
+};
+
+struct svg_chart {
+	const char *id;       /* element id and CSS class suffix, may be NULL */
+	const char *title;
+	const char *xlabel, *ylabel, *y2label; /* y2label: right axis, may be NULL */
+	bool xlog, ylog, y2log;
+	const struct svg_series *series;
+	unsigned nseries;
+	bool band;            /* mark [band_x0, band_x1] */
+	double band_x0, band_x1;
+	const char *band_label;
+	int width, height;    /* 0: 720 x 340 */
+};
+
+/* Writes @c as one <svg> element to @f.  Returns 0, or -EINVAL when there
+ * is nothing finite to plot (an empty frame with "no data" is written). */
+int svg_chart(FILE *f, const struct svg_chart *c);
+/* Writes @s with &, <, >, " and ' escaped for HTML/SVG text. */
+void svg_escape(FILE *f, const char *s);
+/* "Nice" tick step for a range of @span with about @n ticks (1, 2, 5 x
+ * 10^k).  Exposed for tests. */
+double svg_nice_step(double span, int n);
+
+#endif
