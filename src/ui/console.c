@@ -411,12 +411,12 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	int ret = init_themes(a, o->theme, err, len);
 	if (ret)
 		return ret;
-	if (o->replay_dir)
-		return load_replay(a, o->replay_dir, err, len);
-	if (!(a->sess = session_new())) {
+	if (!(a->sess = session_new())) { /* idle in replay: panes query it */
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	if (o->replay_dir)
+		return load_replay(a, o->replay_dir, err, len);
 	load_presets(a);
 	panes_form_init(a);
 	a->devs = dev_scan(err, len);

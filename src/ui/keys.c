@@ -209,10 +209,20 @@ static void setup_key(struct app *a, int ch, bool is_key)
 		a->dirty[PANE_DEVICES] = true;
 		break;
 	case PANE_LAUNCH:
-		if (d)
+		if (d) {
 			move_cursor(&a->pre_cur, (int)a->npresets, d);
-		else if (is_enter(ch, is_key))
+		} else if (is_enter(ch, is_key)) {
 			app_launch_preset(a, a->pre_cur);
+		} else if (!is_key && isalnum(ch)) {
+			/* jump to the next preset starting with that character */
+			for (int k = 1; k <= (int)a->npresets; k++) {
+				int idx = (a->pre_cur + k) % (int)a->npresets;
+				if (tolower((unsigned char)a->presets[idx].name[0]) == tolower(ch)) {
+					a->pre_cur = idx;
+					break;
+				}
+			}
+		}
 		a->dirty[PANE_LAUNCH] = true;
 		break;
 	case PANE_FORM:

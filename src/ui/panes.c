@@ -84,8 +84,8 @@ static void pane_title(struct app *a, WINDOW *w)
 	if (!a->replay && st)
 		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
 			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
-	snprintf(buf, sizeof(buf), " nvscope %s | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
-		 NVS_VERSION, state_name(a), a->run_name[0] ? a->run_name : "-", step,
+	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
+		 state_name(a), a->run_name[0] ? a->run_name : "-", step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? " / " : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
 	if (a->replay) {
@@ -141,8 +141,13 @@ static void pane_devices(struct app *a, WINDOW *w)
 	int h = getmaxy(w), wd = getmaxx(w);
 	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
 		    "Space mark  a add file  r rescan");
-	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s", "Device",
-		 "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used", "In use");
+	bool wide = wd >= 110;
+	if (wide)
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s",
+			 "Device", "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used", "In use");
+	else
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-12s %-16s %8s %5s %5s %4s %s", "Device",
+			 "Model", "Size", "LBA", "Temp", "Used", "In use");
 	int rows = h - 2;
 	if (a->dev_cur < a->dev_top)
 		a->dev_top = a->dev_cur;
@@ -167,11 +172,17 @@ static void pane_devices(struct app *a, WINDOW *w)
 		snprintf(name, sizeof(name), "%s%.30s", r->depth ? "  " : "", r->name);
 		if (cur)
 			draw_fill(a, w, 2 + i, ROLE_SELECTED);
-		draw_fmt(a, w, 2 + i, 0, wd, role,
-			 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s",
-			 !r->selectable ? " " : r->marked ? "*" : " ", name, r->model, r->serial,
-			 r->firmware, r->selectable ? sz : "", r->selectable ? lbs : "", temp, used,
-			 r->usage[0] ? r->usage : "-", r->in_use ? " [in use]" : r->has_data ? " [data]" : "");
+		const char *mark = !r->selectable ? " " : r->marked ? "*" : " ";
+		const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
+		if (wide)
+			draw_fmt(a, w, 2 + i, 0, wd, role,
+				 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s", mark, name,
+				 r->model, r->serial, r->firmware, r->selectable ? sz : "",
+				 r->selectable ? lbs : "", temp, used, r->usage[0] ? r->usage : "-", flag);
+		else
+			draw_fmt(a, w, 2 + i, 0, wd, role, "%s %-12.12s %-16.16s %8s %5s %5s %4s %s%s",
+				 mark, name, r->model, r->selectable ? sz : "", r->selectable ? lbs : "",
+				 temp, used, r->usage[0] ? r->usage : "-", flag);
 	}
 }
 
@@ -237,17 +248,22 @@ static void pane_iops(struct app *a, WINDOW *w)
 	size_t r = a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
 	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
 			    : offsetof(struct point, iops[NVS_WRITE]);
-	plot_points(&p.ser[0], s, wr, ROLE_WRITE);
-	plot_points(&p.ser[1], s, r, ROLE_READ);
-	p.nser = 2;
-	char title[96], right[64], now[24];
+	/* a direction that never did I/O in the run is not drawn (no line of
+	 * zeros under a read-only run); a stall to 0 of an active one is */
+	bool has[NVS_NDIR] = {false, false};
+	for (size_t i = 0; i < s->n && !(has[0] && has[1]); i++)
+		for (int d = 0; d < NVS_NDIR; d++)
+			has[d] |= s->pt[i].iops[d] > 0;
+	if (has[NVS_WRITE] || !has[NVS_READ])
+		plot_points(&p.ser[p.nser++], s, wr, ROLE_WRITE);
+	if (has[NVS_READ])
+		plot_points(&p.ser[p.nser++], s, r, ROLE_READ);
+	char title[96], now[24];
 	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
 	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
 	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
 	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
 		 a->log ? "(log)" : "(linear)", now);
-	snprintf(right, sizeof(right), "read%s write%s", a->ascii ? "" : "\xe2\xa3\xbf",
-		 a->ascii ? "" : "\xe2\xa3\xbf");
 	draw_header(a, w, title, "");
 	int wd = getmaxx(w);
 	/* legend in the series colours */
@@ -338,9 +354,13 @@ static void pane_targets(struct app *a, WINDOW *w)
 		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
 			 base ? base + 1 : path, v);
 		struct plot p = {.t0 = t0, .t1 = t1, .log = a->log, .unit = UNIT_IOPS};
-		plot_points(&p.ser[0], s, offsetof(struct point, iops[NVS_WRITE]), ROLE_WRITE);
-		plot_points(&p.ser[1], s, offsetof(struct point, iops[NVS_READ]), ROLE_READ);
-		p.nser = 2;
+		bool hw = false;
+		for (size_t k = 0; k < s->n && !hw; k++)
+			hw = s->pt[k].iops[NVS_WRITE] > 0;
+		if (hw)
+			plot_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_WRITE]),
+				    ROLE_WRITE);
+		plot_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]), ROLE_READ);
 		draw_plot(a, w, cells[i].y + 1, cells[i].x, cells[i].h - 1, cells[i].w - 1, &p);
 	}
 }
@@ -429,12 +449,17 @@ static void number_row(struct app *a, WINDOW *w, int y, const char *label, doubl
 {
 	int wd = getmaxx(w);
 	char n[24], v[24];
-	axis_fmt(now, u, a->ascii, n, sizeof(n));
-	axis_fmt(avg, u, a->ascii, v, sizeof(v));
-	int cw = (wd - 10) / 2;
-	draw_str(a, w, y, 1, 9, ROLE_NORMAL, label);
-	draw_str(a, w, y, 10 + cw - draw_width(n), cw, ROLE_NORMAL, n);
-	draw_str(a, w, y, 10 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
+	if (u == UNIT_BPS) { /* the label says MB/s: plain numbers fit better */
+		snprintf(n, sizeof(n), isnan(now) ? "N/A" : "%.0f", now / 1e6);
+		snprintf(v, sizeof(v), isnan(avg) ? "N/A" : "%.0f", avg / 1e6);
+	} else {
+		axis_fmt(now, u, a->ascii, n, sizeof(n));
+		axis_fmt(avg, u, a->ascii, v, sizeof(v));
+	}
+	int cw = (wd - 9) / 2;
+	draw_str(a, w, y, 0, 9, ROLE_NORMAL, label);
+	draw_str(a, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
+	draw_str(a, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
 }
 
 static void pane_numbers(struct app *a, WINDOW *w)
@@ -561,17 +586,18 @@ void panes_draw_help(struct app *a)
 		"t F2      next theme            l F3   linear / log scale",
 		"m         IOPS / MB/s           v F6   setup / live screen",
 		"Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
-		"Space     mark a target         a      add a file or device path",
-		"r         rescan devices (setup); run the custom form (form pane)",
+		"Space     mark a target         a      add a file/device path",
+		"r         rescan devices; in the form pane: run the form",
+		"0-9 a-z   presets pane: jump to the preset starting with it",
 		"Enter F5  run the preset / edit a form field",
 		"s F9      stop the workload",
-		"+ -       zoom the time axis    < > Left Right  scroll it",
+		"+ -       zoom the time axis    < > Left Right  scroll",
 		"0         whole run             End f  follow the newest data",
 		"PgUp/PgDn pages of per-target strips (live screen)",
 		"replay:   Space play/pause, [ ] speed, Home restart",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	struct rect r = layout_center(a->cols, a->rows, 66, n + 2);
+	struct rect r = layout_center(a->cols, a->rows, 70, n + 2);
 	if (a->overlay)
 		delwin(a->overlay);
 	a->overlay = newwin(r.h, r.w, r.y, r.x);
@@ -598,12 +624,14 @@ void panes_draw_too_small(struct app *a)
 	draw_role(a, w, ROLE_NORMAL);
 	werase(w);
 	char buf[128];
-	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d, nvscope needs at least %dx%d",
-		 a->cols, a->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	int y = a->rows / 2;
-	draw_str(a, w, y > 0 ? y - 1 : 0, 0, a->cols, ROLE_WARN, buf);
-	draw_str(a, w, y + 1 < a->rows ? y + 1 : y, 0, a->cols, ROLE_NORMAL,
-		 "Enlarge the window (q quits)");
+	int y = a->rows / 2 - 1;
+	if (y < 0)
+		y = 0;
+	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->cols, a->rows);
+	draw_str(a, w, y, 0, a->cols, ROLE_WARN, buf);
+	snprintf(buf, sizeof(buf), "nvscope needs %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	draw_str(a, w, y + 1, 0, a->cols, ROLE_WARN, buf);
+	draw_str(a, w, y + 2, 0, a->cols, ROLE_NORMAL, "Enlarge it (q quits)");
 	wnoutrefresh(w);
 }
 
