@@ -31,19 +31,20 @@ START_TEST(test_two_thread_order)
 {
 	struct spsc *r = spsc_new(sizeof(struct elem), 64);
 	pthread_t t;
-	uint64_t next = 0;
+	uint64_t next = 0, bad = 0;
 	struct elem e;
 
 	ck_assert_ptr_nonnull(r);
 	pthread_create(&t, NULL, producer, r);
 	while (next < N_STRESS) {
 		if (spsc_pop(r, &e) == 0) {
-			ck_assert_uint_eq(e.seq, next);
-			ck_assert_uint_eq(e.check, next * 0x9e3779b97f4a7c15ULL);
+			/* counted, asserted once below: ck_assert per element is slow */
+			bad += e.seq != next || e.check != next * 0x9e3779b97f4a7c15ULL;
 			next++;
 		}
 	}
 	pthread_join(t, NULL);
+	ck_assert_uint_eq(bad, 0);
 	ck_assert_int_eq(spsc_pop(r, &e), -EAGAIN);
 	/* the retry loop counts each refused push as a drop; all arrived anyway */
 	spsc_free(r);
