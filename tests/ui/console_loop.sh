@@ -1,0 +1,89 @@
+#!/bin/bash
+# console_loop.sh - the console end to end on a loop device: pick the target
+# in the Devices pane, launch the 4k-randread preset from the Presets pane,
+# see live IOPS, strips and the CPU pane; resize to 80x24 and 200x60 (and
+# below the minimum); toggle log scale and theme; help; quit with q, y;
+# terminal restored; results directory written.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+t_loop 256M
+RES=$T_TMP/results
+u_start 120 40 "$NVS_BIN" --results "$RES"
+u_wait 'Devices' 10
+u_wait 'Presets' 5
+
+# select the target: add/mark it by path (the row exists: it gets marked)
+u_keys a
+u_wait 'Add target' 5
+u_text "$LOOP"
+u_keys Enter
+u_wait "added and marked $LOOP" 5
+u_screen | grep -Eq "^\* +$(basename "$LOOP") " || fail "target row not marked"
+ok "target $LOOP marked"
+
+# presets pane, jump to 4k-randread ('4'), run
+u_keys Tab 4 Enter
+u_wait 'RUNNING 4k-randread' 10
+u_wait 'IOPS \((linear|log)\) +now [1-9]' 15
+sleep 2
+S=$(u_screen)
+echo "$S" | grep -Eq 'IOPS R +[1-9][0-9.]*[kM]? ' || fail "no read IOPS in the numbers pane"
+echo "$S" | grep -qP '[\x{2801}-\x{28ff}]' || fail "no braille dots in the strips"
+echo "$S" | grep -q 'Latency' || fail "no latency strip"
+echo "$S" | grep -Eq 'CPU' || fail "no CPU pane"
+echo "$S" | grep -Eq '^ +(all|0) \[\|' || fail "no per-core CPU bars"
+ok "live view: IOPS, strips, CPU"
+
+# resizes
+u_resize 80 24
+u_wait 'IOPS R' 5
+S=$(u_screen)
+echo "$S" | grep -q 'Latency' || fail "80x24: no latency strip"
+echo "$S" | grep -q 'CPU' || fail "80x24: no CPU pane"
+echo "$S" | head -1 | grep -q '^ nvscope | RUNNING' || fail "80x24: no title bar"
+[ "$(echo "$S" | wc -l)" -le 24 ] || fail "80x24: too many lines"
+u_wait 'F1Help .*qQuit' 10   # the status bar, once the start message is gone
+ok "80x24"
+u_resize 200 60
+u_wait 'IOPS R' 5
+u_screen | grep -q 'CPU' || fail "200x60: no CPU pane"
+ok "200x60"
+u_resize 50 15
+u_wait 'Terminal too small' 5
+u_resize 120 40
+u_wait 'IOPS R' 5
+ok "below the minimum: message, then back"
+
+# log scale and theme
+u_keys l
+u_wait 'IOPS \(log\)' 5
+u_wait 'Latency \(log\)' 5
+u_keys l
+u_wait 'IOPS \(linear\)' 5
+u_keys t
+u_wait '\| light (lin|log)' 5
+u_keys t
+u_wait '\| mono (lin|log)' 5
+ok "log toggle and theme cycle"
+
+# help overlay, any key closes it
+u_keys '?'
+u_wait 'nvscope console - keys' 5
+u_keys x
+sleep 0.5
+u_screen | grep -q 'nvscope console - keys' && fail "help did not close"
+ok "help"
+
+# quit while running: asks, y confirms
+u_keys q
+u_wait 'stop it and quit\? \(y/n\)' 5
+u_keys y
+u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0"
+u_screen | grep -q "results in $RES" || fail "no results line"
+[ -s "$RES/samples.csv" ] || fail "no samples.csv"
+[ "$(wc -l <"$RES/samples.csv")" -ge 3 ] || fail "samples.csv has too few rows"
+[ -s "$RES/summary.json" ] || fail "no summary.json"
+grep -q '"iops"' "$RES/summary.json" || fail "summary.json without iops"
+grep -q 'stopped by the user' "$RES/events.log" || fail "events.log lacks the stop"
+ok "quit, terminal restored, results written"
