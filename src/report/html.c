@@ -291,8 +291,10 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 		fputs("<p class=\"verdict\">", f);
 		if (!ss)
 			fputs("<span class=\"warn\">no verdict yet (step not finished)</span>", f);
+		else if (jnum(ss, "max_rounds") == 1)
+			fputs("one pass (no steady-state rounds)", f);
 		else if (att)
-			fprintf(f, "<span class=\"ok\">steady state at round %.0f (%.0f s)</span>: window "
+			fprintf(f, "<span class=\"ok\">steady state at round %.0f (%.4g s)</span>: window "
 				   "avg %.0f, range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
 				round, jnum(ss, "time_s"), jnum(ss, "window_avg"), jnum(ss, "range_pct"),
 				jnum(ss, "range_limit_pct"), jnum(ss, "slope_pct"),
@@ -509,7 +511,8 @@ static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const 
 		fputs("<div class=\"card\">", f);
 		dir_card_title(f, &dirs[d], d);
 		fprintf(f, "<p class=\"verdict\">rounds %.0f-%.0f averaged; %s</p>", r0, r1,
-			ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"))
+			ss && jnum(ss, "max_rounds") == 1 ? "one pass"
+			: ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"))
 				? "<span class=\"ok\">steady state reached</span>"
 				: "<span class=\"warn\">steady state not reached</span>");
 		matrix_table(f, t, "iops", "IOPS", (size_t)r0, (size_t)r1, "%.0f");
@@ -662,12 +665,24 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 
 	for (unsigned i = 0; i < nsteps; i++) {
 		cJSON *sj = NULL;
-		for (unsigned d = 0; d < nd && !sj; d++)
-			sj = json_file(dirs[d].path, steps[i], "step.json");
+		struct rdir have[MAX_DIRS];
+		unsigned nh = 0;
+		for (unsigned d = 0; d < nd; d++) {
+			cJSON *o = json_file(dirs[d].path, steps[i], "step.json");
+			if (!o)
+				continue;
+			have[nh++] = dirs[d];
+			if (!sj)
+				sj = o;
+			else
+				cJSON_Delete(o);
+		}
+		if (!nh)
+			continue;
 		const char *kind = sj ? jstr(sj, "kind") : "";
 		fprintf(f, "<h2 id=\"step-%u\" class=\"step step-%s\">", i + 1, kind);
 		esc(f, steps[i]);
-		if (sj && strcmp(kind, "purge")) {
+		if (sj && strcmp(kind, "purge") && strcmp(kind, "matrix")) {
 			fputs(" <small>(", f);
 			esc(f, jstr(sj, "rw"));
 			fputs(" ", f);
@@ -676,18 +691,18 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		}
 		fputs("</h2>\n", f);
 		if (!strcmp(kind, "precondition"))
-			section_precondition(f, dirs, nd, steps[i], "rounds.csv");
+			section_precondition(f, have, nh, steps[i], "rounds.csv");
 		else if (!strcmp(kind, "measure"))
-			section_measure(f, dirs, nd, steps[i]);
+			section_measure(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "rate-curve"))
-			section_rate(f, dirs, nd, steps[i]);
+			section_rate(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "grid"))
-			section_grid(f, dirs, nd, steps[i]);
+			section_grid(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "matrix")) {
-			section_precondition(f, dirs, nd, steps[i], "rounds.csv");
-			section_matrix(f, dirs, nd, steps[i]);
+			section_precondition(f, have, nh, steps[i], "rounds.csv");
+			section_matrix(f, have, nh, steps[i]);
 		} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
-			section_simple(f, dirs, nd, steps[i], kind);
+			section_simple(f, have, nh, steps[i], kind);
 		else
 			fputs("<p class=\"warn\">not run yet</p>\n", f);
 		cJSON_Delete(sj);

@@ -163,10 +163,9 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			yhi[k] = fmax(yhi[k], y);
 		}
 	}
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\"%s%s%s width=\"%d\" "
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
 		   "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-		c->id ? " chart-" : "", c->id ? c->id : "", c->id ? " id=\"" : "",
-		c->id ? c->id : "", c->id ? "\"" : "", W, H, W, H);
+		c->id ? " chart-" : "", c->id ? c->id : "", W, H, W, H);
 	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
 	if (c->title) {
 		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", W / 2);

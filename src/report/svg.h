@@ -19,7 +19,7 @@ struct svg_series {
 };
 
 struct svg_chart {
-	const char *id;       /* element id and CSS class suffix, may be NULL */
+	const char *id;       /* CSS class "chart-ID" of the <svg>, may be NULL */
 	const char *title;
 	const char *xlabel, *ylabel, *y2label; /* y2label: right axis, may be NULL */
 	bool xlog, ylog, y2log;

@@ -1,0 +1,99 @@
+#!/bin/bash
+# report_html.sh - `nvscope report` of two results directories (two "drives",
+# files here) rendered by headless Chromium: the page loads with no network,
+# the SVG charts are in the DOM (preconditioning scatter with the
+# steady-state window marked, IOPS and latency vs QD, rate curve) and the
+# SNIA matrix and grid tables are there.  Skips (77) only without Chromium.
+. "${NVS_TOP:-.}/tests/lib.sh"
+B=$NVS_BIN
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -z "$CHROME" ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium \
+		>/dev/null 2>&1 || skip "chromium is not installed and cannot be installed"
+	CHROME=$(command -v chromium) || skip "chromium missing"
+fi
+
+plan=$T_TMP/r.ini
+cat >"$plan" <<'INI'
+[plan]
+description = report test plan
+runtime = 300ms
+
+[global]
+interval = 100ms
+size = 16m
+
+[precondition 4k-randwrite]
+rw = randwrite
+bs = 4k
+iodepth = 8
+round = 200ms
+max_rounds = 4
+window = 2
+range = 1000
+slope = 1000
+
+[measure 4k-randread]
+rw = randread
+bs = 4k
+iodepth = 1,2,4
+
+[rate-curve 4k-randread]
+rw = randread
+bs = 4k
+iodepth = 2
+points = 50,100
+
+[grid 4k]
+rw = randread
+bs = 4k
+threads = 1,2
+iodepth = 1,2
+runtime = 200ms
+
+[matrix m]
+bs_list = 4k,8k
+mixes = 100,50,0
+iodepth = 2
+runtime = 200ms
+INI
+for d in a b; do
+	truncate -s 16M "$T_TMP/$d.img"
+	"$B" plan "$plan" --target "$T_TMP/$d.img" --results "$T_TMP/drive-$d" --quiet \
+		--yes-destroy-data="$T_TMP/$d.img" >"$T_TMP/log-$d" 2>&1 || fail "plan $d: $(cat "$T_TMP/log-$d")"
+done
+out=$T_TMP/report.html
+"$B" report "$T_TMP/drive-a" "$T_TMP/drive-b" -o "$out" >/dev/null || fail "report failed"
+[ -s "$out" ] || fail "empty report"
+# self-contained: no script, stylesheet, image or font is fetched
+grep -Eiq '<script|<link|<img|src=|@import|url\(' "$out" && fail "report references external resources"
+ok "report written ($(wc -c <"$out") bytes)"
+
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
+	--disable-component-update --no-first-run --disable-extensions --user-data-dir="$T_TMP/chrome")
+timeout 120 "$CHROME" "${flags[@]}" --dump-dom "file://$out" >"$T_TMP/dom.html" 2>"$T_TMP/chrome.err" ||
+	fail "chromium --dump-dom failed: $(tail -3 "$T_TMP/chrome.err")"
+dom=$T_TMP/dom.html
+count() { grep -o "$1" "$dom" | wc -l; }
+[ "$(count '<svg')" -ge 8 ] || fail "only $(count '<svg') SVG charts in the DOM"
+for id in 'chart-scatter"' 'chart-qd-iops"' 'chart-qd-latency"' 'chart-rate-curve"' 'class="band"' \
+	'class="matrix"' 'class="grid"' 'steady state at round 2'; do
+	grep -q "$id" "$dom" || fail "missing $id in the rendered DOM"
+done
+# both drives side by side: two preconditioning charts, two series on the QD chart
+[ "$(count 'chart-scatter"')" -ge 2 ] || fail "one scatter per drive expected"
+grep -o '<svg[^>]*chart-qd-iops".*' "$dom" | head -1 | grep -o 'class="line"' | head -2 | wc -l |
+	grep -q 2 || fail "QD chart lacks a series per drive"
+grep -q "no data" "$dom" && fail "a chart has no data"
+ok "Chromium rendered $(count '<svg') SVG charts"
+
+timeout 120 "$CHROME" "${flags[@]}" --screenshot="$T_TMP/report.png" --window-size=1280,2400 \
+	"file://$out" >/dev/null 2>&1 || fail "screenshot failed"
+[ "$(stat -c %s "$T_TMP/report.png")" -gt 20000 ] || fail "screenshot is (nearly) blank"
+ok "screenshot"
+
+# bad input
+"$B" report "$T_TMP/nowhere" -o "$T_TMP/x.html" 2>"$T_TMP/err"; [ $? -eq 2 ] || fail "bad dir exit status"
+grep -q "meta.json" "$T_TMP/err" || fail "bad dir message"
+[ ! -e "$T_TMP/x.html" ] || fail "a failed report left a file"
+ok "bad input"
