@@ -126,6 +126,10 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu : 0, a, sizeof(a)));
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
+	for (unsigned m = 0; m < r->nmembers && m < s->ntargets; m++)
+		fprintf(f, "  member %-24s IOPS=%s\n", s->targets[m],
+			si(r->runtime_s > 0 ? (double)r->member[m].ios / r->runtime_s : 0, a,
+			   sizeof(a)));
 	if (rj->ntargets > 1)
 		for (unsigned t = 0; t < rj->ntargets; t++) {
 			const struct result *tr = &rj->per_target[t];

@@ -176,6 +176,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 								   : &backend_io_uring;
 			w->shared = &p->sh;
 			result_init(&w->res);
+			w->res.nmembers = s->stripe ? p->ntargets : 0;
 			/* ~8 s of samples: the consumer may stall that long without a drop */
 			uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
 			w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);

@@ -264,6 +264,12 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
+			if (w->nmembers > 1) {
+				struct result_member *m = &w->res.member[sl->member];
+				m->ios++;
+				m->bytes += sl->len;
+				m->lat_sum_ns += lat;
+			}
 		}
 	} else {
 		io_error(w, st, sl, res);

@@ -99,6 +99,21 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			cJSON_AddItemToArray(ts, to);
 		}
 	}
+	if (r->nmembers) {
+		cJSON *ms = cJSON_AddArrayToObject(nv, "members");
+		for (unsigned m = 0; m < r->nmembers && m < run->spec->ntargets; m++) {
+			const struct result_member *rm = &r->member[m];
+			cJSON *mo = cJSON_CreateObject();
+			cJSON_AddStringToObject(mo, "target", run->spec->targets[m]);
+			cJSON_AddNumberToObject(mo, "total_ios", (double)rm->ios);
+			cJSON_AddNumberToObject(mo, "io_bytes", (double)rm->bytes);
+			cJSON_AddNumberToObject(mo, "iops",
+						r->runtime_s > 0 ? (double)rm->ios / r->runtime_s : 0);
+			cJSON_AddNumberToObject(mo, "lat_mean_ns",
+						rm->ios ? (double)rm->lat_sum_ns / (double)rm->ios : 0);
+			cJSON_AddItemToArray(ms, mo);
+		}
+	}
 	if (run->series) {
 		const struct series *s = &run->series[j];
 		cJSON *arr = cJSON_AddArrayToObject(nv, "series");

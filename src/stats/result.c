@@ -24,6 +24,13 @@ void result_merge(struct result *dst, const struct result *src)
 	dst->usr_s += src->usr_s;
 	dst->sys_s += src->sys_s;
 	dst->dropped += src->dropped;
+	if (src->nmembers > dst->nmembers)
+		dst->nmembers = src->nmembers;
+	for (unsigned m = 0; m < src->nmembers; m++) {
+		dst->member[m].ios += src->member[m].ios;
+		dst->member[m].bytes += src->member[m].bytes;
+		dst->member[m].lat_sum_ns += src->member[m].lat_sum_ns;
+	}
 }
 
 double result_iops(const struct result *r, enum nvs_dir d)

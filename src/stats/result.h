@@ -13,6 +13,11 @@ struct result_dir {
 	struct hist lat;  /* issue to completion, ns */
 };
 
+/* One member of a stripe set: what the set's I/Os did on it. */
+struct result_member {
+	uint64_t ios, bytes, lat_sum_ns;
+};
+
 struct result {
 	char name[64];
 	char target[256];  /* path, or "aggregate" */
@@ -21,6 +26,8 @@ struct result {
 	double usr_s, sys_s; /* CPU of the worker threads */
 	uint64_t dropped;  /* samples dropped on full rings */
 	struct result_dir dir[NVS_NDIR];
+	unsigned nmembers;  /* > 0 for a stripe set */
+	struct result_member member[NVS_MAX_TARGETS];
 };
 
 /* Zeroes @r and its histograms. */

@@ -19,10 +19,17 @@ ok "two targets, per-target results add up"
 
 "$NVS_BIN" run --target "$a,$b" --stripe=64k --rw=randwrite --bs=16k --iodepth=8 --runtime=1 \
 	--time_based --output-format=json >"$T_TMP/s.json" || fail "stripe exited $?"
-python3 -c "
-import json; d=json.load(open('$T_TMP/s.json')); assert d['jobs'][0]['write']['iops'] > 0" ||
-	fail "stripe set wrote nothing"
-ok "stripe set"
+python3 - "$T_TMP/s.json" <<'PY' || fail "stripe set results"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+ms = j["nvscope"]["members"]
+assert len(ms) == 2 and j["write"]["iops"] > 0
+tot = j["write"]["total_ios"]
+assert sum(m["total_ios"] for m in ms) == tot, (ms, tot)
+# uniform random over the set: each member gets about half
+assert all(0.4 < m["total_ios"] / tot < 0.6 for m in ms), ms
+PY
+ok "stripe set: members share the I/O and add up"
 
 "$NVS_BIN" run --target "$a" --rw=randread --bs=4k --iodepth=1 --rate_iops=200 --runtime=2 \
 	--time_based --output-format=json >"$T_TMP/r.json" || fail "rate exited $?"
