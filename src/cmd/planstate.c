@@ -1,0 +1,192 @@
+/* planstate.c - state.json of a plan run: where to continue (step, progress
+ * in it, the values a step carries between measurements, the checkpointed
+ * lengths of its CSV files) and the command line it ran with (targets,
+ * overrides, confirmation), written atomically (tmp file, fsync, rename) so
+ * a crash leaves either the old or the new state. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "cmd/planrun.h"
+
+int planrun_save(const struct planrun *r)
+{
+	const struct planrun_state *s = &r->st;
+	char path[1100], tmp[1100];
+	int rc = -ENOMEM;
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(o, "version", 1);
+	cJSON_AddStringToObject(o, "plan", r->plan->name);
+	cJSON *t = cJSON_AddArrayToObject(o, "targets");
+	for (unsigned i = 0; i < r->ntargets; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(r->targets[i]));
+	cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
+	cJSON_AddBoolToObject(o, "force_destroy", r->force);
+	cJSON_AddStringToObject(o, "confirm", r->confirm ? r->confirm : "");
+	cJSON *ov = cJSON_AddArrayToObject(o, "overrides");
+	for (unsigned i = 0; i < r->noverrides; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateString(r->overrides[i][0]));
+		cJSON_AddItemToArray(pair, cJSON_CreateString(r->overrides[i][1]));
+		cJSON_AddItemToArray(ov, pair);
+	}
+	cJSON_AddNumberToObject(o, "step", s->step);
+	cJSON_AddNumberToObject(o, "nsteps", r->plan->nsteps);
+	cJSON_AddNumberToObject(o, "sub", s->sub);
+	cJSON_AddNumberToObject(o, "t_offset", s->t_offset);
+	cJSON *v = cJSON_AddArrayToObject(o, "values");
+	for (unsigned i = 0; i < s->nvalues; i++)
+		cJSON_AddItemToArray(v, cJSON_CreateNumber(s->values[i]));
+	cJSON_AddNumberToObject(o, "max_iops", s->max_iops);
+	if (s->cur_track_valid)
+		cJSON_AddNumberToObject(o, "cur_track", s->cur_track);
+	else
+		cJSON_AddNullToObject(o, "cur_track");
+	cJSON *sz = cJSON_AddArrayToObject(o, "sizes");
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(sz, cJSON_CreateNumber((double)s->sizes[i]));
+	cJSON_AddNumberToObject(o, "step_started", s->started);
+	cJSON_AddBoolToObject(o, "finished", s->step >= r->plan->nsteps);
+	char *text = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/state.json", r->dir);
+	snprintf(tmp, sizeof(tmp), "%s/state.json.tmp", r->dir);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_text;
+	}
+	size_t len = strlen(text);
+	ssize_t w = write(fd, text, len);
+	if (w != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd)) {
+		rc = w < 0 ? -errno : -EIO;
+		close(fd);
+		goto out_text;
+	}
+	close(fd);
+	rc = rename(tmp, path) ? -errno : 0;
+out_text:
+	free(text);
+	return rc;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			char *n = cap > (64u << 20) ? NULL : realloc(buf, cap);
+			if (!n) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = n;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	char *text = slurp(path);
+	if (!text) {
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: %s (not a plan results directory?)", path, strerror(e));
+		return -e;
+	}
+	cJSON *o = cJSON_Parse(text);
+	free(text);
+	if (!o) {
+		snprintf(err, errlen, "%s: not valid JSON", path);
+		return -EINVAL;
+	}
+	int rc = -EINVAL;
+	struct planrun_state *s = &r->st;
+	const cJSON *t = cJSON_GetObjectItem(o, "targets"), *x;
+	const cJSON *step = cJSON_GetObjectItem(o, "step"), *sub = cJSON_GetObjectItem(o, "sub");
+	if (!cJSON_IsArray(t) || !cJSON_IsNumber(step) || !cJSON_IsNumber(sub)) {
+		snprintf(err, errlen, "%s: missing targets/step/sub", path);
+		goto out_json;
+	}
+	r->ntargets = 0;
+	cJSON_ArrayForEach(x, t)
+	{
+		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS)
+			continue;
+		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);
+	}
+	r->stripe = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "stripe"));
+	if (isnan((double)r->stripe))
+		r->stripe = 0;
+	r->force = cJSON_IsTrue(cJSON_GetObjectItem(o, "force_destroy"));
+	x = cJSON_GetObjectItem(o, "plan");
+	snprintf(r->plan_name, sizeof(r->plan_name), "%s", cJSON_IsString(x) ? x->valuestring : "");
+	r->noverrides = 0;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "overrides"))
+	{
+		const cJSON *k = cJSON_GetArrayItem(x, 0), *v = cJSON_GetArrayItem(x, 1);
+		if (!cJSON_IsString(k) || !cJSON_IsString(v) || r->noverrides >= 32)
+			continue;
+		snprintf(r->overrides[r->noverrides][0], 128, "%s", k->valuestring);
+		snprintf(r->overrides[r->noverrides][1], 128, "%s", v->valuestring);
+		r->noverrides++;
+	}
+	memset(s, 0, sizeof(*s));
+	s->step = (unsigned)step->valuedouble;
+	s->sub = (unsigned)sub->valuedouble;
+	s->t_offset = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "t_offset"));
+	if (isnan(s->t_offset))
+		s->t_offset = 0;
+	s->max_iops = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "max_iops"));
+	if (isnan(s->max_iops))
+		s->max_iops = 0;
+	x = cJSON_GetObjectItem(o, "cur_track");
+	s->cur_track_valid = cJSON_IsNumber(x);
+	s->cur_track = s->cur_track_valid ? x->valuedouble : 0;
+	s->started = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "step_started"));
+	for (int i = 0; i < 3; i++) {
+		x = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "sizes"), i);
+		s->sizes[i] = cJSON_IsNumber(x) ? (long)x->valuedouble : -1;
+	}
+	const cJSON *v = cJSON_GetObjectItem(o, "values");
+	int nv = cJSON_GetArraySize(v);
+	if (nv > 0) {
+		s->values = calloc((size_t)nv, sizeof(double));
+		if (!s->values) {
+			rc = -ENOMEM;
+			goto out_json;
+		}
+		cJSON_ArrayForEach(x, v) s->values[s->nvalues++] = cJSON_GetNumberValue(x);
+	}
+	const cJSON *c = cJSON_GetObjectItem(o, "confirm");
+	static char confirm[1024];
+	snprintf(confirm, sizeof(confirm), "%s", cJSON_IsString(c) ? c->valuestring : "");
+	r->confirm = confirm;
+	rc = 0;
+out_json:
+	cJSON_Delete(o);
+	return rc;
+}
+
