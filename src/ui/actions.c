@@ -230,8 +230,8 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 			snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
 			snprintf(a->pending_path, sizeof(a->pending_path), "%s", jobs[0].targets[t]);
 			snprintf(a->prompt_text, sizeof(a->prompt_text),
-				 "%.150s. Type %.60s to DESTROY it, Esc cancels: ", msg,
-				 jobs[0].targets[t]);
+				 "Type %.60s to DESTROY its data (Esc cancels): ", jobs[0].targets[t]);
+			snprintf(a->confirm, sizeof(a->confirm), "%s", msg);
 			a->prompt = PROMPT_DESTROY;
 			a->edit[0] = '\0';
 			a->edit_len = 0;

@@ -87,6 +87,7 @@ struct app {
 	/* prompt (a line editor in the status bar) and messages */
 	enum prompt prompt;
 	char prompt_text[256];
+	char confirm[256]; /* what the destroy confirmation is about */
 	char edit[256];
 	int edit_len;
 	char msg[256];
@@ -175,6 +176,8 @@ void panes_draw(struct app *a, enum pane_id p);
 /* The help overlay and the too-small message. */
 void panes_draw_help(struct app *a);
 void panes_draw_too_small(struct app *a);
+/* The box explaining a destroy confirmation (a->confirm). */
+void panes_draw_confirm(struct app *a);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
 

@@ -316,6 +316,8 @@ static void draw(struct app *a)
 			}
 		if (a->help && any)
 			panes_draw_help(a);
+		else if (a->prompt == PROMPT_DESTROY && any)
+			panes_draw_confirm(a);
 	}
 	memset(a->dirty, 0, sizeof(a->dirty));
 	doupdate();

@@ -17,6 +17,8 @@ static void open_prompt(struct app *a, enum prompt p, const char *text, const ch
 
 static void close_prompt(struct app *a)
 {
+	if (a->prompt == PROMPT_DESTROY)
+		app_dirty_all(a); /* the confirmation box goes away */
 	a->prompt = PROMPT_NONE;
 	a->dirty[PANE_STATUS] = true;
 }

@@ -618,6 +618,31 @@ void panes_draw_help(struct app *a)
 	wnoutrefresh(w);
 }
 
+void panes_draw_confirm(struct app *a)
+{
+	int w = a->cols - 4 < 72 ? a->cols - 4 : 72;
+	int len = (int)strlen(a->confirm), inner = w - 4;
+	int lines = inner > 0 ? (len + inner - 1) / inner : 1;
+	struct rect r = layout_center(a->cols, a->rows, w, lines + 5);
+	if (a->overlay)
+		delwin(a->overlay);
+	a->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!a->overlay || inner <= 0)
+		return;
+	WINDOW *o = a->overlay;
+	for (int y = 0; y < r.h; y++)
+		draw_fill(a, o, y, ROLE_ERROR);
+	draw_role(a, o, ROLE_ERROR);
+	if (a->ascii)
+		wborder(o, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box(o, 0, 0);
+	draw_str(a, o, 1, 2, inner, ROLE_ERROR, "THIS WORKLOAD WRITES AND DESTROYS DATA");
+	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
+		draw_str(a, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
+	wnoutrefresh(o);
+}
+
 void panes_draw_too_small(struct app *a)
 {
 	WINDOW *w = stdscr;
