@@ -215,6 +215,8 @@ int cmd_run(int argc, char **argv)
 	unsigned njobs = 0, nres = 0;
 	struct result *res = NULL, *tres = NULL;
 	struct series *ser = NULL;
+	struct cpu_util *cores = NULL;
+	unsigned *ncores = NULL;
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
@@ -233,7 +235,9 @@ int cmd_run(int argc, char **argv)
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
 	ser = calloc(total, sizeof(*ser));
-	if (!res || !tres || !ser) {
+	cores = calloc((size_t)total * CPU_MAX, sizeof(*cores));
+	ncores = calloc(total, sizeof(*ncores));
+	if (!res || !tres || !ser || !cores || !ncores) {
 		fprintf(stderr, "nvscope run: out of memory\n");
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -263,6 +267,8 @@ int cmd_run(int argc, char **argv)
 				tres[nres * ntargets + t] = rj.per_target[t];
 			if (!o.json || o.output)
 				print_result(human, &jobs[j], &rj);
+			ncores[nres] = rj.ncores;
+			memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
 			ser[nres] = rj.series;
 			rj.series = (struct series){0};
 			nres++;
@@ -287,6 +293,7 @@ report:
 			dropped += res[i].dropped;
 		struct json_run jr = {.spec = &jobs[0], .jobs = res, .njobs = nres,
 				      .targets = tres, .ntargets = ntargets, .series = ser,
+				      .cores = cores, .ncores = ncores,
 				      .dropped = dropped};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
@@ -316,6 +323,8 @@ free_all:
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);
+	free(cores);
+	free(ncores);
 	free(tres);
 	free(res);
 	free(jobs);

@@ -44,11 +44,13 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 		goto free_collect;
 	}
 	out->ntargets = groups;
+	struct cpu *cpu = cpu_new(); /* NULL without /proc: CPU figures absent */
 	rc = pool_start(p);
 	if (rc) {
 		pool_stop(p);
 		pool_join(p);
 		pool_error(p, err, errlen);
+		cpu_free(cpu);
 		goto free_collect;
 	}
 	while (pool_running(p)) {
@@ -63,6 +65,14 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 			tick(p, c, arg);
 	}
 	pool_join(p);
+	if (cpu && !cpu_update(cpu)) {
+		out->ncores = cpu_count(cpu) < CPU_MAX ? cpu_count(cpu) : CPU_MAX;
+		for (unsigned i = 0; i < out->ncores; i++)
+			out->cores[i] = *cpu_get(cpu, (int)i);
+		out->cpu_total = *cpu_get(cpu, -1);
+	}
+	cpu_free(cpu);
+	cpu = NULL;
 	pool_drain(p, collect_sample, c);
 	collect_flush(c);
 	pool_result(p, -1, &out->agg);

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include "io/pool.h"
 #include "stats/collect.h"
+#include "stats/cpu.h"
 #include "stats/result.h"
 
 struct runjob {
@@ -19,6 +20,10 @@ struct runjob {
 	int error;                  /* first I/O-time error, -errno, 0 */
 	char msg[256];
 	bool cancelled;
+	/* machine CPU over the whole job, from /proc/stat (valid when ncores) */
+	unsigned ncores;
+	struct cpu_util cores[CPU_MAX];
+	struct cpu_util cpu_total;
 };
 
 /* Called about every 100 ms while the job runs (progress display). */

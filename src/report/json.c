@@ -99,6 +99,27 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			cJSON_AddItemToArray(ts, to);
 		}
 	}
+	if (run->cores && run->ncores && run->ncores[j]) {
+		cJSON *cpu = cJSON_AddObjectToObject(nv, "cpu");
+		cJSON *arr = cJSON_AddArrayToObject(cpu, "cores");
+		double busy = 0;
+		for (unsigned i = 0; i < run->ncores[j]; i++) {
+			const struct cpu_util *u = &run->cores[j * CPU_MAX + i];
+			cJSON *co = cJSON_CreateObject();
+			cJSON_AddNumberToObject(co, "user", u->user);
+			cJSON_AddNumberToObject(co, "system", u->system);
+			cJSON_AddNumberToObject(co, "iowait", u->iowait);
+			cJSON_AddNumberToObject(co, "irq", u->irq);
+			cJSON_AddNumberToObject(co, "steal", u->steal);
+			cJSON_AddNumberToObject(co, "idle", u->idle);
+			cJSON_AddItemToArray(arr, co);
+			busy += 100 - u->idle - u->iowait;
+		}
+		/* IOPS per fully busy core of the machine (kernel work included) */
+		cJSON_AddNumberToObject(cpu, "busy_cores", busy / 100);
+		cJSON_AddNumberToObject(cpu, "iops_per_busy_core",
+					busy > 0 ? result_total_iops(r) / (busy / 100) : 0);
+	}
 	if (r->nmembers) {
 		cJSON *ms = cJSON_AddArrayToObject(nv, "members");
 		for (unsigned m = 0; m < r->nmembers && m < run->spec->ntargets; m++) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "io/spec.h"
 #include "stats/collect.h"
+#include "stats/cpu.h"
 #include "stats/result.h"
 
 struct json_run {
@@ -15,6 +16,9 @@ struct json_run {
 	const struct result *targets; /* per target: [job * ntargets + t], or NULL */
 	unsigned ntargets;
 	const struct series *series; /* aggregate series of each job, or NULL */
+	/* machine CPU per job (optional): [job * CPU_MAX + core], ncores[job] */
+	const struct cpu_util *cores;
+	const unsigned *ncores;
 	uint64_t dropped;
 	const char *extra_key;       /* optional extra object under "nvscope" */
 	const char *extra_json;      /* ... its JSON text */

@@ -94,6 +94,7 @@ int cpu_update(struct cpu *c)
 		u->system = 100 * sys / total;
 		u->iowait = 100 * iow / total;
 		u->irq = 100 * irq / total;
+		u->steal = 100 * steal / total;
 		u->idle = 100 * idle / total;
 	}
 	memcpy(c->prev, now, sizeof(now));

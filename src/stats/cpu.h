@@ -8,7 +8,7 @@
 
 /* Utilization of one core (or the total) over the last interval, in %. */
 struct cpu_util {
-	double user, system, iowait, irq, idle; /* irq includes softirq; nice in user */
+	double user, system, iowait, irq, steal, idle; /* irq includes softirq; nice in user */
 };
 
 struct cpu;

@@ -28,6 +28,9 @@ for x in rows:
 json_ios = r["total_ios"] + w["total_ios"]
 assert abs(tot - json_ios) / json_ios < 0.02, (tot, json_ios)
 assert j["usr_cpu"] + j["sys_cpu"] > 0
+cores = j["nvscope"]["cpu"]["cores"]
+assert len(cores) >= 1 and all(abs(sum(c.values()) - 100) < 1 for c in cores), cores
+assert j["nvscope"]["cpu"]["busy_cores"] > 0
 print("json/csv agree:", round(tot), json_ios)
 PY
 grep -q "read: IOPS=" "$T_TMP/out.txt" || fail "human summary missing"
