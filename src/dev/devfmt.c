@@ -124,6 +124,7 @@ static cJSON *block_json(const struct dev_block *b)
 	cJSON_AddNumberToObject(o, "lba_size", b->lba_size);
 	cJSON_AddBoolToObject(o, "rotational", b->rotational);
 	cJSON_AddBoolToObject(o, "read_only", b->read_only);
+	cJSON_AddBoolToObject(o, "discard", b->discard);
 	cJSON_AddItemToObject(o, "in_use", usage_json(&b->in_use));
 	return o;
 }

@@ -120,6 +120,7 @@ int dev_list_add_file(struct dev_list *l, const char *path)
 	snprintf(b->driver, sizeof(b->driver), "file");
 	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	b->lba_size = 512;
+	b->discard = S_ISREG(st.st_mode); /* hole punching */
 	return 0;
 }
 
@@ -209,6 +210,19 @@ bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char
 		r = "sanitize overwrite not supported (SANICAP)";
 	else if (m == PURGE_TRIM && !k->dsm)
 		r = "Dataset Management (deallocate) not supported (ONCS)";
+	if (why)
+		*why = r;
+	return !r;
+}
+
+bool dev_block_supports(const struct dev_block *b, enum purge_method m, const char **why)
+{
+	const char *r = NULL;
+
+	if (m != PURGE_TRIM)
+		r = "format and sanitize need an NVMe device";
+	else if (!b->discard)
+		r = "the device does not support discard (TRIM)";
 	if (why)
 		*why = r;
 	return !r;
@@ -481,6 +495,7 @@ static int scan_sys_block(struct dev_list *l)
 		b->lba_size = (uint32_t)read_sys_u64(dir, "queue/logical_block_size");
 		b->rotational = read_sys_u64(dir, "queue/rotational") != 0;
 		b->read_only = read_sys_u64(dir, "ro") != 0;
+		b->discard = read_sys_u64(dir, "queue/discard_max_bytes") != 0;
 		usage_fill(b->path, &b->in_use);
 	}
 	closedir(d);

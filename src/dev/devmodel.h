@@ -102,6 +102,7 @@ struct dev_block {
 	uint32_t lba_size;         /* logical block size (512 for files) */
 	bool rotational;
 	bool read_only;
+	bool discard;              /* queue/discard_max_bytes > 0 (files: hole punching) */
 	struct dev_usage in_use;
 };
 
@@ -148,6 +149,11 @@ const struct dev_block *dev_list_find_block(const struct dev_list *l, const char
 /* Can @c do @m?  False with *@why set ("sanitize crypto erase not supported
  * (SANICAP)") when Identify says no or is unknown.  @why may be NULL. */
 bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char **why);
+
+/* Can non-NVMe target @b be purged with @m?  Only PURGE_TRIM, and only
+ * where the device supports discard; false with *@why set otherwise (@why
+ * may be NULL). */
+bool dev_block_supports(const struct dev_block *b, enum purge_method m, const char **why);
 
 /* Copies @src into @dst (size @len; @dst may equal @src), dropping leading and trailing
  * whitespace and NUL padding; @src need not be NUL-terminated within

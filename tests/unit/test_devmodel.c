@@ -120,6 +120,12 @@ START_TEST(test_supports)
 	ck_assert_ptr_nonnull(strstr(why, "SANICAP"));
 	ck_assert(!dev_ctrl_supports(&l->ctrls[1], PURGE_TRIM, &why)); /* no Identify */
 	ck_assert_ptr_nonnull(strstr(why, "Identify"));
+	ck_assert(!dev_block_supports(&l->blocks[0], PURGE_TRIM, &why)); /* no discard */
+	ck_assert_ptr_nonnull(strstr(why, "discard"));
+	l->blocks[0].discard = true;
+	ck_assert(dev_block_supports(&l->blocks[0], PURGE_TRIM, &why));
+	ck_assert(!dev_block_supports(&l->blocks[0], PURGE_FORMAT, &why));
+	ck_assert_ptr_nonnull(strstr(why, "NVMe"));
 	dev_list_free(l);
 }
 END_TEST
