@@ -20,7 +20,9 @@
  *   cc -O2 -o build/uring-floor bench/uring-floor.c -luring
  *
  * Usage: uring-floor -f PATH [-s SIZE_BYTES] [-q QD] [-b BS] [-t SECONDS]
- *                    [-d (O_DIRECT)] [-r RAMP_SECONDS]
+ *                    [-d (O_DIRECT)] [-r RAMP_SECONDS] [-F]
+ * -F registers the buffers (READ_FIXED) and the file (IOSQE_FIXED_FILE), as
+ * nvscope does by default and fio does with fixedbufs/registerfiles.
  * Prints one line of key=value pairs (iops, iops_per_cpu_s, usr_s, sys_s,
  * mean_ns, p50_ns, p99_ns, max_ns, ios, runtime_s); exit 0, 1 on an I/O
  * error, 2 on bad usage.
@@ -97,7 +99,7 @@ static double cpu_s(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: uring-floor -f PATH [-s SIZE] [-q QD] [-b BS] [-t SEC] "
-			"[-r RAMP_SEC] [-d]\n");
+			"[-r RAMP_SEC] [-d] [-F]\n");
 	return 2;
 }
 
@@ -107,9 +109,9 @@ int main(int argc, char **argv)
 	uint64_t size = 0, bs = 4096;
 	unsigned qd = 32;
 	double secs = 5, ramp = 0;
-	int direct = 0, opt;
+	int direct = 0, fixed = 0, opt;
 
-	while ((opt = getopt(argc, argv, "f:s:q:b:t:r:d")) != -1) {
+	while ((opt = getopt(argc, argv, "f:s:q:b:t:r:dF")) != -1) {
 		switch (opt) {
 		case 'f': path = optarg; break;
 		case 's': size = strtoull(optarg, NULL, 0); break;
@@ -118,6 +120,7 @@ int main(int argc, char **argv)
 		case 't': secs = strtod(optarg, NULL); break;
 		case 'r': ramp = strtod(optarg, NULL); break;
 		case 'd': direct = 1; break;
+		case 'F': fixed = 1; break;
 		default: return usage();
 		}
 	}
@@ -162,6 +165,18 @@ int main(int argc, char **argv)
 	if (posix_memalign((void **)&bufs, 4096, bs * qd))
 		return 1;
 	memset(bufs, 0, bs * qd);
+	int ufd = fd, sqe_flags = 0;
+	if (fixed) {
+		/* one registered buffer covering all slots; one registered file */
+		struct iovec iov = {bufs, bs * qd};
+		if (io_uring_register_buffers(&ring, &iov, 1) ||
+		    io_uring_register_files(&ring, &fd, 1)) {
+			fprintf(stderr, "uring-floor: cannot register buffers/files\n");
+			return 1;
+		}
+		ufd = 0;
+		sqe_flags = IOSQE_FIXED_FILE;
+	}
 	static uint64_t t_issue[MAXQD];
 	static unsigned freel[MAXQD];
 	unsigned nfree = qd, inflight = 0;
@@ -183,8 +198,13 @@ int main(int argc, char **argv)
 				break;
 			unsigned idx = freel[--nfree];
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			io_uring_prep_read(sqe, fd, bufs + (size_t)idx * bs, (unsigned)bs,
-					   (x % nblocks) * bs);
+			if (fixed)
+				io_uring_prep_read_fixed(sqe, ufd, bufs + (size_t)idx * bs,
+							 (unsigned)bs, (x % nblocks) * bs, 0);
+			else
+				io_uring_prep_read(sqe, ufd, bufs + (size_t)idx * bs, (unsigned)bs,
+						   (x % nblocks) * bs);
+			sqe->flags |= (unsigned char)sqe_flags;
 			sqe->user_data = idx;
 			t_issue[idx] = now;
 			inflight++;

@@ -27,8 +27,11 @@ command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
 echo 2 >"/sys/block/$name/queue/nomerges" 2>/dev/null
 [ -r "/sys/block/$name/stat" ] || skip "no /sys/block/$name/stat"
 
-# referee RW FIELD0 QD NUMJOBS: one run and its assertions
-referee() {
+# attempt RW FIELD0 QD NUMJOBS: one run and its assertions; exit status 0
+# agree, 3 the kernel counted more I/Os than nvscope plus the slack (another
+# process, e.g. a libblkid scan of all block devices, read the device: only
+# the kernel's count can grow that way), anything else a plain failure.
+attempt() {
 	local rw=$1 f0=$2 qd=$3 nj=$4 before after rc
 	before=$(cat "/sys/block/$name/stat")
 	"$NVS_BIN" run --target "$LOOP" --rw="$rw" --bs=4k --iodepth="$qd" --numjobs="$nj" \
@@ -37,7 +40,7 @@ referee() {
 	rc=$?
 	after=$(cat "/sys/block/$name/stat")
 	[ $rc -eq 0 ] || fail "$rw: nvscope exited $rc: $(cat "$T_TMP/$rw.err")"
-	python3 - "$T_TMP/$rw.json" "$rw" "$f0" "$qd" "$nj" "$before" "$after" <<'PY' ||
+	python3 - "$T_TMP/$rw.json" "$rw" "$f0" "$qd" "$nj" "$before" "$after" <<'PY'
 import json, sys
 path, rw, f0, qd, nj, before, after = sys.argv[1:8]
 f0, slack = int(f0), int(qd) * int(nj)
@@ -69,10 +72,24 @@ if n_mean < floor_ns:
                f"{k_mean:.0f} ns per I/O ({k_ticks} ms / {k_ios})")
 if bad:
     print("\n".join("MISMATCH " + x for x in bad))
-    sys.exit(1)
+    outside = k_total - n_ios > slack and len(bad) <= 2 and n_mean >= floor_ns
+    sys.exit(3 if outside else 1)
 PY
-		fail "$rw: nvscope disagrees with the block layer (numbers above)"
-	ok "$rw: counts, bytes and mean latency agree with /sys/block/$name/stat"
+}
+
+# referee RW FIELD0 QD NUMJOBS: up to 3 attempts when an outside reader
+# inflated the kernel's count; any other disagreement fails at once.
+referee() {
+	local i rc
+	for i in 1 2 3; do
+		attempt "$@"
+		rc=$?
+		[ $rc -eq 0 ] && { ok "$1: counts, bytes and mean latency agree with /sys/block/$name/stat"; return; }
+		[ $rc -eq 3 ] || fail "$1: nvscope disagrees with the block layer (numbers above)"
+		echo "note: the kernel saw more I/Os than nvscope issued: another process read $LOOP? retrying"
+		sleep 1
+	done
+	fail "$1: the kernel's count exceeded nvscope's in 3 attempts (numbers above)"
 }
 
 referee randread 0 16 1
