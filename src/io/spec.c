@@ -1,6 +1,5 @@
 /* spec.c - workload options: defaults, one setter per fio option name, and
  * the one place that checks a whole spec. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +51,17 @@ bool spec_writes(const struct spec *s)
 	}
 }
 
-int spec_parse_size(const char *str, uint64_t *out)
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/* A non-negative number followed by one of @units (case-insensitive; ""
+ * is the default unit).  0 or -EINVAL. */
+static int parse_with_unit(const char *str, const struct unit *units, double *out)
 {
 	char *end;
 	double v;
-	uint64_t mult = 1;
 
 	if (!str || !*str || *str == '-')
 		return -EINVAL;
@@ -64,43 +69,28 @@ int spec_parse_size(const char *str, uint64_t *out)
 	v = strtod(str, &end);
 	if (errno || end == str || v < 0)
 		return -EINVAL;
-	switch (tolower((unsigned char)*end)) {
-	case '\0':
-		break;
-	case 'b':
-		mult = 1;
-		end++;
-		break;
-	case 'k':
-		mult = 1ULL << 10;
-		end++;
-		break;
-	case 'm':
-		mult = 1ULL << 20;
-		end++;
-		break;
-	case 'g':
-		mult = 1ULL << 30;
-		end++;
-		break;
-	case 't':
-		mult = 1ULL << 40;
-		end++;
-		break;
-	case 'p':
-		mult = 1ULL << 50;
-		end++;
-		break;
-	default:
-		return -EINVAL;
+	for (; units->name; units++) {
+		if (!strcasecmp(end, units->name)) {
+			*out = v * units->mult;
+			return 0;
+		}
 	}
-	/* accept "k", "kb", "kib" alike (fio's kb_base=1024) */
-	if (mult > 1 && (!strcasecmp(end, "ib") || !strcasecmp(end, "b")))
-		end += strlen(end);
-	if (*end)
-		return -EINVAL;
-	v *= (double)mult;
-	if (v > 1.8e19)
+	return -EINVAL;
+}
+
+int spec_parse_size(const char *str, uint64_t *out)
+{
+	/* binary units, as fio's default kb_base=1024: "4k" = "4KiB" = 4096 */
+	static const struct unit units[] = {
+		{"", 1},	       {"b", 1},	      {"k", 0x1p10},  {"kb", 0x1p10},
+		{"kib", 0x1p10},       {"m", 0x1p20},	      {"mb", 0x1p20}, {"mib", 0x1p20},
+		{"g", 0x1p30},	       {"gb", 0x1p30},	      {"gib", 0x1p30}, {"t", 0x1p40},
+		{"tb", 0x1p40},	       {"tib", 0x1p40},	      {"p", 0x1p50},  {"pib", 0x1p50},
+		{NULL, 0},
+	};
+	double v;
+
+	if (parse_with_unit(str, units, &v) || v > 1.8e19)
 		return -EINVAL;
 	*out = (uint64_t)v;
 	return 0;
@@ -108,33 +98,16 @@ int spec_parse_size(const char *str, uint64_t *out)
 
 int spec_parse_time(const char *str, uint64_t *out_ns)
 {
-	char *end;
+	static const struct unit units[] = {
+		{"", 1e9},	{"s", 1e9},	{"sec", 1e9},  {"ms", 1e6},	{"msec", 1e6},
+		{"us", 1e3},	{"usec", 1e3},	{"m", 60e9},   {"min", 60e9},	{"h", 3600e9},
+		{"d", 86400e9}, {NULL, 0},
+	};
 	double v;
-	double mult = 1e9;
 
-	if (!str || !*str || *str == '-')
+	if (parse_with_unit(str, units, &v) || v > 1e18)
 		return -EINVAL;
-	errno = 0;
-	v = strtod(str, &end);
-	if (errno || end == str || v < 0)
-		return -EINVAL;
-	if (!*end || !strcasecmp(end, "s") || !strcasecmp(end, "sec"))
-		mult = 1e9;
-	else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec"))
-		mult = 1e6;
-	else if (!strcasecmp(end, "us") || !strcasecmp(end, "usec"))
-		mult = 1e3;
-	else if (!strcasecmp(end, "m") || !strcasecmp(end, "min"))
-		mult = 60e9;
-	else if (!strcasecmp(end, "h"))
-		mult = 3600e9;
-	else if (!strcasecmp(end, "d"))
-		mult = 86400e9;
-	else
-		return -EINVAL;
-	if (v * mult > 1e18)
-		return -EINVAL;
-	*out_ns = (uint64_t)(v * mult);
+	*out_ns = (uint64_t)v;
 	return 0;
 }
 
