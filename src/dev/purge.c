@@ -280,16 +280,18 @@ static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char
 		goto free_list;
 	}
 	switch (o->method) {
-	case PURGE_FORMAT:
+	case PURGE_FORMAT: {
+		size_t done = 0, todo = ns ? 1 : c->nr_namespaces;
+
 		for (size_t i = 0; !r && i < c->nr_namespaces; i++)
 			if (!ns || ns == &c->namespaces[i]) {
 				r = nvs_nvme_format(c->path, c->namespaces[i].nsid, o->ses, st, err,
 						    errlen);
-				report(o, (i + 1) * 100.0 / (double)c->nr_namespaces);
+				if (!r)
+					report(o, ++done * 100.0 / (double)todo);
 			}
-		if (!r)
-			report(o, 100.0);
 		break;
+	}
 	case PURGE_SANITIZE_BLOCK:
 	case PURGE_SANITIZE_CRYPTO:
 	case PURGE_SANITIZE_OVERWRITE:

@@ -119,6 +119,8 @@ check "tree shows ns 2 of A" grep -q "ns 2  $A2" /tmp/out
 expect_rc 0 "health --json $CA" nvscope health "$CA" --json
 check "composite temperature present" grep -qE '"temperature_c":[[:space:]]*[0-9]' /tmp/out
 check "A: critical_warning 0" grep -qE '"critical_warning":[[:space:]]*0,' /tmp/out
+check "A: no HCTMA, thermal management N/A" grep -qE '"thermal_mgmt_t1_transitions":[[:space:]]*null' /tmp/out
+check "A: WCTEMP reported, warning time valid" grep -qE '"warning_temp_minutes":[[:space:]]*[0-9]' /tmp/out
 expect_rc 0 "health --json $CB" nvscope health "$CB" --json
 check "B: injected critical_warning $NVS_VM_CW_B" grep -qE "\"critical_warning\":[[:space:]]*$NVS_VM_CW_B," /tmp/out
 check "B: warning decoded" grep -q '"available_spare"' /tmp/out
@@ -157,6 +159,11 @@ expect_rc 2 "format with the wrong serial" nvscope purge "$A1" --method=format -
 if is_zero "$A1"; then bad "refused format changed data"; else ok "refused format left the data"; fi
 expect_rc 0 "format with confirmation" nvscope purge "$A1" --method=format --yes-destroy-data="$A"
 check "formatted namespace reads zeros" is_zero "$A1"
+scribble "$A1"
+expect_rc 0 "format with user-data erase (ses 1)" nvscope purge "$A1" --method=format --ses=1 --yes-destroy-data="$A"
+check "erased namespace reads zeros" is_zero "$A1"
+expect_rc 2 "crypto-erase format where FNA says no" nvscope purge "$A1" --method=format --ses=2 --yes-destroy-data="$A"
+check "says FNA" grep -q "FNA" /tmp/err
 nvscope list --json | flat >/tmp/ns2.txt
 check "format kept LBA sizes" grep -qF "$A|QEMU NVMe Ctrl|2|33554432|4096|" /tmp/ns2.txt
 expect_rc 2 "sanitize where unsupported" nvscope purge "$CA" --method=sanitize-crypto --yes-destroy-data="$A"
