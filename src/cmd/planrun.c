@@ -180,7 +180,9 @@ static int stepio_open(struct planrun *r, const struct plan_step *st, struct ste
 	for (int i = 0; i < 3; i++) {
 		if (!names[i])
 			continue;
-		snprintf(io->path[i], sizeof(io->path[i]), "%s/%s", io->dir, names[i]);
+		char path[sizeof(io->path[0])];
+		snprintf(path, sizeof(path), "%s/%s", io->dir, names[i]);
+		memcpy(io->path[i], path, sizeof(path));
 		if (resume && r->st.sizes[i] >= 0 && truncate(io->path[i], r->st.sizes[i]) == 0) {
 			io->f[i] = fopen(io->path[i], "a");
 		} else {
