@@ -338,12 +338,19 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 		char path[1200];
 		snprintf(path, sizeof(path), "%s/%s", io->dir, j->json_name);
 		FILE *f = fopen(path, "w");
+		unsigned nt = pool_ntargets(p);
+		/* per target results beside the aggregate when several targets */
+		struct result *per = nt > 1 && !j->spec.stripe ? calloc(nt, sizeof(*per)) : NULL;
+		for (unsigned t = 0; per && t < nt; t++)
+			pool_result(p, (int)t, &per[t]);
 		if (f) {
 			struct json_run jr = {.spec = &j->spec, .jobs = &j->res, .njobs = 1,
+					      .targets = per, .ntargets = per ? nt : 0,
 					      .series = ser, .dropped = pool_dropped(p)};
 			json_write_run(f, &jr);
 			fclose(f);
 		}
+		free(per);
 	}
 	rc = 0;
 out_collect:
