@@ -1,0 +1,185 @@
+/* test_report.c - the SVG chart writer (nice ticks, log axes, series, band,
+ * no-data frame, escaping) and the HTML report on a constructed results
+ * directory (sections by step kind, side-by-side drives, bad input). */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report/html.h"
+#include "report/svg.h"
+
+static char *render(const struct svg_chart *c, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	*rc = svg_chart(f, c);
+	fclose(f);
+	return buf;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+START_TEST(test_nice_step)
+{
+	ck_assert_double_eq(svg_nice_step(100, 5), 20);
+	ck_assert_double_eq(svg_nice_step(1, 5), 0.2);
+	ck_assert_double_eq(svg_nice_step(73, 5), 10); /* 14.6 rounds to 10 */
+	ck_assert_double_eq(svg_nice_step(80, 5), 20);
+	ck_assert_double_eq(svg_nice_step(9000, 5), 2000);
+	ck_assert_double_eq(svg_nice_step(0.03, 5), 0.005);
+	ck_assert_double_eq(svg_nice_step(0, 5), 1);
+	ck_assert_double_eq(svg_nice_step(NAN, 5), 1);
+}
+END_TEST
+
+START_TEST(test_chart)
+{
+	double x[] = {1, 2, 4, 8}, y[] = {100, 200, 380, NAN}, y2[] = {1, 2, 3, 4};
+	struct svg_series s[2] = {
+		{.name = "a<b", .x = x, .y = y, .n = 4, .color = "#123456"},
+		{.name = "lat", .x = x, .y = y2, .n = 4, .color = "#654321", .right = true,
+		 .dots = true},
+	};
+	struct svg_chart c = {.id = "t", .title = "T & U", .xlabel = "QD", .ylabel = "IOPS",
+			      .y2label = "ms", .xlog = true, .series = s, .nseries = 2,
+			      .band = true, .band_x0 = 2, .band_x1 = 4, .band_label = "window"};
+	int rc;
+	char *out = render(&c, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert(strstr(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart chart-t\""));
+	ck_assert(strstr(out, "T &amp; U"));
+	ck_assert(strstr(out, "a&lt;b"));
+	ck_assert(strstr(out, "class=\"band\""));
+	ck_assert(strstr(out, ">window<"));
+	ck_assert_uint_eq(count(out, "class=\"line\""), 1);
+	ck_assert_uint_eq(count(out, "class=\"dots\""), 1);
+	/* the NaN point is skipped: three circles on the line series */
+	ck_assert_uint_eq(count(out, "<circle"), 3);
+	/* log X axis ticks at 1 and 10 */
+	ck_assert(strstr(out, ">1</text>") && strstr(out, ">10</text>"));
+	ck_assert(strstr(out, "</svg>"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_no_data)
+{
+	double x[] = {NAN}, y[] = {1};
+	struct svg_series s = {.x = x, .y = y, .n = 1};
+	struct svg_chart c = {.series = &s, .nseries = 1};
+	int rc;
+	char *out = render(&c, &rc);
+	ck_assert_int_eq(rc, -EINVAL);
+	ck_assert(strstr(out, "no data"));
+	ck_assert(strstr(out, "</svg>"));
+	free(out);
+}
+END_TEST
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A results directory with one measure step and one grid step. */
+static void make_dir(const char *d, double scale)
+{
+	char sub[512], buf[1024];
+	mkdir(d, 0755);
+	put(d, "meta.json",
+	    "{\"plan\":\"t\",\"description\":\"test\",\"targets\":[\"/dev/x\"],\"status\":\"done\","
+	    "\"nvscope_version\":\"0\",\"steps\":[\"01-measure-r\",\"02-grid-g\"]}");
+	put(d, "device-before.json", "{\"targets\":[{\"path\":\"/dev/x\",\"kind\":\"block\","
+				     "\"model\":\"Drive <X>\"}]}");
+	snprintf(sub, sizeof(sub), "%s/01-measure-r", d);
+	mkdir(sub, 0755);
+	put(sub, "step.json", "{\"kind\":\"measure\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
+	snprintf(buf, sizeof(buf),
+		 "qd,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct\n"
+		 "1,%g,0,0,1,10,20,30,5\n4,%g,0,0,4,12,25,40,9\n",
+		 1000 * scale, 3500 * scale);
+	put(sub, "qd.csv", buf);
+	snprintf(sub, sizeof(sub), "%s/02-grid-g", d);
+	mkdir(sub, 0755);
+	put(sub, "step.json", "{\"kind\":\"grid\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
+	put(sub, "grid.csv",
+	    "threads,qd,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct\n"
+	    "1,1,111,0,0,1,1,1,1,1\n1,2,122,0,0,1,1,1,1,1\n2,1,211,0,0,1,1,1,1,1\n"
+	    "2,2,222,0,0,1,1,1,1,1\n");
+}
+
+START_TEST(test_html)
+{
+	char tmpl[] = "/tmp/nvs-report-XXXXXX", a[600], b[600], err[512];
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	snprintf(a, sizeof(a), "%s/a", tmpl);
+	snprintf(b, sizeof(b), "%s/b", tmpl);
+	make_dir(a, 1);
+	make_dir(b, 2);
+	const char *dirs[] = {a, b};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(html_write_report(f, dirs, 2, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert(strstr(buf, "<!DOCTYPE html>"));
+	ck_assert(strstr(buf, "Drive &lt;X&gt;"));
+	ck_assert_uint_eq(count(buf, "chart-qd-iops\""), 1);
+	ck_assert_uint_eq(count(buf, "chart-qd-latency\""), 1);
+	/* one series per drive on the overlaid QD chart */
+	const char *qd = strstr(buf, "chart-qd-iops\"");
+	const char *end = strstr(qd, "</svg>");
+	unsigned lines = 0;
+	for (const char *p = qd; (p = strstr(p, "class=\"line\"")) && p < end; p++)
+		lines++;
+	ck_assert_uint_eq(lines, 2);
+	ck_assert(strstr(buf, "<td>3500</td>") && strstr(buf, "<td>7000</td>"));
+	/* the grid as a threads x QD table, per drive */
+	ck_assert_uint_eq(count(buf, "<table class=\"grid\""), 2);
+	ck_assert(strstr(buf, "<th>T2</th><td>211</td><td>222</td>"));
+	ck_assert(!strstr(buf, "<script"));
+	free(buf);
+
+	/* a directory that is not a results directory */
+	const char *bad[] = {tmpl};
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(html_write_report(f, bad, 1, err, sizeof(err)), -ENOENT);
+	fclose(f);
+	free(buf);
+	ck_assert(strstr(err, "meta.json"));
+	ck_assert_int_eq(html_write_report(stdout, dirs, 0, err, sizeof(err)), -EINVAL);
+
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_nice_step);
+	tcase_add_test(tc, test_chart);
+	tcase_add_test(tc, test_no_data);
+	tcase_add_test(tc, test_html);
+	suite_add_tcase(s, tc);
+	return s;
+}
