@@ -75,8 +75,9 @@ static void progress(const struct pool *p, const struct collect *c, void *arg)
 			(double)planned / 1e9);
 	else
 		fprintf(stderr, "\r[%6.1fs] ", (double)pool_elapsed_ns(p) / 1e9);
-	fprintf(stderr, "IOPS %s  BW %s B/s  lat mean %.1f us p99 %.1f us   ",
-		si(pt->iops[0] + pt->iops[1], a, sizeof(a)), si(pt->bw[0] + pt->bw[1], b, sizeof(b)),
+	(void)b;
+	fprintf(stderr, "IOPS %s  %.1f MB/s  lat mean %.1f us p99 %.1f us   ",
+		si(pt->iops[0] + pt->iops[1], a, sizeof(a)), (pt->bw[0] + pt->bw[1]) / 1e6,
 		pt->lat_mean_all_us, pt->lat_p99_all_us);
 }
 
