@@ -466,6 +466,7 @@ int console_run(const struct console_opts *o)
 	setlocale(LC_ALL, "");
 	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
+	a->demo_idx = -1;
 	a->base = o->base;
 	a->speed = o->speed > 0 ? o->speed : 1;
 	a->focus = PANE_DEVICES;
