@@ -12,18 +12,13 @@
  * extra CQE words carry the completion's DW0.  The NSID and the LBA shift
  * come from the target (target.c: NVME_IOCTL_ID + Identify Namespace).
  *
- * A passthrough completion has no byte count, while the worker compares
- * result() with the I/O length.  Until backend_ops.result receives the
- * length, prep() remembers each command's length in a per-thread table
- * keyed by the SQE's user_data (the worker stores the slot index there
- * right after prep, before it preps or reaps anything else), and result()
- * returns that length for a successful command. */
+ * A passthrough completion has no byte count: success (res 0) means the
+ * whole command's length moved, which the worker passes to result(). */
 #include <errno.h>
 #include <liburing.h>
 #include <linux/nvme_ioctl.h>
-#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "io/backend.h"
 #include "io/target.h"
@@ -33,73 +28,18 @@
 #define NVME_CMD_INVALID 0x7f /* reserved I/O opcode */
 #define NVME_MAX_NLB 65536u /* CDW12 NLB is 16 bits, zero based */
 
-/* Per-thread length table (see the top comment). */
-struct lentab {
-	uint32_t *len;
-	size_t n;
-	const struct io_uring_sqe *pending; /* last prepped SQE, user_data not read yet */
-	uint32_t pending_len;
-};
-
-static pthread_key_t lt_key;
-static pthread_once_t lt_once = PTHREAD_ONCE_INIT;
-
-static void lt_free(void *p)
+/* Does the running kernel know IORING_OP_URING_CMD?  (An unknown answer
+ * counts as yes: the first I/O then fails with a clear errno.) */
+static bool uring_cmd_supported(void)
 {
-	struct lentab *t = p;
+	struct io_uring_probe *p = io_uring_get_probe();
+	bool ok = true;
 
-	if (t)
-		free(t->len);
-	free(t);
-}
-
-static void lt_init(void)
-{
-	if (pthread_key_create(&lt_key, lt_free))
-		abort(); /* out of keys at start-up: nothing sane to do */
-}
-
-static struct lentab *lt_get(void)
-{
-	struct lentab *t;
-
-	pthread_once(&lt_once, lt_init);
-	t = pthread_getspecific(lt_key);
-	if (!t) {
-		t = calloc(1, sizeof(*t));
-		if (t && pthread_setspecific(lt_key, t)) {
-			free(t);
-			t = NULL;
-		}
+	if (p) {
+		ok = io_uring_opcode_supported(p, IORING_OP_URING_CMD);
+		io_uring_free_probe(p);
 	}
-	return t;
-}
-
-/* Moves the pending SQE's length into the table under its user_data. */
-static void lt_settle(struct lentab *t)
-{
-	uint64_t key;
-
-	if (!t->pending)
-		return;
-	key = t->pending->user_data;
-	t->pending = NULL;
-	if (key >= t->n) {
-		size_t n = t->n ? t->n : 64;
-		uint32_t *p;
-
-		while (n <= key && n < (1u << 24))
-			n *= 2;
-		if (n <= key)
-			return;
-		p = realloc(t->len, n * sizeof(*p));
-		if (!p)
-			return;
-		memset(p + t->n, 0, (n - t->n) * sizeof(*p));
-		t->len = p;
-		t->n = n;
-	}
-	t->len[key] = t->pending_len;
+	return ok;
 }
 
 static int cmd_check(const struct target *t, char *err, size_t errlen)
@@ -115,9 +55,12 @@ static int cmd_check(const struct target *t, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: NVMe namespace id or LBA size unknown", t->path);
 		return -EINVAL;
 	}
-	if (!lt_get()) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+	if (!uring_cmd_supported()) {
+		snprintf(err, errlen,
+			 "%s: this kernel has no io_uring passthrough (IORING_OP_URING_CMD, "
+			 "Linux 5.19+): use --ioengine=io_uring on the block device",
+			 t->path);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -128,10 +71,7 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 	struct nvme_uring_cmd *c;
 	uint64_t slba = io->off >> t->lba_shift;
 	uint32_t nlb = io->len >> t->lba_shift;
-	struct lentab *lt = lt_get();
 
-	if (lt)
-		lt_settle(lt); /* before the SQE is touched: it may be the pending one */
 	/* an SQE128 slot is 128 bytes: clear it all (the command lives in cmd[]) */
 	memset(sqe, 0, 2 * sizeof(*sqe));
 	sqe->opcode = IORING_OP_URING_CMD;
@@ -158,25 +98,15 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		c->cdw11 = (uint32_t)(slba >> 32);
 		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA, no PI */
 	}
-	if (lt) {
-		lt->pending = sqe;
-		lt->pending_len = io->len;
-	}
 }
 
-static int cmd_result(const struct io_uring_cqe *cqe)
+static int cmd_result(const struct io_uring_cqe *cqe, uint32_t len)
 {
-	struct lentab *lt;
-
 	if (cqe->res < 0)
 		return cqe->res;
 	if (cqe->res > 0)
 		return -EIO; /* NVMe status from the device */
-	lt = lt_get();
-	if (!lt)
-		return 0;
-	lt_settle(lt);
-	return cqe->user_data < lt->n ? (int)lt->len[cqe->user_data] : 0;
+	return (int)len;
 }
 
 const struct backend_ops backend_uring_cmd = {
