@@ -30,8 +30,9 @@ struct backend_ops {
 	int (*check)(const struct target *t, char *err, size_t errlen);
 	/* Fills @sqe for @io; the caller sets user_data afterwards. */
 	void (*prep)(struct io_uring_sqe *sqe, const struct backend_io *io);
-	/* Bytes transferred, or -errno (NVMe status mapped to -EIO). */
-	int (*result)(const struct io_uring_cqe *cqe);
+	/* Bytes transferred of an I/O of @len bytes, or -errno (an NVMe status
+	 * maps to -EIO). */
+	int (*result)(const struct io_uring_cqe *cqe, uint32_t len);
 };
 
 extern const struct backend_ops backend_io_uring;

@@ -36,8 +36,9 @@ static void uring_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		sqe->flags |= IOSQE_FIXED_FILE;
 }
 
-static int uring_result(const struct io_uring_cqe *cqe)
+static int uring_result(const struct io_uring_cqe *cqe, uint32_t len)
 {
+	(void)len;
 	return cqe->res;
 }
 

@@ -243,7 +243,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 {
 	unsigned idx = (unsigned)cqe->user_data;
 	struct slot *sl = &st->slots[idx];
-	int res = w->be->result(cqe);
+	int res = w->be->result(cqe, sl->len);
 
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
