@@ -291,6 +291,14 @@ void app_launch_preset(struct app *a, int idx)
 	app_launch_jobs(a, jobs, n, a->presets[idx].name);
 }
 
+const char *form_key(const struct form_field *f)
+{
+	/* "4k/50:64k/50" in the bs field is a bssplit */
+	if (!strcmp(f->key, "bs") && strpbrk(f->val, "/:"))
+		return "bssplit";
+	return f->key;
+}
+
 void app_launch_form(struct app *a)
 {
 	if (a->demo) {
@@ -313,12 +321,15 @@ void app_launch_form(struct app *a)
 		char err[200] = "";
 		if (!a->form[i].val[0])
 			continue;
-		if (spec_set(job, a->form[i].key, a->form[i].val, err, sizeof(err))) {
+		if (spec_set(job, form_key(&a->form[i]), a->form[i].val, err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", a->form[i].label, err);
 			free(job);
 			return;
 		}
 	}
+	/* the form's runtime is how long to run (fio's time_based) */
+	if (job->runtime_ns)
+		job->time_based = true;
 	snprintf(job->name, sizeof(job->name), "custom");
 	app_launch_jobs(a, job, 1, "custom");
 }

@@ -149,6 +149,8 @@ void app_launch_form(struct app *a);
 /* Answer to the destroy confirmation: starts the pending jobs forced, or
  * drops them. */
 void app_confirm_destroy(struct app *a, bool ok);
+/* The spec_set key of form field @f for its current value (bs or bssplit). */
+const char *form_key(const struct form_field *f);
 /* Rescans devices, keeping the marks. */
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */

@@ -36,12 +36,13 @@ static void commit_prompt(struct app *a)
 		struct spec scratch;
 		char err[200] = "";
 		spec_init(&scratch);
-		struct form_field *f = &a->form[a->form_cur];
-		if (a->edit[0] && spec_set(&scratch, f->key, a->edit, err, sizeof(err))) {
+		struct form_field *f = &a->form[a->form_cur], tmp = *f;
+		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->edit);
+		if (a->edit[0] && spec_set(&scratch, form_key(&tmp), a->edit, err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
 			break;
 		}
-		snprintf(f->val, sizeof(f->val), "%.63s", a->edit);
+		*f = tmp;
 		a->dirty[PANE_FORM] = true;
 		break;
 	}
