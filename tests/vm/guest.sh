@@ -181,6 +181,33 @@ check "all namespaces of the controller trimmed" is_zero "$A2"
 expect_rc 2 "purge a non-device" nvscope purge /dev/null --method=trim --yes-destroy-data=/dev/null
 expect_rc 2 "unknown method" nvscope purge "$B1" --method=shred --yes-destroy-data="$B"
 
+# ---- health reflects a running workload (read from another process meanwhile)
+hrc() { nvscope health "$1" --json | awk '$1 == "\"host_read_commands\":" { gsub(/,/, "", $2); print $2 }'; }
+h0=$(hrc "$CB")
+nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=3 --output-format=json >/tmp/bg.json 2>&1 &
+bg=$!
+sleep 1.5
+h1=$(hrc "$CB")
+wait $bg
+h2=$(hrc "$CB")
+echo "   host_read_commands: $h0 -> $h1 (during) -> $h2"
+if [ -n "$h0" ] && [ "${h1:-0}" -gt "$h0" ] && [ "${h2:-0}" -gt "$h1" ]; then
+	ok "health during a run shows the reads"; else bad "host_read_commands $h0 -> $h1 -> $h2"; fi
+
+# ---- a controller that vanishes mid-run
+nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=5 --output-format=json >/tmp/gone.json 2>/tmp/gone.err &
+bg=$!
+sleep 1.5
+echo 1 >"/sys/class/nvme/${CB#/dev/}/device/remove"
+wait $bg
+rc=$?
+if [ "$rc" != 0 ] && [ "$rc" -lt 128 ]; then ok "run on a vanished controller ends with exit $rc: $(head -1 /tmp/gone.err)"; else
+	bad "run on a vanished controller: exit $rc"; head -3 /tmp/gone.err; fi
+expect_rc 2 "health of the vanished controller" nvscope health "$CB"
+expect_rc 0 "list after the removal" nvscope list --json
+n=$(flat /tmp/out | wc -l)
+if [ "$n" = 2 ]; then ok "list shows the remaining 2 namespaces"; else bad "after removal: $n namespaces"; fi
+
 if dmesg | grep -E "nvme.*(I/O.*timeout|reset)"; then bad "NVMe timeouts/resets in dmesg"; fi
 echo "guest: $PASS passed, $FAILS failed"
 [ "$FAILS" = 0 ]
