@@ -1,0 +1,115 @@
+/* test_devrows.c - the Devices pane rows from a device model built in
+ * memory: NVMe tree first (controller, then namespaces), then block devices
+ * and files; in-use and has-data marks; finding a row by path. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ui/devrows.h"
+
+START_TEST(tree_and_marks)
+{
+	struct dev_list *l = dev_list_new();
+	ck_assert_ptr_nonnull(l);
+	struct dev_ctrl *c = dev_list_add_ctrl(l);
+	snprintf(c->name, sizeof(c->name), "nvme0");
+	snprintf(c->path, sizeof(c->path), "/dev/nvme0");
+	snprintf(c->model, sizeof(c->model), "Intel DC P3700");
+	snprintf(c->serial, sizeof(c->serial), "CVFT123");
+	snprintf(c->firmware, sizeof(c->firmware), "8DV101H0");
+	for (int i = 1; i <= 2; i++) {
+		struct dev_ns *ns = dev_ctrl_add_ns(c);
+		ns->nsid = (uint32_t)i;
+		snprintf(ns->name, sizeof(ns->name), "nvme0n%d", i);
+		snprintf(ns->block_device, sizeof(ns->block_device), "/dev/nvme0n%d", i);
+		ns->size_bytes = 800ull * 1000 * 1000 * 1000;
+		ns->lba_size = 4096;
+		if (i == 2) {
+			ns->in_use.filesystem = true;
+			snprintf(ns->in_use.fstype, sizeof(ns->in_use.fstype), "xfs");
+		}
+	}
+	struct dev_block *b = dev_list_add_block(l);
+	b->kind = DEV_KIND_BLOCK;
+	snprintf(b->name, sizeof(b->name), "vda");
+	snprintf(b->path, sizeof(b->path), "/dev/vda");
+	snprintf(b->driver, sizeof(b->driver), "virtio");
+	b->size_bytes = 1ull << 30;
+	b->lba_size = 512;
+	b->in_use.mounted = true;
+	snprintf(b->in_use.mountpoint, sizeof(b->in_use.mountpoint), "/");
+	b = dev_list_add_block(l);
+	snprintf(b->name, sizeof(b->name), "loop0");
+	snprintf(b->path, sizeof(b->path), "/dev/loop0");
+	b->read_only = true;
+
+	struct devrow *r = NULL;
+	int n = devrows_build(l, false, &r);
+	ck_assert_int_eq(n, 5);
+	/* controller row: not a target, depth 0 */
+	ck_assert(!r[0].selectable);
+	ck_assert(r[0].nvme);
+	ck_assert_int_eq(r[0].depth, 0);
+	ck_assert_str_eq(r[0].name, "nvme0");
+	ck_assert_str_eq(r[0].serial, "CVFT123");
+	/* namespaces under it */
+	ck_assert(r[1].selectable && r[1].nvme);
+	ck_assert_int_eq(r[1].depth, 1);
+	ck_assert_str_eq(r[1].path, "/dev/nvme0n1");
+	ck_assert_str_eq(r[1].ctrl, "/dev/nvme0");
+	ck_assert_str_eq(r[1].model, "Intel DC P3700");
+	ck_assert_uint_eq(r[1].lbs, 4096);
+	ck_assert(!r[1].in_use && !r[1].has_data);
+	ck_assert(!r[1].temp_valid && !r[1].used_valid); /* no health read: N/A */
+	ck_assert(r[2].has_data && !r[2].in_use);
+	ck_assert(strstr(r[2].usage, "xfs"));
+	/* other block devices after the tree */
+	ck_assert_str_eq(r[3].path, "/dev/vda");
+	ck_assert(r[3].in_use && !r[3].nvme);
+	ck_assert(strstr(r[3].model, "virtio"));
+	ck_assert(r[4].in_use); /* read-only: never written */
+	ck_assert_str_eq(r[4].usage, "read-only");
+
+	ck_assert_int_eq(devrows_find(r, n, "/dev/nvme0n2"), 2);
+	ck_assert_int_eq(devrows_find(r, n, "/dev/vda"), 3);
+	ck_assert_int_eq(devrows_find(r, n, "/dev/nvme0"), -1); /* controller: not a target */
+	ck_assert_int_eq(devrows_find(r, n, "/nonexistent"), -1);
+	free(r);
+
+	ck_assert_int_eq(devrows_build(NULL, false, &r), 0);
+	free(r);
+	dev_list_free(l);
+}
+END_TEST
+
+START_TEST(files_found_by_identity)
+{
+	char path[] = "/tmp/nvs-devrows-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	struct dev_list *l = dev_list_new();
+	ck_assert_int_eq(dev_list_add_file(l, path), 0);
+	struct devrow *r = NULL;
+	int n = devrows_build(l, false, &r);
+	ck_assert_int_eq(n, 1);
+	ck_assert(r[0].selectable);
+	char alias[64];
+	snprintf(alias, sizeof(alias), "/tmp/../tmp/%s", path + 5); /* same file */
+	ck_assert_int_eq(devrows_find(r, n, alias), 0);
+	free(r);
+	dev_list_free(l);
+	close(fd);
+	unlink(path);
+}
+END_TEST
+
+Suite *devrows_suite(void)
+{
+	Suite *s = suite_create("devrows");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, tree_and_marks);
+	tcase_add_test(tc, files_found_by_identity);
+	suite_add_tcase(s, tc);
+	return s;
+}
