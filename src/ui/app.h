@@ -17,6 +17,7 @@
 #include "ui/braille.h"
 #include "ui/devrows.h"
 #include "ui/layout.h"
+#include "ui/replay.h"
 #include "ui/session.h"
 #include "ui/theme.h"
 
@@ -126,6 +127,8 @@ struct app {
 	double replay_t, speed;
 	bool paused;
 	char replay_dir[512];
+	struct qdrow *rqd; /* per-QD rows of summary.json */
+	int nrqd;
 
 	/* demo */
 	int demo_idx;

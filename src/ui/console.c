@@ -178,7 +178,7 @@ static void relayout(struct app *a)
 	struct layout_in in = {
 		.screen = a->replay ? SCREEN_LIVE : a->screen,
 		.ntargets = app_ntargets(a),
-		.nqd = a->replay ? 0 : session_nsteps(a->sess),
+		.nqd = a->replay ? (unsigned)a->nrqd : session_nsteps(a->sess),
 		.health = !a->replay && a->health_path[0],
 		.big = a->theme.bignum,
 	};
@@ -379,6 +379,10 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 		snprintf(err, len, "%.400s: no samples to replay", path);
 		return -EINVAL;
 	}
+	char qerr[256];
+	a->nrqd = replay_qd_rows(dir, &a->rqd, qerr, sizeof(qerr));
+	if (a->nrqd < 0) /* no summary (an interrupted run): no per-QD table */
+		a->nrqd = 0;
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
 	a->replay = true;
@@ -402,6 +406,7 @@ static void app_free(struct app *a)
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
+	free(a->rqd);
 	series_release(&a->replay_ser);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);

@@ -377,69 +377,90 @@ static void result_lat(const struct result *r, double *mean, double *p99, double
 	*max = h.n ? h.max / 1e3 : NAN;
 }
 
+enum qd_state { QD_DONE, QD_LIVE, QD_PENDING };
+
+/* Row of live step @i: exact when done, this step's figures so far when
+ * running. */
+static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
+{
+	const struct session_step *st = session_step(a->sess, i);
+	memset(q, 0, sizeof(*q));
+	q->qd = st->iodepth;
+	if (st->done) {
+		const struct result *r = &st->res;
+		q->iops = result_total_iops(r);
+		q->bw = result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE);
+		result_lat(r, &q->mean_us, &q->p99_us, &q->max_us);
+		q->cpu_pct = r->runtime_s > 0 ? (r->usr_s + r->sys_s) / r->runtime_s * 100 : NAN;
+		return QD_DONE;
+	}
+	if (i != session_cur_step(a->sess) || !app_running(a))
+		return QD_PENDING;
+	const struct series *s = app_series(a, -1);
+	double dt = 0, io = 0, by = 0, cp = 0;
+	for (size_t k = s->n; k-- > 0;) {
+		const struct point *pt = &s->pt[k];
+		if (pt->t <= st->t0)
+			break;
+		if (pt->ramp)
+			continue;
+		dt += pt->dt;
+		io += (pt->iops[0] + pt->iops[1]) * pt->dt;
+		by += (pt->bw[0] + pt->bw[1]) * pt->dt;
+		cp += pt->cpu_pct * pt->dt;
+	}
+	q->iops = dt > 0 ? io / dt : NAN;
+	q->bw = dt > 0 ? by / dt : NAN;
+	q->cpu_pct = dt > 0 ? cp / dt : NAN;
+	static struct hist hh;
+	hist_init(&hh);
+	hist_merge(&hh, session_step_hist(a->sess, NVS_READ));
+	hist_merge(&hh, session_step_hist(a->sess, NVS_WRITE));
+	q->mean_us = hh.n ? hist_mean(&hh) / 1e3 : NAN;
+	q->p99_us = hh.n ? hist_percentile(&hh, 99) / 1e3 : NAN;
+	q->max_us = hh.n ? hh.max / 1e3 : NAN;
+	return QD_LIVE;
+}
+
 static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(a, w, "Per queue depth", "");
-	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", "QD", "IOPS",
-		 a->ascii ? "MB/s" : "MB/s", "mean", "p99", "max", "CPU%");
-	unsigned n = session_nsteps(a->sess), cur = session_cur_step(a->sess);
-	int first = (int)n - (h - 2) > 0 ? (int)n - (h - 2) : 0;
-	if ((int)cur < first)
-		first = (int)cur;
-	for (int i = first, row = 2; i < (int)n && row < h; i++, row++) {
-		const struct session_step *st = session_step(a->sess, (unsigned)i);
-		char c[6][24];
-		double iops, bw, mean, p99, max, cpu;
-		if (st->done) {
-			iops = result_total_iops(&st->res);
-			bw = result_bw(&st->res, NVS_READ) + result_bw(&st->res, NVS_WRITE);
-			result_lat(&st->res, &mean, &p99, &max);
-			cpu = st->res.runtime_s > 0 ? (st->res.usr_s + st->res.sys_s) / st->res.runtime_s * 100
-						    : NAN;
-		} else if ((unsigned)i == cur && app_running(a)) {
-			/* live: averages of this step so far */
-			const struct series *s = app_series(a, -1);
-			double dt = 0, io = 0, by = 0, cp = 0;
-			for (size_t k = 0; k < s->n; k++) {
-				const struct point *pt = &s->pt[k];
-				if (pt->t <= st->t0 || pt->ramp)
-					continue;
-				dt += pt->dt;
-				io += (pt->iops[0] + pt->iops[1]) * pt->dt;
-				by += (pt->bw[0] + pt->bw[1]) * pt->dt;
-				cp += pt->cpu_pct * pt->dt;
-			}
-			iops = dt > 0 ? io / dt : NAN;
-			bw = dt > 0 ? by / dt : NAN;
-			cpu = dt > 0 ? cp / dt : NAN;
-			static struct hist hh;
-			hist_init(&hh);
-			hist_merge(&hh, session_step_hist(a->sess, NVS_READ));
-			hist_merge(&hh, session_step_hist(a->sess, NVS_WRITE));
-			mean = hh.n ? hist_mean(&hh) / 1e3 : NAN;
-			p99 = hh.n ? hist_percentile(&hh, 99) / 1e3 : NAN;
-			max = hh.n ? hh.max / 1e3 : NAN;
-		} else {
-			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", st->iodepth, "-");
+	draw_header(a, w, "Per queue depth", a->replay ? "from summary.json" : "");
+	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", "QD", "IOPS", "MB/s",
+		 "mean", "p99", "max", "CPU%");
+	int n = a->replay ? a->nrqd : (int)session_nsteps(a->sess);
+	int cur = a->replay ? 0 : (int)session_cur_step(a->sess);
+	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	if (cur < first)
+		first = cur;
+	for (int i = first, row = 2; i < n && row < h; i++, row++) {
+		struct qdrow q;
+		enum qd_state st = QD_DONE;
+		if (a->replay)
+			q = a->rqd[i];
+		else
+			st = live_row(a, (unsigned)i, &q);
+		if (st == QD_PENDING) {
+			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
-		axis_fmt(iops, UNIT_IOPS, a->ascii, c[0], 24);
-		snprintf(c[1], 24, isnan(bw) ? "N/A" : "%.0f", bw / 1e6);
-		axis_fmt(mean, UNIT_US, a->ascii, c[2], 24);
-		axis_fmt(p99, UNIT_US, a->ascii, c[3], 24);
-		axis_fmt(max, UNIT_US, a->ascii, c[4], 24);
-		snprintf(c[5], 24, isnan(cpu) ? "N/A" : "%.0f", cpu);
+		char c[6][24];
+		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
+		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
+		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
+		axis_fmt(q.max_us, UNIT_US, a->ascii, c[4], 24);
+		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
+		int role = st == QD_DONE ? ROLE_NORMAL : ROLE_WARN;
+		char qd[16];
+		snprintf(qd, sizeof(qd), "%5u", q.qd);
+		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		char line[160];
-		int x = 0;
-		snprintf(line, sizeof(line), "%5u", st->iodepth);
-		x += draw_str(a, w, row, x, wd - x, st->done ? ROLE_NORMAL : ROLE_WARN, line);
 		static const int cw[6] = {9, 10, 9, 9, 9, 6};
 		for (int k = 0; k < 6 && x < wd; k++) {
 			int pad = cw[k] - draw_width(c[k]);
 			x += pad > 0 ? pad : 0;
-			x += draw_str(a, w, row, x, wd - x, st->done ? ROLE_NORMAL : ROLE_WARN, c[k]);
+			x += draw_str(a, w, row, x, wd - x, role, c[k]);
 		}
 	}
 }

@@ -47,3 +47,13 @@ u_wait ' 4s' 5
 ok "zoom"
 u_keys q
 u_restored
+
+# the replay shows the same per-QD table, read from summary.json
+u_start 120 40 "$NVS_BIN" replay "$T_TMP/res"
+u_wait 'from summary.json' 10
+S=$(u_screen)
+echo "$S" | grep -Eq '^ +1 +[1-9][0-9.]*k? +[0-9]+ ' || fail "replay: no QD1 row"
+echo "$S" | grep -Eq '^ +4 +[1-9][0-9.]*k? +[0-9]+ ' || fail "replay: no QD4 row"
+u_keys q
+u_restored
+ok "replay per-QD table"

@@ -1,0 +1,123 @@
+/* replay.c - the per-QD rows of a results directory's summary.json.
+ * Each fio-layout job is one step; both directions are combined: IOPS and
+ * bandwidth add, the mean is weighted by the I/O counts, max is the larger,
+ * and p99 is the larger of the two directions' p99 (an upper bound: the
+ * merged histogram is not in the file). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui/replay.h"
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void add_dir(const cJSON *d, struct qdrow *r, double *ios)
+{
+	if (!cJSON_IsObject(d))
+		return;
+	double n = num(d, "total_ios");
+	if (!(n > 0))
+		return;
+	double iops = num(d, "iops"), bw = num(d, "bw_bytes");
+	r->iops += isnan(iops) ? 0 : iops;
+	r->bw += isnan(bw) ? 0 : bw;
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_ns");
+	double mean = num(lat, "mean") / 1e3, max = num(lat, "max") / 1e3;
+	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentile");
+	double p99 = num(pct, "99.000000") / 1e3;
+	if (!isnan(mean))
+		r->mean_us = isnan(r->mean_us) ? mean * n : r->mean_us + mean * n;
+	if (!isnan(max) && (isnan(r->max_us) || max > r->max_us))
+		r->max_us = max;
+	if (!isnan(p99) && (isnan(r->p99_us) || p99 > r->p99_us))
+		r->p99_us = p99;
+	*ios += n;
+}
+
+static char *slurp(const char *path, int *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		*e = errno;
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	char chunk[8192];
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + got + 1 > cap) {
+			cap = (len + got + 1) * 2;
+			char *n = realloc(buf, cap);
+			if (!n) {
+				free(buf);
+				fclose(f);
+				*e = ENOMEM;
+				return NULL;
+			}
+			buf = n;
+		}
+		memcpy(buf + len, chunk, got);
+		len += got;
+	}
+	fclose(f);
+	if (!buf && !(buf = calloc(1, 1)))
+		*e = ENOMEM;
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errlen)
+{
+	char path[600];
+	int e = 0, n = 0;
+	*rows = NULL;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	char *text = slurp(path, &e);
+	if (!text) {
+		snprintf(err, errlen, "%.400s: %s", path, strerror(e));
+		return -e;
+	}
+	cJSON *doc = cJSON_Parse(text);
+	free(text);
+	const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
+	if (!cJSON_IsArray(jobs)) {
+		snprintf(err, errlen, "%.400s: no \"jobs\" array", path);
+		cJSON_Delete(doc);
+		return -EINVAL;
+	}
+	int cap = cJSON_GetArraySize(jobs);
+	struct qdrow *r = calloc(cap ? (size_t)cap : 1, sizeof(*r));
+	if (!r) {
+		cJSON_Delete(doc);
+		return -ENOMEM;
+	}
+	const cJSON *job;
+	cJSON_ArrayForEach(job, jobs)
+	{
+		struct qdrow *row = &r[n++];
+		double ios = 0;
+		row->mean_us = row->p99_us = row->max_us = row->cpu_pct = NAN;
+		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(job, "job options");
+		const cJSON *qd = cJSON_GetObjectItemCaseSensitive(opt, "iodepth");
+		row->qd = cJSON_IsString(qd) ? (unsigned)strtoul(qd->valuestring, NULL, 10)
+			  : cJSON_IsNumber(qd)   ? (unsigned)qd->valuedouble
+						 : 0;
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &ios);
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &ios);
+		if (ios > 0 && !isnan(row->mean_us))
+			row->mean_us /= ios;
+		double usr = num(job, "usr_cpu"), sys = num(job, "sys_cpu");
+		if (!isnan(usr) && !isnan(sys))
+			row->cpu_pct = usr + sys;
+	}
+	cJSON_Delete(doc);
+	*rows = r;
+	return n;
+}
