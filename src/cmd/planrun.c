@@ -290,6 +290,8 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	}
 	size_t done = 0;
 	bool stopped = false;
+	/* a progress line on a terminal (stderr), nothing in logs */
+	bool tty = !r->quiet && isatty(STDERR_FILENO);
 	const struct series *ser = collect_series(c, -1);
 	for (;;) {
 		bool running = pool_running(p);
@@ -302,12 +304,18 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 			struct point pt = ser->pt[done];
 			pt.t += r->st.t_offset;
 			csv_write_point(io->f[0], &pt);
+			if (tty && !pt.ramp && pt.dt >= 0.05)
+				fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ",
+					pt.t, pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
+					pt.lat_mean_all_us);
 		}
 		if (!running)
 			break;
 		struct timespec ts = {0, 50 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+	if (tty)
+		fputs("\r\033[K", stderr);
 	pool_join(p);
 	pool_drain(p, collect_sample, c);
 	collect_flush(c);

@@ -303,7 +303,19 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 			fprintf(f, "<span class=\"warn\">no steady state in %.0f rounds</span> (last "
 				   "window: range %.1f%%, slope %.1f%%)",
 				jnum(ss, "rounds"), jnum(ss, "range_pct"), jnum(ss, "slope_pct"));
-		fputs("</p></div>", f);
+		fputs("</p>", f);
+		if (rounds.nrows && tab_col(&rounds, "iops") >= 0) {
+			fputs("<table class=\"rounds\"><tr><th>round</th><th>end s</th><th>IOPS</th>"
+			      "<th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th></tr>", f);
+			for (size_t r = 0; r < rounds.nrows; r++)
+				fprintf(f, "<tr><td>%.0f</td><td>%.1f</td><td>%.0f</td><td>%.1f</td>"
+					   "<td>%.1f</td><td>%.1f</td></tr>",
+					tab_get(&rounds, r, "round"), tab_get(&rounds, r, "t_end_s"),
+					tab_get(&rounds, r, "iops"), tab_get(&rounds, r, "mbps"),
+					tab_get(&rounds, r, "lat_mean_us"), tab_get(&rounds, r, "lat_p99_us"));
+			fputs("</table>", f);
+		}
+		fputs("</div>", f);
 		cJSON_Delete(ss);
 		tab_free(&rounds);
 	}
