@@ -97,9 +97,10 @@ int plan_parse(const char *text, const char *fname, const struct spec *base,
  * cannot be read. */
 int plan_load(const char *path, const struct spec *base, struct plan **out, char *err,
 	      size_t errlen);
-/* Resolves @name: a path to an existing file, or presets/plans/NAME.ini
- * searched like presets (preset_find's directories + "plans/").  0 or
- * -ENOENT. */
+/* Resolves @name: a path to an existing file, or NAME.ini in
+ * $NVSCOPE_PRESETS/plans, ./presets/plans, the binary's
+ * ../share/nvscope/presets/plans, the binary's presets/plans (source tree)
+ * and /usr/share/nvscope/presets/plans.  0 or -ENOENT. */
 int plan_find(const char *name, char *path, size_t len);
 /* NULL-safe. */
 void plan_free(struct plan *p);

@@ -60,7 +60,7 @@ out_text:
 
 int plan_find(const char *name, char *path, size_t len)
 {
-	char exe[PATH_MAX], dir[PATH_MAX + 64];
+	char exe[PATH_MAX], dir[PATH_MAX + 64], dir2[PATH_MAX + 64];
 	const char *env;
 
 	if (strchr(name, '/') || access(name, R_OK) == 0) {
@@ -69,7 +69,7 @@ int plan_find(const char *name, char *path, size_t len)
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	const char *dirs[5];
+	const char *dirs[6];
 	unsigned nd = 0;
 	char envdir[PATH_MAX];
 	if ((env = getenv("NVSCOPE_PRESETS")) && *env) {
@@ -85,6 +85,8 @@ int plan_find(const char *name, char *path, size_t len)
 			*slash = '\0';
 		snprintf(dir, sizeof(dir), "%s/../share/nvscope/presets/plans", exe);
 		dirs[nd++] = dir;
+		snprintf(dir2, sizeof(dir2), "%s/presets/plans", exe); /* the source tree */
+		dirs[nd++] = dir2;
 	}
 	dirs[nd++] = "/usr/share/nvscope/presets/plans";
 	for (unsigned i = 0; i < nd; i++) {

@@ -250,6 +250,19 @@ START_TEST(test_load_missing)
 	ck_assert_ptr_null(p);
 	ck_assert(strstr(err, "/nonexistent/p.ini") != NULL);
 	ck_assert_int_eq(plan_find("no-such-plan-anywhere", path, sizeof(path)), -ENOENT);
+	/* a shipped plan by name through $NVSCOPE_PRESETS */
+	const char *top = getenv("NVS_TOP");
+	char presets[1024];
+	snprintf(presets, sizeof(presets), "%s/presets", top && *top ? top : ".");
+	char *old = getenv("NVSCOPE_PRESETS") ? strdup(getenv("NVSCOPE_PRESETS")) : NULL;
+	setenv("NVSCOPE_PRESETS", presets, 1);
+	ck_assert_int_eq(plan_find("quick-demo", path, sizeof(path)), 0);
+	ck_assert(strstr(path, "plans/quick-demo.ini") != NULL);
+	if (old)
+		setenv("NVSCOPE_PRESETS", old, 1);
+	else
+		unsetenv("NVSCOPE_PRESETS");
+	free(old);
 	plan_free(NULL);
 }
 END_TEST
