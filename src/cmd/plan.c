@@ -51,39 +51,30 @@ static void usage(FILE *f)
 
 static int list_plans(void)
 {
-	const char *dirs[] = {getenv("NVSCOPE_PRESETS"), "presets", "/usr/share/nvscope/presets"};
-	for (size_t d = 0; d < NVS_ARRAY_SIZE(dirs); d++) {
-		if (!dirs[d] || !*dirs[d])
-			continue;
-		char dir[1024];
-		snprintf(dir, sizeof(dir), "%s/plans", dirs[d]);
-		struct stat sb;
-		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
-			continue;
-		char path[1400];
-		struct dirent **ents = NULL;
-		int n = scandir(dir, &ents, NULL, alphasort);
-		for (int i = 0; i < n; i++) {
-			size_t l = strlen(ents[i]->d_name);
-			if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".ini")) {
-				struct plan *p = NULL;
-				char err[512];
-				snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-				if (!plan_load(path, NULL, &p, err, sizeof(err))) {
-					printf("%-26s %2u steps  %s\n", p->name, p->nsteps,
-					       p->description);
-					plan_free(p);
-				} else {
-					printf("%-26s (bad: %s)\n", ents[i]->d_name, err);
-				}
-			}
-			free(ents[i]);
-		}
-		free(ents);
-		return NVS_EXIT_OK;
+	char dir[4200], path[4400];
+	struct dirent **ents = NULL;
+	if (plan_dir(dir, sizeof(dir))) {
+		fprintf(stderr, "nvscope plan: no presets/plans directory found\n");
+		return NVS_EXIT_USAGE;
 	}
-	fprintf(stderr, "nvscope plan: no presets/plans directory found\n");
-	return NVS_EXIT_USAGE;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(ents[i]->d_name);
+		if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".ini")) {
+			struct plan *p = NULL;
+			char err[512];
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			if (!plan_load(path, NULL, &p, err, sizeof(err))) {
+				printf("%-26s %2u steps  %s\n", p->name, p->nsteps, p->description);
+				plan_free(p);
+			} else {
+				printf("%-26s (bad: %s)\n", ents[i]->d_name, err);
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return NVS_EXIT_OK;
 }
 
 static bool plan_destroys(const struct plan *p)

@@ -102,6 +102,9 @@ int plan_load(const char *path, const struct spec *base, struct plan **out, char
  * ../share/nvscope/presets/plans, the binary's presets/plans (source tree)
  * and /usr/share/nvscope/presets/plans.  0 or -ENOENT. */
 int plan_find(const char *name, char *path, size_t len);
+/* The first of plan_find's directories that exists, into @dir.  0 or
+ * -ENOENT. */
+int plan_dir(char *dir, size_t len);
 /* NULL-safe. */
 void plan_free(struct plan *p);
 
