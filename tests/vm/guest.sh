@@ -184,7 +184,7 @@ expect_rc 2 "unknown method" nvscope purge "$B1" --method=shred --yes-destroy-da
 # ---- health reflects a running workload (read from another process meanwhile)
 hrc() { nvscope health "$1" --json | awk '$1 == "\"host_read_commands\":" { gsub(/,/, "", $2); print $2 }'; }
 h0=$(hrc "$CB")
-nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=3 --output-format=json >/tmp/bg.json 2>&1 &
+nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=3 --time_based --output-format=json >/tmp/bg.json 2>&1 &
 bg=$!
 sleep 1.5
 h1=$(hrc "$CB")
@@ -195,7 +195,7 @@ if [ -n "$h0" ] && [ "${h1:-0}" -gt "$h0" ] && [ "${h2:-0}" -gt "$h1" ]; then
 	ok "health during a run shows the reads"; else bad "host_read_commands $h0 -> $h1 -> $h2"; fi
 
 # ---- a controller that vanishes mid-run
-nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=5 --output-format=json >/tmp/gone.json 2>/tmp/gone.err &
+nvscope run --target "$B1" --rw=randread --bs=4k --iodepth=4 --runtime=5 --time_based --output-format=json >/tmp/gone.json 2>/tmp/gone.err &
 bg=$!
 sleep 1.5
 echo 1 >"/sys/class/nvme/${CB#/dev/}/device/remove"
