@@ -31,22 +31,21 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: nvscope plan PLAN --target PATH [--target PATH ...] [options]\n"
-		"       nvscope plan --resume DIR\n"
-		"       nvscope plan --list\n"
-		"PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
-		"options:\n"
-		"  --results DIR            results directory (default results/PLAN-DATE-TIME)\n"
-		"  --yes-destroy-data=LIST  confirm that the plan may destroy the data on\n"
-		"                           these targets (comma list, each --target)\n"
-		"  --force-destroy          write even where a partition table/filesystem is\n"
-		"  --stripe SIZE            the targets form one RAID 0 set of this stripe\n"
-		"  --dry-run                parse and print the steps, run nothing\n"
-		"  --quiet                  no progress lines\n"
-		"duration overrides (every step they concern):\n"
-		"  --runtime T --ramp-time T --round T --max-rounds N --fill PASSES\n"
-		"  --iodepth LIST --window N --range PCT --slope PCT\n");
+	fprintf(f, "usage: nvscope plan PLAN --target PATH [--target PATH ...] [options]\n"
+		   "       nvscope plan --resume DIR\n"
+		   "       nvscope plan --list\n"
+		   "PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
+		   "options:\n"
+		   "  --results DIR            results directory (default results/PLAN-DATE-TIME)\n"
+		   "  --yes-destroy-data=LIST  confirm that the plan may destroy the data on\n"
+		   "                           these targets (comma list, each --target)\n"
+		   "  --force-destroy          write even where a partition table/filesystem is\n"
+		   "  --stripe SIZE            the targets form one RAID 0 set of this stripe\n"
+		   "  --dry-run                parse and print the steps, run nothing\n"
+		   "  --quiet                  no progress lines\n"
+		   "duration overrides (every step they concern):\n"
+		   "  --runtime T --ramp-time T --round T --max-rounds N --fill PASSES\n"
+		   "  --iodepth LIST --window N --range PCT --slope PCT\n");
 }
 
 static int list_plans(void)
@@ -80,8 +79,8 @@ static int list_plans(void)
 static bool plan_destroys(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->nsteps; i++)
-		if (p->steps[i].kind == STEP_PURGE || (p->steps[i].kind != STEP_MATRIX &&
-						       spec_writes(&p->steps[i].spec)))
+		if (p->steps[i].kind == STEP_PURGE ||
+		    (p->steps[i].kind != STEP_MATRIX && spec_writes(&p->steps[i].spec)))
 			return true;
 		else if (p->steps[i].kind == STEP_MATRIX)
 			for (unsigned m = 0; m < p->steps[i].nmixes; m++)
@@ -99,8 +98,7 @@ static bool confirmed(const char *confirm, const char *target)
 	snprintf(buf, sizeof(buf), "%s", confirm);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char a[4096], b[4096];
-		if (!strcmp(t, target) ||
-		    (realpath(t, a) && realpath(target, b) && !strcmp(a, b)))
+		if (!strcmp(t, target) || (realpath(t, a) && realpath(target, b) && !strcmp(a, b)))
 			return true;
 	}
 	return false;
@@ -171,7 +169,8 @@ static void write_devices(const struct planrun *r, const char *name)
 				cJSON_AddStringToObject(t, "health_error", herr);
 			}
 		} else if (b) {
-			cJSON_AddStringToObject(t, "kind", b->kind == DEV_KIND_FILE ? "file" : "block");
+			cJSON_AddStringToObject(t, "kind",
+						b->kind == DEV_KIND_FILE ? "file" : "block");
 			cJSON_AddStringToObject(t, "driver", b->driver);
 			cJSON_AddStringToObject(t, "model", b->model);
 			cJSON_AddNumberToObject(t, "size_bytes", (double)b->size_bytes);
@@ -257,45 +256,55 @@ static void print_steps(const struct plan *p)
 		char b[32];
 		printf("  %2u. %-34s", i + 1, s->name);
 		if (s->kind == STEP_PURGE)
-			printf(" %s\n", s->purge_method == PURGE_TRIM	 ? "trim"
-					 : s->purge_method == PURGE_FORMAT ? "format"
-									   : "sanitize");
+			printf(" %s\n", s->purge_method == PURGE_TRIM	  ? "trim"
+					: s->purge_method == PURGE_FORMAT ? "format"
+									  : "sanitize");
 		else
 			printf(" %s %s QD%u%s T%u runtime %.3gs%s\n", spec_rw_name(s->spec.rw),
 			       spec_fmt_size(s->spec.bs[0].bs, b, sizeof(b)), s->spec.iodepth[0],
 			       s->spec.niodepth > 1 ? "..." : "", s->spec.numjobs,
 			       (double)(s->kind == STEP_PRECONDITION ? s->round_ns
-								      : s->spec.runtime_ns) / 1e9,
+								     : s->spec.runtime_ns) /
+				   1e9,
 			       s->kind == STEP_PRECONDITION ? " per round" : "");
 	}
 }
 
 int cmd_plan(int argc, char **argv)
 {
-	enum { O_RESULTS = 256, O_RESUME, O_CONFIRM, O_FORCE, O_STRIPE, O_DRY, O_QUIET, O_LIST,
-	       O_OVR };
+	enum {
+		O_RESULTS = 256,
+		O_RESUME,
+		O_CONFIRM,
+		O_FORCE,
+		O_STRIPE,
+		O_DRY,
+		O_QUIET,
+		O_LIST,
+		O_OVR
+	};
 	static const struct option opts[] = {
-		{"target", required_argument, NULL, 't'},
-		{"results", required_argument, NULL, O_RESULTS},
-		{"resume", required_argument, NULL, O_RESUME},
-		{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
-		{"force-destroy", no_argument, NULL, O_FORCE},
-		{"stripe", required_argument, NULL, O_STRIPE},
-		{"dry-run", no_argument, NULL, O_DRY},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"list", no_argument, NULL, O_LIST},
-		{"runtime", required_argument, NULL, O_OVR},
-		{"ramp-time", required_argument, NULL, O_OVR},
-		{"ramp_time", required_argument, NULL, O_OVR},
-		{"round", required_argument, NULL, O_OVR},
-		{"max-rounds", required_argument, NULL, O_OVR},
-		{"fill", required_argument, NULL, O_OVR},
-		{"iodepth", required_argument, NULL, O_OVR},
-		{"window", required_argument, NULL, O_OVR},
-		{"range", required_argument, NULL, O_OVR},
-		{"slope", required_argument, NULL, O_OVR},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"target", required_argument, NULL, 't'},
+	    {"results", required_argument, NULL, O_RESULTS},
+	    {"resume", required_argument, NULL, O_RESUME},
+	    {"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+	    {"force-destroy", no_argument, NULL, O_FORCE},
+	    {"stripe", required_argument, NULL, O_STRIPE},
+	    {"dry-run", no_argument, NULL, O_DRY},
+	    {"quiet", no_argument, NULL, O_QUIET},
+	    {"list", no_argument, NULL, O_LIST},
+	    {"runtime", required_argument, NULL, O_OVR},
+	    {"ramp-time", required_argument, NULL, O_OVR},
+	    {"ramp_time", required_argument, NULL, O_OVR},
+	    {"round", required_argument, NULL, O_OVR},
+	    {"max-rounds", required_argument, NULL, O_OVR},
+	    {"fill", required_argument, NULL, O_OVR},
+	    {"iodepth", required_argument, NULL, O_OVR},
+	    {"window", required_argument, NULL, O_OVR},
+	    {"range", required_argument, NULL, O_OVR},
+	    {"slope", required_argument, NULL, O_OVR},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static struct planrun r; /* large: targets and overrides */
 	const char *results = NULL, *resume = NULL;
@@ -369,8 +378,9 @@ int cmd_plan(int argc, char **argv)
 
 	if (resume) {
 		if (optind != argc || r.ntargets) {
-			fprintf(stderr, "nvscope plan: --resume DIR takes no plan or targets (they are "
-					"in DIR/state.json)\n");
+			fprintf(stderr,
+				"nvscope plan: --resume DIR takes no plan or targets (they are "
+				"in DIR/state.json)\n");
 			return NVS_EXIT_USAGE;
 		}
 		bool q = r.quiet;
@@ -387,8 +397,10 @@ int cmd_plan(int argc, char **argv)
 			return NVS_EXIT_USAGE;
 		}
 		if (plan_find(argv[optind], path, sizeof(path))) {
-			fprintf(stderr, "nvscope plan: no plan '%s' (a file, or a name in "
-					"presets/plans; see nvscope plan --list)\n", argv[optind]);
+			fprintf(stderr,
+				"nvscope plan: no plan '%s' (a file, or a name in "
+				"presets/plans; see nvscope plan --list)\n",
+				argv[optind]);
 			return NVS_EXIT_USAGE;
 		}
 		if (!r.ntargets && !dry) {
@@ -443,8 +455,10 @@ int cmd_plan(int argc, char **argv)
 			results = dirbuf;
 		}
 		if (!dir_empty(results)) {
-			fprintf(stderr, "nvscope plan: %s exists and is not empty (continue a run "
-					"with --resume %s)\n", results, results);
+			fprintf(stderr,
+				"nvscope plan: %s exists and is not empty (continue a run "
+				"with --resume %s)\n",
+				results, results);
 			goto out_plan;
 		}
 		if (mkdirs(results)) {

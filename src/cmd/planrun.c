@@ -64,9 +64,9 @@ void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
 	size_t j = 0;
 	for (const char *c = st->label; *c && j < sizeof(lab) - 1; c++)
 		lab[j++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-						  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
-					  ? *c
-					  : '-');
+					  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
+				      ? *c
+				      : '-');
 	lab[j] = '\0';
 	if (!strcmp(lab, plan_step_kind_name(st->kind)))
 		snprintf(buf, len, "%02u-%s", i + 1, lab);
@@ -110,7 +110,8 @@ static double track_value(enum plan_track t, const struct mrow *m)
 	}
 }
 
-static void say(const struct planrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct planrun *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void say(const struct planrun *r, const char *fmt, ...)
 {
 	if (r->quiet)
@@ -135,10 +136,13 @@ static int push_value(struct planrun_state *s, double v)
 /* ---- step files and checkpoints ---- */
 
 static const char *const table_names[][2] = {
-	[STEP_PURGE] = {NULL, NULL},		[STEP_FILL] = {NULL, NULL},
-	[STEP_PRECONDITION] = {"rounds.csv", NULL}, [STEP_MEASURE] = {"qd.csv", NULL},
-	[STEP_RATE_CURVE] = {"rate.csv", NULL},	[STEP_GRID] = {"grid.csv", NULL},
-	[STEP_MATRIX] = {"matrix.csv", "rounds.csv"},
+    [STEP_PURGE] = {NULL, NULL},
+    [STEP_FILL] = {NULL, NULL},
+    [STEP_PRECONDITION] = {"rounds.csv", NULL},
+    [STEP_MEASURE] = {"qd.csv", NULL},
+    [STEP_RATE_CURVE] = {"rate.csv", NULL},
+    [STEP_GRID] = {"grid.csv", NULL},
+    [STEP_MATRIX] = {"matrix.csv", "rounds.csv"},
 };
 
 static const char *table_header(enum plan_step_kind k, int which)
@@ -153,7 +157,8 @@ static const char *table_header(enum plan_step_kind k, int which)
 	case STEP_GRID:
 		return "threads,qd," METRIC_HDR;
 	case STEP_MATRIX:
-		return which == 1 ? "round,bs,read_pct," METRIC_HDR : "round,t_start_s,t_end_s,value";
+		return which == 1 ? "round,bs,read_pct," METRIC_HDR
+				  : "round,t_start_s,t_end_s,value";
 	default:
 		return NULL;
 	}
@@ -305,8 +310,9 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 			pt.t += r->st.t_offset;
 			csv_write_point(io->f[0], &pt);
 			if (tty && !pt.ramp && pt.dt >= 0.05)
-				fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ",
-					pt.t, pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
+				fprintf(stderr,
+					"\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
+					pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
 					pt.lat_mean_all_us);
 		}
 		if (!running)
@@ -352,9 +358,13 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 		for (unsigned t = 0; per && t < nt; t++)
 			pool_result(p, (int)t, &per[t]);
 		if (f) {
-			struct json_run jr = {.spec = &j->spec, .jobs = &j->res, .njobs = 1,
-					      .targets = per, .ntargets = per ? nt : 0,
-					      .series = ser, .dropped = pool_dropped(p)};
+			struct json_run jr = {.spec = &j->spec,
+					      .jobs = &j->res,
+					      .njobs = 1,
+					      .targets = per,
+					      .ntargets = per ? nt : 0,
+					      .series = ser,
+					      .dropped = pool_dropped(p)};
 			json_write_run(f, &jr);
 			fclose(f);
 		}
@@ -375,8 +385,8 @@ static int step_purge(struct planrun *r, const struct plan_step *st, struct step
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
 	int rc = 0;
 	for (unsigned i = 0; i < r->ntargets && !rc; i++) {
-		struct purge_opts po = {.method = st->purge_method, .ses = st->purge_ses,
-					.confirm = r->targets[i]};
+		struct purge_opts po = {
+		    .method = st->purge_method, .ses = st->purge_ses, .confirm = r->targets[i]};
 		char err[512] = "";
 		int nvme_status = 0;
 		say(r, "  purge %s ...\n", r->targets[i]);
@@ -409,8 +419,8 @@ static uint64_t region_bytes(const struct spec *s, const char *path)
 	if (off >= size)
 		return 0;
 	uint64_t n = s->size_pct ? (uint64_t)((double)size * s->size_pct / 100.0)
-		     : s->size  ? s->size
-				: size - off;
+		     : s->size	 ? s->size
+				 : size - off;
 	return n > size - off ? size - off : n;
 }
 
@@ -441,19 +451,20 @@ static int step_fill(struct planrun *r, const struct plan_step *st, struct stepi
 	return rc;
 }
 
-static cJSON *verdict_json(const struct plan_step *st, const struct planrun_state *s,
-			   size_t at, const struct steady_verdict *v, double t_at)
+static cJSON *verdict_json(const struct plan_step *st, const struct planrun_state *s, size_t at,
+			   const struct steady_verdict *v, double t_at)
 {
 	cJSON *o = cJSON_CreateObject();
 	const struct steady_params *p = &st->ss;
-	cJSON_AddStringToObject(o, "rule", p->rule == STEADY_SNIA	 ? "snia"
-					   : p->rule == STEADY_FIO_DEV ? "fio-deviation"
-								       : "fio-slope");
+	cJSON_AddStringToObject(o, "rule",
+				p->rule == STEADY_SNIA	    ? "snia"
+				: p->rule == STEADY_FIO_DEV ? "fio-deviation"
+							    : "fio-slope");
 	cJSON_AddNumberToObject(o, "window", p->window);
-	cJSON_AddNumberToObject(o, "range_limit_pct", p->rule == STEADY_SNIA ? p->range_pct
-										 : p->fio_limit);
-	cJSON_AddNumberToObject(o, "slope_limit_pct", p->rule == STEADY_SNIA ? p->slope_pct
-										 : p->fio_limit);
+	cJSON_AddNumberToObject(o, "range_limit_pct",
+				p->rule == STEADY_SNIA ? p->range_pct : p->fio_limit);
+	cJSON_AddNumberToObject(o, "slope_limit_pct",
+				p->rule == STEADY_SNIA ? p->slope_pct : p->fio_limit);
 	cJSON_AddStringToObject(o, "track", plan_track_name(st->track));
 	cJSON_AddBoolToObject(o, "attained", at > 0);
 	if (at)
@@ -492,8 +503,7 @@ static bool rounds_verdict(struct planrun *r, const struct plan_step *st, struct
 	if (over) {
 		double t_at = at ? t_end_of_round : 0;
 		if (at)
-			say(r, "  steady state at round %zu (%.0f s)\n", at,
-			    t_at - 0.0);
+			say(r, "  steady state at round %zu (%.0f s)\n", at, t_at - 0.0);
 		else
 			say(r, "  WARNING: no steady state in %u rounds (cap)\n", r->st.nvalues);
 		cJSON *o = verdict_json(st, &r->st, at, v, t_at);
@@ -555,7 +565,8 @@ static int step_measure(struct planrun *r, const struct plan_step *st, struct st
 			break;
 		fprintf(io->f[1], "%u,", j->qd);
 		mrow_write(io->f[1], &j->m);
-		say(r, "  QD%-4u %10.0f IOPS %9.1f MB/s  mean %8.1f us  p99 %8.1f us  max %8.1f us\n",
+		say(r,
+		    "  QD%-4u %10.0f IOPS %9.1f MB/s  mean %8.1f us  p99 %8.1f us  max %8.1f us\n",
 		    j->qd, j->m.iops, j->m.mbps, j->m.mean_us, j->m.p99_us, j->m.max_us);
 		r->st.sub = i + 1;
 		if ((rc = checkpoint(r, io)))
@@ -721,8 +732,7 @@ int planrun_run(struct planrun *r)
 			r->st.started = now_unix();
 			r->st.t_offset = 0;
 		}
-		say(r, "[%u/%u] %s%s\n", i + 1, p->nsteps, st->name,
-		    resumed ? " (resumed)" : "");
+		say(r, "[%u/%u] %s%s\n", i + 1, p->nsteps, st->name, resumed ? " (resumed)" : "");
 		rc = stepio_open(r, st, &io);
 		if (rc) {
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
@@ -760,12 +770,16 @@ int planrun_run(struct planrun *r)
 		if (rc) {
 			stepio_close(&io);
 			if (rc == EINTR_STOP) {
-				fprintf(stderr, "nvscope plan: interrupted; continue with: nvscope plan "
-						"--resume %s\n", r->dir);
+				fprintf(stderr,
+					"nvscope plan: interrupted; continue with: nvscope plan "
+					"--resume %s\n",
+					r->dir);
 				return NVS_EXIT_IOERR;
 			}
-			fprintf(stderr, "nvscope plan: step %u (%s) failed; the results so far are in "
-					"%s (--resume retries the step)\n", i + 1, st->name, r->dir);
+			fprintf(stderr,
+				"nvscope plan: step %u (%s) failed; the results so far are in "
+				"%s (--resume retries the step)\n",
+				i + 1, st->name, r->dir);
 			return rc == -EINVAL || rc == -EPERM ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
 		}
 		for (int k = 0; k < 3; k++)

@@ -15,26 +15,26 @@
 /* The resumable position: step index, progress inside it, and what the
  * step carries between measurements. */
 struct planrun_state {
-	unsigned step;        /* next step to run (nsteps: finished) */
-	unsigned sub;         /* measurements/rounds/cells done in that step */
-	double t_offset;      /* seconds of samples already in samples.csv */
-	double *values;       /* tracked value per finished round (malloc'ed) */
+	unsigned step;	 /* next step to run (nsteps: finished) */
+	unsigned sub;	 /* measurements/rounds/cells done in that step */
+	double t_offset; /* seconds of samples already in samples.csv */
+	double *values;	 /* tracked value per finished round (malloc'ed) */
 	unsigned nvalues;
-	double max_iops;      /* rate curve: the measured maximum */
-	double cur_track;     /* matrix: tracked cell of the unfinished round */
+	double max_iops;  /* rate curve: the measured maximum */
+	double cur_track; /* matrix: tracked cell of the unfinished round */
 	bool cur_track_valid;
-	long sizes[3];        /* bytes of samples.csv, table, table2 at the checkpoint */
-	double started;       /* step start (unix time) */
+	long sizes[3];	/* bytes of samples.csv, table, table2 at the checkpoint */
+	double started; /* step start (unix time) */
 };
 
 struct planrun {
 	struct plan *plan;
-	const char *dir;              /* results directory */
-	const char *confirm;          /* --yes-destroy-data value */
+	const char *dir;     /* results directory */
+	const char *confirm; /* --yes-destroy-data value */
 	struct planrun_state st;
-	atomic_int *stop;             /* set by the signal handler */
+	atomic_int *stop; /* set by the signal handler */
 	bool quiet;
-	char plan_name[64];           /* from state.json on --resume */
+	char plan_name[64]; /* from state.json on --resume */
 	/* the command line to record in state.json (for --resume) */
 	char targets[NVS_MAX_TARGETS][256];
 	unsigned ntargets;

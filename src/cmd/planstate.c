@@ -189,4 +189,3 @@ out_json:
 	cJSON_Delete(o);
 	return rc;
 }
-

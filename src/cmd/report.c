@@ -13,17 +13,18 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nvscope report DIR [DIR...] [-o FILE]\n"
-		   "Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
-		   "directories, side by side; default FILE is DIR/report.html (\"-\" = stdout).\n");
+	fprintf(f,
+		"usage: nvscope report DIR [DIR...] [-o FILE]\n"
+		"Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
+		"directories, side by side; default FILE is DIR/report.html (\"-\" = stdout).\n");
 }
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
 	char path[1200], tmp[1300], err[1400];

@@ -45,14 +45,15 @@ static int raw_push(struct raw *r, double t, double v)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: nvscope steady FILE [--window N] [--range PCT] [--slope PCT]\n"
-		"                      [--round SECONDS] [--ss iops:X%%|iops_slope:X%%]\n"
-		"                      [--metric iops|read_iops|write_iops|bw] [--ddir 0|1] [--json]\n"
-		"FILE is nvscope's per-interval CSV (--csv, samples.csv) or a fio\n"
-		"write_iops_log/write_bw_log file.  SNIA rule: steady when over the last\n"
-		"N rounds (default 5) max-min <= PCT%% (20) of the average and the\n"
-		"least-squares line moves <= PCT%% (10) of the average across the window.\n");
+	fprintf(
+	    f,
+	    "usage: nvscope steady FILE [--window N] [--range PCT] [--slope PCT]\n"
+	    "                      [--round SECONDS] [--ss iops:X%%|iops_slope:X%%]\n"
+	    "                      [--metric iops|read_iops|write_iops|bw] [--ddir 0|1] [--json]\n"
+	    "FILE is nvscope's per-interval CSV (--csv, samples.csv) or a fio\n"
+	    "write_iops_log/write_bw_log file.  SNIA rule: steady when over the last\n"
+	    "N rounds (default 5) max-min <= PCT%% (20) of the average and the\n"
+	    "least-squares line moves <= PCT%% (10) of the average across the window.\n");
 }
 
 /* fio log: "msec, value, ddir, bs[, offset]"; lines of the same msec (one
@@ -189,11 +190,11 @@ static void json_num(const char *key, double v, bool valid, bool last)
 int cmd_steady(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"window", required_argument, NULL, 'w'}, {"range", required_argument, NULL, 'r'},
-		{"slope", required_argument, NULL, 's'},  {"round", required_argument, NULL, 'R'},
-		{"json", no_argument, NULL, 'j'},	  {"ss", required_argument, NULL, 'S'},
-		{"metric", required_argument, NULL, 'm'}, {"ddir", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	    {"window", required_argument, NULL, 'w'}, {"range", required_argument, NULL, 'r'},
+	    {"slope", required_argument, NULL, 's'},  {"round", required_argument, NULL, 'R'},
+	    {"json", no_argument, NULL, 'j'},	      {"ss", required_argument, NULL, 'S'},
+	    {"metric", required_argument, NULL, 'm'}, {"ddir", required_argument, NULL, 'd'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	struct steady_params p;
 	double round_s = 0;
@@ -216,7 +217,8 @@ int cmd_steady(int argc, char **argv)
 		case 'w':
 			d = strtod(optarg, &end);
 			if (*end || d < 2 || d > 100000 || d != floor(d)) {
-				fprintf(stderr, "nvscope steady: --window: '%s' is not a count >= 2\n",
+				fprintf(stderr,
+					"nvscope steady: --window: '%s' is not a count >= 2\n",
 					optarg);
 				return NVS_EXIT_USAGE;
 			}
@@ -239,7 +241,8 @@ int cmd_steady(int argc, char **argv)
 			if (*end == 's')
 				end++;
 			if (end == optarg || *end || !(round_s > 0 && round_s < 1e9)) {
-				fprintf(stderr, "nvscope steady: --round: '%s' is not seconds > 0\n",
+				fprintf(stderr,
+					"nvscope steady: --round: '%s' is not seconds > 0\n",
 					optarg);
 				return NVS_EXIT_USAGE;
 			}
@@ -250,7 +253,8 @@ int cmd_steady(int argc, char **argv)
 		case 'S':
 			if (steady_parse_fio(optarg, &p)) {
 				fprintf(stderr,
-					"nvscope steady: --ss: '%s' is not iops:X[%%], iops_slope:X[%%], "
+					"nvscope steady: --ss: '%s' is not iops:X[%%], "
+					"iops_slope:X[%%], "
 					"bw:X[%%] or bw_slope:X[%%]\n",
 					optarg);
 				return NVS_EXIT_USAGE;
@@ -268,8 +272,10 @@ int cmd_steady(int argc, char **argv)
 			else if (!strcmp(optarg, "bw"))
 				metric = M_BW;
 			else {
-				fprintf(stderr, "nvscope steady: --metric: '%s' is not iops, "
-						"read_iops, write_iops or bw\n", optarg);
+				fprintf(stderr,
+					"nvscope steady: --metric: '%s' is not iops, "
+					"read_iops, write_iops or bw\n",
+					optarg);
 				return NVS_EXIT_USAGE;
 			}
 			break;
@@ -348,7 +354,7 @@ int cmd_steady(int argc, char **argv)
 			 shown->valid && shown->pct_valid && p.rule != STEADY_FIO_DEV, true);
 		printf("}\n");
 	} else {
-		const char *rule = p.rule == STEADY_SNIA ? "SNIA PTS"
+		const char *rule = p.rule == STEADY_SNIA      ? "SNIA PTS"
 				   : p.rule == STEADY_FIO_DEV ? "fio deviation"
 							      : "fio slope";
 		printf("%s rule, window %u rounds, %zu rounds%s", rule, p.window, nv,
@@ -367,9 +373,10 @@ int cmd_steady(int argc, char **argv)
 			}
 			printf("%6zu %14.1f %9s %9s  %s%s%s\n", k, v.avg, rp, sp,
 			       v.attained ? "steady" : "not steady",
-			       v.attained ? "" : (!v.range_ok && !v.slope_ok ? " (range, slope)"
-						  : !v.range_ok		      ? " (range)"
-									      : " (slope)"),
+			       v.attained ? ""
+					  : (!v.range_ok && !v.slope_ok ? " (range, slope)"
+					     : !v.range_ok		? " (range)"
+									: " (slope)"),
 			       k == at ? "  <- first" : "");
 		}
 		if (at && round_s > 0)

@@ -32,25 +32,31 @@ struct section {
 
 struct parse {
 	const char *fname;
-	const char *pos;      /* reader position in the text */
-	unsigned line;        /* line last handed to inih */
+	const char *pos; /* reader position in the text */
+	unsigned line;	 /* line last handed to inih */
 	bool too_long;
 	unsigned too_long_line;
 	struct section *sec;
 	unsigned nsec, cap;
-	int err_line;         /* first handler error (0 none) */
+	int err_line; /* first handler error (0 none) */
 	char err[256];
 };
 
 static const char *const kind_names[] = {
-	[STEP_PURGE] = "purge",       [STEP_FILL] = "fill",     [STEP_PRECONDITION] = "precondition",
-	[STEP_MEASURE] = "measure",   [STEP_RATE_CURVE] = "rate-curve",
-	[STEP_GRID] = "grid",         [STEP_MATRIX] = "matrix",
+    [STEP_PURGE] = "purge",
+    [STEP_FILL] = "fill",
+    [STEP_PRECONDITION] = "precondition",
+    [STEP_MEASURE] = "measure",
+    [STEP_RATE_CURVE] = "rate-curve",
+    [STEP_GRID] = "grid",
+    [STEP_MATRIX] = "matrix",
 };
 
 static const char *const track_names[] = {
-	[TRACK_IOPS] = "iops", [TRACK_READ_IOPS] = "read_iops",
-	[TRACK_WRITE_IOPS] = "write_iops", [TRACK_BW] = "bw",
+    [TRACK_IOPS] = "iops",
+    [TRACK_READ_IOPS] = "read_iops",
+    [TRACK_WRITE_IOPS] = "write_iops",
+    [TRACK_BW] = "bw",
 };
 
 const char *plan_step_kind_name(enum plan_step_kind k)
@@ -319,8 +325,8 @@ static int apply_param(struct plan_step *st, const char *key, const char *v, cha
 		if (!strcasecmp(v, "snia"))
 			p.rule = STEADY_SNIA;
 		else if (steady_parse_fio(v, &p))
-			BADV("%s: '%s' is not snia, iops:X%%, iops_slope:X%%, bw:X or bw_slope:X", key,
-			     v);
+			BADV("%s: '%s' is not snia, iops:X%%, iops_slope:X%%, bw:X or bw_slope:X",
+			     key, v);
 		if (rounds)
 			st->ss = p;
 	} else if (!strcmp(key, "iodepth")) {
@@ -340,7 +346,8 @@ static int apply_step_key(struct plan_step *st, const char *key, const char *v, 
 		if (!strcmp(key, "method")) {
 			if (purge_parse_method(v, &st->purge_method))
 				BADV("method: '%s' is not format, sanitize-block, sanitize-crypto, "
-				     "sanitize-overwrite or trim", v);
+				     "sanitize-overwrite or trim",
+				     v);
 			return 0;
 		}
 		if (!strcmp(key, "ses")) {
@@ -458,7 +465,8 @@ static int kind_finish(struct plan_step *st, char *err, size_t errlen)
 		return 0;
 	case STEP_FILL:
 		if (s->rw != RW_WRITE)
-			BADV("a fill is a sequential write (rw=write), not %s", spec_rw_name(s->rw));
+			BADV("a fill is a sequential write (rw=write), not %s",
+			     spec_rw_name(s->rw));
 		s->time_based = false;
 		s->runtime_ns = 0;
 		s->ramp_ns = 0;
@@ -533,7 +541,8 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 	*line = sec->line;
 	if (kind_parse(sec->name, &st->kind, st->label, sizeof(st->label)))
 		BADV("unknown step [%s] (purge, fill, precondition, measure, rate-curve, grid, "
-		     "matrix, or [plan] / [global])", sec->name);
+		     "matrix, or [plan] / [global])",
+		     sec->name);
 	snprintf(st->name, sizeof(st->name), "%s", sec->name);
 	st->line = sec->line;
 	if (base)
@@ -564,7 +573,8 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 		const struct kv *kv = &sec->kv[i];
 		*line = kv->line;
 		if (!strcmp(kv->key, "filename") || !strcmp(kv->key, "target"))
-			BADV("'%s' is not set in a plan: give --target on the command line", kv->key);
+			BADV("'%s' is not set in a plan: give --target on the command line",
+			     kv->key);
 		bool plain = !strcmp(kv->key, "iodepth") || !strcmp(kv->key, "runtime") ||
 			     !strcmp(kv->key, "ramp_time");
 		rc = apply_step_key(st, kv->key, kv->val, e, sizeof(e));
@@ -607,8 +617,10 @@ static int plan_params(struct plan *p, const struct section *sec, unsigned *line
 		spec_init(&probe.spec);
 		int rc = apply_param(&probe, kv->key, kv->val, e, sizeof(e));
 		if (rc == -ENOENT)
-			BADV("unknown [plan] key '%s' (name, description, runtime, ramp_time, round, "
-			     "max_rounds, fill, window, range, slope, steady, iodepth)", kv->key);
+			BADV("unknown [plan] key '%s' (name, description, runtime, ramp_time, "
+			     "round, "
+			     "max_rounds, fill, window, range, slope, steady, iodepth)",
+			     kv->key);
 		if (rc)
 			BADV("%s", e);
 	}
@@ -636,7 +648,8 @@ int plan_parse(const char *text, const char *fname, const struct spec *base, str
 	}
 	if (r) {
 		if (r > 0)
-			snprintf(err, errlen, "%s:%d: not a [section] or 'key = value' line", fname, r);
+			snprintf(err, errlen, "%s:%d: not a [section] or 'key = value' line", fname,
+				 r);
 		else
 			snprintf(err, errlen, "%s: cannot parse (%d)", fname, r);
 		rc = r == -2 ? -ENOMEM : -EINVAL;
@@ -645,10 +658,11 @@ int plan_parse(const char *text, const char *fname, const struct spec *base, str
 	for (unsigned i = 0; i < ps.nsec; i++)
 		for (unsigned j = 0; j < i; j++)
 			if (!strcasecmp(ps.sec[i].name, ps.sec[j].name)) {
-				snprintf(err, errlen,
-					 "%s:%u: [%s] again (first at line %u): give steps of the same "
-					 "kind a label, e.g. [measure 4k-read]",
-					 fname, ps.sec[i].line, ps.sec[i].name, ps.sec[j].line);
+				snprintf(
+				    err, errlen,
+				    "%s:%u: [%s] again (first at line %u): give steps of the same "
+				    "kind a label, e.g. [measure 4k-read]",
+				    fname, ps.sec[i].line, ps.sec[i].name, ps.sec[j].line);
 				goto out_parse;
 			}
 	rc = -ENOMEM;
@@ -692,7 +706,7 @@ int plan_parse(const char *text, const char *fname, const struct spec *base, str
 	*out = p;
 	return 0;
 
-out_where: {
+out_where : {
 	char tmp[512];
 	snprintf(tmp, sizeof(tmp), "%s:%u: %s", fname, line, err);
 	snprintf(err, errlen, "%s", tmp);

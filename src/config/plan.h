@@ -27,7 +27,7 @@
 #include "stats/steady.h"
 
 #define PLAN_MAX_STEPS 64
-#define PLAN_MAX_LIST 32
+#define PLAN_MAX_LIST  32
 
 enum plan_step_kind {
 	STEP_PURGE,
@@ -44,19 +44,19 @@ enum plan_track { TRACK_IOPS, TRACK_READ_IOPS, TRACK_WRITE_IOPS, TRACK_BW };
 
 struct plan_step {
 	enum plan_step_kind kind;
-	char name[64];        /* the section name: "measure 4k-randread" */
-	char label[64];       /* "4k-randread", or the kind's name */
-	unsigned line;        /* line of the section header */
-	struct spec spec;     /* the workload (unused by purge) */
+	char name[64];	  /* the section name: "measure 4k-randread" */
+	char label[64];	  /* "4k-randread", or the kind's name */
+	unsigned line;	  /* line of the section header */
+	struct spec spec; /* the workload (unused by purge) */
 
 	/* purge */
 	enum purge_method purge_method;
 	int purge_ses;
 	/* fill */
-	double fill_passes;   /* multiples of the region (default 2) */
+	double fill_passes; /* multiples of the region (default 2) */
 	/* precondition, matrix: rounds until steady state */
-	uint64_t round_ns;    /* precondition: length of one round */
-	unsigned max_rounds;  /* cap (default 25); matrix: 1 = one pass */
+	uint64_t round_ns;   /* precondition: length of one round */
+	unsigned max_rounds; /* cap (default 25); matrix: 1 = one pass */
 	struct steady_params ss;
 	enum plan_track track;
 	/* measure, rate-curve, grid, matrix: time per measurement */
@@ -80,8 +80,8 @@ struct plan_step {
 struct plan {
 	char name[64];
 	char description[256];
-	char path[512];       /* the file it came from ("" for a string) */
-	char *text;           /* the exact plan text (NUL-terminated) */
+	char path[512]; /* the file it came from ("" for a string) */
+	char *text;	/* the exact plan text (NUL-terminated) */
 	struct plan_step *steps;
 	unsigned nsteps;
 };
@@ -91,8 +91,8 @@ struct plan {
  * has targets, every workload is checked with spec_validate.  Errors are one
  * line "fname:LINE: why".  Returns 0 with *@out owned by the caller
  * (plan_free), or -EINVAL / -ENOMEM. */
-int plan_parse(const char *text, const char *fname, const struct spec *base,
-	       struct plan **out, char *err, size_t errlen);
+int plan_parse(const char *text, const char *fname, const struct spec *base, struct plan **out,
+	       char *err, size_t errlen);
 /* Reads and parses file @path (see plan_parse).  -ENOENT etc. when the file
  * cannot be read. */
 int plan_load(const char *path, const struct spec *base, struct plan **out, char *err,
@@ -113,8 +113,7 @@ void plan_free(struct plan *p);
  *   round (precondition round length), max_rounds, fill (passes),
  *   iodepth (measure and grid lists), window, range, slope (steady state).
  * Returns 0, -ENOENT for an unknown key, -EINVAL for a bad value (@err). */
-int plan_override(struct plan *p, const char *key, const char *val, char *err,
-		  size_t errlen);
+int plan_override(struct plan *p, const char *key, const char *val, char *err, size_t errlen);
 
 /* "purge", "fill", "precondition", "measure", "rate-curve", "grid", "matrix". */
 const char *plan_step_kind_name(enum plan_step_kind k);

@@ -19,8 +19,8 @@
 #include "report/svg.h"
 #include "stats/collect.h"
 
-#define MAX_DIRS 8
-#define MAX_COLS 24
+#define MAX_DIRS  8
+#define MAX_COLS  24
 #define MAX_STEPS 128
 
 static const char *const palette[MAX_DIRS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
@@ -32,8 +32,8 @@ struct tab {
 	unsigned ncols;
 	char cols[MAX_COLS][32];
 	size_t nrows;
-	double *v;          /* nrows x ncols; first column "max" reads as NAN */
-	char (*first)[16];  /* first column as text */
+	double *v;	   /* nrows x ncols; first column "max" reads as NAN */
+	char (*first)[16]; /* first column as text */
 };
 
 static void tab_free(struct tab *t)
@@ -173,17 +173,17 @@ static void esc(FILE *f, const char *s)
 }
 
 static const char *css =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
-	"background:#fafafa}h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px "
-	"solid #ccc}h3{font-size:14px;margin:8px 0}.row{display:flex;flex-wrap:wrap;gap:16px}"
-	".card{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px}"
-	"table{border-collapse:collapse;font-size:12px;margin:6px 0}td,th{border:1px solid #ccc;"
-	"padding:3px 6px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
-	".verdict{font-size:13px}.ok{color:#2a7a2a}.warn{color:#b35c00}"
-	"svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
-	"svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}"
-	"svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
-	"svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}";
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;"
+    "background:#fafafa}h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px "
+    "solid #ccc}h3{font-size:14px;margin:8px 0}.row{display:flex;flex-wrap:wrap;gap:16px}"
+    ".card{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px}"
+    "table{border-collapse:collapse;font-size:12px;margin:6px 0}td,th{border:1px solid #ccc;"
+    "padding:3px 6px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
+    ".verdict{font-size:13px}.ok{color:#2a7a2a}.warn{color:#b35c00}"
+    "svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
+    "svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}"
+    "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
+    "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}";
 
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
@@ -192,12 +192,13 @@ static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 	fputs("</h3>", f);
 }
 
-static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tabs,
-			 unsigned ndirs, const char *first, const char *firstcol)
+static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tabs, unsigned ndirs,
+			 const char *first, const char *firstcol)
 {
-	fprintf(f, "<table class=\"numbers\"><tr><th class=\"l\">drive</th><th>%s</th>"
-		   "<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>"
-		   "<th>max &micro;s</th><th>CPU %%</th></tr>",
+	fprintf(f,
+		"<table class=\"numbers\"><tr><th class=\"l\">drive</th><th>%s</th>"
+		"<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>"
+		"<th>max &micro;s</th><th>CPU %%</th></tr>",
 		first);
 	for (unsigned d = 0; d < ndirs; d++)
 		for (size_t r = 0; r < tabs[d].nrows; r++) {
@@ -208,19 +209,21 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tab
 				fprintf(f, "%g", tab_get(&tabs[d], r, firstcol));
 			else
 				esc(f, tabs[d].first[r]);
-			fprintf(f, "</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-				   "<td>%.1f</td><td>%.1f</td></tr>",
-				tab_get(&tabs[d], r, "iops"), tab_get(&tabs[d], r, "mbps"),
-				tab_get(&tabs[d], r, "lat_mean_us"), tab_get(&tabs[d], r, "lat_p99_us"),
-				tab_get(&tabs[d], r, "lat_max_us"), tab_get(&tabs[d], r, "cpu_pct"));
+			fprintf(
+			    f,
+			    "</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
+			    "<td>%.1f</td><td>%.1f</td></tr>",
+			    tab_get(&tabs[d], r, "iops"), tab_get(&tabs[d], r, "mbps"),
+			    tab_get(&tabs[d], r, "lat_mean_us"), tab_get(&tabs[d], r, "lat_p99_us"),
+			    tab_get(&tabs[d], r, "lat_max_us"), tab_get(&tabs[d], r, "cpu_pct"));
 		}
 	fputs("</table>\n", f);
 }
 
 /* Per-interval scatter of one step of one directory: IOPS (left) and mean
  * latency in ms (right); @band marks [x0, x1]. */
-static void samples_chart(FILE *f, const char *dir, const char *sub, const char *title,
-			  bool logy, bool band, double x0, double x1, const char *band_label)
+static void samples_chart(FILE *f, const char *dir, const char *sub, const char *title, bool logy,
+			  bool band, double x0, double x1, const char *band_label)
 {
 	char path[2048], err[256];
 	struct series s;
@@ -241,18 +244,32 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 		t[n] = p->t;
 		io[n] = p->iops[NVS_READ] + p->iops[NVS_WRITE];
 		lat[n] = p->lat_mean_all_us > 0 ? p->lat_mean_all_us / 1000.0
-			 : (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
+						: (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
 		n++;
 	}
 	struct svg_series se[2] = {
-		{.name = "IOPS", .x = t, .y = io, .n = n, .color = "#1f77b4", .dots = true},
-		{.name = "mean latency (ms)", .x = t, .y = lat, .n = n, .color = "#ff7f0e",
-		 .dots = true, .right = true},
+	    {.name = "IOPS", .x = t, .y = io, .n = n, .color = "#1f77b4", .dots = true},
+	    {.name = "mean latency (ms)",
+	     .x = t,
+	     .y = lat,
+	     .n = n,
+	     .color = "#ff7f0e",
+	     .dots = true,
+	     .right = true},
 	};
-	struct svg_chart c = {.id = "scatter", .title = title, .xlabel = "time (s)",
-			      .ylabel = "IOPS", .y2label = "latency (ms)", .ylog = logy,
-			      .series = se, .nseries = 2, .band = band, .band_x0 = x0,
-			      .band_x1 = x1, .band_label = band_label, .width = 640};
+	struct svg_chart c = {.id = "scatter",
+			      .title = title,
+			      .xlabel = "time (s)",
+			      .ylabel = "IOPS",
+			      .y2label = "latency (ms)",
+			      .ylog = logy,
+			      .series = se,
+			      .nseries = 2,
+			      .band = band,
+			      .band_x0 = x0,
+			      .band_x1 = x1,
+			      .band_label = band_label,
+			      .width = 640};
 	svg_chart(f, &c);
 	free(t);
 	free(io);
@@ -280,39 +297,49 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 		double x0 = NAN, x1 = NAN;
 		char label[96] = "";
 		if (att && round >= 1) {
-			size_t last = (size_t)round - 1, firstr = round > win ? last + 1 - (size_t)win : 0;
+			size_t last = (size_t)round - 1,
+			       firstr = round > win ? last + 1 - (size_t)win : 0;
 			x0 = tab_get(&rounds, firstr, "t_start_s");
 			x1 = tab_get(&rounds, last, "t_end_s");
 			snprintf(label, sizeof(label), "steady-state window (rounds %zu-%zu)",
 				 firstr + 1, last + 1);
 		}
-		samples_chart(f, dirs[d].path, sub, "Preconditioning: IOPS and latency per interval",
-			      false, att, x0, x1, label);
+		samples_chart(f, dirs[d].path, sub,
+			      "Preconditioning: IOPS and latency per interval", false, att, x0, x1,
+			      label);
 		fputs("<p class=\"verdict\">", f);
 		if (!ss)
 			fputs("<span class=\"warn\">no verdict yet (step not finished)</span>", f);
 		else if (jnum(ss, "max_rounds") == 1)
 			fputs("one pass (no steady-state rounds)", f);
 		else if (att)
-			fprintf(f, "<span class=\"ok\">steady state at round %.0f (%.4g s)</span>: window "
-				   "avg %.0f, range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
-				round, jnum(ss, "time_s"), jnum(ss, "window_avg"), jnum(ss, "range_pct"),
-				jnum(ss, "range_limit_pct"), jnum(ss, "slope_pct"),
-				jnum(ss, "slope_limit_pct"));
+			fprintf(
+			    f,
+			    "<span class=\"ok\">steady state at round %.0f (%.4g s)</span>: window "
+			    "avg %.0f, range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
+			    round, jnum(ss, "time_s"), jnum(ss, "window_avg"),
+			    jnum(ss, "range_pct"), jnum(ss, "range_limit_pct"),
+			    jnum(ss, "slope_pct"), jnum(ss, "slope_limit_pct"));
 		else
-			fprintf(f, "<span class=\"warn\">no steady state in %.0f rounds</span> (last "
-				   "window: range %.1f%%, slope %.1f%%)",
+			fprintf(f,
+				"<span class=\"warn\">no steady state in %.0f rounds</span> (last "
+				"window: range %.1f%%, slope %.1f%%)",
 				jnum(ss, "rounds"), jnum(ss, "range_pct"), jnum(ss, "slope_pct"));
 		fputs("</p>", f);
 		if (rounds.nrows && tab_col(&rounds, "iops") >= 0) {
-			fputs("<table class=\"rounds\"><tr><th>round</th><th>end s</th><th>IOPS</th>"
-			      "<th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th></tr>", f);
+			fputs(
+			    "<table class=\"rounds\"><tr><th>round</th><th>end s</th><th>IOPS</th>"
+			    "<th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th></tr>",
+			    f);
 			for (size_t r = 0; r < rounds.nrows; r++)
-				fprintf(f, "<tr><td>%.0f</td><td>%.1f</td><td>%.0f</td><td>%.1f</td>"
-					   "<td>%.1f</td><td>%.1f</td></tr>",
-					tab_get(&rounds, r, "round"), tab_get(&rounds, r, "t_end_s"),
-					tab_get(&rounds, r, "iops"), tab_get(&rounds, r, "mbps"),
-					tab_get(&rounds, r, "lat_mean_us"), tab_get(&rounds, r, "lat_p99_us"));
+				fprintf(f,
+					"<tr><td>%.0f</td><td>%.1f</td><td>%.0f</td><td>%.1f</td>"
+					"<td>%.1f</td><td>%.1f</td></tr>",
+					tab_get(&rounds, r, "round"),
+					tab_get(&rounds, r, "t_end_s"), tab_get(&rounds, r, "iops"),
+					tab_get(&rounds, r, "mbps"),
+					tab_get(&rounds, r, "lat_mean_us"),
+					tab_get(&rounds, r, "lat_p99_us"));
 			fputs("</table>", f);
 		}
 		fputs("</div>", f);
@@ -340,12 +367,21 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct tab *ta
 		for (size_t r = 0; xs[n] && r < tabs[d].nrows; r++)
 			if (!isfinite(tabs[d].v[r * tabs[d].ncols]))
 				xs[n][r] = NAN;
-		se[n] = (struct svg_series){.name = dirs[d].label, .x = xs[n], .y = ys[n],
-					    .n = tabs[d].nrows, .color = palette[d % MAX_DIRS]};
+		se[n] = (struct svg_series){.name = dirs[d].label,
+					    .x = xs[n],
+					    .y = ys[n],
+					    .n = tabs[d].nrows,
+					    .color = palette[d % MAX_DIRS]};
 		n++;
 	}
-	struct svg_chart c = {.id = id, .title = title, .xlabel = xlabel, .ylabel = ylabel,
-			      .xlog = xlog, .series = se, .nseries = n, .width = 560};
+	struct svg_chart c = {.id = id,
+			      .title = title,
+			      .xlabel = xlabel,
+			      .ylabel = ylabel,
+			      .xlog = xlog,
+			      .series = se,
+			      .nseries = n,
+			      .width = 560};
 	svg_chart(f, &c);
 	for (unsigned i = 0; i < n; i++) {
 		free(xs[i]);
@@ -489,8 +525,9 @@ static void matrix_table(FILE *f, const struct tab *t, const char *col, const ch
 			unsigned n = 0;
 			for (size_t r = 0; r < t->nrows; r++) {
 				double round = tab_get(t, r, "round");
-				if (tab_get(t, r, "bs") == bss[i] && tab_get(t, r, "read_pct") == mixes[j] &&
-				    round >= (double)r0 && round <= (double)r1) {
+				if (tab_get(t, r, "bs") == bss[i] &&
+				    tab_get(t, r, "read_pct") == mixes[j] && round >= (double)r0 &&
+				    round <= (double)r1) {
 					sum += tab_get(t, r, col);
 					n++;
 				}
@@ -519,14 +556,15 @@ static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const 
 		for (size_t r = 0; r < t->nrows; r++)
 			rounds = fmax(rounds, tab_get(t, r, "round"));
 		double win = ss ? jnum(ss, "window") : 5, at = ss ? jnum(ss, "round") : NAN;
-		double r1 = isfinite(at) ? at : rounds, r0 = fmax(1, r1 - (isfinite(win) ? win : 5) + 1);
+		double r1 = isfinite(at) ? at : rounds,
+		       r0 = fmax(1, r1 - (isfinite(win) ? win : 5) + 1);
 		fputs("<div class=\"card\">", f);
 		dir_card_title(f, &dirs[d], d);
 		fprintf(f, "<p class=\"verdict\">rounds %.0f-%.0f averaged; %s</p>", r0, r1,
 			ss && jnum(ss, "max_rounds") == 1 ? "one pass"
 			: ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"))
-				? "<span class=\"ok\">steady state reached</span>"
-				: "<span class=\"warn\">steady state not reached</span>");
+			    ? "<span class=\"ok\">steady state reached</span>"
+			    : "<span class=\"warn\">steady state not reached</span>");
 		matrix_table(f, t, "iops", "IOPS", (size_t)r0, (size_t)r1, "%.0f");
 		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0, (size_t)r1, "%.1f");
 		matrix_table(f, t, "lat_max_us", "max &micro;s", (size_t)r0, (size_t)r1, "%.1f");
@@ -541,7 +579,8 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 			   const char *kind)
 {
 	fputs("<table class=\"numbers\"><tr><th class=\"l\">drive</th><th class=\"l\">result</th>"
-	      "</tr>", f);
+	      "</tr>",
+	      f);
 	for (unsigned d = 0; d < nd; d++) {
 		fputs("<tr><td class=\"l\">", f);
 		esc(f, dirs[d].label);
@@ -551,16 +590,17 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 			cJSON_ArrayForEach(t, cJSON_GetObjectItem(o, "targets"))
 			{
 				esc(f, jstr(t, "target"));
-				fputs(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")) ? ": done " : ": failed ", f);
+				fputs(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")) ? ": done "
+										 : ": failed ",
+				      f);
 				esc(f, jstr(t, "message"));
 				fputs("<br>", f);
 			}
 			cJSON_Delete(o);
 		} else {
 			cJSON *o = json_file(dirs[d].path, sub, "fill.json");
-			const cJSON *w = cJSON_GetObjectItem(cJSON_GetArrayItem(
-								     cJSON_GetObjectItem(o, "jobs"), 0),
-							     "write");
+			const cJSON *w = cJSON_GetObjectItem(
+			    cJSON_GetArrayItem(cJSON_GetObjectItem(o, "jobs"), 0), "write");
 			if (w)
 				fprintf(f, "%.1f MB/s, %.0f MB written in %.1f s",
 					jnum(w, "bw_bytes") / 1e6, jnum(w, "io_bytes") / 1e6,
@@ -580,8 +620,10 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 	d->path = path;
 	d->meta = json_file(path, NULL, "meta.json");
 	if (!d->meta) {
-		snprintf(err, errlen, "%s/meta.json: missing or not JSON (not a plan results "
-				      "directory?)", path);
+		snprintf(err, errlen,
+			 "%s/meta.json: missing or not JSON (not a plan results "
+			 "directory?)",
+			 path);
 		return -ENOENT;
 	}
 	d->dev = json_file(path, NULL, "device-before.json");
@@ -627,13 +669,16 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 	time_t now = time(NULL);
 	char when[64];
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		   "<title>nvscope report</title><style>%s</style></head><body>\n", css);
+	fprintf(f,
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<title>nvscope report</title><style>%s</style></head><body>\n",
+		css);
 	fprintf(f, "<h1>nvscope report</h1><p>Generated %s by nvscope %s.</p>\n", when,
 		NVS_VERSION);
 	fputs("<table class=\"drives\"><tr><th class=\"l\">drive</th><th class=\"l\">plan</th>"
 	      "<th class=\"l\">status</th><th class=\"l\">targets</th><th class=\"l\">device</th>"
-	      "<th class=\"l\">nvscope</th></tr>", f);
+	      "<th class=\"l\">nvscope</th></tr>",
+	      f);
 	for (unsigned d = 0; d < nd; d++) {
 		const cJSON *t;
 		fprintf(f, "<tr><td class=\"l\" style=\"color:%s\">", palette[d % MAX_DIRS]);

@@ -14,7 +14,6 @@
 /* Writes the report of the @ndirs results directories @dirs to @f.
  * Returns 0, or -errno with one line in @err (a directory that is not a
  * plan results directory: -ENOENT / -EINVAL naming the file). */
-int html_write_report(FILE *f, const char *const *dirs, unsigned ndirs, char *err,
-		      size_t errlen);
+int html_write_report(FILE *f, const char *const *dirs, unsigned ndirs, char *err, size_t errlen);
 
 #endif

@@ -123,18 +123,25 @@ static void draw_ticks(FILE *f, const struct axis *a, char which, int x0, int y0
 		fmt_num(lab, sizeof(lab), vals[i]);
 		if (which == 'x') {
 			double x = x0 + p * w;
-			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x,
-				y0, x, y0 + h);
-			fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+			fprintf(
+			    f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
+			    x, y0, x, y0 + h);
+			fprintf(f,
+				"<text class=\"tick\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">%s</text>",
 				x, y0 + h + 16, lab);
 		} else {
 			double y = y0 + h - p * h;
 			if (which == 'l')
-				fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
+				fprintf(f,
+					"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+					"y2=\"%.1f\"/>",
 					x0, y, x0 + w, y);
-			fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
-				which == 'l' ? x0 - 6 : x0 + w + 6, y + 4, which == 'l' ? "end" : "start",
-				lab);
+			fprintf(
+			    f,
+			    "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+			    which == 'l' ? x0 - 6 : x0 + w + 6, y + 4,
+			    which == 'l' ? "end" : "start", lab);
 		}
 	}
 }
@@ -163,18 +170,23 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			yhi[k] = fmax(yhi[k], y);
 		}
 	}
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
-		   "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		c->id ? " chart-" : "", c->id ? c->id : "", W, H, W, H);
 	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
 	if (c->title) {
-		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", W / 2);
+		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
+			W / 2);
 		svg_escape(f, c->title);
 		fputs("</text>", f);
 	}
 	if (!any) {
-		fprintf(f, "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
-			   "</svg>\n", W / 2, H / 2);
+		fprintf(
+		    f,
+		    "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
+		    "</svg>\n",
+		    W / 2, H / 2);
 		return -EINVAL;
 	}
 	struct axis ax, ay[2];
@@ -189,11 +201,15 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 		p0 = fmax(0, fmin(1, p0));
 		p1 = fmax(0, fmin(1, p1));
 		if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
-			fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
+			fprintf(f,
+				"<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+				"height=\"%d\"/>",
 				ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
 			if (c->band_label) {
-				fprintf(f, "<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
-					   "text-anchor=\"middle\">", ML + (p0 + p1) / 2 * w, MT + 12);
+				fprintf(f,
+					"<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
+					"text-anchor=\"middle\">",
+					ML + (p0 + p1) / 2 * w, MT + 12);
 				svg_escape(f, c->band_label);
 				fputs("</text>", f);
 			}
@@ -203,14 +219,15 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
 	if (right)
 		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
-	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT, w,
-		h);
+	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
+		w, h);
 
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		const struct axis *yy = &ay[se->right ? 1 : 0];
-		fprintf(f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
-			   "stroke-linecap=\"round\" d=\"",
+		fprintf(f,
+			"<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+			"stroke-linecap=\"round\" d=\"",
 			se->dots ? "dots" : "line", se->color ? se->color : "#333",
 			se->dots ? "3" : "2");
 		bool pen = false;
@@ -233,26 +250,33 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			for (size_t i = 0; i < se->n && se->n <= 64; i++) {
 				double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);
 				if (isfinite(px) && isfinite(py))
-					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
-						ML + px * w, MT + h - py * h, se->color ? se->color : "#333");
+					fprintf(
+					    f,
+					    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+					    ML + px * w, MT + h - py * h,
+					    se->color ? se->color : "#333");
 			}
 	}
 	/* axis labels and legend */
 	if (c->xlabel) {
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + w / 2,
-			H - 8);
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+			ML + w / 2, H - 8);
 		svg_escape(f, c->xlabel);
 		fputs("</text>", f);
 	}
 	if (c->ylabel) {
-		fprintf(f, "<text class=\"label\" transform=\"translate(16 %d) rotate(-90)\" "
-			   "text-anchor=\"middle\">", MT + h / 2);
+		fprintf(f,
+			"<text class=\"label\" transform=\"translate(16 %d) rotate(-90)\" "
+			"text-anchor=\"middle\">",
+			MT + h / 2);
 		svg_escape(f, c->ylabel);
 		fputs("</text>", f);
 	}
 	if (right && c->y2label) {
-		fprintf(f, "<text class=\"label\" transform=\"translate(%d %d) rotate(90)\" "
-			   "text-anchor=\"middle\">", W - 14, MT + h / 2);
+		fprintf(f,
+			"<text class=\"label\" transform=\"translate(%d %d) rotate(90)\" "
+			"text-anchor=\"middle\">",
+			W - 14, MT + h / 2);
 		svg_escape(f, c->y2label);
 		fputs("</text>", f);
 	}

@@ -10,25 +10,25 @@
 #include <stdio.h>
 
 struct svg_series {
-	const char *name;     /* legend text (escaped on output) */
-	const double *x, *y;  /* n points; non-finite values are skipped */
+	const char *name;    /* legend text (escaped on output) */
+	const double *x, *y; /* n points; non-finite values are skipped */
 	size_t n;
-	const char *color;    /* CSS colour, e.g. "#1f77b4" */
-	bool right;           /* plotted against the right Y axis */
-	bool dots;            /* scatter (dots) instead of a polyline */
+	const char *color; /* CSS colour, e.g. "#1f77b4" */
+	bool right;	   /* plotted against the right Y axis */
+	bool dots;	   /* scatter (dots) instead of a polyline */
 };
 
 struct svg_chart {
-	const char *id;       /* CSS class "chart-ID" of the <svg>, may be NULL */
+	const char *id; /* CSS class "chart-ID" of the <svg>, may be NULL */
 	const char *title;
 	const char *xlabel, *ylabel, *y2label; /* y2label: right axis, may be NULL */
 	bool xlog, ylog, y2log;
 	const struct svg_series *series;
 	unsigned nseries;
-	bool band;            /* mark [band_x0, band_x1] */
+	bool band; /* mark [band_x0, band_x1] */
 	double band_x0, band_x1;
 	const char *band_label;
-	int width, height;    /* 0: 720 x 340 */
+	int width, height; /* 0: 720 x 340 */
 };
 
 /* Writes @c as one <svg> element to @f.  Returns 0, or -EINVAL when there

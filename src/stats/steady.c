@@ -64,10 +64,10 @@ int steady_parse_fio(const char *s, struct steady_params *p)
 		enum steady_rule rule;
 		enum steady_metric metric;
 	} kinds[] = {
-		{"iops_slope", STEADY_FIO_SLOPE, STEADY_IOPS},
-		{"bw_slope", STEADY_FIO_SLOPE, STEADY_BW},
-		{"iops", STEADY_FIO_DEV, STEADY_IOPS},
-		{"bw", STEADY_FIO_DEV, STEADY_BW},
+	    {"iops_slope", STEADY_FIO_SLOPE, STEADY_IOPS},
+	    {"bw_slope", STEADY_FIO_SLOPE, STEADY_BW},
+	    {"iops", STEADY_FIO_DEV, STEADY_IOPS},
+	    {"bw", STEADY_FIO_DEV, STEADY_BW},
 	};
 	const char *colon = s ? strchr(s, ':') : NULL;
 	if (!colon)

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 enum steady_rule {
-	STEADY_SNIA,      /* range <= range_pct and slope excursion <= slope_pct */
-	STEADY_FIO_DEV,   /* fio "iops:": max |v - mean| <= limit */
+	STEADY_SNIA,	  /* range <= range_pct and slope excursion <= slope_pct */
+	STEADY_FIO_DEV,	  /* fio "iops:": max |v - mean| <= limit */
 	STEADY_FIO_SLOPE, /* fio "iops_slope:": |least-squares slope| <= limit */
 };
 
@@ -18,25 +18,25 @@ enum steady_metric { STEADY_IOPS, STEADY_BW }; /* fio's iops / bw prefix */
 
 struct steady_params {
 	enum steady_rule rule;
-	unsigned window;   /* rounds in the measurement window (SNIA: 5) */
-	double range_pct;  /* SNIA: (max - min) <= range_pct % of the average (20) */
-	double slope_pct;  /* SNIA: |slope| * (window - 1) <= slope_pct % of avg (10) */
-	double fio_limit;  /* fio rules: the limit, in % of the mean when fio_pct */
+	unsigned window;  /* rounds in the measurement window (SNIA: 5) */
+	double range_pct; /* SNIA: (max - min) <= range_pct % of the average (20) */
+	double slope_pct; /* SNIA: |slope| * (window - 1) <= slope_pct % of avg (10) */
+	double fio_limit; /* fio rules: the limit, in % of the mean when fio_pct */
 	bool fio_pct;
 	enum steady_metric metric; /* which variable the fio-style spec named */
 };
 
 /* The verdict on one window (the @window rounds ending at @round). */
 struct steady_verdict {
-	bool valid;        /* false: fewer rounds than the window (fields unset) */
-	bool attained;     /* both criteria of the rule met */
+	bool valid;    /* false: fewer rounds than the window (fields unset) */
+	bool attained; /* both criteria of the rule met */
 	bool range_ok, slope_ok;
-	size_t round;      /* 1-based index of the window's last round */
+	size_t round; /* 1-based index of the window's last round */
 	double avg, min, max;
-	double slope;      /* least-squares slope, per round */
-	double range_pct;  /* (max-min)/avg*100; fio dev rule: max dev/mean*100 */
-	double slope_pct;  /* |slope|*(window-1)/avg*100; fio slope: |slope|/mean*100 */
-	bool pct_valid;    /* false when avg <= 0 (percentages undefined) */
+	double slope;	  /* least-squares slope, per round */
+	double range_pct; /* (max-min)/avg*100; fio dev rule: max dev/mean*100 */
+	double slope_pct; /* |slope|*(window-1)/avg*100; fio slope: |slope|/mean*100 */
+	bool pct_valid;	  /* false when avg <= 0 (percentages undefined) */
 };
 
 /* Fills @p with the SNIA defaults: window 5, range 20 %, slope 10 %. */

@@ -9,52 +9,51 @@
 #include <string.h>
 #include "config/plan.h"
 
-static const char *good =
-	"; a review-style plan\n"
-	"[plan]\n"
-	"name = demo\n"
-	"description = short demo\n"
-	"runtime = 2s\n"
-	"\n"
-	"[global]\n"
-	"direct = 1\n"
-	"size = 50%\n"
-	"\n"
-	"[purge]\n"
-	"\n"
-	"[fill]\n"
-	"passes = 0.5\n"
-	"\n"
-	"[precondition 4k-randwrite]\n"
-	"rw = randwrite\n"
-	"bs = 4k\n"
-	"iodepth = 32\n"
-	"round = 1s\n"
-	"max_rounds = 7\n"
-	"window = 3\n"
-	"range = 25%\n"
-	"track = write_iops\n"
-	"\n"
-	"[measure 4k-randread]\n"
-	"rw = randread\n"
-	"bs = 4k\n"
-	"iodepth = 1,2,4\n"
-	"runtime = 3s\n"
-	"\n"
-	"[rate-curve 4k-read]\n"
-	"rw = randread\n"
-	"iodepth = 8\n"
-	"points = 10,50,100,120\n"
-	"\n"
-	"[grid]\n"
-	"threads = 1,2\n"
-	"iodepth = 1,4\n"
-	"\n"
-	"[matrix snia]\n"
-	"bs_list = 512,4k,8k\n"
-	"mixes = 100,65,0\n"
-	"max_rounds = 3\n"
-	"track_cell = 4k/0\n";
+static const char *good = "; a review-style plan\n"
+			  "[plan]\n"
+			  "name = demo\n"
+			  "description = short demo\n"
+			  "runtime = 2s\n"
+			  "\n"
+			  "[global]\n"
+			  "direct = 1\n"
+			  "size = 50%\n"
+			  "\n"
+			  "[purge]\n"
+			  "\n"
+			  "[fill]\n"
+			  "passes = 0.5\n"
+			  "\n"
+			  "[precondition 4k-randwrite]\n"
+			  "rw = randwrite\n"
+			  "bs = 4k\n"
+			  "iodepth = 32\n"
+			  "round = 1s\n"
+			  "max_rounds = 7\n"
+			  "window = 3\n"
+			  "range = 25%\n"
+			  "track = write_iops\n"
+			  "\n"
+			  "[measure 4k-randread]\n"
+			  "rw = randread\n"
+			  "bs = 4k\n"
+			  "iodepth = 1,2,4\n"
+			  "runtime = 3s\n"
+			  "\n"
+			  "[rate-curve 4k-read]\n"
+			  "rw = randread\n"
+			  "iodepth = 8\n"
+			  "points = 10,50,100,120\n"
+			  "\n"
+			  "[grid]\n"
+			  "threads = 1,2\n"
+			  "iodepth = 1,4\n"
+			  "\n"
+			  "[matrix snia]\n"
+			  "bs_list = 512,4k,8k\n"
+			  "mixes = 100,65,0\n"
+			  "max_rounds = 3\n"
+			  "track_cell = 4k/0\n";
 
 static struct plan *parse_ok(const char *text)
 {
@@ -226,17 +225,15 @@ START_TEST(test_validate_with_target)
 	char err[512];
 	spec_init(&base);
 	ck_assert_int_eq(spec_set(&base, "filename", "/tmp/x", err, sizeof(err)), 0);
-	ck_assert_int_eq(plan_parse("[measure]\nrw=randread\nbs=4k\n", "v.ini", &base, &p, err,
-				    sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    plan_parse("[measure]\nrw=randread\nbs=4k\n", "v.ini", &base, &p, err, sizeof(err)), 0);
 	ck_assert_uint_eq(p->steps[0].spec.ntargets, 1);
 	ck_assert_str_eq(p->steps[0].spec.targets[0], "/tmp/x");
 	plan_free(p);
 	p = NULL;
 	/* spec_validate runs per step: 1000-byte blocks are refused at the step */
-	ck_assert_int_lt(plan_parse("[purge]\n[measure x]\nbs=1000\n", "v.ini", &base, &p, err,
-				    sizeof(err)),
-			 0);
+	ck_assert_int_lt(
+	    plan_parse("[purge]\n[measure x]\nbs=1000\n", "v.ini", &base, &p, err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "v.ini:2:") != NULL, "%s", err);
 	ck_assert_ptr_null(p);
 }

@@ -48,13 +48,27 @@ START_TEST(test_chart)
 {
 	double x[] = {1, 2, 4, 8}, y[] = {100, 200, 380, NAN}, y2[] = {1, 2, 3, 4};
 	struct svg_series s[2] = {
-		{.name = "a<b", .x = x, .y = y, .n = 4, .color = "#123456"},
-		{.name = "lat", .x = x, .y = y2, .n = 4, .color = "#654321", .right = true,
-		 .dots = true},
+	    {.name = "a<b", .x = x, .y = y, .n = 4, .color = "#123456"},
+	    {.name = "lat",
+	     .x = x,
+	     .y = y2,
+	     .n = 4,
+	     .color = "#654321",
+	     .right = true,
+	     .dots = true},
 	};
-	struct svg_chart c = {.id = "t", .title = "T & U", .xlabel = "QD", .ylabel = "IOPS",
-			      .y2label = "ms", .xlog = true, .series = s, .nseries = 2,
-			      .band = true, .band_x0 = 2, .band_x1 = 4, .band_label = "window"};
+	struct svg_chart c = {.id = "t",
+			      .title = "T & U",
+			      .xlabel = "QD",
+			      .ylabel = "IOPS",
+			      .y2label = "ms",
+			      .xlog = true,
+			      .series = s,
+			      .nseries = 2,
+			      .band = true,
+			      .band_x0 = 2,
+			      .band_x1 = 4,
+			      .band_label = "window"};
 	int rc;
 	char *out = render(&c, &rc);
 	ck_assert_int_eq(rc, 0);
@@ -106,11 +120,13 @@ static void make_dir(const char *d, double scale)
 	put(d, "meta.json",
 	    "{\"plan\":\"t\",\"description\":\"test\",\"targets\":[\"/dev/x\"],\"status\":\"done\","
 	    "\"nvscope_version\":\"0\",\"steps\":[\"01-measure-r\",\"02-grid-g\"]}");
-	put(d, "device-before.json", "{\"targets\":[{\"path\":\"/dev/x\",\"kind\":\"block\","
-				     "\"model\":\"Drive <X>\"}]}");
+	put(d, "device-before.json",
+	    "{\"targets\":[{\"path\":\"/dev/x\",\"kind\":\"block\","
+	    "\"model\":\"Drive <X>\"}]}");
 	snprintf(sub, sizeof(sub), "%s/01-measure-r", d);
 	mkdir(sub, 0755);
-	put(sub, "step.json", "{\"kind\":\"measure\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
+	put(sub, "step.json",
+	    "{\"kind\":\"measure\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
 	snprintf(buf, sizeof(buf),
 		 "qd,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct\n"
 		 "1,%g,0,0,1,10,20,30,5\n4,%g,0,0,4,12,25,40,9\n",
@@ -118,7 +134,8 @@ static void make_dir(const char *d, double scale)
 	put(sub, "qd.csv", buf);
 	snprintf(sub, sizeof(sub), "%s/02-grid-g", d);
 	mkdir(sub, 0755);
-	put(sub, "step.json", "{\"kind\":\"grid\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
+	put(sub, "step.json",
+	    "{\"kind\":\"grid\",\"rw\":\"randread\",\"bs\":\"4k\",\"numjobs\":1}");
 	put(sub, "grid.csv",
 	    "threads,qd,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct\n"
 	    "1,1,111,0,0,1,1,1,1,1\n1,2,122,0,0,1,1,1,1,1\n2,1,211,0,0,1,1,1,1,1\n"
