@@ -375,6 +375,15 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	int ret = csv_read_series(path, &a->replay_ser, err, len);
 	if (ret)
 		return ret;
+	/* drop empty tail rows (recorded by older versions) */
+	size_t keep = 0;
+	for (size_t i = 0; i < a->replay_ser.n; i++) {
+		const struct point *p = &a->replay_ser.pt[i];
+		if (keep && session_empty_tail(p, (uint64_t)(a->replay_ser.pt[keep - 1].dt * 1e9)))
+			continue;
+		a->replay_ser.pt[keep++] = *p;
+	}
+	a->replay_ser.n = keep;
 	if (!a->replay_ser.n) {
 		snprintf(err, len, "%.400s: no samples to replay", path);
 		return -EINVAL;

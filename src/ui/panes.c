@@ -86,7 +86,7 @@ static void pane_title(struct app *a, WINDOW *w)
 			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
 	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
 		 state_name(a), a->run_name[0] ? a->run_name : "-", step,
-		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? " / " : "",
+		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
 	if (a->replay) {
 		size_t l = strlen(buf);
@@ -230,6 +230,17 @@ static void pane_form(struct app *a, WINDOW *w)
 
 /* ---- live panes ---- */
 
+/* The newest point for "now" figures: the last one, unless it is a short
+ * tail interval (the end of a job), which would show a meaningless rate. */
+static const struct point *now_point(const struct series *s)
+{
+	if (!s->n)
+		return NULL;
+	if (s->n >= 2 && s->pt[s->n - 1].dt < 0.5 * s->pt[s->n - 2].dt)
+		return &s->pt[s->n - 2];
+	return &s->pt[s->n - 1];
+}
+
 static void plot_points(struct plot_ser *ps, const struct series *s, size_t off, uint8_t role)
 {
 	ps->base = s->pt;
@@ -259,7 +270,7 @@ static void pane_iops(struct app *a, WINDOW *w)
 	if (has[NVS_READ])
 		plot_points(&p.ser[p.nser++], s, r, ROLE_READ);
 	char title[96], now[24];
-	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	const struct point *lp = now_point(s);
 	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
 	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
 	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
@@ -284,7 +295,7 @@ static void pane_lat(struct app *a, WINDOW *w)
 	plot_points(&p.ser[1], s, offsetof(struct point, lat_mean_all_us), ROLE_LAT_MEAN);
 	p.nser = 2;
 	char title[96], m[24], q[24];
-	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	const struct point *lp = now_point(s);
 	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
 	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
 	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)", m, q);
@@ -346,7 +357,7 @@ static void pane_targets(struct app *a, WINDOW *w)
 		if (t >= nt)
 			break;
 		const struct series *s = app_series(a, (int)t);
-		const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+		const struct point *lp = now_point(s);
 		char v[24];
 		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
 		const char *path = session_target(a->sess, t);
@@ -486,7 +497,7 @@ static void number_row(struct app *a, WINDOW *w, int y, const char *label, doubl
 static void pane_numbers(struct app *a, WINDOW *w)
 {
 	const struct series *s = app_series(a, -1);
-	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	const struct point *lp = now_point(s);
 	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
 	uint64_t errors = 0;
 	for (size_t k = 0; k < s->n; k++) {
@@ -561,7 +572,7 @@ static void pane_cpu(struct app *a, WINDOW *w)
 		return;
 	}
 	const struct series *s = app_series(a, -1);
-	const struct point *lp = s->n ? &s->pt[s->n - 1] : NULL;
+	const struct point *lp = now_point(s);
 	int ncpu = (int)cpu_count(a->cpu);
 	int rows = h - 3; /* header, own CPU, IOPS per core */
 	int show = ncpu <= rows ? ncpu : 0;

@@ -123,6 +123,15 @@ static void on_sample(const struct sample *smp, void *arg)
 	}
 }
 
+/* The collector's row for the sliver of time between a job's last full
+ * interval and its stop: no I/O, no error, a small fraction of an interval.
+ * It carries nothing, and drawn it would look like a stall to 0 IOPS. */
+bool session_empty_tail(const struct point *p, uint64_t interval_ns)
+{
+	return p->dt < 0.25 * interval_ns / 1e9 && p->iops[0] == 0 && p->iops[1] == 0 &&
+	       p->errors == 0;
+}
+
 /* Copies new collector rows onto the run series; returns new aggregate rows. */
 static int absorb(struct session *s)
 {
@@ -136,6 +145,8 @@ static int absorb(struct session *s)
 			continue;
 		for (; *done < src->n; (*done)++) {
 			struct point p = src->pt[*done];
+			if (session_empty_tail(&p, s->jobs[s->step[s->cur].job].interval_ns))
+				continue;
 			p.t += t0;
 			if (series_push(dst, &p))
 				continue;

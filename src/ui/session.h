@@ -72,6 +72,9 @@ double session_planned(const struct session *s);
 uint64_t session_dropped(const struct session *s);
 /* The results directory ("" when none). */
 const char *session_dir(const struct session *s);
+/* True for an empty tail row (no I/O, no error, under a quarter of
+ * @interval_ns long): such rows are left out of the run series. */
+bool session_empty_tail(const struct point *p, uint64_t interval_ns);
 /* Makes the default results directory name "results/<YYYYmmdd-HHMMSS>-<name>". */
 void session_default_dir(const char *name, char *buf, size_t len);
 
