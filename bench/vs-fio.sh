@@ -4,16 +4,21 @@
 # Same workload for every tool: 4k random reads, QD32, one worker, time based.
 # Tools: fio at defaults (fio-def), fio tuned (iodepth_batch_submit=16
 # iodepth_batch_complete_max=32 fixedbufs registerfiles: fio-tun), the floor
-# loop bench/uring-floor.c (floor) and `nvscope run` at default settings
-# (nvscope).  Every round runs all four, alternating the order (A B C D, then
-# D C B A) because these machines drift; the summary quotes the median of the
-# absolute figures and the median of the per-round ratios nvscope/other.
+# loop bench/uring-floor.c (floor; floor-fx is the same loop with registered
+# buffers and file, as nvscope uses by default) and `nvscope run` at default
+# settings (nvscope).  Every round runs all five, alternating the order
+# (A B C D E, then E D C B A) because these machines drift; the summary quotes
+# the median of the absolute figures and the median of the per-round ratios
+# nvscope/other.
 # Targets:
 #   zero  /dev/zero, --size=1g, buffered: pure engine cost (CPU-bound);
 #   loop  a loop device (losetup --direct-io=on) over a file on tmpfs
 #         (/dev/shm), created here and always removed (trap): the real block
-#         layer.  Here the kernel is the referee: its completed-I/O count and
-#         time per I/O (/sys/block/loopN/stat) are printed beside each tool's.
+#         layer.  Here the kernel is the referee: its time per I/O and the
+#         largest per-run difference between the tool's I/O count and the
+#         kernel's completed count (/sys/block/loopN/stat) are printed beside
+#         each tool's figures (an outside reader, such as a libblkid scan of
+#         all block devices, adds ~40-50 reads to the kernel's count).
 # Figures: IOPS; IOPS per CPU-second = IOPS / ((usr_cpu+sys_cpu)/100) of the
 # I/O thread(s) as each tool reports them (floor: getrusage of its thread);
 # proc = I/Os per CPU-second of the whole process from the shell's `time`
@@ -95,8 +100,9 @@ run_tool() {
 		--iodepth_batch_submit=16 --iodepth_batch_complete_max=32 --fixedbufs --registerfiles
 		"${common[@]}") ;;
 	nvscope) cmd=("$NVS" run --target "$dev" "${common[@]}") ;;
-	floor) cmd=("$FLOOR" -f "$dev" -s "$(bytes "$size")" -q 32 -t "$SECS")
-		[ "$direct" = 1 ] && cmd+=(-d) ;;
+	floor | floor-fx) cmd=("$FLOOR" -f "$dev" -s "$(bytes "$size")" -q 32 -t "$SECS")
+		[ "$direct" = 1 ] && cmd+=(-d)
+		[ "$tool" = floor-fx ] && cmd+=(-F) ;;
 	esac
 	echo "${cmd[*]}" >"$raw.cmd"
 	local st0=
@@ -115,7 +121,7 @@ import json, sys
 tool, tname, rnd, outf, timef, st0, st1 = sys.argv[1:8]
 u, s, r = (float(x) for x in open(timef).read().split()[-3:])
 txt = open(outf).read()
-if tool == "floor":
+if tool.startswith("floor"):
     kv = dict(x.split("=") for x in txt.split())
     iops, ipc = float(kv["iops"]), float(kv["iops_per_cpu_s"])
     ios, mean = float(kv["ios"]), float(kv["mean_ns"])
@@ -153,7 +159,7 @@ make_loop() {
 	say "loop target: $LOOPDEV over $LOOPDIR/loop.img ($LOOPSIZE, tmpfs, dio=${dio:-?})"
 }
 
-TOOLS=(nvscope fio-def fio-tun floor)
+TOOLS=(nvscope fio-def fio-tun floor floor-fx)
 : >"$WORK/records"
 say "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r), $(fio --version)"
 say "rounds $ROUNDS x ${SECS}s, targets $TARGETS"
@@ -166,7 +172,7 @@ for tname in ${TARGETS//,/ }; do
 	esac
 	for ((r = 1; r <= ROUNDS; r++)); do
 		order=("${TOOLS[@]}")
-		[ $((r % 2)) -eq 0 ] && order=(floor fio-tun fio-def nvscope)
+		[ $((r % 2)) -eq 0 ] && order=(floor-fx floor fio-tun fio-def nvscope)
 		say "[$tname] round $r/$ROUNDS: ${order[*]}"
 		for tool in "${order[@]}"; do
 			run_tool "$tool" "$tname" "$dev" "$size" "$direct" "$r"
@@ -187,12 +193,12 @@ for line in open(sys.argv[1]):
     t, rnd, tool = f[0], int(f[1]), f[2]
     v = dict(zip(["iops", "ipc", "proc", "mean", "p50", "p99", "ios", "kios", "kms"], map(float, f[3:])))
     recs.setdefault(t, {}).setdefault(rnd, {})[tool] = v
-tools = ["nvscope", "fio-def", "fio-tun", "floor"]
+tools = ["nvscope", "fio-def", "fio-tun", "floor", "floor-fx"]
 for t, rounds in recs.items():
     print(f"\n== target {t}: medians over {len(rounds)} rounds")
     print(f"{'tool':8} {'IOPS':>10} {'IOPS/CPU-s':>11} {'proc/CPU-s':>11} {'mean us':>8} {'p50 us':>7} {'p99 us':>7}", end="")
     ref = any(v.get("kios", -1) >= 0 for r in rounds.values() for v in r.values())
-    print(f" {'kernel IOs':>11} {'tool IOs':>10} {'kern us/IO':>10}" if ref else "")
+    print(f" {'kern us/IO':>10} {'IOs-kernel':>10}" if ref else "")
     for tool in tools:
         vs = [r[tool] for r in rounds.values() if tool in r]
         if not vs:
@@ -201,7 +207,8 @@ for t, rounds in recs.items():
         print(f"{tool:8} {m('iops'):10.0f} {m('ipc'):11.0f} {m('proc'):11.0f} {m('mean')/1e3:8.1f} {m('p50')/1e3:7.1f} {m('p99')/1e3:7.1f}", end="")
         if ref:
             kus = S.median(v["kms"] * 1e3 / v["kios"] for v in vs if v["kios"] > 0)
-            print(f" {m('kios'):11.0f} {m('ios'):10.0f} {kus:10.1f}")
+            worst = max((v["ios"] - v["kios"] for v in vs), key=abs)
+            print(f" {kus:10.1f} {worst:10.0f}")
         else:
             print()
     print(f"ratios nvscope/X, median of per-round ratios (latency: < 1 is better for nvscope)")
