@@ -12,21 +12,23 @@
 static void usage(FILE *f, const char *prog)
 {
 	if (!strcmp(prog, "replay")) {
-		fprintf(f, "usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
-			   "  plays a results directory written by the console (DIR/samples.csv)\n"
-			   "  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
+		fprintf(f,
+			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			"  plays a results directory written by the console (DIR/samples.csv)\n"
+			"  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
 		return;
 	}
-	fprintf(f,
-		"usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
-		"               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
-		"  the full-screen console.  With --target and a preset (or workload options)\n"
-		"  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
-		"  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
-		"  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
-		"  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
-		"  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
-		"  Keys: ? or F1 in the console.\n");
+	fprintf(
+	    f,
+	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
+	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	    "  the full-screen console.  With --target and a preset (or workload options)\n"
+	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
+	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
+	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
+	    "  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
+	    "  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
+	    "  Keys: ? or F1 in the console.\n");
 }
 
 /* Takes "--name VALUE" or "--name=VALUE"; returns the value or NULL. */
@@ -156,14 +158,17 @@ int cmd_replay(int argc, char **argv)
 			char *end;
 			o.speed = strtod(v, &end);
 			if (*end || !(o.speed > 0) || o.speed > 4096) {
-				fprintf(stderr, "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
-					v);
+				fprintf(
+				    stderr,
+				    "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
+				    v);
 				return NVS_EXIT_USAGE;
 			}
 		} else if (a[0] != '-' && !o.replay_dir) {
 			o.replay_dir = a;
 		} else {
-			fprintf(stderr, "nvscope replay: unexpected argument '%s' (see --help)\n", a);
+			fprintf(stderr, "nvscope replay: unexpected argument '%s' (see --help)\n",
+				a);
 			return NVS_EXIT_USAGE;
 		}
 	}

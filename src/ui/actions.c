@@ -171,7 +171,8 @@ static int marked_targets(struct app *a, struct spec *s)
 	s->ntargets = 0;
 	for (int i = 0; i < a->ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
 		if (a->drows[i].marked)
-			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", a->drows[i].path);
+			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
+				 a->drows[i].path);
 	if (!s->ntargets && a->dev_cur < a->ndrows && a->drows[a->dev_cur].selectable)
 		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
 			 a->drows[a->dev_cur].path);
@@ -222,15 +223,18 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 	}
 	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++) {
 		char msg[256] = "";
-		int r = safety_check_write(jobs[0].targets[t], jobs[0].force_destroy, msg, sizeof(msg));
+		int r =
+		    safety_check_write(jobs[0].targets[t], jobs[0].force_destroy, msg, sizeof(msg));
 		if (r == -EEXIST) {
 			free(a->pending);
 			a->pending = jobs;
 			a->npending = n;
 			snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
-			snprintf(a->pending_path, sizeof(a->pending_path), "%s", jobs[0].targets[t]);
-			snprintf(a->prompt_text, sizeof(a->prompt_text),
-				 "Type %.60s to DESTROY its data (Esc cancels): ", jobs[0].targets[t]);
+			snprintf(a->pending_path, sizeof(a->pending_path), "%s",
+				 jobs[0].targets[t]);
+			snprintf(
+			    a->prompt_text, sizeof(a->prompt_text),
+			    "Type %.60s to DESTROY its data (Esc cancels): ", jobs[0].targets[t]);
 			snprintf(a->confirm, sizeof(a->confirm), "%s", msg);
 			a->prompt = PROMPT_DESTROY;
 			a->edit[0] = '\0';
@@ -333,4 +337,3 @@ void app_launch_form(struct app *a)
 	snprintf(job->name, sizeof(job->name), "custom");
 	app_launch_jobs(a, job, 1, "custom");
 }
-

@@ -23,16 +23,16 @@
 
 enum prompt {
 	PROMPT_NONE,
-	PROMPT_QUIT,    /* y/n */
+	PROMPT_QUIT,	/* y/n */
 	PROMPT_DESTROY, /* type the device path to confirm */
-	PROMPT_PATH,    /* a file or device path to add as a target */
-	PROMPT_FIELD,   /* a value of the custom workload form */
+	PROMPT_PATH,	/* a file or device path to add as a target */
+	PROMPT_FIELD,	/* a value of the custom workload form */
 };
 
 #define FORM_NFIELDS 9
 
 struct form_field {
-	const char *key;   /* spec_set key */
+	const char *key; /* spec_set key */
 	const char *label;
 	char val[64];
 };
@@ -40,7 +40,7 @@ struct form_field {
 /* One health reading for the health strip (t first, as in struct point). */
 struct health_pt {
 	double t;
-	double temp_c;   /* NAN when not valid */
+	double temp_c;	 /* NAN when not valid */
 	double throttle; /* thermal transitions since the run's start */
 };
 
@@ -105,7 +105,7 @@ struct app {
 
 	/* view of the time axis */
 	bool log, mbps;
-	double span;     /* seconds shown; 0 = the whole run */
+	double span;	 /* seconds shown; 0 = the whole run */
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
@@ -141,7 +141,7 @@ struct app {
 /* ---- console.c: actions ---- */
 /* Shows @fmt in the status bar for a few seconds in colour @role. */
 void app_message(struct app *a, int role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Starts preset @idx (of a->presets) on the marked targets. */
 void app_launch_preset(struct app *a, int idx);
 /* Starts @n jobs (malloc'ed, ownership taken) named @name, after the
@@ -188,7 +188,7 @@ void panes_form_init(struct app *a);
 
 /* ---- draw.c: widgets ---- */
 struct plot_ser {
-	const void *base; /* array of records whose first member is double t */
+	const void *base;      /* array of records whose first member is double t */
 	size_t n, stride, off; /* count, record size, offset of the double value */
 	uint8_t role;
 };
@@ -208,7 +208,7 @@ void draw_role(struct app *a, WINDOW *w, int role);
  * aware).  Returns the columns written. */
 int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *s);
 int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+    __attribute__((format(printf, 7, 8)));
 /* The pane's title line: @title on the left, @right on the right. */
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
 /* Fills row @y of @w with blanks in @role. */
@@ -216,8 +216,8 @@ void draw_fill(struct app *a, WINDOW *w, int y, int role);
 /* A scatter strip of @p in the rectangle (@y, @x, @h, @w) of window @win. */
 void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
 /* A horizontal bar of segments (percentages of @w columns). */
-void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct,
-	      const int *roles, int n);
+void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
+	      int n);
 /* @text ("857k", digits, '.', k, M, G, space) in 3x5 large digits; returns
  * the columns used (0 when it does not fit in @maxw). */
 int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text);

@@ -10,13 +10,13 @@
 
 /* Units of a value, for labels. */
 enum axis_unit {
-	UNIT_NONE,  /* plain count with k/M/G: "857k" */
-	UNIT_IOPS,  /* same as NONE */
-	UNIT_BPS,   /* bytes/s shown as "1.2GB/s", "350MB/s" (decimal) */
-	UNIT_US,    /* microseconds: "85us", "1.2ms", "2.0s" */
-	UNIT_PCT,   /* percent: "45%" */
-	UNIT_DEGC,  /* degrees Celsius: "45C" */
-	UNIT_SEC,   /* elapsed seconds: "90s", "15m", "4.4h" */
+	UNIT_NONE, /* plain count with k/M/G: "857k" */
+	UNIT_IOPS, /* same as NONE */
+	UNIT_BPS,  /* bytes/s shown as "1.2GB/s", "350MB/s" (decimal) */
+	UNIT_US,   /* microseconds: "85us", "1.2ms", "2.0s" */
+	UNIT_PCT,  /* percent: "45%" */
+	UNIT_DEGC, /* degrees Celsius: "45C" */
+	UNIT_SEC,  /* elapsed seconds: "90s", "15m", "4.4h" */
 };
 
 struct axis {

@@ -165,7 +165,7 @@ void app_dirty_all(struct app *a)
 
 static void dirty_live(struct app *a)
 {
-	static const int live[] = {PANE_TITLE, PANE_IOPS,    PANE_LAT,    PANE_HEALTH,
+	static const int live[] = {PANE_TITLE,	 PANE_IOPS, PANE_LAT,	  PANE_HEALTH,
 				   PANE_TARGETS, PANE_QD,   PANE_NUMBERS, PANE_CPU};
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(live); i++)
 		a->dirty[live[i]] = true;
@@ -176,11 +176,11 @@ static void dirty_live(struct app *a)
 static void relayout(struct app *a)
 {
 	struct layout_in in = {
-		.screen = a->replay ? SCREEN_LIVE : a->screen,
-		.ntargets = app_ntargets(a),
-		.nqd = a->replay ? (unsigned)a->nrqd : session_nsteps(a->sess),
-		.health = !a->replay && a->health_path[0],
-		.big = a->theme.bignum,
+	    .screen = a->replay ? SCREEN_LIVE : a->screen,
+	    .ntargets = app_ntargets(a),
+	    .nqd = a->replay ? (unsigned)a->nrqd : session_nsteps(a->sess),
+	    .health = !a->replay && a->health_path[0],
+	    .big = a->theme.bignum,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
@@ -267,7 +267,8 @@ static void tick(struct app *a, double dt)
 			if (st == SESS_FAILED)
 				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
 			else if (st == SESS_DONE)
-				app_message(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
+				app_message(a, ROLE_OK, "done: results in %s",
+					    session_dir(a->sess));
 			last_state = st;
 			dirty_live(a);
 		}

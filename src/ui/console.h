@@ -12,14 +12,14 @@ struct console_opts {
 	unsigned ntargets;
 	const struct spec *jobs; /* start these at once (copied), NULL = none */
 	unsigned njobs;
-	const char *run_name;   /* name of that run (the preset's, "custom") */
-	const char *theme;      /* theme name, NULL = default */
-	const char *results;    /* results directory, NULL = results/<stamp>-<name> */
+	const char *run_name;	/* name of that run (the preset's, "custom") */
+	const char *theme;	/* theme name, NULL = default */
+	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
-	double speed;           /* replay speed, 0 = 1x */
-	struct spec base;       /* defaults plus the command line's workload
-				 * options, under presets launched from the screen */
+	double speed;	  /* replay speed, 0 = 1x */
+	struct spec base; /* defaults plus the command line's workload
+			   * options, under presets launched from the screen */
 };
 
 /* Runs the console until the user quits (or SIGINT/SIGTERM).  Restores the

@@ -113,8 +113,8 @@ int devrows_find(const struct devrow *rows, int n, const char *path)
 			return i;
 		if (have && !stat(rows[i].path, &st)) {
 			bool same = S_ISBLK(want.st_mode) && S_ISBLK(st.st_mode)
-					    ? want.st_rdev == st.st_rdev
-					    : want.st_dev == st.st_dev && want.st_ino == st.st_ino;
+					? want.st_rdev == st.st_rdev
+					: want.st_dev == st.st_dev && want.st_ino == st.st_ino;
 			if (same)
 				return i;
 		}

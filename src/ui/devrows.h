@@ -10,21 +10,21 @@
 #include "dev/devmodel.h"
 
 struct devrow {
-	int depth;          /* 0 controller / block / file, 1 namespace */
-	bool selectable;    /* a target (namespaces, block devices, files) */
-	bool nvme;          /* an NVMe namespace or controller */
-	bool marked;        /* chosen as a target */
-	char path[256];     /* target path; controller path for controllers */
-	char ctrl[64];      /* controller path of an NVMe namespace, "" */
-	char name[64];      /* "nvme0", "nvme0n1", "loop0", file name */
+	int depth;	 /* 0 controller / block / file, 1 namespace */
+	bool selectable; /* a target (namespaces, block devices, files) */
+	bool nvme;	 /* an NVMe namespace or controller */
+	bool marked;	 /* chosen as a target */
+	char path[256];	 /* target path; controller path for controllers */
+	char ctrl[64];	 /* controller path of an NVMe namespace, "" */
+	char name[64];	 /* "nvme0", "nvme0n1", "loop0", file name */
 	char model[64];
 	char serial[32];
 	char firmware[16];
-	uint64_t size;      /* bytes, 0 unknown */
-	uint32_t lbs;       /* logical block size, 0 unknown */
-	bool in_use;        /* mounted, swap or held: never written */
-	bool has_data;      /* partitions or a signature: writes need confirmation */
-	char usage[64];     /* "mounted /", "ext4", "-" */
+	uint64_t size;	/* bytes, 0 unknown */
+	uint32_t lbs;	/* logical block size, 0 unknown */
+	bool in_use;	/* mounted, swap or held: never written */
+	bool has_data;	/* partitions or a signature: writes need confirmation */
+	char usage[64]; /* "mounted /", "ext4", "-" */
 	bool temp_valid;
 	double temp_c;
 	bool used_valid;

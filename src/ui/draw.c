@@ -153,7 +153,8 @@ static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
 		if (bw > lw - 1)
 			bw = lw - 1;
 		draw_str(a, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
-		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS, a->ascii ? "+" : "\xe2\x94\xa4");
+		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS,
+			 a->ascii ? "+" : "\xe2\x94\xa4");
 	}
 }
 
@@ -220,7 +221,8 @@ void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const str
 			int py = axis_map(&ax, val_at(ps, i), dh);
 			if (py < 0)
 				continue;
-			bcanvas_set(&a->canvas, (int)lround((t - p->t0) * scale), dh - 1 - py, ps->role);
+			bcanvas_set(&a->canvas, (int)lround((t - p->t0) * scale), dh - 1 - py,
+				    ps->role);
 		}
 	}
 	for (int cy = 0; cy < ph; cy++)
@@ -232,8 +234,8 @@ void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const str
 		t_labels(a, win, y + ph, x + lw, pw, p->t0, p->t1);
 }
 
-void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct,
-	      const int *roles, int n)
+void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
+	      int n)
 {
 	double acc = 0;
 	int col = 0;
@@ -253,11 +255,10 @@ static const struct {
 	char c;
 	unsigned char row[5];
 } font[] = {
-	{'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}},
-	{'3', {7, 1, 7, 1, 7}}, {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}},
-	{'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}}, {'8', {7, 5, 7, 5, 7}},
-	{'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'k', {4, 5, 6, 5, 5}},
-	{'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}},
+    {'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}}, {'3', {7, 1, 7, 1, 7}},
+    {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}}, {'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}},
+    {'8', {7, 5, 7, 5, 7}}, {'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'k', {4, 5, 6, 5, 5}},
+    {'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}},
 };
 
 int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text)

@@ -178,16 +178,16 @@ static void setup_key(struct app *a, int ch, bool is_key)
 	if (!is_key && ch == 'j')
 		d = 1;
 	if (!is_key && ch == '\t') {
-		a->focus = a->focus == PANE_DEVICES ? PANE_LAUNCH
+		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
 			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
-								  : PANE_DEVICES;
+								 : PANE_DEVICES;
 		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
 		return;
 	}
 	if (is_key && ch == KEY_BTAB) {
 		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
-			   : a->focus == PANE_FORM ? PANE_LAUNCH
-						   : PANE_DEVICES;
+			   : a->focus == PANE_FORM  ? PANE_LAUNCH
+						    : PANE_DEVICES;
 		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
 		return;
 	}
@@ -220,7 +220,8 @@ static void setup_key(struct app *a, int ch, bool is_key)
 			/* jump to the next preset starting with that character */
 			for (int k = 1; k <= (int)a->npresets; k++) {
 				int idx = (a->pre_cur + k) % (int)a->npresets;
-				if (tolower((unsigned char)a->presets[idx].name[0]) == tolower(ch)) {
+				if (tolower((unsigned char)a->presets[idx].name[0]) ==
+				    tolower(ch)) {
 					a->pre_cur = idx;
 					break;
 				}
@@ -262,7 +263,8 @@ static bool global_key(struct app *a, int ch, bool is_key)
 	int k = is_key ? -ch : ch; /* negative: curses key codes */
 	if (k == 'q' || k == -KEY_F(10)) {
 		if (app_running(a))
-			open_prompt(a, PROMPT_QUIT, "A workload is running: stop it and quit? (y/n) ", "");
+			open_prompt(a, PROMPT_QUIT,
+				    "A workload is running: stop it and quit? (y/n) ", "");
 		else
 			a->quit = true;
 	} else if (k == '?' || k == -KEY_F(1) || k == 'h') {
@@ -317,7 +319,8 @@ static bool view_key(struct app *a, int ch, bool is_key)
 		a->dirty[PANE_TARGETS] = true;
 	} else if (a->replay && k == ' ') {
 		a->paused = !a->paused;
-		if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
+		if (!a->paused && a->replay_ser.n &&
+		    a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
 			a->replay_t = 0;
 	} else if (a->replay && (k == '[' || k == ']')) {
 		a->speed *= k == ']' ? 2 : 0.5;

@@ -110,8 +110,7 @@ bool rect_overlap(const struct rect *a, const struct rect *b)
 {
 	if (a->w <= 0 || a->h <= 0 || b->w <= 0 || b->h <= 0)
 		return false;
-	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
-	       b->y < a->y + a->h;
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
 bool rect_inside(const struct rect *r, int cols, int rows)

@@ -34,9 +34,9 @@ struct layout_in {
 	int cols, rows;
 	enum layout_screen screen;
 	unsigned ntargets; /* targets of the run; > 1 shows PANE_TARGETS */
-	unsigned nqd;      /* queue-depth steps; > 1 shows PANE_QD */
-	bool health;       /* an NVMe target: show PANE_HEALTH */
-	bool big;          /* showfloor: larger numbers pane */
+	unsigned nqd;	   /* queue-depth steps; > 1 shows PANE_QD */
+	bool health;	   /* an NVMe target: show PANE_HEALTH */
+	bool big;	   /* showfloor: larger numbers pane */
 };
 
 struct layout {

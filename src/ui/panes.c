@@ -11,11 +11,11 @@
 static const struct {
 	const char *key, *label, *def;
 } form_defs[FORM_NFIELDS] = {
-	{"rw", "rw", "randread"},     {"rwmixread", "read %", "70"},
-	{"bs", "bs / bssplit", "4k"}, {"iodepth", "iodepth (list)", "32"},
-	{"numjobs", "jobs", "1"},     {"runtime", "runtime", "60s"},
-	{"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
-	{"ramp_time", "ramp", "0"},
+    {"rw", "rw", "randread"},	   {"rwmixread", "read %", "70"},
+    {"bs", "bs / bssplit", "4k"},  {"iodepth", "iodepth (list)", "32"},
+    {"numjobs", "jobs", "1"},	   {"runtime", "runtime", "60s"},
+    {"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
+    {"ramp_time", "ramp", "0"},
 };
 
 void panes_form_init(struct app *a)
@@ -115,16 +115,16 @@ static void pane_status(struct app *a, WINDOW *w)
 		return;
 	}
 	static const struct keyhelp setup[] = {
-		{"F1", "Help"}, {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
-		{"a", "AddFile"}, {"v", "Live"}, {"t", "Theme"}, {"q", "Quit"},
+	    {"F1", "Help"},   {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
+	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
 	};
 	static const struct keyhelp live[] = {
-		{"F1", "Help"}, {"l", "Log"}, {"m", "MB/s"}, {"+-", "Zoom"}, {"<>", "Scroll"},
-		{"s", "Stop"}, {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
+	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"<>", "Scroll"},
+	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
 	};
 	static const struct keyhelp replay[] = {
-		{"F1", "Help"}, {"Spc", "Play"}, {"[]", "Speed"}, {"l", "Log"}, {"+-", "Zoom"},
-		{"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"}, {"q", "Quit"},
+	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
+	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
 	};
 	const struct keyhelp *k = a->replay ? replay : a->screen == SCREEN_SETUP ? setup : live;
 	int n = a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
@@ -144,7 +144,8 @@ static void pane_devices(struct app *a, WINDOW *w)
 	bool wide = wd >= 110;
 	if (wide)
 		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s",
-			 "Device", "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used", "In use");
+			 "Device", "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used",
+			 "In use");
 	else
 		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-12s %-16s %8s %5s %5s %4s %s", "Device",
 			 "Model", "Size", "LBA", "Temp", "Used", "In use");
@@ -158,10 +159,10 @@ static void pane_devices(struct app *a, WINDOW *w)
 	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++) {
 		const struct devrow *r = &a->drows[a->dev_top + i];
 		bool cur = a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES;
-		int role = cur ? ROLE_SELECTED
+		int role = cur	       ? ROLE_SELECTED
 			   : r->marked ? ROLE_MARKED
 			   : r->in_use ? ROLE_DIM
-			   : ROLE_NORMAL;
+				       : ROLE_NORMAL;
 		char sz[16], lbs[16], temp[16], used[16], name[40];
 		size_str(r->size, sz, sizeof(sz));
 		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
@@ -176,13 +177,15 @@ static void pane_devices(struct app *a, WINDOW *w)
 		const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
 		if (wide)
 			draw_fmt(a, w, 2 + i, 0, wd, role,
-				 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s", mark, name,
-				 r->model, r->serial, r->firmware, r->selectable ? sz : "",
-				 r->selectable ? lbs : "", temp, used, r->usage[0] ? r->usage : "-", flag);
+				 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s", mark,
+				 name, r->model, r->serial, r->firmware, r->selectable ? sz : "",
+				 r->selectable ? lbs : "", temp, used, r->usage[0] ? r->usage : "-",
+				 flag);
 		else
-			draw_fmt(a, w, 2 + i, 0, wd, role, "%s %-12.12s %-16.16s %8s %5s %5s %4s %s%s",
-				 mark, name, r->model, r->selectable ? sz : "", r->selectable ? lbs : "",
-				 temp, used, r->usage[0] ? r->usage : "-", flag);
+			draw_fmt(a, w, 2 + i, 0, wd, role,
+				 "%s %-12.12s %-16.16s %8s %5s %5s %4s %s%s", mark, name, r->model,
+				 r->selectable ? sz : "", r->selectable ? lbs : "", temp, used,
+				 r->usage[0] ? r->usage : "-", flag);
 	}
 }
 
@@ -217,7 +220,10 @@ static void pane_form(struct app *a, WINDOW *w)
 		bool cur = i == a->form_cur && a->focus == PANE_FORM;
 		if (cur)
 			draw_fill(a, w, 1 + i, ROLE_SELECTED);
-		draw_fmt(a, w, 1 + i, 1, wd - 1, cur ? ROLE_SELECTED : a->demo ? ROLE_DIM : ROLE_NORMAL,
+		draw_fmt(a, w, 1 + i, 1, wd - 1,
+			 cur	   ? ROLE_SELECTED
+			 : a->demo ? ROLE_DIM
+				   : ROLE_NORMAL,
 			 "%-15s %s", a->form[i].label, a->form[i].val);
 	}
 	int marked = 0;
@@ -256,7 +262,8 @@ static void pane_iops(struct app *a, WINDOW *w)
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
-	size_t r = a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
+	size_t r =
+	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
 	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
 			    : offsetof(struct point, iops[NVS_WRITE]);
 	/* a direction that never did I/O in the run is not drawn (no line of
@@ -298,7 +305,8 @@ static void pane_lat(struct app *a, WINDOW *w)
 	const struct point *lp = now_point(s);
 	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
 	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
-	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)", m, q);
+	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)",
+		 m, q);
 	draw_header(a, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
@@ -318,8 +326,8 @@ static void pane_health(struct app *a, WINDOW *w)
 	char title[128];
 	const struct health_pt *lh = a->nhp ? &a->hp[a->nhp - 1] : NULL;
 	if (lh && !isnan(lh->temp_c))
-		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f", a->health_path,
-			 lh->temp_c, lh->throttle);
+		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f",
+			 a->health_path, lh->temp_c, lh->throttle);
 	else
 		snprintf(title, sizeof(title), "Health %.60s  temperature N/A", a->health_path);
 	draw_header(a, w, title, "");
@@ -329,7 +337,8 @@ static void pane_health(struct app *a, WINDOW *w)
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < a->nhp; i++)
 			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
-				int x = (int)((a->hp[i].t - p.t0) / (p.t1 - p.t0) * (getmaxx(w) - 1));
+				int x =
+				    (int)((a->hp[i].t - p.t0) / (p.t1 - p.t0) * (getmaxx(w) - 1));
 				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
 			}
 }
@@ -516,8 +525,8 @@ static void pane_numbers(struct app *a, WINDOW *w)
 			lw += n;
 		}
 		for (int d = 0; d < 2; d++)
-			if (!isnan(pt->lat_max_us[d]) && (isnan(lmax) || pt->lat_max_us[d] > lmax) &&
-			    pt->iops[d] > 0)
+			if (!isnan(pt->lat_max_us[d]) &&
+			    (isnan(lmax) || pt->lat_max_us[d] > lmax) && pt->iops[d] > 0)
 				lmax = pt->lat_max_us[d];
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
@@ -539,13 +548,16 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big)) {
+		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
+			     isnan(now_iops) ? "0" : big)) {
 			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
 	}
-	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN, UNIT_IOPS);
-	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN, UNIT_IOPS);
+	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
+		   UNIT_IOPS);
+	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
+		   UNIT_IOPS);
 	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
 	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
@@ -611,22 +623,22 @@ static void pane_cpu(struct app *a, WINDOW *w)
 void panes_draw_help(struct app *a)
 {
 	static const char *lines[] = {
-		"nvscope console - keys",
-		"",
-		"q F10     quit (asks while a workload runs: y confirms)",
-		"? F1      this help (any key closes it)",
-		"t F2      next theme            l F3   linear / log scale",
-		"m         IOPS / MB/s           v F6   setup / live screen",
-		"Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
-		"Space     mark a target         a      add a file/device path",
-		"r         rescan devices; in the form pane: run the form",
-		"0-9 a-z   presets pane: jump to the preset starting with it",
-		"Enter F5  run the preset / edit a form field",
-		"s F9      stop the workload",
-		"+ -       zoom the time axis    < > Left Right  scroll",
-		"0         whole run             End f  follow the newest data",
-		"PgUp/PgDn pages of per-target strips (live screen)",
-		"replay:   Space play/pause, [ ] speed, Home restart",
+	    "nvscope console - keys",
+	    "",
+	    "q F10     quit (asks while a workload runs: y confirms)",
+	    "? F1      this help (any key closes it)",
+	    "t F2      next theme            l F3   linear / log scale",
+	    "m         IOPS / MB/s           v F6   setup / live screen",
+	    "Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
+	    "Space     mark a target         a      add a file/device path",
+	    "r         rescan devices; in the form pane: run the form",
+	    "0-9 a-z   presets pane: jump to the preset starting with it",
+	    "Enter F5  run the preset / edit a form field",
+	    "s F9      stop the workload",
+	    "+ -       zoom the time axis    < > Left Right  scroll",
+	    "0         whole run             End f  follow the newest data",
+	    "PgUp/PgDn pages of per-target strips (live screen)",
+	    "replay:   Space play/pause, [ ] speed, Home restart",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0]));
 	struct rect r = layout_center(a->cols, a->rows, 70, n + 2);
@@ -693,10 +705,10 @@ void panes_draw_too_small(struct app *a)
 }
 
 static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
-	[PANE_TITLE] = pane_title,     [PANE_STATUS] = pane_status,   [PANE_DEVICES] = pane_devices,
-	[PANE_LAUNCH] = pane_launch,   [PANE_FORM] = pane_form,       [PANE_IOPS] = pane_iops,
-	[PANE_LAT] = pane_lat,         [PANE_HEALTH] = pane_health,   [PANE_TARGETS] = pane_targets,
-	[PANE_QD] = pane_qd,           [PANE_NUMBERS] = pane_numbers, [PANE_CPU] = pane_cpu,
+    [PANE_TITLE] = pane_title,	 [PANE_STATUS] = pane_status,	[PANE_DEVICES] = pane_devices,
+    [PANE_LAUNCH] = pane_launch, [PANE_FORM] = pane_form,	[PANE_IOPS] = pane_iops,
+    [PANE_LAT] = pane_lat,	 [PANE_HEALTH] = pane_health,	[PANE_TARGETS] = pane_targets,
+    [PANE_QD] = pane_qd,	 [PANE_NUMBERS] = pane_numbers, [PANE_CPU] = pane_cpu,
 };
 
 void panes_draw(struct app *a, enum pane_id p)

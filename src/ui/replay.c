@@ -106,9 +106,9 @@ int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errle
 		row->mean_us = row->p99_us = row->max_us = row->cpu_pct = NAN;
 		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(job, "job options");
 		const cJSON *qd = cJSON_GetObjectItemCaseSensitive(opt, "iodepth");
-		row->qd = cJSON_IsString(qd) ? (unsigned)strtoul(qd->valuestring, NULL, 10)
-			  : cJSON_IsNumber(qd)   ? (unsigned)qd->valuedouble
-						 : 0;
+		row->qd = cJSON_IsString(qd)   ? (unsigned)strtoul(qd->valuestring, NULL, 10)
+			  : cJSON_IsNumber(qd) ? (unsigned)qd->valuedouble
+					       : 0;
 		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &ios);
 		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &ios);
 		if (ios > 0 && !isnan(row->mean_us))

@@ -8,9 +8,9 @@
 /* One row of the per-QD table. */
 struct qdrow {
 	unsigned qd;
-	double iops, bw;           /* both directions; bytes/s */
+	double iops, bw;		/* both directions; bytes/s */
 	double mean_us, p99_us, max_us; /* NAN when unknown */
-	double cpu_pct;            /* worker CPU, % of the runtime; NAN unknown */
+	double cpu_pct;			/* worker CPU, % of the runtime; NAN unknown */
 };
 
 /* Reads DIR/summary.json: one row per job.  *@rows is malloc'ed (caller

@@ -116,8 +116,8 @@ static void on_sample(const struct sample *smp, void *arg)
 		const struct sample_dir *sd = &smp->dir[d];
 		if (!sd->lat_n)
 			continue;
-		hist_merge_counts(&s->run_hist[d], sd->lat_bucket, sd->lat_n, sd->lat_sum, sd->lat_min,
-				  sd->lat_max, sd->lat_sumsq);
+		hist_merge_counts(&s->run_hist[d], sd->lat_bucket, sd->lat_n, sd->lat_sum,
+				  sd->lat_min, sd->lat_max, sd->lat_sumsq);
 		hist_merge_counts(&s->step_hist[d], sd->lat_bucket, sd->lat_n, sd->lat_sum,
 				  sd->lat_min, sd->lat_max, sd->lat_sumsq);
 	}
@@ -336,11 +336,11 @@ static void write_summary(struct session *s)
 		return;
 	}
 	struct json_run run = {
-		.spec = &s->jobs[0],
-		.jobs = res,
-		.njobs = n,
-		.series = ser,
-		.dropped = s->dropped,
+	    .spec = &s->jobs[0],
+	    .jobs = res,
+	    .njobs = n,
+	    .series = ser,
+	    .dropped = s->dropped,
 	};
 	if (json_write_run(f, &run))
 		event(s, "%s", "summary.json: write failed");

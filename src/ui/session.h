@@ -22,9 +22,9 @@ enum session_state { SESS_IDLE, SESS_RUNNING, SESS_DONE, SESS_FAILED };
 
 /* One pool run: a job at one queue depth. */
 struct session_step {
-	unsigned job;      /* index into the jobs */
+	unsigned job; /* index into the jobs */
 	unsigned iodepth;
-	double t0;         /* start on the run's time axis, s */
+	double t0; /* start on the run's time axis, s */
 	bool done;
 	struct result res; /* aggregate, valid when done */
 };

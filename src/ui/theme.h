@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 enum role {
-	ROLE_NONE,   /* 0: "no colour" in canvases */
+	ROLE_NONE, /* 0: "no colour" in canvases */
 	ROLE_NORMAL,
 	ROLE_TITLE,
 	ROLE_STATUS,
@@ -41,13 +41,13 @@ enum colour_kind { COLOUR_DEFAULT, COLOUR_INDEX, COLOUR_RGB };
 
 struct colour {
 	enum colour_kind kind;
-	int index;       /* COLOUR_INDEX: 0..255 (0..15 the ANSI names) */
+	int index;	 /* COLOUR_INDEX: 0..255 (0..15 the ANSI names) */
 	uint8_t r, g, b; /* COLOUR_RGB */
 };
 
-#define THEME_BOLD 0x1
-#define THEME_DIM 0x2
-#define THEME_REVERSE 0x4
+#define THEME_BOLD	0x1
+#define THEME_DIM	0x2
+#define THEME_REVERSE	0x4
 #define THEME_UNDERLINE 0x8
 
 struct role_style {
@@ -58,8 +58,8 @@ struct role_style {
 struct theme {
 	char name[64];
 	char description[128];
-	bool bignum;    /* large_digits = yes: big numbers pane (showfloor) */
-	bool mono;      /* no colours at all, attributes only */
+	bool bignum; /* large_digits = yes: big numbers pane (showfloor) */
+	bool mono;   /* no colours at all, attributes only */
 	struct role_style role[ROLE_COUNT];
 };
 

@@ -18,7 +18,7 @@ START_TEST(linear_autoscale_and_map)
 	struct axis a;
 	axis_autoscale(&a, 120000, 857000, false);
 	ck_assert(!a.log);
-	ck_assert_double_eq(a.lo, 0);              /* counts start at 0 */
+	ck_assert_double_eq(a.lo, 0); /* counts start at 0 */
 	ck_assert(a.hi >= 857000 && a.hi <= 1000000);
 	ck_assert_int_eq(axis_map(&a, 0, 10), 0);
 	ck_assert_int_eq(axis_map(&a, a.hi, 10), 9);
@@ -68,7 +68,7 @@ START_TEST(log_axis)
 	ck_assert_int_eq(axis_map(&a, 1000, 31), 10); /* one decade = 1/3 */
 	ck_assert_int_eq(axis_map(&a, 10000, 31), 20);
 	ck_assert_int_eq(axis_map(&a, 100000, 31), 30);
-	ck_assert_int_eq(axis_map(&a, 0, 31), -1);    /* not drawable */
+	ck_assert_int_eq(axis_map(&a, 0, 31), -1); /* not drawable */
 	ck_assert_int_eq(axis_map(&a, -3, 31), -1);
 	double t[AXIS_MAX_TICKS];
 	int n = axis_ticks(&a, t, 8);

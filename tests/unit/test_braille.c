@@ -44,10 +44,10 @@ START_TEST(canvas_sets_dots)
 {
 	struct bcanvas c = {0};
 	ck_assert_int_eq(bcanvas_init(&c, 3, 2), 0);
-	bcanvas_set(&c, 0, 0, 5);   /* cell 0,0 top-left */
-	bcanvas_set(&c, 5, 7, 6);   /* cell 2,1 bottom-right */
-	bcanvas_set(&c, 3, 4, 7);   /* cell 1,1 dot (1,0) */
-	bcanvas_set(&c, 6, 0, 9);   /* off canvas: ignored */
+	bcanvas_set(&c, 0, 0, 5); /* cell 0,0 top-left */
+	bcanvas_set(&c, 5, 7, 6); /* cell 2,1 bottom-right */
+	bcanvas_set(&c, 3, 4, 7); /* cell 1,1 dot (1,0) */
+	bcanvas_set(&c, 6, 0, 9); /* off canvas: ignored */
 	bcanvas_set(&c, -1, 0, 9);
 	bcanvas_set(&c, 0, 8, 9);
 	ck_assert_uint_eq(bcanvas_cell(&c, 0, 0)->bits, 0x01);

@@ -16,8 +16,8 @@ static void check_layout(const struct layout_in *in)
 		ck_assert_msg(rect_inside(r, in->cols, in->rows), "pane %d outside %dx%d", i,
 			      in->cols, in->rows);
 		for (int j = i + 1; j < PANE_COUNT; j++)
-			ck_assert_msg(!rect_overlap(r, &l.pane[j]), "panes %d and %d overlap at %dx%d",
-				      i, j, in->cols, in->rows);
+			ck_assert_msg(!rect_overlap(r, &l.pane[j]),
+				      "panes %d and %d overlap at %dx%d", i, j, in->cols, in->rows);
 	}
 	ck_assert_int_ge(shown, 4);
 	ck_assert_int_eq(l.pane[PANE_TITLE].h, 1);
@@ -47,7 +47,7 @@ static void check_layout(const struct layout_in *in)
 
 START_TEST(fits_everywhere)
 {
-	static const int sizes[][2] = {{80, 24}, {300, 80}, {60, 18}, {200, 60}, {132, 43},
+	static const int sizes[][2] = {{80, 24}, {300, 80},  {60, 18}, {200, 60}, {132, 43},
 				       {61, 19}, {500, 200}, {80, 50}, {250, 24}};
 	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (int screen = 0; screen < 2; screen++)
@@ -55,8 +55,9 @@ START_TEST(fits_everywhere)
 				for (unsigned nqd = 1; nqd <= 9; nqd += 8)
 					for (int h = 0; h < 2; h++)
 						for (int big = 0; big < 2; big++) {
-							struct layout_in in = {sizes[s][0], sizes[s][1],
-									       screen, nt, nqd, h, big};
+							struct layout_in in = {
+							    sizes[s][0], sizes[s][1], screen, nt,
+							    nqd,	 h,	      big};
 							check_layout(&in);
 						}
 }

@@ -34,8 +34,8 @@ static void make_spec(struct spec *s, const char *iodepth, const char *runtime)
 	spec_init(s);
 	snprintf(s->targets[0], sizeof(s->targets[0]), "%s", file);
 	s->ntargets = 1;
-	const char *kv[][2] = {{"rw", "randread"}, {"bs", "4k"},      {"size", "8m"},
-			       {"direct", "0"},    {"iodepth", iodepth}, {"runtime", runtime},
+	const char *kv[][2] = {{"rw", "randread"},  {"bs", "4k"},	  {"size", "8m"},
+			       {"direct", "0"},	    {"iodepth", iodepth}, {"runtime", runtime},
 			       {"time_based", "1"}, {"interval", "100ms"}};
 	for (unsigned i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
 		ck_assert_msg(spec_set(s, kv[i][0], kv[i][1], err, sizeof(err)) == 0, "%s", err);

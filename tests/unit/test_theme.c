@@ -40,7 +40,7 @@ START_TEST(fallback)
 	struct colour c = {COLOUR_RGB, 0, 255, 0, 0};
 	ck_assert_int_eq(theme_colour_index(&c, 256), 196); /* cube 5,0,0 */
 	ck_assert_int_eq(theme_colour_index(&c, 16), 9);    /* bright red */
-	ck_assert_int_eq(theme_colour_index(&c, 8), 1);     /* red */
+	ck_assert_int_eq(theme_colour_index(&c, 8), 1);	    /* red */
 	c = (struct colour){COLOUR_RGB, 0, 128, 128, 128};
 	int g = theme_colour_index(&c, 256);
 	ck_assert(g >= 232 || g == 16 + 36 * 2 + 6 * 2 + 2 || g == 244); /* a grey */
@@ -49,7 +49,7 @@ START_TEST(fallback)
 	ck_assert_int_eq(theme_colour_index(&c, 256), 16 + 36 * 1 + 6 * 3 + 4);
 	c = (struct colour){COLOUR_INDEX, 12, 0, 0, 0};
 	ck_assert_int_eq(theme_colour_index(&c, 256), 12);
-	ck_assert_int_eq(theme_colour_index(&c, 8), 4);     /* bright blue -> blue */
+	ck_assert_int_eq(theme_colour_index(&c, 8), 4); /* bright blue -> blue */
 	c = (struct colour){COLOUR_INDEX, 196, 0, 0, 0};
 	ck_assert_int_eq(theme_colour_index(&c, 16), 9);
 	ck_assert_int_eq(theme_colour_index(&c, 8), 1);
