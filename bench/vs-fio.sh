@@ -16,9 +16,10 @@
 #         (/dev/shm), created here and always removed (trap): the real block
 #         layer.  Here the kernel is the referee: its time per I/O and the
 #         largest per-run difference between the tool's I/O count and the
-#         kernel's completed count (/sys/block/loopN/stat) are printed beside
-#         each tool's figures (an outside reader, such as a libblkid scan of
-#         all block devices, adds ~40-50 reads to the kernel's count).
+#         kernel's completed count (/sys/block/loopN/stat fields 1+2: ios
+#         plus merges) are printed beside each tool's figures (an outside
+#         reader, such as a libblkid scan of all block devices, adds ~48 reads
+#         to the kernel's count; kernel us/IO = read ticks / read ios).
 # Figures: IOPS; IOPS per CPU-second = IOPS / ((usr_cpu+sys_cpu)/100) of the
 # I/O thread(s) as each tool reports them (floor: getrusage of its thread);
 # proc = I/Os per CPU-second of the whole process from the shell's `time`
@@ -142,7 +143,8 @@ proc = ios / (u + s) if u + s > 0 else 0.0
 kios = kms = -1
 if st0 and st1:
     a, b = [int(x) for x in st0.split()], [int(x) for x in st1.split()]
-    kios, kms = b[0] - a[0], b[3] - a[3]
+    # completed requests + bios merged into them = the I/Os a tool submitted
+    kios, kms = b[0] + b[1] - a[0] - a[1], b[3] - a[3]
 print(tname, rnd, tool, f"{iops:.0f} {ipc:.0f} {proc:.0f} {mean:.0f} {p50:.0f} {p99:.0f} {ios:.0f} {kios} {kms}")
 EOF
 		{ say "  $tool: cannot parse $raw.out"; return 1; }
