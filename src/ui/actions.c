@@ -186,14 +186,18 @@ static int marked_targets(struct app *a, struct spec *s)
 static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	char dir[600], err[256] = "";
-	if (a->results_dir[0])
+	/* --results DIR: the first run writes DIR, later ones DIR-2, DIR-3... */
+	if (a->results_dir[0] && a->nruns == 0)
 		snprintf(dir, sizeof(dir), "%s", a->results_dir);
+	else if (a->results_dir[0])
+		snprintf(dir, sizeof(dir), "%s-%u", a->results_dir, a->nruns + 1);
 	else
 		session_default_dir(name, dir, sizeof(dir));
 	if (session_start(a->sess, jobs, n, dir, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
+	a->nruns++;
 	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
 	a->screen = SCREEN_LIVE;
 	a->span = 0;

@@ -102,6 +102,7 @@ struct app {
 	char pending_name[64];
 	char pending_path[256];
 	char run_name[64];
+	unsigned nruns; /* runs started so far (results directory names) */
 
 	/* view of the time axis */
 	bool log, mbps;

@@ -287,8 +287,8 @@ static void pane_iops(struct app *a, WINDOW *w)
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_READ, " read");
-		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, " write ");
+		draw_str(a, w, 0, lx, 6, ROLE_READ, " read ");
+		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, "write ");
 	}
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
 }
@@ -310,8 +310,8 @@ static void pane_lat(struct app *a, WINDOW *w)
 	draw_header(a, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 5, ROLE_LAT_MEAN, " mean");
-		draw_str(a, w, 0, lx + 5, 6, ROLE_LAT_P99, " p99 ");
+		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, " mean ");
+		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, "p99 ");
 	}
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
 }
@@ -638,6 +638,7 @@ void panes_draw_help(struct app *a)
 	    "+ -       zoom the time axis    < > Left Right  scroll",
 	    "0         whole run             End f  follow the newest data",
 	    "PgUp/PgDn pages of per-target strips (live screen)",
+	    "Shift-Tab previous pane   j k  down/up   Ctrl-L redraw",
 	    "replay:   Space play/pause, [ ] speed, Home restart",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0]));
