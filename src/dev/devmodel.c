@@ -228,6 +228,31 @@ bool dev_block_supports(const struct dev_block *b, enum purge_method m, const ch
 	return !r;
 }
 
+int dev_confirm_token(const char *path, char *buf, size_t len)
+{
+	struct dev_list *l;
+	const struct dev_ctrl *c;
+	char err[128];
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (access(path, F_OK))
+		return -errno;
+	if (!nvs_nvme_is_nvme(path)) {
+		scpy(buf, len, path);
+		return 0;
+	}
+	l = dev_scan(err, sizeof(err));
+	if (!l)
+		return -ENOMEM;
+	c = dev_list_find_nvme(l, path, NULL);
+	if (c)
+		scpy(buf, len, c->serial);
+	dev_list_free(l);
+	return c ? 0 : -ENODEV;
+}
+
 /* ---- in use: mounts, swap, holders, partitions, signatures ---- */
 
 bool dev_usage_any(const struct dev_usage *u)

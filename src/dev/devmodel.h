@@ -155,6 +155,12 @@ bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char
  * may be NULL). */
 bool dev_block_supports(const struct dev_block *b, enum purge_method m, const char **why);
 
+/* What purge_run() wants as confirmation for @path: the serial of the
+ * controller behind an NVMe node, else @path itself.  Meant for prompts
+ * ("type NVSCOPE-A1 to destroy /dev/nvme0n1"), not for filling in the
+ * confirmation on the user's behalf.  Returns 0, or -errno with @buf = "". */
+int dev_confirm_token(const char *path, char *buf, size_t len);
+
 /* Copies @src into @dst (size @len; @dst may equal @src), dropping leading and trailing
  * whitespace and NUL padding; @src need not be NUL-terminated within
  * @srclen bytes.  Returns @dst. */

@@ -335,6 +335,11 @@ START_TEST(test_health_read_bad_path)
 	ck_assert_ptr_nonnull(strstr(err, "not an NVMe device"));
 	ck_assert_int_eq(dev_health_read("/nonexistent/nvme9", &h, &st, err, sizeof(err)),
 			 -ENOENT);
+	/* not NVMe: the path itself confirms */
+	ck_assert_int_eq(dev_confirm_token("/dev/null", err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "/dev/null");
+	ck_assert_int_eq(dev_confirm_token("/nonexistent/x", err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "");
 }
 END_TEST
 
