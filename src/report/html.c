@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "report/csv.h"
+#include "report/rtable.h"
 #include "report/svg.h"
 #include "stats/collect.h"
 
@@ -25,127 +26,6 @@
 
 static const char *const palette[MAX_DIRS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
 					      "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-
-/* ---- a small reader for the plan's own CSV tables ---- */
-
-struct tab {
-	unsigned ncols;
-	char cols[MAX_COLS][32];
-	size_t nrows;
-	double *v;	   /* nrows x ncols; first column "max" reads as NAN */
-	char (*first)[16]; /* first column as text */
-};
-
-static void tab_free(struct tab *t)
-{
-	free(t->v);
-	free(t->first);
-	memset(t, 0, sizeof(*t));
-}
-
-static int tab_read(const char *path, struct tab *t)
-{
-	FILE *f = fopen(path, "r");
-	char line[2048];
-	size_t cap = 0;
-	memset(t, 0, sizeof(*t));
-	if (!f)
-		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	for (char *save = NULL, *c = strtok_r(line, ",\n", &save); c && t->ncols < MAX_COLS;
-	     c = strtok_r(NULL, ",\n", &save))
-		snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", c);
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '\n' || line[0] == '#')
-			continue;
-		if (t->nrows == cap) {
-			cap = cap ? cap * 2 : 64;
-			double *nv = realloc(t->v, cap * t->ncols * sizeof(double));
-			if (!nv)
-				break;
-			t->v = nv;
-			char(*nf)[16] = realloc(t->first, cap * sizeof(*nf));
-			if (!nf)
-				break;
-			t->first = nf;
-		}
-		double *row = t->v + t->nrows * t->ncols;
-		char *p = line;
-		for (unsigned c = 0; c < t->ncols; c++) {
-			char *end;
-			row[c] = strtod(p, &end);
-			if (c == 0) {
-				size_t n = strcspn(p, ",\n");
-				snprintf(t->first[t->nrows], 16, "%.*s", (int)(n < 15 ? n : 15), p);
-			}
-			if (end == p)
-				row[c] = NAN;
-			p += strcspn(p, ",\n");
-			if (*p == ',')
-				p++;
-		}
-		t->nrows++;
-	}
-	fclose(f);
-	return 0;
-}
-
-static int tab_col(const struct tab *t, const char *name)
-{
-	for (unsigned c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c], name))
-			return (int)c;
-	return -1;
-}
-
-static double tab_get(const struct tab *t, size_t row, const char *name)
-{
-	int c = tab_col(t, name);
-	return c < 0 || row >= t->nrows ? NAN : t->v[row * t->ncols + (unsigned)c];
-}
-
-/* Column @name of every row (malloc'ed, caller frees). */
-static double *tab_column(const struct tab *t, const char *name)
-{
-	double *out = calloc(t->nrows ? t->nrows : 1, sizeof(double));
-	for (size_t i = 0; out && i < t->nrows; i++)
-		out[i] = tab_get(t, i, name);
-	return out;
-}
-
-static cJSON *json_file(const char *dir, const char *sub, const char *name)
-{
-	char path[2048];
-	snprintf(path, sizeof(path), "%s/%s%s%s", dir, sub ? sub : "", sub ? "/" : "", name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			char *n = cap > (256u << 20) ? NULL : realloc(buf, cap);
-			if (!n)
-				break;
-			buf = n;
-		}
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	if (!buf)
-		return NULL;
-	buf[len] = '\0';
-	cJSON *o = cJSON_Parse(buf);
-	free(buf);
-	return o;
-}
 
 static const char *jstr(const cJSON *o, const char *key)
 {
@@ -192,7 +72,7 @@ static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 	fputs("</h3>", f);
 }
 
-static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tabs, unsigned ndirs,
+static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned ndirs,
 			 const char *first, const char *firstcol)
 {
 	fprintf(f,
@@ -205,17 +85,21 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct tab *tab
 			fputs("<tr><td class=\"l\">", f);
 			esc(f, dirs[d].label);
 			fputs("</td><td>", f);
-			if (firstcol)
-				fprintf(f, "%g", tab_get(&tabs[d], r, firstcol));
+			if (firstcol && !strcmp(firstcol, "threads"))
+				fprintf(f, "T%gQ%g", rtab_get(&tabs[d], r, "threads"),
+					rtab_get(&tabs[d], r, "qd"));
+			else if (firstcol)
+				fprintf(f, "%g", rtab_get(&tabs[d], r, firstcol));
 			else
 				esc(f, tabs[d].first[r]);
-			fprintf(
-			    f,
-			    "</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-			    "<td>%.1f</td><td>%.1f</td></tr>",
-			    tab_get(&tabs[d], r, "iops"), tab_get(&tabs[d], r, "mbps"),
-			    tab_get(&tabs[d], r, "lat_mean_us"), tab_get(&tabs[d], r, "lat_p99_us"),
-			    tab_get(&tabs[d], r, "lat_max_us"), tab_get(&tabs[d], r, "cpu_pct"));
+			fprintf(f,
+				"</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
+				"<td>%.1f</td><td>%.1f</td></tr>",
+				rtab_get(&tabs[d], r, "iops"), rtab_get(&tabs[d], r, "mbps"),
+				rtab_get(&tabs[d], r, "lat_mean_us"),
+				rtab_get(&tabs[d], r, "lat_p99_us"),
+				rtab_get(&tabs[d], r, "lat_max_us"),
+				rtab_get(&tabs[d], r, "cpu_pct"));
 		}
 	fputs("</table>\n", f);
 }
@@ -278,15 +162,15 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 }
 
 static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
-				 const char *stepfile)
+				 const char *title)
 {
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
 		char path[2048];
-		struct tab rounds;
-		snprintf(path, sizeof(path), "%s/%s/%s", dirs[d].path, sub, stepfile);
-		cJSON *ss = json_file(dirs[d].path, sub, "steady.json");
-		if (tab_read(path, &rounds)) {
+		struct rtab rounds;
+		snprintf(path, sizeof(path), "%s/%s/rounds.csv", dirs[d].path, sub);
+		cJSON *ss = rtab_json(dirs[d].path, sub, "steady.json");
+		if (rtab_read(path, &rounds)) {
 			cJSON_Delete(ss);
 			continue;
 		}
@@ -299,14 +183,12 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 		if (att && round >= 1) {
 			size_t last = (size_t)round - 1,
 			       firstr = round > win ? last + 1 - (size_t)win : 0;
-			x0 = tab_get(&rounds, firstr, "t_start_s");
-			x1 = tab_get(&rounds, last, "t_end_s");
+			x0 = rtab_get(&rounds, firstr, "t_start_s");
+			x1 = rtab_get(&rounds, last, "t_end_s");
 			snprintf(label, sizeof(label), "steady-state window (rounds %zu-%zu)",
 				 firstr + 1, last + 1);
 		}
-		samples_chart(f, dirs[d].path, sub,
-			      "Preconditioning: IOPS and latency per interval", false, att, x0, x1,
-			      label);
+		samples_chart(f, dirs[d].path, sub, title, false, att, x0, x1, label);
 		fputs("<p class=\"verdict\">", f);
 		if (!ss)
 			fputs("<span class=\"warn\">no verdict yet (step not finished)</span>", f);
@@ -320,13 +202,18 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 			    round, jnum(ss, "time_s"), jnum(ss, "window_avg"),
 			    jnum(ss, "range_pct"), jnum(ss, "range_limit_pct"),
 			    jnum(ss, "slope_pct"), jnum(ss, "slope_limit_pct"));
-		else
+		else if (isfinite(jnum(ss, "range_pct")))
 			fprintf(f,
 				"<span class=\"warn\">no steady state in %.0f rounds</span> (last "
 				"window: range %.1f%%, slope %.1f%%)",
 				jnum(ss, "rounds"), jnum(ss, "range_pct"), jnum(ss, "slope_pct"));
+		else
+			fprintf(f,
+				"<span class=\"warn\">no steady state in %.0f rounds</span> (fewer "
+				"than the %.0f-round window)",
+				jnum(ss, "rounds"), win);
 		fputs("</p>", f);
-		if (rounds.nrows && tab_col(&rounds, "iops") >= 0) {
+		if (rounds.nrows && rtab_col(&rounds, "iops") >= 0) {
 			fputs(
 			    "<table class=\"rounds\"><tr><th>round</th><th>end s</th><th>IOPS</th>"
 			    "<th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th></tr>",
@@ -335,22 +222,22 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 				fprintf(f,
 					"<tr><td>%.0f</td><td>%.1f</td><td>%.0f</td><td>%.1f</td>"
 					"<td>%.1f</td><td>%.1f</td></tr>",
-					tab_get(&rounds, r, "round"),
-					tab_get(&rounds, r, "t_end_s"), tab_get(&rounds, r, "iops"),
-					tab_get(&rounds, r, "mbps"),
-					tab_get(&rounds, r, "lat_mean_us"),
-					tab_get(&rounds, r, "lat_p99_us"));
+					rtab_get(&rounds, r, "round"),
+					rtab_get(&rounds, r, "t_end_s"),
+					rtab_get(&rounds, r, "iops"), rtab_get(&rounds, r, "mbps"),
+					rtab_get(&rounds, r, "lat_mean_us"),
+					rtab_get(&rounds, r, "lat_p99_us"));
 			fputs("</table>", f);
 		}
 		fputs("</div>", f);
 		cJSON_Delete(ss);
-		tab_free(&rounds);
+		rtab_free(&rounds);
 	}
 	fputs("</div>\n", f);
 }
 
 /* One chart with a series per directory: y column against x column. */
-static void overlay_chart(FILE *f, const struct rdir *dirs, const struct tab *tabs, unsigned nd,
+static void overlay_chart(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned nd,
 			  const char *id, const char *title, const char *xcol, const char *xlabel,
 			  const char *ycol, const char *ylabel, bool xlog)
 {
@@ -360,8 +247,8 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct tab *ta
 	for (unsigned d = 0; d < nd; d++) {
 		if (!tabs[d].nrows)
 			continue;
-		xs[n] = tab_column(&tabs[d], xcol);
-		ys[n] = tab_column(&tabs[d], ycol);
+		xs[n] = rtab_column(&tabs[d], xcol);
+		ys[n] = rtab_column(&tabs[d], ycol);
 		/* rows whose first column is not a number (the rate curve's
 		 * "max" run) are tables-only */
 		for (size_t r = 0; xs[n] && r < tabs[d].nrows; r++)
@@ -390,25 +277,25 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct tab *ta
 }
 
 static void read_tabs(const struct rdir *dirs, unsigned nd, const char *sub, const char *name,
-		      struct tab *tabs)
+		      struct rtab *tabs)
 {
 	for (unsigned d = 0; d < nd; d++) {
 		char path[2048];
 		snprintf(path, sizeof(path), "%s/%s/%s", dirs[d].path, sub, name);
-		if (tab_read(path, &tabs[d]))
+		if (rtab_read(path, &tabs[d]))
 			memset(&tabs[d], 0, sizeof(tabs[d]));
 	}
 }
 
-static void free_tabs(struct tab *tabs, unsigned nd)
+static void free_tabs(struct rtab *tabs, unsigned nd)
 {
 	for (unsigned d = 0; d < nd; d++)
-		tab_free(&tabs[d]);
+		rtab_free(&tabs[d]);
 }
 
 static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct tab tabs[MAX_DIRS];
+	struct rtab tabs[MAX_DIRS];
 	read_tabs(dirs, nd, sub, "qd.csv", tabs);
 	size_t maxrows = 0;
 	for (unsigned d = 0; d < nd; d++)
@@ -439,7 +326,7 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 
 static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct tab tabs[MAX_DIRS];
+	struct rtab tabs[MAX_DIRS];
 	read_tabs(dirs, nd, sub, "rate.csv", tabs);
 	fputs("<div class=\"row\">", f);
 	overlay_chart(f, dirs, tabs, nd, "rate-curve", "Rate curve: mean latency vs IOPS", "iops",
@@ -451,19 +338,69 @@ static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	free_tabs(tabs, nd);
 }
 
+/* IOPS against queue depth, one line per worker count (thread profile). */
+static void grid_chart(FILE *f, const struct rtab *t)
+{
+	static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+					     "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+	struct svg_series se[16];
+	char names[16][16];
+	double *x[16] = {0}, *y[16] = {0}, th_of[16];
+	unsigned ns = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double th = rtab_get(t, r, "threads");
+		unsigned k = 0;
+		while (k < ns && th_of[k] != th)
+			k++;
+		if (k == ns) {
+			if (ns == 16)
+				continue;
+			x[ns] = calloc(t->nrows, sizeof(double));
+			y[ns] = calloc(t->nrows, sizeof(double));
+			if (!x[ns] || !y[ns]) {
+				free(x[ns]);
+				free(y[ns]);
+				break;
+			}
+			snprintf(names[ns], sizeof(names[ns]), "T%g", th);
+			th_of[ns] = th;
+			se[ns] = (struct svg_series){
+			    .name = names[ns], .x = x[ns], .y = y[ns], .color = colors[ns % 8]};
+			ns++;
+		}
+		x[k][se[k].n] = rtab_get(t, r, "qd");
+		y[k][se[k].n] = rtab_get(t, r, "iops");
+		se[k].n++;
+	}
+	struct svg_chart c = {.id = "grid",
+			      .title = "IOPS vs queue depth per thread count",
+			      .xlabel = "queue depth (per thread)",
+			      .ylabel = "IOPS",
+			      .xlog = true,
+			      .series = se,
+			      .nseries = ns,
+			      .width = 480,
+			      .height = 300};
+	svg_chart(f, &c);
+	for (unsigned i = 0; i < ns; i++) {
+		free(x[i]);
+		free(y[i]);
+	}
+}
+
 static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct tab tabs[MAX_DIRS];
+	struct rtab tabs[MAX_DIRS];
 	read_tabs(dirs, nd, sub, "grid.csv", tabs);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
-		const struct tab *t = &tabs[d];
+		const struct rtab *t = &tabs[d];
 		if (!t->nrows)
 			continue;
 		double qs[64];
 		unsigned nq = 0;
 		for (size_t r = 0; r < t->nrows && nq < 64; r++) {
-			double q = tab_get(t, r, "qd");
+			double q = rtab_get(t, r, "qd");
 			bool seen = false;
 			for (unsigned i = 0; i < nq; i++)
 				seen |= qs[i] == q;
@@ -478,32 +415,34 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 		fputs("</tr>", f);
 		double last_t = NAN;
 		for (size_t r = 0; r < t->nrows; r++) {
-			double th = tab_get(t, r, "threads");
+			double th = rtab_get(t, r, "threads");
 			if (th != last_t) {
 				if (r)
 					fputs("</tr>", f);
 				fprintf(f, "<tr><th>T%g</th>", th);
 				last_t = th;
 			}
-			fprintf(f, "<td>%.0f</td>", tab_get(t, r, "iops"));
+			fprintf(f, "<td>%.0f</td>", rtab_get(t, r, "iops"));
 		}
-		fputs("</tr></table></div>", f);
+		fputs("</tr></table>", f);
+		grid_chart(f, t);
+		fputs("</div>", f);
 	}
 	fputs("</div>", f);
-	metric_table(f, dirs, tabs, nd, "threads", "threads");
+	metric_table(f, dirs, tabs, nd, "cell", "threads");
 	free_tabs(tabs, nd);
 }
 
 /* The SNIA matrix: rows block sizes, columns R/W mixes, each value the
  * average over the rounds of the steady-state window (or the last window
  * of rounds when not attained). */
-static void matrix_table(FILE *f, const struct tab *t, const char *col, const char *title,
+static void matrix_table(FILE *f, const struct rtab *t, const char *col, const char *title,
 			 size_t r0, size_t r1, const char *fmt)
 {
 	double bss[64], mixes[64];
 	unsigned nb = 0, nm = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
-		double b = tab_get(t, r, "bs"), m = tab_get(t, r, "read_pct");
+		double b = rtab_get(t, r, "bs"), m = rtab_get(t, r, "read_pct");
 		bool sb = false, sm = false;
 		for (unsigned i = 0; i < nb; i++)
 			sb |= bss[i] == b;
@@ -524,11 +463,11 @@ static void matrix_table(FILE *f, const struct tab *t, const char *col, const ch
 			double sum = 0;
 			unsigned n = 0;
 			for (size_t r = 0; r < t->nrows; r++) {
-				double round = tab_get(t, r, "round");
-				if (tab_get(t, r, "bs") == bss[i] &&
-				    tab_get(t, r, "read_pct") == mixes[j] && round >= (double)r0 &&
+				double round = rtab_get(t, r, "round");
+				if (rtab_get(t, r, "bs") == bss[i] &&
+				    rtab_get(t, r, "read_pct") == mixes[j] && round >= (double)r0 &&
 				    round <= (double)r1) {
-					sum += tab_get(t, r, col);
+					sum += rtab_get(t, r, col);
 					n++;
 				}
 			}
@@ -544,17 +483,17 @@ static void matrix_table(FILE *f, const struct tab *t, const char *col, const ch
 
 static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct tab tabs[MAX_DIRS];
+	struct rtab tabs[MAX_DIRS];
 	read_tabs(dirs, nd, sub, "matrix.csv", tabs);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
-		const struct tab *t = &tabs[d];
+		const struct rtab *t = &tabs[d];
 		if (!t->nrows)
 			continue;
-		cJSON *ss = json_file(dirs[d].path, sub, "steady.json");
+		cJSON *ss = rtab_json(dirs[d].path, sub, "steady.json");
 		double rounds = 0;
 		for (size_t r = 0; r < t->nrows; r++)
-			rounds = fmax(rounds, tab_get(t, r, "round"));
+			rounds = fmax(rounds, rtab_get(t, r, "round"));
 		double win = ss ? jnum(ss, "window") : 5, at = ss ? jnum(ss, "round") : NAN;
 		double r1 = isfinite(at) ? at : rounds,
 		       r0 = fmax(1, r1 - (isfinite(win) ? win : 5) + 1);
@@ -586,7 +525,7 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 		esc(f, dirs[d].label);
 		fputs("</td><td class=\"l\">", f);
 		if (!strcmp(kind, "purge")) {
-			cJSON *o = json_file(dirs[d].path, sub, "purge.json"), *t;
+			cJSON *o = rtab_json(dirs[d].path, sub, "purge.json"), *t;
 			cJSON_ArrayForEach(t, cJSON_GetObjectItem(o, "targets"))
 			{
 				esc(f, jstr(t, "target"));
@@ -598,11 +537,11 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 			}
 			cJSON_Delete(o);
 		} else {
-			cJSON *o = json_file(dirs[d].path, sub, "fill.json");
+			cJSON *o = rtab_json(dirs[d].path, sub, "fill.json");
 			const cJSON *w = cJSON_GetObjectItem(
 			    cJSON_GetArrayItem(cJSON_GetObjectItem(o, "jobs"), 0), "write");
 			if (w)
-				fprintf(f, "%.1f MB/s, %.0f MB written in %.1f s",
+				fprintf(f, "%.1f MB/s, %.0f MB written in %.3g s",
 					jnum(w, "bw_bytes") / 1e6, jnum(w, "io_bytes") / 1e6,
 					jnum(w, "runtime") / 1000);
 			else
@@ -618,7 +557,7 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->meta = json_file(path, NULL, "meta.json");
+	d->meta = rtab_json(path, NULL, "meta.json");
 	if (!d->meta) {
 		snprintf(err, errlen,
 			 "%s/meta.json: missing or not JSON (not a plan results "
@@ -626,7 +565,7 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 			 path);
 		return -ENOENT;
 	}
-	d->dev = json_file(path, NULL, "device-before.json");
+	d->dev = rtab_json(path, NULL, "device-before.json");
 	const cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d->dev, "targets"), 0);
 	const char *model = t0 ? jstr(t0, "model") : "";
 	const char *tp = t0 ? jstr(t0, "path") : "";
@@ -725,7 +664,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		struct rdir have[MAX_DIRS];
 		unsigned nh = 0;
 		for (unsigned d = 0; d < nd; d++) {
-			cJSON *o = json_file(dirs[d].path, steps[i], "step.json");
+			cJSON *o = rtab_json(dirs[d].path, steps[i], "step.json");
 			if (!o)
 				continue;
 			have[nh++] = dirs[d];
@@ -748,7 +687,8 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		}
 		fputs("</h2>\n", f);
 		if (!strcmp(kind, "precondition"))
-			section_precondition(f, have, nh, steps[i], "rounds.csv");
+			section_precondition(f, have, nh, steps[i],
+					     "Preconditioning: IOPS and latency per interval");
 		else if (!strcmp(kind, "measure"))
 			section_measure(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "rate-curve"))
@@ -756,7 +696,9 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		else if (!strcmp(kind, "grid"))
 			section_grid(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "matrix")) {
-			section_precondition(f, have, nh, steps[i], "rounds.csv");
+			section_precondition(
+			    f, have, nh, steps[i],
+			    "Matrix rounds: IOPS and latency per interval (all cells)");
 			section_matrix(f, have, nh, steps[i]);
 		} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
 			section_simple(f, have, nh, steps[i], kind);

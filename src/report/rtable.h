@@ -1,0 +1,38 @@
+/* rtable.h - reading back what `nvscope plan` writes into a results
+ * directory: its small CSV tables (qd.csv, rate.csv, grid.csv, matrix.csv,
+ * rounds.csv: a header line, then numbers) and its JSON files.  Used by the
+ * HTML report. */
+#ifndef NVS_RTABLE_H
+#define NVS_RTABLE_H
+
+#include <stddef.h>
+
+#define RTAB_MAX_COLS 24
+
+/* A table: nrows x ncols numbers (a cell that is not a number reads as
+ * NAN), plus the first column's text (the rate curve's "max"). */
+struct rtab {
+	unsigned ncols;
+	char cols[RTAB_MAX_COLS][32];
+	size_t nrows;
+	double *v;	   /* nrows x ncols */
+	char (*first)[16]; /* first column as text */
+};
+
+/* Reads CSV @path into @t (caller frees with rtab_free).  0, -errno when
+ * it cannot be opened, -EINVAL when it has no header. */
+int rtab_read(const char *path, struct rtab *t);
+/* Frees and zeroes @t (safe on a zeroed table). */
+void rtab_free(struct rtab *t);
+/* Index of column @name, -1 when absent. */
+int rtab_col(const struct rtab *t, const char *name);
+/* Cell of column @name in @row; NAN when either is absent. */
+double rtab_get(const struct rtab *t, size_t row, const char *name);
+/* Column @name of every row, malloc'ed (caller frees); NULL out of memory. */
+double *rtab_column(const struct rtab *t, const char *name);
+/* Parses JSON file @dir/@sub/@name (@sub may be NULL).  Returns a cJSON *
+ * (as void *, so this header needs no cJSON) the caller frees with
+ * cJSON_Delete, or NULL when missing or not JSON. */
+void *rtab_json(const char *dir, const char *sub, const char *name);
+
+#endif
