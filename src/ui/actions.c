@@ -193,12 +193,12 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 		snprintf(dir, sizeof(dir), "%s-%u", a->results_dir, a->nruns + 1);
 	else
 		session_default_dir(name, dir, sizeof(dir));
+	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
 	if (session_start(a->sess, jobs, n, dir, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
 	a->nruns++;
-	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
 	a->screen = SCREEN_LIVE;
 	a->span = 0;
 	a->follow = true;

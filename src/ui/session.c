@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "io/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -253,6 +254,23 @@ fail:;
 	return -e;
 }
 
+/* Undoes open_dir: our two files, and the directory when it is empty. */
+static void remove_dir(struct session *s)
+{
+	char path[600];
+	if (s->csv)
+		fclose(s->csv);
+	if (s->events)
+		fclose(s->events);
+	s->csv = s->events = NULL;
+	snprintf(path, sizeof(path), "%s/samples.csv", s->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events.log", s->dir);
+	unlink(path);
+	rmdir(s->dir);
+	s->dir[0] = '\0';
+}
+
 int session_start(struct session *s, const struct spec *jobs, unsigned njobs, const char *dir,
 		  char *err, size_t errlen)
 {
@@ -309,7 +327,9 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 	s->state = SESS_RUNNING;
 	return 0;
 fail:
-	event(s, "refused: %s", err);
+	/* nothing ran: leave no results directory behind */
+	if (s->dir[0])
+		remove_dir(s);
 	snprintf(s->msg, sizeof(s->msg), "%s", err);
 	s->state = SESS_FAILED;
 	return ret;

@@ -147,8 +147,12 @@ START_TEST(bad_specs)
 	/* a target that cannot be opened: refused before anything runs */
 	make_spec(&s, "1", "1s");
 	snprintf(s.targets[0], sizeof(s.targets[0]), "/nonexistent-dir/x.img");
-	ck_assert_int_lt(session_start(x, &s, 1, NULL, err, sizeof(err)), 0);
+	char res[128];
+	snprintf(res, sizeof(res), "%s/never", dir);
+	ck_assert_int_lt(session_start(x, &s, 1, res, err, sizeof(err)), 0);
 	ck_assert_int_eq(session_state(x), SESS_FAILED);
+	ck_assert_int_ne(access(res, F_OK), 0); /* no results dir for a run that never ran */
+	ck_assert_str_eq(session_dir(x), "");
 	ck_assert_int_eq(session_poll(x), 0);
 	session_free(x);
 	session_free(NULL);
