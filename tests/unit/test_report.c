@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/html.h"
+#include "report/rtable.h"
 #include "report/svg.h"
 
 static char *render(const struct svg_chart *c, int *rc)
@@ -189,6 +190,36 @@ START_TEST(test_html)
 }
 END_TEST
 
+START_TEST(test_rtable)
+{
+	char path[] = "/tmp/nvs-rtab-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("point,target_iops,iops\nmax,0,1000\n50,500,499.5\n\n100,1000,\n", f);
+	fclose(f);
+	struct rtab t;
+	ck_assert_int_eq(rtab_read(path, &t), 0);
+	ck_assert_uint_eq(t.ncols, 3);
+	ck_assert_uint_eq(t.nrows, 3);
+	ck_assert_str_eq(t.first[0], "max");
+	ck_assert(isnan(rtab_get(&t, 0, "point")));
+	ck_assert_double_eq(rtab_get(&t, 1, "iops"), 499.5);
+	ck_assert(isnan(rtab_get(&t, 2, "iops"))); /* empty cell */
+	ck_assert(isnan(rtab_get(&t, 1, "nope")));
+	ck_assert(isnan(rtab_get(&t, 9, "iops")));
+	ck_assert_int_eq(rtab_col(&t, "target_iops"), 1);
+	double *c = rtab_column(&t, "target_iops");
+	ck_assert_double_eq(c[2], 1000);
+	free(c);
+	rtab_free(&t);
+	rtab_free(&t);
+	unlink(path);
+	ck_assert_int_eq(rtab_read("/nonexistent/x.csv", &t), -ENOENT);
+	ck_assert_ptr_null(rtab_json("/nonexistent", NULL, "x.json"));
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -197,6 +228,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_chart);
 	tcase_add_test(tc, test_no_data);
 	tcase_add_test(tc, test_html);
+	tcase_add_test(tc, test_rtable);
 	suite_add_tcase(s, tc);
 	return s;
 }
