@@ -112,7 +112,8 @@ run_tool() {
 	{ time "${cmd[@]}" >"$raw.out" 2>"$raw.err"; } 2>"$raw.time"
 	rc=$?
 	local st1=
-	[ -n "$st0" ] && st1=$(cat "/sys/block/${dev#/dev/}/stat")
+	[ -n "$st0" ] && st1=$(cat "/sys/block/${dev#/dev/}/stat") &&
+		printf 'before %s\nafter  %s\n' "$st0" "$st1" >"$raw.stat"
 	if [ $rc -ne 0 ]; then
 		say "  $tool failed (exit $rc): $(head -c 300 "$raw.err")"
 		return 1
