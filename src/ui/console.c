@@ -11,7 +11,7 @@
  * An atexit() hook calls endwin() for any exit() path.  A crash signal
  * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) cannot return to the loop, so
  * its handler uses only async-signal-safe calls: tcsetattr() with the
- * settings saved before initscr() and write() of the sequences that leave
+ * settings saved before newterm() and write() of the sequences that leave
  * the alternate screen and show the cursor, then re-raises the signal with
  * the previous handler (so sanitizer reports and core dumps still happen). */
 #include <errno.h>
@@ -500,10 +500,14 @@ int console_run(const struct console_opts *o)
 	}
 	saved_tio_ok = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
 	install_signals();
-	if (!initscr()) {
-		fprintf(stderr, "nvscope: cannot initialise the terminal\n");
+	/* newterm, not initscr: an unknown $TERM returns NULL instead of exiting */
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		const char *term = getenv("TERM");
+		fprintf(stderr, "nvscope: cannot use terminal type '%s' (set TERM)\n",
+			term ? term : "");
 		app_free(a);
-		return NVS_EXIT_IOERR;
+		return NVS_EXIT_USAGE;
 	}
 	atomic_store(&term_active, true);
 	cbreak();
@@ -532,6 +536,7 @@ int console_run(const struct console_opts *o)
 		a->sess = NULL;
 	}
 	term_restore();
+	delscreen(scr);
 	if (dir[0])
 		printf("nvscope: results in %s\n", dir);
 	app_free(a);

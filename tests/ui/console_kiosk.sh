@@ -38,3 +38,9 @@ u_keys q
 u_restored
 u_screen | grep -q 'NVS-EXIT 0' || fail "replay exit status not 0"
 ok "replay"
+
+# an unknown terminal type is one clear line and exit 2, not a crash
+u_start 80 24 env TERM=nosuchterm "$NVS_BIN"
+u_wait "cannot use terminal type 'nosuchterm'" 10
+u_wait 'NVS-EXIT 2' 5
+ok "unknown TERM"
