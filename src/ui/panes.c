@@ -563,7 +563,9 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
 	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
 	if (y < h - 2)
-		number_row(a, w, y++, "p99.99", NAN, avg_p9999, UNIT_US);
+		number_row(a, w, y++, "p99.99",
+			   lp && !a->replay ? session_interval_pct(a->sess, lp->t, 99.99) : NAN,
+			   avg_p9999, UNIT_US);
 	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
 				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
 			    : NAN;

@@ -11,6 +11,7 @@
  * per-QD table and the next step starts; at the end summary.json is written
  * with json_write_run (fio's layout, one job per step). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 #include "report/csv.h"
 #include "report/json.h"
 #include "ui/session.h"
+
+#define SESSION_IVAL_SLOTS 8
 
 struct session {
 	enum session_state state;
@@ -40,6 +43,10 @@ struct session {
 	struct series tgt[NVS_MAX_TARGETS];
 	unsigned ntargets;
 	struct hist run_hist[NVS_NDIR], step_hist[NVS_NDIR];
+	/* the last intervals' latency (both directions), by sample seq */
+	struct hist ival[SESSION_IVAL_SLOTS];
+	uint64_t ival_seq[SESSION_IVAL_SLOTS];
+	bool ival_used[SESSION_IVAL_SLOTS];
 	uint64_t dropped;
 	double done_s; /* duration of the finished steps */
 
@@ -111,6 +118,18 @@ static void on_sample(const struct sample *smp, void *arg)
 {
 	struct session *s = arg;
 	collect_sample(smp, s->collect);
+	unsigned k = (unsigned)(smp->seq % SESSION_IVAL_SLOTS);
+	if (!s->ival_used[k] || s->ival_seq[k] != smp->seq) {
+		hist_init(&s->ival[k]);
+		s->ival_seq[k] = smp->seq;
+		s->ival_used[k] = true;
+	}
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const struct sample_dir *sd = &smp->dir[d];
+		if (sd->lat_n)
+			hist_merge_counts(&s->ival[k], sd->lat_bucket, sd->lat_n, sd->lat_sum,
+					  sd->lat_min, sd->lat_max, sd->lat_sumsq);
+	}
 	if (smp->flags & SAMPLE_RAMP)
 		return;
 	for (int d = 0; d < NVS_NDIR; d++) {
@@ -187,6 +206,7 @@ static int start_step(struct session *s, char *err, size_t errlen)
 		goto free_pool;
 	}
 	memset(s->consumed, 0, sizeof(s->consumed));
+	memset(s->ival_used, 0, sizeof(s->ival_used));
 	for (int d = 0; d < NVS_NDIR; d++)
 		hist_init(&s->step_hist[d]);
 	st->t0 = s->done_s;
@@ -498,6 +518,21 @@ const struct hist *session_hist(const struct session *s, enum nvs_dir d)
 const struct hist *session_step_hist(const struct session *s, enum nvs_dir d)
 {
 	return &s->step_hist[d];
+}
+
+double session_interval_pct(const struct session *s, double t, double pct)
+{
+	if (!s->pool || !s->jobs)
+		return NAN;
+	const struct session_step *st = &s->step[s->cur];
+	double ival = s->jobs[st->job].interval_ns / 1e9;
+	long long seq = llround((t - st->t0) / ival) - 1;
+	if (seq < 0)
+		return NAN;
+	unsigned k = (unsigned)(seq % SESSION_IVAL_SLOTS);
+	if (!s->ival_used[k] || s->ival_seq[k] != (uint64_t)seq || !s->ival[k].n)
+		return NAN;
+	return hist_percentile(&s->ival[k], pct) / 1e3;
 }
 
 double session_elapsed(const struct session *s)

@@ -65,6 +65,11 @@ const struct session_step *session_step(const struct session *s, unsigned i);
  * of the current step. */
 const struct hist *session_hist(const struct session *s, enum nvs_dir d);
 const struct hist *session_step_hist(const struct session *s, enum nvs_dir d);
+/* Percentile @pct (us, both directions) of the interval of the current
+ * step that ends at run time @t (a point's t); NAN when that interval is no
+ * longer (or not yet) held - only the last few intervals of a running step
+ * are. */
+double session_interval_pct(const struct session *s, double t, double pct);
 /* Seconds since start / planned total (0 = unknown). */
 double session_elapsed(const struct session *s);
 double session_planned(const struct session *s);

@@ -4,6 +4,7 @@
  * written and replayable; stop and bad specs. */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +119,22 @@ START_TEST(stop_skips_the_rest)
 	make_spec(&s, "1,2,4", "20s");
 	struct session *x = session_new();
 	ck_assert_int_eq(session_start(x, &s, 1, NULL, err, sizeof(err)), 0);
-	for (int i = 0; i < 15; i++) {
+	/* run until a few intervals are in (up to 5 s on a loaded machine) */
+	for (int i = 0; i < 250 && session_series(x, -1)->n < 2; i++) {
 		session_poll(x);
 		nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
 	}
+	/* the newest interval's percentiles are held while the step runs */
+	const struct series *agg = session_series(x, -1);
+	ck_assert_uint_ge(agg->n, 1);
+	double t = agg->pt[agg->n - 1].t;
+	double p50 = session_interval_pct(x, t, 50), p9999 = session_interval_pct(x, t, 99.99);
+	ck_assert_msg(!isnan(p50) && !isnan(p9999), "no interval percentiles at t=%f", t);
+	ck_assert(p50 > 0 && p9999 >= p50);
+	ck_assert(isnan(session_interval_pct(x, t + 100, 50))); /* not yet */
 	session_stop(x);
 	wait_end(x, 5);
+	ck_assert(isnan(session_interval_pct(x, t, 50))); /* step over */
 	ck_assert_int_eq(session_state(x), SESS_DONE);
 	ck_assert(session_step(x, 0)->done);
 	ck_assert(!session_step(x, 1)->done);
