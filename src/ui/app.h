@@ -201,6 +201,7 @@ struct plot {
 	bool log;
 	enum axis_unit unit;
 	bool labels; /* value labels on the left and a time axis below */
+	bool near;   /* linear axis around the data, not from 0 (temperatures) */
 };
 
 /* Sets the attributes of @role on @w. */

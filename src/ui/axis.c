@@ -55,6 +55,25 @@ void axis_autoscale(struct axis *a, double vmin, double vmax, bool log)
 		a->hi = a->lo + step;
 }
 
+void axis_autoscale_near(struct axis *a, double vmin, double vmax)
+{
+	a->log = false;
+	if (!isfinite(vmin) || !isfinite(vmax) || vmax < vmin) {
+		vmin = 0;
+		vmax = 1;
+	}
+	if (vmax - vmin < 1e-9) { /* flat: a span of 1 unit (or 10%) around it */
+		double pad = fabs(vmax) > 10 ? fabs(vmax) * 0.1 : 1;
+		vmin -= pad;
+		vmax += pad;
+	}
+	double step = axis_nice_step(vmax - vmin, 4);
+	a->lo = floor(vmin / step) * step;
+	a->hi = ceil(vmax / step) * step;
+	if (a->hi <= a->lo)
+		a->hi = a->lo + step;
+}
+
 static double frac(const struct axis *a, double v)
 {
 	if (a->log)

@@ -29,6 +29,9 @@ struct axis {
  * log axes round out to whole decades and ignore values <= 0 (@vmin is the
  * smallest positive value, or <= 0 when unknown). */
 void axis_autoscale(struct axis *a, double vmin, double vmax, bool log);
+/* Like axis_autoscale for a linear axis that need not include 0
+ * (temperatures): nice bounds just around [@vmin, @vmax]. */
+void axis_autoscale_near(struct axis *a, double vmin, double vmax);
 /* Position of @v on an axis of @n pixels: 0 at lo, n-1 at hi, clamped; -1
  * when @v cannot be drawn (NaN, or <= 0 on a log axis). */
 int axis_map(const struct axis *a, double v, int n);

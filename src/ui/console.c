@@ -179,7 +179,7 @@ static void relayout(struct app *a)
 	    .screen = a->replay ? SCREEN_LIVE : a->screen,
 	    .ntargets = app_ntargets(a),
 	    .nqd = a->replay ? (unsigned)a->nrqd : session_nsteps(a->sess),
-	    .health = !a->replay && a->health_path[0],
+	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
@@ -207,6 +207,20 @@ static void relayout(struct app *a)
 	app_dirty_all(a);
 }
 
+static void push_health(struct app *a, struct health_pt p)
+{
+	if (a->nhp == a->caphp) {
+		size_t nc = a->caphp ? a->caphp * 2 : 256;
+		struct health_pt *n = realloc(a->hp, nc * sizeof(*n));
+		if (!n)
+			return;
+		a->hp = n;
+		a->caphp = nc;
+	}
+	a->hp[a->nhp++] = p;
+	a->dirty[PANE_HEALTH] = true;
+}
+
 static void health_tick(struct app *a)
 {
 	if (!a->health_path[0] || a->now < a->health_next || !app_running(a))
@@ -227,16 +241,8 @@ static void health_tick(struct app *a)
 			p.throttle = c - a->thm_base;
 		}
 	}
-	if (a->nhp == a->caphp) {
-		size_t nc = a->caphp ? a->caphp * 2 : 256;
-		struct health_pt *n = realloc(a->hp, nc * sizeof(*n));
-		if (!n)
-			return;
-		a->hp = n;
-		a->caphp = nc;
-	}
-	a->hp[a->nhp++] = p;
-	a->dirty[PANE_HEALTH] = true;
+	push_health(a, p);
+	session_record_health(a->sess, p.t, p.temp_c, p.throttle);
 }
 
 static void demo_tick(struct app *a)
@@ -368,6 +374,36 @@ static int init_themes(struct app *a, const char *name, char *err, size_t len)
 	return 0;
 }
 
+/* DIR/health.csv (NVMe targets only): the health strip of a replay. */
+static void load_health(struct app *a, const char *dir)
+{
+	char path[600], line[256];
+	snprintf(path, sizeof(path), "%s/health.csv", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		struct health_pt p = {0, NAN, 0};
+		char *end, *q = line;
+		p.t = strtod(q, &end);
+		if (end == q || *end != ',')
+			continue; /* the header, or a bad line */
+		q = end + 1;
+		if (*q != ',') {
+			p.temp_c = strtod(q, &end);
+			if (end == q)
+				continue;
+			q = end;
+		}
+		if (*q == ',')
+			p.throttle = strtod(q + 1, NULL);
+		push_health(a, p);
+	}
+	fclose(f);
+	if (a->nhp)
+		snprintf(a->health_path, sizeof(a->health_path), "(recorded)");
+}
+
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
@@ -389,6 +425,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 		snprintf(err, len, "%.400s: no samples to replay", path);
 		return -EINVAL;
 	}
+	load_health(a, dir);
 	char qerr[256];
 	a->nrqd = replay_qd_rows(dir, &a->rqd, qerr, sizeof(qerr));
 	if (a->nrqd < 0) /* no summary (an interrupted run): no per-QD table */

@@ -206,6 +206,8 @@ void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const str
 	struct axis ax;
 	if (vmax < vmin)
 		axis_autoscale(&ax, 0, 0, p->log);
+	else if (p->near && !p->log)
+		axis_autoscale_near(&ax, vmin, vmax);
 	else
 		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
 	if (bcanvas_init(&a->canvas, pw, ph))

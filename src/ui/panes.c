@@ -318,13 +318,16 @@ static void pane_lat(struct app *a, WINDOW *w)
 
 static void pane_health(struct app *a, WINDOW *w)
 {
-	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC};
+	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
 	app_time_range(a, &p.t0, &p.t1);
-	p.ser[0] = (struct plot_ser){a->hp, a->nhp, sizeof(struct health_pt),
+	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
+	while (a->replay && nhp && a->hp[nhp - 1].t > a->replay_t)
+		nhp--;
+	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
 				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
 	p.nser = 1;
 	char title[128];
-	const struct health_pt *lh = a->nhp ? &a->hp[a->nhp - 1] : NULL;
+	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
 	if (lh && !isnan(lh->temp_c))
 		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f",
 			 a->health_path, lh->temp_c, lh->throttle);
@@ -335,7 +338,7 @@ static void pane_health(struct app *a, WINDOW *w)
 	p.labels = getmaxy(w) - 1 >= 4;
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
 	if (!p.labels && getmaxx(w) > 7)
-		for (size_t i = 1; i < a->nhp; i++)
+		for (size_t i = 1; i < nhp; i++)
 			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
 				int x =
 				    (int)((a->hp[i].t - p.t0) / (p.t1 - p.t0) * (getmaxx(w) - 1));

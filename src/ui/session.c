@@ -51,7 +51,7 @@ struct session {
 	double done_s; /* duration of the finished steps */
 
 	char dir[512];
-	FILE *csv, *events;
+	FILE *csv, *events, *health;
 };
 
 struct session *session_new(void)
@@ -91,7 +91,9 @@ static void release_run(struct session *s)
 		fclose(s->csv);
 	if (s->events)
 		fclose(s->events);
-	s->csv = s->events = NULL;
+	if (s->health)
+		fclose(s->health);
+	s->csv = s->events = s->health = NULL;
 	free(s->jobs);
 	s->jobs = NULL;
 }
@@ -394,7 +396,9 @@ static void finish(struct session *s)
 	write_summary(s);
 	if (s->csv)
 		fclose(s->csv);
-	s->csv = NULL;
+	if (s->health)
+		fclose(s->health);
+	s->csv = s->health = NULL;
 }
 
 /* The current pool has ended: record its step, start the next. */
@@ -518,6 +522,25 @@ const struct hist *session_hist(const struct session *s, enum nvs_dir d)
 const struct hist *session_step_hist(const struct session *s, enum nvs_dir d)
 {
 	return &s->step_hist[d];
+}
+
+int session_record_health(struct session *s, double t, double temp_c, double throttle)
+{
+	if (s->state != SESS_RUNNING || !s->dir[0])
+		return 0;
+	if (!s->health) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s/health.csv", s->dir);
+		if (!(s->health = fopen(path, "w")))
+			return -errno;
+		fprintf(s->health, "time_s,temp_c,throttle_events\n");
+	}
+	if (isnan(temp_c))
+		fprintf(s->health, "%.3f,,%.0f\n", t, throttle);
+	else
+		fprintf(s->health, "%.3f,%.1f,%.0f\n", t, temp_c, throttle);
+	fflush(s->health);
+	return 0;
 }
 
 double session_interval_pct(const struct session *s, double t, double pct)

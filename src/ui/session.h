@@ -65,6 +65,10 @@ const struct session_step *session_step(const struct session *s, unsigned i);
  * of the current step. */
 const struct hist *session_hist(const struct session *s, enum nvs_dir d);
 const struct hist *session_step_hist(const struct session *s, enum nvs_dir d);
+/* Appends one health reading (run time @t, temperature in C or NAN,
+ * thermal-throttle transitions since the start) to DIR/health.csv of the
+ * running session (created on first use).  0 or -errno. */
+int session_record_health(struct session *s, double t, double temp_c, double throttle);
 /* Percentile @pct (us, both directions) of the interval of the current
  * step that ends at run time @t (a point's t); NAN when that interval is no
  * longer (or not yet) held - only the last few intervals of a running step

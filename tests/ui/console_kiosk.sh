@@ -25,13 +25,17 @@ u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0"
 grep -q '"jobs"' "$RES/summary.json" || fail "summary.json has no jobs"
 ok "run ended, results written"
 
-# replay the directory just written
+# replay the directory just written, with a recorded health log as an NVMe
+# target leaves it (this machine has no NVMe: written here)
+printf 'time_s,temp_c,throttle_events\n0.000,41.0,0\n1.000,42.0,0\n2.000,,1\n3.000,44.0,1\n' \
+	>"$RES/health.csv"
 u_start 100 30 "$NVS_BIN" replay "$RES" --speed 2
 u_wait '(REPLAY|PAUSED) kiosk' 10
 u_wait 'IOPS \(linear\) +now [1-9]' 10
 u_screen | grep -qP '[\x{2801}-\x{28ff}]' || fail "replay: no strip"
 u_keys End
 u_wait 'PAUSED' 5
+u_wait 'Health \(recorded\) +44C +throttle events 1' 5
 u_keys Home
 u_wait 'REPLAY' 5
 u_keys q

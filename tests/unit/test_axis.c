@@ -89,6 +89,22 @@ START_TEST(log_axis)
 }
 END_TEST
 
+START_TEST(near_axis)
+{
+	struct axis a;
+	axis_autoscale_near(&a, 41, 54.5);
+	ck_assert(!a.log);
+	ck_assert(a.lo > 30 && a.lo <= 41);
+	ck_assert(a.hi >= 54.5 && a.hi < 70);
+	ck_assert_int_eq(axis_map(&a, 41, 100), axis_map(&a, a.lo + (41 - a.lo), 100));
+	ck_assert_int_gt(axis_map(&a, 54, 100), 50); /* the data fill the axis */
+	axis_autoscale_near(&a, 45, 45);	     /* flat */
+	ck_assert(a.lo < 45 && a.hi > 45);
+	axis_autoscale_near(&a, NAN, 3);
+	ck_assert(a.hi > a.lo);
+}
+END_TEST
+
 START_TEST(labels)
 {
 	char b[32];
@@ -117,6 +133,7 @@ Suite *axis_suite(void)
 	tcase_add_test(tc, linear_autoscale_and_map);
 	tcase_add_test(tc, linear_ticks);
 	tcase_add_test(tc, log_axis);
+	tcase_add_test(tc, near_axis);
 	tcase_add_test(tc, labels);
 	suite_add_tcase(s, tc);
 	return s;
