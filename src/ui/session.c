@@ -361,9 +361,14 @@ static void write_summary(struct session *s)
 {
 	if (!s->dir[0])
 		return;
-	struct result res[SESSION_MAX_STEPS];
+	/* results hold full histograms (~33 KiB each): not on the stack */
+	struct result *res = malloc(SESSION_MAX_STEPS * sizeof(*res));
 	struct series ser[SESSION_MAX_STEPS];
 	unsigned n = 0;
+	if (!res) {
+		event(s, "%s", "summary.json: out of memory");
+		return;
+	}
 	for (unsigned i = 0; i < s->nsteps; i++)
 		if (s->step[i].done) {
 			res[n] = s->step[i].res;
@@ -375,6 +380,7 @@ static void write_summary(struct session *s)
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		event(s, "cannot write summary.json: %s", strerror(errno));
+		free(res);
 		return;
 	}
 	struct json_run run = {
@@ -387,6 +393,7 @@ static void write_summary(struct session *s)
 	if (json_write_run(f, &run))
 		event(s, "%s", "summary.json: write failed");
 	fclose(f);
+	free(res);
 }
 
 static void finish(struct session *s)
