@@ -60,10 +60,13 @@ u_wait 'IOPS \(log\)' 5
 u_wait 'Latency \(log\)' 5
 u_keys l
 u_wait 'IOPS \(linear\)' 5
+u_tmux capture-pane -e -p -t ui | grep -q '38;5;' || fail "default theme: no 256-colour output"
 u_keys t
 u_wait '\| light (lin|log)' 5
 u_keys t
 u_wait '\| mono (lin|log)' 5
+sleep 0.3
+u_tmux capture-pane -e -p -t ui | grep -Eq '\[(3|4)8;5;|\[3[0-7]m' && fail "mono theme still draws colours"
 ok "log toggle and theme cycle"
 
 # help overlay, any key closes it
