@@ -114,6 +114,8 @@ struct app {
 	/* CPU */
 	struct cpu *cpu;
 	double cpu_next;
+	double ui_cpu;	 /* this (UI) thread's CPU over the last second, % */
+	double ui_cpu_s; /* its CPU time at the last reading, s */
 
 	/* health strip */
 	struct health_pt *hp;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -261,10 +262,24 @@ static void demo_tick(struct app *a)
 	app_launch_preset(a, a->demo_idx);
 }
 
+/* The UI thread's own CPU (RUSAGE_THREAD), to show that drawing is cheap. */
+static void ui_cpu_tick(struct app *a, double dt)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		a->ui_cpu = NAN;
+		return;
+	}
+	double s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+		   ru.ru_stime.tv_usec / 1e6;
+	a->ui_cpu = dt > 0 ? (s - a->ui_cpu_s) / dt * 100 : NAN;
+	a->ui_cpu_s = s;
+}
+
 static void tick(struct app *a, double dt)
 {
 	static enum session_state last_state = SESS_IDLE;
-	static double next_second;
+	static double next_second, last_second;
 	if (!a->replay) {
 		if (session_poll(a->sess) > 0)
 			dirty_live(a);
@@ -293,9 +308,12 @@ static void tick(struct app *a, double dt)
 			dirty_live(a);
 	}
 	if (a->now >= next_second) {
+		double dt_second = last_second > 0 ? a->now - last_second : 0;
+		last_second = a->now;
 		next_second = a->now + 1;
 		if (a->cpu && !cpu_update(a->cpu))
 			a->dirty[PANE_CPU] = true;
+		ui_cpu_tick(a, dt_second);
 		a->dirty[PANE_TITLE] = true;
 	}
 	if (a->msg[0] && a->now >= a->msg_until) {
@@ -519,6 +537,7 @@ int console_run(const struct console_opts *o)
 	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
 	a->demo_idx = -1;
+	a->ui_cpu = NAN;
 	a->base = o->base;
 	a->speed = o->speed > 0 ? o->speed : 1;
 	a->focus = PANE_DEVICES;

@@ -618,10 +618,10 @@ static void pane_cpu(struct app *a, WINDOW *w)
 	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
 	char v[24];
 	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-	if (isnan(own))
-		draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers N/A");
-	else
-		draw_fmt(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers %.0f%% cpu", own);
+	char wk[16], ui[16];
+	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
+	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
+	draw_fmt(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers %s ui %s", wk, ui);
 	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
 }
 
