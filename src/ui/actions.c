@@ -38,12 +38,13 @@ const struct series *app_series(struct app *a, int t)
 {
 	static struct series view, empty;
 	if (a->replay) {
-		if (t >= 0)
-			return &empty;
-		size_t n = a->replay_ser.n;
-		while (n && a->replay_ser.pt[n - 1].t > a->replay_t)
+		const struct series *src = t < 0			  ? &a->replay_ser
+					   : (unsigned)t < a->nreplay_tgt ? &a->replay_tgt[t]
+									  : &empty;
+		size_t n = src->n;
+		while (n && src->pt[n - 1].t > a->replay_t)
 			n--;
-		view = (struct series){a->replay_ser.pt, n, a->replay_ser.cap};
+		view = (struct series){src->pt, n, src->cap};
 		return &view;
 	}
 	const struct series *s = session_series(a->sess, t);
@@ -52,7 +53,16 @@ const struct series *app_series(struct app *a, int t)
 
 unsigned app_ntargets(const struct app *a)
 {
-	return a->replay ? 1 : session_ntargets(a->sess);
+	if (a->replay)
+		return a->nreplay_tgt > 1 ? a->nreplay_tgt : 1;
+	return session_ntargets(a->sess);
+}
+
+const char *app_target_name(const struct app *a, unsigned t)
+{
+	if (a->replay)
+		return t < a->nreplay_tgt && a->replay_names ? a->replay_names[t] : "";
+	return session_target(a->sess, t);
 }
 
 void app_time_range(struct app *a, double *t0, double *t1)

@@ -130,7 +130,10 @@ struct app {
 	double replay_t, speed;
 	bool paused;
 	char replay_dir[512];
-	struct qdrow *rqd; /* per-QD rows of summary.json */
+	struct series *replay_tgt; /* per-target series (target-N.csv) */
+	unsigned nreplay_tgt;
+	char (*replay_names)[256]; /* their paths (targets.txt) */
+	struct qdrow *rqd;	   /* per-QD rows of summary.json */
 	int nrqd;
 
 	/* demo */
@@ -171,6 +174,8 @@ bool app_running(const struct app *a);
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
 unsigned app_ntargets(const struct app *a);
+/* Path of target @t of the run (live or replayed); "" when unknown. */
+const char *app_target_name(const struct app *a, unsigned t);
 /* The shown time range [*t0, *t1] of the strips. */
 void app_time_range(struct app *a, double *t0, double *t1);
 

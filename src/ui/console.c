@@ -392,6 +392,52 @@ static int init_themes(struct app *a, const char *name, char *err, size_t len)
 	return 0;
 }
 
+/* Drops empty tail rows (recorded by older versions). */
+static void drop_empty_tails(struct series *s)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		if (keep && session_empty_tail(p, (uint64_t)(s->pt[keep - 1].dt * 1e9)))
+			continue;
+		s->pt[keep++] = *p;
+	}
+	s->n = keep;
+}
+
+/* DIR/targets.txt and DIR/target-N.csv (runs of several targets): the
+ * per-target strips of a replay.  Missing or bad files: no such strips. */
+static void load_targets(struct app *a, const char *dir)
+{
+	char path[600], line[300], err[256];
+	snprintf(path, sizeof(path), "%s/targets.txt", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	a->replay_tgt = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_tgt));
+	a->replay_names = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_names));
+	if (!a->replay_tgt || !a->replay_names) {
+		fclose(f);
+		return;
+	}
+	unsigned n = 0;
+	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
+		unsigned idx;
+		int off = 0;
+		if (sscanf(line, "%u %n", &idx, &off) != 1 || idx != n)
+			break;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", line + off);
+		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, n);
+		if (csv_read_series(path, &a->replay_tgt[n], err, sizeof(err)))
+			break;
+		drop_empty_tails(&a->replay_tgt[n]);
+		n++;
+	}
+	fclose(f);
+	a->nreplay_tgt = n;
+}
+
 /* DIR/health.csv (NVMe targets only): the health strip of a replay. */
 static void load_health(struct app *a, const char *dir)
 {
@@ -430,15 +476,8 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	int ret = csv_read_series(path, &a->replay_ser, err, len);
 	if (ret)
 		return ret;
-	/* drop empty tail rows (recorded by older versions) */
-	size_t keep = 0;
-	for (size_t i = 0; i < a->replay_ser.n; i++) {
-		const struct point *p = &a->replay_ser.pt[i];
-		if (keep && session_empty_tail(p, (uint64_t)(a->replay_ser.pt[keep - 1].dt * 1e9)))
-			continue;
-		a->replay_ser.pt[keep++] = *p;
-	}
-	a->replay_ser.n = keep;
+	drop_empty_tails(&a->replay_ser);
+	load_targets(a, dir);
 	if (!a->replay_ser.n) {
 		snprintf(err, len, "%.400s: no samples to replay", path);
 		return -EINVAL;
@@ -473,6 +512,10 @@ static void app_free(struct app *a)
 	free(a->hp);
 	free(a->rqd);
 	series_release(&a->replay_ser);
+	for (unsigned t = 0; a->replay_tgt && t < NVS_MAX_TARGETS; t++)
+		series_release(&a->replay_tgt[t]);
+	free(a->replay_tgt);
+	free(a->replay_names);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
 	free(a);

@@ -372,7 +372,7 @@ static void pane_targets(struct app *a, WINDOW *w)
 		const struct point *lp = now_point(s);
 		char v[24];
 		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-		const char *path = session_target(a->sess, t);
+		const char *path = app_target_name(a, t);
 		const char *base = strrchr(path, '/');
 		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
 			 base ? base + 1 : path, v);

@@ -52,6 +52,7 @@ struct session {
 
 	char dir[512];
 	FILE *csv, *events, *health;
+	FILE *tcsv[NVS_MAX_TARGETS]; /* per-target series, with several targets */
 };
 
 struct session *session_new(void)
@@ -76,8 +77,18 @@ static void event(struct session *s, const char *fmt, const char *arg)
 	fflush(s->events);
 }
 
+static void close_target_csvs(struct session *s)
+{
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+		if (s->tcsv[t]) {
+			fclose(s->tcsv[t]);
+			s->tcsv[t] = NULL;
+		}
+}
+
 static void release_run(struct session *s)
 {
+	close_target_csvs(s);
 	pool_free(s->pool);
 	s->pool = NULL;
 	collect_free(s->collect);
@@ -172,15 +183,19 @@ static int absorb(struct session *s)
 			p.t += t0;
 			if (series_push(dst, &p))
 				continue;
-			if (t < 0) {
+			FILE *f = t < 0 ? s->csv : s->tcsv[t];
+			if (f)
+				csv_write_point(f, &p);
+			if (t < 0)
 				added++;
-				if (s->csv)
-					csv_write_point(s->csv, &p);
-			}
 		}
 	}
-	if (added && s->csv)
+	if (added && s->csv) {
 		fflush(s->csv);
+		for (unsigned t = 0; t < s->ntargets; t++)
+			if (s->tcsv[t])
+				fflush(s->tcsv[t]);
+	}
 	return added;
 }
 
@@ -269,6 +284,22 @@ static int open_dir(struct session *s, const char *dir, char *err, size_t errlen
 	snprintf(path, sizeof(path), "%s/events.log", dir);
 	if (!(s->events = fopen(path, "w")))
 		goto fail;
+	if (s->ntargets < 2)
+		return 0;
+	/* several targets: each one's series too, and which is which */
+	snprintf(path, sizeof(path), "%s/targets.txt", dir);
+	FILE *names = fopen(path, "w");
+	if (!names)
+		goto fail;
+	for (unsigned t = 0; t < s->ntargets; t++)
+		fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
+	fclose(names);
+	for (unsigned t = 0; t < s->ntargets; t++) {
+		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, t);
+		if (!(s->tcsv[t] = fopen(path, "w")))
+			goto fail;
+		csv_write_header(s->tcsv[t]);
+	}
 	return 0;
 fail:;
 	int e = errno;
@@ -288,6 +319,14 @@ static void remove_dir(struct session *s)
 	snprintf(path, sizeof(path), "%s/samples.csv", s->dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/events.log", s->dir);
+	unlink(path);
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+		if (s->tcsv[t]) {
+			snprintf(path, sizeof(path), "%s/target-%u.csv", s->dir, t);
+			unlink(path);
+		}
+	close_target_csvs(s);
+	snprintf(path, sizeof(path), "%s/targets.txt", s->dir);
 	unlink(path);
 	rmdir(s->dir);
 	s->dir[0] = '\0';
@@ -401,6 +440,7 @@ static void finish(struct session *s)
 	s->state = s->msg[0] ? SESS_FAILED : SESS_DONE;
 	event(s, "end: %s", s->msg[0] ? s->msg : "done");
 	write_summary(s);
+	close_target_csvs(s);
 	if (s->csv)
 		fclose(s->csv);
 	if (s->health)

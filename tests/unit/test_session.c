@@ -112,6 +112,41 @@ START_TEST(sweep_runs_each_depth)
 }
 END_TEST
 
+START_TEST(several_targets_recorded)
+{
+	struct spec s;
+	char err[256] = "", res[128], path[256];
+	make_spec(&s, "2", "300ms");
+	snprintf(s.targets[1], sizeof(s.targets[1]), "%s/second.img", dir);
+	s.ntargets = 2;
+	snprintf(res, sizeof(res), "%s/multi", dir);
+	struct session *x = session_new();
+	ck_assert_msg(session_start(x, &s, 1, res, err, sizeof(err)) == 0, "%s", err);
+	wait_end(x, 15);
+	ck_assert_msg(session_state(x) == SESS_DONE, "%s", session_message(x));
+	ck_assert_uint_eq(session_ntargets(x), 2);
+	for (unsigned t = 0; t < 2; t++) {
+		struct series back = {0};
+		snprintf(path, sizeof(path), "%s/target-%u.csv", res, t);
+		ck_assert_msg(csv_read_series(path, &back, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_uint_ge(back.n, 1);
+		ck_assert_uint_eq(back.n, session_series(x, (int)t)->n);
+		series_release(&back);
+	}
+	snprintf(path, sizeof(path), "%s/targets.txt", res);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[300], want[300];
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	snprintf(want, sizeof(want), "0 %s\n", file);
+	ck_assert_str_eq(line, want);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	ck_assert(strstr(line, "1 ") == line && strstr(line, "second.img"));
+	fclose(f);
+	session_free(x);
+}
+END_TEST
+
 START_TEST(stop_skips_the_rest)
 {
 	struct spec s;
@@ -181,6 +216,7 @@ Suite *session_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, sweep_runs_each_depth);
+	tcase_add_test(tc, several_targets_recorded);
 	tcase_add_test(tc, stop_skips_the_rest);
 	tcase_add_test(tc, bad_specs);
 	suite_add_tcase(s, tc);
