@@ -107,7 +107,7 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *ta
 /* Per-interval scatter of one step of one directory: IOPS (left) and mean
  * latency in ms (right); @band marks [x0, x1]. */
 static void samples_chart(FILE *f, const char *dir, const char *sub, const char *title, bool logy,
-			  bool band, double x0, double x1, const char *band_label)
+			  bool mbps, bool band, double x0, double x1, const char *band_label)
 {
 	char path[2048], err[256];
 	struct series s;
@@ -126,13 +126,19 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 		if (p->dt < 0.05 || p->ramp) /* the short tail interval of a job */
 			continue;
 		t[n] = p->t;
-		io[n] = p->iops[NVS_READ] + p->iops[NVS_WRITE];
+		io[n] = mbps ? (p->bw[NVS_READ] + p->bw[NVS_WRITE]) / 1e6
+			     : p->iops[NVS_READ] + p->iops[NVS_WRITE];
 		lat[n] = p->lat_mean_all_us > 0 ? p->lat_mean_all_us / 1000.0
 						: (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
 		n++;
 	}
 	struct svg_series se[2] = {
-	    {.name = "IOPS", .x = t, .y = io, .n = n, .color = "#1f77b4", .dots = true},
+	    {.name = mbps ? "MB/s" : "IOPS",
+	     .x = t,
+	     .y = io,
+	     .n = n,
+	     .color = "#1f77b4",
+	     .dots = true},
 	    {.name = "mean latency (ms)",
 	     .x = t,
 	     .y = lat,
@@ -144,7 +150,7 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 	struct svg_chart c = {.id = "scatter",
 			      .title = title,
 			      .xlabel = "time (s)",
-			      .ylabel = "IOPS",
+			      .ylabel = mbps ? "MB/s" : "IOPS",
 			      .y2label = "latency (ms)",
 			      .ylog = logy,
 			      .series = se,
@@ -162,7 +168,7 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 }
 
 static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
-				 const char *title)
+				 const char *title, bool mbps)
 {
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
@@ -188,7 +194,7 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 			snprintf(label, sizeof(label), "steady-state window (rounds %zu-%zu)",
 				 firstr + 1, last + 1);
 		}
-		samples_chart(f, dirs[d].path, sub, title, false, att, x0, x1, label);
+		samples_chart(f, dirs[d].path, sub, title, false, mbps, att, x0, x1, label);
 		fputs("<p class=\"verdict\">", f);
 		if (!ss)
 			fputs("<span class=\"warn\">no verdict yet (step not finished)</span>", f);
@@ -293,7 +299,8 @@ static void free_tabs(struct rtab *tabs, unsigned nd)
 		rtab_free(&tabs[d]);
 }
 
-static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
+			    bool mbps)
 {
 	struct rtab tabs[MAX_DIRS];
 	read_tabs(dirs, nd, sub, "qd.csv", tabs);
@@ -303,8 +310,9 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 			maxrows = tabs[d].nrows;
 	fputs("<div class=\"row\">", f);
 	if (maxrows > 1) {
-		overlay_chart(f, dirs, tabs, nd, "qd-iops", "IOPS vs queue depth", "qd",
-			      "queue depth", "iops", "IOPS", true);
+		overlay_chart(f, dirs, tabs, nd, "qd-iops",
+			      mbps ? "Throughput vs queue depth" : "IOPS vs queue depth", "qd",
+			      "queue depth", mbps ? "mbps" : "iops", mbps ? "MB/s" : "IOPS", true);
 		overlay_chart(f, dirs, tabs, nd, "qd-latency", "Mean latency vs queue depth", "qd",
 			      "queue depth", "lat_mean_us", "mean latency (µs)", true);
 	} else {
@@ -314,8 +322,10 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 				continue;
 			fputs("<div class=\"card\">", f);
 			dir_card_title(f, &dirs[d], d);
-			samples_chart(f, dirs[d].path, sub, "IOPS per interval (log scale)", true,
-				      false, 0, 0, NULL);
+			samples_chart(f, dirs[d].path, sub,
+				      mbps ? "MB/s per interval (log scale)"
+					   : "IOPS per interval (log scale)",
+				      true, mbps, false, 0, 0, NULL);
 			fputs("</div>", f);
 		}
 	}
@@ -686,11 +696,17 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 			fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
 		}
 		fputs("</h2>\n", f);
+		/* sequential workloads are charted in MB/s, as reviews do */
+		const char *rw = sj ? jstr(sj, "rw") : "";
+		bool mbps = !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
 		if (!strcmp(kind, "precondition"))
 			section_precondition(f, have, nh, steps[i],
-					     "Preconditioning: IOPS and latency per interval");
+					     mbps
+						 ? "Preconditioning: MB/s and latency per interval"
+						 : "Preconditioning: IOPS and latency per interval",
+					     mbps);
 		else if (!strcmp(kind, "measure"))
-			section_measure(f, have, nh, steps[i]);
+			section_measure(f, have, nh, steps[i], mbps);
 		else if (!strcmp(kind, "rate-curve"))
 			section_rate(f, have, nh, steps[i]);
 		else if (!strcmp(kind, "grid"))
@@ -698,7 +714,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		else if (!strcmp(kind, "matrix")) {
 			section_precondition(
 			    f, have, nh, steps[i],
-			    "Matrix rounds: IOPS and latency per interval (all cells)");
+			    "Matrix rounds: IOPS and latency per interval (all cells)", false);
 			section_matrix(f, have, nh, steps[i]);
 		} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
 			section_simple(f, have, nh, steps[i], kind);
