@@ -1,6 +1,7 @@
 /* steady.c - `nvscope steady FILE`: the SNIA steady-state rule (or a
  * fio-style criterion) applied to a saved series - nvscope's per-interval
- * CSV or a fio IOPS/BW log (write_iops_log: "msec, value, ddir, bs[, off]").
+ * CSV, a plan's rounds.csv, or a fio IOPS/BW log (write_iops_log: "msec,
+ * value, ddir, bs[, off]").
  * Each value is one round, unless --round SECONDS averages the samples into
  * rounds of that length.  Prints the verdict of every window, or with
  * --json one object: {"attained", "round", "window_avg", "range_pct",
@@ -15,6 +16,7 @@
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "report/csv.h"
+#include "report/rtable.h"
 #include "stats/steady.h"
 
 enum metric { M_IOPS, M_READ_IOPS, M_WRITE_IOPS, M_BW };
@@ -140,6 +142,30 @@ static int read_nvscope_csv(const char *path, enum metric m, struct raw *r, char
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A plan's rounds.csv (precondition or matrix step): one round per row,
+ * its tracked "value" column, time = the round's end. */
+static int read_rounds(const char *path, struct raw *r, char *err, size_t errlen)
+{
+	struct rtab t;
+	int rc = rtab_read(path, &t);
+	if (rc || rtab_col(&t, "value") < 0 || !t.nrows) {
+		snprintf(err, errlen, "%s: not a plan rounds.csv with a value column", path);
+		rtab_free(&t);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < t.nrows && !rc; i++) {
+		double v = rtab_get(&t, i, "value"), te = rtab_get(&t, i, "t_end_s");
+		if (!isfinite(v)) {
+			snprintf(err, errlen, "%s:%zu: no value", path, i + 2);
+			rc = -EINVAL;
+			break;
+		}
+		rc = raw_push(r, isfinite(te) ? te : (double)(i + 1), v);
+	}
+	rtab_free(&t);
+	return rc;
 }
 
 /* Averages samples into rounds of @len seconds by their end time: round k
@@ -318,6 +344,9 @@ int cmd_steady(int argc, char **argv)
 	if (!strncmp(first, "time_s", 6)) {
 		fclose(f);
 		r = read_nvscope_csv(path, metric, &raw, err, sizeof(err));
+	} else if (!strncmp(first, "round,", 6)) {
+		fclose(f);
+		r = read_rounds(path, &raw, err, sizeof(err));
 	} else {
 		rewind(f);
 		r = read_fio_log(path, f, ddir, &raw, err, sizeof(err));

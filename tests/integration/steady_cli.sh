@@ -82,6 +82,16 @@ out=$("$B" steady --json "$d/samples.csv") || fail "csv: exit $?"
 	fail "--ss iops_slope"
 ok "nvscope CSV, --metric, --ss"
 
+# a plan's rounds.csv (one row per round, the tracked value)
+{
+	echo "round,t_start_s,t_end_s,value,iops"
+	for i in 1 2 3 4 5 6; do echo "$i,$((i - 1)),$i,$((i < 3 ? 900 : 500)),0"; done
+} >"$d/rounds.csv"
+out=$("$B" steady --json --window 3 "$d/rounds.csv") || fail "rounds.csv: exit $?"
+[ "$out" = '{"attained": true, "round": 5, "window_avg": 500, "range_pct": 0, "slope_pct": 0}' ] ||
+	fail "rounds.csv: $out"
+ok "plan rounds.csv"
+
 # bad input: exit 2, one message naming file:line
 printf '1000, 100, 1, 4096\nbogus\n' >"$d/bad.log"
 "$B" steady "$d/bad.log" 2>"$d/err" && fail "bad log accepted"
