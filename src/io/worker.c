@@ -387,13 +387,16 @@ static void run(struct worker *w, struct wstate *st)
 			st->measuring = true;
 			rusage_ns(&st->usr_meas, &st->sys_meas);
 		}
+		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
+			st->stopping = true;
 		while (nvs_unlikely(now >= next_b)) {
+			/* a job ending on a boundary folds that interval into its last
+			 * sample, rather than leaving a sliver of a tail interval */
+			if (st->stopping && now < next_b + interval)
+				break;
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;
 		}
-		if (now >= end ||
-		    atomic_load_explicit(&sh->stop, memory_order_relaxed))
-			st->stopping = true;
 	}
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
