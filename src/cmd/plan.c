@@ -5,12 +5,14 @@
  * meta.json, device identity and health before/after) and signals. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -310,7 +312,7 @@ int cmd_plan(int argc, char **argv)
 	const char *results = NULL, *resume = NULL;
 	char err[1024], path[1024], dirbuf[1024];
 	bool dry = false;
-	int c, idx, rc = NVS_EXIT_USAGE;
+	int c, idx, rc = NVS_EXIT_USAGE, lockfd = -1;
 	struct spec base;
 
 	memset(&r, 0, sizeof(r));
@@ -485,6 +487,16 @@ int cmd_plan(int argc, char **argv)
 		printf("resuming %s at step %u/%u (%u done in it)\n", results, r.st.step + 1,
 		       r.plan->nsteps, r.st.sub);
 	}
+	/* one run per results directory at a time */
+	char lockpath[1100];
+	snprintf(lockpath, sizeof(lockpath), "%s/.lock", r.dir);
+	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "nvscope plan: %s: %s\n", r.dir,
+			lockfd < 0 ? strerror(errno) : "another nvscope plan is running there");
+		rc = NVS_EXIT_USAGE;
+		goto out_plan;
+	}
 	write_meta(&r, "running", started);
 
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -504,6 +516,8 @@ int cmd_plan(int argc, char **argv)
 		write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started);
 	}
 out_plan:
+	if (lockfd >= 0)
+		close(lockfd);
 	plan_free(r.plan);
 	free(r.st.values);
 	return rc;

@@ -84,6 +84,9 @@ for _ in $(seq 1 300); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.05
 done
+# a second run on the same directory is refused while the first runs
+"$B" plan --resume "$R" >"$T_TMP/run-dup" 2>&1 && fail "concurrent resume ran"
+grep -q "another nvscope plan is running" "$T_TMP/run-dup" || fail "concurrent resume: $(cat "$T_TMP/run-dup")"
 kill -KILL "$pid" 2>/dev/null || fail "the plan ended before it could be killed: $(cat "$T_TMP/run1")"
 wait "$pid" 2>/dev/null
 grep -q '"finished":[[:space:]]*false' "$R/state.json" || fail "state says finished"
