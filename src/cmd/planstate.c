@@ -137,9 +137,8 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 			continue;
 		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);
 	}
-	r->stripe = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "stripe"));
-	if (isnan((double)r->stripe))
-		r->stripe = 0;
+	double stripe = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "stripe"));
+	r->stripe = stripe > 0 && stripe < 1e12 ? (uint64_t)stripe : 0;
 	r->force = cJSON_IsTrue(cJSON_GetObjectItem(o, "force_destroy"));
 	x = cJSON_GetObjectItem(o, "plan");
 	snprintf(r->plan_name, sizeof(r->plan_name), "%s", cJSON_IsString(x) ? x->valuestring : "");
@@ -154,6 +153,11 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 		r->noverrides++;
 	}
 	memset(s, 0, sizeof(*s));
+	if (step->valuedouble < 0 || step->valuedouble > 1e6 || sub->valuedouble < 0 ||
+	    sub->valuedouble > 1e9) {
+		snprintf(err, errlen, "%s: step/sub out of range", path);
+		goto out_json;
+	}
 	s->step = (unsigned)step->valuedouble;
 	s->sub = (unsigned)sub->valuedouble;
 	s->t_offset = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "t_offset"));
