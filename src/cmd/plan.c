@@ -52,7 +52,7 @@ static void usage(FILE *f)
 
 static int list_plans(void)
 {
-	char dir[4200], path[4400];
+	char dir[4200], path[4500];
 	struct dirent **ents = NULL;
 	if (plan_dir(dir, sizeof(dir))) {
 		fprintf(stderr, "nvscope plan: no presets/plans directory found\n");
