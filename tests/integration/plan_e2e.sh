@@ -76,7 +76,7 @@ ok "refusals"
 # start, and kill -9 once three precondition rounds are checkpointed
 "$B" plan "$plan" --target "$LOOP" --results "$R" --yes-destroy-data="$LOOP" >"$T_TMP/run1" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do
+for _ in $(seq 1 1200); do # up to a minute on a slow (sanitizer) build
 	if [ -f "$R/state.json" ] && grep -q '"step":[[:space:]]*2,' "$R/state.json" &&
 		grep -Eq '"sub":[[:space:]]*[3-7],' "$R/state.json"; then
 		break
@@ -90,6 +90,7 @@ grep -q "another nvscope plan is running" "$T_TMP/run-dup" || fail "concurrent r
 kill -KILL "$pid" 2>/dev/null || fail "the plan ended before it could be killed: $(cat "$T_TMP/run1")"
 wait "$pid" 2>/dev/null
 grep -q '"finished":[[:space:]]*false' "$R/state.json" || fail "state says finished"
+grep -q '"step":[[:space:]]*2,' "$R/state.json" || fail "not killed in the precondition step: $(cat "$R/state.json")"
 pre=$R/03-precondition-4k-randwrite
 [ -f "$pre/rounds.csv" ] || fail "no rounds.csv"
 done_rounds=$(grep -Eo '"sub":[[:space:]]*[0-9]+' "$R/state.json" | grep -Eo '[0-9]+$')
