@@ -573,6 +573,8 @@ static int step_measure(struct planrun *r, const struct plan_step *st, struct st
 			break;
 	}
 	free(j);
+	if (!rc)
+		planrun_summary(io->dir, st->spec.iodepth, st->spec.niodepth);
 	return rc;
 }
 

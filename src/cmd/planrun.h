@@ -53,6 +53,10 @@ int planrun_save(const struct planrun *r);
 /* Reads DIR/state.json into @r (targets, overrides, state).  0 or -errno
  * with @err set. */
 int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen);
+/* Writes @dir/summary.json: the jobs of @dir/qdN.json for the @n queue
+ * depths @qd, in order (the layout of `nvscope run`'s QD sweep, which
+ * `nvscope replay` reads).  0, -ENOENT when no file was found, -errno. */
+int planrun_summary(const char *dir, const unsigned *qd, unsigned n);
 /* Directory name of step @i: "03-precondition-4k-randwrite". */
 void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len);
 

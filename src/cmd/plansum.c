@@ -1,0 +1,61 @@
+/* plansum.c - summary.json of a measure step: the fio-layout "jobs" of its
+ * per-QD files (qd1.json, qd2.json ...) gathered into one document, one job
+ * per QD in order - the layout `nvscope run` writes for a QD sweep, so the
+ * console's `nvscope replay STEPDIR` shows the step with its per-QD table.
+ * Built from the files (not from memory) so that a resumed step, whose
+ * first QDs ran in another process, is summarized whole. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cmd/planrun.h"
+#include "report/rtable.h"
+
+int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
+{
+	cJSON *doc = NULL, *jobs = NULL;
+	int rc = 0;
+	for (unsigned i = 0; i < n; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "qd%u.json", qd[i]);
+		cJSON *o = rtab_json(dir, NULL, name);
+		cJSON *oj = o ? cJSON_GetObjectItem(o, "jobs") : NULL;
+		if (!cJSON_IsArray(oj)) {
+			cJSON_Delete(o);
+			continue;
+		}
+		if (!doc) { /* the first file gives the header keys */
+			doc = o;
+			jobs = oj;
+			continue;
+		}
+		cJSON *j;
+		while ((j = cJSON_DetachItemFromArray(oj, 0)))
+			cJSON_AddItemToArray(jobs, j);
+		/* drops add up over the files */
+		cJSON *nd = cJSON_GetObjectItem(doc, "nvscope"),
+		      *no = cJSON_GetObjectItem(o, "nvscope");
+		cJSON *d0 = cJSON_GetObjectItem(nd, "dropped_samples");
+		cJSON *d1 = cJSON_GetObjectItem(no, "dropped_samples");
+		if (cJSON_IsNumber(d0) && cJSON_IsNumber(d1))
+			cJSON_SetNumberValue(d0, d0->valuedouble + d1->valuedouble);
+		cJSON_Delete(o);
+	}
+	if (!doc)
+		return -ENOENT;
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	char *text = cJSON_Print(doc);
+	FILE *f = text ? fopen(path, "w") : NULL;
+	if (!f)
+		rc = text ? -errno : -ENOMEM;
+	else {
+		fprintf(f, "%s\n", text);
+		if (fclose(f))
+			rc = -EIO;
+	}
+	free(text);
+	cJSON_Delete(doc);
+	return rc;
+}
