@@ -113,6 +113,7 @@ for f in plan.ini meta.json state.json device-before.json device-after.json VERS
 	01-purge/purge.json 02-fill/fill.json 02-fill/samples.csv \
 	"$(basename "$pre")"/steady.json "$(basename "$pre")"/samples.csv \
 	04-measure-4k-randread/qd.csv 04-measure-4k-randread/qd1.json 04-measure-4k-randread/qd4.json \
+	04-measure-4k-randread/summary.json \
 	05-rate-curve-4k-randread/rate.csv 05-rate-curve-4k-randread/max.json \
 	05-rate-curve-4k-randread/pct50.json 05-rate-curve-4k-randread/pct100.json \
 	06-grid-4k-randread/grid.csv 06-grid-4k-randread/t2q2.json \
@@ -143,6 +144,8 @@ j = json.load(open(r + "/04-measure-4k-randread/qd4.json"))
 rows = list(csv.DictReader(open(r + "/04-measure-4k-randread/qd.csv")))
 iops = j["jobs"][0]["read"]["iops"]
 assert abs(iops - float(rows[1]["iops"])) <= 0.01 * iops + 1, (iops, rows[1]["iops"])
+s = json.load(open(r + "/04-measure-4k-randread/summary.json"))
+assert [j["job options"]["iodepth"] for j in s["jobs"]] == ["1", "4"], s["jobs"]
 PY
 fi
 # the same checkpoint sums: samples.csv rows have increasing time
