@@ -1,0 +1,163 @@
+/* test_rounds.c - the console's live steady state: cutting a per-interval
+ * series into rounds (means, ramp, partial and empty rounds, boundaries),
+ * the rule over them (attained, left) and the window's cells on a strip. */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include "ui/rounds.h"
+
+/* @n one-second intervals, IOPS from @iops[i] (reads), t = i + 1. */
+static void series_of(struct point *pt, const double *iops, size_t n)
+{
+	memset(pt, 0, n * sizeof(*pt));
+	for (size_t i = 0; i < n; i++) {
+		pt[i].t = (double)(i + 1);
+		pt[i].dt = 1;
+		pt[i].iops[0] = iops[i];
+	}
+}
+
+START_TEST(test_build_means)
+{
+	double v[] = {100, 200, 300, 400, 500, 600, 700};
+	struct point pt[7];
+	struct rounds r = {0};
+	series_of(pt, v, 7);
+	ck_assert_int_eq(rounds_build(pt, 7, 3, &r), 2); /* 7 s: 2 complete rounds of 3 s */
+	ck_assert_double_eq_tol(r.v[0], 200, 1e-9);
+	ck_assert_double_eq_tol(r.v[1], 500, 1e-9);
+	ck_assert_double_eq(r.t0[1], 3);
+	ck_assert_double_eq(r.t1[1], 6);
+	ck_assert_int_eq(rounds_build(pt, 6, 3, &r), 2); /* exactly on the boundary */
+	ck_assert_int_eq(rounds_build(pt, 5, 3, &r), 1);
+	ck_assert_int_eq(rounds_build(pt, 2, 3, &r), 0);
+	ck_assert_int_eq(rounds_build(pt, 0, 3, &r), 0);
+	ck_assert_int_eq(rounds_build(pt, 7, 0, &r), -EINVAL);
+	ck_assert_int_eq(rounds_build(pt, 7, 1, &r), 7);
+	ck_assert_double_eq_tol(r.v[6], 700, 1e-9);
+	rounds_release(&r);
+	rounds_release(NULL);
+}
+END_TEST
+
+START_TEST(test_build_weights_reads_writes_ramp)
+{
+	struct point pt[4];
+	struct rounds r = {0};
+	memset(pt, 0, sizeof(pt));
+	/* round of 4 s: a ramp second (ignored), then 0.5 s + 1.5 s + 1 s */
+	pt[0] = (struct point){.t = 1, .dt = 1, .iops = {9999, 0}, .ramp = 1};
+	pt[1] = (struct point){.t = 1.5, .dt = 0.5, .iops = {100, 100}};
+	pt[2] = (struct point){.t = 3, .dt = 1.5, .iops = {0, 400}};
+	pt[3] = (struct point){.t = 4, .dt = 1, .iops = {300, 0}};
+	ck_assert_int_eq(rounds_build(pt, 4, 4, &r), 1);
+	/* (200*0.5 + 400*1.5 + 300*1) / 3 */
+	ck_assert_double_eq_tol(r.v[0], (100 + 600 + 300) / 3.0, 1e-9);
+	/* a round of ramp only is left out; the next one counts */
+	ck_assert_int_eq(rounds_build(pt, 4, 1, &r), 3);
+	ck_assert_double_eq(r.t0[0], 1); /* [0,1) was the ramp */
+	rounds_release(&r);
+}
+END_TEST
+
+START_TEST(test_build_straddle_and_tail)
+{
+	/* 2 s intervals on 3 s rounds: the interval ending at 4 (midpoint 3)
+	 * belongs to the second round */
+	struct point pt[4];
+	double v[] = {10, 20, 30, 40};
+	struct rounds r = {0};
+	series_of(pt, v, 4);
+	for (int i = 0; i < 4; i++) {
+		pt[i].t = 2.0 * (i + 1);
+		pt[i].dt = 2;
+	}
+	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 2); /* data to 8 s: rounds 0-3, 3-6 */
+	ck_assert_double_eq_tol(r.v[0], 10, 1e-9);
+	ck_assert_double_eq_tol(r.v[1], 25, 1e-9);
+	/* a short last interval just shy of the end still completes it */
+	pt[3].t = 5.8;
+	pt[3].dt = 1.8;
+	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 2);
+	pt[3].t = 5.0;
+	pt[3].dt = 1.0;
+	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 1);
+	rounds_release(&r);
+}
+END_TEST
+
+START_TEST(test_steady_attained_and_left)
+{
+	struct steady_params p;
+	struct steady_view sv;
+	struct rounds r = {0};
+	steady_params_init(&p);
+	/* too short */
+	for (int i = 0; i < 4; i++)
+		rounds_push(&r, i * 60, (i + 1) * 60, 1000);
+	rounds_steady(&r, &p, &sv);
+	ck_assert_uint_eq(sv.nrounds, 4);
+	ck_assert(!sv.last.valid);
+	ck_assert_uint_eq(sv.attained, 0);
+	ck_assert(!sv.left);
+	/* a falling start, then flat: steady at round 7 */
+	struct rounds q = {0};
+	double v[] = {5000, 3000, 1500, 1000, 1010, 990, 1000, 1005};
+	for (int i = 0; i < 8; i++)
+		rounds_push(&q, i * 60, (i + 1) * 60, v[i]);
+	rounds_steady(&q, &p, &sv);
+	ck_assert_uint_eq(sv.attained, 8);
+	ck_assert_double_eq(sv.attained_s, 480);
+	ck_assert(sv.last.attained && sv.last.range_ok && sv.last.slope_ok);
+	ck_assert(!sv.left);
+	/* then a collapse: left steady state */
+	rounds_push(&q, 480, 540, 400);
+	rounds_steady(&q, &p, &sv);
+	ck_assert_uint_eq(sv.attained, 8);
+	ck_assert(sv.left);
+	ck_assert(!sv.last.range_ok);
+	rounds_release(&r);
+	rounds_release(&q);
+}
+END_TEST
+
+START_TEST(test_cols)
+{
+	/* 10 cells = 20 dots over [0, 19]: one dot per second */
+	ck_assert_int_eq(rounds_col(0, 0, 19, 10), 0);
+	ck_assert_int_eq(rounds_col(1, 0, 19, 10), 0);
+	ck_assert_int_eq(rounds_col(2, 0, 19, 10), 1);
+	ck_assert_int_eq(rounds_col(19, 0, 19, 10), 9);
+	ck_assert_int_lt(rounds_col(-5, 0, 19, 10), 0);
+	ck_assert_int_ge(rounds_col(40, 0, 19, 10), 10);
+	ck_assert_int_eq(rounds_col(5, 5, 5, 10), -1); /* empty range */
+	int c0, c1;
+	ck_assert(rounds_span_cols(4, 9, 0, 19, 10, &c0, &c1));
+	ck_assert_int_eq(c0, 2);
+	ck_assert_int_eq(c1, 4);
+	ck_assert(rounds_span_cols(-10, 4, 0, 19, 10, &c0, &c1)); /* clipped left */
+	ck_assert_int_eq(c0, 0);
+	ck_assert(rounds_span_cols(10, 100, 0, 19, 10, &c0, &c1)); /* clipped right */
+	ck_assert_int_eq(c1, 9);
+	ck_assert(!rounds_span_cols(-10, -5, 0, 19, 10, &c0, &c1));
+	ck_assert(!rounds_span_cols(30, 40, 0, 19, 10, &c0, &c1));
+	ck_assert(!rounds_span_cols(4, 9, 0, 19, 0, &c0, &c1));
+	/* huge values do not overflow */
+	ck_assert_int_ge(rounds_col(1e300, 0, 1, 10), 10);
+	ck_assert_int_lt(rounds_col(-1e300, 0, 1, 10), 0);
+}
+END_TEST
+
+Suite *rounds_suite(void)
+{
+	Suite *s = suite_create("rounds");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_build_means);
+	tcase_add_test(tc, test_build_weights_reads_writes_ramp);
+	tcase_add_test(tc, test_build_straddle_and_tail);
+	tcase_add_test(tc, test_steady_attained_and_left);
+	tcase_add_test(tc, test_cols);
+	suite_add_tcase(s, tc);
+	return s;
+}
