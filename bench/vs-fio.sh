@@ -63,8 +63,21 @@ cleanup() {
 	if [ -n "$OUT" ]; then mkdir -p "$OUT" && cp -r "$WORK"/. "$OUT"/; fi
 	rm -rf "$WORK"
 }
+# Each tool runs as a background job that the script waits for: a tool
+# that catches SIGINT itself (fio does) and exits normally would otherwise
+# make bash skip its INT trap and go on with the next tool.
+CHILD=
+on_signal() {
+	trap - INT TERM
+	if [ -n "$CHILD" ]; then
+		pkill -TERM -P "$CHILD" 2>/dev/null
+		wait "$CHILD" 2>/dev/null
+	fi
+	echo "vs-fio.sh: interrupted" >&2
+	exit 130
+}
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap on_signal INT TERM
 
 say() { echo "$*" >&2; }
 die() { echo "vs-fio.sh: $*" >&2; exit 1; }
@@ -109,8 +122,11 @@ run_tool() {
 	local st0=
 	[ -n "$LOOPDEV" ] && [ "$dev" = "$LOOPDEV" ] && st0=$(cat "/sys/block/${dev#/dev/}/stat")
 	TIMEFORMAT='%U %S %R'
-	{ time "${cmd[@]}" >"$raw.out" 2>"$raw.err"; } 2>"$raw.time"
+	{ time "${cmd[@]}" >"$raw.out" 2>"$raw.err"; } 2>"$raw.time" &
+	CHILD=$!
+	wait "$CHILD"
 	rc=$?
+	CHILD=
 	local st1=
 	[ -n "$st0" ] && st1=$(cat "/sys/block/${dev#/dev/}/stat") &&
 		printf 'before %s\nafter  %s\n' "$st0" "$st1" >"$raw.stat"
