@@ -91,21 +91,6 @@ static bool plan_destroys(const struct plan *p)
 	return false;
 }
 
-/* Each target must appear in the comma list @confirm. */
-static bool confirmed(const char *confirm, const char *target)
-{
-	char buf[4096], *save = NULL;
-	if (!confirm)
-		return false;
-	snprintf(buf, sizeof(buf), "%s", confirm);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char a[4096], b[4096];
-		if (!strcmp(t, target) || (realpath(t, a) && realpath(target, b) && !strcmp(a, b)))
-			return true;
-	}
-	return false;
-}
-
 static void write_file(const char *dir, const char *name, const char *text)
 {
 	char path[1200];
@@ -437,11 +422,16 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (!resume && plan_destroys(r.plan))
 		for (unsigned i = 0; i < r.ntargets; i++)
-			if (!confirmed(r.confirm, r.targets[i])) {
+			if (!planrun_confirmed(r.confirm, r.targets[i], NULL, 0)) {
+				char need[256] = "";
+				dev_confirm_token(r.targets[i], need, sizeof(need));
 				fprintf(stderr,
 					"nvscope plan: plan '%s' destroys the data on %s: add "
-					"--yes-destroy-data=%s\n",
-					r.plan->name, r.targets[i], r.targets[i]);
+					"--yes-destroy-data=%s%s\n",
+					r.plan->name, r.targets[i], need[0] ? need : r.targets[i],
+					strcmp(need, r.targets[i]) && need[0]
+						? " (the controller's serial)"
+						: "");
 				goto out_plan;
 			}
 	if (!r.confirm)

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "dev/devmodel.h"
 #include "io/pool.h"
 #include "io/target.h"
 #include "report/csv.h"
@@ -380,13 +381,36 @@ out_pool:
 
 /* ---- the steps ---- */
 
+bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
+{
+	char need[256], buf[4096], *save = NULL;
+
+	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
+		return false;
+	snprintf(buf, sizeof(buf), "%s", confirm);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char a[4096], b[4096];
+		bool same = !strcmp(t, need) || (realpath(t, a) && realpath(need, b) && !strcmp(a, b));
+		if (same) {
+			if (token)
+				snprintf(token, len, "%s", need);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int step_purge(struct planrun *r, const struct plan_step *st, struct stepio *io)
 {
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
 	int rc = 0;
 	for (unsigned i = 0; i < r->ntargets && !rc; i++) {
+		char token[256] = "";
+		/* the user's confirmation, as purge wants it (serial for NVMe);
+		 * none given: purge refuses */
+		planrun_confirmed(r->confirm, r->targets[i], token, sizeof(token));
 		struct purge_opts po = {
-		    .method = st->purge_method, .ses = st->purge_ses, .confirm = r->targets[i]};
+		    .method = st->purge_method, .ses = st->purge_ses, .confirm = token};
 		char err[512] = "";
 		int nvme_status = 0;
 		say(r, "  purge %s ...\n", r->targets[i]);
