@@ -181,6 +181,27 @@ check "all namespaces of the controller trimmed" is_zero "$A2"
 expect_rc 2 "purge a non-device" nvscope purge /dev/null --method=trim --yes-destroy-data=/dev/null
 expect_rc 2 "unknown method" nvscope purge "$B1" --method=shred --yes-destroy-data="$B"
 
+# ---- a plan that purges an NVMe namespace needs the controller's serial
+cat >/tmp/tiny-plan.ini <<'PLAN'
+[plan]
+description = purge then a short measurement
+runtime = 1s
+[purge]
+method = trim
+[measure 4k-randread]
+rw = randread
+bs = 4k
+iodepth = 1,4
+PLAN
+expect_rc 2 "plan purge confirmed by path only" nvscope plan /tmp/tiny-plan.ini --target "$B1" \
+	--yes-destroy-data="$B1" --results /tmp/plan1 --quiet
+check "refusal names the serial" grep -q "$B" /tmp/err
+scribble "$B1"
+expect_rc 0 "plan purge confirmed by serial" nvscope plan /tmp/tiny-plan.ini --target "$B1" \
+	--yes-destroy-data="$B" --results /tmp/plan2 --quiet
+check "plan trimmed the namespace" is_zero "$B1"
+check "plan wrote its per-QD results" test -s /tmp/plan2/02-measure-4k-randread/summary.json
+
 # ---- health reflects a running workload (read from another process meanwhile)
 hrc() { nvscope health "$1" --json | awk '$1 == "\"host_read_commands\":" { gsub(/,/, "", $2); print $2 }'; }
 h0=$(hrc "$CB")
