@@ -6,7 +6,7 @@ CC        ?= cc
 PKGS      := ncursesw libnvme liburing libcjson inih blkid
 DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
              check libcjson-dev libinih-dev libblkid-dev
-DEB_TEST  := tmux util-linux fio
+DEB_TEST  := tmux util-linux e2fsprogs fio python3 chromium
 DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -88,6 +88,16 @@ tsan:
 
 bench: all
 	bench/vs-fio.sh
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: all
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/nvscope
+	install -d $(DESTDIR)$(PREFIX)/share/nvscope/presets/plans $(DESTDIR)$(PREFIX)/share/nvscope/themes
+	install -m 644 presets/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/
+	install -m 644 presets/plans/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/plans/
+	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/nvscope/themes/
+	install -D -m 644 docs/nvscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/nvscope.1
 
 format:
 	clang-format -i $(SRCS) src/main.c $(wildcard src/*/*.h include/*.h tests/unit/*.c)
