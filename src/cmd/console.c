@@ -14,6 +14,7 @@ static void usage(FILE *f, const char *prog)
 	if (!strcmp(prog, "replay")) {
 		fprintf(f,
 			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 			"  plays a results directory written by the console (DIR/samples.csv)\n"
 			"  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
 		return;
@@ -22,12 +23,16 @@ static void usage(FILE *f, const char *prog)
 	    f,
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
 	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	    "  the full-screen console.  With --target and a preset (or workload options)\n"
 	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
 	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
 	    "  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
 	    "  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
+	    "  Steady state (SNIA rule) of the IOPS in rounds of --round seconds (60; r\n"
+	    "  cycles 10/30/60/300): window of --window rounds (5), --range PCT (20),\n"
+	    "  --slope PCT (10).\n"
 	    "  Keys: ? or F1 in the console.\n");
 }
 
@@ -45,15 +50,62 @@ static const char *opt_val(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+/* A number, whole (@whole) or not, in [@lo, @hi]; seconds may end in s, m
+ * or h (@secs). */
+static int num_val(const char *opt, const char *v, double lo, double hi, bool whole, bool secs,
+		   double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end != v && secs && *end && !end[1]) {
+		double mul = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
+		if (mul > 0) {
+			x *= mul;
+			end++;
+		}
+	}
+	if (end == v || *end || !(x >= lo && x <= hi) || (whole && x != (double)(long)x)) {
+		fprintf(stderr, "nvscope: %s: '%s' is not a%s number in [%g, %g]%s\n", opt, v,
+			whole ? " whole" : "", lo, hi, secs ? " (seconds, or with s/m/h)" : "");
+		return -EINVAL;
+	}
+	*out = x;
+	return 0;
+}
+
+/* 1: taken, 0: not ours, -1: bad value (message printed). */
 static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
 {
 	const char *a = argv[*i], *v;
-	if (!strcmp(a, "--ascii"))
+	double x;
+	if (!o->ss_given && !o->ss.window)
+		steady_params_init(&o->ss);
+	if (!strcmp(a, "--ascii")) {
 		o->ascii = true;
-	else if ((v = opt_val(argc, argv, i, "--theme")))
+	} else if ((v = opt_val(argc, argv, i, "--theme"))) {
 		o->theme = v;
-	else
+	} else if ((v = opt_val(argc, argv, i, "--round"))) {
+		if (num_val("--round", v, 1, 86400, false, true, &x))
+			return -1;
+		o->round_s = x;
+	} else if ((v = opt_val(argc, argv, i, "--window"))) {
+		if (num_val("--window", v, 2, 1000, true, false, &x))
+			return -1;
+		o->ss.window = (unsigned)x;
+		o->ss_given = true;
+	} else if ((v = opt_val(argc, argv, i, "--range"))) {
+		if (num_val("--range", v, 0, 1000, false, false, &x))
+			return -1;
+		o->ss.range_pct = x;
+		o->ss_given = true;
+	} else if ((v = opt_val(argc, argv, i, "--slope"))) {
+		if (num_val("--slope", v, 0, 1000, false, false, &x))
+			return -1;
+		o->ss.slope_pct = x;
+		o->ss_given = true;
+	} else {
 		return 0;
+	}
 	return 1;
 }
 
@@ -93,7 +145,9 @@ int cmd_console(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout, "nvscope");
 			return NVS_EXIT_OK;
-		} else if (parse_common(argc, argv, &i, &o)) {
+		} else if ((rc = parse_common(argc, argv, &i, &o))) {
+			if (rc < 0)
+				return NVS_EXIT_USAGE;
 			continue;
 		} else if (!strcmp(a, "--demo")) {
 			o.demo = true;
@@ -149,10 +203,13 @@ int cmd_replay(int argc, char **argv)
 	spec_init(&o.base);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
+		int rc;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout, "replay");
 			return NVS_EXIT_OK;
-		} else if (parse_common(argc, argv, &i, &o)) {
+		} else if ((rc = parse_common(argc, argv, &i, &o))) {
+			if (rc < 0)
+				return NVS_EXIT_USAGE;
 			continue;
 		} else if ((v = opt_val(argc, argv, &i, "--speed"))) {
 			char *end;

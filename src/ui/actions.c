@@ -213,6 +213,9 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	a->span = 0;
 	a->follow = true;
 	a->nhp = 0;
+	a->was_left = false;
+	a->rounds.n = 0;
+	memset(&a->sv, 0, sizeof(a->sv));
 	a->thm_base_valid = false;
 	a->health_path[0] = '\0';
 	a->health_next = 0;

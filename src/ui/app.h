@@ -18,6 +18,7 @@
 #include "ui/devrows.h"
 #include "ui/layout.h"
 #include "ui/replay.h"
+#include "ui/rounds.h"
 #include "ui/session.h"
 #include "ui/theme.h"
 
@@ -136,6 +137,17 @@ struct app {
 	struct qdrow *rqd;	   /* per-QD rows of summary.json */
 	int nrqd;
 
+	/* steady state (rounds.h, steadyview.c) */
+	struct steady_params ss;
+	bool ss_given;	       /* --window/--range/--slope: not from a plan */
+	double round_s;	       /* round length, s */
+	bool steady_on;	       /* the display under the IOPS strip */
+	struct rounds rounds;  /* the rounds shown */
+	struct rounds prounds; /* a plan step's rounds.csv (replay), n = 0: none */
+	bool have_prounds;
+	struct steady_view sv;
+	bool was_left;
+
 	/* demo */
 	int demo_idx;
 	double demo_next;
@@ -194,6 +206,25 @@ void panes_draw_confirm(struct app *a);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
 
+/* ---- steadyview.c: live steady state ---- */
+/* Rebuilds the rounds and the verdict from what is shown now (live or
+ * replayed series, or a plan step's rounds.csv); warns in the status bar
+ * when the drive leaves steady state. */
+void steady_update(struct app *a);
+/* Next round length of 10/30/60/300 s (key). */
+void steady_cycle_round(struct app *a);
+/* Rows the steady-state display takes at the bottom of an IOPS pane of
+ * @h rows (0: hidden). */
+int steady_rows(const struct app *a, int h);
+/* Draws the window marker row (when @rows >= 2) and the verdict line into
+ * rows @y.. of @w, for a strip whose plot area starts at column @lw, is @pw
+ * cells wide and shows [@t0, @t1]. */
+void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1);
+/* Reads @dir/rounds.csv (and the rule of @dir/steady.json unless given on
+ * the command line) into a->prounds: a plan's precondition step.  0, or
+ * -ENOENT when there is none. */
+int steady_load_plan(struct app *a, const char *dir);
+
 /* ---- draw.c: widgets ---- */
 struct plot_ser {
 	const void *base;      /* array of records whose first member is double t */
@@ -224,6 +255,8 @@ void draw_header(struct app *a, WINDOW *w, const char *title, const char *right)
 void draw_fill(struct app *a, WINDOW *w, int y, int role);
 /* A scatter strip of @p in the rectangle (@y, @x, @h, @w) of window @win. */
 void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
+/* Label columns draw_plot gives a strip @w wide (0 without labels). */
+int draw_plot_label_w(int w, bool labels);
 /* A horizontal bar of segments (percentages of @w columns). */
 void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
 	      int n);

@@ -295,6 +295,8 @@ static void tick(struct app *a, double dt)
 		}
 		health_tick(a);
 		demo_tick(a);
+		if (a->dirty[PANE_IOPS])
+			steady_update(a);
 	} else if (!a->paused && a->replay_ser.n) {
 		double end = a->replay_ser.pt[a->replay_ser.n - 1].t;
 		size_t before = app_series(a, -1)->n;
@@ -304,8 +306,10 @@ static void tick(struct app *a, double dt)
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
-		if (app_series(a, -1)->n != before)
+		if (app_series(a, -1)->n != before) {
 			dirty_live(a);
+			steady_update(a);
+		}
 	}
 	if (a->now >= next_second) {
 		double dt_second = last_second > 0 ? a->now - last_second : 0;
@@ -489,6 +493,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 		a->nrqd = 0;
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
+	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
 	a->replay = true;
 	a->screen = SCREEN_LIVE;
 	return 0;
@@ -512,6 +517,8 @@ static void app_free(struct app *a)
 	free(a->hp);
 	free(a->rqd);
 	series_release(&a->replay_ser);
+	rounds_release(&a->rounds);
+	rounds_release(&a->prounds);
 	for (unsigned t = 0; a->replay_tgt && t < NVS_MAX_TARGETS; t++)
 		series_release(&a->replay_tgt[t]);
 	free(a->replay_tgt);
@@ -585,6 +592,14 @@ int console_run(const struct console_opts *o)
 	a->speed = o->speed > 0 ? o->speed : 1;
 	a->focus = PANE_DEVICES;
 	a->follow = true;
+	a->round_s = o->round_s > 0 ? o->round_s : 60;
+	a->steady_on = true;
+	if (o->ss_given) {
+		a->ss = o->ss;
+		a->ss_given = true;
+	} else {
+		steady_params_init(&a->ss);
+	}
 	if (o->results)
 		snprintf(a->results_dir, sizeof(a->results_dir), "%s", o->results);
 	if (prepare(a, o, err, sizeof(err))) {

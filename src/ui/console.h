@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "nvscope.h"
 #include "io/spec.h"
+#include "stats/steady.h"
 
 struct console_opts {
 	const char *targets[NVS_MAX_TARGETS]; /* preselected targets */
@@ -18,6 +19,9 @@ struct console_opts {
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
 	double speed;	  /* replay speed, 0 = 1x */
+	double round_s;		 /* steady-state round, s; 0 = 60 */
+	struct steady_params ss; /* the rule (ss_given: from the command line) */
+	bool ss_given;
 	struct spec base; /* defaults plus the command line's workload
 			   * options, under presets launched from the screen */
 };

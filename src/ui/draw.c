@@ -178,9 +178,14 @@ static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0
 	}
 }
 
+int draw_plot_label_w(int w, bool labels)
+{
+	return labels && w >= 24 ? 7 : 0;
+}
+
 void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
 {
-	int lw = p->labels && w >= 24 ? 7 : 0;
+	int lw = draw_plot_label_w(w, p->labels);
 	int ph = p->labels && h >= 4 ? h - 1 : h;
 	int pw = w - lw;
 	if (ph <= 0 || pw <= 1 || !(p->t1 > p->t0))

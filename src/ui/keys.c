@@ -314,6 +314,11 @@ static bool view_key(struct app *a, int ch, bool is_key)
 		a->follow = true;
 		a->view_end = 0;
 		dirty_strips(a);
+	} else if (k == 'r') {
+		steady_cycle_round(a);
+	} else if (k == 'e') {
+		a->steady_on = !a->steady_on;
+		a->dirty[PANE_IOPS] = true;
 	} else if (k == -KEY_NPAGE || k == -KEY_PPAGE) {
 		a->tgt_page += k == -KEY_NPAGE ? 1 : -1;
 		a->dirty[PANE_TARGETS] = true;

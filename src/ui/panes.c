@@ -119,7 +119,7 @@ static void pane_status(struct app *a, WINDOW *w)
 	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
 	};
 	static const struct keyhelp live[] = {
-	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"<>", "Scroll"},
+	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"r", "Round"},
 	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
 	};
 	static const struct keyhelp replay[] = {
@@ -290,7 +290,12 @@ static void pane_iops(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, lx, 6, ROLE_READ, " read ");
 		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, "write ");
 	}
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
+	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
+	draw_plot(a, w, 1, 0, h - sr, wd, &p);
+	if (sr) {
+		int lw = draw_plot_label_w(wd, p.labels);
+		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
+	}
 }
 
 static void pane_lat(struct app *a, WINDOW *w)
@@ -644,6 +649,7 @@ void panes_draw_help(struct app *a)
 	    "0         whole run             End f  follow the newest data",
 	    "PgUp/PgDn pages of per-target strips (live screen)",
 	    "Shift-Tab previous pane   j k  down/up   Ctrl-L redraw",
+	    "r         steady-state rounds 10/30/60/300 s   e  steady display",
 	    "replay:   Space play/pause, [ ] speed, Home restart",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0]));

@@ -1,0 +1,219 @@
+/* steadyview.c - live steady state in the console: the shown series cut
+ * into rounds (rounds.c), the SNIA rule over them (stats/steady.c), and its
+ * display under the IOPS strip - a marker row with the round boundaries and
+ * the measurement window bracketed under the dots it covers, and a verdict
+ * line with both criteria against their limits, the round and time at which
+ * steady state was reached, and a warning when the drive has left it.
+ * A plan's precondition step brings its own rounds (rounds.csv, one pool
+ * per round): those are shown instead of rounds cut from the series. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "ui/app.h"
+
+static const double round_choices[] = {10, 30, 60, 300};
+
+void steady_update(struct app *a)
+{
+	bool was_attained = a->sv.attained > 0;
+	if (a->have_prounds) {
+		/* replay: the rounds that ended by the play position */
+		const struct series *s = app_series(a, -1);
+		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
+		a->rounds.n = 0;
+		for (size_t i = 0; i < a->prounds.n; i++)
+			if (!a->replay || a->prounds.t1[i] <= now + 1e-9)
+				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
+					    a->prounds.v[i]);
+	} else {
+		const struct series *s = app_series(a, -1);
+		if (rounds_build(s->pt, s->n, a->round_s, &a->rounds) < 0)
+			a->rounds.n = 0;
+	}
+	rounds_steady(&a->rounds, &a->ss, &a->sv);
+	if (a->sv.left && !a->was_left)
+		app_message(a, ROLE_ERROR,
+			    "WARNING: the drive left steady state (round %zu: range %.1f%%, "
+			    "slope %.1f%%)",
+			    a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
+	else if (a->sv.attained && !was_attained && a->sv.last.attained)
+		app_message(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
+			    a->sv.attained_s);
+	a->was_left = a->sv.left;
+	a->dirty[PANE_IOPS] = true;
+}
+
+void steady_cycle_round(struct app *a)
+{
+	if (a->have_prounds) {
+		app_message(a, ROLE_WARN, "rounds come from the plan's rounds.csv");
+		return;
+	}
+	size_t n = NVS_ARRAY_SIZE(round_choices), i = 0;
+	while (i < n && round_choices[i] <= a->round_s + 1e-9)
+		i++;
+	a->round_s = round_choices[i < n ? i : 0];
+	a->was_left = false;
+	a->sv.attained = 0;
+	steady_update(a);
+	app_message(a, ROLE_OK, "steady state: rounds of %.0f s", a->round_s);
+}
+
+int steady_rows(const struct app *a, int h)
+{
+	if (!a->steady_on)
+		return 0;
+	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
+}
+
+static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t0, double t1)
+{
+	const struct rounds *r = &a->rounds;
+	const struct steady_view *sv = &a->sv;
+	if (lw >= 4)
+		draw_str(a, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
+	/* round boundaries, when they are at least 2 cells apart */
+	if (r->n && rounds_col(r->t1[0], t0, t1, pw) - rounds_col(r->t0[0], t0, t1, pw) >= 2)
+		for (size_t i = 0; i < r->n; i++) {
+			int c = rounds_col(r->t1[i], t0, t1, pw);
+			if (c >= 0 && c < pw)
+				draw_str(a, w, y, lw + c, 1, ROLE_DIM, a->ascii ? "'" : "\xc2\xb7");
+		}
+	/* where steady state was reached */
+	if (sv->attained) {
+		int c = rounds_col(sv->attained_s, t0, t1, pw);
+		if (c >= 0 && c < pw)
+			draw_str(a, w, y, lw + c, 1, ROLE_OK, a->ascii ? "^" : "\xe2\x96\xb2");
+	}
+	/* the measurement window: the last `window` rounds */
+	size_t win = a->ss.window;
+	if (win < 2 || r->n < win)
+		return;
+	int c0, c1;
+	if (!rounds_span_cols(r->t0[r->n - win], r->t1[r->n - 1], t0, t1, pw, &c0, &c1))
+		return;
+	int role = sv->left ? ROLE_ERROR : sv->last.attained ? ROLE_OK : ROLE_WARN;
+	for (int c = c0; c <= c1; c++) {
+		const char *g = a->ascii ? "=" : "\xe2\x94\x80";
+		if (c == c0)
+			g = a->ascii ? "[" : "\xe2\x94\x9c";
+		else if (c == c1)
+			g = a->ascii ? "]" : "\xe2\x94\xa4";
+		draw_str(a, w, y, lw + c, 1, role, g);
+	}
+	static const char label[] = "window";
+	int len = (int)sizeof(label) - 1;
+	if (c1 - c0 - 1 >= len + 2)
+		draw_str(a, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
+}
+
+/* "range 12.3% <= 20%" in OK or WARN. */
+static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const char *name,
+		     bool valid, double v, bool ok, double limit)
+{
+	char buf[64];
+	if (!valid)
+		snprintf(buf, sizeof(buf), "  %s N/A", name);
+	else
+		snprintf(buf, sizeof(buf), "  %s %.1f%% %s %g%%", name, v, ok ? "<=" : ">", limit);
+	return draw_str(a, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
+}
+
+static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
+{
+	const struct steady_view *sv = &a->sv;
+	const struct steady_verdict *v = &sv->last;
+	char head[160], tail[96];
+	int role;
+	if (sv->left) {
+		snprintf(head, sizeof(head), "LEFT STEADY STATE (was steady at round %zu, %.0f s)",
+			 sv->attained, sv->attained_s);
+		role = ROLE_ERROR;
+	} else if (sv->attained) {
+		snprintf(head, sizeof(head), "steady at round %zu, %.0f s", sv->attained,
+			 sv->attained_s);
+		role = ROLE_OK;
+	} else if (v->valid) {
+		snprintf(head, sizeof(head), "not steady (round %zu)", sv->nrounds);
+		role = ROLE_WARN;
+	} else {
+		snprintf(head, sizeof(head), "steady state: %zu/%u rounds", sv->nrounds,
+			 a->ss.window);
+		role = ROLE_DIM;
+	}
+	if (a->have_prounds)
+		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", a->ss.window);
+	else
+		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->round_s,
+			 a->ss.window);
+	int x = draw_str(a, w, y, 0, wd, role, head);
+	bool pv = v->valid && v->pct_valid;
+	x += criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
+	x += criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok, a->ss.slope_pct);
+	draw_str(a, w, y, x, wd - x, ROLE_DIM, tail);
+}
+
+void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1)
+{
+	if (rows >= 2)
+		marker_row(a, w, y++, lw, pw, t0, t1);
+	if (rows >= 1)
+		verdict_line(a, w, y, getmaxx(w));
+}
+
+/* The rule of a plan step's steady.json (SNIA only). */
+static void load_rule(struct app *a, const char *dir)
+{
+	char path[700];
+	snprintf(path, sizeof(path), "%s/steady.json", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	const cJSON *rule = cJSON_GetObjectItemCaseSensitive(o, "rule");
+	const cJSON *win = cJSON_GetObjectItemCaseSensitive(o, "window");
+	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(o, "range_limit_pct");
+	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(o, "slope_limit_pct");
+	if (cJSON_IsString(rule) && !strcmp(rule->valuestring, "snia") && cJSON_IsNumber(win) &&
+	    cJSON_IsNumber(rl) && cJSON_IsNumber(sl)) {
+		struct steady_params p = a->ss;
+		p.window = win->valuedouble >= 2 && win->valuedouble <= 1000
+			       ? (unsigned)win->valuedouble
+			       : p.window;
+		p.range_pct = rl->valuedouble;
+		p.slope_pct = sl->valuedouble;
+		if (!steady_params_check(&p))
+			a->ss = p;
+	}
+	cJSON_Delete(o);
+}
+
+int steady_load_plan(struct app *a, const char *dir)
+{
+	char path[700], line[512];
+	snprintf(path, sizeof(path), "%s/rounds.csv", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -ENOENT;
+	a->prounds.n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned idx;
+		double t0, t1, v;
+		/* round,t_start_s,t_end_s,value,...; the header does not scan */
+		if (sscanf(line, "%u,%lf,%lf,%lf", &idx, &t0, &t1, &v) == 4 && t1 >= t0 &&
+		    !isnan(v))
+			rounds_push(&a->prounds, t0, t1, v);
+	}
+	fclose(f);
+	a->have_prounds = true;
+	if (!a->ss_given)
+		load_rule(a, dir);
+	return 0;
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# console_steady.sh - live steady state in the console: a rate-limited read
+# workload on a file (a stable target) in 1-second rounds reaches steady
+# state; the screen shows "steady at round N, T s", both criteria against
+# their limits and the window marker under the IOPS strip; r cycles the
+# round length; bad --round/--window values are refused with exit 2.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+F=$T_TMP/steady.img
+truncate -s 64M "$F" || fail "truncate"
+RES=$T_TMP/results
+
+# bad values: one line, exit 2, before the screen opens
+for bad in "--round 0" "--round x" "--window 1" "--range -1" "--slope abc"; do
+	# shellcheck disable=SC2086
+	out=$("$NVS_BIN" $bad 2>&1 </dev/null)
+	rc=$?
+	[ $rc -eq 2 ] || fail "'$bad' exited $rc, not 2: $out"
+	[ "$(echo "$out" | wc -l)" -eq 1 ] || fail "'$bad' printed more than one line: $out"
+done
+ok "bad steady-state options refused"
+
+# rate-limited: the IOPS per round are flat, so steady state is certain
+u_start 140 40 "$NVS_BIN" --target "$F" --rw=randread --bs=4k --iodepth=4 \
+	--rate_iops=2000 --runtime 12 --round 1 --window 4 --results "$RES"
+u_wait 'RUNNING' 10
+u_wait 'steady state: [0-9]/4 rounds|not steady|steady at round' 10
+u_wait 'steady at round [4-9], [4-9] s' 15
+S=$(u_screen)
+echo "$S" | grep -Eq 'range [0-9.]+% <= 20%' || fail "no range criterion"
+echo "$S" | grep -Eq 'slope [0-9.]+% <= 10%' || fail "no slope criterion"
+echo "$S" | grep -q '\[1 s rounds, window 4\]' || fail "no round/window legend"
+echo "$S" | grep -Eq '^ *rnd .*├.*window.*┤' || fail "no window marker row"
+ok "steady at round N with both criteria and the window marked"
+
+# r: next round length (1 -> 10 s): fewer rounds than the window now
+u_keys r
+u_wait 'rounds of 10 s' 5
+u_wait 'steady state: [0-1]/4 rounds .*\[10 s rounds, window 4\]' 5
+ok "r cycles the round length"
+u_wait 'DONE' 15
+u_keys q
+u_restored
+
+# replay: the same display from the recording
+u_start 140 40 "$NVS_BIN" replay "$RES" --round 1 --window 4 --speed 64
+u_wait 'steady at round [4-9], [4-9] s' 15
+u_keys q
+u_restored
+ok "replay shows the steady state too"
