@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/planrun.h"
+#include "report/json.h"
 
 int planrun_save(const struct planrun *r)
 {
@@ -78,49 +79,20 @@ out_text:
 	return rc;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			char *n = cap > (64u << 20) ? NULL : realloc(buf, cap);
-			if (!n) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = n;
-		}
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
 int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 {
 	char path[1100];
 	snprintf(path, sizeof(path), "%s/state.json", dir);
-	char *text = slurp(path);
-	if (!text) {
-		int e = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: %s (not a plan results directory?)", path, strerror(e));
-		return -e;
-	}
-	cJSON *o = cJSON_Parse(text);
-	free(text);
+	errno = 0;
+	cJSON *o = json_read_file(path);
 	if (!o) {
-		snprintf(err, errlen, "%s: not valid JSON", path);
-		return -EINVAL;
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: %s", path,
+			 e == EINVAL ? "not valid JSON" : strerror(e));
+		if (e != EINVAL)
+			snprintf(err + strlen(err), errlen - strlen(err),
+				 " (not a plan results directory?)");
+		return -e;
 	}
 	int rc = -EINVAL;
 	struct planrun_state *s = &r->st;

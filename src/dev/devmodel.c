@@ -412,7 +412,7 @@ static void usage_fill(const char *path, struct dev_usage *u)
 
 /* ---- /sys/block ---- */
 
-static int read_sys(const char *dir, const char *file, char *buf, size_t len)
+int dev_sysfs_read(const char *dir, const char *file, char *buf, size_t len)
 {
 	char p[PATH_MAX];
 	FILE *f;
@@ -434,7 +434,7 @@ static uint64_t read_sys_u64(const char *dir, const char *file)
 {
 	char b[64];
 
-	if (read_sys(dir, file, b, sizeof(b)))
+	if (dev_sysfs_read(dir, file, b, sizeof(b)))
 		return 0;
 	return strtoull(b, NULL, 10);
 }
@@ -495,7 +495,7 @@ static int scan_sys_block(struct dev_list *l)
 		if (is_listed_ns(l, n))
 			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", n);
-		if (!read_sys(dir, "hidden", v, sizeof(v)) && !strcmp(v, "1"))
+		if (!dev_sysfs_read(dir, "hidden", v, sizeof(v)) && !strcmp(v, "1"))
 			continue; /* nvme multipath per-path device */
 		sectors = read_sys_u64(dir, "size");
 		if (!sectors)
@@ -512,9 +512,9 @@ static int scan_sys_block(struct dev_list *l)
 			continue;
 		}
 		driver_of(n, dir, b->driver, sizeof(b->driver));
-		if (!read_sys(dir, "device/model", v, sizeof(v)))
+		if (!dev_sysfs_read(dir, "device/model", v, sizeof(v)))
 			TRIMCPY(b->model, v);
-		else if (!read_sys(dir, "loop/backing_file", v, sizeof(v)))
+		else if (!dev_sysfs_read(dir, "loop/backing_file", v, sizeof(v)))
 			TRIMCPY(b->model, v);
 		b->size_bytes = sectors * 512;
 		b->lba_size = (uint32_t)read_sys_u64(dir, "queue/logical_block_size");

@@ -161,6 +161,10 @@ bool dev_block_supports(const struct dev_block *b, enum purge_method m, const ch
  * confirmation on the user's behalf.  Returns 0, or -errno with @buf = "". */
 int dev_confirm_token(const char *path, char *buf, size_t len);
 
+/* Reads the first line of @dir/@file (a sysfs attribute) into @buf,
+ * trimmed.  0 or -errno (@buf = "" then). */
+int dev_sysfs_read(const char *dir, const char *file, char *buf, size_t len);
+
 /* Copies @src into @dst (size @len; @dst may equal @src), dropping leading and trailing
  * whitespace and NUL padding; @src need not be NUL-terminated within
  * @srclen bytes.  Returns @dst. */

@@ -110,22 +110,6 @@ static int add_ns(struct dev_ctrl *c, nvme_ns_t n)
 	return 0;
 }
 
-static int read_attr(const char *dir, const char *file, char *buf, size_t len)
-{
-	char p[PATH_MAX];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	f = fopen(p, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	dev_strtrim(buf, len, buf, len);
-	return 0;
-}
 
 static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
 {
@@ -152,7 +136,7 @@ static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
 	cpy(d->subsystem_nqn, sizeof(d->subsystem_nqn), nvme_subsystem_get_nqn(s));
 	numa = nvme_ctrl_get_numa_node(c);
 	d->numa_node = numa && numa[0] ? atoi(numa) : -1;
-	if (dir && !read_attr(dir, "cntlid", v, sizeof(v)))
+	if (dir && !dev_sysfs_read(dir, "cntlid", v, sizeof(v)))
 		d->cntlid = (uint32_t)strtoul(v, NULL, 0);
 	fd = nvme_ctrl_get_fd(c);
 	if (fd >= 0 && nvme_identify_ctrl(fd, &id) == 0)

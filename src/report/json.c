@@ -157,6 +157,40 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	return o;
 }
 
+void *json_read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	cJSON *o = NULL;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *n = cap >= (256u << 20) ? NULL : realloc(buf, cap ? cap * 2 : 8192);
+			if (!n) {
+				errno = ENOMEM;
+				goto close_file;
+			}
+			buf = n;
+			cap = cap ? cap * 2 : 8192;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	buf[len] = '\0';
+	o = cJSON_Parse(buf);
+	if (!o)
+		errno = EINVAL;
+close_file:
+	free(buf);
+	fclose(f);
+	return o;
+}
+
 int json_write_run(FILE *f, const struct json_run *run)
 {
 	cJSON *root = cJSON_CreateObject(), *jobs, *nv, *g;

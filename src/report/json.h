@@ -24,6 +24,11 @@ struct json_run {
 	const char *extra_json;      /* ... its JSON text */
 };
 
+/* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON
+ * tree the caller frees with cJSON_Delete (declared void * so this header
+ * needs no cJSON), or NULL with errno set (EINVAL: not valid JSON). */
+void *json_read_file(const char *path);
+
 /* Writes the whole document to @f.  0 or -errno. */
 int json_write_run(FILE *f, const struct json_run *run);
 

@@ -1,6 +1,7 @@
 /* rtable.c - reading results tables and JSON back (see rtable.h).  The
  * tables are the plan's own simple CSV (no quoting: fields are numbers or
  * one word), so a line split on commas is enough. */
+#include "report/json.h"
 #include "report/rtable.h"
 
 #include <errno.h>
@@ -96,29 +97,5 @@ void *rtab_json(const char *dir, const char *sub, const char *name)
 {
 	char path[2048];
 	snprintf(path, sizeof(path), "%s/%s%s%s", dir, sub ? sub : "", sub ? "/" : "", name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			char *n = cap > (256u << 20) ? NULL : realloc(buf, cap);
-			if (!n)
-				break;
-			buf = n;
-		}
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	if (!buf)
-		return NULL;
-	buf[len] = '\0';
-	cJSON *o = cJSON_Parse(buf);
-	free(buf);
-	return o;
+	return json_read_file(path);
 }
