@@ -29,7 +29,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "dev/devmodel.h"
-#include "io/pool.h"
+#include "io/runjob.h"
 #include "io/target.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -265,117 +265,91 @@ struct job {
 	double t_start, t_end; /* in the step's samples.csv time */
 };
 
+struct tick {
+	struct planrun *r;
+	struct stepio *io;
+	size_t done; /* rows of the aggregate series written to samples.csv */
+	bool tty;
+};
+
+/* Writes the rows @ser has beyond those already written, in the step's
+ * time (and a progress line on a terminal, nothing in logs). */
+static void write_rows(struct tick *tk, const struct series *ser, bool progress)
+{
+	for (; tk->done < ser->n; tk->done++) {
+		struct point pt = ser->pt[tk->done];
+		pt.t += tk->r->st.t_offset;
+		csv_write_point(tk->io->f[0], &pt);
+		if (progress && tk->tty && !pt.ramp && pt.dt >= 0.05)
+			fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
+				pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
+				pt.lat_mean_all_us);
+	}
+}
+
+static void on_tick(const struct pool *p, const struct collect *c, void *arg)
+{
+	(void)p;
+	write_rows(arg, collect_series(c, -1), true);
+}
+
 static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 {
 	char err[512];
-	struct pool *p = NULL;
-	struct collect *c = NULL;
-	unsigned wt[NVS_MAX_WORKERS];
+	struct runjob rj;
+	struct tick tk = {.r = r, .io = io, .tty = !r->quiet && isatty(STDERR_FILENO)};
 	int rc;
 
 	j->spec.iodepth[0] = j->qd;
 	j->spec.niodepth = 1;
-	rc = pool_new(&j->spec, j->qd, &p, err, sizeof(err));
+	rc = runjob_run(&j->spec, j->qd, r->stop, on_tick, &tk, &rj, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "nvscope plan: %s\n", err);
 		return rc;
 	}
-	unsigned nw = pool_nworkers(p);
-	for (unsigned w = 0; w < nw && w < NVS_MAX_WORKERS; w++)
-		wt[w] = pool_worker_target(p, w);
-	c = collect_new(nw, pool_ntargets(p), wt, j->spec.interval_ns);
-	if (!c) {
-		rc = -ENOMEM;
-		goto out_pool;
-	}
-	rc = pool_start(p);
-	if (rc) {
-		pool_error(p, err, sizeof(err));
-		fprintf(stderr, "nvscope plan: cannot start: %s\n", err);
-		goto out_collect;
-	}
-	size_t done = 0;
-	bool stopped = false;
-	/* a progress line on a terminal (stderr), nothing in logs */
-	bool tty = !r->quiet && isatty(STDERR_FILENO);
-	const struct series *ser = collect_series(c, -1);
-	for (;;) {
-		bool running = pool_running(p);
-		if (!stopped && atomic_load_explicit(r->stop, memory_order_relaxed)) {
-			pool_stop(p);
-			stopped = true;
-		}
-		pool_drain(p, collect_sample, c);
-		for (; done < ser->n; done++) {
-			struct point pt = ser->pt[done];
-			pt.t += r->st.t_offset;
-			csv_write_point(io->f[0], &pt);
-			if (tty && !pt.ramp && pt.dt >= 0.05)
-				fprintf(stderr,
-					"\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
-					pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
-					pt.lat_mean_all_us);
-		}
-		if (!running)
-			break;
-		struct timespec ts = {0, 50 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-	if (tty)
+	if (tk.tty)
 		fputs("\r\033[K", stderr);
-	pool_join(p);
-	pool_drain(p, collect_sample, c);
-	collect_flush(c);
-	ser = collect_series(c, -1);
-	for (; done < ser->n; done++) {
-		struct point pt = ser->pt[done];
-		pt.t += r->st.t_offset;
-		csv_write_point(io->f[0], &pt);
-	}
-	if (pool_error(p, err, sizeof(err)) && !stopped) {
-		fprintf(stderr, "nvscope plan: I/O error: %s\n", err);
+	write_rows(&tk, &rj.series, false);
+	if (rj.error && !rj.cancelled) {
+		fprintf(stderr, "nvscope plan: I/O error: %s\n", rj.msg);
 		rc = -EIO;
-		goto out_collect;
+		goto release;
 	}
-	if (stopped) {
+	if (rj.cancelled) {
 		rc = EINTR_STOP;
-		goto out_collect;
+		goto release;
 	}
-	pool_result(p, -1, &j->res);
+	j->res = rj.agg;
 	mrow_of(&j->res, &j->m);
 	j->t_start = r->st.t_offset;
-	double el = (double)pool_elapsed_ns(p) / 1e9;
-	if (ser->n && ser->pt[ser->n - 1].t > el)
-		el = ser->pt[ser->n - 1].t;
+	double el = rj.elapsed_s;
+	if (rj.series.n && rj.series.pt[rj.series.n - 1].t > el)
+		el = rj.series.pt[rj.series.n - 1].t;
 	r->st.t_offset += el;
 	j->t_end = r->st.t_offset;
 	if (j->json_name) {
 		char path[1200];
 		snprintf(path, sizeof(path), "%s/%s", io->dir, j->json_name);
 		FILE *f = fopen(path, "w");
-		unsigned nt = pool_ntargets(p);
 		/* per target results beside the aggregate when several targets */
-		struct result *per = nt > 1 && !j->spec.stripe ? calloc(nt, sizeof(*per)) : NULL;
-		for (unsigned t = 0; per && t < nt; t++)
-			pool_result(p, (int)t, &per[t]);
+		bool per = rj.ntargets > 1;
 		if (f) {
 			struct json_run jr = {.spec = &j->spec,
 					      .jobs = &j->res,
 					      .njobs = 1,
-					      .targets = per,
-					      .ntargets = per ? nt : 0,
-					      .series = ser,
-					      .dropped = pool_dropped(p)};
+					      .targets = per ? rj.per_target : NULL,
+					      .ntargets = per ? rj.ntargets : 0,
+					      .series = &rj.series,
+					      .cores = rj.cores,
+					      .ncores = &rj.ncores,
+					      .dropped = rj.dropped};
 			json_write_run(f, &jr);
 			fclose(f);
 		}
-		free(per);
 	}
 	rc = 0;
-out_collect:
-	collect_free(c);
-out_pool:
-	pool_free(p);
+release:
+	runjob_release(&rj);
 	return rc;
 }
 

@@ -65,6 +65,7 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 			tick(p, c, arg);
 	}
 	pool_join(p);
+	out->elapsed_s = (double)pool_elapsed_ns(p) / 1e9;
 	if (cpu && !cpu_update(cpu)) {
 		out->ncores = cpu_count(cpu) < CPU_MAX ? cpu_count(cpu) : CPU_MAX;
 		for (unsigned i = 0; i < out->ncores; i++)

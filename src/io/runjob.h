@@ -20,6 +20,7 @@ struct runjob {
 	int error;                  /* first I/O-time error, -errno, 0 */
 	char msg[256];
 	bool cancelled;
+	double elapsed_s;           /* wall time from start to the last completion */
 	/* machine CPU over the whole job, from /proc/stat (valid when ncores) */
 	unsigned ncores;
 	struct cpu_util cores[CPU_MAX];
