@@ -23,9 +23,13 @@ void steady_update(struct app *a)
 		/* replay: the rounds that ended by the play position */
 		const struct series *s = app_series(a, -1);
 		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
+		bool at_end = a->replay && a->replay_ser.n &&
+			      now >= a->replay_ser.pt[a->replay_ser.n - 1].t;
 		a->rounds.n = 0;
+		/* a round ends a little after its last sample (the pool's stop) */
 		for (size_t i = 0; i < a->prounds.n; i++)
-			if (!a->replay || a->prounds.t1[i] <= now + 1e-9)
+			if (!a->replay || at_end ||
+			    a->prounds.t1[i] <= now + 0.05 * (a->prounds.t1[i] - a->prounds.t0[i]))
 				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
 					    a->prounds.v[i]);
 	} else {

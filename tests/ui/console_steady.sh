@@ -48,3 +48,31 @@ u_wait 'steady at round [4-9], [4-9] s' 15
 u_keys q
 u_restored
 ok "replay shows the steady state too"
+
+# a plan's precondition step brings its own rounds (rounds.csv) and rule
+# (steady.json): falling for 3 rounds, then flat - steady at round 6 with a
+# window of 3 (read from steady.json, not the default 5)
+P=$T_TMP/03-precondition-x
+mkdir -p "$P"
+{
+	echo "time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
+	for i in $(seq 1 8); do
+		v=$((i <= 3 ? 9000 - 2000 * i : 1000 + (i % 2) * 10))
+		echo "$((2 * i - 1)).000,0,$v,0,4,0,100,0,200,0,300,0,5,0"
+		echo "$((2 * i)).000,0,$v,0,4,0,100,0,200,0,300,0,5,0"
+	done
+} >"$P/samples.csv"
+{
+	echo "round,t_start_s,t_end_s,value,iops"
+	for i in $(seq 1 8); do
+		v=$((i <= 3 ? 9000 - 2000 * i : 1000 + (i % 2) * 10))
+		echo "$i,$((2 * i - 2)).000,$((2 * i)).000,$v,$v"
+	done
+} >"$P/rounds.csv"
+echo '{"rule": "snia", "window": 3, "range_limit_pct": 20, "slope_limit_pct": 10}' >"$P/steady.json"
+u_start 140 40 "$NVS_BIN" replay "$P" --speed 64
+u_wait 'steady at round 6, 12 s' 15
+u_screen | grep -q '\[plan rounds, window 3\]' || fail "plan rounds not used"
+u_keys q
+u_restored
+ok "replay of a plan step: its rounds and rule"
