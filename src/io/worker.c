@@ -12,6 +12,7 @@
  *      and counted by the ring when the consumer lags - I/O never waits).
  * Two clock reads per batch rather than per I/O: completions found by one
  * reap were all observed at the same instant, which is the honest time. */
+#include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 #include "io/worker.h"
 
 struct slot {
@@ -46,6 +48,7 @@ struct wstate {
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
 	bool measuring, stopping;
 	unsigned inflight;
+	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
 };
 
 uint64_t worker_now_ns(void)
@@ -70,12 +73,70 @@ void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
 	atomic_store_explicit(&sh->error, err, memory_order_release);
 }
 
-static void rusage_ns(uint64_t *usr, uint64_t *sys)
+/* The SQPOLL kernel thread does this worker's submissions in a thread of
+ * its own, named "iou-sqp-<tid of the ring's creator>": its tid, or -1 when
+ * it has not named itself yet.  (The ring's fdinfo "SqThread:" line is no
+ * help: the kernel prints it only when it gets the ring's lock, which the
+ * busy SQ thread holds nearly all the time.) */
+static int sq_thread_tid(void)
+{
+	char want[32], path[288], comm[32];
+	struct dirent *e;
+	int tid = -1;
+	DIR *d = opendir("/proc/self/task");
+
+	if (!d)
+		return -1;
+	snprintf(want, sizeof(want), "iou-sqp-%d\n", (int)gettid());
+	while (tid < 0 && (e = readdir(d))) {
+		FILE *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
+			tid = atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+/* utime + stime of thread @tid of this process, ns (clock-tick resolution);
+ * 0 when it cannot be read. */
+static uint64_t task_cpu_ns(int tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, stime = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+			 &stime) != 2)
+		return 0;
+	return (ut + stime) * NVS_NSEC_PER_SEC / (uint64_t)sysconf(_SC_CLK_TCK);
+}
+
+/* CPU time spent for this worker: its own thread's, plus (as system time)
+ * its SQPOLL thread's, so IOPS per CPU-second stays honest with SQPOLL. */
+static void rusage_ns(const struct wstate *st, uint64_t *usr, uint64_t *sys)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
 	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
+	if (st->sq_tid > 0)
+		*sys += task_cpu_ns(st->sq_tid);
 }
 
 static void sample_reset(struct sample *s)
@@ -124,6 +185,17 @@ static int setup_ring(struct worker *w, struct wstate *st)
 		return rc;
 	}
 	st->ring_ok = true;
+	st->sq_tid = -1;
+	/* the SQ thread names itself when it first runs: wait up to ~1 s */
+	for (int i = 0; w->spec->sqpoll && st->sq_tid < 0 && i < 1000; i++) {
+		struct timespec ts = {0, 1000000};
+		st->sq_tid = sq_thread_tid();
+		if (st->sq_tid < 0)
+			nanosleep(&ts, NULL);
+	}
+	if (w->spec->sqpoll && st->sq_tid < 0)
+		fprintf(stderr, "nvscope: worker %u: SQPOLL thread not found, its CPU time is "
+				"not counted\n", w->id);
 	if (w->spec->registerfiles) {
 		int fds[NVS_MAX_TARGETS];
 		for (unsigned i = 0; i < w->nmembers; i++)
@@ -195,7 +267,7 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	uint64_t usr, sys;
 	struct sample *s = st->cur;
 
-	rusage_ns(&usr, &sys);
+	rusage_ns(st, &usr, &sys);
 	s->worker = w->id;
 	s->target = w->target;
 	s->seq = seq;
@@ -306,9 +378,9 @@ static void run(struct worker *w, struct wstate *st)
 
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
-		rusage_ns(&st->usr_meas, &st->sys_meas);
+		rusage_ns(st, &st->usr_meas, &st->sys_meas);
 	}
-	rusage_ns(&st->usr_mark, &st->sys_mark);
+	rusage_ns(st, &st->usr_mark, &st->sys_mark);
 	for (;;) {
 		if (!st->stopping) {
 			unsigned n = 0;
@@ -385,7 +457,7 @@ static void run(struct worker *w, struct wstate *st)
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
-			rusage_ns(&st->usr_meas, &st->sys_meas);
+			rusage_ns(st, &st->usr_meas, &st->sys_meas);
 		}
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
@@ -401,7 +473,7 @@ static void run(struct worker *w, struct wstate *st)
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
 		uint64_t usr, sys;
-		rusage_ns(&usr, &sys);
+		rusage_ns(st, &usr, &sys);
 		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
