@@ -1,0 +1,354 @@
+/* planexec.c - a plan in a background thread for the console.
+ *
+ * What `nvscope plan` does around planrun_run() (src/cmd/plan.c) is done
+ * here again for the console: load the plan with the targets, refuse an
+ * unconfirmed destructive plan, create and lock the results directory with
+ * plan.ini, VERSION, meta.json and the first state.json, then run.  The plan
+ * thread gets the struct planrun and nothing else; the UI thread does not
+ * touch it until the join (pthread_join orders the accesses).  The stop
+ * request is an atomic_int that planrun_run polls; the end is an atomic_bool
+ * set with release order after planrun_run returns.  Not written here (they
+ * are static in plan.c): device-before.json / device-after.json. */
+#include "ui/planexec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "cmd/planrun.h"
+#include "config/plan.h"
+#include "dev/devmodel.h"
+
+struct planexec {
+	struct planrun r;
+	atomic_int stop;
+	atomic_bool done;
+	pthread_t thread;
+	bool started, joined;
+	int rc;
+	int lockfd, saved_stderr;
+	double t_start;
+	char dir[1024];
+};
+
+int planexec_new(const char *name, const char *const *targets, unsigned n, struct planexec **out,
+		 char *err, size_t errlen)
+{
+	char path[1024];
+	struct spec base;
+	*out = NULL;
+	if (!n || n > NVS_MAX_TARGETS) {
+		snprintf(err, errlen, "a plan needs 1 to %d targets", NVS_MAX_TARGETS);
+		return -EINVAL;
+	}
+	if (plan_find(name, path, sizeof(path))) {
+		snprintf(err, errlen, "no plan '%s' (a file, or a name in presets/plans)", name);
+		return -ENOENT;
+	}
+	struct planexec *pe = calloc(1, sizeof(*pe));
+	if (!pe) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	pe->lockfd = pe->saved_stderr = -1;
+	for (int i = 0; i < 3; i++)
+		pe->r.st.sizes[i] = -1;
+	spec_init(&base);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(pe->r.targets[i], sizeof(pe->r.targets[0]), "%s", targets[i]);
+		int ret = spec_set(&base, "filename", targets[i], err, errlen);
+		if (ret) {
+			free(pe);
+			return ret;
+		}
+	}
+	pe->r.ntargets = n;
+	int ret = plan_load(path, &base, &pe->r.plan, err, errlen);
+	if (ret) {
+		free(pe);
+		return ret;
+	}
+	*out = pe;
+	return 0;
+}
+
+int planexec_override(struct planexec *pe, const char *key, const char *val, char *err,
+		      size_t errlen)
+{
+	struct planrun *r = &pe->r;
+	if (pe->started || r->noverrides >= NVS_ARRAY_SIZE(r->overrides))
+		return -EBUSY;
+	int ret = plan_override(r->plan, key, val, err, errlen);
+	if (ret)
+		return ret;
+	/* recorded in state.json so that `nvscope plan --resume` keeps them */
+	snprintf(r->overrides[r->noverrides][0], sizeof(r->overrides[0][0]), "%s", key);
+	snprintf(r->overrides[r->noverrides][1], sizeof(r->overrides[0][1]), "%s", val);
+	r->noverrides++;
+	return 0;
+}
+
+const char *planexec_name(const struct planexec *pe)
+{
+	return pe->r.plan->name;
+}
+
+/* As plan.c decides it: a purge, or any step that writes. */
+bool planexec_destroys(const struct planexec *pe)
+{
+	const struct plan *p = pe->r.plan;
+	for (unsigned i = 0; i < p->nsteps; i++) {
+		const struct plan_step *s = &p->steps[i];
+		if (s->kind == STEP_PURGE)
+			return true;
+		if (s->kind != STEP_MATRIX && spec_writes(&s->spec))
+			return true;
+		for (unsigned m = 0; s->kind == STEP_MATRIX && m < s->nmixes; m++)
+			if (s->mixes[m] < 100)
+				return true;
+	}
+	return false;
+}
+
+bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *need, size_t nlen,
+			char *target, size_t tlen)
+{
+	for (unsigned i = 0; i < pe->r.ntargets; i++) {
+		const char *t = pe->r.targets[i];
+		if (confirm && planrun_confirmed(confirm, t, NULL, 0))
+			continue;
+		need[0] = '\0';
+		dev_confirm_token(t, need, nlen);
+		if (!need[0])
+			snprintf(need, nlen, "%s", t);
+		snprintf(target, tlen, "%s", t);
+		return false;
+	}
+	return true;
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static bool dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return true;
+	struct dirent *e;
+	bool empty = true;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* meta.json in plan.c's layout (the report reads it). */
+static void write_meta(struct planexec *pe, const char *status)
+{
+	const struct plan *p = pe->r.plan;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
+	cJSON_AddStringToObject(o, "plan", p->name);
+	cJSON_AddStringToObject(o, "description", p->description);
+	cJSON_AddStringToObject(o, "plan_file", p->path);
+	cJSON *t = cJSON_AddArrayToObject(o, "targets");
+	for (unsigned i = 0; i < pe->r.ntargets; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(pe->r.targets[i]));
+	cJSON_AddStringToObject(o, "started_by", "console");
+	cJSON_AddNumberToObject(o, "started", pe->t_start);
+	cJSON_AddStringToObject(o, "status", status);
+	if (strcmp(status, "running"))
+		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
+	char *text = cJSON_Print(o);
+	if (text) {
+		size_t l = strlen(text);
+		char *nl = realloc(text, l + 2);
+		if (nl) {
+			text = nl;
+			memcpy(text + l, "\n", 2);
+		}
+		write_text(pe->dir, "meta.json", text);
+	}
+	free(text);
+	cJSON_Delete(o);
+}
+
+static void *plan_thread(void *arg)
+{
+	struct planexec *pe = arg;
+	pe->rc = planrun_run(&pe->r);
+	atomic_store_explicit(&pe->done, true, memory_order_release);
+	return NULL;
+}
+
+int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
+		   char *err, size_t errlen)
+{
+	char path[1200];
+	int ret;
+	if (pe->started) {
+		snprintf(err, errlen, "the plan was started already");
+		return -EBUSY;
+	}
+	if (dir && *dir) {
+		snprintf(pe->dir, sizeof(pe->dir), "%s", dir);
+	} else {
+		char ts[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+		snprintf(pe->dir, sizeof(pe->dir), "results/%s-%s", pe->r.plan->name, ts);
+	}
+	if (!dir_empty(pe->dir)) {
+		snprintf(err, errlen, "%s exists and is not empty (nvscope plan --resume %s)",
+			 pe->dir, pe->dir);
+		return -EEXIST;
+	}
+	if ((ret = mkdirs(pe->dir))) {
+		snprintf(err, errlen, "cannot create %s: %s", pe->dir, strerror(-ret));
+		return ret;
+	}
+	pe->r.dir = pe->dir;
+	pe->r.confirm = confirm ? confirm : "";
+	pe->r.force = force;
+	pe->r.quiet = true; /* no progress lines: the terminal is the console's */
+	pe->r.stop = &pe->stop;
+	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
+		pe->r.plan->steps[s].spec.force_destroy |= force;
+	pe->t_start = (double)time(NULL);
+	if ((ret = write_text(pe->dir, "plan.ini", pe->r.plan->text)) ||
+	    (ret = write_text(pe->dir, "VERSION", "nvscope " NVS_VERSION "\n")) ||
+	    (ret = planrun_save(&pe->r))) {
+		snprintf(err, errlen, "cannot write in %s: %s", pe->dir, strerror(-ret));
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pe->dir);
+	pe->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (pe->lockfd < 0 || flock(pe->lockfd, LOCK_EX | LOCK_NB)) {
+		ret = pe->lockfd < 0 ? -errno : -EBUSY;
+		snprintf(err, errlen, "%s: %s", pe->dir,
+			 pe->lockfd < 0 ? strerror(-ret) : "another nvscope plan is running there");
+		goto close_lock;
+	}
+	write_meta(pe, "running");
+	/* the plan's messages go to DIR/plan.log, not over the screen */
+	snprintf(path, sizeof(path), "%s/plan.log", pe->dir);
+	int log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (log >= 0) {
+		fflush(stderr);
+		pe->saved_stderr = dup(STDERR_FILENO);
+		if (pe->saved_stderr >= 0)
+			dup2(log, STDERR_FILENO);
+		close(log);
+	}
+	atomic_store(&pe->stop, 0);
+	atomic_store(&pe->done, false);
+	ret = -pthread_create(&pe->thread, NULL, plan_thread, pe);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the plan thread: %s", strerror(-ret));
+		goto restore_stderr;
+	}
+	pe->started = true;
+	return 0;
+restore_stderr:
+	if (pe->saved_stderr >= 0) {
+		dup2(pe->saved_stderr, STDERR_FILENO);
+		close(pe->saved_stderr);
+		pe->saved_stderr = -1;
+	}
+	write_meta(pe, "failed");
+close_lock:
+	if (pe->lockfd >= 0)
+		close(pe->lockfd);
+	pe->lockfd = -1;
+	return ret;
+}
+
+bool planexec_running(const struct planexec *pe)
+{
+	return pe && pe->started && !atomic_load_explicit(&pe->done, memory_order_acquire);
+}
+
+void planexec_stop(struct planexec *pe)
+{
+	if (pe)
+		atomic_store_explicit(&pe->stop, 1, memory_order_relaxed);
+}
+
+int planexec_finish(struct planexec *pe)
+{
+	if (!pe->started)
+		return NVS_EXIT_USAGE;
+	if (pe->joined)
+		return pe->rc;
+	pthread_join(pe->thread, NULL);
+	pe->joined = true;
+	fflush(stderr);
+	if (pe->saved_stderr >= 0) {
+		dup2(pe->saved_stderr, STDERR_FILENO);
+		close(pe->saved_stderr);
+		pe->saved_stderr = -1;
+	}
+	write_meta(pe, pe->rc == NVS_EXIT_OK		  ? "done"
+		       : atomic_load(&pe->stop) ? "interrupted"
+						  : "failed");
+	if (pe->lockfd >= 0)
+		close(pe->lockfd);
+	pe->lockfd = -1;
+	return pe->rc;
+}
+
+const char *planexec_dir(const struct planexec *pe)
+{
+	return pe->dir;
+}
+
+void planexec_free(struct planexec *pe)
+{
+	if (!pe)
+		return;
+	if (pe->started) {
+		planexec_stop(pe);
+		planexec_finish(pe);
+	}
+	plan_free(pe->r.plan);
+	free(pe->r.st.values);
+	free(pe);
+}

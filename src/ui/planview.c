@@ -1,0 +1,342 @@
+/* planview.c - following a plan through its results directory.
+ *
+ * The files are the boundary between the plan (its own thread or process)
+ * and the console: the plan writes them (state.json atomically by rename,
+ * CSVs appended and flushed at least at every checkpoint), the console reads
+ * them.  A CSV line may be caught half-written: only lines ending in '\n'
+ * are taken, and the read position goes back to the start of a partial one
+ * to read it whole next time.  state.json is re-read when its mtime or size
+ * changes; the table is re-read when its size changes (a few rows). */
+#include "ui/planview.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "cmd/planrun.h"
+#include "config/plan.h"
+#include "report/csv.h"
+
+#define PV_COLUMNS 14
+
+struct planview {
+	char dir[512];
+	struct plan *plan;
+	unsigned step, sub;
+	bool finished;
+	struct timespec state_mtime;
+	off_t state_size;
+	/* the current step's files */
+	unsigned open_step; /* step of the open files; UINT_MAX: none */
+	char step_dir[1100];
+	FILE *samples;
+	struct series ser;
+	off_t table_size;
+	struct qdrow *rows;
+	int nrows;
+};
+
+int planview_parse_point(const char *line, double prev_t, struct point *p)
+{
+	double v[PV_COLUMNS];
+	const char *s = line;
+	char *end;
+	int n = 0;
+	while (n < PV_COLUMNS) {
+		v[n] = strtod(s, &end);
+		if (end == s)
+			break;
+		n++;
+		s = end;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	if (n != PV_COLUMNS || (*s != '\n' && *s != '\0' && *s != '\r'))
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->t = v[0];
+	p->dt = prev_t >= 0 ? v[0] - prev_t : v[0];
+	p->iops[0] = v[1];
+	p->iops[1] = v[2];
+	p->bw[0] = v[3] * 1e6;
+	p->bw[1] = v[4] * 1e6;
+	p->lat_mean_us[0] = v[5];
+	p->lat_mean_us[1] = v[6];
+	p->lat_p99_us[0] = v[7];
+	p->lat_p99_us[1] = v[8];
+	p->lat_max_us[0] = v[9];
+	p->lat_max_us[1] = v[10];
+	p->errors = v[11] > 0 ? (uint64_t)v[11] : 0;
+	p->cpu_pct = v[12];
+	p->ramp = (int)v[13];
+	double all = p->iops[0] + p->iops[1];
+	p->lat_mean_all_us = NAN;
+	p->lat_p99_all_us = NAN;
+	if (all > 0) {
+		p->lat_mean_all_us = (p->lat_mean_us[0] * p->iops[0] +
+				      p->lat_mean_us[1] * p->iops[1]) / all;
+		p->lat_p99_all_us = fmax(p->lat_p99_us[0], p->lat_p99_us[1]);
+	}
+	return 0;
+}
+
+int planview_parse_row(const char *line, int cols_before, struct qdrow *q)
+{
+	/* before,...,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,
+	 * lat_max_us,cpu_pct */
+	double v[2 + 8];
+	int want = cols_before + 8, n = 0;
+	const char *s = line;
+	char *end;
+	if (cols_before < 1 || cols_before > 2)
+		return -EINVAL;
+	while (n < want) {
+		v[n] = strtod(s, &end);
+		if (end == s)
+			break;
+		n++;
+		s = end;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	if (n != want)
+		return -EINVAL;
+	memset(q, 0, sizeof(*q));
+	double qd = cols_before == 2 ? v[0] * v[1] : v[0];
+	q->qd = qd > 0 && qd < 1e9 ? (unsigned)qd : 0;
+	const double *m = v + cols_before;
+	q->iops = m[0];
+	q->bw = m[3] * 1e6;
+	q->mean_us = m[4];
+	q->p99_us = m[5];
+	q->max_us = m[6];
+	q->cpu_pct = m[7];
+	return 0;
+}
+
+int planview_new(const char *dir, struct planview **out, char *err, size_t errlen)
+{
+	char path[700];
+	*out = NULL;
+	struct planview *v = calloc(1, sizeof(*v));
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(v->dir, sizeof(v->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/plan.ini", dir);
+	int ret = plan_load(path, NULL, &v->plan, err, errlen);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	v->open_step = (unsigned)-1;
+	*out = v;
+	return 0;
+}
+
+static void close_step(struct planview *v)
+{
+	if (v->samples)
+		fclose(v->samples);
+	v->samples = NULL;
+	series_release(&v->ser);
+	free(v->rows);
+	v->rows = NULL;
+	v->nrows = 0;
+	v->table_size = -1;
+	v->open_step = (unsigned)-1;
+}
+
+void planview_free(struct planview *v)
+{
+	if (!v)
+		return;
+	close_step(v);
+	plan_free(v->plan);
+	free(v);
+}
+
+/* Re-reads state.json when it changed.  True when it did. */
+static bool read_state(struct planview *v)
+{
+	char path[700];
+	struct stat sb;
+	snprintf(path, sizeof(path), "%s/state.json", v->dir);
+	if (stat(path, &sb))
+		return false;
+	if (sb.st_mtim.tv_sec == v->state_mtime.tv_sec &&
+	    sb.st_mtim.tv_nsec == v->state_mtime.tv_nsec && sb.st_size == v->state_size)
+		return false;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char *buf = malloc((size_t)sb.st_size + 1);
+	size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
+	fclose(f);
+	if (!buf)
+		return false;
+	buf[n] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	free(buf);
+	if (!o)
+		return false; /* caught mid-write by another writer: next time */
+	const cJSON *step = cJSON_GetObjectItemCaseSensitive(o, "step");
+	const cJSON *sub = cJSON_GetObjectItemCaseSensitive(o, "sub");
+	const cJSON *fin = cJSON_GetObjectItemCaseSensitive(o, "finished");
+	if (cJSON_IsNumber(step) && step->valuedouble >= 0 && step->valuedouble <= 1e6)
+		v->step = (unsigned)step->valuedouble;
+	if (cJSON_IsNumber(sub) && sub->valuedouble >= 0 && sub->valuedouble <= 1e9)
+		v->sub = (unsigned)sub->valuedouble;
+	v->finished = cJSON_IsTrue(fin);
+	cJSON_Delete(o);
+	v->state_mtime = sb.st_mtim;
+	v->state_size = sb.st_size;
+	return true;
+}
+
+/* Takes the complete new lines of samples.csv. */
+static bool read_samples(struct planview *v)
+{
+	char line[1024];
+	bool any = false;
+	if (!v->samples) {
+		char path[1200];
+		snprintf(path, sizeof(path), "%s/samples.csv", v->step_dir);
+		if (!(v->samples = fopen(path, "r")))
+			return false;
+	}
+	for (;;) {
+		long pos = ftell(v->samples);
+		if (!fgets(line, sizeof(line), v->samples)) {
+			clearerr(v->samples);
+			break;
+		}
+		if (!strchr(line, '\n')) { /* partial: read it again when whole */
+			fseek(v->samples, pos, SEEK_SET);
+			break;
+		}
+		struct point p;
+		double prev = v->ser.n ? v->ser.pt[v->ser.n - 1].t : -1;
+		if (!planview_parse_point(line, prev, &p) && !series_push(&v->ser, &p))
+			any = true;
+	}
+	return any;
+}
+
+static bool read_table(struct planview *v)
+{
+	const struct plan_step *st = &v->plan->steps[v->open_step];
+	const char *name = st->kind == STEP_MEASURE	 ? "qd.csv"
+			   : st->kind == STEP_RATE_CURVE ? "rate.csv"
+			   : st->kind == STEP_GRID	 ? "grid.csv"
+							 : NULL;
+	int before = st->kind == STEP_MEASURE ? 1 : 2;
+	char path[1200], line[1024];
+	struct stat sb;
+	if (!name)
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", v->step_dir, name);
+	if (stat(path, &sb) || sb.st_size == v->table_size)
+		return false;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	int n = 0, cap = 0;
+	struct qdrow *rows = NULL;
+	while (fgets(line, sizeof(line), f)) {
+		struct qdrow q;
+		if (!strchr(line, '\n') || planview_parse_row(line, before, &q))
+			continue;
+		if (n == cap) {
+			int nc = cap ? cap * 2 : 16;
+			struct qdrow *r = realloc(rows, (size_t)nc * sizeof(*r));
+			if (!r)
+				break;
+			rows = r;
+			cap = nc;
+		}
+		rows[n++] = q;
+	}
+	fclose(f);
+	free(v->rows);
+	v->rows = rows;
+	v->nrows = n;
+	v->table_size = sb.st_size;
+	return true;
+}
+
+bool planview_poll(struct planview *v)
+{
+	bool changed = read_state(v);
+	unsigned cur = planview_cur(v);
+	if (cur != v->open_step) {
+		close_step(v);
+		v->open_step = cur;
+		char sub[256];
+		planrun_step_dir(v->plan, cur, sub, sizeof(sub));
+		snprintf(v->step_dir, sizeof(v->step_dir), "%s/%s", v->dir, sub);
+		changed = true;
+	}
+	changed |= read_samples(v);
+	changed |= read_table(v);
+	return changed;
+}
+
+const char *planview_name(const struct planview *v)
+{
+	return v->plan->name;
+}
+
+unsigned planview_nsteps(const struct planview *v)
+{
+	return v->plan->nsteps;
+}
+
+unsigned planview_cur(const struct planview *v)
+{
+	if (!v->plan->nsteps)
+		return 0;
+	return v->step < v->plan->nsteps ? v->step : v->plan->nsteps - 1;
+}
+
+bool planview_finished(const struct planview *v)
+{
+	return v->finished;
+}
+
+unsigned planview_sub(const struct planview *v)
+{
+	return v->sub;
+}
+
+const char *planview_step_name(const struct planview *v, unsigned i)
+{
+	return i < v->plan->nsteps ? v->plan->steps[i].name : "";
+}
+
+const char *planview_step_kind(const struct planview *v, unsigned i)
+{
+	return i < v->plan->nsteps ? plan_step_kind_name(v->plan->steps[i].kind) : "";
+}
+
+const char *planview_step_dir(const struct planview *v)
+{
+	return v->step_dir;
+}
+
+const struct series *planview_series(const struct planview *v)
+{
+	return &v->ser;
+}
+
+const struct qdrow *planview_rows(const struct planview *v, int *n)
+{
+	*n = v->nrows;
+	return v->rows;
+}
