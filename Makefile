@@ -78,7 +78,7 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/nvscope \
 	  OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  all build-asan/unit-tests
-	@NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
 
 tsan:
 	@$(MAKE) --no-print-directory deps-test
