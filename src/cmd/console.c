@@ -24,6 +24,9 @@ static void usage(FILE *f, const char *prog)
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
 	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
 	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
+	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
+	    "               [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
+	    "               [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]\n"
 	    "  the full-screen console.  With --target and a preset (or workload options)\n"
 	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
@@ -33,6 +36,8 @@ static void usage(FILE *f, const char *prog)
 	    "  Steady state (SNIA rule) of the IOPS in rounds of --round seconds (60; r\n"
 	    "  cycles 10/30/60/300): window of --window rounds (5), --range PCT (20),\n"
 	    "  --slope PCT (10).\n"
+	    "  --plan runs a test plan (presets/plans/, nvscope plan --list) in the console;\n"
+	    "  without --yes-destroy-data a destructive plan asks for the typed confirmation.\n"
 	    "  Keys: ? or F1 in the console.\n");
 }
 
@@ -123,6 +128,62 @@ static int build_base(const struct cli *c, struct spec *s, char *err, size_t len
 	return 0;
 }
 
+/* --plan: the command line's durations become the plan's overrides (as
+ * `nvscope plan` takes them); other workload options make no sense there.
+ * 0, or -EINVAL with the message printed. */
+static int plan_opts(const struct cli *c, struct console_opts *o)
+{
+	static char nums[4][32];
+	static const char *const keys[] = {"runtime", "ramp_time", "ramp-time", "iodepth"};
+	if (!c->ntargets) {
+		fprintf(stderr, "nvscope: --plan needs --target PATH\n");
+		return -EINVAL;
+	}
+	if (c->preset || c->job) {
+		fprintf(stderr, "nvscope: --plan and --preset/--job exclude each other\n");
+		return -EINVAL;
+	}
+	for (unsigned k = 0; k < c->nkv; k++) {
+		size_t i = 0;
+		while (i < NVS_ARRAY_SIZE(keys) && (strlen(keys[i]) != c->kv[k].klen ||
+						    strncmp(keys[i], c->kv[k].key, c->kv[k].klen)))
+			i++;
+		if (i == NVS_ARRAY_SIZE(keys)) {
+			fprintf(stderr,
+				"nvscope: --%.*s: with --plan only --runtime, --ramp-time, "
+				"--iodepth, --round, --max-rounds, --fill, --window, --range, "
+				"--slope apply\n",
+				(int)c->kv[k].klen, c->kv[k].key);
+			return -EINVAL;
+		}
+		if (o->nplan_ovr < NVS_ARRAY_SIZE(o->plan_ovr)) {
+			o->plan_ovr[o->nplan_ovr][0] = i == 2 ? "ramp_time" : keys[i];
+			o->plan_ovr[o->nplan_ovr++][1] = c->kv[k].val;
+		}
+	}
+	if (o->nplan_ovr + 4 > NVS_ARRAY_SIZE(o->plan_ovr)) {
+		fprintf(stderr, "nvscope: too many options for --plan\n");
+		return -EINVAL;
+	}
+	/* the steady-state options are the plan's too */
+	if (o->round_s > 0) {
+		snprintf(nums[0], sizeof(nums[0]), "%gs", o->round_s);
+		o->plan_ovr[o->nplan_ovr][0] = "round";
+		o->plan_ovr[o->nplan_ovr++][1] = nums[0];
+	}
+	if (o->ss_given) {
+		snprintf(nums[1], sizeof(nums[1]), "%u", o->ss.window);
+		snprintf(nums[2], sizeof(nums[2]), "%g", o->ss.range_pct);
+		snprintf(nums[3], sizeof(nums[3]), "%g", o->ss.slope_pct);
+		static const char *const sk[] = {"window", "range", "slope"};
+		for (int i = 0; i < 3; i++) {
+			o->plan_ovr[o->nplan_ovr][0] = sk[i];
+			o->plan_ovr[o->nplan_ovr++][1] = nums[1 + i];
+		}
+	}
+	return 0;
+}
+
 int cmd_console(int argc, char **argv)
 {
 	static struct console_opts o; /* big (specs): not on the stack */
@@ -153,6 +214,17 @@ int cmd_console(int argc, char **argv)
 			o.demo = true;
 		} else if ((v = opt_val(argc, argv, &i, "--results"))) {
 			o.results = v;
+		} else if ((v = opt_val(argc, argv, &i, "--plan"))) {
+			o.plan = v;
+		} else if ((v = opt_val(argc, argv, &i, "--yes-destroy-data"))) {
+			o.confirm = v;
+		} else if ((v = opt_val(argc, argv, &i, "--max-rounds")) ||
+			   (v = opt_val(argc, argv, &i, "--fill"))) {
+			if (o.nplan_ovr < NVS_ARRAY_SIZE(o.plan_ovr)) {
+				o.plan_ovr[o.nplan_ovr][0] = strstr(a, "--fill") == a ? "fill"
+											: "max_rounds";
+				o.plan_ovr[o.nplan_ovr++][1] = v;
+			}
 		} else {
 			fprintf(stderr, "nvscope: unknown option '%s' (see nvscope --help)\n", a);
 			return NVS_EXIT_USAGE;
@@ -172,7 +244,11 @@ int cmd_console(int argc, char **argv)
 	struct spec *jobs = NULL;
 	unsigned njobs = 0;
 	char name[64] = "custom";
-	if (c.ntargets && (c.preset || c.job || c.nkv)) {
+	if (o.plan && plan_opts(&c, &o))
+		return NVS_EXIT_USAGE;
+	if (o.plan) {
+		/* the plan runs in the console; no other workload */
+	} else if (c.ntargets && (c.preset || c.job || c.nkv)) {
 		int ret = cli_jobs(&c, &jobs, &njobs, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "nvscope: %s\n", err);

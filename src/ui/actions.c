@@ -31,6 +31,8 @@ void app_message(struct app *a, int role, const char *fmt, ...)
 
 bool app_running(const struct app *a)
 {
+	if (a->plan)
+		return planexec_running(a->pexec);
 	return !a->replay && session_state(a->sess) == SESS_RUNNING;
 }
 
@@ -47,6 +49,8 @@ const struct series *app_series(struct app *a, int t)
 		view = (struct series){src->pt, n, src->cap};
 		return &view;
 	}
+	if (a->plan) /* the plan's current step */
+		return t < 1 && a->pview ? planview_series(a->pview) : &empty;
 	const struct series *s = session_series(a->sess, t);
 	return s ? s : &empty;
 }
@@ -55,6 +59,8 @@ unsigned app_ntargets(const struct app *a)
 {
 	if (a->replay)
 		return a->nreplay_tgt > 1 ? a->nreplay_tgt : 1;
+	if (a->plan)
+		return 1;
 	return session_ntargets(a->sess);
 }
 
@@ -62,6 +68,8 @@ const char *app_target_name(const struct app *a, unsigned t)
 {
 	if (a->replay)
 		return t < a->nreplay_tgt && a->replay_names ? a->replay_names[t] : "";
+	if (a->plan)
+		return t == 0 ? a->plan_target : "";
 	return session_target(a->sess, t);
 }
 
@@ -70,6 +78,7 @@ void app_time_range(struct app *a, double *t0, double *t1)
 	const struct series *s = app_series(a, -1);
 	double last = s->n ? s->pt[s->n - 1].t : 0;
 	double total = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
+			 : a->plan ? 0
 				 : session_planned(a->sess);
 	if (total < last)
 		total = last;
@@ -176,7 +185,7 @@ int app_add_target(struct app *a, const char *path)
 
 /* ---- launching ---- */
 
-static int marked_targets(struct app *a, struct spec *s)
+int app_marked_targets(struct app *a, struct spec *s)
 {
 	s->ntargets = 0;
 	for (int i = 0; i < a->ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
@@ -209,6 +218,9 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 		return;
 	}
 	a->nruns++;
+	a->plan = false; /* a plan shown before gives way */
+	a->have_prounds = false;
+	a->nrqd = 0;
 	a->screen = SCREEN_LIVE;
 	a->span = 0;
 	a->follow = true;
@@ -271,6 +283,10 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 
 void app_confirm_destroy(struct app *a, bool ok)
 {
+	if (a->pending_plan) {
+		planui_confirm(a, ok);
+		return;
+	}
 	struct spec *jobs = a->pending;
 	a->pending = NULL;
 	if (!jobs)
@@ -291,12 +307,16 @@ void app_launch_preset(struct app *a, int idx)
 		app_message(a, ROLE_WARN, "a workload is running (s stops it)");
 		return;
 	}
+	if (idx >= 0 && (size_t)idx >= a->npresets && (size_t)idx < a->npresets + a->nplans) {
+		planui_launch(a, a->plans[idx - (int)a->npresets].path);
+		return;
+	}
 	if (idx < 0 || (size_t)idx >= a->npresets) {
 		app_message(a, ROLE_WARN, "no preset selected");
 		return;
 	}
 	struct spec base = a->base;
-	if (marked_targets(a, &base))
+	if (app_marked_targets(a, &base))
 		return;
 	struct spec *jobs = NULL;
 	unsigned n = 0;
@@ -334,7 +354,7 @@ void app_launch_form(struct app *a)
 	if (!job)
 		return;
 	*job = a->base;
-	if (marked_targets(a, job)) {
+	if (app_marked_targets(a, job)) {
 		free(job);
 		return;
 	}

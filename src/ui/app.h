@@ -17,6 +17,8 @@
 #include "ui/braille.h"
 #include "ui/devrows.h"
 #include "ui/layout.h"
+#include "ui/planexec.h"
+#include "ui/planview.h"
 #include "ui/replay.h"
 #include "ui/rounds.h"
 #include "ui/session.h"
@@ -148,6 +150,18 @@ struct app {
 	struct steady_view sv;
 	bool was_left;
 
+	/* a plan: planexec runs it, planview follows its results directory */
+	struct planexec *pexec;
+	struct planview *pview;
+	bool plan;     /* the live screen follows a plan */
+	int plan_rc;   /* its exit status once ended, -1 before */
+	char plan_name[64];
+	char plan_target[256];
+	char plan_confirm[256];	   /* --yes-destroy-data list */
+	bool pending_plan;	   /* the destroy confirmation is for a->pexec */
+	struct preset_info *plans; /* presets/plans/ for the Launch pane */
+	size_t nplans;
+
 	/* demo */
 	int demo_idx;
 	double demo_next;
@@ -205,6 +219,30 @@ void panes_draw_too_small(struct app *a);
 void panes_draw_confirm(struct app *a);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
+
+/* ---- planui.c: plans ---- */
+/* Lists presets/plans/NAME.ini into a->plans (none in demo mode). */
+void planui_list(struct app *a);
+/* Loads plan file @path for the marked targets and begins it. */
+void planui_launch(struct app *a, const char *path);
+/* Begins the loaded a->pexec: starts it, or asks the typed confirmation
+ * when it destroys data and --yes-destroy-data does not cover it. */
+void planui_begin(struct app *a);
+/* Answer to that confirmation (the typed text matched or not). */
+void planui_confirm(struct app *a, bool ok);
+/* Asks the running plan to stop. */
+void planui_stop(struct app *a);
+/* Follows the plan's results directory; notices its end.  Every frame. */
+void planui_tick(struct app *a);
+/* "PLAN", "DONE", "STOPPED" for the title. */
+const char *planui_state(const struct app *a);
+/* The step-list pane. */
+void planui_draw_steps(struct app *a, WINDOW *w);
+/* Stops and joins a running plan, frees the plan state. */
+void planui_free(struct app *a);
+/* The marked targets (or the one under the cursor) into @s->targets; a
+ * message and -EINVAL when there is none. */
+int app_marked_targets(struct app *a, struct spec *s);
 
 /* ---- steadyview.c: live steady state ---- */
 /* Rebuilds the rounds and the verdict from what is shown now (live or

@@ -179,9 +179,10 @@ static void relayout(struct app *a)
 	struct layout_in in = {
 	    .screen = a->replay ? SCREEN_LIVE : a->screen,
 	    .ntargets = app_ntargets(a),
-	    .nqd = a->replay ? (unsigned)a->nrqd : session_nsteps(a->sess),
+	    .nqd = a->replay || a->plan ? (unsigned)a->nrqd : session_nsteps(a->sess),
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
+	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
@@ -295,6 +296,7 @@ static void tick(struct app *a, double dt)
 		}
 		health_tick(a);
 		demo_tick(a);
+		planui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
 	} else if (!a->paused && a->replay_ser.n) {
@@ -501,6 +503,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 
 static void app_free(struct app *a)
 {
+	planui_free(a);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])
@@ -540,12 +543,24 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	if (o->replay_dir)
 		return load_replay(a, o->replay_dir, err, len);
 	load_presets(a);
+	planui_list(a);
 	panes_form_init(a);
 	a->devs = dev_scan(err, len);
 	int n = devrows_build(a->devs, true, &a->drows);
 	a->ndrows = n > 0 ? n : 0;
 	for (unsigned i = 0; i < o->ntargets; i++)
 		app_add_target(a, o->targets[i]);
+	if (o->plan) { /* --plan: loaded and checked before the screen opens */
+		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pexec, err, len)))
+			return ret;
+		for (unsigned i = 0; i < o->nplan_ovr; i++)
+			if ((ret = planexec_override(a->pexec, o->plan_ovr[i][0], o->plan_ovr[i][1],
+						     err, len)))
+				return ret;
+		snprintf(a->plan_target, sizeof(a->plan_target), "%s", o->targets[0]);
+		snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s",
+			 o->confirm ? o->confirm : "");
+	}
 	for (int i = 0; i < a->ndrows; i++)
 		if (a->drows[i].marked) {
 			a->dev_cur = i;
@@ -633,6 +648,8 @@ int console_run(const struct console_opts *o)
 	keypad(a->input, TRUE);
 	apply_colours(a);
 	a->cpu = cpu_new();
+	if (a->pexec)
+		planui_begin(a);
 	if (o->njobs && !a->replay) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
 		if (jobs) {
@@ -643,7 +660,11 @@ int console_run(const struct console_opts *o)
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";
-	if (a->sess) {
+	if (a->plan && a->pexec) {
+		snprintf(dir, sizeof(dir), "%s", planexec_dir(a->pexec));
+		planexec_free(a->pexec); /* stops and joins: the state stays resumable */
+		a->pexec = NULL;
+	} else if (a->sess) {
 		snprintf(dir, sizeof(dir), "%s", session_dir(a->sess));
 		session_stop(a->sess);
 		session_free(a->sess); /* joins and writes the results */

@@ -19,6 +19,10 @@ struct console_opts {
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
 	double speed;	  /* replay speed, 0 = 1x */
+	const char *plan;	 /* --plan NAME: start this plan on the targets */
+	const char *confirm;	 /* --yes-destroy-data list for it */
+	const char *plan_ovr[32][2]; /* its duration overrides (key, value) */
+	unsigned nplan_ovr;
 	double round_s;		 /* steady-state round, s; 0 = 60 */
 	struct steady_params ss; /* the rule (ss_given: from the command line) */
 	bool ss_given;

@@ -213,15 +213,18 @@ static void setup_key(struct app *a, int ch, bool is_key)
 		break;
 	case PANE_LAUNCH:
 		if (d) {
-			move_cursor(&a->pre_cur, (int)a->npresets, d);
+			move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
 		} else if (is_enter(ch, is_key)) {
 			app_launch_preset(a, a->pre_cur);
 		} else if (!is_key && isalnum(ch)) {
 			/* jump to the next preset starting with that character */
-			for (int k = 1; k <= (int)a->npresets; k++) {
-				int idx = (a->pre_cur + k) % (int)a->npresets;
-				if (tolower((unsigned char)a->presets[idx].name[0]) ==
-				    tolower(ch)) {
+			int total = (int)(a->npresets + a->nplans);
+			for (int k = 1; k <= total; k++) {
+				int idx = (a->pre_cur + k) % total;
+				const char *nm = idx < (int)a->npresets
+						     ? a->presets[idx].name
+						     : a->plans[idx - (int)a->npresets].name;
+				if (tolower((unsigned char)nm[0]) == tolower(ch)) {
 					a->pre_cur = idx;
 					break;
 				}
@@ -282,7 +285,9 @@ static bool global_key(struct app *a, int ch, bool is_key)
 		a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
 		app_dirty_all(a);
 	} else if ((k == 's' || k == -KEY_F(9)) && !a->replay) {
-		if (app_running(a)) {
+		if (a->plan) {
+			planui_stop(a);
+		} else if (app_running(a)) {
 			session_stop(a->sess);
 			app_message(a, ROLE_WARN, "stopping the workload...");
 		}

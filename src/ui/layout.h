@@ -21,6 +21,7 @@ enum pane_id {
 	PANE_QD,      /* live: per-queue-depth table (sweeps) */
 	PANE_NUMBERS, /* live: current and run-average figures */
 	PANE_CPU,     /* live: per-core CPU bars */
+	PANE_STEPS,   /* live: a plan's step list */
 	PANE_COUNT
 };
 
@@ -37,6 +38,7 @@ struct layout_in {
 	unsigned nqd;	   /* queue-depth steps; > 1 shows PANE_QD */
 	bool health;	   /* an NVMe target: show PANE_HEALTH */
 	bool big;	   /* showfloor: larger numbers pane */
+	unsigned nsteps;   /* a plan's steps; > 0 shows PANE_STEPS */
 };
 
 struct layout {

@@ -44,6 +44,8 @@ static const char *state_name(struct app *a)
 {
 	if (a->replay)
 		return a->paused ? "PAUSED" : "REPLAY";
+	if (a->plan)
+		return planui_state(a);
 	switch (session_state(a->sess)) {
 	case SESS_RUNNING:
 		return "RUNNING";
@@ -69,19 +71,28 @@ static void pane_title(struct app *a, WINDOW *w)
 {
 	char el[32], pl[32], buf[512];
 	draw_fill(a, w, 0, ROLE_TITLE);
-	double elapsed = a->replay ? a->replay_t : session_elapsed(a->sess);
+	const struct series *ps = app_series(a, -1);
+	double elapsed = a->replay ? a->replay_t
+			 : a->plan ? (ps->n ? ps->pt[ps->n - 1].t : 0)
+				   : session_elapsed(a->sess);
 	double planned = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
+			 : a->plan ? 0
 				   : session_planned(a->sess);
 	clock_str(elapsed, el, sizeof(el));
 	clock_str(planned, pl, sizeof(pl));
-	const char *tgt = a->replay ? a->replay_dir : session_target(a->sess, 0);
+	const char *tgt = a->replay ? a->replay_dir
+			  : a->plan ? a->plan_target
+				    : session_target(a->sess, 0);
 	unsigned nt = app_ntargets(a);
 	char more[16] = "";
 	if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
-	char step[48] = "";
+	char step[96] = "";
 	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
-	if (!a->replay && st)
+	if (a->plan && a->pview)
+		snprintf(step, sizeof(step), " step %u/%u %.60s", planview_cur(a->pview) + 1,
+			 planview_nsteps(a->pview), planview_step_name(a->pview, planview_cur(a->pview)));
+	else if (!a->replay && st)
 		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
 			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
 	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
@@ -198,16 +209,21 @@ static void pane_launch(struct app *a, WINDOW *w)
 		a->pre_top = a->pre_cur;
 	if (a->pre_cur >= a->pre_top + rows)
 		a->pre_top = a->pre_cur - rows + 1;
-	if (!a->npresets)
+	int total = (int)(a->npresets + a->nplans);
+	if (!total)
 		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
-	for (int i = 0; i < rows && a->pre_top + i < (int)a->npresets; i++) {
+	for (int i = 0; i < rows && a->pre_top + i < total; i++) {
 		int idx = a->pre_top + i;
-		const struct preset_info *p = &a->presets[idx];
+		bool plan = idx >= (int)a->npresets;
+		const struct preset_info *p =
+		    plan ? &a->plans[idx - (int)a->npresets] : &a->presets[idx];
 		bool cur = idx == a->pre_cur && a->focus == PANE_LAUNCH;
-		int role = cur ? ROLE_SELECTED : ROLE_NORMAL;
+		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
 			draw_fill(a, w, 1 + i, ROLE_SELECTED);
-		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%-18.18s %s", p->name, p->description);
+		/* plans (presets/plans/) after the presets, marked "plan:" */
+		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s%-*.*s %s", plan ? "plan:" : "",
+			 plan ? 13 : 18, plan ? 13 : 18, p->name, p->description);
 	}
 }
 
@@ -453,18 +469,20 @@ static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
 static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(a, w, "Per queue depth", a->replay ? "from summary.json" : "");
+	draw_header(a, w, "Per queue depth",
+		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
 	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", "QD", "IOPS", "MB/s",
 		 "mean", "p99", "max", "CPU%");
-	int n = a->replay ? a->nrqd : (int)session_nsteps(a->sess);
-	int cur = a->replay ? 0 : (int)session_cur_step(a->sess);
+	bool files = a->replay || a->plan; /* rows read from files */
+	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
+	int cur = files ? 0 : (int)session_cur_step(a->sess);
 	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
 	if (cur < first)
 		first = cur;
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
 		struct qdrow q;
 		enum qd_state st = QD_DONE;
-		if (a->replay)
+		if (files)
 			q = a->rqd[i];
 		else
 			st = live_row(a, (unsigned)i, &q);
@@ -538,7 +556,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 				lmax = pt->lat_max_us[d];
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
-	if (!a->replay) {
+	if (!a->replay && !a->plan) {
 		static struct hist h;
 		hist_init(&h);
 		hist_merge(&h, session_hist(a->sess, NVS_READ));
@@ -572,14 +590,15 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
 	if (y < h - 2)
 		number_row(a, w, y++, "p99.99",
-			   lp && !a->replay ? session_interval_pct(a->sess, lp->t, 99.99) : NAN,
+			   lp && !a->replay && !a->plan ? session_interval_pct(a->sess, lp->t, 99.99)
+							: NAN,
 			   avg_p9999, UNIT_US);
 	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
 				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
 			    : NAN;
 	if (y < h - 1)
 		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
-	uint64_t dropped = a->replay ? 0 : session_dropped(a->sess);
+	uint64_t dropped = a->replay || a->plan ? 0 : session_dropped(a->sess);
 	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
 		 "errors %llu  dropped %llu", (unsigned long long)errors,
 		 (unsigned long long)dropped);
@@ -643,7 +662,7 @@ void panes_draw_help(struct app *a)
 	    "Space     mark a target         a      add a file/device path",
 	    "r         rescan devices; in the form pane: run the form",
 	    "0-9 a-z   presets pane: jump to the preset starting with it",
-	    "Enter F5  run the preset / edit a form field",
+	    "Enter F5  run the preset or plan: / edit a form field",
 	    "s F9      stop the workload",
 	    "+ -       zoom the time axis    < > Left Right  scroll",
 	    "0         whole run             End f  follow the newest data",
@@ -721,6 +740,7 @@ static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
     [PANE_LAUNCH] = pane_launch, [PANE_FORM] = pane_form,	[PANE_IOPS] = pane_iops,
     [PANE_LAT] = pane_lat,	 [PANE_HEALTH] = pane_health,	[PANE_TARGETS] = pane_targets,
     [PANE_QD] = pane_qd,	 [PANE_NUMBERS] = pane_numbers, [PANE_CPU] = pane_cpu,
+    [PANE_STEPS] = planui_draw_steps,
 };
 
 void panes_draw(struct app *a, enum pane_id p)

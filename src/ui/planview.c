@@ -325,6 +325,11 @@ const char *planview_step_kind(const struct planview *v, unsigned i)
 	return i < v->plan->nsteps ? plan_step_kind_name(v->plan->steps[i].kind) : "";
 }
 
+const struct steady_params *planview_step_rule(const struct planview *v, unsigned i)
+{
+	return i < v->plan->nsteps ? &v->plan->steps[i].ss : NULL;
+}
+
 const char *planview_step_dir(const struct planview *v)
 {
 	return v->step_dir;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "stats/collect.h"
+#include "stats/steady.h"
 #include "ui/replay.h"
 
 struct planview;
@@ -34,6 +35,9 @@ unsigned planview_sub(const struct planview *v);
 /* Step @i: its section name ("precondition 4k-randwrite") and kind name. */
 const char *planview_step_name(const struct planview *v, unsigned i);
 const char *planview_step_kind(const struct planview *v, unsigned i);
+/* The steady-state rule of step @i as the plan file sets it (command-line
+ * overrides are not in plan.ini); NULL when out of range. */
+const struct steady_params *planview_step_rule(const struct planview *v, unsigned i);
 /* The current step's directory (DIR/NN-kind-label). */
 const char *planview_step_dir(const struct planview *v);
 /* The current step's samples so far. */

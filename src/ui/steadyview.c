@@ -68,8 +68,8 @@ void steady_cycle_round(struct app *a)
 
 int steady_rows(const struct app *a, int h)
 {
-	if (!a->steady_on)
-		return 0;
+	if (!a->steady_on || (a->plan && !a->have_prounds))
+		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
 

@@ -54,18 +54,42 @@ START_TEST(fits_everywhere)
 			for (unsigned nt = 1; nt <= 24; nt += 23)
 				for (unsigned nqd = 1; nqd <= 9; nqd += 8)
 					for (int h = 0; h < 2; h++)
-						for (int big = 0; big < 2; big++) {
-							struct layout_in in = {
-							    sizes[s][0], sizes[s][1], screen, nt,
-							    nqd,	 h,	      big};
-							check_layout(&in);
-						}
+						for (int big = 0; big < 2; big++)
+							for (unsigned ns = 0; ns <= 30; ns += 6) {
+								struct layout_in in = {
+								    sizes[s][0], sizes[s][1],
+								    screen,	 nt,
+								    nqd,	 h,
+								    big,	 ns};
+								check_layout(&in);
+							}
+}
+END_TEST
+
+/* A plan's step list sits between the numbers and the CPU pane. */
+START_TEST(plan_steps)
+{
+	struct layout l;
+	struct layout_in in = {80, 24, SCREEN_LIVE, 1, 3, false, false, 5};
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_eq(l.pane[PANE_STEPS].h, 6);
+	ck_assert_int_eq(l.pane[PANE_STEPS].y,
+			 l.pane[PANE_NUMBERS].y + l.pane[PANE_NUMBERS].h);
+	ck_assert_int_eq(l.pane[PANE_CPU].y, l.pane[PANE_STEPS].y + l.pane[PANE_STEPS].h);
+	ck_assert_int_ge(l.pane[PANE_CPU].h, 4);
+	in.nsteps = 40; /* capped: the CPU pane keeps its rows */
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_ge(l.pane[PANE_CPU].h, 4);
+	ck_assert_int_ge(l.pane[PANE_STEPS].h, 3);
+	in.nsteps = 0;
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_eq(l.pane[PANE_STEPS].h * l.pane[PANE_STEPS].w, 0);
 }
 END_TEST
 
 START_TEST(rich_when_large)
 {
-	struct layout_in in = {300, 80, SCREEN_LIVE, 24, 9, true, false};
+	struct layout_in in = {300, 80, SCREEN_LIVE, 24, 9, true, false, 0};
 	struct layout l;
 	ck_assert_int_eq(layout_compute(&in, &l), 0);
 	ck_assert_int_ge(l.pane[PANE_QD].h, 9 + 2);
@@ -73,7 +97,7 @@ START_TEST(rich_when_large)
 	ck_assert_int_eq(l.pane[PANE_HEALTH].h, 3);
 	ck_assert_int_ge(l.pane[PANE_IOPS].h, 10);
 	/* a single target without sweep or NVMe shows none of the extras */
-	struct layout_in one = {80, 24, SCREEN_LIVE, 1, 1, false, false};
+	struct layout_in one = {80, 24, SCREEN_LIVE, 1, 1, false, false, 0};
 	ck_assert_int_eq(layout_compute(&one, &l), 0);
 	ck_assert_int_eq(l.pane[PANE_QD].h * l.pane[PANE_QD].w, 0);
 	ck_assert_int_eq(l.pane[PANE_TARGETS].h * l.pane[PANE_TARGETS].w, 0);
@@ -84,7 +108,7 @@ END_TEST
 START_TEST(too_small)
 {
 	struct layout l;
-	struct layout_in in = {59, 24, SCREEN_LIVE, 1, 1, false, false};
+	struct layout_in in = {59, 24, SCREEN_LIVE, 1, 1, false, false, 0};
 	ck_assert_int_eq(layout_compute(&in, &l), -ERANGE);
 	for (int i = 0; i < PANE_COUNT; i++)
 		ck_assert_int_eq(l.pane[i].w * l.pane[i].h, 0);
@@ -133,6 +157,7 @@ Suite *layout_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, fits_everywhere);
 	tcase_add_test(tc, rich_when_large);
+	tcase_add_test(tc, plan_steps);
 	tcase_add_test(tc, too_small);
 	tcase_add_test(tc, helpers);
 	suite_add_tcase(s, tc);
