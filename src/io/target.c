@@ -190,11 +190,17 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 	flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (S_ISBLK(st.st_mode) && direct)
 		flags |= O_DIRECT;
+	/* O_EXCL on a block device: the kernel refuses while it is mounted or
+	 * claimed (a belt to the safety checks' braces, and no two writers) */
+	if (S_ISBLK(st.st_mode) && write)
+		flags |= O_EXCL;
 	t->fd = open(path, flags);
 	if (t->fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == EBUSY ? " (mounted, or opened exclusively by another program)"
+					: "");
+		return rc == -EBUSY ? -EPERM : rc;
 	}
 	t->rdev = st.st_rdev;
 	if (S_ISBLK(st.st_mode)) {

@@ -28,3 +28,14 @@ fi
 "$NVS_BIN" run --target "$dev" --rw=randwrite --runtime=1 --time_based --force-destroy -q \
 	>/dev/null || fail "--force-destroy did not allow the write"
 ok "--force-destroy overrides the signature check"
+# two writers on one device: the second is refused (O_EXCL), the first runs
+t_loop 32M
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --runtime=3 --time_based -q >/dev/null &
+first=$!
+sleep 1
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --runtime=1 --time_based -q 2>"$T_TMP/e" >/dev/null
+rc=$?
+wait $first || fail "first writer failed"
+[ $rc -eq 2 ] || fail "second writer exited $rc: $(cat "$T_TMP/e")"
+grep -q "exclusively" "$T_TMP/e" || fail "no reason given: $(cat "$T_TMP/e")"
+ok "a second writer on the same device is refused"
