@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "dev/devmodel.h"
 #include "dev/safety.h"
 
 /* sysfs directory of block device number @dev ("/sys/dev/block/M:m"). */
@@ -145,14 +146,45 @@ static int probe_data(const char *path, char *what, size_t len)
 	return rc;
 }
 
+/* The block device of the namespace behind NVMe generic device @path
+ * (/dev/ngXnY), from the device model (multipath renames block devices
+ * after the subsystem, so the names need not match).  0, or -ENOENT when
+ * the namespace has no block device (then nothing can be mounted on it). */
+static int generic_to_block(const char *path, char *blk, size_t len)
+{
+	char err[256];
+	struct dev_list *l = dev_scan(err, sizeof(err));
+	const struct dev_ns *ns = NULL;
+	int rc = -ENOENT;
+
+	if (l && dev_list_find_nvme(l, path, &ns) && ns && ns->block_device[0]) {
+		snprintf(blk, len, "%s", ns->block_device);
+		rc = 0;
+	}
+	dev_list_free(l);
+	return rc;
+}
+
 int safety_check_write(const char *path, bool force, char *msg, size_t len)
 {
 	struct stat st;
 	char what[512];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	msg[0] = '\0';
+	if (!stat(path, &st) && S_ISCHR(st.st_mode) && !strncmp(base, "ng", 2)) {
+		/* passthrough writes bypass the block layer, not its data: judge
+		 * the namespace by its block device */
+		char blk[256];
+		if (generic_to_block(path, blk, sizeof(blk)))
+			return 0;
+		int rc = safety_check_write(blk, force, what, sizeof(what));
+		if (rc)
+			snprintf(msg, len, "%s (namespace of %s)", what, path);
+		return rc;
+	}
 	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return 0; /* files and character devices: the filesystem guards them */
+		return 0; /* files and other character devices: the filesystem guards them */
 	if (safety_in_use(path, what, sizeof(what))) {
 		snprintf(msg, len, "%s is in use: %s", path, what);
 		return -EBUSY;

@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 /* Checks that writing to @path is allowed.  Regular files and character
- * devices always are.  Returns 0, -EBUSY (in use: never allowed), -EEXIST
+ * devices always are, except NVMe generic devices (/dev/ngXnY), which are
+ * judged by their namespace's block device.  Returns 0, -EBUSY (in use: never allowed), -EEXIST
  * (holds data and @force is false), or another -errno; @msg says what was
  * found ("/dev/loop3 holds an ext4 filesystem (use --force-destroy)"). */
 int safety_check_write(const char *path, bool force, char *msg, size_t len);

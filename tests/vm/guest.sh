@@ -151,6 +151,14 @@ expect_rc 0 "passthrough sequential write of 1 MiB" nvscope run --target "$A2G" 
 if is_zero "$A2"; then bad "passthrough write did not reach $A2"; else ok "passthrough write reached $A2"; fi
 expect_rc 2 "io_uring_cmd on a block device is refused" nvscope run --target "$A1" $R --ioengine=io_uring_cmd
 
+# ---- safety on passthrough: the namespace's block device is what counts
+mkswap "$A2" >/dev/null 2>&1
+expect_rc 2 "passthrough write over a swap signature refused" nvscope run --target "$A2G" \
+	--rw=randwrite --bs=4k --runtime=1 --ioengine=io_uring_cmd
+check "refusal names the signature and the block device" grep -q "swap.*$A2\|$A2.*swap" /tmp/err
+expect_rc 0 "passthrough write with --force-destroy" nvscope run --target "$A2G" --rw=randwrite \
+	--bs=4k --runtime=1 --size=1m --ioengine=io_uring_cmd --force-destroy -q
+
 # ---- purge: format
 scribble "$A1"
 if is_zero "$A1"; then bad "scribble on $A1"; fi
