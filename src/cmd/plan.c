@@ -102,20 +102,23 @@ static void write_file(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
-static void write_json(const char *dir, const char *name, cJSON *o)
+bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
 {
-	char *text = cJSON_Print(o);
-	if (text) {
-		write_file(dir, name, text);
-		char path[1200];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		FILE *f = fopen(path, "a");
-		if (f) {
-			fputc('\n', f);
-			fclose(f);
+	char need[256], buf[4096], *save = NULL;
+
+	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
+		return false;
+	snprintf(buf, sizeof(buf), "%s", confirm);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char a[4096], b[4096];
+		bool same = !strcmp(t, need) || (realpath(t, a) && realpath(need, b) && !strcmp(a, b));
+		if (same) {
+			if (token)
+				snprintf(token, len, "%s", need);
+			return true;
 		}
 	}
-	free(text);
+	return false;
 }
 
 /* Device identity (and NVMe health) of every target into @name. */
@@ -171,7 +174,7 @@ static void write_devices(const struct planrun *r, const char *name)
 		}
 		cJSON_AddItemToArray(arr, t);
 	}
-	write_json(r->dir, name, o);
+	planrun_write_json(r->dir, name, o);
 	cJSON_Delete(o);
 	dev_list_free(l);
 }
@@ -201,7 +204,7 @@ static void write_meta(const struct planrun *r, const char *status, double start
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	write_json(r->dir, "meta.json", o);
+	planrun_write_json(r->dir, "meta.json", o);
 	cJSON_Delete(o);
 }
 

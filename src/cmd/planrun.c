@@ -219,11 +219,11 @@ static int checkpoint(struct planrun *r, struct stepio *io)
 	return planrun_save(r);
 }
 
-static void write_json_file(const char *dir, const char *name, cJSON *o)
+void planrun_write_json(const char *dir, const char *name, void *json)
 {
 	char path[1200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	char *text = cJSON_Print(o);
+	char *text = cJSON_Print(json);
 	FILE *f = text ? fopen(path, "w") : NULL;
 	if (f) {
 		fprintf(f, "%s\n", text);
@@ -250,7 +250,7 @@ static void write_step_json(struct planrun *r, unsigned i, const char *dir, cons
 	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
 	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
 		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
-	write_json_file(dir, "step.json", o);
+	planrun_write_json(dir, "step.json", o);
 	cJSON_Delete(o);
 }
 
@@ -355,25 +355,6 @@ release:
 
 /* ---- the steps ---- */
 
-bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
-{
-	char need[256], buf[4096], *save = NULL;
-
-	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
-		return false;
-	snprintf(buf, sizeof(buf), "%s", confirm);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char a[4096], b[4096];
-		bool same = !strcmp(t, need) || (realpath(t, a) && realpath(need, b) && !strcmp(a, b));
-		if (same) {
-			if (token)
-				snprintf(token, len, "%s", need);
-			return true;
-		}
-	}
-	return false;
-}
-
 static int step_purge(struct planrun *r, const struct plan_step *st, struct stepio *io)
 {
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
@@ -399,7 +380,7 @@ static int step_purge(struct planrun *r, const struct plan_step *st, struct step
 		if (rc)
 			fprintf(stderr, "nvscope plan: purge failed: %s\n", err);
 	}
-	write_json_file(io->dir, "purge.json", o);
+	planrun_write_json(io->dir, "purge.json", o);
 	cJSON_Delete(o);
 	return rc;
 }
@@ -505,7 +486,7 @@ static bool rounds_verdict(struct planrun *r, const struct plan_step *st, struct
 		else
 			say(r, "  WARNING: no steady state in %u rounds (cap)\n", r->st.nvalues);
 		cJSON *o = verdict_json(st, &r->st, at, v, t_at);
-		write_json_file(io->dir, "steady.json", o);
+		planrun_write_json(io->dir, "steady.json", o);
 		cJSON_Delete(o);
 	}
 	return over;

@@ -57,11 +57,14 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen);
  * depths @qd, in order (the layout of `nvscope run`'s QD sweep, which
  * `nvscope replay` reads).  0, -ENOENT when no file was found, -errno. */
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n);
-/* Does the comma list @confirm (--yes-destroy-data) confirm destroying
+/* (plan.c) Does the comma list @confirm (--yes-destroy-data) confirm destroying
  * @target?  An NVMe target needs its controller's serial, another device
  * its path (dev_confirm_token).  @token (may be NULL) receives what purge_run
  * wants as confirmation when true. */
 bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len);
+/* Writes cJSON tree @json to @dir/@name (with a final newline); errors are
+ * ignored (the state file, not these, is what resume relies on). */
+void planrun_write_json(const char *dir, const char *name, void *json);
 /* Directory name of step @i: "03-precondition-4k-randwrite". */
 void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len);
 

@@ -511,8 +511,14 @@ ready:
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
 	if (st) {
-		if (st->ring_ok)
+		if (st->ring_ok) {
+			/* the ring's teardown runs later in a kernel worker: drop the
+			 * registered files now, so the next job can reopen a block
+			 * device exclusively as soon as this one ends */
+			if (st->fixed_files)
+				io_uring_unregister_files(&st->ring);
 			io_uring_queue_exit(&st->ring);
+		}
 		free(st->bufmem);
 		free(st->cur);
 		free(st->freel);
