@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "io/target.h"
 
@@ -195,6 +196,14 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 	if (S_ISBLK(st.st_mode) && write)
 		flags |= O_EXCL;
 	t->fd = open(path, flags);
+	/* a claim can outlive its owner briefly: io_uring tears rings down in
+	 * a kernel worker after a process ends (or is killed), so wait a little
+	 * before calling the device busy */
+	for (int i = 0; t->fd < 0 && errno == EBUSY && (flags & O_EXCL) && i < 60; i++) {
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+		t->fd = open(path, flags);
+	}
 	if (t->fd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),

@@ -28,9 +28,10 @@ fi
 "$NVS_BIN" run --target "$dev" --rw=randwrite --runtime=1 --time_based --force-destroy -q \
 	>/dev/null || fail "--force-destroy did not allow the write"
 ok "--force-destroy overrides the signature check"
-# two writers on one device: the second is refused (O_EXCL), the first runs
+# two writers on one device: the second is refused (O_EXCL, after waiting up
+# to 3 s for a claim to go away), the first runs
 t_loop 32M
-"$NVS_BIN" run --target "$LOOP" --rw=randwrite --runtime=3 --time_based -q >/dev/null &
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --runtime=7 --time_based -q >/dev/null &
 first=$!
 sleep 1
 "$NVS_BIN" run --target "$LOOP" --rw=randwrite --runtime=1 --time_based -q 2>"$T_TMP/e" >/dev/null
