@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "io/target.h"
@@ -79,6 +80,22 @@ static int generic_geometry(struct target *t, char *err, size_t errlen)
 	t->lbs = 1u << lbads;
 	t->size = nsze << lbads;
 	return 0;
+}
+
+/* Is character device @rdev an NVMe generic device (/dev/ngXnY)?  Asked of
+ * sysfs, not guessed from the name. */
+static bool is_nvme_generic(dev_t rdev)
+{
+	char link[64], to[512];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(rdev), minor(rdev));
+	n = readlink(link, to, sizeof(to) - 1);
+	if (n <= 0)
+		return false;
+	to[n] = '\0';
+	const char *base = strrchr(to, '/');
+	return base && !strcmp(base + 1, "nvme-generic");
 }
 
 /* Writes random data over [from, to) so reads of a new file hit real blocks,
@@ -221,7 +238,7 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 			goto close_fd;
 		}
 		t->lbs = (uint32_t)lbs;
-	} else if (!strncmp(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "ng", 2)) {
+	} else if (is_nvme_generic(st.st_rdev)) {
 		t->kind = TARGET_NVME_GENERIC;
 		rc = generic_geometry(t, err, errlen);
 		if (rc)
