@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "config/datadir.h"
 #include "config/preset.h"
 
 struct parse {
@@ -145,54 +146,15 @@ int preset_load(const char *path, const struct spec *base, struct spec **jobs, u
 	return 0;
 }
 
-/* Candidate preset directories, in search order. */
-static unsigned preset_dirs(char dirs[][PATH_MAX], unsigned max)
-{
-	unsigned n = 0;
-	const char *env = getenv("NVSCOPE_PRESETS");
-	char exe[PATH_MAX];
-	ssize_t len;
-
-	if (env && *env && n < max)
-		snprintf(dirs[n++], PATH_MAX, "%s", env);
-	if (n < max)
-		snprintf(dirs[n++], PATH_MAX, "presets");
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (n < max)
-				snprintf(dirs[n++], PATH_MAX, "%.*s/presets", PATH_MAX - 16, exe);
-			if (n < max)
-				snprintf(dirs[n++], PATH_MAX, "%.*s/../share/nvscope/presets",
-					 PATH_MAX - 32, exe);
-		}
-	}
-	if (n < max)
-		snprintf(dirs[n++], PATH_MAX, "/usr/share/nvscope/presets");
-	return n;
-}
-
 int preset_find(const char *name, char *path, size_t len)
 {
-	char dirs[5][PATH_MAX];
-	unsigned n;
-
 	if (strchr(name, '/') || strstr(name, ".ini") || strstr(name, ".fio")) {
 		if (access(name, R_OK))
 			return -ENOENT;
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	n = preset_dirs(dirs, 5);
-	for (unsigned i = 0; i < n; i++) {
-		snprintf(path, len, "%s/%s.ini", dirs[i], name);
-		if (!access(path, R_OK))
-			return 0;
-	}
-	return -ENOENT;
+	return datadir_find("presets", "NVSCOPE_PRESETS", NULL, name, ".ini", path, len);
 }
 
 static void read_description(const char *path, char *out, size_t len)
@@ -227,8 +189,8 @@ static int cmp_info(const void *a, const void *b)
 
 int preset_list(struct preset_info **out, size_t *n)
 {
-	char dirs[5][PATH_MAX];
-	unsigned nd = preset_dirs(dirs, 5);
+	char dirs[DATADIR_MAX][PATH_MAX];
+	unsigned nd = datadir_list("presets", "NVSCOPE_PRESETS", NULL, dirs, DATADIR_MAX);
 	DIR *d = NULL;
 	unsigned i;
 	struct preset_info *list = NULL;
