@@ -50,14 +50,15 @@ done
 [ "$(tail -n +2 "$RES/04-measure-4k-randread/qd.csv" | wc -l)" -eq 2 ] || fail "qd.csv rows"
 ok "plan ran to the end; results directory complete"
 
-# 2. from the Presets pane, with a presets directory holding only the tiny
-# plan (its plans/ are listed after the presets as "plan:NAME")
+# 2. from the Presets pane, with a presets directory holding one preset and
+# the tiny plan (plans/ are listed after the presets as "plan:NAME")
 RES2=$T_TMP/plan2
 mkdir -p "$T_TMP/presets/plans"
 cp "$PLAN" "$T_TMP/presets/plans/"
+cp presets/4k-randread.ini "$T_TMP/presets/"
 u_start 130 40 env NVSCOPE_PRESETS="$T_TMP/presets" "$NVS_BIN" --target "$LOOP" --results "$RES2"
 u_wait 'plan:tiny-plan +test plan: trim' 10
-u_keys Tab Enter
+u_keys Tab Down Enter
 u_wait 'Type .* to DESTROY the data on' 5
 u_screen | grep -q 'Plan tiny-plan purges' || fail "no confirmation box for the plan"
 u_text "wrong"
