@@ -76,3 +76,22 @@ u_screen | grep -q '\[plan rounds, window 3\]' || fail "plan rounds not used"
 u_keys q
 u_restored
 ok "replay of a plan step: its rounds and rule"
+
+# leaving steady state: flat for 6 s, then a collapse - the verdict turns
+# into the warning and the status bar says so (1 s rounds, window 3)
+D=$T_TMP/drop
+mkdir -p "$D"
+{
+	echo "time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
+	for i in $(seq 1 9); do
+		v=$((i <= 6 ? 1000 : 300))
+		echo "$i.000,$v,0,4,0,100,0,200,0,300,0,0,5,0"
+	done
+} >"$D/samples.csv"
+u_start 140 40 "$NVS_BIN" replay "$D" --round 1 --window 3 --speed 2
+u_wait 'steady at round 3, 3 s' 10
+u_wait 'LEFT STEADY STATE \(was steady at round 3, 3 s\) +range [0-9.]+% > 20%' 15
+u_screen | grep -q 'WARNING: the drive left steady state' || fail "no warning in the status bar"
+u_keys q
+u_restored
+ok "leaving steady state is flagged"
