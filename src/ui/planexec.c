@@ -335,6 +335,11 @@ int planexec_finish(struct planexec *pe)
 	return pe->rc;
 }
 
+const char *planexec_target(const struct planexec *pe, unsigned i)
+{
+	return i < pe->r.ntargets ? pe->r.targets[i] : NULL;
+}
+
 const char *planexec_dir(const struct planexec *pe)
 {
 	return pe->dir;

@@ -49,6 +49,8 @@ void planexec_stop(struct planexec *pe);
  * meta.json's final status.  Returns the plan's exit status (NVS_EXIT_*);
  * again after the first call: the same. */
 int planexec_finish(struct planexec *pe);
+/* Target @i of the plan, NULL past the last. */
+const char *planexec_target(const struct planexec *pe, unsigned i);
 /* The results directory ("" before the start). */
 const char *planexec_dir(const struct planexec *pe);
 

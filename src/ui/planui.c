@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config/plan.h"
+#include "dev/safety.h"
 #include "ui/app.h"
 
 void planui_list(struct app *a)
@@ -89,7 +90,7 @@ static void start(struct app *a, const char *confirm, bool force)
 
 void planui_begin(struct app *a)
 {
-	char need[256], target[256];
+	char need[256] = "", target[256] = "";
 	if (!a->pexec)
 		return;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planexec_name(a->pexec));
@@ -103,10 +104,36 @@ void planui_begin(struct app *a)
 		a->pexec = NULL;
 		return;
 	}
+	/* the write-safety rules of the console's workloads: a device in use is
+	 * refused; one holding data always needs the typed confirmation */
+	bool has_data = false;
+	const char *t;
+	char msg[256];
+	for (unsigned i = 0; (t = planexec_target(a->pexec, i)); i++) {
+		msg[0] = '\0';
+		int r = safety_check_write(t, false, msg, sizeof(msg));
+		if (r == -EEXIST) {
+			has_data = true;
+		} else if (r) {
+			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
+			planexec_free(a->pexec);
+			a->pexec = NULL;
+			return;
+		}
+	}
 	if (planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
-			       sizeof(target))) {
+			       sizeof(target)) &&
+	    !has_data) {
 		start(a, a->plan_confirm, false);
 		return;
+	}
+	if (has_data && !need[0]) { /* confirmed, but there is data: type the path */
+		t = planexec_target(a->pexec, 0);
+		snprintf(need, sizeof(need), "%s", t);
+		snprintf(target, sizeof(target), "%s", t);
+		dev_confirm_token(t, need, sizeof(need));
+		if (!need[0])
+			snprintf(need, sizeof(need), "%s", t);
 	}
 	/* the typed confirmation of destructive workloads (keys.c, panes.c) */
 	a->pending_plan = true;

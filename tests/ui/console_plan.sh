@@ -79,3 +79,20 @@ grep -q '"finished":[[:space:]]*true' "$RES2/state.json" && fail "a stopped plan
 u_keys q
 u_restored
 ok "plan from the Presets pane: typed confirmation, stop leaves it resumable"
+
+# 3. a device holding a filesystem: --yes-destroy-data is not enough, the
+# console asks for the typed confirmation as for its workloads; Esc leaves
+# the filesystem alone
+if command -v mkfs.ext4 >/dev/null && command -v blkid >/dev/null &&
+	mkfs.ext4 -q -F "$LOOP" 2>/dev/null; then
+	u_start 130 40 "$NVS_BIN" --plan "$PLAN" --target "$LOOP" --yes-destroy-data="$LOOP" \
+		--results "$T_TMP/plan3"
+	u_wait "Type $LOOP to DESTROY the data on" 10
+	u_keys Escape
+	u_wait 'not confirmed: nothing written' 5
+	blkid -p "$LOOP" 2>/dev/null | grep -q 'TYPE="ext4"' || fail "the filesystem was touched"
+	[ -e "$T_TMP/plan3" ] && fail "results directory made without confirmation"
+	u_keys q
+	u_restored
+	ok "a device with data needs the typed confirmation even with --yes-destroy-data"
+fi
