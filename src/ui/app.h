@@ -159,6 +159,7 @@ struct app {
 	char plan_target[256];
 	char plan_confirm[256];	   /* --yes-destroy-data list */
 	bool pending_plan;	   /* the destroy confirmation is for a->pexec */
+	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
 
@@ -230,6 +231,10 @@ void planui_launch(struct app *a, const char *path);
 void planui_begin(struct app *a);
 /* Answer to that confirmation (the typed text matched or not). */
 void planui_confirm(struct app *a, bool ok);
+/* `nvscope replay DIR` of a plan's results directory: follows it (a plan
+ * running in another process, or a finished one: its last step).  0 or
+ * -errno with @err. */
+int planui_follow(struct app *a, const char *dir, char *err, size_t len);
 /* Asks the running plan to stop. */
 void planui_stop(struct app *a);
 /* Follows the plan's results directory; notices its end.  Every frame. */

@@ -478,6 +478,13 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
 	snprintf(a->replay_dir, sizeof(a->replay_dir), "%s", dir);
+	/* a plan's results directory: follow it (running elsewhere, or done) */
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	if (!access(path, R_OK)) {
+		snprintf(path, sizeof(path), "%s/plan.ini", dir);
+		if (!access(path, R_OK))
+			return planui_follow(a, dir, err, len);
+	}
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	int ret = csv_read_series(path, &a->replay_ser, err, len);
 	if (ret)

@@ -281,7 +281,7 @@ static bool global_key(struct app *a, int ch, bool is_key)
 	} else if (k == 'm') {
 		a->mbps = !a->mbps;
 		dirty_strips(a);
-	} else if ((k == 'v' || k == -KEY_F(6)) && !a->replay) {
+	} else if ((k == 'v' || k == -KEY_F(6)) && !a->replay && !(a->plan && !a->pexec)) {
 		a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
 		app_dirty_all(a);
 	} else if ((k == 's' || k == -KEY_F(9)) && !a->replay) {

@@ -197,6 +197,22 @@ void planui_launch(struct app *a, const char *path)
 	planui_begin(a);
 }
 
+int planui_follow(struct app *a, const char *dir, char *err, size_t len)
+{
+	int ret = planview_new(dir, &a->pview, err, len);
+	if (ret)
+		return ret;
+	planview_poll(a->pview);
+	a->plan = true;
+	a->plan_rc = -1;
+	a->screen = SCREEN_LIVE;
+	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planview_name(a->pview));
+	snprintf(a->plan_target, sizeof(a->plan_target), "%s", planview_target(a->pview));
+	snprintf(a->run_name, sizeof(a->run_name), "%s", a->plan_name);
+	a->pview_poll_forced = true;
+	return 0;
+}
+
 void planui_stop(struct app *a)
 {
 	if (planexec_running(a->pexec)) {
@@ -211,7 +227,9 @@ void planui_tick(struct app *a)
 	if (!a->plan || !a->pview)
 		return;
 	bool running = planexec_running(a->pexec);
-	if (planview_poll(a->pview)) {
+	bool forced = a->pview_poll_forced;
+	a->pview_poll_forced = false;
+	if (planview_poll(a->pview) || forced) {
 		int n;
 		const struct qdrow *rows = planview_rows(a->pview, &n);
 		free(a->rqd);
@@ -249,6 +267,8 @@ void planui_tick(struct app *a)
 
 const char *planui_state(const struct app *a)
 {
+	if (!a->pexec) /* following a results directory */
+		return a->pview && planview_finished(a->pview) ? "DONE" : "PLAN";
 	if (planexec_running(a->pexec))
 		return "PLAN";
 	return a->plan_rc == NVS_EXIT_OK ? "DONE" : a->plan_rc < 0 ? "PLAN" : "STOPPED";

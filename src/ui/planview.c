@@ -27,6 +27,7 @@ struct planview {
 	struct plan *plan;
 	unsigned step, sub;
 	bool finished;
+	char name[64], target[256];
 	struct timespec state_mtime;
 	off_t state_size;
 	/* the current step's files */
@@ -194,6 +195,13 @@ static bool read_state(struct planview *v)
 	if (cJSON_IsNumber(sub) && sub->valuedouble >= 0 && sub->valuedouble <= 1e9)
 		v->sub = (unsigned)sub->valuedouble;
 	v->finished = cJSON_IsTrue(fin);
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "plan");
+	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(o, "targets");
+	if (cJSON_IsString(name))
+		snprintf(v->name, sizeof(v->name), "%s", name->valuestring);
+	if (cJSON_IsArray(tg) && cJSON_IsString(cJSON_GetArrayItem(tg, 0)))
+		snprintf(v->target, sizeof(v->target), "%s",
+			 cJSON_GetArrayItem(tg, 0)->valuestring);
 	cJSON_Delete(o);
 	v->state_mtime = sb.st_mtim;
 	v->state_size = sb.st_size;
@@ -290,7 +298,12 @@ bool planview_poll(struct planview *v)
 
 const char *planview_name(const struct planview *v)
 {
-	return v->plan->name;
+	return v->name[0] ? v->name : v->plan->name;
+}
+
+const char *planview_target(const struct planview *v)
+{
+	return v->target;
 }
 
 unsigned planview_nsteps(const struct planview *v)

@@ -24,7 +24,9 @@ void planview_free(struct planview *v);
  * table.  Returns true when anything shown changed. */
 bool planview_poll(struct planview *v);
 
+/* The plan's name and first target (from state.json; "" until read). */
 const char *planview_name(const struct planview *v);
+const char *planview_target(const struct planview *v);
 unsigned planview_nsteps(const struct planview *v);
 /* The step shown: the one running, the last one when finished. */
 unsigned planview_cur(const struct planview *v);

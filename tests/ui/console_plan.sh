@@ -96,3 +96,26 @@ if command -v mkfs.ext4 >/dev/null && command -v blkid >/dev/null &&
 	u_restored
 	ok "a device with data needs the typed confirmation even with --yes-destroy-data"
 fi
+
+# 4. `nvscope replay DIR` of a plan's results directory follows a plan that
+# runs headless in another process, step by step, to its end
+wipefs -a -q "$LOOP" 2>/dev/null
+R4=$T_TMP/plan4
+"$NVS_BIN" plan "$PLAN" --target "$LOOP" --yes-destroy-data="$LOOP" --results "$R4" --quiet \
+	>"$T_TMP/plan4.out" 2>&1 &
+PID4=$!
+n=0
+until [ -s "$R4/state.json" ] && [ -s "$R4/plan.ini" ]; do
+	sleep 0.1
+	n=$((n + 1))
+	[ $n -lt 100 ] || fail "the headless plan did not start: $(cat "$T_TMP/plan4.out")"
+done
+u_start 130 40 "$NVS_BIN" replay "$R4"
+u_wait 'Plan tiny-plan' 5
+u_wait '▶ +3 precondition 4k-randwrite' 15
+u_wait 'DONE tiny-plan' 20
+u_screen | grep -Eq '✓ +4 measure 4k-randread' || fail "follow: last step not done"
+wait $PID4 || fail "the headless plan failed: $(cat "$T_TMP/plan4.out")"
+u_keys q
+u_restored
+ok "replay follows a plan running headless"
