@@ -15,7 +15,8 @@ static void usage(FILE *f, const char *prog)
 		fprintf(f,
 			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
 			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
-			"  plays a results directory written by the console (DIR/samples.csv)\n"
+			"  plays a results directory written by the console (DIR/samples.csv), or\n"
+			"  follows a plan's results directory (DIR/state.json: running or done)\n"
 			"  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
 		return;
 	}
