@@ -221,7 +221,8 @@ int preset_list(struct preset_info **out, size_t *n)
 		read_description(pi->path, pi->description, sizeof(pi->description));
 	}
 	closedir(d);
-	qsort(list, count, sizeof(*list), cmp_info);
+	if (count) /* qsort(NULL, 0, ...) is undefined */
+		qsort(list, count, sizeof(*list), cmp_info);
 	*out = list;
 	*n = count;
 	return 0;
