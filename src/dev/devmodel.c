@@ -573,7 +573,8 @@ struct dev_list *dev_scan(char *err, size_t errlen)
 
 		for (size_t j = 0; j < c->nr_namespaces; j++)
 			usage_fill(c->namespaces[j].block_device, &c->namespaces[j].in_use);
-		qsort(c->namespaces, c->nr_namespaces, sizeof(*c->namespaces), cmp_ns);
+		if (c->nr_namespaces) /* a controller may have none */
+			qsort(c->namespaces, c->nr_namespaces, sizeof(*c->namespaces), cmp_ns);
 	}
 	if (l->nr_ctrls)
 		qsort(l->ctrls, l->nr_ctrls, sizeof(*l->ctrls), cmp_ctrl);
