@@ -469,9 +469,13 @@ static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
 static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
+	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
+	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planview_cur(a->pview))
+					       : "";
+	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
 		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
-	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", "QD", "IOPS", "MB/s",
+	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", qlab, "IOPS", "MB/s",
 		 "mean", "p99", "max", "CPU%");
 	bool files = a->replay || a->plan; /* rows read from files */
 	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
@@ -499,7 +503,10 @@ static void pane_qd(struct app *a, WINDOW *w)
 		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
 		int role = st == QD_DONE ? ROLE_NORMAL : ROLE_WARN;
 		char qd[16];
-		snprintf(qd, sizeof(qd), "%5u", q.qd);
+		if (q.qd == 0 && !strcmp(qlab, "pt%"))
+			snprintf(qd, sizeof(qd), "%5s", "max");
+		else
+			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
 		static const int cw[6] = {9, 10, 9, 9, 9, 6};

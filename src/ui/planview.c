@@ -85,16 +85,19 @@ int planview_parse_point(const char *line, double prev_t, struct point *p)
 	return 0;
 }
 
-int planview_parse_row(const char *line, int cols_before, struct qdrow *q)
+int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
 {
-	/* before,...,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,
-	 * lat_max_us,cpu_pct */
+	/* key column(s), then iops,read_iops,write_iops,mbps,lat_mean_us,
+	 * lat_p99_us,lat_max_us,cpu_pct */
 	double v[2 + 8];
+	int cols_before = t == PV_TABLE_QD ? 1 : 2;
 	int want = cols_before + 8, n = 0;
 	const char *s = line;
 	char *end;
-	if (cols_before < 1 || cols_before > 2)
-		return -EINVAL;
+	if (t == PV_TABLE_RATE && !strncmp(s, "max,", 4)) { /* the measured maximum */
+		v[n++] = 0;
+		s += 4;
+	}
 	while (n < want) {
 		v[n] = strtod(s, &end);
 		if (end == s)
@@ -108,7 +111,7 @@ int planview_parse_row(const char *line, int cols_before, struct qdrow *q)
 	if (n != want)
 		return -EINVAL;
 	memset(q, 0, sizeof(*q));
-	double qd = cols_before == 2 ? v[0] * v[1] : v[0];
+	double qd = t == PV_TABLE_GRID ? v[0] * v[1] : v[0];
 	q->qd = qd > 0 && qd < 1e9 ? (unsigned)qd : 0;
 	const double *m = v + cols_before;
 	q->iops = m[0];
@@ -244,7 +247,9 @@ static bool read_table(struct planview *v)
 			   : st->kind == STEP_RATE_CURVE ? "rate.csv"
 			   : st->kind == STEP_GRID	 ? "grid.csv"
 							 : NULL;
-	int before = st->kind == STEP_MEASURE ? 1 : 2;
+	enum planview_table tt = st->kind == STEP_MEASURE ? PV_TABLE_QD
+				 : st->kind == STEP_GRID  ? PV_TABLE_GRID
+							  : PV_TABLE_RATE;
 	char path[1200], line[1024];
 	struct stat sb;
 	if (!name)
@@ -259,7 +264,7 @@ static bool read_table(struct planview *v)
 	struct qdrow *rows = NULL;
 	while (fgets(line, sizeof(line), f)) {
 		struct qdrow q;
-		if (!strchr(line, '\n') || planview_parse_row(line, before, &q))
+		if (!strchr(line, '\n') || planview_parse_row(line, tt, &q))
 			continue;
 		if (n == cap) {
 			int nc = cap ? cap * 2 : 16;

@@ -53,9 +53,14 @@ const struct qdrow *planview_rows(const struct planview *v, int *n);
  * the previous row's time (the interval length is the difference; < 0 for
  * the first row).  0, or -EINVAL for a header, partial or bad line. */
 int planview_parse_point(const char *line, double prev_t, struct point *p);
-/* Parses one line of a step table: "qd,iops,..." rows of qd.csv (@cols_before
- * = 1), rate.csv (2: point, target) or grid.csv (2: threads, qd) into @q.
- * 0, or -EINVAL (a header or bad line). */
-int planview_parse_row(const char *line, int cols_before, struct qdrow *q);
+/* Step tables. */
+enum planview_table {
+	PV_TABLE_QD,   /* qd.csv: qd,iops,...  (qd = QD) */
+	PV_TABLE_GRID, /* grid.csv: threads,qd,iops,...  (qd = threads x QD) */
+	PV_TABLE_RATE, /* rate.csv: point,target_iops,iops,...  (qd = point %, 0 = max) */
+};
+/* Parses one line of table @t into @q.  0, or -EINVAL (a header or bad
+ * line). */
+int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q);
 
 #endif
