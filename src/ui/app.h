@@ -148,6 +148,7 @@ struct app {
 	struct rounds prounds; /* a plan step's rounds.csv (replay), n = 0: none */
 	bool have_prounds;
 	struct steady_view sv;
+	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
 
 	/* a plan: planexec runs it, planview follows its results directory */

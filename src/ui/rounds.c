@@ -7,7 +7,9 @@
  * is cut into rounds of R seconds of the run's time axis; each round's value
  * is the time-weighted mean IOPS of its intervals (sum iops*dt / sum dt),
  * which is what a round of R seconds would have measured as one pool.
- * Ramp intervals are not measured and do not count.  An interval belongs to
+ * Ramp intervals are not measured and do not count.  Rounds start at the
+ * start of the current workload (a QD sweep's step: the previous steps are
+ * another workload, not a drift of this one).  An interval belongs to
  * the round its midpoint (t - dt/2) falls in, so an interval straddling a
  * boundary is counted once.  A round is complete once the data reach its
  * end; the newest, partial round waits.
@@ -55,7 +57,8 @@ void rounds_release(struct rounds *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int rounds_build(const struct point *pt, size_t n, double round_s, struct rounds *r)
+int rounds_build(const struct point *pt, size_t n, double origin, double round_s,
+		 struct rounds *r)
 {
 	r->n = 0;
 	if (!(round_s > 0))
@@ -64,11 +67,13 @@ int rounds_build(const struct point *pt, size_t n, double round_s, struct rounds
 		return 0;
 	double end = pt[n - 1].t + 0.25 * pt[n - 1].dt;
 	size_t i = 0;
+	while (i < n && pt[i].t - pt[i].dt / 2 < origin)
+		i++; /* an earlier workload (step) */
 	while (i < n) {
-		long k = (long)floor((pt[i].t - pt[i].dt / 2) / round_s);
+		long k = (long)floor((pt[i].t - pt[i].dt / 2 - origin) / round_s);
 		if (k < 0)
 			k = 0;
-		double t0 = k * round_s, t1 = (k + 1) * round_s;
+		double t0 = origin + k * round_s, t1 = origin + (k + 1) * round_s;
 		if (end < t1)
 			break; /* the newest round is not complete yet */
 		double io = 0, dt = 0;

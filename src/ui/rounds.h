@@ -27,14 +27,16 @@ struct steady_view {
 };
 
 /* Cuts @pt[0..n-1] (time order, t = end of each interval) into rounds of
- * @round_s seconds on the run's time axis: round k spans [k R, (k+1) R) and
- * holds the intervals whose midpoint falls in it.  Its value is the
+ * @round_s seconds from @origin on the run's time axis (the start of the
+ * workload; intervals before it are ignored): round k spans [origin + k R,
+ * origin + (k+1) R) and holds the intervals whose midpoint falls in it.  Its value is the
  * time-weighted mean of read + write IOPS over its measured (non-ramp)
  * intervals; a round without measured time is left out.  Only complete
  * rounds count: the data must reach the round's end (within a quarter of
  * the last interval).  Replaces the contents of @r (grown as needed).
  * Returns the round count, or -ENOMEM / -EINVAL (round_s <= 0). */
-int rounds_build(const struct point *pt, size_t n, double round_s, struct rounds *r);
+int rounds_build(const struct point *pt, size_t n, double origin, double round_s,
+		 struct rounds *r);
 /* Appends one round.  0 or -ENOMEM. */
 int rounds_push(struct rounds *r, double t0, double t1, double v);
 /* Frees the arrays (not @r itself); NULL-safe. */

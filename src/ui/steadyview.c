@@ -19,6 +19,7 @@ static const double round_choices[] = {10, 30, 60, 300};
 void steady_update(struct app *a)
 {
 	bool was_attained = a->sv.attained > 0;
+	a->ss_origin = 0;
 	if (a->have_prounds) {
 		/* replay: the rounds that ended by the play position */
 		const struct series *s = app_series(a, -1);
@@ -32,9 +33,15 @@ void steady_update(struct app *a)
 			    a->prounds.t1[i] <= now + 0.05 * (a->prounds.t1[i] - a->prounds.t0[i]))
 				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
 					    a->prounds.v[i]);
+	} else if (a->plan) {
+		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
-		if (rounds_build(s->pt, s->n, a->round_s, &a->rounds) < 0)
+		/* a QD sweep: the rounds of the current step's workload */
+		const struct session_step *st =
+		    a->replay ? NULL : session_step(a->sess, session_cur_step(a->sess));
+		a->ss_origin = st ? st->t0 : 0;
+		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
 			a->rounds.n = 0;
 	}
 	rounds_steady(&a->rounds, &a->ss, &a->sv);
@@ -45,7 +52,7 @@ void steady_update(struct app *a)
 			    a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
 	else if (a->sv.attained && !was_attained && a->sv.last.attained)
 		app_message(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
-			    a->sv.attained_s);
+			    a->sv.attained_s - a->ss_origin);
 	a->was_left = a->sv.left;
 	a->dirty[PANE_IOPS] = true;
 }
@@ -134,11 +141,11 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	int role;
 	if (sv->left) {
 		snprintf(head, sizeof(head), "LEFT STEADY STATE (was steady at round %zu, %.0f s)",
-			 sv->attained, sv->attained_s);
+			 sv->attained, sv->attained_s - a->ss_origin);
 		role = ROLE_ERROR;
 	} else if (sv->attained) {
 		snprintf(head, sizeof(head), "steady at round %zu, %.0f s", sv->attained,
-			 sv->attained_s);
+			 sv->attained_s - a->ss_origin);
 		role = ROLE_OK;
 	} else if (v->valid) {
 		snprintf(head, sizeof(head), "not steady (round %zu)", sv->nrounds);

@@ -24,18 +24,23 @@ START_TEST(test_build_means)
 	struct point pt[7];
 	struct rounds r = {0};
 	series_of(pt, v, 7);
-	ck_assert_int_eq(rounds_build(pt, 7, 3, &r), 2); /* 7 s: 2 complete rounds of 3 s */
+	ck_assert_int_eq(rounds_build(pt, 7, 0, 3, &r), 2); /* 7 s: 2 complete rounds of 3 s */
 	ck_assert_double_eq_tol(r.v[0], 200, 1e-9);
 	ck_assert_double_eq_tol(r.v[1], 500, 1e-9);
 	ck_assert_double_eq(r.t0[1], 3);
 	ck_assert_double_eq(r.t1[1], 6);
-	ck_assert_int_eq(rounds_build(pt, 6, 3, &r), 2); /* exactly on the boundary */
-	ck_assert_int_eq(rounds_build(pt, 5, 3, &r), 1);
-	ck_assert_int_eq(rounds_build(pt, 2, 3, &r), 0);
-	ck_assert_int_eq(rounds_build(pt, 0, 3, &r), 0);
-	ck_assert_int_eq(rounds_build(pt, 7, 0, &r), -EINVAL);
-	ck_assert_int_eq(rounds_build(pt, 7, 1, &r), 7);
+	ck_assert_int_eq(rounds_build(pt, 6, 0, 3, &r), 2); /* exactly on the boundary */
+	ck_assert_int_eq(rounds_build(pt, 5, 0, 3, &r), 1);
+	ck_assert_int_eq(rounds_build(pt, 2, 0, 3, &r), 0);
+	ck_assert_int_eq(rounds_build(pt, 0, 0, 3, &r), 0);
+	ck_assert_int_eq(rounds_build(pt, 7, 0, 0, &r), -EINVAL);
+	ck_assert_int_eq(rounds_build(pt, 7, 0, 1, &r), 7);
 	ck_assert_double_eq_tol(r.v[6], 700, 1e-9);
+	/* from an origin: the earlier intervals are another workload */
+	ck_assert_int_eq(rounds_build(pt, 7, 2.5, 2, &r), 2); /* [2.5,4.5) [4.5,6.5) */
+	ck_assert_double_eq(r.t0[0], 2.5);
+	ck_assert_double_eq_tol(r.v[0], 350, 1e-9); /* t = 3, 4 */
+	ck_assert_double_eq_tol(r.v[1], 550, 1e-9); /* t = 5, 6 */
 	rounds_release(&r);
 	rounds_release(NULL);
 }
@@ -51,11 +56,11 @@ START_TEST(test_build_weights_reads_writes_ramp)
 	pt[1] = (struct point){.t = 1.5, .dt = 0.5, .iops = {100, 100}};
 	pt[2] = (struct point){.t = 3, .dt = 1.5, .iops = {0, 400}};
 	pt[3] = (struct point){.t = 4, .dt = 1, .iops = {300, 0}};
-	ck_assert_int_eq(rounds_build(pt, 4, 4, &r), 1);
+	ck_assert_int_eq(rounds_build(pt, 4, 0, 4, &r), 1);
 	/* (200*0.5 + 400*1.5 + 300*1) / 3 */
 	ck_assert_double_eq_tol(r.v[0], (100 + 600 + 300) / 3.0, 1e-9);
 	/* a round of ramp only is left out; the next one counts */
-	ck_assert_int_eq(rounds_build(pt, 4, 1, &r), 3);
+	ck_assert_int_eq(rounds_build(pt, 4, 0, 1, &r), 3);
 	ck_assert_double_eq(r.t0[0], 1); /* [0,1) was the ramp */
 	rounds_release(&r);
 }
@@ -73,16 +78,16 @@ START_TEST(test_build_straddle_and_tail)
 		pt[i].t = 2.0 * (i + 1);
 		pt[i].dt = 2;
 	}
-	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 2); /* data to 8 s: rounds 0-3, 3-6 */
+	ck_assert_int_eq(rounds_build(pt, 4, 0, 3, &r), 2); /* data to 8 s: rounds 0-3, 3-6 */
 	ck_assert_double_eq_tol(r.v[0], 10, 1e-9);
 	ck_assert_double_eq_tol(r.v[1], 25, 1e-9);
 	/* a short last interval just shy of the end still completes it */
 	pt[3].t = 5.8;
 	pt[3].dt = 1.8;
-	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 2);
+	ck_assert_int_eq(rounds_build(pt, 4, 0, 3, &r), 2);
 	pt[3].t = 5.0;
 	pt[3].dt = 1.0;
-	ck_assert_int_eq(rounds_build(pt, 4, 3, &r), 1);
+	ck_assert_int_eq(rounds_build(pt, 4, 0, 3, &r), 1);
 	rounds_release(&r);
 }
 END_TEST
