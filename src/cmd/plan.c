@@ -78,166 +78,6 @@ static int list_plans(void)
 	return NVS_EXIT_OK;
 }
 
-static bool plan_destroys(const struct plan *p)
-{
-	for (unsigned i = 0; i < p->nsteps; i++)
-		if (p->steps[i].kind == STEP_PURGE ||
-		    (p->steps[i].kind != STEP_MATRIX && spec_writes(&p->steps[i].spec)))
-			return true;
-		else if (p->steps[i].kind == STEP_MATRIX)
-			for (unsigned m = 0; m < p->steps[i].nmixes; m++)
-				if (p->steps[i].mixes[m] < 100)
-					return true;
-	return false;
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
-bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
-{
-	char need[256], buf[4096], *save = NULL;
-
-	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
-		return false;
-	snprintf(buf, sizeof(buf), "%s", confirm);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char a[4096], b[4096];
-		bool same = !strcmp(t, need) || (realpath(t, a) && realpath(need, b) && !strcmp(a, b));
-		if (same) {
-			if (token)
-				snprintf(token, len, "%s", need);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Device identity (and NVMe health) of every target into @name. */
-static void write_devices(const struct planrun *r, const char *name)
-{
-	char err[256];
-	struct dev_list *l = dev_scan(err, sizeof(err));
-	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
-	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
-	for (unsigned i = 0; i < r->ntargets; i++) {
-		const char *path = r->targets[i];
-		cJSON *t = cJSON_CreateObject();
-		cJSON_AddStringToObject(t, "path", path);
-		const struct dev_ns *ns = NULL;
-		const struct dev_ctrl *c = l ? dev_list_find_nvme(l, path, &ns) : NULL;
-		const struct dev_block *b = l && !c ? dev_list_find_block(l, path) : NULL;
-		if (c) {
-			cJSON_AddStringToObject(t, "kind", "nvme");
-			cJSON_AddStringToObject(t, "controller", c->name);
-			cJSON_AddStringToObject(t, "model", c->model);
-			cJSON_AddStringToObject(t, "serial", c->serial);
-			cJSON_AddStringToObject(t, "firmware", c->firmware);
-			cJSON_AddStringToObject(t, "transport", c->transport);
-			cJSON_AddStringToObject(t, "address", c->address);
-			if (ns) {
-				cJSON_AddNumberToObject(t, "nsid", ns->nsid);
-				cJSON_AddNumberToObject(t, "size_bytes", (double)ns->size_bytes);
-				cJSON_AddNumberToObject(t, "lba_size", ns->lba_size);
-			}
-			struct dev_health h;
-			int st = 0;
-			char herr[256];
-			if (!dev_health_read(path, &h, &st, herr, sizeof(herr))) {
-				cJSON *hj = dev_health_to_json(&h, path);
-				if (hj)
-					cJSON_AddItemToObject(t, "health", hj);
-			} else {
-				cJSON_AddStringToObject(t, "health_error", herr);
-			}
-		} else if (b) {
-			cJSON_AddStringToObject(t, "kind",
-						b->kind == DEV_KIND_FILE ? "file" : "block");
-			cJSON_AddStringToObject(t, "driver", b->driver);
-			cJSON_AddStringToObject(t, "model", b->model);
-			cJSON_AddNumberToObject(t, "size_bytes", (double)b->size_bytes);
-			cJSON_AddNumberToObject(t, "lba_size", b->lba_size);
-			cJSON_AddBoolToObject(t, "rotational", b->rotational);
-		} else {
-			struct stat sb;
-			cJSON_AddStringToObject(t, "kind", "file");
-			if (!stat(path, &sb))
-				cJSON_AddNumberToObject(t, "size_bytes", (double)sb.st_size);
-		}
-		cJSON_AddItemToArray(arr, t);
-	}
-	planrun_write_json(r->dir, name, o);
-	cJSON_Delete(o);
-	dev_list_free(l);
-}
-
-static void write_meta(const struct planrun *r, const char *status, double started)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
-	cJSON_AddStringToObject(o, "plan", r->plan->name);
-	cJSON_AddStringToObject(o, "description", r->plan->description);
-	cJSON_AddStringToObject(o, "plan_file", r->plan->path);
-	cJSON *t = cJSON_AddArrayToObject(o, "targets");
-	for (unsigned i = 0; i < r->ntargets; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateString(r->targets[i]));
-	if (r->stripe)
-		cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
-	cJSON *ov = cJSON_AddObjectToObject(o, "overrides");
-	for (unsigned i = 0; i < r->noverrides; i++)
-		cJSON_AddStringToObject(ov, r->overrides[i][0], r->overrides[i][1]);
-	cJSON *steps = cJSON_AddArrayToObject(o, "steps");
-	for (unsigned i = 0; i < r->plan->nsteps; i++) {
-		char d[128];
-		planrun_step_dir(r->plan, i, d, sizeof(d));
-		cJSON_AddItemToArray(steps, cJSON_CreateString(d));
-	}
-	cJSON_AddNumberToObject(o, "started", started);
-	cJSON_AddStringToObject(o, "status", status);
-	if (strcmp(status, "running"))
-		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	planrun_write_json(r->dir, "meta.json", o);
-	cJSON_Delete(o);
-}
-
-static int mkdirs(const char *path)
-{
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static bool dir_empty(const char *path)
-{
-	DIR *d = opendir(path);
-	if (!d)
-		return true;
-	struct dirent *e;
-	bool empty = true;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
-}
-
 static void print_steps(const struct plan *p)
 {
 	printf("plan %s: %s\n", p->name, p->description);
@@ -423,7 +263,7 @@ int cmd_plan(int argc, char **argv)
 		rc = NVS_EXIT_OK;
 		goto out_plan;
 	}
-	if (!resume && plan_destroys(r.plan))
+	if (!resume && planrun_destroys(r.plan))
 		for (unsigned i = 0; i < r.ntargets; i++)
 			if (!planrun_confirmed(r.confirm, r.targets[i], NULL, 0)) {
 				char need[256] = "";
@@ -442,32 +282,15 @@ int cmd_plan(int argc, char **argv)
 
 	double started = (double)time(NULL);
 	if (!resume) {
+		char msg[512];
 		if (!results) {
-			char ts[32];
-			time_t now = time(NULL);
-			strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", localtime(&now));
-			snprintf(dirbuf, sizeof(dirbuf), "results/%s-%s", r.plan->name, ts);
+			planrun_default_dir(r.plan, dirbuf, sizeof(dirbuf));
 			results = dirbuf;
 		}
-		if (!dir_empty(results)) {
-			fprintf(stderr,
-				"nvscope plan: %s exists and is not empty (continue a run "
-				"with --resume %s)\n",
-				results, results);
-			goto out_plan;
-		}
-		if (mkdirs(results)) {
-			fprintf(stderr, "nvscope plan: cannot create %s: %s\n", results,
-				strerror(errno));
-			goto out_plan;
-		}
-		r.dir = results;
-		write_file(results, "plan.ini", r.plan->text);
-		write_file(results, "VERSION", "nvscope " NVS_VERSION "\n");
-		write_devices(&r, "device-before.json");
-		if (planrun_save(&r)) {
-			fprintf(stderr, "nvscope plan: cannot write %s/state.json\n", results);
-			rc = NVS_EXIT_IOERR;
+		int e = planrun_create_dir(&r, results, msg, sizeof(msg));
+		if (e) {
+			fprintf(stderr, "nvscope plan: %s\n", msg);
+			rc = e == -EEXIST ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
 			goto out_plan;
 		}
 	} else {
@@ -481,16 +304,14 @@ int cmd_plan(int argc, char **argv)
 		       r.plan->nsteps, r.st.sub);
 	}
 	/* one run per results directory at a time */
-	char lockpath[1100];
-	snprintf(lockpath, sizeof(lockpath), "%s/.lock", r.dir);
-	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lockfd < 0 || flock(lockfd, LOCK_EX | LOCK_NB)) {
-		fprintf(stderr, "nvscope plan: %s: %s\n", r.dir,
-			lockfd < 0 ? strerror(errno) : "another nvscope plan is running there");
+	char lmsg[512];
+	lockfd = planrun_lock(&r, lmsg, sizeof(lmsg));
+	if (lockfd < 0) {
+		fprintf(stderr, "nvscope plan: %s\n", lmsg);
 		rc = NVS_EXIT_USAGE;
 		goto out_plan;
 	}
-	write_meta(&r, "running", started);
+	planrun_write_meta(&r, "running", started, NULL);
 
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
@@ -501,12 +322,13 @@ int cmd_plan(int argc, char **argv)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (rc == NVS_EXIT_OK) {
-		write_devices(&r, "device-after.json");
-		write_meta(&r, "done", started);
+		planrun_write_devices(&r, "device-after.json");
+		planrun_write_meta(&r, "done", started, NULL);
 		printf("plan %s done: results in %s (nvscope report %s)\n", r.plan->name, r.dir,
 		       r.dir);
 	} else {
-		write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started);
+		planrun_write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started,
+				   NULL);
 	}
 out_plan:
 	if (lockfd >= 0)

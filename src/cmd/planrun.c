@@ -276,6 +276,8 @@ struct tick {
  * time (and a progress line on a terminal, nothing in logs). */
 static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 {
+	size_t before = tk->done;
+
 	for (; tk->done < ser->n; tk->done++) {
 		struct point pt = ser->pt[tk->done];
 		pt.t += tk->r->st.t_offset;
@@ -285,6 +287,9 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 				pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
 				pt.lat_mean_all_us);
 	}
+	/* whole rows, as they come: the console follows a plan by reading them */
+	if (tk->done != before)
+		fflush(tk->io->f[0]);
 }
 
 static void on_tick(const struct pool *p, const struct collect *c, void *arg)

@@ -57,7 +57,27 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen);
  * depths @qd, in order (the layout of `nvscope run`'s QD sweep, which
  * `nvscope replay` reads).  0, -ENOENT when no file was found, -errno. */
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n);
-/* (plan.c) Does the comma list @confirm (--yes-destroy-data) confirm destroying
+/* ---- plandir.c: the results directory around planrun_run() ---- */
+
+/* A purge, or any step that writes: the plan destroys data. */
+bool planrun_destroys(const struct plan *p);
+/* "results/NAME-YYYYmmdd-HHMMSS" for a run of @p starting now. */
+void planrun_default_dir(const struct plan *p, char *buf, size_t len);
+/* Creates results directory @dir (absent or empty: -EEXIST otherwise) with
+ * plan.ini, VERSION, device-before.json and the first state.json; sets
+ * r->dir = @dir (kept by reference).  0 or -errno with @err. */
+int planrun_create_dir(struct planrun *r, const char *dir, char *err, size_t errlen);
+/* Takes the one-run lock of r->dir.  Returns the descriptor to close when
+ * done, or -EBUSY (another run holds it) / -errno with @err. */
+int planrun_lock(const struct planrun *r, char *err, size_t errlen);
+/* Writes r->dir/meta.json: plan, targets, overrides, steps, status
+ * ("running", "done", "interrupted", "failed"), times; @started_by may be
+ * NULL ("console" for the console). */
+void planrun_write_meta(const struct planrun *r, const char *status, double started,
+			const char *started_by);
+/* Device identity (and NVMe health) of every target into r->dir/@name. */
+void planrun_write_devices(const struct planrun *r, const char *name);
+/* Does the comma list @confirm (--yes-destroy-data) confirm destroying
  * @target?  An NVMe target needs its controller's serial, another device
  * its path (dev_confirm_token).  @token (may be NULL) receives what purge_run
  * wants as confirmation when true. */

@@ -3,12 +3,12 @@
  * What `nvscope plan` does around planrun_run() (src/cmd/plan.c) is done
  * here again for the console: load the plan with the targets, refuse an
  * unconfirmed destructive plan, create and lock the results directory with
- * plan.ini, VERSION, meta.json and the first state.json, then run.  The plan
+ * plan.ini, VERSION, meta.json, device identity and the first state.json
+ * (plandir.c, shared with `nvscope plan`), then run.  The plan
  * thread gets the struct planrun and nothing else; the UI thread does not
  * touch it until the join (pthread_join orders the accesses).  The stop
  * request is an atomic_int that planrun_run polls; the end is an atomic_bool
- * set with release order after planrun_run returns.  Not written here (they
- * are static in plan.c): device-before.json / device-after.json. */
+ * set with release order after planrun_run returns. */
 #include "ui/planexec.h"
 
 #include <errno.h>
@@ -103,21 +103,10 @@ const char *planexec_name(const struct planexec *pe)
 	return pe->r.plan->name;
 }
 
-/* As plan.c decides it: a purge, or any step that writes. */
+/* As `nvscope plan` decides it (planrun_destroys). */
 bool planexec_destroys(const struct planexec *pe)
 {
-	const struct plan *p = pe->r.plan;
-	for (unsigned i = 0; i < p->nsteps; i++) {
-		const struct plan_step *s = &p->steps[i];
-		if (s->kind == STEP_PURGE)
-			return true;
-		if (s->kind != STEP_MATRIX && spec_writes(&s->spec))
-			return true;
-		for (unsigned m = 0; s->kind == STEP_MATRIX && m < s->nmixes; m++)
-			if (s->mixes[m] < 100)
-				return true;
-	}
-	return false;
+	return planrun_destroys(pe->r.plan);
 }
 
 bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *need, size_t nlen,
@@ -137,78 +126,6 @@ bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *ne
 	return true;
 }
 
-static int mkdirs(const char *path)
-{
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static bool dir_empty(const char *path)
-{
-	DIR *d = opendir(path);
-	if (!d)
-		return true;
-	struct dirent *e;
-	bool empty = true;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
-}
-
-static int write_text(const char *dir, const char *name, const char *text)
-{
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	return fclose(f) ? -errno : 0;
-}
-
-/* meta.json in plan.c's layout (the report reads it). */
-static void write_meta(struct planexec *pe, const char *status)
-{
-	const struct plan *p = pe->r.plan;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
-	cJSON_AddStringToObject(o, "plan", p->name);
-	cJSON_AddStringToObject(o, "description", p->description);
-	cJSON_AddStringToObject(o, "plan_file", p->path);
-	cJSON *t = cJSON_AddArrayToObject(o, "targets");
-	for (unsigned i = 0; i < pe->r.ntargets; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateString(pe->r.targets[i]));
-	cJSON_AddStringToObject(o, "started_by", "console");
-	cJSON_AddNumberToObject(o, "started", pe->t_start);
-	cJSON_AddStringToObject(o, "status", status);
-	if (strcmp(status, "running"))
-		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	char *text = cJSON_Print(o);
-	if (text) {
-		size_t l = strlen(text);
-		char *nl = realloc(text, l + 2);
-		if (nl) {
-			text = nl;
-			memcpy(text + l, "\n", 2);
-		}
-		write_text(pe->dir, "meta.json", text);
-	}
-	free(text);
-	cJSON_Delete(o);
-}
-
 static void *plan_thread(void *arg)
 {
 	struct planexec *pe = arg;
@@ -226,26 +143,10 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 		snprintf(err, errlen, "the plan was started already");
 		return -EBUSY;
 	}
-	if (dir && *dir) {
+	if (dir && *dir)
 		snprintf(pe->dir, sizeof(pe->dir), "%s", dir);
-	} else {
-		char ts[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-		snprintf(pe->dir, sizeof(pe->dir), "results/%s-%s", pe->r.plan->name, ts);
-	}
-	if (!dir_empty(pe->dir)) {
-		snprintf(err, errlen, "%s exists and is not empty (nvscope plan --resume %s)",
-			 pe->dir, pe->dir);
-		return -EEXIST;
-	}
-	if ((ret = mkdirs(pe->dir))) {
-		snprintf(err, errlen, "cannot create %s: %s", pe->dir, strerror(-ret));
-		return ret;
-	}
-	pe->r.dir = pe->dir;
+	else
+		planrun_default_dir(pe->r.plan, pe->dir, sizeof(pe->dir));
 	pe->r.confirm = confirm ? confirm : "";
 	pe->r.force = force;
 	pe->r.quiet = true; /* no progress lines: the terminal is the console's */
@@ -253,21 +154,15 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
 		pe->r.plan->steps[s].spec.force_destroy |= force;
 	pe->t_start = (double)time(NULL);
-	if ((ret = write_text(pe->dir, "plan.ini", pe->r.plan->text)) ||
-	    (ret = write_text(pe->dir, "VERSION", "nvscope " NVS_VERSION "\n")) ||
-	    (ret = planrun_save(&pe->r))) {
-		snprintf(err, errlen, "cannot write in %s: %s", pe->dir, strerror(-ret));
+	ret = planrun_create_dir(&pe->r, pe->dir, err, errlen);
+	if (ret)
 		return ret;
-	}
-	snprintf(path, sizeof(path), "%s/.lock", pe->dir);
-	pe->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (pe->lockfd < 0 || flock(pe->lockfd, LOCK_EX | LOCK_NB)) {
-		ret = pe->lockfd < 0 ? -errno : -EBUSY;
-		snprintf(err, errlen, "%s: %s", pe->dir,
-			 pe->lockfd < 0 ? strerror(-ret) : "another nvscope plan is running there");
+	pe->lockfd = planrun_lock(&pe->r, err, errlen);
+	if (pe->lockfd < 0) {
+		ret = pe->lockfd;
 		goto close_lock;
 	}
-	write_meta(pe, "running");
+	planrun_write_meta(&pe->r, "running", pe->t_start, "console");
 	/* the plan's messages go to DIR/plan.log, not over the screen */
 	snprintf(path, sizeof(path), "%s/plan.log", pe->dir);
 	int log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -293,7 +188,7 @@ restore_stderr:
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	write_meta(pe, "failed");
+	planrun_write_meta(&pe->r, "failed", pe->t_start, "console");
 close_lock:
 	if (pe->lockfd >= 0)
 		close(pe->lockfd);
@@ -326,9 +221,13 @@ int planexec_finish(struct planexec *pe)
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	write_meta(pe, pe->rc == NVS_EXIT_OK		  ? "done"
-		       : atomic_load(&pe->stop) ? "interrupted"
-						  : "failed");
+	if (pe->rc == NVS_EXIT_OK)
+		planrun_write_devices(&pe->r, "device-after.json");
+	planrun_write_meta(&pe->r,
+			   pe->rc == NVS_EXIT_OK       ? "done"
+			   : atomic_load(&pe->stop) ? "interrupted"
+						    : "failed",
+			   pe->t_start, "console");
 	if (pe->lockfd >= 0)
 		close(pe->lockfd);
 	pe->lockfd = -1;
