@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "config/datadir.h"
 #include "ui/theme.h"
 
 static const char *role_names[ROLE_COUNT] = {
@@ -432,51 +433,9 @@ int theme_load(const char *path, struct theme *t, char *err, size_t errlen)
 	return ret;
 }
 
-static int is_dir(const char *d)
-{
-	DIR *x = opendir(d);
-	if (!x)
-		return 0;
-	closedir(x);
-	return 1;
-}
-
 int theme_dir(char *dir, size_t len)
 {
-	const char *env = getenv("NVSCOPE_THEMES");
-	if (env && *env && is_dir(env)) {
-		snprintf(dir, len, "%s", env);
-		return 0;
-	}
-	if (is_dir("themes")) {
-		snprintf(dir, len, "themes");
-		return 0;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			char cand[PATH_MAX + 64];
-			snprintf(cand, sizeof(cand), "%s/themes", exe);
-			if (is_dir(cand)) {
-				snprintf(dir, len, "%s", cand);
-				return 0;
-			}
-			snprintf(cand, sizeof(cand), "%s/../share/nvscope/themes", exe);
-			if (is_dir(cand)) {
-				snprintf(dir, len, "%s", cand);
-				return 0;
-			}
-		}
-	}
-	if (is_dir("/usr/share/nvscope/themes")) {
-		snprintf(dir, len, "/usr/share/nvscope/themes");
-		return 0;
-	}
-	return -ENOENT;
+	return datadir_first("themes", "NVSCOPE_THEMES", NULL, dir, len);
 }
 
 static int cmp_str(const void *a, const void *b)
