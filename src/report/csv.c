@@ -1,5 +1,6 @@
 /* csv.c - per-interval series as CSV, and back. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/csv.h"
@@ -43,6 +44,55 @@ void series_release(struct series *s)
 	s->n = s->cap = 0;
 }
 
+int csv_parse_point(const char *line, double prev_t, struct point *p)
+{
+	double v[CSV_COLUMNS];
+	const char *s = line;
+	char *end;
+	int n = 0;
+
+	while (n < CSV_COLUMNS) {
+		v[n] = strtod(s, &end);
+		if (end == s)
+			break;
+		n++;
+		s = end;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	if (n != CSV_COLUMNS || (*s != '\n' && *s != '\0' && *s != '\r'))
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->t = v[0];
+	p->dt = prev_t >= 0 ? v[0] - prev_t : v[0];
+	p->iops[0] = v[1];
+	p->iops[1] = v[2];
+	p->bw[0] = v[3] * 1e6;
+	p->bw[1] = v[4] * 1e6;
+	p->lat_mean_us[0] = v[5];
+	p->lat_mean_us[1] = v[6];
+	p->lat_p99_us[0] = v[7];
+	p->lat_p99_us[1] = v[8];
+	p->lat_max_us[0] = v[9];
+	p->lat_max_us[1] = v[10];
+	p->errors = v[11] > 0 ? (uint64_t)v[11] : 0;
+	p->cpu_pct = v[12];
+	p->ramp = (int)v[13];
+	/* both directions: the mean weighted by IOPS; p99 can only be bounded
+	 * (the larger of the two) once the histograms are gone; NAN when the
+	 * interval completed nothing */
+	double all = p->iops[0] + p->iops[1];
+	p->lat_mean_all_us = NAN;
+	p->lat_p99_all_us = NAN;
+	if (all > 0) {
+		p->lat_mean_all_us =
+			(p->lat_mean_us[0] * p->iops[0] + p->lat_mean_us[1] * p->iops[1]) / all;
+		p->lat_p99_all_us = fmax(p->lat_p99_us[0], p->lat_p99_us[1]);
+	}
+	return 0;
+}
+
 int csv_read_series(const char *path, struct series *out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -58,9 +108,6 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct point p;
-		double v[CSV_COLUMNS];
-		char *s = line, *end;
-		int n = 0;
 
 		lineno++;
 		if (lineno == 1) {
@@ -74,44 +121,11 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 		}
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
-		while (n < CSV_COLUMNS) {
-			v[n] = strtod(s, &end);
-			if (end == s)
-				break;
-			n++;
-			s = end;
-			if (*s != ',')
-				break;
-			s++;
-		}
-		if (n != CSV_COLUMNS) {
-			snprintf(err, errlen, "%s:%u: expected %d numeric columns, found %d", path,
-				 lineno, CSV_COLUMNS, n);
+		if (csv_parse_point(line, out->n ? out->pt[out->n - 1].t : -1, &p)) {
+			snprintf(err, errlen, "%s:%u: expected %d numeric columns", path, lineno,
+				 CSV_COLUMNS);
 			rc = -EINVAL;
 			goto close_file;
-		}
-		memset(&p, 0, sizeof(p));
-		p.t = v[0];
-		p.dt = out->n ? v[0] - out->pt[out->n - 1].t : v[0];
-		p.iops[0] = v[1];
-		p.iops[1] = v[2];
-		p.bw[0] = v[3] * 1e6;
-		p.bw[1] = v[4] * 1e6;
-		p.lat_mean_us[0] = v[5];
-		p.lat_mean_us[1] = v[6];
-		p.lat_p99_us[0] = v[7];
-		p.lat_p99_us[1] = v[8];
-		p.lat_max_us[0] = v[9];
-		p.lat_max_us[1] = v[10];
-		p.errors = (uint64_t)v[11];
-		p.cpu_pct = v[12];
-		p.ramp = (int)v[13];
-		double n_all = p.iops[0] + p.iops[1];
-		if (n_all > 0) {
-			p.lat_mean_all_us =
-				(p.lat_mean_us[0] * p.iops[0] + p.lat_mean_us[1] * p.iops[1]) / n_all;
-			p.lat_p99_all_us = p.lat_p99_us[0] > p.lat_p99_us[1] ? p.lat_p99_us[0]
-									     : p.lat_p99_us[1];
 		}
 		if (series_push(out, &p)) {
 			rc = -ENOMEM;

@@ -15,6 +15,10 @@ void csv_write_point(FILE *f, const struct point *p);
 int series_push(struct series *s, const struct point *p);
 /* Frees the points of @s (not @s itself). */
 void series_release(struct series *s);
+/* Parses one data line of that CSV into @p; @prev_t is the previous row's
+ * time (-1 for the first), for dt.  The whole line must be the 14 numbers.
+ * 0 or -EINVAL. */
+int csv_parse_point(const char *line, double prev_t, struct point *p);
 /* Reads a CSV written by csv_write_*.  Errors name file:line.  0 or -errno. */
 int csv_read_series(const char *path, struct series *out, char *err, size_t errlen);
 

@@ -40,51 +40,6 @@ struct planview {
 	int nrows;
 };
 
-int planview_parse_point(const char *line, double prev_t, struct point *p)
-{
-	double v[PV_COLUMNS];
-	const char *s = line;
-	char *end;
-	int n = 0;
-	while (n < PV_COLUMNS) {
-		v[n] = strtod(s, &end);
-		if (end == s)
-			break;
-		n++;
-		s = end;
-		if (*s != ',')
-			break;
-		s++;
-	}
-	if (n != PV_COLUMNS || (*s != '\n' && *s != '\0' && *s != '\r'))
-		return -EINVAL;
-	memset(p, 0, sizeof(*p));
-	p->t = v[0];
-	p->dt = prev_t >= 0 ? v[0] - prev_t : v[0];
-	p->iops[0] = v[1];
-	p->iops[1] = v[2];
-	p->bw[0] = v[3] * 1e6;
-	p->bw[1] = v[4] * 1e6;
-	p->lat_mean_us[0] = v[5];
-	p->lat_mean_us[1] = v[6];
-	p->lat_p99_us[0] = v[7];
-	p->lat_p99_us[1] = v[8];
-	p->lat_max_us[0] = v[9];
-	p->lat_max_us[1] = v[10];
-	p->errors = v[11] > 0 ? (uint64_t)v[11] : 0;
-	p->cpu_pct = v[12];
-	p->ramp = (int)v[13];
-	double all = p->iops[0] + p->iops[1];
-	p->lat_mean_all_us = NAN;
-	p->lat_p99_all_us = NAN;
-	if (all > 0) {
-		p->lat_mean_all_us = (p->lat_mean_us[0] * p->iops[0] +
-				      p->lat_mean_us[1] * p->iops[1]) / all;
-		p->lat_p99_all_us = fmax(p->lat_p99_us[0], p->lat_p99_us[1]);
-	}
-	return 0;
-}
-
 int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
 {
 	/* key column(s), then iops,read_iops,write_iops,mbps,lat_mean_us,
@@ -234,7 +189,7 @@ static bool read_samples(struct planview *v)
 		}
 		struct point p;
 		double prev = v->ser.n ? v->ser.pt[v->ser.n - 1].t : -1;
-		if (!planview_parse_point(line, prev, &p) && !series_push(&v->ser, &p))
+		if (!csv_parse_point(line, prev, &p) && !series_push(&v->ser, &p))
 			any = true;
 	}
 	return any;

@@ -49,10 +49,6 @@ const struct series *planview_series(const struct planview *v);
  * Owned by the view. */
 const struct qdrow *planview_rows(const struct planview *v, int *n);
 
-/* Parses one samples.csv data line (csv.h's format) into @p; @prev_t is
- * the previous row's time (the interval length is the difference; < 0 for
- * the first row).  0, or -EINVAL for a header, partial or bad line. */
-int planview_parse_point(const char *line, double prev_t, struct point *p);
 /* Step tables. */
 enum planview_table {
 	PV_TABLE_QD,   /* qd.csv: qd,iops,...  (qd = QD) */

@@ -4,13 +4,14 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include "report/csv.h"
 #include "ui/planview.h"
 
 START_TEST(test_point)
 {
 	struct point p;
 	const char *l = "2.007,100.0,300.0,0.4,1.2,50.0,150.0,80.0,900.0,1000.0,2000.0,3,8.7,0\n";
-	ck_assert_int_eq(planview_parse_point(l, 1.003, &p), 0);
+	ck_assert_int_eq(csv_parse_point(l, 1.003, &p), 0);
 	ck_assert_double_eq_tol(p.t, 2.007, 1e-9);
 	ck_assert_double_eq_tol(p.dt, 1.004, 1e-9);
 	ck_assert_double_eq_tol(p.iops[1], 300, 1e-9);
@@ -19,15 +20,15 @@ START_TEST(test_point)
 	ck_assert_double_eq_tol(p.lat_p99_all_us, 900, 1e-9);
 	ck_assert_uint_eq(p.errors, 3);
 	ck_assert_int_eq(p.ramp, 0);
-	ck_assert_int_eq(planview_parse_point(l, -1, &p), 0);
+	ck_assert_int_eq(csv_parse_point(l, -1, &p), 0);
 	ck_assert_double_eq_tol(p.dt, 2.007, 1e-9); /* first row: from 0 */
 	/* header, partial line, trailing junk */
-	ck_assert_int_eq(planview_parse_point("time_s,read_iops,write_iops\n", -1, &p), -EINVAL);
-	ck_assert_int_eq(planview_parse_point("2.007,100.0,300.0,0.4", -1, &p), -EINVAL);
+	ck_assert_int_eq(csv_parse_point("time_s,read_iops,write_iops\n", -1, &p), -EINVAL);
+	ck_assert_int_eq(csv_parse_point("2.007,100.0,300.0,0.4", -1, &p), -EINVAL);
 	ck_assert_int_eq(
-	    planview_parse_point("1,0,0,0,0,0,0,0,0,0,0,0,0,0x\n", -1, &p), -EINVAL);
+	    csv_parse_point("1,0,0,0,0,0,0,0,0,0,0,0,0,0x\n", -1, &p), -EINVAL);
 	/* no I/O: latency N/A */
-	ck_assert_int_eq(planview_parse_point("1,0,0,0,0,0,0,0,0,0,0,0,0,1\n", -1, &p), 0);
+	ck_assert_int_eq(csv_parse_point("1,0,0,0,0,0,0,0,0,0,0,0,0,1\n", -1, &p), 0);
 	ck_assert(isnan(p.lat_mean_all_us));
 	ck_assert_int_eq(p.ramp, 1);
 }
