@@ -230,10 +230,13 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	memset(&a->sv, 0, sizeof(a->sv));
 	a->thm_base_valid = false;
 	a->health_path[0] = '\0';
-	a->health_next = 0;
+	healthmon_free(a->hmon);
+	a->hmon = NULL;
 	int k = devrows_find(a->drows, a->ndrows, jobs[0].targets[0]);
-	if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0])
+	if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0]) {
 		snprintf(a->health_path, sizeof(a->health_path), "%s", a->drows[k].ctrl);
+		a->hmon = healthmon_new(a->health_path, 5.0);
+	}
 	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
 	app_dirty_all(a);
 }

@@ -16,6 +16,7 @@
 #include "ui/axis.h"
 #include "ui/braille.h"
 #include "ui/devrows.h"
+#include "ui/healthmon.h"
 #include "ui/layout.h"
 #include "ui/planexec.h"
 #include "ui/planview.h"
@@ -123,7 +124,7 @@ struct app {
 	/* health strip */
 	struct health_pt *hp;
 	size_t nhp, caphp;
-	double health_next;
+	struct healthmon *hmon; /* health reader thread of the running target */
 	char health_path[256];
 	double thm_base;
 	bool thm_base_valid;

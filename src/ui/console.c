@@ -223,28 +223,34 @@ static void push_health(struct app *a, struct health_pt p)
 	a->dirty[PANE_HEALTH] = true;
 }
 
+/* Takes the health reader's new readings (it reads every 5 s on its own
+ * thread, so a slow controller never stalls the console). */
 static void health_tick(struct app *a)
 {
-	if (!a->health_path[0] || a->now < a->health_next || !app_running(a))
+	struct healthmon_reading r;
+
+	if (!a->hmon)
 		return;
-	a->health_next = a->now + 5;
-	struct dev_health h;
-	char err[128];
-	struct health_pt p = {session_elapsed(a->sess), NAN, 0};
-	if (!dev_health_read(a->health_path, &h, NULL, err, sizeof(err))) {
-		if (h.temperature_valid)
-			p.temp_c = h.temperature_c;
-		if (h.thm_valid) {
-			double c = (double)h.thm_trans_count[0] + h.thm_trans_count[1];
+	if (!app_running(a)) {
+		healthmon_free(a->hmon);
+		a->hmon = NULL;
+		return;
+	}
+	while (healthmon_poll(a->hmon, &r)) {
+		struct health_pt p = {session_elapsed(a->sess), NAN, 0};
+		if (r.ok && r.h.temperature_valid)
+			p.temp_c = r.h.temperature_c;
+		if (r.ok && r.h.thm_valid) {
+			double c = (double)r.h.thm_trans_count[0] + r.h.thm_trans_count[1];
 			if (!a->thm_base_valid) {
 				a->thm_base = c;
 				a->thm_base_valid = true;
 			}
 			p.throttle = c - a->thm_base;
 		}
+		push_health(a, p);
+		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
 	}
-	push_health(a, p);
-	session_record_health(a->sess, p.t, p.temp_c, p.throttle);
 }
 
 static void demo_tick(struct app *a)
@@ -510,6 +516,8 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 
 static void app_free(struct app *a)
 {
+	healthmon_free(a->hmon);
+	a->hmon = NULL;
 	planui_free(a);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
