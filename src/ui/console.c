@@ -2,7 +2,7 @@
  *
  * Loop: the UI thread waits for a key with a timeout that ends at the next
  * frame (10 Hz).  Each frame drains the workers' rings (session_poll), reads
- * /proc/stat once a second and the NVMe health log every 5 s, then redraws
+ * /proc/stat once a second and the health reader's ring (healthmon.c), then redraws
  * only the panes marked dirty and ends with one doupdate().  Keys are
  * handled as they come and redraw at once.
  *
