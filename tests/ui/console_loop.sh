@@ -37,6 +37,8 @@ ok "live view: IOPS, strips, CPU"
 # resizes
 u_resize 80 24
 u_wait 'IOPS R' 5
+u_wait 'Latency' 10 # panes redraw one frame after another on a slow (sanitizer) build
+u_wait 'CPU' 5
 S=$(u_screen)
 echo "$S" | grep -q 'Latency' || fail "80x24: no latency strip"
 echo "$S" | grep -q 'CPU' || fail "80x24: no CPU pane"
@@ -46,7 +48,7 @@ u_wait 'F1Help .*qQuit' 10   # the status bar, once the start message is gone
 ok "80x24"
 u_resize 200 60
 u_wait 'IOPS R' 5
-u_screen | grep -q 'CPU' || fail "200x60: no CPU pane"
+u_wait 'CPU' 10 || fail "200x60: no CPU pane"
 ok "200x60"
 u_resize 50 15
 u_wait 'Terminal too small' 5
