@@ -44,14 +44,12 @@ void series_release(struct series *s)
 	s->n = s->cap = 0;
 }
 
-int csv_parse_point(const char *line, double prev_t, struct point *p)
+int csv_parse_numbers(const char *s, double *v, int max, const char **rest)
 {
-	double v[CSV_COLUMNS];
-	const char *s = line;
-	char *end;
 	int n = 0;
+	char *end;
 
-	while (n < CSV_COLUMNS) {
+	while (n < max) {
 		v[n] = strtod(s, &end);
 		if (end == s)
 			break;
@@ -61,6 +59,17 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 			break;
 		s++;
 	}
+	if (rest)
+		*rest = s;
+	return n;
+}
+
+int csv_parse_point(const char *line, double prev_t, struct point *p)
+{
+	double v[CSV_COLUMNS];
+	const char *s;
+	int n = csv_parse_numbers(line, v, CSV_COLUMNS, &s);
+
 	if (n != CSV_COLUMNS || (*s != '\n' && *s != '\0' && *s != '\r'))
 		return -EINVAL;
 	memset(p, 0, sizeof(*p));

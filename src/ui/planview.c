@@ -48,21 +48,11 @@ int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
 	int cols_before = t == PV_TABLE_QD ? 1 : 2;
 	int want = cols_before + 8, n = 0;
 	const char *s = line;
-	char *end;
 	if (t == PV_TABLE_RATE && !strncmp(s, "max,", 4)) { /* the measured maximum */
 		v[n++] = 0;
 		s += 4;
 	}
-	while (n < want) {
-		v[n] = strtod(s, &end);
-		if (end == s)
-			break;
-		n++;
-		s = end;
-		if (*s != ',')
-			break;
-		s++;
-	}
+	n += csv_parse_numbers(s, v + n, want - n, NULL);
 	if (n != want)
 		return -EINVAL;
 	memset(q, 0, sizeof(*q));
