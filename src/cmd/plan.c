@@ -23,12 +23,11 @@
 #include "config/plan.h"
 #include "dev/devmodel.h"
 
-static atomic_int stop_flag;
+static atomic_int stop_flag; /* the signal number */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	atomic_store_explicit(&stop_flag, 1, memory_order_relaxed);
+	atomic_store_explicit(&stop_flag, sig, memory_order_relaxed);
 }
 
 static void usage(FILE *f)
@@ -290,7 +289,8 @@ int cmd_plan(int argc, char **argv)
 		int e = planrun_create_dir(&r, results, msg, sizeof(msg));
 		if (e) {
 			fprintf(stderr, "nvscope plan: %s\n", msg);
-			rc = e == -EEXIST ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
+			/* refused (exists, another user's, a symlink ...): nothing touched */
+			rc = e == -EIO || e == -ENOSPC ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
 			goto out_plan;
 		}
 	} else {
@@ -329,6 +329,8 @@ int cmd_plan(int argc, char **argv)
 	} else {
 		planrun_write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started,
 				   NULL);
+		if (atomic_load(&stop_flag)) /* 130 SIGINT, 143 SIGTERM */
+			rc = 128 + atomic_load(&stop_flag);
 	}
 out_plan:
 	if (lockfd >= 0)

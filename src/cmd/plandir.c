@@ -17,6 +17,7 @@
 #include "cmd/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 
 bool planrun_destroys(const struct plan *p)
 {
@@ -31,15 +32,10 @@ bool planrun_destroys(const struct plan *p)
 	return false;
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
+static int write_file(const char *dir, const char *name, const char *text, char *err,
+		      size_t errlen)
 {
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(text, f);
-	fclose(f);
+	return safety_replace_in(dir, name, text, strlen(text), err, errlen);
 }
 
 bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
@@ -151,22 +147,6 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 	cJSON_Delete(o);
 }
 
-static int mkdirs(const char *path)
-{
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 static bool dir_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -201,14 +181,15 @@ int planrun_create_dir(struct planrun *r, const char *dir, char *err, size_t err
 			 dir, dir);
 		return -EEXIST;
 	}
-	rc = mkdirs(dir);
-	if (rc) {
-		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-rc));
+	/* created (or empty and ours), never through a symlink (safety_out.c) */
+	rc = safety_results_dir(dir, true, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
+	close(rc);
 	r->dir = dir;
-	write_file(dir, "plan.ini", r->plan->text);
-	write_file(dir, "VERSION", "nvscope " NVS_VERSION "\n");
+	if ((rc = write_file(dir, "plan.ini", r->plan->text, err, errlen)) ||
+	    (rc = write_file(dir, "VERSION", "nvscope " NVS_VERSION "\n", err, errlen)))
+		return rc;
 	planrun_write_devices(r, "device-before.json");
 	rc = planrun_save(r);
 	if (rc)
@@ -218,15 +199,18 @@ int planrun_create_dir(struct planrun *r, const char *dir, char *err, size_t err
 
 int planrun_lock(const struct planrun *r, char *err, size_t errlen)
 {
-	char path[1100];
-	int fd;
+	char msg[512];
+	int fd, dfd;
 
-	snprintf(path, sizeof(path), "%s/.lock", r->dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* also where a resumed run first checks its directory: ours, no symlink */
+	dfd = safety_results_dir(r->dir, false, err, errlen);
+	if (dfd < 0)
+		return dfd;
+	fd = safety_openat_output(dfd, ".lock", SAFETY_OUT_KEEP, msg, sizeof(msg));
+	close(dfd);
 	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", r->dir, strerror(e));
-		return -e;
+		snprintf(err, errlen, "%s: %s", r->dir, msg);
+		return fd;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);

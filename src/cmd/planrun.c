@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 #include "io/runjob.h"
 #include "io/target.h"
 #include "report/csv.h"
@@ -181,26 +182,46 @@ static int stepio_open(struct planrun *r, const struct plan_step *st, struct ste
 	bool resume = r->st.sizes[0] >= 0;
 	const char *names[3] = {st->kind == STEP_PURGE ? NULL : "samples.csv",
 				table_names[st->kind][0], table_names[st->kind][1]};
-	if (mkdir(io->dir, 0755) && errno != EEXIST)
-		return -errno;
+	char msg[512];
+	/* the step directory and its files: created in the checked results
+	 * directory, never through a symlink (safety_out.c) */
+	int dfd = safety_results_dir(io->dir, true, msg, sizeof(msg));
+	if (dfd < 0) {
+		fprintf(stderr, "nvscope plan: %s\n", msg);
+		return dfd;
+	}
 	for (int i = 0; i < 3; i++) {
 		if (!names[i])
 			continue;
 		char path[sizeof(io->path[0])];
 		snprintf(path, sizeof(path), "%s/%s", io->dir, names[i]);
 		memcpy(io->path[i], path, sizeof(path));
-		if (resume && r->st.sizes[i] >= 0 && truncate(io->path[i], r->st.sizes[i]) == 0) {
-			io->f[i] = fopen(io->path[i], "a");
-		} else {
-			io->f[i] = fopen(io->path[i], "w");
-			if (io->f[i] && i == 0)
-				csv_write_header(io->f[i]);
-			else if (io->f[i])
-				fprintf(io->f[i], "%s\n", table_header(st->kind, i));
+		struct stat sb;
+		int fd = safety_openat_output(dfd, names[i], SAFETY_OUT_APPEND, msg, sizeof(msg));
+		if (fd < 0 || !(io->f[i] = fdopen(fd, "a"))) {
+			int e = fd < 0 ? fd : -errno;
+			if (fd >= 0)
+				close(fd);
+			else
+				fprintf(stderr, "nvscope plan: %s/%s\n", io->dir, msg);
+			close(dfd);
+			return e;
 		}
-		if (!io->f[i])
+		/* the checkpointed length (what an interrupted measurement
+		 * half-wrote is cut), or a fresh file with its header */
+		if (resume && r->st.sizes[i] >= 0 && !fstat(fd, &sb) &&
+		    sb.st_size >= r->st.sizes[i] && !ftruncate(fd, r->st.sizes[i]))
+			continue;
+		if (ftruncate(fd, 0)) {
+			close(dfd);
 			return -errno;
+		}
+		if (i == 0)
+			csv_write_header(io->f[i]);
+		else
+			fprintf(io->f[i], "%s\n", table_header(st->kind, i));
 	}
+	close(dfd);
 	return 0;
 }
 
@@ -221,15 +242,19 @@ static int checkpoint(struct planrun *r, struct stepio *io)
 
 void planrun_write_json(const char *dir, const char *name, void *json)
 {
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char msg[512];
 	char *text = cJSON_Print(json);
-	FILE *f = text ? fopen(path, "w") : NULL;
-	if (f) {
-		fprintf(f, "%s\n", text);
-		fclose(f);
+	size_t len = text ? strlen(text) : 0;
+	char *buf = text ? realloc(text, len + 2) : NULL;
+	if (!buf) {
+		free(text);
+		return;
 	}
-	free(text);
+	memcpy(buf + len, "\n", 2);
+	/* atomically, in the checked results directory (safety_out.c) */
+	if (safety_replace_in(dir, name, buf, len + 1, msg, sizeof(msg)))
+		fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", dir, name, msg);
+	free(buf);
 }
 
 static void write_step_json(struct planrun *r, unsigned i, const char *dir, const char *status)
@@ -333,9 +358,11 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	r->st.t_offset += el;
 	j->t_end = r->st.t_offset;
 	if (j->json_name) {
-		char path[1200];
-		snprintf(path, sizeof(path), "%s/%s", io->dir, j->json_name);
-		FILE *f = fopen(path, "w");
+		char msg[512];
+		FILE *f = safety_fopen_in(io->dir, j->json_name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
+		if (!f)
+			fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", io->dir,
+				j->json_name, msg);
 		/* per target results beside the aggregate when several targets */
 		bool per = rj.ntargets > 1;
 		if (f) {
@@ -700,6 +727,29 @@ static int step_matrix(struct planrun *r, const struct plan_step *st, struct ste
 	return rc;
 }
 
+/* A step's -errno as an exit status: refusals (a device in use or holding
+ * data, an output file or directory refused, bad input) are 2, failures
+ * while running 1. */
+static int exit_of(int rc)
+{
+	switch (rc) {
+	case -EINVAL:
+	case -EPERM:
+	case -EACCES:
+	case -EBUSY:
+	case -EEXIST:
+	case -ENOENT:
+	case -ENOTTY:
+	case -EISDIR:
+	case -ENOTDIR:
+	case -EROFS:
+	case -EOPNOTSUPP:
+		return NVS_EXIT_USAGE;
+	default:
+		return NVS_EXIT_IOERR;
+	}
+}
+
 int planrun_run(struct planrun *r)
 {
 	struct plan *p = r->plan;
@@ -721,8 +771,9 @@ int planrun_run(struct planrun *r)
 		say(r, "[%u/%u] %s%s\n", i + 1, p->nsteps, st->name, resumed ? " (resumed)" : "");
 		rc = stepio_open(r, st, &io);
 		if (rc) {
+			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
-			return NVS_EXIT_IOERR;
+			return exit_of(rc);
 		}
 		write_step_json(r, i, io.dir, "running");
 		if (!resumed && (rc = checkpoint(r, &io))) {
@@ -766,7 +817,7 @@ int planrun_run(struct planrun *r)
 				"nvscope plan: step %u (%s) failed; the results so far are in "
 				"%s (--resume retries the step)\n",
 				i + 1, st->name, r->dir);
-			return rc == -EINVAL || rc == -EPERM ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
+			return exit_of(rc);
 		}
 		for (int k = 0; k < 3; k++)
 			if (io.f[k])

@@ -12,13 +12,13 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/planrun.h"
+#include "dev/safety.h"
 #include "report/json.h"
 
 int planrun_save(const struct planrun *r)
 {
 	const struct planrun_state *s = &r->st;
-	char path[1100], tmp[1100];
-	int rc = -ENOMEM;
+	int rc;
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return -ENOMEM;
@@ -58,24 +58,17 @@ int planrun_save(const struct planrun *r)
 	cJSON_Delete(o);
 	if (!text)
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/state.json", r->dir);
-	snprintf(tmp, sizeof(tmp), "%s/state.json.tmp", r->dir);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto out_text;
-	}
+	/* a fresh temporary file (O_EXCL) renamed over state.json, in the
+	 * checked results directory (safety_out.c) */
 	size_t len = strlen(text);
-	ssize_t w = write(fd, text, len);
-	if (w != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd)) {
-		rc = w < 0 ? -errno : -EIO;
-		close(fd);
-		goto out_text;
+	char *buf = realloc(text, len + 2);
+	if (!buf) {
+		free(text);
+		return -ENOMEM;
 	}
-	close(fd);
-	rc = rename(tmp, path) ? -errno : 0;
-out_text:
-	free(text);
+	memcpy(buf + len, "\n", 2);
+	rc = safety_replace_in(r->dir, "state.json", buf, len + 1, NULL, 0);
+	free(buf);
 	return rc;
 }
 

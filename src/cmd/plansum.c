@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cmd/planrun.h"
+#include "dev/safety.h"
 #include "report/rtable.h"
 
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
@@ -44,18 +45,18 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 	}
 	if (!doc)
 		return -ENOENT;
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	char *text = cJSON_Print(doc);
-	FILE *f = text ? fopen(path, "w") : NULL;
-	if (!f)
-		rc = text ? -errno : -ENOMEM;
-	else {
-		fprintf(f, "%s\n", text);
-		if (fclose(f))
-			rc = -EIO;
+	size_t len = text ? strlen(text) : 0;
+	char *buf = text ? realloc(text, len + 2) : NULL;
+	if (!buf) {
+		free(text);
+		rc = -ENOMEM;
+	} else {
+		/* atomically, in the checked results directory (safety_out.c) */
+		memcpy(buf + len, "\n", 2);
+		rc = safety_replace_in(dir, "summary.json", buf, len + 1, NULL, 0);
+		free(buf);
 	}
-	free(text);
 	cJSON_Delete(doc);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "dev/safety.h"
 #include "report/html.h"
 
 static void usage(FILE *f)
@@ -27,7 +28,7 @@ int cmd_report(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
-	char path[1200], tmp[1300], err[1400];
+	char path[1200], tmp[32], err[1400];
 	int c;
 
 	optind = 1;
@@ -67,27 +68,37 @@ int cmd_report(int argc, char **argv)
 		}
 		return NVS_EXIT_OK;
 	}
-	/* written beside the target and renamed, so a failure leaves no half file */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "nvscope report: %s: %s\n", tmp, strerror(errno));
+	/* a fresh temporary file beside the target, renamed over it, so a
+	 * failure leaves no half file; both checked by safety_out.c (never a
+	 * device, a symlink, another user's file or directory) */
+	const char *name;
+	int dfd = safety_output_dir(out, &name, err, sizeof(err)), fd = -1, rc;
+	FILE *f = NULL;
+	if (dfd < 0 || (fd = safety_tmp_create(dfd, tmp, err, sizeof(err))) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "nvscope report: %s: %s\n", out, dfd < 0 || fd < 0 ? err : strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlinkat(dfd, tmp, 0);
+		}
+		if (dfd >= 0)
+			close(dfd);
 		return NVS_EXIT_USAGE;
 	}
-	int rc = html_write_report(f, dirs, n, err, sizeof(err));
-	if (fclose(f) && !rc) {
+	rc = html_write_report(f, dirs, n, err, sizeof(err));
+	if (fflush(f) && !rc) {
 		rc = -EIO;
-		snprintf(err, sizeof(err), "%s: write error", tmp);
+		snprintf(err, sizeof(err), "%s: write error", out);
 	}
+	if (!rc && (rc = safety_tmp_commit(dfd, fileno(f), tmp, name, err, sizeof(err))))
+		snprintf(err + strlen(err), sizeof(err) - strlen(err), " (%s)", out);
+	else if (rc)
+		unlinkat(dfd, tmp, 0);
+	fclose(f);
+	close(dfd);
 	if (rc) {
-		unlink(tmp);
 		fprintf(stderr, "nvscope report: %s\n", err);
-		return rc == -EIO ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
-	}
-	if (rename(tmp, out)) {
-		fprintf(stderr, "nvscope report: %s: %s\n", out, strerror(errno));
-		unlink(tmp);
-		return NVS_EXIT_IOERR;
+		return rc == -EIO || rc == -ENOSPC ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
 	}
 	printf("%s\n", out);
 	return NVS_EXIT_OK;

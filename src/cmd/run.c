@@ -6,20 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
+#include "dev/safety.h"
 #include "io/runjob.h"
 #include "report/csv.h"
 #include "report/json.h"
 
-static _Atomic int interrupted; /* set by SIGINT/SIGTERM only */
+static _Atomic int interrupted; /* the signal number, set by SIGINT/SIGTERM only */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	atomic_store_explicit(&interrupted, 1, memory_order_relaxed);
+	atomic_store_explicit(&interrupted, sig, memory_order_relaxed);
 }
 
 struct run_opts {
@@ -157,15 +158,98 @@ static void print_qd_table(FILE *f, const struct result *res, unsigned n)
 	}
 }
 
-static int write_csv(const char *path, const struct series *s)
+static int write_csv(FILE *f, const struct series *s)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
 	csv_write_header(f);
 	for (size_t i = 0; i < s->n; i++)
 		csv_write_point(f, &s->pt[i]);
 	return fclose(f) ? -errno : 0;
+}
+
+/* The output files, opened and checked before any I/O (safety_out.c): the
+ * JSON report and one CSV per result (job x queue depth, in run order). */
+struct outputs {
+	FILE *json;
+	FILE **csv;
+	char **csv_path;
+	unsigned ncsv;
+};
+
+/* Is @path one of the run's targets (the same file)? */
+static bool is_target(const char *path, const struct spec *jobs, unsigned njobs)
+{
+	struct stat a, b;
+	if (stat(path, &a))
+		return false;
+	for (unsigned j = 0; j < njobs; j++)
+		for (unsigned t = 0; t < jobs[j].ntargets; t++)
+			if (!stat(jobs[j].targets[t], &b) && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino)
+				return true;
+	return false;
+}
+
+static FILE *open_output(const char *path, const struct spec *jobs, unsigned njobs)
+{
+	char msg[512];
+	if (is_target(path, jobs, njobs)) {
+		fprintf(stderr, "nvscope run: %s is a target of this run, not an output file\n",
+			path);
+		return NULL;
+	}
+	FILE *f = safety_fopen_output(path, SAFETY_OUT_TRUNC, msg, sizeof(msg));
+	if (!f)
+		fprintf(stderr, "nvscope run: %s\n", msg);
+	return f;
+}
+
+static void close_outputs(struct outputs *out, bool remove_unused)
+{
+	for (unsigned i = 0; i < out->ncsv; i++) {
+		if (out->csv && out->csv[i]) {
+			fclose(out->csv[i]);
+			if (remove_unused)
+				unlink(out->csv_path[i]);
+		}
+		if (out->csv_path)
+			free(out->csv_path[i]);
+	}
+	free(out->csv);
+	free(out->csv_path);
+	if (out->json && out->json != stdout)
+		fclose(out->json);
+	memset(out, 0, sizeof(*out));
+}
+
+/* Opens every output of the run before it starts.  0, or -errno (said). */
+static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
+			unsigned total, struct outputs *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (o->json && o->output && !(out->json = open_output(o->output, jobs, njobs)))
+		return -EPERM;
+	if (!o->csv)
+		return 0;
+	out->csv = calloc(total, sizeof(*out->csv));
+	out->csv_path = calloc(total, sizeof(*out->csv_path));
+	if (!out->csv || !out->csv_path)
+		return -ENOMEM;
+	size_t l = strlen(o->csv);
+	int base = (int)(l - (l > 4 && !strcmp(o->csv + l - 4, ".csv") ? 4 : 0));
+	for (unsigned j = 0; j < njobs; j++)
+		for (unsigned q = 0; q < jobs[j].niodepth; q++) {
+			char **p = &out->csv_path[out->ncsv];
+			if (total == 1 ? !(*p = strdup(o->csv))
+				       : asprintf(p, "%.*s-%s-qd%u.csv", base, o->csv, jobs[j].name,
+						  jobs[j].iodepth[q]) < 0) {
+				*p = NULL;
+				return -ENOMEM;
+			}
+			out->ncsv++;
+			if (!(out->csv[out->ncsv - 1] = open_output(*p, jobs, njobs)))
+				return -EPERM;
+		}
+	return 0;
 }
 
 static int parse(struct run_opts *o, int argc, char **argv)
@@ -221,6 +305,7 @@ int cmd_run(int argc, char **argv)
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
+	struct outputs out = {0};
 
 	memset(&o, 0, sizeof(o));
 	if (parse(&o, argc, argv))
@@ -232,6 +317,12 @@ int cmd_run(int argc, char **argv)
 	unsigned total = 0;
 	for (unsigned j = 0; j < njobs; j++)
 		total += jobs[j].niodepth;
+	/* outputs first: one that cannot be written refuses the run, not loses it */
+	if (open_outputs(&o, jobs, njobs, total, &out)) {
+		close_outputs(&out, true);
+		free(jobs);
+		return NVS_EXIT_USAGE;
+	}
 	ntargets = jobs[0].stripe ? 1 : jobs[0].ntargets;
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
@@ -288,7 +379,7 @@ report:
 	if (atomic_load(&interrupted))
 		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
 	if (nres && o.json) {
-		FILE *f = o.output ? fopen(o.output, "w") : stdout;
+		FILE *f = o.output ? out.json : stdout;
 		uint64_t dropped = 0;
 		for (unsigned i = 0; i < nres; i++)
 			dropped += res[i].dropped;
@@ -301,26 +392,30 @@ report:
 				o.output ? o.output : "JSON", strerror(errno));
 			status = NVS_EXIT_IOERR;
 		}
-		if (f && f != stdout)
-			fclose(f);
+		if (f && f != stdout && fclose(f) && !status) {
+			fprintf(stderr, "nvscope run: cannot write %s: %s\n", o.output,
+				strerror(errno));
+			status = NVS_EXIT_IOERR;
+		}
+		out.json = NULL;
 	}
-	if (nres && o.csv) {
-		for (unsigned i = 0; i < nres; i++) {
-			char path[1024];
-			if (nres == 1)
-				snprintf(path, sizeof(path), "%s", o.csv);
-			else
-				snprintf(path, sizeof(path), "%.*s-%s-qd%u.csv",
-					 (int)(strlen(o.csv) - (strstr(o.csv, ".csv") ? 4 : 0)), o.csv,
-					 res[i].name, res[i].iodepth);
-			if (write_csv(path, &ser[i])) {
-				fprintf(stderr, "nvscope run: cannot write %s: %s\n", path,
-					strerror(errno));
-				status = NVS_EXIT_IOERR;
-			}
+	for (unsigned i = 0; i < nres && i < out.ncsv; i++) {
+		FILE *f = out.csv[i];
+		out.csv[i] = NULL;
+		if (write_csv(f, &ser[i])) {
+			fprintf(stderr, "nvscope run: cannot write %s: %s\n", out.csv_path[i],
+				strerror(errno));
+			status = NVS_EXIT_IOERR;
 		}
 	}
 free_all:
+	/* outputs of results that never came (failed or interrupted run) */
+	if (out.json && !nres) {
+		fclose(out.json);
+		out.json = NULL;
+		unlink(o.output);
+	}
+	close_outputs(&out, true);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);
@@ -330,6 +425,6 @@ free_all:
 	free(res);
 	free(jobs);
 	if (!status && atomic_load(&interrupted))
-		status = 130;
+		status = 128 + atomic_load(&interrupted); /* 130 SIGINT, 143 SIGTERM */
 	return status;
 }

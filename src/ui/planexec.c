@@ -28,6 +28,7 @@
 #include "cmd/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 
 struct planexec {
 	struct planrun r;
@@ -137,7 +138,6 @@ static void *plan_thread(void *arg)
 int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
 		   char *err, size_t errlen)
 {
-	char path[1200];
 	int ret;
 	if (pe->started) {
 		snprintf(err, errlen, "the plan was started already");
@@ -164,8 +164,11 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	}
 	planrun_write_meta(&pe->r, "running", pe->t_start, "console");
 	/* the plan's messages go to DIR/plan.log, not over the screen */
-	snprintf(path, sizeof(path), "%s/plan.log", pe->dir);
-	int log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char msg[256];
+	int dfd = safety_results_dir(pe->dir, false, msg, sizeof(msg));
+	int log = dfd < 0 ? dfd : safety_openat_output(dfd, "plan.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+	if (dfd >= 0)
+		close(dfd);
 	if (log >= 0) {
 		fflush(stderr);
 		pe->saved_stderr = dup(STDERR_FILENO);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "dev/safety.h"
 #include "io/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -248,62 +249,48 @@ free_pool:
 	return ret;
 }
 
-static int make_dir(const char *dir, char *err, size_t errlen)
-{
-	char tmp[512];
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			goto fail;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		goto fail;
-	return 0;
-fail:;
-	int e = errno;
-	snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(e));
-	return -e;
-}
-
+/* The results directory: created (or ours already), never a symlink, its
+ * files created in it by safety_out.c (never through a planted symlink). */
 static int open_dir(struct session *s, const char *dir, char *err, size_t errlen)
 {
-	int ret = make_dir(dir, err, errlen);
-	if (ret)
+	char msg[400], name[32];
+	if (strlen(dir) >= sizeof(s->dir)) {
+		snprintf(err, errlen, "results directory name too long (%zu bytes)", strlen(dir));
+		return -ENAMETOOLONG;
+	}
+	int ret = safety_results_dir(dir, true, err, errlen);
+	if (ret < 0)
 		return ret;
+	close(ret);
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
-	char path[600];
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	if (!(s->csv = fopen(path, "w")))
+	snprintf(name, sizeof(name), "samples.csv");
+	if (!(s->csv = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 		goto fail;
 	csv_write_header(s->csv);
 	fflush(s->csv);
-	snprintf(path, sizeof(path), "%s/events.log", dir);
-	if (!(s->events = fopen(path, "w")))
+	snprintf(name, sizeof(name), "events.log");
+	if (!(s->events = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 		goto fail;
 	if (s->ntargets < 2)
 		return 0;
 	/* several targets: each one's series too, and which is which */
-	snprintf(path, sizeof(path), "%s/targets.txt", dir);
-	FILE *names = fopen(path, "w");
+	snprintf(name, sizeof(name), "targets.txt");
+	FILE *names = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
 	if (!names)
 		goto fail;
 	for (unsigned t = 0; t < s->ntargets; t++)
 		fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
 	fclose(names);
 	for (unsigned t = 0; t < s->ntargets; t++) {
-		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, t);
-		if (!(s->tcsv[t] = fopen(path, "w")))
+		snprintf(name, sizeof(name), "target-%u.csv", t);
+		if (!(s->tcsv[t] = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 			goto fail;
 		csv_write_header(s->tcsv[t]);
 	}
 	return 0;
 fail:;
 	int e = errno;
-	snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+	snprintf(err, errlen, "cannot write %s/%s: %s", dir, name, msg);
 	return -e;
 }
 
@@ -414,11 +401,10 @@ static void write_summary(struct session *s)
 			ser[n] = s->step_series[i];
 			n++;
 		}
-	char path[600];
-	snprintf(path, sizeof(path), "%s/summary.json", s->dir);
-	FILE *f = fopen(path, "w");
+	char msg[400];
+	FILE *f = safety_fopen_in(s->dir, "summary.json", SAFETY_OUT_TRUNC, msg, sizeof(msg));
 	if (!f) {
-		event(s, "cannot write summary.json: %s", strerror(errno));
+		event(s, "cannot write summary.json: %s", msg);
 		free(res);
 		return;
 	}
@@ -576,9 +562,8 @@ int session_record_health(struct session *s, double t, double temp_c, double thr
 	if (s->state != SESS_RUNNING || !s->dir[0])
 		return 0;
 	if (!s->health) {
-		char path[600];
-		snprintf(path, sizeof(path), "%s/health.csv", s->dir);
-		if (!(s->health = fopen(path, "w")))
+		if (!(s->health =
+			  safety_fopen_in(s->dir, "health.csv", SAFETY_OUT_TRUNC, NULL, 0)))
 			return -errno;
 		fprintf(s->health, "time_s,temp_c,throttle_events\n");
 	}

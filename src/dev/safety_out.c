@@ -1,0 +1,381 @@
+/* safety_out.c - the one way nvscope writes a file that is not a target:
+ * reports, JSON, CSV, logs and results directories.  Never a device, never
+ * through a symlink as last component, never in a directory another user
+ * controls, never into a file another user planted (see docs/safety.md,
+ * "Output files and results directories").  Files in a directory are
+ * opened with openat() on a checked directory descriptor, created with
+ * O_EXCL|O_NOFOLLOW, and an existing file is checked through the opened
+ * descriptor (same inode as the one checked by name) before it is emptied. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "dev/safety.h"
+
+static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
+{
+	if (msg && len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* May nvscope write into directory @fd (@what names it)?  A results
+ * directory must be the effective user's; the directory of an output file
+ * may also be root's (/tmp).  Never world-writable without the sticky bit. */
+static int dir_ok(int fd, const char *what, bool results, char *msg, size_t len)
+{
+	struct stat st;
+	uid_t me = geteuid();
+
+	if (fstat(fd, &st))
+		return refuse(msg, len, -errno, "%s: %s", what, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return refuse(msg, len, -ENOTDIR, "%s is not a directory", what);
+	if (st.st_uid != me && (results || st.st_uid != 0))
+		return refuse(msg, len, -EPERM,
+			      "%s belongs to uid %u, not to uid %u that nvscope runs as: refusing "
+			      "to write there",
+			      what, (unsigned)st.st_uid, (unsigned)me);
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		return refuse(msg, len, -EPERM,
+			      "%s is writable by everyone (and not sticky): refusing to write there",
+			      what);
+	return 0;
+}
+
+/* May existing file @st (@what names it) be written (@links: through its
+ * inode, so only with one link) or replaced by a rename? */
+static int file_ok(const struct stat *st, const char *what, bool links, char *msg, size_t len)
+{
+	const char *kind = S_ISLNK(st->st_mode)	   ? "a symbolic link (not followed)"
+			   : S_ISBLK(st->st_mode)  ? "a block device"
+			   : S_ISCHR(st->st_mode)  ? "a character device"
+			   : S_ISFIFO(st->st_mode) ? "a FIFO"
+			   : S_ISSOCK(st->st_mode) ? "a socket"
+			   : S_ISDIR(st->st_mode)  ? "a directory"
+			   : !S_ISREG(st->st_mode) ? "not a regular file"
+						   : NULL;
+	if (kind)
+		return refuse(msg, len, S_ISDIR(st->st_mode) ? -EISDIR : -EPERM,
+			      "%s is %s: refusing to write an output file there", what, kind);
+	if (st->st_uid != geteuid())
+		return refuse(msg, len, -EPERM,
+			      "%s belongs to uid %u, not to uid %u that nvscope runs as: refusing "
+			      "to overwrite it",
+			      what, (unsigned)st->st_uid, (unsigned)geteuid());
+	if (links && st->st_nlink > 1)
+		return refuse(msg, len, -EPERM,
+			      "%s has %lu hard links: refusing to overwrite it", what,
+			      (unsigned long)st->st_nlink);
+	return 0;
+}
+
+/* Splits @path into a malloc'ed directory part (*@dir) and its last
+ * component (*@name, inside @path).  Trailing slashes are an error for a
+ * file (@file), ignored for a directory (then *@name is a malloc'ed copy
+ * too, in *@own). */
+static int split(const char *path, bool file, char **dir, const char **name, char **own,
+		 char *msg, size_t len)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	*dir = *own = NULL;
+	if (!n)
+		return refuse(msg, len, -EINVAL, "empty output path");
+	if (path[n - 1] == '/') {
+		if (file)
+			return refuse(msg, len, -EISDIR, "%s is a directory", path);
+		while (n > 1 && path[n - 1] == '/')
+			n--;
+		if (!(*own = strndup(path, n)))
+			return -ENOMEM;
+		path = *own;
+	}
+	const char *slash = strrchr(path, '/');
+	*name = slash ? slash + 1 : path;
+	if (!**name) /* "/" */
+		*name = ".";
+	if (file && (!strcmp(*name, ".") || !strcmp(*name, "..")))
+		return refuse(msg, len, -EISDIR, "%s is a directory", path);
+	*dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, slash - path);
+	return *dir ? 0 : -ENOMEM;
+}
+
+int safety_output_dir(const char *path, const char **name, char *msg, size_t len)
+{
+	char *dir, *own;
+	int rc = split(path, true, &dir, name, &own, msg, len);
+	if (rc)
+		goto out;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = refuse(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	rc = dir_ok(fd, dir, false, msg, len);
+	if (rc)
+		close(fd);
+	else
+		rc = fd;
+out:
+	free(dir);
+	free(own);
+	return rc;
+}
+
+int safety_openat_output(int dirfd, const char *name, enum safety_out_mode mode, char *msg,
+			 size_t len)
+{
+	int acc = (mode == SAFETY_OUT_KEEP ? O_RDWR : O_WRONLY) |
+		  (mode == SAFETY_OUT_APPEND ? O_APPEND : 0) | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
+
+	if (!name || !*name || strchr(name, '/'))
+		return refuse(msg, len, -EINVAL, "'%s' is not a file name", name ? name : "");
+	/* a few rounds in case the name changes between the look and the open */
+	for (int round = 0; round < 8; round++) {
+		struct stat st, fst;
+		int fd, rc;
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno != ENOENT)
+				return refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+			fd = openat(dirfd, name, acc | O_CREAT | O_EXCL, 0644);
+			if (fd >= 0)
+				return fd;
+			if (errno == EEXIST)
+				continue;
+			return refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+		}
+		if (mode == SAFETY_OUT_EXCL)
+			return refuse(msg, len, -EEXIST, "%s exists", name);
+		/* checked before it is opened: opening a device can do things */
+		if ((rc = file_ok(&st, name, true, msg, len)))
+			return rc;
+		fd = openat(dirfd, name, acc | O_NONBLOCK);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			if (errno == ELOOP)
+				return refuse(msg, len, -EPERM,
+					      "%s is a symbolic link (not followed): refusing to "
+					      "write an output file there",
+					      name);
+			return refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+		}
+		if (fstat(fd, &fst) || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino) {
+			close(fd);
+			continue;
+		}
+		if ((rc = file_ok(&fst, name, true, msg, len)) ||
+		    (mode == SAFETY_OUT_TRUNC && ftruncate(fd, 0)) ||
+		    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+			if (!rc)
+				rc = refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+			close(fd);
+			return rc;
+		}
+		return fd;
+	}
+	return refuse(msg, len, -EAGAIN, "%s keeps changing: refusing to write it", name);
+}
+
+int safety_open_output(const char *path, enum safety_out_mode mode, char *msg, size_t len)
+{
+	const char *name;
+	int dfd = safety_output_dir(path, &name, msg, len);
+	if (dfd < 0)
+		return dfd;
+	int fd = safety_openat_output(dfd, name, mode, msg, len);
+	close(dfd);
+	if (fd < 0 && msg && len && strcmp(name, path)) {
+		/* name the whole path in the message */
+		char *m = strdup(msg);
+		if (m) {
+			const char *rest = !strncmp(m, name, strlen(name)) ? m + strlen(name) : NULL;
+			if (rest)
+				snprintf(msg, len, "%s%s", path, rest);
+			free(m);
+		}
+	}
+	return fd;
+}
+
+static FILE *stream(int fd, enum safety_out_mode mode)
+{
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, mode == SAFETY_OUT_APPEND ? "a" : mode == SAFETY_OUT_KEEP ? "r+" : "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+FILE *safety_fopen_output(const char *path, enum safety_out_mode mode, char *msg, size_t len)
+{
+	return stream(safety_open_output(path, mode, msg, len), mode);
+}
+
+/* mkdir -p of @path's parents (and not @path itself). */
+static int make_parents(const char *path, char *msg, size_t len)
+{
+	char *buf = strdup(path);
+	int rc = 0;
+	if (!buf)
+		return -ENOMEM;
+	for (char *p = buf + 1; *p && !rc; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			rc = refuse(msg, len, -errno, "cannot create %s: %s", buf, strerror(errno));
+		*p = '/';
+	}
+	free(buf);
+	return rc;
+}
+
+int safety_results_dir(const char *path, bool create, char *msg, size_t len)
+{
+	char *dir, *own;
+	const char *name;
+	int rc = split(path, false, &dir, &name, &own, msg, len), pfd = -1, fd;
+	if (rc)
+		goto out;
+	if (create && (rc = make_parents(path, msg, len)))
+		goto out;
+	pfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0) {
+		rc = refuse(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (create && mkdirat(pfd, name, 0755) && errno != EEXIST) {
+		rc = refuse(msg, len, -errno, "cannot create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		struct stat st;
+		int e = errno;
+		if (!fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+			rc = refuse(msg, len, -EPERM,
+				    "%s is a symbolic link (not followed): refusing to write results "
+				    "there",
+				    path);
+		else
+			rc = refuse(msg, len, -e, "%s: %s", path, strerror(e));
+		goto out;
+	}
+	rc = dir_ok(fd, path, true, msg, len);
+	if (rc)
+		close(fd);
+	else
+		rc = fd;
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(dir);
+	free(own);
+	return rc;
+}
+
+FILE *safety_fopen_in(const char *dir, const char *name, enum safety_out_mode mode, char *msg,
+		      size_t len)
+{
+	int dfd = safety_results_dir(dir, false, msg, len);
+	if (dfd < 0) {
+		errno = -dfd;
+		return NULL;
+	}
+	int fd = safety_openat_output(dfd, name, mode, msg, len);
+	close(dfd);
+	return stream(fd, mode);
+}
+
+int safety_tmp_create(int dirfd, char tmp[32], char *msg, size_t len)
+{
+	static atomic_uint seq;
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(tmp, 32, ".nvs-%ld-%u.tmp", (long)getpid() % 10000000,
+			 atomic_fetch_add(&seq, 1) % 1000000000u);
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0644);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return refuse(msg, len, -errno, "cannot create a temporary file: %s",
+				      strerror(errno));
+	}
+	return refuse(msg, len, -EEXIST, "cannot create a temporary file: all names taken");
+}
+
+int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char *msg,
+		      size_t len)
+{
+	struct stat st;
+	int rc = 0;
+
+	if (fsync(fd))
+		rc = refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+	/* replacing a name never writes through it, but it must not be a
+	 * symlink, device node, directory or another user's file either */
+	if (!rc && !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		rc = file_ok(&st, name, false, msg, len);
+	if (!rc && renameat(dirfd, tmp, dirfd, name))
+		rc = refuse(msg, len, -errno, "%s: %s", name, strerror(errno));
+	if (rc)
+		unlinkat(dirfd, tmp, 0);
+	return rc;
+}
+
+int safety_replace_in(const char *dir, const char *name, const void *data, size_t n, char *msg,
+		      size_t len)
+{
+	char tmp[32];
+	int dfd = safety_results_dir(dir, false, msg, len), fd, rc = 0;
+	if (dfd < 0)
+		return dfd;
+	if (!name || !*name || strchr(name, '/')) {
+		rc = refuse(msg, len, -EINVAL, "'%s' is not a file name", name ? name : "");
+		goto out;
+	}
+	fd = safety_tmp_create(dfd, tmp, msg, len);
+	if (fd < 0) {
+		rc = fd;
+		goto out;
+	}
+	for (size_t done = 0; done < n && !rc;) {
+		ssize_t w = write(fd, (const char *)data + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = refuse(msg, len, w < 0 ? -errno : -EIO, "%s: %s", name,
+				    strerror(w < 0 ? errno : EIO));
+		else
+			done += (size_t)w;
+	}
+	if (rc)
+		unlinkat(dfd, tmp, 0);
+	else
+		rc = safety_tmp_commit(dfd, fd, tmp, name, msg, len);
+	close(fd);
+out:
+	close(dfd);
+	return rc;
+}
