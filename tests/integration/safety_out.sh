@@ -8,6 +8,14 @@
 # followed.  Every refusal exits 2.
 . "$(dirname "$0")/../lib.sh"
 B=$NVS_BIN
+# no writer bypasses src/dev/safety_out.c: fopen for writing, O_CREAT,
+# mkdir or rename only there (io/target.c creates a regular-file target
+# under the target rule of safety.c; /dev/null is libnvme's quiet log)
+bad=$(grep -rnE 'fopen\([^;]*"[wa]|O_CREAT|[^_a-z]creat\(|freopen|mkstemp|[^_a-z]mkdir\(|[^_a-z]rename\(' \
+	"$NVS_TOP/src" | grep -v 'src/dev/safety_out.c:\|src/io/target.c:\|"/dev/null"')
+[ -z "$bad" ] || fail "writers bypassing safety_out.c:
+$bad"
+ok "every output is opened through safety_out.c"
 [ "$(id -u)" -eq 0 ] || skip "needs root (chown, loop devices)"
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
