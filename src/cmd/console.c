@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
+#include "dev/safety.h"
 #include "ui/console.h"
 
 static void usage(FILE *f, const char *prog)
@@ -267,6 +270,19 @@ int cmd_console(int argc, char **argv)
 	} else if (c.preset || c.job) {
 		fprintf(stderr, "nvscope: --preset/--job needs --target PATH to start at once\n");
 		return NVS_EXIT_USAGE;
+	}
+	/* an existing --results directory must pass the output rule before the
+	 * screen opens (docs/safety.md); a new one is created when a run starts */
+	struct stat rs;
+	if (o.results && !lstat(o.results, &rs)) {
+		char msg[512];
+		int dfd = safety_results_dir(o.results, false, msg, sizeof(msg));
+		if (dfd < 0) {
+			fprintf(stderr, "nvscope: --results: %s\n", msg);
+			free(jobs);
+			return NVS_EXIT_USAGE;
+		}
+		close(dfd);
 	}
 	int status = console_run(&o);
 	free(jobs);

@@ -44,7 +44,8 @@ static void usage(FILE *f)
 		"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
 		"  --cpus_allowed=LIST --interval=1s --stripe=SIZE --continue_on_error=all\n"
 		"  --force-destroy (write over a partition table or filesystem signature)\n"
-		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused.\n"
+		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
+		"  130/143 stopped by SIGINT/SIGTERM.\n"
 		"See nvscope(1).\n");
 }
 

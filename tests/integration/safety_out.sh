@@ -116,6 +116,10 @@ chown nobody "$T_TMP/nobodys"
 rc=$?
 refused "plan into another user's empty directory"
 [ -z "$(ls -A "$T_TMP/nobodys")" ] || fail "files written into another user's directory"
+"$B" --results "$T_TMP/nobodys" </dev/null >/dev/null 2>"$T_TMP/e"
+rc=$?
+refused "console --results of another user"
+grep -q "belongs to uid" "$T_TMP/e" || fail "console --results not checked: $(cat "$T_TMP/e")"
 ln -s "$T_TMP/nobodys" "$T_TMP/dirlink"
 "$B" plan "$plan" --target "$LOOP" --results "$T_TMP/dirlink" --quiet >/dev/null 2>"$T_TMP/e"
 rc=$?
