@@ -32,8 +32,7 @@ bool planrun_destroys(const struct plan *p)
 	return false;
 }
 
-static int write_file(const char *dir, const char *name, const char *text, char *err,
-		      size_t errlen)
+static int write_file(const char *dir, const char *name, const char *text, char *err, size_t errlen)
 {
 	return safety_replace_in(dir, name, text, strlen(text), err, errlen);
 }

@@ -359,7 +359,8 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	j->t_end = r->st.t_offset;
 	if (j->json_name) {
 		char msg[512];
-		FILE *f = safety_fopen_in(io->dir, j->json_name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
+		FILE *f =
+		    safety_fopen_in(io->dir, j->json_name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
 		if (!f)
 			fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", io->dir,
 				j->json_name, msg);

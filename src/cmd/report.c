@@ -76,7 +76,8 @@ int cmd_report(int argc, char **argv)
 	FILE *f = NULL;
 	if (dfd < 0 || (fd = safety_tmp_create(dfd, tmp, err, sizeof(err))) < 0 ||
 	    !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "nvscope report: %s: %s\n", out, dfd < 0 || fd < 0 ? err : strerror(errno));
+		fprintf(stderr, "nvscope report: %s: %s\n", out,
+			dfd < 0 || fd < 0 ? err : strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlinkat(dfd, tmp, 0);

@@ -62,8 +62,7 @@ FILE *safety_fopen_in(const char *dir, const char *name, enum safety_out_mode mo
  * file of ours, not a symlink), or removes it on failure.  They return a
  * descriptor / 0, or -errno. */
 int safety_tmp_create(int dirfd, char tmp[32], char *msg, size_t len);
-int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char *msg,
-		      size_t len);
+int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char *msg, size_t len);
 /* Writes @n bytes @data as @dir/@name atomically (safety_tmp_*). 0 or -errno. */
 int safety_replace_in(const char *dir, const char *name, const void *data, size_t n, char *msg,
 		      size_t len);

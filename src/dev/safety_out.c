@@ -18,7 +18,7 @@
 #include "dev/safety.h"
 
 static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
 {
@@ -49,9 +49,9 @@ static int dir_ok(int fd, const char *what, bool results, char *msg, size_t len)
 			      "to write there",
 			      what, (unsigned)st.st_uid, (unsigned)me);
 	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-		return refuse(msg, len, -EPERM,
-			      "%s is writable by everyone (and not sticky): refusing to write there",
-			      what);
+		return refuse(
+		    msg, len, -EPERM,
+		    "%s is writable by everyone (and not sticky): refusing to write there", what);
 	return 0;
 }
 
@@ -76,9 +76,8 @@ static int file_ok(const struct stat *st, const char *what, bool links, char *ms
 			      "to overwrite it",
 			      what, (unsigned)st->st_uid, (unsigned)geteuid());
 	if (links && st->st_nlink > 1)
-		return refuse(msg, len, -EPERM,
-			      "%s has %lu hard links: refusing to overwrite it", what,
-			      (unsigned long)st->st_nlink);
+		return refuse(msg, len, -EPERM, "%s has %lu hard links: refusing to overwrite it",
+			      what, (unsigned long)st->st_nlink);
 	return 0;
 }
 
@@ -86,8 +85,8 @@ static int file_ok(const struct stat *st, const char *what, bool links, char *ms
  * component (*@name, inside @path).  Trailing slashes are an error for a
  * file (@file), ignored for a directory (then *@name is a malloc'ed copy
  * too, in *@own). */
-static int split(const char *path, bool file, char **dir, const char **name, char **own,
-		 char *msg, size_t len)
+static int split(const char *path, bool file, char **dir, const char **name, char **own, char *msg,
+		 size_t len)
 {
 	size_t n = path ? strlen(path) : 0;
 
@@ -202,7 +201,8 @@ int safety_open_output(const char *path, enum safety_out_mode mode, char *msg, s
 		/* name the whole path in the message */
 		char *m = strdup(msg);
 		if (m) {
-			const char *rest = !strncmp(m, name, strlen(name)) ? m + strlen(name) : NULL;
+			const char *rest =
+			    !strncmp(m, name, strlen(name)) ? m + strlen(name) : NULL;
 			if (rest)
 				snprintf(msg, len, "%s%s", path, rest);
 			free(m);
@@ -217,7 +217,9 @@ static FILE *stream(int fd, enum safety_out_mode mode)
 		errno = -fd;
 		return NULL;
 	}
-	FILE *f = fdopen(fd, mode == SAFETY_OUT_APPEND ? "a" : mode == SAFETY_OUT_KEEP ? "r+" : "w");
+	FILE *f = fdopen(fd, mode == SAFETY_OUT_APPEND ? "a"
+			     : mode == SAFETY_OUT_KEEP ? "r+"
+						       : "w");
 	if (!f) {
 		int e = errno;
 		close(fd);
@@ -273,10 +275,11 @@ int safety_results_dir(const char *path, bool create, char *msg, size_t len)
 		struct stat st;
 		int e = errno;
 		if (!fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
-			rc = refuse(msg, len, -EPERM,
-				    "%s is a symbolic link (not followed): refusing to write results "
-				    "there",
-				    path);
+			rc = refuse(
+			    msg, len, -EPERM,
+			    "%s is a symbolic link (not followed): refusing to write results "
+			    "there",
+			    path);
 		else
 			rc = refuse(msg, len, -e, "%s: %s", path, strerror(e));
 		goto out;
@@ -314,8 +317,8 @@ int safety_tmp_create(int dirfd, char tmp[32], char *msg, size_t len)
 	for (int i = 0; i < 100; i++) {
 		snprintf(tmp, 32, ".nvs-%ld-%u.tmp", (long)getpid() % 10000000,
 			 atomic_fetch_add(&seq, 1) % 1000000000u);
-		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				0644);
+		int fd =
+		    openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
@@ -325,8 +328,7 @@ int safety_tmp_create(int dirfd, char tmp[32], char *msg, size_t len)
 	return refuse(msg, len, -EEXIST, "cannot create a temporary file: all names taken");
 }
 
-int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char *msg,
-		      size_t len)
+int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char *msg, size_t len)
 {
 	struct stat st;
 	int rc = 0;

@@ -134,9 +134,8 @@ START_TEST(special_files_refused)
 	ck_assert_int_lt(safety_open_output(in("sub/"), SAFETY_OUT_TRUNC, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(safety_open_output("", SAFETY_OUT_TRUNC, msg, sizeof(msg)), -EINVAL);
 	ck_assert_int_eq(safety_open_output(NULL, SAFETY_OUT_TRUNC, NULL, 0), -EINVAL);
-	ck_assert_int_eq(safety_open_output(in("nowhere/x.json"), SAFETY_OUT_TRUNC, msg,
-					    sizeof(msg)),
-			 -ENOENT);
+	ck_assert_int_eq(
+	    safety_open_output(in("nowhere/x.json"), SAFETY_OUT_TRUNC, msg, sizeof(msg)), -ENOENT);
 	/* a block device, when the machine has one to look at (not opened) */
 	struct stat st;
 	if (!stat("/dev/loop0", &st) && S_ISBLK(st.st_mode)) {
@@ -163,9 +162,8 @@ START_TEST(other_users_refused)
 		return; /* needs chown */
 	ck_assert_int_eq(mkdir(in("theirs"), 0755), 0);
 	ck_assert_int_eq(chown(path, 65534, 65534), 0);
-	ck_assert_int_eq(safety_open_output(in("theirs/x.json"), SAFETY_OUT_TRUNC, msg,
-					    sizeof(msg)),
-			 -EPERM);
+	ck_assert_int_eq(
+	    safety_open_output(in("theirs/x.json"), SAFETY_OUT_TRUNC, msg, sizeof(msg)), -EPERM);
 	ck_assert(strstr(msg, "belongs to uid 65534"));
 	ck_assert_int_eq(safety_results_dir(in("theirs"), true, msg, sizeof(msg)), -EPERM);
 	ck_assert_ptr_null(safety_fopen_in(path, "state.json", SAFETY_OUT_TRUNC, msg, sizeof(msg)));
