@@ -14,4 +14,30 @@ int cmd_report(int argc, char **argv);  /* report.c: HTML/SVG report */
 int cmd_replay(int argc, char **argv);  /* console.c: replay a results dir */
 int cmd_console(int argc, char **argv); /* console.c: the full-screen console */
 
+#include <errno.h>
+#include "nvscope.h"
+/* A -errno from a lower layer as an exit status: refusals (a device in use
+ * or holding data, an output file or directory refused, bad input; nothing
+ * was touched) are 2, failures while running 1. */
+static inline int cmd_exit_of(int rc)
+{
+	switch (rc) {
+	case -EINVAL:
+	case -EPERM:
+	case -EACCES:
+	case -EBUSY:
+	case -EEXIST:
+	case -ENOENT:
+	case -ENOTTY:
+	case -EISDIR:
+	case -ENOTDIR:
+	case -EROFS:
+	case -ENAMETOOLONG:
+	case -EOPNOTSUPP:
+		return NVS_EXIT_USAGE;
+	default:
+		return NVS_EXIT_IOERR;
+	}
+}
+
 #endif

@@ -290,7 +290,7 @@ int cmd_plan(int argc, char **argv)
 		if (e) {
 			fprintf(stderr, "nvscope plan: %s\n", msg);
 			/* refused (exists, another user's, a symlink ...): nothing touched */
-			rc = e == -EIO || e == -ENOSPC ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
+			rc = cmd_exit_of(e);
 			goto out_plan;
 		}
 	} else {

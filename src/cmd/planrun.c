@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "cmd/cmd.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "io/runjob.h"
@@ -728,29 +729,6 @@ static int step_matrix(struct planrun *r, const struct plan_step *st, struct ste
 	return rc;
 }
 
-/* A step's -errno as an exit status: refusals (a device in use or holding
- * data, an output file or directory refused, bad input) are 2, failures
- * while running 1. */
-static int exit_of(int rc)
-{
-	switch (rc) {
-	case -EINVAL:
-	case -EPERM:
-	case -EACCES:
-	case -EBUSY:
-	case -EEXIST:
-	case -ENOENT:
-	case -ENOTTY:
-	case -EISDIR:
-	case -ENOTDIR:
-	case -EROFS:
-	case -EOPNOTSUPP:
-		return NVS_EXIT_USAGE;
-	default:
-		return NVS_EXIT_IOERR;
-	}
-}
-
 int planrun_run(struct planrun *r)
 {
 	struct plan *p = r->plan;
@@ -774,7 +752,7 @@ int planrun_run(struct planrun *r)
 		if (rc) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
-			return exit_of(rc);
+			return cmd_exit_of(rc);
 		}
 		write_step_json(r, i, io.dir, "running");
 		if (!resumed && (rc = checkpoint(r, &io))) {
@@ -818,7 +796,7 @@ int planrun_run(struct planrun *r)
 				"nvscope plan: step %u (%s) failed; the results so far are in "
 				"%s (--resume retries the step)\n",
 				i + 1, st->name, r->dir);
-			return exit_of(rc);
+			return cmd_exit_of(rc);
 		}
 		for (int k = 0; k < 3; k++)
 			if (io.f[k])

@@ -349,10 +349,7 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "\r%80s\r", "");
 			if (rc) {
 				fprintf(stderr, "nvscope run: %s\n", err);
-				status = rc == -EINVAL || rc == -EPERM || rc == -ENOENT ||
-						 rc == -EACCES || rc == -ENOTTY || rc == -EISDIR
-						 ? NVS_EXIT_USAGE
-						 : NVS_EXIT_IOERR;
+				status = cmd_exit_of(rc);
 				goto report;
 			}
 			res[nres] = rj.agg;
