@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "dev/safety.h"
 
@@ -33,16 +36,24 @@ static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
 
 /* May nvscope write into directory @fd (@what names it)?  A results
  * directory must be the effective user's; the directory of an output file
- * may also be root's (/tmp).  Never world-writable without the sticky bit. */
+ * may also be root's (/tmp).  Never world-writable without the sticky bit,
+ * never procfs, sysfs and the like. */
+static const char *pseudo_fs(int fd);
+
 static int dir_ok(int fd, const char *what, bool results, char *msg, size_t len)
 {
 	struct stat st;
 	uid_t me = geteuid();
+	const char *pfs;
 
 	if (fstat(fd, &st))
 		return refuse(msg, len, -errno, "%s: %s", what, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return refuse(msg, len, -ENOTDIR, "%s is not a directory", what);
+	if ((pfs = pseudo_fs(fd)))
+		return refuse(msg, len, -EPERM,
+			      "%s is on %s, a kernel interface: refusing to write there", what,
+			      pfs);
 	if (st.st_uid != me && (results || st.st_uid != 0))
 		return refuse(msg, len, -EPERM,
 			      "%s belongs to uid %u, not to uid %u that nvscope runs as: refusing "
@@ -79,6 +90,117 @@ static int file_ok(const struct stat *st, const char *what, bool links, char *ms
 		return refuse(msg, len, -EPERM, "%s has %lu hard links: refusing to overwrite it",
 			      what, (unsigned long)st->st_nlink);
 	return 0;
+}
+
+/* Kernel interfaces that look like files: writing there is never a report. */
+static const char *pseudo_fs(int fd)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} fs[] = {
+	    {PROC_SUPER_MAGIC, "procfs"},     {SYSFS_MAGIC, "sysfs"},
+	    {DEBUGFS_MAGIC, "debugfs"},	      {TRACEFS_MAGIC, "tracefs"},
+	    {SECURITYFS_MAGIC, "securityfs"}, {CGROUP_SUPER_MAGIC, "cgroupfs"},
+	    {CGROUP2_SUPER_MAGIC, "cgroup2"}, {BPF_FS_MAGIC, "bpffs"},
+	    {EFIVARFS_MAGIC, "efivarfs"},     {PSTOREFS_MAGIC, "pstore"},
+	    {DEVPTS_SUPER_MAGIC, "devpts"},   {SELINUX_MAGIC, "selinuxfs"},
+	    {BINFMTFS_MAGIC, "binfmt_misc"},  {0x62656570 /* CONFIGFS_MAGIC */, "configfs"},
+	};
+	struct statfs sf;
+	if (fstatfs(fd, &sf))
+		return NULL;
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if ((unsigned long)sf.f_type == fs[i].magic)
+			return fs[i].name;
+	return NULL;
+}
+
+/* Opens directory @path from @at (AT_FDCWD or a directory) one component at
+ * a time, so that what is checked is what is used: a symlink on the way is
+ * followed only when root or the effective user owns it (another user's
+ * link, say /tmp/x -> /etc, is refused even where the kernel's
+ * protected_symlinks is off), by reading it through a descriptor of the link
+ * itself.  @create makes missing directories (0755).  Returns an O_PATH
+ * descriptor or -errno. */
+static int walk(int at, const char *path, bool create, int depth, char *msg, size_t len)
+{
+	int cur, rc = 0;
+	char *copy = strdup(path), *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	cur = openat(at, path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0) {
+		rc = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		struct stat st;
+		int next;
+		if (!strcmp(c, "."))
+			continue;
+		if (create && strcmp(c, "..") && mkdirat(cur, c, 0755) && errno != EEXIST) {
+			rc = refuse(msg, len, -errno, "cannot create %s in %s: %s", c, path,
+				    strerror(errno));
+			break;
+		}
+		next = openat(cur, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st)) {
+			rc = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX];
+			ssize_t n = -1;
+			if (st.st_uid != 0 && st.st_uid != geteuid())
+				rc = refuse(
+				    msg, len, -EPERM,
+				    "%s: the symbolic link %s belongs to uid %u: not followed",
+				    path, c, (unsigned)st.st_uid);
+			else if (depth >= 40)
+				rc = refuse(msg, len, -ELOOP, "%s: too many symbolic links", path);
+			else if ((n = readlinkat(next, "", target, sizeof(target))) < 0 ||
+				 (size_t)n >= sizeof(target))
+				rc = refuse(msg, len, n < 0 ? -errno : -ENAMETOOLONG, "%s: %s",
+					    path, strerror(n < 0 ? errno : ENAMETOOLONG));
+			close(next);
+			if (rc)
+				break;
+			target[n] = '\0';
+			next = walk(cur, target, false, depth + 1, msg, len);
+			if (next < 0) {
+				rc = next;
+				break;
+			}
+		} else if (!S_ISDIR(st.st_mode)) {
+			close(next);
+			rc = refuse(msg, len, -ENOTDIR, "%s: %s is not a directory", path, c);
+			break;
+		}
+		close(cur);
+		cur = next;
+	}
+out:
+	free(copy);
+	if (rc && cur >= 0)
+		close(cur);
+	return rc ? rc : cur;
+}
+
+/* The directory @path, walked (walk()) and opened for reading, or -errno. */
+static int open_dir(const char *path, bool create, char *msg, size_t len)
+{
+	int p = walk(AT_FDCWD, path, create, 0, msg, len);
+	if (p < 0)
+		return p;
+	int fd = openat(p, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fd = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+	close(p);
+	return fd;
 }
 
 /* Splits @path into a malloc'ed directory part (*@dir) and its last
@@ -118,9 +240,9 @@ int safety_output_dir(const char *path, const char **name, char *msg, size_t len
 	int rc = split(path, true, &dir, name, &own, msg, len);
 	if (rc)
 		goto out;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open_dir(dir, false, msg, len);
 	if (fd < 0) {
-		rc = refuse(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		rc = fd;
 		goto out;
 	}
 	rc = dir_ok(fd, dir, false, msg, len);
@@ -233,25 +355,6 @@ FILE *safety_fopen_output(const char *path, enum safety_out_mode mode, char *msg
 	return stream(safety_open_output(path, mode, msg, len), mode);
 }
 
-/* mkdir -p of @path's parents (and not @path itself). */
-static int make_parents(const char *path, char *msg, size_t len)
-{
-	char *buf = strdup(path);
-	int rc = 0;
-	if (!buf)
-		return -ENOMEM;
-	for (char *p = buf + 1; *p && !rc; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			rc = refuse(msg, len, -errno, "cannot create %s: %s", buf, strerror(errno));
-		*p = '/';
-	}
-	free(buf);
-	return rc;
-}
-
 int safety_results_dir(const char *path, bool create, char *msg, size_t len)
 {
 	char *dir, *own;
@@ -259,11 +362,10 @@ int safety_results_dir(const char *path, bool create, char *msg, size_t len)
 	int rc = split(path, false, &dir, &name, &own, msg, len), pfd = -1, fd;
 	if (rc)
 		goto out;
-	if (create && (rc = make_parents(path, msg, len)))
-		goto out;
-	pfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pfd = open_dir(dir, create, msg, len);
 	if (pfd < 0) {
-		rc = refuse(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		rc = pfd;
+		pfd = -1;
 		goto out;
 	}
 	if (create && mkdirat(pfd, name, 0755) && errno != EEXIST) {

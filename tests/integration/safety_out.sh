@@ -90,7 +90,16 @@ refused "--output over another user's file"
 [ ! -s "$T_TMP/their.json" ] || fail "another user's file was written"
 read1 --output-format=json --output "$T_TMP/ok.json" || fail "a plain output refused: $(cat "$T_TMP/e")"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T_TMP/ok.json" || fail "ok.json"
-ok "other users' directories and files refused; a plain output works"
+# another user's symlink on the way (/tmp/x -> /etc, with protected_symlinks
+# off): not followed
+mkdir "$T_TMP/etc"
+ln -s "$T_TMP/etc" "$T_TMP/evil"
+chown -h nobody "$T_TMP/evil"
+read1 --output-format=json --output "$T_TMP/evil/r.json"
+rc=$?
+refused "--output through another user's symlinked directory"
+[ ! -e "$T_TMP/etc/r.json" ] || fail "followed another user's symlink"
+ok "other users' directories, files and symlinks refused; a plain output works"
 
 # 4. outputs are checked before any I/O: the target's stat does not move
 t_loop 32M

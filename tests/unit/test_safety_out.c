@@ -143,6 +143,17 @@ START_TEST(special_files_refused)
 		    safety_open_output("/dev/loop0", SAFETY_OUT_TRUNC, msg, sizeof(msg)), -EPERM);
 		ck_assert(strstr(msg, "block device"));
 	}
+	/* kernel interfaces that look like files, refused before the file is
+	 * opened (writing comm would rename this process) */
+	ck_assert_int_eq(safety_open_output("/proc/self/comm", SAFETY_OUT_TRUNC, msg, sizeof(msg)),
+			 -EPERM);
+	ck_assert(strstr(msg, "procfs"));
+	if (!stat("/sys/kernel", &st)) {
+		ck_assert_int_eq(
+		    safety_open_output("/sys/kernel/x.json", SAFETY_OUT_TRUNC, msg, sizeof(msg)),
+		    -EPERM);
+		ck_assert(strstr(msg, "sysfs"));
+	}
 	/* a world-writable directory without the sticky bit */
 	ck_assert_int_eq(mkdir(in("open"), 0777), 0);
 	ck_assert_int_eq(chmod(path, 0777), 0);
@@ -177,6 +188,29 @@ START_TEST(other_users_refused)
 	ck_assert_int_eq(chown(path, 65534, 65534), 0);
 	ck_assert_int_eq(safety_open_output(path, SAFETY_OUT_APPEND, msg, sizeof(msg)), -EPERM);
 	ck_assert(strstr(msg, "belongs to uid 65534"));
+	/* their symlink on the way (dir/evil -> dir/sub, say /tmp/x -> /etc):
+	 * not followed, not even to create directories below it */
+	char sub[160];
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_eq(symlink(sub, in("evil")), 0);
+	ck_assert_int_eq(lchown(path, 65534, 65534), 0);
+	ck_assert_int_eq(safety_open_output(in("evil/x.json"), SAFETY_OUT_TRUNC, msg, sizeof(msg)),
+			 -EPERM);
+	ck_assert(strstr(msg, "symbolic link evil belongs to uid 65534"));
+	ck_assert_int_eq(safety_results_dir(in("evil/a/b"), true, msg, sizeof(msg)), -EPERM);
+	ck_assert_int_ne(access(in("sub/x.json"), F_OK), 0);
+	ck_assert_int_ne(access(in("sub/a"), F_OK), 0);
+	/* ours (or root's) is followed */
+	ck_assert_int_eq(lchown(in("evil"), 0, 0), 0);
+	int fd = safety_open_output(in("evil/x.json"), SAFETY_OUT_TRUNC, msg, sizeof(msg));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(access(in("sub/x.json"), F_OK), 0);
+	fd = safety_results_dir(in("evil/a/b"), true, msg, sizeof(msg));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(access(in("sub/a/b"), F_OK), 0);
 }
 END_TEST
 
