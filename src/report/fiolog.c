@@ -1,0 +1,98 @@
+/* fiolog.c - fio's log files from per-interval rows.
+ *
+ * fio 3.33 writes one line per entry, "time, value, ddir, bs, prio"
+ * (iolog.c: "%lu, %lu, %u, %llu, %u"): time in ms since the job started,
+ * the value (IOPS; KiB/s; latency in ns), the direction (0 read, 1 write),
+ * and for windowed logs (log_avg_msec > 0) bs 0 and priority 0.  With
+ * log_avg_msec each direction seen in a window gets its own line holding the
+ * window's average.  nvscope's window is its sample interval: log_avg_msec
+ * sets it (100 ms .. 60 s; per-I/O logging, fio's log_avg_msec=0, is refused
+ * by spec_set - it would put a file write behind every completion).  The
+ * lines come from the rows the consumer already builds, after the job:
+ * - _iops: I/Os completed in the interval / its length;
+ * - _bw: bytes / length / 1024 (KiB/s, as fio);
+ * - _lat and _clat: the mean issue-to-completion latency of the interval's
+ *   completions (nvscope's lat is fio's; clat carries the same figure, slat
+ *   is not measured and no _slat file is written);
+ * intervals inside ramp_time are not logged (the JSON totals skip them too).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/fiolog.h"
+
+bool fiolog_wanted(const struct spec *s)
+{
+	return s->log_iops[0] || s->log_lat[0] || s->log_bw[0];
+}
+
+enum kind { K_IOPS, K_BW, K_LAT };
+
+static unsigned long long value(const struct point *p, int d, enum kind k)
+{
+	double v = k == K_IOPS ? p->iops[d] : k == K_BW ? p->bw[d] / 1024.0 : p->lat_mean_us[d] * 1e3;
+	return isfinite(v) && v > 0 ? (unsigned long long)llround(v) : 0;
+}
+
+static int write_one(const struct spec *s, const struct series *ser, const char *dir,
+		     const char *prefix, const char *suffix, const char *type, enum kind k,
+		     char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	bool one = s->numjobs * (s->stripe ? 1 : s->ntargets) == 1 && s->per_job_logs;
+	int n;
+	FILE *f;
+
+	if (prefix[0] == '/' || !dir)
+		n = snprintf(path, sizeof(path), "%s%s_%s%s", prefix, suffix, type,
+			     one ? ".1.log" : ".log");
+	else
+		n = snprintf(path, sizeof(path), "%s/%s%s_%s%s", dir, prefix, suffix, type,
+			     one ? ".1.log" : ".log");
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		snprintf(err, errlen, "log file name too long: %s%s_%s", prefix, suffix, type);
+		return -ENAMETOOLONG;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		int rc = -errno;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return rc;
+	}
+	for (size_t i = 0; ser && i < ser->n; i++) {
+		const struct point *p = &ser->pt[i];
+		if (p->ramp || p->dt <= 0)
+			continue;
+		unsigned long long ms = (unsigned long long)llround(p->t * 1000.0);
+		for (int d = 0; d < NVS_NDIR; d++) {
+			if (p->iops[d] <= 0)
+				continue; /* fio: a line per direction seen in the window */
+			fprintf(f, "%llu, %llu, %d, 0, 0\n", ms, value(p, d, k), d);
+		}
+	}
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "cannot write %s", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+int fiolog_write(const struct spec *s, const struct series *ser, const char *dir,
+		 const char *suffix, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!suffix)
+		suffix = "";
+	if (s->log_iops[0])
+		rc = write_one(s, ser, dir, s->log_iops, suffix, "iops", K_IOPS, err, errlen);
+	if (!rc && s->log_bw[0])
+		rc = write_one(s, ser, dir, s->log_bw, suffix, "bw", K_BW, err, errlen);
+	if (!rc && s->log_lat[0])
+		rc = write_one(s, ser, dir, s->log_lat, suffix, "lat", K_LAT, err, errlen);
+	if (!rc && s->log_lat[0])
+		rc = write_one(s, ser, dir, s->log_lat, suffix, "clat", K_LAT, err, errlen);
+	return rc;
+}
