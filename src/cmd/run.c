@@ -339,10 +339,24 @@ int cmd_run(int argc, char **argv)
 				have[t] = !diskstat_read(jobs[j].targets[t], &d0[t]);
 			getrusage(RUSAGE_SELF, &ru0);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			int rc = runjob_run(&jobs[j], jobs[j].iodepth[q], &interrupted,
-					    show ? progress : NULL, NULL, &rj, err, sizeof(err));
+			char sfx[64];
+			struct fiolog_hist *hl = NULL;
+			snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", jobs[j].iodepth[q],
+				 jobs[j].numjobs);
+			const char *lsfx = jobs[j].niodepth > 1 ? sfx : "";
+			int rc = fiolog_hist_open(&jobs[j], o.output_dir, lsfx, &hl, err, sizeof(err));
+			if (!rc)
+				rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
+						     show ? progress : NULL, NULL,
+						     hl ? fiolog_hist_row : NULL, hl, &rj, err,
+						     sizeof(err));
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			getrusage(RUSAGE_SELF, &ru1);
+			char herr[256];
+			if (fiolog_hist_close(hl, herr, sizeof(herr)) && !rc) {
+				fprintf(stderr, "nvscope run: %s\n", herr);
+				status = NVS_EXIT_IOERR;
+			}
 			if (show)
 				fprintf(stderr, "\r%80s\r", "");
 			if (rc) {
@@ -369,11 +383,8 @@ int cmd_run(int argc, char **argv)
 						       &disks[(size_t)nres * NVS_MAX_TARGETS +
 							      ndisks[nres]++]);
 			if (fiolog_wanted(&jobs[j])) {
-				char sfx[64];
-				snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u",
-					 jobs[j].iodepth[q], jobs[j].numjobs);
-				if (fiolog_write(&jobs[j], &rj.series, o.output_dir,
-						 jobs[j].niodepth > 1 ? sfx : "", err, sizeof(err))) {
+				if (fiolog_write(&jobs[j], &rj.series, o.output_dir, lsfx, err,
+						 sizeof(err))) {
 					fprintf(stderr, "nvscope run: %s\n", err);
 					status = NVS_EXIT_IOERR;
 				}

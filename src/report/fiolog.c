@@ -15,11 +15,20 @@
  *   completions (nvscope's lat is fio's; clat carries the same figure, slat
  *   is not measured and no _slat file is written);
  * intervals inside ramp_time are not logged (the JSON totals skip them too).
+ *
+ * The histogram log (write_hist_log) is fio 3.33's "msec, ddir, bs, bin0,
+ * ..., bin1855" with log_hist_coarseness=0: each line holds the interval's
+ * own counts (fio logs differences, too) in fio's 1856 bins.  nvscope's
+ * buckets are fio's bins (hist.c), so bin i is bucket i; the three groups
+ * nvscope keeps past fio's last (2^34 ns, 17 s) are folded into bin 1855,
+ * as fio folds such values.  bs is the job's (first) block size.  Lines are
+ * written from the consumer's row hook while the job runs.
  */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/fiolog.h"
 
@@ -27,6 +36,8 @@ bool fiolog_wanted(const struct spec *s)
 {
 	return s->log_iops[0] || s->log_lat[0] || s->log_bw[0];
 }
+
+_Static_assert(HIST_NBUCKETS >= 1856, "fio's bins must map onto nvscope's buckets");
 
 enum kind { K_IOPS, K_BW, K_LAT };
 
@@ -36,28 +47,38 @@ static unsigned long long value(const struct point *p, int d, enum kind k)
 	return isfinite(v) && v > 0 ? (unsigned long long)llround(v) : 0;
 }
 
+/* PREFIX + suffix + "_" + type + ".1.log"|".log", in @dir when relative. */
+static int log_path(const struct spec *s, const char *dir, const char *prefix, const char *suffix,
+		    const char *type, char *path, size_t len, char *err, size_t errlen)
+{
+	bool one = s->numjobs * (s->stripe ? 1 : s->ntargets) == 1 && s->per_job_logs;
+	int n;
+
+	if (prefix[0] == '/' || !dir)
+		n = snprintf(path, len, "%s%s_%s%s", prefix, suffix, type, one ? ".1.log" : ".log");
+	else
+		n = snprintf(path, len, "%s/%s%s_%s%s", dir, prefix, suffix, type,
+			     one ? ".1.log" : ".log");
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "log file name too long: %s%s_%s", prefix, suffix, type);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
 static int write_one(const struct spec *s, const struct series *ser, const char *dir,
 		     const char *prefix, const char *suffix, const char *type, enum kind k,
 		     char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	bool one = s->numjobs * (s->stripe ? 1 : s->ntargets) == 1 && s->per_job_logs;
-	int n;
 	FILE *f;
+	int rc = log_path(s, dir, prefix, suffix, type, path, sizeof(path), err, errlen);
 
-	if (prefix[0] == '/' || !dir)
-		n = snprintf(path, sizeof(path), "%s%s_%s%s", prefix, suffix, type,
-			     one ? ".1.log" : ".log");
-	else
-		n = snprintf(path, sizeof(path), "%s/%s%s_%s%s", dir, prefix, suffix, type,
-			     one ? ".1.log" : ".log");
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		snprintf(err, errlen, "log file name too long: %s%s_%s", prefix, suffix, type);
-		return -ENAMETOOLONG;
-	}
+	if (rc)
+		return rc;
 	f = fopen(path, "w");
 	if (!f) {
-		int rc = -errno;
+		rc = -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return rc;
 	}
@@ -94,5 +115,82 @@ int fiolog_write(const struct spec *s, const struct series *ser, const char *dir
 		rc = write_one(s, ser, dir, s->log_lat, suffix, "lat", K_LAT, err, errlen);
 	if (!rc && s->log_lat[0])
 		rc = write_one(s, ser, dir, s->log_lat, suffix, "clat", K_LAT, err, errlen);
+	return rc;
+}
+
+#define FIO_PLAT_NR 1856 /* fio's FIO_IO_U_PLAT_NR: 29 groups of 64 */
+
+struct fiolog_hist {
+	FILE *f;
+	char path[PATH_MAX];
+	uint32_t bs;
+	bool failed;
+};
+
+int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
+		     struct fiolog_hist **out, char *err, size_t errlen)
+{
+	struct fiolog_hist *h;
+	int rc;
+
+	*out = NULL;
+	if (!s->log_hist[0])
+		return 0;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	rc = log_path(s, dir, s->log_hist, suffix ? suffix : "", "clat_hist", h->path,
+		      sizeof(h->path), err, errlen);
+	if (!rc) {
+		h->f = fopen(h->path, "w");
+		if (!h->f) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot write %s: %s", h->path, strerror(errno));
+		}
+	}
+	if (rc) {
+		free(h);
+		return rc;
+	}
+	h->bs = s->bs[0].bs;
+	*out = h;
+	return 0;
+}
+
+void fiolog_hist_row(const struct point *pt, const uint32_t *bucket, void *arg)
+{
+	struct fiolog_hist *h = arg;
+
+	if (!h || pt->ramp || pt->dt <= 0)
+		return;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const uint32_t *b = bucket + (size_t)d * HIST_NBUCKETS;
+		uint64_t tail = 0, any = 0;
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+			any |= b[i];
+		if (!any)
+			continue;
+		fprintf(h->f, "%llu, %d, %u", (unsigned long long)llround(pt->t * 1000.0), d, h->bs);
+		for (unsigned i = 0; i < FIO_PLAT_NR - 1; i++)
+			fprintf(h->f, ", %u", b[i]);
+		for (unsigned i = FIO_PLAT_NR - 1; i < HIST_NBUCKETS; i++)
+			tail += b[i];
+		fprintf(h->f, ", %llu\n", (unsigned long long)tail);
+	}
+	if (ferror(h->f))
+		h->failed = true;
+}
+
+int fiolog_hist_close(struct fiolog_hist *h, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!h)
+		return 0;
+	if (h->failed | ferror(h->f) | fclose(h->f)) {
+		snprintf(err, errlen, "cannot write %s", h->path);
+		rc = -EIO;
+	}
+	free(h);
 	return rc;
 }

@@ -15,6 +15,8 @@
 #    its cumulative percentiles agree with nvscope's clat_ns percentiles.
 # 5. Logs (write_iops_log/bw/lat, log_avg_msec=500): fio's names and 5-column
 #    lines; Debian's fiologparser.py averages equal nvscope's own figures.
+# 6. write_hist_log: fio's 1856 bins per line, counts adding up to the I/Os;
+#    fiologparser_hist.py's samples and mean match nvscope's interval.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
 command -v python3 >/dev/null || skip "python3 is needed"
@@ -141,3 +143,41 @@ assert near(bw, r["bw_mean"], 0.01), (bw, r["bw_mean"])
 assert near(lat, lat_mean, 0.01), (lat, lat_mean)
 EOT
 ok "fio log files: fio's names and lines; fiologparser.py gives nvscope's averages"
+
+# 6. the histogram log through fio's histogram log parser (needs Debian's
+#    python3 with pandas: fiologparser_hist.py imports it)
+"$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --iodepth=4 --runtime=2 --time_based \
+	--write_hist_log=h --output-format=json -q >hist.json 2>hist.err ||
+	fail "hist log run: $(cat hist.err)"
+[ -s h_clat_hist.1.log ] || fail "no h_clat_hist.1.log: $(ls)"
+python3 - hist.json h_clat_hist.1.log <<'EOT' || fail "hist log lines"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+total = 0
+for line in open(sys.argv[2]):
+    v = [int(x) for x in line.split(",")]
+    assert len(v) == 3 + 1856 and v[1] == 0 and v[2] == 4096, v[:3]
+    total += sum(v[3:])
+assert total == job["read"]["total_ios"], (total, job["read"]["total_ios"])
+EOT
+ok "histogram log: fio's 1856 bins per line; counts add up to the I/Os"
+PYD=/usr/bin/python3
+if $PYD -c 'import pandas, numpy' 2>/dev/null &&
+	zcat /usr/share/doc/fio/fiologparser_hist.py.gz >fph.py 2>/dev/null; then
+	$PYD fph.py h_clat_hist.1.log >fph.out 2>fph.err || fail "fiologparser_hist: $(cat fph.err)"
+	python3 - hist.json fph.out <<'EOT' || fail "fiologparser_hist's figures: $(cat fph.out)"
+import csv, json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+rows = list(csv.reader(open(sys.argv[2]), skipinitialspace=True))
+assert rows[0][:4] == ["end-time", "samples", "min", "avg"], rows[0]
+pts = [p for p in job["nvscope"]["series"] if not p["ramp"]]
+# the first interval (0..1000 ms) is a whole one in both
+r, p = rows[1], pts[0]
+assert int(r[0]) == 1000 and abs(p["t"] - 1.0) < 0.05, (r, p)
+assert abs(int(r[1]) - p["read_iops"] * p["t"]) <= 1, (r, p)
+assert abs(float(r[3]) - p["lat_mean_us"] * 1000) <= 0.02 * p["lat_mean_us"] * 1000, (r, p)
+EOT
+	ok "fiologparser_hist.py reads the histogram log: nvscope's counts and means"
+else
+	echo "note: no pandas for /usr/bin/python3: fiologparser_hist.py not run"
+fi
