@@ -429,7 +429,7 @@ report:
 			status = NVS_EXIT_IOERR;
 		}
 	}
-	for (unsigned i = 0; o.output_dir && o.json && i < nres; i++) {
+	for (unsigned i = 0; o.output_dir && i < nres; i++) {
 		char name[256], path[4096];
 		struct json_run jr = {.spec = info[i].spec, .jobs = &res[i], .njobs = 1,
 				      .targets = &tres[(size_t)i * ntargets], .ntargets = ntargets,

@@ -43,7 +43,9 @@ enum kind { K_IOPS, K_BW, K_LAT };
 
 static unsigned long long value(const struct point *p, int d, enum kind k)
 {
-	double v = k == K_IOPS ? p->iops[d] : k == K_BW ? p->bw[d] / 1024.0 : p->lat_mean_us[d] * 1e3;
+	double v = k == K_IOPS ? p->iops[d]
+		   : k == K_BW ? p->bw[d] / 1024.0
+			       : p->lat_mean_us[d] * 1e3;
 	return isfinite(v) && v > 0 ? (unsigned long long)llround(v) : 0;
 }
 
@@ -170,7 +172,8 @@ void fiolog_hist_row(const struct point *pt, const uint32_t *bucket, void *arg)
 			any |= b[i];
 		if (!any)
 			continue;
-		fprintf(h->f, "%llu, %d, %u", (unsigned long long)llround(pt->t * 1000.0), d, h->bs);
+		fprintf(h->f, "%llu, %d, %u", (unsigned long long)llround(pt->t * 1000.0), d,
+			h->bs);
 		for (unsigned i = 0; i < FIO_PLAT_NR - 1; i++)
 			fprintf(h->f, ", %u", b[i]);
 		for (unsigned i = FIO_PLAT_NR - 1; i < HIST_NBUCKETS; i++)

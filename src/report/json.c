@@ -287,8 +287,9 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		char sz[32];
 		len = 0;
 		for (unsigned i = 0; i < s->nbs && len < sizeof(buf) - 1; i++) {
-			int n = snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", i ? ":" : "",
-					 spec_fmt_size(s->bs[i].bs, sz, sizeof(sz)), s->bs[i].weight);
+			int n =
+			    snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", i ? ":" : "",
+				     spec_fmt_size(s->bs[i].bs, sz, sizeof(sz)), s->bs[i].weight);
 			len += n > 0 ? (size_t)n : 0;
 		}
 		opt_str(o, "bssplit", buf);
@@ -314,7 +315,8 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "loops", s->loops);
 	if (s->rate_iops) {
 		opt_u(o, "rate_iops", s->rate_iops);
-		opt_str(o, "rate_process", s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
+		opt_str(o, "rate_process",
+			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
 	}
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
@@ -357,7 +359,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_u(o, "groupid", j);
 	num_u(o, "error", (uint64_t)(err > 0 ? err : 0));
 	num_u(o, "eta", 0);
-	num_u(o, "elapsed", info ? (uint64_t)llround(info->elapsed_s > 0 ? info->elapsed_s : 0) : 0);
+	num_u(o, "elapsed",
+	      info ? (uint64_t)llround(info->elapsed_s > 0 ? info->elapsed_s : 0) : 0);
 	job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
 		    r->name);
 	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus));
@@ -513,7 +516,8 @@ static void global_options(cJSON *root, cJSON *jobs)
 		{
 			cJSON *o = cJSON_GetObjectItemCaseSensitive(job, "job options");
 			cJSON *v = cJSON_GetObjectItemCaseSensitive(o, opt->string);
-			if (!same || !v || !cJSON_IsString(v) || strcmp(v->valuestring, opt->valuestring))
+			if (!same || !v || !cJSON_IsString(v) ||
+			    strcmp(v->valuestring, opt->valuestring))
 				same = false;
 		}
 		if (same)
@@ -554,7 +558,8 @@ int json_write_run(FILE *f, const struct json_run *run)
 	num_u(root, "timestamp", (uint64_t)now.tv_sec);
 	num_u(root, "timestamp_ms", (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000);
 	struct tm tm;
-	if (localtime_r(&now.tv_sec, &tm) && strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
+	if (localtime_r(&now.tv_sec, &tm) &&
+	    strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
 		cJSON_AddStringToObject(root, "time", buf);
 	jobs = cJSON_CreateArray();
 	for (unsigned j = 0; j < run->njobs; j++)

@@ -6,14 +6,14 @@
 #include <stdint.h>
 
 struct diskstat {
-	char name[64];        /* kernel name: "nvme0n1", "loop3" */
-	uint64_t ios[2];      /* completed reads, writes */
+	char name[64];	 /* kernel name: "nvme0n1", "loop3" */
+	uint64_t ios[2]; /* completed reads, writes */
 	uint64_t merges[2];
 	uint64_t sectors[2];
-	uint64_t ticks[2];    /* ms spent on reads, writes */
-	uint64_t io_ticks;    /* ms the device had I/O in flight */
-	uint64_t in_queue;    /* weighted ms (time_in_queue) */
-	double msec;          /* wall time the delta covers (diskstat_delta) */
+	uint64_t ticks[2]; /* ms spent on reads, writes */
+	uint64_t io_ticks; /* ms the device had I/O in flight */
+	uint64_t in_queue; /* weighted ms (time_in_queue) */
+	double msec;	   /* wall time the delta covers (diskstat_delta) */
 };
 
 /* Finds the block device behind @path (a block device node: its own

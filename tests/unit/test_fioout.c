@@ -83,7 +83,7 @@ START_TEST(test_json_types_and_bins)
 	cJSON *j1 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 1);
 	cJSON *rd = cJSON_GetObjectItem(j0, "read");
 	/* integers print without a fraction, floats with one (fio's types) */
-	ck_assert_ptr_nonnull(strstr(text, "\"bw\":\t8,\n"));       /* 16384 B / 2 s = 8 KiB/s */
+	ck_assert_ptr_nonnull(strstr(text, "\"bw\":\t8,\n"));	    /* 16384 B / 2 s = 8 KiB/s */
 	ck_assert_ptr_nonnull(strstr(text, "\"iops\":\t2.000000")); /* a float, as fio */
 	ck_assert_ptr_nonnull(strstr(text, "\"runtime\":\t2000,\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\"timestamp_ms\""));
@@ -100,19 +100,17 @@ START_TEST(test_json_types_and_bins)
 	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "bins"));
 	/* latency tables: 3 of 4 in [1, 2) us, 1 in [2, 4) ms */
 	ck_assert_double_eq_tol(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_us"), "2")->valuedouble, 75,
-		1e-6);
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_us"), "2")->valuedouble, 75, 1e-6);
 	ck_assert_double_eq_tol(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_ms"), "4")->valuedouble, 25,
-		1e-6);
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_ms"), "4")->valuedouble, 25, 1e-6);
 	ck_assert_ptr_nonnull(cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_ms"), ">=2000"));
 	/* each job its own rw; global options never contradict a job */
 	ck_assert_str_eq(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "job options"), "rw")->valuestring,
-		"randread");
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "job options"), "rw")->valuestring,
+	    "randread");
 	ck_assert_str_eq(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(j1, "job options"), "rw")->valuestring,
-		"randwrite");
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j1, "job options"), "rw")->valuestring,
+	    "randwrite");
 	cJSON *g = cJSON_GetObjectItem(doc, "global options");
 	ck_assert_ptr_nonnull(g);
 	ck_assert_ptr_null(cJSON_GetObjectItem(g, "rw"));
