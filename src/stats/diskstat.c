@@ -54,9 +54,10 @@ int diskstat_read(const char *path, struct diskstat *out)
 		return -errno;
 	const char *base = strrchr(real, '/');
 	base = base ? base + 1 : real;
-	if (strlen(base) >= sizeof(out->name))
+	size_t blen = strlen(base);
+	if (blen >= sizeof(out->name))
 		return -ENAMETOOLONG;
-	snprintf(out->name, sizeof(out->name), "%s", base);
+	memcpy(out->name, base, blen + 1);
 	if (strlen(real) + sizeof("/stat") > sizeof(real))
 		return -ENAMETOOLONG;
 	strcat(real, "/stat");
