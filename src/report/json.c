@@ -271,13 +271,18 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	size_t len = 0;
 
 	opt_str(o, "name", name);
-	buf[0] = '\0';
-	for (unsigned t = 0; t < s->ntargets && len < sizeof(buf) - 1; t++) {
-		int n = snprintf(buf + len, sizeof(buf) - len, "%s%s", t ? ":" : "", s->targets[t]);
-		len += n > 0 ? (size_t)n : 0;
+	/* fio's filename=a:b form; sized for every target, nothing truncated */
+	char *fn = malloc((size_t)NVS_MAX_TARGETS * (sizeof(s->targets[0]) + 1) + 1);
+	if (fn) {
+		fn[0] = '\0';
+		for (unsigned t = 0; t < s->ntargets && t < NVS_MAX_TARGETS; t++) {
+			if (t)
+				strcat(fn, ":");
+			strncat(fn, s->targets[t], sizeof(s->targets[0]) - 1);
+		}
+		opt_str(o, "filename", fn);
+		free(fn);
 	}
-	if (len < sizeof(buf)) /* a list too long for fio's own form is left out */
-		opt_str(o, "filename", buf);
 	opt_str(o, "rw", spec_rw_name(s->rw));
 	if (s->rw == RW_RW || s->rw == RW_RANDRW)
 		opt_u(o, "rwmixread", s->rwmixread);
