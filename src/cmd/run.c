@@ -196,9 +196,9 @@ static int step_json_name(const struct result *res, const struct json_job *info,
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-static int write_json(const char *path, const struct json_run *jr)
+static int write_json(const char *path, const struct json_run *jr, bool create)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
+	FILE *f = !path ? stdout : create ? fiolog_create(path) : fopen(path, "w");
 	int rc;
 
 	if (!f)
@@ -422,7 +422,7 @@ report:
 				      .dropped = dropped, .info = info, .plus = o.plus,
 				      .disks = alldisks,
 				      .ndisks = merge_disks(disks, ndisks, nres, alldisks)};
-		int rc = write_json(o.output, &jr);
+		int rc = write_json(o.output, &jr, false);
 		if (rc) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(-rc));
@@ -443,7 +443,7 @@ report:
 				   (int)sizeof(path))
 			rc = -ENAMETOOLONG;
 		if (!rc)
-			rc = write_json(path, &jr);
+			rc = write_json(path, &jr, true);
 		if (rc) {
 			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", o.output_dir, name,
 				strerror(-rc));

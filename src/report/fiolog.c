@@ -25,11 +25,14 @@
  * written from the consumer's row hook while the job runs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "report/fiolog.h"
 
 bool fiolog_wanted(const struct spec *s)
@@ -38,6 +41,32 @@ bool fiolog_wanted(const struct spec *s)
 }
 
 _Static_assert(HIST_NBUCKETS >= 1856, "fio's bins must map onto nvscope's buckets");
+
+FILE *fiolog_create(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+
+	if (fd < 0)
+		return NULL;
+	int e = fstat(fd, &st)	       ? errno
+		: !S_ISREG(st.st_mode) ? EPERM
+		: ftruncate(fd, 0)     ? errno
+				       : 0;
+	if (e) {
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
 
 enum kind { K_IOPS, K_BW, K_LAT };
 
@@ -78,7 +107,7 @@ static int write_one(const struct spec *s, const struct series *ser, const char 
 
 	if (rc)
 		return rc;
-	f = fopen(path, "w");
+	f = fiolog_create(path);
 	if (!f) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -144,7 +173,7 @@ int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
 	rc = log_path(s, dir, s->log_hist, suffix ? suffix : "", "clat_hist", h->path,
 		      sizeof(h->path), err, errlen);
 	if (!rc) {
-		h->f = fopen(h->path, "w");
+		h->f = fiolog_create(h->path);
 		if (!h->f) {
 			rc = -errno;
 			snprintf(err, errlen, "cannot write %s: %s", h->path, strerror(errno));

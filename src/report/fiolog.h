@@ -8,6 +8,12 @@
 #include "io/spec.h"
 #include "stats/collect.h"
 
+/* Creates or truncates the regular file @path for writing: never follows a
+ * symlink at @path and refuses anything but a regular file (EPERM), so a
+ * name from a job file cannot reach a device.  NULL with errno set.  (Used
+ * for the log files and --output-dir's JSON until the safety module's
+ * output function replaces it.) */
+FILE *fiolog_create(const char *path);
 /* True when @s asks for any log file. */
 bool fiolog_wanted(const struct spec *s);
 /* Writes the logs @s asks for, from the rows @ser of one run of it.  File

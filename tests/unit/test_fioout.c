@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "io/spec.h"
+#include "report/fiolog.h"
 #include "report/json.h"
 #include "stats/diskstat.h"
 
@@ -168,6 +171,36 @@ START_TEST(test_log_options)
 }
 END_TEST
 
+START_TEST(test_create_refuses_links_and_devices)
+{
+	char dir[] = "/tmp/nvs-fioout.XXXXXX", path[128], link[128];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.log", dir);
+	snprintf(link, sizeof(link), "%s/l.log", dir);
+	f = fiolog_create(path);
+	ck_assert_ptr_nonnull(f);
+	fputs("old contents\n", f);
+	fclose(f);
+	f = fiolog_create(path); /* truncates a regular file */
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	ck_assert_int_eq(symlink(path, link), 0);
+	errno = 0;
+	ck_assert_ptr_null(fiolog_create(link)); /* a planted symlink */
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_ptr_null(fiolog_create("/dev/null")); /* not a regular file */
+	ck_assert_int_eq(errno, EPERM);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *fioout_suite(void)
 {
 	Suite *s = suite_create("fioout");
@@ -176,6 +209,7 @@ Suite *fioout_suite(void)
 	tcase_add_test(tc, test_json_types_and_bins);
 	tcase_add_test(tc, test_diskstat_parse);
 	tcase_add_test(tc, test_log_options);
+	tcase_add_test(tc, test_create_refuses_links_and_devices);
 	suite_add_tcase(s, tc);
 	return s;
 }
