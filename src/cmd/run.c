@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
@@ -14,6 +16,7 @@
 #include "dev/safety.h"
 #include "io/runjob.h"
 #include "report/csv.h"
+#include "report/fiolog.h"
 #include "report/json.h"
 
 static _Atomic int interrupted; /* the signal number, set by SIGINT/SIGTERM only */
@@ -26,8 +29,10 @@ static void on_signal(int sig)
 struct run_opts {
 	struct cli cli;
 	bool json;
+	bool plus; /* json+ */
 	bool quiet;
 	const char *output;
+	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
 };
 
@@ -36,7 +41,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
 		"                   [--preset NAME | --job FILE.fio]\n"
-		"                   [--output-format=normal|json] [--output FILE] [--csv FILE] [-q]\n"
+		"                   [--output-format=normal|json|json+] [--output FILE]\n"
+		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
 		"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
 		"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
 		"  --loops= --rate_iops= --rate_process=linear|poisson --direct=0|1 --blockalign=\n"
@@ -253,6 +259,71 @@ static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsig
 	return 0;
 }
 
+/* One step's file in --output-dir: bench-fio's name RW-QD-NUMJOBS.json,
+ * which fio-plot's QD and numjobs charts read (one fio JSON per depth in a
+ * directory); prefixed with the job's name when two steps would share it. */
+static int step_json_name(const struct result *res, const struct json_job *info, unsigned n,
+			  unsigned i, char *buf, size_t len)
+{
+	bool clash = false;
+	int w;
+
+	for (unsigned k = 0; k < n; k++)
+		clash |= k != i && info[k].spec->rw == info[i].spec->rw &&
+			 res[k].iodepth == res[i].iodepth && res[k].numjobs == res[i].numjobs;
+	if (clash)
+		w = snprintf(buf, len, "%s-%u-%s-%u-%u.json", res[i].name, i,
+			     spec_rw_name(info[i].spec->rw), res[i].iodepth, res[i].numjobs);
+	else
+		w = snprintf(buf, len, "%s-%u-%u.json", spec_rw_name(info[i].spec->rw),
+			     res[i].iodepth, res[i].numjobs);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Writes one step's JSON as @name in the --output-dir directory @dirfd
+ * (created and checked before the run by safety_results_dir). */
+static int write_step_json(int dirfd, const char *name, const struct json_run *jr)
+{
+	char msg[512];
+	int fd = safety_openat_output(dirfd, name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
+	FILE *f;
+	int rc;
+
+	if (fd < 0) {
+		fprintf(stderr, "nvscope run: %s\n", msg);
+		return fd;
+	}
+	if (!(f = fdopen(fd, "w"))) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	rc = json_write_run(f, jr);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/* Sums the disk deltas of steps [0, n) by device into @out (NVS_MAX_TARGETS). */
+static unsigned merge_disks(const struct diskstat *d, const unsigned *nd, unsigned n,
+			    struct diskstat *out)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned t = 0; t < nd[i]; t++) {
+			const struct diskstat *x = &d[(size_t)i * NVS_MAX_TARGETS + t];
+			unsigned k;
+			for (k = 0; k < m && strcmp(out[k].name, x->name); k++)
+				;
+			if (k == m && m == NVS_MAX_TARGETS)
+				continue;
+			if (k == m)
+				memset(&out[m++], 0, sizeof(*out));
+			diskstat_add(&out[k], x);
+		}
+	return m;
+}
 static int parse(struct run_opts *o, int argc, char **argv)
 {
 	char err[256];
@@ -272,15 +343,20 @@ static int parse(struct run_opts *o, int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (!strncmp(a, "--output-format=", 16)) {
-			if (!strcmp(a + 16, "json"))
-				o->json = true;
+			if (!strcmp(a + 16, "json") || !strcmp(a + 16, "json+"))
+				o->json = true, o->plus = a[20] == '+';
 			else if (strcmp(a + 16, "normal")) {
-				fprintf(stderr, "nvscope run: --output-format: '%s' is not normal or json\n",
+				fprintf(stderr,
+					"nvscope run: --output-format: '%s' is not normal, json or json+\n",
 					a + 16);
 				return -EINVAL;
 			}
 		} else if ((!strcmp(a, "--output") || !strcmp(a, "--csv")) && i + 1 < argc) {
 			*(a[2] == 'o' ? &o->output : &o->csv) = argv[++i];
+		} else if (!strcmp(a, "--output-dir") && i + 1 < argc) {
+			o->output_dir = argv[++i];
+		} else if (!strncmp(a, "--output-dir=", 13)) {
+			o->output_dir = a + 13;
 		} else if (!strncmp(a, "--output=", 9)) {
 			o->output = a + 9;
 		} else if (!strncmp(a, "--csv=", 6)) {
@@ -303,10 +379,14 @@ int cmd_run(int argc, char **argv)
 	struct series *ser = NULL;
 	struct cpu_util *cores = NULL;
 	unsigned *ncores = NULL;
+	struct json_job *info = NULL;
+	struct diskstat *disks = NULL, *alldisks = NULL;
+	unsigned *ndisks = NULL;
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
 	struct outputs out = {0};
+	int dirfd = -1;
 
 	memset(&o, 0, sizeof(o));
 	if (parse(&o, argc, argv))
@@ -324,13 +404,26 @@ int cmd_run(int argc, char **argv)
 		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
+	if (o.output_dir) {
+		dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err));
+		if (dirfd < 0) {
+			fprintf(stderr, "nvscope run: %s\n", err);
+			close_outputs(&out, true);
+			free(jobs);
+			return NVS_EXIT_USAGE;
+		}
+	}
 	ntargets = jobs[0].stripe ? 1 : jobs[0].ntargets;
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
 	ser = calloc(total, sizeof(*ser));
 	cores = calloc((size_t)total * CPU_MAX, sizeof(*cores));
 	ncores = calloc(total, sizeof(*ncores));
-	if (!res || !tres || !ser || !cores || !ncores) {
+	info = calloc(total, sizeof(*info));
+	disks = calloc((size_t)total * NVS_MAX_TARGETS, sizeof(*disks));
+	alldisks = calloc(NVS_MAX_TARGETS, sizeof(*alldisks));
+	ndisks = calloc(total, sizeof(*ndisks));
+	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks) {
 		fprintf(stderr, "nvscope run: out of memory\n");
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -343,8 +436,32 @@ int cmd_run(int argc, char **argv)
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
-			int rc = runjob_run(&jobs[j], jobs[j].iodepth[q], &interrupted,
-					    show ? progress : NULL, NULL, &rj, err, sizeof(err));
+			struct rusage ru0, ru1;
+			struct diskstat d0[NVS_MAX_TARGETS], d1;
+			struct timespec t0, t1;
+			bool have[NVS_MAX_TARGETS];
+			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
+				have[t] = !diskstat_read(jobs[j].targets[t], &d0[t]);
+			getrusage(RUSAGE_SELF, &ru0);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			char sfx[64];
+			struct fiolog_hist *hl = NULL;
+			snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", jobs[j].iodepth[q],
+				 jobs[j].numjobs);
+			const char *lsfx = jobs[j].niodepth > 1 ? sfx : "";
+			int rc = fiolog_hist_open(&jobs[j], o.output_dir, lsfx, &hl, err, sizeof(err));
+			if (!rc)
+				rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
+						     show ? progress : NULL, NULL,
+						     hl ? fiolog_hist_row : NULL, hl, &rj, err,
+						     sizeof(err));
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			getrusage(RUSAGE_SELF, &ru1);
+			char herr[256];
+			if (fiolog_hist_close(hl, herr, sizeof(herr)) && !rc) {
+				fprintf(stderr, "nvscope run: %s\n", herr);
+				status = NVS_EXIT_IOERR;
+			}
 			if (show)
 				fprintf(stderr, "\r%80s\r", "");
 			if (rc) {
@@ -353,6 +470,25 @@ int cmd_run(int argc, char **argv)
 				goto report;
 			}
 			res[nres] = rj.agg;
+			info[nres] = (struct json_job){
+				.spec = &jobs[j],
+				.elapsed_s = rj.elapsed_s,
+				.ctx = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw -
+						  ru0.ru_nivcsw),
+				.majf = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt),
+				.minf = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt)};
+			double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
+				if (have[t] && !diskstat_read(jobs[j].targets[t], &d1))
+					diskstat_delta(&d0[t], &d1, ms,
+						       &disks[(size_t)nres * NVS_MAX_TARGETS +
+							      ndisks[nres]++]);
+			if (fiolog_wanted(&jobs[j]) &&
+			    fiolog_write(&jobs[j], &rj.series, o.output_dir, lsfx, err, sizeof(err))) {
+				fprintf(stderr, "nvscope run: %s\n", err);
+				status = NVS_EXIT_IOERR;
+			}
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
 			if (!o.json || o.output)
@@ -376,7 +512,7 @@ report:
 		print_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))
 		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
-	if (nres && o.json) {
+	if (nres && o.json && (o.output || !o.output_dir)) {
 		FILE *f = o.output ? out.json : stdout;
 		uint64_t dropped = 0;
 		for (unsigned i = 0; i < nres; i++)
@@ -384,7 +520,9 @@ report:
 		struct json_run jr = {.spec = &jobs[0], .jobs = res, .njobs = nres,
 				      .targets = tres, .ntargets = ntargets, .series = ser,
 				      .cores = cores, .ncores = ncores,
-				      .dropped = dropped};
+				      .dropped = dropped, .info = info, .plus = o.plus,
+				      .disks = alldisks,
+				      .ndisks = merge_disks(disks, ndisks, nres, alldisks)};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -396,6 +534,24 @@ report:
 			status = NVS_EXIT_IOERR;
 		}
 		out.json = NULL;
+	}
+	for (unsigned i = 0; dirfd >= 0 && i < nres; i++) {
+		char name[256];
+		struct json_run jr = {.spec = info[i].spec, .jobs = &res[i], .njobs = 1,
+				      .targets = &tres[(size_t)i * ntargets], .ntargets = ntargets,
+				      .series = &ser[i], .cores = &cores[(size_t)i * CPU_MAX],
+				      .ncores = &ncores[i], .dropped = res[i].dropped,
+				      .info = &info[i], .plus = o.plus,
+				      .disks = &disks[(size_t)i * NVS_MAX_TARGETS],
+				      .ndisks = ndisks[i]};
+		int rc = step_json_name(res, info, nres, i, name, sizeof(name));
+		if (!rc)
+			rc = write_step_json(dirfd, name, &jr);
+		if (rc) {
+			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", o.output_dir, name,
+				strerror(-rc));
+			status = NVS_EXIT_IOERR;
+		}
 	}
 	for (unsigned i = 0; i < nres && i < out.ncsv; i++) {
 		FILE *f = out.csv[i];
@@ -414,9 +570,15 @@ free_all:
 		unlink(o.output);
 	}
 	close_outputs(&out, true);
+	if (dirfd >= 0)
+		close(dirfd);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);
+	free(info);
+	free(disks);
+	free(alldisks);
+	free(ndisks);
 	free(cores);
 	free(ncores);
 	free(tres);

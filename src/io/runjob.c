@@ -15,8 +15,9 @@ static int copy_series(struct series *dst, const struct series *src)
 	return 0;
 }
 
-int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
-	       void *arg, struct runjob *out, char *err, size_t errlen)
+int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
+		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
+		    struct runjob *out, char *err, size_t errlen)
 {
 	struct pool *p = NULL;
 	struct collect *c = NULL;
@@ -37,6 +38,8 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 		wt[w] = pool_worker_target(p, w);
 	unsigned groups = s->stripe ? 1 : nt;
 	c = collect_new(nw, groups, wt, s->interval_ns);
+	if (c)
+		collect_on_row(c, row, row_arg);
 	out->per_target = calloc(groups, sizeof(*out->per_target));
 	out->target_series = calloc(groups, sizeof(*out->target_series));
 	if (!c || !out->per_target || !out->target_series) {
@@ -110,4 +113,10 @@ void runjob_release(struct runjob *r)
 	series_release(&r->series);
 	r->target_series = NULL;
 	r->per_target = NULL;
+}
+
+int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
+	       void *arg, struct runjob *out, char *err, size_t errlen)
+{
+	return runjob_run_rows(s, qd, cancel, tick, arg, NULL, NULL, out, err, errlen);
 }

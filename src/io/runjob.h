@@ -36,6 +36,11 @@ typedef void (*runjob_tick_fn)(const struct pool *p, const struct collect *c, vo
  * @out with runjob_release. */
 int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
 	       void *arg, struct runjob *out, char *err, size_t errlen);
+/* runjob_run with a hook called for every aggregate row as it is emitted
+ * (collect_on_row; @row may be NULL): fio's histogram log. */
+int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
+		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
+		    struct runjob *out, char *err, size_t errlen);
 /* Frees what runjob_run allocated in @r.  NULL-safe. */
 void runjob_release(struct runjob *r);
 

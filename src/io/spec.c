@@ -30,6 +30,7 @@ void spec_init(struct spec *s)
 	s->registerfiles = true;
 	s->interval_ns = NVS_NSEC_PER_SEC;
 	s->seed = 0x6e7673636f7065ULL; /* "nvscope" */
+	s->per_job_logs = true;
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -260,6 +261,32 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* write_*_log=NAME: fio's default name is the job's; the name (a path
+ * prefix) must fit, nothing is truncated. */
+static int set_log(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	char *dst = key[6] == 'i' ? s->log_iops
+		    : key[6] == 'l' ? s->log_lat
+		    : key[6] == 'b' ? s->log_bw
+				    : s->log_hist;
+	const char *name = v && *v ? v : s->name[0] ? s->name : "job";
+
+	if (strlen(name) >= sizeof(s->log_iops)) {
+		snprintf(err, errlen, "%s: name longer than %zu characters", key,
+			 sizeof(s->log_iops) - 1);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "0") || !strcmp(name, "1")) { /* a bare flag set to a boolean */
+		if (name[0] == '0') {
+			dst[0] = '\0';
+			return 0;
+		}
+		name = s->name[0] ? s->name : "job";
+	}
+	snprintf(dst, sizeof(s->log_iops), "%s", name);
+	return 0;
+}
+
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
@@ -435,6 +462,22 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
 		    (s->stripe & (s->stripe - 1)))
 			BAD("stripe: '%s' is not a power of two from 4k to 1m", v);
+	} else if (!strcmp(key, "write_iops_log") || !strcmp(key, "write_lat_log") ||
+		   !strcmp(key, "write_bw_log") || !strcmp(key, "write_hist_log")) {
+		return set_log(s, key, v, err, errlen);
+	} else if (!strcmp(key, "log_hist_msec")) {
+		if (parse_uint(v, 60000, &u) || u < 100)
+			BAD("log_hist_msec: '%s' is not 100..60000 ms", v ? v : "");
+		s->log_hist_ns = u * 1000000ULL;
+	} else if (!strcmp(key, "per_job_logs")) {
+		rc = parse_bool(v, &s->per_job_logs);
+	} else if (!strcmp(key, "log_offset") || !strcmp(key, "log_prio")) {
+		bool b;
+		rc = parse_bool(v, &b);
+		if (!rc && b)
+			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset "
+			    "and priority; leave it 0",
+			    key_in);
 	} else if (!strcmp(key, "randseed")) {
 		if (parse_uint(v, UINT64_MAX, &u))
 			BAD("randseed: '%s' is not a number", v ? v : "");
@@ -495,6 +538,11 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (s->size_pct && s->offset_pct && s->size_pct + s->offset_pct > 100.0001)
 		BAD("offset %.4g%% + size %.4g%% is more than the target", s->offset_pct,
 		    s->size_pct);
+	if (s->log_hist[0] && s->log_hist_ns && s->log_hist_ns != s->interval_ns)
+		BAD("log_hist_msec %llu differs from the sample interval %llu ms: nvscope logs "
+		    "once per interval (set log_avg_msec or --interval to the same value)",
+		    (unsigned long long)(s->log_hist_ns / 1000000),
+		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
 	return 0;
 #undef BAD

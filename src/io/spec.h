@@ -52,6 +52,11 @@ struct spec {
 	bool continue_on_error;
 	bool force_destroy;     /* write even where a signature was found */
 	uint64_t seed;
+	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one
+	 * line per sample interval (log_avg_msec), written after the job */
+	char log_iops[256], log_lat[256], log_bw[256], log_hist[256];
+	uint64_t log_hist_ns;   /* log_hist_msec; 0 = the interval */
+	bool per_job_logs;      /* fio's default 1 (file names only, see fiolog.h) */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

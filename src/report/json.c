@@ -1,5 +1,37 @@
-/* json.c - results in fio's JSON layout (cJSON). */
+/* json.c - results in fio's JSON layout (cJSON).
+ *
+ * Every key fio 3.33's `--output-format=json` writes for a job is here, with
+ * fio's types: tools such as fio-plot and fio's own scripts index them
+ * directly and some check int versus float.  cJSON prints a double without
+ * a fraction as an integer and large integers in exponent form, so numbers
+ * are written as raw text: integers with %llu, floats with %f as fio does.
+ *
+ * Where the figures come from:
+ * - totals, clat_ns/lat_ns and the percentiles: the merged full histograms
+ *   (exact counts; percentiles within the histogram's resolution, hist.c);
+ * - bw_min/max/mean/dev/samples and iops_*: the per-interval rows of the
+ *   measured part (ramp excluded), one sample per interval (fio: one per
+ *   bw_avg/iops_avg_time window, 500 ms by default); dev is the sample
+ *   standard deviation (n - 1), as fio's;
+ * - latency_ns/us/ms: the histogram's buckets, each counted at its
+ *   midpoint: a bucket that straddles one of fio's edges (250 us ...) counts
+ *   wholly on one side, so a share is off by at most one bucket's count
+ *   (buckets are < 1/64 of their value wide);
+ * - json+ "bins": nvscope's histogram is fio's scheme (hist.h), so bucket i
+ *   is fio's bin i and its key, fio's plat_idx_to_val(i), is
+ *   hist_bucket_value(i): exact.  fio folds values past 2^34 ns (17 s) into
+ *   its last bin; nvscope keeps three more groups (to 2^37 ns) and writes
+ *   their own keys, which fio's tools read like any other bin;
+ * - slat_ns, iodepth_level/submit/complete: not measured (submission is
+ *   fused with the wait; the engine does not count depth at submit):
+ *   written with fio's keys and zero counts, and listed in
+ *   jobs[].nvscope.not_measured;
+ * - ctx/majf/minf: getrusage of the whole process over the job; elapsed: wall
+ *   seconds including ramp_time; disk_util: /sys/block counters' deltas.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,81 +42,360 @@
 static const double pcts[] = {1,  5,  10, 20, 30, 40,   50,   60,    70,
 			      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
-static cJSON *lat_obj(const struct hist *h)
+static void num_u(cJSON *o, const char *key, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	cJSON_AddRawToObject(o, key, buf);
+}
+
+static void num_f(cJSON *o, const char *key, double v)
+{
+	char buf[64];
+	if (!isfinite(v) || fabs(v) > 1e300)
+		v = 0;
+	snprintf(buf, sizeof(buf), "%f", v);
+	cJSON_AddRawToObject(o, key, buf);
+}
+
+/* An integer figure held as a double (rates): rounded, never negative. */
+static void num_r(cJSON *o, const char *key, double v)
+{
+	num_u(o, key, isfinite(v) && v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0);
+}
+
+static cJSON *lat_obj(const struct hist *h, bool bins)
 {
 	cJSON *o = cJSON_CreateObject(), *p;
 	char key[32];
 
-	cJSON_AddNumberToObject(o, "min", h->n ? (double)h->min : 0);
-	cJSON_AddNumberToObject(o, "max", (double)h->max);
-	cJSON_AddNumberToObject(o, "mean", hist_mean(h));
-	cJSON_AddNumberToObject(o, "stddev", hist_stddev(h));
-	cJSON_AddNumberToObject(o, "N", (double)h->n);
+	num_u(o, "min", h->n ? h->min : 0);
+	num_u(o, "max", h->n ? h->max : 0);
+	num_f(o, "mean", hist_mean(h));
+	num_f(o, "stddev", hist_stddev(h));
+	num_u(o, "N", h->n);
 	if (h->n) {
 		p = cJSON_AddObjectToObject(o, "percentile");
 		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 			snprintf(key, sizeof(key), "%f", pcts[i]);
-			cJSON_AddNumberToObject(p, key, (double)hist_percentile(h, pcts[i]));
+			num_u(p, key, hist_percentile(h, pcts[i]));
+		}
+	}
+	if (h->n && bins) {
+		p = cJSON_AddObjectToObject(o, "bins");
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+			if (!h->bucket[i])
+				continue;
+			snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_value(i));
+			num_u(p, key, h->bucket[i]);
 		}
 	}
 	return o;
 }
 
-static cJSON *dir_obj(const struct result *r, enum nvs_dir d)
+/* Mean, sample deviation, min, max of one direction's per-interval rate
+ * (@bw: bytes/s, else IOPS) over the measured intervals. */
+struct rate_stats {
+	double min, max, mean, dev;
+	uint64_t n;
+};
+
+static void series_stats(const struct series *s, enum nvs_dir d, bool bw, double scale,
+			 struct rate_stats *st)
+{
+	double sum = 0, sumsq = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		if (p->ramp || p->dt <= 0)
+			continue;
+		double v = (bw ? p->bw[d] : p->iops[d]) / scale;
+		if (!st->n || v < st->min)
+			st->min = v;
+		if (!st->n || v > st->max)
+			st->max = v;
+		sum += v;
+		sumsq += v * v;
+		st->n++;
+	}
+	if (!st->n)
+		return;
+	st->mean = sum / (double)st->n;
+	if (st->n > 1) {
+		double var = (sumsq - (double)st->n * st->mean * st->mean) / (double)(st->n - 1);
+		st->dev = var > 0 ? sqrt(var) : 0;
+	}
+}
+
+static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct series *ser, bool plus)
 {
 	const struct result_dir *rd = &r->dir[d];
 	cJSON *o = cJSON_CreateObject();
 	struct hist empty;
+	struct rate_stats bw, iops;
+	double bw_kib = floor(result_bw(r, d) / 1024.0);
 
 	hist_init(&empty);
-	cJSON_AddNumberToObject(o, "io_bytes", (double)rd->bytes);
-	cJSON_AddNumberToObject(o, "io_kbytes", (double)(rd->bytes / 1024));
-	cJSON_AddNumberToObject(o, "bw_bytes", result_bw(r, d));
-	cJSON_AddNumberToObject(o, "bw", result_bw(r, d) / 1024.0); /* KiB/s, as fio */
-	cJSON_AddNumberToObject(o, "iops", result_iops(r, d));
-	cJSON_AddNumberToObject(o, "runtime", r->runtime_s * 1000.0); /* ms */
-	cJSON_AddNumberToObject(o, "total_ios", (double)rd->ios);
-	cJSON_AddNumberToObject(o, "short_ios", 0);
-	cJSON_AddNumberToObject(o, "drop_ios", 0);
+	num_u(o, "io_bytes", rd->bytes);
+	num_u(o, "io_kbytes", rd->bytes / 1024);
+	num_r(o, "bw_bytes", floor(result_bw(r, d)));
+	num_r(o, "bw", bw_kib); /* KiB/s, as fio */
+	num_f(o, "iops", result_iops(r, d));
+	num_r(o, "runtime", rd->ios || rd->errors ? r->runtime_s * 1000.0 : 0); /* ms */
+	num_u(o, "total_ios", rd->ios);
+	num_u(o, "short_ios", 0);
+	num_u(o, "drop_ios", 0);
 	/* Submission is fused with the wait (one io_uring_enter per batch), so
 	 * nvscope measures issue-to-completion only: slat is not split out and
 	 * clat_ns carries the same figures as lat_ns (docs/cli.md). */
-	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty));
-	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat));
-	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat));
-	cJSON_AddNumberToObject(o, "errors", (double)rd->errors);
+	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty, false));
+	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat, plus));
+	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false));
+	if (!rd->ios)
+		ser = NULL; /* fio: no samples for a direction that did nothing */
+	series_stats(ser, d, true, 1024.0, &bw);
+	series_stats(ser, d, false, 1.0, &iops);
+	num_r(o, "bw_min", bw.min);
+	num_r(o, "bw_max", bw.max);
+	num_f(o, "bw_agg", bw_kib > 0 ? 100.0 * bw.mean / bw_kib : 0);
+	num_f(o, "bw_mean", bw.mean);
+	num_f(o, "bw_dev", bw.dev);
+	num_u(o, "bw_samples", bw.n);
+	num_r(o, "iops_min", iops.min);
+	num_r(o, "iops_max", iops.max);
+	num_f(o, "iops_mean", iops.mean);
+	num_f(o, "iops_stddev", iops.dev);
+	num_u(o, "iops_samples", iops.n);
+	num_u(o, "errors", rd->errors);
 	if (rd->first_errno)
 		cJSON_AddStringToObject(o, "first_error", strerror(rd->first_errno));
 	return o;
 }
 
+/* fio's latency distribution tables: share (%) of all I/Os whose latency is
+ * below each edge (the last ms key is ">=2000"). */
+static void lat_tables(cJSON *job, const struct result *r)
+{
+	static const unsigned edges[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+	double n[10] = {0}, u[10] = {0}, m[12] = {0};
+	uint64_t total = 0;
+	char key[16];
+
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const struct hist *h = &r->dir[d].lat;
+		total += h->n;
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+			if (!h->bucket[i])
+				continue;
+			uint64_t v = hist_bucket_value(i);
+			double c = (double)h->bucket[i];
+			unsigned k;
+			if (v < 1000) {
+				for (k = 0; k < 9 && v >= edges[k]; k++)
+					;
+				n[k] += c;
+			} else if (v < 1000000) {
+				for (k = 0; k < 9 && v / 1000 >= edges[k]; k++)
+					;
+				u[k] += c;
+			} else {
+				uint64_t ms = v / 1000000;
+				for (k = 0; k < 10 && ms >= edges[k]; k++)
+					;
+				if (k == 10 && ms >= 1000)
+					k = ms < 2000 ? 10 : 11;
+				m[k] += c;
+			}
+		}
+	}
+	cJSON *on = cJSON_AddObjectToObject(job, "latency_ns");
+	cJSON *ou = cJSON_AddObjectToObject(job, "latency_us");
+	cJSON *om = cJSON_AddObjectToObject(job, "latency_ms");
+	for (int t = 0; t < 3; t++) {
+		double *a = t == 0 ? n : t == 1 ? u : m;
+		cJSON *o = t == 0 ? on : t == 1 ? ou : om;
+		unsigned nk = t == 2 ? 12 : 10;
+		for (unsigned k = 0; k < nk; k++) {
+			double pct = total ? 100.0 * a[k] / (double)total : 0;
+			if (a[k] > 0 && pct < 0.01)
+				pct = 0.01; /* fio shows any non-zero share as at least 0.01 */
+			if (k < 10)
+				snprintf(key, sizeof(key), "%u", edges[k]);
+			else
+				snprintf(key, sizeof(key), "%s", k == 10 ? "2000" : ">=2000");
+			num_f(o, key, pct);
+		}
+	}
+}
+
+/* fio's depth tables, written with zero shares: not measured (see top). */
+static void depth_tables(cJSON *job)
+{
+	static const char *const level[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+	static const char *const batch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+	const char *names[] = {"iodepth_level", "iodepth_submit", "iodepth_complete"};
+
+	for (int t = 0; t < 3; t++) {
+		cJSON *o = cJSON_AddObjectToObject(job, names[t]);
+		for (int i = 0; i < 7; i++)
+			num_f(o, t ? batch[i] : level[i], 0);
+	}
+}
+
+static void opt_str(cJSON *o, const char *key, const char *val)
+{
+	cJSON_AddStringToObject(o, key, val);
+}
+
+static void opt_u(cJSON *o, const char *key, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	opt_str(o, key, buf);
+}
+
+static void opt_size(cJSON *o, const char *key, uint64_t v)
+{
+	char buf[32];
+	opt_str(o, key, spec_fmt_size(v, buf, sizeof(buf)));
+}
+
+/* The options of job @s at depth @qd as fio names and spells them (strings,
+ * as fio writes "job options"): the ones that shape the workload always,
+ * the rest when they differ from the default. */
+static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char *name)
+{
+	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
+	char buf[1024];
+	size_t len = 0;
+
+	opt_str(o, "name", name);
+	/* fio's filename=a:b form; sized for every target, nothing truncated */
+	char *fn = malloc((size_t)NVS_MAX_TARGETS * (sizeof(s->targets[0]) + 1) + 1);
+	if (fn) {
+		fn[0] = '\0';
+		for (unsigned t = 0; t < s->ntargets && t < NVS_MAX_TARGETS; t++) {
+			if (t)
+				strcat(fn, ":");
+			strncat(fn, s->targets[t], sizeof(s->targets[0]) - 1);
+		}
+		opt_str(o, "filename", fn);
+		free(fn);
+	}
+	opt_str(o, "rw", spec_rw_name(s->rw));
+	if (s->rw == RW_RW || s->rw == RW_RANDRW)
+		opt_u(o, "rwmixread", s->rwmixread);
+	if (s->nbs == 1) {
+		opt_size(o, "bs", s->bs[0].bs);
+	} else {
+		char sz[32];
+		len = 0;
+		for (unsigned i = 0; i < s->nbs && len < sizeof(buf) - 1; i++) {
+			int n =
+			    snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", i ? ":" : "",
+				     spec_fmt_size(s->bs[i].bs, sz, sizeof(sz)), s->bs[i].weight);
+			len += n > 0 ? (size_t)n : 0;
+		}
+		opt_str(o, "bssplit", buf);
+		opt_size(o, "bs", s->bs[0].bs); /* fio-plot labels charts by bs */
+	}
+	opt_u(o, "iodepth", qd);
+	opt_u(o, "numjobs", s->numjobs);
+	opt_str(o, "ioengine", (unsigned)s->ioengine < 2 ? engines[s->ioengine] : "?");
+	opt_str(o, "direct", s->direct ? "1" : "0");
+	if (s->runtime_ns)
+		opt_u(o, "runtime", s->runtime_ns / 1000000000ULL);
+	if (s->ramp_ns)
+		opt_u(o, "ramp_time", s->ramp_ns / 1000000000ULL);
+	if (s->time_based)
+		opt_str(o, "time_based", "1");
+	if (s->size)
+		opt_size(o, "size", s->size);
+	if (s->offset)
+		opt_size(o, "offset", s->offset);
+	if (s->io_size)
+		opt_size(o, "io_size", s->io_size);
+	if (s->loops > 1)
+		opt_u(o, "loops", s->loops);
+	if (s->rate_iops) {
+		opt_u(o, "rate_iops", s->rate_iops);
+		opt_str(o, "rate_process",
+			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
+	}
+	if (s->blockalign)
+		opt_size(o, "blockalign", s->blockalign);
+	if (s->sqpoll)
+		opt_str(o, "sqthread_poll", "1");
+	if (s->hipri)
+		opt_str(o, "hipri", "1");
+	if (s->batch_submit)
+		opt_u(o, "iodepth_batch_submit", s->batch_submit);
+	if (s->batch_complete)
+		opt_u(o, "iodepth_batch_complete_max", s->batch_complete);
+	if (s->cpus_allowed[0])
+		opt_str(o, "cpus_allowed", s->cpus_allowed);
+	if (s->continue_on_error)
+		opt_str(o, "continue_on_error", "all");
+	opt_u(o, "log_avg_msec", s->interval_ns / 1000000ULL);
+	if (s->log_iops[0])
+		opt_str(o, "write_iops_log", s->log_iops);
+	if (s->log_lat[0])
+		opt_str(o, "write_lat_log", s->log_lat);
+	if (s->log_bw[0])
+		opt_str(o, "write_bw_log", s->log_bw);
+}
+
+static const struct spec *job_spec(const struct json_run *run, unsigned j)
+{
+	return run->info && run->info[j].spec ? run->info[j].spec : run->spec;
+}
+
 static cJSON *job_obj(const struct json_run *run, unsigned j)
 {
+	static const struct result none; /* trim: never issued */
 	const struct result *r = &run->jobs[j];
-	cJSON *o = cJSON_CreateObject(), *opts, *nv;
-	char buf[64];
+	const struct json_job *info = run->info ? &run->info[j] : NULL;
+	const struct series *ser = run->series ? &run->series[j] : NULL;
+	cJSON *o = cJSON_CreateObject(), *nv, *sync;
+	int err = r->dir[0].first_errno ? r->dir[0].first_errno : r->dir[1].first_errno;
 
 	cJSON_AddStringToObject(o, "jobname", r->name);
-	cJSON_AddNumberToObject(o, "groupid", j);
-	cJSON_AddNumberToObject(o, "error", r->dir[0].first_errno ? r->dir[0].first_errno
-								  : r->dir[1].first_errno);
-	opts = cJSON_AddObjectToObject(o, "job options");
-	cJSON_AddStringToObject(opts, "rw", spec_rw_name(run->spec->rw));
-	snprintf(buf, sizeof(buf), "%u", r->iodepth);
-	cJSON_AddStringToObject(opts, "iodepth", buf);
-	snprintf(buf, sizeof(buf), "%u", r->numjobs);
-	cJSON_AddStringToObject(opts, "numjobs", buf);
-	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ));
-	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE));
-	cJSON_AddItemToObject(o, "trim", dir_obj(&(struct result){0}, NVS_READ));
-	cJSON_AddNumberToObject(o, "job_runtime", r->runtime_s * 1000.0);
-	cJSON_AddNumberToObject(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
-	cJSON_AddNumberToObject(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
+	num_u(o, "groupid", j);
+	num_u(o, "error", (uint64_t)(err > 0 ? err : 0));
+	num_u(o, "eta", 0);
+	num_u(o, "elapsed",
+	      info ? (uint64_t)llround(info->elapsed_s > 0 ? info->elapsed_s : 0) : 0);
+	job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
+		    r->name);
+	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus));
+	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus));
+	cJSON_AddItemToObject(o, "trim", dir_obj(&none, NVS_READ, NULL, false));
+	sync = cJSON_AddObjectToObject(o, "sync");
+	num_u(sync, "total_ios", 0);
+	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&none.dir[0].lat, false));
+	num_r(o, "job_runtime", r->runtime_s * 1000.0);
+	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
+	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
+	num_u(o, "ctx", info ? info->ctx : 0);
+	num_u(o, "majf", info ? info->majf : 0);
+	num_u(o, "minf", info ? info->minf : 0);
+	depth_tables(o);
+	lat_tables(o, r);
+	num_u(o, "latency_depth", r->iodepth);
+	num_u(o, "latency_target", 0);
+	num_f(o, "latency_percentile", 100.0);
+	num_u(o, "latency_window", 0);
 
 	nv = cJSON_AddObjectToObject(o, "nvscope");
 	cJSON_AddStringToObject(nv, "target", r->target);
 	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
+	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
+	cJSON_AddItemToArray(nm, cJSON_CreateString("slat_ns"));
+	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_level"));
+	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_submit"));
+	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_complete"));
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",
 				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu_s : 0);
@@ -94,8 +405,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			const struct result *tr = &run->targets[j * run->ntargets + t];
 			cJSON *to = cJSON_CreateObject();
 			cJSON_AddStringToObject(to, "target", tr->target);
-			cJSON_AddItemToObject(to, "read", dir_obj(tr, NVS_READ));
-			cJSON_AddItemToObject(to, "write", dir_obj(tr, NVS_WRITE));
+			cJSON_AddItemToObject(to, "read", dir_obj(tr, NVS_READ, NULL, false));
+			cJSON_AddItemToObject(to, "write", dir_obj(tr, NVS_WRITE, NULL, false));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}
@@ -191,25 +502,80 @@ close_file:
 	return o;
 }
 
+/* "global options": with several jobs, the options every job has with the
+ * same value (fio-plot merges them over each job's own, so they must never
+ * contradict one); omitted for a single job, as fio does for a command line. */
+static void global_options(cJSON *root, cJSON *jobs)
+{
+	cJSON *first = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(jobs, 0), "job options");
+	cJSON *g, *opt;
+
+	if (cJSON_GetArraySize(jobs) < 2 || !first)
+		return;
+	g = cJSON_CreateObject();
+	cJSON_ArrayForEach(opt, first)
+	{
+		bool same = strcmp(opt->string, "name") != 0;
+		cJSON *job;
+		cJSON_ArrayForEach(job, jobs)
+		{
+			cJSON *o = cJSON_GetObjectItemCaseSensitive(job, "job options");
+			cJSON *v = cJSON_GetObjectItemCaseSensitive(o, opt->string);
+			if (!same || !v || !cJSON_IsString(v) ||
+			    strcmp(v->valuestring, opt->valuestring))
+				same = false;
+		}
+		if (same)
+			cJSON_AddStringToObject(g, opt->string, opt->valuestring);
+	}
+	cJSON_AddItemToObject(root, "global options", g);
+}
+
+static cJSON *disk_obj(const struct diskstat *d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", d->name);
+	num_u(o, "read_ios", d->ios[0]);
+	num_u(o, "write_ios", d->ios[1]);
+	num_u(o, "read_merges", d->merges[0]);
+	num_u(o, "write_merges", d->merges[1]);
+	num_u(o, "read_ticks", d->ticks[0]);
+	num_u(o, "write_ticks", d->ticks[1]);
+	num_u(o, "in_queue", d->in_queue);
+	num_f(o, "util", diskstat_util(d));
+	return o;
+}
+
 int json_write_run(FILE *f, const struct json_run *run)
 {
-	cJSON *root = cJSON_CreateObject(), *jobs, *nv, *g;
+	cJSON *root = cJSON_CreateObject(), *jobs, *nv;
 	char *text;
 	char buf[64];
 	int rc = 0;
+	struct timespec now;
 
 	if (!root)
 		return -ENOMEM;
+	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(buf, sizeof(buf), "nvscope-%s", NVS_VERSION);
 	cJSON_AddStringToObject(root, "fio version", buf);
-	cJSON_AddNumberToObject(root, "timestamp", (double)time(NULL));
-	g = cJSON_AddObjectToObject(root, "global options");
-	cJSON_AddStringToObject(g, "rw", spec_rw_name(run->spec->rw));
-	spec_fmt_size(run->spec->bs[0].bs, buf, sizeof(buf));
-	cJSON_AddStringToObject(g, "bs", buf);
-	jobs = cJSON_AddArrayToObject(root, "jobs");
+	num_u(root, "timestamp", (uint64_t)now.tv_sec);
+	num_u(root, "timestamp_ms", (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000);
+	struct tm tm;
+	if (localtime_r(&now.tv_sec, &tm) &&
+	    strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
+		cJSON_AddStringToObject(root, "time", buf);
+	jobs = cJSON_CreateArray();
 	for (unsigned j = 0; j < run->njobs; j++)
 		cJSON_AddItemToArray(jobs, job_obj(run, j));
+	global_options(root, jobs);
+	cJSON_AddItemToObject(root, "jobs", jobs);
+	if (run->ndisks) {
+		cJSON *du = cJSON_AddArrayToObject(root, "disk_util");
+		for (unsigned i = 0; i < run->ndisks; i++)
+			cJSON_AddItemToArray(du, disk_obj(&run->disks[i]));
+	}
 	nv = cJSON_AddObjectToObject(root, "nvscope");
 	cJSON_AddStringToObject(nv, "version", NVS_VERSION);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)run->dropped);

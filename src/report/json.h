@@ -7,7 +7,15 @@
 #include "io/spec.h"
 #include "stats/collect.h"
 #include "stats/cpu.h"
+#include "stats/diskstat.h"
 #include "stats/result.h"
+
+/* What fio reports per job beyond the result (optional, per jobs[] entry). */
+struct json_job {
+	const struct spec *spec;  /* the job's own workload (rw, bs...); NULL: run->spec */
+	double elapsed_s;         /* wall time including ramp_time */
+	uint64_t ctx, majf, minf; /* context switches, major/minor faults (process) */
+};
 
 struct json_run {
 	const struct spec *spec;
@@ -22,6 +30,10 @@ struct json_run {
 	uint64_t dropped;
 	const char *extra_key;       /* optional extra object under "nvscope" */
 	const char *extra_json;      /* ... its JSON text */
+	const struct json_job *info; /* [njobs] or NULL */
+	const struct diskstat *disks; /* disk_util entries (deltas over the run) */
+	unsigned ndisks;
+	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
 };
 
 /* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON

@@ -42,6 +42,8 @@ struct collect {
 	struct series *series; /* [0] aggregate, [1 + t] */
 	uint64_t received, missing;
 	uint32_t *tmp;        /* scratch buckets for both-direction p99 */
+	collect_row_fn row_fn; /* optional hook per aggregate row */
+	void *row_arg;
 };
 
 struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned *worker_target,
@@ -192,6 +194,8 @@ static void emit_oldest(struct collect *c)
 				continue;
 			part_point(c, r, &r->parts[p], &pt);
 			series_push(&c->series[p], &pt);
+			if (p == 0 && c->row_fn)
+				c->row_fn(&pt, r->parts[0].bucket, c->row_arg);
 		}
 		reset_row(c, r);
 	}
@@ -249,6 +253,12 @@ progress:
 		c->done[s->worker] = true;
 	while (any_pending(c) && oldest_complete(c))
 		emit_oldest(c);
+}
+
+void collect_on_row(struct collect *c, collect_row_fn fn, void *arg)
+{
+	c->row_fn = fn;
+	c->row_arg = arg;
 }
 
 void collect_flush(struct collect *c)

@@ -43,6 +43,12 @@ void collect_free(struct collect *c);
  * collect).  A row is emitted once every worker has reported its interval
  * or a later one. */
 void collect_sample(const struct sample *s, void *arg);
+/* Called once per emitted row of the aggregate, on the consumer's thread,
+ * with the row and its latency bucket counts: @bucket[d * HIST_NBUCKETS + i]
+ * (d a direction, i a hist.h bucket), this interval only. */
+typedef void (*collect_row_fn)(const struct point *pt, const uint32_t *bucket, void *arg);
+/* Sets (or with NULL clears) the row hook of @c. */
+void collect_on_row(struct collect *c, collect_row_fn fn, void *arg);
 /* Emits the rows still waiting for workers (end of job). */
 void collect_flush(struct collect *c);
 /* The rows so far: of target @t, or of the aggregate when @t < 0. */

@@ -9,6 +9,16 @@
  * how workers' figures combine into a job's.  32 groups reach 2^37 ns (137 s);
  * slower completions clamp into the last bucket (max stays exact).
  *
+ * fio's json+ bins (stat.c, FIO_IO_U_PLAT_BITS 6, 29 groups) are this very
+ * scheme: bucket i here is fio's bin i for every i < 29 * 64, and
+ * hist_bucket_value(i) equals fio's plat_idx_to_val(i) (the bucket's lower
+ * edge plus half its width, rounded down), so report/json.c writes json+
+ * bins with no conversion error at all - the only error is the bucketing
+ * itself, the same as fio's: a value is known to within its bucket, i.e.
+ * +-1/128 of it (below 128 ns: exact).  Past 2^34 ns (17 s) fio folds
+ * everything into its last bin; nvscope's three extra groups keep their own
+ * bins and keys (fio's tools read any integer key).
+ *
  * Percentiles walk the cumulative counts to the first bucket whose count
  * reaches ceil(pct/100 * n) (the "nearest rank" definition) and report that
  * bucket's midpoint, clamped to the exact min and max. */

@@ -1,0 +1,208 @@
+/* fiolog.c - fio's log files from per-interval rows.
+ *
+ * fio 3.33 writes one line per entry, "time, value, ddir, bs, prio"
+ * (iolog.c: "%lu, %lu, %u, %llu, %u"): time in ms since the job started,
+ * the value (IOPS; KiB/s; latency in ns), the direction (0 read, 1 write),
+ * and for windowed logs (log_avg_msec > 0) bs 0 and priority 0.  With
+ * log_avg_msec each direction seen in a window gets its own line holding the
+ * window's average.  nvscope's window is its sample interval: log_avg_msec
+ * sets it (100 ms .. 60 s; per-I/O logging, fio's log_avg_msec=0, is refused
+ * by spec_set - it would put a file write behind every completion).  The
+ * lines come from the rows the consumer already builds, after the job:
+ * - _iops: I/Os completed in the interval / its length;
+ * - _bw: bytes / length / 1024 (KiB/s, as fio);
+ * - _lat and _clat: the mean issue-to-completion latency of the interval's
+ *   completions (nvscope's lat is fio's; clat carries the same figure, slat
+ *   is not measured and no _slat file is written);
+ * intervals inside ramp_time are not logged (the JSON totals skip them too).
+ *
+ * The histogram log (write_hist_log) is fio 3.33's "msec, ddir, bs, bin0,
+ * ..., bin1855" with log_hist_coarseness=0: each line holds the interval's
+ * own counts (fio logs differences, too) in fio's 1856 bins.  nvscope's
+ * buckets are fio's bins (hist.c), so bin i is bucket i; the three groups
+ * nvscope keeps past fio's last (2^34 ns, 17 s) are folded into bin 1855,
+ * as fio folds such values.  bs is the job's (first) block size.  Lines are
+ * written from the consumer's row hook while the job runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "dev/safety.h"
+#include "report/fiolog.h"
+
+bool fiolog_wanted(const struct spec *s)
+{
+	return s->log_iops[0] || s->log_lat[0] || s->log_bw[0];
+}
+
+_Static_assert(HIST_NBUCKETS >= 1856, "fio's bins must map onto nvscope's buckets");
+
+FILE *fiolog_create(const char *path)
+{
+	return safety_fopen_output(path, SAFETY_OUT_TRUNC, NULL, 0);
+}
+
+enum kind { K_IOPS, K_BW, K_LAT };
+
+static unsigned long long value(const struct point *p, int d, enum kind k)
+{
+	double v = k == K_IOPS ? p->iops[d]
+		   : k == K_BW ? p->bw[d] / 1024.0
+			       : p->lat_mean_us[d] * 1e3;
+	return isfinite(v) && v > 0 ? (unsigned long long)llround(v) : 0;
+}
+
+/* PREFIX + suffix + "_" + type + ".1.log"|".log", in @dir when relative. */
+static int log_path(const struct spec *s, const char *dir, const char *prefix, const char *suffix,
+		    const char *type, char *path, size_t len, char *err, size_t errlen)
+{
+	bool one = s->numjobs * (s->stripe ? 1 : s->ntargets) == 1 && s->per_job_logs;
+	int n;
+
+	if (prefix[0] == '/' || !dir)
+		n = snprintf(path, len, "%s%s_%s%s", prefix, suffix, type, one ? ".1.log" : ".log");
+	else
+		n = snprintf(path, len, "%s/%s%s_%s%s", dir, prefix, suffix, type,
+			     one ? ".1.log" : ".log");
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "log file name too long: %s%s_%s", prefix, suffix, type);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static int write_one(const struct spec *s, const struct series *ser, const char *dir,
+		     const char *prefix, const char *suffix, const char *type, enum kind k,
+		     char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int rc = log_path(s, dir, prefix, suffix, type, path, sizeof(path), err, errlen);
+
+	if (rc)
+		return rc;
+	f = fiolog_create(path);
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return rc;
+	}
+	for (size_t i = 0; ser && i < ser->n; i++) {
+		const struct point *p = &ser->pt[i];
+		if (p->ramp || p->dt <= 0)
+			continue;
+		unsigned long long ms = (unsigned long long)llround(p->t * 1000.0);
+		for (int d = 0; d < NVS_NDIR; d++) {
+			if (p->iops[d] <= 0)
+				continue; /* fio: a line per direction seen in the window */
+			fprintf(f, "%llu, %llu, %d, 0, 0\n", ms, value(p, d, k), d);
+		}
+	}
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "cannot write %s", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+int fiolog_write(const struct spec *s, const struct series *ser, const char *dir,
+		 const char *suffix, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!suffix)
+		suffix = "";
+	if (s->log_iops[0])
+		rc = write_one(s, ser, dir, s->log_iops, suffix, "iops", K_IOPS, err, errlen);
+	if (!rc && s->log_bw[0])
+		rc = write_one(s, ser, dir, s->log_bw, suffix, "bw", K_BW, err, errlen);
+	if (!rc && s->log_lat[0])
+		rc = write_one(s, ser, dir, s->log_lat, suffix, "lat", K_LAT, err, errlen);
+	if (!rc && s->log_lat[0])
+		rc = write_one(s, ser, dir, s->log_lat, suffix, "clat", K_LAT, err, errlen);
+	return rc;
+}
+
+#define FIO_PLAT_NR 1856 /* fio's FIO_IO_U_PLAT_NR: 29 groups of 64 */
+
+struct fiolog_hist {
+	FILE *f;
+	char path[PATH_MAX];
+	uint32_t bs;
+	bool failed;
+};
+
+int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
+		     struct fiolog_hist **out, char *err, size_t errlen)
+{
+	struct fiolog_hist *h;
+	int rc;
+
+	*out = NULL;
+	if (!s->log_hist[0])
+		return 0;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	rc = log_path(s, dir, s->log_hist, suffix ? suffix : "", "clat_hist", h->path,
+		      sizeof(h->path), err, errlen);
+	if (!rc) {
+		h->f = fiolog_create(h->path);
+		if (!h->f) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot write %s: %s", h->path, strerror(errno));
+		}
+	}
+	if (rc) {
+		free(h);
+		return rc;
+	}
+	h->bs = s->bs[0].bs;
+	*out = h;
+	return 0;
+}
+
+void fiolog_hist_row(const struct point *pt, const uint32_t *bucket, void *arg)
+{
+	struct fiolog_hist *h = arg;
+
+	if (!h || pt->ramp || pt->dt <= 0)
+		return;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const uint32_t *b = bucket + (size_t)d * HIST_NBUCKETS;
+		uint64_t tail = 0, any = 0;
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+			any |= b[i];
+		if (!any)
+			continue;
+		fprintf(h->f, "%llu, %d, %u", (unsigned long long)llround(pt->t * 1000.0), d,
+			h->bs);
+		for (unsigned i = 0; i < FIO_PLAT_NR - 1; i++)
+			fprintf(h->f, ", %u", b[i]);
+		for (unsigned i = FIO_PLAT_NR - 1; i < HIST_NBUCKETS; i++)
+			tail += b[i];
+		fprintf(h->f, ", %llu\n", (unsigned long long)tail);
+	}
+	if (ferror(h->f))
+		h->failed = true;
+}
+
+int fiolog_hist_close(struct fiolog_hist *h, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!h)
+		return 0;
+	if (h->failed | ferror(h->f) | fclose(h->f)) {
+		snprintf(err, errlen, "cannot write %s", h->path);
+		rc = -EIO;
+	}
+	free(h);
+	return rc;
+}

@@ -1,0 +1,183 @@
+#!/bin/bash
+# fio_output.sh - fio's tools read nvscope's output (issue 13).
+#
+# On a loop device this test makes:
+# 1. JSON: the same randrw workload through Debian's fio and nvscope
+#    (--output-format=json+); tests/tools/fiojson_compare.py walks fio's
+#    JSON and asserts every key is in nvscope's with fio's type, plus the
+#    keys fio-plot reads.
+# 2. A job file with two jobs: each job reports its own rw; "global options"
+#    never contradicts a job (fio-plot merges it over the job's options).
+# 3. A QD sweep with --output-dir: one fio JSON per depth, named as fio-plot's
+#    bench-fio names them (RW-QD-NUMJOBS.json), each one job, as fio-plot's
+#    QD bar chart reads them.
+# 4. json+: fio_jsonplus_clat2csv converts and validates nvscope's bins, and
+#    its cumulative percentiles agree with nvscope's clat_ns percentiles.
+# 5. Logs (write_iops_log/bw/lat, log_avg_msec=500): fio's names and 5-column
+#    lines; Debian's fiologparser.py averages equal nvscope's own figures.
+# 6. write_hist_log: fio's 1856 bins per line, counts adding up to the I/Os;
+#    fiologparser_hist.py's samples and mean match nvscope's interval.
+. "$(dirname "$0")/../lib.sh"
+command -v fio >/dev/null || skip "fio is not installed"
+command -v python3 >/dev/null || skip "python3 is needed"
+CMP=$(realpath "$NVS_TOP/tests/tools/fiojson_compare.py")
+NVS_BIN=$(realpath "$NVS_BIN")
+t_loop 256M
+cd "$T_TMP" || fail "cd"
+
+# 1. the same workload through fio and nvscope
+common="--rw=randrw --rwmixread=70 --bs=4k --iodepth=4 --runtime=2 --time_based"
+fio --name=cmp --filename="$LOOP" $common --ioengine=io_uring --direct=1 \
+	--output-format=json+ >fio.json 2>fio.err || fail "fio: $(cat fio.err)"
+"$NVS_BIN" run --target "$LOOP" $common --output-format=json+ -q >nv.json 2>nv.err ||
+	fail "nvscope run: $(cat nv.err)"
+python3 "$CMP" fio.json nv.json >cmp.out || fail "JSON differs from fio's: $(head -20 cmp.out)"
+ok "every key of fio's JSON, with fio's type"
+
+# 2. two jobs: per-job rw, global options consistent
+cat >two.fio <<EOT
+[global]
+bs=4k
+runtime=1
+time_based
+[reader]
+rw=randread
+[writer]
+rw=randwrite
+iodepth=2
+EOT
+"$NVS_BIN" run --target "$LOOP" --job two.fio --output-format=json -q >two.json 2>two.err ||
+	fail "job file run: $(cat two.err)"
+python3 - two.json <<'EOT' || fail "per-job options"
+import json, sys
+d = json.load(open(sys.argv[1]))
+jobs = d["jobs"]
+assert [j["job options"]["rw"] for j in jobs] == ["randread", "randwrite"], jobs
+assert [j["job options"]["iodepth"] for j in jobs] == ["1", "2"]
+g = d.get("global options", {})
+for j in jobs:
+    for k, v in g.items():
+        assert j["job options"].get(k) == v, (k, v)
+assert "rw" not in g and g.get("bs") == "4k", g
+assert jobs[0]["write"]["total_ios"] == 0 and jobs[1]["read"]["total_ios"] == 0
+EOT
+ok "each job its own rw and options; global options agree with every job"
+
+# 3. a QD sweep laid out for fio-plot
+"$NVS_BIN" run --target "$LOOP" --rw=randrw --rwmixread=70 --bs=4k --iodepth=1,4 --runtime=1 \
+	--time_based --output-format=json+ --output-dir sweep -q >/dev/null 2>sweep.err ||
+	fail "sweep: $(cat sweep.err)"
+[ -f sweep/randrw-1-1.json ] && [ -f sweep/randrw-4-1.json ] ||
+	fail "sweep files: $(ls sweep)"
+for f in sweep/*.json; do
+	python3 "$CMP" fio.json "$f" >cmp.out || fail "$f differs from fio's: $(head cmp.out)"
+done
+python3 - sweep <<'EOT' || fail "fio-plot's reading of the sweep"
+# fio-plot's jsonimport.filter_json_files: a file counts for (rw, QD, numjobs)
+# when jobs[0]["job options"] (with "global options" merged) say so
+import json, os, sys
+seen = {}
+for name in sorted(os.listdir(sys.argv[1])):
+    d = json.load(open(os.path.join(sys.argv[1], name)))
+    assert sum(k in d for k in ["fio version", "global options", "client_stats", "jobs"]) >= 2
+    assert len(d["jobs"]) == 1, name
+    o = dict(d["jobs"][0]["job options"], **d.get("global options", {}))
+    seen[(o["rw"], int(o["iodepth"]), int(o["numjobs"]))] = d["jobs"][0]["read"]["iops"]
+assert set(seen) == {("randrw", 1, 1), ("randrw", 4, 1)}, seen
+assert all(v > 0 for v in seen.values()), seen
+EOT
+ok "QD sweep: one fio JSON per depth, bench-fio's names"
+
+# 4. json+ through fio's own converter
+fio_jsonplus_clat2csv nv.json clat >/dev/null 2>c2c.err || fail "clat2csv: $(cat c2c.err)"
+fio_jsonplus_clat2csv --validate nv.json clat >/dev/null 2>c2c.err ||
+	fail "clat2csv --validate: $(cat c2c.err)"
+python3 - nv.json clat_job0 <<'EOT' || fail "clat2csv's percentiles"
+import csv, json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+rows = list(csv.reader(open(sys.argv[2]), skipinitialspace=True))
+head = [h.strip() for h in rows[0]]
+for ddir in ("read", "write"):
+    col = head.index(f"{ddir}_clat_ns_percentile")
+    # the converter writes the cumulative share as a fraction
+    pts = [(int(r[0]), 100 * float(r[col])) for r in rows[1:] if r[col].strip()]
+    assert pts, ddir
+    for p, v in job[ddir]["clat_ns"]["percentile"].items():
+        p = float(p)
+        csv_v = next(ns for ns, pct in pts if pct >= p - 1e-9)
+        # same bucket, except nvscope clamps its percentiles to the exact min/max
+        lo, hi = job[ddir]["clat_ns"]["min"], job[ddir]["clat_ns"]["max"]
+        want = min(max(csv_v, lo), hi)
+        assert abs(want - v) <= v / 64, (ddir, p, v, csv_v)
+EOT
+ok "fio_jsonplus_clat2csv reads nvscope's json+; its percentiles are nvscope's"
+
+# 5. log files through fio's log parser
+"$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --iodepth=2 --runtime=2 --time_based \
+	--write_iops_log=nv --write_bw_log=nv --write_lat_log=nv --log_avg_msec=500 \
+	--output-format=json -q >logs.json 2>logs.err || fail "logs run: $(cat logs.err)"
+for t in iops bw lat clat; do
+	[ -s nv_$t.1.log ] || fail "no nv_$t.1.log: $(ls)"
+	grep -Evq '^[0-9]+, [0-9]+, [01], 0, 0$' nv_$t.1.log && fail "nv_$t.1.log: $(head -3 nv_$t.1.log)"
+done
+[ "$(wc -l <nv_iops.1.log)" -ge 3 ] || fail "too few log lines: $(cat nv_iops.1.log)"
+zcat /usr/share/doc/fio/fiologparser.py.gz >fiologparser.py 2>/dev/null ||
+	cp /usr/share/doc/fio/fiologparser.py fiologparser.py 2>/dev/null || skip "no fiologparser.py"
+# Debian's fiologparser.py (fio 3.33) still splits 4 columns; fio 3.33's own
+# logs have 5 (the priority), so both are fed their first four
+for t in iops bw lat; do
+	cut -d, -f1-4 nv_$t.1.log >p_$t.log
+	python3 fiologparser.py p_$t.log >p_$t.out 2>p.err || fail "fiologparser $t: $(cat p.err)"
+done
+python3 - logs.json p_iops.out p_bw.out p_lat.out <<'EOT' || fail "fiologparser's averages"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+iops, bw, lat = (float(open(f).read().split()[-1]) for f in sys.argv[2:5])
+r = job["read"]
+pts = [p for p in job["nvscope"]["series"] if not p["ramp"]]
+lat_mean = sum(p["lat_mean_us"] * 1000 for p in pts) / len(pts)
+def near(a, b, tol):
+    return abs(a - b) <= tol * max(abs(b), 1)
+assert near(iops, r["iops_mean"], 0.01), (iops, r["iops_mean"])
+assert near(bw, r["bw_mean"], 0.01), (bw, r["bw_mean"])
+assert near(lat, lat_mean, 0.01), (lat, lat_mean)
+EOT
+ok "fio log files: fio's names and lines; fiologparser.py gives nvscope's averages"
+
+# 6. the histogram log through fio's histogram log parser (needs Debian's
+#    python3 with pandas: fiologparser_hist.py imports it)
+"$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --iodepth=4 --runtime=2 --time_based \
+	--write_hist_log=h --output-format=json -q >hist.json 2>hist.err ||
+	fail "hist log run: $(cat hist.err)"
+[ -s h_clat_hist.1.log ] || fail "no h_clat_hist.1.log: $(ls)"
+python3 - hist.json h_clat_hist.1.log <<'EOT' || fail "hist log lines"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+total = 0
+for line in open(sys.argv[2]):
+    v = [int(x) for x in line.split(",")]
+    assert len(v) == 3 + 1856 and v[1] == 0 and v[2] == 4096, v[:3]
+    total += sum(v[3:])
+assert total == job["read"]["total_ios"], (total, job["read"]["total_ios"])
+EOT
+ok "histogram log: fio's 1856 bins per line; counts add up to the I/Os"
+PYD=/usr/bin/python3
+if $PYD -c 'import pandas, numpy' 2>/dev/null &&
+	zcat /usr/share/doc/fio/fiologparser_hist.py.gz >fph.py 2>/dev/null; then
+	$PYD fph.py h_clat_hist.1.log >fph.out 2>fph.err || fail "fiologparser_hist: $(cat fph.err)"
+	python3 - hist.json fph.out <<'EOT' || fail "fiologparser_hist's figures: $(cat fph.out)"
+import csv, json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+rows = list(csv.reader(open(sys.argv[2]), skipinitialspace=True))
+assert rows[0][:4] == ["end-time", "samples", "min", "avg"], rows[0]
+pts = [p for p in job["nvscope"]["series"] if not p["ramp"]]
+# the first interval (0..1000 ms) is a whole one in both
+r, p = rows[1], pts[0]
+assert int(r[0]) == 1000 and abs(p["t"] - 1.0) < 0.05, (r, p)
+assert abs(int(r[1]) - p["read_iops"] * p["t"]) <= 1, (r, p)
+assert abs(float(r[3]) - p["lat_mean_us"] * 1000) <= 0.02 * p["lat_mean_us"] * 1000, (r, p)
+EOT
+	ok "fiologparser_hist.py reads the histogram log: nvscope's counts and means"
+else
+	echo "note: no pandas for /usr/bin/python3: fiologparser_hist.py not run"
+fi

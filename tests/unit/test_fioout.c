@@ -1,0 +1,215 @@
+/* test_fioout.c - fio-compatible output: json+ bins keyed by fio's
+ * plat_idx_to_val (fio's stat.c formula, re-written here), fio's number
+ * types (integers without a fraction, floats with one), latency tables,
+ * per-job options, /sys/block stat parsing and the log options. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "io/spec.h"
+#include "report/fiolog.h"
+#include "report/json.h"
+#include "stats/diskstat.h"
+
+/* fio stat.c: plat_idx_to_val with FIO_IO_U_PLAT_BITS 6 */
+static unsigned long long fio_plat_idx_to_val(unsigned idx)
+{
+	if (idx < (64u << 1))
+		return idx;
+	unsigned error_bits = (idx >> 6) - 1;
+	unsigned long long base = 1ULL << (error_bits + 6);
+	unsigned long long k = idx % 64;
+	return base + (unsigned long long)((k + 0.5) * (double)(1ULL << error_bits));
+}
+
+START_TEST(test_bins_are_fios)
+{
+	/* fio has 29 groups (FIO_IO_U_PLAT_NR 1856); nvscope's first 29 agree */
+	for (unsigned i = 0; i < 29 * 64; i++)
+		ck_assert_uint_eq(hist_bucket_value(i), fio_plat_idx_to_val(i));
+	/* and every value lands in the bucket fio's index would pick */
+	uint64_t vals[] = {0, 1, 127, 128, 129, 4096, 5000, 123456, 99999999, 1ULL << 33};
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		unsigned idx = hist_index(vals[i]);
+		uint64_t mid = hist_bucket_value(idx);
+		ck_assert(mid <= vals[i] + vals[i] / 64 + 1 && mid + mid / 64 + 1 >= vals[i]);
+	}
+}
+END_TEST
+
+static char *render(const struct json_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(json_write_run(f, run), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_json_types_and_bins)
+{
+	struct spec s[2];
+	struct result *r = calloc(2, sizeof(*r));
+	struct json_job info[2] = {{.spec = &s[0], .elapsed_s = 2.4, .ctx = 7},
+				   {.spec = &s[1], .elapsed_s = 1}};
+	char err[128];
+
+	spec_init(&s[0]);
+	spec_init(&s[1]);
+	ck_assert_int_eq(spec_set(&s[0], "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s[1], "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s[1], "rw", "randwrite", err, sizeof(err)), 0);
+	for (int j = 0; j < 2; j++) {
+		result_init(&r[j]);
+		snprintf(r[j].name, sizeof(r[j].name), "j%d", j);
+		r[j].iodepth = 4;
+		r[j].numjobs = 1;
+		r[j].runtime_s = 2.0;
+	}
+	/* 3 I/Os of 4k at 1500 ns, one at 3 ms */
+	for (int i = 0; i < 3; i++)
+		hist_add(&r[0].dir[0].lat, 1500);
+	hist_add(&r[0].dir[0].lat, 3000000);
+	r[0].dir[0].ios = 4;
+	r[0].dir[0].bytes = 4 * 4096;
+	struct json_run run = {.spec = &s[0], .jobs = r, .njobs = 2, .info = info, .plus = true};
+	char *text = render(&run);
+	cJSON *doc = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(doc);
+	cJSON *j0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0);
+	cJSON *j1 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 1);
+	cJSON *rd = cJSON_GetObjectItem(j0, "read");
+	/* integers print without a fraction, floats with one (fio's types) */
+	ck_assert_ptr_nonnull(strstr(text, "\"bw\":\t8,\n"));	    /* 16384 B / 2 s = 8 KiB/s */
+	ck_assert_ptr_nonnull(strstr(text, "\"iops\":\t2.000000")); /* a float, as fio */
+	ck_assert_ptr_nonnull(strstr(text, "\"runtime\":\t2000,\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\"timestamp_ms\""));
+	ck_assert_int_eq(cJSON_GetObjectItem(j0, "elapsed")->valueint, 2);
+	ck_assert_int_eq(cJSON_GetObjectItem(j0, "ctx")->valueint, 7);
+	/* bins: keyed by fio's bin value, counts */
+	cJSON *bins = cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "bins");
+	ck_assert_ptr_nonnull(bins);
+	char key[32];
+	snprintf(key, sizeof(key), "%llu", fio_plat_idx_to_val(hist_index(1500)));
+	ck_assert_int_eq(cJSON_GetObjectItem(bins, key)->valueint, 3);
+	ck_assert_int_eq(cJSON_GetArraySize(bins), 2);
+	/* lat_ns has no bins (fio: only clat unless lat_percentiles) */
+	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "bins"));
+	/* latency tables: 3 of 4 in [1, 2) us, 1 in [2, 4) ms */
+	ck_assert_double_eq_tol(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_us"), "2")->valuedouble, 75, 1e-6);
+	ck_assert_double_eq_tol(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_ms"), "4")->valuedouble, 25, 1e-6);
+	ck_assert_ptr_nonnull(cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "latency_ms"), ">=2000"));
+	/* each job its own rw; global options never contradict a job */
+	ck_assert_str_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "job options"), "rw")->valuestring,
+	    "randread");
+	ck_assert_str_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(j1, "job options"), "rw")->valuestring,
+	    "randwrite");
+	cJSON *g = cJSON_GetObjectItem(doc, "global options");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_null(cJSON_GetObjectItem(g, "rw"));
+	ck_assert_str_eq(cJSON_GetObjectItem(g, "bs")->valuestring, "4k");
+	cJSON_Delete(doc);
+	free(text);
+	free(r);
+}
+END_TEST
+
+START_TEST(test_diskstat_parse)
+{
+	struct diskstat a, b, d;
+	const char *l0 = "  100 2 800 50 10 0 80 5 0 40 55 0 0 0 0\n";
+	const char *l1 = "  300 2 2400 150 10 0 80 5 1 540 155 0 0 0 0\n";
+
+	ck_assert_int_eq(diskstat_parse(l0, &a), 0);
+	ck_assert_int_eq(diskstat_parse(l1, &b), 0);
+	diskstat_delta(&a, &b, 1000, &d);
+	ck_assert_uint_eq(d.ios[0], 200);
+	ck_assert_uint_eq(d.ios[1], 0);
+	ck_assert_uint_eq(d.ticks[0], 100);
+	ck_assert_uint_eq(d.io_ticks, 500);
+	ck_assert_double_eq_tol(diskstat_util(&d), 50, 1e-9);
+	ck_assert_int_eq(diskstat_parse("1 2 3", &a), -EINVAL);
+	ck_assert_int_eq(diskstat_read("/dev/null", &a), -ENOTBLK);
+}
+END_TEST
+
+START_TEST(test_log_options)
+{
+	struct spec s;
+	char err[256], longname[400];
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "name", "myjob", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "write_iops_log", "pfx", err, sizeof(err)), 0);
+	ck_assert_str_eq(s.log_iops, "pfx");
+	ck_assert_int_eq(spec_set(&s, "write_lat_log", NULL, err, sizeof(err)), 0);
+	ck_assert_str_eq(s.log_lat, "myjob"); /* fio: the job's name */
+	ck_assert_int_eq(spec_set(&s, "write_bw_log", "0", err, sizeof(err)), 0);
+	ck_assert_str_eq(s.log_bw, "");
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	ck_assert_int_eq(spec_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_offset", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "write_hist_log", "h", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "log_hist_msec", "500", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL); /* interval is 1 s */
+	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "500", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
+}
+END_TEST
+
+START_TEST(test_create_refuses_links_and_devices)
+{
+	char dir[] = "/tmp/nvs-fioout.XXXXXX", path[128], link[128];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.log", dir);
+	snprintf(link, sizeof(link), "%s/l.log", dir);
+	f = fiolog_create(path);
+	ck_assert_ptr_nonnull(f);
+	fputs("old contents\n", f);
+	fclose(f);
+	f = fiolog_create(path); /* truncates a regular file */
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	ck_assert_int_eq(symlink(path, link), 0);
+	errno = 0;
+	ck_assert_ptr_null(fiolog_create(link)); /* a planted symlink */
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_ptr_null(fiolog_create("/dev/null")); /* not a regular file */
+	ck_assert_int_eq(errno, EPERM);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+Suite *fioout_suite(void)
+{
+	Suite *s = suite_create("fioout");
+	TCase *tc = tcase_create("fioout");
+	tcase_add_test(tc, test_bins_are_fios);
+	tcase_add_test(tc, test_json_types_and_bins);
+	tcase_add_test(tc, test_diskstat_parse);
+	tcase_add_test(tc, test_log_options);
+	tcase_add_test(tc, test_create_refuses_links_and_devices);
+	suite_add_tcase(s, tc);
+	return s;
+}
