@@ -127,6 +127,11 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu : 0, a, sizeof(a)));
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
+	if (r->cancelled || r->unfinished)
+		fprintf(f, "  at the end: %llu I/Os cancelled, %llu late, %llu unfinished (the device "
+			   "did not answer); none counted\n",
+			(unsigned long long)r->cancelled, (unsigned long long)r->late,
+			(unsigned long long)r->unfinished);
 	for (unsigned m = 0; m < r->nmembers && m < s->ntargets; m++)
 		fprintf(f, "  member %-24s IOPS=%s\n", s->targets[m],
 			si(r->runtime_s > 0 ? (double)r->member[m].ios / r->runtime_s : 0, a,

@@ -11,7 +11,17 @@
  *   4. at an interval boundary push the sample into the SPSC ring (dropped
  *      and counted by the ring when the consumer lags - I/O never waits).
  * Two clock reads per batch rather than per I/O: completions found by one
- * reap were all observed at the same instant, which is the honest time. */
+ * reap were all observed at the same instant, which is the honest time.
+ *
+ * The end: at the deadline (or the stop flag, or the first error) the
+ * measured window closes at once - its figures and runtime are final - and
+ * what is still in flight is cancelled (IORING_OP_ASYNC_CANCEL, any request)
+ * and given WORKER_GRACE_NS to come back; those I/Os count as cancelled (or
+ * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued often cannot be
+ * cancelled: after the grace the worker gives up, counts them unfinished and
+ * ends (the "abandoned" worker, see worker.h) without freeing the memory the
+ * kernel may still write into, so a stalled device never holds the run's
+ * results hostage. */
 #include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
@@ -25,6 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/worker.h"
+
+#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
+#define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
 
 struct slot {
 	void *buf;
@@ -359,6 +372,50 @@ static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 	return m;
 }
 
+/* After the window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
+static void drain(struct worker *w, struct wstate *st, uint64_t now)
+{
+	uint64_t give_up = now + WORKER_GRACE_NS;
+	struct io_uring_sqe *sqe;
+
+	if (!st->inflight)
+		return;
+	sqe = io_uring_get_sqe(&st->ring);
+	if (sqe) {
+		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
+		 * alone bounds the wait */
+		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+		sqe->user_data = CANCEL_TAG;
+	}
+	while (st->inflight && now < give_up) {
+		uint64_t wait = give_up - now;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			break;
+		now = worker_now_ns();
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (cqe->user_data < CANCEL_TAG) {
+				st->freel[st->nfree++] = (unsigned)cqe->user_data;
+				st->inflight--;
+				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
+					w->res.cancelled++;
+				else
+					w->res.late++;
+			}
+			n++;
+		}
+		io_uring_cq_advance(&st->ring, n);
+	}
+	w->res.unfinished = st->inflight;
+}
+
 static void run(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
@@ -433,6 +490,8 @@ static void run(struct worker *w, struct wstate *st)
 		if (gap && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
 		uint64_t wait = deadline > now ? deadline - now : 0;
+		if (wait > WAIT_MAX_NS)
+			wait = WAIT_MAX_NS; /* a stalled device must not delay a stop */
 		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
 					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 		struct io_uring_cqe *cqe;
@@ -448,7 +507,7 @@ static void run(struct worker *w, struct wstate *st)
 		unsigned head, n = 0;
 		io_uring_for_each_cqe(&st->ring, head, cqe)
 		{
-			if (cqe->user_data != LIBURING_UDATA_TIMEOUT)
+			if (cqe->user_data < CANCEL_TAG)
 				complete(w, st, cqe, now);
 			if (++n >= max_reap)
 				break;
@@ -469,6 +528,8 @@ static void run(struct worker *w, struct wstate *st)
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;
 		}
+		if (st->stopping)
+			break; /* the window closes now: in-flight I/O is not waited for */
 	}
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
@@ -478,6 +539,7 @@ static void run(struct worker *w, struct wstate *st)
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
+	drain(w, st, now);
 }
 
 void *worker_main(void *arg)
@@ -510,7 +572,13 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
-	if (st) {
+	if (st && st->inflight) {
+		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
+		 * device).  Leave the ring, buffers and registered files alone -
+		 * the kernel frees its side when the I/O ends - and tell the pool
+		 * to detach this thread: its exit waits in the kernel for them. */
+		w->abandoned = true;
+	} else if (st) {
 		if (st->ring_ok) {
 			/* the ring's teardown runs later in a kernel worker: drop the
 			 * registered files now, so the next job can reopen a block
@@ -525,6 +593,8 @@ ready:
 		free(st->slots);
 		free(st);
 	}
+	/* the last access to the pool's memory: once running reaches 0 the
+	 * pool may join (or detach) and free everything */
 	atomic_fetch_sub_explicit(&sh->running, 1, memory_order_release);
 	return NULL;
 }
