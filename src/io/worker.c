@@ -34,6 +34,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "io/datagen.h"
 #include "io/worker.h"
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -45,6 +46,7 @@ struct slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
+	bool stale; /* a read filled the buffer: refill before writing it */
 };
 
 struct wstate {
@@ -56,6 +58,7 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
@@ -236,16 +239,21 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 			    maxbs);
 		return -ENOMEM;
 	}
-	/* incompressible data, so drives that compress or dedupe see no gain */
-	uint64_t x = w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995;
-	uint64_t *p = st->bufmem;
-	for (size_t i = 0; i < stride * w->qd / 8; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		p[i] = x;
-	}
+	/* fio's buffer contents (io/datagen.h): by default each buffer random,
+	 * then scrambled per write, so every block written is distinct */
+	uint32_t minbs = maxbs;
+	for (unsigned i = 0; i < w->spec->nbs; i++)
+		if (w->spec->bs[i].bs < minbs)
+			minbs = w->spec->bs[i].bs;
+	datagen_init(&st->data, w->spec, minbs,
+		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
+		if (spec_writes(w->spec))
+			datagen_fill(&st->data, st->slots[i].buf, stride);
+		else
+			memset(st->slots[i].buf, 0, stride);
 	}
 	st->nfree = w->qd;
 	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
@@ -455,6 +463,13 @@ static void run(struct worker *w, struct wstate *st)
 				enum nvs_dir dir;
 
 				offgen_next(&st->gen, &off, &len, &dir);
+				if (dir == NVS_WRITE) {
+					datagen_prepare_write(&st->data, sl->buf, len, off, now,
+							      sl->stale);
+					sl->stale = false;
+				} else {
+					sl->stale = true;
+				}
 				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
 				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
 				io.fixed_file = st->fixed_files;
