@@ -42,6 +42,8 @@ static void usage(FILE *f)
 		"  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
 		"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
 		"  --cpus_allowed=LIST --interval=1s --stripe=SIZE --continue_on_error=all\n"
+		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
+		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
 		"  --force-destroy (write over a partition table or filesystem signature)\n"
 		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused.\n"
 		"See nvscope(1).\n");
