@@ -587,22 +587,24 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
-	if (st && st->inflight) {
+	if (st) {
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
-		 * device).  Leave the ring, buffers and registered files alone -
-		 * the kernel frees its side when the I/O ends - and tell the pool
-		 * to detach this thread: its exit waits in the kernel for them. */
-		w->abandoned = true;
-	} else if (st) {
+		 * device).  The buffers are never freed (the device may still
+		 * write into them); closing the ring does not wait (the kernel
+		 * tears it down when the I/O ends, and drops the files then); the
+		 * pool detaches this thread, whose exit may wait in the kernel. */
+		w->abandoned = st->inflight > 0;
 		if (st->ring_ok) {
 			/* the ring's teardown runs later in a kernel worker: drop the
 			 * registered files now, so the next job can reopen a block
-			 * device exclusively as soon as this one ends */
-			if (st->fixed_files)
+			 * device exclusively as soon as this one ends (not with I/O
+			 * stuck: older kernels wait for it there) */
+			if (st->fixed_files && !w->abandoned)
 				io_uring_unregister_files(&st->ring);
 			io_uring_queue_exit(&st->ring);
 		}
-		free(st->bufmem);
+		if (!w->abandoned)
+			free(st->bufmem);
 		free(st->cur);
 		free(st->freel);
 		free(st->slots);
