@@ -65,7 +65,12 @@ struct wstate {
 	bool measuring, stopping;
 	unsigned inflight;
 	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
+	struct wstate *next_abandoned;
 };
+
+/* States of abandoned workers, kept (and reachable, for leak checkers):
+ * the kernel may still write into their buffers. */
+static _Atomic(struct wstate *) abandoned_states;
 
 uint64_t worker_now_ns(void)
 {
@@ -603,12 +608,18 @@ ready:
 				io_uring_unregister_files(&st->ring);
 			io_uring_queue_exit(&st->ring);
 		}
-		if (!w->abandoned)
+		if (w->abandoned) {
+			st->next_abandoned = atomic_load(&abandoned_states);
+			while (!atomic_compare_exchange_weak(&abandoned_states,
+							     &st->next_abandoned, st))
+				;
+		} else {
 			free(st->bufmem);
-		free(st->cur);
-		free(st->freel);
-		free(st->slots);
-		free(st);
+			free(st->cur);
+			free(st->freel);
+			free(st->slots);
+			free(st);
+		}
 	}
 	/* the last access to the pool's memory: once running reaches 0 the
 	 * pool may join (or detach) and free everything */
