@@ -29,7 +29,8 @@ static inline uint64_t splitmix(uint64_t *x)
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize"))) /* gcc's -O2 does not vectorize it */
 #endif
-static void fill_random(uint8_t *buf, size_t len, uint64_t seed)
+static void
+fill_random(uint8_t *buf, size_t len, uint64_t seed)
 {
 	uint64_t v[LANES];
 	size_t i = 0;
@@ -103,7 +104,8 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
 		g->scramble = false;
 	/* the default: random buffers written fresh each time */
 	g->fresh = g->scramble && !g->refill && !g->zero && !g->pattern_len;
-	g->chunk = s->compress_chunk && s->compress_chunk < min_write ? s->compress_chunk : min_write;
+	g->chunk =
+	    s->compress_chunk && s->compress_chunk < min_write ? s->compress_chunk : min_write;
 	if (!g->chunk)
 		g->chunk = 512;
 }
@@ -152,8 +154,8 @@ static void scramble(uint8_t *p, size_t len, uint64_t off, uint64_t now_ns)
 	}
 }
 
-void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off,
-			   uint64_t now_ns, bool stale)
+void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off, uint64_t now_ns,
+			   bool stale)
 {
 	if (g->fresh) {
 		/* random buffers: all new data, not fio's stamp (see datagen.h) */

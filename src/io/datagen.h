@@ -22,13 +22,13 @@
 #include "io/spec.h"
 
 struct datagen {
-	uint64_t rnd;         /* splitmix64 state: seeds and dedupe draws */
-	uint64_t prev_seed;   /* seed of the last unique buffer (dedupe) */
+	uint64_t rnd;	    /* splitmix64 state: seeds and dedupe draws */
+	uint64_t prev_seed; /* seed of the last unique buffer (dedupe) */
 	bool have_prev;
 	bool refill, scramble, zero;
-	bool fresh;           /* random data, new for every write (the default) */
+	bool fresh; /* random data, new for every write (the default) */
 	unsigned compress_pct, dedupe_pct;
-	uint32_t chunk;       /* random/fixed region (compress), bytes */
+	uint32_t chunk; /* random/fixed region (compress), bytes */
 	const uint8_t *pattern;
 	unsigned pattern_len;
 };
@@ -44,8 +44,8 @@ void datagen_fill(struct datagen *g, void *buf, size_t len);
  * or refilled when refill_buffers or @stale (a read filled it last), then
  * stamped with @off and @now_ns (fio's scramble) where that applies.  The
  * hot path. */
-void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off,
-			   uint64_t now_ns, bool stale);
+void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off, uint64_t now_ns,
+			   bool stale);
 /* Parses fio's buffer_pattern syntax: 0x hex, "string", decimal integers,
  * concatenated in any order.  Returns the length (> 0) or -EINVAL; at
  * most @max bytes. */

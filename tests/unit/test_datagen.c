@@ -6,7 +6,7 @@
 #include <string.h>
 #include "io/datagen.h"
 
-#define N 2000
+#define N  2000
 #define BS 4096
 
 static struct spec opts(const char *k1, const char *v1, const char *k2, const char *v2)
@@ -147,7 +147,8 @@ START_TEST(test_pattern_syntax)
 	spec_init(&s);
 	ck_assert_int_eq(s.scramble_buffers, -1);
 	ck_assert_uint_eq(s.compress_chunk, 512);
-	ck_assert_int_eq(spec_set(&s, "buffer_compress_percentage", "101", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "buffer_compress_percentage", "101", err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "-1", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "nan", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "refill_buffers", NULL, err, sizeof(err)), 0);
