@@ -6,9 +6,11 @@
  * for: fio stamps the offset and time into each 512-byte sector of a buffer
  * filled once (small_content_scramble), which keeps blocks distinct but
  * leaves a stream of writes that compresses ~50:1 across blocks (measured:
- * zstd --long on a 64 MiB sequential write at QD4).  nvscope writes each
- * random buffer with new random data instead (about 0.2 us per 4 KiB), so
- * every block is distinct and nothing compresses, alone or together.  fio's
+ * zstd --long on a 64 MiB sequential write at QD4).  nvscope turns each
+ * random buffer into new random data before every write instead (one
+ * vector pass XORing a new 64-bit key into every word: random stays random,
+ * and two writes of a buffer differ in nearly every byte), so every block
+ * is distinct and nothing compresses, alone or together.  fio's
  * stamp is kept where fio's data is not random (zero_buffers or
  * buffer_pattern with scramble_buffers=1 given).  Also unlike fio, a buffer
  * a read has filled is refilled before it is written (fio writes back the
