@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
 		"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
 		"  --cpus_allowed=LIST --interval=1s --stripe=SIZE --continue_on_error=all\n"
+		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
+		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
 		"  --force-destroy (write over a partition table or filesystem signature)\n"
 		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 		"  130/143 stopped by SIGINT/SIGTERM.\n"
@@ -135,6 +137,11 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu : 0, a, sizeof(a)));
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
+	if (r->cancelled || r->unfinished)
+		fprintf(f, "  at the end: %llu I/Os cancelled, %llu late, %llu unfinished (the device "
+			   "did not answer); none counted\n",
+			(unsigned long long)r->cancelled, (unsigned long long)r->late,
+			(unsigned long long)r->unfinished);
 	for (unsigned m = 0; m < r->nmembers && m < s->ntargets; m++)
 		fprintf(f, "  member %-24s IOPS=%s\n", s->targets[m],
 			si(r->runtime_s > 0 ? (double)r->member[m].ios / r->runtime_s : 0, a,

@@ -11,6 +11,7 @@ static const char *const flags[] = {
 	"time_based", "direct", "buffered", "norandommap", "sqthread_poll", "sqpoll", "hipri",
 	"fixedbufs", "registerfiles", "force_destroy", "continue_on_error", "group_reporting",
 	"thread", "randrepeat",
+	"scramble_buffers", "refill_buffers", "zero_buffers",
 };
 
 static bool is_flag(const char *key, size_t len)

@@ -271,9 +271,19 @@ void pool_join(struct pool *p)
 {
 	if (!p || p->joined)
 		return;
-	for (unsigned i = 0; i < p->nw; i++)
-		if (p->w[i].started)
+	/* a worker's last access to the pool is its decrement of running */
+	while (atomic_load_explicit(&p->sh.running, memory_order_acquire) > 0) {
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
+	for (unsigned i = 0; i < p->nw; i++) {
+		if (!p->w[i].started)
+			continue;
+		if (p->w[i].abandoned)
+			pthread_detach(p->w[i].thread); /* its exit waits for the device */
+		else
 			pthread_join(p->w[i].thread, NULL);
+	}
 	p->joined = true;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "io/datagen.h"
 #include "io/spec.h"
 
 static const char *const rw_names[] = {
@@ -31,6 +32,8 @@ void spec_init(struct spec *s)
 	s->interval_ns = NVS_NSEC_PER_SEC;
 	s->seed = 0x6e7673636f7065ULL; /* "nvscope" */
 	s->per_job_logs = true;
+	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
+	s->compress_chunk = 512;
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -291,7 +294,7 @@ static int set_log(struct spec *s, const char *key, const char *v, char *err, si
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
 	"new_group", "invalidate", "lat_percentiles", "clat_percentiles", "randrepeat",
-	"refill_buffers", "scramble_buffers", "percentile_list", "unified_rw_reporting",
+	"percentile_list", "unified_rw_reporting",
 	"exitall", "ioscheduler", "gtod_reduce", "disable_slat", "disable_clat",
 };
 
@@ -478,6 +481,30 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset "
 			    "and priority; leave it 0",
 			    key_in);
+	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
+		   !strcmp(key, "zero_buffers")) {
+		bool b;
+		rc = parse_bool(v, &b);
+		*(key[0] == 's' ? &s->scramble_buffers
+		  : key[0] == 'r' ? &s->refill_buffers
+				  : &s->zero_buffers) = b;
+	} else if (!strcmp(key, "buffer_compress_percentage") || !strcmp(key, "dedupe_percentage")) {
+		if (parse_uint(v, 100, &u))
+			BAD("%s: '%s' is not a percentage 0..100", key_in, v ? v : "");
+		*(key[0] == 'b' ? &s->compress_pct : &s->dedupe_pct) = (unsigned)u;
+	} else if (!strcmp(key, "buffer_compress_chunk")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &sz) || sz > (64u << 20))
+			BAD("buffer_compress_chunk: '%s' is not a size (0 = the block size)", v);
+		s->compress_chunk = (uint32_t)sz;
+	} else if (!strcmp(key, "buffer_pattern")) {
+		NEED_VALUE();
+		int n = datagen_parse_pattern(v, s->pattern, sizeof(s->pattern));
+		if (n <= 0)
+			BAD("buffer_pattern: '%s' is not 0xHEX, \"text\" or a number (at most %d "
+			    "bytes; files are not supported)",
+			    v, SPEC_MAX_PATTERN);
+		s->pattern_len = (unsigned)n;
 	} else if (!strcmp(key, "randseed")) {
 		if (parse_uint(v, UINT64_MAX, &u))
 			BAD("randseed: '%s' is not a number", v ? v : "");

@@ -11,6 +11,7 @@
 enum spec_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM };
 enum spec_engine { ENGINE_IO_URING, ENGINE_IO_URING_CMD };
 enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
+#define SPEC_MAX_PATTERN 512 /* fio's MAX_PATTERN_SIZE */
 
 struct spec_bs {
 	uint32_t bs;     /* bytes */
@@ -57,6 +58,14 @@ struct spec {
 	char log_iops[256], log_lat[256], log_bw[256], log_hist[256];
 	uint64_t log_hist_ns;   /* log_hist_msec; 0 = the interval */
 	bool per_job_logs;      /* fio's default 1 (file names only, see fiolog.h) */
+	/* written data (fio's options and defaults; io/datagen.h): the three
+	 * flags are -1 when not given, as fio tells "unset" from "set to 0" */
+	int8_t scramble_buffers, refill_buffers, zero_buffers;
+	unsigned compress_pct;   /* buffer_compress_percentage 0..100 */
+	uint32_t compress_chunk; /* buffer_compress_chunk, default 512; 0 = bs */
+	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
+	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
+	unsigned pattern_len;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

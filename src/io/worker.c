@@ -11,7 +11,17 @@
  *   4. at an interval boundary push the sample into the SPSC ring (dropped
  *      and counted by the ring when the consumer lags - I/O never waits).
  * Two clock reads per batch rather than per I/O: completions found by one
- * reap were all observed at the same instant, which is the honest time. */
+ * reap were all observed at the same instant, which is the honest time.
+ *
+ * The end: at the deadline (or the stop flag, or the first error) the
+ * measured window closes at once - its figures and runtime are final - and
+ * what is still in flight is cancelled (IORING_OP_ASYNC_CANCEL, any request)
+ * and given WORKER_GRACE_NS to come back; those I/Os count as cancelled (or
+ * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued often cannot be
+ * cancelled: after the grace the worker gives up, counts them unfinished and
+ * ends (the "abandoned" worker, see worker.h) without freeing the memory the
+ * kernel may still write into, so a stalled device never holds the run's
+ * results hostage. */
 #include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
@@ -24,7 +34,11 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "io/datagen.h"
 #include "io/worker.h"
+
+#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
+#define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
 
 struct slot {
 	void *buf;
@@ -32,6 +46,7 @@ struct slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
+	bool stale; /* a read filled the buffer: refill before writing it */
 };
 
 struct wstate {
@@ -43,13 +58,19 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
 	bool measuring, stopping;
 	unsigned inflight;
 	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
+	struct wstate *next_abandoned;
 };
+
+/* States of abandoned workers, kept (and reachable, for leak checkers):
+ * the kernel may still write into their buffers. */
+static _Atomic(struct wstate *) abandoned_states;
 
 uint64_t worker_now_ns(void)
 {
@@ -223,16 +244,21 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 			    maxbs);
 		return -ENOMEM;
 	}
-	/* incompressible data, so drives that compress or dedupe see no gain */
-	uint64_t x = w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995;
-	uint64_t *p = st->bufmem;
-	for (size_t i = 0; i < stride * w->qd / 8; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		p[i] = x;
-	}
+	/* fio's buffer contents (io/datagen.h): by default each buffer random,
+	 * then scrambled per write, so every block written is distinct */
+	uint32_t minbs = maxbs;
+	for (unsigned i = 0; i < w->spec->nbs; i++)
+		if (w->spec->bs[i].bs < minbs)
+			minbs = w->spec->bs[i].bs;
+	datagen_init(&st->data, w->spec, minbs,
+		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
+		if (spec_writes(w->spec))
+			datagen_fill(&st->data, st->slots[i].buf, stride);
+		else
+			memset(st->slots[i].buf, 0, stride);
 	}
 	st->nfree = w->qd;
 	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
@@ -359,6 +385,50 @@ static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 	return m;
 }
 
+/* After the window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
+static void drain(struct worker *w, struct wstate *st, uint64_t now)
+{
+	uint64_t give_up = now + WORKER_GRACE_NS;
+	struct io_uring_sqe *sqe;
+
+	if (!st->inflight)
+		return;
+	sqe = io_uring_get_sqe(&st->ring);
+	if (sqe) {
+		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
+		 * alone bounds the wait */
+		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+		sqe->user_data = CANCEL_TAG;
+	}
+	while (st->inflight && now < give_up) {
+		uint64_t wait = give_up - now;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			break;
+		now = worker_now_ns();
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (cqe->user_data < CANCEL_TAG) {
+				st->freel[st->nfree++] = (unsigned)cqe->user_data;
+				st->inflight--;
+				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
+					w->res.cancelled++;
+				else
+					w->res.late++;
+			}
+			n++;
+		}
+		io_uring_cq_advance(&st->ring, n);
+	}
+	w->res.unfinished = st->inflight;
+}
+
 static void run(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
@@ -398,6 +468,13 @@ static void run(struct worker *w, struct wstate *st)
 				enum nvs_dir dir;
 
 				offgen_next(&st->gen, &off, &len, &dir);
+				if (dir == NVS_WRITE) {
+					datagen_prepare_write(&st->data, sl->buf, len, off, now,
+							      sl->stale);
+					sl->stale = false;
+				} else {
+					sl->stale = true;
+				}
 				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
 				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
 				io.fixed_file = st->fixed_files;
@@ -433,6 +510,8 @@ static void run(struct worker *w, struct wstate *st)
 		if (gap && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
 		uint64_t wait = deadline > now ? deadline - now : 0;
+		if (wait > WAIT_MAX_NS)
+			wait = WAIT_MAX_NS; /* a stalled device must not delay a stop */
 		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
 					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 		struct io_uring_cqe *cqe;
@@ -448,7 +527,7 @@ static void run(struct worker *w, struct wstate *st)
 		unsigned head, n = 0;
 		io_uring_for_each_cqe(&st->ring, head, cqe)
 		{
-			if (cqe->user_data != LIBURING_UDATA_TIMEOUT)
+			if (cqe->user_data < CANCEL_TAG)
 				complete(w, st, cqe, now);
 			if (++n >= max_reap)
 				break;
@@ -469,6 +548,8 @@ static void run(struct worker *w, struct wstate *st)
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;
 		}
+		if (st->stopping)
+			break; /* the window closes now: in-flight I/O is not waited for */
 	}
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
@@ -478,6 +559,7 @@ static void run(struct worker *w, struct wstate *st)
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
+	drain(w, st, now);
 }
 
 void *worker_main(void *arg)
@@ -511,20 +593,36 @@ ready:
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
 	if (st) {
+		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
+		 * device).  The buffers are never freed (the device may still
+		 * write into them); closing the ring does not wait (the kernel
+		 * tears it down when the I/O ends, and drops the files then); the
+		 * pool detaches this thread, whose exit may wait in the kernel. */
+		w->abandoned = st->inflight > 0;
 		if (st->ring_ok) {
 			/* the ring's teardown runs later in a kernel worker: drop the
 			 * registered files now, so the next job can reopen a block
-			 * device exclusively as soon as this one ends */
-			if (st->fixed_files)
+			 * device exclusively as soon as this one ends (not with I/O
+			 * stuck: older kernels wait for it there) */
+			if (st->fixed_files && !w->abandoned)
 				io_uring_unregister_files(&st->ring);
 			io_uring_queue_exit(&st->ring);
 		}
-		free(st->bufmem);
-		free(st->cur);
-		free(st->freel);
-		free(st->slots);
-		free(st);
+		if (w->abandoned) {
+			st->next_abandoned = atomic_load(&abandoned_states);
+			while (!atomic_compare_exchange_weak(&abandoned_states,
+							     &st->next_abandoned, st))
+				;
+		} else {
+			free(st->bufmem);
+			free(st->cur);
+			free(st->freel);
+			free(st->slots);
+			free(st);
+		}
 	}
+	/* the last access to the pool's memory: once running reaches 0 the
+	 * pool may join (or detach) and free everything */
 	atomic_fetch_sub_explicit(&sh->running, 1, memory_order_release);
 	return NULL;
 }

@@ -43,10 +43,16 @@ struct worker {
 	struct spsc *out;               /* this worker's sample ring */
 	pthread_t thread;
 	bool started;
-	/* final figures, read by the pool after pthread_join */
+	/* final figures, read by the pool once shared->running is 0 */
 	struct result res;
+	bool abandoned;                 /* ended with I/O stuck in the kernel:
+					 * detach, do not join (see worker.c) */
 	void *priv;                     /* the running state (worker.c) */
 };
+
+/* How long a stopping worker waits for its cancelled I/Os (documented in
+ * docs/cli.md): after it the I/O is abandoned and the worker ends. */
+#define WORKER_GRACE_NS (NVS_NSEC_PER_SEC)
 
 /* Thread body: arg is the struct worker. */
 void *worker_main(void *arg);

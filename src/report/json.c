@@ -396,6 +396,9 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_level"));
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_submit"));
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_complete"));
+	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
+	cJSON_AddNumberToObject(nv, "late", (double)r->late);
+	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",
 				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu_s : 0);

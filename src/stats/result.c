@@ -24,6 +24,9 @@ void result_merge(struct result *dst, const struct result *src)
 	dst->usr_s += src->usr_s;
 	dst->sys_s += src->sys_s;
 	dst->dropped += src->dropped;
+	dst->cancelled += src->cancelled;
+	dst->late += src->late;
+	dst->unfinished += src->unfinished;
 	if (src->nmembers > dst->nmembers)
 		dst->nmembers = src->nmembers;
 	for (unsigned m = 0; m < src->nmembers; m++) {

@@ -25,6 +25,10 @@ struct result {
 	double runtime_s;  /* measured time (after ramp) */
 	double usr_s, sys_s; /* CPU of the worker threads */
 	uint64_t dropped;  /* samples dropped on full rings */
+	/* I/Os in flight when the window closed (runtime or stop), none in the
+	 * totals: cancelled by the kernel, late = completed during the grace
+	 * after it, unfinished = still in the kernel when the grace ran out */
+	uint64_t cancelled, late, unfinished;
 	struct result_dir dir[NVS_NDIR];
 	unsigned nmembers;  /* > 0 for a stripe set */
 	struct result_member member[NVS_MAX_TARGETS];

@@ -1,0 +1,270 @@
+/* datagen.c - write-buffer contents, fio's way (see datagen.h).
+ *
+ * Generators: splitmix64 draws seeds and dedupe decisions; a buffer is
+ * filled from its seed by four interleaved xorshift64 lanes (about a word
+ * per cycle, no multiply in the loop).  A buffer is a pure function of its
+ * seed, so a dedupe copy is the previous unique buffer's seed replayed.
+ * fio's references: io_u.c fill_io_buffer, small_content_scramble;
+ * lib/rand.c __fill_random_buf_percentage; init.c for the implied options. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/datagen.h"
+
+static inline uint64_t fmix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t splitmix(uint64_t *x)
+{
+	return fmix(*x += 0x9e3779b97f4a7c15ULL);
+}
+
+#define LANES 8
+/* @len bytes of random data from @seed: LANES independent xorshift64
+ * generators side by side, which the compiler turns into vector code. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize"))) /* gcc's -O2 does not vectorize it */
+#endif
+static void
+fill_random(uint8_t *buf, size_t len, uint64_t seed)
+{
+	uint64_t v[LANES];
+	size_t i = 0;
+
+	/* lanes from a bijective hash of (seed, k): nearby seeds (a chunk's
+	 * seed is its buffer's + i * golden) never share a lane; xorshift's
+	 * state must not be 0 */
+	for (unsigned k = 0; k < LANES; k++)
+		v[k] = fmix(seed * LANES + k) | 1;
+	for (; i + sizeof(v) <= len; i += sizeof(v)) {
+		for (unsigned k = 0; k < LANES; k++) {
+			v[k] ^= v[k] << 13;
+			v[k] ^= v[k] >> 7;
+			v[k] ^= v[k] << 17;
+		}
+		memcpy(buf + i, v, sizeof(v));
+	}
+	for (unsigned k = 0; i < len; i += 8, k++) {
+		v[k] ^= v[k] << 13;
+		v[k] ^= v[k] >> 7;
+		v[k] ^= v[k] << 17;
+		memcpy(buf + i, &v[k], len - i < 8 ? len - i : 8);
+	}
+}
+
+/* Turns a random buffer into another: every 8-byte word XORed with a new
+ * random @key.  Random data stays random (each block incompressible) and
+ * two writes of one buffer differ in nearly every byte, so nothing matches
+ * across blocks either; one vector pass, under half a fill's cost. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
+static void
+rekey(uint8_t *buf, size_t len, uint64_t key)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, buf + i, 8);
+		w ^= key;
+		memcpy(buf + i, &w, 8);
+	}
+	for (; i < len; i++)
+		buf[i] ^= (uint8_t)(key >> (8 * (i % 8)));
+}
+
+/* The fixed (compressible) part: zeros, or the pattern repeated. */
+static void fill_fixed(const struct datagen *g, uint8_t *buf, size_t len)
+{
+	if (!g->pattern_len) {
+		memset(buf, 0, len);
+		return;
+	}
+	for (size_t i = 0; i < len; i += g->pattern_len)
+		memcpy(buf + i, g->pattern, len - i < g->pattern_len ? len - i : g->pattern_len);
+}
+
+void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, uint64_t seed)
+{
+	bool reads = s->rw != RW_WRITE && s->rw != RW_RANDWRITE;
+
+	memset(g, 0, sizeof(*g));
+	g->rnd = seed ^ 0x243f6a8885a308d3ULL;
+	g->refill = s->refill_buffers == 1;
+	g->zero = s->zero_buffers == 1;
+	g->scramble = s->scramble_buffers != 0;
+	g->compress_pct = s->compress_pct;
+	g->dedupe_pct = s->dedupe_pct;
+	if (s->pattern_len) {
+		/* fio: a pattern turns scrambling and zeros off, and refills when
+		 * the job also reads or compresses (reads would spoil it) */
+		g->pattern = s->pattern;
+		g->pattern_len = s->pattern_len;
+		if (s->refill_buffers < 0)
+			g->refill = s->compress_pct || reads;
+		g->scramble = s->scramble_buffers == 1;
+		g->zero = false;
+	}
+	if (g->compress_pct == 100) {
+		/* fio: all fixed data, filled once */
+		g->compress_pct = 0;
+		if (!g->pattern_len)
+			g->zero = true;
+	} else if (g->compress_pct && s->refill_buffers < 0) {
+		g->refill = true;
+	}
+	if (g->dedupe_pct && s->refill_buffers < 0)
+		g->refill = true;
+	/* fio scrambles unless zero_buffers was asked for, and never a buffer
+	 * shaped for compression or dedupe */
+	if ((s->zero_buffers == 1 && s->scramble_buffers != 1) || s->compress_pct || s->dedupe_pct)
+		g->scramble = false;
+	/* the default: random buffers written fresh each time */
+	g->fresh = g->scramble && !g->refill && !g->zero && !g->pattern_len;
+	g->chunk =
+	    s->compress_chunk && s->compress_chunk < min_write ? s->compress_chunk : min_write;
+	if (!g->chunk)
+		g->chunk = 512;
+}
+
+void datagen_fill(struct datagen *g, void *buf_, size_t len)
+{
+	uint8_t *buf = buf_;
+
+	if (g->compress_pct || g->dedupe_pct) {
+		uint64_t seed;
+		if (g->dedupe_pct && g->have_prev && splitmix(&g->rnd) % 100 < g->dedupe_pct) {
+			seed = g->prev_seed; /* a copy of the last unique buffer */
+		} else {
+			seed = splitmix(&g->rnd);
+			g->prev_seed = seed;
+			g->have_prev = true;
+		}
+		/* fio: in every chunk (100 - pct)% random data, then fixed data */
+		for (size_t off = 0, i = 0; off < len; off += g->chunk, i++) {
+			size_t n = len - off < g->chunk ? len - off : g->chunk;
+			size_t r = n * (100 - g->compress_pct) / 100;
+			fill_random(buf + off, r, seed + i * 0x9e3779b97f4a7c15ULL);
+			fill_fixed(g, buf + off + r, n - r);
+		}
+	} else if (g->pattern_len) {
+		fill_fixed(g, buf, len);
+	} else if (g->zero) {
+		memset(buf, 0, len);
+	} else {
+		fill_random(buf, len, splitmix(&g->rnd));
+	}
+}
+
+/* fio's small_content_scramble: in every 512-byte sector the sector's
+ * offset goes into one of its 8 cache lines, the time into the end of its
+ * first, so no two blocks written are the same. */
+static void scramble(uint8_t *p, size_t len, uint64_t off, uint64_t now_ns)
+{
+	uint64_t sec = now_ns / 1000000000u, nsec = now_ns % 1000000000u;
+	unsigned line = (unsigned)((nsec ^ off) & 7);
+
+	for (size_t i = 0; i + 512 <= len; i += 512, off += 512) {
+		memcpy(p + i + (line << 6), &off, 8);
+		memcpy(p + i + 48, &sec, 8);
+		memcpy(p + i + 56, &nsec, 8);
+	}
+}
+
+void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off, uint64_t now_ns,
+			   bool stale)
+{
+	if (g->fresh) {
+		/* random buffers: all new data, not fio's stamp (see datagen.h) */
+		if (stale)
+			fill_random(buf, len, splitmix(&g->rnd));
+		else
+			rekey(buf, len, splitmix(&g->rnd));
+		return;
+	}
+	if (g->refill || stale)
+		datagen_fill(g, buf, len);
+	if (g->scramble && !g->refill)
+		scramble(buf, len, off, now_ns);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int datagen_parse_pattern(const char *str, uint8_t *out, size_t max)
+{
+	size_t n = 0;
+	const char *p = str;
+
+	if (!p || !*p)
+		return -EINVAL;
+	while (*p) {
+		if (*p == '"') {
+			const char *e = strchr(p + 1, '"');
+			if (!e || e == p + 1 || (size_t)(e - p - 1) > max - n)
+				return -EINVAL;
+			memcpy(out + n, p + 1, (size_t)(e - p - 1));
+			n += (size_t)(e - p - 1);
+			p = e + 1;
+		} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			size_t d = 0;
+			p += 2;
+			while (hexval(p[d]) >= 0 && !(p[d] == '0' && (p[d + 1] | 0x20) == 'x'))
+				d++;
+			if (!d || (d + 1) / 2 > max - n)
+				return -EINVAL;
+			/* fio: an odd count makes the first digit a byte of its own */
+			for (size_t i = 0; i < d;) {
+				size_t take = (i == 0 && d % 2) ? 1 : 2;
+				int v = hexval(p[i]);
+				if (take == 2)
+					v = v * 16 + hexval(p[i + 1]);
+				out[n++] = (uint8_t)v;
+				i += take;
+			}
+			p += d;
+		} else if ((*p >= '0' && *p <= '9') || *p == '-') {
+			/* fio: a decimal in int range, little-endian, fewest bytes; a
+			 * "0x" in the digits starts the next (hex) item */
+			char num[16], *e;
+			size_t k = *p == '-', d;
+			for (d = k; p[d] >= '0' && p[d] <= '9'; d++)
+				if (d > k && p[d] == '0' && (p[d + 1] | 0x20) == 'x')
+					break;
+			if (d == k || d >= sizeof(num))
+				return -EINVAL;
+			memcpy(num, p, d);
+			num[d] = '\0';
+			errno = 0;
+			long long v = strtoll(num, &e, 10);
+			if (*e || errno || v > 2147483647LL || v < -2147483648LL)
+				return -EINVAL;
+			e = (char *)p + d;
+			uint32_t u = (uint32_t)v;
+			if (!u) {
+				if (n == max)
+					return -EINVAL;
+				out[n++] = 0;
+			}
+			for (; u; u >>= 8) {
+				if (n == max)
+					return -EINVAL;
+				out[n++] = (uint8_t)u;
+			}
+			p = e;
+		} else {
+			return -EINVAL; /* 'file' patterns and formats are not supported */
+		}
+	}
+	return (int)n;
+}

@@ -1,0 +1,56 @@
+/* datagen.h - what a worker writes: fio's buffer-content options with fio's
+ * defaults and meanings (scramble_buffers, refill_buffers, zero_buffers,
+ * buffer_compress_percentage / _chunk, dedupe_percentage, buffer_pattern).
+ *
+ * scramble_buffers (on by default) differs from fio in how, not in what
+ * for: fio stamps the offset and time into each 512-byte sector of a buffer
+ * filled once (small_content_scramble), which keeps blocks distinct but
+ * leaves a stream of writes that compresses ~50:1 across blocks (measured:
+ * zstd --long on a 64 MiB sequential write at QD4).  nvscope turns each
+ * random buffer into new random data before every write instead (one
+ * vector pass XORing a new 64-bit key into every word: random stays random,
+ * and two writes of a buffer differ in nearly every byte), so every block
+ * is distinct and nothing compresses, alone or together.  fio's
+ * stamp is kept where fio's data is not random (zero_buffers or
+ * buffer_pattern with scramble_buffers=1 given).  Also unlike fio, a buffer
+ * a read has filled is refilled before it is written (fio writes back the
+ * scrambled data it read).  No allocation, no lock: one state per worker. */
+#ifndef NVS_DATAGEN_H
+#define NVS_DATAGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "io/spec.h"
+
+struct datagen {
+	uint64_t rnd;	    /* splitmix64 state: seeds and dedupe draws */
+	uint64_t prev_seed; /* seed of the last unique buffer (dedupe) */
+	bool have_prev;
+	bool refill, scramble, zero;
+	bool fresh; /* random data, new for every write (the default) */
+	unsigned compress_pct, dedupe_pct;
+	uint32_t chunk; /* random/fixed region (compress), bytes */
+	const uint8_t *pattern;
+	unsigned pattern_len;
+};
+
+/* Sets @g up for @s (fio's implied options resolved here: compression or
+ * dedupe turn refill on, 100% compression means zeros, a pattern turns
+ * scrambling off...).  @min_write is the smallest write block size. */
+void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, uint64_t seed);
+/* Fills @buf (@len bytes) as a new buffer: random, compressible, a dedupe
+ * copy, the pattern or zeros, per the options. */
+void datagen_fill(struct datagen *g, void *buf, size_t len);
+/* Makes @buf ready to be written at @off: new random data (the default),
+ * or refilled when refill_buffers or @stale (a read filled it last), then
+ * stamped with @off and @now_ns (fio's scramble) where that applies.  The
+ * hot path. */
+void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t off, uint64_t now_ns,
+			   bool stale);
+/* Parses fio's buffer_pattern syntax: 0x hex, "string", decimal integers,
+ * concatenated in any order.  Returns the length (> 0) or -EINVAL; at
+ * most @max bytes. */
+int datagen_parse_pattern(const char *str, uint8_t *out, size_t max);
+
+#endif

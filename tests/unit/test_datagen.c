@@ -1,0 +1,170 @@
+/* test_datagen.c - write-buffer contents: fresh per write by default, fio's
+ * compress/dedupe/zero/pattern options, fio's pattern syntax. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/datagen.h"
+
+#define N  2000
+#define BS 4096
+
+static struct spec opts(const char *k1, const char *v1, const char *k2, const char *v2)
+{
+	struct spec s;
+	char err[160];
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "write", err, sizeof(err)), 0);
+	if (k1)
+		ck_assert_msg(spec_set(&s, k1, v1, err, sizeof(err)) == 0, "%s", err);
+	if (k2)
+		ck_assert_msg(spec_set(&s, k2, v2, err, sizeof(err)) == 0, "%s", err);
+	return s;
+}
+
+/* Writes N blocks through one buffer (as a QD1 worker does) and counts
+ * distinct contents (a 64-bit FNV hash) and zero bytes. */
+static void run(const struct spec *s, unsigned *distinct, double *zero_frac)
+{
+	static uint8_t buf[BS];
+	static uint64_t h[N];
+	struct datagen g;
+	uint64_t zeros = 0;
+
+	datagen_init(&g, s, BS, 42);
+	datagen_fill(&g, buf, BS);
+	for (unsigned i = 0; i < N; i++) {
+		uint64_t x = 1469598103934665603ULL;
+		datagen_prepare_write(&g, buf, BS, (uint64_t)i * BS, 1000u + i, false);
+		for (unsigned j = 0; j < BS; j++) {
+			x = (x ^ buf[j]) * 1099511628211ULL;
+			zeros += !buf[j];
+		}
+		h[i] = x;
+	}
+	unsigned d = 0;
+	for (unsigned i = 0; i < N; i++) {
+		unsigned j;
+		for (j = 0; j < i && h[j] != h[i]; j++)
+			;
+		d += j == i;
+	}
+	*distinct = d;
+	*zero_frac = (double)zeros / ((double)N * BS);
+}
+
+START_TEST(test_default_fresh)
+{
+	struct spec s = opts(NULL, NULL, NULL, NULL);
+	unsigned d;
+	double z;
+	run(&s, &d, &z);
+	ck_assert_uint_eq(d, N);
+	ck_assert(z < 0.01); /* random: 1/256 of bytes are zero */
+	/* scramble_buffers=0: fio reuses the buffer as it is */
+	s = opts("scramble_buffers", "0", NULL, NULL);
+	run(&s, &d, &z);
+	ck_assert_uint_eq(d, 1);
+}
+END_TEST
+
+START_TEST(test_compress_dedupe)
+{
+	struct spec s = opts("buffer_compress_percentage", "50", NULL, NULL);
+	unsigned d;
+	double z;
+	run(&s, &d, &z);
+	ck_assert_uint_eq(d, N); /* compression implies refill_buffers */
+	ck_assert_msg(z > 0.49 && z < 0.52, "zero share %f", z);
+	s = opts("buffer_compress_percentage", "25", "buffer_compress_chunk", "0");
+	run(&s, &d, &z);
+	ck_assert_msg(z > 0.24 && z < 0.27, "zero share %f", z);
+	s = opts("dedupe_percentage", "30", NULL, NULL);
+	run(&s, &d, &z);
+	ck_assert_msg(d > N * 0.66 && d < N * 0.74, "distinct %u of %d", d, N);
+	ck_assert(z < 0.01);
+	s = opts("buffer_compress_percentage", "100", NULL, NULL);
+	run(&s, &d, &z);
+	ck_assert(z == 1.0 && d == 1);
+}
+END_TEST
+
+START_TEST(test_zero_pattern_stale)
+{
+	struct spec s = opts("zero_buffers", "1", NULL, NULL);
+	unsigned d;
+	double z;
+	run(&s, &d, &z);
+	ck_assert(z == 1.0 && d == 1);
+	/* asked for: fio stamps offset and time into zero buffers */
+	s = opts("zero_buffers", "1", "scramble_buffers", "1");
+	run(&s, &d, &z);
+	ck_assert_uint_eq(d, N);
+	ck_assert(z > 0.9);
+
+	s = opts("buffer_pattern", "0xdeadbeef", NULL, NULL);
+	struct datagen g;
+	uint8_t buf[64];
+	datagen_init(&g, &s, 4096, 1);
+	memset(buf, 0x55, sizeof(buf)); /* as if a read had filled it */
+	datagen_prepare_write(&g, buf, sizeof(buf), 0, 1, true);
+	for (unsigned i = 0; i < sizeof(buf); i += 4)
+		ck_assert_mem_eq(buf + i, "\xde\xad\xbe\xef", 4);
+	/* a read's data is never written back */
+	s = opts(NULL, NULL, NULL, NULL);
+	datagen_init(&g, &s, 4096, 1);
+	memset(buf, 0, sizeof(buf));
+	datagen_prepare_write(&g, buf, sizeof(buf), 0, 1, true);
+	unsigned zeros = 0;
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		zeros += !buf[i];
+	ck_assert_uint_lt(zeros, 8);
+}
+END_TEST
+
+START_TEST(test_pattern_syntax)
+{
+	uint8_t out[16];
+	ck_assert_int_eq(datagen_parse_pattern("0xdeadface", out, sizeof(out)), 4);
+	ck_assert_mem_eq(out, "\xde\xad\xfa\xce", 4);
+	ck_assert_int_eq(datagen_parse_pattern("0xabc", out, sizeof(out)), 2); /* 0a bc */
+	ck_assert_mem_eq(out, "\x0a\xbc", 2);
+	ck_assert_int_eq(datagen_parse_pattern("\"ab\"0xff-12", out, sizeof(out)), 7);
+	ck_assert_mem_eq(out, "ab\xff\xf4\xff\xff\xff", 7);
+	ck_assert_int_eq(datagen_parse_pattern("10x20", out, sizeof(out)), 2); /* 1, 0x20 */
+	ck_assert_mem_eq(out, "\x01\x20", 2);
+	ck_assert_int_eq(datagen_parse_pattern("0", out, sizeof(out)), 1);
+	ck_assert_int_eq(datagen_parse_pattern("'/etc/passwd'", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(datagen_parse_pattern("\"unterminated", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(datagen_parse_pattern("", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(datagen_parse_pattern("4294967296", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(datagen_parse_pattern("0x", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(datagen_parse_pattern("0x0102", out, 1), -EINVAL); /* too long */
+	ck_assert_int_eq(datagen_parse_pattern("\"abc\"", out, 2), -EINVAL);
+
+	struct spec s;
+	char err[160];
+	spec_init(&s);
+	ck_assert_int_eq(s.scramble_buffers, -1);
+	ck_assert_uint_eq(s.compress_chunk, 512);
+	ck_assert_int_eq(spec_set(&s, "buffer_compress_percentage", "101", err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "-1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "nan", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "refill_buffers", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(s.refill_buffers, 1);
+	ck_assert_int_eq(spec_set(&s, "buffer_pattern", "0x", err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+Suite *datagen_suite(void)
+{
+	Suite *s = suite_create("datagen");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_default_fresh);
+	tcase_add_test(tc, test_compress_dedupe);
+	tcase_add_test(tc, test_zero_pattern_stale);
+	tcase_add_test(tc, test_pattern_syntax);
+	suite_add_tcase(s, tc);
+	return s;
+}
