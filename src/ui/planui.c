@@ -133,7 +133,7 @@ void planui_begin(struct app *a)
 		t = planexec_target(a->pexec, 0);
 		snprintf(need, sizeof(need), "%s", t);
 		snprintf(target, sizeof(target), "%s", t);
-		dev_confirm_token(t, need, sizeof(need));
+		safety_confirm_token(t, need, sizeof(need));
 		if (!need[0])
 			snprintf(need, sizeof(need), "%s", t);
 	}
