@@ -269,8 +269,10 @@ int cmd_plan(int argc, char **argv)
 		rc = NVS_EXIT_OK;
 		goto out_plan;
 	}
-	/* the same check for a fresh start and a resume (docs/safety.md) */
-	if (planrun_may_run(&r, NULL, err, sizeof(err))) {
+	/* the same check for a fresh start and a resume (docs/safety.md): a
+	 * fresh start before its directory exists, a resume once it holds the
+	 * directory's lock (below) */
+	if (!resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
 		fprintf(stderr, "nvscope plan: %s\n", err);
 		goto out_plan;
 	}
@@ -305,6 +307,11 @@ int cmd_plan(int argc, char **argv)
 	lockfd = planrun_lock(&r, lmsg, sizeof(lmsg));
 	if (lockfd < 0) {
 		fprintf(stderr, "nvscope plan: %s\n", lmsg);
+		rc = NVS_EXIT_USAGE;
+		goto out_plan;
+	}
+	if (resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
 		rc = NVS_EXIT_USAGE;
 		goto out_plan;
 	}

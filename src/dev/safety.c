@@ -222,6 +222,11 @@ free_probe:
 		blkid_free_probe(pr);
 }
 
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
+}
+
 /* libblkid through the held descriptor: a partition table, a filesystem/
  * RAID/LVM signature, or several of them (ambivalent).  0 or -EIO. */
 static int probe_fd(int fd, struct dev_usage *u)
@@ -249,13 +254,13 @@ static int probe_fd(int fd, struct dev_usage *u)
 	} else if (r == 0) {
 		if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL)) {
 			u->partitioned = true;
-			snprintf(u->found, sizeof(u->found), "a %s partition table", v);
+			snprintf(u->found, sizeof(u->found), "%s %s partition table", article(v), v);
 		}
 		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL)) {
 			u->filesystem = true;
 			copy(u->fstype, sizeof(u->fstype), v);
 			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-			snprintf(u->found, sizeof(u->found), "a %s %s", v,
+			snprintf(u->found, sizeof(u->found), "%s %s %s", article(v), v,
 				 usage && strcmp(usage, "filesystem") ? "signature" : "filesystem");
 		}
 	}
@@ -320,8 +325,8 @@ static int judge(const char *path, const struct dev_usage *u, bool force, char *
 	if (force)
 		return 0;
 	if (dev_usage_has_data(u)) {
-		snprintf(msg, len, "%s holds %s: refusing to overwrite it without --force-destroy",
-			 path, u->found[0] ? u->found : "partitions");
+		snprintf(msg, len, "%s holds %s (use --force-destroy to overwrite it)", path,
+			 u->found[0] ? u->found : "partitions");
 		return -EEXIST;
 	}
 	return 0;
