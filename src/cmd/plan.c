@@ -257,6 +257,9 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "nvscope plan: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
+	/* the override is the command line's, never the plan file's */
+	for (unsigned s = 0; s < r.plan->nsteps; s++)
+		r.plan->steps[s].spec.force_destroy = r.force;
 	if (resume && r.plan_name[0])
 		snprintf(r.plan->name, sizeof(r.plan->name), "%s", r.plan_name);
 	for (unsigned i = 0; i < r.noverrides; i++)

@@ -153,7 +153,7 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	pe->r.quiet = true; /* no progress lines: the terminal is the console's */
 	pe->r.stop = &pe->stop;
 	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
-		pe->r.plan->steps[s].spec.force_destroy |= force;
+		pe->r.plan->steps[s].spec.force_destroy = force; /* the command line's */
 	/* the check of `nvscope plan` (and of its --resume) */
 	ret = planrun_may_run(&pe->r, NULL, err, errlen);
 	if (ret)

@@ -32,6 +32,12 @@ refused "ext4.*--force-destroy" "$NVS_BIN" purge "$img" --method=trim --yes-dest
 "$NVS_BIN" run --target "$img" --rw=randread --runtime=1 --time_based -q >/dev/null ||
 	fail "read of the image refused"
 ok "ext4 image file: write and trim refused without --force-destroy, read allowed"
+# a job file is no override: force_destroy is a command-line option only
+printf '[global]\nforce_destroy=1\n[w]\nrw=randwrite\nruntime=1\ntime_based=1\n' >"$T_TMP/f.fio"
+refused "force_destroy: only --force-destroy on the command line" \
+	"$NVS_BIN" run --job "$T_TMP/f.fio" --target "$img" -q
+[ "$(sum "$img")" = "$before" ] || fail "the job file's force_destroy changed $img"
+ok "force_destroy in a job file is refused"
 "$NVS_BIN" purge "$img" --method=trim --yes-destroy-data="$img" --force-destroy --quiet \
 	>"$T_TMP/out" 2>&1 || fail "trim with --force-destroy: $(cat "$T_TMP/out")"
 mkfs.ext4 -q -F "$img" || fail "mkfs.ext4"
