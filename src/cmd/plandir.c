@@ -65,7 +65,8 @@ int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t er
 		/* the rule of every write, for a [purge] step as for a fill */
 		int rc = safety_check_write(t, r->force, msg, sizeof(msg));
 		if (rc) {
-			snprintf(err, errlen, "plan '%s': refusing to write: %s", r->plan->name, msg);
+			snprintf(err, errlen, "plan '%s': refusing to write: %s", r->plan->name,
+				 msg);
 			return -EPERM;
 		}
 	}

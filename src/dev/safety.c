@@ -101,7 +101,8 @@ static bool swap_on(const struct stat *st)
 		if (S_ISBLK(st->st_mode))
 			hit = S_ISBLK(s.st_mode) && same_disk(st->st_rdev, s.st_rdev);
 		else
-			hit = S_ISREG(s.st_mode) && s.st_dev == st->st_dev && s.st_ino == st->st_ino;
+			hit =
+			    S_ISREG(s.st_mode) && s.st_dev == st->st_dev && s.st_ino == st->st_ino;
 	}
 	fclose(f);
 	return hit;
@@ -243,7 +244,7 @@ static int probe_fd(int fd, struct dev_usage *u)
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
-						      BLKID_SUBLKS_BADCSUM);
+						  BLKID_SUBLKS_BADCSUM);
 	blkid_probe_enable_partitions(pr, 1);
 	r = blkid_do_safeprobe(pr);
 	if (r == -2) {
@@ -254,7 +255,8 @@ static int probe_fd(int fd, struct dev_usage *u)
 	} else if (r == 0) {
 		if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL)) {
 			u->partitioned = true;
-			snprintf(u->found, sizeof(u->found), "%s %s partition table", article(v), v);
+			snprintf(u->found, sizeof(u->found), "%s %s partition table", article(v),
+				 v);
 		}
 		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL)) {
 			u->filesystem = true;
@@ -295,8 +297,7 @@ static int inspect(int fd, struct dev_usage *u)
 
 /* ---- the verdict ---- */
 
-static int judge(const char *path, const struct dev_usage *u, bool force, char *msg,
-		 size_t len)
+static int judge(const char *path, const struct dev_usage *u, bool force, char *msg, size_t len)
 {
 	const char *never = "never overwritten, --force-destroy does not change that";
 
@@ -464,8 +465,7 @@ static void open_error(const char *path, int rc, char *msg, size_t len)
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
 }
 
-int safety_open(const char *path, int flags, bool force, int *fd, int *guard, char *msg,
-		size_t len)
+int safety_open(const char *path, int flags, bool force, int *fd, int *guard, char *msg, size_t len)
 {
 	bool blk = false;
 	int direct = flags & O_DIRECT, rc, g = -1;
@@ -589,7 +589,8 @@ static bool same_node(const char *a, const char *b)
 
 	if (!strcmp(a, b))
 		return true;
-	if (a[0] != '/' || stat(a, &x) || stat(b, &y) || (x.st_mode & S_IFMT) != (y.st_mode & S_IFMT))
+	if (a[0] != '/' || stat(a, &x) || stat(b, &y) ||
+	    (x.st_mode & S_IFMT) != (y.st_mode & S_IFMT))
 		return false;
 	if (S_ISBLK(x.st_mode) || S_ISCHR(x.st_mode))
 		return x.st_rdev == y.st_rdev;

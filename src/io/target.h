@@ -18,8 +18,8 @@ struct target {
 	uint32_t lba_shift; /* log2(lbs), for passthrough commands */
 	uint32_t nsid;     /* NVMe namespace id (generic devices), else 0 */
 	dev_t rdev;
-	int guard_fd;      /* exclusive claim on an NVMe generic device's namespace
-			    * block device while writing, else -1 */
+	int guard_fd; /* exclusive claim on an NVMe generic device's namespace
+		       * block device while writing, else -1 */
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character

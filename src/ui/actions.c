@@ -242,8 +242,7 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	app_dirty_all(a);
 }
 
-int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log,
-		    size_t loglen)
+int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log, size_t loglen)
 {
 	/* never forced here: whether --force-destroy was needed is logged */
 	int r = safety_check_write(t, false, msg, len);
@@ -285,8 +284,7 @@ void app_ask_token(struct app *a, const char *what, const char *target)
 	snprintf(a->prompt_text, sizeof(a->prompt_text),
 		 "Type %.60s to DESTROY the data on %.60s (Esc cancels): ", need, target);
 	snprintf(a->confirm, sizeof(a->confirm), "%.80s %.100s: everything on it is lost.%s", what,
-		 target,
-		 strcmp(need, target) ? " Type the NVMe controller's serial." : "");
+		 target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
 	a->prompt = PROMPT_DESTROY;
 	a->edit[0] = '\0';
 	a->edit_len = 0;

@@ -193,8 +193,7 @@ void app_confirm_destroy(struct app *a, bool ok);
  * may be written; else -errno and @msg (for data: that the typed token does
  * not override it, --force-destroy on the command line does).  A signature
  * overridden by --force-destroy appends an "override: ..." line to @log. */
-int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log,
-		    size_t loglen);
+int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log, size_t loglen);
 /* Does writing @t need the typed token?  Block devices and NVMe nodes. */
 bool app_needs_token(const char *t);
 /* Opens the one destroy dialog for @target ("@what @target: everything on

@@ -56,8 +56,8 @@ void planui_list(struct app *a)
 static void log_overrides(struct app *a, const char *dir)
 {
 	char path[700];
-	if (!a->pending_log[0] || snprintf(path, sizeof(path), "%s/events.log", dir) >=
-					  (int)sizeof(path))
+	if (!a->pending_log[0] ||
+	    snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
 		return;
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -153,8 +153,8 @@ void planui_begin(struct app *a)
 	a->pending_log[0] = '\0';
 	for (unsigned i = 0; (t = planexec_target(a->pexec, i)); i++) {
 		msg[0] = '\0';
-		int r = app_write_check(a, t, msg, sizeof(msg), a->pending_log,
-					sizeof(a->pending_log));
+		int r =
+		    app_write_check(a, t, msg, sizeof(msg), a->pending_log, sizeof(a->pending_log));
 		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
 			planexec_free(a->pexec);
