@@ -339,9 +339,10 @@ int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len)
 	int rc = inspect(fd, &u);
 
 	msg[0] = '\0';
-	if (rc) {
-		snprintf(msg, len, "%s: cannot probe for data: %s", path, strerror(-rc));
-		return rc;
+	if (rc) { /* what cannot be judged is not written */
+		snprintf(msg, len, "%s: cannot probe for data (%s): refusing to write", path,
+			 strerror(-rc));
+		return -EPERM;
 	}
 	return judge(path, &u, force, msg, len);
 }

@@ -32,7 +32,7 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 		size_t len);
 /* Judges the held descriptor @fd of @path (a block device opened with
  * O_EXCL, or a regular file): 0, -EBUSY (in use: never allowed), -EEXIST
- * (data and @force false) or -EIO (cannot probe); @msg names what was
+ * (data and @force false) or -EPERM (cannot probe: refused too); @msg names what was
  * found ("/dev/loop3 holds an ext4 filesystem: ...").  Other kinds: 0. */
 int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len);
 /* The check alone, for prompts and pre-flight checks: opens @path as
