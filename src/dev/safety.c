@@ -363,14 +363,18 @@ void safety_usage(const char *path, struct dev_usage *u)
 
 /* ---- opening ---- */
 
-/* open(2) with O_EXCL for a block device, waiting up to 3 s for a claim
- * that outlives its owner (io_uring tears rings down in a kernel worker
- * after a process ends).  -errno. */
+/* open(2) of a target: a block device with O_EXCL (compared with the
+ * device number first seen), anything else but a regular file or a
+ * character device refused (-EINVAL).  The descriptor or -errno. */
 static int open_claimed(const char *path, int flags, bool *blk)
 {
 	struct stat st;
-	int fd;
+	int fd = -1;
 
+	/* a block device is only ever opened under an exclusive claim (no
+	 * write-mode open without it, not even for a moment) */
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		goto claim;
 	/* O_NONBLOCK: a FIFO planted under the name must not hang the open */
 	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -384,22 +388,25 @@ static int open_claimed(const char *path, int flags, bool *blk)
 		close(fd);
 		return -EINVAL;
 	}
-	*blk = S_ISBLK(st.st_mode);
-	if (!*blk) {
-		int fl = fcntl(fd, F_GETFL);
-		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		return fd;
+	if (S_ISBLK(st.st_mode)) { /* became one since the stat */
+		close(fd);
+		goto claim;
 	}
-	/* a block device: only ever used under an exclusive claim, taken on
-	 * the same device number as the node just opened */
-	close(fd);
-	flags |= O_EXCL;
-	flags &= ~O_CREAT;
+	*blk = false;
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+
+claim:
+	*blk = true;
+	flags = (flags | O_EXCL) & ~O_CREAT;
 	fd = open(path, flags | O_CLOEXEC);
+	/* a claim can outlive its owner briefly (io_uring tears rings down in
+	 * a kernel worker after a process ends): wait up to 3 s */
 	for (int i = 0; fd < 0 && errno == EBUSY && i < 60; i++) {
 		struct timespec ts = {0, 50000000};
 		nanosleep(&ts, NULL);
