@@ -121,6 +121,7 @@ int dev_list_add_file(struct dev_list *l, const char *path)
 	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	b->lba_size = 512;
 	b->discard = S_ISREG(st.st_mode); /* hole punching */
+	safety_usage(path, &b->in_use);   /* an image file's marks, as a device's */
 	return 0;
 }
 

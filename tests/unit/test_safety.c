@@ -139,6 +139,12 @@ START_TEST(test_usage_marks)
 	ck_assert(dev_usage_has_data(&u));
 	ck_assert(!dev_usage_in_use(&u));
 	ck_assert_str_eq(u.fstype, "swap");
+	/* an image file added to the device list gets the same marks */
+	struct dev_list *l = dev_list_new();
+	ck_assert_ptr_nonnull(l);
+	ck_assert_int_eq(dev_list_add_file(l, p), 0);
+	ck_assert(dev_usage_has_data(&l->blocks[0].in_use));
+	dev_list_free(l);
 	snprintf(p, sizeof(p), "%s/blank.img", dir);
 	make_file(p, false);
 	safety_usage(p, &u);
