@@ -149,6 +149,9 @@ static int plan_opts(const struct cli *c, struct console_opts *o)
 	}
 	for (unsigned k = 0; k < c->nkv; k++) {
 		size_t i = 0;
+		if (c->kv[k].klen == 13 && (!strncmp(c->kv[k].key, "force_destroy", 13) ||
+					    !strncmp(c->kv[k].key, "force-destroy", 13)))
+			continue; /* the override (in o->base), not a plan option */
 		while (i < NVS_ARRAY_SIZE(keys) && (strlen(keys[i]) != c->kv[k].klen ||
 						    strncmp(keys[i], c->kv[k].key, c->kv[k].klen)))
 			i++;

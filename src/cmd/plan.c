@@ -22,6 +22,7 @@
 #include "cmd/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 
 static atomic_int stop_flag; /* the signal number */
 
@@ -33,7 +34,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nvscope plan PLAN --target PATH [--target PATH ...] [options]\n"
-		   "       nvscope plan --resume DIR\n"
+		   "       nvscope plan --resume DIR [--yes-destroy-data=LIST] [--force-destroy]\n"
 		   "       nvscope plan --list\n"
 		   "PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
 		   "options:\n"
@@ -212,12 +213,17 @@ int cmd_plan(int argc, char **argv)
 				"in DIR/state.json)\n");
 			return NVS_EXIT_USAGE;
 		}
-		bool q = r.quiet;
+		bool q = r.quiet, force = r.force;
+		const char *confirm = r.confirm;
 		if (planrun_load(&r, resume, err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: %s\n", err);
 			return NVS_EXIT_USAGE;
 		}
 		r.quiet = q;
+		/* the confirmation and the override are the user's, now: never
+		 * taken from DIR (editable, and DIR/plan.ini may have changed) */
+		r.force = force;
+		r.confirm = confirm;
 		snprintf(path, sizeof(path), "%s/plan.ini", resume);
 		results = resume;
 	} else {
@@ -250,6 +256,9 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "nvscope plan: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
+	/* the override is the command line's, never the plan file's */
+	for (unsigned s = 0; s < r.plan->nsteps; s++)
+		r.plan->steps[s].spec.force_destroy = r.force;
 	if (resume && r.plan_name[0])
 		snprintf(r.plan->name, sizeof(r.plan->name), "%s", r.plan_name);
 	for (unsigned i = 0; i < r.noverrides; i++)
@@ -262,20 +271,13 @@ int cmd_plan(int argc, char **argv)
 		rc = NVS_EXIT_OK;
 		goto out_plan;
 	}
-	if (!resume && planrun_destroys(r.plan))
-		for (unsigned i = 0; i < r.ntargets; i++)
-			if (!planrun_confirmed(r.confirm, r.targets[i], NULL, 0)) {
-				char need[256] = "";
-				dev_confirm_token(r.targets[i], need, sizeof(need));
-				fprintf(stderr,
-					"nvscope plan: plan '%s' destroys the data on %s: add "
-					"--yes-destroy-data=%s%s\n",
-					r.plan->name, r.targets[i], need[0] ? need : r.targets[i],
-					strcmp(need, r.targets[i]) && need[0]
-						? " (the controller's serial)"
-						: "");
-				goto out_plan;
-			}
+	/* the same check for a fresh start and a resume (docs/safety.md): a
+	 * fresh start before its directory exists, a resume once it holds the
+	 * directory's lock (below) */
+	if (!resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
+		goto out_plan;
+	}
 	if (!r.confirm)
 		r.confirm = "";
 
@@ -308,6 +310,11 @@ int cmd_plan(int argc, char **argv)
 	lockfd = planrun_lock(&r, lmsg, sizeof(lmsg));
 	if (lockfd < 0) {
 		fprintf(stderr, "nvscope plan: %s\n", lmsg);
+		rc = NVS_EXIT_USAGE;
+		goto out_plan;
+	}
+	if (resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
 		rc = NVS_EXIT_USAGE;
 		goto out_plan;
 	}

@@ -1,5 +1,6 @@
 /* plandir.c - a plan's results directory: what `nvscope plan` and the
- * console both do around planrun_run(): the confirmation rule, creating the
+ * console both do around planrun_run(): the rule for starting a plan
+ * (planrun_may_run: confirmation and the write-safety rule), creating the
  * directory with its fixed files (plan.ini, VERSION, device identity and
  * health, the first state.json), the one-run lock, meta.json. */
 #include <dirent.h>
@@ -37,23 +38,33 @@ static int write_file(const char *dir, const char *name, const char *text, char 
 	return safety_replace_in(dir, name, text, strlen(text), err, errlen);
 }
 
-bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len)
+int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t errlen)
 {
-	char need[256], buf[4096], *save = NULL;
-
-	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
-		return false;
-	snprintf(buf, sizeof(buf), "%s", confirm);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char a[4096], b[4096];
-		bool same = !strcmp(t, need) || (realpath(t, a) && realpath(need, b) && !strcmp(a, b));
-		if (same) {
-			if (token)
-				snprintf(token, len, "%s", need);
-			return true;
+	err[0] = '\0';
+	if (!planrun_destroys(r->plan))
+		return 0; /* reads only */
+	for (unsigned i = 0; i < r->ntargets; i++) {
+		const char *t = r->targets[i];
+		char need[256] = "", msg[768];
+		if (bad)
+			*bad = i;
+		if (!safety_confirmed(r->confirm, t, NULL, 0)) {
+			safety_confirm_token(t, need, sizeof(need));
+			snprintf(err, errlen,
+				 "plan '%s' destroys the data on %s: add --yes-destroy-data=%s%s",
+				 r->plan->name, t, need[0] ? need : t,
+				 need[0] && strcmp(need, t) ? " (the controller's serial)" : "");
+			return -EACCES;
+		}
+		/* the rule of every write, for a [purge] step as for a fill */
+		int rc = safety_check_write(t, r->force, msg, sizeof(msg));
+		if (rc) {
+			snprintf(err, errlen, "plan '%s': refusing to write: %s", r->plan->name,
+				 msg);
+			return -EPERM;
 		}
 	}
-	return false;
+	return 0;
 }
 
 /* Device identity (and NVMe health) of every target into @name. */

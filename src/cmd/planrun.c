@@ -397,9 +397,11 @@ static int step_purge(struct planrun *r, const struct plan_step *st, struct step
 		char token[256] = "";
 		/* the user's confirmation, as purge wants it (serial for NVMe);
 		 * none given: purge refuses */
-		planrun_confirmed(r->confirm, r->targets[i], token, sizeof(token));
-		struct purge_opts po = {
-		    .method = st->purge_method, .ses = st->purge_ses, .confirm = token};
+		safety_confirmed(r->confirm, r->targets[i], token, sizeof(token));
+		struct purge_opts po = {.method = st->purge_method,
+					.ses = st->purge_ses,
+					.confirm = token,
+					.force = r->force};
 		char err[512] = "";
 		int nvme_status = 0;
 		say(r, "  purge %s ...\n", r->targets[i]);
@@ -424,7 +426,7 @@ static uint64_t region_bytes(const struct spec *s, const char *path)
 {
 	struct target t;
 	char err[256];
-	if (target_open(&t, path, false, false, s->size + s->offset, err, sizeof(err)))
+	if (target_open(&t, path, false, false, false, s->size + s->offset, err, sizeof(err)))
 		return 0;
 	uint64_t size = t.size;
 	target_close(&t);

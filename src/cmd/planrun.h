@@ -77,11 +77,14 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 			const char *started_by);
 /* Device identity (and NVMe health) of every target into r->dir/@name. */
 void planrun_write_devices(const struct planrun *r, const char *name);
-/* Does the comma list @confirm (--yes-destroy-data) confirm destroying
- * @target?  An NVMe target needs its controller's serial, another device
- * its path (dev_confirm_token).  @token (may be NULL) receives what purge_run
- * wants as confirmation when true. */
-bool planrun_confirmed(const char *confirm, const char *target, char *token, size_t len);
+/* May r->plan run on r->targets with r->confirm and r->force?  The one
+ * check of a fresh start, the console and --resume alike: a plan that
+ * writes or purges needs every target's confirmation token
+ * (safety_confirmed: --yes-destroy-data) and every target must pass the
+ * write-safety rule with r->force (in use: never; data: --force-destroy),
+ * a [purge] like a fill.  0, -EACCES (not confirmed) or -EPERM (refused),
+ * with one line in @err and the index of the target in *@bad (may be NULL). */
+int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t errlen);
 /* Writes cJSON tree @json to @dir/@name (with a final newline); errors are
  * ignored (the state file, not these, is what resume relies on). */
 void planrun_write_json(const char *dir, const char *name, void *json);

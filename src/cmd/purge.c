@@ -1,7 +1,8 @@
 /* purge.c - `nvscope purge DEV --method=M [--ses=N] --yes-destroy-data=X`:
  * Format NVM, Sanitize or deallocate (TRIM) a whole device.  Destroys
  * data, so it needs the controller's serial (NVMe) or the device path
- * (others) as confirmation and refuses anything in use. */
+ * (others) as confirmation, refuses anything in use, and anything holding
+ * a partition table or signature without --force-destroy (docs/safety.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -17,6 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nvscope purge DEV --method=METHOD [--ses=N] --yes-destroy-data=SERIAL|PATH\n"
+		"                     [--force-destroy]\n"
 		"  Destroys all data on DEV.\n"
 		"  --method=format              Format NVM (keeps the LBA format), with\n"
 		"     --ses=0|1|2               secure erase: 0 none, 1 user data, 2 crypto\n"
@@ -27,9 +29,12 @@ static void usage(FILE *f)
 		"                               BLKDISCARD for other block devices)\n"
 		"  --yes-destroy-data=X         X must be the controller's serial number (NVMe,\n"
 		"                               see `nvscope list`) or the device path (others)\n"
+		"  --force-destroy              also where a partition table or a filesystem/\n"
+		"                               RAID/LVM signature is found (docs/safety.md)\n"
 		"  --quiet                      no progress\n"
 		"  Refused (exit 2, nothing touched) without confirmation, when anything on\n"
-		"  the device is mounted or in use, or when the device lacks the method.\n");
+		"  the device is mounted or in use, when it holds a signature and\n"
+		"  --force-destroy is not given, or when the device lacks the method.\n");
 }
 
 static void progress(double pct, void *arg)
@@ -46,6 +51,7 @@ int cmd_purge(int argc, char **argv)
 		{ "method", required_argument, NULL, 'm' },
 		{ "ses", required_argument, NULL, 's' },
 		{ "yes-destroy-data", required_argument, NULL, 'y' },
+		{ "force-destroy", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -73,6 +79,9 @@ int cmd_purge(int argc, char **argv)
 			break;
 		case 'y':
 			o.confirm = optarg;
+			break;
+		case 'f':
+			o.force = true;
 			break;
 		case 'q':
 			quiet = true;

@@ -54,6 +54,12 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		}
 	}
 	struct spec *s = ps->in_global ? &ps->global : &ps->jobs[ps->njobs - 1];
+	if (!strcmp(name, "force_destroy")) { /* docs/safety.md: no file overrides */
+		snprintf(ps->err, ps->errlen,
+			 "force_destroy: only --force-destroy on the command line overrides "
+			 "the write-safety rule, not a file");
+		return 0;
+	}
 	if (spec_set(s, name, value, msg, sizeof(msg))) {
 		snprintf(ps->err, ps->errlen, "%s", msg);
 		return 0;

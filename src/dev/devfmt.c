@@ -17,6 +17,10 @@ static cJSON *usage_json(const struct dev_usage *u)
 	cJSON_AddBoolToObject(o, "filesystem", u->filesystem);
 	cJSON_AddBoolToObject(o, "swap", u->swap);
 	cJSON_AddBoolToObject(o, "held", u->held);
+	cJSON_AddBoolToObject(o, "loop_backing", u->loop_backing);
+	cJSON_AddBoolToObject(o, "ambivalent", u->ambivalent);
+	if (u->found[0])
+		cJSON_AddStringToObject(o, "found", u->found);
 	if (u->fstype[0])
 		cJSON_AddStringToObject(o, "fstype", u->fstype);
 	else

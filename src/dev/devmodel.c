@@ -1,5 +1,5 @@
 /* devmodel.c - the device model: builders, lookup, the /sys/block scan and
- * the "in use" probe (mounts, swap, holders, libblkid).  The NVMe part of
+ * the "in use" marks (from the safety module: safety_usage).  The NVMe part of
  * the scan is src/dev/nvme.c (the only libnvme user); JSON and the tables
  * are in devfmt.c, the health log in health.c. */
 #include <ctype.h>
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <blkid/blkid.h>
 #include "nvscope.h"
 #include "dev/devmodel.h"
 #include "dev/nvme.h"
+#include "dev/safety.h"
 
 char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen)
 {
@@ -121,6 +121,7 @@ int dev_list_add_file(struct dev_list *l, const char *path)
 	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	b->lba_size = 512;
 	b->discard = S_ISREG(st.st_mode); /* hole punching */
+	safety_usage(path, &b->in_use);   /* an image file's marks, as a device's */
 	return 0;
 }
 
@@ -228,36 +229,21 @@ bool dev_block_supports(const struct dev_block *b, enum purge_method m, const ch
 	return !r;
 }
 
-int dev_confirm_token(const char *path, char *buf, size_t len)
-{
-	struct dev_list *l;
-	const struct dev_ctrl *c;
-	char err[128];
+/* ---- in use: mounts, swap, holders, partitions, signatures ---- */
 
-	if (!len)
-		return -EINVAL;
-	buf[0] = '\0';
-	if (access(path, F_OK))
-		return -errno;
-	if (!nvs_nvme_is_nvme(path)) {
-		scpy(buf, len, path);
-		return 0;
-	}
-	l = dev_scan(err, sizeof(err));
-	if (!l)
-		return -ENOMEM;
-	c = dev_list_find_nvme(l, path, NULL);
-	if (c)
-		scpy(buf, len, c->serial);
-	dev_list_free(l);
-	return c ? 0 : -ENODEV;
+bool dev_usage_in_use(const struct dev_usage *u)
+{
+	return u->mounted || u->swap || u->held || u->loop_backing;
 }
 
-/* ---- in use: mounts, swap, holders, partitions, signatures ---- */
+bool dev_usage_has_data(const struct dev_usage *u)
+{
+	return u->partitioned || u->filesystem || u->ambivalent || u->found[0];
+}
 
 bool dev_usage_any(const struct dev_usage *u)
 {
-	return u->mounted || u->swap || u->held || u->partitioned || u->filesystem;
+	return dev_usage_in_use(u) || dev_usage_has_data(u);
 }
 
 const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
@@ -268,8 +254,12 @@ const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
 		snprintf(buf, len, "swap");
 	else if (u->held)
 		snprintf(buf, len, "held (dm/md)");
+	else if (u->loop_backing)
+		snprintf(buf, len, "backs %s", u->holder);
 	else if (u->partitioned)
 		snprintf(buf, len, "partitioned");
+	else if (u->ambivalent)
+		snprintf(buf, len, "ambivalent");
 	else if (u->filesystem)
 		snprintf(buf, len, "%s", u->fstype[0] ? u->fstype : "signature");
 	else
@@ -277,137 +267,11 @@ const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
 	return buf;
 }
 
-/* True when kernel block device @name (a disk) is @cand or has partition
- * @cand ("/sys/block/NAME/CAND" exists). */
-static bool disk_has(const char *name, const char *cand)
-{
-	char p[PATH_MAX];
-
-	if (!strcmp(name, cand))
-		return true;
-	if (!cand[0] || strchr(cand, '/') || !strcmp(cand, ".") || !strcmp(cand, ".."))
-		return false;
-	snprintf(p, sizeof(p), "/sys/block/%s/%s/partition", name, cand);
-	return access(p, F_OK) == 0;
-}
-
-/* Scans /proc/mounts (or /proc/swaps when @swaps) for sources on disk @name. */
-static bool scan_table(const char *name, bool swaps, char *where, size_t len, char *fs,
-		       size_t fslen)
-{
-	FILE *f = fopen(swaps ? "/proc/swaps" : "/proc/mounts", "re");
-	char line[1024], src[512], mnt[512], type[64], dn[NAME_MAX + 1];
-	bool hit = false;
-
-	if (!f)
-		return false;
-	while (!hit && fgets(line, sizeof(line), f)) {
-		type[0] = '\0';
-		if (sscanf(line, "%511s %511s %63s", src, mnt, type) < 1 || src[0] != '/')
-			continue;
-		if (strncmp(src, "/dev/", 5))
-			continue;
-		devname_of(src, dn, sizeof(dn));
-		if (disk_has(name, dn)) {
-			hit = true;
-			if (where)
-				scpy(where, len, mnt);
-			if (fs && !strcmp(dn, name)) /* the whole disk carries it */
-				scpy(fs, fslen, type);
-		}
-	}
-	fclose(f);
-	return hit;
-}
-
-/* Any entry in /sys/block/NAME/holders or in a partition's holders? */
-static bool held(const char *name)
-{
-	char p[PATH_MAX];
-	DIR *d, *h;
-	struct dirent *e, *e2;
-	bool hit = false;
-
-	snprintf(p, sizeof(p), "/sys/block/%s", name);
-	d = opendir(p);
-	if (!d)
-		return false;
-	while (!hit && (e = readdir(d))) {
-		if (strcmp(e->d_name, "holders") && !disk_has(name, e->d_name))
-			continue;
-		if (!strcmp(e->d_name, "holders"))
-			snprintf(p, sizeof(p), "/sys/block/%s/holders", name);
-		else
-			snprintf(p, sizeof(p), "/sys/block/%s/%s/holders", name, e->d_name);
-		h = opendir(p);
-		if (!h)
-			continue;
-		while ((e2 = readdir(h)))
-			if (e2->d_name[0] != '.')
-				hit = true;
-		closedir(h);
-	}
-	closedir(d);
-	return hit;
-}
-
-static bool has_partitions(const char *name)
-{
-	char p[PATH_MAX];
-	DIR *d;
-	struct dirent *e;
-	bool hit = false;
-
-	snprintf(p, sizeof(p), "/sys/block/%s", name);
-	d = opendir(p);
-	if (!d)
-		return false;
-	while (!hit && (e = readdir(d)))
-		if (e->d_name[0] != '.' && strcmp(e->d_name, name) && disk_has(name, e->d_name))
-			hit = true;
-	closedir(d);
-	return hit;
-}
-
-/* libblkid: partition table or filesystem/RAID signature on @path. */
-static void probe_signatures(const char *path, struct dev_usage *u)
-{
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *v = NULL;
-
-	if (!pr)
-		return;
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
-	blkid_probe_enable_partitions(pr, 1);
-	if (blkid_do_safeprobe(pr) == 0) {
-		if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL))
-			u->partitioned = true;
-		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL)) {
-			u->filesystem = true;
-			TRIMCPY(u->fstype, v);
-		}
-	}
-	blkid_free_probe(pr);
-}
-
-/* Fills @u for the block device @path (kernel name from the path). */
+/* Fills @u for the block device @path: the safety module's own reading,
+ * so that the marks and the refusals cannot disagree. */
 static void usage_fill(const char *path, struct dev_usage *u)
 {
-	char name[NAME_MAX + 1];
-
-	memset(u, 0, sizeof(*u));
-	if (!path[0])
-		return;
-	devname_of(path, name, sizeof(name));
-	u->mounted = scan_table(name, false, u->mountpoint, sizeof(u->mountpoint), u->fstype,
-				sizeof(u->fstype));
-	u->swap = scan_table(name, true, NULL, 0, NULL, 0);
-	u->held = held(name);
-	u->partitioned = has_partitions(name);
-	probe_signatures(path, u);
-	if (u->fstype[0]) /* from a whole-disk mount, when libblkid could not read it */
-		u->filesystem = true;
+	safety_usage(path, u);
 }
 
 /* ---- /sys/block ---- */

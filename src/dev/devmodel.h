@@ -21,20 +21,30 @@
 #define DEV_NAME_LEN 32
 #define DEV_PATH_LEN 64
 
-/* Is something on this device?  Filled from /proc/mounts, /proc/swaps,
- * /sys/block/X/holders and libblkid. */
+/* Is something on this device (or image file)?  Filled by the safety
+ * module (safety_usage) from /proc/self/mountinfo, /proc/swaps,
+ * /sys/block/X/holders, attached loop devices and libblkid: the same code
+ * that refuses writes (docs/safety.md). */
 struct dev_usage {
 	bool mounted;         /* it or one of its partitions is mounted */
 	bool swap;            /* used as swap */
-	bool held;            /* held by dm/md (holders/ not empty) */
+	bool held;            /* held by dm/md/LVM (holders/ not empty) */
+	bool loop_backing;    /* a regular file backing an attached loop device */
 	bool partitioned;     /* has a partition table or partitions */
-	bool filesystem;      /* libblkid found a filesystem/RAID signature */
+	bool filesystem;      /* libblkid found a filesystem/RAID/LVM signature */
+	bool ambivalent;      /* libblkid found several signatures */
 	char fstype[32];      /* "ext4", "" when none */
-	char mountpoint[128]; /* first mount point, "" when none */
+	char mountpoint[128]; /* first mount point, "" when none (display only) */
+	char holder[64];      /* "dm-0", the loop device of a backing file, "" */
+	char found[160];      /* what libblkid found, "an ext4 filesystem", "" */
 };
 
-/* True when anything at all is in use or present (mounted, swap, held,
- * partitioned or a filesystem). */
+/* In use: never written (mounted, swap, held, backing a loop device). */
+bool dev_usage_in_use(const struct dev_usage *u);
+/* Holds data: written only with --force-destroy (partition table,
+ * filesystem/RAID/LVM signature, ambivalent probe). */
+bool dev_usage_has_data(const struct dev_usage *u);
+/* True when anything at all is in use or present (either of the above). */
 bool dev_usage_any(const struct dev_usage *u);
 /* Short human form: "mounted /mnt", "ext4", "partitioned", "-" for none.
  * Returns @buf. */
@@ -154,12 +164,6 @@ bool dev_ctrl_supports(const struct dev_ctrl *c, enum purge_method m, const char
  * where the device supports discard; false with *@why set otherwise (@why
  * may be NULL). */
 bool dev_block_supports(const struct dev_block *b, enum purge_method m, const char **why);
-
-/* What purge_run() wants as confirmation for @path: the serial of the
- * controller behind an NVMe node, else @path itself.  Meant for prompts
- * ("type NVSCOPE-A1 to destroy /dev/nvme0n1"), not for filling in the
- * confirmation on the user's behalf.  Returns 0, or -errno with @buf = "". */
-int dev_confirm_token(const char *path, char *buf, size_t len);
 
 /* Reads the first line of @dir/@file (a sysfs attribute) into @buf,
  * trimmed.  0 or -errno (@buf = "" then). */

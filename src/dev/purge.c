@@ -6,10 +6,11 @@
  * Order of the checks, so that a refusal touches nothing: the device must
  * exist and be something we can purge with this method (Identify says so
  * for NVMe), the confirmation must name it (the controller's serial for
- * NVMe, the path otherwise), and nothing on it may be in use (mounted,
- * swap, held: safety_in_use()).  Format and sanitize act on every
+ * NVMe, the path otherwise: safety_confirmed), and then the write-safety
+ * rule through exclusively held descriptors (safety_open: in use is never
+ * purged, data only with o->force).  Format and sanitize act on every
  * namespace of the controller (sanitize: the whole NVM subsystem), so for
- * them every namespace must be free; a trim only needs its namespace. */
+ * them every namespace is claimed and judged; a trim only its namespace. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -64,28 +65,32 @@ static void report(const struct purge_opts *o, double pct)
 		o->progress(pct, o->arg);
 }
 
-/* Does @confirm name @path (as given or after resolving symlinks)? */
-static bool confirms_path(const char *confirm, const char *path)
-{
-	char a[PATH_MAX], b[PATH_MAX];
-
-	if (!confirm || !confirm[0])
-		return false;
-	if (!strcmp(confirm, path))
-		return true;
-	return realpath(confirm, a) && realpath(path, b) && !strcmp(a, b);
-}
-
 /* ---- regular files and non-NVMe block devices ---- */
+
+/* Opens @dev for the purge under the write-safety rule (exclusive claim,
+ * then the probe through the held descriptor). */
+static int open_checked(const char *dev, const struct purge_opts *o, int *fd, char *err,
+			size_t errlen)
+{
+	char msg[768];
+	int r = safety_open(dev, O_WRONLY, o->force, fd, NULL, msg, sizeof(msg));
+
+	if (r)
+		snprintf(err, errlen, "%s: refusing to purge", msg);
+	return r;
+}
 
 static int trim_file(const char *dev, const struct purge_opts *o, char *err, size_t errlen)
 {
 	struct stat st;
-	int fd = open(dev, O_WRONLY | O_CLOEXEC), r = 0;
+	int fd, r;
 
-	if (fd < 0 || fstat(fd, &st)) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", dev, strerror(-r));
+	r = open_checked(dev, o, &fd, err, errlen);
+	if (r)
+		return r;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		r = -EAGAIN;
+		snprintf(err, errlen, "%s changed while it was being opened", dev);
 		goto close_fd;
 	}
 	if (st.st_size && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
@@ -96,8 +101,7 @@ static int trim_file(const char *dev, const struct purge_opts *o, char *err, siz
 	}
 	report(o, 100.0);
 close_fd:
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	return r;
 }
 
@@ -122,10 +126,12 @@ static int discard_block(const char *dev, const struct purge_opts *o, char *err,
 	uint64_t size = 0, off = 0, range[2];
 	int fd, r = 0;
 
-	fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		r = -errno;
-		snprintf(err, errlen, "%s: cannot open exclusively: %s", dev, strerror(-r));
+	r = open_checked(dev, o, &fd, err, errlen);
+	if (r)
+		return r;
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode)) {
+		r = -EAGAIN;
+		snprintf(err, errlen, "%s changed while it was being opened", dev);
 		goto close_fd;
 	}
 	if (!sys_u64(st.st_rdev, "queue/discard_max_bytes")) {
@@ -161,8 +167,6 @@ close_fd:
 static int purge_other(const char *dev, const struct stat *st, const struct purge_opts *o,
 		       char *err, size_t errlen)
 {
-	char what[256];
-
 	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode)) {
 		snprintf(err, errlen, "%s: not a block device, regular file or NVMe device", dev);
 		return -ENOTTY;
@@ -172,7 +176,7 @@ static int purge_other(const char *dev, const struct stat *st, const struct purg
 			 method_name(o->method));
 		return -EOPNOTSUPP;
 	}
-	if (!confirms_path(o->confirm, dev)) {
+	if (!safety_confirmed(o->confirm, dev, NULL, 0)) {
 		snprintf(err, errlen,
 			 "%s: refusing to destroy data without confirmation: pass "
 			 "--yes-destroy-data=%s",
@@ -181,30 +185,30 @@ static int purge_other(const char *dev, const struct stat *st, const struct purg
 	}
 	if (S_ISREG(st->st_mode))
 		return trim_file(dev, o, err, errlen);
-	if (safety_in_use(dev, what, sizeof(what))) {
-		snprintf(err, errlen, "%s: in use (%s): refusing to trim", dev, what);
-		return -EBUSY;
-	}
 	return discard_block(dev, o, err, errlen);
 }
 
 /* ---- NVMe ---- */
 
-/* 0 when every namespace of @c (or only @only, when not NULL) is free. */
-static int nvme_free(const struct dev_ctrl *c, const struct dev_ns *only, char *err,
-		     size_t errlen)
+/* Claims (O_EXCL) and judges the block device of every namespace of @c (or
+ * only @only, when not NULL) under the write-safety rule; the claims in
+ * @fds (c->nr_namespaces entries, -1 when none) are held until the purge is
+ * done, so nothing mounts or formats them in between.  0 or -errno. */
+static int nvme_claim(const struct dev_ctrl *c, const struct dev_ns *only,
+		      const struct purge_opts *o, int *fds, char *err, size_t errlen)
 {
-	char what[256];
-
 	for (size_t i = 0; i < c->nr_namespaces; i++) {
 		const struct dev_ns *n = &c->namespaces[i];
+		char msg[768];
+		int r;
 
-		if (only && n != only)
+		if ((only && n != only) || !n->block_device[0])
 			continue;
-		if (safety_in_use(n->block_device, what, sizeof(what))) {
-			snprintf(err, errlen, "%s: in use (%s): refusing to purge %s", n->block_device,
-				 what, c->name);
-			return -EBUSY;
+		r = safety_open(n->block_device, O_RDONLY, o->force, &fds[i], NULL, msg,
+				sizeof(msg));
+		if (r) {
+			snprintf(err, errlen, "%s: refusing to purge %s", msg, c->name);
+			return r;
 		}
 	}
 	return 0;
@@ -240,7 +244,7 @@ static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char
 	const struct dev_ctrl *c;
 	const struct dev_ns *ns = NULL;
 	const char *why;
-	int r = 0;
+	int r = 0, *fds = NULL;
 
 	if (!l)
 		return -ENOMEM;
@@ -262,7 +266,7 @@ static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char
 		r = -EOPNOTSUPP;
 		goto free_list;
 	}
-	if (!o->confirm || strcmp(o->confirm, c->serial)) {
+	if (!safety_confirmed(o->confirm, dev, NULL, 0)) {
 		snprintf(err, errlen,
 			 "%s (%s %s, serial %s): refusing to destroy data without confirmation: "
 			 "pass --yes-destroy-data=%s",
@@ -270,7 +274,14 @@ static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char
 		r = -EPERM;
 		goto free_list;
 	}
-	r = nvme_free(c, o->method == PURGE_TRIM ? ns : NULL, err, errlen);
+	fds = malloc((c->nr_namespaces + 1) * sizeof(*fds));
+	if (!fds) {
+		r = -ENOMEM;
+		goto free_list;
+	}
+	for (size_t i = 0; i < c->nr_namespaces; i++)
+		fds[i] = -1;
+	r = nvme_claim(c, o->method == PURGE_TRIM ? ns : NULL, o, fds, err, errlen);
 	if (r)
 		goto free_list;
 	if (!ns && !c->nr_namespaces && o->method != PURGE_SANITIZE_BLOCK &&
@@ -304,6 +315,10 @@ static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char
 		break;
 	}
 free_list:
+	for (size_t i = 0; fds && i < c->nr_namespaces; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
 	dev_list_free(l);
 	return r;
 }

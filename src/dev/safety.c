@@ -1,18 +1,24 @@
-/* safety.c - refuse to write where data lives: mounted filesystems, swap,
- * holders (device-mapper, md), and (unless forced) partition tables or
- * filesystem/RAID signatures that libblkid recognises. */
+/* safety.c - the write-safety rule (safety.h, docs/safety.md): what is on a
+ * target (mounts, swap, holders, loop devices over an image file, libblkid
+ * signatures), judged through a descriptor that is already held (O_EXCL for
+ * a block device), and the one confirmation token. */
 #include <blkid/blkid.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 #include "dev/devmodel.h"
+#include "dev/nvme.h"
 #include "dev/safety.h"
+
+/* ---- what is on it ---- */
 
 /* sysfs directory of block device number @dev ("/sys/dev/block/M:m"). */
 static void sysfs_dir(dev_t dev, char *buf, size_t len)
@@ -20,11 +26,10 @@ static void sysfs_dir(dev_t dev, char *buf, size_t len)
 	snprintf(buf, len, "/sys/dev/block/%u:%u", major(dev), minor(dev));
 }
 
-/* True when a device number in /proc/mounts or /proc/swaps is @dev or a
- * partition of it. */
+/* True when block device number @other is @dev or a partition of it. */
 static bool same_disk(dev_t dev, dev_t other)
 {
-	char a[PATH_MAX], b[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+	char a[64], b[64], ra[PATH_MAX], rb[PATH_MAX];
 
 	if (dev == other)
 		return true;
@@ -36,114 +41,385 @@ static bool same_disk(dev_t dev, dev_t other)
 	return !strncmp(ra, rb, n) && rb[n] == '/'; /* other is a partition below dev */
 }
 
-/* Is @dev (or a partition of it) the first field of a line of @file?  For
- * /proc/self/mounts the second field is where it is mounted. */
-static bool listed_in(const char *file, bool mounts, dev_t dev, char *what, size_t len,
-		      const char *verb)
+static void copy(char *dst, size_t len, const char *src)
 {
-	FILE *f = fopen(file, "r");
-	char line[4096];
-	bool found = false;
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* /proc/self/mountinfo: the device number of each mount (field 3) and its
+ * source (after " - TYPE "), so a mount is found however its source is
+ * spelled (/dev/root, /dev/mapper/x, by-uuid links). */
+static bool mounted_on(dev_t dev, struct dev_usage *u)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool hit = false;
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *save, *tok = strtok_r(line, " \t", &save);
-		char *dir = strtok_r(NULL, " \t", &save);
+	while (!hit && getline(&line, &cap, f) > 0) {
+		unsigned ma, mi;
+		char mnt[PATH_MAX], *sep = strstr(line, " - ");
 		struct stat st;
-		if (!tok || tok[0] != '/' || stat(tok, &st) || !S_ISBLK(st.st_mode))
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
 			continue;
-		if (same_disk(dev, st.st_rdev)) {
-			snprintf(what, len, "%s %s%s%s", tok, verb, mounts ? " on " : "",
-				 mounts && dir ? dir : "");
-			found = true;
+		if (!same_disk(dev, makedev(ma, mi))) {
+			char type[64], src[PATH_MAX];
+			if (!sep || sscanf(sep, " - %63s %4095s", type, src) != 2 ||
+			    strncmp(src, "/dev/", 5) || stat(src, &st) || !S_ISBLK(st.st_mode) ||
+			    !same_disk(dev, st.st_rdev))
+				continue;
 		}
+		hit = true;
+		copy(u->mountpoint, sizeof(u->mountpoint), mnt);
+		if (sep && makedev(ma, mi) == dev)
+			sscanf(sep, " - %31s", u->fstype);
+	}
+	free(line);
+	fclose(f);
+	return hit;
+}
+
+/* /proc/swaps: a swap partition on @st's disk, or @st itself as a swap file. */
+static bool swap_on(const struct stat *st)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[PATH_MAX + 128], name[PATH_MAX];
+	bool hit = false;
+
+	if (!f)
+		return false;
+	while (!hit && fgets(line, sizeof(line), f)) {
+		struct stat s;
+		if (sscanf(line, "%4095s", name) != 1 || name[0] != '/' || stat(name, &s))
+			continue;
+		if (S_ISBLK(st->st_mode))
+			hit = S_ISBLK(s.st_mode) && same_disk(st->st_rdev, s.st_rdev);
+		else
+			hit =
+			    S_ISREG(s.st_mode) && s.st_dev == st->st_dev && s.st_ino == st->st_ino;
 	}
 	fclose(f);
-	return found;
+	return hit;
 }
 
-/* Any entry in /sys/.../holders of the device or one of its partitions. */
-static bool has_holders(dev_t dev, char *what, size_t len)
+/* First entry of directory @dir other than . and .. into @name. */
+static bool first_entry(const char *dir, char *name, size_t len)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 300];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool hit = false;
+
+	if (!d)
+		return false;
+	while (!hit && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			copy(name, len, e->d_name);
+			hit = true;
+		}
+	closedir(d);
+	return hit;
+}
+
+/* Holders (device-mapper, md, LVM) of the disk or of one of its partitions,
+ * and whether it has partitions at all. */
+static void holders_and_parts(dev_t dev, struct dev_usage *u)
+{
+	char dir[64], rdir[PATH_MAX], sub[PATH_MAX + 300];
 	DIR *d;
 	struct dirent *e;
-	bool found = false;
 
 	sysfs_dir(dev, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/holders", dir);
-	d = opendir(path);
-	if (d) {
-		while (!found && (e = readdir(d)))
-			if (e->d_name[0] != '.') {
-				snprintf(what, len, "held by %s (device-mapper/md)", e->d_name);
-				found = true;
-			}
-		closedir(d);
-	}
-	d = opendir(dir);
+	snprintf(sub, sizeof(sub), "%s/holders", dir);
+	if (first_entry(sub, u->holder, sizeof(u->holder)))
+		u->held = true;
+	if (!realpath(dir, rdir))
+		return;
+	d = opendir(rdir);
 	if (!d)
-		return found;
-	while (!found && (e = readdir(d))) {
-		char sub[PATH_MAX + 600];
-		snprintf(sub, sizeof(sub), "%s/%s/partition", dir, e->d_name);
+		return;
+	while ((e = readdir(d))) {
+		snprintf(sub, sizeof(sub), "%s/%s/partition", rdir, e->d_name);
 		if (e->d_name[0] == '.' || access(sub, F_OK))
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s/holders", dir, e->d_name);
-		DIR *h = opendir(sub);
-		struct dirent *he;
-		while (h && !found && (he = readdir(h)))
-			if (he->d_name[0] != '.') {
-				snprintf(what, len, "partition %s held by %s", e->d_name,
-					 he->d_name);
-				found = true;
-			}
-		if (h)
-			closedir(h);
+		u->partitioned = true;
+		snprintf(sub, sizeof(sub), "%s/%s/holders", rdir, e->d_name);
+		if (!u->held && first_entry(sub, u->holder, sizeof(u->holder)))
+			u->held = true;
 	}
 	closedir(d);
-	return found;
 }
 
-bool safety_in_use(const char *path, char *what, size_t len)
+/* Is the regular file @st the backing file of an attached loop device?
+ * (/sys/block/loopN/loop/backing_file, compared by device and inode, so a
+ * hard link or another spelling of the path is found too.) */
+static bool backs_loop(const struct stat *st, struct dev_usage *u)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	bool hit = false;
+
+	if (!d)
+		return false;
+	while (!hit && (e = readdir(d))) {
+		char p[PATH_MAX], name[PATH_MAX];
+		struct stat s;
+		FILE *f;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", e->d_name);
+		f = fopen(p, "re");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = '\0';
+			if (!stat(name, &s) && s.st_dev == st->st_dev && s.st_ino == st->st_ino) {
+				snprintf(p, sizeof(p), "/dev/%s", e->d_name);
+				copy(u->holder, sizeof(u->holder), p);
+				hit = true;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return hit;
+}
+
+/* Appends ", @s" (or "@s" first) to @buf. */
+static void add_found(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", s);
+}
+
+/* Every signature libblkid sees on @fd (for an ambivalent result). */
+static void list_signatures(int fd, struct dev_usage *u)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *v;
+	char names[128] = "";
+
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0))
+		goto free_probe;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	for (int i = 0; i < 16 && blkid_do_probe(pr) == 0; i++)
+		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL) ||
+		    !blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL))
+			add_found(names, sizeof(names), v);
+free_probe:
+	snprintf(u->found, sizeof(u->found), "ambivalent signatures (%s)",
+		 names[0] ? names : "several");
+	if (pr)
+		blkid_free_probe(pr);
+}
+
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
+}
+
+/* libblkid through the held descriptor: a partition table, a filesystem/
+ * RAID/LVM signature, or several of them (ambivalent).  0 or -EIO. */
+static int probe_fd(int fd, struct dev_usage *u)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *v = NULL, *usage = NULL;
+	int rc = 0, r;
+
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		rc = -EIO;
+		goto free_probe;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+						  BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	r = blkid_do_safeprobe(pr);
+	if (r == -2) {
+		u->ambivalent = true;
+		list_signatures(fd, u);
+	} else if (r < 0) {
+		rc = -EIO;
+	} else if (r == 0) {
+		if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL)) {
+			u->partitioned = true;
+			snprintf(u->found, sizeof(u->found), "%s %s partition table", article(v),
+				 v);
+		}
+		if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL)) {
+			u->filesystem = true;
+			copy(u->fstype, sizeof(u->fstype), v);
+			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+			snprintf(u->found, sizeof(u->found), "%s %s %s", article(v), v,
+				 usage && strcmp(usage, "filesystem") ? "signature" : "filesystem");
+		}
+	}
+free_probe:
+	blkid_free_probe(pr);
+	return rc;
+}
+
+/* Everything the rule looks at, for the held descriptor @fd.  0 or -EIO
+ * (the probe failed: the caller refuses). */
+static int inspect(int fd, struct dev_usage *u)
 {
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	return listed_in("/proc/self/mounts", true, st.st_rdev, what, len, "is mounted") ||
-	       listed_in("/proc/swaps", false, st.st_rdev, what, len, "is used as swap") ||
-	       has_holders(st.st_rdev, what, len);
+	memset(u, 0, sizeof(*u));
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode)) {
+		u->mounted = mounted_on(st.st_rdev, u);
+		u->swap = swap_on(&st);
+		holders_and_parts(st.st_rdev, u);
+	} else if (S_ISREG(st.st_mode)) {
+		u->loop_backing = backs_loop(&st, u);
+		u->swap = swap_on(&st);
+		if (!st.st_size)
+			return 0; /* nothing to probe */
+	} else {
+		return 0;
+	}
+	return probe_fd(fd, u);
 }
 
-/* libblkid probe: a partition table, or a filesystem/RAID/LVM signature. */
-static int probe_data(const char *path, char *what, size_t len)
-{
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *val = NULL;
-	int rc = 0;
+/* ---- the verdict ---- */
 
-	if (!pr)
-		return -errno ? -errno : -EIO;
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
-	if (blkid_do_safeprobe(pr) == 0) {
-		if (!blkid_probe_lookup_value(pr, "TYPE", &val, NULL)) {
-			const char *usage = NULL;
-			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-			snprintf(what, len, "a %s signature (%s)", val,
-				 usage ? usage : "filesystem");
-			rc = 1;
-		} else if (!blkid_probe_lookup_value(pr, "PTTYPE", &val, NULL)) {
-			snprintf(what, len, "a %s partition table", val);
-			rc = 1;
-		}
+static int judge(const char *path, const struct dev_usage *u, bool force, char *msg, size_t len)
+{
+	const char *never = "never overwritten, --force-destroy does not change that";
+
+	if (u->mounted) {
+		snprintf(msg, len, "%s is in use: mounted on %s (%s)", path, u->mountpoint, never);
+		return -EBUSY;
 	}
-	blkid_free_probe(pr);
-	return rc;
+	if (u->swap) {
+		snprintf(msg, len, "%s is in use: swap (%s)", path, never);
+		return -EBUSY;
+	}
+	if (u->held) {
+		snprintf(msg, len, "%s is in use: held by %s (device-mapper/md/LVM; %s)", path,
+			 u->holder, never);
+		return -EBUSY;
+	}
+	if (u->loop_backing) {
+		snprintf(msg, len, "%s is in use: the backing file of %s (%s)", path, u->holder,
+			 never);
+		return -EBUSY;
+	}
+	if (dev_usage_in_use(u)) {
+		snprintf(msg, len, "%s is in use (%s)", path, never);
+		return -EBUSY;
+	}
+	if (force)
+		return 0;
+	if (dev_usage_has_data(u)) {
+		snprintf(msg, len, "%s holds %s (use --force-destroy to overwrite it)", path,
+			 u->found[0] ? u->found : "partitions");
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len)
+{
+	struct dev_usage u;
+	int rc = inspect(fd, &u);
+
+	msg[0] = '\0';
+	if (rc) { /* what cannot be judged is not written */
+		snprintf(msg, len, "%s: cannot probe for data (%s): refusing to write", path,
+			 strerror(-rc));
+		return -EPERM;
+	}
+	return judge(path, &u, force, msg, len);
+}
+
+void safety_usage(const char *path, struct dev_usage *u)
+{
+	int fd;
+
+	memset(u, 0, sizeof(*u));
+	if (!path[0])
+		return;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	inspect(fd, u);
+	close(fd);
+}
+
+/* ---- opening ---- */
+
+/* open(2) of a target: a block device with O_EXCL (compared with the
+ * device number first seen), anything else but a regular file or a
+ * character device refused (-EINVAL).  The descriptor or -errno. */
+static int open_claimed(const char *path, int flags, bool *blk)
+{
+	struct stat st;
+	int fd = -1;
+
+	/* a block device is only ever opened under an exclusive claim (no
+	 * write-mode open without it, not even for a moment) */
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		goto claim;
+	/* O_NONBLOCK: a FIFO planted under the name must not hang the open */
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (S_ISBLK(st.st_mode)) { /* became one since the stat */
+		close(fd);
+		goto claim;
+	}
+	*blk = false;
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+
+claim:
+	*blk = true;
+	flags = (flags | O_EXCL) & ~O_CREAT;
+	fd = open(path, flags | O_CLOEXEC);
+	/* a claim can outlive its owner briefly (io_uring tears rings down in
+	 * a kernel worker after a process ends): wait up to 3 s */
+	for (int i = 0; fd < 0 && errno == EBUSY && i < 60; i++) {
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+		fd = open(path, flags | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	struct stat st2;
+	if (fstat(fd, &st2) || !S_ISBLK(st2.st_mode) || st2.st_rdev != st.st_rdev) {
+		close(fd);
+		return -EAGAIN; /* the path changed under us */
+	}
+	return fd;
 }
 
 /* The block device of the namespace behind NVMe generic device @path
@@ -165,38 +441,194 @@ static int generic_to_block(const char *path, char *blk, size_t len)
 	return rc;
 }
 
+static bool is_generic(const struct stat *st)
+{
+	char link[64], to[512];
+	ssize_t n;
+
+	if (!S_ISCHR(st->st_mode))
+		return false;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(st->st_rdev),
+		 minor(st->st_rdev));
+	n = readlink(link, to, sizeof(to) - 1);
+	if (n <= 0)
+		return false;
+	to[n] = '\0';
+	const char *base = strrchr(to, '/');
+	return base && !strcmp(base + 1, "nvme-generic");
+}
+
+static void open_error(const char *path, int rc, char *msg, size_t len)
+{
+	if (rc == -EBUSY)
+		snprintf(msg, len,
+			 "%s is in use: opened exclusively by another program (mounted, held, "
+			 "or another writer)",
+			 path);
+	else if (rc == -EAGAIN)
+		snprintf(msg, len, "%s changed while it was being opened", path);
+	else if (rc == -EINVAL)
+		snprintf(msg, len, "%s: not a file or a device", path);
+	else
+		snprintf(msg, len, "%s: %s", path, strerror(-rc));
+}
+
+int safety_open(const char *path, int flags, bool force, int *fd, int *guard, char *msg, size_t len)
+{
+	bool blk = false;
+	int direct = flags & O_DIRECT, rc, g = -1;
+	struct stat st;
+
+	*fd = -1;
+	if (guard)
+		*guard = -1;
+	msg[0] = '\0';
+	/* the probe reads through the descriptor: write-only becomes read-write */
+	if ((flags & O_ACCMODE) == O_WRONLY)
+		flags = (flags & ~O_ACCMODE) | O_RDWR;
+	rc = open_claimed(path, flags & ~O_DIRECT, &blk);
+	if (rc < 0) {
+		open_error(path, rc, msg, len);
+		return rc;
+	}
+	*fd = rc;
+	if (fstat(*fd, &st)) {
+		rc = -errno;
+		snprintf(msg, len, "%s: %s", path, strerror(-rc));
+		goto close_fd;
+	}
+	if (is_generic(&st)) {
+		/* passthrough writes bypass the block layer, not its data: claim
+		 * and judge the namespace's block device, and keep the claim */
+		char blkdev[DEV_PATH_LEN], what[512];
+		bool b;
+		if (!generic_to_block(path, blkdev, sizeof(blkdev))) {
+			g = open_claimed(blkdev, O_RDONLY, &b);
+			if (g < 0) {
+				rc = g;
+				g = -1;
+				open_error(blkdev, rc, what, sizeof(what));
+				snprintf(msg, len, "%s (the namespace of %s)", what, path);
+				goto close_fd;
+			}
+			rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
+			if (rc) {
+				snprintf(msg, len, "%s (the namespace of %s)", what, path);
+				goto close_fd;
+			}
+		}
+	} else {
+		rc = safety_check_fd(*fd, path, force, msg, len);
+		if (rc)
+			goto close_fd;
+	}
+	if (direct) {
+		int fl = fcntl(*fd, F_GETFL);
+		if (fl < 0 || fcntl(*fd, F_SETFL, fl | O_DIRECT)) {
+			rc = -errno;
+			snprintf(msg, len, "%s: %s%s", path, strerror(-rc),
+				 rc == -EINVAL ? " (O_DIRECT not supported: use --direct=0)" : "");
+			goto close_fd;
+		}
+	}
+	if (guard)
+		*guard = g;
+	else if (g >= 0)
+		close(g);
+	return 0;
+
+close_fd:
+	if (g >= 0)
+		close(g);
+	close(*fd);
+	*fd = -1;
+	return rc;
+}
+
 int safety_check_write(const char *path, bool force, char *msg, size_t len)
 {
-	struct stat st;
-	char what[512];
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int fd, g, rc;
 
 	msg[0] = '\0';
-	if (!stat(path, &st) && S_ISCHR(st.st_mode) && !strncmp(base, "ng", 2)) {
-		/* passthrough writes bypass the block layer, not its data: judge
-		 * the namespace by its block device */
-		char blk[256];
-		if (generic_to_block(path, blk, sizeof(blk)))
-			return 0;
-		int rc = safety_check_write(blk, force, what, sizeof(what));
-		if (rc)
-			snprintf(msg, len, "%s (namespace of %s)", what, path);
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0; /* a file nvscope will create */
+	rc = safety_open(path, O_RDONLY, force, &fd, &g, msg, len);
+	if (rc)
 		return rc;
-	}
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return 0; /* files and other character devices: the filesystem guards them */
-	if (safety_in_use(path, what, sizeof(what))) {
-		snprintf(msg, len, "%s is in use: %s", path, what);
-		return -EBUSY;
-	}
-	int rc = probe_data(path, what, sizeof(what));
-	if (rc < 0) {
-		snprintf(msg, len, "%s: cannot probe for data: %s", path, strerror(-rc));
-		return rc;
-	}
-	if (rc > 0 && !force) {
-		snprintf(msg, len, "%s holds %s (use --force-destroy to overwrite it)", path, what);
-		return -EEXIST;
-	}
+	if (g >= 0)
+		close(g);
+	close(fd);
 	return 0;
+}
+
+/* ---- the confirmation token ---- */
+
+int safety_confirm_token(const char *path, char *buf, size_t len)
+{
+	struct dev_list *l;
+	const struct dev_ctrl *c;
+	char err[128];
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (access(path, F_OK))
+		return -errno;
+	if (!nvs_nvme_is_nvme(path)) {
+		if (strlen(path) >= len)
+			return -ENAMETOOLONG;
+		copy(buf, len, path);
+		return 0;
+	}
+	l = dev_scan(err, sizeof(err));
+	if (!l)
+		return -ENOMEM;
+	c = dev_list_find_nvme(l, path, NULL);
+	if (c)
+		copy(buf, len, c->serial);
+	dev_list_free(l);
+	return c && buf[0] ? 0 : -ENODEV;
+}
+
+/* Do paths @a and @b name the same device node or file? */
+static bool same_node(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (!strcmp(a, b))
+		return true;
+	if (a[0] != '/' || stat(a, &x) || stat(b, &y) ||
+	    (x.st_mode & S_IFMT) != (y.st_mode & S_IFMT))
+		return false;
+	if (S_ISBLK(x.st_mode) || S_ISCHR(x.st_mode))
+		return x.st_rdev == y.st_rdev;
+	return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+bool safety_confirmed(const char *confirm, const char *target, char *token, size_t len)
+{
+	char need[PATH_MAX];
+	bool serial;
+
+	if (!confirm || !confirm[0] || safety_confirm_token(target, need, sizeof(need)))
+		return false;
+	serial = strcmp(need, target) != 0;
+	for (const char *p = confirm; *p;) {
+		size_t n = strcspn(p, ",");
+		char one[PATH_MAX];
+
+		if (n && n < sizeof(one)) {
+			memcpy(one, p, n);
+			one[n] = '\0';
+			if (serial ? !strcmp(one, need) : same_node(one, need)) {
+				if (token)
+					snprintf(token, len, "%s", need);
+				return true;
+			}
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dev/safety.h"
 #include "io/pool.h"
 #include "io/worker.h"
 
@@ -82,18 +81,12 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 
 	for (unsigned i = 0; i < s->ntargets; i++) {
 		const char *path = s->targets[i];
-		char msg[512];
 		int rc;
 
-		if (write) {
-			rc = safety_check_write(path, s->force_destroy, msg, sizeof(msg));
-			if (rc == -EBUSY || rc == -EEXIST) {
-				snprintf(err, errlen, "refusing to write: %s", msg);
-				return -EPERM;
-			}
-		}
+		/* a write is judged by target_open through the held descriptor */
 		uint64_t want = s->size_pct ? 0 : s->size + s->offset;
-		rc = target_open(&p->targets[i], path, write, s->direct, want, err, errlen);
+		rc = target_open(&p->targets[i], path, write, s->force_destroy, s->direct, want,
+				 err, errlen);
 		if (rc)
 			return rc;
 		p->ntargets++;

@@ -9,8 +9,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
+#include "dev/safety.h"
 #include "io/target.h"
 
 const char *target_kind_name(enum target_kind k)
@@ -125,26 +125,67 @@ static int layout(int fd, uint64_t from, uint64_t to)
 	return fsync(fd) ? -errno : 0;
 }
 
-static int open_file(struct target *t, const char *path, bool write, bool direct,
-		     uint64_t want, char *err, size_t errlen)
+/* Sets O_DIRECT on an open descriptor (after the safety probe and the
+ * layout, which use unaligned buffers). */
+static int set_direct(int fd, const char *path, char *err, size_t errlen)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl >= 0 && !fcntl(fd, F_SETFL, fl | O_DIRECT))
+		return 0;
+	int rc = -errno;
+	snprintf(err, errlen, "%s: %s%s", path, strerror(-rc),
+		 rc == -EINVAL ? " (O_DIRECT not supported: use --direct=0)" : "");
+	return rc;
+}
+
+/* Opens through the safety module (docs/safety.md): exclusive claim first,
+ * then the probe through the held descriptor.  A refusal is -EPERM. */
+static int open_safe(struct target *t, const char *path, int flags, bool force, char *err,
+		     size_t errlen)
+{
+	char msg[768];
+	int rc = safety_open(path, flags, force, &t->fd, &t->guard_fd, msg, sizeof(msg));
+
+	if (rc == -EBUSY || rc == -EEXIST) {
+		snprintf(err, errlen, "refusing to write: %s", msg);
+		return -EPERM;
+	}
+	if (rc)
+		snprintf(err, errlen, "%s", msg);
+	return rc;
+}
+
+static int open_file(struct target *t, const char *path, bool write, bool force, bool direct,
+		     uint64_t want, uint64_t size, char *err, size_t errlen)
 {
 	struct stat st;
-	int flags = O_RDWR | O_CREAT;
-	int fd, rc;
+	int rc;
 
-	(void)write;
-	fd = open(path, flags | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
+	if (write || want > size) {
+		/* written (or extended by the layout): judged like a device */
+		rc = open_safe(t, path, O_RDWR | O_CREAT, force, err, errlen);
+		if (rc)
+			return rc;
+	} else {
+		t->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (t->fd < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			return rc;
+		}
 	}
-	if (fstat(fd, &st)) {
+	if (fstat(t->fd, &st)) {
 		rc = -errno;
 		goto close_fd;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = -EAGAIN;
+		snprintf(err, errlen, "%s changed while it was being opened", path);
+		goto close_fd;
+	}
 	if (want && (uint64_t)st.st_size < want) {
-		rc = layout(fd, (uint64_t)st.st_size, want);
+		rc = layout(t->fd, (uint64_t)st.st_size, want);
 		if (rc) {
 			snprintf(err, errlen, "%s: cannot lay out %llu bytes: %s", path,
 				 (unsigned long long)want, strerror(-rc));
@@ -152,16 +193,11 @@ static int open_file(struct target *t, const char *path, bool write, bool direct
 		}
 		st.st_size = (off_t)want;
 	}
-	close(fd);
-	fd = open(path, O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0));
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-			 direct && errno == EINVAL ? " (O_DIRECT not supported: use --direct=0)"
-						   : "");
-		return rc;
+	if (direct) {
+		rc = set_direct(t->fd, path, err, errlen);
+		if (rc)
+			goto close_fd;
 	}
-	t->fd = fd;
 	t->kind = TARGET_FILE;
 	t->size = (uint64_t)st.st_size;
 	t->lbs = 512;
@@ -170,18 +206,19 @@ static int open_file(struct target *t, const char *path, bool write, bool direct
 close_fd:
 	if (rc && !err[0])
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-	close(fd);
+	target_close(t);
 	return rc;
 }
 
-int target_open(struct target *t, const char *path, bool write, bool direct, uint64_t want_size,
-		char *err, size_t errlen)
+int target_open(struct target *t, const char *path, bool write, bool force, bool direct,
+		uint64_t want_size, char *err, size_t errlen)
 {
 	struct stat st;
-	int rc, flags;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->guard_fd = -1;
 	err[0] = '\0';
 	if (strlen(path) >= sizeof(t->path)) {
 		snprintf(err, errlen, "path too long: %s", path);
@@ -196,37 +233,40 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 			return rc;
 		}
 		st.st_mode = S_IFREG;
+		st.st_size = 0;
 	}
 	if (S_ISREG(st.st_mode)) {
-		rc = open_file(t, path, write, direct, want_size, err, errlen);
+		rc = open_file(t, path, write, force, direct, want_size, (uint64_t)st.st_size, err,
+			       errlen);
 		goto done;
 	}
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a file or a device", path);
 		return -EINVAL;
 	}
-	flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	if (S_ISBLK(st.st_mode) && direct)
-		flags |= O_DIRECT;
-	/* O_EXCL on a block device: the kernel refuses while it is mounted or
-	 * claimed (a belt to the safety checks' braces, and no two writers) */
-	if (S_ISBLK(st.st_mode) && write)
-		flags |= O_EXCL;
-	t->fd = open(path, flags);
-	/* a claim can outlive its owner briefly: io_uring tears rings down in
-	 * a kernel worker after a process ends (or is killed), so wait a little
-	 * before calling the device busy */
-	for (int i = 0; t->fd < 0 && errno == EBUSY && (flags & O_EXCL) && i < 60; i++) {
-		struct timespec ts = {0, 50000000};
-		nanosleep(&ts, NULL);
+	if (write) {
+		/* the block device under an exclusive claim (no two writers, no
+		 * mount or mkfs while it runs), judged through that descriptor */
+		rc = open_safe(t, path, O_RDWR, force, err, errlen);
+		if (rc)
+			return rc;
+		if (fstat(t->fd, &st)) {
+			rc = -errno;
+			goto close_fd;
+		}
+		if (S_ISBLK(st.st_mode) && direct) {
+			rc = set_direct(t->fd, path, err, errlen);
+			if (rc)
+				goto close_fd;
+		}
+	} else {
+		int flags = O_RDONLY | O_CLOEXEC | (S_ISBLK(st.st_mode) && direct ? O_DIRECT : 0);
 		t->fd = open(path, flags);
-	}
-	if (t->fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-			 errno == EBUSY ? " (mounted, or opened exclusively by another program)"
-					: "");
-		return rc == -EBUSY ? -EPERM : rc;
+		if (t->fd < 0 || fstat(t->fd, &st)) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto close_fd;
+		}
 	}
 	t->rdev = st.st_rdev;
 	if (S_ISBLK(st.st_mode)) {
@@ -238,12 +278,12 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 			goto close_fd;
 		}
 		t->lbs = (uint32_t)lbs;
-	} else if (is_nvme_generic(st.st_rdev)) {
+	} else if (S_ISCHR(st.st_mode) && is_nvme_generic(st.st_rdev)) {
 		t->kind = TARGET_NVME_GENERIC;
 		rc = generic_geometry(t, err, errlen);
 		if (rc)
 			goto close_fd;
-	} else {
+	} else if (S_ISCHR(st.st_mode)) {
 		t->kind = TARGET_CHAR;
 		if (!want_size) {
 			snprintf(err, errlen, "%s: a character device has no size: give --size",
@@ -253,6 +293,10 @@ int target_open(struct target *t, const char *path, bool write, bool direct, uin
 		}
 		t->size = want_size;
 		t->lbs = 512;
+	} else {
+		rc = -EAGAIN;
+		snprintf(err, errlen, "%s changed while it was being opened", path);
+		goto close_fd;
 	}
 	rc = 0;
 done:
@@ -261,8 +305,7 @@ done:
 	return rc;
 
 close_fd:
-	close(t->fd);
-	t->fd = -1;
+	target_close(t);
 	return rc;
 }
 
@@ -271,5 +314,9 @@ void target_close(struct target *t)
 	if (t && t->fd >= 0) {
 		close(t->fd);
 		t->fd = -1;
+	}
+	if (t && t->guard_fd > 0) {
+		close(t->guard_fd);
+		t->guard_fd = -1;
 	}
 }

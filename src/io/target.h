@@ -18,15 +18,21 @@ struct target {
 	uint32_t lba_shift; /* log2(lbs), for passthrough commands */
 	uint32_t nsid;     /* NVMe namespace id (generic devices), else 0 */
 	dev_t rdev;
+	int guard_fd; /* exclusive claim on an NVMe generic device's namespace
+		       * block device while writing, else -1 */
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character
- * devices, which refuse it), read-write when @write.  A regular file is
+ * devices, which refuse it), read-write when @write.  Writing (or laying
+ * out a file) goes through the safety module: exclusive claim, then the
+ * probe through the held descriptor; a target in use, or holding data
+ * without @force, is refused with -EPERM and "refusing to write: ..." in
+ * @err (docs/safety.md).  A regular file is
  * created and extended to @want_size when shorter.  A character device other
  * than an NVMe generic device needs @want_size (it has no size).  On success
  * fills @t and returns 0; else -errno with one line in @err. */
-int target_open(struct target *t, const char *path, bool write, bool direct, uint64_t want_size,
-		char *err, size_t errlen);
+int target_open(struct target *t, const char *path, bool write, bool force, bool direct,
+		uint64_t want_size, char *err, size_t errlen);
 /* Closes the descriptor; safe on a closed target. */
 void target_close(struct target *t);
 /* "file", "block", "char", "nvme-generic". */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "dev/safety.h"
 #include "ui/app.h"
@@ -185,14 +186,14 @@ int app_add_target(struct app *a, const char *path)
 
 /* ---- launching ---- */
 
-int app_marked_targets(struct app *a, struct spec *s)
+int app_marked_targets(struct app *a, struct spec *s, bool cursor)
 {
 	s->ntargets = 0;
 	for (int i = 0; i < a->ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
 		if (a->drows[i].marked)
 			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
 				 a->drows[i].path);
-	if (!s->ntargets && a->dev_cur < a->ndrows && a->drows[a->dev_cur].selectable)
+	if (cursor && !s->ntargets && a->dev_cur < a->ndrows && a->drows[a->dev_cur].selectable)
 		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
 			 a->drows[a->dev_cur].path);
 	if (!s->ntargets) {
@@ -241,47 +242,116 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	app_dirty_all(a);
 }
 
-/* Safety first: refuses writes to devices in use, asks before destroying
- * data.  Takes ownership of @jobs. */
+int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log, size_t loglen)
+{
+	/* never forced here: whether --force-destroy was needed is logged */
+	int r = safety_check_write(t, false, msg, len);
+	if (r == -EEXIST && a->base.force_destroy) {
+		size_t n = strlen(log);
+		if (n + 1 < loglen)
+			snprintf(log + n, loglen - n, "override: --force-destroy: %s\n", msg);
+		return 0;
+	}
+	if (r == -EEXIST) {
+		char *cut = strstr(msg, " (use --force-destroy");
+		size_t n = cut ? (size_t)(cut - msg) : strlen(msg);
+		snprintf(msg + n, len - n,
+			 ": the typed confirmation does not override that, start nvscope with "
+			 "--force-destroy");
+	}
+	return r;
+}
+
+bool app_needs_token(const char *t)
+{
+	char need[256];
+	struct stat st;
+	/* block devices and NVMe nodes (the serial); regular files do not */
+	if (stat(t, &st))
+		return false;
+	return S_ISBLK(st.st_mode) ||
+	       (S_ISCHR(st.st_mode) && !safety_confirm_token(t, need, sizeof(need)) &&
+		strcmp(need, t));
+}
+
+void app_ask_token(struct app *a, const char *what, const char *target)
+{
+	char need[256] = "";
+	safety_confirm_token(target, need, sizeof(need));
+	if (!need[0])
+		snprintf(need, sizeof(need), "%s", target);
+	snprintf(a->pending_path, sizeof(a->pending_path), "%s", need);
+	snprintf(a->prompt_text, sizeof(a->prompt_text),
+		 "Type %.60s to DESTROY the data on %.60s (Esc cancels): ", need, target);
+	snprintf(a->confirm, sizeof(a->confirm), "%.80s %.100s: everything on it is lost.%s", what,
+		 target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
+	a->prompt = PROMPT_DESTROY;
+	a->edit[0] = '\0';
+	a->edit_len = 0;
+	a->dirty[PANE_STATUS] = true;
+	app_dirty_all(a);
+}
+
+/* Asks for the next target's typed token, or starts the pending jobs. */
+static void continue_launch(struct app *a)
+{
+	struct spec *jobs = a->pending;
+	for (unsigned t = a->pending_next; t < jobs[0].ntargets; t++)
+		if (app_needs_token(jobs[0].targets[t])) {
+			a->pending_next = t;
+			char what[96];
+			snprintf(what, sizeof(what), "%.60s writes", a->pending_name);
+			app_ask_token(a, what, jobs[0].targets[t]);
+			return;
+		}
+	a->pending = NULL;
+	start_jobs(a, jobs, a->npending, a->pending_name);
+	if (app_running(a))
+		for (char *l = a->pending_log, *e; *l; l = e + 1) {
+			e = strchr(l, '\n');
+			if (!e)
+				break;
+			*e = '\0';
+			session_note(a->sess, l);
+		}
+	a->pending_log[0] = '\0';
+	free(jobs);
+}
+
+/* Safety first (docs/safety.md): refuses writes to targets in use or
+ * holding data (unless the console was started with --force-destroy: the
+ * typed token is no override), then asks for the typed token of every
+ * block device written.  Takes ownership of @jobs. */
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	bool writes = false;
-	for (unsigned j = 0; j < n; j++)
+	for (unsigned j = 0; j < n; j++) {
 		writes |= spec_writes(&jobs[j]);
+		/* the override is the command line's, never a preset's */
+		jobs[j].force_destroy = a->base.force_destroy;
+	}
 	if (writes && a->demo) {
 		app_message(a, ROLE_WARN, "demo mode: %s writes, not started", name);
 		free(jobs);
 		return;
 	}
+	a->pending_log[0] = '\0';
 	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++) {
-		char msg[256] = "";
-		int r =
-		    safety_check_write(jobs[0].targets[t], jobs[0].force_destroy, msg, sizeof(msg));
-		if (r == -EEXIST) {
-			free(a->pending);
-			a->pending = jobs;
-			a->npending = n;
-			snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
-			snprintf(a->pending_path, sizeof(a->pending_path), "%s",
-				 jobs[0].targets[t]);
-			snprintf(
-			    a->prompt_text, sizeof(a->prompt_text),
-			    "Type %.60s to DESTROY its data (Esc cancels): ", jobs[0].targets[t]);
-			snprintf(a->confirm, sizeof(a->confirm), "%s", msg);
-			a->prompt = PROMPT_DESTROY;
-			a->edit[0] = '\0';
-			a->edit_len = 0;
-			a->dirty[PANE_STATUS] = true;
-			return;
-		}
+		char msg[1024] = "";
+		int r = app_write_check(a, jobs[0].targets[t], msg, sizeof(msg), a->pending_log,
+					sizeof(a->pending_log));
 		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
 			free(jobs);
 			return;
 		}
 	}
-	start_jobs(a, jobs, n, name);
-	free(jobs);
+	free(a->pending);
+	a->pending = jobs;
+	a->npending = n;
+	snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
+	a->pending_next = writes ? 0 : jobs[0].ntargets;
+	continue_launch(a);
 }
 
 void app_confirm_destroy(struct app *a, bool ok)
@@ -291,17 +361,21 @@ void app_confirm_destroy(struct app *a, bool ok)
 		return;
 	}
 	struct spec *jobs = a->pending;
-	a->pending = NULL;
 	if (!jobs)
 		return;
 	if (!ok) {
+		a->pending = NULL;
 		app_message(a, ROLE_WARN, "not confirmed: nothing written");
 		free(jobs);
 		return;
 	}
-	for (unsigned j = 0; j < a->npending; j++)
-		jobs[j].force_destroy = true;
-	app_launch_jobs(a, jobs, a->npending, a->pending_name);
+	size_t l = strlen(a->pending_log);
+	if (l + 1 < sizeof(a->pending_log))
+		snprintf(a->pending_log + l, sizeof(a->pending_log) - l,
+			 "override: typed confirmation %.100s for %.200s\n", a->pending_path,
+			 jobs[0].targets[a->pending_next]);
+	a->pending_next++;
+	continue_launch(a);
 }
 
 void app_launch_preset(struct app *a, int idx)
@@ -319,7 +393,7 @@ void app_launch_preset(struct app *a, int idx)
 		return;
 	}
 	struct spec base = a->base;
-	if (app_marked_targets(a, &base))
+	if (app_marked_targets(a, &base, true))
 		return;
 	struct spec *jobs = NULL;
 	unsigned n = 0;
@@ -357,7 +431,8 @@ void app_launch_form(struct app *a)
 	if (!job)
 		return;
 	*job = a->base;
-	if (app_marked_targets(a, job)) {
+	/* an explicit target: never the device under a cursor not on screen */
+	if (app_marked_targets(a, job, false)) {
 		free(job);
 		return;
 	}

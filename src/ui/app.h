@@ -104,7 +104,9 @@ struct app {
 	struct spec *pending; /* jobs waiting for the destroy confirmation */
 	unsigned npending;
 	char pending_name[64];
-	char pending_path[256];
+	char pending_path[256]; /* the token to type (safety_confirm_token) */
+	unsigned pending_next;	/* first target still to confirm */
+	char pending_log[1024]; /* overrides, for events.log once started */
 	char run_name[64];
 	unsigned nruns; /* runs started so far (results directory names) */
 
@@ -184,9 +186,20 @@ void app_launch_preset(struct app *a, int idx);
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name);
 /* Starts the custom workload form on the marked targets. */
 void app_launch_form(struct app *a);
-/* Answer to the destroy confirmation: starts the pending jobs forced, or
- * drops them. */
+/* Answer to the destroy confirmation: asks for the next target's token or
+ * starts the pending jobs (never forced by it), or drops them. */
 void app_confirm_destroy(struct app *a, bool ok);
+/* The console's write-safety check of target @t (docs/safety.md): 0 when it
+ * may be written; else -errno and @msg (for data: that the typed token does
+ * not override it, --force-destroy on the command line does).  A signature
+ * overridden by --force-destroy appends an "override: ..." line to @log. */
+int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *log, size_t loglen);
+/* Does writing @t need the typed token?  Block devices and NVMe nodes. */
+bool app_needs_token(const char *t);
+/* Opens the one destroy dialog for @target ("@what @target: everything on
+ * it is lost."): type its token (the serial for NVMe, the path otherwise,
+ * safety_confirm_token), kept in a->pending_path. */
+void app_ask_token(struct app *a, const char *what, const char *target);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
 /* Rescans devices, keeping the marks. */
@@ -247,9 +260,9 @@ const char *planui_state(const struct app *a);
 void planui_draw_steps(struct app *a, WINDOW *w);
 /* Stops and joins a running plan, frees the plan state. */
 void planui_free(struct app *a);
-/* The marked targets (or the one under the cursor) into @s->targets; a
- * message and -EINVAL when there is none. */
-int app_marked_targets(struct app *a, struct spec *s);
+/* The marked targets (or, when @cursor, the one under the Devices cursor)
+ * into @s->targets; a message and -EINVAL when there is none. */
+int app_marked_targets(struct app *a, struct spec *s, bool cursor);
 
 /* ---- steadyview.c: live steady state ---- */
 /* Rebuilds the rounds and the verdict from what is shown now (live or

@@ -21,8 +21,8 @@ static int grow(struct devrow **rows, int n, int *cap)
 
 static void usage_of(const struct dev_usage *u, struct devrow *r)
 {
-	r->in_use = u->mounted || u->swap || u->held;
-	r->has_data = u->partitioned || u->filesystem;
+	r->in_use = dev_usage_in_use(u); /* the safety module's reading */
+	r->has_data = dev_usage_has_data(u);
 	dev_usage_str(u, r->usage, sizeof(r->usage));
 }
 

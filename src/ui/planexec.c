@@ -115,10 +115,10 @@ bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *ne
 {
 	for (unsigned i = 0; i < pe->r.ntargets; i++) {
 		const char *t = pe->r.targets[i];
-		if (confirm && planrun_confirmed(confirm, t, NULL, 0))
+		if (confirm && safety_confirmed(confirm, t, NULL, 0))
 			continue;
 		need[0] = '\0';
-		dev_confirm_token(t, need, nlen);
+		safety_confirm_token(t, need, nlen);
 		if (!need[0])
 			snprintf(need, nlen, "%s", t);
 		snprintf(target, tlen, "%s", t);
@@ -152,7 +152,11 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	pe->r.quiet = true; /* no progress lines: the terminal is the console's */
 	pe->r.stop = &pe->stop;
 	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
-		pe->r.plan->steps[s].spec.force_destroy |= force;
+		pe->r.plan->steps[s].spec.force_destroy = force; /* the command line's */
+	/* the check of `nvscope plan` (and of its --resume) */
+	ret = planrun_may_run(&pe->r, NULL, err, errlen);
+	if (ret)
+		return ret;
 	pe->t_start = (double)time(NULL);
 	ret = planrun_create_dir(&pe->r, pe->dir, err, errlen);
 	if (ret)

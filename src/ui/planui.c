@@ -9,9 +9,11 @@
  * but files and the two atomics of planexec is shared with the plan thread. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "config/plan.h"
 #include "dev/safety.h"
 #include "ui/app.h"
@@ -49,6 +51,27 @@ void planui_list(struct app *a)
 	free(ents);
 }
 
+/* The overrides that let the plan start (typed tokens, --force-destroy)
+ * into DIR/events.log, as a workload's go to its events.log. */
+static void log_overrides(struct app *a, const char *dir)
+{
+	char path[700];
+	if (!a->pending_log[0] ||
+	    snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
+		return;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "a");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	fprintf(f, "%s", a->pending_log);
+	fclose(f);
+	a->pending_log[0] = '\0';
+}
+
 /* Starts the loaded a->pexec; confirmation done. */
 static void start(struct app *a, const char *confirm, bool force)
 {
@@ -65,6 +88,7 @@ static void start(struct app *a, const char *confirm, bool force)
 		a->pexec = NULL;
 		return;
 	}
+	log_overrides(a, planexec_dir(a->pexec));
 	planview_free(a->pview);
 	a->pview = NULL;
 	if (planview_new(planexec_dir(a->pexec), &a->pview, err, sizeof(err)))
@@ -90,9 +114,24 @@ static void start(struct app *a, const char *confirm, bool force)
 	app_dirty_all(a);
 }
 
-void planui_begin(struct app *a)
+/* The typed token of the next target that --yes-destroy-data (or an
+ * earlier answer) does not confirm, or the start. */
+static void ask_next(struct app *a)
 {
 	char need[256] = "", target[256] = "";
+	if (planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
+			       sizeof(target))) {
+		start(a, a->plan_confirm, a->base.force_destroy);
+		return;
+	}
+	a->pending_plan = true;
+	char what[96];
+	snprintf(what, sizeof(what), "Plan %.60s purges and/or writes", a->plan_name);
+	app_ask_token(a, what, target);
+}
+
+void planui_begin(struct app *a)
+{
 	if (!a->pexec)
 		return;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planexec_name(a->pexec));
@@ -106,50 +145,24 @@ void planui_begin(struct app *a)
 		a->pexec = NULL;
 		return;
 	}
-	/* the write-safety rules of the console's workloads: a device in use is
-	 * refused; one holding data always needs the typed confirmation */
-	bool has_data = false;
+	/* the console's write-safety rule (app_write_check): in use is refused,
+	 * data only with --force-destroy on the command line; then the typed
+	 * token of every target --yes-destroy-data does not name */
 	const char *t;
-	char msg[256];
+	char msg[1024];
+	a->pending_log[0] = '\0';
 	for (unsigned i = 0; (t = planexec_target(a->pexec, i)); i++) {
 		msg[0] = '\0';
-		int r = safety_check_write(t, false, msg, sizeof(msg));
-		if (r == -EEXIST) {
-			has_data = true;
-		} else if (r) {
+		int r =
+		    app_write_check(a, t, msg, sizeof(msg), a->pending_log, sizeof(a->pending_log));
+		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
 			planexec_free(a->pexec);
 			a->pexec = NULL;
 			return;
 		}
 	}
-	if (planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
-			       sizeof(target)) &&
-	    !has_data) {
-		start(a, a->plan_confirm, false);
-		return;
-	}
-	if (has_data && !need[0]) { /* confirmed, but there is data: type the path */
-		t = planexec_target(a->pexec, 0);
-		snprintf(need, sizeof(need), "%s", t);
-		snprintf(target, sizeof(target), "%s", t);
-		dev_confirm_token(t, need, sizeof(need));
-		if (!need[0])
-			snprintf(need, sizeof(need), "%s", t);
-	}
-	/* the typed confirmation of destructive workloads (keys.c, panes.c) */
-	a->pending_plan = true;
-	snprintf(a->pending_path, sizeof(a->pending_path), "%s", need);
-	snprintf(a->prompt_text, sizeof(a->prompt_text),
-		 "Type %.60s to DESTROY the data on %.60s (Esc cancels): ", need, target);
-	snprintf(a->confirm, sizeof(a->confirm),
-		 "Plan %s purges and/or writes %.100s: everything on it is lost.%s", a->plan_name,
-		 target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
-	a->prompt = PROMPT_DESTROY;
-	a->edit[0] = '\0';
-	a->edit_len = 0;
-	a->dirty[PANE_STATUS] = true;
-	app_dirty_all(a);
+	ask_next(a);
 }
 
 void planui_confirm(struct app *a, bool ok)
@@ -161,17 +174,16 @@ void planui_confirm(struct app *a, bool ok)
 		a->pexec = NULL;
 		return;
 	}
-	/* the typed token confirms every target that needs it */
-	char list[600], need[256], target[256];
+	/* the typed token confirms its target (and is logged once started) */
+	char list[600];
+	size_t l = strlen(a->pending_log);
+	if (l + 1 < sizeof(a->pending_log))
+		snprintf(a->pending_log + l, sizeof(a->pending_log) - l,
+			 "override: typed confirmation %.200s\n", a->pending_path);
 	snprintf(list, sizeof(list), "%s%s%s", a->plan_confirm, a->plan_confirm[0] ? "," : "",
 		 a->pending_path);
 	snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%.255s", list);
-	if (!planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
-				sizeof(target))) {
-		planui_begin(a); /* the next target */
-		return;
-	}
-	start(a, a->plan_confirm, true);
+	ask_next(a);
 }
 
 void planui_launch(struct app *a, const char *path)
@@ -184,7 +196,7 @@ void planui_launch(struct app *a, const char *path)
 		return;
 	}
 	spec_init(&s);
-	if (app_marked_targets(a, &s))
+	if (app_marked_targets(a, &s, true))
 		return;
 	for (unsigned i = 0; i < s.ntargets; i++)
 		t[i] = s.targets[i];

@@ -78,6 +78,11 @@ static void event(struct session *s, const char *fmt, const char *arg)
 	fflush(s->events);
 }
 
+void session_note(struct session *s, const char *text)
+{
+	event(s, "%s", text);
+}
+
 static void close_target_csvs(struct session *s)
 {
 	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)

@@ -44,6 +44,9 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 /* Drains the rings, moves to the next step when a pool has ended.  Call
  * once per frame.  Returns the number of new aggregate points (>= 0). */
 int session_poll(struct session *s);
+/* Writes @text as one line (timestamped) to the running session's
+ * events.log (overrides of the write-safety rule: docs/safety.md). */
+void session_note(struct session *s, const char *text);
 /* Asks the running pool to stop and skips the remaining steps. */
 void session_stop(struct session *s);
 

@@ -85,7 +85,7 @@ for _ in $(seq 1 1200); do # up to a minute on a slow (sanitizer) build
 	sleep 0.05
 done
 # a second run on the same directory is refused while the first runs
-"$B" plan --resume "$R" >"$T_TMP/run-dup" 2>&1 && fail "concurrent resume ran"
+"$B" plan --resume "$R" --yes-destroy-data="$LOOP" >"$T_TMP/run-dup" 2>&1 && fail "concurrent resume ran"
 grep -q "another nvscope plan is running" "$T_TMP/run-dup" || fail "concurrent resume: $(cat "$T_TMP/run-dup")"
 kill -KILL "$pid" 2>/dev/null || fail "the plan ended before it could be killed: $(cat "$T_TMP/run1")"
 wait "$pid" 2>/dev/null
@@ -98,7 +98,10 @@ head -n $((done_rounds + 1)) "$pre/rounds.csv" >"$T_TMP/rounds.before"
 cp "$R/02-fill/fill.json" "$T_TMP/fill.before"
 ok "killed after $done_rounds precondition rounds"
 
-"$B" plan --resume "$R" >"$T_TMP/run2" 2>&1 || fail "resume failed: $(cat "$T_TMP/run2")"
+# a resume is checked as a fresh start: the confirmation is given again
+"$B" plan --resume "$R" >"$T_TMP/run2" 2>&1 && fail "resumed without --yes-destroy-data"
+grep -q -- "--yes-destroy-data=$LOOP" "$T_TMP/run2" || fail "resume refusal: $(cat "$T_TMP/run2")"
+"$B" plan --resume "$R" --yes-destroy-data="$LOOP" >"$T_TMP/run2" 2>&1 || fail "resume failed: $(cat "$T_TMP/run2")"
 grep -q "resuming .* at step 3/7 ($done_rounds done in it)" "$T_TMP/run2" || fail "resume message: $(head -3 "$T_TMP/run2")"
 grep -q '^\[1/7\]\|^\[2/7\]' "$T_TMP/run2" && fail "resume re-ran purge or fill"
 cmp -s "$R/02-fill/fill.json" "$T_TMP/fill.before" || fail "fill results changed"

@@ -76,25 +76,26 @@ u_wait 'STOPPED tiny-plan' 20
 u_wait 'plan tiny-plan stopped' 5
 grep -q '"status":[[:space:]]*"interrupted"' "$RES2/meta.json" || fail "meta.json not interrupted"
 grep -q '"finished":[[:space:]]*true' "$RES2/state.json" && fail "a stopped plan says finished"
+grep -q "override: typed confirmation $LOOP" "$RES2/events.log" ||
+	fail "the typed confirmation is not in events.log"
 u_keys q
 u_restored
 ok "plan from the Presets pane: typed confirmation, stop leaves it resumable"
 
-# 3. a device holding a filesystem: --yes-destroy-data is not enough, the
-# console asks for the typed confirmation as for its workloads; Esc leaves
-# the filesystem alone
+# 3. a device holding a filesystem: --yes-destroy-data is not enough and
+# the typed token is no override either (docs/safety.md): refused, naming
+# --force-destroy; the filesystem stays
 if command -v mkfs.ext4 >/dev/null && command -v blkid >/dev/null &&
 	mkfs.ext4 -q -F "$LOOP" 2>/dev/null; then
-	u_start 130 40 "$NVS_BIN" --plan "$PLAN" --target "$LOOP" --yes-destroy-data="$LOOP" \
+	u_start 170 40 "$NVS_BIN" --plan "$PLAN" --target "$LOOP" --yes-destroy-data="$LOOP" \
 		--results "$T_TMP/plan3"
-	u_wait "Type $LOOP to DESTROY the data on" 10
-	u_keys Escape
-	u_wait 'not confirmed: nothing written' 5
+	u_wait "refused: $LOOP holds an ext4 filesystem: the typed confirmation does not" 10
+	u_screen | grep -q "Type .* to DESTROY" && fail "a dialog was opened over a filesystem"
 	blkid -p "$LOOP" 2>/dev/null | grep -q 'TYPE="ext4"' || fail "the filesystem was touched"
 	[ -e "$T_TMP/plan3" ] && fail "results directory made without confirmation"
 	u_keys q
 	u_restored
-	ok "a device with data needs the typed confirmation even with --yes-destroy-data"
+	ok "a device with data is refused even with --yes-destroy-data"
 fi
 
 # 4. `nvscope replay DIR` of a plan's results directory follows a plan that

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 
 static struct dev_list *two_ctrls(void)
 {
@@ -336,9 +337,9 @@ START_TEST(test_health_read_bad_path)
 	ck_assert_int_eq(dev_health_read("/nonexistent/nvme9", &h, &st, err, sizeof(err)),
 			 -ENOENT);
 	/* not NVMe: the path itself confirms */
-	ck_assert_int_eq(dev_confirm_token("/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(safety_confirm_token("/dev/null", err, sizeof(err)), 0);
 	ck_assert_str_eq(err, "/dev/null");
-	ck_assert_int_eq(dev_confirm_token("/nonexistent/x", err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(safety_confirm_token("/nonexistent/x", err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "");
 }
 END_TEST

@@ -158,6 +158,9 @@ expect_rc 2 "passthrough write over a swap signature refused" nvscope run --targ
 check "refusal names the signature and the block device" grep -q "swap.*$A2\|$A2.*swap" /tmp/err
 expect_rc 0 "passthrough write with --force-destroy" nvscope run --target "$A2G" --rw=randwrite \
 	--bs=4k --runtime=1 --size=1m --ioengine=io_uring_cmd --force-destroy -q
+# (whatever is left of the swap header would make the format below, which
+# acts on every namespace, need --force-destroy: docs/safety.md)
+dd if=/dev/zero of="$A2" bs=64k count=1 conv=fsync 2>/dev/null
 
 # ---- purge: format
 scribble "$A1"
