@@ -55,16 +55,12 @@ void planui_list(struct app *a)
  * into DIR/events.log, as a workload's go to its events.log. */
 static void log_overrides(struct app *a, const char *dir)
 {
-	char path[700];
-	if (!a->pending_log[0] ||
-	    snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
+	char msg[512];
+	if (!a->pending_log[0])
 		return;
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
-	FILE *f = fdopen(fd, "a");
+	FILE *f = safety_fopen_in(dir, "events.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
 	if (!f) {
-		close(fd);
+		app_message(a, ROLE_ERROR, "overrides not logged: %s", msg);
 		return;
 	}
 	fprintf(f, "%s", a->pending_log);

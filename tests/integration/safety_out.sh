@@ -12,7 +12,7 @@ B=$NVS_BIN
 # mkdir or rename only there (io/target.c creates a regular-file target
 # under the target rule of safety.c; /dev/null is libnvme's quiet log)
 bad=$(grep -rnE 'fopen\([^;]*"[wa]|O_CREAT|[^_a-z]creat\(|freopen|mkstemp|[^_a-z]mkdir\(|[^_a-z]rename\(' \
-	"$NVS_TOP/src" | grep -v 'src/dev/safety_out.c:\|src/io/target.c:\|"/dev/null"')
+	"$NVS_TOP/src" | grep -v 'src/dev/safety_out.c:\|src/dev/safety.[ch]:\|src/io/target.c:\|"/dev/null"')
 [ -z "$bad" ] || fail "writers bypassing safety_out.c:
 $bad"
 ok "every output is opened through safety_out.c"
