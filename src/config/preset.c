@@ -149,6 +149,8 @@ int preset_load(const char *path, const struct spec *base, struct spec **jobs, u
 int preset_find(const char *name, char *path, size_t len)
 {
 	if (strchr(name, '/') || strstr(name, ".ini") || strstr(name, ".fio")) {
+		if (strlen(name) >= len)
+			return -ENAMETOOLONG;
 		if (access(name, R_OK))
 			return -ENOENT;
 		snprintf(path, len, "%s", name);
