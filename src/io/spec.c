@@ -224,6 +224,27 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+#define CPU_LIST_MAX 4095
+
+/* "0-3,6": numbers 0..CPU_LIST_MAX, ranges low-high.  0 or -EINVAL. */
+static int check_cpus(const char *v)
+{
+	char buf[128], *save, *tok;
+
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -EINVAL;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		unsigned a, b;
+		if (dash)
+			*dash = '\0';
+		if (num_parse_uint(tok, 0, CPU_LIST_MAX, &a) ||
+		    num_parse_uint(dash ? dash + 1 : tok, a, CPU_LIST_MAX, &b))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
@@ -377,8 +398,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		/* accepted: completions are always reaped in batches */
 	} else if (!strcmp(key, "cpus_allowed")) {
 		NEED_VALUE();
-		if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed))
-			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6", v);
+		if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed) ||
+		    check_cpus(v))
+			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
+			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
 	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
 		NEED_VALUE();
