@@ -223,7 +223,7 @@ void planrun_write_json(const char *dir, const char *name, void *json)
 {
 	char path[1200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	char *text = cJSON_Print(json);
+	char *text = json_print(json);
 	FILE *f = text ? fopen(path, "w") : NULL;
 	if (f) {
 		fprintf(f, "%s\n", text);

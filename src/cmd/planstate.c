@@ -56,7 +56,7 @@ int planrun_save(const struct planrun *r)
 		cJSON_AddItemToArray(sz, cJSON_CreateNumber((double)s->sizes[i]));
 	cJSON_AddNumberToObject(o, "step_started", s->started);
 	cJSON_AddBoolToObject(o, "finished", s->step >= r->plan->nsteps);
-	char *text = cJSON_Print(o);
+	char *text = json_print(o);
 	cJSON_Delete(o);
 	if (!text)
 		return -ENOMEM;

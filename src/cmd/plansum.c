@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cmd/planrun.h"
+#include "report/json.h"
 #include "report/rtable.h"
 
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
@@ -46,7 +47,7 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 		return -ENOENT;
 	char path[1200];
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	char *text = cJSON_Print(doc);
+	char *text = json_print(doc);
 	FILE *f = text ? fopen(path, "w") : NULL;
 	if (!f)
 		rc = text ? -errno : -ENOMEM;
