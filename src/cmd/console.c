@@ -11,6 +11,10 @@
 #include "config/cli.h"
 #include "ui/console.h"
 
+/* The console builds DIR/name paths in buffers of ~512 bytes: a longer
+ * directory name is refused here rather than cut short there. */
+#define NVS_CONSOLE_DIR_MAX 400
+
 static void usage(FILE *f, const char *prog)
 {
 	if (!strcmp(prog, "replay")) {
@@ -222,6 +226,11 @@ int cmd_console(int argc, char **argv)
 		} else if (!strcmp(a, "--demo")) {
 			o.demo = true;
 		} else if ((v = opt_val(argc, argv, &i, "--results"))) {
+			if (strlen(v) > NVS_CONSOLE_DIR_MAX) {
+				fprintf(stderr, "nvscope: --results: longer than %d bytes\n",
+					NVS_CONSOLE_DIR_MAX);
+				return NVS_EXIT_USAGE;
+			}
 			o.results = v;
 		} else if ((v = opt_val(argc, argv, &i, "--plan"))) {
 			o.plan = v;
@@ -314,6 +323,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!o.replay_dir) {
 		usage(stderr, "replay");
+		return NVS_EXIT_USAGE;
+	}
+	if (strlen(o.replay_dir) > NVS_CONSOLE_DIR_MAX) {
+		fprintf(stderr, "nvscope replay: directory name longer than %d bytes\n",
+			NVS_CONSOLE_DIR_MAX);
 		return NVS_EXIT_USAGE;
 	}
 	return console_run(&o);

@@ -46,7 +46,9 @@ bool planrun_confirmed(const char *confirm, const char *target, char *token, siz
 {
 	char need[256], buf[4096], *save = NULL;
 
-	if (!confirm || dev_confirm_token(target, need, sizeof(need)))
+	/* a list cut short could end in a token naming another device */
+	if (!confirm || strlen(confirm) >= sizeof(buf) ||
+	    dev_confirm_token(target, need, sizeof(need)))
 		return false;
 	snprintf(buf, sizeof(buf), "%s", confirm);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -154,7 +156,8 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 static int mkdirs(const char *path)
 {
 	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", path);
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
 	for (char *p = buf + 1; *p; p++)
 		if (*p == '/') {
 			*p = '\0';

@@ -57,7 +57,10 @@ int cmd_report(int argc, char **argv)
 	}
 	const char *const *dirs = (const char *const *)argv + optind;
 	if (!out) {
-		snprintf(path, sizeof(path), "%s/report.html", dirs[0]);
+		if (snprintf(path, sizeof(path), "%s/report.html", dirs[0]) >= (int)sizeof(path)) {
+			fprintf(stderr, "nvscope report: directory name too long\n");
+			return NVS_EXIT_USAGE;
+		}
 		out = path;
 	}
 	if (!strcmp(out, "-")) {
@@ -68,7 +71,10 @@ int cmd_report(int argc, char **argv)
 		return NVS_EXIT_OK;
 	}
 	/* written beside the target and renamed, so a failure leaves no half file */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "nvscope report: %s: name too long\n", out);
+		return NVS_EXIT_USAGE;
+	}
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
 		fprintf(stderr, "nvscope report: %s: %s\n", tmp, strerror(errno));

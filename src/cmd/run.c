@@ -1,6 +1,7 @@
 /* run.c - `nvscope run`: one workload (or a preset's jobs, or a QD sweep)
  * headless; fio-like summary, JSON and CSV. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -306,14 +307,18 @@ report:
 	}
 	if (nres && o.csv) {
 		for (unsigned i = 0; i < nres; i++) {
-			char path[1024];
+			char path[PATH_MAX];
+			int pl;
 			if (nres == 1)
-				snprintf(path, sizeof(path), "%s", o.csv);
+				pl = snprintf(path, sizeof(path), "%s", o.csv);
 			else
-				snprintf(path, sizeof(path), "%.*s-%s-qd%u.csv",
-					 (int)(strlen(o.csv) - (strstr(o.csv, ".csv") ? 4 : 0)), o.csv,
-					 res[i].name, res[i].iodepth);
-			if (write_csv(path, &ser[i])) {
+				pl = snprintf(path, sizeof(path), "%.*s-%s-qd%u.csv",
+					      (int)(strlen(o.csv) - (strstr(o.csv, ".csv") ? 4 : 0)),
+					      o.csv, res[i].name, res[i].iodepth);
+			if (pl >= (int)sizeof(path)) { /* never a file named by a cut path */
+				fprintf(stderr, "nvscope run: --csv: file name too long\n");
+				status = NVS_EXIT_USAGE;
+			} else if (write_csv(path, &ser[i])) {
 				fprintf(stderr, "nvscope run: cannot write %s: %s\n", path,
 					strerror(errno));
 				status = NVS_EXIT_IOERR;

@@ -572,6 +572,11 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 			if ((ret = planexec_override(a->pexec, o->plan_ovr[i][0], o->plan_ovr[i][1],
 						     err, len)))
 				return ret;
+		if (o->confirm && strlen(o->confirm) >= sizeof(a->plan_confirm)) {
+			snprintf(err, len, "--yes-destroy-data: longer than %zu bytes",
+				 sizeof(a->plan_confirm) - 1);
+			return -EINVAL;
+		}
 		snprintf(a->plan_target, sizeof(a->plan_target), "%s", o->targets[0]);
 		snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s",
 			 o->confirm ? o->confirm : "");

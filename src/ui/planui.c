@@ -165,7 +165,13 @@ void planui_confirm(struct app *a, bool ok)
 	char list[600], need[256], target[256];
 	snprintf(list, sizeof(list), "%s%s%s", a->plan_confirm, a->plan_confirm[0] ? "," : "",
 		 a->pending_path);
-	snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%.255s", list);
+	if (strlen(list) >= sizeof(a->plan_confirm)) {
+		app_message(a, ROLE_ERROR, "too many confirmations for one plan");
+		planexec_free(a->pexec);
+		a->pexec = NULL;
+		return;
+	}
+	snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s", list);
 	if (!planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
 				sizeof(target))) {
 		planui_begin(a); /* the next target */
