@@ -38,6 +38,13 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		snprintf(ps->err, ps->errlen, "'%s' outside a [section]", name);
 		return 0;
 	}
+	if (strlen(section) >= sizeof(ps->section) ||
+	    strlen(section) >= sizeof(((struct spec *)0)->name)) {
+		/* the job's name: never cut short (two jobs would share it) */
+		snprintf(ps->err, ps->errlen, "section name longer than %zu characters",
+			 sizeof(((struct spec *)0)->name) - 1);
+		return 0;
+	}
 	if (strcmp(section, ps->section)) {
 		snprintf(ps->section, sizeof(ps->section), "%s", section);
 		ps->in_global = !strcmp(section, "global");

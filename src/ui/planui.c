@@ -171,7 +171,7 @@ void planui_confirm(struct app *a, bool ok)
 		a->pexec = NULL;
 		return;
 	}
-	snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s", list);
+	memcpy(a->plan_confirm, list, strlen(list) + 1);
 	if (!planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
 				sizeof(target))) {
 		planui_begin(a); /* the next target */
