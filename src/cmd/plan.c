@@ -265,6 +265,13 @@ int cmd_plan(int argc, char **argv)
 		if (spec_set(&base, "filename", r.targets[i], err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: %s\n", err);
 			return NVS_EXIT_USAGE;
+		} else if (base.ntargets != i + 1 || strcmp(base.targets[i], r.targets[i])) {
+			/* the path checked and confirmed is the path written, whole */
+			fprintf(stderr,
+				"nvscope plan: --target '%s': ':' and ',' separate targets; give "
+				"each path its own --target\n",
+				r.targets[i]);
+			return NVS_EXIT_USAGE;
 		}
 	base.stripe = r.stripe;
 	base.force_destroy = r.force;
