@@ -76,7 +76,7 @@ expect2n "longer than 255" plan "$T_TMP/w.ini" --target "$long" --results "$T_TM
 printf '[job]\nfilename=%s\nrw=write\nsize=64k\n' "$long" >"$T_TMP/long.fio"
 expect2n "long.fio:3:" run --job "$T_TMP/long.fio"
 # a plan target is the path checked, confirmed and written: never split on fio's ':'
-expect2n "separate targets" plan "$T_TMP/ok.ini" --target "$prefix:x" --dry-run
+expect2n "separate targets" plan "$T_TMP/ok.ini" --target "$f:x" --dry-run
 [ "$(md5sum <"$prefix")" = "$sum" ] || fail "the 255-byte prefix file was written"
 [ ! -e "$long" ] || fail "the long path was created"
 ok "over-long target refused, the prefix file untouched"
