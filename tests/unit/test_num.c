@@ -61,8 +61,8 @@ START_TEST(test_doubles)
 	ck_assert_int_eq(num_parse_double(".5", 0, 1, &d), 0);
 	ck_assert_double_eq(d, 0.5);
 	d = 7;
-	const char *bad[] = {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "", " 1", "1 ",
-			     "0x1p3", "1e", "4k junk", "1,5", ".", "-", "e5", NULL};
+	const char *bad[] = {"nan",   "NaN", "-nan",	"inf", "-inf", "infinity", "",	 " 1", "1 ",
+			     "0x1p3", "1e",  "4k junk", "1,5", ".",    "-",	   "e5", NULL};
 	for (int k = 0; bad[k]; k++)
 		ck_assert_msg(num_parse_double(bad[k], -1e300, 1e300, &d) == -EINVAL, "%s", bad[k]);
 	ck_assert_int_eq(num_parse_double("1e400", -1e300, 1e300, &d), -ERANGE);
@@ -122,8 +122,8 @@ START_TEST(test_sizes)
 	ck_assert_int_eq(num_parse_size("18446744073709551616", &v), -ERANGE);
 	ck_assert_int_eq(num_parse_size("1e400", &v), -EINVAL);
 	ck_assert_uint_eq(v, UINT64_MAX);
-	const char *bad[] = {"nan", "inf", "-1", "-4k", "", "4k junk", "4 k", "4x", "1.5k",
-			     "0x10", "k", "+4k", NULL};
+	const char *bad[] = {"nan", "inf",  "-1",   "-4k", "",	  "4k junk", "4 k",
+			     "4x",  "1.5k", "0x10", "k",   "+4k", NULL};
 	for (int k = 0; bad[k]; k++)
 		ck_assert_msg(num_parse_size(bad[k], &v) == -EINVAL, "%s", bad[k]);
 }
@@ -148,8 +148,8 @@ START_TEST(test_times)
 	ck_assert_int_eq(num_parse_time_ns("213503d", 1000000000ULL, &ns), 0);
 	ck_assert_int_eq(num_parse_time_ns("213504d", 1000000000ULL, &ns), -ERANGE);
 	ck_assert_int_eq(num_parse_time_ns("18446744073709551616", 1, &ns), -ERANGE);
-	const char *bad[] = {"nan", "inf", "-1", "", "soon", "1e400", "1e3", "30 s", "30s junk",
-			     ".", "0x10", NULL};
+	const char *bad[] = {"nan", "inf",  "-1",	"",  "soon", "1e400",
+			     "1e3", "30 s", "30s junk", ".", "0x10", NULL};
 	for (int k = 0; bad[k]; k++)
 		ck_assert_msg(num_parse_time_ns(bad[k], 1000000000ULL, &ns) == -EINVAL, "%s",
 			      bad[k]);

@@ -19,23 +19,25 @@ START_TEST(test_valid)
 	ck_assert(valid(""));
 	ck_assert(valid("/dev/nvme0n1"));
 	ck_assert(valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x92\xbe"));
-	ck_assert(valid("\xf4\x8f\xbf\xbf"));  /* U+10FFFF */
+	ck_assert(valid("\xf4\x8f\xbf\xbf")); /* U+10FFFF */
 	ck_assert(!valid("\xff"));
-	ck_assert(!valid("a\x80"));              /* lone continuation */
-	ck_assert(!valid("\xc3"));               /* truncated */
-	ck_assert(!valid("\xc0\xaf"));           /* overlong '/' */
-	ck_assert(!valid("\xe0\x80\xaf"));       /* overlong */
-	ck_assert(!valid("\xed\xa0\x80"));       /* surrogate D800 */
-	ck_assert(!valid("\xf4\x90\x80\x80"));   /* > U+10FFFF */
-	ck_assert(!valid("\xe2\x82"));           /* truncated */
+	ck_assert(!valid("a\x80"));	       /* lone continuation */
+	ck_assert(!valid("\xc3"));	       /* truncated */
+	ck_assert(!valid("\xc0\xaf"));	       /* overlong '/' */
+	ck_assert(!valid("\xe0\x80\xaf"));     /* overlong */
+	ck_assert(!valid("\xed\xa0\x80"));     /* surrogate D800 */
+	ck_assert(!valid("\xf4\x90\x80\x80")); /* > U+10FFFF */
+	ck_assert(!valid("\xe2\x82"));	       /* truncated */
 }
 END_TEST
 
 START_TEST(test_repair)
 {
-	char *r = utf8_repair("a\xff" "b\xc3");
+	char *r = utf8_repair("a\xff"
+			      "b\xc3");
 	ck_assert_ptr_nonnull(r);
-	ck_assert_str_eq(r, "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+	ck_assert_str_eq(r, "a\xef\xbf\xbd"
+			    "b\xef\xbf\xbd");
 	ck_assert(valid(r));
 	free(r);
 	r = utf8_repair("caf\xc3\xa9");
