@@ -110,8 +110,8 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 		/* a target is used whole or the file is refused: never cut or skipped */
 		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS ||
 		    strlen(x->valuestring) >= sizeof(r->targets[0])) {
-			snprintf(err, errlen, "%s: a target is not a path of at most %zu bytes", path,
-				 sizeof(r->targets[0]) - 1);
+			snprintf(err, errlen, "%s: a target is not a path of at most %zu bytes",
+				 path, sizeof(r->targets[0]) - 1);
 			goto out_json;
 		}
 		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);

@@ -312,9 +312,10 @@ report:
 			if (nres == 1)
 				pl = snprintf(path, sizeof(path), "%s", o.csv);
 			else
-				pl = snprintf(path, sizeof(path), "%.*s-%s-qd%u.csv",
-					      (int)(strlen(o.csv) - (strstr(o.csv, ".csv") ? 4 : 0)),
-					      o.csv, res[i].name, res[i].iodepth);
+				pl =
+				    snprintf(path, sizeof(path), "%.*s-%s-qd%u.csv",
+					     (int)(strlen(o.csv) - (strstr(o.csv, ".csv") ? 4 : 0)),
+					     o.csv, res[i].name, res[i].iodepth);
 			if (pl >= (int)sizeof(path)) { /* never a file named by a cut path */
 				fprintf(stderr, "nvscope run: --csv: file name too long\n");
 				status = NVS_EXIT_USAGE;

@@ -253,8 +253,8 @@ int cmd_steady(int argc, char **argv)
 		case 'r':
 		case 's':
 			pl = strlen(optarg);
-			snprintf(pbuf, sizeof(pbuf), "%.*s", (int)(pl && optarg[pl - 1] == '%' ? pl - 1 : pl),
-				 optarg);
+			snprintf(pbuf, sizeof(pbuf), "%.*s",
+				 (int)(pl && optarg[pl - 1] == '%' ? pl - 1 : pl), optarg);
 			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1000, &d)) {
 				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
 					c == 'r' ? "range" : "slope", optarg);
@@ -264,8 +264,8 @@ int cmd_steady(int argc, char **argv)
 			break;
 		case 'R':
 			pl = strlen(optarg);
-			snprintf(pbuf, sizeof(pbuf), "%.*s", (int)(pl && optarg[pl - 1] == 's' ? pl - 1 : pl),
-				 optarg);
+			snprintf(pbuf, sizeof(pbuf), "%.*s",
+				 (int)(pl && optarg[pl - 1] == 's' ? pl - 1 : pl), optarg);
 			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1e9, &round_s) ||
 			    !(round_s > 0)) {
 				fprintf(stderr,

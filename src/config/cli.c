@@ -65,7 +65,8 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		for (const char *tok = val; *tok;) {
 			size_t len = strcspn(tok, ",");
 			if (len >= sizeof(((struct spec *)0)->targets[0])) {
-				snprintf(err, errlen, "--target: path longer than %zu bytes: %.60s...",
+				snprintf(err, errlen,
+					 "--target: path longer than %zu bytes: %.60s...",
 					 sizeof(((struct spec *)0)->targets[0]) - 1, tok);
 				return -EINVAL;
 			}
@@ -149,7 +150,8 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 			list[j].ntargets = 0;
 			for (unsigned t = 0; t < c->ntargets; t++) {
 				size_t len = strcspn(c->targets[t], ",");
-				if (len >= sizeof(list[j].targets[t])) { /* cli_take refuses these */
+				if (len >=
+				    sizeof(list[j].targets[t])) { /* cli_take refuses these */
 					snprintf(err, errlen, "target path too long");
 					goto free_list;
 				}

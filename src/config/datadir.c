@@ -16,8 +16,8 @@ unsigned datadir_list(const char *sub, const char *env_var, const char *env_sub,
 
 	/* a directory whose name does not fit is skipped, never cut short */
 	if (env && *env && n < max &&
-	    snprintf(dirs[n], PATH_MAX, "%s%s%s", env, env_sub ? "/" : "",
-		     env_sub ? env_sub : "") < PATH_MAX)
+	    snprintf(dirs[n], PATH_MAX, "%s%s%s", env, env_sub ? "/" : "", env_sub ? env_sub : "") <
+		PATH_MAX)
 		n++;
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", sub);

@@ -398,8 +398,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		/* accepted: completions are always reaped in batches */
 	} else if (!strcmp(key, "cpus_allowed")) {
 		NEED_VALUE();
-		if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed) ||
-		    check_cpus(v))
+		if (strspn(v, "0123456789,-") != strlen(v) ||
+		    strlen(v) >= sizeof(s->cpus_allowed) || check_cpus(v))
 			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
 			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
