@@ -150,8 +150,8 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 			list[j].ntargets = 0;
 			for (unsigned t = 0; t < c->ntargets; t++) {
 				size_t len = strcspn(c->targets[t], ",");
-				if (len >=
-				    sizeof(list[j].targets[t])) { /* cli_take refuses these */
+				/* cli_take refuses these already */
+				if (len >= sizeof(list[j].targets[t])) {
 					snprintf(err, errlen, "target path too long");
 					goto free_list;
 				}
