@@ -521,7 +521,8 @@ static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const 
 		if (num_to_u64(r0, SIZE_MAX, &r0u) || num_to_u64(r1, SIZE_MAX, &r1u))
 			r0u = 1, r1u = 0; /* hostile round numbers: no rows */
 		matrix_table(f, t, "iops", "IOPS", (size_t)r0u, (size_t)r1u, "%.0f");
-		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0u, (size_t)r1u, "%.1f");
+		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0u, (size_t)r1u,
+			     "%.1f");
 		matrix_table(f, t, "lat_max_us", "max &micro;s", (size_t)r0u, (size_t)r1u, "%.1f");
 		fputs("</div>", f);
 		cJSON_Delete(ss);

@@ -367,7 +367,7 @@ static void pane_health(struct app *a, WINDOW *w)
 			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
 				int64_t x64 = 0;
 				(void)num_to_i64((a->hp[i].t - p.t0) / (p.t1 - p.t0) *
-							 (getmaxx(w) - 1),
+						     (getmaxx(w) - 1),
 						 0, getmaxx(w) - 1, &x64);
 				int x = (int)x64;
 				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");

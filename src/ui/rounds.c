@@ -74,8 +74,8 @@ int rounds_build(const struct point *pt, size_t n, double origin, double round_s
 	while (i < n) {
 		int64_t k64 = 0;
 		/* a hostile series: out-of-range round numbers clamp, never UB */
-		if (num_to_i64(floor((pt[i].t - pt[i].dt / 2 - origin) / round_s), 0,
-			       LONG_MAX - 1, &k64))
+		if (num_to_i64(floor((pt[i].t - pt[i].dt / 2 - origin) / round_s), 0, LONG_MAX - 1,
+			       &k64))
 			k64 = (pt[i].t - pt[i].dt / 2 - origin) / round_s > 0 ? LONG_MAX - 1 : 0;
 		long k = (long)k64;
 		double t0 = origin + k * round_s, t1 = origin + (k + 1) * round_s;
