@@ -86,3 +86,29 @@ for f in "$d"/*/*.csv; do
 done
 check resume "$B" plan --resume "$d" --dry-run
 ok "hostile numbers in results: no crash, no UB, JSON without nan/inf"
+
+# the console's replay of the same directory, and of a console results
+# directory whose samples, health log and target list are hostile
+command -v tmux >/dev/null || exit 0
+. "$NVS_TOP/tests/ui/tmux.inc"
+c=$T_TMP/console
+mkdir -p "$c"
+{
+	echo "time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
+	for i in 1 2 3 4 5 6; do
+		echo "$i.000,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e19,1e308,0"
+	done
+	echo "1e308,1,1,1,1,1,1,1,1,1,1,0,1,0"
+} >"$c/samples.csv"
+cp "$c/samples.csv" "$c/target-0.csv"
+printf '0 /dev/x\n4294967297 /dev/y\n' >"$c/targets.txt"
+printf 't_s,temp_c,throttle\n1,1e308,1e308\n1e308,nan,inf\n2,,1e999\n' >"$c/health.csv"
+for dir in "$d" "$c"; do
+	u_start 120 40 "$B" replay "$dir" --speed 64
+	sleep 2
+	u_screen | grep -q 'NVS-EXIT' && fail "replay $dir ended: $(u_screen | tail -5)"
+	u_keys q
+	u_restored
+	u_screen | grep -q 'NVS-EXIT 0' || fail "replay $dir: $(u_screen | tail -5)"
+done
+ok "console replays of hostile results: no crash, no UB"
