@@ -77,7 +77,7 @@ check-vm: deps-vm
 asan:
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/nvscope \
-	  OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  OPT="-O1 -g" SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  all build-asan/unit-tests
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
 

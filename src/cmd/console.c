@@ -1,16 +1,22 @@
 /* console.c - `nvscope` (the full-screen console) and `nvscope replay DIR`:
  * command-line parsing; the console itself lives in src/ui/. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "ui/console.h"
+
+/* The console builds DIR/name paths in buffers of ~512 bytes: a longer
+ * directory name is refused here rather than cut short there. */
+#define NVS_CONSOLE_DIR_MAX 400
 
 static void usage(FILE *f, const char *prog)
 {
@@ -64,16 +70,22 @@ static const char *opt_val(int argc, char **argv, int *i, const char *name)
 static int num_val(const char *opt, const char *v, double lo, double hi, bool whole, bool secs,
 		   double *out)
 {
-	char *end;
-	double x = strtod(v, &end);
-	if (end != v && secs && *end && !end[1]) {
-		double mul = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
-		if (mul > 0) {
-			x *= mul;
-			end++;
-		}
+	char buf[64];
+	size_t n = strlen(v);
+	double x = NAN, mul = 1;
+	char last = n ? v[n - 1] : '\0';
+	if (secs && n > 1 && (last == 's' || last == 'm' || last == 'h')) {
+		mul = last == 's' ? 1 : last == 'm' ? 60 : 3600;
+		n--;
 	}
-	if (end == v || *end || !(x >= lo && x <= hi) || (whole && x != (double)(long)x)) {
+	if (n < sizeof(buf)) {
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		if (num_parse_double(buf, -1e15, 1e15, &x))
+			x = NAN;
+		x *= mul;
+	}
+	if (!(x >= lo && x <= hi) || (whole && x != floor(x))) {
 		fprintf(stderr, "nvscope: %s: '%s' is not a%s number in [%g, %g]%s\n", opt, v,
 			whole ? " whole" : "", lo, hi, secs ? " (seconds, or with s/m/h)" : "");
 		return -EINVAL;
@@ -220,6 +232,11 @@ int cmd_console(int argc, char **argv)
 		} else if (!strcmp(a, "--demo")) {
 			o.demo = true;
 		} else if ((v = opt_val(argc, argv, &i, "--results"))) {
+			if (strlen(v) > NVS_CONSOLE_DIR_MAX) {
+				fprintf(stderr, "nvscope: --results: longer than %d bytes\n",
+					NVS_CONSOLE_DIR_MAX);
+				return NVS_EXIT_USAGE;
+			}
 			o.results = v;
 		} else if ((v = opt_val(argc, argv, &i, "--plan"))) {
 			o.plan = v;
@@ -308,9 +325,7 @@ int cmd_replay(int argc, char **argv)
 				return NVS_EXIT_USAGE;
 			continue;
 		} else if ((v = opt_val(argc, argv, &i, "--speed"))) {
-			char *end;
-			o.speed = strtod(v, &end);
-			if (*end || !(o.speed > 0) || o.speed > 4096) {
+			if (num_parse_double(v, 0, 4096, &o.speed) || !(o.speed > 0)) {
 				fprintf(
 				    stderr,
 				    "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
@@ -327,6 +342,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!o.replay_dir) {
 		usage(stderr, "replay");
+		return NVS_EXIT_USAGE;
+	}
+	if (strlen(o.replay_dir) > NVS_CONSOLE_DIR_MAX) {
+		fprintf(stderr, "nvscope replay: directory name longer than %d bytes\n",
+			NVS_CONSOLE_DIR_MAX);
 		return NVS_EXIT_USAGE;
 	}
 	return console_run(&o);

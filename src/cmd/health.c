@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "report/json.h"
 #include "dev/devmodel.h"
 
 static void usage(FILE *f)
@@ -58,7 +59,7 @@ int cmd_health(int argc, char **argv)
 	}
 	if (json) {
 		cJSON *o = dev_health_to_json(&h, argv[optind]);
-		char *s = o ? cJSON_Print(o) : NULL;
+		char *s = o ? json_print(o) : NULL;
 
 		if (!s) {
 			cJSON_Delete(o);

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "report/json.h"
 #include "dev/devmodel.h"
 
 static void usage(FILE *f)
@@ -67,7 +68,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (json) {
 		cJSON *o = dev_list_to_json(l);
-		char *s = o ? cJSON_Print(o) : NULL;
+		char *s = o ? json_print(o) : NULL;
 
 		if (!s) {
 			fprintf(stderr, "nvscope list: out of memory\n");

@@ -155,6 +155,13 @@ int cmd_plan(int argc, char **argv)
 				fprintf(stderr, "nvscope plan: too many targets\n");
 				return NVS_EXIT_USAGE;
 			}
+			if (strlen(optarg) >= sizeof(r.targets[0])) {
+				fprintf(stderr,
+					"nvscope plan: --target: path longer than %zu bytes: "
+					"%.60s...\n",
+					sizeof(r.targets[0]) - 1, optarg);
+				return NVS_EXIT_USAGE;
+			}
 			snprintf(r.targets[r.ntargets++], sizeof(r.targets[0]), "%s", optarg);
 			break;
 		case O_RESULTS:
@@ -192,6 +199,11 @@ int cmd_plan(int argc, char **argv)
 				fprintf(stderr, "nvscope plan: too many overrides\n");
 				return NVS_EXIT_USAGE;
 			}
+			if (strlen(optarg) >= sizeof(r.overrides[0][1])) {
+				fprintf(stderr, "nvscope plan: --%s: value too long\n",
+					opts[idx].name);
+				return NVS_EXIT_USAGE;
+			}
 			snprintf(r.overrides[r.noverrides][0], 128, "%s", opts[idx].name);
 			snprintf(r.overrides[r.noverrides][1], 128, "%s", optarg);
 			r.noverrides++;
@@ -204,6 +216,12 @@ int cmd_plan(int argc, char **argv)
 				argv[optind - 1]);
 			return NVS_EXIT_USAGE;
 		}
+	}
+	/* every file of a run is DIR/step/name in buffers of ~1 KiB: a longer
+	 * directory name is refused here rather than cut short there */
+	if ((results && strlen(results) > 768) || (resume && strlen(resume) > 768)) {
+		fprintf(stderr, "nvscope plan: results directory name longer than 768 bytes\n");
+		return NVS_EXIT_USAGE;
 	}
 
 	if (resume) {
@@ -224,7 +242,10 @@ int cmd_plan(int argc, char **argv)
 		 * taken from DIR (editable, and DIR/plan.ini may have changed) */
 		r.force = force;
 		r.confirm = confirm;
-		snprintf(path, sizeof(path), "%s/plan.ini", resume);
+		if (snprintf(path, sizeof(path), "%s/plan.ini", resume) >= (int)sizeof(path)) {
+			fprintf(stderr, "nvscope plan: --resume: directory name too long\n");
+			return NVS_EXIT_USAGE;
+		}
 		results = resume;
 	} else {
 		if (optind != argc - 1) {
@@ -248,6 +269,13 @@ int cmd_plan(int argc, char **argv)
 	for (unsigned i = 0; i < r.ntargets; i++)
 		if (spec_set(&base, "filename", r.targets[i], err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: %s\n", err);
+			return NVS_EXIT_USAGE;
+		} else if (base.ntargets != i + 1 || strcmp(base.targets[i], r.targets[i])) {
+			/* the path checked and confirmed is the path written, whole */
+			fprintf(stderr,
+				"nvscope plan: --target '%s': ':' and ',' separate targets; give "
+				"each path its own --target\n",
+				r.targets[i]);
 			return NVS_EXIT_USAGE;
 		}
 	base.stripe = r.stripe;

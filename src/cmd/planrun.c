@@ -244,7 +244,7 @@ static int checkpoint(struct planrun *r, struct stepio *io)
 void planrun_write_json(const char *dir, const char *name, void *json)
 {
 	char msg[512];
-	char *text = cJSON_Print(json);
+	char *text = json_print(json);
 	size_t len = text ? strlen(text) : 0;
 	char *buf = text ? realloc(text, len + 2) : NULL;
 	if (!buf) {

@@ -5,12 +5,14 @@
  * a crash leaves either the old or the new state. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "cmd/planrun.h"
 #include "dev/safety.h"
 #include "report/json.h"
@@ -54,7 +56,7 @@ int planrun_save(const struct planrun *r)
 		cJSON_AddItemToArray(sz, cJSON_CreateNumber((double)s->sizes[i]));
 	cJSON_AddNumberToObject(o, "step_started", s->started);
 	cJSON_AddBoolToObject(o, "finished", s->step >= r->plan->nsteps);
-	char *text = cJSON_Print(o);
+	char *text = json_print(o);
 	cJSON_Delete(o);
 	if (!text)
 		return -ENOMEM;
@@ -98,46 +100,71 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 	r->ntargets = 0;
 	cJSON_ArrayForEach(x, t)
 	{
-		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS)
-			continue;
+		/* a target is used whole or the file is refused: never cut or skipped */
+		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS ||
+		    strlen(x->valuestring) >= sizeof(r->targets[0])) {
+			snprintf(err, errlen, "%s: a target is not a path of at most %zu bytes",
+				 path, sizeof(r->targets[0]) - 1);
+			goto out_json;
+		}
 		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);
 	}
-	double stripe = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "stripe"));
-	r->stripe = stripe > 0 && stripe < 1e12 ? (uint64_t)stripe : 0;
+	uint64_t u64;
+	x = cJSON_GetObjectItem(o, "stripe");
+	r->stripe = 0;
+	if (x && (!cJSON_IsNumber(x) || num_to_u64(x->valuedouble, 1u << 20, &u64))) {
+		snprintf(err, errlen, "%s: stripe out of range", path);
+		goto out_json;
+	}
+	if (x)
+		r->stripe = u64;
 	r->force = cJSON_IsTrue(cJSON_GetObjectItem(o, "force_destroy"));
 	x = cJSON_GetObjectItem(o, "plan");
+	if (cJSON_IsString(x) && strlen(x->valuestring) >= sizeof(r->plan_name)) {
+		snprintf(err, errlen, "%s: plan name too long", path);
+		goto out_json;
+	}
 	snprintf(r->plan_name, sizeof(r->plan_name), "%s", cJSON_IsString(x) ? x->valuestring : "");
 	r->noverrides = 0;
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "overrides"))
 	{
 		const cJSON *k = cJSON_GetArrayItem(x, 0), *v = cJSON_GetArrayItem(x, 1);
-		if (!cJSON_IsString(k) || !cJSON_IsString(v) || r->noverrides >= 32)
-			continue;
+		if (!cJSON_IsString(k) || !cJSON_IsString(v) || r->noverrides >= 32 ||
+		    strlen(k->valuestring) >= 128 || strlen(v->valuestring) >= 128) {
+			snprintf(err, errlen, "%s: bad override", path);
+			goto out_json;
+		}
 		snprintf(r->overrides[r->noverrides][0], 128, "%s", k->valuestring);
 		snprintf(r->overrides[r->noverrides][1], 128, "%s", v->valuestring);
 		r->noverrides++;
 	}
 	memset(s, 0, sizeof(*s));
-	if (step->valuedouble < 0 || step->valuedouble > 1e6 || sub->valuedouble < 0 ||
-	    sub->valuedouble > 1e9) {
+	uint64_t stepn, subn;
+	if (num_to_u64(step->valuedouble, 1000000, &stepn) ||
+	    num_to_u64(sub->valuedouble, 1000000000, &subn)) {
 		snprintf(err, errlen, "%s: step/sub out of range", path);
 		goto out_json;
 	}
-	s->step = (unsigned)step->valuedouble;
-	s->sub = (unsigned)sub->valuedouble;
+	s->step = (unsigned)stepn;
+	s->sub = (unsigned)subn;
 	s->t_offset = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "t_offset"));
-	if (isnan(s->t_offset))
+	if (!isfinite(s->t_offset))
 		s->t_offset = 0;
 	s->max_iops = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "max_iops"));
-	if (isnan(s->max_iops))
+	if (!isfinite(s->max_iops))
 		s->max_iops = 0;
 	x = cJSON_GetObjectItem(o, "cur_track");
-	s->cur_track_valid = cJSON_IsNumber(x);
+	s->cur_track_valid = cJSON_IsNumber(x) && isfinite(x->valuedouble);
 	s->cur_track = s->cur_track_valid ? x->valuedouble : 0;
 	s->started = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "step_started"));
 	for (int i = 0; i < 3; i++) {
+		int64_t sz = -1;
 		x = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "sizes"), i);
-		s->sizes[i] = cJSON_IsNumber(x) ? (long)x->valuedouble : -1;
+		if (cJSON_IsNumber(x) && num_to_i64(x->valuedouble, -1, LONG_MAX, &sz)) {
+			snprintf(err, errlen, "%s: sizes out of range", path);
+			goto out_json;
+		}
+		s->sizes[i] = (long)sz;
 	}
 	const cJSON *v = cJSON_GetObjectItem(o, "values");
 	int nv = cJSON_GetArraySize(v);
@@ -147,10 +174,19 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 			rc = -ENOMEM;
 			goto out_json;
 		}
-		cJSON_ArrayForEach(x, v) s->values[s->nvalues++] = cJSON_GetNumberValue(x);
+		cJSON_ArrayForEach(x, v)
+		{
+			/* null (a NaN when saved) and what cJSON read as inf: NaN */
+			double d = cJSON_GetNumberValue(x);
+			s->values[s->nvalues++] = isfinite(d) ? d : NAN;
+		}
 	}
 	const cJSON *c = cJSON_GetObjectItem(o, "confirm");
 	static char confirm[1024];
+	if (cJSON_IsString(c) && strlen(c->valuestring) >= sizeof(confirm)) {
+		snprintf(err, errlen, "%s: confirm too long", path);
+		goto out_json;
+	}
 	snprintf(confirm, sizeof(confirm), "%s", cJSON_IsString(c) ? c->valuestring : "");
 	r->confirm = confirm;
 	rc = 0;

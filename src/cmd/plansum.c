@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "cmd/planrun.h"
 #include "dev/safety.h"
+#include "report/json.h"
 #include "report/rtable.h"
 
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
@@ -45,7 +46,7 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 	}
 	if (!doc)
 		return -ENOENT;
-	char *text = cJSON_Print(doc);
+	char *text = json_print(doc);
 	size_t len = text ? strlen(text) : 0;
 	char *buf = text ? realloc(text, len + 2) : NULL;
 	if (!buf) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "cmd/cmd.h"
 #include "dev/purge.h"
 
@@ -59,7 +60,7 @@ int cmd_purge(int argc, char **argv)
 	struct purge_opts o = { .method = PURGE_TRIM };
 	const char *method = NULL;
 	bool quiet = false;
-	char err[512], *end;
+	char err[512];
 	int c, r, st = 0;
 
 	opterr = 0;
@@ -69,14 +70,16 @@ int cmd_purge(int argc, char **argv)
 		case 'm':
 			method = optarg;
 			break;
-		case 's':
-			o.ses = (int)strtol(optarg, &end, 10);
-			if (!optarg[0] || *end || o.ses < 0 || o.ses > 2) {
+		case 's': {
+			unsigned ses;
+			if (num_parse_uint(optarg, 0, 2, &ses)) {
 				fprintf(stderr, "nvscope purge: --ses=%s: must be 0, 1 or 2\n",
 					optarg);
 				return NVS_EXIT_USAGE;
 			}
+			o.ses = (int)ses;
 			break;
+		}
 		case 'y':
 			o.confirm = optarg;
 			break;

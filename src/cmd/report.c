@@ -58,7 +58,10 @@ int cmd_report(int argc, char **argv)
 	}
 	const char *const *dirs = (const char *const *)argv + optind;
 	if (!out) {
-		snprintf(path, sizeof(path), "%s/report.html", dirs[0]);
+		if (snprintf(path, sizeof(path), "%s/report.html", dirs[0]) >= (int)sizeof(path)) {
+			fprintf(stderr, "nvscope report: directory name too long\n");
+			return NVS_EXIT_USAGE;
+		}
 		out = path;
 	}
 	if (!strcmp(out, "-")) {

@@ -1,6 +1,7 @@
 /* run.c - `nvscope run`: one workload (or a preset's jobs, or a QD sweep)
  * headless; fio-like summary, JSON and CSV. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>

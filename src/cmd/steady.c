@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "cmd/cmd.h"
 #include "report/csv.h"
 #include "report/rtable.h"
@@ -74,24 +75,22 @@ static int read_fio_log(const char *path, FILE *f, int ddir, struct raw *r, char
 		if (!*p || *p == '\n' || *p == '#')
 			continue;
 		double ms, val;
-		long dd = 0;
-		char *end;
-		ms = strtod(p, &end);
-		if (end == p || *end != ',')
+		uint64_t dd = 0;
+		const char *end;
+		if (num_scan_double(p, &end, &ms) || *end != ',')
 			goto bad;
-		p = end + 1;
-		val = strtod(p, &end);
-		if (end == p || (*end != ',' && *end != '\n' && *end != '\0'))
+		p = (char *)end + 1 + strspn(end + 1, " \t");
+		if (num_scan_double(p, &end, &val) ||
+		    (*end != ',' && *end != '\n' && *end != '\r' && *end != '\0'))
 			goto bad;
 		if (*end == ',') {
-			p = end + 1;
-			dd = strtol(p, &end, 10);
-			if (end == p)
+			p = (char *)end + 1 + strspn(end + 1, " \t");
+			if (num_scan_u64(p, &end, &dd))
 				goto bad;
 		}
-		if (!isfinite(ms) || !isfinite(val) || ms < 0 || val < 0)
+		if (ms < 0 || val < 0)
 			goto bad;
-		if (ddir >= 0 && dd != ddir)
+		if (ddir >= 0 && dd != (uint64_t)ddir)
 			continue;
 		double t = ms / 1000.0;
 		if (r->n && t == last_t) {
@@ -174,9 +173,11 @@ static int read_rounds(const char *path, struct raw *r, char *err, size_t errlen
 static int make_rounds(const struct raw *r, double len, double **out, size_t *n)
 {
 	double tmax = r->t[r->n - 1];
-	size_t nr = (size_t)ceil(tmax / len - 1e-9);
-	if (!nr)
-		nr = 1;
+	uint64_t nr64;
+	/* a hostile series or --round must not make the count undefined or huge */
+	if (num_to_u64(ceil(tmax / len - 1e-9), 100000000, &nr64))
+		return -ERANGE;
+	size_t nr = nr64 ? (size_t)nr64 : 1;
 	double *sum = calloc(nr, sizeof(double)), *cnt = calloc(nr, sizeof(double));
 	if (!sum || !cnt) {
 		free(sum);
@@ -185,9 +186,8 @@ static int make_rounds(const struct raw *r, double len, double **out, size_t *n)
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		double k = ceil(r->t[i] / len - 1e-9) - 1;
-		size_t ki = k < 0 ? 0 : (size_t)k;
-		if (ki >= nr)
-			ki = nr - 1;
+		uint64_t k64 = 0;
+		size_t ki = num_to_u64(k, nr - 1, &k64) ? (k > 0 ? nr - 1 : 0) : (size_t)k64;
 		sum[ki] += r->v[i];
 		cnt[ki] += 1;
 	}
@@ -207,7 +207,8 @@ static int make_rounds(const struct raw *r, double len, double **out, size_t *n)
 
 static void json_num(const char *key, double v, bool valid, bool last)
 {
-	if (valid)
+	/* JSON has no NaN or infinity: a value that is not finite is null */
+	if (valid && isfinite(v))
 		printf("\"%s\": %.10g%s", key, v, last ? "" : ", ");
 	else
 		printf("\"%s\": null%s", key, last ? "" : ", ");
@@ -237,25 +238,24 @@ int cmd_steady(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "w:r:s:R:jS:m:d:h", opts, NULL)) != -1) {
-		char *end = NULL;
+		char pbuf[64];
+		size_t pl;
 		double d;
 		switch (c) {
 		case 'w':
-			d = strtod(optarg, &end);
-			if (*end || d < 2 || d > 100000 || d != floor(d)) {
+			if (num_parse_uint(optarg, 2, 100000, &p.window)) {
 				fprintf(stderr,
 					"nvscope steady: --window: '%s' is not a count >= 2\n",
 					optarg);
 				return NVS_EXIT_USAGE;
 			}
-			p.window = (unsigned)d;
 			break;
 		case 'r':
 		case 's':
-			d = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (end == optarg || *end || !(d >= 0 && d <= 1000)) {
+			pl = strlen(optarg);
+			snprintf(pbuf, sizeof(pbuf), "%.*s",
+				 (int)(pl && optarg[pl - 1] == '%' ? pl - 1 : pl), optarg);
+			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1000, &d)) {
 				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
 					c == 'r' ? "range" : "slope", optarg);
 				return NVS_EXIT_USAGE;
@@ -263,10 +263,11 @@ int cmd_steady(int argc, char **argv)
 			*(c == 'r' ? &p.range_pct : &p.slope_pct) = d;
 			break;
 		case 'R':
-			round_s = strtod(optarg, &end);
-			if (*end == 's')
-				end++;
-			if (end == optarg || *end || !(round_s > 0 && round_s < 1e9)) {
+			pl = strlen(optarg);
+			snprintf(pbuf, sizeof(pbuf), "%.*s",
+				 (int)(pl && optarg[pl - 1] == 's' ? pl - 1 : pl), optarg);
+			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1e9, &round_s) ||
+			    !(round_s > 0)) {
 				fprintf(stderr,
 					"nvscope steady: --round: '%s' is not seconds > 0\n",
 					optarg);
@@ -357,8 +358,11 @@ int cmd_steady(int argc, char **argv)
 		goto out_raw;
 	}
 	if (round_s > 0) {
-		if (make_rounds(&raw, round_s, &vals, &nv)) {
-			fprintf(stderr, "nvscope steady: out of memory\n");
+		int e = make_rounds(&raw, round_s, &vals, &nv);
+		if (e) {
+			fprintf(stderr, "nvscope steady: %s\n",
+				e == -ERANGE ? "--round: more than 100 million rounds"
+					     : "out of memory");
 			goto out_raw;
 		}
 	} else {

@@ -1,5 +1,6 @@
 /* cli.c - command-line workload options into jobs. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +62,22 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		val = argv[*i + 1];
 	}
 	if (IS("target") || IS("filename")) {
-		char buf[4096], *save, *tok;
-		snprintf(buf, sizeof(buf), "%s", val);
-		/* comma lists: keep pointers into argv, so split a copy and find offsets */
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (c->ntargets == NVS_MAX_TARGETS) {
+		/* comma lists: keep pointers into argv */
+		for (const char *tok = val; *tok;) {
+			size_t len = strcspn(tok, ",");
+			if (len >= sizeof(((struct spec *)0)->targets[0])) {
+				snprintf(err, errlen,
+					 "--target: path longer than %zu bytes: %.60s...",
+					 sizeof(((struct spec *)0)->targets[0]) - 1, tok);
+				return -EINVAL;
+			}
+			if (len && c->ntargets == NVS_MAX_TARGETS) {
 				snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
 				return -EINVAL;
 			}
-			c->targets[c->ntargets++] = val + (tok - buf);
+			if (len)
+				c->targets[c->ntargets++] = tok;
+			tok += len + (tok[len] == ',');
 		}
 	} else if (IS("preset")) {
 		c->preset = val;
@@ -114,7 +122,7 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 
 	spec_init(&base);
 	if (c->preset || c->job) {
-		char path[512];
+		char path[PATH_MAX];
 		const char *what = c->preset ? c->preset : c->job;
 		if (preset_find(what, path, sizeof(path))) {
 			snprintf(err, errlen, "%s '%s' not found%s", c->preset ? "preset" : "job file",
@@ -143,8 +151,13 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 			list[j].ntargets = 0;
 			for (unsigned t = 0; t < c->ntargets; t++) {
 				size_t len = strcspn(c->targets[t], ",");
-				snprintf(list[j].targets[t], sizeof(list[j].targets[t]), "%.*s",
-					 (int)len, c->targets[t]);
+				/* cli_take refuses these already */
+				if (len >= sizeof(list[j].targets[t])) {
+					snprintf(err, errlen, "target path too long");
+					goto free_list;
+				}
+				memcpy(list[j].targets[t], c->targets[t], len);
+				list[j].targets[t][len] = '\0';
 			}
 			list[j].ntargets = c->ntargets;
 		}

@@ -14,9 +14,11 @@ unsigned datadir_list(const char *sub, const char *env_var, const char *env_sub,
 	unsigned n = 0;
 	ssize_t len;
 
-	if (env && *env && n < max)
-		snprintf(dirs[n++], PATH_MAX, "%.3000s%s%s", env, env_sub ? "/" : "",
-			 env_sub ? env_sub : "");
+	/* a directory whose name does not fit is skipped, never cut short */
+	if (env && *env && n < max &&
+	    snprintf(dirs[n], PATH_MAX, "%s%s%s", env, env_sub ? "/" : "", env_sub ? env_sub : "") <
+		PATH_MAX)
+		n++;
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", sub);
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -25,11 +27,11 @@ unsigned datadir_list(const char *sub, const char *env_var, const char *env_sub,
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			if (n < max)
-				snprintf(dirs[n++], PATH_MAX, "%.3000s/%s", exe, sub);
-			if (n < max)
-				snprintf(dirs[n++], PATH_MAX, "%.3000s/../share/nvscope/%s", exe,
-					 sub);
+			if (n < max && snprintf(dirs[n], PATH_MAX, "%s/%s", exe, sub) < PATH_MAX)
+				n++;
+			if (n < max && snprintf(dirs[n], PATH_MAX, "%s/../share/nvscope/%s", exe,
+						sub) < PATH_MAX)
+				n++;
 		}
 	}
 	if (n < max)
@@ -44,10 +46,8 @@ int datadir_first(const char *sub, const char *env_var, const char *env_sub, cha
 	unsigned n = datadir_list(sub, env_var, env_sub, dirs, DATADIR_MAX);
 
 	for (unsigned i = 0; i < n; i++)
-		if (!access(dirs[i], R_OK | X_OK)) {
-			snprintf(out, len, "%s", dirs[i]);
-			return 0;
-		}
+		if (!access(dirs[i], R_OK | X_OK))
+			return snprintf(out, len, "%s", dirs[i]) < (int)len ? 0 : -ENAMETOOLONG;
 	return -ENOENT;
 }
 
@@ -58,7 +58,8 @@ int datadir_find(const char *sub, const char *env_var, const char *env_sub, cons
 	unsigned n = datadir_list(sub, env_var, env_sub, dirs, DATADIR_MAX);
 
 	for (unsigned i = 0; i < n; i++) {
-		snprintf(path, len, "%s/%s%s", dirs[i], name, suffix);
+		if (snprintf(path, len, "%s/%s%s", dirs[i], name, suffix) >= (int)len)
+			continue; /* never probe a path cut short */
 		if (!access(path, R_OK))
 			return 0;
 	}

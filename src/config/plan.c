@@ -8,6 +8,7 @@
  * sections and their key/value pairs, then build the steps in order with the
  * documented precedence. */
 #include "config/plan.h"
+#include "base/num.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -102,6 +103,12 @@ static int add_section(struct parse *ps, const char *line)
 	}
 	struct section *sec = &ps->sec[ps->nsec++];
 	memset(sec, 0, sizeof(*sec));
+	if (strlen(s) >= sizeof(sec->name) && !ps->err_line) {
+		/* the name is the step's results directory: never cut short */
+		ps->err_line = (int)ps->line;
+		snprintf(ps->err, sizeof(ps->err), "section name longer than %zu characters",
+			 sizeof(sec->name) - 1);
+	}
 	snprintf(sec->name, sizeof(sec->name), "%s", s);
 	sec->line = ps->line;
 	return 0;
@@ -187,14 +194,15 @@ static void parse_release(struct parse *ps)
 static int parse_doubles(const char *v, double *out, unsigned *n)
 {
 	char buf[512], *save = NULL;
-	snprintf(buf, sizeof(buf), "%s", v);
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -EINVAL;
 	*n = 0;
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		char *end;
-		double d = strtod(t, &end);
-		if (*end == '%')
-			end++;
-		if (end == t || *end || !(d > 0 && d <= 1000) || *n >= PLAN_MAX_LIST)
+		double d;
+		size_t l = strlen(t);
+		if (l && t[l - 1] == '%')
+			t[l - 1] = '\0';
+		if (num_parse_double(t, 0, 1000, &d) || !(d > 0) || *n >= PLAN_MAX_LIST)
 			return -EINVAL;
 		out[(*n)++] = d;
 	}
@@ -205,15 +213,14 @@ static int parse_doubles(const char *v, double *out, unsigned *n)
 static int parse_counts(const char *v, unsigned *out, unsigned *n, unsigned lo, unsigned hi)
 {
 	char buf[512], *save = NULL;
-	snprintf(buf, sizeof(buf), "%s", v);
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -EINVAL;
 	*n = 0;
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		char *end;
-		errno = 0;
-		unsigned long u = strtoul(t, &end, 10);
-		if (end == t || *end || errno || u < lo || u > hi || *n >= PLAN_MAX_LIST)
+		unsigned u;
+		if (num_parse_uint(t, lo, hi, &u) || *n >= PLAN_MAX_LIST)
 			return -EINVAL;
-		out[(*n)++] = (unsigned)u;
+		out[(*n)++] = u;
 	}
 	return *n ? 0 : -EINVAL;
 }
@@ -221,7 +228,8 @@ static int parse_counts(const char *v, unsigned *out, unsigned *n, unsigned lo, 
 static int parse_sizes(const char *v, uint32_t *out, unsigned *n)
 {
 	char buf[512], *save = NULL;
-	snprintf(buf, sizeof(buf), "%s", v);
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -EINVAL;
 	*n = 0;
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
 		uint64_t b;
@@ -235,25 +243,20 @@ static int parse_sizes(const char *v, uint32_t *out, unsigned *n)
 
 static int parse_uint(const char *v, unsigned lo, unsigned hi, unsigned *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long u = strtoul(v, &end, 10);
-	if (end == v || *end || errno || u < lo || u > hi)
-		return -EINVAL;
-	*out = (unsigned)u;
-	return 0;
+	return num_parse_uint(v, lo, hi, out) ? -EINVAL : 0;
 }
 
+/* A steady-state tolerance: "20" or "20%", 0..1000 (not a share of a whole). */
 static int parse_pct(const char *v, double *out)
 {
-	char *end;
-	double d = strtod(v, &end);
-	if (*end == '%')
-		end++;
-	if (end == v || *end || !(d >= 0 && d <= 1000))
+	char buf[64];
+	size_t l = strlen(v);
+	if (l >= sizeof(buf))
 		return -EINVAL;
-	*out = d;
-	return 0;
+	memcpy(buf, v, l + 1);
+	if (l && buf[l - 1] == '%')
+		buf[l - 1] = '\0';
+	return num_parse_double(buf, 0, 1000, out) ? -EINVAL : 0;
 }
 
 static bool is_workload(const struct plan_step *st)
@@ -300,9 +303,8 @@ static int apply_param(struct plan_step *st, const char *key, const char *v, cha
 		if (rounds)
 			st->max_rounds = u;
 	} else if (!strcmp(key, "fill") || !strcmp(key, "passes")) {
-		char *end;
-		double d = strtod(v, &end);
-		if (end == v || *end || !(d > 0 && d <= 100))
+		double d;
+		if (num_parse_double(v, 0, 100, &d) || !(d > 0))
 			BADV("%s: '%s' is not a number of passes (0 < x <= 100)", key, v);
 		if (st->kind == STEP_FILL)
 			st->fill_passes = d;
@@ -393,7 +395,8 @@ static int apply_step_key(struct plan_step *st, const char *key, const char *v, 
 			char buf[64], *slash;
 			uint64_t b;
 			unsigned m;
-			snprintf(buf, sizeof(buf), "%s", v);
+			if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+				BADV("track_cell: '%.60s...' is not BS/READ%% (4k/0)", v);
 			slash = strchr(buf, '/');
 			if (!slash)
 				BADV("track_cell: '%s' is not BS/READ%% (4k/0)", v);
@@ -605,6 +608,8 @@ static int plan_params(struct plan *p, const struct section *sec, unsigned *line
 		const struct kv *kv = &sec->kv[i];
 		*line = kv->line;
 		if (!strcmp(kv->key, "name")) {
+			if (strlen(kv->val) >= sizeof(p->name))
+				BADV("name: longer than %zu characters", sizeof(p->name) - 1);
 			snprintf(p->name, sizeof(p->name), "%s", kv->val);
 			continue;
 		}
@@ -730,7 +735,10 @@ void plan_free(struct plan *p)
 int plan_override(struct plan *p, const char *key_in, const char *val, char *err, size_t errlen)
 {
 	char key[64];
-	snprintf(key, sizeof(key), "%s", key_in);
+	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
+		snprintf(err, errlen, "unknown plan parameter '%.60s...'", key_in);
+		return -ENOENT;
+	}
 	for (char *c = key; *c; c++)
 		if (*c == '-')
 			*c = '_';

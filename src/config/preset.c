@@ -38,6 +38,13 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		snprintf(ps->err, ps->errlen, "'%s' outside a [section]", name);
 		return 0;
 	}
+	if (strlen(section) >= sizeof(ps->section) ||
+	    strlen(section) >= sizeof(((struct spec *)0)->name)) {
+		/* the job's name: never cut short (two jobs would share it) */
+		snprintf(ps->err, ps->errlen, "section name longer than %zu characters",
+			 sizeof(((struct spec *)0)->name) - 1);
+		return 0;
+	}
 	if (strcmp(section, ps->section)) {
 		snprintf(ps->section, sizeof(ps->section), "%s", section);
 		ps->in_global = !strcmp(section, "global");
@@ -155,6 +162,8 @@ int preset_load(const char *path, const struct spec *base, struct spec **jobs, u
 int preset_find(const char *name, char *path, size_t len)
 {
 	if (strchr(name, '/') || strstr(name, ".ini") || strstr(name, ".fio")) {
+		if (strlen(name) >= len)
+			return -ENAMETOOLONG;
 		if (access(name, R_OK))
 			return -ENOENT;
 		snprintf(path, len, "%s", name);

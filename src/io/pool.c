@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "base/num.h"
 #include "io/pool.h"
 #include "io/worker.h"
 
@@ -45,7 +46,10 @@ static unsigned parse_cpus(const char *list, int *cpus, unsigned max)
 
 static uint64_t pct_of(uint64_t size, double pct, uint32_t align)
 {
-	uint64_t v = (uint64_t)((double)size * pct / 100.0);
+	uint64_t v;
+	/* pct is finite in 0..100 (spec_set), but a size near 2^64 rounds up */
+	if (num_to_u64((double)size * pct / 100.0, size, &v))
+		v = size;
 	return v / align * align;
 }
 

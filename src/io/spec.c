@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "io/datagen.h"
+#include "base/num.h"
 #include "io/spec.h"
 
 static const char *const rw_names[] = {
@@ -55,63 +56,20 @@ bool spec_writes(const struct spec *s)
 	}
 }
 
-struct unit {
-	const char *name;
-	double mult;
-};
-
-/* A non-negative number followed by one of @units (case-insensitive; ""
- * is the default unit).  0 or -EINVAL. */
-static int parse_with_unit(const char *str, const struct unit *units, double *out)
-{
-	char *end;
-	double v;
-
-	if (!str || !*str || *str == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(str, &end);
-	if (errno || end == str || v < 0)
-		return -EINVAL;
-	for (; units->name; units++) {
-		if (!strcasecmp(end, units->name)) {
-			*out = v * units->mult;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 int spec_parse_size(const char *str, uint64_t *out)
 {
-	/* binary units, as fio's default kb_base=1024: "4k" = "4KiB" = 4096 */
-	static const struct unit units[] = {
-		{"", 1},	       {"b", 1},	      {"k", 0x1p10},  {"kb", 0x1p10},
-		{"kib", 0x1p10},       {"m", 0x1p20},	      {"mb", 0x1p20}, {"mib", 0x1p20},
-		{"g", 0x1p30},	       {"gb", 0x1p30},	      {"gib", 0x1p30}, {"t", 0x1p40},
-		{"tb", 0x1p40},	       {"tib", 0x1p40},	      {"p", 0x1p50},  {"pib", 0x1p50},
-		{NULL, 0},
-	};
-	double v;
-
-	if (parse_with_unit(str, units, &v) || v > 1.8e19)
-		return -EINVAL;
-	*out = (uint64_t)v;
-	return 0;
+	/* fio's units with its default kb_base=1024: "4k" = "4kB" = 4096 */
+	return num_parse_size(str, out) ? -EINVAL : 0;
 }
 
 int spec_parse_time(const char *str, uint64_t *out_ns)
 {
-	static const struct unit units[] = {
-		{"", 1e9},	{"s", 1e9},	{"sec", 1e9},  {"ms", 1e6},	{"msec", 1e6},
-		{"us", 1e3},	{"usec", 1e3},	{"m", 60e9},   {"min", 60e9},	{"h", 3600e9},
-		{"d", 86400e9}, {NULL, 0},
-	};
-	double v;
+	uint64_t ns;
 
-	if (parse_with_unit(str, units, &v) || v > 1e18)
+	/* a bare number is seconds, as in fio; at most ~31 years */
+	if (num_parse_time_ns(str, NVS_NSEC_PER_SEC, &ns) || ns > 1000000000000000000ULL)
 		return -EINVAL;
-	*out_ns = (uint64_t)v;
+	*out_ns = ns;
 	return 0;
 }
 
@@ -133,14 +91,11 @@ const char *spec_fmt_size(uint64_t b, char *buf, size_t len)
 
 static int parse_uint(const char *v, unsigned long long max, unsigned long long *out)
 {
-	char *end;
+	uint64_t u;
 
-	if (!v || !*v || *v == '-')
+	if (num_parse_u64(v, 0, max, &u))
 		return -EINVAL;
-	errno = 0;
-	*out = strtoull(v, &end, 10);
-	if (errno || *end || *out > max)
-		return -EINVAL;
+	*out = u;
 	return 0;
 }
 
@@ -161,11 +116,10 @@ static int parse_bool(const char *v, bool *out)
 static int parse_size_or_pct(const char *v, uint64_t *bytes, double *pct)
 {
 	size_t n = v ? strlen(v) : 0;
-	char *end;
 
 	if (n > 1 && v[n - 1] == '%') {
-		double p = strtod(v, &end);
-		if (end != v + n - 1 || p <= 0 || p > 100)
+		double p;
+		if (num_parse_pct(v, &p) || p <= 0)
 			return -EINVAL;
 		*pct = p;
 		*bytes = 0;
@@ -181,7 +135,10 @@ static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
 	unsigned n = 0, sum = 0, unweighted = 0;
 	struct spec_bs bs[NVS_MAX_BSSPLIT];
 
-	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "bssplit: longer than %zu characters", sizeof(buf) - 1);
+		return -EINVAL;
+	}
 	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		char *slash = strchr(tok, '/');
 		uint64_t size;
@@ -226,7 +183,10 @@ static int set_iodepth(struct spec *s, const char *v, char *err, size_t errlen)
 	char buf[256], *save, *tok;
 	unsigned n = 0;
 
-	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "iodepth: longer than %zu characters", sizeof(buf) - 1);
+		return -EINVAL;
+	}
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long d;
 		if (n == NVS_MAX_QD_STEPS || parse_uint(tok, 65536, &d) || d == 0) {
@@ -248,7 +208,10 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
 {
 	char buf[4096], *save, *tok;
 
-	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "target list longer than %zu characters", sizeof(buf) - 1);
+		return -EINVAL;
+	}
 	/* fio separates filenames with ':', nvscope's --target also with ',' */
 	for (tok = strtok_r(buf, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
 		if (s->ntargets == NVS_MAX_TARGETS) {
@@ -256,7 +219,8 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		if (strlen(tok) >= sizeof(s->targets[0])) {
-			snprintf(err, errlen, "target path too long: %s", tok);
+			snprintf(err, errlen, "target path longer than %zu bytes: %.60s...",
+				 sizeof(s->targets[0]) - 1, tok);
 			return -EINVAL;
 		}
 		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", tok);
@@ -290,6 +254,27 @@ static int set_log(struct spec *s, const char *key, const char *v, char *err, si
 	return 0;
 }
 
+#define CPU_LIST_MAX 4095
+
+/* "0-3,6": numbers 0..CPU_LIST_MAX, ranges low-high.  0 or -EINVAL. */
+static int check_cpus(const char *v)
+{
+	char buf[128], *save, *tok;
+
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -EINVAL;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		unsigned a, b;
+		if (dash)
+			*dash = '\0';
+		if (num_parse_uint(tok, 0, CPU_LIST_MAX, &a) ||
+		    num_parse_uint(dash ? dash + 1 : tok, a, CPU_LIST_MAX, &b))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
@@ -305,7 +290,11 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	uint64_t sz;
 	int rc = 0;
 
-	snprintf(key, sizeof(key), "%s", key_in);
+	err[0] = '\0';
+	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
+		snprintf(err, errlen, "unknown option '%.60s...'", key_in);
+		return -ENOENT;
+	}
 	for (char *p = key; *p; p++)
 		if (*p == '-')
 			*p = '_';
@@ -326,6 +315,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 
 	if (!strcmp(key, "name")) {
 		NEED_VALUE();
+		if (strlen(v) >= sizeof(s->name))
+			BAD("name: longer than %zu characters", sizeof(s->name) - 1);
 		snprintf(s->name, sizeof(s->name), "%s", v);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
@@ -437,8 +428,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		/* accepted: completions are always reaped in batches */
 	} else if (!strcmp(key, "cpus_allowed")) {
 		NEED_VALUE();
-		if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed))
-			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6", v);
+		if (strspn(v, "0123456789,-") != strlen(v) ||
+		    strlen(v) >= sizeof(s->cpus_allowed) || check_cpus(v))
+			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
+			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
 	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
 		NEED_VALUE();

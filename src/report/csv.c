@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/num.h"
 #include "report/csv.h"
 
 #define CSV_HEADER                                                                                 \
@@ -47,11 +48,12 @@ void series_release(struct series *s)
 int csv_parse_numbers(const char *s, double *v, int max, const char **rest)
 {
 	int n = 0;
-	char *end;
+	const char *end;
 
 	while (n < max) {
-		v[n] = strtod(s, &end);
-		if (end == s)
+		s += strspn(s, " \t");
+		/* finite numbers only: "nan", "inf", 1e400 end the row here */
+		if (num_scan_double(s, &end, &v[n]))
 			break;
 		n++;
 		s = end;
@@ -85,9 +87,12 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 	p->lat_p99_us[1] = v[8];
 	p->lat_max_us[0] = v[9];
 	p->lat_max_us[1] = v[10];
-	p->errors = v[11] > 0 ? (uint64_t)v[11] : 0;
+	int64_t ramp;
+	if (num_to_u64(v[11] > 0 ? v[11] : 0, UINT64_MAX, &p->errors) ||
+	    num_to_i64(v[13], 0, 1, &ramp))
+		return -EINVAL;
 	p->cpu_pct = v[12];
-	p->ramp = (int)v[13];
+	p->ramp = (int)ramp;
 	/* both directions: the mean weighted by IOPS; p99 can only be bounded
 	 * (the larger of the two) once the histograms are gone; NAN when the
 	 * interval completed nothing */

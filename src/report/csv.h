@@ -16,7 +16,8 @@ int series_push(struct series *s, const struct point *p);
 /* Frees the points of @s (not @s itself). */
 void series_release(struct series *s);
 /* Reads up to @max comma-separated numbers from @s into @v; *@rest (may be
- * NULL) points after the last one read.  Returns how many were read. */
+ * NULL) points after the last one read.  Returns how many were read: a
+ * field that is not a finite number (num_scan_double) ends the list. */
 int csv_parse_numbers(const char *s, double *v, int max, const char **rest);
 /* Parses one data line of that CSV into @p; @prev_t is the previous row's
  * time (-1 for the first), for dt.  The whole line must be the 14 numbers.

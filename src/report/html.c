@@ -15,6 +15,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "report/csv.h"
 #include "report/rtable.h"
 #include "report/svg.h"
@@ -186,9 +187,11 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 		double round = ss ? jnum(ss, "round") : NAN, win = ss ? jnum(ss, "window") : 5;
 		double x0 = NAN, x1 = NAN;
 		char label[96] = "";
-		if (att && round >= 1) {
-			size_t last = (size_t)round - 1,
-			       firstr = round > win ? last + 1 - (size_t)win : 0;
+		uint64_t ru = 0, wu = 0;
+		/* steady.json is read back: range-check before any cast */
+		if (att && !num_to_u64(round, SIZE_MAX, &ru) && ru >= 1 &&
+		    !num_to_u64(win, SIZE_MAX, &wu)) {
+			size_t last = (size_t)ru - 1, firstr = ru > wu ? last + 1 - (size_t)wu : 0;
 			x0 = rtab_get(&rounds, firstr, "t_start_s");
 			x1 = rtab_get(&rounds, last, "t_end_s");
 			snprintf(label, sizeof(label), "steady-state window (rounds %zu-%zu)",
@@ -514,9 +517,13 @@ static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const 
 			: ss && cJSON_IsTrue(cJSON_GetObjectItem(ss, "attained"))
 			    ? "<span class=\"ok\">steady state reached</span>"
 			    : "<span class=\"warn\">steady state not reached</span>");
-		matrix_table(f, t, "iops", "IOPS", (size_t)r0, (size_t)r1, "%.0f");
-		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0, (size_t)r1, "%.1f");
-		matrix_table(f, t, "lat_max_us", "max &micro;s", (size_t)r0, (size_t)r1, "%.1f");
+		uint64_t r0u = 0, r1u = 0;
+		if (num_to_u64(r0, SIZE_MAX, &r0u) || num_to_u64(r1, SIZE_MAX, &r1u))
+			r0u = 1, r1u = 0; /* hostile round numbers: no rows */
+		matrix_table(f, t, "iops", "IOPS", (size_t)r0u, (size_t)r1u, "%.0f");
+		matrix_table(f, t, "lat_mean_us", "mean &micro;s", (size_t)r0u, (size_t)r1u,
+			     "%.1f");
+		matrix_table(f, t, "lat_max_us", "max &micro;s", (size_t)r0u, (size_t)r1u, "%.1f");
 		fputs("</div>", f);
 		cJSON_Delete(ss);
 	}

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <cjson/cJSON.h>
+#include "base/utf8.h"
 #include "report/json.h"
 
 /* fio's default percentile list */
@@ -550,6 +551,49 @@ static cJSON *disk_obj(const struct diskstat *d)
 	return o;
 }
 
+/* Replaces @*str (allocated by cJSON) by its UTF-8 repair when it is not
+ * well-formed.  0 or -ENOMEM. */
+static int repair_string(char **str)
+{
+	char *fixed, *copy;
+	size_t n;
+
+	if (!*str || utf8_valid(*str, strlen(*str)))
+		return 0;
+	fixed = utf8_repair(*str);
+	if (!fixed)
+		return -ENOMEM;
+	n = strlen(fixed) + 1;
+	copy = cJSON_malloc(n);
+	if (copy) {
+		memcpy(copy, fixed, n);
+		cJSON_free(*str);
+		*str = copy;
+	}
+	free(fixed);
+	return copy ? 0 : -ENOMEM;
+}
+
+int json_make_utf8(void *tree)
+{
+	for (cJSON *it = tree; it; it = it->next) {
+		if (!(it->type & cJSON_StringIsConst) && repair_string(&it->string))
+			return -ENOMEM;
+		if ((cJSON_IsString(it) || cJSON_IsRaw(it)) && repair_string(&it->valuestring))
+			return -ENOMEM;
+		if (it->child && json_make_utf8(it->child))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+char *json_print(void *tree)
+{
+	if (json_make_utf8(tree))
+		return NULL;
+	return cJSON_Print(tree);
+}
+
 int json_write_run(FILE *f, const struct json_run *run)
 {
 	cJSON *root = cJSON_CreateObject(), *jobs, *nv;
@@ -591,7 +635,7 @@ int json_write_run(FILE *f, const struct json_run *run)
 		if (x)
 			cJSON_AddItemToObject(nv, run->extra_key, x);
 	}
-	text = cJSON_Print(root);
+	text = json_print(root);
 	if (!text) {
 		rc = -ENOMEM;
 		goto free_root;

@@ -41,6 +41,15 @@ struct json_run {
  * needs no cJSON), or NULL with errno set (EINVAL: not valid JSON). */
 void *json_read_file(const char *path);
 
+/* Makes every string (keys and values) of the cJSON @tree well-formed
+ * UTF-8, replacing each byte that is not by U+FFFD: text from outside
+ * (paths, job names, a drive's model and serial) never makes invalid JSON.
+ * 0 or -ENOMEM. */
+int json_make_utf8(void *tree);
+/* json_make_utf8, then cJSON_Print: what every JSON writer prints with
+ * (cJSON writes NaN and infinities as null).  malloc'ed text, or NULL. */
+char *json_print(void *tree);
+
 /* Writes the whole document to @f.  0 or -errno. */
 int json_write_run(FILE *f, const struct json_run *run);
 

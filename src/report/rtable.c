@@ -1,6 +1,7 @@
 /* rtable.c - reading results tables and JSON back (see rtable.h).  The
  * tables are the plan's own simple CSV (no quoting: fields are numbers or
  * one word), so a line split on commas is enough. */
+#include "base/num.h"
 #include "report/json.h"
 #include "report/rtable.h"
 
@@ -52,8 +53,9 @@ int rtab_read(const char *path, struct rtab *t)
 		double *row = t->v + t->nrows * t->ncols;
 		char *p = line;
 		for (unsigned c = 0; c < t->ncols; c++) {
-			char *end;
-			row[c] = strtod(p, &end);
+			const char *end = p;
+			if (num_scan_double(p, &end, &row[c]))
+				end = p; /* not a finite number: no value */
 			if (c == 0) {
 				size_t n = strcspn(p, ",\n");
 				snprintf(t->first[t->nrows], 16, "%.*s", (int)(n < 15 ? n : 15), p);

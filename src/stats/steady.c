@@ -24,6 +24,7 @@
  * where b is the least-squares slope per sample.  bw: and bw_slope: are the
  * same on bandwidth.  Only one criterion applies, as in fio.
  */
+#include "base/num.h"
 #include "stats/steady.h"
 
 #include <errno.h>
@@ -76,10 +77,9 @@ int steady_parse_fio(const char *s, struct steady_params *p)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strlen(kinds[i].name) != klen || strncasecmp(s, kinds[i].name, klen))
 			continue;
-		char *end;
-		errno = 0;
-		double v = strtod(colon + 1, &end);
-		if (end == colon + 1 || errno || !(v >= 0) || isinf(v))
+		const char *end;
+		double v;
+		if (num_scan_double(colon + 1, &end, &v) || !(v >= 0))
 			return -EINVAL;
 		bool pct = false;
 		if (*end == '%') {

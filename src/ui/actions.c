@@ -173,6 +173,8 @@ int app_add_target(struct app *a, const char *path)
 	int ne = collect_paths(a, extra, NVS_MAX_TARGETS, false);
 	if (!*path)
 		return -EINVAL;
+	if (strlen(path) >= 256)
+		return -ENAMETOOLONG; /* a path is used whole or not at all */
 	if (devrows_find(a->drows, a->ndrows, path) < 0 && ne < NVS_MAX_TARGETS)
 		snprintf(extra[ne++], 256, "%s", path);
 	if (nm < NVS_MAX_TARGETS)

@@ -27,6 +27,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/num.h"
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "ui/app.h"
@@ -434,12 +435,13 @@ static void load_targets(struct app *a, const char *dir)
 	}
 	unsigned n = 0;
 	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
-		unsigned idx;
-		int off = 0;
-		if (sscanf(line, "%u %n", &idx, &off) != 1 || idx != n)
+		uint64_t idx;
+		const char *rest;
+		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
 			break;
+		rest += strspn(rest, " ");
 		line[strcspn(line, "\n")] = '\0';
-		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", line + off);
+		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", rest);
 		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, n);
 		if (csv_read_series(path, &a->replay_tgt[n], err, sizeof(err)))
 			break;
@@ -460,19 +462,17 @@ static void load_health(struct app *a, const char *dir)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		struct health_pt p = {0, NAN, 0};
-		char *end, *q = line;
-		p.t = strtod(q, &end);
-		if (end == q || *end != ',')
+		const char *end, *q = line;
+		if (num_scan_double(q, &end, &p.t) || *end != ',')
 			continue; /* the header, or a bad line */
 		q = end + 1;
 		if (*q != ',') {
-			p.temp_c = strtod(q, &end);
-			if (end == q)
+			if (num_scan_double(q, &end, &p.temp_c))
 				continue;
 			q = end;
 		}
-		if (*q == ',')
-			p.throttle = strtod(q + 1, NULL);
+		if (*q == ',' && num_scan_double(q + 1, &end, &p.throttle))
+			p.throttle = 0;
 		push_health(a, p);
 	}
 	fclose(f);
@@ -572,6 +572,11 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 			if ((ret = planexec_override(a->pexec, o->plan_ovr[i][0], o->plan_ovr[i][1],
 						     err, len)))
 				return ret;
+		if (o->confirm && strlen(o->confirm) >= sizeof(a->plan_confirm)) {
+			snprintf(err, len, "--yes-destroy-data: longer than %zu bytes",
+				 sizeof(a->plan_confirm) - 1);
+			return -EINVAL;
+		}
 		snprintf(a->plan_target, sizeof(a->plan_target), "%s", o->targets[0]);
 		snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s",
 			 o->confirm ? o->confirm : "");

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/num.h"
 #include "io/pool.h"
 #include "ui/app.h"
 
@@ -60,7 +61,10 @@ static const char *state_name(struct app *a)
 
 static void clock_str(double s, char *buf, size_t len)
 {
-	long v = (long)s;
+	int64_t v64 = 0;
+	if (num_to_i64(s, 0, 999999999, &v64) && s > 0)
+		v64 = 999999999; /* a hostile replay: clamped, never UB */
+	long v = (long)v64;
 	if (v >= 3600)
 		snprintf(buf, len, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);
 	else
@@ -361,8 +365,11 @@ static void pane_health(struct app *a, WINDOW *w)
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < nhp; i++)
 			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
-				int x =
-				    (int)((a->hp[i].t - p.t0) / (p.t1 - p.t0) * (getmaxx(w) - 1));
+				int64_t x64 = 0;
+				(void)num_to_i64((a->hp[i].t - p.t0) / (p.t1 - p.t0) *
+						     (getmaxx(w) - 1),
+						 0, getmaxx(w) - 1, &x64);
+				int x = (int)x64;
 				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
 			}
 }

@@ -178,7 +178,13 @@ void planui_confirm(struct app *a, bool ok)
 			 "override: typed confirmation %.200s\n", a->pending_path);
 	snprintf(list, sizeof(list), "%s%s%s", a->plan_confirm, a->plan_confirm[0] ? "," : "",
 		 a->pending_path);
-	snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%.255s", list);
+	if (strlen(list) >= sizeof(a->plan_confirm)) {
+		app_message(a, ROLE_ERROR, "too many confirmations for one plan");
+		planexec_free(a->pexec);
+		a->pexec = NULL;
+		return;
+	}
+	memcpy(a->plan_confirm, list, strlen(list) + 1);
 	ask_next(a);
 }
 

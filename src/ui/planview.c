@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
+#include "base/num.h"
 #include "cmd/planrun.h"
 #include "config/plan.h"
 #include "report/csv.h"
@@ -57,7 +58,8 @@ int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
 		return -EINVAL;
 	memset(q, 0, sizeof(*q));
 	double qd = t == PV_TABLE_GRID ? v[0] * v[1] : v[0];
-	q->qd = qd > 0 && qd < 1e9 ? (unsigned)qd : 0;
+	uint64_t qd64;
+	q->qd = num_to_u64(qd, 1000000000, &qd64) ? 0 : (unsigned)qd64;
 	const double *m = v + cols_before;
 	q->iops = m[0];
 	q->bw = m[3] * 1e6;

@@ -5,16 +5,19 @@
  * merged histogram is not in the file). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/num.h"
 #include "ui/replay.h"
 
 static double num(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	/* cJSON reads 1e400 as inf: a number that is not finite is no number */
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
 static void add_dir(const cJSON *d, struct qdrow *r, double *ios)
@@ -106,9 +109,13 @@ int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errle
 		row->mean_us = row->p99_us = row->max_us = row->cpu_pct = NAN;
 		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(job, "job options");
 		const cJSON *qd = cJSON_GetObjectItemCaseSensitive(opt, "iodepth");
-		row->qd = cJSON_IsString(qd)   ? (unsigned)strtoul(qd->valuestring, NULL, 10)
-			  : cJSON_IsNumber(qd) ? (unsigned)qd->valuedouble
-					       : 0;
+		unsigned qdu = 0;
+		uint64_t qd64;
+		if (cJSON_IsString(qd))
+			(void)num_parse_uint(qd->valuestring, 0, UINT_MAX, &qdu);
+		else if (cJSON_IsNumber(qd) && !num_to_u64(qd->valuedouble, UINT_MAX, &qd64))
+			qdu = (unsigned)qd64;
+		row->qd = qdu;
 		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &ios);
 		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &ios);
 		if (ios > 0 && !isnan(row->mean_us))

@@ -18,8 +18,10 @@
  * dot column lround((t - t0) * (2 pw - 1) / (t1 - t0)) of 2 pw dots, cell =
  * dot / 2, so the marks line up with the dots above them. */
 #include "ui/rounds.h"
+#include "base/num.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +72,12 @@ int rounds_build(const struct point *pt, size_t n, double origin, double round_s
 	while (i < n && pt[i].t - pt[i].dt / 2 < origin)
 		i++; /* an earlier workload (step) */
 	while (i < n) {
-		long k = (long)floor((pt[i].t - pt[i].dt / 2 - origin) / round_s);
-		if (k < 0)
-			k = 0;
+		int64_t k64 = 0;
+		/* a hostile series: out-of-range round numbers clamp, never UB */
+		if (num_to_i64(floor((pt[i].t - pt[i].dt / 2 - origin) / round_s), 0, LONG_MAX - 1,
+			       &k64))
+			k64 = (pt[i].t - pt[i].dt / 2 - origin) / round_s > 0 ? LONG_MAX - 1 : 0;
+		long k = (long)k64;
 		double t0 = origin + k * round_s, t1 = origin + (k + 1) * round_s;
 		if (end < t1)
 			break; /* the newest round is not complete yet */

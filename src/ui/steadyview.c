@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "report/csv.h"
 #include "ui/app.h"
 
 static const double round_choices[] = {10, 30, 60, 300};
@@ -215,12 +216,11 @@ int steady_load_plan(struct app *a, const char *dir)
 		return -ENOENT;
 	a->prounds.n = 0;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned idx;
-		double t0, t1, v;
-		/* round,t_start_s,t_end_s,value,...; the header does not scan */
-		if (sscanf(line, "%u,%lf,%lf,%lf", &idx, &t0, &t1, &v) == 4 && t1 >= t0 &&
-		    !isnan(v))
-			rounds_push(&a->prounds, t0, t1, v);
+		double f[4];
+		/* round,t_start_s,t_end_s,value,...; the header does not scan;
+		 * finite numbers only (num_scan_double) */
+		if (csv_parse_numbers(line, f, 4, NULL) == 4 && f[2] >= f[1])
+			rounds_push(&a->prounds, f[1], f[2], f[3]);
 	}
 	fclose(f);
 	a->have_prounds = true;

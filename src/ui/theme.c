@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "base/num.h"
 #include "config/datadir.h"
 #include "ui/theme.h"
 
@@ -138,9 +139,8 @@ int theme_parse_colour(const char *s, struct colour *c)
 		return 0;
 	}
 	if (isdigit((unsigned char)s[0])) {
-		char *end;
-		long n = strtol(s, &end, 10);
-		if (*end || n < 0 || n > 255)
+		unsigned n;
+		if (num_parse_uint(s, 0, 255, &n))
 			return -EINVAL;
 		c->kind = COLOUR_INDEX;
 		c->index = (int)n;

@@ -15,8 +15,10 @@ START_TEST(test_sizes_and_times)
 	uint64_t v;
 	ck_assert_int_eq(spec_parse_size("4k", &v), 0);
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(spec_parse_size("1MiB", &v), 0);
+	ck_assert_int_eq(spec_parse_size("1MB", &v), 0);
 	ck_assert_uint_eq(v, 1 << 20);
+	ck_assert_int_eq(spec_parse_size("1MiB", &v), 0); /* fio's kb_base=1024 */
+	ck_assert_uint_eq(v, 1000000);
 	ck_assert_int_eq(spec_parse_size("2g", &v), 0);
 	ck_assert_uint_eq(v, 2ULL << 30);
 	ck_assert_int_eq(spec_parse_size("512", &v), 0);
