@@ -52,6 +52,7 @@ struct spec {
 	bool continue_on_error;
 	bool force_destroy;     /* write even where a signature was found */
 	uint64_t seed;
+	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
