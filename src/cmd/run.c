@@ -10,6 +10,7 @@
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
+#include "config/preset.h"
 #include "io/runjob.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -26,6 +27,7 @@ struct run_opts {
 	struct cli cli;
 	bool json;
 	bool quiet;
+	bool parse_only; /* print the parsed jobs, run nothing */
 	const char *output;
 	const char *csv;
 };
@@ -34,8 +36,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio]\n"
+		"                   [--preset NAME | --job FILE.fio | FILE.fio] [--parse-only]\n"
 		"                   [--output-format=normal|json] [--output FILE] [--csv FILE] [-q]\n"
+		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+		"--parse-only prints the jobs as parsed and runs nothing.\n"
 		"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
 		"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
 		"  --loops= --rate_iops= --rate_process=linear|poisson --direct=0|1 --blockalign=\n"
@@ -184,6 +188,10 @@ static int parse(struct run_opts *o, int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(NVS_EXIT_OK);
+		} else if (!strcmp(a, "--parse-only")) {
+			o->parse_only = true;
+		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
+			o->cli.job = a; /* fio style: nvscope run job.fio */
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (!strncmp(a, "--output-format=", 16)) {
@@ -225,9 +233,20 @@ int cmd_run(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
+	o.cli.no_target_ok = o.parse_only;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
 		return NVS_EXIT_USAGE;
+	}
+	for (unsigned j = 0; j < njobs; j++) {
+		if (o.parse_only)
+			preset_print_job(stdout, &jobs[j]);
+		else if (jobs[j].engine_note[0])
+			fprintf(stderr, "nvscope run: [%s] %s\n", jobs[j].name, jobs[j].engine_note);
+	}
+	if (o.parse_only) {
+		free(jobs);
+		return NVS_EXIT_OK;
 	}
 	unsigned total = 0;
 	for (unsigned j = 0; j < njobs; j++)

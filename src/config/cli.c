@@ -158,7 +158,14 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 			}
 			list[j].ntargets = c->ntargets;
 		}
-		rc = spec_validate(&list[j], err, errlen);
+		if (!list[j].ntargets && c->no_target_ok) {
+			struct spec probe = list[j]; /* everything else is still checked */
+			snprintf(probe.targets[0], sizeof(probe.targets[0]), "-");
+			probe.ntargets = 1;
+			rc = spec_validate(&probe, err, errlen);
+		} else {
+			rc = spec_validate(&list[j], err, errlen);
+		}
 		if (rc)
 			goto free_list;
 	}

@@ -71,6 +71,10 @@ static const struct {
 	{"dirstat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
 	{"dirdelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
 	{"libcufile", ENG_REFUSED, "GPU direct storage, not measured here"},
+	{"libblkio", ENG_REFUSED, "libblkio user-space drivers: use the kernel device with io_uring"},
+	{"libhipfile", ENG_REFUSED, "GPU direct storage, not measured here"},
+	{"page_fault", ENG_REFUSED, "memory page faults, not block I/O"},
+	{"cpp_null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
 	{"windowsaio", ENG_REFUSED, "Windows only"},
 	{"solarisaio", ENG_REFUSED, "Solaris only"},
 };
@@ -252,6 +256,51 @@ int preset_load_fio(const char *path, const struct spec *base, struct spec **job
 		    unsigned *njobs, char *err, size_t errlen)
 {
 	return load(path, base, true, jobs, njobs, err, errlen);
+}
+
+void preset_print_job(FILE *f, const struct spec *s)
+{
+	char a[32];
+
+	fprintf(f, "[%s] rw=%s", s->name, spec_rw_name(s->rw));
+	if (s->rw == RW_RW || s->rw == RW_RANDRW)
+		fprintf(f, " rwmixread=%u", s->rwmixread);
+	fprintf(f, " %s=", s->nbs > 1 ? "bssplit" : "bs");
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->nbs > 1)
+			fprintf(f, "%s%s/%u", i ? ":" : "", spec_fmt_size(s->bs[i].bs, a, sizeof(a)),
+				s->bs[i].weight);
+		else
+			fprintf(f, "%s", spec_fmt_size(s->bs[i].bs, a, sizeof(a)));
+	fprintf(f, " iodepth=");
+	for (unsigned i = 0; i < s->niodepth; i++)
+		fprintf(f, "%s%u", i ? "," : "", s->iodepth[i]);
+	fprintf(f, " numjobs=%u direct=%d ioengine=%s", s->numjobs, s->direct,
+		s->ioengine == ENGINE_IO_URING_CMD ? "io_uring_cmd" : "io_uring");
+	if (s->size_pct > 0)
+		fprintf(f, " size=%g%%", s->size_pct);
+	else if (s->size)
+		fprintf(f, " size=%s", spec_fmt_size(s->size, a, sizeof(a)));
+	if (s->io_size)
+		fprintf(f, " io_size=%s", spec_fmt_size(s->io_size, a, sizeof(a)));
+	if (s->offset_pct > 0)
+		fprintf(f, " offset=%g%%", s->offset_pct);
+	else if (s->offset)
+		fprintf(f, " offset=%s", spec_fmt_size(s->offset, a, sizeof(a)));
+	if (s->runtime_ns)
+		fprintf(f, " runtime=%gs", (double)s->runtime_ns / 1e9);
+	if (s->time_based)
+		fprintf(f, " time_based");
+	if (s->rate_iops)
+		fprintf(f, " rate_iops=%llu", (unsigned long long)s->rate_iops);
+	if (s->continue_on_error)
+		fprintf(f, " continue_on_error");
+	fprintf(f, " filename=");
+	for (unsigned i = 0; i < s->ntargets; i++)
+		fprintf(f, "%s%s", i ? ":" : "", s->targets[i]);
+	if (s->engine_note[0])
+		fprintf(f, "  (%s)", s->engine_note);
+	fputc('\n', f);
 }
 
 int preset_find(const char *name, char *path, size_t len)

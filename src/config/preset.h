@@ -4,6 +4,7 @@
 #define NVS_PRESET_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "io/spec.h"
 
 struct preset_info {
@@ -32,5 +33,7 @@ int preset_load(const char *path, const struct spec *base, struct spec **jobs, u
  * no job section is refused. */
 int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
 		    unsigned *njobs, char *err, size_t errlen);
+/* One line describing job @s as it will run (`nvscope run --parse-only`). */
+void preset_print_job(FILE *f, const struct spec *s);
 
 #endif
