@@ -243,6 +243,11 @@ int cmd_run(int argc, char **argv)
 			preset_print_job(stdout, &jobs[j]);
 		else if (jobs[j].engine_note[0])
 			fprintf(stderr, "nvscope run: [%s] %s\n", jobs[j].name, jobs[j].engine_note);
+		if (!o.parse_only && j && jobs[j].run_group == jobs[j - 1].run_group)
+			fprintf(stderr,
+				"nvscope run: [%s] fio starts it together with [%s] (no stonewall); "
+				"nvscope runs jobs one after another\n",
+				jobs[j].name, jobs[j - 1].name);
 	}
 	if (o.parse_only) {
 		free(jobs);

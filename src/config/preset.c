@@ -85,6 +85,9 @@ struct parse {
 	char global_engine[24];
 	struct spec *jobs;
 	char (*job_engine)[24]; /* per job: the ioengine= it asked for ("" none) */
+	struct grouping {
+		bool stonewall, new_group, group_reporting;
+	} global_group, *job_group; /* per job: fio's grouping options */
 	unsigned njobs;
 	bool in_global;
 };
@@ -109,6 +112,11 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 	if (!ne)
 		return -ENOMEM;
 	ps->job_engine = ne;
+	struct grouping *ng = realloc(ps->job_group, (ps->njobs + 1) * sizeof(*ng));
+	if (!ng)
+		return -ENOMEM;
+	ps->job_group = ng;
+	ng[ps->njobs] = ps->global_group;
 	nj[ps->njobs] = ps->global;
 	snprintf(nj[ps->njobs].name, sizeof(nj->name), "%s", name);
 	snprintf(ne[ps->njobs], sizeof(*ne), "%s", ps->global_engine);
@@ -160,6 +168,22 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	if (!strcmp(key, "ioengine"))
 		return set_engine(ps->in_global ? ps->global_engine : ps->job_engine[ps->njobs - 1],
 				  sizeof(ps->global_engine), val, err, errlen);
+	struct grouping *g = ps->in_global ? &ps->global_group : &ps->job_group[ps->njobs - 1];
+	bool *flag = !strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous") ? &g->stonewall
+		     : !strcmp(key, "new_group")				  ? &g->new_group
+		     : !strcmp(key, "group_reporting") ? &g->group_reporting
+						       : NULL;
+	if (flag) { /* fio: bare, or a boolean value */
+		if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true")) {
+			*flag = true;
+		} else if (!strcmp(val, "0") || !strcmp(val, "false")) {
+			*flag = false;
+		} else {
+			snprintf(err, errlen, "%s: '%s' is not 0 or 1", key_in, val);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);
@@ -229,6 +253,17 @@ static int load(const char *path, const struct spec *base, bool fio, struct spec
 			goto cleanup;
 		}
 	}
+	/* fio's init.c add_job: a stonewall job waits for the ones before it
+	 * and, like new_group, starts a new reporting group */
+	for (unsigned j = 0, run = 0, rep = 0; j < ps.njobs; j++) {
+		if (j && ps.job_group[j].stonewall)
+			run++;
+		if (j && (ps.job_group[j].stonewall || ps.job_group[j].new_group))
+			rep++;
+		ps.jobs[j].run_group = run;
+		ps.jobs[j].report_group = rep;
+		ps.jobs[j].group_reporting = ps.job_group[j].group_reporting;
+	}
 	for (unsigned j = 0; j < ps.njobs; j++) {
 		char why[256];
 		if (finish_engine(&ps.jobs[j], ps.job_engine[j], fio, why, sizeof(why))) {
@@ -243,6 +278,7 @@ static int load(const char *path, const struct spec *base, bool fio, struct spec
 cleanup:
 	free(ps.jobs);
 	free(ps.job_engine);
+	free(ps.job_group);
 	return rc;
 }
 
@@ -298,6 +334,8 @@ void preset_print_job(FILE *f, const struct spec *s)
 	fprintf(f, " filename=");
 	for (unsigned i = 0; i < s->ntargets; i++)
 		fprintf(f, "%s%s", i ? ":" : "", s->targets[i]);
+	fprintf(f, " run_group=%u group=%u%s", s->run_group, s->report_group,
+		s->group_reporting ? " group_reporting" : "");
 	if (s->engine_note[0])
 		fprintf(f, "  (%s)", s->engine_note);
 	fputc('\n', f);

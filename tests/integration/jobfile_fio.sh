@@ -9,7 +9,7 @@ command -v fio >/dev/null || skip "fio not installed"
 J=tests/jobfiles
 
 # 1. the same jobs as fio: names, rw, bs, filename
-for f in fio-syntax.fio include-main.fio long-bssplit.fio loop-compare.fio; do
+for f in fio-syntax.fio include-main.fio long-bssplit.fio loop-compare.fio groups.fio; do
 	fio --parse-only "$J/$f" >/dev/null 2>&1 || fail "fio refuses its own syntax in $f"
 	fio --showcmd "$J/$f" >"$T_TMP/fio.txt" 2>&1 || fail "fio --showcmd $f"
 	"$NVS_BIN" run --parse-only "$J/$f" >"$T_TMP/nvs.txt" 2>"$T_TMP/e" ||
@@ -42,6 +42,18 @@ print(sys.argv[3], "jobs:", len(ours))
 PY
 done
 ok "fixtures parse into fio's jobs"
+
+# fio's reporting groups (groupid in fio's JSON) = nvscope's parsed groups
+fio --output-format=json --output="$T_TMP/g.json" --filename="$T_TMP/g.dat" "$J/groups.fio" \
+	>/dev/null 2>&1 || fail "fio groups.fio"
+"$NVS_BIN" run --parse-only "$J/groups.fio" >"$T_TMP/g.txt" || fail "nvscope groups.fio"
+python3 - "$T_TMP/g.json" "$T_TMP/g.txt" <<'PY' || fail "reporting groups differ from fio's"
+import json, re, sys
+f = [(j["jobname"], j["groupid"]) for j in json.load(open(sys.argv[1]))["jobs"]]
+n = [(l[1:l.index("]")], int(re.search(r" group=(\d+)", l).group(1))) for l in open(sys.argv[2])]
+assert f == n, (f, n)
+PY
+ok "fio's reporting groups"
 
 # 2. malformed files: one line naming file:line, exit 2
 expect_refused() { # expect_refused FILE LINE PATTERN

@@ -314,6 +314,34 @@ START_TEST(test_fio_defaults_and_engines)
 }
 END_TEST
 
+/* fio's grouping (init.c add_job): stonewall/wait_for_previous start the
+ * next run group and a reporting group, new_group only a reporting group. */
+START_TEST(test_grouping)
+{
+	struct loaded l = load_as("tests/jobfiles/groups.fio", true);
+	static const unsigned run[] = {0, 0, 1, 1, 2}, rep[] = {0, 0, 1, 2, 3};
+
+	ck_assert_msg(l.rc == 0, "%s", l.err);
+	ck_assert_uint_eq(l.n, 5);
+	for (unsigned j = 0; j < 5; j++) {
+		ck_assert_uint_eq(l.jobs[j].run_group, run[j]);
+		ck_assert_uint_eq(l.jobs[j].report_group, rep[j]);
+		ck_assert(!l.jobs[j].group_reporting);
+	}
+	free(l.jobs);
+	/* in [global]: every job is a stonewall (the first starts nothing new) */
+	l = load_text("[global]\nstonewall\ngroup_reporting=1\n[a]\n[b]\n[c]\nstonewall=0\n", true);
+	ck_assert_msg(l.rc == 0, "%s", l.err);
+	ck_assert_uint_eq(l.jobs[0].run_group, 0);
+	ck_assert_uint_eq(l.jobs[1].run_group, 1);
+	ck_assert_uint_eq(l.jobs[2].run_group, 1);
+	ck_assert(l.jobs[2].group_reporting);
+	free(l.jobs);
+	l = load_text("[a]\nstonewall=maybe\n", true);
+	assert_error_at(&l, 2, "stonewall");
+}
+END_TEST
+
 /* Command line: a flag never takes the next argument as its value. */
 START_TEST(test_cli_bare_flags)
 {
@@ -366,6 +394,7 @@ Suite *jobfile_suite(void)
 	tcase_add_test(tc, test_include_and_vars);
 	tcase_add_test(tc, test_first_error_stops);
 	tcase_add_test(tc, test_fio_defaults_and_engines);
+	tcase_add_test(tc, test_grouping);
 	tcase_add_test(tc, test_cli_bare_flags);
 	suite_add_tcase(s, tc);
 	return s;
