@@ -62,8 +62,8 @@ static int read_all(const char *path, char **out, size_t *outlen, char *err, siz
 	while (buf) {
 		if (len + 1 >= cap) {
 			if (cap > JOBFILE_MAX_BYTES) {
-				snprintf(err, errlen, "%s: larger than %u MiB: not a job file", path,
-					 JOBFILE_MAX_BYTES >> 20);
+				snprintf(err, errlen, "%s: larger than %u MiB: not a job file",
+					 path, JOBFILE_MAX_BYTES >> 20);
 				rc = -EINVAL;
 				goto cleanup;
 			}
@@ -214,10 +214,11 @@ static int substitute(const char *in, char **out, bool *keyword)
 		if (i < sizeof(words) / sizeof(words[0])) {
 			char num[32];
 			long pg = sysconf(_SC_PAGESIZE);
-			unsigned long long v = i == 0   ? (unsigned long long)pg
-					       : i == 1 ? (unsigned long long)sysconf(_SC_PHYS_PAGES) *
-								(unsigned long long)pg / (1024 * 1024)
-							: (unsigned long long)sysconf(_SC_NPROCESSORS_CONF);
+			unsigned long long v =
+			    i == 0   ? (unsigned long long)pg
+			    : i == 1 ? (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+					   (unsigned long long)pg / (1024 * 1024)
+				     : (unsigned long long)sysconf(_SC_NPROCESSORS_CONF);
 			snprintf(num, sizeof(num), "%llu", v);
 			rc = sb_add(&b, num, strlen(num));
 			in += strlen(words[i]);

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#define JOBFILE_MAX_BYTES (16u << 20) /* a bigger file is refused, not cut */
-#define JOBFILE_MAX_INCLUDE 16        /* include nesting */
+#define JOBFILE_MAX_BYTES   (16u << 20) /* a bigger file is refused, not cut */
+#define JOBFILE_MAX_INCLUDE 16		/* include nesting */
 
 struct jobfile_ops {
 	/* A `[name]` line: every header, empty and repeated ones included. */

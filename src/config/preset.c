@@ -247,6 +247,8 @@ static int load(const char *path, const struct spec *base, bool fio, struct spec
 		char name[64];
 		snprintf(name, sizeof(name), "%s", b ? b + 1 : path);
 		name[strcspn(name, ".")] = '\0';
+		if (!name[0] || !strncmp(name, "global", 6))
+			snprintf(name, sizeof(name), "job");
 		if (on_section(&ps, name, err, errlen)) {
 			snprintf(err, errlen, "%s: out of memory", path);
 			rc = -ENOMEM;
@@ -352,29 +354,39 @@ int preset_find(const char *name, char *path, size_t len)
 	return datadir_find("presets", "NVSCOPE_PRESETS", NULL, name, ".ini", path, len);
 }
 
+struct desc {
+	char *out;
+	size_t len;
+};
+
+static int desc_section(void *user, const char *name, char *err, size_t errlen)
+{
+	(void)user, (void)name, (void)err, (void)errlen;
+	return 0;
+}
+
+static int desc_option(void *user, const char *key, const char *val, char *err, size_t errlen)
+{
+	struct desc *d = user;
+
+	(void)err, (void)errlen;
+	if (d->out[0] || strcmp(key, "description") || !val)
+		return 0;
+	if (snprintf(d->out, d->len, "%s", val) >= (int)d->len && d->len > 4)
+		strcpy(d->out + d->len - 4, "..."); /* a display line: say it is cut */
+	return 0;
+}
+
+/* The first description= of @path, read as the job file is (a file that
+ * does not load still gets whatever description came before the error). */
 static void read_description(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char line[512];
+	static const struct jobfile_ops ops = {.section = desc_section, .option = desc_option};
+	struct desc d = {out, len};
+	char err[256];
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-		if (strncmp(p, "description", 11))
-			continue;
-		p += 11;
-		p += strspn(p, " \t");
-		if (*p != '=')
-			continue;
-		p++;
-		p += strspn(p, " \t");
-		p[strcspn(p, "\r\n")] = '\0';
-		snprintf(out, len, "%s", p);
-		break;
-	}
-	fclose(f);
+	jobfile_parse(path, &ops, &d, err, sizeof(err));
 }
 
 static int cmp_info(const void *a, const void *b)

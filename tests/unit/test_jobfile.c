@@ -41,8 +41,8 @@ static struct loaded load_as(const char *path, bool fio)
 	struct spec base;
 
 	spec_init(&base);
-	l.rc = (fio ? preset_load_fio : preset_load)(path, &base, &l.jobs, &l.n, l.err,
-						       sizeof(l.err));
+	l.rc =
+	    (fio ? preset_load_fio : preset_load)(path, &base, &l.jobs, &l.n, l.err, sizeof(l.err));
 	return l;
 }
 
@@ -290,7 +290,8 @@ START_TEST(test_fio_defaults_and_engines)
 	ck_assert_msg(l.rc == 0, "%s", l.err);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 8);
 	ck_assert_int_eq(l.jobs[0].ioengine, ENGINE_IO_URING);
-	ck_assert_ptr_nonnull(strstr(l.jobs[0].engine_note, "libaio runs as io_uring at iodepth 8"));
+	ck_assert_ptr_nonnull(
+	    strstr(l.jobs[0].engine_note, "libaio runs as io_uring at iodepth 8"));
 	ck_assert_uint_eq(l.jobs[1].iodepth[0], 1);
 	ck_assert_ptr_nonnull(strstr(l.jobs[1].engine_note, "pvsync2"));
 	ck_assert_uint_eq(l.jobs[2].iodepth[0], 16);
@@ -342,11 +343,55 @@ START_TEST(test_grouping)
 }
 END_TEST
 
+/* The console's preset list reads description= as the loader does. */
+START_TEST(test_preset_description)
+{
+	char dir[] = "/tmp/nvscope-presets-XXXXXX", path[128], text[512];
+	struct preset_info *list = NULL;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.ini", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("; x\n[global]\n  description = short one ; a comment\n[a]\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/b.ini", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	memset(text, 'd', 300);
+	text[300] = '\0';
+	fprintf(f, "[global]\ndescription=%s\n[b]\n", text);
+	fclose(f);
+	setenv("NVSCOPE_PRESETS", dir, 1);
+	ck_assert_int_eq(preset_list(&list, &n), 0);
+	unsetenv("NVSCOPE_PRESETS");
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(list[0].description, "short one");
+	ck_assert_uint_eq(strlen(list[1].description), sizeof(list[1].description) - 1);
+	ck_assert_str_eq(list[1].description + strlen(list[1].description) - 3, "...");
+	free(list);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/a.ini", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 /* Command line: a flag never takes the next argument as its value. */
 START_TEST(test_cli_bare_flags)
 {
-	char *argv[] = {"run", "--refill_buffers", "--stonewall", "--time_based", "--group_reporting",
-			"--runtime=3", "--bs", "16k", "--target", "/tmp/x", NULL};
+	char *argv[] = {"run",
+			"--refill_buffers",
+			"--stonewall",
+			"--time_based",
+			"--group_reporting",
+			"--runtime=3",
+			"--bs",
+			"16k",
+			"--target",
+			"/tmp/x",
+			NULL};
 	int argc = 10, i = 1, taken = 0;
 	struct cli c;
 	char err[256];
@@ -395,6 +440,7 @@ Suite *jobfile_suite(void)
 	tcase_add_test(tc, test_first_error_stops);
 	tcase_add_test(tc, test_fio_defaults_and_engines);
 	tcase_add_test(tc, test_grouping);
+	tcase_add_test(tc, test_preset_description);
 	tcase_add_test(tc, test_cli_bare_flags);
 	suite_add_tcase(s, tc);
 	return s;
