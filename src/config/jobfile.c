@@ -353,16 +353,13 @@ cleanup:
 	return rc;
 }
 
-static int parse_file(struct ctx *c, const char *path, unsigned depth)
+/* Parses @text (@len bytes, NUL-terminated, changed in place). */
+static int parse_text(struct ctx *c, const char *path, char *text, size_t len, unsigned depth)
 {
-	char *text = NULL, *line, *end;
-	size_t len = 0;
+	char *line, *end = text + len;
 	unsigned lineno = 0;
-	int rc = read_all(path, &text, &len, c->err, c->errlen);
+	int rc = 0;
 
-	if (rc)
-		return rc;
-	end = text + len;
 	for (line = text; line < end && !rc;) {
 		char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
@@ -378,6 +375,18 @@ static int parse_file(struct ctx *c, const char *path, unsigned depth)
 		rc = do_line(c, path, lineno, line, depth);
 		line += n + 1;
 	}
+	return rc;
+}
+
+static int parse_file(struct ctx *c, const char *path, unsigned depth)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = read_all(path, &text, &len, c->err, c->errlen);
+
+	if (rc)
+		return rc;
+	rc = parse_text(c, path, text, len, depth);
 	free(text);
 	return rc;
 }
@@ -389,4 +398,27 @@ int jobfile_parse(const char *path, const struct jobfile_ops *ops, void *user, c
 
 	err[0] = '\0';
 	return parse_file(&c, path, 0);
+}
+
+int jobfile_parse_mem(const char *name, const char *buf, size_t len, const struct jobfile_ops *ops,
+		      void *user, char *err, size_t errlen)
+{
+	struct ctx c = {.ops = ops, .user = user, .err = err, .errlen = errlen};
+	char *text;
+	int rc;
+
+	err[0] = '\0';
+	if (len > JOBFILE_MAX_BYTES) {
+		snprintf(err, errlen, "%s: larger than %u MiB: not a job file", name,
+			 JOBFILE_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	rc = parse_text(&c, name, text, len, 0);
+	free(text);
+	return rc;
 }

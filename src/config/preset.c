@@ -223,8 +223,9 @@ static int finish_engine(struct spec *s, const char *asked, bool fio, char *err,
 	return 0;
 }
 
-static int load(const char *path, const struct spec *base, bool fio, struct spec **jobs,
-		unsigned *njobs, char *err, size_t errlen)
+/* Loads @path, or when @buf is not NULL the @len bytes there (named @path). */
+static int load(const char *path, const char *buf, size_t len, const struct spec *base, bool fio,
+		struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
 {
 	static const struct jobfile_ops ops = {.section = on_section, .option = on_option};
 	struct parse ps = {.fio = fio, .global = *base};
@@ -234,7 +235,8 @@ static int load(const char *path, const struct spec *base, bool fio, struct spec
 		ps.global.rw = RW_READ;
 		ps.global.direct = false;
 	}
-	rc = jobfile_parse(path, &ops, &ps, err, errlen);
+	rc = buf ? jobfile_parse_mem(path, buf, len, &ops, &ps, err, errlen)
+		 : jobfile_parse(path, &ops, &ps, err, errlen);
 	if (rc)
 		goto cleanup;
 	if (!ps.njobs && fio) {
@@ -287,13 +289,20 @@ cleanup:
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen)
 {
-	return load(path, base, false, jobs, njobs, err, errlen);
+	return load(path, NULL, 0, base, false, jobs, njobs, err, errlen);
 }
 
 int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
 		    unsigned *njobs, char *err, size_t errlen)
 {
-	return load(path, base, true, jobs, njobs, err, errlen);
+	return load(path, NULL, 0, base, true, jobs, njobs, err, errlen);
+}
+
+int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
+		    const struct spec *base, struct spec **jobs, unsigned *njobs, char *err,
+		    size_t errlen)
+{
+	return load(name, buf, len, base, fio, jobs, njobs, err, errlen);
 }
 
 void preset_print_job(FILE *f, const struct spec *s)

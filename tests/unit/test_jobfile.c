@@ -113,6 +113,22 @@ START_TEST(test_nul_and_utf8)
 	struct loaded l = load_as(p, true);
 	unlink(p);
 	assert_error_at(&l, 4, "NUL");
+	struct spec base, *jobs = NULL; /* the in-memory entry (fuzzing) reads the same */
+	unsigned n = 0;
+	char err[256];
+	spec_init(&base);
+	ck_assert_int_eq(preset_load_mem("mem.fio", nul, sizeof(nul) - 1, true, &base, &jobs, &n,
+					 err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(!strncmp(err, "mem.fio:4: NUL", 14), "%s", err);
+	ck_assert_int_eq(
+	    preset_load_mem("mem.fio", nul, 23, true, &base, &jobs, &n, err, sizeof(err)),
+	    -EINVAL); /* [global] only: fio runs nothing */
+	ck_assert_int_eq(
+	    preset_load_mem("mem.fio", nul, 26, true, &base, &jobs, &n, err, sizeof(err)), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(jobs[0].rw, RW_RANDWRITE);
+	free(jobs);
 
 	l = load_text("[j]\nrw=read\ndescription=caf\xc3\xa9\n", true); /* valid UTF-8 */
 	ck_assert_msg(l.rc == 0, "%s", l.err);
