@@ -59,14 +59,9 @@ static int read_all(const char *path, char **out, size_t *outlen, char *err, siz
 		return rc;
 	}
 	buf = malloc(cap);
+	errno = 0;
 	while (buf) {
 		if (len + 1 >= cap) {
-			if (cap > JOBFILE_MAX_BYTES) {
-				snprintf(err, errlen, "%s: larger than %u MiB: not a job file",
-					 path, JOBFILE_MAX_BYTES >> 20);
-				rc = -EINVAL;
-				goto cleanup;
-			}
 			char *nb = realloc(buf, cap * 2);
 			if (!nb)
 				break;
@@ -75,6 +70,12 @@ static int read_all(const char *path, char **out, size_t *outlen, char *err, siz
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
+		if (len > JOBFILE_MAX_BYTES) {
+			snprintf(err, errlen, "%s: larger than %u MiB: not a job file", path,
+				 JOBFILE_MAX_BYTES >> 20);
+			rc = -EINVAL;
+			goto cleanup;
+		}
 		if (n == 0)
 			break;
 	}
@@ -84,8 +85,8 @@ static int read_all(const char *path, char **out, size_t *outlen, char *err, siz
 		goto cleanup;
 	}
 	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
+		rc = errno ? -errno : -EIO;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		goto cleanup;
 	}
 	buf[len] = '\0';
@@ -314,6 +315,9 @@ static int do_line(struct ctx *c, const char *path, unsigned lineno, char *p, un
 		}
 		return 0;
 	}
+	if (lineno == 1 && !depth && !strncmp(p, "\xef\xbb\xbf", 3))
+		FAIL("a UTF-8 byte-order mark starts the file (fio does not read it either): "
+		     "remove it");
 	if (!c->in_section)
 		FAIL("'%s' is outside a [section] (fio: option outside of [] job section)", p);
 	if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t'))

@@ -139,6 +139,10 @@ START_TEST(test_nul_and_utf8)
 	assert_error_at(&l, 3, "UTF-8");
 	l = load_text("[j]\n\x1b[31mrw=read\n", true);
 	assert_error_at(&l, 2, "control");
+	l = load_text("\xef\xbb\xbf[j]\nrw=write\n", true);
+	assert_error_at(&l, 1, "byte-order mark");
+	l = load_as("/", true); /* a directory */
+	ck_assert_int_eq(l.rc, -EISDIR);
 	l = load_text("[j]\r\nrw=write\r\n", true); /* CRLF line ends are fine */
 	ck_assert_msg(l.rc == 0, "%s", l.err);
 	ck_assert_int_eq(l.jobs[0].rw, RW_WRITE);
