@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
@@ -217,6 +218,49 @@ static int parse(struct run_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* Both write one block device: nvscope holds a device it writes
+ * exclusively (O_EXCL), so they cannot run at once. */
+static bool write_same_device(const struct spec *a, const struct spec *b)
+{
+	if (!spec_writes(a) || !spec_writes(b))
+		return false;
+	for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned k = 0; k < b->ntargets; k++) {
+			struct stat sa, sb;
+			if (!stat(a->targets[i], &sa) && !stat(b->targets[k], &sb) &&
+			    S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev)
+				return true;
+		}
+	return false;
+}
+
+/* fio's run groups (jobs between stonewalls start together): plan[j] = n
+ * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
+ * the later members of a group.  Says on stderr where nvscope differs. */
+static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan, bool say)
+{
+	for (unsigned j = 0, n; j < njobs; j += n) {
+		const char *why = NULL;
+		for (n = 1; j + n < njobs && jobs[j + n].run_group == jobs[j].run_group; n++)
+			;
+		for (unsigned k = j; k < j + n && !why; k++) {
+			if (jobs[k].niodepth > 1)
+				why = "an iodepth list (a QD sweep) runs depth by depth";
+			for (unsigned m = j; m < k && !why; m++)
+				if (write_same_device(&jobs[m], &jobs[k]))
+					why = "two of them write one block device, which nvscope opens "
+					      "exclusively";
+		}
+		for (unsigned k = j; k < j + n; k++)
+			plan[k] = why ? 1 : k == j ? n : 0;
+		if (why && say)
+			fprintf(stderr,
+				"nvscope run: fio starts [%s] .. [%s] together (no stonewall); nvscope "
+				"runs them one after another: %s\n",
+				jobs[j].name, jobs[j + n - 1].name, why);
+	}
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -229,6 +273,10 @@ int cmd_run(int argc, char **argv)
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
+	unsigned *plan = NULL; /* fio run groups: plan_groups */
+	struct runjob *grp = NULL; /* the results of the group being reported */
+	unsigned gfirst = 0, gn = 0;
+	int grc = 0;
 
 	memset(&o, 0, sizeof(o));
 	if (parse(&o, argc, argv))
@@ -243,11 +291,6 @@ int cmd_run(int argc, char **argv)
 			preset_print_job(stdout, &jobs[j]);
 		else if (jobs[j].engine_note[0])
 			fprintf(stderr, "nvscope run: [%s] %s\n", jobs[j].name, jobs[j].engine_note);
-		if (!o.parse_only && j && jobs[j].run_group == jobs[j - 1].run_group)
-			fprintf(stderr,
-				"nvscope run: [%s] fio starts it together with [%s] (no stonewall); "
-				"nvscope runs jobs one after another\n",
-				jobs[j].name, jobs[j - 1].name);
 	}
 	if (o.parse_only) {
 		free(jobs);
@@ -272,11 +315,38 @@ int cmd_run(int argc, char **argv)
 	FILE *human = o.json && !o.output ? stderr : stdout;
 	bool show = !o.quiet && isatty(STDERR_FILENO);
 
+	plan = calloc(njobs, sizeof(*plan));
+	if (!plan) {
+		status = NVS_EXIT_IOERR;
+		goto free_all;
+	}
+	plan_groups(jobs, njobs, plan, true);
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
-			int rc = runjob_run(&jobs[j], jobs[j].iodepth[q], &interrupted,
-					    show ? progress : NULL, NULL, &rj, err, sizeof(err));
+			int rc;
+			if (plan[j] > 1) { /* a fio run group: started together */
+				unsigned *qds = calloc(plan[j], sizeof(*qds)); /* 0: each its depth */
+				for (unsigned g = 0; grp && g < gn; g++)
+					runjob_release(&grp[g]);
+				free(grp);
+				gfirst = j;
+				gn = plan[j];
+				grp = calloc(gn, sizeof(*grp));
+				grc = grp && qds ? runjob_run_many(&jobs[j], qds, gn, &interrupted,
+								   show ? progress : NULL, NULL, grp,
+								   err, sizeof(err))
+						 : -ENOMEM;
+				free(qds);
+			}
+			if (grp && j >= gfirst && j < gfirst + gn) {
+				rc = grc;
+				rj = grp[j - gfirst];
+				memset(&grp[j - gfirst], 0, sizeof(rj)); /* now rj's to release */
+			} else {
+				rc = runjob_run(&jobs[j], jobs[j].iodepth[q], &interrupted,
+						show ? progress : NULL, NULL, &rj, err, sizeof(err));
+			}
 			if (show)
 				fprintf(stderr, "\r%80s\r", "");
 			if (rc) {
@@ -345,6 +415,10 @@ report:
 		}
 	}
 free_all:
+	for (unsigned g = 0; grp && g < gn; g++)
+		runjob_release(&grp[g]);
+	free(grp);
+	free(plan);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);

@@ -8,7 +8,8 @@
  * A file with only [global] is one job named after the file (nvscope
  * presets only: fio runs nothing).  fio's ioengine= is mapped onto io_uring
  * with the same queue-depth semantics (engine_note says how), or refused.
- * Jobs run one after another (as if each had fio's stonewall). */
+ * fio's grouping (stonewall, new_group) becomes spec run_group and
+ * report_group; `nvscope run` starts a run group's jobs together. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

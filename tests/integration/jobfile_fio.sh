@@ -100,3 +100,27 @@ for a, b in zip(f, n):
     print(a["jobname"], "fio", fa, "nvscope", nb)
 PY
 ok "loop device: fio's I/O counts"
+
+# 5. fio's run groups: [a] and [b] (2 s each, no stonewall) run together, so
+# the three jobs (2 + 2 + 1 s of runtime) end well before the 5 s a serial
+# run needs; two writers of one device fall back to one after another
+t0=$(date +%s%N)
+"$NVS_BIN" run -q --target "$LOOP" --output-format=json --output "$T_TMP/g.json" \
+	"$J/run-groups.fio" >/dev/null 2>"$T_TMP/e" || fail "run groups: $(cat "$T_TMP/e")"
+t1=$(date +%s%N)
+python3 - "$T_TMP/g.json" $(( (t1 - t0) / 1000000 )) <<'PY' || fail "run groups"
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+ms = int(sys.argv[2])
+assert [j["jobname"] for j in jobs] == ["a", "b", "c"], jobs
+assert all(j["read"]["total_ios"] > 0 for j in jobs)
+assert ms < 4500, f"{ms} ms: [a] and [b] did not run together"
+print("a+b then c:", ms, "ms")
+PY
+grep -q "one after another" "$T_TMP/e" && fail "run groups: unexpected fallback: $(cat "$T_TMP/e")"
+printf '[global]\nsize=1m\nrw=write\n[w1]\n[w2]\noffset=1m\n' >"$T_TMP/w.fio"
+"$NVS_BIN" run -q --target "$LOOP" "$T_TMP/w.fio" >/dev/null 2>"$T_TMP/e" ||
+	fail "two writers: $(cat "$T_TMP/e")"
+grep -q "\[w1\] .. \[w2\] together.*one block device" "$T_TMP/e" ||
+	fail "no fallback note for two writers of one device: $(cat "$T_TMP/e")"
+ok "fio's run groups"
