@@ -43,6 +43,18 @@ PY
 done
 ok "fixtures parse into fio's jobs"
 
+# the shipped presets are fio job files too: fio reads them, same job count,
+# and each multi-job preset is serial (stonewall) for fio as for nvscope
+for f in presets/*.ini; do
+	fio --parse-only "$f" >/dev/null 2>"$T_TMP/e" || fail "fio refuses $f: $(cat "$T_TMP/e")"
+	a=$(fio --showcmd "$f" | grep -o -- '--name=' | wc -l)
+	"$NVS_BIN" run --parse-only --preset "$f" >"$T_TMP/p.txt" || fail "nvscope refuses $f"
+	[ "$a" = "$(wc -l <"$T_TMP/p.txt")" ] || fail "$f: fio has $a jobs: $(cat "$T_TMP/p.txt")"
+	[ "$(grep -o 'run_group=[0-9]*' "$T_TMP/p.txt" | sort -u | wc -l)" = "$a" ] ||
+		fail "$f: jobs would run together: $(cat "$T_TMP/p.txt")"
+done
+ok "shipped presets are fio job files, one job after another"
+
 # fio's reporting groups (groupid in fio's JSON) = nvscope's parsed groups
 fio --output-format=json --output="$T_TMP/g.json" --filename="$T_TMP/g.dat" "$J/groups.fio" \
 	>/dev/null 2>&1 || fail "fio groups.fio"
