@@ -43,6 +43,7 @@ struct ctx {
 	char *err;
 	size_t errlen;
 	bool in_section;
+	bool no_include; /* jobfile_parse_mem: no file is read */
 };
 
 /* The whole file, NUL-terminated (embedded NULs are found per line). */
@@ -265,6 +266,8 @@ static int do_include(struct ctx *c, const char *path, unsigned lineno, const ch
 	}
 	if (!*name)
 		FAIL("include: no file name");
+	if (c->no_include)
+		FAIL("include: not read from an in-memory job file");
 	if (access(name, F_OK) && slash && name[0] != '/') {
 		if (asprintf(&full, "%.*s%s", (int)(slash - path + 1), path, name) < 0) {
 			full = NULL;
@@ -407,7 +410,7 @@ int jobfile_parse(const char *path, const struct jobfile_ops *ops, void *user, c
 int jobfile_parse_mem(const char *name, const char *buf, size_t len, const struct jobfile_ops *ops,
 		      void *user, char *err, size_t errlen)
 {
-	struct ctx c = {.ops = ops, .user = user, .err = err, .errlen = errlen};
+	struct ctx c = {.ops = ops, .user = user, .err = err, .errlen = errlen, .no_include = true};
 	char *text;
 	int rc;
 

@@ -29,7 +29,7 @@ struct jobfile_ops {
 int jobfile_parse(const char *path, const struct jobfile_ops *ops, void *user, char *err,
 		  size_t errlen);
 /* The same for the @len bytes at @buf (may hold NULs), named @name in
- * messages; `include` still reads files (relative to @name's directory). */
+ * messages.  No file is read: `include` is refused (for fuzzing). */
 int jobfile_parse_mem(const char *name, const char *buf, size_t len, const struct jobfile_ops *ops,
 		      void *user, char *err, size_t errlen);
 

@@ -34,7 +34,8 @@ int preset_load(const char *path, const struct spec *base, struct spec **jobs, u
 int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
 		    unsigned *njobs, char *err, size_t errlen);
 /* The same from the @len bytes at @buf (named @name in messages), with
- * fio's defaults when @fio: for fuzzing and tests. */
+ * fio's defaults when @fio, reading no file (`include` is refused): for
+ * fuzzing and tests. */
 int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
 		    const struct spec *base, struct spec **jobs, unsigned *njobs, char *err,
 		    size_t errlen);

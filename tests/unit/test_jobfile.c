@@ -129,6 +129,11 @@ START_TEST(test_nul_and_utf8)
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(jobs[0].rw, RW_RANDWRITE);
 	free(jobs);
+	static const char inc[] = "[j]\ninclude /etc/passwd\n";
+	ck_assert_int_eq(preset_load_mem("mem.fio", inc, sizeof(inc) - 1, true, &base, &jobs, &n,
+					 err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "mem.fio:2: include"), "%s", err);
 
 	l = load_text("[j]\nrw=read\ndescription=caf\xc3\xa9\n", true); /* valid UTF-8 */
 	ck_assert_msg(l.rc == 0, "%s", l.err);
