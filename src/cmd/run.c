@@ -193,6 +193,10 @@ static int parse(struct run_opts *o, int argc, char **argv)
 			o->parse_only = true;
 		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
 			o->cli.job = a; /* fio style: nvscope run job.fio */
+		} else if (a[0] != '-') {
+			fprintf(stderr, "nvscope run: one job file at a time ('%s', then '%s')\n",
+				o->cli.job ? o->cli.job : o->cli.preset, a);
+			return -EINVAL;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (!strncmp(a, "--output-format=", 16)) {

@@ -84,6 +84,9 @@ printf '[global]\nbs=4k\n[j]\nrw=randread\nbz=1\nqq=2\n' >"$T_TMP/first.fio"
 expect_refused "$T_TMP/first.fio" 5 "bz"
 printf '[j]\nioengine=rdma\n' >"$T_TMP/rdma.fio"
 expect_refused "$T_TMP/rdma.fio" 2 "ioengine=rdma:"
+"$NVS_BIN" run --parse-only "$J/groups.fio" "$J/fio-syntax.fio" >/dev/null 2>"$T_TMP/e" &&
+	fail "two job files accepted"
+grep -q "one job file at a time" "$T_TMP/e" || fail "two job files: $(cat "$T_TMP/e")"
 ok "malformed job files refused at their line"
 
 # 3. flags on the command line take no value
