@@ -278,6 +278,7 @@ int cmd_run(int argc, char **argv)
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
 	unsigned *plan = NULL; /* fio run groups: plan_groups */
+	unsigned *gid = NULL;  /* fio's groupid per result (job files without QD sweeps) */
 	struct runjob *grp = NULL; /* the results of the group being reported */
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
@@ -320,7 +321,8 @@ int cmd_run(int argc, char **argv)
 	bool show = !o.quiet && isatty(STDERR_FILENO);
 
 	plan = calloc(njobs, sizeof(*plan));
-	if (!plan) {
+	gid = calloc(total, sizeof(*gid));
+	if (!plan || !gid) {
 		status = NVS_EXIT_IOERR;
 		goto free_all;
 	}
@@ -361,6 +363,7 @@ int cmd_run(int argc, char **argv)
 						 : NVS_EXIT_IOERR;
 				goto report;
 			}
+			gid[nres] = jobs[j].report_group;
 			res[nres] = rj.agg;
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
@@ -393,7 +396,7 @@ report:
 		struct json_run jr = {.spec = &jobs[0], .jobs = res, .njobs = nres,
 				      .targets = tres, .ntargets = ntargets, .series = ser,
 				      .cores = cores, .ncores = ncores,
-				      .dropped = dropped};
+				      .dropped = dropped, .groupid = total == njobs ? gid : NULL};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -423,6 +426,7 @@ free_all:
 		runjob_release(&grp[g]);
 	free(grp);
 	free(plan);
+	free(gid);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);

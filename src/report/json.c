@@ -65,7 +65,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	char buf[64];
 
 	cJSON_AddStringToObject(o, "jobname", r->name);
-	cJSON_AddNumberToObject(o, "groupid", j);
+	cJSON_AddNumberToObject(o, "groupid", run->groupid ? run->groupid[j] : j);
 	cJSON_AddNumberToObject(o, "error", r->dir[0].first_errno ? r->dir[0].first_errno
 								  : r->dir[1].first_errno);
 	opts = cJSON_AddObjectToObject(o, "job options");

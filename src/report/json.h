@@ -22,6 +22,7 @@ struct json_run {
 	uint64_t dropped;
 	const char *extra_key;       /* optional extra object under "nvscope" */
 	const char *extra_json;      /* ... its JSON text */
+	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
 };
 
 /* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON

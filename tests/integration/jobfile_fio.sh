@@ -65,6 +65,13 @@ f = [(j["jobname"], j["groupid"]) for j in json.load(open(sys.argv[1]))["jobs"]]
 n = [(l[1:l.index("]")], int(re.search(r" group=(\d+)", l).group(1))) for l in open(sys.argv[2])]
 assert f == n, (f, n)
 PY
+"$NVS_BIN" run -q --target "$T_TMP/g.dat" --output-format=json --output "$T_TMP/gn.json" \
+	"$J/groups.fio" >/dev/null 2>"$T_TMP/e" || fail "nvscope run groups.fio: $(cat "$T_TMP/e")"
+python3 - "$T_TMP/g.json" "$T_TMP/gn.json" <<'PY' || fail "JSON groupid differs from fio's"
+import json, sys
+f, n = ([(j["jobname"], j["groupid"]) for j in json.load(open(p))["jobs"]] for p in sys.argv[1:])
+assert f == n, (f, n)
+PY
 ok "fio's reporting groups"
 
 # 2. malformed files: one line naming file:line, exit 2
