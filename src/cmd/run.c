@@ -279,6 +279,7 @@ int cmd_run(int argc, char **argv)
 	unsigned ntargets = 0;
 	unsigned *plan = NULL; /* fio run groups: plan_groups */
 	unsigned *gid = NULL;  /* fio's groupid per result (job files without QD sweeps) */
+	const char **note = NULL; /* engine_note per result */
 	struct runjob *grp = NULL; /* the results of the group being reported */
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
@@ -322,7 +323,8 @@ int cmd_run(int argc, char **argv)
 
 	plan = calloc(njobs, sizeof(*plan));
 	gid = calloc(total, sizeof(*gid));
-	if (!plan || !gid) {
+	note = calloc(total, sizeof(*note));
+	if (!plan || !gid || !note) {
 		status = NVS_EXIT_IOERR;
 		goto free_all;
 	}
@@ -364,6 +366,7 @@ int cmd_run(int argc, char **argv)
 				goto report;
 			}
 			gid[nres] = jobs[j].report_group;
+			note[nres] = jobs[j].engine_note;
 			res[nres] = rj.agg;
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
@@ -396,7 +399,8 @@ report:
 		struct json_run jr = {.spec = &jobs[0], .jobs = res, .njobs = nres,
 				      .targets = tres, .ntargets = ntargets, .series = ser,
 				      .cores = cores, .ncores = ncores,
-				      .dropped = dropped, .groupid = total == njobs ? gid : NULL};
+				      .dropped = dropped, .groupid = total == njobs ? gid : NULL,
+				      .engine_note = note};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -427,6 +431,7 @@ free_all:
 	free(grp);
 	free(plan);
 	free(gid);
+	free(note);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);

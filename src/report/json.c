@@ -84,6 +84,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	nv = cJSON_AddObjectToObject(o, "nvscope");
 	cJSON_AddStringToObject(nv, "target", r->target);
 	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
+	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
+		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",

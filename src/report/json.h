@@ -23,6 +23,7 @@ struct json_run {
 	const char *extra_key;       /* optional extra object under "nvscope" */
 	const char *extra_json;      /* ... its JSON text */
 	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
+	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
 };
 
 /* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON

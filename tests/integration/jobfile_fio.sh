@@ -120,6 +120,8 @@ for a, b in zip(f, n):
     assert sum(fa) == sum(nb), (a["jobname"], fa, nb)
     assert (fa[0] > 0) == (nb[0] > 0) and (fa[1] > 0) == (nb[1] > 0), (a["jobname"], fa, nb)
     print(a["jobname"], "fio", fa, "nvscope", nb)
+notes = [j["nvscope"].get("engine_mapping", "") for j in n]
+assert "psync (fio's default)" in notes[0] and "libaio" in notes[1] and "psync" in notes[2], notes
 PY
 ok "loop device: fio's I/O counts"
 
