@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "config/cli.h"
 #include "dev/safety.h"
+#include "config/preset.h"
 #include "io/runjob.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
@@ -32,6 +34,7 @@ struct run_opts {
 	bool json;
 	bool plus; /* json+ */
 	bool quiet;
+	bool parse_only; /* print the parsed jobs, run nothing */
 	const char *output;
 	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
@@ -41,9 +44,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio]\n"
+		"                   [--preset NAME | --job FILE.fio | FILE.fio] [--parse-only]\n"
 		"                   [--output-format=normal|json|json+] [--output FILE]\n"
 		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
+		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+		"--parse-only prints the jobs as parsed and runs nothing.\n"
 		"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
 		"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
 		"  --loops= --rate_iops= --rate_process=linear|poisson --direct=0|1 --blockalign=\n"
@@ -348,6 +353,14 @@ static int parse(struct run_opts *o, int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(NVS_EXIT_OK);
+		} else if (!strcmp(a, "--parse-only")) {
+			o->parse_only = true;
+		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
+			o->cli.job = a; /* fio style: nvscope run job.fio */
+		} else if (a[0] != '-') {
+			fprintf(stderr, "nvscope run: one job file at a time ('%s', then '%s')\n",
+				o->cli.job ? o->cli.job : o->cli.preset, a);
+			return -EINVAL;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (!strncmp(a, "--output-format=", 16)) {
@@ -378,6 +391,49 @@ static int parse(struct run_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* Both write one block device: nvscope holds a device it writes
+ * exclusively (O_EXCL), so they cannot run at once. */
+static bool write_same_device(const struct spec *a, const struct spec *b)
+{
+	if (!spec_writes(a) || !spec_writes(b))
+		return false;
+	for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned k = 0; k < b->ntargets; k++) {
+			struct stat sa, sb;
+			if (!stat(a->targets[i], &sa) && !stat(b->targets[k], &sb) &&
+			    S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev)
+				return true;
+		}
+	return false;
+}
+
+/* fio's run groups (jobs between stonewalls start together): plan[j] = n
+ * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
+ * the later members of a group.  Says on stderr where nvscope differs. */
+static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan, bool say)
+{
+	for (unsigned j = 0, n; j < njobs; j += n) {
+		const char *why = NULL;
+		for (n = 1; j + n < njobs && jobs[j + n].run_group == jobs[j].run_group; n++)
+			;
+		for (unsigned k = j; k < j + n && !why; k++) {
+			if (jobs[k].niodepth > 1)
+				why = "an iodepth list (a QD sweep) runs depth by depth";
+			for (unsigned m = j; m < k && !why; m++)
+				if (write_same_device(&jobs[m], &jobs[k]))
+					why = "two of them write one block device, which nvscope opens "
+					      "exclusively";
+		}
+		for (unsigned k = j; k < j + n; k++)
+			plan[k] = why ? 1 : k == j ? n : 0;
+		if (why && say)
+			fprintf(stderr,
+				"nvscope run: fio starts [%s] .. [%s] together (no stonewall); nvscope "
+				"runs them one after another: %s\n",
+				jobs[j].name, jobs[j + n - 1].name, why);
+	}
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -395,13 +451,30 @@ int cmd_run(int argc, char **argv)
 	unsigned ntargets = 0;
 	struct outputs out = {0};
 	int dirfd = -1;
+	unsigned *plan = NULL; /* fio run groups: plan_groups */
+	unsigned *gid = NULL;  /* fio's groupid per result (job files without QD sweeps) */
+	const char **note = NULL; /* engine_note per result */
+	struct runjob *grp = NULL; /* the results of the group being reported */
+	unsigned gfirst = 0, gn = 0;
+	int grc = 0;
 
 	memset(&o, 0, sizeof(o));
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
+	o.cli.no_target_ok = o.parse_only;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
 		return NVS_EXIT_USAGE;
+	}
+	for (unsigned j = 0; j < njobs; j++) {
+		if (o.parse_only)
+			preset_print_job(stdout, &jobs[j]);
+		else if (jobs[j].engine_note[0])
+			fprintf(stderr, "nvscope run: [%s] %s\n", jobs[j].name, jobs[j].engine_note);
+	}
+	if (o.parse_only) {
+		free(jobs);
+		return NVS_EXIT_OK;
 	}
 	unsigned total = 0;
 	for (unsigned j = 0; j < njobs; j++)
@@ -441,6 +514,14 @@ int cmd_run(int argc, char **argv)
 	FILE *human = o.json && !o.output ? stderr : stdout;
 	bool show = !o.quiet && isatty(STDERR_FILENO);
 
+	plan = calloc(njobs, sizeof(*plan));
+	gid = calloc(total, sizeof(*gid));
+	note = calloc(total, sizeof(*note));
+	if (!plan || !gid || !note) {
+		status = NVS_EXIT_IOERR;
+		goto free_all;
+	}
+	plan_groups(jobs, njobs, plan, true);
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
@@ -457,12 +538,42 @@ int cmd_run(int argc, char **argv)
 			snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", jobs[j].iodepth[q],
 				 jobs[j].numjobs);
 			const char *lsfx = jobs[j].niodepth > 1 ? sfx : "";
-			int rc = fiolog_hist_open(&jobs[j], o.output_dir, lsfx, &hl, err, sizeof(err));
-			if (!rc)
-				rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
-						     show ? progress : NULL, NULL,
-						     hl ? fiolog_hist_row : NULL, hl, &rj, err,
-						     sizeof(err));
+			int rc;
+			if (plan[j] > 1) { /* a fio run group: started together */
+				unsigned *qds = calloc(plan[j], sizeof(*qds)); /* 0: each its depth */
+				for (unsigned g = 0; grp && g < gn; g++)
+					runjob_release(&grp[g]);
+				free(grp);
+				gfirst = j;
+				gn = plan[j];
+				grp = calloc(gn, sizeof(*grp));
+				grc = grp && qds ? runjob_run_many(&jobs[j], qds, gn, &interrupted,
+								   show ? progress : NULL, NULL, grp,
+								   err, sizeof(err))
+						 : -ENOMEM;
+				free(qds);
+			}
+			if (grp && j >= gfirst && j < gfirst + gn) {
+				/* a job of a group run together: no histogram log (the
+				 * row hook serves one job); the process and disk
+				 * figures of the group go to its first job */
+				if (jobs[j].log_hist[0])
+					fprintf(stderr,
+						"nvscope run: [%s] write_hist_log is not written for "
+						"jobs run together\n",
+						jobs[j].name);
+				rc = grc;
+				rj = grp[j - gfirst];
+				memset(&grp[j - gfirst], 0, sizeof(rj)); /* now rj's to release */
+			} else {
+				rc = fiolog_hist_open(&jobs[j], o.output_dir, lsfx, &hl, err,
+						      sizeof(err));
+				if (!rc)
+					rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
+							     show ? progress : NULL, NULL,
+							     hl ? fiolog_hist_row : NULL, hl, &rj, err,
+							     sizeof(err));
+			}
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			getrusage(RUSAGE_SELF, &ru1);
 			char herr[256];
@@ -477,6 +588,8 @@ int cmd_run(int argc, char **argv)
 				status = cmd_exit_of(rc);
 				goto report;
 			}
+			gid[nres] = jobs[j].report_group;
+			note[nres] = jobs[j].engine_note;
 			res[nres] = rj.agg;
 			info[nres] = (struct json_job){
 				.spec = &jobs[j],
@@ -530,7 +643,8 @@ report:
 				      .cores = cores, .ncores = ncores,
 				      .dropped = dropped, .info = info, .plus = o.plus,
 				      .disks = alldisks,
-				      .ndisks = merge_disks(disks, ndisks, nres, alldisks)};
+				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
+				      .groupid = total == njobs ? gid : NULL, .engine_note = note};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -580,6 +694,12 @@ free_all:
 	close_outputs(&out, true);
 	if (dirfd >= 0)
 		close(dirfd);
+	for (unsigned g = 0; grp && g < gn; g++)
+		runjob_release(&grp[g]);
+	free(grp);
+	free(plan);
+	free(gid);
+	free(note);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
 	free(ser);

@@ -15,9 +15,16 @@ static const char *const flags[] = {
 	"scramble_buffers", "refill_buffers", "zero_buffers",
 };
 
+/* Accepted without effect but they take a value: never flags. */
+static const char *const valued[] = {"description", "percentile_list", "ioscheduler"};
+
+/* A flag is an option that is complete without a value: the ones above
+ * and any option spec_set takes alone (booleans, fio's stonewall,
+ * refill_buffers...).  A flag never takes the next argument. */
 static bool is_flag(const char *key, size_t len)
 {
-	char k[64];
+	char k[64], e[16];
+	struct spec probe;
 
 	if (len >= sizeof(k))
 		return false;
@@ -29,7 +36,11 @@ static bool is_flag(const char *key, size_t len)
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(flags); i++)
 		if (!strcmp(k, flags[i]))
 			return true;
-	return false;
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(valued); i++)
+		if (!strcmp(k, valued[i]))
+			return false;
+	spec_init(&probe);
+	return spec_set(&probe, k, NULL, e, sizeof(e)) == 0;
 }
 
 int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t errlen)
@@ -129,7 +140,7 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 				 what, c->preset ? " (see presets/, or give a path)" : "");
 			return -ENOENT;
 		}
-		rc = preset_load(path, &base, &list, &n, err, errlen);
+		rc = (c->preset ? preset_load : preset_load_fio)(path, &base, &list, &n, err, errlen);
 		if (rc)
 			return rc;
 	} else {
@@ -161,7 +172,14 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 			}
 			list[j].ntargets = c->ntargets;
 		}
-		rc = spec_validate(&list[j], err, errlen);
+		if (!list[j].ntargets && c->no_target_ok) {
+			struct spec probe = list[j]; /* everything else is still checked */
+			snprintf(probe.targets[0], sizeof(probe.targets[0]), "-");
+			probe.ntargets = 1;
+			rc = spec_validate(&probe, err, errlen);
+		} else {
+			rc = spec_validate(&list[j], err, errlen);
+		}
 		if (rc)
 			goto free_list;
 	}

@@ -19,6 +19,7 @@ struct cli {
 	unsigned ntargets;
 	const char *preset; /* --preset NAME */
 	const char *job;    /* --job FILE.fio */
+	bool no_target_ok;  /* cli_jobs: a job without a target is fine (--parse-only) */
 };
 
 /* If argv[*i] is a workload option, records it (consuming a separate value

@@ -1,162 +1,362 @@
-/* preset.c - fio job files and nvscope presets, parsed with inih.
+/* preset.c - fio job files and nvscope presets: what the sections and
+ * options mean (the syntax is jobfile.c's, read as fio reads it).
  *
- * fio semantics kept: [global] keys apply to the job sections after them;
- * each other section is one job.  A file with only [global] is one job named
- * after the file.  Bare flags (`time_based`) are fio syntax that inih does
- * not take, so such lines become `flag=1` before parsing (line numbers are
- * kept).  Jobs run one after another (as if each had fio's stonewall). */
+ * fio semantics kept: sections whose name starts with "global" set the
+ * defaults of the job sections after them; every other section is one job,
+ * empty and repeated ones included; a job's filename= replaces the one it
+ * inherited; the first bad option stops the load, naming its file and line.
+ * A file with only [global] is one job named after the file (nvscope
+ * presets only: fio runs nothing).  fio's ioengine= is mapped onto io_uring
+ * with the same queue-depth semantics (engine_note says how), or refused.
+ * fio's grouping (stonewall, new_group) becomes spec run_group and
+ * report_group; `nvscope run` starts a run group's jobs together. */
 #include <dirent.h>
 #include <errno.h>
-#include <ini.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "config/datadir.h"
+#include "config/jobfile.h"
 #include "config/preset.h"
 
-struct parse {
-	const char *path;
-	struct spec global;
-	struct spec *jobs;
-	unsigned njobs;
-	bool in_global;
-	char *err;
-	size_t errlen;
-	char section[64];
+enum engine_kind { ENG_ASIS, ENG_ASYNC, ENG_SYNC, ENG_REFUSED };
+
+/* fio's engines: which run here and how (the rest are refused as unknown). */
+static const struct {
+	const char *name;
+	enum engine_kind kind;
+	const char *why; /* ENG_REFUSED */
+} engines[] = {
+	{"io_uring", ENG_ASIS, NULL},
+	{"io_uring_cmd", ENG_ASIS, NULL},
+	{"libaio", ENG_ASYNC, NULL},
+	{"posixaio", ENG_ASYNC, NULL},
+	{"psync", ENG_SYNC, NULL},
+	{"sync", ENG_SYNC, NULL},
+	{"pvsync", ENG_SYNC, NULL},
+	{"pvsync2", ENG_SYNC, NULL},
+	{"vsync", ENG_SYNC, NULL},
+	{"null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
+	{"mmap", ENG_REFUSED, "memory-mapped I/O through the page cache has no io_uring equivalent"},
+	{"splice", ENG_REFUSED, "splice/vmsplice I/O has no io_uring equivalent here"},
+	{"sg", ENG_REFUSED, "SCSI generic commands: not an NVMe block path"},
+	{"rdma", ENG_REFUSED, "network engine: no local block device"},
+	{"net", ENG_REFUSED, "network engine: no local block device"},
+	{"netsplice", ENG_REFUSED, "network engine: no local block device"},
+	{"http", ENG_REFUSED, "HTTP/S3 object storage: no local block device"},
+	{"rbd", ENG_REFUSED, "Ceph RBD over the network: no local block device"},
+	{"rados", ENG_REFUSED, "Ceph RADOS over the network: no local block device"},
+	{"nbd", ENG_REFUSED, "network block device protocol: no local block device"},
+	{"nfs", ENG_REFUSED, "NFS client engine: no local block device"},
+	{"libiscsi", ENG_REFUSED, "iSCSI initiator engine: no local block device"},
+	{"gfapi", ENG_REFUSED, "GlusterFS engine: no local block device"},
+	{"gfapi_async", ENG_REFUSED, "GlusterFS engine: no local block device"},
+	{"libhdfs", ENG_REFUSED, "HDFS engine: no local block device"},
+	{"dfs", ENG_REFUSED, "DAOS engine: no local block device"},
+	{"libpmem", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
+	{"dev-dax", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
+	{"mtd", ENG_REFUSED, "raw flash (MTD), not an NVMe block device"},
+	{"spdk", ENG_REFUSED, "SPDK user-space driver: use the kernel device with io_uring"},
+	{"xnvme", ENG_REFUSED, "use ioengine=io_uring_cmd for NVMe passthrough"},
+	{"cpuio", ENG_REFUSED, "burns CPU, does no I/O"},
+	{"exec", ENG_REFUSED, "runs a program, does no I/O"},
+	{"e4defrag", ENG_REFUSED, "ext4 defragmentation, not block I/O"},
+	{"falloc", ENG_REFUSED, "file-system fallocate calls, not block I/O"},
+	{"ftruncate", ENG_REFUSED, "file-system truncate calls, not block I/O"},
+	{"filecreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"filestat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"filedelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"dircreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"dirstat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"dirdelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+	{"libcufile", ENG_REFUSED, "GPU direct storage, not measured here"},
+	{"libblkio", ENG_REFUSED, "libblkio user-space drivers: use the kernel device with io_uring"},
+	{"libhipfile", ENG_REFUSED, "GPU direct storage, not measured here"},
+	{"page_fault", ENG_REFUSED, "memory page faults, not block I/O"},
+	{"cpp_null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
+	{"windowsaio", ENG_REFUSED, "Windows only"},
+	{"solarisaio", ENG_REFUSED, "Solaris only"},
 };
 
-static int on_key(void *user, const char *section, const char *name, const char *value)
+struct parse {
+	bool fio;           /* fio's defaults (a job file) rather than nvscope's */
+	struct spec global; /* what a new job section starts from */
+	char global_engine[24];
+	struct spec *jobs;
+	char (*job_engine)[24]; /* per job: the ioengine= it asked for ("" none) */
+	struct grouping {
+		bool stonewall, new_group, group_reporting;
+	} global_group, *job_group; /* per job: fio's grouping options */
+	unsigned njobs;
+	bool in_global;
+};
+
+static int on_section(void *user, const char *name, char *err, size_t errlen)
 {
 	struct parse *ps = user;
-	char msg[256];
 
-	if (!name) /* a section header alone (inih calls this when built with it) */
-		return 1;
-	if (!section[0]) {
-		snprintf(ps->err, ps->errlen, "'%s' outside a [section]", name);
+	ps->in_global = !strncmp(name, "global", 6); /* fio: strncmp(name, "global", 6) */
+	if (ps->in_global)
 		return 0;
+	if (strlen(name) >= sizeof(ps->global.name)) {
+		snprintf(err, errlen, "job name longer than %zu characters",
+			 sizeof(ps->global.name) - 1);
+		return -EINVAL;
 	}
-	if (strlen(section) >= sizeof(ps->section) ||
-	    strlen(section) >= sizeof(((struct spec *)0)->name)) {
-		/* the job's name: never cut short (two jobs would share it) */
-		snprintf(ps->err, ps->errlen, "section name longer than %zu characters",
-			 sizeof(((struct spec *)0)->name) - 1);
-		return 0;
+	struct spec *nj = realloc(ps->jobs, (ps->njobs + 1) * sizeof(*nj));
+	if (!nj)
+		return -ENOMEM;
+	ps->jobs = nj;
+	char(*ne)[24] = realloc(ps->job_engine, (ps->njobs + 1) * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	ps->job_engine = ne;
+	struct grouping *ng = realloc(ps->job_group, (ps->njobs + 1) * sizeof(*ng));
+	if (!ng)
+		return -ENOMEM;
+	ps->job_group = ng;
+	ng[ps->njobs] = ps->global_group;
+	nj[ps->njobs] = ps->global;
+	snprintf(nj[ps->njobs].name, sizeof(nj->name), "%s", name);
+	snprintf(ne[ps->njobs], sizeof(*ne), "%s", ps->global_engine);
+	ps->njobs++;
+	return 0;
+}
+
+/* ioengine=: remembered for finish(); refused engines are refused here, at
+ * their line. */
+static int set_engine(char *slot, size_t len, const char *v, char *err, size_t errlen)
+{
+	if (!v || !*v) {
+		snprintf(err, errlen, "ioengine: needs a value");
+		return -EINVAL;
 	}
-	if (strcmp(section, ps->section)) {
-		snprintf(ps->section, sizeof(ps->section), "%s", section);
-		ps->in_global = !strcmp(section, "global");
-		if (!ps->in_global) {
-			struct spec *nj = realloc(ps->jobs, (ps->njobs + 1) * sizeof(*nj));
-			if (!nj) {
-				snprintf(ps->err, ps->errlen, "out of memory");
-				return 0;
-			}
-			ps->jobs = nj;
-			nj[ps->njobs] = ps->global;
-			snprintf(nj[ps->njobs].name, sizeof(nj->name), "%s", section);
-			ps->njobs++;
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(engines); i++) {
+		if (strcmp(v, engines[i].name))
+			continue;
+		if (engines[i].kind == ENG_REFUSED) {
+			snprintf(err, errlen, "ioengine=%s: %s", v, engines[i].why);
+			return -EINVAL;
 		}
+		snprintf(slot, len, "%s", v);
+		return 0;
 	}
+	snprintf(err, errlen,
+		 "ioengine=%s: unknown engine (io_uring, io_uring_cmd, libaio, posixaio, psync, "
+		 "sync, pvsync, pvsync2 and vsync run here)",
+		 v);
+	return -EINVAL;
+}
+
+static int on_option(void *user, const char *key_in, const char *val, char *err, size_t errlen)
+{
+	struct parse *ps = user;
 	struct spec *s = ps->in_global ? &ps->global : &ps->jobs[ps->njobs - 1];
-	if (!strcmp(name, "force_destroy")) { /* docs/safety.md: no file overrides */
-		snprintf(ps->err, ps->errlen,
+	char key[64];
+	int rc;
+
+	if (strlen(key_in) >= sizeof(key)) {
+		snprintf(err, errlen, "unknown option '%.20s...' (longer than %zu characters)",
+			 key_in, sizeof(key) - 1);
+		return -EINVAL;
+	}
+	snprintf(key, sizeof(key), "%s", key_in);
+	for (char *p = key; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	if (!strcmp(key, "ioengine"))
+		return set_engine(ps->in_global ? ps->global_engine : ps->job_engine[ps->njobs - 1],
+				  sizeof(ps->global_engine), val, err, errlen);
+	struct grouping *g = ps->in_global ? &ps->global_group : &ps->job_group[ps->njobs - 1];
+	bool *flag = !strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous") ? &g->stonewall
+		     : !strcmp(key, "new_group")				  ? &g->new_group
+		     : !strcmp(key, "group_reporting") ? &g->group_reporting
+						       : NULL;
+	if (flag) { /* fio: bare, or a boolean value */
+		if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true")) {
+			*flag = true;
+		} else if (!strcmp(val, "0") || !strcmp(val, "false")) {
+			*flag = false;
+		} else {
+			snprintf(err, errlen, "%s: '%s' is not 0 or 1", key_in, val);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "force_destroy")) { /* docs/safety.md: no file overrides */
+		snprintf(err, errlen,
 			 "force_destroy: only --force-destroy on the command line overrides "
 			 "the write-safety rule, not a file");
-		return 0;
-	}
-	if (spec_set(s, name, value, msg, sizeof(msg))) {
-		snprintf(ps->err, ps->errlen, "%s", msg);
-		return 0;
-	}
-	return 1;
-}
-
-/* Reads @path and rewrites bare flag lines to "flag=1". */
-static char *load_text(const char *path, int *rc)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	size_t cap = 4096, len = 0;
-	char *out;
-
-	if (!f) {
-		*rc = -errno;
-		return NULL;
-	}
-	out = malloc(cap);
-	while (out && fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-		size_t n = strlen(line);
-		bool bare = *p && *p != '[' && *p != ';' && *p != '#' && *p != '\n' &&
-			    *p != '\r' && !strchr(p, '=');
-		if (bare) {
-			line[strcspn(line, "\r\n")] = '\0';
-			strcat(line, "=1\n");
-			n = strlen(line);
-		}
-		if (len + n + 1 > cap) {
-			char *no = realloc(out, cap * 2 + n);
-			if (!no) {
-				free(out);
-				out = NULL;
-				break;
-			}
-			out = no;
-			cap = cap * 2 + n;
-		}
-		memcpy(out + len, line, n);
-		len += n;
-	}
-	fclose(f);
-	if (!out) {
-		*rc = -ENOMEM;
-		return NULL;
-	}
-	out[len] = '\0';
-	*rc = 0;
-	return out;
-}
-
-int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
-		char *err, size_t errlen)
-{
-	struct parse ps = {.path = path, .global = *base, .err = err, .errlen = errlen};
-	int rc, line;
-	char msg[256] = "";
-	char *text = load_text(path, &rc);
-
-	if (!text) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
-	ps.err = msg;
-	ps.errlen = sizeof(msg);
-	line = ini_parse_string(text, on_key, &ps);
-	free(text);
-	if (line) {
-		snprintf(err, errlen, "%s:%d: %s", path, line,
-			 msg[0] ? msg : "syntax error (expected [section] or key=value)");
-		free(ps.jobs);
 		return -EINVAL;
+	}
+	if (!strcmp(key, "filename") || !strcmp(key, "target"))
+		s->ntargets = 0; /* fio: a job's filename= replaces the inherited one */
+	rc = spec_set(s, key_in, val, err, errlen);
+	if (rc && strncmp(err, key_in, strlen(key_in))) {
+		/* messages name the option first: "bz: unknown option 'bz'" */
+		char why[256];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "%s: %s", key_in, why);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* Applies the ioengine a job asked for (or fio's default psync). */
+static int finish_engine(struct spec *s, const char *asked, bool fio, char *err, size_t errlen)
+{
+	const char *name = *asked ? asked : fio ? "psync" : "";
+	enum engine_kind kind = ENG_ASIS;
+
+	s->engine_note[0] = '\0';
+	if (!*name)
+		return 0;
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(engines); i++)
+		if (!strcmp(name, engines[i].name))
+			kind = engines[i].kind;
+	if (spec_set(s, "ioengine", kind == ENG_ASIS ? name : "io_uring", err, errlen))
+		return -EINVAL;
+	if (kind == ENG_SYNC) {
+		s->iodepth[0] = 1;
+		s->niodepth = 1;
+		snprintf(s->engine_note, sizeof(s->engine_note),
+			 "ioengine=%s%s runs as io_uring at queue depth 1 (one I/O at a time)", name,
+			 *asked ? "" : " (fio's default)");
+	} else if (kind == ENG_ASYNC) {
+		snprintf(s->engine_note, sizeof(s->engine_note),
+			 "ioengine=%s runs as io_uring at iodepth %u", name, s->iodepth[0]);
+	}
+	return 0;
+}
+
+/* Loads @path, or when @buf is not NULL the @len bytes there (named @path). */
+static int load(const char *path, const char *buf, size_t len, const struct spec *base, bool fio,
+		struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	static const struct jobfile_ops ops = {.section = on_section, .option = on_option};
+	struct parse ps = {.fio = fio, .global = *base};
+	int rc;
+
+	if (fio) { /* fio's defaults where nvscope's differ */
+		ps.global.rw = RW_READ;
+		ps.global.direct = false;
+	}
+	rc = buf ? jobfile_parse_mem(path, buf, len, &ops, &ps, err, errlen)
+		 : jobfile_parse(path, &ops, &ps, err, errlen);
+	if (rc)
+		goto cleanup;
+	if (!ps.njobs && fio) {
+		snprintf(err, errlen, "%s: no job section (fio runs no job)", path);
+		rc = -EINVAL;
+		goto cleanup;
 	}
 	if (!ps.njobs) {
 		const char *b = strrchr(path, '/');
 		char name[64];
 		snprintf(name, sizeof(name), "%s", b ? b + 1 : path);
 		name[strcspn(name, ".")] = '\0';
-		ps.jobs = malloc(sizeof(*ps.jobs));
-		if (!ps.jobs)
-			return -ENOMEM;
-		ps.jobs[0] = ps.global;
-		snprintf(ps.jobs[0].name, sizeof(ps.jobs[0].name), "%s", name);
-		ps.njobs = 1;
+		if (!name[0] || !strncmp(name, "global", 6))
+			snprintf(name, sizeof(name), "job");
+		if (on_section(&ps, name, err, errlen)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			rc = -ENOMEM;
+			goto cleanup;
+		}
+	}
+	/* fio's init.c add_job: a stonewall job waits for the ones before it
+	 * and, like new_group, starts a new reporting group */
+	for (unsigned j = 0, run = 0, rep = 0; j < ps.njobs; j++) {
+		if (j && ps.job_group[j].stonewall)
+			run++;
+		if (j && (ps.job_group[j].stonewall || ps.job_group[j].new_group))
+			rep++;
+		ps.jobs[j].run_group = run;
+		ps.jobs[j].report_group = rep;
+		ps.jobs[j].group_reporting = ps.job_group[j].group_reporting;
+	}
+	for (unsigned j = 0; j < ps.njobs; j++) {
+		char why[256];
+		if (finish_engine(&ps.jobs[j], ps.job_engine[j], fio, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: [%s]: %s", path, ps.jobs[j].name, why);
+			rc = -EINVAL;
+			goto cleanup;
+		}
 	}
 	*jobs = ps.jobs;
 	*njobs = ps.njobs;
-	return 0;
+	ps.jobs = NULL;
+cleanup:
+	free(ps.jobs);
+	free(ps.job_engine);
+	free(ps.job_group);
+	return rc;
+}
+
+int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
+		char *err, size_t errlen)
+{
+	return load(path, NULL, 0, base, false, jobs, njobs, err, errlen);
+}
+
+int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
+		    unsigned *njobs, char *err, size_t errlen)
+{
+	return load(path, NULL, 0, base, true, jobs, njobs, err, errlen);
+}
+
+int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
+		    const struct spec *base, struct spec **jobs, unsigned *njobs, char *err,
+		    size_t errlen)
+{
+	return load(name, buf, len, base, fio, jobs, njobs, err, errlen);
+}
+
+void preset_print_job(FILE *f, const struct spec *s)
+{
+	char a[32];
+
+	fprintf(f, "[%s] rw=%s", s->name, spec_rw_name(s->rw));
+	if (s->rw == RW_RW || s->rw == RW_RANDRW)
+		fprintf(f, " rwmixread=%u", s->rwmixread);
+	fprintf(f, " %s=", s->nbs > 1 ? "bssplit" : "bs");
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->nbs > 1)
+			fprintf(f, "%s%s/%u", i ? ":" : "", spec_fmt_size(s->bs[i].bs, a, sizeof(a)),
+				s->bs[i].weight);
+		else
+			fprintf(f, "%s", spec_fmt_size(s->bs[i].bs, a, sizeof(a)));
+	fprintf(f, " iodepth=");
+	for (unsigned i = 0; i < s->niodepth; i++)
+		fprintf(f, "%s%u", i ? "," : "", s->iodepth[i]);
+	fprintf(f, " numjobs=%u direct=%d ioengine=%s", s->numjobs, s->direct,
+		s->ioengine == ENGINE_IO_URING_CMD ? "io_uring_cmd" : "io_uring");
+	if (s->size_pct > 0)
+		fprintf(f, " size=%g%%", s->size_pct);
+	else if (s->size)
+		fprintf(f, " size=%s", spec_fmt_size(s->size, a, sizeof(a)));
+	if (s->io_size)
+		fprintf(f, " io_size=%s", spec_fmt_size(s->io_size, a, sizeof(a)));
+	if (s->offset_pct > 0)
+		fprintf(f, " offset=%g%%", s->offset_pct);
+	else if (s->offset)
+		fprintf(f, " offset=%s", spec_fmt_size(s->offset, a, sizeof(a)));
+	if (s->runtime_ns)
+		fprintf(f, " runtime=%gs", (double)s->runtime_ns / 1e9);
+	if (s->time_based)
+		fprintf(f, " time_based");
+	if (s->rate_iops)
+		fprintf(f, " rate_iops=%llu", (unsigned long long)s->rate_iops);
+	if (s->continue_on_error)
+		fprintf(f, " continue_on_error");
+	fprintf(f, " filename=");
+	for (unsigned i = 0; i < s->ntargets; i++)
+		fprintf(f, "%s%s", i ? ":" : "", s->targets[i]);
+	fprintf(f, " run_group=%u group=%u%s", s->run_group, s->report_group,
+		s->group_reporting ? " group_reporting" : "");
+	if (s->engine_note[0])
+		fprintf(f, "  (%s)", s->engine_note);
+	fputc('\n', f);
 }
 
 int preset_find(const char *name, char *path, size_t len)
@@ -172,29 +372,39 @@ int preset_find(const char *name, char *path, size_t len)
 	return datadir_find("presets", "NVSCOPE_PRESETS", NULL, name, ".ini", path, len);
 }
 
+struct desc {
+	char *out;
+	size_t len;
+};
+
+static int desc_section(void *user, const char *name, char *err, size_t errlen)
+{
+	(void)user, (void)name, (void)err, (void)errlen;
+	return 0;
+}
+
+static int desc_option(void *user, const char *key, const char *val, char *err, size_t errlen)
+{
+	struct desc *d = user;
+
+	(void)err, (void)errlen;
+	if (d->out[0] || strcmp(key, "description") || !val)
+		return 0;
+	if (snprintf(d->out, d->len, "%s", val) >= (int)d->len && d->len > 4)
+		strcpy(d->out + d->len - 4, "..."); /* a display line: say it is cut */
+	return 0;
+}
+
+/* The first description= of @path, read as the job file is (a file that
+ * does not load still gets whatever description came before the error). */
 static void read_description(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char line[512];
+	static const struct jobfile_ops ops = {.section = desc_section, .option = desc_option};
+	struct desc d = {out, len};
+	char err[256];
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-		if (strncmp(p, "description", 11))
-			continue;
-		p += 11;
-		p += strspn(p, " \t");
-		if (*p != '=')
-			continue;
-		p++;
-		p += strspn(p, " \t");
-		p[strcspn(p, "\r\n")] = '\0';
-		snprintf(out, len, "%s", p);
-		break;
-	}
-	fclose(f);
+	jobfile_parse(path, &ops, &d, err, sizeof(err));
 }
 
 static int cmp_info(const void *a, const void *b)

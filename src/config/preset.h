@@ -1,9 +1,10 @@
 /* preset.h - presets and fio job files: `[global]` plus one section per job,
- * fio's option names (parsed with inih, values through spec_set). */
+ * fio's option names (syntax: jobfile.c, values through spec_set). */
 #ifndef NVS_PRESET_H
 #define NVS_PRESET_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "io/spec.h"
 
 struct preset_info {
@@ -19,11 +20,26 @@ int preset_find(const char *name, char *path, size_t len);
 /* Lists the presets of the first preset directory found (sorted by name).
  * *@out is malloc'ed (caller frees); 0 or -errno. */
 int preset_list(struct preset_info **out, size_t *n);
-/* Loads job file @path: each job section starts from @base with [global]
- * applied, then its own keys.  *@jobs is malloc'ed (caller frees).  Errors
- * name the file and line ("presets/x.ini:7: unknown option 'bz'"); returns
- * 0, -ENOENT, -EINVAL. */
+/* Loads nvscope preset @path (nvscope's defaults: @base as given): each
+ * job section starts from @base with [global] applied, then its own keys.
+ * *@jobs is malloc'ed (caller frees).  The first error stops the load and
+ * names the file, line and option ("presets/x.ini:7: bz: unknown option
+ * 'bz'"); returns 0, -ENOENT, -EINVAL.  fio's ioengine= is mapped onto
+ * io_uring (spec.engine_note says how) or refused. */
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen);
+/* The same for a fio job file, with fio's defaults where nvscope's differ:
+ * rw=read, buffered (direct=0), ioengine=psync (queue depth 1); a file with
+ * no job section is refused. */
+int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
+		    unsigned *njobs, char *err, size_t errlen);
+/* The same from the @len bytes at @buf (named @name in messages), with
+ * fio's defaults when @fio, reading no file (`include` is refused): for
+ * fuzzing and tests. */
+int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
+		    const struct spec *base, struct spec **jobs, unsigned *njobs, char *err,
+		    size_t errlen);
+/* One line describing job @s as it will run (`nvscope run --parse-only`). */
+void preset_print_job(FILE *f, const struct spec *s);
 
 #endif

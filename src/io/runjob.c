@@ -120,3 +120,132 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 {
 	return runjob_run_rows(s, qd, cancel, tick, arg, NULL, NULL, out, err, errlen);
 }
+
+/* runjob_run_many: one slot per job of a run group. */
+struct slot {
+	struct pool *p;
+	struct collect *c;
+	unsigned *wt;
+	unsigned groups;
+	bool started;
+};
+
+static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct runjob *out,
+		      char *err, size_t errlen)
+{
+	int rc = pool_new(s, qd, &sl->p, err, errlen);
+
+	if (rc)
+		return rc;
+	unsigned nw = pool_nworkers(sl->p), nt = pool_ntargets(sl->p);
+	sl->wt = malloc(nw * sizeof(*sl->wt));
+	if (!sl->wt)
+		return -ENOMEM;
+	for (unsigned w = 0; w < nw; w++)
+		sl->wt[w] = pool_worker_target(sl->p, w);
+	sl->groups = s->stripe ? 1 : nt;
+	sl->c = collect_new(nw, sl->groups, sl->wt, s->interval_ns);
+	out->per_target = calloc(sl->groups, sizeof(*out->per_target));
+	out->target_series = calloc(sl->groups, sizeof(*out->target_series));
+	if (!sl->c || !out->per_target || !out->target_series)
+		return -ENOMEM;
+	out->ntargets = sl->groups;
+	return 0;
+}
+
+static int slot_finish(struct slot *sl, struct runjob *out)
+{
+	int rc;
+
+	pool_drain(sl->p, collect_sample, sl->c);
+	collect_flush(sl->c);
+	out->elapsed_s = (double)pool_elapsed_ns(sl->p) / 1e9;
+	pool_result(sl->p, -1, &out->agg);
+	for (unsigned t = 0; t < sl->groups; t++) {
+		pool_result(sl->p, (int)t, &out->per_target[t]);
+		copy_series(&out->target_series[t], collect_series(sl->c, (int)t));
+	}
+	rc = copy_series(&out->series, collect_series(sl->c, -1));
+	out->dropped = pool_dropped(sl->p);
+	out->missing = collect_missing(sl->c);
+	out->error = pool_error(sl->p, out->msg, sizeof(out->msg));
+	return rc;
+}
+
+int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
+		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
+		    char *err, size_t errlen)
+{
+	struct slot *sl = calloc(n ? n : 1, sizeof(*sl));
+	struct cpu *cpu = NULL;
+	int rc = 0;
+	unsigned i;
+
+	memset(outs, 0, n * sizeof(*outs));
+	if (!sl)
+		return -ENOMEM;
+	for (i = 0; i < n && !rc; i++)
+		rc = slot_setup(&sl[i], &specs[i], qds[i], &outs[i], err, errlen);
+	if (rc)
+		goto cleanup;
+	cpu = cpu_new();
+	for (i = 0; i < n && !rc; i++) {
+		rc = pool_start(sl[i].p);
+		sl[i].started = true;
+		if (rc)
+			pool_error(sl[i].p, err, errlen);
+	}
+	if (rc) { /* one could not start: stop the ones that did */
+		for (i = 0; i < n; i++)
+			if (sl[i].started) {
+				pool_stop(sl[i].p);
+				pool_join(sl[i].p);
+			}
+		goto cleanup;
+	}
+	for (bool running = true; running;) {
+		struct timespec ts = {0, 100000000};
+		bool stop = cancel && atomic_load_explicit(cancel, memory_order_relaxed);
+		nanosleep(&ts, NULL);
+		running = false;
+		for (i = 0; i < n; i++) {
+			pool_drain(sl[i].p, collect_sample, sl[i].c);
+			if (stop) {
+				outs[i].cancelled = true;
+				pool_stop(sl[i].p);
+			}
+			if (pool_running(sl[i].p)) {
+				if (tick && !running)
+					tick(sl[i].p, sl[i].c, arg); /* the first one still running */
+				running = true;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		pool_join(sl[i].p);
+	if (cpu && !cpu_update(cpu)) { /* the machine over the group's run */
+		for (i = 0; i < n; i++) {
+			outs[i].ncores = cpu_count(cpu) < CPU_MAX ? cpu_count(cpu) : CPU_MAX;
+			for (unsigned c = 0; c < outs[i].ncores; c++)
+				outs[i].cores[c] = *cpu_get(cpu, (int)c);
+			outs[i].cpu_total = *cpu_get(cpu, -1);
+		}
+	}
+	for (i = 0; i < n && !rc; i++)
+		rc = slot_finish(&sl[i], &outs[i]);
+cleanup:
+	cpu_free(cpu);
+	for (i = 0; i < n; i++) {
+		collect_free(sl[i].c);
+		free(sl[i].wt);
+		pool_free(sl[i].p);
+	}
+	free(sl);
+	if (rc) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", strerror(-rc));
+		for (i = 0; i < n; i++)
+			runjob_release(&outs[i]);
+	}
+	return rc;
+}

@@ -41,6 +41,16 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
 		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
 		    struct runjob *out, char *err, size_t errlen);
+/* Runs @n jobs together, as fio runs one group of jobs between stonewalls:
+ * @specs[i] at queue depth @qds[i] (0 = its first); all are set up before
+ * any starts, then started at once; returns when the last one ends or
+ * *@cancel becomes non-zero (which stops them all).  @outs[i] as
+ * runjob_run fills it (CPU figures are the machine's over the whole group).
+ * Set-up failures return -errno with @err (nothing ran).  Release each
+ * @outs[i] with runjob_release. */
+int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
+		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
+		    char *err, size_t errlen);
 /* Frees what runjob_run allocated in @r.  NULL-safe. */
 void runjob_release(struct runjob *r);
 

@@ -66,6 +66,12 @@ struct spec {
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
+	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
+	/* fio's grouping, from a job file (0 elsewhere): jobs with the same
+	 * run_group run together in fio, a stonewall/wait_for_previous job starts
+	 * the next one; report_group is fio's groupid (stonewall or new_group). */
+	unsigned run_group, report_group;
+	bool group_reporting;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -362,7 +362,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	int err = r->dir[0].first_errno ? r->dir[0].first_errno : r->dir[1].first_errno;
 
 	cJSON_AddStringToObject(o, "jobname", r->name);
-	num_u(o, "groupid", j);
+	num_u(o, "groupid", run->groupid ? run->groupid[j] : j);
 	num_u(o, "error", (uint64_t)(err > 0 ? err : 0));
 	num_u(o, "eta", 0);
 	num_u(o, "elapsed",
@@ -391,6 +391,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	nv = cJSON_AddObjectToObject(o, "nvscope");
 	cJSON_AddStringToObject(nv, "target", r->target);
 	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
+	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
+		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
 	cJSON_AddItemToArray(nm, cJSON_CreateString("slat_ns"));
@@ -627,6 +629,8 @@ int json_write_run(FILE *f, const struct json_run *run)
 	cJSON_AddStringToObject(nv, "version", NVS_VERSION);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)run->dropped);
 	cJSON_AddNumberToObject(nv, "interval_s", (double)run->spec->interval_ns / 1e9);
+	if (run->spec->engine_note[0]) /* a fio job file's ioengine=, as mapped */
+		cJSON_AddStringToObject(nv, "engine_mapping", run->spec->engine_note);
 	cJSON *tg = cJSON_AddArrayToObject(nv, "targets");
 	for (unsigned t = 0; t < run->spec->ntargets; t++)
 		cJSON_AddItemToArray(tg, cJSON_CreateString(run->spec->targets[t]));

@@ -34,6 +34,8 @@ struct json_run {
 	const struct diskstat *disks; /* disk_util entries (deltas over the run) */
 	unsigned ndisks;
 	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
+	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
+	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
 };
 
 /* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON

@@ -1,0 +1,36 @@
+/* jobfile.h - the syntax of fio job files, read as fio reads them (fio's
+ * init.c __parse_jobs_ini and parse.c strip_blank_end): sections, options,
+ * comments, `include`, ${ENV} and $pagesize/$ncpus/$mb_memory.  What the
+ * options mean is the caller's (preset.c); this module only hands over
+ * (section, key, value, file, line) in file order and stops at the first
+ * error, which names the file and line. */
+#ifndef NVS_JOBFILE_H
+#define NVS_JOBFILE_H
+
+#include <stddef.h>
+
+#define JOBFILE_MAX_BYTES   (16u << 20) /* a bigger file is refused, not cut */
+#define JOBFILE_MAX_INCLUDE 16		/* include nesting */
+
+struct jobfile_ops {
+	/* A `[name]` line: every header, empty and repeated ones included. */
+	int (*section)(void *user, const char *name, char *err, size_t errlen);
+	/* An option of the current section: @val is NULL for a bare `flag`
+	 * line.  Return 0, or -errno with "why" in @err (it is prefixed with
+	 * "file:line: "). */
+	int (*option)(void *user, const char *key, const char *val, char *err, size_t errlen);
+};
+
+/* Reads job file @path and calls @ops in file order.  Returns 0, -ENOENT
+ * or -EACCES (cannot open: @err says so), -EINVAL with
+ * "file:line: why" in @err at the first bad line (NUL byte, invalid UTF-8,
+ * option outside a section, malformed header, a callback's refusal), or
+ * -ENOMEM. */
+int jobfile_parse(const char *path, const struct jobfile_ops *ops, void *user, char *err,
+		  size_t errlen);
+/* The same for the @len bytes at @buf (may hold NULs), named @name in
+ * messages.  No file is read: `include` is refused (for fuzzing). */
+int jobfile_parse_mem(const char *name, const char *buf, size_t len, const struct jobfile_ops *ops,
+		      void *user, char *err, size_t errlen);
+
+#endif
