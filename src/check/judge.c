@@ -297,8 +297,8 @@ static void judge_perf(const struct judge_input *in, size_t n, size_t i,
 	}
 	double pct = 100.0 * j->figure / med;
 	add(out, pct < t->outlier_pct ? JUDGE_FAIL : JUDGE_PASS, crit,
-	    "%s %s %s = %.0f%% of batch median %s%s", j->name, si(j->figure, a, sizeof(a)), unit,
-	    pct, si(med, b, sizeof(b)),
+	    "%s %s %s = %.*f%% of batch median %s%s", j->name, si(j->figure, a, sizeof(a)), unit,
+	    pct >= 10 ? 0 : pct >= 1 ? 1 : 2, pct, si(med, b, sizeof(b)),
 	    pct < t->outlier_pct ? " (outlier)" : "");
 }
 

@@ -25,6 +25,7 @@ struct parse {
 	char *err;
 	size_t errlen;
 	char section[64];
+	const struct preset_extra *x;
 };
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
@@ -38,6 +39,9 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		snprintf(ps->err, ps->errlen, "'%s' outside a [section]", name);
 		return 0;
 	}
+	for (unsigned i = 0; ps->x && ps->x->sections[i]; i++)
+		if (!strcmp(section, ps->x->sections[i]))
+			return ps->x->fn(ps->x->arg, section, name, value, ps->err, ps->errlen) ? 0 : 1;
 	if (strcmp(section, ps->section)) {
 		snprintf(ps->section, sizeof(ps->section), "%s", section);
 		ps->in_global = !strcmp(section, "global");
@@ -110,7 +114,13 @@ static char *load_text(const char *path, int *rc)
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen)
 {
-	struct parse ps = {.path = path, .global = *base, .err = err, .errlen = errlen};
+	return preset_load_ex(path, base, NULL, jobs, njobs, err, errlen);
+}
+
+int preset_load_ex(const char *path, const struct spec *base, const struct preset_extra *x,
+		   struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	struct parse ps = {.path = path, .global = *base, .err = err, .errlen = errlen, .x = x};
 	int rc, line;
 	char msg[256] = "";
 	char *text = load_text(path, &rc);
