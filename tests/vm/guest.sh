@@ -130,6 +130,35 @@ expect_rc 0 "health of a generic device" nvscope health "$A1G" --json
 expect_rc 2 "health of a non-NVMe path" nvscope health /dev/null
 expect_rc 2 "health without a device" nvscope health
 
+# ---- nvscope check: a verdict per serial
+# verdicts: "SERIAL=VERDICT" per drive of a check --json output
+verdicts() { awk '/^\t\t\t"serial":/ { s = $2; gsub(/[",]/, "", s) }
+	/^\t\t\t"verdict":/ { v = $2; gsub(/[",]/, "", v); print s "=" v }' "$1" | sort | tr '\n' ' '; }
+expect_rc 1 "check --all-nvme --profile quick --json" nvscope check --all-nvme --profile quick --json -o /tmp/chk1
+cp /tmp/out /tmp/chk1.json
+v=$(verdicts /tmp/chk1.json)
+if [ "$v" = "$A=PASS $B=FAIL " ]; then ok "check quick: $v"; else bad "check quick verdicts: '$v'"; grep -E '"(serial|text)"' /tmp/chk1.json | sed 's/^/   /'; fi
+w=$(awk '/^\t\t\t"serial":/ { s = $2; gsub(/[",]/, "", s) }
+	/^\t\t\t\t"critical warning: available spare below threshold"/ { print s }' /tmp/chk1.json)
+if [ "$w" = "$B" ]; then ok "check names B's warning: critical warning: available spare below threshold"; else bad "warning reason for '$w'"; fi
+check "check saved per-serial verdicts" test -s "/tmp/chk1/$A/verdict.json" -a -s "/tmp/chk1/$B/verdict.csv"
+check "check saved health before and after" test -s "/tmp/chk1/$B/health-before.json" -a -s "/tmp/chk1/$B/health-after.json"
+expect_rc 1 "check --profile rma (self-test, error log)" nvscope check --all-nvme --profile rma --json -o /tmp/chk2
+v=$(verdicts /tmp/out)
+if [ "$v" = "$A=PASS $B=FAIL " ]; then ok "check rma: $v"; else bad "check rma verdicts: '$v'"; grep -E '"(serial|text)"' /tmp/out | sed 's/^/   /'; fi
+if grep -qE '"self-test: not supported"|"self-test short: completed without error"' /tmp/out; then
+	ok "self-test result: $(grep -oE 'self-test[^"]*' /tmp/out | head -1)"; else bad "no self-test result"; fi
+expect_rc 0 "check rma of one drive: the table" nvscope check --target "$A1" --profile rma -o /tmp/chk3
+check "table row for A" grep -qE "^$A +QEMU NVMe Ctrl .* PASS " /tmp/out
+scribble "$A1"
+sum0=$(md5sum <"$A1")
+expect_rc 2 "check burn-in without the serial" nvscope check --target "$A1" --profile burn-in -o /tmp/chk4
+check "refusal names the serial" grep -q "yes-destroy-data=$A" /tmp/err
+expect_rc 2 "check burn-in confirmed by path (NVMe needs the serial)" nvscope check --target "$A1" \
+	--profile burn-in --yes-destroy-data="$A1" -o /tmp/chk4
+flush "$A1"
+if [ "$(md5sum <"$A1")" = "$sum0" ]; then ok "refused check wrote nothing"; else bad "refused check changed $A1"; fi
+
 # ---- workloads: block layer and passthrough
 R="--rw=randrw --bs=4k --iodepth=4 --runtime=2 --output-format=json"
 # shellcheck disable=SC2086
