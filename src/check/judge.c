@@ -312,6 +312,11 @@ static void judge_jobs(const struct judge_input *in, size_t n, size_t i,
 		char crit[32];
 
 		snprintf(crit, sizeof(crit), "job:%.27s", j->name);
+		if (j->interrupted) {
+			add(out, JUDGE_NA, crit, "%s: not run to the end (check interrupted)",
+			    j->name);
+			continue;
+		}
 		if (!j->ran) {
 			add(out, JUDGE_FAIL, crit, "%s: did not run: %s", j->name,
 			    j->msg[0] ? j->msg : "unknown error");

@@ -59,6 +59,7 @@ struct judge_job {
 	char name[64];
 	enum judge_role role;
 	bool ran;              /* false: not run (setup failed: see msg) */
+	bool interrupted;      /* not run (or not to the end) because the check was stopped: N/A */
 	bool random;           /* perf: random I/O (judged in IOPS), else MB/s */
 	double figure;         /* perf: IOPS or MB/s */
 	uint64_t errors;       /* I/O errors */

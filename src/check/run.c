@@ -301,7 +301,8 @@ static void do_verify(struct check_batch *b, struct check_drive *d, unsigned j)
 		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
 		return;
 	}
-	jj->ran = true;
+	jj->ran = !vr.cancelled;
+	jj->interrupted = vr.cancelled;
 	jj->errors = vr.io_errors;
 	jj->mismatches = vr.mismatches;
 	jj->first_bad = vr.first_bad;
@@ -320,6 +321,12 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	struct runjob rj;
 	char err[256] = "";
 
+	/* a job run again (after --resume) starts clean */
+	jj->ran = jj->interrupted = false;
+	jj->errors = jj->mismatches = jj->first_bad = 0;
+	jj->figure = NAN;
+	jj->msg[0] = '\0';
+	memset(res, 0, sizeof(*res));
 	if (jj->role == JUDGE_ROLE_VERIFY) {
 		do_verify(b, d, j);
 		return;
@@ -335,8 +342,7 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 		return;
 	}
 	jj->ran = !rj.cancelled;
-	if (rj.cancelled)
-		snprintf(jj->msg, sizeof(jj->msg), "interrupted");
+	jj->interrupted = rj.cancelled;
 	const struct result *r = &rj.agg;
 	jj->errors = r->dir[NVS_READ].errors + r->dir[NVS_WRITE].errors;
 	if (rj.error) {
@@ -438,43 +444,68 @@ static int run_phase(struct check_batch *b, int phase,
 	return rc;
 }
 
+unsigned check_steps(const struct check_profile *p, int *steps)
+{
+	unsigned n = 0;
+
+	steps[n++] = CHECK_PHASE_HEALTH;
+	if (p->selftest)
+		steps[n++] = CHECK_PHASE_SELFTEST;
+	for (unsigned j = 0; j < p->njobs; j++)
+		steps[n++] = CHECK_PHASE_JOB + (int)j;
+	steps[n++] = CHECK_PHASE_HEALTH_END;
+	return n;
+}
+
+static void init_drive(struct check_batch *b, struct check_drive *d)
+{
+	const struct check_profile *p = b->prof;
+
+	d->started = unix_now();
+	d->in.njobs = p->njobs;
+	for (unsigned j = 0; j < p->njobs; j++) {
+		struct judge_job *jj = &d->in.jobs[j];
+		snprintf(jj->name, sizeof(jj->name), "%s", p->jobs[j].name);
+		jj->role = p->role[j];
+		jj->min = p->job_min[j];
+		jj->random = p->jobs[j].rw == RW_RANDREAD || p->jobs[j].rw == RW_RANDRW;
+		jj->figure = NAN;
+	}
+}
+
 int check_run(struct check_batch *b, void (*tick)(const struct check_batch *b, void *arg),
 	      void *arg)
 {
 	const struct check_profile *p = b->prof;
-	int rc;
+	int steps[3 + JUDGE_MAX_JOBS], rc = 0;
+	unsigned nsteps = check_steps(p, steps);
 
 	for (size_t i = 0; i < b->n; i++) {
-		b->d[i].started = unix_now();
-		b->d[i].in.njobs = p->njobs;
-		for (unsigned j = 0; j < p->njobs; j++) {
-			struct judge_job *jj = &b->d[i].in.jobs[j];
-			snprintf(jj->name, sizeof(jj->name), "%s", p->jobs[j].name);
-			jj->role = p->role[j];
-			jj->min = p->job_min[j];
-			jj->random = p->jobs[j].rw == RW_RANDREAD || p->jobs[j].rw == RW_RANDRW;
-			jj->figure = NAN;
-		}
+		if (!b->next_step)
+			init_drive(b, &b->d[i]);
 		if (b->dir) {
 			char dir[1200];
 			drive_dir(b, &b->d[i], dir, sizeof(dir));
 			mkdir(dir, 0755);
 		}
 	}
-	rc = run_phase(b, CHECK_PHASE_HEALTH, tick, arg);
-	if (!rc && p->selftest && !cancelled(b))
-		rc = run_phase(b, CHECK_PHASE_SELFTEST, tick, arg);
-	for (unsigned j = 0; !rc && j < p->njobs; j++) {
-		if (!cancelled(b))
-			rc = run_phase(b, CHECK_PHASE_JOB + (int)j, tick, arg);
-		for (size_t i = 0; i < b->n; i++) {
+	while (!rc && b->next_step < nsteps && !cancelled(b)) {
+		int ph = steps[b->next_step];
+		rc = run_phase(b, ph, tick, arg);
+		if (rc || cancelled(b))
+			break; /* an interrupted phase runs again on --resume */
+		b->next_step++;
+		if (b->checkpoint)
+			b->checkpoint(b, b->checkpoint_arg);
+	}
+	for (unsigned k = b->next_step; k < nsteps; k++) {
+		int j = steps[k] - CHECK_PHASE_JOB;
+		for (size_t i = 0; j >= 0 && i < b->n; i++) {
 			struct judge_job *jj = &b->d[i].in.jobs[j];
-			if (!jj->ran && !jj->msg[0] && cancelled(b))
-				snprintf(jj->msg, sizeof(jj->msg), "not run: interrupted");
+			if (!jj->ran)
+				jj->interrupted = true;
 		}
 	}
-	if (!rc)
-		rc = run_phase(b, CHECK_PHASE_HEALTH_END, tick, arg);
 	b->cancelled = cancelled(b);
 	atomic_store(&b->phase, CHECK_PHASE_DONE);
 	for (size_t i = 0; i < b->n; i++) {

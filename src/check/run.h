@@ -56,6 +56,12 @@ struct check_batch {
 	const char *dir;          /* results directory for the run data, or NULL */
 	bool cancelled;           /* out: stopped by @cancel */
 	_Atomic int phase;        /* the phase running now (CHECK_PHASE_*) */
+	/* resume: steps are the phases in order (check_steps); check_run starts
+	 * at next_step (0: a new batch) and counts it up after each finished
+	 * step, calling @checkpoint (may be NULL) then */
+	unsigned next_step;
+	void (*checkpoint)(struct check_batch *b, void *arg);
+	void *checkpoint_arg;
 };
 
 /* Fills @d's identity for @path from the device list @l (a dev_list *,
@@ -69,6 +75,9 @@ int check_drive_identify(struct check_drive *d, const char *path, const void *l,
  * 0, or -errno when a thread could not be started. */
 int check_run(struct check_batch *b, void (*tick)(const struct check_batch *b, void *arg),
 	      void *arg);
+/* The phases of profile @p in order into @steps (at most 3 + JUDGE_MAX_JOBS);
+ * returns how many. */
+unsigned check_steps(const struct check_profile *p, int *steps);
 /* Name of phase @phase ("health", "perf-4k-randread"): b->phase, or a
  * drive's. */
 const char *check_phase_name(const struct check_batch *b, int phase);

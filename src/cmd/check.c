@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
@@ -19,6 +21,7 @@
 #include "check/out.h"
 #include "check/profile.h"
 #include "check/run.h"
+#include "check/state.h"
 #include "cmd/cmd.h"
 #include "cmd/planrun.h"
 #include "dev/devmodel.h"
@@ -36,7 +39,7 @@ struct opts {
 	const char *targets[NVS_MAX_TARGETS];
 	unsigned ntargets;
 	bool all_nvme, json, quiet, force;
-	const char *model, *profile, *csv, *dir, *confirm;
+	const char *model, *profile, *csv, *dir, *confirm, *resume;
 };
 
 static void usage(FILE *f)
@@ -45,6 +48,7 @@ static void usage(FILE *f)
 		"usage: nvscope check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
 		"                     --profile NAME [--json] [--csv FILE] [-o DIR]\n"
 		"                     [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
+		"       nvscope check --resume DIR [--json] [--csv FILE] [-q]\n"
 		"  Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
 		"  burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
 		"  PASS/WARN/FAIL and the reasons.  Drives run in parallel.\n"
@@ -56,6 +60,8 @@ static void usage(FILE *f)
 		"  --yes-destroy-data=L   a profile that writes (burn-in) needs every drive\n"
 		"                         named: its serial (NVMe) or path, comma-separated\n"
 		"  --force-destroy        write even over a partition table/filesystem\n"
+		"  --resume DIR           continue an interrupted check (the same drives,\n"
+		"                         checked by serial; unfinished phase runs again)\n"
 		"  --list                 the profiles\n"
 		"exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
 		"interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.\n");
@@ -79,7 +85,7 @@ static int list_profiles(void)
 
 static int parse(struct opts *o, int argc, char **argv)
 {
-	enum { O_ALL = 256, O_MODEL, O_PROFILE, O_JSON, O_CSV, O_CONFIRM, O_FORCE, O_LIST };
+	enum { O_ALL = 256, O_MODEL, O_PROFILE, O_JSON, O_CSV, O_CONFIRM, O_FORCE, O_LIST, O_RESUME };
 	static const struct option lo[] = {
 		{"target", required_argument, NULL, 't'},
 		{"all-nvme", no_argument, NULL, O_ALL},
@@ -92,6 +98,7 @@ static int parse(struct opts *o, int argc, char **argv)
 		{"force-destroy", no_argument, NULL, O_FORCE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"list", no_argument, NULL, O_LIST},
+		{"resume", required_argument, NULL, O_RESUME},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -136,6 +143,9 @@ static int parse(struct opts *o, int argc, char **argv)
 		case 'q':
 			o->quiet = true;
 			break;
+		case O_RESUME:
+			o->resume = optarg;
+			break;
 		case O_LIST:
 			exit(list_profiles());
 		case 'h':
@@ -151,6 +161,14 @@ static int parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "nvscope check: unexpected '%s' (targets go after --target)\n",
 			argv[optind]);
 		return -EINVAL;
+	}
+	if (o->resume) {
+		if (o->ntargets || o->all_nvme || o->model || o->profile || o->dir || o->force) {
+			fprintf(stderr, "nvscope check: --resume DIR takes the drives, profile and "
+					"options from DIR\n");
+			return -EINVAL;
+		}
+		return 0;
 	}
 	if (!o->profile) {
 		fprintf(stderr, "nvscope check: give --profile NAME (nvscope check --list)\n");
@@ -230,7 +248,7 @@ static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
 			continue;
 		}
 		int rc = safety_check_write(d[i].path, o->force, msg, sizeof(msg));
-		if (rc == -EBUSY || rc == -EEXIST || rc) {
+		if (rc) {
 			fprintf(stderr, "nvscope check: refusing to write: %s\n", msg);
 			bad = 1;
 			continue;
@@ -384,6 +402,74 @@ static void tick(const struct check_batch *b, void *arg)
 		fputc('\n', stderr);
 }
 
+/* --resume: the drives of DIR/state.json, each still the same drive. */
+static int load_resume(struct opts *o, struct check_batch *b, const struct dev_list *l,
+		       struct check_drive *d, size_t *n, char *confirm, size_t clen)
+{
+	char err[1024];
+	struct check_drive now;
+
+	if (check_state_load(b, o->resume, d, NVS_MAX_TARGETS, n, confirm, clen, err,
+			     sizeof(err))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (check_drive_identify(&now, d[i].path, l, err, sizeof(err))) {
+			fprintf(stderr, "nvscope check: %s\n", err);
+			return -ENOENT;
+		}
+		if (strcmp(now.serial, d[i].serial)) {
+			fprintf(stderr,
+				"nvscope check: %s is now %s, the check began on %s: refusing to "
+				"resume\n",
+				d[i].path, now.serial, d[i].serial);
+			return -EINVAL;
+		}
+		memcpy(d[i].ctrl, now.ctrl, sizeof(now.ctrl));
+		memcpy(d[i].model, now.model, sizeof(now.model));
+		memcpy(d[i].firmware, now.firmware, sizeof(now.firmware));
+		d[i].nvme = now.nvme;
+		d[i].capacity = now.capacity;
+	}
+	if (!o->confirm && confirm[0])
+		o->confirm = confirm;
+	o->force = b->force;
+	return 0;
+}
+
+static int lock_dir(const char *dir)
+{
+	char path[4400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "nvscope check: %s: %s\n", dir, strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		fprintf(stderr, "nvscope check: %s: another nvscope check is running there\n", dir);
+		return -EBUSY;
+	}
+	return fd;
+}
+
+struct ckpt {
+	const char *dir, *confirm;
+};
+
+static void checkpoint(struct check_batch *b, void *arg)
+{
+	const struct ckpt *c = arg;
+	int rc = check_state_save(b, c->dir, c->confirm);
+	if (rc)
+		fprintf(stderr, "nvscope check: cannot save %s/state.json: %s\n", c->dir,
+			strerror(-rc));
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -391,16 +477,28 @@ int cmd_check(int argc, char **argv)
 	struct dev_list *l = NULL;
 	struct check_drive *d = NULL;
 	struct check_batch b = {0};
-	char err[1024], dirbuf[512];
+	char err[1024], dirbuf[512], confirm[4096] = "", pname[64];
 	size_t n = 0;
-	int ret = NVS_EXIT_USAGE, rc;
+	int ret = NVS_EXIT_USAGE, rc, lockfd = -1;
 
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
+	if (o.resume) {
+		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
+		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
+		    check_state_profile(o.resume, pname, sizeof(pname))) {
+			fprintf(stderr, "nvscope check: %s: no check state to resume\n", o.resume);
+			return NVS_EXIT_USAGE;
+		}
+		o.profile = dirbuf;
+		o.dir = o.resume;
+	}
 	if (check_profile_load(o.profile, &prof, err, sizeof(err))) {
 		fprintf(stderr, "nvscope check: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
+	if (o.resume)
+		snprintf(prof->name, sizeof(prof->name), "%s", pname);
 	l = dev_scan(err, sizeof(err));
 	d = calloc(NVS_MAX_TARGETS, sizeof(*d));
 	if (!l || !d) {
@@ -408,7 +506,9 @@ int cmd_check(int argc, char **argv)
 		ret = NVS_EXIT_IOERR;
 		goto out;
 	}
-	if (pick_drives(&o, l, d, &n))
+	b.prof = prof;
+	if (o.resume ? load_resume(&o, &b, l, d, &n, confirm, sizeof(confirm))
+		     : pick_drives(&o, l, d, &n))
 		goto out;
 	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
 		goto out; /* refused: nothing touched */
@@ -421,19 +521,36 @@ int cmd_check(int argc, char **argv)
 		snprintf(dirbuf, sizeof(dirbuf), "results/check-%s-%s", prof->name, ts);
 		o.dir = dirbuf;
 	}
-	if (!dir_empty(o.dir)) {
-		fprintf(stderr, "nvscope check: %s exists and is not empty\n", o.dir);
+	if (!o.resume && !dir_empty(o.dir)) {
+		fprintf(stderr, "nvscope check: %s exists and is not empty (continue with --resume)\n",
+			o.dir);
 		goto out;
 	}
 	if ((rc = mkdirs(o.dir))) {
 		fprintf(stderr, "nvscope check: cannot create %s: %s\n", o.dir, strerror(-rc));
 		goto out;
 	}
+	if ((lockfd = lock_dir(o.dir)) < 0)
+		goto out;
+	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
+	unsigned next = b.next_step;
 	b = (struct check_batch){.prof = prof, .d = d, .n = n, .force = o.force,
-				 .cancel = &stop_flag, .dir = o.dir};
+				 .cancel = &stop_flag, .dir = o.dir, .next_step = next,
+				 .checkpoint = checkpoint, .checkpoint_arg = &ck};
 	double started = (double)time(NULL);
-	write_text(o.dir, "profile.ini", prof->text);
-	write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
+	if (!o.resume) {
+		write_text(o.dir, "profile.ini", prof->text);
+		write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
+		for (size_t i = 0; i < n; i++)
+			d[i].started = started;
+		rc = check_state_save(&b, o.dir, o.confirm);
+		if (rc) {
+			fprintf(stderr, "nvscope check: cannot write %s/state.json: %s\n", o.dir,
+				strerror(-rc));
+			ret = NVS_EXIT_IOERR;
+			goto out;
+		}
+	}
 	write_meta(&b, o.dir, "running", started);
 
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -461,13 +578,16 @@ int cmd_check(int argc, char **argv)
 	} else {
 		check_print_table(&b, stdout);
 		if (!o.quiet)
-			printf("results: %s\n", o.dir);
+			printf("results: %s%s\n", o.dir,
+			       b.cancelled ? " (interrupted: nvscope check --resume continues)" : "");
 	}
 	cJSON_Delete(batch);
 	unsigned c[4];
 	check_counts(&b, c);
 	ret = b.cancelled || c[JUDGE_FAIL] || c[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
 out:
+	if (lockfd >= 0)
+		close(lockfd);
 	free(d);
 	dev_list_free(l);
 	check_profile_free(prof);

@@ -75,8 +75,10 @@ static void pass(struct target *t, uint64_t start, uint64_t len, uint32_t bs, ui
 		uint64_t off = start + done;
 		ssize_t r;
 
-		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+			out->cancelled = true;
 			return;
+		}
 		if (!rd)
 			verify_pattern(buf, n, off, seed, false, NULL);
 		r = rd ? pread(t->fd, buf, n, (off_t)off) : pwrite(t->fd, buf, n, (off_t)off);
@@ -172,7 +174,7 @@ int verify_run(const char *path, const struct verify_region *rg, bool force,
 		snprintf(out->msg, sizeof(out->msg), "fsync: %s", strerror(errno));
 	}
 	out->write_s = now_s() - t0;
-	if (!out->io_errors) {
+	if (!out->io_errors && !out->cancelled) {
 		t0 = now_s();
 		pass(&t, start, len, rg->bs, seed, true, buf, cancel, progress, arg, out);
 		out->read_s = now_s() - t0;

@@ -28,6 +28,7 @@ struct verify_result {
 	uint64_t io_errors;    /* failed writes/reads (the pass stops at the first) */
 	int first_errno;
 	double write_s, read_s;
+	bool cancelled;        /* stopped by *cancel before the end */
 	char msg[256];         /* the I/O error, when any */
 };
 
