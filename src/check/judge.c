@@ -31,16 +31,16 @@ const char *judge_level_name(enum judge_level l)
 const char *judge_selftest_result_name(unsigned r)
 {
 	static const char *const names[] = {
-		"completed without error",
-		"aborted by a Device Self-test command",
-		"aborted by a controller reset",
-		"aborted: namespace removed",
-		"aborted by a Format NVM command",
-		"fatal or unknown test error",
-		"completed with a failed segment (unknown which)",
-		"completed with a failed segment",
-		"aborted for an unknown reason",
-		"aborted by a sanitize operation",
+	    "completed without error",
+	    "aborted by a Device Self-test command",
+	    "aborted by a controller reset",
+	    "aborted: namespace removed",
+	    "aborted by a Format NVM command",
+	    "fatal or unknown test error",
+	    "completed with a failed segment (unknown which)",
+	    "completed with a failed segment",
+	    "aborted for an unknown reason",
+	    "aborted by a sanitize operation",
 	};
 	return r < NVS_ARRAY_SIZE(names) ? names[r] : "no result";
 }
@@ -107,10 +107,8 @@ static void judge_max(struct judge_verdict *out, const char *crit, const char *w
 }
 
 static const char *const cw_words[8] = {
-	"available spare below threshold", "temperature", "reliability degraded",
-	"read-only",                       "volatile memory backup failed",
-	"PMR read-only",                   "reserved bit 6",
-	"reserved bit 7",
+    "available spare below threshold", "temperature",	"reliability degraded", "read-only",
+    "volatile memory backup failed",   "PMR read-only", "reserved bit 6",	"reserved bit 7",
 };
 
 static void judge_health(const struct judge_input *d, const struct judge_thresholds *t,
@@ -149,8 +147,8 @@ static void judge_health(const struct judge_input *d, const struct judge_thresho
 	judge_max(out, "error_log", "error-log entries", (double)h->error_log_entries, "",
 		  &t->error_log_warn, NULL);
 	if (t->error_log_new_max.set) {
-		if (d->health_after_valid && d->health_after.error_log_entries >=
-						     d->health.error_log_entries)
+		if (d->health_after_valid &&
+		    d->health_after.error_log_entries >= d->health.error_log_entries)
 			judge_max(out, "error_log_new", "new error-log entries during the check",
 				  (double)(d->health_after.error_log_entries -
 					   d->health.error_log_entries),
@@ -182,7 +180,8 @@ static void judge_health(const struct judge_input *d, const struct judge_thresho
 	}
 	if (t->crit_temp_minutes_max.set) {
 		if (h->critical_temp_valid)
-			judge_max(out, "critical_temp_time", "minutes above the critical temperature",
+			judge_max(out, "critical_temp_time",
+				  "minutes above the critical temperature",
 				  h->critical_temp_minutes, "", NULL, &t->crit_temp_minutes_max);
 		else
 			add(out, JUDGE_NA, "critical_temp_time",
@@ -238,8 +237,8 @@ static void judge_selftest(const struct judge_input *d, struct judge_verdict *ou
 
 /* Median of job @name on the drives of @in other than @self with the same
  * model and a figure; *@nsib gets how many. */
-static double sibling_median(const struct judge_input *in, size_t n, size_t self,
-			     const char *name, size_t *nsib)
+static double sibling_median(const struct judge_input *in, size_t n, size_t self, const char *name,
+			     size_t *nsib)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v));
 	double m = NAN;
@@ -265,9 +264,8 @@ static double sibling_median(const struct judge_input *in, size_t n, size_t self
 	return m;
 }
 
-static void judge_perf(const struct judge_input *in, size_t n, size_t i,
-		       const struct judge_job *j, const struct judge_thresholds *t,
-		       struct judge_verdict *out)
+static void judge_perf(const struct judge_input *in, size_t n, size_t i, const struct judge_job *j,
+		       const struct judge_thresholds *t, struct judge_verdict *out)
 {
 	char crit[32], a[32], b[32];
 	const char *unit = j->random ? "IOPS" : "MB/s";
@@ -298,8 +296,10 @@ static void judge_perf(const struct judge_input *in, size_t n, size_t i,
 	double pct = 100.0 * j->figure / med;
 	add(out, pct < t->outlier_pct ? JUDGE_FAIL : JUDGE_PASS, crit,
 	    "%s %s %s = %.*f%% of batch median %s%s", j->name, si(j->figure, a, sizeof(a)), unit,
-	    pct >= 10 ? 0 : pct >= 1 ? 1 : 2, pct, si(med, b, sizeof(b)),
-	    pct < t->outlier_pct ? " (outlier)" : "");
+	    pct >= 10  ? 0
+	    : pct >= 1 ? 1
+		       : 2,
+	    pct, si(med, b, sizeof(b)), pct < t->outlier_pct ? " (outlier)" : "");
 }
 
 static void judge_jobs(const struct judge_input *in, size_t n, size_t i,
@@ -340,12 +340,12 @@ static void judge_jobs(const struct judge_input *in, size_t n, size_t i,
 		else
 			add(out, JUDGE_PASS, crit, "%s: %s", j->name,
 			    j->role == JUDGE_ROLE_VERIFY ? "written and read back identical"
-							  : "read without errors");
+							 : "read without errors");
 	}
 }
 
-void judge_drive(const struct judge_input *in, size_t n, size_t i,
-		 const struct judge_thresholds *t, struct judge_verdict *out)
+void judge_drive(const struct judge_input *in, size_t n, size_t i, const struct judge_thresholds *t,
+		 struct judge_verdict *out)
 {
 	memset(out, 0, sizeof(*out));
 	judge_health(&in[i], t, out);

@@ -24,7 +24,7 @@
 #include "dev/devmodel.h"
 #include "dev/nvme.h"
 
-#define JUDGE_MAX_JOBS 16
+#define JUDGE_MAX_JOBS	  16
 #define JUDGE_MAX_REASONS 40
 
 enum judge_level { JUDGE_NA, JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
@@ -36,17 +36,17 @@ struct judge_limit {
 };
 
 struct judge_thresholds {
-	bool critical_warning;             /* any critical warning bit fails (default on) */
-	struct judge_limit spare_min;      /* % floor besides the drive's own threshold */
-	struct judge_limit used_warn, used_max;      /* percentage used */
-	struct judge_limit media_errors_max;         /* media and data integrity errors */
-	struct judge_limit error_log_warn;           /* lifetime error-log entries: warn above */
-	struct judge_limit error_log_new_max;        /* new entries during the check: fail above */
-	struct judge_limit temp_warn_c, temp_max_c;  /* composite temperature */
-	struct judge_limit warn_temp_minutes_max;    /* time above WCTEMP: warn above */
-	struct judge_limit crit_temp_minutes_max;    /* time above CCTEMP: fail above */
-	struct judge_limit throttle_seconds_max;     /* thermal management time: warn above */
-	double outlier_pct;                /* perf below this % of the sibling median fails; 0 off */
+	bool critical_warning;			/* any critical warning bit fails (default on) */
+	struct judge_limit spare_min;		/* % floor besides the drive's own threshold */
+	struct judge_limit used_warn, used_max; /* percentage used */
+	struct judge_limit media_errors_max;	/* media and data integrity errors */
+	struct judge_limit error_log_warn;	/* lifetime error-log entries: warn above */
+	struct judge_limit error_log_new_max;	/* new entries during the check: fail above */
+	struct judge_limit temp_warn_c, temp_max_c; /* composite temperature */
+	struct judge_limit warn_temp_minutes_max;   /* time above WCTEMP: warn above */
+	struct judge_limit crit_temp_minutes_max;   /* time above CCTEMP: fail above */
+	struct judge_limit throttle_seconds_max;    /* thermal management time: warn above */
+	double outlier_pct; /* perf below this % of the sibling median fails; 0 off */
 };
 
 /* Sets the defaults: critical warning judged, outlier 80 %, nothing else. */
@@ -58,32 +58,32 @@ enum judge_role { JUDGE_ROLE_READ, JUDGE_ROLE_PERF, JUDGE_ROLE_VERIFY };
 struct judge_job {
 	char name[64];
 	enum judge_role role;
-	bool ran;              /* false: not run (setup failed: see msg) */
-	bool interrupted;      /* not run (or not to the end) because the check was stopped: N/A */
-	bool random;           /* perf: random I/O (judged in IOPS), else MB/s */
-	double figure;         /* perf: IOPS or MB/s */
-	uint64_t errors;       /* I/O errors */
-	uint64_t mismatches;   /* verify: blocks read back different */
-	uint64_t first_bad;    /* verify: byte offset of the first */
+	bool ran;		/* false: not run (setup failed: see msg) */
+	bool interrupted;	/* not run (or not to the end) because the check was stopped: N/A */
+	bool random;		/* perf: random I/O (judged in IOPS), else MB/s */
+	double figure;		/* perf: IOPS or MB/s */
+	uint64_t errors;	/* I/O errors */
+	uint64_t mismatches;	/* verify: blocks read back different */
+	uint64_t first_bad;	/* verify: byte offset of the first */
 	struct judge_limit min; /* perf: the profile's JOB.min */
-	char msg[200];         /* the error, when any */
+	char msg[200];		/* the error, when any */
 };
 
 enum judge_selftest {
-	JUDGE_ST_NOT_RUN,       /* the profile asks for none */
+	JUDGE_ST_NOT_RUN,	/* the profile asks for none */
 	JUDGE_ST_NOT_SUPPORTED, /* the controller has none (or not NVMe): a result */
-	JUDGE_ST_DONE,          /* finished: see selftest.last_result */
-	JUDGE_ST_TIMEOUT,       /* still running at the deadline */
-	JUDGE_ST_ERROR,         /* could not be started or read: see selftest_msg */
+	JUDGE_ST_DONE,		/* finished: see selftest.last_result */
+	JUDGE_ST_TIMEOUT,	/* still running at the deadline */
+	JUDGE_ST_ERROR,		/* could not be started or read: see selftest_msg */
 };
 
 struct judge_input {
-	char model[64];                /* siblings share it */
-	bool health_valid;             /* SMART read at the start */
+	char model[64];	   /* siblings share it */
+	bool health_valid; /* SMART read at the start */
 	struct dev_health health;
-	bool health_after_valid;       /* SMART read at the end */
+	bool health_after_valid; /* SMART read at the end */
 	struct dev_health health_after;
-	char health_msg[160];          /* why health is missing ("not an NVMe device") */
+	char health_msg[160]; /* why health is missing ("not an NVMe device") */
 	bool errlog_valid;
 	struct nvs_errlog errlog;
 	enum judge_selftest st;
@@ -96,7 +96,7 @@ struct judge_input {
 struct judge_reason {
 	enum judge_level level;
 	char criterion[32]; /* "critical_warning", "spare", "perf:perf-4k-randread" */
-	char text[200];     /* "spare 8% < threshold 10%" */
+	char text[200];	    /* "spare 8% < threshold 10%" */
 };
 
 struct judge_verdict {
@@ -106,8 +106,8 @@ struct judge_verdict {
 };
 
 /* Judges drive @i of @in[@n] (siblings are the other drives of @in). */
-void judge_drive(const struct judge_input *in, size_t n, size_t i,
-		 const struct judge_thresholds *t, struct judge_verdict *out);
+void judge_drive(const struct judge_input *in, size_t n, size_t i, const struct judge_thresholds *t,
+		 struct judge_verdict *out);
 /* judge_drive for every drive: @out has @n entries. */
 void judge_batch(const struct judge_input *in, size_t n, const struct judge_thresholds *t,
 		 struct judge_verdict *out);

@@ -45,7 +45,8 @@ void check_print_table(const struct check_batch *b, FILE *f)
 	for (size_t i = 0; i < b->n; i++) {
 		const struct check_drive *d = &b->d[i];
 		fprintf(f, "%-20s %-24.24s %-10s %10s %-7s %s\n", d->serial, d->model,
-			d->firmware[0] ? d->firmware : "-", human_bytes(d->capacity, cap, sizeof(cap)),
+			d->firmware[0] ? d->firmware : "-",
+			human_bytes(d->capacity, cap, sizeof(cap)),
 			judge_level_name(d->verdict.level), reasons(d, why, sizeof(why)));
 	}
 	check_counts(b, c);
@@ -104,9 +105,8 @@ void *check_drive_json(const struct check_batch *b, const struct check_drive *d)
 		cJSON_AddItemToArray(cr, c);
 	}
 	if (in->health_valid) {
-		cJSON *h = dev_health_to_json(in->health_after_valid ? &in->health_after
-								      : &in->health,
-					      d->ctrl);
+		cJSON *h = dev_health_to_json(
+		    in->health_after_valid ? &in->health_after : &in->health, d->ctrl);
 		if (h)
 			cJSON_AddItemToObject(o, "health", h);
 	} else {

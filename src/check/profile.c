@@ -26,8 +26,7 @@ int check_profile_find(const char *name, char *path, size_t len)
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	return datadir_find("presets/checks", "NVSCOPE_PRESETS", "checks", name, ".ini", path,
-			    len);
+	return datadir_find("presets/checks", "NVSCOPE_PRESETS", "checks", name, ".ini", path, len);
 }
 
 int check_parse_limit(const char *v, struct judge_limit *out)
@@ -60,8 +59,7 @@ static int parse_flag(const char *v, bool *out)
 	return 0;
 }
 
-static int on_check(struct check_profile *p, const char *k, const char *v, char *err,
-		    size_t errlen)
+static int on_check(struct check_profile *p, const char *k, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(k, "description")) {
 		snprintf(p->description, sizeof(p->description), "%s", v ? v : "");
@@ -97,18 +95,17 @@ static int on_threshold(struct parse *ps, const char *k, const char *v, char *er
 		const char *key;
 		size_t off;
 	} limits[] = {
-		{"spare_min", offsetof(struct judge_thresholds, spare_min)},
-		{"percentage_used_warn", offsetof(struct judge_thresholds, used_warn)},
-		{"percentage_used_max", offsetof(struct judge_thresholds, used_max)},
-		{"media_errors_max", offsetof(struct judge_thresholds, media_errors_max)},
-		{"error_log_entries_warn", offsetof(struct judge_thresholds, error_log_warn)},
-		{"error_log_new_max", offsetof(struct judge_thresholds, error_log_new_max)},
-		{"temperature_warn", offsetof(struct judge_thresholds, temp_warn_c)},
-		{"temperature_max", offsetof(struct judge_thresholds, temp_max_c)},
-		{"warning_temp_minutes_max", offsetof(struct judge_thresholds, warn_temp_minutes_max)},
-		{"critical_temp_minutes_max",
-		 offsetof(struct judge_thresholds, crit_temp_minutes_max)},
-		{"throttle_seconds_max", offsetof(struct judge_thresholds, throttle_seconds_max)},
+	    {"spare_min", offsetof(struct judge_thresholds, spare_min)},
+	    {"percentage_used_warn", offsetof(struct judge_thresholds, used_warn)},
+	    {"percentage_used_max", offsetof(struct judge_thresholds, used_max)},
+	    {"media_errors_max", offsetof(struct judge_thresholds, media_errors_max)},
+	    {"error_log_entries_warn", offsetof(struct judge_thresholds, error_log_warn)},
+	    {"error_log_new_max", offsetof(struct judge_thresholds, error_log_new_max)},
+	    {"temperature_warn", offsetof(struct judge_thresholds, temp_warn_c)},
+	    {"temperature_max", offsetof(struct judge_thresholds, temp_max_c)},
+	    {"warning_temp_minutes_max", offsetof(struct judge_thresholds, warn_temp_minutes_max)},
+	    {"critical_temp_minutes_max", offsetof(struct judge_thresholds, crit_temp_minutes_max)},
+	    {"throttle_seconds_max", offsetof(struct judge_thresholds, throttle_seconds_max)},
 	};
 	size_t kl = strlen(k);
 	struct judge_limit l;
@@ -150,8 +147,8 @@ bad:
 	return -EINVAL;
 }
 
-static int on_extra(void *arg, const char *section, const char *key, const char *value,
-		    char *err, size_t errlen)
+static int on_extra(void *arg, const char *section, const char *key, const char *value, char *err,
+		    size_t errlen)
 {
 	struct parse *ps = arg;
 
@@ -172,7 +169,8 @@ static char *read_text(const char *path, unsigned *nsections, int *rc)
 		*rc = -errno;
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) || (len = (size_t)ftell(f)) > (1u << 20) || fseek(f, 0, SEEK_SET)) {
+	if (fseek(f, 0, SEEK_END) || (len = (size_t)ftell(f)) > (1u << 20) ||
+	    fseek(f, 0, SEEK_SET)) {
 		*rc = -EFBIG;
 		goto close;
 	}
@@ -206,8 +204,9 @@ static int validate_job(struct check_profile *p, unsigned i, char *err, size_t e
 	struct spec *s = &p->jobs[i];
 
 	if (s->ntargets) {
-		snprintf(err, errlen, "%s: job %s names a target: targets come from the command line",
-			 p->path, s->name);
+		snprintf(err, errlen,
+			 "%s: job %s names a target: targets come from the command line", p->path,
+			 s->name);
 		return -EINVAL;
 	}
 	if (prefixed(s->name, "read-"))
@@ -217,8 +216,9 @@ static int validate_job(struct check_profile *p, unsigned i, char *err, size_t e
 	else if (prefixed(s->name, "verify-"))
 		p->role[i] = JUDGE_ROLE_VERIFY;
 	else {
-		snprintf(err, errlen, "%s: job [%s]: a check job is named read-*, perf-* or verify-*",
-			 p->path, s->name);
+		snprintf(err, errlen,
+			 "%s: job [%s]: a check job is named read-*, perf-* or verify-*", p->path,
+			 s->name);
 		return -EINVAL;
 	}
 	if (p->role[i] == JUDGE_ROLE_VERIFY) {

@@ -20,9 +20,9 @@ struct check_profile {
 	char name[64];
 	char path[4096];
 	char description[160];
-	int selftest;                 /* 0 none, 1 short, 2 extended */
+	int selftest;		      /* 0 none, 1 short, 2 extended */
 	uint64_t selftest_timeout_ns; /* give up waiting after this */
-	bool error_log;               /* read the Error Information log */
+	bool error_log;		      /* read the Error Information log */
 	struct judge_thresholds th;
 	unsigned njobs;
 	struct spec jobs[JUDGE_MAX_JOBS];

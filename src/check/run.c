@@ -36,8 +36,8 @@ void check_safe_name(const char *serial, char *buf, size_t len)
 
 	for (; serial[i] && i + 1 < len; i++) {
 		char c = serial[i];
-		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			  c == '.' || c == '_' || c == '-';
+		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 		buf[i] = ok && !(i == 0 && c == '.') ? c : '_';
 	}
 	if (len)
@@ -170,10 +170,10 @@ static void do_health(struct check_batch *b, struct check_drive *d, bool end)
 			save_health(b, d, &in->health, "health-before.json");
 		if (b->prof->error_log)
 			in->errlog_valid =
-				!nvs_nvme_error_log(d->ctrl, &in->errlog, &st, err, sizeof(err));
+			    !nvs_nvme_error_log(d->ctrl, &in->errlog, &st, err, sizeof(err));
 	} else {
 		in->health_after_valid =
-			!dev_health_read(d->ctrl, &in->health_after, &st, err, sizeof(err));
+		    !dev_health_read(d->ctrl, &in->health_after, &st, err, sizeof(err));
 		if (in->health_after_valid)
 			save_health(b, d, &in->health_after, "health-after.json");
 	}
@@ -230,8 +230,8 @@ static void do_selftest(struct check_batch *b, struct check_drive *d)
 	}
 }
 
-static void save_run(const struct check_batch *b, const struct check_drive *d,
-		     const struct spec *s, const struct runjob *rj)
+static void save_run(const struct check_batch *b, const struct check_drive *d, const struct spec *s,
+		     const struct runjob *rj)
 {
 	char dir[1200], path[1300];
 	FILE *f;
@@ -270,7 +270,7 @@ static void job_tick(const struct pool *p, const struct collect *c, void *arg)
 	(void)c;
 	if (planned)
 		atomic_store(&d->permille, (int)fmin(1000.0, 1000.0 * (double)pool_elapsed_ns(p) /
-								    (double)planned));
+								 (double)planned));
 }
 
 static void verify_tick(double pct, void *arg)
@@ -405,7 +405,7 @@ static int run_phase_on(struct check_batch *b, int phase, size_t first, size_t c
 	}
 	for (; started < count; started++) {
 		tk[started] = (struct task){
-			.b = b, .d = &b->d[first + started], .phase = phase, .done = &done};
+		    .b = b, .d = &b->d[first + started], .phase = phase, .done = &done};
 		if (pthread_create(&th[started], NULL, task_main, &tk[started])) {
 			rc = -EAGAIN;
 			break;

@@ -18,7 +18,7 @@
 
 /* Figures of one job on one drive (beside judge_job). */
 struct check_jobres {
-	double iops, mbps;     /* reads + writes */
+	double iops, mbps; /* reads + writes */
 	double lat_mean_us, lat_p99_us;
 	double seconds;
 	uint64_t bytes;
@@ -26,36 +26,42 @@ struct check_jobres {
 
 struct check_drive {
 	/* identity (filled by the caller: check_drive_identify) */
-	char path[256];     /* the I/O target: namespace block device or other */
-	char ctrl[64];      /* NVMe controller node ("/dev/nvme0"), "" otherwise */
+	char path[256]; /* the I/O target: namespace block device or other */
+	char ctrl[64];	/* NVMe controller node ("/dev/nvme0"), "" otherwise */
 	bool nvme;
-	char serial[64];    /* NVMe serial; the device name for other devices */
+	char serial[64]; /* NVMe serial; the device name for other devices */
 	char model[64];
 	char firmware[16];
 	uint64_t capacity;
-	bool write_ok;      /* the caller checked the confirmation for this drive */
+	bool write_ok; /* the caller checked the confirmation for this drive */
 	/* results */
 	struct judge_input in;
 	struct check_jobres res[JUDGE_MAX_JOBS];
 	struct judge_verdict verdict;
 	double started, finished; /* unix time */
 	/* live progress */
-	_Atomic int phase;  /* CHECK_PHASE_* or CHECK_PHASE_JOB + job index */
+	_Atomic int phase; /* CHECK_PHASE_* or CHECK_PHASE_JOB + job index */
 	_Atomic int permille;
 };
 
-enum { CHECK_PHASE_WAIT, CHECK_PHASE_HEALTH, CHECK_PHASE_SELFTEST, CHECK_PHASE_HEALTH_END,
-       CHECK_PHASE_DONE, CHECK_PHASE_JOB };
+enum {
+	CHECK_PHASE_WAIT,
+	CHECK_PHASE_HEALTH,
+	CHECK_PHASE_SELFTEST,
+	CHECK_PHASE_HEALTH_END,
+	CHECK_PHASE_DONE,
+	CHECK_PHASE_JOB
+};
 
 struct check_batch {
 	const struct check_profile *prof;
 	struct check_drive *d;
 	size_t n;
-	bool force;               /* write over a signature (--force-destroy) */
+	bool force;		   /* write over a signature (--force-destroy) */
 	const _Atomic int *cancel; /* stops the run when non-zero (may be NULL) */
-	const char *dir;          /* results directory for the run data, or NULL */
-	bool cancelled;           /* out: stopped by @cancel */
-	_Atomic int phase;        /* the phase running now (CHECK_PHASE_*) */
+	const char *dir;	   /* results directory for the run data, or NULL */
+	bool cancelled;		   /* out: stopped by @cancel */
+	_Atomic int phase;	   /* the phase running now (CHECK_PHASE_*) */
 	/* resume: steps are the phases in order (check_steps); check_run starts
 	 * at next_step (0: a new batch) and counts it up after each finished
 	 * step, calling @checkpoint (may be NULL) then */

@@ -146,8 +146,9 @@ int check_state_load(struct check_batch *b, const char *dir, struct check_drive 
 	    cJSON_GetArraySize(lay) != 2 ||
 	    cJSON_GetArrayItem(lay, 0)->valuedouble != (double)sizeof(struct judge_input) ||
 	    cJSON_GetArrayItem(lay, 1)->valuedouble != (double)sizeof(d->res)) {
-		snprintf(err, errlen, "%s: written by another nvscope build (%s): run the check again",
-			 path, ver ? ver : "?");
+		snprintf(err, errlen,
+			 "%s: written by another nvscope build (%s): run the check again", path,
+			 ver ? ver : "?");
 		goto out;
 	}
 	double next = num(o, "next_step", -1);

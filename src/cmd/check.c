@@ -44,27 +44,27 @@ struct opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: nvscope check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
-		"                     --profile NAME [--json] [--csv FILE] [-o DIR]\n"
-		"                     [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
-		"       nvscope check --resume DIR [--json] [--csv FILE] [-q]\n"
-		"  Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
-		"  burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
-		"  PASS/WARN/FAIL and the reasons.  Drives run in parallel.\n"
-		"  --all-nvme             every NVMe controller (its first namespace)\n"
-		"  --model M              only drives of this model\n"
-		"  --json                 the batch as JSON on stdout (for an asset system)\n"
-		"  --csv FILE             one CSV row per drive\n"
-		"  -o, --output DIR       results directory (default results/check-NAME-DATE-TIME)\n"
-		"  --yes-destroy-data=L   a profile that writes (burn-in) needs every drive\n"
-		"                         named: its serial (NVMe) or path, comma-separated\n"
-		"  --force-destroy        write even over a partition table/filesystem\n"
-		"  --resume DIR           continue an interrupted check (the same drives,\n"
-		"                         checked by serial; unfinished phase runs again)\n"
-		"  --list                 the profiles\n"
-		"exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
-		"interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.\n");
+	fprintf(
+	    f, "usage: nvscope check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
+	       "                     --profile NAME [--json] [--csv FILE] [-o DIR]\n"
+	       "                     [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
+	       "       nvscope check --resume DIR [--json] [--csv FILE] [-q]\n"
+	       "  Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
+	       "  burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
+	       "  PASS/WARN/FAIL and the reasons.  Drives run in parallel.\n"
+	       "  --all-nvme             every NVMe controller (its first namespace)\n"
+	       "  --model M              only drives of this model\n"
+	       "  --json                 the batch as JSON on stdout (for an asset system)\n"
+	       "  --csv FILE             one CSV row per drive\n"
+	       "  -o, --output DIR       results directory (default results/check-NAME-DATE-TIME)\n"
+	       "  --yes-destroy-data=L   a profile that writes (burn-in) needs every drive\n"
+	       "                         named: its serial (NVMe) or path, comma-separated\n"
+	       "  --force-destroy        write even over a partition table/filesystem\n"
+	       "  --resume DIR           continue an interrupted check (the same drives,\n"
+	       "                         checked by serial; unfinished phase runs again)\n"
+	       "  --list                 the profiles\n"
+	       "exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
+	       "interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.\n");
 }
 
 static int list_profiles(void)
@@ -85,22 +85,32 @@ static int list_profiles(void)
 
 static int parse(struct opts *o, int argc, char **argv)
 {
-	enum { O_ALL = 256, O_MODEL, O_PROFILE, O_JSON, O_CSV, O_CONFIRM, O_FORCE, O_LIST, O_RESUME };
+	enum {
+		O_ALL = 256,
+		O_MODEL,
+		O_PROFILE,
+		O_JSON,
+		O_CSV,
+		O_CONFIRM,
+		O_FORCE,
+		O_LIST,
+		O_RESUME
+	};
 	static const struct option lo[] = {
-		{"target", required_argument, NULL, 't'},
-		{"all-nvme", no_argument, NULL, O_ALL},
-		{"model", required_argument, NULL, O_MODEL},
-		{"profile", required_argument, NULL, O_PROFILE},
-		{"json", no_argument, NULL, O_JSON},
-		{"csv", required_argument, NULL, O_CSV},
-		{"output", required_argument, NULL, 'o'},
-		{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
-		{"force-destroy", no_argument, NULL, O_FORCE},
-		{"quiet", no_argument, NULL, 'q'},
-		{"list", no_argument, NULL, O_LIST},
-		{"resume", required_argument, NULL, O_RESUME},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"target", required_argument, NULL, 't'},
+	    {"all-nvme", no_argument, NULL, O_ALL},
+	    {"model", required_argument, NULL, O_MODEL},
+	    {"profile", required_argument, NULL, O_PROFILE},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"csv", required_argument, NULL, O_CSV},
+	    {"output", required_argument, NULL, 'o'},
+	    {"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+	    {"force-destroy", no_argument, NULL, O_FORCE},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"list", no_argument, NULL, O_LIST},
+	    {"resume", required_argument, NULL, O_RESUME},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -182,8 +192,8 @@ static int parse(struct opts *o, int argc, char **argv)
 }
 
 /* Adds drive @path to @d[*n] unless its serial (or path) is there already. */
-static int add_drive(struct check_drive *d, size_t *n, const char *path,
-		     const struct dev_list *l, bool dup_is_error)
+static int add_drive(struct check_drive *d, size_t *n, const char *path, const struct dev_list *l,
+		     bool dup_is_error)
 {
 	char err[512];
 	struct check_drive *nd = &d[*n];
@@ -223,7 +233,8 @@ static int pick_drives(const struct opts *o, const struct dev_list *l, struct ch
 	}
 	if (!*n) {
 		fprintf(stderr, "nvscope check: no drive to check%s%s%s\n",
-			o->model ? " of model '" : "", o->model ? o->model : "", o->model ? "'" : "");
+			o->model ? " of model '" : "", o->model ? o->model : "",
+			o->model ? "'" : "");
 		return -ENOENT;
 	}
 	return 0;
@@ -240,10 +251,11 @@ static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
 		if (!planrun_confirmed(o->confirm, d[i].path, token, sizeof(token))) {
 			char need[256] = "";
 			dev_confirm_token(d[i].path, need, sizeof(need));
-			fprintf(stderr,
-				"nvscope check: refusing: the profile writes to %s and destroys its "
-				"data; confirm with --yes-destroy-data=%s\n",
-				d[i].path, need);
+			fprintf(
+			    stderr,
+			    "nvscope check: refusing: the profile writes to %s and destroys its "
+			    "data; confirm with --yes-destroy-data=%s\n",
+			    d[i].path, need);
 			bad = 1;
 			continue;
 		}
@@ -394,7 +406,9 @@ static void tick(const struct check_batch *b, void *arg)
 	for (size_t i = 0; i < b->n && i < 6; i++) {
 		int dp = atomic_load(&b->d[i].phase);
 		fprintf(stderr, " %s %s", b->d[i].serial,
-			dp == ph ? "" : dp == CHECK_PHASE_WAIT ? "wait" : "done");
+			dp == ph		 ? ""
+			: dp == CHECK_PHASE_WAIT ? "wait"
+						 : "done");
 		if (dp == ph)
 			fprintf(stderr, "%d%%", atomic_load(&b->d[i].permille) / 10);
 	}
@@ -522,7 +536,8 @@ int cmd_check(int argc, char **argv)
 		o.dir = dirbuf;
 	}
 	if (!o.resume && !dir_empty(o.dir)) {
-		fprintf(stderr, "nvscope check: %s exists and is not empty (continue with --resume)\n",
+		fprintf(stderr,
+			"nvscope check: %s exists and is not empty (continue with --resume)\n",
 			o.dir);
 		goto out;
 	}
@@ -534,9 +549,15 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
 	unsigned next = b.next_step;
-	b = (struct check_batch){.prof = prof, .d = d, .n = n, .force = o.force,
-				 .cancel = &stop_flag, .dir = o.dir, .next_step = next,
-				 .checkpoint = checkpoint, .checkpoint_arg = &ck};
+	b = (struct check_batch){.prof = prof,
+				 .d = d,
+				 .n = n,
+				 .force = o.force,
+				 .cancel = &stop_flag,
+				 .dir = o.dir,
+				 .next_step = next,
+				 .checkpoint = checkpoint,
+				 .checkpoint_arg = &ck};
 	double started = (double)time(NULL);
 	if (!o.resume) {
 		write_text(o.dir, "profile.ini", prof->text);
@@ -579,7 +600,8 @@ int cmd_check(int argc, char **argv)
 		check_print_table(&b, stdout);
 		if (!o.quiet)
 			printf("results: %s%s\n", o.dir,
-			       b.cancelled ? " (interrupted: nvscope check --resume continues)" : "");
+			       b.cancelled ? " (interrupted: nvscope check --resume continues)"
+					   : "");
 	}
 	cJSON_Delete(batch);
 	unsigned c[4];

@@ -139,8 +139,10 @@ int verify_run(const char *path, const struct verify_region *rg, bool force,
 		goto close;
 	}
 	if (rg->bs % t.lbs) {
-		snprintf(err, errlen, "%s: verify block size %u is not a multiple of the %u-byte "
-			 "logical block", path, rg->bs, t.lbs);
+		snprintf(err, errlen,
+			 "%s: verify block size %u is not a multiple of the %u-byte "
+			 "logical block",
+			 path, rg->bs, t.lbs);
 		rc = -EINVAL;
 		goto close;
 	}

@@ -21,15 +21,15 @@
 #include <stdint.h>
 
 struct verify_result {
-	uint64_t bytes;        /* region length written (and read back) */
+	uint64_t bytes;		/* region length written (and read back) */
 	uint64_t written, read; /* bytes that completed in each pass */
-	uint64_t mismatches;   /* sectors that read back different */
-	uint64_t first_bad;    /* byte offset of the first, when any */
-	uint64_t io_errors;    /* failed writes/reads (the pass stops at the first) */
+	uint64_t mismatches;	/* sectors that read back different */
+	uint64_t first_bad;	/* byte offset of the first, when any */
+	uint64_t io_errors;	/* failed writes/reads (the pass stops at the first) */
 	int first_errno;
 	double write_s, read_s;
-	bool cancelled;        /* stopped by *cancel before the end */
-	char msg[256];         /* the I/O error, when any */
+	bool cancelled; /* stopped by *cancel before the end */
+	char msg[256];	/* the I/O error, when any */
 };
 
 /* The region: @offset/@size in bytes, or @offset_pct/@size_pct of the

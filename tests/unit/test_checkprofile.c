@@ -74,8 +74,7 @@ START_TEST(test_read_only_jobs_never_write)
 	check_profile_free(p);
 	/* other job names, and targets in the file, are refused */
 	ck_assert_int_eq(load_text("[bench]\nrw=read\n", &p, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(load_text("[read-x]\nfilename=/dev/sda\n", &p, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(load_text("[read-x]\nfilename=/dev/sda\n", &p, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "command line"));
 }
 END_TEST
@@ -96,13 +95,20 @@ START_TEST(test_thresholds)
 	ck_assert(p->job_min[0].set && p->job_min[0].v == 1000);
 	check_profile_free(p);
 	static const char *const bad[] = {
-		"[thresholds]\nspare_min=nan\n",     "[thresholds]\nspare_min=inf\n",
-		"[thresholds]\nspare_min=-1\n",      "[thresholds]\nspare_min=10x\n",
-		"[thresholds]\nspare_min=\n",        "[thresholds]\nsparemin=1\n",
-		"[thresholds]\noutlier_pct=101\n",   "[thresholds]\ncritical_warning=maybe\n",
-		"[thresholds]\nperf-b.min=1\n",      "[thresholds]\nread-a.min=1\n[read-a]\nrw=read\n",
-		"[check]\nselftest=long\n",          "[check]\nselftest_timeout=0\n",
-		"[check]\nunknown=1\n",              "[thresholds]\nmedia_errors_max=1e999\n",
+	    "[thresholds]\nspare_min=nan\n",
+	    "[thresholds]\nspare_min=inf\n",
+	    "[thresholds]\nspare_min=-1\n",
+	    "[thresholds]\nspare_min=10x\n",
+	    "[thresholds]\nspare_min=\n",
+	    "[thresholds]\nsparemin=1\n",
+	    "[thresholds]\noutlier_pct=101\n",
+	    "[thresholds]\ncritical_warning=maybe\n",
+	    "[thresholds]\nperf-b.min=1\n",
+	    "[thresholds]\nread-a.min=1\n[read-a]\nrw=read\n",
+	    "[check]\nselftest=long\n",
+	    "[check]\nselftest_timeout=0\n",
+	    "[check]\nunknown=1\n",
+	    "[thresholds]\nmedia_errors_max=1e999\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		p = NULL;

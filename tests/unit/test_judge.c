@@ -28,8 +28,7 @@ static const struct judge_reason *find(const struct judge_verdict *v, const char
 	return NULL;
 }
 
-static int level_of(const struct judge_input *d, const struct judge_thresholds *t,
-		    const char *crit)
+static int level_of(const struct judge_input *d, const struct judge_thresholds *t, const char *crit)
 {
 	struct judge_verdict v;
 	judge_drive(d, 1, 0, t, &v);
@@ -71,7 +70,8 @@ START_TEST(test_critical_warning_named)
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_int_eq(v.level, JUDGE_FAIL);
 	judge_summary(&v, JUDGE_WARN, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "critical warning: reliability degraded; critical warning: read-only");
+	ck_assert_str_eq(buf,
+			 "critical warning: reliability degraded; critical warning: read-only");
 	d.health.critical_warning = DEV_CW_SPARE;
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_str_eq(find(&v, "critical_warning")->text,
@@ -414,7 +414,7 @@ START_TEST(test_median_many)
 	ck_assert_str_eq(find(&v[3], "perf:4k-randread")->text,
 			 "4k-randread 50 IOPS = 50% of batch median 101 (outlier)");
 	ck_assert_int_eq(v[4].level, JUDGE_PASS); /* faster is no failure */
-	d[4].jobs[0].errors = 1;                  /* no longer a sibling */
+	d[4].jobs[0].errors = 1;		  /* no longer a sibling */
 	judge_batch(d, 5, &t, v);
 	ck_assert_str_eq(find(&v[3], "perf:4k-randread")->text,
 			 "4k-randread 50 IOPS = 50% of batch median 100 (outlier)");
