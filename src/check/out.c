@@ -50,8 +50,9 @@ void check_print_table(const struct check_batch *b, FILE *f)
 			judge_level_name(d->verdict.level), reasons(d, why, sizeof(why)));
 	}
 	check_counts(b, c);
-	fprintf(f, "%zu drives: %u PASS, %u WARN, %u FAIL, %u N/A%s\n", b->n, c[JUDGE_PASS],
-		c[JUDGE_WARN], c[JUDGE_FAIL], c[JUDGE_NA], b->cancelled ? " (interrupted)" : "");
+	fprintf(f, "%zu drive%s: %u PASS, %u WARN, %u FAIL, %u N/A%s\n", b->n, b->n == 1 ? "" : "s",
+		c[JUDGE_PASS], c[JUDGE_WARN], c[JUDGE_FAIL], c[JUDGE_NA],
+		b->cancelled ? " (interrupted)" : "");
 }
 
 static const char *role_name(enum judge_role r)

@@ -78,6 +78,10 @@ if [ "${NVS_VM_MODE:-basic}" = multipath ]; then
 	check "temperature" grep -qE '"temperature_c":[[:space:]]*[0-9]' /tmp/out
 	expect_rc 0 "passthrough run on the shared namespace" nvscope run --target "$MG2" \
 		--rw=randread --bs=4k --iodepth=4 --runtime=1 --ioengine=io_uring_cmd --output-format=json
+	expect_rc 0 "check --all-nvme on a multipath subsystem" nvscope check --all-nvme --profile rma -o /tmp/chkmp
+	n=$(grep -c "^$M " /tmp/out)
+	if [ "$n" = 1 ] && grep -q "^1 drive: 1 PASS" /tmp/out; then ok "one drive per serial (two controllers, one subsystem)"; else
+		bad "multipath check rows: $n"; sed 's/^/   /' /tmp/out; fi
 	expect_rc 2 "trim through nvme1 without confirmation" nvscope purge /dev/nvme1 --method=trim
 	scribble "$MB1"
 	expect_rc 0 "trim through nvme1" nvscope purge /dev/nvme1 --method=trim --yes-destroy-data="$M"
