@@ -117,8 +117,12 @@ static void judge_health(const struct judge_input *d, const struct judge_thresho
 	const struct dev_health *h = &d->health;
 
 	if (!d->health_valid) {
-		add(out, JUDGE_NA, "health", "health: not available (%s)",
-		    d->health_msg[0] ? d->health_msg : "not read");
+		if (d->health_expected)
+			add(out, JUDGE_WARN, "health", "health: could not be read (%s)",
+			    d->health_msg[0] ? d->health_msg : "no answer");
+		else
+			add(out, JUDGE_NA, "health", "health: not available (%s)",
+			    d->health_msg[0] ? d->health_msg : "not read");
 		return;
 	}
 	if (d->health_after_valid) /* judge the newest reading */

@@ -162,6 +162,7 @@ static void do_health(struct check_batch *b, struct check_drive *d, bool end)
 		snprintf(in->health_msg, sizeof(in->health_msg), "not an NVMe device");
 		return;
 	}
+	in->health_expected = true;
 	if (!end) {
 		in->health_valid = !dev_health_read(d->ctrl, &in->health, &st, err, sizeof(err));
 		if (!in->health_valid)

@@ -242,6 +242,13 @@ START_TEST(test_health_missing)
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_int_eq(v.level, JUDGE_NA); /* nothing judged: no verdict by accident */
 	ck_assert_str_eq(find(&v, "health")->text, "health: not available (not an NVMe device)");
+	/* an NVMe drive whose SMART log could not be read: a warning, not a pass */
+	d.health_expected = true;
+	snprintf(d.health_msg, sizeof(d.health_msg), "NVMe status 0x2");
+	judge_drive(&d, 1, 0, &t, &v);
+	ck_assert_int_eq(v.level, JUDGE_WARN);
+	ck_assert_str_eq(find(&v, "health")->text, "health: could not be read (NVMe status 0x2)");
+	d.health_expected = false;
 	/* with a job that ran, the verdict is that of the job */
 	d.njobs = 1;
 	snprintf(d.jobs[0].name, sizeof(d.jobs[0].name), "read-sample");
