@@ -84,6 +84,7 @@ struct judge_input {
 	bool health_after_valid; /* SMART read at the end */
 	struct dev_health health_after;
 	char health_msg[160]; /* why health is missing ("not an NVMe device") */
+	bool health_expected; /* an NVMe drive: a failed read warns, not N/A */
 	bool errlog_valid;
 	struct nvs_errlog errlog;
 	enum judge_selftest st;
