@@ -204,7 +204,7 @@ static void do_selftest(struct check_batch *b, struct check_drive *d)
 		return;
 	}
 	double deadline = unix_now() + (double)b->prof->selftest_timeout_ns / 1e9;
-	for (unsigned polls = 0;; polls++) {
+	for (;;) {
 		sleep_ms(1000);
 		r = nvs_nvme_selftest_status(d->ctrl, &in->selftest, &st, err, sizeof(err));
 		if (r) {
@@ -217,11 +217,13 @@ static void do_selftest(struct check_batch *b, struct check_drive *d)
 			return;
 		}
 		atomic_store(&d->permille, (int)in->selftest.percent * 10);
-		if (cancelled(b)) {
+		if (cancelled(b)) { /* stopped: so is the drive's test (--resume starts anew) */
 			in->st = JUDGE_ST_ERROR;
+			r = nvs_nvme_selftest_abort(d->ctrl, &st, err, sizeof(err));
 			snprintf(in->selftest_msg, sizeof(in->selftest_msg),
-				 "interrupted at %u%% (the test goes on in the drive)",
-				 in->selftest.percent);
+				 "interrupted at %u%%%s", in->selftest.percent,
+				 r ? " (could not abort it: it goes on in the drive)"
+				   : " and aborted");
 			return;
 		}
 		if (unix_now() > deadline) {

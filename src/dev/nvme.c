@@ -445,8 +445,23 @@ static bool selftest_supported(int fd)
 	return nvme_identify_ctrl(fd, &id) == 0 && (le16toh(id.oacs) & NVME_CTRL_OACS_SELF_TEST);
 }
 
+static int selftest_cmd(const char *path, enum nvme_dst_stc stc, int *nvme_status, char *err,
+			size_t errlen);
+
 int nvs_nvme_selftest_start(const char *path, bool extended, int *nvme_status, char *err,
 			    size_t errlen)
+{
+	return selftest_cmd(path, extended ? NVME_DST_STC_LONG : NVME_DST_STC_SHORT, nvme_status,
+			    err, errlen);
+}
+
+int nvs_nvme_selftest_abort(const char *path, int *nvme_status, char *err, size_t errlen)
+{
+	return selftest_cmd(path, NVME_DST_STC_ABORT, nvme_status, err, errlen);
+}
+
+static int selftest_cmd(const char *path, enum nvme_dst_stc stc, int *nvme_status, char *err,
+			size_t errlen)
 {
 	struct nvme_dev_self_test_args a;
 	uint32_t result = 0;
@@ -468,7 +483,7 @@ int nvs_nvme_selftest_start(const char *path, bool extended, int *nvme_status, c
 	a.fd = fd;
 	a.timeout = ADMIN_TIMEOUT_MS;
 	a.nsid = NVME_NSID_ALL;
-	a.stc = extended ? NVME_DST_STC_LONG : NVME_DST_STC_SHORT;
+	a.stc = stc;
 	errno = 0;
 	r = nv_ret(nvme_dev_self_test(&a), "Device Self-test", path, nvme_status, err, errlen);
 close_fd:

@@ -73,6 +73,8 @@ struct nvs_selftest {
  * (with @err) when OACS says self-test is not supported. */
 int nvs_nvme_selftest_start(const char *path, bool extended, int *nvme_status, char *err,
 			    size_t errlen);
+/* Aborts a running device self-test of the controller behind @path. */
+int nvs_nvme_selftest_abort(const char *path, int *nvme_status, char *err, size_t errlen);
 /* Reads the Device Self-test log (and OACS) into @st.  A controller
  * without self-test support returns 0 with st->supported false. */
 int nvs_nvme_selftest_status(const char *path, struct nvs_selftest *st, int *nvme_status,
