@@ -221,9 +221,20 @@ static int pick_drives(const struct opts *o, const struct dev_list *l, struct ch
 	for (unsigned i = 0; i < o->ntargets; i++)
 		if (add_drive(d, n, o->targets[i], l, true))
 			return -EINVAL;
-	for (size_t c = 0; o->all_nvme && c < l->nr_ctrls && *n < NVS_MAX_TARGETS; c++)
-		if (l->ctrls[c].nr_namespaces && add_drive(d, n, l->ctrls[c].path, l, false))
+	for (size_t c = 0; o->all_nvme && c < l->nr_ctrls; c++) {
+		if (!l->ctrls[c].nr_namespaces)
+			continue;
+		if (o->model && strcmp(l->ctrls[c].model, o->model))
+			continue;
+		if (*n == NVS_MAX_TARGETS) {
+			fprintf(stderr,
+				"nvscope check: more than %d drives: choose with --model or --target\n",
+				NVS_MAX_TARGETS);
 			return -EINVAL;
+		}
+		if (add_drive(d, n, l->ctrls[c].path, l, false))
+			return -EINVAL;
+	}
 	if (o->model) {
 		size_t k = 0;
 		for (size_t i = 0; i < *n; i++)
