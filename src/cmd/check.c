@@ -3,7 +3,6 @@
  * the write confirmation and safety pre-check (before anything is touched
  * on any drive), the results directory, progress, and the exit status.
  * The run is src/check/run.c, the judging src/check/judge.c. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -19,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "check/out.h"
+#include "check/resdir.h"
 #include "check/profile.h"
 #include "check/run.h"
 #include "check/state.h"
@@ -227,9 +227,10 @@ static int pick_drives(const struct opts *o, const struct dev_list *l, struct ch
 		if (o->model && strcmp(l->ctrls[c].model, o->model))
 			continue;
 		if (*n == NVS_MAX_TARGETS) {
-			fprintf(stderr,
-				"nvscope check: more than %d drives: choose with --model or --target\n",
-				NVS_MAX_TARGETS);
+			fprintf(
+			    stderr,
+			    "nvscope check: more than %d drives: choose with --model or --target\n",
+			    NVS_MAX_TARGETS);
 			return -EINVAL;
 		}
 		if (add_drive(d, n, l->ctrls[c].path, l, false))
@@ -279,121 +280,6 @@ static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
 		d[i].write_ok = true;
 	}
 	return bad ? -EPERM : 0;
-}
-
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
-}
-
-static bool dir_empty(const char *path)
-{
-	DIR *dd = opendir(path);
-	struct dirent *e;
-	bool empty = true;
-	if (!dd)
-		return true;
-	while ((e = readdir(dd)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(dd);
-	return empty;
-}
-
-static void write_text(const char *dir, const char *name, const char *text)
-{
-	char path[4400];
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void write_json(const char *dir, const char *name, cJSON *j)
-{
-	char *s = j ? cJSON_Print(j) : NULL;
-	if (s) {
-		char path[4400];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		FILE *f = fopen(path, "w");
-		if (f) {
-			fprintf(f, "%s\n", s);
-			fclose(f);
-		}
-	}
-	free(s);
-}
-
-static void write_meta(const struct check_batch *b, const char *dir, const char *status,
-		       double started)
-{
-	cJSON *o = cJSON_CreateObject(), *t = cJSON_AddArrayToObject(o, "drives");
-	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
-	cJSON_AddStringToObject(o, "command", "check");
-	cJSON_AddStringToObject(o, "profile", b->prof->name);
-	cJSON_AddStringToObject(o, "profile_file", b->prof->path);
-	for (size_t i = 0; i < b->n; i++) {
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "serial", b->d[i].serial);
-		cJSON_AddStringToObject(x, "device", b->d[i].path);
-		cJSON_AddItemToArray(t, x);
-	}
-	cJSON_AddNumberToObject(o, "started", started);
-	cJSON_AddStringToObject(o, "status", status);
-	if (strcmp(status, "running"))
-		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	write_json(dir, "meta.json", o);
-	cJSON_Delete(o);
-}
-
-static void write_results(const struct check_batch *b, const char *dir, const char *csv,
-			  cJSON *batch)
-{
-	char path[4400], safe[80];
-	FILE *f;
-
-	if (csv) {
-		f = fopen(csv, "w");
-		if (f) {
-			check_write_csv(b, NULL, f);
-			fclose(f);
-		} else {
-			fprintf(stderr, "nvscope check: cannot write %s: %s\n", csv,
-				strerror(errno));
-		}
-	}
-	write_json(dir, "summary.json", batch);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	if ((f = fopen(path, "w"))) {
-		check_write_csv(b, NULL, f);
-		fclose(f);
-	}
-	for (size_t i = 0; i < b->n; i++) {
-		check_safe_name(b->d[i].serial, safe, sizeof(safe));
-		cJSON *j = check_drive_json(b, &b->d[i]);
-		snprintf(path, sizeof(path), "%s/verdict.json", safe);
-		write_json(dir, path, j);
-		cJSON_Delete(j);
-		snprintf(path, sizeof(path), "%s/%s/verdict.csv", dir, safe);
-		if ((f = fopen(path, "w"))) {
-			check_write_csv(b, &b->d[i], f);
-			fclose(f);
-		}
-	}
 }
 
 struct progress {
@@ -538,21 +424,16 @@ int cmd_check(int argc, char **argv)
 	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
 		goto out; /* refused: nothing touched */
 	if (!o.dir) {
-		char ts[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-		snprintf(dirbuf, sizeof(dirbuf), "results/check-%s-%s", prof->name, ts);
+		check_default_dir(prof->name, dirbuf, sizeof(dirbuf));
 		o.dir = dirbuf;
 	}
-	if (!o.resume && !dir_empty(o.dir)) {
+	if (!o.resume && !check_dir_empty(o.dir)) {
 		fprintf(stderr,
 			"nvscope check: %s exists and is not empty (continue with --resume)\n",
 			o.dir);
 		goto out;
 	}
-	if ((rc = mkdirs(o.dir))) {
+	if ((rc = check_mkdirs(o.dir))) {
 		fprintf(stderr, "nvscope check: cannot create %s: %s\n", o.dir, strerror(-rc));
 		goto out;
 	}
@@ -571,8 +452,8 @@ int cmd_check(int argc, char **argv)
 				 .checkpoint_arg = &ck};
 	double started = (double)time(NULL);
 	if (!o.resume) {
-		write_text(o.dir, "profile.ini", prof->text);
-		write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
+		check_write_text(o.dir, "profile.ini", prof->text);
+		check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
 		for (size_t i = 0; i < n; i++)
 			d[i].started = started;
 		rc = check_state_save(&b, o.dir, o.confirm);
@@ -583,7 +464,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	}
-	write_meta(&b, o.dir, "running", started);
+	check_write_meta(&b, o.dir, "running", started);
 
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
@@ -595,13 +476,13 @@ int cmd_check(int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	if (rc) {
 		fprintf(stderr, "nvscope check: %s\n", strerror(-rc));
-		write_meta(&b, o.dir, "failed", started);
+		check_write_meta(&b, o.dir, "failed", started);
 		ret = NVS_EXIT_IOERR;
 		goto out;
 	}
 	cJSON *batch = check_batch_json(&b, o.dir);
-	write_results(&b, o.dir, o.csv, batch);
-	write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started);
+	check_write_results(&b, o.dir, o.csv, batch);
+	check_write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started);
 	if (o.json) {
 		char *s = batch ? cJSON_Print(batch) : NULL;
 		if (s)
