@@ -21,7 +21,7 @@ print(" ".join(x["serial"]+"="+x["verdict"] for x in d["drives"]))' "$1"; }
 
 # the shipped quick profile with its perf jobs capped at the same rate on
 # both drives (the test is about the pipeline, not about this machine's speed)
-sed 's/^time_based$/time_based\nrate_iops=1500/' "$NVS_TOP/presets/checks/quick.ini" >"$T_TMP/quick-capped.ini"
+sed 's/^time_based$/time_based\nrate_iops=400/' "$NVS_TOP/presets/checks/quick.ini" >"$T_TMP/quick-capped.ini"
 grep -q rate_iops "$T_TMP/quick-capped.ini" || fail "could not derive the capped profile"
 
 wa=$(writes "$a") wb=$(writes "$b")
@@ -56,14 +56,14 @@ grep -q "^\"$a\",\"loop\",\"\",67108864,\"$A\",quick-capped,PASS," "$T_TMP/r1/$a
 	fail "verdict.csv: $(cat "$T_TMP/r1/$a/verdict.csv")"
 ok "results directory: per-serial JSON + CSV, run data, summary"
 
-# the same profile, one drive throttled to 150 read IOPS: an outlier
+# the same profile, one drive throttled to 40 read IOPS: an outlier
 mm=$(lsblk -dno MAJ:MIN "$B" | tr -d ' ')
 if [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
 	CG=/sys/fs/cgroup/blkio/nvscope-check-$$
-	mkdir "$CG" && echo "$mm 150" >"$CG/blkio.throttle.read_iops_device" || fail "cgroup"
+	mkdir "$CG" && echo "$mm 40" >"$CG/blkio.throttle.read_iops_device" || fail "cgroup"
 elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	CG=/sys/fs/cgroup/nvscope-check-$$
-	mkdir "$CG" && echo "$mm riops=150" >"$CG/io.max" || fail "cgroup"
+	mkdir "$CG" && echo "$mm riops=40" >"$CG/io.max" || fail "cgroup"
 fi
 if [ -n "$CG" ]; then
 	bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CG" "$NVS_BIN" check \

@@ -7,7 +7,7 @@ t_loop 64M
 A=$LOOP
 t_loop 64M
 B=$LOOP
-sed 's/^time_based$/time_based\nrate_iops=1500/' "$NVS_TOP/presets/checks/quick.ini" >"$T_TMP/qc.ini"
+sed 's/^time_based$/time_based\nrate_iops=400/' "$NVS_TOP/presets/checks/quick.ini" >"$T_TMP/qc.ini"
 step() { sed -n 's/^[[:space:]]*"next_step":[[:space:]]*\([0-9]*\),.*/\1/p' "$T_TMP/r/state.json" 2>/dev/null; }
 
 "$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/qc.ini" -o "$T_TMP/r" \
