@@ -16,6 +16,7 @@ static const struct {
 	{"plan", cmd_plan, "run a test plan (purge, fill, precondition, sweep)"},
 	{"steady", cmd_steady, "apply the SNIA steady-state rule to a saved series"},
 	{"report", cmd_report, "write an HTML/SVG report from result directories"},
+	{"check", cmd_check, "check drives with a profile: PASS/WARN/FAIL per serial"},
 	{"replay", cmd_replay, "replay a results directory in the console"},
 };
 

@@ -11,6 +11,7 @@ int cmd_purge(int argc, char **argv);   /* purge.c: format/sanitize/trim */
 int cmd_plan(int argc, char **argv);    /* plan.c: review procedures */
 int cmd_steady(int argc, char **argv);  /* steady.c: steady-state rule on a series */
 int cmd_report(int argc, char **argv);  /* report.c: HTML/SVG report */
+int cmd_check(int argc, char **argv);   /* check.c: PASS/FAIL per drive */
 int cmd_replay(int argc, char **argv);  /* console.c: replay a results dir */
 int cmd_console(int argc, char **argv); /* console.c: the full-screen console */
 

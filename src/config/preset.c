@@ -91,12 +91,20 @@ struct parse {
 	} global_group, *job_group; /* per job: fio's grouping options */
 	unsigned njobs;
 	bool in_global;
+	const struct preset_extra *x; /* sections that are not jobs, or NULL */
+	const char *extra;            /* the current one of those, or NULL */
 };
 
 static int on_section(void *user, const char *name, char *err, size_t errlen)
 {
 	struct parse *ps = user;
 
+	ps->extra = NULL;
+	for (unsigned i = 0; ps->x && ps->x->sections[i]; i++)
+		if (!strcmp(name, ps->x->sections[i])) {
+			ps->extra = ps->x->sections[i];
+			return 0;
+		}
 	ps->in_global = !strncmp(name, "global", 6); /* fio: strncmp(name, "global", 6) */
 	if (ps->in_global)
 		return 0;
@@ -153,9 +161,12 @@ static int set_engine(char *slot, size_t len, const char *v, char *err, size_t e
 static int on_option(void *user, const char *key_in, const char *val, char *err, size_t errlen)
 {
 	struct parse *ps = user;
-	struct spec *s = ps->in_global ? &ps->global : &ps->jobs[ps->njobs - 1];
 	char key[64];
 	int rc;
+
+	if (ps->extra)
+		return ps->x->fn(ps->x->arg, ps->extra, key_in, val ? val : "", err, errlen);
+	struct spec *s = ps->in_global ? &ps->global : &ps->jobs[ps->njobs - 1];
 
 	if (strlen(key_in) >= sizeof(key)) {
 		snprintf(err, errlen, "unknown option '%.20s...' (longer than %zu characters)",
@@ -232,10 +243,11 @@ static int finish_engine(struct spec *s, const char *asked, bool fio, char *err,
 
 /* Loads @path, or when @buf is not NULL the @len bytes there (named @path). */
 static int load(const char *path, const char *buf, size_t len, const struct spec *base, bool fio,
-		struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+		const struct preset_extra *x, struct spec **jobs, unsigned *njobs, char *err,
+		size_t errlen)
 {
 	static const struct jobfile_ops ops = {.section = on_section, .option = on_option};
-	struct parse ps = {.fio = fio, .global = *base};
+	struct parse ps = {.fio = fio, .global = *base, .x = x};
 	int rc;
 
 	if (fio) { /* fio's defaults where nvscope's differ */
@@ -296,20 +308,26 @@ cleanup:
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen)
 {
-	return load(path, NULL, 0, base, false, jobs, njobs, err, errlen);
+	return load(path, NULL, 0, base, false, NULL, jobs, njobs, err, errlen);
+}
+
+int preset_load_ex(const char *path, const struct spec *base, const struct preset_extra *x,
+		   struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	return load(path, NULL, 0, base, false, x, jobs, njobs, err, errlen);
 }
 
 int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
 		    unsigned *njobs, char *err, size_t errlen)
 {
-	return load(path, NULL, 0, base, true, jobs, njobs, err, errlen);
+	return load(path, NULL, 0, base, true, NULL, jobs, njobs, err, errlen);
 }
 
 int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
 		    const struct spec *base, struct spec **jobs, unsigned *njobs, char *err,
 		    size_t errlen)
 {
-	return load(name, buf, len, base, fio, jobs, njobs, err, errlen);
+	return load(name, buf, len, base, fio, NULL, jobs, njobs, err, errlen);
 }
 
 void preset_print_job(FILE *f, const struct spec *s)

@@ -41,5 +41,16 @@ int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
 		    size_t errlen);
 /* One line describing job @s as it will run (`nvscope run --parse-only`). */
 void preset_print_job(FILE *f, const struct spec *s);
+/* Sections of a job file that are not jobs (a check profile's [thresholds]):
+ * their keys go to @fn (0 to accept, -errno with @err to refuse). */
+struct preset_extra {
+	const char *const *sections; /* NULL-terminated names */
+	int (*fn)(void *arg, const char *section, const char *key, const char *value, char *err,
+		  size_t errlen);
+	void *arg;
+};
+/* preset_load with @x's sections handed to @x->fn (@x may be NULL). */
+int preset_load_ex(const char *path, const struct spec *base, const struct preset_extra *x,
+		   struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
 
 #endif

@@ -435,3 +435,145 @@ close_fd:
 	close(fd);
 	return r;
 }
+
+/* ---- device self-test and error log ---- */
+
+static bool selftest_supported(int fd)
+{
+	struct nvme_id_ctrl id;
+
+	return nvme_identify_ctrl(fd, &id) == 0 && (le16toh(id.oacs) & NVME_CTRL_OACS_SELF_TEST);
+}
+
+static int selftest_cmd(const char *path, enum nvme_dst_stc stc, int *nvme_status, char *err,
+			size_t errlen);
+
+int nvs_nvme_selftest_start(const char *path, bool extended, int *nvme_status, char *err,
+			    size_t errlen)
+{
+	return selftest_cmd(path, extended ? NVME_DST_STC_LONG : NVME_DST_STC_SHORT, nvme_status,
+			    err, errlen);
+}
+
+int nvs_nvme_selftest_abort(const char *path, int *nvme_status, char *err, size_t errlen)
+{
+	return selftest_cmd(path, NVME_DST_STC_ABORT, nvme_status, err, errlen);
+}
+
+static int selftest_cmd(const char *path, enum nvme_dst_stc stc, int *nvme_status, char *err,
+			size_t errlen)
+{
+	struct nvme_dev_self_test_args a;
+	uint32_t result = 0;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (!selftest_supported(fd)) {
+		snprintf(err, errlen, "%s: device self-test not supported (OACS)", path);
+		r = -EOPNOTSUPP;
+		goto close_fd;
+	}
+	memset(&a, 0, sizeof(a));
+	a.args_size = sizeof(a);
+	a.result = &result;
+	a.fd = fd;
+	a.timeout = ADMIN_TIMEOUT_MS;
+	a.nsid = NVME_NSID_ALL;
+	a.stc = stc;
+	errno = 0;
+	r = nv_ret(nvme_dev_self_test(&a), "Device Self-test", path, nvme_status, err, errlen);
+close_fd:
+	close(fd);
+	return r;
+}
+
+int nvs_nvme_selftest_status(const char *path, struct nvs_selftest *st, int *nvme_status,
+			     char *err, size_t errlen)
+{
+	struct nvme_self_test_log lg;
+	int fd, r = 0;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(st, 0, sizeof(*st));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	st->supported = selftest_supported(fd);
+	if (!st->supported)
+		goto close_fd;
+	errno = 0;
+	r = nv_ret(nvme_get_log_device_self_test(fd, &lg), "Device Self-test log", path,
+		   nvme_status, err, errlen);
+	if (r)
+		goto close_fd;
+	st->running_op = lg.current_operation & NVME_ST_CURR_OP_MASK;
+	st->running = st->running_op != NVME_ST_CURR_OP_NOT_RUNNING;
+	st->percent = lg.completion & NVME_ST_CURR_OP_CMPL_MASK;
+	if (st->percent > 100)
+		st->percent = 100;
+	st->last_result = lg.result[0].dsts & NVME_ST_RESULT_MASK;
+	st->have_last = st->last_result != NVME_ST_RESULT_NOT_USED;
+	st->last_code = (lg.result[0].dsts >> NVME_ST_CODE_SHIFT) & 0xf;
+	st->last_segment = lg.result[0].seg;
+	st->last_poh = le64toh(lg.result[0].poh);
+close_fd:
+	close(fd);
+	return r;
+}
+
+int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status, char *err,
+		       size_t errlen)
+{
+	enum { MAX_ENTRIES = 64 };
+	struct nvme_error_log_page *lg = NULL;
+	struct nvme_id_ctrl id;
+	unsigned n = 1;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(e, 0, sizeof(*e));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (nvme_identify_ctrl(fd, &id) == 0)
+		n = (unsigned)id.elpe + 1;
+	e->capacity = n;
+	if (n > MAX_ENTRIES)
+		n = MAX_ENTRIES;
+	lg = calloc(n, sizeof(*lg));
+	if (!lg) {
+		snprintf(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto close_fd;
+	}
+	errno = 0;
+	r = nv_ret(nvme_get_log_error(fd, n, false, lg), "Error Information log", path,
+		   nvme_status, err, errlen);
+	if (r)
+		goto free_log;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t c = le64toh(lg[i].error_count);
+
+		if (!c)
+			continue;
+		e->used++;
+		if (c > e->newest_count) {
+			e->newest_count = c;
+			e->newest_status = le16toh(lg[i].status_field) >> 1;
+			e->newest_sqid = le16toh(lg[i].sqid);
+			e->newest_nsid = le32toh(lg[i].nsid);
+			e->newest_lba = le64toh(lg[i].lba);
+		}
+	}
+free_log:
+	free(lg);
+close_fd:
+	close(fd);
+	return r;
+}

@@ -53,4 +53,47 @@ int nvs_nvme_deallocate(const char *path, uint32_t nsid, uint64_t nlbas,
 /* Human text for an NVMe status value ("Invalid Field in Command"). */
 const char *nvs_nvme_status_str(int status);
 
+/* ---- device self-test (log page 06h) and error log (01h) ---- */
+
+/* What the Device Self-test log says (NVMe base spec 5.14.1.6). */
+struct nvs_selftest {
+	bool supported;      /* Identify Controller OACS bit 4 */
+	bool running;        /* a self-test is in progress */
+	unsigned running_op; /* 1 short, 2 extended, 0xe vendor */
+	unsigned percent;    /* completion of the running test, 0..100 */
+	bool have_last;      /* the newest result entry is used */
+	unsigned last_code;  /* its test code: 1 short, 2 extended */
+	unsigned last_result; /* 0 no error, 1..9 aborted/failed as the spec, 0xf unused */
+	unsigned last_segment; /* failing segment number (result 7) */
+	uint64_t last_poh;   /* power-on hours when it ended */
+};
+
+/* Starts a short (@extended false) or extended device self-test of the
+ * controller behind @path, all namespaces (NSID FFFFFFFFh).  -EOPNOTSUPP
+ * (with @err) when OACS says self-test is not supported. */
+int nvs_nvme_selftest_start(const char *path, bool extended, int *nvme_status, char *err,
+			    size_t errlen);
+/* Aborts a running device self-test of the controller behind @path. */
+int nvs_nvme_selftest_abort(const char *path, int *nvme_status, char *err, size_t errlen);
+/* Reads the Device Self-test log (and OACS) into @st.  A controller
+ * without self-test support returns 0 with st->supported false. */
+int nvs_nvme_selftest_status(const char *path, struct nvs_selftest *st, int *nvme_status,
+			     char *err, size_t errlen);
+
+/* The Error Information log, newest entry first. */
+struct nvs_errlog {
+	unsigned capacity;     /* entries the controller keeps (ELPE + 1) */
+	unsigned used;         /* entries read with a non-zero error count */
+	uint64_t newest_count; /* error count of the newest entry (0: none) */
+	uint16_t newest_status; /* its status field (bit 0 = phase tag stripped) */
+	uint16_t newest_sqid;
+	uint32_t newest_nsid;
+	uint64_t newest_lba;
+};
+
+/* Reads up to 64 entries of the Error Information log of the controller
+ * behind @path into @e. */
+int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status, char *err,
+		       size_t errlen);
+
 #endif

@@ -15,6 +15,7 @@
 #include "stats/cpu.h"
 #include "ui/axis.h"
 #include "ui/braille.h"
+#include "ui/checkui.h"
 #include "ui/devrows.h"
 #include "ui/healthmon.h"
 #include "ui/layout.h"
@@ -166,6 +167,9 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+
+	/* the check view (checkui.c), NULL when not shown */
+	struct checkui *chk;
 
 	/* demo */
 	int demo_idx;

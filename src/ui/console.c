@@ -304,6 +304,7 @@ static void tick(struct app *a, double dt)
 		health_tick(a);
 		demo_tick(a);
 		planui_tick(a);
+		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
 	} else if (!a->paused && a->replay_ser.n) {
@@ -343,6 +344,12 @@ static void draw(struct app *a)
 		any |= a->dirty[p];
 	if (!any)
 		return;
+	if (checkui_active(a) && !a->too_small) { /* the check view covers the screen */
+		checkui_draw(a);
+		memset(a->dirty, 0, sizeof(a->dirty));
+		doupdate();
+		return;
+	}
 	if (a->too_small) {
 		panes_draw_too_small(a);
 	} else {
@@ -519,6 +526,7 @@ static void app_free(struct app *a)
 	healthmon_free(a->hmon);
 	a->hmon = NULL;
 	planui_free(a);
+	checkui_free(a);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])

@@ -203,6 +203,8 @@ static void setup_key(struct app *a, int ch, bool is_key)
 			a->dirty[PANE_FORM] = true;
 		} else if (!is_key && ch == 'a' && !a->demo) {
 			open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
+		} else if (!is_key && ch == 'c' && !a->demo) {
+			checkui_open(a);
 		} else if (!is_key && ch == 'r') {
 			app_rescan(a);
 			app_message(a, ROLE_OK, "rescanned: %d devices", a->ndrows);
@@ -362,6 +364,8 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		prompt_key(a, ch, is_key);
 		return;
 	}
+	if (checkui_active(a) && checkui_key(a, ch, is_key))
+		return;
 	if (a->help) {
 		a->help = false;
 		app_dirty_all(a);

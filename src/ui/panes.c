@@ -674,6 +674,7 @@ void panes_draw_help(struct app *a)
 	    "m         IOPS / MB/s           v F6   setup / live screen",
 	    "Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
 	    "Space     mark a target         a      add a file/device path",
+	    "c         check the marked drives (quick/rma): PASS/WARN/FAIL",
 	    "r         rescan devices; in the form pane: run the form",
 	    "0-9 a-z   presets pane: jump to the preset starting with it",
 	    "Enter F5  run the preset or plan: / edit a form field",

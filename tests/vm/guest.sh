@@ -78,6 +78,10 @@ if [ "${NVS_VM_MODE:-basic}" = multipath ]; then
 	check "temperature" grep -qE '"temperature_c":[[:space:]]*[0-9]' /tmp/out
 	expect_rc 0 "passthrough run on the shared namespace" nvscope run --target "$MG2" \
 		--rw=randread --bs=4k --iodepth=4 --runtime=1 --ioengine=io_uring_cmd --output-format=json
+	expect_rc 0 "check --all-nvme on a multipath subsystem" nvscope check --all-nvme --profile rma -o /tmp/chkmp
+	n=$(grep -c "^$M " /tmp/out)
+	if [ "$n" = 1 ] && grep -q "^1 drive: 1 PASS" /tmp/out; then ok "one drive per serial (two controllers, one subsystem)"; else
+		bad "multipath check rows: $n"; sed 's/^/   /' /tmp/out; fi
 	expect_rc 2 "trim through nvme1 without confirmation" nvscope purge /dev/nvme1 --method=trim
 	scribble "$MB1"
 	expect_rc 0 "trim through nvme1" nvscope purge /dev/nvme1 --method=trim --yes-destroy-data="$M"
@@ -129,6 +133,40 @@ check "human health report" grep -q "power_on_hours" /tmp/out
 expect_rc 0 "health of a generic device" nvscope health "$A1G" --json
 expect_rc 2 "health of a non-NVMe path" nvscope health /dev/null
 expect_rc 2 "health without a device" nvscope health
+
+# ---- nvscope check: a verdict per serial
+# verdicts: "SERIAL=VERDICT" per drive of a check --json output
+verdicts() { awk '/^\t\t\t"serial":/ { s = $2; gsub(/[",]/, "", s) }
+	/^\t\t\t"verdict":/ { v = $2; gsub(/[",]/, "", v); print s "=" v }' "$1" | sort | tr '\n' ' '; }
+# the shipped quick profile with its perf jobs capped at one rate: the speed
+# of TCG emulation is not under test here (the outlier rule is, on loop
+# devices with one throttled: tests/integration/check_loop.sh)
+awk '{ print } /^time_based$/ { print "rate_iops=500" }' /usr/share/nvscope/presets/checks/quick.ini >/tmp/quick.ini
+check "quick profile capped" grep -q rate_iops /tmp/quick.ini
+expect_rc 1 "check --all-nvme --profile quick --json" nvscope check --all-nvme --profile /tmp/quick.ini --json -o /tmp/chk1
+cp /tmp/out /tmp/chk1.json
+v=$(verdicts /tmp/chk1.json)
+if [ "$v" = "$A=PASS $B=FAIL " ]; then ok "check quick: $v"; else bad "check quick verdicts: '$v'"; grep -E '"(serial|text)"' /tmp/chk1.json | sed 's/^/   /'; fi
+w=$(awk '/^\t\t\t"serial":/ { s = $2; gsub(/[",]/, "", s) }
+	/^\t\t\t"reasons":.*"critical warning: available spare below threshold"/ { print s }' /tmp/chk1.json)
+if [ "$w" = "$B" ]; then ok "check names B's warning: critical warning: available spare below threshold"; else bad "warning reason for '$w'"; fi
+check "check saved per-serial verdicts" test -s "/tmp/chk1/$A/verdict.json" -a -s "/tmp/chk1/$B/verdict.csv"
+check "check saved health before and after" test -s "/tmp/chk1/$B/health-before.json" -a -s "/tmp/chk1/$B/health-after.json"
+expect_rc 1 "check --profile rma (self-test, error log)" nvscope check --all-nvme --profile rma --json -o /tmp/chk2
+v=$(verdicts /tmp/out)
+if [ "$v" = "$A=PASS $B=FAIL " ]; then ok "check rma: $v"; else bad "check rma verdicts: '$v'"; grep -E '"(serial|text)"' /tmp/out | sed 's/^/   /'; fi
+if grep -qE '"self-test: not supported"|"self-test short: completed without error"' /tmp/out; then
+	ok "self-test result: $(grep -oE 'self-test[^"]*' /tmp/out | head -1)"; else bad "no self-test result"; fi
+expect_rc 0 "check rma of one drive: the table" nvscope check --target "$A1" --profile rma -o /tmp/chk3
+check "table row for A" grep -qE "^$A +QEMU NVMe Ctrl .* PASS " /tmp/out
+scribble "$A1"
+sum0=$(md5sum <"$A1")
+expect_rc 2 "check burn-in without the serial" nvscope check --target "$A1" --profile burn-in -o /tmp/chk4
+check "refusal names the serial" grep -q "yes-destroy-data=$A" /tmp/err
+expect_rc 2 "check burn-in confirmed by path (NVMe needs the serial)" nvscope check --target "$A1" \
+	--profile burn-in --yes-destroy-data="$A1" -o /tmp/chk4
+flush "$A1"
+if [ "$(md5sum <"$A1")" = "$sum0" ]; then ok "refused check wrote nothing"; else bad "refused check changed $A1"; fi
 
 # ---- workloads: block layer and passthrough
 R="--rw=randrw --bs=4k --iodepth=4 --runtime=2 --output-format=json"

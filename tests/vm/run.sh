@@ -85,6 +85,8 @@ cp /bin/busybox "$R/usr/bin/busybox"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$R/etc/passwd"
 cp "$BIN" "$R/usr/bin/nvscope"
 cp "$TOP/tests/vm/guest.sh" "$R/etc/vm/guest.sh"
+mkdir -p "$R/usr/share/nvscope/presets/checks"
+cp "$TOP/presets/checks/"*.ini "$R/usr/share/nvscope/presets/checks/"
 libs=$(ldd "$BIN" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}')
 # shellcheck disable=SC2086
 cp -L --parents -t "$R" $libs

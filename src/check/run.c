@@ -1,0 +1,537 @@
+/* run.c - a check profile over a batch of drives (see run.h). */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "check/run.h"
+#include "dev/devmodel.h"
+#include "dev/nvme.h"
+#include "io/runjob.h"
+#include "io/verify.h"
+#include "report/csv.h"
+#include "report/json.h"
+
+static double unix_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+void check_safe_name(const char *serial, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; serial[i] && i + 1 < len; i++) {
+		char c = serial[i];
+		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		buf[i] = ok && !(i == 0 && c == '.') ? c : '_';
+	}
+	if (len)
+		buf[i < len ? i : len - 1] = '\0';
+	if (len > 1 && !buf[0])
+		snprintf(buf, len, "_");
+}
+
+int check_drive_identify(struct check_drive *d, const char *path, const void *lv, char *err,
+			 size_t errlen)
+{
+	const struct dev_list *l = lv;
+	const struct dev_ns *ns = NULL;
+	const struct dev_ctrl *c = dev_list_find_nvme(l, path, &ns);
+	const struct dev_block *b = c ? NULL : dev_list_find_block(l, path);
+
+	if (strlen(path) >= sizeof(d->path)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	memset(d, 0, sizeof(*d));
+	if (c) {
+		if (!ns && c->nr_namespaces) /* a controller: its first namespace */
+			ns = &c->namespaces[0];
+		if (!ns) {
+			snprintf(err, errlen, "%s: controller without a namespace", path);
+			return -ENOENT;
+		}
+		d->nvme = true;
+		snprintf(d->path, sizeof(d->path), "%s", ns->block_device);
+		snprintf(d->ctrl, sizeof(d->ctrl), "%s", c->path);
+		snprintf(d->serial, sizeof(d->serial), "%s", c->serial);
+		snprintf(d->model, sizeof(d->model), "%s", c->model);
+		snprintf(d->firmware, sizeof(d->firmware), "%s", c->firmware);
+		d->capacity = ns->size_bytes;
+	} else if (b) {
+		snprintf(d->path, sizeof(d->path), "%s", path);
+		snprintf(d->serial, sizeof(d->serial), "%s", b->name);
+		/* a loop device's "model" is its backing file: the driver groups them */
+		snprintf(d->model, sizeof(d->model), "%s",
+			 b->model[0] && strcmp(b->driver, "loop") ? b->model : b->driver);
+		d->capacity = b->size_bytes;
+	} else {
+		snprintf(err, errlen, "%s: not a device nvscope knows (see nvscope list)", path);
+		return -ENOENT;
+	}
+	snprintf(d->in.model, sizeof(d->in.model), "%s", d->model);
+	return 0;
+}
+
+const char *check_phase_name(const struct check_batch *b, int p)
+{
+	switch (p) {
+	case CHECK_PHASE_WAIT:
+		return "waiting";
+	case CHECK_PHASE_HEALTH:
+		return "health";
+	case CHECK_PHASE_SELFTEST:
+		return "self-test";
+	case CHECK_PHASE_HEALTH_END:
+		return "health";
+	case CHECK_PHASE_DONE:
+		return "done";
+	default:
+		p -= CHECK_PHASE_JOB;
+		return p >= 0 && (unsigned)p < b->prof->njobs ? b->prof->jobs[p].name : "?";
+	}
+}
+
+/* ---- one phase on one drive ---- */
+
+struct task {
+	struct check_batch *b;
+	struct check_drive *d;
+	int phase;
+	_Atomic int *done;
+};
+
+static bool cancelled(const struct check_batch *b)
+{
+	return b->cancel && atomic_load_explicit(b->cancel, memory_order_relaxed);
+}
+
+static void drive_dir(const struct check_batch *b, const struct check_drive *d, char *buf,
+		      size_t len)
+{
+	char safe[80];
+	check_safe_name(d->serial, safe, sizeof(safe));
+	snprintf(buf, len, "%s/%s", b->dir, safe);
+}
+
+static void save_health(const struct check_batch *b, const struct check_drive *d,
+			const struct dev_health *h, const char *name)
+{
+	char dir[1200], path[1300];
+	void *j;
+	FILE *f;
+
+	if (!b->dir)
+		return;
+	drive_dir(b, d, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	j = dev_health_to_json(h, d->ctrl);
+	f = j ? fopen(path, "w") : NULL;
+	if (f) {
+		char *s = cJSON_Print(j);
+		if (s)
+			fprintf(f, "%s\n", s);
+		free(s);
+		fclose(f);
+	}
+	cJSON_Delete(j);
+}
+
+static void do_health(struct check_batch *b, struct check_drive *d, bool end)
+{
+	struct judge_input *in = &d->in;
+	char err[256];
+	int st = 0;
+
+	if (!d->nvme) {
+		snprintf(in->health_msg, sizeof(in->health_msg), "not an NVMe device");
+		return;
+	}
+	in->health_expected = true;
+	if (!end) {
+		in->health_valid = !dev_health_read(d->ctrl, &in->health, &st, err, sizeof(err));
+		if (!in->health_valid)
+			snprintf(in->health_msg, sizeof(in->health_msg), "%.150s", err);
+		else
+			save_health(b, d, &in->health, "health-before.json");
+		if (b->prof->error_log)
+			in->errlog_valid =
+			    !nvs_nvme_error_log(d->ctrl, &in->errlog, &st, err, sizeof(err));
+	} else {
+		in->health_after_valid =
+		    !dev_health_read(d->ctrl, &in->health_after, &st, err, sizeof(err));
+		if (in->health_after_valid)
+			save_health(b, d, &in->health_after, "health-after.json");
+	}
+}
+
+static void do_selftest(struct check_batch *b, struct check_drive *d)
+{
+	struct judge_input *in = &d->in;
+	char err[256];
+	int st = 0, r;
+
+	if (!b->prof->selftest)
+		return;
+	if (!d->nvme) {
+		in->st = JUDGE_ST_NOT_SUPPORTED;
+		snprintf(in->selftest_msg, sizeof(in->selftest_msg), "not an NVMe device");
+		return;
+	}
+	r = nvs_nvme_selftest_start(d->ctrl, b->prof->selftest == 2, &st, err, sizeof(err));
+	if (r == -EOPNOTSUPP) {
+		in->st = JUDGE_ST_NOT_SUPPORTED;
+		return;
+	}
+	if (r) {
+		in->st = JUDGE_ST_ERROR;
+		snprintf(in->selftest_msg, sizeof(in->selftest_msg), "%.150s", err);
+		return;
+	}
+	double deadline = unix_now() + (double)b->prof->selftest_timeout_ns / 1e9;
+	for (;;) {
+		sleep_ms(1000);
+		r = nvs_nvme_selftest_status(d->ctrl, &in->selftest, &st, err, sizeof(err));
+		if (r) {
+			in->st = JUDGE_ST_ERROR;
+			snprintf(in->selftest_msg, sizeof(in->selftest_msg), "%.150s", err);
+			return;
+		}
+		if (!in->selftest.running) {
+			in->st = JUDGE_ST_DONE;
+			return;
+		}
+		atomic_store(&d->permille, (int)in->selftest.percent * 10);
+		if (cancelled(b)) { /* stopped: so is the drive's test (--resume starts anew) */
+			in->st = JUDGE_ST_ERROR;
+			r = nvs_nvme_selftest_abort(d->ctrl, &st, err, sizeof(err));
+			snprintf(in->selftest_msg, sizeof(in->selftest_msg),
+				 "interrupted at %u%%%s", in->selftest.percent,
+				 r ? " (could not abort it: it goes on in the drive)"
+				   : " and aborted");
+			return;
+		}
+		if (unix_now() > deadline) {
+			in->st = JUDGE_ST_TIMEOUT;
+			return;
+		}
+	}
+}
+
+static void save_run(const struct check_batch *b, const struct check_drive *d, const struct spec *s,
+		     const struct runjob *rj)
+{
+	char dir[1200], path[1300];
+	FILE *f;
+
+	if (!b->dir)
+		return;
+	drive_dir(b, d, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s.json", dir, s->name);
+	f = fopen(path, "w");
+	if (f) {
+		struct json_run jr = {.spec = s,
+				      .jobs = &rj->agg,
+				      .njobs = 1,
+				      .series = &rj->series,
+				      .cores = rj->cores,
+				      .ncores = &rj->ncores,
+				      .dropped = rj->dropped};
+		json_write_run(f, &jr);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/%s.csv", dir, s->name);
+	f = fopen(path, "w");
+	if (f) {
+		csv_write_header(f);
+		for (size_t i = 0; i < rj->series.n; i++)
+			csv_write_point(f, &rj->series.pt[i]);
+		fclose(f);
+	}
+}
+
+static void job_tick(const struct pool *p, const struct collect *c, void *arg)
+{
+	struct check_drive *d = arg;
+	uint64_t planned = pool_planned_ns(p);
+
+	(void)c;
+	if (planned)
+		atomic_store(&d->permille, (int)fmin(1000.0, 1000.0 * (double)pool_elapsed_ns(p) /
+								 (double)planned));
+}
+
+static void verify_tick(double pct, void *arg)
+{
+	struct check_drive *d = arg;
+	atomic_store(&d->permille, (int)(pct * 10));
+}
+
+static void do_verify(struct check_batch *b, struct check_drive *d, unsigned j)
+{
+	const struct spec *s = &b->prof->jobs[j];
+	struct judge_job *jj = &d->in.jobs[j];
+	struct check_jobres *res = &d->res[j];
+	struct verify_region rg = {.offset = s->offset,
+				   .size = s->size,
+				   .offset_pct = s->offset_pct,
+				   .size_pct = s->size_pct,
+				   .bs = s->bs[0].bs};
+	struct verify_result vr;
+	char err[256] = "";
+
+	if (!d->write_ok) { /* never reached through nvscope check: it refuses first */
+		snprintf(jj->msg, sizeof(jj->msg), "refused: writing not confirmed for this drive");
+		return;
+	}
+	if (verify_run(d->path, &rg, b->force || s->force_destroy, b->cancel, verify_tick, d, &vr,
+		       err, sizeof(err))) {
+		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
+		return;
+	}
+	jj->ran = !vr.cancelled;
+	jj->interrupted = vr.cancelled;
+	jj->errors = vr.io_errors;
+	jj->mismatches = vr.mismatches;
+	jj->first_bad = vr.first_bad;
+	snprintf(jj->msg, sizeof(jj->msg), "%.190s", vr.msg);
+	res->bytes = vr.written + vr.read;
+	res->seconds = vr.write_s + vr.read_s;
+	res->mbps = res->seconds > 0 ? (double)res->bytes / res->seconds / 1e6 : 0;
+}
+
+static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
+{
+	const struct check_profile *p = b->prof;
+	struct judge_job *jj = &d->in.jobs[j];
+	struct check_jobres *res = &d->res[j];
+	struct spec s = p->jobs[j];
+	struct runjob rj;
+	char err[256] = "";
+
+	/* a job run again (after --resume) starts clean */
+	jj->ran = jj->interrupted = false;
+	jj->errors = jj->mismatches = jj->first_bad = 0;
+	jj->figure = NAN;
+	jj->msg[0] = '\0';
+	memset(res, 0, sizeof(*res));
+	if (jj->role == JUDGE_ROLE_VERIFY) {
+		do_verify(b, d, j);
+		return;
+	}
+	if (spec_writes(&s)) { /* profile_load refuses these; never write here */
+		snprintf(jj->msg, sizeof(jj->msg), "refused: job writes");
+		return;
+	}
+	snprintf(s.targets[0], sizeof(s.targets[0]), "%s", d->path);
+	s.ntargets = 1;
+	if (runjob_run(&s, 0, b->cancel, job_tick, d, &rj, err, sizeof(err))) {
+		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
+		return;
+	}
+	jj->ran = !rj.cancelled;
+	jj->interrupted = rj.cancelled;
+	const struct result *r = &rj.agg;
+	jj->errors = r->dir[NVS_READ].errors + r->dir[NVS_WRITE].errors;
+	if (rj.error) {
+		if (!jj->errors)
+			jj->errors = 1;
+		snprintf(jj->msg, sizeof(jj->msg), "%.190s", rj.msg);
+	}
+	res->iops = result_total_iops(r);
+	res->mbps = (result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE)) / 1e6;
+	res->seconds = r->runtime_s;
+	res->bytes = r->dir[NVS_READ].bytes + r->dir[NVS_WRITE].bytes;
+	struct hist h;
+	hist_init(&h);
+	hist_merge(&h, &r->dir[NVS_READ].lat);
+	hist_merge(&h, &r->dir[NVS_WRITE].lat);
+	if (h.n) {
+		res->lat_mean_us = hist_mean(&h) / 1e3;
+		res->lat_p99_us = (double)hist_percentile(&h, 99) / 1e3;
+	}
+	if (jj->role == JUDGE_ROLE_PERF && jj->ran && r->runtime_s > 0)
+		jj->figure = jj->random ? res->iops : res->mbps;
+	save_run(b, d, &s, &rj);
+	runjob_release(&rj);
+}
+
+static void *task_main(void *arg)
+{
+	struct task *t = arg;
+	struct check_drive *d = t->d;
+
+	atomic_store(&d->permille, 0);
+	atomic_store(&d->phase, t->phase);
+	if (t->phase == CHECK_PHASE_HEALTH)
+		do_health(t->b, d, false);
+	else if (t->phase == CHECK_PHASE_HEALTH_END)
+		do_health(t->b, d, true);
+	else if (t->phase == CHECK_PHASE_SELFTEST)
+		do_selftest(t->b, d);
+	else
+		do_job(t->b, d, (unsigned)(t->phase - CHECK_PHASE_JOB));
+	atomic_store(&d->permille, 1000);
+	atomic_fetch_add(t->done, 1);
+	return NULL;
+}
+
+/* Runs @phase on drives [@first, @first + @count) in parallel; calls
+ * @tick while waiting. */
+static int run_phase_on(struct check_batch *b, int phase, size_t first, size_t count,
+			void (*tick)(const struct check_batch *, void *), void *arg)
+{
+	pthread_t *th = calloc(count, sizeof(*th));
+	struct task *tk = calloc(count, sizeof(*tk));
+	_Atomic int done = 0;
+	size_t started = 0;
+	int rc = 0;
+
+	if (!th || !tk) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (; started < count; started++) {
+		tk[started] = (struct task){
+		    .b = b, .d = &b->d[first + started], .phase = phase, .done = &done};
+		if (pthread_create(&th[started], NULL, task_main, &tk[started])) {
+			rc = -EAGAIN;
+			break;
+		}
+	}
+	while (atomic_load(&done) < (int)started) {
+		if (tick)
+			tick(b, arg);
+		sleep_ms(200);
+	}
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+out:
+	free(th);
+	free(tk);
+	return rc;
+}
+
+/* Runs @phase on every drive.  Performance jobs run on one drive at a
+ * time: side by side, drives share the host's CPUs and PCIe links and the
+ * figures would measure the host, not the drive.  Everything else (health,
+ * self-test, read and verify passes) runs on all drives at once. */
+static int run_phase(struct check_batch *b, int phase,
+		     void (*tick)(const struct check_batch *, void *), void *arg)
+{
+	int j = phase - CHECK_PHASE_JOB;
+	int rc = 0;
+
+	atomic_store(&b->phase, phase);
+	if (j < 0 || b->prof->role[j] != JUDGE_ROLE_PERF)
+		return run_phase_on(b, phase, 0, b->n, tick, arg);
+	for (size_t i = 0; i < b->n; i++)
+		atomic_store(&b->d[i].phase, CHECK_PHASE_WAIT);
+	for (size_t i = 0; i < b->n && !rc && !cancelled(b); i++)
+		rc = run_phase_on(b, phase, i, 1, tick, arg);
+	return rc;
+}
+
+unsigned check_steps(const struct check_profile *p, int *steps)
+{
+	unsigned n = 0;
+
+	steps[n++] = CHECK_PHASE_HEALTH;
+	if (p->selftest)
+		steps[n++] = CHECK_PHASE_SELFTEST;
+	for (unsigned j = 0; j < p->njobs; j++)
+		steps[n++] = CHECK_PHASE_JOB + (int)j;
+	steps[n++] = CHECK_PHASE_HEALTH_END;
+	return n;
+}
+
+static void init_drive(struct check_batch *b, struct check_drive *d)
+{
+	const struct check_profile *p = b->prof;
+
+	d->started = unix_now();
+	d->in.njobs = p->njobs;
+	for (unsigned j = 0; j < p->njobs; j++) {
+		struct judge_job *jj = &d->in.jobs[j];
+		snprintf(jj->name, sizeof(jj->name), "%s", p->jobs[j].name);
+		jj->role = p->role[j];
+		jj->min = p->job_min[j];
+		jj->random = p->jobs[j].rw == RW_RANDREAD || p->jobs[j].rw == RW_RANDRW;
+		jj->figure = NAN;
+	}
+}
+
+int check_run(struct check_batch *b, void (*tick)(const struct check_batch *b, void *arg),
+	      void *arg)
+{
+	const struct check_profile *p = b->prof;
+	int steps[3 + JUDGE_MAX_JOBS], rc = 0;
+	unsigned nsteps = check_steps(p, steps);
+
+	for (size_t i = 0; i < b->n; i++) {
+		if (!b->next_step)
+			init_drive(b, &b->d[i]);
+		if (b->dir) {
+			char dir[1200];
+			drive_dir(b, &b->d[i], dir, sizeof(dir));
+			mkdir(dir, 0755);
+		}
+	}
+	while (!rc && b->next_step < nsteps && !cancelled(b)) {
+		int ph = steps[b->next_step];
+		rc = run_phase(b, ph, tick, arg);
+		if (rc || cancelled(b))
+			break; /* an interrupted phase runs again on --resume */
+		b->next_step++;
+		if (b->checkpoint)
+			b->checkpoint(b, b->checkpoint_arg);
+	}
+	for (unsigned k = b->next_step; k < nsteps; k++) {
+		int j = steps[k] - CHECK_PHASE_JOB;
+		for (size_t i = 0; j >= 0 && i < b->n; i++) {
+			struct judge_job *jj = &b->d[i].in.jobs[j];
+			if (!jj->ran)
+				jj->interrupted = true;
+		}
+	}
+	b->cancelled = cancelled(b);
+	atomic_store(&b->phase, CHECK_PHASE_DONE);
+	for (size_t i = 0; i < b->n; i++) {
+		b->d[i].finished = unix_now();
+		atomic_store(&b->d[i].phase, CHECK_PHASE_DONE);
+	}
+	if (tick)
+		tick(b, arg);
+	if (rc)
+		return rc;
+	struct judge_input *in = calloc(b->n, sizeof(*in));
+	struct judge_verdict *v = calloc(b->n, sizeof(*v));
+	if (!in || !v) {
+		free(in);
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		in[i] = b->d[i].in;
+	judge_batch(in, b->n, &p->th, v);
+	for (size_t i = 0; i < b->n; i++)
+		b->d[i].verdict = v[i];
+	free(in);
+	free(v);
+	return 0;
+}

@@ -1,0 +1,509 @@
+/* check.c - `nvscope check`: a tray of drives in, PASS/WARN/FAIL per serial
+ * out (docs/check.md).  This file: the command line, choosing the drives,
+ * the write confirmation and safety pre-check (before anything is touched
+ * on any drive), the results directory, progress, and the exit status.
+ * The run is src/check/run.c, the judging src/check/judge.c. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "check/out.h"
+#include "check/resdir.h"
+#include "check/profile.h"
+#include "check/run.h"
+#include "check/state.h"
+#include "cmd/cmd.h"
+#include "cmd/planrun.h"
+#include "dev/devmodel.h"
+#include "dev/safety.h"
+
+static _Atomic int stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store_explicit(&stop_flag, 1, memory_order_relaxed);
+}
+
+struct opts {
+	const char *targets[NVS_MAX_TARGETS];
+	unsigned ntargets;
+	bool all_nvme, json, quiet, force;
+	const char *model, *profile, *csv, *dir, *confirm, *resume;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f, "usage: nvscope check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
+	       "                     --profile NAME [--json] [--csv FILE] [-o DIR]\n"
+	       "                     [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
+	       "       nvscope check --resume DIR [--json] [--csv FILE] [-q]\n"
+	       "  Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
+	       "  burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
+	       "  PASS/WARN/FAIL and the reasons.  Drives run in parallel.\n"
+	       "  --all-nvme             every NVMe controller (its first namespace)\n"
+	       "  --model M              only drives of this model\n"
+	       "  --json                 the batch as JSON on stdout (for an asset system)\n"
+	       "  --csv FILE             one CSV row per drive\n"
+	       "  -o, --output DIR       results directory (default results/check-NAME-DATE-TIME)\n"
+	       "  --yes-destroy-data=L   a profile that writes (burn-in) needs every drive\n"
+	       "                         named: its serial (NVMe) or path, comma-separated\n"
+	       "  --force-destroy        write even over a partition table/filesystem\n"
+	       "  --resume DIR           continue an interrupted check (the same drives,\n"
+	       "                         checked by serial; unfinished phase runs again)\n"
+	       "  --list                 the profiles\n"
+	       "exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
+	       "interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.\n");
+}
+
+static int list_profiles(void)
+{
+	static const char *const names[] = {"quick", "burn-in", "rma"};
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(names); i++) {
+		struct check_profile *p = NULL;
+		char err[512];
+		if (!check_profile_load(names[i], &p, err, sizeof(err))) {
+			printf("%-10s %s  (%s)\n", p->name, p->description, p->path);
+			check_profile_free(p);
+		} else {
+			printf("%-10s (%s)\n", names[i], err);
+		}
+	}
+	return NVS_EXIT_OK;
+}
+
+static int parse(struct opts *o, int argc, char **argv)
+{
+	enum {
+		O_ALL = 256,
+		O_MODEL,
+		O_PROFILE,
+		O_JSON,
+		O_CSV,
+		O_CONFIRM,
+		O_FORCE,
+		O_LIST,
+		O_RESUME
+	};
+	static const struct option lo[] = {
+	    {"target", required_argument, NULL, 't'},
+	    {"all-nvme", no_argument, NULL, O_ALL},
+	    {"model", required_argument, NULL, O_MODEL},
+	    {"profile", required_argument, NULL, O_PROFILE},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"csv", required_argument, NULL, O_CSV},
+	    {"output", required_argument, NULL, 'o'},
+	    {"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+	    {"force-destroy", no_argument, NULL, O_FORCE},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"list", no_argument, NULL, O_LIST},
+	    {"resume", required_argument, NULL, O_RESUME},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:o:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (o->ntargets == NVS_MAX_TARGETS) {
+				fprintf(stderr, "nvscope check: more than %d targets\n",
+					NVS_MAX_TARGETS);
+				return -EINVAL;
+			}
+			o->targets[o->ntargets++] = optarg;
+			break;
+		case O_ALL:
+			o->all_nvme = true;
+			break;
+		case O_MODEL:
+			o->model = optarg;
+			break;
+		case O_PROFILE:
+			o->profile = optarg;
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		case O_CSV:
+			o->csv = optarg;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case O_CONFIRM:
+			o->confirm = optarg;
+			break;
+		case O_FORCE:
+			o->force = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case O_RESUME:
+			o->resume = optarg;
+			break;
+		case O_LIST:
+			exit(list_profiles());
+		case 'h':
+			usage(stdout);
+			exit(NVS_EXIT_OK);
+		default:
+			fprintf(stderr, "nvscope check: bad option '%s' (try --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "nvscope check: unexpected '%s' (targets go after --target)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (o->resume) {
+		if (o->ntargets || o->all_nvme || o->model || o->profile || o->dir || o->force) {
+			fprintf(stderr, "nvscope check: --resume DIR takes the drives, profile and "
+					"options from DIR\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!o->profile) {
+		fprintf(stderr, "nvscope check: give --profile NAME (nvscope check --list)\n");
+		return -EINVAL;
+	}
+	if (!o->ntargets == !o->all_nvme) {
+		fprintf(stderr, "nvscope check: give --target DEV (repeatable) or --all-nvme\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Adds drive @path to @d[*n] unless its serial (or path) is there already. */
+static int add_drive(struct check_drive *d, size_t *n, const char *path, const struct dev_list *l,
+		     bool dup_is_error)
+{
+	char err[512];
+	struct check_drive *nd = &d[*n];
+
+	if (check_drive_identify(nd, path, l, err, sizeof(err))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(d[i].serial, nd->serial) || !strcmp(d[i].path, nd->path)) {
+			if (!dup_is_error)
+				return 0;
+			fprintf(stderr, "nvscope check: %s and %s are the same drive (%s)\n",
+				d[i].path, path, nd->serial);
+			return -EINVAL;
+		}
+	(*n)++;
+	return 0;
+}
+
+static int pick_drives(const struct opts *o, const struct dev_list *l, struct check_drive *d,
+		       size_t *n)
+{
+	*n = 0;
+	for (unsigned i = 0; i < o->ntargets; i++)
+		if (add_drive(d, n, o->targets[i], l, true))
+			return -EINVAL;
+	for (size_t c = 0; o->all_nvme && c < l->nr_ctrls; c++) {
+		if (!l->ctrls[c].nr_namespaces)
+			continue;
+		if (o->model && strcmp(l->ctrls[c].model, o->model))
+			continue;
+		if (*n == NVS_MAX_TARGETS) {
+			fprintf(
+			    stderr,
+			    "nvscope check: more than %d drives: choose with --model or --target\n",
+			    NVS_MAX_TARGETS);
+			return -EINVAL;
+		}
+		if (add_drive(d, n, l->ctrls[c].path, l, false))
+			return -EINVAL;
+	}
+	if (o->model) {
+		size_t k = 0;
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(d[i].model, o->model))
+				d[k++] = d[i];
+		*n = k;
+	}
+	if (!*n) {
+		fprintf(stderr, "nvscope check: no drive to check%s%s%s\n",
+			o->model ? " of model '" : "", o->model ? o->model : "",
+			o->model ? "'" : "");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* A profile that writes: every drive confirmed and allowed by the safety
+ * rules, checked for all before any is touched. */
+static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
+{
+	char token[256], msg[512];
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!safety_confirmed(o->confirm, d[i].path, token, sizeof(token))) {
+			char need[256] = "";
+			safety_confirm_token(d[i].path, need, sizeof(need));
+			fprintf(
+			    stderr,
+			    "nvscope check: refusing: the profile writes to %s and destroys its "
+			    "data; confirm with --yes-destroy-data=%s\n",
+			    d[i].path, need);
+			bad = 1;
+			continue;
+		}
+		int rc = safety_check_write(d[i].path, o->force, msg, sizeof(msg));
+		if (rc) {
+			fprintf(stderr, "nvscope check: refusing to write: %s\n", msg);
+			bad = 1;
+			continue;
+		}
+		d[i].write_ok = true;
+	}
+	return bad ? -EPERM : 0;
+}
+
+struct progress {
+	bool tty;
+	int last_phase;
+};
+
+static void tick(const struct check_batch *b, void *arg)
+{
+	struct progress *pg = arg;
+	int ph = atomic_load(&b->phase);
+
+	if (!pg->tty) { /* a line per phase */
+		if (ph != pg->last_phase && ph != CHECK_PHASE_DONE)
+			fprintf(stderr, "check: %s on %zu drive%s\n", check_phase_name(b, ph), b->n,
+				b->n == 1 ? "" : "s");
+		pg->last_phase = ph;
+		return;
+	}
+	fprintf(stderr, "\r\033[K%-18s", check_phase_name(b, ph));
+	for (size_t i = 0; i < b->n && i < 6; i++) {
+		int dp = atomic_load(&b->d[i].phase);
+		fprintf(stderr, " %s %s", b->d[i].serial,
+			dp == ph		 ? ""
+			: dp == CHECK_PHASE_WAIT ? "wait"
+						 : "done");
+		if (dp == ph)
+			fprintf(stderr, "%d%%", atomic_load(&b->d[i].permille) / 10);
+	}
+	if (ph == CHECK_PHASE_DONE)
+		fputc('\n', stderr);
+}
+
+/* --resume: the drives of DIR/state.json, each still the same drive. */
+static int load_resume(struct opts *o, struct check_batch *b, const struct dev_list *l,
+		       struct check_drive *d, size_t *n, char *confirm, size_t clen)
+{
+	char err[1024];
+	struct check_drive now;
+
+	if (check_state_load(b, o->resume, d, NVS_MAX_TARGETS, n, confirm, clen, err,
+			     sizeof(err))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (check_drive_identify(&now, d[i].path, l, err, sizeof(err))) {
+			fprintf(stderr, "nvscope check: %s\n", err);
+			return -ENOENT;
+		}
+		if (strcmp(now.serial, d[i].serial)) {
+			fprintf(stderr,
+				"nvscope check: %s is now %s, the check began on %s: refusing to "
+				"resume\n",
+				d[i].path, now.serial, d[i].serial);
+			return -EINVAL;
+		}
+		memcpy(d[i].ctrl, now.ctrl, sizeof(now.ctrl));
+		memcpy(d[i].model, now.model, sizeof(now.model));
+		memcpy(d[i].firmware, now.firmware, sizeof(now.firmware));
+		d[i].nvme = now.nvme;
+		d[i].capacity = now.capacity;
+	}
+	if (!o->confirm && confirm[0])
+		o->confirm = confirm;
+	o->force = b->force;
+	return 0;
+}
+
+static int lock_dir(const char *dir)
+{
+	char path[4400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "nvscope check: %s: %s\n", dir, strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		fprintf(stderr, "nvscope check: %s: another nvscope check is running there\n", dir);
+		return -EBUSY;
+	}
+	return fd;
+}
+
+struct ckpt {
+	const char *dir, *confirm;
+};
+
+static void checkpoint(struct check_batch *b, void *arg)
+{
+	const struct ckpt *c = arg;
+	int rc = check_state_save(b, c->dir, c->confirm);
+	if (rc)
+		fprintf(stderr, "nvscope check: cannot save %s/state.json: %s\n", c->dir,
+			strerror(-rc));
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct check_profile *prof = NULL;
+	struct dev_list *l = NULL;
+	struct check_drive *d = NULL;
+	struct check_batch b = {0};
+	char err[1024], dirbuf[512], confirm[4096] = "", pname[64];
+	size_t n = 0;
+	int ret = NVS_EXIT_USAGE, rc, lockfd = -1;
+
+	if (parse(&o, argc, argv))
+		return NVS_EXIT_USAGE;
+	if (o.resume) {
+		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
+		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
+		    check_state_profile(o.resume, pname, sizeof(pname))) {
+			fprintf(stderr, "nvscope check: %s: no check state to resume\n", o.resume);
+			return NVS_EXIT_USAGE;
+		}
+		o.profile = dirbuf;
+		o.dir = o.resume;
+	}
+	if (check_profile_load(o.profile, &prof, err, sizeof(err))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		return NVS_EXIT_USAGE;
+	}
+	if (o.resume)
+		snprintf(prof->name, sizeof(prof->name), "%s", pname);
+	l = dev_scan(err, sizeof(err));
+	d = calloc(NVS_MAX_TARGETS, sizeof(*d));
+	if (!l || !d) {
+		fprintf(stderr, "nvscope check: %s\n", l ? "out of memory" : err);
+		ret = NVS_EXIT_IOERR;
+		goto out;
+	}
+	b.prof = prof;
+	if (o.resume ? load_resume(&o, &b, l, d, &n, confirm, sizeof(confirm))
+		     : pick_drives(&o, l, d, &n))
+		goto out;
+	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
+		goto out; /* refused: nothing touched */
+	if (!o.dir) {
+		check_default_dir(prof->name, dirbuf, sizeof(dirbuf));
+		o.dir = dirbuf;
+	}
+	if (!o.resume && !check_dir_empty(o.dir)) {
+		fprintf(stderr,
+			"nvscope check: %s exists and is not empty (continue with --resume)\n",
+			o.dir);
+		goto out;
+	}
+	if ((rc = check_mkdirs(o.dir))) {
+		fprintf(stderr, "nvscope check: cannot create %s: %s\n", o.dir, strerror(-rc));
+		goto out;
+	}
+	if ((lockfd = lock_dir(o.dir)) < 0)
+		goto out;
+	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
+	unsigned next = b.next_step;
+	b = (struct check_batch){.prof = prof,
+				 .d = d,
+				 .n = n,
+				 .force = o.force,
+				 .cancel = &stop_flag,
+				 .dir = o.dir,
+				 .next_step = next,
+				 .checkpoint = checkpoint,
+				 .checkpoint_arg = &ck};
+	double started = (double)time(NULL);
+	if (!o.resume) {
+		check_write_text(o.dir, "profile.ini", prof->text);
+		check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
+		for (size_t i = 0; i < n; i++)
+			d[i].started = started;
+		rc = check_state_save(&b, o.dir, o.confirm);
+		if (rc) {
+			fprintf(stderr, "nvscope check: cannot write %s/state.json: %s\n", o.dir,
+				strerror(-rc));
+			ret = NVS_EXIT_IOERR;
+			goto out;
+		}
+	}
+	check_write_meta(&b, o.dir, "running", started);
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct progress pg = {.tty = !o.quiet && isatty(2), .last_phase = -1};
+	rc = check_run(&b, o.quiet ? NULL : tick, &pg);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (rc) {
+		fprintf(stderr, "nvscope check: %s\n", strerror(-rc));
+		check_write_meta(&b, o.dir, "failed", started);
+		ret = NVS_EXIT_IOERR;
+		goto out;
+	}
+	cJSON *batch = check_batch_json(&b, o.dir);
+	check_write_results(&b, o.dir, o.csv, batch);
+	check_write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started);
+	if (o.json) {
+		char *s = batch ? cJSON_Print(batch) : NULL;
+		if (s)
+			printf("%s\n", s);
+		free(s);
+	} else {
+		check_print_table(&b, stdout);
+		if (!o.quiet)
+			printf("results: %s%s\n", o.dir,
+			       b.cancelled ? " (interrupted: nvscope check --resume continues)"
+					   : "");
+	}
+	cJSON_Delete(batch);
+	unsigned c[4];
+	check_counts(&b, c);
+	ret = b.cancelled || c[JUDGE_FAIL] || c[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
+out:
+	if (lockfd >= 0)
+		close(lockfd);
+	free(d);
+	dev_list_free(l);
+	check_profile_free(prof);
+	return ret;
+}

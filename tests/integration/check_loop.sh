@@ -1,0 +1,146 @@
+#!/bin/bash
+# nvscope check on loop devices: the quick profile passes two drives and
+# writes its results directory; one drive throttled (blkio cgroup) fails as
+# a performance outlier with the figure and the median; a profile that
+# writes is refused without every drive's confirmation and writes nothing;
+# with it, the write/verify pass runs; bad input exits 2.
+. "$(dirname "$0")/../lib.sh"
+CG=""
+cg_cleanup() { [ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null; }
+trap 'cg_cleanup; t_cleanup' EXIT
+command -v python3 >/dev/null || skip "no python3"
+t_loop 64M
+A=$LOOP
+t_loop 64M
+B=$LOOP
+a=$(basename "$A") b=$(basename "$B")
+writes() { awk '{print $5}' "/sys/block/$1/stat"; }
+# jq-like: python3 reads the batch JSON
+verdict() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(" ".join(x["serial"]+"="+x["verdict"] for x in d["drives"]))' "$1"; }
+
+# the shipped quick profile with its perf jobs capped at the same rate on
+# both drives (the test is about the pipeline, not about this machine's speed)
+sed 's/^time_based$/time_based\nrate_iops=400/' "$NVS_TOP/presets/checks/quick.ini" >"$T_TMP/quick-capped.ini"
+grep -q rate_iops "$T_TMP/quick-capped.ini" || fail "could not derive the capped profile"
+
+wa=$(writes "$a") wb=$(writes "$b")
+"$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/quick-capped.ini" --json \
+	-o "$T_TMP/r1" >"$T_TMP/out.json" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 0 ] || fail "quick on two loop devices exited $rc: $(cat "$T_TMP/err") $(verdict "$T_TMP/out.json")"
+[ "$(verdict "$T_TMP/out.json")" = "$a=PASS $b=PASS" ] || fail "verdicts: $(verdict "$T_TMP/out.json")"
+python3 - "$T_TMP/out.json" <<'EOF' || fail "JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"] == "quick-capped" and d["counts"]["pass"] == 2, d["counts"]
+for x in d["drives"]:
+    assert x["health"] is None and x["health_note"] == "not an NVMe device"
+    crit = {c["criterion"]: c for c in x["criteria"]}
+    assert crit["health"]["result"] == "N/A"
+    assert crit["job:read-sample"]["result"] == "PASS"
+    assert crit["perf:perf-4k-randread"]["result"] == "PASS", crit
+    jobs = {j["name"]: j for j in x["jobs"]}
+    assert jobs["read-sample"]["bytes"] == 64 << 20, jobs["read-sample"]
+    assert jobs["perf-4k-randread"]["figure"] > 0
+EOF
+ok "quick: two loop devices PASS, JSON has the criteria and figures"
+[ "$(writes "$a")" = "$wa" ] && [ "$(writes "$b")" = "$wb" ] || fail "a read-only profile wrote"
+ok "read-only profile: no write reached either device"
+for f in summary.json summary.csv meta.json profile.ini "$a/verdict.json" "$a/verdict.csv" \
+	"$b/verdict.json" "$a/perf-4k-randread.json" "$a/perf-4k-randread.csv" "$b/read-sample.json"; do
+	[ -s "$T_TMP/r1/$f" ] || fail "results directory lacks $f"
+done
+grep -q '"status":	"done"' "$T_TMP/r1/meta.json" || fail "meta.json status: $(cat "$T_TMP/r1/meta.json")"
+grep -q "^\"$a\",\"loop\",\"\",67108864,\"$A\",quick-capped,PASS," "$T_TMP/r1/$a/verdict.csv" ||
+	fail "verdict.csv: $(cat "$T_TMP/r1/$a/verdict.csv")"
+ok "results directory: per-serial JSON + CSV, run data, summary"
+
+# the same profile, one drive throttled to 40 read IOPS: an outlier
+mm=$(lsblk -dno MAJ:MIN "$B" | tr -d ' ')
+if [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
+	CG=/sys/fs/cgroup/blkio/nvscope-check-$$
+	mkdir "$CG" && echo "$mm 40" >"$CG/blkio.throttle.read_iops_device" || fail "cgroup"
+elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	CG=/sys/fs/cgroup/nvscope-check-$$
+	mkdir "$CG" && echo "$mm riops=40" >"$CG/io.max" || fail "cgroup"
+fi
+if [ -n "$CG" ]; then
+	bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CG" "$NVS_BIN" check \
+		--target "$A" --target "$B" --profile "$T_TMP/quick-capped.ini" -o "$T_TMP/r2" \
+		>"$T_TMP/table" 2>"$T_TMP/err"
+	rc=$?
+	cat "$T_TMP/table"
+	[ $rc -eq 1 ] || fail "a throttled drive: exit $rc, wanted 1: $(cat "$T_TMP/err")"
+	grep -E "^$b +loop .* FAIL +perf-4k-randread [0-9.]+ IOPS = [0-9.]+% of batch median [0-9.]+k? \(outlier\)" \
+		"$T_TMP/table" >/dev/null || fail "no outlier row for $b"
+	grep -E "^$a +loop .* PASS +-$" "$T_TMP/table" >/dev/null || fail "$a did not pass"
+	grep -q "2 drives: 1 PASS, 0 WARN, 1 FAIL" "$T_TMP/table" || fail "count line"
+	ok "a drive throttled by a blkio cgroup fails as an outlier; its sibling passes"
+else
+	echo "note: no blkio/io cgroup controller here: throttled-outlier case not run"
+fi
+
+# a profile that writes: refused without the confirmation of EVERY drive
+cat >"$T_TMP/wv.ini" <<'EOF'
+[check]
+description=test: write/verify
+[global]
+direct=1
+[verify-all]
+rw=write
+bs=256k
+EOF
+wa=$(writes "$a") wb=$(writes "$b")
+"$NVS_BIN" check --target "$A" --target "$B" --profile burn-in -o "$T_TMP/r3" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 2 ] || fail "burn-in without confirmation exited $rc"
+grep -q "yes-destroy-data=$A" "$T_TMP/err" || fail "refusal does not name the token: $(cat "$T_TMP/err")"
+"$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/wv.ini" -o "$T_TMP/r3" \
+	--yes-destroy-data="$A" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 2 ] || fail "write profile with one of two confirmations exited $rc"
+grep -q "yes-destroy-data=$B" "$T_TMP/err" || fail "refusal does not name $B: $(cat "$T_TMP/err")"
+[ "$(writes "$a")" = "$wa" ] && [ "$(writes "$b")" = "$wb" ] || fail "a refused check wrote"
+[ -e "$T_TMP/r3" ] && fail "a refused check created its results directory"
+ok "write profile refused without every drive's confirmation; nothing written"
+
+# a filesystem on one drive: refused (safety module) even when confirmed
+if command -v mkfs.ext4 >/dev/null; then
+	mkfs.ext4 -q -F "$B" || fail "mkfs"
+	wb=$(writes "$b")
+	"$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/wv.ini" -o "$T_TMP/r3" \
+		--yes-destroy-data="$A,$B" 2>"$T_TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "write over ext4 exited $rc"
+	grep -q "ext4" "$T_TMP/err" || fail "no reason: $(cat "$T_TMP/err")"
+	[ "$(writes "$b")" = "$wb" ] && [ "$(writes "$a")" = "$wa" ] || fail "wrote after a refusal"
+	ok "a drive holding a filesystem is refused (safety module), nothing written"
+fi
+
+"$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/wv.ini" -o "$T_TMP/r4" \
+	--yes-destroy-data="$A,$B" --force-destroy --json >"$T_TMP/out.json" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 0 ] || fail "confirmed write/verify exited $rc: $(cat "$T_TMP/err")"
+[ "$(verdict "$T_TMP/out.json")" = "$a=PASS $b=PASS" ] || fail "verdicts: $(verdict "$T_TMP/out.json")"
+grep -q '"verify-all: written and read back identical"' "$T_TMP/out.json" || fail "verify reason"
+[ "$(writes "$a")" -gt "$wa" ] || fail "nothing was written"
+cmp -s -n 1048576 "$A" /dev/zero && fail "the device reads zeros after the write pass"
+cmp -s -n 1048576 "$A" "$B" && fail "both drives got the same data (not fresh per run)"
+ok "confirmed write/verify pass: fresh data written and read back identical"
+
+# bad input: exit 2
+for args in "--target $A" "--profile quick" "--target $A --all-nvme --profile quick" \
+	"--target $A --target $A --profile quick" "--target /nonexistent --profile quick" \
+	"--target $A --profile no-such" "--target $A --profile quick extra"; do
+	# shellcheck disable=SC2086
+	"$NVS_BIN" check $args -o "$T_TMP/bad" >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "check $args exited $rc, wanted 2"
+done
+if [ ! -d /sys/class/nvme ] || [ -z "$(ls /sys/class/nvme)" ]; then
+	"$NVS_BIN" check --all-nvme --profile quick -o "$T_TMP/bad" 2>"$T_TMP/err"
+	[ $? -eq 2 ] || fail "--all-nvme without NVMe"
+	grep -q "no drive" "$T_TMP/err" || fail "no reason: $(cat "$T_TMP/err")"
+fi
+ok "bad input exits 2"

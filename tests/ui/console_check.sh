@@ -1,0 +1,59 @@
+#!/bin/bash
+# console_check.sh - the console's check view: mark two loop devices, `c`
+# opens the view (READY, profile quick; `p` cycles to rma and back), Enter
+# runs it with live phases, the verdict of each drive shows at the end and
+# is the one written to the results directory (summary.json); q closes the
+# view, the console goes on.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+command -v python3 >/dev/null || skip "no python3"
+t_loop 64M
+A=$LOOP
+t_loop 64M
+B=$LOOP
+a=$(basename "$A") b=$(basename "$B")
+u_start 150 40 "$NVS_BIN"
+u_wait 'Devices' 10
+for dev in "$A" "$B"; do
+	u_keys a
+	u_wait 'Add target' 5
+	u_text "$dev"
+	u_keys Enter
+	u_wait "added and marked $dev" 5
+done
+u_keys c
+u_wait 'nvscope check - profile quick' 5
+u_wait 'READY' 5
+S=$(u_screen)
+echo "$S" | grep -Eq "^ $a +loop " || fail "no row for $a"
+echo "$S" | grep -Eq "^ $b +loop " || fail "no row for $b"
+u_keys p
+u_wait 'profile rma' 5
+u_keys p
+u_wait 'profile quick' 5
+ok "check view lists the marked drives, profiles cycle"
+
+u_keys Enter
+u_wait 'RUNNING' 5
+u_wait "(read-sample|perf-4k-randread|perf-128k-seqread) +[0-9]+%" 20
+ok "live phase and progress"
+u_wait 'DONE' 90
+u_wait "^ $a +loop .* (PASS|WARN|FAIL) " 5
+S=$(u_screen)
+dir=$(echo "$S" | grep -o 'results: [^ ]*' | head -1 | cut -d' ' -f2)
+[ -n "$dir" ] && [ -s "$NVS_TOP/$dir/summary.json" ] || fail "no results directory on screen: $dir"
+for d in "$a" "$b"; do
+	v=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print([x["verdict"] for x in d["drives"] if x["serial"] == sys.argv[2]][0])' "$NVS_TOP/$dir/summary.json" "$d")
+	echo "$S" | grep -Eq "^ $d +loop .* $v " || fail "$d: the file says $v, the screen does not"
+	grep -q '"read-sample: read without errors"' "$NVS_TOP/$dir/$d/verdict.json" ||
+		fail "$d: read-sample not judged"
+done
+rm -rf "${NVS_TOP:?}/$dir"
+ok "verdicts on screen = summary.json"
+u_keys q
+u_wait 'Presets' 5
+u_keys q
+u_restored
+ok "view closed, console quit"
