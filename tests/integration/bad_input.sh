@@ -74,7 +74,7 @@ printf '[measure m]\nrw = randwrite\nsize = 64k\nruntime = 1\n' >"$T_TMP/w.ini"
 expect2n "longer than 255" plan "$T_TMP/w.ini" --target "$long" --results "$T_TMP/pr" \
 	--yes-destroy-data="$long" --quiet
 printf '[job]\nfilename=%s\nrw=write\nsize=64k\n' "$long" >"$T_TMP/long.fio"
-expect2n "long.fio:3:" run --job "$T_TMP/long.fio"
+expect2n "long.fio:2:" run --job "$T_TMP/long.fio"
 # a plan target is the path checked, confirmed and written: never split on fio's ':'
 expect2n "separate targets" plan "$T_TMP/ok.ini" --target "$f:x" --dry-run
 [ "$(md5sum <"$prefix")" = "$sum" ] || fail "the 255-byte prefix file was written"

@@ -37,6 +37,7 @@ ok "every key of fio's JSON, with fio's type"
 # 2. two jobs: per-job rw, global options consistent
 cat >two.fio <<EOT
 [global]
+ioengine=io_uring
 bs=4k
 runtime=1
 time_based
