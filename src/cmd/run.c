@@ -52,6 +52,9 @@ static void usage(FILE *f)
 		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
 		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
 		"  --force-destroy (write over a partition table or filesystem signature)\n"
+		"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
+		"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
+		"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
 		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 		"  130/143 stopped by SIGINT/SIGTERM.\n"
 		"See nvscope(1).\n");
@@ -389,6 +392,7 @@ int cmd_run(int argc, char **argv)
 	struct json_job *info = NULL;
 	struct diskstat *disks = NULL, *alldisks = NULL;
 	unsigned *ndisks = NULL;
+	char **tjson = NULL; /* nvscope.trace of each step (read_iolog) */
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
@@ -430,7 +434,9 @@ int cmd_run(int argc, char **argv)
 	disks = calloc((size_t)total * NVS_MAX_TARGETS, sizeof(*disks));
 	alldisks = calloc(NVS_MAX_TARGETS, sizeof(*alldisks));
 	ndisks = calloc(total, sizeof(*ndisks));
-	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks) {
+	tjson = calloc(total, sizeof(*tjson));
+	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks ||
+	    !tjson) {
 		fprintf(stderr, "nvscope run: out of memory\n");
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -500,6 +506,10 @@ int cmd_run(int argc, char **argv)
 				tres[nres * ntargets + t] = rj.per_target[t];
 			if (!o.json || o.output)
 				print_result(human, &jobs[j], &rj);
+			if (rj.trace_line[0] && (!o.quiet || o.json))
+				fprintf(human, "%s\n", rj.trace_line);
+			tjson[nres] = rj.trace_json;
+			rj.trace_json = NULL;
 			ncores[nres] = rj.ncores;
 			memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
 			ser[nres] = rj.series;
@@ -529,7 +539,9 @@ report:
 				      .cores = cores, .ncores = ncores,
 				      .dropped = dropped, .info = info, .plus = o.plus,
 				      .disks = alldisks,
-				      .ndisks = merge_disks(disks, ndisks, nres, alldisks)};
+				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
+				      .extra_key = tjson[nres - 1] ? "trace" : NULL,
+				      .extra_json = tjson[nres - 1]};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -550,7 +562,8 @@ report:
 				      .ncores = &ncores[i], .dropped = res[i].dropped,
 				      .info = &info[i], .plus = o.plus,
 				      .disks = &disks[(size_t)i * NVS_MAX_TARGETS],
-				      .ndisks = ndisks[i]};
+				      .ndisks = ndisks[i],
+				      .extra_key = tjson[i] ? "trace" : NULL, .extra_json = tjson[i]};
 		int rc = step_json_name(res, info, nres, i, name, sizeof(name));
 		if (!rc)
 			rc = write_step_json(dirfd, name, &jr);
@@ -581,6 +594,9 @@ free_all:
 		close(dirfd);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
+	for (unsigned i = 0; tjson && i < total; i++)
+		free(tjson[i]);
+	free(tjson);
 	free(ser);
 	free(info);
 	free(disks);

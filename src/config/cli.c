@@ -12,6 +12,7 @@ static const char *const flags[] = {
 	"fixedbufs", "registerfiles", "force_destroy", "continue_on_error", "group_reporting",
 	"thread", "randrepeat",
 	"scramble_buffers", "refill_buffers", "zero_buffers",
+	"replay_no_stall",
 };
 
 static bool is_flag(const char *key, size_t len)

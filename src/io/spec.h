@@ -18,6 +18,17 @@ struct spec_bs {
 	uint32_t weight; /* percent; bssplit weights sum to 100 */
 };
 
+/* Trace replay (io/replay.c, fio's option names; docs/traces.md). */
+struct spec_replay {
+	char iolog[1024];    /* read_iolog: "" = no trace */
+	bool no_stall;       /* replay_no_stall: as fast as the queue depth allows */
+	unsigned time_scale; /* replay_time_scale, percent of the recorded rate (100) */
+	uint32_t align;      /* replay_align: offsets rounded down (power of two, 0 none) */
+	uint64_t scale;      /* replay_scale: offsets divided by it (1 none) */
+	unsigned copies;     /* trace_copies: concurrent copies, each on its own region */
+	uint64_t stagger_ns; /* trace_stagger: copy i starts i x this after the first */
+};
+
 struct spec {
 	char name[64];
 	char targets[NVS_MAX_TARGETS][256];
@@ -66,6 +77,7 @@ struct spec {
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
+	struct spec_replay replay;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
