@@ -6,7 +6,7 @@ CC        ?= cc
 PKGS      := ncursesw libnvme liburing libcjson inih blkid
 DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
              check libcjson-dev libinih-dev libblkid-dev
-DEB_TEST  := tmux util-linux e2fsprogs fio python3 python3-six python3-pandas chromium python3-fusepy zstd
+DEB_TEST  := tmux util-linux e2fsprogs fio python3 python3-six python3-pandas chromium python3-fusepy zstd blktrace
 DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -17,6 +17,7 @@ static const struct {
 	{"steady", cmd_steady, "apply the SNIA steady-state rule to a saved series"},
 	{"report", cmd_report, "write an HTML/SVG report from result directories"},
 	{"replay", cmd_replay, "replay a results directory in the console"},
+	{"trace", cmd_trace, "record a block trace (blktrace) as a fio iolog; show one"},
 };
 
 static void usage(FILE *f)

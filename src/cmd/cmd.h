@@ -13,6 +13,7 @@ int cmd_steady(int argc, char **argv);  /* steady.c: steady-state rule on a seri
 int cmd_report(int argc, char **argv);  /* report.c: HTML/SVG report */
 int cmd_replay(int argc, char **argv);  /* console.c: replay a results dir */
 int cmd_console(int argc, char **argv); /* console.c: the full-screen console */
+int cmd_trace(int argc, char **argv);   /* trace.c: record and show block traces */
 
 #include <errno.h>
 #include "nvscope.h"

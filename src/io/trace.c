@@ -691,6 +691,15 @@ out:
 	return 0;
 }
 
+/* NAME.blktrace.N: blktrace's per-CPU file (may be empty) */
+static bool blk_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *tag = strstr(base, ".blktrace.");
+	return tag && tag[10] && strspn(tag + 10, "0123456789") == strlen(tag + 10);
+}
+
 int trace_load(const char *path, struct trace **out, char *err, size_t errlen)
 {
 	char *buf;
@@ -700,7 +709,7 @@ int trace_load(const char *path, struct trace **out, char *err, size_t errlen)
 	*out = NULL;
 	if (rc)
 		return rc;
-	if (!is_blk_magic(buf, len)) {
+	if (!is_blk_magic(buf, len) && !blk_name(path)) {
 		rc = trace_parse_text(path, buf, len, out, err, errlen);
 		free(buf);
 		return rc;
@@ -736,4 +745,22 @@ out:
 	free(bufs);
 	free(lens);
 	return rc;
+}
+
+int trace_write_iolog3(FILE *f, const struct trace *t, const char *fname)
+{
+	static const char *const act[] = {"read", "write", "trim", "sync"};
+
+	if (strpbrk(fname, " \t\n\r"))
+		return -EINVAL; /* fio's fields are separated by white space */
+	fprintf(f, "fio version 3 iolog\n0 %s add\n0 %s open\n", fname, fname);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct trace_io *io = &t->io[i];
+		fprintf(f, "%llu %s %s %llu %u\n", (unsigned long long)(io->t_ns / 1000), fname,
+			act[io->op], (unsigned long long)(io->op == TRACE_SYNC ? 0 : io->off),
+			io->op == TRACE_SYNC ? 0 : io->len);
+	}
+	fprintf(f, "%llu %s close\n", t->n ? (unsigned long long)(t->io[t->n - 1].t_ns / 1000) : 0ULL,
+		fname);
+	return ferror(f) ? -EIO : 0;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_TRIM, TRACE_SYNC };
 enum trace_fmt { TRACE_IOLOG2, TRACE_IOLOG3, TRACE_MSR_CSV, TRACE_BLKTRACE };
@@ -58,6 +59,9 @@ void trace_map(struct trace *t, uint64_t scale, uint32_t align);
 int trace_check_fit(const struct trace *t, uint64_t region_len, uint32_t lbs, char *err,
 		    size_t errlen);
 const char *trace_fmt_name(enum trace_fmt f);
+/* Writes @t as a fio version 3 iolog (microsecond timestamps) on file name
+ * @fname (no white space).  0, -EINVAL for such a name, -EIO. */
+int trace_write_iolog3(FILE *f, const struct trace *t, const char *fname);
 void trace_free(struct trace *t);
 
 #endif
