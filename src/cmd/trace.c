@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mount.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,13 +87,167 @@ static int raw_dir_ready(const char *dir, char *err, size_t errlen)
 	int rc = 0;
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(err, errlen, "%s: not empty (it holds %.64s); give a new --raw directory",
-				 dir, e->d_name);
+			snprintf(err, errlen,
+				 "%s: not empty (it holds %.64s); give a new --raw directory", dir,
+				 e->d_name);
 			rc = -EEXIST;
 			break;
 		}
 	closedir(d);
 	return rc;
+}
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes @val into the tracefs control file @dir/@file. */
+static int ctl(const char *dir, const char *file, const char *val)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, val, strlen(val));
+	int rc = n == (ssize_t)strlen(val) ? 0 : n < 0 ? -errno : -EIO;
+	close(fd);
+	return rc;
+}
+
+/* Appends what @fd has to *@buf (and to @raw). 0, or -errno. */
+static int drain_pipe(int fd, char **buf, size_t *len, size_t *cap, int raw)
+{
+	for (;;) {
+		if (*cap - *len < 65536) {
+			size_t nc = *cap ? *cap * 2 : 1 << 20;
+			char *p = realloc(*buf, nc);
+			if (!p)
+				return -ENOMEM;
+			*buf = p;
+			*cap = nc;
+		}
+		ssize_t n = read(fd, *buf + *len, *cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		if (raw >= 0 && write(raw, *buf + *len, (size_t)n) != n)
+			return -EIO;
+		*len += (size_t)n;
+	}
+}
+
+/* Where lockdown forbids blktrace (its relay files in debugfs), the same
+ * issue events from tracefs: block:block_rq_issue of @devt, in an instance
+ * of our own.  The text goes to @raw and into *@buf. */
+static int ftrace_capture(dev_t devt, uint64_t dur_ns, int raw, char **buf, size_t *len, char *err,
+			  size_t errlen)
+{
+	char inst[128], filt[64];
+	size_t cap = 0;
+	struct stat st;
+	int rc, fd = -1;
+
+	*buf = NULL;
+	*len = 0;
+	if (stat(TRACEFS "/instances", &st) && mount("tracefs", TRACEFS, "tracefs", 0, NULL) &&
+	    errno != EBUSY) {
+		snprintf(err, errlen, "cannot mount tracefs at " TRACEFS ": %s", strerror(errno));
+		return -errno;
+	}
+	snprintf(inst, sizeof(inst), TRACEFS "/instances/nvscope-%d", (int)getpid());
+	if (mkdir(inst, 0700)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", inst, strerror(-rc));
+		return rc;
+	}
+	snprintf(filt, sizeof(filt), "dev == %u", (unsigned)((major(devt) << 20) | minor(devt)));
+	rc = ctl(inst, "buffer_size_kb", "16384");
+	if (!rc)
+		rc = ctl(inst, "events/block/block_rq_issue/filter", filt);
+	if (!rc)
+		rc = ctl(inst, "events/block/block_rq_issue/enable", "1");
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot enable block_rq_issue: %s", inst, strerror(-rc));
+		goto out;
+	}
+	char pipe[160];
+	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", inst);
+	fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", pipe, strerror(-rc));
+		goto out;
+	}
+	uint64_t end = now_ns() + dur_ns;
+	while (!stop_sig && !rc) {
+		uint64_t now = now_ns();
+		if (now >= end)
+			break;
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		uint64_t left = (end - now) / 1000000;
+		poll(&pf, 1, left > 200 ? 200 : (int)left + 1);
+		rc = drain_pipe(fd, buf, len, &cap, raw);
+	}
+	ctl(inst, "events/block/block_rq_issue/enable", "0");
+	if (!rc)
+		rc = drain_pipe(fd, buf, len, &cap, raw);
+	if (rc)
+		snprintf(err, errlen, "reading %s: %s", pipe, strerror(-rc));
+out:
+	if (fd >= 0)
+		close(fd);
+	ctl(inst, "events/block/block_rq_issue/enable", "0");
+	rmdir(inst);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
+/* blktrace -d @dev for @secs into @raw/@base.blktrace.N: 0 when it wrote
+ * its files, 1 when it could not trace (lockdown: no files), -errno. */
+static int run_blktrace(const char *dev, const char *secs, const char *raw, const char *base,
+			const char *first)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (nul >= 0) {
+			dup2(nul, STDOUT_FILENO); /* blktrace's per-CPU summary */
+			dup2(nul, STDERR_FILENO); /* its complaints: we say what failed */
+		}
+		execlp("blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o", base,
+		       (char *)NULL);
+		_exit(127);
+	}
+	int ws = 0;
+	bool sent = false;
+	while (waitpid(pid, &ws, 0) < 0) {
+		if (errno != EINTR)
+			break;
+		if (stop_sig && !sent) {
+			kill(pid, SIGINT); /* blktrace ends cleanly on SIGINT */
+			sent = true;
+		}
+	}
+	struct stat st;
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
+		return -ENOENT;
+	return stat(first, &st) ? 1 : 0;
 }
 
 static int record(const char *dev, uint64_t dur_ns, const char *out, const char *raw)
@@ -105,13 +262,15 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 		return NVS_EXIT_USAGE;
 	}
 	if (!raw) {
-		if ((size_t)snprintf(rawbuf, sizeof(rawbuf), "%s.blktrace", out) >= sizeof(rawbuf)) {
+		if ((size_t)snprintf(rawbuf, sizeof(rawbuf), "%s.blktrace", out) >=
+		    sizeof(rawbuf)) {
 			fprintf(stderr, "nvscope trace: %s: name too long\n", out);
 			return NVS_EXIT_USAGE;
 		}
 		raw = rawbuf;
 	}
-	if ((size_t)snprintf(first, sizeof(first), "%s/%s.blktrace.0", raw, base) >= sizeof(first)) {
+	if ((size_t)snprintf(first, sizeof(first), "%s/%s.blktrace.0", raw, base) >=
+	    sizeof(first)) {
 		fprintf(stderr, "nvscope trace: %s: name too long\n", raw);
 		return NVS_EXIT_USAGE;
 	}
@@ -128,7 +287,8 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 	}
 	rc = need_debugfs();
 	if (rc) {
-		fprintf(stderr, "nvscope trace: debugfs at /sys/kernel/debug: %s (blktrace needs it)\n",
+		fprintf(stderr,
+			"nvscope trace: debugfs at /sys/kernel/debug: %s (blktrace needs it)\n",
 			strerror(-rc));
 		goto fail_usage;
 	}
@@ -136,47 +296,55 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 		 (unsigned long long)((dur_ns + 999999999ULL) / 1000000000ULL));
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "nvscope trace: fork: %s\n", strerror(errno));
-		fclose(f);
-		return NVS_EXIT_IOERR;
+	struct trace *t = NULL;
+	const char *via = "blktrace";
+	rc = run_blktrace(dev, secs, raw, base, first);
+	if (rc == -ENOENT) {
+		fprintf(stderr,
+			"nvscope trace: cannot run blktrace (Debian: apt install blktrace)\n");
+		goto fail_usage;
 	}
-	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (nul >= 0)
-			dup2(nul, STDOUT_FILENO); /* blktrace's per-CPU summary */
-		execlp("blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o", base,
-		       (char *)NULL);
-		fprintf(stderr, "nvscope trace: cannot run blktrace: %s (Debian: apt install "
-				"blktrace)\n",
-			strerror(errno));
-		_exit(127);
+	if (rc < 0) {
+		fprintf(stderr, "nvscope trace: blktrace: %s\n", strerror(-rc));
+		goto fail_io;
 	}
-	int ws = 0;
-	bool sent = false;
-	while (waitpid(pid, &ws, 0) < 0) {
-		if (errno != EINTR)
-			break;
-		if (stop_sig && !sent) {
-			kill(pid, SIGINT); /* blktrace ends cleanly on SIGINT */
-			sent = true;
+	if (rc == 0) {
+		rc = trace_load(first, &t, err, sizeof(err));
+	} else if (!stop_sig) {
+		/* no files: the kernel refused blktrace (lockdown restricts its
+		 * debugfs files); the same issue events through tracefs */
+		char name[300];
+		char *buf = NULL;
+		size_t len = 0;
+		via = "tracefs block_rq_issue (blktrace refused by the kernel)";
+		snprintf(name, sizeof(name), "%s.block_rq_issue.txt", base);
+		int dfd = open(raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int rfd = dfd < 0
+			      ? -errno
+			      : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, err, sizeof(err));
+		if (dfd >= 0)
+			close(dfd);
+		if (rfd < 0) {
+			fprintf(stderr, "nvscope trace: %s/%s: %s\n", raw, name, err);
+			rc = rfd;
+			goto fail_io;
 		}
+		rc = ftrace_capture(st.st_rdev, dur_ns, rfd, &buf, &len, err, sizeof(err));
+		if (close(rfd) && !rc)
+			rc = -errno;
+		if (!rc)
+			rc = trace_parse_ftrace(
+			    name, buf, len,
+			    (unsigned)((major(st.st_rdev) << 20) | minor(st.st_rdev)), &t, err,
+			    sizeof(err));
+		free(buf);
+	} else {
+		rc = -EINTR;
+		snprintf(err, sizeof(err), "interrupted before anything was recorded");
 	}
-	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-		fprintf(stderr, "nvscope trace: blktrace failed (status %d)\n",
-			WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws));
-		fclose(f);
-		return WIFEXITED(ws) && WEXITSTATUS(ws) == 127 ? NVS_EXIT_USAGE : NVS_EXIT_IOERR;
-	}
-	struct trace *t;
-	rc = trace_load(first, &t, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "nvscope trace: %s\n", err);
-		fclose(f);
-		return NVS_EXIT_IOERR;
+		goto fail_io;
 	}
 	rc = trace_write_iolog3(f, t, dev);
 	if (fclose(f) && !rc)
@@ -186,16 +354,22 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 		trace_free(t);
 		return NVS_EXIT_IOERR;
 	}
-	fprintf(stderr, "nvscope trace: %zu I/Os (%llu reads, %llu writes, %llu trims) in %s, raw "
-			"blktrace files in %s\n",
+	fprintf(stderr,
+		"nvscope trace: %zu I/Os (%llu reads, %llu writes, %llu trims) in %s, via "
+		"%s; raw files in %s\n",
 		t->n, (unsigned long long)t->nops[TRACE_READ],
 		(unsigned long long)t->nops[TRACE_WRITE], (unsigned long long)t->nops[TRACE_TRIM],
-		out, raw);
+		out, via, raw);
 	trace_free(t);
 	return NVS_EXIT_OK;
 fail_usage:
 	fclose(f);
+	unlink(out); /* ours: created or emptied above */
 	return cmd_exit_of(rc);
+fail_io:
+	fclose(f);
+	unlink(out);
+	return NVS_EXIT_IOERR;
 }
 
 int cmd_trace(int argc, char **argv)
@@ -240,8 +414,8 @@ int cmd_trace(int argc, char **argv)
 		return NVS_EXIT_USAGE;
 	}
 	if (spec_parse_time(dur, &ns) || !ns || ns > 86400ULL * 1000000000ULL) {
-		fprintf(stderr, "nvscope trace record: --duration '%s': not a time from 1 s to 1 d\n",
-			dur);
+		fprintf(stderr,
+			"nvscope trace record: --duration '%s': not a time from 1 s to 1 d\n", dur);
 		return NVS_EXIT_USAGE;
 	}
 	return record(dev, ns, out, raw);

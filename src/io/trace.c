@@ -317,6 +317,8 @@ int trace_parse_text(const char *name, const char *buf, size_t len, struct trace
 		fmt = TRACE_IOLOG2;
 	else if (l1 == sizeof(v3) - 1 && !memcmp(p, v3, l1))
 		fmt = TRACE_IOLOG3;
+	else if ((l1 >= 9 && !memcmp(p, "# tracer:", 9)) || memmem(p, l1, ": block_rq_issue: ", 18))
+		return trace_parse_ftrace(name, buf, len, 0, out, err, errlen);
 	else if (l1 >= 12 && !memcmp(p, "fio version ", 12))
 		return fail(err, errlen, "%s:1: unknown iolog version line '%.*s'", name,
 			    (int)(l1 > 60 ? 60 : l1), p);
@@ -389,6 +391,128 @@ out:
 	return 0;
 }
 
+static int cmp_time(const void *a, const void *b)
+{
+	const struct trace_io *x = a, *y = b;
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* One trace_pipe line; 1 when it is not a block_rq_issue event of @devt. */
+static int ftrace_line(const char *name, unsigned line, const char *p, const char *e, uint32_t devt,
+		       struct trace_io *io, char *err, size_t errlen)
+{
+	static const char tag[] = ": block_rq_issue: ";
+	const char *m = NULL;
+	struct tok tk[12];
+
+	for (const char *q = p; q + sizeof(tag) - 1 <= e; q++)
+		if (!memcmp(q, tag, sizeof(tag) - 1)) {
+			m = q;
+			break;
+		}
+	if (!m)
+		return 1;
+	/* the timestamp "SECS.USECS" ends at m */
+	const char *ts = m;
+	while (ts > p && ts[-1] != ' ')
+		ts--;
+	const char *dot = memchr(ts, '.', (size_t)(m - ts));
+	uint64_t sec, usec;
+	if (!dot || !num_u64(ts, (size_t)(dot - ts), &sec) || (m - dot - 1) != 6 ||
+	    !num_u64(dot + 1, 6, &usec) || sec > UINT64_MAX / 1000000000ULL - 1)
+		return fail(err, errlen, "%s:%u: bad timestamp", name, line);
+	io->t_ns = sec * 1000000000ULL + usec * 1000;
+	unsigned n = split(m + sizeof(tag) - 1, e, true, tk, 11);
+	if (n > 11)
+		n = 11; /* what follows the sector count is not needed */
+	if (n < 6)
+		return fail(err, errlen, "%s:%u: short block_rq_issue event", name, line);
+	const char *comma = memchr(tk[0].p, ',', tk[0].n);
+	uint64_t maj, min, sector, nsect;
+	if (!comma || !num_u64(tk[0].p, (size_t)(comma - tk[0].p), &maj) ||
+	    !num_u64(comma + 1, tk[0].n - (size_t)(comma - tk[0].p) - 1, &min) || maj > 4095 ||
+	    min > 0xfffff)
+		return fail(err, errlen, "%s:%u: bad device '%.*s'", name, line, (int)tk[0].n,
+			    tk[0].p);
+	if (devt && ((maj << 20) | min) != devt)
+		return 1;
+	/* "(CMD)" may hold spaces: the sector follows the token that ends in ')' */
+	unsigned i = 3;
+	while (i < n && (tk[i].n == 0 || tk[i].p[tk[i].n - 1] != ')'))
+		i++;
+	if (i + 3 >= n || !tok_is(&tk[i + 2], "+"))
+		return fail(err, errlen, "%s:%u: no 'SECTOR + COUNT' in the event", name, line);
+	if (!num_u64(tk[i + 1].p, tk[i + 1].n, &sector) ||
+	    !num_u64(tk[i + 3].p, tk[i + 3].n, &nsect) || nsect > TRACE_MAX_LEN / 512 ||
+	    sector > (UINT64_MAX - TRACE_MAX_LEN) / 512)
+		return fail(err, errlen, "%s:%u: bad sector or count", name, line);
+	const struct tok *rwbs = &tk[1];
+	bool d = memchr(rwbs->p, 'D', rwbs->n), w = memchr(rwbs->p, 'W', rwbs->n);
+	bool r = memchr(rwbs->p, 'R', rwbs->n), f = memchr(rwbs->p, 'F', rwbs->n);
+	io->off = sector * 512;
+	io->len = (uint32_t)(nsect * 512);
+	if (!io->len) {
+		if (!f)
+			return 1; /* no data, no flush */
+		io->op = TRACE_SYNC;
+		io->off = 0;
+		return 0;
+	}
+	io->op = d ? TRACE_TRIM : w ? TRACE_WRITE : r ? TRACE_READ : TRACE_READ;
+	return 0;
+}
+
+int trace_parse_ftrace(const char *name, const char *buf, size_t len, uint32_t devt,
+		       struct trace **out, char *err, size_t errlen)
+{
+	struct trace *t = trace_alloc(name, TRACE_FTRACE);
+	const char *p = buf, *end = buf + len;
+	unsigned line = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->timed = true;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		struct trace_io io = {0};
+		if (!e)
+			e = end;
+		line++;
+		if (*p != '#') {
+			io.line = line;
+			rc = ftrace_line(name, line, p, e, devt, &io, err, errlen);
+			if (rc < 0)
+				goto out;
+			if (rc == 0 && (rc = push(t, &io)))
+				goto out;
+			rc = 0;
+		}
+		p = e + 1;
+	}
+	if (!t->n) {
+		rc = fail(err, errlen, "%s: no block_rq_issue events%s", name,
+			  devt ? " of the device" : "");
+		goto out;
+	}
+	/* per-CPU buffers interleave: order by time, stable by line */
+	qsort(t->io, t->n, sizeof(*t->io), cmp_time);
+	uint64_t t0 = t->io[0].t_ns;
+	for (size_t i = 0; i < t->n; i++)
+		t->io[i].t_ns -= t0;
+	t->nfiles = 1;
+out:
+	if (rc) {
+		trace_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
 static uint32_t bswap32(uint32_t v)
 {
 	return __builtin_bswap32(v);
@@ -413,14 +537,6 @@ static uint16_t rd16(const unsigned char *p, bool sw)
 	uint16_t v;
 	memcpy(&v, p, 2);
 	return sw ? __builtin_bswap16(v) : v;
-}
-
-static int cmp_time(const void *a, const void *b)
-{
-	const struct trace_io *x = a, *y = b;
-	if (x->t_ns != y->t_ns)
-		return x->t_ns < y->t_ns ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
 }
 
 int trace_parse_blktrace(const char *const *names, const void *const *bufs, const size_t *lens,
@@ -760,7 +876,7 @@ int trace_write_iolog3(FILE *f, const struct trace *t, const char *fname)
 			act[io->op], (unsigned long long)(io->op == TRACE_SYNC ? 0 : io->off),
 			io->op == TRACE_SYNC ? 0 : io->len);
 	}
-	fprintf(f, "%llu %s close\n", t->n ? (unsigned long long)(t->io[t->n - 1].t_ns / 1000) : 0ULL,
-		fname);
+	fprintf(f, "%llu %s close\n",
+		t->n ? (unsigned long long)(t->io[t->n - 1].t_ns / 1000) : 0ULL, fname);
 	return ferror(f) ? -EIO : 0;
 }

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_TRIM, TRACE_SYNC };
-enum trace_fmt { TRACE_IOLOG2, TRACE_IOLOG3, TRACE_MSR_CSV, TRACE_BLKTRACE };
+enum trace_fmt { TRACE_IOLOG2, TRACE_IOLOG3, TRACE_MSR_CSV, TRACE_BLKTRACE, TRACE_FTRACE };
 
 struct trace_io {
 	uint64_t t_ns; /* arrival time relative to the trace's first I/O */
@@ -45,6 +45,12 @@ int trace_load(const char *path, struct trace **out, char *err, size_t errlen);
 /* The same from a text buffer (tests, fuzzing): iolog or CSV, @name in messages. */
 int trace_parse_text(const char *name, const char *buf, size_t len, struct trace **out, char *err,
 		     size_t errlen);
+/* Parses the text of tracefs's block:block_rq_issue events (trace_pipe
+ * lines "comm-pid [cpu] flags SECS.USECS: block_rq_issue: MAJ,MIN RWBS BYTES
+ * (CMD) SECTOR + NSECT ..."), keeping device @devt (MAJ << 20 | MIN; 0 any):
+ * the same issue events blktrace's D are, where lockdown forbids blktrace. */
+int trace_parse_ftrace(const char *name, const char *buf, size_t len, uint32_t devt,
+		       struct trace **out, char *err, size_t errlen);
 /* Parses blktrace records from the binary buffers @bufs[@nbuf] (one per CPU
  * file; @names for messages), merged by time. */
 int trace_parse_blktrace(const char *const *names, const void *const *bufs, const size_t *lens,
