@@ -346,6 +346,65 @@ START_TEST(test_replay_time_scale)
 }
 END_TEST
 
+START_TEST(test_ftrace_text)
+{
+	static const char txt[] =
+	    "# tracer: nop\n#\n"
+	    "  fio-812 [001] ..... 3000.000250: block_rq_issue: 7,2 WS 4096 () 16 + 8 be,0,4 "
+	    "[fio]\n"
+	    "  fio-812 [000] ..... 3000.000100: block_rq_issue: 7,2 R 65536 () 0 + 128 none,0,0 "
+	    "[fio]\n"
+	    "  kw-1 [000] ..... 3000.000300: block_rq_issue: 7,3 R 4096 () 8 + 8 none,0,0 [x]\n"
+	    "  kw-1 [000] ..... 3000.000400: block_rq_issue: 7,2 DS 1048576 () 2048 + 2048 "
+	    "none,0,0 [x]\n"
+	    "  kw-1 [000] ..... 3000.000500: block_rq_issue: 7,2 FN 0 () 0 + 0 none,0,0 [x]\n"
+	    "  kw-1 [000] ..... 3000.000600: block_rq_complete: 7,2 R () 0 + 128 [0]\n";
+	struct trace *t;
+	char err[256];
+	ck_assert_int_eq(
+	    trace_parse_ftrace("p.txt", txt, sizeof(txt) - 1, (7u << 20) | 2, &t, err, sizeof(err)),
+	    0);
+	ck_assert_uint_eq(t->n, 4);
+	ck_assert_uint_eq(t->io[0].op, TRACE_READ);
+	ck_assert_uint_eq(t->io[0].len, 65536);
+	ck_assert_uint_eq(t->io[1].op, TRACE_WRITE);
+	ck_assert_uint_eq(t->io[1].off, 16 * 512);
+	ck_assert_uint_eq(t->io[1].t_ns, 150000);
+	ck_assert_uint_eq(t->io[2].op, TRACE_TRIM);
+	ck_assert_uint_eq(t->io[3].op, TRACE_SYNC);
+	/* iolog v3 written and read back: the same I/Os at microsecond times */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(trace_write_iolog3(f, t, "/dev/loop2"), 0);
+	fclose(f);
+	ck_assert_int_eq(trace_write_iolog3(stdout, t, "/dev/a b"), -EINVAL);
+	struct trace *r;
+	ck_assert_int_eq(trace_parse_text("r.log", buf, len, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r->n, t->n);
+	for (size_t i = 0; i < t->n; i++) {
+		ck_assert_uint_eq(r->io[i].op, t->io[i].op);
+		ck_assert_uint_eq(r->io[i].off, t->io[i].op == TRACE_SYNC ? 0 : t->io[i].off);
+		ck_assert_uint_eq(r->io[i].t_ns, t->io[i].t_ns / 1000 * 1000);
+	}
+	trace_free(r);
+	free(buf);
+	trace_free(t);
+	/* found by content in a text trace; bad events named */
+	ck_assert_int_eq(trace_parse_text("p.txt", txt, sizeof(txt) - 1, &t, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t->n, 5); /* every device */
+	trace_free(t);
+	static const char bad[] = "x [0] . 12.34: block_rq_issue: 7,2 R 4096 () 0 + 8 [x]\n";
+	ck_assert_int_eq(trace_parse_text("b.txt", bad, sizeof(bad) - 1, &t, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "b.txt:1: bad timestamp"), "%s", err);
+	static const char bad2[] = "x [0] . 12.000001: block_rq_issue: 7,2 R 4096 () 0 - 8 [x]\n";
+	ck_assert_int_eq(trace_parse_text("b.txt", bad2, sizeof(bad2) - 1, &t, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "b.txt:1: no 'SECTOR + COUNT'"), "%s", err);
+}
+END_TEST
+
 Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -357,6 +416,7 @@ Suite *trace_suite(void)
 	tcase_add_test(tc, test_blktrace);
 	tcase_add_test(tc, test_load_files_and_fit);
 	tcase_add_test(tc, test_replay_options);
+	tcase_add_test(tc, test_ftrace_text);
 	tcase_add_test(tc, test_replay_time_scale);
 	suite_add_tcase(s, tc);
 	return s;
