@@ -45,6 +45,11 @@ const char *spec_rw_name(enum spec_rw rw)
 
 bool spec_writes(const struct spec *s)
 {
+	/* a trace may write: every confirmation and check before the run
+	 * assumes it does; the pool opens the target for writing only when the
+	 * loaded trace holds writes (io/replay.h) */
+	if (s->replay.iolog[0])
+		return true;
 	switch (s->rw) {
 	case RW_READ:
 	case RW_RANDREAD:

@@ -88,7 +88,7 @@ void spec_init(struct spec *s);
 int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen);
 /* Checks the whole spec for consistency.  0 or -EINVAL with @err set. */
 int spec_validate(const struct spec *s, char *err, size_t errlen);
-/* True when the workload writes. */
+/* True when the workload writes (or may: a trace replay, read_iolog). */
 bool spec_writes(const struct spec *s);
 /* Human name of @rw ("randread"). */
 const char *spec_rw_name(enum spec_rw rw);

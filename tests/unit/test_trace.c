@@ -309,7 +309,9 @@ START_TEST(test_replay_options)
 	ck_assert_int_eq(spec_set(&s, "replay_redirect", "/dev/loop8", err, sizeof(err)), -EINVAL);
 	/* copies without a trace, a trace on two targets, numjobs with a trace */
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert(!spec_writes(&s));
 	ck_assert_int_eq(spec_set(&s, "read_iolog", "x.log", err, sizeof(err)), 0);
+	ck_assert(spec_writes(&s)); /* may write: confirmations assume it does */
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "numjobs", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
