@@ -96,6 +96,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/nvscope/presets/plans $(DESTDIR)$(PREFIX)/share/nvscope/themes
 	install -m 644 presets/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/
 	install -m 644 presets/plans/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/plans/
+	install -d $(DESTDIR)$(PREFIX)/share/nvscope/presets/traces
+	install -m 644 presets/traces/*.log $(DESTDIR)$(PREFIX)/share/nvscope/presets/traces/
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/nvscope/themes/
 	install -D -m 644 docs/nvscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/nvscope.1
 
