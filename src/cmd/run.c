@@ -129,9 +129,13 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	char a[32];
 	double cpu = r->usr_s + r->sys_s;
 
-	fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name, spec_rw_name(s->rw),
-		spec_fmt_size(s->bs[0].bs, a, sizeof(a)), s->nbs > 1 ? " (bssplit)" : "",
-		r->iodepth, r->numjobs, r->target);
+	if (s->replay.iolog[0]) /* a replay: the trace decides rw and bs */
+		fprintf(f, "%s: (read_iolog=%s, iodepth=%u, copies=%u) %s\n", r->name,
+			s->replay.iolog, r->iodepth, s->replay.copies, r->target);
+	else
+		fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name,
+			spec_rw_name(s->rw), spec_fmt_size(s->bs[0].bs, a, sizeof(a)),
+			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
 	print_dir(f, r, NVS_READ);
 	print_dir(f, r, NVS_WRITE);
 	fprintf(f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
