@@ -109,6 +109,12 @@ int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
 			 s->ntargets);
 		return -EINVAL;
 	}
+	if (s->rate_iops) {
+		snprintf(err, errlen,
+			 "read_iolog: rate_iops does not apply, the trace sets the rate "
+			 "(replay_time_scale, replay_no_stall)");
+		return -EINVAL;
+	}
 	if (s->numjobs != 1) {
 		snprintf(err, errlen,
 			 "read_iolog: numjobs=%u; concurrent copies of a trace are trace_copies=N",

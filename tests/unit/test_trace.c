@@ -316,6 +316,10 @@ START_TEST(test_replay_options)
 	ck_assert_int_eq(spec_set(&s, "numjobs", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "trace_copies"), "%s", err);
+	ck_assert_int_eq(spec_set(&s, "numjobs", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "rate_iops", "100", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "rate_iops"), "%s", err);
 	char big[2000];
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
