@@ -80,6 +80,8 @@ static int push(struct trace *t, const struct trace_io *io)
 	}
 	t->io[t->n++] = *io;
 	t->nops[io->op]++;
+	if (io->op > TRACE_WRITE)
+		return 0; /* trims and syncs are not replayed: no buffer, no extent */
 	if (io->len > t->max_len)
 		t->max_len = io->len;
 	if (io->off + io->len > t->max_end)
@@ -169,9 +171,10 @@ static int io_fields(const char *name, unsigned line, const struct tok *off, con
 	if (!num_u64(len->p, len->n, &l))
 		return fail(err, errlen, "%s:%u: bad length '%.*s'", name, line,
 			    (int)(len->n > 40 ? 40 : len->n), len->p);
-	if (need_len && (l == 0 || l > TRACE_MAX_LEN))
-		return fail(err, errlen, "%s:%u: length %llu out of range (1..%u)", name, line,
-			    (unsigned long long)l, TRACE_MAX_LEN);
+	uint64_t max = io->op == TRACE_TRIM ? UINT32_MAX : TRACE_MAX_LEN;
+	if (need_len && (l == 0 || l > max))
+		return fail(err, errlen, "%s:%u: length %llu out of range (1..%llu)", name, line,
+			    (unsigned long long)l, (unsigned long long)max);
 	if (!need_len && l > TRACE_MAX_LEN)
 		l = 0;
 	if (o > UINT64_MAX - l)
@@ -445,14 +448,17 @@ static int ftrace_line(const char *name, unsigned line, const char *p, const cha
 	if (i + 3 >= n || !tok_is(&tk[i + 2], "+"))
 		return fail(err, errlen, "%s:%u: no 'SECTOR + COUNT' in the event", name, line);
 	if (!num_u64(tk[i + 1].p, tk[i + 1].n, &sector) ||
-	    !num_u64(tk[i + 3].p, tk[i + 3].n, &nsect) || nsect > TRACE_MAX_LEN / 512 ||
-	    sector > (UINT64_MAX - TRACE_MAX_LEN) / 512)
+	    !num_u64(tk[i + 3].p, tk[i + 3].n, &nsect) || nsect > UINT32_MAX / 512 ||
+	    sector > (UINT64_MAX - UINT32_MAX) / 512)
 		return fail(err, errlen, "%s:%u: bad sector or count", name, line);
 	const struct tok *rwbs = &tk[1];
 	bool d = memchr(rwbs->p, 'D', rwbs->n), w = memchr(rwbs->p, 'W', rwbs->n);
 	bool r = memchr(rwbs->p, 'R', rwbs->n), f = memchr(rwbs->p, 'F', rwbs->n);
 	io->off = sector * 512;
 	io->len = (uint32_t)(nsect * 512);
+	if (!d && io->len > TRACE_MAX_LEN)
+		return fail(err, errlen, "%s:%u: %u bytes in one I/O (at most %u)", name, line,
+			    io->len, TRACE_MAX_LEN);
 	if (!io->len) {
 		if (!f)
 			return 1; /* no data, no flush */
@@ -608,7 +614,8 @@ int trace_parse_blktrace(const char *const *names, const void *const *bufs, cons
 				io.op = TRACE_READ;
 			if (!bytes && io.op != TRACE_SYNC)
 				continue; /* no data: nothing to replay */
-			if (bytes > TRACE_MAX_LEN || sector > (UINT64_MAX - bytes) / 512) {
+			if ((io.op != TRACE_TRIM && bytes > TRACE_MAX_LEN) ||
+			    sector > (UINT64_MAX - bytes) / 512) {
 				rc = fail(err, errlen,
 					  "%s: record %u: sector %llu + %u bytes out of range",
 					  names[f], rec, (unsigned long long)sector, bytes);
@@ -653,7 +660,7 @@ void trace_map(struct trace *t, uint64_t scale, uint32_t align)
 			io->off /= scale;
 		if (align)
 			io->off &= ~((uint64_t)align - 1);
-		if (io->off + io->len > t->max_end)
+		if (io->op <= TRACE_WRITE && io->off + io->len > t->max_end)
 			t->max_end = io->off + io->len;
 	}
 }
@@ -664,8 +671,8 @@ int trace_check_fit(const struct trace *t, uint64_t region_len, uint32_t lbs, ch
 	const char *unit = t->fmt == TRACE_BLKTRACE ? "record" : "line";
 	for (size_t i = 0; i < t->n; i++) {
 		const struct trace_io *io = &t->io[i];
-		if (io->op == TRACE_SYNC)
-			continue;
+		if (io->op > TRACE_WRITE)
+			continue; /* not replayed */
 		if (io->off + io->len > region_len)
 			return fail(err, errlen,
 				    "%s: %s %u: offset %llu + %u bytes is beyond the target's %llu "

@@ -51,8 +51,9 @@ START_TEST(test_iolog_v2)
 	ck_assert_uint_eq(t->io[1].t_ns, 1500000); /* wait is in microseconds */
 	ck_assert_uint_eq(t->io[2].op, TRACE_TRIM);
 	ck_assert_uint_eq(t->io[3].op, TRACE_SYNC);
-	ck_assert_uint_eq(t->max_end, 1048576 + 65536);
-	ck_assert_uint_eq(t->max_len, 65536);
+	/* the extent and buffer size are the replayed I/O's (not the trim's) */
+	ck_assert_uint_eq(t->max_end, 4096 + 8192);
+	ck_assert_uint_eq(t->max_len, 8192);
 	ck_assert_uint_eq(t->nfiles, 1);
 	trace_free(t);
 }
@@ -91,6 +92,14 @@ START_TEST(test_iolog_bad)
 		 "t.log:3: bad offset");
 	bad_text("fio version 2 iolog\n/dev/x write 0 4096k\n", "t.log:2: bad length");
 	bad_text("fio version 2 iolog\n/dev/x write 0 0\n", "t.log:2: length 0 out of range");
+	bad_text("fio version 2 iolog\n/dev/x write 0 2147483648\n", "t.log:2: length 2147483648");
+	{ /* a 2 GiB trim, as in fio's t/jobs/t0038.iolog: taken, not replayed */
+		struct trace *t = ok_text("fio version 3 iolog\n10736 /dev/null trim 0 2147483648\n"
+					  "10752 /dev/null write 0 4096\n");
+		ck_assert_uint_eq(t->nops[TRACE_TRIM], 1);
+		ck_assert_uint_eq(t->max_len, 4096);
+		trace_free(t);
+	}
 	bad_text("fio version 2 iolog\n/dev/x write 18446744073709551615 4096\n",
 		 "t.log:2: offset + length overflows");
 	bad_text("fio version 2 iolog\n/dev/x read 99999999999999999999 1\n", "bad offset");
