@@ -230,8 +230,11 @@ static int run_blktrace(const char *dev, const char *secs, const char *raw, cons
 			dup2(nul, STDOUT_FILENO); /* blktrace's per-CPU summary */
 			dup2(nul, STDERR_FILENO); /* its complaints: we say what failed */
 		}
-		execlp("blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o", base,
-		       (char *)NULL);
+		/* Debian's place, then /usr/bin: root does not search $PATH */
+		execl("/usr/sbin/blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o",
+		      base, (char *)NULL);
+		execl("/usr/bin/blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o", base,
+		      (char *)NULL);
 		_exit(127);
 	}
 	int ws = 0;
