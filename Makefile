@@ -7,7 +7,7 @@ PKGS      := ncursesw libnvme liburing libcjson inih blkid
 DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
              check libcjson-dev libinih-dev libblkid-dev
 DEB_TEST  := tmux util-linux e2fsprogs dosfstools fio python3 python3-six python3-pandas chromium \
-             python3-fusepy zstd
+             python3-fusepy zstd blktrace
 DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -99,6 +99,8 @@ install: all
 	install -m 644 presets/plans/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/plans/
 	install -d $(DESTDIR)$(PREFIX)/share/nvscope/presets/checks
 	install -m 644 presets/checks/*.ini $(DESTDIR)$(PREFIX)/share/nvscope/presets/checks/
+	install -d $(DESTDIR)$(PREFIX)/share/nvscope/presets/traces
+	install -m 644 presets/traces/*.log $(DESTDIR)$(PREFIX)/share/nvscope/presets/traces/
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/nvscope/themes/
 	install -D -m 644 docs/nvscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/nvscope.1
 

@@ -18,6 +18,7 @@ static const struct {
 	{"report", cmd_report, "write an HTML/SVG report from result directories"},
 	{"check", cmd_check, "check drives with a profile: PASS/WARN/FAIL per serial"},
 	{"replay", cmd_replay, "replay a results directory in the console"},
+	{"trace", cmd_trace, "record a block trace (blktrace) as a fio iolog; show one"},
 };
 
 static void usage(FILE *f)

@@ -14,6 +14,7 @@ int cmd_report(int argc, char **argv);  /* report.c: HTML/SVG report */
 int cmd_check(int argc, char **argv);   /* check.c: PASS/FAIL per drive */
 int cmd_replay(int argc, char **argv);  /* console.c: replay a results dir */
 int cmd_console(int argc, char **argv); /* console.c: the full-screen console */
+int cmd_trace(int argc, char **argv);   /* trace.c: record and show block traces */
 
 #include <errno.h>
 #include "nvscope.h"

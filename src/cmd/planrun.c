@@ -352,6 +352,8 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	}
 	j->res = rj.agg;
 	mrow_of(&j->res, &j->m);
+	if (rj.trace_line[0] && !r->quiet)
+		printf("  %s\n", rj.trace_line); /* a [trace] step's own figures */
 	j->t_start = r->st.t_offset;
 	double el = rj.elapsed_s;
 	if (rj.series.n && rj.series.pt[rj.series.n - 1].t > el)
@@ -376,7 +378,9 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 					      .series = &rj.series,
 					      .cores = rj.cores,
 					      .ncores = &rj.ncores,
-					      .dropped = rj.dropped};
+					      .dropped = rj.dropped,
+					      .extra_key = rj.trace_json ? "trace" : NULL,
+					      .extra_json = rj.trace_json};
 			json_write_run(f, &jr);
 			fclose(f);
 		}

@@ -58,6 +58,9 @@ static void usage(FILE *f)
 		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
 		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
 		"  --force-destroy (write over a partition table or filesystem signature)\n"
+		"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
+		"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
+		"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
 		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 		"  130/143 stopped by SIGINT/SIGTERM.\n"
 		"See nvscope(1).\n");
@@ -132,9 +135,13 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	char a[32];
 	double cpu = r->usr_s + r->sys_s;
 
-	fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name, spec_rw_name(s->rw),
-		spec_fmt_size(s->bs[0].bs, a, sizeof(a)), s->nbs > 1 ? " (bssplit)" : "",
-		r->iodepth, r->numjobs, r->target);
+	if (s->replay.iolog[0]) /* a replay: the trace decides rw and bs */
+		fprintf(f, "%s: (read_iolog=%s, iodepth=%u, copies=%u) %s\n", r->name,
+			s->replay.iolog, r->iodepth, s->replay.copies, r->target);
+	else
+		fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name,
+			spec_rw_name(s->rw), spec_fmt_size(s->bs[0].bs, a, sizeof(a)),
+			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
 	print_dir(f, r, NVS_READ);
 	print_dir(f, r, NVS_WRITE);
 	fprintf(f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
@@ -446,6 +453,7 @@ int cmd_run(int argc, char **argv)
 	struct json_job *info = NULL;
 	struct diskstat *disks = NULL, *alldisks = NULL;
 	unsigned *ndisks = NULL;
+	char **tjson = NULL; /* nvscope.trace of each step (read_iolog) */
 	char err[512];
 	int status = NVS_EXIT_OK;
 	unsigned ntargets = 0;
@@ -504,7 +512,9 @@ int cmd_run(int argc, char **argv)
 	disks = calloc((size_t)total * NVS_MAX_TARGETS, sizeof(*disks));
 	alldisks = calloc(NVS_MAX_TARGETS, sizeof(*alldisks));
 	ndisks = calloc(total, sizeof(*ndisks));
-	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks) {
+	tjson = calloc(total, sizeof(*tjson));
+	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks ||
+	    !tjson) {
 		fprintf(stderr, "nvscope run: out of memory\n");
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -614,6 +624,10 @@ int cmd_run(int argc, char **argv)
 				tres[nres * ntargets + t] = rj.per_target[t];
 			if (!o.json || o.output)
 				print_result(human, &jobs[j], &rj);
+			if (rj.trace_line[0] && (!o.quiet || o.json))
+				fprintf(human, "%s\n", rj.trace_line);
+			tjson[nres] = rj.trace_json;
+			rj.trace_json = NULL;
 			ncores[nres] = rj.ncores;
 			memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
 			ser[nres] = rj.series;
@@ -644,7 +658,9 @@ report:
 				      .dropped = dropped, .info = info, .plus = o.plus,
 				      .disks = alldisks,
 				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
-				      .groupid = total == njobs ? gid : NULL, .engine_note = note};
+				      .groupid = total == njobs ? gid : NULL, .engine_note = note,
+				      .extra_key = tjson[nres - 1] ? "trace" : NULL,
+				      .extra_json = tjson[nres - 1]};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -665,7 +681,8 @@ report:
 				      .ncores = &ncores[i], .dropped = res[i].dropped,
 				      .info = &info[i], .plus = o.plus,
 				      .disks = &disks[(size_t)i * NVS_MAX_TARGETS],
-				      .ndisks = ndisks[i]};
+				      .ndisks = ndisks[i],
+				      .extra_key = tjson[i] ? "trace" : NULL, .extra_json = tjson[i]};
 		int rc = step_json_name(res, info, nres, i, name, sizeof(name));
 		if (!rc)
 			rc = write_step_json(dirfd, name, &jr);
@@ -702,6 +719,9 @@ free_all:
 	free(note);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
+	for (unsigned i = 0; tjson && i < total; i++)
+		free(tjson[i]);
+	free(tjson);
 	free(ser);
 	free(info);
 	free(disks);

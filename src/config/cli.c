@@ -13,6 +13,7 @@ static const char *const flags[] = {
 	"fixedbufs", "registerfiles", "force_destroy", "continue_on_error", "group_reporting",
 	"thread", "randrepeat",
 	"scramble_buffers", "refill_buffers", "zero_buffers",
+	"replay_no_stall",
 };
 
 /* Accepted without effect but they take a value: never flags. */

@@ -7,6 +7,7 @@
  * are refused rather than silently split.  Parsing is two-phase: collect the
  * sections and their key/value pairs, then build the steps in order with the
  * documented precedence. */
+#include "config/datadir.h"
 #include "config/plan.h"
 #include "base/num.h"
 
@@ -525,6 +526,12 @@ static int kind_parse(const char *name, enum plan_step_kind *k, char *label, siz
 			snprintf(label, len, "%s", *lab ? lab : kind_names[i]);
 			return 0;
 		}
+	if (!strcasecmp(buf, "trace")) {
+		/* [trace NAME]: a measure step replaying presets/traces/NAME.log */
+		*k = STEP_MEASURE;
+		snprintf(label, len, "%s", *lab ? lab : "trace");
+		return 1;
+	}
 	if (!strcasecmp(buf, "ratecurve") || !strcasecmp(buf, "rate_curve")) {
 		*k = STEP_RATE_CURVE;
 		snprintf(label, len, "%s", *lab ? lab : "rate-curve");
@@ -542,9 +549,11 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 	int rc;
 	memset(st, 0, sizeof(*st));
 	*line = sec->line;
-	if (kind_parse(sec->name, &st->kind, st->label, sizeof(st->label)))
+	int kind = kind_parse(sec->name, &st->kind, st->label, sizeof(st->label));
+	char tname[64] = "";
+	if (kind < 0)
 		BADV("unknown step [%s] (purge, fill, precondition, measure, rate-curve, grid, "
-		     "matrix, or [plan] / [global])",
+		     "matrix, trace, or [plan] / [global])",
 		     sec->name);
 	snprintf(st->name, sizeof(st->name), "%s", sec->name);
 	st->line = sec->line;
@@ -578,6 +587,14 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 		if (!strcmp(kv->key, "filename") || !strcmp(kv->key, "target"))
 			BADV("'%s' is not set in a plan: give --target on the command line",
 			     kv->key);
+		if (kind == 1 && !strcmp(kv->key, "trace")) {
+			/* [trace LABEL] trace=NAME: presets/traces/NAME.log */
+			if (strlen(kv->val) >= sizeof(tname) || strchr(kv->val, '/'))
+				BADV("trace: '%s' is not a trace name (presets/traces/NAME.log)",
+				     kv->val);
+			snprintf(tname, sizeof(tname), "%s", kv->val);
+			continue;
+		}
 		bool plain = !strcmp(kv->key, "iodepth") || !strcmp(kv->key, "runtime") ||
 			     !strcmp(kv->key, "ramp_time");
 		rc = apply_step_key(st, kv->key, kv->val, e, sizeof(e));
@@ -592,6 +609,16 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 			BADV("%s", e);
 	}
 	*line = sec->line;
+	if (kind == 1 && !st->spec.replay.iolog[0]) {
+		char path[PATH_MAX];
+		const char *tn = tname[0] ? tname : st->label;
+		if (datadir_find("presets/traces", "NVSCOPE_PRESETS", "traces", tn, ".log", path,
+				 sizeof(path)))
+			BADV("[%s]: no trace presets/traces/%s.log (or give read_iolog=FILE)",
+			     sec->name, tn);
+		if (spec_set(&st->spec, "read_iolog", path, e, sizeof(e)))
+			BADV("[%s]: %s", sec->name, e);
+	}
 	if (kind_finish(st, e, sizeof(e)))
 		BADV("[%s]: %s", sec->name, e);
 	if (is_workload(st) && st->spec.ntargets && spec_validate(&st->spec, e, sizeof(e)))

@@ -18,6 +18,7 @@ struct pool {
 	struct worker_shared sh;
 	bool started, joined;
 	struct sample *scratch; /* consumer's copy buffer for pool_drain */
+	struct trace *trace;    /* read_iolog: loaded before the run */
 };
 
 /* Parses "0-3,6" into a CPU list. */
@@ -81,7 +82,7 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
 static int open_targets(struct pool *p, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
-	bool write = spec_writes(s);
+	bool write = p->trace ? replay_writes(p->trace) : spec_writes(s);
 
 	for (unsigned i = 0; i < s->ntargets; i++) {
 		const char *path = s->targets[i];
@@ -99,7 +100,7 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		rc = be->check(&p->targets[i], err, errlen);
 		if (rc)
 			return rc;
-		for (unsigned b = 0; b < s->nbs; b++) {
+		for (unsigned b = 0; b < s->nbs && !p->trace; b++) {
 			if (s->bs[b].bs % p->targets[i].lbs) {
 				snprintf(err, errlen,
 					 "%s: block size %u is not a multiple of its logical block "
@@ -115,7 +116,8 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 static int make_workers(struct pool *p, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
-	unsigned per = s->numjobs, groups = s->stripe ? 1 : p->ntargets;
+	unsigned per = p->trace ? s->replay.copies : s->numjobs;
+	unsigned groups = s->stripe ? 1 : p->ntargets;
 	int cpus[1024];
 	unsigned ncpus = s->cpus_allowed[0] ? parse_cpus(s->cpus_allowed, cpus, 1024) : 0;
 	uint32_t minbs = UINT32_MAX, maxbs = 0;
@@ -152,7 +154,17 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 		}
 		if (rc)
 			return rc;
-		if (len < maxbs) {
+		uint64_t clen = 0; /* trace replay: each copy's region */
+		if (p->trace) {
+			clen = len / per / align * align;
+			rc = trace_check_fit(p->trace, clen, s->direct ? t->lbs : 0, err, errlen);
+			if (rc) {
+				if (per > 1)
+					snprintf(err + strlen(err), errlen - strlen(err),
+						 " (one of %u copies)", per);
+				return rc;
+			}
+		} else if (len < maxbs) {
 			snprintf(err, errlen, "%s: too small: %llu bytes for block size %u",
 				 t->path, (unsigned long long)len, maxbs);
 			return -EINVAL;
@@ -165,8 +177,11 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->qd = p->qd;
 			w->members = s->stripe ? p->targets : t;
 			w->nmembers = s->stripe ? p->ntargets : 1;
-			w->region_start = start;
-			w->region_len = len;
+			w->region_start = p->trace ? start + j * clen : start;
+			w->region_len = p->trace ? clen : len;
+			w->trace = p->trace;
+			w->trace_delay_ns = j * s->replay.stagger_ns;
+			hist_init(&w->tstats.lag);
 			w->align = align;
 			w->cpu = ncpus ? cpus[w->id % ncpus] : -1;
 			w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd
@@ -204,6 +219,11 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	if (!p->scratch) {
 		rc = -ENOMEM;
 		goto free_pool;
+	}
+	if (s->replay.iolog[0]) {
+		rc = replay_prepare(s, &p->trace, err, errlen);
+		if (rc)
+			goto free_pool;
 	}
 	rc = open_targets(p, err, errlen);
 	if (rc)
@@ -384,5 +404,26 @@ void pool_free(struct pool *p)
 	for (unsigned i = 0; i < p->ntargets; i++)
 		target_close(&p->targets[i]);
 	free(p->scratch);
+	trace_free(p->trace);
 	free(p);
+}
+
+const struct trace *pool_trace(const struct pool *p)
+{
+	return p->trace;
+}
+
+int pool_copy(const struct pool *p, unsigned c, struct result *res,
+	      const struct replay_stats **ts)
+{
+	if (!p->trace || c >= p->nw)
+		return -EINVAL;
+	result_init(res);
+	result_merge(res, &p->w[c].res);
+	snprintf(res->name, sizeof(res->name), "%s", p->spec.name);
+	snprintf(res->target, sizeof(res->target), "%s", p->targets[0].path);
+	res->iodepth = p->qd;
+	res->numjobs = 1;
+	*ts = &p->w[c].tstats;
+	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "io/replay.h"
 #include "io/spec.h"
 #include "io/target.h"
 #include "stats/result.h"
@@ -56,5 +57,11 @@ uint64_t pool_dropped(const struct pool *p);
 /* ns since pool_start; and the planned length (ramp + runtime, 0 = by size). */
 uint64_t pool_elapsed_ns(const struct pool *p);
 uint64_t pool_planned_ns(const struct pool *p);
+/* Trace replay (read_iolog): the trace, NULL when the job has none; and
+ * after pool_join, copy @c's figures (worker @c: one per trace copy).
+ * 0, or -EINVAL without a trace or for a bad index. */
+const struct trace *pool_trace(const struct pool *p);
+int pool_copy(const struct pool *p, unsigned c, struct result *res,
+	      const struct replay_stats **ts);
 
 #endif

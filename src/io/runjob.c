@@ -5,6 +5,7 @@
 #include <time.h>
 #include "io/runjob.h"
 #include "report/csv.h"
+#include "report/tracejson.h"
 
 static int copy_series(struct series *dst, const struct series *src)
 {
@@ -13,6 +14,30 @@ static int copy_series(struct series *dst, const struct series *src)
 		if (series_push(dst, &src->pt[i]))
 			return -ENOMEM;
 	return 0;
+}
+
+/* The replay's own figures, per copy and over all (report/tracejson.h). */
+static int trace_figures(const struct pool *p, const struct spec *s, struct runjob *out)
+{
+	unsigned n = pool_nworkers(p);
+	struct result *res = calloc(n, sizeof(*res));
+	const struct replay_stats **ts = calloc(n, sizeof(*ts));
+	const struct trace *t = pool_trace(p);
+	int rc = -ENOMEM;
+
+	if (!res || !ts)
+		goto out;
+	for (unsigned c = 0; c < n; c++)
+		pool_copy(p, c, &res[c], &ts[c]);
+	out->trace_json = tracejson_build(s, t, res, ts, n);
+	tracejson_line(t, ts, n, t->timed && !s->replay.no_stall, out->trace_line,
+		       sizeof(out->trace_line));
+	if (out->trace_json)
+		rc = 0;
+out:
+	free(res);
+	free(ts);
+	return rc;
 }
 
 int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
@@ -88,6 +113,8 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 	out->dropped = pool_dropped(p);
 	out->missing = collect_missing(c);
 	out->error = pool_error(p, out->msg, sizeof(out->msg));
+	if (!rc && pool_trace(p))
+		rc = trace_figures(p, s, out);
 free_collect:
 	collect_free(c);
 	free(wt);
@@ -110,6 +137,8 @@ void runjob_release(struct runjob *r)
 			series_release(&r->target_series[t]);
 	free(r->target_series);
 	free(r->per_target);
+	free(r->trace_json);
+	r->trace_json = NULL;
 	series_release(&r->series);
 	r->target_series = NULL;
 	r->per_target = NULL;

@@ -25,6 +25,10 @@ struct runjob {
 	unsigned ncores;
 	struct cpu_util cores[CPU_MAX];
 	struct cpu_util cpu_total;
+	/* trace replay (read_iolog): nvscope.trace as JSON text and one line
+	 * for people (report/tracejson.h); NULL/"" without a trace */
+	char *trace_json;
+	char trace_line[1024];
 };
 
 /* Called about every 100 ms while the job runs (progress display). */

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include "io/datagen.h"
 #include "base/num.h"
+#include "io/replay.h"
 #include "io/spec.h"
 
 static const char *const rw_names[] = {
@@ -35,6 +36,7 @@ void spec_init(struct spec *s)
 	s->per_job_logs = true;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
+	replay_spec_init(&s->replay);
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -44,6 +46,11 @@ const char *spec_rw_name(enum spec_rw rw)
 
 bool spec_writes(const struct spec *s)
 {
+	/* a trace may write: every confirmation and check before the run
+	 * assumes it does; the pool opens the target for writing only when the
+	 * loaded trace holds writes (io/replay.h) */
+	if (s->replay.iolog[0])
+		return true;
 	switch (s->rw) {
 	case RW_READ:
 	case RW_RANDREAD:
@@ -502,7 +509,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, UINT64_MAX, &u))
 			BAD("randseed: '%s' is not a number", v ? v : "");
 		s->seed = u;
+	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
+		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
 			if (!strcmp(key, ignored[i]))
 				return 0;
@@ -564,6 +574,6 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
-	return 0;
+	return replay_spec_validate(s, err, errlen);
 #undef BAD
 }

@@ -18,6 +18,17 @@ struct spec_bs {
 	uint32_t weight; /* percent; bssplit weights sum to 100 */
 };
 
+/* Trace replay (io/replay.c, fio's option names; docs/traces.md). */
+struct spec_replay {
+	char iolog[1024];    /* read_iolog: "" = no trace */
+	bool no_stall;       /* replay_no_stall: as fast as the queue depth allows */
+	unsigned time_scale; /* replay_time_scale, percent of the recorded rate (100) */
+	uint32_t align;      /* replay_align: offsets rounded down (power of two, 0 none) */
+	uint64_t scale;      /* replay_scale: offsets divided by it (1 none) */
+	unsigned copies;     /* trace_copies: concurrent copies, each on its own region */
+	uint64_t stagger_ns; /* trace_stagger: copy i starts i x this after the first */
+};
+
 struct spec {
 	char name[64];
 	char targets[NVS_MAX_TARGETS][256];
@@ -72,6 +83,7 @@ struct spec {
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
 	bool group_reporting;
+	struct spec_replay replay;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
@@ -82,7 +94,7 @@ void spec_init(struct spec *s);
 int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen);
 /* Checks the whole spec for consistency.  0 or -EINVAL with @err set. */
 int spec_validate(const struct spec *s, char *err, size_t errlen);
-/* True when the workload writes. */
+/* True when the workload writes (or may: a trace replay, read_iolog). */
 bool spec_writes(const struct spec *s);
 /* Human name of @rw ("randread"). */
 const char *spec_rw_name(enum spec_rw rw);

@@ -234,6 +234,8 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 	for (unsigned i = 0; i < w->spec->nbs; i++)
 		if (w->spec->bs[i].bs > maxbs)
 			maxbs = w->spec->bs[i].bs;
+	if (w->trace && w->trace->max_len > maxbs)
+		maxbs = w->trace->max_len;
 	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
 	st->slots = calloc(w->qd, sizeof(*st->slots));
 	st->freel = calloc(w->qd, sizeof(*st->freel));
@@ -250,6 +252,8 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 	for (unsigned i = 0; i < w->spec->nbs; i++)
 		if (w->spec->bs[i].bs < minbs)
 			minbs = w->spec->bs[i].bs;
+	if (w->trace)
+		minbs = 512; /* a trace's I/Os have any size */
 	datagen_init(&st->data, w->spec, minbs,
 		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
 	for (unsigned i = 0; i < w->qd; i++) {
@@ -445,6 +449,14 @@ static void run(struct worker *w, struct wstate *st)
 	double gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
+	/* trace replay: the next I/O is trace->io[tpos], due at tbase + t_ns */
+	const struct trace *tr = w->trace;
+	size_t tpos = 0;
+	bool timed = tr && tr->timed && !s->replay.no_stall, twait = false;
+	uint64_t tbase = t0 + w->trace_delay_ns;
+
+	if (tr)
+		limit = UINT64_MAX;
 
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
@@ -454,9 +466,27 @@ static void run(struct worker *w, struct wstate *st)
 	for (;;) {
 		if (!st->stopping) {
 			unsigned n = 0;
+			twait = false;
 			while (st->nfree && n < max_submit && issued < limit) {
 				if (gap && now < next_issue)
 					break;
+				const struct trace_io *ti = NULL;
+				uint64_t due = 0;
+				if (tr) {
+					while (tpos < tr->n && tr->io[tpos].op > TRACE_WRITE) {
+						tpos++; /* trims and syncs are not replayed */
+						w->tstats.skipped++;
+					}
+					if (tpos == tr->n)
+						break;
+					ti = &tr->io[tpos];
+					due = tbase + (timed ? ti->t_ns : 0);
+					if (now < due) {
+						next_issue = due;
+						twait = true;
+						break;
+					}
+				}
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
 					break; /* SQPOLL: the kernel has not freed the slot yet */
@@ -467,7 +497,17 @@ static void run(struct worker *w, struct wstate *st)
 				uint32_t len;
 				enum nvs_dir dir;
 
-				offgen_next(&st->gen, &off, &len, &dir);
+				if (ti) {
+					off = w->region_start + ti->off;
+					len = ti->len;
+					dir = ti->op == TRACE_WRITE ? NVS_WRITE : NVS_READ;
+					tpos++;
+					w->tstats.issued++;
+					if (timed)
+						replay_note(&w->tstats, now - due);
+				} else {
+					offgen_next(&st->gen, &off, &len, &dir);
+				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
@@ -503,11 +543,11 @@ static void run(struct worker *w, struct wstate *st)
 				}
 			}
 		}
-		if (!st->inflight && (st->stopping || issued >= limit))
+		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
 
 		uint64_t deadline = next_b < end ? next_b : end;
-		if (gap && !st->stopping && st->nfree && next_issue < deadline)
+		if ((gap || twait) && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
 		uint64_t wait = deadline > now ? deadline - now : 0;
 		if (wait > WAIT_MAX_NS)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "io/backend.h"
 #include "io/offgen.h"
+#include "io/replay.h"
 #include "io/spec.h"
 #include "io/target.h"
 #include "ring/spsc.h"
@@ -48,6 +49,11 @@ struct worker {
 	bool abandoned;                 /* ended with I/O stuck in the kernel:
 					 * detach, do not join (see worker.c) */
 	void *priv;                     /* the running state (worker.c) */
+	/* trace replay (io/replay.h): this copy walks trace->io[] in order,
+	 * offsets relative to region_start, starting trace_delay_ns after t0 */
+	const struct trace *trace;
+	uint64_t trace_delay_ns;
+	struct replay_stats tstats;     /* final, read like res */
 };
 
 /* How long a stopping worker waits for its cancelled I/Os (documented in

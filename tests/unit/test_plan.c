@@ -295,6 +295,31 @@ START_TEST(test_shipped_plans)
 }
 END_TEST
 
+/* [trace NAME]: a measure step replaying presets/traces/NAME.log (tests run
+ * in the source tree, where ./presets/traces is found first) */
+START_TEST(test_trace_step)
+{
+	struct plan *p = parse_ok("[trace ext4-build]\niodepth = 8\nruntime = 30s\n"
+				  "[trace mine]\nread_iolog = /tmp/x.log\nreplay_no_stall = 1\n"
+				  "[trace storm]\ntrace = sqlite-oltp\ntrace_copies = 4\n");
+	ck_assert_uint_eq(p->nsteps, 3);
+	ck_assert_int_eq(p->steps[0].kind, STEP_MEASURE);
+	ck_assert_str_eq(p->steps[0].label, "ext4-build");
+	const char *f = p->steps[0].spec.replay.iolog, *want = "presets/traces/ext4-build.log";
+	ck_assert_msg(strlen(f) >= strlen(want) && !strcmp(f + strlen(f) - strlen(want), want),
+		      "%s", f);
+	ck_assert_uint_eq(p->steps[0].spec.iodepth[0], 8);
+	ck_assert_str_eq(p->steps[1].spec.replay.iolog, "/tmp/x.log");
+	ck_assert(p->steps[1].spec.replay.no_stall);
+	ck_assert_ptr_nonnull(
+	    strstr(p->steps[2].spec.replay.iolog, "presets/traces/sqlite-oltp.log"));
+	ck_assert_uint_eq(p->steps[2].spec.replay.copies, 4);
+	plan_free(p);
+	parse_bad("[trace x]\ntrace = ../etc/passwd\n", "bad.ini:2:", "not a trace name");
+	parse_bad("[trace no-such-trace]\n", "bad.ini:1:", "presets/traces/no-such-trace.log");
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -307,6 +332,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_validate_with_target);
 	tcase_add_test(tc, test_load_missing);
 	tcase_add_test(tc, test_shipped_plans);
+	tcase_add_test(tc, test_trace_step);
 	suite_add_tcase(s, tc);
 	return s;
 }

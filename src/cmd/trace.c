@@ -1,0 +1,425 @@
+/* trace.c - `nvscope trace record|show`: record a block device's I/O with
+ * blktrace into a fio version 3 iolog (plus blktrace's raw per-CPU files),
+ * and summarize a trace file.  Replay is `nvscope run --read_iolog`. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/mount.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cmd/cmd.h"
+#include "dev/safety.h"
+#include "io/spec.h"
+#include "io/trace.h"
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nvscope trace record --target DEV --duration TIME -o FILE [--raw DIR]\n"
+		   "       nvscope trace show FILE\n"
+		   "record: blktrace's issue (D) events of block device DEV for TIME (\"30s\",\n"
+		   "  \"2m\"; Ctrl-C ends early) as a fio version 3 iolog in FILE; blktrace's raw\n"
+		   "  per-CPU files DEV.blktrace.N go to DIR (default FILE.blktrace, which must\n"
+		   "  be new or empty).  Needs root, blktrace and debugfs (mounted if missing).\n"
+		   "show: format, I/O counts, span and extent of a trace (fio iolog v2/v3,\n"
+		   "  blktrace, SNIA/MSR CSV).  Replay: nvscope run --read_iolog=FILE.\n");
+}
+
+static int show(const char *path)
+{
+	struct trace *t;
+	char err[512];
+	int rc = trace_load(path, &t, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		return cmd_exit_of(rc);
+	}
+	printf("%s: %s, %zu I/Os (%llu reads, %llu writes, %llu trims, %llu syncs), %s\n", path,
+	       trace_fmt_name(t->fmt), t->n, (unsigned long long)t->nops[TRACE_READ],
+	       (unsigned long long)t->nops[TRACE_WRITE], (unsigned long long)t->nops[TRACE_TRIM],
+	       (unsigned long long)t->nops[TRACE_SYNC], t->timed ? "timed" : "untimed");
+	printf("span %.6f s, extent %llu bytes, largest I/O %u bytes, %u file(s)/device(s)\n",
+	       (double)t->io[t->n - 1].t_ns / 1e9, (unsigned long long)t->max_end, t->max_len,
+	       t->nfiles);
+	trace_free(t);
+	return NVS_EXIT_OK;
+}
+
+/* debugfs at /sys/kernel/debug, mounted when absent (blktrace needs it). */
+static int need_debugfs(void)
+{
+	struct stat st;
+	if (!stat("/sys/kernel/debug/block", &st))
+		return 0;
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY)
+		return -errno;
+	return stat("/sys/kernel/debug/block", &st) ? -errno : 0;
+}
+
+/* The raw directory must be new or empty: blktrace creates its files there. */
+static int raw_dir_ready(const char *dir, char *err, size_t errlen)
+{
+	int fd = safety_results_dir(dir, true, err, errlen);
+	if (fd < 0)
+		return fd;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(err, errlen,
+				 "%s: not empty (it holds %.64s); give a new --raw directory", dir,
+				 e->d_name);
+			rc = -EEXIST;
+			break;
+		}
+	closedir(d);
+	return rc;
+}
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes @val into the tracefs control file @dir/@file. */
+static int ctl(const char *dir, const char *file, const char *val)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, val, strlen(val));
+	int rc = n == (ssize_t)strlen(val) ? 0 : n < 0 ? -errno : -EIO;
+	close(fd);
+	return rc;
+}
+
+/* Appends what @fd has to *@buf (and to @raw). 0, or -errno. */
+static int drain_pipe(int fd, char **buf, size_t *len, size_t *cap, int raw)
+{
+	for (;;) {
+		if (*cap - *len < 65536) {
+			size_t nc = *cap ? *cap * 2 : 1 << 20;
+			char *p = realloc(*buf, nc);
+			if (!p)
+				return -ENOMEM;
+			*buf = p;
+			*cap = nc;
+		}
+		ssize_t n = read(fd, *buf + *len, *cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		if (raw >= 0 && write(raw, *buf + *len, (size_t)n) != n)
+			return -EIO;
+		*len += (size_t)n;
+	}
+}
+
+/* Where lockdown forbids blktrace (its relay files in debugfs), the same
+ * issue events from tracefs: block:block_rq_issue of @devt, in an instance
+ * of our own.  The text goes to @raw and into *@buf. */
+static int ftrace_capture(dev_t devt, uint64_t dur_ns, int raw, char **buf, size_t *len, char *err,
+			  size_t errlen)
+{
+	char inst[128], filt[64];
+	size_t cap = 0;
+	struct stat st;
+	int rc, fd = -1;
+
+	*buf = NULL;
+	*len = 0;
+	if (stat(TRACEFS "/instances", &st) && mount("tracefs", TRACEFS, "tracefs", 0, NULL) &&
+	    errno != EBUSY) {
+		snprintf(err, errlen, "cannot mount tracefs at " TRACEFS ": %s", strerror(errno));
+		return -errno;
+	}
+	snprintf(inst, sizeof(inst), TRACEFS "/instances/nvscope-%d", (int)getpid());
+	if (mkdir(inst, 0700)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", inst, strerror(-rc));
+		return rc;
+	}
+	snprintf(filt, sizeof(filt), "dev == %u", (unsigned)((major(devt) << 20) | minor(devt)));
+	rc = ctl(inst, "buffer_size_kb", "16384");
+	if (!rc)
+		rc = ctl(inst, "events/block/block_rq_issue/filter", filt);
+	if (!rc)
+		rc = ctl(inst, "events/block/block_rq_issue/enable", "1");
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot enable block_rq_issue: %s", inst, strerror(-rc));
+		goto out;
+	}
+	char pipe[160];
+	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", inst);
+	fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", pipe, strerror(-rc));
+		goto out;
+	}
+	uint64_t end = now_ns() + dur_ns;
+	while (!stop_sig && !rc) {
+		uint64_t now = now_ns();
+		if (now >= end)
+			break;
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		uint64_t left = (end - now) / 1000000;
+		poll(&pf, 1, left > 200 ? 200 : (int)left + 1);
+		rc = drain_pipe(fd, buf, len, &cap, raw);
+	}
+	ctl(inst, "events/block/block_rq_issue/enable", "0");
+	if (!rc)
+		rc = drain_pipe(fd, buf, len, &cap, raw);
+	if (rc)
+		snprintf(err, errlen, "reading %s: %s", pipe, strerror(-rc));
+out:
+	if (fd >= 0)
+		close(fd);
+	ctl(inst, "events/block/block_rq_issue/enable", "0");
+	rmdir(inst);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
+/* blktrace -d @dev for @secs into @raw/@base.blktrace.N: 0 when it wrote
+ * its files, 1 when it could not trace (lockdown: no files), -errno. */
+static int run_blktrace(const char *dev, const char *secs, const char *raw, const char *base,
+			const char *first)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (nul >= 0) {
+			dup2(nul, STDOUT_FILENO); /* blktrace's per-CPU summary */
+			dup2(nul, STDERR_FILENO); /* its complaints: we say what failed */
+		}
+		/* Debian's place, then /usr/bin: root does not search $PATH */
+		execl("/usr/sbin/blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o",
+		      base, (char *)NULL);
+		execl("/usr/bin/blktrace", "blktrace", "-d", dev, "-w", secs, "-D", raw, "-o", base,
+		      (char *)NULL);
+		_exit(127);
+	}
+	int ws = 0;
+	bool sent = false;
+	while (waitpid(pid, &ws, 0) < 0) {
+		if (errno != EINTR)
+			break;
+		if (stop_sig && !sent) {
+			kill(pid, SIGINT); /* blktrace ends cleanly on SIGINT */
+			sent = true;
+		}
+	}
+	struct stat st;
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
+		return -ENOENT;
+	return stat(first, &st) ? 1 : 0;
+}
+
+static int record(const char *dev, uint64_t dur_ns, const char *out, const char *raw)
+{
+	char err[4400], rawbuf[4096], secs[32], first[4096];
+	struct stat st;
+	const char *base = strrchr(dev, '/');
+	base = base ? base + 1 : dev;
+
+	if (stat(dev, &st) || !S_ISBLK(st.st_mode)) {
+		fprintf(stderr, "nvscope trace: %s: not a block device\n", dev);
+		return NVS_EXIT_USAGE;
+	}
+	if (!raw) {
+		if ((size_t)snprintf(rawbuf, sizeof(rawbuf), "%s.blktrace", out) >=
+		    sizeof(rawbuf)) {
+			fprintf(stderr, "nvscope trace: %s: name too long\n", out);
+			return NVS_EXIT_USAGE;
+		}
+		raw = rawbuf;
+	}
+	if ((size_t)snprintf(first, sizeof(first), "%s/%s.blktrace.0", raw, base) >=
+	    sizeof(first)) {
+		fprintf(stderr, "nvscope trace: %s: name too long\n", raw);
+		return NVS_EXIT_USAGE;
+	}
+	/* outputs first: a refused output refuses the recording */
+	FILE *f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
+	if (!f) {
+		fprintf(stderr, "nvscope trace: %s: %s\n", out, err[0] ? err : strerror(errno));
+		return NVS_EXIT_USAGE;
+	}
+	int rc = raw_dir_ready(raw, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		goto fail_usage;
+	}
+	rc = need_debugfs();
+	if (rc) {
+		fprintf(stderr,
+			"nvscope trace: debugfs at /sys/kernel/debug: %s (blktrace needs it)\n",
+			strerror(-rc));
+		goto fail_usage;
+	}
+	snprintf(secs, sizeof(secs), "%llu",
+		 (unsigned long long)((dur_ns + 999999999ULL) / 1000000000ULL));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	struct trace *t = NULL;
+	const char *via = "blktrace";
+	rc = run_blktrace(dev, secs, raw, base, first);
+	if (rc == -ENOENT) {
+		fprintf(stderr,
+			"nvscope trace: cannot run blktrace (Debian: apt install blktrace)\n");
+		goto fail_usage;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "nvscope trace: blktrace: %s\n", strerror(-rc));
+		goto fail_io;
+	}
+	if (rc == 0) {
+		rc = trace_load(first, &t, err, sizeof(err));
+	} else if (!stop_sig) {
+		/* no files: the kernel refused blktrace (lockdown restricts its
+		 * debugfs files); the same issue events through tracefs */
+		char name[300];
+		char *buf = NULL;
+		size_t len = 0;
+		via = "tracefs block_rq_issue (blktrace refused by the kernel)";
+		snprintf(name, sizeof(name), "%s.block_rq_issue.txt", base);
+		int dfd = open(raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int rfd = dfd < 0
+			      ? -errno
+			      : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, err, sizeof(err));
+		if (dfd >= 0)
+			close(dfd);
+		if (rfd < 0) {
+			fprintf(stderr, "nvscope trace: %s/%s: %s\n", raw, name, err);
+			rc = rfd;
+			goto fail_io;
+		}
+		rc = ftrace_capture(st.st_rdev, dur_ns, rfd, &buf, &len, err, sizeof(err));
+		if (close(rfd) && !rc)
+			rc = -errno;
+		if (!rc)
+			rc = trace_parse_ftrace(
+			    name, buf, len,
+			    (unsigned)((major(st.st_rdev) << 20) | minor(st.st_rdev)), &t, err,
+			    sizeof(err));
+		free(buf);
+	} else {
+		rc = -EINTR;
+		snprintf(err, sizeof(err), "interrupted before anything was recorded");
+	}
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		goto fail_io;
+	}
+	rc = trace_write_iolog3(f, t, dev);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "nvscope trace: cannot write %s: %s\n", out, strerror(-rc));
+		trace_free(t);
+		return NVS_EXIT_IOERR;
+	}
+	fprintf(stderr,
+		"nvscope trace: %zu I/Os (%llu reads, %llu writes, %llu trims) in %s, via "
+		"%s; raw files in %s\n",
+		t->n, (unsigned long long)t->nops[TRACE_READ],
+		(unsigned long long)t->nops[TRACE_WRITE], (unsigned long long)t->nops[TRACE_TRIM],
+		out, via, raw);
+	trace_free(t);
+	return NVS_EXIT_OK;
+fail_usage:
+	fclose(f);
+	unlink(out); /* ours: created or emptied above */
+	return cmd_exit_of(rc);
+fail_io:
+	fclose(f);
+	unlink(out);
+	return NVS_EXIT_IOERR;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	const char *dev = NULL, *out = NULL, *raw = NULL, *dur = NULL;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? NVS_EXIT_USAGE : NVS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "show")) {
+		if (argc != 3) {
+			usage(stderr);
+			return NVS_EXIT_USAGE;
+		}
+		return show(argv[2]);
+	}
+	if (strcmp(argv[1], "record")) {
+		fprintf(stderr, "nvscope trace: unknown subcommand '%s' (record, show)\n", argv[1]);
+		return NVS_EXIT_USAGE;
+	}
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], **dst = NULL;
+		if (!strcmp(a, "--target"))
+			dst = &dev;
+		else if (!strcmp(a, "--duration"))
+			dst = &dur;
+		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+			dst = &out;
+		else if (!strcmp(a, "--raw"))
+			dst = &raw;
+		if (!dst || i + 1 >= argc) {
+			fprintf(stderr, "nvscope trace record: %s '%s' (see --help)\n",
+				dst ? "no value for" : "unknown option", a);
+			return NVS_EXIT_USAGE;
+		}
+		*dst = argv[++i];
+	}
+	uint64_t ns = 0;
+	if (!dev || !out || !dur) {
+		fprintf(stderr, "nvscope trace record: needs --target, --duration and -o\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (spec_parse_time(dur, &ns) || !ns || ns > 86400ULL * 1000000000ULL) {
+		fprintf(stderr,
+			"nvscope trace record: --duration '%s': not a time from 1 s to 1 d\n", dur);
+		return NVS_EXIT_USAGE;
+	}
+	return record(dev, ns, out, raw);
+}

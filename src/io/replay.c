@@ -1,0 +1,150 @@
+/* replay.c - fio's replay options and the trace prepared for a run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/replay.h"
+
+void replay_spec_init(struct spec_replay *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->time_scale = 100;
+	r->scale = 1;
+	r->copies = 1;
+}
+
+/* A strict decimal in [lo, hi]: digits only, no sign, no junk, no overflow. */
+static int parse_num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t n = 0;
+	if (!v || !*v)
+		return -EINVAL;
+	for (const char *p = v; *p; p++) {
+		unsigned d = (unsigned char)*p - '0';
+		if (d > 9 || n > (UINT64_MAX - d) / 10)
+			return -EINVAL;
+		n = n * 10 + d;
+	}
+	if (n < lo || n > hi)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
+int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	struct spec_replay *r = &s->replay;
+	uint64_t n;
+
+	if (!strcmp(key, "read_iolog")) {
+		if (!v || !*v || strlen(v) >= sizeof(r->iolog)) {
+			snprintf(err, errlen, "read_iolog: needs a file name of at most %zu bytes",
+				 sizeof(r->iolog) - 1);
+			return -EINVAL;
+		}
+		snprintf(r->iolog, sizeof(r->iolog), "%s", v);
+	} else if (!strcmp(key, "replay_no_stall")) {
+		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
+			r->no_stall = true;
+		else if (!strcmp(v, "0") || !strcmp(v, "false"))
+			r->no_stall = false;
+		else
+			goto bad;
+	} else if (!strcmp(key, "replay_time_scale")) {
+		if (parse_num(v, 1, 1000000, &n))
+			goto bad;
+		r->time_scale = (unsigned)n;
+	} else if (!strcmp(key, "replay_align")) {
+		if (spec_parse_size(v ? v : "", &n) || !n || (n & (n - 1)) || n > (1u << 30))
+			goto bad;
+		r->align = (uint32_t)n;
+	} else if (!strcmp(key, "replay_scale")) {
+		if (parse_num(v, 1, UINT64_MAX, &n))
+			goto bad;
+		r->scale = n;
+	} else if (!strcmp(key, "trace_copies")) {
+		if (parse_num(v, 1, NVS_MAX_WORKERS, &n))
+			goto bad;
+		r->copies = (unsigned)n;
+	} else if (!strcmp(key, "trace_stagger")) {
+		if (!v || spec_parse_time(v, &n))
+			goto bad;
+		r->stagger_ns = n;
+	} else if (!strcmp(key, "replay_redirect")) {
+		/* nvscope replays onto its target: replay_redirect names it */
+		if (!v || !*v)
+			goto bad;
+		if (s->ntargets && strcmp(s->targets[0], v)) {
+			snprintf(err, errlen,
+				 "replay_redirect=%s and target %s differ: a trace replays on one "
+				 "target",
+				 v, s->targets[0]);
+			return -EINVAL;
+		}
+		if (!s->ntargets)
+			return spec_set(s, "filename", v, err, errlen);
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "%s: bad value '%s'", key, v ? v : "");
+	return -EINVAL;
+}
+
+int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
+{
+	const struct spec_replay *r = &s->replay;
+
+	if (!r->iolog[0]) {
+		if (r->copies > 1 || r->stagger_ns) {
+			snprintf(err, errlen, "trace_copies/trace_stagger need read_iolog");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (s->ntargets != 1 || s->stripe) {
+		snprintf(err, errlen,
+			 "read_iolog: a trace replays on exactly one target (%u given)",
+			 s->ntargets);
+		return -EINVAL;
+	}
+	if (s->rate_iops) {
+		snprintf(err, errlen,
+			 "read_iolog: rate_iops does not apply, the trace sets the rate "
+			 "(replay_time_scale, replay_no_stall)");
+		return -EINVAL;
+	}
+	if (s->numjobs != 1) {
+		snprintf(err, errlen,
+			 "read_iolog: numjobs=%u; concurrent copies of a trace are trace_copies=N",
+			 s->numjobs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int replay_prepare(const struct spec *s, struct trace **out, char *err, size_t errlen)
+{
+	const struct spec_replay *r = &s->replay;
+	struct trace *t;
+	int rc = trace_load(r->iolog, &t, err, errlen);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	trace_map(t, r->scale, r->align);
+	if (r->time_scale != 100)
+		for (size_t i = 0; i < t->n; i++) {
+			unsigned __int128 x =
+			    (unsigned __int128)t->io[i].t_ns * 100 / r->time_scale;
+			t->io[i].t_ns = x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+		}
+	*out = t;
+	return 0;
+}
+
+bool replay_writes(const struct trace *t)
+{
+	return t && t->nops[TRACE_WRITE] > 0;
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# nvscope run --read_iolog: a trace's I/Os reach the device (counts against
+# /sys/block/*/stat), its figures land in nvscope.trace, copies get their own
+# regions, and bad input or a device holding data is refused (exit 2,
+# nothing written).
+. "$(dirname "$0")/../lib.sh"
+t_loop 64M
+dev=$LOOP
+name=${dev##*/}
+tr=$T_TMP/t.log
+{
+	echo "fio version 3 iolog"
+	echo "0 /dev/sdz add"
+	for i in $(seq 0 39); do
+		op=read; [ $((i % 3)) -eq 0 ] && op=write
+		echo "$((i * 2000)) /dev/sdz $op $((i * 65536)) $(((i % 4 + 1) * 4096))"
+	done
+	echo "80000 /dev/sdz trim 0 4096"
+	echo "81000 /dev/sdz close"
+} >"$tr"
+grep -v write "$tr" >"$T_TMP/ro.log"
+# reads first, counted exactly: a write makes udev probe the device (reads) later
+command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
+r0=$(awk '{print $1}' /sys/block/$name/stat)
+"$NVS_BIN" run --read_iolog="$T_TMP/ro.log" --target "$dev" -q >/dev/null 2>&1 || fail "read trace"
+r1=$(awk '{print $1}' /sys/block/$name/stat)
+[ $((r1 - r0)) -eq 26 ] || fail "kernel counted $((r1 - r0)) reads, the trace has 26"
+ok "read trace: 26 reads, as the kernel counts"
+stat0=($(cat /sys/block/$name/stat))
+"$NVS_BIN" run --read_iolog="$tr" --target "$dev" --iodepth=4 --output-format=json \
+	--output "$T_TMP/r.json" >"$T_TMP/out.txt" 2>&1 || { cat "$T_TMP/out.txt"; fail "replay exited $?"; }
+stat1=($(cat /sys/block/$name/stat))
+python3 - "$T_TMP/r.json" "${stat0[0]}" "${stat1[0]}" "${stat0[4]}" "${stat1[4]}" <<'PY' || fail "replay figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][0]
+t = d["nvscope"]["trace"]
+assert t["ios"] == 41 and t["reads"] == 26 and t["writes"] == 14 and t["trims"] == 1, t
+assert t["issued"] == 40 and t["skipped"] == 1, t
+assert j["read"]["total_ios"] == 26 and j["write"]["total_ios"] == 14, (j["read"], j["write"])
+rd, wr = int(sys.argv[3]) - int(sys.argv[2]), int(sys.argv[5]) - int(sys.argv[4])
+assert rd >= 26 and wr == 14, ("kernel counted", rd, wr)  # udev may read
+assert t["timed"] and t["lag_us"]["p99"] >= t["lag_us"]["p50"] >= 0, t
+assert 0 <= t["late_pct"] <= 100
+print("counts match the kernel:", rd, wr, "lag p50/p99 us", t["lag_us"]["p50"], t["lag_us"]["p99"])
+PY
+grep -q "^trace: .*40 I/Os issued, 1 not replayed" "$T_TMP/out.txt" || fail "trace line missing"
+ok "replay counts"
+
+# the data written is at the trace's offsets: block 0 (written) is not zero
+# and the untouched 4 KiB at 60 MiB still is
+[ "$(dd if="$dev" bs=4096 count=1 2>/dev/null | tr -d '\0' | wc -c)" -gt 0 ] || fail "offset 0 not written"
+[ "$(dd if="$dev" bs=4096 skip=15360 count=1 2>/dev/null | tr -d '\0' | wc -c)" -eq 0 ] || fail "stray write"
+ok "write offsets"
+
+# boot storm: 2 copies, staggered; no_stall with a fixed queue depth
+"$NVS_BIN" run --read_iolog="$tr" --target "$dev" --trace_copies=2 --trace_stagger=20ms \
+	--output-format=json --output "$T_TMP/s.json" >/dev/null 2>&1 || fail "storm exited $?"
+"$NVS_BIN" run --read_iolog="$tr" --target "$dev" --replay_no_stall --iodepth=8 \
+	--output-format=json --output "$T_TMP/n.json" >/dev/null 2>&1 || fail "no_stall exited $?"
+python3 - "$T_TMP/s.json" "$T_TMP/n.json" <<'PY' || fail "storm/no_stall figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, t = d["jobs"][0], d["nvscope"]["trace"]
+assert t["copies"] == 2 and len(t["per_copy"]) == 2 and t["issued"] == 80, t
+assert all(c["issued"] == 40 for c in t["per_copy"]), t["per_copy"]
+assert s["read"]["total_ios"] == 52 and s["write"]["total_ios"] == 28
+n = json.load(open(sys.argv[2]))["nvscope"]["trace"]
+assert not n["timed"] and n["issued"] == 40, n
+PY
+ok "storm and no_stall"
+
+# bad input: exit 2 naming file and line
+printf 'fio version 3 iolog\n0 /dev/x read 0 4096\n5 /dev/x read 4096 4x\n' >"$T_TMP/bad.log"
+"$NVS_BIN" run --read_iolog="$T_TMP/bad.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "bad trace: exit $rc, not 2"
+grep -q "bad.log:3: bad length" "$T_TMP/e.txt" || fail "bad trace message: $(cat "$T_TMP/e.txt")"
+printf 'fio version 9 iolog\n' >"$T_TMP/v9.log"
+"$NVS_BIN" run --read_iolog="$T_TMP/v9.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "v9.log:1: unknown iolog version" "$T_TMP/e.txt" || fail "version line"
+printf 'fio version 2 iolog\n/dev/x read 0 4096\n/dev/x write 67108864 4096\n' >"$T_TMP/far.log"
+"$NVS_BIN" run --read_iolog="$T_TMP/far.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "far.log: line 3: offset 67108864 + 4096 bytes is beyond" "$T_TMP/e.txt" ||
+	fail "beyond the target: $(cat "$T_TMP/e.txt")"
+"$NVS_BIN" run --read_iolog="$tr" --target "$dev" --trace_copies=30 >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "(one of 30 copies)" "$T_TMP/e.txt" || fail "copies that do not fit"
+ok "bad input refused"
+
+# a trace that writes on a device holding data: refused, nothing written
+command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
+mkfs.ext4 -q -F "$dev" || fail "mkfs"
+sum0=$(md5sum <"$dev")
+"$NVS_BIN" run --read_iolog="$tr" --target "$dev" >"$T_TMP/e.txt" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "write trace on ext4: exit $rc, not 2 ($(cat "$T_TMP/e.txt"))"
+grep -qi "refus" "$T_TMP/e.txt" || fail "no refusal message: $(cat "$T_TMP/e.txt")"
+[ "$(md5sum <"$dev")" = "$sum0" ] || fail "the device changed"
+# a read-only trace runs on it
+"$NVS_BIN" run --read_iolog="$T_TMP/ro.log" --target "$dev" >/dev/null 2>&1 || fail "read-only trace on ext4"
+[ "$(md5sum <"$dev")" = "$sum0" ] || fail "the device changed on a read trace"
+ok "write safety"
