@@ -53,6 +53,20 @@ bool check_dir_empty(const char *path)
 	return empty;
 }
 
+void check_msg_in(const char *dir, const char *name, char *msg, size_t len)
+{
+	if (!msg || !len || strstr(msg, dir))
+		return;
+	char *m = strdup(msg);
+	if (!m)
+		return;
+	if (!strncmp(m, name, strlen(name))) /* "NAME is a symbolic link..." */
+		snprintf(msg, len, "%s/%s", dir, m);
+	else
+		snprintf(msg, len, "%s/%s: %s", dir, name, m);
+	free(m);
+}
+
 /* The first error of a sequence of writes is the one reported: keeps @r
  * and its message @msg in *@rc and @err when none came before.  Returns @r. */
 static int keep(int *rc, int r, const char *msg, char *err, size_t errlen)
@@ -67,8 +81,11 @@ static int keep(int *rc, int r, const char *msg, char *err, size_t errlen)
 int check_write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
 {
 	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
-	if (!f)
-		return -errno;
+	if (!f) {
+		int rc = -errno;
+		check_msg_in(dir, name, err, errlen);
+		return rc;
+	}
 	fputs(text, f);
 	int rc = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !rc)
@@ -89,6 +106,8 @@ int check_write_json(const char *dir, const char *name, void *jv, char *err, siz
 	s[n] = '\n'; /* json_print's terminating NUL: the file ends with a newline */
 	int rc = safety_replace_in(dir, name, s, n + 1, err, errlen);
 	free(s);
+	if (rc)
+		check_msg_in(dir, name, err, errlen);
 	return rc;
 }
 
@@ -119,8 +138,11 @@ static int write_csv(const struct check_batch *b, const struct check_drive *d, c
 		     const char *name, char *err, size_t errlen)
 {
 	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
-	if (!f)
-		return -errno;
+	if (!f) {
+		int rc = -errno;
+		check_msg_in(dir, name, err, errlen);
+		return rc;
+	}
 	check_write_csv(b, d, f);
 	int rc = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !rc)

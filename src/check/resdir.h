@@ -16,6 +16,9 @@ int check_default_dir(const char *profile, char *buf, size_t len);
 int check_results_dir(const char *path, bool create, char *err, size_t errlen);
 /* True when @path is absent or an empty directory. */
 bool check_dir_empty(const char *path);
+/* Makes message @msg of the safety module about file @name of @dir name the
+ * whole path (unchanged when it already names @dir). */
+void check_msg_in(const char *dir, const char *name, char *msg, size_t len);
 /* The writers below write inside results directory @dir (checked again by
  * the safety module each time) and return 0, or -errno with @err naming the
  * file and why (a refusal is -EPERM).  JSON files are replaced atomically. */

@@ -150,8 +150,11 @@ static FILE *drive_file(struct check_batch *b, const struct check_drive *d, cons
 		check_out_fail(b, -ENAMETOOLONG, msg);
 		return NULL;
 	}
-	if (!(f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
-		check_out_fail(b, errno ? -errno : -EIO, msg);
+	if (!(f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg)))) {
+		int rc = errno ? -errno : -EIO;
+		check_msg_in(dir, name, msg, sizeof(msg));
+		check_out_fail(b, rc, msg);
+	}
 	return f;
 }
 

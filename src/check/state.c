@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "check/resdir.h"
 #include "check/state.h"
 #include "dev/safety.h"
 #include "report/json.h"
@@ -98,6 +99,8 @@ int check_state_save(const struct check_batch *b, const char *dir, const char *c
 	/* a fresh temporary file renamed over state.json (safety module) */
 	rc = safety_replace_in(dir, "state.json", text, len + 1, err, errlen);
 	free(text);
+	if (rc)
+		check_msg_in(dir, "state.json", err, errlen);
 	return rc;
 }
 
