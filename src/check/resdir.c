@@ -1,7 +1,8 @@
 /* resdir.c - a check's results directory (layout in docs/check.md): the
  * fixed files, meta.json, the summary and the per-serial verdicts; shared by
- * `nvscope check` and the console's check view.  Write errors of these
- * files are ignored (the state file is what a resume relies on). */
+ * `nvscope check` and the console's check view.  Every file is written
+ * through the safety module's output functions (docs/safety.md); a refused
+ * or failed write is returned (-errno with a message), never ignored. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,12 +10,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "check/out.h"
 #include "check/resdir.h"
+#include "dev/safety.h"
+#include "report/json.h"
 
-void check_default_dir(const char *profile, char *buf, size_t len)
+int check_default_dir(const char *profile, char *buf, size_t len)
 {
 	char ts[32];
 	time_t now = time(NULL);
@@ -22,23 +26,17 @@ void check_default_dir(const char *profile, char *buf, size_t len)
 
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "results/check-%s-%s", profile, ts);
+	int w = snprintf(buf, len, "results/check-%s-%s", profile, ts);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-int check_mkdirs(const char *path)
+int check_results_dir(const char *path, bool create, char *err, size_t errlen)
 {
-	char buf[4096];
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+	int fd = safety_results_dir(path, create, err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 bool check_dir_empty(const char *path)
@@ -55,36 +53,66 @@ bool check_dir_empty(const char *path)
 	return empty;
 }
 
-void check_write_text(const char *dir, const char *name, const char *text)
+void check_msg_in(const char *dir, const char *name, char *msg, size_t len)
 {
-	char path[4400];
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	if (!msg || !len || strstr(msg, dir))
+		return;
+	char *m = strdup(msg);
+	if (!m)
+		return;
+	if (!strncmp(m, name, strlen(name))) /* "NAME is a symbolic link..." */
+		snprintf(msg, len, "%s/%s", dir, m);
+	else
+		snprintf(msg, len, "%s/%s: %s", dir, name, m);
+	free(m);
 }
 
-void check_write_json(const char *dir, const char *name, void *jv)
+/* The first error of a sequence of writes is the one reported: keeps @r
+ * and its message @msg in *@rc and @err when none came before.  Returns @r. */
+static int keep(int *rc, int r, const char *msg, char *err, size_t errlen)
 {
-	cJSON *j = jv;
-	char *s = j ? cJSON_Print(j) : NULL;
-	if (s) {
-		char path[4400];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		FILE *f = fopen(path, "w");
-		if (f) {
-			fprintf(f, "%s\n", s);
-			fclose(f);
-		}
+	if (r && !*rc) {
+		*rc = r;
+		snprintf(err, errlen, "%s", msg);
 	}
+	return r;
+}
+
+int check_write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
+	if (!f) {
+		int rc = -errno;
+		check_msg_in(dir, name, err, errlen);
+		return rc;
+	}
+	fputs(text, f);
+	int rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
+	return rc;
+}
+
+int check_write_json(const char *dir, const char *name, void *jv, char *err, size_t errlen)
+{
+	char *s = jv ? json_print(jv) : NULL;
+	if (!s) {
+		snprintf(err, errlen, "%s/%s: out of memory", dir, name);
+		return -ENOMEM;
+	}
+	size_t n = strlen(s);
+	s[n] = '\n'; /* json_print's terminating NUL: the file ends with a newline */
+	int rc = safety_replace_in(dir, name, s, n + 1, err, errlen);
 	free(s);
+	if (rc)
+		check_msg_in(dir, name, err, errlen);
+	return rc;
 }
 
-void check_write_meta(const struct check_batch *b, const char *dir, const char *status,
-		      double started)
+int check_write_meta(const struct check_batch *b, const char *dir, const char *status,
+		     double started, char *err, size_t errlen)
 {
 	cJSON *o = cJSON_CreateObject(), *t = cJSON_AddArrayToObject(o, "drives");
 	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
@@ -101,41 +129,60 @@ void check_write_meta(const struct check_batch *b, const char *dir, const char *
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	check_write_json(dir, "meta.json", o);
+	int rc = check_write_json(dir, "meta.json", o, err, errlen);
 	cJSON_Delete(o);
+	return rc;
 }
 
-void check_write_results(const struct check_batch *b, const char *dir, const char *csv, void *batch)
+static int write_csv(const struct check_batch *b, const struct check_drive *d, const char *dir,
+		     const char *name, char *err, size_t errlen)
 {
-	char path[4400], safe[80];
-	FILE *f;
+	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
+	if (!f) {
+		int rc = -errno;
+		check_msg_in(dir, name, err, errlen);
+		return rc;
+	}
+	check_write_csv(b, d, f);
+	int rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
+	return rc;
+}
+
+int check_write_results(const struct check_batch *b, const char *dir, FILE *csv, void *batch,
+			char *err, size_t errlen)
+{
+	char ddir[CHECK_PATH_MAX], msg[512] = "";
+	int rc = 0;
 
 	if (csv) {
-		f = fopen(csv, "w");
-		if (f) {
-			check_write_csv(b, NULL, f);
-			fclose(f);
-		} else {
-			fprintf(stderr, "nvscope check: cannot write %s: %s\n", csv,
-				strerror(errno));
+		check_write_csv(b, NULL, csv);
+		if (fflush(csv) || ferror(csv)) {
+			rc = -EIO;
+			snprintf(err, errlen, "--csv: %s", strerror(EIO));
 		}
 	}
-	check_write_json(dir, "summary.json", batch);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	if ((f = fopen(path, "w"))) {
-		check_write_csv(b, NULL, f);
-		fclose(f);
-	}
+	keep(&rc, check_write_json(dir, "summary.json", batch, msg, sizeof(msg)), msg, err, errlen);
+	keep(&rc, write_csv(b, NULL, dir, "summary.csv", msg, sizeof(msg)), msg, err, errlen);
 	for (size_t i = 0; i < b->n; i++) {
-		check_safe_name(b->d[i].serial, safe, sizeof(safe));
-		cJSON *j = check_drive_json(b, &b->d[i]);
-		snprintf(path, sizeof(path), "%s/verdict.json", safe);
-		check_write_json(dir, path, j);
-		cJSON_Delete(j);
-		snprintf(path, sizeof(path), "%s/%s/verdict.csv", dir, safe);
-		if ((f = fopen(path, "w"))) {
-			check_write_csv(b, &b->d[i], f);
-			fclose(f);
+		int r = check_drive_dir(b, &b->d[i], ddir, sizeof(ddir));
+		if (r) {
+			snprintf(msg, sizeof(msg), "%s/%s: path too long", dir, b->d[i].serial);
+			keep(&rc, r, msg, err, errlen);
+			continue;
 		}
+		r = keep(&rc, check_results_dir(ddir, true, msg, sizeof(msg)), msg, err, errlen);
+		if (r)
+			continue;
+		cJSON *j = check_drive_json(b, &b->d[i]);
+		keep(&rc, check_write_json(ddir, "verdict.json", j, msg, sizeof(msg)), msg, err,
+		     errlen);
+		cJSON_Delete(j);
+		keep(&rc, write_csv(b, &b->d[i], ddir, "verdict.csv", msg, sizeof(msg)), msg, err,
+		     errlen);
 	}
+	return rc;
 }

@@ -9,9 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "check/resdir.h"
 #include "check/run.h"
 #include "dev/devmodel.h"
 #include "dev/nvme.h"
+#include "dev/safety.h"
 #include "io/runjob.h"
 #include "io/verify.h"
 #include "report/csv.h"
@@ -121,35 +123,74 @@ static bool cancelled(const struct check_batch *b)
 	return b->cancel && atomic_load_explicit(b->cancel, memory_order_relaxed);
 }
 
-static void drive_dir(const struct check_batch *b, const struct check_drive *d, char *buf,
-		      size_t len)
+int check_drive_dir(const struct check_batch *b, const struct check_drive *d, char *buf, size_t len)
 {
 	char safe[80];
 	check_safe_name(d->serial, safe, sizeof(safe));
-	snprintf(buf, len, "%s/%s", b->dir, safe);
+	int w = snprintf(buf, len, "%s/%s", b->dir, safe);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-static void save_health(const struct check_batch *b, const struct check_drive *d,
+void check_out_fail(struct check_batch *b, int rc, const char *msg)
+{
+	int none = 0;
+	if (rc && atomic_compare_exchange_strong(&b->out_rc, &none, rc))
+		snprintf(b->out_err, sizeof(b->out_err), "%s", msg);
+}
+
+/* @d's directory/@name for writing (safety_fopen_in), or NULL with the
+ * failure recorded in @b. */
+static FILE *drive_file(struct check_batch *b, const struct check_drive *d, const char *name)
+{
+	char dir[CHECK_PATH_MAX], msg[512];
+	FILE *f;
+
+	if (check_drive_dir(b, d, dir, sizeof(dir))) {
+		snprintf(msg, sizeof(msg), "%s/%s: path too long", b->dir, d->serial);
+		check_out_fail(b, -ENAMETOOLONG, msg);
+		return NULL;
+	}
+	if (!(f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg)))) {
+		int rc = errno ? -errno : -EIO;
+		check_msg_in(dir, name, msg, sizeof(msg));
+		check_out_fail(b, rc, msg);
+	}
+	return f;
+}
+
+/* Closes @f, recording a write error of @name in @b. */
+static void drive_close(struct check_batch *b, const struct check_drive *d, FILE *f,
+			const char *name)
+{
+	char msg[512];
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		snprintf(msg, sizeof(msg), "%s/%s/%s: write error", b->dir, d->serial, name);
+		check_out_fail(b, -EIO, msg);
+	}
+}
+
+static void save_health(struct check_batch *b, const struct check_drive *d,
 			const struct dev_health *h, const char *name)
 {
-	char dir[1200], path[1300];
 	void *j;
+	char *s;
 	FILE *f;
 
 	if (!b->dir)
 		return;
-	drive_dir(b, d, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	j = dev_health_to_json(h, d->ctrl);
-	f = j ? fopen(path, "w") : NULL;
-	if (f) {
-		char *s = cJSON_Print(j);
-		if (s)
-			fprintf(f, "%s\n", s);
-		free(s);
-		fclose(f);
-	}
+	s = j ? json_print(j) : NULL;
 	cJSON_Delete(j);
+	if (!s) {
+		check_out_fail(b, -ENOMEM, "out of memory");
+		return;
+	}
+	if ((f = drive_file(b, d, name))) {
+		fprintf(f, "%s\n", s);
+		drive_close(b, d, f, name);
+	}
+	free(s);
 }
 
 static void do_health(struct check_batch *b, struct check_drive *d, bool end)
@@ -233,18 +274,21 @@ static void do_selftest(struct check_batch *b, struct check_drive *d)
 	}
 }
 
-static void save_run(const struct check_batch *b, const struct check_drive *d, const struct spec *s,
+static void save_run(struct check_batch *b, const struct check_drive *d, const struct spec *s,
 		     const struct runjob *rj)
 {
-	char dir[1200], path[1300];
+	char name[128];
 	FILE *f;
+	int w;
 
 	if (!b->dir)
 		return;
-	drive_dir(b, d, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/%s.json", dir, s->name);
-	f = fopen(path, "w");
-	if (f) {
+	w = snprintf(name, sizeof(name), "%s.json", s->name);
+	if (w < 0 || (size_t)w >= sizeof(name)) {
+		check_out_fail(b, -ENAMETOOLONG, "job name too long for a file name");
+		return;
+	}
+	if ((f = drive_file(b, d, name))) {
 		struct json_run jr = {.spec = s,
 				      .jobs = &rj->agg,
 				      .njobs = 1,
@@ -253,15 +297,14 @@ static void save_run(const struct check_batch *b, const struct check_drive *d, c
 				      .ncores = &rj->ncores,
 				      .dropped = rj->dropped};
 		json_write_run(f, &jr);
-		fclose(f);
+		drive_close(b, d, f, name);
 	}
-	snprintf(path, sizeof(path), "%s/%s.csv", dir, s->name);
-	f = fopen(path, "w");
-	if (f) {
+	snprintf(name, sizeof(name), "%s.csv", s->name); /* no longer than the .json name */
+	if ((f = drive_file(b, d, name))) {
 		csv_write_header(f);
 		for (size_t i = 0; i < rj->series.n; i++)
 			csv_write_point(f, &rj->series.pt[i]);
-		fclose(f);
+		drive_close(b, d, f, name);
 	}
 }
 
@@ -486,10 +529,17 @@ int check_run(struct check_batch *b, void (*tick)(const struct check_batch *b, v
 	for (size_t i = 0; i < b->n; i++) {
 		if (!b->next_step)
 			init_drive(b, &b->d[i]);
-		if (b->dir) {
-			char dir[1200];
-			drive_dir(b, &b->d[i], dir, sizeof(dir));
-			mkdir(dir, 0755);
+	}
+	for (size_t i = 0; b->dir && i < b->n; i++) { /* refused: before any I/O */
+		char dir[CHECK_PATH_MAX], msg[512];
+		if (check_drive_dir(b, &b->d[i], dir, sizeof(dir))) {
+			snprintf(msg, sizeof(msg), "%s/%s: path too long", b->dir, b->d[i].serial);
+			check_out_fail(b, -ENAMETOOLONG, msg);
+			return -ENAMETOOLONG;
+		}
+		if ((rc = check_results_dir(dir, true, msg, sizeof(msg)))) {
+			check_out_fail(b, rc, msg);
+			return rc;
 		}
 	}
 	while (!rc && b->next_step < nsteps && !cancelled(b)) {

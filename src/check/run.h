@@ -68,6 +68,10 @@ struct check_batch {
 	unsigned next_step;
 	void (*checkpoint)(struct check_batch *b, void *arg);
 	void *checkpoint_arg;
+	/* out: the first results file that could not be written or was refused
+	 * (-errno, 0: none) and why; set by check_out_fail, read after check_run */
+	_Atomic int out_rc;
+	char out_err[512];
 };
 
 /* Fills @d's identity for @path from the device list @l (a dev_list *,
@@ -87,6 +91,15 @@ unsigned check_steps(const struct check_profile *p, int *steps);
 /* Name of phase @phase ("health", "perf-4k-randread"): b->phase, or a
  * drive's. */
 const char *check_phase_name(const struct check_batch *b, int phase);
+/* Records that a results file of @b could not be written (@rc, -errno) with
+ * @msg, when it is the first such error; safe from the drives' threads. */
+void check_out_fail(struct check_batch *b, int rc, const char *msg);
+/* @b->dir/SERIAL, the directory of drive @d's files.  0, or -ENAMETOOLONG
+ * when it does not fit @len. */
+int check_drive_dir(const struct check_batch *b, const struct check_drive *d, char *buf,
+		    size_t len);
+/* Longest results path nvscope check builds. */
+#define CHECK_PATH_MAX 4096
 /* A safe directory name for a serial (A-Z a-z 0-9 . _ -, others '_'). */
 void check_safe_name(const char *serial, char *buf, size_t len);
 

@@ -1,13 +1,13 @@
 /* state.c - state.json of a check batch (see state.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "check/resdir.h"
 #include "check/state.h"
+#include "dev/safety.h"
 #include "report/json.h"
 
 #define STATE_VERSION 1
@@ -56,14 +56,16 @@ static void add_hex(cJSON *o, const char *k, const void *p, size_t len)
 	free(h);
 }
 
-int check_state_save(const struct check_batch *b, const char *dir, const char *confirm)
+int check_state_save(const struct check_batch *b, const char *dir, const char *confirm, char *err,
+		     size_t errlen)
 {
-	char path[4400], tmp[4400];
-	int rc, fd;
+	int rc;
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o)
+	if (!o) {
+		snprintf(err, errlen, "%s/state.json: out of memory", dir);
 		return -ENOMEM;
+	}
 	cJSON_AddNumberToObject(o, "version", STATE_VERSION);
 	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
 	cJSON *lay = cJSON_AddArrayToObject(o, "layout");
@@ -86,28 +88,27 @@ int check_state_save(const struct check_batch *b, const char *dir, const char *c
 		add_hex(x, "figures", d->res, sizeof(d->res));
 		cJSON_AddItemToArray(arr, x);
 	}
-	char *text = cJSON_Print(o);
+	char *text = json_print(o);
 	cJSON_Delete(o);
-	if (!text)
+	if (!text) {
+		snprintf(err, errlen, "%s/state.json: out of memory", dir);
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/state.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s/state.json.tmp", dir);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
 	}
 	size_t len = strlen(text);
-	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd)) {
-		rc = -EIO;
-		close(fd);
-		goto out;
-	}
-	close(fd);
-	rc = rename(tmp, path) ? -errno : 0;
-out:
+	text[len] = '\n'; /* over the NUL: the file ends with a newline */
+	/* a fresh temporary file renamed over state.json (safety module) */
+	rc = safety_replace_in(dir, "state.json", text, len + 1, err, errlen);
 	free(text);
+	if (rc)
+		check_msg_in(dir, "state.json", err, errlen);
 	return rc;
+}
+
+/* @dir/state.json into @path (@len bytes): 0 or -ENAMETOOLONG. */
+static int state_path(char *path, size_t len, const char *dir)
+{
+	int w = snprintf(path, len, "%s/state.json", dir);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
 static const char *str(const cJSON *o, const char *k)
@@ -125,13 +126,16 @@ static double num(const cJSON *o, const char *k, double def)
 int check_state_load(struct check_batch *b, const char *dir, struct check_drive *d, size_t max,
 		     size_t *n, char *confirm, size_t confirm_len, char *err, size_t errlen)
 {
-	char path[4400];
+	char path[CHECK_PATH_MAX];
 	int steps[3 + JUDGE_MAX_JOBS], rc = -EINVAL;
 	unsigned nsteps = check_steps(b->prof, steps);
 	cJSON *o;
 
 	*n = 0;
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	if (state_path(path, sizeof(path), dir)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
 	o = json_read_file(path);
 	if (!o) {
 		rc = errno == ENOENT ? -ENOENT : -EINVAL;
@@ -205,11 +209,12 @@ out:
 
 int check_state_profile(const char *dir, char *buf, size_t len)
 {
-	char path[4400];
+	char path[CHECK_PATH_MAX];
 	int rc = -EINVAL;
 	cJSON *o;
 
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	if (state_path(path, sizeof(path), dir))
+		return -ENAMETOOLONG;
 	o = json_read_file(path);
 	if (!o)
 		return errno == ENOENT ? -ENOENT : -EINVAL;

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
@@ -26,6 +25,7 @@
 #include "cmd/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "report/json.h"
 
 static _Atomic int stop_flag;
 
@@ -349,16 +349,16 @@ static int load_resume(struct opts *o, struct check_batch *b, const struct dev_l
 	return 0;
 }
 
-static int lock_dir(const char *dir)
+/* Takes the lock of results directory @dfd (@dir, checked by the safety
+ * module): @dir/.lock, opened by the module too (kept as it is), flock'ed.
+ * The lock's descriptor, or -errno reported. */
+static int lock_dir(int dfd, const char *dir)
 {
-	char path[4400];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/.lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	char msg[1024];
+	int fd = safety_openat_output(dfd, ".lock", SAFETY_OUT_KEEP, msg, sizeof(msg));
 	if (fd < 0) {
-		fprintf(stderr, "nvscope check: %s: %s\n", dir, strerror(errno));
-		return -errno;
+		fprintf(stderr, "nvscope check: %s/%s\n", dir, msg);
+		return fd;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
@@ -368,6 +368,14 @@ static int lock_dir(const char *dir)
 	return fd;
 }
 
+/* The exit status of an output that could not be written: a refusal (or a
+ * path nvscope will not use) is bad input, anything else a failed run. */
+static int out_exit(int rc)
+{
+	return rc == -EIO || rc == -ENOSPC || rc == -EDQUOT || rc == -ENOMEM ? NVS_EXIT_IOERR
+									     : NVS_EXIT_USAGE;
+}
+
 struct ckpt {
 	const char *dir, *confirm;
 };
@@ -375,10 +383,12 @@ struct ckpt {
 static void checkpoint(struct check_batch *b, void *arg)
 {
 	const struct ckpt *c = arg;
-	int rc = check_state_save(b, c->dir, c->confirm);
-	if (rc)
-		fprintf(stderr, "nvscope check: cannot save %s/state.json: %s\n", c->dir,
-			strerror(-rc));
+	char msg[1024];
+	int rc = check_state_save(b, c->dir, c->confirm, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "nvscope check: cannot save state: %s\n", msg);
+		check_out_fail(b, rc, msg);
+	}
 }
 
 int cmd_check(int argc, char **argv)
@@ -389,8 +399,9 @@ int cmd_check(int argc, char **argv)
 	struct check_drive *d = NULL;
 	struct check_batch b = {0};
 	char err[1024], dirbuf[512], confirm[4096] = "", pname[64];
+	FILE *csv = NULL;
 	size_t n = 0;
-	int ret = NVS_EXIT_USAGE, rc, lockfd = -1;
+	int ret = NVS_EXIT_USAGE, rc, lockfd = -1, dfd = -1;
 
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
@@ -424,8 +435,17 @@ int cmd_check(int argc, char **argv)
 	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
 		goto out; /* refused: nothing touched */
 	if (!o.dir) {
-		check_default_dir(prof->name, dirbuf, sizeof(dirbuf));
+		if (check_default_dir(prof->name, dirbuf, sizeof(dirbuf))) {
+			fprintf(stderr, "nvscope check: profile name too long for a directory\n");
+			goto out;
+		}
 		o.dir = dirbuf;
+	}
+	/* the results directory (and --csv) checked by the safety module before any I/O */
+	if ((dfd = safety_results_dir(o.dir, !o.resume, err, sizeof(err))) < 0) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		ret = out_exit(dfd);
+		goto out;
 	}
 	if (!o.resume && !check_dir_empty(o.dir)) {
 		fprintf(stderr,
@@ -433,12 +453,16 @@ int cmd_check(int argc, char **argv)
 			o.dir);
 		goto out;
 	}
-	if ((rc = check_mkdirs(o.dir))) {
-		fprintf(stderr, "nvscope check: cannot create %s: %s\n", o.dir, strerror(-rc));
+	if ((lockfd = lock_dir(dfd, o.dir)) < 0) {
+		ret = out_exit(lockfd);
 		goto out;
 	}
-	if ((lockfd = lock_dir(o.dir)) < 0)
+	if (o.csv && !(csv = safety_fopen_output(o.csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
+		rc = -errno;
+		fprintf(stderr, "nvscope check: --csv %s\n", err);
+		ret = out_exit(rc);
 		goto out;
+	}
 	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
 	unsigned next = b.next_step;
 	b = (struct check_batch){.prof = prof,
@@ -452,19 +476,22 @@ int cmd_check(int argc, char **argv)
 				 .checkpoint_arg = &ck};
 	double started = (double)time(NULL);
 	if (!o.resume) {
-		check_write_text(o.dir, "profile.ini", prof->text);
-		check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n");
 		for (size_t i = 0; i < n; i++)
 			d[i].started = started;
-		rc = check_state_save(&b, o.dir, o.confirm);
-		if (rc) {
-			fprintf(stderr, "nvscope check: cannot write %s/state.json: %s\n", o.dir,
-				strerror(-rc));
-			ret = NVS_EXIT_IOERR;
+		if ((rc = check_write_text(o.dir, "profile.ini", prof->text, err, sizeof(err))) ||
+		    (rc = check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n", err,
+					   sizeof(err))) ||
+		    (rc = check_state_save(&b, o.dir, o.confirm, err, sizeof(err)))) {
+			fprintf(stderr, "nvscope check: %s\n", err);
+			ret = out_exit(rc);
 			goto out;
 		}
 	}
-	check_write_meta(&b, o.dir, "running", started);
+	if ((rc = check_write_meta(&b, o.dir, "running", started, err, sizeof(err)))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		ret = out_exit(rc);
+		goto out;
+	}
 
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
@@ -475,16 +502,21 @@ int cmd_check(int argc, char **argv)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (rc) {
-		fprintf(stderr, "nvscope check: %s\n", strerror(-rc));
-		check_write_meta(&b, o.dir, "failed", started);
-		ret = NVS_EXIT_IOERR;
+		fprintf(stderr, "nvscope check: %s\n",
+			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));
+		if (check_write_meta(&b, o.dir, "failed", started, err, sizeof(err)))
+			fprintf(stderr, "nvscope check: %s\n", err);
+		ret = atomic_load(&b.out_rc) ? out_exit(rc) : NVS_EXIT_IOERR;
 		goto out;
 	}
 	cJSON *batch = check_batch_json(&b, o.dir);
-	check_write_results(&b, o.dir, o.csv, batch);
-	check_write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started);
+	if ((rc = check_write_results(&b, o.dir, csv, batch, err, sizeof(err))))
+		check_out_fail(&b, rc, err);
+	if ((rc = check_write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started, err,
+				   sizeof(err))))
+		check_out_fail(&b, rc, err);
 	if (o.json) {
-		char *s = batch ? cJSON_Print(batch) : NULL;
+		char *s = batch ? json_print(batch) : NULL;
 		if (s)
 			printf("%s\n", s);
 		free(s);
@@ -499,9 +531,19 @@ int cmd_check(int argc, char **argv)
 	unsigned c[4];
 	check_counts(&b, c);
 	ret = b.cancelled || c[JUDGE_FAIL] || c[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
+	if ((rc = atomic_load(&b.out_rc))) { /* results the check could not write: never silent */
+		fprintf(stderr, "nvscope check: results incomplete: %s\n", b.out_err);
+		ret = out_exit(rc);
+	}
 out:
+	if (csv && fclose(csv) && ret == NVS_EXIT_OK) {
+		fprintf(stderr, "nvscope check: --csv %s: %s\n", o.csv, strerror(errno));
+		ret = NVS_EXIT_IOERR;
+	}
 	if (lockfd >= 0)
 		close(lockfd);
+	if (dfd >= 0)
+		close(dfd);
 	free(d);
 	dev_list_free(l);
 	check_profile_free(prof);

@@ -44,9 +44,14 @@ static void *runner(void *arg)
 	return NULL;
 }
 
+/* After each step, on the check's thread: a failure is kept in @b and
+ * shown when the check ends (ncurses belongs to the UI thread). */
 static void save_state(struct check_batch *b, void *arg)
 {
-	check_state_save(b, arg, NULL);
+	char msg[512];
+	int rc = check_state_save(b, arg, NULL, msg, sizeof(msg));
+	if (rc)
+		check_out_fail(b, rc, msg);
 }
 
 static int load_profile(struct app *a, struct checkui *c)
@@ -127,11 +132,18 @@ static bool running(const struct checkui *c)
 static void start(struct app *a)
 {
 	struct checkui *c = a->chk;
-	int rc;
+	char err[512];
 
-	check_default_dir(c->prof->name, c->dir, sizeof(c->dir));
-	if (!check_dir_empty(c->dir) || (rc = check_mkdirs(c->dir))) {
-		app_message(a, ROLE_ERROR, "cannot create %s", c->dir);
+	if (check_default_dir(c->prof->name, c->dir, sizeof(c->dir))) {
+		app_message(a, ROLE_ERROR, "profile name too long for a results directory");
+		return;
+	}
+	if (!check_dir_empty(c->dir)) {
+		app_message(a, ROLE_ERROR, "%s exists and is not empty", c->dir);
+		return;
+	}
+	if (check_results_dir(c->dir, true, err, sizeof(err))) { /* safety module */
+		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
 	c->b = (struct check_batch){.prof = c->prof,
@@ -142,10 +154,13 @@ static void start(struct app *a)
 				    .checkpoint = save_state,
 				    .checkpoint_arg = c->dir};
 	c->t0 = (double)time(NULL);
-	check_write_text(c->dir, "profile.ini", c->prof->text);
-	check_write_text(c->dir, "VERSION", "nvscope " NVS_VERSION "\n");
-	check_state_save(&c->b, c->dir, NULL);
-	check_write_meta(&c->b, c->dir, "running", c->t0);
+	if (check_write_text(c->dir, "profile.ini", c->prof->text, err, sizeof(err)) ||
+	    check_write_text(c->dir, "VERSION", "nvscope " NVS_VERSION "\n", err, sizeof(err)) ||
+	    check_state_save(&c->b, c->dir, NULL, err, sizeof(err)) ||
+	    check_write_meta(&c->b, c->dir, "running", c->t0, err, sizeof(err))) {
+		app_message(a, ROLE_ERROR, "check not started: %s", err);
+		return;
+	}
 	if (pthread_create(&c->th, NULL, runner, c)) {
 		app_message(a, ROLE_ERROR, "cannot start the check thread");
 		return;
@@ -167,15 +182,27 @@ void checkui_tick(struct app *a)
 		return;
 	pthread_join(c->th, NULL);
 	c->joined = true;
+	char err[512];
 	if (c->rc) {
-		check_write_meta(&c->b, c->dir, "failed", c->t0);
-		app_message(a, ROLE_ERROR, "check failed: %s", strerror(-c->rc));
+		check_write_meta(&c->b, c->dir, "failed", c->t0, err, sizeof(err));
+		app_message(a, ROLE_ERROR, "check failed: %s",
+			    atomic_load(&c->b.out_rc) ? c->b.out_err : strerror(-c->rc));
 		return;
 	}
 	cJSON *batch = check_batch_json(&c->b, c->dir);
-	check_write_results(&c->b, c->dir, NULL, batch);
+	int rc = check_write_results(&c->b, c->dir, NULL, batch, err, sizeof(err));
+	if (rc)
+		check_out_fail(&c->b, rc, err);
 	cJSON_Delete(batch);
-	check_write_meta(&c->b, c->dir, c->b.cancelled ? "interrupted" : "done", c->t0);
+	rc = check_write_meta(&c->b, c->dir, c->b.cancelled ? "interrupted" : "done", c->t0, err,
+			      sizeof(err));
+	if (rc)
+		check_out_fail(&c->b, rc, err);
+	if (atomic_load(&c->b.out_rc)) { /* never silent: the results are incomplete */
+		app_message(a, ROLE_ERROR, "check %s, results incomplete: %s",
+			    c->b.cancelled ? "interrupted" : "done", c->b.out_err);
+		return;
+	}
 	unsigned k[4];
 	check_counts(&c->b, k);
 	app_message(a, k[JUDGE_FAIL] ? ROLE_ERROR : ROLE_OK,

@@ -56,6 +56,33 @@ grep -q "^\"$a\",\"loop\",\"\",67108864,\"$A\",quick-capped,PASS," "$T_TMP/r1/$a
 	fail "verdict.csv: $(cat "$T_TMP/r1/$a/verdict.csv")"
 ok "results directory: per-serial JSON + CSV, run data, summary"
 
+# a results directory prepared by another user (nobody) with summary.json a
+# symlink to a victim file: refused by the safety module (exit 2), for a new
+# check and for --resume (the state copied from r1), the victim untouched
+if id nobody >/dev/null 2>&1; then
+	echo "victim" >"$T_TMP/victim"
+	for mode in new resume; do
+		D="$T_TMP/theirs-$mode"
+		mkdir "$D"
+		[ $mode = resume ] && cp "$T_TMP/r1/state.json" "$T_TMP/r1/profile.ini" "$D/"
+		ln -s "$T_TMP/victim" "$D/summary.json"
+		chown -R -h nobody "$D"
+		if [ $mode = new ]; then
+			"$NVS_BIN" check --target "$A" --profile "$T_TMP/quick-capped.ini" -o "$D" \
+				>/dev/null 2>"$T_TMP/err"
+		else
+			"$NVS_BIN" check --resume "$D" >/dev/null 2>"$T_TMP/err"
+		fi
+		rc=$?
+		[ $rc -eq 2 ] || fail "$mode check into nobody's directory exited $rc: $(cat "$T_TMP/err")"
+		grep -q "belongs to uid" "$T_TMP/err" || fail "$mode: not the safety module's refusal: $(cat "$T_TMP/err")"
+		[ "$(cat "$T_TMP/victim")" = "victim" ] || fail "$mode: the victim file was written"
+		[ -L "$D/summary.json" ] || fail "$mode: the symlink was replaced"
+		[ -z "$(find "$D" -user 0)" ] || fail "$mode: files written into nobody's directory"
+	done
+	ok "results directory of another user with a planted symlink: refused (new and --resume)"
+fi
+
 # the same profile, one drive throttled to 40 read IOPS: an outlier
 mm=$(lsblk -dno MAJ:MIN "$B" | tr -d ' ')
 if [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then

@@ -59,7 +59,7 @@ START_TEST(test_roundtrip)
 		snprintf(d[i].in.jobs[1].name, sizeof(d[i].in.jobs[1].name), "perf-4k-randread");
 		d[i].res[1].iops = 777;
 	}
-	ck_assert_int_eq(check_state_save(&b, dir, "SER-0,SER-1"), 0);
+	ck_assert_int_eq(check_state_save(&b, dir, "SER-0,SER-1", NULL, 0), 0);
 	struct check_batch l = {.prof = p};
 	ck_assert_msg(
 	    !check_state_load(&l, dir, e, 4, &n, confirm, sizeof(confirm), err, sizeof(err)), "%s",
@@ -93,7 +93,7 @@ START_TEST(test_roundtrip)
 	ck_assert_int_eq(
 	    check_state_load(&l, dir, e, 4, &n, confirm, sizeof(confirm), err, sizeof(err)),
 	    -EINVAL);
-	ck_assert_int_eq(check_state_save(&b, dir, NULL), 0);
+	ck_assert_int_eq(check_state_save(&b, dir, NULL, NULL, 0), 0);
 	rewrite("\"next_step\":\t3", "\"next_step\":\t99");
 	ck_assert_int_eq(
 	    check_state_load(&l, dir, e, 4, &n, confirm, sizeof(confirm), err, sizeof(err)),
