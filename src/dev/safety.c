@@ -441,21 +441,23 @@ static int generic_to_block(const char *path, char *blk, size_t len)
 	return rc;
 }
 
-static bool is_generic(const struct stat *st)
+bool safety_is_nvme_generic(dev_t rdev)
 {
 	char link[64], to[512];
 	ssize_t n;
 
-	if (!S_ISCHR(st->st_mode))
-		return false;
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(st->st_rdev),
-		 minor(st->st_rdev));
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(rdev), minor(rdev));
 	n = readlink(link, to, sizeof(to) - 1);
 	if (n <= 0)
 		return false;
 	to[n] = '\0';
 	const char *base = strrchr(to, '/');
 	return base && !strcmp(base + 1, "nvme-generic");
+}
+
+static bool is_generic(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && safety_is_nvme_generic(st->st_rdev);
 }
 
 static void open_error(const char *path, int rc, char *msg, size_t len)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct dev_usage;
 
@@ -43,6 +44,9 @@ int safety_check_write(const char *path, bool force, char *msg, size_t len);
  * checks use, without claiming it: the Devices pane's marks. */
 void safety_usage(const char *path, struct dev_usage *u);
 
+/* Is character device @rdev an NVMe generic device (/dev/ngXnY)?  Asked of
+ * sysfs (the nvme-generic class), not guessed from the name. */
+bool safety_is_nvme_generic(dev_t rdev);
 /* The confirmation token of @path: the serial of the controller behind an
  * NVMe node, else @path itself.  For prompts ("type S3X... to destroy
  * /dev/nvme0n1"), never to fill in a confirmation for the user.  0, or

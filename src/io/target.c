@@ -82,22 +82,6 @@ static int generic_geometry(struct target *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* Is character device @rdev an NVMe generic device (/dev/ngXnY)?  Asked of
- * sysfs, not guessed from the name. */
-static bool is_nvme_generic(dev_t rdev)
-{
-	char link[64], to[512];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(rdev), minor(rdev));
-	n = readlink(link, to, sizeof(to) - 1);
-	if (n <= 0)
-		return false;
-	to[n] = '\0';
-	const char *base = strrchr(to, '/');
-	return base && !strcmp(base + 1, "nvme-generic");
-}
-
 /* Writes random data over [from, to) so reads of a new file hit real blocks,
  * as fio's layout does. */
 static int layout(int fd, uint64_t from, uint64_t to)
@@ -278,7 +262,7 @@ int target_open(struct target *t, const char *path, bool write, bool force, bool
 			goto close_fd;
 		}
 		t->lbs = (uint32_t)lbs;
-	} else if (S_ISCHR(st.st_mode) && is_nvme_generic(st.st_rdev)) {
+	} else if (S_ISCHR(st.st_mode) && safety_is_nvme_generic(st.st_rdev)) {
 		t->kind = TARGET_NVME_GENERIC;
 		rc = generic_geometry(t, err, errlen);
 		if (rc)
