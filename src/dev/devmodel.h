@@ -234,6 +234,16 @@ int dev_health_decode(const void *log, size_t len, const struct dev_caps *caps,
  * "temperature", "reliability", "read_only", "volatile_memory_backup",
  * "pmr_read_only", NULL for reserved bits. */
 const char *dev_cw_name(unsigned bit);
+/* Words of the NVMe Base Specification for critical-warning bit @bit
+ * (0..7): "spare below threshold", "temperature", "reliability degraded",
+ * "read-only", "volatile backup failed", "PMR read-only"; NULL for reserved
+ * bits.  What people read (`nvscope health`, the console). */
+const char *dev_cw_label(unsigned bit);
+/* The set bits of @cw as their labels joined by ", " ("reliability
+ * degraded, read-only"; reserved bits as "reserved bit N"), "" when @cw is
+ * 0.  Writes at most @len bytes (NUL included) like snprintf and returns the
+ * length the whole text needs: a caller can see it was cut. */
+size_t dev_cw_text(uint8_t cw, char *buf, size_t len);
 /* Data units (1000 * 512 bytes each) as terabytes (10^12 bytes). */
 double dev_units_to_tb(uint64_t units);
 

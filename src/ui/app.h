@@ -46,6 +46,7 @@ struct health_pt {
 	double t;
 	double temp_c;	 /* NAN when not valid */
 	double throttle; /* thermal transitions since the run's start */
+	uint8_t crit;	 /* SMART critical warning bits, 0 none */
 };
 
 struct app {

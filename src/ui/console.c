@@ -237,9 +237,11 @@ static void health_tick(struct app *a)
 		return;
 	}
 	while (healthmon_poll(a->hmon, &r)) {
-		struct health_pt p = {session_elapsed(a->sess), NAN, 0};
+		struct health_pt p = {session_elapsed(a->sess), NAN, 0, 0};
 		if (r.ok && r.h.temperature_valid)
 			p.temp_c = r.h.temperature_c;
+		if (r.ok)
+			p.crit = r.h.critical_warning;
 		if (r.ok && r.h.thm_valid) {
 			double c = (double)r.h.thm_trans_count[0] + r.h.thm_trans_count[1];
 			if (!a->thm_base_valid) {
@@ -459,7 +461,7 @@ static void load_health(struct app *a, const char *dir)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		struct health_pt p = {0, NAN, 0};
+		struct health_pt p = {0, NAN, 0, 0};
 		char *end, *q = line;
 		p.t = strtod(q, &end);
 		if (end == q || *end != ',')

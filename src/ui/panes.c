@@ -152,14 +152,16 @@ static void pane_devices(struct app *a, WINDOW *w)
 	int h = getmaxy(w), wd = getmaxx(w);
 	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
 		    "Space mark  a add file  r rescan");
-	bool wide = wd >= 110;
+	struct devcols dc;
+	devrows_columns(a->drows, a->ndrows, wd, &dc);
+	bool wide = dc.serial > 0;
 	if (wide)
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s",
-			 "Device", "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used",
-			 "In use");
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %-*s %-*s %8s %5s %5s %5s %s",
+			 dc.name, "Device", dc.model, "Model", dc.serial, "Serial", dc.fw, "FW",
+			 "Size", "LBA", "Temp", "Used", "In use");
 	else
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-12s %-16s %8s %5s %5s %4s %s", "Device",
-			 "Model", "Size", "LBA", "Temp", "Used", "In use");
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %8s %5s %5s %5s %s", dc.name,
+			 "Device", dc.model, "Model", "Size", "LBA", "Temp", "Used", "In use");
 	int rows = h - 2;
 	if (a->dev_cur < a->dev_top)
 		a->dev_top = a->dev_cur;
@@ -186,17 +188,33 @@ static void pane_devices(struct app *a, WINDOW *w)
 			draw_fill(a, w, 2 + i, ROLE_SELECTED);
 		const char *mark = !r->selectable ? " " : r->marked ? "*" : " ";
 		const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
+		char fname[160], fmodel[256], fser[128], ffw[64];
+		devrows_fit(fname, sizeof(fname), name, dc.name, a->ascii);
+		devrows_fit(fmodel, sizeof(fmodel), r->model, dc.model, a->ascii);
+		devrows_fit(fser, sizeof(fser), r->serial, dc.serial, a->ascii);
+		devrows_fit(ffw, sizeof(ffw), r->firmware, dc.fw, a->ascii);
+		int x;
 		if (wide)
-			draw_fmt(a, w, 2 + i, 0, wd, role,
-				 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s", mark,
-				 name, r->model, r->serial, r->firmware, r->selectable ? sz : "",
-				 r->selectable ? lbs : "", temp, used, r->usage[0] ? r->usage : "-",
-				 flag);
+			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ", mark,
+				     fname, fmodel, fser, ffw, r->selectable ? sz : "",
+				     r->selectable ? lbs : "", temp, used);
 		else
-			draw_fmt(a, w, 2 + i, 0, wd, role,
-				 "%s %-12.12s %-16.16s %8s %5s %5s %4s %s%s", mark, name, r->model,
-				 r->selectable ? sz : "", r->selectable ? lbs : "", temp, used,
-				 r->usage[0] ? r->usage : "-", flag);
+			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %8s %5s %5s %5s ", mark,
+				     fname, fmodel, r->selectable ? sz : "",
+				     r->selectable ? lbs : "", temp, used);
+		if (r->crit && !r->depth) {
+			/* the controller's critical warning, in the spec's words */
+			char cw[160], txt[200], fit[256];
+			dev_cw_text(r->crit, cw, sizeof(cw));
+			snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+			if (wd - x > 0) {
+				devrows_fit(fit, sizeof(fit), txt, wd - x, a->ascii);
+				draw_str(a, w, 2 + i, x, wd - x, ROLE_ERROR, fit);
+			}
+		} else {
+			draw_fmt(a, w, 2 + i, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-",
+				 flag);
+		}
 	}
 }
 
@@ -355,6 +373,18 @@ static void pane_health(struct app *a, WINDOW *w)
 	else
 		snprintf(title, sizeof(title), "Health %.60s  temperature N/A", a->health_path);
 	draw_header(a, w, title, "");
+	if (lh && lh->crit) {
+		/* the critical warning in the spec's words, in the alert style */
+		char cw[160], txt[200], fit[256];
+		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
+		dev_cw_text(lh->crit, cw, sizeof(cw));
+		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+		if (room > 0) {
+			devrows_fit(fit, sizeof(fit), txt, room < draw_width(txt) ? room : draw_width(txt),
+				    a->ascii);
+			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
+		}
+	}
 	/* two rows: the strip without its own time axis */
 	p.labels = getmaxy(w) - 1 >= 4;
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
