@@ -61,6 +61,7 @@ struct app {
 	char **theme_names;
 	int ntheme, theme_idx;
 	int ncolors; /* 0: no colour */
+	bool nocolour; /* attributes and glyphs only (theme_attrs, theme_glyph) */
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
 

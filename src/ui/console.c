@@ -104,20 +104,23 @@ static void apply_colours(struct app *a)
 		use_default_colors();
 		a->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
 	}
+	/* no colour (none, fewer than 8, a mono theme): attributes and glyphs */
+	a->nocolour = !colour || !a->ncolors;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *s = &a->theme.role[r];
+		unsigned ta = theme_attrs(&a->theme, (enum role)r, !a->nocolour);
 		attr_t at = 0;
-		if (s->attrs & THEME_BOLD)
+		if (ta & THEME_BOLD)
 			at |= A_BOLD;
-		if (s->attrs & THEME_DIM)
+		if (ta & THEME_DIM)
 			at |= A_DIM;
-		if (s->attrs & THEME_REVERSE)
+		if (ta & THEME_REVERSE)
 			at |= A_REVERSE;
-		if (s->attrs & THEME_UNDERLINE)
+		if (ta & THEME_UNDERLINE)
 			at |= A_UNDERLINE;
 		a->attr[r] = at;
 		a->pair[r] = 0;
-		if (colour && a->ncolors && r > 0 && r < COLOR_PAIRS) {
+		if (!a->nocolour && r > 0 && r < COLOR_PAIRS) {
 			int fg = theme_colour_index(&s->fg, a->ncolors);
 			int bg = theme_colour_index(&s->bg, a->ncolors);
 			if (init_pair((short)r, (short)fg, (short)bg) == OK)

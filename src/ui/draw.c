@@ -125,7 +125,9 @@ static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell 
 	if (!c || !c->bits)
 		return;
 	draw_role(a, w, c->role);
-	if (a->ascii) {
+	if (a->nocolour && theme_glyph(c->role)) {
+		mvwaddch(w, y, x, (chtype)(unsigned char)theme_glyph(c->role));
+	} else if (a->ascii) {
 		mvwaddch(w, y, x, (chtype)braille_ascii(c->bits));
 	} else {
 		wchar_t s[2] = {(wchar_t)braille_char(c->bits), 0};
@@ -252,8 +254,9 @@ void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct
 		if (end > w)
 			end = w;
 		draw_role(a, win, roles[i]);
+		char g = a->nocolour && theme_glyph(roles[i]) ? theme_glyph(roles[i]) : '|';
 		for (; col < end; col++)
-			mvwaddch(win, y, x + col, '|');
+			mvwaddch(win, y, x + col, (chtype)(unsigned char)g);
 	}
 }
 

@@ -321,8 +321,9 @@ static void pane_iops(struct app *a, WINDOW *w)
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_READ, " read ");
-		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, "write ");
+		/* without colour the legend shows each series' glyph */
+		draw_str(a, w, 0, lx, 6, ROLE_READ, a->nocolour ? "+read " : " read ");
+		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
 	}
 	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
 	draw_plot(a, w, 1, 0, h - sr, wd, &p);
@@ -349,8 +350,8 @@ static void pane_lat(struct app *a, WINDOW *w)
 	draw_header(a, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, " mean ");
-		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, "p99 ");
+		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
+		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
 	}
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
 }
