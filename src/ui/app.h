@@ -31,6 +31,7 @@ enum prompt {
 	PROMPT_DESTROY, /* type the device path to confirm */
 	PROMPT_PATH,	/* a file or device path to add as a target */
 	PROMPT_FIELD,	/* a value of the custom workload form */
+	PROMPT_STOP,	/* y/n: stop the running plan */
 };
 
 #define FORM_NFIELDS 9
@@ -86,6 +87,7 @@ struct app {
 	struct preset_info *presets;
 	size_t npresets;
 	int pre_cur, pre_top;
+	bool jump; /* `/` typed in Presets: the next letter jumps */
 
 	/* custom workload form */
 	struct form_field form[FORM_NFIELDS];

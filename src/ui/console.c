@@ -30,6 +30,7 @@
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "ui/app.h"
+#include "ui/esckey.h"
 #include "ui/console.h"
 
 static atomic_int sig_quit;
@@ -589,6 +590,34 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	return 0;
 }
 
+/* After an ESC: the rest of a sequence curses did not decode (terminfo
+ * lacks it, as vt100's lacks Home/End/PgUp) is read here and decoded, or
+ * dropped whole: never taken as letters.  A lone ESC is the Esc key. */
+static void read_escape(struct app *a)
+{
+	char seq[16];
+	size_t n = 0;
+	wint_t c;
+	wtimeout(a->input, 60);
+	while (n < sizeof(seq) && !esckey_complete(seq, n)) {
+		int r = wget_wch(a->input, &c);
+		if (r == ERR)
+			break;
+		if (r == KEY_CODE_YES || c > 0x7e || c < 0x20) {
+			n = sizeof(seq); /* not a sequence of ours: drop it */
+			break;
+		}
+		seq[n++] = (char)c;
+	}
+	if (n == 0) {
+		keys_handle(a, 27, false);
+		return;
+	}
+	int k = n < sizeof(seq) ? esckey_decode(seq, n) : 0;
+	if (k)
+		keys_handle(a, k, true);
+}
+
 static void loop(struct app *a)
 {
 	double next_frame = mono_now(), last_tick = next_frame;
@@ -599,7 +628,9 @@ static void loop(struct app *a)
 		wint_t ch;
 		int r = wget_wch(a->input, &ch);
 		a->now = mono_now();
-		if (r != ERR)
+		if (r == OK && ch == 27)
+			read_escape(a);
+		else if (r != ERR)
 			keys_handle(a, (int)ch, r == KEY_CODE_YES);
 		if (a->now >= next_frame) {
 			tick(a, a->now - last_tick);

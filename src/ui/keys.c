@@ -62,6 +62,14 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 			a->quit = true;
 		return;
 	}
+	if (a->prompt == PROMPT_STOP) {
+		close_prompt(a);
+		if (!is_key && (ch == 'y' || ch == 'Y'))
+			planui_stop(a);
+		else
+			app_message(a, ROLE_OK, "the plan goes on");
+		return;
+	}
 	if (!is_key && ch == 27) { /* Esc */
 		if (a->prompt == PROMPT_DESTROY)
 			app_confirm_destroy(a, false);
@@ -173,10 +181,11 @@ static bool is_enter(int ch, bool is_key)
 static void setup_key(struct app *a, int ch, bool is_key)
 {
 	int d = is_key ? move_delta(ch) : 0;
-	if (!is_key && ch == 'k')
-		d = -1;
-	if (!is_key && ch == 'j')
-		d = 1;
+	/* letters for every move (a vt100 has no Home/End/PgUp/PgDn) */
+	if (!is_key && !(a->focus == PANE_LAUNCH && a->jump)) {
+		d = ch == 'k' ? -1 : ch == 'j' ? 1 : ch == 'K' ? -10 : ch == 'J' ? 10
+		    : ch == 'g' ? -100000 : ch == 'G' ? 100000 : 0;
+	}
 	if (!is_key && ch == '\t') {
 		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
 			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
@@ -191,6 +200,8 @@ static void setup_key(struct app *a, int ch, bool is_key)
 		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
 		return;
 	}
+	if (a->jump && (is_key || !isalnum(ch) || a->focus != PANE_LAUNCH))
+		a->jump = false;
 	switch (a->focus) {
 	case PANE_DEVICES:
 		if (d) {
@@ -216,8 +227,14 @@ static void setup_key(struct app *a, int ch, bool is_key)
 			move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
 		} else if (is_enter(ch, is_key)) {
 			app_launch_preset(a, a->pre_cur);
-		} else if (!is_key && isalnum(ch)) {
-			/* jump to the next preset starting with that character */
+		} else if (!is_key && ch == '/') {
+			a->jump = true;
+			app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
+			return;
+		} else if (!is_key && isalnum(ch) && (a->jump || isdigit(ch))) {
+			/* jump to the next preset starting with that character: a
+			 * digit at once, a letter after `/` (letters are keys) */
+			a->jump = false;
 			int total = (int)(a->npresets + a->nplans);
 			for (int k = 1; k <= total; k++) {
 				int idx = (a->pre_cur + k) % total;
@@ -285,7 +302,11 @@ static bool global_key(struct app *a, int ch, bool is_key)
 		a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
 		app_dirty_all(a);
 	} else if ((k == 's' || k == -KEY_F(9)) && !a->replay) {
-		if (a->plan) {
+		if (a->plan && app_running(a)) {
+			/* a plan may have run for hours: a stop is confirmed */
+			open_prompt(a, PROMPT_STOP,
+				    "Stop the plan? (resumable with nvscope plan --resume) (y/n) ", "");
+		} else if (a->plan) {
 			planui_stop(a);
 		} else if (app_running(a)) {
 			session_stop(a->sess);
@@ -324,8 +345,8 @@ static bool view_key(struct app *a, int ch, bool is_key)
 	} else if (k == 'e') {
 		a->steady_on = !a->steady_on;
 		a->dirty[PANE_IOPS] = true;
-	} else if (k == -KEY_NPAGE || k == -KEY_PPAGE) {
-		a->tgt_page += k == -KEY_NPAGE ? 1 : -1;
+	} else if (k == -KEY_NPAGE || k == -KEY_PPAGE || k == 'n' || k == 'p') {
+		a->tgt_page += k == -KEY_NPAGE || k == 'n' ? 1 : -1;
 		a->dirty[PANE_TARGETS] = true;
 	} else if (a->replay && k == ' ') {
 		a->paused = !a->paused;
@@ -338,11 +359,11 @@ static bool view_key(struct app *a, int ch, bool is_key)
 			a->speed = 0.25;
 		if (a->speed > 4096)
 			a->speed = 4096;
-	} else if (a->replay && k == -KEY_HOME) {
+	} else if (a->replay && (k == -KEY_HOME || k == 'g')) {
 		a->replay_t = 0;
 		a->paused = false;
 		app_dirty_all(a);
-	} else if (a->replay && k == -KEY_END) {
+	} else if (a->replay && (k == -KEY_END || k == 'G')) {
 		a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
 		app_dirty_all(a);
 	} else {
@@ -367,7 +388,9 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return;
 	}
-	if (global_key(a, ch, is_key))
+	if (!(a->jump && !is_key && isalnum(ch) && a->focus == PANE_LAUNCH &&
+	      a->screen == SCREEN_SETUP) &&
+	    global_key(a, ch, is_key))
 		return;
 	if ((a->replay || a->screen == SCREEN_LIVE) && view_key(a, ch, is_key))
 		return;

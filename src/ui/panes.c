@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "io/pool.h"
 #include "ui/app.h"
@@ -115,7 +116,7 @@ static void pane_status(struct app *a, WINDOW *w)
 	draw_fill(a, w, 0, ROLE_STATUS);
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
-		if (a->prompt != PROMPT_QUIT) {
+		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
 			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
 			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
@@ -230,6 +231,15 @@ static void pane_launch(struct app *a, WINDOW *w)
 	int total = (int)(a->npresets + a->nplans);
 	if (!total)
 		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
+	int namew = 18;
+	for (int i = 0; i < total; i++) {
+		int l = i < (int)a->npresets ? draw_width(a->presets[i].name)
+					     : 5 + draw_width(a->plans[i - (int)a->npresets].name);
+		if (l > namew)
+			namew = l;
+	}
+	if (namew > wd / 2)
+		namew = wd / 2 > 8 ? wd / 2 : 8;
 	for (int i = 0; i < rows && a->pre_top + i < total; i++) {
 		int idx = a->pre_top + i;
 		bool plan = idx >= (int)a->npresets;
@@ -239,9 +249,12 @@ static void pane_launch(struct app *a, WINDOW *w)
 		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
 			draw_fill(a, w, 1 + i, ROLE_SELECTED);
-		/* plans (presets/plans/) after the presets, marked "plan:" */
-		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s%-*.*s %s", plan ? "plan:" : "",
-			 plan ? 13 : 18, plan ? 13 : 18, p->name, p->description);
+		/* plans (presets/plans/) after the presets, marked "plan:"; names
+		 * whole when the width allows, else ending with an ellipsis */
+		char nm[96], fit[160];
+		snprintf(nm, sizeof(nm), "%s%.80s", plan ? "plan:" : "", p->name);
+		devrows_fit(fit, sizeof(fit), nm, namew, a->ascii);
+		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s %s", fit, p->description);
 	}
 }
 
@@ -687,27 +700,59 @@ static void pane_cpu(struct app *a, WINDOW *w)
 	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
 }
 
+/* What this terminal's terminfo has among the keys that have a letter too:
+ * "has F1-F10 Home End PgUp PgDn", or what it lacks and the letters to use. */
+static void term_keys(char *buf, size_t len)
+{
+	static const struct {
+		const char *cap, *name, *letter;
+	} k[] = {
+	    {"khome", "Home", "g"}, {"kend", "End", "G"},    {"kpp", "PgUp", "K"},
+	    {"knp", "PgDn", "J"},   {"kcbt", "Shift-Tab", "Tab"}, {"kf5", "F5", "Enter"},
+	    {"kf6", "F6", "v"},	    {"kf9", "F9", "s"},	     {"kf10", "F10", "q"},
+	};
+	char has[128] = "", lacks[160] = "";
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		const char *v = tigetstr(k[i].cap);
+		bool ok = v && v != (char *)-1;
+		char *d = ok ? has : lacks;
+		size_t dl = ok ? sizeof(has) : sizeof(lacks), l = strlen(d);
+		if (ok)
+			snprintf(d + l, dl - l, " %s", k[i].name);
+		else
+			snprintf(d + l, dl - l, " %s(%s)", k[i].name, k[i].letter);
+	}
+	const char *term = getenv("TERM");
+	snprintf(buf, len, "TERM=%.20s has:%s%s%s", term ? term : "?", has[0] ? has : " -",
+		 lacks[0] ? "  lacks (use):" : "", lacks);
+}
+
 void panes_draw_help(struct app *a)
 {
-	static const char *lines[] = {
-	    "nvscope console - keys",
+	char tk[300];
+	term_keys(tk, sizeof(tk));
+	const char *lines[] = {
+	    "nvscope console - keys (every action has a letter)",
 	    "",
-	    "q F10     quit (asks while a workload runs: y confirms)",
-	    "? F1      this help (any key closes it)",
+	    "q F10     quit (asks while a workload or plan runs: y confirms)",
+	    "? h F1    this help (any key closes it)",
 	    "t F2      next theme            l F3   linear / log scale",
 	    "m         IOPS / MB/s           v F6   setup / live screen",
-	    "Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
+	    "Tab       next pane (setup)     Shift-Tab  previous pane",
+	    "j k  Up Down  move    J K  PgDn PgUp  page    g G  Home End  first/last",
 	    "Space     mark a target         a      add a file/device path",
 	    "r         rescan devices; in the form pane: run the form",
-	    "0-9 a-z   presets pane: jump to the preset starting with it",
+	    "0-9, / a-z  presets pane: jump to the preset starting with it",
 	    "Enter F5  run the preset or plan: / edit a form field",
-	    "s F9      stop the workload",
+	    "s F9      stop the workload (a plan: asks, y confirms)",
 	    "+ -       zoom the time axis    < > Left Right  scroll",
-	    "0         whole run             End f  follow the newest data",
-	    "PgUp/PgDn pages of per-target strips (live screen)",
-	    "Shift-Tab previous pane   j k  down/up   Ctrl-L redraw",
+	    "0         whole run             f End  follow the newest data",
+	    "n p       next / previous page of per-target strips (PgDn PgUp)",
 	    "r         steady-state rounds 10/30/60/300 s   e  steady display",
-	    "replay:   Space play/pause, [ ] speed, Home restart",
+	    "replay:   Space play/pause, [ ] speed, g G restart / end",
+	    "Ctrl-L    redraw",
+	    "",
+	    tk,
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0]));
 	struct rect r = layout_center(a->cols, a->rows, 70, n + 2);
