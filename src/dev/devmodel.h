@@ -137,6 +137,11 @@ struct dev_block *dev_list_add_block(struct dev_list *l);
  * from stat().  0 or -errno. */
 int dev_list_add_file(struct dev_list *l, const char *path);
 
+/* Fills the generic (passthrough) node of @c's namespaces that libnvme did
+ * not name, from the nvme-generic class (@sysclass, normally
+ * "/sys/class/nvme-generic": ng<controller>n<namespace>, present in
+ * @devdir, normally "/dev").  Called by the scan. */
+void dev_generic_fill(struct dev_ctrl *c, const char *sysclass, const char *devdir);
 /* Finds @path ("/dev/nvme0", "/dev/nvme0n1", "/dev/ng0n1", "nvme0n1", a
  * symlink to one of them) among the controllers.  Returns the controller and,
  * when the path names a namespace, *@ns (else *@ns = NULL); NULL when it is

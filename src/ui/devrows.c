@@ -66,6 +66,23 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			usage_of(&ns->in_use, r);
 			if (hv)
 				devrows_set_health(r, 1, ctl->path, &h);
+			if (!ns->generic_device[0])
+				continue;
+			/* its generic (passthrough) node, under it: shown, not a
+			 * target of the screen's presets (io_uring_cmd) */
+			if (grow(&rows, n, &cap))
+				goto nomem;
+			r = memset(&rows[n++], 0, sizeof(*rows));
+			r->depth = 2;
+			r->nvme = true;
+			snprintf(r->path, sizeof(r->path), "%s", ns->generic_device);
+			snprintf(r->ctrl, sizeof(r->ctrl), "%s", ctl->path);
+			const char *base = strrchr(ns->generic_device, '/');
+			snprintf(r->name, sizeof(r->name), "%s", base ? base + 1 : ns->generic_device);
+			snprintf(r->model, sizeof(r->model), "generic (passthrough)");
+			r->size = ns->size_bytes;
+			r->lbs = ns->lba_size;
+			snprintf(r->usage, sizeof(r->usage), "io_uring_cmd");
 		}
 	}
 	for (size_t b = 0; l && b < l->nr_blocks; b++) {

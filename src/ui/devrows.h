@@ -10,7 +10,7 @@
 #include "dev/devmodel.h"
 
 struct devrow {
-	int depth;	 /* 0 controller / block / file, 1 namespace */
+	int depth;	 /* 0 controller / block / file, 1 namespace, 2 its ngXnY */
 	bool selectable; /* a target (namespaces, block devices, files) */
 	bool nvme;	 /* an NVMe namespace or controller */
 	bool marked;	 /* chosen as a target */

@@ -184,7 +184,8 @@ static void pane_devices(struct app *a, WINDOW *w)
 		snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
 		if (!r->nvme)
 			snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
-		snprintf(name, sizeof(name), "%s%.30s", r->depth ? "  " : "", r->name);
+		snprintf(name, sizeof(name), "%s%.30s", r->depth == 2 ? "    " : r->depth ? "  " : "",
+			 r->name);
 		if (cur)
 			draw_fill(a, w, 2 + i, ROLE_SELECTED);
 		const char *mark = !r->selectable ? " " : r->marked ? "*" : " ";

@@ -148,6 +148,43 @@ START_TEST(fit_columns_health)
 }
 END_TEST
 
+/* Generic nodes: found in the nvme-generic class when libnvme did not
+ * name them, and listed under their namespace. */
+START_TEST(generic_rows)
+{
+	char tmp[] = "/tmp/nvs-ngXXXXXX", p[256];
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(p, sizeof(p), "%s/ng1n1", tmp); /* stands for both class and /dev */
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct dev_list *l = dev_list_new();
+	struct dev_ctrl *c = dev_list_add_ctrl(l);
+	snprintf(c->name, sizeof(c->name), "nvme1");
+	snprintf(c->path, sizeof(c->path), "/dev/nvme1");
+	for (int i = 1; i <= 2; i++) {
+		struct dev_ns *ns = dev_ctrl_add_ns(c);
+		snprintf(ns->name, sizeof(ns->name), "nvme1n%d", i);
+		snprintf(ns->block_device, sizeof(ns->block_device), "/dev/nvme1n%d", i);
+	}
+	dev_generic_fill(c, tmp, tmp);
+	ck_assert_str_eq(c->namespaces[0].generic_device, p);
+	ck_assert_str_eq(c->namespaces[1].generic_device, ""); /* no ng1n2 */
+	struct devrow *r = NULL;
+	int n = devrows_build(l, false, &r);
+	ck_assert_int_eq(n, 4); /* nvme1, nvme1n1, ng1n1, nvme1n2 */
+	ck_assert_str_eq(r[2].name, "ng1n1");
+	ck_assert_int_eq(r[2].depth, 2);
+	ck_assert_str_eq(r[2].path, p);
+	ck_assert(!r[2].selectable);
+	ck_assert_str_eq(r[3].name, "nvme1n2");
+	free(r);
+	dev_list_free(l);
+	unlink(p);
+	rmdir(tmp);
+}
+END_TEST
+
 Suite *devrows_suite(void)
 {
 	Suite *s = suite_create("devrows");
@@ -155,6 +192,7 @@ Suite *devrows_suite(void)
 	tcase_add_test(tc, tree_and_marks);
 	tcase_add_test(tc, files_found_by_identity);
 	tcase_add_test(tc, fit_columns_health);
+	tcase_add_test(tc, generic_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
