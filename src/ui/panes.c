@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
 
@@ -104,7 +106,30 @@ static void pane_title(struct app *a, WINDOW *w)
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
 	}
-	draw_str(a, w, 0, 0, a->cols, ROLE_TITLE, buf);
+	/* host name and clock on the right (a rack has many hosts); the
+	 * clock alone when the host does not fit, the left part cut with an
+	 * ellipsis rather than silently */
+	static char host[64];
+	if (!host[0] && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	char hm[32], right[112], fit[600];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) || !strftime(hm, sizeof(hm), "%H:%M:%S", &tm))
+		snprintf(hm, sizeof(hm), "--:--:--");
+	int lw = draw_width(buf);
+	snprintf(right, sizeof(right), " %.60s %s ", host, hm);
+	if (lw + draw_width(right) > a->cols)
+		snprintf(right, sizeof(right), " %s ", hm);
+	int rw = draw_width(right), room = a->cols - rw;
+	if (lw > room && room > 1) {
+		devrows_fit(fit, sizeof(fit), buf, room, a->ascii);
+		draw_str(a, w, 0, 0, room, ROLE_TITLE, fit);
+	} else {
+		draw_str(a, w, 0, 0, room, ROLE_TITLE, buf);
+	}
+	if (rw > 0)
+		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
 struct keyhelp {
