@@ -545,8 +545,23 @@ static void pane_qd(struct app *a, WINDOW *w)
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
 		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
-	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", qlab, "IOPS", "MB/s",
-		 "mean", "p99", "max", "CPU%");
+	/* columns: QD and six values; when they do not all fit, max, then
+	 * MB/s, then mean are left out (never a value cut to a wrong one) */
+	static const int cw[6] = {9, 10, 9, 9, 9, 6};
+	static const char *const chead[6] = {"IOPS", "MB/s", "mean", "p99", "max", "CPU%"};
+	bool show[6] = {true, true, true, true, true, true};
+	static const int drop[3] = {4, 1, 2};
+	int need = 5;
+	for (int k = 0; k < 6; k++)
+		need += cw[k];
+	for (int d = 0; d < 3 && need > wd; d++) {
+		show[drop[d]] = false;
+		need -= cw[drop[d]];
+	}
+	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
+	for (int k = 0; k < 6; k++)
+		if (show[k])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[k], chead[k]);
 	bool files = a->replay || a->plan; /* rows read from files */
 	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
 	int cur = files ? 0 : (int)session_cur_step(a->sess);
@@ -579,8 +594,9 @@ static void pane_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		static const int cw[6] = {9, 10, 9, 9, 9, 6};
 		for (int k = 0; k < 6 && x < wd; k++) {
+			if (!show[k])
+				continue;
 			int pad = cw[k] - draw_width(c[k]);
 			x += pad > 0 ? pad : 0;
 			x += draw_str(a, w, row, x, wd - x, role, c[k]);
@@ -722,7 +738,14 @@ static void pane_cpu(struct app *a, WINDOW *w)
 	char wk[16], ui[16];
 	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
 	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
-	draw_fmt(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers %s ui %s", wk, ui);
+	/* shorter labels rather than a cut figure on a narrow pane */
+	char line[64];
+	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
+	draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
 	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
 }
 

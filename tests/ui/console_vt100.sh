@@ -12,7 +12,7 @@ u_wait 'Devices' 10
 # reverse video (and no colour at all is sent)
 E=$(u_tmux capture-pane -p -e -t ui)
 echo "$E" | grep -q $'\e\\[[0-9;]*3[0-7][;m]' && fail "colour sent to a vt100"
-echo "$E" | sed -n 4p | grep -q $'\e\\[[0-9;]*7[;m]' || {
+echo "$E" | sed -n 4p | grep -Eq $'\e\\[([0-9;]*;)?7[;m]' || {
 	echo "$E" | cat -v | head -6 >&2
 	fail "cursor row not in reverse video"
 }
@@ -20,7 +20,7 @@ ok "vt100: cursor row in reverse video, no colour"
 
 # sel: the text of the highlighted (reverse video) rows between the title
 # and the status bar
-sel() { u_tmux capture-pane -p -e -t ui | sed '1d;$d' | grep $'\e\\[[0-9;]*7[;m]' | sed 's/\x1b\[[0-9;]*m//g'; }
+sel() { u_tmux capture-pane -p -e -t ui | sed '1d;$d' | grep -E $'\e\\[([0-9;]*;)?7[;m]' | sed 's/\x1b\[[0-9;]*m//g'; }
 # End as xterm sends it (vt100's terminfo has no kend): decoded, not '4'
 u_keys Tab
 u_wait '\[Presets\]' 5
