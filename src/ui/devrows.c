@@ -83,6 +83,8 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			r->size = ns->size_bytes;
 			r->lbs = ns->lba_size;
 			snprintf(r->usage, sizeof(r->usage), "io_uring_cmd");
+			if (hv)
+				devrows_set_health(r, 1, ctl->path, &h);
 		}
 	}
 	for (size_t b = 0; l && b < l->nr_blocks; b++) {

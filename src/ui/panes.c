@@ -223,12 +223,12 @@ static void pane_devices(struct app *a, WINDOW *w)
 		int x;
 		if (wide)
 			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ", mark,
-				     fname, fmodel, fser, ffw, r->selectable ? sz : "",
-				     r->selectable ? lbs : "", temp, used);
+				     fname, fmodel, fser, ffw, r->selectable || r->depth ? sz : "",
+				     r->selectable || r->depth ? lbs : "", temp, used);
 		else
 			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %8s %5s %5s %5s ", mark,
-				     fname, fmodel, r->selectable ? sz : "",
-				     r->selectable ? lbs : "", temp, used);
+				     fname, fmodel, r->selectable || r->depth ? sz : "",
+				     r->selectable || r->depth ? lbs : "", temp, used);
 		if (r->crit && !r->depth) {
 			/* the controller's critical warning, in the spec's words */
 			char cw[160], txt[200], fit[256];

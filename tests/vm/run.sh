@@ -79,7 +79,10 @@ MODDIR=$KDIR/lib/modules/$KVER
 
 # ---- initramfs
 RUN=$(mktemp -d "$CACHE/run.XXXXXX")
-cleanup() { [ "${NVS_VM_KEEP:-0}" = 1 ] && echo "check-vm: kept $RUN" >&2 || rm -rf "$RUN"; }
+cleanup() {
+	tmux -L "nvs-vm-$$" kill-server 2>/dev/null || true # boot_console's terminal
+	[ "${NVS_VM_KEEP:-0}" = 1 ] && echo "check-vm: kept $RUN" >&2 || rm -rf "$RUN"
+}
 trap cleanup EXIT
 R=$RUN/root
 mkdir -p "$R"/{usr/bin,usr/lib,usr/lib64,proc,sys,dev,tmp,run,root,etc/vm}
@@ -116,6 +119,7 @@ NVS_VM_SER_A=$SER_A
 NVS_VM_SER_B=$SER_B
 NVS_VM_CW_B=$CW_B
 NVS_VM_SER_MP=$SER_MP
+NVS_VM_SER_D=NVSCOPE-LONGSER-B2
 EOF
 cat >"$R/init" <<'EOF'
 #!/bin/sh
@@ -137,16 +141,26 @@ while [ "$(ls /dev | grep -cE '^nvme[0-9]+n[0-9]+$')" -lt "$NBLK" ] && [ $i -lt 
 	sleep 0.1; i=$((i + 1))
 done
 stty -F /dev/ttyS2 raw -echo 2>/dev/null
+. /etc/vm/env
 if [ "$NVS_VM_MODE" = console ]; then
 	# the console at the rack: on the serial line, TERM=vt100, no UTF-8,
-	# the size set with stty (the guest cannot learn the host's)
+	# the size set with stty (the guest cannot learn the host's); first the
+	# setup screen, then a read run on the namespace of the controller with
+	# the critical warning (its health strip)
 	stty -F /dev/ttyS0 rows 30 cols 132
 	setsid cttyhack sh -c 'cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --results /tmp/res'
-	echo "$?" >/dev/ttyS1
+	rc=$?
+	for c in /sys/class/nvme/nvme*; do
+		grep -q "$NVS_VM_SER_D" "$c/serial" && t=/dev/${c##*/}n1
+	done
+	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $t \
+		--rw=randread --iodepth=4 --runtime=600s --results /tmp/res2"
+	rc2=$?
+	[ "$rc" = 0 ] && rc=$rc2
+	echo "$rc" >/dev/ttyS1
 	sync
 	poweroff -f
 fi
-. /etc/vm/env
 export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
@@ -203,7 +217,7 @@ boot_console() {
 	mk c1 32M; mk d1 32M
 	echo "== check-vm: console on the serial line"
 	tmux -L "$sock" -f /dev/null new-session -d -s vm -x 132 -y 30 \
-		"timeout $TMO taskset -c $CPU qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+		"timeout --foreground $TMO taskset -c $CPU qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
 		-m 1G -smp 1 -bios /usr/share/qemu/qboot.rom -vga none -display none -nic none \
 		-no-reboot -chardev stdio,id=s0,signal=off -serial chardev:s0 \
 		-serial file:$RUN/status -serial file:$RUN/out -monitor none \
@@ -244,8 +258,17 @@ boot_console() {
 		vcheck "console: cursor row in reverse video without colour" [ "$n" -ge 1 ]
 		n=$(grep -c $'\e\\[[0-9;]*3[0-7][;m]' <<<"$esc" || true)
 		vcheck "console: no colour sent" [ "$n" = 0 ]
-		[ "$fail" = 0 ] || vscreen >&2
+		vscreen # the screen, for the log
 		tmux -L "$sock" send-keys -t vm q
+		# the run on the warned controller's namespace: its health strip
+		if vwait 'Health .*CRITICAL: reliability degraded' 120; then
+			echo "ok: console: the critical warning named on the health strip"
+		else
+			echo "FAIL: console: the critical warning not on the health strip"; fail=1
+		fi
+		vscreen
+		tmux -L "$sock" send-keys -t vm q
+		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
 	else
 		echo "FAIL: console: never drawn"; fail=1
 		vscreen | tail -20 >&2
