@@ -215,6 +215,9 @@ void app_time_range(struct app *a, double *t0, double *t1);
 /* ---- keys.c ---- */
 /* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
 void keys_handle(struct app *a, int ch, bool is_key);
+/* The help lines of the key table ("KEYS      what"), at most @max; the
+ * count. */
+int keys_help(char (*lines)[48], int max);
 
 /* ---- panes.c ---- */
 /* Draws pane @p into its window (erased first). */

@@ -751,13 +751,13 @@ static void pane_cpu(struct app *a, WINDOW *w)
 
 /* What this terminal's terminfo has among the keys that have a letter too:
  * "has F1-F10 Home End PgUp PgDn", or what it lacks and the letters to use. */
-static void term_keys(char *buf, size_t len)
+static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
 {
 	static const struct {
 		const char *cap, *name, *letter;
 	} k[] = {
 	    {"khome", "Home", "g"}, {"kend", "End", "G"},    {"kpp", "PgUp", "K"},
-	    {"knp", "PgDn", "J"},   {"kcbt", "Shift-Tab", "Tab"}, {"kf5", "F5", "Enter"},
+	    {"knp", "PgDn", "J"},   {"kcbt", "Shift-Tab", "Tab Tab"}, {"kf5", "F5", "Enter"},
 	    {"kf6", "F6", "v"},	    {"kf9", "F9", "s"},	     {"kf10", "F10", "q"},
 	};
 	char has[128] = "", lacks[160] = "";
@@ -772,39 +772,29 @@ static void term_keys(char *buf, size_t len)
 			snprintf(d + l, dl - l, " %s(%s)", k[i].name, k[i].letter);
 	}
 	const char *term = getenv("TERM");
-	snprintf(buf, len, "TERM=%.20s has:%s%s%s", term ? term : "?", has[0] ? has : " -",
-		 lacks[0] ? "  lacks (use):" : "", lacks);
+	snprintf(buf, len, "TERM=%.20s has:%s", term ? term : "?", has[0] ? has : " -");
+	snprintf(buf2, len2, "%s%s", lacks[0] ? "lacks (use):" : "", lacks);
 }
 
 void panes_draw_help(struct app *a)
 {
-	char tk[300];
-	term_keys(tk, sizeof(tk));
-	const char *lines[] = {
-	    "nvscope console - keys (every action has a letter)",
-	    "",
-	    "q F10     quit (asks while a workload or plan runs: y confirms)",
-	    "? h F1    this help (any key closes it)",
-	    "t F2      next theme            l F3   linear / log scale",
-	    "m         IOPS / MB/s           v F6   setup / live screen",
-	    "Tab       next pane (setup)     Shift-Tab  previous pane",
-	    "j k  Up Down  move    J K  PgDn PgUp  page    g G  Home End  first/last",
-	    "Space     mark a target         a      add a file/device path",
-	    "r         rescan devices; in the form pane: run the form",
-	    "0-9, / a-z  presets pane: jump to the preset starting with it",
-	    "Enter F5  run the preset or plan: / edit a form field",
-	    "s F9      stop the workload (a plan: asks, y confirms)",
-	    "+ -       zoom the time axis    < > Left Right  scroll",
-	    "0         whole run             f End  follow the newest data",
-	    "n p       next / previous page of per-target strips (PgDn PgUp)",
-	    "r         steady-state rounds 10/30/60/300 s   e  steady display",
-	    "replay:   Space play/pause, [ ] speed, g G restart / end",
-	    "Ctrl-L    redraw",
-	    "",
-	    tk,
-	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	struct rect r = layout_center(a->cols, a->rows, 70, n + 2);
+	/* generated from the key table (keys.c), in two columns when the
+	 * screen is wide enough, and what this terminal has */
+	char kl[64][48], tk[200], tk2[200];
+	int nk = keys_help(kl, 64);
+	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
+	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
+	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
+	if (tkw > bw)
+		bw = tkw;
+	if (draw_width(tk2) + 4 > bw)
+		bw = draw_width(tk2) + 4;
+	if (bw > a->cols)
+		bw = a->cols;
+	int bh = per + 5; /* title, keys, terminal (two lines); borders */
+	if (bh > a->rows)
+		bh = a->rows;
+	struct rect r = layout_center(a->cols, a->rows, bw, bh);
 	if (a->overlay)
 		delwin(a->overlay);
 	a->overlay = newwin(r.h, r.w, r.y, r.x);
@@ -820,8 +810,15 @@ void panes_draw_help(struct app *a)
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	else
 		box(w, 0, 0);
-	for (int i = 0; i < n && i + 1 < r.h - 1; i++)
-		draw_str(a, w, 1 + i, 2, r.w - 4, i ? ROLE_NORMAL : ROLE_HEADER, lines[i]);
+	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
+		 "nvscope console - keys (every action has a letter; any key closes)");
+	for (int i = 0; i < nk; i++) {
+		int y = 2 + i % per, x = 2 + (i / per) * 38;
+		if (y < r.h - 3)
+			draw_str(a, w, y, x, r.w - 2 - x, ROLE_NORMAL, kl[i]);
+	}
+	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tk);
+	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tk2);
 	wnoutrefresh(w);
 }
 
