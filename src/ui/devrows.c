@@ -78,7 +78,8 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			snprintf(r->path, sizeof(r->path), "%s", ns->generic_device);
 			snprintf(r->ctrl, sizeof(r->ctrl), "%s", ctl->path);
 			const char *base = strrchr(ns->generic_device, '/');
-			snprintf(r->name, sizeof(r->name), "%s", base ? base + 1 : ns->generic_device);
+			snprintf(r->name, sizeof(r->name), "%s",
+				 base ? base + 1 : ns->generic_device);
 			snprintf(r->model, sizeof(r->model), "generic (passthrough)");
 			r->size = ns->size_bytes;
 			r->lbs = ns->lba_size;

@@ -25,10 +25,9 @@ bool esckey_complete(const char *seq, size_t n)
 /* ESC [ N ~ (VT220 / xterm) */
 static int tilde_key(int n)
 {
-	static const int fkey[] = {
-	    /* 11..15 */ 1, 2, 3, 4, 5, 0,
-	    /* 17..21 */ 6, 7, 8, 9, 10, 0,
-	    /* 23, 24 */ 11, 12};
+	static const int fkey[] = {/* 11..15 */ 1,  2, 3, 4, 5,	 0,
+				   /* 17..21 */ 6,  7, 8, 9, 10, 0,
+				   /* 23, 24 */ 11, 12};
 	switch (n) {
 	case 1:
 	case 7:
@@ -82,7 +81,7 @@ int esckey_decode(const char *seq, size_t n)
 	if (seq[0] == 'O' && n == 2)
 		return letter_key(seq[1]);
 	if (seq[0] != '[')
-		return 0; /* Alt-x and the like: dropped */
+		return 0;	     /* Alt-x and the like: dropped */
 	if (n == 3 && seq[1] == '[') /* Linux console: ESC [ [ A = F1 .. E = F5 */
 		return seq[2] >= 'A' && seq[2] <= 'E' ? KEY_F(1 + seq[2] - 'A') : 0;
 	char fin = seq[n - 1];

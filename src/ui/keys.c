@@ -183,8 +183,13 @@ static void setup_key(struct app *a, int ch, bool is_key)
 	int d = is_key ? move_delta(ch) : 0;
 	/* letters for every move (a vt100 has no Home/End/PgUp/PgDn) */
 	if (!is_key && !(a->focus == PANE_LAUNCH && a->jump)) {
-		d = ch == 'k' ? -1 : ch == 'j' ? 1 : ch == 'K' ? -10 : ch == 'J' ? 10
-		    : ch == 'g' ? -100000 : ch == 'G' ? 100000 : 0;
+		d = ch == 'k'	? -1
+		    : ch == 'j' ? 1
+		    : ch == 'K' ? -10
+		    : ch == 'J' ? 10
+		    : ch == 'g' ? -100000
+		    : ch == 'G' ? 100000
+				: 0;
 	}
 	if (!is_key && ch == '\t') {
 		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
@@ -503,14 +508,10 @@ static const struct action {
 static const struct {
 	const char *label, *help;
 } setup_help[] = {
-    {"Tab S-Tab", "next / previous pane"},
-    {"j k", "down / up (Down Up)"},
-    {"J K", "page down / up (PgDn PgUp)"},
-    {"g G", "first / last (Home End)"},
-    {"Space", "Devices: mark a target"},
-    {"a", "Devices: add a path"},
-    {"r", "Devices: rescan; form: run"},
-    {"Enter F5", "run preset or plan:"},
+    {"Tab S-Tab", "next / previous pane"},   {"j k", "down / up (Down Up)"},
+    {"J K", "page down / up (PgDn PgUp)"},   {"g G", "first / last (Home End)"},
+    {"Space", "Devices: mark a target"},     {"a", "Devices: add a path"},
+    {"r", "Devices: rescan; form: run"},     {"Enter F5", "run preset or plan:"},
     {"0-9 /a-z", "Presets: jump to a name"},
 };
 

@@ -209,7 +209,10 @@ static void pane_devices(struct app *a, WINDOW *w)
 		snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
 		if (!r->nvme)
 			snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
-		snprintf(name, sizeof(name), "%s%.30s", r->depth == 2 ? "    " : r->depth ? "  " : "",
+		snprintf(name, sizeof(name), "%s%.30s",
+			 r->depth == 2 ? "    "
+			 : r->depth    ? "  "
+				       : "",
 			 r->name);
 		if (cur)
 			draw_fill(a, w, 2 + i, ROLE_SELECTED);
@@ -222,8 +225,9 @@ static void pane_devices(struct app *a, WINDOW *w)
 		devrows_fit(ffw, sizeof(ffw), r->firmware, dc.fw, a->ascii);
 		int x;
 		if (wide)
-			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ", mark,
-				     fname, fmodel, fser, ffw, r->selectable || r->depth ? sz : "",
+			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ",
+				     mark, fname, fmodel, fser, ffw,
+				     r->selectable || r->depth ? sz : "",
 				     r->selectable || r->depth ? lbs : "", temp, used);
 		else
 			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %8s %5s %5s %5s ", mark,
@@ -420,8 +424,8 @@ static void pane_health(struct app *a, WINDOW *w)
 		dev_cw_text(lh->crit, cw, sizeof(cw));
 		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
 		if (room > 0) {
-			devrows_fit(fit, sizeof(fit), txt, room < draw_width(txt) ? room : draw_width(txt),
-				    a->ascii);
+			devrows_fit(fit, sizeof(fit), txt,
+				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
 			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
 		}
 	}
@@ -756,9 +760,15 @@ static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
 	static const struct {
 		const char *cap, *name, *letter;
 	} k[] = {
-	    {"khome", "Home", "g"}, {"kend", "End", "G"},    {"kpp", "PgUp", "K"},
-	    {"knp", "PgDn", "J"},   {"kcbt", "Shift-Tab", "Tab Tab"}, {"kf5", "F5", "Enter"},
-	    {"kf6", "F6", "v"},	    {"kf9", "F9", "s"},	     {"kf10", "F10", "q"},
+	    {"khome", "Home", "g"},
+	    {"kend", "End", "G"},
+	    {"kpp", "PgUp", "K"},
+	    {"knp", "PgDn", "J"},
+	    {"kcbt", "Shift-Tab", "Tab Tab"},
+	    {"kf5", "F5", "Enter"},
+	    {"kf6", "F6", "v"},
+	    {"kf9", "F9", "s"},
+	    {"kf10", "F10", "q"},
 	};
 	char has[128] = "", lacks[160] = "";
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {

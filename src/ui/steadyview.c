@@ -132,7 +132,9 @@ static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const cha
 	else
 		snprintf(buf, sizeof(buf), "  %s %.1f%% %s %g%%", name, v, ok ? "<=" : ">", limit);
 	if (draw_width(buf) > maxw) /* whole or not at all: no cut figure */
-		return maxw >= 3 ? draw_str(a, w, y, x, maxw, ROLE_DIM, a->ascii ? " ~" : " \xe2\x80\xa6") + 1000
+		return maxw >= 3 ? draw_str(a, w, y, x, maxw, ROLE_DIM,
+					    a->ascii ? " ~" : " \xe2\x80\xa6") +
+				       1000
 				 : 1000;
 	return draw_str(a, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
 }
@@ -169,8 +171,8 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	wd--;
 	int x = draw_str(a, w, y, 0, wd, role, head);
 	bool pv = v->valid && v->pct_valid;
-	int c = criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok,
-			  a->ss.range_pct);
+	int c =
+	    criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
 	if (c >= 1000)
 		return;
 	x += c;

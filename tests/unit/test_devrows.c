@@ -136,8 +136,8 @@ START_TEST(fit_columns_health)
 	ck_assert_int_eq(c.serial, 0); /* left out, not cut */
 	ck_assert_int_ge(c.model, 8);
 
-	struct dev_health h = {.critical_warning = DEV_CW_RELIABILITY, .temperature_valid = true,
-			       .temperature_c = 50};
+	struct dev_health h = {
+	    .critical_warning = DEV_CW_RELIABILITY, .temperature_valid = true, .temperature_c = 50};
 	devrows_set_health(r, 2, "/dev/nvme1", &h);
 	ck_assert_uint_eq(r[0].crit, DEV_CW_RELIABILITY);
 	ck_assert_uint_eq(r[1].crit, DEV_CW_RELIABILITY);
