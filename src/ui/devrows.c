@@ -80,7 +80,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			const char *base = strrchr(ns->generic_device, '/');
 			snprintf(r->name, sizeof(r->name), "%s",
 				 base ? base + 1 : ns->generic_device);
-			snprintf(r->model, sizeof(r->model), "generic (passthrough)");
+			snprintf(r->model, sizeof(r->model), "passthrough");
 			r->size = ns->size_bytes;
 			r->lbs = ns->lba_size;
 			snprintf(r->usage, sizeof(r->usage), "io_uring_cmd");

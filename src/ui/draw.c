@@ -156,7 +156,7 @@ static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
 			bw = lw - 1;
 		draw_str(a, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
 		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS,
-			 a->ascii ? "+" : "\xe2\x94\xa4");
+			 a->ascii ? "|" : "\xe2\x94\xa4"); /* not '+': a series glyph */
 	}
 }
 
@@ -171,8 +171,8 @@ static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0
 		char buf[24];
 		axis_fmt(ticks[i], UNIT_SEC, a->ascii, buf, sizeof(buf));
 		int bw = draw_width(buf);
-		if (col + bw > x + pw)
-			col = x + pw - bw;
+		if (col + bw > x + pw - 1) /* a blank column before the next pane */
+			col = x + pw - 1 - bw;
 		if (col < next_free)
 			continue;
 		draw_str(a, win, y, col, bw, ROLE_AXIS, buf);

@@ -238,9 +238,12 @@ static void pane_devices(struct app *a, WINDOW *w)
 			char cw[160], txt[200], fit[256];
 			dev_cw_text(r->crit, cw, sizeof(cw));
 			snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
-			if (wd - x > 0) {
-				devrows_fit(fit, sizeof(fit), txt, wd - x, a->ascii);
-				draw_str(a, w, 2 + i, x, wd - x, ROLE_ERROR, fit);
+			if (draw_width(txt) > wd - x) /* narrow: the words before the label */
+				snprintf(txt, sizeof(txt), "!%s", cw);
+			int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
+			if (tw > 0) {
+				devrows_fit(fit, sizeof(fit), txt, tw, a->ascii);
+				draw_str(a, w, 2 + i, x, tw, ROLE_ERROR, fit);
 			}
 		} else {
 			draw_fmt(a, w, 2 + i, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-",
@@ -411,18 +414,35 @@ static void pane_health(struct app *a, WINDOW *w)
 	p.nser = 1;
 	char title[128];
 	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
-	if (lh && !isnan(lh->temp_c))
-		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f",
-			 a->health_path, lh->temp_c, lh->throttle);
-	else
-		snprintf(title, sizeof(title), "Health %.60s  temperature N/A", a->health_path);
+	char cw[160] = "", txt[200] = "";
+	if (lh && lh->crit) {
+		dev_cw_text(lh->crit, cw, sizeof(cw));
+		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+	}
+	/* with a critical warning on a narrow pane the title gets shorter
+	 * first: the warning matters more than the path and the labels */
+	int avail = getmaxx(w) - 4 - (txt[0] ? draw_width(txt) + 1 : 0);
+	for (int form = 0; form < 3; form++) {
+		if (lh && !isnan(lh->temp_c))
+			snprintf(title, sizeof(title),
+				 form == 0   ? "Health %.60s  %.0fC  throttle events %.0f"
+				 : form == 1 ? "Health %.0s%.0fC  throttle events %.0f"
+					     : "Health %.0s%.0fC thr %.0f",
+				 a->health_path, lh->temp_c, lh->throttle);
+		else
+			snprintf(title, sizeof(title),
+				 form == 0 ? "Health %.60s  temperature N/A" : "Health%.0s N/A",
+				 a->health_path);
+		if (!txt[0] || draw_width(title) <= avail)
+			break;
+	}
 	draw_header(a, w, title, "");
 	if (lh && lh->crit) {
 		/* the critical warning in the spec's words, in the alert style */
-		char cw[160], txt[200], fit[256];
+		char fit[256];
 		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
-		dev_cw_text(lh->crit, cw, sizeof(cw));
-		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+		if (draw_width(txt) > room)
+			snprintf(txt, sizeof(txt), "!%s", cw);
 		if (room > 0) {
 			devrows_fit(fit, sizeof(fit), txt,
 				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);

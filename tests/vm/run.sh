@@ -150,6 +150,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 	stty -F /dev/ttyS0 rows 30 cols 132
 	setsid cttyhack sh -c 'cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --results /tmp/res'
 	rc=$?
+	stty -F /dev/ttyS0 rows 24 cols 80 # the second run at 80x24
 	for c in /sys/class/nvme/nvme*; do
 		grep -q "$NVS_VM_SER_D" "$c/serial" && t=/dev/${c##*/}n1
 	done
@@ -259,12 +260,21 @@ boot_console() {
 		n=$(grep -c $'\e\\[[0-9;]*3[0-7][;m]' <<<"$esc" || true)
 		vcheck "console: no colour sent" [ "$n" = 0 ]
 		vscreen # the screen, for the log
+		tmux -L "$sock" resize-window -t vm -x 80 -y 24 >/dev/null 2>&1 || true
 		tmux -L "$sock" send-keys -t vm q
-		# the run on the warned controller's namespace: its health strip
-		if vwait 'Health .*CRITICAL: reliability degraded' 120; then
-			echo "ok: console: the critical warning named on the health strip"
+		# the run on the warned controller's namespace, at 80x24: its
+		# health strip, then the Devices pane (v)
+		if vwait 'Health .*(CRITICAL: )?reliability degraded' 120; then
+			echo "ok: console: the critical warning named on the health strip (80x24)"
 		else
 			echo "FAIL: console: the critical warning not on the health strip"; fail=1
+		fi
+		vscreen
+		tmux -L "$sock" send-keys -t vm v
+		if vwait 'nvme[0-9]+ .*reliability degraded' 30; then
+			echo "ok: console: the critical warning named on the Devices pane at 80x24"
+		else
+			echo "FAIL: console: the critical warning cut at 80x24"; fail=1
 		fi
 		vscreen
 		tmux -L "$sock" send-keys -t vm q
