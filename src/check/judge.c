@@ -6,6 +6,7 @@
 #include <string.h>
 #include "nvscope.h"
 #include "check/judge.h"
+#include "dev/devmodel.h"
 
 void judge_thresholds_init(struct judge_thresholds *t)
 {
@@ -106,11 +107,6 @@ static void judge_max(struct judge_verdict *out, const char *crit, const char *w
 		add(out, JUDGE_PASS, crit, "%s %.4g%s", what, v, unit);
 }
 
-static const char *const cw_words[8] = {
-    "available spare below threshold", "temperature",	"reliability degraded", "read-only",
-    "volatile memory backup failed",   "PMR read-only", "reserved bit 6",	"reserved bit 7",
-};
-
 static void judge_health(const struct judge_input *d, const struct judge_thresholds *t,
 			 struct judge_verdict *out)
 {
@@ -133,7 +129,7 @@ static void judge_health(const struct judge_input *d, const struct judge_thresho
 		for (unsigned b = 0; b < 8; b++)
 			if (h->critical_warning & (1u << b))
 				add(out, JUDGE_FAIL, "critical_warning", "critical warning: %s",
-				    cw_words[b]);
+				    dev_cw_label(b) ? dev_cw_label(b) : "reserved bit");
 	}
 	if (h->avail_spare < h->spare_thresh)
 		add(out, JUDGE_FAIL, "spare", "spare %u%% < threshold %u%%", h->avail_spare,

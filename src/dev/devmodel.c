@@ -276,6 +276,31 @@ static void usage_fill(const char *path, struct dev_usage *u)
 
 /* ---- /sys/block ---- */
 
+void dev_generic_fill(struct dev_ctrl *c, const char *sysclass, const char *devdir)
+{
+	unsigned ci, nsi;
+	char n[96], p[DEV_PATH_LEN + 128];
+
+	if (sscanf(c->name, "nvme%u", &ci) != 1)
+		return;
+	for (size_t j = 0; j < c->nr_namespaces; j++) {
+		struct dev_ns *ns = &c->namespaces[j];
+		unsigned x;
+
+		if (ns->generic_device[0] || sscanf(ns->name, "nvme%un%u", &x, &nsi) != 2)
+			continue;
+		/* the kernel names it ng<controller instance>n<namespace head> */
+		snprintf(n, sizeof(n), "ng%un%u", ci, nsi);
+		snprintf(p, sizeof(p), "%s/%s", sysclass, n);
+		if (access(p, F_OK))
+			continue;
+		int l = snprintf(p, sizeof(p), "%s/%s", devdir, n);
+		if (l < 0 || l >= (int)sizeof(ns->generic_device) || access(p, F_OK))
+			continue; /* a name that does not fit is left out, not cut */
+		memcpy(ns->generic_device, p, (size_t)l + 1);
+	}
+}
+
 int dev_sysfs_read(const char *dir, const char *file, char *buf, size_t len)
 {
 	char p[PATH_MAX];
@@ -437,6 +462,7 @@ struct dev_list *dev_scan(char *err, size_t errlen)
 
 		for (size_t j = 0; j < c->nr_namespaces; j++)
 			usage_fill(c->namespaces[j].block_device, &c->namespaces[j].in_use);
+		dev_generic_fill(c, "/sys/class/nvme-generic", "/dev");
 		if (c->nr_namespaces) /* a controller may have none */
 			qsort(c->namespaces, c->nr_namespaces, sizeof(*c->namespaces), cmp_ns);
 	}

@@ -147,6 +147,11 @@ struct dev_block *dev_list_add_block(struct dev_list *l);
  * from stat().  0 or -errno. */
 int dev_list_add_file(struct dev_list *l, const char *path);
 
+/* Fills the generic (passthrough) node of @c's namespaces that libnvme did
+ * not name, from the nvme-generic class (@sysclass, normally
+ * "/sys/class/nvme-generic": ng<controller>n<namespace>, present in
+ * @devdir, normally "/dev").  Called by the scan. */
+void dev_generic_fill(struct dev_ctrl *c, const char *sysclass, const char *devdir);
 /* Finds @path ("/dev/nvme0", "/dev/nvme0n1", "/dev/ng0n1", "nvme0n1", a
  * symlink to one of them) among the controllers.  Returns the controller and,
  * when the path names a namespace, *@ns (else *@ns = NULL); NULL when it is
@@ -238,6 +243,16 @@ int dev_health_decode(const void *log, size_t len, const struct dev_caps *caps,
  * "temperature", "reliability", "read_only", "volatile_memory_backup",
  * "pmr_read_only", NULL for reserved bits. */
 const char *dev_cw_name(unsigned bit);
+/* Words of the NVMe Base Specification for critical-warning bit @bit
+ * (0..7): "spare below threshold", "temperature", "reliability degraded",
+ * "read-only", "volatile backup failed", "PMR read-only"; NULL for reserved
+ * bits.  What people read (`nvscope health`, the console). */
+const char *dev_cw_label(unsigned bit);
+/* The set bits of @cw as their labels joined by ", " ("reliability
+ * degraded, read-only"; reserved bits as "reserved bit N"), "" when @cw is
+ * 0.  Writes at most @len bytes (NUL included) like snprintf and returns the
+ * length the whole text needs: a caller can see it was cut. */
+size_t dev_cw_text(uint8_t cw, char *buf, size_t len);
 /* Data units (1000 * 512 bytes each) as terabytes (10^12 bytes). */
 double dev_units_to_tb(uint64_t units);
 

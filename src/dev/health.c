@@ -106,6 +106,41 @@ const char *dev_cw_name(unsigned bit)
 	return bit < NVS_ARRAY_SIZE(names) ? names[bit] : NULL;
 }
 
+const char *dev_cw_label(unsigned bit)
+{
+	/* the NVMe Base Specification's words for the bits of byte 0 */
+	static const char *const labels[] = { "spare below threshold", "temperature",
+					      "reliability degraded", "read-only",
+					      "volatile backup failed", "PMR read-only" };
+
+	return bit < NVS_ARRAY_SIZE(labels) ? labels[bit] : NULL;
+}
+
+size_t dev_cw_text(uint8_t cw, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned b = 0; b < 8; b++) {
+		char tmp[24];
+		const char *l = dev_cw_label(b);
+		int w;
+
+		if (!(cw & (1u << b)))
+			continue;
+		if (!l) {
+			snprintf(tmp, sizeof(tmp), "reserved bit %u", b);
+			l = tmp;
+		}
+		w = snprintf(len > n ? buf + n : NULL, len > n ? len - n : 0, "%s%s",
+			     n ? ", " : "", l);
+		if (w > 0)
+			n += (size_t)w;
+	}
+	return n;
+}
+
 double dev_units_to_tb(uint64_t units)
 {
 	return (double)units * 512000.0 / 1e12;
@@ -181,11 +216,11 @@ static void pr_opt(FILE *f, const char *label, double v, bool valid, const char 
 void dev_health_print(const struct dev_health *h, const char *device, FILE *f)
 {
 	fprintf(f, "SMART / health log for %s\n", device ? device : "?");
-	fprintf(f, "%-34s 0x%02x", "critical_warning", h->critical_warning);
-	for (unsigned b = 0; b < 8; b++)
-		if (h->critical_warning & (1u << b))
-			fprintf(f, " %s", dev_cw_name(b) ? dev_cw_name(b) : "reserved");
-	fprintf(f, "\n");
+	char cw[160];
+
+	dev_cw_text(h->critical_warning, cw, sizeof(cw));
+	fprintf(f, "%-34s 0x%02x%s%s\n", "critical_warning", h->critical_warning, cw[0] ? " " : "",
+		cw);
 	if (h->temperature_valid)
 		fprintf(f, "%-34s %.0f °C\n", "temperature", h->temperature_c);
 	else

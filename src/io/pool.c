@@ -256,6 +256,9 @@ int pool_start(struct pool *p)
 			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
 			break;
 		}
+		char tn[16]; /* the thread's name in top -H, ps -L: io/N */
+		snprintf(tn, sizeof(tn), "io/%u", i);
+		pthread_setname_np(p->w[i].thread, tn);
 		p->w[i].started = true;
 		started++;
 	}

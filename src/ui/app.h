@@ -32,6 +32,7 @@ enum prompt {
 	PROMPT_DESTROY, /* type the device path to confirm */
 	PROMPT_PATH,	/* a file or device path to add as a target */
 	PROMPT_FIELD,	/* a value of the custom workload form */
+	PROMPT_STOP,	/* y/n: stop the running plan */
 };
 
 #define FORM_NFIELDS 9
@@ -47,6 +48,7 @@ struct health_pt {
 	double t;
 	double temp_c;	 /* NAN when not valid */
 	double throttle; /* thermal transitions since the run's start */
+	uint8_t crit;	 /* SMART critical warning bits, 0 none */
 };
 
 struct app {
@@ -61,6 +63,7 @@ struct app {
 	char **theme_names;
 	int ntheme, theme_idx;
 	int ncolors; /* 0: no colour */
+	bool nocolour; /* attributes and glyphs only (theme_attrs, theme_glyph) */
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
 
@@ -85,6 +88,7 @@ struct app {
 	struct preset_info *presets;
 	size_t npresets;
 	int pre_cur, pre_top;
+	bool jump; /* `/` typed in Presets: the next letter jumps */
 
 	/* custom workload form */
 	struct form_field form[FORM_NFIELDS];
@@ -228,6 +232,9 @@ void app_time_range(struct app *a, double *t0, double *t1);
 /* ---- keys.c ---- */
 /* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
 void keys_handle(struct app *a, int ch, bool is_key);
+/* The help lines of the key table ("KEYS      what"), at most @max; the
+ * count. */
+int keys_help(char (*lines)[48], int max);
 
 /* ---- panes.c ---- */
 /* Draws pane @p into its window (erased first). */

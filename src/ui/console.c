@@ -31,6 +31,7 @@
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "ui/app.h"
+#include "ui/esckey.h"
 #include "ui/console.h"
 
 static atomic_int sig_quit;
@@ -105,20 +106,23 @@ static void apply_colours(struct app *a)
 		use_default_colors();
 		a->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
 	}
+	/* no colour (none, fewer than 8, a mono theme): attributes and glyphs */
+	a->nocolour = !colour || !a->ncolors;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *s = &a->theme.role[r];
+		unsigned ta = theme_attrs(&a->theme, (enum role)r, !a->nocolour);
 		attr_t at = 0;
-		if (s->attrs & THEME_BOLD)
+		if (ta & THEME_BOLD)
 			at |= A_BOLD;
-		if (s->attrs & THEME_DIM)
+		if (ta & THEME_DIM)
 			at |= A_DIM;
-		if (s->attrs & THEME_REVERSE)
+		if (ta & THEME_REVERSE)
 			at |= A_REVERSE;
-		if (s->attrs & THEME_UNDERLINE)
+		if (ta & THEME_UNDERLINE)
 			at |= A_UNDERLINE;
 		a->attr[r] = at;
 		a->pair[r] = 0;
-		if (colour && a->ncolors && r > 0 && r < COLOR_PAIRS) {
+		if (!a->nocolour && r > 0 && r < COLOR_PAIRS) {
 			int fg = theme_colour_index(&s->fg, a->ncolors);
 			int bg = theme_colour_index(&s->bg, a->ncolors);
 			if (init_pair((short)r, (short)fg, (short)bg) == OK)
@@ -238,9 +242,11 @@ static void health_tick(struct app *a)
 		return;
 	}
 	while (healthmon_poll(a->hmon, &r)) {
-		struct health_pt p = {session_elapsed(a->sess), NAN, 0};
+		struct health_pt p = {session_elapsed(a->sess), NAN, 0, 0};
 		if (r.ok && r.h.temperature_valid)
 			p.temp_c = r.h.temperature_c;
+		if (r.ok)
+			p.crit = r.h.critical_warning;
 		if (r.ok && r.h.thm_valid) {
 			double c = (double)r.h.thm_trans_count[0] + r.h.thm_trans_count[1];
 			if (!a->thm_base_valid) {
@@ -468,7 +474,7 @@ static void load_health(struct app *a, const char *dir)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		struct health_pt p = {0, NAN, 0};
+		struct health_pt p = {0, NAN, 0, 0};
 		const char *end, *q = line;
 		if (num_scan_double(q, &end, &p.t) || *end != ',')
 			continue; /* the header, or a bad line */
@@ -597,6 +603,34 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	return 0;
 }
 
+/* After an ESC: the rest of a sequence curses did not decode (terminfo
+ * lacks it, as vt100's lacks Home/End/PgUp) is read here and decoded, or
+ * dropped whole: never taken as letters.  A lone ESC is the Esc key. */
+static void read_escape(struct app *a)
+{
+	char seq[16];
+	size_t n = 0;
+	wint_t c;
+	wtimeout(a->input, 60);
+	while (n < sizeof(seq) && !esckey_complete(seq, n)) {
+		int r = wget_wch(a->input, &c);
+		if (r == ERR)
+			break;
+		if (r == KEY_CODE_YES || c > 0x7e || c < 0x20) {
+			n = sizeof(seq); /* not a sequence of ours: drop it */
+			break;
+		}
+		seq[n++] = (char)c;
+	}
+	if (n == 0) {
+		keys_handle(a, 27, false);
+		return;
+	}
+	int k = n < sizeof(seq) ? esckey_decode(seq, n) : 0;
+	if (k)
+		keys_handle(a, k, true);
+}
+
 static void loop(struct app *a)
 {
 	double next_frame = mono_now(), last_tick = next_frame;
@@ -607,7 +641,9 @@ static void loop(struct app *a)
 		wint_t ch;
 		int r = wget_wch(a->input, &ch);
 		a->now = mono_now();
-		if (r != ERR)
+		if (r == OK && ch == 27)
+			read_escape(a);
+		else if (r != ERR)
 			keys_handle(a, (int)ch, r == KEY_CODE_YES);
 		if (a->now >= next_frame) {
 			tick(a, a->now - last_tick);

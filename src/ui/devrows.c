@@ -45,12 +45,8 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 		snprintf(r->serial, sizeof(r->serial), "%s", ctl->serial);
 		snprintf(r->firmware, sizeof(r->firmware), "%s", ctl->firmware);
 		snprintf(r->usage, sizeof(r->usage), "%s", ctl->transport);
-		if (hv) {
-			r->temp_valid = h.temperature_valid;
-			r->temp_c = h.temperature_c;
-			r->used_valid = true;
-			r->pct_used = h.percent_used;
-		}
+		if (hv)
+			devrows_set_health(r, 1, ctl->path, &h);
 		for (size_t i = 0; i < ctl->nr_namespaces; i++) {
 			const struct dev_ns *ns = &ctl->namespaces[i];
 			if (grow(&rows, n, &cap))
@@ -68,12 +64,28 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			r->size = ns->size_bytes;
 			r->lbs = ns->lba_size;
 			usage_of(&ns->in_use, r);
-			if (hv) {
-				r->temp_valid = h.temperature_valid;
-				r->temp_c = h.temperature_c;
-				r->used_valid = true;
-				r->pct_used = h.percent_used;
-			}
+			if (hv)
+				devrows_set_health(r, 1, ctl->path, &h);
+			if (!ns->generic_device[0])
+				continue;
+			/* its generic (passthrough) node, under it: shown, not a
+			 * target of the screen's presets (io_uring_cmd) */
+			if (grow(&rows, n, &cap))
+				goto nomem;
+			r = memset(&rows[n++], 0, sizeof(*rows));
+			r->depth = 2;
+			r->nvme = true;
+			snprintf(r->path, sizeof(r->path), "%s", ns->generic_device);
+			snprintf(r->ctrl, sizeof(r->ctrl), "%s", ctl->path);
+			const char *base = strrchr(ns->generic_device, '/');
+			snprintf(r->name, sizeof(r->name), "%s",
+				 base ? base + 1 : ns->generic_device);
+			snprintf(r->model, sizeof(r->model), "passthrough");
+			r->size = ns->size_bytes;
+			r->lbs = ns->lba_size;
+			snprintf(r->usage, sizeof(r->usage), "io_uring_cmd");
+			if (hv)
+				devrows_set_health(r, 1, ctl->path, &h);
 		}
 	}
 	for (size_t b = 0; l && b < l->nr_blocks; b++) {
@@ -120,4 +132,84 @@ int devrows_find(const struct devrow *rows, int n, const char *path)
 		}
 	}
 	return -1;
+}
+
+void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const struct dev_health *h)
+{
+	for (int i = 0; i < n; i++) {
+		struct devrow *r = &rows[i];
+		if (!r->nvme || strcmp(r->depth ? r->ctrl : r->path, ctrl))
+			continue;
+		r->temp_valid = h->temperature_valid;
+		r->temp_c = h->temperature_c;
+		r->used_valid = true;
+		r->pct_used = h->percent_used;
+		r->crit = h->critical_warning;
+	}
+}
+
+/* Display columns of UTF-8 @s. */
+static int width_of(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii)
+{
+	const char *ell = ascii ? "~" : "\xe2\x80\xa6";
+	bool cut = width_of(s) > w;
+	int keep = cut ? w - 1 : w, cols = 0;
+	size_t o = 0;
+	if (!len)
+		return cut;
+	for (const char *p = s; *p && cols < keep;) {
+		size_t b = 1;
+		while (((unsigned char)p[b] & 0xc0) == 0x80)
+			b++;
+		if (o + b >= len)
+			break;
+		memcpy(dst + o, p, b);
+		o += b, p += b, cols++;
+	}
+	if (cut && w > 0 && o + strlen(ell) < len) {
+		memcpy(dst + o, ell, strlen(ell));
+		o += strlen(ell), cols++;
+	}
+	while (cols < w && o + 1 < len)
+		dst[o++] = ' ', cols++;
+	dst[o] = '\0';
+	return cut;
+}
+
+void devrows_columns(const struct devrow *rows, int n, int width, struct devcols *c)
+{
+	int maxser = 0, maxmodel = 5; /* "Model" */
+	for (int i = 0; i < n; i++) {
+		if (width_of(rows[i].serial) > maxser)
+			maxser = width_of(rows[i].serial);
+		if (width_of(rows[i].model) > maxmodel)
+			maxmodel = width_of(rows[i].model);
+	}
+	if (maxser < 6)
+		maxser = 6; /* "Serial" */
+	/* mark, size, LBA, temp, used and the blanks between them, plus 18
+	 * columns kept for "In use" ("mounted / [in use]") */
+	const int fixed = 2 + 9 + 6 + 6 + 6 + 18;
+	c->name = 16;
+	c->fw = 8;
+	c->serial = maxser;
+	int room = width - fixed - (c->name + 1) - (c->fw + 1) - (c->serial + 1) - 1;
+	if (room < 12) {
+		/* no serial (nor firmware) column rather than cut serials */
+		c->name = 12;
+		c->serial = c->fw = 0;
+		room = width - fixed - (c->name + 1) - 1;
+	}
+	c->model = maxmodel < room ? maxmodel : room;
+	if (c->model < 8)
+		c->model = 8;
 }

@@ -10,7 +10,7 @@
 #include "dev/devmodel.h"
 
 struct devrow {
-	int depth;	 /* 0 controller / block / file, 1 namespace */
+	int depth;	 /* 0 controller / block / file, 1 namespace, 2 its ngXnY */
 	bool selectable; /* a target (namespaces, block devices, files) */
 	bool nvme;	 /* an NVMe namespace or controller */
 	bool marked;	 /* chosen as a target */
@@ -29,7 +29,24 @@ struct devrow {
 	double temp_c;
 	bool used_valid;
 	unsigned pct_used;
+	uint8_t crit; /* SMART critical warning bits (DEV_CW_*), 0 none */
 };
+
+/* Column widths of the Devices pane for @width columns: the serial column
+ * only when every serial fits whole (and a model column of at least 12
+ * beside it); the model as wide as the longest model, cut (with an
+ * ellipsis, see devrows_fit) only when the width does not allow it. */
+struct devcols {
+	int name, model, serial, fw; /* serial 0, fw 0: not shown */
+};
+void devrows_columns(const struct devrow *rows, int n, int width, struct devcols *c);
+/* @s padded with blanks to exactly @w display columns in @dst (@len
+ * bytes); a longer @s is cut to @w - 1 columns followed by "…" (by "~"
+ * when @ascii), never silently.  Returns true when @s was cut. */
+bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii);
+/* Puts the health log @h (temperature, % used, critical warning) on the
+ * rows of controller @ctrl (its row and its namespaces' rows). */
+void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const struct dev_health *h);
 
 /* Builds rows from @l (NVMe tree first, then block devices and files),
  * reading each controller's health log when @health.  *@rows is malloc'ed

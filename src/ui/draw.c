@@ -125,7 +125,9 @@ static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell 
 	if (!c || !c->bits)
 		return;
 	draw_role(a, w, c->role);
-	if (a->ascii) {
+	if (a->nocolour && theme_glyph(c->role)) {
+		mvwaddch(w, y, x, (chtype)(unsigned char)theme_glyph(c->role));
+	} else if (a->ascii) {
 		mvwaddch(w, y, x, (chtype)braille_ascii(c->bits));
 	} else {
 		wchar_t s[2] = {(wchar_t)braille_char(c->bits), 0};
@@ -154,7 +156,7 @@ static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
 			bw = lw - 1;
 		draw_str(a, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
 		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS,
-			 a->ascii ? "+" : "\xe2\x94\xa4");
+			 a->ascii ? "|" : "\xe2\x94\xa4"); /* not '+': a series glyph */
 	}
 }
 
@@ -169,8 +171,8 @@ static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0
 		char buf[24];
 		axis_fmt(ticks[i], UNIT_SEC, a->ascii, buf, sizeof(buf));
 		int bw = draw_width(buf);
-		if (col + bw > x + pw)
-			col = x + pw - bw;
+		if (col + bw > x + pw - 1) /* a blank column before the next pane */
+			col = x + pw - 1 - bw;
 		if (col < next_free)
 			continue;
 		draw_str(a, win, y, col, bw, ROLE_AXIS, buf);
@@ -252,8 +254,9 @@ void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct
 		if (end > w)
 			end = w;
 		draw_role(a, win, roles[i]);
+		char g = a->nocolour && theme_glyph(roles[i]) ? theme_glyph(roles[i]) : '|';
 		for (; col < end; col++)
-			mvwaddch(win, y, x + col, '|');
+			mvwaddch(win, y, x + col, (chtype)(unsigned char)g);
 	}
 }
 

@@ -54,6 +54,7 @@ struct healthmon *healthmon_new(const char *path, double period_s)
 		goto free_mon;
 	if (pthread_create(&m->thread, NULL, reader, m))
 		goto free_ring;
+	pthread_setname_np(m->thread, "health");
 	return m;
 
 free_ring:

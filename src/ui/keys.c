@@ -62,6 +62,14 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 			a->quit = true;
 		return;
 	}
+	if (a->prompt == PROMPT_STOP) {
+		close_prompt(a);
+		if (!is_key && (ch == 'y' || ch == 'Y'))
+			planui_stop(a);
+		else
+			app_message(a, ROLE_OK, "the plan goes on");
+		return;
+	}
 	if (!is_key && ch == 27) { /* Esc */
 		if (a->prompt == PROMPT_DESTROY)
 			app_confirm_destroy(a, false);
@@ -173,10 +181,16 @@ static bool is_enter(int ch, bool is_key)
 static void setup_key(struct app *a, int ch, bool is_key)
 {
 	int d = is_key ? move_delta(ch) : 0;
-	if (!is_key && ch == 'k')
-		d = -1;
-	if (!is_key && ch == 'j')
-		d = 1;
+	/* letters for every move (a vt100 has no Home/End/PgUp/PgDn) */
+	if (!is_key && !(a->focus == PANE_LAUNCH && a->jump)) {
+		d = ch == 'k'	? -1
+		    : ch == 'j' ? 1
+		    : ch == 'K' ? -10
+		    : ch == 'J' ? 10
+		    : ch == 'g' ? -100000
+		    : ch == 'G' ? 100000
+				: 0;
+	}
 	if (!is_key && ch == '\t') {
 		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
 			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
@@ -191,6 +205,8 @@ static void setup_key(struct app *a, int ch, bool is_key)
 		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
 		return;
 	}
+	if (a->jump && (is_key || !isalnum(ch) || a->focus != PANE_LAUNCH))
+		a->jump = false;
 	switch (a->focus) {
 	case PANE_DEVICES:
 		if (d) {
@@ -218,8 +234,14 @@ static void setup_key(struct app *a, int ch, bool is_key)
 			move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
 		} else if (is_enter(ch, is_key)) {
 			app_launch_preset(a, a->pre_cur);
-		} else if (!is_key && isalnum(ch)) {
-			/* jump to the next preset starting with that character */
+		} else if (!is_key && ch == '/') {
+			a->jump = true;
+			app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
+			return;
+		} else if (!is_key && isalnum(ch) && (a->jump || isdigit(ch))) {
+			/* jump to the next preset starting with that character: a
+			 * digit at once, a letter after `/` (letters are keys) */
+			a->jump = false;
 			int total = (int)(a->npresets + a->nplans);
 			for (int k = 1; k <= total; k++) {
 				int idx = (a->pre_cur + k) % total;
@@ -263,95 +285,264 @@ static void next_theme(struct app *a)
 		app_message(a, ROLE_OK, "theme %s", a->theme.name);
 }
 
-static bool global_key(struct app *a, int ch, bool is_key)
+/* ---- the key table: every global and view action, its keys, when it
+ * applies and its help line (the help overlay is generated from it, as
+ * htop's Action.c).  Keys are characters, or -KEY_* for curses codes. ---- */
+
+enum kctx {
+	K_ALL = 1,   /* any screen */
+	K_VIEW = 2,  /* the live screen or a replay: the strips' time axis */
+	K_REPLAY = 4 /* a replay only */
+};
+
+static bool act_quit(struct app *a)
 {
-	int k = is_key ? -ch : ch; /* negative: curses key codes */
-	if (k == 'q' || k == -KEY_F(10)) {
-		if (app_running(a))
-			open_prompt(a, PROMPT_QUIT,
-				    "A workload is running: stop it and quit? (y/n) ", "");
-		else
-			a->quit = true;
-	} else if (k == '?' || k == -KEY_F(1) || k == 'h') {
-		a->help = true;
-		app_dirty_all(a);
-	} else if (k == 't' || k == -KEY_F(2)) {
-		next_theme(a);
-	} else if (k == 'l' || k == -KEY_F(3)) {
-		a->log = !a->log;
-		dirty_strips(a);
-	} else if (k == 'm') {
-		a->mbps = !a->mbps;
-		dirty_strips(a);
-	} else if ((k == 'v' || k == -KEY_F(6)) && !a->replay && !(a->plan && !a->pexec)) {
-		a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
-		app_dirty_all(a);
-	} else if ((k == 's' || k == -KEY_F(9)) && !a->replay) {
-		if (a->plan) {
-			planui_stop(a);
-		} else if (app_running(a)) {
-			session_stop(a->sess);
-			app_message(a, ROLE_WARN, "stopping the workload...");
-		}
-	} else if (k == 0x0c) { /* Ctrl-L */
-		clearok(curscr, TRUE);
-		app_dirty_all(a);
-	} else {
+	if (app_running(a))
+		open_prompt(a, PROMPT_QUIT, "A workload is running: stop it and quit? (y/n) ", "");
+	else
+		a->quit = true;
+	return true;
+}
+
+static bool act_help(struct app *a)
+{
+	a->help = true;
+	app_dirty_all(a);
+	return true;
+}
+
+static bool act_theme(struct app *a)
+{
+	next_theme(a);
+	return true;
+}
+
+static bool act_log(struct app *a)
+{
+	a->log = !a->log;
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_mbps(struct app *a)
+{
+	a->mbps = !a->mbps;
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_screen(struct app *a)
+{
+	if (a->replay || (a->plan && !a->pexec))
 		return false;
+	a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
+	app_dirty_all(a);
+	return true;
+}
+
+static bool act_stop(struct app *a)
+{
+	if (a->replay)
+		return false;
+	if (a->plan && app_running(a)) {
+		/* a plan may have run for hours: a stop is confirmed */
+		open_prompt(a, PROMPT_STOP,
+			    "Stop the plan? (resumable with nvscope plan --resume) (y/n) ", "");
+	} else if (a->plan) {
+		planui_stop(a);
+	} else if (app_running(a)) {
+		session_stop(a->sess);
+		app_message(a, ROLE_WARN, "stopping the workload...");
 	}
 	return true;
 }
 
-static bool view_key(struct app *a, int ch, bool is_key)
+static bool act_redraw(struct app *a)
 {
-	int k = is_key ? -ch : ch;
-	if (k == '+' || k == '=' || k == 'z')
-		zoom(a, true);
-	else if (k == '-' || k == 'Z')
-		zoom(a, false);
-	else if (k == '<' || k == ',' || k == -KEY_LEFT)
-		scroll_time(a, -1);
-	else if (k == '>' || k == '.' || k == -KEY_RIGHT)
-		scroll_time(a, 1);
-	else if (k == '0') {
-		a->span = 0;
-		a->follow = true;
-		dirty_strips(a);
-	} else if (k == 'f' || (k == -KEY_END && !a->replay)) {
-		a->follow = true;
-		a->view_end = 0;
-		dirty_strips(a);
-	} else if (k == 'r') {
-		steady_cycle_round(a);
-	} else if (k == 'e') {
-		a->steady_on = !a->steady_on;
-		a->dirty[PANE_IOPS] = true;
-	} else if (k == -KEY_NPAGE || k == -KEY_PPAGE) {
-		a->tgt_page += k == -KEY_NPAGE ? 1 : -1;
-		a->dirty[PANE_TARGETS] = true;
-	} else if (a->replay && k == ' ') {
-		a->paused = !a->paused;
-		if (!a->paused && a->replay_ser.n &&
-		    a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
-			a->replay_t = 0;
-	} else if (a->replay && (k == '[' || k == ']')) {
-		a->speed *= k == ']' ? 2 : 0.5;
-		if (a->speed < 0.25)
-			a->speed = 0.25;
-		if (a->speed > 4096)
-			a->speed = 4096;
-	} else if (a->replay && k == -KEY_HOME) {
-		a->replay_t = 0;
-		a->paused = false;
-		app_dirty_all(a);
-	} else if (a->replay && k == -KEY_END) {
-		a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
-		app_dirty_all(a);
-	} else {
-		return false;
-	}
-	a->dirty[PANE_TITLE] = true;
+	clearok(curscr, TRUE);
+	app_dirty_all(a);
 	return true;
+}
+
+static bool act_zoom_in(struct app *a)
+{
+	zoom(a, true);
+	return true;
+}
+
+static bool act_zoom_out(struct app *a)
+{
+	zoom(a, false);
+	return true;
+}
+
+static bool act_left(struct app *a)
+{
+	scroll_time(a, -1);
+	return true;
+}
+
+static bool act_right(struct app *a)
+{
+	scroll_time(a, 1);
+	return true;
+}
+
+static bool act_whole(struct app *a)
+{
+	a->span = 0;
+	a->follow = true;
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_follow(struct app *a)
+{
+	a->follow = true;
+	a->view_end = 0;
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_round(struct app *a)
+{
+	steady_cycle_round(a);
+	return true;
+}
+
+static bool act_steady(struct app *a)
+{
+	a->steady_on = !a->steady_on;
+	a->dirty[PANE_IOPS] = true;
+	return true;
+}
+
+static bool act_page_next(struct app *a)
+{
+	a->tgt_page++;
+	a->dirty[PANE_TARGETS] = true;
+	return true;
+}
+
+static bool act_page_prev(struct app *a)
+{
+	a->tgt_page--;
+	a->dirty[PANE_TARGETS] = true;
+	return true;
+}
+
+static bool act_play(struct app *a)
+{
+	a->paused = !a->paused;
+	if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
+		a->replay_t = 0;
+	return true;
+}
+
+static bool speed(struct app *a, double f)
+{
+	a->speed *= f;
+	if (a->speed < 0.25)
+		a->speed = 0.25;
+	if (a->speed > 4096)
+		a->speed = 4096;
+	return true;
+}
+
+static bool act_slower(struct app *a)
+{
+	return speed(a, 0.5);
+}
+
+static bool act_faster(struct app *a)
+{
+	return speed(a, 2);
+}
+
+static bool act_restart(struct app *a)
+{
+	a->replay_t = 0;
+	a->paused = false;
+	app_dirty_all(a);
+	return true;
+}
+
+static bool act_end(struct app *a)
+{
+	a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
+	app_dirty_all(a);
+	return true;
+}
+
+static const struct action {
+	int key[4];
+	unsigned ctx;
+	bool (*run)(struct app *a);
+	const char *label, *help;
+} actions[] = {
+    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)"},
+    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help"},
+    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme"},
+    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale"},
+    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s"},
+    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen"},
+    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)"},
+    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw"},
+    /* replay before the live meanings of the same keys */
+    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause"},
+    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed"},
+    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed"},
+    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart"},
+    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end"},
+    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in"},
+    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out"},
+    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)"},
+    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)"},
+    {{'0'}, K_VIEW, act_whole, "0", "whole run"},
+    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data"},
+    {{'r'}, K_VIEW, act_round, "r", "steady-state round length"},
+    {{'e'}, K_VIEW, act_steady, "e", "steady-state display"},
+    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page"},
+    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page"},
+};
+
+/* The keys of the setup panes (setup_key), for the help. */
+static const struct {
+	const char *label, *help;
+} setup_help[] = {
+    {"Tab S-Tab", "next / previous pane"},   {"j k", "down / up (Down Up)"},
+    {"J K", "page down / up (PgDn PgUp)"},   {"g G", "first / last (Home End)"},
+    {"Space", "Devices: mark a target"},     {"a", "Devices: add a path"},
+    {"r", "Devices: rescan; form: run"},     {"Enter F5", "run the preset or plan"},
+    {"c", "Devices: drive check"},           {"0-9 /a-z", "Presets: jump to a name"},
+};
+
+int keys_help(char (*lines)[48], int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
+		snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label, actions[i].help);
+	for (size_t i = 0; i < sizeof(setup_help) / sizeof(setup_help[0]) && n < max; i++)
+		snprintf(lines[n++], 48, "%-9s %.27s", setup_help[i].label, setup_help[i].help);
+	return n;
+}
+
+/* Runs the first action of the table bound to @k that applies now. */
+static bool table_key(struct app *a, int k)
+{
+	bool view = a->replay || a->screen == SCREEN_LIVE;
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		const struct action *ac = &actions[i];
+		if ((ac->ctx == K_VIEW && !view) || (ac->ctx == K_REPLAY && !a->replay))
+			continue;
+		for (int j = 0; j < 4 && ac->key[j]; j++)
+			if (ac->key[j] == k && ac->run(a)) {
+				if (ac->ctx != K_ALL)
+					a->dirty[PANE_TITLE] = true;
+				return true;
+			}
+	}
+	return false;
 }
 
 void keys_handle(struct app *a, int ch, bool is_key)
@@ -371,9 +562,9 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return;
 	}
-	if (global_key(a, ch, is_key))
-		return;
-	if ((a->replay || a->screen == SCREEN_LIVE) && view_key(a, ch, is_key))
+	if (!(a->jump && !is_key && isalnum(ch) && a->focus == PANE_LAUNCH &&
+	      a->screen == SCREEN_SETUP) &&
+	    table_key(a, is_key ? -ch : ch))
 		return;
 	if (!a->replay && a->screen == SCREEN_SETUP)
 		setup_key(a, ch, is_key);

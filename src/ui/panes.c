@@ -4,8 +4,11 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "base/num.h"
+#include <time.h>
+#include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
 
@@ -107,7 +110,30 @@ static void pane_title(struct app *a, WINDOW *w)
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
 	}
-	draw_str(a, w, 0, 0, a->cols, ROLE_TITLE, buf);
+	/* host name and clock on the right (a rack has many hosts); the
+	 * clock alone when the host does not fit, the left part cut with an
+	 * ellipsis rather than silently */
+	static char host[64];
+	if (!host[0] && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	char hm[32], right[112], fit[600];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) || !strftime(hm, sizeof(hm), "%H:%M:%S", &tm))
+		snprintf(hm, sizeof(hm), "--:--:--");
+	int lw = draw_width(buf);
+	snprintf(right, sizeof(right), " %.60s %s ", host, hm);
+	if (lw + draw_width(right) > a->cols)
+		snprintf(right, sizeof(right), " %s ", hm);
+	int rw = draw_width(right), room = a->cols - rw;
+	if (lw > room && room > 1) {
+		devrows_fit(fit, sizeof(fit), buf, room, a->ascii);
+		draw_str(a, w, 0, 0, room, ROLE_TITLE, fit);
+	} else {
+		draw_str(a, w, 0, 0, room, ROLE_TITLE, buf);
+	}
+	if (rw > 0)
+		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
 struct keyhelp {
@@ -119,7 +145,7 @@ static void pane_status(struct app *a, WINDOW *w)
 	draw_fill(a, w, 0, ROLE_STATUS);
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
-		if (a->prompt != PROMPT_QUIT) {
+		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
 			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
 			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
@@ -156,14 +182,16 @@ static void pane_devices(struct app *a, WINDOW *w)
 	int h = getmaxy(w), wd = getmaxx(w);
 	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
 		    "Space mark  a add file  r rescan");
-	bool wide = wd >= 110;
+	struct devcols dc;
+	devrows_columns(a->drows, a->ndrows, wd, &dc);
+	bool wide = dc.serial > 0;
 	if (wide)
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-16s %-22s %-12s %-8s %8s %5s %5s %5s %s",
-			 "Device", "Model", "Serial", "FW", "Size", "LBA", "Temp", "Used",
-			 "In use");
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %-*s %-*s %8s %5s %5s %5s %s",
+			 dc.name, "Device", dc.model, "Model", dc.serial, "Serial", dc.fw, "FW",
+			 "Size", "LBA", "Temp", "Used", "In use");
 	else
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-12s %-16s %8s %5s %5s %4s %s", "Device",
-			 "Model", "Size", "LBA", "Temp", "Used", "In use");
+		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %8s %5s %5s %5s %s", dc.name,
+			 "Device", dc.model, "Model", "Size", "LBA", "Temp", "Used", "In use");
 	int rows = h - 2;
 	if (a->dev_cur < a->dev_top)
 		a->dev_top = a->dev_cur;
@@ -185,22 +213,46 @@ static void pane_devices(struct app *a, WINDOW *w)
 		snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
 		if (!r->nvme)
 			snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
-		snprintf(name, sizeof(name), "%s%.30s", r->depth ? "  " : "", r->name);
+		snprintf(name, sizeof(name), "%s%.30s",
+			 r->depth == 2 ? "    "
+			 : r->depth    ? "  "
+				       : "",
+			 r->name);
 		if (cur)
 			draw_fill(a, w, 2 + i, ROLE_SELECTED);
 		const char *mark = !r->selectable ? " " : r->marked ? "*" : " ";
 		const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
+		char fname[160], fmodel[256], fser[128], ffw[64];
+		devrows_fit(fname, sizeof(fname), name, dc.name, a->ascii);
+		devrows_fit(fmodel, sizeof(fmodel), r->model, dc.model, a->ascii);
+		devrows_fit(fser, sizeof(fser), r->serial, dc.serial, a->ascii);
+		devrows_fit(ffw, sizeof(ffw), r->firmware, dc.fw, a->ascii);
+		int x;
 		if (wide)
-			draw_fmt(a, w, 2 + i, 0, wd, role,
-				 "%s %-16.16s %-22.22s %-12.12s %-8.8s %8s %5s %5s %5s %s%s", mark,
-				 name, r->model, r->serial, r->firmware, r->selectable ? sz : "",
-				 r->selectable ? lbs : "", temp, used, r->usage[0] ? r->usage : "-",
-				 flag);
+			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ",
+				     mark, fname, fmodel, fser, ffw,
+				     r->selectable || r->depth ? sz : "",
+				     r->selectable || r->depth ? lbs : "", temp, used);
 		else
-			draw_fmt(a, w, 2 + i, 0, wd, role,
-				 "%s %-12.12s %-16.16s %8s %5s %5s %4s %s%s", mark, name, r->model,
-				 r->selectable ? sz : "", r->selectable ? lbs : "", temp, used,
-				 r->usage[0] ? r->usage : "-", flag);
+			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %8s %5s %5s %5s ", mark,
+				     fname, fmodel, r->selectable || r->depth ? sz : "",
+				     r->selectable || r->depth ? lbs : "", temp, used);
+		if (r->crit && !r->depth) {
+			/* the controller's critical warning, in the spec's words */
+			char cw[160], txt[200], fit[256];
+			dev_cw_text(r->crit, cw, sizeof(cw));
+			snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+			if (draw_width(txt) > wd - x) /* narrow: the words before the label */
+				snprintf(txt, sizeof(txt), "!%s", cw);
+			int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
+			if (tw > 0) {
+				devrows_fit(fit, sizeof(fit), txt, tw, a->ascii);
+				draw_str(a, w, 2 + i, x, tw, ROLE_ERROR, fit);
+			}
+		} else {
+			draw_fmt(a, w, 2 + i, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-",
+				 flag);
+		}
 	}
 }
 
@@ -216,6 +268,15 @@ static void pane_launch(struct app *a, WINDOW *w)
 	int total = (int)(a->npresets + a->nplans);
 	if (!total)
 		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
+	int namew = 18;
+	for (int i = 0; i < total; i++) {
+		int l = i < (int)a->npresets ? draw_width(a->presets[i].name)
+					     : 5 + draw_width(a->plans[i - (int)a->npresets].name);
+		if (l > namew)
+			namew = l;
+	}
+	if (namew > wd / 2)
+		namew = wd / 2 > 8 ? wd / 2 : 8;
 	for (int i = 0; i < rows && a->pre_top + i < total; i++) {
 		int idx = a->pre_top + i;
 		bool plan = idx >= (int)a->npresets;
@@ -225,9 +286,12 @@ static void pane_launch(struct app *a, WINDOW *w)
 		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
 			draw_fill(a, w, 1 + i, ROLE_SELECTED);
-		/* plans (presets/plans/) after the presets, marked "plan:" */
-		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s%-*.*s %s", plan ? "plan:" : "",
-			 plan ? 13 : 18, plan ? 13 : 18, p->name, p->description);
+		/* plans (presets/plans/) after the presets, marked "plan:"; names
+		 * whole when the width allows, else ending with an ellipsis */
+		char nm[96], fit[160];
+		snprintf(nm, sizeof(nm), "%s%.80s", plan ? "plan:" : "", p->name);
+		devrows_fit(fit, sizeof(fit), nm, namew, a->ascii);
+		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s %s", fit, p->description);
 	}
 }
 
@@ -307,8 +371,9 @@ static void pane_iops(struct app *a, WINDOW *w)
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_READ, " read ");
-		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, "write ");
+		/* without colour the legend shows each series' glyph */
+		draw_str(a, w, 0, lx, 6, ROLE_READ, a->nocolour ? "+read " : " read ");
+		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
 	}
 	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
 	draw_plot(a, w, 1, 0, h - sr, wd, &p);
@@ -335,8 +400,8 @@ static void pane_lat(struct app *a, WINDOW *w)
 	draw_header(a, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, " mean ");
-		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, "p99 ");
+		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
+		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
 	}
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
 }
@@ -353,12 +418,41 @@ static void pane_health(struct app *a, WINDOW *w)
 	p.nser = 1;
 	char title[128];
 	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
-	if (lh && !isnan(lh->temp_c))
-		snprintf(title, sizeof(title), "Health %.60s  %.0fC  throttle events %.0f",
-			 a->health_path, lh->temp_c, lh->throttle);
-	else
-		snprintf(title, sizeof(title), "Health %.60s  temperature N/A", a->health_path);
+	char cw[160] = "", txt[200] = "";
+	if (lh && lh->crit) {
+		dev_cw_text(lh->crit, cw, sizeof(cw));
+		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+	}
+	/* with a critical warning on a narrow pane the title gets shorter
+	 * first: the warning matters more than the path and the labels */
+	int avail = getmaxx(w) - 4 - (txt[0] ? draw_width(txt) + 1 : 0);
+	for (int form = 0; form < 3; form++) {
+		if (lh && !isnan(lh->temp_c))
+			snprintf(title, sizeof(title),
+				 form == 0   ? "Health %.60s  %.0fC  throttle events %.0f"
+				 : form == 1 ? "Health %.0s%.0fC  throttle events %.0f"
+					     : "Health %.0s%.0fC thr %.0f",
+				 a->health_path, lh->temp_c, lh->throttle);
+		else
+			snprintf(title, sizeof(title),
+				 form == 0 ? "Health %.60s  temperature N/A" : "Health%.0s N/A",
+				 a->health_path);
+		if (!txt[0] || draw_width(title) <= avail)
+			break;
+	}
 	draw_header(a, w, title, "");
+	if (lh && lh->crit) {
+		/* the critical warning in the spec's words, in the alert style */
+		char fit[256];
+		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
+		if (draw_width(txt) > room)
+			snprintf(txt, sizeof(txt), "!%s", cw);
+		if (room > 0) {
+			devrows_fit(fit, sizeof(fit), txt,
+				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
+			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
+		}
+	}
 	/* two rows: the strip without its own time axis */
 	p.labels = getmaxy(w) - 1 >= 4;
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
@@ -482,8 +576,23 @@ static void pane_qd(struct app *a, WINDOW *w)
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
 		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
-	draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s %8s %9s %8s %8s %8s %5s", qlab, "IOPS", "MB/s",
-		 "mean", "p99", "max", "CPU%");
+	/* columns: QD and six values; when they do not all fit, max, then
+	 * MB/s, then mean are left out (never a value cut to a wrong one) */
+	static const int cw[6] = {9, 10, 9, 9, 9, 6};
+	static const char *const chead[6] = {"IOPS", "MB/s", "mean", "p99", "max", "CPU%"};
+	bool show[6] = {true, true, true, true, true, true};
+	static const int drop[3] = {4, 1, 2};
+	int need = 5;
+	for (int k = 0; k < 6; k++)
+		need += cw[k];
+	for (int d = 0; d < 3 && need > wd; d++) {
+		show[drop[d]] = false;
+		need -= cw[drop[d]];
+	}
+	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
+	for (int k = 0; k < 6; k++)
+		if (show[k])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[k], chead[k]);
 	bool files = a->replay || a->plan; /* rows read from files */
 	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
 	int cur = files ? 0 : (int)session_cur_step(a->sess);
@@ -516,8 +625,9 @@ static void pane_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		static const int cw[6] = {9, 10, 9, 9, 9, 6};
 		for (int k = 0; k < 6 && x < wd; k++) {
+			if (!show[k])
+				continue;
 			int pad = cw[k] - draw_width(c[k]);
 			x += pad > 0 ? pad : 0;
 			x += draw_str(a, w, row, x, wd - x, role, c[k]);
@@ -659,35 +769,69 @@ static void pane_cpu(struct app *a, WINDOW *w)
 	char wk[16], ui[16];
 	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
 	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
-	draw_fmt(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, "nvscope workers %s ui %s", wk, ui);
+	/* shorter labels rather than a cut figure on a narrow pane */
+	char line[64];
+	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
+	draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
 	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
+}
+
+/* What this terminal's terminfo has among the keys that have a letter too:
+ * "has F1-F10 Home End PgUp PgDn", or what it lacks and the letters to use. */
+static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
+{
+	static const struct {
+		const char *cap, *name, *letter;
+	} k[] = {
+	    {"khome", "Home", "g"},
+	    {"kend", "End", "G"},
+	    {"kpp", "PgUp", "K"},
+	    {"knp", "PgDn", "J"},
+	    {"kcbt", "Shift-Tab", "Tab Tab"},
+	    {"kf5", "F5", "Enter"},
+	    {"kf6", "F6", "v"},
+	    {"kf9", "F9", "s"},
+	    {"kf10", "F10", "q"},
+	};
+	char has[128] = "", lacks[160] = "";
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		const char *v = tigetstr(k[i].cap);
+		bool ok = v && v != (char *)-1;
+		char *d = ok ? has : lacks;
+		size_t dl = ok ? sizeof(has) : sizeof(lacks), l = strlen(d);
+		if (ok)
+			snprintf(d + l, dl - l, " %s", k[i].name);
+		else
+			snprintf(d + l, dl - l, " %s(%s)", k[i].name, k[i].letter);
+	}
+	const char *term = getenv("TERM");
+	snprintf(buf, len, "TERM=%.20s has:%s", term ? term : "?", has[0] ? has : " -");
+	snprintf(buf2, len2, "%s%s", lacks[0] ? "lacks (use):" : "", lacks);
 }
 
 void panes_draw_help(struct app *a)
 {
-	static const char *lines[] = {
-	    "nvscope console - keys",
-	    "",
-	    "q F10     quit (asks while a workload runs: y confirms)",
-	    "? F1      this help (any key closes it)",
-	    "t F2      next theme            l F3   linear / log scale",
-	    "m         IOPS / MB/s           v F6   setup / live screen",
-	    "Tab       next pane (setup)     Up/Down PgUp/PgDn  move",
-	    "Space     mark a target         a      add a file/device path",
-	    "c         check the marked drives (quick/rma): PASS/WARN/FAIL",
-	    "r         rescan devices; in the form pane: run the form",
-	    "0-9 a-z   presets pane: jump to the preset starting with it",
-	    "Enter F5  run the preset or plan: / edit a form field",
-	    "s F9      stop the workload",
-	    "+ -       zoom the time axis    < > Left Right  scroll",
-	    "0         whole run             End f  follow the newest data",
-	    "PgUp/PgDn pages of per-target strips (live screen)",
-	    "Shift-Tab previous pane   j k  down/up   Ctrl-L redraw",
-	    "r         steady-state rounds 10/30/60/300 s   e  steady display",
-	    "replay:   Space play/pause, [ ] speed, Home restart",
-	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	struct rect r = layout_center(a->cols, a->rows, 70, n + 2);
+	/* generated from the key table (keys.c), in two columns when the
+	 * screen is wide enough, and what this terminal has */
+	char kl[64][48], tk[200], tk2[200];
+	int nk = keys_help(kl, 64);
+	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
+	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
+	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
+	if (tkw > bw)
+		bw = tkw;
+	if (draw_width(tk2) + 4 > bw)
+		bw = draw_width(tk2) + 4;
+	if (bw > a->cols)
+		bw = a->cols;
+	int bh = per + 5; /* title, keys, terminal (two lines); borders */
+	if (bh > a->rows)
+		bh = a->rows;
+	struct rect r = layout_center(a->cols, a->rows, bw, bh);
 	if (a->overlay)
 		delwin(a->overlay);
 	a->overlay = newwin(r.h, r.w, r.y, r.x);
@@ -703,8 +847,15 @@ void panes_draw_help(struct app *a)
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	else
 		box(w, 0, 0);
-	for (int i = 0; i < n && i + 1 < r.h - 1; i++)
-		draw_str(a, w, 1 + i, 2, r.w - 4, i ? ROLE_NORMAL : ROLE_HEADER, lines[i]);
+	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
+		 "nvscope console - keys (every action has a letter; any key closes)");
+	for (int i = 0; i < nk; i++) {
+		int y = 2 + i % per, x = 2 + (i / per) * 38;
+		if (y < r.h - 3)
+			draw_str(a, w, y, x, r.w - 2 - x, ROLE_NORMAL, kl[i]);
+	}
+	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tk);
+	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tk2);
 	wnoutrefresh(w);
 }
 

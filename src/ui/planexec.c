@@ -194,6 +194,7 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 		snprintf(err, errlen, "cannot start the plan thread: %s", strerror(-ret));
 		goto restore_stderr;
 	}
+	pthread_setname_np(pe->thread, "plan");
 	pe->started = true;
 	return 0;
 restore_stderr:

@@ -122,7 +122,8 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 		draw_str(a, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
 }
 
-/* "range 12.3% <= 20%" in OK or WARN. */
+/* "range 12.3% <= 20%" in OK or WARN; when it does not fit whole, an
+ * ellipsis instead and 1000 + its columns (the caller stops there). */
 static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const char *name,
 		     bool valid, double v, bool ok, double limit)
 {
@@ -131,6 +132,11 @@ static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const cha
 		snprintf(buf, sizeof(buf), "  %s N/A", name);
 	else
 		snprintf(buf, sizeof(buf), "  %s %.1f%% %s %g%%", name, v, ok ? "<=" : ">", limit);
+	if (draw_width(buf) > maxw) /* whole or not at all: no cut figure */
+		return maxw >= 3 ? draw_str(a, w, y, x, maxw, ROLE_DIM,
+					    a->ascii ? " ~" : " \xe2\x80\xa6") +
+				       1000
+				 : 1000;
 	return draw_str(a, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
 }
 
@@ -161,11 +167,24 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	else
 		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->round_s,
 			 a->ss.window);
+	/* a blank column before the next pane; every piece whole or left
+	 * out (an ellipsis says so), never a figure cut short */
+	wd--;
 	int x = draw_str(a, w, y, 0, wd, role, head);
 	bool pv = v->valid && v->pct_valid;
-	x += criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
-	x += criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok, a->ss.slope_pct);
-	draw_str(a, w, y, x, wd - x, ROLE_DIM, tail);
+	int c =
+	    criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
+	if (c >= 1000)
+		return;
+	x += c;
+	c = criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok, a->ss.slope_pct);
+	if (c >= 1000)
+		return;
+	x += c;
+	if (draw_width(tail) <= wd - x)
+		draw_str(a, w, y, x, wd - x, ROLE_DIM, tail);
+	else if (wd - x >= 2)
+		draw_str(a, w, y, x, wd - x, ROLE_DIM, a->ascii ? " ~" : " \xe2\x80\xa6");
 }
 
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1)

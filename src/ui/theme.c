@@ -110,6 +110,62 @@ void theme_default(struct theme *t)
 	style(t, ROLE_BIGNUM, 14, -1, THEME_BOLD);
 }
 
+unsigned theme_attrs(const struct theme *t, enum role r, bool colour)
+{
+	static const unsigned fallback[ROLE_COUNT] = {
+	    [ROLE_TITLE] = THEME_REVERSE | THEME_BOLD,
+	    [ROLE_STATUS] = THEME_REVERSE,
+	    [ROLE_STATUS_KEY] = THEME_BOLD,
+	    [ROLE_BORDER] = THEME_DIM,
+	    [ROLE_HEADER] = THEME_BOLD | THEME_UNDERLINE,
+	    [ROLE_SELECTED] = THEME_REVERSE,
+	    [ROLE_MARKED] = THEME_BOLD,
+	    [ROLE_DIM] = THEME_DIM,
+	    [ROLE_AXIS] = THEME_DIM,
+	    [ROLE_READ] = THEME_BOLD,
+	    [ROLE_LAT_MEAN] = THEME_BOLD,
+	    [ROLE_TEMP] = THEME_BOLD,
+	    [ROLE_WARN] = THEME_BOLD,
+	    [ROLE_ERROR] = THEME_REVERSE | THEME_BOLD,
+	    [ROLE_CPU_USER] = THEME_BOLD,
+	    [ROLE_CPU_SYSTEM] = THEME_REVERSE,
+	    [ROLE_CPU_IOWAIT] = THEME_DIM,
+	    [ROLE_CPU_IRQ] = THEME_UNDERLINE,
+	    [ROLE_BIGNUM] = THEME_BOLD,
+	};
+	if (r <= ROLE_NONE || r >= ROLE_COUNT)
+		return 0;
+	if (colour || t->mono)
+		return t->role[r].attrs;
+	return fallback[r];
+}
+
+char theme_glyph(enum role r)
+{
+	switch (r) {
+	case ROLE_READ:
+		return '+';
+	case ROLE_WRITE:
+		return 'x';
+	case ROLE_LAT_MEAN:
+		return '*';
+	case ROLE_LAT_P99:
+		return 'o';
+	case ROLE_TEMP:
+		return '#';
+	case ROLE_CPU_USER:
+		return '|';
+	case ROLE_CPU_SYSTEM:
+		return '=';
+	case ROLE_CPU_IOWAIT:
+		return '.';
+	case ROLE_CPU_IRQ:
+		return '^';
+	default:
+		return 0;
+	}
+}
+
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')

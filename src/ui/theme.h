@@ -81,6 +81,18 @@ int theme_load(const char *path, struct theme *t, char *err, size_t errlen);
  * the 16/8 ANSI colours; indexes above the range fold down likewise.
  * Returns -1 for COLOUR_DEFAULT (the terminal's own). */
 int theme_colour_index(const struct colour *c, int ncolors);
+/* The attributes (THEME_*) role @r gets from @t: its own with @colour; on
+ * a terminal without colour (no has_colors(), fewer than 8, or a mono
+ * theme) a colour theme's roles fall back to attributes alone (the cursor
+ * line reverse, headers bold underline, warnings bold, errors reverse bold,
+ * as themes/mono.theme), so nothing is told apart by colour only; a mono
+ * theme keeps its own. */
+unsigned theme_attrs(const struct theme *t, enum role r, bool colour);
+/* Without colour, the glyph a strip or bar cell of series role @r is drawn
+ * with, so series stay apart: read '+', write 'x', latency mean '*', p99
+ * 'o', temperature '#', CPU user '|', system '=', iowait '.', irq '^'; 0
+ * for other roles. */
+char theme_glyph(enum role r);
 /* Finds the theme directory: $NVSCOPE_THEMES, ./themes, <exe>/../share/
  * nvscope/themes, /usr/share/nvscope/themes.  0 with @dir set, or -ENOENT. */
 int theme_dir(char *dir, size_t len);

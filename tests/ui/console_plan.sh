@@ -72,6 +72,13 @@ u_keys Enter
 u_wait 'PLAN tiny-plan' 10
 u_wait 'Plan tiny-plan' 5
 u_keys s
+u_wait 'Stop the plan\? .*\(y/n\)' 5   # a plan's stop is confirmed
+u_keys n
+u_wait 'the plan goes on' 5
+u_screen | grep -q 'STOPPED tiny-plan' && fail "n stopped the plan"
+u_keys s
+u_wait 'Stop the plan\?' 5
+u_keys y
 u_wait 'STOPPED tiny-plan' 20
 u_wait 'plan tiny-plan stopped' 5
 grep -q '"status":[[:space:]]*"interrupted"' "$RES2/meta.json" || fail "meta.json not interrupted"

@@ -344,6 +344,41 @@ START_TEST(test_health_read_bad_path)
 }
 END_TEST
 
+/* The critical warning in the NVMe spec's words, one decoder for the
+ * console and `nvscope health`. */
+START_TEST(test_cw_text)
+{
+	struct dev_health h = { .critical_warning = 0x04 };
+	char buf[160], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_str_eq(dev_cw_label(0), "spare below threshold");
+	ck_assert_str_eq(dev_cw_label(2), "reliability degraded");
+	ck_assert_str_eq(dev_cw_label(5), "PMR read-only");
+	ck_assert_ptr_null(dev_cw_label(6));
+	ck_assert_uint_eq(dev_cw_text(0, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "");
+	dev_cw_text(0x04, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "reliability degraded");
+	dev_cw_text(0x3f, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "spare below threshold, temperature, reliability degraded, "
+			      "read-only, volatile backup failed, PMR read-only");
+	dev_cw_text(0x88, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "read-only, reserved bit 7");
+	/* a short buffer: cut, NUL-terminated, and the caller can tell */
+	ck_assert_uint_gt(dev_cw_text(0x3f, buf, 10), 9);
+	ck_assert_uint_eq(strlen(buf), 9);
+
+	f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	dev_health_print(&h, "/dev/nvme1", f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "0x04 reliability degraded\n"));
+	free(out);
+}
+END_TEST
+
 Suite *devmodel_suite(void)
 {
 	Suite *s = suite_create("devmodel");
@@ -356,6 +391,7 @@ Suite *devmodel_suite(void)
 	tcase_add_test(t, test_table);
 	tcase_add_test(t, test_files);
 	tcase_add_test(t, test_health_decode);
+	tcase_add_test(t, test_cw_text);
 	tcase_add_test(t, test_health_read_bad_path);
 	suite_add_tcase(s, t);
 	return s;

@@ -104,12 +104,95 @@ START_TEST(files_found_by_identity)
 }
 END_TEST
 
+/* Serials whole or not at all, never silently cut; the critical warning
+ * on the controller's rows. */
+START_TEST(fit_columns_health)
+{
+	char buf[64];
+	ck_assert(!devrows_fit(buf, sizeof(buf), "S123", 6, false));
+	ck_assert_str_eq(buf, "S123  ");
+	ck_assert(devrows_fit(buf, sizeof(buf), "SAMSUNG MZQL21T9HCJR", 8, false));
+	ck_assert_str_eq(buf, "SAMSUNG\xe2\x80\xa6");
+	ck_assert(devrows_fit(buf, sizeof(buf), "SAMSUNG MZQL21T9HCJR", 8, true));
+	ck_assert_str_eq(buf, "SAMSUNG~");
+	ck_assert(!devrows_fit(buf, sizeof(buf), "12345678", 8, true));
+	ck_assert_str_eq(buf, "12345678");
+
+	struct devrow r[2];
+	memset(r, 0, sizeof(r));
+	snprintf(r[0].serial, sizeof(r[0].serial), "NVSVMSERIALB0002X"); /* 17 */
+	snprintf(r[0].model, sizeof(r[0].model), "QEMU NVMe Ctrl");
+	snprintf(r[0].path, sizeof(r[0].path), "/dev/nvme1");
+	r[0].nvme = true;
+	r[1] = r[0];
+	r[1].depth = 1;
+	snprintf(r[1].path, sizeof(r[1].path), "/dev/nvme1n1");
+	snprintf(r[1].ctrl, sizeof(r[1].ctrl), "/dev/nvme1");
+	struct devcols c;
+	devrows_columns(r, 2, 132, &c);
+	ck_assert_int_ge(c.serial, 17);
+	ck_assert_int_ge(c.model, 14);
+	devrows_columns(r, 2, 80, &c);
+	ck_assert_int_eq(c.serial, 0); /* left out, not cut */
+	ck_assert_int_ge(c.model, 8);
+
+	struct dev_health h = {
+	    .critical_warning = DEV_CW_RELIABILITY, .temperature_valid = true, .temperature_c = 50};
+	devrows_set_health(r, 2, "/dev/nvme1", &h);
+	ck_assert_uint_eq(r[0].crit, DEV_CW_RELIABILITY);
+	ck_assert_uint_eq(r[1].crit, DEV_CW_RELIABILITY);
+	ck_assert(r[0].temp_valid && r[1].used_valid);
+	h.critical_warning = 0;
+	devrows_set_health(r, 2, "/dev/nvme0", &h); /* another controller */
+	ck_assert_uint_eq(r[0].crit, DEV_CW_RELIABILITY);
+}
+END_TEST
+
+/* Generic nodes: found in the nvme-generic class when libnvme did not
+ * name them, and listed under their namespace. */
+START_TEST(generic_rows)
+{
+	char tmp[] = "/tmp/nvs-ngXXXXXX", p[256];
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(p, sizeof(p), "%s/ng1n1", tmp); /* stands for both class and /dev */
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct dev_list *l = dev_list_new();
+	struct dev_ctrl *c = dev_list_add_ctrl(l);
+	snprintf(c->name, sizeof(c->name), "nvme1");
+	snprintf(c->path, sizeof(c->path), "/dev/nvme1");
+	for (int i = 1; i <= 2; i++) {
+		struct dev_ns *ns = dev_ctrl_add_ns(c);
+		snprintf(ns->name, sizeof(ns->name), "nvme1n%d", i);
+		snprintf(ns->block_device, sizeof(ns->block_device), "/dev/nvme1n%d", i);
+	}
+	dev_generic_fill(c, tmp, tmp);
+	ck_assert_str_eq(c->namespaces[0].generic_device, p);
+	ck_assert_str_eq(c->namespaces[1].generic_device, ""); /* no ng1n2 */
+	struct devrow *r = NULL;
+	int n = devrows_build(l, false, &r);
+	ck_assert_int_eq(n, 4); /* nvme1, nvme1n1, ng1n1, nvme1n2 */
+	ck_assert_str_eq(r[2].name, "ng1n1");
+	ck_assert_int_eq(r[2].depth, 2);
+	ck_assert_str_eq(r[2].path, p);
+	ck_assert(!r[2].selectable);
+	ck_assert_str_eq(r[3].name, "nvme1n2");
+	free(r);
+	dev_list_free(l);
+	unlink(p);
+	rmdir(tmp);
+}
+END_TEST
+
 Suite *devrows_suite(void)
 {
 	Suite *s = suite_create("devrows");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, tree_and_marks);
 	tcase_add_test(tc, files_found_by_identity);
+	tcase_add_test(tc, fit_columns_health);
+	tcase_add_test(tc, generic_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

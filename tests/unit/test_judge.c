@@ -75,11 +75,11 @@ START_TEST(test_critical_warning_named)
 	d.health.critical_warning = DEV_CW_SPARE;
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_str_eq(find(&v, "critical_warning")->text,
-			 "critical warning: available spare below threshold");
+			 "critical warning: spare below threshold");
 	d.health.critical_warning = DEV_CW_VOLATILE_MEM;
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_str_eq(find(&v, "critical_warning")->text,
-			 "critical warning: volatile memory backup failed");
+			 "critical warning: volatile backup failed");
 	d.health.critical_warning = DEV_CW_PMR_RO;
 	judge_drive(&d, 1, 0, &t, &v);
 	ck_assert_str_eq(find(&v, "critical_warning")->text, "critical warning: PMR read-only");

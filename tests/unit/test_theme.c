@@ -147,6 +147,28 @@ START_TEST(shipped_themes_parse)
 }
 END_TEST
 
+/* No colour: every colour theme falls back to attributes (the cursor line
+ * reverse), a mono theme keeps its own; series get distinct glyphs. */
+START_TEST(nocolour_fallback)
+{
+	struct theme t;
+	theme_default(&t);
+	ck_assert_uint_eq(t.role[ROLE_SELECTED].attrs & THEME_REVERSE, 0); /* colour only */
+	ck_assert_uint_eq(theme_attrs(&t, ROLE_SELECTED, true), t.role[ROLE_SELECTED].attrs);
+	ck_assert(theme_attrs(&t, ROLE_SELECTED, false) & THEME_REVERSE);
+	ck_assert(theme_attrs(&t, ROLE_ERROR, false) & THEME_REVERSE);
+	ck_assert(theme_attrs(&t, ROLE_HEADER, false) & THEME_BOLD);
+	ck_assert_uint_eq(theme_attrs(&t, ROLE_NONE, false), 0);
+	t.mono = true;
+	t.role[ROLE_SELECTED].attrs = THEME_UNDERLINE;
+	ck_assert_uint_eq(theme_attrs(&t, ROLE_SELECTED, false), THEME_UNDERLINE);
+	ck_assert(theme_glyph(ROLE_READ) && theme_glyph(ROLE_WRITE));
+	ck_assert_int_ne(theme_glyph(ROLE_READ), theme_glyph(ROLE_WRITE));
+	ck_assert_int_ne(theme_glyph(ROLE_LAT_MEAN), theme_glyph(ROLE_LAT_P99));
+	ck_assert_int_eq(theme_glyph(ROLE_NORMAL), 0);
+}
+END_TEST
+
 Suite *theme_suite(void)
 {
 	Suite *s = suite_create("theme");
@@ -156,6 +178,7 @@ Suite *theme_suite(void)
 	tcase_add_test(tc, good_file);
 	tcase_add_test(tc, bad_files);
 	tcase_add_test(tc, shipped_themes_parse);
+	tcase_add_test(tc, nocolour_fallback);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -148,8 +148,8 @@ cp /tmp/out /tmp/chk1.json
 v=$(verdicts /tmp/chk1.json)
 if [ "$v" = "$A=PASS $B=FAIL " ]; then ok "check quick: $v"; else bad "check quick verdicts: '$v'"; grep -E '"(serial|text)"' /tmp/chk1.json | sed 's/^/   /'; fi
 w=$(awk '/^\t\t\t"serial":/ { s = $2; gsub(/[",]/, "", s) }
-	/^\t\t\t"reasons":.*"critical warning: available spare below threshold"/ { print s }' /tmp/chk1.json)
-if [ "$w" = "$B" ]; then ok "check names B's warning: critical warning: available spare below threshold"; else bad "warning reason for '$w'"; fi
+	/^\t\t\t"reasons":.*"critical warning: spare below threshold"/ { print s }' /tmp/chk1.json)
+if [ "$w" = "$B" ]; then ok "check names B's warning: critical warning: spare below threshold"; else bad "warning reason for '$w'"; fi
 check "check saved per-serial verdicts" test -s "/tmp/chk1/$A/verdict.json" -a -s "/tmp/chk1/$B/verdict.csv"
 check "check saved health before and after" test -s "/tmp/chk1/$B/health-before.json" -a -s "/tmp/chk1/$B/health-after.json"
 expect_rc 1 "check --profile rma (self-test, error log)" nvscope check --all-nvme --profile rma --json -o /tmp/chk2

@@ -10,6 +10,10 @@
 # 2. "multipath": two controllers (serial NVSCOPE-MP) in one NVMe subsystem
 #             sharing ns1 32 MiB LBA 512 and ns2 16 MiB LBA 4096: the block
 #             devices follow the subsystem (nvme1 reaches nvme0n1).
+# 3. "console": the console inside the guest on its serial line, driven
+#             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
+#             critical warning (boot_console); NVS_VM_ONLY=console runs
+#             only this boot.
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -75,7 +79,10 @@ MODDIR=$KDIR/lib/modules/$KVER
 
 # ---- initramfs
 RUN=$(mktemp -d "$CACHE/run.XXXXXX")
-cleanup() { [ "${NVS_VM_KEEP:-0}" = 1 ] && echo "check-vm: kept $RUN" >&2 || rm -rf "$RUN"; }
+cleanup() {
+	tmux -L "nvs-vm-$$" kill-server 2>/dev/null || true # boot_console's terminal
+	[ "${NVS_VM_KEEP:-0}" = 1 ] && echo "check-vm: kept $RUN" >&2 || rm -rf "$RUN"
+}
 trap cleanup EXIT
 R=$RUN/root
 mkdir -p "$R"/{usr/bin,usr/lib,usr/lib64,proc,sys,dev,tmp,run,root,etc/vm}
@@ -87,6 +94,10 @@ cp "$BIN" "$R/usr/bin/nvscope"
 cp "$TOP/tests/vm/guest.sh" "$R/etc/vm/guest.sh"
 mkdir -p "$R/usr/share/nvscope/presets/checks"
 cp "$TOP/presets/checks/"*.ini "$R/usr/share/nvscope/presets/checks/"
+# terminfo for the console on the serial line (TERM=vt100)
+for t in /lib/terminfo/v/vt100 /usr/share/terminfo/v/vt100; do
+	[ -e "$t" ] && cp -L --parents -t "$R" "$t"
+done
 libs=$(ldd "$BIN" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}')
 # shellcheck disable=SC2086
 cp -L --parents -t "$R" $libs
@@ -110,6 +121,7 @@ NVS_VM_SER_A=$SER_A
 NVS_VM_SER_B=$SER_B
 NVS_VM_CW_B=$CW_B
 NVS_VM_SER_MP=$SER_MP
+NVS_VM_SER_D=NVSCOPE-LONGSER-B2
 EOF
 cat >"$R/init" <<'EOF'
 #!/bin/sh
@@ -132,6 +144,26 @@ while [ "$(ls /dev | grep -cE '^nvme[0-9]+n[0-9]+$')" -lt "$NBLK" ] && [ $i -lt 
 done
 stty -F /dev/ttyS2 raw -echo 2>/dev/null
 . /etc/vm/env
+if [ "$NVS_VM_MODE" = console ]; then
+	# the console at the rack: on the serial line, TERM=vt100, no UTF-8,
+	# the size set with stty (the guest cannot learn the host's); first the
+	# setup screen, then a read run on the namespace of the controller with
+	# the critical warning (its health strip)
+	stty -F /dev/ttyS0 rows 30 cols 132
+	setsid cttyhack sh -c 'cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --results /tmp/res'
+	rc=$?
+	stty -F /dev/ttyS0 rows 24 cols 80 # the second run at 80x24
+	for c in /sys/class/nvme/nvme*; do
+		grep -q "$NVS_VM_SER_D" "$c/serial" && t=/dev/${c##*/}n1
+	done
+	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $t \
+		--rw=randread --iodepth=4 --runtime=600s --results /tmp/res2"
+	rc2=$?
+	[ "$rc" = 0 ] && rc=$rc2
+	echo "$rc" >/dev/ttyS1
+	sync
+	poweroff -f
+fi
 export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
@@ -175,6 +207,96 @@ boot() {
 	return "$rc"
 }
 
+# boot_console: the console inside the guest on its serial line, driven
+# from a tmux pane that is the technician's terminal (TERM=vt100, no
+# colour, no UTF-8): two controllers with long serials, one with SMART
+# critical warning bit 2 (reliability degraded).  Asserts the warning named
+# on the main screen, both serials whole, the generic node listed, the
+# cursor row visible without colour (reverse video).  Returns 0 or 1.
+SER_C=NVSCOPE-LONG-A0001 SER_D=NVSCOPE-LONGSER-B2
+boot_console() {
+	local sock=nvs-vm-$$ fail=0 n scr
+	: >"$RUN/status"
+	mk c1 32M; mk d1 32M
+	echo "== check-vm: console on the serial line"
+	tmux -L "$sock" -f /dev/null new-session -d -s vm -x 132 -y 30 \
+		"timeout --foreground $TMO taskset -c $CPU qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+		-m 1G -smp 1 -bios /usr/share/qemu/qboot.rom -vga none -display none -nic none \
+		-no-reboot -chardev stdio,id=s0,signal=off -serial chardev:s0 \
+		-serial file:$RUN/status -serial file:$RUN/out -monitor none \
+		-kernel $KERNEL -initrd $RUN/initrd.cpio \
+		-append 'console=ttyS0 quiet panic=-1 nvme_core.io_timeout=120 nvs_mode=console nvs_nblk=2' \
+		-device nvme,id=cc,serial=$SER_C -drive $(d c1) -device $(ns c1 cc 1 512) \
+		-device nvme,id=cd,serial=$SER_D,smart_critical_warning=4 \
+		-drive $(d d1) -device $(ns d1 cd 1 512); echo VM-EXIT; sleep 600" ||
+		{ echo "check-vm: tmux failed" >&2; return 1; }
+	tmux -L "$sock" set-option -t vm window-size manual >/dev/null 2>&1 || true
+	vscreen() { tmux -L "$sock" capture-pane -p -t vm; }
+	vwait() { # REGEX SECONDS
+		local i=$(($2 * 2))
+		while [ $i -gt 0 ]; do
+			vscreen | grep -Eq -- "$1" && return 0
+			sleep 0.5; i=$((i - 1))
+		done
+		return 1
+	}
+	vcheck() { # NAME COMMAND...
+		local name=$1; shift
+		if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; fail=1; fi
+	}
+	if vwait 'Devices' "$TMO"; then
+		vwait 'CRITICAL' 30 || true
+		sleep 2
+		scr=$(vscreen)
+		vcheck "console: the critical warning named (reliability degraded)" \
+			grep -q 'CRITICAL: reliability degraded' <<<"$scr"
+		vcheck "console: serial $SER_C whole" grep -q -- "$SER_C" <<<"$scr"
+		vcheck "console: serial $SER_D whole" grep -q -- "$SER_D" <<<"$scr"
+		vcheck "console: generic node listed under its namespace" \
+			grep -Eq '^ +ng[0-9]+n1 ' <<<"$scr"
+		local esc
+		esc=$(tmux -L "$sock" capture-pane -p -e -t vm)
+		# the cursor row: reverse video from its first column on
+		n=$(sed '1d;$d' <<<"$esc" | grep -E $'^\e\\[([0-9;]*;)?7[;m]' | grep -c nvme || true)
+		vcheck "console: cursor row in reverse video without colour" [ "$n" -ge 1 ]
+		n=$(grep -c $'\e\\[[0-9;]*3[0-7][;m]' <<<"$esc" || true)
+		vcheck "console: no colour sent" [ "$n" = 0 ]
+		vscreen # the screen, for the log
+		tmux -L "$sock" resize-window -t vm -x 80 -y 24 >/dev/null 2>&1 || true
+		tmux -L "$sock" send-keys -t vm q
+		# the run on the warned controller's namespace, at 80x24: its
+		# health strip, then the Devices pane (v)
+		if vwait 'Health .*(CRITICAL: )?reliability degraded' 120; then
+			echo "ok: console: the critical warning named on the health strip (80x24)"
+		else
+			echo "FAIL: console: the critical warning not on the health strip"; fail=1
+		fi
+		vscreen
+		tmux -L "$sock" send-keys -t vm v
+		if vwait 'nvme[0-9]+ .*reliability degraded' 30; then
+			echo "ok: console: the critical warning named on the Devices pane at 80x24"
+		else
+			echo "FAIL: console: the critical warning cut at 80x24"; fail=1
+		fi
+		vscreen
+		tmux -L "$sock" send-keys -t vm q
+		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
+	else
+		echo "FAIL: console: never drawn"; fail=1
+		vscreen | tail -20 >&2
+	fi
+	vwait 'VM-EXIT' 120 || { echo "FAIL: console: the guest did not end"; fail=1; }
+	vcheck "console: quit with status 0" [ "$(tr -dc '0-9\n' <"$RUN/status" | head -1)" = 0 ]
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -f "$RUN"/*.img
+	return "$fail"
+}
+if [ "${NVS_VM_ONLY:-}" = console ]; then
+	rc3=0
+	boot_console || rc3=$?
+	exit "$rc3"
+fi
+
 # 1. two controllers with distinct serials, LBA sizes 512 and 4096
 mk a1 64M; mk a2 32M; mk b1 48M
 rc1=0
@@ -193,6 +315,14 @@ boot "multipath subsystem" multipath 2 \
 	-drive "$(d m1)" -device "nvme-ns,drive=m1,nsid=1" \
 	-drive "$(d m2)" -device "nvme-ns,drive=m2,nsid=2,logical_block_size=4096,physical_block_size=4096" || rc2=$?
 rm -f "$RUN"/*.img
-echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2 (kernel $KVER)"
+# 3. the console on the guest's serial line (tmux is the terminal)
+rc3=0
+if command -v tmux >/dev/null; then
+	boot_console || rc3=$?
+else
+	echo "check-vm: console on the serial line skipped (no tmux)"
+fi
+echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER)"
 [ "$rc1" = 0 ] || exit "$rc1"
-exit "$rc2"
+[ "$rc2" = 0 ] || exit "$rc2"
+exit "$rc3"

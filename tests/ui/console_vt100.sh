@@ -1,0 +1,69 @@
+#!/bin/bash
+# console_vt100.sh - a colourless terminal (TERM=vt100, no UTF-8, as at a
+# rack's serial console): the cursor row is shown in reverse video (SGR 7),
+# not by colour alone; the strips draw read and write with distinct glyphs
+# and the legend says which.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+t_loop 64M
+u_start 100 30 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" --results "$T_TMP/res"
+u_wait 'Devices' 10
+# the cursor is on the first row of the Devices pane: its line carries
+# reverse video (and no colour at all is sent)
+E=$(u_tmux capture-pane -p -e -t ui)
+echo "$E" | grep -q $'\e\\[[0-9;]*3[0-7][;m]' && fail "colour sent to a vt100"
+echo "$E" | sed -n 4p | grep -Eq $'\e\\[([0-9;]*;)?7[;m]' || {
+	echo "$E" | cat -v | head -6 >&2
+	fail "cursor row not in reverse video"
+}
+ok "vt100: cursor row in reverse video, no colour"
+
+# sel: the text of the highlighted (reverse video) rows between the title
+# and the status bar
+sel() { u_tmux capture-pane -p -e -t ui | sed '1d;$d' | grep -E $'\e\\[([0-9;]*;)?7[;m]' | sed 's/\x1b\[[0-9;]*m//g'; }
+# End as xterm sends it (vt100's terminfo has no kend): decoded, not '4'
+u_keys Tab
+u_wait '\[Presets\]' 5
+u_text $'\e[4~'
+sleep 0.5
+sel | grep -q 'thread-qd-grid' || { sel >&2; fail "End did not reach the last entry"; }
+sel | grep -q '4k-' && fail "End was taken as the letter 4"
+u_text $'\e[1~'
+sleep 0.5
+sel | grep -q '128k-seqread' || { sel >&2; fail "Home did not reach the first entry"; }
+u_text $'\e[99~x'  # unknown sequence dropped whole; x is a key of its own (none)
+u_text 'G'
+sleep 0.5
+sel | grep -q 'thread-qd-grid' || fail "G (End's letter) did not reach the last entry"
+# letters jump only after '/': q here is quit, not a jump
+u_text '/o'
+sleep 0.5
+sel | grep -q 'oltp' || { sel >&2; fail "/o did not jump to oltp"; }
+ok "vt100 keys: End/Home decoded, unknown sequences dropped, letters for them, / jump"
+
+u_keys '?'
+u_wait 'TERM=vt100 has:' 5
+u_screen | grep -q 'lacks (use):.*Home(g)' || fail "help does not say what this terminal lacks"
+u_keys x
+sleep 0.3
+u_keys Tab Tab # back to Devices
+ok "help shows what this terminal has"
+
+# a read run on the loop device: reads drawn with '+', legend '+read'
+u_keys a
+u_wait 'Add target' 5
+u_text "$LOOP"
+u_keys Enter
+u_wait "added and marked" 5
+u_keys Tab 4 Enter
+u_wait 'RUNNING 4k-randread' 10
+u_wait '\+read xwrite' 10
+u_wait '^ +[0-9.]+[kM]?\|.* \+' 15
+S=$(u_screen)
+echo "$S" | grep -q '\*mean op99' || fail "latency legend without glyphs"
+ok "vt100: series glyphs and legends"
+u_keys q
+u_wait 'y/n|Quit' 5
+u_keys y
+u_restored
+ok "quit, terminal restored"
