@@ -26,7 +26,8 @@ u_keys Tab
 u_wait '\[Presets\]' 5
 u_text $'\e[4~'
 sleep 0.5
-sel | grep -q 'thread-qd-grid' || { sel >&2; fail "End did not reach the last entry"; }
+last=$(ls "$NVS_TOP"/presets/plans/*.ini | sed 's#.*/##; s/\.ini$//' | LC_ALL=C sort | tail -n 1)
+sel | grep -q "plan:$last" || { sel >&2; fail "End did not reach the last entry (plan:$last)"; }
 sel | grep -q '4k-' && fail "End was taken as the letter 4"
 u_text $'\e[1~'
 sleep 0.5
@@ -34,7 +35,7 @@ sel | grep -q '128k-seqread' || { sel >&2; fail "Home did not reach the first en
 u_text $'\e[99~x'  # unknown sequence dropped whole; x is a key of its own (none)
 u_text 'G'
 sleep 0.5
-sel | grep -q 'thread-qd-grid' || fail "G (End's letter) did not reach the last entry"
+sel | grep -q "plan:$last" || fail "G (End's letter) did not reach the last entry"
 # letters jump only after '/': q here is quit, not a jump
 u_text '/o'
 sleep 0.5
