@@ -1,10 +1,11 @@
 /* runjob.c - one headless job: start, drain the rings, join, merge. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "io/runjob.h"
-#include "report/csv.h"
+#include "stats/series.h"
 
 static int copy_series(struct series *dst, const struct series *src)
 {

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/csv.h"
 #include "stats/collect.h"
 
 #define WINDOW 16

@@ -8,29 +8,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 #include "stats/sample.h"
-
-/* One interval of one target (or of the aggregate). */
-struct point {
-	double t;                 /* end of interval, s since the job's start */
-	double dt;                /* interval length, s */
-	double iops[NVS_NDIR];
-	double bw[NVS_NDIR];      /* bytes/s */
-	double lat_mean_us[NVS_NDIR];
-	double lat_p99_us[NVS_NDIR];
-	double lat_max_us[NVS_NDIR];
-	double lat_mean_all_us;   /* both directions */
-	double lat_p99_all_us;
-	uint64_t errors;
-	double cpu_pct;           /* worker threads, % of one core */
-	unsigned workers;         /* workers that reported (< expected: drops) */
-	int ramp;                 /* 1 during ramp_time */
-};
-
-/* A growing array of points. */
-struct series {
-	struct point *pt;
-	size_t n, cap;
-};
+#include "stats/series.h"
 
 struct collect;
 
