@@ -3,8 +3,11 @@
  * Feeds NTARGETS targets x SECONDS simulated 1-s intervals of samples (one
  * worker per target, a few latency buckets per direction, as a worker emits
  * them) through the real consumer path: collect_sample() -> the collector's
- * rows -> the run's history series, as ui/session.c does it every frame
- * (session_keep below is that path, in the same order).  No I/O, no
+ * rows -> the run's history series, as ui/session.c does it: the collector
+ * hands each row to a hook (collect_on_point) that pushes it onto the
+ * target's history, so the history is the one copy (before issue 11's
+ * change the collector kept its own series and the session copied it every
+ * frame: run with --copy for that path).  No I/O, no
  * ncurses: only what grows with the length of a run.  Prints the size of a
  * history point, the process's peak RSS and the ratio to the goal (issue
  * 11: <= 64 MiB for 24 targets x 16,000 s).  Built and run by
@@ -31,8 +34,21 @@ static double status_mib(const char *key)
 	return kb / 1024.0;
 }
 
+static struct series *hist;
+
+/* ui/session.c on_point: the row onto its target's history */
+static void keep(int t, const struct point *pt, void *arg)
+{
+	(void)arg;
+	if (series_push(&hist[t + 1], pt))
+		exit(1);
+}
+
 int main(int argc, char **argv)
 {
+	int copy = argc > 1 && !strcmp(argv[1], "--copy");
+	argc -= copy;
+	argv += copy;
 	unsigned ntargets = argc > 1 ? (unsigned)atoi(argv[1]) : 24;
 	unsigned seconds = argc > 2 ? (unsigned)atoi(argv[2]) : 16000;
 	if (!ntargets || ntargets > NVS_MAX_TARGETS || !seconds) {
@@ -42,7 +58,7 @@ int main(int argc, char **argv)
 	double base = status_mib("VmRSS:");
 	unsigned *wt = calloc(ntargets, sizeof(*wt));
 	struct sample *smp = calloc(1, sizeof(*smp));
-	struct series *hist = calloc(ntargets + 1, sizeof(*hist));
+	hist = calloc(ntargets + 1, sizeof(*hist));
 	size_t *seen = calloc(ntargets + 1, sizeof(*seen));
 	if (!wt || !smp || !hist || !seen)
 		return 1;
@@ -51,6 +67,8 @@ int main(int argc, char **argv)
 	struct collect *c = collect_new(ntargets, ntargets, wt, 1000000000ull);
 	if (!c)
 		return 1;
+	if (!copy)
+		collect_on_point(c, keep, NULL);
 	for (unsigned s = 0; s < seconds; s++) {
 		for (unsigned w = 0; w < ntargets; w++) {
 			memset(smp, 0, sizeof(*smp));
@@ -76,8 +94,8 @@ int main(int argc, char **argv)
 			}
 			collect_sample(smp, c);
 		}
-		/* the console's frame: new rows onto the run's history */
-		for (int t = -1; t < (int)ntargets; t++) {
+		/* --copy: the old frame, new rows copied onto the run's history */
+		for (int t = -1; copy && t < (int)ntargets; t++) {
 			const struct series *src = collect_series(c, t);
 			for (; src && seen[t + 1] < src->n; seen[t + 1]++)
 				if (series_push(&hist[t + 1], &src->pt[seen[t + 1]]))
@@ -89,8 +107,9 @@ int main(int argc, char **argv)
 	size_t points = 0;
 	for (unsigned t = 0; t <= ntargets; t++)
 		points += hist[t].n;
-	printf("targets %u  seconds %u  points %zu  sizeof(struct point) %zu B\n", ntargets,
-	       seconds, points, sizeof(struct point));
+	printf("%s: targets %u  seconds %u  points %zu  sizeof(struct point) %zu B\n",
+	       copy ? "collector + copy" : "one copy", ntargets, seconds, points,
+	       sizeof(struct point));
 	printf("rss start %.1f MiB  end %.1f MiB  peak %.1f MiB\n", base, rss, hwm);
 	printf("peak %.1f MiB / goal %.0f MiB = %.2f\n", hwm, GOAL_MIB, hwm / GOAL_MIB);
 	collect_free(c);
