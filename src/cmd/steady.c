@@ -3,7 +3,7 @@
  * CSV, a plan's rounds.csv, or a fio IOPS/BW log (write_iops_log: "msec,
  * value, ddir, bs[, off]").
  * Each value is one round, unless --round SECONDS averages the samples into
- * rounds of that length.  Prints the verdict of every window, or with
+ * rounds of that length - cut by stats/rounds.c, the console's own cut.  Prints the verdict of every window, or with
  * --json one object: {"attained", "round", "window_avg", "range_pct",
  * "slope_pct"} describing the first window that attains steady state (the
  * last window when none does; nulls when the series is too short). */
