@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 	unsigned ntargets = argc > 1 ? (unsigned)atoi(argv[1]) : 24;
 	unsigned seconds = argc > 2 ? (unsigned)atoi(argv[2]) : 16000;
 	if (!ntargets || ntargets > NVS_MAX_TARGETS || !seconds) {
-		fprintf(stderr, "usage: console-rss [TARGETS (1..%d)] [SECONDS]\n", NVS_MAX_TARGETS);
+		fprintf(stderr, "usage: console-rss [TARGETS (1..%d)] [SECONDS]\n",
+			NVS_MAX_TARGETS);
 		return 2;
 	}
 	double base = status_mib("VmRSS:");

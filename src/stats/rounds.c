@@ -59,8 +59,7 @@ void rounds_release(struct rounds *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int rounds_build(const struct point *pt, size_t n, double origin, double round_s,
-		 struct rounds *r)
+int rounds_build(const struct point *pt, size_t n, double origin, double round_s, struct rounds *r)
 {
 	r->n = 0;
 	if (!(round_s > 0))
@@ -108,8 +107,8 @@ void rounds_steady(const struct rounds *r, const struct steady_params *p, struct
 	out->left = out->attained && out->last.valid && !out->last.attained;
 }
 
-int rounds_build_values(const double *t, const double *dt, const double *v, size_t n,
-			double origin, double round_s, struct rounds *r)
+int rounds_build_values(const double *t, const double *dt, const double *v, size_t n, double origin,
+			double round_s, struct rounds *r)
 {
 	struct point *pt = calloc(n ? n : 1, sizeof(*pt));
 	if (!pt)

@@ -36,8 +36,7 @@ struct steady_view {
  * rounds count: the data must reach the round's end (within a quarter of
  * the last interval).  Replaces the contents of @r (grown as needed).
  * Returns the round count, or -ENOMEM / -EINVAL (round_s <= 0). */
-int rounds_build(const struct point *pt, size_t n, double origin, double round_s,
-		 struct rounds *r);
+int rounds_build(const struct point *pt, size_t n, double origin, double round_s, struct rounds *r);
 /* Appends one round.  0 or -ENOMEM. */
 int rounds_push(struct rounds *r, double t0, double t1, double v);
 /* Frees the arrays (not @r itself); NULL-safe. */
@@ -48,7 +47,7 @@ void rounds_steady(const struct rounds *r, const struct steady_params *p, struct
  * the tracked value, as `nvscope steady --round` reads them from a file
  * (ramp rows already left out).  Builds the points and calls rounds_build,
  * so the command and the console cut rounds one way.  Same returns. */
-int rounds_build_values(const double *t, const double *dt, const double *v, size_t n,
-			double origin, double round_s, struct rounds *r);
+int rounds_build_values(const double *t, const double *dt, const double *v, size_t n, double origin,
+			double round_s, struct rounds *r);
 
 #endif

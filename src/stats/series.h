@@ -22,19 +22,19 @@
  * interval's errors stay an exact count.  Code that reads a value field
  * through an offset (draw.c's plots) reads a float. */
 struct point {
-	double t;                 /* end of interval, s since the job's start */
-	double dt;                /* interval length, s */
-	double bw[NVS_NDIR];      /* bytes/s */
+	double t;	     /* end of interval, s since the job's start */
+	double dt;	     /* interval length, s */
+	double bw[NVS_NDIR]; /* bytes/s */
 	uint64_t errors;
 	float iops[NVS_NDIR];
 	float lat_mean_us[NVS_NDIR];
 	float lat_p99_us[NVS_NDIR];
 	float lat_max_us[NVS_NDIR];
-	float lat_mean_all_us;    /* both directions */
+	float lat_mean_all_us; /* both directions */
 	float lat_p99_all_us;
-	float cpu_pct;            /* worker threads, % of one core */
-	unsigned workers;         /* workers that reported (< expected: drops) */
-	int ramp;                 /* 1 during ramp_time */
+	float cpu_pct;	  /* worker threads, % of one core */
+	unsigned workers; /* workers that reported (< expected: drops) */
+	int ramp;	  /* 1 during ramp_time */
 };
 
 /* A growing array of points. */
