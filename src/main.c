@@ -3,6 +3,8 @@
 #include <string.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "io/runjob.h"
+#include "report/tracejson.h"
 
 static const struct {
 	const char *name;
@@ -36,6 +38,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	static const struct runjob_trace_fmt trace_fmt = {tracejson_build, tracejson_line};
+
+	runjob_set_trace_fmt(&trace_fmt); /* a replay's figures, for run, plan and the console */
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("nvscope %s\n", NVS_VERSION);
 		return NVS_EXIT_OK;

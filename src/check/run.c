@@ -400,13 +400,11 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	res->mbps = (result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE)) / 1e6;
 	res->seconds = r->runtime_s;
 	res->bytes = r->dir[NVS_READ].bytes + r->dir[NVS_WRITE].bytes;
-	struct hist h;
-	hist_init(&h);
-	hist_merge(&h, &r->dir[NVS_READ].lat);
-	hist_merge(&h, &r->dir[NVS_WRITE].lat);
-	if (h.n) {
-		res->lat_mean_us = hist_mean(&h) / 1e3;
-		res->lat_p99_us = (double)hist_percentile(&h, 99) / 1e3;
+	struct lat_all l;
+	result_lat_all(r, &l);
+	if (l.n) {
+		res->lat_mean_us = l.mean_us;
+		res->lat_p99_us = l.p99_us;
 	}
 	if (jj->role == JUDGE_ROLE_PERF && jj->ran && r->runtime_s > 0)
 		jj->figure = jj->random ? res->iops : res->mbps;

@@ -79,17 +79,15 @@ void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
 
 static void mrow_of(const struct result *res, struct mrow *m)
 {
-	static struct hist all; /* 16 KiB: one consumer thread only */
-	hist_init(&all);
-	hist_merge(&all, &res->dir[NVS_READ].lat);
-	hist_merge(&all, &res->dir[NVS_WRITE].lat);
+	struct lat_all all;
+	result_lat_all(res, &all);
 	m->riops = result_iops(res, NVS_READ);
 	m->wiops = result_iops(res, NVS_WRITE);
 	m->iops = m->riops + m->wiops;
 	m->mbps = (result_bw(res, NVS_READ) + result_bw(res, NVS_WRITE)) / 1e6;
-	m->mean_us = all.n ? hist_mean(&all) / 1000.0 : 0;
-	m->p99_us = all.n ? (double)hist_percentile(&all, 99.0) / 1000.0 : 0;
-	m->max_us = all.n ? (double)all.max / 1000.0 : 0;
+	m->mean_us = all.mean_us;
+	m->p99_us = all.p99_us;
+	m->max_us = all.max_us;
 	m->cpu = res->runtime_s > 0 ? (res->usr_s + res->sys_s) / res->runtime_s * 100.0 : 0;
 }
 

@@ -173,14 +173,11 @@ static void print_qd_table(FILE *f, const struct result *res, unsigned n)
 		"p99 us", "max us", "CPU %");
 	for (unsigned i = 0; i < n; i++) {
 		const struct result *r = &res[i];
-		struct hist h;
-		hist_init(&h);
-		hist_merge(&h, &r->dir[0].lat);
-		hist_merge(&h, &r->dir[1].lat);
+		struct lat_all l;
+		result_lat_all(r, &l);
 		fprintf(f, "%6u %12.0f %10.1f %10.1f %10.1f %10.1f %7.1f\n", r->iodepth,
 			result_total_iops(r), (result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE)) / 1e6,
-			hist_mean(&h) / 1e3, (double)hist_percentile(&h, 99) / 1e3,
-			(double)h.max / 1e3,
+			l.mean_us, l.p99_us, l.max_us,
 			r->runtime_s > 0 ? 100 * (r->usr_s + r->sys_s) / r->runtime_s : 0);
 	}
 }

@@ -3,7 +3,7 @@
  * CSV, a plan's rounds.csv, or a fio IOPS/BW log (write_iops_log: "msec,
  * value, ddir, bs[, off]").
  * Each value is one round, unless --round SECONDS averages the samples into
- * rounds of that length.  Prints the verdict of every window, or with
+ * rounds of that length - cut by stats/rounds.c, the console's own cut.  Prints the verdict of every window, or with
  * --json one object: {"attained", "round", "window_avg", "range_pct",
  * "slope_pct"} describing the first window that attains steady state (the
  * last window when none does; nulls when the series is too short). */
@@ -18,16 +18,19 @@
 #include "cmd/cmd.h"
 #include "report/csv.h"
 #include "report/rtable.h"
+#include "stats/rounds.h"
 #include "stats/steady.h"
 
 enum metric { M_IOPS, M_READ_IOPS, M_WRITE_IOPS, M_BW };
 
 struct raw {
-	double *t, *v; /* sample end time (s) and value */
+	double *t, *dt, *v; /* sample end time (s), length (s) and value */
 	size_t n, cap;
 };
 
-static int raw_push(struct raw *r, double t, double v)
+/* @dt < 0: not known (fio logs, rounds.csv): the spacing from the previous
+ * sample's end (from 0 for the first). */
+static int raw_push(struct raw *r, double t, double dt, double v)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 256;
@@ -35,13 +38,20 @@ static int raw_push(struct raw *r, double t, double v)
 		if (!nt)
 			return -ENOMEM;
 		r->t = nt;
+		double *nd = realloc(r->dt, cap * sizeof(double));
+		if (!nd)
+			return -ENOMEM;
+		r->dt = nd;
 		double *nv = realloc(r->v, cap * sizeof(double));
 		if (!nv)
 			return -ENOMEM;
 		r->v = nv;
 		r->cap = cap;
 	}
+	if (dt < 0)
+		dt = r->n ? t - r->t[r->n - 1] : t;
 	r->t[r->n] = t;
+	r->dt[r->n] = dt;
 	r->v[r->n++] = v;
 	return 0;
 }
@@ -97,7 +107,7 @@ static int read_fio_log(const char *path, FILE *f, int ddir, struct raw *r, char
 			r->v[r->n - 1] += val;
 			continue;
 		}
-		if (raw_push(r, t, val)) {
+		if (raw_push(r, t, -1, val)) {
 			snprintf(err, errlen, "%s: out of memory", path);
 			return -ENOMEM;
 		}
@@ -129,7 +139,7 @@ static int read_nvscope_csv(const char *path, enum metric m, struct raw *r, char
 			   : m == M_WRITE_IOPS ? p->iops[NVS_WRITE]
 			   : m == M_BW	       ? (p->bw[NVS_READ] + p->bw[NVS_WRITE]) / 1e6
 					       : p->iops[NVS_READ] + p->iops[NVS_WRITE];
-		rc = raw_push(r, p->t, v);
+		rc = raw_push(r, p->t, p->dt, v);
 	}
 	series_release(&s);
 	if (rc) {
@@ -161,47 +171,32 @@ static int read_rounds(const char *path, struct raw *r, char *err, size_t errlen
 			rc = -EINVAL;
 			break;
 		}
-		rc = raw_push(r, isfinite(te) ? te : (double)(i + 1), v);
+		rc = raw_push(r, isfinite(te) ? te : (double)(i + 1), -1, v);
 	}
 	rtab_free(&t);
 	return rc;
 }
 
-/* Averages samples into rounds of @len seconds by their end time: round k
- * holds the samples ending in (k*len, (k+1)*len].  A last round that the
- * samples do not reach the end of is incomplete and dropped. */
+/* Averages samples into rounds of @len seconds, the console's way
+ * (stats/rounds.h: by interval midpoint, time-weighted, complete rounds
+ * only).  The values go to *@out (malloc'd), their count to *@n. */
 static int make_rounds(const struct raw *r, double len, double **out, size_t *n)
 {
+	struct rounds rd = {0};
 	double tmax = r->t[r->n - 1];
 	uint64_t nr64;
 	/* a hostile series or --round must not make the count undefined or huge */
 	if (num_to_u64(ceil(tmax / len - 1e-9), 100000000, &nr64))
 		return -ERANGE;
-	size_t nr = nr64 ? (size_t)nr64 : 1;
-	double *sum = calloc(nr, sizeof(double)), *cnt = calloc(nr, sizeof(double));
-	if (!sum || !cnt) {
-		free(sum);
-		free(cnt);
-		return -ENOMEM;
+	int ret = rounds_build_values(r->t, r->dt, r->v, r->n, 0, len, &rd);
+	if (ret < 0) {
+		rounds_release(&rd);
+		return ret;
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		double k = ceil(r->t[i] / len - 1e-9) - 1;
-		uint64_t k64 = 0;
-		size_t ki = num_to_u64(k, nr - 1, &k64) ? (k > 0 ? nr - 1 : 0) : (size_t)k64;
-		sum[ki] += r->v[i];
-		cnt[ki] += 1;
-	}
-	size_t m = 0;
-	for (size_t k = 0; k < nr; k++) {
-		if (!cnt[k])
-			continue; /* a gap: no samples in that round */
-		if (k == nr - 1 && tmax + 1e-9 < (double)(k + 1) * len)
-			break;
-		sum[m++] = sum[k] / cnt[k];
-	}
-	free(cnt);
-	*out = sum;
-	*n = m;
+	*out = rd.v;
+	*n = rd.n;
+	free(rd.t0);
+	free(rd.t1);
 	return 0;
 }
 
@@ -426,6 +421,7 @@ int cmd_steady(int argc, char **argv)
 	free(vals);
 out_raw:
 	free(raw.t);
+	free(raw.dt);
 	free(raw.v);
 	return rc;
 }

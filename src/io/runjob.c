@@ -1,11 +1,11 @@
 /* runjob.c - one headless job: start, drain the rings, join, merge. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "io/runjob.h"
-#include "report/csv.h"
-#include "report/tracejson.h"
+#include "stats/series.h"
 
 static int copy_series(struct series *dst, const struct series *src)
 {
@@ -16,7 +16,16 @@ static int copy_series(struct series *dst, const struct series *src)
 	return 0;
 }
 
-/* The replay's own figures, per copy and over all (report/tracejson.h). */
+/* How a replay's figures become text: given by a higher layer (main.c sets
+ * report/tracejson's), so io/ includes nothing of report/. */
+static const struct runjob_trace_fmt *trace_fmt;
+
+void runjob_set_trace_fmt(const struct runjob_trace_fmt *f)
+{
+	trace_fmt = f;
+}
+
+/* The replay's own figures, per copy and over all. */
 static int trace_figures(const struct pool *p, const struct spec *s, struct runjob *out)
 {
 	unsigned n = pool_nworkers(p);
@@ -25,12 +34,16 @@ static int trace_figures(const struct pool *p, const struct spec *s, struct runj
 	const struct trace *t = pool_trace(p);
 	int rc = -ENOMEM;
 
+	if (!trace_fmt) {
+		rc = 0; /* nobody asked for them */
+		goto out;
+	}
 	if (!res || !ts)
 		goto out;
 	for (unsigned c = 0; c < n; c++)
 		pool_copy(p, c, &res[c], &ts[c]);
-	out->trace_json = tracejson_build(s, t, res, ts, n);
-	tracejson_line(t, ts, n, t->timed && !s->replay.no_stall, out->trace_line,
+	out->trace_json = trace_fmt->build(s, t, res, ts, n);
+	trace_fmt->line(t, ts, n, t->timed && !s->replay.no_stall, out->trace_line,
 		       sizeof(out->trace_line));
 	if (out->trace_json)
 		rc = 0;

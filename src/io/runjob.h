@@ -58,4 +58,17 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 /* Frees what runjob_run allocated in @r.  NULL-safe. */
 void runjob_release(struct runjob *r);
 
+/* A replay's figures as text (nvscope.trace JSON and one line), built by a
+ * higher layer (report/tracejson.c); main.c registers it once at start.
+ * Without it a replay reports no trace figures. */
+struct trace;
+struct replay_stats;
+struct runjob_trace_fmt {
+	char *(*build)(const struct spec *s, const struct trace *t, const struct result *res,
+		       const struct replay_stats *const *ts, unsigned n);
+	void (*line)(const struct trace *t, const struct replay_stats *const *ts, unsigned n,
+		     bool timed, char *buf, size_t len);
+};
+void runjob_set_trace_fmt(const struct runjob_trace_fmt *f);
+
 #endif

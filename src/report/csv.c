@@ -24,27 +24,6 @@ void csv_write_point(FILE *f, const struct point *p)
 		p->lat_max_us[1], (unsigned long long)p->errors, p->cpu_pct, p->ramp);
 }
 
-int series_push(struct series *s, const struct point *p)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct point *np = realloc(s->pt, cap * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		s->pt = np;
-		s->cap = cap;
-	}
-	s->pt[s->n++] = *p;
-	return 0;
-}
-
-void series_release(struct series *s)
-{
-	free(s->pt);
-	s->pt = NULL;
-	s->n = s->cap = 0;
-}
-
 int csv_parse_numbers(const char *s, double *v, int max, const char **rest)
 {
 	int n = 0;

@@ -11,10 +11,6 @@
  * read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp */
 void csv_write_header(FILE *f);
 void csv_write_point(FILE *f, const struct point *p);
-/* Appends one point to @s (grows it).  0 or -ENOMEM. */
-int series_push(struct series *s, const struct point *p);
-/* Frees the points of @s (not @s itself). */
-void series_release(struct series *s);
 /* Reads up to @max comma-separated numbers from @s into @v; *@rest (may be
  * NULL) points after the last one read.  Returns how many were read: a
  * field that is not a finite number (num_scan_double) ends the list. */

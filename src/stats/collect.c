@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/csv.h"
 #include "stats/collect.h"
 
 #define WINDOW 16
@@ -44,6 +43,8 @@ struct collect {
 	uint32_t *tmp;        /* scratch buckets for both-direction p99 */
 	collect_row_fn row_fn; /* optional hook per aggregate row */
 	void *row_arg;
+	collect_point_fn point_fn; /* takes every row instead of the series */
+	void *point_arg;
 };
 
 struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned *worker_target,
@@ -193,7 +194,10 @@ static void emit_oldest(struct collect *c)
 			if (p > 0 && !r->parts[p].workers)
 				continue;
 			part_point(c, r, &r->parts[p], &pt);
-			series_push(&c->series[p], &pt);
+			if (c->point_fn)
+				c->point_fn((int)p - 1, &pt, c->point_arg);
+			else
+				series_push(&c->series[p], &pt);
 			if (p == 0 && c->row_fn)
 				c->row_fn(&pt, r->parts[0].bucket, c->row_arg);
 		}
@@ -259,6 +263,12 @@ void collect_on_row(struct collect *c, collect_row_fn fn, void *arg)
 {
 	c->row_fn = fn;
 	c->row_arg = arg;
+}
+
+void collect_on_point(struct collect *c, collect_point_fn fn, void *arg)
+{
+	c->point_fn = fn;
+	c->point_arg = arg;
 }
 
 void collect_flush(struct collect *c)

@@ -8,29 +8,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 #include "stats/sample.h"
-
-/* One interval of one target (or of the aggregate). */
-struct point {
-	double t;                 /* end of interval, s since the job's start */
-	double dt;                /* interval length, s */
-	double iops[NVS_NDIR];
-	double bw[NVS_NDIR];      /* bytes/s */
-	double lat_mean_us[NVS_NDIR];
-	double lat_p99_us[NVS_NDIR];
-	double lat_max_us[NVS_NDIR];
-	double lat_mean_all_us;   /* both directions */
-	double lat_p99_all_us;
-	uint64_t errors;
-	double cpu_pct;           /* worker threads, % of one core */
-	unsigned workers;         /* workers that reported (< expected: drops) */
-	int ramp;                 /* 1 during ramp_time */
-};
-
-/* A growing array of points. */
-struct series {
-	struct point *pt;
-	size_t n, cap;
-};
+#include "stats/series.h"
 
 struct collect;
 
@@ -49,6 +27,12 @@ void collect_sample(const struct sample *s, void *arg);
 typedef void (*collect_row_fn)(const struct point *pt, const uint32_t *bucket, void *arg);
 /* Sets (or with NULL clears) the row hook of @c. */
 void collect_on_row(struct collect *c, collect_row_fn fn, void *arg);
+/* Hands every emitted row to @fn (@t = -1 for the aggregate, else the
+ * target) instead of keeping it: collect_series() then stays empty, so a
+ * consumer that keeps its own history (the console's session) holds the one
+ * copy.  Set it before the first sample; NULL keeps the rows again. */
+typedef void (*collect_point_fn)(int t, const struct point *pt, void *arg);
+void collect_on_point(struct collect *c, collect_point_fn fn, void *arg);
 /* Emits the rows still waiting for workers (end of job). */
 void collect_flush(struct collect *c);
 /* The rows so far: of target @t, or of the aggregate when @t < 0. */

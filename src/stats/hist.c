@@ -107,6 +107,30 @@ uint64_t hist_percentile_counts(const uint32_t *bucket, uint64_t n, double pct)
 	return v;
 }
 
+uint64_t hist_percentile2(const struct hist *a, const struct hist *b, double pct)
+{
+	uint64_t n = a->n + b->n, v = 0, min = UINT64_MAX, max = 0;
+	const struct hist *h[2] = {a, b};
+	for (int k = 0; k < 2; k++)
+		if (h[k]->n) {
+			min = h[k]->min < min ? h[k]->min : min;
+			max = h[k]->max > max ? h[k]->max : max;
+		}
+	if (!n)
+		return 0;
+	double want = ceil(pct / 100.0 * (double)n);
+	uint64_t rank = want < 1 ? 1 : (uint64_t)want, seen = 0;
+	v = max;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		seen += a->bucket[i] + b->bucket[i];
+		if (seen >= rank) {
+			v = hist_bucket_value(i);
+			break;
+		}
+	}
+	return v < min ? min : v > max ? max : v;
+}
+
 double hist_mean(const struct hist *h)
 {
 	return h->n ? (double)h->sum / (double)h->n : 0.0;

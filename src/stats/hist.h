@@ -60,6 +60,9 @@ uint64_t hist_bucket_value(unsigned idx);
 uint64_t hist_percentile(const struct hist *h, double pct);
 /* Percentile of bare 32-bit bucket counts holding @n values (interval data). */
 uint64_t hist_percentile_counts(const uint32_t *bucket, uint64_t n, double pct);
+/* hist_percentile of @a and @b together, exactly as if they were merged,
+ * without a merged copy (no 16 KiB temporary). */
+uint64_t hist_percentile2(const struct hist *a, const struct hist *b, double pct);
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 

@@ -50,3 +50,25 @@ double result_total_iops(const struct result *r)
 {
 	return result_iops(r, NVS_READ) + result_iops(r, NVS_WRITE);
 }
+
+void result_lat_pair(const struct hist *rd, const struct hist *wr, struct lat_all *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = rd->n + wr->n;
+	if (!out->n)
+		return;
+	out->mean_us = (double)(rd->sum + wr->sum) / (double)out->n / 1e3;
+	out->p99_us = (double)hist_percentile2(rd, wr, 99) / 1e3;
+	out->p9999_us = (double)hist_percentile2(rd, wr, 99.99) / 1e3;
+	uint64_t max = 0;
+	if (rd->n)
+		max = rd->max;
+	if (wr->n && wr->max > max)
+		max = wr->max;
+	out->max_us = (double)max / 1e3;
+}
+
+void result_lat_all(const struct result *r, struct lat_all *out)
+{
+	result_lat_pair(&r->dir[NVS_READ].lat, &r->dir[NVS_WRITE].lat, out);
+}

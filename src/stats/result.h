@@ -44,4 +44,14 @@ double result_bw(const struct result *r, enum nvs_dir d);
 /* Total IOPS (both directions). */
 double result_total_iops(const struct result *r);
 
+/* Latency of both directions together, in us, exactly as from one merged
+ * histogram (no copy is made): n = 0 leaves every figure 0. */
+struct lat_all {
+	uint64_t n;
+	double mean_us, p99_us, p9999_us, max_us;
+};
+void result_lat_pair(const struct hist *rd, const struct hist *wr, struct lat_all *out);
+/* The same of @r's two directions. */
+void result_lat_all(const struct result *r, struct lat_all *out);
+
 #endif

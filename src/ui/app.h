@@ -297,7 +297,7 @@ int steady_load_plan(struct app *a, const char *dir);
 /* ---- draw.c: widgets ---- */
 struct plot_ser {
 	const void *base;      /* array of records whose first member is double t */
-	size_t n, stride, off; /* count, record size, offset of the double value */
+	size_t n, stride, off; /* count, record size, offset of the float value */
 	uint8_t role;
 };
 

@@ -94,7 +94,7 @@ void draw_header(struct app *a, WINDOW *w, const char *title, const char *right)
 static double val_at(const struct plot_ser *s, size_t i)
 {
 	const char *rec = (const char *)s->base + i * s->stride;
-	double v;
+	float v; /* struct point's values are 32-bit (stats/series.h) */
 	memcpy(&v, rec + s->off, sizeof(v));
 	return v;
 }

@@ -513,13 +513,11 @@ static void pane_targets(struct app *a, WINDOW *w)
 /* Mean, p99 and max of both directions of a result, in us. */
 static void result_lat(const struct result *r, double *mean, double *p99, double *max)
 {
-	static struct hist h; /* 16 KiB: not on the stack; UI thread only */
-	hist_init(&h);
-	hist_merge(&h, &r->dir[NVS_READ].lat);
-	hist_merge(&h, &r->dir[NVS_WRITE].lat);
-	*mean = h.n ? hist_mean(&h) / 1e3 : NAN;
-	*p99 = h.n ? hist_percentile(&h, 99) / 1e3 : NAN;
-	*max = h.n ? h.max / 1e3 : NAN;
+	struct lat_all l;
+	result_lat_all(r, &l);
+	*mean = l.n ? l.mean_us : NAN;
+	*p99 = l.n ? l.p99_us : NAN;
+	*max = l.n ? l.max_us : NAN;
 }
 
 enum qd_state { QD_DONE, QD_LIVE, QD_PENDING };
@@ -557,13 +555,12 @@ static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
 	q->iops = dt > 0 ? io / dt : NAN;
 	q->bw = dt > 0 ? by / dt : NAN;
 	q->cpu_pct = dt > 0 ? cp / dt : NAN;
-	static struct hist hh;
-	hist_init(&hh);
-	hist_merge(&hh, session_step_hist(a->sess, NVS_READ));
-	hist_merge(&hh, session_step_hist(a->sess, NVS_WRITE));
-	q->mean_us = hh.n ? hist_mean(&hh) / 1e3 : NAN;
-	q->p99_us = hh.n ? hist_percentile(&hh, 99) / 1e3 : NAN;
-	q->max_us = hh.n ? hh.max / 1e3 : NAN;
+	struct lat_all l;
+	result_lat_pair(session_step_hist(a->sess, NVS_READ), session_step_hist(a->sess, NVS_WRITE),
+			&l);
+	q->mean_us = l.n ? l.mean_us : NAN;
+	q->p99_us = l.n ? l.p99_us : NAN;
+	q->max_us = l.n ? l.max_us : NAN;
 	return QD_LIVE;
 }
 
@@ -681,15 +678,13 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
 	if (!a->replay && !a->plan) {
-		static struct hist h;
-		hist_init(&h);
-		hist_merge(&h, session_hist(a->sess, NVS_READ));
-		hist_merge(&h, session_hist(a->sess, NVS_WRITE));
-		if (h.n) {
-			avg_mean = hist_mean(&h) / 1e3;
-			avg_p99 = hist_percentile(&h, 99) / 1e3;
-			avg_p9999 = hist_percentile(&h, 99.99) / 1e3;
-			lmax = h.max / 1e3;
+		struct lat_all l;
+		result_lat_pair(session_hist(a->sess, NVS_READ), session_hist(a->sess, NVS_WRITE), &l);
+		if (l.n) {
+			avg_mean = l.mean_us;
+			avg_p99 = l.p99_us;
+			avg_p9999 = l.p9999_us;
+			lmax = l.max_us;
 		}
 	}
 	draw_header(a, w, "Numbers", "now    avg");

@@ -4,8 +4,9 @@
  * (collect.h).  Every frame the UI thread drains the pool's rings through
  * on_sample(), which feeds the collector and merges the interval's latency
  * buckets into run-wide and per-step histograms (for live p99.99 and max).
- * New rows of the collector are copied onto the whole-run series with the
- * step's start time added, and appended to samples.csv as they come, so a
+ * The collector hands each new row to on_point() instead of keeping it (one
+ * copy from the ring to the history): it goes onto the whole-run series
+ * with the step's start time added, and into samples.csv as it comes, so a
  * killed console still leaves a replayable directory.  When a pool ends,
  * its exact result (merged full histograms) becomes the step's row of the
  * per-QD table and the next step starts; at the end summary.json is written
@@ -38,7 +39,7 @@ struct session {
 
 	struct pool *pool;
 	struct collect *collect;
-	size_t consumed[NVS_MAX_TARGETS + 1]; /* [0] aggregate, [1+t] target t */
+	int added; /* aggregate rows since the last poll */
 
 	struct series agg;
 	struct series tgt[NVS_MAX_TARGETS];
@@ -171,31 +172,33 @@ bool session_empty_tail(const struct point *p, uint64_t interval_ns)
 	       p->errors == 0;
 }
 
-/* Copies new collector rows onto the run series; returns new aggregate rows. */
+/* A new collector row (@t = -1: the aggregate): onto the step's series
+ * as it is, onto the run series and its CSV with the step's start added. */
+static void on_point(int t, const struct point *pt, void *arg)
+{
+	struct session *s = arg;
+	if (t >= (int)s->ntargets)
+		return;
+	if (t < 0)
+		series_push(&s->step_series[s->cur], pt);
+	if (session_empty_tail(pt, s->jobs[s->step[s->cur].job].interval_ns))
+		return;
+	struct point p = *pt;
+	p.t += s->step[s->cur].t0;
+	if (series_push(t < 0 ? &s->agg : &s->tgt[t], &p))
+		return;
+	FILE *f = t < 0 ? s->csv : s->tcsv[t];
+	if (f)
+		csv_write_point(f, &p);
+	if (t < 0)
+		s->added++;
+}
+
+/* Flushes the rows on_point wrote; returns the new aggregate rows. */
 static int absorb(struct session *s)
 {
-	int added = 0;
-	double t0 = s->step[s->cur].t0;
-	for (int t = -1; t < (int)s->ntargets; t++) {
-		const struct series *src = collect_series(s->collect, t);
-		struct series *dst = t < 0 ? &s->agg : &s->tgt[t];
-		size_t *done = &s->consumed[t + 1];
-		if (!src)
-			continue;
-		for (; *done < src->n; (*done)++) {
-			struct point p = src->pt[*done];
-			if (session_empty_tail(&p, s->jobs[s->step[s->cur].job].interval_ns))
-				continue;
-			p.t += t0;
-			if (series_push(dst, &p))
-				continue;
-			FILE *f = t < 0 ? s->csv : s->tcsv[t];
-			if (f)
-				csv_write_point(f, &p);
-			if (t < 0)
-				added++;
-		}
-	}
+	int added = s->added;
+	s->added = 0;
 	if (added && s->csv) {
 		fflush(s->csv);
 		for (unsigned t = 0; t < s->ntargets; t++)
@@ -228,7 +231,7 @@ static int start_step(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto free_pool;
 	}
-	memset(s->consumed, 0, sizeof(s->consumed));
+	collect_on_point(s->collect, on_point, s);
 	memset(s->ival_used, 0, sizeof(s->ival_used));
 	for (int d = 0; d < NVS_NDIR; d++)
 		hist_init(&s->step_hist[d]);
@@ -338,6 +341,7 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 	s->nsteps = s->cur = 0;
 	s->stop = false;
 	s->dropped = 0;
+	s->added = 0;
 	s->done_s = 0;
 	s->dir[0] = s->msg[0] = '\0';
 	for (int d = 0; d < NVS_NDIR; d++)
@@ -454,9 +458,6 @@ static void end_step(struct session *s)
 		st->done = true;
 	if (!st->iodepth)
 		st->iodepth = pool_iodepth(s->pool);
-	const struct series *agg = collect_series(s->collect, -1);
-	for (size_t i = 0; agg && i < agg->n; i++)
-		series_push(&s->step_series[s->cur], &agg->pt[i]);
 	s->dropped += pool_dropped(s->pool) + collect_missing(s->collect);
 	double dur = pool_elapsed_ns(s->pool) / 1e9;
 	if (s->agg.n && s->agg.pt[s->agg.n - 1].t > st->t0 + dur)

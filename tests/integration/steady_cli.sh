@@ -82,6 +82,20 @@ out=$("$B" steady --json "$d/samples.csv") || fail "csv: exit $?"
 	fail "--ss iops_slope"
 ok "nvscope CSV, --metric, --ss"
 
+# --round cuts rounds the console's way (stats/rounds.c): intervals of
+# unequal length weigh by their length, as in the console's steady view
+{
+	echo "time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
+	for k in 0 1 2 3 4; do
+		echo "$((2 * k)).500,1000,0,4,0,10,0,20,0,30,0,0,5,0"
+		echo "$((2 * k + 2)).000,2000,0,8,0,10,0,20,0,30,0,0,5,0"
+	done
+} >"$d/uneven.csv"
+out=$("$B" steady --json --round 2 "$d/uneven.csv") || fail "uneven: exit $?"
+[ "$out" = '{"attained": true, "round": 5, "window_avg": 1750, "range_pct": 0, "slope_pct": 0}' ] ||
+	fail "--round 2 of 0.5 s + 1.5 s intervals: time-weighted 1750 expected: $out"
+ok "--round: one way with the console (time-weighted)"
+
 # a plan's rounds.csv (one row per round, the tracked value)
 {
 	echo "round,t_start_s,t_end_s,value,iops"

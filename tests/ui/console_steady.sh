@@ -45,9 +45,16 @@ u_restored
 # replay: the same display from the recording
 u_start 140 40 "$NVS_BIN" replay "$RES" --round 1 --window 4 --speed 64
 u_wait 'steady at round ([4-9]|10), ([4-9]|10) s' 15
+n=$(u_screen | grep -Eo 'steady at round [0-9]+' | head -1 | grep -Eo '[0-9]+$')
 u_keys q
 u_restored
 ok "replay shows the steady state too"
+
+# `nvscope steady --round` cuts the same samples the console's way: same round
+cli=$("$NVS_BIN" steady --json --round 1 --window 4 "$RES/samples.csv")
+echo "$cli" | grep -q "\"attained\": true, \"round\": $n," ||
+	fail "console: steady at round $n; nvscope steady --round 1: $cli"
+ok "nvscope steady --round agrees with the console (round $n)"
 
 # a plan's precondition step brings its own rounds (rounds.csv) and rule
 # (steady.json): falling for 3 rounds, then flat - steady at round 6 with a

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "stats/hist.h"
+#include "stats/result.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -119,6 +120,41 @@ START_TEST(test_stddev)
 }
 END_TEST
 
+/* result_lat_all: both directions' figures equal those of one merged
+ * histogram, for an empty side, both empty and random data (no copy made). */
+START_TEST(test_lat_all_is_merge)
+{
+	static struct result r;
+	static struct hist m;
+	struct lat_all l;
+	result_init(&r);
+	result_lat_all(&r, &l);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert(l.mean_us == 0 && l.p99_us == 0 && l.max_us == 0);
+	srand(7);
+	for (int pass = 0; pass < 3; pass++) {
+		int nr = pass == 0 ? 0 : 5000, nw = pass == 1 ? 0 : 3000;
+		result_init(&r);
+		for (int i = 0; i < nr; i++)
+			hist_add(&r.dir[NVS_READ].lat, 1000 + (uint64_t)(rand() % 200000));
+		for (int i = 0; i < nw; i++)
+			hist_add(&r.dir[NVS_WRITE].lat, 50000 + (uint64_t)(rand() % 9000000));
+		hist_init(&m);
+		hist_merge(&m, &r.dir[NVS_READ].lat);
+		hist_merge(&m, &r.dir[NVS_WRITE].lat);
+		result_lat_all(&r, &l);
+		ck_assert_uint_eq(l.n, m.n);
+		ck_assert(l.mean_us == hist_mean(&m) / 1e3);
+		ck_assert(l.p99_us == (double)hist_percentile(&m, 99) / 1e3);
+		ck_assert(l.p9999_us == (double)hist_percentile(&m, 99.99) / 1e3);
+		ck_assert(l.max_us == (double)m.max / 1e3);
+		for (double pct = 0; pct <= 100; pct += 12.5)
+			ck_assert_uint_eq(hist_percentile2(&r.dir[0].lat, &r.dir[1].lat, pct),
+					  hist_percentile(&m, pct));
+	}
+}
+END_TEST
+
 Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -128,6 +164,7 @@ Suite *hist_suite(void)
 	tcase_add_test(tc, test_bucket_bounds);
 	tcase_add_test(tc, test_merge_exact);
 	tcase_add_test(tc, test_stddev);
+	tcase_add_test(tc, test_lat_all_is_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }

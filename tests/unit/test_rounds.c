@@ -154,6 +154,63 @@ START_TEST(test_cols)
 }
 END_TEST
 
+/* `nvscope steady --round` and the console cut rounds one way: the console
+ * hands its points to rounds_build (from the current step's start in a QD
+ * sweep), the command reads (t, dt, r + w IOPS) rows, ramp rows left out,
+ * and hands them to rounds_build_values.  Same rounds, same verdict, for a
+ * series with ramp, unequal intervals, a short tail and a sweep origin. */
+START_TEST(test_console_and_cli_agree)
+{
+	enum { N = 64 };
+	struct point pt[N];
+	double t[N], dt[N], v[N];
+	struct rounds rc = {0}, rl = {0};
+	struct steady_params sp;
+	struct steady_view vc, vl;
+	double now = 0;
+	memset(pt, 0, sizeof(pt));
+	for (size_t i = 0; i < N; i++) {
+		double d = i == N - 1 ? 0.1 : (i % 3 == 0 ? 0.5 : (i % 3 == 1 ? 1.5 : 1.0));
+		now += d;
+		pt[i].t = now;
+		pt[i].dt = d;
+		pt[i].iops[0] = 1000 + 37.0 * (double)(i % 5) + (i < 20 ? 500 : 0);
+		pt[i].iops[1] = 200 + 11.0 * (double)(i % 7);
+		pt[i].ramp = i < 3 || (i >= 30 && i < 32);
+	}
+	steady_params_init(&sp);
+	sp.window = 3;
+	double origins[] = {0, pt[29].t, 17.25};
+	double lens[] = {1, 2, 5, 7.5};
+	for (size_t o = 0; o < 3; o++)
+		for (size_t L = 0; L < 4; L++) {
+			size_t m = 0;
+			for (size_t i = 0; i < N; i++) /* what cmd/steady.c reads */
+				if (!pt[i].ramp) {
+					t[m] = pt[i].t;
+					dt[m] = pt[i].dt;
+					v[m++] = pt[i].iops[0] + pt[i].iops[1];
+				}
+			int nc = rounds_build(pt, N, origins[o], lens[L], &rc);
+			int nl = rounds_build_values(t, dt, v, m, origins[o], lens[L], &rl);
+			ck_assert_int_gt(nc, 2);
+			ck_assert_int_eq(nc, nl);
+			for (int k = 0; k < nc; k++) {
+				ck_assert_double_eq(rc.t0[k], rl.t0[k]);
+				ck_assert_double_eq(rc.t1[k], rl.t1[k]);
+				ck_assert_double_eq_tol(rc.v[k], rl.v[k], 1e-9 * rc.v[k]);
+			}
+			rounds_steady(&rc, &sp, &vc);
+			rounds_steady(&rl, &sp, &vl);
+			ck_assert_uint_eq(vc.attained, vl.attained);
+			ck_assert_int_eq(vc.last.attained, vl.last.attained);
+			ck_assert_int_eq(vc.left, vl.left);
+		}
+	rounds_release(&rc);
+	rounds_release(&rl);
+}
+END_TEST
+
 Suite *rounds_suite(void)
 {
 	Suite *s = suite_create("rounds");
@@ -163,6 +220,7 @@ Suite *rounds_suite(void)
 	tcase_add_test(tc, test_build_straddle_and_tail);
 	tcase_add_test(tc, test_steady_attained_and_left);
 	tcase_add_test(tc, test_cols);
+	tcase_add_test(tc, test_console_and_cli_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

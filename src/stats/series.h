@@ -1,0 +1,51 @@
+/* series.h - the per-interval history of one target (or of the aggregate):
+ * a growing, time-ordered array of points that the collector fills, the
+ * console draws and the writers (csv, json, html, fio logs) read.  Pure
+ * data: no I/O, no report/ui/cmd code.
+ *
+ * Memory: a point is kept compact (see struct point) because a console run
+ * holds one per target per interval for its whole length (24 targets x
+ * 16,000 s of 1-s points must fit in 64 MiB, bench/console-rss.c); per-
+ * interval latency histograms are never kept, only the quantiles drawn. */
+#ifndef NVS_SERIES_H
+#define NVS_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nvscope.h"
+
+/* One interval of one target (or of the aggregate): 96 bytes (136 with
+ * doubles everywhere).  Time, interval length and bandwidth stay 64-bit (a
+ * run's clock and bytes/s need the digits); rates, latencies and CPU are
+ * 32-bit floats, 7 significant digits (relative error < 6e-8), far finer
+ * than anything the panes draw or the CSV prints (%.1f IOPS, %.2f us); an
+ * interval's errors stay an exact count.  Code that reads a value field
+ * through an offset (draw.c's plots) reads a float. */
+struct point {
+	double t;	     /* end of interval, s since the job's start */
+	double dt;	     /* interval length, s */
+	double bw[NVS_NDIR]; /* bytes/s */
+	uint64_t errors;
+	float iops[NVS_NDIR];
+	float lat_mean_us[NVS_NDIR];
+	float lat_p99_us[NVS_NDIR];
+	float lat_max_us[NVS_NDIR];
+	float lat_mean_all_us; /* both directions */
+	float lat_p99_all_us;
+	float cpu_pct;	  /* worker threads, % of one core */
+	unsigned workers; /* workers that reported (< expected: drops) */
+	int ramp;	  /* 1 during ramp_time */
+};
+
+/* A growing array of points. */
+struct series {
+	struct point *pt;
+	size_t n, cap;
+};
+
+/* Appends one point to @s (grows it).  0 or -ENOMEM. */
+int series_push(struct series *s, const struct point *p);
+/* Frees the points of @s (not @s itself). */
+void series_release(struct series *s);
+
+#endif
