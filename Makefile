@@ -110,7 +110,7 @@ FUZZ_OBJS    := $(SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 FUZZ_RUN     = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
                $(FUZZ_BUILD)/fuzz-$(1) -timeout=10 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
-               $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) $(FUZZ_FLAGS)
+               $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) $(FUZZ_FLAGS) </dev/null
 
 $(FUZZ_BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
