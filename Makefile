@@ -100,7 +100,7 @@ bench: all
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build-fuzz
 FUZZ_TIME    ?= 60
-FUZZ_SMOKE_TIME ?= 30
+FUZZ_SMOKE_TIME ?= 28
 FUZZ_FLAGS   ?=
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/*.c))))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
