@@ -32,7 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > 1 << 16)
 		return -1;
-	const char *path = fuzz_file(data, size);
+	/* a real file in a private directory: a relative `include` (fio job
+	 * files) stays inside it, not in /proc/self/fd with its pipes */
+	static char path[512];
+	if (!path[0])
+		snprintf(path, sizeof(path), "%s/job.fio", fuzz_dir());
+	fuzz_put("job.fio", data, size);
 	load(preset_load, path);
 	if (preset_load_fio)
 		load(preset_load_fio, path);
