@@ -9,6 +9,7 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev 
 DEB_TEST  := tmux util-linux e2fsprogs dosfstools fio python3 python3-six python3-pandas chromium \
              python3-fusepy zstd blktrace
 DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
+DEB_FUZZ  := clang libfuzzer-14-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -29,7 +30,7 @@ TSRCS    := $(sort $(wildcard tests/unit/test_*.c))
 TOBJS    := $(TSRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps deps-test deps-vm run check check-unit check-vm asan tsan \
-        bench clean format install
+        bench clean format install deps-fuzz fuzz fuzz-smoke
 BIN ?= nvscope
 all: $(BIN)
 
@@ -90,6 +91,57 @@ tsan:
 bench: all
 	bench/vs-fio.sh
 
+# libFuzzer harnesses (tests/fuzz/NAME.c -> build-fuzz/fuzz-NAME, see
+# docs/fuzzing.md): every object but main.o again with clang and the fuzz
+# sanitizers.  `make fuzz` runs each target FUZZ_TIME seconds (new inputs go
+# to build-fuzz/corpus/NAME, the kept seeds are tests/fuzz/corpus/NAME);
+# `make fuzz-smoke` (CI) first runs every kept corpus file as a regression
+# input, then fuzzes each target FUZZ_SMOKE_TIME seconds.  Any crash, UB,
+# leak or timeout fails.
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build-fuzz
+FUZZ_TIME    ?= 60
+FUZZ_SMOKE_TIME ?= 28
+FUZZ_FLAGS   ?=
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/*.c))))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+                -DNVS_VERSION='"$(VERSION)"' -Iinclude -Isrc $(PKG_CFLAGS)
+FUZZ_OBJS    := $(SRCS:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+FUZZ_RUN     = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+               $(FUZZ_BUILD)/fuzz-$(1) -timeout=10 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
+               $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) $(FUZZ_FLAGS) </dev/null
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJS)
+deps-fuzz:
+	@tools/deps.sh $(DEB_BUILD) $(DEB_FUZZ)
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; echo "== fuzz $$t ($(FUZZ_TIME) s)"; \
+	  $(call FUZZ_RUN,$$t) -max_total_time=$(FUZZ_TIME) $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+	done
+
+fuzz-smoke: deps-fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz-smoke $$t: $$(ls tests/fuzz/corpus/$$t | wc -l) corpus files"; \
+	  $(call FUZZ_RUN,$$t) -runs=1 tests/fuzz/corpus/$$t/* 2>$(FUZZ_BUILD)/$$t.log || \
+	    { cat $(FUZZ_BUILD)/$$t.log; exit 1; }; \
+	  rm -rf $(FUZZ_BUILD)/smoke/$$t; mkdir -p $(FUZZ_BUILD)/smoke/$$t; \
+	  $(call FUZZ_RUN,$$t) -max_total_time=$(FUZZ_SMOKE_TIME) $(FUZZ_BUILD)/smoke/$$t \
+	    tests/fuzz/corpus/$$t 2>$(FUZZ_BUILD)/$$t.log || { cat $(FUZZ_BUILD)/$$t.log; exit 1; }; \
+	  tail -n 12 $(FUZZ_BUILD)/$$t.log | grep -E '^(stat::|Done)' || true; \
+	done
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 install: all
@@ -108,6 +160,6 @@ format:
 	clang-format -i $(SRCS) src/main.c $(wildcard src/*/*.h include/*.h tests/unit/*.c)
 
 clean:
-	rm -rf build build-asan build-tsan nvscope
+	rm -rf build build-asan build-tsan build-fuzz nvscope
 
--include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOBJS:.o=.d)
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOBJS:.o=.d) $(wildcard $(FUZZ_BUILD)/src/*/*.d)

@@ -398,7 +398,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "buffered")) {
 		bool b;
 		rc = parse_bool(v, &b);
-		s->direct = !b;
+		if (!rc)
+			s->direct = !b;
 	} else if (!strcmp(key, "norandommap")) {
 		rc = parse_bool(v, &s->norandommap);
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {

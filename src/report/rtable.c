@@ -36,6 +36,10 @@ int rtab_read(const char *path, struct rtab *t)
 	for (char *save = NULL, *c = strtok_r(line, ",\n", &save); c && t->ncols < MAX_COLS;
 	     c = strtok_r(NULL, ",\n", &save))
 		snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", c);
+	if (!t->ncols) { /* no header: rows would be empty (and realloc(v, 0) frees v) */
+		fclose(f);
+		return -EINVAL;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '\n' || line[0] == '#')
 			continue;

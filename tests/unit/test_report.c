@@ -220,6 +220,32 @@ START_TEST(test_rtable)
 }
 END_TEST
 
+/* Found by tests/fuzz/csv.c: a header with no column names and more than
+ * 64 rows grew the table with realloc(v, 0), which freed it, then freed it
+ * again in rtab_free.  A table without columns is not a table. */
+START_TEST(test_rtable_no_columns)
+{
+	char path[] = "/tmp/nvs-rtab-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(",\n", f);
+	for (int i = 0; i < 70; i++)
+		fputs("1\n", f);
+	fclose(f);
+	struct rtab t;
+	ck_assert_int_eq(rtab_read(path, &t), -EINVAL);
+	ck_assert_uint_eq(t.nrows, 0);
+	rtab_free(&t);
+	f = fopen(path, "w");
+	fputs("", f);
+	fclose(f);
+	ck_assert_int_eq(rtab_read(path, &t), -EINVAL); /* empty file */
+	rtab_free(&t);
+	unlink(path);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -229,6 +255,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_no_data);
 	tcase_add_test(tc, test_html);
 	tcase_add_test(tc, test_rtable);
+	tcase_add_test(tc, test_rtable_no_columns);
 	suite_add_tcase(s, tc);
 	return s;
 }

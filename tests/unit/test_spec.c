@@ -67,6 +67,12 @@ START_TEST(test_spec_set)
 	ck_assert_int_eq(spec_set(&s, "interval", "10ms", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "stripe", "3k", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "direct", "maybe", err, sizeof(err)), -EINVAL);
+	/* tests/fuzz/plan: a bad buffered= read an uninitialised bool into direct */
+	for (int d = 0; d < 2; d++) {
+		s.direct = d;
+		ck_assert_int_eq(spec_set(&s, "buffered", "60s", err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(s.direct, d);
+	}
 }
 END_TEST
 
