@@ -486,9 +486,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		   !strcmp(key, "zero_buffers")) {
 		bool b;
 		rc = parse_bool(v, &b);
-		*(key[0] == 's' ? &s->scramble_buffers
-		  : key[0] == 'r' ? &s->refill_buffers
-				  : &s->zero_buffers) = b;
+		if (!rc) /* a bad value leaves the option unset */
+			*(key[0] == 's' ? &s->scramble_buffers
+			  : key[0] == 'r' ? &s->refill_buffers
+					  : &s->zero_buffers) = b;
 	} else if (!strcmp(key, "buffer_compress_percentage") || !strcmp(key, "dedupe_percentage")) {
 		if (parse_uint(v, 100, &u))
 			BAD("%s: '%s' is not a percentage 0..100", key_in, v ? v : "");

@@ -73,6 +73,11 @@ START_TEST(test_spec_set)
 		ck_assert_int_eq(spec_set(&s, "buffered", "60s", err, sizeof(err)), -EINVAL);
 		ck_assert_int_eq(s.direct, d);
 	}
+	/* tests/fuzz/spec: the same for the buffer flags (left unset: -1) */
+	ck_assert_int_eq(spec_set(&s, "zero_buffers", "]", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(s.zero_buffers, -1);
+	ck_assert_int_eq(spec_set(&s, "refill_buffers", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(s.refill_buffers, -1);
 }
 END_TEST
 
