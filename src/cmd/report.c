@@ -1,5 +1,6 @@
 /* report.c - `nvscope report DIR [DIR...] [-o FILE]`: the self-contained
- * HTML report (inline SVG charts, no network) of plan results directories;
+ * HTML report (inline SVG charts, no network) of plan results directories
+ * and of check results directories (a verdict row per serial);
  * several directories (drives) side by side.  Default output: report.html
  * in the first directory. */
 #include <errno.h>
@@ -17,7 +18,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: nvscope report DIR [DIR...] [-o FILE]\n"
 		"Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
-		"directories, side by side; default FILE is DIR/report.html (\"-\" = stdout).\n");
+		"directories, side by side, and of `nvscope check` results directories (a\n"
+		"verdict row per serial); default FILE is DIR/report.html (\"-\" = stdout).\n");
 }
 
 int cmd_report(int argc, char **argv)

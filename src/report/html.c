@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "base/num.h"
+#include "report/checkhtml.h"
 #include "report/csv.h"
 #include "report/rtable.h"
 #include "report/svg.h"
@@ -46,6 +47,7 @@ struct rdir {
 	const char *path;
 	char label[160];
 	cJSON *meta, *dev;
+	bool check; /* a drive check's results directory (checkhtml.c) */
 };
 
 static void esc(FILE *f, const char *s)
@@ -60,7 +62,8 @@ static const char *css =
     ".card{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px}"
     "table{border-collapse:collapse;font-size:12px;margin:6px 0}td,th{border:1px solid #ccc;"
     "padding:3px 6px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
-    ".verdict{font-size:13px}.ok{color:#2a7a2a}.warn{color:#b35c00}"
+    ".verdict{font-size:13px}.ok{color:#2a7a2a}.warn{color:#b35c00}.fail{color:#c00}"
+    ".na{color:#777}"
     "svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
     "svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}"
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
@@ -577,19 +580,23 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 	d->meta = rtab_json(path, NULL, "meta.json");
 	if (!d->meta) {
 		snprintf(err, errlen,
-			 "%s/meta.json: missing or not JSON (not a plan results "
-			 "directory?)",
+			 "%s/meta.json: missing or not JSON (not a plan or check "
+			 "results directory?)",
 			 path);
 		return -ENOENT;
 	}
-	d->dev = rtab_json(path, NULL, "device-before.json");
+	d->check = checkhtml_is_check(d->meta);
+	d->dev = d->check ? NULL : rtab_json(path, NULL, "device-before.json");
 	const cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d->dev, "targets"), 0);
 	const char *model = t0 ? jstr(t0, "model") : "";
 	const char *tp = t0 ? jstr(t0, "path") : "";
 	const char *base = strrchr(path, '/');
 	base = base && base[1] ? base + 1 : path;
-	snprintf(d->label, sizeof(d->label), "%s (%s%s%s)", base, *model ? model : tp,
-		 *model && *tp ? " " : "", *model ? tp : "");
+	if (d->check)
+		snprintf(d->label, sizeof(d->label), "%s (check)", base);
+	else
+		snprintf(d->label, sizeof(d->label), "%s (%s%s%s)", base, *model ? model : tp,
+			 *model && *tp ? " " : "", *model ? tp : "");
 	return 0;
 }
 
@@ -640,9 +647,14 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		fprintf(f, "<tr><td class=\"l\" style=\"color:%s\">", palette[d % MAX_DIRS]);
 		esc(f, dirs[d].label);
 		fputs("</td><td class=\"l\">", f);
-		esc(f, jstr(dirs[d].meta, "plan"));
-		fputs(": ", f);
-		esc(f, jstr(dirs[d].meta, "description"));
+		if (dirs[d].check) {
+			fputs("check: ", f);
+			esc(f, jstr(dirs[d].meta, "profile"));
+		} else {
+			esc(f, jstr(dirs[d].meta, "plan"));
+			fputs(": ", f);
+			esc(f, jstr(dirs[d].meta, "description"));
+		}
 		fputs("</td><td class=\"l\">", f);
 		esc(f, jstr(dirs[d].meta, "status"));
 		fputs("</td><td class=\"l\">", f);
@@ -653,6 +665,12 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 				fputs(" ", f);
 			}
 		}
+		if (dirs[d].check)
+			cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].meta, "drives"))
+			{
+				esc(f, jstr(t, "device"));
+				fputs(" ", f);
+			}
 		fputs("</td><td class=\"l\">", f);
 		cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].dev, "targets"))
 		{
@@ -675,6 +693,9 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		fputs("</td></tr>", f);
 	}
 	fputs("</table>\n", f);
+	for (unsigned d = 0; d < nd; d++)
+		if (dirs[d].check)
+			checkhtml_section(f, dirs[d].path, dirs[d].label);
 
 	for (unsigned i = 0; i < nsteps; i++) {
 		cJSON *sj = NULL;

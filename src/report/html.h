@@ -4,7 +4,9 @@
  * interval on two axes, steady-state window marked), IOPS and latency vs
  * queue depth, the rate curve (latency vs IOPS), thread x QD and SNIA
  * matrix tables, and the numbers.  Several directories (drives) appear side
- * by side in every section. */
+ * by side in every section.  A drive check's results directory (meta.json
+ * "command": "check") gets a verdict table instead (checkhtml.c); plan and
+ * check directories may be mixed. */
 #ifndef NVS_HTML_H
 #define NVS_HTML_H
 

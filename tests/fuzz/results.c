@@ -2,12 +2,14 @@
  * state.json's resume: the input is written as summary.json (replay's QD
  * table), state.json (the console's plan view), steady.json and rounds.csv
  * (the steady-state display of a plan step) and the step's samples.csv and
- * qd.csv, then each reader runs on the directory. */
+ * qd.csv, then each reader runs on the directory (summary.json also as a
+ * check's, rendered by the HTML report's check section). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "fuzz.h"
+#include "report/checkhtml.h"
 #include "report/json.h"
 #include "report/rtable.h"
 #include "ui/app.h"
@@ -19,6 +21,7 @@ static const char plan_ini[] = "[plan]\nname=fuzz\n[measure qd]\niodepth=1,2\nru
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct app *app;
+	static FILE *devnull;
 	static char step[256];
 	char err[512], path[700];
 	struct planview *v;
@@ -28,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *dir = fuzz_dir();
 	if (!app) {
 		app = calloc(1, sizeof(*app));
-		if (!app)
+		devnull = fopen("/dev/null", "w");
+		if (!app || !devnull)
 			abort();
 		fuzz_put("plan.ini", (const uint8_t *)plan_ini, sizeof(plan_ini) - 1);
 		if (planview_new(dir, &v, err, sizeof(err)))
@@ -66,5 +70,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rounds_release(&app->prounds);
 	memset(&app->prounds, 0, sizeof(app->prounds));
 	cJSON_Delete(rtab_json(dir, NULL, "summary.json"));
+	checkhtml_section(devnull, dir, "fuzz");
 	return 0;
 }

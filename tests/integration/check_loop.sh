@@ -56,6 +56,17 @@ grep -q "^\"$a\",\"loop\",\"\",67108864,\"$A\",quick-capped,PASS," "$T_TMP/r1/$a
 	fail "verdict.csv: $(cat "$T_TMP/r1/$a/verdict.csv")"
 ok "results directory: per-serial JSON + CSV, run data, summary"
 
+# nvscope report renders the check's results directory: a row per serial
+row() { grep -o "<tr class=\"drive\"><td class=\"l\">$2</td>.*</tr>" "$1"; }
+"$NVS_BIN" report "$T_TMP/r1" -o "$T_TMP/r1.html" >/dev/null 2>"$T_TMP/err" ||
+	fail "report of a check directory: $(cat "$T_TMP/err")"
+for s in "$a" "$b"; do
+	row "$T_TMP/r1.html" "$s" | grep -q "<td class=\"l\">/dev/$s</td>.*67.1 MB</td><td class=\"l verdict ok\">PASS</td><td class=\"l\">-</td>" ||
+		fail "report row of $s: $(row "$T_TMP/r1.html" "$s")"
+done
+[ "$(grep -c '<tr class="drive">' "$T_TMP/r1.html")" = 2 ] || fail "not one row per serial"
+ok "report of the check directory: one row per serial with its verdict"
+
 # a results directory prepared by another user (nobody) with summary.json a
 # symlink to a victim file: refused by the safety module (exit 2), for a new
 # check and for --resume (the state copied from r1), the victim untouched
@@ -104,6 +115,11 @@ if [ -n "$CG" ]; then
 	grep -E "^$a +loop .* PASS +-$" "$T_TMP/table" >/dev/null || fail "$a did not pass"
 	grep -q "2 drives: 1 PASS, 0 WARN, 1 FAIL" "$T_TMP/table" || fail "count line"
 	ok "a drive throttled by a blkio cgroup fails as an outlier; its sibling passes"
+	"$NVS_BIN" report "$T_TMP/r2" -o "$T_TMP/r2.html" >/dev/null 2>"$T_TMP/err" || fail "report r2"
+	row "$T_TMP/r2.html" "$b" | grep -Eq 'verdict fail">FAIL</td><td class="l">perf-4k-randread [0-9.]+ IOPS = [0-9.]+% of batch median [0-9.]+k? \(outlier\)' ||
+		fail "report row of $b: $(row "$T_TMP/r2.html" "$b")"
+	row "$T_TMP/r2.html" "$a" | grep -q 'verdict ok">PASS</td>' || fail "report row of $a"
+	ok "report: the outlier's row says FAIL and why"
 else
 	echo "note: no blkio/io cgroup controller here: throttled-outlier case not run"
 fi

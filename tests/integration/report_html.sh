@@ -102,3 +102,34 @@ ok "screenshot"
 grep -q "meta.json" "$T_TMP/err" || fail "bad dir message"
 [ ! -e "$T_TMP/x.html" ] || fail "a failed report left a file"
 ok "bad input"
+
+# a drive check's results directory (hand-made, hostile strings from
+# "drives") next to a plan directory: a verdict row per serial, escaped
+C=$T_TMP/check-x
+mkdir "$C"
+echo '{"command": "check", "profile": "quick", "drives": [{"serial": "<script>x</script>", "device": "/dev/nvme9n1"}]}' >"$C/meta.json"
+cat >"$C/summary.json" <<'EOF'
+{"profile": "quick", "interrupted": false, "drives": [
+ {"serial": "<script>alert(1)</script>", "model": "M&M <b>", "firmware": "F\"1", "capacity_bytes": 1e300,
+  "device": "/dev/nvme9n1", "verdict": "FAIL", "reasons": ["media errors 3 > 0 <i>", 7, "spare 2% < 10%"]},
+ {"serial": "S2", "model": "M", "firmware": "1", "capacity_bytes": 512110190592,
+  "device": "/dev/nvme8n1", "verdict": "WARN", "reasons": ["temperature 71 C > 70 C"]},
+ {"serial": "S3", "verdict": "<img src=x>", "capacity_bytes": -1},
+ "junk", 42]}
+EOF
+"$B" report "$T_TMP/drive-a" "$C" -o "$T_TMP/mixed.html" >/dev/null 2>"$T_TMP/err" ||
+	fail "mixed report: $(cat "$T_TMP/err")"
+m=$T_TMP/mixed.html
+grep -Eiq '<script|<img|<b>|<i>' "$m" && fail "unescaped drive strings in the report"
+grep -q 'chart-scatter"' "$m" || fail "the plan's charts are missing"
+[ "$(grep -c '<tr class="drive">' "$m")" = 3 ] || fail "not one row per serial"
+grep -q '<td class="l">&lt;script&gt;alert(1)&lt;/script&gt;</td><td class="l">/dev/nvme9n1</td><td class="l">M&amp;M &lt;b&gt;</td><td class="l">F&quot;1</td><td>-</td><td class="l verdict fail">FAIL</td><td class="l">media errors 3 &gt; 0 &lt;i&gt;; spare 2% &lt; 10%</td>' "$m" ||
+	fail "hostile row: $(grep -o '<tr class="drive">.*' "$m" | head -1)"
+grep -q '<td class="l">S2</td>.*<td>512.1 GB</td><td class="l verdict warn">WARN</td><td class="l">temperature 71 C &gt; 70 C</td>' "$m" ||
+	fail "WARN row"
+grep -q '<td class="l">S3</td>.*<td>-</td><td class="l verdict na">?</td><td class="l">-</td>' "$m" || fail "bad verdict row"
+# truncated summary.json: a line saying so, never a failure
+head -c 100 "$C/summary.json" >"$C/s" && mv "$C/s" "$C/summary.json"
+"$B" report "$C" -o - >"$T_TMP/trunc.html" 2>"$T_TMP/err" || fail "truncated summary.json: $(cat "$T_TMP/err")"
+grep -q "no readable summary.json" "$T_TMP/trunc.html" || fail "truncated summary.json not reported"
+ok "check directory next to a plan directory: a row per serial, escaped; truncated summary survives"
