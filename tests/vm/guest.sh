@@ -261,7 +261,9 @@ h1=$(hrc "$CB")
 wait $bg
 h2=$(hrc "$CB")
 echo "   host_read_commands: $h0 -> $h1 (during) -> $h2"
-if [ -n "$h0" ] && [ "${h1:-0}" -gt "$h0" ] && [ "${h2:-0}" -gt "$h1" ]; then
+# (under TCG the "during" reading may come late: it must show reads, the
+# last one no fewer)
+if [ -n "$h0" ] && [ "${h1:-0}" -gt "$h0" ] && [ "${h2:-0}" -ge "$h1" ]; then
 	ok "health during a run shows the reads"; else bad "host_read_commands $h0 -> $h1 -> $h2"; fi
 
 # ---- a controller that vanishes mid-run
