@@ -610,6 +610,8 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 			snprintf(name, sizeof(name), "max.json");
 		} else {
 			target = r->st.max_iops * st->points[i - 1] / 100.0;
+			/* vdbench's iorate: the total across directions
+			 * (rate_iops_total), not fio's per-direction rate_iops */
 			double per = target / (nworkers ? nworkers : 1);
 			j->spec.rate_iops = per < 1 ? 1 : (uint64_t)llround(per);
 			snprintf(name, sizeof(name), "pct%g.json", st->points[i - 1]);

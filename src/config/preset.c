@@ -364,7 +364,13 @@ void preset_print_job(FILE *f, const struct spec *s)
 	if (s->time_based)
 		fprintf(f, " time_based");
 	if (s->rate_iops)
-		fprintf(f, " rate_iops=%llu", (unsigned long long)s->rate_iops);
+		fprintf(f, " rate_iops_total=%llu", (unsigned long long)s->rate_iops);
+	if (s->rate_iops_dir[0] || s->rate_iops_dir[1])
+		fprintf(f, " rate_iops=%llu,%llu", (unsigned long long)s->rate_iops_dir[0],
+			(unsigned long long)s->rate_iops_dir[1]);
+	if (s->rate_bw_dir[0] || s->rate_bw_dir[1])
+		fprintf(f, " rate=%llu,%llu", (unsigned long long)s->rate_bw_dir[0],
+			(unsigned long long)s->rate_bw_dir[1]);
 	if (s->continue_on_error)
 		fprintf(f, " continue_on_error");
 	fprintf(f, " filename=");

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include "base/num.h"
 #include "io/pool.h"
@@ -168,7 +169,13 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->region_start = start;
 			w->region_len = len;
 			w->align = align;
-			w->cpu = ncpus ? cpus[w->id % ncpus] : -1;
+			/* fio's cpus_allowed_policy: shared (default) gives every
+			 * worker the whole set, split one CPU each, wrapping */
+			CPU_ZERO(&w->cpus);
+			w->pin = ncpus > 0;
+			for (unsigned c = 0; c < ncpus; c++)
+				if (!s->cpus_split || c == w->id % ncpus)
+					CPU_SET(cpus[c], &w->cpus);
 			w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd
 								   : &backend_io_uring;
 			w->shared = &p->sh;
@@ -197,6 +204,10 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	if (!p)
 		return -ENOMEM;
 	p->spec = *s;
+	/* fio's randrepeat=0: a different random sequence each run */
+	if (s->randrepeat_off && !s->seed_given &&
+	    getrandom(&p->spec.seed, sizeof(p->spec.seed), 0) != sizeof(p->spec.seed))
+		p->spec.seed ^= (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
 	p->qd = iodepth ? iodepth : s->iodepth[0];
 	for (unsigned i = 0; i < NVS_MAX_TARGETS; i++)
 		p->targets[i].fd = -1;

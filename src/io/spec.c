@@ -275,12 +275,98 @@ static int check_cpus(const char *v)
 	return 0;
 }
 
+/* fio's "r,w[,t]" values (rate_iops, rate, bs): one value is for every
+ * direction; an empty part leaves that direction at 0.  A trim part must be
+ * empty or equal to the write part: nvscope has no separate trim stream. */
+static int split_rw(const char *v, char *part[2], char *buf, size_t blen)
+{
+	char *c1, *c2;
+
+	if (snprintf(buf, blen, "%s", v ? v : "") >= (int)blen)
+		return -EINVAL;
+	c1 = strchr(buf, ',');
+	part[0] = buf;
+	if (!c1) {
+		part[1] = buf;
+		return 0;
+	}
+	*c1 = '\0';
+	part[1] = c1 + 1;
+	c2 = strchr(part[1], ',');
+	if (c2) {
+		*c2 = '\0';
+		if (c2[1] && strcmp(c2 + 1, part[1]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* rate_iops=r,w (counts) or rate=r,w (bytes/s, fio's sizes) */
+static int set_rate(uint64_t out[2], const char *v, bool bytes)
+{
+	char buf[128], *part[2];
+	uint64_t val[2] = {0, 0};
+
+	if (split_rw(v, part, buf, sizeof(buf)))
+		return -EINVAL;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		if (bytes ? spec_parse_size(part[d], &val[d])
+			  : num_parse_u64(part[d], 0, 100000000, &val[d]))
+			return -EINVAL;
+	}
+	if (!*part[0] && !*part[1])
+		return -EINVAL;
+	out[0] = val[0];
+	out[1] = val[1];
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* percentile_list=99:99.9:99.99 (fio: ':' separated, 0..100, at most 20,
+ * sorted as fio sorts it) */
+static int set_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[512], *save, *tok;
+	double p[NVS_ARRAY_SIZE(s->pct_list)];
+	unsigned n = 0;
+
+	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "percentile_list: longer than %zu characters",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		if (n == NVS_ARRAY_SIZE(p) || num_parse_pct(tok, &p[n])) {
+			snprintf(err, errlen,
+				 "percentile_list: '%s' is not a percentile 0..100 (at most %zu)",
+				 tok, NVS_ARRAY_SIZE(p));
+			return -EINVAL;
+		}
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "percentile_list: empty");
+		return -EINVAL;
+	}
+	qsort(p, n, sizeof(p[0]), cmp_double);
+	memcpy(s->pct_list, p, n * sizeof(p[0]));
+	s->npct = n;
+	return 0;
+}
+
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
-	"new_group", "invalidate", "lat_percentiles", "clat_percentiles", "randrepeat",
-	"percentile_list", "unified_rw_reporting",
-	"exitall", "ioscheduler", "gtod_reduce", "disable_slat", "disable_clat",
+	"new_group", "invalidate", "lat_percentiles", "clat_percentiles",
+	"unified_rw_reporting",
+	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
@@ -375,8 +461,21 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("loops: '%s' is not a count >= 1", v ? v : "");
 		s->loops = (unsigned)u;
 	} else if (!strcmp(key, "rate_iops")) {
+		NEED_VALUE();
+		if (set_rate(s->rate_iops_dir, v, false))
+			BAD("rate_iops: '%s' is not IOPS per job and direction (N, or read,write "
+			    "as in fio: 500,200 or ,200)",
+			    v);
+	} else if (!strcmp(key, "rate")) {
+		NEED_VALUE();
+		if (set_rate(s->rate_bw_dir, v, true))
+			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
+			    "as in fio)",
+			    v);
+	} else if (!strcmp(key, "rate_iops_total")) {
 		if (parse_uint(v, 100000000, &u))
-			BAD("rate_iops: '%s' is not a rate (IOPS per job)", v ? v : "");
+			BAD("rate_iops_total: '%s' is not a rate (IOPS per job, all directions)",
+			    v ? v : "");
 		s->rate_iops = u;
 	} else if (!strcmp(key, "rate_process")) {
 		NEED_VALUE();
@@ -419,13 +518,16 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, 65536, &u))
 			BAD("%s: '%s' is not a count", key_in, v ? v : "");
 		s->batch_submit = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_max") ||
-		   !strcmp(key, "iodepth_batch_complete")) {
+	} else if (!strcmp(key, "iodepth_batch_complete_max")) {
 		if (parse_uint(v, 65536, &u))
 			BAD("%s: '%s' is not a count", key_in, v ? v : "");
 		s->batch_complete = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_min")) {
-		/* accepted: completions are always reaped in batches */
+	} else if (!strcmp(key, "iodepth_batch_complete_min") ||
+		   !strcmp(key, "iodepth_batch_complete")) {
+		/* fio: iodepth_batch_complete is the _min, completions waited for */
+		if (parse_uint(v, 65536, &u))
+			BAD("%s: '%s' is not a count", key_in, v ? v : "");
+		s->batch_complete_min = (unsigned)u;
 	} else if (!strcmp(key, "cpus_allowed")) {
 		NEED_VALUE();
 		if (strspn(v, "0123456789,-") != strlen(v) ||
@@ -433,6 +535,23 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
 			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+	} else if (!strcmp(key, "cpus_allowed_policy")) {
+		NEED_VALUE();
+		if (strcmp(v, "shared") && strcmp(v, "split"))
+			BAD("cpus_allowed_policy: '%s' is not shared or split", v);
+		s->cpus_split = v[1] == 'p';
+	} else if (!strcmp(key, "randrepeat")) {
+		bool b;
+		rc = parse_bool(v, &b);
+		s->randrepeat_off = !b;
+	} else if (!strcmp(key, "percentile_list")) {
+		NEED_VALUE();
+		return set_pct_list(s, v, err, errlen);
+	} else if (!strcmp(key, "ioscheduler")) {
+		BAD("ioscheduler: refused: it switches the device's I/O scheduler for every "
+		    "user of the device (fio writes /sys/block/DEV/queue/scheduler); set it "
+		    "there yourself and leave it out of the job%s",
+		    "");
 	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
 		NEED_VALUE();
 		if (key[0] == 'l') {
@@ -452,6 +571,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = parse_bool(v, &s->force_destroy);
 	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
 		NEED_VALUE();
+		if (key[0] == 'f' && strchr(v, ':'))
+			BAD("filename: '%s': fio runs ONE job over all ':'-separated files "
+			    "(its size and I/O spread over them); nvscope runs one worker per "
+			    "file, a different workload, so this is refused: give each file "
+			    "its own job section, or --target a,b for one worker per target",
+			    v);
 		return add_targets(s, v, err, errlen);
 	} else if (!strcmp(key, "stripe")) {
 		NEED_VALUE();
@@ -502,6 +627,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, UINT64_MAX, &u))
 			BAD("randseed: '%s' is not a number", v ? v : "");
 		s->seed = u;
+		s->seed_given = true;
 	} else {
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
 			if (!strcmp(key, ignored[i]))

@@ -40,15 +40,26 @@ struct spec {
 	double offset_pct;
 	uint64_t io_size;    /* bytes to transfer per worker; 0 = size * loops */
 	unsigned loops;
-	uint64_t rate_iops;  /* per worker, 0 = unlimited (fio: per job) */
+	uint64_t rate_iops;  /* total across directions per worker (rate_iops_total,
+			      * vdbench's iorate: plans' rate curves); 0 = none */
+	uint64_t rate_iops_dir[2]; /* fio's rate_iops=r,w: per job (worker) and
+				    * direction, [NVS_READ], [NVS_WRITE]; 0 = none */
+	uint64_t rate_bw_dir[2];   /* fio's rate=r,w: bytes/s per job and direction */
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* accepted; random offsets are always uniform */
 	uint32_t blockalign; /* 0 = the smallest block size */
 	enum spec_engine ioengine;
 	bool sqpoll, hipri, fixedbufs, registerfiles;
-	unsigned batch_submit, batch_complete; /* 0 = automatic */
-	char cpus_allowed[128]; /* "0-3,6": workers are pinned round-robin */
+	unsigned batch_submit, batch_complete; /* 0 = automatic; _complete is _max */
+	unsigned batch_complete_min; /* fio's iodepth_batch_complete(_min): wait for
+				      * this many completions (0/1 = one) */
+	char cpus_allowed[128]; /* "0-3,6": every worker gets the set (fio's shared) */
+	bool cpus_split;        /* cpus_allowed_policy=split: one CPU per worker */
+	bool randrepeat_off;    /* randrepeat=0 without randseed: a new seed per run */
+	bool seed_given;        /* randseed= was set */
+	double pct_list[20];    /* percentile_list (sorted), fio's FIO_IO_U_LIST_MAX_LEN */
+	unsigned npct;          /* 0 = fio's default list */
 	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
 	bool force_destroy;     /* write even where a signature was found */

@@ -58,6 +58,13 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
+	 * generated but held while its direction is ahead of its rate */
+	bool pend;
+	uint8_t p_dir;
+	uint32_t p_len;
+	uint64_t p_off;
+	uint64_t nxt[2]; /* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
@@ -277,14 +284,11 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 
 static void pin_cpu(struct worker *w)
 {
-	cpu_set_t set;
-
-	if (w->cpu < 0)
+	if (!w->pin)
 		return;
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
-		fprintf(stderr, "nvscope: cannot pin worker %u to CPU %d\n", w->id, w->cpu);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
+		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
+			w->spec->cpus_allowed);
 }
 
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
@@ -442,7 +446,21 @@ static void run(struct worker *w, struct wstate *st)
 				      : w->region_len * (s->loops ? s->loops : 1);
 	uint64_t issued = 0, now = worker_now_ns();
 	uint64_t next_issue = now;
+	/* rate_iops_total (plans): ns between issues across directions */
 	double gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
+	bool limited = gap > 0;
+	/* fio's rate_iops/rate: each direction its own schedule; a direction
+	 * ahead of its rate gives way to the other when that one is due
+	 * (fio's rate_ddir), else the I/O waits */
+	double dgap[2], dgap_b[2];
+	bool dlimited = false, two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
+	for (int d = 0; d < 2; d++) {
+		dgap[d] = s->rate_iops_dir[d] ? 1e9 / (double)s->rate_iops_dir[d] : 0;
+		dgap_b[d] = s->rate_bw_dir[d] ? 1e9 / (double)s->rate_bw_dir[d] : 0;
+		dlimited |= dgap[d] > 0 || dgap_b[d] > 0;
+		st->nxt[d] = 0;
+	}
+	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
 
@@ -455,19 +473,31 @@ static void run(struct worker *w, struct wstate *st)
 		if (!st->stopping) {
 			unsigned n = 0;
 			while (st->nfree && n < max_submit && issued < limit) {
-				if (gap && now < next_issue)
+				if (limited && now < next_issue)
 					break;
+				if (!st->pend) {
+					enum nvs_dir pd;
+					offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
+					st->p_dir = (uint8_t)pd;
+					st->pend = true;
+				}
+				if (dlimited && now < st->nxt[st->p_dir]) {
+					if (two_dirs && now >= st->nxt[st->p_dir ^ 1])
+						st->p_dir ^= 1;
+					else
+						break;
+				}
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
 					break; /* SQPOLL: the kernel has not freed the slot yet */
 				unsigned idx = st->freel[--st->nfree];
 				struct slot *sl = &st->slots[idx];
 				struct backend_io io;
-				uint64_t off;
-				uint32_t len;
-				enum nvs_dir dir;
+				uint64_t off = st->p_off;
+				uint32_t len = st->p_len;
+				enum nvs_dir dir = (enum nvs_dir)st->p_dir;
 
-				offgen_next(&st->gen, &off, &len, &dir);
+				st->pend = false;
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
@@ -492,7 +522,19 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
-				if (gap) {
+				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
+					double g0 = dgap[dir] > dgap_b[dir] * len ? dgap[dir]
+										  : dgap_b[dir] * len;
+					if (s->rate_process == PROCESS_POISSON)
+						g0 *= -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
+									 0x1.0p-53);
+					if (!st->nxt[dir])
+						st->nxt[dir] = now;
+					st->nxt[dir] += (uint64_t)g0;
+					if (st->nxt[dir] + NVS_NSEC_PER_SEC < now)
+						st->nxt[dir] = now; /* no burst after a stall */
+				}
+				if (limited) {
 					double g = s->rate_process == PROCESS_POISSON
 							   ? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
 									       0x1.0p-53) * gap
@@ -507,15 +549,24 @@ static void run(struct worker *w, struct wstate *st)
 			break;
 
 		uint64_t deadline = next_b < end ? next_b : end;
-		if (gap && !st->stopping && st->nfree && next_issue < deadline)
+		if (limited && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
+		if (dlimited && !st->stopping && st->nfree && st->pend) {
+			uint64_t due = st->nxt[st->p_dir];
+			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
+				due = st->nxt[st->p_dir ^ 1];
+			if (due > now && due < deadline)
+				deadline = due;
+		}
 		uint64_t wait = deadline > now ? deadline - now : 0;
 		if (wait > WAIT_MAX_NS)
 			wait = WAIT_MAX_NS; /* a stalled device must not delay a stop */
 		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
 					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 		struct io_uring_cqe *cqe;
-		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+		/* iodepth_batch_complete_min: wait for that many (of those in flight) */
+		unsigned want = wait_min < st->inflight ? wait_min : st->inflight ? st->inflight : 1;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			worker_fail(sh, rc, "io_uring_enter failed: %s", strerror(-rc));
 			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
