@@ -674,6 +674,8 @@ static void matrix_cell(const struct plan_step *st, unsigned cell, struct spec *
 	*s = st->spec;
 	s->bs[0].bs = bs;
 	s->bs[0].weight = 100;
+	s->bs[0].wweight = 100;
+	memset(s->bsrange, 0, sizeof(s->bsrange));
 	s->nbs = 1;
 	s->rw = mix == 100 ? (seq ? RW_READ : RW_RANDREAD)
 		: mix == 0 ? (seq ? RW_WRITE : RW_RANDWRITE)

@@ -337,13 +337,11 @@ void preset_print_job(FILE *f, const struct spec *s)
 	fprintf(f, "[%s] rw=%s", s->name, spec_rw_name(s->rw));
 	if (s->rw == RW_RW || s->rw == RW_RANDRW)
 		fprintf(f, " rwmixread=%u", s->rwmixread);
-	fprintf(f, " %s=", s->nbs > 1 ? "bssplit" : "bs");
-	for (unsigned i = 0; i < s->nbs; i++)
-		if (s->nbs > 1)
-			fprintf(f, "%s%s/%u", i ? ":" : "", spec_fmt_size(s->bs[i].bs, a, sizeof(a)),
-				s->bs[i].weight);
-		else
-			fprintf(f, "%s", spec_fmt_size(s->bs[i].bs, a, sizeof(a)));
+	{
+		char bsv[512];
+		const char *bsk = spec_fmt_bs(s, bsv, sizeof(bsv));
+		fprintf(f, " %s=%s", bsk, bsv);
+	}
 	fprintf(f, " iodepth=");
 	for (unsigned i = 0; i < s->niodepth; i++)
 		fprintf(f, "%s%u", i ? "," : "", s->iodepth[i]);

@@ -100,6 +100,13 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		rc = be->check(&p->targets[i], err, errlen);
 		if (rc)
 			return rc;
+		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {
+			snprintf(err, errlen,
+				 "%s: blocksize_unaligned gives 512-byte steps; its logical block "
+				 "size is %u (direct I/O would fail)",
+				 path, p->targets[i].lbs);
+			return -EINVAL;
+		}
 		for (unsigned b = 0; b < s->nbs; b++) {
 			if (s->bs[b].bs % p->targets[i].lbs) {
 				snprintf(err, errlen,
@@ -135,7 +142,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 	for (unsigned g = 0; g < groups; g++) {
 		struct target *t = &p->targets[g];
 		uint32_t align = s->blockalign ? s->blockalign : minbs;
-		uint64_t start, len;
+		uint64_t start, len, tsize = t->size;
 
 		if (align < t->lbs)
 			align = t->lbs;
@@ -147,6 +154,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 					m = p->targets[i].size;
 			struct target logical = *t;
 			logical.size = m / s->stripe * s->stripe * p->ntargets;
+			tsize = logical.size;
 			rc = region(s, &logical, align, &start, &len, err, errlen);
 		} else {
 			rc = region(s, t, align, &start, &len, err, errlen);
@@ -168,6 +176,21 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->nmembers = s->stripe ? p->ntargets : 1;
 			w->region_start = start;
 			w->region_len = len;
+			if (s->offset_increment && j) {
+				/* fio: clone j of the job starts offset_increment * j further,
+				 * its size cut at the end of the target */
+				uint64_t inc = s->offset_increment;
+				if (inc > (tsize - start) / j || start + inc * j >= tsize ||
+				    tsize - (start + inc * j) < maxbs) {
+					snprintf(err, errlen,
+						 "%s: offset_increment %llu puts job %u past the end",
+						 t->path, (unsigned long long)inc, j);
+					return -EINVAL;
+				}
+				w->region_start = start + inc * j;
+				if (w->region_len > tsize - w->region_start)
+					w->region_len = (tsize - w->region_start) / align * align;
+			}
 			w->align = align;
 			/* fio's cpus_allowed_policy: shared (default) gives every
 			 * worker the whole set, split one CPU each, wrapping */
@@ -378,7 +401,7 @@ uint64_t pool_elapsed_ns(const struct pool *p)
 
 uint64_t pool_planned_ns(const struct pool *p)
 {
-	return p->spec.runtime_ns ? p->spec.ramp_ns + p->spec.runtime_ns : 0;
+	return p->spec.runtime_ns ? p->spec.startdelay_ns + p->spec.ramp_ns + p->spec.runtime_ns : 0;
 }
 
 void pool_free(struct pool *p)

@@ -21,7 +21,10 @@ void spec_init(struct spec *s)
 	snprintf(s->name, sizeof(s->name), "job");
 	s->rw = RW_RANDREAD;
 	s->rwmixread = 50;
-	s->bs[0] = (struct spec_bs){4096, 100};
+	s->bs[0] = (struct spec_bs){4096, 100, 100};
+	s->seq_nr = 1;
+	s->pct_random[0] = s->pct_random[1] = 100;
+	s->thinktime_blocks = 1;
 	s->nbs = 1;
 	s->iodepth[0] = 1;
 	s->niodepth = 1;
@@ -89,6 +92,60 @@ const char *spec_fmt_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+static size_t fmt_dir_bs(const struct spec *s, int d, char *buf, size_t len)
+{
+	char a[32];
+	size_t n = 0;
+	unsigned parts = 0;
+
+	for (unsigned i = 0; i < s->nbs; i++) {
+		unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+		if (w)
+			parts++;
+	}
+	for (unsigned i = 0; i < s->nbs && n < len; i++) {
+		unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+		int k;
+		if (!w)
+			continue;
+		spec_fmt_size(s->bs[i].bs, a, sizeof(a));
+		k = parts > 1 ? snprintf(buf + n, len - n, "%s%s/%u", n ? ":" : "", a, w)
+			      : snprintf(buf + n, len - n, "%s", a);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n < len ? n : len - 1;
+}
+
+const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len)
+{
+	char a[32], b[32];
+	size_t n;
+	bool same = true;
+
+	if (!len)
+		return "bs";
+	buf[0] = '\0';
+	if (s->bsrange[0][1]) {
+		snprintf(buf, len, "%s-%s", spec_fmt_size(s->bsrange[0][0], a, sizeof(a)),
+			 spec_fmt_size(s->bsrange[0][1], b, sizeof(b)));
+		if (memcmp(s->bsrange[0], s->bsrange[1], sizeof(s->bsrange[0]))) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, ",%s-%s",
+				 spec_fmt_size(s->bsrange[1][0], a, sizeof(a)),
+				 spec_fmt_size(s->bsrange[1][1], b, sizeof(b)));
+		}
+		return "bsrange";
+	}
+	for (unsigned i = 0; i < s->nbs; i++)
+		same &= s->bs[i].weight == s->bs[i].wweight;
+	n = fmt_dir_bs(s, 0, buf, len);
+	if (!same && n + 1 < len) {
+		buf[n++] = ',';
+		fmt_dir_bs(s, 1, buf + n, len - n);
+	}
+	return strchr(buf, '/') ? "bssplit" : "bs";
+}
+
 static int parse_uint(const char *v, unsigned long long max, unsigned long long *out)
 {
 	uint64_t u;
@@ -129,16 +186,14 @@ static int parse_size_or_pct(const char *v, uint64_t *bytes, double *pct)
 	return spec_parse_size(v, bytes);
 }
 
-static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
-{
-	char buf[512], *save, *tok;
-	unsigned n = 0, sum = 0, unweighted = 0;
-	struct spec_bs bs[NVS_MAX_BSSPLIT];
+static int split_rw(const char *v, char *part[2], char *buf, size_t blen);
 
-	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
-		snprintf(err, errlen, "bssplit: longer than %zu characters", sizeof(buf) - 1);
-		return -EINVAL;
-	}
+/* One direction's "4k/50:8k/50" into @bs (weight only). */
+static int parse_bslist(char *buf, struct spec_bs *bs, unsigned *nout, char *err, size_t errlen)
+{
+	char *save, *tok;
+	unsigned n = 0, sum = 0, unweighted = 0;
+
 	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		char *slash = strchr(tok, '/');
 		uint64_t size;
@@ -160,7 +215,7 @@ static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
 		}
 		if (!slash || !*(slash + 1))
 			unweighted++;
-		bs[n++] = (struct spec_bs){(uint32_t)size, (uint32_t)w};
+		bs[n++] = (struct spec_bs){(uint32_t)size, (uint32_t)w, 0};
 		sum += (unsigned)w;
 	}
 	if (!n || sum > 100 || (!unweighted && sum != 100)) {
@@ -173,9 +228,140 @@ static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
 			bs[i].weight = left / unweighted + (i == n - 1 ? left % unweighted : 0);
 		}
 	}
-	memcpy(s->bs, bs, sizeof(bs[0]) * n);
-	s->nbs = n;
+	*nout = n;
 	return 0;
+}
+
+/* Sets s->bs from a read list and a write list (fio's "r,w"): one entry per
+ * size, weight for reads, wweight for writes. */
+static int merge_bs(struct spec *s, const struct spec_bs *r, unsigned nr, const struct spec_bs *w,
+		    unsigned nw, char *err, size_t errlen)
+{
+	struct spec_bs out[NVS_MAX_BSSPLIT];
+	unsigned n = 0;
+
+	for (unsigned d = 0; d < 2; d++) {
+		const struct spec_bs *l = d ? w : r;
+		for (unsigned i = 0; i < (d ? nw : nr); i++) {
+			unsigned k;
+			for (k = 0; k < n && out[k].bs != l[i].bs; k++)
+				;
+			if (k == n) {
+				if (n == NVS_MAX_BSSPLIT) {
+					snprintf(err, errlen, "more than %d block sizes",
+						 NVS_MAX_BSSPLIT);
+					return -EINVAL;
+				}
+				out[n++] = (struct spec_bs){l[i].bs, 0, 0};
+			}
+			*(d ? &out[k].wweight : &out[k].weight) += l[i].weight;
+		}
+	}
+	memcpy(s->bs, out, sizeof(out[0]) * n);
+	s->nbs = n;
+	memset(s->bsrange, 0, sizeof(s->bsrange));
+	return 0;
+}
+
+/* bssplit=LIST or LIST,LIST (reads, writes: fio's per-direction split; an
+ * empty part keeps fio's default 4k) */
+static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[2048], *part[2];
+	struct spec_bs bs[2][NVS_MAX_BSSPLIT];
+	unsigned n[2] = {0, 0};
+
+	if (split_rw(v, part, buf, sizeof(buf))) {
+		snprintf(err, errlen, "bssplit: longer than %zu characters, or a third "
+				      "(trim) list that differs from the write list",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d]) {
+			bs[d][0] = (struct spec_bs){4096, 100, 0};
+			n[d] = 1;
+		} else if (part[d] != part[0] || d == 0) {
+			if (parse_bslist(part[d], bs[d], &n[d], err, errlen))
+				return -EINVAL;
+		}
+	}
+	if (part[1] == part[0]) { /* one list: both directions */
+		memcpy(bs[1], bs[0], sizeof(bs[0]));
+		n[1] = n[0];
+	}
+	return merge_bs(s, bs[0], n[0], bs[1], n[1], err, errlen);
+}
+
+/* bs=SIZE or bs=R,W */
+static int set_bs(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[128], *part[2];
+	struct spec_bs bs[2];
+	uint64_t sz;
+
+	if (split_rw(v, part, buf, sizeof(buf)))
+		goto bad;
+	for (int d = 0; d < 2; d++) {
+		sz = 4096; /* an empty part: fio's default */
+		if (*part[d] && (spec_parse_size(part[d], &sz) || sz == 0 || sz > (64u << 20)))
+			goto bad;
+		bs[d] = (struct spec_bs){(uint32_t)sz, 100, 0};
+	}
+	return merge_bs(s, &bs[0], 1, &bs[1], 1, err, errlen);
+bad:
+	snprintf(err, errlen, "bs: '%s' is not a block size (512 .. 64m), or read,write sizes", v);
+	return -EINVAL;
+}
+
+/* bsrange=MIN-MAX[,MIN-MAX] */
+static int set_bsrange(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[128], *part[2];
+	uint64_t mm[2][2];
+	struct spec_bs out[4];
+	unsigned n = 0;
+
+	if (split_rw(v, part, buf, sizeof(buf)))
+		goto bad;
+	for (int d = 0; d < 2; d++) {
+		char *dash = strchr(part[d], '-');
+		if (!*part[d]) {
+			mm[d][0] = mm[d][1] = 4096;
+			continue;
+		}
+		if (!dash)
+			goto bad;
+		*dash = '\0';
+		if (spec_parse_size(part[d], &mm[d][0]) || spec_parse_size(dash + 1, &mm[d][1]) ||
+		    !mm[d][0] || mm[d][0] > mm[d][1] || mm[d][1] > (64u << 20))
+			goto bad;
+		*dash = '-';
+		if (part[1] == part[0]) {
+			memcpy(mm[1], mm[0], sizeof(mm[0]));
+			break;
+		}
+	}
+	for (int d = 0; d < 2; d++)
+		for (int k = 0; k < 2; k++) {
+			unsigned i;
+			for (i = 0; i < n && out[i].bs != mm[d][k]; i++)
+				;
+			if (i == n)
+				out[n++] = (struct spec_bs){(uint32_t)mm[d][k], 0, 0};
+		}
+	out[0].weight = out[0].wweight = 100; /* unused: the range decides */
+	memcpy(s->bs, out, sizeof(out[0]) * n);
+	s->nbs = n;
+	for (int d = 0; d < 2; d++) {
+		s->bsrange[d][0] = (uint32_t)mm[d][0];
+		s->bsrange[d][1] = (uint32_t)mm[d][1];
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "bsrange: '%s' is not MIN-MAX block sizes (4k-64k, or read,write)",
+		 v);
+	return -EINVAL;
 }
 
 static int set_iodepth(struct spec *s, const char *v, char *err, size_t errlen)
@@ -406,14 +592,40 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		snprintf(s->name, sizeof(s->name), "%s", v);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
-		const char *name = !strcmp(v, "readwrite") ? "rw" : v;
+		char rwb[32];
+		const char *mod = strchr(v, ':');
+		size_t nl = mod ? (size_t)(mod - v) : strlen(v);
+		if (nl >= sizeof(rwb))
+			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
+		snprintf(rwb, sizeof(rwb), "%.*s", (int)nl, v);
+		const char *name = !strcmp(rwb, "readwrite") ? "rw" : rwb;
 		unsigned i;
 		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
 			if (!strcmp(name, rw_names[i]))
 				break;
+		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
+		    !strcmp(name, "randtrimwrite"))
+			BAD("rw: '%s': trims are not implemented yet (results have a read and a "
+			    "write direction only; a trim would have to be counted as its own)",
+			    v);
 		if (i == NVS_ARRAY_SIZE(rw_names) || i == RW_TRIM)
 			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
 		s->rw = (enum spec_rw)i;
+		s->seq_nr = 1;
+		s->seq_add = 0;
+		if (mod) {
+			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
+			unsigned nr;
+			/* fio: random: a new random offset every N I/Os, sequential
+			 * between; sequential: skip SIZE after each I/O */
+			if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
+				: spec_parse_size(mod + 1, &s->seq_add))
+				BAD("rw: '%s': after ':' %s", v,
+				    rnd ? "a count of I/Os >= 1 (randread:8)"
+					: "a size to skip (write:4k; backwards is not supported)");
+			if (rnd)
+				s->seq_nr = nr;
+		}
 	} else if (!strcmp(key, "rwmixread") || !strcmp(key, "rwmixwrite")) {
 		NEED_VALUE();
 		if (parse_uint(v, 100, &u))
@@ -421,10 +633,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->rwmixread = key[5] == 'r' ? (unsigned)u : 100 - (unsigned)u;
 	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
 		NEED_VALUE();
-		if (spec_parse_size(v, &sz) || sz == 0 || sz > (64u << 20))
-			BAD("bs: '%s' is not a block size (512 .. 64m)", v);
-		s->bs[0] = (struct spec_bs){(uint32_t)sz, 100};
-		s->nbs = 1;
+		return set_bs(s, v, err, errlen);
+	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {
+		NEED_VALUE();
+		return set_bsrange(s, v, err, errlen);
+	} else if (!strcmp(key, "blocksize_unaligned") || !strcmp(key, "bs_unaligned")) {
+		rc = parse_bool(v, &s->bs_unaligned);
 	} else if (!strcmp(key, "bssplit")) {
 		NEED_VALUE();
 		return set_bssplit(s, v, err, errlen);
@@ -535,6 +749,33 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
 			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+	} else if (!strcmp(key, "percentage_random")) {
+		NEED_VALUE();
+		char pb[64], *pp[2];
+		unsigned pr[2];
+		if (split_rw(v, pp, pb, sizeof(pb)) || num_parse_uint(pp[0], 0, 100, &pr[0]) ||
+		    num_parse_uint(pp[1], 0, 100, &pr[1]))
+			BAD("percentage_random: '%s' is not 0..100 (or read,write)", v);
+		s->pct_random[0] = (uint8_t)pr[0];
+		s->pct_random[1] = (uint8_t)pr[1];
+	} else if (!strcmp(key, "offset_increment")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &s->offset_increment))
+			BAD("offset_increment: '%s' is not a size (percentages are not supported)", v);
+	} else if (!strcmp(key, "startdelay")) {
+		NEED_VALUE();
+		if (spec_parse_time(v, &s->startdelay_ns))
+			BAD("startdelay: '%s' is not a duration (ranges are not supported)", v);
+	} else if (!strcmp(key, "thinktime")) {
+		NEED_VALUE();
+		/* fio: a bare number is microseconds */
+		if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
+			BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
+		s->thinktime_ns = sz;
+	} else if (!strcmp(key, "thinktime_blocks")) {
+		if (parse_uint(v, 1u << 30, &u) || !u)
+			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
+		s->thinktime_blocks = (unsigned)u;
 	} else if (!strcmp(key, "cpus_allowed_policy")) {
 		NEED_VALUE();
 		if (strcmp(v, "shared") && strcmp(v, "split"))

@@ -15,7 +15,9 @@ enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
 
 struct spec_bs {
 	uint32_t bs;     /* bytes */
-	uint32_t weight; /* percent; bssplit weights sum to 100 */
+	uint32_t weight; /* percent of reads; bssplit weights sum to 100 */
+	uint32_t wweight; /* percent of writes (fio's bs=r,w, bssplit=r,w); = weight
+			   * unless per-direction sizes were given */
 };
 
 struct spec {
@@ -49,6 +51,17 @@ struct spec {
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* accepted; random offsets are always uniform */
 	uint32_t blockalign; /* 0 = the smallest block size */
+	uint32_t bsrange[2][2]; /* fio's bsrange=a-b[,c-d]: [dir][min, max], 0 = none;
+				 * bs[] then lists min and max at weight 0 */
+	bool bs_unaligned;      /* blocksize_unaligned: bsrange sizes in 512-byte
+				 * steps (fio: any size), not multiples of min */
+	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
+	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
+	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
+	uint64_t offset_increment; /* numjob k starts at offset + k * this */
+	uint64_t startdelay_ns; /* the job starts this late */
+	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
+	unsigned thinktime_blocks;
 	enum spec_engine ioengine;
 	bool sqpoll, hipri, fixedbufs, registerfiles;
 	unsigned batch_submit, batch_complete; /* 0 = automatic; _complete is _max */
@@ -95,6 +108,11 @@ int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t
 int spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when the workload writes. */
 bool spec_writes(const struct spec *s);
+/* The block sizes in fio's syntax into @buf: the option's name ("bs",
+ * "bssplit" or "bsrange") is returned, the value ("4k", "8k,4k",
+ * "4k/20:64k/80,8k", "4k-32k") written; -ENOSPC never: cut values end
+ * in "..." only past 256 bytes, which 16 sizes do not reach. */
+const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len);
 /* Human name of @rw ("randread"). */
 const char *spec_rw_name(enum spec_rw rw);
 /* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.

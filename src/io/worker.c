@@ -437,7 +437,7 @@ static void run(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
 	struct worker_shared *sh = w->shared;
-	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire);
+	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire) + s->startdelay_ns;
 	uint64_t ramp_end = t0 + s->ramp_ns;
 	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
 	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
@@ -464,15 +464,35 @@ static void run(struct worker *w, struct wstate *st)
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
 
+	/* startdelay: the job (its clock, samples and runtime) starts later */
+	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+		uint64_t left = t0 - now < WAIT_MAX_NS ? t0 - now : WAIT_MAX_NS;
+		struct timespec ts = {(time_t)(left / NVS_NSEC_PER_SEC),
+				      (long)(left % NVS_NSEC_PER_SEC)};
+		nanosleep(&ts, NULL);
+		now = next_issue = worker_now_ns();
+	}
+	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
+	uint64_t think_until = 0;
+	unsigned think_left = s->thinktime_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		rusage_ns(st, &st->usr_meas, &st->sys_meas);
 	}
 	rusage_ns(st, &st->usr_mark, &st->sys_mark);
 	for (;;) {
+		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
+			if (!think_until)
+				think_until = now + s->thinktime_ns;
+			if (now >= think_until) {
+				think_until = 0;
+				think_left = s->thinktime_blocks;
+			}
+		}
 		if (!st->stopping) {
 			unsigned n = 0;
-			while (st->nfree && n < max_submit && issued < limit) {
+			while (st->nfree && n < max_submit && issued < limit &&
+			       (!s->thinktime_ns || think_left)) {
 				if (limited && now < next_issue)
 					break;
 				if (!st->pend) {
@@ -498,6 +518,7 @@ static void run(struct worker *w, struct wstate *st)
 				enum nvs_dir dir = (enum nvs_dir)st->p_dir;
 
 				st->pend = false;
+				think_left--;
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
@@ -551,6 +572,8 @@ static void run(struct worker *w, struct wstate *st)
 		uint64_t deadline = next_b < end ? next_b : end;
 		if (limited && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
+		if (think_until > now && think_until < deadline)
+			deadline = think_until;
 		if (dlimited && !st->stopping && st->nfree && st->pend) {
 			uint64_t due = st->nxt[st->p_dir];
 			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)

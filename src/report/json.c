@@ -273,7 +273,6 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 {
 	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
 	char buf[1024];
-	size_t len = 0;
 
 	opt_str(o, "name", name);
 	/* fio's filename=a:b form; sized for every target, nothing truncated */
@@ -291,19 +290,15 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	opt_str(o, "rw", spec_rw_name(s->rw));
 	if (s->rw == RW_RW || s->rw == RW_RANDRW)
 		opt_u(o, "rwmixread", s->rwmixread);
-	if (s->nbs == 1) {
-		opt_size(o, "bs", s->bs[0].bs);
-	} else {
-		char sz[32];
-		len = 0;
-		for (unsigned i = 0; i < s->nbs && len < sizeof(buf) - 1; i++) {
-			int n =
-			    snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", i ? ":" : "",
-				     spec_fmt_size(s->bs[i].bs, sz, sizeof(sz)), s->bs[i].weight);
-			len += n > 0 ? (size_t)n : 0;
+	{
+		const char *bsk = spec_fmt_bs(s, buf, sizeof(buf));
+		if (strcmp(bsk, "bs") || strchr(buf, ',')) {
+			opt_str(o, bsk, buf);
+			if (strcmp(bsk, "bs"))
+				opt_size(o, "bs", s->bs[0].bs); /* fio-plot labels charts by bs */
+		} else {
+			opt_size(o, "bs", s->bs[0].bs);
 		}
-		opt_str(o, "bssplit", buf);
-		opt_size(o, "bs", s->bs[0].bs); /* fio-plot labels charts by bs */
 	}
 	opt_u(o, "iodepth", qd);
 	opt_u(o, "numjobs", s->numjobs);

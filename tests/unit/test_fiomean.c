@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config/cli.h"
+#include "io/offgen.h"
 #include "io/spec.h"
 
 static int set(struct spec *s, const char *k, const char *v, char *err)
@@ -141,6 +142,139 @@ START_TEST(test_cpus_policy_randrepeat_pcts_sched)
 }
 END_TEST
 
+START_TEST(test_per_direction_sizes)
+{
+	struct spec s;
+	struct offgen g;
+	char err[256];
+	unsigned seen[2][70] = {{0}};
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "bs", "8k,4k", err), 0);
+	ck_assert_uint_eq(s.nbs, 2);
+	ck_assert_uint_eq(s.bs[0].bs, 8192);
+	ck_assert_uint_eq(s.bs[0].weight, 100);
+	ck_assert_uint_eq(s.bs[0].wweight, 0);
+	ck_assert_uint_eq(s.bs[1].wweight, 100);
+	ck_assert_int_eq(set(&s, "bs", "4k", err), 0);
+	ck_assert_uint_eq(s.nbs, 1);
+	ck_assert_uint_eq(s.bs[0].wweight, 100);
+	ck_assert_int_eq(set(&s, "bs", "4k,8k,16k", err), -EINVAL); /* trim differs */
+	ck_assert_int_eq(set(&s, "bs", "4k,8k,8k", err), 0);
+	/* bssplit=reads,writes */
+	ck_assert_int_eq(set(&s, "bssplit", "4k/20:64k/80,8k/50:64k/50", err), 0);
+	ck_assert_uint_eq(s.nbs, 3);
+	ck_assert_uint_eq(s.bs[1].bs, 65536);
+	ck_assert_uint_eq(s.bs[1].weight, 80);
+	ck_assert_uint_eq(s.bs[1].wweight, 50);
+	ck_assert_uint_eq(s.bs[2].weight, 0);
+	ck_assert_int_eq(set(&s, "bssplit", "4k/20:64k/70,8k", err), -EINVAL);
+
+	/* the generator: reads 4k/64k, writes 8k/64k */
+	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 7), 0);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t off;
+		uint32_t len;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_uint_le(off + len, 64 << 20);
+		seen[d][len / 1024 < 70 ? len / 1024 : 69]++;
+	}
+	ck_assert_uint_eq(seen[0][8], 0);
+	ck_assert_uint_eq(seen[1][4], 0);
+	ck_assert_uint_gt(seen[0][4], 0);
+	ck_assert_uint_gt(seen[1][8], 0);
+	ck_assert_uint_gt(seen[0][64], 3 * seen[0][4]); /* 80 : 20 */
+
+	/* bsrange: fio's uniform multiples of min, all in range */
+	ck_assert_int_eq(set(&s, "bsrange", "4k-32k", err), 0);
+	ck_assert_uint_eq(s.bsrange[0][0], 4096);
+	ck_assert_uint_eq(s.bsrange[1][1], 32768);
+	ck_assert_int_eq(set(&s, "bsrange", "32k-4k", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bsrange", "4k", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bsrange", "4k-32k", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 7), 0);
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < 16000; i++) {
+		uint64_t off;
+		uint32_t len;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_uint_eq(len % 4096, 0);
+		ck_assert(len >= 4096 && len <= 32768);
+		seen[0][len / 4096]++;
+	}
+	for (int k = 1; k <= 8; k++) /* 2000 each expected */
+		ck_assert(seen[0][k] > 1700 && seen[0][k] < 2300);
+	ck_assert_int_eq(set(&s, "blocksize_unaligned", NULL, err), 0);
+	ck_assert(s.bs_unaligned);
+	/* bs= after bsrange= replaces it */
+	ck_assert_int_eq(set(&s, "bs", "4k", err), 0);
+	ck_assert_uint_eq(s.bsrange[0][1], 0);
+}
+END_TEST
+
+START_TEST(test_rw_modifier_and_pct_random)
+{
+	struct spec s;
+	struct offgen g;
+	char err[256];
+	uint64_t off, prev = 0;
+	uint32_t len;
+	enum nvs_dir d;
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "rw", "write:4k", err), 0);
+	ck_assert_int_eq(s.rw, RW_WRITE);
+	ck_assert_uint_eq(s.seq_add, 4096);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 5; i++) { /* 0, 8k, 16k...: a 4k hole after each */
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_uint_eq(off, (uint64_t)i * 8192);
+	}
+	ck_assert_int_eq(set(&s, "rw", "randread:8", err), 0);
+	ck_assert_int_eq(s.rw, RW_RANDREAD);
+	ck_assert_uint_eq(s.seq_nr, 8);
+	ck_assert_uint_eq(s.seq_add, 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
+	/* fio: sequential for N-1 I/Os, then a new random offset */
+	unsigned jumps = 0;
+	for (int i = 0; i < 800; i++) {
+		offgen_next(&g, &off, &len, &d);
+		if (i && off != prev + 4096)
+			jumps++;
+		prev = off;
+	}
+	ck_assert(jumps >= 90 && jumps <= 100);
+	ck_assert_int_eq(set(&s, "rw", "randread:0", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "trim", err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not implemented"));
+	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
+	ck_assert_uint_eq(s.seq_nr, 1);
+
+	ck_assert_int_eq(set(&s, "percentage_random", "0", err), 0);
+	ck_assert_uint_eq(s.pct_random[0], 0);
+	ck_assert_int_eq(set(&s, "percentage_random", "90,10", err), 0);
+	ck_assert_uint_eq(s.pct_random[0], 90);
+	ck_assert_uint_eq(s.pct_random[1], 10);
+	ck_assert_int_eq(set(&s, "percentage_random", "101", err), -EINVAL);
+
+	ck_assert_int_eq(set(&s, "thinktime", "500", err), 0); /* fio: us */
+	ck_assert_uint_eq(s.thinktime_ns, 500000);
+	ck_assert_int_eq(set(&s, "thinktime", "2ms", err), 0);
+	ck_assert_uint_eq(s.thinktime_ns, 2000000);
+	ck_assert_int_eq(set(&s, "thinktime_blocks", "0", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "startdelay", "2", err), 0); /* fio: seconds */
+	ck_assert_uint_eq(s.startdelay_ns, 2000000000ULL);
+	ck_assert_int_eq(set(&s, "startdelay", "1-5", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "offset_increment", "1g", err), 0);
+	ck_assert_uint_eq(s.offset_increment, 1ULL << 30);
+	ck_assert_int_eq(set(&s, "offset_increment", "10%", err), -EINVAL);
+}
+END_TEST
+
 Suite *fiomean_suite(void)
 {
 	Suite *s = suite_create("fiomean");
@@ -150,6 +284,8 @@ Suite *fiomean_suite(void)
 	tcase_add_test(tc, test_iec_sizes_decimal);
 	tcase_add_test(tc, test_filename_list_refused);
 	tcase_add_test(tc, test_cpus_policy_randrepeat_pcts_sched);
+	tcase_add_test(tc, test_per_direction_sizes);
+	tcase_add_test(tc, test_rw_modifier_and_pct_random);
 	suite_add_tcase(s, tc);
 	return s;
 }
