@@ -555,6 +555,62 @@ static const char *const ignored[] = {
 	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
 };
 
+/* fio options storage reviewers use that nvscope refuses, each with why
+ * (docs/cli.md's table lists them; tests/integration/option_table.sh checks
+ * that every option here and in spec_set has a row). */
+static const struct {
+	const char *key, *why;
+} refused[] = {
+	{"verify", "data verification of a workload is not implemented (nvscope check "
+		   "has its own write-and-verify pass)"},
+	{"do_verify", "data verification of a workload is not implemented"},
+	{"verify_pattern", "data verification of a workload is not implemented"},
+	{"verify_interval", "data verification of a workload is not implemented"},
+	{"verify_backlog", "data verification of a workload is not implemented"},
+	{"fsync", "no flush or sync commands are issued yet (fio's sync latencies would be "
+		  "missing)"},
+	{"fdatasync", "no flush or sync commands are issued yet"},
+	{"sync", "O_SYNC writes are not implemented"},
+	{"end_fsync", "no flush or sync commands are issued yet"},
+	{"fsync_on_close", "no flush or sync commands are issued yet"},
+	{"random_distribution", "only uniform random offsets are implemented"},
+	{"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
+			     "fio's lfsr (every block once) is not implemented"},
+	{"rate_min", "a job is never failed for a low rate (not implemented)"},
+	{"rate_iops_min", "a job is never failed for a low rate (not implemented)"},
+	{"filesize", "fio's file sets are not supported: one given file or device per target"},
+	{"nrfiles", "fio's file sets are not supported: one given file or device per target"},
+	{"directory", "fio's file sets are not supported: give the file or device as filename"},
+	{"file_service_type", "one file or device per worker: nothing to switch between"},
+	{"create_on_open", "nvscope does not create files"},
+	{"fallocate", "nvscope does not create or lay out files"},
+	{"unlink", "nvscope does not create or remove files"},
+	{"fill_device", "write until full is not implemented: give size= (100%)"},
+	{"zonemode", "zoned block devices are not supported"},
+	{"zonesize", "zoned block devices are not supported"},
+	{"zonerange", "zoned block devices are not supported"},
+	{"zoneskip", "zoned block devices are not supported"},
+	{"iodepth_low", "the queue is refilled at once; a low-water mark is not implemented"},
+	{"thinktime_spin", "thinktime sleeps; spinning is not implemented"},
+	{"thinktime_iotime", "not implemented"},
+	{"prio", "I/O priorities are not set"},
+	{"prioclass", "I/O priorities are not set"},
+	{"cmdprio_percentage", "I/O priorities are not set"},
+	{"nice", "the workers' nice value is not changed"},
+	{"numa_cpu_nodes", "NUMA placement is not implemented: use cpus_allowed"},
+	{"numa_mem_policy", "NUMA placement is not implemented"},
+	{"trim_percentage", "trims are not implemented"},
+	{"trim_backlog", "trims are not implemented"},
+	{"read_iolog", "replaying fio's I/O logs is not implemented here"},
+	{"write_iolog", "fio's per-I/O log is not written (a file write per I/O)"},
+	{"offset_align", "not implemented: offsets are aligned to blockalign"},
+	{"io_submit_mode", "submission is always inline"},
+	{"serialize_overlap", "not implemented"},
+	{"exitall_on_error", "not implemented: the first error ends its job"},
+	{"fill_fs", "nvscope does not fill file systems"},
+	{"lockmem", "not implemented"},
+};
+
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
 {
 	char key[64];
@@ -873,6 +929,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
 			if (!strcmp(key, ignored[i]))
 				return 0;
+		for (size_t i = 0; i < NVS_ARRAY_SIZE(refused); i++)
+			if (!strcmp(key, refused[i].key))
+				BAD("%s: refused: %s", key_in, refused[i].why);
 		snprintf(err, errlen, "unknown option '%s'", key_in);
 		return -ENOENT;
 	}
