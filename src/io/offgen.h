@@ -25,6 +25,11 @@ struct offgen {
 	uint64_t seq_add;      /* rw=X:SIZE */
 	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
 	uint8_t pct_random[2]; /* percentage_random */
+	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
+	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off */
+	enum spec_dist dist;
+	uint64_t nranges, rand_off, gauss_dev;
+	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
 };
 
@@ -54,6 +59,9 @@ static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
 {
 	return (uint32_t)(((uint64_t)r32 * n) >> 32);
 }
+
+/* A random block index of a non-uniform distribution (offgen.c). */
+uint64_t offgen_dist_block(struct offgen *g);
 
 /* The next I/O's offset, length and direction, as fio picks them: the
  * direction by the mix, its block size (bssplit or bsrange), then a random
@@ -85,8 +93,11 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 	}
 	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
-	if (rnd) {
+	if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
+	} else if (rnd) {
+		uint64_t b = offgen_dist_block(g);
+		*off = g->start + (b < npos ? b : npos - 1) * g->align;
 	} else {
 		uint64_t pos = g->last_pos[d];
 		if (pos != g->start && g->seq_add)

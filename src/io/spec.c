@@ -24,6 +24,7 @@ void spec_init(struct spec *s)
 	s->bs[0] = (struct spec_bs){4096, 100, 100};
 	s->seq_nr = 1;
 	s->pct_random[0] = s->pct_random[1] = 100;
+	s->dist_center = -1;
 	s->thinktime_blocks = 1;
 	s->nbs = 1;
 	s->iodepth[0] = 1;
@@ -573,7 +574,6 @@ static const struct {
 	{"sync", "O_SYNC writes are not implemented"},
 	{"end_fsync", "no flush or sync commands are issued yet"},
 	{"fsync_on_close", "no flush or sync commands are issued yet"},
-	{"random_distribution", "only uniform random offsets are implemented"},
 	{"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
 			     "fio's lfsr (every block once) is not implemented"},
 	{"rate_min", "a job is never failed for a low rate (not implemented)"},
@@ -814,6 +814,45 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("percentage_random: '%s' is not 0..100 (or read,write)", v);
 		s->pct_random[0] = (uint8_t)pr[0];
 		s->pct_random[1] = (uint8_t)pr[1];
+	} else if (!strcmp(key, "random_distribution")) {
+		NEED_VALUE();
+		/* fio: random | zipf[:theta[:center]] | pareto[:h[:center]] |
+		 * normal|gauss[:dev%[:center]] (lib/zipf.c, lib/gauss.c) */
+		char db[64], *c1, *c2;
+		double val, center = -1;
+		enum spec_dist dist;
+		if (snprintf(db, sizeof(db), "%s", v) >= (int)sizeof(db))
+			BAD("random_distribution: '%.60s...' is too long", v);
+		c1 = strchr(db, ':');
+		if (c1)
+			*c1++ = '\0';
+		c2 = c1 ? strchr(c1, ':') : NULL;
+		if (c2)
+			*c2++ = '\0';
+		if (!strcmp(db, "random")) {
+			dist = DIST_UNIFORM, val = 0;
+		} else if (!strcmp(db, "zipf")) {
+			dist = DIST_ZIPF, val = 1.1;
+		} else if (!strcmp(db, "pareto")) {
+			dist = DIST_PARETO, val = 0.2;
+		} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
+			dist = DIST_GAUSS, val = 0;
+		} else {
+			BAD("random_distribution: '%s' is not random, zipf, pareto or normal "
+			    "(zoned distributions are not implemented)",
+			    v);
+		}
+		if ((c1 && num_parse_double(c1, 0, 100, &val)) ||
+		    (c2 && num_parse_double(c2, 0, 1, &center)) ||
+		    (dist == DIST_ZIPF && (val <= 0 || val == 1.0)) ||
+		    (dist == DIST_PARETO && (val <= 0 || val >= 1)) ||
+		    (dist == DIST_GAUSS && val >= 100))
+			BAD("random_distribution: '%s': zipf:THETA (> 0, not 1), pareto:H (0 < H "
+			    "< 1), normal:DEV%% (0 <= DEV < 100), then :CENTER (0..1)",
+			    v);
+		s->dist = dist;
+		s->dist_val = val;
+		s->dist_center = center;
 	} else if (!strcmp(key, "offset_increment")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &s->offset_increment))

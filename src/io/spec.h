@@ -58,6 +58,9 @@ struct spec {
 	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
 	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
 	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
+	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS } dist;
+	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
+	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
 	uint64_t startdelay_ns; /* the job starts this late */
 	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */

@@ -346,6 +346,12 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "iodepth_batch_submit", s->batch_submit);
 	if (s->batch_complete)
 		opt_u(o, "iodepth_batch_complete_max", s->batch_complete);
+	if (s->dist) {
+		static const char *const dn[] = {"random", "zipf", "pareto", "normal"};
+		char db[64];
+		snprintf(db, sizeof(db), "%s:%g", dn[s->dist], s->dist_val);
+		opt_str(o, "random_distribution", db);
+	}
 	if (s->batch_complete_min)
 		opt_u(o, "iodepth_batch_complete_min", s->batch_complete_min);
 	if (s->cpus_allowed[0])

@@ -9,6 +9,12 @@
 #include "io/offgen.h"
 #include "io/spec.h"
 
+static int cmp_desc(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
 static int set(struct spec *s, const char *k, const char *v, char *err)
 {
 	return spec_set(s, k, v, err, 256);
@@ -275,6 +281,50 @@ START_TEST(test_rw_modifier_and_pct_random)
 }
 END_TEST
 
+START_TEST(test_random_distribution)
+{
+	struct spec s;
+	struct offgen g;
+	char err[256];
+	unsigned hits[1024] = {0};
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "random_distribution", "zipf:1.2", err), 0);
+	ck_assert_int_eq(s.dist, DIST_ZIPF);
+	ck_assert_double_eq(s.dist_val, 1.2);
+	ck_assert_int_eq(set(&s, "random_distribution", "zipf", err), 0);
+	ck_assert_double_eq(s.dist_val, 1.1); /* fio's default */
+	ck_assert_int_eq(set(&s, "random_distribution", "zipf:1", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "pareto:1", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "normal:100", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "zipf:nan", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "zoned:50/10:50/90", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "pareto:0.9:0.5", err), 0);
+	ck_assert_double_eq(s.dist_center, 0.5);
+	ck_assert_int_eq(set(&s, "random_distribution", "gauss:5", err), 0);
+	ck_assert_int_eq(s.dist, DIST_GAUSS);
+
+	/* zipf:1.2 over 1024 blocks: a hot spot (the top 10% of the blocks
+	 * take most of the I/O), every offset in the region */
+	ck_assert_int_eq(set(&s, "random_distribution", "zipf:1.2", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 1 << 20, 4 << 20, 4096, 3), 0);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t off;
+		uint32_t len;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_uint_ge(off, 1 << 20);
+		ck_assert_uint_le(off + len, 5 << 20);
+		hits[(off - (1 << 20)) / 4096]++;
+	}
+	qsort(hits, 1024, sizeof(hits[0]), cmp_desc);
+	unsigned top = 0;
+	for (int i = 0; i < 102; i++)
+		top += hits[i];
+	ck_assert_uint_gt(top, 20000 * 6 / 10);
+}
+END_TEST
+
 Suite *fiomean_suite(void)
 {
 	Suite *s = suite_create("fiomean");
@@ -286,6 +336,7 @@ Suite *fiomean_suite(void)
 	tcase_add_test(tc, test_cpus_policy_randrepeat_pcts_sched);
 	tcase_add_test(tc, test_per_direction_sizes);
 	tcase_add_test(tc, test_rw_modifier_and_pct_random);
+	tcase_add_test(tc, test_random_distribution);
 	suite_add_tcase(s, tc);
 	return s;
 }
