@@ -576,8 +576,6 @@ static const struct {
 	{"fsync_on_close", "no flush or sync commands are issued yet"},
 	{"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
 			     "fio's lfsr (every block once) is not implemented"},
-	{"rate_min", "a job is never failed for a low rate (not implemented)"},
-	{"rate_iops_min", "a job is never failed for a low rate (not implemented)"},
 	{"filesize", "fio's file sets are not supported: one given file or device per target"},
 	{"nrfiles", "fio's file sets are not supported: one given file or device per target"},
 	{"directory", "fio's file sets are not supported: give the file or device as filename"},
@@ -742,6 +740,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
 			    "as in fio)",
 			    v);
+	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min")) {
+		NEED_VALUE();
+		bool bw = !strcmp(key, "rate_min");
+		if (set_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
+			BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in,
+			    v, bw ? "rate in bytes/s" : "rate in IOPS");
 	} else if (!strcmp(key, "rate_iops_total")) {
 		if (parse_uint(v, 100000000, &u))
 			BAD("rate_iops_total: '%s' is not a rate (IOPS per job, all directions)",
@@ -1018,6 +1022,12 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		BAD("time_based needs a runtime");
 	if (s->sqpoll && s->hipri)
 		BAD("sqthread_poll with hipri is not supported");
+	for (int d = 0; d < 2; d++)
+		if ((s->rate_iops_dir[d] && s->rate_min_iops[d] > s->rate_iops_dir[d]) ||
+		    (s->rate_bw_dir[d] && s->rate_min_bw[d] > s->rate_bw_dir[d]))
+			BAD("rate_min/rate_iops_min above rate/rate_iops (%s): it could never be "
+			    "met (fio refuses it too)",
+			    d ? "writes" : "reads");
 	if (s->rate_iops && s->rate_iops < 1)
 		BAD("rate_iops must be >= 1");
 	if (s->size_pct && s->offset_pct && s->size_pct + s->offset_pct > 100.0001)

@@ -47,6 +47,8 @@ struct spec {
 	uint64_t rate_iops_dir[2]; /* fio's rate_iops=r,w: per job (worker) and
 				    * direction, [NVS_READ], [NVS_WRITE]; 0 = none */
 	uint64_t rate_bw_dir[2];   /* fio's rate=r,w: bytes/s per job and direction */
+	uint64_t rate_min_bw[2], rate_min_iops[2]; /* rate_min, rate_iops_min: a
+				    * measured interval below fails the job */
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* accepted; random offsets are always uniform */

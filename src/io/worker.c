@@ -433,6 +433,33 @@ static void drain(struct worker *w, struct wstate *st, uint64_t now)
 	w->res.unfinished = st->inflight;
 }
 
+/* fio's rate_min / rate_iops_min: a measured interval of a direction the
+ * workload does, below its minimum, fails the job (fio: "min rate not met"). */
+static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval)
+{
+	const struct spec *s = w->spec;
+
+	if (!measured || st->stopping)
+		return;
+	for (int d = 0; d < 2; d++) {
+		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
+			continue;
+		double secs = (double)interval / 1e9;
+		double bw = (double)st->cur->dir[d].bytes / secs;
+		double iops = (double)st->cur->dir[d].ios / secs;
+		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
+		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
+			worker_fail(w->shared, -EIO,
+				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
+				    "(fio: min rate not met)",
+				    w->members[0].path, d == NVS_READ ? "read" : "write", bw, iops);
+			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+			st->stopping = true;
+			return;
+		}
+	}
+}
+
 static void run(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
@@ -461,6 +488,8 @@ static void run(struct worker *w, struct wstate *st)
 		st->nxt[d] = 0;
 	}
 	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
+	bool check_min = s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] ||
+			 s->rate_min_iops[1];
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
 
@@ -619,6 +648,11 @@ static void run(struct worker *w, struct wstate *st)
 			 * sample, rather than leaving a sliver of a tail interval */
 			if (st->stopping && now < next_b + interval)
 				break;
+			if (nvs_unlikely(check_min)) /* rate_min: full measured intervals */
+				min_rate(w, st,
+					 next_b - interval >= ramp_end &&
+						 next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
+					 interval); /* fio: a 2 s settle period */
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;
 		}

@@ -116,3 +116,19 @@ random_distribution=$d" >"$T_TMP/d.fio"
 		fail "random_distribution=$d: fio $fd distinct blocks, nvscope $nd"
 done
 ok "random_distribution: the hot spot as fio's"
+
+# rate_min: a job below it fails (exit 1), as fio's does; above it runs on
+for m in 1m 100k; do
+	job "rw=randread
+bs=4k
+thinktime=20ms
+rate_min=$m
+runtime=4
+time_based" >"$T_TMP/m.fio"
+	fio "$T_TMP/m.fio" >/dev/null 2>&1; f=$?
+	"$NVS_BIN" run -q "$T_TMP/m.fio" >/dev/null 2>"$T_TMP/err"; n=$?
+	echo "   rate_min=$m with ~200 KB/s: fio exit $f, nvscope exit $n"
+	[ "$f" = "$n" ] || fail "rate_min=$m: fio exit $f, nvscope $n: $(cat "$T_TMP/err")"
+done
+[ "$n" = 0 ] || fail "rate_min=100k failed"
+ok "rate_min: fails below, as fio"

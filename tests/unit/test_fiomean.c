@@ -66,6 +66,18 @@ START_TEST(test_rate_iops_per_direction)
 	ck_assert_int_eq(set(&s, "rate_iops_total", "1000", err), 0);
 	ck_assert_uint_eq(s.rate_iops, 1000);
 	ck_assert_uint_eq(s.rate_iops_dir[0], 0);
+	/* rate_min / rate_iops_min, and fio's refusal above the rate */
+	ck_assert_int_eq(set(&s, "rate_min", "1m", err), 0);
+	ck_assert_uint_eq(s.rate_min_bw[0], 1 << 20);
+	ck_assert_uint_eq(s.rate_min_bw[1], 1 << 20);
+	ck_assert_int_eq(set(&s, "rate_iops_min", "10,", err), 0);
+	ck_assert_uint_eq(s.rate_min_iops[0], 10);
+	ck_assert_uint_eq(s.rate_min_iops[1], 0);
+	ck_assert_int_eq(set(&s, "rate_iops", "5", err), 0);
+	ck_assert_int_eq(set(&s, "filename", "/tmp/x", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "never"));
+	spec_init(&s);
 	/* rate= bandwidth, fio's sizes */
 	ck_assert_int_eq(set(&s, "rate", "1m,512k", err), 0);
 	ck_assert_uint_eq(s.rate_bw_dir[0], 1 << 20);
