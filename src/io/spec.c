@@ -441,6 +441,41 @@ static int set_log(struct spec *s, const char *key, const char *v, char *err, si
 	return 0;
 }
 
+/* fio's filename=: one path ("\\:" is a ':' in it, as in fio); an unescaped
+ * ':' lists files fio runs ONE job over, which nvscope cannot: refused. */
+static int set_filename(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char path[sizeof(s->targets[0])];
+	size_t n = 0;
+
+	for (const char *p = v; *p; p++) {
+		if (*p == ':' && (p == v || p[-1] != '\\')) {
+			snprintf(err, errlen,
+				 "filename: '%s': fio runs ONE job over all ':'-separated files "
+				 "(its size and I/O spread over them); nvscope runs one worker per "
+				 "file, a different workload, so this is refused: give each file "
+				 "its own job section, or --target a,b for one worker per target",
+				 v);
+			return -EINVAL;
+		}
+		if (*p == '\\' && p[1] == ':')
+			continue;
+		if (n + 1 >= sizeof(path)) {
+			snprintf(err, errlen, "target path longer than %zu bytes: %.60s...",
+				 sizeof(path) - 1, v);
+			return -EINVAL;
+		}
+		path[n++] = *p;
+	}
+	path[n] = '\0';
+	if (s->ntargets == NVS_MAX_TARGETS) {
+		snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+		return -EINVAL;
+	}
+	snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+	return 0;
+}
+
 #define CPU_LIST_MAX 4095
 
 /* "0-3,6": numbers 0..CPU_LIST_MAX, ranges low-high.  0 or -EINVAL. */
@@ -703,11 +738,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, NVS_MAX_WORKERS, &u) || !u)
 			BAD("numjobs: '%s' is not 1..%d", v ? v : "", NVS_MAX_WORKERS);
 		s->numjobs = (unsigned)u;
-	} else if (!strcmp(key, "runtime") || !strcmp(key, "ramp_time")) {
+	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout") ||
+		   !strcmp(key, "ramp_time")) {
 		NEED_VALUE();
 		if (spec_parse_time(v, &sz))
 			BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
-		*(key[1] == 'u' ? &s->runtime_ns : &s->ramp_ns) = sz;
+		*(key[1] == 'a' ? &s->ramp_ns : &s->runtime_ns) = sz; /* timeout: fio's alias */
 	} else if (!strcmp(key, "time_based")) {
 		rc = parse_bool(v, &s->time_based);
 	} else if (!strcmp(key, "size")) {
@@ -780,6 +816,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			s->ioengine = ENGINE_IO_URING_CMD;
 		else
 			BAD("ioengine: '%s' is not io_uring or io_uring_cmd", v);
+	} else if (!strcmp(key, "cmd_type")) {
+		NEED_VALUE();
+		if (strcmp(v, "nvme"))
+			BAD("cmd_type: '%s': only nvme (io_uring_cmd's NVMe passthrough)", v);
 	} else if (!strcmp(key, "sqthread_poll") || !strcmp(key, "sqpoll")) {
 		rc = parse_bool(v, &s->sqpoll);
 	} else if (!strcmp(key, "hipri")) {
@@ -911,12 +951,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = parse_bool(v, &s->force_destroy);
 	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
 		NEED_VALUE();
-		if (key[0] == 'f' && strchr(v, ':'))
-			BAD("filename: '%s': fio runs ONE job over all ':'-separated files "
-			    "(its size and I/O spread over them); nvscope runs one worker per "
-			    "file, a different workload, so this is refused: give each file "
-			    "its own job section, or --target a,b for one worker per target",
-			    v);
+		if (key[0] == 'f')
+			return set_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
 	} else if (!strcmp(key, "stripe")) {
 		NEED_VALUE();

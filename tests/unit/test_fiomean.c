@@ -111,6 +111,13 @@ START_TEST(test_filename_list_refused)
 	ck_assert_uint_eq(s.ntargets, 0);
 	ck_assert_int_eq(set(&s, "filename", "/tmp/a", err), 0);
 	ck_assert_uint_eq(s.ntargets, 1);
+	/* fio's escaped colon is part of the one path; fio does not split on ',' */
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "filename", "/dev/bsg/0\\:0,1", err), 0);
+	ck_assert_uint_eq(s.ntargets, 1);
+	ck_assert_str_eq(s.targets[0], "/dev/bsg/0:0,1");
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "filename", "/tmp/a", err), 0);
 	/* nvscope's own --target list stays one worker per target */
 	ck_assert_int_eq(set(&s, "target", "/tmp/b,/tmp/c", err), 0);
 	ck_assert_uint_eq(s.ntargets, 3);
