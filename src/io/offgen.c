@@ -48,7 +48,8 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 			g->pareto_pow = log(s->dist_val) / log(1.0 - s->dist_val);
 		} else {
 			if (s->dist_val != 0.0) {
-				g->gauss_dev = (uint64_t)ceil((double)g->nranges * s->dist_val / 100.0);
+				g->gauss_dev =
+				    (uint64_t)ceil((double)g->nranges * s->dist_val / 100.0);
 				if (g->gauss_dev > g->nranges / 2)
 					g->gauss_dev = g->nranges / 2;
 			}
@@ -113,7 +114,8 @@ uint64_t offgen_dist_block(struct offgen *g)
 
 	if (g->dist == DIST_ZIPF) { /* fio's zipf_next */
 		double alpha = 1.0 / (1.0 - g->theta);
-		double eta = (1.0 - pow(2.0 / (double)n, 1.0 - g->theta)) / (1.0 - g->zeta2 / g->zetan);
+		double eta =
+		    (1.0 - pow(2.0 / (double)n, 1.0 - g->theta)) / (1.0 - g->zeta2 / g->zetan);
 		double u = uni32(g), z = u * g->zetan;
 		if (z < 1.0)
 			val = 1;
@@ -130,9 +132,10 @@ uint64_t offgen_dist_block(struct offgen *g)
 			sum += (uint32_t)offgen_rand(g) % (n + 1);
 		sum = (sum + 11) / 12;
 		if (g->gauss_dev) {
-			int64_t dev = (int64_t)((double)g->gauss_dev * ((double)(uint32_t)offgen_rand(g) /
-									 (UINT32_MAX + 1.0))) -
-				      (int64_t)(g->gauss_dev / 2);
+			int64_t dev =
+			    (int64_t)((double)g->gauss_dev *
+				      ((double)(uint32_t)offgen_rand(g) / (UINT32_MAX + 1.0))) -
+			    (int64_t)(g->gauss_dev / 2);
 			/* fio's unsigned test: also while the sum would go below 0 */
 			while (dev + (int64_t)sum >= (int64_t)n || dev + (int64_t)sum < 0)
 				dev /= 2;

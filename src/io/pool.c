@@ -182,9 +182,10 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 				uint64_t inc = s->offset_increment;
 				if (inc > (tsize - start) / j || start + inc * j >= tsize ||
 				    tsize - (start + inc * j) < maxbs) {
-					snprintf(err, errlen,
-						 "%s: offset_increment %llu puts job %u past the end",
-						 t->path, (unsigned long long)inc, j);
+					snprintf(
+					    err, errlen,
+					    "%s: offset_increment %llu puts job %u past the end",
+					    t->path, (unsigned long long)inc, j);
 					return -EINVAL;
 				}
 				w->region_start = start + inc * j;
@@ -401,7 +402,8 @@ uint64_t pool_elapsed_ns(const struct pool *p)
 
 uint64_t pool_planned_ns(const struct pool *p)
 {
-	return p->spec.runtime_ns ? p->spec.startdelay_ns + p->spec.ramp_ns + p->spec.runtime_ns : 0;
+	return p->spec.runtime_ns ? p->spec.startdelay_ns + p->spec.ramp_ns + p->spec.runtime_ns
+				  : 0;
 }
 
 void pool_free(struct pool *p)

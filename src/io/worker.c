@@ -64,7 +64,7 @@ struct wstate {
 	uint8_t p_dir;
 	uint32_t p_len;
 	uint64_t p_off;
-	uint64_t nxt[2]; /* each direction's next issue time, 0 = no limit */
+	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
@@ -488,8 +488,11 @@ static void run(struct worker *w, struct wstate *st)
 		st->nxt[d] = 0;
 	}
 	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
-	bool check_min = s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] ||
-			 s->rate_min_iops[1];
+	uint64_t passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
+			  : s->loops					  ? s->loops
+									  : 1;
+	bool check_min =
+	    s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] || s->rate_min_iops[1];
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
 
@@ -529,6 +532,13 @@ static void run(struct worker *w, struct wstate *st)
 					offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
 					st->p_dir = (uint8_t)pd;
 					st->pend = true;
+					/* fio: a sequential job's pass ends at the region's
+					 * end (with rw=X:SIZE holes, before io bytes do) */
+					if (nvs_unlikely(st->gen.wraps >= passes)) {
+						st->pend = false;
+						issued = limit;
+						break;
+					}
 				}
 				if (dlimited && now < st->nxt[st->p_dir]) {
 					if (two_dirs && now >= st->nxt[st->p_dir ^ 1])
@@ -573,11 +583,13 @@ static void run(struct worker *w, struct wstate *st)
 				st->inflight++;
 				n++;
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
-					double g0 = dgap[dir] > dgap_b[dir] * len ? dgap[dir]
-										  : dgap_b[dir] * len;
+					double g0 = dgap[dir] > dgap_b[dir] * len
+							? dgap[dir]
+							: dgap_b[dir] * len;
 					if (s->rate_process == PROCESS_POISSON)
-						g0 *= -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
-									 0x1.0p-53);
+						g0 *= -log(1.0 -
+							   (double)(offgen_rand(&st->gen) >> 11) *
+							       0x1.0p-53);
 					if (!st->nxt[dir])
 						st->nxt[dir] = now;
 					st->nxt[dir] += (uint64_t)g0;
@@ -617,7 +629,9 @@ static void run(struct worker *w, struct wstate *st)
 					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 		struct io_uring_cqe *cqe;
 		/* iodepth_batch_complete_min: wait for that many (of those in flight) */
-		unsigned want = wait_min < st->inflight ? wait_min : st->inflight ? st->inflight : 1;
+		unsigned want = st->inflight < wait_min ? st->inflight : wait_min;
+		if (!want)
+			want = 1;
 		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			worker_fail(sh, rc, "io_uring_enter failed: %s", strerror(-rc));
@@ -651,7 +665,7 @@ static void run(struct worker *w, struct wstate *st)
 			if (nvs_unlikely(check_min)) /* rate_min: full measured intervals */
 				min_rate(w, st,
 					 next_b - interval >= ramp_end &&
-						 next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
+					     next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
 					 interval); /* fio: a 2 s settle period */
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;

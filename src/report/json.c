@@ -433,8 +433,10 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			const struct result *tr = &run->targets[j * run->ntargets + t];
 			cJSON *to = cJSON_CreateObject();
 			cJSON_AddStringToObject(to, "target", tr->target);
-			cJSON_AddItemToObject(to, "read", dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
-			cJSON_AddItemToObject(to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
+			cJSON_AddItemToObject(to, "read",
+					      dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}

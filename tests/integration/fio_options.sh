@@ -132,3 +132,38 @@ time_based" >"$T_TMP/m.fio"
 done
 [ "$n" = 0 ] || fail "rate_min=100k failed"
 ok "rate_min: fails below, as fio"
+
+# a fixture with several jobs: the same jobs, rw, I/O counts per direction
+# (exact where the sizes are fixed) and mean block sizes as fio
+zero
+J=tests/jobfiles/fio-options.fio
+fio --output-format=json --output="$T_TMP/fio.json" --filename="$dev" "$J" >/dev/null \
+	2>"$T_TMP/e" || fail "fio: $(cat "$T_TMP/e")"
+"$NVS_BIN" run -q --target "$dev" --output-format=json --output "$T_TMP/nvs.json" "$J" \
+	>/dev/null 2>"$T_TMP/e" || fail "nvscope: $(cat "$T_TMP/e")"
+python3 - "$T_TMP/fio.json" "$T_TMP/nvs.json" <<'PY' || fail "fixture differs from fio"
+import json, sys
+fj, n = (json.load(open(p))["jobs"] for p in sys.argv[1:])
+# fio reports each numjobs clone, nvscope the job's workers together: sum
+f = []
+for j in fj:
+    if f and f[-1]["jobname"] == j["jobname"]:
+        for d in ("read", "write"):
+            for k in ("total_ios", "io_bytes"):
+                f[-1][d][k] += j[d][k]
+    else:
+        f.append(j)
+assert [j["jobname"] for j in f] == [j["jobname"] for j in n], ([j["jobname"] for j in f], [j["jobname"] for j in n])
+assert [j["job options"]["rw"].split(":")[0] for j in f] == [j["job options"]["rw"] for j in n], "rw"
+for a, b in zip(f, n):
+    for d in ("read", "write"):
+        fa, nb = a[d]["total_ios"], b[d]["total_ios"]
+        fm = a[d]["io_bytes"] / fa if fa else 0
+        nm = b[d]["io_bytes"] / nb if nb else 0
+        print("  ", a["jobname"], d, "ios fio", fa, "nvscope", nb, "mean bs fio", round(fm), "nvscope", round(nm))
+        # mixed and ranged jobs draw directions/sizes at random: within noise
+        tol = 0.12 if a["jobname"] in ("per-dir-bs", "range") else 0
+        assert abs(fa - nb) <= tol * max(fa, nb), (a["jobname"], d, fa, nb)
+        assert abs(fm - nm) <= 0.1 * max(fm, nm, 1), (a["jobname"], d, fm, nm)
+PY
+ok "multi-job fixture: jobs, rw, counts and sizes as fio"
