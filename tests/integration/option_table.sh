@@ -1,6 +1,6 @@
 #!/bin/bash
 # docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
-# sets, accepts or refuses (and the job-file keys of src/config/preset.c) has
+# sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c) has
 # a row; every row names an option nvscope knows; "refused" rows are refused
 # by nvscope run, the others are not unknown.
 . "$(dirname "$0")/../lib.sh"
@@ -13,7 +13,8 @@ keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
-ref = re.search(r"refused\[\] = \{(.*?)\n\};", spec, re.S).group(1)
+specval = open(top + "/src/io/specval.c").read()
+ref = re.search(r"refused\[\] = \{(.*?)\n\};", specval, re.S).group(1)
 refused = set(re.findall(r'\{"([a-z0-9_]+)",', ref))
 keys |= refused
 doc = open(top + "/docs/cli.md").read()
