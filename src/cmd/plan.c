@@ -267,7 +267,7 @@ int cmd_plan(int argc, char **argv)
 
 	spec_init(&base);
 	for (unsigned i = 0; i < r.ntargets; i++)
-		if (spec_set(&base, "filename", r.targets[i], err, sizeof(err))) {
+		if (spec_set(&base, "target", r.targets[i], err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: %s\n", err);
 			return NVS_EXIT_USAGE;
 		} else if (base.ntargets != i + 1 || strcmp(base.targets[i], r.targets[i])) {

@@ -612,6 +612,8 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 			snprintf(name, sizeof(name), "max.json");
 		} else {
 			target = r->st.max_iops * st->points[i - 1] / 100.0;
+			/* vdbench's iorate: the total across directions
+			 * (rate_iops_total), not fio's per-direction rate_iops */
 			double per = target / (nworkers ? nworkers : 1);
 			j->spec.rate_iops = per < 1 ? 1 : (uint64_t)llround(per);
 			snprintf(name, sizeof(name), "pct%g.json", st->points[i - 1]);
@@ -674,6 +676,8 @@ static void matrix_cell(const struct plan_step *st, unsigned cell, struct spec *
 	*s = st->spec;
 	s->bs[0].bs = bs;
 	s->bs[0].weight = 100;
+	s->bs[0].wweight = 100;
+	memset(s->bsrange, 0, sizeof(s->bsrange));
 	s->nbs = 1;
 	s->rw = mix == 100 ? (seq ? RW_READ : RW_RANDREAD)
 		: mix == 0 ? (seq ? RW_WRITE : RW_RANDWRITE)

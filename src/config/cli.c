@@ -73,6 +73,14 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		}
 		val = argv[*i + 1];
 	}
+	if (IS("filename") && strchr(val, ':')) {
+		snprintf(err, errlen,
+			 "--filename=%.60s: fio runs ONE job over all ':'-separated files; "
+			 "nvscope runs one worker per target, a different workload, so this "
+			 "is refused: use --target a,b for one worker per target",
+			 val);
+		return -EINVAL;
+	}
 	if (IS("target") || IS("filename")) {
 		/* comma lists: keep pointers into argv */
 		for (const char *tok = val; *tok;) {

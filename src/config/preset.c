@@ -337,13 +337,11 @@ void preset_print_job(FILE *f, const struct spec *s)
 	fprintf(f, "[%s] rw=%s", s->name, spec_rw_name(s->rw));
 	if (s->rw == RW_RW || s->rw == RW_RANDRW)
 		fprintf(f, " rwmixread=%u", s->rwmixread);
-	fprintf(f, " %s=", s->nbs > 1 ? "bssplit" : "bs");
-	for (unsigned i = 0; i < s->nbs; i++)
-		if (s->nbs > 1)
-			fprintf(f, "%s%s/%u", i ? ":" : "", spec_fmt_size(s->bs[i].bs, a, sizeof(a)),
-				s->bs[i].weight);
-		else
-			fprintf(f, "%s", spec_fmt_size(s->bs[i].bs, a, sizeof(a)));
+	{
+		char bsv[512];
+		const char *bsk = spec_fmt_bs(s, bsv, sizeof(bsv));
+		fprintf(f, " %s=%s", bsk, bsv);
+	}
 	fprintf(f, " iodepth=");
 	for (unsigned i = 0; i < s->niodepth; i++)
 		fprintf(f, "%s%u", i ? "," : "", s->iodepth[i]);
@@ -364,7 +362,13 @@ void preset_print_job(FILE *f, const struct spec *s)
 	if (s->time_based)
 		fprintf(f, " time_based");
 	if (s->rate_iops)
-		fprintf(f, " rate_iops=%llu", (unsigned long long)s->rate_iops);
+		fprintf(f, " rate_iops_total=%llu", (unsigned long long)s->rate_iops);
+	if (s->rate_iops_dir[0] || s->rate_iops_dir[1])
+		fprintf(f, " rate_iops=%llu,%llu", (unsigned long long)s->rate_iops_dir[0],
+			(unsigned long long)s->rate_iops_dir[1]);
+	if (s->rate_bw_dir[0] || s->rate_bw_dir[1])
+		fprintf(f, " rate=%llu,%llu", (unsigned long long)s->rate_bw_dir[0],
+			(unsigned long long)s->rate_bw_dir[1]);
 	if (s->continue_on_error)
 		fprintf(f, " continue_on_error");
 	fprintf(f, " filename=");

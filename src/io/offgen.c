@@ -1,19 +1,17 @@
 /* offgen.c - set-up of the per-worker I/O generator (offgen.h). */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include "io/offgen.h"
 
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed)
 {
-	unsigned k = 0;
-
 	memset(g, 0, sizeof(*g));
 	g->rng = seed;
 	g->start = start;
 	g->len = len;
 	g->align = align ? align : 512;
-	g->seq_next = start;
 	g->random = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
 	switch (s->rw) {
 	case RW_READ:
@@ -27,15 +25,123 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	default:
 		g->mixread = 0;
 	}
+	if (s->dist && g->random) {
+		/* fio's __init_rand_distribution: ranges of the smallest block size */
+		uint32_t rs = UINT32_MAX;
+		for (unsigned i = 0; i < s->nbs; i++)
+			if (s->bs[i].bs < rs)
+				rs = s->bs[i].bs;
+		for (unsigned d = 0; d < 2; d++)
+			if (s->bsrange[d][1] && s->bsrange[d][0] < rs)
+				rs = s->bsrange[d][0];
+		g->dist = s->dist;
+		g->nranges = (len + rs - 1) / rs;
+		g->rand_off = offgen_rand(g) % g->nranges;
+		if (s->dist == DIST_ZIPF) {
+			/* zipf_init: zeta(n) over at most 10M terms, as fio */
+			uint64_t to_gen = g->nranges < 10000000 ? g->nranges : 10000000;
+			g->theta = s->dist_val;
+			g->zeta2 = pow(1.0, g->theta) + pow(0.5, g->theta);
+			for (uint64_t i = 0; i < to_gen; i++)
+				g->zetan += pow(1.0 / (double)(i + 1), g->theta);
+		} else if (s->dist == DIST_PARETO) {
+			g->pareto_pow = log(s->dist_val) / log(1.0 - s->dist_val);
+		} else {
+			if (s->dist_val != 0.0) {
+				g->gauss_dev =
+				    (uint64_t)ceil((double)g->nranges * s->dist_val / 100.0);
+				if (g->gauss_dev > g->nranges / 2)
+					g->gauss_dev = g->nranges / 2;
+			}
+			g->rand_off = 0;
+		}
+		if (s->dist_center >= 0) {
+			double c = s->dist == DIST_GAUSS ? s->dist_center - 0.5 : s->dist_center;
+			/* gauss: nranges * (center - 0.5), wrapped into range */
+			int64_t o = (int64_t)((double)g->nranges * c);
+			g->rand_off = (uint64_t)(o < 0 ? o + (int64_t)g->nranges : o);
+		}
+	}
+	g->seq_add = s->seq_add;
+	g->seq_nr = g->seq_cnt = s->seq_nr ? s->seq_nr : 1;
+	for (unsigned d = 0; d < 2; d++) {
+		g->last_pos[d] = start;
+		g->pct_random[d] = s->pct_random[d];
+		if (s->bsrange[d][1]) {
+			g->rmin[d] = s->bsrange[d][0];
+			g->rmax[d] = s->bsrange[d][1];
+			g->rstep[d] = s->bs_unaligned ? 512 : s->bsrange[d][0];
+			if (g->rmax[d] > len)
+				return -EINVAL;
+			g->rnpos[d] = (len - g->rmax[d]) / g->align + 1;
+		}
+	}
 	for (unsigned i = 0; i < s->nbs; i++) {
 		g->bs[i] = s->bs[i].bs;
 		if (g->bs[i] > len)
 			return -EINVAL;
 		g->npos[i] = (len - g->bs[i]) / g->align + 1;
-		for (unsigned w = 0; w < s->bs[i].weight && k < 100; w++)
-			g->bs_pick[k++] = (uint8_t)i;
 	}
-	while (k < 100) /* rounding leftovers go to the last size */
-		g->bs_pick[k++] = (uint8_t)(s->nbs - 1);
+	for (unsigned d = 0; d < 2; d++) {
+		unsigned k = 0, last = 0;
+		for (unsigned i = 0; i < s->nbs; i++) {
+			unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+			if (w)
+				last = i;
+			for (unsigned c = 0; c < w && k < 100; c++)
+				g->bs_pick[d][k++] = (uint8_t)i;
+		}
+		while (k < 100) /* rounding leftovers go to the last size */
+			g->bs_pick[d][k++] = (uint8_t)last;
+	}
 	return 0;
+}
+
+/* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */
+static inline uint64_t hash_u64(uint64_t v)
+{
+	return v * 0x61C8864680B583EBULL;
+}
+
+static double uni32(struct offgen *g)
+{
+	return (double)(uint32_t)offgen_rand(g) / (double)UINT32_MAX;
+}
+
+uint64_t offgen_dist_block(struct offgen *g)
+{
+	uint64_t n = g->nranges, val;
+
+	if (g->dist == DIST_ZIPF) { /* fio's zipf_next */
+		double alpha = 1.0 / (1.0 - g->theta);
+		double eta =
+		    (1.0 - pow(2.0 / (double)n, 1.0 - g->theta)) / (1.0 - g->zeta2 / g->zetan);
+		double u = uni32(g), z = u * g->zetan;
+		if (z < 1.0)
+			val = 1;
+		else if (z < 1.0 + pow(0.5, g->theta))
+			val = 2;
+		else
+			val = 1 + (uint64_t)((double)n * pow(eta * u - eta + 1.0, alpha));
+		val = hash_u64(val - 1);
+	} else if (g->dist == DIST_PARETO) { /* pareto_next */
+		val = hash_u64((uint64_t)((double)(n - 1) * pow(uni32(g), g->pareto_pow)));
+	} else { /* gauss_next: the mean of 12 uniforms, then a deviation */
+		uint64_t sum = 0;
+		for (int i = 0; i < 12; i++)
+			sum += (uint32_t)offgen_rand(g) % (n + 1);
+		sum = (sum + 11) / 12;
+		if (g->gauss_dev) {
+			int64_t dev =
+			    (int64_t)((double)g->gauss_dev *
+				      ((double)(uint32_t)offgen_rand(g) / (UINT32_MAX + 1.0))) -
+			    (int64_t)(g->gauss_dev / 2);
+			/* fio's unsigned test: also while the sum would go below 0 */
+			while (dev + (int64_t)sum >= (int64_t)n || dev + (int64_t)sum < 0)
+				dev /= 2;
+			sum = (uint64_t)((int64_t)sum + dev);
+		}
+		val = hash_u64(sum);
+	}
+	return (val + g->rand_off) % n;
 }

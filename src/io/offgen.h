@@ -18,9 +18,19 @@ struct offgen {
 	unsigned mixread;      /* % reads */
 	uint32_t bs[NVS_MAX_BSSPLIT];
 	uint64_t npos[NVS_MAX_BSSPLIT]; /* aligned start positions for each bs */
-	uint8_t bs_pick[100];  /* percent -> index into bs[] */
-	uint64_t seq_next;     /* next sequential offset */
-	uint64_t wraps;        /* times the sequential stream wrapped */
+	uint8_t bs_pick[2][100]; /* per direction: percent -> index into bs[] */
+	uint32_t rmin[2], rmax[2], rstep[2]; /* bsrange per direction (rmax 0: none) */
+	uint64_t rnpos[2];     /* aligned start positions for a range's largest */
+	uint64_t last_pos[2];  /* fio's last_pos: each direction's sequential stream */
+	uint64_t seq_add;      /* rw=X:SIZE */
+	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
+	uint8_t pct_random[2]; /* percentage_random */
+	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
+	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off */
+	enum spec_dist dist;
+	uint64_t nranges, rand_off, gauss_dev;
+	double theta, zetan, zeta2, pareto_pow;
+	uint64_t wraps;        /* times a sequential stream wrapped */
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -50,24 +60,55 @@ static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
 	return (uint32_t)(((uint64_t)r32 * n) >> 32);
 }
 
-/* The next I/O's offset, length and direction. */
+/* A random block index of a non-uniform distribution (offgen.c). */
+uint64_t offgen_dist_block(struct offgen *g);
+
+/* The next I/O's offset, length and direction, as fio picks them: the
+ * direction by the mix, its block size (bssplit or bsrange), then a random
+ * offset, or the direction's sequential stream (fio's last_pos; rw=X:N,
+ * percentage_random). */
 static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
-	uint64_t r = offgen_rand(g);
-	unsigned b = g->bs_pick[offgen_below32((uint32_t)r, 100)];
+	uint64_t r = offgen_rand(g), npos;
+	unsigned d = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
 
-	*dir = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
-	*len = g->bs[b];
-	if (g->random) {
-		*off = g->start + offgen_below(offgen_rand(g), g->npos[b]) * g->align;
-		return;
+	*dir = (enum nvs_dir)d;
+	if (nvs_unlikely(g->rmax[d])) {
+		/* fio's get_next_buflen: min + max * u, down to a step, at most max */
+		uint64_t b = g->rmin[d] + (((uint64_t)(uint32_t)r * g->rmax[d]) >> 32);
+		b -= b % g->rstep[d];
+		*len = (uint32_t)(b > g->rmax[d] ? g->rmax[d] : b);
+		npos = g->rnpos[d];
+	} else {
+		unsigned b = g->bs_pick[d][offgen_below32((uint32_t)r, 100)];
+		*len = g->bs[b];
+		npos = g->npos[b];
 	}
-	if (g->seq_next + *len > g->start + g->len) {
-		g->seq_next = g->start;
-		g->wraps++;
+	bool rnd = g->random;
+	if (nvs_unlikely(rnd && g->seq_nr > 1)) {
+		if (--g->seq_cnt)
+			rnd = false;
+		else
+			g->seq_cnt = g->seq_nr;
 	}
-	*off = g->seq_next;
-	g->seq_next += *len;
+	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
+		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
+	if (rnd && nvs_likely(!g->dist)) {
+		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
+	} else if (rnd) {
+		uint64_t b = offgen_dist_block(g);
+		*off = g->start + (b < npos ? b : npos - 1) * g->align;
+	} else {
+		uint64_t pos = g->last_pos[d];
+		if (pos != g->start && g->seq_add)
+			pos += g->seq_add;
+		if (pos + *len > g->start + g->len) {
+			pos = g->start;
+			g->wraps++;
+		}
+		*off = pos;
+	}
+	g->last_pos[d] = *off + *len;
 }
 
 #endif

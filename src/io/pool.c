@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include "base/num.h"
 #include "io/pool.h"
@@ -100,6 +101,13 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		rc = be->check(&p->targets[i], err, errlen);
 		if (rc)
 			return rc;
+		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {
+			snprintf(err, errlen,
+				 "%s: blocksize_unaligned gives 512-byte steps; its logical block "
+				 "size is %u (direct I/O would fail)",
+				 path, p->targets[i].lbs);
+			return -EINVAL;
+		}
 		for (unsigned b = 0; b < s->nbs && !p->trace; b++) {
 			if (s->bs[b].bs % p->targets[i].lbs) {
 				snprintf(err, errlen,
@@ -136,7 +144,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 	for (unsigned g = 0; g < groups; g++) {
 		struct target *t = &p->targets[g];
 		uint32_t align = s->blockalign ? s->blockalign : minbs;
-		uint64_t start, len;
+		uint64_t start, len, tsize = t->size;
 
 		if (align < t->lbs)
 			align = t->lbs;
@@ -148,6 +156,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 					m = p->targets[i].size;
 			struct target logical = *t;
 			logical.size = m / s->stripe * s->stripe * p->ntargets;
+			tsize = logical.size;
 			rc = region(s, &logical, align, &start, &len, err, errlen);
 		} else {
 			rc = region(s, t, align, &start, &len, err, errlen);
@@ -182,8 +191,30 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->trace = p->trace;
 			w->trace_delay_ns = j * s->replay.stagger_ns;
 			hist_init(&w->tstats.lag);
+			if (!p->trace && s->offset_increment && j) {
+				/* fio: clone j of the job starts offset_increment * j further,
+				 * its size cut at the end of the target */
+				uint64_t inc = s->offset_increment;
+				if (inc > (tsize - start) / j || start + inc * j >= tsize ||
+				    tsize - (start + inc * j) < maxbs) {
+					snprintf(
+					    err, errlen,
+					    "%s: offset_increment %llu puts job %u past the end",
+					    t->path, (unsigned long long)inc, j);
+					return -EINVAL;
+				}
+				w->region_start = start + inc * j;
+				if (w->region_len > tsize - w->region_start)
+					w->region_len = (tsize - w->region_start) / align * align;
+			}
 			w->align = align;
-			w->cpu = ncpus ? cpus[w->id % ncpus] : -1;
+			/* fio's cpus_allowed_policy: shared (default) gives every
+			 * worker the whole set, split one CPU each, wrapping */
+			CPU_ZERO(&w->cpus);
+			w->pin = ncpus > 0;
+			for (unsigned c = 0; c < ncpus; c++)
+				if (!s->cpus_split || c == w->id % ncpus)
+					CPU_SET(cpus[c], &w->cpus);
 			w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd
 								   : &backend_io_uring;
 			w->shared = &p->sh;
@@ -212,6 +243,10 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	if (!p)
 		return -ENOMEM;
 	p->spec = *s;
+	/* fio's randrepeat=0: a different random sequence each run */
+	if (s->randrepeat_off && !s->seed_given &&
+	    getrandom(&p->spec.seed, sizeof(p->spec.seed), 0) != sizeof(p->spec.seed))
+		p->spec.seed ^= (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
 	p->qd = iodepth ? iodepth : s->iodepth[0];
 	for (unsigned i = 0; i < NVS_MAX_TARGETS; i++)
 		p->targets[i].fd = -1;
@@ -390,7 +425,8 @@ uint64_t pool_elapsed_ns(const struct pool *p)
 
 uint64_t pool_planned_ns(const struct pool *p)
 {
-	return p->spec.runtime_ns ? p->spec.ramp_ns + p->spec.runtime_ns : 0;
+	return p->spec.runtime_ns ? p->spec.startdelay_ns + p->spec.ramp_ns + p->spec.runtime_ns
+				  : 0;
 }
 
 void pool_free(struct pool *p)

@@ -109,9 +109,10 @@ int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
 			 s->ntargets);
 		return -EINVAL;
 	}
-	if (s->rate_iops) {
+	if (s->rate_iops || s->rate_iops_dir[0] || s->rate_iops_dir[1] || s->rate_bw_dir[0] ||
+	    s->rate_bw_dir[1]) {
 		snprintf(err, errlen,
-			 "read_iolog: rate_iops does not apply, the trace sets the rate "
+			 "read_iolog: rate_iops/rate do not apply, the trace sets the rate "
 			 "(replay_time_scale, replay_no_stall)");
 		return -EINVAL;
 	}

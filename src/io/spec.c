@@ -9,6 +9,7 @@
 #include "base/num.h"
 #include "io/replay.h"
 #include "io/spec.h"
+#include "io/specval.h"
 
 static const char *const rw_names[] = {
 	[RW_READ] = "read",   [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
@@ -22,7 +23,11 @@ void spec_init(struct spec *s)
 	snprintf(s->name, sizeof(s->name), "job");
 	s->rw = RW_RANDREAD;
 	s->rwmixread = 50;
-	s->bs[0] = (struct spec_bs){4096, 100};
+	s->bs[0] = (struct spec_bs){4096, 100, 100};
+	s->seq_nr = 1;
+	s->pct_random[0] = s->pct_random[1] = 100;
+	s->dist_center = -1;
+	s->thinktime_blocks = 1;
 	s->nbs = 1;
 	s->iodepth[0] = 1;
 	s->niodepth = 1;
@@ -136,55 +141,6 @@ static int parse_size_or_pct(const char *v, uint64_t *bytes, double *pct)
 	return spec_parse_size(v, bytes);
 }
 
-static int set_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
-{
-	char buf[512], *save, *tok;
-	unsigned n = 0, sum = 0, unweighted = 0;
-	struct spec_bs bs[NVS_MAX_BSSPLIT];
-
-	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
-		snprintf(err, errlen, "bssplit: longer than %zu characters", sizeof(buf) - 1);
-		return -EINVAL;
-	}
-	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-		char *slash = strchr(tok, '/');
-		uint64_t size;
-		unsigned long long w = 0;
-
-		if (n == NVS_MAX_BSSPLIT) {
-			snprintf(err, errlen, "bssplit: more than %d block sizes", NVS_MAX_BSSPLIT);
-			return -EINVAL;
-		}
-		if (slash)
-			*slash = '\0';
-		if (spec_parse_size(tok, &size) || !size || size > (64u << 20)) {
-			snprintf(err, errlen, "bssplit: bad block size '%s'", tok);
-			return -EINVAL;
-		}
-		if (slash && parse_uint(slash + 1, 100, &w)) {
-			snprintf(err, errlen, "bssplit: bad weight '%s' (percent)", slash + 1);
-			return -EINVAL;
-		}
-		if (!slash || !*(slash + 1))
-			unweighted++;
-		bs[n++] = (struct spec_bs){(uint32_t)size, (uint32_t)w};
-		sum += (unsigned)w;
-	}
-	if (!n || sum > 100 || (!unweighted && sum != 100)) {
-		snprintf(err, errlen, "bssplit: weights must add up to 100 (got %u)", sum);
-		return -EINVAL;
-	}
-	/* fio: entries without a weight share what is left equally */
-	for (unsigned i = 0, left = 100 - sum; i < n && unweighted; i++) {
-		if (bs[i].weight == 0) {
-			bs[i].weight = left / unweighted + (i == n - 1 ? left % unweighted : 0);
-		}
-	}
-	memcpy(s->bs, bs, sizeof(bs[0]) * n);
-	s->nbs = n;
-	return 0;
-}
-
 static int set_iodepth(struct spec *s, const char *v, char *err, size_t errlen)
 {
 	char buf[256], *save, *tok;
@@ -285,9 +241,9 @@ static int check_cpus(const char *v)
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
-	"new_group", "invalidate", "lat_percentiles", "clat_percentiles", "randrepeat",
-	"percentile_list", "unified_rw_reporting",
-	"exitall", "ioscheduler", "gtod_reduce", "disable_slat", "disable_clat",
+	"new_group", "invalidate", "lat_percentiles", "clat_percentiles",
+	"unified_rw_reporting",
+	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
@@ -327,14 +283,40 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		snprintf(s->name, sizeof(s->name), "%s", v);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
-		const char *name = !strcmp(v, "readwrite") ? "rw" : v;
+		char rwb[32];
+		const char *mod = strchr(v, ':');
+		size_t nl = mod ? (size_t)(mod - v) : strlen(v);
+		if (nl >= sizeof(rwb))
+			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
+		snprintf(rwb, sizeof(rwb), "%.*s", (int)nl, v);
+		const char *name = !strcmp(rwb, "readwrite") ? "rw" : rwb;
 		unsigned i;
 		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
 			if (!strcmp(name, rw_names[i]))
 				break;
+		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
+		    !strcmp(name, "randtrimwrite"))
+			BAD("rw: '%s': trims are not implemented yet (results have a read and a "
+			    "write direction only; a trim would have to be counted as its own)",
+			    v);
 		if (i == NVS_ARRAY_SIZE(rw_names) || i == RW_TRIM)
 			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
 		s->rw = (enum spec_rw)i;
+		s->seq_nr = 1;
+		s->seq_add = 0;
+		if (mod) {
+			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
+			unsigned nr;
+			/* fio: random: a new random offset every N I/Os, sequential
+			 * between; sequential: skip SIZE after each I/O */
+			if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
+				: spec_parse_size(mod + 1, &s->seq_add))
+				BAD("rw: '%s': after ':' %s", v,
+				    rnd ? "a count of I/Os >= 1 (randread:8)"
+					: "a size to skip (write:4k; backwards is not supported)");
+			if (rnd)
+				s->seq_nr = nr;
+		}
 	} else if (!strcmp(key, "rwmixread") || !strcmp(key, "rwmixwrite")) {
 		NEED_VALUE();
 		if (parse_uint(v, 100, &u))
@@ -342,13 +324,15 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->rwmixread = key[5] == 'r' ? (unsigned)u : 100 - (unsigned)u;
 	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
 		NEED_VALUE();
-		if (spec_parse_size(v, &sz) || sz == 0 || sz > (64u << 20))
-			BAD("bs: '%s' is not a block size (512 .. 64m)", v);
-		s->bs[0] = (struct spec_bs){(uint32_t)sz, 100};
-		s->nbs = 1;
+		return specval_bs(s, v, err, errlen);
+	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {
+		NEED_VALUE();
+		return specval_bsrange(s, v, err, errlen);
+	} else if (!strcmp(key, "blocksize_unaligned") || !strcmp(key, "bs_unaligned")) {
+		rc = parse_bool(v, &s->bs_unaligned);
 	} else if (!strcmp(key, "bssplit")) {
 		NEED_VALUE();
-		return set_bssplit(s, v, err, errlen);
+		return specval_bssplit(s, v, err, errlen);
 	} else if (!strcmp(key, "iodepth")) {
 		NEED_VALUE();
 		return set_iodepth(s, v, err, errlen);
@@ -356,11 +340,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, NVS_MAX_WORKERS, &u) || !u)
 			BAD("numjobs: '%s' is not 1..%d", v ? v : "", NVS_MAX_WORKERS);
 		s->numjobs = (unsigned)u;
-	} else if (!strcmp(key, "runtime") || !strcmp(key, "ramp_time")) {
+	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout") ||
+		   !strcmp(key, "ramp_time")) {
 		NEED_VALUE();
 		if (spec_parse_time(v, &sz))
 			BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
-		*(key[1] == 'u' ? &s->runtime_ns : &s->ramp_ns) = sz;
+		*(key[1] == 'a' ? &s->ramp_ns : &s->runtime_ns) = sz; /* timeout: fio's alias */
 	} else if (!strcmp(key, "time_based")) {
 		rc = parse_bool(v, &s->time_based);
 	} else if (!strcmp(key, "size")) {
@@ -382,8 +367,27 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("loops: '%s' is not a count >= 1", v ? v : "");
 		s->loops = (unsigned)u;
 	} else if (!strcmp(key, "rate_iops")) {
+		NEED_VALUE();
+		if (specval_rate(s->rate_iops_dir, v, false))
+			BAD("rate_iops: '%s' is not IOPS per job and direction (N, or read,write "
+			    "as in fio: 500,200 or ,200)",
+			    v);
+	} else if (!strcmp(key, "rate")) {
+		NEED_VALUE();
+		if (specval_rate(s->rate_bw_dir, v, true))
+			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
+			    "as in fio)",
+			    v);
+	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min")) {
+		NEED_VALUE();
+		bool bw = !strcmp(key, "rate_min");
+		if (specval_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
+			BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in,
+			    v, bw ? "rate in bytes/s" : "rate in IOPS");
+	} else if (!strcmp(key, "rate_iops_total")) {
 		if (parse_uint(v, 100000000, &u))
-			BAD("rate_iops: '%s' is not a rate (IOPS per job)", v ? v : "");
+			BAD("rate_iops_total: '%s' is not a rate (IOPS per job, all directions)",
+			    v ? v : "");
 		s->rate_iops = u;
 	} else if (!strcmp(key, "rate_process")) {
 		NEED_VALUE();
@@ -415,6 +419,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			s->ioengine = ENGINE_IO_URING_CMD;
 		else
 			BAD("ioengine: '%s' is not io_uring or io_uring_cmd", v);
+	} else if (!strcmp(key, "cmd_type")) {
+		NEED_VALUE();
+		if (strcmp(v, "nvme"))
+			BAD("cmd_type: '%s': only nvme (io_uring_cmd's NVMe passthrough)", v);
 	} else if (!strcmp(key, "sqthread_poll") || !strcmp(key, "sqpoll")) {
 		rc = parse_bool(v, &s->sqpoll);
 	} else if (!strcmp(key, "hipri")) {
@@ -427,13 +435,16 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, 65536, &u))
 			BAD("%s: '%s' is not a count", key_in, v ? v : "");
 		s->batch_submit = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_max") ||
-		   !strcmp(key, "iodepth_batch_complete")) {
+	} else if (!strcmp(key, "iodepth_batch_complete_max")) {
 		if (parse_uint(v, 65536, &u))
 			BAD("%s: '%s' is not a count", key_in, v ? v : "");
 		s->batch_complete = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_min")) {
-		/* accepted: completions are always reaped in batches */
+	} else if (!strcmp(key, "iodepth_batch_complete_min") ||
+		   !strcmp(key, "iodepth_batch_complete")) {
+		/* fio: iodepth_batch_complete is the _min, completions waited for */
+		if (parse_uint(v, 65536, &u))
+			BAD("%s: '%s' is not a count", key_in, v ? v : "");
+		s->batch_complete_min = (unsigned)u;
 	} else if (!strcmp(key, "cpus_allowed")) {
 		NEED_VALUE();
 		if (strspn(v, "0123456789,-") != strlen(v) ||
@@ -441,6 +452,89 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
 			    CPU_LIST_MAX);
 		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+	} else if (!strcmp(key, "percentage_random")) {
+		NEED_VALUE();
+		char pb[64], *pp[2];
+		unsigned pr[2];
+		if (specval_split_rw(v, pp, pb, sizeof(pb)) ||
+		    num_parse_uint(pp[0], 0, 100, &pr[0]) || num_parse_uint(pp[1], 0, 100, &pr[1]))
+			BAD("percentage_random: '%s' is not 0..100 (or read,write)", v);
+		s->pct_random[0] = (uint8_t)pr[0];
+		s->pct_random[1] = (uint8_t)pr[1];
+	} else if (!strcmp(key, "random_distribution")) {
+		NEED_VALUE();
+		/* fio: random | zipf[:theta[:center]] | pareto[:h[:center]] |
+		 * normal|gauss[:dev%[:center]] (lib/zipf.c, lib/gauss.c) */
+		char db[64], *c1, *c2;
+		double val, center = -1;
+		enum spec_dist dist;
+		if (snprintf(db, sizeof(db), "%s", v) >= (int)sizeof(db))
+			BAD("random_distribution: '%.60s...' is too long", v);
+		c1 = strchr(db, ':');
+		if (c1)
+			*c1++ = '\0';
+		c2 = c1 ? strchr(c1, ':') : NULL;
+		if (c2)
+			*c2++ = '\0';
+		if (!strcmp(db, "random")) {
+			dist = DIST_UNIFORM, val = 0;
+		} else if (!strcmp(db, "zipf")) {
+			dist = DIST_ZIPF, val = 1.1;
+		} else if (!strcmp(db, "pareto")) {
+			dist = DIST_PARETO, val = 0.2;
+		} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
+			dist = DIST_GAUSS, val = 0;
+		} else {
+			BAD("random_distribution: '%s' is not random, zipf, pareto or normal "
+			    "(zoned distributions are not implemented)",
+			    v);
+		}
+		if ((c1 && num_parse_double(c1, 0, 100, &val)) ||
+		    (c2 && num_parse_double(c2, 0, 1, &center)) ||
+		    (dist == DIST_ZIPF && (val <= 0 || val == 1.0)) ||
+		    (dist == DIST_PARETO && (val <= 0 || val >= 1)) ||
+		    (dist == DIST_GAUSS && val >= 100))
+			BAD("random_distribution: '%s': zipf:THETA (> 0, not 1), pareto:H (0 < H "
+			    "< 1), normal:DEV%% (0 <= DEV < 100), then :CENTER (0..1)",
+			    v);
+		s->dist = dist;
+		s->dist_val = val;
+		s->dist_center = center;
+	} else if (!strcmp(key, "offset_increment")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &s->offset_increment))
+			BAD("offset_increment: '%s' is not a size (percentages are not supported)", v);
+	} else if (!strcmp(key, "startdelay")) {
+		NEED_VALUE();
+		if (spec_parse_time(v, &s->startdelay_ns))
+			BAD("startdelay: '%s' is not a duration (ranges are not supported)", v);
+	} else if (!strcmp(key, "thinktime")) {
+		NEED_VALUE();
+		/* fio: a bare number is microseconds */
+		if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
+			BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
+		s->thinktime_ns = sz;
+	} else if (!strcmp(key, "thinktime_blocks")) {
+		if (parse_uint(v, 1u << 30, &u) || !u)
+			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
+		s->thinktime_blocks = (unsigned)u;
+	} else if (!strcmp(key, "cpus_allowed_policy")) {
+		NEED_VALUE();
+		if (strcmp(v, "shared") && strcmp(v, "split"))
+			BAD("cpus_allowed_policy: '%s' is not shared or split", v);
+		s->cpus_split = v[1] == 'p';
+	} else if (!strcmp(key, "randrepeat")) {
+		bool b;
+		rc = parse_bool(v, &b);
+		s->randrepeat_off = !b;
+	} else if (!strcmp(key, "percentile_list")) {
+		NEED_VALUE();
+		return specval_pct_list(s, v, err, errlen);
+	} else if (!strcmp(key, "ioscheduler")) {
+		BAD("ioscheduler: refused: it switches the device's I/O scheduler for every "
+		    "user of the device (fio writes /sys/block/DEV/queue/scheduler); set it "
+		    "there yourself and leave it out of the job%s",
+		    "");
 	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
 		NEED_VALUE();
 		if (key[0] == 'l') {
@@ -460,6 +554,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = parse_bool(v, &s->force_destroy);
 	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
 		NEED_VALUE();
+		if (key[0] == 'f')
+			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
 	} else if (!strcmp(key, "stripe")) {
 		NEED_VALUE();
@@ -511,6 +607,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, UINT64_MAX, &u))
 			BAD("randseed: '%s' is not a number", v ? v : "");
 		s->seed = u;
+		s->seed_given = true;
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
@@ -518,6 +615,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
 			if (!strcmp(key, ignored[i]))
 				return 0;
+		const char *why = specval_refused(key);
+		if (why)
+			BAD("%s: refused: %s", key_in, why);
 		snprintf(err, errlen, "unknown option '%s'", key_in);
 		return -ENOENT;
 	}
@@ -565,6 +665,12 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		BAD("time_based needs a runtime");
 	if (s->sqpoll && s->hipri)
 		BAD("sqthread_poll with hipri is not supported");
+	for (int d = 0; d < 2; d++)
+		if ((s->rate_iops_dir[d] && s->rate_min_iops[d] > s->rate_iops_dir[d]) ||
+		    (s->rate_bw_dir[d] && s->rate_min_bw[d] > s->rate_bw_dir[d]))
+			BAD("rate_min/rate_iops_min above rate/rate_iops (%s): it could never be "
+			    "met (fio refuses it too)",
+			    d ? "writes" : "reads");
 	if (s->rate_iops && s->rate_iops < 1)
 		BAD("rate_iops must be >= 1");
 	if (s->size_pct && s->offset_pct && s->size_pct + s->offset_pct > 100.0001)

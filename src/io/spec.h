@@ -15,7 +15,9 @@ enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
 
 struct spec_bs {
 	uint32_t bs;     /* bytes */
-	uint32_t weight; /* percent; bssplit weights sum to 100 */
+	uint32_t weight; /* percent of reads; bssplit weights sum to 100 */
+	uint32_t wweight; /* percent of writes (fio's bs=r,w, bssplit=r,w); = weight
+			   * unless per-direction sizes were given */
 };
 
 /* Trace replay (io/replay.c, fio's option names; docs/traces.md). */
@@ -51,15 +53,42 @@ struct spec {
 	double offset_pct;
 	uint64_t io_size;    /* bytes to transfer per worker; 0 = size * loops */
 	unsigned loops;
-	uint64_t rate_iops;  /* per worker, 0 = unlimited (fio: per job) */
+	uint64_t rate_iops;  /* total across directions per worker (rate_iops_total,
+			      * vdbench's iorate: plans' rate curves); 0 = none */
+	uint64_t rate_iops_dir[2]; /* fio's rate_iops=r,w: per job (worker) and
+				    * direction, [NVS_READ], [NVS_WRITE]; 0 = none */
+	uint64_t rate_bw_dir[2];   /* fio's rate=r,w: bytes/s per job and direction */
+	uint64_t rate_min_bw[2], rate_min_iops[2]; /* rate_min, rate_iops_min: a
+				    * measured interval below fails the job */
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* accepted; random offsets are always uniform */
 	uint32_t blockalign; /* 0 = the smallest block size */
+	uint32_t bsrange[2][2]; /* fio's bsrange=a-b[,c-d]: [dir][min, max], 0 = none;
+				 * bs[] then lists min and max at weight 0 */
+	bool bs_unaligned;      /* blocksize_unaligned: bsrange sizes in 512-byte
+				 * steps (fio: any size), not multiples of min */
+	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
+	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
+	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
+	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS } dist;
+	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
+	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
+	uint64_t offset_increment; /* numjob k starts at offset + k * this */
+	uint64_t startdelay_ns; /* the job starts this late */
+	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
+	unsigned thinktime_blocks;
 	enum spec_engine ioengine;
 	bool sqpoll, hipri, fixedbufs, registerfiles;
-	unsigned batch_submit, batch_complete; /* 0 = automatic */
-	char cpus_allowed[128]; /* "0-3,6": workers are pinned round-robin */
+	unsigned batch_submit, batch_complete; /* 0 = automatic; _complete is _max */
+	unsigned batch_complete_min; /* fio's iodepth_batch_complete(_min): wait for
+				      * this many completions (0/1 = one) */
+	char cpus_allowed[128]; /* "0-3,6": every worker gets the set (fio's shared) */
+	bool cpus_split;        /* cpus_allowed_policy=split: one CPU per worker */
+	bool randrepeat_off;    /* randrepeat=0 without randseed: a new seed per run */
+	bool seed_given;        /* randseed= was set */
+	double pct_list[20];    /* percentile_list (sorted), fio's FIO_IO_U_LIST_MAX_LEN */
+	unsigned npct;          /* 0 = fio's default list */
 	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
 	bool force_destroy;     /* write even where a signature was found */
@@ -96,6 +125,11 @@ int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t
 int spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when the workload writes (or may: a trace replay, read_iolog). */
 bool spec_writes(const struct spec *s);
+/* The block sizes in fio's syntax into @buf: the option's name ("bs",
+ * "bssplit" or "bsrange") is returned, the value ("4k", "8k,4k",
+ * "4k/20:64k/80,8k", "4k-32k") written; -ENOSPC never: cut values end
+ * in "..." only past 256 bytes, which 16 sizes do not reach. */
+const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len);
 /* Human name of @rw ("randread"). */
 const char *spec_rw_name(enum spec_rw rw);
 /* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.

@@ -61,6 +61,13 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
+	 * generated but held while its direction is ahead of its rate */
+	bool pend;
+	uint8_t p_dir;
+	uint32_t p_len;
+	uint64_t p_off;
+	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
@@ -302,14 +309,11 @@ static int setup_buffers(struct worker *w, struct wstate *st)
 
 static void pin_cpu(struct worker *w)
 {
-	cpu_set_t set;
-
-	if (w->cpu < 0)
+	if (!w->pin)
 		return;
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
-		fprintf(stderr, "nvscope: cannot pin worker %u to CPU %d\n", w->id, w->cpu);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
+		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
+			w->spec->cpus_allowed);
 }
 
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
@@ -454,11 +458,38 @@ static void drain(struct worker *w, struct wstate *st, uint64_t now)
 	w->res.unfinished = st->inflight;
 }
 
+/* fio's rate_min / rate_iops_min: a measured interval of a direction the
+ * workload does, below its minimum, fails the job (fio: "min rate not met"). */
+static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval)
+{
+	const struct spec *s = w->spec;
+
+	if (!measured || st->stopping)
+		return;
+	for (int d = 0; d < 2; d++) {
+		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
+			continue;
+		double secs = (double)interval / 1e9;
+		double bw = (double)st->cur->dir[d].bytes / secs;
+		double iops = (double)st->cur->dir[d].ios / secs;
+		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
+		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
+			worker_fail(w->shared, -EIO,
+				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
+				    "(fio: min rate not met)",
+				    w->members[0].path, d == NVS_READ ? "read" : "write", bw, iops);
+			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+			st->stopping = true;
+			return;
+		}
+	}
+}
+
 static void run(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
 	struct worker_shared *sh = w->shared;
-	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire);
+	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire) + s->startdelay_ns;
 	uint64_t ramp_end = t0 + s->ramp_ns;
 	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
 	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
@@ -467,7 +498,26 @@ static void run(struct worker *w, struct wstate *st)
 				      : w->region_len * (s->loops ? s->loops : 1);
 	uint64_t issued = 0, now = worker_now_ns();
 	uint64_t next_issue = now;
+	/* rate_iops_total (plans): ns between issues across directions */
 	double gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
+	bool limited = gap > 0;
+	/* fio's rate_iops/rate: each direction its own schedule; a direction
+	 * ahead of its rate gives way to the other when that one is due
+	 * (fio's rate_ddir), else the I/O waits */
+	double dgap[2], dgap_b[2];
+	bool dlimited = false, two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
+	for (int d = 0; d < 2; d++) {
+		dgap[d] = s->rate_iops_dir[d] ? 1e9 / (double)s->rate_iops_dir[d] : 0;
+		dgap_b[d] = s->rate_bw_dir[d] ? 1e9 / (double)s->rate_bw_dir[d] : 0;
+		dlimited |= dgap[d] > 0 || dgap_b[d] > 0;
+		st->nxt[d] = 0;
+	}
+	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
+	uint64_t passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
+			  : s->loops					  ? s->loops
+									  : 1;
+	bool check_min =
+	    s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] || s->rate_min_iops[1];
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
 	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
 	/* trace replay: the next I/O is trace->io[tpos], due at tbase + t_ns */
@@ -479,17 +529,37 @@ static void run(struct worker *w, struct wstate *st)
 	if (tr)
 		limit = UINT64_MAX;
 
+	/* startdelay: the job (its clock, samples and runtime) starts later */
+	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+		uint64_t left = t0 - now < WAIT_MAX_NS ? t0 - now : WAIT_MAX_NS;
+		struct timespec ts = {(time_t)(left / NVS_NSEC_PER_SEC),
+				      (long)(left % NVS_NSEC_PER_SEC)};
+		nanosleep(&ts, NULL);
+		now = next_issue = worker_now_ns();
+	}
+	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
+	uint64_t think_until = 0;
+	unsigned think_left = s->thinktime_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		rusage_ns(st, &st->usr_meas, &st->sys_meas);
 	}
 	rusage_ns(st, &st->usr_mark, &st->sys_mark);
 	for (;;) {
+		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
+			if (!think_until)
+				think_until = now + s->thinktime_ns;
+			if (now >= think_until) {
+				think_until = 0;
+				think_left = s->thinktime_blocks;
+			}
+		}
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
-			while (st->nfree && n < max_submit && issued < limit) {
-				if (gap && now < next_issue)
+			while (st->nfree && n < max_submit && issued < limit &&
+			       (!s->thinktime_ns || think_left)) {
+				if (limited && now < next_issue)
 					break;
 				const struct trace_io *ti = NULL;
 				uint64_t due = 0;
@@ -507,6 +577,27 @@ static void run(struct worker *w, struct wstate *st)
 						twait = true;
 						break;
 					}
+				} else {
+					if (!st->pend) {
+						enum nvs_dir pd;
+						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
+						st->p_dir = (uint8_t)pd;
+						st->pend = true;
+						/* fio: a sequential job's pass ends at the
+						 * region's end (with rw=X:SIZE holes, before io
+						 * bytes do) */
+						if (nvs_unlikely(st->gen.wraps >= passes)) {
+							st->pend = false;
+							issued = limit;
+							break;
+						}
+					}
+					if (dlimited && now < st->nxt[st->p_dir]) {
+						if (two_dirs && now >= st->nxt[st->p_dir ^ 1])
+							st->p_dir ^= 1;
+						else
+							break;
+					}
 				}
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
@@ -514,9 +605,9 @@ static void run(struct worker *w, struct wstate *st)
 				unsigned idx = st->freel[--st->nfree];
 				struct slot *sl = &st->slots[idx];
 				struct backend_io io;
-				uint64_t off;
-				uint32_t len;
-				enum nvs_dir dir;
+				uint64_t off = st->p_off;
+				uint32_t len = st->p_len;
+				enum nvs_dir dir = (enum nvs_dir)st->p_dir;
 
 				if (ti) {
 					off = w->region_start + ti->off;
@@ -527,8 +618,9 @@ static void run(struct worker *w, struct wstate *st)
 					if (timed)
 						replay_note(&w->tstats, now - due);
 				} else {
-					offgen_next(&st->gen, &off, &len, &dir);
+					st->pend = false;
 				}
+				think_left--;
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
@@ -553,7 +645,21 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
-				if (gap) {
+				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
+					double g0 = dgap[dir] > dgap_b[dir] * len
+							? dgap[dir]
+							: dgap_b[dir] * len;
+					if (s->rate_process == PROCESS_POISSON)
+						g0 *= -log(1.0 -
+							   (double)(offgen_rand(&st->gen) >> 11) *
+							       0x1.0p-53);
+					if (!st->nxt[dir])
+						st->nxt[dir] = now;
+					st->nxt[dir] += (uint64_t)g0;
+					if (st->nxt[dir] + NVS_NSEC_PER_SEC < now)
+						st->nxt[dir] = now; /* no burst after a stall */
+				}
+				if (limited) {
 					double g = s->rate_process == PROCESS_POISSON
 							   ? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
 									       0x1.0p-53) * gap
@@ -568,15 +674,28 @@ static void run(struct worker *w, struct wstate *st)
 			break;
 
 		uint64_t deadline = next_b < end ? next_b : end;
-		if ((gap || twait) && !st->stopping && st->nfree && next_issue < deadline)
+		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
+		if (think_until > now && think_until < deadline)
+			deadline = think_until;
+		if (dlimited && !st->stopping && st->nfree && st->pend) {
+			uint64_t due = st->nxt[st->p_dir];
+			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
+				due = st->nxt[st->p_dir ^ 1];
+			if (due > now && due < deadline)
+				deadline = due;
+		}
 		uint64_t wait = deadline > now ? deadline - now : 0;
 		if (wait > WAIT_MAX_NS)
 			wait = WAIT_MAX_NS; /* a stalled device must not delay a stop */
 		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
 					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 		struct io_uring_cqe *cqe;
-		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+		/* iodepth_batch_complete_min: wait for that many (of those in flight) */
+		unsigned want = st->inflight < wait_min ? st->inflight : wait_min;
+		if (!want)
+			want = 1;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			worker_fail(sh, rc, "io_uring_enter failed: %s", strerror(-rc));
 			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
@@ -606,6 +725,11 @@ static void run(struct worker *w, struct wstate *st)
 			 * sample, rather than leaving a sliver of a tail interval */
 			if (st->stopping && now < next_b + interval)
 				break;
+			if (nvs_unlikely(check_min)) /* rate_min: full measured intervals */
+				min_rate(w, st,
+					 next_b - interval >= ramp_end &&
+					     next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
+					 interval); /* fio: a 2 s settle period */
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
 			next_b += interval;
 		}

@@ -5,6 +5,7 @@
 #define NVS_WORKER_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,7 +39,8 @@ struct worker {
 	unsigned nmembers;
 	uint64_t region_start, region_len; /* logical, bytes */
 	uint32_t align;
-	int cpu;                        /* pin to this CPU, -1 none */
+	bool pin;                       /* set the affinity to cpus */
+	cpu_set_t cpus;                 /* cpus_allowed (all, or one with split) */
 	const struct backend_ops *be;
 	struct worker_shared *shared;
 	struct spsc *out;               /* this worker's sample ring */

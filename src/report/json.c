@@ -65,8 +65,11 @@ static void num_r(cJSON *o, const char *key, double v)
 	num_u(o, key, isfinite(v) && v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0);
 }
 
-static cJSON *lat_obj(const struct hist *h, bool bins)
+/* @s: the job's percentile_list (NULL or none given: fio's default list) */
+static cJSON *lat_obj(const struct hist *h, bool bins, const struct spec *s)
 {
+	const double *pl = s && s->npct ? s->pct_list : pcts;
+	size_t npl = s && s->npct ? s->npct : sizeof(pcts) / sizeof(pcts[0]);
 	cJSON *o = cJSON_CreateObject(), *p;
 	char key[32];
 
@@ -77,9 +80,9 @@ static cJSON *lat_obj(const struct hist *h, bool bins)
 	num_u(o, "N", h->n);
 	if (h->n) {
 		p = cJSON_AddObjectToObject(o, "percentile");
-		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
-			snprintf(key, sizeof(key), "%f", pcts[i]);
-			num_u(p, key, hist_percentile(h, pcts[i]));
+		for (size_t i = 0; i < npl; i++) {
+			snprintf(key, sizeof(key), "%f", pl[i]);
+			num_u(p, key, hist_percentile(h, pl[i]));
 		}
 	}
 	if (h->n && bins) {
@@ -129,7 +132,8 @@ static void series_stats(const struct series *s, enum nvs_dir d, bool bw, double
 	}
 }
 
-static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct series *ser, bool plus)
+static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct series *ser, bool plus,
+		      const struct spec *s)
 {
 	const struct result_dir *rd = &r->dir[d];
 	cJSON *o = cJSON_CreateObject();
@@ -150,9 +154,9 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	/* Submission is fused with the wait (one io_uring_enter per batch), so
 	 * nvscope measures issue-to-completion only: slat is not split out and
 	 * clat_ns carries the same figures as lat_ns (docs/cli.md). */
-	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty, false));
-	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat, plus));
-	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false));
+	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty, false, s));
+	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat, plus, s));
+	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false, s));
 	if (!rd->ios)
 		ser = NULL; /* fio: no samples for a direction that did nothing */
 	series_stats(ser, d, true, 1024.0, &bw);
@@ -269,7 +273,6 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 {
 	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
 	char buf[1024];
-	size_t len = 0;
 
 	opt_str(o, "name", name);
 	/* fio's filename=a:b form; sized for every target, nothing truncated */
@@ -287,19 +290,15 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	opt_str(o, "rw", spec_rw_name(s->rw));
 	if (s->rw == RW_RW || s->rw == RW_RANDRW)
 		opt_u(o, "rwmixread", s->rwmixread);
-	if (s->nbs == 1) {
-		opt_size(o, "bs", s->bs[0].bs);
-	} else {
-		char sz[32];
-		len = 0;
-		for (unsigned i = 0; i < s->nbs && len < sizeof(buf) - 1; i++) {
-			int n =
-			    snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", i ? ":" : "",
-				     spec_fmt_size(s->bs[i].bs, sz, sizeof(sz)), s->bs[i].weight);
-			len += n > 0 ? (size_t)n : 0;
+	{
+		const char *bsk = spec_fmt_bs(s, buf, sizeof(buf));
+		if (strcmp(bsk, "bs") || strchr(buf, ',')) {
+			opt_str(o, bsk, buf);
+			if (strcmp(bsk, "bs"))
+				opt_size(o, "bs", s->bs[0].bs); /* fio-plot labels charts by bs */
+		} else {
+			opt_size(o, "bs", s->bs[0].bs);
 		}
-		opt_str(o, "bssplit", buf);
-		opt_size(o, "bs", s->bs[0].bs); /* fio-plot labels charts by bs */
 	}
 	opt_u(o, "iodepth", qd);
 	opt_u(o, "numjobs", s->numjobs);
@@ -319,11 +318,24 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_size(o, "io_size", s->io_size);
 	if (s->loops > 1)
 		opt_u(o, "loops", s->loops);
-	if (s->rate_iops) {
-		opt_u(o, "rate_iops", s->rate_iops);
+	if (s->rate_iops)
+		opt_u(o, "rate_iops_total", s->rate_iops);
+	if (s->rate_iops_dir[0] || s->rate_iops_dir[1]) {
+		char rb[48];
+		snprintf(rb, sizeof(rb), "%llu,%llu", (unsigned long long)s->rate_iops_dir[0],
+			 (unsigned long long)s->rate_iops_dir[1]);
+		opt_str(o, "rate_iops", rb);
+	}
+	if (s->rate_bw_dir[0] || s->rate_bw_dir[1]) {
+		char rb[48];
+		snprintf(rb, sizeof(rb), "%llu,%llu", (unsigned long long)s->rate_bw_dir[0],
+			 (unsigned long long)s->rate_bw_dir[1]);
+		opt_str(o, "rate", rb);
+	}
+	if (s->rate_iops || s->rate_iops_dir[0] || s->rate_iops_dir[1] || s->rate_bw_dir[0] ||
+	    s->rate_bw_dir[1])
 		opt_str(o, "rate_process",
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
-	}
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
 	if (s->sqpoll)
@@ -334,8 +346,18 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "iodepth_batch_submit", s->batch_submit);
 	if (s->batch_complete)
 		opt_u(o, "iodepth_batch_complete_max", s->batch_complete);
+	if (s->dist) {
+		static const char *const dn[] = {"random", "zipf", "pareto", "normal"};
+		char db[64];
+		snprintf(db, sizeof(db), "%s:%g", dn[s->dist], s->dist_val);
+		opt_str(o, "random_distribution", db);
+	}
+	if (s->batch_complete_min)
+		opt_u(o, "iodepth_batch_complete_min", s->batch_complete_min);
 	if (s->cpus_allowed[0])
 		opt_str(o, "cpus_allowed", s->cpus_allowed);
+	if (s->cpus_split)
+		opt_str(o, "cpus_allowed_policy", "split");
 	if (s->continue_on_error)
 		opt_str(o, "continue_on_error", "all");
 	opt_u(o, "log_avg_msec", s->interval_ns / 1000000ULL);
@@ -369,12 +391,12 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	      info ? (uint64_t)llround(info->elapsed_s > 0 ? info->elapsed_s : 0) : 0);
 	job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
 		    r->name);
-	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus));
-	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus));
-	cJSON_AddItemToObject(o, "trim", dir_obj(&none, NVS_READ, NULL, false));
+	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus, job_spec(run, j)));
+	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, job_spec(run, j)));
+	cJSON_AddItemToObject(o, "trim", dir_obj(&none, NVS_READ, NULL, false, job_spec(run, j)));
 	sync = cJSON_AddObjectToObject(o, "sync");
 	num_u(sync, "total_ios", 0);
-	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&none.dir[0].lat, false));
+	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&none.dir[0].lat, false, NULL));
 	num_r(o, "job_runtime", r->runtime_s * 1000.0);
 	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
 	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
@@ -411,8 +433,10 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			const struct result *tr = &run->targets[j * run->ntargets + t];
 			cJSON *to = cJSON_CreateObject();
 			cJSON_AddStringToObject(to, "target", tr->target);
-			cJSON_AddItemToObject(to, "read", dir_obj(tr, NVS_READ, NULL, false));
-			cJSON_AddItemToObject(to, "write", dir_obj(tr, NVS_WRITE, NULL, false));
+			cJSON_AddItemToObject(to, "read",
+					      dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}

@@ -1,0 +1,422 @@
+/* specval.c - fio's value syntaxes that spec_set reads: "r,w" per
+ * direction, block-size lists and ranges, rates, percentile lists, filename
+ * escapes, and the table of fio options refused with the reason.  Internal
+ * to src/io/spec.c (and its tests). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/num.h"
+#include "io/specval.h"
+
+static size_t fmt_dir_bs(const struct spec *s, int d, char *buf, size_t len)
+{
+	char a[32];
+	size_t n = 0;
+	unsigned parts = 0;
+
+	for (unsigned i = 0; i < s->nbs; i++) {
+		unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+		if (w)
+			parts++;
+	}
+	for (unsigned i = 0; i < s->nbs && n < len; i++) {
+		unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+		int k;
+		if (!w)
+			continue;
+		spec_fmt_size(s->bs[i].bs, a, sizeof(a));
+		k = parts > 1 ? snprintf(buf + n, len - n, "%s%s/%u", n ? ":" : "", a, w)
+			      : snprintf(buf + n, len - n, "%s", a);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n < len ? n : len - 1;
+}
+
+const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len)
+{
+	char a[32], b[32];
+	size_t n;
+	bool same = true;
+
+	if (!len)
+		return "bs";
+	buf[0] = '\0';
+	if (s->bsrange[0][1]) {
+		snprintf(buf, len, "%s-%s", spec_fmt_size(s->bsrange[0][0], a, sizeof(a)),
+			 spec_fmt_size(s->bsrange[0][1], b, sizeof(b)));
+		if (memcmp(s->bsrange[0], s->bsrange[1], sizeof(s->bsrange[0]))) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, ",%s-%s",
+				 spec_fmt_size(s->bsrange[1][0], a, sizeof(a)),
+				 spec_fmt_size(s->bsrange[1][1], b, sizeof(b)));
+		}
+		return "bsrange";
+	}
+	for (unsigned i = 0; i < s->nbs; i++)
+		same &= s->bs[i].weight == s->bs[i].wweight;
+	n = fmt_dir_bs(s, 0, buf, len);
+	if (!same && n + 1 < len) {
+		buf[n++] = ',';
+		fmt_dir_bs(s, 1, buf + n, len - n);
+	}
+	return strchr(buf, '/') ? "bssplit" : "bs";
+}
+
+/* One direction's "4k/50:8k/50" into @bs (weight only). */
+static int parse_bslist(char *buf, struct spec_bs *bs, unsigned *nout, char *err, size_t errlen)
+{
+	char *save, *tok;
+	unsigned n = 0, sum = 0, unweighted = 0;
+
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t size;
+		uint64_t w = 0;
+
+		if (n == NVS_MAX_BSSPLIT) {
+			snprintf(err, errlen, "bssplit: more than %d block sizes", NVS_MAX_BSSPLIT);
+			return -EINVAL;
+		}
+		if (slash)
+			*slash = '\0';
+		if (spec_parse_size(tok, &size) || !size || size > (64u << 20)) {
+			snprintf(err, errlen, "bssplit: bad block size '%s'", tok);
+			return -EINVAL;
+		}
+		if (slash && num_parse_u64(slash + 1, 0, 100, &w)) {
+			snprintf(err, errlen, "bssplit: bad weight '%s' (percent)", slash + 1);
+			return -EINVAL;
+		}
+		if (!slash || !*(slash + 1))
+			unweighted++;
+		bs[n++] = (struct spec_bs){(uint32_t)size, (uint32_t)w, 0};
+		sum += (unsigned)w;
+	}
+	if (!n || sum > 100 || (!unweighted && sum != 100)) {
+		snprintf(err, errlen, "bssplit: weights must add up to 100 (got %u)", sum);
+		return -EINVAL;
+	}
+	/* fio: entries without a weight share what is left equally */
+	for (unsigned i = 0, left = 100 - sum; i < n && unweighted; i++) {
+		if (bs[i].weight == 0) {
+			bs[i].weight = left / unweighted + (i == n - 1 ? left % unweighted : 0);
+		}
+	}
+	*nout = n;
+	return 0;
+}
+
+/* Sets s->bs from a read list and a write list (fio's "r,w"): one entry per
+ * size, weight for reads, wweight for writes. */
+static int merge_bs(struct spec *s, const struct spec_bs *r, unsigned nr, const struct spec_bs *w,
+		    unsigned nw, char *err, size_t errlen)
+{
+	struct spec_bs out[NVS_MAX_BSSPLIT];
+	unsigned n = 0;
+
+	for (unsigned d = 0; d < 2; d++) {
+		const struct spec_bs *l = d ? w : r;
+		for (unsigned i = 0; i < (d ? nw : nr); i++) {
+			unsigned k;
+			for (k = 0; k < n && out[k].bs != l[i].bs; k++)
+				;
+			if (k == n) {
+				if (n == NVS_MAX_BSSPLIT) {
+					snprintf(err, errlen, "more than %d block sizes",
+						 NVS_MAX_BSSPLIT);
+					return -EINVAL;
+				}
+				out[n++] = (struct spec_bs){l[i].bs, 0, 0};
+			}
+			*(d ? &out[k].wweight : &out[k].weight) += l[i].weight;
+		}
+	}
+	memcpy(s->bs, out, sizeof(out[0]) * n);
+	s->nbs = n;
+	memset(s->bsrange, 0, sizeof(s->bsrange));
+	return 0;
+}
+
+/* bssplit=LIST or LIST,LIST (reads, writes: fio's per-direction split; an
+ * empty part keeps fio's default 4k) */
+int specval_bssplit(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[2048], *part[2];
+	struct spec_bs bs[2][NVS_MAX_BSSPLIT];
+	unsigned n[2] = {0, 0};
+
+	if (specval_split_rw(v, part, buf, sizeof(buf))) {
+		snprintf(err, errlen,
+			 "bssplit: longer than %zu characters, or a third "
+			 "(trim) list that differs from the write list",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d]) {
+			bs[d][0] = (struct spec_bs){4096, 100, 0};
+			n[d] = 1;
+		} else if (part[d] != part[0] || d == 0) {
+			if (parse_bslist(part[d], bs[d], &n[d], err, errlen))
+				return -EINVAL;
+		}
+	}
+	if (part[1] == part[0]) { /* one list: both directions */
+		memcpy(bs[1], bs[0], sizeof(bs[0]));
+		n[1] = n[0];
+	}
+	return merge_bs(s, bs[0], n[0], bs[1], n[1], err, errlen);
+}
+
+/* bs=SIZE or bs=R,W */
+int specval_bs(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[128], *part[2];
+	struct spec_bs bs[2];
+	uint64_t sz;
+
+	if (specval_split_rw(v, part, buf, sizeof(buf)))
+		goto bad;
+	for (int d = 0; d < 2; d++) {
+		sz = 4096; /* an empty part: fio's default */
+		if (*part[d] && (spec_parse_size(part[d], &sz) || sz == 0 || sz > (64u << 20)))
+			goto bad;
+		bs[d] = (struct spec_bs){(uint32_t)sz, 100, 0};
+	}
+	return merge_bs(s, &bs[0], 1, &bs[1], 1, err, errlen);
+bad:
+	snprintf(err, errlen, "bs: '%s' is not a block size (512 .. 64m), or read,write sizes", v);
+	return -EINVAL;
+}
+
+/* bsrange=MIN-MAX[,MIN-MAX] */
+int specval_bsrange(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[128], *part[2];
+	uint64_t mm[2][2];
+	struct spec_bs out[4];
+	unsigned n = 0;
+
+	if (specval_split_rw(v, part, buf, sizeof(buf)))
+		goto bad;
+	for (int d = 0; d < 2; d++) {
+		char *dash = strchr(part[d], '-');
+		if (!*part[d]) {
+			mm[d][0] = mm[d][1] = 4096;
+			continue;
+		}
+		if (!dash)
+			goto bad;
+		*dash = '\0';
+		if (spec_parse_size(part[d], &mm[d][0]) || spec_parse_size(dash + 1, &mm[d][1]) ||
+		    !mm[d][0] || mm[d][0] > mm[d][1] || mm[d][1] > (64u << 20))
+			goto bad;
+		*dash = '-';
+		if (part[1] == part[0]) {
+			memcpy(mm[1], mm[0], sizeof(mm[0]));
+			break;
+		}
+	}
+	for (int d = 0; d < 2; d++)
+		for (int k = 0; k < 2; k++) {
+			unsigned i;
+			for (i = 0; i < n && out[i].bs != mm[d][k]; i++)
+				;
+			if (i == n)
+				out[n++] = (struct spec_bs){(uint32_t)mm[d][k], 0, 0};
+		}
+	out[0].weight = out[0].wweight = 100; /* unused: the range decides */
+	memcpy(s->bs, out, sizeof(out[0]) * n);
+	s->nbs = n;
+	for (int d = 0; d < 2; d++) {
+		s->bsrange[d][0] = (uint32_t)mm[d][0];
+		s->bsrange[d][1] = (uint32_t)mm[d][1];
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "bsrange: '%s' is not MIN-MAX block sizes (4k-64k, or read,write)",
+		 v);
+	return -EINVAL;
+}
+
+/* fio's filename=: one path ("\\:" is a ':' in it, as in fio); an unescaped
+ * ':' lists files fio runs ONE job over, which nvscope cannot: refused. */
+int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char path[sizeof(s->targets[0])];
+	size_t n = 0;
+
+	for (const char *p = v; *p; p++) {
+		if (*p == ':' && (p == v || p[-1] != '\\')) {
+			snprintf(err, errlen,
+				 "filename: '%s': fio runs ONE job over all ':'-separated files "
+				 "(its size and I/O spread over them); nvscope runs one worker per "
+				 "file, a different workload, so this is refused: give each file "
+				 "its own job section, or --target a,b for one worker per target",
+				 v);
+			return -EINVAL;
+		}
+		if (*p == '\\' && p[1] == ':')
+			continue;
+		if (n + 1 >= sizeof(path)) {
+			snprintf(err, errlen, "target path longer than %zu bytes: %.60s...",
+				 sizeof(path) - 1, v);
+			return -EINVAL;
+		}
+		path[n++] = *p;
+	}
+	path[n] = '\0';
+	if (s->ntargets == NVS_MAX_TARGETS) {
+		snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+		return -EINVAL;
+	}
+	snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+	return 0;
+}
+
+/* fio's "r,w[,t]" values (rate_iops, rate, bs): one value is for every
+ * direction; an empty part leaves that direction at 0.  A trim part must be
+ * empty or equal to the write part: nvscope has no separate trim stream. */
+int specval_split_rw(const char *v, char *part[2], char *buf, size_t blen)
+{
+	char *c1, *c2;
+
+	if (snprintf(buf, blen, "%s", v ? v : "") >= (int)blen)
+		return -EINVAL;
+	c1 = strchr(buf, ',');
+	part[0] = buf;
+	if (!c1) {
+		part[1] = buf;
+		return 0;
+	}
+	*c1 = '\0';
+	part[1] = c1 + 1;
+	c2 = strchr(part[1], ',');
+	if (c2) {
+		*c2 = '\0';
+		if (c2[1] && strcmp(c2 + 1, part[1]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* rate_iops=r,w (counts) or rate=r,w (bytes/s, fio's sizes) */
+int specval_rate(uint64_t out[2], const char *v, bool bytes)
+{
+	char buf[128], *part[2];
+	uint64_t val[2] = {0, 0};
+
+	if (specval_split_rw(v, part, buf, sizeof(buf)))
+		return -EINVAL;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		if (bytes ? spec_parse_size(part[d], &val[d])
+			  : num_parse_u64(part[d], 0, 100000000, &val[d]))
+			return -EINVAL;
+	}
+	if (!*part[0] && !*part[1])
+		return -EINVAL;
+	out[0] = val[0];
+	out[1] = val[1];
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* percentile_list=99:99.9:99.99 (fio: ':' separated, 0..100, at most 20,
+ * sorted as fio sorts it) */
+int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[512], *save, *tok;
+	double p[NVS_ARRAY_SIZE(s->pct_list)];
+	unsigned n = 0;
+
+	if (snprintf(buf, sizeof(buf), "%s", v ? v : "") >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "percentile_list: longer than %zu characters",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		if (n == NVS_ARRAY_SIZE(p) || num_parse_pct(tok, &p[n])) {
+			snprintf(err, errlen,
+				 "percentile_list: '%s' is not a percentile 0..100 (at most %zu)",
+				 tok, NVS_ARRAY_SIZE(p));
+			return -EINVAL;
+		}
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "percentile_list: empty");
+		return -EINVAL;
+	}
+	qsort(p, n, sizeof(p[0]), cmp_double);
+	memcpy(s->pct_list, p, n * sizeof(p[0]));
+	s->npct = n;
+	return 0;
+}
+
+/* fio options storage reviewers use that nvscope refuses, each with why
+ * (docs/cli.md's table lists them; tests/integration/option_table.sh checks
+ * that every option here and in spec_set has a row). */
+static const struct {
+	const char *key, *why;
+} refused[] = {
+    {"verify", "data verification of a workload is not implemented (nvscope check "
+	       "has its own write-and-verify pass)"},
+    {"do_verify", "data verification of a workload is not implemented"},
+    {"verify_pattern", "data verification of a workload is not implemented"},
+    {"verify_interval", "data verification of a workload is not implemented"},
+    {"verify_backlog", "data verification of a workload is not implemented"},
+    {"fsync", "no flush or sync commands are issued yet (fio's sync latencies would be "
+	      "missing)"},
+    {"fdatasync", "no flush or sync commands are issued yet"},
+    {"sync", "O_SYNC writes are not implemented"},
+    {"end_fsync", "no flush or sync commands are issued yet"},
+    {"fsync_on_close", "no flush or sync commands are issued yet"},
+    {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
+			 "fio's lfsr (every block once) is not implemented"},
+    {"filesize", "fio's file sets are not supported: one given file or device per target"},
+    {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
+    {"directory", "fio's file sets are not supported: give the file or device as filename"},
+    {"file_service_type", "one file or device per worker: nothing to switch between"},
+    {"create_on_open", "nvscope does not create files"},
+    {"fallocate", "nvscope does not create or lay out files"},
+    {"unlink", "nvscope does not create or remove files"},
+    {"fill_device", "write until full is not implemented: give size= (100%)"},
+    {"zonemode", "zoned block devices are not supported"},
+    {"zonesize", "zoned block devices are not supported"},
+    {"zonerange", "zoned block devices are not supported"},
+    {"zoneskip", "zoned block devices are not supported"},
+    {"iodepth_low", "the queue is refilled at once; a low-water mark is not implemented"},
+    {"thinktime_spin", "thinktime sleeps; spinning is not implemented"},
+    {"thinktime_iotime", "not implemented"},
+    {"prio", "I/O priorities are not set"},
+    {"prioclass", "I/O priorities are not set"},
+    {"cmdprio_percentage", "I/O priorities are not set"},
+    {"nice", "the workers' nice value is not changed"},
+    {"numa_cpu_nodes", "NUMA placement is not implemented: use cpus_allowed"},
+    {"numa_mem_policy", "NUMA placement is not implemented"},
+    {"trim_percentage", "trims are not implemented"},
+    {"trim_backlog", "trims are not implemented"},
+    {"write_iolog", "fio's per-I/O log is not written here: record the device with nvscope trace record"},
+    {"offset_align", "not implemented: offsets are aligned to blockalign"},
+    {"io_submit_mode", "submission is always inline"},
+    {"serialize_overlap", "not implemented"},
+    {"exitall_on_error", "not implemented: the first error ends its job"},
+    {"fill_fs", "nvscope does not fill file systems"},
+    {"lockmem", "not implemented"},
+};
+
+const char *specval_refused(const char *key)
+{
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(refused); i++)
+		if (!strcmp(key, refused[i].key))
+			return refused[i].why;
+	return NULL;
+}

@@ -1,0 +1,28 @@
+/* specval.h - fio's value syntaxes for spec_set (specval.c).  Each returns 0
+ * or -EINVAL with @err saying why (the bs setters, filename, percentiles);
+ * the others -EINVAL alone. */
+#ifndef NVS_SPECVAL_H
+#define NVS_SPECVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "io/spec.h"
+
+/* "r,w[,t]": one value for every direction; an empty part is ""; a trim
+ * part must be empty or equal the write part.  @part points into @buf. */
+int specval_split_rw(const char *v, char *part[2], char *buf, size_t blen);
+/* rate_iops=r,w (counts) or rate=r,w (@bytes: fio's sizes) into @out. */
+int specval_rate(uint64_t out[2], const char *v, bool bytes);
+/* percentile_list=99:99.9 (sorted, at most 20). */
+int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen);
+/* bssplit=LIST[,LIST], bs=SIZE[,SIZE], bsrange=MIN-MAX[,MIN-MAX]. */
+int specval_bssplit(struct spec *s, const char *v, char *err, size_t errlen);
+int specval_bs(struct spec *s, const char *v, char *err, size_t errlen);
+int specval_bsrange(struct spec *s, const char *v, char *err, size_t errlen);
+/* filename=PATH: one path, fio's "\:" escape; a ':' list refused. */
+int specval_filename(struct spec *s, const char *v, char *err, size_t errlen);
+/* Why fio option @key is refused, or NULL when it is not in the table. */
+const char *specval_refused(const char *key);
+
+#endif

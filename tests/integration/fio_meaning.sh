@@ -1,0 +1,103 @@
+#!/bin/bash
+# fio options whose meaning nvscope had wrong (issue 13), against Debian's fio
+# on the same loop device: rate_iops/rate per direction, percentile_list,
+# iodepth_batch_complete (= _min), filename=a:b and ioscheduler refused.
+. "$(dirname "$0")/../lib.sh"
+command -v fio >/dev/null || skip "fio not installed"
+t_loop 64M; dev=$LOOP
+
+# one job file, run by both (fio's meaning per direction: 200 reads/s and
+# 100 writes/s; a limit per direction, not a total split by the mix)
+job() {
+	cat <<JOB
+[global]
+ioengine=io_uring
+direct=1
+filename=$dev
+time_based
+runtime=2
+bs=4k
+iodepth=4
+[j]
+rw=randrw
+$1
+JOB
+}
+cmp_rates() { # $1 = option line, $2 = what
+	job "$1" >"$T_TMP/j.fio"
+	fio --output-format=json "$T_TMP/j.fio" >"$T_TMP/fio.json" 2>/dev/null || fail "fio: $2"
+	"$NVS_BIN" run --output-format=json "$T_TMP/j.fio" >"$T_TMP/nvs.json" 2>"$T_TMP/err" ||
+		fail "nvscope: $2: $(cat "$T_TMP/err")"
+	python3 - "$T_TMP/fio.json" "$T_TMP/nvs.json" "$2" <<'PY' || fail "$2 differs from fio"
+import json, sys
+f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
+for d in ("read", "write"):
+    a, b = f[d]["iops"], n[d]["iops"]
+    print(sys.argv[3], d, "fio", round(a), "nvscope", round(b))
+    assert abs(a - b) <= 0.15 * a + 5, (d, a, b)
+PY
+	ok "$2: per direction as fio"
+}
+cmp_rates "rate_iops=200,100" "rate_iops=200,100"
+cmp_rates "rate_iops=150" "rate_iops=150 (each direction)"
+cmp_rates "rate=800k,400k" "rate=800k,400k (bytes/s per direction)"
+
+# percentile_list decides the JSON's percentiles, as in fio
+job "percentile_list=50:99.5" >"$T_TMP/p.fio"
+fio --output-format=json "$T_TMP/p.fio" >"$T_TMP/fio.json" 2>/dev/null || fail "fio percentile_list"
+"$NVS_BIN" run --output-format=json "$T_TMP/p.fio" >"$T_TMP/nvs.json" 2>/dev/null ||
+	fail "nvscope percentile_list"
+python3 - "$T_TMP/fio.json" "$T_TMP/nvs.json" <<'PY' || fail "percentile keys differ"
+import json, sys
+f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
+k = lambda j: sorted(j["read"]["clat_ns"]["percentile"])
+assert k(f) == k(n) == ["50.000000", "99.500000"], (k(f), k(n))
+PY
+ok "percentile_list keys as fio's"
+
+# iodepth_batch_complete is fio's _min: the JSON says so
+job "iodepth_batch_complete=2" >"$T_TMP/b.fio"
+"$NVS_BIN" run --output-format=json "$T_TMP/b.fio" >"$T_TMP/nvs.json" 2>/dev/null ||
+	fail "iodepth_batch_complete=2"
+python3 -c "
+import json; o=json.load(open('$T_TMP/nvs.json'))['jobs'][0]['job options']
+assert o.get('iodepth_batch_complete_min') == '2' and 'iodepth_batch_complete_max' not in o, o
+" || fail "iodepth_batch_complete read as _max"
+ok "iodepth_batch_complete = _min"
+
+# refused, with the reason and the line
+printf '[j]\nfilename=%s:%s\n' "$dev" "$dev" >"$T_TMP/f.fio"
+"$NVS_BIN" run --parse-only "$T_TMP/f.fio" 2>"$T_TMP/err"
+[ $? = 2 ] && grep -q "f.fio:2: filename.*ONE job" "$T_TMP/err" || fail "filename=a:b: $(cat "$T_TMP/err")"
+printf '[j]\nfilename=%s\nioscheduler=none\n' "$dev" >"$T_TMP/s.fio"
+"$NVS_BIN" run --parse-only "$T_TMP/s.fio" 2>"$T_TMP/err"
+[ $? = 2 ] && grep -q "s.fio:3: ioscheduler" "$T_TMP/err" || fail "ioscheduler: $(cat "$T_TMP/err")"
+ok "filename=a:b and ioscheduler refused with the line and why"
+
+# cpus_allowed: fio's default policy (shared) gives every worker the whole
+# set; cpus_allowed_policy=split one CPU each
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for cpus_allowed"
+affinity() { # $1 = policy; prints "COUNT LIST;" of the process's threads
+	"$NVS_BIN" run --target "$dev" --rw=randread --numjobs=2 --cpus_allowed=0-1 \
+		--cpus_allowed_policy="$1" --rate_iops=100 --runtime=3 --time_based \
+		--output-format=json >/dev/null 2>&1 &
+	local pid=$! seen="" n
+	for _ in $(seq 30); do
+		sleep 0.1
+		n=$(ls /proc/$pid/task 2>/dev/null | wc -l)
+		[ "$n" -ge 3 ] || continue # main + 2 workers
+		sleep 0.3
+		seen=$(grep -h Cpus_allowed_list /proc/$pid/task/*/status 2>/dev/null |
+			awk '{print $2}' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+		break
+	done
+	wait $pid
+	echo "$seen"
+}
+# (on a 2-CPU machine the whole set is every CPU: shared shows no thread
+# pinned to a single CPU, split shows one on each)
+s=$(affinity shared)
+case $s in *" 0;"*|*" 1;"*|"") fail "shared: a worker on one CPU: $s" ;; esac
+s=$(affinity split)
+case $s in *" 1 0;"*" 1 1;"*) ;; *) fail "split: not one CPU each: $s" ;; esac
+ok "cpus_allowed shared (default) and split as in fio"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
+# sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c
+# and the replay options of src/io/replay.c) has
+# a row; every row names an option nvscope knows; "refused" rows are refused
+# by nvscope run, the others are not unknown.
+. "$(dirname "$0")/../lib.sh"
+python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
+import re, sys
+top = sys.argv[1]
+spec = open(top + "/src/io/spec.c").read()
+preset = open(top + "/src/config/preset.c").read()
+keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/replay.c").read()))
+ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
+keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
+specval = open(top + "/src/io/specval.c").read()
+ref = re.search(r"refused\[\] = \{(.*?)\n\};", specval, re.S).group(1)
+refused = set(re.findall(r'\{"([a-z0-9_]+)",', ref))
+keys |= refused
+doc = open(top + "/docs/cli.md").read()
+sec = doc[doc.index("## fio's options"):]
+sec = sec[: sec.index("\n## ", 4)]
+rows = {}
+for line in sec.splitlines():
+    if not line.startswith("| `"):
+        continue
+    cells = line.split("|")
+    for k in re.findall(r"`([a-z0-9_]+)`", cells[1]):
+        rows[k] = cells[2].strip()
+missing = sorted(keys - rows.keys())
+extra = sorted(k for k in rows.keys() - keys if k not in ("include",))
+assert not missing, "options without a row in docs/cli.md: %s" % missing
+assert not extra, "rows for options nvscope does not know: %s" % extra
+for k in refused:
+    assert rows[k].startswith("refused"), (k, rows[k])
+for k, v in rows.items():
+    assert re.match(r"(same|differs|refused|nvscope's|accepted|see)", v), (k, v)
+print("rows", len(rows), "refused", len(refused))
+PY
+ok "every option has a row"
+# the rows' words match what nvscope does: a "refused:" row is refused
+f=$T_TMP/t.img; truncate -s 1M "$f"
+for k in verify fsync random_generator zonemode ioscheduler nrfiles filesize; do
+	"$NVS_BIN" run --parse-only --target "$f" --$k=1 >/dev/null 2>"$T_TMP/err"
+	[ $? = 2 ] && grep -q "$k: refused" "$T_TMP/err" || fail "$k: $(cat "$T_TMP/err")"
+done
+ok "refused options say why"
