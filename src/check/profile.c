@@ -1,10 +1,12 @@
 /* profile.c - drive-check profiles: fio job sections (through
  * preset_load_ex) plus [check] and [thresholds], validated here. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/num.h"
 #include "check/profile.h"
 #include "config/datadir.h"
 #include "config/preset.h"
@@ -31,15 +33,10 @@ int check_profile_find(const char *name, char *path, size_t len)
 
 int check_parse_limit(const char *v, struct judge_limit *out)
 {
-	char *end;
 	double d;
 
-	if (!v || !*v)
-		return -EINVAL;
-	errno = 0;
-	d = strtod(v, &end);
-	end += strspn(end, " \t");
-	if (errno || *end || !isfinite(d) || d < 0)
+	/* the one strict number reader: finite, not negative, nothing after it */
+	if (!v || num_parse_double(v, 0, DBL_MAX, &d))
 		return -EINVAL;
 	out->set = true;
 	out->v = d;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/num.h"
 #include "io/replay.h"
 
 void replay_spec_init(struct spec_replay *r)
@@ -13,22 +14,10 @@ void replay_spec_init(struct spec_replay *r)
 	r->copies = 1;
 }
 
-/* A strict decimal in [lo, hi]: digits only, no sign, no junk, no overflow. */
+/* A strict decimal in [lo, hi] (base/num: no sign, no junk, no overflow). */
 static int parse_num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	uint64_t n = 0;
-	if (!v || !*v)
-		return -EINVAL;
-	for (const char *p = v; *p; p++) {
-		unsigned d = (unsigned char)*p - '0';
-		if (d > 9 || n > (UINT64_MAX - d) / 10)
-			return -EINVAL;
-		n = n * 10 + d;
-	}
-	if (n < lo || n > hi)
-		return -EINVAL;
-	*out = n;
-	return 0;
+	return v && !num_parse_u64(v, lo, hi, out) ? 0 : -EINVAL;
 }
 
 int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)

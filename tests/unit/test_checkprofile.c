@@ -124,8 +124,13 @@ START_TEST(test_parse_limit)
 	struct judge_limit l = {0};
 	ck_assert_int_eq(check_parse_limit("0", &l), 0);
 	ck_assert(l.set && l.v == 0);
-	ck_assert_int_eq(check_parse_limit(" 12.5 ", &l), 0);
+	ck_assert_int_eq(check_parse_limit("12.5", &l), 0);
 	ck_assert(l.v == 12.5);
+	/* the job-file reader trims values; the number reader is strict */
+	ck_assert_int_eq(check_parse_limit(" 12.5 ", &l), -EINVAL);
+	ck_assert_int_eq(check_parse_limit("inf", &l), -EINVAL);
+	ck_assert_int_eq(check_parse_limit("1e400", &l), -EINVAL);
+	ck_assert_int_eq(check_parse_limit("12x", &l), -EINVAL);
 	ck_assert_int_eq(check_parse_limit("1e3", &l), 0);
 	ck_assert(l.v == 1000);
 	ck_assert_int_eq(check_parse_limit(NULL, &l), -EINVAL);
