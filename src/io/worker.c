@@ -22,7 +22,6 @@
  * ends (the "abandoned" worker, see worker.h) without freeing the memory the
  * kernel may still write into, so a stalled device never holds the run's
  * results hostage. */
-#include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
 #if defined(__SANITIZE_THREAD__)
@@ -34,49 +33,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
 #include "io/worker.h"
+#include "io/wstate.h"
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
-
-struct slot {
-	void *buf;
-	uint64_t t_issue;
-	uint32_t len;
-	uint8_t dir;
-	uint8_t member;
-	bool stale; /* a read filled the buffer: refill before writing it */
-};
-
-struct wstate {
-	struct io_uring ring;
-	bool ring_ok;
-	struct slot *slots;
-	unsigned *freel;
-	unsigned nfree;
-	void *bufmem;
-	bool fixed_bufs, fixed_files;
-	struct offgen gen;
-	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
-	 * generated but held while its direction is ahead of its rate */
-	bool pend;
-	uint8_t p_dir;
-	uint32_t p_len;
-	uint64_t p_off;
-	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
-	struct datagen data;            /* what writes carry */
-	struct sample *cur;
-	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
-	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
-	bool measuring, stopping;
-	unsigned inflight;
-	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
-	struct wstate *next_abandoned;
-};
 
 /* States of abandoned workers, kept (and reachable, for leak checkers):
  * the kernel may still write into their buffers. */
@@ -121,78 +85,7 @@ void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
 	atomic_store_explicit(&sh->error, err, memory_order_release);
 }
 
-/* The SQPOLL kernel thread does this worker's submissions in a thread of
- * its own, named "iou-sqp-<tid of the ring's creator>": its tid, or -1 when
- * it has not named itself yet.  (The ring's fdinfo "SqThread:" line is no
- * help: the kernel prints it only when it gets the ring's lock, which the
- * busy SQ thread holds nearly all the time.) */
-static int sq_thread_tid(void)
-{
-	char want[32], path[288], comm[32];
-	struct dirent *e;
-	int tid = -1;
-	DIR *d = opendir("/proc/self/task");
 
-	if (!d)
-		return -1;
-	snprintf(want, sizeof(want), "iou-sqp-%d\n", (int)gettid());
-	while (tid < 0 && (e = readdir(d))) {
-		FILE *f;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
-			tid = atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
-/* utime + stime of thread @tid of this process, ns (clock-tick resolution);
- * 0 when it cannot be read. */
-static uint64_t task_cpu_ns(int tid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long ut = 0, stime = 0;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-			 &stime) != 2)
-		return 0;
-	return (ut + stime) * NVS_NSEC_PER_SEC / (uint64_t)sysconf(_SC_CLK_TCK);
-}
-
-/* CPU time spent for this worker: its own thread's, plus (as system time)
- * its SQPOLL thread's, so IOPS per CPU-second stays honest with SQPOLL. */
-static void rusage_ns(const struct wstate *st, uint64_t *usr, uint64_t *sys)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
-	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
-	if (st->sq_tid > 0)
-		*sys += task_cpu_ns(st->sq_tid);
-}
-
-static void sample_reset(struct sample *s)
-{
-	memset(s, 0, sizeof(*s));
-	for (int d = 0; d < NVS_NDIR; d++)
-		s->dir[d].lat_min = UINT64_MAX;
-}
 
 static int setup_ring(struct worker *w, struct wstate *st)
 {
@@ -238,7 +131,7 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	/* the SQ thread names itself when it first runs: wait up to ~1 s */
 	for (int i = 0; w->spec->sqpoll && st->sq_tid < 0 && i < 1000; i++) {
 		struct timespec ts = {0, 1000000};
-		st->sq_tid = sq_thread_tid();
+		st->sq_tid = wstate_sq_tid();
 		if (st->sq_tid < 0)
 			nanosleep(&ts, NULL);
 	}
@@ -254,67 +147,6 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	return 0;
 }
 
-static int setup_buffers(struct worker *w, struct wstate *st)
-{
-	uint32_t maxbs = 0;
-	size_t stride;
-
-	for (unsigned i = 0; i < w->spec->nbs; i++)
-		if (w->spec->bs[i].bs > maxbs)
-			maxbs = w->spec->bs[i].bs;
-	if (w->trace && w->trace->max_len > maxbs)
-		maxbs = w->trace->max_len;
-	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
-	st->slots = calloc(w->qd, sizeof(*st->slots));
-	st->freel = calloc(w->qd, sizeof(*st->freel));
-	st->cur = malloc(sizeof(*st->cur));
-	if (!st->slots || !st->freel || !st->cur ||
-	    posix_memalign(&st->bufmem, 4096, stride * w->qd)) {
-		worker_fail(w->shared, -ENOMEM, "out of memory for %u buffers of %u bytes", w->qd,
-			    maxbs);
-		return -ENOMEM;
-	}
-	/* fio's buffer contents (io/datagen.h): by default each buffer random,
-	 * then scrambled per write, so every block written is distinct */
-	uint32_t minbs = maxbs;
-	for (unsigned i = 0; i < w->spec->nbs; i++)
-		if (w->spec->bs[i].bs < minbs)
-			minbs = w->spec->bs[i].bs;
-	if (w->trace)
-		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs,
-		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
-	for (unsigned i = 0; i < w->qd; i++) {
-		st->slots[i].buf = (char *)st->bufmem + i * stride;
-		st->freel[i] = w->qd - 1 - i;
-		if (spec_writes(w->spec))
-			datagen_fill(&st->data, st->slots[i].buf, stride);
-		else
-			memset(st->slots[i].buf, 0, stride);
-	}
-	st->nfree = w->qd;
-	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
-		struct iovec *iov = calloc(w->qd, sizeof(*iov));
-		if (iov) {
-			for (unsigned i = 0; i < w->qd; i++)
-				iov[i] = (struct iovec){st->slots[i].buf, stride};
-			/* a memlock limit may refuse: plain buffers work the same */
-			st->fixed_bufs = io_uring_register_buffers(&st->ring, iov, w->qd) == 0;
-			free(iov);
-		}
-	}
-	sample_reset(st->cur);
-	return 0;
-}
-
-static void pin_cpu(struct worker *w)
-{
-	if (!w->pin)
-		return;
-	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
-		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
-			w->spec->cpus_allowed);
-}
 
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
 		 uint64_t t_end, uint64_t ramp_rel, uint32_t flags)
@@ -322,7 +154,7 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	uint64_t usr, sys;
 	struct sample *s = st->cur;
 
-	rusage_ns(st, &usr, &sys);
+	wstate_rusage(st, &usr, &sys);
 	s->worker = w->id;
 	s->target = w->target;
 	s->seq = seq;
@@ -335,7 +167,7 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	st->usr_mark = usr;
 	st->sys_mark = sys;
 	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
-	sample_reset(s);
+	wstate_sample_reset(s);
 }
 
 static void io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
@@ -542,9 +374,9 @@ static void run(struct worker *w, struct wstate *st)
 	unsigned think_left = s->thinktime_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
-		rusage_ns(st, &st->usr_meas, &st->sys_meas);
+		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
 	}
-	rusage_ns(st, &st->usr_mark, &st->sys_mark);
+	wstate_rusage(st, &st->usr_mark, &st->sys_mark);
 	for (;;) {
 		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
 			if (!think_until)
@@ -716,7 +548,7 @@ static void run(struct worker *w, struct wstate *st)
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
-			rusage_ns(st, &st->usr_meas, &st->sys_meas);
+			wstate_rusage(st, &st->usr_meas, &st->sys_meas);
 		}
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
@@ -739,7 +571,7 @@ static void run(struct worker *w, struct wstate *st)
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
 		uint64_t usr, sys;
-		rusage_ns(st, &usr, &sys);
+		wstate_rusage(st, &usr, &sys);
 		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
@@ -754,7 +586,7 @@ void *worker_main(void *arg)
 	struct wstate *st = calloc(1, sizeof(*st));
 	int rc = -ENOMEM;
 
-	pin_cpu(w);
+	wstate_pin(w);
 	if (!st) {
 		worker_fail(sh, rc, "out of memory");
 		goto ready;
@@ -762,7 +594,7 @@ void *worker_main(void *arg)
 	rc = setup_ring(w, st);
 	if (rc)
 		goto ready;
-	rc = setup_buffers(w, st);
+	rc = wstate_buffers(w, st);
 	if (rc)
 		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
