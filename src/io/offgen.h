@@ -31,6 +31,13 @@ struct offgen {
 	uint64_t nranges, rand_off, gauss_dev;
 	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
+	/* fio's trims: OFFGEN_TRIM turns every (write) I/O into a trim;
+	 * OFFGEN_TRIMWRITE trims a block, then writes the same block (fio's
+	 * trimwrite: the write stream follows the trim stream) */
+	enum { OFFGEN_NOTRIM, OFFGEN_TRIM, OFFGEN_TRIMWRITE } trim;
+	bool tw_pend;          /* trimwrite: the write of the last trim is next */
+	uint64_t tw_off;
+	uint32_t tw_len;
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -69,6 +76,13 @@ uint64_t offgen_dist_block(struct offgen *g);
  * percentage_random). */
 static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
+	if (nvs_unlikely(g->tw_pend)) {
+		g->tw_pend = false;
+		*off = g->tw_off;
+		*len = g->tw_len;
+		*dir = NVS_WRITE;
+		return;
+	}
 	uint64_t r = offgen_rand(g), npos;
 	unsigned d = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
 
@@ -109,6 +123,14 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 		*off = pos;
 	}
 	g->last_pos[d] = *off + *len;
+	if (nvs_unlikely(g->trim)) {
+		*dir = NVS_TRIM;
+		if (g->trim == OFFGEN_TRIMWRITE) {
+			g->tw_pend = true;
+			g->tw_off = *off;
+			g->tw_len = *len;
+		}
+	}
 }
 
 #endif

@@ -9,12 +9,14 @@
 #include "base/num.h"
 #include "io/replay.h"
 #include "io/spec.h"
+#include "io/specdata.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
 	[RW_READ] = "read",   [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
 	[RW_RANDWRITE] = "randwrite", [RW_RW] = "rw",  [RW_RANDRW] = "randrw",
-	[RW_TRIM] = "trim",
+	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim", [RW_TRIMWRITE] = "trimwrite",
+	[RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 void spec_init(struct spec *s)
@@ -294,18 +296,16 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
 			if (!strcmp(name, rw_names[i]))
 				break;
-		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
-		    !strcmp(name, "randtrimwrite"))
-			BAD("rw: '%s': trims are not implemented yet (results have a read and a "
-			    "write direction only; a trim would have to be counted as its own)",
+		if (i == NVS_ARRAY_SIZE(rw_names))
+			BAD("rw: '%s' is not read, write, randread, randwrite, rw, randrw, trim, "
+			    "randtrim, trimwrite or randtrimwrite",
 			    v);
-		if (i == NVS_ARRAY_SIZE(rw_names) || i == RW_TRIM)
-			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
 		s->rw = (enum spec_rw)i;
 		s->seq_nr = 1;
 		s->seq_add = 0;
 		if (mod) {
-			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
+			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
+				   s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
 			unsigned nr;
 			/* fio: random: a new random offset every N I/Os, sequential
 			 * between; sequential: skip SIZE after each I/O */
@@ -610,6 +610,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->seed_given = true;
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -682,6 +684,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
+	if (specdata_validate(s, err, errlen))
+		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD
 }

@@ -8,7 +8,12 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-enum spec_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM };
+enum spec_rw {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM,
+	RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE /* fio's trims (NVS_TRIM) */
+};
+/* fio's sync=: writes with O_SYNC / O_DSYNC semantics (io/specdata.c) */
+enum spec_sync { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum spec_engine { ENGINE_IO_URING, ENGINE_IO_URING_CMD };
 enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
 #define SPEC_MAX_PATTERN 512 /* fio's MAX_PATTERN_SIZE */
@@ -113,6 +118,10 @@ struct spec {
 	unsigned run_group, report_group;
 	bool group_reporting;
 	struct spec_replay replay;
+	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
+	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
+	unsigned fsync_blocks, fdatasync_blocks;
+	enum spec_sync sync;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -373,10 +373,6 @@ static const struct {
     {"verify_pattern", "data verification of a workload is not implemented"},
     {"verify_interval", "data verification of a workload is not implemented"},
     {"verify_backlog", "data verification of a workload is not implemented"},
-    {"fsync", "no flush or sync commands are issued yet (fio's sync latencies would be "
-	      "missing)"},
-    {"fdatasync", "no flush or sync commands are issued yet"},
-    {"sync", "O_SYNC writes are not implemented"},
     {"end_fsync", "no flush or sync commands are issued yet"},
     {"fsync_on_close", "no flush or sync commands are issued yet"},
     {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
@@ -402,8 +398,8 @@ static const struct {
     {"nice", "the workers' nice value is not changed"},
     {"numa_cpu_nodes", "NUMA placement is not implemented: use cpus_allowed"},
     {"numa_mem_policy", "NUMA placement is not implemented"},
-    {"trim_percentage", "trims are not implemented"},
-    {"trim_backlog", "trims are not implemented"},
+    {"trim_percentage", "trim-then-verify of written blocks is not implemented"},
+    {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
     {"write_iolog", "fio's per-I/O log is not written here: record the device with nvscope trace record"},
     {"offset_align", "not implemented: offsets are aligned to blockalign"},
     {"io_submit_mode", "submission is always inline"},

@@ -173,15 +173,17 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 static void io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
 {
 	int e = res < 0 ? -res : EIO;
-	struct sample_dir *sd = &st->cur->dir[sl->dir];
+	unsigned d = sl->dir == SLOT_SYNC ? NVS_WRITE : sl->dir; /* a sync: the writes' */
+	struct sample_dir *sd = &st->cur->dir[d];
+	static const char *const what[] = {"read", "write", "trim", "fsync"};
 
 	sd->errors++;
 	if (!st->cur->first_errno)
 		st->cur->first_errno = e;
 	if (st->measuring)
-		w->res.dir[sl->dir].errors++;
-	if (!w->res.dir[sl->dir].first_errno)
-		w->res.dir[sl->dir].first_errno = e;
+		w->res.dir[d].errors++;
+	if (!w->res.dir[d].first_errno)
+		w->res.dir[d].first_errno = e;
 	if (w->spec->continue_on_error)
 		return;
 	if (e == EOPNOTSUPP && w->spec->hipri)
@@ -190,9 +192,13 @@ static void io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 			    "poll queues",
 			    w->members[sl->member].path);
 	else
-		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s",
-			    w->members[sl->member].path, sl->dir == NVS_READ ? "read" : "write",
-			    strerror(e), res >= 0 ? " (short transfer)" : "");
+		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s",
+			    w->members[sl->member].path, what[sl->dir], strerror(e),
+			    res >= 0 ? " (short transfer)" : "",
+			    sl->dir == NVS_TRIM && e == EOPNOTSUPP
+				? " (the device does not discard, or the kernel has no io_uring "
+				  "block discard: Linux 6.12+)"
+				: "");
 	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 	st->stopping = true;
 }
@@ -204,6 +210,17 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	struct slot *sl = &st->slots[idx];
 	int res = w->be->result(cqe, sl->len);
 
+	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
+		/* a discard and a sync complete with 0 */
+		if (sl->dir == SLOT_SYNC) {
+			if (st->measuring) {
+				w->res.sync_ios++;
+				hist_add(&w->res.sync_lat, now - sl->t_issue);
+			}
+			goto done;
+		}
+		res = (int)sl->len;
+	}
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
 		unsigned bi = hist_index(lat);
@@ -233,6 +250,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	} else {
 		io_error(w, st, sl, res);
 	}
+done:
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
 }
@@ -302,19 +320,58 @@ static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_
 		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
 			continue;
 		double secs = (double)interval / 1e9;
-		double bw = (double)st->cur->dir[d].bytes / secs;
-		double iops = (double)st->cur->dir[d].ios / secs;
+		int cd = d == NVS_WRITE && st->gen.trim == OFFGEN_TRIM ? NVS_TRIM : d;
+		double bw = (double)st->cur->dir[cd].bytes / secs;
+		double iops = (double)st->cur->dir[cd].ios / secs;
 		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
 		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
 			worker_fail(w->shared, -EIO,
 				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
 				    "(fio: min rate not met)",
-				    w->members[0].path, d == NVS_READ ? "read" : "write", bw, iops);
+				    w->members[0].path, cd == NVS_READ ? "read" : cd == NVS_WRITE ? "write" : "trim", bw, iops);
 			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 			st->stopping = true;
 			return;
 		}
 	}
+}
+
+/* fio's fsync=N / fdatasync=N: after every N-th write issued, the next I/O
+ * is an fsync (fdatasync) of the file the write went to (fio's get_rw_ddir:
+ * fsync before fdatasync when both fall due). */
+static inline void sync_count(const struct spec *s, struct wstate *st, uint8_t member)
+{
+	st->writes++;
+	st->sync_member = member;
+	if (s->fsync_blocks && st->writes % s->fsync_blocks == 0)
+		st->sync_due = 1;
+	else if (s->fdatasync_blocks && st->writes % s->fdatasync_blocks == 0)
+		st->sync_due = 2;
+}
+
+/* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
+ * engine); -EBUSY when no SQE is free yet. */
+static int issue_sync(struct worker *w, struct wstate *st, uint64_t now)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+
+	if (!sqe)
+		return -EBUSY;
+	unsigned idx = st->freel[--st->nfree];
+	struct slot *sl = &st->slots[idx];
+	io_uring_prep_fsync(sqe,
+			    st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
+			    st->sync_due == 2 ? IORING_FSYNC_DATASYNC : 0);
+	if (st->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = idx;
+	sl->t_issue = now;
+	sl->len = 0;
+	sl->dir = SLOT_SYNC;
+	sl->member = st->sync_member;
+	st->sync_due = 0;
+	st->inflight++;
+	return 0;
 }
 
 static void run(struct worker *w, struct wstate *st)
@@ -336,11 +393,13 @@ static void run(struct worker *w, struct wstate *st)
 	/* fio's rate_iops/rate: each direction its own schedule; a direction
 	 * ahead of its rate gives way to the other when that one is due
 	 * (fio's rate_ddir), else the I/O waits */
-	double dgap[2], dgap_b[2];
+	double dgap[NVS_NDIR], dgap_b[NVS_NDIR];
 	bool dlimited = false, two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
-	for (int d = 0; d < 2; d++) {
-		dgap[d] = s->rate_iops_dir[d] ? 1e9 / (double)s->rate_iops_dir[d] : 0;
-		dgap_b[d] = s->rate_bw_dir[d] ? 1e9 / (double)s->rate_bw_dir[d] : 0;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		/* trims: the write's rate (fio's rate=r,w gives the trim w) */
+		int rd = d == NVS_TRIM ? NVS_WRITE : d;
+		dgap[d] = s->rate_iops_dir[rd] ? 1e9 / (double)s->rate_iops_dir[rd] : 0;
+		dgap_b[d] = s->rate_bw_dir[rd] ? 1e9 / (double)s->rate_bw_dir[rd] : 0;
 		dlimited |= dgap[d] > 0 || dgap_b[d] > 0;
 		st->nxt[d] = 0;
 	}
@@ -360,6 +419,10 @@ static void run(struct worker *w, struct wstate *st)
 
 	if (tr)
 		limit = UINT64_MAX;
+	else if (st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
+		limit *= 2; /* fio: each byte is trimmed, then written */
+	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
+	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
 	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -372,6 +435,7 @@ static void run(struct worker *w, struct wstate *st)
 	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
+	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -393,6 +457,12 @@ static void run(struct worker *w, struct wstate *st)
 			       (!s->thinktime_ns || think_left)) {
 				if (limited && now < next_issue)
 					break;
+				if (nvs_unlikely(st->sync_due)) {
+					if (issue_sync(w, st, now))
+						break;
+					n++;
+					continue;
+				}
 				const struct trace_io *ti = NULL;
 				uint64_t due = 0;
 				if (tr) {
@@ -457,7 +527,7 @@ static void run(struct worker *w, struct wstate *st)
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
 					sl->stale = false;
-				} else {
+				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
 				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
@@ -468,6 +538,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.len = len;
 				io.off = off;
 				io.dir = dir;
+				io.rw_flags = dir == NVS_WRITE ? wflags : 0;
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;
@@ -477,6 +548,8 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
+				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
+					sync_count(s, st, sl->member);
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]

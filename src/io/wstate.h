@@ -18,6 +18,7 @@ struct slot {
 	uint8_t member;
 	bool stale; /* a read filled the buffer: refill before writing it */
 };
+#define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
 struct wstate {
 	struct io_uring ring;
@@ -34,7 +35,7 @@ struct wstate {
 	uint8_t p_dir;
 	uint32_t p_len;
 	uint64_t p_off;
-	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
+	uint64_t nxt[NVS_NDIR];	/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
@@ -43,6 +44,11 @@ struct wstate {
 	unsigned inflight;
 	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;
+	/* fio's fsync=/fdatasync=: writes issued, the sync due next (1 fsync,
+	 * 2 fdatasync, 0 none) and the member it syncs */
+	bool sync_every;
+	uint8_t sync_due, sync_member;
+	uint64_t writes;
 };
 
 /* The SQPOLL thread's tid (see wstate.c), or -1. */

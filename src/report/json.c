@@ -376,12 +376,13 @@ static const struct spec *job_spec(const struct json_run *run, unsigned j)
 
 static cJSON *job_obj(const struct json_run *run, unsigned j)
 {
-	static const struct result none; /* trim: never issued */
 	const struct result *r = &run->jobs[j];
 	const struct json_job *info = run->info ? &run->info[j] : NULL;
 	const struct series *ser = run->series ? &run->series[j] : NULL;
 	cJSON *o = cJSON_CreateObject(), *nv, *sync;
-	int err = r->dir[0].first_errno ? r->dir[0].first_errno : r->dir[1].first_errno;
+	int err = r->dir[0].first_errno   ? r->dir[0].first_errno
+		  : r->dir[1].first_errno ? r->dir[1].first_errno
+					  : r->dir[2].first_errno;
 
 	cJSON_AddStringToObject(o, "jobname", r->name);
 	num_u(o, "groupid", run->groupid ? run->groupid[j] : j);
@@ -393,10 +394,11 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 		    r->name);
 	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus, job_spec(run, j)));
 	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, job_spec(run, j)));
-	cJSON_AddItemToObject(o, "trim", dir_obj(&none, NVS_READ, NULL, false, job_spec(run, j)));
+	cJSON_AddItemToObject(o, "trim", dir_obj(r, NVS_TRIM, ser, run->plus, job_spec(run, j)));
+	/* fio's fsync/fdatasync: how many, and their latency */
 	sync = cJSON_AddObjectToObject(o, "sync");
-	num_u(sync, "total_ios", 0);
-	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&none.dir[0].lat, false, NULL));
+	num_u(sync, "total_ios", r->sync_ios);
+	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&r->sync_lat, false, job_spec(run, j)));
 	num_r(o, "job_runtime", r->runtime_s * 1000.0);
 	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
 	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
@@ -426,7 +428,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",
-				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu_s : 0);
+				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s
+					  : 0);
 	if (run->targets && run->ntargets > 1) {
 		cJSON *ts = cJSON_AddArrayToObject(nv, "targets");
 		for (unsigned t = 0; t < run->ntargets; t++) {
@@ -437,6 +440,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 					      dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToObject(
 			    to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "trim", dir_obj(tr, NVS_TRIM, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-/* One interval of one target (or of the aggregate): 96 bytes (136 with
+/* One interval of one target (or of the aggregate): 120 bytes (176 with
  * doubles everywhere).  Time, interval length and bandwidth stay 64-bit (a
  * run's clock and bytes/s need the digits); rates, latencies and CPU are
  * 32-bit floats, 7 significant digits (relative error < 6e-8), far finer
