@@ -156,6 +156,15 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 			(unsigned long long)r->sync_ios, (double)r->sync_lat.min / 1e3,
 			(double)r->sync_lat.max / 1e3, hist_mean(&r->sync_lat) / 1e3,
 			(double)hist_percentile(&r->sync_lat, 99) / 1e3);
+	if (s->verify) /* fio's verify: what was read back and checked */
+	{
+		fprintf(f, "  verify: %llu blocks checked, %llu bad",
+			(unsigned long long)r->verify_blocks, (unsigned long long)r->verify_bad);
+		if (r->verify_bad)
+			fprintf(f, ", the first at byte offset %llu",
+				(unsigned long long)r->verify_first_bad);
+		fputc('\n', f);
+	}
 	fprintf(f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
 		r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,
 		r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,

@@ -43,6 +43,7 @@ void spec_init(struct spec *s)
 	s->per_job_logs = true;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
+	s->do_verify = true; /* fio's default; only matters with verify= */
 	replay_spec_init(&s->replay);
 }
 
@@ -58,6 +59,8 @@ bool spec_writes(const struct spec *s)
 	 * loaded trace holds writes (io/replay.h) */
 	if (s->replay.iolog[0])
 		return true;
+	if (s->verify_only) /* fio: reads back what the job wrote, writes nothing */
+		return false;
 	switch (s->rw) {
 	case RW_READ:
 	case RW_RANDREAD:

@@ -122,6 +122,14 @@ struct spec {
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;
 	enum spec_sync sync;
+	/* fio's verify (io/vhdr.h, io/specdata.c): verify is an enum vhdr_type
+	 * (0 = none); do_verify reads back what a write job wrote; verify_only
+	 * reads and checks without writing; verify_fatal stops at the first bad
+	 * block; verify_pattern fills (and is checked in) the data */
+	uint8_t verify;
+	bool do_verify, verify_only, verify_fatal;
+	uint8_t vpattern[SPEC_MAX_PATTERN];
+	unsigned vpattern_len;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

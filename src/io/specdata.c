@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/num.h"
+#include "io/datagen.h"
 #include "io/specdata.h"
+#include "io/vhdr.h"
 
 bool specdata_trims(const struct spec *s)
 {
@@ -45,6 +47,46 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "verify")) {
+		enum vhdr_type t;
+		if (!v || vhdr_parse(v, &t)) {
+			snprintf(
+			    err, errlen,
+			    "verify: '%s' is not md5, crc32c, crc32c-intel, sha1, sha256, meta, "
+			    "pattern or 0 (others of fio's are not implemented)",
+			    v ? v : "");
+			return -EINVAL;
+		}
+		s->verify = (uint8_t)t;
+		return 0;
+	}
+	if (!strcmp(key, "do_verify") || !strcmp(key, "verify_only") ||
+	    !strcmp(key, "verify_fatal")) {
+		bool *b = key[0] == 'd'	  ? &s->do_verify
+			  : key[7] == 'o' ? &s->verify_only
+					  : &s->verify_fatal;
+		if (!v || !*v || !strcmp(v, "1"))
+			*b = true;
+		else if (!strcmp(v, "0"))
+			*b = false;
+		else {
+			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "verify_pattern")) {
+		int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
+		if (n <= 0) {
+			snprintf(err, errlen,
+				 "verify_pattern: '%s' is not 0xHEX, \"text\" or a number (at most "
+				 "%d bytes)",
+				 v ? v : "", SPEC_MAX_PATTERN);
+			return -EINVAL;
+		}
+		s->vpattern_len = (unsigned)n;
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -58,6 +100,36 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 			 "Management and Flush passthrough); use ioengine=io_uring on the block "
 			 "device",
 			 specdata_trims(s) ? "trims" : "sync/fsync/fdatasync");
+		return -EINVAL;
+	}
+	if (!s->verify && s->verify_only) {
+		snprintf(err, errlen, "verify_only needs verify= (the checksum to check)");
+		return -EINVAL;
+	}
+	if (!s->verify)
+		return 0;
+	bool seq = s->rw == RW_READ || s->rw == RW_WRITE;
+	const char *why = NULL;
+	if (s->nbs != 1 || s->bsrange[0][1] || s->bsrange[1][1] ||
+	    s->bs[0].weight != s->bs[0].wweight)
+		why = "one block size (bssplit, bsrange and bs=R,W are not implemented with it)";
+	else if (s->blockalign && s->blockalign != s->bs[0].bs)
+		why = "offsets aligned to the block size (blockalign=bs)";
+	else if (s->rw == RW_RW || s->rw == RW_RANDRW || specdata_trims(s))
+		why = "rw=read, randread, write or randwrite (mixed and trim workloads are not "
+		      "implemented with it)";
+	else if (s->replay.iolog[0])
+		why = "a generated workload, not a trace replay";
+	else if (s->verify_only && !seq)
+		why = "verify_only: a sequential job (rw=write or read): nvscope's random offsets "
+		      "cannot be replayed to find what a random job wrote";
+	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
+		why = "verify=pattern: verify_pattern= (the bytes to check)";
+	else if (s->seq_add || s->seq_nr > 1)
+		why = "plain rw (no :N modifier)";
+	if (why) {
+		snprintf(err, errlen, "verify=%s needs %s", vhdr_name((enum vhdr_type)s->verify),
+			 why);
 		return -EINVAL;
 	}
 	return 0;

@@ -367,12 +367,10 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"verify", "data verification of a workload is not implemented (nvscope check "
-	       "has its own write-and-verify pass)"},
-    {"do_verify", "data verification of a workload is not implemented"},
-    {"verify_pattern", "data verification of a workload is not implemented"},
-    {"verify_interval", "data verification of a workload is not implemented"},
-    {"verify_backlog", "data verification of a workload is not implemented"},
+    {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
+			"other intervals are not implemented"},
+    {"verify_backlog", "verifying during the write phase is not implemented: the "
+		       "read-back follows the writes (do_verify)"},
     {"end_fsync", "no flush or sync commands are issued yet"},
     {"fsync_on_close", "no flush or sync commands are issued yet"},
     {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "

@@ -38,6 +38,7 @@
 #include "io/datagen.h"
 #include "io/worker.h"
 #include "io/wstate.h"
+#include "io/wverify.h"
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
@@ -223,6 +224,8 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	}
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
+		if (nvs_unlikely(st->vtype) && sl->dir == NVS_READ)
+			wverify_check(w, st, sl);
 		unsigned bi = hist_index(lat);
 		struct sample_dir *sd = &st->cur->dir[sl->dir];
 		sd->ios++;
@@ -328,7 +331,8 @@ static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_
 			worker_fail(w->shared, -EIO,
 				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
 				    "(fio: min rate not met)",
-				    w->members[0].path, cd == NVS_READ ? "read" : cd == NVS_WRITE ? "write" : "trim", bw, iops);
+				    w->members[0].path,
+				    cd == NVS_READ ? "read" : cd == NVS_WRITE ? "write" : "trim", bw, iops);
 			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 			st->stopping = true;
 			return;
@@ -523,10 +527,17 @@ static void run(struct worker *w, struct wstate *st)
 					st->pend = false;
 				}
 				think_left--;
+				if (nvs_unlikely(st->vtype)) {
+					if (s->verify_only)
+						dir = NVS_READ; /* fio: only the read-back */
+					sl->off = off;
+				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
 					sl->stale = false;
+					if (nvs_unlikely(st->vtype))
+						wverify_stamp(w, st, sl->buf, len, off);
 				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
@@ -650,6 +661,8 @@ static void run(struct worker *w, struct wstate *st)
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
 	drain(w, st, now);
+	if (st->vtype)
+		wverify_pass(w, st);
 }
 
 void *worker_main(void *arg)
@@ -670,6 +683,9 @@ void *worker_main(void *arg)
 	rc = wstate_buffers(w, st);
 	if (rc)
 		goto ready;
+	rc = wverify_setup(w, st);
+	if (rc)
+		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
 	if (rc)
@@ -683,6 +699,7 @@ ready:
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
 	if (st) {
+		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
 		 * device).  The buffers are never freed (the device may still
 		 * write into them); closing the ring does not wait (the kernel

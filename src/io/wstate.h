@@ -16,6 +16,7 @@ struct slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
+	uint64_t off; /* logical byte offset (verify) */
 	bool stale; /* a read filled the buffer: refill before writing it */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
@@ -49,6 +50,11 @@ struct wstate {
 	bool sync_every;
 	uint8_t sync_due, sync_member;
 	uint64_t writes;
+	/* fio's verify (io/vhdr.h): the type, a bitmap of the blocks of vbs
+	 * bytes written (for do_verify's read-back), the writes' sequence */
+	uint8_t vtype;
+	uint64_t *vmap, vblocks, vseq;
+	uint32_t vbs;
 };
 
 /* The SQPOLL thread's tid (see wstate.c), or -1. */

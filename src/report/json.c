@@ -37,6 +37,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "base/utf8.h"
+#include "io/vhdr.h"
 #include "report/json.h"
 
 /* fio's default percentile list */
@@ -423,6 +424,15 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_level"));
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_submit"));
 	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_complete"));
+	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
+		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
+		cJSON_AddStringToObject(vo, "type",
+					vhdr_name((enum vhdr_type)job_spec(run, j)->verify));
+		num_u(vo, "blocks", r->verify_blocks);
+		num_u(vo, "bad", r->verify_bad);
+		if (r->verify_bad)
+			num_u(vo, "first_bad_offset", r->verify_first_bad);
+	}
 	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
 	cJSON_AddNumberToObject(nv, "late", (double)r->late);
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);

@@ -8,6 +8,7 @@ void result_init(struct result *r)
 	for (int d = 0; d < NVS_NDIR; d++)
 		hist_init(&r->dir[d].lat);
 	hist_init(&r->sync_lat);
+	r->verify_first_bad = UINT64_MAX;
 }
 
 void result_merge(struct result *dst, const struct result *src)
@@ -21,6 +22,10 @@ void result_merge(struct result *dst, const struct result *src)
 		hist_merge(&dst->dir[d].lat, &src->dir[d].lat);
 	}
 	dst->sync_ios += src->sync_ios;
+	dst->verify_blocks += src->verify_blocks;
+	dst->verify_bad += src->verify_bad;
+	if (src->verify_bad && src->verify_first_bad < dst->verify_first_bad)
+		dst->verify_first_bad = src->verify_first_bad;
 	hist_merge(&dst->sync_lat, &src->sync_lat);
 	if (src->runtime_s > dst->runtime_s)
 		dst->runtime_s = src->runtime_s;

@@ -34,6 +34,9 @@ struct result {
 	 * measured window, their latency; a failed sync counts as a write error */
 	uint64_t sync_ios;
 	struct hist sync_lat;
+	/* fio's verify: blocks checked (read-back or verified reads), how many
+	 * were bad, the byte offset of the first bad one (UINT64_MAX: none) */
+	uint64_t verify_blocks, verify_bad, verify_first_bad;
 	unsigned nmembers;  /* > 0 for a stripe set */
 	struct result_member member[NVS_MAX_TARGETS];
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "io/offgen.h"
 #include "io/spec.h"
+#include "io/vhdr.h"
 
 static int set(struct spec *s, const char *k, const char *v, char *err)
 {
@@ -99,12 +100,90 @@ START_TEST(test_sync_options)
 }
 END_TEST
 
+START_TEST(test_verify_blocks)
+{
+	static const enum vhdr_type types[] = {VHDR_MD5,    VHDR_CRC32C, VHDR_SHA1,
+					       VHDR_SHA256, VHDR_META,	 VHDR_PATTERN};
+	static uint8_t buf[4096];
+	const uint8_t pat[] = {0xde, 0xad, 0xbe};
+	char why[160];
+
+	/* the CRC32C check value (RFC 3720 / iSCSI): "123456789" */
+	ck_assert_uint_eq(vhdr_crc32c(0, "123456789", 9), 0xe3069283u);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		enum vhdr_type t = types[i];
+		unsigned plen = t == VHDR_PATTERN ? sizeof(pat) : 0;
+		for (size_t k = 0; k < sizeof(buf); k++)
+			buf[k] = (uint8_t)(k * 131 + i);
+		vhdr_stamp(buf, sizeof(buf), 1 << 20, t, 7, pat, plen);
+		ck_assert_int_eq(
+		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), 0);
+		/* the same block read at another offset: a misplaced write */
+		if (t != VHDR_PATTERN)
+			ck_assert_int_eq(
+			    vhdr_check(buf, sizeof(buf), 2 << 20, t, pat, plen, why, sizeof(why)),
+			    -EILSEQ);
+		buf[3000] ^= 1; /* one bit of the data */
+		int rc = vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why));
+		ck_assert_int_eq(rc, t == VHDR_META ? 0 : -EILSEQ); /* meta: header only */
+		buf[3000] ^= 1;
+		buf[5] ^= 0x10; /* the header */
+		ck_assert_int_eq(
+		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), -EILSEQ);
+	}
+	/* verify_pattern with a checksum: the payload is the pattern, checked too */
+	vhdr_stamp(buf, sizeof(buf), 0, VHDR_CRC32C, 1, pat, sizeof(pat));
+	ck_assert_uint_eq(buf[64], 0xde);
+	ck_assert_uint_eq(buf[65], 0xad);
+	ck_assert_int_eq(
+	    vhdr_check(buf, sizeof(buf), 0, VHDR_CRC32C, pat, sizeof(pat), why, sizeof(why)), 0);
+}
+END_TEST
+
+START_TEST(test_verify_options)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert(s.do_verify);
+	ck_assert_int_eq(set(&s, "filename", "/dev/null", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "write", err), 0);
+	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
+	ck_assert_int_eq(s.verify, VHDR_CRC32C);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "verify", "xxhash", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
+	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* random verify_only */
+	ck_assert_int_eq(set(&s, "verify_only", "0", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bssplit", "4k/50:8k/50", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "one block size"));
+	ck_assert_int_eq(set(&s, "bs", "4k", err), 0);
+	ck_assert_int_eq(set(&s, "verify", "pattern", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* no verify_pattern */
+	ck_assert_int_eq(set(&s, "verify_pattern", "0xdeadbeef", err), 0);
+	ck_assert_uint_eq(s.vpattern_len, 4);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "verify_pattern", "", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_fatal", "2", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+}
+END_TEST
+
 Suite *fioeng_suite(void)
 {
 	Suite *s = suite_create("fioeng");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_trim_modes);
 	tcase_add_test(tc, test_sync_options);
+	tcase_add_test(tc, test_verify_blocks);
+	tcase_add_test(tc, test_verify_options);
 	suite_add_tcase(s, tc);
 	return s;
 }
