@@ -114,7 +114,10 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 		return;
 	(void)b;
 	fprintf(f, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s) (%sB in %.2fs)\n",
-		d == NVS_READ ? "read" : d == NVS_WRITE ? "write" : "trim", si(result_iops(r, d), a, sizeof(a)),
+		d == NVS_READ	 ? "read"
+		: d == NVS_WRITE ? "write"
+				 : "trim",
+		si(result_iops(r, d), a, sizeof(a)),
 		result_bw(r, d) / 1048576.0, result_bw(r, d) / 1e6,
 		si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
 	const struct hist *h = &rd->lat;

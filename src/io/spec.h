@@ -122,6 +122,7 @@ struct spec {
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;
 	enum spec_sync sync;
+	bool end_fsync; /* end_fsync / fsync_on_close: fsync once the writes end */
 	/* fio's verify (io/vhdr.h, io/specdata.c): verify is an enum vhdr_type
 	 * (0 = none); do_verify reads back what a write job wrote; verify_only
 	 * reads and checks without writing; verify_fatal stops at the first bad

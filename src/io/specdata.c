@@ -61,8 +61,10 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		return 0;
 	}
 	if (!strcmp(key, "do_verify") || !strcmp(key, "verify_only") ||
-	    !strcmp(key, "verify_fatal")) {
+	    !strcmp(key, "verify_fatal") || !strcmp(key, "end_fsync") ||
+	    !strcmp(key, "fsync_on_close")) {
 		bool *b = key[0] == 'd'	  ? &s->do_verify
+			  : key[0] == 'e' || key[0] == 'f' ? &s->end_fsync
 			  : key[7] == 'o' ? &s->verify_only
 					  : &s->verify_fatal;
 		if (!v || !*v || !strcmp(v, "1"))
@@ -92,7 +94,7 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 
 int specdata_validate(const struct spec *s, char *err, size_t errlen)
 {
-	bool syncs = s->fsync_blocks || s->fdatasync_blocks || s->sync;
+	bool syncs = s->fsync_blocks || s->fdatasync_blocks || s->sync || s->end_fsync;
 
 	if (s->ioengine == ENGINE_IO_URING_CMD && (specdata_trims(s) || syncs)) {
 		snprintf(err, errlen,

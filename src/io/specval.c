@@ -371,8 +371,6 @@ static const struct {
 			"other intervals are not implemented"},
     {"verify_backlog", "verifying during the write phase is not implemented: the "
 		       "read-back follows the writes (do_verify)"},
-    {"end_fsync", "no flush or sync commands are issued yet"},
-    {"fsync_on_close", "no flush or sync commands are issued yet"},
     {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
 			 "fio's lfsr (every block once) is not implemented"},
     {"filesize", "fio's file sets are not supported: one given file or device per target"},

@@ -661,6 +661,14 @@ static void run(struct worker *w, struct wstate *st)
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
 	drain(w, st, now);
+	/* fio's end_fsync / fsync_on_close: the written data reaches the medium
+	 * before the job ends (and before do_verify reads it back); outside the
+	 * measured window, as fio's end-of-job sync */
+	if (s->end_fsync && !st->inflight && spec_writes(s))
+		for (unsigned m = 0; m < w->nmembers; m++)
+			if (fsync(w->members[m].fd))
+				worker_fail(sh, -errno, "%s: end_fsync: %s", w->members[m].path,
+					    strerror(errno));
 	if (st->vtype)
 		wverify_pass(w, st);
 }

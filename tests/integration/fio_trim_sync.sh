@@ -12,7 +12,8 @@
 # - fsync=4: the JSON sync total_ios is writes/4, the kernel saw flushes
 #   (at most one per sync: the block layer merges concurrent flushes) and
 #   none without it; fdatasync=2 likewise; sync=1 / sync=dsync: flushes
-#   with no fsync issued (O_SYNC writes on a write-back cache).
+#   with no fsync issued (O_SYNC writes on a write-back cache); end_fsync=1:
+#   a flush at the end, outside the sync section.
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 t_loop 64M
@@ -118,3 +119,9 @@ assert S == 0 and d[15] >= 1, "O_SYNC writes made no flush"
 '
 done
 ok "sync=1 / sync=dsync: synchronous writes (the kernel flushed, no fsync issued)"
+run endfsync --rw=write --bs=64k --size=8M --end_fsync=1
+check endfsync '
+print(f"end_fsync: nvscope writes={W} syncs={S} | kernel flushes={d[15]}")
+assert S == 0 and d[15] >= 1, "end_fsync made no flush"
+'
+ok "end_fsync=1: a flush after the writes, not in the sync section"
