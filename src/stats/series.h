@@ -37,6 +37,16 @@ struct point {
 	int ramp;	  /* 1 during ramp_time */
 };
 
+/* IOPS and bytes/s of all directions (reads, writes, trims) together. */
+static inline double point_iops(const struct point *p)
+{
+	return (double)p->iops[NVS_READ] + p->iops[NVS_WRITE] + p->iops[NVS_TRIM];
+}
+static inline double point_bw(const struct point *p)
+{
+	return p->bw[NVS_READ] + p->bw[NVS_WRITE] + p->bw[NVS_TRIM];
+}
+
 /* A growing array of points. */
 struct series {
 	struct point *pt;

@@ -362,7 +362,7 @@ static void pane_iops(struct app *a, WINDOW *w)
 		plot_points(&p.ser[p.nser++], s, r, ROLE_READ);
 	char title[96], now[24];
 	const struct point *lp = now_point(s);
-	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
+	double v = lp ? (a->mbps ? point_bw(lp) : point_iops(lp)) : NAN;
 	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
 	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
 		 a->log ? "(log)" : "(linear)", now);
@@ -493,7 +493,7 @@ static void pane_targets(struct app *a, WINDOW *w)
 		const struct series *s = app_series(a, (int)t);
 		const struct point *lp = now_point(s);
 		char v[24];
-		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
 		const char *path = app_target_name(a, t);
 		const char *base = strrchr(path, '/');
 		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
@@ -548,8 +548,8 @@ static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
 		if (pt->ramp)
 			continue;
 		dt += pt->dt;
-		io += (pt->iops[0] + pt->iops[1]) * pt->dt;
-		by += (pt->bw[0] + pt->bw[1]) * pt->dt;
+		io += point_iops(pt) * pt->dt;
+		by += point_bw(pt) * pt->dt;
 		cp += pt->cpu_pct * pt->dt;
 	}
 	q->iops = dt > 0 ? io / dt : NAN;
@@ -666,7 +666,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 			io[d] += pt->iops[d] * pt->dt;
 			by[d] += pt->bw[d] * pt->dt;
 		}
-		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
+		double n = point_iops(pt) * pt->dt;
 		if (!isnan(pt->lat_mean_all_us) && n > 0) {
 			lsum += pt->lat_mean_all_us * n;
 			lw += n;
@@ -689,7 +689,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	}
 	draw_header(a, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
-	double now_iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	double now_iops = lp ? point_iops(lp) : NAN;
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
@@ -703,7 +703,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
 		   UNIT_IOPS);
-	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
+	number_row(a, w, y++, "MB/s", lp ? point_bw(lp) : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
 	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
 	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
@@ -758,7 +758,7 @@ static void pane_cpu(struct app *a, WINDOW *w)
 		y++;
 	}
 	double own = lp ? lp->cpu_pct : NAN;
-	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	double iops = lp ? point_iops(lp) : NAN;
 	char v[24];
 	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
 	char wk[16], ui[16];

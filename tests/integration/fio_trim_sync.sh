@@ -73,6 +73,27 @@ assert 0 <= d[11] - TR <= 1 and 0 <= d[4] - W <= 1, "kernel counts differ"
 '
 ok "trimwrite: each block trimmed then written"
 
+# the same job file to fio and to nvscope: the same trims and writes
+if command -v fio >/dev/null; then
+	for rw in trim randtrim trimwrite; do
+		printf '[global]\nfilename=%s\nioengine=io_uring\niodepth=4\ndirect=1\nsize=16M\nbs=64k\n[t]\nrw=%s\n' \
+			"$LOOP" $rw >"$T_TMP/$rw.fio"
+		fio --output-format=json "$T_TMP/$rw.fio" >"$T_TMP/$rw.fio.json" 2>"$T_TMP/$rw.fio.err" ||
+			fail "fio $rw: $(cat "$T_TMP/$rw.fio.err")"
+		"$NVS_BIN" run "$T_TMP/$rw.fio" --output-format=json >"$T_TMP/$rw.nv.json" 2>"$T_TMP/$rw.nv.err" ||
+			fail "nvscope $rw: $(cat "$T_TMP/$rw.nv.err")"
+		python3 - "$T_TMP/$rw.fio.json" "$T_TMP/$rw.nv.json" $rw <<'PY' || fail "$rw: differs from fio"
+import json, sys
+f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
+got = {d: (n[d]["total_ios"], n[d]["io_bytes"]) for d in ("read", "write", "trim")}
+want = {d: (f[d]["total_ios"], f[d]["io_bytes"]) for d in ("read", "write", "trim")}
+print(f"{sys.argv[3]}: fio {want} nvscope {got}")
+assert got == want
+PY
+	done
+	ok "rw=trim, randtrim, trimwrite job files: the same I/O counts as fio"
+fi
+
 # the safety rule: a trim is a write; over a file system signature refused
 # without force_destroy, and nothing is discarded
 if command -v mkfs.ext4 >/dev/null; then
