@@ -339,6 +339,23 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
+	/* fio's syncs and verify (io/specdata.c), as given */
+	if (s->fsync_blocks)
+		opt_u(o, "fsync", s->fsync_blocks);
+	if (s->fdatasync_blocks)
+		opt_u(o, "fdatasync", s->fdatasync_blocks);
+	if (s->sync)
+		opt_str(o, "sync", s->sync == SYNC_DSYNC ? "dsync" : "sync");
+	if (s->end_fsync)
+		opt_str(o, "end_fsync", "1");
+	if (s->verify) {
+		opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
+		opt_str(o, "do_verify", s->do_verify ? "1" : "0");
+		if (s->verify_only)
+			opt_str(o, "verify_only", "1");
+		if (s->verify_fatal)
+			opt_str(o, "verify_fatal", "1");
+	}
 	if (s->sqpoll)
 		opt_str(o, "sqthread_poll", "1");
 	if (s->hipri)

@@ -7,6 +7,7 @@
 #   discards / sectors*512 (within the queue depth: I/Os in flight at the
 #   end); reads and writes stay 0; the console summary has a trim line;
 # - rw=trimwrite: as many trims as writes, each counted by the kernel;
+# - a regular file: trims punch holes (blocks freed, size kept);
 # - a trim is a write for the safety rule: refused on a device holding a
 #   file system signature without force_destroy, nothing discarded;
 # - fsync=4: the JSON sync total_ios is writes/4, the kernel saw flushes
@@ -93,6 +94,18 @@ PY
 	done
 	ok "rw=trim, randtrim, trimwrite job files: the same I/O counts as fio"
 fi
+
+# a regular file: trims punch holes (its blocks are freed), counted as trims
+f=$T_TMP/trim.img
+dd if=/dev/urandom of="$f" bs=1M count=4 status=none
+[ "$(stat -c %b "$f")" -gt 0 ] || fail "file not allocated"
+"$NVS_BIN" run --target "$f" --rw=trim --bs=64k --size=4M --output-format=json \
+	--output "$T_TMP/ftrim.json" >"$T_TMP/ftrim.out" 2>&1 || fail "trim on a file: $(cat "$T_TMP/ftrim.out")"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["trim"]["total_ios"] == 64, j["trim"]' \
+	"$T_TMP/ftrim.json" || fail "file trims not counted"
+[ "$(stat -c %b "$f")" -eq 0 ] || fail "trimmed file still has $(stat -c %b "$f") blocks"
+[ "$(stat -c %s "$f")" -eq 4194304 ] || fail "trim changed the file size"
+ok "a file: 64 trims punch every block, the size stays"
 
 # the safety rule: a trim is a write; over a file system signature refused
 # without force_destroy, and nothing is discarded
