@@ -131,6 +131,7 @@ struct spec {
 	bool do_verify, verify_only, verify_fatal;
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
+	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -23,6 +23,14 @@ bool specdata_trims(const struct spec *s)
 
 int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
+	if (!strcmp(key, "verify_backlog")) {
+		if (!v || num_parse_uint(v, 0, 1u << 20, &s->verify_backlog)) {
+			snprintf(err, errlen, "verify_backlog: '%s' is not a count of blocks 0..%u",
+				 v ? v : "", 1u << 20);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync")) {
 		unsigned n;
 		if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
@@ -63,10 +71,10 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 	if (!strcmp(key, "do_verify") || !strcmp(key, "verify_only") ||
 	    !strcmp(key, "verify_fatal") || !strcmp(key, "end_fsync") ||
 	    !strcmp(key, "fsync_on_close")) {
-		bool *b = key[0] == 'd'	  ? &s->do_verify
+		bool *b = key[0] == 'd'			   ? &s->do_verify
 			  : key[0] == 'e' || key[0] == 'f' ? &s->end_fsync
-			  : key[7] == 'o' ? &s->verify_only
-					  : &s->verify_fatal;
+			  : key[7] == 'o'		   ? &s->verify_only
+							   : &s->verify_fatal;
 		if (!v || !*v || !strcmp(v, "1"))
 			*b = true;
 		else if (!strcmp(v, "0"))
@@ -104,8 +112,9 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 			 specdata_trims(s) ? "trims" : "sync/fsync/fdatasync");
 		return -EINVAL;
 	}
-	if (!s->verify && s->verify_only) {
-		snprintf(err, errlen, "verify_only needs verify= (the checksum to check)");
+	if (!s->verify && (s->verify_only || s->verify_backlog)) {
+		snprintf(err, errlen, "%s needs verify= (the checksum to check)",
+			 s->verify_only ? "verify_only" : "verify_backlog");
 		return -EINVAL;
 	}
 	if (!s->verify)

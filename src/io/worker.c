@@ -224,8 +224,8 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	}
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
-		if (nvs_unlikely(st->vtype) && sl->dir == NVS_READ)
-			wverify_check(w, st, sl);
+		if (nvs_unlikely(st->vtype))
+			sl->dir == NVS_READ ? wverify_check(w, st, sl) : wverify_written(w, st, sl);
 		unsigned bi = hist_index(lat);
 		struct sample_dir *sd = &st->cur->dir[sl->dir];
 		sd->ios++;
@@ -458,7 +458,8 @@ static void run(struct worker *w, struct wstate *st)
 			unsigned n = 0;
 			twait = false;
 			while (st->nfree && n < max_submit && issued < limit &&
-			       (!s->thinktime_ns || think_left)) {
+			       (!s->thinktime_ns || think_left) &&
+			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
 				if (limited && now < next_issue)
 					break;
 				if (nvs_unlikely(st->sync_due)) {
@@ -588,6 +589,11 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
+			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
+			now = worker_now_ns();
+			continue;
+		}
 
 		uint64_t deadline = next_b < end ? next_b : end;
 		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)

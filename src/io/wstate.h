@@ -54,6 +54,8 @@ struct wstate {
 	 * bytes written (for do_verify's read-back), the writes' sequence */
 	uint8_t vtype;
 	uint64_t *vmap, vblocks, vseq;
+	uint64_t *vb; /* verify_backlog: offsets written since the last check */
+	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 };
 

@@ -25,6 +25,15 @@ int wverify_setup(struct worker *w, struct wstate *st)
 		return 0;
 	st->vbs = s->bs[0].bs;
 	st->vblocks = w->region_len / st->vbs;
+	if (s->verify_backlog) { /* the last verify_backlog blocks written */
+		st->vb = calloc(s->verify_backlog, sizeof(*st->vb));
+		if (!st->vb) {
+			worker_fail(w->shared, -ENOMEM, "out of memory for verify_backlog=%u",
+				    s->verify_backlog);
+			return -ENOMEM;
+		}
+		return 0;
+	}
 	st->vmap = calloc((st->vblocks + 63) / 64, sizeof(uint64_t));
 	if (!st->vmap) {
 		worker_fail(w->shared, -ENOMEM, "out of memory for the verify map of %llu blocks",
@@ -37,7 +46,9 @@ int wverify_setup(struct worker *w, struct wstate *st)
 void wverify_free(struct wstate *st)
 {
 	free(st->vmap);
+	free(st->vb);
 	st->vmap = NULL;
+	st->vb = NULL;
 }
 
 void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off)
@@ -46,8 +57,15 @@ void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len,
 
 	vhdr_stamp(buf, len, off, (enum vhdr_type)st->vtype, st->vseq++, s->vpattern,
 		   s->vpattern_len);
-	if (st->vmap) {
-		uint64_t b = (off - w->region_start) / st->vbs;
+	st->vb_issued++; /* the worker stops writing at verify_backlog */
+}
+
+void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	if (st->vb) {
+		st->vb[st->vb_n++] = sl->off;
+	} else if (st->vmap) {
+		uint64_t b = (sl->off - w->region_start) / st->vbs;
 		st->vmap[b / 64] |= 1ULL << (b % 64);
 	}
 }
@@ -103,33 +121,45 @@ static void fail_total(struct worker *w)
 			    (unsigned long long)w->res.verify_first_bad);
 }
 
-void wverify_pass(struct worker *w, struct wstate *st)
+/* Which blocks a read-back reads: the bitmap (do_verify), or the backlog. */
+struct iter {
+	bool backlog;
+	uint64_t pos;
+};
+
+/* The next block's logical byte offset, or UINT64_MAX at the end. */
+static uint64_t iter_next(const struct worker *w, const struct wstate *st, struct iter *it)
+{
+	if (it->backlog)
+		return it->pos < st->vb_n ? st->vb[it->pos++] : UINT64_MAX;
+	while (it->pos < st->vblocks && !(st->vmap[it->pos / 64] >> (it->pos % 64) & 1))
+		it->pos++;
+	if (it->pos == st->vblocks)
+		return UINT64_MAX;
+	return w->region_start + it->pos++ * st->vbs;
+}
+
+/* Reads and checks the blocks of @it at the job's queue depth (nothing may
+ * be in flight); a stop (the user's, an error's, or a fatal bad block) ends
+ * it.  0, or -errno when the ring failed (I/O may be left in flight). */
+static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 {
 	const struct spec *s = w->spec;
-	uint64_t next = 0;
+	uint64_t next = iter_next(w, st, it);
 	char why[160];
 
-	if (!st->vmap || st->inflight || st->nfree != w->qd) {
-		fail_total(w);
-		return;
-	}
 	for (;;) {
-		/* a stop (the user's, an error's, or a fatal bad block) ends it */
 		if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed) ||
 		    (s->verify_fatal && w->res.verify_bad))
-			next = st->vblocks;
-		while (st->nfree && next < st->vblocks) {
-			if (!(st->vmap[next / 64] >> (next % 64) & 1)) {
-				next++;
-				continue;
-			}
+			next = UINT64_MAX;
+		while (st->nfree && next != UINT64_MAX) {
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 			if (!sqe)
 				break;
 			unsigned idx = st->freel[--st->nfree];
 			struct slot *sl = &st->slots[idx];
 			struct backend_io io;
-			uint64_t off = w->region_start + next * st->vbs;
+			uint64_t off = next;
 			sl->off = off;
 			sl->len = st->vbs;
 			sl->dir = NVS_READ;
@@ -147,17 +177,17 @@ void wverify_pass(struct worker *w, struct wstate *st)
 			w->be->prep(sqe, &io);
 			sqe->user_data = idx;
 			st->inflight++;
-			next++;
+			next = iter_next(w, st, it);
 		}
 		if (!st->inflight)
-			break;
+			return 0;
 		struct io_uring_cqe *cqe;
 		struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = 100000000};
 		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			worker_fail(w->shared, rc, "verify: io_uring_enter failed: %s",
 				    strerror(-rc));
-			return; /* I/O may be in flight: the worker's end handles it */
+			return rc;
 		}
 		unsigned head, m = 0;
 		io_uring_for_each_cqe(&st->ring, head, cqe)
@@ -180,5 +210,29 @@ void wverify_pass(struct worker *w, struct wstate *st)
 		}
 		io_uring_cq_advance(&st->ring, m);
 	}
+}
+
+void wverify_backlog(struct worker *w, struct wstate *st)
+{
+	struct iter it = {.backlog = true};
+
+	if (read_back(w, st, &it)) {
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+	st->vb_n = 0;
+	st->vb_issued = 0;
+}
+
+void wverify_pass(struct worker *w, struct wstate *st)
+{
+	struct iter it = {.backlog = false};
+
+	/* with verify_backlog, what was verified already is not read again:
+	 * only the last, partial backlog (fio's final verify of the rest) */
+	if (st->vb)
+		it.backlog = true;
+	if ((st->vmap || st->vb) && !st->inflight && st->nfree == w->qd)
+		read_back(w, st, &it);
 	fail_total(w);
 }

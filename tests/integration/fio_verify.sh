@@ -5,6 +5,7 @@
 #   (the JSON's nvscope.verify.blocks = blocks written, bad 0) and the kernel
 #   read at least those bytes (/sys/block/loopN/stat field 3, sectors read);
 # - rw=randwrite verify=crc32c: the blocks written are read back, all good;
+#   with verify_backlog=16 every write is checked during the job;
 # - a block corrupted between the write (do_verify=0) and a verify_only
 #   read-back (one sector overwritten with dd): exit 1, the bad block's byte
 #   offset on stderr and in the JSON; with verify_fatal=1 on a read job the
@@ -49,6 +50,22 @@ v = j["nvscope"]["verify"]
 assert 0 < v["blocks"] <= j["write"]["total_ios"] and v["bad"] == 0, v
 PY
 ok "randwrite: the blocks written read back good"
+
+# fio's verify_backlog: every 16 blocks written are read back during the job
+r0=$(reads)
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --bs=4k --iodepth=8 --size=8M --verify=crc32c \
+	--verify_backlog=16 --output-format=json --output "$T_TMP/bl.json" >"$T_TMP/bl.out" 2>&1 ||
+	fail "verify_backlog: $(cat "$T_TMP/bl.out")"
+r1=$(reads)
+python3 - "$T_TMP/bl.json" $((r1 - r0)) <<'PY' || fail "verify_backlog"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v, ks = j["nvscope"]["verify"], int(sys.argv[2])
+print(f"  backlog: written={j['write']['total_ios']} checked={v['blocks']} kernel read sectors={ks}")
+assert v["blocks"] == j["write"]["total_ios"] == 2048 and v["bad"] == 0, v
+assert ks * 512 >= 2048 * 4096
+PY
+ok "verify_backlog=16: each block written is read back and good"
 
 # a sequential write without the read-back, then one sector of block 5
 # overwritten, then fio's verify_only: the bad block is found and named

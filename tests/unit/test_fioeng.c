@@ -171,6 +171,9 @@ START_TEST(test_verify_options)
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "verify_pattern", "", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "verify_fatal", "2", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_backlog", "64", err), 0);
+	ck_assert_uint_eq(s.verify_backlog, 64);
+	ck_assert_int_eq(set(&s, "verify_backlog", "-1", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
 	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
 }
