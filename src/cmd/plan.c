@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"

@@ -17,13 +17,13 @@
 #include "ui/braille.h"
 #include "ui/checkui.h"
 #include "ui/devrows.h"
-#include "ui/healthmon.h"
+#include "dev/healthmon.h"
 #include "ui/layout.h"
-#include "ui/planexec.h"
-#include "ui/planview.h"
-#include "ui/replay.h"
+#include "run/planexec.h"
+#include "run/planview.h"
+#include "run/replay.h"
 #include "ui/rounds.h"
-#include "ui/session.h"
+#include "run/session.h"
 #include "ui/theme.h"
 
 enum prompt {

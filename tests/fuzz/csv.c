@@ -5,7 +5,7 @@
 #include "fuzz.h"
 #include "report/csv.h"
 #include "report/rtable.h"
-#include "ui/planview.h"
+#include "run/planview.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,8 @@
 #include "report/json.h"
 #include "report/rtable.h"
 #include "ui/app.h"
-#include "ui/planview.h"
-#include "ui/replay.h"
+#include "run/planview.h"
+#include "run/replay.h"
 
 static const char plan_ini[] = "[plan]\nname=fuzz\n[measure qd]\niodepth=1,2\nruntime=1\n";
 

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include "report/csv.h"
-#include "ui/planview.h"
+#include "run/planview.h"
 
 START_TEST(test_point)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"

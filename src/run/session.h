@@ -4,8 +4,8 @@
  * per-step results (the per-QD table), and the results directory
  * (samples.csv, summary.json, events.log) for `nvscope replay`.
  * No ncurses; all calls from the UI thread. */
-#ifndef NVS_UI_SESSION_H
-#define NVS_UI_SESSION_H
+#ifndef NVS_RUN_SESSION_H
+#define NVS_RUN_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>

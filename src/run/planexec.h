@@ -1,12 +1,12 @@
 /* planexec.h - a test plan run by the console: the plan loaded and checked on
- * the UI thread, then planrun_run() (src/cmd/planrun.h) in a background
+ * the UI thread, then planrun_run() (src/run/planrun.h) in a background
  * thread of its own.  The thread never touches ncurses; the UI follows it by
  * reading the results directory it writes (planview.h).  The only data
  * shared with the thread are two C11 atomics: the stop flag (UI -> thread)
  * and the done flag (thread -> UI); the exit status is read after the join.
  * All calls from the UI thread. */
-#ifndef NVS_UI_PLANEXEC_H
-#define NVS_UI_PLANEXEC_H
+#ifndef NVS_RUN_PLANEXEC_H
+#define NVS_RUN_PLANEXEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "stats/series.h"
 
 static int copy_series(struct series *dst, const struct series *src)

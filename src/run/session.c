@@ -23,7 +23,7 @@
 #include "io/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
-#include "ui/session.h"
+#include "run/session.h"
 
 #define SESSION_IVAL_SLOTS 8
 

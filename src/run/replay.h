@@ -1,7 +1,7 @@
 /* replay.h - what `nvscope replay DIR` reads besides samples.csv: the
  * per-step rows of summary.json (fio layout) for the per-QD table. */
-#ifndef NVS_UI_REPLAY_H
-#define NVS_UI_REPLAY_H
+#ifndef NVS_RUN_REPLAY_H
+#define NVS_RUN_REPLAY_H
 
 #include <stddef.h>
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/num.h"
-#include "ui/replay.h"
+#include "run/replay.h"
 
 static double num(const cJSON *o, const char *key)
 {

@@ -4,14 +4,14 @@
  * step from DIR/state.json, the step's samples.csv as it grows (complete
  * lines only), its per-QD table (qd.csv) and its rounds (rounds.csv, read by
  * steadyview.c).  No ncurses, no shared memory; UI thread only. */
-#ifndef NVS_UI_PLANVIEW_H
-#define NVS_UI_PLANVIEW_H
+#ifndef NVS_RUN_PLANVIEW_H
+#define NVS_RUN_PLANVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "stats/collect.h"
 #include "stats/steady.h"
-#include "ui/replay.h"
+#include "run/replay.h"
 
 struct planview;
 

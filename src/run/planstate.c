@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "base/num.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "dev/safety.h"
 #include "report/json.h"
 

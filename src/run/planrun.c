@@ -15,7 +15,7 @@
  *     rate-curve    rate.csv max.json pctN.json
  *     grid          grid.csv tTqQ.json
  *     matrix        matrix.csv rounds.csv steady.json rR-BS-MIX.json */
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@
 #include "cmd/cmd.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "io/target.h"
 #include "report/csv.h"
 #include "report/json.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "dev/safety.h"
 #include "report/json.h"
 #include "report/rtable.h"

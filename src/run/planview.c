@@ -7,7 +7,7 @@
  * are taken, and the read position goes back to the start of a partial one
  * to read it whole next time.  state.json is re-read when its mtime or size
  * changes; the table is re-read when its size changes (a few rows). */
-#include "ui/planview.h"
+#include "run/planview.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "base/num.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "report/csv.h"
 

@@ -9,7 +9,7 @@
  * touch it until the join (pthread_join orders the accesses).  The stop
  * request is an atomic_int that planrun_run polls; the end is an atomic_bool
  * set with release order after planrun_run returns. */
-#include "ui/planexec.h"
+#include "run/planexec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,7 @@
 #include <dirent.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
