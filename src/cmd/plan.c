@@ -354,6 +354,7 @@ int cmd_plan(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	r.stop = &stop_flag;
 	rc = planrun_run(&r);
+	rc = rc ? cmd_exit_of(rc) : NVS_EXIT_OK;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (rc == NVS_EXIT_OK) {

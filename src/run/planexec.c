@@ -225,7 +225,7 @@ void planexec_stop(struct planexec *pe)
 int planexec_finish(struct planexec *pe)
 {
 	if (!pe->started)
-		return NVS_EXIT_USAGE;
+		return -EINVAL;
 	if (pe->joined)
 		return pe->rc;
 	pthread_join(pe->thread, NULL);
@@ -236,10 +236,10 @@ int planexec_finish(struct planexec *pe)
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	if (pe->rc == NVS_EXIT_OK)
+	if (pe->rc == 0)
 		planrun_write_devices(&pe->r, "device-after.json");
 	planrun_write_meta(&pe->r,
-			   pe->rc == NVS_EXIT_OK       ? "done"
+			   pe->rc == 0                 ? "done"
 			   : atomic_load(&pe->stop) ? "interrupted"
 						    : "failed",
 			   pe->t_start, "console");

@@ -46,8 +46,8 @@ bool planexec_running(const struct planexec *pe);
 /* Asks the plan to stop (the state stays resumable). */
 void planexec_stop(struct planexec *pe);
 /* Joins the ended (or stopping) thread, restores stderr and writes
- * meta.json's final status.  Returns the plan's exit status (NVS_EXIT_*);
- * again after the first call: the same. */
+ * meta.json's final status.  Returns planrun_run's result (0 or -errno;
+ * -EINVAL when never started); again after the first call: the same. */
 int planexec_finish(struct planexec *pe);
 /* Target @i of the plan, NULL past the last. */
 const char *planexec_target(const struct planexec *pe, unsigned i);

@@ -28,7 +28,6 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/cmd.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "run/runjob.h"
@@ -760,13 +759,13 @@ int planrun_run(struct planrun *r)
 		if (rc) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
-			return cmd_exit_of(rc);
+			return rc;
 		}
 		write_step_json(r, i, io.dir, "running");
 		if (!resumed && (rc = checkpoint(r, &io))) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
-			return NVS_EXIT_IOERR;
+			return -EIO;
 		}
 		switch (st->kind) {
 		case STEP_PURGE:
@@ -798,13 +797,13 @@ int planrun_run(struct planrun *r)
 					"nvscope plan: interrupted; continue with: nvscope plan "
 					"--resume %s\n",
 					r->dir);
-				return NVS_EXIT_IOERR;
+				return rc;
 			}
 			fprintf(stderr,
 				"nvscope plan: step %u (%s) failed; the results so far are in "
 				"%s (--resume retries the step)\n",
 				i + 1, st->name, r->dir);
-			return cmd_exit_of(rc);
+			return rc;
 		}
 		for (int k = 0; k < 3; k++)
 			if (io.f[k])
@@ -820,8 +819,8 @@ int planrun_run(struct planrun *r)
 			r->st.sizes[k] = -1;
 		if ((rc = planrun_save(r))) {
 			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
-			return NVS_EXIT_IOERR;
+			return -EIO;
 		}
 	}
-	return NVS_EXIT_OK;
+	return 0;
 }

@@ -44,9 +44,11 @@ struct planrun {
 	unsigned noverrides;
 };
 
-/* Runs the steps from r->st onwards.  Returns NVS_EXIT_OK, NVS_EXIT_IOERR
- * (I/O failure or interrupted: the state allows --resume) or
- * NVS_EXIT_USAGE (refused / bad workload). */
+/* Runs the steps from r->st onwards.  Returns 0, -EINTR (stopped through
+ * r->stop), -EIO (the state could not be saved) or the step's -errno (a
+ * refusal or bad workload: -EPERM, -EINVAL ...; an I/O failure); the
+ * state allows --resume after any of them.  cmd/ maps it to an exit
+ * status with cmd_exit_of(). */
 int planrun_run(struct planrun *r);
 /* Writes state.json atomically (tmp + rename).  0 or -errno. */
 int planrun_save(const struct planrun *r);

@@ -163,7 +163,7 @@ struct app {
 	struct planexec *pexec;
 	struct planview *pview;
 	bool plan;     /* the live screen follows a plan */
-	int plan_rc;   /* its exit status once ended, -1 before */
+	int plan_rc;   /* once ended 0 or -errno; 1 before */
 	char plan_name[64];
 	char plan_target[256];
 	char plan_confirm[256];	   /* --yes-destroy-data list */

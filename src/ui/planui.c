@@ -91,7 +91,7 @@ static void start(struct app *a, const char *confirm, bool force)
 		app_message(a, ROLE_ERROR, "cannot follow the plan: %s", err);
 	a->nruns++;
 	a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	a->nrqd = 0;
 	a->have_prounds = false;
 	a->rounds.n = 0;
@@ -220,7 +220,7 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len)
 		return ret;
 	planview_poll(a->pview);
 	a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	a->screen = SCREEN_LIVE;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planview_name(a->pview));
 	snprintf(a->plan_target, sizeof(a->plan_target), "%s", planview_target(a->pview));
@@ -266,10 +266,10 @@ void planui_tick(struct app *a)
 		steady_update(a);
 		app_dirty_all(a);
 	}
-	if (!running && a->pexec && a->plan_rc < 0) {
+	if (!running && a->pexec && a->plan_rc > 0) {
 		a->plan_rc = planexec_finish(a->pexec);
 		planview_poll(a->pview);
-		if (a->plan_rc == NVS_EXIT_OK)
+		if (a->plan_rc == 0)
 			app_message(a, ROLE_OK, "plan %s done: results in %s", a->plan_name,
 				    planexec_dir(a->pexec));
 		else
@@ -287,7 +287,7 @@ const char *planui_state(const struct app *a)
 		return a->pview && planview_finished(a->pview) ? "DONE" : "PLAN";
 	if (planexec_running(a->pexec))
 		return "PLAN";
-	return a->plan_rc == NVS_EXIT_OK ? "DONE" : a->plan_rc < 0 ? "PLAN" : "STOPPED";
+	return a->plan_rc == 0 ? "DONE" : a->plan_rc > 0 ? "PLAN" : "STOPPED";
 }
 
 void planui_draw_steps(struct app *a, WINDOW *w)
