@@ -1,10 +1,11 @@
 /* planexec.c - a plan in a background thread for the console.
  *
  * What `nvscope plan` does around planrun_run() (src/cmd/plan.c) is done
- * here again for the console: load the plan with the targets, refuse an
- * unconfirmed destructive plan, create and lock the results directory with
- * plan.ini, VERSION, meta.json, device identity and the first state.json
- * (plandir.c, shared with `nvscope plan`), then run.  The plan
+ * for the console through the same life cycle (planrun_begin, planrun_run,
+ * planrun_end in plandir.c): refuse an unconfirmed destructive plan,
+ * create and lock the results directory with plan.ini, VERSION, meta.json,
+ * device identity and the first state.json, run, then device-after.json
+ * and the final meta.json.  The plan
  * thread gets the struct planrun and nothing else; the UI thread does not
  * touch it until the join (pthread_join orders the accesses).  The stop
  * request is an atomic_int that planrun_run polls; the end is an atomic_bool
@@ -140,8 +141,8 @@ static void *plan_thread(void *arg)
 	return NULL;
 }
 
-int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
-		   char *err, size_t errlen)
+int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force, char *err,
+		   size_t errlen)
 {
 	int ret;
 	if (pe->started) {
@@ -158,20 +159,14 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	pe->r.stop = &pe->stop;
 	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
 		pe->r.plan->steps[s].spec.force_destroy = force; /* the command line's */
-	/* the check of `nvscope plan` (and of its --resume) */
-	ret = planrun_may_run(&pe->r, NULL, err, errlen);
-	if (ret)
-		return ret;
+	/* the check, directory, lock and meta.json of `nvscope plan` */
 	pe->t_start = (double)time(NULL);
-	ret = planrun_create_dir(&pe->r, pe->dir, err, errlen);
-	if (ret)
-		return ret;
-	pe->lockfd = planrun_lock(&pe->r, err, errlen);
+	pe->lockfd = planrun_begin(&pe->r, pe->dir, false, pe->t_start, "console", err, errlen);
 	if (pe->lockfd < 0) {
 		ret = pe->lockfd;
-		goto close_lock;
+		pe->lockfd = -1;
+		return ret;
 	}
-	planrun_write_meta(&pe->r, "running", pe->t_start, "console");
 	/* the plan's messages go to DIR/plan.log, not over the screen */
 	char msg[256];
 	int dfd = safety_results_dir(pe->dir, false, msg, sizeof(msg));
@@ -203,10 +198,7 @@ restore_stderr:
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	planrun_write_meta(&pe->r, "failed", pe->t_start, "console");
-close_lock:
-	if (pe->lockfd >= 0)
-		close(pe->lockfd);
+	planrun_end(&pe->r, pe->lockfd, ret, pe->t_start, "console"); /* "failed" */
 	pe->lockfd = -1;
 	return ret;
 }
@@ -236,15 +228,7 @@ int planexec_finish(struct planexec *pe)
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	if (pe->rc == 0)
-		planrun_write_devices(&pe->r, "device-after.json");
-	planrun_write_meta(&pe->r,
-			   pe->rc == 0                 ? "done"
-			   : atomic_load(&pe->stop) ? "interrupted"
-						    : "failed",
-			   pe->t_start, "console");
-	if (pe->lockfd >= 0)
-		close(pe->lockfd);
+	planrun_end(&pe->r, pe->lockfd, pe->rc, pe->t_start, "console");
 	pe->lockfd = -1;
 	return pe->rc;
 }

@@ -59,23 +59,6 @@ static double now_unix(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
-{
-	const struct plan_step *st = &p->steps[i];
-	char lab[64];
-	size_t j = 0;
-	for (const char *c = st->label; *c && j < sizeof(lab) - 1; c++)
-		lab[j++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-					  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
-				      ? *c
-				      : '-');
-	lab[j] = '\0';
-	if (!strcmp(lab, plan_step_kind_name(st->kind)))
-		snprintf(buf, len, "%02u-%s", i + 1, lab);
-	else
-		snprintf(buf, len, "%02u-%s-%s", i + 1, plan_step_kind_name(st->kind), lab);
-}
-
 static void mrow_of(const struct result *res, struct mrow *m)
 {
 	struct lat_all all;
@@ -236,45 +219,6 @@ static int checkpoint(struct planrun *r, struct stepio *io)
 		r->st.sizes[i] = ftell(io->f[i]);
 	}
 	return planrun_save(r);
-}
-
-void planrun_write_json(const char *dir, const char *name, void *json)
-{
-	char msg[512];
-	char *text = json_print(json);
-	size_t len = text ? strlen(text) : 0;
-	char *buf = text ? realloc(text, len + 2) : NULL;
-	if (!buf) {
-		free(text);
-		return;
-	}
-	memcpy(buf + len, "\n", 2);
-	/* atomically, in the checked results directory (safety_out.c) */
-	if (safety_replace_in(dir, name, buf, len + 1, msg, sizeof(msg)))
-		fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", dir, name, msg);
-	free(buf);
-}
-
-static void write_step_json(struct planrun *r, unsigned i, const char *dir, const char *status)
-{
-	const struct plan_step *st = &r->plan->steps[i];
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", plan_step_kind_name(st->kind));
-	cJSON_AddStringToObject(o, "label", st->label);
-	cJSON_AddStringToObject(o, "name", st->name);
-	cJSON_AddNumberToObject(o, "index", i + 1);
-	cJSON_AddStringToObject(o, "status", status);
-	cJSON_AddNumberToObject(o, "started", r->st.started);
-	if (!strcmp(status, "done"))
-		cJSON_AddNumberToObject(o, "finished", now_unix());
-	cJSON_AddStringToObject(o, "rw", spec_rw_name(st->spec.rw));
-	char b[32];
-	cJSON_AddStringToObject(o, "bs", spec_fmt_size(st->spec.bs[0].bs, b, sizeof(b)));
-	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
-	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
-		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
-	planrun_write_json(dir, "step.json", o);
-	cJSON_Delete(o);
 }
 
 /* ---- one pool run ---- */
@@ -761,7 +705,7 @@ int planrun_run(struct planrun *r)
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
 			return rc;
 		}
-		write_step_json(r, i, io.dir, "running");
+		planrun_write_step(r, i, io.dir, "running", 0);
 		if (!resumed && (rc = checkpoint(r, &io))) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
@@ -808,7 +752,7 @@ int planrun_run(struct planrun *r)
 		for (int k = 0; k < 3; k++)
 			if (io.f[k])
 				fflush(io.f[k]);
-		write_step_json(r, i, io.dir, "done");
+		planrun_write_step(r, i, io.dir, "done", now_unix());
 		stepio_close(&io);
 		r->st.step = i + 1;
 		r->st.sub = 0;

@@ -23,6 +23,7 @@
 #include "io/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "run/runjob.h"
 #include "run/session.h"
 
 #define SESSION_IVAL_SLOTS 8
@@ -212,25 +213,10 @@ static int start_step(struct session *s, char *err, size_t errlen)
 {
 	struct session_step *st = &s->step[s->cur];
 	const struct spec *job = &s->jobs[st->job];
-	int ret = pool_new(job, st->iodepth, &s->pool, err, errlen);
+	unsigned groups;
+	int ret = runjob_pool_new(job, st->iodepth, &s->pool, &s->collect, &groups, err, errlen);
 	if (ret)
 		return ret;
-	unsigned nw = pool_nworkers(s->pool);
-	unsigned *wt = calloc(nw ? nw : 1, sizeof(*wt));
-	if (!wt) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto free_pool;
-	}
-	for (unsigned w = 0; w < nw; w++)
-		wt[w] = pool_worker_target(s->pool, w);
-	s->collect = collect_new(nw, pool_ntargets(s->pool), wt, job->interval_ns);
-	free(wt);
-	if (!s->collect) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto free_pool;
-	}
 	collect_on_point(s->collect, on_point, s);
 	memset(s->ival_used, 0, sizeof(s->ival_used));
 	for (int d = 0; d < NVS_NDIR; d++)
@@ -251,7 +237,6 @@ static int start_step(struct session *s, char *err, size_t errlen)
 free_collect:
 	collect_free(s->collect);
 	s->collect = NULL;
-free_pool:
 	pool_free(s->pool);
 	s->pool = NULL;
 	return ret;
