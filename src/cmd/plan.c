@@ -23,6 +23,7 @@
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "run/resdir.h"
 
 static atomic_int stop_flag; /* the signal number */
 
@@ -242,7 +243,7 @@ int cmd_plan(int argc, char **argv)
 		 * taken from DIR (editable, and DIR/plan.ini may have changed) */
 		r.force = force;
 		r.confirm = confirm;
-		if (snprintf(path, sizeof(path), "%s/plan.ini", resume) >= (int)sizeof(path)) {
+		if (snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, resume) >= (int)sizeof(path)) {
 			fprintf(stderr, "nvscope plan: --resume: directory name too long\n");
 			return NVS_EXIT_USAGE;
 		}

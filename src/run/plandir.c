@@ -20,6 +20,7 @@
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "report/json.h"
+#include "run/resdir.h"
 
 bool planrun_destroys(const struct plan *p)
 {
@@ -154,7 +155,7 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	planrun_write_json(r->dir, "meta.json", o);
+	planrun_write_json(r->dir, RESDIR_META, o);
 	cJSON_Delete(o);
 }
 
@@ -198,10 +199,10 @@ int planrun_create_dir(struct planrun *r, const char *dir, char *err, size_t err
 		return rc;
 	close(rc);
 	r->dir = dir;
-	if ((rc = write_file(dir, "plan.ini", r->plan->text, err, errlen)) ||
-	    (rc = write_file(dir, "VERSION", "nvscope " NVS_VERSION "\n", err, errlen)))
+	if ((rc = write_file(dir, RESDIR_PLAN_INI, r->plan->text, err, errlen)) ||
+	    (rc = write_file(dir, RESDIR_VERSION, "nvscope " NVS_VERSION "\n", err, errlen)))
 		return rc;
-	planrun_write_devices(r, "device-before.json");
+	planrun_write_devices(r, RESDIR_DEV_BEFORE);
 	rc = planrun_save(r);
 	if (rc)
 		snprintf(err, errlen, "cannot write %s/state.json: %s", dir, strerror(-rc));
@@ -284,7 +285,7 @@ void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, co
 	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
 	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
 		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
-	planrun_write_json(dir, "step.json", o);
+	planrun_write_json(dir, RESDIR_STEP, o);
 	cJSON_Delete(o);
 }
 
@@ -320,7 +321,7 @@ int planrun_begin(struct planrun *r, const char *dir, bool resume, double starte
 void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by)
 {
 	if (!rc) {
-		planrun_write_devices(r, "device-after.json");
+		planrun_write_devices(r, RESDIR_DEV_AFTER);
 		planrun_write_meta(r, "done", started, started_by);
 	} else {
 		bool stopped = r->stop && atomic_load(r->stop);

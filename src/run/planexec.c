@@ -30,6 +30,7 @@
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "run/resdir.h"
 
 struct planexec {
 	struct planrun r;
@@ -172,7 +173,7 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	int dfd = safety_results_dir(pe->dir, false, msg, sizeof(msg));
 	int log = dfd < 0
 		      ? dfd
-		      : safety_openat_output(dfd, "plan.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+		      : safety_openat_output(dfd, RESDIR_PLAN_LOG, SAFETY_OUT_APPEND, msg, sizeof(msg));
 	if (dfd >= 0)
 		close(dfd);
 	if (log >= 0) {

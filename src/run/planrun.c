@@ -30,6 +30,7 @@
 #include "nvscope.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "run/resdir.h"
 #include "run/runjob.h"
 #include "io/target.h"
 #include "report/csv.h"
@@ -38,12 +39,7 @@
 #include "stats/hist.h"
 #include "stats/result.h"
 
-#define METRIC_HDR "iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct"
 #define EINTR_STOP (-EINTR)
-
-struct mrow {
-	double iops, riops, wiops, mbps, mean_us, p99_us, max_us, cpu;
-};
 
 /* The open files of the running step. */
 struct stepio {
@@ -59,27 +55,7 @@ static double now_unix(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void mrow_of(const struct result *res, struct mrow *m)
-{
-	struct lat_all all;
-	result_lat_all(res, &all);
-	m->riops = result_iops(res, NVS_READ);
-	m->wiops = result_iops(res, NVS_WRITE);
-	m->iops = m->riops + m->wiops;
-	m->mbps = (result_bw(res, NVS_READ) + result_bw(res, NVS_WRITE)) / 1e6;
-	m->mean_us = all.mean_us;
-	m->p99_us = all.p99_us;
-	m->max_us = all.max_us;
-	m->cpu = res->runtime_s > 0 ? (res->usr_s + res->sys_s) / res->runtime_s * 100.0 : 0;
-}
-
-static void mrow_write(FILE *f, const struct mrow *m)
-{
-	fprintf(f, "%.1f,%.1f,%.1f,%.3f,%.2f,%.2f,%.2f,%.1f\n", m->iops, m->riops, m->wiops,
-		m->mbps, m->mean_us, m->p99_us, m->max_us, m->cpu);
-}
-
-static double track_value(enum plan_track t, const struct mrow *m)
+static double track_value(enum plan_track t, const struct resdir_row *m)
 {
 	switch (t) {
 	case TRACK_READ_IOPS:
@@ -87,7 +63,7 @@ static double track_value(enum plan_track t, const struct mrow *m)
 	case TRACK_WRITE_IOPS:
 		return m->wiops;
 	case TRACK_BW:
-		return m->mbps;
+		return m->bw / 1e6; /* MB/s */
 	default:
 		return m->iops;
 	}
@@ -118,35 +94,6 @@ static int push_value(struct planrun_state *s, double v)
 
 /* ---- step files and checkpoints ---- */
 
-static const char *const table_names[][2] = {
-    [STEP_PURGE] = {NULL, NULL},
-    [STEP_FILL] = {NULL, NULL},
-    [STEP_PRECONDITION] = {"rounds.csv", NULL},
-    [STEP_MEASURE] = {"qd.csv", NULL},
-    [STEP_RATE_CURVE] = {"rate.csv", NULL},
-    [STEP_GRID] = {"grid.csv", NULL},
-    [STEP_MATRIX] = {"matrix.csv", "rounds.csv"},
-};
-
-static const char *table_header(enum plan_step_kind k, int which)
-{
-	switch (k) {
-	case STEP_PRECONDITION:
-		return "round,t_start_s,t_end_s,value," METRIC_HDR;
-	case STEP_MEASURE:
-		return "qd," METRIC_HDR;
-	case STEP_RATE_CURVE:
-		return "point,target_iops," METRIC_HDR;
-	case STEP_GRID:
-		return "threads,qd," METRIC_HDR;
-	case STEP_MATRIX:
-		return which == 1 ? "round,bs,read_pct," METRIC_HDR
-				  : "round,t_start_s,t_end_s,value";
-	default:
-		return NULL;
-	}
-}
-
 static void stepio_close(struct stepio *io)
 {
 	for (int i = 0; i < 3; i++)
@@ -161,8 +108,8 @@ static void stepio_close(struct stepio *io)
 static int stepio_open(struct planrun *r, const struct plan_step *st, struct stepio *io)
 {
 	bool resume = r->st.sizes[0] >= 0;
-	const char *names[3] = {st->kind == STEP_PURGE ? NULL : "samples.csv",
-				table_names[st->kind][0], table_names[st->kind][1]};
+	const char *names[3] = {st->kind == STEP_PURGE ? NULL : RESDIR_SAMPLES,
+				resdir_step_table(st->kind, 1), resdir_step_table(st->kind, 2)};
 	char msg[512];
 	/* the step directory and its files: created in the checked results
 	 * directory, never through a symlink (safety_out.c) */
@@ -200,7 +147,7 @@ static int stepio_open(struct planrun *r, const struct plan_step *st, struct ste
 		if (i == 0)
 			csv_write_header(io->f[i]);
 		else
-			fprintf(io->f[i], "%s\n", table_header(st->kind, i));
+			fprintf(io->f[i], "%s\n", resdir_step_header(st->kind, i));
 	}
 	close(dfd);
 	return 0;
@@ -228,7 +175,7 @@ struct job {
 	unsigned qd;
 	const char *json_name; /* fio JSON file in the step dir, or NULL */
 	struct result res;
-	struct mrow m;
+	struct resdir_row m;
 	double t_start, t_end; /* in the step's samples.csv time */
 };
 
@@ -292,7 +239,7 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 		goto release;
 	}
 	j->res = rj.agg;
-	mrow_of(&j->res, &j->m);
+	resdir_row_of(&j->res, &j->m);
 	if (rj.trace_line[0] && !r->quiet)
 		printf("  %s\n", rj.trace_line); /* a [trace] step's own figures */
 	j->t_start = r->st.t_offset;
@@ -361,7 +308,7 @@ static int step_purge(struct planrun *r, const struct plan_step *st, struct step
 		if (rc)
 			fprintf(stderr, "nvscope plan: purge failed: %s\n", err);
 	}
-	planrun_write_json(io->dir, "purge.json", o);
+	planrun_write_json(io->dir, RESDIR_PURGE, o);
 	cJSON_Delete(o);
 	return rc;
 }
@@ -401,12 +348,12 @@ static int step_fill(struct planrun *r, const struct plan_step *st, struct stepi
 	per = per / bs * bs;
 	j->spec.io_size = per ? per : bs;
 	j->qd = j->spec.iodepth[0];
-	j->json_name = "fill.json";
+	j->json_name = RESDIR_FILL;
 	say(r, "  fill: %.3g x %llu bytes with %llu-byte sequential writes, QD%u\n",
 	    st->fill_passes, (unsigned long long)len, (unsigned long long)bs, j->qd);
 	int rc = run_job(r, io, j);
 	if (!rc)
-		say(r, "  fill done: %.0f MB/s, %.1f s\n", j->m.mbps, j->t_end - j->t_start);
+		say(r, "  fill done: %.0f MB/s, %.1f s\n", j->m.bw / 1e6, j->t_end - j->t_start);
 	free(j);
 	return rc;
 }
@@ -467,7 +414,7 @@ static bool rounds_verdict(struct planrun *r, const struct plan_step *st, struct
 		else
 			say(r, "  WARNING: no steady state in %u rounds (cap)\n", r->st.nvalues);
 		cJSON *o = verdict_json(st, &r->st, at, v, t_at);
-		planrun_write_json(io->dir, "steady.json", o);
+		planrun_write_json(io->dir, RESDIR_STEADY, o);
 		cJSON_Delete(o);
 	}
 	return over;
@@ -493,7 +440,7 @@ static int step_precondition(struct planrun *r, const struct plan_step *st, stru
 			break;
 		double v = track_value(st->track, &j->m);
 		fprintf(io->f[1], "%u,%.3f,%.3f,%.3f,", round, j->t_start, j->t_end, v);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		if ((rc = push_value(&r->st, v)))
 			break;
 		r->st.sub = round;
@@ -519,15 +466,15 @@ static int step_measure(struct planrun *r, const struct plan_step *st, struct st
 	for (unsigned i = r->st.sub; i < st->spec.niodepth; i++) {
 		j->spec = st->spec;
 		j->qd = st->spec.iodepth[i];
-		snprintf(name, sizeof(name), "qd%u.json", j->qd);
+		snprintf(name, sizeof(name), RESDIR_QD_JSON_FMT, j->qd);
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
 			break;
 		fprintf(io->f[1], "%u,", j->qd);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		say(r,
 		    "  QD%-4u %10.0f IOPS %9.1f MB/s  mean %8.1f us  p99 %8.1f us  max %8.1f us\n",
-		    j->qd, j->m.iops, j->m.mbps, j->m.mean_us, j->m.p99_us, j->m.max_us);
+		    j->qd, j->m.iops, j->m.bw / 1e6, j->m.mean_us, j->m.p99_us, j->m.max_us);
 		r->st.sub = i + 1;
 		if ((rc = checkpoint(r, io)))
 			break;
@@ -552,14 +499,14 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 		double target = 0;
 		if (i == 0) {
 			j->spec.rate_iops = 0;
-			snprintf(name, sizeof(name), "max.json");
+			snprintf(name, sizeof(name), RESDIR_MAX);
 		} else {
 			target = r->st.max_iops * st->points[i - 1] / 100.0;
 			/* vdbench's iorate: the total across directions
 			 * (rate_iops_total), not fio's per-direction rate_iops */
 			double per = target / (nworkers ? nworkers : 1);
 			j->spec.rate_iops = per < 1 ? 1 : (uint64_t)llround(per);
-			snprintf(name, sizeof(name), "pct%g.json", st->points[i - 1]);
+			snprintf(name, sizeof(name), RESDIR_PCT_JSON_FMT, st->points[i - 1]);
 		}
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
@@ -574,7 +521,7 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 			say(r, "  %4g%% %10.0f IOPS (target %.0f)  mean %8.1f us  p99 %8.1f us\n",
 			    st->points[i - 1], j->m.iops, target, j->m.mean_us, j->m.p99_us);
 		}
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		r->st.sub = i + 1;
 		if ((rc = checkpoint(r, io)))
 			break;
@@ -596,12 +543,12 @@ static int step_grid(struct planrun *r, const struct plan_step *st, struct stepi
 		j->spec = st->spec;
 		j->spec.numjobs = t;
 		j->qd = q;
-		snprintf(name, sizeof(name), "t%uq%u.json", t, q);
+		snprintf(name, sizeof(name), RESDIR_CELL_JSON_FMT, t, q);
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
 			break;
 		fprintf(io->f[1], "%u,%u,", t, q);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		say(r, "  T%-3uQ%-4u %10.0f IOPS  mean %8.1f us  p99 %8.1f us\n", t, q, j->m.iops,
 		    j->m.mean_us, j->m.p99_us);
 		r->st.sub = i + 1;
@@ -647,13 +594,13 @@ static int step_matrix(struct planrun *r, const struct plan_step *st, struct ste
 			matrix_cell(st, cell, &j->spec);
 			j->qd = st->spec.iodepth[0];
 			unsigned bs = j->spec.bs[0].bs, mix = j->spec.rwmixread;
-			snprintf(name, sizeof(name), "r%u-%s-%u.json", round,
+			snprintf(name, sizeof(name), RESDIR_ROUND_JSON_FMT, round,
 				 spec_fmt_size(bs, b, sizeof(b)), mix);
 			j->json_name = name;
 			if ((rc = run_job(r, io, j)))
 				break;
 			fprintf(io->f[1], "%u,%u,%u,", round, bs, mix);
-			mrow_write(io->f[1], &j->m);
+			resdir_row_write(io->f[1], &j->m);
 			say(r, "  round %u %6s %3u/%-3u %10.0f IOPS  mean %8.1f us  max %9.1f us\n",
 			    round, b, mix, 100 - mix, j->m.iops, j->m.mean_us, j->m.max_us);
 			if (bs == st->track_bs && mix == st->track_mix) {

@@ -37,38 +37,9 @@ struct planview {
 	FILE *samples;
 	struct series ser;
 	off_t table_size;
-	struct qdrow *rows;
+	struct resdir_row *rows;
 	int nrows;
 };
-
-int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
-{
-	/* key column(s), then iops,read_iops,write_iops,mbps,lat_mean_us,
-	 * lat_p99_us,lat_max_us,cpu_pct */
-	double v[2 + 8];
-	int cols_before = t == PV_TABLE_QD ? 1 : 2;
-	int want = cols_before + 8, n = 0;
-	const char *s = line;
-	if (t == PV_TABLE_RATE && !strncmp(s, "max,", 4)) { /* the measured maximum */
-		v[n++] = 0;
-		s += 4;
-	}
-	n += csv_parse_numbers(s, v + n, want - n, NULL);
-	if (n != want)
-		return -EINVAL;
-	memset(q, 0, sizeof(*q));
-	double qd = t == PV_TABLE_GRID ? v[0] * v[1] : v[0];
-	uint64_t qd64;
-	q->qd = num_to_u64(qd, 1000000000, &qd64) ? 0 : (unsigned)qd64;
-	const double *m = v + cols_before;
-	q->iops = m[0];
-	q->bw = m[3] * 1e6;
-	q->mean_us = m[4];
-	q->p99_us = m[5];
-	q->max_us = m[6];
-	q->cpu_pct = m[7];
-	return 0;
-}
 
 int planview_new(const char *dir, struct planview **out, char *err, size_t errlen)
 {
@@ -80,7 +51,7 @@ int planview_new(const char *dir, struct planview **out, char *err, size_t errle
 		return -ENOMEM;
 	}
 	snprintf(v->dir, sizeof(v->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/plan.ini", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
 	int ret = plan_load(path, NULL, &v->plan, err, errlen);
 	if (ret) {
 		free(v);
@@ -118,7 +89,7 @@ static bool read_state(struct planview *v)
 {
 	char path[700];
 	struct stat sb;
-	snprintf(path, sizeof(path), "%s/state.json", v->dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, v->dir);
 	if (stat(path, &sb))
 		return false;
 	if (sb.st_mtim.tv_sec == v->state_mtime.tv_sec &&
@@ -165,7 +136,7 @@ static bool read_samples(struct planview *v)
 	bool any = false;
 	if (!v->samples) {
 		char path[1200];
-		snprintf(path, sizeof(path), "%s/samples.csv", v->step_dir);
+		snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, v->step_dir);
 		if (!(v->samples = fopen(path, "r")))
 			return false;
 	}
@@ -190,40 +161,24 @@ static bool read_samples(struct planview *v)
 static bool read_table(struct planview *v)
 {
 	const struct plan_step *st = &v->plan->steps[v->open_step];
-	const char *name = st->kind == STEP_MEASURE	 ? "qd.csv"
-			   : st->kind == STEP_RATE_CURVE ? "rate.csv"
-			   : st->kind == STEP_GRID	 ? "grid.csv"
+	const char *name = st->kind == STEP_MEASURE	 ? RESDIR_QD
+			   : st->kind == STEP_RATE_CURVE ? RESDIR_RATE
+			   : st->kind == STEP_GRID	 ? RESDIR_GRID
 							 : NULL;
-	enum planview_table tt = st->kind == STEP_MEASURE ? PV_TABLE_QD
-				 : st->kind == STEP_GRID  ? PV_TABLE_GRID
-							  : PV_TABLE_RATE;
-	char path[1200], line[1024];
+	enum resdir_table tt = st->kind == STEP_MEASURE ? RESDIR_TABLE_QD
+			       : st->kind == STEP_GRID	? RESDIR_TABLE_GRID
+							: RESDIR_TABLE_RATE;
+	char path[1200];
 	struct stat sb;
 	if (!name)
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", v->step_dir, name);
 	if (stat(path, &sb) || sb.st_size == v->table_size)
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	struct resdir_row *rows;
+	int n = resdir_table_read(path, tt, &rows);
+	if (n < 0)
 		return false;
-	int n = 0, cap = 0;
-	struct qdrow *rows = NULL;
-	while (fgets(line, sizeof(line), f)) {
-		struct qdrow q;
-		if (!strchr(line, '\n') || planview_parse_row(line, tt, &q))
-			continue;
-		if (n == cap) {
-			int nc = cap ? cap * 2 : 16;
-			struct qdrow *r = realloc(rows, (size_t)nc * sizeof(*r));
-			if (!r)
-				break;
-			rows = r;
-			cap = nc;
-		}
-		rows[n++] = q;
-	}
-	fclose(f);
 	free(v->rows);
 	v->rows = rows;
 	v->nrows = n;
@@ -305,7 +260,7 @@ const struct series *planview_series(const struct planview *v)
 	return &v->ser;
 }
 
-const struct qdrow *planview_rows(const struct planview *v, int *n)
+const struct resdir_row *planview_rows(const struct planview *v, int *n)
 {
 	*n = v->nrows;
 	return v->rows;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include "stats/collect.h"
 #include "stats/steady.h"
-#include "run/replay.h"
+#include "run/resdir.h"
 
 struct planview;
 
@@ -47,16 +47,6 @@ const struct series *planview_series(const struct planview *v);
 /* The current step's table as per-QD rows (measure: qd.csv; grid: one row
  * per cell with qd = threads x QD; rate-curve: qd = the point %).
  * Owned by the view. */
-const struct qdrow *planview_rows(const struct planview *v, int *n);
-
-/* Step tables. */
-enum planview_table {
-	PV_TABLE_QD,   /* qd.csv: qd,iops,...  (qd = QD) */
-	PV_TABLE_GRID, /* grid.csv: threads,qd,iops,...  (qd = threads x QD) */
-	PV_TABLE_RATE, /* rate.csv: point,target_iops,iops,...  (qd = point %, 0 = max) */
-};
-/* Parses one line of table @t into @q.  0, or -EINVAL (a header or bad
- * line). */
-int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q);
+const struct resdir_row *planview_rows(const struct planview *v, int *n);
 
 #endif

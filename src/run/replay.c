@@ -12,6 +12,7 @@
 #include <string.h>
 #include "base/num.h"
 #include "run/replay.h"
+#include "run/resdir.h"
 
 static double num(const cJSON *o, const char *key)
 {
@@ -20,7 +21,7 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
-static void add_dir(const cJSON *d, struct qdrow *r, double *ios)
+static void add_dir(const cJSON *d, struct resdir_row *r, double *dir_iops, double *ios)
 {
 	if (!cJSON_IsObject(d))
 		return;
@@ -29,6 +30,7 @@ static void add_dir(const cJSON *d, struct qdrow *r, double *ios)
 		return;
 	double iops = num(d, "iops"), bw = num(d, "bw_bytes");
 	r->iops += isnan(iops) ? 0 : iops;
+	*dir_iops = iops;
 	r->bw += isnan(bw) ? 0 : bw;
 	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_ns");
 	double mean = num(lat, "mean") / 1e3, max = num(lat, "max") / 1e3;
@@ -76,12 +78,12 @@ static char *slurp(const char *path, int *e)
 	return buf;
 }
 
-int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errlen)
+int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen)
 {
 	char path[600];
 	int e = 0, n = 0;
 	*rows = NULL;
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_SUMMARY, dir);
 	char *text = slurp(path, &e);
 	if (!text) {
 		snprintf(err, errlen, "%.400s: %s", path, strerror(e));
@@ -96,7 +98,7 @@ int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errle
 		return -EINVAL;
 	}
 	int cap = cJSON_GetArraySize(jobs);
-	struct qdrow *r = calloc(cap ? (size_t)cap : 1, sizeof(*r));
+	struct resdir_row *r = calloc(cap ? (size_t)cap : 1, sizeof(*r));
 	if (!r) {
 		cJSON_Delete(doc);
 		return -ENOMEM;
@@ -104,9 +106,10 @@ int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errle
 	const cJSON *job;
 	cJSON_ArrayForEach(job, jobs)
 	{
-		struct qdrow *row = &r[n++];
+		struct resdir_row *row = &r[n++];
 		double ios = 0;
 		row->mean_us = row->p99_us = row->max_us = row->cpu_pct = NAN;
+		row->riops = row->wiops = NAN;
 		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(job, "job options");
 		const cJSON *qd = cJSON_GetObjectItemCaseSensitive(opt, "iodepth");
 		unsigned qdu = 0;
@@ -116,8 +119,8 @@ int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errle
 		else if (cJSON_IsNumber(qd) && !num_to_u64(qd->valuedouble, UINT_MAX, &qd64))
 			qdu = (unsigned)qd64;
 		row->qd = qdu;
-		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &ios);
-		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &ios);
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &row->riops, &ios);
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &row->wiops, &ios);
 		if (ios > 0 && !isnan(row->mean_us))
 			row->mean_us /= ios;
 		double usr = num(job, "usr_cpu"), sys = num(job, "sys_cpu");

@@ -4,18 +4,11 @@
 #define NVS_RUN_REPLAY_H
 
 #include <stddef.h>
-
-/* One row of the per-QD table. */
-struct qdrow {
-	unsigned qd;
-	double iops, bw;		/* both directions; bytes/s */
-	double mean_us, p99_us, max_us; /* NAN when unknown */
-	double cpu_pct;			/* worker CPU, % of the runtime; NAN unknown */
-};
+#include "run/resdir.h"
 
 /* Reads DIR/summary.json: one row per job.  *@rows is malloc'ed (caller
  * frees).  Returns the count, or -errno (-ENOENT: no summary, -EINVAL: not
  * the expected JSON, with @err set). */
-int replay_qd_rows(const char *dir, struct qdrow **rows, char *err, size_t errlen);
+int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen);
 
 #endif

@@ -144,7 +144,7 @@ struct app {
 	struct series *replay_tgt; /* per-target series (target-N.csv) */
 	unsigned nreplay_tgt;
 	char (*replay_names)[256]; /* their paths (targets.txt) */
-	struct qdrow *rqd;	   /* per-QD rows of summary.json */
+	struct resdir_row *rqd;	   /* per-QD rows of summary.json */
 	int nrqd;
 
 	/* steady state (rounds.h, steadyview.c) */

@@ -33,6 +33,7 @@
 #include "ui/app.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
+#include "run/resdir.h"
 
 static atomic_int sig_quit;
 static atomic_bool term_active;
@@ -436,7 +437,7 @@ static void drop_empty_tails(struct series *s)
 static void load_targets(struct app *a, const char *dir)
 {
 	char path[600], line[300], err[256];
-	snprintf(path, sizeof(path), "%s/targets.txt", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -455,7 +456,7 @@ static void load_targets(struct app *a, const char *dir)
 		rest += strspn(rest, " ");
 		line[strcspn(line, "\n")] = '\0';
 		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", rest);
-		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, n);
+		snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, dir, n);
 		if (csv_read_series(path, &a->replay_tgt[n], err, sizeof(err)))
 			break;
 		drop_empty_tails(&a->replay_tgt[n]);
@@ -469,7 +470,7 @@ static void load_targets(struct app *a, const char *dir)
 static void load_health(struct app *a, const char *dir)
 {
 	char path[600], line[256];
-	snprintf(path, sizeof(path), "%s/health.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_HEALTH, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -498,13 +499,13 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	char path[600];
 	snprintf(a->replay_dir, sizeof(a->replay_dir), "%s", dir);
 	/* a plan's results directory: follow it (running elsewhere, or done) */
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	if (!access(path, R_OK)) {
-		snprintf(path, sizeof(path), "%s/plan.ini", dir);
+		snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
 		if (!access(path, R_OK))
 			return planui_follow(a, dir, err, len);
 	}
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
 	int ret = csv_read_series(path, &a->replay_ser, err, len);
 	if (ret)
 		return ret;

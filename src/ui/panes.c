@@ -524,7 +524,7 @@ enum qd_state { QD_DONE, QD_LIVE, QD_PENDING };
 
 /* Row of live step @i: exact when done, this step's figures so far when
  * running. */
-static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
+static enum qd_state live_row(struct app *a, unsigned i, struct resdir_row *q)
 {
 	const struct session_step *st = session_step(a->sess, i);
 	memset(q, 0, sizeof(*q));
@@ -597,7 +597,7 @@ static void pane_qd(struct app *a, WINDOW *w)
 	if (cur < first)
 		first = cur;
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
-		struct qdrow q;
+		struct resdir_row q;
 		enum qd_state st = QD_DONE;
 		if (files)
 			q = a->rqd[i];

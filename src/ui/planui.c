@@ -17,6 +17,7 @@
 #include "config/plan.h"
 #include "dev/safety.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 void planui_list(struct app *a)
 {
@@ -58,7 +59,7 @@ static void log_overrides(struct app *a, const char *dir)
 	char msg[512];
 	if (!a->pending_log[0])
 		return;
-	FILE *f = safety_fopen_in(dir, "events.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+	FILE *f = safety_fopen_in(dir, RESDIR_EVENTS, SAFETY_OUT_APPEND, msg, sizeof(msg));
 	if (!f) {
 		app_message(a, ROLE_ERROR, "overrides not logged: %s", msg);
 		return;
@@ -247,7 +248,7 @@ void planui_tick(struct app *a)
 	a->pview_poll_forced = false;
 	if (planview_poll(a->pview) || forced) {
 		int n;
-		const struct qdrow *rows = planview_rows(a->pview, &n);
+		const struct resdir_row *rows = planview_rows(a->pview, &n);
 		free(a->rqd);
 		a->rqd = n > 0 ? malloc((size_t)n * sizeof(*rows)) : NULL;
 		a->nrqd = a->rqd ? n : 0;

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 #include "report/csv.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 static const double round_choices[] = {10, 30, 60, 300};
 
@@ -199,7 +200,7 @@ void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, doub
 static void load_rule(struct app *a, const char *dir)
 {
 	char path[700];
-	snprintf(path, sizeof(path), "%s/steady.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STEADY, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -229,7 +230,7 @@ static void load_rule(struct app *a, const char *dir)
 int steady_load_plan(struct app *a, const char *dir)
 {
 	char path[700], line[512];
-	snprintf(path, sizeof(path), "%s/rounds.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_ROUNDS, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -ENOENT;

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/qd.csv", step);
 	fuzz_put(path, data, size);
 
-	struct qdrow *rows = NULL;
+	struct resdir_row *rows = NULL;
 	if (replay_qd_rows(dir, &rows, err, sizeof(err)) >= 0)
 		free(rows);
 	if (!planview_new(dir, &v, err, sizeof(err))) {

@@ -36,10 +36,10 @@ END_TEST
 
 START_TEST(test_rows)
 {
-	struct qdrow q;
+	struct resdir_row q;
 	/* qd.csv: qd,iops,read_iops,write_iops,mbps,mean,p99,max,cpu */
 	ck_assert_int_eq(
-	    planview_parse_row("32,93428,93428,0,382.7,342.5,1220.6,29081.4,40\n", PV_TABLE_QD, &q),
+	    resdir_row_parse("32,93428,93428,0,382.7,342.5,1220.6,29081.4,40\n", RESDIR_TABLE_QD, &q),
 	    0);
 	ck_assert_uint_eq(q.qd, 32);
 	ck_assert_double_eq_tol(q.iops, 93428, 1e-9);
@@ -47,25 +47,25 @@ START_TEST(test_rows)
 	ck_assert_double_eq_tol(q.p99_us, 1220.6, 1e-9);
 	ck_assert_double_eq_tol(q.cpu_pct, 40, 1e-9);
 	/* grid.csv: threads,qd,...: the cell's total depth */
-	ck_assert_int_eq(planview_parse_row("4,8,1000,1000,0,4,10,20,30,5\n", PV_TABLE_GRID, &q), 0);
+	ck_assert_int_eq(resdir_row_parse("4,8,1000,1000,0,4,10,20,30,5\n", RESDIR_TABLE_GRID, &q), 0);
 	ck_assert_uint_eq(q.qd, 32);
 	ck_assert_double_eq_tol(q.max_us, 30, 1e-9);
 	/* rate.csv: point,target_iops,...: the point; "max" is 0 */
-	ck_assert_int_eq(planview_parse_row("25,17611.1,17609.7,17609.7,0.0,72.129,215.87,1368.06,"
+	ck_assert_int_eq(resdir_row_parse("25,17611.1,17609.7,17609.7,0.0,72.129,215.87,1368.06,"
 					    "19399.40,32.7\n",
-					    PV_TABLE_RATE, &q),
+					    RESDIR_TABLE_RATE, &q),
 			 0);
 	ck_assert_uint_eq(q.qd, 25);
 	ck_assert_double_eq_tol(q.iops, 17609.7, 1e-9);
-	ck_assert_int_eq(planview_parse_row("max,0,70444.4,70444.4,0.0,288.540,227.11,1171.46,"
+	ck_assert_int_eq(resdir_row_parse("max,0,70444.4,70444.4,0.0,288.540,227.11,1171.46,"
 					    "24989.33,33.6\n",
-					    PV_TABLE_RATE, &q),
+					    RESDIR_TABLE_RATE, &q),
 			 0);
 	ck_assert_uint_eq(q.qd, 0);
 	ck_assert_double_eq_tol(q.iops, 70444.4, 1e-9);
-	ck_assert_int_eq(planview_parse_row("qd,iops,read_iops\n", PV_TABLE_QD, &q), -EINVAL);
-	ck_assert_int_eq(planview_parse_row("point,target_iops\n", PV_TABLE_RATE, &q), -EINVAL);
-	ck_assert_int_eq(planview_parse_row("32,93428\n", PV_TABLE_QD, &q), -EINVAL);
+	ck_assert_int_eq(resdir_row_parse("qd,iops,read_iops\n", RESDIR_TABLE_QD, &q), -EINVAL);
+	ck_assert_int_eq(resdir_row_parse("point,target_iops\n", RESDIR_TABLE_RATE, &q), -EINVAL);
+	ck_assert_int_eq(resdir_row_parse("32,93428\n", RESDIR_TABLE_QD, &q), -EINVAL);
 }
 END_TEST
 
