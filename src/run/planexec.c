@@ -234,6 +234,14 @@ int planexec_finish(struct planexec *pe)
 	return pe->rc;
 }
 
+bool planexec_ended(const struct planexec *pe, int *rc)
+{
+	if (!pe->joined)
+		return false;
+	*rc = pe->rc;
+	return true;
+}
+
 const char *planexec_target(const struct planexec *pe, unsigned i)
 {
 	return i < pe->r.ntargets ? pe->r.targets[i] : NULL;

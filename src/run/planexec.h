@@ -49,6 +49,8 @@ void planexec_stop(struct planexec *pe);
  * meta.json's final status.  Returns planrun_run's result (0 or -errno;
  * -EINVAL when never started); again after the first call: the same. */
 int planexec_finish(struct planexec *pe);
+/* True once planexec_finish joined the thread, with its result in *@rc. */
+bool planexec_ended(const struct planexec *pe, int *rc);
 /* Target @i of the plan, NULL past the last. */
 const char *planexec_target(const struct planexec *pe, unsigned i);
 /* The results directory ("" before the start). */

@@ -39,7 +39,18 @@ struct planview {
 	off_t table_size;
 	struct resdir_row *rows;
 	int nrows;
+	const struct planexec *pe; /* the plan's thread, NULL when following */
 };
+
+void planview_set_exec(struct planview *v, const struct planexec *pe)
+{
+	v->pe = pe;
+}
+
+const struct planexec *planview_exec(const struct planview *v)
+{
+	return v->pe;
+}
 
 int planview_new(const char *dir, struct planview **out, char *err, size_t errlen)
 {

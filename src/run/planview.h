@@ -49,4 +49,13 @@ const struct series *planview_series(const struct planview *v);
  * Owned by the view. */
 const struct resdir_row *planview_rows(const struct planview *v, int *n);
 
+/* The plan's thread when the console runs it (NULL: following a directory
+ * written elsewhere): the view's state then says how it ended. */
+struct planexec;
+void planview_set_exec(struct planview *v, const struct planexec *pe);
+const struct planexec *planview_exec(const struct planview *v);
+/* The console's view of @v (source.h); source.c. */
+struct source;
+void planview_source(struct planview *v, struct source *out);
+
 #endif

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/num.h"
+#include "report/csv.h"
 #include "run/replay.h"
+#include "run/session.h"
+#include "run/source.h"
 #include "run/resdir.h"
 
 static double num(const cJSON *o, const char *key)
@@ -130,4 +133,193 @@ int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t 
 	cJSON_Delete(doc);
 	*rows = r;
 	return n;
+}
+
+struct replay {
+	char dir[512];
+	struct series agg;  /* samples.csv */
+	struct series *tgt; /* target-N.csv, [NVS_MAX_TARGETS] */
+	char (*names)[256]; /* targets.txt */
+	unsigned ntgt;
+	struct resdir_row *rows; /* summary.json */
+	int nrows;
+	double t;	    /* the play position */
+	struct series view; /* what series() returned last (a prefix, not a copy) */
+};
+
+/* Drops empty tail rows (recorded by older versions). */
+static void drop_empty_tails(struct series *s)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		if (keep && session_empty_tail(p, (uint64_t)(s->pt[keep - 1].dt * 1e9)))
+			continue;
+		s->pt[keep++] = *p;
+	}
+	s->n = keep;
+}
+
+/* DIR/targets.txt and DIR/target-N.csv (runs of several targets): the
+ * per-target strips of a replay.  Missing or bad files: no such strips. */
+static void load_targets(struct replay *r, const char *dir)
+{
+	char path[600], line[300], err[256];
+	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	r->tgt = calloc(NVS_MAX_TARGETS, sizeof(*r->tgt));
+	r->names = calloc(NVS_MAX_TARGETS, sizeof(*r->names));
+	if (!r->tgt || !r->names) {
+		fclose(f);
+		return;
+	}
+	unsigned n = 0;
+	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
+		uint64_t idx;
+		const char *rest;
+		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
+			break;
+		rest += strspn(rest, " ");
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(r->names[n], sizeof(r->names[n]), "%s", rest);
+		snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, dir, n);
+		if (csv_read_series(path, &r->tgt[n], err, sizeof(err)))
+			break;
+		drop_empty_tails(&r->tgt[n]);
+		n++;
+	}
+	fclose(f);
+	r->ntgt = n;
+}
+
+int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
+{
+	char path[600];
+	*out = NULL;
+	struct replay *r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
+	int ret = csv_read_series(path, &r->agg, err, errlen);
+	if (ret)
+		goto fail;
+	drop_empty_tails(&r->agg);
+	load_targets(r, dir);
+	if (!r->agg.n) {
+		snprintf(err, errlen, "%.400s: no samples to replay", path);
+		ret = -EINVAL;
+		goto fail;
+	}
+	char qerr[256];
+	r->nrows = replay_qd_rows(dir, &r->rows, qerr, sizeof(qerr));
+	if (r->nrows < 0) /* no summary (an interrupted run): no per-QD table */
+		r->nrows = 0;
+	*out = r;
+	return 0;
+fail:
+	replay_free(r);
+	return ret;
+}
+
+void replay_free(struct replay *r)
+{
+	if (!r)
+		return;
+	series_release(&r->agg);
+	for (unsigned t = 0; r->tgt && t < NVS_MAX_TARGETS; t++)
+		series_release(&r->tgt[t]);
+	free(r->tgt);
+	free(r->names);
+	free(r->rows);
+	free(r);
+}
+
+double replay_time(const struct replay *r)
+{
+	return r->t;
+}
+
+double replay_end(const struct replay *r)
+{
+	return r->agg.n ? r->agg.pt[r->agg.n - 1].t : 0;
+}
+
+void replay_seek(struct replay *r, double t)
+{
+	double end = replay_end(r);
+	r->t = t < 0 ? 0 : t > end ? end : t;
+}
+
+/* ---- the source table ---- */
+
+static unsigned rp_ntargets(const void *ctx)
+{
+	const struct replay *r = ctx;
+	return r->ntgt > 1 ? r->ntgt : 1;
+}
+
+static const char *rp_target(const void *ctx, unsigned t)
+{
+	const struct replay *r = ctx;
+	return t < r->ntgt && r->names ? r->names[t] : "";
+}
+
+static const struct series *rp_series(void *ctx, int t)
+{
+	static const struct series empty;
+	struct replay *r = ctx;
+	const struct series *src = t < 0 ? &r->agg : (unsigned)t < r->ntgt ? &r->tgt[t] : &empty;
+	size_t n = src->n;
+	while (n && src->pt[n - 1].t > r->t)
+		n--;
+	r->view = (struct series){src->pt, n, src->cap};
+	return &r->view;
+}
+
+static void rp_info(const void *ctx, struct source_info *o)
+{
+	const struct replay *r = ctx;
+	memset(o, 0, sizeof(*o));
+	o->valid = SOURCE_HAS_PLANNED | SOURCE_HAS_CURSOR;
+	o->state = "REPLAY";
+	o->now_s = r->t;
+	o->end_s = o->planned_s = replay_end(r);
+	o->title = r->dir;
+	o->step_kind = "";
+	o->rows_from = "from " RESDIR_SUMMARY;
+}
+
+static int rp_nrows(const void *ctx, int *cur)
+{
+	const struct replay *r = ctx;
+	*cur = 0;
+	return r->nrows;
+}
+
+static enum source_row rp_row(const void *ctx, unsigned i, struct resdir_row *q)
+{
+	const struct replay *r = ctx;
+	*q = r->rows[i];
+	return SOURCE_ROW_DONE;
+}
+
+static const struct source_ops replay_ops = {
+    .name = "replay",
+    .ntargets = rp_ntargets,
+    .target = rp_target,
+    .series = rp_series,
+    .info = rp_info,
+    .nrows = rp_nrows,
+    .row = rp_row,
+};
+
+void replay_source(struct replay *r, struct source *out)
+{
+	out->ops = &replay_ops;
+	out->ctx = r;
 }

@@ -22,6 +22,7 @@
 #include "run/planexec.h"
 #include "run/planview.h"
 #include "run/replay.h"
+#include "run/source.h"
 #include "ui/rounds.h"
 #include "run/session.h"
 #include "ui/theme.h"
@@ -136,16 +137,10 @@ struct app {
 	double thm_base;
 	bool thm_base_valid;
 
-	/* replay */
-	struct series replay_ser;
-	double replay_t, speed;
+	/* replay: the results directory played back (run/replay.h) */
+	struct replay *rp;
+	double speed;
 	bool paused;
-	char replay_dir[512];
-	struct series *replay_tgt; /* per-target series (target-N.csv) */
-	unsigned nreplay_tgt;
-	char (*replay_names)[256]; /* their paths (targets.txt) */
-	struct resdir_row *rqd;	   /* per-QD rows of summary.json */
-	int nrqd;
 
 	/* steady state (rounds.h, steadyview.c) */
 	struct steady_params ss;
@@ -220,10 +215,16 @@ int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t le
 void app_dirty_all(struct app *a);
 /* Whether a workload runs now. */
 bool app_running(const struct app *a);
+/* What the panes read now (run/source.h): the replay, the plan followed or
+ * the live session - the one place that chooses; and its info. */
+struct source app_source(const struct app *a);
+void app_source_info(const struct app *a, struct source_info *out);
 /* The series drawn: aggregate (@t < 0) or target @t, live or replayed
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
 unsigned app_ntargets(const struct app *a);
+/* Rows of the per-QD table of the source shown. */
+unsigned app_nrows(const struct app *a);
 /* Path of target @t of the run (live or replayed); "" when unknown. */
 const char *app_target_name(const struct app *a, unsigned t);
 /* The shown time range [*t0, *t1] of the strips. */
@@ -265,8 +266,6 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len);
 void planui_stop(struct app *a);
 /* Follows the plan's results directory; notices its end.  Every frame. */
 void planui_tick(struct app *a);
-/* "PLAN", "DONE", "STOPPED" for the title. */
-const char *planui_state(const struct app *a);
 /* The step-list pane. */
 void planui_draw_steps(struct app *a, WINDOW *w);
 /* Stops and joins a running plan, frees the plan state. */

@@ -185,7 +185,7 @@ static void relayout(struct app *a)
 	struct layout_in in = {
 	    .screen = a->replay ? SCREEN_LIVE : a->screen,
 	    .ntargets = app_ntargets(a),
-	    .nqd = a->replay || a->plan ? (unsigned)a->nrqd : session_nsteps(a->sess),
+	    .nqd = app_nrows(a),
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
@@ -314,12 +314,11 @@ static void tick(struct app *a, double dt)
 		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
-	} else if (!a->paused && a->replay_ser.n) {
-		double end = a->replay_ser.pt[a->replay_ser.n - 1].t;
+	} else if (!a->paused && a->rp) {
+		double end = replay_end(a->rp);
 		size_t before = app_series(a, -1)->n;
-		a->replay_t += dt * a->speed;
-		if (a->replay_t >= end) {
-			a->replay_t = end;
+		replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
+		if (replay_time(a->rp) >= end) {
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
@@ -419,53 +418,6 @@ static int init_themes(struct app *a, const char *name, char *err, size_t len)
 	return 0;
 }
 
-/* Drops empty tail rows (recorded by older versions). */
-static void drop_empty_tails(struct series *s)
-{
-	size_t keep = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct point *p = &s->pt[i];
-		if (keep && session_empty_tail(p, (uint64_t)(s->pt[keep - 1].dt * 1e9)))
-			continue;
-		s->pt[keep++] = *p;
-	}
-	s->n = keep;
-}
-
-/* DIR/targets.txt and DIR/target-N.csv (runs of several targets): the
- * per-target strips of a replay.  Missing or bad files: no such strips. */
-static void load_targets(struct app *a, const char *dir)
-{
-	char path[600], line[300], err[256];
-	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	a->replay_tgt = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_tgt));
-	a->replay_names = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_names));
-	if (!a->replay_tgt || !a->replay_names) {
-		fclose(f);
-		return;
-	}
-	unsigned n = 0;
-	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
-		uint64_t idx;
-		const char *rest;
-		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
-			break;
-		rest += strspn(rest, " ");
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", rest);
-		snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, dir, n);
-		if (csv_read_series(path, &a->replay_tgt[n], err, sizeof(err)))
-			break;
-		drop_empty_tails(&a->replay_tgt[n]);
-		n++;
-	}
-	fclose(f);
-	a->nreplay_tgt = n;
-}
-
 /* DIR/health.csv (NVMe targets only): the health strip of a replay. */
 static void load_health(struct app *a, const char *dir)
 {
@@ -497,7 +449,6 @@ static void load_health(struct app *a, const char *dir)
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
-	snprintf(a->replay_dir, sizeof(a->replay_dir), "%s", dir);
 	/* a plan's results directory: follow it (running elsewhere, or done) */
 	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	if (!access(path, R_OK)) {
@@ -505,21 +456,10 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 		if (!access(path, R_OK))
 			return planui_follow(a, dir, err, len);
 	}
-	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
-	int ret = csv_read_series(path, &a->replay_ser, err, len);
+	int ret = replay_open(dir, &a->rp, err, len);
 	if (ret)
 		return ret;
-	drop_empty_tails(&a->replay_ser);
-	load_targets(a, dir);
-	if (!a->replay_ser.n) {
-		snprintf(err, len, "%.400s: no samples to replay", path);
-		return -EINVAL;
-	}
 	load_health(a, dir);
-	char qerr[256];
-	a->nrqd = replay_qd_rows(dir, &a->rqd, qerr, sizeof(qerr));
-	if (a->nrqd < 0) /* no summary (an interrupted run): no per-QD table */
-		a->nrqd = 0;
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
 	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
@@ -548,14 +488,9 @@ static void app_free(struct app *a)
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
-	free(a->rqd);
-	series_release(&a->replay_ser);
+	replay_free(a->rp);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
-	for (unsigned t = 0; a->replay_tgt && t < NVS_MAX_TARGETS; t++)
-		series_release(&a->replay_tgt[t]);
-	free(a->replay_tgt);
-	free(a->replay_names);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
 	free(a);

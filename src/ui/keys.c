@@ -434,8 +434,8 @@ static bool act_page_prev(struct app *a)
 static bool act_play(struct app *a)
 {
 	a->paused = !a->paused;
-	if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
-		a->replay_t = 0;
+	if (!a->paused && a->rp && replay_time(a->rp) >= replay_end(a->rp))
+		replay_seek(a->rp, 0);
 	return true;
 }
 
@@ -461,7 +461,8 @@ static bool act_faster(struct app *a)
 
 static bool act_restart(struct app *a)
 {
-	a->replay_t = 0;
+	if (a->rp)
+		replay_seek(a->rp, 0);
 	a->paused = false;
 	app_dirty_all(a);
 	return true;
@@ -469,7 +470,8 @@ static bool act_restart(struct app *a)
 
 static bool act_end(struct app *a)
 {
-	a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
+	if (a->rp)
+		replay_seek(a->rp, replay_end(a->rp));
 	app_dirty_all(a);
 	return true;
 }

@@ -93,7 +93,6 @@ static void start(struct app *a, const char *confirm, bool force)
 	a->nruns++;
 	a->plan = true;
 	a->plan_rc = 1;
-	a->nrqd = 0;
 	a->have_prounds = false;
 	a->rounds.n = 0;
 	a->was_left = false;
@@ -247,13 +246,6 @@ void planui_tick(struct app *a)
 	bool forced = a->pview_poll_forced;
 	a->pview_poll_forced = false;
 	if (planview_poll(a->pview) || forced) {
-		int n;
-		const struct resdir_row *rows = planview_rows(a->pview, &n);
-		free(a->rqd);
-		a->rqd = n > 0 ? malloc((size_t)n * sizeof(*rows)) : NULL;
-		a->nrqd = a->rqd ? n : 0;
-		if (a->rqd)
-			memcpy(a->rqd, rows, (size_t)n * sizeof(*rows));
 		unsigned cur = planview_cur(a->pview);
 		a->have_prounds = false;
 		a->rounds.n = 0;
@@ -280,15 +272,6 @@ void planui_tick(struct app *a)
 				    planexec_dir(a->pexec), planexec_dir(a->pexec));
 		app_dirty_all(a);
 	}
-}
-
-const char *planui_state(const struct app *a)
-{
-	if (!a->pexec) /* following a results directory */
-		return a->pview && planview_finished(a->pview) ? "DONE" : "PLAN";
-	if (planexec_running(a->pexec))
-		return "PLAN";
-	return a->plan_rc == 0 ? "DONE" : a->plan_rc > 0 ? "PLAN" : "STOPPED";
 }
 
 void planui_draw_steps(struct app *a, WINDOW *w)
