@@ -30,6 +30,7 @@
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "ring/spsc.h"
 #include "run/resdir.h"
 
 struct planexec {
@@ -86,6 +87,9 @@ int planexec_new(const char *name, const char *const *targets, unsigned n, struc
 		free(pe);
 		return ret;
 	}
+	/* the rows for the screen: ~6 s of 64 targets at 10 rows per second
+	 * (the UI drains it every frame); NULL: the view reads samples.csv */
+	pe->r.feed = spsc_new(sizeof(struct planrun_pt), 4096);
 	*out = pe;
 	return 0;
 }
@@ -234,6 +238,11 @@ int planexec_finish(struct planexec *pe)
 	return pe->rc;
 }
 
+struct spsc *planexec_feed(const struct planexec *pe)
+{
+	return pe->r.feed;
+}
+
 bool planexec_ended(const struct planexec *pe, int *rc)
 {
 	if (!pe->joined)
@@ -262,5 +271,6 @@ void planexec_free(struct planexec *pe)
 	}
 	plan_free(pe->r.plan);
 	free(pe->r.st.values);
+	spsc_free(pe->r.feed);
 	free(pe);
 }

@@ -49,6 +49,10 @@ void planexec_stop(struct planexec *pe);
  * meta.json's final status.  Returns planrun_run's result (0 or -errno;
  * -EINVAL when never started); again after the first call: the same. */
 int planexec_finish(struct planexec *pe);
+/* The plan's in-memory feed of rows (struct planrun_pt, planrun.h): an SPSC
+ * ring the plan's thread pushes into and the UI thread alone pops; NULL
+ * when it could not be allocated. */
+struct spsc *planexec_feed(const struct planexec *pe);
 /* True once planexec_finish joined the thread, with its result in *@rc. */
 bool planexec_ended(const struct planexec *pe, int *rc);
 /* Target @i of the plan, NULL past the last. */

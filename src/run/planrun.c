@@ -32,6 +32,7 @@
 #include "dev/safety.h"
 #include "run/resdir.h"
 #include "run/runjob.h"
+#include "ring/spsc.h"
 #include "io/target.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -183,8 +184,31 @@ struct tick {
 	struct planrun *r;
 	struct stepio *io;
 	size_t done; /* rows of the aggregate series written to samples.csv */
+	size_t tdone[NVS_MAX_TARGETS]; /* rows of each target's series fed */
 	bool tty;
 };
+
+/* Feeds @pt of target @t (-1: the aggregate) to the console, if one
+ * listens; a full ring drops it (counted by the ring). */
+static void feed(struct tick *tk, int t, const struct point *pt)
+{
+	if (!tk->r->feed)
+		return;
+	struct planrun_pt fp = {.step = tk->r->st.step, .target = t, .pt = *pt};
+	(void)spsc_push(tk->r->feed, &fp);
+}
+
+/* The rows of target @t's series beyond those fed, in the step's time. */
+static void feed_target(struct tick *tk, unsigned t, const struct series *ser)
+{
+	if (!ser || t >= NVS_MAX_TARGETS)
+		return;
+	for (; tk->tdone[t] < ser->n; tk->tdone[t]++) {
+		struct point pt = ser->pt[tk->tdone[t]];
+		pt.t += tk->r->st.t_offset;
+		feed(tk, (int)t, &pt);
+	}
+}
 
 /* Writes the rows @ser has beyond those already written, in the step's
  * time (and a progress line on a terminal, nothing in logs). */
@@ -196,6 +220,7 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 		struct point pt = ser->pt[tk->done];
 		pt.t += tk->r->st.t_offset;
 		csv_write_point(tk->io->f[0], &pt);
+		feed(tk, -1, &pt);
 		if (progress && tk->tty && !pt.ramp && pt.dt >= 0.05)
 			fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
 				pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
@@ -208,8 +233,11 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 
 static void on_tick(const struct pool *p, const struct collect *c, void *arg)
 {
-	(void)p;
-	write_rows(arg, collect_series(c, -1), true);
+	struct tick *tk = arg;
+	write_rows(tk, collect_series(c, -1), true);
+	if (tk->r->feed && pool_ntargets(p) > 1)
+		for (unsigned t = 0; t < pool_ntargets(p); t++)
+			feed_target(tk, t, collect_series(c, (int)t));
 }
 
 static int run_job(struct planrun *r, struct stepio *io, struct job *j)
@@ -229,6 +257,9 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	if (tk.tty)
 		fputs("\r\033[K", stderr);
 	write_rows(&tk, &rj.series, false);
+	if (r->feed && rj.ntargets > 1)
+		for (unsigned t = 0; t < rj.ntargets; t++)
+			feed_target(&tk, t, &rj.target_series[t]);
 	if (rj.error && !rj.cancelled) {
 		fprintf(stderr, "nvscope plan: I/O error: %s\n", rj.msg);
 		rc = -EIO;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "config/plan.h"
+#include "stats/series.h"
 
 #define PLANRUN_MAX_VALUES 100000
 
@@ -27,6 +28,16 @@ struct planrun_state {
 	double started; /* step start (unix time) */
 };
 
+/* One point for a console that runs the plan (planrun.feed): step @step's
+ * aggregate (@target -1) or target @target, in the step's time (as in the
+ * step's samples.csv). */
+struct planrun_pt {
+	unsigned step;
+	int target;
+	struct point pt;
+};
+
+struct spsc;
 struct planrun {
 	struct plan *plan;
 	const char *dir;     /* results directory */
@@ -42,6 +53,10 @@ struct planrun {
 	bool force;
 	char overrides[32][2][128];
 	unsigned noverrides;
+	/* NULL, or a ring of struct planrun_pt the plan's thread pushes every
+	 * row into as it writes samples.csv, aggregate and per target: the
+	 * console's in-memory feed (planexec.c -> planview.c) */
+	struct spsc *feed;
 };
 
 /* Runs the steps from r->st onwards.  Returns 0, -EINTR (stopped through

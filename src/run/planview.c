@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "base/num.h"
+#include "ring/spsc.h"
+#include "run/planexec.h"
 #include "run/planrun.h"
 #include "config/plan.h"
 #include "report/csv.h"
@@ -40,6 +42,12 @@ struct planview {
 	struct resdir_row *rows;
 	int nrows;
 	const struct planexec *pe; /* the plan's thread, NULL when following */
+	/* its in-memory feed (planrun.feed): the latest step's rows */
+	bool fed;
+	unsigned feed_step;
+	struct series fser;		      /* aggregate */
+	struct series tser[NVS_MAX_TARGETS]; /* per target */
+	unsigned ntser;
 };
 
 void planview_set_exec(struct planview *v, const struct planexec *pe)
@@ -92,6 +100,9 @@ void planview_free(struct planview *v)
 		return;
 	close_step(v);
 	plan_free(v->plan);
+	series_release(&v->fser);
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+		series_release(&v->tser[t]);
 	free(v);
 }
 
@@ -197,6 +208,33 @@ static bool read_table(struct planview *v)
 	return true;
 }
 
+/* The plan's thread's rows, from its ring (the UI thread is the ring's
+ * one consumer): a new step's first row starts the series afresh. */
+static bool drain_feed(struct planview *v, struct spsc *f)
+{
+	struct planrun_pt fp;
+	bool any = false;
+	while (!spsc_pop(f, &fp)) {
+		if (!v->fed || fp.step != v->feed_step) {
+			v->fser.n = 0;
+			for (unsigned t = 0; t < v->ntser; t++)
+				v->tser[t].n = 0;
+			v->ntser = 0;
+			v->feed_step = fp.step;
+			v->fed = true;
+		}
+		struct series *s = fp.target < 0		    ? &v->fser
+				   : fp.target < NVS_MAX_TARGETS ? &v->tser[fp.target]
+								 : NULL;
+		if (!s || series_push(s, &fp.pt))
+			continue;
+		if (fp.target >= 0 && (unsigned)fp.target + 1 > v->ntser)
+			v->ntser = (unsigned)fp.target + 1;
+		any = true;
+	}
+	return any;
+}
+
 bool planview_poll(struct planview *v)
 {
 	bool changed = read_state(v);
@@ -209,7 +247,11 @@ bool planview_poll(struct planview *v)
 		snprintf(v->step_dir, sizeof(v->step_dir), "%s/%s", v->dir, sub);
 		changed = true;
 	}
-	changed |= read_samples(v);
+	struct spsc *f = v->pe ? planexec_feed(v->pe) : NULL;
+	if (f) /* the plan runs here: its rows in memory */
+		changed |= drain_feed(v, f);
+	else /* written elsewhere: its samples.csv as it grows */
+		changed |= read_samples(v);
 	changed |= read_table(v);
 	return changed;
 }
@@ -268,7 +310,19 @@ const char *planview_step_dir(const struct planview *v)
 
 const struct series *planview_series(const struct planview *v)
 {
-	return &v->ser;
+	return v->fed ? &v->fser : &v->ser;
+}
+
+unsigned planview_ntargets(const struct planview *v)
+{
+	return v->fed && v->ntser > 1 ? v->ntser : 1;
+}
+
+const struct series *planview_target_series(const struct planview *v, unsigned t)
+{
+	if (v->fed && v->ntser > 1)
+		return t < v->ntser ? &v->tser[t] : NULL;
+	return t == 0 ? planview_series(v) : NULL;
 }
 
 const struct resdir_row *planview_rows(const struct planview *v, int *n)

@@ -3,7 +3,10 @@
  * the results directory it writes - the steps from DIR/plan.ini, the current
  * step from DIR/state.json, the step's samples.csv as it grows (complete
  * lines only), its per-QD table (qd.csv) and its rounds (rounds.csv, read by
- * steadyview.c).  No ncurses, no shared memory; UI thread only. */
+ * steadyview.c).  A plan the console runs itself (planexec.h) feeds its rows
+ * in memory instead, aggregate and per target, over an SPSC ring (the same
+ * rows it writes to samples.csv, which stays for replay).  No ncurses; UI
+ * thread only. */
 #ifndef NVS_RUN_PLANVIEW_H
 #define NVS_RUN_PLANVIEW_H
 
@@ -42,8 +45,13 @@ const char *planview_step_kind(const struct planview *v, unsigned i);
 const struct steady_params *planview_step_rule(const struct planview *v, unsigned i);
 /* The current step's directory (DIR/NN-kind-label). */
 const char *planview_step_dir(const struct planview *v);
-/* The current step's samples so far. */
+/* The current step's samples so far: from the plan's in-memory feed when
+ * it runs in this process (planview_set_exec), else from its samples.csv. */
 const struct series *planview_series(const struct planview *v);
+/* Targets with their own series (the feed's; 1 without it) and target @t's
+ * series (NULL past the last; with one target, the aggregate). */
+unsigned planview_ntargets(const struct planview *v);
+const struct series *planview_target_series(const struct planview *v, unsigned t);
 /* The current step's table as per-QD rows (measure: qd.csv; grid: one row
  * per cell with qd = threads x QD; rate-curve: qd = the point %).
  * Owned by the view. */

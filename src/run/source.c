@@ -155,22 +155,22 @@ void session_source(struct session *s, struct source *out)
 
 static unsigned plan_ntargets(const void *ctx)
 {
-	(void)ctx;
-	return 1;
+	return planview_ntargets(ctx);
 }
 
 static const char *plan_target(const void *ctx, unsigned t)
 {
 	const struct planview *v = ctx;
 	const struct planexec *pe = planview_exec(v);
-	const char *p = pe ? planexec_target(pe, 0) : planview_target(v);
-	return t == 0 && p ? p : "";
+	const char *p = pe ? planexec_target(pe, t) : t == 0 ? planview_target(v) : NULL;
+	return p ? p : "";
 }
 
 static const struct series *plan_series(void *ctx, int t)
 {
-	/* the current step's samples.csv: the aggregate */
-	return t < 1 ? planview_series(ctx) : &empty_series;
+	/* the current step's rows: aggregate, or target @t's */
+	const struct series *s = t < 0 ? planview_series(ctx) : planview_target_series(ctx, (unsigned)t);
+	return s ? s : &empty_series;
 }
 
 static void plan_info(const void *ctx, struct source_info *o)

@@ -242,6 +242,8 @@ void planui_tick(struct app *a)
 {
 	if (!a->plan || !a->pview)
 		return;
+	/* the plan's thread now: its in-memory rows, how it ended */
+	planview_set_exec(a->pview, a->pexec);
 	bool running = planexec_running(a->pexec);
 	bool forced = a->pview_poll_forced;
 	a->pview_poll_forced = false;
