@@ -243,7 +243,8 @@ int cmd_plan(int argc, char **argv)
 		 * taken from DIR (editable, and DIR/plan.ini may have changed) */
 		r.force = force;
 		r.confirm = confirm;
-		if (snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, resume) >= (int)sizeof(path)) {
+		if (snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, resume) >=
+		    (int)sizeof(path)) {
 			fprintf(stderr, "nvscope plan: --resume: directory name too long\n");
 			return NVS_EXIT_USAGE;
 		}

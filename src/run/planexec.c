@@ -175,9 +175,9 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	/* the plan's messages go to DIR/plan.log, not over the screen */
 	char msg[256];
 	int dfd = safety_results_dir(pe->dir, false, msg, sizeof(msg));
-	int log = dfd < 0
-		      ? dfd
-		      : safety_openat_output(dfd, RESDIR_PLAN_LOG, SAFETY_OUT_APPEND, msg, sizeof(msg));
+	int log = dfd < 0 ? dfd
+			  : safety_openat_output(dfd, RESDIR_PLAN_LOG, SAFETY_OUT_APPEND, msg,
+						 sizeof(msg));
 	if (dfd >= 0)
 		close(dfd);
 	if (log >= 0) {

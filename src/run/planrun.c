@@ -183,7 +183,7 @@ struct job {
 struct tick {
 	struct planrun *r;
 	struct stepio *io;
-	size_t done; /* rows of the aggregate series written to samples.csv */
+	size_t done;		       /* rows of the aggregate series written to samples.csv */
 	size_t tdone[NVS_MAX_TARGETS]; /* rows of each target's series fed */
 	bool tty;
 };

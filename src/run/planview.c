@@ -45,7 +45,7 @@ struct planview {
 	/* its in-memory feed (planrun.feed): the latest step's rows */
 	bool fed;
 	unsigned feed_step;
-	struct series fser;		      /* aggregate */
+	struct series fser;		     /* aggregate */
 	struct series tser[NVS_MAX_TARGETS]; /* per target */
 	unsigned ntser;
 };
@@ -223,7 +223,7 @@ static bool drain_feed(struct planview *v, struct spsc *f)
 			v->feed_step = fp.step;
 			v->fed = true;
 		}
-		struct series *s = fp.target < 0		    ? &v->fser
+		struct series *s = fp.target < 0		 ? &v->fser
 				   : fp.target < NVS_MAX_TARGETS ? &v->tser[fp.target]
 								 : NULL;
 		if (!s || series_push(s, &fp.pt))

@@ -554,7 +554,8 @@ int session_record_health(struct session *s, double t, double temp_c, double thr
 	if (s->state != SESS_RUNNING || !s->dir[0])
 		return 0;
 	if (!s->health) {
-		if (!(s->health = safety_fopen_in(s->dir, RESDIR_HEALTH, SAFETY_OUT_TRUNC, NULL, 0)))
+		if (!(s->health =
+			  safety_fopen_in(s->dir, RESDIR_HEALTH, SAFETY_OUT_TRUNC, NULL, 0)))
 			return -errno;
 		fprintf(s->health, "time_s,temp_c,throttle_events\n");
 	}

@@ -169,7 +169,8 @@ static const char *plan_target(const void *ctx, unsigned t)
 static const struct series *plan_series(void *ctx, int t)
 {
 	/* the current step's rows: aggregate, or target @t's */
-	const struct series *s = t < 0 ? planview_series(ctx) : planview_target_series(ctx, (unsigned)t);
+	const struct series *s =
+	    t < 0 ? planview_series(ctx) : planview_target_series(ctx, (unsigned)t);
 	return s ? s : &empty_series;
 }
 
