@@ -626,6 +626,24 @@ static void read_escape(struct app *a)
 		keys_handle(a, 27, false);
 		return;
 	}
+	if (n == 2 && seq[0] == '[' && seq[1] == 'M') {
+		/* an X10 mouse report curses did not decode: 3 raw bytes
+		 * (button, column, row + 32 each), never letters */
+		int b[3], i;
+		for (i = 0; i < 3; i++) {
+			if (wget_wch(a->input, &c) != OK)
+				return;
+			b[i] = (int)c - 32;
+		}
+		int y = b[2] - 1, x = b[1] - 1;
+		if (y < 0 || x < 0 || (b[0] & 32)) /* motion: ignored */
+			return;
+		if (b[0] & 64)
+			keys_mouse(a, y, x, b[0] & 1 ? MOUSE_WHEEL_DOWN : MOUSE_WHEEL_UP);
+		else if ((b[0] & 3) == 0)
+			keys_mouse(a, y, x, MOUSE_CLICK);
+		return;
+	}
 	int k = n < sizeof(seq) ? esckey_decode(seq, n) : 0;
 	if (k)
 		keys_handle(a, k, true);
@@ -710,6 +728,12 @@ int console_run(const struct console_opts *o)
 	set_escdelay(25);
 	a->input = newwin(1, 1, 0, 0);
 	keypad(a->input, TRUE);
+	/* the mouse, where the terminal has one (else mousemask gives 0 and no
+	 * KEY_MOUSE comes): presses at once, no click timing */
+	if (!o->no_mouse) {
+		mouseinterval(0);
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	}
 	apply_colours(a);
 	a->cpu = cpu_new();
 	if (a->pexec)

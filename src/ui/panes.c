@@ -136,13 +136,10 @@ static void pane_title(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
-struct keyhelp {
-	const char *key, *what;
-};
-
 static void pane_status(struct app *a, WINDOW *w)
 {
 	draw_fill(a, w, 0, ROLE_STATUS);
+	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
 		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
@@ -155,24 +152,14 @@ static void pane_status(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
 		return;
 	}
-	static const struct keyhelp setup[] = {
-	    {"F1", "Help"},   {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
-	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
-	};
-	static const struct keyhelp live[] = {
-	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"r", "Round"},
-	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
-	};
-	static const struct keyhelp replay[] = {
-	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
-	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
-	};
-	const struct keyhelp *k = a->replay ? replay : a->screen == SCREEN_SETUP ? setup : live;
-	int n = a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
+	const struct keybtn *k;
+	int n = keys_bar(a, &k);
 	int x = 0;
-	for (int i = 0; i < n && x < a->cols; i++) {
+	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		a->bar_end[a->nbar++] = x;
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
 	}
 }
