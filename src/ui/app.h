@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "config/preset.h"
+#include "config/settings.h"
 #include "dev/devmodel.h"
 #include "io/spec.h"
 #include "stats/collect.h"
@@ -182,6 +183,9 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+
+	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
+	struct settings *remembered;
 
 	/* the check view (checkui.c), NULL when not shown */
 	struct checkui *chk;

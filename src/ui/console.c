@@ -33,6 +33,7 @@
 #include "ui/app.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
+#include "ui/remember.h"
 
 static atomic_int sig_quit;
 static atomic_bool term_active;
@@ -555,6 +556,7 @@ static void app_free(struct app *a)
 		series_release(&a->replay_tgt[t]);
 	free(a->replay_tgt);
 	free(a->replay_names);
+	free(a->remembered);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
 	free(a);
@@ -704,6 +706,10 @@ int console_run(const struct console_opts *o)
 		app_free(a);
 		return NVS_EXIT_USAGE;
 	}
+	char smsg[300];
+	remember_load(a, o, smsg, sizeof(smsg));
+	if (smsg[0])
+		app_message(a, ROLE_WARN, "%s", smsg);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
 		app_free(a);
@@ -762,6 +768,8 @@ int console_run(const struct console_opts *o)
 	delscreen(scr);
 	if (dir[0])
 		printf("nvscope: results in %s\n", dir);
+	if (remember_save(a, err, sizeof(err)))
+		fprintf(stderr, "nvscope: settings not saved: %s\n", err);
 	app_free(a);
 	return sig ? 128 + sig : NVS_EXIT_OK;
 }
