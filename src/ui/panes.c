@@ -560,23 +560,28 @@ static void pane_qd(struct app *a, WINDOW *w)
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
 		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
-	/* columns: QD and six values; when they do not all fit, max, then
-	 * MB/s, then mean are left out (never a value cut to a wrong one) */
-	static const int cw[6] = {9, 10, 9, 9, 9, 6};
-	static const char *const chead[6] = {"IOPS", "MB/s", "mean", "p99", "max", "CPU%"};
-	bool show[6] = {true, true, true, true, true, true};
+	/* columns: QD and six values (a rate curve: and the asked rate, the
+	 * achieved % of it); when they do not all fit, max, then MB/s, then
+	 * mean are left out (never a value cut to a wrong one) */
+	bool rate = !strcmp(kind, "rate-curve");
+	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
+	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
+					     "max",  "CPU%", "asked", "%ask"};
+	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
+	bool show[8] = {true, true, true, true, true, true, rate, rate};
 	static const int drop[3] = {4, 1, 2};
 	int need = 5;
-	for (int k = 0; k < 6; k++)
-		need += cw[k];
+	for (int k = 0; k < 8; k++)
+		need += show[k] ? cw[k] : 0;
 	for (int d = 0; d < 3 && need > wd; d++) {
 		show[drop[d]] = false;
 		need -= cw[drop[d]];
 	}
 	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
-	for (int k = 0; k < 6; k++)
-		if (show[k])
-			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[k], chead[k]);
+	for (int o = 0; o < 8; o++)
+		if (show[order[o]])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+				       chead[order[o]]);
 	bool files = a->replay || a->plan; /* rows read from files */
 	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
 	int cur = files ? 0 : (int)session_cur_step(a->sess);
@@ -594,8 +599,15 @@ static void pane_qd(struct app *a, WINDOW *w)
 			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
-		char c[6][24];
+		char c[8][24];
 		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		if (rate && q.asked > 0) { /* asked vs achieved */
+			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
+			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
+		} else { /* the max run asks for no rate */
+			snprintf(c[6], 24, "-");
+			snprintf(c[7], 24, "-");
+		}
 		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
 		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
 		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
@@ -609,7 +621,8 @@ static void pane_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		for (int k = 0; k < 6 && x < wd; k++) {
+		for (int o = 0; o < 8 && x < wd; o++) {
+			int k = order[o];
 			if (!show[k])
 				continue;
 			int pad = cw[k] - draw_width(c[k]);

@@ -67,6 +67,7 @@ int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
 	q->p99_us = m[5];
 	q->max_us = m[6];
 	q->cpu_pct = m[7];
+	q->asked = t == PV_TABLE_RATE ? v[1] : NAN;
 	return 0;
 }
 

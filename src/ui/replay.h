@@ -11,6 +11,7 @@ struct qdrow {
 	double iops, bw;		/* both directions; bytes/s */
 	double mean_us, p99_us, max_us; /* NAN when unknown */
 	double cpu_pct;			/* worker CPU, % of the runtime; NAN unknown */
+	double asked; /* a rate-curve point: the rate asked, IOPS (0: the max run) */
 };
 
 /* Reads DIR/summary.json: one row per job.  *@rows is malloc'ed (caller
