@@ -655,6 +655,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	const struct series *s = app_series(a, -1);
 	const struct point *lp = now_point(s);
 	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
+	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
 	uint64_t errors = 0;
 	for (size_t k = 0; k < s->n; k++) {
 		const struct point *pt = &s->pt[k];
@@ -665,6 +666,8 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		for (int d = 0; d < 2; d++) {
 			io[d] += pt->iops[d] * pt->dt;
 			by[d] += pt->bw[d] * pt->dt;
+			if (!isnan(pt->lat_mean_us[d]))
+				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
 		}
 		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
 		if (!isnan(pt->lat_mean_all_us) && n > 0) {
@@ -677,7 +680,19 @@ static void pane_numbers(struct app *a, WINDOW *w)
 				lmax = pt->lat_max_us[d];
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
+	/* a mixed workload: each direction's latency apart */
+	bool mixed = io[0] > 0 && io[1] > 0;
+	double dmean[2], dp99[2] = {NAN, NAN};
+	for (int d = 0; d < 2; d++)
+		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
 	if (!a->replay && !a->plan) {
+		for (int d = 0; d < 2; d++) {
+			const struct hist *hd = session_hist(a->sess, (enum nvs_dir)d);
+			if (hd->n) {
+				dmean[d] = hist_mean(hd) / 1e3;
+				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
+			}
+		}
 		struct lat_all l;
 		result_lat_pair(session_hist(a->sess, NVS_READ), session_hist(a->sess, NVS_WRITE), &l);
 		if (l.n) {
@@ -705,8 +720,21 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
-	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
-	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	if (mixed) {
+		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
+		for (int m = 0; m < 2; m++)
+			for (int d = 0; d < 2; d++) {
+				double now = lp && lp->iops[d] > 0
+						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
+						 : NAN;
+				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
+					   UNIT_US);
+			}
+	} else {
+		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
+			   UNIT_US);
+		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	}
 	if (y < h - 2)
 		number_row(a, w, y++, "p99.99",
 			   lp && !a->replay && !a->plan ? session_interval_pct(a->sess, lp->t, 99.99)
