@@ -36,7 +36,7 @@ enum prompt {
 	PROMPT_STOP,	/* y/n: stop the running plan */
 };
 
-#define FORM_NFIELDS 9
+#define FORM_NFIELDS 10
 
 struct form_field {
 	const char *key; /* spec_set key */
@@ -225,6 +225,9 @@ bool app_needs_token(const char *t);
 void app_ask_token(struct app *a, const char *what, const char *target);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
+/* The spec_set value of form field @f: the engine field's "passthrough"
+ * is io_uring_cmd; every other value as it is. */
+const char *form_value(const struct form_field *f);
 /* Rescans devices, keeping the marks. */
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */

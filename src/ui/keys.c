@@ -38,7 +38,8 @@ static void commit_prompt(struct app *a)
 		spec_init(&scratch);
 		struct form_field *f = &a->form[a->form_cur], tmp = *f;
 		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->edit);
-		if (a->edit[0] && spec_set(&scratch, form_key(&tmp), a->edit, err, sizeof(err))) {
+		if (a->edit[0] &&
+		    spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
 			break;
 		}
@@ -463,6 +464,16 @@ static bool act_jump(struct app *a)
 
 static bool act_edit(struct app *a)
 {
+	struct form_field *f = &a->form[a->form_cur];
+	if (!strcmp(f->key, "ioengine")) { /* two choices: Enter toggles */
+		snprintf(f->val, sizeof(f->val), "%s",
+			 strcmp(f->val, "passthrough") ? "passthrough" : "io_uring");
+		app_message(a, ROLE_OK, "engine %s%s", f->val,
+			    strcmp(f->val, "passthrough")
+				? ""
+				: ": NVMe passthrough on each marked namespace's /dev/ng node");
+		return true;
+	}
 	char text[96];
 	snprintf(text, sizeof(text), "%s = ", a->form[a->form_cur].label);
 	open_prompt(a, PROMPT_FIELD, text, a->form[a->form_cur].val);

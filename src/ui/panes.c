@@ -19,7 +19,7 @@ static const struct {
     {"bs", "bs / bssplit", "4k"},  {"iodepth", "iodepth (list)", "32"},
     {"numjobs", "jobs", "1"},	   {"runtime", "runtime", "60s"},
     {"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
-    {"ramp_time", "ramp", "0"},
+    {"ramp_time", "ramp", "0"},	   {"ioengine", "engine", "io_uring"},
 };
 
 void panes_form_init(struct app *a)

@@ -24,7 +24,7 @@ static void apply_form(struct app *a, const struct settings *s)
 			char err[200];
 			spec_init(&scratch);
 			snprintf(tmp.val, sizeof(tmp.val), "%s", s->form[k].val);
-			if (!spec_set(&scratch, form_key(&tmp), tmp.val, err, sizeof(err)))
+			if (!spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err)))
 				*f = tmp;
 		}
 }
@@ -104,7 +104,8 @@ int remember_save(struct app *a, char *err, size_t len)
 					 a->drows[i].path);
 		s->nform = 0;
 		for (int i = 0; i < FORM_NFIELDS && s->nform < SETTINGS_MAX_FORM; i++) {
-			snprintf(s->form[s->nform].key, sizeof(s->form[0].key), "%s", a->form[i].key);
+			snprintf(s->form[s->nform].key, sizeof(s->form[0].key), "%s",
+				 a->form[i].key);
 			snprintf(s->form[s->nform++].val, SETTINGS_VAL_MAX, "%s", a->form[i].val);
 		}
 	}

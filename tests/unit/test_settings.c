@@ -86,7 +86,7 @@ START_TEST(unwritable_values_dropped)
 	struct settings s, r;
 	char buf[4096], err[256];
 	fill(&s);
-	snprintf(s.targets[0], SETTINGS_PATH_MAX, "/tmp/x;y");	  /* inih comment */
+	snprintf(s.targets[0], SETTINGS_PATH_MAX, "/tmp/x;y");	    /* inih comment */
 	snprintf(s.targets[1], SETTINGS_PATH_MAX, "relative/path"); /* not absolute */
 	snprintf(s.theme, sizeof(s.theme), "../../etc/x");
 	snprintf(s.form[0].val, sizeof(s.form[0].val), "a\nforce_destroy = 1");

@@ -31,13 +31,22 @@ START_TEST(test_check)
 	struct target t = gen_target();
 	char err[256];
 
-	ck_assert_uint_eq(backend_uring_cmd.setup_flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
+	ck_assert_uint_eq(backend_uring_cmd.setup_flags &
+			      (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
 			  IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
 	ck_assert_str_eq(backend_uring_cmd.name, "io_uring_cmd");
 	ck_assert_int_eq(backend_uring_cmd.check(&t, err, sizeof(err)), 0);
 	t.kind = TARGET_BLOCK;
 	ck_assert_int_eq(backend_uring_cmd.check(&t, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "/dev/ngXnY"));
+	/* plain words, no command-line pattern to fill in ("ngXnY") */
+	ck_assert_ptr_nonnull(strstr(err, "generic device"));
+	ck_assert_ptr_null(strstr(err, "XnY"));
+	/* the block backend on a generic device: the same, no placeholder */
+	t = gen_target();
+	ck_assert_int_eq(backend_io_uring.check(&t, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "passthrough"));
+	ck_assert_ptr_null(strstr(err, "XnY"));
+	ck_assert_ptr_null(strstr(err, "--ioengine"));
 	t = gen_target();
 	t.nsid = 0;
 	ck_assert_int_eq(backend_uring_cmd.check(&t, err, sizeof(err)), -EINVAL);
@@ -50,8 +59,14 @@ static struct nvme_uring_cmd *prep(struct io_uring_sqe *sqe, const struct target
 				   enum nvs_dir dir, void *buf, uint32_t len, uint64_t off,
 				   bool fixed, uint64_t user_data)
 {
-	struct backend_io io = { .fd = t->fd, .fixed_file = fixed, .buf = buf, .buf_index = -1,
-				 .len = len, .off = off, .dir = dir, .t = t };
+	struct backend_io io = {.fd = t->fd,
+				.fixed_file = fixed,
+				.buf = buf,
+				.buf_index = -1,
+				.len = len,
+				.off = off,
+				.dir = dir,
+				.t = t};
 
 	memset(sqe, 0xaa, 2 * sizeof(*sqe));
 	backend_uring_cmd.prep(sqe, &io);
