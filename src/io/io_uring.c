@@ -53,9 +53,9 @@ static int uring_result(const struct io_uring_cqe *cqe, uint32_t len)
 }
 
 const struct backend_ops backend_io_uring = {
-    .name = "io_uring",
-    .setup_flags = 0,
-    .check = uring_check,
-    .prep = uring_prep,
-    .result = uring_result,
+	.name = "io_uring",
+	.setup_flags = 0,
+	.check = uring_check,
+	.prep = uring_prep,
+	.result = uring_result,
 };

@@ -24,10 +24,10 @@
 #include "io/backend.h"
 #include "io/target.h"
 
-#define NVME_CMD_WRITE	 0x01
-#define NVME_CMD_READ	 0x02
-#define NVME_CMD_INVALID 0x7f	/* reserved I/O opcode */
-#define NVME_MAX_NLB	 65536u /* CDW12 NLB is 16 bits, zero based */
+#define NVME_CMD_WRITE 0x01
+#define NVME_CMD_READ 0x02
+#define NVME_CMD_INVALID 0x7f /* reserved I/O opcode */
+#define NVME_MAX_NLB 65536u /* CDW12 NLB is 16 bits, zero based */
 
 /* Does the running kernel know IORING_OP_URING_CMD?  (An unknown answer
  * counts as yes: the first I/O then fails with a clear errno.) */
@@ -126,9 +126,9 @@ static int cmd_result(const struct io_uring_cqe *cqe, uint32_t len)
 }
 
 const struct backend_ops backend_uring_cmd = {
-    .name = "io_uring_cmd",
-    .setup_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
-    .check = cmd_check,
-    .prep = cmd_prep,
-    .result = cmd_result,
+	.name = "io_uring_cmd",
+	.setup_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+	.check = cmd_check,
+	.prep = cmd_prep,
+	.result = cmd_result,
 };

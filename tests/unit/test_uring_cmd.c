@@ -31,8 +31,7 @@ START_TEST(test_check)
 	struct target t = gen_target();
 	char err[256];
 
-	ck_assert_uint_eq(backend_uring_cmd.setup_flags &
-			      (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
+	ck_assert_uint_eq(backend_uring_cmd.setup_flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
 			  IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
 	ck_assert_str_eq(backend_uring_cmd.name, "io_uring_cmd");
 	ck_assert_int_eq(backend_uring_cmd.check(&t, err, sizeof(err)), 0);
@@ -59,14 +58,8 @@ static struct nvme_uring_cmd *prep(struct io_uring_sqe *sqe, const struct target
 				   enum nvs_dir dir, void *buf, uint32_t len, uint64_t off,
 				   bool fixed, uint64_t user_data)
 {
-	struct backend_io io = {.fd = t->fd,
-				.fixed_file = fixed,
-				.buf = buf,
-				.buf_index = -1,
-				.len = len,
-				.off = off,
-				.dir = dir,
-				.t = t};
+	struct backend_io io = { .fd = t->fd, .fixed_file = fixed, .buf = buf, .buf_index = -1,
+				 .len = len, .off = off, .dir = dir, .t = t };
 
 	memset(sqe, 0xaa, 2 * sizeof(*sqe));
 	backend_uring_cmd.prep(sqe, &io);
