@@ -17,7 +17,7 @@ static void apply_form(struct app *a, const struct settings *s)
 	for (unsigned k = 0; k < s->nform; k++)
 		for (int i = 0; i < FORM_NFIELDS; i++) {
 			struct form_field *f = &a->form[i], tmp = *f;
-			if (strcmp(f->key, s->form[k].key))
+			if (!f->key || strcmp(f->key, s->form[k].key))
 				continue;
 			/* as the prompt takes it: only a value spec_set accepts */
 			struct spec scratch;
@@ -64,16 +64,30 @@ void remember_load(struct app *a, const struct console_opts *o, char *msg, size_
 		a->span = s->span;
 	if (s->round_s >= 1 && !(o->round_s > 0))
 		a->round_s = s->round_s;
-	if (a->replay)
+	/* a replay, or a plan followed from its directory: no setup screen */
+	if (a->replay || a->replay_dir[0])
 		return;
 	apply_form(a, s);
 	if (o->ntargets || o->plan || a->demo)
 		return;
-	/* the last targets that still exist, marked again */
+	/* the last targets that still exist, marked again - and said so */
+	unsigned n = 0;
+	bool say = !msg[0]; /* a warning about the file comes first */
 	for (unsigned i = 0; i < s->ntargets; i++) {
 		struct stat st;
-		if (!stat(s->targets[i], &st))
-			app_add_target(a, s->targets[i]);
+		if (!stat(s->targets[i], &st) && !app_add_target(a, s->targets[i]) && say) {
+			size_t used = strlen(msg);
+			if (!n)
+				snprintf(msg, len, "marked as last time: %s", s->targets[i]);
+			else if (used + 2 < len)
+				snprintf(msg + used, len - used, ", %s", s->targets[i]);
+			n++;
+		}
+	}
+	if (n && say) {
+		size_t used = strlen(msg);
+		if (used + 2 < len)
+			snprintf(msg + used, len - used, " (Space unmarks)");
 	}
 }
 
@@ -96,7 +110,7 @@ int remember_save(struct app *a, char *err, size_t len)
 	s->steady = a->steady_on;
 	s->span = a->span >= 0 ? a->span : 0;
 	s->round_s = a->round_s;
-	if (!a->replay) {
+	if (!a->replay && !a->replay_dir[0]) {
 		s->ntargets = 0;
 		for (int i = 0; i < a->ndrows && s->ntargets < SETTINGS_MAX_TARGETS; i++)
 			if (a->drows[i].marked)
@@ -104,6 +118,8 @@ int remember_save(struct app *a, char *err, size_t len)
 					 a->drows[i].path);
 		s->nform = 0;
 		for (int i = 0; i < FORM_NFIELDS && s->nform < SETTINGS_MAX_FORM; i++) {
+			if (!a->form[i].key)
+				continue;
 			snprintf(s->form[s->nform].key, sizeof(s->form[0].key), "%s",
 				 a->form[i].key);
 			snprintf(s->form[s->nform++].val, SETTINGS_VAL_MAX, "%s", a->form[i].val);

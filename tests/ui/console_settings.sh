@@ -34,6 +34,7 @@ ok "settings saved on quit"
 
 u_start 120 40 "$NVS_BIN" --results "$T_TMP/res"
 u_wait 'targets marked: 1' 10
+u_wait "marked as last time: $LOOP" 5 # said, not silently marked
 u_screen | grep -Eq "^\\* +$name " || fail "remembered target not marked"
 u_screen | grep -q '| mono log' || fail "theme / log scale not restored"
 u_screen | grep -Eq 'runtime +7s' || fail "form value not restored"
