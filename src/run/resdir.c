@@ -60,6 +60,7 @@ int resdir_row_parse(const char *line, enum resdir_table t, struct resdir_row *q
 	q->p99_us = m[5];
 	q->max_us = m[6];
 	q->cpu_pct = m[7];
+	q->asked = t == RESDIR_TABLE_RATE ? v[1] : NAN;
 	return 0;
 }
 

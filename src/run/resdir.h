@@ -61,6 +61,7 @@ struct resdir_row {
 	double bw;			/* both directions; bytes/s */
 	double mean_us, p99_us, max_us; /* NAN when unknown */
 	double cpu_pct;			/* worker CPU, % of the runtime; NAN unknown */
+	double asked; /* a rate-curve point: the rate asked, IOPS (0: the max run); NAN otherwise */
 };
 
 struct result;

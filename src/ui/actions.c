@@ -433,6 +433,38 @@ const char *form_key(const struct form_field *f)
 	return f->key;
 }
 
+const char *form_value(const struct form_field *f)
+{
+	if (!strcmp(f->key, "ioengine") && !strcmp(f->val, "passthrough"))
+		return "io_uring_cmd";
+	return f->val;
+}
+
+/* The form's passthrough engine: each marked namespace becomes its
+ * generic node (/dev/ngXnY, the row under it).  0, or -EINVAL with the
+ * reason shown. */
+static int passthrough_targets(struct app *a, struct spec *job)
+{
+	for (unsigned t = 0; t < job->ntargets; t++) {
+		int i = devrows_find(a->drows, a->ndrows, job->targets[t]);
+		if (i < 0) /* added by path: a generic node is listed as itself */
+			for (int k = 0; k < a->ndrows; k++)
+				if (!strcmp(a->drows[k].path, job->targets[t]))
+					i = k;
+		const char *ng = devrows_generic(a->drows, a->ndrows, i);
+		if (!ng) {
+			app_message(
+			    a, ROLE_ERROR,
+			    "engine passthrough: %.100s is not an NVMe namespace with a "
+			    "generic device; mark an NVMe namespace, or set engine io_uring",
+			    job->targets[t]);
+			return -EINVAL;
+		}
+		snprintf(job->targets[t], sizeof(job->targets[t]), "%s", ng);
+	}
+	return 0;
+}
+
 void app_launch_form(struct app *a)
 {
 	if (a->demo) {
@@ -456,11 +488,16 @@ void app_launch_form(struct app *a)
 		char err[200] = "";
 		if (!a->form[i].val[0])
 			continue;
-		if (spec_set(job, form_key(&a->form[i]), a->form[i].val, err, sizeof(err))) {
+		if (spec_set(job, form_key(&a->form[i]), form_value(&a->form[i]), err,
+			     sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", a->form[i].label, err);
 			free(job);
 			return;
 		}
+	}
+	if (job->ioengine == ENGINE_IO_URING_CMD && passthrough_targets(a, job)) {
+		free(job);
+		return;
 	}
 	/* the form's runtime is how long to run (fio's time_based) */
 	if (job->runtime_ns)

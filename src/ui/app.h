@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "config/preset.h"
+#include "config/settings.h"
 #include "dev/devmodel.h"
 #include "io/spec.h"
 #include "stats/collect.h"
@@ -36,7 +37,7 @@ enum prompt {
 	PROMPT_STOP,	/* y/n: stop the running plan */
 };
 
-#define FORM_NFIELDS 9
+#define FORM_NFIELDS 10
 
 struct form_field {
 	const char *key; /* spec_set key */
@@ -45,6 +46,15 @@ struct form_field {
 };
 
 /* One health reading for the health strip (t first, as in struct point). */
+/* A button of the key bar (status line): @key then @what; a click runs
+ * @code (a character, or -KEY_*), or @code2 when on @key's second character
+ * ("+-": zoom in / out). */
+struct keybtn {
+	const char *key, *what;
+	int code, code2;
+};
+#define KEYS_BAR_MAX 12
+
 struct health_pt {
 	double t;
 	double temp_c;	 /* NAN when not valid */
@@ -77,6 +87,8 @@ struct app {
 	bool dirty[PANE_COUNT];
 	WINDOW *input, *overlay;
 	int focus; /* PANE_DEVICES, PANE_LAUNCH or PANE_FORM */
+	int bar_end[KEYS_BAR_MAX]; /* x after each key-bar button drawn */
+	int nbar;
 	bool help;
 	struct bcanvas canvas;
 
@@ -167,6 +179,9 @@ struct app {
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
 
+	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
+	struct settings *remembered;
+
 	/* the check view (checkui.c), NULL when not shown */
 	struct checkui *chk;
 
@@ -205,6 +220,9 @@ bool app_needs_token(const char *t);
 void app_ask_token(struct app *a, const char *what, const char *target);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
+/* The spec_set value of form field @f: the engine field's "passthrough"
+ * is io_uring_cmd; every other value as it is. */
+const char *form_value(const struct form_field *f);
 /* Rescans devices, keeping the marks. */
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
@@ -236,6 +254,17 @@ void keys_handle(struct app *a, int ch, bool is_key);
 /* The help lines of the key table ("KEYS      what"), at most @max; the
  * count. */
 int keys_help(char (*lines)[48], int max);
+/* Moves the cursor of the focused setup list (Devices, Presets, the form)
+ * by @d rows, clamped. */
+void keys_move(struct app *a, int d);
+/* The key bar of the current screen: its buttons in *@out, the count. */
+int keys_bar(const struct app *a, const struct keybtn **out);
+/* A mouse event at screen cell (@y, @x): a click (MOUSE_CLICK) selects
+ * the row and pane under it or runs the key-bar button (as its key would,
+ * through the one action table); the wheel moves a setup list or scrolls
+ * the time axis.  Ignored while a prompt is open. */
+enum mouse_ev { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev);
 
 /* ---- panes.c ---- */
 /* Draws pane @p into its window (erased first). */

@@ -34,6 +34,7 @@
 #include "ui/esckey.h"
 #include "ui/console.h"
 #include "run/resdir.h"
+#include "ui/remember.h"
 
 static atomic_int sig_quit;
 static atomic_bool term_active;
@@ -491,6 +492,7 @@ static void app_free(struct app *a)
 	replay_free(a->rp);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
+	free(a->remembered);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
 	free(a);
@@ -562,6 +564,24 @@ static void read_escape(struct app *a)
 		keys_handle(a, 27, false);
 		return;
 	}
+	if (n == 2 && seq[0] == '[' && seq[1] == 'M') {
+		/* an X10 mouse report curses did not decode: 3 raw bytes
+		 * (button, column, row + 32 each), never letters */
+		int b[3], i;
+		for (i = 0; i < 3; i++) {
+			if (wget_wch(a->input, &c) != OK)
+				return;
+			b[i] = (int)c - 32;
+		}
+		int y = b[2] - 1, x = b[1] - 1;
+		if (y < 0 || x < 0 || (b[0] & 32)) /* motion: ignored */
+			return;
+		if (b[0] & 64)
+			keys_mouse(a, y, x, b[0] & 1 ? MOUSE_WHEEL_DOWN : MOUSE_WHEEL_UP);
+		else if ((b[0] & 3) == 0)
+			keys_mouse(a, y, x, MOUSE_CLICK);
+		return;
+	}
 	int k = n < sizeof(seq) ? esckey_decode(seq, n) : 0;
 	if (k)
 		keys_handle(a, k, true);
@@ -622,6 +642,10 @@ int console_run(const struct console_opts *o)
 		app_free(a);
 		return NVS_EXIT_USAGE;
 	}
+	char smsg[300];
+	remember_load(a, o, smsg, sizeof(smsg));
+	if (smsg[0])
+		app_message(a, ROLE_WARN, "%s", smsg);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
 		app_free(a);
@@ -646,6 +670,12 @@ int console_run(const struct console_opts *o)
 	set_escdelay(25);
 	a->input = newwin(1, 1, 0, 0);
 	keypad(a->input, TRUE);
+	/* the mouse, where the terminal has one (else mousemask gives 0 and no
+	 * KEY_MOUSE comes): presses at once, no click timing */
+	if (!o->no_mouse) {
+		mouseinterval(0);
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	}
 	apply_colours(a);
 	a->cpu = cpu_new();
 	if (a->pexec)
@@ -674,6 +704,8 @@ int console_run(const struct console_opts *o)
 	delscreen(scr);
 	if (dir[0])
 		printf("nvscope: results in %s\n", dir);
+	if (remember_save(a, err, sizeof(err)))
+		fprintf(stderr, "nvscope: settings not saved: %s\n", err);
 	app_free(a);
 	return sig ? 128 + sig : NVS_EXIT_OK;
 }

@@ -19,7 +19,7 @@ static const struct {
     {"bs", "bs / bssplit", "4k"},  {"iodepth", "iodepth (list)", "32"},
     {"numjobs", "jobs", "1"},	   {"runtime", "runtime", "60s"},
     {"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
-    {"ramp_time", "ramp", "0"},
+    {"ramp_time", "ramp", "0"},	   {"ioengine", "engine", "io_uring"},
 };
 
 void panes_form_init(struct app *a)
@@ -109,13 +109,10 @@ static void pane_title(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
-struct keyhelp {
-	const char *key, *what;
-};
-
 static void pane_status(struct app *a, WINDOW *w)
 {
 	draw_fill(a, w, 0, ROLE_STATUS);
+	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
 		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
@@ -128,27 +125,14 @@ static void pane_status(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
 		return;
 	}
-	static const struct keyhelp setup[] = {
-	    {"F1", "Help"},   {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
-	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
-	};
-	static const struct keyhelp live[] = {
-	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"r", "Round"},
-	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
-	};
-	static const struct keyhelp replay[] = {
-	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
-	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
-	};
-	struct source_info in;
-	app_source_info(a, &in);
-	bool cursor = in.valid & SOURCE_HAS_CURSOR; /* a replay's keys */
-	const struct keyhelp *k = cursor ? replay : a->screen == SCREEN_SETUP ? setup : live;
-	int n = cursor ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
+	const struct keybtn *k;
+	int n = keys_bar(a, &k);
 	int x = 0;
-	for (int i = 0; i < n && x < a->cols; i++) {
+	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		a->bar_end[a->nbar++] = x;
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
 	}
 }
@@ -500,23 +484,28 @@ static void pane_qd(struct app *a, WINDOW *w)
 	const char *kind = in.step_kind;
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth", in.rows_from);
-	/* columns: QD and six values; when they do not all fit, max, then
-	 * MB/s, then mean are left out (never a value cut to a wrong one) */
-	static const int cw[6] = {9, 10, 9, 9, 9, 6};
-	static const char *const chead[6] = {"IOPS", "MB/s", "mean", "p99", "max", "CPU%"};
-	bool show[6] = {true, true, true, true, true, true};
+	/* columns: QD and six values (a rate curve: and the asked rate, the
+	 * achieved % of it); when they do not all fit, max, then MB/s, then
+	 * mean are left out (never a value cut to a wrong one) */
+	bool rate = !strcmp(kind, "rate-curve");
+	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
+	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
+					     "max",  "CPU%", "asked", "%ask"};
+	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
+	bool show[8] = {true, true, true, true, true, true, rate, rate};
 	static const int drop[3] = {4, 1, 2};
 	int need = 5;
-	for (int k = 0; k < 6; k++)
-		need += cw[k];
+	for (int k = 0; k < 8; k++)
+		need += show[k] ? cw[k] : 0;
 	for (int d = 0; d < 3 && need > wd; d++) {
 		show[drop[d]] = false;
 		need -= cw[drop[d]];
 	}
 	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
-	for (int k = 0; k < 6; k++)
-		if (show[k])
-			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[k], chead[k]);
+	for (int o = 0; o < 8; o++)
+		if (show[order[o]])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+				       chead[order[o]]);
 	int cur, n = src->ops->nrows(src->ctx, &cur);
 	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
 	if (cur < first)
@@ -528,8 +517,15 @@ static void pane_qd(struct app *a, WINDOW *w)
 			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
-		char c[6][24];
+		char c[8][24];
 		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		if (rate && q.asked > 0) { /* asked vs achieved */
+			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
+			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
+		} else { /* the max run asks for no rate */
+			snprintf(c[6], 24, "-");
+			snprintf(c[7], 24, "-");
+		}
 		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
 		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
 		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
@@ -543,7 +539,8 @@ static void pane_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		for (int k = 0; k < 6 && x < wd; k++) {
+		for (int o = 0; o < 8 && x < wd; o++) {
+			int k = order[o];
 			if (!show[k])
 				continue;
 			int pad = cw[k] - draw_width(c[k]);
@@ -576,6 +573,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	const struct series *s = app_series(a, -1);
 	const struct point *lp = now_point(s);
 	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
+	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
 	uint64_t errors = 0;
 	for (size_t k = 0; k < s->n; k++) {
 		const struct point *pt = &s->pt[k];
@@ -586,6 +584,8 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		for (int d = 0; d < 2; d++) {
 			io[d] += pt->iops[d] * pt->dt;
 			by[d] += pt->bw[d] * pt->dt;
+			if (!isnan(pt->lat_mean_us[d]))
+				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
 		}
 		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
 		if (!isnan(pt->lat_mean_all_us) && n > 0) {
@@ -602,7 +602,19 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	const struct source *src = &sv;
 	struct source_info in;
 	src->ops->info(src->ctx, &in);
+	/* a mixed workload: each direction's latency apart */
+	bool mixed = io[0] > 0 && io[1] > 0;
+	double dmean[2], dp99[2] = {NAN, NAN};
+	for (int d = 0; d < 2; d++)
+		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
 	if (in.valid & SOURCE_HAS_HIST) { /* the run's full histograms */
+		for (int d = 0; d < 2; d++) {
+			const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
+			if (hd && hd->n) {
+				dmean[d] = hist_mean(hd) / 1e3;
+				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
+			}
+		}
 		struct lat_all l;
 		result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
 				&l);
@@ -631,8 +643,21 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
-	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
-	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	if (mixed) {
+		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
+		for (int m = 0; m < 2; m++)
+			for (int d = 0; d < 2; d++) {
+				double now = lp && lp->iops[d] > 0
+						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
+						 : NAN;
+				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
+					   UNIT_US);
+			}
+	} else {
+		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
+			   UNIT_US);
+		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	}
 	if (y < h - 2)
 		number_row(a, w, y++, "p99.99",
 			   lp && in.valid & SOURCE_HAS_IVAL_PCT

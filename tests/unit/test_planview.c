@@ -57,12 +57,14 @@ START_TEST(test_rows)
 			 0);
 	ck_assert_uint_eq(q.qd, 25);
 	ck_assert_double_eq_tol(q.iops, 17609.7, 1e-9);
+	ck_assert_double_eq_tol(q.asked, 17611.1, 1e-9); /* asked vs achieved */
 	ck_assert_int_eq(resdir_row_parse("max,0,70444.4,70444.4,0.0,288.540,227.11,1171.46,"
 					  "24989.33,33.6\n",
 					  RESDIR_TABLE_RATE, &q),
 			 0);
 	ck_assert_uint_eq(q.qd, 0);
 	ck_assert_double_eq_tol(q.iops, 70444.4, 1e-9);
+	ck_assert_double_eq(q.asked, 0);
 	ck_assert_int_eq(resdir_row_parse("qd,iops,read_iops\n", RESDIR_TABLE_QD, &q), -EINVAL);
 	ck_assert_int_eq(resdir_row_parse("point,target_iops\n", RESDIR_TABLE_RATE, &q), -EINVAL);
 	ck_assert_int_eq(resdir_row_parse("32,93428\n", RESDIR_TABLE_QD, &q), -EINVAL);
