@@ -42,6 +42,7 @@ struct wstate {
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
 	bool measuring, stopping;
+	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;
