@@ -18,6 +18,7 @@ static const char *const fmt_names[] = {
     [TRACE_IOLOG3] = "fio iolog v3",
     [TRACE_MSR_CSV] = "SNIA/MSR CSV",
     [TRACE_BLKTRACE] = "blktrace",
+    [TRACE_FTRACE] = "tracefs block_rq_issue",
 };
 
 const char *trace_fmt_name(enum trace_fmt f)
