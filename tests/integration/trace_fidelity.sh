@@ -27,6 +27,10 @@ fio --name=known --filename="$a" --rw=randrw --bssplit=4k/50:16k/30:64k/20 --dir
 	>/dev/null || fail "fio on A"
 wait $rp || { cat "$T_TMP/ra.txt"; fail "record A exited"; }
 cat "$T_TMP/ra.txt"
+# NVS_TRACE_VIA=blktrace (trace_blktrace.sh): both captures by blktrace itself
+if [ "${NVS_TRACE_VIA:-}" = blktrace ]; then
+	grep -q "via blktrace;" "$T_TMP/ra.txt" || fail "A not recorded by blktrace"
+fi
 
 # B: the replay, recorded
 command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
@@ -39,6 +43,9 @@ sleep 0.7
 	--output-format=json --output "$T_TMP/replay.json" >"$T_TMP/run.txt" 2>&1 ||
 	{ cat "$T_TMP/run.txt"; fail "replay exited"; }
 wait $rp || { cat "$T_TMP/rb.txt"; fail "record B exited"; }
+if [ "${NVS_TRACE_VIA:-}" = blktrace ]; then
+	grep -q "via blktrace;" "$T_TMP/rb.txt" || fail "B not recorded by blktrace"
+fi
 s1=($(cat /sys/block/$name/stat))
 grep "^trace:" "$T_TMP/run.txt"
 
