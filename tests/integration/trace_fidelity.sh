@@ -11,7 +11,9 @@
 #    sequence B may hold reads only (write-safety and udev probes);
 #  - arrival times relative to the first I/O: |B - A| per I/O, p50 within
 #    TOL_MS (10 ms; the figures are printed, docs/traces.md has measured ones);
-#  - B's capture counts what /sys/block/B/stat counts over the same window.
+#  - B's capture counts the writes /sys/block/B/stat counts over the same
+#    window, and at most the reads it counts (other programs' probes may
+#    fall between the stat and capture windows' edges).
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 TOL_MS=${TOL_MS:-10}
@@ -86,10 +88,13 @@ def load_raw(p, tasks):
     return out, other
 A, B = load(sys.argv[1]), load(sys.argv[2])
 tol, kr, kw, qd = float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[7])
-# the kernel's counts: every task's I/O in the window (B's iolog holds them all)
+# the kernel's counts: every task's I/O in the window (B's iolog holds them
+# all).  Writes are the replay's alone: exact.  Reads: other programs' probes
+# may fall just outside the capture window but inside the stat window, so
+# the kernel counts at least the capture's reads (the difference is printed)
 nr = sum(1 for x in B if x[1] == "read"); nw = sum(1 for x in B if x[1] == "write")
 print("kernel /sys/block stat over the window: %d reads %d writes; capture: %d %d" % (kr, kw, nr, nw))
-assert (kr, kw) == (nr, nw), "capture and kernel counts differ"
+assert kw == nw and kr >= nr, "capture and kernel counts differ"
 # the sequences: A's capture (what the replay replays) against the I/O the
 # replay's tasks issued on B (its worker io/N, io_uring's workers, the block
 # layer's kworkers); other programs' probes of B are not the replay's
