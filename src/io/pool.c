@@ -21,7 +21,7 @@ struct pool {
 	bool started, joined;
 	struct sample *scratch; /* consumer's copy buffer for pool_drain */
 	struct trace *trace;    /* read_iolog: loaded before the run */
-	struct iolog *iolog;    /* write_iolog, NULL without */
+	struct iolog *iolog;	/* write_iolog, NULL without */
 };
 
 /* Parses "0-3,6" into a CPU list. */

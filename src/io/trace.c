@@ -13,17 +13,21 @@
 #include "io/trace.h"
 #include "io/trace_priv.h"
 
-static const char *const fmt_names[] = {
-    [TRACE_IOLOG2] = "fio iolog v2",
-    [TRACE_IOLOG3] = "fio iolog v3",
-    [TRACE_MSR_CSV] = "SNIA/MSR CSV",
-    [TRACE_BLKTRACE] = "blktrace",
-    [TRACE_FTRACE] = "tracefs block_rq_issue",
-};
-
 const char *trace_fmt_name(enum trace_fmt f)
 {
-	return (unsigned)f < sizeof(fmt_names) / sizeof(fmt_names[0]) ? fmt_names[f] : "?";
+	switch (f) {
+	case TRACE_IOLOG2:
+		return "fio iolog v2";
+	case TRACE_IOLOG3:
+		return "fio iolog v3";
+	case TRACE_MSR_CSV:
+		return "SNIA/MSR CSV";
+	case TRACE_BLKTRACE:
+		return "blktrace";
+	case TRACE_FTRACE:
+		return "tracefs block_rq_issue";
+	}
+	return "?";
 }
 
 int trace_fail(char *err, size_t errlen, const char *fmt, ...)
