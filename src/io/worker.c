@@ -633,9 +633,12 @@ static void run(struct worker *w, struct wstate *st)
 				}
 				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
 				if (w->iolog) {
-					struct iolog_rec r = {
-					    .t_ns = now, .off = off, .len = len, .dir = (uint8_t)dir};
-					r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+					struct iolog_rec r = {.t_ns = now,
+							      .off = off,
+							      .len = len,
+							      .dir = (uint8_t)dir};
+					r.file =
+					    (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
 					spsc_push(w->iolog, &r); /* full: dropped, counted */
 				}
 				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
