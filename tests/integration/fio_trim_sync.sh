@@ -14,7 +14,8 @@
 #   (at most one per sync: the block layer merges concurrent flushes) and
 #   none without it; fdatasync=2 likewise; sync=1 / sync=dsync: flushes
 #   with no fsync issued (O_SYNC writes on a write-back cache); end_fsync=1:
-#   a flush at the end, outside the sync section.
+#   a flush at the end, outside the sync section; write_iolog logs trims
+#   and syncs as fio does.
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 t_loop 64M
@@ -159,3 +160,11 @@ print(f"end_fsync: nvscope writes={W} syncs={S} | kernel flushes={d[15]}")
 assert S == 0 and d[15] >= 1, "end_fsync made no flush"
 '
 ok "end_fsync=1: a flush after the writes, not in the sync section"
+
+# write_iolog names trims and syncs as fio does ("trim OFF LEN", "sync")
+"$NVS_BIN" run --target "$LOOP" --rw=trimwrite --bs=64k --size=1M --fsync=2 \
+	--write_iolog="$T_TMP/tw.iolog" -q >"$T_TMP/il.out" 2>&1 || fail "iolog run: $(cat "$T_TMP/il.out")"
+[ "$(grep -c " trim " "$T_TMP/tw.iolog")" -eq 16 ] || fail "iolog trims: $(head "$T_TMP/tw.iolog")"
+[ "$(grep -c " write " "$T_TMP/tw.iolog")" -eq 16 ] || fail "iolog writes"
+grep -q " sync " "$T_TMP/tw.iolog" || fail "iolog has no sync"
+ok "write_iolog: trim, write and sync entries"
