@@ -27,6 +27,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "base/num.h"
 #include "dev/safety.h"
 #include "report/csv.h"
@@ -257,6 +258,20 @@ static void health_tick(struct app *a)
 		}
 		push_health(a, p);
 		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
+		if (r.ok && p.crit != a->last_crit) { /* a health change is an event */
+			uint8_t added = p.crit & (uint8_t)~a->last_crit;
+			char txt[200];
+			dev_cw_text(added ? added : p.crit, txt, sizeof(txt));
+			if (added)
+				app_event(a, ROLE_ERROR, "%s: critical warning: %s", a->health_path,
+					  txt);
+			else if (!p.crit)
+				app_event(a, ROLE_OK, "%s: critical warning cleared", a->health_path);
+			else
+				app_event(a, ROLE_WARN, "%s: critical warning now: %s",
+					  a->health_path, txt);
+			a->last_crit = p.crit;
+		}
 	}
 }
 
@@ -313,16 +328,20 @@ static void tick(struct app *a, double dt)
 		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
-	} else if (!a->paused && a->replay_ser.n) {
+	} else if (a->replay_ser.n) {
 		double end = a->replay_ser.pt[a->replay_ser.n - 1].t;
-		size_t before = app_series(a, -1)->n;
-		a->replay_t += dt * a->speed;
-		if (a->replay_t >= end) {
+		if (!a->paused)
+			a->replay_t += dt * a->speed;
+		if (a->replay_t >= end && !a->paused) {
 			a->replay_t = end;
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
-		if (app_series(a, -1)->n != before) {
+		if (a->replay_plan)
+			planui_replay_tick(a);
+		/* after playing on or a seek (g, G): the verdict of the rounds
+		 * up to the play position, never the one from before */
+		if (app_series(a, -1)->n != a->ss_n) {
 			dirty_live(a);
 			steady_update(a);
 		}
@@ -369,6 +388,8 @@ static void draw(struct app *a)
 			panes_draw_help(a);
 		else if (a->prompt == PROMPT_DESTROY && any)
 			panes_draw_confirm(a);
+		else if (a->events_on && any)
+			panes_draw_events(a);
 	}
 	memset(a->dirty, 0, sizeof(a->dirty));
 	doupdate();
@@ -493,6 +514,23 @@ static void load_health(struct app *a, const char *dir)
 		snprintf(a->health_path, sizeof(a->health_path), "(recorded)");
 }
 
+/* DIR/state.json says the plan finished (then it is played, not followed). */
+static bool plan_finished(const char *dir)
+{
+	char path[600], buf[4096];
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	bool fin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "finished"));
+	cJSON_Delete(o);
+	return fin;
+}
+
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
@@ -502,7 +540,8 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	if (!access(path, R_OK)) {
 		snprintf(path, sizeof(path), "%s/plan.ini", dir);
 		if (!access(path, R_OK))
-			return planui_follow(a, dir, err, len);
+			return plan_finished(dir) ? planui_replay_load(a, dir, err, len)
+						  : planui_follow(a, dir, err, len);
 	}
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	int ret = csv_read_series(path, &a->replay_ser, err, len);
@@ -533,6 +572,7 @@ static void app_free(struct app *a)
 	a->hmon = NULL;
 	planui_free(a);
 	checkui_free(a);
+	evlist_free(a->events);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])

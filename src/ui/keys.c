@@ -417,6 +417,13 @@ static bool act_steady(struct app *a)
 	return true;
 }
 
+static bool act_events(struct app *a)
+{
+	a->events_on = !a->events_on;
+	app_dirty_all(a);
+	return true;
+}
+
 static bool act_page_next(struct app *a)
 {
 	a->tgt_page++;
@@ -436,6 +443,7 @@ static bool act_play(struct app *a)
 	a->paused = !a->paused;
 	if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
 		a->replay_t = 0;
+	a->dirty[PANE_TITLE] = true;
 	return true;
 }
 
@@ -488,6 +496,7 @@ static const struct action {
     {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen"},
     {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)"},
     {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw"},
+    {{'E'}, K_ALL, act_events, "E", "event list (on / off)"},
     /* replay before the live meanings of the same keys */
     {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause"},
     {{'['}, K_REPLAY, act_slower, "[", "replay: half speed"},

@@ -97,8 +97,8 @@ static void pane_title(struct app *a, WINDOW *w)
 	char step[96] = "";
 	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
 	if (a->plan && a->pview)
-		snprintf(step, sizeof(step), " step %u/%u %.60s", planview_cur(a->pview) + 1,
-			 planview_nsteps(a->pview), planview_step_name(a->pview, planview_cur(a->pview)));
+		snprintf(step, sizeof(step), " step %u/%u %.60s", planui_cur(a) + 1,
+			 planview_nsteps(a->pview), planview_step_name(a->pview, planui_cur(a)));
 	else if (!a->replay && st)
 		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
 			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
@@ -568,7 +568,7 @@ static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
 	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
-	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planview_cur(a->pview))
+	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planui_cur(a))
 					       : "";
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
@@ -913,5 +913,68 @@ void panes_draw(struct app *a, enum pane_id p)
 	wbkgdset(w, ' ' | a->attr[ROLE_NORMAL] | COLOR_PAIR(a->pair[ROLE_NORMAL]));
 	werase(w);
 	pane_fn[p](a, w);
+	wnoutrefresh(w);
+}
+
+/* Bytes of the first @cols code points of @s (at most its length). */
+static int utf8_prefix(const char *s, int cols)
+{
+	const char *p = s;
+	while (*p && cols-- > 0) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+	}
+	return (int)(p - s);
+}
+
+void panes_draw_events(struct app *a)
+{
+	/* the last events, newest at the bottom, above the status bar; a long
+	 * one goes on over the next rows (never cut) */
+	int bw = a->cols, bh = a->rows / 2;
+	if (bh < 4 || bw < 20)
+		return;
+	if (a->overlay)
+		delwin(a->overlay);
+	a->overlay = newwin(bh, bw, a->rows - 1 - bh, 0);
+	if (!a->overlay)
+		return;
+	WINDOW *w = a->overlay;
+	for (int y = 0; y < bh; y++)
+		draw_fill(a, w, y, ROLE_NORMAL);
+	size_t n = evlist_count(a->events);
+	char right[48];
+	snprintf(right, sizeof(right), "%zu of %zu  E closes", n, evlist_total(a->events));
+	draw_header(a, w, "Events", right);
+	int tw = bw - 10; /* "HH:MM:SS " then the text */
+	int y = bh - 1;
+	if (!n)
+		draw_str(a, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
+	for (size_t k = n; k-- > 0 && y >= 1;) {
+		const struct evlist_item *e = evlist_get(a->events, k);
+		int len = draw_width(e->text), lines = tw > 0 ? (len + tw - 1) / tw : 1;
+		if (lines < 1)
+			lines = 1;
+		if (y - lines + 1 < 1)
+			break; /* only whole events */
+		char ts[16];
+		struct tm tm;
+		strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&e->t, &tm));
+		int top = y - lines + 1;
+		draw_str(a, w, top, 0, 9, ROLE_DIM, ts);
+		const char *p = e->text;
+		for (int l = 0; l < lines; l++) {
+			int b = utf8_prefix(p, tw);
+			char chunk[1024];
+			if (b >= (int)sizeof(chunk))
+				b = utf8_prefix(p, 200);
+			memcpy(chunk, p, (size_t)b);
+			chunk[b] = '\0';
+			draw_str(a, w, top + l, 9, tw, e->role, chunk);
+			p += b;
+		}
+		y = top - 1;
+	}
 	wnoutrefresh(w);
 }

@@ -22,18 +22,16 @@ void steady_update(struct app *a)
 	bool was_attained = a->sv.attained > 0;
 	a->ss_origin = 0;
 	if (a->have_prounds) {
-		/* replay: the rounds that ended by the play position */
+		/* replay: the rounds that ended by the play position (also after
+		 * a seek: computed from the rounds, never kept from before) */
 		const struct series *s = app_series(a, -1);
 		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
-		bool at_end = a->replay && a->replay_ser.n &&
-			      now >= a->replay_ser.pt[a->replay_ser.n - 1].t;
-		a->rounds.n = 0;
-		/* a round ends a little after its last sample (the pool's stop) */
-		for (size_t i = 0; i < a->prounds.n; i++)
-			if (!a->replay || at_end ||
-			    a->prounds.t1[i] <= now + 0.05 * (a->prounds.t1[i] - a->prounds.t0[i]))
-				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
-					    a->prounds.v[i]);
+		bool at_end = !a->replay || (a->replay_ser.n &&
+					     now >= a->replay_ser.pt[a->replay_ser.n - 1].t);
+		if (rounds_at(&a->prounds, a->pstep_t0, now, at_end, &a->ss, &a->rounds, &a->sv))
+			a->rounds.n = 0;
+		a->ss_origin = a->pstep_t0;
+		a->ss_n = s->n;
 	} else if (a->plan) {
 		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
@@ -44,16 +42,18 @@ void steady_update(struct app *a)
 		a->ss_origin = st ? st->t0 : 0;
 		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
 			a->rounds.n = 0;
+		a->ss_n = s->n;
 	}
-	rounds_steady(&a->rounds, &a->ss, &a->sv);
+	if (!a->have_prounds)
+		rounds_steady(&a->rounds, &a->ss, &a->sv);
 	if (a->sv.left && !a->was_left)
-		app_message(a, ROLE_ERROR,
-			    "WARNING: the drive left steady state (round %zu: range %.1f%%, "
-			    "slope %.1f%%)",
-			    a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
+		app_event(a, ROLE_ERROR,
+			  "WARNING: the drive left steady state (round %zu: range %.1f%%, "
+			  "slope %.1f%%)",
+			  a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
 	else if (a->sv.attained && !was_attained && a->sv.last.attained)
-		app_message(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
-			    a->sv.attained_s - a->ss_origin);
+		app_event(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
+			  a->sv.attained_s - a->ss_origin);
 	a->was_left = a->sv.left;
 	a->dirty[PANE_IOPS] = true;
 }
