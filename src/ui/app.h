@@ -329,6 +329,13 @@ int steady_rows(const struct app *a, int h);
  * rows @y.. of @w, for a strip whose plot area starts at column @lw, is @pw
  * cells wide and shows [@t0, @t1]. */
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1);
+/* The steady-state lines on the IOPS strip: the window average with its
+ * band of +- half the range limit (SNIA's 90 %/110 % lines) and the fitted
+ * least-squares slope line over the window's rounds, as up to @room plot
+ * series into @ser (their points are held until the next call).  Returns
+ * the series added: 0 when there is no valid window (or MB/s is shown). */
+struct plot_ser;
+int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room);
 /* Reads @dir/rounds.csv (and the rule of @dir/steady.json unless given on
  * the command line) into a->prounds: a plan's precondition step.  0, or
  * -ENOENT when there is none. */

@@ -413,6 +413,7 @@ void planui_replay_tick(struct app *a)
 		    (a->pstep_start[i + 1] > a->pstep_start[i] || i == n - 1))
 			k = i;
 	bool fin = planui_finished(a);
+	a->dirty[PANE_STEPS] = true; /* progress and ETA at the play position */
 	if (k == a->rstep && fin == a->pv_fin)
 		return;
 	/* played on: the results of the steps it went past, as events */
