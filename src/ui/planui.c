@@ -644,8 +644,10 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		if (now)
 			draw_fill(a, w, 1 + r, ROLE_SELECTED);
 		int x = draw_fmt(a, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
-		x += draw_str(a, w, 1 + r, x, wd - x - 1, now ? ROLE_SELECTED : ROLE_NORMAL,
-			      planview_step_name(a->pview, i));
+		char name[200]; /* a name that does not fit ends in an ellipsis */
+		devrows_fit(name, sizeof(name), planview_step_name(a->pview, i), wd - x - 1,
+			    a->ascii);
+		x += draw_str(a, w, 1 + r, x, wd - x - 1, now ? ROLE_SELECTED : ROLE_NORMAL, name);
 		char pc[4][96];
 		int roles[4];
 		int np = step_pieces(a, i, done, now, pc, roles);
