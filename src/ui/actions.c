@@ -276,6 +276,9 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 		return;
 	}
 	a->nruns++;
+	a->run_writes = false;
+	for (unsigned i = 0; i < n; i++)
+		a->run_writes |= spec_writes(&jobs[i]);
 	a->plan = false; /* a plan shown before gives way */
 	a->have_prounds = false;
 	a->nrqd = 0;

@@ -116,6 +116,7 @@ struct app {
 	char pending_log[1024]; /* overrides, for events.log once started */
 	char run_name[64];
 	unsigned nruns; /* runs started so far (results directory names) */
+	bool run_writes; /* the workload writes: rescan the devices at its end */
 
 	/* view of the time axis */
 	bool log, mbps;

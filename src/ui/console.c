@@ -317,8 +317,11 @@ static void tick(struct app *a, double dt)
 			if (st == SESS_FAILED)
 				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
 			else if (st == SESS_DONE)
-				app_message(a, ROLE_OK, "done: results in %s",
-					    session_dir(a->sess));
+				app_event(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
+			/* a workload that wrote (a fill): the Devices pane shows
+			 * the new usage */
+			if ((st == SESS_FAILED || st == SESS_DONE) && a->run_writes)
+				app_rescan(a);
 			last_state = st;
 			dirty_live(a);
 		}
