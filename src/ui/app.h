@@ -161,8 +161,8 @@ struct app {
 	struct steady_view sv;
 	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
-	size_t ss_n;	  /* points of the series at the last steady_update */
-	double pstep_t0;  /* a plan replay: the shown step's start on its axis */
+	size_t ss_n;	 /* points of the series at the last steady_update */
+	double pstep_t0; /* a plan replay: the shown step's start on its axis */
 
 	/* a plan: planexec runs it, planview follows its results directory */
 	struct planexec *pexec;
@@ -176,9 +176,9 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
-	unsigned pv_step;	   /* the step last seen current (step results) */
-	bool pv_seen, pv_fin;	   /* pv_step is valid; the end was reported */
-	bool plan_ending;	   /* the plan's end events (to its events.log) */
+	unsigned pv_step;		     /* the step last seen current (step results) */
+	bool pv_seen, pv_fin;		     /* pv_step is valid; the end was reported */
+	bool plan_ending;		     /* the plan's end events (to its events.log) */
 	struct planres pres[PLAN_MAX_STEPS]; /* results of the finished steps */
 	bool pres_ok[PLAN_MAX_STEPS];
 	/* replay of a whole plan directory: its steps played one after another */

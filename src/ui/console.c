@@ -266,7 +266,8 @@ static void health_tick(struct app *a)
 				app_event(a, ROLE_ERROR, "%s: critical warning: %s", a->health_path,
 					  txt);
 			else if (!p.crit)
-				app_event(a, ROLE_OK, "%s: critical warning cleared", a->health_path);
+				app_event(a, ROLE_OK, "%s: critical warning cleared",
+					  a->health_path);
 			else
 				app_event(a, ROLE_WARN, "%s: critical warning now: %s",
 					  a->health_path, txt);

@@ -349,8 +349,8 @@ static void pane_iops(struct app *a, WINDOW *w)
 	int wd0 = getmaxx(w), h0 = getmaxy(w) - 1;
 	/* the steady-state band and slope line first: the samples over them */
 	if (steady_rows(a, h0))
-		p.nser = steady_overlay(a, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels),
-					p.ser, 2);
+		p.nser =
+		    steady_overlay(a, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels), p.ser, 2);
 	size_t r =
 	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
 	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
@@ -573,8 +573,7 @@ static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
 	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
-	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planui_cur(a))
-					       : "";
+	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planui_cur(a)) : "";
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
 	draw_header(a, w, "Per queue depth",
 		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");

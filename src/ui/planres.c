@@ -35,9 +35,8 @@ static cJSON *read_json(const char *dir, const char *name)
 static double num(const cJSON *o, const char *key, double dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0
-		   ? v->valuedouble
-		   : dflt;
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 ? v->valuedouble
+										    : dflt;
 }
 
 static unsigned unum(const cJSON *o, const char *key)
@@ -122,7 +121,8 @@ unsigned planres_step_units(const struct plan_step *st)
 	case STEP_RATE_CURVE:
 		return st->npoints + 1; /* the maximum first */
 	case STEP_GRID:
-		return (st->nthreads ? st->nthreads : 1) * (st->spec.niodepth ? st->spec.niodepth : 1);
+		return (st->nthreads ? st->nthreads : 1) *
+		       (st->spec.niodepth ? st->spec.niodepth : 1);
 	case STEP_MATRIX:
 		return (st->max_rounds ? st->max_rounds : 1) * st->nmbs * st->nmixes;
 	}
@@ -146,7 +146,8 @@ double planres_eta(const struct plan *p, unsigned cur, double elapsed, bool *unk
 		double s = planres_step_seconds(st);
 		if (s <= 0 && (i > cur || st->kind == STEP_PURGE || st->kind == STEP_FILL))
 			*unknown = true;
-		if (st->kind == STEP_PRECONDITION || (st->kind == STEP_MATRIX && st->max_rounds > 1))
+		if (st->kind == STEP_PRECONDITION ||
+		    (st->kind == STEP_MATRIX && st->max_rounds > 1))
 			*upper = true;
 		if (i == cur)
 			s = s > elapsed ? s - elapsed : 0;

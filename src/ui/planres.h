@@ -11,14 +11,14 @@
 #include "config/plan.h"
 
 struct planres {
-	bool done;	     /* step.json says "done" */
-	bool has_verdict;    /* steady.json (precondition, matrix) was read */
-	bool attained;	     /* steady state reached (has_verdict) */
-	unsigned round;	     /* the round it was reached at (attained) */
-	unsigned rounds;     /* rounds run */
-	unsigned window;     /* the rule's window */
-	bool has_pct;	     /* range_pct/slope_pct of the last window */
-	double avg;	     /* window average */
+	bool done;	  /* step.json says "done" */
+	bool has_verdict; /* steady.json (precondition, matrix) was read */
+	bool attained;	  /* steady state reached (has_verdict) */
+	unsigned round;	  /* the round it was reached at (attained) */
+	unsigned rounds;  /* rounds run */
+	unsigned window;  /* the rule's window */
+	bool has_pct;	  /* range_pct/slope_pct of the last window */
+	double avg;	  /* window average */
 	double range_pct, slope_pct;
 	double range_limit, slope_limit;
 };

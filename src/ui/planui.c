@@ -107,8 +107,8 @@ static void start(struct app *a, const char *confirm, bool force)
 	a->span = 0;
 	a->follow = true;
 	snprintf(a->run_name, sizeof(a->run_name), "%s", a->plan_name);
-	app_event(a, ROLE_OK, "plan %s started on %s (results in %s)", a->plan_name,
-		    a->plan_target, planexec_dir(a->pexec));
+	app_event(a, ROLE_OK, "plan %s started on %s (results in %s)", a->plan_name, a->plan_target,
+		  planexec_dir(a->pexec));
 	app_dirty_all(a);
 }
 
@@ -295,8 +295,8 @@ static void replay_event(struct app *a, unsigned i)
 	if (i >= p->nsteps || i >= PLAN_MAX_STEPS || !a->pres_ok[i])
 		return;
 	planres_verdict(&a->pres[i], verdict, sizeof(verdict));
-	app_event(a, planres_failed(&a->pres[i]) ? ROLE_ERROR : ROLE_OK, "step %u/%u %s: %s",
-		  i + 1, p->nsteps, p->steps[i].name, verdict[0] ? verdict : "done");
+	app_event(a, planres_failed(&a->pres[i]) ? ROLE_ERROR : ROLE_OK, "step %u/%u %s: %s", i + 1,
+		  p->nsteps, p->steps[i].name, verdict[0] ? verdict : "done");
 }
 
 /* The steps that ended since the last frame. */
@@ -528,7 +528,10 @@ void planui_eta(struct app *a, char *buf, size_t len)
 	}
 	double left = planres_eta(p, cur, step_elapsed(a), &unknown, &upper);
 	planres_fmt_dur(left, d, sizeof(d));
-	snprintf(buf, len, "ETA %s%s", unknown ? ">" : upper ? (a->ascii ? "<=" : "\xe2\x89\xa4") : "",
+	snprintf(buf, len, "ETA %s%s",
+		 unknown ? ">"
+		 : upper ? (a->ascii ? "<=" : "\xe2\x89\xa4")
+			 : "",
 		 d);
 }
 
@@ -577,9 +580,9 @@ static int step_pieces(struct app *a, unsigned i, bool done, bool now, char (*pc
 		if (plan_s > 0) {
 			planres_fmt_dur(plan_s, d, sizeof(d));
 			roles[n] = ROLE_DIM;
-			snprintf(pc[n++], 96, " %s%s", st->kind == STEP_PRECONDITION
-							   ? (a->ascii ? "<=" : "\xe2\x89\xa4")
-							   : "",
+			snprintf(pc[n++], 96, " %s%s",
+				 st->kind == STEP_PRECONDITION ? (a->ascii ? "<=" : "\xe2\x89\xa4")
+							       : "",
 				 d);
 		}
 		return n;
@@ -598,7 +601,8 @@ static int step_pieces(struct app *a, unsigned i, bool done, bool now, char (*pc
 		planres_fmt_dur(plan_s > el ? plan_s - el : 0, d, sizeof(d));
 		roles[n] = ROLE_SELECTED;
 		snprintf(pc[n++], 96, " %s%s left",
-			 st->kind == STEP_PRECONDITION ? (a->ascii ? "<=" : "\xe2\x89\xa4") : "", d);
+			 st->kind == STEP_PRECONDITION ? (a->ascii ? "<=" : "\xe2\x89\xa4") : "",
+			 d);
 	} else {
 		planres_fmt_dur(el, d, sizeof(d));
 		roles[n] = ROLE_SELECTED;
@@ -635,7 +639,8 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 	for (int r = 0; r < rows && first + r < (int)n; r++) {
 		unsigned i = (unsigned)(first + r);
 		bool done = fin || i < cur, now = !fin && i == cur;
-		bool failed = done && i < PLAN_MAX_STEPS && a->pres_ok[i] && planres_failed(&a->pres[i]);
+		bool failed =
+		    done && i < PLAN_MAX_STEPS && a->pres_ok[i] && planres_failed(&a->pres[i]);
 		const char *mark = failed ? (a->ascii ? "x" : "\xe2\x9c\x97")
 				   : done ? (a->ascii ? "+" : "\xe2\x9c\x93")
 				   : now  ? (a->ascii ? ">" : "\xe2\x96\xb6")

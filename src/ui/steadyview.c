@@ -36,8 +36,8 @@ void steady_update(struct app *a)
 		 * a seek: computed from the rounds, never kept from before) */
 		const struct series *s = app_series(a, -1);
 		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
-		bool at_end = !a->replay || (a->replay_ser.n &&
-					     now >= a->replay_ser.pt[a->replay_ser.n - 1].t);
+		bool at_end = !a->replay ||
+			      (a->replay_ser.n && now >= a->replay_ser.pt[a->replay_ser.n - 1].t);
 		if (rounds_at(&a->prounds, a->pstep_t0, now, at_end, &a->ss, &a->rounds, &a->sv))
 			a->rounds.n = 0;
 		a->ss_origin = a->pstep_t0;
@@ -256,8 +256,8 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 		band[3 * k + 2] = (struct ovpt){t, (float)(avg + half)};
 		line[k] = (struct ovpt){t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
 	}
-	ser[0] = (struct plot_ser){band, 3 * n, sizeof(struct ovpt), offsetof(struct ovpt, v),
-				   ROLE_DIM};
+	ser[0] =
+	    (struct plot_ser){band, 3 * n, sizeof(struct ovpt), offsetof(struct ovpt, v), ROLE_DIM};
 	ser[1] = (struct plot_ser){line, n, sizeof(struct ovpt), offsetof(struct ovpt, v),
 				   (uint8_t)(sv->last.attained ? ROLE_OK : ROLE_WARN)};
 	return 2;
