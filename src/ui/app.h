@@ -308,7 +308,8 @@ bool planui_finished(const struct app *a);
 /* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
  * may end sooner), "done" at the end. */
 void planui_eta(struct app *a, char *buf, size_t len);
-/* The event-list overlay (key E) over the live screen's strips. */
+/* ---- evview.c ---- */
+/* The event-list overlay (key E) over the lower half of the screen. */
 void panes_draw_events(struct app *a);
 /* Stops and joins a running plan, frees the plan state. */
 void planui_free(struct app *a);
