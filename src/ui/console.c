@@ -543,9 +543,12 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	snprintf(path, sizeof(path), "%s/state.json", dir);
 	if (!access(path, R_OK)) {
 		snprintf(path, sizeof(path), "%s/plan.ini", dir);
-		if (!access(path, R_OK))
-			return plan_finished(dir) ? planui_replay_load(a, dir, err, len)
-						  : planui_follow(a, dir, err, len);
+		if (!access(path, R_OK)) {
+			/* a finished plan is played; one without samples to play
+			 * (or still running) is followed */
+			int ret = plan_finished(dir) ? planui_replay_load(a, dir, err, len) : -ENODATA;
+			return ret == -ENODATA ? planui_follow(a, dir, err, len) : ret;
+		}
 	}
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	int ret = csv_read_series(path, &a->replay_ser, err, len);

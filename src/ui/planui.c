@@ -376,22 +376,31 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 			series_release(&s);
 			continue; /* a purge: no samples, no time */
 		}
+		/* a step's time must be a time (a results directory may be
+		 * hostile): up to a year, else the step is left out */
+		double last = s.pt[s.n - 1].t;
+		if (!(s.pt[0].t >= 0 && last >= s.pt[0].t && last <= 366 * 86400.0)) {
+			series_release(&s);
+			continue;
+		}
 		for (size_t k = 0; k < s.n; k++) {
 			struct point pt = s.pt[k];
 			pt.t += off;
 			if (series_push(&a->replay_ser, &pt)) {
 				series_release(&s);
 				snprintf(err, len, "out of memory");
-				return -ENOMEM;
+				ret = -ENOMEM;
+				goto fail;
 			}
 		}
-		off += s.pt[s.n - 1].t;
+		off += last;
 		series_release(&s);
 	}
 	a->pstep_start[p->nsteps < PLAN_MAX_STEPS ? p->nsteps : PLAN_MAX_STEPS] = off;
 	if (!a->replay_ser.n) {
 		snprintf(err, len, "%.400s: no samples to replay", dir);
-		return -EINVAL;
+		ret = -ENODATA;
+		goto fail;
 	}
 	a->replay = a->replay_plan = a->plan = true;
 	a->plan_rc = -1;
@@ -401,6 +410,11 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 	snprintf(a->run_name, sizeof(a->run_name), "%s", a->plan_name);
 	replay_show_step(a, 0);
 	return 0;
+fail:
+	a->replay_ser.n = 0;
+	planview_free(a->pview);
+	a->pview = NULL;
+	return ret;
 }
 
 void planui_replay_tick(struct app *a)
@@ -548,6 +562,7 @@ bool planui_finished(const struct app *a)
 }
 
 /* The pieces of step @i's row after its name. */
+/* (at most 5 pieces) */
 static int step_pieces(struct app *a, unsigned i, bool done, bool now, char (*pc)[96], int *roles)
 {
 	const struct plan *p = planview_plan(a->pview);
@@ -560,10 +575,13 @@ static int step_pieces(struct app *a, unsigned i, bool done, bool now, char (*pc
 			return 0;
 		bool bad = !r->attained;
 		roles[n] = bad ? ROLE_ERROR : ROLE_OK;
-		if (r->attained)
-			snprintf(pc[n++], 96, " steady at round %u", r->round);
-		else
-			snprintf(pc[n++], 96, " NOT steady in %u rounds", r->rounds);
+		if (r->attained) {
+			snprintf(pc[n++], 96, " steady r%u", r->round);
+		} else {
+			snprintf(pc[n++], 96, " NOT steady");
+			roles[n] = ROLE_ERROR;
+			snprintf(pc[n++], 96, " in %u rounds", r->rounds);
+		}
 		if (bad && r->has_pct) {
 			roles[n] = r->range_pct <= r->range_limit ? ROLE_OK : ROLE_ERROR;
 			snprintf(pc[n++], 96, ": range %.1f%% %s %g%%", r->range_pct,
@@ -649,13 +667,19 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		if (now)
 			draw_fill(a, w, 1 + r, ROLE_SELECTED);
 		int x = draw_fmt(a, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
-		char name[200]; /* a name that does not fit ends in an ellipsis */
-		devrows_fit(name, sizeof(name), planview_step_name(a->pview, i), wd - x - 1,
-			    a->ascii);
-		x += draw_str(a, w, 1 + r, x, wd - x - 1, now ? ROLE_SELECTED : ROLE_NORMAL, name);
-		char pc[4][96];
-		int roles[4];
+		char pc[5][96];
+		int roles[5];
 		int np = step_pieces(a, i, done, now, pc, roles);
+		/* the current step's progress (or a step's verdict) before the
+		 * end of a long name: the name then ends in an ellipsis (the
+		 * title bar has it whole) */
+		int room = wd - x - 1, namew = draw_width(planview_step_name(a->pview, i));
+		int keep = np ? draw_width(pc[0]) : 0;
+		if ((now || done) && np && namew + keep > room && room - keep >= 8)
+			room -= keep;
+		char name[200];
+		devrows_fit(name, sizeof(name), planview_step_name(a->pview, i), room, a->ascii);
+		x += draw_str(a, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
 		draw_pieces(a, w, 1 + r, x, wd - x - 1, roles, pc, np);
 	}
 }
