@@ -674,7 +674,7 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		 * end of a long name: the name then ends in an ellipsis (the
 		 * title bar has it whole) */
 		int room = wd - x - 1, namew = draw_width(planview_step_name(a->pview, i));
-		int keep = np ? draw_width(pc[0]) : 0;
+		int keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0; /* + an ellipsis */
 		if ((now || done) && np && namew + keep > room && room - keep >= 8)
 			room -= keep;
 		char name[200];

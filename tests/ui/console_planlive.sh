@@ -35,13 +35,15 @@ u_keys Enter
 u_wait 'PLAN live-plan' 10
 u_wait 'Plan.* [1-4]/4 ETA (≤|>)?[0-9]+s' 10
 ok "the plan runs with an ETA"
-u_wait '✗ +2 precondition nope' 20
-u_wait '✓ +3 precondition yes' 20
+u_wait '✗ +2 precondit' 20
+u_wait '✓ +3 precondit' 20
 u_wait 'DONE live-plan' 20
 S=$(u_screen)
 echo "$S" | grep -Eq '✓ +1 fill' || fail "fill not marked done"
 echo "$S" | grep -Eq '✓ +4 measure rd' || fail "last step not marked done"
-echo "$S" | grep -Eq '✓ +2 precondition nope' && fail "a failed precondition marked as a success"
+echo "$S" | grep -Eq '✓ +2 precondit' && fail "a failed precondition marked as a success"
+echo "$S" | grep -Eq '✗ +2 precondit.* NOT steady' || fail "the failed step's row does not say why"
+echo "$S" | grep -Eq '✓ +3 precondit.* steady r2' || fail "the steady step's row has no verdict"
 # the failed step's row is drawn in the alert role, not as the done ones
 E=$(u_tmux capture-pane -p -e -t ui)
 a1=$(echo "$E" | grep -Eo $'(\e\\[[0-9;]*m)+ ✓  1 ' | head -1)
@@ -76,18 +78,17 @@ u_restored
 
 # 2. replay of the whole plan directory: the steps advance with the time
 u_start 100 30 "$NVS_BIN" replay "$RES"
-u_wait '▶ +1 fill' 5
-u_wait '▶ +2 precondition nope' 10
-u_wait '▶ +3 precondition yes' 15
+u_wait '▶ +2 precondit' 10
+u_wait '▶ +3 precondit' 15
 u_wait 'PAUSED live-plan' 15
-u_wait '✗ +2 precondition nope' 5
+u_wait '✗ +2 precondit' 5
 u_screen | grep -Eq '✓ +4 measure rd' || fail "replay: last step not done at the end"
 u_keys q
 u_restored
 u_start 100 30 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" replay "$RES" --ascii --speed 64
 u_wait 'PAUSED live-plan' 10
-u_wait 'x +2 precondition nope' 5
-u_screen | grep -Eq '\+ +3 precondition yes' || fail "ascii: no + for the steady step"
+u_wait 'x +2 precondit' 5
+u_screen | grep -Eq '\+ +3 precondit' || fail "ascii: no + for the steady step"
 u_keys q
 u_restored
 ok "replay of a plan directory plays its steps; the failed mark in ASCII"
