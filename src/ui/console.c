@@ -259,18 +259,14 @@ static void health_tick(struct app *a)
 		push_health(a, p);
 		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
 		if (r.ok && p.crit != a->last_crit) { /* a health change is an event */
-			uint8_t added = p.crit & (uint8_t)~a->last_crit;
-			char txt[200];
-			dev_cw_text(added ? added : p.crit, txt, sizeof(txt));
-			if (added)
-				app_event(a, ROLE_ERROR, "%s: critical warning: %s", a->health_path,
-					  txt);
-			else if (!p.crit)
-				app_event(a, ROLE_OK, "%s: critical warning cleared",
-					  a->health_path);
-			else
-				app_event(a, ROLE_WARN, "%s: critical warning now: %s",
-					  a->health_path, txt);
+			char txt[256];
+			int c = healthmon_cw_change(a->last_crit, p.crit, txt, sizeof(txt));
+			if (c >= 0)
+				app_event(a,
+					  c == HEALTHMON_CW_WORSE	? ROLE_ERROR
+					  : c == HEALTHMON_CW_FEWER ? ROLE_WARN
+								    : ROLE_OK,
+					  "%s: %s", a->health_path, txt);
 			a->last_crit = p.crit;
 		}
 	}

@@ -89,6 +89,11 @@ u_start 100 30 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" replay "$RES" --ascii -
 u_wait 'PAUSED live-plan' 10
 u_wait 'x +2 precondit' 5
 u_screen | grep -Eq '\+ +3 precondit' || fail "ascii: no + for the steady step"
+# no colour: the failed row still carries its own attributes (alert role)
+E=$(u_tmux capture-pane -p -e -t ui)
+m1=$(echo "$E" | grep -Eo $'(\e\\[[0-9;]*m)* \\+  1 ' | head -1)
+m2=$(echo "$E" | grep -Eo $'(\e\\[[0-9;]*m)+ x  2 ' | head -1)
+[ -n "$m2" ] && [ "$m1" != "$m2" ] || fail "vt100: the failed step has no attribute of its own"
 u_keys q
 u_restored
 ok "replay of a plan directory plays its steps; the failed mark in ASCII"
