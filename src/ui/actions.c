@@ -48,8 +48,9 @@ static void record(struct app *a, int role, const char *text)
 	}
 }
 
-static void show(struct app *a, int role, const char *text)
+static void show(struct app *a, int role, const char *text, bool event)
 {
+	a->msg_event = event;
 	snprintf(a->msg, sizeof(a->msg), "%s", text);
 	a->msg_role = role;
 	a->msg_until = mono_now() + 6;
@@ -65,7 +66,7 @@ void app_message(struct app *a, int role, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	show(a, role, text);
+	show(a, role, text, false);
 	if (role == ROLE_ERROR) /* errors are events */
 		record(a, role, text);
 	free(text);
@@ -80,7 +81,12 @@ void app_event(struct app *a, int role, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	show(a, role, text);
+	/* a message younger than 2 s (the answer to a key) stays readable
+	 * under a routine event (then in the event list only); errors and
+	 * the plan's end are shown at once */
+	if (!a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 || role == ROLE_ERROR ||
+	    a->plan_ending)
+		show(a, role, text, true);
 	record(a, role, text);
 	free(text);
 }

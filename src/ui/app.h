@@ -105,6 +105,7 @@ struct app {
 	char msg[256];
 	int msg_role;
 	double msg_until;
+	bool msg_event; /* the message shown is an event (app_event) */
 
 	/* the run */
 	struct session *sess;
