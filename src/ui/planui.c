@@ -18,6 +18,7 @@
 #include "report/csv.h"
 #include "dev/safety.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 void planui_list(struct app *a)
 {
@@ -59,7 +60,7 @@ static void log_overrides(struct app *a, const char *dir)
 	char msg[512];
 	if (!a->pending_log[0])
 		return;
-	FILE *f = safety_fopen_in(dir, "events.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+	FILE *f = safety_fopen_in(dir, RESDIR_EVENTS, SAFETY_OUT_APPEND, msg, sizeof(msg));
 	if (!f) {
 		app_message(a, ROLE_ERROR, "overrides not logged: %s", msg);
 		return;
@@ -92,9 +93,8 @@ static void start(struct app *a, const char *confirm, bool force)
 		app_message(a, ROLE_ERROR, "cannot follow the plan: %s", err);
 	a->nruns++;
 	a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	planui_reset_results(a);
-	a->nrqd = 0;
 	a->have_prounds = false;
 	a->rounds.n = 0;
 	a->was_left = false;
@@ -224,7 +224,7 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len)
 		return ret;
 	planview_poll(a->pview);
 	a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	planui_reset_results(a);
 	a->screen = SCREEN_LIVE;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planview_name(a->pview));
@@ -331,9 +331,7 @@ static void replay_show_step(struct app *a, unsigned k)
 	char dir[1200], err[256];
 	a->rstep = k;
 	a->pstep_t0 = a->pstep_start[k];
-	free(a->rqd);
-	a->rqd = NULL;
-	a->nrqd = 0;
+	replay_set_rows(a->rp, NULL, 0);
 	a->have_prounds = false;
 	a->prounds.n = 0;
 	a->rounds.n = 0;
@@ -341,10 +339,17 @@ static void replay_show_step(struct app *a, unsigned k)
 	a->was_left = false;
 	if (planview_step_dir_of(a->pview, k, dir, sizeof(dir)))
 		return;
-	int n = replay_qd_rows(dir, &a->rqd, err, sizeof(err));
-	a->nrqd = n > 0 ? n : 0;
+	struct resdir_row *rows = NULL;
+	int n = replay_qd_rows(dir, &rows, err, sizeof(err));
+	replay_set_rows(a->rp, n > 0 ? rows : NULL, n);
+	if (n <= 0)
+		free(rows);
 	const struct steady_params *rule = planview_step_rule(a->pview, k);
 	const char *kind = planview_step_kind(a->pview, k);
+	char step[96];
+	snprintf(step, sizeof(step), " step %u/%u %.60s", k + 1, planview_nsteps(a->pview),
+		 planview_step_name(a->pview, k));
+	replay_set_step(a->rp, step, kind);
 	if (!strcmp(kind, "precondition") || !strcmp(kind, "matrix")) {
 		if (!a->ss_given && rule && rule->rule == STEADY_SNIA)
 			a->ss = *rule;
@@ -363,7 +368,7 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 	planview_poll(a->pview);
 	const struct plan *p = planview_plan(a->pview);
 	double off = 0;
-	a->replay_ser.n = 0;
+	struct series all = {0};
 	for (unsigned i = 0; i < p->nsteps && i < PLAN_MAX_STEPS; i++) {
 		struct series s = {0};
 		a->pstep_start[i] = off;
@@ -386,7 +391,7 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 		for (size_t k = 0; k < s.n; k++) {
 			struct point pt = s.pt[k];
 			pt.t += off;
-			if (series_push(&a->replay_ser, &pt)) {
+			if (series_push(&all, &pt)) {
 				series_release(&s);
 				snprintf(err, len, "out of memory");
 				ret = -ENOMEM;
@@ -397,13 +402,17 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 		series_release(&s);
 	}
 	a->pstep_start[p->nsteps < PLAN_MAX_STEPS ? p->nsteps : PLAN_MAX_STEPS] = off;
-	if (!a->replay_ser.n) {
+	if (!all.n) {
 		snprintf(err, len, "%.400s: no samples to replay", dir);
 		ret = -ENODATA;
 		goto fail;
 	}
+	if ((ret = replay_from_series(dir, &all, &a->rp))) {
+		snprintf(err, len, "out of memory");
+		goto fail;
+	}
 	a->replay = a->replay_plan = a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	a->pv_seen = true;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planview_name(a->pview));
 	snprintf(a->plan_target, sizeof(a->plan_target), "%s", planview_target(a->pview));
@@ -411,7 +420,7 @@ int planui_replay_load(struct app *a, const char *dir, char *err, size_t len)
 	replay_show_step(a, 0);
 	return 0;
 fail:
-	a->replay_ser.n = 0;
+	series_release(&all);
 	planview_free(a->pview);
 	a->pview = NULL;
 	return ret;
@@ -423,7 +432,7 @@ void planui_replay_tick(struct app *a)
 	unsigned n = p->nsteps < PLAN_MAX_STEPS ? p->nsteps : PLAN_MAX_STEPS, k = 0;
 	/* the last step that has begun (a step without samples takes no time) */
 	for (unsigned i = 0; i < n; i++)
-		if (a->pstep_start[i] <= a->replay_t &&
+		if (a->pstep_start[i] <= replay_time(a->rp) &&
 		    (a->pstep_start[i + 1] > a->pstep_start[i] || i == n - 1))
 			k = i;
 	bool fin = planui_finished(a);
@@ -445,17 +454,12 @@ void planui_tick(struct app *a)
 {
 	if (!a->plan || !a->pview)
 		return;
+	/* the plan's thread now: its in-memory rows, how it ended */
+	planview_set_exec(a->pview, a->pexec);
 	bool running = planexec_running(a->pexec);
 	bool forced = a->pview_poll_forced;
 	a->pview_poll_forced = false;
 	if (planview_poll(a->pview) || forced) {
-		int n;
-		const struct qdrow *rows = planview_rows(a->pview, &n);
-		free(a->rqd);
-		a->rqd = n > 0 ? malloc((size_t)n * sizeof(*rows)) : NULL;
-		a->nrqd = a->rqd ? n : 0;
-		if (a->rqd)
-			memcpy(a->rqd, rows, (size_t)n * sizeof(*rows));
 		unsigned cur = planview_cur(a->pview);
 		a->have_prounds = false;
 		a->rounds.n = 0;
@@ -470,14 +474,14 @@ void planui_tick(struct app *a)
 		follow_steps(a);
 		app_dirty_all(a);
 	}
-	if (!running && a->pexec && a->plan_rc < 0) {
+	if (!running && a->pexec && a->plan_rc > 0) {
 		a->plan_rc = planexec_finish(a->pexec);
 		a->plan_ending = true; /* these go to its events.log too */
 		planview_poll(a->pview);
 		follow_steps(a);
 		if (planexec_destroys(a->pexec))
 			app_rescan(a); /* a stop in the middle of a write too */
-		if (a->plan_rc == NVS_EXIT_OK)
+		if (a->plan_rc == 0)
 			app_event(a, ROLE_OK, "plan %s done: results in %s", a->plan_name,
 				  planexec_dir(a->pexec));
 		else
@@ -488,15 +492,6 @@ void planui_tick(struct app *a)
 		a->plan_ending = false;
 		app_dirty_all(a);
 	}
-}
-
-const char *planui_state(const struct app *a)
-{
-	if (!a->pexec) /* following a results directory */
-		return a->pview && planview_finished(a->pview) ? "DONE" : "PLAN";
-	if (planexec_running(a->pexec))
-		return "PLAN";
-	return a->plan_rc == NVS_EXIT_OK ? "DONE" : a->plan_rc < 0 ? "PLAN" : "STOPPED";
 }
 
 /* Writes the pieces @pc[0..n-1] after one another from column @x, each
@@ -557,7 +552,7 @@ unsigned planui_cur(const struct app *a)
 bool planui_finished(const struct app *a)
 {
 	if (a->replay_plan)
-		return a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t;
+		return a->rp && replay_time(a->rp) >= replay_end(a->rp);
 	return planview_finished(a->pview);
 }
 

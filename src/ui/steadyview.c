@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include "report/csv.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 static const double round_choices[] = {10, 30, 60, 300};
 
@@ -30,26 +31,25 @@ static size_t ovcap;
 void steady_update(struct app *a)
 {
 	bool was_attained = a->sv.attained > 0;
+	struct source_info in;
+	app_source_info(a, &in);
 	a->ss_origin = 0;
 	if (a->have_prounds) {
 		/* replay: the rounds that ended by the play position (also after
 		 * a seek: computed from the rounds, never kept from before) */
 		const struct series *s = app_series(a, -1);
-		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
-		bool at_end = !a->replay ||
-			      (a->replay_ser.n && now >= a->replay_ser.pt[a->replay_ser.n - 1].t);
-		if (rounds_at(&a->prounds, a->pstep_t0, now, at_end, &a->ss, &a->rounds, &a->sv))
+		bool cursor = in.valid & SOURCE_HAS_CURSOR;
+		bool at_end = !cursor || in.now_s >= in.end_s;
+		if (rounds_at(&a->prounds, a->pstep_t0, in.now_s, at_end, &a->ss, &a->rounds, &a->sv))
 			a->rounds.n = 0;
 		a->ss_origin = a->pstep_t0;
 		a->ss_n = s->n;
-	} else if (a->plan) {
+	} else if ((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) {
 		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
 		/* a QD sweep: the rounds of the current step's workload */
-		const struct session_step *st =
-		    a->replay ? NULL : session_step(a->sess, session_cur_step(a->sess));
-		a->ss_origin = st ? st->t0 : 0;
+		a->ss_origin = in.round_origin_s;
 		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
 			a->rounds.n = 0;
 		a->ss_n = s->n;
@@ -86,7 +86,10 @@ void steady_cycle_round(struct app *a)
 
 int steady_rows(const struct app *a, int h)
 {
-	if (!a->steady_on || (a->plan && !a->have_prounds))
+	struct source_info in;
+	app_source_info(a, &in);
+	if (!a->steady_on ||
+	    (((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) && !a->have_prounds))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
@@ -267,7 +270,7 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 static void load_rule(struct app *a, const char *dir)
 {
 	char path[700];
-	snprintf(path, sizeof(path), "%s/steady.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STEADY, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -297,7 +300,7 @@ static void load_rule(struct app *a, const char *dir)
 int steady_load_plan(struct app *a, const char *dir)
 {
 	char path[700], line[512];
-	snprintf(path, sizeof(path), "%s/rounds.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_ROUNDS, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -ENOENT;
