@@ -339,11 +339,26 @@ static void replay_show_step(struct app *a, unsigned k)
 	a->was_left = false;
 	if (planview_step_dir_of(a->pview, k, dir, sizeof(dir)))
 		return;
+	/* the step's table as the live plan shows it (qd.csv, rate.csv with
+	 * the rate asked, grid.csv) */
+	const struct plan_step *st = &planview_plan(a->pview)->steps[k];
+	const char *tab = st->kind == STEP_MEASURE	? RESDIR_QD
+			  : st->kind == STEP_RATE_CURVE ? RESDIR_RATE
+			  : st->kind == STEP_GRID	? RESDIR_GRID
+							: NULL;
 	struct resdir_row *rows = NULL;
-	int n = replay_qd_rows(dir, &rows, err, sizeof(err));
+	int n = 0;
+	char path[1300];
+	if (tab && snprintf(path, sizeof(path), "%s/%s", dir, tab) < (int)sizeof(path))
+		n = resdir_table_read(path,
+				      st->kind == STEP_MEASURE ? RESDIR_TABLE_QD
+				      : st->kind == STEP_GRID  ? RESDIR_TABLE_GRID
+							       : RESDIR_TABLE_RATE,
+				      &rows);
 	replay_set_rows(a->rp, n > 0 ? rows : NULL, n);
 	if (n <= 0)
 		free(rows);
+	(void)err;
 	const struct steady_params *rule = planview_step_rule(a->pview, k);
 	const char *kind = planview_step_kind(a->pview, k);
 	char step[96];
