@@ -65,8 +65,23 @@ unsigned app_ntargets(const struct app *a)
 	return session_ntargets(a->sess);
 }
 
+unsigned app_copies(const struct app *a)
+{
+	if (a->replay) /* a storm's results name its series "copy i" */
+		return a->nreplay_tgt > 1 && a->replay_names &&
+			       !strncmp(a->replay_names[0], "copy ", 5)
+			   ? a->nreplay_tgt
+			   : 0;
+	return a->plan ? 0 : session_copies(a->sess);
+}
+
 const char *app_target_name(const struct app *a, unsigned t)
 {
+	static char copy[NVS_MAX_TARGETS][16];
+	if (!a->replay && !a->plan && t < session_copies(a->sess) && t < NVS_MAX_TARGETS) {
+		snprintf(copy[t], sizeof(copy[t]), "copy %u", t);
+		return copy[t];
+	}
 	if (a->replay)
 		return t < a->nreplay_tgt && a->replay_names ? a->replay_names[t] : "";
 	if (a->plan)
@@ -79,7 +94,7 @@ void app_time_range(struct app *a, double *t0, double *t1)
 	const struct series *s = app_series(a, -1);
 	double last = s->n ? s->pt[s->n - 1].t : 0;
 	double total = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
-			 : a->plan ? 0
+		       : a->plan ? 0
 				 : session_planned(a->sess);
 	if (total < last)
 		total = last;

@@ -188,6 +188,7 @@ static void relayout(struct app *a)
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
+	    .showfloor = a->showfloor,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
@@ -548,6 +549,7 @@ static void app_free(struct app *a)
 	free(a->pending);
 	free(a->hp);
 	free(a->rqd);
+	free(a->marks);
 	series_release(&a->replay_ser);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
@@ -665,6 +667,9 @@ int console_run(const struct console_opts *o)
 	setlocale(LC_ALL, "");
 	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
+	a->showfloor = o->showfloor;
+	if (a->showfloor)
+		a->style = PLOT_FILL;
 	a->demo_idx = -1;
 	a->ui_cpu = NAN;
 	a->base = o->base;
@@ -721,6 +726,8 @@ int console_run(const struct console_opts *o)
 			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
 		}
 	}
+	if (a->showfloor) /* the setup screen (launches, targets) is locked */
+		a->screen = SCREEN_LIVE;
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";

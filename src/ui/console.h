@@ -18,6 +18,7 @@ struct console_opts {
 	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
+	bool showfloor;	  /* --showfloor: a booth (big figures, locked keys) */
 	double speed;	  /* replay speed, 0 = 1x */
 	const char *plan;	 /* --plan NAME: start this plan on the targets */
 	const char *confirm;	 /* --yes-destroy-data list for it */

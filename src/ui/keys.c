@@ -54,8 +54,16 @@ static void commit_prompt(struct app *a)
 	}
 }
 
+static void run_asked(struct app *a);
+
 static void prompt_key(struct app *a, int ch, bool is_key)
 {
+	if (a->prompt == PROMPT_ASK) {
+		close_prompt(a);
+		if (!is_key && (ch == 'y' || ch == 'Y'))
+			run_asked(a);
+		return;
+	}
 	if (a->prompt == PROMPT_QUIT) {
 		close_prompt(a);
 		if (!is_key && (ch == 'y' || ch == 'Y'))
@@ -295,6 +303,12 @@ enum kctx {
 	K_REPLAY = 4 /* a replay only */
 };
 
+/* What showfloor mode (a trade-show booth) does with an action. */
+enum kflag {
+	A_LOCK = 1, /* refused: it could write, launch or stop the show */
+	A_ASK = 2   /* asked first (y/n) */
+};
+
 static bool act_quit(struct app *a)
 {
 	if (app_running(a))
@@ -474,57 +488,129 @@ static bool act_end(struct app *a)
 	return true;
 }
 
+static bool act_style(struct app *a)
+{
+	static const char *const name[PLOT_NSTYLES] = {"dots", "thick", "fill"};
+	a->style = (a->style + 1) % PLOT_NSTYLES;
+	app_message(a, ROLE_OK, "strips: %s", name[a->style]);
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_showfloor(struct app *a)
+{
+	/* leaving is asked (the A_ASK flag of its row) */
+	a->showfloor = !a->showfloor;
+	if (a->showfloor) {
+		a->screen = SCREEN_LIVE;
+		if (a->style == PLOT_DOTS)
+			a->style = PLOT_FILL;
+	}
+	app_dirty_all(a);
+	app_message(a, ROLE_OK,
+		    a->showfloor ? "showfloor: destructive keys locked (b leaves)"
+				 : "showfloor off");
+	return true;
+}
+
 static const struct action {
 	int key[4];
 	unsigned ctx;
 	bool (*run)(struct app *a);
 	const char *label, *help;
+	unsigned flags; /* enum kflag: in showfloor mode */
 } actions[] = {
-    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)"},
-    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help"},
-    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme"},
-    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale"},
-    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s"},
-    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen"},
-    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)"},
-    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw"},
+    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)", A_ASK},
+    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help", 0},
+    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme", 0},
+    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale", 0},
+    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s", 0},
+    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen", A_LOCK},
+    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)", A_LOCK},
+    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw", 0},
+    {{'d'}, K_ALL, act_style, "d", "strips: dots / thick / fill", 0},
+    {{'b'}, K_ALL, act_showfloor, "b", "showfloor on / off (asks)", A_ASK},
     /* replay before the live meanings of the same keys */
-    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause"},
-    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed"},
-    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed"},
-    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart"},
-    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end"},
-    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in"},
-    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out"},
-    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)"},
-    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)"},
-    {{'0'}, K_VIEW, act_whole, "0", "whole run"},
-    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data"},
-    {{'r'}, K_VIEW, act_round, "r", "steady-state round length"},
-    {{'e'}, K_VIEW, act_steady, "e", "steady-state display"},
-    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page"},
-    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page"},
+    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0},
+    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0},
+    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0},
+    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0},
+    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0},
+    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0},
+    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0},
+    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0},
+    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)", 0},
+    {{'0'}, K_VIEW, act_whole, "0", "whole run", 0},
+    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0},
+    {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0},
+    {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0},
+    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0},
+    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0},
 };
 
 /* The keys of the setup panes (setup_key), for the help. */
 static const struct {
 	const char *label, *help;
 } setup_help[] = {
-    {"Tab S-Tab", "next / previous pane"},   {"j k", "down / up (Down Up)"},
-    {"J K", "page down / up (PgDn PgUp)"},   {"g G", "first / last (Home End)"},
-    {"Space", "Devices: mark a target"},     {"a", "Devices: add a path"},
-    {"r", "Devices: rescan; form: run"},     {"Enter F5", "run the preset or plan"},
-    {"c", "Devices: drive check"},           {"0-9 /a-z", "Presets: jump to a name"},
+    {"Tab S-Tab", "next / previous pane"}, {"j k", "down / up (Down Up)"},
+    {"J K", "page down / up (PgDn PgUp)"}, {"g G", "first / last (Home End)"},
+    {"Space", "Devices: mark a target"},   {"a", "Devices: add a path"},
+    {"r", "Devices: rescan; form: run"},   {"Enter F5", "run the preset or plan"},
+    {"c", "Devices: drive check"},	   {"0-9 /a-z", "Presets: jump to a name"},
 };
 
-int keys_help(char (*lines)[48], int max)
+int keys_help(const struct app *a, char (*lines)[48], int max)
 {
 	int n = 0;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
-		snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label, actions[i].help);
+		snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label,
+			 a->showfloor && (actions[i].flags & A_LOCK) ? "(locked in showfloor)"
+								     : actions[i].help);
+	if (a->showfloor) /* the setup screen is locked: its keys are not shown */
+		return n;
 	for (size_t i = 0; i < sizeof(setup_help) / sizeof(setup_help[0]) && n < max; i++)
 		snprintf(lines[n++], 48, "%-9s %.27s", setup_help[i].label, setup_help[i].help);
 	return n;
+}
+
+/* The action asked about in showfloor mode (PROMPT_ASK), answered yes. */
+static int asked = -1;
+
+static void run_asked(struct app *a)
+{
+	if (asked >= 0 && asked < (int)(sizeof(actions) / sizeof(actions[0])))
+		actions[asked].run(a);
+	asked = -1;
+	app_dirty_all(a);
+}
+
+/* Showfloor mode: a locked action is refused, an asked one asked first
+ * (true: handled here). */
+static bool showfloor_gate(struct app *a, size_t i)
+{
+	const struct action *ac = &actions[i];
+	if (!a->showfloor)
+		return false;
+	if (ac->flags & A_LOCK) {
+		app_message(a, ROLE_WARN, "%s: locked in showfloor mode (b leaves it, asks)",
+			    ac->label);
+		return true;
+	}
+	if (ac->flags & A_ASK) {
+		char q[128], what[48], key[16];
+		asked = (int)i;
+		snprintf(what, sizeof(what), "%s", ac->help);
+		what[strcspn(what, "(")] = '\0'; /* "quit (asks ...)": "quit" */
+		size_t wl = strlen(what);
+		while (wl && what[wl - 1] == ' ')
+			what[--wl] = '\0';
+		snprintf(key, sizeof(key), "%s", ac->label);
+		key[strcspn(key, " ")] = '\0';
+		snprintf(q, sizeof(q), "Showfloor mode: '%s' (%s)? (y/n) ", key, what);
+		open_prompt(a, PROMPT_ASK, q, "");
+		return true;
+	}
+	return false;
 }
 
 /* Runs the first action of the table bound to @k that applies now. */
@@ -536,7 +622,9 @@ static bool table_key(struct app *a, int k)
 		if ((ac->ctx == K_VIEW && !view) || (ac->ctx == K_REPLAY && !a->replay))
 			continue;
 		for (int j = 0; j < 4 && ac->key[j]; j++)
-			if (ac->key[j] == k && ac->run(a)) {
+			if (ac->key[j] == k && showfloor_gate(a, i))
+				return true;
+			else if (ac->key[j] == k && ac->run(a)) {
 				if (ac->ctx != K_ALL)
 					a->dirty[PANE_TITLE] = true;
 				return true;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
+#include "ui/showfloor.h"
 #include "ui/strips.h"
 #include "ui/tables.h"
 
@@ -93,8 +94,10 @@ static void pane_title(struct app *a, WINDOW *w)
 			  : a->plan ? a->plan_target
 				    : session_target(a->sess, 0);
 	unsigned nt = app_ntargets(a);
-	char more[16] = "";
-	if (nt > 1)
+	char more[24] = "";
+	if (app_copies(a))
+		snprintf(more, sizeof(more), " x%u copies", app_copies(a));
+	else if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
 	char step[96] = "";
 	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
@@ -147,7 +150,8 @@ static void pane_status(struct app *a, WINDOW *w)
 	draw_fill(a, w, 0, ROLE_STATUS);
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
-		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
+		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP &&
+		    a->prompt != PROMPT_ASK) {
 			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
 			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
@@ -169,8 +173,15 @@ static void pane_status(struct app *a, WINDOW *w)
 	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
 	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
 	};
-	const struct keyhelp *k = a->replay ? replay : a->screen == SCREEN_SETUP ? setup : live;
-	int n = a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	static const struct keyhelp floor[] = {
+	    {"SHOWFLOOR", ""}, {"b", "Leave"}, {"d", "Style"}, {"l", "Log"},
+	    {"m", "MB/s"},     {"t", "Theme"}, {"?", "Help"}, {"q", "Quit"},
+	};
+	const struct keyhelp *k = a->showfloor		    ? floor
+				  : a->replay		    ? replay
+				  : a->screen == SCREEN_SETUP ? setup
+							    : live;
+	int n = a->showfloor ? 8 : a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
 	int x = 0;
 	for (int i = 0; i < n && x < a->cols; i++) {
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
@@ -358,7 +369,7 @@ void panes_draw_help(struct app *a)
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
 	char kl[64][48], tk[200], tk2[200];
-	int nk = keys_help(kl, 64);
+	int nk = keys_help(a, kl, 64);
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
 	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
 	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
@@ -457,6 +468,9 @@ void panes_draw(struct app *a, enum pane_id p)
 	draw_role(a, w, ROLE_NORMAL);
 	wbkgdset(w, ' ' | a->attr[ROLE_NORMAL] | COLOR_PAIR(a->pair[ROLE_NORMAL]));
 	werase(w);
-	pane_fn[p](a, w);
+	if (a->showfloor && p == PANE_NUMBERS)
+		showfloor_numbers(a, w);
+	else
+		pane_fn[p](a, w);
 	wnoutrefresh(w);
 }

@@ -43,7 +43,8 @@ struct session {
 
 	struct series agg;
 	struct series tgt[NVS_MAX_TARGETS];
-	unsigned ntargets;
+	unsigned ntargets; /* series groups: targets, or the copies of a storm */
+	unsigned ncopies;  /* a trace storm's copies (its groups), 0 otherwise */
 	struct hist run_hist[NVS_NDIR], step_hist[NVS_NDIR];
 	/* the last intervals' latency (both directions), by sample seq */
 	struct hist ival[SESSION_IVAL_SLOTS];
@@ -222,9 +223,11 @@ static int start_step(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto free_pool;
 	}
+	/* a storm's copies (one worker each, one target) are its groups */
 	for (unsigned w = 0; w < nw; w++)
-		wt[w] = pool_worker_target(s->pool, w);
-	s->collect = collect_new(nw, pool_ntargets(s->pool), wt, job->interval_ns);
+		wt[w] = s->ncopies ? w % s->ncopies : pool_worker_target(s->pool, w);
+	s->collect =
+	    collect_new(nw, s->ncopies ? s->ncopies : pool_ntargets(s->pool), wt, job->interval_ns);
 	free(wt);
 	if (!s->collect) {
 		ret = -ENOMEM;
@@ -287,7 +290,10 @@ static int open_dir(struct session *s, const char *dir, char *err, size_t errlen
 	if (!names)
 		goto fail;
 	for (unsigned t = 0; t < s->ntargets; t++)
-		fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
+		if (s->ncopies)
+			fprintf(names, "%u copy %u\n", t, t);
+		else
+			fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
 	fclose(names);
 	for (unsigned t = 0; t < s->ntargets; t++) {
 		snprintf(name, sizeof(name), "target-%u.csv", t);
@@ -375,6 +381,11 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 	s->ntargets = jobs[0].ntargets ? jobs[0].ntargets : 1;
 	if (s->ntargets > NVS_MAX_TARGETS)
 		s->ntargets = NVS_MAX_TARGETS;
+	/* a trace storm on one target (one job): a series per copy */
+	s->ncopies = 0;
+	if (njobs == 1 && jobs[0].replay.iolog[0] && jobs[0].replay.copies > 1 &&
+	    jobs[0].replay.copies <= NVS_MAX_TARGETS && s->ntargets == 1)
+		s->ncopies = s->ntargets = jobs[0].replay.copies;
 	if (dir && (ret = open_dir(s, dir, err, errlen)))
 		goto fail;
 	if ((ret = start_step(s, err, errlen)))
@@ -522,6 +533,11 @@ const struct series *session_series(const struct session *s, int t)
 unsigned session_ntargets(const struct session *s)
 {
 	return s->jobs ? s->ntargets : 0;
+}
+
+unsigned session_copies(const struct session *s)
+{
+	return s->jobs ? s->ncopies : 0;
 }
 
 const char *session_target(const struct session *s, unsigned t)

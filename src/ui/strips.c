@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/num.h"
 #include "ui/app.h"
+#include "ui/stepmarks.h"
 #include "ui/strips.h"
 
 /* The newest point for "now" figures: the last one, unless it is a short
@@ -31,7 +32,9 @@ void strips_points(struct plot_ser *ps, const struct series *s, size_t off, uint
 
 void strips_iops(struct app *a, WINDOW *w)
 {
-	struct plot p = {.log = a->log, .labels = true};
+	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct plot p = {.log = a->log, .labels = true, .style = a->style, .marks = mk};
+	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
@@ -74,7 +77,10 @@ void strips_iops(struct app *a, WINDOW *w)
 
 void strips_lat(struct app *a, WINDOW *w)
 {
-	struct plot p = {.log = a->log, .labels = true, .unit = UNIT_US};
+	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct plot p = {
+	    .log = a->log, .labels = true, .unit = UNIT_US, .style = a->style, .marks = mk};
+	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	strips_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
@@ -157,6 +163,10 @@ void strips_health(struct app *a, WINDOW *w)
 			}
 }
 
+/* One small strip per target (or per copy of a trace storm), each with its
+ * own scale (the value labels on the left, its largest value shown in its
+ * title line), separated by their title lines and a rule between columns;
+ * pages of them when they do not all fit (n / p). */
 void strips_targets(struct app *a, WINDOW *w)
 {
 	unsigned nt = app_ntargets(a);
@@ -169,25 +179,28 @@ void strips_targets(struct app *a, WINDOW *w)
 		a->tgt_page = pages - 1;
 	if (a->tgt_page < 0)
 		a->tgt_page = 0;
+	bool copies = app_copies(a) > 0;
 	char right[48];
-	snprintf(right, sizeof(right), pages > 1 ? "page %d/%d PgUp/PgDn" : "%d targets",
+	snprintf(right, sizeof(right),
+		 pages > 1 ? "%d/%d (n p)"
+		 : copies  ? "%d copies"
+			   : "%d targets",
 		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
-	draw_header(a, w, "Per target IOPS", right);
+	draw_header(a, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
 	double t0, t1;
 	app_time_range(a, &t0, &t1);
 	for (int i = 0; i < fit; i++) {
 		unsigned t = (unsigned)(a->tgt_page * fit + i);
 		if (t >= nt)
 			break;
+		const struct rect *c = &cells[i];
 		const struct series *s = app_series(a, (int)t);
-		const struct point *lp = strips_now_point(s);
-		char v[24];
-		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-		const char *path = app_target_name(a, t);
-		const char *base = strrchr(path, '/');
-		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
-			 base ? base + 1 : path, v);
-		struct plot p = {.t0 = t0, .t1 = t1, .log = a->log, .unit = UNIT_IOPS};
+		struct plot p = {.t0 = t0,
+				 .t1 = t1,
+				 .log = a->log,
+				 .unit = UNIT_IOPS,
+				 .labels = true,
+				 .style = a->style};
 		bool hw = false;
 		for (size_t k = 0; k < s->n && !hw; k++)
 			hw = s->pt[k].iops[NVS_WRITE] > 0;
@@ -196,6 +209,45 @@ void strips_targets(struct app *a, WINDOW *w)
 				      ROLE_WRITE);
 		strips_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]),
 			      ROLE_READ);
-		draw_plot(a, w, cells[i].y + 1, cells[i].x, cells[i].h - 1, cells[i].w - 1, &p);
+		double top = draw_plot(a, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
+		/* the title line: a rule with the name, now and the largest value */
+		draw_role(a, w, ROLE_BORDER);
+		if (c->y > 1 || c->x > 0) {
+			if (a->ascii)
+				mvwhline(w, c->y, c->x, '-', c->w - 1);
+			else
+				mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
+		}
+		const struct point *lp = strips_now_point(s);
+		char v[24], mx[24], name[64], fitn[96], buf[160];
+		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+		axis_fmt(top, UNIT_IOPS, a->ascii, mx, sizeof(mx));
+		const char *path = app_target_name(a, t);
+		const char *base = strrchr(path, '/');
+		snprintf(name, sizeof(name), "%.60s", base ? base + 1 : path);
+		int room = c->w - 3 - draw_width(v) - 1 - (isnan(top) ? 0 : 5 + draw_width(mx));
+		if (room < 4) { /* narrow: the name before the largest value */
+			room = c->w - 3 - draw_width(v) - 1;
+			top = NAN;
+		}
+		devrows_fit(fitn, sizeof(fitn), name,
+			    draw_width(name) < room ? draw_width(name) : room, a->ascii);
+		snprintf(buf, sizeof(buf), "%s %s", fitn, v);
+		int x = c->x + 1 + draw_str(a, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
+		if (!isnan(top)) {
+			snprintf(buf, sizeof(buf), "max %s", mx);
+			int bx = c->x + c->w - 2 - draw_width(buf);
+			if (bx > x)
+				draw_str(a, w, c->y, bx, c->w - 2, ROLE_AXIS, buf);
+		}
+		/* a rule between side-by-side strips */
+		if (c->x + c->w < area.w) {
+			draw_role(a, w, ROLE_BORDER);
+			for (int yy = c->y + 1; yy < c->y + c->h; yy++)
+				if (a->ascii)
+					mvwaddch(w, yy, c->x + c->w - 1, '|');
+				else
+					mvwaddch(w, yy, c->x + c->w - 1, ACS_VLINE);
+		}
 	}
 }

@@ -1,0 +1,95 @@
+/* stepmarks.c - step markers for the strips (stepmarks.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui/stepmarks.h"
+
+int stepmarks_parse(const char *text, struct plot_mark *m, int max)
+{
+	int n = 0, seen = 0;
+	unsigned prev_qd = 0;
+	for (const char *l = text; l && *l && n < max; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *st = strstr(l, " start step ");
+		const char *nl = strchr(l, '\n');
+		if (!st || (nl && st > nl))
+			continue;
+		char *end;
+		double t = strtod(l, &end);
+		if (end != st || !(t >= 0) || t > 1e9) /* NaN, negative, junk: no marker */
+			continue;
+		const char *q = strstr(st, " at QD ");
+		unsigned long qd = 0;
+		if (q && (!nl || q < nl)) {
+			char *qe;
+			errno = 0;
+			qd = strtoul(q + 7, &qe, 10);
+			if (errno || qe == q + 7 || qd > 65535)
+				qd = 0;
+		}
+		if (seen++) {
+			m[n].t = t;
+			if (qd && qd != prev_qd)
+				snprintf(m[n].label, sizeof(m[n].label), "QD%lu", qd);
+			else
+				snprintf(m[n].label, sizeof(m[n].label), "step %d", seen);
+			n++;
+		}
+		prev_qd = (unsigned)qd;
+	}
+	return n;
+}
+
+/* A replay's markers, read once from DIR/events.log (small: a line per
+ * step and per note; a larger file is read up to 1 MiB). */
+static int load_replay(struct app *a)
+{
+	if (a->marks_loaded)
+		return a->nmarks;
+	a->marks_loaded = true;
+	char path[600];
+	if (snprintf(path, sizeof(path), "%s/events.log", a->replay_dir) >= (int)sizeof(path))
+		return 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap + 1);
+	size_t len = buf ? fread(buf, 1, cap, f) : 0;
+	fclose(f);
+	if (!buf)
+		return 0;
+	buf[len] = '\0';
+	a->marks = calloc(SESSION_MAX_STEPS, sizeof(*a->marks));
+	if (a->marks)
+		a->nmarks = stepmarks_parse(buf, a->marks, SESSION_MAX_STEPS);
+	free(buf);
+	return a->nmarks;
+}
+
+int stepmarks_get(struct app *a, struct plot_mark *m, int max)
+{
+	int n = 0;
+	if (a->plan)
+		return 0;
+	if (a->replay) {
+		load_replay(a);
+		for (int i = 0; i < a->nmarks && n < max; i++)
+			m[n++] = a->marks[i];
+		return n;
+	}
+	unsigned ns = session_nsteps(a->sess), cur = session_cur_step(a->sess);
+	for (unsigned i = 1; i < ns && i <= cur && n < max; i++) {
+		const struct session_step *st = session_step(a->sess, i);
+		const struct session_step *pv = session_step(a->sess, i - 1);
+		if (!st || !pv || !(st->t0 > 0))
+			continue;
+		m[n].t = st->t0;
+		if (st->iodepth != pv->iodepth || st->job == pv->job)
+			snprintf(m[n].label, sizeof(m[n].label), "QD%u", st->iodepth);
+		else
+			snprintf(m[n].label, sizeof(m[n].label), "job %u", st->job + 1);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,19 @@
+/* stepmarks.h - where a run changes step (queue depth or job), for the
+ * markers on the strips: from the live session's steps, or from a results
+ * directory's events.log ("T start step i/n: job NAME at QD q"). */
+#ifndef NVS_UI_STEPMARKS_H
+#define NVS_UI_STEPMARKS_H
+
+#include <stddef.h>
+#include "ui/app.h"
+
+/* The markers of the run shown (live session or replay; none for a plan,
+ * whose strips show one step) into @m (room for @max), in time order: one
+ * at the start of every step after the first, labelled "QD8" (or "job 2"
+ * when the job changes at the same depth).  Returns the count. */
+int stepmarks_get(struct app *a, struct plot_mark *m, int max);
+/* Parses events.log text @text: the step starts after the first.  Returns
+ * the count written to @m (room for @max).  Pure; unit-tested. */
+int stepmarks_parse(const char *text, struct plot_mark *m, int max);
+
+#endif
