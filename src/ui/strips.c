@@ -212,12 +212,10 @@ void strips_targets(struct app *a, WINDOW *w)
 		double top = draw_plot(a, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
 		/* the title line: a rule with the name, now and the largest value */
 		draw_role(a, w, ROLE_BORDER);
-		if (c->y > 1 || c->x > 0) {
-			if (a->ascii)
-				mvwhline(w, c->y, c->x, '-', c->w - 1);
-			else
-				mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
-		}
+		if (a->ascii)
+			mvwhline(w, c->y, c->x, '-', c->w - 1);
+		else
+			mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
 		const struct point *lp = strips_now_point(s);
 		char v[24], mx[24], name[64], fitn[96], buf[160];
 		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
