@@ -94,7 +94,7 @@ void app_time_range(struct app *a, double *t0, double *t1)
 	const struct series *s = app_series(a, -1);
 	double last = s->n ? s->pt[s->n - 1].t : 0;
 	double total = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
-		       : a->plan ? 0
+			 : a->plan ? 0
 				 : session_planned(a->sess);
 	if (total < last)
 		total = last;

@@ -339,6 +339,7 @@ struct plot {
 	bool labels; /* value labels on the left and a time axis below */
 	bool near;   /* linear axis around the data, not from 0 (temperatures) */
 	enum plot_style style;
+	bool stack; /* fill: the series stacked (read and write IOPS: the top is the total) */
 	const struct plot_mark *marks; /* step markers, in time order */
 	int nmarks;
 };

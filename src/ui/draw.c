@@ -7,7 +7,10 @@
  * the preconditioning charts of SSD reviews.  The canvas is 2x4 dots per
  * cell (braille.c); a cell takes the colour of the last series drawn into
  * it, so series are drawn in increasing importance.  Without UTF-8 the
- * cells become ASCII (' . : \''). */
+ * cells become ASCII (' . : \'').  For a room (the `d` key): thick draws
+ * each sample as a half-cell block, fill the area under each series'
+ * per-column mean (stacked for read + write IOPS) with block elements, '#'
+ * in ASCII; step markers are rules in the empty cells with a label on top. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,9 +221,11 @@ int draw_plot_label_w(int w, bool labels)
 	return labels && w >= 24 ? 7 : 0;
 }
 
-/* Mean of the series' values per dot column: the top of its area.  Columns
- * between two samples keep the earlier one's value (a short run on a wide
- * strip is an area, not a comb).  @col: @dw values, NAN where none. */
+/* Mean of the series' values per dot column: the top of its area.  A
+ * point stands for the interval that ends at its time, so the columns up to
+ * a sample take its value (a short run on a wide strip is an area, not a
+ * comb), and the first one reaches back one sample spacing.  @col: @dw
+ * values, NAN where none. */
 static void column_means(const struct plot_ser *ps, size_t start, const struct plot *p, int dw,
 			 double scale, double *col, int *cnt)
 {
@@ -236,28 +241,35 @@ static void column_means(const struct plot_ser *ps, size_t start, const struct p
 		col[x] += v;
 		cnt[x]++;
 	}
-	int first = -1, last = -1;
+	int first = -1, second = -1, last = -1;
 	for (int i = 0; i < dw; i++)
 		if (cnt[i]) {
 			col[i] /= cnt[i];
 			if (first < 0)
 				first = i;
+			else if (second < 0)
+				second = i;
 			last = i;
 		}
-	for (int i = 0; i < dw; i++)
-		if (!cnt[i])
-			col[i] = i > first && i < last ? col[i - 1] : NAN;
+	double next = NAN;
+	for (int i = dw - 1; i >= 0; i--) {
+		if (cnt[i])
+			next = col[i];
+		else
+			col[i] = i > first && i < last ? next : NAN;
+	}
+	for (int i = second > first ? first - (second - first) : first; first > 0 && i < first; i++)
+		if (i >= 0)
+			col[i] = col[first];
 }
 
-static void fill_series(struct app *a, const struct plot_ser *ps, size_t start,
-			const struct plot *p, const struct axis *ax, int dw, int dh, double scale,
-			double *col, int *cnt)
+static void fill_col(struct app *a, const double *col, uint8_t role, const struct axis *ax, int dw,
+		     int dh)
 {
-	column_means(ps, start, p, dw, scale, col, cnt);
 	for (int x = 0; x < dw; x++) {
 		int py = isnan(col[x]) ? -1 : axis_map(ax, col[x], dh);
 		for (int yy = dh - 1 - py; py >= 0 && yy < dh; yy++)
-			bcanvas_set(&a->canvas, x, yy, ps->role);
+			bcanvas_set(&a->canvas, x, yy, role);
 	}
 }
 
@@ -326,6 +338,30 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 				vpos = v;
 		}
 	}
+	/* fill: the per-column means first (stacked ones move the top) */
+	int dw = 2 * pw, dh = 4 * ph;
+	double scale = (dw - 1) / (p->t1 - p->t0);
+	double *cols = NULL;
+	int *cnt = NULL;
+	if (p->style == PLOT_FILL) {
+		cols = malloc((size_t)dw * 4 * sizeof(*cols));
+		cnt = malloc((size_t)dw * sizeof(*cnt));
+		if (!cols || !cnt) {
+			free(cols);
+			free(cnt);
+			return NAN;
+		}
+		for (int s = 0; s < p->nser; s++) {
+			double *c = cols + (size_t)s * dw;
+			column_means(&p->ser[s], start[s], p, dw, scale, c, cnt);
+			for (int x = 0; p->stack && s > 0 && x < dw; x++) {
+				double below = cols[(size_t)(s - 1) * dw + x];
+				c[x] = isnan(c[x]) ? below : isnan(below) ? c[x] : c[x] + below;
+				if (!isnan(c[x]) && c[x] > vmax)
+					vmax = c[x];
+			}
+		}
+	}
 	struct axis ax;
 	if (vmax < vmin)
 		axis_autoscale(&ax, 0, 0, p->log);
@@ -333,22 +369,22 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 		axis_autoscale_near(&ax, vmin, vmax);
 	else
 		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
-	if (bcanvas_init(&a->canvas, pw, ph))
+	if (bcanvas_init(&a->canvas, pw, ph)) {
+		free(cols);
+		free(cnt);
 		return NAN;
-	int dw = 2 * pw, dh = 4 * ph;
-	double scale = (dw - 1) / (p->t1 - p->t0);
+	}
 	if (p->style == PLOT_FILL) {
-		/* the largest area first: a smaller one drawn over it stays seen */
-		double *col = malloc((size_t)dw * sizeof(*col));
-		int *cnt = malloc((size_t)dw * sizeof(*cnt)), order[4];
+		/* stacked: the total first, each lower part over it; else the
+		 * largest area first, so a smaller one drawn over it stays seen */
+		int order[4];
 		double mean[4];
 		for (int s = 0; s < p->nser; s++) {
 			double sum = 0;
-			size_t n = 0;
-			for (size_t i = start[s]; i < p->ser[s].n && t_at(&p->ser[s], i) <= p->t1;
-			     i++)
-				if (!isnan(val_at(&p->ser[s], i)))
-					sum += val_at(&p->ser[s], i), n++;
+			int n = 0;
+			for (int x = 0; x < dw; x++)
+				if (!isnan(cols[(size_t)s * dw + x]))
+					sum += cols[(size_t)s * dw + x], n++;
 			mean[s] = n ? sum / n : 0;
 			order[s] = s;
 			for (int k = s; k > 0 && mean[order[k]] > mean[order[k - 1]]; k--) {
@@ -357,10 +393,13 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 				order[k - 1] = tmp;
 			}
 		}
-		for (int k = 0; col && cnt && k < p->nser; k++)
-			fill_series(a, &p->ser[order[k]], start[order[k]], p, &ax, dw, dh, scale,
-				    col, cnt);
-		free(col);
+		if (p->stack)
+			for (int k = 0; k < p->nser; k++)
+				order[k] = p->nser - 1 - k;
+		for (int k = 0; k < p->nser; k++)
+			fill_col(a, cols + (size_t)order[k] * dw, p->ser[order[k]].role, &ax, dw,
+				 dh);
+		free(cols);
 		free(cnt);
 	} else {
 		for (int s = 0; s < p->nser; s++) {

@@ -552,11 +552,11 @@ static const struct action {
 static const struct {
 	const char *label, *help;
 } setup_help[] = {
-    {"Tab S-Tab", "next / previous pane"}, {"j k", "down / up (Down Up)"},
-    {"J K", "page down / up (PgDn PgUp)"}, {"g G", "first / last (Home End)"},
-    {"Space", "Devices: mark a target"},   {"a", "Devices: add a path"},
-    {"r", "Devices: rescan; form: run"},   {"Enter F5", "run the preset or plan"},
-    {"c", "Devices: drive check"},	   {"0-9 /a-z", "Presets: jump to a name"},
+    {"Tab S-Tab", "next / previous pane"},   {"j k", "down / up (Down Up)"},
+    {"J K", "page down / up (PgDn PgUp)"},   {"g G", "first / last (Home End)"},
+    {"Space", "Devices: mark a target"},     {"a", "Devices: add a path"},
+    {"r", "Devices: rescan; form: run"},     {"Enter F5", "run the preset or plan"},
+    {"c", "Devices: drive check"},           {"0-9 /a-z", "Presets: jump to a name"},
 };
 
 int keys_help(const struct app *a, char (*lines)[48], int max)

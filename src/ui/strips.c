@@ -33,7 +33,8 @@ void strips_points(struct plot_ser *ps, const struct series *s, size_t off, uint
 void strips_iops(struct app *a, WINDOW *w)
 {
 	struct plot_mark mk[SESSION_MAX_STEPS];
-	struct plot p = {.log = a->log, .labels = true, .style = a->style, .marks = mk};
+	struct plot p = {
+	    .log = a->log, .labels = true, .style = a->style, .stack = true, .marks = mk};
 	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
@@ -200,7 +201,8 @@ void strips_targets(struct app *a, WINDOW *w)
 				 .log = a->log,
 				 .unit = UNIT_IOPS,
 				 .labels = true,
-				 .style = a->style};
+				 .style = a->style,
+				 .stack = true};
 		bool hw = false;
 		for (size_t k = 0; k < s->n && !hw; k++)
 			hw = s->pt[k].iops[NVS_WRITE] > 0;
