@@ -66,3 +66,18 @@ u_keys q
 u_restored
 grep -q '^2 copy 2$' "$T_TMP/storm/targets.txt" || fail "targets.txt does not name the copies"
 
+
+# more targets than room at 80x24: pages, and the title says k/n
+args=()
+for n in 1 2 3 4 5 6; do args+=(--target "$T_TMP/f$n.img"); done
+u_start 80 24 "$NVS_BIN" "${args[@]}" --size=8m --direct=0 --rw=randread --iodepth=1 \
+	--runtime=3 --time_based --ramp_time=0 --ascii --results "$T_TMP/six"
+u_wait 'RUNNING custom' 10
+u_wait 'Per target IOPS -+ 1/[2-6] \(n p\)' 10
+P=$(u_screen | sed -n 's/.*Per target IOPS -* 1\/\([0-9]\) (n p).*/\1/p')
+u_keys n
+u_wait "Per target IOPS -+ 2/$P \\(n p\\)" 5
+ok "six targets at 80x24: page 1/$P, n shows 2/$P"
+u_wait 'DONE custom' 15
+u_keys q
+u_restored
