@@ -30,9 +30,9 @@ int stepmarks_parse(const char *text, struct plot_mark *m, int max)
 		if (seen++) {
 			m[n].t = t;
 			if (qd && qd != prev_qd)
-				snprintf(m[n].label, sizeof(m[n].label), "QD%lu", qd);
+				snprintf(m[n].label, sizeof(m[n].label), "QD%u", (unsigned)qd % 100000);
 			else
-				snprintf(m[n].label, sizeof(m[n].label), "step %d", seen);
+				snprintf(m[n].label, sizeof(m[n].label), "step %u", (unsigned)seen % 100000);
 			n++;
 		}
 		prev_qd = (unsigned)qd;
@@ -86,9 +86,9 @@ int stepmarks_get(struct app *a, struct plot_mark *m, int max)
 			continue;
 		m[n].t = st->t0;
 		if (st->iodepth != pv->iodepth || st->job == pv->job)
-			snprintf(m[n].label, sizeof(m[n].label), "QD%u", st->iodepth);
+			snprintf(m[n].label, sizeof(m[n].label), "QD%u", st->iodepth % 100000);
 		else
-			snprintf(m[n].label, sizeof(m[n].label), "job %u", st->job + 1);
+			snprintf(m[n].label, sizeof(m[n].label), "job %u", (st->job + 1) % 100000);
 		n++;
 	}
 	return n;

@@ -51,6 +51,7 @@ ok "fill mode fills under the curve"
 u_wait 'DONE custom' 15
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 # a replay of it shows the marker too (from events.log)
 u_start 120 40 "$NVS_BIN" replay "$RES" --ascii
 u_wait '(REPLAY|PAUSED) sweep' 10
@@ -60,5 +61,6 @@ u_screen | awk '/IOPS \(linear\)/ {getline; print; exit}' | grep -q '|QD16' ||
 	fail "replay: no QD16 step marker"
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 ok "replayed step marker"
 

@@ -40,6 +40,7 @@ ok "two targets at 80x24"
 u_wait 'DONE custom' 15
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 
 # a trace storm: a strip per copy
 TR=$T_TMP/t.log
@@ -52,19 +53,29 @@ TR=$T_TMP/t.log
 u_start 120 40 "$NVS_BIN" --target "$A" --read_iolog="$TR" --trace_copies=3 --ascii \
 	--results "$T_TMP/storm"
 # the console asks for the typed path before a trace on a device
-u_wait "Type $A to DESTROY|Per copy IOPS" 10
+u_wait "Type $A to DESTROY|Per copy IOPS" 20
 if u_screen | grep -q "Type $A to DESTROY"; then
 	u_text "$A"
 	u_keys Enter
 fi
-u_wait 'Per copy IOPS' 10
+u_wait 'Per copy IOPS' 20
 u_wait 'x3 copies' 5
 for c in 0 1 2; do u_wait "copy $c [0-9]" 10; done
 ok "trace storm: a strip per copy"
 u_wait 'DONE custom' 15
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 grep -q '^2 copy 2$' "$T_TMP/storm/targets.txt" || fail "targets.txt does not name the copies"
+u_start 120 40 "$NVS_BIN" replay "$T_TMP/storm" --ascii
+u_wait '(REPLAY|PAUSED) storm' 10
+u_keys G
+u_wait 'PAUSED' 5
+u_wait 'Per copy IOPS' 5
+for c in 0 1 2; do u_wait "copy $c [0-9]" 5; done
+u_keys q
+u_restored
+ok "replayed storm: a strip per copy"
 
 
 # more targets than room at 80x24: pages, and the title says k/n
@@ -81,3 +92,4 @@ ok "six targets at 80x24: page 1/$P, n shows 2/$P"
 u_wait 'DONE custom' 15
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
