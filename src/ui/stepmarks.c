@@ -30,9 +30,11 @@ int stepmarks_parse(const char *text, struct plot_mark *m, int max)
 		if (seen++) {
 			m[n].t = t;
 			if (qd && qd != prev_qd)
-				snprintf(m[n].label, sizeof(m[n].label), "QD%u", (unsigned)qd % 100000);
+				snprintf(m[n].label, sizeof(m[n].label), "QD%u",
+					 (unsigned)qd % 100000);
 			else
-				snprintf(m[n].label, sizeof(m[n].label), "step %u", (unsigned)seen % 100000);
+				snprintf(m[n].label, sizeof(m[n].label), "step %u",
+					 (unsigned)seen % 100000);
 			n++;
 		}
 		prev_qd = (unsigned)qd;
@@ -67,11 +69,43 @@ static int load_replay(struct app *a)
 	return a->nmarks;
 }
 
+int stepmarks_ramps(const struct series *s, const struct qdrow *rows, int nrows, bool pct,
+		    struct plot_mark *m, int max)
+{
+	int n = 0;
+	for (size_t i = 1; i < s->n && n < max; i++) {
+		if (!s->pt[i].ramp || s->pt[i - 1].ramp)
+			continue;
+		double t = s->pt[i].t - s->pt[i].dt;
+		if (!(t >= 0) || t > 1e9)
+			continue;
+		m[n].t = t;
+		int k = n + 1; /* the job this ramp begins (job 0 starts the step) */
+		if (k < nrows && pct && rows[k].qd == 0)
+			snprintf(m[n].label, sizeof(m[n].label), "max");
+		else if (k < nrows)
+			snprintf(m[n].label, sizeof(m[n].label), pct ? "%u%%" : "QD%u",
+				 rows[k].qd % 100000);
+		else
+			snprintf(m[n].label, sizeof(m[n].label), "step %d", (k + 1) % 100000);
+		n++;
+	}
+	return n;
+}
+
 int stepmarks_get(struct app *a, struct plot_mark *m, int max)
 {
 	int n = 0;
-	if (a->plan)
-		return 0;
+	if (a->plan) {
+		/* a plan step of several measurements (a QD sweep, a rate curve,
+		 * a grid): each begins with its ramp */
+		const char *kind =
+		    a->pview ? planview_step_kind(a->pview, planview_cur(a->pview)) : "";
+		if (strcmp(kind, "measure") && strcmp(kind, "rate-curve") && strcmp(kind, "grid"))
+			return 0;
+		return stepmarks_ramps(app_series(a, -1), a->rqd, a->nrqd,
+				       !strcmp(kind, "rate-curve"), m, max);
+	}
 	if (a->replay) {
 		load_replay(a);
 		for (int i = 0; i < a->nmarks && n < max; i++)

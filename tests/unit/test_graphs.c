@@ -42,6 +42,39 @@ START_TEST(marks_refuse_junk)
 }
 END_TEST
 
+/* A plan step of three measurements: ramp, measure, ramp, measure, ... */
+START_TEST(marks_from_ramps)
+{
+	struct series s = {0};
+	static const int ramp[] = {1, 0, 0, 1, 0, 0, 1, 0};
+	for (int i = 0; i < 8; i++) {
+		struct point p = {.t = i + 1.0, .dt = 1.0, .ramp = ramp[i]};
+		ck_assert_int_eq(series_push(&s, &p), 0);
+	}
+	struct qdrow rows[2] = {{.qd = 1}, {.qd = 16}}; /* the third not written yet */
+	struct plot_mark m[8];
+	int n = stepmarks_ramps(&s, rows, 2, false, m, 8);
+	ck_assert_int_eq(n, 2);
+	ck_assert(fabs(m[0].t - 3.0) < 1e-9); /* the start of the ramp interval */
+	ck_assert_str_eq(m[0].label, "QD16");
+	ck_assert(fabs(m[1].t - 6.0) < 1e-9);
+	ck_assert_str_eq(m[1].label, "step 3");
+	rows[1].qd = 50;
+	n = stepmarks_ramps(&s, rows, 2, true, m, 8);
+	ck_assert_str_eq(m[0].label, "50%");
+	ck_assert_int_eq(stepmarks_ramps(&s, rows, 2, false, m, 1), 1);
+	series_release(&s);
+	/* no ramp: no markers */
+	struct series flat = {0};
+	for (int i = 0; i < 4; i++) {
+		struct point p = {.t = i + 1.0, .dt = 1.0};
+		series_push(&flat, &p);
+	}
+	ck_assert_int_eq(stepmarks_ramps(&flat, rows, 2, false, m, 8), 0);
+	series_release(&flat);
+}
+END_TEST
+
 START_TEST(showfloor_latency)
 {
 	char t[24], l[32];
@@ -67,6 +100,7 @@ Suite *graphs_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, marks_from_events);
 	tcase_add_test(tc, marks_refuse_junk);
+	tcase_add_test(tc, marks_from_ramps);
 	tcase_add_test(tc, showfloor_latency);
 	suite_add_tcase(s, tc);
 	return s;
