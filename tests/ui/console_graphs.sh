@@ -64,3 +64,27 @@ u_restored
 u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 ok "replayed step marker"
 
+
+# a plan's QD sweep (a measure step with a ramp): a marker where each
+# measurement begins, labelled from the step's table once its row is written
+cat >"$T_TMP/m.ini" <<'INI'
+[plan]
+description = measure only: QD 1, 4, 16 with a ramp
+runtime = 1s
+
+[measure 4k-randread]
+rw = randread
+bs = 4k
+iodepth = 1,4,16
+ramp_time = 1s
+INI
+u_start 120 40 "$NVS_BIN" --plan "$T_TMP/m.ini" --target "$A" --ascii --results "$T_TMP/plan"
+u_wait 'PLAN m step 1/1' 15
+u_wait '\|QD4 ' 20
+u_wait 'DONE|\|QD16' 20
+u_screen | awk '/IOPS \(linear\)/ {getline; print; exit}' | grep -q '|QD4' ||
+	fail "plan: no QD4 marker on the IOPS strip"
+ok "plan step markers"
+u_wait 'DONE' 20
+u_keys q
+u_restored
