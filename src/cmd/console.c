@@ -23,6 +23,7 @@ static void usage(FILE *f, const char *prog)
 	if (!strcmp(prog, "replay")) {
 		fprintf(f,
 			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
+			"                      [--no-mouse] [--no-settings]\n"
 			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 			"  plays a results directory written by the console (DIR/samples.csv), or\n"
 			"  follows a plan's results directory (DIR/state.json: running or done)\n"
@@ -33,6 +34,7 @@ static void usage(FILE *f, const char *prog)
 	    f,
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
 	    "               [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
+	    "               [--no-mouse] [--no-settings]\n"
 	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
 	    "               [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
@@ -42,6 +44,8 @@ static void usage(FILE *f, const char *prog)
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
 	    "  --showfloor: a trade-show booth: large figures, fat strips, destructive keys\n"
 	    "  locked (quit and leaving it ask; b toggles it).\n"
+	    "  --no-mouse: leave the mouse to the terminal (select and copy text).\n"
+	    "  --no-settings: do not read or write ~/.config/nvscope/settings.ini.\n"
 	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
 	    "  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
 	    "  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
@@ -107,6 +111,10 @@ static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
 		o->ascii = true;
 	} else if (!strcmp(a, "--showfloor")) {
 		o->showfloor = true;
+	} else if (!strcmp(a, "--no-mouse")) {
+		o->no_mouse = true;
+	} else if (!strcmp(a, "--no-settings")) {
+		o->no_settings = true;
 	} else if ((v = opt_val(argc, argv, i, "--theme"))) {
 		o->theme = v;
 	} else if ((v = opt_val(argc, argv, i, "--round"))) {

@@ -22,7 +22,7 @@ static const struct {
     {"bs", "bs / bssplit", "4k"},  {"iodepth", "iodepth (list)", "32"},
     {"numjobs", "jobs", "1"},	   {"runtime", "runtime", "60s"},
     {"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
-    {"ramp_time", "ramp", "0"},
+    {"ramp_time", "ramp", "0"},	   {"ioengine", "engine", "io_uring"},
 };
 
 void panes_form_init(struct app *a)
@@ -47,22 +47,9 @@ static const char *size_str(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-static const char *state_name(struct app *a)
+static const char *state_name(const struct app *a, const struct source_info *in)
 {
-	if (a->replay)
-		return a->paused ? "PAUSED" : "REPLAY";
-	if (a->plan)
-		return planui_state(a);
-	switch (session_state(a->sess)) {
-	case SESS_RUNNING:
-		return "RUNNING";
-	case SESS_DONE:
-		return "DONE";
-	case SESS_FAILED:
-		return "FAILED";
-	default:
-		return "IDLE";
-	}
+	return in->valid & SOURCE_HAS_CURSOR && a->paused ? "PAUSED" : in->state;
 }
 
 static void clock_str(double s, char *buf, size_t len)
@@ -81,37 +68,23 @@ static void pane_title(struct app *a, WINDOW *w)
 {
 	char el[32], pl[32], buf[512];
 	draw_fill(a, w, 0, ROLE_TITLE);
-	const struct series *ps = app_series(a, -1);
-	double elapsed = a->replay ? a->replay_t
-			 : a->plan ? (ps->n ? ps->pt[ps->n - 1].t : 0)
-				   : session_elapsed(a->sess);
-	double planned = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
-			 : a->plan ? 0
-				   : session_planned(a->sess);
-	clock_str(elapsed, el, sizeof(el));
+	struct source_info in;
+	app_source_info(a, &in);
+	double planned = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
+	clock_str(in.now_s, el, sizeof(el));
 	clock_str(planned, pl, sizeof(pl));
-	const char *tgt = a->replay ? a->replay_dir
-			  : a->plan ? a->plan_target
-				    : session_target(a->sess, 0);
+	const char *tgt = in.title ? in.title : "";
 	unsigned nt = app_ntargets(a);
 	char more[24] = "";
 	if (app_copies(a))
 		snprintf(more, sizeof(more), " x%u copies", app_copies(a));
 	else if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
-	char step[96] = "";
-	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
-	if (a->plan && a->pview)
-		snprintf(step, sizeof(step), " step %u/%u %.60s", planview_cur(a->pview) + 1,
-			 planview_nsteps(a->pview), planview_step_name(a->pview, planview_cur(a->pview)));
-	else if (!a->replay && st)
-		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
-			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
 	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
-		 state_name(a), a->run_name[0] ? a->run_name : "-", step,
+		 state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
-	if (a->replay) {
+	if (in.valid & SOURCE_HAS_CURSOR) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
 	}
@@ -141,13 +114,10 @@ static void pane_title(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
-struct keyhelp {
-	const char *key, *what;
-};
-
 static void pane_status(struct app *a, WINDOW *w)
 {
 	draw_fill(a, w, 0, ROLE_STATUS);
+	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
 		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP &&
@@ -161,31 +131,14 @@ static void pane_status(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
 		return;
 	}
-	static const struct keyhelp setup[] = {
-	    {"F1", "Help"},   {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
-	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
-	};
-	static const struct keyhelp live[] = {
-	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"r", "Round"},
-	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
-	};
-	static const struct keyhelp replay[] = {
-	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
-	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
-	};
-	static const struct keyhelp floor[] = {
-	    {"SHOWFLOOR", ""}, {"b", "Leave"}, {"d", "Style"}, {"l", "Log"},
-	    {"m", "MB/s"},     {"t", "Theme"}, {"?", "Help"}, {"q", "Quit"},
-	};
-	const struct keyhelp *k = a->showfloor		    ? floor
-				  : a->replay		    ? replay
-				  : a->screen == SCREEN_SETUP ? setup
-							    : live;
-	int n = a->showfloor ? 8 : a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
+	const struct keybtn *k;
+	int n = keys_bar(a, &k);
 	int x = 0;
-	for (int i = 0; i < n && x < a->cols; i++) {
+	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		a->bar_end[a->nbar++] = x;
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
 	}
 }

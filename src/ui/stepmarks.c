@@ -42,34 +42,31 @@ int stepmarks_parse(const char *text, struct plot_mark *m, int max)
 	return n;
 }
 
-/* A replay's markers, read once from DIR/events.log (small: a line per
- * step and per note; a larger file is read up to 1 MiB). */
-static int load_replay(struct app *a)
+void stepmarks_load(struct app *a, const char *dir)
 {
-	if (a->marks_loaded)
-		return a->nmarks;
-	a->marks_loaded = true;
 	char path[600];
-	if (snprintf(path, sizeof(path), "%s/events.log", a->replay_dir) >= (int)sizeof(path))
-		return 0;
+	free(a->marks);
+	a->marks = NULL;
+	a->nmarks = 0;
+	if (snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
+		return;
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return 0;
-	size_t cap = 1 << 20;
+		return;
+	size_t cap = 1 << 20; /* a line per step and per note: 1 MiB is plenty */
 	char *buf = malloc(cap + 1);
 	size_t len = buf ? fread(buf, 1, cap, f) : 0;
 	fclose(f);
 	if (!buf)
-		return 0;
+		return;
 	buf[len] = '\0';
 	a->marks = calloc(SESSION_MAX_STEPS, sizeof(*a->marks));
 	if (a->marks)
 		a->nmarks = stepmarks_parse(buf, a->marks, SESSION_MAX_STEPS);
 	free(buf);
-	return a->nmarks;
 }
 
-int stepmarks_ramps(const struct series *s, const struct qdrow *rows, int nrows, bool pct,
+int stepmarks_ramps(const struct series *s, const struct resdir_row *rows, int nrows, bool pct,
 		    struct plot_mark *m, int max)
 {
 	int n = 0;
@@ -96,22 +93,31 @@ int stepmarks_ramps(const struct series *s, const struct qdrow *rows, int nrows,
 int stepmarks_get(struct app *a, struct plot_mark *m, int max)
 {
 	int n = 0;
-	if (a->plan) {
-		/* a plan step of several measurements (a QD sweep, a rate curve,
-		 * a grid): each begins with its ramp */
-		const char *kind =
-		    a->pview ? planview_step_kind(a->pview, planview_cur(a->pview)) : "";
-		if (strcmp(kind, "measure") && strcmp(kind, "rate-curve") && strcmp(kind, "grid"))
-			return 0;
-		return stepmarks_ramps(app_series(a, -1), a->rqd, a->nrqd,
-				       !strcmp(kind, "rate-curve"), m, max);
-	}
 	if (a->replay) {
-		load_replay(a);
 		for (int i = 0; i < a->nmarks && n < max; i++)
 			m[n++] = a->marks[i];
 		return n;
 	}
+	if (a->plan) {
+		/* a plan step of several measurements (a QD sweep, a rate curve,
+		 * a grid): each begins with its ramp; labels from its table */
+		struct source src = app_source(a);
+		struct source_info in;
+		src.ops->info(src.ctx, &in);
+		const char *kind = in.step_kind ? in.step_kind : "";
+		if (strcmp(kind, "measure") && strcmp(kind, "rate-curve") && strcmp(kind, "grid"))
+			return 0;
+		struct resdir_row rows[SESSION_MAX_STEPS];
+		int cur, nr = src.ops->nrows(src.ctx, &cur);
+		if (nr > SESSION_MAX_STEPS)
+			nr = SESSION_MAX_STEPS;
+		for (int i = 0; i < nr; i++)
+			src.ops->row(src.ctx, (unsigned)i, &rows[i]);
+		return stepmarks_ramps(app_series(a, -1), rows, nr < 0 ? 0 : nr,
+				       !strcmp(kind, "rate-curve"), m, max);
+	}
+	if (!a->sess)
+		return 0;
 	unsigned ns = session_nsteps(a->sess), cur = session_cur_step(a->sess);
 	for (unsigned i = 1; i < ns && i <= cur && n < max; i++) {
 		const struct session_step *st = session_step(a->sess, i);

@@ -107,7 +107,9 @@ void strips_health(struct app *a, WINDOW *w)
 	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
 	app_time_range(a, &p.t0, &p.t1);
 	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
-	while (a->replay && nhp && a->hp[nhp - 1].t > a->replay_t)
+	struct source_info in;
+	app_source_info(a, &in);
+	while (in.valid & SOURCE_HAS_CURSOR && nhp && a->hp[nhp - 1].t > in.now_s)
 		nhp--;
 	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
 				     offsetof(struct health_pt, temp_c), ROLE_TEMP};

@@ -51,7 +51,7 @@ START_TEST(marks_from_ramps)
 		struct point p = {.t = i + 1.0, .dt = 1.0, .ramp = ramp[i]};
 		ck_assert_int_eq(series_push(&s, &p), 0);
 	}
-	struct qdrow rows[2] = {{.qd = 1}, {.qd = 16}}; /* the third not written yet */
+	struct resdir_row rows[2] = {{.qd = 1}, {.qd = 16}}; /* the third not written yet */
 	struct plot_mark m[8];
 	int n = stepmarks_ramps(&s, rows, 2, false, m, 8);
 	ck_assert_int_eq(n, 2);
