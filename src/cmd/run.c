@@ -503,7 +503,7 @@ int cmd_run(int argc, char **argv)
 			return NVS_EXIT_USAGE;
 		}
 	}
-	ntargets = jobs[0].stripe ? 1 : jobs[0].ntargets;
+	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
 	ser = calloc(total, sizeof(*ser));

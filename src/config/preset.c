@@ -203,7 +203,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		return -EINVAL;
 	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
-		s->ntargets = 0; /* fio: a job's filename= replaces the inherited one */
+		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);
 	if (rc && strncmp(err, key_in, strlen(key_in))) {
 		/* messages name the option first: "bz: unknown option 'bz'" */

@@ -557,6 +557,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (key[0] == 'f')
 			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "file_service_type")) {
+		NEED_VALUE();
+		return specval_file_service(s, v, err, errlen);
 	} else if (!strcmp(key, "stripe")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
@@ -661,6 +664,9 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 				    "span two members",
 				    (unsigned long long)s->stripe, s->bs[i].bs);
 	}
+	if (s->fileset && s->stripe)
+		BAD("filename=a:b (one job over the files) and stripe (a RAID 0 set) exclude "
+		    "each other");
 	if (s->time_based && !s->runtime_ns)
 		BAD("time_based needs a runtime");
 	if (s->sqpoll && s->hipri)

@@ -112,6 +112,14 @@ struct spec {
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
 	bool group_reporting;
+	bool exitall;           /* fio's exitall: when this job ends, the rest stop */
+	/* fio's filename=a:b: ONE job over the files (fio's file set): each
+	 * worker issues to them in turn, each file its own region (size split
+	 * evenly, offset in each), reported as one job with per-file counts
+	 * (result.member[]) -- not one worker per target as --target a,b */
+	bool fileset;
+	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
+	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
 	struct spec_replay replay;
 };
 

@@ -240,22 +240,31 @@ bad:
 	return -EINVAL;
 }
 
-/* fio's filename=: one path ("\\:" is a ':' in it, as in fio); an unescaped
- * ':' lists files fio runs ONE job over, which nvscope cannot: refused. */
+/* fio's filename=: one path, or a ':' list of the files ONE job runs over
+ * (fio's file set: each worker issues to them in turn, file_service_type);
+ * "\\:" is a ':' in a path, as in fio.  Sets s->fileset for a list. */
 int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
 {
 	char path[sizeof(s->targets[0])];
 	size_t n = 0;
+	unsigned first = s->ntargets;
 
-	for (const char *p = v; *p; p++) {
-		if (*p == ':' && (p == v || p[-1] != '\\')) {
-			snprintf(err, errlen,
-				 "filename: '%s': fio runs ONE job over all ':'-separated files "
-				 "(its size and I/O spread over them); nvscope runs one worker per "
-				 "file, a different workload, so this is refused: give each file "
-				 "its own job section, or --target a,b for one worker per target",
-				 v);
-			return -EINVAL;
+	for (const char *p = v;; p++) {
+		if (!*p || (*p == ':' && (p == v || p[-1] != '\\'))) {
+			path[n] = '\0';
+			if (!n) {
+				snprintf(err, errlen, "filename: '%s': an empty file name", v);
+				return -EINVAL;
+			}
+			if (s->ntargets == NVS_MAX_TARGETS) {
+				snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+				return -EINVAL;
+			}
+			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+			n = 0;
+			if (!*p)
+				break;
+			continue;
 		}
 		if (*p == '\\' && p[1] == ':')
 			continue;
@@ -266,13 +275,34 @@ int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
 		}
 		path[n++] = *p;
 	}
-	path[n] = '\0';
-	if (s->ntargets == NVS_MAX_TARGETS) {
-		snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
-		return -EINVAL;
-	}
-	snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+	if (s->ntargets - first > 1)
+		s->fileset = true;
 	return 0;
+}
+
+/* fio's file_service_type=roundrobin|sequential|random[:N] (zipf, pareto
+ * and normal file choice are refused). */
+int specval_file_service(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = {"roundrobin", "sequential", "random"};
+	const char *c = v ? strchr(v, ':') : NULL;
+	size_t nl = c ? (size_t)(c - v) : v ? strlen(v) : 0;
+	unsigned nr = 1;
+
+	for (unsigned i = 0; v && i < NVS_ARRAY_SIZE(names); i++) {
+		if (strlen(names[i]) != nl || strncmp(v, names[i], nl))
+			continue;
+		if (c && num_parse_uint(c + 1, 1, 1u << 30, &nr))
+			break;
+		s->file_service = (uint8_t)i;
+		s->file_service_nr = nr;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "file_service_type: '%s' is not roundrobin, sequential or random[:N] (zipf, "
+		 "pareto and normal file choice are not implemented)",
+		 v ? v : "");
+	return -EINVAL;
 }
 
 /* fio's "r,w[,t]" values (rate_iops, rate, bs): one value is for every
@@ -384,7 +414,6 @@ static const struct {
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
     {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
     {"directory", "fio's file sets are not supported: give the file or device as filename"},
-    {"file_service_type", "one file or device per worker: nothing to switch between"},
     {"create_on_open", "nvscope does not create files"},
     {"fallocate", "nvscope does not create or lay out files"},
     {"unlink", "nvscope does not create or remove files"},
