@@ -18,6 +18,7 @@
 #include "dev/safety.h"
 #include "config/preset.h"
 #include "io/runjob.h"
+#include "cmd/runfold.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"
@@ -38,6 +39,8 @@ struct run_opts {
 	const char *output;
 	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
+	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
+	unsigned nmore;
 };
 
 static void usage(FILE *f)
@@ -365,9 +368,13 @@ static int parse(struct run_opts *o, int argc, char **argv)
 			o->parse_only = true;
 		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
 			o->cli.job = a; /* fio style: nvscope run job.fio */
+		} else if (a[0] != '-' && o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
+			o->more[o->nmore++] = a; /* fio: each file after the first starts
+						  * with a stonewall */
 		} else if (a[0] != '-') {
-			fprintf(stderr, "nvscope run: one job file at a time ('%s', then '%s')\n",
-				o->cli.job ? o->cli.job : o->cli.preset, a);
+			fprintf(stderr, "nvscope run: '%s': %s\n", a,
+				o->cli.preset ? "a preset or job files, not both"
+					      : "at most 17 job files");
 			return -EINVAL;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
@@ -442,6 +449,56 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
+/* fio's `fio a.fio b.fio`: the jobs of each later file follow, its first
+ * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
+ * file is its own run group and report group; exitall is global. */
+static int more_job_files(struct run_opts *o, struct spec **jobs, unsigned *njobs, char *err,
+			  size_t errlen)
+{
+	bool exitall = false;
+
+	for (unsigned f = 0; f < o->nmore; f++) {
+		struct spec *more = NULL, *all;
+		unsigned n = 0, run = 0, rep = 0;
+		o->cli.job = o->more[f];
+		if (cli_jobs(&o->cli, &more, &n, err, errlen))
+			return -EINVAL;
+		for (unsigned j = 0; j < *njobs; j++) {
+			run = (*jobs)[j].run_group + 1;
+			rep = (*jobs)[j].report_group + 1;
+		}
+		all = realloc(*jobs, (*njobs + n) * sizeof(*all));
+		if (!all) {
+			free(more);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (unsigned j = 0; j < n; j++) {
+			more[j].run_group += run;
+			more[j].report_group += rep;
+		}
+		memcpy(all + *njobs, more, n * sizeof(*more));
+		free(more);
+		*jobs = all;
+		*njobs += n;
+	}
+	for (unsigned j = 0; j < *njobs; j++)
+		exitall |= (*jobs)[j].exitall;
+	for (unsigned j = 0; j < *njobs; j++)
+		(*jobs)[j].exitall = exitall;
+	return 0;
+}
+
+/* fio's exit_what=all: a job of the group that ran from @first to @last
+ * ended with exitall, so no later job starts. */
+static bool exit_all_after(const struct spec *jobs, unsigned first, unsigned last)
+{
+	for (unsigned k = first; k <= last; k++)
+		if (jobs[k].exitall && jobs[k].exit_what == 2)
+			return true;
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -471,8 +528,10 @@ int cmd_run(int argc, char **argv)
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
-	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err))) {
+	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
+	    more_job_files(&o, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
+		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
 	for (unsigned j = 0; j < njobs; j++) {
@@ -533,6 +592,9 @@ int cmd_run(int argc, char **argv)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
+	bool fold = false; /* fio's group_reporting: printed after the run, merged */
+	for (unsigned j = 0; j < njobs; j++)
+		fold |= jobs[j].group_reporting && total == njobs;
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
@@ -623,7 +685,7 @@ int cmd_run(int argc, char **argv)
 			}
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
-			if (!o.json || o.output)
+			if ((!o.json || o.output) && !fold)
 				print_result(human, &jobs[j], &rj);
 			if (rj.trace_line[0] && (!o.quiet || o.json))
 				fprintf(human, "%s\n", rj.trace_line);
@@ -642,8 +704,31 @@ int cmd_run(int argc, char **argv)
 			if (status)
 				goto report;
 		}
+		/* exit_what=all: the rest of the jobs never start */
+		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
+		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
+		    exit_all_after(jobs, in_grp ? gfirst : j, j))
+			break;
 	}
 report:
+	if (fold && nres) {
+		bool *grouped = calloc(nres, sizeof(*grouped));
+		struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets, .ser = ser,
+				    .info = info, .gid = gid, .note = note, .tjson = tjson,
+				    .cores = cores, .ncores = ncores, .disks = disks,
+				    .ndisks = ndisks, .n = nres};
+		for (unsigned i = 0; grouped && i < nres; i++)
+			grouped[i] = info[i].spec->group_reporting;
+		if (grouped)
+			nres = runfold_groups(&f, grouped);
+		free(grouped);
+		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
+			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
+					   .ntargets = ntargets, .series = ser[i],
+					   .dropped = res[i].dropped};
+			print_result(human, info[i].spec, &v);
+		}
+	}
 	if (nres > 1 && (!o.json || o.output))
 		print_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))

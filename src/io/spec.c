@@ -244,6 +244,7 @@ static const char *const ignored[] = {
 	"new_group", "invalidate", "lat_percentiles", "clat_percentiles",
 	"unified_rw_reporting",
 	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
+	"threads", /* fio's tiobench profile option: fio accepts it, no effect on a job */
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
@@ -378,9 +379,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
 			    "as in fio)",
 			    v);
-	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min")) {
+	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min") ||
+		   !strcmp(key, "ratemin")) { /* ratemin: fio's alias */
 		NEED_VALUE();
-		bool bw = !strcmp(key, "rate_min");
+		bool bw = strcmp(key, "rate_iops_min") != 0;
 		if (specval_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
 			BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in,
 			    v, bw ? "rate in bytes/s" : "rate in IOPS");

@@ -112,7 +112,10 @@ struct spec {
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
 	bool group_reporting;
-	bool exitall;           /* fio's exitall: when this job ends, the rest stop */
+	bool exitall;           /* fio's exitall (any job of the file): when a job
+				 * ends, exit_what others are stopped */
+	uint8_t exit_what;      /* fio's exit_what: 0 group (its report group),
+				 * 1 stonewall (all running), 2 all (none start after) */
 	/* fio's filename=a:b: ONE job over the files (fio's file set): each
 	 * worker issues to them in turn, each file its own region (size split
 	 * evenly, offset in each), reported as one job with per-file counts
