@@ -237,7 +237,7 @@ def main():
             m = re.search(r":\d+: ([A-Za-z0-9_-]+)", err)
             key = m.group(1) if m else "?"
             cls = "no meaning here" if key in NO_MEANING else "not implemented"
-            msg = err.strip().split(": ", 1)[-1]
+            msg = err.strip().split(": ", 1)[-1].replace(work.rstrip("/") + "/", "")
             if why:
                 outcome, reason = "FAIL", why
             else:

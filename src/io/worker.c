@@ -608,6 +608,7 @@ static void run(struct worker *w, struct wstate *st)
 				think_left = s->thinktime_blocks;
 			}
 		}
+		unsigned submitted = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -710,6 +711,7 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
+				submitted++;
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]
@@ -737,6 +739,10 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
+			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
+			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
 
 		uint64_t deadline = next_b < end ? next_b : end;
 		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)
@@ -778,6 +784,8 @@ static void run(struct worker *w, struct wstate *st)
 				break;
 		}
 		io_uring_cq_advance(&st->ring, n);
+		if (n && st->measuring) /* fio's io_u_mark_complete */
+			w->res.complete_map[result_batch_idx(n)]++;
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
