@@ -3,6 +3,7 @@
 nvscope on the same loop device, compared (tests/integration/fio_examples.sh).
 
 Usage: fio_examples.py NVSCOPE FIXTURES_DIR DEVICE WORKDIR [TABLE.md]
+(NVS_FIO_EXAMPLE=text: only the examples whose name holds it)
 
 Each example is rewritten only where it names its target or its length: the
 lines of filename, directory, filename_format, runtime, time_based and
@@ -225,7 +226,7 @@ def main():
     common = ["--runtime=1", "--time_based"]
     rows, bad = [], 0
     for name in sorted(os.listdir(fixtures)):
-        if not name.endswith(".fio"):
+        if not name.endswith(".fio") or os.environ.get("NVS_FIO_EXAMPLE", "") not in name:
             continue
         path = os.path.join(work, name)
         lines = rewrite(os.path.join(fixtures, name), path)

@@ -25,7 +25,11 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	default:
 		g->mixread = 0;
 	}
-	if (s->dist && g->random) {
+	if (s->dist == DIST_ZONED && g->random) {
+		g->dist = DIST_ZONED;
+		g->zone_lo = s->zone_lo;
+		g->zone_hi = s->zone_hi;
+	} else if (s->dist && g->random) {
 		/* fio's __init_rand_distribution: ranges of the smallest block size */
 		uint32_t rs = UINT32_MAX;
 		for (unsigned i = 0; i < s->nbs; i++)

@@ -31,6 +31,7 @@ struct offgen {
 	uint64_t nranges, rand_off, gauss_dev;
 	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
+	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -95,6 +96,16 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
 	if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
+	} else if (rnd && g->dist == DIST_ZONED) {
+		/* fio's __get_next_rand_offset_zoned: v in 1..100 picks the zone */
+		uint64_t zr = offgen_rand(g);
+		unsigned v = offgen_below32((uint32_t)zr, 100);
+		uint64_t lo = npos * g->zone_lo[d][v] / 100, hi = npos * g->zone_hi[d][v] / 100;
+		if (!g->zone_hi[d][v])
+			lo = 0, hi = npos; /* no split for this direction: uniform */
+		if (hi <= lo)
+			hi = lo + 1;
+		*off = g->start + (lo + offgen_below(offgen_rand(g), hi - lo)) * g->align;
 	} else if (rnd) {
 		uint64_t b = offgen_dist_block(g);
 		*off = g->start + (b < npos ? b : npos - 1) * g->align;

@@ -486,9 +486,11 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			dist = DIST_PARETO, val = 0.2;
 		} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
 			dist = DIST_GAUSS, val = 0;
+		} else if (!strcmp(db, "zoned")) {
+			return specval_zoned(s, v, err, errlen);
 		} else {
-			BAD("random_distribution: '%s' is not random, zipf, pareto or normal "
-			    "(zoned distributions are not implemented)",
+			BAD("random_distribution: '%s' is not random, zipf, pareto, normal or "
+			    "zoned (zoned_abs is not implemented)",
 			    v);
 		}
 		if ((c1 && num_parse_double(c1, 0, 100, &val)) ||

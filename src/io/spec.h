@@ -71,7 +71,7 @@ struct spec {
 	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
 	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
 	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
-	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS } dist;
+	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS, DIST_ZONED } dist;
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
 	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
@@ -122,6 +122,10 @@ struct spec {
 	 * (result.member[]) -- not one worker per target as --target a,b */
 	bool fileset;
 	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
+	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw
+	 * v in 1..100 of direction d puts the offset in [zone_lo, zone_hi)
+	 * percent of the region, zone_*[d][v - 1]; zone_hi 0 = uniform */
+	uint8_t zone_lo[2][100], zone_hi[2][100];
 	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
 	struct spec_replay replay;
 };

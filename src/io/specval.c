@@ -280,6 +280,82 @@ int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* One direction of fio's zoned split (options.c zone_split_ddir): "A/S"
+ * entries, A% of the accesses to the next S% of the region; a missing S
+ * shares what is left; the A must add up to 100, the S to at most 100. */
+static int zoned_dir(char *list, uint8_t lo[100], uint8_t hi[100])
+{
+	unsigned acc[100], sz[100], n = 0, asum = 0, ssum = 0, smiss = 0;
+	char *save, *tok;
+
+	for (tok = strtok_r(list, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *sl = strchr(tok, '/');
+		if (n == 100)
+			return -EINVAL;
+		if (sl)
+			*sl++ = '\0';
+		if (num_parse_uint(tok, 0, 100, &acc[n]))
+			return -EINVAL;
+		sz[n] = 0;
+		if (sl && *sl && num_parse_uint(sl, 0, 100, &sz[n]))
+			return -EINVAL;
+		if (!sz[n])
+			smiss++; /* fio: 0 or none is "missing" */
+		asum += acc[n];
+		ssum += sz[n];
+		n++;
+	}
+	if (!n || asum != 100 || ssum > 100)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (!sz[i])
+			sz[i] = smiss == 1 && n == 1 ? 100 : (100 - ssum) / smiss;
+	/* fio's __td_zone_gen_index */
+	unsigned a = 0, sp = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = a; j < a + acc[i]; j++) {
+			lo[j] = (uint8_t)sp;
+			hi[j] = (uint8_t)(sp + sz[i]);
+		}
+		a += acc[i];
+		sp += sz[i];
+	}
+	return 0;
+}
+
+int specval_zoned(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[1024], *part[2];
+	uint8_t lo[2][100], hi[2][100];
+
+	if (strncmp(v, "zoned:", 6) || specval_split_rw(v + 6, part, buf, sizeof(buf)))
+		goto bad;
+	if (part[1] == part[0]) { /* one list for every direction */
+		if (zoned_dir(part[0], lo[0], hi[0]))
+			goto bad;
+		memcpy(lo[1], lo[0], 100);
+		memcpy(hi[1], hi[0], 100);
+	} else {
+		for (int d = 0; d < 2; d++) {
+			memset(hi[d], 0, 100);
+			if (*part[d] && zoned_dir(part[d], lo[d], hi[d]))
+				goto bad;
+		}
+	}
+	memcpy(s->zone_lo, lo, sizeof(lo));
+	memcpy(s->zone_hi, hi, sizeof(hi));
+	s->dist = DIST_ZONED;
+	s->dist_val = 0;
+	s->dist_center = -1;
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "random_distribution: '%s' is not zoned:ACCESS/SIZE[:ACCESS/SIZE...] in "
+		 "percent (accesses adding up to 100, sizes to at most 100; read,write lists)",
+		 v);
+	return -EINVAL;
+}
+
 /* fio's file_service_type=roundrobin|sequential|random[:N] (zipf, pareto
  * and normal file choice are refused). */
 int specval_file_service(struct spec *s, const char *v, char *err, size_t errlen)

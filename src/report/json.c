@@ -260,6 +260,29 @@ static void depth_tables(cJSON *job, const struct result *r)
 	}
 }
 
+/* fio's "zoned:A/S:...[,read-list]" back from the spec's index tables. */
+static void zoned_fmt(const struct spec *s, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "zoned:");
+	bool same = !memcmp(s->zone_lo[0], s->zone_lo[1], 100) &&
+		    !memcmp(s->zone_hi[0], s->zone_hi[1], 100);
+
+	for (int d = 0; d < (same ? 1 : 2) && n < len; d++) {
+		if (d)
+			n += (size_t)snprintf(buf + n, len - n, ",");
+		for (unsigned v = 0, k; v < 100 && n < len; v = k) {
+			for (k = v; k < 100 && s->zone_lo[d][k] == s->zone_lo[d][v] &&
+				    s->zone_hi[d][k] == s->zone_hi[d][v];
+			     k++)
+				;
+			if (!s->zone_hi[d][v])
+				break;
+			n += (size_t)snprintf(buf + n, len - n, "%s%u/%u", v ? ":" : "", k - v,
+					      s->zone_hi[d][v] - s->zone_lo[d][v]);
+		}
+	}
+}
+
 static void opt_str(cJSON *o, const char *key, const char *val)
 {
 	cJSON_AddStringToObject(o, key, val);
@@ -358,7 +381,11 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "iodepth_batch_submit", s->batch_submit);
 	if (s->batch_complete)
 		opt_u(o, "iodepth_batch_complete_max", s->batch_complete);
-	if (s->dist) {
+	if (s->dist == DIST_ZONED) {
+		char db[1200];
+		zoned_fmt(s, db, sizeof(db));
+		opt_str(o, "random_distribution", db);
+	} else if (s->dist) {
 		static const char *const dn[] = {"random", "zipf", "pareto", "normal"};
 		char db[64];
 		snprintf(db, sizeof(db), "%s:%g", dn[s->dist], s->dist_val);
