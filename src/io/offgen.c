@@ -67,6 +67,9 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		}
 	}
 	g->seq_add = s->seq_add;
+	g->seq_back = s->seq_back;
+	if (s->seq_back && s->seq_add > len)
+		return -EINVAL;
 	g->seq_nr = g->seq_cnt = s->seq_nr ? s->seq_nr : 1;
 	for (unsigned d = 0; d < 2; d++) {
 		g->last_pos[d] = start;

@@ -305,16 +305,20 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->rw = (enum spec_rw)i;
 		s->seq_nr = 1;
 		s->seq_add = 0;
+		s->seq_back = false;
 		if (mod) {
 			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
 			unsigned nr;
 			/* fio: random: a new random offset every N I/Os, sequential
 			 * between; sequential: skip SIZE after each I/O */
+			s->seq_back = !rnd && mod[1] == '-';
 			if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
-				: spec_parse_size(mod + 1, &s->seq_add))
+				: spec_parse_size(mod + 1 + s->seq_back, &s->seq_add) ||
+				      (s->seq_back && !s->seq_add))
 				BAD("rw: '%s': after ':' %s", v,
 				    rnd ? "a count of I/Os >= 1 (randread:8)"
-					: "a size to skip (write:4k; backwards is not supported)");
+					: "a size to skip (write:4k), or -SIZE to step back "
+					  "(read:-8k)");
 			if (rnd)
 				s->seq_nr = nr;
 		}

@@ -70,6 +70,8 @@ struct spec {
 				 * steps (fio: any size), not multiples of min */
 	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
 	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
+	bool seq_back;          /* rw=X:-SIZE: step SIZE back instead (fio's
+				 * backwards sequential I/O) */
 	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
 	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS, DIST_ZONED } dist;
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */

@@ -334,7 +334,9 @@ START_TEST(test_random_distribution)
 	ck_assert_int_eq(set(&s, "random_distribution", "pareto:1", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "normal:100", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "zipf:nan", err), -EINVAL);
-	ck_assert_int_eq(set(&s, "random_distribution", "zoned:50/10:50/90", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "zoned:50/10:50/90", err), 0);
+	ck_assert_int_eq(s.dist, DIST_ZONED); /* test_offgen.c: the shares */
+	ck_assert_int_eq(set(&s, "random_distribution", "zoned_abs:50/1g:50/", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "pareto:0.9:0.5", err), 0);
 	ck_assert_double_eq(s.dist_center, 0.5);
 	ck_assert_int_eq(set(&s, "random_distribution", "gauss:5", err), 0);

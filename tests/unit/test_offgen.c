@@ -147,6 +147,32 @@ START_TEST(test_zoned_distribution)
 }
 END_TEST
 
+/* rw=read:-8k (backwards-read.fio): fio 3.33's offsets, from its
+ * write_iolog on a 64k region at offset 0 and at offset 16k. */
+START_TEST(test_backwards)
+{
+	struct spec s = base("read:-8k");
+	struct offgen g;
+	uint64_t off;
+	uint32_t l;
+	enum nvs_dir d;
+	static const unsigned at0[] = {0, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0, 56};
+	static const unsigned at16[] = {56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 72, 68, 64, 60, 56};
+
+	ck_assert(s.seq_back);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 * 1024, 4096, 1), 0);
+	for (size_t i = 0; i < sizeof(at0) / sizeof(at0[0]); i++) {
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off, at0[i] * 1024ULL);
+	}
+	ck_assert_int_eq(offgen_init(&g, &s, 16 * 1024, 64 * 1024, 4096, 1), 0);
+	for (size_t i = 0; i < sizeof(at16) / sizeof(at16[0]); i++) {
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off, at16[i] * 1024ULL);
+	}
+}
+END_TEST
+
 Suite *offgen_suite(void)
 {
 	Suite *s = suite_create("offgen");
@@ -156,6 +182,7 @@ Suite *offgen_suite(void)
 	tcase_add_test(tc, test_sequential_wraps);
 	tcase_add_test(tc, test_region_too_small);
 	tcase_add_test(tc, test_zoned_distribution);
+	tcase_add_test(tc, test_backwards);
 	suite_add_tcase(s, tc);
 	return s;
 }
