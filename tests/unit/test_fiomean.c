@@ -290,7 +290,10 @@ START_TEST(test_rw_modifier_and_pct_random)
 	}
 	ck_assert(jumps >= 90 && jumps <= 100);
 	ck_assert_int_eq(set(&s, "rw", "randread:0", err), -EINVAL);
-	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), 0); /* backwards: test_offgen.c */
+	ck_assert(s.seq_back);
+	ck_assert_int_eq(set(&s, "rw", "read:-0", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "read:--4k", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "rw", "trim", err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not implemented"));
 	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
