@@ -47,7 +47,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio | FILE.fio] [--parse-only]\n"
+		"                   [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 		"                   [--output-format=normal|json|json+] [--output FILE]\n"
 		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
 		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
