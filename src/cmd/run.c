@@ -449,56 +449,6 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
-/* fio's `fio a.fio b.fio`: the jobs of each later file follow, its first
- * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
- * file is its own run group and report group; exitall is global. */
-static int more_job_files(struct run_opts *o, struct spec **jobs, unsigned *njobs, char *err,
-			  size_t errlen)
-{
-	bool exitall = false;
-
-	for (unsigned f = 0; f < o->nmore; f++) {
-		struct spec *more = NULL, *all;
-		unsigned n = 0, run = 0, rep = 0;
-		o->cli.job = o->more[f];
-		if (cli_jobs(&o->cli, &more, &n, err, errlen))
-			return -EINVAL;
-		for (unsigned j = 0; j < *njobs; j++) {
-			run = (*jobs)[j].run_group + 1;
-			rep = (*jobs)[j].report_group + 1;
-		}
-		all = realloc(*jobs, (*njobs + n) * sizeof(*all));
-		if (!all) {
-			free(more);
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (unsigned j = 0; j < n; j++) {
-			more[j].run_group += run;
-			more[j].report_group += rep;
-		}
-		memcpy(all + *njobs, more, n * sizeof(*more));
-		free(more);
-		*jobs = all;
-		*njobs += n;
-	}
-	for (unsigned j = 0; j < *njobs; j++)
-		exitall |= (*jobs)[j].exitall;
-	for (unsigned j = 0; j < *njobs; j++)
-		(*jobs)[j].exitall = exitall;
-	return 0;
-}
-
-/* fio's exit_what=all: a job of the group that ran from @first to @last
- * ended with exitall, so no later job starts. */
-static bool exit_all_after(const struct spec *jobs, unsigned first, unsigned last)
-{
-	for (unsigned k = first; k <= last; k++)
-		if (jobs[k].exitall && jobs[k].exit_what == 2)
-			return true;
-	return false;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -529,7 +479,7 @@ int cmd_run(int argc, char **argv)
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
-	    more_job_files(&o, &jobs, &njobs, err, sizeof(err))) {
+	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
 		free(jobs);
 		return NVS_EXIT_USAGE;
@@ -707,7 +657,7 @@ int cmd_run(int argc, char **argv)
 		/* exit_what=all: the rest of the jobs never start */
 		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
 		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
-		    exit_all_after(jobs, in_grp ? gfirst : j, j))
+		    runfold_exit_all(jobs, in_grp ? gfirst : j, j))
 			break;
 	}
 report:

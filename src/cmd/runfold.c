@@ -1,6 +1,8 @@
 /* runfold.c - fio's group_reporting: one result per report group. */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <stdio.h>
 #include "cmd/runfold.h"
 
 /* Adds the intervals of @b into @a, point by point (fio sums the group's
@@ -88,4 +90,54 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 	}
 	f->n = m;
 	return m;
+}
+
+/* fio's `fio a.fio b.fio`: the jobs of each later file follow, its first
+ * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
+ * file is its own run group and report group; exitall is global. */
+int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfiles,
+		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	bool exitall = false;
+
+	for (unsigned f = 0; f < nfiles; f++) {
+		struct spec *more = NULL, *all;
+		unsigned n = 0, run = 0, rep = 0;
+		cli->job = files[f];
+		if (cli_jobs(cli, &more, &n, err, errlen))
+			return -EINVAL;
+		for (unsigned j = 0; j < *njobs; j++) {
+			run = (*jobs)[j].run_group + 1;
+			rep = (*jobs)[j].report_group + 1;
+		}
+		all = realloc(*jobs, (*njobs + n) * sizeof(*all));
+		if (!all) {
+			free(more);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (unsigned j = 0; j < n; j++) {
+			more[j].run_group += run;
+			more[j].report_group += rep;
+		}
+		memcpy(all + *njobs, more, n * sizeof(*more));
+		free(more);
+		*jobs = all;
+		*njobs += n;
+	}
+	for (unsigned j = 0; j < *njobs; j++)
+		exitall |= (*jobs)[j].exitall;
+	for (unsigned j = 0; j < *njobs; j++)
+		(*jobs)[j].exitall = exitall;
+	return 0;
+}
+
+/* fio's exit_what=all: a job of the group that ran from @first to @last
+ * ended with exitall, so no later job starts. */
+bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last)
+{
+	for (unsigned k = first; k <= last; k++)
+		if (jobs[k].exitall && jobs[k].exit_what == 2)
+			return true;
+	return false;
 }

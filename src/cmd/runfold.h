@@ -5,6 +5,7 @@
 #define NVS_RUNFOLD_H
 
 #include <stdbool.h>
+#include "config/cli.h"
 #include "report/json.h"
 #include "stats/cpu.h"
 #include "stats/diskstat.h"
@@ -35,5 +36,16 @@ struct runfold {
  * compacted in order.  The first job of a group names it and keeps its
  * options, CPU, disk and trace figures.  Returns the new count. */
 unsigned runfold_groups(struct runfold *f, const bool *grouped);
+
+/* fio's `fio a.fio b.fio`: loads @files (each as cli_jobs loads @cli with
+ * cli->job set to it) and appends their jobs to *@jobs: each file's first
+ * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
+ * file is its own run and report group; exitall (global) is set on all
+ * when any job has it.  0 or -errno with @err. */
+int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfiles,
+		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
+/* fio's exit_what=all: a job from @first to @last (one run group) has it,
+ * so no later job starts. */
+bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last);
 
 #endif

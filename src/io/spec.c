@@ -565,6 +565,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (key[0] == 'f')
 			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "io_submit_mode")) {
+		/* fio's offload keeps a rate's issue times when completions are
+		 * slow; nvscope's issue loop already submits at the rate's times
+		 * (its waits end at the next issue time): the same workload */
+		if (!v || (strcmp(v, "inline") && strcmp(v, "offload")))
+			BAD("io_submit_mode: '%s' is not inline or offload", v ? v : "");
 	} else if (!strcmp(key, "file_service_type")) {
 		NEED_VALUE();
 		return specval_file_service(s, v, err, errlen);

@@ -511,7 +511,6 @@ static const struct {
     {"trim_backlog", "trims are not implemented"},
     {"write_iolog", "fio's per-I/O log is not written here: record the device with nvscope trace record"},
     {"offset_align", "not implemented: offsets are aligned to blockalign"},
-    {"io_submit_mode", "submission is always inline"},
     {"serialize_overlap", "not implemented"},
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
+#include "io/fileset.h"
 #include "io/worker.h"
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -69,12 +70,7 @@ struct wstate {
 	uint64_t p_off;
 	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
-	/* fio's file set (worker.fileset): one generator per file, the file
-	 * being served and the I/Os left on it (file_service_nr) */
-	struct offgen *fgen;
-	uint64_t fissued[NVS_MAX_TARGETS];
-	bool fdone[NVS_MAX_TARGETS];
-	unsigned fcur, fleft, fndone;
+	struct fileset fs;              /* fio's file set (worker.fileset) */
 	uint8_t p_member;
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
@@ -412,48 +408,6 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	st->inflight--;
 }
 
-/* fio's get_next_file: the file of the next I/O (roundrobin, sequential
- * or random, switching every file_service_nr I/Os), skipping files that are
- * done; then that file's next offset.  False when every file is done. */
-static bool fileset_next(struct worker *w, struct wstate *st, uint64_t passes, enum nvs_dir *dir)
-{
-	const struct spec *s = w->spec;
-	unsigned n = w->nmembers;
-
-	while (st->fndone < n) {
-		unsigned f = st->fcur;
-		if (st->fleft && !st->fdone[f]) {
-			st->fleft--;
-		} else if (s->file_service == 1 && !st->fdone[f]) {
-			/* sequential: stay until the file is done */
-		} else {
-			if (s->file_service == 2) {
-				do
-					f = (unsigned)offgen_below(offgen_rand(&st->gen), n);
-				while (st->fdone[f]);
-			} else {
-				do
-					f = (f + 1) % n;
-				while (st->fdone[f]);
-			}
-			st->fcur = f;
-			st->fleft = (s->file_service_nr ? s->file_service_nr : 1) - 1;
-		}
-		struct offgen *g = &st->fgen[f];
-		offgen_next(g, &st->p_off, &st->p_len, dir);
-		if (g->wraps >= passes || (w->flimit[f] && st->fissued[f] >= w->flimit[f])) {
-			st->fdone[f] = true; /* fio: fio_file_set_done */
-			st->fndone++;
-			st->fleft = 0;
-			continue;
-		}
-		st->fissued[f] += st->p_len;
-		st->p_member = (uint8_t)f;
-		return true;
-	}
-	return false;
-}
-
 /* Maps a logical offset of a stripe set to (member, member offset). */
 static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 {
@@ -635,11 +589,14 @@ static void run(struct worker *w, struct wstate *st)
 				} else {
 					if (!st->pend && w->fileset) {
 						enum nvs_dir pd;
-						if (!fileset_next(w, st, passes, &pd)) {
+						unsigned pf;
+						if (!fileset_next(&st->fs, &st->gen, passes, &st->p_off,
+								  &st->p_len, &pd, &pf)) {
 							issued = limit;
 							break;
 						}
 						st->p_dir = (uint8_t)pd;
+						st->p_member = (uint8_t)pf;
 						st->pend = true;
 					}
 					if (!st->pend) {
@@ -843,18 +800,12 @@ void *worker_main(void *arg)
 	if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {
-		st->fgen = calloc(w->nmembers, sizeof(*st->fgen));
-		rc = st->fgen ? 0 : -ENOMEM;
-		for (unsigned f = 0; !rc && f < w->nmembers; f++) {
-			rc = offgen_init(&st->fgen[f], w->spec, w->fstart[f], w->flen[f], w->align,
-					 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1) +
-					     0xd1b54a32d192ed03ULL * f);
-			if (rc)
-				worker_fail(sh, rc, "%s: region smaller than the block size",
-					    w->members[f].path);
-		}
-		/* the first I/O goes to the first file */
-		st->fcur = w->spec->file_service == 1 ? 0 : w->nmembers - 1;
+		unsigned bad = 0;
+		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
+				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
+		if (rc)
+			worker_fail(sh, rc, "%s: region smaller than the block size",
+				    w->members[bad].path);
 	}
 ready:
 	atomic_fetch_add_explicit(&sh->ready, 1, memory_order_release);
@@ -888,7 +839,7 @@ ready:
 				;
 		} else {
 			free(st->bufmem);
-			free(st->fgen);
+			fileset_free(&st->fs);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);

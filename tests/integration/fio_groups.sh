@@ -30,7 +30,7 @@ cat >"$T_TMP/g.fio" <<JOB
 filename=$dev
 direct=1
 ioengine=libaio
-iodepth=2
+iodepth=1
 runtime=1
 time_based
 group_reporting
