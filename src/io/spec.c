@@ -565,6 +565,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (key[0] == 'f')
 			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "sqthread_poll_cpu")) {
+		if (parse_uint(v, 4095, &u))
+			BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
+		s->sq_cpu = (unsigned)u + 1;
 	} else if (!strcmp(key, "io_submit_mode")) {
 		/* fio's offload keeps a rate's issue times when completions are
 		 * slow; nvscope's issue loop already submits at the rate's times

@@ -129,6 +129,7 @@ struct spec {
 	 * percent of the region, zone_*[d][v - 1]; zone_hi 0 = uniform */
 	uint8_t zone_lo[2][100], zone_hi[2][100];
 	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
+	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
 };
 

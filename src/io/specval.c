@@ -515,6 +515,29 @@ static const struct {
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
+    {"flow", "fio's flow control between jobs is not implemented"},
+    {"flow_id", "fio's flow control between jobs is not implemented"},
+    {"flow_watermark", "fio's flow control between jobs is not implemented"},
+    {"flow_sleep", "fio's flow control between jobs is not implemented"},
+    {"steadystate", "fio's in-job steady-state detection is not implemented: nvscope steady "
+		    "runs SNIA's"},
+    {"ss", "fio's in-job steady-state detection is not implemented: nvscope steady runs "
+	   "SNIA's"},
+    {"steadystate_duration", "fio's in-job steady-state detection is not implemented"},
+    {"ss_dur", "fio's in-job steady-state detection is not implemented"},
+    {"steadystate_ramp_time", "fio's in-job steady-state detection is not implemented"},
+    {"ss_ramp", "fio's in-job steady-state detection is not implemented"},
+    {"fdp", "NVMe flexible data placement is not implemented"},
+    {"fdp_pli", "NVMe flexible data placement is not implemented"},
+    {"fdp_pli_select", "NVMe flexible data placement is not implemented"},
+    {"dataplacement", "NVMe flexible data placement is not implemented"},
+    {"plids", "NVMe flexible data placement is not implemented"},
+    {"pi_act", "NVMe protection information and metadata buffers are not implemented"},
+    {"pi_chk", "NVMe protection information and metadata buffers are not implemented"},
+    {"md_per_io_size", "NVMe protection information and metadata buffers are not implemented"},
+    {"apptag", "NVMe protection information and metadata buffers are not implemented"},
+    {"apptag_mask", "NVMe protection information and metadata buffers are not implemented"},
+    {"write_mode", "io_uring_cmd's write zeroes/uncorrectable/verify modes are not implemented"},
 };
 
 const char *specval_refused(const char *key)

@@ -226,6 +226,10 @@ static int setup_ring(struct worker *w, struct wstate *st)
 		p.cq_entries = entries * 2;
 		if (w->spec->sqpoll)
 			p.sq_thread_idle = 1000;
+		if (w->spec->sqpoll && w->spec->sq_cpu) { /* fio's sqthread_poll_cpu */
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = w->spec->sq_cpu - 1;
+		}
 		rc = io_uring_queue_init_params(entries, &st->ring, &p);
 		if (rc != -EINVAL)
 			break;
