@@ -20,7 +20,8 @@ static void merge_series(struct series *a, const struct series *b)
 			double ia = p->iops[d], ib = q->iops[d];
 			if (ia + ib > 0)
 				p->lat_mean_us[d] =
-				    (float)((p->lat_mean_us[d] * ia + q->lat_mean_us[d] * ib) / (ia + ib));
+				    (float)((p->lat_mean_us[d] * ia + q->lat_mean_us[d] * ib) /
+					    (ia + ib));
 			if (q->lat_p99_us[d] > p->lat_p99_us[d])
 				p->lat_p99_us[d] = q->lat_p99_us[d];
 			if (q->lat_max_us[d] > p->lat_max_us[d])
@@ -32,7 +33,8 @@ static void merge_series(struct series *a, const struct series *b)
 		}
 		if (wa + wb > 0)
 			p->lat_mean_all_us =
-			    (float)((p->lat_mean_all_us * wa + q->lat_mean_all_us * wb) / (wa + wb));
+			    (float)((p->lat_mean_all_us * wa + q->lat_mean_all_us * wb) /
+				    (wa + wb));
 		if (q->lat_p99_all_us > p->lat_p99_all_us)
 			p->lat_p99_all_us = q->lat_p99_all_us;
 		p->errors += q->errors;

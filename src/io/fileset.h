@@ -10,10 +10,10 @@
 #include "io/offgen.h"
 
 struct fileset {
-	struct offgen *gen;             /* [n]: one generator per file */
-	const uint64_t *limit;          /* [n]: bytes that finish a file (0 none) */
-	unsigned n, cur, left, ndone;   /* served file, I/Os left on it, files done */
-	unsigned service, service_nr;   /* file_service_type: 0 rr, 1 seq, 2 random; :N */
+	struct offgen *gen;	      /* [n]: one generator per file */
+	const uint64_t *limit;	      /* [n]: bytes that finish a file (0 none) */
+	unsigned n, cur, left, ndone; /* served file, I/Os left on it, files done */
+	unsigned service, service_nr; /* file_service_type: 0 rr, 1 seq, 2 random; :N */
 	uint64_t issued[NVS_MAX_TARGETS];
 	bool done[NVS_MAX_TARGETS];
 };
