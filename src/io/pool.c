@@ -430,6 +430,14 @@ int pool_result(const struct pool *p, int t, struct result *out)
 		 t < 0 ? (p->ntargets > 1 ? "aggregate" : p->targets[0].path)
 		       : p->spec.stripe ? "stripe-set"
 		       : p->spec.fileset ? "file-set" : p->targets[t].path);
+	if (p->spec.fileset) { /* fio's filename=a:b, when it fits */
+		size_t n = 0;
+		for (unsigned f = 0; f < p->ntargets && n < sizeof(out->target); f++)
+			n += (size_t)snprintf(out->target + n, sizeof(out->target) - n, "%s%s",
+					      f ? ":" : "", p->targets[f].path);
+		if (n >= sizeof(out->target))
+			snprintf(out->target, sizeof(out->target), "file-set");
+	}
 	for (unsigned i = 0; i < p->nw; i++)
 		if (t < 0 || p->w[i].target == (unsigned)t)
 			result_merge(out, &p->w[i].res);
