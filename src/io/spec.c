@@ -565,6 +565,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (key[0] == 'f')
 			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "nonvectored")) {
+		bool b; /* io_uring's: nvscope always issues non-vectored read/write */
+		rc = parse_bool(v, &b);
 	} else if (!strcmp(key, "sqthread_poll_cpu")) {
 		if (parse_uint(v, 4095, &u))
 			BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
