@@ -3,7 +3,7 @@
 #include <string.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "report/tracejson.h"
 
 static const struct {

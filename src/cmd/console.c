@@ -23,6 +23,7 @@ static void usage(FILE *f, const char *prog)
 	if (!strcmp(prog, "replay")) {
 		fprintf(f,
 			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			"                      [--no-mouse] [--no-settings]\n"
 			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 			"  plays a results directory written by the console (DIR/samples.csv), or\n"
 			"  follows a plan's results directory (DIR/state.json: running or done)\n"
@@ -33,6 +34,7 @@ static void usage(FILE *f, const char *prog)
 	    f,
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
 	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	    "               [--no-mouse] [--no-settings]\n"
 	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
 	    "               [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
@@ -40,6 +42,8 @@ static void usage(FILE *f, const char *prog)
 	    "  the full-screen console.  With --target and a preset (or workload options)\n"
 	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
+	    "  --no-mouse: leave the mouse to the terminal (select and copy text).\n"
+	    "  --no-settings: do not read or write ~/.config/nvscope/settings.ini.\n"
 	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
 	    "  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
 	    "  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
@@ -103,6 +107,10 @@ static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
 		steady_params_init(&o->ss);
 	if (!strcmp(a, "--ascii")) {
 		o->ascii = true;
+	} else if (!strcmp(a, "--no-mouse")) {
+		o->no_mouse = true;
+	} else if (!strcmp(a, "--no-settings")) {
+		o->no_settings = true;
 	} else if ((v = opt_val(argc, argv, i, "--theme"))) {
 		o->theme = v;
 	} else if ((v = opt_val(argc, argv, i, "--round"))) {
