@@ -49,11 +49,13 @@ f=$(run "$T_TMP/w.fio" fio); n=$(run "$T_TMP/w.fio" nvscope)
 [ "$n" = "$f" ] || fail "size=8m over two files: nvscope '$n', fio '$f' (job ios, kernel a, kernel b)"
 ok "rw=write size=8m: 1024 writes on each device, 2048 in the job, as fio"
 
-# reads: udev may probe a device (blkid reads) after a writer closes it, so
-# the kernel's read counts may run a few dozen over the job's; the job's
-# own counts must be fio's, each device's within the probe's slack
+# reads: udev probes a device (blkid reads) after a writer closes it, and
+# other programs on a shared machine scan block devices, so the kernel's
+# read counts run some dozens over the job's; the job's own counts must be
+# fio's (exact), each device's kernel count at least that and within slack
+# (the writes above are exact: nothing else writes these devices)
 near() { # $1 = kernel delta, $2 = job's count on that device
-	[ "$1" -ge "$2" ] && [ "$1" -le $(($2 + 64)) ]
+	[ "$1" -ge "$2" ] && [ "$1" -le $(($2 + $2 / 10 + 128)) ]
 }
 members() { python3 -c "
 import json; m=json.load(open('$T_TMP/out.json'))['jobs'][0]['nvscope']['members']
