@@ -47,8 +47,10 @@ both "$T_TMP/g.fio"
 [ "$(cut -d' ' -f1,2 "$T_TMP/n")" = "$(cut -d' ' -f1,2 "$T_TMP/f")" ] ||
 	fail "group_reporting entries: nvscope $(cat "$T_TMP/n" | tr '\n' ';') fio $(cat "$T_TMP/f" | tr '\n' ';')"
 sum=$(awk '{s += $3} END {print s}' "$T_TMP/n")
-ex=$((kdelta - sum)) # the kernel also saw the I/Os in flight at the end and the write-safety reads
-[ "$ex" -ge 0 ] && [ "$ex" -le 200 ] || fail "group_reporting totals $sum vs the kernel's $kdelta"
+# the kernel also saw the I/Os in flight at the end, the write-safety reads
+# and other readers of a shared machine (udev's probes): slack above, none below
+ex=$((kdelta - sum))
+[ "$ex" -ge 0 ] && [ "$ex" -le $((sum / 10 + 200)) ] || fail "group_reporting totals $sum vs the kernel's $kdelta"
 read -r _ _ a_ios _ < "$T_TMP/n"
 [ "$a_ios" -gt $((sum / 2)) ] || fail "group a+b should hold most I/Os: $(cat "$T_TMP/n" | tr '\n' ';')"
 ok "group_reporting: $(wc -l <"$T_TMP/n") entries as fio ($(cut -d' ' -f1,2 "$T_TMP/n" | tr '\n' ';')), sums match the kernel"
