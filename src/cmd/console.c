@@ -22,7 +22,7 @@ static void usage(FILE *f, const char *prog)
 {
 	if (!strcmp(prog, "replay")) {
 		fprintf(f,
-			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
 			"                      [--no-mouse] [--no-settings]\n"
 			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 			"  plays a results directory written by the console (DIR/samples.csv), or\n"
@@ -33,7 +33,7 @@ static void usage(FILE *f, const char *prog)
 	fprintf(
 	    f,
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
-	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	    "               [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
 	    "               [--no-mouse] [--no-settings]\n"
 	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
@@ -42,6 +42,8 @@ static void usage(FILE *f, const char *prog)
 	    "  the full-screen console.  With --target and a preset (or workload options)\n"
 	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
+	    "  --showfloor: a trade-show booth: large figures, fat strips, destructive keys\n"
+	    "  locked (quit and leaving it ask; b toggles it).\n"
 	    "  --no-mouse: leave the mouse to the terminal (select and copy text).\n"
 	    "  --no-settings: do not read or write ~/.config/nvscope/settings.ini.\n"
 	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
@@ -107,6 +109,8 @@ static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
 		steady_params_init(&o->ss);
 	if (!strcmp(a, "--ascii")) {
 		o->ascii = true;
+	} else if (!strcmp(a, "--showfloor")) {
+		o->showfloor = true;
 	} else if (!strcmp(a, "--no-mouse")) {
 		o->no_mouse = true;
 	} else if (!strcmp(a, "--no-settings")) {

@@ -32,12 +32,15 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: nvscope trace record --target DEV --duration TIME -o FILE [--raw DIR]\n"
 		   "       nvscope trace show FILE\n"
+		   "       nvscope trace convert FILE -o OUT [--file NAME]\n"
 		   "record: blktrace's issue (D) events of block device DEV for TIME (\"30s\",\n"
 		   "  \"2m\"; Ctrl-C ends early) as a fio version 3 iolog in FILE; blktrace's raw\n"
 		   "  per-CPU files DEV.blktrace.N go to DIR (default FILE.blktrace, which must\n"
 		   "  be new or empty).  Needs root, blktrace and debugfs (mounted if missing).\n"
 		   "show: format, I/O counts, span and extent of a trace (fio iolog v2/v3,\n"
-		   "  blktrace, SNIA/MSR CSV).  Replay: nvscope run --read_iolog=FILE.\n");
+		   "  blktrace, SNIA/MSR CSV).  Replay: nvscope run --read_iolog=FILE.\n"
+		   "convert: any trace nvscope reads (also tracefs block_rq_issue text) as a\n"
+		   "  fio version 3 iolog in OUT, every I/O on file NAME (default trace.img).\n");
 }
 
 static int show(const char *path)
@@ -375,6 +378,42 @@ fail_io:
 	return NVS_EXIT_IOERR;
 }
 
+/* Any trace nvscope reads, written as a fio version 3 iolog on file @name. */
+static int convert(const char *in, const char *out, const char *name)
+{
+	char err[4400];
+	struct trace *t;
+	int rc = trace_load(in, &t, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		return cmd_exit_of(rc);
+	}
+	if (!*name || strpbrk(name, " \t\r\n")) {
+		fprintf(stderr, "nvscope trace: --file '%s': a name without white space\n", name);
+		trace_free(t);
+		return NVS_EXIT_USAGE;
+	}
+	FILE *f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
+	if (!f) {
+		fprintf(stderr, "nvscope trace: %s: %s\n", out, err[0] ? err : strerror(errno));
+		trace_free(t);
+		return NVS_EXIT_USAGE;
+	}
+	rc = trace_write_iolog3(f, t, name);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "nvscope trace: cannot write %s: %s\n", out, strerror(-rc));
+		unlink(out);
+	} else {
+		fprintf(stderr, "nvscope trace: %zu I/Os of %s (%s) in %s\n", t->n, in,
+			trace_fmt_name(t->fmt), out);
+	}
+	trace_free(t);
+	return rc ? NVS_EXIT_IOERR : NVS_EXIT_OK;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	const char *dev = NULL, *out = NULL, *raw = NULL, *dur = NULL;
@@ -390,8 +429,20 @@ int cmd_trace(int argc, char **argv)
 		}
 		return show(argv[2]);
 	}
+	if (!strcmp(argv[1], "convert")) {
+		const char *name = "trace.img";
+		if (argc == 7 && !strcmp(argv[5], "--file"))
+			name = argv[6];
+		if ((argc != 5 && argc != 7) || strcmp(argv[3], "-o") ||
+		    (argc == 7 && strcmp(argv[5], "--file"))) {
+			usage(stderr);
+			return NVS_EXIT_USAGE;
+		}
+		return convert(argv[2], argv[4], name);
+	}
 	if (strcmp(argv[1], "record")) {
-		fprintf(stderr, "nvscope trace: unknown subcommand '%s' (record, show)\n", argv[1]);
+		fprintf(stderr, "nvscope trace: unknown subcommand '%s' (record, show, convert)\n",
+			argv[1]);
 		return NVS_EXIT_USAGE;
 	}
 	for (int i = 2; i < argc; i++) {
