@@ -22,7 +22,7 @@ static void usage(FILE *f, const char *prog)
 {
 	if (!strcmp(prog, "replay")) {
 		fprintf(f,
-			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
 			"                      [--no-mouse] [--no-settings]\n"
 			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 			"  plays a results directory written by the console (DIR/samples.csv), or\n"
@@ -33,7 +33,7 @@ static void usage(FILE *f, const char *prog)
 	fprintf(
 	    f,
 	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
-	    "               [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	    "               [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
 	    "               [--no-mouse] [--no-settings]\n"
 	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
@@ -42,6 +42,8 @@ static void usage(FILE *f, const char *prog)
 	    "  the full-screen console.  With --target and a preset (or workload options)\n"
 	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
 	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
+	    "  --showfloor: a trade-show booth: large figures, fat strips, destructive keys\n"
+	    "  locked (quit and leaving it ask; b toggles it).\n"
 	    "  --no-mouse: leave the mouse to the terminal (select and copy text).\n"
 	    "  --no-settings: do not read or write ~/.config/nvscope/settings.ini.\n"
 	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
@@ -107,6 +109,8 @@ static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
 		steady_params_init(&o->ss);
 	if (!strcmp(a, "--ascii")) {
 		o->ascii = true;
+	} else if (!strcmp(a, "--showfloor")) {
+		o->showfloor = true;
 	} else if (!strcmp(a, "--no-mouse")) {
 		o->no_mouse = true;
 	} else if (!strcmp(a, "--no-settings")) {
@@ -155,6 +159,22 @@ static int build_base(const struct cli *c, struct spec *s, char *err, size_t len
 /* --plan: the command line's durations become the plan's overrides (as
  * `nvscope plan` takes them); other workload options make no sense there.
  * 0, or -EINVAL with the message printed. */
+/* --force-destroy is the write-safety override, not a workload option. */
+static bool is_force(const struct cli *c, unsigned k)
+{
+	return c->kv[k].klen == 13 && (!strncmp(c->kv[k].key, "force_destroy", 13) ||
+				       !strncmp(c->kv[k].key, "force-destroy", 13));
+}
+
+/* Workload options given (--rw, --bs, ...): a workload starts at once. */
+static bool workload_kv(const struct cli *c)
+{
+	for (unsigned k = 0; k < c->nkv; k++)
+		if (!is_force(c, k))
+			return true;
+	return false;
+}
+
 static int plan_opts(const struct cli *c, struct console_opts *o)
 {
 	static char nums[4][32];
@@ -280,7 +300,7 @@ int cmd_console(int argc, char **argv)
 		return NVS_EXIT_USAGE;
 	if (o.plan) {
 		/* the plan runs in the console; no other workload */
-	} else if (c.ntargets && (c.preset || c.job || c.nkv)) {
+	} else if (c.ntargets && (c.preset || c.job || workload_kv(&c))) {
 		int ret = cli_jobs(&c, &jobs, &njobs, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "nvscope: %s\n", err);

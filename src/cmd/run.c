@@ -18,6 +18,7 @@
 #include "dev/safety.h"
 #include "config/preset.h"
 #include "run/runjob.h"
+#include "cmd/runfold.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"
@@ -38,13 +39,15 @@ struct run_opts {
 	const char *output;
 	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
+	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
+	unsigned nmore;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio | FILE.fio] [--parse-only]\n"
+		"                   [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 		"                   [--output-format=normal|json|json+] [--output FILE]\n"
 		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
 		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
@@ -387,9 +390,13 @@ static int parse(struct run_opts *o, int argc, char **argv)
 			o->parse_only = true;
 		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
 			o->cli.job = a; /* fio style: nvscope run job.fio */
+		} else if (a[0] != '-' && o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
+			o->more[o->nmore++] = a; /* fio: each file after the first starts
+						  * with a stonewall */
 		} else if (a[0] != '-') {
-			fprintf(stderr, "nvscope run: one job file at a time ('%s', then '%s')\n",
-				o->cli.job ? o->cli.job : o->cli.preset, a);
+			fprintf(stderr, "nvscope run: '%s': %s\n", a,
+				o->cli.preset ? "a preset or job files, not both"
+					      : "at most 17 job files");
 			return -EINVAL;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
@@ -493,8 +500,10 @@ int cmd_run(int argc, char **argv)
 	if (parse(&o, argc, argv))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
-	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err))) {
+	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
+	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
+		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
 	for (unsigned j = 0; j < njobs; j++) {
@@ -525,7 +534,7 @@ int cmd_run(int argc, char **argv)
 			return NVS_EXIT_USAGE;
 		}
 	}
-	ntargets = jobs[0].stripe ? 1 : jobs[0].ntargets;
+	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
 	ser = calloc(total, sizeof(*ser));
@@ -555,6 +564,9 @@ int cmd_run(int argc, char **argv)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
+	bool fold = false; /* fio's group_reporting: printed after the run, merged */
+	for (unsigned j = 0; j < njobs; j++)
+		fold |= jobs[j].group_reporting && total == njobs;
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
@@ -645,7 +657,7 @@ int cmd_run(int argc, char **argv)
 			}
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
-			if (!o.json || o.output)
+			if ((!o.json || o.output) && !fold)
 				print_result(human, &jobs[j], &rj);
 			if (rj.trace_line[0] && (!o.quiet || o.json))
 				fprintf(human, "%s\n", rj.trace_line);
@@ -664,8 +676,31 @@ int cmd_run(int argc, char **argv)
 			if (status)
 				goto report;
 		}
+		/* exit_what=all: the rest of the jobs never start */
+		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
+		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
+		    runfold_exit_all(jobs, in_grp ? gfirst : j, j))
+			break;
 	}
 report:
+	if (fold && nres) {
+		bool *grouped = calloc(nres, sizeof(*grouped));
+		struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets, .ser = ser,
+				    .info = info, .gid = gid, .note = note, .tjson = tjson,
+				    .cores = cores, .ncores = ncores, .disks = disks,
+				    .ndisks = ndisks, .n = nres};
+		for (unsigned i = 0; grouped && i < nres; i++)
+			grouped[i] = info[i].spec->group_reporting;
+		if (grouped)
+			nres = runfold_groups(&f, grouped);
+		free(grouped);
+		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
+			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
+					   .ntargets = ntargets, .series = ser[i],
+					   .dropped = res[i].dropped};
+			print_result(human, info[i].spec, &v);
+		}
+	}
 	if (nres > 1 && (!o.json || o.output))
 		print_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))

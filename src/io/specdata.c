@@ -112,6 +112,12 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 			 specdata_trims(s) ? "trims" : "sync/fsync/fdatasync");
 		return -EINVAL;
 	}
+	if (s->fileset && (s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE)) {
+		snprintf(err, errlen, "rw=%s over a file set (filename=a:b): not implemented "
+				      "(the write must follow its trim on the same file)",
+			 spec_rw_name(s->rw));
+		return -EINVAL;
+	}
 	if (!s->verify && (s->verify_only || s->verify_backlog)) {
 		snprintf(err, errlen, "%s needs verify= (the checksum to check)",
 			 s->verify_only ? "verify_only" : "verify_backlog");
@@ -129,6 +135,8 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 	else if (s->rw == RW_RW || s->rw == RW_RANDRW || specdata_trims(s))
 		why = "rw=read, randread, write or randwrite (mixed and trim workloads are not "
 		      "implemented with it)";
+	else if (s->fileset)
+		why = "one file (a file set, filename=a:b, is not implemented with it)";
 	else if (s->replay.iolog[0])
 		why = "a generated workload, not a trace replay";
 	else if (s->verify_only && !seq)

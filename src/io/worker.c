@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
+#include "io/fileset.h"
 #include "io/iolog.h"
 #include "io/worker.h"
 #include "io/wstate.h"
@@ -118,6 +119,10 @@ static int setup_ring(struct worker *w, struct wstate *st)
 		p.cq_entries = entries * 2;
 		if (w->spec->sqpoll)
 			p.sq_thread_idle = 1000;
+		if (w->spec->sqpoll && w->spec->sq_cpu) { /* fio's sqthread_poll_cpu */
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = w->spec->sq_cpu - 1;
+		}
 		rc = io_uring_queue_init_params(entries, &st->ring, &p);
 		if (rc != -EINVAL)
 			break;
@@ -430,7 +435,12 @@ static void run(struct worker *w, struct wstate *st)
 
 	if (tr)
 		limit = UINT64_MAX;
-	else if (st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
+	if (w->fileset && !s->time_based && !s->io_size) {
+		limit = 0; /* fio: the job's size is the files' sizes together */
+		for (unsigned f = 0; f < w->nmembers; f++)
+			limit += w->flimit[f];
+	}
+	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
 		limit *= 2; /* fio: each byte is trimmed, then written */
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
@@ -468,6 +478,7 @@ static void run(struct worker *w, struct wstate *st)
 				think_left = s->thinktime_blocks;
 			}
 		}
+		unsigned submitted = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -499,6 +510,18 @@ static void run(struct worker *w, struct wstate *st)
 						break;
 					}
 				} else {
+					if (!st->pend && w->fileset) {
+						enum nvs_dir pd;
+						unsigned pf;
+						if (!fileset_next(&st->fs, &st->gen, passes, &st->p_off,
+								  &st->p_len, &pd, &pf)) {
+							issued = limit;
+							break;
+						}
+						st->p_dir = (uint8_t)pd;
+						st->p_member = (uint8_t)pf;
+						st->pend = true;
+					}
 					if (!st->pend) {
 						enum nvs_dir pd;
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
@@ -556,7 +579,9 @@ static void run(struct worker *w, struct wstate *st)
 				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
-				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
+				sl->member = w->fileset	       ? st->p_member
+					     : w->nmembers > 1 ? (uint8_t)stripe_map(w, &off)
+								 : 0;
 				if (w->iolog) {
 					struct iolog_rec r = {.t_ns = now,
 							      .off = off,
@@ -585,6 +610,7 @@ static void run(struct worker *w, struct wstate *st)
 				n++;
 				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
 					sync_count(s, st, sl->member);
+				submitted++;
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]
@@ -612,6 +638,10 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
+			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
+			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
 		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
 			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
 			now = worker_now_ns();
@@ -658,6 +688,8 @@ static void run(struct worker *w, struct wstate *st)
 				break;
 		}
 		io_uring_cq_advance(&st->ring, n);
+		if (n && st->measuring) /* fio's io_u_mark_complete */
+			w->res.complete_map[result_batch_idx(n)]++;
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
@@ -737,6 +769,14 @@ void *worker_main(void *arg)
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
 	if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
+	if (!rc && w->fileset) {
+		unsigned bad = 0;
+		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
+				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
+		if (rc)
+			worker_fail(sh, rc, "%s: region smaller than the block size",
+				    w->members[bad].path);
+	}
 ready:
 	atomic_fetch_add_explicit(&sh->ready, 1, memory_order_release);
 	while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {
@@ -770,6 +810,7 @@ ready:
 				;
 		} else {
 			free(st->bufmem);
+			fileset_free(&st->fs);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/datagen.h"
+#include "io/fileset.h"
 #include "io/worker.h"
 
 struct slot {
@@ -38,6 +39,8 @@ struct wstate {
 	uint64_t p_off;
 	uint64_t nxt[NVS_NDIR];	/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
+	struct fileset fs;              /* fio's file set (worker.fileset) */
+	uint8_t p_member;
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */

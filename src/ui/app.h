@@ -18,9 +18,11 @@
 #include "ui/braille.h"
 #include "ui/checkui.h"
 #include "ui/devrows.h"
+#include "ui/evlist.h"
 #include "dev/healthmon.h"
 #include "ui/layout.h"
 #include "run/planexec.h"
+#include "ui/planres.h"
 #include "run/planview.h"
 #include "run/replay.h"
 #include "run/source.h"
@@ -35,6 +37,7 @@ enum prompt {
 	PROMPT_PATH,	/* a file or device path to add as a target */
 	PROMPT_FIELD,	/* a value of the custom workload form */
 	PROMPT_STOP,	/* y/n: stop the running plan */
+	PROMPT_ASK,	/* y/n: showfloor mode asks before an A_ASK action (keys.c) */
 };
 
 #define FORM_NFIELDS 10
@@ -60,6 +63,21 @@ struct health_pt {
 	double temp_c;	 /* NAN when not valid */
 	double throttle; /* thermal transitions since the run's start */
 	uint8_t crit;	 /* SMART critical warning bits, 0 none */
+};
+
+/* A vertical marker on a strip at time @t (a QD or plan step change),
+ * labelled @label where there is room. */
+struct plot_mark {
+	double t;
+	char label[16];
+};
+
+/* How a strip draws its samples (the `d` key cycles them). */
+enum plot_style {
+	PLOT_DOTS,  /* one braille dot per sample (the full spread) */
+	PLOT_THICK, /* a half-cell block per sample: seen from across a room */
+	PLOT_FILL,  /* the area under each series' per-column mean, filled */
+	PLOT_NSTYLES
 };
 
 struct app {
@@ -116,6 +134,7 @@ struct app {
 	char msg[256];
 	int msg_role;
 	double msg_until;
+	bool msg_event; /* the message shown is an event (app_event) */
 
 	/* the run */
 	struct session *sess;
@@ -127,6 +146,7 @@ struct app {
 	char pending_log[1024]; /* overrides, for events.log once started */
 	char run_name[64];
 	unsigned nruns; /* runs started so far (results directory names) */
+	bool run_writes; /* the workload writes: rescan the devices at its end */
 
 	/* view of the time axis */
 	bool log, mbps;
@@ -134,6 +154,15 @@ struct app {
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
+	enum plot_style style; /* of the IOPS, latency and per-target strips */
+
+	/* showfloor (a trade-show booth): big figures, fat strips, the
+	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
+	bool showfloor;
+
+	/* step markers of a replay (stepmarks.c: its events.log) */
+	struct plot_mark *marks;
+	int nmarks;
 
 	/* CPU */
 	struct cpu *cpu;
@@ -165,6 +194,8 @@ struct app {
 	struct steady_view sv;
 	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
+	size_t ss_n;	 /* points of the series at the last steady_update */
+	double pstep_t0; /* a plan replay: the shown step's start on its axis */
 
 	/* a plan: planexec runs it, planview follows its results directory */
 	struct planexec *pexec;
@@ -178,6 +209,20 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+	unsigned pv_step;		     /* the step last seen current (step results) */
+	bool pv_seen, pv_fin;		     /* pv_step is valid; the end was reported */
+	bool plan_ending;		     /* the plan's end events (to its events.log) */
+	struct planres pres[PLAN_MAX_STEPS]; /* results of the finished steps */
+	bool pres_ok[PLAN_MAX_STEPS];
+	/* replay of a whole plan directory: its steps played one after another */
+	bool replay_plan;
+	double pstep_start[PLAN_MAX_STEPS + 1]; /* step i: [start[i], start[i+1]) */
+	unsigned rstep;				/* the step at the play position */
+
+	/* the event list (evlist.h; key E), also written to events.log */
+	struct evlist *events;
+	bool events_on;
+	uint8_t last_crit; /* critical warning bits last seen (health changes) */
 
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
@@ -197,6 +242,10 @@ struct app {
 /* Shows @fmt in the status bar for a few seconds in colour @role. */
 void app_message(struct app *a, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An event: shown in the status bar, kept in the event list (a->events)
+ * with its time and appended to the run's events.log (the plan's or the
+ * workload's; none in a replay). */
+void app_event(struct app *a, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Starts preset @idx (of a->presets) on the marked targets. */
 void app_launch_preset(struct app *a, int idx);
 /* Starts @n jobs (malloc'ed, ownership taken) named @name, after the
@@ -240,7 +289,10 @@ void app_source_info(const struct app *a, struct source_info *out);
 /* The series drawn: aggregate (@t < 0) or target @t, live or replayed
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
+/* Series groups: the targets, or the copies of a trace storm. */
 unsigned app_ntargets(const struct app *a);
+/* The copies of a trace storm shown (live or replayed), 0 when not one. */
+unsigned app_copies(const struct app *a);
 /* Rows of the per-QD table of the source shown. */
 unsigned app_nrows(const struct app *a);
 /* Path of target @t of the run (live or replayed); "" when unknown. */
@@ -251,9 +303,9 @@ void app_time_range(struct app *a, double *t0, double *t1);
 /* ---- keys.c ---- */
 /* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
 void keys_handle(struct app *a, int ch, bool is_key);
-/* The help lines of the key table ("KEYS      what"), at most @max; the
- * count. */
-int keys_help(char (*lines)[48], int max);
+/* The help lines of the key table ("KEYS      what"; in showfloor mode the
+ * locked ones say so), at most @max; the count. */
+int keys_help(const struct app *a, char (*lines)[48], int max);
 /* Moves the cursor of the focused setup list (Devices, Presets, the form)
  * by @d rows, clamped. */
 void keys_move(struct app *a, int d);
@@ -291,12 +343,31 @@ void planui_confirm(struct app *a, bool ok);
  * running in another process, or a finished one: its last step).  0 or
  * -errno with @err. */
 int planui_follow(struct app *a, const char *dir, char *err, size_t len);
+/* `nvscope replay DIR` of a finished plan: its steps' samples played one
+ * after another (the step list follows the play position).  0 or -errno
+ * with @err. */
+int planui_replay_load(struct app *a, const char *dir, char *err, size_t len);
+/* Every frame of such a replay: the step at the play position. */
+void planui_replay_tick(struct app *a);
 /* Asks the running plan to stop. */
 void planui_stop(struct app *a);
 /* Follows the plan's results directory; notices its end.  Every frame. */
 void planui_tick(struct app *a);
-/* The step-list pane. */
+/* The step-list pane: per step its mark (done, failed, current), its
+ * verdict, progress and planned or remaining time; the plan's ETA. */
 void planui_draw_steps(struct app *a, WINDOW *w);
+/* Forgets the step results (a new plan followed). */
+void planui_reset_results(struct app *a);
+/* The step shown (live: the plan's current one; a plan replay: the one at
+ * the play position) and whether the plan is over there. */
+unsigned planui_cur(const struct app *a);
+bool planui_finished(const struct app *a);
+/* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
+ * may end sooner), "done" at the end. */
+void planui_eta(struct app *a, char *buf, size_t len);
+/* ---- evview.c ---- */
+/* The event-list overlay (key E) over the lower half of the screen. */
+void panes_draw_events(struct app *a);
 /* Stops and joins a running plan, frees the plan state. */
 void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)
@@ -317,6 +388,13 @@ int steady_rows(const struct app *a, int h);
  * rows @y.. of @w, for a strip whose plot area starts at column @lw, is @pw
  * cells wide and shows [@t0, @t1]. */
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1);
+/* The steady-state lines on the IOPS strip: the window average with its
+ * band of +- half the range limit (SNIA's 90 %/110 % lines) and the fitted
+ * least-squares slope line over the window's rounds, as up to @room plot
+ * series into @ser (their points are held until the next call).  Returns
+ * the series added: 0 when there is no valid window (or MB/s is shown). */
+struct plot_ser;
+int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room);
 /* Reads @dir/rounds.csv (and the rule of @dir/steady.json unless given on
  * the command line) into a->prounds: a plan's precondition step.  0, or
  * -ENOENT when there is none. */
@@ -337,6 +415,10 @@ struct plot {
 	enum axis_unit unit;
 	bool labels; /* value labels on the left and a time axis below */
 	bool near;   /* linear axis around the data, not from 0 (temperatures) */
+	enum plot_style style;
+	bool stack; /* fill: the series stacked (read and write IOPS: the top is the total) */
+	const struct plot_mark *marks; /* step markers, in time order */
+	int nmarks;
 };
 
 /* Sets the attributes of @role on @w. */
@@ -350,8 +432,10 @@ int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
 /* Fills row @y of @w with blanks in @role. */
 void draw_fill(struct app *a, WINDOW *w, int y, int role);
-/* A scatter strip of @p in the rectangle (@y, @x, @h, @w) of window @win. */
-void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
+/* A strip of @p in the rectangle (@y, @x, @h, @w) of window @win, in
+ * @p->style, with its step markers.  Returns the largest value shown (NAN
+ * when none). */
+double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
 /* Label columns draw_plot gives a strip @w wide (0 without labels). */
 int draw_plot_label_w(int w, bool labels);
 /* A horizontal bar of segments (percentages of @w columns). */

@@ -27,10 +27,12 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "base/num.h"
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "ui/app.h"
+#include "ui/stepmarks.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
 #include "run/resdir.h"
@@ -190,6 +192,7 @@ static void relayout(struct app *a)
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
+	    .showfloor = a->showfloor,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
@@ -259,6 +262,17 @@ static void health_tick(struct app *a)
 		}
 		push_health(a, p);
 		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
+		if (r.ok && p.crit != a->last_crit) { /* a health change is an event */
+			char txt[256];
+			int c = healthmon_cw_change(a->last_crit, p.crit, txt, sizeof(txt));
+			if (c >= 0)
+				app_event(a,
+					  c == HEALTHMON_CW_WORSE	? ROLE_ERROR
+					  : c == HEALTHMON_CW_FEWER ? ROLE_WARN
+								    : ROLE_OK,
+					  "%s: %s", a->health_path, txt);
+			a->last_crit = p.crit;
+		}
 	}
 }
 
@@ -304,8 +318,11 @@ static void tick(struct app *a, double dt)
 			if (st == SESS_FAILED)
 				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
 			else if (st == SESS_DONE)
-				app_message(a, ROLE_OK, "done: results in %s",
-					    session_dir(a->sess));
+				app_event(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
+			/* a workload that wrote (a fill): the Devices pane shows
+			 * the new usage */
+			if ((st == SESS_FAILED || st == SESS_DONE) && a->run_writes)
+				app_rescan(a);
 			last_state = st;
 			dirty_live(a);
 		}
@@ -315,15 +332,19 @@ static void tick(struct app *a, double dt)
 		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
-	} else if (!a->paused && a->rp) {
+	} else if (a->rp) {
 		double end = replay_end(a->rp);
-		size_t before = app_series(a, -1)->n;
-		replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
-		if (replay_time(a->rp) >= end) {
+		if (!a->paused)
+			replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
+		if (replay_time(a->rp) >= end && !a->paused) {
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
-		if (app_series(a, -1)->n != before) {
+		if (a->replay_plan)
+			planui_replay_tick(a);
+		/* after playing on or a seek (g, G): the verdict of the rounds
+		 * up to the play position, never the one from before */
+		if (app_series(a, -1)->n != a->ss_n) {
 			dirty_live(a);
 			steady_update(a);
 		}
@@ -370,6 +391,8 @@ static void draw(struct app *a)
 			panes_draw_help(a);
 		else if (a->prompt == PROMPT_DESTROY && any)
 			panes_draw_confirm(a);
+		else if (a->events_on && any)
+			panes_draw_events(a);
 	}
 	memset(a->dirty, 0, sizeof(a->dirty));
 	doupdate();
@@ -447,6 +470,23 @@ static void load_health(struct app *a, const char *dir)
 		snprintf(a->health_path, sizeof(a->health_path), "(recorded)");
 }
 
+/* DIR/state.json says the plan finished (then it is played, not followed). */
+static bool plan_finished(const char *dir)
+{
+	char path[600], buf[4096];
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	bool fin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "finished"));
+	cJSON_Delete(o);
+	return fin;
+}
+
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
@@ -454,8 +494,12 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	if (!access(path, R_OK)) {
 		snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
-		if (!access(path, R_OK))
-			return planui_follow(a, dir, err, len);
+		if (!access(path, R_OK)) {
+			/* a finished plan is played; one without samples to play
+			 * (or still running) is followed */
+			int ret = plan_finished(dir) ? planui_replay_load(a, dir, err, len) : -ENODATA;
+			return ret == -ENODATA ? planui_follow(a, dir, err, len) : ret;
+		}
 	}
 	int ret = replay_open(dir, &a->rp, err, len);
 	if (ret)
@@ -464,6 +508,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
 	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
+	stepmarks_load(a, dir);	  /* its QD steps, from events.log */
 	a->replay = true;
 	a->screen = SCREEN_LIVE;
 	return 0;
@@ -475,6 +520,7 @@ static void app_free(struct app *a)
 	a->hmon = NULL;
 	planui_free(a);
 	checkui_free(a);
+	evlist_free(a->events);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])
@@ -489,6 +535,7 @@ static void app_free(struct app *a)
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
+	free(a->marks);
 	replay_free(a->rp);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
@@ -621,6 +668,9 @@ int console_run(const struct console_opts *o)
 	setlocale(LC_ALL, "");
 	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
+	a->showfloor = o->showfloor;
+	if (a->showfloor)
+		a->style = PLOT_FILL;
 	a->demo_idx = -1;
 	a->ui_cpu = NAN;
 	a->base = o->base;
@@ -687,6 +737,8 @@ int console_run(const struct console_opts *o)
 			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
 		}
 	}
+	if (a->showfloor) /* the setup screen (launches, targets) is locked */
+		a->screen = SCREEN_LIVE;
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";

@@ -33,6 +33,13 @@ START_TEST(test_trim_modes)
 		ck_assert_uint_eq(len, 65536);
 		ck_assert_uint_eq(off, (uint64_t)(i % 16) * 65536);
 	}
+	/* backwards (fio's trim:-64k): trims too */
+	ck_assert_int_eq(set(&s, "rw", "trim:-64k", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 4; i++) {
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, NVS_TRIM);
+	}
 	ck_assert_int_eq(set(&s, "rw", "randtrim", err), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	unsigned jumps = 0;
