@@ -42,7 +42,6 @@
 #include "io/wstate.h"
 #include "io/wverify.h"
 
-#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
 
 /* States of abandoned workers, kept (and reachable, for leak checkers):
@@ -274,50 +273,6 @@ static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 	return m;
 }
 
-/* After the window: cancels what is in flight and waits at most
- * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
-static void drain(struct worker *w, struct wstate *st, uint64_t now)
-{
-	uint64_t give_up = now + WORKER_GRACE_NS;
-	struct io_uring_sqe *sqe;
-
-	if (!st->inflight)
-		return;
-	sqe = io_uring_get_sqe(&st->ring);
-	if (sqe) {
-		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
-		 * alone bounds the wait */
-		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
-		sqe->user_data = CANCEL_TAG;
-	}
-	while (st->inflight && now < give_up) {
-		uint64_t wait = give_up - now;
-		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
-					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
-		struct io_uring_cqe *cqe;
-		unsigned head, n = 0;
-		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
-
-		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-			break;
-		now = worker_now_ns();
-		io_uring_for_each_cqe(&st->ring, head, cqe)
-		{
-			if (cqe->user_data < CANCEL_TAG) {
-				st->freel[st->nfree++] = (unsigned)cqe->user_data;
-				st->inflight--;
-				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
-					w->res.cancelled++;
-				else
-					w->res.late++;
-			}
-			n++;
-		}
-		io_uring_cq_advance(&st->ring, n);
-	}
-	w->res.unfinished = st->inflight;
-}
-
 /* fio's rate_min / rate_iops_min: a measured interval of a direction the
  * workload does, below its minimum, fails the job (fio: "min rate not met"). */
 static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval)
@@ -358,36 +313,6 @@ static inline void sync_count(const struct spec *s, struct wstate *st, uint8_t m
 		st->sync_due = 1;
 	else if (s->fdatasync_blocks && st->writes % s->fdatasync_blocks == 0)
 		st->sync_due = 2;
-}
-
-/* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
- * engine); -EBUSY when no SQE is free yet. */
-static int issue_sync(struct worker *w, struct wstate *st, uint64_t now)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
-
-	if (!sqe)
-		return -EBUSY;
-	unsigned idx = st->freel[--st->nfree];
-	struct slot *sl = &st->slots[idx];
-	io_uring_prep_fsync(sqe,
-			    st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
-			    st->sync_due == 2 ? IORING_FSYNC_DATASYNC : 0);
-	if (st->fixed_files)
-		sqe->flags |= IOSQE_FIXED_FILE;
-	sqe->user_data = idx;
-	sl->t_issue = now;
-	sl->len = 0;
-	sl->dir = SLOT_SYNC;
-	sl->member = st->sync_member;
-	if (w->iolog) { /* fio logs a sync as "sync 0 0" */
-		struct iolog_rec r = {.t_ns = now, .dir = NVS_NDIR};
-		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
-		spsc_push(w->iolog, &r);
-	}
-	st->sync_due = 0;
-	st->inflight++;
-	return 0;
 }
 
 static void run(struct worker *w, struct wstate *st)
@@ -488,7 +413,7 @@ static void run(struct worker *w, struct wstate *st)
 				if (limited && now < next_issue)
 					break;
 				if (nvs_unlikely(st->sync_due)) {
-					if (issue_sync(w, st, now))
+					if (wstate_issue_sync(w, st, now))
 						break;
 					n++;
 					continue;
@@ -731,7 +656,7 @@ static void run(struct worker *w, struct wstate *st)
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
-	drain(w, st, now);
+	wstate_drain(w, st, now);
 	/* fio's end_fsync / fsync_on_close: the written data reaches the medium
 	 * before the job ends (and before do_verify reads it back); outside the
 	 * measured window, as fio's end-of-job sync */

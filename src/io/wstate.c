@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "io/iolog.h"
 #include "io/wstate.h"
 
 /* The SQPOLL kernel thread does this worker's submissions in a thread of
@@ -141,4 +142,78 @@ void wstate_pin(struct worker *w)
 	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
 		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
 			w->spec->cpus_allowed);
+}
+
+/* After the window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
+void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
+{
+	uint64_t give_up = now + WORKER_GRACE_NS;
+	struct io_uring_sqe *sqe;
+
+	if (!st->inflight)
+		return;
+	sqe = io_uring_get_sqe(&st->ring);
+	if (sqe) {
+		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
+		 * alone bounds the wait */
+		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+		sqe->user_data = CANCEL_TAG;
+	}
+	while (st->inflight && now < give_up) {
+		uint64_t wait = give_up - now;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			break;
+		now = worker_now_ns();
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (cqe->user_data < CANCEL_TAG) {
+				st->freel[st->nfree++] = (unsigned)cqe->user_data;
+				st->inflight--;
+				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
+					w->res.cancelled++;
+				else
+					w->res.late++;
+			}
+			n++;
+		}
+		io_uring_cq_advance(&st->ring, n);
+	}
+	w->res.unfinished = st->inflight;
+}
+
+/* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
+ * engine); -EBUSY when no SQE is free yet. */
+int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+
+	if (!sqe)
+		return -EBUSY;
+	unsigned idx = st->freel[--st->nfree];
+	struct slot *sl = &st->slots[idx];
+	io_uring_prep_fsync(sqe,
+			    st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
+			    st->sync_due == 2 ? IORING_FSYNC_DATASYNC : 0);
+	if (st->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = idx;
+	sl->t_issue = now;
+	sl->len = 0;
+	sl->dir = SLOT_SYNC;
+	sl->member = st->sync_member;
+	if (w->iolog) { /* fio logs a sync as "sync 0 0" */
+		struct iolog_rec r = {.t_ns = now, .dir = NVS_NDIR};
+		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+		spsc_push(w->iolog, &r);
+	}
+	st->sync_due = 0;
+	st->inflight++;
+	return 0;
 }

@@ -63,6 +63,14 @@ struct wstate {
 	uint32_t vbs;
 };
 
+#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
+
+/* After the job's window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
+void wstate_drain(struct worker *w, struct wstate *st, uint64_t now);
+/* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
+ * slot; -EBUSY when no SQE is free yet. */
+int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
 /* The SQPOLL thread's tid (see wstate.c), or -1. */
 int wstate_sq_tid(void);
 /* CPU time spent for this worker: user and system ns. */
