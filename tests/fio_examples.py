@@ -252,7 +252,12 @@ def compare(f, n):
 
 def main():
     nvs, fixtures, dev, work = sys.argv[1:5]
-    table_path = sys.argv[5] if len(sys.argv) > 5 else None
+    # both tools run inside the scratch directory: an example's log files
+    # (write_bw_log=..., verify state) land there, never in the tree
+    nvs, fixtures, dev, work = (os.path.abspath(x) if os.path.exists(x) else x
+                                for x in (nvs, fixtures, dev, work))
+    os.chdir(work)
+    table_path = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
     common = ["--runtime=1", "--time_based"]
     rows, bad = [], 0
     for name in sorted(os.listdir(fixtures)):
