@@ -249,10 +249,7 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 			break;
 		case O_RANGE:
 		case O_SLOPE:
-			pl = strlen(v);
-			snprintf(pbuf, sizeof(pbuf), "%.*s",
-				 (int)(pl && v[pl - 1] == '%' ? pl - 1 : pl), v);
-			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1000, &d)) {
+			if (steady_parse_tolerance(v, &d)) {
 				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
 					c == O_RANGE ? "range" : "slope", v);
 				return NVS_EXIT_USAGE;
