@@ -475,10 +475,8 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 				   sizeof(err))))
 		check_out_fail(&b, rc, err);
 	if (o.json) {
-		char *s = batch ? json_print(batch) : NULL;
-		if (s)
-			printf("%s\n", s);
-		free(s);
+		if ((rc = json_puts(batch, stdout)))
+			fprintf(stderr, "nvscope check: cannot print the JSON: %s\n", strerror(-rc));
 	} else {
 		check_print_table(&b, stdout);
 		if (!o.quiet)

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
@@ -38,16 +39,13 @@ static int exec_health(const struct cmd_entry *self, struct cmd_args *a)
 	}
 	if (json) {
 		cJSON *o = dev_health_to_json(&h, dev);
-		char *s = o ? json_print(o) : NULL;
 
-		if (!s) {
-			cJSON_Delete(o);
-			fprintf(stderr, "nvscope health: out of memory\n");
-			return NVS_EXIT_IOERR;
-		}
-		printf("%s\n", s);
-		free(s);
+		r = json_puts(o, stdout);
 		cJSON_Delete(o);
+		if (r) {
+			cmd_say(self, "cannot print the JSON: %s", strerror(-r));
+			return r;
+		}
 	} else {
 		dev_health_print(&h, dev, stdout);
 	}

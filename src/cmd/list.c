@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
@@ -26,7 +27,6 @@ static int exec_list(const struct cmd_entry *self, struct cmd_args *a)
 	struct dev_list *l;
 	int rc = NVS_EXIT_OK;
 
-	(void)self;
 	l = dev_scan(err, sizeof(err));
 	if (!l) {
 		fprintf(stderr, "nvscope list: %s\n", err);
@@ -43,16 +43,13 @@ static int exec_list(const struct cmd_entry *self, struct cmd_args *a)
 	}
 	if (json) {
 		cJSON *o = dev_list_to_json(l);
-		char *s = o ? json_print(o) : NULL;
+		int r = json_puts(o, stdout);
 
-		if (!s) {
-			fprintf(stderr, "nvscope list: out of memory\n");
-			rc = NVS_EXIT_IOERR;
-		} else {
-			printf("%s\n", s);
-		}
-		free(s);
 		cJSON_Delete(o);
+		if (r) {
+			cmd_say(self, "cannot print the JSON: %s", strerror(-r));
+			rc = r;
+		}
 	} else if (tree) {
 		dev_list_print_tree(l, stdout);
 	} else {
