@@ -130,7 +130,8 @@ int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args 
 				continue;
 			}
 		}
-		rc = s[1] == '-' ? take_long(e, argc, argv, &i, a) : take_short(e, argc, argv, &i, a);
+		rc = s[1] == '-' ? take_long(e, argc, argv, &i, a)
+				 : take_short(e, argc, argv, &i, a);
 	}
 	return rc;
 }

@@ -19,7 +19,7 @@ struct cli;
  * exec), its short form (-X, or 0 for none) and its help. */
 struct cmd_opt {
 	struct option o;
-	char letter;      /* -X as well as --name, or 0 */
+	char letter;	  /* -X as well as --name, or 0 */
 	const char *arg;  /* the value's name in the help ("FILE"); NULL: a flag */
 	const char *help; /* what it does; more lines after '\n' */
 };
@@ -27,7 +27,7 @@ struct cmd_opt {
 /* The command line as parsed: the options in the order given, the other
  * arguments in order, and (CMD_WORKLOAD) the workload options. */
 struct cmd_arg {
-	int id;          /* the option's o.val */
+	int id;		 /* the option's o.val */
 	const char *val; /* its value; NULL for a flag */
 };
 struct cmd_args {
@@ -41,26 +41,28 @@ struct cmd_args {
 /* The workload options every CMD_WORKLOAD command takes.  cli_take reads
  * them (and every fio option) before the table is looked at: these rows
  * are for the help and the docs (ids below 0: never seen by exec). */
+/* clang-format off */
 #define CMD_WORKLOAD_OPTS                                                                        \
 	{{"target", required_argument, NULL, -1}, 0, "PATH",                                     \
 	 "a target: a block device, NVMe generic node or file\n"                                 \
 	 "(repeat, or a,b, for more)"},                                                           \
 	    {{"preset", required_argument, NULL, -2}, 0, "NAME", "a preset's jobs (presets/)"},      \
 	    {{"job", required_argument, NULL, -3}, 0, "FILE", "a fio job file"}
+/* clang-format on */
 
 enum cmd_flags {
 	CMD_WORKLOAD = 1, /* also takes the workload options (config/cli.h), tried first */
 };
 
 struct cmd_entry {
-	const char *name;           /* "run", "trace record" */
-	const char *alias;          /* another name, or NULL */
-	const char *summary;        /* one line, for `nvscope help` */
-	const char *usage;          /* after "usage: nvscope "; more forms after '\n' */
-	const char *text;           /* what it does, before the options; or NULL */
+	const char *name;	    /* "run", "trace record" */
+	const char *alias;	    /* another name, or NULL */
+	const char *summary;	    /* one line, for `nvscope help` */
+	const char *usage;	    /* after "usage: nvscope "; more forms after '\n' */
+	const char *text;	    /* what it does, before the options; or NULL */
 	const struct cmd_opt *opts; /* ends with a zeroed entry; --help is added */
-	const char *notes;          /* after the options (exit statuses ...); or NULL */
-	unsigned flags;             /* enum cmd_flags */
+	const char *notes;	    /* after the options (exit statuses ...); or NULL */
+	unsigned flags;		    /* enum cmd_flags */
 	/* Returns an exit status (enum nvs_exit, or 128 + a signal) or a
 	 * -errno, which cmd_exit_of turns into one.  Prints its own errors. */
 	int (*exec)(const struct cmd_entry *self, struct cmd_args *args);
@@ -69,9 +71,9 @@ struct cmd_entry {
 /* table.c: every command, the console first; NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];
 
-extern const struct cmd_entry cmd_console_entry, cmd_replay_entry, cmd_run_entry,
-    cmd_list_entry, cmd_health_entry, cmd_purge_entry, cmd_plan_entry, cmd_steady_entry,
-    cmd_report_entry, cmd_check_entry, cmd_trace_record_entry, cmd_trace_show_entry;
+extern const struct cmd_entry cmd_console_entry, cmd_replay_entry, cmd_run_entry, cmd_list_entry,
+    cmd_health_entry, cmd_purge_entry, cmd_plan_entry, cmd_steady_entry, cmd_report_entry,
+    cmd_check_entry, cmd_trace_record_entry, cmd_trace_show_entry;
 
 /* nvscope's whole command line (argv[0] is the program): finds the command,
  * parses, runs it.  Returns the process's exit status. */

@@ -74,7 +74,8 @@ static char *man_block(const char *man, const char *name, bool console)
 	char *buf = NULL, key[128];
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	const char *syn = strstr(man, "\n.SH SYNOPSIS"), *syn_end = syn ? strstr(syn + 1, "\n.SH") : NULL;
+	const char *syn = strstr(man, "\n.SH SYNOPSIS"),
+		   *syn_end = syn ? strstr(syn + 1, "\n.SH") : NULL;
 	snprintf(key, sizeof(key), "\n.B nvscope%s%s\n", console ? "" : " ", console ? "" : name);
 	for (const char *p = syn; p && syn_end && (p = strstr(p, key)) && p < syn_end; p++) {
 		const char *e = strstr(p + 1, "\n.br");
@@ -145,8 +146,8 @@ START_TEST(test_docs_name_every_command_and_option)
 		}
 		for (const struct cmd_opt *o = (*e)->opts; o && o->o.name; o++) {
 			if (sec && !has_row(sec, o->o.name)) {
-				fprintf(stderr, "docs/cli.md: nvscope %s: --%s missing\n", (*e)->name,
-					o->o.name);
+				fprintf(stderr, "docs/cli.md: nvscope %s: --%s missing\n",
+					(*e)->name, o->o.name);
 				missing++;
 			}
 			if (!has_opt(blk, o->o.name)) {
@@ -187,13 +188,15 @@ START_TEST(test_help_is_the_table)
 		fclose(m);
 		ck_assert_ptr_eq(cmd_find((*e)->name), *e);
 		ck_assert_msg((*e)->summary && (*e)->usage && (*e)->exec, "%s", (*e)->name);
-		snprintf(first, sizeof(first), "usage: nvscope %s", *e == &cmd_console_entry ? "" : (*e)->name);
+		snprintf(first, sizeof(first), "usage: nvscope %s",
+			 *e == &cmd_console_entry ? "" : (*e)->name);
 		ck_assert_msg(!strncmp(buf, first, strlen(first)), "%s: %.60s", (*e)->name, buf);
 		lines_in(buf, (*e)->text, (*e)->name);
 		lines_in(buf, (*e)->notes, (*e)->name);
 		for (const struct cmd_opt *o = (*e)->opts; o && o->o.name; o++) {
 			ck_assert_msg(has_opt(buf, o->o.name), "%s --%s", (*e)->name, o->o.name);
-			ck_assert_msg(o->help && o->help[0], "%s --%s: no help", (*e)->name, o->o.name);
+			ck_assert_msg(o->help && o->help[0], "%s --%s: no help", (*e)->name,
+				      o->o.name);
 			ck_assert_msg((o->arg != NULL) == (o->o.has_arg != no_argument), "%s --%s",
 				      (*e)->name, o->o.name);
 			lines_in(buf, o->help, o->o.name);
