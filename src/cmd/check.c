@@ -139,9 +139,9 @@ static int parse(struct opts *o, const struct cmd_args *a)
 		return -EINVAL;
 	}
 	if (o->resume) {
-		if (o->ntargets || o->all_nvme || o->model || o->profile || o->dir || o->force) {
-			fprintf(stderr, "nvscope check: --resume DIR takes the drives, profile and "
-					"options from DIR\n");
+		if (o->ntargets || o->all_nvme || o->model || o->profile || o->dir) {
+			fprintf(stderr, "nvscope check: --resume DIR takes the drives and profile "
+					"from DIR (give --yes-destroy-data/--force-destroy again)\n");
 			return -EINVAL;
 		}
 		return 0;
@@ -309,9 +309,11 @@ static int load_resume(struct opts *o, struct check_batch *b, const struct dev_l
 		d[i].nvme = now.nvme;
 		d[i].capacity = now.capacity;
 	}
-	if (!o->confirm && confirm[0])
-		o->confirm = confirm;
-	o->force = b->force;
+	/* The write confirmation and --force-destroy are the command line's,
+	 * as on a fresh start (docs/safety.md): never the file's, which only
+	 * records what the first run was given. */
+	(void)confirm;
+	b->force = o->force;
 	return 0;
 }
 
@@ -513,7 +515,8 @@ const struct cmd_entry cmd_check_entry = {
     .usage = "check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
 	     "      --profile NAME [--json] [--csv FILE] [-o DIR]\n"
 	     "      [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
-	     "check --resume DIR [--json] [--csv FILE] [-q]\n"
+	     "check --resume DIR [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy]\n"
+	     "      [--json] [--csv FILE] [-q]\n"
 	     "check --list",
     .text = "Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
 	    "burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
