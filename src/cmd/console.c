@@ -1,7 +1,6 @@
 /* console.c - `nvscope` (the full-screen console) and `nvscope replay DIR`:
  * command-line parsing; the console itself lives in src/ui/. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,32 +32,27 @@ enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RE
 	    {{"range", required_argument, NULL, O_RANGE}, 0, "PCT", "steady-state range limit (20)"}, \
 	    {{"slope", required_argument, NULL, O_SLOPE}, 0, "PCT", "steady-state slope limit (10)"}
 
-/* A number, whole (@whole) or not, in [@lo, @hi]; seconds may end in s, m
- * or h (@secs). */
-static int num_val(const char *opt, const char *v, double lo, double hi, bool whole, bool secs,
-		   double *out)
+/* --round's value: a duration of 1 s to 1 d ("60", "90s", "1.5m", "1h"),
+ * read as every duration is (num_parse_time_ns), in seconds. */
+static int round_val(const char *v, double *out)
 {
-	char buf[64];
-	size_t n = strlen(v);
-	double x = NAN, mul = 1;
-	char last = n ? v[n - 1] : '\0';
-	if (secs && n > 1 && (last == 's' || last == 'm' || last == 'h')) {
-		mul = last == 's' ? 1 : last == 'm' ? 60 : 3600;
-		n--;
-	}
-	if (n < sizeof(buf)) {
-		memcpy(buf, v, n);
-		buf[n] = '\0';
-		if (num_parse_double(buf, -1e15, 1e15, &x))
-			x = NAN;
-		x *= mul;
-	}
-	if (!(x >= lo && x <= hi) || (whole && x != floor(x))) {
-		fprintf(stderr, "nvscope: %s: '%s' is not a%s number in [%g, %g]%s\n", opt, v,
-			whole ? " whole" : "", lo, hi, secs ? " (seconds, or with s/m/h)" : "");
+	uint64_t ns;
+	if (num_parse_time_ns(v, 1000000000ULL, &ns) || ns < 1000000000ULL ||
+	    ns > 86400ULL * 1000000000ULL) {
+		fprintf(stderr, "nvscope: --round: '%s' is not a duration from 1 s to 1 d\n", v);
 		return -EINVAL;
 	}
-	*out = x;
+	*out = (double)ns / 1e9;
+	return 0;
+}
+
+/* --range, --slope: a tolerance, 0 to 1000 % (stats/steady.h). */
+static int pct_val(const char *opt, const char *v, double *out)
+{
+	if (steady_parse_tolerance(v, out)) {
+		fprintf(stderr, "nvscope: %s: '%s' is not a percentage from 0 to 1000\n", opt, v);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -66,7 +60,6 @@ static int num_val(const char *opt, const char *v, double lo, double hi, bool wh
  * bad value (message printed). */
 static int parse_common(int id, const char *v, struct console_opts *o)
 {
-	double x;
 	if (!o->ss_given && !o->ss.window)
 		steady_params_init(&o->ss);
 	switch (id) {
@@ -77,26 +70,25 @@ static int parse_common(int id, const char *v, struct console_opts *o)
 		o->theme = v;
 		break;
 	case O_ROUND:
-		if (num_val("--round", v, 1, 86400, false, true, &x))
+		if (round_val(v, &o->round_s))
 			return -1;
-		o->round_s = x;
 		break;
 	case O_WINDOW:
-		if (num_val("--window", v, 2, 1000, true, false, &x))
+		if (num_parse_uint(v, 2, 1000, &o->ss.window)) {
+			fprintf(stderr, "nvscope: --window: '%s' is not a whole number from 2 to 1000\n",
+				v);
 			return -1;
-		o->ss.window = (unsigned)x;
+		}
 		o->ss_given = true;
 		break;
 	case O_RANGE:
-		if (num_val("--range", v, 0, 1000, false, false, &x))
+		if (pct_val("--range", v, &o->ss.range_pct))
 			return -1;
-		o->ss.range_pct = x;
 		o->ss_given = true;
 		break;
 	case O_SLOPE:
-		if (num_val("--slope", v, 0, 1000, false, false, &x))
+		if (pct_val("--slope", v, &o->ss.slope_pct))
 			return -1;
-		o->ss.slope_pct = x;
 		o->ss_given = true;
 		break;
 	default:

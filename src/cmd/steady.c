@@ -235,8 +235,6 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 	for (unsigned i = 0; i < a->nopt; i++) {
 		const char *v = a->opt[i].val;
 		int c = a->opt[i].id;
-		char pbuf[64];
-		size_t pl;
 		double d;
 		switch (c) {
 		case O_WINDOW:
@@ -256,18 +254,18 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 			}
 			*(c == O_RANGE ? &p.range_pct : &p.slope_pct) = d;
 			break;
-		case O_ROUND:
-			pl = strlen(v);
-			snprintf(pbuf, sizeof(pbuf), "%.*s",
-				 (int)(pl && v[pl - 1] == 's' ? pl - 1 : pl), v);
-			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1e9, &round_s) ||
-			    !(round_s > 0)) {
+		case O_ROUND: {
+			uint64_t ns;
+			if (num_parse_time_ns(v, 1000000000ULL, &ns) || !ns ||
+			    ns > 1000000000ULL * 1000000000ULL) {
 				fprintf(stderr,
-					"nvscope steady: --round: '%s' is not seconds > 0\n",
+					"nvscope steady: --round: '%s' is not a duration > 0\n",
 					v);
 				return NVS_EXIT_USAGE;
 			}
+			round_s = (double)ns / 1e9;
 			break;
+		}
 		case O_JSON:
 			json = true;
 			break;
