@@ -3,7 +3,7 @@
  * Feeds NTARGETS targets x SECONDS simulated 1-s intervals of samples (one
  * worker per target, a few latency buckets per direction, as a worker emits
  * them) through the real consumer path: collect_sample() -> the collector's
- * rows -> the run's history series, as ui/session.c does it: the collector
+ * rows -> the run's history series, as run/session.c does it: the collector
  * hands each row to a hook (collect_on_point) that pushes it onto the
  * target's history, so the history is the one copy (before issue 11's
  * change the collector kept its own series and the session copied it every
@@ -36,7 +36,7 @@ static double status_mib(const char *key)
 
 static struct series *hist;
 
-/* ui/session.c on_point: the row onto its target's history */
+/* run/session.c on_point: the row onto its target's history */
 static void keep(int t, const struct point *pt, void *arg)
 {
 	(void)arg;

@@ -1,6 +1,6 @@
 /* main.c - nvscope's entry: the commands are src/cmd/'s table (cmd.h). */
 #include "cmd/cmd.h"
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "report/tracejson.h"
 
 int main(int argc, char **argv)

@@ -4,6 +4,8 @@ set -u
 NVS_BIN=${NVS_BIN:-./nvscope}
 NVS_TOP=${NVS_TOP:-$PWD}
 T_TMP=$(mktemp -d /tmp/nvscope-test.XXXXXX)
+# the console's settings.ini: each test its own, never the user's
+export XDG_CONFIG_HOME=$T_TMP/config
 T_LOOPS=()
 T_TMUX=()
 t_cleanup() {

@@ -14,7 +14,7 @@
 #include "dev/devmodel.h"
 #include "dev/nvme.h"
 #include "dev/safety.h"
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "io/verify.h"
 #include "report/csv.h"
 #include "report/json.h"

@@ -21,7 +21,7 @@
 #include "check/run.h"
 #include "check/state.h"
 #include "cmd/cmd.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "report/json.h"

@@ -18,13 +18,17 @@
 #define NVS_CONSOLE_DIR_MAX 400
 
 enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RESULTS, O_PLAN,
-       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED };
+       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS };
 
 /* The options of both the console and replay. */
 #define COMMON_OPTS                                                                                \
 	{{"theme", required_argument, NULL, O_THEME}, 0, "NAME",                                   \
 	 "default|light|mono|showfloor or themes/NAME.theme\n(t cycles them)"},                     \
 	    {{"ascii", no_argument, NULL, O_ASCII}, 0, NULL, "no Unicode (serial lines)"},            \
+	    {{"no-mouse", no_argument, NULL, O_NO_MOUSE}, 0, NULL,                                  \
+	     "leave the mouse to the terminal (select and copy text)"},                              \
+	    {{"no-settings", no_argument, NULL, O_NO_SETTINGS}, 0, NULL,                            \
+	     "do not read or write ~/.config/nvscope/settings.ini"},                                 \
 	    {{"round", required_argument, NULL, O_ROUND}, 0, "SECONDS",                             \
 	     "steady-state round (60; r cycles 10/30/60/300)"},                                     \
 	    {{"window", required_argument, NULL, O_WINDOW}, 0, "N",                                 \
@@ -65,6 +69,12 @@ static int parse_common(int id, const char *v, struct console_opts *o)
 	switch (id) {
 	case O_ASCII:
 		o->ascii = true;
+		break;
+	case O_NO_MOUSE:
+		o->no_mouse = true;
+		break;
+	case O_NO_SETTINGS:
+		o->no_settings = true;
 		break;
 	case O_THEME:
 		o->theme = v;
@@ -323,6 +333,7 @@ const struct cmd_entry cmd_console_entry = {
     .summary = "the full-screen console (the default without a command)",
     .usage = "[--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
 	     "        [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	     "        [--no-mouse] [--no-settings]\n"
 	     "        [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	     "--plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
 	     "        [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
@@ -343,6 +354,7 @@ const struct cmd_entry cmd_replay_entry = {
     .name = "replay",
     .summary = "replay a results directory in the console",
     .usage = "replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+	     "       [--no-mouse] [--no-settings]\n"
 	     "       [--round SECONDS] [--window N] [--range PCT] [--slope PCT]",
     .text = "Plays a results directory written by the console (DIR/samples.csv), or\n"
 	    "follows a plan's results directory (DIR/state.json: running or done).\n"

@@ -18,10 +18,11 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "run/resdir.h"
 
 static atomic_int stop_flag; /* the signal number */
 
@@ -222,7 +223,8 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		 * taken from DIR (editable, and DIR/plan.ini may have changed) */
 		r.force = force;
 		r.confirm = confirm;
-		if (snprintf(path, sizeof(path), "%s/plan.ini", resume) >= (int)sizeof(path)) {
+		if (snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, resume) >=
+		    (int)sizeof(path)) {
 			fprintf(stderr, "nvscope plan: --resume: directory name too long\n");
 			return NVS_EXIT_USAGE;
 		}
@@ -279,32 +281,16 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		rc = NVS_EXIT_OK;
 		goto out_plan;
 	}
-	/* the same check for a fresh start and a resume (docs/safety.md): a
-	 * fresh start before its directory exists, a resume once it holds the
-	 * directory's lock (below) */
-	if (!resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
-		fprintf(stderr, "nvscope plan: %s\n", err);
-		goto out_plan;
-	}
 	if (!r.confirm)
 		r.confirm = "";
 
 	double started = (double)time(NULL);
 	if (!resume) {
-		char msg[512];
 		if (!results) {
 			planrun_default_dir(r.plan, dirbuf, sizeof(dirbuf));
 			results = dirbuf;
 		}
-		int e = planrun_create_dir(&r, results, msg, sizeof(msg));
-		if (e) {
-			fprintf(stderr, "nvscope plan: %s\n", msg);
-			/* refused (exists, another user's, a symlink ...): nothing touched */
-			rc = cmd_exit_of(e);
-			goto out_plan;
-		}
 	} else {
-		r.dir = results;
 		if (r.st.step >= r.plan->nsteps) {
 			printf("%s: the plan already finished\n", results);
 			rc = NVS_EXIT_OK;
@@ -313,40 +299,32 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		printf("resuming %s at step %u/%u (%u done in it)\n", results, r.st.step + 1,
 		       r.plan->nsteps, r.st.sub);
 	}
-	/* one run per results directory at a time */
-	char lmsg[512];
-	lockfd = planrun_lock(&r, lmsg, sizeof(lmsg));
+	/* the same check for a fresh start and a resume (docs/safety.md), the
+	 * directory, its lock and meta.json: the life cycle the console shares */
+	lockfd = planrun_begin(&r, results, resume, started, NULL, err, sizeof(err));
 	if (lockfd < 0) {
-		fprintf(stderr, "nvscope plan: %s\n", lmsg);
-		rc = NVS_EXIT_USAGE;
-		goto out_plan;
-	}
-	if (resume && planrun_may_run(&r, NULL, err, sizeof(err))) {
 		fprintf(stderr, "nvscope plan: %s\n", err);
-		rc = NVS_EXIT_USAGE;
+		/* refused (exists, another user's, a symlink, locked ...): nothing touched */
+		rc = cmd_exit_of(lockfd);
 		goto out_plan;
 	}
-	planrun_write_meta(&r, "running", started, NULL);
 
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	r.stop = &stop_flag;
-	rc = planrun_run(&r);
+	int res = planrun_run(&r);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (rc == NVS_EXIT_OK) {
-		planrun_write_devices(&r, "device-after.json");
-		planrun_write_meta(&r, "done", started, NULL);
+	planrun_end(&r, lockfd, res, started, NULL);
+	lockfd = -1;
+	rc = res ? cmd_exit_of(res) : NVS_EXIT_OK;
+	if (rc == NVS_EXIT_OK)
 		printf("plan %s done: results in %s (nvscope report %s)\n", r.plan->name, r.dir,
 		       r.dir);
-	} else {
-		planrun_write_meta(&r, atomic_load(&stop_flag) ? "interrupted" : "failed", started,
-				   NULL);
-		if (atomic_load(&stop_flag)) /* 130 SIGINT, 143 SIGTERM */
-			rc = 128 + atomic_load(&stop_flag);
-	}
+	else if (atomic_load(&stop_flag)) /* 130 SIGINT, 143 SIGTERM */
+		rc = 128 + atomic_load(&stop_flag);
 out_plan:
 	if (lockfd >= 0)
 		close(lockfd);

@@ -17,7 +17,7 @@
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "config/preset.h"
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"

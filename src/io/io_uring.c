@@ -3,16 +3,26 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include "io/backend.h"
 #include "io/target.h"
 
 static int uring_check(const struct target *t, char *err, size_t errlen)
 {
 	if (t->kind == TARGET_NVME_GENERIC) {
+		/* name the namespace's block device, not a pattern to fill in */
+		char blk[300] = "";
+		const char *b = strrchr(t->path, '/');
+		b = b ? b + 1 : t->path;
+		if (!strncmp(b, "ng", 2) &&
+		    (size_t)snprintf(blk, sizeof(blk), "/dev/nvme%s", b + 2) < sizeof(blk) &&
+		    access(blk, F_OK))
+			blk[0] = '\0';
 		snprintf(err, errlen,
-			 "%s is an NVMe generic device: use --ioengine=io_uring_cmd (or the "
-			 "block device /dev/nvmeXnY)",
-			 t->path);
+			 "%s is an NVMe generic device: it takes passthrough I/O only "
+			 "(ioengine=io_uring_cmd; in the console's form: engine passthrough)%s%s",
+			 t->path, blk[0] ? "; its block device is " : "", blk);
 		return -EINVAL;
 	}
 	return 0;

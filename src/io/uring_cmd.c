@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "io/backend.h"
 #include "io/target.h"
 
@@ -45,10 +46,25 @@ static bool uring_cmd_supported(void)
 static int cmd_check(const struct target *t, char *err, size_t errlen)
 {
 	if (t->kind != TARGET_NVME_GENERIC) {
-		snprintf(err, errlen,
-			 "%s: --ioengine=io_uring_cmd needs an NVMe generic device /dev/ngXnY "
-			 "(see `nvscope list`)",
-			 t->path);
+		/* an NVMe namespace: name its generic node, when there is one */
+		char ng[300] = "";
+		const char *b = strrchr(t->path, '/');
+		b = b ? b + 1 : t->path;
+		if (!strncmp(b, "nvme", 4) && strchr(b + 4, 'n') &&
+		    (size_t)snprintf(ng, sizeof(ng), "/dev/ng%s", b + 4) < sizeof(ng) &&
+		    access(ng, F_OK))
+			ng[0] = '\0';
+		if (ng[0])
+			snprintf(err, errlen,
+				 "%s: passthrough (ioengine=io_uring_cmd) runs on the namespace's "
+				 "generic device %s, not on its block device",
+				 t->path, ng);
+		else
+			snprintf(err, errlen,
+				 "%s: passthrough (ioengine=io_uring_cmd) needs an NVMe generic "
+				 "device; this is not one, and no generic device was found for it "
+				 "(nvscope list shows them under their namespace)",
+				 t->path);
 		return -EINVAL;
 	}
 	if (!t->nsid || t->lba_shift < 9 || t->lba_shift > 16) {

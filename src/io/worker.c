@@ -73,6 +73,7 @@ struct wstate {
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
 	bool measuring, stopping;
+	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;
@@ -328,7 +329,8 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	s->seq = seq;
 	s->t_start_ns = t_start;
 	s->t_end_ns = t_end;
-	s->flags = flags | (t_start < ramp_rel ? SAMPLE_RAMP : 0);
+	s->flags = flags | (t_start < ramp_rel ? SAMPLE_RAMP : 0) | (st->gap_cur ? SAMPLE_GAP : 0);
+	st->gap_cur = false;
 	s->usr_ns = usr - st->usr_mark;
 	s->sys_ns = sys - st->sys_mark;
 	s->inflight = st->inflight;
@@ -545,6 +547,11 @@ static void run(struct worker *w, struct wstate *st)
 		rusage_ns(st, &st->usr_meas, &st->sys_meas);
 	}
 	rusage_ns(st, &st->usr_mark, &st->sys_mark);
+	/* a thread that did not run for this long past a wait (capped at
+	 * WAIT_MAX_NS) was stopped (SIGSTOP, Ctrl-Z) or not scheduled */
+	uint64_t gap_ns = WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval
+									  : NVS_NSEC_PER_SEC / 2);
+	uint64_t prev_now = now;
 	for (;;) {
 		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
 			if (!think_until)
@@ -720,6 +727,13 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
+		/* not run since prev_now: every interval that ends from here on
+		 * and the current one were measured in part or not at all, so they
+		 * are gaps (SAMPLE_GAP), never 0 IOPS */
+		bool stalled = nvs_unlikely(now - prev_now > gap_ns);
+		prev_now = now;
+		if (stalled)
+			st->gap_cur = true;
 		while (nvs_unlikely(now >= next_b)) {
 			/* a job ending on a boundary folds that interval into its last
 			 * sample, rather than leaving a sliver of a tail interval */
@@ -730,9 +744,12 @@ static void run(struct worker *w, struct wstate *st)
 					 next_b - interval >= ramp_end &&
 					     next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
 					 interval); /* fio: a 2 s settle period */
-			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns, 0);
+			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns,
+			     stalled ? SAMPLE_GAP : 0);
 			next_b += interval;
 		}
+		if (stalled)
+			st->gap_cur = true;
 		if (st->stopping)
 			break; /* the window closes now: in-flight I/O is not waited for */
 	}

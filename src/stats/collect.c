@@ -6,7 +6,10 @@
  * sample k was dropped on a full ring shows up with k+1: the row is then
  * emitted without it and the gap counted as missing).  Latency percentiles
  * of a row are exact to the histogram: the workers' interval bucket counts
- * are added, then walked. */
+ * are added, then walked.  A row that any worker flagged SAMPLE_GAP (it did
+ * not run through the interval: the process was stopped) is not emitted:
+ * the series then jumps in time, as for a row whose samples were all
+ * dropped - never a row of 0 IOPS. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +42,7 @@ struct collect {
 	uint64_t base;        /* oldest seq not yet emitted */
 	struct row rows[WINDOW];
 	struct series *series; /* [0] aggregate, [1 + t] */
-	uint64_t received, missing;
+	uint64_t received, missing, gaps;
 	uint32_t *tmp;        /* scratch buckets for both-direction p99 */
 	collect_row_fn row_fn; /* optional hook per aggregate row */
 	void *row_arg;
@@ -190,6 +193,12 @@ static void emit_oldest(struct collect *c)
 			expected += !c->done[w] || c->next_seq[w] > c->base;
 		if (r->parts[0].workers < expected)
 			c->missing += expected - r->parts[0].workers;
+		if (r->flags & SAMPLE_GAP) { /* not measured: no row, a gap in time */
+			c->gaps++;
+			reset_row(c, r);
+			c->base++;
+			return;
+		}
 		for (unsigned p = 0; p <= c->ntargets; p++) {
 			if (p > 0 && !r->parts[p].workers)
 				continue;
@@ -292,4 +301,9 @@ uint64_t collect_received(const struct collect *c)
 uint64_t collect_missing(const struct collect *c)
 {
 	return c->missing;
+}
+
+uint64_t collect_gaps(const struct collect *c)
+{
+	return c->gaps;
 }

@@ -40,5 +40,7 @@ const struct series *collect_series(const struct collect *c, int t);
 /* Samples received / workers' samples missing from emitted rows. */
 uint64_t collect_received(const struct collect *c);
 uint64_t collect_missing(const struct collect *c);
+/* Rows not emitted because a worker did not run through them (SAMPLE_GAP). */
+uint64_t collect_gaps(const struct collect *c);
 
 #endif

@@ -9,6 +9,8 @@
 
 #define SAMPLE_RAMP 0x1 /* interval lies (partly) in ramp_time: not measured */
 #define SAMPLE_LAST 0x2 /* the worker's final sample */
+#define SAMPLE_GAP 0x4	/* the worker did not run through (all of) the interval:
+			 * the process was stopped (SIGSTOP, Ctrl-Z) - no data */
 
 struct sample_dir {
 	uint64_t ios, bytes, errors;

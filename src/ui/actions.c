@@ -37,50 +37,65 @@ bool app_running(const struct app *a)
 	return !a->replay && session_state(a->sess) == SESS_RUNNING;
 }
 
+/* The one place that chooses where the console's data comes from. */
+struct source app_source(const struct app *a)
+{
+	struct source src;
+	if (a->replay && a->rp) {
+		replay_source(a->rp, &src);
+	} else if (a->plan) {
+		if (a->pview) {
+			/* the plan's thread now (a->pexec is replaced and
+			 * freed while the view stays): how it ended */
+			planview_set_exec(a->pview, a->pexec);
+			planview_source(a->pview, &src);
+		} else {
+			source_none(&src);
+		}
+	} else {
+		session_source(a->sess, &src);
+	}
+	return src;
+}
+
+void app_source_info(const struct app *a, struct source_info *out)
+{
+	struct source src = app_source(a);
+	src.ops->info(src.ctx, out);
+}
+
 const struct series *app_series(struct app *a, int t)
 {
-	static struct series view, empty;
-	if (a->replay) {
-		const struct series *src = t < 0			  ? &a->replay_ser
-					   : (unsigned)t < a->nreplay_tgt ? &a->replay_tgt[t]
-									  : &empty;
-		size_t n = src->n;
-		while (n && src->pt[n - 1].t > a->replay_t)
-			n--;
-		view = (struct series){src->pt, n, src->cap};
-		return &view;
-	}
-	if (a->plan) /* the plan's current step */
-		return t < 1 && a->pview ? planview_series(a->pview) : &empty;
-	const struct series *s = session_series(a->sess, t);
-	return s ? s : &empty;
+	struct source src = app_source(a);
+	return src.ops->series(src.ctx, t);
 }
 
 unsigned app_ntargets(const struct app *a)
 {
-	if (a->replay)
-		return a->nreplay_tgt > 1 ? a->nreplay_tgt : 1;
-	if (a->plan)
-		return 1;
-	return session_ntargets(a->sess);
+	struct source src = app_source(a);
+	return src.ops->ntargets(src.ctx);
 }
 
 const char *app_target_name(const struct app *a, unsigned t)
 {
-	if (a->replay)
-		return t < a->nreplay_tgt && a->replay_names ? a->replay_names[t] : "";
-	if (a->plan)
-		return t == 0 ? a->plan_target : "";
-	return session_target(a->sess, t);
+	struct source src = app_source(a);
+	return src.ops->target(src.ctx, t);
+}
+
+unsigned app_nrows(const struct app *a)
+{
+	struct source src = app_source(a);
+	int cur, n = src.ops->nrows(src.ctx, &cur);
+	return n > 0 ? (unsigned)n : 0;
 }
 
 void app_time_range(struct app *a, double *t0, double *t1)
 {
 	const struct series *s = app_series(a, -1);
 	double last = s->n ? s->pt[s->n - 1].t : 0;
-	double total = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
-			 : a->plan ? 0
-				 : session_planned(a->sess);
+	struct source_info in;
+	app_source_info(a, &in);
+	double total = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
 	if (total < last)
 		total = last;
 	if (a->span <= 0) {
@@ -223,7 +238,6 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	a->nruns++;
 	a->plan = false; /* a plan shown before gives way */
 	a->have_prounds = false;
-	a->nrqd = 0;
 	a->screen = SCREEN_LIVE;
 	a->span = 0;
 	a->follow = true;
@@ -419,6 +433,38 @@ const char *form_key(const struct form_field *f)
 	return f->key;
 }
 
+const char *form_value(const struct form_field *f)
+{
+	if (!strcmp(f->key, "ioengine") && !strcmp(f->val, "passthrough"))
+		return "io_uring_cmd";
+	return f->val;
+}
+
+/* The form's passthrough engine: each marked namespace becomes its
+ * generic node (/dev/ngXnY, the row under it).  0, or -EINVAL with the
+ * reason shown. */
+static int passthrough_targets(struct app *a, struct spec *job)
+{
+	for (unsigned t = 0; t < job->ntargets; t++) {
+		int i = devrows_find(a->drows, a->ndrows, job->targets[t]);
+		if (i < 0) /* added by path: a generic node is listed as itself */
+			for (int k = 0; k < a->ndrows; k++)
+				if (!strcmp(a->drows[k].path, job->targets[t]))
+					i = k;
+		const char *ng = devrows_generic(a->drows, a->ndrows, i);
+		if (!ng) {
+			app_message(
+			    a, ROLE_ERROR,
+			    "engine passthrough: %.100s is not an NVMe namespace with a "
+			    "generic device; mark an NVMe namespace, or set engine io_uring",
+			    job->targets[t]);
+			return -EINVAL;
+		}
+		snprintf(job->targets[t], sizeof(job->targets[t]), "%s", ng);
+	}
+	return 0;
+}
+
 void app_launch_form(struct app *a)
 {
 	if (a->demo) {
@@ -442,11 +488,16 @@ void app_launch_form(struct app *a)
 		char err[200] = "";
 		if (!a->form[i].val[0])
 			continue;
-		if (spec_set(job, form_key(&a->form[i]), a->form[i].val, err, sizeof(err))) {
+		if (spec_set(job, form_key(&a->form[i]), form_value(&a->form[i]), err,
+			     sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", a->form[i].label, err);
 			free(job);
 			return;
 		}
+	}
+	if (job->ioengine == ENGINE_IO_URING_CMD && passthrough_targets(a, job)) {
+		free(job);
+		return;
 	}
 	/* the form's runtime is how long to run (fio's time_based) */
 	if (job->runtime_ns)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "config/preset.h"
+#include "config/settings.h"
 #include "dev/devmodel.h"
 #include "io/spec.h"
 #include "stats/collect.h"
@@ -17,13 +18,14 @@
 #include "ui/braille.h"
 #include "ui/checkui.h"
 #include "ui/devrows.h"
-#include "ui/healthmon.h"
+#include "dev/healthmon.h"
 #include "ui/layout.h"
-#include "ui/planexec.h"
-#include "ui/planview.h"
-#include "ui/replay.h"
+#include "run/planexec.h"
+#include "run/planview.h"
+#include "run/replay.h"
+#include "run/source.h"
 #include "ui/rounds.h"
-#include "ui/session.h"
+#include "run/session.h"
 #include "ui/theme.h"
 
 enum prompt {
@@ -35,7 +37,7 @@ enum prompt {
 	PROMPT_STOP,	/* y/n: stop the running plan */
 };
 
-#define FORM_NFIELDS 9
+#define FORM_NFIELDS 10
 
 struct form_field {
 	const char *key; /* spec_set key */
@@ -44,6 +46,15 @@ struct form_field {
 };
 
 /* One health reading for the health strip (t first, as in struct point). */
+/* A button of the key bar (status line): @key then @what; a click runs
+ * @code (a character, or -KEY_*), or @code2 when on @key's second character
+ * ("+-": zoom in / out). */
+struct keybtn {
+	const char *key, *what;
+	int code, code2;
+};
+#define KEYS_BAR_MAX 12
+
 struct health_pt {
 	double t;
 	double temp_c;	 /* NAN when not valid */
@@ -76,6 +87,8 @@ struct app {
 	bool dirty[PANE_COUNT];
 	WINDOW *input, *overlay;
 	int focus; /* PANE_DEVICES, PANE_LAUNCH or PANE_FORM */
+	int bar_end[KEYS_BAR_MAX]; /* x after each key-bar button drawn */
+	int nbar;
 	bool help;
 	struct bcanvas canvas;
 
@@ -136,16 +149,10 @@ struct app {
 	double thm_base;
 	bool thm_base_valid;
 
-	/* replay */
-	struct series replay_ser;
-	double replay_t, speed;
+	/* replay: the results directory played back (run/replay.h) */
+	struct replay *rp;
+	double speed;
 	bool paused;
-	char replay_dir[512];
-	struct series *replay_tgt; /* per-target series (target-N.csv) */
-	unsigned nreplay_tgt;
-	char (*replay_names)[256]; /* their paths (targets.txt) */
-	struct qdrow *rqd;	   /* per-QD rows of summary.json */
-	int nrqd;
 
 	/* steady state (rounds.h, steadyview.c) */
 	struct steady_params ss;
@@ -163,7 +170,7 @@ struct app {
 	struct planexec *pexec;
 	struct planview *pview;
 	bool plan;     /* the live screen follows a plan */
-	int plan_rc;   /* its exit status once ended, -1 before */
+	int plan_rc;   /* once ended 0 or -errno; 1 before */
 	char plan_name[64];
 	char plan_target[256];
 	char plan_confirm[256];	   /* --yes-destroy-data list */
@@ -171,6 +178,9 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+
+	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
+	struct settings *remembered;
 
 	/* the check view (checkui.c), NULL when not shown */
 	struct checkui *chk;
@@ -210,6 +220,9 @@ bool app_needs_token(const char *t);
 void app_ask_token(struct app *a, const char *what, const char *target);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
+/* The spec_set value of form field @f: the engine field's "passthrough"
+ * is io_uring_cmd; every other value as it is. */
+const char *form_value(const struct form_field *f);
 /* Rescans devices, keeping the marks. */
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
@@ -220,10 +233,16 @@ int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t le
 void app_dirty_all(struct app *a);
 /* Whether a workload runs now. */
 bool app_running(const struct app *a);
+/* What the panes read now (run/source.h): the replay, the plan followed or
+ * the live session - the one place that chooses; and its info. */
+struct source app_source(const struct app *a);
+void app_source_info(const struct app *a, struct source_info *out);
 /* The series drawn: aggregate (@t < 0) or target @t, live or replayed
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
 unsigned app_ntargets(const struct app *a);
+/* Rows of the per-QD table of the source shown. */
+unsigned app_nrows(const struct app *a);
 /* Path of target @t of the run (live or replayed); "" when unknown. */
 const char *app_target_name(const struct app *a, unsigned t);
 /* The shown time range [*t0, *t1] of the strips. */
@@ -235,6 +254,17 @@ void keys_handle(struct app *a, int ch, bool is_key);
 /* The help lines of the key table ("KEYS      what"), at most @max; the
  * count. */
 int keys_help(char (*lines)[48], int max);
+/* Moves the cursor of the focused setup list (Devices, Presets, the form)
+ * by @d rows, clamped. */
+void keys_move(struct app *a, int d);
+/* The key bar of the current screen: its buttons in *@out, the count. */
+int keys_bar(const struct app *a, const struct keybtn **out);
+/* A mouse event at screen cell (@y, @x): a click (MOUSE_CLICK) selects
+ * the row and pane under it or runs the key-bar button (as its key would,
+ * through the one action table); the wheel moves a setup list or scrolls
+ * the time axis.  Ignored while a prompt is open. */
+enum mouse_ev { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev);
 
 /* ---- panes.c ---- */
 /* Draws pane @p into its window (erased first). */
@@ -265,8 +295,6 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len);
 void planui_stop(struct app *a);
 /* Follows the plan's results directory; notices its end.  Every frame. */
 void planui_tick(struct app *a);
-/* "PLAN", "DONE", "STOPPED" for the title. */
-const char *planui_state(const struct app *a);
 /* The step-list pane. */
 void planui_draw_steps(struct app *a, WINDOW *w);
 /* Stops and joins a running plan, frees the plan state. */

@@ -33,6 +33,8 @@
 #include "ui/app.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
+#include "run/resdir.h"
+#include "ui/remember.h"
 
 static atomic_int sig_quit;
 static atomic_bool term_active;
@@ -184,7 +186,7 @@ static void relayout(struct app *a)
 	struct layout_in in = {
 	    .screen = a->replay ? SCREEN_LIVE : a->screen,
 	    .ntargets = app_ntargets(a),
-	    .nqd = a->replay || a->plan ? (unsigned)a->nrqd : session_nsteps(a->sess),
+	    .nqd = app_nrows(a),
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
@@ -313,12 +315,11 @@ static void tick(struct app *a, double dt)
 		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
-	} else if (!a->paused && a->replay_ser.n) {
-		double end = a->replay_ser.pt[a->replay_ser.n - 1].t;
+	} else if (!a->paused && a->rp) {
+		double end = replay_end(a->rp);
 		size_t before = app_series(a, -1)->n;
-		a->replay_t += dt * a->speed;
-		if (a->replay_t >= end) {
-			a->replay_t = end;
+		replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
+		if (replay_time(a->rp) >= end) {
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
@@ -418,58 +419,11 @@ static int init_themes(struct app *a, const char *name, char *err, size_t len)
 	return 0;
 }
 
-/* Drops empty tail rows (recorded by older versions). */
-static void drop_empty_tails(struct series *s)
-{
-	size_t keep = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct point *p = &s->pt[i];
-		if (keep && session_empty_tail(p, (uint64_t)(s->pt[keep - 1].dt * 1e9)))
-			continue;
-		s->pt[keep++] = *p;
-	}
-	s->n = keep;
-}
-
-/* DIR/targets.txt and DIR/target-N.csv (runs of several targets): the
- * per-target strips of a replay.  Missing or bad files: no such strips. */
-static void load_targets(struct app *a, const char *dir)
-{
-	char path[600], line[300], err[256];
-	snprintf(path, sizeof(path), "%s/targets.txt", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	a->replay_tgt = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_tgt));
-	a->replay_names = calloc(NVS_MAX_TARGETS, sizeof(*a->replay_names));
-	if (!a->replay_tgt || !a->replay_names) {
-		fclose(f);
-		return;
-	}
-	unsigned n = 0;
-	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
-		uint64_t idx;
-		const char *rest;
-		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
-			break;
-		rest += strspn(rest, " ");
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(a->replay_names[n], sizeof(a->replay_names[n]), "%s", rest);
-		snprintf(path, sizeof(path), "%s/target-%u.csv", dir, n);
-		if (csv_read_series(path, &a->replay_tgt[n], err, sizeof(err)))
-			break;
-		drop_empty_tails(&a->replay_tgt[n]);
-		n++;
-	}
-	fclose(f);
-	a->nreplay_tgt = n;
-}
-
 /* DIR/health.csv (NVMe targets only): the health strip of a replay. */
 static void load_health(struct app *a, const char *dir)
 {
 	char path[600], line[256];
-	snprintf(path, sizeof(path), "%s/health.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_HEALTH, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -496,29 +450,17 @@ static void load_health(struct app *a, const char *dir)
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
-	snprintf(a->replay_dir, sizeof(a->replay_dir), "%s", dir);
 	/* a plan's results directory: follow it (running elsewhere, or done) */
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	if (!access(path, R_OK)) {
-		snprintf(path, sizeof(path), "%s/plan.ini", dir);
+		snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
 		if (!access(path, R_OK))
 			return planui_follow(a, dir, err, len);
 	}
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	int ret = csv_read_series(path, &a->replay_ser, err, len);
+	int ret = replay_open(dir, &a->rp, err, len);
 	if (ret)
 		return ret;
-	drop_empty_tails(&a->replay_ser);
-	load_targets(a, dir);
-	if (!a->replay_ser.n) {
-		snprintf(err, len, "%.400s: no samples to replay", path);
-		return -EINVAL;
-	}
 	load_health(a, dir);
-	char qerr[256];
-	a->nrqd = replay_qd_rows(dir, &a->rqd, qerr, sizeof(qerr));
-	if (a->nrqd < 0) /* no summary (an interrupted run): no per-QD table */
-		a->nrqd = 0;
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
 	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
@@ -547,14 +489,10 @@ static void app_free(struct app *a)
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
-	free(a->rqd);
-	series_release(&a->replay_ser);
+	replay_free(a->rp);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
-	for (unsigned t = 0; a->replay_tgt && t < NVS_MAX_TARGETS; t++)
-		series_release(&a->replay_tgt[t]);
-	free(a->replay_tgt);
-	free(a->replay_names);
+	free(a->remembered);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
 	free(a);
@@ -626,6 +564,24 @@ static void read_escape(struct app *a)
 		keys_handle(a, 27, false);
 		return;
 	}
+	if (n == 2 && seq[0] == '[' && seq[1] == 'M') {
+		/* an X10 mouse report curses did not decode: 3 raw bytes
+		 * (button, column, row + 32 each), never letters */
+		int b[3], i;
+		for (i = 0; i < 3; i++) {
+			if (wget_wch(a->input, &c) != OK)
+				return;
+			b[i] = (int)c - 32;
+		}
+		int y = b[2] - 1, x = b[1] - 1;
+		if (y < 0 || x < 0 || (b[0] & 32)) /* motion: ignored */
+			return;
+		if (b[0] & 64)
+			keys_mouse(a, y, x, b[0] & 1 ? MOUSE_WHEEL_DOWN : MOUSE_WHEEL_UP);
+		else if ((b[0] & 3) == 0)
+			keys_mouse(a, y, x, MOUSE_CLICK);
+		return;
+	}
 	int k = n < sizeof(seq) ? esckey_decode(seq, n) : 0;
 	if (k)
 		keys_handle(a, k, true);
@@ -686,6 +642,10 @@ int console_run(const struct console_opts *o)
 		app_free(a);
 		return NVS_EXIT_USAGE;
 	}
+	char smsg[300];
+	remember_load(a, o, smsg, sizeof(smsg));
+	if (smsg[0])
+		app_message(a, ROLE_WARN, "%s", smsg);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
 		app_free(a);
@@ -710,6 +670,12 @@ int console_run(const struct console_opts *o)
 	set_escdelay(25);
 	a->input = newwin(1, 1, 0, 0);
 	keypad(a->input, TRUE);
+	/* the mouse, where the terminal has one (else mousemask gives 0 and no
+	 * KEY_MOUSE comes): presses at once, no click timing */
+	if (!o->no_mouse) {
+		mouseinterval(0);
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	}
 	apply_colours(a);
 	a->cpu = cpu_new();
 	if (a->pexec)
@@ -738,6 +704,8 @@ int console_run(const struct console_opts *o)
 	delscreen(scr);
 	if (dir[0])
 		printf("nvscope: results in %s\n", dir);
+	if (remember_save(a, err, sizeof(err)))
+		fprintf(stderr, "nvscope: settings not saved: %s\n", err);
 	app_free(a);
 	return sig ? 128 + sig : NVS_EXIT_OK;
 }

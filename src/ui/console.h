@@ -18,6 +18,8 @@ struct console_opts {
 	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
+	bool no_mouse;	  /* --no-mouse: leave the mouse to the terminal */
+	bool no_settings; /* --no-settings: neither read nor write settings.ini */
 	double speed;	  /* replay speed, 0 = 1x */
 	const char *plan;	 /* --plan NAME: start this plan on the targets */
 	const char *confirm;	 /* --yes-destroy-data list for it */

@@ -134,6 +134,17 @@ int devrows_find(const struct devrow *rows, int n, const char *path)
 	return -1;
 }
 
+const char *devrows_generic(const struct devrow *rows, int n, int i)
+{
+	if (i < 0 || i >= n || !rows[i].nvme)
+		return NULL;
+	if (rows[i].depth == 2)
+		return rows[i].path;
+	if (rows[i].depth == 1 && i + 1 < n && rows[i + 1].depth == 2)
+		return rows[i + 1].path;
+	return NULL;
+}
+
 void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const struct dev_health *h)
 {
 	for (int i = 0; i < n; i++) {

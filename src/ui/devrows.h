@@ -55,5 +55,9 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **rows);
 /* Index of the row whose target path is @path (or resolves to the same
  * file), -1 when none. */
 int devrows_find(const struct devrow *rows, int n, const char *path);
+/* The generic (passthrough) node of namespace row @i - the ngXnY row
+ * listed under it - or NULL when it has none (not an NVMe namespace, or
+ * no generic device).  A generic row itself gives its own path. */
+const char *devrows_generic(const struct devrow *rows, int n, int i);
 
 #endif

@@ -38,7 +38,8 @@ static void commit_prompt(struct app *a)
 		spec_init(&scratch);
 		struct form_field *f = &a->form[a->form_cur], tmp = *f;
 		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->edit);
-		if (a->edit[0] && spec_set(&scratch, form_key(&tmp), a->edit, err, sizeof(err))) {
+		if (a->edit[0] &&
+		    spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
 			break;
 		}
@@ -153,124 +154,6 @@ static void move_cursor(int *cur, int n, int delta)
 		*cur = 0;
 }
 
-static int move_delta(int ch)
-{
-	switch (ch) {
-	case KEY_UP:
-		return -1;
-	case KEY_DOWN:
-		return 1;
-	case KEY_PPAGE:
-		return -10;
-	case KEY_NPAGE:
-		return 10;
-	case KEY_HOME:
-		return -100000;
-	case KEY_END:
-		return 100000;
-	}
-	return 0;
-}
-
-static bool is_enter(int ch, bool is_key)
-{
-	return (is_key && (ch == KEY_ENTER || ch == KEY_F(5))) ||
-	       (!is_key && (ch == '\n' || ch == '\r'));
-}
-
-static void setup_key(struct app *a, int ch, bool is_key)
-{
-	int d = is_key ? move_delta(ch) : 0;
-	/* letters for every move (a vt100 has no Home/End/PgUp/PgDn) */
-	if (!is_key && !(a->focus == PANE_LAUNCH && a->jump)) {
-		d = ch == 'k'	? -1
-		    : ch == 'j' ? 1
-		    : ch == 'K' ? -10
-		    : ch == 'J' ? 10
-		    : ch == 'g' ? -100000
-		    : ch == 'G' ? 100000
-				: 0;
-	}
-	if (!is_key && ch == '\t') {
-		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
-			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
-								 : PANE_DEVICES;
-		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
-		return;
-	}
-	if (is_key && ch == KEY_BTAB) {
-		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
-			   : a->focus == PANE_FORM  ? PANE_LAUNCH
-						    : PANE_DEVICES;
-		a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
-		return;
-	}
-	if (a->jump && (is_key || !isalnum(ch) || a->focus != PANE_LAUNCH))
-		a->jump = false;
-	switch (a->focus) {
-	case PANE_DEVICES:
-		if (d) {
-			move_cursor(&a->dev_cur, a->ndrows, d);
-		} else if (!is_key && ch == ' ' && a->dev_cur < a->ndrows) {
-			struct devrow *r = &a->drows[a->dev_cur];
-			if (r->selectable)
-				r->marked = !r->marked;
-			move_cursor(&a->dev_cur, a->ndrows, 1);
-			a->dirty[PANE_FORM] = true;
-		} else if (!is_key && ch == 'a' && !a->demo) {
-			open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
-		} else if (!is_key && ch == 'c' && !a->demo) {
-			checkui_open(a);
-		} else if (!is_key && ch == 'r') {
-			app_rescan(a);
-			app_message(a, ROLE_OK, "rescanned: %d devices", a->ndrows);
-		} else if (is_enter(ch, is_key)) {
-			app_launch_preset(a, a->pre_cur);
-		}
-		a->dirty[PANE_DEVICES] = true;
-		break;
-	case PANE_LAUNCH:
-		if (d) {
-			move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
-		} else if (is_enter(ch, is_key)) {
-			app_launch_preset(a, a->pre_cur);
-		} else if (!is_key && ch == '/') {
-			a->jump = true;
-			app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
-			return;
-		} else if (!is_key && isalnum(ch) && (a->jump || isdigit(ch))) {
-			/* jump to the next preset starting with that character: a
-			 * digit at once, a letter after `/` (letters are keys) */
-			a->jump = false;
-			int total = (int)(a->npresets + a->nplans);
-			for (int k = 1; k <= total; k++) {
-				int idx = (a->pre_cur + k) % total;
-				const char *nm = idx < (int)a->npresets
-						     ? a->presets[idx].name
-						     : a->plans[idx - (int)a->npresets].name;
-				if (tolower((unsigned char)nm[0]) == tolower(ch)) {
-					a->pre_cur = idx;
-					break;
-				}
-			}
-		}
-		a->dirty[PANE_LAUNCH] = true;
-		break;
-	case PANE_FORM:
-		if (d) {
-			move_cursor(&a->form_cur, FORM_NFIELDS, d);
-		} else if (is_enter(ch, is_key) && !(is_key && ch == KEY_F(5))) {
-			char text[96];
-			snprintf(text, sizeof(text), "%s = ", a->form[a->form_cur].label);
-			open_prompt(a, PROMPT_FIELD, text, a->form[a->form_cur].val);
-		} else if ((!is_key && ch == 'r') || (is_key && ch == KEY_F(5))) {
-			app_launch_form(a);
-		}
-		a->dirty[PANE_FORM] = true;
-		break;
-	}
-}
-
 static void next_theme(struct app *a)
 {
 	char err[256];
@@ -290,9 +173,10 @@ static void next_theme(struct app *a)
  * htop's Action.c).  Keys are characters, or -KEY_* for curses codes. ---- */
 
 enum kctx {
-	K_ALL = 1,   /* any screen */
-	K_VIEW = 2,  /* the live screen or a replay: the strips' time axis */
-	K_REPLAY = 4 /* a replay only */
+	K_ALL = 1,    /* any screen */
+	K_VIEW = 2,   /* the live screen or a replay: the strips' time axis */
+	K_REPLAY = 4, /* a replay only */
+	K_SETUP = 8   /* the setup screen (and the focused pane: focus below) */
 };
 
 static bool act_quit(struct app *a)
@@ -434,8 +318,8 @@ static bool act_page_prev(struct app *a)
 static bool act_play(struct app *a)
 {
 	a->paused = !a->paused;
-	if (!a->paused && a->replay_ser.n && a->replay_t >= a->replay_ser.pt[a->replay_ser.n - 1].t)
-		a->replay_t = 0;
+	if (!a->paused && a->rp && replay_time(a->rp) >= replay_end(a->rp))
+		replay_seek(a->rp, 0);
 	return true;
 }
 
@@ -461,7 +345,8 @@ static bool act_faster(struct app *a)
 
 static bool act_restart(struct app *a)
 {
-	a->replay_t = 0;
+	if (a->rp)
+		replay_seek(a->rp, 0);
 	a->paused = false;
 	app_dirty_all(a);
 	return true;
@@ -469,52 +354,212 @@ static bool act_restart(struct app *a)
 
 static bool act_end(struct app *a)
 {
-	a->replay_t = a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0;
+	if (a->rp)
+		replay_seek(a->rp, replay_end(a->rp));
 	app_dirty_all(a);
 	return true;
 }
+
+/* ---- the setup screen's actions (Devices, Presets, the form) ---- */
+
+static int cur_key; /* the key that runs the action (table_key) */
+
+static void dirty_setup(struct app *a)
+{
+	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+}
+
+static bool act_pane(struct app *a)
+{
+	if (cur_key == -KEY_BTAB)
+		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
+			   : a->focus == PANE_FORM  ? PANE_LAUNCH
+						    : PANE_DEVICES;
+	else
+		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
+			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
+								 : PANE_DEVICES;
+	return true;
+}
+
+/* Moves the focused list's cursor by @d rows (clamped). */
+void keys_move(struct app *a, int d)
+{
+	switch (a->focus) {
+	case PANE_DEVICES:
+		move_cursor(&a->dev_cur, a->ndrows, d);
+		break;
+	case PANE_LAUNCH:
+		move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
+		break;
+	case PANE_FORM:
+		move_cursor(&a->form_cur, FORM_NFIELDS, d);
+		break;
+	}
+	dirty_setup(a);
+}
+
+static bool act_step(struct app *a)
+{
+	keys_move(a, cur_key == 'k' || cur_key == -KEY_UP ? -1 : 1);
+	return true;
+}
+
+static bool act_page(struct app *a)
+{
+	keys_move(a, cur_key == 'K' || cur_key == -KEY_PPAGE ? -10 : 10);
+	return true;
+}
+
+static bool act_ends(struct app *a)
+{
+	keys_move(a, cur_key == 'g' || cur_key == -KEY_HOME ? -100000 : 100000);
+	return true;
+}
+
+static bool act_mark(struct app *a)
+{
+	if (a->dev_cur >= a->ndrows)
+		return true;
+	struct devrow *r = &a->drows[a->dev_cur];
+	if (r->selectable)
+		r->marked = !r->marked;
+	keys_move(a, 1);
+	return true;
+}
+
+static bool act_add(struct app *a)
+{
+	if (a->demo)
+		return false;
+	open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
+	return true;
+}
+
+static bool act_check(struct app *a)
+{
+	if (a->demo)
+		return false;
+	checkui_open(a);
+	return true;
+}
+
+static bool act_rescan(struct app *a)
+{
+	app_rescan(a);
+	app_message(a, ROLE_OK, "rescanned: %d devices", a->ndrows);
+	return true;
+}
+
+static bool act_run_preset(struct app *a)
+{
+	app_launch_preset(a, a->pre_cur);
+	return true;
+}
+
+static bool act_jump(struct app *a)
+{
+	a->jump = true;
+	app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
+	return true;
+}
+
+static bool act_edit(struct app *a)
+{
+	struct form_field *f = &a->form[a->form_cur];
+	if (!strcmp(f->key, "ioengine")) { /* two choices: Enter toggles */
+		snprintf(f->val, sizeof(f->val), "%s",
+			 strcmp(f->val, "passthrough") ? "passthrough" : "io_uring");
+		app_message(a, ROLE_OK, "engine %s%s", f->val,
+			    strcmp(f->val, "passthrough")
+				? ""
+				: ": NVMe passthrough on each marked namespace's /dev/ng node");
+		return true;
+	}
+	char text[96];
+	snprintf(text, sizeof(text), "%s = ", a->form[a->form_cur].label);
+	open_prompt(a, PROMPT_FIELD, text, a->form[a->form_cur].val);
+	return true;
+}
+
+static bool act_run_form(struct app *a)
+{
+	app_launch_form(a);
+	return true;
+}
+
+/* Presets: a digit, or a letter after `/`, jumps to the next preset whose
+ * name starts with it (letters alone are keys). */
+static void jump_key(struct app *a, int ch)
+{
+	a->jump = false;
+	int total = (int)(a->npresets + a->nplans);
+	for (int k = 1; k <= total; k++) {
+		int idx = (a->pre_cur + k) % total;
+		const char *nm = idx < (int)a->npresets ? a->presets[idx].name
+							: a->plans[idx - (int)a->npresets].name;
+		if (tolower((unsigned char)nm[0]) == tolower(ch)) {
+			a->pre_cur = idx;
+			break;
+		}
+	}
+	a->dirty[PANE_LAUNCH] = true;
+}
+
+#define F_DEV  (1u << PANE_DEVICES)
+#define F_PRE  (1u << PANE_LAUNCH)
+#define F_FORM (1u << PANE_FORM)
+#define ENTER  '\r', '\n', -KEY_ENTER
 
 static const struct action {
 	int key[4];
 	unsigned ctx;
 	bool (*run)(struct app *a);
 	const char *label, *help;
+	unsigned focus; /* K_SETUP: the panes (F_*) it applies in, 0 = any */
 } actions[] = {
-    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)"},
-    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help"},
-    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme"},
-    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale"},
-    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s"},
-    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen"},
-    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)"},
-    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw"},
+    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)", 0},
+    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help", 0},
+    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme", 0},
+    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale", 0},
+    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s", 0},
+    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen", 0},
+    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)", 0},
+    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw", 0},
     /* replay before the live meanings of the same keys */
-    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause"},
-    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed"},
-    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed"},
-    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart"},
-    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end"},
-    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in"},
-    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out"},
-    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)"},
-    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)"},
-    {{'0'}, K_VIEW, act_whole, "0", "whole run"},
-    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data"},
-    {{'r'}, K_VIEW, act_round, "r", "steady-state round length"},
-    {{'e'}, K_VIEW, act_steady, "e", "steady-state display"},
-    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page"},
-    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page"},
-};
-
-/* The keys of the setup panes (setup_key), for the help. */
-static const struct {
-	const char *label, *help;
-} setup_help[] = {
-    {"Tab S-Tab", "next / previous pane"},   {"j k", "down / up (Down Up)"},
-    {"J K", "page down / up (PgDn PgUp)"},   {"g G", "first / last (Home End)"},
-    {"Space", "Devices: mark a target"},     {"a", "Devices: add a path"},
-    {"r", "Devices: rescan; form: run"},     {"Enter F5", "run the preset or plan"},
-    {"c", "Devices: drive check"},           {"0-9 /a-z", "Presets: jump to a name"},
+    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0},
+    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0},
+    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0},
+    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0},
+    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0},
+    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0},
+    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0},
+    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0},
+    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)", 0},
+    {{'0'}, K_VIEW, act_whole, "0", "whole run", 0},
+    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0},
+    {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0},
+    {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0},
+    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0},
+    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0},
+    /* the setup screen: by the focused pane */
+    {{'\t', -KEY_BTAB}, K_SETUP, act_pane, "Tab S-Tab", "next / previous pane", 0},
+    {{'j', -KEY_DOWN, 'k', -KEY_UP}, K_SETUP, act_step, "j k", "down / up (Down Up)", 0},
+    {{'J', -KEY_NPAGE, 'K', -KEY_PPAGE}, K_SETUP, act_page, "J K", "page down / up (PgDn PgUp)", 0},
+    {{'g', -KEY_HOME, 'G', -KEY_END}, K_SETUP, act_ends, "g G", "first / last (Home End)", 0},
+    {{' '}, K_SETUP, act_mark, "Space", "Devices: mark a target", F_DEV},
+    {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV},
+    {{'c'}, K_SETUP, act_check, "c", "Devices: drive check", F_DEV},
+    {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV},
+    {{ENTER, -KEY_F(5)},
+     K_SETUP,
+     act_run_preset,
+     "Enter F5",
+     "run the preset or plan",
+     F_DEV | F_PRE},
+    {{'/'}, K_SETUP, act_jump, "/ 0-9", "Presets: jump to a name", F_PRE},
+    {{ENTER}, K_SETUP, act_edit, "Enter", "form: edit the field", F_FORM},
+    {{'r', -KEY_F(5)}, K_SETUP, act_run_form, "r F5", "form: run the workload", F_FORM},
 };
 
 int keys_help(char (*lines)[48], int max)
@@ -522,8 +567,6 @@ int keys_help(char (*lines)[48], int max)
 	int n = 0;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
 		snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label, actions[i].help);
-	for (size_t i = 0; i < sizeof(setup_help) / sizeof(setup_help[0]) && n < max; i++)
-		snprintf(lines[n++], 48, "%-9s %.27s", setup_help[i].label, setup_help[i].help);
 	return n;
 }
 
@@ -535,20 +578,143 @@ static bool table_key(struct app *a, int k)
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) || (ac->ctx == K_REPLAY && !a->replay))
 			continue;
-		for (int j = 0; j < 4 && ac->key[j]; j++)
-			if (ac->key[j] == k && ac->run(a)) {
-				if (ac->ctx != K_ALL)
-					a->dirty[PANE_TITLE] = true;
-				return true;
-			}
+		if (ac->ctx == K_SETUP && (view || (ac->focus && !(ac->focus & (1u << a->focus)))))
+			continue;
+		for (int j = 0; j < 4 && ac->key[j]; j++) {
+			if (ac->key[j] != k)
+				continue;
+			cur_key = k;
+			if (!ac->run(a))
+				break;
+			if (ac->ctx == K_SETUP)
+				dirty_setup(a);
+			else if (ac->ctx != K_ALL)
+				a->dirty[PANE_TITLE] = true;
+			return true;
+		}
 	}
 	return false;
+}
+
+int keys_bar(const struct app *a, const struct keybtn **out)
+{
+	static const struct keybtn setup[] = {
+	    {"F1", "Help", '?', 0},    {"Tab", "Pane", '\t', 0}, {"Spc", "Mark", ' ', 0},
+	    {"Enter", "Run", '\r', 0}, {"a", "AddFile", 'a', 0}, {"v", "Live", 'v', 0},
+	    {"t", "Theme", 't', 0},    {"q", "Quit", 'q', 0},
+	};
+	static const struct keybtn live[] = {
+	    {"F1", "Help", '?', 0},   {"l", "Log", 'l', 0},   {"m", "MB/s", 'm', 0},
+	    {"+-", "Zoom", '+', '-'}, {"r", "Round", 'r', 0}, {"s", "Stop", 's', 0},
+	    {"v", "Setup", 'v', 0},   {"t", "Theme", 't', 0}, {"q", "Quit", 'q', 0},
+	};
+	static const struct keybtn replay[] = {
+	    {"F1", "Help", '?', 0},	 {"Spc", "Play", ' ', 0},  {"[]", "Speed", '[', ']'},
+	    {"l", "Log", 'l', 0},	 {"+-", "Zoom", '+', '-'}, {"<>", "Scroll", '<', '>'},
+	    {"Home", "Restart", 'g', 0}, {"t", "Theme", 't', 0},   {"q", "Quit", 'q', 0},
+	};
+	if (a->replay) {
+		*out = replay;
+		return (int)NVS_ARRAY_SIZE(replay);
+	}
+	if (a->screen == SCREEN_SETUP) {
+		*out = setup;
+		return (int)NVS_ARRAY_SIZE(setup);
+	}
+	*out = live;
+	return (int)NVS_ARRAY_SIZE(live);
+}
+
+static bool in_rect(const struct rect *r, int y, int x)
+{
+	return r->w > 0 && r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
+}
+
+/* A click or the wheel over a setup pane: focus it, select the row. */
+static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
+{
+	if (p == PANE_FORM && a->demo)
+		return;
+	a->focus = p;
+	if (ev != MOUSE_CLICK) {
+		keys_move(a, ev == MOUSE_WHEEL_UP ? -3 : 3);
+		return;
+	}
+	/* list rows start below the header (Devices: and its column line) */
+	if (p == PANE_DEVICES && row >= 2 && a->dev_top + row - 2 < a->ndrows)
+		a->dev_cur = a->dev_top + row - 2;
+	else if (p == PANE_LAUNCH && row >= 1 &&
+		 a->pre_top + row - 1 < (int)(a->npresets + a->nplans))
+		a->pre_cur = a->pre_top + row - 1;
+	else if (p == PANE_FORM && row >= 1 && row - 1 < FORM_NFIELDS)
+		a->form_cur = row - 1;
+	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+}
+
+void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
+{
+	/* a prompt (a typed confirmation above all) takes keys only */
+	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a))
+		return;
+	if (a->help) {
+		if (ev == MOUSE_CLICK)
+			keys_handle(a, ' ', false); /* any key closes it */
+		return;
+	}
+	const struct rect *st = &a->lay.pane[PANE_STATUS];
+	if (in_rect(st, y, x)) {
+		if (ev != MOUSE_CLICK)
+			return;
+		const struct keybtn *k;
+		int n = keys_bar(a, &k), x0 = st->x;
+		for (int i = 0; i < n && i < a->nbar; i++) {
+			if (x < st->x + a->bar_end[i]) {
+				int code = k[i].code2 && x == x0 + 1 ? k[i].code2 : k[i].code;
+				keys_handle(a, code < 0 ? -code : code, code < 0);
+				return;
+			}
+			x0 = st->x + a->bar_end[i] + 1;
+		}
+		return;
+	}
+	if (!a->replay && a->screen == SCREEN_SETUP) {
+		static const int setup[] = {PANE_DEVICES, PANE_LAUNCH, PANE_FORM};
+		for (size_t i = 0; i < NVS_ARRAY_SIZE(setup); i++)
+			if (in_rect(&a->lay.pane[setup[i]], y, x)) {
+				mouse_setup(a, setup[i], y - a->lay.pane[setup[i]].y, ev);
+				return;
+			}
+		return;
+	}
+	/* the live screen or a replay: the wheel scrolls the time axis */
+	if (ev == MOUSE_WHEEL_UP)
+		keys_handle(a, '<', false);
+	else if (ev == MOUSE_WHEEL_DOWN)
+		keys_handle(a, '>', false);
+}
+
+/* KEY_MOUSE: the event curses decoded. */
+static void mouse_key(struct app *a)
+{
+	MEVENT me;
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		keys_mouse(a, me.y, me.x, MOUSE_CLICK);
+	else if (me.bstate & BUTTON4_PRESSED)
+		keys_mouse(a, me.y, me.x, MOUSE_WHEEL_UP);
+	else if (me.bstate & BUTTON5_PRESSED)
+		keys_mouse(a, me.y, me.x, MOUSE_WHEEL_DOWN);
 }
 
 void keys_handle(struct app *a, int ch, bool is_key)
 {
 	if (is_key && ch == KEY_RESIZE) {
 		app_dirty_all(a);
+		return;
+	}
+	if (is_key && ch == KEY_MOUSE) {
+		mouse_key(a);
 		return;
 	}
 	if (a->prompt != PROMPT_NONE) {
@@ -562,10 +728,16 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return;
 	}
-	if (!(a->jump && !is_key && isalnum(ch) && a->focus == PANE_LAUNCH &&
-	      a->screen == SCREEN_SETUP) &&
-	    table_key(a, is_key ? -ch : ch))
+	bool setup = !a->replay && a->screen == SCREEN_SETUP;
+	bool jump_now = setup && a->focus == PANE_LAUNCH && !is_key &&
+			(isdigit(ch) || (a->jump && isalnum(ch)));
+	if (a->jump && !jump_now) {
+		a->jump = false;
+		a->dirty[PANE_LAUNCH] = true;
+	}
+	if (jump_now) {
+		jump_key(a, ch);
 		return;
-	if (!a->replay && a->screen == SCREEN_SETUP)
-		setup_key(a, ch, is_key);
+	}
+	table_key(a, is_key ? -ch : ch);
 }

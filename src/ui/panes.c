@@ -19,7 +19,7 @@ static const struct {
     {"bs", "bs / bssplit", "4k"},  {"iodepth", "iodepth (list)", "32"},
     {"numjobs", "jobs", "1"},	   {"runtime", "runtime", "60s"},
     {"size", "LBA range", "100%"}, {"rate_iops", "rate IOPS", "0"},
-    {"ramp_time", "ramp", "0"},
+    {"ramp_time", "ramp", "0"},	   {"ioengine", "engine", "io_uring"},
 };
 
 void panes_form_init(struct app *a)
@@ -44,22 +44,9 @@ static const char *size_str(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-static const char *state_name(struct app *a)
+static const char *state_name(const struct app *a, const struct source_info *in)
 {
-	if (a->replay)
-		return a->paused ? "PAUSED" : "REPLAY";
-	if (a->plan)
-		return planui_state(a);
-	switch (session_state(a->sess)) {
-	case SESS_RUNNING:
-		return "RUNNING";
-	case SESS_DONE:
-		return "DONE";
-	case SESS_FAILED:
-		return "FAILED";
-	default:
-		return "IDLE";
-	}
+	return in->valid & SOURCE_HAS_CURSOR && a->paused ? "PAUSED" : in->state;
 }
 
 static void clock_str(double s, char *buf, size_t len)
@@ -78,35 +65,21 @@ static void pane_title(struct app *a, WINDOW *w)
 {
 	char el[32], pl[32], buf[512];
 	draw_fill(a, w, 0, ROLE_TITLE);
-	const struct series *ps = app_series(a, -1);
-	double elapsed = a->replay ? a->replay_t
-			 : a->plan ? (ps->n ? ps->pt[ps->n - 1].t : 0)
-				   : session_elapsed(a->sess);
-	double planned = a->replay ? (a->replay_ser.n ? a->replay_ser.pt[a->replay_ser.n - 1].t : 0)
-			 : a->plan ? 0
-				   : session_planned(a->sess);
-	clock_str(elapsed, el, sizeof(el));
+	struct source_info in;
+	app_source_info(a, &in);
+	double planned = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
+	clock_str(in.now_s, el, sizeof(el));
 	clock_str(planned, pl, sizeof(pl));
-	const char *tgt = a->replay ? a->replay_dir
-			  : a->plan ? a->plan_target
-				    : session_target(a->sess, 0);
+	const char *tgt = in.title ? in.title : "";
 	unsigned nt = app_ntargets(a);
 	char more[16] = "";
 	if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
-	char step[96] = "";
-	const struct session_step *st = session_step(a->sess, session_cur_step(a->sess));
-	if (a->plan && a->pview)
-		snprintf(step, sizeof(step), " step %u/%u %.60s", planview_cur(a->pview) + 1,
-			 planview_nsteps(a->pview), planview_step_name(a->pview, planview_cur(a->pview)));
-	else if (!a->replay && st)
-		snprintf(step, sizeof(step), " QD%u %u/%u", st->iodepth,
-			 session_cur_step(a->sess) + 1, session_nsteps(a->sess));
 	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
-		 state_name(a), a->run_name[0] ? a->run_name : "-", step,
+		 state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
-	if (a->replay) {
+	if (in.valid & SOURCE_HAS_CURSOR) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
 	}
@@ -136,13 +109,10 @@ static void pane_title(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
-struct keyhelp {
-	const char *key, *what;
-};
-
 static void pane_status(struct app *a, WINDOW *w)
 {
 	draw_fill(a, w, 0, ROLE_STATUS);
+	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
 		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
@@ -155,24 +125,14 @@ static void pane_status(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
 		return;
 	}
-	static const struct keyhelp setup[] = {
-	    {"F1", "Help"},   {"Tab", "Pane"}, {"Spc", "Mark"}, {"Enter", "Run"},
-	    {"a", "AddFile"}, {"v", "Live"},   {"t", "Theme"},	{"q", "Quit"},
-	};
-	static const struct keyhelp live[] = {
-	    {"F1", "Help"}, {"l", "Log"},   {"m", "MB/s"},  {"+-", "Zoom"}, {"r", "Round"},
-	    {"s", "Stop"},  {"v", "Setup"}, {"t", "Theme"}, {"q", "Quit"},
-	};
-	static const struct keyhelp replay[] = {
-	    {"F1", "Help"},   {"Spc", "Play"},	   {"[]", "Speed"}, {"l", "Log"},  {"+-", "Zoom"},
-	    {"<>", "Scroll"}, {"Home", "Restart"}, {"t", "Theme"},  {"q", "Quit"},
-	};
-	const struct keyhelp *k = a->replay ? replay : a->screen == SCREEN_SETUP ? setup : live;
-	int n = a->replay ? 9 : a->screen == SCREEN_SETUP ? 8 : 9;
+	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
+	const struct keybtn *k;
+	int n = keys_bar(a, &k);
 	int x = 0;
-	for (int i = 0; i < n && x < a->cols; i++) {
+	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		a->bar_end[a->nbar++] = x;
 		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
 	}
 }
@@ -411,7 +371,9 @@ static void pane_health(struct app *a, WINDOW *w)
 	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
 	app_time_range(a, &p.t0, &p.t1);
 	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
-	while (a->replay && nhp && a->hp[nhp - 1].t > a->replay_t)
+	struct source_info in;
+	app_source_info(a, &in);
+	while (in.valid & SOURCE_HAS_CURSOR && nhp && a->hp[nhp - 1].t > in.now_s)
 		nhp--;
 	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
 				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
@@ -511,110 +473,65 @@ static void pane_targets(struct app *a, WINDOW *w)
 }
 
 /* Mean, p99 and max of both directions of a result, in us. */
-static void result_lat(const struct result *r, double *mean, double *p99, double *max)
-{
-	struct lat_all l;
-	result_lat_all(r, &l);
-	*mean = l.n ? l.mean_us : NAN;
-	*p99 = l.n ? l.p99_us : NAN;
-	*max = l.n ? l.max_us : NAN;
-}
-
-enum qd_state { QD_DONE, QD_LIVE, QD_PENDING };
-
-/* Row of live step @i: exact when done, this step's figures so far when
- * running. */
-static enum qd_state live_row(struct app *a, unsigned i, struct qdrow *q)
-{
-	const struct session_step *st = session_step(a->sess, i);
-	memset(q, 0, sizeof(*q));
-	q->qd = st->iodepth;
-	if (st->done) {
-		const struct result *r = &st->res;
-		q->iops = result_total_iops(r);
-		q->bw = result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE);
-		result_lat(r, &q->mean_us, &q->p99_us, &q->max_us);
-		q->cpu_pct = r->runtime_s > 0 ? (r->usr_s + r->sys_s) / r->runtime_s * 100 : NAN;
-		return QD_DONE;
-	}
-	if (i != session_cur_step(a->sess) || !app_running(a))
-		return QD_PENDING;
-	const struct series *s = app_series(a, -1);
-	double dt = 0, io = 0, by = 0, cp = 0;
-	for (size_t k = s->n; k-- > 0;) {
-		const struct point *pt = &s->pt[k];
-		if (pt->t <= st->t0)
-			break;
-		if (pt->ramp)
-			continue;
-		dt += pt->dt;
-		io += (pt->iops[0] + pt->iops[1]) * pt->dt;
-		by += (pt->bw[0] + pt->bw[1]) * pt->dt;
-		cp += pt->cpu_pct * pt->dt;
-	}
-	q->iops = dt > 0 ? io / dt : NAN;
-	q->bw = dt > 0 ? by / dt : NAN;
-	q->cpu_pct = dt > 0 ? cp / dt : NAN;
-	struct lat_all l;
-	result_lat_pair(session_step_hist(a->sess, NVS_READ), session_step_hist(a->sess, NVS_WRITE),
-			&l);
-	q->mean_us = l.n ? l.mean_us : NAN;
-	q->p99_us = l.n ? l.p99_us : NAN;
-	q->max_us = l.n ? l.max_us : NAN;
-	return QD_LIVE;
-}
-
 static void pane_qd(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
 	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
-	const char *kind = a->plan && a->pview ? planview_step_kind(a->pview, planview_cur(a->pview))
-					       : "";
+	struct source sv = app_source(a);
+	const struct source *src = &sv;
+	struct source_info in;
+	src->ops->info(src->ctx, &in);
+	const char *kind = in.step_kind;
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
-	draw_header(a, w, "Per queue depth",
-		    a->replay ? "from summary.json" : a->plan ? "from the step's table" : "");
-	/* columns: QD and six values; when they do not all fit, max, then
-	 * MB/s, then mean are left out (never a value cut to a wrong one) */
-	static const int cw[6] = {9, 10, 9, 9, 9, 6};
-	static const char *const chead[6] = {"IOPS", "MB/s", "mean", "p99", "max", "CPU%"};
-	bool show[6] = {true, true, true, true, true, true};
+	draw_header(a, w, "Per queue depth", in.rows_from);
+	/* columns: QD and six values (a rate curve: and the asked rate, the
+	 * achieved % of it); when they do not all fit, max, then MB/s, then
+	 * mean are left out (never a value cut to a wrong one) */
+	bool rate = !strcmp(kind, "rate-curve");
+	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
+	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
+					     "max",  "CPU%", "asked", "%ask"};
+	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
+	bool show[8] = {true, true, true, true, true, true, rate, rate};
 	static const int drop[3] = {4, 1, 2};
 	int need = 5;
-	for (int k = 0; k < 6; k++)
-		need += cw[k];
+	for (int k = 0; k < 8; k++)
+		need += show[k] ? cw[k] : 0;
 	for (int d = 0; d < 3 && need > wd; d++) {
 		show[drop[d]] = false;
 		need -= cw[drop[d]];
 	}
 	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
-	for (int k = 0; k < 6; k++)
-		if (show[k])
-			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[k], chead[k]);
-	bool files = a->replay || a->plan; /* rows read from files */
-	int n = files ? a->nrqd : (int)session_nsteps(a->sess);
-	int cur = files ? 0 : (int)session_cur_step(a->sess);
+	for (int o = 0; o < 8; o++)
+		if (show[order[o]])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+				       chead[order[o]]);
+	int cur, n = src->ops->nrows(src->ctx, &cur);
 	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
 	if (cur < first)
 		first = cur;
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
-		struct qdrow q;
-		enum qd_state st = QD_DONE;
-		if (files)
-			q = a->rqd[i];
-		else
-			st = live_row(a, (unsigned)i, &q);
-		if (st == QD_PENDING) {
+		struct resdir_row q;
+		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
+		if (st == SOURCE_ROW_PENDING) {
 			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
-		char c[6][24];
+		char c[8][24];
 		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		if (rate && q.asked > 0) { /* asked vs achieved */
+			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
+			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
+		} else { /* the max run asks for no rate */
+			snprintf(c[6], 24, "-");
+			snprintf(c[7], 24, "-");
+		}
 		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
 		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
 		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
 		axis_fmt(q.max_us, UNIT_US, a->ascii, c[4], 24);
 		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
-		int role = st == QD_DONE ? ROLE_NORMAL : ROLE_WARN;
+		int role = st == SOURCE_ROW_DONE ? ROLE_NORMAL : ROLE_WARN;
 		char qd[16];
 		if (q.qd == 0 && !strcmp(qlab, "pt%"))
 			snprintf(qd, sizeof(qd), "%5s", "max");
@@ -622,7 +539,8 @@ static void pane_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
 		int x = draw_str(a, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
-		for (int k = 0; k < 6 && x < wd; k++) {
+		for (int o = 0; o < 8 && x < wd; o++) {
+			int k = order[o];
 			if (!show[k])
 				continue;
 			int pad = cw[k] - draw_width(c[k]);
@@ -655,6 +573,7 @@ static void pane_numbers(struct app *a, WINDOW *w)
 	const struct series *s = app_series(a, -1);
 	const struct point *lp = now_point(s);
 	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
+	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
 	uint64_t errors = 0;
 	for (size_t k = 0; k < s->n; k++) {
 		const struct point *pt = &s->pt[k];
@@ -665,6 +584,8 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		for (int d = 0; d < 2; d++) {
 			io[d] += pt->iops[d] * pt->dt;
 			by[d] += pt->bw[d] * pt->dt;
+			if (!isnan(pt->lat_mean_us[d]))
+				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
 		}
 		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
 		if (!isnan(pt->lat_mean_all_us) && n > 0) {
@@ -677,9 +598,26 @@ static void pane_numbers(struct app *a, WINDOW *w)
 				lmax = pt->lat_max_us[d];
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
-	if (!a->replay && !a->plan) {
+	struct source sv = app_source(a);
+	const struct source *src = &sv;
+	struct source_info in;
+	src->ops->info(src->ctx, &in);
+	/* a mixed workload: each direction's latency apart */
+	bool mixed = io[0] > 0 && io[1] > 0;
+	double dmean[2], dp99[2] = {NAN, NAN};
+	for (int d = 0; d < 2; d++)
+		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
+	if (in.valid & SOURCE_HAS_HIST) { /* the run's full histograms */
+		for (int d = 0; d < 2; d++) {
+			const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
+			if (hd && hd->n) {
+				dmean[d] = hist_mean(hd) / 1e3;
+				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
+			}
+		}
 		struct lat_all l;
-		result_lat_pair(session_hist(a->sess, NVS_READ), session_hist(a->sess, NVS_WRITE), &l);
+		result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
+				&l);
 		if (l.n) {
 			avg_mean = l.mean_us;
 			avg_p99 = l.p99_us;
@@ -705,19 +643,33 @@ static void pane_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
-	number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean, UNIT_US);
-	number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	if (mixed) {
+		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
+		for (int m = 0; m < 2; m++)
+			for (int d = 0; d < 2; d++) {
+				double now = lp && lp->iops[d] > 0
+						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
+						 : NAN;
+				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
+					   UNIT_US);
+			}
+	} else {
+		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
+			   UNIT_US);
+		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	}
 	if (y < h - 2)
 		number_row(a, w, y++, "p99.99",
-			   lp && !a->replay && !a->plan ? session_interval_pct(a->sess, lp->t, 99.99)
-							: NAN,
+			   lp && in.valid & SOURCE_HAS_IVAL_PCT
+			       ? src->ops->interval_pct(src->ctx, lp->t, 99.99)
+			       : NAN,
 			   avg_p9999, UNIT_US);
 	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
 				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
 			    : NAN;
 	if (y < h - 1)
 		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
-	uint64_t dropped = a->replay || a->plan ? 0 : session_dropped(a->sess);
+	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
 	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
 		 "errors %llu  dropped %llu", (unsigned long long)errors,
 		 (unsigned long long)dropped);

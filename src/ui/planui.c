@@ -17,6 +17,7 @@
 #include "config/plan.h"
 #include "dev/safety.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 void planui_list(struct app *a)
 {
@@ -58,7 +59,7 @@ static void log_overrides(struct app *a, const char *dir)
 	char msg[512];
 	if (!a->pending_log[0])
 		return;
-	FILE *f = safety_fopen_in(dir, "events.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+	FILE *f = safety_fopen_in(dir, RESDIR_EVENTS, SAFETY_OUT_APPEND, msg, sizeof(msg));
 	if (!f) {
 		app_message(a, ROLE_ERROR, "overrides not logged: %s", msg);
 		return;
@@ -91,8 +92,7 @@ static void start(struct app *a, const char *confirm, bool force)
 		app_message(a, ROLE_ERROR, "cannot follow the plan: %s", err);
 	a->nruns++;
 	a->plan = true;
-	a->plan_rc = -1;
-	a->nrqd = 0;
+	a->plan_rc = 1;
 	a->have_prounds = false;
 	a->rounds.n = 0;
 	a->was_left = false;
@@ -220,7 +220,7 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len)
 		return ret;
 	planview_poll(a->pview);
 	a->plan = true;
-	a->plan_rc = -1;
+	a->plan_rc = 1;
 	a->screen = SCREEN_LIVE;
 	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planview_name(a->pview));
 	snprintf(a->plan_target, sizeof(a->plan_target), "%s", planview_target(a->pview));
@@ -242,17 +242,12 @@ void planui_tick(struct app *a)
 {
 	if (!a->plan || !a->pview)
 		return;
+	/* the plan's thread now: its in-memory rows, how it ended */
+	planview_set_exec(a->pview, a->pexec);
 	bool running = planexec_running(a->pexec);
 	bool forced = a->pview_poll_forced;
 	a->pview_poll_forced = false;
 	if (planview_poll(a->pview) || forced) {
-		int n;
-		const struct qdrow *rows = planview_rows(a->pview, &n);
-		free(a->rqd);
-		a->rqd = n > 0 ? malloc((size_t)n * sizeof(*rows)) : NULL;
-		a->nrqd = a->rqd ? n : 0;
-		if (a->rqd)
-			memcpy(a->rqd, rows, (size_t)n * sizeof(*rows));
 		unsigned cur = planview_cur(a->pview);
 		a->have_prounds = false;
 		a->rounds.n = 0;
@@ -266,10 +261,10 @@ void planui_tick(struct app *a)
 		steady_update(a);
 		app_dirty_all(a);
 	}
-	if (!running && a->pexec && a->plan_rc < 0) {
+	if (!running && a->pexec && a->plan_rc > 0) {
 		a->plan_rc = planexec_finish(a->pexec);
 		planview_poll(a->pview);
-		if (a->plan_rc == NVS_EXIT_OK)
+		if (a->plan_rc == 0)
 			app_message(a, ROLE_OK, "plan %s done: results in %s", a->plan_name,
 				    planexec_dir(a->pexec));
 		else
@@ -279,15 +274,6 @@ void planui_tick(struct app *a)
 				    planexec_dir(a->pexec), planexec_dir(a->pexec));
 		app_dirty_all(a);
 	}
-}
-
-const char *planui_state(const struct app *a)
-{
-	if (!a->pexec) /* following a results directory */
-		return a->pview && planview_finished(a->pview) ? "DONE" : "PLAN";
-	if (planexec_running(a->pexec))
-		return "PLAN";
-	return a->plan_rc == NVS_EXIT_OK ? "DONE" : a->plan_rc < 0 ? "PLAN" : "STOPPED";
 }
 
 void planui_draw_steps(struct app *a, WINDOW *w)

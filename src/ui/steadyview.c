@@ -14,34 +14,34 @@
 #include <cjson/cJSON.h>
 #include "report/csv.h"
 #include "ui/app.h"
+#include "run/resdir.h"
 
 static const double round_choices[] = {10, 30, 60, 300};
 
 void steady_update(struct app *a)
 {
 	bool was_attained = a->sv.attained > 0;
+	struct source_info in;
+	app_source_info(a, &in);
 	a->ss_origin = 0;
 	if (a->have_prounds) {
 		/* replay: the rounds that ended by the play position */
-		const struct series *s = app_series(a, -1);
-		double now = a->replay ? a->replay_t : (s->n ? s->pt[s->n - 1].t : 0);
-		bool at_end = a->replay && a->replay_ser.n &&
-			      now >= a->replay_ser.pt[a->replay_ser.n - 1].t;
+		bool cursor = in.valid & SOURCE_HAS_CURSOR;
+		double now = in.now_s;
+		bool at_end = cursor && now >= in.end_s;
 		a->rounds.n = 0;
 		/* a round ends a little after its last sample (the pool's stop) */
 		for (size_t i = 0; i < a->prounds.n; i++)
-			if (!a->replay || at_end ||
+			if (!cursor || at_end ||
 			    a->prounds.t1[i] <= now + 0.05 * (a->prounds.t1[i] - a->prounds.t0[i]))
 				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
 					    a->prounds.v[i]);
-	} else if (a->plan) {
+	} else if (in.valid & SOURCE_FILE_ROUNDS) {
 		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
 		/* a QD sweep: the rounds of the current step's workload */
-		const struct session_step *st =
-		    a->replay ? NULL : session_step(a->sess, session_cur_step(a->sess));
-		a->ss_origin = st ? st->t0 : 0;
+		a->ss_origin = in.round_origin_s;
 		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
 			a->rounds.n = 0;
 	}
@@ -76,7 +76,9 @@ void steady_cycle_round(struct app *a)
 
 int steady_rows(const struct app *a, int h)
 {
-	if (!a->steady_on || (a->plan && !a->have_prounds))
+	struct source_info in;
+	app_source_info(a, &in);
+	if (!a->steady_on || (in.valid & SOURCE_FILE_ROUNDS && !a->have_prounds))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
@@ -199,7 +201,7 @@ void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, doub
 static void load_rule(struct app *a, const char *dir)
 {
 	char path[700];
-	snprintf(path, sizeof(path), "%s/steady.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STEADY, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
@@ -229,7 +231,7 @@ static void load_rule(struct app *a, const char *dir)
 int steady_load_plan(struct app *a, const char *dir)
 {
 	char path[700], line[512];
-	snprintf(path, sizeof(path), "%s/rounds.csv", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_ROUNDS, dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -ENOENT;

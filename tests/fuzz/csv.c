@@ -5,14 +5,14 @@
 #include "fuzz.h"
 #include "report/csv.h"
 #include "report/rtable.h"
-#include "ui/planview.h"
+#include "run/planview.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	double v[32];
 	const char *rest;
 	struct point p;
-	struct qdrow q;
+	struct resdir_row q;
 	char err[512];
 
 	if (size > 1 << 16)
@@ -22,9 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	csv_parse_numbers(text, v, 1, NULL);
 	csv_parse_point(text, -1, &p);
 	csv_parse_point(text, 0.5, &p);
-	planview_parse_row(text, PV_TABLE_QD, &q);
-	planview_parse_row(text, PV_TABLE_RATE, &q);
-	planview_parse_row(text, PV_TABLE_GRID, &q);
+	resdir_row_parse(text, RESDIR_TABLE_QD, &q);
+	resdir_row_parse(text, RESDIR_TABLE_RATE, &q);
+	resdir_row_parse(text, RESDIR_TABLE_GRID, &q);
 	free(text);
 
 	const char *path = fuzz_file(data, size);

@@ -2,7 +2,7 @@
  * reads it (planrun_load). */
 #include <stdlib.h>
 #include <string.h>
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -13,8 +13,8 @@
 #include "report/json.h"
 #include "report/rtable.h"
 #include "ui/app.h"
-#include "ui/planview.h"
-#include "ui/replay.h"
+#include "run/planview.h"
+#include "run/replay.h"
 
 static const char plan_ini[] = "[plan]\nname=fuzz\n[measure qd]\niodepth=1,2\nruntime=1\n";
 
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/qd.csv", step);
 	fuzz_put(path, data, size);
 
-	struct qdrow *rows = NULL;
+	struct resdir_row *rows = NULL;
 	if (replay_qd_rows(dir, &rows, err, sizeof(err)) >= 0)
 		free(rows);
 	if (!planview_new(dir, &v, err, sizeof(err))) {

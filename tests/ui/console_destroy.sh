@@ -78,7 +78,7 @@ grep -q "override: typed confirmation $B" "$T_TMP/res3/events.log" || fail "no c
 ok "--force-destroy: written after the token, both overrides logged"
 
 # 4. the Custom form runs only on a marked target, never under the cursor
-u_start 170 40 "$NVS_BIN" --results "$T_TMP/res4"
+u_start 170 40 "$NVS_BIN" --no-settings --results "$T_TMP/res4" # not the targets marked last time
 u_wait 'Custom workload' 10
 u_keys Tab Tab
 u_wait '\[Custom workload\]' 5

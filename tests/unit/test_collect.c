@@ -85,6 +85,33 @@ START_TEST(test_dropped_sample_counted_missing)
 }
 END_TEST
 
+/* A stopped process (SIGSTOP): intervals a worker flagged SAMPLE_GAP are
+ * not rows of 0 IOPS; the series jumps in time over them. */
+START_TEST(test_gap_rows_not_emitted)
+{
+	struct collect *c = collect_new(2, 1, NULL, 1000000000ULL);
+	const struct series *agg = collect_series(c, -1);
+
+	feed(c, mk(0, 0, 10, 1000, 0));
+	feed(c, mk(1, 0, 10, 1000, 0));
+	for (uint64_t k = 1; k <= 3; k++) { /* stopped: nothing done */
+		feed(c, mk(0, k, k == 1 ? 5 : 0, 1000, SAMPLE_GAP));
+		feed(c, mk(1, k, 0, 1000, k == 3 ? SAMPLE_GAP : 0));
+	}
+	feed(c, mk(0, 4, 10, 1000, SAMPLE_LAST));
+	feed(c, mk(1, 4, 10, 1000, SAMPLE_LAST));
+	collect_flush(c);
+	ck_assert_uint_eq(agg->n, 2);
+	ck_assert_double_eq_tol(agg->pt[0].t, 1, 1e-9);
+	ck_assert_double_eq_tol(agg->pt[1].t, 5, 1e-9);
+	for (size_t i = 0; i < agg->n; i++)
+		ck_assert_double_gt(agg->pt[i].iops[NVS_READ], 0);
+	ck_assert_uint_eq(collect_gaps(c), 3);
+	ck_assert_uint_eq(collect_missing(c), 0);
+	collect_free(c);
+}
+END_TEST
+
 START_TEST(test_far_ahead_worker_forces_rows)
 {
 	struct collect *c = collect_new(2, 1, NULL, 1000000000ULL);
@@ -107,6 +134,7 @@ Suite *collect_suite(void)
 	tcase_add_test(tc, test_rows_merge_workers);
 	tcase_add_test(tc, test_dropped_sample_counted_missing);
 	tcase_add_test(tc, test_far_ahead_worker_forces_rows);
+	tcase_add_test(tc, test_gap_rows_not_emitted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -178,6 +178,12 @@ START_TEST(generic_rows)
 	ck_assert_str_eq(r[2].path, p);
 	ck_assert(!r[2].selectable);
 	ck_assert_str_eq(r[3].name, "nvme1n2");
+	/* the form's passthrough engine: a namespace's ng node, from its row */
+	ck_assert_str_eq(devrows_generic(r, n, 1), p);
+	ck_assert_str_eq(devrows_generic(r, n, 2), p);
+	ck_assert_ptr_null(devrows_generic(r, n, 3)); /* nvme1n2: no ng node */
+	ck_assert_ptr_null(devrows_generic(r, n, 0)); /* the controller */
+	ck_assert_ptr_null(devrows_generic(r, n, 4));
 	free(r);
 	dev_list_free(l);
 	unlink(p);

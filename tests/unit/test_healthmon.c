@@ -2,7 +2,7 @@
  * and stops promptly. */
 #include <check.h>
 #include <time.h>
-#include "ui/healthmon.h"
+#include "dev/healthmon.h"
 
 static double now_s(void)
 {

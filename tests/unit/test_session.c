@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "report/csv.h"
-#include "ui/session.h"
+#include "run/session.h"
 
 static char dir[64], file[128];
 

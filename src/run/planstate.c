@@ -13,9 +13,10 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "base/num.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "dev/safety.h"
 #include "report/json.h"
+#include "run/resdir.h"
 
 int planrun_save(const struct planrun *r)
 {
@@ -69,7 +70,7 @@ int planrun_save(const struct planrun *r)
 		return -ENOMEM;
 	}
 	memcpy(buf + len, "\n", 2);
-	rc = safety_replace_in(r->dir, "state.json", buf, len + 1, NULL, 0);
+	rc = safety_replace_in(r->dir, RESDIR_STATE, buf, len + 1, NULL, 0);
 	free(buf);
 	return rc;
 }
@@ -77,7 +78,7 @@ int planrun_save(const struct planrun *r)
 int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 {
 	char path[1100];
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	errno = 0;
 	cJSON *o = json_read_file(path);
 	if (!o) {

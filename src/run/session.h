@@ -4,8 +4,8 @@
  * per-step results (the per-QD table), and the results directory
  * (samples.csv, summary.json, events.log) for `nvscope replay`.
  * No ncurses; all calls from the UI thread. */
-#ifndef NVS_UI_SESSION_H
-#define NVS_UI_SESSION_H
+#ifndef NVS_RUN_SESSION_H
+#define NVS_RUN_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,5 +89,10 @@ const char *session_dir(const struct session *s);
 bool session_empty_tail(const struct point *p, uint64_t interval_ns);
 /* Makes the default results directory name "results/<YYYYmmdd-HHMMSS>-<name>". */
 void session_default_dir(const char *name, char *buf, size_t len);
+
+/* The console's view of @s (source.h: series, targets, state, per-QD
+ * rows, histograms); source.c. */
+struct source;
+void session_source(struct session *s, struct source *out);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "io/runjob.h"
+#include "run/runjob.h"
 #include "stats/series.h"
 
 static int copy_series(struct series *dst, const struct series *src)
@@ -14,6 +14,38 @@ static int copy_series(struct series *dst, const struct series *src)
 		if (series_push(dst, &src->pt[i]))
 			return -ENOMEM;
 	return 0;
+}
+
+int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct collect **cp,
+		    unsigned *groups, char *err, size_t errlen)
+{
+	struct pool *p = NULL;
+	unsigned *wt = NULL;
+	int rc;
+
+	*pp = NULL;
+	*cp = NULL;
+	rc = pool_new(s, qd, &p, err, errlen);
+	if (rc)
+		return rc;
+	unsigned nw = pool_nworkers(p);
+	wt = calloc(nw ? nw : 1, sizeof(*wt));
+	if (!wt)
+		goto nomem;
+	for (unsigned w = 0; w < nw; w++)
+		wt[w] = pool_worker_target(p, w);
+	/* a stripe set is one target (as pool_result counts it) */
+	*groups = s->stripe ? 1 : pool_ntargets(p);
+	*cp = collect_new(nw, *groups, wt, s->interval_ns);
+	free(wt);
+	if (!*cp)
+		goto nomem;
+	*pp = p;
+	return 0;
+nomem:
+	pool_free(p);
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
 }
 
 /* How a replay's figures become text: given by a higher layer (main.c sets
@@ -44,7 +76,7 @@ static int trace_figures(const struct pool *p, const struct spec *s, struct runj
 		pool_copy(p, c, &res[c], &ts[c]);
 	out->trace_json = trace_fmt->build(s, t, res, ts, n);
 	trace_fmt->line(t, ts, n, t->timed && !s->replay.no_stall, out->trace_line,
-		       sizeof(out->trace_line));
+			sizeof(out->trace_line));
 	if (out->trace_json)
 		rc = 0;
 out:
@@ -59,28 +91,17 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 {
 	struct pool *p = NULL;
 	struct collect *c = NULL;
-	unsigned *wt = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = pool_new(s, qd, &p, err, errlen);
+	unsigned groups;
+	rc = runjob_pool_new(s, qd, &p, &c, &groups, err, errlen);
 	if (rc)
 		return rc;
-	unsigned nw = pool_nworkers(p), nt = pool_ntargets(p);
-	wt = malloc(nw * sizeof(*wt));
-	if (!wt) {
-		rc = -ENOMEM;
-		goto free_pool;
-	}
-	for (unsigned w = 0; w < nw; w++)
-		wt[w] = pool_worker_target(p, w);
-	unsigned groups = s->stripe ? 1 : nt;
-	c = collect_new(nw, groups, wt, s->interval_ns);
-	if (c)
-		collect_on_row(c, row, row_arg);
+	collect_on_row(c, row, row_arg);
 	out->per_target = calloc(groups, sizeof(*out->per_target));
 	out->target_series = calloc(groups, sizeof(*out->target_series));
-	if (!c || !out->per_target || !out->target_series) {
+	if (!out->per_target || !out->target_series) {
 		rc = -ENOMEM;
 		goto free_collect;
 	}
@@ -130,8 +151,6 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 		rc = trace_figures(p, s, out);
 free_collect:
 	collect_free(c);
-	free(wt);
-free_pool:
 	pool_free(p);
 	if (rc) {
 		if (!err[0])
@@ -167,7 +186,6 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 struct slot {
 	struct pool *p;
 	struct collect *c;
-	unsigned *wt;
 	unsigned groups;
 	bool started;
 };
@@ -175,21 +193,13 @@ struct slot {
 static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct runjob *out,
 		      char *err, size_t errlen)
 {
-	int rc = pool_new(s, qd, &sl->p, err, errlen);
+	int rc = runjob_pool_new(s, qd, &sl->p, &sl->c, &sl->groups, err, errlen);
 
 	if (rc)
 		return rc;
-	unsigned nw = pool_nworkers(sl->p), nt = pool_ntargets(sl->p);
-	sl->wt = malloc(nw * sizeof(*sl->wt));
-	if (!sl->wt)
-		return -ENOMEM;
-	for (unsigned w = 0; w < nw; w++)
-		sl->wt[w] = pool_worker_target(sl->p, w);
-	sl->groups = s->stripe ? 1 : nt;
-	sl->c = collect_new(nw, sl->groups, sl->wt, s->interval_ns);
 	out->per_target = calloc(sl->groups, sizeof(*out->per_target));
 	out->target_series = calloc(sl->groups, sizeof(*out->target_series));
-	if (!sl->c || !out->per_target || !out->target_series)
+	if (!out->per_target || !out->target_series)
 		return -ENOMEM;
 	out->ntargets = sl->groups;
 	return 0;
@@ -258,7 +268,8 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 			}
 			if (pool_running(sl[i].p)) {
 				if (tick && !running)
-					tick(sl[i].p, sl[i].c, arg); /* the first one still running */
+					tick(sl[i].p, sl[i].c,
+					     arg); /* the first one still running */
 				running = true;
 			}
 		}
@@ -279,7 +290,6 @@ cleanup:
 	cpu_free(cpu);
 	for (i = 0; i < n; i++) {
 		collect_free(sl[i].c);
-		free(sl[i].wt);
 		pool_free(sl[i].p);
 	}
 	free(sl);

@@ -1,12 +1,12 @@
 /* planexec.h - a test plan run by the console: the plan loaded and checked on
- * the UI thread, then planrun_run() (src/cmd/planrun.h) in a background
+ * the UI thread, then planrun_run() (src/run/planrun.h) in a background
  * thread of its own.  The thread never touches ncurses; the UI follows it by
  * reading the results directory it writes (planview.h).  The only data
  * shared with the thread are two C11 atomics: the stop flag (UI -> thread)
  * and the done flag (thread -> UI); the exit status is read after the join.
  * All calls from the UI thread. */
-#ifndef NVS_UI_PLANEXEC_H
-#define NVS_UI_PLANEXEC_H
+#ifndef NVS_RUN_PLANEXEC_H
+#define NVS_RUN_PLANEXEC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,9 +46,15 @@ bool planexec_running(const struct planexec *pe);
 /* Asks the plan to stop (the state stays resumable). */
 void planexec_stop(struct planexec *pe);
 /* Joins the ended (or stopping) thread, restores stderr and writes
- * meta.json's final status.  Returns the plan's exit status (NVS_EXIT_*);
- * again after the first call: the same. */
+ * meta.json's final status.  Returns planrun_run's result (0 or -errno;
+ * -EINVAL when never started); again after the first call: the same. */
 int planexec_finish(struct planexec *pe);
+/* The plan's in-memory feed of rows (struct planrun_pt, planrun.h): an SPSC
+ * ring the plan's thread pushes into and the UI thread alone pops; NULL
+ * when it could not be allocated. */
+struct spsc *planexec_feed(const struct planexec *pe);
+/* True once planexec_finish joined the thread, with its result in *@rc. */
+bool planexec_ended(const struct planexec *pe, int *rc);
 /* Target @i of the plan, NULL past the last. */
 const char *planexec_target(const struct planexec *pe, unsigned i);
 /* The results directory ("" before the start). */

@@ -1,15 +1,16 @@
 /* planexec.c - a plan in a background thread for the console.
  *
  * What `nvscope plan` does around planrun_run() (src/cmd/plan.c) is done
- * here again for the console: load the plan with the targets, refuse an
- * unconfirmed destructive plan, create and lock the results directory with
- * plan.ini, VERSION, meta.json, device identity and the first state.json
- * (plandir.c, shared with `nvscope plan`), then run.  The plan
+ * for the console through the same life cycle (planrun_begin, planrun_run,
+ * planrun_end in plandir.c): refuse an unconfirmed destructive plan,
+ * create and lock the results directory with plan.ini, VERSION, meta.json,
+ * device identity and the first state.json, run, then device-after.json
+ * and the final meta.json.  The plan
  * thread gets the struct planrun and nothing else; the UI thread does not
  * touch it until the join (pthread_join orders the accesses).  The stop
  * request is an atomic_int that planrun_run polls; the end is an atomic_bool
  * set with release order after planrun_run returns. */
-#include "ui/planexec.h"
+#include "run/planexec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +26,12 @@
 #include <dirent.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "ring/spsc.h"
+#include "run/resdir.h"
 
 struct planexec {
 	struct planrun r;
@@ -84,6 +87,9 @@ int planexec_new(const char *name, const char *const *targets, unsigned n, struc
 		free(pe);
 		return ret;
 	}
+	/* the rows for the screen: ~6 s of 64 targets at 10 rows per second
+	 * (the UI drains it every frame); NULL: the view reads samples.csv */
+	pe->r.feed = spsc_new(sizeof(struct planrun_pt), 4096);
 	*out = pe;
 	return 0;
 }
@@ -140,8 +146,8 @@ static void *plan_thread(void *arg)
 	return NULL;
 }
 
-int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
-		   char *err, size_t errlen)
+int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force, char *err,
+		   size_t errlen)
 {
 	int ret;
 	if (pe->started) {
@@ -158,26 +164,20 @@ int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bo
 	pe->r.stop = &pe->stop;
 	for (unsigned s = 0; s < pe->r.plan->nsteps; s++)
 		pe->r.plan->steps[s].spec.force_destroy = force; /* the command line's */
-	/* the check of `nvscope plan` (and of its --resume) */
-	ret = planrun_may_run(&pe->r, NULL, err, errlen);
-	if (ret)
-		return ret;
+	/* the check, directory, lock and meta.json of `nvscope plan` */
 	pe->t_start = (double)time(NULL);
-	ret = planrun_create_dir(&pe->r, pe->dir, err, errlen);
-	if (ret)
-		return ret;
-	pe->lockfd = planrun_lock(&pe->r, err, errlen);
+	pe->lockfd = planrun_begin(&pe->r, pe->dir, false, pe->t_start, "console", err, errlen);
 	if (pe->lockfd < 0) {
 		ret = pe->lockfd;
-		goto close_lock;
+		pe->lockfd = -1;
+		return ret;
 	}
-	planrun_write_meta(&pe->r, "running", pe->t_start, "console");
 	/* the plan's messages go to DIR/plan.log, not over the screen */
 	char msg[256];
 	int dfd = safety_results_dir(pe->dir, false, msg, sizeof(msg));
-	int log = dfd < 0
-		      ? dfd
-		      : safety_openat_output(dfd, "plan.log", SAFETY_OUT_APPEND, msg, sizeof(msg));
+	int log = dfd < 0 ? dfd
+			  : safety_openat_output(dfd, RESDIR_PLAN_LOG, SAFETY_OUT_APPEND, msg,
+						 sizeof(msg));
 	if (dfd >= 0)
 		close(dfd);
 	if (log >= 0) {
@@ -203,10 +203,7 @@ restore_stderr:
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	planrun_write_meta(&pe->r, "failed", pe->t_start, "console");
-close_lock:
-	if (pe->lockfd >= 0)
-		close(pe->lockfd);
+	planrun_end(&pe->r, pe->lockfd, ret, pe->t_start, "console"); /* "failed" */
 	pe->lockfd = -1;
 	return ret;
 }
@@ -225,7 +222,7 @@ void planexec_stop(struct planexec *pe)
 int planexec_finish(struct planexec *pe)
 {
 	if (!pe->started)
-		return NVS_EXIT_USAGE;
+		return -EINVAL;
 	if (pe->joined)
 		return pe->rc;
 	pthread_join(pe->thread, NULL);
@@ -236,17 +233,22 @@ int planexec_finish(struct planexec *pe)
 		close(pe->saved_stderr);
 		pe->saved_stderr = -1;
 	}
-	if (pe->rc == NVS_EXIT_OK)
-		planrun_write_devices(&pe->r, "device-after.json");
-	planrun_write_meta(&pe->r,
-			   pe->rc == NVS_EXIT_OK       ? "done"
-			   : atomic_load(&pe->stop) ? "interrupted"
-						    : "failed",
-			   pe->t_start, "console");
-	if (pe->lockfd >= 0)
-		close(pe->lockfd);
+	planrun_end(&pe->r, pe->lockfd, pe->rc, pe->t_start, "console");
 	pe->lockfd = -1;
 	return pe->rc;
+}
+
+struct spsc *planexec_feed(const struct planexec *pe)
+{
+	return pe->r.feed;
+}
+
+bool planexec_ended(const struct planexec *pe, int *rc)
+{
+	if (!pe->joined)
+		return false;
+	*rc = pe->rc;
+	return true;
 }
 
 const char *planexec_target(const struct planexec *pe, unsigned i)
@@ -269,5 +271,6 @@ void planexec_free(struct planexec *pe)
 	}
 	plan_free(pe->r.plan);
 	free(pe->r.st.values);
+	spsc_free(pe->r.feed);
 	free(pe);
 }

@@ -23,7 +23,9 @@
 #include "io/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
-#include "ui/session.h"
+#include "run/runjob.h"
+#include "run/session.h"
+#include "run/resdir.h"
 
 #define SESSION_IVAL_SLOTS 8
 
@@ -212,25 +214,10 @@ static int start_step(struct session *s, char *err, size_t errlen)
 {
 	struct session_step *st = &s->step[s->cur];
 	const struct spec *job = &s->jobs[st->job];
-	int ret = pool_new(job, st->iodepth, &s->pool, err, errlen);
+	unsigned groups;
+	int ret = runjob_pool_new(job, st->iodepth, &s->pool, &s->collect, &groups, err, errlen);
 	if (ret)
 		return ret;
-	unsigned nw = pool_nworkers(s->pool);
-	unsigned *wt = calloc(nw ? nw : 1, sizeof(*wt));
-	if (!wt) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto free_pool;
-	}
-	for (unsigned w = 0; w < nw; w++)
-		wt[w] = pool_worker_target(s->pool, w);
-	s->collect = collect_new(nw, pool_ntargets(s->pool), wt, job->interval_ns);
-	free(wt);
-	if (!s->collect) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto free_pool;
-	}
 	collect_on_point(s->collect, on_point, s);
 	memset(s->ival_used, 0, sizeof(s->ival_used));
 	for (int d = 0; d < NVS_NDIR; d++)
@@ -251,7 +238,6 @@ static int start_step(struct session *s, char *err, size_t errlen)
 free_collect:
 	collect_free(s->collect);
 	s->collect = NULL;
-free_pool:
 	pool_free(s->pool);
 	s->pool = NULL;
 	return ret;
@@ -271,18 +257,18 @@ static int open_dir(struct session *s, const char *dir, char *err, size_t errlen
 		return ret;
 	close(ret);
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
-	snprintf(name, sizeof(name), "samples.csv");
+	snprintf(name, sizeof(name), RESDIR_SAMPLES);
 	if (!(s->csv = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 		goto fail;
 	csv_write_header(s->csv);
 	fflush(s->csv);
-	snprintf(name, sizeof(name), "events.log");
+	snprintf(name, sizeof(name), RESDIR_EVENTS);
 	if (!(s->events = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 		goto fail;
 	if (s->ntargets < 2)
 		return 0;
 	/* several targets: each one's series too, and which is which */
-	snprintf(name, sizeof(name), "targets.txt");
+	snprintf(name, sizeof(name), RESDIR_TARGETS);
 	FILE *names = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
 	if (!names)
 		goto fail;
@@ -290,7 +276,7 @@ static int open_dir(struct session *s, const char *dir, char *err, size_t errlen
 		fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
 	fclose(names);
 	for (unsigned t = 0; t < s->ntargets; t++) {
-		snprintf(name, sizeof(name), "target-%u.csv", t);
+		snprintf(name, sizeof(name), RESDIR_TARGET_FMT, t);
 		if (!(s->tcsv[t] = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, msg, sizeof(msg))))
 			goto fail;
 		csv_write_header(s->tcsv[t]);
@@ -311,17 +297,17 @@ static void remove_dir(struct session *s)
 	if (s->events)
 		fclose(s->events);
 	s->csv = s->events = NULL;
-	snprintf(path, sizeof(path), "%s/samples.csv", s->dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, s->dir);
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/events.log", s->dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_EVENTS, s->dir);
 	unlink(path);
 	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
 		if (s->tcsv[t]) {
-			snprintf(path, sizeof(path), "%s/target-%u.csv", s->dir, t);
+			snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, s->dir, t);
 			unlink(path);
 		}
 	close_target_csvs(s);
-	snprintf(path, sizeof(path), "%s/targets.txt", s->dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, s->dir);
 	unlink(path);
 	rmdir(s->dir);
 	s->dir[0] = '\0';
@@ -411,7 +397,7 @@ static void write_summary(struct session *s)
 			n++;
 		}
 	char msg[400];
-	FILE *f = safety_fopen_in(s->dir, "summary.json", SAFETY_OUT_TRUNC, msg, sizeof(msg));
+	FILE *f = safety_fopen_in(s->dir, RESDIR_SUMMARY, SAFETY_OUT_TRUNC, msg, sizeof(msg));
 	if (!f) {
 		event(s, "cannot write summary.json: %s", msg);
 		free(res);
@@ -568,7 +554,8 @@ int session_record_health(struct session *s, double t, double temp_c, double thr
 	if (s->state != SESS_RUNNING || !s->dir[0])
 		return 0;
 	if (!s->health) {
-		if (!(s->health = safety_fopen_in(s->dir, "health.csv", SAFETY_OUT_TRUNC, NULL, 0)))
+		if (!(s->health =
+			  safety_fopen_in(s->dir, RESDIR_HEALTH, SAFETY_OUT_TRUNC, NULL, 0)))
 			return -errno;
 		fprintf(s->health, "time_s,temp_c,throttle_events\n");
 	}

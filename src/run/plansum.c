@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "dev/safety.h"
 #include "report/json.h"
 #include "report/rtable.h"
+#include "run/resdir.h"
 
 int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 {
@@ -20,7 +21,7 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 	int rc = 0;
 	for (unsigned i = 0; i < n; i++) {
 		char name[32];
-		snprintf(name, sizeof(name), "qd%u.json", qd[i]);
+		snprintf(name, sizeof(name), RESDIR_QD_JSON_FMT, qd[i]);
 		cJSON *o = rtab_json(dir, NULL, name);
 		cJSON *oj = o ? cJSON_GetObjectItem(o, "jobs") : NULL;
 		if (!cJSON_IsArray(oj)) {
@@ -55,7 +56,7 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n)
 	} else {
 		/* atomically, in the checked results directory (safety_out.c) */
 		memcpy(buf + len, "\n", 2);
-		rc = safety_replace_in(dir, "summary.json", buf, len + 1, NULL, 0);
+		rc = safety_replace_in(dir, RESDIR_SUMMARY, buf, len + 1, NULL, 0);
 		free(buf);
 	}
 	cJSON_Delete(doc);

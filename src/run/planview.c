@@ -7,7 +7,7 @@
  * are taken, and the read position goes back to the start of a partial one
  * to read it whole next time.  state.json is re-read when its mtime or size
  * changes; the table is re-read when its size changes (a few rows). */
-#include "ui/planview.h"
+#include "run/planview.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "base/num.h"
-#include "cmd/planrun.h"
+#include "ring/spsc.h"
+#include "run/planexec.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "report/csv.h"
 
@@ -37,37 +39,25 @@ struct planview {
 	FILE *samples;
 	struct series ser;
 	off_t table_size;
-	struct qdrow *rows;
+	struct resdir_row *rows;
 	int nrows;
+	const struct planexec *pe; /* the plan's thread, NULL when following */
+	/* its in-memory feed (planrun.feed): the latest step's rows */
+	bool fed;
+	unsigned feed_step;
+	struct series fser;		     /* aggregate */
+	struct series tser[NVS_MAX_TARGETS]; /* per target */
+	unsigned ntser;
 };
 
-int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q)
+void planview_set_exec(struct planview *v, const struct planexec *pe)
 {
-	/* key column(s), then iops,read_iops,write_iops,mbps,lat_mean_us,
-	 * lat_p99_us,lat_max_us,cpu_pct */
-	double v[2 + 8];
-	int cols_before = t == PV_TABLE_QD ? 1 : 2;
-	int want = cols_before + 8, n = 0;
-	const char *s = line;
-	if (t == PV_TABLE_RATE && !strncmp(s, "max,", 4)) { /* the measured maximum */
-		v[n++] = 0;
-		s += 4;
-	}
-	n += csv_parse_numbers(s, v + n, want - n, NULL);
-	if (n != want)
-		return -EINVAL;
-	memset(q, 0, sizeof(*q));
-	double qd = t == PV_TABLE_GRID ? v[0] * v[1] : v[0];
-	uint64_t qd64;
-	q->qd = num_to_u64(qd, 1000000000, &qd64) ? 0 : (unsigned)qd64;
-	const double *m = v + cols_before;
-	q->iops = m[0];
-	q->bw = m[3] * 1e6;
-	q->mean_us = m[4];
-	q->p99_us = m[5];
-	q->max_us = m[6];
-	q->cpu_pct = m[7];
-	return 0;
+	v->pe = pe;
+}
+
+const struct planexec *planview_exec(const struct planview *v)
+{
+	return v->pe;
 }
 
 int planview_new(const char *dir, struct planview **out, char *err, size_t errlen)
@@ -80,7 +70,7 @@ int planview_new(const char *dir, struct planview **out, char *err, size_t errle
 		return -ENOMEM;
 	}
 	snprintf(v->dir, sizeof(v->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/plan.ini", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
 	int ret = plan_load(path, NULL, &v->plan, err, errlen);
 	if (ret) {
 		free(v);
@@ -110,6 +100,9 @@ void planview_free(struct planview *v)
 		return;
 	close_step(v);
 	plan_free(v->plan);
+	series_release(&v->fser);
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+		series_release(&v->tser[t]);
 	free(v);
 }
 
@@ -118,7 +111,7 @@ static bool read_state(struct planview *v)
 {
 	char path[700];
 	struct stat sb;
-	snprintf(path, sizeof(path), "%s/state.json", v->dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, v->dir);
 	if (stat(path, &sb))
 		return false;
 	if (sb.st_mtim.tv_sec == v->state_mtime.tv_sec &&
@@ -165,7 +158,7 @@ static bool read_samples(struct planview *v)
 	bool any = false;
 	if (!v->samples) {
 		char path[1200];
-		snprintf(path, sizeof(path), "%s/samples.csv", v->step_dir);
+		snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, v->step_dir);
 		if (!(v->samples = fopen(path, "r")))
 			return false;
 	}
@@ -190,45 +183,56 @@ static bool read_samples(struct planview *v)
 static bool read_table(struct planview *v)
 {
 	const struct plan_step *st = &v->plan->steps[v->open_step];
-	const char *name = st->kind == STEP_MEASURE	 ? "qd.csv"
-			   : st->kind == STEP_RATE_CURVE ? "rate.csv"
-			   : st->kind == STEP_GRID	 ? "grid.csv"
+	const char *name = st->kind == STEP_MEASURE	 ? RESDIR_QD
+			   : st->kind == STEP_RATE_CURVE ? RESDIR_RATE
+			   : st->kind == STEP_GRID	 ? RESDIR_GRID
 							 : NULL;
-	enum planview_table tt = st->kind == STEP_MEASURE ? PV_TABLE_QD
-				 : st->kind == STEP_GRID  ? PV_TABLE_GRID
-							  : PV_TABLE_RATE;
-	char path[1200], line[1024];
+	enum resdir_table tt = st->kind == STEP_MEASURE ? RESDIR_TABLE_QD
+			       : st->kind == STEP_GRID	? RESDIR_TABLE_GRID
+							: RESDIR_TABLE_RATE;
+	char path[1200];
 	struct stat sb;
 	if (!name)
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", v->step_dir, name);
 	if (stat(path, &sb) || sb.st_size == v->table_size)
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	struct resdir_row *rows;
+	int n = resdir_table_read(path, tt, &rows);
+	if (n < 0)
 		return false;
-	int n = 0, cap = 0;
-	struct qdrow *rows = NULL;
-	while (fgets(line, sizeof(line), f)) {
-		struct qdrow q;
-		if (!strchr(line, '\n') || planview_parse_row(line, tt, &q))
-			continue;
-		if (n == cap) {
-			int nc = cap ? cap * 2 : 16;
-			struct qdrow *r = realloc(rows, (size_t)nc * sizeof(*r));
-			if (!r)
-				break;
-			rows = r;
-			cap = nc;
-		}
-		rows[n++] = q;
-	}
-	fclose(f);
 	free(v->rows);
 	v->rows = rows;
 	v->nrows = n;
 	v->table_size = sb.st_size;
 	return true;
+}
+
+/* The plan's thread's rows, from its ring (the UI thread is the ring's
+ * one consumer): a new step's first row starts the series afresh. */
+static bool drain_feed(struct planview *v, struct spsc *f)
+{
+	struct planrun_pt fp;
+	bool any = false;
+	while (!spsc_pop(f, &fp)) {
+		if (!v->fed || fp.step != v->feed_step) {
+			v->fser.n = 0;
+			for (unsigned t = 0; t < v->ntser; t++)
+				v->tser[t].n = 0;
+			v->ntser = 0;
+			v->feed_step = fp.step;
+			v->fed = true;
+		}
+		struct series *s = fp.target < 0		 ? &v->fser
+				   : fp.target < NVS_MAX_TARGETS ? &v->tser[fp.target]
+								 : NULL;
+		if (!s || series_push(s, &fp.pt))
+			continue;
+		if (fp.target >= 0 && (unsigned)fp.target + 1 > v->ntser)
+			v->ntser = (unsigned)fp.target + 1;
+		any = true;
+	}
+	return any;
 }
 
 bool planview_poll(struct planview *v)
@@ -243,7 +247,11 @@ bool planview_poll(struct planview *v)
 		snprintf(v->step_dir, sizeof(v->step_dir), "%s/%s", v->dir, sub);
 		changed = true;
 	}
-	changed |= read_samples(v);
+	struct spsc *f = v->pe ? planexec_feed(v->pe) : NULL;
+	if (f) /* the plan runs here: its rows in memory */
+		changed |= drain_feed(v, f);
+	else /* written elsewhere: its samples.csv as it grows */
+		changed |= read_samples(v);
 	changed |= read_table(v);
 	return changed;
 }
@@ -302,10 +310,22 @@ const char *planview_step_dir(const struct planview *v)
 
 const struct series *planview_series(const struct planview *v)
 {
-	return &v->ser;
+	return v->fed ? &v->fser : &v->ser;
 }
 
-const struct qdrow *planview_rows(const struct planview *v, int *n)
+unsigned planview_ntargets(const struct planview *v)
+{
+	return v->fed && v->ntser > 1 ? v->ntser : 1;
+}
+
+const struct series *planview_target_series(const struct planview *v, unsigned t)
+{
+	if (v->fed && v->ntser > 1)
+		return t < v->ntser ? &v->tser[t] : NULL;
+	return t == 0 ? planview_series(v) : NULL;
+}
+
+const struct resdir_row *planview_rows(const struct planview *v, int *n)
 {
 	*n = v->nrows;
 	return v->rows;

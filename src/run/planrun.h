@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "config/plan.h"
+#include "stats/series.h"
 
 #define PLANRUN_MAX_VALUES 100000
 
@@ -27,6 +28,16 @@ struct planrun_state {
 	double started; /* step start (unix time) */
 };
 
+/* One point for a console that runs the plan (planrun.feed): step @step's
+ * aggregate (@target -1) or target @target, in the step's time (as in the
+ * step's samples.csv). */
+struct planrun_pt {
+	unsigned step;
+	int target;
+	struct point pt;
+};
+
+struct spsc;
 struct planrun {
 	struct plan *plan;
 	const char *dir;     /* results directory */
@@ -42,11 +53,17 @@ struct planrun {
 	bool force;
 	char overrides[32][2][128];
 	unsigned noverrides;
+	/* NULL, or a ring of struct planrun_pt the plan's thread pushes every
+	 * row into as it writes samples.csv, aggregate and per target: the
+	 * console's in-memory feed (planexec.c -> planview.c) */
+	struct spsc *feed;
 };
 
-/* Runs the steps from r->st onwards.  Returns NVS_EXIT_OK, NVS_EXIT_IOERR
- * (I/O failure or interrupted: the state allows --resume) or
- * NVS_EXIT_USAGE (refused / bad workload). */
+/* Runs the steps from r->st onwards.  Returns 0, -EINTR (stopped through
+ * r->stop), -EIO (the state could not be saved) or the step's -errno (a
+ * refusal or bad workload: -EPERM, -EINVAL ...; an I/O failure); the
+ * state allows --resume after any of them.  cmd/ maps it to an exit
+ * status with cmd_exit_of(). */
 int planrun_run(struct planrun *r);
 /* Writes state.json atomically (tmp + rename).  0 or -errno. */
 int planrun_save(const struct planrun *r);
@@ -85,9 +102,28 @@ void planrun_write_devices(const struct planrun *r, const char *name);
  * a [purge] like a fill.  0, -EACCES (not confirmed) or -EPERM (refused),
  * with one line in @err and the index of the target in *@bad (may be NULL). */
 int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t errlen);
+/* The one life cycle of a plan's results directory, for `nvscope plan`
+ * and the console alike: planrun_begin, planrun_run, planrun_end.
+ * planrun_begin: a fresh start (!@resume) checks planrun_may_run and
+ * creates @dir (planrun_create_dir); a resume sets r->dir = @dir and checks
+ * planrun_may_run once it holds the lock.  Then takes the one-run lock and
+ * writes meta.json "running" (@started: unix time; @started_by as for
+ * planrun_write_meta).  Returns the lock's descriptor (give it to
+ * planrun_end), or -errno with one line in @err (nothing left locked). */
+int planrun_begin(struct planrun *r, const char *dir, bool resume, double started,
+		  const char *started_by, char *err, size_t errlen);
+/* After planrun_run returned @rc: 0 writes device-after.json and meta.json
+ * "done"; otherwise meta.json "interrupted" (*r->stop set) or "failed".
+ * Closes @lockfd (when >= 0). */
+void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by);
 /* Writes cJSON tree @json to @dir/@name (with a final newline); errors are
  * ignored (the state file, not these, is what resume relies on). */
 void planrun_write_json(const char *dir, const char *name, void *json);
+/* Writes @dir/step.json of step @i: kind, label, name, index, @status
+ * ("running", "done"), r->st.started, @finished (unix time; omitted when
+ * 0), the workload's rw, bs, numjobs, rwmixread. */
+void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, const char *status,
+			double finished);
 /* Directory name of step @i: "03-precondition-4k-randwrite". */
 void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "ring/spsc.h"
-#include "ui/healthmon.h"
+#include "dev/healthmon.h"
 
 struct healthmon {
 	char path[256];

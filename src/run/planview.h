@@ -3,15 +3,18 @@
  * the results directory it writes - the steps from DIR/plan.ini, the current
  * step from DIR/state.json, the step's samples.csv as it grows (complete
  * lines only), its per-QD table (qd.csv) and its rounds (rounds.csv, read by
- * steadyview.c).  No ncurses, no shared memory; UI thread only. */
-#ifndef NVS_UI_PLANVIEW_H
-#define NVS_UI_PLANVIEW_H
+ * steadyview.c).  A plan the console runs itself (planexec.h) feeds its rows
+ * in memory instead, aggregate and per target, over an SPSC ring (the same
+ * rows it writes to samples.csv, which stays for replay).  No ncurses; UI
+ * thread only. */
+#ifndef NVS_RUN_PLANVIEW_H
+#define NVS_RUN_PLANVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "stats/collect.h"
 #include "stats/steady.h"
-#include "ui/replay.h"
+#include "run/resdir.h"
 
 struct planview;
 
@@ -42,21 +45,25 @@ const char *planview_step_kind(const struct planview *v, unsigned i);
 const struct steady_params *planview_step_rule(const struct planview *v, unsigned i);
 /* The current step's directory (DIR/NN-kind-label). */
 const char *planview_step_dir(const struct planview *v);
-/* The current step's samples so far. */
+/* The current step's samples so far: from the plan's in-memory feed when
+ * it runs in this process (planview_set_exec), else from its samples.csv. */
 const struct series *planview_series(const struct planview *v);
+/* Targets with their own series (the feed's; 1 without it) and target @t's
+ * series (NULL past the last; with one target, the aggregate). */
+unsigned planview_ntargets(const struct planview *v);
+const struct series *planview_target_series(const struct planview *v, unsigned t);
 /* The current step's table as per-QD rows (measure: qd.csv; grid: one row
  * per cell with qd = threads x QD; rate-curve: qd = the point %).
  * Owned by the view. */
-const struct qdrow *planview_rows(const struct planview *v, int *n);
+const struct resdir_row *planview_rows(const struct planview *v, int *n);
 
-/* Step tables. */
-enum planview_table {
-	PV_TABLE_QD,   /* qd.csv: qd,iops,...  (qd = QD) */
-	PV_TABLE_GRID, /* grid.csv: threads,qd,iops,...  (qd = threads x QD) */
-	PV_TABLE_RATE, /* rate.csv: point,target_iops,iops,...  (qd = point %, 0 = max) */
-};
-/* Parses one line of table @t into @q.  0, or -EINVAL (a header or bad
- * line). */
-int planview_parse_row(const char *line, enum planview_table t, struct qdrow *q);
+/* The plan's thread when the console runs it (NULL: following a directory
+ * written elsewhere): the view's state then says how it ended. */
+struct planexec;
+void planview_set_exec(struct planview *v, const struct planexec *pe);
+const struct planexec *planview_exec(const struct planview *v);
+/* The console's view of @v (source.h); source.c. */
+struct source;
+void planview_source(struct planview *v, struct source *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* runjob.h - run one job at one queue depth to the end, headless: the loop
  * every non-interactive consumer needs (run, plans).  The console drives
- * pool.h itself, frame by frame. */
+ * the pool itself, frame by frame (session.c), from the same set-up
+ * (runjob_pool_new). */
 #ifndef NVS_RUNJOB_H
 #define NVS_RUNJOB_H
 
@@ -55,6 +56,12 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
 		    char *err, size_t errlen);
+/* The one set-up of a job's pool (not started) and its collector, for
+ * runjob_run*, and the console's session: pool_new for @s at queue depth
+ * @qd (0 = its first), then a collector with one group per target (one for
+ * a stripe set), *@groups set.  0, or -errno with @err (nothing left). */
+int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct collect **cp,
+		    unsigned *groups, char *err, size_t errlen);
 /* Frees what runjob_run allocated in @r.  NULL-safe. */
 void runjob_release(struct runjob *r);
 

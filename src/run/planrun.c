@@ -15,7 +15,7 @@
  *     rate-curve    rate.csv max.json pctN.json
  *     grid          grid.csv tTqQ.json
  *     matrix        matrix.csv rounds.csv steady.json rR-BS-MIX.json */
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,10 +28,11 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/cmd.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
-#include "io/runjob.h"
+#include "run/resdir.h"
+#include "run/runjob.h"
+#include "ring/spsc.h"
 #include "io/target.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -39,12 +40,7 @@
 #include "stats/hist.h"
 #include "stats/result.h"
 
-#define METRIC_HDR "iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct"
 #define EINTR_STOP (-EINTR)
-
-struct mrow {
-	double iops, riops, wiops, mbps, mean_us, p99_us, max_us, cpu;
-};
 
 /* The open files of the running step. */
 struct stepio {
@@ -60,44 +56,7 @@ static double now_unix(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
-{
-	const struct plan_step *st = &p->steps[i];
-	char lab[64];
-	size_t j = 0;
-	for (const char *c = st->label; *c && j < sizeof(lab) - 1; c++)
-		lab[j++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-					  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
-				      ? *c
-				      : '-');
-	lab[j] = '\0';
-	if (!strcmp(lab, plan_step_kind_name(st->kind)))
-		snprintf(buf, len, "%02u-%s", i + 1, lab);
-	else
-		snprintf(buf, len, "%02u-%s-%s", i + 1, plan_step_kind_name(st->kind), lab);
-}
-
-static void mrow_of(const struct result *res, struct mrow *m)
-{
-	struct lat_all all;
-	result_lat_all(res, &all);
-	m->riops = result_iops(res, NVS_READ);
-	m->wiops = result_iops(res, NVS_WRITE);
-	m->iops = m->riops + m->wiops;
-	m->mbps = (result_bw(res, NVS_READ) + result_bw(res, NVS_WRITE)) / 1e6;
-	m->mean_us = all.mean_us;
-	m->p99_us = all.p99_us;
-	m->max_us = all.max_us;
-	m->cpu = res->runtime_s > 0 ? (res->usr_s + res->sys_s) / res->runtime_s * 100.0 : 0;
-}
-
-static void mrow_write(FILE *f, const struct mrow *m)
-{
-	fprintf(f, "%.1f,%.1f,%.1f,%.3f,%.2f,%.2f,%.2f,%.1f\n", m->iops, m->riops, m->wiops,
-		m->mbps, m->mean_us, m->p99_us, m->max_us, m->cpu);
-}
-
-static double track_value(enum plan_track t, const struct mrow *m)
+static double track_value(enum plan_track t, const struct resdir_row *m)
 {
 	switch (t) {
 	case TRACK_READ_IOPS:
@@ -105,7 +64,7 @@ static double track_value(enum plan_track t, const struct mrow *m)
 	case TRACK_WRITE_IOPS:
 		return m->wiops;
 	case TRACK_BW:
-		return m->mbps;
+		return m->bw / 1e6; /* MB/s */
 	default:
 		return m->iops;
 	}
@@ -136,35 +95,6 @@ static int push_value(struct planrun_state *s, double v)
 
 /* ---- step files and checkpoints ---- */
 
-static const char *const table_names[][2] = {
-    [STEP_PURGE] = {NULL, NULL},
-    [STEP_FILL] = {NULL, NULL},
-    [STEP_PRECONDITION] = {"rounds.csv", NULL},
-    [STEP_MEASURE] = {"qd.csv", NULL},
-    [STEP_RATE_CURVE] = {"rate.csv", NULL},
-    [STEP_GRID] = {"grid.csv", NULL},
-    [STEP_MATRIX] = {"matrix.csv", "rounds.csv"},
-};
-
-static const char *table_header(enum plan_step_kind k, int which)
-{
-	switch (k) {
-	case STEP_PRECONDITION:
-		return "round,t_start_s,t_end_s,value," METRIC_HDR;
-	case STEP_MEASURE:
-		return "qd," METRIC_HDR;
-	case STEP_RATE_CURVE:
-		return "point,target_iops," METRIC_HDR;
-	case STEP_GRID:
-		return "threads,qd," METRIC_HDR;
-	case STEP_MATRIX:
-		return which == 1 ? "round,bs,read_pct," METRIC_HDR
-				  : "round,t_start_s,t_end_s,value";
-	default:
-		return NULL;
-	}
-}
-
 static void stepio_close(struct stepio *io)
 {
 	for (int i = 0; i < 3; i++)
@@ -179,8 +109,8 @@ static void stepio_close(struct stepio *io)
 static int stepio_open(struct planrun *r, const struct plan_step *st, struct stepio *io)
 {
 	bool resume = r->st.sizes[0] >= 0;
-	const char *names[3] = {st->kind == STEP_PURGE ? NULL : "samples.csv",
-				table_names[st->kind][0], table_names[st->kind][1]};
+	const char *names[3] = {st->kind == STEP_PURGE ? NULL : RESDIR_SAMPLES,
+				resdir_step_table(st->kind, 1), resdir_step_table(st->kind, 2)};
 	char msg[512];
 	/* the step directory and its files: created in the checked results
 	 * directory, never through a symlink (safety_out.c) */
@@ -218,7 +148,7 @@ static int stepio_open(struct planrun *r, const struct plan_step *st, struct ste
 		if (i == 0)
 			csv_write_header(io->f[i]);
 		else
-			fprintf(io->f[i], "%s\n", table_header(st->kind, i));
+			fprintf(io->f[i], "%s\n", resdir_step_header(st->kind, i));
 	}
 	close(dfd);
 	return 0;
@@ -239,45 +169,6 @@ static int checkpoint(struct planrun *r, struct stepio *io)
 	return planrun_save(r);
 }
 
-void planrun_write_json(const char *dir, const char *name, void *json)
-{
-	char msg[512];
-	char *text = json_print(json);
-	size_t len = text ? strlen(text) : 0;
-	char *buf = text ? realloc(text, len + 2) : NULL;
-	if (!buf) {
-		free(text);
-		return;
-	}
-	memcpy(buf + len, "\n", 2);
-	/* atomically, in the checked results directory (safety_out.c) */
-	if (safety_replace_in(dir, name, buf, len + 1, msg, sizeof(msg)))
-		fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", dir, name, msg);
-	free(buf);
-}
-
-static void write_step_json(struct planrun *r, unsigned i, const char *dir, const char *status)
-{
-	const struct plan_step *st = &r->plan->steps[i];
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", plan_step_kind_name(st->kind));
-	cJSON_AddStringToObject(o, "label", st->label);
-	cJSON_AddStringToObject(o, "name", st->name);
-	cJSON_AddNumberToObject(o, "index", i + 1);
-	cJSON_AddStringToObject(o, "status", status);
-	cJSON_AddNumberToObject(o, "started", r->st.started);
-	if (!strcmp(status, "done"))
-		cJSON_AddNumberToObject(o, "finished", now_unix());
-	cJSON_AddStringToObject(o, "rw", spec_rw_name(st->spec.rw));
-	char b[32];
-	cJSON_AddStringToObject(o, "bs", spec_fmt_size(st->spec.bs[0].bs, b, sizeof(b)));
-	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
-	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
-		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
-	planrun_write_json(dir, "step.json", o);
-	cJSON_Delete(o);
-}
-
 /* ---- one pool run ---- */
 
 struct job {
@@ -285,16 +176,39 @@ struct job {
 	unsigned qd;
 	const char *json_name; /* fio JSON file in the step dir, or NULL */
 	struct result res;
-	struct mrow m;
+	struct resdir_row m;
 	double t_start, t_end; /* in the step's samples.csv time */
 };
 
 struct tick {
 	struct planrun *r;
 	struct stepio *io;
-	size_t done; /* rows of the aggregate series written to samples.csv */
+	size_t done;		       /* rows of the aggregate series written to samples.csv */
+	size_t tdone[NVS_MAX_TARGETS]; /* rows of each target's series fed */
 	bool tty;
 };
+
+/* Feeds @pt of target @t (-1: the aggregate) to the console, if one
+ * listens; a full ring drops it (counted by the ring). */
+static void feed(struct tick *tk, int t, const struct point *pt)
+{
+	if (!tk->r->feed)
+		return;
+	struct planrun_pt fp = {.step = tk->r->st.step, .target = t, .pt = *pt};
+	(void)spsc_push(tk->r->feed, &fp);
+}
+
+/* The rows of target @t's series beyond those fed, in the step's time. */
+static void feed_target(struct tick *tk, unsigned t, const struct series *ser)
+{
+	if (!ser || t >= NVS_MAX_TARGETS)
+		return;
+	for (; tk->tdone[t] < ser->n; tk->tdone[t]++) {
+		struct point pt = ser->pt[tk->tdone[t]];
+		pt.t += tk->r->st.t_offset;
+		feed(tk, (int)t, &pt);
+	}
+}
 
 /* Writes the rows @ser has beyond those already written, in the step's
  * time (and a progress line on a terminal, nothing in logs). */
@@ -306,6 +220,7 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 		struct point pt = ser->pt[tk->done];
 		pt.t += tk->r->st.t_offset;
 		csv_write_point(tk->io->f[0], &pt);
+		feed(tk, -1, &pt);
 		if (progress && tk->tty && !pt.ramp && pt.dt >= 0.05)
 			fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
 				pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
@@ -318,8 +233,11 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 
 static void on_tick(const struct pool *p, const struct collect *c, void *arg)
 {
-	(void)p;
-	write_rows(arg, collect_series(c, -1), true);
+	struct tick *tk = arg;
+	write_rows(tk, collect_series(c, -1), true);
+	if (tk->r->feed && pool_ntargets(p) > 1)
+		for (unsigned t = 0; t < pool_ntargets(p); t++)
+			feed_target(tk, t, collect_series(c, (int)t));
 }
 
 static int run_job(struct planrun *r, struct stepio *io, struct job *j)
@@ -339,6 +257,9 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	if (tk.tty)
 		fputs("\r\033[K", stderr);
 	write_rows(&tk, &rj.series, false);
+	if (r->feed && rj.ntargets > 1)
+		for (unsigned t = 0; t < rj.ntargets; t++)
+			feed_target(&tk, t, &rj.target_series[t]);
 	if (rj.error && !rj.cancelled) {
 		fprintf(stderr, "nvscope plan: I/O error: %s\n", rj.msg);
 		rc = -EIO;
@@ -349,7 +270,7 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 		goto release;
 	}
 	j->res = rj.agg;
-	mrow_of(&j->res, &j->m);
+	resdir_row_of(&j->res, &j->m);
 	if (rj.trace_line[0] && !r->quiet)
 		printf("  %s\n", rj.trace_line); /* a [trace] step's own figures */
 	j->t_start = r->st.t_offset;
@@ -418,7 +339,7 @@ static int step_purge(struct planrun *r, const struct plan_step *st, struct step
 		if (rc)
 			fprintf(stderr, "nvscope plan: purge failed: %s\n", err);
 	}
-	planrun_write_json(io->dir, "purge.json", o);
+	planrun_write_json(io->dir, RESDIR_PURGE, o);
 	cJSON_Delete(o);
 	return rc;
 }
@@ -458,12 +379,12 @@ static int step_fill(struct planrun *r, const struct plan_step *st, struct stepi
 	per = per / bs * bs;
 	j->spec.io_size = per ? per : bs;
 	j->qd = j->spec.iodepth[0];
-	j->json_name = "fill.json";
+	j->json_name = RESDIR_FILL;
 	say(r, "  fill: %.3g x %llu bytes with %llu-byte sequential writes, QD%u\n",
 	    st->fill_passes, (unsigned long long)len, (unsigned long long)bs, j->qd);
 	int rc = run_job(r, io, j);
 	if (!rc)
-		say(r, "  fill done: %.0f MB/s, %.1f s\n", j->m.mbps, j->t_end - j->t_start);
+		say(r, "  fill done: %.0f MB/s, %.1f s\n", j->m.bw / 1e6, j->t_end - j->t_start);
 	free(j);
 	return rc;
 }
@@ -524,7 +445,7 @@ static bool rounds_verdict(struct planrun *r, const struct plan_step *st, struct
 		else
 			say(r, "  WARNING: no steady state in %u rounds (cap)\n", r->st.nvalues);
 		cJSON *o = verdict_json(st, &r->st, at, v, t_at);
-		planrun_write_json(io->dir, "steady.json", o);
+		planrun_write_json(io->dir, RESDIR_STEADY, o);
 		cJSON_Delete(o);
 	}
 	return over;
@@ -550,7 +471,7 @@ static int step_precondition(struct planrun *r, const struct plan_step *st, stru
 			break;
 		double v = track_value(st->track, &j->m);
 		fprintf(io->f[1], "%u,%.3f,%.3f,%.3f,", round, j->t_start, j->t_end, v);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		if ((rc = push_value(&r->st, v)))
 			break;
 		r->st.sub = round;
@@ -576,15 +497,15 @@ static int step_measure(struct planrun *r, const struct plan_step *st, struct st
 	for (unsigned i = r->st.sub; i < st->spec.niodepth; i++) {
 		j->spec = st->spec;
 		j->qd = st->spec.iodepth[i];
-		snprintf(name, sizeof(name), "qd%u.json", j->qd);
+		snprintf(name, sizeof(name), RESDIR_QD_JSON_FMT, j->qd);
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
 			break;
 		fprintf(io->f[1], "%u,", j->qd);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		say(r,
 		    "  QD%-4u %10.0f IOPS %9.1f MB/s  mean %8.1f us  p99 %8.1f us  max %8.1f us\n",
-		    j->qd, j->m.iops, j->m.mbps, j->m.mean_us, j->m.p99_us, j->m.max_us);
+		    j->qd, j->m.iops, j->m.bw / 1e6, j->m.mean_us, j->m.p99_us, j->m.max_us);
 		r->st.sub = i + 1;
 		if ((rc = checkpoint(r, io)))
 			break;
@@ -609,14 +530,14 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 		double target = 0;
 		if (i == 0) {
 			j->spec.rate_iops = 0;
-			snprintf(name, sizeof(name), "max.json");
+			snprintf(name, sizeof(name), RESDIR_MAX);
 		} else {
 			target = r->st.max_iops * st->points[i - 1] / 100.0;
 			/* vdbench's iorate: the total across directions
 			 * (rate_iops_total), not fio's per-direction rate_iops */
 			double per = target / (nworkers ? nworkers : 1);
 			j->spec.rate_iops = per < 1 ? 1 : (uint64_t)llround(per);
-			snprintf(name, sizeof(name), "pct%g.json", st->points[i - 1]);
+			snprintf(name, sizeof(name), RESDIR_PCT_JSON_FMT, st->points[i - 1]);
 		}
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
@@ -631,7 +552,7 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 			say(r, "  %4g%% %10.0f IOPS (target %.0f)  mean %8.1f us  p99 %8.1f us\n",
 			    st->points[i - 1], j->m.iops, target, j->m.mean_us, j->m.p99_us);
 		}
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		r->st.sub = i + 1;
 		if ((rc = checkpoint(r, io)))
 			break;
@@ -653,12 +574,12 @@ static int step_grid(struct planrun *r, const struct plan_step *st, struct stepi
 		j->spec = st->spec;
 		j->spec.numjobs = t;
 		j->qd = q;
-		snprintf(name, sizeof(name), "t%uq%u.json", t, q);
+		snprintf(name, sizeof(name), RESDIR_CELL_JSON_FMT, t, q);
 		j->json_name = name;
 		if ((rc = run_job(r, io, j)))
 			break;
 		fprintf(io->f[1], "%u,%u,", t, q);
-		mrow_write(io->f[1], &j->m);
+		resdir_row_write(io->f[1], &j->m);
 		say(r, "  T%-3uQ%-4u %10.0f IOPS  mean %8.1f us  p99 %8.1f us\n", t, q, j->m.iops,
 		    j->m.mean_us, j->m.p99_us);
 		r->st.sub = i + 1;
@@ -704,13 +625,13 @@ static int step_matrix(struct planrun *r, const struct plan_step *st, struct ste
 			matrix_cell(st, cell, &j->spec);
 			j->qd = st->spec.iodepth[0];
 			unsigned bs = j->spec.bs[0].bs, mix = j->spec.rwmixread;
-			snprintf(name, sizeof(name), "r%u-%s-%u.json", round,
+			snprintf(name, sizeof(name), RESDIR_ROUND_JSON_FMT, round,
 				 spec_fmt_size(bs, b, sizeof(b)), mix);
 			j->json_name = name;
 			if ((rc = run_job(r, io, j)))
 				break;
 			fprintf(io->f[1], "%u,%u,%u,", round, bs, mix);
-			mrow_write(io->f[1], &j->m);
+			resdir_row_write(io->f[1], &j->m);
 			say(r, "  round %u %6s %3u/%-3u %10.0f IOPS  mean %8.1f us  max %9.1f us\n",
 			    round, b, mix, 100 - mix, j->m.iops, j->m.mean_us, j->m.max_us);
 			if (bs == st->track_bs && mix == st->track_mix) {
@@ -760,13 +681,13 @@ int planrun_run(struct planrun *r)
 		if (rc) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: %s: %s\n", io.dir, strerror(-rc));
-			return cmd_exit_of(rc);
+			return rc;
 		}
-		write_step_json(r, i, io.dir, "running");
+		planrun_write_step(r, i, io.dir, "running", 0);
 		if (!resumed && (rc = checkpoint(r, &io))) {
 			stepio_close(&io);
 			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
-			return NVS_EXIT_IOERR;
+			return -EIO;
 		}
 		switch (st->kind) {
 		case STEP_PURGE:
@@ -798,18 +719,18 @@ int planrun_run(struct planrun *r)
 					"nvscope plan: interrupted; continue with: nvscope plan "
 					"--resume %s\n",
 					r->dir);
-				return NVS_EXIT_IOERR;
+				return rc;
 			}
 			fprintf(stderr,
 				"nvscope plan: step %u (%s) failed; the results so far are in "
 				"%s (--resume retries the step)\n",
 				i + 1, st->name, r->dir);
-			return cmd_exit_of(rc);
+			return rc;
 		}
 		for (int k = 0; k < 3; k++)
 			if (io.f[k])
 				fflush(io.f[k]);
-		write_step_json(r, i, io.dir, "done");
+		planrun_write_step(r, i, io.dir, "done", now_unix());
 		stepio_close(&io);
 		r->st.step = i + 1;
 		r->st.sub = 0;
@@ -820,8 +741,8 @@ int planrun_run(struct planrun *r)
 			r->st.sizes[k] = -1;
 		if ((rc = planrun_save(r))) {
 			fprintf(stderr, "nvscope plan: cannot save state: %s\n", strerror(-rc));
-			return NVS_EXIT_IOERR;
+			return -EIO;
 		}
 	}
-	return NVS_EXIT_OK;
+	return 0;
 }

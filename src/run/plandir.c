@@ -15,10 +15,12 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
-#include "cmd/planrun.h"
+#include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "report/json.h"
+#include "run/resdir.h"
 
 bool planrun_destroys(const struct plan *p)
 {
@@ -153,7 +155,7 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	planrun_write_json(r->dir, "meta.json", o);
+	planrun_write_json(r->dir, RESDIR_META, o);
 	cJSON_Delete(o);
 }
 
@@ -197,10 +199,10 @@ int planrun_create_dir(struct planrun *r, const char *dir, char *err, size_t err
 		return rc;
 	close(rc);
 	r->dir = dir;
-	if ((rc = write_file(dir, "plan.ini", r->plan->text, err, errlen)) ||
-	    (rc = write_file(dir, "VERSION", "nvscope " NVS_VERSION "\n", err, errlen)))
+	if ((rc = write_file(dir, RESDIR_PLAN_INI, r->plan->text, err, errlen)) ||
+	    (rc = write_file(dir, RESDIR_VERSION, "nvscope " NVS_VERSION "\n", err, errlen)))
 		return rc;
-	planrun_write_devices(r, "device-before.json");
+	planrun_write_devices(r, RESDIR_DEV_BEFORE);
 	rc = planrun_save(r);
 	if (rc)
 		snprintf(err, errlen, "cannot write %s/state.json: %s", dir, strerror(-rc));
@@ -228,4 +230,103 @@ int planrun_lock(const struct planrun *r, char *err, size_t errlen)
 		return -EBUSY;
 	}
 	return fd;
+}
+
+void planrun_step_dir(const struct plan *p, unsigned i, char *buf, size_t len)
+{
+	const struct plan_step *st = &p->steps[i];
+	char lab[64];
+	size_t j = 0;
+	for (const char *c = st->label; *c && j < sizeof(lab) - 1; c++)
+		lab[j++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+					  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_'
+				      ? *c
+				      : '-');
+	lab[j] = '\0';
+	if (!strcmp(lab, plan_step_kind_name(st->kind)))
+		snprintf(buf, len, "%02u-%s", i + 1, lab);
+	else
+		snprintf(buf, len, "%02u-%s-%s", i + 1, plan_step_kind_name(st->kind), lab);
+}
+
+void planrun_write_json(const char *dir, const char *name, void *json)
+{
+	char msg[512];
+	char *text = json_print(json);
+	size_t len = text ? strlen(text) : 0;
+	char *buf = text ? realloc(text, len + 2) : NULL;
+	if (!buf) {
+		free(text);
+		return;
+	}
+	memcpy(buf + len, "\n", 2);
+	/* atomically, in the checked results directory (safety_out.c) */
+	if (safety_replace_in(dir, name, buf, len + 1, msg, sizeof(msg)))
+		fprintf(stderr, "nvscope plan: cannot write %s/%s: %s\n", dir, name, msg);
+	free(buf);
+}
+
+void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, const char *status,
+			double finished)
+{
+	const struct plan_step *st = &r->plan->steps[i];
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", plan_step_kind_name(st->kind));
+	cJSON_AddStringToObject(o, "label", st->label);
+	cJSON_AddStringToObject(o, "name", st->name);
+	cJSON_AddNumberToObject(o, "index", i + 1);
+	cJSON_AddStringToObject(o, "status", status);
+	cJSON_AddNumberToObject(o, "started", r->st.started);
+	if (finished > 0)
+		cJSON_AddNumberToObject(o, "finished", finished);
+	cJSON_AddStringToObject(o, "rw", spec_rw_name(st->spec.rw));
+	char b[32];
+	cJSON_AddStringToObject(o, "bs", spec_fmt_size(st->spec.bs[0].bs, b, sizeof(b)));
+	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
+	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
+		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
+	planrun_write_json(dir, RESDIR_STEP, o);
+	cJSON_Delete(o);
+}
+
+int planrun_begin(struct planrun *r, const char *dir, bool resume, double started,
+		  const char *started_by, char *err, size_t errlen)
+{
+	int ret, fd;
+
+	if (!resume) {
+		/* a fresh start: checked before its directory exists */
+		ret = planrun_may_run(r, NULL, err, errlen);
+		if (ret)
+			return ret;
+		ret = planrun_create_dir(r, dir, err, errlen);
+		if (ret)
+			return ret; /* refused (exists, another user's, a symlink ...) */
+	} else {
+		r->dir = dir;
+	}
+	/* one run per results directory at a time */
+	fd = planrun_lock(r, err, errlen);
+	if (fd < 0)
+		return fd;
+	/* a resume: checked once it holds the directory's lock */
+	if (resume && (ret = planrun_may_run(r, NULL, err, errlen))) {
+		close(fd);
+		return ret;
+	}
+	planrun_write_meta(r, "running", started, started_by);
+	return fd;
+}
+
+void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by)
+{
+	if (!rc) {
+		planrun_write_devices(r, RESDIR_DEV_AFTER);
+		planrun_write_meta(r, "done", started, started_by);
+	} else {
+		bool stopped = r->stop && atomic_load(r->stop);
+		planrun_write_meta(r, stopped ? "interrupted" : "failed", started, started_by);
+	}
+	if (lockfd >= 0)
+		close(lockfd);
 }

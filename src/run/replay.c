@@ -1,0 +1,325 @@
+/* replay.c - the per-QD rows of a results directory's summary.json.
+ * Each fio-layout job is one step; both directions are combined: IOPS and
+ * bandwidth add, the mean is weighted by the I/O counts, max is the larger,
+ * and p99 is the larger of the two directions' p99 (an upper bound: the
+ * merged histogram is not in the file). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/num.h"
+#include "report/csv.h"
+#include "run/replay.h"
+#include "run/session.h"
+#include "run/source.h"
+#include "run/resdir.h"
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	/* cJSON reads 1e400 as inf: a number that is not finite is no number */
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static void add_dir(const cJSON *d, struct resdir_row *r, double *dir_iops, double *ios)
+{
+	if (!cJSON_IsObject(d))
+		return;
+	double n = num(d, "total_ios");
+	if (!(n > 0))
+		return;
+	double iops = num(d, "iops"), bw = num(d, "bw_bytes");
+	r->iops += isnan(iops) ? 0 : iops;
+	*dir_iops = iops;
+	r->bw += isnan(bw) ? 0 : bw;
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_ns");
+	double mean = num(lat, "mean") / 1e3, max = num(lat, "max") / 1e3;
+	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentile");
+	double p99 = num(pct, "99.000000") / 1e3;
+	if (!isnan(mean))
+		r->mean_us = isnan(r->mean_us) ? mean * n : r->mean_us + mean * n;
+	if (!isnan(max) && (isnan(r->max_us) || max > r->max_us))
+		r->max_us = max;
+	if (!isnan(p99) && (isnan(r->p99_us) || p99 > r->p99_us))
+		r->p99_us = p99;
+	*ios += n;
+}
+
+static char *slurp(const char *path, int *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		*e = errno;
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	char chunk[8192];
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + got + 1 > cap) {
+			cap = (len + got + 1) * 2;
+			char *n = realloc(buf, cap);
+			if (!n) {
+				free(buf);
+				fclose(f);
+				*e = ENOMEM;
+				return NULL;
+			}
+			buf = n;
+		}
+		memcpy(buf + len, chunk, got);
+		len += got;
+	}
+	fclose(f);
+	if (!buf && !(buf = calloc(1, 1)))
+		*e = ENOMEM;
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen)
+{
+	char path[600];
+	int e = 0, n = 0;
+	*rows = NULL;
+	snprintf(path, sizeof(path), "%s/" RESDIR_SUMMARY, dir);
+	char *text = slurp(path, &e);
+	if (!text) {
+		snprintf(err, errlen, "%.400s: %s", path, strerror(e));
+		return -e;
+	}
+	cJSON *doc = cJSON_Parse(text);
+	free(text);
+	const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
+	if (!cJSON_IsArray(jobs)) {
+		snprintf(err, errlen, "%.400s: no \"jobs\" array", path);
+		cJSON_Delete(doc);
+		return -EINVAL;
+	}
+	int cap = cJSON_GetArraySize(jobs);
+	struct resdir_row *r = calloc(cap ? (size_t)cap : 1, sizeof(*r));
+	if (!r) {
+		cJSON_Delete(doc);
+		return -ENOMEM;
+	}
+	const cJSON *job;
+	cJSON_ArrayForEach(job, jobs)
+	{
+		struct resdir_row *row = &r[n++];
+		double ios = 0;
+		row->mean_us = row->p99_us = row->max_us = row->cpu_pct = NAN;
+		row->riops = row->wiops = NAN;
+		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(job, "job options");
+		const cJSON *qd = cJSON_GetObjectItemCaseSensitive(opt, "iodepth");
+		unsigned qdu = 0;
+		uint64_t qd64;
+		if (cJSON_IsString(qd))
+			(void)num_parse_uint(qd->valuestring, 0, UINT_MAX, &qdu);
+		else if (cJSON_IsNumber(qd) && !num_to_u64(qd->valuedouble, UINT_MAX, &qd64))
+			qdu = (unsigned)qd64;
+		row->qd = qdu;
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), row, &row->riops, &ios);
+		add_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), row, &row->wiops, &ios);
+		if (ios > 0 && !isnan(row->mean_us))
+			row->mean_us /= ios;
+		double usr = num(job, "usr_cpu"), sys = num(job, "sys_cpu");
+		if (!isnan(usr) && !isnan(sys))
+			row->cpu_pct = usr + sys;
+	}
+	cJSON_Delete(doc);
+	*rows = r;
+	return n;
+}
+
+struct replay {
+	char dir[512];
+	struct series agg;  /* samples.csv */
+	struct series *tgt; /* target-N.csv, [NVS_MAX_TARGETS] */
+	char (*names)[256]; /* targets.txt */
+	unsigned ntgt;
+	struct resdir_row *rows; /* summary.json */
+	int nrows;
+	double t;	    /* the play position */
+	struct series view; /* what series() returned last (a prefix, not a copy) */
+};
+
+/* Drops empty tail rows (recorded by older versions). */
+static void drop_empty_tails(struct series *s)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		if (keep && session_empty_tail(p, (uint64_t)(s->pt[keep - 1].dt * 1e9)))
+			continue;
+		s->pt[keep++] = *p;
+	}
+	s->n = keep;
+}
+
+/* DIR/targets.txt and DIR/target-N.csv (runs of several targets): the
+ * per-target strips of a replay.  Missing or bad files: no such strips. */
+static void load_targets(struct replay *r, const char *dir)
+{
+	char path[600], line[300], err[256];
+	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	r->tgt = calloc(NVS_MAX_TARGETS, sizeof(*r->tgt));
+	r->names = calloc(NVS_MAX_TARGETS, sizeof(*r->names));
+	if (!r->tgt || !r->names) {
+		fclose(f);
+		return;
+	}
+	unsigned n = 0;
+	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
+		uint64_t idx;
+		const char *rest;
+		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
+			break;
+		rest += strspn(rest, " ");
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(r->names[n], sizeof(r->names[n]), "%s", rest);
+		snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, dir, n);
+		if (csv_read_series(path, &r->tgt[n], err, sizeof(err)))
+			break;
+		drop_empty_tails(&r->tgt[n]);
+		n++;
+	}
+	fclose(f);
+	r->ntgt = n;
+}
+
+int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
+{
+	char path[600];
+	*out = NULL;
+	struct replay *r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
+	int ret = csv_read_series(path, &r->agg, err, errlen);
+	if (ret)
+		goto fail;
+	drop_empty_tails(&r->agg);
+	load_targets(r, dir);
+	if (!r->agg.n) {
+		snprintf(err, errlen, "%.400s: no samples to replay", path);
+		ret = -EINVAL;
+		goto fail;
+	}
+	char qerr[256];
+	r->nrows = replay_qd_rows(dir, &r->rows, qerr, sizeof(qerr));
+	if (r->nrows < 0) /* no summary (an interrupted run): no per-QD table */
+		r->nrows = 0;
+	*out = r;
+	return 0;
+fail:
+	replay_free(r);
+	return ret;
+}
+
+void replay_free(struct replay *r)
+{
+	if (!r)
+		return;
+	series_release(&r->agg);
+	for (unsigned t = 0; r->tgt && t < NVS_MAX_TARGETS; t++)
+		series_release(&r->tgt[t]);
+	free(r->tgt);
+	free(r->names);
+	free(r->rows);
+	free(r);
+}
+
+double replay_time(const struct replay *r)
+{
+	return r->t;
+}
+
+double replay_end(const struct replay *r)
+{
+	return r->agg.n ? r->agg.pt[r->agg.n - 1].t : 0;
+}
+
+void replay_seek(struct replay *r, double t)
+{
+	double end = replay_end(r);
+	r->t = t < 0 ? 0 : t > end ? end : t;
+}
+
+/* ---- the source table ---- */
+
+static unsigned rp_ntargets(const void *ctx)
+{
+	const struct replay *r = ctx;
+	return r->ntgt > 1 ? r->ntgt : 1;
+}
+
+static const char *rp_target(const void *ctx, unsigned t)
+{
+	const struct replay *r = ctx;
+	return t < r->ntgt && r->names ? r->names[t] : "";
+}
+
+static const struct series *rp_series(void *ctx, int t)
+{
+	static const struct series empty;
+	struct replay *r = ctx;
+	const struct series *src = t < 0 ? &r->agg : (unsigned)t < r->ntgt ? &r->tgt[t] : &empty;
+	size_t n = src->n;
+	while (n && src->pt[n - 1].t > r->t)
+		n--;
+	r->view = (struct series){src->pt, n, src->cap};
+	return &r->view;
+}
+
+static void rp_info(const void *ctx, struct source_info *o)
+{
+	const struct replay *r = ctx;
+	memset(o, 0, sizeof(*o));
+	o->valid = SOURCE_HAS_PLANNED | SOURCE_HAS_CURSOR;
+	o->state = "REPLAY";
+	o->now_s = r->t;
+	o->end_s = o->planned_s = replay_end(r);
+	o->title = r->dir;
+	o->step_kind = "";
+	o->rows_from = "from " RESDIR_SUMMARY;
+}
+
+static int rp_nrows(const void *ctx, int *cur)
+{
+	const struct replay *r = ctx;
+	*cur = 0;
+	return r->nrows;
+}
+
+static enum source_row rp_row(const void *ctx, unsigned i, struct resdir_row *q)
+{
+	const struct replay *r = ctx;
+	*q = r->rows[i];
+	return SOURCE_ROW_DONE;
+}
+
+static const struct source_ops replay_ops = {
+    .name = "replay",
+    .ntargets = rp_ntargets,
+    .target = rp_target,
+    .series = rp_series,
+    .info = rp_info,
+    .nrows = rp_nrows,
+    .row = rp_row,
+};
+
+void replay_source(struct replay *r, struct source *out)
+{
+	out->ops = &replay_ops;
+	out->ctx = r;
+}

@@ -1,0 +1,33 @@
+/* replay.h - a results directory written by a console run, played back
+ * (`nvscope replay DIR`): samples.csv, the per-target target-N.csv named in
+ * targets.txt, and the per-step rows of summary.json (fio layout) for the
+ * per-QD table; a play position the console moves.  The console reads it
+ * through its source table (source.h).  UI thread only. */
+#ifndef NVS_RUN_REPLAY_H
+#define NVS_RUN_REPLAY_H
+
+#include <stddef.h>
+#include "run/resdir.h"
+
+/* Reads DIR/summary.json: one row per job.  *@rows is malloc'ed (caller
+ * frees).  Returns the count, or -errno (-ENOENT: no summary, -EINVAL: not
+ * the expected JSON, with @err set). */
+int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen);
+
+struct replay;
+struct source;
+/* Reads results directory @dir (samples.csv must hold samples; targets and
+ * summary.json are optional).  0 with *@out (replay_free), or -errno with
+ * @err. */
+int replay_open(const char *dir, struct replay **out, char *err, size_t errlen);
+/* NULL-safe. */
+void replay_free(struct replay *r);
+/* The play position and the last sample's time, in seconds. */
+double replay_time(const struct replay *r);
+double replay_end(const struct replay *r);
+/* Moves the play position to @t, clamped to [0, end]. */
+void replay_seek(struct replay *r, double t);
+/* The console's view of @r (source.h). */
+void replay_source(struct replay *r, struct source *out);
+
+#endif
