@@ -18,13 +18,18 @@
 #define NVS_CONSOLE_DIR_MAX 400
 
 enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RESULTS, O_PLAN,
-       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS };
+       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS,
+       O_SHOWFLOOR };
 
 /* The options of both the console and replay. */
 #define COMMON_OPTS                                                                                \
 	{{"theme", required_argument, NULL, O_THEME}, 0, "NAME",                                   \
 	 "default|light|mono|showfloor or themes/NAME.theme\n(t cycles them)"},                     \
 	    {{"ascii", no_argument, NULL, O_ASCII}, 0, NULL, "no Unicode (serial lines)"},            \
+	    {{"showfloor", no_argument, NULL, O_SHOWFLOOR}, 0, NULL,                                \
+	     "a trade-show booth: large figures, fat strips,\n"                                      \
+	     "destructive keys locked (quit and leaving it ask;\n"                                   \
+	     "b toggles it)"},                                                                        \
 	    {{"no-mouse", no_argument, NULL, O_NO_MOUSE}, 0, NULL,                                  \
 	     "leave the mouse to the terminal (select and copy text)"},                              \
 	    {{"no-settings", no_argument, NULL, O_NO_SETTINGS}, 0, NULL,                            \
@@ -69,6 +74,9 @@ static int parse_common(int id, const char *v, struct console_opts *o)
 	switch (id) {
 	case O_ASCII:
 		o->ascii = true;
+		break;
+	case O_SHOWFLOOR:
+		o->showfloor = true;
 		break;
 	case O_NO_MOUSE:
 		o->no_mouse = true;
@@ -332,7 +340,7 @@ const struct cmd_entry cmd_console_entry = {
     .name = "console",
     .summary = "the full-screen console (the default without a command)",
     .usage = "[--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
-	     "        [--theme NAME] [--ascii] [--demo] [--results DIR]\n"
+	     "        [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
 	     "        [--no-mouse] [--no-settings]\n"
 	     "        [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	     "--plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
@@ -353,7 +361,7 @@ const struct cmd_entry cmd_console_entry = {
 const struct cmd_entry cmd_replay_entry = {
     .name = "replay",
     .summary = "replay a results directory in the console",
-    .usage = "replay DIR [--theme NAME] [--ascii] [--speed X]\n"
+    .usage = "replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
 	     "       [--no-mouse] [--no-settings]\n"
 	     "       [--round SECONDS] [--window N] [--range PCT] [--slope PCT]",
     .text = "Plays a results directory written by the console (DIR/samples.csv), or\n"

@@ -741,7 +741,8 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --force-destroy (write over a partition table or filesystem signature)\n"
 	    "  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
 	    "  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
-	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)",
+	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
+	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
     .opts = opts,
     .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 	     "  130/143 stopped by SIGINT/SIGTERM.\n"

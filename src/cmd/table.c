@@ -28,6 +28,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_steady_entry,	     &cmd_report_entry,
     &cmd_check_entry,	     &cmd_replay_entry,
     &cmd_trace_record_entry, &cmd_trace_show_entry,
+    &cmd_trace_convert_entry,
     &cmd_help_entry,	     NULL,
 };
 

@@ -369,6 +369,42 @@ fail_io:
 	return NVS_EXIT_IOERR;
 }
 
+/* Any trace nvscope reads, written as a fio version 3 iolog on file @name. */
+static int convert(const char *in, const char *out, const char *name)
+{
+	char err[4400];
+	struct trace *t;
+	int rc = trace_load(in, &t, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		return cmd_exit_of(rc);
+	}
+	if (!*name || strpbrk(name, " \t\r\n")) {
+		fprintf(stderr, "nvscope trace: --file '%s': a name without white space\n", name);
+		trace_free(t);
+		return NVS_EXIT_USAGE;
+	}
+	FILE *f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
+	if (!f) {
+		fprintf(stderr, "nvscope trace: %s: %s\n", out, err[0] ? err : strerror(errno));
+		trace_free(t);
+		return NVS_EXIT_USAGE;
+	}
+	rc = trace_write_iolog3(f, t, name);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "nvscope trace: cannot write %s: %s\n", out, strerror(-rc));
+		unlink(out);
+	} else {
+		fprintf(stderr, "nvscope trace: %zu I/Os of %s (%s) in %s\n", t->n, in,
+			trace_fmt_name(t->fmt), out);
+	}
+	trace_free(t);
+	return rc ? NVS_EXIT_IOERR : NVS_EXIT_OK;
+}
+
 enum { O_TARGET = 256, O_DURATION, O_RAW, O_OUTPUT = 'o' };
 
 static const struct cmd_opt record_opts[] = {
@@ -424,4 +460,35 @@ const struct cmd_entry cmd_trace_show_entry = {
     .text = "FILE: a fio iolog (v2/v3), a blktrace file or a SNIA/MSR CSV trace.",
     .opts = show_opts,
     .exec = exec_show,
+};
+
+enum { O_FILE = 300 };
+
+static const struct cmd_opt convert_opts[] = {
+    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "OUT", "the fio version 3 iolog"},
+    {{"file", required_argument, NULL, O_FILE}, 0, "NAME",
+     "the file every I/O of OUT names (default trace.img)"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_convert(const struct cmd_entry *self, struct cmd_args *a)
+{
+	const char *out = cmd_get(a, O_OUTPUT), *name = cmd_get(a, O_FILE);
+
+	if (a->npos != 1 || !out) {
+		cmd_help(stderr, self);
+		return NVS_EXIT_USAGE;
+	}
+	return convert(a->pos[0], out, name ? name : "trace.img");
+}
+
+const struct cmd_entry cmd_trace_convert_entry = {
+    .name = "trace convert",
+    .summary = "any trace nvscope reads as a fio version 3 iolog",
+    .usage = "trace convert FILE -o OUT [--file NAME]",
+    .text = "Writes FILE (a fio iolog v2/v3, a blktrace file, a SNIA/MSR CSV trace or\n"
+	    "tracefs block_rq_issue text) as a fio version 3 iolog in OUT, every I/O on\n"
+	    "file NAME.",
+    .opts = convert_opts,
+    .exec = exec_convert,
 };

@@ -6,6 +6,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include "base/num.h"
+#include "io/iolog.h"
 #include "io/pool.h"
 #include "io/worker.h"
 
@@ -20,6 +21,7 @@ struct pool {
 	bool started, joined;
 	struct sample *scratch; /* consumer's copy buffer for pool_drain */
 	struct trace *trace;    /* read_iolog: loaded before the run */
+	struct iolog *iolog;	/* write_iolog, NULL without */
 };
 
 /* Parses "0-3,6" into a CPU list. */
@@ -230,6 +232,25 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* write_iolog: the log and every worker's ring (io/iolog.h) */
+static int open_iolog(struct pool *p, char *err, size_t errlen)
+{
+	const char *names[NVS_MAX_TARGETS];
+	int fds[NVS_MAX_TARGETS];
+
+	for (unsigned i = 0; i < p->ntargets; i++) {
+		names[i] = p->targets[i].path;
+		fds[i] = p->targets[i].fd;
+	}
+	int rc = iolog_new(p->spec.replay.write_iolog, names, fds, p->ntargets, p->nw, &p->iolog,
+			   err, errlen);
+	for (unsigned i = 0; !rc && i < p->nw; i++) {
+		p->w[i].iolog = iolog_ring(p->iolog, i);
+		p->w[i].iolog_clock = iolog_clock(p->iolog, i);
+	}
+	return rc;
+}
+
 int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err, size_t errlen)
 {
 	struct pool *p;
@@ -266,6 +287,11 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	rc = make_workers(p, err, errlen);
 	if (rc)
 		goto free_pool;
+	if (s->replay.write_iolog[0]) {
+		rc = open_iolog(p, err, errlen);
+		if (rc)
+			goto free_pool;
+	}
 	*out = p;
 	return 0;
 
@@ -340,12 +366,22 @@ void pool_join(struct pool *p)
 			pthread_join(p->w[i].thread, NULL);
 	}
 	p->joined = true;
+	if (p->iolog) { /* the rest of the log; its failure fails the job */
+		char msg[sizeof(p->sh.msg)];
+		int rc = iolog_finish(p->iolog, atomic_load(&p->sh.t0), msg, sizeof(msg));
+		if (rc)
+			worker_fail(&p->sh, rc, "%s", msg);
+	}
 }
 
 size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg), void *arg)
 {
 	size_t n = 0;
+	uint64_t t0 = atomic_load_explicit(&p->sh.t0, memory_order_relaxed);
 
+	if (p->iolog && t0 && iolog_drain(p->iolog, t0) && !pool_error(p, NULL, 0))
+		worker_fail(&p->sh, -EIO, "write_iolog=%s: write failed",
+			    p->spec.replay.write_iolog);
 	for (unsigned i = 0; i < p->nw; i++) {
 		while (spsc_pop(p->w[i].out, p->scratch) == 0) {
 			if (fn)
@@ -444,6 +480,7 @@ void pool_free(struct pool *p)
 		target_close(&p->targets[i]);
 	free(p->scratch);
 	trace_free(p->trace);
+	iolog_free(p->iolog);
 	free(p);
 }
 

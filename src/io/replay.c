@@ -25,13 +25,14 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 	struct spec_replay *r = &s->replay;
 	uint64_t n;
 
-	if (!strcmp(key, "read_iolog")) {
+	if (!strcmp(key, "read_iolog") || !strcmp(key, "write_iolog")) {
+		char *dst = key[0] == 'r' ? r->iolog : r->write_iolog;
 		if (!v || !*v || strlen(v) >= sizeof(r->iolog)) {
-			snprintf(err, errlen, "read_iolog: needs a file name of at most %zu bytes",
+			snprintf(err, errlen, "%s: needs a file name of at most %zu bytes", key,
 				 sizeof(r->iolog) - 1);
 			return -EINVAL;
 		}
-		snprintf(r->iolog, sizeof(r->iolog), "%s", v);
+		snprintf(dst, sizeof(r->iolog), "%s", v);
 	} else if (!strcmp(key, "replay_no_stall")) {
 		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
 			r->no_stall = true;
@@ -85,6 +86,17 @@ int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	const struct spec_replay *r = &s->replay;
 
+	if (r->write_iolog[0] && s->niodepth > 1) {
+		snprintf(err, errlen,
+			 "write_iolog: one log per job; an iodepth sweep would write it once per "
+			 "step (run the depths as separate jobs)");
+		return -EINVAL;
+	}
+	if (r->write_iolog[0] && r->iolog[0] && !strcmp(r->write_iolog, r->iolog)) {
+		snprintf(err, errlen, "write_iolog and read_iolog name the same file (%s)",
+			 r->iolog);
+		return -EINVAL;
+	}
 	if (!r->iolog[0]) {
 		if (r->copies > 1 || r->stagger_ns) {
 			snprintf(err, errlen, "trace_copies/trace_stagger need read_iolog");

@@ -21,7 +21,7 @@ struct replay_stats {
 };
 
 void replay_spec_init(struct spec_replay *r);
-/* spec_set's part for read_iolog, replay_no_stall, replay_time_scale,
+/* spec_set's part for read_iolog, write_iolog, replay_no_stall, replay_time_scale,
  * replay_redirect, replay_align, replay_scale, trace_copies, trace_stagger.
  * -ENOENT for any other key. */
 int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);

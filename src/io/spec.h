@@ -29,6 +29,7 @@ struct spec_replay {
 	uint64_t scale;      /* replay_scale: offsets divided by it (1 none) */
 	unsigned copies;     /* trace_copies: concurrent copies, each on its own region */
 	uint64_t stagger_ns; /* trace_stagger: copy i starts i x this after the first */
+	char write_iolog[1024]; /* write_iolog: issued I/Os as a fio v3 iolog ("" none) */
 };
 
 struct spec {

@@ -404,7 +404,6 @@ static const struct {
     {"numa_mem_policy", "NUMA placement is not implemented"},
     {"trim_percentage", "trims are not implemented"},
     {"trim_backlog", "trims are not implemented"},
-    {"write_iolog", "fio's per-I/O log is not written here: record the device with nvscope trace record"},
     {"offset_align", "not implemented: offsets are aligned to blockalign"},
     {"io_submit_mode", "submission is always inline"},
     {"serialize_overlap", "not implemented"},

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
+#include "io/iolog.h"
 #include "io/worker.h"
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -553,6 +554,8 @@ static void run(struct worker *w, struct wstate *st)
 									  : NVS_NSEC_PER_SEC / 2);
 	uint64_t prev_now = now;
 	for (;;) {
+		if (w->iolog) /* the records pushed from here on are at or after now */
+			iolog_publish(w->iolog_clock, now);
 		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
 			if (!think_until)
 				think_until = now + s->thinktime_ns;
@@ -636,6 +639,15 @@ static void run(struct worker *w, struct wstate *st)
 					sl->stale = true;
 				}
 				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
+				if (w->iolog) {
+					struct iolog_rec r = {.t_ns = now,
+							      .off = off,
+							      .len = len,
+							      .dir = (uint8_t)dir};
+					r.file =
+					    (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+					spsc_push(w->iolog, &r); /* full: dropped, counted */
+				}
 				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
 				io.fixed_file = st->fixed_files;
 				io.buf = sl->buf;
@@ -824,6 +836,8 @@ ready:
 			free(st);
 		}
 	}
+	if (w->iolog) /* no more records from this worker */
+		iolog_publish(w->iolog_clock, UINT64_MAX);
 	/* the last access to the pool's memory: once running reaches 0 the
 	 * pool may join (or detach) and free everything */
 	atomic_fetch_sub_explicit(&sh->running, 1, memory_order_release);

@@ -56,6 +56,9 @@ struct worker {
 	const struct trace *trace;
 	uint64_t trace_delay_ns;
 	struct replay_stats tstats;     /* final, read like res */
+	/* write_iolog (io/iolog.h): one record per issued I/O, NULL without */
+	struct spsc *iolog;
+	_Atomic uint64_t *iolog_clock;
 };
 
 /* How long a stopping worker waits for its cancelled I/Os (documented in

@@ -45,7 +45,8 @@ struct session {
 
 	struct series agg;
 	struct series tgt[NVS_MAX_TARGETS];
-	unsigned ntargets;
+	unsigned ntargets; /* series groups: targets, or the copies of a storm */
+	unsigned ncopies;  /* a trace storm's copies (its groups), 0 otherwise */
 	struct hist run_hist[NVS_NDIR], step_hist[NVS_NDIR];
 	/* the last intervals' latency (both directions), by sample seq */
 	struct hist ival[SESSION_IVAL_SLOTS];
@@ -218,6 +219,26 @@ static int start_step(struct session *s, char *err, size_t errlen)
 	int ret = runjob_pool_new(job, st->iodepth, &s->pool, &s->collect, &groups, err, errlen);
 	if (ret)
 		return ret;
+	if (s->ncopies) {
+		/* a storm's copies (one worker each, one target) are its groups:
+		 * a collector by copy instead of by target */
+		unsigned nw = pool_nworkers(s->pool);
+		unsigned *wt = calloc(nw ? nw : 1, sizeof(*wt));
+		struct collect *c = NULL;
+		if (wt) {
+			for (unsigned w = 0; w < nw; w++)
+				wt[w] = w % s->ncopies;
+			c = collect_new(nw, s->ncopies, wt, job->interval_ns);
+			free(wt);
+		}
+		if (!c) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto free_collect;
+		}
+		collect_free(s->collect);
+		s->collect = c;
+	}
 	collect_on_point(s->collect, on_point, s);
 	memset(s->ival_used, 0, sizeof(s->ival_used));
 	for (int d = 0; d < NVS_NDIR; d++)
@@ -273,7 +294,10 @@ static int open_dir(struct session *s, const char *dir, char *err, size_t errlen
 	if (!names)
 		goto fail;
 	for (unsigned t = 0; t < s->ntargets; t++)
-		fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
+		if (s->ncopies)
+			fprintf(names, "%u copy %u\n", t, t);
+		else
+			fprintf(names, "%u %s\n", t, s->jobs[0].targets[t]);
 	fclose(names);
 	for (unsigned t = 0; t < s->ntargets; t++) {
 		snprintf(name, sizeof(name), RESDIR_TARGET_FMT, t);
@@ -361,6 +385,11 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 	s->ntargets = jobs[0].ntargets ? jobs[0].ntargets : 1;
 	if (s->ntargets > NVS_MAX_TARGETS)
 		s->ntargets = NVS_MAX_TARGETS;
+	/* a trace storm on one target (one job): a series per copy */
+	s->ncopies = 0;
+	if (njobs == 1 && jobs[0].replay.iolog[0] && jobs[0].replay.copies > 1 &&
+	    jobs[0].replay.copies <= NVS_MAX_TARGETS && s->ntargets == 1)
+		s->ncopies = s->ntargets = jobs[0].replay.copies;
 	if (dir && (ret = open_dir(s, dir, err, errlen)))
 		goto fail;
 	if ((ret = start_step(s, err, errlen)))
@@ -508,6 +537,11 @@ const struct series *session_series(const struct session *s, int t)
 unsigned session_ntargets(const struct session *s)
 {
 	return s->jobs ? s->ntargets : 0;
+}
+
+unsigned session_copies(const struct session *s)
+{
+	return s->jobs ? s->ncopies : 0;
 }
 
 const char *session_target(const struct session *s, unsigned t)

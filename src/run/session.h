@@ -55,7 +55,11 @@ enum session_state session_state(const struct session *s);
 const char *session_message(const struct session *s);
 /* The whole-run series: aggregate (@t < 0) or of target @t. */
 const struct series *session_series(const struct session *s, int t);
+/* Series groups of the run: its targets, or the copies of a trace storm
+ * (one target, trace_copies > 1, one job): session_series(s, t) is copy t. */
 unsigned session_ntargets(const struct session *s);
+/* The copies of a trace storm (its groups), 0 when not one. */
+unsigned session_copies(const struct session *s);
 /* Target path @t of the run. */
 const char *session_target(const struct session *s, unsigned t);
 /* The jobs' first spec (name, rw, ...); NULL before a start. */

@@ -24,6 +24,11 @@ static unsigned live_ntargets(const void *ctx)
 
 static const char *live_target(const void *ctx, unsigned t)
 {
+	static char copy[NVS_MAX_TARGETS][16]; /* a storm's groups are its copies */
+	if (t < session_copies(ctx) && t < NVS_MAX_TARGETS) {
+		snprintf(copy[t], sizeof(copy[t]), "copy %u", t);
+		return copy[t];
+	}
 	return session_target(ctx, t);
 }
 

@@ -76,6 +76,14 @@ unsigned app_ntargets(const struct app *a)
 	return src.ops->ntargets(src.ctx);
 }
 
+unsigned app_copies(const struct app *a)
+{
+	/* a storm's series are named "copy i" (live, and in targets.txt) */
+	struct source src = app_source(a);
+	unsigned n = src.ops->ntargets(src.ctx);
+	return n > 1 && !strncmp(src.ops->target(src.ctx, 0), "copy ", 5) ? n : 0;
+}
+
 const char *app_target_name(const struct app *a, unsigned t)
 {
 	struct source src = app_source(a);

@@ -35,6 +35,7 @@ enum prompt {
 	PROMPT_PATH,	/* a file or device path to add as a target */
 	PROMPT_FIELD,	/* a value of the custom workload form */
 	PROMPT_STOP,	/* y/n: stop the running plan */
+	PROMPT_ASK,	/* y/n: showfloor mode asks before an A_ASK action (keys.c) */
 };
 
 #define FORM_NFIELDS 10
@@ -60,6 +61,21 @@ struct health_pt {
 	double temp_c;	 /* NAN when not valid */
 	double throttle; /* thermal transitions since the run's start */
 	uint8_t crit;	 /* SMART critical warning bits, 0 none */
+};
+
+/* A vertical marker on a strip at time @t (a QD or plan step change),
+ * labelled @label where there is room. */
+struct plot_mark {
+	double t;
+	char label[16];
+};
+
+/* How a strip draws its samples (the `d` key cycles them). */
+enum plot_style {
+	PLOT_DOTS,  /* one braille dot per sample (the full spread) */
+	PLOT_THICK, /* a half-cell block per sample: seen from across a room */
+	PLOT_FILL,  /* the area under each series' per-column mean, filled */
+	PLOT_NSTYLES
 };
 
 struct app {
@@ -134,6 +150,15 @@ struct app {
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
+	enum plot_style style; /* of the IOPS, latency and per-target strips */
+
+	/* showfloor (a trade-show booth): big figures, fat strips, the
+	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
+	bool showfloor;
+
+	/* step markers of a replay (stepmarks.c: its events.log) */
+	struct plot_mark *marks;
+	int nmarks;
 
 	/* CPU */
 	struct cpu *cpu;
@@ -240,7 +265,10 @@ void app_source_info(const struct app *a, struct source_info *out);
 /* The series drawn: aggregate (@t < 0) or target @t, live or replayed
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
+/* Series groups: the targets, or the copies of a trace storm. */
 unsigned app_ntargets(const struct app *a);
+/* The copies of a trace storm shown (live or replayed), 0 when not one. */
+unsigned app_copies(const struct app *a);
 /* Rows of the per-QD table of the source shown. */
 unsigned app_nrows(const struct app *a);
 /* Path of target @t of the run (live or replayed); "" when unknown. */
@@ -251,9 +279,9 @@ void app_time_range(struct app *a, double *t0, double *t1);
 /* ---- keys.c ---- */
 /* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
 void keys_handle(struct app *a, int ch, bool is_key);
-/* The help lines of the key table ("KEYS      what"), at most @max; the
- * count. */
-int keys_help(char (*lines)[48], int max);
+/* The help lines of the key table ("KEYS      what"; in showfloor mode the
+ * locked ones say so), at most @max; the count. */
+int keys_help(const struct app *a, char (*lines)[48], int max);
 /* Moves the cursor of the focused setup list (Devices, Presets, the form)
  * by @d rows, clamped. */
 void keys_move(struct app *a, int d);
@@ -337,6 +365,10 @@ struct plot {
 	enum axis_unit unit;
 	bool labels; /* value labels on the left and a time axis below */
 	bool near;   /* linear axis around the data, not from 0 (temperatures) */
+	enum plot_style style;
+	bool stack; /* fill: the series stacked (read and write IOPS: the top is the total) */
+	const struct plot_mark *marks; /* step markers, in time order */
+	int nmarks;
 };
 
 /* Sets the attributes of @role on @w. */
@@ -350,8 +382,10 @@ int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
 /* Fills row @y of @w with blanks in @role. */
 void draw_fill(struct app *a, WINDOW *w, int y, int role);
-/* A scatter strip of @p in the rectangle (@y, @x, @h, @w) of window @win. */
-void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
+/* A strip of @p in the rectangle (@y, @x, @h, @w) of window @win, in
+ * @p->style, with its step markers.  Returns the largest value shown (NAN
+ * when none). */
+double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
 /* Label columns draw_plot gives a strip @w wide (0 without labels). */
 int draw_plot_label_w(int w, bool labels);
 /* A horizontal bar of segments (percentages of @w columns). */

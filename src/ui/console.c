@@ -31,6 +31,7 @@
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "ui/app.h"
+#include "ui/stepmarks.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
 #include "run/resdir.h"
@@ -190,6 +191,7 @@ static void relayout(struct app *a)
 	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
 	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
+	    .showfloor = a->showfloor,
 	};
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
@@ -464,6 +466,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	const char *b = strrchr(dir, '/');
 	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
 	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
+	stepmarks_load(a, dir);	  /* its QD steps, from events.log */
 	a->replay = true;
 	a->screen = SCREEN_LIVE;
 	return 0;
@@ -489,6 +492,7 @@ static void app_free(struct app *a)
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
+	free(a->marks);
 	replay_free(a->rp);
 	rounds_release(&a->rounds);
 	rounds_release(&a->prounds);
@@ -621,6 +625,9 @@ int console_run(const struct console_opts *o)
 	setlocale(LC_ALL, "");
 	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
+	a->showfloor = o->showfloor;
+	if (a->showfloor)
+		a->style = PLOT_FILL;
 	a->demo_idx = -1;
 	a->ui_cpu = NAN;
 	a->base = o->base;
@@ -687,6 +694,8 @@ int console_run(const struct console_opts *o)
 			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
 		}
 	}
+	if (a->showfloor) /* the setup screen (launches, targets) is locked */
+		a->screen = SCREEN_LIVE;
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";

@@ -18,6 +18,7 @@ struct console_opts {
 	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
+	bool showfloor;	  /* --showfloor: a booth (big figures, locked keys) */
 	bool no_mouse;	  /* --no-mouse: leave the mouse to the terminal */
 	bool no_settings; /* --no-settings: neither read nor write settings.ini */
 	double speed;	  /* replay speed, 0 = 1x */

@@ -7,7 +7,10 @@
  * the preconditioning charts of SSD reviews.  The canvas is 2x4 dots per
  * cell (braille.c); a cell takes the colour of the last series drawn into
  * it, so series are drawn in increasing importance.  Without UTF-8 the
- * cells become ASCII (' . : \''). */
+ * cells become ASCII (' . : \'').  For a room (the `d` key): thick draws
+ * each sample as a half-cell block, fill the area under each series'
+ * per-column mean (stacked for read + write IOPS) with block elements, '#'
+ * in ASCII; step markers are rules in the empty cells with a label on top. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,13 +123,46 @@ static size_t first_at(const struct plot_ser *s, double t0)
 	return lo;
 }
 
-static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell *c)
+/* A cell in a thick or filled strip: block elements (half blocks for a
+ * thick sample, eighths for the top of an area), '#' in ASCII. */
+static bool put_block(struct app *a, WINDOW *w, int y, int x, const struct bcell *c,
+		      enum plot_style st)
+{
+	wchar_t g = 0;
+	if (st == PLOT_THICK) {
+		bool top = c->bits & 0x1b, bot = c->bits & 0xe4;
+		g = top && bot ? 0x2588 : top ? 0x2580 : 0x2584; /* full, upper, lower half */
+	} else {
+		/* rows filled from the bottom: 1..4 of 4 */
+		static const uint8_t row[4] = {0x40 | 0x80, 0x04 | 0x20, 0x02 | 0x10, 0x01 | 0x08};
+		int n = 0;
+		while (n < 4 && (c->bits & row[n]))
+			n++;
+		if (!n)
+			return false;				 /* not an area cell */
+		g = n == 4 ? 0x2588 : (wchar_t)(0x2580 + 2 * n); /* lower 2/8, 4/8, 6/8 */
+		if (a->ascii && n < 4)
+			return false; /* ' . :' say it better than '#' */
+	}
+	if (a->ascii) {
+		mvwaddch(w, y, x, '#');
+	} else {
+		wchar_t s[2] = {g, 0};
+		mvwaddnwstr(w, y, x, s, 1);
+	}
+	return true;
+}
+
+static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell *c,
+		     enum plot_style st)
 {
 	if (!c || !c->bits)
 		return;
 	draw_role(a, w, c->role);
 	if (a->nocolour && theme_glyph(c->role)) {
 		mvwaddch(w, y, x, (chtype)(unsigned char)theme_glyph(c->role));
+	} else if (st != PLOT_DOTS && put_block(a, w, y, x, c, st)) {
+		return;
 	} else if (a->ascii) {
 		mvwaddch(w, y, x, (chtype)braille_ascii(c->bits));
 	} else {
@@ -185,13 +221,105 @@ int draw_plot_label_w(int w, bool labels)
 	return labels && w >= 24 ? 7 : 0;
 }
 
-void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
+/* Mean of the series' values per dot column: the top of its area.  A
+ * point stands for the interval that ends at its time, so the columns up to
+ * a sample take its value (a short run on a wide strip is an area, not a
+ * comb), and the first one reaches back one sample spacing.  @col: @dw
+ * values, NAN where none. */
+static void column_means(const struct plot_ser *ps, size_t start, const struct plot *p, int dw,
+			 double scale, double *col, int *cnt)
+{
+	for (int i = 0; i < dw; i++)
+		col[i] = 0, cnt[i] = 0;
+	for (size_t i = start; i < ps->n; i++) {
+		double t = t_at(ps, i), v = val_at(ps, i);
+		if (t > p->t1)
+			break;
+		long x = lround((t - p->t0) * scale);
+		if (isnan(v) || x < 0 || x >= dw)
+			continue;
+		col[x] += v;
+		cnt[x]++;
+	}
+	int first = -1, second = -1, last = -1;
+	for (int i = 0; i < dw; i++)
+		if (cnt[i]) {
+			col[i] /= cnt[i];
+			if (first < 0)
+				first = i;
+			else if (second < 0)
+				second = i;
+			last = i;
+		}
+	double next = NAN;
+	for (int i = dw - 1; i >= 0; i--) {
+		if (cnt[i])
+			next = col[i];
+		else
+			col[i] = i > first && i < last ? next : NAN;
+	}
+	for (int i = second > first ? first - (second - first) : first; first > 0 && i < first; i++)
+		if (i >= 0)
+			col[i] = col[first];
+}
+
+static void fill_col(struct app *a, const double *col, uint8_t role, const struct axis *ax, int dw,
+		     int dh)
+{
+	for (int x = 0; x < dw; x++) {
+		int py = isnan(col[x]) ? -1 : axis_map(ax, col[x], dh);
+		for (int yy = dh - 1 - py; py >= 0 && yy < dh; yy++)
+			bcanvas_set(&a->canvas, x, yy, role);
+	}
+}
+
+/* Step markers: a vertical rule in the empty cells at each mark, its label
+ * on the top row when it fits before the next one. */
+static void marks(struct app *a, WINDOW *win, int y, int x, int ph, int pw, const struct plot *p)
+{
+	int next_free = 0;
+	for (int m = 0; m < p->nmarks; m++) {
+		double t = p->marks[m].t;
+		if (t <= p->t0 || t > p->t1)
+			continue;
+		int cx = (int)lround((t - p->t0) * (2 * pw - 1) / (p->t1 - p->t0)) / 2;
+		if (cx < 0 || cx >= pw)
+			continue;
+		for (int cy = 0; cy < ph; cy++) {
+			const struct bcell *c = bcanvas_cell(&a->canvas, cx, cy);
+			if (c && c->bits)
+				continue;
+			draw_role(a, win, ROLE_AXIS);
+			if (a->ascii)
+				mvwaddch(win, y + cy, x + cx, '|');
+			else
+				mvwaddnwstr(win, y + cy, x + cx, L"\x2502", 1);
+		}
+		/* the label right of the rule, up to the next mark */
+		const char *l = p->marks[m].label;
+		int lw = draw_width(l), room = pw - cx - 1;
+		for (int n = m + 1; n < p->nmarks; n++)
+			if (p->marks[n].t > t && p->marks[n].t <= p->t1) {
+				int nx = (int)lround((p->marks[n].t - p->t0) * (2 * pw - 1) /
+						     (p->t1 - p->t0)) /
+					 2;
+				room = nx - cx - 1;
+				break;
+			}
+		if (l[0] && lw <= room && cx >= next_free) {
+			draw_str(a, win, y, x + cx + 1, lw, ROLE_HEADER, l);
+			next_free = cx + 1 + lw;
+		}
+	}
+}
+
+double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
 {
 	int lw = draw_plot_label_w(w, p->labels);
 	int ph = p->labels && h >= 4 ? h - 1 : h;
 	int pw = w - lw;
 	if (ph <= 0 || pw <= 1 || !(p->t1 > p->t0))
-		return;
+		return NAN;
 	/* autoscale on what is visible */
 	double vmin = INFINITY, vpos = INFINITY, vmax = -INFINITY;
 	size_t start[4];
@@ -210,6 +338,30 @@ void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const str
 				vpos = v;
 		}
 	}
+	/* fill: the per-column means first (stacked ones move the top) */
+	int dw = 2 * pw, dh = 4 * ph;
+	double scale = (dw - 1) / (p->t1 - p->t0);
+	double *cols = NULL;
+	int *cnt = NULL;
+	if (p->style == PLOT_FILL) {
+		cols = malloc((size_t)dw * 4 * sizeof(*cols));
+		cnt = malloc((size_t)dw * sizeof(*cnt));
+		if (!cols || !cnt) {
+			free(cols);
+			free(cnt);
+			return NAN;
+		}
+		for (int s = 0; s < p->nser; s++) {
+			double *c = cols + (size_t)s * dw;
+			column_means(&p->ser[s], start[s], p, dw, scale, c, cnt);
+			for (int x = 0; p->stack && s > 0 && x < dw; x++) {
+				double below = cols[(size_t)(s - 1) * dw + x];
+				c[x] = isnan(c[x]) ? below : isnan(below) ? c[x] : c[x] + below;
+				if (!isnan(c[x]) && c[x] > vmax)
+					vmax = c[x];
+			}
+		}
+	}
 	struct axis ax;
 	if (vmax < vmin)
 		axis_autoscale(&ax, 0, 0, p->log);
@@ -217,30 +369,67 @@ void draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const str
 		axis_autoscale_near(&ax, vmin, vmax);
 	else
 		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
-	if (bcanvas_init(&a->canvas, pw, ph))
-		return;
-	int dw = 2 * pw, dh = 4 * ph;
-	double scale = (dw - 1) / (p->t1 - p->t0);
-	for (int s = 0; s < p->nser; s++) {
-		const struct plot_ser *ps = &p->ser[s];
-		for (size_t i = start[s]; i < ps->n; i++) {
-			double t = t_at(ps, i);
-			if (t > p->t1)
-				break;
-			int py = axis_map(&ax, val_at(ps, i), dh);
-			if (py < 0)
-				continue;
-			bcanvas_set(&a->canvas, (int)lround((t - p->t0) * scale), dh - 1 - py,
-				    ps->role);
+	if (bcanvas_init(&a->canvas, pw, ph)) {
+		free(cols);
+		free(cnt);
+		return NAN;
+	}
+	if (p->style == PLOT_FILL) {
+		/* stacked: the total first, each lower part over it; else the
+		 * largest area first, so a smaller one drawn over it stays seen */
+		int order[4];
+		double mean[4];
+		for (int s = 0; s < p->nser; s++) {
+			double sum = 0;
+			int n = 0;
+			for (int x = 0; x < dw; x++)
+				if (!isnan(cols[(size_t)s * dw + x]))
+					sum += cols[(size_t)s * dw + x], n++;
+			mean[s] = n ? sum / n : 0;
+			order[s] = s;
+			for (int k = s; k > 0 && mean[order[k]] > mean[order[k - 1]]; k--) {
+				int tmp = order[k];
+				order[k] = order[k - 1];
+				order[k - 1] = tmp;
+			}
+		}
+		if (p->stack)
+			for (int k = 0; k < p->nser; k++)
+				order[k] = p->nser - 1 - k;
+		for (int k = 0; k < p->nser; k++)
+			fill_col(a, cols + (size_t)order[k] * dw, p->ser[order[k]].role, &ax, dw,
+				 dh);
+		free(cols);
+		free(cnt);
+	} else {
+		for (int s = 0; s < p->nser; s++) {
+			const struct plot_ser *ps = &p->ser[s];
+			for (size_t i = start[s]; i < ps->n; i++) {
+				double t = t_at(ps, i);
+				if (t > p->t1)
+					break;
+				int py = axis_map(&ax, val_at(ps, i), dh);
+				if (py < 0)
+					continue;
+				int dx = (int)lround((t - p->t0) * scale), dy = dh - 1 - py;
+				bcanvas_set(&a->canvas, dx, dy, ps->role);
+				if (p->style == PLOT_THICK) /* two dot rows: one half cell */
+					bcanvas_set(&a->canvas, dx, dy + (dy % 2 ? -1 : 1),
+						    ps->role);
+			}
 		}
 	}
 	for (int cy = 0; cy < ph; cy++)
 		for (int cx = 0; cx < pw; cx++)
-			put_cell(a, win, y + cy, x + lw + cx, bcanvas_cell(&a->canvas, cx, cy));
+			put_cell(a, win, y + cy, x + lw + cx, bcanvas_cell(&a->canvas, cx, cy),
+				 p->style);
+	if (p->nmarks)
+		marks(a, win, y, x + lw, ph, pw, p);
 	if (lw)
 		y_labels(a, win, y, x, lw, ph, &ax, p->unit);
 	if (ph < h)
 		t_labels(a, win, y + ph, x + lw, pw, p->t0, p->t1);
+	return vmax < vmin ? NAN : vmax;
 }
 
 void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
@@ -268,7 +457,7 @@ static const struct {
     {'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}}, {'3', {7, 1, 7, 1, 7}},
     {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}}, {'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}},
     {'8', {7, 5, 7, 5, 7}}, {'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'k', {4, 5, 6, 5, 5}},
-    {'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}},
+    {'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}}, {'-', {0, 0, 7, 0, 0}},
 };
 
 int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text)

@@ -55,8 +55,16 @@ static void commit_prompt(struct app *a)
 	}
 }
 
+static void run_asked(struct app *a);
+
 static void prompt_key(struct app *a, int ch, bool is_key)
 {
+	if (a->prompt == PROMPT_ASK) {
+		close_prompt(a);
+		if (!is_key && (ch == 'y' || ch == 'Y'))
+			run_asked(a);
+		return;
+	}
 	if (a->prompt == PROMPT_QUIT) {
 		close_prompt(a);
 		if (!is_key && (ch == 'y' || ch == 'Y'))
@@ -177,6 +185,12 @@ enum kctx {
 	K_VIEW = 2,   /* the live screen or a replay: the strips' time axis */
 	K_REPLAY = 4, /* a replay only */
 	K_SETUP = 8   /* the setup screen (and the focused pane: focus below) */
+};
+
+/* What showfloor mode (a trade-show booth) does with an action. */
+enum kflag {
+	A_LOCK = 1, /* refused: it could write, launch or stop the show */
+	A_ASK = 2   /* asked first (y/n) */
 };
 
 static bool act_quit(struct app *a)
@@ -360,6 +374,31 @@ static bool act_end(struct app *a)
 	return true;
 }
 
+static bool act_style(struct app *a)
+{
+	static const char *const name[PLOT_NSTYLES] = {"dots", "thick", "fill"};
+	a->style = (a->style + 1) % PLOT_NSTYLES;
+	app_message(a, ROLE_OK, "strips: %s", name[a->style]);
+	dirty_strips(a);
+	return true;
+}
+
+static bool act_showfloor(struct app *a)
+{
+	/* leaving is asked (the A_ASK flag of its row) */
+	a->showfloor = !a->showfloor;
+	if (a->showfloor) {
+		a->screen = SCREEN_LIVE;
+		if (a->style == PLOT_DOTS)
+			a->style = PLOT_FILL;
+	}
+	app_dirty_all(a);
+	app_message(a, ROLE_OK,
+		    a->showfloor ? "showfloor: destructive keys locked (b leaves)"
+				 : "showfloor off");
+	return true;
+}
+
 /* ---- the setup screen's actions (Devices, Presets, the form) ---- */
 
 static int cur_key; /* the key that runs the action (table_key) */
@@ -517,57 +556,104 @@ static const struct action {
 	bool (*run)(struct app *a);
 	const char *label, *help;
 	unsigned focus; /* K_SETUP: the panes (F_*) it applies in, 0 = any */
+	unsigned flags; /* enum kflag: what showfloor mode does with it */
 } actions[] = {
-    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)", 0},
-    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help", 0},
-    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme", 0},
-    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale", 0},
-    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s", 0},
-    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen", 0},
-    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)", 0},
-    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw", 0},
+    {{'q', -KEY_F(10)}, K_ALL, act_quit, "q F10", "quit (asks while work runs)", 0, A_ASK},
+    {{'?', 'h', -KEY_F(1)}, K_ALL, act_help, "? h F1", "this help", 0, 0},
+    {{'t', -KEY_F(2)}, K_ALL, act_theme, "t F2", "next theme", 0, 0},
+    {{'l', -KEY_F(3)}, K_ALL, act_log, "l F3", "linear / log scale", 0, 0},
+    {{'m'}, K_ALL, act_mbps, "m", "IOPS / MB/s", 0, 0},
+    {{'v', -KEY_F(6)}, K_ALL, act_screen, "v F6", "setup / live screen", 0, A_LOCK},
+    {{'s', -KEY_F(9)}, K_ALL, act_stop, "s F9", "stop (a plan: asks)", 0, A_LOCK},
+    {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw", 0, 0},
+    {{'d'}, K_ALL, act_style, "d", "strips: dots / thick / fill", 0, 0},
+    {{'b'}, K_ALL, act_showfloor, "b", "showfloor on / off (asks)", 0, A_ASK},
     /* replay before the live meanings of the same keys */
-    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0},
-    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0},
-    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0},
-    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0},
-    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0},
-    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0},
-    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0},
-    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0},
-    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)", 0},
-    {{'0'}, K_VIEW, act_whole, "0", "whole run", 0},
-    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0},
-    {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0},
-    {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0},
-    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0},
-    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0},
+    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0, 0},
+    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0, 0},
+    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0, 0},
+    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0, 0},
+    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0, 0},
+    {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0, 0},
+    {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0, 0},
+    {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0, 0},
+    {{'>', '.', -KEY_RIGHT}, K_VIEW, act_right, "> Right", "scroll on (zoomed)", 0, 0},
+    {{'0'}, K_VIEW, act_whole, "0", "whole run", 0, 0},
+    {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0, 0},
+    {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0, 0},
+    {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0, 0},
+    {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0, 0},
+    {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0, 0},
     /* the setup screen: by the focused pane */
-    {{'\t', -KEY_BTAB}, K_SETUP, act_pane, "Tab S-Tab", "next / previous pane", 0},
-    {{'j', -KEY_DOWN, 'k', -KEY_UP}, K_SETUP, act_step, "j k", "down / up (Down Up)", 0},
-    {{'J', -KEY_NPAGE, 'K', -KEY_PPAGE}, K_SETUP, act_page, "J K", "page down / up (PgDn PgUp)", 0},
-    {{'g', -KEY_HOME, 'G', -KEY_END}, K_SETUP, act_ends, "g G", "first / last (Home End)", 0},
-    {{' '}, K_SETUP, act_mark, "Space", "Devices: mark a target", F_DEV},
-    {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV},
-    {{'c'}, K_SETUP, act_check, "c", "Devices: drive check", F_DEV},
-    {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV},
+    {{'\t', -KEY_BTAB}, K_SETUP, act_pane, "Tab S-Tab", "next / previous pane", 0, 0},
+    {{'j', -KEY_DOWN, 'k', -KEY_UP}, K_SETUP, act_step, "j k", "down / up (Down Up)", 0, 0},
+    {{'J', -KEY_NPAGE, 'K', -KEY_PPAGE}, K_SETUP, act_page, "J K", "page down / up (PgDn PgUp)", 0, 0},
+    {{'g', -KEY_HOME, 'G', -KEY_END}, K_SETUP, act_ends, "g G", "first / last (Home End)", 0, 0},
+    {{' '}, K_SETUP, act_mark, "Space", "Devices: mark a target", F_DEV, 0},
+    {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV, A_LOCK},
+    {{'c'}, K_SETUP, act_check, "c", "Devices: drive check", F_DEV, A_LOCK},
+    {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV, 0},
     {{ENTER, -KEY_F(5)},
      K_SETUP,
      act_run_preset,
      "Enter F5",
      "run the preset or plan",
-     F_DEV | F_PRE},
-    {{'/'}, K_SETUP, act_jump, "/ 0-9", "Presets: jump to a name", F_PRE},
-    {{ENTER}, K_SETUP, act_edit, "Enter", "form: edit the field", F_FORM},
-    {{'r', -KEY_F(5)}, K_SETUP, act_run_form, "r F5", "form: run the workload", F_FORM},
+     F_DEV | F_PRE,
+     A_LOCK},
+    {{'/'}, K_SETUP, act_jump, "/ 0-9", "Presets: jump to a name", F_PRE, 0},
+    {{ENTER}, K_SETUP, act_edit, "Enter", "form: edit the field", F_FORM, 0},
+    {{'r', -KEY_F(5)}, K_SETUP, act_run_form, "r F5", "form: run the workload", F_FORM, A_LOCK},
 };
 
-int keys_help(char (*lines)[48], int max)
+int keys_help(const struct app *a, char (*lines)[48], int max)
 {
 	int n = 0;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
-		snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label, actions[i].help);
+		if (!(a->showfloor && actions[i].ctx == K_SETUP)) /* locked away */
+			snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label,
+				 a->showfloor && (actions[i].flags & A_LOCK) ? "(locked in showfloor)"
+									     : actions[i].help);
 	return n;
+}
+
+/* The action asked about in showfloor mode (PROMPT_ASK), answered yes. */
+static int asked = -1;
+
+static void run_asked(struct app *a)
+{
+	if (asked >= 0 && asked < (int)(sizeof(actions) / sizeof(actions[0])))
+		actions[asked].run(a);
+	asked = -1;
+	app_dirty_all(a);
+}
+
+/* Showfloor mode: a locked action is refused, an asked one asked first
+ * (true: handled here). */
+static bool showfloor_gate(struct app *a, size_t i)
+{
+	const struct action *ac = &actions[i];
+	if (!a->showfloor)
+		return false;
+	if (ac->flags & A_LOCK) {
+		app_message(a, ROLE_WARN, "%s: locked in showfloor mode (b leaves it, asks)",
+			    ac->label);
+		return true;
+	}
+	if (ac->flags & A_ASK) {
+		char q[128], what[48], key[16];
+		asked = (int)i;
+		snprintf(what, sizeof(what), "%s", ac->help);
+		what[strcspn(what, "(")] = '\0'; /* "quit (asks ...)": "quit" */
+		size_t wl = strlen(what);
+		while (wl && what[wl - 1] == ' ')
+			what[--wl] = '\0';
+		snprintf(key, sizeof(key), "%s", ac->label);
+		key[strcspn(key, " ")] = '\0';
+		snprintf(q, sizeof(q), "Showfloor mode: '%s' (%s)? (y/n) ", key, what);
+		open_prompt(a, PROMPT_ASK, q, "");
+		return true;
+	}
+	return false;
 }
 
 /* Runs the first action of the table bound to @k that applies now. */
@@ -583,6 +669,8 @@ static bool table_key(struct app *a, int k)
 		for (int j = 0; j < 4 && ac->key[j]; j++) {
 			if (ac->key[j] != k)
 				continue;
+			if (showfloor_gate(a, i))
+				return true;
 			cur_key = k;
 			if (!ac->run(a))
 				break;
@@ -613,6 +701,15 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 	    {"l", "Log", 'l', 0},	 {"+-", "Zoom", '+', '-'}, {"<>", "Scroll", '<', '>'},
 	    {"Home", "Restart", 'g', 0}, {"t", "Theme", 't', 0},   {"q", "Quit", 'q', 0},
 	};
+	static const struct keybtn floor[] = {
+	    {"SHOWFLOOR ", "", '?', 0}, {"b", "Leave", 'b', 0}, {"d", "Style", 'd', 0},
+	    {"l", "Log", 'l', 0},	{"m", "MB/s", 'm', 0},	{"t", "Theme", 't', 0},
+	    {"?", "Help", '?', 0},	{"q", "Quit", 'q', 0},
+	};
+	if (a->showfloor) {
+		*out = floor;
+		return (int)NVS_ARRAY_SIZE(floor);
+	}
 	if (a->replay) {
 		*out = replay;
 		return (int)NVS_ARRAY_SIZE(replay);

@@ -94,6 +94,15 @@ static void live_screen(const struct layout_in *in, struct rect body, struct lay
 	out->pane[PANE_LAT] = left;
 }
 
+/* Showfloor: the figures in large digits across the top, then the IOPS and
+ * latency strips, as tall as the screen allows. */
+static void showfloor_screen(struct rect body, struct layout *out)
+{
+	out->pane[PANE_NUMBERS] = cut_top(&body, clampi(body.h * 35 / 100, 7, 10));
+	out->pane[PANE_IOPS] = cut_top(&body, body.h * 55 / 100);
+	out->pane[PANE_LAT] = body;
+}
+
 int layout_compute(const struct layout_in *in, struct layout *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -102,7 +111,9 @@ int layout_compute(const struct layout_in *in, struct layout *out)
 	struct rect body = {0, 0, in->cols, in->rows};
 	out->pane[PANE_TITLE] = cut_top(&body, 1);
 	out->pane[PANE_STATUS] = cut_bottom(&body, 1);
-	if (in->screen == SCREEN_SETUP)
+	if (in->showfloor)
+		showfloor_screen(body, out);
+	else if (in->screen == SCREEN_SETUP)
 		setup_screen(body, out);
 	else
 		live_screen(in, body, out);

@@ -39,6 +39,8 @@ struct layout_in {
 	bool health;	   /* an NVMe target: show PANE_HEALTH */
 	bool big;	   /* showfloor: larger numbers pane */
 	unsigned nsteps;   /* a plan's steps; > 0 shows PANE_STEPS */
+	bool showfloor;	   /* the live screen as a booth: big figures (PANE_NUMBERS
+			    * across the top) and two fat strips, nothing else */
 };
 
 struct layout {

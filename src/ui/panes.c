@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
+#include "ui/showfloor.h"
+#include "ui/strips.h"
+#include "ui/tables.h"
 
 static const struct {
 	const char *key, *label, *def;
@@ -72,8 +75,10 @@ static void pane_title(struct app *a, WINDOW *w)
 	clock_str(planned, pl, sizeof(pl));
 	const char *tgt = in.title ? in.title : "";
 	unsigned nt = app_ntargets(a);
-	char more[16] = "";
-	if (nt > 1)
+	char more[24] = "";
+	if (app_copies(a))
+		snprintf(more, sizeof(more), " x%u copies", app_copies(a));
+	else if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
 	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
 		 state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
@@ -115,7 +120,8 @@ static void pane_status(struct app *a, WINDOW *w)
 	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
 		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
-		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP) {
+		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP &&
+		    a->prompt != PROMPT_ASK) {
 			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
 			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
@@ -278,455 +284,6 @@ static void pane_form(struct app *a, WINDOW *w)
 			 "targets marked: %d", marked);
 }
 
-/* ---- live panes ---- */
-
-/* The newest point for "now" figures: the last one, unless it is a short
- * tail interval (the end of a job), which would show a meaningless rate. */
-static const struct point *now_point(const struct series *s)
-{
-	if (!s->n)
-		return NULL;
-	if (s->n >= 2 && s->pt[s->n - 1].dt < 0.5 * s->pt[s->n - 2].dt)
-		return &s->pt[s->n - 2];
-	return &s->pt[s->n - 1];
-}
-
-static void plot_points(struct plot_ser *ps, const struct series *s, size_t off, uint8_t role)
-{
-	ps->base = s->pt;
-	ps->n = s->n;
-	ps->stride = sizeof(struct point);
-	ps->off = off;
-	ps->role = role;
-}
-
-static void pane_iops(struct app *a, WINDOW *w)
-{
-	struct plot p = {.log = a->log, .labels = true};
-	const struct series *s = app_series(a, -1);
-	app_time_range(a, &p.t0, &p.t1);
-	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
-	size_t r =
-	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
-	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
-			    : offsetof(struct point, iops[NVS_WRITE]);
-	/* a direction that never did I/O in the run is not drawn (no line of
-	 * zeros under a read-only run); a stall to 0 of an active one is */
-	bool has[NVS_NDIR] = {false, false};
-	for (size_t i = 0; i < s->n && !(has[0] && has[1]); i++)
-		for (int d = 0; d < NVS_NDIR; d++)
-			has[d] |= s->pt[i].iops[d] > 0;
-	if (has[NVS_WRITE] || !has[NVS_READ])
-		plot_points(&p.ser[p.nser++], s, wr, ROLE_WRITE);
-	if (has[NVS_READ])
-		plot_points(&p.ser[p.nser++], s, r, ROLE_READ);
-	char title[96], now[24];
-	const struct point *lp = now_point(s);
-	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
-	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
-	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
-		 a->log ? "(log)" : "(linear)", now);
-	draw_header(a, w, title, "");
-	int wd = getmaxx(w);
-	/* legend in the series colours */
-	int lx = wd - 14;
-	if (lx > draw_width(title) + 4) {
-		/* without colour the legend shows each series' glyph */
-		draw_str(a, w, 0, lx, 6, ROLE_READ, a->nocolour ? "+read " : " read ");
-		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
-	}
-	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
-	draw_plot(a, w, 1, 0, h - sr, wd, &p);
-	if (sr) {
-		int lw = draw_plot_label_w(wd, p.labels);
-		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
-	}
-}
-
-static void pane_lat(struct app *a, WINDOW *w)
-{
-	struct plot p = {.log = a->log, .labels = true, .unit = UNIT_US};
-	const struct series *s = app_series(a, -1);
-	app_time_range(a, &p.t0, &p.t1);
-	plot_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
-	plot_points(&p.ser[1], s, offsetof(struct point, lat_mean_all_us), ROLE_LAT_MEAN);
-	p.nser = 2;
-	char title[96], m[24], q[24];
-	const struct point *lp = now_point(s);
-	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
-	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
-	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)",
-		 m, q);
-	draw_header(a, w, title, "");
-	int wd = getmaxx(w), lx = wd - 12;
-	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
-		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
-	}
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
-}
-
-static void pane_health(struct app *a, WINDOW *w)
-{
-	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
-	app_time_range(a, &p.t0, &p.t1);
-	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
-	struct source_info in;
-	app_source_info(a, &in);
-	while (in.valid & SOURCE_HAS_CURSOR && nhp && a->hp[nhp - 1].t > in.now_s)
-		nhp--;
-	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
-				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
-	p.nser = 1;
-	char title[128];
-	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
-	char cw[160] = "", txt[200] = "";
-	if (lh && lh->crit) {
-		dev_cw_text(lh->crit, cw, sizeof(cw));
-		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
-	}
-	/* with a critical warning on a narrow pane the title gets shorter
-	 * first: the warning matters more than the path and the labels */
-	int avail = getmaxx(w) - 4 - (txt[0] ? draw_width(txt) + 1 : 0);
-	for (int form = 0; form < 3; form++) {
-		if (lh && !isnan(lh->temp_c))
-			snprintf(title, sizeof(title),
-				 form == 0   ? "Health %.60s  %.0fC  throttle events %.0f"
-				 : form == 1 ? "Health %.0s%.0fC  throttle events %.0f"
-					     : "Health %.0s%.0fC thr %.0f",
-				 a->health_path, lh->temp_c, lh->throttle);
-		else
-			snprintf(title, sizeof(title),
-				 form == 0 ? "Health %.60s  temperature N/A" : "Health%.0s N/A",
-				 a->health_path);
-		if (!txt[0] || draw_width(title) <= avail)
-			break;
-	}
-	draw_header(a, w, title, "");
-	if (lh && lh->crit) {
-		/* the critical warning in the spec's words, in the alert style */
-		char fit[256];
-		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
-		if (draw_width(txt) > room)
-			snprintf(txt, sizeof(txt), "!%s", cw);
-		if (room > 0) {
-			devrows_fit(fit, sizeof(fit), txt,
-				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
-			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
-		}
-	}
-	/* two rows: the strip without its own time axis */
-	p.labels = getmaxy(w) - 1 >= 4;
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
-	if (!p.labels && getmaxx(w) > 7)
-		for (size_t i = 1; i < nhp; i++)
-			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
-				int64_t x64 = 0;
-				(void)num_to_i64((a->hp[i].t - p.t0) / (p.t1 - p.t0) *
-						     (getmaxx(w) - 1),
-						 0, getmaxx(w) - 1, &x64);
-				int x = (int)x64;
-				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
-			}
-}
-
-static void pane_targets(struct app *a, WINDOW *w)
-{
-	unsigned nt = app_ntargets(a);
-	struct rect area = {0, 1, getmaxx(w), getmaxy(w) - 1}, cells[NVS_MAX_TARGETS];
-	int fit = layout_grid(&area, (int)nt, 24, 3, cells);
-	if (fit < 1)
-		fit = 1;
-	int pages = ((int)nt + fit - 1) / fit;
-	if (a->tgt_page >= pages)
-		a->tgt_page = pages - 1;
-	if (a->tgt_page < 0)
-		a->tgt_page = 0;
-	char right[48];
-	snprintf(right, sizeof(right), pages > 1 ? "page %d/%d PgUp/PgDn" : "%d targets",
-		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
-	draw_header(a, w, "Per target IOPS", right);
-	double t0, t1;
-	app_time_range(a, &t0, &t1);
-	for (int i = 0; i < fit; i++) {
-		unsigned t = (unsigned)(a->tgt_page * fit + i);
-		if (t >= nt)
-			break;
-		const struct series *s = app_series(a, (int)t);
-		const struct point *lp = now_point(s);
-		char v[24];
-		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-		const char *path = app_target_name(a, t);
-		const char *base = strrchr(path, '/');
-		draw_fmt(a, w, cells[i].y, cells[i].x, cells[i].w - 1, ROLE_HEADER, "%s %s",
-			 base ? base + 1 : path, v);
-		struct plot p = {.t0 = t0, .t1 = t1, .log = a->log, .unit = UNIT_IOPS};
-		bool hw = false;
-		for (size_t k = 0; k < s->n && !hw; k++)
-			hw = s->pt[k].iops[NVS_WRITE] > 0;
-		if (hw)
-			plot_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_WRITE]),
-				    ROLE_WRITE);
-		plot_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]), ROLE_READ);
-		draw_plot(a, w, cells[i].y + 1, cells[i].x, cells[i].h - 1, cells[i].w - 1, &p);
-	}
-}
-
-/* Mean, p99 and max of both directions of a result, in us. */
-static void pane_qd(struct app *a, WINDOW *w)
-{
-	int wd = getmaxx(w), h = getmaxy(w);
-	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
-	struct source sv = app_source(a);
-	const struct source *src = &sv;
-	struct source_info in;
-	src->ops->info(src->ctx, &in);
-	const char *kind = in.step_kind;
-	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
-	draw_header(a, w, "Per queue depth", in.rows_from);
-	/* columns: QD and six values (a rate curve: and the asked rate, the
-	 * achieved % of it); when they do not all fit, max, then MB/s, then
-	 * mean are left out (never a value cut to a wrong one) */
-	bool rate = !strcmp(kind, "rate-curve");
-	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
-	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
-					     "max",  "CPU%", "asked", "%ask"};
-	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
-	bool show[8] = {true, true, true, true, true, true, rate, rate};
-	static const int drop[3] = {4, 1, 2};
-	int need = 5;
-	for (int k = 0; k < 8; k++)
-		need += show[k] ? cw[k] : 0;
-	for (int d = 0; d < 3 && need > wd; d++) {
-		show[drop[d]] = false;
-		need -= cw[drop[d]];
-	}
-	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
-	for (int o = 0; o < 8; o++)
-		if (show[order[o]])
-			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
-				       chead[order[o]]);
-	int cur, n = src->ops->nrows(src->ctx, &cur);
-	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
-	if (cur < first)
-		first = cur;
-	for (int i = first, row = 2; i < n && row < h; i++, row++) {
-		struct resdir_row q;
-		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
-		if (st == SOURCE_ROW_PENDING) {
-			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
-			continue;
-		}
-		char c[8][24];
-		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
-		if (rate && q.asked > 0) { /* asked vs achieved */
-			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
-			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
-		} else { /* the max run asks for no rate */
-			snprintf(c[6], 24, "-");
-			snprintf(c[7], 24, "-");
-		}
-		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
-		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
-		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
-		axis_fmt(q.max_us, UNIT_US, a->ascii, c[4], 24);
-		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
-		int role = st == SOURCE_ROW_DONE ? ROLE_NORMAL : ROLE_WARN;
-		char qd[16];
-		if (q.qd == 0 && !strcmp(qlab, "pt%"))
-			snprintf(qd, sizeof(qd), "%5s", "max");
-		else
-			snprintf(qd, sizeof(qd), "%5u", q.qd);
-		int x = draw_str(a, w, row, 0, wd, role, qd);
-		/* pad by display width (the micro sign is two bytes) */
-		for (int o = 0; o < 8 && x < wd; o++) {
-			int k = order[o];
-			if (!show[k])
-				continue;
-			int pad = cw[k] - draw_width(c[k]);
-			x += pad > 0 ? pad : 0;
-			x += draw_str(a, w, row, x, wd - x, role, c[k]);
-		}
-	}
-}
-
-static void number_row(struct app *a, WINDOW *w, int y, const char *label, double now, double avg,
-		       enum axis_unit u)
-{
-	int wd = getmaxx(w);
-	char n[24], v[24];
-	if (u == UNIT_BPS) { /* the label says MB/s: plain numbers fit better */
-		snprintf(n, sizeof(n), isnan(now) ? "N/A" : "%.0f", now / 1e6);
-		snprintf(v, sizeof(v), isnan(avg) ? "N/A" : "%.0f", avg / 1e6);
-	} else {
-		axis_fmt(now, u, a->ascii, n, sizeof(n));
-		axis_fmt(avg, u, a->ascii, v, sizeof(v));
-	}
-	int cw = (wd - 9) / 2;
-	draw_str(a, w, y, 0, 9, ROLE_NORMAL, label);
-	draw_str(a, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
-	draw_str(a, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
-}
-
-static void pane_numbers(struct app *a, WINDOW *w)
-{
-	const struct series *s = app_series(a, -1);
-	const struct point *lp = now_point(s);
-	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
-	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
-	uint64_t errors = 0;
-	for (size_t k = 0; k < s->n; k++) {
-		const struct point *pt = &s->pt[k];
-		errors += pt->errors;
-		if (pt->ramp)
-			continue;
-		dt += pt->dt;
-		for (int d = 0; d < 2; d++) {
-			io[d] += pt->iops[d] * pt->dt;
-			by[d] += pt->bw[d] * pt->dt;
-			if (!isnan(pt->lat_mean_us[d]))
-				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
-		}
-		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
-		if (!isnan(pt->lat_mean_all_us) && n > 0) {
-			lsum += pt->lat_mean_all_us * n;
-			lw += n;
-		}
-		for (int d = 0; d < 2; d++)
-			if (!isnan(pt->lat_max_us[d]) &&
-			    (isnan(lmax) || pt->lat_max_us[d] > lmax) && pt->iops[d] > 0)
-				lmax = pt->lat_max_us[d];
-	}
-	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
-	struct source sv = app_source(a);
-	const struct source *src = &sv;
-	struct source_info in;
-	src->ops->info(src->ctx, &in);
-	/* a mixed workload: each direction's latency apart */
-	bool mixed = io[0] > 0 && io[1] > 0;
-	double dmean[2], dp99[2] = {NAN, NAN};
-	for (int d = 0; d < 2; d++)
-		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
-	if (in.valid & SOURCE_HAS_HIST) { /* the run's full histograms */
-		for (int d = 0; d < 2; d++) {
-			const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
-			if (hd && hd->n) {
-				dmean[d] = hist_mean(hd) / 1e3;
-				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
-			}
-		}
-		struct lat_all l;
-		result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
-				&l);
-		if (l.n) {
-			avg_mean = l.mean_us;
-			avg_p99 = l.p99_us;
-			avg_p9999 = l.p9999_us;
-			lmax = l.max_us;
-		}
-	}
-	draw_header(a, w, "Numbers", "now    avg");
-	int y = 1, h = getmaxy(w);
-	double now_iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
-	if (a->theme.bignum && h >= 14) {
-		char big[16];
-		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
-			     isnan(now_iops) ? "0" : big)) {
-			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
-			y += 6;
-		}
-	}
-	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
-		   UNIT_IOPS);
-	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
-		   UNIT_IOPS);
-	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
-		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
-	if (mixed) {
-		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
-		for (int m = 0; m < 2; m++)
-			for (int d = 0; d < 2; d++) {
-				double now = lp && lp->iops[d] > 0
-						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
-						 : NAN;
-				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
-					   UNIT_US);
-			}
-	} else {
-		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
-			   UNIT_US);
-		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
-	}
-	if (y < h - 2)
-		number_row(a, w, y++, "p99.99",
-			   lp && in.valid & SOURCE_HAS_IVAL_PCT
-			       ? src->ops->interval_pct(src->ctx, lp->t, 99.99)
-			       : NAN,
-			   avg_p9999, UNIT_US);
-	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
-				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
-			    : NAN;
-	if (y < h - 1)
-		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
-	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
-	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
-		 "errors %llu  dropped %llu", (unsigned long long)errors,
-		 (unsigned long long)dropped);
-}
-
-static void pane_cpu(struct app *a, WINDOW *w)
-{
-	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(a, w, "CPU", "usr sys io irq");
-	if (!a->cpu) {
-		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
-		return;
-	}
-	const struct series *s = app_series(a, -1);
-	const struct point *lp = now_point(s);
-	int ncpu = (int)cpu_count(a->cpu);
-	int rows = h - 3; /* header, own CPU, IOPS per core */
-	int show = ncpu <= rows ? ncpu : 0;
-	static const int roles[4] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IOWAIT, ROLE_CPU_IRQ};
-	int y = 1;
-	for (int i = -1; i < show && y < h - 2; i++) {
-		if (i < 0 && show && ncpu == 1)
-			continue;
-		const struct cpu_util *u = cpu_get(a->cpu, i);
-		if (!u)
-			continue;
-		double pct[4] = {u->user, u->system, u->iowait, u->irq};
-		double busy = u->user + u->system + u->irq;
-		char lab[8];
-		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
-		draw_fmt(a, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
-		draw_str(a, w, y, 4, 1, ROLE_DIM, "[");
-		int bw = wd - 11;
-		if (bw > 1)
-			draw_bar(a, w, y, 5, bw, pct, roles, 4);
-		draw_str(a, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
-		draw_fmt(a, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
-		y++;
-	}
-	double own = lp ? lp->cpu_pct : NAN;
-	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
-	char v[24];
-	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-	char wk[16], ui[16];
-	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
-	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
-	/* shorter labels rather than a cut figure on a narrow pane */
-	char line[64];
-	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
-	if (draw_width(line) > wd - 1)
-		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
-	if (draw_width(line) > wd - 1)
-		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
-	draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
-	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
-}
-
 /* What this terminal's terminfo has among the keys that have a letter too:
  * "has F1-F10 Home End PgUp PgDn", or what it lacks and the letters to use. */
 static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
@@ -765,7 +322,7 @@ void panes_draw_help(struct app *a)
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
 	char kl[64][48], tk[200], tk2[200];
-	int nk = keys_help(kl, 64);
+	int nk = keys_help(a, kl, 64);
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
 	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
 	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
@@ -850,9 +407,9 @@ void panes_draw_too_small(struct app *a)
 
 static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
     [PANE_TITLE] = pane_title,	 [PANE_STATUS] = pane_status,	[PANE_DEVICES] = pane_devices,
-    [PANE_LAUNCH] = pane_launch, [PANE_FORM] = pane_form,	[PANE_IOPS] = pane_iops,
-    [PANE_LAT] = pane_lat,	 [PANE_HEALTH] = pane_health,	[PANE_TARGETS] = pane_targets,
-    [PANE_QD] = pane_qd,	 [PANE_NUMBERS] = pane_numbers, [PANE_CPU] = pane_cpu,
+    [PANE_LAUNCH] = pane_launch, [PANE_FORM] = pane_form,	[PANE_IOPS] = strips_iops,
+    [PANE_LAT] = strips_lat,	 [PANE_HEALTH] = strips_health,	[PANE_TARGETS] = strips_targets,
+    [PANE_QD] = tables_qd,	 [PANE_NUMBERS] = tables_numbers, [PANE_CPU] = tables_cpu,
     [PANE_STEPS] = planui_draw_steps,
 };
 
@@ -864,6 +421,9 @@ void panes_draw(struct app *a, enum pane_id p)
 	draw_role(a, w, ROLE_NORMAL);
 	wbkgdset(w, ' ' | a->attr[ROLE_NORMAL] | COLOR_PAIR(a->pair[ROLE_NORMAL]));
 	werase(w);
-	pane_fn[p](a, w);
+	if (a->showfloor && p == PANE_NUMBERS)
+		showfloor_numbers(a, w);
+	else
+		pane_fn[p](a, w);
 	wnoutrefresh(w);
 }

@@ -44,3 +44,56 @@ for p, t in found.items():
 print("steps with nvscope.trace:", len(found))
 PY
 ok "plan traces"
+
+# every shipped trace has its plan (the console's Launch pane lists plans):
+# presets/plans/trace-NAME.ini replaying [trace NAME]
+for f in presets/traces/*.log; do
+	n=$(basename "$f" .log)
+	[ -f "presets/plans/trace-$n.ini" ] || fail "no presets/plans/trace-$n.ini for $f"
+	"$NVS_BIN" plan "trace-$n" --target "$LOOP" --dry-run >"$T_TMP/dry" 2>&1 ||
+		{ cat "$T_TMP/dry"; fail "plan trace-$n does not load"; }
+	grep -q "trace $n" "$T_TMP/dry" || fail "plan trace-$n has no [trace $n] step"
+	"$NVS_BIN" plan --list | grep -q "^trace-$n " || fail "plan --list lacks trace-$n"
+done
+ok "a plan per shipped trace"
+
+# the boot trace replays; the VDI boot storm (8 staggered copies, then 8
+# together) runs with per-copy figures on a 2.1 GiB loop device
+"$NVS_BIN" plan trace-vm-boot --target "$LOOP" --results "$T_TMP/vb" --yes-destroy-data="$LOOP" \
+	>"$T_TMP/out" 2>&1 || { tail -20 "$T_TMP/out"; fail "plan trace-vm-boot exited"; }
+grep -q "^  trace: .*vm-boot.log.*1 copy, 801 I/Os issued, 8 not replayed" "$T_TMP/out" ||
+	{ cat "$T_TMP/out"; fail "vm-boot step figures"; }
+t_loop 2100M
+big=$LOOP
+"$NVS_BIN" plan vdi-boot-storm --target "$big" --results "$T_TMP/vs" --yes-destroy-data="$big" \
+	>"$T_TMP/out" 2>&1 || { tail -20 "$T_TMP/out"; fail "plan vdi-boot-storm exited"; }
+[ "$(grep -c "^  trace: .*8 copies, 6408 I/Os issued" "$T_TMP/out")" -eq 2 ] ||
+	{ cat "$T_TMP/out"; fail "storm steps: not 2 x 8 copies"; }
+python3 - "$T_TMP/vs" <<'PY' || fail "storm per-copy figures"
+import glob, json, os, sys
+n = 0
+for p in glob.glob(os.path.join(sys.argv[1], "*", "qd*.json")):
+    t = json.load(open(p)).get("nvscope", {}).get("trace")
+    if not t:
+        continue
+    n += 1
+    assert t["copies"] == 8 and len(t["per_copy"]) == 8, t
+    assert all(c["issued"] == 801 for c in t["per_copy"]), t["per_copy"]
+    if "stagger" in p:
+        assert t["stagger_ms"] == 1000, t
+assert n == 2, n
+print("storm steps with 8 copies of 801 I/Os each:", n)
+PY
+ok "boot trace and VDI boot storm"
+
+# a boot replay on a device holding data: refused, nothing written
+command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
+mkfs.ext4 -q -F "$big" || fail "mkfs"
+name=${big##*/}
+w0=$(awk '{print $5}' /sys/block/$name/stat)
+"$NVS_BIN" plan trace-vm-boot --target "$big" --results "$T_TMP/vr" --yes-destroy-data="$big" \
+	>"$T_TMP/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || { cat "$T_TMP/out"; fail "boot replay on ext4: exit $rc, not 2"; }
+[ "$(awk '{print $5}' /sys/block/$name/stat)" = "$w0" ] || fail "the ext4 device was written"
+ok "boot replay refused on a device holding data (exit 2, no write)"

@@ -70,7 +70,9 @@ assert not n["timed"] and n["issued"] == 40, n
 PY
 ok "storm and no_stall"
 
-# bad input: exit 2 naming file and line
+# bad input: exit 2 naming file and line, and nothing written (the kernel's
+# write count of the device stays)
+w0=$(awk '{print $5}' /sys/block/$name/stat)
 printf 'fio version 3 iolog\n0 /dev/x read 0 4096\n5 /dev/x read 4096 4x\n' >"$T_TMP/bad.log"
 "$NVS_BIN" run --read_iolog="$T_TMP/bad.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
 rc=$?
@@ -85,17 +87,43 @@ printf 'fio version 2 iolog\n/dev/x read 0 4096\n/dev/x write 67108864 4096\n' >
 	fail "beyond the target: $(cat "$T_TMP/e.txt")"
 "$NVS_BIN" run --read_iolog="$tr" --target "$dev" --trace_copies=30 >"$T_TMP/e.txt" 2>&1
 [ $? -eq 2 ] && grep -q "(one of 30 copies)" "$T_TMP/e.txt" || fail "copies that do not fit"
+# a truncated blktrace capture (record 2 cut at 38 of 48 bytes) and a
+# corrupt one (bad magic), named with the record
+python3 - "$T_TMP/cut.blktrace.0" "$T_TMP/junk.blktrace.0" <<'PY'
+import struct, sys
+def rec(t, sector, nbytes, action):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, 1, t, sector, nbytes, action, 0, (7 << 20) | 9, 0, 0, 0)
+w = rec(1000, 0, 4096, (1 << 17) | 7)  # a write issue (D) event
+open(sys.argv[1], "wb").write(w + w[:38])
+open(sys.argv[2], "wb").write(w + b"\x00" * 48)
+PY
+"$NVS_BIN" run --read_iolog="$T_TMP/cut.blktrace.0" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "cut.blktrace.0: record 2: truncated (38 of 48 bytes)" "$T_TMP/e.txt" ||
+	fail "truncated blktrace: $(cat "$T_TMP/e.txt")"
+"$NVS_BIN" run --read_iolog="$T_TMP/junk.blktrace.0" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "junk.blktrace.0: record 2: bad magic" "$T_TMP/e.txt" ||
+	fail "corrupt blktrace: $(cat "$T_TMP/e.txt")"
+# a text trace cut in the middle of a line, and one with a NUL byte
+printf 'fio version 3 iolog\n0 /dev/x write 0 4096\n10 /dev/x write 8192' >"$T_TMP/cut.log"
+"$NVS_BIN" run --read_iolog="$T_TMP/cut.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "cut.log:3: " "$T_TMP/e.txt" || fail "cut text trace: $(cat "$T_TMP/e.txt")"
+printf 'fio version 3 iolog\n0 /dev/x write 0 4096\n1\0 /dev/x read 0 512\n' >"$T_TMP/nul.log"
+"$NVS_BIN" run --read_iolog="$T_TMP/nul.log" --target "$dev" >"$T_TMP/e.txt" 2>&1
+[ $? -eq 2 ] && grep -q "nul.log:3: NUL byte" "$T_TMP/e.txt" || fail "NUL byte: $(cat "$T_TMP/e.txt")"
+[ "$(awk '{print $5}' /sys/block/$name/stat)" = "$w0" ] || fail "a refused trace wrote to the device"
 ok "bad input refused"
 
 # a trace that writes on a device holding data: refused, nothing written
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 mkfs.ext4 -q -F "$dev" || fail "mkfs"
 sum0=$(md5sum <"$dev")
+w1=$(awk '{print $5}' /sys/block/$name/stat)
 "$NVS_BIN" run --read_iolog="$tr" --target "$dev" >"$T_TMP/e.txt" 2>&1
 rc=$?
 [ $rc -eq 2 ] || fail "write trace on ext4: exit $rc, not 2 ($(cat "$T_TMP/e.txt"))"
 grep -qi "refus" "$T_TMP/e.txt" || fail "no refusal message: $(cat "$T_TMP/e.txt")"
 [ "$(md5sum <"$dev")" = "$sum0" ] || fail "the device changed"
+[ "$(awk '{print $5}' /sys/block/$name/stat)" = "$w1" ] || fail "the kernel counted writes"
 # a read-only trace runs on it
 "$NVS_BIN" run --read_iolog="$T_TMP/ro.log" --target "$dev" >/dev/null 2>&1 || fail "read-only trace on ext4"
 [ "$(md5sum <"$dev")" = "$sum0" ] || fail "the device changed on a read trace"

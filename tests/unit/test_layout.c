@@ -24,7 +24,17 @@ static void check_layout(const struct layout_in *in)
 	ck_assert_int_eq(l.pane[PANE_STATUS].h, 1);
 	ck_assert_int_eq(l.pane[PANE_STATUS].y, in->rows - 1);
 	ck_assert_int_eq(l.pane[PANE_STATUS].w, in->cols);
-	if (in->screen == SCREEN_LIVE) {
+	if (in->showfloor) {
+		/* big figures over the full width, two strips, the body used */
+		ck_assert_int_ge(l.pane[PANE_NUMBERS].h, 7);
+		ck_assert_int_eq(l.pane[PANE_NUMBERS].w, in->cols);
+		ck_assert_int_ge(l.pane[PANE_IOPS].h, 4);
+		ck_assert_int_ge(l.pane[PANE_LAT].h, 4);
+		long area = 0;
+		for (int i = 0; i < PANE_COUNT; i++)
+			area += (long)l.pane[i].w * l.pane[i].h;
+		ck_assert_int_eq(area, (long)in->cols * in->rows);
+	} else if (in->screen == SCREEN_LIVE) {
 		/* the main strips, numbers and CPU are always there, usable */
 		ck_assert_int_ge(l.pane[PANE_IOPS].h, 4);
 		ck_assert_int_ge(l.pane[PANE_LAT].h, 4);
@@ -60,7 +70,8 @@ START_TEST(fits_everywhere)
 								    sizes[s][0], sizes[s][1],
 								    screen,	 nt,
 								    nqd,	 h,
-								    big,	 ns};
+								    big,	 ns,
+								    big && h};
 								check_layout(&in);
 							}
 }
@@ -70,11 +81,10 @@ END_TEST
 START_TEST(plan_steps)
 {
 	struct layout l;
-	struct layout_in in = {80, 24, SCREEN_LIVE, 1, 3, false, false, 5};
+	struct layout_in in = {80, 24, SCREEN_LIVE, 1, 3, false, false, 5, false};
 	ck_assert_int_eq(layout_compute(&in, &l), 0);
 	ck_assert_int_eq(l.pane[PANE_STEPS].h, 6);
-	ck_assert_int_eq(l.pane[PANE_STEPS].y,
-			 l.pane[PANE_NUMBERS].y + l.pane[PANE_NUMBERS].h);
+	ck_assert_int_eq(l.pane[PANE_STEPS].y, l.pane[PANE_NUMBERS].y + l.pane[PANE_NUMBERS].h);
 	ck_assert_int_eq(l.pane[PANE_CPU].y, l.pane[PANE_STEPS].y + l.pane[PANE_STEPS].h);
 	ck_assert_int_ge(l.pane[PANE_CPU].h, 4);
 	in.nsteps = 40; /* capped: the CPU pane keeps its rows */
@@ -89,7 +99,7 @@ END_TEST
 
 START_TEST(rich_when_large)
 {
-	struct layout_in in = {300, 80, SCREEN_LIVE, 24, 9, true, false, 0};
+	struct layout_in in = {300, 80, SCREEN_LIVE, 24, 9, true, false, 0, false};
 	struct layout l;
 	ck_assert_int_eq(layout_compute(&in, &l), 0);
 	ck_assert_int_ge(l.pane[PANE_QD].h, 9 + 2);
@@ -97,7 +107,7 @@ START_TEST(rich_when_large)
 	ck_assert_int_eq(l.pane[PANE_HEALTH].h, 3);
 	ck_assert_int_ge(l.pane[PANE_IOPS].h, 10);
 	/* a single target without sweep or NVMe shows none of the extras */
-	struct layout_in one = {80, 24, SCREEN_LIVE, 1, 1, false, false, 0};
+	struct layout_in one = {80, 24, SCREEN_LIVE, 1, 1, false, false, 0, false};
 	ck_assert_int_eq(layout_compute(&one, &l), 0);
 	ck_assert_int_eq(l.pane[PANE_QD].h * l.pane[PANE_QD].w, 0);
 	ck_assert_int_eq(l.pane[PANE_TARGETS].h * l.pane[PANE_TARGETS].w, 0);
@@ -105,10 +115,27 @@ START_TEST(rich_when_large)
 }
 END_TEST
 
+/* Showfloor: large figures across the top, two fat strips, nothing else. */
+START_TEST(showfloor_screen)
+{
+	struct layout l;
+	struct layout_in in = {80, 24, SCREEN_LIVE, 4, 5, true, false, 3, true};
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_eq(l.pane[PANE_NUMBERS].w, 80);
+	ck_assert_int_ge(l.pane[PANE_NUMBERS].h, 7); /* header, 5 digit rows, labels */
+	ck_assert_int_ge(l.pane[PANE_IOPS].h, 6);
+	ck_assert_int_ge(l.pane[PANE_LAT].h, 5);
+	ck_assert_int_eq(l.pane[PANE_IOPS].w, 80);
+	static const int none[] = {PANE_CPU, PANE_TARGETS, PANE_QD, PANE_HEALTH, PANE_STEPS};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		ck_assert_int_eq(l.pane[none[i]].w * l.pane[none[i]].h, 0);
+}
+END_TEST
+
 START_TEST(too_small)
 {
 	struct layout l;
-	struct layout_in in = {59, 24, SCREEN_LIVE, 1, 1, false, false, 0};
+	struct layout_in in = {59, 24, SCREEN_LIVE, 1, 1, false, false, 0, false};
 	ck_assert_int_eq(layout_compute(&in, &l), -ERANGE);
 	for (int i = 0; i < PANE_COUNT; i++)
 		ck_assert_int_eq(l.pane[i].w * l.pane[i].h, 0);
@@ -158,6 +185,7 @@ Suite *layout_suite(void)
 	tcase_add_test(tc, fits_everywhere);
 	tcase_add_test(tc, rich_when_large);
 	tcase_add_test(tc, plan_steps);
+	tcase_add_test(tc, showfloor_screen);
 	tcase_add_test(tc, too_small);
 	tcase_add_test(tc, helpers);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,271 @@
+/* iolog.c - write_iolog: the issued I/Os as a fio version 3 iolog (see
+ * iolog.h).  fio's own lines (iolog.c, log_io_u and log_file):
+ *   fio version 3 iolog
+ *   USEC FILE add | open | close
+ *   USEC FILE read|write OFFSET LENGTH
+ * USEC: microseconds since the log's start. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "dev/safety.h"
+#include "io/iolog.h"
+#include "nvscope.h"
+
+struct iolog {
+	FILE *f;
+	char path[1024];
+	unsigned nfiles, nw;
+	char **names;
+	struct spsc **rings;
+	_Atomic uint64_t *clocks;
+	struct iolog_rec *pend, *tmp; /* merge buffer (sorted), scratch */
+	size_t npend, cap;
+	uint64_t written, popped, last_us;
+	int err;
+};
+
+int iolog_new(const char *path, const char *const *names, const int *fds, unsigned nfiles,
+	      unsigned nworkers, struct iolog **out, char *err, size_t errlen)
+{
+	struct iolog *l = calloc(1, sizeof(*l));
+	struct stat st;
+	int fd = -1, rc = -ENOMEM;
+
+	*out = NULL;
+	if (!l)
+		goto fail;
+	if (strlen(path) >= sizeof(l->path)) {
+		snprintf(err, errlen, "write_iolog: file name longer than %zu bytes",
+			 sizeof(l->path) - 1);
+		rc = -EINVAL;
+		goto fail;
+	}
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	for (unsigned i = 0; i < nfiles; i++)
+		if (strpbrk(names[i], " \t\r\n")) {
+			/* fio splits its lines at white space */
+			snprintf(err, errlen,
+				 "write_iolog=%s: target '%s' has white space in its name", path,
+				 names[i]);
+			rc = -EINVAL;
+			goto fail;
+		}
+	/* opened as it is, checked, then emptied: never truncate a target */
+	fd = safety_open_output(path, SAFETY_OUT_KEEP, err, errlen);
+	if (fd < 0) {
+		rc = fd;
+		if (!err[0])
+			snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
+		goto fail;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
+		goto fail;
+	}
+	for (unsigned i = 0; i < nfiles; i++) {
+		struct stat ts;
+		if (fds[i] >= 0 && !fstat(fds[i], &ts) && ts.st_dev == st.st_dev &&
+		    ts.st_ino == st.st_ino) {
+			snprintf(err, errlen, "write_iolog=%s is the target %s: refused", path,
+				 names[i]);
+			rc = -EPERM;
+			goto fail;
+		}
+	}
+	if (ftruncate(fd, 0)) {
+		rc = -errno;
+		snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
+		goto fail;
+	}
+	l->f = fdopen(fd, "w");
+	if (!l->f) {
+		rc = -errno;
+		snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
+		goto fail;
+	}
+	fd = -1;
+	l->nfiles = nfiles;
+	l->nw = nworkers;
+	l->cap = (size_t)nworkers * IOLOG_RING;
+	l->names = calloc(nfiles, sizeof(*l->names));
+	l->rings = calloc(nworkers, sizeof(*l->rings));
+	l->clocks = calloc(nworkers, sizeof(*l->clocks));
+	l->pend = malloc(l->cap * sizeof(*l->pend));
+	l->tmp = malloc(l->cap * sizeof(*l->tmp));
+	if (!l->names || !l->rings || !l->clocks || !l->pend || !l->tmp)
+		goto nomem;
+	for (unsigned i = 0; i < nfiles; i++)
+		if (!(l->names[i] = strdup(names[i])))
+			goto nomem;
+	for (unsigned w = 0; w < nworkers; w++) {
+		atomic_init(&l->clocks[w], 0);
+		if (!(l->rings[w] = spsc_new(sizeof(struct iolog_rec), IOLOG_RING)))
+			goto nomem;
+	}
+	fprintf(l->f, "fio version 3 iolog\n");
+	for (unsigned i = 0; i < nfiles; i++)
+		fprintf(l->f, "0 %s add\n", names[i]);
+	for (unsigned i = 0; i < nfiles; i++)
+		fprintf(l->f, "0 %s open\n", names[i]);
+	*out = l;
+	return 0;
+nomem:
+	rc = -ENOMEM;
+	snprintf(err, errlen, "write_iolog=%s: out of memory", path);
+fail:
+	if (fd >= 0)
+		close(fd);
+	iolog_free(l);
+	return rc;
+}
+
+struct spsc *iolog_ring(struct iolog *l, unsigned w)
+{
+	return w < l->nw ? l->rings[w] : NULL;
+}
+
+_Atomic uint64_t *iolog_clock(struct iolog *l, unsigned w)
+{
+	return w < l->nw ? &l->clocks[w] : NULL;
+}
+
+static bool before(const struct iolog_rec *a, const struct iolog_rec *b)
+{
+	return a->t_ns < b->t_ns || (a->t_ns == b->t_ns && a->w < b->w);
+}
+
+/* Stable bottom-up merge sort of pend[0..n) by (time, worker). */
+static void sort_pend(struct iolog *l, size_t n)
+{
+	struct iolog_rec *a = l->pend, *b = l->tmp;
+
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct iolog_rec *s = a;
+		a = b;
+		b = s;
+	}
+	if (a != l->pend)
+		memcpy(l->pend, a, n * sizeof(*a));
+}
+
+static void put(struct iolog *l, const struct iolog_rec *r, uint64_t t0)
+{
+	uint64_t us = r->t_ns > t0 ? (r->t_ns - t0) / 1000 : 0;
+	if (us < l->last_us)
+		us = l->last_us; /* never backwards (a forced write, see below) */
+	l->last_us = us;
+	fprintf(l->f, "%llu %s %s %llu %u\n", (unsigned long long)us, l->names[r->file],
+		r->dir == NVS_WRITE ? "write" : "read", (unsigned long long)r->off, r->len);
+	l->written++;
+}
+
+static int drain(struct iolog *l, uint64_t t0, bool final)
+{
+	uint64_t wm = UINT64_MAX; /* no worker pushes a record before this */
+	size_t n0 = l->npend, n = l->npend;
+
+	/* the clocks first: a record pushed before a clock's store is popped */
+	for (unsigned w = 0; w < l->nw; w++) {
+		uint64_t c = atomic_load_explicit(&l->clocks[w], memory_order_acquire);
+		if (c < wm)
+			wm = c;
+	}
+	for (unsigned w = 0; w < l->nw; w++)
+		while (n < l->cap && spsc_pop(l->rings[w], &l->pend[n]) == 0)
+			l->pend[n++].w = (uint16_t)w;
+	l->popped += n - n0;
+	if (n != n0)
+		sort_pend(l, n);
+	size_t k = 0;
+	if (final)
+		k = n;
+	else {
+		while (k < n && l->pend[k].t_ns < wm)
+			k++;
+		if (!k && n == l->cap)
+			k = n / 2; /* the buffer is full of records a slow worker may precede */
+	}
+	for (size_t i = 0; i < k; i++)
+		put(l, &l->pend[i], t0);
+	memmove(l->pend, l->pend + k, (n - k) * sizeof(*l->pend));
+	l->npend = n - k;
+	if (ferror(l->f) && !l->err)
+		l->err = -EIO;
+	return l->err;
+}
+
+int iolog_drain(struct iolog *l, uint64_t t0)
+{
+	return l && l->f ? drain(l, t0, false) : 0;
+}
+
+int iolog_finish(struct iolog *l, uint64_t t0, char *err, size_t errlen)
+{
+	uint64_t dropped = 0;
+	int rc;
+
+	if (!l || !l->f)
+		return 0;
+	/* every worker has ended: repeat until the rings are empty */
+	for (uint64_t seen = UINT64_MAX; !(rc = drain(l, t0, true)) && l->popped != seen;)
+		seen = l->popped;
+	for (unsigned i = 0; i < l->nfiles; i++)
+		fprintf(l->f, "%llu %s close\n", (unsigned long long)l->last_us, l->names[i]);
+	for (unsigned w = 0; w < l->nw; w++)
+		dropped += spsc_dropped(l->rings[w]);
+	if (fflush(l->f) || ferror(l->f))
+		rc = rc ? rc : -EIO;
+	if (fclose(l->f) && !rc)
+		rc = -EIO;
+	l->f = NULL;
+	if (rc) {
+		snprintf(err, errlen, "write_iolog=%s: write failed: %s", l->path, strerror(-rc));
+		return rc;
+	}
+	if (dropped) {
+		snprintf(err, errlen,
+			 "write_iolog=%s: %llu I/Os not logged (a worker's log ring of %u records "
+			 "filled before the writer emptied it): the log is incomplete",
+			 l->path, (unsigned long long)dropped, IOLOG_RING);
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+uint64_t iolog_written(const struct iolog *l)
+{
+	return l ? l->written : 0;
+}
+
+void iolog_free(struct iolog *l)
+{
+	if (!l)
+		return;
+	if (l->f)
+		fclose(l->f);
+	for (unsigned i = 0; l->names && i < l->nfiles; i++)
+		free(l->names[i]);
+	for (unsigned w = 0; l->rings && w < l->nw; w++)
+		spsc_free(l->rings[w]);
+	free(l->names);
+	free(l->rings);
+	free((void *)l->clocks);
+	free(l->pend);
+	free(l->tmp);
+	free(l);
+}

@@ -1,0 +1,135 @@
+/* stepmarks.c - step markers for the strips (stepmarks.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui/stepmarks.h"
+
+int stepmarks_parse(const char *text, struct plot_mark *m, int max)
+{
+	int n = 0, seen = 0;
+	unsigned prev_qd = 0;
+	for (const char *l = text; l && *l && n < max; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *st = strstr(l, " start step ");
+		const char *nl = strchr(l, '\n');
+		if (!st || (nl && st > nl))
+			continue;
+		char *end;
+		double t = strtod(l, &end);
+		if (end != st || !(t >= 0) || t > 1e9) /* NaN, negative, junk: no marker */
+			continue;
+		const char *q = strstr(st, " at QD ");
+		unsigned long qd = 0;
+		if (q && (!nl || q < nl)) {
+			char *qe;
+			errno = 0;
+			qd = strtoul(q + 7, &qe, 10);
+			if (errno || qe == q + 7 || qd > 65535)
+				qd = 0;
+		}
+		if (seen++) {
+			m[n].t = t;
+			if (qd && qd != prev_qd)
+				snprintf(m[n].label, sizeof(m[n].label), "QD%u",
+					 (unsigned)qd % 100000);
+			else
+				snprintf(m[n].label, sizeof(m[n].label), "step %u",
+					 (unsigned)seen % 100000);
+			n++;
+		}
+		prev_qd = (unsigned)qd;
+	}
+	return n;
+}
+
+void stepmarks_load(struct app *a, const char *dir)
+{
+	char path[600];
+	free(a->marks);
+	a->marks = NULL;
+	a->nmarks = 0;
+	if (snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t cap = 1 << 20; /* a line per step and per note: 1 MiB is plenty */
+	char *buf = malloc(cap + 1);
+	size_t len = buf ? fread(buf, 1, cap, f) : 0;
+	fclose(f);
+	if (!buf)
+		return;
+	buf[len] = '\0';
+	a->marks = calloc(SESSION_MAX_STEPS, sizeof(*a->marks));
+	if (a->marks)
+		a->nmarks = stepmarks_parse(buf, a->marks, SESSION_MAX_STEPS);
+	free(buf);
+}
+
+int stepmarks_ramps(const struct series *s, const struct resdir_row *rows, int nrows, bool pct,
+		    struct plot_mark *m, int max)
+{
+	int n = 0;
+	for (size_t i = 1; i < s->n && n < max; i++) {
+		if (!s->pt[i].ramp || s->pt[i - 1].ramp)
+			continue;
+		double t = s->pt[i].t - s->pt[i].dt;
+		if (!(t >= 0) || t > 1e9)
+			continue;
+		m[n].t = t;
+		int k = n + 1; /* the job this ramp begins (job 0 starts the step) */
+		if (k < nrows && pct && rows[k].qd == 0)
+			snprintf(m[n].label, sizeof(m[n].label), "max");
+		else if (k < nrows)
+			snprintf(m[n].label, sizeof(m[n].label), pct ? "%u%%" : "QD%u",
+				 rows[k].qd % 100000);
+		else
+			snprintf(m[n].label, sizeof(m[n].label), "step %d", (k + 1) % 100000);
+		n++;
+	}
+	return n;
+}
+
+int stepmarks_get(struct app *a, struct plot_mark *m, int max)
+{
+	int n = 0;
+	if (a->replay) {
+		for (int i = 0; i < a->nmarks && n < max; i++)
+			m[n++] = a->marks[i];
+		return n;
+	}
+	if (a->plan) {
+		/* a plan step of several measurements (a QD sweep, a rate curve,
+		 * a grid): each begins with its ramp; labels from its table */
+		struct source src = app_source(a);
+		struct source_info in;
+		src.ops->info(src.ctx, &in);
+		const char *kind = in.step_kind ? in.step_kind : "";
+		if (strcmp(kind, "measure") && strcmp(kind, "rate-curve") && strcmp(kind, "grid"))
+			return 0;
+		struct resdir_row rows[SESSION_MAX_STEPS];
+		int cur, nr = src.ops->nrows(src.ctx, &cur);
+		if (nr > SESSION_MAX_STEPS)
+			nr = SESSION_MAX_STEPS;
+		for (int i = 0; i < nr; i++)
+			src.ops->row(src.ctx, (unsigned)i, &rows[i]);
+		return stepmarks_ramps(app_series(a, -1), rows, nr < 0 ? 0 : nr,
+				       !strcmp(kind, "rate-curve"), m, max);
+	}
+	if (!a->sess)
+		return 0;
+	unsigned ns = session_nsteps(a->sess), cur = session_cur_step(a->sess);
+	for (unsigned i = 1; i < ns && i <= cur && n < max; i++) {
+		const struct session_step *st = session_step(a->sess, i);
+		const struct session_step *pv = session_step(a->sess, i - 1);
+		if (!st || !pv || !(st->t0 > 0))
+			continue;
+		m[n].t = st->t0;
+		if (st->iodepth != pv->iodepth || st->job == pv->job)
+			snprintf(m[n].label, sizeof(m[n].label), "QD%u", st->iodepth % 100000);
+		else
+			snprintf(m[n].label, sizeof(m[n].label), "job %u", (st->job + 1) % 100000);
+		n++;
+	}
+	return n;
+}

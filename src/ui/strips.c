@@ -1,0 +1,255 @@
+/* strips.c - the live time strips: IOPS or MB/s, latency, health and the
+ * per-target strips (draw.c draws the canvas; this file decides what goes
+ * on it).  Split out of panes.c. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/num.h"
+#include "ui/app.h"
+#include "ui/stepmarks.h"
+#include "ui/strips.h"
+
+/* The newest point for "now" figures: the last one, unless it is a short
+ * tail interval (the end of a job), which would show a meaningless rate. */
+const struct point *strips_now_point(const struct series *s)
+{
+	if (!s->n)
+		return NULL;
+	if (s->n >= 2 && s->pt[s->n - 1].dt < 0.5 * s->pt[s->n - 2].dt)
+		return &s->pt[s->n - 2];
+	return &s->pt[s->n - 1];
+}
+
+void strips_points(struct plot_ser *ps, const struct series *s, size_t off, uint8_t role)
+{
+	ps->base = s->pt;
+	ps->n = s->n;
+	ps->stride = sizeof(struct point);
+	ps->off = off;
+	ps->role = role;
+}
+
+void strips_iops(struct app *a, WINDOW *w)
+{
+	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct plot p = {
+	    .log = a->log, .labels = true, .style = a->style, .stack = true, .marks = mk};
+	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
+	const struct series *s = app_series(a, -1);
+	app_time_range(a, &p.t0, &p.t1);
+	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
+	size_t r =
+	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
+	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
+			    : offsetof(struct point, iops[NVS_WRITE]);
+	/* a direction that never did I/O in the run is not drawn (no line of
+	 * zeros under a read-only run); a stall to 0 of an active one is */
+	bool has[NVS_NDIR] = {false, false};
+	for (size_t i = 0; i < s->n && !(has[0] && has[1]); i++)
+		for (int d = 0; d < NVS_NDIR; d++)
+			has[d] |= s->pt[i].iops[d] > 0;
+	if (has[NVS_WRITE] || !has[NVS_READ])
+		strips_points(&p.ser[p.nser++], s, wr, ROLE_WRITE);
+	if (has[NVS_READ])
+		strips_points(&p.ser[p.nser++], s, r, ROLE_READ);
+	char title[96], now[24];
+	const struct point *lp = strips_now_point(s);
+	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
+	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
+	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
+		 a->log ? "(log)" : "(linear)", now);
+	draw_header(a, w, title, "");
+	int wd = getmaxx(w);
+	/* legend in the series colours */
+	int lx = wd - 14;
+	if (lx > draw_width(title) + 4) {
+		/* without colour the legend shows each series' glyph */
+		draw_str(a, w, 0, lx, 6, ROLE_READ, a->nocolour ? "+read " : " read ");
+		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
+	}
+	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
+	draw_plot(a, w, 1, 0, h - sr, wd, &p);
+	if (sr) {
+		int lw = draw_plot_label_w(wd, p.labels);
+		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
+	}
+}
+
+void strips_lat(struct app *a, WINDOW *w)
+{
+	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct plot p = {
+	    .log = a->log, .labels = true, .unit = UNIT_US, .style = a->style, .marks = mk};
+	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
+	const struct series *s = app_series(a, -1);
+	app_time_range(a, &p.t0, &p.t1);
+	strips_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
+	strips_points(&p.ser[1], s, offsetof(struct point, lat_mean_all_us), ROLE_LAT_MEAN);
+	p.nser = 2;
+	char title[96], m[24], q[24];
+	const struct point *lp = strips_now_point(s);
+	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
+	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
+	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)",
+		 m, q);
+	draw_header(a, w, title, "");
+	int wd = getmaxx(w), lx = wd - 12;
+	if (lx > draw_width(title) + 4) {
+		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
+		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
+	}
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
+}
+
+void strips_health(struct app *a, WINDOW *w)
+{
+	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
+	app_time_range(a, &p.t0, &p.t1);
+	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
+	struct source_info in;
+	app_source_info(a, &in);
+	while (in.valid & SOURCE_HAS_CURSOR && nhp && a->hp[nhp - 1].t > in.now_s)
+		nhp--;
+	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
+				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
+	p.nser = 1;
+	char title[128];
+	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
+	char cw[160] = "", txt[200] = "";
+	if (lh && lh->crit) {
+		dev_cw_text(lh->crit, cw, sizeof(cw));
+		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+	}
+	/* with a critical warning on a narrow pane the title gets shorter
+	 * first: the warning matters more than the path and the labels */
+	int avail = getmaxx(w) - 4 - (txt[0] ? draw_width(txt) + 1 : 0);
+	for (int form = 0; form < 3; form++) {
+		if (lh && !isnan(lh->temp_c))
+			snprintf(title, sizeof(title),
+				 form == 0   ? "Health %.60s  %.0fC  throttle events %.0f"
+				 : form == 1 ? "Health %.0s%.0fC  throttle events %.0f"
+					     : "Health %.0s%.0fC thr %.0f",
+				 a->health_path, lh->temp_c, lh->throttle);
+		else
+			snprintf(title, sizeof(title),
+				 form == 0 ? "Health %.60s  temperature N/A" : "Health%.0s N/A",
+				 a->health_path);
+		if (!txt[0] || draw_width(title) <= avail)
+			break;
+	}
+	draw_header(a, w, title, "");
+	if (lh && lh->crit) {
+		/* the critical warning in the spec's words, in the alert style */
+		char fit[256];
+		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
+		if (draw_width(txt) > room)
+			snprintf(txt, sizeof(txt), "!%s", cw);
+		if (room > 0) {
+			devrows_fit(fit, sizeof(fit), txt,
+				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
+			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
+		}
+	}
+	/* two rows: the strip without its own time axis */
+	p.labels = getmaxy(w) - 1 >= 4;
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
+	if (!p.labels && getmaxx(w) > 7)
+		for (size_t i = 1; i < nhp; i++)
+			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
+				int64_t x64 = 0;
+				(void)num_to_i64((a->hp[i].t - p.t0) / (p.t1 - p.t0) *
+						     (getmaxx(w) - 1),
+						 0, getmaxx(w) - 1, &x64);
+				int x = (int)x64;
+				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
+			}
+}
+
+/* One small strip per target (or per copy of a trace storm), each with its
+ * own scale (the value labels on the left, its largest value shown in its
+ * title line), separated by their title lines and a rule between columns;
+ * pages of them when they do not all fit (n / p). */
+void strips_targets(struct app *a, WINDOW *w)
+{
+	unsigned nt = app_ntargets(a);
+	struct rect area = {0, 1, getmaxx(w), getmaxy(w) - 1}, cells[NVS_MAX_TARGETS];
+	int fit = layout_grid(&area, (int)nt, 24, 3, cells);
+	if (fit < 1)
+		fit = 1;
+	int pages = ((int)nt + fit - 1) / fit;
+	if (a->tgt_page >= pages)
+		a->tgt_page = pages - 1;
+	if (a->tgt_page < 0)
+		a->tgt_page = 0;
+	bool copies = app_copies(a) > 0;
+	char right[48];
+	snprintf(right, sizeof(right),
+		 pages > 1 ? "%d/%d (n p)"
+		 : copies  ? "%d copies"
+			   : "%d targets",
+		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
+	draw_header(a, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
+	double t0, t1;
+	app_time_range(a, &t0, &t1);
+	for (int i = 0; i < fit; i++) {
+		unsigned t = (unsigned)(a->tgt_page * fit + i);
+		if (t >= nt)
+			break;
+		const struct rect *c = &cells[i];
+		const struct series *s = app_series(a, (int)t);
+		struct plot p = {.t0 = t0,
+				 .t1 = t1,
+				 .log = a->log,
+				 .unit = UNIT_IOPS,
+				 .labels = true,
+				 .style = a->style,
+				 .stack = true};
+		bool hw = false;
+		for (size_t k = 0; k < s->n && !hw; k++)
+			hw = s->pt[k].iops[NVS_WRITE] > 0;
+		if (hw)
+			strips_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_WRITE]),
+				      ROLE_WRITE);
+		strips_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]),
+			      ROLE_READ);
+		double top = draw_plot(a, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
+		/* the title line: a rule with the name, now and the largest value */
+		draw_role(a, w, ROLE_BORDER);
+		if (a->ascii)
+			mvwhline(w, c->y, c->x, '-', c->w - 1);
+		else
+			mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
+		const struct point *lp = strips_now_point(s);
+		char v[24], mx[24], name[64], fitn[96], buf[160];
+		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+		axis_fmt(top, UNIT_IOPS, a->ascii, mx, sizeof(mx));
+		const char *path = app_target_name(a, t);
+		const char *base = strrchr(path, '/');
+		snprintf(name, sizeof(name), "%.60s", base ? base + 1 : path);
+		int room = c->w - 3 - draw_width(v) - 1 - (isnan(top) ? 0 : 5 + draw_width(mx));
+		if (room < 4) { /* narrow: the name before the largest value */
+			room = c->w - 3 - draw_width(v) - 1;
+			top = NAN;
+		}
+		devrows_fit(fitn, sizeof(fitn), name,
+			    draw_width(name) < room ? draw_width(name) : room, a->ascii);
+		snprintf(buf, sizeof(buf), "%s %s", fitn, v);
+		int x = c->x + 1 + draw_str(a, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
+		if (!isnan(top)) {
+			snprintf(buf, sizeof(buf), "max %s", mx);
+			int bx = c->x + c->w - 2 - draw_width(buf);
+			if (bx > x)
+				draw_str(a, w, c->y, bx, c->w - 2, ROLE_AXIS, buf);
+		}
+		/* a rule between side-by-side strips */
+		if (c->x + c->w < area.w) {
+			draw_role(a, w, ROLE_BORDER);
+			for (int yy = c->y + 1; yy < c->y + c->h; yy++)
+				if (a->ascii)
+					mvwaddch(w, yy, c->x + c->w - 1, '|');
+				else
+					mvwaddch(w, yy, c->x + c->w - 1, ACS_VLINE);
+		}
+	}
+}

@@ -1,0 +1,263 @@
+/* tables.c - the live panes of figures: per queue depth, Numbers and CPU.
+ * Split out of panes.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "ui/app.h"
+#include "ui/strips.h"
+#include "ui/tables.h"
+
+/* Mean, p99 and max of both directions of a result, in us. */
+void tables_qd(struct app *a, WINDOW *w)
+{
+	int wd = getmaxx(w), h = getmaxy(w);
+	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
+	struct source sv = app_source(a);
+	const struct source *src = &sv;
+	struct source_info in;
+	src->ops->info(src->ctx, &in);
+	const char *kind = in.step_kind;
+	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
+	draw_header(a, w, "Per queue depth", in.rows_from);
+	/* columns: QD and six values (a rate curve: and the asked rate, the
+	 * achieved % of it); when they do not all fit, max, then MB/s, then
+	 * mean are left out (never a value cut to a wrong one) */
+	bool rate = !strcmp(kind, "rate-curve");
+	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
+	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
+					     "max",  "CPU%", "asked", "%ask"};
+	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
+	bool show[8] = {true, true, true, true, true, true, rate, rate};
+	static const int drop[3] = {4, 1, 2};
+	int need = 5;
+	for (int k = 0; k < 8; k++)
+		need += show[k] ? cw[k] : 0;
+	for (int d = 0; d < 3 && need > wd; d++) {
+		show[drop[d]] = false;
+		need -= cw[drop[d]];
+	}
+	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
+	for (int o = 0; o < 8; o++)
+		if (show[order[o]])
+			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+				       chead[order[o]]);
+	int cur, n = src->ops->nrows(src->ctx, &cur);
+	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	if (cur < first)
+		first = cur;
+	for (int i = first, row = 2; i < n && row < h; i++, row++) {
+		struct resdir_row q;
+		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
+		if (st == SOURCE_ROW_PENDING) {
+			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
+			continue;
+		}
+		char c[8][24];
+		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		if (rate && q.asked > 0) { /* asked vs achieved */
+			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
+			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
+		} else { /* the max run asks for no rate */
+			snprintf(c[6], 24, "-");
+			snprintf(c[7], 24, "-");
+		}
+		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
+		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
+		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
+		axis_fmt(q.max_us, UNIT_US, a->ascii, c[4], 24);
+		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
+		int role = st == SOURCE_ROW_DONE ? ROLE_NORMAL : ROLE_WARN;
+		char qd[16];
+		if (q.qd == 0 && !strcmp(qlab, "pt%"))
+			snprintf(qd, sizeof(qd), "%5s", "max");
+		else
+			snprintf(qd, sizeof(qd), "%5u", q.qd);
+		int x = draw_str(a, w, row, 0, wd, role, qd);
+		/* pad by display width (the micro sign is two bytes) */
+		for (int o = 0; o < 8 && x < wd; o++) {
+			int k = order[o];
+			if (!show[k])
+				continue;
+			int pad = cw[k] - draw_width(c[k]);
+			x += pad > 0 ? pad : 0;
+			x += draw_str(a, w, row, x, wd - x, role, c[k]);
+		}
+	}
+}
+
+static void number_row(struct app *a, WINDOW *w, int y, const char *label, double now, double avg,
+		       enum axis_unit u)
+{
+	int wd = getmaxx(w);
+	char n[24], v[24];
+	if (u == UNIT_BPS) { /* the label says MB/s: plain numbers fit better */
+		snprintf(n, sizeof(n), isnan(now) ? "N/A" : "%.0f", now / 1e6);
+		snprintf(v, sizeof(v), isnan(avg) ? "N/A" : "%.0f", avg / 1e6);
+	} else {
+		axis_fmt(now, u, a->ascii, n, sizeof(n));
+		axis_fmt(avg, u, a->ascii, v, sizeof(v));
+	}
+	int cw = (wd - 9) / 2;
+	draw_str(a, w, y, 0, 9, ROLE_NORMAL, label);
+	draw_str(a, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
+	draw_str(a, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
+}
+
+void tables_numbers(struct app *a, WINDOW *w)
+{
+	const struct series *s = app_series(a, -1);
+	const struct point *lp = strips_now_point(s);
+	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
+	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
+	uint64_t errors = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		const struct point *pt = &s->pt[k];
+		errors += pt->errors;
+		if (pt->ramp)
+			continue;
+		dt += pt->dt;
+		for (int d = 0; d < 2; d++) {
+			io[d] += pt->iops[d] * pt->dt;
+			by[d] += pt->bw[d] * pt->dt;
+			if (!isnan(pt->lat_mean_us[d]))
+				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
+		}
+		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
+		if (!isnan(pt->lat_mean_all_us) && n > 0) {
+			lsum += pt->lat_mean_all_us * n;
+			lw += n;
+		}
+		for (int d = 0; d < 2; d++)
+			if (!isnan(pt->lat_max_us[d]) &&
+			    (isnan(lmax) || pt->lat_max_us[d] > lmax) && pt->iops[d] > 0)
+				lmax = pt->lat_max_us[d];
+	}
+	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
+	struct source sv = app_source(a);
+	const struct source *src = &sv;
+	struct source_info in;
+	src->ops->info(src->ctx, &in);
+	/* a mixed workload: each direction's latency apart */
+	bool mixed = io[0] > 0 && io[1] > 0;
+	double dmean[2], dp99[2] = {NAN, NAN};
+	for (int d = 0; d < 2; d++)
+		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
+	if (in.valid & SOURCE_HAS_HIST) { /* the run's full histograms */
+		for (int d = 0; d < 2; d++) {
+			const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
+			if (hd && hd->n) {
+				dmean[d] = hist_mean(hd) / 1e3;
+				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
+			}
+		}
+		struct lat_all l;
+		result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
+				&l);
+		if (l.n) {
+			avg_mean = l.mean_us;
+			avg_p99 = l.p99_us;
+			avg_p9999 = l.p9999_us;
+			lmax = l.max_us;
+		}
+	}
+	draw_header(a, w, "Numbers", "now    avg");
+	int y = 1, h = getmaxy(w);
+	double now_iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	if (a->theme.bignum && h >= 14) {
+		char big[16];
+		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
+		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
+			     isnan(now_iops) ? "0" : big)) {
+			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
+			y += 6;
+		}
+	}
+	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
+		   UNIT_IOPS);
+	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
+		   UNIT_IOPS);
+	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
+		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
+	if (mixed) {
+		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
+		for (int m = 0; m < 2; m++)
+			for (int d = 0; d < 2; d++) {
+				double now = lp && lp->iops[d] > 0
+						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
+						 : NAN;
+				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
+					   UNIT_US);
+			}
+	} else {
+		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
+			   UNIT_US);
+		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+	}
+	if (y < h - 2)
+		number_row(a, w, y++, "p99.99",
+			   lp && in.valid & SOURCE_HAS_IVAL_PCT
+			       ? src->ops->interval_pct(src->ctx, lp->t, 99.99)
+			       : NAN,
+			   avg_p9999, UNIT_US);
+	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
+				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
+			    : NAN;
+	if (y < h - 1)
+		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
+	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
+	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
+		 "errors %llu  dropped %llu", (unsigned long long)errors,
+		 (unsigned long long)dropped);
+}
+
+void tables_cpu(struct app *a, WINDOW *w)
+{
+	int wd = getmaxx(w), h = getmaxy(w);
+	draw_header(a, w, "CPU", "usr sys io irq");
+	if (!a->cpu) {
+		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
+		return;
+	}
+	const struct series *s = app_series(a, -1);
+	const struct point *lp = strips_now_point(s);
+	int ncpu = (int)cpu_count(a->cpu);
+	int rows = h - 3; /* header, own CPU, IOPS per core */
+	int show = ncpu <= rows ? ncpu : 0;
+	static const int roles[4] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IOWAIT, ROLE_CPU_IRQ};
+	int y = 1;
+	for (int i = -1; i < show && y < h - 2; i++) {
+		if (i < 0 && show && ncpu == 1)
+			continue;
+		const struct cpu_util *u = cpu_get(a->cpu, i);
+		if (!u)
+			continue;
+		double pct[4] = {u->user, u->system, u->iowait, u->irq};
+		double busy = u->user + u->system + u->irq;
+		char lab[8];
+		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
+		draw_fmt(a, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
+		draw_str(a, w, y, 4, 1, ROLE_DIM, "[");
+		int bw = wd - 11;
+		if (bw > 1)
+			draw_bar(a, w, y, 5, bw, pct, roles, 4);
+		draw_str(a, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
+		draw_fmt(a, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
+		y++;
+	}
+	double own = lp ? lp->cpu_pct : NAN;
+	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	char v[24];
+	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+	char wk[16], ui[16];
+	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
+	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
+	/* shorter labels rather than a cut figure on a narrow pane */
+	char line[64];
+	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
+	if (draw_width(line) > wd - 1)
+		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
+	draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
+	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
+}
