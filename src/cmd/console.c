@@ -132,6 +132,22 @@ static int build_base(const struct cli *c, struct spec *s, char *err, size_t len
 /* --plan: the command line's durations become the plan's overrides (as
  * `nvscope plan` takes them); other workload options make no sense there.
  * 0, or -EINVAL with the message printed. */
+/* --force-destroy is the write-safety override, not a workload option. */
+static bool is_force(const struct cli *c, unsigned k)
+{
+	return c->kv[k].klen == 13 && (!strncmp(c->kv[k].key, "force_destroy", 13) ||
+				       !strncmp(c->kv[k].key, "force-destroy", 13));
+}
+
+/* Workload options given (--rw, --bs, ...): a workload starts at once. */
+static bool workload_kv(const struct cli *c)
+{
+	for (unsigned k = 0; k < c->nkv; k++)
+		if (!is_force(c, k))
+			return true;
+	return false;
+}
+
 static int plan_opts(const struct cli *c, struct console_opts *o)
 {
 	static char nums[4][32];
@@ -259,7 +275,7 @@ static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 		return NVS_EXIT_USAGE;
 	if (o.plan) {
 		/* the plan runs in the console; no other workload */
-	} else if (c.ntargets && (c.preset || c.job || c.nkv)) {
+	} else if (c.ntargets && (c.preset || c.job || workload_kv(&c))) {
 		int ret = cli_jobs(&c, &jobs, &njobs, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "nvscope: %s\n", err);

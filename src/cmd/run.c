@@ -18,6 +18,7 @@
 #include "dev/safety.h"
 #include "config/preset.h"
 #include "run/runjob.h"
+#include "cmd/runfold.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"
@@ -38,6 +39,8 @@ struct run_opts {
 	const char *output;
 	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
+	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
+	unsigned nmore;
 };
 
 static const char *si(double v, char *buf, size_t len)
@@ -340,8 +343,13 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 			o->cli.job = a->pos[i]; /* fio style: nvscope run job.fio */
 			continue;
 		}
-		fprintf(stderr, "nvscope run: one job file at a time ('%s', then '%s')\n",
-			o->cli.job ? o->cli.job : o->cli.preset, a->pos[i]);
+		if (o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
+			o->more[o->nmore++] = a->pos[i]; /* fio: each file after the first
+							  * starts with a stonewall */
+			continue;
+		}
+		fprintf(stderr, "nvscope run: '%s': %s\n", a->pos[i],
+			o->cli.preset ? "a preset or job files, not both" : "at most 17 job files");
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < a->nopt; i++) {
@@ -451,8 +459,10 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	if (parse(&o, a))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
-	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err))) {
+	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
+	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
+		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
 	for (unsigned j = 0; j < njobs; j++) {
@@ -483,7 +493,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 			return NVS_EXIT_USAGE;
 		}
 	}
-	ntargets = jobs[0].stripe ? 1 : jobs[0].ntargets;
+	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
 	res = calloc(total, sizeof(*res));
 	tres = calloc((size_t)total * ntargets, sizeof(*tres));
 	ser = calloc(total, sizeof(*ser));
@@ -513,6 +523,9 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
+	bool fold = false; /* fio's group_reporting: printed after the run, merged */
+	for (unsigned j = 0; j < njobs; j++)
+		fold |= jobs[j].group_reporting && total == njobs;
 	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
 		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
 			struct runjob rj;
@@ -603,7 +616,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 			}
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
-			if (!o.json || o.output)
+			if ((!o.json || o.output) && !fold)
 				print_result(human, &jobs[j], &rj);
 			if (rj.trace_line[0] && (!o.quiet || o.json))
 				fprintf(human, "%s\n", rj.trace_line);
@@ -622,8 +635,31 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 			if (status)
 				goto report;
 		}
+		/* exit_what=all: the rest of the jobs never start */
+		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
+		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
+		    runfold_exit_all(jobs, in_grp ? gfirst : j, j))
+			break;
 	}
 report:
+	if (fold && nres) {
+		bool *grouped = calloc(nres, sizeof(*grouped));
+		struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets, .ser = ser,
+				    .info = info, .gid = gid, .note = note, .tjson = tjson,
+				    .cores = cores, .ncores = ncores, .disks = disks,
+				    .ndisks = ndisks, .n = nres};
+		for (unsigned i = 0; grouped && i < nres; i++)
+			grouped[i] = info[i].spec->group_reporting;
+		if (grouped)
+			nres = runfold_groups(&f, grouped);
+		free(grouped);
+		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
+			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
+					   .ntargets = ntargets, .series = ser[i],
+					   .dropped = res[i].dropped};
+			print_result(human, info[i].spec, &v);
+		}
+	}
 	if (nres > 1 && (!o.json || o.output))
 		print_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))
@@ -722,10 +758,11 @@ const struct cmd_entry cmd_run_entry = {
     .name = "run",
     .summary = "run one workload headless, print results, write JSON/CSV",
     .usage = "run --target PATH [--target PATH ...] [workload options]\n"
-	     "    [--preset NAME | --job FILE.fio | FILE.fio] [--parse-only]\n"
+	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 	     "    [--output-format=normal|json|json+] [--output FILE]\n"
 	     "    [--output-dir DIR] [--csv FILE] [-q]",
-    .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1).\n"
+    .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+	    "several job files run one after another, as fio runs them.\n"
 	    "workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
 	    "  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
 	    "  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"

@@ -74,12 +74,15 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		val = argv[*i + 1];
 	}
 	if (IS("filename") && strchr(val, ':')) {
-		snprintf(err, errlen,
-			 "--filename=%.60s: fio runs ONE job over all ':'-separated files; "
-			 "nvscope runs one worker per target, a different workload, so this "
-			 "is refused: use --target a,b for one worker per target",
-			 val);
-		return -EINVAL;
+		/* fio's file set: ONE job over the files (spec.fileset), not one
+		 * worker per target; checked now for a clear error */
+		struct spec scratch;
+		spec_init(&scratch);
+		if (spec_set(&scratch, "filename", val, err, errlen))
+			return -EINVAL;
+		c->fileset = val;
+		*i += eq ? 1 : 2;
+		return 1;
 	}
 	if (IS("target") || IS("filename")) {
 		/* comma lists: keep pointers into argv */
@@ -180,6 +183,18 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 				list[j].targets[t][len] = '\0';
 			}
 			list[j].ntargets = c->ntargets;
+		}
+		if (c->fileset && c->ntargets) {
+			snprintf(err, errlen, "--filename=a:b (one job over the files) and --target "
+					      "(one worker per target) exclude each other");
+			goto free_list;
+		}
+		if (c->fileset) { /* replaces the file's filename=, as --target does */
+			list[j].ntargets = 0;
+			list[j].fileset = false;
+			rc = spec_set(&list[j], "filename", c->fileset, err, errlen);
+			if (rc)
+				goto free_list;
 		}
 		if (!list[j].ntargets && c->no_target_ok) {
 			struct spec probe = list[j]; /* everything else is still checked */

@@ -20,6 +20,7 @@ struct cli {
 	const char *preset; /* --preset NAME */
 	const char *job;    /* --job FILE.fio */
 	bool no_target_ok;  /* cli_jobs: a job without a target is fine (--parse-only) */
+	const char *fileset; /* --filename=a:b: fio's one job over the files, or NULL */
 };
 
 /* If argv[*i] is a workload option, records it (consuming a separate value

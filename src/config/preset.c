@@ -9,7 +9,9 @@
  * presets only: fio runs nothing).  fio's ioengine= is mapped onto io_uring
  * with the same queue-depth semantics (engine_note says how), or refused.
  * fio's grouping (stonewall, new_group) becomes spec run_group and
- * report_group; `nvscope run` starts a run group's jobs together. */
+ * report_group; `nvscope run` starts a run group's jobs together; exitall
+ * (global in fio: any job sets it) and exit_what say which jobs stop when
+ * one ends. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -87,7 +89,7 @@ struct parse {
 	struct spec *jobs;
 	char (*job_engine)[24]; /* per job: the ioengine= it asked for ("" none) */
 	struct grouping {
-		bool stonewall, new_group, group_reporting;
+		bool stonewall, new_group, group_reporting, exitall;
 	} global_group, *job_group; /* per job: fio's grouping options */
 	unsigned njobs;
 	bool in_global;
@@ -184,6 +186,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	bool *flag = !strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous") ? &g->stonewall
 		     : !strcmp(key, "new_group")				  ? &g->new_group
 		     : !strcmp(key, "group_reporting") ? &g->group_reporting
+		     : !strcmp(key, "exitall")	       ? &g->exitall
 						       : NULL;
 	if (flag) { /* fio: bare, or a boolean value */
 		if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true")) {
@@ -196,6 +199,17 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		}
 		return 0;
 	}
+	if (!strcmp(key, "exit_what")) { /* fio's: which jobs an exitall stops */
+		static const char *const what[] = {"group", "stonewall", "all"};
+		for (unsigned i = 0; val && i < NVS_ARRAY_SIZE(what); i++)
+			if (!strcmp(val, what[i])) {
+				s->exit_what = (uint8_t)i;
+				return 0;
+			}
+		snprintf(err, errlen, "%s: '%s' is not group, stonewall or all", key_in,
+			 val ? val : "");
+		return -EINVAL;
+	}
 	if (!strcmp(key, "force_destroy")) { /* docs/safety.md: no file overrides */
 		snprintf(err, errlen,
 			 "force_destroy: only --force-destroy on the command line overrides "
@@ -203,7 +217,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		return -EINVAL;
 	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
-		s->ntargets = 0; /* fio: a job's filename= replaces the inherited one */
+		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);
 	if (rc && strncmp(err, key_in, strlen(key_in))) {
 		/* messages name the option first: "bz: unknown option 'bz'" */
@@ -278,7 +292,12 @@ static int load(const char *path, const char *buf, size_t len, const struct spec
 	}
 	/* fio's init.c add_job: a stonewall job waits for the ones before it
 	 * and, like new_group, starts a new reporting group */
+	/* fio's exitall is global (exitall_on_terminate): any job sets it for all */
+	bool exitall = false;
+	for (unsigned j = 0; j < ps.njobs; j++)
+		exitall |= ps.job_group[j].exitall;
 	for (unsigned j = 0, run = 0, rep = 0; j < ps.njobs; j++) {
+		ps.jobs[j].exitall = exitall;
 		if (j && ps.job_group[j].stonewall)
 			run++;
 		if (j && (ps.job_group[j].stonewall || ps.job_group[j].new_group))

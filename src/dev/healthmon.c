@@ -78,3 +78,23 @@ void healthmon_free(struct healthmon *m)
 	spsc_free(m->ring);
 	free(m);
 }
+
+int healthmon_cw_change(uint8_t was, uint8_t now, char *buf, size_t len)
+{
+	char txt[200];
+	uint8_t added = now & (uint8_t)~was;
+	if (now == was)
+		return -1;
+	if (added) {
+		dev_cw_text(added, txt, sizeof(txt));
+		snprintf(buf, len, "critical warning: %s", txt);
+		return HEALTHMON_CW_WORSE;
+	}
+	if (!now) {
+		snprintf(buf, len, "critical warning cleared");
+		return HEALTHMON_CW_CLEARED;
+	}
+	dev_cw_text(now, txt, sizeof(txt));
+	snprintf(buf, len, "critical warning now: %s", txt);
+	return HEALTHMON_CW_FEWER;
+}

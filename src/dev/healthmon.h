@@ -7,6 +7,8 @@
 #define NVS_HEALTHMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include "dev/devmodel.h"
 
 struct healthmon;
@@ -26,5 +28,13 @@ bool healthmon_poll(struct healthmon *m, struct healthmon_reading *out);
 /* Stops the thread (after the read in progress, if any) and frees.
  * NULL-safe. */
 void healthmon_free(struct healthmon *m);
+/* A change of the critical-warning bits from @was to @now in words for the
+ * event list ("critical warning: reliability degraded", "critical warning
+ * cleared", "critical warning now: temperature") into @buf.  Returns
+ * HEALTHMON_CW_WORSE when a bit appeared, HEALTHMON_CW_CLEARED when all
+ * cleared, HEALTHMON_CW_FEWER when some cleared, or -1 (nothing written)
+ * when nothing changed. */
+enum { HEALTHMON_CW_CLEARED, HEALTHMON_CW_FEWER, HEALTHMON_CW_WORSE };
+int healthmon_cw_change(uint8_t was, uint8_t now, char *buf, size_t len);
 
 #endif

@@ -25,7 +25,11 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	default:
 		g->mixread = 0;
 	}
-	if (s->dist && g->random) {
+	if (s->dist == DIST_ZONED && g->random) {
+		g->dist = DIST_ZONED;
+		g->zone_lo = s->zone_lo;
+		g->zone_hi = s->zone_hi;
+	} else if (s->dist && g->random) {
 		/* fio's __init_rand_distribution: ranges of the smallest block size */
 		uint32_t rs = UINT32_MAX;
 		for (unsigned i = 0; i < s->nbs; i++)
@@ -63,6 +67,9 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		}
 	}
 	g->seq_add = s->seq_add;
+	g->seq_back = s->seq_back;
+	if (s->seq_back && s->seq_add > len)
+		return -EINVAL;
 	g->seq_nr = g->seq_cnt = s->seq_nr ? s->seq_nr : 1;
 	for (unsigned d = 0; d < 2; d++) {
 		g->last_pos[d] = start;

@@ -23,6 +23,7 @@ struct offgen {
 	uint64_t rnpos[2];     /* aligned start positions for a range's largest */
 	uint64_t last_pos[2];  /* fio's last_pos: each direction's sequential stream */
 	uint64_t seq_add;      /* rw=X:SIZE */
+	bool seq_back;         /* rw=X:-SIZE: backwards */
 	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
 	uint8_t pct_random[2]; /* percentage_random */
 	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
@@ -31,6 +32,7 @@ struct offgen {
 	uint64_t nranges, rand_off, gauss_dev;
 	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
+	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -95,11 +97,39 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
 	if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
+	} else if (rnd && g->dist == DIST_ZONED) {
+		/* fio's __get_next_rand_offset_zoned: v in 1..100 picks the zone */
+		uint64_t zr = offgen_rand(g);
+		unsigned v = offgen_below32((uint32_t)zr, 100);
+		uint64_t lo = npos * g->zone_lo[d][v] / 100, hi = npos * g->zone_hi[d][v] / 100;
+		if (!g->zone_hi[d][v])
+			lo = 0, hi = npos; /* no split for this direction: uniform */
+		if (hi <= lo)
+			hi = lo + 1;
+		*off = g->start + (lo + offgen_below(offgen_rand(g), hi - lo)) * g->align;
 	} else if (rnd) {
 		uint64_t b = offgen_dist_block(g);
 		*off = g->start + (b < npos ? b : npos - 1) * g->align;
 	} else {
 		uint64_t pos = g->last_pos[d];
+		if (nvs_unlikely(g->seq_back)) {
+			/* fio's get_next_seq_offset with ddir_seq_add < 0: step back
+			 * from the end of the last I/O, relative to the start; below
+			 * it, wrap to the region's end (a pass ends by bytes, not by
+			 * the wrap).  fio's first step from a non-zero start begins
+			 * at io_size (its "rewind" sets an absolute position as a
+			 * relative one): kept, to issue the same offsets. */
+			uint64_t rel = pos - g->start;
+			if (pos == g->start && g->start)
+				rel = g->len > g->start ? g->len - g->start : 0;
+			if (rel)
+				rel = rel >= g->seq_add ? rel - g->seq_add : g->len - g->seq_add;
+			if (rel + *len > g->len)
+				rel = g->len - *len;
+			*off = g->start + rel;
+			g->last_pos[d] = *off + *len;
+			return;
+		}
 		if (pos != g->start && g->seq_add)
 			pos += g->seq_add;
 		if (pos + *len > g->start + g->len) {

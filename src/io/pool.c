@@ -21,6 +21,7 @@ struct pool {
 	bool started, joined;
 	struct sample *scratch; /* consumer's copy buffer for pool_drain */
 	struct trace *trace;    /* read_iolog: loaded before the run */
+	uint64_t fs_start[NVS_MAX_TARGETS], fs_len[NVS_MAX_TARGETS]; /* fio file set */
 	struct iolog *iolog;	/* write_iolog, NULL without */
 };
 
@@ -82,6 +83,38 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
 	return 0;
 }
 
+/* fio's file set (filesetup.c setup_files): each file gets size / nrfiles
+ * (the first ones a block more while the rest of the division lasts), or
+ * without size= the whole file after offset; offset and size=N% apply to
+ * each file. */
+static int fileset_regions(struct pool *p, uint32_t align, uint32_t maxbs, char *err,
+			   size_t errlen)
+{
+	const struct spec *s = &p->spec;
+	unsigned n = p->ntargets;
+	uint64_t fs = s->size / n, extra = s->size ? (s->size - fs * n) / align : 0;
+
+	for (unsigned f = 0; f < n; f++) {
+		struct spec one = *s;
+		const struct target *t = &p->targets[f];
+		if (s->size && !s->size_pct) {
+			one.size = fs + (extra ? align : 0);
+			if (extra)
+				extra--;
+		}
+		int rc = region(&one, t, align < t->lbs ? t->lbs : align, &p->fs_start[f],
+				&p->fs_len[f], err, errlen);
+		if (rc)
+			return rc;
+		if (p->fs_len[f] < maxbs) {
+			snprintf(err, errlen, "%s: too small: %llu bytes for block size %u",
+				 t->path, (unsigned long long)p->fs_len[f], maxbs);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int open_targets(struct pool *p, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
@@ -93,6 +126,8 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 
 		/* a write is judged by target_open through the held descriptor */
 		uint64_t want = s->size_pct ? 0 : s->size + s->offset;
+		if (s->fileset && !s->size_pct) /* fio: size is split over the files */
+			want = s->size / s->ntargets + s->offset;
 		rc = target_open(&p->targets[i], path, write, s->force_destroy, s->direct, want,
 				 err, errlen);
 		if (rc)
@@ -127,7 +162,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
 	unsigned per = p->trace ? s->replay.copies : s->numjobs;
-	unsigned groups = s->stripe ? 1 : p->ntargets;
+	unsigned groups = s->stripe || s->fileset ? 1 : p->ntargets;
 	int cpus[1024];
 	unsigned ncpus = s->cpus_allowed[0] ? parse_cpus(s->cpus_allowed, cpus, 1024) : 0;
 	uint32_t minbs = UINT32_MAX, maxbs = 0;
@@ -150,7 +185,11 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 
 		if (align < t->lbs)
 			align = t->lbs;
-		if (s->stripe) {
+		if (s->fileset) {
+			rc = fileset_regions(p, align, maxbs, err, errlen);
+			start = p->fs_start[0];
+			len = p->fs_len[0];
+		} else if (s->stripe) {
 			/* the set is n x the smallest member, in whole stripes */
 			uint64_t m = UINT64_MAX;
 			for (unsigned i = 0; i < p->ntargets; i++)
@@ -186,14 +225,39 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->target = g;
 			w->spec = &p->spec;
 			w->qd = p->qd;
-			w->members = s->stripe ? p->targets : t;
-			w->nmembers = s->stripe ? p->ntargets : 1;
+			w->members = s->stripe || s->fileset ? p->targets : t;
+			w->nmembers = s->stripe || s->fileset ? p->ntargets : 1;
+			w->fileset = s->fileset;
+			for (unsigned f = 0; s->fileset && f < p->ntargets; f++) {
+				w->fstart[f] = p->fs_start[f];
+				w->flen[f] = p->fs_len[f];
+				/* fio: each file is done after its size (x loops) */
+				w->flimit[f] = s->time_based || s->io_size
+						   ? 0
+						   : p->fs_len[f] * (s->loops ? s->loops : 1);
+			}
 			w->region_start = p->trace ? start + j * clen : start;
 			w->region_len = p->trace ? clen : len;
 			w->trace = p->trace;
 			w->trace_delay_ns = j * s->replay.stagger_ns;
 			hist_init(&w->tstats.lag);
-			if (!p->trace && s->offset_increment && j) {
+			if (s->fileset && s->offset_increment && j) {
+				/* fio: each clone's files start offset_increment * j further */
+				for (unsigned f = 0; f < p->ntargets; f++) {
+					uint64_t inc = s->offset_increment, fs = p->targets[f].size;
+					if (inc > (fs - p->fs_start[f]) / j ||
+					    fs - (p->fs_start[f] + inc * j) < maxbs) {
+						snprintf(err, errlen,
+							 "%s: offset_increment %llu puts job %u past "
+							 "the end",
+							 p->targets[f].path, (unsigned long long)inc, j);
+						return -EINVAL;
+					}
+					w->fstart[f] = p->fs_start[f] + inc * j;
+					if (w->flen[f] > fs - w->fstart[f])
+						w->flen[f] = (fs - w->fstart[f]) / align * align;
+				}
+			} else if (!p->trace && s->offset_increment && j) {
 				/* fio: clone j of the job starts offset_increment * j further,
 				 * its size cut at the end of the target */
 				uint64_t inc = s->offset_increment;
@@ -221,7 +285,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 								   : &backend_io_uring;
 			w->shared = &p->sh;
 			result_init(&w->res);
-			w->res.nmembers = s->stripe ? p->ntargets : 0;
+			w->res.nmembers = s->stripe || s->fileset ? p->ntargets : 0;
 			/* ~8 s of samples: the consumer may stall that long without a drop */
 			uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
 			w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);
@@ -394,13 +458,22 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 
 int pool_result(const struct pool *p, int t, struct result *out)
 {
-	if (t >= (int)p->ntargets || (p->spec.stripe && t > 0))
+	if (t >= (int)p->ntargets || ((p->spec.stripe || p->spec.fileset) && t > 0))
 		return -EINVAL;
 	result_init(out);
 	snprintf(out->name, sizeof(out->name), "%s", p->spec.name);
 	snprintf(out->target, sizeof(out->target), "%s",
 		 t < 0 ? (p->ntargets > 1 ? "aggregate" : p->targets[0].path)
-		       : p->spec.stripe ? "stripe-set" : p->targets[t].path);
+		       : p->spec.stripe ? "stripe-set"
+		       : p->spec.fileset ? "file-set" : p->targets[t].path);
+	if (p->spec.fileset) { /* fio's filename=a:b, when it fits */
+		size_t n = 0;
+		for (unsigned f = 0; f < p->ntargets && n < sizeof(out->target); f++)
+			n += (size_t)snprintf(out->target + n, sizeof(out->target) - n, "%s%s",
+					      f ? ":" : "", p->targets[f].path);
+		if (n >= sizeof(out->target))
+			snprintf(out->target, sizeof(out->target), "file-set");
+	}
 	for (unsigned i = 0; i < p->nw; i++)
 		if (t < 0 || p->w[i].target == (unsigned)t)
 			result_merge(out, &p->w[i].res);
@@ -427,7 +500,7 @@ unsigned pool_nworkers(const struct pool *p)
 
 unsigned pool_ntargets(const struct pool *p)
 {
-	return p->ntargets;
+	return p->spec.fileset ? 1 : p->ntargets; /* one job: reported as one */
 }
 
 unsigned pool_iodepth(const struct pool *p)

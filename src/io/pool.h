@@ -46,6 +46,8 @@ int pool_result(const struct pool *p, int t, struct result *out);
 int pool_error(const struct pool *p, char *msg, size_t len);
 
 unsigned pool_nworkers(const struct pool *p);
+/* Targets reported separately: the spec's, or 1 for a fio file set
+ * (filename=a:b is one job; pool_target still reaches every file). */
 unsigned pool_ntargets(const struct pool *p);
 unsigned pool_iodepth(const struct pool *p);
 /* Target of the spec at index @i (opened, with size and block size). */

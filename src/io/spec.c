@@ -244,6 +244,7 @@ static const char *const ignored[] = {
 	"new_group", "invalidate", "lat_percentiles", "clat_percentiles",
 	"unified_rw_reporting",
 	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
+	"threads", /* fio's tiobench profile option: fio accepts it, no effect on a job */
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
@@ -304,16 +305,20 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->rw = (enum spec_rw)i;
 		s->seq_nr = 1;
 		s->seq_add = 0;
+		s->seq_back = false;
 		if (mod) {
 			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
 			unsigned nr;
 			/* fio: random: a new random offset every N I/Os, sequential
 			 * between; sequential: skip SIZE after each I/O */
+			s->seq_back = !rnd && mod[1] == '-';
 			if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
-				: spec_parse_size(mod + 1, &s->seq_add))
+				: spec_parse_size(mod + 1 + s->seq_back, &s->seq_add) ||
+				      (s->seq_back && !s->seq_add))
 				BAD("rw: '%s': after ':' %s", v,
 				    rnd ? "a count of I/Os >= 1 (randread:8)"
-					: "a size to skip (write:4k; backwards is not supported)");
+					: "a size to skip (write:4k), or -SIZE to step back "
+					  "(read:-8k)");
 			if (rnd)
 				s->seq_nr = nr;
 		}
@@ -378,9 +383,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
 			    "as in fio)",
 			    v);
-	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min")) {
+	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min") ||
+		   !strcmp(key, "ratemin")) { /* ratemin: fio's alias */
 		NEED_VALUE();
-		bool bw = !strcmp(key, "rate_min");
+		bool bw = strcmp(key, "rate_iops_min") != 0;
 		if (specval_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
 			BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in,
 			    v, bw ? "rate in bytes/s" : "rate in IOPS");
@@ -484,9 +490,11 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			dist = DIST_PARETO, val = 0.2;
 		} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
 			dist = DIST_GAUSS, val = 0;
+		} else if (!strcmp(db, "zoned")) {
+			return specval_zoned(s, v, err, errlen);
 		} else {
-			BAD("random_distribution: '%s' is not random, zipf, pareto or normal "
-			    "(zoned distributions are not implemented)",
+			BAD("random_distribution: '%s' is not random, zipf, pareto, normal or "
+			    "zoned (zoned_abs is not implemented)",
 			    v);
 		}
 		if ((c1 && num_parse_double(c1, 0, 100, &val)) ||
@@ -557,6 +565,22 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (key[0] == 'f')
 			return specval_filename(s, v, err, errlen);
 		return add_targets(s, v, err, errlen);
+	} else if (!strcmp(key, "nonvectored")) {
+		bool b; /* io_uring's: nvscope always issues non-vectored read/write */
+		rc = parse_bool(v, &b);
+	} else if (!strcmp(key, "sqthread_poll_cpu")) {
+		if (parse_uint(v, 4095, &u))
+			BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
+		s->sq_cpu = (unsigned)u + 1;
+	} else if (!strcmp(key, "io_submit_mode")) {
+		/* fio's offload keeps a rate's issue times when completions are
+		 * slow; nvscope's issue loop already submits at the rate's times
+		 * (its waits end at the next issue time): the same workload */
+		if (!v || (strcmp(v, "inline") && strcmp(v, "offload")))
+			BAD("io_submit_mode: '%s' is not inline or offload", v ? v : "");
+	} else if (!strcmp(key, "file_service_type")) {
+		NEED_VALUE();
+		return specval_file_service(s, v, err, errlen);
 	} else if (!strcmp(key, "stripe")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
@@ -661,6 +685,9 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 				    "span two members",
 				    (unsigned long long)s->stripe, s->bs[i].bs);
 	}
+	if (s->fileset && s->stripe)
+		BAD("filename=a:b (one job over the files) and stripe (a RAID 0 set) exclude "
+		    "each other");
 	if (s->time_based && !s->runtime_ns)
 		BAD("time_based needs a runtime");
 	if (s->sqpoll && s->hipri)

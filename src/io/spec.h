@@ -71,8 +71,10 @@ struct spec {
 				 * steps (fio: any size), not multiples of min */
 	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
 	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
+	bool seq_back;          /* rw=X:-SIZE: step SIZE back instead (fio's
+				 * backwards sequential I/O) */
 	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
-	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS } dist;
+	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS, DIST_ZONED } dist;
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
 	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
@@ -113,6 +115,22 @@ struct spec {
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
 	bool group_reporting;
+	bool exitall;           /* fio's exitall (any job of the file): when a job
+				 * ends, exit_what others are stopped */
+	uint8_t exit_what;      /* fio's exit_what: 0 group (its report group),
+				 * 1 stonewall (all running), 2 all (none start after) */
+	/* fio's filename=a:b: ONE job over the files (fio's file set): each
+	 * worker issues to them in turn, each file its own region (size split
+	 * evenly, offset in each), reported as one job with per-file counts
+	 * (result.member[]) -- not one worker per target as --target a,b */
+	bool fileset;
+	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
+	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw
+	 * v in 1..100 of direction d puts the offset in [zone_lo, zone_hi)
+	 * percent of the region, zone_*[d][v - 1]; zone_hi 0 = uniform */
+	uint8_t zone_lo[2][100], zone_hi[2][100];
+	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
+	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
 };
 

@@ -240,22 +240,31 @@ bad:
 	return -EINVAL;
 }
 
-/* fio's filename=: one path ("\\:" is a ':' in it, as in fio); an unescaped
- * ':' lists files fio runs ONE job over, which nvscope cannot: refused. */
+/* fio's filename=: one path, or a ':' list of the files ONE job runs over
+ * (fio's file set: each worker issues to them in turn, file_service_type);
+ * "\\:" is a ':' in a path, as in fio.  Sets s->fileset for a list. */
 int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
 {
 	char path[sizeof(s->targets[0])];
 	size_t n = 0;
+	unsigned first = s->ntargets;
 
-	for (const char *p = v; *p; p++) {
-		if (*p == ':' && (p == v || p[-1] != '\\')) {
-			snprintf(err, errlen,
-				 "filename: '%s': fio runs ONE job over all ':'-separated files "
-				 "(its size and I/O spread over them); nvscope runs one worker per "
-				 "file, a different workload, so this is refused: give each file "
-				 "its own job section, or --target a,b for one worker per target",
-				 v);
-			return -EINVAL;
+	for (const char *p = v;; p++) {
+		if (!*p || (*p == ':' && (p == v || p[-1] != '\\'))) {
+			path[n] = '\0';
+			if (!n) {
+				snprintf(err, errlen, "filename: '%s': an empty file name", v);
+				return -EINVAL;
+			}
+			if (s->ntargets == NVS_MAX_TARGETS) {
+				snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
+				return -EINVAL;
+			}
+			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+			n = 0;
+			if (!*p)
+				break;
+			continue;
 		}
 		if (*p == '\\' && p[1] == ':')
 			continue;
@@ -266,13 +275,110 @@ int specval_filename(struct spec *s, const char *v, char *err, size_t errlen)
 		}
 		path[n++] = *p;
 	}
-	path[n] = '\0';
-	if (s->ntargets == NVS_MAX_TARGETS) {
-		snprintf(err, errlen, "too many targets (max %d)", NVS_MAX_TARGETS);
-		return -EINVAL;
-	}
-	snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s", path);
+	if (s->ntargets - first > 1)
+		s->fileset = true;
 	return 0;
+}
+
+/* One direction of fio's zoned split (options.c zone_split_ddir): "A/S"
+ * entries, A% of the accesses to the next S% of the region; a missing S
+ * shares what is left; the A must add up to 100, the S to at most 100. */
+static int zoned_dir(char *list, uint8_t lo[100], uint8_t hi[100])
+{
+	unsigned acc[100], sz[100], n = 0, asum = 0, ssum = 0, smiss = 0;
+	char *save, *tok;
+
+	for (tok = strtok_r(list, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *sl = strchr(tok, '/');
+		if (n == 100)
+			return -EINVAL;
+		if (sl)
+			*sl++ = '\0';
+		if (num_parse_uint(tok, 0, 100, &acc[n]))
+			return -EINVAL;
+		sz[n] = 0;
+		if (sl && *sl && num_parse_uint(sl, 0, 100, &sz[n]))
+			return -EINVAL;
+		if (!sz[n])
+			smiss++; /* fio: 0 or none is "missing" */
+		asum += acc[n];
+		ssum += sz[n];
+		n++;
+	}
+	if (!n || asum != 100 || ssum > 100)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (!sz[i])
+			sz[i] = smiss == 1 && n == 1 ? 100 : (100 - ssum) / smiss;
+	/* fio's __td_zone_gen_index */
+	unsigned a = 0, sp = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = a; j < a + acc[i]; j++) {
+			lo[j] = (uint8_t)sp;
+			hi[j] = (uint8_t)(sp + sz[i]);
+		}
+		a += acc[i];
+		sp += sz[i];
+	}
+	return 0;
+}
+
+int specval_zoned(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	char buf[1024], *part[2];
+	uint8_t lo[2][100], hi[2][100];
+
+	if (strncmp(v, "zoned:", 6) || specval_split_rw(v + 6, part, buf, sizeof(buf)))
+		goto bad;
+	if (part[1] == part[0]) { /* one list for every direction */
+		if (zoned_dir(part[0], lo[0], hi[0]))
+			goto bad;
+		memcpy(lo[1], lo[0], 100);
+		memcpy(hi[1], hi[0], 100);
+	} else {
+		for (int d = 0; d < 2; d++) {
+			memset(hi[d], 0, 100);
+			if (*part[d] && zoned_dir(part[d], lo[d], hi[d]))
+				goto bad;
+		}
+	}
+	memcpy(s->zone_lo, lo, sizeof(lo));
+	memcpy(s->zone_hi, hi, sizeof(hi));
+	s->dist = DIST_ZONED;
+	s->dist_val = 0;
+	s->dist_center = -1;
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "random_distribution: '%s' is not zoned:ACCESS/SIZE[:ACCESS/SIZE...] in "
+		 "percent (accesses adding up to 100, sizes to at most 100; read,write lists)",
+		 v);
+	return -EINVAL;
+}
+
+/* fio's file_service_type=roundrobin|sequential|random[:N] (zipf, pareto
+ * and normal file choice are refused). */
+int specval_file_service(struct spec *s, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = {"roundrobin", "sequential", "random"};
+	const char *c = v ? strchr(v, ':') : NULL;
+	size_t nl = c ? (size_t)(c - v) : v ? strlen(v) : 0;
+	unsigned nr = 1;
+
+	for (unsigned i = 0; v && i < NVS_ARRAY_SIZE(names); i++) {
+		if (strlen(names[i]) != nl || strncmp(v, names[i], nl))
+			continue;
+		if (c && num_parse_uint(c + 1, 1, 1u << 30, &nr))
+			break;
+		s->file_service = (uint8_t)i;
+		s->file_service_nr = nr;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "file_service_type: '%s' is not roundrobin, sequential or random[:N] (zipf, "
+		 "pareto and normal file choice are not implemented)",
+		 v ? v : "");
+	return -EINVAL;
 }
 
 /* fio's "r,w[,t]" values (rate_iops, rate, bs): one value is for every
@@ -384,7 +490,6 @@ static const struct {
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
     {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
     {"directory", "fio's file sets are not supported: give the file or device as filename"},
-    {"file_service_type", "one file or device per worker: nothing to switch between"},
     {"create_on_open", "nvscope does not create files"},
     {"fallocate", "nvscope does not create or lay out files"},
     {"unlink", "nvscope does not create or remove files"},
@@ -405,11 +510,33 @@ static const struct {
     {"trim_percentage", "trims are not implemented"},
     {"trim_backlog", "trims are not implemented"},
     {"offset_align", "not implemented: offsets are aligned to blockalign"},
-    {"io_submit_mode", "submission is always inline"},
     {"serialize_overlap", "not implemented"},
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
+    {"flow", "fio's flow control between jobs is not implemented"},
+    {"flow_id", "fio's flow control between jobs is not implemented"},
+    {"flow_watermark", "fio's flow control between jobs is not implemented"},
+    {"flow_sleep", "fio's flow control between jobs is not implemented"},
+    {"steadystate", "fio's in-job steady-state detection is not implemented: nvscope steady "
+		    "runs SNIA's"},
+    {"ss", "fio's in-job steady-state detection is not implemented: nvscope steady runs "
+	   "SNIA's"},
+    {"steadystate_duration", "fio's in-job steady-state detection is not implemented"},
+    {"ss_dur", "fio's in-job steady-state detection is not implemented"},
+    {"steadystate_ramp_time", "fio's in-job steady-state detection is not implemented"},
+    {"ss_ramp", "fio's in-job steady-state detection is not implemented"},
+    {"fdp", "NVMe flexible data placement is not implemented"},
+    {"fdp_pli", "NVMe flexible data placement is not implemented"},
+    {"fdp_pli_select", "NVMe flexible data placement is not implemented"},
+    {"dataplacement", "NVMe flexible data placement is not implemented"},
+    {"plids", "NVMe flexible data placement is not implemented"},
+    {"pi_act", "NVMe protection information and metadata buffers are not implemented"},
+    {"pi_chk", "NVMe protection information and metadata buffers are not implemented"},
+    {"md_per_io_size", "NVMe protection information and metadata buffers are not implemented"},
+    {"apptag", "NVMe protection information and metadata buffers are not implemented"},
+    {"apptag_mask", "NVMe protection information and metadata buffers are not implemented"},
+    {"write_mode", "io_uring_cmd's write zeroes/uncorrectable/verify modes are not implemented"},
 };
 
 const char *specval_refused(const char *key)

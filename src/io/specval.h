@@ -20,8 +20,13 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen);
 int specval_bssplit(struct spec *s, const char *v, char *err, size_t errlen);
 int specval_bs(struct spec *s, const char *v, char *err, size_t errlen);
 int specval_bsrange(struct spec *s, const char *v, char *err, size_t errlen);
-/* filename=PATH: one path, fio's "\:" escape; a ':' list refused. */
+/* filename=PATH[:PATH..]: fio's "\:" escape; a ':' list is one job over
+ * the files (s->fileset). */
 int specval_filename(struct spec *s, const char *v, char *err, size_t errlen);
+/* random_distribution=zoned:A/S[:A/S..][,read-list...] (fio's syntax). */
+int specval_zoned(struct spec *s, const char *v, char *err, size_t errlen);
+/* file_service_type=roundrobin|sequential|random[:N]. */
+int specval_file_service(struct spec *s, const char *v, char *err, size_t errlen);
 /* Why fio option @key is refused, or NULL when it is not in the table. */
 const char *specval_refused(const char *key);
 

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
+#include "io/fileset.h"
 #include "io/iolog.h"
 #include "io/worker.h"
 
@@ -70,6 +71,8 @@ struct wstate {
 	uint64_t p_off;
 	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
 	struct datagen data;            /* what writes carry */
+	struct fileset fs;              /* fio's file set (worker.fileset) */
+	uint8_t p_member;
 	struct sample *cur;
 	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
@@ -225,6 +228,10 @@ static int setup_ring(struct worker *w, struct wstate *st)
 		p.cq_entries = entries * 2;
 		if (w->spec->sqpoll)
 			p.sq_thread_idle = 1000;
+		if (w->spec->sqpoll && w->spec->sq_cpu) { /* fio's sqthread_poll_cpu */
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = w->spec->sq_cpu - 1;
+		}
 		rc = io_uring_queue_init_params(entries, &st->ring, &p);
 		if (rc != -EINVAL)
 			break;
@@ -531,6 +538,11 @@ static void run(struct worker *w, struct wstate *st)
 
 	if (tr)
 		limit = UINT64_MAX;
+	if (w->fileset && !s->time_based && !s->io_size) {
+		limit = 0; /* fio: the job's size is the files' sizes together */
+		for (unsigned f = 0; f < w->nmembers; f++)
+			limit += w->flimit[f];
+	}
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
 	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -564,6 +576,7 @@ static void run(struct worker *w, struct wstate *st)
 				think_left = s->thinktime_blocks;
 			}
 		}
+		unsigned submitted = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -588,6 +601,18 @@ static void run(struct worker *w, struct wstate *st)
 						break;
 					}
 				} else {
+					if (!st->pend && w->fileset) {
+						enum nvs_dir pd;
+						unsigned pf;
+						if (!fileset_next(&st->fs, &st->gen, passes, &st->p_off,
+								  &st->p_len, &pd, &pf)) {
+							issued = limit;
+							break;
+						}
+						st->p_dir = (uint8_t)pd;
+						st->p_member = (uint8_t)pf;
+						st->pend = true;
+					}
 					if (!st->pend) {
 						enum nvs_dir pd;
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
@@ -638,7 +663,9 @@ static void run(struct worker *w, struct wstate *st)
 				} else {
 					sl->stale = true;
 				}
-				sl->member = w->nmembers > 1 ? (uint8_t)stripe_map(w, &off) : 0;
+				sl->member = w->fileset	       ? st->p_member
+					     : w->nmembers > 1 ? (uint8_t)stripe_map(w, &off)
+								 : 0;
 				if (w->iolog) {
 					struct iolog_rec r = {.t_ns = now,
 							      .off = off,
@@ -664,6 +691,7 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
+				submitted++;
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]
@@ -691,6 +719,10 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
+			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
+			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
 
 		uint64_t deadline = next_b < end ? next_b : end;
 		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)
@@ -732,6 +764,8 @@ static void run(struct worker *w, struct wstate *st)
 				break;
 		}
 		io_uring_cq_advance(&st->ring, n);
+		if (n && st->measuring) /* fio's io_u_mark_complete */
+			w->res.complete_map[result_batch_idx(n)]++;
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
@@ -798,6 +832,14 @@ void *worker_main(void *arg)
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
 	if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
+	if (!rc && w->fileset) {
+		unsigned bad = 0;
+		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
+				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
+		if (rc)
+			worker_fail(sh, rc, "%s: region smaller than the block size",
+				    w->members[bad].path);
+	}
 ready:
 	atomic_fetch_add_explicit(&sh->ready, 1, memory_order_release);
 	while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {
@@ -830,6 +872,7 @@ ready:
 				;
 		} else {
 			free(st->bufmem);
+			fileset_free(&st->fs);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);

@@ -38,6 +38,10 @@ struct worker {
 	struct target *members;         /* one target, or the stripe set */
 	unsigned nmembers;
 	uint64_t region_start, region_len; /* logical, bytes */
+	/* fio's file set (spec.fileset): members[i]'s region, and the bytes
+	 * a pass over it is (0 = no per-file limit: time_based, io_size) */
+	bool fileset;
+	uint64_t fstart[NVS_MAX_TARGETS], flen[NVS_MAX_TARGETS], flimit[NVS_MAX_TARGETS];
 	uint32_t align;
 	bool pin;                       /* set the affinity to cpus */
 	cpu_set_t cpus;                 /* cpus_allowed (all, or one with split) */

@@ -62,7 +62,7 @@ static unsigned long long value(const struct point *p, int d, enum kind k)
 static int log_path(const struct spec *s, const char *dir, const char *prefix, const char *suffix,
 		    const char *type, char *path, size_t len, char *err, size_t errlen)
 {
-	bool one = s->numjobs * (s->stripe ? 1 : s->ntargets) == 1 && s->per_job_logs;
+	bool one = s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) == 1 && s->per_job_logs;
 	int n;
 
 	if (prefix[0] == '/' || !dir)

@@ -22,10 +22,13 @@
  *   hist_bucket_value(i): exact.  fio folds values past 2^34 ns (17 s) into
  *   its last bin; nvscope keeps three more groups (to 2^37 ns) and writes
  *   their own keys, which fio's tools read like any other bin;
- * - slat_ns, iodepth_level/submit/complete: not measured (submission is
- *   fused with the wait; the engine does not count depth at submit):
- *   written with fio's keys and zero counts, and listed in
- *   jobs[].nvscope.not_measured;
+ * - iodepth_level/submit/complete: counted by the worker as fio's io_u.c
+ *   does (each batch of submitted I/Os at the depth after it, each
+ *   io_uring_enter by the I/Os it submitted, each reap by the completions
+ *   it took), over the measured window;
+ * - slat_ns: not measured (submission is fused with the wait in one
+ *   io_uring_enter, so there is no separate submit time): written with
+ *   fio's keys and zero counts, and listed in jobs[].nvscope.not_measured;
  * - ctx/majf/minf: getrusage of the whole process over the job; elapsed: wall
  *   seconds including ramp_time; disk_util: /sys/block counters' deltas.
  */
@@ -234,17 +237,49 @@ static void lat_tables(cJSON *job, const struct result *r)
 	}
 }
 
-/* fio's depth tables, written with zero shares: not measured (see top). */
-static void depth_tables(cJSON *job)
+/* fio's depth tables (stat.c stat_calc_dist): percent of the I/Os by the
+ * depth after their submission, of the submit and reap calls by their size. */
+static void depth_tables(cJSON *job, const struct result *r)
 {
+	const uint64_t *maps[] = {r->depth_map, r->submit_map, r->complete_map};
 	static const char *const level[] = {"1", "2", "4", "8", "16", "32", ">=64"};
 	static const char *const batch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
 	const char *names[] = {"iodepth_level", "iodepth_submit", "iodepth_complete"};
 
 	for (int t = 0; t < 3; t++) {
 		cJSON *o = cJSON_AddObjectToObject(job, names[t]);
+		uint64_t total = 0;
 		for (int i = 0; i < 7; i++)
-			num_f(o, t ? batch[i] : level[i], 0);
+			total += maps[t][i];
+		for (int i = 0; i < 7; i++) {
+			double pct = total ? 100.0 * (double)maps[t][i] / (double)total : 0;
+			if (maps[t][i] && pct < 0.1)
+				pct = 0.1; /* fio's stat_calc_dist: any share shows */
+			num_f(o, t ? batch[i] : level[i], pct);
+		}
+	}
+}
+
+/* fio's "zoned:A/S:...[,read-list]" back from the spec's index tables. */
+static void zoned_fmt(const struct spec *s, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "zoned:");
+	bool same = !memcmp(s->zone_lo[0], s->zone_lo[1], 100) &&
+		    !memcmp(s->zone_hi[0], s->zone_hi[1], 100);
+
+	for (int d = 0; d < (same ? 1 : 2) && n < len; d++) {
+		if (d)
+			n += (size_t)snprintf(buf + n, len - n, ",");
+		for (unsigned v = 0, k; v < 100 && n < len; v = k) {
+			for (k = v; k < 100 && s->zone_lo[d][k] == s->zone_lo[d][v] &&
+				    s->zone_hi[d][k] == s->zone_hi[d][v];
+			     k++)
+				;
+			if (!s->zone_hi[d][v])
+				break;
+			n += (size_t)snprintf(buf + n, len - n, "%s%u/%u", v ? ":" : "", k - v,
+					      s->zone_hi[d][v] - s->zone_lo[d][v]);
+		}
 	}
 }
 
@@ -346,7 +381,11 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "iodepth_batch_submit", s->batch_submit);
 	if (s->batch_complete)
 		opt_u(o, "iodepth_batch_complete_max", s->batch_complete);
-	if (s->dist) {
+	if (s->dist == DIST_ZONED) {
+		char db[1200];
+		zoned_fmt(s, db, sizeof(db));
+		opt_str(o, "random_distribution", db);
+	} else if (s->dist) {
 		static const char *const dn[] = {"random", "zipf", "pareto", "normal"};
 		char db[64];
 		snprintf(db, sizeof(db), "%s:%g", dn[s->dist], s->dist_val);
@@ -403,7 +442,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_u(o, "ctx", info ? info->ctx : 0);
 	num_u(o, "majf", info ? info->majf : 0);
 	num_u(o, "minf", info ? info->minf : 0);
-	depth_tables(o);
+	depth_tables(o, r);
 	lat_tables(o, r);
 	num_u(o, "latency_depth", r->iodepth);
 	num_u(o, "latency_target", 0);
@@ -418,9 +457,6 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
 	cJSON_AddItemToArray(nm, cJSON_CreateString("slat_ns"));
-	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_level"));
-	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_submit"));
-	cJSON_AddItemToArray(nm, cJSON_CreateString("iodepth_complete"));
 	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
 	cJSON_AddNumberToObject(nv, "late", (double)r->late);
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);

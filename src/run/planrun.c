@@ -523,7 +523,7 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 	char name[64];
 	if (!j)
 		return -ENOMEM;
-	unsigned nworkers = st->spec.numjobs * (st->spec.stripe ? 1 : st->spec.ntargets);
+	unsigned nworkers = st->spec.numjobs * (st->spec.stripe || st->spec.fileset ? 1 : st->spec.ntargets);
 	for (unsigned i = r->st.sub; i <= st->npoints; i++) {
 		j->spec = st->spec;
 		j->qd = st->spec.iodepth[0];

@@ -303,6 +303,22 @@ const struct steady_params *planview_step_rule(const struct planview *v, unsigne
 	return i < v->plan->nsteps ? &v->plan->steps[i].ss : NULL;
 }
 
+const struct plan *planview_plan(const struct planview *v)
+{
+	return v->plan;
+}
+
+int planview_step_dir_of(const struct planview *v, unsigned i, char *buf, size_t len)
+{
+	char sub[256];
+	if (i >= v->plan->nsteps)
+		return -EINVAL;
+	planrun_step_dir(v->plan, i, sub, sizeof(sub));
+	if (snprintf(buf, len, "%s/%s", v->dir, sub) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 const char *planview_step_dir(const struct planview *v)
 {
 	return v->step_dir;

@@ -17,6 +17,7 @@
 #include "run/resdir.h"
 
 struct planview;
+struct plan;
 
 /* Opens the view of results directory @dir: parses DIR/plan.ini (written
  * before a plan starts).  0 with *@out (planview_free), or -errno with @err. */
@@ -43,6 +44,11 @@ const char *planview_step_kind(const struct planview *v, unsigned i);
 /* The steady-state rule of step @i as the plan file sets it (command-line
  * overrides are not in plan.ini); NULL when out of range. */
 const struct steady_params *planview_step_rule(const struct planview *v, unsigned i);
+/* The plan as its plan.ini reads (steps, durations); owned by the view. */
+const struct plan *planview_plan(const struct planview *v);
+/* Directory of step @i (DIR/NN-kind-label) into @buf.  0, or -EINVAL
+ * (no such step) / -ENAMETOOLONG (never a cut path). */
+int planview_step_dir_of(const struct planview *v, unsigned i, char *buf, size_t len);
 /* The current step's directory (DIR/NN-kind-label). */
 const char *planview_step_dir(const struct planview *v);
 /* The current step's samples so far: from the plan's in-memory feed when

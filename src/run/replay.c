@@ -144,6 +144,8 @@ struct replay {
 	struct resdir_row *rows; /* summary.json */
 	int nrows;
 	double t;	    /* the play position */
+	char step[96];	    /* replay_set_step */
+	char kind[32];
 	struct series view; /* what series() returned last (a prefix, not a copy) */
 };
 
@@ -226,6 +228,32 @@ fail:
 	return ret;
 }
 
+int replay_from_series(const char *title, struct series *agg, struct replay **out)
+{
+	*out = NULL;
+	struct replay *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	snprintf(r->dir, sizeof(r->dir), "%s", title);
+	r->agg = *agg;
+	memset(agg, 0, sizeof(*agg));
+	*out = r;
+	return 0;
+}
+
+void replay_set_rows(struct replay *r, struct resdir_row *rows, int n)
+{
+	free(r->rows);
+	r->rows = rows;
+	r->nrows = rows && n > 0 ? n : 0;
+}
+
+void replay_set_step(struct replay *r, const char *step, const char *kind)
+{
+	snprintf(r->step, sizeof(r->step), "%s", step);
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
+}
+
 void replay_free(struct replay *r)
 {
 	if (!r)
@@ -290,7 +318,8 @@ static void rp_info(const void *ctx, struct source_info *o)
 	o->now_s = r->t;
 	o->end_s = o->planned_s = replay_end(r);
 	o->title = r->dir;
-	o->step_kind = "";
+	snprintf(o->step, sizeof(o->step), "%s", r->step);
+	o->step_kind = r->kind;
 	o->rows_from = "from " RESDIR_SUMMARY;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include "run/resdir.h"
+#include "stats/series.h"
 
 /* Reads DIR/summary.json: one row per job.  *@rows is malloc'ed (caller
  * frees).  Returns the count, or -errno (-ENOENT: no summary, -EINVAL: not
@@ -20,6 +21,15 @@ struct source;
  * summary.json are optional).  0 with *@out (replay_free), or -errno with
  * @err. */
 int replay_open(const char *dir, struct replay **out, char *err, size_t errlen);
+/* A replay of series @agg (its points are taken over; @agg is left empty),
+ * shown as @title, without targets or rows: a finished plan's steps played
+ * one after another (ui/planui.c).  0 with *@out, or -ENOMEM. */
+int replay_from_series(const char *title, struct series *agg, struct replay **out);
+/* Replaces the per-QD rows by @rows (malloc'ed, taken over; NULL: none). */
+void replay_set_rows(struct replay *r, struct resdir_row *rows, int n);
+/* The step shown in the title (" step 2/4 precondition x") and its kind
+ * ("precondition"); copied. */
+void replay_set_step(struct replay *r, const char *step, const char *kind);
 /* NULL-safe. */
 void replay_free(struct replay *r);
 /* The play position and the last sample's time, in seconds. */

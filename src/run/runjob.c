@@ -187,8 +187,19 @@ struct slot {
 	struct pool *p;
 	struct collect *c;
 	unsigned groups;
-	bool started;
+	bool started, ended;
 };
+
+/* fio's exitall (fio_terminate_threads): job @i ended; exit_what=group stops
+ * the jobs of its report group, stonewall and all every running one. */
+static void exit_all(const struct spec *specs, struct slot *sl, unsigned n, unsigned i)
+{
+	if (!specs[i].exitall)
+		return;
+	for (unsigned k = 0; k < n; k++)
+		if (k != i && (specs[i].exit_what || specs[k].report_group == specs[i].report_group))
+			pool_stop(sl[k].p);
+}
 
 static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct runjob *out,
 		      char *err, size_t errlen)
@@ -271,6 +282,9 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 					tick(sl[i].p, sl[i].c,
 					     arg); /* the first one still running */
 				running = true;
+			} else if (!sl[i].ended) {
+				sl[i].ended = true;
+				exit_all(specs, sl, n, i);
 			}
 		}
 	}

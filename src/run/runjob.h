@@ -49,7 +49,9 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 /* Runs @n jobs together, as fio runs one group of jobs between stonewalls:
  * @specs[i] at queue depth @qds[i] (0 = its first); all are set up before
  * any starts, then started at once; returns when the last one ends or
- * *@cancel becomes non-zero (which stops them all).  @outs[i] as
+ * *@cancel becomes non-zero (which stops them all).  fio's exitall: when a
+ * job with spec.exitall ends, the others of its report group stop
+ * (exit_what=group), or all of them (stonewall, all).  @outs[i] as
  * runjob_run fills it (CPU figures are the machine's over the whole group).
  * Set-up failures return -errno with @err (nothing ran).  Release each
  * @outs[i] with runjob_release. */

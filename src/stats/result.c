@@ -27,6 +27,11 @@ void result_merge(struct result *dst, const struct result *src)
 	dst->cancelled += src->cancelled;
 	dst->late += src->late;
 	dst->unfinished += src->unfinished;
+	for (int i = 0; i < 7; i++) {
+		dst->depth_map[i] += src->depth_map[i];
+		dst->submit_map[i] += src->submit_map[i];
+		dst->complete_map[i] += src->complete_map[i];
+	}
 	if (src->nmembers > dst->nmembers)
 		dst->nmembers = src->nmembers;
 	for (unsigned m = 0; m < src->nmembers; m++) {

@@ -32,7 +32,24 @@ struct result {
 	struct result_dir dir[NVS_NDIR];
 	unsigned nmembers;  /* > 0 for a stripe set */
 	struct result_member member[NVS_MAX_TARGETS];
+	/* fio's depth tables (io_u.c io_u_mark_depth/_submit/_complete), over
+	 * the measured window: I/Os by the queue depth after their submission
+	 * (1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64); submit and reap calls by the
+	 * I/Os they moved (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64) */
+	uint64_t depth_map[7], submit_map[7], complete_map[7];
 };
+
+/* fio's bucket of a queue depth (io_u_mark_depth) and of a batch size
+ * (__io_u_mark_map), indexes into the maps above. */
+static inline unsigned result_depth_idx(unsigned depth)
+{
+	return depth >= 64 ? 6 : depth >= 32 ? 5 : depth >= 16 ? 4 : depth >= 8 ? 3
+	       : depth >= 4 ? 2 : depth >= 2 ? 1 : 0;
+}
+static inline unsigned result_batch_idx(unsigned n)
+{
+	return n > 64 ? 6 : n > 32 ? 5 : n > 16 ? 4 : n > 8 ? 3 : n > 4 ? 2 : n ? 1 : 0;
+}
 
 /* Zeroes @r and its histograms. */
 void result_init(struct result *r);

@@ -19,15 +19,76 @@ static double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void app_message(struct app *a, int role, const char *fmt, ...)
+/* Keeps @text in the event list and appends it to the run's events.log:
+ * the plan's results directory, or the running workload's. */
+static void record(struct app *a, int role, const char *text)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(a->msg, sizeof(a->msg), fmt, ap);
-	va_end(ap);
+	time_t now = time(NULL);
+	if (!a->events)
+		a->events = evlist_new(EVLIST_CAP);
+	if (a->events && !evlist_push(a->events, now, role, text) && a->events_on)
+		app_dirty_all(a);
+	if (a->replay)
+		return;
+	/* only while the run goes on (and at the plan's end): never into the
+	 * log of a run that is over */
+	if (a->plan && a->pexec && planexec_dir(a->pexec)[0] &&
+	    (planexec_running(a->pexec) || a->plan_ending)) {
+		char msg[256], ts[32];
+		struct tm tm;
+		FILE *f = safety_fopen_in(planexec_dir(a->pexec), "events.log", SAFETY_OUT_APPEND,
+					  msg, sizeof(msg));
+		if (!f)
+			return;
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&now, &tm));
+		fprintf(f, "%s %s\n", ts, text);
+		fclose(f);
+	} else if (!a->plan && app_running(a)) {
+		session_note(a->sess, text);
+	}
+}
+
+static void show(struct app *a, int role, const char *text, bool event)
+{
+	a->msg_event = event;
+	snprintf(a->msg, sizeof(a->msg), "%s", text);
 	a->msg_role = role;
 	a->msg_until = mono_now() + 6;
 	a->dirty[PANE_STATUS] = true;
+}
+
+void app_message(struct app *a, int role, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	show(a, role, text, false);
+	if (role == ROLE_ERROR) /* errors are events */
+		record(a, role, text);
+	free(text);
+}
+
+void app_event(struct app *a, int role, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* a message younger than 2 s (the answer to a key) stays readable
+	 * under a routine event (then in the event list only); errors and
+	 * the plan's end are shown at once */
+	if (!a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 || role == ROLE_ERROR ||
+	    a->plan_ending)
+		show(a, role, text, true);
+	record(a, role, text);
+	free(text);
 }
 
 bool app_running(const struct app *a)
@@ -244,6 +305,9 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 		return;
 	}
 	a->nruns++;
+	a->run_writes = false;
+	for (unsigned i = 0; i < n; i++)
+		a->run_writes |= spec_writes(&jobs[i]);
 	a->plan = false; /* a plan shown before gives way */
 	a->have_prounds = false;
 	a->screen = SCREEN_LIVE;
@@ -260,6 +324,7 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	int k = devrows_find(a->drows, a->ndrows, jobs[0].targets[0]);
 	if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0]) {
 		snprintf(a->health_path, sizeof(a->health_path), "%s", a->drows[k].ctrl);
+		a->last_crit = 0;
 		a->hmon = healthmon_new(a->health_path, 5.0);
 	}
 	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
@@ -389,7 +454,7 @@ void app_confirm_destroy(struct app *a, bool ok)
 		return;
 	if (!ok) {
 		a->pending = NULL;
-		app_message(a, ROLE_WARN, "not confirmed: nothing written");
+		app_event(a, ROLE_WARN, "not confirmed: nothing written");
 		free(jobs);
 		return;
 	}
@@ -398,6 +463,8 @@ void app_confirm_destroy(struct app *a, bool ok)
 		snprintf(a->pending_log + l, sizeof(a->pending_log) - l,
 			 "override: typed confirmation %.100s for %.200s\n", a->pending_path,
 			 jobs[0].targets[a->pending_next]);
+	app_event(a, ROLE_WARN, "confirmed by typing %s: %s will be written", a->pending_path,
+		  jobs[0].targets[a->pending_next]);
 	a->pending_next++;
 	continue_launch(a);
 }

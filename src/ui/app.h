@@ -18,9 +18,11 @@
 #include "ui/braille.h"
 #include "ui/checkui.h"
 #include "ui/devrows.h"
+#include "ui/evlist.h"
 #include "dev/healthmon.h"
 #include "ui/layout.h"
 #include "run/planexec.h"
+#include "ui/planres.h"
 #include "run/planview.h"
 #include "run/replay.h"
 #include "run/source.h"
@@ -132,6 +134,7 @@ struct app {
 	char msg[256];
 	int msg_role;
 	double msg_until;
+	bool msg_event; /* the message shown is an event (app_event) */
 
 	/* the run */
 	struct session *sess;
@@ -143,6 +146,7 @@ struct app {
 	char pending_log[1024]; /* overrides, for events.log once started */
 	char run_name[64];
 	unsigned nruns; /* runs started so far (results directory names) */
+	bool run_writes; /* the workload writes: rescan the devices at its end */
 
 	/* view of the time axis */
 	bool log, mbps;
@@ -190,6 +194,8 @@ struct app {
 	struct steady_view sv;
 	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
+	size_t ss_n;	 /* points of the series at the last steady_update */
+	double pstep_t0; /* a plan replay: the shown step's start on its axis */
 
 	/* a plan: planexec runs it, planview follows its results directory */
 	struct planexec *pexec;
@@ -203,6 +209,20 @@ struct app {
 	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+	unsigned pv_step;		     /* the step last seen current (step results) */
+	bool pv_seen, pv_fin;		     /* pv_step is valid; the end was reported */
+	bool plan_ending;		     /* the plan's end events (to its events.log) */
+	struct planres pres[PLAN_MAX_STEPS]; /* results of the finished steps */
+	bool pres_ok[PLAN_MAX_STEPS];
+	/* replay of a whole plan directory: its steps played one after another */
+	bool replay_plan;
+	double pstep_start[PLAN_MAX_STEPS + 1]; /* step i: [start[i], start[i+1]) */
+	unsigned rstep;				/* the step at the play position */
+
+	/* the event list (evlist.h; key E), also written to events.log */
+	struct evlist *events;
+	bool events_on;
+	uint8_t last_crit; /* critical warning bits last seen (health changes) */
 
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
@@ -222,6 +242,10 @@ struct app {
 /* Shows @fmt in the status bar for a few seconds in colour @role. */
 void app_message(struct app *a, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An event: shown in the status bar, kept in the event list (a->events)
+ * with its time and appended to the run's events.log (the plan's or the
+ * workload's; none in a replay). */
+void app_event(struct app *a, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Starts preset @idx (of a->presets) on the marked targets. */
 void app_launch_preset(struct app *a, int idx);
 /* Starts @n jobs (malloc'ed, ownership taken) named @name, after the
@@ -319,12 +343,31 @@ void planui_confirm(struct app *a, bool ok);
  * running in another process, or a finished one: its last step).  0 or
  * -errno with @err. */
 int planui_follow(struct app *a, const char *dir, char *err, size_t len);
+/* `nvscope replay DIR` of a finished plan: its steps' samples played one
+ * after another (the step list follows the play position).  0 or -errno
+ * with @err. */
+int planui_replay_load(struct app *a, const char *dir, char *err, size_t len);
+/* Every frame of such a replay: the step at the play position. */
+void planui_replay_tick(struct app *a);
 /* Asks the running plan to stop. */
 void planui_stop(struct app *a);
 /* Follows the plan's results directory; notices its end.  Every frame. */
 void planui_tick(struct app *a);
-/* The step-list pane. */
+/* The step-list pane: per step its mark (done, failed, current), its
+ * verdict, progress and planned or remaining time; the plan's ETA. */
 void planui_draw_steps(struct app *a, WINDOW *w);
+/* Forgets the step results (a new plan followed). */
+void planui_reset_results(struct app *a);
+/* The step shown (live: the plan's current one; a plan replay: the one at
+ * the play position) and whether the plan is over there. */
+unsigned planui_cur(const struct app *a);
+bool planui_finished(const struct app *a);
+/* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
+ * may end sooner), "done" at the end. */
+void planui_eta(struct app *a, char *buf, size_t len);
+/* ---- evview.c ---- */
+/* The event-list overlay (key E) over the lower half of the screen. */
+void panes_draw_events(struct app *a);
 /* Stops and joins a running plan, frees the plan state. */
 void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)
@@ -345,6 +388,13 @@ int steady_rows(const struct app *a, int h);
  * rows @y.. of @w, for a strip whose plot area starts at column @lw, is @pw
  * cells wide and shows [@t0, @t1]. */
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1);
+/* The steady-state lines on the IOPS strip: the window average with its
+ * band of +- half the range limit (SNIA's 90 %/110 % lines) and the fitted
+ * least-squares slope line over the window's rounds, as up to @room plot
+ * series into @ser (their points are held until the next call).  Returns
+ * the series added: 0 when there is no valid window (or MB/s is shown). */
+struct plot_ser;
+int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room);
 /* Reads @dir/rounds.csv (and the rule of @dir/steady.json unless given on
  * the command line) into a->prounds: a plan's precondition step.  0, or
  * -ENOENT when there is none. */

@@ -27,6 +27,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "base/num.h"
 #include "dev/safety.h"
 #include "report/csv.h"
@@ -261,6 +262,17 @@ static void health_tick(struct app *a)
 		}
 		push_health(a, p);
 		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
+		if (r.ok && p.crit != a->last_crit) { /* a health change is an event */
+			char txt[256];
+			int c = healthmon_cw_change(a->last_crit, p.crit, txt, sizeof(txt));
+			if (c >= 0)
+				app_event(a,
+					  c == HEALTHMON_CW_WORSE	? ROLE_ERROR
+					  : c == HEALTHMON_CW_FEWER ? ROLE_WARN
+								    : ROLE_OK,
+					  "%s: %s", a->health_path, txt);
+			a->last_crit = p.crit;
+		}
 	}
 }
 
@@ -306,8 +318,11 @@ static void tick(struct app *a, double dt)
 			if (st == SESS_FAILED)
 				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
 			else if (st == SESS_DONE)
-				app_message(a, ROLE_OK, "done: results in %s",
-					    session_dir(a->sess));
+				app_event(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
+			/* a workload that wrote (a fill): the Devices pane shows
+			 * the new usage */
+			if ((st == SESS_FAILED || st == SESS_DONE) && a->run_writes)
+				app_rescan(a);
 			last_state = st;
 			dirty_live(a);
 		}
@@ -317,15 +332,19 @@ static void tick(struct app *a, double dt)
 		checkui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
-	} else if (!a->paused && a->rp) {
+	} else if (a->rp) {
 		double end = replay_end(a->rp);
-		size_t before = app_series(a, -1)->n;
-		replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
-		if (replay_time(a->rp) >= end) {
+		if (!a->paused)
+			replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
+		if (replay_time(a->rp) >= end && !a->paused) {
 			a->paused = true;
 			a->dirty[PANE_TITLE] = true;
 		}
-		if (app_series(a, -1)->n != before) {
+		if (a->replay_plan)
+			planui_replay_tick(a);
+		/* after playing on or a seek (g, G): the verdict of the rounds
+		 * up to the play position, never the one from before */
+		if (app_series(a, -1)->n != a->ss_n) {
 			dirty_live(a);
 			steady_update(a);
 		}
@@ -372,6 +391,8 @@ static void draw(struct app *a)
 			panes_draw_help(a);
 		else if (a->prompt == PROMPT_DESTROY && any)
 			panes_draw_confirm(a);
+		else if (a->events_on && any)
+			panes_draw_events(a);
 	}
 	memset(a->dirty, 0, sizeof(a->dirty));
 	doupdate();
@@ -449,6 +470,23 @@ static void load_health(struct app *a, const char *dir)
 		snprintf(a->health_path, sizeof(a->health_path), "(recorded)");
 }
 
+/* DIR/state.json says the plan finished (then it is played, not followed). */
+static bool plan_finished(const char *dir)
+{
+	char path[600], buf[4096];
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	cJSON *o = cJSON_Parse(buf);
+	bool fin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "finished"));
+	cJSON_Delete(o);
+	return fin;
+}
+
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
 	char path[600];
@@ -456,8 +494,12 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
 	if (!access(path, R_OK)) {
 		snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
-		if (!access(path, R_OK))
-			return planui_follow(a, dir, err, len);
+		if (!access(path, R_OK)) {
+			/* a finished plan is played; one without samples to play
+			 * (or still running) is followed */
+			int ret = plan_finished(dir) ? planui_replay_load(a, dir, err, len) : -ENODATA;
+			return ret == -ENODATA ? planui_follow(a, dir, err, len) : ret;
+		}
 	}
 	int ret = replay_open(dir, &a->rp, err, len);
 	if (ret)
@@ -478,6 +520,7 @@ static void app_free(struct app *a)
 	a->hmon = NULL;
 	planui_free(a);
 	checkui_free(a);
+	evlist_free(a->events);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])

@@ -315,6 +315,13 @@ static bool act_steady(struct app *a)
 	return true;
 }
 
+static bool act_events(struct app *a)
+{
+	a->events_on = !a->events_on;
+	app_dirty_all(a);
+	return true;
+}
+
 static bool act_page_next(struct app *a)
 {
 	a->tgt_page++;
@@ -334,6 +341,7 @@ static bool act_play(struct app *a)
 	a->paused = !a->paused;
 	if (!a->paused && a->rp && replay_time(a->rp) >= replay_end(a->rp))
 		replay_seek(a->rp, 0);
+	a->dirty[PANE_TITLE] = true;
 	return true;
 }
 
@@ -568,6 +576,7 @@ static const struct action {
     {{0x0c}, K_ALL, act_redraw, "Ctrl-L", "redraw", 0, 0},
     {{'d'}, K_ALL, act_style, "d", "strips: dots / thick / fill", 0, 0},
     {{'b'}, K_ALL, act_showfloor, "b", "showfloor on / off (asks)", 0, A_ASK},
+    {{'E'}, K_ALL, act_events, "E", "event list (on / off)", 0, 0},
     /* replay before the live meanings of the same keys */
     {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0, 0},
     {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0, 0},

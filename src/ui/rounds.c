@@ -29,3 +29,17 @@ bool rounds_span_cols(double a, double b, double t0, double t1, int pw, int *c0,
 	*c1 = x1 >= pw ? pw - 1 : x1;
 	return true;
 }
+
+int rounds_at(const struct rounds *all, double shift, double now, bool at_end,
+	      const struct steady_params *p, struct rounds *out, struct steady_view *view)
+{
+	int ret = 0;
+	out->n = 0;
+	for (size_t i = 0; i < all->n && !ret; i++) {
+		double t0 = all->t0[i] + shift, t1 = all->t1[i] + shift;
+		if (at_end || t1 <= now + 0.05 * (t1 - t0))
+			ret = rounds_push(out, t0, t1, all->v[i]);
+	}
+	rounds_steady(out, p, view);
+	return ret;
+}

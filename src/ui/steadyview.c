@@ -7,6 +7,7 @@
  * A plan's precondition step brings its own rounds (rounds.csv, one pool
  * per round): those are shown instead of rounds cut from the series. */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,15 @@
 
 static const double round_choices[] = {10, 30, 60, 300};
 
+/* A point of the overlay lines (draw_plot reads a double t first and a
+ * float value at an offset, as in struct point). */
+struct ovpt {
+	double t;
+	float v;
+};
+static struct ovpt *ovbuf; /* UI thread only; grown as needed */
+static size_t ovcap;
+
 void steady_update(struct app *a)
 {
 	bool was_attained = a->sv.attained > 0;
@@ -25,18 +35,16 @@ void steady_update(struct app *a)
 	app_source_info(a, &in);
 	a->ss_origin = 0;
 	if (a->have_prounds) {
-		/* replay: the rounds that ended by the play position */
+		/* replay: the rounds that ended by the play position (also after
+		 * a seek: computed from the rounds, never kept from before) */
+		const struct series *s = app_series(a, -1);
 		bool cursor = in.valid & SOURCE_HAS_CURSOR;
-		double now = in.now_s;
-		bool at_end = cursor && now >= in.end_s;
-		a->rounds.n = 0;
-		/* a round ends a little after its last sample (the pool's stop) */
-		for (size_t i = 0; i < a->prounds.n; i++)
-			if (!cursor || at_end ||
-			    a->prounds.t1[i] <= now + 0.05 * (a->prounds.t1[i] - a->prounds.t0[i]))
-				rounds_push(&a->rounds, a->prounds.t0[i], a->prounds.t1[i],
-					    a->prounds.v[i]);
-	} else if (in.valid & SOURCE_FILE_ROUNDS) {
+		bool at_end = !cursor || in.now_s >= in.end_s;
+		if (rounds_at(&a->prounds, a->pstep_t0, in.now_s, at_end, &a->ss, &a->rounds, &a->sv))
+			a->rounds.n = 0;
+		a->ss_origin = a->pstep_t0;
+		a->ss_n = s->n;
+	} else if ((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) {
 		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
@@ -44,16 +52,18 @@ void steady_update(struct app *a)
 		a->ss_origin = in.round_origin_s;
 		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
 			a->rounds.n = 0;
+		a->ss_n = s->n;
 	}
-	rounds_steady(&a->rounds, &a->ss, &a->sv);
+	if (!a->have_prounds)
+		rounds_steady(&a->rounds, &a->ss, &a->sv);
 	if (a->sv.left && !a->was_left)
-		app_message(a, ROLE_ERROR,
-			    "WARNING: the drive left steady state (round %zu: range %.1f%%, "
-			    "slope %.1f%%)",
-			    a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
+		app_event(a, ROLE_ERROR,
+			  "WARNING: the drive left steady state (round %zu: range %.1f%%, "
+			  "slope %.1f%%)",
+			  a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
 	else if (a->sv.attained && !was_attained && a->sv.last.attained)
-		app_message(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
-			    a->sv.attained_s - a->ss_origin);
+		app_event(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
+			  a->sv.attained_s - a->ss_origin);
 	a->was_left = a->sv.left;
 	a->dirty[PANE_IOPS] = true;
 }
@@ -78,7 +88,8 @@ int steady_rows(const struct app *a, int h)
 {
 	struct source_info in;
 	app_source_info(a, &in);
-	if (!a->steady_on || (in.valid & SOURCE_FILE_ROUNDS && !a->have_prounds))
+	if (!a->steady_on ||
+	    (((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) && !a->have_prounds))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
@@ -183,6 +194,14 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	if (c >= 1000)
 		return;
 	x += c;
+	if (pv) { /* the window average the band (on the strip) is around */
+		char avg[24], buf[48];
+		axis_fmt(v->avg, UNIT_IOPS, a->ascii, avg, sizeof(avg));
+		snprintf(buf, sizeof(buf), "  avg %s", avg);
+		if (draw_width(buf) > wd - x)
+			return;
+		x += draw_str(a, w, y, x, wd - x, ROLE_DIM, buf);
+	}
 	if (draw_width(tail) <= wd - x)
 		draw_str(a, w, y, x, wd - x, ROLE_DIM, tail);
 	else if (wd - x >= 2)
@@ -195,6 +214,56 @@ void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, doub
 		marker_row(a, w, y++, lw, pw, t0, t1);
 	if (rows >= 1)
 		verdict_line(a, w, y, getmaxx(w));
+}
+
+int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room)
+{
+	const struct steady_view *sv = &a->sv;
+	const struct rounds *r = &a->rounds;
+	unsigned win = a->ss.window;
+	if (room < 2 || a->mbps || !a->steady_on || !sv->last.valid || !sv->last.pct_valid ||
+	    win < 2 || r->n < win || a->ss.rule != STEADY_SNIA || pw < 2 || !(t1 > t0))
+		return 0;
+	if (a->plan && a->pview) { /* a plan tracking MB/s: not on the IOPS scale */
+		const struct plan *p = planview_plan(a->pview);
+		unsigned cur = planui_cur(a);
+		if (cur < p->nsteps && p->steps[cur].track == TRACK_BW)
+			return 0;
+	}
+	size_t first = r->n - win;
+	double wa = r->t0[first] > t0 ? r->t0[first] : t0;
+	double wb = r->t1[r->n - 1] < t1 ? r->t1[r->n - 1] : t1;
+	double step = (t1 - t0) / (2.0 * pw - 1); /* one point per dot column */
+	if (!(wb > wa))
+		return 0;
+	size_t n = (size_t)((wb - wa) / step) + 1;
+	if (n > (size_t)(2 * pw))
+		n = (size_t)(2 * pw);
+	if (4 * n > ovcap) {
+		struct ovpt *nb = realloc(ovbuf, 4 * n * sizeof(*nb));
+		if (!nb)
+			return 0;
+		ovbuf = nb;
+		ovcap = 4 * n;
+	}
+	double avg = sv->last.avg, half = avg * a->ss.range_pct / 200;
+	double m0 = (r->t0[first] + r->t1[first]) / 2, m1 = (r->t0[r->n - 1] + r->t1[r->n - 1]) / 2;
+	double per = (m1 - m0) / (win - 1); /* seconds per round */
+	struct ovpt *band = ovbuf, *line = ovbuf + 3 * n;
+	for (size_t k = 0; k < n; k++) {
+		double t = wa + (double)k * step;
+		/* the least-squares line goes through (the middle round, avg) */
+		double idx = per > 0 ? (t - m0) / per : 0;
+		band[3 * k] = (struct ovpt){t, (float)(avg - half)};
+		band[3 * k + 1] = (struct ovpt){t, (float)avg};
+		band[3 * k + 2] = (struct ovpt){t, (float)(avg + half)};
+		line[k] = (struct ovpt){t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
+	}
+	ser[0] =
+	    (struct plot_ser){band, 3 * n, sizeof(struct ovpt), offsetof(struct ovpt, v), ROLE_DIM};
+	ser[1] = (struct plot_ser){line, n, sizeof(struct ovpt), offsetof(struct ovpt, v),
+				   (uint8_t)(sv->last.attained ? ROLE_OK : ROLE_WARN)};
+	return 2;
 }
 
 /* The rule of a plan step's steady.json (SNIA only). */

@@ -39,6 +39,12 @@ void strips_iops(struct app *a, WINDOW *w)
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
+	int wd0 = getmaxx(w), h0 = getmaxy(w) - 1;
+	/* the steady-state band and slope line first, the samples over them
+	 * (not in fill style: the areas would hide or stack them) */
+	if (a->style != PLOT_FILL && steady_rows(a, h0))
+		p.nser =
+		    steady_overlay(a, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels), p.ser, 2);
 	size_t r =
 	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
 	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])

@@ -26,7 +26,7 @@ ok "bad plan options refused"
 u_start 130 40 "$NVS_BIN" --plan "$PLAN" --target "$LOOP" --yes-destroy-data="$LOOP" \
 	--results "$RES"
 u_wait 'PLAN .* step [1-3]/4' 10
-u_wait 'Plan tiny-plan .*step [1-4]/4' 5
+u_wait 'Plan tiny-plan .*[1-4]/4 ETA' 5
 u_wait '▶ +3 precondition 4k-randwrite' 15
 u_screen | grep -Eq '✓ +2 fill' || fail "fill not marked done while preconditioning"
 u_wait '\[plan rounds, window 3\]' 10

@@ -100,34 +100,51 @@ START_TEST(test_iec_sizes_decimal)
 }
 END_TEST
 
-START_TEST(test_filename_list_refused)
+/* fio's filename=a:b is ONE job over both files (a file set), not one
+ * worker per file (that is nvscope's --target a,b) and not refused. */
+START_TEST(test_filename_list_fileset)
 {
 	struct spec s;
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(set(&s, "filename", "/tmp/a:/tmp/b", err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "ONE job"));
-	ck_assert_uint_eq(s.ntargets, 0);
+	ck_assert_int_eq(set(&s, "filename", "/tmp/a:/tmp/b", err), 0);
+	ck_assert_uint_eq(s.ntargets, 2);
+	ck_assert(s.fileset);
+	ck_assert_str_eq(s.targets[1], "/tmp/b");
+	ck_assert_int_eq(set(&s, "filename", "/tmp/a::/tmp/b", err), -EINVAL);
+	spec_init(&s);
 	ck_assert_int_eq(set(&s, "filename", "/tmp/a", err), 0);
 	ck_assert_uint_eq(s.ntargets, 1);
+	ck_assert(!s.fileset);
 	/* fio's escaped colon is part of the one path; fio does not split on ',' */
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "filename", "/dev/bsg/0\\:0,1", err), 0);
 	ck_assert_uint_eq(s.ntargets, 1);
 	ck_assert_str_eq(s.targets[0], "/dev/bsg/0:0,1");
+	ck_assert(!s.fileset);
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "filename", "/tmp/a", err), 0);
 	/* nvscope's own --target list stays one worker per target */
 	ck_assert_int_eq(set(&s, "target", "/tmp/b,/tmp/c", err), 0);
 	ck_assert_uint_eq(s.ntargets, 3);
+	ck_assert(!s.fileset);
+	/* file_service_type: fio's names and ":N" */
+	ck_assert_int_eq(set(&s, "file_service_type", "random:4", err), 0);
+	ck_assert_uint_eq(s.file_service, 2);
+	ck_assert_uint_eq(s.file_service_nr, 4);
+	ck_assert_int_eq(set(&s, "file_service_type", "sequential", err), 0);
+	ck_assert_uint_eq(s.file_service, 1);
+	ck_assert_uint_eq(s.file_service_nr, 1);
+	ck_assert_int_eq(set(&s, "file_service_type", "zipf:1.2", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "file_service_type", "roundrobin:0", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "file_service_type", "roundrobin:x", err), -EINVAL);
 
 	struct cli c;
 	char *argv[] = {"run", "--filename=/tmp/a:/tmp/b", NULL};
 	int i = 1;
 	memset(&c, 0, sizeof(c));
-	ck_assert_int_eq(cli_take(&c, 2, argv, &i, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "ONE job"));
+	ck_assert_int_eq(cli_take(&c, 2, argv, &i, err, sizeof(err)), 1);
 }
 END_TEST
 
@@ -273,7 +290,10 @@ START_TEST(test_rw_modifier_and_pct_random)
 	}
 	ck_assert(jumps >= 90 && jumps <= 100);
 	ck_assert_int_eq(set(&s, "rw", "randread:0", err), -EINVAL);
-	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), 0); /* backwards: test_offgen.c */
+	ck_assert(s.seq_back);
+	ck_assert_int_eq(set(&s, "rw", "read:-0", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "read:--4k", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "rw", "trim", err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not implemented"));
 	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
@@ -317,7 +337,9 @@ START_TEST(test_random_distribution)
 	ck_assert_int_eq(set(&s, "random_distribution", "pareto:1", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "normal:100", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "zipf:nan", err), -EINVAL);
-	ck_assert_int_eq(set(&s, "random_distribution", "zoned:50/10:50/90", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "random_distribution", "zoned:50/10:50/90", err), 0);
+	ck_assert_int_eq(s.dist, DIST_ZONED); /* test_offgen.c: the shares */
+	ck_assert_int_eq(set(&s, "random_distribution", "zoned_abs:50/1g:50/", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "random_distribution", "pareto:0.9:0.5", err), 0);
 	ck_assert_double_eq(s.dist_center, 0.5);
 	ck_assert_int_eq(set(&s, "random_distribution", "gauss:5", err), 0);
@@ -351,7 +373,7 @@ Suite *fiomean_suite(void)
 	tcase_add_test(tc, test_batch_complete_is_min);
 	tcase_add_test(tc, test_rate_iops_per_direction);
 	tcase_add_test(tc, test_iec_sizes_decimal);
-	tcase_add_test(tc, test_filename_list_refused);
+	tcase_add_test(tc, test_filename_list_fileset);
 	tcase_add_test(tc, test_cpus_policy_randrepeat_pcts_sched);
 	tcase_add_test(tc, test_per_direction_sizes);
 	tcase_add_test(tc, test_rw_modifier_and_pct_random);

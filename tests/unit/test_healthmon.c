@@ -38,11 +38,32 @@ START_TEST(test_readings_arrive_and_stop_is_prompt)
 }
 END_TEST
 
+/* A health change is an event: bits appearing in the alert role, named as
+ * the NVMe spec names them (shown in the alert role); clearing; nothing
+ * when nothing changed. */
+START_TEST(test_cw_change)
+{
+	char b[256];
+	ck_assert_int_eq(healthmon_cw_change(0, 0, b, sizeof(b)), -1);
+	ck_assert_int_eq(healthmon_cw_change(4, 4, b, sizeof(b)), -1);
+	ck_assert_int_eq(healthmon_cw_change(0, 4, b, sizeof(b)), HEALTHMON_CW_WORSE);
+	ck_assert_str_eq(b, "critical warning: reliability degraded");
+	/* only the new bit is named */
+	ck_assert_int_eq(healthmon_cw_change(4, 4 | 8, b, sizeof(b)), HEALTHMON_CW_WORSE);
+	ck_assert_str_eq(b, "critical warning: read-only");
+	ck_assert_int_eq(healthmon_cw_change(4 | 8, 8, b, sizeof(b)), HEALTHMON_CW_FEWER);
+	ck_assert_str_eq(b, "critical warning now: read-only");
+	ck_assert_int_eq(healthmon_cw_change(8, 0, b, sizeof(b)), HEALTHMON_CW_CLEARED);
+	ck_assert_str_eq(b, "critical warning cleared");
+}
+END_TEST
+
 Suite *healthmon_suite(void)
 {
 	Suite *s = suite_create("healthmon");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_readings_arrive_and_stop_is_prompt);
+	tcase_add_test(tc, test_cw_change);
 	suite_add_tcase(s, tc);
 	return s;
 }

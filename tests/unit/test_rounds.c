@@ -211,6 +211,56 @@ START_TEST(test_console_and_cli_agree)
 }
 END_TEST
 
+/* The verdict at a replay position: only the rounds that had ended by it,
+ * the same after a seek back as after playing there. */
+START_TEST(test_verdict_at_position)
+{
+	struct rounds all = {0}, out = {0};
+	struct steady_params sp;
+	struct steady_view v;
+	steady_params_init(&sp);
+	sp.window = 2;
+	/* 3 rounds of 1 s from 0; round 2 and 3 steady (100, 100) */
+	rounds_push(&all, 0, 1, 50);
+	rounds_push(&all, 1, 2, 100);
+	rounds_push(&all, 2, 3, 100);
+	ck_assert_int_eq(rounds_at(&all, 0, 3, true, &sp, &out, &v), 0);
+	ck_assert_uint_eq(v.nrounds, 3);
+	ck_assert_uint_eq(v.attained, 3);
+	ck_assert(v.last.attained);
+	/* seek back to 1.5 s: one round, no verdict (not the one of the end) */
+	ck_assert_int_eq(rounds_at(&all, 0, 1.5, false, &sp, &out, &v), 0);
+	ck_assert_uint_eq(v.nrounds, 1);
+	ck_assert_uint_eq(v.attained, 0);
+	ck_assert(!v.last.valid);
+	/* 2 s: round 2 ended, window 2 of 50 and 100: not steady */
+	rounds_at(&all, 0, 2, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.nrounds, 2);
+	ck_assert(v.last.valid && !v.last.attained && !v.last.range_ok);
+	/* a round ends a little after its last sample (5 % of its length) */
+	rounds_at(&all, 0, 2.97, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.attained, 3);
+	rounds_at(&all, 0, 2.9, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.nrounds, 2);
+	/* a plan replay: the step starts at 10 s on the replay's axis */
+	rounds_at(&all, 10, 2.5, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.nrounds, 0);
+	rounds_at(&all, 10, 12, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.nrounds, 2);
+	ck_assert_double_eq(out.t0[1], 11);
+	ck_assert_double_eq(v.attained_s, 0);
+	rounds_at(&all, 10, 13, false, &sp, &out, &v);
+	ck_assert_double_eq(v.attained_s, 13);
+	/* and forward again after the seek: the same as played there */
+	rounds_at(&all, 0, 0, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.nrounds, 0);
+	rounds_at(&all, 0, 3, false, &sp, &out, &v);
+	ck_assert_uint_eq(v.attained, 3);
+	rounds_release(&all);
+	rounds_release(&out);
+}
+END_TEST
+
 Suite *rounds_suite(void)
 {
 	Suite *s = suite_create("rounds");
@@ -221,6 +271,7 @@ Suite *rounds_suite(void)
 	tcase_add_test(tc, test_steady_attained_and_left);
 	tcase_add_test(tc, test_cols);
 	tcase_add_test(tc, test_console_and_cli_agree);
+	tcase_add_test(tc, test_verdict_at_position);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,51 @@
+/* runfold.h - fio's group_reporting over `nvscope run`'s results (internal
+ * to run.c): the results of one report group become one, as fio's
+ * __show_run_stats merges them. */
+#ifndef NVS_RUNFOLD_H
+#define NVS_RUNFOLD_H
+
+#include <stdbool.h>
+#include "config/cli.h"
+#include "report/json.h"
+#include "stats/cpu.h"
+#include "stats/diskstat.h"
+#include "stats/result.h"
+#include "stats/series.h"
+
+/* The run's parallel arrays, [n] entries (tres [n * ntargets], cores
+ * [n * CPU_MAX], disks [n * NVS_MAX_TARGETS]). */
+struct runfold {
+	struct result *res, *tres;
+	unsigned ntargets;
+	struct series *ser;
+	struct json_job *info;
+	unsigned *gid;
+	const char **note;
+	char **tjson;
+	struct cpu_util *cores;
+	unsigned *ncores;
+	struct diskstat *disks;
+	unsigned *ndisks;
+	unsigned n;
+};
+
+/* fio's rule: a result whose job has group_reporting (@grouped[i]) and the
+ * same groupid as the result before it is merged into that one (counts and
+ * latency histograms summed, runtime the longest, per-interval bandwidth and
+ * IOPS summed, context switches and faults summed); the arrays are
+ * compacted in order.  The first job of a group names it and keeps its
+ * options, CPU, disk and trace figures.  Returns the new count. */
+unsigned runfold_groups(struct runfold *f, const bool *grouped);
+
+/* fio's `fio a.fio b.fio`: loads @files (each as cli_jobs loads @cli with
+ * cli->job set to it) and appends their jobs to *@jobs: each file's first
+ * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
+ * file is its own run and report group; exitall (global) is set on all
+ * when any job has it.  0 or -errno with @err. */
+int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfiles,
+		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
+/* fio's exit_what=all: a job from @first to @last (one run group) has it,
+ * so no later job starts. */
+bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last);
+
+#endif

@@ -1,0 +1,72 @@
+/* fileset.c - fio's file set inside one worker (fileset.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/fileset.h"
+
+int fileset_init(struct fileset *fs, const struct spec *s, unsigned n, const uint64_t *start,
+		 const uint64_t *len, const uint64_t *limit, uint32_t align, uint64_t seed,
+		 unsigned *bad)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->gen = calloc(n, sizeof(*fs->gen));
+	if (!fs->gen)
+		return -ENOMEM;
+	fs->n = n;
+	fs->limit = limit;
+	fs->service = s->file_service;
+	fs->service_nr = s->file_service_nr ? s->file_service_nr : 1;
+	for (unsigned f = 0; f < n; f++) {
+		int rc = offgen_init(&fs->gen[f], s, start[f], len[f], align,
+				     seed + 0xd1b54a32d192ed03ULL * f);
+		if (rc) {
+			*bad = f;
+			return rc;
+		}
+	}
+	/* fio's next_file starts at 0: round robin steps there first */
+	fs->cur = fs->service == 1 ? 0 : n - 1;
+	return 0;
+}
+
+void fileset_free(struct fileset *fs)
+{
+	free(fs->gen);
+	fs->gen = NULL;
+}
+
+bool fileset_next(struct fileset *fs, struct offgen *rng, uint64_t passes, uint64_t *off,
+		  uint32_t *len, enum nvs_dir *dir, unsigned *file)
+{
+	while (fs->ndone < fs->n) {
+		unsigned f = fs->cur;
+		if (fs->left && !fs->done[f]) {
+			fs->left--; /* fio's file_service_left */
+		} else if (fs->service != 1 || fs->done[f]) {
+			/* sequential stays until the file is done */
+			if (fs->service == 2) {
+				do
+					f = (unsigned)offgen_below(offgen_rand(rng), fs->n);
+				while (fs->done[f]);
+			} else {
+				do
+					f = (f + 1) % fs->n;
+				while (fs->done[f]);
+			}
+			fs->cur = f;
+			fs->left = fs->service_nr - 1;
+		}
+		struct offgen *g = &fs->gen[f];
+		offgen_next(g, off, len, dir);
+		if (g->wraps >= passes || (fs->limit[f] && fs->issued[f] >= fs->limit[f])) {
+			fs->done[f] = true; /* fio: fio_file_set_done */
+			fs->ndone++;
+			fs->left = 0;
+			continue;
+		}
+		fs->issued[f] += *len;
+		*file = f;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,70 @@
+/* evview.c - the event list on screen (key E): the last events of
+ * a->events (evlist.h) over the lower half of the screen, newest at the
+ * bottom, each with its time; a long one wraps onto the next rows, never
+ * cut. */
+#include <string.h>
+#include <time.h>
+#include "ui/app.h"
+
+/* Bytes of the first @cols code points of @s (at most its length). */
+static int utf8_prefix(const char *s, int cols)
+{
+	const char *p = s;
+	while (*p && cols-- > 0) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+	}
+	return (int)(p - s);
+}
+
+void panes_draw_events(struct app *a)
+{
+	/* the last events, newest at the bottom, above the status bar; a long
+	 * one goes on over the next rows (never cut) */
+	int bw = a->cols, bh = a->rows / 2;
+	if (bh < 4 || bw < 20)
+		return;
+	if (a->overlay)
+		delwin(a->overlay);
+	a->overlay = newwin(bh, bw, a->rows - 1 - bh, 0);
+	if (!a->overlay)
+		return;
+	WINDOW *w = a->overlay;
+	for (int y = 0; y < bh; y++)
+		draw_fill(a, w, y, ROLE_NORMAL);
+	size_t n = evlist_count(a->events);
+	char right[48];
+	snprintf(right, sizeof(right), "%zu of %zu  E closes", n, evlist_total(a->events));
+	draw_header(a, w, "Events", right);
+	int tw = bw - 10; /* "HH:MM:SS " then the text */
+	int y = bh - 1;
+	if (!n)
+		draw_str(a, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
+	for (size_t k = n; k-- > 0 && y >= 1;) {
+		const struct evlist_item *e = evlist_get(a->events, k);
+		int len = draw_width(e->text), lines = tw > 0 ? (len + tw - 1) / tw : 1;
+		if (lines < 1)
+			lines = 1;
+		if (y - lines + 1 < 1)
+			break; /* only whole events */
+		char ts[16];
+		struct tm tm;
+		strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&e->t, &tm));
+		int top = y - lines + 1;
+		draw_str(a, w, top, 0, 9, ROLE_DIM, ts);
+		const char *p = e->text;
+		for (int l = 0; l < lines; l++) {
+			int b = utf8_prefix(p, tw);
+			char chunk[1024];
+			if (b >= (int)sizeof(chunk))
+				b = utf8_prefix(p, 200);
+			memcpy(chunk, p, (size_t)b);
+			chunk[b] = '\0';
+			draw_str(a, w, top + l, 9, tw, e->role, chunk);
+			p += b;
+		}
+		y = top - 1;
+	}
+	wnoutrefresh(w);
+}
