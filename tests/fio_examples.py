@@ -55,6 +55,10 @@ KNOWN = {
         "so with mixed block sizes fio issues sizes the bssplit does not have and a "
         "smaller mean; nvscope has no random map (uniform with replacement, as "
         "norandommap=1) and issues the split as written",
+    "basic-verify.fio":
+        "fio counts do_verify's read-back as the job's reads; nvscope reports it "
+        "as nvscope.verify (blocks checked, bad) and keeps the job's read and "
+        "write figures to the workload itself (docs/cli.md, verify)",
 }
 
 # The examples that run the same workload as fio today: one that stops
