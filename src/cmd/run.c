@@ -43,37 +43,6 @@ struct run_opts {
 	unsigned nmore;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
-		"                   [--output-format=normal|json|json+] [--output FILE]\n"
-		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
-		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
-		"--parse-only prints the jobs as parsed and runs nothing.\n"
-		"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
-		"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
-		"  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
-		"  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
-		"  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
-		"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
-		"  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
-		"  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
-		"  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
-		"  --rate_min= (every fio option: docs/cli.md, \"fio's options\")\n"
-		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
-		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
-		"  --force-destroy (write over a partition table or filesystem signature)\n"
-		"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
-		"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
-		"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
-		"  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)\n"
-		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
-		"  130/143 stopped by SIGINT/SIGTERM.\n"
-		"See nvscope(1).\n");
-}
-
 static const char *si(double v, char *buf, size_t len)
 {
 	if (v >= 1e9)
@@ -370,60 +339,70 @@ static unsigned merge_disks(const struct diskstat *d, const unsigned *nd, unsign
 		}
 	return m;
 }
-static int parse(struct run_opts *o, int argc, char **argv)
-{
-	char err[256];
+enum { O_PARSE_ONLY = 256, O_FORMAT, O_OUTPUT, O_OUTPUT_DIR, O_CSV, O_QUIET = 'q' };
 
-	for (int i = 1; i < argc;) {
-		const char *a = argv[i];
-		int rc = cli_take(&o->cli, argc, argv, &i, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "nvscope run: %s\n", err);
-			return -EINVAL;
-		}
-		if (rc > 0)
+static const struct cmd_opt opts[] = {
+    CMD_WORKLOAD_OPTS,
+    {{"parse-only", no_argument, NULL, O_PARSE_ONLY}, 0, NULL,
+     "print the jobs as parsed and run nothing"},
+    {{"output-format", required_argument, NULL, O_FORMAT}, 0, "normal|json|json+",
+     "the results as fio prints them: text or JSON"},
+    {{"output", required_argument, NULL, O_OUTPUT}, 0, "FILE", "the JSON results go to FILE"},
+    {{"output-dir", required_argument, NULL, O_OUTPUT_DIR}, 0, "DIR",
+     "one JSON per job and depth (fio-plot's layout), logs"},
+    {{"csv", required_argument, NULL, O_CSV}, 0, "FILE",
+     "the per-interval samples (FILE-JOB-qdN.csv for several)"},
+    {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int parse(struct run_opts *o, const struct cmd_args *a)
+{
+	o->cli = *a->cli;
+	for (unsigned i = 0; i < a->npos; i++) {
+		if (!o->cli.job && !o->cli.preset) {
+			o->cli.job = a->pos[i]; /* fio style: nvscope run job.fio */
 			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(NVS_EXIT_OK);
-		} else if (!strcmp(a, "--parse-only")) {
+		}
+		if (o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
+			o->more[o->nmore++] = a->pos[i]; /* fio: each file after the first
+							  * starts with a stonewall */
+			continue;
+		}
+		fprintf(stderr, "nvscope run: '%s': %s\n", a->pos[i],
+			o->cli.preset ? "a preset or job files, not both" : "at most 17 job files");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		switch (a->opt[i].id) {
+		case O_PARSE_ONLY:
 			o->parse_only = true;
-		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
-			o->cli.job = a; /* fio style: nvscope run job.fio */
-		} else if (a[0] != '-' && o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
-			o->more[o->nmore++] = a; /* fio: each file after the first starts
-						  * with a stonewall */
-		} else if (a[0] != '-') {
-			fprintf(stderr, "nvscope run: '%s': %s\n", a,
-				o->cli.preset ? "a preset or job files, not both"
-					      : "at most 17 job files");
-			return -EINVAL;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			break;
+		case O_QUIET:
 			o->quiet = true;
-		} else if (!strncmp(a, "--output-format=", 16)) {
-			if (!strcmp(a + 16, "json") || !strcmp(a + 16, "json+"))
-				o->json = true, o->plus = a[20] == '+';
-			else if (strcmp(a + 16, "normal")) {
+			break;
+		case O_FORMAT:
+			if (!strcmp(v, "json") || !strcmp(v, "json+")) {
+				o->json = true;
+				o->plus = v[4] == '+';
+			} else if (strcmp(v, "normal")) {
 				fprintf(stderr,
 					"nvscope run: --output-format: '%s' is not normal, json or json+\n",
-					a + 16);
+					v);
 				return -EINVAL;
 			}
-		} else if ((!strcmp(a, "--output") || !strcmp(a, "--csv")) && i + 1 < argc) {
-			*(a[2] == 'o' ? &o->output : &o->csv) = argv[++i];
-		} else if (!strcmp(a, "--output-dir") && i + 1 < argc) {
-			o->output_dir = argv[++i];
-		} else if (!strncmp(a, "--output-dir=", 13)) {
-			o->output_dir = a + 13;
-		} else if (!strncmp(a, "--output=", 9)) {
-			o->output = a + 9;
-		} else if (!strncmp(a, "--csv=", 6)) {
-			o->csv = a + 6;
-		} else {
-			fprintf(stderr, "nvscope run: unknown option '%s' (see nvscope run --help)\n", a);
-			return -EINVAL;
+			break;
+		case O_OUTPUT:
+			o->output = v;
+			break;
+		case O_OUTPUT_DIR:
+			o->output_dir = v;
+			break;
+		case O_CSV:
+			o->csv = v;
+			break;
 		}
-		i++;
 	}
 	return 0;
 }
@@ -471,7 +450,7 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
-int cmd_run(int argc, char **argv)
+static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct run_opts o;
 	struct spec *jobs = NULL;
@@ -496,8 +475,9 @@ int cmd_run(int argc, char **argv)
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
 
+	(void)self;
 	memset(&o, 0, sizeof(o));
-	if (parse(&o, argc, argv))
+	if (parse(&o, a))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
@@ -794,3 +774,37 @@ free_all:
 		status = 128 + atomic_load(&interrupted); /* 130 SIGINT, 143 SIGTERM */
 	return status;
 }
+
+const struct cmd_entry cmd_run_entry = {
+    .name = "run",
+    .summary = "run one workload headless, print results, write JSON/CSV",
+    .usage = "run --target PATH [--target PATH ...] [workload options]\n"
+	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
+	     "    [--output-format=normal|json|json+] [--output FILE]\n"
+	     "    [--output-dir DIR] [--csv FILE] [-q]",
+    .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+	    "several job files run one after another, as fio runs them.\n"
+	    "workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
+	    "  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
+	    "  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
+	    "  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
+	    "  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
+	    "  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
+	    "  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
+	    "  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
+	    "  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
+	    "  --rate_min= (every fio option: docs/cli.md, \"fio's options\")\n"
+	    "  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
+	    "  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
+	    "  --force-destroy (write over a partition table or filesystem signature)\n"
+	    "  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
+	    "  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
+	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
+	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
+    .opts = opts,
+    .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
+	     "  130/143 stopped by SIGINT/SIGTERM.\n"
+	     "See nvscope(1).",
+    .flags = CMD_WORKLOAD,
+    .exec = exec_run,
+};
