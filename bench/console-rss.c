@@ -37,9 +37,12 @@ static double status_mib(const char *key)
 static struct series *hist;
 
 /* run/session.c on_point: the row onto its target's history */
+static size_t copies; /* interval rows copied into a history (series_push) */
+
 static void keep(int t, const struct point *pt, void *arg)
 {
 	(void)arg;
+	copies++;
 	if (series_push(&hist[t + 1], pt))
 		exit(1);
 }
@@ -99,7 +102,7 @@ int main(int argc, char **argv)
 		for (int t = -1; copy && t < (int)ntargets; t++) {
 			const struct series *src = collect_series(c, t);
 			for (; src && seen[t + 1] < src->n; seen[t + 1]++)
-				if (series_push(&hist[t + 1], &src->pt[seen[t + 1]]))
+				if (copies++, series_push(&hist[t + 1], &src->pt[seen[t + 1]]))
 					return 1;
 		}
 	}
@@ -111,6 +114,14 @@ int main(int argc, char **argv)
 	printf("%s: targets %u  seconds %u  points %zu  sizeof(struct point) %zu B\n",
 	       copy ? "collector + copy" : "one copy", ntargets, seconds, points,
 	       sizeof(struct point));
+	/* the collector's own series (--copy) holds a copy of every row too */
+	size_t own = 0;
+	for (int t = -1; copy && t < (int)ntargets; t++) {
+		const struct series *cs = collect_series(c, t);
+		own += cs ? cs->n : 0;
+	}
+	printf("copies of each interval row into a history: %.2f (goal 1)\n",
+	       points ? (double)(copies + own) / (double)points : 0);
 	printf("rss start %.1f MiB  end %.1f MiB  peak %.1f MiB\n", base, rss, hwm);
 	printf("peak %.1f MiB / goal %.0f MiB = %.2f\n", hwm, GOAL_MIB, hwm / GOAL_MIB);
 	collect_free(c);

@@ -14,18 +14,20 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-/* One interval of one target (or of the aggregate): 120 bytes (176 with
- * doubles everywhere).  Time, interval length and bandwidth stay 64-bit (a
- * run's clock and bytes/s need the digits); rates, latencies and CPU are
- * 32-bit floats, 7 significant digits (relative error < 6e-8), far finer
- * than anything the panes draw or the CSV prints (%.1f IOPS, %.2f us); an
- * interval's errors stay an exact count.  Code that reads a value field
- * through an offset (draw.c's plots) reads a float. */
+/* One interval of one target (or of the aggregate): 104 bytes (176 with
+ * doubles everywhere).  Time and interval length stay 64-bit (a run's clock
+ * needs the digits) and an interval's errors an exact count; bandwidth,
+ * rates, latencies and CPU are 32-bit floats, 7 significant digits
+ * (relative error < 6e-8), far finer than anything the panes draw or the
+ * CSV prints (%.1f IOPS, %.3f MB/s, %.2f us).  Code that reads a value
+ * field through an offset (draw.c's plots: IOPS, MB/s, latency) reads a
+ * float - every plotted field must be one (bandwidth was a double and the
+ * MB/s strip drew garbage: tests/ui/console_mbps.sh). */
 struct point {
-	double t;	     /* end of interval, s since the job's start */
-	double dt;	     /* interval length, s */
-	double bw[NVS_NDIR]; /* bytes/s */
+	double t;	    /* end of interval, s since the job's start */
+	double dt;	    /* interval length, s */
 	uint64_t errors;
+	float bw[NVS_NDIR]; /* bytes/s */
 	float iops[NVS_NDIR];
 	float lat_mean_us[NVS_NDIR];
 	float lat_p99_us[NVS_NDIR];
@@ -33,8 +35,8 @@ struct point {
 	float lat_mean_all_us; /* both directions */
 	float lat_p99_all_us;
 	float cpu_pct;	  /* worker threads, % of one core */
-	unsigned workers; /* workers that reported (< expected: drops) */
-	int ramp;	  /* 1 during ramp_time */
+	uint16_t workers; /* workers that reported (< expected: drops; saturates) */
+	uint8_t ramp;	  /* 1 during ramp_time */
 };
 
 /* IOPS and bytes/s of all directions (reads, writes, trims) together. */
