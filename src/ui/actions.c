@@ -57,14 +57,20 @@ static void show(struct app *a, int role, const char *text, bool event)
 	a->dirty[PANE_STATUS] = true;
 }
 
-void app_message(struct app *a, int role, const char *fmt, ...)
+/* The text of a printf-style message (malloc'ed), NULL when out of memory. */
+static char *message_text(const char *fmt, va_list ap)
 {
 	char *text = NULL;
+	return vasprintf(&text, fmt, ap) < 0 ? NULL : text;
+}
+
+void app_message(struct app *a, int role, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&text, fmt, ap);
+	char *text = message_text(fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!text)
 		return;
 	show(a, role, text, false);
 	if (role == ROLE_ERROR) /* errors are events */
@@ -74,12 +80,11 @@ void app_message(struct app *a, int role, const char *fmt, ...)
 
 void app_event(struct app *a, int role, const char *fmt, ...)
 {
-	char *text = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&text, fmt, ap);
+	char *text = message_text(fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!text)
 		return;
 	/* a message younger than 2 s (the answer to a key) stays readable
 	 * under a routine event (then in the event list only); errors and
