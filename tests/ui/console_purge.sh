@@ -78,6 +78,7 @@ sleep 0.5
 has_fs "$L" || fail "the filesystem was touched"
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 ok "a filesystem is refused without --force-destroy, no dialog"
 
 # 4. --force-destroy: after the token the filesystem is trimmed away, the
@@ -97,6 +98,7 @@ u_keys E
 u_wait "override: --force-destroy: $L holds an ext2 filesystem" 5
 u_keys E q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 ok "--force-destroy: trimmed after the token, override shown, devices rescanned"
 
 # 5. the key is in the help (generated from the key table)
@@ -108,4 +110,5 @@ u_keys x
 sleep 0.3
 u_keys q
 u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0 (a sanitizer report?)"
 ok "the purge key is in the help"
