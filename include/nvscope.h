@@ -27,6 +27,8 @@ enum nvs_exit {
 };
 
 /* I/O direction; indexes every per-direction array. */
-enum nvs_dir { NVS_READ = 0, NVS_WRITE = 1, NVS_NDIR = 2 };
+/* NVS_TRIM: fio's trim direction (rw=trim, randtrim, trimwrite), its own
+ * counts and latencies in every result, as fio's "trim" section. */
+enum nvs_dir { NVS_READ = 0, NVS_WRITE = 1, NVS_TRIM = 2, NVS_NDIR = 3 };
 
 #endif

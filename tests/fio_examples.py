@@ -55,6 +55,10 @@ KNOWN = {
         "so with mixed block sizes fio issues sizes the bssplit does not have and a "
         "smaller mean; nvscope has no random map (uniform with replacement, as "
         "norandommap=1) and issues the split as written",
+    "basic-verify.fio":
+        "fio counts do_verify's read-back as the job's reads; nvscope reports it "
+        "as nvscope.verify (blocks checked, bad) and keeps the job's read and "
+        "write figures to the workload itself (docs/cli.md, verify)",
 }
 
 # The examples that run the same workload as fio today: one that stops
@@ -248,7 +252,12 @@ def compare(f, n):
 
 def main():
     nvs, fixtures, dev, work = sys.argv[1:5]
-    table_path = sys.argv[5] if len(sys.argv) > 5 else None
+    # both tools run inside the scratch directory: an example's log files
+    # (write_bw_log=..., verify state) land there, never in the tree
+    nvs, fixtures, dev, work = (os.path.abspath(x) if os.path.exists(x) else x
+                                for x in (nvs, fixtures, dev, work))
+    os.chdir(work)
+    table_path = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
     common = ["--runtime=1", "--time_based"]
     rows, bad = [], 0
     for name in sorted(os.listdir(fixtures)):

@@ -104,7 +104,8 @@ static void progress(const struct pool *p, const struct collect *c, void *arg)
 		fprintf(stderr, "\r[%6.1fs] ", (double)pool_elapsed_ns(p) / 1e9);
 	(void)b;
 	fprintf(stderr, "IOPS %s  %.1f MB/s  lat mean %.1f us p99 %.1f us   ",
-		si(pt->iops[0] + pt->iops[1], a, sizeof(a)), (pt->bw[0] + pt->bw[1]) / 1e6,
+		si(pt->iops[0] + pt->iops[1] + pt->iops[2], a, sizeof(a)),
+		(pt->bw[0] + pt->bw[1] + pt->bw[2]) / 1e6,
 		pt->lat_mean_all_us, pt->lat_p99_all_us);
 }
 
@@ -117,7 +118,10 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 		return;
 	(void)b;
 	fprintf(f, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s) (%sB in %.2fs)\n",
-		d == NVS_READ ? "read" : "write", si(result_iops(r, d), a, sizeof(a)),
+		d == NVS_READ	 ? "read"
+		: d == NVS_WRITE ? "write"
+				 : "trim",
+		si(result_iops(r, d), a, sizeof(a)),
 		result_bw(r, d) / 1048576.0, result_bw(r, d) / 1e6,
 		si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
 	const struct hist *h = &rd->lat;
@@ -152,10 +156,27 @@ static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
 			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
 	print_dir(f, r, NVS_READ);
 	print_dir(f, r, NVS_WRITE);
+	print_dir(f, r, NVS_TRIM);
+	if (r->sync_ios) /* fio's "fsync/fdatasync/sync_file_range" block */
+		fprintf(f, "  sync: %llu fsync/fdatasync, lat (usec): min=%.1f, max=%.1f, avg=%.2f, "
+			   "99th=%.1f\n",
+			(unsigned long long)r->sync_ios, (double)r->sync_lat.min / 1e3,
+			(double)r->sync_lat.max / 1e3, hist_mean(&r->sync_lat) / 1e3,
+			(double)hist_percentile(&r->sync_lat, 99) / 1e3);
+	if (s->verify) /* fio's verify: what was read back and checked */
+	{
+		fprintf(f, "  verify: %llu blocks checked, %llu bad",
+			(unsigned long long)r->verify_blocks, (unsigned long long)r->verify_bad);
+		if (r->verify_bad)
+			fprintf(f, ", the first at byte offset %llu",
+				(unsigned long long)r->verify_first_bad);
+		fputc('\n', f);
+	}
 	fprintf(f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
 		r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,
 		r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,
-		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu : 0, a, sizeof(a)));
+		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu : 0, a,
+		   sizeof(a)));
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
 	if (r->cancelled || r->unfinished)

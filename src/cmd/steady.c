@@ -137,8 +137,8 @@ static int read_nvscope_csv(const char *path, enum metric m, struct raw *r, char
 			continue;
 		double v = m == M_READ_IOPS    ? p->iops[NVS_READ]
 			   : m == M_WRITE_IOPS ? p->iops[NVS_WRITE]
-			   : m == M_BW	       ? (p->bw[NVS_READ] + p->bw[NVS_WRITE]) / 1e6
-					       : p->iops[NVS_READ] + p->iops[NVS_WRITE];
+			   : m == M_BW	       ? point_bw(p) / 1e6
+					       : point_iops(p);
 		rc = raw_push(r, p->t, p->dt, v);
 	}
 	series_release(&s);

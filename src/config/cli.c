@@ -72,6 +72,16 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 			return -EINVAL;
 		}
 		val = argv[*i + 1];
+		/* `--target --rw=randrw` (an empty shell variable before it):
+		 * an option is not taken as the value - it would name a file
+		 * to create or a device to write */
+		if (!strncmp(val, "--", 2)) {
+			snprintf(err, errlen,
+				 "option '--%.*s' needs a value, not the option '%s' (a path of "
+				 "that name: ./%s)",
+				 (int)klen, key, val, val);
+			return -EINVAL;
+		}
 	}
 	if (IS("filename") && strchr(val, ':')) {
 		/* fio's file set: ONE job over the files (spec.fileset), not one

@@ -19,7 +19,8 @@ struct backend_io {
 	int buf_index;     /* registered buffer index, -1 when not registered */
 	uint32_t len;
 	uint64_t off;      /* bytes */
-	enum nvs_dir dir;
+	enum nvs_dir dir;    /* NVS_TRIM: a discard of [off, off + len) */
+	int rw_flags;        /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
 	const struct target *t;
 };
 

@@ -170,7 +170,11 @@ static void put(struct iolog *l, const struct iolog_rec *r, uint64_t t0)
 		us = l->last_us; /* never backwards (a forced write, see below) */
 	l->last_us = us;
 	fprintf(l->f, "%llu %s %s %llu %u\n", (unsigned long long)us, l->names[r->file],
-		r->dir == NVS_WRITE ? "write" : "read", (unsigned long long)r->off, r->len);
+		r->dir == NVS_WRITE  ? "write"
+		: r->dir == NVS_TRIM ? "trim"
+		: r->dir == NVS_NDIR ? "sync" /* fio's fsync/fdatasync entry */
+				     : "read",
+		(unsigned long long)r->off, r->len);
 	l->written++;
 }
 

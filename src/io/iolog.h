@@ -25,7 +25,7 @@ struct iolog_rec {
 	uint64_t t_ns; /* issue time, CLOCK_MONOTONIC (the worker's loop clock) */
 	uint64_t off;  /* bytes, on file @file */
 	uint32_t len;
-	uint8_t dir;  /* enum nvs_dir */
+	uint8_t dir;  /* enum nvs_dir; NVS_NDIR: an fsync/fdatasync */
 	uint8_t file; /* index in the names given to iolog_new */
 	uint16_t w;   /* worker (set by the consumer) */
 };

@@ -12,7 +12,13 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	g->start = start;
 	g->len = len;
 	g->align = align ? align : 512;
-	g->random = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
+	g->random = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
+		    s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
+	/* trims take the write's sizes and stream (fio: bs=r,w gives the trim
+	 * the write's size; trimwrite seeds both generators alike) */
+	g->trim = s->rw == RW_TRIM || s->rw == RW_RANDTRIM		 ? OFFGEN_TRIM
+		  : s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE ? OFFGEN_TRIMWRITE
+								       : OFFGEN_NOTRIM;
 	switch (s->rw) {
 	case RW_READ:
 	case RW_RANDREAD:

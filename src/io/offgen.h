@@ -32,6 +32,13 @@ struct offgen {
 	uint64_t nranges, rand_off, gauss_dev;
 	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
+	/* fio's trims: OFFGEN_TRIM turns every (write) I/O into a trim;
+	 * OFFGEN_TRIMWRITE trims a block, then writes the same block (fio's
+	 * trimwrite: the write stream follows the trim stream) */
+	enum { OFFGEN_NOTRIM, OFFGEN_TRIM, OFFGEN_TRIMWRITE } trim;
+	bool tw_pend;          /* trimwrite: the write of the last trim is next */
+	uint64_t tw_off;
+	uint32_t tw_len;
 	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
 };
 
@@ -71,6 +78,13 @@ uint64_t offgen_dist_block(struct offgen *g);
  * percentage_random). */
 static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
+	if (nvs_unlikely(g->tw_pend)) {
+		g->tw_pend = false;
+		*off = g->tw_off;
+		*len = g->tw_len;
+		*dir = NVS_WRITE;
+		return;
+	}
 	uint64_t r = offgen_rand(g), npos;
 	unsigned d = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
 
@@ -127,18 +141,25 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 			if (rel + *len > g->len)
 				rel = g->len - *len;
 			*off = g->start + rel;
-			g->last_pos[d] = *off + *len;
-			return;
+		} else {
+			if (pos != g->start && g->seq_add)
+				pos += g->seq_add;
+			if (pos + *len > g->start + g->len) {
+				pos = g->start;
+				g->wraps++;
+			}
+			*off = pos;
 		}
-		if (pos != g->start && g->seq_add)
-			pos += g->seq_add;
-		if (pos + *len > g->start + g->len) {
-			pos = g->start;
-			g->wraps++;
-		}
-		*off = pos;
 	}
 	g->last_pos[d] = *off + *len;
+	if (nvs_unlikely(g->trim)) {
+		*dir = NVS_TRIM;
+		if (g->trim == OFFGEN_TRIMWRITE) {
+			g->tw_pend = true;
+			g->tw_off = *off;
+			g->tw_len = *len;
+		}
+	}
 }
 
 #endif

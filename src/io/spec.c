@@ -9,12 +9,14 @@
 #include "base/num.h"
 #include "io/replay.h"
 #include "io/spec.h"
+#include "io/specdata.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
 	[RW_READ] = "read",   [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
 	[RW_RANDWRITE] = "randwrite", [RW_RW] = "rw",  [RW_RANDRW] = "randrw",
-	[RW_TRIM] = "trim",
+	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim", [RW_TRIMWRITE] = "trimwrite",
+	[RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 void spec_init(struct spec *s)
@@ -41,6 +43,7 @@ void spec_init(struct spec *s)
 	s->per_job_logs = true;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
+	s->do_verify = true; /* fio's default; only matters with verify= */
 	replay_spec_init(&s->replay);
 }
 
@@ -56,6 +59,8 @@ bool spec_writes(const struct spec *s)
 	 * loaded trace holds writes (io/replay.h) */
 	if (s->replay.iolog[0])
 		return true;
+	if (s->verify_only) /* fio: reads back what the job wrote, writes nothing */
+		return false;
 	switch (s->rw) {
 	case RW_READ:
 	case RW_RANDREAD:
@@ -295,19 +300,17 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
 			if (!strcmp(name, rw_names[i]))
 				break;
-		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
-		    !strcmp(name, "randtrimwrite"))
-			BAD("rw: '%s': trims are not implemented yet (results have a read and a "
-			    "write direction only; a trim would have to be counted as its own)",
+		if (i == NVS_ARRAY_SIZE(rw_names))
+			BAD("rw: '%s' is not read, write, randread, randwrite, rw, randrw, trim, "
+			    "randtrim, trimwrite or randtrimwrite",
 			    v);
-		if (i == NVS_ARRAY_SIZE(rw_names) || i == RW_TRIM)
-			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
 		s->rw = (enum spec_rw)i;
 		s->seq_nr = 1;
 		s->seq_add = 0;
 		s->seq_back = false;
 		if (mod) {
-			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW;
+			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
+				   s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
 			unsigned nr;
 			/* fio: random: a new random offset every N I/Os, sequential
 			 * between; sequential: skip SIZE after each I/O */
@@ -634,6 +637,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->seed_given = true;
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -709,6 +714,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
+	if (specdata_validate(s, err, errlen))
+		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD
 }

@@ -8,7 +8,12 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-enum spec_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM };
+enum spec_rw {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM,
+	RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE /* fio's trims (NVS_TRIM) */
+};
+/* fio's sync=: writes with O_SYNC / O_DSYNC semantics (io/specdata.c) */
+enum spec_sync { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum spec_engine { ENGINE_IO_URING, ENGINE_IO_URING_CMD };
 enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
 #define SPEC_MAX_PATTERN 512 /* fio's MAX_PATTERN_SIZE */
@@ -132,6 +137,20 @@ struct spec {
 	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
 	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
+	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
+	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
+	unsigned fsync_blocks, fdatasync_blocks;
+	enum spec_sync sync;
+	bool end_fsync; /* end_fsync / fsync_on_close: fsync once the writes end */
+	/* fio's verify (io/vhdr.h, io/specdata.c): verify is an enum vhdr_type
+	 * (0 = none); do_verify reads back what a write job wrote; verify_only
+	 * reads and checks without writing; verify_fatal stops at the first bad
+	 * block; verify_pattern fills (and is checked in) the data */
+	uint8_t verify;
+	bool do_verify, verify_only, verify_fatal;
+	uint8_t vpattern[SPEC_MAX_PATTERN];
+	unsigned vpattern_len;
+	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -473,18 +473,8 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"verify", "data verification of a workload is not implemented (nvscope check "
-	       "has its own write-and-verify pass)"},
-    {"do_verify", "data verification of a workload is not implemented"},
-    {"verify_pattern", "data verification of a workload is not implemented"},
-    {"verify_interval", "data verification of a workload is not implemented"},
-    {"verify_backlog", "data verification of a workload is not implemented"},
-    {"fsync", "no flush or sync commands are issued yet (fio's sync latencies would be "
-	      "missing)"},
-    {"fdatasync", "no flush or sync commands are issued yet"},
-    {"sync", "O_SYNC writes are not implemented"},
-    {"end_fsync", "no flush or sync commands are issued yet"},
-    {"fsync_on_close", "no flush or sync commands are issued yet"},
+    {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
+			"other intervals are not implemented"},
     {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
 			 "fio's lfsr (every block once) is not implemented"},
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
@@ -507,8 +497,8 @@ static const struct {
     {"nice", "the workers' nice value is not changed"},
     {"numa_cpu_nodes", "NUMA placement is not implemented: use cpus_allowed"},
     {"numa_mem_policy", "NUMA placement is not implemented"},
-    {"trim_percentage", "trims are not implemented"},
-    {"trim_backlog", "trims are not implemented"},
+    {"trim_percentage", "trim-then-verify of written blocks is not implemented"},
+    {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
     {"offset_align", "not implemented: offsets are aligned to blockalign"},
     {"serialize_overlap", "not implemented"},
     {"exitall_on_error", "not implemented: the first error ends its job"},

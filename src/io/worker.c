@@ -22,7 +22,6 @@
  * ends (the "abandoned" worker, see worker.h) without freeing the memory the
  * kernel may still write into, so a stalled device never holds the run's
  * results hostage. */
-#include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
 #if defined(__SANITIZE_THREAD__)
@@ -34,54 +33,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
 #include "io/fileset.h"
 #include "io/iolog.h"
 #include "io/worker.h"
+#include "io/wstate.h"
+#include "io/wverify.h"
 
-#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
-
-struct slot {
-	void *buf;
-	uint64_t t_issue;
-	uint32_t len;
-	uint8_t dir;
-	uint8_t member;
-	bool stale; /* a read filled the buffer: refill before writing it */
-};
-
-struct wstate {
-	struct io_uring ring;
-	bool ring_ok;
-	struct slot *slots;
-	unsigned *freel;
-	unsigned nfree;
-	void *bufmem;
-	bool fixed_bufs, fixed_files;
-	struct offgen gen;
-	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
-	 * generated but held while its direction is ahead of its rate */
-	bool pend;
-	uint8_t p_dir;
-	uint32_t p_len;
-	uint64_t p_off;
-	uint64_t nxt[2];		/* each direction's next issue time, 0 = no limit */
-	struct datagen data;            /* what writes carry */
-	struct fileset fs;              /* fio's file set (worker.fileset) */
-	uint8_t p_member;
-	struct sample *cur;
-	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
-	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
-	bool measuring, stopping;
-	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
-	unsigned inflight;
-	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
-	struct wstate *next_abandoned;
-};
 
 /* States of abandoned workers, kept (and reachable, for leak checkers):
  * the kernel may still write into their buffers. */
@@ -126,78 +87,7 @@ void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
 	atomic_store_explicit(&sh->error, err, memory_order_release);
 }
 
-/* The SQPOLL kernel thread does this worker's submissions in a thread of
- * its own, named "iou-sqp-<tid of the ring's creator>": its tid, or -1 when
- * it has not named itself yet.  (The ring's fdinfo "SqThread:" line is no
- * help: the kernel prints it only when it gets the ring's lock, which the
- * busy SQ thread holds nearly all the time.) */
-static int sq_thread_tid(void)
-{
-	char want[32], path[288], comm[32];
-	struct dirent *e;
-	int tid = -1;
-	DIR *d = opendir("/proc/self/task");
 
-	if (!d)
-		return -1;
-	snprintf(want, sizeof(want), "iou-sqp-%d\n", (int)gettid());
-	while (tid < 0 && (e = readdir(d))) {
-		FILE *f;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
-			tid = atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
-/* utime + stime of thread @tid of this process, ns (clock-tick resolution);
- * 0 when it cannot be read. */
-static uint64_t task_cpu_ns(int tid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long ut = 0, stime = 0;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-			 &stime) != 2)
-		return 0;
-	return (ut + stime) * NVS_NSEC_PER_SEC / (uint64_t)sysconf(_SC_CLK_TCK);
-}
-
-/* CPU time spent for this worker: its own thread's, plus (as system time)
- * its SQPOLL thread's, so IOPS per CPU-second stays honest with SQPOLL. */
-static void rusage_ns(const struct wstate *st, uint64_t *usr, uint64_t *sys)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
-	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
-	if (st->sq_tid > 0)
-		*sys += task_cpu_ns(st->sq_tid);
-}
-
-static void sample_reset(struct sample *s)
-{
-	memset(s, 0, sizeof(*s));
-	for (int d = 0; d < NVS_NDIR; d++)
-		s->dir[d].lat_min = UINT64_MAX;
-}
 
 static int setup_ring(struct worker *w, struct wstate *st)
 {
@@ -247,7 +137,7 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	/* the SQ thread names itself when it first runs: wait up to ~1 s */
 	for (int i = 0; w->spec->sqpoll && st->sq_tid < 0 && i < 1000; i++) {
 		struct timespec ts = {0, 1000000};
-		st->sq_tid = sq_thread_tid();
+		st->sq_tid = wstate_sq_tid();
 		if (st->sq_tid < 0)
 			nanosleep(&ts, NULL);
 	}
@@ -263,67 +153,6 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	return 0;
 }
 
-static int setup_buffers(struct worker *w, struct wstate *st)
-{
-	uint32_t maxbs = 0;
-	size_t stride;
-
-	for (unsigned i = 0; i < w->spec->nbs; i++)
-		if (w->spec->bs[i].bs > maxbs)
-			maxbs = w->spec->bs[i].bs;
-	if (w->trace && w->trace->max_len > maxbs)
-		maxbs = w->trace->max_len;
-	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
-	st->slots = calloc(w->qd, sizeof(*st->slots));
-	st->freel = calloc(w->qd, sizeof(*st->freel));
-	st->cur = malloc(sizeof(*st->cur));
-	if (!st->slots || !st->freel || !st->cur ||
-	    posix_memalign(&st->bufmem, 4096, stride * w->qd)) {
-		worker_fail(w->shared, -ENOMEM, "out of memory for %u buffers of %u bytes", w->qd,
-			    maxbs);
-		return -ENOMEM;
-	}
-	/* fio's buffer contents (io/datagen.h): by default each buffer random,
-	 * then scrambled per write, so every block written is distinct */
-	uint32_t minbs = maxbs;
-	for (unsigned i = 0; i < w->spec->nbs; i++)
-		if (w->spec->bs[i].bs < minbs)
-			minbs = w->spec->bs[i].bs;
-	if (w->trace)
-		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs,
-		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
-	for (unsigned i = 0; i < w->qd; i++) {
-		st->slots[i].buf = (char *)st->bufmem + i * stride;
-		st->freel[i] = w->qd - 1 - i;
-		if (spec_writes(w->spec))
-			datagen_fill(&st->data, st->slots[i].buf, stride);
-		else
-			memset(st->slots[i].buf, 0, stride);
-	}
-	st->nfree = w->qd;
-	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
-		struct iovec *iov = calloc(w->qd, sizeof(*iov));
-		if (iov) {
-			for (unsigned i = 0; i < w->qd; i++)
-				iov[i] = (struct iovec){st->slots[i].buf, stride};
-			/* a memlock limit may refuse: plain buffers work the same */
-			st->fixed_bufs = io_uring_register_buffers(&st->ring, iov, w->qd) == 0;
-			free(iov);
-		}
-	}
-	sample_reset(st->cur);
-	return 0;
-}
-
-static void pin_cpu(struct worker *w)
-{
-	if (!w->pin)
-		return;
-	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
-		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
-			w->spec->cpus_allowed);
-}
 
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
 		 uint64_t t_end, uint64_t ramp_rel, uint32_t flags)
@@ -331,7 +160,7 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	uint64_t usr, sys;
 	struct sample *s = st->cur;
 
-	rusage_ns(st, &usr, &sys);
+	wstate_rusage(st, &usr, &sys);
 	s->worker = w->id;
 	s->target = w->target;
 	s->seq = seq;
@@ -345,21 +174,23 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	st->usr_mark = usr;
 	st->sys_mark = sys;
 	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
-	sample_reset(s);
+	wstate_sample_reset(s);
 }
 
 static void io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
 {
 	int e = res < 0 ? -res : EIO;
-	struct sample_dir *sd = &st->cur->dir[sl->dir];
+	unsigned d = sl->dir == SLOT_SYNC ? NVS_WRITE : sl->dir; /* a sync: the writes' */
+	struct sample_dir *sd = &st->cur->dir[d];
+	static const char *const what[] = {"read", "write", "trim", "fsync"};
 
 	sd->errors++;
 	if (!st->cur->first_errno)
 		st->cur->first_errno = e;
 	if (st->measuring)
-		w->res.dir[sl->dir].errors++;
-	if (!w->res.dir[sl->dir].first_errno)
-		w->res.dir[sl->dir].first_errno = e;
+		w->res.dir[d].errors++;
+	if (!w->res.dir[d].first_errno)
+		w->res.dir[d].first_errno = e;
 	if (w->spec->continue_on_error)
 		return;
 	if (e == EOPNOTSUPP && w->spec->hipri)
@@ -368,9 +199,13 @@ static void io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 			    "poll queues",
 			    w->members[sl->member].path);
 	else
-		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s",
-			    w->members[sl->member].path, sl->dir == NVS_READ ? "read" : "write",
-			    strerror(e), res >= 0 ? " (short transfer)" : "");
+		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s",
+			    w->members[sl->member].path, what[sl->dir], strerror(e),
+			    res >= 0 ? " (short transfer)" : "",
+			    sl->dir == NVS_TRIM && e == EOPNOTSUPP
+				? " (the device does not discard, or the kernel has no io_uring "
+				  "block discard: Linux 6.12+)"
+				: "");
 	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 	st->stopping = true;
 }
@@ -382,8 +217,21 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	struct slot *sl = &st->slots[idx];
 	int res = w->be->result(cqe, sl->len);
 
+	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
+		/* a discard and a sync complete with 0 */
+		if (sl->dir == SLOT_SYNC) {
+			if (st->measuring) {
+				w->res.sync_ios++;
+				hist_add(&w->res.sync_lat, now - sl->t_issue);
+			}
+			goto done;
+		}
+		res = (int)sl->len;
+	}
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
+		if (nvs_unlikely(st->vtype))
+			sl->dir == NVS_READ ? wverify_check(w, st, sl) : wverify_written(w, st, sl);
 		unsigned bi = hist_index(lat);
 		struct sample_dir *sd = &st->cur->dir[sl->dir];
 		sd->ios++;
@@ -411,6 +259,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	} else {
 		io_error(w, st, sl, res);
 	}
+done:
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
 }
@@ -422,50 +271,6 @@ static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 	unsigned m = (unsigned)(chunk % w->nmembers);
 	*off = (chunk / w->nmembers) * stripe + *off % stripe;
 	return m;
-}
-
-/* After the window: cancels what is in flight and waits at most
- * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
-static void drain(struct worker *w, struct wstate *st, uint64_t now)
-{
-	uint64_t give_up = now + WORKER_GRACE_NS;
-	struct io_uring_sqe *sqe;
-
-	if (!st->inflight)
-		return;
-	sqe = io_uring_get_sqe(&st->ring);
-	if (sqe) {
-		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
-		 * alone bounds the wait */
-		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
-		sqe->user_data = CANCEL_TAG;
-	}
-	while (st->inflight && now < give_up) {
-		uint64_t wait = give_up - now;
-		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
-					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
-		struct io_uring_cqe *cqe;
-		unsigned head, n = 0;
-		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
-
-		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-			break;
-		now = worker_now_ns();
-		io_uring_for_each_cqe(&st->ring, head, cqe)
-		{
-			if (cqe->user_data < CANCEL_TAG) {
-				st->freel[st->nfree++] = (unsigned)cqe->user_data;
-				st->inflight--;
-				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
-					w->res.cancelled++;
-				else
-					w->res.late++;
-			}
-			n++;
-		}
-		io_uring_cq_advance(&st->ring, n);
-	}
-	w->res.unfinished = st->inflight;
 }
 
 /* fio's rate_min / rate_iops_min: a measured interval of a direction the
@@ -480,19 +285,34 @@ static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_
 		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
 			continue;
 		double secs = (double)interval / 1e9;
-		double bw = (double)st->cur->dir[d].bytes / secs;
-		double iops = (double)st->cur->dir[d].ios / secs;
+		int cd = d == NVS_WRITE && st->gen.trim == OFFGEN_TRIM ? NVS_TRIM : d;
+		double bw = (double)st->cur->dir[cd].bytes / secs;
+		double iops = (double)st->cur->dir[cd].ios / secs;
 		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
 		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
 			worker_fail(w->shared, -EIO,
 				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
 				    "(fio: min rate not met)",
-				    w->members[0].path, d == NVS_READ ? "read" : "write", bw, iops);
+				    w->members[0].path,
+				    cd == NVS_READ ? "read" : cd == NVS_WRITE ? "write" : "trim", bw, iops);
 			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 			st->stopping = true;
 			return;
 		}
 	}
+}
+
+/* fio's fsync=N / fdatasync=N: after every N-th write issued, the next I/O
+ * is an fsync (fdatasync) of the file the write went to (fio's get_rw_ddir:
+ * fsync before fdatasync when both fall due). */
+static inline void sync_count(const struct spec *s, struct wstate *st, uint8_t member)
+{
+	st->writes++;
+	st->sync_member = member;
+	if (s->fsync_blocks && st->writes % s->fsync_blocks == 0)
+		st->sync_due = 1;
+	else if (s->fdatasync_blocks && st->writes % s->fdatasync_blocks == 0)
+		st->sync_due = 2;
 }
 
 static void run(struct worker *w, struct wstate *st)
@@ -514,11 +334,13 @@ static void run(struct worker *w, struct wstate *st)
 	/* fio's rate_iops/rate: each direction its own schedule; a direction
 	 * ahead of its rate gives way to the other when that one is due
 	 * (fio's rate_ddir), else the I/O waits */
-	double dgap[2], dgap_b[2];
+	double dgap[NVS_NDIR], dgap_b[NVS_NDIR];
 	bool dlimited = false, two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
-	for (int d = 0; d < 2; d++) {
-		dgap[d] = s->rate_iops_dir[d] ? 1e9 / (double)s->rate_iops_dir[d] : 0;
-		dgap_b[d] = s->rate_bw_dir[d] ? 1e9 / (double)s->rate_bw_dir[d] : 0;
+	for (int d = 0; d < NVS_NDIR; d++) {
+		/* trims: the write's rate (fio's rate=r,w gives the trim w) */
+		int rd = d == NVS_TRIM ? NVS_WRITE : d;
+		dgap[d] = s->rate_iops_dir[rd] ? 1e9 / (double)s->rate_iops_dir[rd] : 0;
+		dgap_b[d] = s->rate_bw_dir[rd] ? 1e9 / (double)s->rate_bw_dir[rd] : 0;
 		dlimited |= dgap[d] > 0 || dgap_b[d] > 0;
 		st->nxt[d] = 0;
 	}
@@ -543,6 +365,10 @@ static void run(struct worker *w, struct wstate *st)
 		for (unsigned f = 0; f < w->nmembers; f++)
 			limit += w->flimit[f];
 	}
+	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
+		limit *= 2; /* fio: each byte is trimmed, then written */
+	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
+	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
 	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -555,11 +381,12 @@ static void run(struct worker *w, struct wstate *st)
 	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
+	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
-		rusage_ns(st, &st->usr_meas, &st->sys_meas);
+		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
 	}
-	rusage_ns(st, &st->usr_mark, &st->sys_mark);
+	wstate_rusage(st, &st->usr_mark, &st->sys_mark);
 	/* a thread that did not run for this long past a wait (capped at
 	 * WAIT_MAX_NS) was stopped (SIGSTOP, Ctrl-Z) or not scheduled */
 	uint64_t gap_ns = WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval
@@ -581,9 +408,16 @@ static void run(struct worker *w, struct wstate *st)
 			unsigned n = 0;
 			twait = false;
 			while (st->nfree && n < max_submit && issued < limit &&
-			       (!s->thinktime_ns || think_left)) {
+			       (!s->thinktime_ns || think_left) &&
+			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
 				if (limited && now < next_issue)
 					break;
+				if (nvs_unlikely(st->sync_due)) {
+					if (wstate_issue_sync(w, st, now))
+						break;
+					n++;
+					continue;
+				}
 				const struct trace_io *ti = NULL;
 				uint64_t due = 0;
 				if (tr) {
@@ -656,11 +490,18 @@ static void run(struct worker *w, struct wstate *st)
 					st->pend = false;
 				}
 				think_left--;
+				if (nvs_unlikely(st->vtype)) {
+					if (s->verify_only)
+						dir = NVS_READ; /* fio: only the read-back */
+					sl->off = off;
+				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
 					sl->stale = false;
-				} else {
+					if (nvs_unlikely(st->vtype))
+						wverify_stamp(w, st, sl->buf, len, off);
+				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
 				sl->member = w->fileset	       ? st->p_member
@@ -682,6 +523,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.len = len;
 				io.off = off;
 				io.dir = dir;
+				io.rw_flags = dir == NVS_WRITE ? wflags : 0;
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;
@@ -691,6 +533,8 @@ static void run(struct worker *w, struct wstate *st)
 				issued += len;
 				st->inflight++;
 				n++;
+				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
+					sync_count(s, st, sl->member);
 				submitted++;
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
@@ -722,6 +566,11 @@ static void run(struct worker *w, struct wstate *st)
 		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
+		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
+			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
+			now = worker_now_ns();
+			continue;
 		}
 
 		uint64_t deadline = next_b < end ? next_b : end;
@@ -769,7 +618,7 @@ static void run(struct worker *w, struct wstate *st)
 
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
-			rusage_ns(st, &st->usr_meas, &st->sys_meas);
+			wstate_rusage(st, &st->usr_meas, &st->sys_meas);
 		}
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
@@ -802,12 +651,22 @@ static void run(struct worker *w, struct wstate *st)
 	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
 		uint64_t usr, sys;
-		rusage_ns(st, &usr, &sys);
+		wstate_rusage(st, &usr, &sys);
 		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
-	drain(w, st, now);
+	wstate_drain(w, st, now);
+	/* fio's end_fsync / fsync_on_close: the written data reaches the medium
+	 * before the job ends (and before do_verify reads it back); outside the
+	 * measured window, as fio's end-of-job sync */
+	if (s->end_fsync && !st->inflight && spec_writes(s))
+		for (unsigned m = 0; m < w->nmembers; m++)
+			if (fsync(w->members[m].fd))
+				worker_fail(sh, -errno, "%s: end_fsync: %s", w->members[m].path,
+					    strerror(errno));
+	if (st->vtype)
+		wverify_pass(w, st);
 }
 
 void *worker_main(void *arg)
@@ -817,7 +676,7 @@ void *worker_main(void *arg)
 	struct wstate *st = calloc(1, sizeof(*st));
 	int rc = -ENOMEM;
 
-	pin_cpu(w);
+	wstate_pin(w);
 	if (!st) {
 		worker_fail(sh, rc, "out of memory");
 		goto ready;
@@ -825,7 +684,10 @@ void *worker_main(void *arg)
 	rc = setup_ring(w, st);
 	if (rc)
 		goto ready;
-	rc = setup_buffers(w, st);
+	rc = wstate_buffers(w, st);
+	if (rc)
+		goto ready;
+	rc = wverify_setup(w, st);
 	if (rc)
 		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
@@ -849,6 +711,7 @@ ready:
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
 	if (st) {
+		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
 		 * device).  The buffers are never freed (the device may still
 		 * write into them); closing the ring does not wait (the kernel

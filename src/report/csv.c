@@ -8,8 +8,11 @@
 
 #define CSV_HEADER                                                                                 \
 	"time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,"    \
-	"read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp"
-#define CSV_COLUMNS 14
+	"read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp,"   \
+	"trim_iops,trim_mbps,trim_lat_mean_us,trim_lat_p99_us,trim_lat_max_us"
+/* the trim columns came last and later: a file without them still reads */
+#define CSV_COLUMNS_OLD 14
+#define CSV_COLUMNS 19
 
 void csv_write_header(FILE *f)
 {
@@ -18,10 +21,12 @@ void csv_write_header(FILE *f)
 
 void csv_write_point(FILE *f, const struct point *p)
 {
-	fprintf(f, "%.3f,%.1f,%.1f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%.1f,%d\n", p->t,
+	fprintf(f, "%.3f,%.1f,%.1f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%.1f,%d", p->t,
 		p->iops[0], p->iops[1], p->bw[0] / 1e6, p->bw[1] / 1e6, p->lat_mean_us[0],
 		p->lat_mean_us[1], p->lat_p99_us[0], p->lat_p99_us[1], p->lat_max_us[0],
 		p->lat_max_us[1], (unsigned long long)p->errors, p->cpu_pct, p->ramp);
+	fprintf(f, ",%.1f,%.3f,%.2f,%.2f,%.2f\n", p->iops[NVS_TRIM], p->bw[NVS_TRIM] / 1e6,
+		p->lat_mean_us[NVS_TRIM], p->lat_p99_us[NVS_TRIM], p->lat_max_us[NVS_TRIM]);
 }
 
 int csv_parse_numbers(const char *s, double *v, int max, const char **rest)
@@ -51,7 +56,7 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 	const char *s;
 	int n = csv_parse_numbers(line, v, CSV_COLUMNS, &s);
 
-	if (n != CSV_COLUMNS || (*s != '\n' && *s != '\0' && *s != '\r'))
+	if ((n != CSV_COLUMNS && n != CSV_COLUMNS_OLD) || (*s != '\n' && *s != '\0' && *s != '\r'))
 		return -EINVAL;
 	memset(p, 0, sizeof(*p));
 	p->t = v[0];
@@ -72,6 +77,13 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 		return -EINVAL;
 	p->cpu_pct = v[12];
 	p->ramp = (int)ramp;
+	if (n == CSV_COLUMNS) {
+		p->iops[NVS_TRIM] = v[14];
+		p->bw[NVS_TRIM] = v[15] * 1e6;
+		p->lat_mean_us[NVS_TRIM] = v[16];
+		p->lat_p99_us[NVS_TRIM] = v[17];
+		p->lat_max_us[NVS_TRIM] = v[18];
+	}
 	/* both directions: the mean weighted by IOPS; p99 can only be bounded
 	 * (the larger of the two) once the histograms are gone; NAN when the
 	 * interval completed nothing */
@@ -115,8 +127,8 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
 		if (csv_parse_point(line, out->n ? out->pt[out->n - 1].t : -1, &p)) {
-			snprintf(err, errlen, "%s:%u: expected %d numeric columns", path, lineno,
-				 CSV_COLUMNS);
+			snprintf(err, errlen, "%s:%u: expected %d (or %d) numeric columns", path,
+				 lineno, CSV_COLUMNS, CSV_COLUMNS_OLD);
 			rc = -EINVAL;
 			goto close_file;
 		}

@@ -130,8 +130,8 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 		if (p->dt < 0.05 || p->ramp) /* the short tail interval of a job */
 			continue;
 		t[n] = p->t;
-		io[n] = mbps ? (p->bw[NVS_READ] + p->bw[NVS_WRITE]) / 1e6
-			     : p->iops[NVS_READ] + p->iops[NVS_WRITE];
+		io[n] = mbps ? point_bw(p) / 1e6
+			     : point_iops(p);
 		lat[n] = p->lat_mean_all_us > 0 ? p->lat_mean_all_us / 1000.0
 						: (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
 		n++;

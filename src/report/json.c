@@ -40,6 +40,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "base/utf8.h"
+#include "io/vhdr.h"
 #include "report/json.h"
 
 /* fio's default percentile list */
@@ -373,6 +374,23 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
+	/* fio's syncs and verify (io/specdata.c), as given */
+	if (s->fsync_blocks)
+		opt_u(o, "fsync", s->fsync_blocks);
+	if (s->fdatasync_blocks)
+		opt_u(o, "fdatasync", s->fdatasync_blocks);
+	if (s->sync)
+		opt_str(o, "sync", s->sync == SYNC_DSYNC ? "dsync" : "sync");
+	if (s->end_fsync)
+		opt_str(o, "end_fsync", "1");
+	if (s->verify) {
+		opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
+		opt_str(o, "do_verify", s->do_verify ? "1" : "0");
+		if (s->verify_only)
+			opt_str(o, "verify_only", "1");
+		if (s->verify_fatal)
+			opt_str(o, "verify_fatal", "1");
+	}
 	if (s->sqpoll)
 		opt_str(o, "sqthread_poll", "1");
 	if (s->hipri)
@@ -415,12 +433,13 @@ static const struct spec *job_spec(const struct json_run *run, unsigned j)
 
 static cJSON *job_obj(const struct json_run *run, unsigned j)
 {
-	static const struct result none; /* trim: never issued */
 	const struct result *r = &run->jobs[j];
 	const struct json_job *info = run->info ? &run->info[j] : NULL;
 	const struct series *ser = run->series ? &run->series[j] : NULL;
 	cJSON *o = cJSON_CreateObject(), *nv, *sync;
-	int err = r->dir[0].first_errno ? r->dir[0].first_errno : r->dir[1].first_errno;
+	int err = r->dir[0].first_errno   ? r->dir[0].first_errno
+		  : r->dir[1].first_errno ? r->dir[1].first_errno
+					  : r->dir[2].first_errno;
 
 	cJSON_AddStringToObject(o, "jobname", r->name);
 	num_u(o, "groupid", run->groupid ? run->groupid[j] : j);
@@ -432,10 +451,11 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 		    r->name);
 	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus, job_spec(run, j)));
 	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, job_spec(run, j)));
-	cJSON_AddItemToObject(o, "trim", dir_obj(&none, NVS_READ, NULL, false, job_spec(run, j)));
+	cJSON_AddItemToObject(o, "trim", dir_obj(r, NVS_TRIM, ser, run->plus, job_spec(run, j)));
+	/* fio's fsync/fdatasync: how many, and their latency */
 	sync = cJSON_AddObjectToObject(o, "sync");
-	num_u(sync, "total_ios", 0);
-	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&none.dir[0].lat, false, NULL));
+	num_u(sync, "total_ios", r->sync_ios);
+	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&r->sync_lat, false, job_spec(run, j)));
 	num_r(o, "job_runtime", r->runtime_s * 1000.0);
 	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
 	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
@@ -457,12 +477,22 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
 	cJSON_AddItemToArray(nm, cJSON_CreateString("slat_ns"));
+	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
+		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
+		cJSON_AddStringToObject(vo, "type",
+					vhdr_name((enum vhdr_type)job_spec(run, j)->verify));
+		num_u(vo, "blocks", r->verify_blocks);
+		num_u(vo, "bad", r->verify_bad);
+		if (r->verify_bad)
+			num_u(vo, "first_bad_offset", r->verify_first_bad);
+	}
 	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
 	cJSON_AddNumberToObject(nv, "late", (double)r->late);
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",
-				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios) / cpu_s : 0);
+				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s
+					  : 0);
 	if (run->targets && run->ntargets > 1) {
 		cJSON *ts = cJSON_AddArrayToObject(nv, "targets");
 		for (unsigned t = 0; t < run->ntargets; t++) {
@@ -473,6 +503,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 					      dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToObject(
 			    to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "trim", dir_obj(tr, NVS_TRIM, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}

@@ -53,7 +53,7 @@ char *tracejson_build(const struct spec *s, const struct trace *t, const struct 
 		cJSON_AddNumberToObject(c, "read_bw_bytes", result_bw(&res[i], NVS_READ));
 		cJSON_AddNumberToObject(c, "write_bw_bytes", result_bw(&res[i], NVS_WRITE));
 		cJSON_AddNumberToObject(c, "runtime_s", res[i].runtime_s);
-		for (int d = 0; d < NVS_NDIR; d++) {
+		for (int d = 0; d < NVS_TRIM; d++) { /* trims are not replayed */
 			const struct hist *h = &res[i].dir[d].lat;
 			cJSON_AddNumberToObject(
 			    c, d == NVS_READ ? "read_lat_mean_us" : "write_lat_mean_us",

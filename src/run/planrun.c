@@ -223,7 +223,7 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 		feed(tk, -1, &pt);
 		if (progress && tk->tty && !pt.ramp && pt.dt >= 0.05)
 			fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
-				pt.iops[0] + pt.iops[1], (pt.bw[0] + pt.bw[1]) / 1e6,
+				point_iops(&pt), point_bw(&pt) / 1e6,
 				pt.lat_mean_all_us);
 	}
 	/* whole rows, as they come: the console follows a plan by reading them */

@@ -113,8 +113,8 @@ static enum source_row live_row(const void *ctx, unsigned i, struct resdir_row *
 		if (pt->ramp)
 			continue;
 		dt += pt->dt;
-		io += (pt->iops[0] + pt->iops[1]) * pt->dt;
-		by += (pt->bw[0] + pt->bw[1]) * pt->dt;
+		io += point_iops(pt) * pt->dt;
+		by += point_bw(pt) * pt->dt;
 		cp += pt->cpu_pct * pt->dt;
 	}
 	q->iops = dt > 0 ? io / dt : NAN;

@@ -7,6 +7,8 @@ void result_init(struct result *r)
 	memset(r, 0, sizeof(*r));
 	for (int d = 0; d < NVS_NDIR; d++)
 		hist_init(&r->dir[d].lat);
+	hist_init(&r->sync_lat);
+	r->verify_first_bad = UINT64_MAX;
 }
 
 void result_merge(struct result *dst, const struct result *src)
@@ -19,6 +21,12 @@ void result_merge(struct result *dst, const struct result *src)
 			dst->dir[d].first_errno = src->dir[d].first_errno;
 		hist_merge(&dst->dir[d].lat, &src->dir[d].lat);
 	}
+	dst->sync_ios += src->sync_ios;
+	dst->verify_blocks += src->verify_blocks;
+	dst->verify_bad += src->verify_bad;
+	if (src->verify_bad && src->verify_first_bad < dst->verify_first_bad)
+		dst->verify_first_bad = src->verify_first_bad;
+	hist_merge(&dst->sync_lat, &src->sync_lat);
 	if (src->runtime_s > dst->runtime_s)
 		dst->runtime_s = src->runtime_s;
 	dst->usr_s += src->usr_s;
@@ -53,7 +61,7 @@ double result_bw(const struct result *r, enum nvs_dir d)
 
 double result_total_iops(const struct result *r)
 {
-	return result_iops(r, NVS_READ) + result_iops(r, NVS_WRITE);
+	return result_iops(r, NVS_READ) + result_iops(r, NVS_WRITE) + result_iops(r, NVS_TRIM);
 }
 
 void result_lat_pair(const struct hist *rd, const struct hist *wr, struct lat_all *out)

@@ -30,6 +30,13 @@ struct result {
 	 * after it, unfinished = still in the kernel when the grace ran out */
 	uint64_t cancelled, late, unfinished;
 	struct result_dir dir[NVS_NDIR];
+	/* fio's fsync=/fdatasync= (its "sync" section): syncs completed in the
+	 * measured window, their latency; a failed sync counts as a write error */
+	uint64_t sync_ios;
+	struct hist sync_lat;
+	/* fio's verify: blocks checked (read-back or verified reads), how many
+	 * were bad, the byte offset of the first bad one (UINT64_MAX: none) */
+	uint64_t verify_blocks, verify_bad, verify_first_bad;
 	unsigned nmembers;  /* > 0 for a stripe set */
 	struct result_member member[NVS_MAX_TARGETS];
 	/* fio's depth tables (io_u.c io_u_mark_depth/_submit/_complete), over
@@ -58,7 +65,7 @@ void result_merge(struct result *dst, const struct result *src);
 /* IOPS and bytes/s of a direction over the measured runtime. */
 double result_iops(const struct result *r, enum nvs_dir d);
 double result_bw(const struct result *r, enum nvs_dir d);
-/* Total IOPS (both directions). */
+/* Total IOPS (reads, writes and trims). */
 double result_total_iops(const struct result *r);
 
 /* Latency of both directions together, in us, exactly as from one merged

@@ -87,7 +87,7 @@ int rounds_build(const struct point *pt, size_t n, double origin, double round_s
 				break;
 			if (p->ramp || !(p->dt > 0))
 				continue;
-			io += (p->iops[0] + p->iops[1]) * p->dt;
+			io += point_iops(p) * p->dt;
 			dt += p->dt;
 		}
 		if (dt > 0 && rounds_push(r, t0, t1, io / dt))

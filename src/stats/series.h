@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-/* One interval of one target (or of the aggregate): 96 bytes (136 with
+/* One interval of one target (or of the aggregate): 120 bytes (176 with
  * doubles everywhere).  Time, interval length and bandwidth stay 64-bit (a
  * run's clock and bytes/s need the digits); rates, latencies and CPU are
  * 32-bit floats, 7 significant digits (relative error < 6e-8), far finer
@@ -36,6 +36,16 @@ struct point {
 	unsigned workers; /* workers that reported (< expected: drops) */
 	int ramp;	  /* 1 during ramp_time */
 };
+
+/* IOPS and bytes/s of all directions (reads, writes, trims) together. */
+static inline double point_iops(const struct point *p)
+{
+	return (double)p->iops[NVS_READ] + p->iops[NVS_WRITE] + p->iops[NVS_TRIM];
+}
+static inline double point_bw(const struct point *p)
+{
+	return p->bw[NVS_READ] + p->bw[NVS_WRITE] + p->bw[NVS_TRIM];
+}
 
 /* A growing array of points. */
 struct series {

@@ -44,13 +44,13 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 {
 	const struct point *lp = strips_now_point(app_series(a, -1));
 	char txt[3][24], lab[3][32];
-	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	double iops = lp ? point_iops(lp) : NAN;
 	if (isnan(iops))
 		snprintf(txt[0], sizeof(txt[0]), "-");
 	else
 		axis_fmt(iops, UNIT_IOPS, true, txt[0], sizeof(txt[0]));
 	snprintf(lab[0], sizeof(lab[0]), "IOPS");
-	mbps_text(lp ? lp->bw[0] + lp->bw[1] : NAN, txt[1], sizeof(txt[1]));
+	mbps_text(lp ? point_bw(lp) : NAN, txt[1], sizeof(txt[1]));
 	snprintf(lab[1], sizeof(lab[1]), "MB/s");
 	showfloor_lat_text(lp ? lp->lat_p99_all_us : NAN, txt[2], sizeof(txt[2]), lab[2],
 			   sizeof(lab[2]));

@@ -61,7 +61,7 @@ void strips_iops(struct app *a, WINDOW *w)
 		strips_points(&p.ser[p.nser++], s, r, ROLE_READ);
 	char title[96], now[24];
 	const struct point *lp = strips_now_point(s);
-	double v = lp ? (a->mbps ? lp->bw[0] + lp->bw[1] : lp->iops[0] + lp->iops[1]) : NAN;
+	double v = lp ? (a->mbps ? point_bw(lp) : point_iops(lp)) : NAN;
 	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
 	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
 		 a->log ? "(log)" : "(linear)", now);
@@ -228,7 +228,7 @@ void strips_targets(struct app *a, WINDOW *w)
 			mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
 		const struct point *lp = strips_now_point(s);
 		char v[24], mx[24], name[64], fitn[96], buf[160];
-		axis_fmt(lp ? lp->iops[0] + lp->iops[1] : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
 		axis_fmt(top, UNIT_IOPS, a->ascii, mx, sizeof(mx));
 		const char *path = app_target_name(a, t);
 		const char *base = strrchr(path, '/');

@@ -122,7 +122,7 @@ void tables_numbers(struct app *a, WINDOW *w)
 			if (!isnan(pt->lat_mean_us[d]))
 				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
 		}
-		double n = (pt->iops[0] + pt->iops[1]) * pt->dt;
+		double n = point_iops(pt) * pt->dt;
 		if (!isnan(pt->lat_mean_all_us) && n > 0) {
 			lsum += pt->lat_mean_all_us * n;
 			lw += n;
@@ -162,7 +162,7 @@ void tables_numbers(struct app *a, WINDOW *w)
 	}
 	draw_header(a, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
-	double now_iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	double now_iops = lp ? point_iops(lp) : NAN;
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
@@ -176,7 +176,7 @@ void tables_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
 		   UNIT_IOPS);
-	number_row(a, w, y++, "MB/s", lp ? lp->bw[0] + lp->bw[1] : NAN,
+	number_row(a, w, y++, "MB/s", lp ? point_bw(lp) : NAN,
 		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
 	if (mixed) {
 		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
@@ -245,7 +245,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 		y++;
 	}
 	double own = lp ? lp->cpu_pct : NAN;
-	double iops = lp ? lp->iops[0] + lp->iops[1] : NAN;
+	double iops = lp ? point_iops(lp) : NAN;
 	char v[24];
 	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
 	char wk[16], ui[16];

@@ -92,6 +92,16 @@ grep -q $'t\xef\xbf\xbd\xef\xbf\xbd-\xef\xbf\xbd.dat' "$T_TMP/u.json" ||
 	fail "invalid bytes not shown as U+FFFD"
 ok "JSON output valid UTF-8 for a non-UTF-8 target name"
 
+# an empty shell variable before an option: `--target --rw=randrw` takes no
+# option as a path (it created and wrote a file named "--rw=randrw")
+bin=$(realpath "$NVS_BIN")
+(cd "$T_TMP" && "$bin" run --target --rw=randrw --size=1M --runtime=1 >/dev/null 2>"$T_TMP/e")
+rc=$?
+[ $rc -eq 2 ] || fail "--target followed by an option exited $rc"
+grep -q "needs a value" "$T_TMP/e" || fail "message: $(cat "$T_TMP/e")"
+[ ! -e "$T_TMP/--rw=randrw" ] || fail "a file named --rw=randrw was created"
+ok "an option is never taken as --target's value"
+
 "$NVS_BIN" --version | grep -q '^nvscope [0-9]' || fail "--version"
 "$NVS_BIN" run --help | grep -q 'usage: nvscope run' || fail "run --help"
 ok "bad input refused with exit 2"

@@ -1,0 +1,155 @@
+/* specdata.c - fio's sync=, fsync=, fdatasync= (see specdata.h).
+ *
+ * fio's meanings (options.c, io_u.c get_rw_ddir): fsync=N issues an fsync
+ * after every N writes (0: never), fdatasync=N an fdatasync, through the
+ * engine's queue like any I/O (io_uring: IORING_OP_FSYNC, with
+ * IORING_FSYNC_DATASYNC); sync=1|sync|dsync|0|none opens the file O_SYNC
+ * or O_DSYNC.  nvscope sets the per-write equivalent (RWF_SYNC, RWF_DSYNC on
+ * each write SQE: the kernel's same path), as the target is opened once by
+ * the safety module. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/num.h"
+#include "io/datagen.h"
+#include "io/specdata.h"
+#include "io/vhdr.h"
+
+bool specdata_trims(const struct spec *s)
+{
+	return s->rw == RW_TRIM || s->rw == RW_RANDTRIM || s->rw == RW_TRIMWRITE ||
+	       s->rw == RW_RANDTRIMWRITE;
+}
+
+int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(key, "verify_backlog")) {
+		if (!v || num_parse_uint(v, 0, 1u << 20, &s->verify_backlog)) {
+			snprintf(err, errlen, "verify_backlog: '%s' is not a count of blocks 0..%u",
+				 v ? v : "", 1u << 20);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync")) {
+		unsigned n;
+		if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
+			snprintf(err, errlen, "%s: '%s' is not a count of writes (0 = never)", key,
+				 v ? v : "");
+			return -EINVAL;
+		}
+		*(key[1] == 's' ? &s->fsync_blocks : &s->fdatasync_blocks) = n;
+		return 0;
+	}
+	if (!strcmp(key, "sync")) {
+		/* fio: a bare "sync" flag is sync=1 (O_SYNC) */
+		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "sync"))
+			s->sync = SYNC_SYNC;
+		else if (!strcmp(v, "dsync"))
+			s->sync = SYNC_DSYNC;
+		else if (!strcmp(v, "0") || !strcmp(v, "none"))
+			s->sync = SYNC_NONE;
+		else {
+			snprintf(err, errlen, "sync: '%s' is not none, 0, sync, 1 or dsync", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "verify")) {
+		enum vhdr_type t;
+		if (!v || vhdr_parse(v, &t)) {
+			snprintf(
+			    err, errlen,
+			    "verify: '%s' is not md5, crc32c, crc32c-intel, sha1, sha256, meta, "
+			    "pattern or 0 (others of fio's are not implemented)",
+			    v ? v : "");
+			return -EINVAL;
+		}
+		s->verify = (uint8_t)t;
+		return 0;
+	}
+	if (!strcmp(key, "do_verify") || !strcmp(key, "verify_only") ||
+	    !strcmp(key, "verify_fatal") || !strcmp(key, "end_fsync") ||
+	    !strcmp(key, "fsync_on_close")) {
+		bool *b = key[0] == 'd'			   ? &s->do_verify
+			  : key[0] == 'e' || key[0] == 'f' ? &s->end_fsync
+			  : key[7] == 'o'		   ? &s->verify_only
+							   : &s->verify_fatal;
+		if (!v || !*v || !strcmp(v, "1"))
+			*b = true;
+		else if (!strcmp(v, "0"))
+			*b = false;
+		else {
+			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "verify_pattern")) {
+		int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
+		if (n <= 0) {
+			snprintf(err, errlen,
+				 "verify_pattern: '%s' is not 0xHEX, \"text\" or a number (at most "
+				 "%d bytes)",
+				 v ? v : "", SPEC_MAX_PATTERN);
+			return -EINVAL;
+		}
+		s->vpattern_len = (unsigned)n;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int specdata_validate(const struct spec *s, char *err, size_t errlen)
+{
+	bool syncs = s->fsync_blocks || s->fdatasync_blocks || s->sync || s->end_fsync;
+
+	if (s->ioengine == ENGINE_IO_URING_CMD && (specdata_trims(s) || syncs)) {
+		snprintf(err, errlen,
+			 "%s with ioengine=io_uring_cmd: not implemented (NVMe Dataset "
+			 "Management and Flush passthrough); use ioengine=io_uring on the block "
+			 "device",
+			 specdata_trims(s) ? "trims" : "sync/fsync/fdatasync");
+		return -EINVAL;
+	}
+	if (s->fileset && (s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE)) {
+		snprintf(err, errlen, "rw=%s over a file set (filename=a:b): not implemented "
+				      "(the write must follow its trim on the same file)",
+			 spec_rw_name(s->rw));
+		return -EINVAL;
+	}
+	if (!s->verify && (s->verify_only || s->verify_backlog)) {
+		snprintf(err, errlen, "%s needs verify= (the checksum to check)",
+			 s->verify_only ? "verify_only" : "verify_backlog");
+		return -EINVAL;
+	}
+	if (!s->verify)
+		return 0;
+	bool seq = s->rw == RW_READ || s->rw == RW_WRITE;
+	const char *why = NULL;
+	if (s->nbs != 1 || s->bsrange[0][1] || s->bsrange[1][1] ||
+	    s->bs[0].weight != s->bs[0].wweight)
+		why = "one block size (bssplit, bsrange and bs=R,W are not implemented with it)";
+	else if (s->blockalign && s->blockalign != s->bs[0].bs)
+		why = "offsets aligned to the block size (blockalign=bs)";
+	else if (s->rw == RW_RW || s->rw == RW_RANDRW || specdata_trims(s))
+		why = "rw=read, randread, write or randwrite (mixed and trim workloads are not "
+		      "implemented with it)";
+	else if (s->fileset)
+		why = "one file (a file set, filename=a:b, is not implemented with it)";
+	else if (s->replay.iolog[0])
+		why = "a generated workload, not a trace replay";
+	else if (s->verify_only && !seq)
+		why = "verify_only: a sequential job (rw=write or read): nvscope's random offsets "
+		      "cannot be replayed to find what a random job wrote";
+	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
+		why = "verify=pattern: verify_pattern= (the bytes to check)";
+	else if (s->seq_add || s->seq_nr > 1)
+		why = "plain rw (no :N modifier)";
+	if (why) {
+		snprintf(err, errlen, "verify=%s needs %s", vhdr_name((enum vhdr_type)s->verify),
+			 why);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,219 @@
+/* wstate.c - a worker's set-up and CPU accounting (see wstate.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "io/iolog.h"
+#include "io/wstate.h"
+
+/* The SQPOLL kernel thread does this worker's submissions in a thread of
+ * its own, named "iou-sqp-<tid of the ring's creator>": its tid, or -1 when
+ * it has not named itself yet.  (The ring's fdinfo "SqThread:" line is no
+ * help: the kernel prints it only when it gets the ring's lock, which the
+ * busy SQ thread holds nearly all the time.) */
+int wstate_sq_tid(void)
+{
+	char want[32], path[288], comm[32];
+	struct dirent *e;
+	int tid = -1;
+	DIR *d = opendir("/proc/self/task");
+
+	if (!d)
+		return -1;
+	snprintf(want, sizeof(want), "iou-sqp-%d\n", (int)gettid());
+	while (tid < 0 && (e = readdir(d))) {
+		FILE *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
+			tid = atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+/* utime + stime of thread @tid of this process, ns (clock-tick resolution);
+ * 0 when it cannot be read. */
+static uint64_t task_cpu_ns(int tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, stime = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+			 &stime) != 2)
+		return 0;
+	return (ut + stime) * NVS_NSEC_PER_SEC / (uint64_t)sysconf(_SC_CLK_TCK);
+}
+
+/* CPU time spent for this worker: its own thread's, plus (as system time)
+ * its SQPOLL thread's, so IOPS per CPU-second stays honest with SQPOLL. */
+void wstate_rusage(const struct wstate *st, uint64_t *usr, uint64_t *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
+	if (st->sq_tid > 0)
+		*sys += task_cpu_ns(st->sq_tid);
+}
+
+void wstate_sample_reset(struct sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int d = 0; d < NVS_NDIR; d++)
+		s->dir[d].lat_min = UINT64_MAX;
+}
+
+int wstate_buffers(struct worker *w, struct wstate *st)
+{
+	uint32_t maxbs = 0;
+	size_t stride;
+
+	for (unsigned i = 0; i < w->spec->nbs; i++)
+		if (w->spec->bs[i].bs > maxbs)
+			maxbs = w->spec->bs[i].bs;
+	if (w->trace && w->trace->max_len > maxbs)
+		maxbs = w->trace->max_len;
+	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	st->slots = calloc(w->qd, sizeof(*st->slots));
+	st->freel = calloc(w->qd, sizeof(*st->freel));
+	st->cur = malloc(sizeof(*st->cur));
+	if (!st->slots || !st->freel || !st->cur ||
+	    posix_memalign(&st->bufmem, 4096, stride * w->qd)) {
+		worker_fail(w->shared, -ENOMEM, "out of memory for %u buffers of %u bytes", w->qd,
+			    maxbs);
+		return -ENOMEM;
+	}
+	/* fio's buffer contents (io/datagen.h): by default each buffer random,
+	 * then scrambled per write, so every block written is distinct */
+	uint32_t minbs = maxbs;
+	for (unsigned i = 0; i < w->spec->nbs; i++)
+		if (w->spec->bs[i].bs < minbs)
+			minbs = w->spec->bs[i].bs;
+	if (w->trace)
+		minbs = 512; /* a trace's I/Os have any size */
+	datagen_init(&st->data, w->spec, minbs,
+		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
+	for (unsigned i = 0; i < w->qd; i++) {
+		st->slots[i].buf = (char *)st->bufmem + i * stride;
+		st->freel[i] = w->qd - 1 - i;
+		if (spec_writes(w->spec))
+			datagen_fill(&st->data, st->slots[i].buf, stride);
+		else
+			memset(st->slots[i].buf, 0, stride);
+	}
+	st->nfree = w->qd;
+	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
+		struct iovec *iov = calloc(w->qd, sizeof(*iov));
+		if (iov) {
+			for (unsigned i = 0; i < w->qd; i++)
+				iov[i] = (struct iovec){st->slots[i].buf, stride};
+			/* a memlock limit may refuse: plain buffers work the same */
+			st->fixed_bufs = io_uring_register_buffers(&st->ring, iov, w->qd) == 0;
+			free(iov);
+		}
+	}
+	wstate_sample_reset(st->cur);
+	return 0;
+}
+
+void wstate_pin(struct worker *w)
+{
+	if (!w->pin)
+		return;
+	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
+		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
+			w->spec->cpus_allowed);
+}
+
+/* After the window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it.  Nothing reaped here enters the figures. */
+void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
+{
+	uint64_t give_up = now + WORKER_GRACE_NS;
+	struct io_uring_sqe *sqe;
+
+	if (!st->inflight)
+		return;
+	sqe = io_uring_get_sqe(&st->ring);
+	if (sqe) {
+		/* Linux 5.19+; an older kernel fails it (-EINVAL) and the grace
+		 * alone bounds the wait */
+		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+		sqe->user_data = CANCEL_TAG;
+	}
+	while (st->inflight && now < give_up) {
+		uint64_t wait = give_up - now;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			break;
+		now = worker_now_ns();
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (cqe->user_data < CANCEL_TAG) {
+				st->freel[st->nfree++] = (unsigned)cqe->user_data;
+				st->inflight--;
+				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
+					w->res.cancelled++;
+				else
+					w->res.late++;
+			}
+			n++;
+		}
+		io_uring_cq_advance(&st->ring, n);
+	}
+	w->res.unfinished = st->inflight;
+}
+
+/* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
+ * engine); -EBUSY when no SQE is free yet. */
+int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+
+	if (!sqe)
+		return -EBUSY;
+	unsigned idx = st->freel[--st->nfree];
+	struct slot *sl = &st->slots[idx];
+	io_uring_prep_fsync(sqe,
+			    st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
+			    st->sync_due == 2 ? IORING_FSYNC_DATASYNC : 0);
+	if (st->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = idx;
+	sl->t_issue = now;
+	sl->len = 0;
+	sl->dir = SLOT_SYNC;
+	sl->member = st->sync_member;
+	if (w->iolog) { /* fio logs a sync as "sync 0 0" */
+		struct iolog_rec r = {.t_ns = now, .dir = NVS_NDIR};
+		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+		spsc_push(w->iolog, &r);
+	}
+	st->sync_due = 0;
+	st->inflight++;
+	return 0;
+}

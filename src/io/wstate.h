@@ -1,0 +1,86 @@
+/* wstate.h - a worker's running state (its slots, buffers, ring and
+ * generators) and the set-up and CPU accounting around its I/O loop.
+ * Engine-internal: used by worker.c only. */
+#ifndef NVS_WSTATE_H
+#define NVS_WSTATE_H
+
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "io/datagen.h"
+#include "io/fileset.h"
+#include "io/worker.h"
+
+struct slot {
+	void *buf;
+	uint64_t t_issue;
+	uint32_t len;
+	uint8_t dir;
+	uint8_t member;
+	uint64_t off; /* logical byte offset (verify) */
+	bool stale; /* a read filled the buffer: refill before writing it */
+};
+#define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
+
+struct wstate {
+	struct io_uring ring;
+	bool ring_ok;
+	struct slot *slots;
+	unsigned *freel;
+	unsigned nfree;
+	void *bufmem;
+	bool fixed_bufs, fixed_files;
+	struct offgen gen;
+	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
+	 * generated but held while its direction is ahead of its rate */
+	bool pend;
+	uint8_t p_dir;
+	uint32_t p_len;
+	uint64_t p_off;
+	uint64_t nxt[NVS_NDIR];	/* each direction's next issue time, 0 = no limit */
+	struct datagen data;            /* what writes carry */
+	struct fileset fs;              /* fio's file set (worker.fileset) */
+	uint8_t p_member;
+	struct sample *cur;
+	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
+	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
+	bool measuring, stopping;
+	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
+	unsigned inflight;
+	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
+	struct wstate *next_abandoned;
+	/* fio's fsync=/fdatasync=: writes issued, the sync due next (1 fsync,
+	 * 2 fdatasync, 0 none) and the member it syncs */
+	bool sync_every;
+	uint8_t sync_due, sync_member;
+	uint64_t writes;
+	/* fio's verify (io/vhdr.h): the type, a bitmap of the blocks of vbs
+	 * bytes written (for do_verify's read-back), the writes' sequence */
+	uint8_t vtype;
+	uint64_t *vmap, vblocks, vseq;
+	uint64_t *vb; /* verify_backlog: offsets written since the last check */
+	unsigned vb_n, vb_issued;
+	uint32_t vbs;
+};
+
+#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
+
+/* After the job's window: cancels what is in flight and waits at most
+ * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
+void wstate_drain(struct worker *w, struct wstate *st, uint64_t now);
+/* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
+ * slot; -EBUSY when no SQE is free yet. */
+int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
+/* The SQPOLL thread's tid (see wstate.c), or -1. */
+int wstate_sq_tid(void);
+/* CPU time spent for this worker: user and system ns. */
+void wstate_rusage(const struct wstate *st, uint64_t *usr, uint64_t *sys);
+/* Empties a sample (minimums at their maximum). */
+void wstate_sample_reset(struct sample *s);
+/* Allocates the slots, the free list, the sample and the buffers (filled
+ * with fio's data, registered when fixedbufs); 0 or -ENOMEM (reported). */
+int wstate_buffers(struct worker *w, struct wstate *st);
+/* Pins the calling worker thread to its cpus_allowed, when asked. */
+void wstate_pin(struct worker *w);
+
+#endif

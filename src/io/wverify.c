@@ -1,0 +1,238 @@
+/* wverify.c - fio's verify in a worker (see wverify.h).
+ *
+ * fio's flow (backend.c do_io then do_verify): a write job with verify= and
+ * do_verify=1 (the default) writes every block with a header and checksum,
+ * then reads back each block it wrote and checks it; a read job with
+ * verify= checks every block it reads; verify_only skips the writes and
+ * only reads back (here: a sequential job's region).  A bad block is
+ * counted with its offset; verify_fatal=1 stops at the first, otherwise the
+ * whole read-back runs and the job fails at the end (fio: "verify: bad
+ * magic header ..., wanted ... at file ... offset ..."). */
+#include <errno.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/vhdr.h"
+#include "io/wverify.h"
+
+int wverify_setup(struct worker *w, struct wstate *st)
+{
+	const struct spec *s = w->spec;
+
+	st->vtype = s->verify;
+	if (!st->vtype || !spec_writes(s) || !s->do_verify)
+		return 0;
+	st->vbs = s->bs[0].bs;
+	st->vblocks = w->region_len / st->vbs;
+	if (s->verify_backlog) { /* the last verify_backlog blocks written */
+		st->vb = calloc(s->verify_backlog, sizeof(*st->vb));
+		if (!st->vb) {
+			worker_fail(w->shared, -ENOMEM, "out of memory for verify_backlog=%u",
+				    s->verify_backlog);
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	st->vmap = calloc((st->vblocks + 63) / 64, sizeof(uint64_t));
+	if (!st->vmap) {
+		worker_fail(w->shared, -ENOMEM, "out of memory for the verify map of %llu blocks",
+			    (unsigned long long)st->vblocks);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void wverify_free(struct wstate *st)
+{
+	free(st->vmap);
+	free(st->vb);
+	st->vmap = NULL;
+	st->vb = NULL;
+}
+
+void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off)
+{
+	const struct spec *s = w->spec;
+
+	vhdr_stamp(buf, len, off, (enum vhdr_type)st->vtype, st->vseq++, s->vpattern,
+		   s->vpattern_len);
+	st->vb_issued++; /* the worker stops writing at verify_backlog */
+}
+
+void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	if (st->vb) {
+		st->vb[st->vb_n++] = sl->off;
+	} else if (st->vmap) {
+		uint64_t b = (sl->off - w->region_start) / st->vbs;
+		st->vmap[b / 64] |= 1ULL << (b % 64);
+	}
+}
+
+/* Counts one checked block; a bad one noted (the first is the job's error). */
+static void note(struct worker *w, struct wstate *st, uint64_t off, uint32_t len, int rc,
+		 const char *why)
+{
+	w->res.verify_blocks++;
+	if (!rc)
+		return;
+	if (!w->res.verify_bad++) {
+		w->res.verify_first_bad = off;
+		fprintf(stderr, "nvscope: %s: verify: bad block at offset %llu (%u bytes): %s\n",
+			w->members[0].path, (unsigned long long)off, len, why);
+	}
+	if (w->spec->verify_fatal) {
+		worker_fail(w->shared, -EILSEQ,
+			    "%s: verify (verify_fatal): bad block at offset %llu: %s",
+			    w->members[0].path, (unsigned long long)off, why);
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+}
+
+void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	const struct spec *s = w->spec;
+	char why[160];
+	int rc = vhdr_check(sl->buf, sl->len, sl->off, (enum vhdr_type)st->vtype, s->vpattern,
+			    s->vpattern_len, why, sizeof(why));
+	note(w, st, sl->off, sl->len, rc, why);
+}
+
+/* Maps a logical offset to (member, offset) as the worker does. */
+static unsigned map(const struct worker *w, uint64_t *off)
+{
+	if (w->nmembers < 2)
+		return 0;
+	uint64_t stripe = w->spec->stripe, chunk = *off / stripe;
+	unsigned m = (unsigned)(chunk % w->nmembers);
+	*off = (chunk / w->nmembers) * stripe + *off % stripe;
+	return m;
+}
+
+static void fail_total(struct worker *w)
+{
+	if (w->res.verify_bad && !w->spec->verify_fatal)
+		worker_fail(w->shared, -EILSEQ,
+			    "%s: verify: %llu of %llu blocks bad, the first at offset %llu",
+			    w->members[0].path, (unsigned long long)w->res.verify_bad,
+			    (unsigned long long)w->res.verify_blocks,
+			    (unsigned long long)w->res.verify_first_bad);
+}
+
+/* Which blocks a read-back reads: the bitmap (do_verify), or the backlog. */
+struct iter {
+	bool backlog;
+	uint64_t pos;
+};
+
+/* The next block's logical byte offset, or UINT64_MAX at the end. */
+static uint64_t iter_next(const struct worker *w, const struct wstate *st, struct iter *it)
+{
+	if (it->backlog)
+		return it->pos < st->vb_n ? st->vb[it->pos++] : UINT64_MAX;
+	while (it->pos < st->vblocks && !(st->vmap[it->pos / 64] >> (it->pos % 64) & 1))
+		it->pos++;
+	if (it->pos == st->vblocks)
+		return UINT64_MAX;
+	return w->region_start + it->pos++ * st->vbs;
+}
+
+/* Reads and checks the blocks of @it at the job's queue depth (nothing may
+ * be in flight); a stop (the user's, an error's, or a fatal bad block) ends
+ * it.  0, or -errno when the ring failed (I/O may be left in flight). */
+static int read_back(struct worker *w, struct wstate *st, struct iter *it)
+{
+	const struct spec *s = w->spec;
+	uint64_t next = iter_next(w, st, it);
+	char why[160];
+
+	for (;;) {
+		if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed) ||
+		    (s->verify_fatal && w->res.verify_bad))
+			next = UINT64_MAX;
+		while (st->nfree && next != UINT64_MAX) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+			if (!sqe)
+				break;
+			unsigned idx = st->freel[--st->nfree];
+			struct slot *sl = &st->slots[idx];
+			struct backend_io io;
+			uint64_t off = next;
+			sl->off = off;
+			sl->len = st->vbs;
+			sl->dir = NVS_READ;
+			sl->stale = true;
+			sl->member = (uint8_t)map(w, &off);
+			io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
+			io.fixed_file = st->fixed_files;
+			io.buf = sl->buf;
+			io.buf_index = st->fixed_bufs ? (int)idx : -1;
+			io.len = st->vbs;
+			io.off = off;
+			io.dir = NVS_READ;
+			io.rw_flags = 0;
+			io.t = &w->members[sl->member];
+			w->be->prep(sqe, &io);
+			sqe->user_data = idx;
+			st->inflight++;
+			next = iter_next(w, st, it);
+		}
+		if (!st->inflight)
+			return 0;
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = 100000000};
+		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, 1, &ts, NULL);
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			worker_fail(w->shared, rc, "verify: io_uring_enter failed: %s",
+				    strerror(-rc));
+			return rc;
+		}
+		unsigned head, m = 0;
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			m++;
+			if (cqe->user_data >= w->qd)
+				continue; /* a cancel's own completion */
+			unsigned idx = (unsigned)cqe->user_data;
+			struct slot *sl = &st->slots[idx];
+			int res = w->be->result(cqe, sl->len);
+			st->freel[st->nfree++] = idx;
+			st->inflight--;
+			if (res == (int)sl->len) {
+				wverify_check(w, st, sl);
+			} else {
+				snprintf(why, sizeof(why), "read error: %s",
+					 res < 0 ? strerror(-res) : "short read");
+				note(w, st, sl->off, sl->len, -EIO, why);
+			}
+		}
+		io_uring_cq_advance(&st->ring, m);
+	}
+}
+
+void wverify_backlog(struct worker *w, struct wstate *st)
+{
+	struct iter it = {.backlog = true};
+
+	if (read_back(w, st, &it)) {
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+	st->vb_n = 0;
+	st->vb_issued = 0;
+}
+
+void wverify_pass(struct worker *w, struct wstate *st)
+{
+	struct iter it = {.backlog = false};
+
+	/* with verify_backlog, what was verified already is not read again:
+	 * only the last, partial backlog (fio's final verify of the rest) */
+	if (st->vb)
+		it.backlog = true;
+	if ((st->vmap || st->vb) && !st->inflight && st->nfree == w->qd)
+		read_back(w, st, &it);
+	fail_total(w);
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# fio_verify.sh - fio's verify= on a loop device this test makes:
+# - rw=write with verify=md5|crc32c|sha1|sha256|meta|pattern (do_verify=1,
+#   fio's default): exit 0, every block written is read back and checked
+#   (the JSON's nvscope.verify.blocks = blocks written, bad 0) and the kernel
+#   read at least those bytes (/sys/block/loopN/stat field 3, sectors read);
+# - rw=randwrite verify=crc32c: the blocks written are read back, all good;
+#   with verify_backlog=16 every write is checked during the job;
+# - a block corrupted between the write (do_verify=0) and a verify_only
+#   read-back (one sector overwritten with dd): exit 1, the bad block's byte
+#   offset on stderr and in the JSON; with verify_fatal=1 on a read job the
+#   first bad block ends the job (exit 1), naming the offset.
+. "${NVS_TOP:-.}/tests/lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+t_loop 32M
+name=${LOOP#/dev/}
+command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
+echo 2 >"/sys/block/$name/queue/nomerges" 2>/dev/null
+reads() { awk '{print $3}' "/sys/block/$name/stat"; } # sectors read
+common="--target $LOOP --bs=64k --iodepth=4 --size=16M --ramp_time=0"
+
+for v in md5 crc32c sha1 sha256 meta pattern; do
+	extra=
+	[ $v = pattern ] && extra=--verify_pattern=0x5a17c0de
+	r0=$(reads)
+	"$NVS_BIN" run $common --rw=write --verify=$v $extra --output-format=json \
+		--output "$T_TMP/$v.json" >"$T_TMP/$v.out" 2>&1 ||
+		fail "verify=$v: exit $?: $(cat "$T_TMP/$v.out")"
+	r1=$(reads)
+	python3 - "$T_TMP/$v.json" $((r1 - r0)) <<'PY' || fail "verify=$v: see above"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v, kreads = j["nvscope"]["verify"], int(sys.argv[2])
+print(f"  written={j['write']['total_ios']} checked={v['blocks']} bad={v['bad']} kernel read sectors={kreads}")
+assert j["write"]["total_ios"] == 256 and v["blocks"] == 256 and v["bad"] == 0, v
+assert kreads * 512 >= 16 << 20, "the read-back did not reach the device"
+assert j["read"]["total_ios"] == 0, "read-back counted in the job's figures"
+PY
+	grep -q "verify: 256 blocks checked, 0 bad" "$T_TMP/$v.out" || fail "no verify line: $(cat "$T_TMP/$v.out")"
+done
+ok "write + read-back for md5, crc32c, sha1, sha256, meta, pattern: every block good"
+
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --bs=4k --iodepth=8 --size=8M --verify=crc32c \
+	--output-format=json --output "$T_TMP/rand.json" >"$T_TMP/rand.out" 2>&1 ||
+	fail "randwrite verify: $(cat "$T_TMP/rand.out")"
+python3 - "$T_TMP/rand.json" <<'PY' || fail "randwrite verify"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v = j["nvscope"]["verify"]
+assert 0 < v["blocks"] <= j["write"]["total_ios"] and v["bad"] == 0, v
+PY
+ok "randwrite: the blocks written read back good"
+
+# fio's verify_backlog: every 16 blocks written are read back during the job
+r0=$(reads)
+"$NVS_BIN" run --target "$LOOP" --rw=randwrite --bs=4k --iodepth=8 --size=8M --verify=crc32c \
+	--verify_backlog=16 --output-format=json --output "$T_TMP/bl.json" >"$T_TMP/bl.out" 2>&1 ||
+	fail "verify_backlog: $(cat "$T_TMP/bl.out")"
+r1=$(reads)
+python3 - "$T_TMP/bl.json" $((r1 - r0)) <<'PY' || fail "verify_backlog"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v, ks = j["nvscope"]["verify"], int(sys.argv[2])
+print(f"  backlog: written={j['write']['total_ios']} checked={v['blocks']} kernel read sectors={ks}")
+assert v["blocks"] == j["write"]["total_ios"] == 2048 and v["bad"] == 0, v
+assert ks * 512 >= 2048 * 4096
+PY
+ok "verify_backlog=16: each block written is read back and good"
+
+# a sequential write without the read-back, then one sector of block 5
+# overwritten, then fio's verify_only: the bad block is found and named
+"$NVS_BIN" run $common --rw=write --verify=crc32c --do_verify=0 -q >"$T_TMP/w.out" 2>&1 ||
+	fail "write: $(cat "$T_TMP/w.out")"
+"$NVS_BIN" run $common --rw=write --verify=crc32c --verify_only --output-format=json \
+	--output "$T_TMP/clean.json" >"$T_TMP/clean.out" 2>&1 || fail "verify_only of a good region: $(cat "$T_TMP/clean.out")"
+bad=$((5 * 65536))
+dd if=/dev/urandom of="$LOOP" bs=512 seek=$((bad / 512 + 3)) count=1 oflag=direct conv=notrunc status=none ||
+	fail "dd"
+"$NVS_BIN" run $common --rw=write --verify=crc32c --verify_only --output-format=json \
+	--output "$T_TMP/bad.json" >"$T_TMP/bad.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "verify_only over a corrupted block: exit $rc, wanted 1: $(cat "$T_TMP/bad.out")"
+grep -q "offset $bad" "$T_TMP/bad.out" || fail "the bad block's offset is not named: $(cat "$T_TMP/bad.out")"
+python3 - "$T_TMP/bad.json" $bad <<'PY' || fail "bad block in the JSON"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v = j["nvscope"]["verify"]
+assert v["bad"] == 1 and v["first_bad_offset"] == int(sys.argv[2]) and v["blocks"] == 256, v
+assert j["write"]["total_ios"] == 0, "verify_only wrote"
+PY
+ok "a corrupted block: verify_only exits 1 naming offset $bad"
+
+"$NVS_BIN" run $common --rw=read --verify=crc32c --verify_fatal=1 >"$T_TMP/fatal.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "verify_fatal: exit $rc: $(cat "$T_TMP/fatal.out")"
+grep -q "verify_fatal.*offset $bad" "$T_TMP/fatal.out" || fail "verify_fatal message: $(cat "$T_TMP/fatal.out")"
+ok "verify_fatal=1: the first bad block ends the job"

@@ -1,0 +1,199 @@
+/* test_fioeng.c - fio's trims and syncs (issue 13): rw=trim, randtrim,
+ * trimwrite generate what fio generates; sync=, fsync=, fdatasync= parse
+ * with fio's meaning, refused where the engine cannot issue them. */
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+#include "io/offgen.h"
+#include "io/spec.h"
+#include "io/vhdr.h"
+
+static int set(struct spec *s, const char *k, const char *v, char *err)
+{
+	return spec_set(s, k, v, err, 256);
+}
+
+START_TEST(test_trim_modes)
+{
+	struct spec s;
+	struct offgen g;
+	char err[256];
+	uint64_t off, prev = 0;
+	uint32_t len;
+	enum nvs_dir d;
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "rw", "trim", err), 0);
+	ck_assert(spec_writes(&s)); /* a trim destroys data: the write-safety rule */
+	ck_assert_int_eq(set(&s, "bs", "64k", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 20; i++) { /* sequential trims, wrapping at the end */
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, NVS_TRIM);
+		ck_assert_uint_eq(len, 65536);
+		ck_assert_uint_eq(off, (uint64_t)(i % 16) * 65536);
+	}
+	/* backwards (fio's trim:-64k): trims too */
+	ck_assert_int_eq(set(&s, "rw", "trim:-64k", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 4; i++) {
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, NVS_TRIM);
+	}
+	ck_assert_int_eq(set(&s, "rw", "randtrim", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	unsigned jumps = 0;
+	for (int i = 0; i < 100; i++) {
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, NVS_TRIM);
+		jumps += i && off != prev + len;
+		prev = off;
+	}
+	ck_assert_uint_gt(jumps, 80);
+	/* fio's trimwrite: each block trimmed, then written (same offset, size) */
+	ck_assert_int_eq(set(&s, "rw", "trimwrite", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 40; i++) {
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, i % 2 ? NVS_WRITE : NVS_TRIM);
+		ck_assert_uint_eq(off, (uint64_t)((i / 2) % 16) * 65536);
+	}
+	ck_assert_int_eq(set(&s, "rw", "randtrimwrite", err), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	for (int i = 0; i < 40; i++) {
+		offgen_next(&g, &off, &len, &d);
+		ck_assert_int_eq(d, i % 2 ? NVS_WRITE : NVS_TRIM);
+		if (i % 2)
+			ck_assert_uint_eq(off, prev);
+		prev = off;
+	}
+	ck_assert_str_eq(spec_rw_name(s.rw), "randtrimwrite");
+	/* the passthrough engine issues no discards yet: refused, not faked */
+	ck_assert_int_eq(set(&s, "filename", "/dev/ng0n1", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "ioengine", "io_uring_cmd", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "trims"));
+}
+END_TEST
+
+START_TEST(test_sync_options)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "fsync", "8", err), 0);
+	ck_assert_uint_eq(s.fsync_blocks, 8);
+	ck_assert_int_eq(set(&s, "fdatasync", "0", err), 0);
+	ck_assert_uint_eq(s.fdatasync_blocks, 0);
+	ck_assert_int_eq(set(&s, "fdatasync", "-1", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "fsync", "nan", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "fsync", "99999999999999999999", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "sync", NULL, err), 0); /* a bare flag: O_SYNC */
+	ck_assert_int_eq(s.sync, SYNC_SYNC);
+	ck_assert_int_eq(set(&s, "sync", "dsync", err), 0);
+	ck_assert_int_eq(s.sync, SYNC_DSYNC);
+	ck_assert_int_eq(set(&s, "sync", "none", err), 0);
+	ck_assert_int_eq(s.sync, SYNC_NONE);
+	ck_assert_int_eq(set(&s, "sync", "1", err), 0);
+	ck_assert_int_eq(s.sync, SYNC_SYNC);
+	ck_assert_int_eq(set(&s, "sync", "fsync", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "filename", "/dev/ng0n1", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "ioengine", "io_uring_cmd", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_verify_blocks)
+{
+	static const enum vhdr_type types[] = {VHDR_MD5,    VHDR_CRC32C, VHDR_SHA1,
+					       VHDR_SHA256, VHDR_META,	 VHDR_PATTERN};
+	static uint8_t buf[4096];
+	const uint8_t pat[] = {0xde, 0xad, 0xbe};
+	char why[160];
+
+	/* the CRC32C check value (RFC 3720 / iSCSI): "123456789" */
+	ck_assert_uint_eq(vhdr_crc32c(0, "123456789", 9), 0xe3069283u);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		enum vhdr_type t = types[i];
+		unsigned plen = t == VHDR_PATTERN ? sizeof(pat) : 0;
+		for (size_t k = 0; k < sizeof(buf); k++)
+			buf[k] = (uint8_t)(k * 131 + i);
+		vhdr_stamp(buf, sizeof(buf), 1 << 20, t, 7, pat, plen);
+		ck_assert_int_eq(
+		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), 0);
+		/* the same block read at another offset: a misplaced write */
+		if (t != VHDR_PATTERN)
+			ck_assert_int_eq(
+			    vhdr_check(buf, sizeof(buf), 2 << 20, t, pat, plen, why, sizeof(why)),
+			    -EILSEQ);
+		buf[3000] ^= 1; /* one bit of the data */
+		int rc = vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why));
+		ck_assert_int_eq(rc, t == VHDR_META ? 0 : -EILSEQ); /* meta: header only */
+		buf[3000] ^= 1;
+		buf[5] ^= 0x10; /* the header */
+		ck_assert_int_eq(
+		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), -EILSEQ);
+	}
+	/* verify_pattern with a checksum: the payload is the pattern, checked too */
+	vhdr_stamp(buf, sizeof(buf), 0, VHDR_CRC32C, 1, pat, sizeof(pat));
+	ck_assert_uint_eq(buf[64], 0xde);
+	ck_assert_uint_eq(buf[65], 0xad);
+	ck_assert_int_eq(
+	    vhdr_check(buf, sizeof(buf), 0, VHDR_CRC32C, pat, sizeof(pat), why, sizeof(why)), 0);
+}
+END_TEST
+
+START_TEST(test_verify_options)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert(s.do_verify);
+	ck_assert_int_eq(set(&s, "filename", "/dev/null", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "write", err), 0);
+	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
+	ck_assert_int_eq(s.verify, VHDR_CRC32C);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "verify", "xxhash", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
+	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* random verify_only */
+	ck_assert_int_eq(set(&s, "verify_only", "0", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bssplit", "4k/50:8k/50", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "one block size"));
+	ck_assert_int_eq(set(&s, "bs", "4k", err), 0);
+	ck_assert_int_eq(set(&s, "verify", "pattern", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* no verify_pattern */
+	ck_assert_int_eq(set(&s, "verify_pattern", "0xdeadbeef", err), 0);
+	ck_assert_uint_eq(s.vpattern_len, 4);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "verify_pattern", "", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_fatal", "2", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify_backlog", "64", err), 0);
+	ck_assert_uint_eq(s.verify_backlog, 64);
+	ck_assert_int_eq(set(&s, "verify_backlog", "-1", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+}
+END_TEST
+
+Suite *fioeng_suite(void)
+{
+	Suite *s = suite_create("fioeng");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_trim_modes);
+	tcase_add_test(tc, test_sync_options);
+	tcase_add_test(tc, test_verify_blocks);
+	tcase_add_test(tc, test_verify_options);
+	suite_add_tcase(s, tc);
+	return s;
+}
