@@ -135,7 +135,7 @@ int purgeui_open(struct app *a)
 		app_message(a, ROLE_WARN, "demo mode: purge is disabled");
 		return -EPERM;
 	}
-	if (app_running(a) || a->plan || a->chk) {
+	if (app_running(a) || a->chk) { /* a plan that ended is no obstacle */
 		app_message(a, ROLE_WARN, "a workload, plan or check is running");
 		return -EBUSY;
 	}
