@@ -78,7 +78,10 @@ static int keep(int *rc, int r, const char *msg, char *err, size_t errlen)
 	return r;
 }
 
-int check_write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+/* Writes @dir/@name (opened by the output rule, safety_out.c) with @put;
+ * 0, or -errno with the message in @err. */
+static int write_file(const char *dir, const char *name, void (*put)(FILE *f, const void *arg),
+		      const void *arg, char *err, size_t errlen)
 {
 	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
 	if (!f) {
@@ -86,13 +89,23 @@ int check_write_text(const char *dir, const char *name, const char *text, char *
 		check_msg_in(dir, name, err, errlen);
 		return rc;
 	}
-	fputs(text, f);
+	put(f, arg);
 	int rc = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	if (rc)
 		snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
 	return rc;
+}
+
+static void put_text(FILE *f, const void *text)
+{
+	fputs(text, f);
+}
+
+int check_write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+	return write_file(dir, name, put_text, text, err, errlen);
 }
 
 int check_write_json(const char *dir, const char *name, void *jv, char *err, size_t errlen)
@@ -134,22 +147,22 @@ int check_write_meta(const struct check_batch *b, const char *dir, const char *s
 	return rc;
 }
 
+struct csv_one {
+	const struct check_batch *b;
+	const struct check_drive *d;
+};
+
+static void put_csv(FILE *f, const void *arg)
+{
+	const struct csv_one *c = arg;
+	check_write_csv(c->b, c->d, f);
+}
+
 static int write_csv(const struct check_batch *b, const struct check_drive *d, const char *dir,
 		     const char *name, char *err, size_t errlen)
 {
-	FILE *f = safety_fopen_in(dir, name, SAFETY_OUT_TRUNC, err, errlen);
-	if (!f) {
-		int rc = -errno;
-		check_msg_in(dir, name, err, errlen);
-		return rc;
-	}
-	check_write_csv(b, d, f);
-	int rc = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (rc)
-		snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
-	return rc;
+	struct csv_one c = {b, d};
+	return write_file(dir, name, put_csv, &c, err, errlen);
 }
 
 int check_write_results(const struct check_batch *b, const char *dir, FILE *csv, void *batch,

@@ -4,7 +4,6 @@
  * on any drive), the results directory, progress, and the exit status.
  * The run is src/check/run.c, the judging src/check/judge.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,32 +41,6 @@ struct opts {
 	const char *model, *profile, *csv, *dir, *confirm, *resume;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(
-	    f, "usage: nvscope check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
-	       "                     --profile NAME [--json] [--csv FILE] [-o DIR]\n"
-	       "                     [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
-	       "       nvscope check --resume DIR [--yes-destroy-data=...] [--force-destroy]\n"
-	       "                     [--json] [--csv FILE] [-q]\n"
-	       "  Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
-	       "  burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
-	       "  PASS/WARN/FAIL and the reasons.  Drives run in parallel.\n"
-	       "  --all-nvme             every NVMe controller (its first namespace)\n"
-	       "  --model M              only drives of this model\n"
-	       "  --json                 the batch as JSON on stdout (for an asset system)\n"
-	       "  --csv FILE             one CSV row per drive\n"
-	       "  -o, --output DIR       results directory (default results/check-NAME-DATE-TIME)\n"
-	       "  --yes-destroy-data=L   a profile that writes (burn-in) needs every drive\n"
-	       "                         named: its serial (NVMe) or path, comma-separated\n"
-	       "  --force-destroy        write even over a partition table/filesystem\n"
-	       "  --resume DIR           continue an interrupted check (the same drives,\n"
-	       "                         checked by serial; unfinished phase runs again)\n"
-	       "  --list                 the profiles\n"
-	       "exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
-	       "interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.\n");
-}
-
 static int list_profiles(void)
 {
 	static const char *const names[] = {"quick", "burn-in", "rma"};
@@ -84,93 +57,85 @@ static int list_profiles(void)
 	return NVS_EXIT_OK;
 }
 
-static int parse(struct opts *o, int argc, char **argv)
-{
-	enum {
-		O_ALL = 256,
-		O_MODEL,
-		O_PROFILE,
-		O_JSON,
-		O_CSV,
-		O_CONFIRM,
-		O_FORCE,
-		O_LIST,
-		O_RESUME
-	};
-	static const struct option lo[] = {
-	    {"target", required_argument, NULL, 't'},
-	    {"all-nvme", no_argument, NULL, O_ALL},
-	    {"model", required_argument, NULL, O_MODEL},
-	    {"profile", required_argument, NULL, O_PROFILE},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"csv", required_argument, NULL, O_CSV},
-	    {"output", required_argument, NULL, 'o'},
-	    {"yes-destroy-data", required_argument, NULL, O_CONFIRM},
-	    {"force-destroy", no_argument, NULL, O_FORCE},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"list", no_argument, NULL, O_LIST},
-	    {"resume", required_argument, NULL, O_RESUME},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
+enum { O_TARGET = 't', O_OUTPUT = 'o', O_QUIET = 'q', O_ALL = 256, O_MODEL, O_PROFILE, O_JSON,
+       O_CSV, O_CONFIRM, O_FORCE, O_LIST, O_RESUME };
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:qh", lo, NULL)) != -1) {
-		switch (c) {
-		case 't':
+static const struct cmd_opt opts[] = {
+    {{"target", required_argument, NULL, O_TARGET}, 't', "DEV", "a drive (repeat for more)"},
+    {{"all-nvme", no_argument, NULL, O_ALL}, 0, NULL,
+     "every NVMe controller (its first namespace)"},
+    {{"model", required_argument, NULL, O_MODEL}, 0, "M", "only drives of this model"},
+    {{"profile", required_argument, NULL, O_PROFILE}, 0, "NAME",
+     "presets/checks/NAME.ini or a file: quick, burn-in, rma"},
+    {{"json", no_argument, NULL, O_JSON}, 0, NULL, "the batch as JSON on stdout (for an asset system)"},
+    {{"csv", required_argument, NULL, O_CSV}, 0, "FILE", "one CSV row per drive"},
+    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "DIR",
+     "results directory (default results/check-NAME-DATE-TIME)"},
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
+     "a profile that writes (burn-in) needs every drive\n"
+     "named: its serial (NVMe) or path, comma-separated"},
+    {{"force-destroy", no_argument, NULL, O_FORCE}, 0, NULL,
+     "write even over a partition table/filesystem"},
+    {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress"},
+    {{"resume", required_argument, NULL, O_RESUME}, 0, "DIR",
+     "continue an interrupted check (the same drives,\n"
+     "checked by serial; unfinished phase runs again)"},
+    {{"list", no_argument, NULL, O_LIST}, 0, NULL, "the profiles"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+/* 0, 1 (--list: listed), -EINVAL (said). */
+static int parse(struct opts *o, const struct cmd_args *a)
+{
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		switch (a->opt[i].id) {
+		case O_TARGET:
 			if (o->ntargets == NVS_MAX_TARGETS) {
 				fprintf(stderr, "nvscope check: more than %d targets\n",
 					NVS_MAX_TARGETS);
 				return -EINVAL;
 			}
-			o->targets[o->ntargets++] = optarg;
+			o->targets[o->ntargets++] = v;
 			break;
 		case O_ALL:
 			o->all_nvme = true;
 			break;
 		case O_MODEL:
-			o->model = optarg;
+			o->model = v;
 			break;
 		case O_PROFILE:
-			o->profile = optarg;
+			o->profile = v;
 			break;
 		case O_JSON:
 			o->json = true;
 			break;
 		case O_CSV:
-			o->csv = optarg;
+			o->csv = v;
 			break;
-		case 'o':
-			o->dir = optarg;
+		case O_OUTPUT:
+			o->dir = v;
 			break;
 		case O_CONFIRM:
-			o->confirm = optarg;
+			o->confirm = v;
 			break;
 		case O_FORCE:
 			o->force = true;
 			break;
-		case 'q':
+		case O_QUIET:
 			o->quiet = true;
 			break;
 		case O_RESUME:
-			o->resume = optarg;
+			o->resume = v;
 			break;
 		case O_LIST:
-			exit(list_profiles());
-		case 'h':
-			usage(stdout);
-			exit(NVS_EXIT_OK);
-		default:
-			fprintf(stderr, "nvscope check: bad option '%s' (try --help)\n",
-				argv[optind - 1]);
-			return -EINVAL;
+			list_profiles();
+			return 1;
 		}
 	}
-	if (optind < argc) {
+	if (a->npos) {
 		fprintf(stderr, "nvscope check: unexpected '%s' (targets go after --target)\n",
-			argv[optind]);
+			a->pos[0]);
 		return -EINVAL;
 	}
 	if (o->resume) {
@@ -371,14 +336,6 @@ static int lock_dir(int dfd, const char *dir)
 	return fd;
 }
 
-/* The exit status of an output that could not be written: a refusal (or a
- * path nvscope will not use) is bad input, anything else a failed run. */
-static int out_exit(int rc)
-{
-	return rc == -EIO || rc == -ENOSPC || rc == -EDQUOT || rc == -ENOMEM ? NVS_EXIT_IOERR
-									     : NVS_EXIT_USAGE;
-}
-
 struct ckpt {
 	const char *dir, *confirm;
 };
@@ -394,7 +351,7 @@ static void checkpoint(struct check_batch *b, void *arg)
 	}
 }
 
-int cmd_check(int argc, char **argv)
+static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 {
 	struct opts o = {0};
 	struct check_profile *prof = NULL;
@@ -406,8 +363,9 @@ int cmd_check(int argc, char **argv)
 	size_t n = 0;
 	int ret = NVS_EXIT_USAGE, rc, lockfd = -1, dfd = -1;
 
-	if (parse(&o, argc, argv))
-		return NVS_EXIT_USAGE;
+	(void)self;
+	if ((rc = parse(&o, args)))
+		return rc > 0 ? NVS_EXIT_OK : NVS_EXIT_USAGE;
 	if (o.resume) {
 		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
 		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
@@ -447,7 +405,7 @@ int cmd_check(int argc, char **argv)
 	/* the results directory (and --csv) checked by the safety module before any I/O */
 	if ((dfd = safety_results_dir(o.dir, !o.resume, err, sizeof(err))) < 0) {
 		fprintf(stderr, "nvscope check: %s\n", err);
-		ret = out_exit(dfd);
+		ret = cmd_exit_of(dfd);
 		goto out;
 	}
 	if (!o.resume && !check_dir_empty(o.dir)) {
@@ -457,13 +415,13 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if ((lockfd = lock_dir(dfd, o.dir)) < 0) {
-		ret = out_exit(lockfd);
+		ret = cmd_exit_of(lockfd);
 		goto out;
 	}
 	if (o.csv && !(csv = safety_fopen_output(o.csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
 		rc = -errno;
 		fprintf(stderr, "nvscope check: --csv %s\n", err);
-		ret = out_exit(rc);
+		ret = cmd_exit_of(rc);
 		goto out;
 	}
 	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
@@ -486,13 +444,13 @@ int cmd_check(int argc, char **argv)
 					   sizeof(err))) ||
 		    (rc = check_state_save(&b, o.dir, o.confirm, err, sizeof(err)))) {
 			fprintf(stderr, "nvscope check: %s\n", err);
-			ret = out_exit(rc);
+			ret = cmd_exit_of(rc);
 			goto out;
 		}
 	}
 	if ((rc = check_write_meta(&b, o.dir, "running", started, err, sizeof(err)))) {
 		fprintf(stderr, "nvscope check: %s\n", err);
-		ret = out_exit(rc);
+		ret = cmd_exit_of(rc);
 		goto out;
 	}
 
@@ -509,7 +467,7 @@ int cmd_check(int argc, char **argv)
 			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));
 		if (check_write_meta(&b, o.dir, "failed", started, err, sizeof(err)))
 			fprintf(stderr, "nvscope check: %s\n", err);
-		ret = atomic_load(&b.out_rc) ? out_exit(rc) : NVS_EXIT_IOERR;
+		ret = atomic_load(&b.out_rc) ? cmd_exit_of(rc) : NVS_EXIT_IOERR;
 		goto out;
 	}
 	cJSON *batch = check_batch_json(&b, o.dir);
@@ -519,10 +477,8 @@ int cmd_check(int argc, char **argv)
 				   sizeof(err))))
 		check_out_fail(&b, rc, err);
 	if (o.json) {
-		char *s = batch ? json_print(batch) : NULL;
-		if (s)
-			printf("%s\n", s);
-		free(s);
+		if ((rc = json_puts(batch, stdout)))
+			fprintf(stderr, "nvscope check: cannot print the JSON: %s\n", strerror(-rc));
 	} else {
 		check_print_table(&b, stdout);
 		if (!o.quiet)
@@ -536,7 +492,7 @@ int cmd_check(int argc, char **argv)
 	ret = b.cancelled || c[JUDGE_FAIL] || c[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
 	if ((rc = atomic_load(&b.out_rc))) { /* results the check could not write: never silent */
 		fprintf(stderr, "nvscope check: results incomplete: %s\n", b.out_err);
-		ret = out_exit(rc);
+		ret = cmd_exit_of(rc);
 	}
 out:
 	if (csv && fclose(csv) && ret == NVS_EXIT_OK) {
@@ -552,3 +508,21 @@ out:
 	check_profile_free(prof);
 	return ret;
 }
+
+const struct cmd_entry cmd_check_entry = {
+    .name = "check",
+    .summary = "check drives with a profile: PASS/WARN/FAIL per serial",
+    .usage = "check (--target DEV [--target DEV ...] | --all-nvme [--model M])\n"
+	     "      --profile NAME [--json] [--csv FILE] [-o DIR]\n"
+	     "      [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
+	     "check --resume DIR [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy]\n"
+	     "      [--json] [--csv FILE] [-q]\n"
+	     "check --list",
+    .text = "Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
+	    "burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
+	    "PASS/WARN/FAIL and the reasons.  Drives run in parallel.",
+    .opts = opts,
+    .notes = "exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
+	     "interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.",
+    .exec = exec_check,
+};

@@ -1,7 +1,6 @@
 /* console.c - `nvscope` (the full-screen console) and `nvscope replay DIR`:
  * command-line parsing; the console itself lives in src/ui/. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,125 +17,99 @@
  * directory name is refused here rather than cut short there. */
 #define NVS_CONSOLE_DIR_MAX 400
 
-static void usage(FILE *f, const char *prog)
-{
-	if (!strcmp(prog, "replay")) {
-		fprintf(f,
-			"usage: nvscope replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
-			"                      [--no-mouse] [--no-settings]\n"
-			"                      [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
-			"  plays a results directory written by the console (DIR/samples.csv), or\n"
-			"  follows a plan's results directory (DIR/state.json: running or done)\n"
-			"  keys: Space play/pause, [ ] speed, Home restart, End jump to the end\n");
-		return;
-	}
-	fprintf(
-	    f,
-	    "usage: nvscope [--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
-	    "               [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
-	    "               [--no-mouse] [--no-settings]\n"
-	    "               [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
-	    "       nvscope --plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
-	    "               [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
-	    "               [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]\n"
-	    "  the full-screen console.  With --target and a preset (or workload options)\n"
-	    "  the run starts at once.  --theme default|light|mono|showfloor (t cycles them),\n"
-	    "  --ascii: no Unicode (serial lines), --demo: cycle the non-destructive presets.\n"
-	    "  --showfloor: a trade-show booth: large figures, fat strips, destructive keys\n"
-	    "  locked (quit and leaving it ask; b toggles it).\n"
-	    "  --no-mouse: leave the mouse to the terminal (select and copy text).\n"
-	    "  --no-settings: do not read or write ~/.config/nvscope/settings.ini.\n"
-	    "  Each run writes DIR/samples.csv, summary.json, events.log (default\n"
-	    "  results/<date>-<preset>/); nvscope replay DIR plays it back.\n"
-	    "  Workload options are those of nvscope run (--rw= --bs= --iodepth= ...).\n"
-	    "  Steady state (SNIA rule) of the IOPS in rounds of --round seconds (60; r\n"
-	    "  cycles 10/30/60/300): window of --window rounds (5), --range PCT (20),\n"
-	    "  --slope PCT (10).\n"
-	    "  --plan runs a test plan (presets/plans/, nvscope plan --list) in the console;\n"
-	    "  without --yes-destroy-data a destructive plan asks for the typed confirmation.\n"
-	    "  Keys: ? or F1 in the console.\n");
-}
+enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RESULTS, O_PLAN,
+       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS,
+       O_SHOWFLOOR };
 
-/* Takes "--name VALUE" or "--name=VALUE"; returns the value or NULL. */
-static const char *opt_val(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
+/* The options of both the console and replay. */
+#define COMMON_OPTS                                                                                \
+	{{"theme", required_argument, NULL, O_THEME}, 0, "NAME",                                   \
+	 "default|light|mono|showfloor or themes/NAME.theme\n(t cycles them)"},                     \
+	    {{"ascii", no_argument, NULL, O_ASCII}, 0, NULL, "no Unicode (serial lines)"},            \
+	    {{"showfloor", no_argument, NULL, O_SHOWFLOOR}, 0, NULL,                                \
+	     "a trade-show booth: large figures, fat strips,\n"                                      \
+	     "destructive keys locked (quit and leaving it ask;\n"                                   \
+	     "b toggles it)"},                                                                        \
+	    {{"no-mouse", no_argument, NULL, O_NO_MOUSE}, 0, NULL,                                  \
+	     "leave the mouse to the terminal (select and copy text)"},                              \
+	    {{"no-settings", no_argument, NULL, O_NO_SETTINGS}, 0, NULL,                            \
+	     "do not read or write ~/.config/nvscope/settings.ini"},                                 \
+	    {{"round", required_argument, NULL, O_ROUND}, 0, "SECONDS",                             \
+	     "steady-state round (60; r cycles 10/30/60/300)"},                                     \
+	    {{"window", required_argument, NULL, O_WINDOW}, 0, "N",                                 \
+	     "steady-state window in rounds (5)"},                                                  \
+	    {{"range", required_argument, NULL, O_RANGE}, 0, "PCT", "steady-state range limit (20)"}, \
+	    {{"slope", required_argument, NULL, O_SLOPE}, 0, "PCT", "steady-state slope limit (10)"}
 
-/* A number, whole (@whole) or not, in [@lo, @hi]; seconds may end in s, m
- * or h (@secs). */
-static int num_val(const char *opt, const char *v, double lo, double hi, bool whole, bool secs,
-		   double *out)
+/* --round's value: a duration of 1 s to 1 d ("60", "90s", "1.5m", "1h"),
+ * read as every duration is (num_parse_time_ns), in seconds. */
+static int round_val(const char *v, double *out)
 {
-	char buf[64];
-	size_t n = strlen(v);
-	double x = NAN, mul = 1;
-	char last = n ? v[n - 1] : '\0';
-	if (secs && n > 1 && (last == 's' || last == 'm' || last == 'h')) {
-		mul = last == 's' ? 1 : last == 'm' ? 60 : 3600;
-		n--;
-	}
-	if (n < sizeof(buf)) {
-		memcpy(buf, v, n);
-		buf[n] = '\0';
-		if (num_parse_double(buf, -1e15, 1e15, &x))
-			x = NAN;
-		x *= mul;
-	}
-	if (!(x >= lo && x <= hi) || (whole && x != floor(x))) {
-		fprintf(stderr, "nvscope: %s: '%s' is not a%s number in [%g, %g]%s\n", opt, v,
-			whole ? " whole" : "", lo, hi, secs ? " (seconds, or with s/m/h)" : "");
+	uint64_t ns;
+	if (num_parse_time_ns(v, 1000000000ULL, &ns) || ns < 1000000000ULL ||
+	    ns > 86400ULL * 1000000000ULL) {
+		fprintf(stderr, "nvscope: --round: '%s' is not a duration from 1 s to 1 d\n", v);
 		return -EINVAL;
 	}
-	*out = x;
+	*out = (double)ns / 1e9;
 	return 0;
 }
 
-/* 1: taken, 0: not ours, -1: bad value (message printed). */
-static int parse_common(int argc, char **argv, int *i, struct console_opts *o)
+/* --range, --slope: a tolerance, 0 to 1000 % (stats/steady.h). */
+static int pct_val(const char *opt, const char *v, double *out)
 {
-	const char *a = argv[*i], *v;
-	double x;
+	if (steady_parse_tolerance(v, out)) {
+		fprintf(stderr, "nvscope: %s: '%s' is not a percentage from 0 to 1000\n", opt, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Option @id with value @v if it is one of both: 1 taken, 0 not ours, -1
+ * bad value (message printed). */
+static int parse_common(int id, const char *v, struct console_opts *o)
+{
 	if (!o->ss_given && !o->ss.window)
 		steady_params_init(&o->ss);
-	if (!strcmp(a, "--ascii")) {
+	switch (id) {
+	case O_ASCII:
 		o->ascii = true;
-	} else if (!strcmp(a, "--showfloor")) {
+		break;
+	case O_SHOWFLOOR:
 		o->showfloor = true;
-	} else if (!strcmp(a, "--no-mouse")) {
+		break;
+	case O_NO_MOUSE:
 		o->no_mouse = true;
-	} else if (!strcmp(a, "--no-settings")) {
+		break;
+	case O_NO_SETTINGS:
 		o->no_settings = true;
-	} else if ((v = opt_val(argc, argv, i, "--theme"))) {
+		break;
+	case O_THEME:
 		o->theme = v;
-	} else if ((v = opt_val(argc, argv, i, "--round"))) {
-		if (num_val("--round", v, 1, 86400, false, true, &x))
+		break;
+	case O_ROUND:
+		if (round_val(v, &o->round_s))
 			return -1;
-		o->round_s = x;
-	} else if ((v = opt_val(argc, argv, i, "--window"))) {
-		if (num_val("--window", v, 2, 1000, true, false, &x))
+		break;
+	case O_WINDOW:
+		if (num_parse_uint(v, 2, 1000, &o->ss.window)) {
+			fprintf(stderr, "nvscope: --window: '%s' is not a whole number from 2 to 1000\n",
+				v);
 			return -1;
-		o->ss.window = (unsigned)x;
+		}
 		o->ss_given = true;
-	} else if ((v = opt_val(argc, argv, i, "--range"))) {
-		if (num_val("--range", v, 0, 1000, false, false, &x))
+		break;
+	case O_RANGE:
+		if (pct_val("--range", v, &o->ss.range_pct))
 			return -1;
-		o->ss.range_pct = x;
 		o->ss_given = true;
-	} else if ((v = opt_val(argc, argv, i, "--slope"))) {
-		if (num_val("--slope", v, 0, 1000, false, false, &x))
+		break;
+	case O_SLOPE:
+		if (pct_val("--slope", v, &o->ss.slope_pct))
 			return -1;
-		o->ss.slope_pct = x;
 		o->ss_given = true;
-	} else {
+		break;
+	default:
 		return 0;
 	}
 	return 1;
@@ -231,55 +204,57 @@ static int plan_opts(const struct cli *c, struct console_opts *o)
 	return 0;
 }
 
-int cmd_console(int argc, char **argv)
+static const struct cmd_opt console_opts[] = {
+    CMD_WORKLOAD_OPTS,
+    COMMON_OPTS,
+    {{"demo", no_argument, NULL, O_DEMO}, 0, NULL, "cycle the non-destructive presets"},
+    {{"results", required_argument, NULL, O_RESULTS}, 0, "DIR",
+     "where each run's results go (default\nresults/<date>-<preset>/)"},
+    {{"plan", required_argument, NULL, O_PLAN}, 0, "NAME",
+     "run a test plan (presets/plans/, nvscope plan --list)"},
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
+     "a destructive plan's confirmation (else asked)"},
+    {{"max-rounds", required_argument, NULL, O_MAX_ROUNDS}, 0, "N",
+     "--plan: preconditioning rounds at the most"},
+    {{"fill", required_argument, NULL, O_FILL}, 0, "PASSES", "--plan: passes of a fill step"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 {
 	static struct console_opts o; /* big (specs): not on the stack */
 	static struct cli c;
 	static char targets[NVS_MAX_TARGETS][256];
 	char err[512] = "";
 	memset(&o, 0, sizeof(o));
-	memset(&c, 0, sizeof(c));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int rc = cli_take(&c, argc, argv, &i, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "nvscope: %s\n", err);
-			return NVS_EXIT_USAGE;
-		}
-		if (rc > 0) {
-			i--; /* cli_take moved past the option */
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout, "nvscope");
-			return NVS_EXIT_OK;
-		} else if ((rc = parse_common(argc, argv, &i, &o))) {
+	c = *a->cli;
+	if (a->npos) {
+		cmd_say(self, "unknown option '%s' (see nvscope --help)", a->pos[0]);
+		return NVS_EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		int id = a->opt[i].id, rc;
+		if ((rc = parse_common(id, v, &o))) {
 			if (rc < 0)
 				return NVS_EXIT_USAGE;
-			continue;
-		} else if (!strcmp(a, "--demo")) {
+		} else if (id == O_DEMO) {
 			o.demo = true;
-		} else if ((v = opt_val(argc, argv, &i, "--results"))) {
+		} else if (id == O_RESULTS) {
 			if (strlen(v) > NVS_CONSOLE_DIR_MAX) {
 				fprintf(stderr, "nvscope: --results: longer than %d bytes\n",
 					NVS_CONSOLE_DIR_MAX);
 				return NVS_EXIT_USAGE;
 			}
 			o.results = v;
-		} else if ((v = opt_val(argc, argv, &i, "--plan"))) {
+		} else if (id == O_PLAN) {
 			o.plan = v;
-		} else if ((v = opt_val(argc, argv, &i, "--yes-destroy-data"))) {
+		} else if (id == O_CONFIRM) {
 			o.confirm = v;
-		} else if ((v = opt_val(argc, argv, &i, "--max-rounds")) ||
-			   (v = opt_val(argc, argv, &i, "--fill"))) {
-			if (o.nplan_ovr < NVS_ARRAY_SIZE(o.plan_ovr)) {
-				o.plan_ovr[o.nplan_ovr][0] = strstr(a, "--fill") == a ? "fill"
-											: "max_rounds";
-				o.plan_ovr[o.nplan_ovr++][1] = v;
-			}
-		} else {
-			fprintf(stderr, "nvscope: unknown option '%s' (see nvscope --help)\n", a);
-			return NVS_EXIT_USAGE;
+		} else if ((id == O_MAX_ROUNDS || id == O_FILL) &&
+			   o.nplan_ovr < NVS_ARRAY_SIZE(o.plan_ovr)) {
+			o.plan_ovr[o.nplan_ovr][0] = id == O_FILL ? "fill" : "max_rounds";
+			o.plan_ovr[o.nplan_ovr++][1] = v;
 		}
 	}
 	/* targets: comma lists split into our own strings */
@@ -337,39 +312,36 @@ int cmd_console(int argc, char **argv)
 	return status;
 }
 
-int cmd_replay(int argc, char **argv)
+static const struct cmd_opt replay_opts[] = {
+    COMMON_OPTS,
+    {{"speed", required_argument, NULL, O_SPEED}, 0, "X", "playback speed (0, 4096]; [ ] change it"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_replay(const struct cmd_entry *self, struct cmd_args *a)
 {
 	static struct console_opts o;
 	memset(&o, 0, sizeof(o));
 	spec_init(&o.base);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int rc;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout, "replay");
-			return NVS_EXIT_OK;
-		} else if ((rc = parse_common(argc, argv, &i, &o))) {
-			if (rc < 0)
-				return NVS_EXIT_USAGE;
-			continue;
-		} else if ((v = opt_val(argc, argv, &i, "--speed"))) {
-			if (num_parse_double(v, 0, 4096, &o.speed) || !(o.speed > 0)) {
-				fprintf(
-				    stderr,
-				    "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
-				    v);
-				return NVS_EXIT_USAGE;
-			}
-		} else if (a[0] != '-' && !o.replay_dir) {
-			o.replay_dir = a;
-		} else {
-			fprintf(stderr, "nvscope replay: unexpected argument '%s' (see --help)\n",
-				a);
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		int rc = parse_common(a->opt[i].id, v, &o);
+		if (rc < 0)
+			return NVS_EXIT_USAGE;
+		if (!rc && a->opt[i].id == O_SPEED &&
+		    (num_parse_double(v, 0, 4096, &o.speed) || !(o.speed > 0))) {
+			fprintf(stderr, "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
+				v);
 			return NVS_EXIT_USAGE;
 		}
 	}
+	if (a->npos > 1) {
+		cmd_say(self, "unexpected argument '%s' (see --help)", a->pos[1]);
+		return NVS_EXIT_USAGE;
+	}
+	o.replay_dir = a->npos ? a->pos[0] : NULL;
 	if (!o.replay_dir) {
-		usage(stderr, "replay");
+		cmd_help(stderr, self);
 		return NVS_EXIT_USAGE;
 	}
 	if (strlen(o.replay_dir) > NVS_CONSOLE_DIR_MAX) {
@@ -379,3 +351,38 @@ int cmd_replay(int argc, char **argv)
 	}
 	return console_run(&o);
 }
+
+const struct cmd_entry cmd_console_entry = {
+    .name = "console",
+    .summary = "the full-screen console (the default without a command)",
+    .usage = "[--target PATH ...] [--preset NAME | --job FILE | workload options]\n"
+	     "        [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
+	     "        [--no-mouse] [--no-settings]\n"
+	     "        [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
+	     "--plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
+	     "        [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
+	     "        [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]",
+    .text = "The full-screen console.  With --target and a preset (or workload options)\n"
+	    "the run starts at once.  Each run writes DIR/samples.csv, summary.json,\n"
+	    "events.log; nvscope replay DIR plays it back.  Workload options are those\n"
+	    "of nvscope run (--rw= --bs= --iodepth= ...).  Steady state (SNIA rule) of\n"
+	    "the IOPS in rounds of --round seconds, over --window rounds.\n"
+	    "--plan runs a test plan in the console; without --yes-destroy-data a\n"
+	    "destructive plan asks for the typed confirmation.  Keys: ? or F1.",
+    .opts = console_opts,
+    .flags = CMD_WORKLOAD,
+    .exec = exec_console,
+};
+
+const struct cmd_entry cmd_replay_entry = {
+    .name = "replay",
+    .summary = "replay a results directory in the console",
+    .usage = "replay DIR [--theme NAME] [--ascii] [--showfloor] [--speed X]\n"
+	     "       [--no-mouse] [--no-settings]\n"
+	     "       [--round SECONDS] [--window N] [--range PCT] [--slope PCT]",
+    .text = "Plays a results directory written by the console (DIR/samples.csv), or\n"
+	    "follows a plan's results directory (DIR/state.json: running or done).\n"
+	    "Keys: Space play/pause, [ ] speed, Home restart, End jump to the end.",
+    .opts = replay_opts,
+    .exec = exec_replay,
+};

@@ -1,76 +1,64 @@
 /* health.c - `nvscope health DEV [--json]`: the SMART / health log of an
  * NVMe controller (/dev/nvme0) or of the controller behind a namespace. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "report/json.h"
 #include "dev/devmodel.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: nvscope health DEV [--json]\n"
-		   "  Reads the SMART / health log page of the NVMe controller DEV\n"
-		   "  (/dev/nvme0) or of the controller behind a namespace (/dev/nvme0n1,\n"
-		   "  /dev/ng0n1).  Fields the drive does not report show as N/A (null).\n"
-		   "  --json   JSON with snake-case keys: temperature_c, sensors_c[],\n"
-		   "           critical_warning (raw bits), critical_warning_names[], ...\n"
-		   "  --help   this text\n");
-}
+enum { O_JSON = 'j' };
 
-int cmd_health(int argc, char **argv)
+static const struct cmd_opt opts[] = {
+    {{"json", no_argument, NULL, O_JSON}, 'j', NULL,
+     "JSON with snake-case keys: temperature_c, sensors_c[],\n"
+     "critical_warning (raw bits), critical_warning_names[], ..."},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_health(const struct cmd_entry *self, struct cmd_args *a)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
-					      { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
 	struct dev_health h;
-	bool json = false;
+	bool json = cmd_has(a, O_JSON);
 	char err[256];
-	int c, r, st = 0;
+	int r, st = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope health: unknown option '%s' (try --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "nvscope health: give exactly one device (try --help)\n");
+	if (a->npos != 1) {
+		cmd_say(self, "give exactly one device (try --help)");
 		return NVS_EXIT_USAGE;
 	}
-	r = dev_health_read(argv[optind], &h, &st, err, sizeof(err));
+	const char *dev = a->pos[0];
+	r = dev_health_read(dev, &h, &st, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "nvscope health: %s\n", err);
-		return r == -EIO ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
+		return r;
 	}
 	if (json) {
-		cJSON *o = dev_health_to_json(&h, argv[optind]);
-		char *s = o ? json_print(o) : NULL;
+		cJSON *o = dev_health_to_json(&h, dev);
 
-		if (!s) {
-			cJSON_Delete(o);
-			fprintf(stderr, "nvscope health: out of memory\n");
-			return NVS_EXIT_IOERR;
-		}
-		printf("%s\n", s);
-		free(s);
+		r = json_puts(o, stdout);
 		cJSON_Delete(o);
+		if (r) {
+			cmd_say(self, "cannot print the JSON: %s", strerror(-r));
+			return r;
+		}
 	} else {
-		dev_health_print(&h, argv[optind], stdout);
+		dev_health_print(&h, dev, stdout);
 	}
 	return NVS_EXIT_OK;
 }
+
+const struct cmd_entry cmd_health_entry = {
+    .name = "health",
+    .summary = "show the SMART / health log of an NVMe device",
+    .usage = "health DEV [--json]",
+    .text = "Reads the SMART / health log page of the NVMe controller DEV\n"
+	    "(/dev/nvme0) or of the controller behind a namespace (/dev/nvme0n1,\n"
+	    "/dev/ng0n1).  Fields the drive does not report show as N/A (null).",
+    .opts = opts,
+    .exec = exec_health,
+};

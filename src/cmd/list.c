@@ -1,83 +1,55 @@
 /* list.c - `nvscope list [--json] [--tree]`: NVMe controllers with their
  * namespaces (libnvme), then the other block devices, as a table in the
  * spirit of `nvme list`, a controller/namespace tree, or JSON. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "report/json.h"
 #include "dev/devmodel.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: nvscope list [--json] [--tree] [FILE ...]\n"
-		   "  Lists NVMe controllers and namespaces (node, generic node, serial, model,\n"
-		   "  namespace, usage, LBA format, firmware, in-use state) and the other block\n"
-		   "  devices; FILE arguments are added as plain-file targets.\n"
-		   "  --json   machine-readable: {\"controllers\":[...],\"block_devices\":[...]}\n"
-		   "  --tree   controller -> namespace tree instead of the table\n"
-		   "  --help   this text\n");
-}
+enum { O_JSON = 'j', O_TREE = 't' };
 
-int cmd_list(int argc, char **argv)
+static const struct cmd_opt opts[] = {
+    {{"json", no_argument, NULL, O_JSON}, 'j', NULL,
+     "machine-readable: {\"controllers\":[...],\"block_devices\":[...]}"},
+    {{"tree", no_argument, NULL, O_TREE}, 't', NULL, "controller -> namespace tree instead of the table"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_list(const struct cmd_entry *self, struct cmd_args *a)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
-					      { "tree", no_argument, NULL, 't' },
-					      { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
-	bool json = false, tree = false;
+	bool json = cmd_has(a, O_JSON), tree = cmd_has(a, O_TREE);
 	char err[256];
 	struct dev_list *l;
-	int c, rc = NVS_EXIT_OK;
+	int rc = NVS_EXIT_OK;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jth", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 't':
-			tree = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope list: unknown option '%s' (try --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
-		}
-	}
 	l = dev_scan(err, sizeof(err));
 	if (!l) {
 		fprintf(stderr, "nvscope list: %s\n", err);
 		return NVS_EXIT_IOERR;
 	}
-	for (int i = optind; i < argc; i++) {
-		int r = dev_list_add_file(l, argv[i]);
+	for (unsigned i = 0; i < a->npos; i++) {
+		int r = dev_list_add_file(l, a->pos[i]);
 
 		if (r) {
-			fprintf(stderr, "nvscope list: %s: cannot stat it\n", argv[i]);
+			fprintf(stderr, "nvscope list: %s: cannot stat it\n", a->pos[i]);
 			rc = NVS_EXIT_USAGE;
 			goto free_list;
 		}
 	}
 	if (json) {
 		cJSON *o = dev_list_to_json(l);
-		char *s = o ? json_print(o) : NULL;
+		int r = json_puts(o, stdout);
 
-		if (!s) {
-			fprintf(stderr, "nvscope list: out of memory\n");
-			rc = NVS_EXIT_IOERR;
-		} else {
-			printf("%s\n", s);
-		}
-		free(s);
 		cJSON_Delete(o);
+		if (r) {
+			cmd_say(self, "cannot print the JSON: %s", strerror(-r));
+			rc = r;
+		}
 	} else if (tree) {
 		dev_list_print_tree(l, stdout);
 	} else {
@@ -87,3 +59,14 @@ free_list:
 	dev_list_free(l);
 	return rc;
 }
+
+const struct cmd_entry cmd_list_entry = {
+    .name = "list",
+    .summary = "list NVMe controllers, namespaces and other targets",
+    .usage = "list [--json] [--tree] [FILE ...]",
+    .text = "Lists NVMe controllers and namespaces (node, generic node, serial, model,\n"
+	    "namespace, usage, LBA format, firmware, in-use state) and the other block\n"
+	    "devices; FILE arguments are added as plain-file targets.",
+    .opts = opts,
+    .exec = exec_list,
+};

@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,25 +29,6 @@ static atomic_int stop_flag; /* the signal number */
 static void on_signal(int sig)
 {
 	atomic_store_explicit(&stop_flag, sig, memory_order_relaxed);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: nvscope plan PLAN --target PATH [--target PATH ...] [options]\n"
-		   "       nvscope plan --resume DIR [--yes-destroy-data=LIST] [--force-destroy]\n"
-		   "       nvscope plan --list\n"
-		   "PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
-		   "options:\n"
-		   "  --results DIR            results directory (default results/PLAN-DATE-TIME)\n"
-		   "  --yes-destroy-data=LIST  confirm that the plan may destroy the data on\n"
-		   "                           these targets (comma list, each --target)\n"
-		   "  --force-destroy          write even where a partition table/filesystem is\n"
-		   "  --stripe SIZE            the targets form one RAID 0 set of this stripe\n"
-		   "  --dry-run                parse and print the steps, run nothing\n"
-		   "  --quiet                  no progress lines\n"
-		   "duration overrides (every step they concern):\n"
-		   "  --runtime T --ramp-time T --round T --max-rounds N --fill PASSES\n"
-		   "  --iodepth LIST --window N --range PCT --slope PCT\n");
 }
 
 static int list_plans(void)
@@ -101,78 +81,85 @@ static void print_steps(const struct plan *p)
 	}
 }
 
-int cmd_plan(int argc, char **argv)
+enum { O_TARGET = 't', O_RESULTS = 256, O_RESUME, O_CONFIRM, O_FORCE, O_STRIPE, O_DRY, O_QUIET,
+       O_LIST, O_OVR };
+
+static const struct cmd_opt opts[] = {
+    {{"target", required_argument, NULL, O_TARGET}, 't', "PATH", "a target (repeat for more)"},
+    {{"results", required_argument, NULL, O_RESULTS}, 0, "DIR",
+     "results directory (default results/PLAN-DATE-TIME)"},
+    {{"resume", required_argument, NULL, O_RESUME}, 0, "DIR",
+     "continue the plan of DIR where it stopped"},
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
+     "confirm that the plan may destroy the data on\n"
+     "these targets (comma list, each --target)"},
+    {{"force-destroy", no_argument, NULL, O_FORCE}, 0, NULL,
+     "write even where a partition table/filesystem is"},
+    {{"stripe", required_argument, NULL, O_STRIPE}, 0, "SIZE",
+     "the targets form one RAID 0 set of this stripe"},
+    {{"dry-run", no_argument, NULL, O_DRY}, 0, NULL, "parse and print the steps, run nothing"},
+    {{"quiet", no_argument, NULL, O_QUIET}, 0, NULL, "no progress lines"},
+    {{"list", no_argument, NULL, O_LIST}, 0, NULL, "the plans in presets/plans"},
+    {{"runtime", required_argument, NULL, O_OVR + 0}, 0, "T", "every step's runtime"},
+    {{"ramp-time", required_argument, NULL, O_OVR + 1}, 0, "T", "every step's ramp time"},
+    {{"ramp_time", required_argument, NULL, O_OVR + 2}, 0, "T", "the same as --ramp-time"},
+    {{"round", required_argument, NULL, O_OVR + 3}, 0, "T", "the round length of every preconditioning step"},
+    {{"max-rounds", required_argument, NULL, O_OVR + 4}, 0, "N",
+     "every preconditioning step's limit of rounds"},
+    {{"fill", required_argument, NULL, O_OVR + 5}, 0, "PASSES", "the passes of every fill step"},
+    {{"iodepth", required_argument, NULL, O_OVR + 6}, 0, "LIST", "every step's queue depth (list: a sweep)"},
+    {{"window", required_argument, NULL, O_OVR + 7}, 0, "N", "every step's steady-state window in rounds"},
+    {{"range", required_argument, NULL, O_OVR + 8}, 0, "PCT", "every step's steady-state range limit"},
+    {{"slope", required_argument, NULL, O_OVR + 9}, 0, "PCT", "every step's steady-state slope limit"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+/* The name of the option with id @id (an override). */
+static const char *opt_name(int id)
 {
-	enum {
-		O_RESULTS = 256,
-		O_RESUME,
-		O_CONFIRM,
-		O_FORCE,
-		O_STRIPE,
-		O_DRY,
-		O_QUIET,
-		O_LIST,
-		O_OVR
-	};
-	static const struct option opts[] = {
-	    {"target", required_argument, NULL, 't'},
-	    {"results", required_argument, NULL, O_RESULTS},
-	    {"resume", required_argument, NULL, O_RESUME},
-	    {"yes-destroy-data", required_argument, NULL, O_CONFIRM},
-	    {"force-destroy", no_argument, NULL, O_FORCE},
-	    {"stripe", required_argument, NULL, O_STRIPE},
-	    {"dry-run", no_argument, NULL, O_DRY},
-	    {"quiet", no_argument, NULL, O_QUIET},
-	    {"list", no_argument, NULL, O_LIST},
-	    {"runtime", required_argument, NULL, O_OVR},
-	    {"ramp-time", required_argument, NULL, O_OVR},
-	    {"ramp_time", required_argument, NULL, O_OVR},
-	    {"round", required_argument, NULL, O_OVR},
-	    {"max-rounds", required_argument, NULL, O_OVR},
-	    {"fill", required_argument, NULL, O_OVR},
-	    {"iodepth", required_argument, NULL, O_OVR},
-	    {"window", required_argument, NULL, O_OVR},
-	    {"range", required_argument, NULL, O_OVR},
-	    {"slope", required_argument, NULL, O_OVR},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	for (const struct cmd_opt *o = opts; o->o.name; o++)
+		if (o->o.val == id)
+			return o->o.name;
+	return "?";
+}
+
+static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
+{
 	static struct planrun r; /* large: targets and overrides */
 	const char *results = NULL, *resume = NULL;
 	char err[1024], path[1024], dirbuf[1024];
 	bool dry = false;
-	int c, idx, rc = NVS_EXIT_USAGE, lockfd = -1;
+	int rc = NVS_EXIT_USAGE, lockfd = -1;
 	struct spec base;
 
 	memset(&r, 0, sizeof(r));
 	for (int i = 0; i < 3; i++)
 		r.st.sizes[i] = -1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "t:h", opts, &idx)) != -1) {
-		switch (c) {
-		case 't':
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		switch (a->opt[i].id) {
+		case O_TARGET:
 			if (r.ntargets >= NVS_MAX_TARGETS) {
 				fprintf(stderr, "nvscope plan: too many targets\n");
 				return NVS_EXIT_USAGE;
 			}
-			if (strlen(optarg) >= sizeof(r.targets[0])) {
+			if (strlen(v) >= sizeof(r.targets[0])) {
 				fprintf(stderr,
 					"nvscope plan: --target: path longer than %zu bytes: "
 					"%.60s...\n",
-					sizeof(r.targets[0]) - 1, optarg);
+					sizeof(r.targets[0]) - 1, v);
 				return NVS_EXIT_USAGE;
 			}
-			snprintf(r.targets[r.ntargets++], sizeof(r.targets[0]), "%s", optarg);
+			snprintf(r.targets[r.ntargets++], sizeof(r.targets[0]), "%s", v);
 			break;
 		case O_RESULTS:
-			results = optarg;
+			results = v;
 			break;
 		case O_RESUME:
-			resume = optarg;
+			resume = v;
 			break;
 		case O_CONFIRM:
-			r.confirm = optarg;
+			r.confirm = v;
 			break;
 		case O_FORCE:
 			r.force = true;
@@ -180,7 +167,7 @@ int cmd_plan(int argc, char **argv)
 		case O_STRIPE: {
 			struct spec tmp;
 			spec_init(&tmp);
-			if (spec_set(&tmp, "stripe", optarg, err, sizeof(err))) {
+			if (spec_set(&tmp, "stripe", v, err, sizeof(err))) {
 				fprintf(stderr, "nvscope plan: --stripe: %s\n", err);
 				return NVS_EXIT_USAGE;
 			}
@@ -195,27 +182,20 @@ int cmd_plan(int argc, char **argv)
 			break;
 		case O_LIST:
 			return list_plans();
-		case O_OVR:
+		default: /* O_OVR + k: a duration override */
 			if (r.noverrides >= 32) {
 				fprintf(stderr, "nvscope plan: too many overrides\n");
 				return NVS_EXIT_USAGE;
 			}
-			if (strlen(optarg) >= sizeof(r.overrides[0][1])) {
+			if (strlen(v) >= sizeof(r.overrides[0][1])) {
 				fprintf(stderr, "nvscope plan: --%s: value too long\n",
-					opts[idx].name);
+					opt_name(a->opt[i].id));
 				return NVS_EXIT_USAGE;
 			}
-			snprintf(r.overrides[r.noverrides][0], 128, "%s", opts[idx].name);
-			snprintf(r.overrides[r.noverrides][1], 128, "%s", optarg);
+			snprintf(r.overrides[r.noverrides][0], 128, "%s", opt_name(a->opt[i].id));
+			snprintf(r.overrides[r.noverrides][1], 128, "%s", v);
 			r.noverrides++;
 			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope plan: bad option '%s' (see nvscope plan --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
 		}
 	}
 	/* every file of a run is DIR/step/name in buffers of ~1 KiB: a longer
@@ -226,7 +206,7 @@ int cmd_plan(int argc, char **argv)
 	}
 
 	if (resume) {
-		if (optind != argc || r.ntargets) {
+		if (a->npos || r.ntargets) {
 			fprintf(stderr,
 				"nvscope plan: --resume DIR takes no plan or targets (they are "
 				"in DIR/state.json)\n");
@@ -250,15 +230,15 @@ int cmd_plan(int argc, char **argv)
 		}
 		results = resume;
 	} else {
-		if (optind != argc - 1) {
-			usage(stderr);
+		if (a->npos != 1) {
+			cmd_help(stderr, self);
 			return NVS_EXIT_USAGE;
 		}
-		if (plan_find(argv[optind], path, sizeof(path))) {
+		if (plan_find(a->pos[0], path, sizeof(path))) {
 			fprintf(stderr,
 				"nvscope plan: no plan '%s' (a file, or a name in "
 				"presets/plans; see nvscope plan --list)\n",
-				argv[optind]);
+				a->pos[0]);
 			return NVS_EXIT_USAGE;
 		}
 		if (!r.ntargets && !dry) {
@@ -352,3 +332,17 @@ out_plan:
 	free(r.st.values);
 	return rc;
 }
+
+const struct cmd_entry cmd_plan_entry = {
+    .name = "plan",
+    .summary = "run a test plan (purge, fill, precondition, sweep)",
+    .usage = "plan PLAN --target PATH [--target PATH ...] [options]\n"
+	     "plan --resume DIR [--yes-destroy-data=LIST] [--force-destroy]\n"
+	     "plan --list",
+    .text = "PLAN is presets/plans/NAME.ini (by NAME) or a plan file; see docs/plans.md.\n"
+	    "--runtime ... --slope override the durations of every step they concern.",
+    .opts = opts,
+    .notes = "exit status: 0 done, 1 a step failed, 2 bad input or refused (nothing\n"
+	     "touched), 128 + the signal when stopped by one (130 SIGINT, 143 SIGTERM).",
+    .exec = exec_plan,
+};

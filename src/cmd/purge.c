@@ -4,7 +4,6 @@
  * (others) as confirmation, refuses anything in use, and anything holding
  * a partition table or signature without --force-destroy (docs/safety.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,29 +14,6 @@
 #include "cmd/cmd.h"
 #include "dev/purge.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: nvscope purge DEV --method=METHOD [--ses=N] --yes-destroy-data=SERIAL|PATH\n"
-		"                     [--force-destroy]\n"
-		"  Destroys all data on DEV.\n"
-		"  --method=format              Format NVM (keeps the LBA format), with\n"
-		"     --ses=0|1|2               secure erase: 0 none, 1 user data, 2 crypto\n"
-		"  --method=sanitize-block      Sanitize block erase (whole NVM subsystem)\n"
-		"  --method=sanitize-crypto     Sanitize crypto erase\n"
-		"  --method=sanitize-overwrite  Sanitize overwrite\n"
-		"  --method=trim                deallocate every LBA (NVMe Dataset Management,\n"
-		"                               BLKDISCARD for other block devices)\n"
-		"  --yes-destroy-data=X         X must be the controller's serial number (NVMe,\n"
-		"                               see `nvscope list`) or the device path (others)\n"
-		"  --force-destroy              also where a partition table or a filesystem/\n"
-		"                               RAID/LVM signature is found (docs/safety.md)\n"
-		"  --quiet                      no progress\n"
-		"  Refused (exit 2, nothing touched) without confirmation, when anything on\n"
-		"  the device is mounted or in use, when it holds a signature and\n"
-		"  --force-destroy is not given, or when the device lacks the method.\n");
-}
-
 static void progress(double pct, void *arg)
 {
 	(void)arg;
@@ -46,62 +22,67 @@ static void progress(double pct, void *arg)
 		fprintf(stderr, "\n");
 }
 
-int cmd_purge(int argc, char **argv)
+enum { O_METHOD = 256, O_SES, O_CONFIRM, O_FORCE, O_QUIET };
+
+static const struct cmd_opt opts[] = {
+    {{"method", required_argument, NULL, O_METHOD}, 0, "METHOD",
+     "format: Format NVM (keeps the LBA format), with --ses\n"
+     "sanitize-block: Sanitize block erase (whole NVM subsystem)\n"
+     "sanitize-crypto: Sanitize crypto erase\n"
+     "sanitize-overwrite: Sanitize overwrite\n"
+     "trim: deallocate every LBA (NVMe Dataset Management,\n"
+     "  BLKDISCARD for other block devices)"},
+    {{"ses", required_argument, NULL, O_SES}, 0, "0|1|2",
+     "format's secure erase: 0 none, 1 user data, 2 crypto"},
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "X",
+     "X must be the controller's serial number (NVMe,\n"
+     "see `nvscope list`) or the device path (others)"},
+    {{"force-destroy", no_argument, NULL, O_FORCE}, 0, NULL,
+     "also where a partition table or a filesystem/\n"
+     "RAID/LVM signature is found (docs/safety.md)"},
+    {{"quiet", no_argument, NULL, O_QUIET}, 0, NULL, "no progress"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_purge(const struct cmd_entry *self, struct cmd_args *a)
 {
-	static const struct option opts[] = {
-		{ "method", required_argument, NULL, 'm' },
-		{ "ses", required_argument, NULL, 's' },
-		{ "yes-destroy-data", required_argument, NULL, 'y' },
-		{ "force-destroy", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct purge_opts o = { .method = PURGE_TRIM };
+	struct purge_opts o = {.method = PURGE_TRIM};
 	const char *method = NULL;
 	bool quiet = false;
 	char err[512];
-	int c, r, st = 0;
+	int r, st = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			method = optarg;
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		switch (a->opt[i].id) {
+		case O_METHOD:
+			method = v;
 			break;
-		case 's': {
+		case O_SES: {
 			unsigned ses;
-			if (num_parse_uint(optarg, 0, 2, &ses)) {
-				fprintf(stderr, "nvscope purge: --ses=%s: must be 0, 1 or 2\n",
-					optarg);
+			if (num_parse_uint(v, 0, 2, &ses)) {
+				cmd_say(self, "--ses=%s: must be 0, 1 or 2", v);
 				return NVS_EXIT_USAGE;
 			}
 			o.ses = (int)ses;
 			break;
 		}
-		case 'y':
-			o.confirm = optarg;
+		case O_CONFIRM:
+			o.confirm = v;
 			break;
-		case 'f':
+		case O_FORCE:
 			o.force = true;
 			break;
-		case 'q':
+		case O_QUIET:
 			quiet = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope purge: bad option '%s' (try --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "nvscope purge: give exactly one device (try --help)\n");
+	if (a->npos != 1) {
+		cmd_say(self, "give exactly one device (try --help)");
 		return NVS_EXIT_USAGE;
 	}
+	const char *dev = a->pos[0];
 	if (!method) {
 		fprintf(stderr, "nvscope purge: --method is required (format, sanitize-block, "
 				"sanitize-crypto, sanitize-overwrite, trim)\n");
@@ -118,11 +99,24 @@ int cmd_purge(int argc, char **argv)
 	}
 	if (!quiet && isatty(STDERR_FILENO))
 		o.progress = progress;
-	r = purge_run(argv[optind], &o, &st, err, sizeof(err));
+	r = purge_run(dev, &o, &st, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "nvscope purge: %s\n", err);
-		return r == -EIO || r == -ETIMEDOUT ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
+		return r;
 	}
-	printf("purge: %s done on %s\n", method, argv[optind]);
+	printf("purge: %s done on %s\n", method, dev);
 	return NVS_EXIT_OK;
 }
+
+const struct cmd_entry cmd_purge_entry = {
+    .name = "purge",
+    .summary = "format, sanitize or trim a device (destroys data)",
+    .usage = "purge DEV --method=METHOD [--ses=N] --yes-destroy-data=SERIAL|PATH\n"
+	     "      [--force-destroy] [--quiet]",
+    .text = "Destroys all data on DEV.",
+    .opts = opts,
+    .notes = "Refused (exit 2, nothing touched) without confirmation, when anything on\n"
+	     "the device is mounted or in use, when it holds a signature and\n"
+	     "--force-destroy is not given, or when the device lacks the method.",
+    .exec = exec_purge,
+};

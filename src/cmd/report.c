@@ -4,7 +4,6 @@
  * several directories (drives) side by side.  Default output: report.html
  * in the first directory. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,52 +12,29 @@
 #include "dev/safety.h"
 #include "report/html.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: nvscope report DIR [DIR...] [-o FILE]\n"
-		"Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
-		"directories, side by side, and of `nvscope check` results directories (a\n"
-		"verdict row per serial); default FILE is DIR/report.html (\"-\" = stdout).\n");
-}
+enum { O_OUTPUT = 'o' };
 
-int cmd_report(int argc, char **argv)
+static const struct cmd_opt opts[] = {
+    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "FILE",
+     "the report (default DIR/report.html; \"-\" = stdout)"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 {
-	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL;
+	const char *out = cmd_get(a, O_OUTPUT);
 	char path[1200], tmp[32], err[1400];
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope report: bad option '%s' (see --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
-		}
-	}
-	unsigned n = (unsigned)(argc - optind);
+	unsigned n = a->npos;
 	if (!n) {
-		usage(stderr);
+		cmd_help(stderr, self);
 		return NVS_EXIT_USAGE;
 	}
 	if (n > 8) {
 		fprintf(stderr, "nvscope report: at most 8 directories\n");
 		return NVS_EXIT_USAGE;
 	}
-	const char *const *dirs = (const char *const *)argv + optind;
+	const char *const *dirs = (const char *const *)a->pos;
 	if (!out) {
 		if (snprintf(path, sizeof(path), "%s/report.html", dirs[0]) >= (int)sizeof(path)) {
 			fprintf(stderr, "nvscope report: directory name too long\n");
@@ -104,8 +80,19 @@ int cmd_report(int argc, char **argv)
 	close(dfd);
 	if (rc) {
 		fprintf(stderr, "nvscope report: %s\n", err);
-		return rc == -EIO || rc == -ENOSPC ? NVS_EXIT_IOERR : NVS_EXIT_USAGE;
+		return rc;
 	}
 	printf("%s\n", out);
 	return NVS_EXIT_OK;
 }
+
+const struct cmd_entry cmd_report_entry = {
+    .name = "report",
+    .summary = "write an HTML/SVG report from result directories",
+    .usage = "report DIR [DIR...] [-o FILE]",
+    .text = "Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
+	    "directories, side by side, and of `nvscope check` results directories (a\n"
+	    "verdict row per serial); at most 8 directories.",
+    .opts = opts,
+    .exec = exec_report,
+};

@@ -19,6 +19,7 @@
 #include "config/preset.h"
 #include "run/runjob.h"
 #include "cmd/runfold.h"
+#include "cmd/runtext.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"
@@ -43,50 +44,6 @@ struct run_opts {
 	unsigned nmore;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: nvscope run --target PATH [--target PATH ...] [workload options]\n"
-		"                   [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
-		"                   [--output-format=normal|json|json+] [--output FILE]\n"
-		"                   [--output-dir DIR] [--csv FILE] [-q]\n"
-		"a job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
-		"--parse-only prints the jobs as parsed and runs nothing.\n"
-		"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
-		"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
-		"  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
-		"  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
-		"  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
-		"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
-		"  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
-		"  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
-		"  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
-		"  --rate_min= (every fio option: docs/cli.md, \"fio's options\")\n"
-		"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
-		"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
-		"  --force-destroy (write over a partition table or filesystem signature)\n"
-		"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
-		"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
-		"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
-		"  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)\n"
-		"exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
-		"  130/143 stopped by SIGINT/SIGTERM.\n"
-		"See nvscope(1).\n");
-}
-
-static const char *si(double v, char *buf, size_t len)
-{
-	if (v >= 1e9)
-		snprintf(buf, len, "%.2fG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.2fM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
-	return buf;
-}
-
 static void progress(const struct pool *p, const struct collect *c, void *arg)
 {
 	const struct series *s = collect_series(c, -1);
@@ -104,111 +61,9 @@ static void progress(const struct pool *p, const struct collect *c, void *arg)
 		fprintf(stderr, "\r[%6.1fs] ", (double)pool_elapsed_ns(p) / 1e9);
 	(void)b;
 	fprintf(stderr, "IOPS %s  %.1f MB/s  lat mean %.1f us p99 %.1f us   ",
-		si(pt->iops[0] + pt->iops[1] + pt->iops[2], a, sizeof(a)),
+		runtext_si(pt->iops[0] + pt->iops[1] + pt->iops[2], a, sizeof(a)),
 		(pt->bw[0] + pt->bw[1] + pt->bw[2]) / 1e6,
 		pt->lat_mean_all_us, pt->lat_p99_all_us);
-}
-
-static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
-{
-	const struct result_dir *rd = &r->dir[d];
-	char a[32], b[32], c[32];
-
-	if (!rd->ios && !rd->errors)
-		return;
-	(void)b;
-	fprintf(f, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s) (%sB in %.2fs)\n",
-		d == NVS_READ	 ? "read"
-		: d == NVS_WRITE ? "write"
-				 : "trim",
-		si(result_iops(r, d), a, sizeof(a)),
-		result_bw(r, d) / 1048576.0, result_bw(r, d) / 1e6,
-		si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
-	const struct hist *h = &rd->lat;
-	if (h->n) {
-		fprintf(f, "    lat (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f\n",
-			(double)h->min / 1e3, (double)h->max / 1e3, hist_mean(h) / 1e3,
-			hist_stddev(h) / 1e3);
-		fprintf(f,
-			"    lat percentiles (usec): 50th=%.1f, 99th=%.1f, 99.9th=%.1f, "
-			"99.99th=%.1f\n",
-			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
-			(double)hist_percentile(h, 99.9) / 1e3,
-			(double)hist_percentile(h, 99.99) / 1e3);
-	}
-	if (rd->errors)
-		fprintf(f, "    errors: %llu (first: %s)\n", (unsigned long long)rd->errors,
-			strerror(rd->first_errno));
-}
-
-static void print_result(FILE *f, const struct spec *s, const struct runjob *rj)
-{
-	const struct result *r = &rj->agg;
-	char a[32];
-	double cpu = r->usr_s + r->sys_s;
-
-	if (s->replay.iolog[0]) /* a replay: the trace decides rw and bs */
-		fprintf(f, "%s: (read_iolog=%s, iodepth=%u, copies=%u) %s\n", r->name,
-			s->replay.iolog, r->iodepth, s->replay.copies, r->target);
-	else
-		fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name,
-			spec_rw_name(s->rw), spec_fmt_size(s->bs[0].bs, a, sizeof(a)),
-			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
-	print_dir(f, r, NVS_READ);
-	print_dir(f, r, NVS_WRITE);
-	print_dir(f, r, NVS_TRIM);
-	if (r->sync_ios) /* fio's "fsync/fdatasync/sync_file_range" block */
-		fprintf(f, "  sync: %llu fsync/fdatasync, lat (usec): min=%.1f, max=%.1f, avg=%.2f, "
-			   "99th=%.1f\n",
-			(unsigned long long)r->sync_ios, (double)r->sync_lat.min / 1e3,
-			(double)r->sync_lat.max / 1e3, hist_mean(&r->sync_lat) / 1e3,
-			(double)hist_percentile(&r->sync_lat, 99) / 1e3);
-	if (s->verify) /* fio's verify: what was read back and checked */
-	{
-		fprintf(f, "  verify: %llu blocks checked, %llu bad",
-			(unsigned long long)r->verify_blocks, (unsigned long long)r->verify_bad);
-		if (r->verify_bad)
-			fprintf(f, ", the first at byte offset %llu",
-				(unsigned long long)r->verify_first_bad);
-		fputc('\n', f);
-	}
-	fprintf(f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
-		r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,
-		r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,
-		si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu : 0, a,
-		   sizeof(a)));
-	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
-		(unsigned long long)rj->dropped);
-	if (r->cancelled || r->unfinished)
-		fprintf(f, "  at the end: %llu I/Os cancelled, %llu late, %llu unfinished (the device "
-			   "did not answer); none counted\n",
-			(unsigned long long)r->cancelled, (unsigned long long)r->late,
-			(unsigned long long)r->unfinished);
-	for (unsigned m = 0; m < r->nmembers && m < s->ntargets; m++)
-		fprintf(f, "  member %-24s IOPS=%s\n", s->targets[m],
-			si(r->runtime_s > 0 ? (double)r->member[m].ios / r->runtime_s : 0, a,
-			   sizeof(a)));
-	if (rj->ntargets > 1)
-		for (unsigned t = 0; t < rj->ntargets; t++) {
-			const struct result *tr = &rj->per_target[t];
-			fprintf(f, "  %-24s IOPS=%s\n", tr->target,
-				si(result_total_iops(tr), a, sizeof(a)));
-		}
-}
-
-static void print_qd_table(FILE *f, const struct result *res, unsigned n)
-{
-	fprintf(f, "\n%6s %12s %10s %10s %10s %10s %7s\n", "QD", "IOPS", "MB/s", "mean us",
-		"p99 us", "max us", "CPU %");
-	for (unsigned i = 0; i < n; i++) {
-		const struct result *r = &res[i];
-		struct lat_all l;
-		result_lat_all(r, &l);
-		fprintf(f, "%6u %12.0f %10.1f %10.1f %10.1f %10.1f %7.1f\n", r->iodepth,
-			result_total_iops(r), (result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE)) / 1e6,
-			l.mean_us, l.p99_us, l.max_us,
-			r->runtime_s > 0 ? 100 * (r->usr_s + r->sys_s) / r->runtime_s : 0);
-	}
 }
 
 static int write_csv(FILE *f, const struct series *s)
@@ -370,60 +225,70 @@ static unsigned merge_disks(const struct diskstat *d, const unsigned *nd, unsign
 		}
 	return m;
 }
-static int parse(struct run_opts *o, int argc, char **argv)
-{
-	char err[256];
+enum { O_PARSE_ONLY = 256, O_FORMAT, O_OUTPUT, O_OUTPUT_DIR, O_CSV, O_QUIET = 'q' };
 
-	for (int i = 1; i < argc;) {
-		const char *a = argv[i];
-		int rc = cli_take(&o->cli, argc, argv, &i, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "nvscope run: %s\n", err);
-			return -EINVAL;
-		}
-		if (rc > 0)
+static const struct cmd_opt opts[] = {
+    CMD_WORKLOAD_OPTS,
+    {{"parse-only", no_argument, NULL, O_PARSE_ONLY}, 0, NULL,
+     "print the jobs as parsed and run nothing"},
+    {{"output-format", required_argument, NULL, O_FORMAT}, 0, "normal|json|json+",
+     "the results as fio prints them: text or JSON"},
+    {{"output", required_argument, NULL, O_OUTPUT}, 0, "FILE", "the JSON results go to FILE"},
+    {{"output-dir", required_argument, NULL, O_OUTPUT_DIR}, 0, "DIR",
+     "one JSON per job and depth (fio-plot's layout), logs"},
+    {{"csv", required_argument, NULL, O_CSV}, 0, "FILE",
+     "the per-interval samples (FILE-JOB-qdN.csv for several)"},
+    {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int parse(struct run_opts *o, const struct cmd_args *a)
+{
+	o->cli = *a->cli;
+	for (unsigned i = 0; i < a->npos; i++) {
+		if (!o->cli.job && !o->cli.preset) {
+			o->cli.job = a->pos[i]; /* fio style: nvscope run job.fio */
 			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(NVS_EXIT_OK);
-		} else if (!strcmp(a, "--parse-only")) {
+		}
+		if (o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
+			o->more[o->nmore++] = a->pos[i]; /* fio: each file after the first
+							  * starts with a stonewall */
+			continue;
+		}
+		fprintf(stderr, "nvscope run: '%s': %s\n", a->pos[i],
+			o->cli.preset ? "a preset or job files, not both" : "at most 17 job files");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		switch (a->opt[i].id) {
+		case O_PARSE_ONLY:
 			o->parse_only = true;
-		} else if (a[0] != '-' && !o->cli.job && !o->cli.preset) {
-			o->cli.job = a; /* fio style: nvscope run job.fio */
-		} else if (a[0] != '-' && o->cli.job && o->nmore < NVS_ARRAY_SIZE(o->more)) {
-			o->more[o->nmore++] = a; /* fio: each file after the first starts
-						  * with a stonewall */
-		} else if (a[0] != '-') {
-			fprintf(stderr, "nvscope run: '%s': %s\n", a,
-				o->cli.preset ? "a preset or job files, not both"
-					      : "at most 17 job files");
-			return -EINVAL;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			break;
+		case O_QUIET:
 			o->quiet = true;
-		} else if (!strncmp(a, "--output-format=", 16)) {
-			if (!strcmp(a + 16, "json") || !strcmp(a + 16, "json+"))
-				o->json = true, o->plus = a[20] == '+';
-			else if (strcmp(a + 16, "normal")) {
+			break;
+		case O_FORMAT:
+			if (!strcmp(v, "json") || !strcmp(v, "json+")) {
+				o->json = true;
+				o->plus = v[4] == '+';
+			} else if (strcmp(v, "normal")) {
 				fprintf(stderr,
 					"nvscope run: --output-format: '%s' is not normal, json or json+\n",
-					a + 16);
+					v);
 				return -EINVAL;
 			}
-		} else if ((!strcmp(a, "--output") || !strcmp(a, "--csv")) && i + 1 < argc) {
-			*(a[2] == 'o' ? &o->output : &o->csv) = argv[++i];
-		} else if (!strcmp(a, "--output-dir") && i + 1 < argc) {
-			o->output_dir = argv[++i];
-		} else if (!strncmp(a, "--output-dir=", 13)) {
-			o->output_dir = a + 13;
-		} else if (!strncmp(a, "--output=", 9)) {
-			o->output = a + 9;
-		} else if (!strncmp(a, "--csv=", 6)) {
-			o->csv = a + 6;
-		} else {
-			fprintf(stderr, "nvscope run: unknown option '%s' (see nvscope run --help)\n", a);
-			return -EINVAL;
+			break;
+		case O_OUTPUT:
+			o->output = v;
+			break;
+		case O_OUTPUT_DIR:
+			o->output_dir = v;
+			break;
+		case O_CSV:
+			o->csv = v;
+			break;
 		}
-		i++;
 	}
 	return 0;
 }
@@ -471,7 +336,7 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
-int cmd_run(int argc, char **argv)
+static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct run_opts o;
 	struct spec *jobs = NULL;
@@ -496,8 +361,9 @@ int cmd_run(int argc, char **argv)
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
 
+	(void)self;
 	memset(&o, 0, sizeof(o));
-	if (parse(&o, argc, argv))
+	if (parse(&o, a))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
@@ -658,7 +524,7 @@ int cmd_run(int argc, char **argv)
 			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 				tres[nres * ntargets + t] = rj.per_target[t];
 			if ((!o.json || o.output) && !fold)
-				print_result(human, &jobs[j], &rj);
+				runtext_result(human, &jobs[j], &rj);
 			if (rj.trace_line[0] && (!o.quiet || o.json))
 				fprintf(human, "%s\n", rj.trace_line);
 			tjson[nres] = rj.trace_json;
@@ -698,11 +564,11 @@ report:
 			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
 					   .ntargets = ntargets, .series = ser[i],
 					   .dropped = res[i].dropped};
-			print_result(human, info[i].spec, &v);
+			runtext_result(human, info[i].spec, &v);
 		}
 	}
 	if (nres > 1 && (!o.json || o.output))
-		print_qd_table(human, res, nres);
+		runtext_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))
 		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
 	if (nres && o.json && (o.output || !o.output_dir)) {
@@ -794,3 +660,37 @@ free_all:
 		status = 128 + atomic_load(&interrupted); /* 130 SIGINT, 143 SIGTERM */
 	return status;
 }
+
+const struct cmd_entry cmd_run_entry = {
+    .name = "run",
+    .summary = "run one workload headless, print results, write JSON/CSV",
+    .usage = "run --target PATH [--target PATH ...] [workload options]\n"
+	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
+	     "    [--output-format=normal|json|json+] [--output FILE]\n"
+	     "    [--output-dir DIR] [--csv FILE] [-q]",
+    .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+	    "several job files run one after another, as fio runs them.\n"
+	    "workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
+	    "  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
+	    "  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
+	    "  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
+	    "  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
+	    "  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
+	    "  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
+	    "  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
+	    "  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
+	    "  --rate_min= (every fio option: docs/cli.md, \"fio's options\")\n"
+	    "  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
+	    "  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
+	    "  --force-destroy (write over a partition table or filesystem signature)\n"
+	    "  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
+	    "  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
+	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
+	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
+    .opts = opts,
+    .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
+	     "  130/143 stopped by SIGINT/SIGTERM.\n"
+	     "See nvscope(1).",
+    .flags = CMD_WORKLOAD,
+    .exec = exec_run,
+};

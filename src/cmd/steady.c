@@ -8,7 +8,6 @@
  * "slope_pct"} describing the first window that attains steady state (the
  * last window when none does; nulls when the series is too short). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,19 +53,6 @@ static int raw_push(struct raw *r, double t, double dt, double v)
 	r->dt[r->n] = dt;
 	r->v[r->n++] = v;
 	return 0;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: nvscope steady FILE [--window N] [--range PCT] [--slope PCT]\n"
-	    "                      [--round SECONDS] [--ss iops:X%%|iops_slope:X%%]\n"
-	    "                      [--metric iops|read_iops|write_iops|bw] [--ddir 0|1] [--json]\n"
-	    "FILE is nvscope's per-interval CSV (--csv, samples.csv) or a fio\n"
-	    "write_iops_log/write_bw_log file.  SNIA rule: steady when over the last\n"
-	    "N rounds (default 5) max-min <= PCT%% (20) of the average and the\n"
-	    "least-squares line moves <= PCT%% (10) of the average across the window.\n");
 }
 
 /* fio log: "msec, value, ddir, bs[, offset]"; lines of the same msec (one
@@ -209,20 +195,36 @@ static void json_num(const char *key, double v, bool valid, bool last)
 		printf("\"%s\": null%s", key, last ? "" : ", ");
 }
 
-int cmd_steady(int argc, char **argv)
+enum { O_WINDOW = 'w', O_RANGE = 'r', O_SLOPE = 's', O_ROUND = 'R', O_JSON = 'j', O_SS = 'S',
+       O_METRIC = 'm', O_DDIR = 'd' };
+
+static const struct cmd_opt opts[] = {
+    {{"window", required_argument, NULL, O_WINDOW}, 'w', "N", "rounds in the window (5)"},
+    {{"range", required_argument, NULL, O_RANGE}, 'r', "PCT",
+     "max-min of the window within PCT% of its average (20)"},
+    {{"slope", required_argument, NULL, O_SLOPE}, 's', "PCT",
+     "the least-squares line moves within PCT% of the\naverage across the window (10)"},
+    {{"round", required_argument, NULL, O_ROUND}, 'R', "SECONDS",
+     "average the samples into rounds of this length\n(the console's cut); default: one value a round"},
+    {{"ss", required_argument, NULL, O_SS}, 'S', "iops:X%|iops_slope:X%",
+     "fio's steady-state criterion instead (also bw:, bw_slope:)"},
+    {{"metric", required_argument, NULL, O_METRIC}, 'm', "iops|read_iops|write_iops|bw",
+     "the value of nvscope's CSV that is judged (iops)"},
+    {{"ddir", required_argument, NULL, O_DDIR}, 'd', "0|1|2",
+     "a fio log's direction (read, write, trim); default: their sum"},
+    {{"json", no_argument, NULL, O_JSON}, 'j', NULL,
+     "one object: {\"attained\", \"round\", \"window_avg\",\n"
+     "\"range_pct\", \"slope_pct\"} of the first steady window"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 {
-	static const struct option opts[] = {
-	    {"window", required_argument, NULL, 'w'}, {"range", required_argument, NULL, 'r'},
-	    {"slope", required_argument, NULL, 's'},  {"round", required_argument, NULL, 'R'},
-	    {"json", no_argument, NULL, 'j'},	      {"ss", required_argument, NULL, 'S'},
-	    {"metric", required_argument, NULL, 'm'}, {"ddir", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
-	};
 	struct steady_params p;
 	double round_s = 0;
 	bool json = false;
 	enum metric metric = M_IOPS;
-	int ddir = -1, c;
+	int ddir = -1;
 	char err[512];
 	struct raw raw = {0};
 	double *vals = NULL;
@@ -230,104 +232,92 @@ int cmd_steady(int argc, char **argv)
 	int rc = NVS_EXIT_USAGE;
 
 	steady_params_init(&p);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "w:r:s:R:jS:m:d:h", opts, NULL)) != -1) {
-		char pbuf[64];
-		size_t pl;
+	for (unsigned i = 0; i < a->nopt; i++) {
+		const char *v = a->opt[i].val;
+		int c = a->opt[i].id;
 		double d;
 		switch (c) {
-		case 'w':
-			if (num_parse_uint(optarg, 2, 100000, &p.window)) {
+		case O_WINDOW:
+			if (num_parse_uint(v, 2, 100000, &p.window)) {
 				fprintf(stderr,
 					"nvscope steady: --window: '%s' is not a count >= 2\n",
-					optarg);
+					v);
 				return NVS_EXIT_USAGE;
 			}
 			break;
-		case 'r':
-		case 's':
-			pl = strlen(optarg);
-			snprintf(pbuf, sizeof(pbuf), "%.*s",
-				 (int)(pl && optarg[pl - 1] == '%' ? pl - 1 : pl), optarg);
-			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1000, &d)) {
+		case O_RANGE:
+		case O_SLOPE:
+			if (steady_parse_tolerance(v, &d)) {
 				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
-					c == 'r' ? "range" : "slope", optarg);
+					c == O_RANGE ? "range" : "slope", v);
 				return NVS_EXIT_USAGE;
 			}
-			*(c == 'r' ? &p.range_pct : &p.slope_pct) = d;
+			*(c == O_RANGE ? &p.range_pct : &p.slope_pct) = d;
 			break;
-		case 'R':
-			pl = strlen(optarg);
-			snprintf(pbuf, sizeof(pbuf), "%.*s",
-				 (int)(pl && optarg[pl - 1] == 's' ? pl - 1 : pl), optarg);
-			if (pl >= sizeof(pbuf) || num_parse_double(pbuf, 0, 1e9, &round_s) ||
-			    !(round_s > 0)) {
+		case O_ROUND: {
+			uint64_t ns;
+			if (num_parse_time_ns(v, 1000000000ULL, &ns) || !ns ||
+			    ns > 1000000000ULL * 1000000000ULL) {
 				fprintf(stderr,
-					"nvscope steady: --round: '%s' is not seconds > 0\n",
-					optarg);
+					"nvscope steady: --round: '%s' is not a duration > 0\n",
+					v);
 				return NVS_EXIT_USAGE;
 			}
+			round_s = (double)ns / 1e9;
 			break;
-		case 'j':
+		}
+		case O_JSON:
 			json = true;
 			break;
-		case 'S':
-			if (steady_parse_fio(optarg, &p)) {
+		case O_SS:
+			if (steady_parse_fio(v, &p)) {
 				fprintf(stderr,
 					"nvscope steady: --ss: '%s' is not iops:X[%%], "
 					"iops_slope:X[%%], "
 					"bw:X[%%] or bw_slope:X[%%]\n",
-					optarg);
+					v);
 				return NVS_EXIT_USAGE;
 			}
 			if (p.metric == STEADY_BW)
 				metric = M_BW;
 			break;
-		case 'm':
-			if (!strcmp(optarg, "iops"))
+		case O_METRIC:
+			if (!strcmp(v, "iops"))
 				metric = M_IOPS;
-			else if (!strcmp(optarg, "read_iops"))
+			else if (!strcmp(v, "read_iops"))
 				metric = M_READ_IOPS;
-			else if (!strcmp(optarg, "write_iops"))
+			else if (!strcmp(v, "write_iops"))
 				metric = M_WRITE_IOPS;
-			else if (!strcmp(optarg, "bw"))
+			else if (!strcmp(v, "bw"))
 				metric = M_BW;
 			else {
 				fprintf(stderr,
 					"nvscope steady: --metric: '%s' is not iops, "
 					"read_iops, write_iops or bw\n",
-					optarg);
+					v);
 				return NVS_EXIT_USAGE;
 			}
 			break;
-		case 'd':
-			if (!strcmp(optarg, "0") || !strcmp(optarg, "read"))
+		case O_DDIR:
+			if (!strcmp(v, "0") || !strcmp(v, "read"))
 				ddir = 0;
-			else if (!strcmp(optarg, "1") || !strcmp(optarg, "write"))
+			else if (!strcmp(v, "1") || !strcmp(v, "write"))
 				ddir = 1;
-			else if (!strcmp(optarg, "2") || !strcmp(optarg, "trim"))
+			else if (!strcmp(v, "2") || !strcmp(v, "trim"))
 				ddir = 2;
 			else {
 				fprintf(stderr, "nvscope steady: --ddir: '%s' is not 0, 1 or 2\n",
-					optarg);
+					v);
 				return NVS_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return NVS_EXIT_OK;
-		default:
-			fprintf(stderr, "nvscope steady: bad option '%s' (see --help)\n",
-				argv[optind - 1]);
-			return NVS_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (a->npos != 1) {
+		cmd_help(stderr, self);
 		return NVS_EXIT_USAGE;
 	}
-	const char *path = argv[optind];
+	const char *path = a->pos[0];
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "nvscope steady: %s: %s\n", path, strerror(errno));
@@ -425,3 +415,17 @@ out_raw:
 	free(raw.v);
 	return rc;
 }
+
+const struct cmd_entry cmd_steady_entry = {
+    .name = "steady",
+    .summary = "apply the SNIA steady-state rule to a saved series",
+    .usage = "steady FILE [--window N] [--range PCT] [--slope PCT]\n"
+	     "      [--round SECONDS] [--ss iops:X%|iops_slope:X%]\n"
+	     "      [--metric iops|read_iops|write_iops|bw] [--ddir 0|1|2] [--json]",
+    .text = "FILE is nvscope's per-interval CSV (--csv, samples.csv), a plan's rounds.csv\n"
+	    "or a fio write_iops_log/write_bw_log file.  SNIA rule: steady when over the\n"
+	    "last N rounds max-min <= PCT% of the average and the least-squares line\n"
+	    "moves <= PCT% of the average across the window.",
+    .opts = opts,
+    .exec = exec_steady,
+};

@@ -28,30 +28,21 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: nvscope trace record --target DEV --duration TIME -o FILE [--raw DIR]\n"
-		   "       nvscope trace show FILE\n"
-		   "       nvscope trace convert FILE -o OUT [--file NAME]\n"
-		   "record: blktrace's issue (D) events of block device DEV for TIME (\"30s\",\n"
-		   "  \"2m\"; Ctrl-C ends early) as a fio version 3 iolog in FILE; blktrace's raw\n"
-		   "  per-CPU files DEV.blktrace.N go to DIR (default FILE.blktrace, which must\n"
-		   "  be new or empty).  Needs root, blktrace and debugfs (mounted if missing).\n"
-		   "show: format, I/O counts, span and extent of a trace (fio iolog v2/v3,\n"
-		   "  blktrace, SNIA/MSR CSV).  Replay: nvscope run --read_iolog=FILE.\n"
-		   "convert: any trace nvscope reads (also tracefs block_rq_issue text) as a\n"
-		   "  fio version 3 iolog in OUT, every I/O on file NAME (default trace.img).\n");
-}
-
-static int show(const char *path)
+static int exec_show(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct trace *t;
 	char err[512];
+
+	if (a->npos != 1) {
+		cmd_help(stderr, self);
+		return NVS_EXIT_USAGE;
+	}
+	const char *path = a->pos[0];
 	int rc = trace_load(path, &t, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "nvscope trace: %s\n", err);
-		return cmd_exit_of(rc);
+		return rc;
 	}
 	printf("%s: %s, %zu I/Os (%llu reads, %llu writes, %llu trims, %llu syncs), %s\n", path,
 	       trace_fmt_name(t->fmt), t->n, (unsigned long long)t->nops[TRACE_READ],
@@ -371,7 +362,7 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 fail_usage:
 	fclose(f);
 	unlink(out); /* ours: created or emptied above */
-	return cmd_exit_of(rc);
+	return rc;
 fail_io:
 	fclose(f);
 	unlink(out);
@@ -414,63 +405,90 @@ static int convert(const char *in, const char *out, const char *name)
 	return rc ? NVS_EXIT_IOERR : NVS_EXIT_OK;
 }
 
-int cmd_trace(int argc, char **argv)
-{
-	const char *dev = NULL, *out = NULL, *raw = NULL, *dur = NULL;
+enum { O_TARGET = 256, O_DURATION, O_RAW, O_OUTPUT = 'o' };
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? NVS_EXIT_USAGE : NVS_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "show")) {
-		if (argc != 3) {
-			usage(stderr);
-			return NVS_EXIT_USAGE;
-		}
-		return show(argv[2]);
-	}
-	if (!strcmp(argv[1], "convert")) {
-		const char *name = "trace.img";
-		if (argc == 7 && !strcmp(argv[5], "--file"))
-			name = argv[6];
-		if ((argc != 5 && argc != 7) || strcmp(argv[3], "-o") ||
-		    (argc == 7 && strcmp(argv[5], "--file"))) {
-			usage(stderr);
-			return NVS_EXIT_USAGE;
-		}
-		return convert(argv[2], argv[4], name);
-	}
-	if (strcmp(argv[1], "record")) {
-		fprintf(stderr, "nvscope trace: unknown subcommand '%s' (record, show, convert)\n",
-			argv[1]);
+static const struct cmd_opt record_opts[] = {
+    {{"target", required_argument, NULL, O_TARGET}, 0, "DEV", "the block device to trace"},
+    {{"duration", required_argument, NULL, O_DURATION}, 0, "TIME",
+     "how long (\"30s\", \"2m\"; Ctrl-C ends early)"},
+    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "FILE", "the fio version 3 iolog"},
+    {{"raw", required_argument, NULL, O_RAW}, 0, "DIR",
+     "blktrace's raw per-CPU files DEV.blktrace.N\n"
+     "(default FILE.blktrace; new or empty)"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_record(const struct cmd_entry *self, struct cmd_args *a)
+{
+	const char *dev = cmd_get(a, O_TARGET), *out = cmd_get(a, O_OUTPUT),
+		   *raw = cmd_get(a, O_RAW), *dur = cmd_get(a, O_DURATION);
+	uint64_t ns = 0;
+
+	if (a->npos) {
+		cmd_say(self, "unexpected '%s' (see --help)", a->pos[0]);
 		return NVS_EXIT_USAGE;
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], **dst = NULL;
-		if (!strcmp(a, "--target"))
-			dst = &dev;
-		else if (!strcmp(a, "--duration"))
-			dst = &dur;
-		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-			dst = &out;
-		else if (!strcmp(a, "--raw"))
-			dst = &raw;
-		if (!dst || i + 1 >= argc) {
-			fprintf(stderr, "nvscope trace record: %s '%s' (see --help)\n",
-				dst ? "no value for" : "unknown option", a);
-			return NVS_EXIT_USAGE;
-		}
-		*dst = argv[++i];
-	}
-	uint64_t ns = 0;
 	if (!dev || !out || !dur) {
-		fprintf(stderr, "nvscope trace record: needs --target, --duration and -o\n");
+		cmd_say(self, "needs --target, --duration and -o");
 		return NVS_EXIT_USAGE;
 	}
 	if (spec_parse_time(dur, &ns) || !ns || ns > 86400ULL * 1000000000ULL) {
-		fprintf(stderr,
-			"nvscope trace record: --duration '%s': not a time from 1 s to 1 d\n", dur);
+		cmd_say(self, "--duration '%s': not a time from 1 s to 1 d", dur);
 		return NVS_EXIT_USAGE;
 	}
 	return record(dev, ns, out, raw);
 }
+
+const struct cmd_entry cmd_trace_record_entry = {
+    .name = "trace record",
+    .summary = "record a block trace (blktrace) as a fio iolog",
+    .usage = "trace record --target DEV --duration TIME -o FILE [--raw DIR]",
+    .text = "Records blktrace's issue (D) events of block device DEV for TIME as a fio\n"
+	    "version 3 iolog in FILE.  Needs root, blktrace and debugfs (mounted if\n"
+	    "missing); where kernel lockdown refuses blktrace, the same events from\n"
+	    "tracefs block:block_rq_issue.  Replay: nvscope run --read_iolog=FILE.",
+    .opts = record_opts,
+    .exec = exec_record,
+};
+
+static const struct cmd_opt show_opts[] = {{{NULL, 0, NULL, 0}, 0, NULL, NULL}};
+
+const struct cmd_entry cmd_trace_show_entry = {
+    .name = "trace show",
+    .summary = "format, I/O counts, span and extent of a trace file",
+    .usage = "trace show FILE",
+    .text = "FILE: a fio iolog (v2/v3), a blktrace file or a SNIA/MSR CSV trace.",
+    .opts = show_opts,
+    .exec = exec_show,
+};
+
+enum { O_FILE = 300 };
+
+static const struct cmd_opt convert_opts[] = {
+    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "OUT", "the fio version 3 iolog"},
+    {{"file", required_argument, NULL, O_FILE}, 0, "NAME",
+     "the file every I/O of OUT names (default trace.img)"},
+    {{NULL, 0, NULL, 0}, 0, NULL, NULL},
+};
+
+static int exec_convert(const struct cmd_entry *self, struct cmd_args *a)
+{
+	const char *out = cmd_get(a, O_OUTPUT), *name = cmd_get(a, O_FILE);
+
+	if (a->npos != 1 || !out) {
+		cmd_help(stderr, self);
+		return NVS_EXIT_USAGE;
+	}
+	return convert(a->pos[0], out, name ? name : "trace.img");
+}
+
+const struct cmd_entry cmd_trace_convert_entry = {
+    .name = "trace convert",
+    .summary = "any trace nvscope reads as a fio version 3 iolog",
+    .usage = "trace convert FILE -o OUT [--file NAME]",
+    .text = "Writes FILE (a fio iolog v2/v3, a blktrace file, a SNIA/MSR CSV trace or\n"
+	    "tracefs block_rq_issue text) as a fio version 3 iolog in OUT, every I/O on\n"
+	    "file NAME.",
+    .opts = convert_opts,
+    .exec = exec_convert,
+};

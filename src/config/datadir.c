@@ -51,6 +51,16 @@ int datadir_first(const char *sub, const char *env_var, const char *env_sub, cha
 	return -ENOENT;
 }
 
+int datadir_file(const char *name, char *path, size_t len)
+{
+	if (strlen(name) >= len)
+		return -ENAMETOOLONG;
+	if (access(name, R_OK))
+		return -ENOENT;
+	snprintf(path, len, "%s", name);
+	return 0;
+}
+
 int datadir_find(const char *sub, const char *env_var, const char *env_sub, const char *name,
 		 const char *suffix, char *path, size_t len)
 {

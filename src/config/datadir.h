@@ -24,4 +24,8 @@ int datadir_first(const char *sub, const char *env_var, const char *env_sub, cha
 int datadir_find(const char *sub, const char *env_var, const char *env_sub, const char *name,
 		 const char *suffix, char *path, size_t len);
 
+/* @name as the path of a file the user named (not a name to search for):
+ * copied into @path when it is readable.  0, -ENAMETOOLONG or -ENOENT. */
+int datadir_file(const char *name, char *path, size_t len);
+
 #endif

@@ -191,55 +191,61 @@ static void parse_release(struct parse *ps)
 	free(ps->sec);
 }
 
-/* "10,50,70" into doubles in (0, 1000]. */
-static int parse_doubles(const char *v, double *out, unsigned *n)
+/* A list "a,b c": @one(token, its index, @ctx) for each, at most
+ * PLAN_MAX_LIST and at least one; the count into *@n.  0 or -EINVAL. */
+static int parse_list(const char *v, unsigned *n, int (*one)(char *t, unsigned i, void *ctx),
+		      void *ctx)
 {
 	char buf[512], *save = NULL;
 	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
 		return -EINVAL;
 	*n = 0;
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		double d;
-		size_t l = strlen(t);
-		if (l && t[l - 1] == '%')
-			t[l - 1] = '\0';
-		if (num_parse_double(t, 0, 1000, &d) || !(d > 0) || *n >= PLAN_MAX_LIST)
+		if (*n >= PLAN_MAX_LIST || one(t, *n, ctx))
 			return -EINVAL;
-		out[(*n)++] = d;
+		(*n)++;
 	}
 	return *n ? 0 : -EINVAL;
 }
 
-/* "1,2,4" into unsigned counts in [@lo, @hi]. */
+/* "10,50,70" into doubles in (0, 1000]. */
+static int one_double(char *t, unsigned i, void *out)
+{
+	double d;
+	size_t l = strlen(t);
+	if (l && t[l - 1] == '%')
+		t[l - 1] = '\0';
+	if (num_parse_double(t, 0, 1000, &d) || !(d > 0))
+		return -EINVAL;
+	((double *)out)[i] = d;
+	return 0;
+}
+
+/* "1,2,4" into unsigned counts in [lo, hi]. */
+struct counts {
+	unsigned *out, lo, hi;
+};
+
+static int one_count(char *t, unsigned i, void *ctx)
+{
+	struct counts *c = ctx;
+	return num_parse_uint(t, c->lo, c->hi, &c->out[i]) ? -EINVAL : 0;
+}
+
 static int parse_counts(const char *v, unsigned *out, unsigned *n, unsigned lo, unsigned hi)
 {
-	char buf[512], *save = NULL;
-	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
-		return -EINVAL;
-	*n = 0;
-	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		unsigned u;
-		if (num_parse_uint(t, lo, hi, &u) || *n >= PLAN_MAX_LIST)
-			return -EINVAL;
-		out[(*n)++] = u;
-	}
-	return *n ? 0 : -EINVAL;
+	struct counts c = {out, lo, hi};
+	return parse_list(v, n, one_count, &c);
 }
 
-static int parse_sizes(const char *v, uint32_t *out, unsigned *n)
+/* "4k,128k" into block sizes: multiples of 512 up to 64 MiB. */
+static int one_size(char *t, unsigned i, void *out)
 {
-	char buf[512], *save = NULL;
-	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+	uint64_t b;
+	if (spec_parse_size(t, &b) || !b || b % 512 || b > (64u << 20))
 		return -EINVAL;
-	*n = 0;
-	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		uint64_t b;
-		if (spec_parse_size(t, &b) || !b || b % 512 || b > (64u << 20) ||
-		    *n >= PLAN_MAX_LIST)
-			return -EINVAL;
-		out[(*n)++] = (uint32_t)b;
-	}
-	return *n ? 0 : -EINVAL;
+	((uint32_t *)out)[i] = (uint32_t)b;
+	return 0;
 }
 
 static int parse_uint(const char *v, unsigned lo, unsigned hi, unsigned *out)
@@ -247,18 +253,6 @@ static int parse_uint(const char *v, unsigned lo, unsigned hi, unsigned *out)
 	return num_parse_uint(v, lo, hi, out) ? -EINVAL : 0;
 }
 
-/* A steady-state tolerance: "20" or "20%", 0..1000 (not a share of a whole). */
-static int parse_pct(const char *v, double *out)
-{
-	char buf[64];
-	size_t l = strlen(v);
-	if (l >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, v, l + 1);
-	if (l && buf[l - 1] == '%')
-		buf[l - 1] = '\0';
-	return num_parse_double(buf, 0, 1000, out) ? -EINVAL : 0;
-}
 
 static bool is_workload(const struct plan_step *st)
 {
@@ -317,7 +311,7 @@ static int apply_param(struct plan_step *st, const char *key, const char *v, cha
 			st->ss.window = u;
 	} else if (!strcmp(key, "range") || !strcmp(key, "slope")) {
 		double d;
-		if (parse_pct(v, &d))
+		if (steady_parse_tolerance(v, &d))
 			BADV("%s: '%s' is not a percentage", key, v);
 		if (rounds) {
 			st->ss.rule = STEADY_SNIA;
@@ -372,7 +366,7 @@ static int apply_step_key(struct plan_step *st, const char *key, const char *v, 
 		BADV("track: '%s' is not iops, read_iops, write_iops or bw", v);
 	}
 	if (!strcmp(key, "points") && st->kind == STEP_RATE_CURVE) {
-		if (parse_doubles(v, st->points, &st->npoints))
+		if (parse_list(v, &st->npoints, one_double, st->points))
 			BADV("points: '%s' is not a list of percentages (10,50,100,110)", v);
 		return 0;
 	}
@@ -383,7 +377,7 @@ static int apply_step_key(struct plan_step *st, const char *key, const char *v, 
 	}
 	if (st->kind == STEP_MATRIX) {
 		if (!strcmp(key, "bs_list")) {
-			if (parse_sizes(v, st->mbs, &st->nmbs))
+			if (parse_list(v, &st->nmbs, one_size, st->mbs))
 				BADV("bs_list: '%s' is not a list of block sizes (512,4k,8k)", v);
 			return 0;
 		}

@@ -61,14 +61,8 @@ out_text:
 
 int plan_find(const char *name, char *path, size_t len)
 {
-	if (strchr(name, '/') || access(name, R_OK) == 0) {
-		if (strlen(name) >= len)
-			return -ENAMETOOLONG;
-		if (access(name, R_OK))
-			return -ENOENT;
-		snprintf(path, len, "%s", name);
-		return 0;
-	}
+	if (strchr(name, '/') || access(name, R_OK) == 0)
+		return datadir_file(name, path, len);
 	return datadir_find("presets/plans", "NVSCOPE_PRESETS", "plans", name, ".ini", path, len);
 }
 

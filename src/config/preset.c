@@ -402,14 +402,8 @@ void preset_print_job(FILE *f, const struct spec *s)
 
 int preset_find(const char *name, char *path, size_t len)
 {
-	if (strchr(name, '/') || strstr(name, ".ini") || strstr(name, ".fio")) {
-		if (strlen(name) >= len)
-			return -ENAMETOOLONG;
-		if (access(name, R_OK))
-			return -ENOENT;
-		snprintf(path, len, "%s", name);
-		return 0;
-	}
+	if (strchr(name, '/') || strstr(name, ".ini") || strstr(name, ".fio"))
+		return datadir_file(name, path, len);
 	return datadir_find("presets", "NVSCOPE_PRESETS", NULL, name, ".ini", path, len);
 }
 

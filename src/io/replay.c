@@ -148,5 +148,5 @@ int replay_prepare(const struct spec *s, struct trace **out, char *err, size_t e
 
 bool replay_writes(const struct trace *t)
 {
-	return t && t->nops[TRACE_WRITE] > 0;
+	return t && (t->nops[TRACE_WRITE] > 0 || t->nops[TRACE_TRIM] > 0); /* both destroy */
 }

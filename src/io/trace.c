@@ -71,10 +71,10 @@ int trace_push(struct trace *t, const struct trace_io *io)
 	}
 	t->io[t->n++] = *io;
 	t->nops[io->op]++;
-	if (io->op > TRACE_WRITE)
-		return 0; /* trims and syncs are not replayed: no buffer, no extent */
-	if (io->len > t->max_len)
-		t->max_len = io->len;
+	if (io->op == TRACE_SYNC)
+		return 0; /* a flush: no buffer, no extent */
+	if (io->op != TRACE_TRIM && io->len > t->max_len)
+		t->max_len = io->len; /* a trim needs no buffer */
 	if (io->off + io->len > t->max_end)
 		t->max_end = io->off + io->len;
 	return 0;
@@ -392,7 +392,7 @@ void trace_map(struct trace *t, uint64_t scale, uint32_t align)
 			io->off /= scale;
 		if (align)
 			io->off &= ~((uint64_t)align - 1);
-		if (io->op <= TRACE_WRITE && io->off + io->len > t->max_end)
+		if (io->op != TRACE_SYNC && io->off + io->len > t->max_end)
 			t->max_end = io->off + io->len;
 	}
 }
@@ -403,8 +403,13 @@ int trace_check_fit(const struct trace *t, uint64_t region_len, uint32_t lbs, ch
 	const char *unit = t->fmt == TRACE_BLKTRACE ? "record" : "line";
 	for (size_t i = 0; i < t->n; i++) {
 		const struct trace_io *io = &t->io[i];
-		if (io->op > TRACE_WRITE)
-			continue; /* not replayed */
+		if (io->op == TRACE_SYNC)
+			continue; /* a flush of the whole target: no range */
+		if (io->op == TRACE_TRIM && io->len > TRACE_MAX_TRIM)
+			return trace_fail(err, errlen,
+					  "%s: %s %u: a trim of %u bytes: replayed trims are at most "
+					  "%u bytes (one discard request)",
+					  t->path, unit, io->line, io->len, TRACE_MAX_TRIM);
 		if (io->off + io->len > region_len)
 			return trace_fail(
 			    err, errlen,

@@ -9,6 +9,7 @@
 #include "io/trace.h"
 
 #define TRACE_MAX_LEN  (64u << 20)	 /* one I/O at most 64 MiB */
+#define TRACE_MAX_TRIM (1u << 30)	 /* a replayed trim (a completion's result is an int) */
 #define TRACE_MAX_FILE ((size_t)1 << 31) /* one input file at most 2 GiB */
 
 struct tok {

@@ -421,10 +421,6 @@ static void run(struct worker *w, struct wstate *st)
 				const struct trace_io *ti = NULL;
 				uint64_t due = 0;
 				if (tr) {
-					while (tpos < tr->n && tr->io[tpos].op > TRACE_WRITE) {
-						tpos++; /* trims and syncs are not replayed */
-						w->tstats.skipped++;
-					}
 					if (tpos == tr->n)
 						break;
 					ti = &tr->io[tpos];
@@ -433,6 +429,16 @@ static void run(struct worker *w, struct wstate *st)
 						next_issue = due;
 						twait = true;
 						break;
+					}
+					if (nvs_unlikely(ti->op == TRACE_SYNC)) {
+						/* a flush: issued by the sync branch above */
+						st->sync_member = 0;
+						st->sync_due = 1;
+						tpos++;
+						w->tstats.issued++;
+						if (timed)
+							replay_note(&w->tstats, now - due);
+						continue;
 					}
 				} else {
 					if (!st->pend && w->fileset) {
@@ -481,7 +487,9 @@ static void run(struct worker *w, struct wstate *st)
 				if (ti) {
 					off = w->region_start + ti->off;
 					len = ti->len;
-					dir = ti->op == TRACE_WRITE ? NVS_WRITE : NVS_READ;
+					dir = ti->op == TRACE_WRITE  ? NVS_WRITE
+					      : ti->op == TRACE_TRIM ? NVS_TRIM
+								     : NVS_READ;
 					tpos++;
 					w->tstats.issued++;
 					if (timed)

@@ -688,6 +688,17 @@ char *json_print(void *tree)
 	return cJSON_Print(tree);
 }
 
+int json_puts(void *tree, FILE *f)
+{
+	char *s = tree ? json_print(tree) : NULL;
+	int rc = s ? 0 : -ENOMEM;
+
+	if (s && fprintf(f, "%s\n", s) < 0)
+		rc = -EIO;
+	free(s);
+	return rc;
+}
+
 int json_write_run(FILE *f, const struct json_run *run)
 {
 	cJSON *root = cJSON_CreateObject(), *jobs, *nv;

@@ -51,6 +51,9 @@ int json_make_utf8(void *tree);
 /* json_make_utf8, then cJSON_Print: what every JSON writer prints with
  * (cJSON writes NaN and infinities as null).  malloc'ed text, or NULL. */
 char *json_print(void *tree);
+/* json_print's text and a newline on @f (the tree stays the caller's; a
+ * NULL @tree is a tree that could not be built).  0, -ENOMEM or -EIO. */
+int json_puts(void *tree, FILE *f);
 
 /* Writes the whole document to @f.  0 or -errno. */
 int json_write_run(FILE *f, const struct json_run *run);

@@ -53,7 +53,7 @@ char *tracejson_build(const struct spec *s, const struct trace *t, const struct 
 		cJSON_AddNumberToObject(c, "read_bw_bytes", result_bw(&res[i], NVS_READ));
 		cJSON_AddNumberToObject(c, "write_bw_bytes", result_bw(&res[i], NVS_WRITE));
 		cJSON_AddNumberToObject(c, "runtime_s", res[i].runtime_s);
-		for (int d = 0; d < NVS_TRIM; d++) { /* trims are not replayed */
+		for (int d = 0; d < NVS_TRIM; d++) { /* data I/O's latency */
 			const struct hist *h = &res[i].dir[d].lat;
 			cJSON_AddNumberToObject(
 			    c, d == NVS_READ ? "read_lat_mean_us" : "write_lat_mean_us",
@@ -95,8 +95,9 @@ void tracejson_line(const struct trace *t, const struct replay_stats *const *ts,
 	if (timed && all->n)
 		snprintf(
 		    buf, len,
-		    "trace: %s (%s), %u cop%s, %llu I/Os issued, %llu not replayed (trim/sync); "
-		    "lag behind schedule p50 %.0f us p99 %.0f us; %.2f%% late (> %llu us)",
+		    "trace: %s (%s), %u cop%s, %llu I/Os issued (trims and syncs too), %llu "
+		    "not replayed; lag behind schedule p50 %.0f us p99 %.0f us; %.2f%% late "
+		    "(> %llu us)",
 		    t->path, trace_fmt_name(t->fmt), n, n == 1 ? "y" : "ies",
 		    (unsigned long long)issued, (unsigned long long)skipped,
 		    (double)hist_percentile(all, 50) / 1e3, (double)hist_percentile(all, 99) / 1e3,
@@ -105,8 +106,8 @@ void tracejson_line(const struct trace *t, const struct replay_stats *const *ts,
 	else
 		snprintf(
 		    buf, len,
-		    "trace: %s (%s), %u cop%s, %llu I/Os issued, %llu not replayed (trim/sync); "
-		    "untimed (as fast as the queue depth allows)",
+		    "trace: %s (%s), %u cop%s, %llu I/Os issued (trims and syncs too), %llu "
+		    "not replayed; untimed (as fast as the queue depth allows)",
 		    t->path, trace_fmt_name(t->fmt), n, n == 1 ? "y" : "ies",
 		    (unsigned long long)issued, (unsigned long long)skipped);
 	free(all);

@@ -58,6 +58,20 @@ int steady_params_check(const struct steady_params *p)
 	return 0;
 }
 
+int steady_parse_tolerance(const char *s, double *out)
+{
+	const char *end;
+	double v;
+	if (!s || num_scan_double(s, &end, &v))
+		return -EINVAL;
+	if (*end == '%')
+		end++;
+	if (*end || !(v >= 0 && v <= 1000))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int steady_parse_fio(const char *s, struct steady_params *p)
 {
 	static const struct {

@@ -41,6 +41,9 @@ struct steady_verdict {
 
 /* Fills @p with the SNIA defaults: window 5, range 20 %, slope 10 %. */
 void steady_params_init(struct steady_params *p);
+/* A SNIA tolerance (--range, --slope): "20" or "20%", 0..1000 (percent of
+ * the window average, not a share of a whole).  0 or -EINVAL. */
+int steady_parse_tolerance(const char *s, double *out);
 /* Parses a fio-style criterion "iops:5%", "iops_slope:0.3%", "bw:1000",
  * "bw_slope:2%" into @p (rule, limit, metric; the window is kept).
  * Returns 0 or -EINVAL. */

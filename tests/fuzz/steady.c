@@ -23,12 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "%s", fuzz_file(data, size));
-	char *a1[] = {"steady", path, NULL};
-	char *a2[] = {"steady", "--json", "-R", "1", path, NULL};
+	char *a1[] = {"nvscope", "steady", path, NULL};
+	char *a2[] = {"nvscope", "steady", "--json", "-R", "1", path, NULL};
 	fflush(stderr);
 	dup2(null_fd, STDERR_FILENO);
-	cmd_steady(2, a1);
-	cmd_steady(5, a2);
+	cmd_main(3, a1);
+	cmd_main(6, a2);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(err_fd, STDERR_FILENO);

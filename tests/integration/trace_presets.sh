@@ -40,7 +40,7 @@ for p in glob.glob(os.path.join(sys.argv[1], "*", "qd*.json")):
         found[p] = t
 assert len(found) == 3, sorted(found)
 for p, t in found.items():
-    assert t["issued"] == (t["reads"] + t["writes"]) * t["copies"], (p, t)
+    assert t["issued"] == (t["reads"] + t["writes"] + t["trims"] + t["syncs"]) * t["copies"], (p, t)
 print("steps with nvscope.trace:", len(found))
 PY
 ok "plan traces"
@@ -61,13 +61,13 @@ ok "a plan per shipped trace"
 # together) runs with per-copy figures on a 2.1 GiB loop device
 "$NVS_BIN" plan trace-vm-boot --target "$LOOP" --results "$T_TMP/vb" --yes-destroy-data="$LOOP" \
 	>"$T_TMP/out" 2>&1 || { tail -20 "$T_TMP/out"; fail "plan trace-vm-boot exited"; }
-grep -q "^  trace: .*vm-boot.log.*1 copy, 801 I/Os issued, 8 not replayed" "$T_TMP/out" ||
+grep -q "^  trace: .*vm-boot.log.*1 copy, 809 I/Os issued (trims and syncs too), 0 not replayed" "$T_TMP/out" ||
 	{ cat "$T_TMP/out"; fail "vm-boot step figures"; }
 t_loop 2100M
 big=$LOOP
 "$NVS_BIN" plan vdi-boot-storm --target "$big" --results "$T_TMP/vs" --yes-destroy-data="$big" \
 	>"$T_TMP/out" 2>&1 || { tail -20 "$T_TMP/out"; fail "plan vdi-boot-storm exited"; }
-[ "$(grep -c "^  trace: .*8 copies, 6408 I/Os issued" "$T_TMP/out")" -eq 2 ] ||
+[ "$(grep -c "^  trace: .*8 copies, 6472 I/Os issued" "$T_TMP/out")" -eq 2 ] ||
 	{ cat "$T_TMP/out"; fail "storm steps: not 2 x 8 copies"; }
 python3 - "$T_TMP/vs" <<'PY' || fail "storm per-copy figures"
 import glob, json, os, sys
@@ -78,7 +78,7 @@ for p in glob.glob(os.path.join(sys.argv[1], "*", "qd*.json")):
         continue
     n += 1
     assert t["copies"] == 8 and len(t["per_copy"]) == 8, t
-    assert all(c["issued"] == 801 for c in t["per_copy"]), t["per_copy"]
+    assert all(c["issued"] == 809 for c in t["per_copy"]), t["per_copy"]
     if "stagger" in p:
         assert t["stagger_ms"] == 1000, t
 assert n == 2, n

@@ -15,10 +15,11 @@ tr=$T_TMP/t.log
 		op=read; [ $((i % 3)) -eq 0 ] && op=write
 		echo "$((i * 2000)) /dev/sdz $op $((i * 65536)) $(((i % 4 + 1) * 4096))"
 	done
-	echo "80000 /dev/sdz trim 0 4096"
+	echo "80000 /dev/sdz trim 8388608 4096"
+	echo "80500 /dev/sdz sync 0 0"
 	echo "81000 /dev/sdz close"
 } >"$tr"
-grep -v write "$tr" >"$T_TMP/ro.log"
+grep -v "write\|trim" "$tr" >"$T_TMP/ro.log" # a trim destroys too
 # reads first, counted exactly: a write makes udev probe the device (reads) later
 command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
 r0=$(awk '{print $1}' /sys/block/$name/stat)
@@ -30,21 +31,28 @@ stat0=($(cat /sys/block/$name/stat))
 "$NVS_BIN" run --read_iolog="$tr" --target "$dev" --iodepth=4 --output-format=json \
 	--output "$T_TMP/r.json" >"$T_TMP/out.txt" 2>&1 || { cat "$T_TMP/out.txt"; fail "replay exited $?"; }
 stat1=($(cat /sys/block/$name/stat))
-python3 - "$T_TMP/r.json" "${stat0[0]}" "${stat1[0]}" "${stat0[4]}" "${stat1[4]}" <<'PY' || fail "replay figures"
+python3 - "$T_TMP/r.json" "${stat0[0]}" "${stat1[0]}" "${stat0[4]}" "${stat1[4]}" \
+	"${stat0[11]:-0}" "${stat1[11]:-0}" "${stat0[15]:-0}" "${stat1[15]:-0}" <<'PY' || fail "replay figures"
 import json, sys
 d = json.load(open(sys.argv[1]))
 j = d["jobs"][0]
 t = d["nvscope"]["trace"]
-assert t["ios"] == 41 and t["reads"] == 26 and t["writes"] == 14 and t["trims"] == 1, t
-assert t["issued"] == 40 and t["skipped"] == 1, t
+assert t["ios"] == 42 and t["reads"] == 26 and t["writes"] == 14 and t["trims"] == 1, t
+assert t["issued"] == 42 and t["skipped"] == 0, t  # the trim and the sync are replayed
+if len(sys.argv) > 9 and sys.argv[9] != "0":  # flushes counted (fields 16-17)
+    assert int(sys.argv[9]) - int(sys.argv[8]) == 1, ("kernel flushes", sys.argv[8:10])
+assert j["trim"]["total_ios"] == 1, j["trim"]
+assert int(sys.argv[7]) - int(sys.argv[6]) == 1, ("kernel discards", sys.argv[6:8])
 assert j["read"]["total_ios"] == 26 and j["write"]["total_ios"] == 14, (j["read"], j["write"])
 rd, wr = int(sys.argv[3]) - int(sys.argv[2]), int(sys.argv[5]) - int(sys.argv[4])
-assert rd >= 26 and wr == 14, ("kernel counted", rd, wr)  # udev may read
+fl = int(sys.argv[9]) - int(sys.argv[8]) if len(sys.argv) > 9 else 0
+# the kernel counts an empty flush (the sync) as a write too
+assert rd >= 26 and wr == 14 + fl, ("kernel counted", rd, wr, "flushes", fl)  # udev may read
 assert t["timed"] and t["lag_us"]["p99"] >= t["lag_us"]["p50"] >= 0, t
 assert 0 <= t["late_pct"] <= 100
 print("counts match the kernel:", rd, wr, "lag p50/p99 us", t["lag_us"]["p50"], t["lag_us"]["p99"])
 PY
-grep -q "^trace: .*40 I/Os issued, 1 not replayed" "$T_TMP/out.txt" || fail "trace line missing"
+grep -q "^trace: .*42 I/Os issued (trims and syncs too), 0 not replayed" "$T_TMP/out.txt" || fail "trace line missing"
 ok "replay counts"
 
 # the data written is at the trace's offsets: block 0 (written) is not zero
@@ -62,11 +70,11 @@ python3 - "$T_TMP/s.json" "$T_TMP/n.json" <<'PY' || fail "storm/no_stall figures
 import json, sys
 d = json.load(open(sys.argv[1]))
 s, t = d["jobs"][0], d["nvscope"]["trace"]
-assert t["copies"] == 2 and len(t["per_copy"]) == 2 and t["issued"] == 80, t
-assert all(c["issued"] == 40 for c in t["per_copy"]), t["per_copy"]
+assert t["copies"] == 2 and len(t["per_copy"]) == 2 and t["issued"] == 84, t
+assert all(c["issued"] == 42 for c in t["per_copy"]), t["per_copy"]
 assert s["read"]["total_ios"] == 52 and s["write"]["total_ios"] == 28
 n = json.load(open(sys.argv[2]))["nvscope"]["trace"]
-assert not n["timed"] and n["issued"] == 40, n
+assert not n["timed"] and n["issued"] == 42, n
 PY
 ok "storm and no_stall"
 

@@ -32,6 +32,6 @@ python3 - "$RES" <<'PY' || fail "no nvscope.trace in the results"
 import glob, json, os, sys
 ts = [json.load(open(p)).get("nvscope", {}).get("trace") for p in glob.glob(os.path.join(sys.argv[1], "*", "qd*.json"))]
 ts = [t for t in ts if t]
-assert len(ts) == 1 and ts[0]["issued"] == 801 and ts[0]["file"].endswith("vm-boot.log"), ts
+assert len(ts) == 1 and ts[0]["issued"] == 809 and ts[0]["file"].endswith("vm-boot.log"), ts
 PY
 ok "boot trace launched from the console: confirmed, replayed, DONE"

@@ -205,6 +205,27 @@ START_TEST(test_fio_parse)
 }
 END_TEST
 
+START_TEST(test_tolerance_parse)
+{
+	double d = -1;
+	ck_assert_int_eq(steady_parse_tolerance("20", &d), 0);
+	ck_assert(d == 20);
+	ck_assert_int_eq(steady_parse_tolerance("12.5%", &d), 0);
+	ck_assert(d == 12.5);
+	ck_assert_int_eq(steady_parse_tolerance("1000", &d), 0);
+	ck_assert(d == 1000);
+	ck_assert_int_eq(steady_parse_tolerance("0", &d), 0);
+	ck_assert(d == 0);
+	d = 7;
+	static const char *const bad[] = {"", "%", "1001", "-1", "nan", "inf", "1e400", " 20",
+					  "20 ", "20%%", "20%x", "0x10", "20s"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(steady_parse_tolerance(bad[i], &d) == -EINVAL, "%s", bad[i]);
+	ck_assert_int_eq(steady_parse_tolerance(NULL, &d), -EINVAL);
+	ck_assert(d == 7);
+}
+END_TEST
+
 START_TEST(test_fio_rules)
 {
 	/* mean 100, max deviation 4: iops:4% holds, iops:3.9% does not */
@@ -269,6 +290,7 @@ Suite *steady_suite(void)
 	Suite *s = suite_create("steady");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_tolerance_parse);
 	tcase_add_test(tc, test_flat);
 	tcase_add_test(tc, test_noisy_within);
 	tcase_add_test(tc, test_trending);

@@ -1,0 +1,126 @@
+/* runtext.c - `nvscope run`'s fio-like text summary: per job and direction
+ * the IOPS, bandwidth, latency and CPU lines, per target, and the per-QD
+ * table of a sweep (stdout, or stderr when JSON goes to stdout). */
+#include <stdio.h>
+#include <string.h>
+#include "cmd/runtext.h"
+#include "io/spec.h"
+#include "stats/result.h"
+
+const char *runtext_si(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
+{
+	const struct result_dir *rd = &r->dir[d];
+	char a[32], b[32], c[32];
+
+	if (!rd->ios && !rd->errors)
+		return;
+	(void)b;
+	fprintf(f, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s) (%sB in %.2fs)\n",
+		d == NVS_READ	 ? "read"
+		: d == NVS_WRITE ? "write"
+				 : "trim",
+		runtext_si(result_iops(r, d), a, sizeof(a)), result_bw(r, d) / 1048576.0,
+		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
+	const struct hist *h = &rd->lat;
+	if (h->n) {
+		fprintf(f, "    lat (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f\n",
+			(double)h->min / 1e3, (double)h->max / 1e3, hist_mean(h) / 1e3,
+			hist_stddev(h) / 1e3);
+		fprintf(f,
+			"    lat percentiles (usec): 50th=%.1f, 99th=%.1f, 99.9th=%.1f, "
+			"99.99th=%.1f\n",
+			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
+			(double)hist_percentile(h, 99.9) / 1e3,
+			(double)hist_percentile(h, 99.99) / 1e3);
+	}
+	if (rd->errors)
+		fprintf(f, "    errors: %llu (first: %s)\n", (unsigned long long)rd->errors,
+			strerror(rd->first_errno));
+}
+
+void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
+{
+	const struct result *r = &rj->agg;
+	char a[32];
+	double cpu = r->usr_s + r->sys_s;
+
+	if (s->replay.iolog[0]) /* a replay: the trace decides rw and bs */
+		fprintf(f, "%s: (read_iolog=%s, iodepth=%u, copies=%u) %s\n", r->name,
+			s->replay.iolog, r->iodepth, s->replay.copies, r->target);
+	else
+		fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name,
+			spec_rw_name(s->rw), spec_fmt_size(s->bs[0].bs, a, sizeof(a)),
+			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
+	print_dir(f, r, NVS_READ);
+	print_dir(f, r, NVS_WRITE);
+	print_dir(f, r, NVS_TRIM);
+	if (r->sync_ios) /* fio's "fsync/fdatasync/sync_file_range" block */
+		fprintf(f,
+			"  sync: %llu fsync/fdatasync, lat (usec): min=%.1f, max=%.1f, avg=%.2f, "
+			"99th=%.1f\n",
+			(unsigned long long)r->sync_ios, (double)r->sync_lat.min / 1e3,
+			(double)r->sync_lat.max / 1e3, hist_mean(&r->sync_lat) / 1e3,
+			(double)hist_percentile(&r->sync_lat, 99) / 1e3);
+	if (s->verify) /* fio's verify: what was read back and checked */
+	{
+		fprintf(f, "  verify: %llu blocks checked, %llu bad",
+			(unsigned long long)r->verify_blocks, (unsigned long long)r->verify_bad);
+		if (r->verify_bad)
+			fprintf(f, ", the first at byte offset %llu",
+				(unsigned long long)r->verify_first_bad);
+		fputc('\n', f);
+	}
+	fprintf(
+	    f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
+	    r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,
+	    r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,
+	    runtext_si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu : 0,
+		       a, sizeof(a)));
+	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
+		(unsigned long long)rj->dropped);
+	if (r->cancelled || r->unfinished)
+		fprintf(f,
+			"  at the end: %llu I/Os cancelled, %llu late, %llu unfinished (the device "
+			"did not answer); none counted\n",
+			(unsigned long long)r->cancelled, (unsigned long long)r->late,
+			(unsigned long long)r->unfinished);
+	for (unsigned m = 0; m < r->nmembers && m < s->ntargets; m++)
+		fprintf(f, "  member %-24s IOPS=%s\n", s->targets[m],
+			runtext_si(r->runtime_s > 0 ? (double)r->member[m].ios / r->runtime_s : 0,
+				   a, sizeof(a)));
+	if (rj->ntargets > 1)
+		for (unsigned t = 0; t < rj->ntargets; t++) {
+			const struct result *tr = &rj->per_target[t];
+			fprintf(f, "  %-24s IOPS=%s\n", tr->target,
+				runtext_si(result_total_iops(tr), a, sizeof(a)));
+		}
+}
+
+void runtext_qd_table(FILE *f, const struct result *res, unsigned n)
+{
+	fprintf(f, "\n%6s %12s %10s %10s %10s %10s %7s\n", "QD", "IOPS", "MB/s", "mean us",
+		"p99 us", "max us", "CPU %");
+	for (unsigned i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		struct lat_all l;
+		result_lat_all(r, &l);
+		fprintf(f, "%6u %12.0f %10.1f %10.1f %10.1f %10.1f %7.1f\n", r->iodepth,
+			result_total_iops(r),
+			(result_bw(r, NVS_READ) + result_bw(r, NVS_WRITE)) / 1e6, l.mean_us,
+			l.p99_us, l.max_us,
+			r->runtime_s > 0 ? 100 * (r->usr_s + r->sys_s) / r->runtime_s : 0);
+	}
+}
