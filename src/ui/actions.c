@@ -379,6 +379,7 @@ void app_ask_token(struct app *a, const char *what, const char *target)
 		 "Type %.60s to DESTROY the data on %.60s (Esc cancels): ", need, target);
 	snprintf(a->confirm, sizeof(a->confirm), "%.80s %.100s: everything on it is lost.%s", what,
 		 target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
+	a->confirm_head = NULL;
 	a->prompt = PROMPT_DESTROY;
 	a->edit[0] = '\0';
 	a->edit_len = 0;
@@ -419,6 +420,11 @@ static void continue_launch(struct app *a)
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	bool writes = false;
+	if (purgeui_busy(a)) {
+		app_message(a, ROLE_WARN, "a purge runs: %s not started", name);
+		free(jobs);
+		return;
+	}
 	for (unsigned j = 0; j < n; j++) {
 		writes |= spec_writes(&jobs[j]);
 		/* the override is the command line's, never a preset's */
@@ -450,6 +456,8 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 
 void app_confirm_destroy(struct app *a, bool ok)
 {
+	if (purgeui_confirm(a, ok))
+		return;
 	if (a->pending_plan) {
 		planui_confirm(a, ok);
 		return;
@@ -476,6 +484,10 @@ void app_confirm_destroy(struct app *a, bool ok)
 
 void app_launch_preset(struct app *a, int idx)
 {
+	if (purgeui_busy(a)) {
+		app_message(a, ROLE_WARN, "a purge runs: wait for its end");
+		return;
+	}
 	if (app_running(a)) {
 		app_message(a, ROLE_WARN, "a workload is running (s stops it)");
 		return;

@@ -23,6 +23,7 @@
 #include "ui/layout.h"
 #include "run/planexec.h"
 #include "ui/planres.h"
+#include "ui/purgeui.h"
 #include "run/planview.h"
 #include "run/replay.h"
 #include "run/source.h"
@@ -128,7 +129,8 @@ struct app {
 	/* prompt (a line editor in the status bar) and messages */
 	enum prompt prompt;
 	char prompt_text[256];
-	char confirm[256]; /* what the destroy confirmation is about */
+	char confirm[512]; /* what the destroy confirmation is about */
+	const char *confirm_head; /* its box's first line; NULL: a workload's */
 	char edit[256];
 	int edit_len;
 	char msg[256];
@@ -229,6 +231,8 @@ struct app {
 
 	/* the check view (checkui.c), NULL when not shown */
 	struct checkui *chk;
+	/* the purge menu and a running purge (purgeui.c), NULL when none */
+	struct purgeui *purge;
 
 	/* demo */
 	int demo_idx;

@@ -80,7 +80,7 @@ int checkui_open(struct app *a)
 	struct spec s;
 	char err[512];
 
-	if (a->chk || app_running(a) || a->plan) {
+	if (a->chk || app_running(a) || a->plan || a->purge) {
 		app_message(a, ROLE_WARN, "a workload or check is running");
 		return -EBUSY;
 	}

@@ -330,6 +330,7 @@ static void tick(struct app *a, double dt)
 		demo_tick(a);
 		planui_tick(a);
 		checkui_tick(a);
+		purgeui_tick(a);
 		if (a->dirty[PANE_IOPS])
 			steady_update(a);
 	} else if (a->rp) {
@@ -391,6 +392,8 @@ static void draw(struct app *a)
 			panes_draw_help(a);
 		else if (a->prompt == PROMPT_DESTROY && any)
 			panes_draw_confirm(a);
+		else if (purgeui_menu_open(a) && any)
+			purgeui_draw(a);
 		else if (a->events_on && any)
 			panes_draw_events(a);
 	}
@@ -520,6 +523,7 @@ static void app_free(struct app *a)
 	a->hmon = NULL;
 	planui_free(a);
 	checkui_free(a);
+	purgeui_free(a);
 	evlist_free(a->events);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)

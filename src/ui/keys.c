@@ -491,6 +491,12 @@ static bool act_check(struct app *a)
 	return true;
 }
 
+static bool act_purge(struct app *a)
+{
+	purgeui_open(a);
+	return true;
+}
+
 static bool act_rescan(struct app *a)
 {
 	app_rescan(a);
@@ -602,6 +608,7 @@ static const struct action {
     {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV, A_LOCK},
     {{'c'}, K_SETUP, act_check, "c", "Devices: drive check", F_DEV, A_LOCK},
     {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV, 0},
+    {{'P'}, K_SETUP, act_purge, "P", "Devices: purge (erase)", F_DEV, A_LOCK},
     {{ENTER, -KEY_F(5)},
      K_SETUP,
      act_run_preset,
@@ -760,7 +767,7 @@ static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
 void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
 {
 	/* a prompt (a typed confirmation above all) takes keys only */
-	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a))
+	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a) || purgeui_menu_open(a))
 		return;
 	if (a->help) {
 		if (ev == MOUSE_CLICK)
@@ -834,6 +841,8 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return;
 	}
+	if (purgeui_key(a, ch, is_key))
+		return;
 	bool setup = !a->replay && a->screen == SCREEN_SETUP;
 	bool jump_now = setup && a->focus == PANE_LAUNCH && !is_key &&
 			(isdigit(ch) || (a->jump && isalnum(ch)));

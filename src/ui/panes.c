@@ -80,8 +80,10 @@ static void pane_title(struct app *a, WINDOW *w)
 		snprintf(more, sizeof(more), " x%u copies", app_copies(a));
 	else if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
-	snprintf(buf, sizeof(buf), " nvscope | %s %.40s%s | %.120s%s | %s%s%s | %.40s%s",
-		 state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
+	char pg[128]; /* a running purge first: it is what matters then */
+	purgeui_title(a, pg, sizeof(pg));
+	snprintf(buf, sizeof(buf), " nvscope | %s%s%s %.40s%s | %.120s%s | %s%s%s | %.40s%s", pg,
+		 pg[0] ? " | " : "", state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
 	if (in.valid & SOURCE_HAS_CURSOR) {
@@ -147,7 +149,7 @@ static void pane_devices(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
 	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
-		    "Space mark  a add file  r rescan");
+		    "Space mark  a add file  r rescan  P purge");
 	struct devcols dc;
 	devrows_columns(a->drows, a->ndrows, wd, &dc);
 	bool wide = dc.serial > 0;
@@ -382,7 +384,8 @@ void panes_draw_confirm(struct app *a)
 		wborder(o, '|', '|', '-', '-', '+', '+', '+', '+');
 	else
 		box(o, 0, 0);
-	draw_str(a, o, 1, 2, inner, ROLE_ERROR, "THIS WORKLOAD WRITES AND DESTROYS DATA");
+	draw_str(a, o, 1, 2, inner, ROLE_ERROR,
+		 a->confirm_head ? a->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
 	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
 		draw_str(a, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
 	wnoutrefresh(o);

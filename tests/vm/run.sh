@@ -12,7 +12,8 @@
 #             devices follow the subsystem (nvme1 reaches nvme0n1).
 # 3. "console": the console inside the guest on its serial line, driven
 #             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
-#             critical warning (boot_console); NVS_VM_ONLY=console runs
+#             critical warning (boot_console), a Format of a namespace
+#             with the typed serial (P); NVS_VM_ONLY=console runs
 #             only this boot.
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
@@ -244,6 +245,51 @@ boot_console() {
 		local name=$1; shift
 		if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; fail=1; fi
 	}
+	# a Format of controller C's namespace from the console (P on its row):
+	# Sanitize greyed with the reason when the emulated controller has none,
+	# the path refused as the token, the serial accepted, the end an event
+	console_purge() {
+		local rows hdr nsl ns k f=0
+		scr=$(vscreen)
+		hdr=$(grep -n 'Device ' <<<"$scr" | head -1 | cut -d: -f1)
+		nsl=$(grep -nE "^[ *]+nvme[0-9]+n1 .*$SER_C" <<<"$scr" | head -1 | cut -d: -f1)
+		ns=$(grep -oE "nvme[0-9]+n1 .*$SER_C" <<<"$scr" | head -1 | cut -d' ' -f1)
+		if [ -z "$hdr" ] || [ -z "$nsl" ]; then
+			echo "FAIL: console purge: no namespace row of $SER_C"; return 1
+		fi
+		for ((k = hdr + 1; k < nsl; k++)); do tmux -L "$sock" send-keys -t vm j; done
+		tmux -L "$sock" send-keys -t vm P
+		if ! vwait "Purge /dev/$ns: DESTROYS DATA" 30; then
+			echo "FAIL: console purge: no menu for /dev/$ns"; vscreen; return 1
+		fi
+		sleep 1
+		scr=$(vscreen)
+		echo "$scr"
+		vcheck "console purge: Format offered" grep -q '> Format NVM, no secure erase' <<<"$scr"
+		if grep -q 'Sanitize, block erase .*- .*not supported (SANICAP)' <<<"$scr"; then
+			echo "ok: console purge: sanitize greyed with the reason (SANICAP)"
+		elif grep -qE '^ *. +Sanitize, block erase *. *$' <<<"$scr"; then
+			echo "ok: console purge: sanitize offered (the controller has it)"
+		else
+			echo "FAIL: console purge: sanitize neither offered nor greyed with a reason"; f=1
+		fi
+		tmux -L "$sock" send-keys -t vm Enter
+		vwait "Type $SER_C to DESTROY the data on /dev/$ns" 30 ||
+			{ echo "FAIL: console purge: the serial not asked"; vscreen; return 1; }
+		tmux -L "$sock" send-keys -t vm -l "/dev/$ns"
+		tmux -L "$sock" send-keys -t vm Enter
+		vcheck "console purge: the path is not the token" \
+			vwait "purge not confirmed: nothing erased on /dev/$ns" 30
+		tmux -L "$sock" send-keys -t vm P
+		vwait "Purge /dev/$ns" 30 && tmux -L "$sock" send-keys -t vm Enter
+		vwait "Type $SER_C to DESTROY" 30 || { echo "FAIL: console purge: no dialog"; return 1; }
+		tmux -L "$sock" send-keys -t vm -l "$SER_C"
+		tmux -L "$sock" send-keys -t vm Enter
+		vcheck "console purge: format with the typed serial done" \
+			vwait "purge: format of /dev/$ns done" 120
+		vscreen
+		return "$f"
+	}
 	if vwait 'Devices' "$TMO"; then
 		vwait 'CRITICAL' 30 || true
 		sleep 2
@@ -262,6 +308,7 @@ boot_console() {
 		n=$(grep -c $'\e\\[[0-9;]*3[0-7][;m]' <<<"$esc" || true)
 		vcheck "console: no colour sent" [ "$n" = 0 ]
 		vscreen # the screen, for the log
+		console_purge || fail=1
 		tmux -L "$sock" resize-window -t vm -x 80 -y 24 >/dev/null 2>&1 || true
 		tmux -L "$sock" send-keys -t vm q
 		# the run on the warned controller's namespace, at 80x24: its

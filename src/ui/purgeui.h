@@ -1,0 +1,45 @@
+/* purgeui.h - purge from the console: `P` on a Devices row opens a menu of
+ * Format (no secure erase / user data / crypto), Sanitize (block / crypto /
+ * overwrite) and Trim (deallocate); what the controller's Identify data
+ * (OACS, FNA, SANICAP, ONCS) or the device (not NVMe, no discard) rules out
+ * is greyed with the reason and cannot be chosen.  A choice is checked
+ * against the write-safety rule (in use: refused; data: refused unless the
+ * console was started with --force-destroy), then asks for the typed token
+ * (the serial for NVMe, the path otherwise) in the one destroy dialog, and
+ * runs purge_run() (dev/purge.h) in a thread of its own: progress in the
+ * title bar, the result as an event, the devices rescanned at the end.  A
+ * running purge is not interrupted (Esc says so; a sanitize goes on in the
+ * controller anyway).  UI thread only, except the runner thread, which
+ * shares with the UI only two atomics (progress, done) until it is joined. */
+#ifndef NVS_UI_PURGEUI_H
+#define NVS_UI_PURGEUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct app;
+
+/* Opens the purge menu for the Devices row under the cursor.  0 or -errno
+ * (a message in the status bar says why). */
+int purgeui_open(struct app *a);
+/* Keys while the menu is open (all of them) or a purge runs (Esc, q, s:
+ * refused with the reason).  True when the key was taken. */
+bool purgeui_key(struct app *a, int ch, bool is_key);
+/* The menu is shown (it takes the keys; the mouse is ignored). */
+bool purgeui_menu_open(const struct app *a);
+/* A purge runs (or waits for its typed token). */
+bool purgeui_busy(const struct app *a);
+/* The destroy dialog's answer, when it was asked for a purge (true: it
+ * was; then @ok tells whether the typed token matched). */
+bool purgeui_confirm(struct app *a, bool ok);
+/* Every frame: progress (the title bar) and the end of the purge. */
+void purgeui_tick(struct app *a);
+/* The menu box over the setup screen. */
+void purgeui_draw(struct app *a);
+/* "PURGE format 45% 0:12" for the title bar, "" when none runs. */
+void purgeui_title(const struct app *a, char *buf, size_t len);
+/* Waits for a running purge (never abandoned halfway) and frees the state.
+ * NULL-safe. */
+void purgeui_free(struct app *a);
+
+#endif
