@@ -321,6 +321,8 @@ int keys_bar(const struct app *a, const struct keybtn **out);
  * the time axis.  Ignored while a prompt is open. */
 enum mouse_ev { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
 void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev);
+/* KEY_MOUSE: the event curses decoded, to keys_mouse (keybar.c). */
+void keys_mouse_event(struct app *a);
 
 /* ---- panes.c ---- */
 /* Draws pane @p into its window (erased first). */

@@ -1,0 +1,125 @@
+/* keybar.c - the key bar's buttons (what each screen offers, the status
+ * line draws them and a click on one runs its key) and the mouse: a click
+ * selects a row or a pane, the wheel moves a list or the time axis.  Every
+ * action still goes through keys_handle and the one action table in keys.c
+ * (confirmations, showfloor locks). */
+#include "ui/app.h"
+
+int keys_bar(const struct app *a, const struct keybtn **out)
+{
+	static const struct keybtn setup[] = {
+	    {"F1", "Help", '?', 0},    {"Tab", "Pane", '\t', 0}, {"Spc", "Mark", ' ', 0},
+	    {"Enter", "Run", '\r', 0}, {"a", "AddFile", 'a', 0}, {"v", "Live", 'v', 0},
+	    {"t", "Theme", 't', 0},    {"q", "Quit", 'q', 0},
+	};
+	static const struct keybtn live[] = {
+	    {"F1", "Help", '?', 0},   {"l", "Log", 'l', 0},   {"m", "MB/s", 'm', 0},
+	    {"+-", "Zoom", '+', '-'}, {"r", "Round", 'r', 0}, {"s", "Stop", 's', 0},
+	    {"v", "Setup", 'v', 0},   {"t", "Theme", 't', 0}, {"q", "Quit", 'q', 0},
+	};
+	static const struct keybtn replay[] = {
+	    {"F1", "Help", '?', 0},	 {"Spc", "Play", ' ', 0},  {"[]", "Speed", '[', ']'},
+	    {"l", "Log", 'l', 0},	 {"+-", "Zoom", '+', '-'}, {"<>", "Scroll", '<', '>'},
+	    {"Home", "Restart", 'g', 0}, {"t", "Theme", 't', 0},   {"q", "Quit", 'q', 0},
+	};
+	static const struct keybtn floor[] = {
+	    {"SHOWFLOOR ", "", '?', 0}, {"b", "Leave", 'b', 0}, {"d", "Style", 'd', 0},
+	    {"l", "Log", 'l', 0},	{"m", "MB/s", 'm', 0},	{"t", "Theme", 't', 0},
+	    {"?", "Help", '?', 0},	{"q", "Quit", 'q', 0},
+	};
+	if (a->showfloor) {
+		*out = floor;
+		return (int)NVS_ARRAY_SIZE(floor);
+	}
+	if (a->replay) {
+		*out = replay;
+		return (int)NVS_ARRAY_SIZE(replay);
+	}
+	if (a->screen == SCREEN_SETUP) {
+		*out = setup;
+		return (int)NVS_ARRAY_SIZE(setup);
+	}
+	*out = live;
+	return (int)NVS_ARRAY_SIZE(live);
+}
+
+static bool in_rect(const struct rect *r, int y, int x)
+{
+	return r->w > 0 && r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
+}
+
+/* A click or the wheel over a setup pane: focus it, select the row. */
+static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
+{
+	if (p == PANE_FORM && a->demo)
+		return;
+	a->focus = p;
+	if (ev != MOUSE_CLICK) {
+		keys_move(a, ev == MOUSE_WHEEL_UP ? -3 : 3);
+		return;
+	}
+	/* list rows start below the header (Devices: and its column line) */
+	if (p == PANE_DEVICES && row >= 2 && a->dev_top + row - 2 < a->ndrows)
+		a->dev_cur = a->dev_top + row - 2;
+	else if (p == PANE_LAUNCH && row >= 1 &&
+		 a->pre_top + row - 1 < (int)(a->npresets + a->nplans))
+		a->pre_cur = a->pre_top + row - 1;
+	else if (p == PANE_FORM && row >= 1 && row - 1 < FORM_NFIELDS)
+		a->form_cur = row - 1;
+	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+}
+
+void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
+{
+	/* a prompt (a typed confirmation above all) takes keys only */
+	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a) || purgeui_menu_open(a))
+		return;
+	if (a->help) {
+		if (ev == MOUSE_CLICK)
+			keys_handle(a, ' ', false); /* any key closes it */
+		return;
+	}
+	const struct rect *st = &a->lay.pane[PANE_STATUS];
+	if (in_rect(st, y, x)) {
+		if (ev != MOUSE_CLICK)
+			return;
+		const struct keybtn *k;
+		int n = keys_bar(a, &k), x0 = st->x;
+		for (int i = 0; i < n && i < a->nbar; i++) {
+			if (x < st->x + a->bar_end[i]) {
+				int code = k[i].code2 && x == x0 + 1 ? k[i].code2 : k[i].code;
+				keys_handle(a, code < 0 ? -code : code, code < 0);
+				return;
+			}
+			x0 = st->x + a->bar_end[i] + 1;
+		}
+		return;
+	}
+	if (!a->replay && a->screen == SCREEN_SETUP) {
+		static const int setup[] = {PANE_DEVICES, PANE_LAUNCH, PANE_FORM};
+		for (size_t i = 0; i < NVS_ARRAY_SIZE(setup); i++)
+			if (in_rect(&a->lay.pane[setup[i]], y, x)) {
+				mouse_setup(a, setup[i], y - a->lay.pane[setup[i]].y, ev);
+				return;
+			}
+		return;
+	}
+	/* the live screen or a replay: the wheel scrolls the time axis */
+	if (ev == MOUSE_WHEEL_UP)
+		keys_handle(a, '<', false);
+	else if (ev == MOUSE_WHEEL_DOWN)
+		keys_handle(a, '>', false);
+}
+
+void keys_mouse_event(struct app *a)
+{
+	MEVENT me;
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		keys_mouse(a, me.y, me.x, MOUSE_CLICK);
+	else if (me.bstate & BUTTON4_PRESSED)
+		keys_mouse(a, me.y, me.x, MOUSE_WHEEL_UP);
+	else if (me.bstate & BUTTON5_PRESSED)
+		keys_mouse(a, me.y, me.x, MOUSE_WHEEL_DOWN);
+}
