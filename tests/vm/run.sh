@@ -288,6 +288,30 @@ boot_console() {
 		vcheck "console purge: format with the typed serial done" \
 			vwait "purge: format of /dev/$ns done" 120
 		vscreen
+		# a write workload on the same namespace (marked, then the custom
+		# form's rw set to randwrite and run with r) asks for the serial;
+		# the path typed instead writes nothing
+		sleep 1
+		tmux -L "$sock" send-keys -t vm Space
+		sleep 0.5
+		tmux -L "$sock" send-keys -t vm Tab Tab # Devices -> Presets -> form
+		sleep 0.5
+		tmux -L "$sock" send-keys -t vm Enter C-u # edit the first field, rw
+		tmux -L "$sock" send-keys -t vm -l randwrite
+		tmux -L "$sock" send-keys -t vm Enter
+		sleep 0.5
+		tmux -L "$sock" send-keys -t vm r
+		if vwait "Type $SER_C to DESTROY the data on /dev/$ns" 30; then
+			echo "ok: console: a write workload on the namespace asks for its serial"
+			tmux -L "$sock" send-keys -t vm -l "/dev/$ns"
+			tmux -L "$sock" send-keys -t vm Enter
+			vcheck "console: the write refused without the serial" \
+				vwait "not confirmed: nothing written" 30
+		else
+			echo "FAIL: console: a write workload did not ask for the serial"; vscreen; f=1
+		fi
+		tmux -L "$sock" send-keys -t vm Tab # back to Devices
+		vscreen
 		return "$f"
 	}
 	if vwait 'Devices' "$TMO"; then
