@@ -4,6 +4,31 @@
 #include <string.h>
 #include "io/offgen.h"
 
+/* fio's random map for uniform random jobs (norandommap=0): one block
+ * size and blocks that tile the region (blockalign = bs); otherwise
+ * offsets stay uniform with replacement (docs/cli.md says where fio
+ * differs).  The keys come from the seed, not from the stream, so the
+ * other draws (mix, sizes) are those of norandommap=1. */
+static void map_init(struct offgen *g, const struct spec *s, uint64_t seed)
+{
+	if (!g->random || s->norandommap || g->dist || g->rmax[0] || g->rmax[1] || !s->nbs)
+		return;
+	for (unsigned i = 1; i < s->nbs; i++)
+		if (s->bs[i].bs != s->bs[0].bs)
+			return;
+	if (g->align != s->bs[0].bs)
+		return;
+	g->map_n = g->npos[0];
+	g->map_mask = UINT64_MAX >> __builtin_clzll((g->map_n - 1) | 1);
+	uint64_t k = seed ^ 0x6a09e667f3bcc909ULL;
+	for (int r = 0; r < 4; r++) {
+		uint64_t z = (k += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		g->map_key[r] = z ^ (z >> 31);
+	}
+}
+
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed)
 {
@@ -107,6 +132,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		while (k < 100) /* rounding leftovers go to the last size */
 			g->bs_pick[d][k++] = (uint8_t)last;
 	}
+	map_init(g, s, seed);
 	return 0;
 }
 

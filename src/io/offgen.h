@@ -40,6 +40,13 @@ struct offgen {
 	uint64_t tw_off;
 	uint32_t tw_len;
 	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
+	/* fio's random map (norandommap=0): uniform random offsets visit every
+	 * block of the region once per pass, shared by reads and writes (fio's
+	 * map is per file).  No bitmap: a keyed pseudo-random permutation of
+	 * [0, map_n) walked by index (offgen_perm), so no memory and no search;
+	 * 0 = no map (norandommap, bssplit/bsrange, non-uniform distributions) */
+	uint64_t map_n, map_i, map_mask, map_key[4];
+	uint64_t map_passes;   /* complete passes (fio resets its map and goes on) */
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -67,6 +74,23 @@ static inline uint64_t offgen_below(uint64_t r, uint64_t n)
 static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
 {
 	return (uint32_t)(((uint64_t)r32 * n) >> 32);
+}
+
+/* A bijection of [0, mask] (mask = 2^k - 1): keyed rounds of xor, odd
+ * multiply and xorshift, each invertible on the low k bits; cycle-walked
+ * into [0, n) so that i -> offgen_perm(i) permutes [0, n). */
+static inline uint64_t offgen_perm(const struct offgen *g, uint64_t i)
+{
+	static const uint64_t mul[4] = {0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL,
+					0xd6e8feb86659fd93ULL, 0xff51afd7ed558ccdULL};
+	uint64_t m = g->map_mask, s = (uint64_t)(64 - __builtin_clzll(m | 1)) / 2 + 1;
+	do {
+		for (int r = 0; r < 4; r++) {
+			i = ((i ^ g->map_key[r]) * mul[r]) & m;
+			i ^= i >> s;
+		}
+	} while (i >= g->map_n);
+	return i;
 }
 
 /* A random block index of a non-uniform distribution (offgen.c). */
@@ -109,7 +133,16 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 	}
 	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
-	if (rnd && nvs_likely(!g->dist)) {
+	if (rnd && g->map_n) {
+		*off = g->start + offgen_perm(g, g->map_i) * g->align;
+		if (++g->map_i == g->map_n) {
+			/* a pass is complete: fio resets its map; a new order */
+			g->map_i = 0;
+			g->map_passes++;
+			for (int k = 0; k < 4; k++)
+				g->map_key[k] += 0x9e3779b97f4a7c15ULL;
+		}
+	} else if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
 	} else if (rnd && g->dist == DIST_ZONED) {
 		/* fio's __get_next_rand_offset_zoned: v in 1..100 picks the zone */

@@ -415,6 +415,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			s->direct = !b;
 	} else if (!strcmp(key, "norandommap")) {
 		rc = parse_bool(v, &s->norandommap);
+	} else if (!strcmp(key, "random_generator")) {
+		/* fio's three: all give every block once per pass with the map
+		 * (lfsr without one); nvscope walks one permutation (offgen.h) */
+		NEED_VALUE();
+		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
+			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))

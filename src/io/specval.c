@@ -475,8 +475,6 @@ static const struct {
 } refused[] = {
     {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
 			"other intervals are not implemented"},
-    {"random_generator", "nvscope's generator is splitmix64, uniform with replacement; "
-			 "fio's lfsr (every block once) is not implemented"},
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
     {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
     {"directory", "fio's file sets are not supported: give the file or device as filename"},

@@ -14,6 +14,90 @@ static struct spec base(const char *rw)
 	return s;
 }
 
+/* distinct blocks over @passes passes of @n blocks of 4k; *@dup: repeats
+ * inside the first pass */
+static uint64_t distinct(struct spec *s, uint64_t n, unsigned passes, uint64_t *dup, uint64_t seed)
+{
+	static uint8_t seen[1 << 16];
+	struct offgen g;
+	uint64_t cnt = 0;
+
+	ck_assert_uint_le(n, sizeof(seen));
+	memset(seen, 0, sizeof(seen));
+	*dup = 0;
+	ck_assert_int_eq(offgen_init(&g, s, 1 << 20, n * 4096, 4096, seed), 0);
+	for (uint64_t i = 0; i < n * passes; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		ck_assert(off >= (1 << 20) && off % 4096 == 0 && l == 4096);
+		uint64_t b = (off - (1 << 20)) / 4096;
+		ck_assert_uint_lt(b, n);
+		if (seen[b] == 0)
+			cnt++;
+		else if (i < n)
+			(*dup)++;
+		seen[b]++;
+	}
+	for (uint64_t b = 0; b < n && passes > 1 && !s->norandommap; b++)
+		ck_assert_uint_eq(seen[b], passes); /* every pass covers every block */
+	return cnt;
+}
+
+/* fio's random map: a randwrite pass over N blocks issues every block once
+ * (shared by reads and writes on randrw); norandommap=1 draws with
+ * replacement (~63% of the blocks in one pass) */
+START_TEST(test_random_map_every_block_once)
+{
+	static const uint64_t ns[] = {1, 2, 3, 4096, 4097, 50000};
+	char err[128];
+	uint64_t dup;
+
+	for (unsigned i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		struct spec s = base("randwrite");
+		ck_assert_uint_eq(distinct(&s, ns[i], 1, &dup, 7 + i), ns[i]);
+		ck_assert_uint_eq(dup, 0);
+		ck_assert_uint_eq(distinct(&s, ns[i], 3, &dup, 7 + i), ns[i]);
+	}
+	struct spec s = base("randrw");
+	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
+	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
+	ck_assert_int_ne(spec_set(&s, "random_generator", "mt", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "norandommap", "1", err, sizeof(err)), 0);
+	uint64_t c = distinct(&s, 4096, 1, &dup, 1);
+	ck_assert(c > 4096 * 55 / 100 && c < 4096 * 70 / 100);
+	/* uniform order: each half of the pass touches both halves of the region */
+	s = base("randread");
+	struct offgen g;
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 4096 * 4096, 4096, 3), 0);
+	uint64_t low = 0;
+	for (int i = 0; i < 2048; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		low += off < 2048 * 4096;
+	}
+	ck_assert(low > 900 && low < 1150);
+	/* the seed keys the order (randrepeat): two seeds, two orders */
+	struct offgen a, b;
+	ck_assert_int_eq(offgen_init(&a, &s, 0, 4096 * 4096, 4096, 3), 0);
+	ck_assert_int_eq(offgen_init(&b, &s, 0, 4096 * 4096, 4096, 4), 0);
+	unsigned same = 0;
+	for (int i = 0; i < 64; i++) {
+		uint64_t o1, o2;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&a, &o1, &l, &d);
+		offgen_next(&b, &o2, &l, &d);
+		same += o1 == o2;
+	}
+	ck_assert_uint_lt(same, 4);
+}
+END_TEST
+
 START_TEST(test_random_bounds_alignment)
 {
 	struct spec s = base("randread");
@@ -183,6 +267,7 @@ Suite *offgen_suite(void)
 	tcase_add_test(tc, test_region_too_small);
 	tcase_add_test(tc, test_zoned_distribution);
 	tcase_add_test(tc, test_backwards);
+	tcase_add_test(tc, test_random_map_every_block_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
