@@ -8,10 +8,11 @@
  * size and blocks that tile the region (blockalign = bs); otherwise
  * offsets stay uniform with replacement (docs/cli.md says where fio
  * differs).  The keys come from the seed, not from the stream, so the
- * other draws (mix, sizes) are those of norandommap=1. */
+ * other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs
+ * no map: every block once even with norandommap=1. */
 static void map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 {
-	if (!g->random || s->norandommap || g->dist || g->rmax[0] || g->rmax[1] || !s->nbs)
+	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist || g->rmax[0] || g->rmax[1] || !s->nbs)
 		return;
 	for (unsigned i = 1; i < s->nbs; i++)
 		if (s->bs[i].bs != s->bs[0].bs)

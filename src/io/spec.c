@@ -421,6 +421,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		NEED_VALUE();
 		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
 			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
+		s->rand_lfsr = !strcmp(v, "lfsr");
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))

@@ -69,6 +69,7 @@ struct spec {
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
+	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
 	uint32_t blockalign; /* 0 = the smallest block size */
 	uint32_t bsrange[2][2]; /* fio's bsrange=a-b[,c-d]: [dir][min, max], 0 = none;
 				 * bs[] then lists min and max at weight 0 */

@@ -66,6 +66,9 @@ START_TEST(test_random_map_every_block_once)
 	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
 	ck_assert_int_ne(spec_set(&s, "random_generator", "mt", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "norandommap", "1", err, sizeof(err)), 0);
+	/* fio's lfsr needs no map: every block once even with norandommap */
+	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
+	ck_assert_int_eq(spec_set(&s, "random_generator", "tausworthe", err, sizeof(err)), 0);
 	uint64_t c = distinct(&s, 4096, 1, &dup, 1);
 	ck_assert(c > 4096 * 55 / 100 && c < 4096 * 70 / 100);
 	/* uniform order: each half of the pass touches both halves of the region */
