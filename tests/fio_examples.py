@@ -53,7 +53,8 @@ KNOWN = {
         "fio's random map (norandommap=0, its default) trims an I/O that would "
         "overlap blocks already done in this pass to the free run (mark_random_map), "
         "so with mixed block sizes fio issues sizes the bssplit does not have and a "
-        "smaller mean; nvscope has no random map (uniform with replacement, as "
+        "smaller mean; nvscope's random map (every block once per pass) covers one "
+        "block size only: with a bssplit it draws with replacement (as "
         "norandommap=1) and issues the split as written",
     "basic-verify.fio":
         "fio counts do_verify's read-back as the job's reads; nvscope reports it "

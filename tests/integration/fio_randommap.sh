@@ -4,7 +4,7 @@
 # `--rw=randwrite --bs=4k --size=16m` writes all 4096 blocks once (write_iolog:
 # 4096 writes, 4096 distinct offsets), as fio's own write_iolog of the same
 # job shows; so does randrw (the map is shared by reads and writes) and
-# random_generator=lfsr; norandommap=1 draws with replacement (~63%, as fio).
+# random_generator=lfsr (also with norandommap); norandommap=1 draws with replacement (~63%, as fio).
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 16M
@@ -48,3 +48,13 @@ read -r fd fi < <(count "$T_TMP/f.log")
 [ "$ni" = 4096 ] && [ "$nd" -gt 2300 ] && [ "$nd" -lt 2900 ] && [ "$fd" -gt 2300 ] && [ "$fd" -lt 2900 ] ||
 	fail "norandommap: nvscope $nd/$ni, fio $fd/$fi distinct"
 ok "norandommap: with replacement (nvscope $nd, fio $fd distinct of 4096)"
+
+# fio's lfsr needs no map: every block once even with norandommap
+rm -f "$T_TMP/n.log" "$T_TMP/f.log"
+"$NVS_BIN" run --target "$dev" --rw=randread --bs=4k --size=16m --norandommap --random_generator=lfsr \
+	--write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "lfsr exited"; }
+fio --name=j --filename="$dev" --rw=randread --bs=4k --size=16m --direct=1 --norandommap \
+	--random_generator=lfsr --write_iolog="$T_TMP/f.log" >"$T_TMP/f.txt" 2>&1 || fail "fio lfsr"
+n=$(count "$T_TMP/n.log") f=$(count "$T_TMP/f.log")
+[ "$n" = "4096 4096" ] && [ "$f" = "4096 4096" ] || fail "lfsr+norandommap: nvscope $n, fio $f"
+ok "random_generator=lfsr with norandommap: every block once, as fio"
