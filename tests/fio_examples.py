@@ -378,9 +378,10 @@ TABLE_TAIL = """
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
 - fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
   SNIA's), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
-  `log_prio`), NUMA placement, fio's random map / lfsr generator
-  (`random_generator`; also why iometer's mean block size differs): not
-  implemented.
+  `log_prio`), NUMA placement, fio's latency target (`latency_target`):
+  not implemented.  fio's random map and `random_generator` are (every
+  block once per pass), for one block size: with a bssplit fio cuts I/Os
+  at blocks done before, nvscope does not (why iometer's mean size differs).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).
 - `fixed-rate-submission.fio` and `poisson-rate-submission.fio` run, but
   Debian's fio 3.33 hangs on them, so nothing is compared.
