@@ -12,7 +12,8 @@
  * no map: every block once even with norandommap=1. */
 static void map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 {
-	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist || g->rmax[0] || g->rmax[1] || !s->nbs)
+	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist || g->rmax[0] ||
+	    g->rmax[1] || !s->nbs)
 		return;
 	for (unsigned i = 1; i < s->nbs; i++)
 		if (s->bs[i].bs != s->bs[0].bs)
