@@ -733,8 +733,10 @@ ready:
 			 * stuck: older kernels wait for it there) */
 			if (st->fixed_files && !w->abandoned)
 				io_uring_unregister_files(&st->ring);
-			io_uring_queue_exit(&st->ring);
+			/* released before the unmap: another worker may map its
+			 * ring at this address as soon as the unmap is done */
 			RING_UNMAPPED();
+			io_uring_queue_exit(&st->ring);
 		}
 		if (w->abandoned) {
 			st->next_abandoned = atomic_load(&abandoned_states);

@@ -234,44 +234,57 @@ static int collect_paths(struct app *a, char out[][256], int max, bool marked_on
 	return n;
 }
 
-static char (*path_buf(void))[256]
+/* The marked rows' and the added files' paths across a rebuild of the rows
+ * (heap: 32 KiB, no static state). */
+struct kept_paths {
+	char marked[NVS_MAX_TARGETS][256], extra[NVS_MAX_TARGETS][256];
+	int nm, ne;
+};
+
+static struct kept_paths *keep_paths(struct app *a)
 {
-	static char buf[2][NVS_MAX_TARGETS][256];
-	static int which;
-	which ^= 1;
-	return buf[which];
+	struct kept_paths *k = malloc(sizeof(*k));
+	if (!k) {
+		app_message(a, ROLE_ERROR, "out of memory");
+		return NULL;
+	}
+	k->nm = collect_paths(a, k->marked, NVS_MAX_TARGETS, true);
+	k->ne = collect_paths(a, k->extra, NVS_MAX_TARGETS, false);
+	return k;
 }
 
 void app_rescan(struct app *a)
 {
-	char(*marked)[256] = path_buf(), (*extra)[256] = path_buf();
-	int nm = collect_paths(a, marked, NVS_MAX_TARGETS, true);
-	int ne = collect_paths(a, extra, NVS_MAX_TARGETS, false);
+	struct kept_paths *k = keep_paths(a);
+	if (!k)
+		return;
 	char err[128];
 	dev_list_free(a->devs);
 	a->devs = dev_scan(err, sizeof(err));
 	if (!a->devs)
 		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
-	rebuild_rows(a, marked, nm, extra, ne);
+	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
+	free(k);
 }
 
 int app_add_target(struct app *a, const char *path)
 {
-	char(*marked)[256] = path_buf(), (*extra)[256] = path_buf();
-	int nm = collect_paths(a, marked, NVS_MAX_TARGETS, true);
-	int ne = collect_paths(a, extra, NVS_MAX_TARGETS, false);
 	if (!*path)
 		return -EINVAL;
 	if (strlen(path) >= 256)
 		return -ENAMETOOLONG; /* a path is used whole or not at all */
-	if (devrows_find(a->drows, a->ndrows, path) < 0 && ne < NVS_MAX_TARGETS)
-		snprintf(extra[ne++], 256, "%s", path);
-	if (nm < NVS_MAX_TARGETS)
-		snprintf(marked[nm++], 256, "%s", path);
-	rebuild_rows(a, marked, nm, extra, ne);
-	int k = devrows_find(a->drows, a->ndrows, path);
-	if (k >= 0)
-		a->dev_cur = k;
+	struct kept_paths *k = keep_paths(a);
+	if (!k)
+		return -ENOMEM;
+	if (devrows_find(a->drows, a->ndrows, path) < 0 && k->ne < NVS_MAX_TARGETS)
+		snprintf(k->extra[k->ne++], 256, "%s", path);
+	if (k->nm < NVS_MAX_TARGETS)
+		snprintf(k->marked[k->nm++], 256, "%s", path);
+	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
+	free(k);
+	int i = devrows_find(a->drows, a->ndrows, path);
+	if (i >= 0)
+		a->dev_cur = i;
 	return 0;
 }
 
