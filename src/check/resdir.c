@@ -17,6 +17,7 @@
 #include "check/resdir.h"
 #include "dev/safety.h"
 #include "report/json.h"
+#include "report/resnames.h"
 
 int check_default_dir(const char *profile, char *buf, size_t len)
 {
@@ -142,7 +143,7 @@ int check_write_meta(const struct check_batch *b, const char *dir, const char *s
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
-	int rc = check_write_json(dir, "meta.json", o, err, errlen);
+	int rc = check_write_json(dir, RESDIR_META, o, err, errlen);
 	cJSON_Delete(o);
 	return rc;
 }
@@ -178,8 +179,8 @@ int check_write_results(const struct check_batch *b, const char *dir, FILE *csv,
 			snprintf(err, errlen, "--csv: %s", strerror(EIO));
 		}
 	}
-	keep(&rc, check_write_json(dir, "summary.json", batch, msg, sizeof(msg)), msg, err, errlen);
-	keep(&rc, write_csv(b, NULL, dir, "summary.csv", msg, sizeof(msg)), msg, err, errlen);
+	keep(&rc, check_write_json(dir, RESDIR_SUMMARY, batch, msg, sizeof(msg)), msg, err, errlen);
+	keep(&rc, write_csv(b, NULL, dir, RESDIR_CHECK_SUMMARY_CSV, msg, sizeof(msg)), msg, err, errlen);
 	for (size_t i = 0; i < b->n; i++) {
 		int r = check_drive_dir(b, &b->d[i], ddir, sizeof(ddir));
 		if (r) {
@@ -191,10 +192,10 @@ int check_write_results(const struct check_batch *b, const char *dir, FILE *csv,
 		if (r)
 			continue;
 		cJSON *j = check_drive_json(b, &b->d[i]);
-		keep(&rc, check_write_json(ddir, "verdict.json", j, msg, sizeof(msg)), msg, err,
+		keep(&rc, check_write_json(ddir, RESDIR_CHECK_VERDICT, j, msg, sizeof(msg)), msg, err,
 		     errlen);
 		cJSON_Delete(j);
-		keep(&rc, write_csv(b, &b->d[i], ddir, "verdict.csv", msg, sizeof(msg)), msg, err,
+		keep(&rc, write_csv(b, &b->d[i], ddir, RESDIR_CHECK_VERDICT_CSV, msg, sizeof(msg)), msg, err,
 		     errlen);
 	}
 	return rc;

@@ -18,6 +18,7 @@
 #include "io/verify.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/resnames.h"
 
 static double unix_now(void)
 {
@@ -209,7 +210,7 @@ static void do_health(struct check_batch *b, struct check_drive *d, bool end)
 		if (!in->health_valid)
 			snprintf(in->health_msg, sizeof(in->health_msg), "%.150s", err);
 		else
-			save_health(b, d, &in->health, "health-before.json");
+			save_health(b, d, &in->health, RESDIR_CHECK_HEALTH_BEFORE);
 		if (b->prof->error_log)
 			in->errlog_valid =
 			    !nvs_nvme_error_log(d->ctrl, &in->errlog, &st, err, sizeof(err));
@@ -217,7 +218,7 @@ static void do_health(struct check_batch *b, struct check_drive *d, bool end)
 		in->health_after_valid =
 		    !dev_health_read(d->ctrl, &in->health_after, &st, err, sizeof(err));
 		if (in->health_after_valid)
-			save_health(b, d, &in->health_after, "health-after.json");
+			save_health(b, d, &in->health_after, RESDIR_CHECK_HEALTH_AFTER);
 	}
 }
 

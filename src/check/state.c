@@ -9,6 +9,7 @@
 #include "check/state.h"
 #include "dev/safety.h"
 #include "report/json.h"
+#include "report/resnames.h"
 
 #define STATE_VERSION 1
 
@@ -97,10 +98,10 @@ int check_state_save(const struct check_batch *b, const char *dir, const char *c
 	size_t len = strlen(text);
 	text[len] = '\n'; /* over the NUL: the file ends with a newline */
 	/* a fresh temporary file renamed over state.json (safety module) */
-	rc = safety_replace_in(dir, "state.json", text, len + 1, err, errlen);
+	rc = safety_replace_in(dir, RESDIR_STATE, text, len + 1, err, errlen);
 	free(text);
 	if (rc)
-		check_msg_in(dir, "state.json", err, errlen);
+		check_msg_in(dir, RESDIR_STATE, err, errlen);
 	return rc;
 }
 

@@ -25,6 +25,7 @@
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "report/json.h"
+#include "report/resnames.h"
 
 static _Atomic int stop_flag;
 
@@ -439,7 +440,7 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	if (!o.resume) {
 		for (size_t i = 0; i < n; i++)
 			d[i].started = started;
-		if ((rc = check_write_text(o.dir, "profile.ini", prof->text, err, sizeof(err))) ||
+		if ((rc = check_write_text(o.dir, RESDIR_CHECK_PROFILE, prof->text, err, sizeof(err))) ||
 		    (rc = check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n", err,
 					   sizeof(err))) ||
 		    (rc = check_state_save(&b, o.dir, o.confirm, err, sizeof(err)))) {

@@ -9,6 +9,7 @@
 #include "base/num.h"
 #include "report/rtable.h"
 #include "report/svg.h"
+#include "report/resnames.h"
 
 static const char *jstr(const cJSON *o, const char *key)
 {
@@ -84,7 +85,7 @@ static void reasons(FILE *f, const cJSON *d)
 
 void checkhtml_section(FILE *f, const char *dir, const char *label)
 {
-	cJSON *s = rtab_json(dir, NULL, "summary.json");
+	cJSON *s = rtab_json(dir, NULL, RESDIR_SUMMARY);
 	const cJSON *drives = cJSON_GetObjectItem(s, "drives"), *d;
 
 	fputs("<h2 class=\"check\">Drive check: ", f);

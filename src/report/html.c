@@ -21,6 +21,7 @@
 #include "report/rtable.h"
 #include "report/svg.h"
 #include "stats/collect.h"
+#include "report/resnames.h"
 
 #define MAX_DIRS  8
 #define MAX_COLS  24
@@ -179,7 +180,7 @@ static void section_precondition(FILE *f, const struct rdir *dirs, unsigned nd, 
 		char path[2048];
 		struct rtab rounds;
 		snprintf(path, sizeof(path), "%s/%s/rounds.csv", dirs[d].path, sub);
-		cJSON *ss = rtab_json(dirs[d].path, sub, "steady.json");
+		cJSON *ss = rtab_json(dirs[d].path, sub, RESDIR_STEADY);
 		if (rtab_read(path, &rounds)) {
 			cJSON_Delete(ss);
 			continue;
@@ -309,7 +310,7 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 			    bool mbps)
 {
 	struct rtab tabs[MAX_DIRS];
-	read_tabs(dirs, nd, sub, "qd.csv", tabs);
+	read_tabs(dirs, nd, sub, RESDIR_QD, tabs);
 	size_t maxrows = 0;
 	for (unsigned d = 0; d < nd; d++)
 		if (tabs[d].nrows > maxrows)
@@ -343,7 +344,7 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
 	struct rtab tabs[MAX_DIRS];
-	read_tabs(dirs, nd, sub, "rate.csv", tabs);
+	read_tabs(dirs, nd, sub, RESDIR_RATE, tabs);
 	fputs("<div class=\"row\">", f);
 	overlay_chart(f, dirs, tabs, nd, "rate-curve", "Rate curve: mean latency vs IOPS", "iops",
 		      "IOPS", "lat_mean_us", "mean latency (µs)", false);
@@ -407,7 +408,7 @@ static void grid_chart(FILE *f, const struct rtab *t)
 static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
 	struct rtab tabs[MAX_DIRS];
-	read_tabs(dirs, nd, sub, "grid.csv", tabs);
+	read_tabs(dirs, nd, sub, RESDIR_GRID, tabs);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
 		const struct rtab *t = &tabs[d];
@@ -500,13 +501,13 @@ static void matrix_table(FILE *f, const struct rtab *t, const char *col, const c
 static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
 	struct rtab tabs[MAX_DIRS];
-	read_tabs(dirs, nd, sub, "matrix.csv", tabs);
+	read_tabs(dirs, nd, sub, RESDIR_MATRIX, tabs);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
 		const struct rtab *t = &tabs[d];
 		if (!t->nrows)
 			continue;
-		cJSON *ss = rtab_json(dirs[d].path, sub, "steady.json");
+		cJSON *ss = rtab_json(dirs[d].path, sub, RESDIR_STEADY);
 		double rounds = 0;
 		for (size_t r = 0; r < t->nrows; r++)
 			rounds = fmax(rounds, rtab_get(t, r, "round"));
@@ -545,7 +546,7 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 		esc(f, dirs[d].label);
 		fputs("</td><td class=\"l\">", f);
 		if (!strcmp(kind, "purge")) {
-			cJSON *o = rtab_json(dirs[d].path, sub, "purge.json"), *t;
+			cJSON *o = rtab_json(dirs[d].path, sub, RESDIR_PURGE), *t;
 			cJSON_ArrayForEach(t, cJSON_GetObjectItem(o, "targets"))
 			{
 				esc(f, jstr(t, "target"));
@@ -557,7 +558,7 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 			}
 			cJSON_Delete(o);
 		} else {
-			cJSON *o = rtab_json(dirs[d].path, sub, "fill.json");
+			cJSON *o = rtab_json(dirs[d].path, sub, RESDIR_FILL);
 			const cJSON *w = cJSON_GetObjectItem(
 			    cJSON_GetArrayItem(cJSON_GetObjectItem(o, "jobs"), 0), "write");
 			if (w)
@@ -577,7 +578,7 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->meta = rtab_json(path, NULL, "meta.json");
+	d->meta = rtab_json(path, NULL, RESDIR_META);
 	if (!d->meta) {
 		snprintf(err, errlen,
 			 "%s/meta.json: missing or not JSON (not a plan or check "
@@ -586,7 +587,7 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	d->check = checkhtml_is_check(d->meta);
-	d->dev = d->check ? NULL : rtab_json(path, NULL, "device-before.json");
+	d->dev = d->check ? NULL : rtab_json(path, NULL, RESDIR_DEV_BEFORE);
 	const cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d->dev, "targets"), 0);
 	const char *model = t0 ? jstr(t0, "model") : "";
 	const char *tp = t0 ? jstr(t0, "path") : "";
@@ -702,7 +703,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		struct rdir have[MAX_DIRS];
 		unsigned nh = 0;
 		for (unsigned d = 0; d < nd; d++) {
-			cJSON *o = rtab_json(dirs[d].path, steps[i], "step.json");
+			cJSON *o = rtab_json(dirs[d].path, steps[i], RESDIR_STEP);
 			if (!o)
 				continue;
 			have[nh++] = dirs[d];

@@ -8,9 +8,9 @@
  * docs/console.md describe the files.  Writes go through dev/safety_out.c
  * (the checked results directory, never through a symlink).
  *
- * Layering: report/ is below run/ and cannot include this header; the HTML
- * report (report/html.c, report/rtable.c) reads the same files by these
- * names as literals and tables by column name (tests/integration/
+ * Layering: the names live in report/resnames.h, below run/, so the HTML
+ * report (report/html.c, report/rtable.c), check/ and ui/ use the same
+ * ones; the report reads tables by column name (tests/integration/
  * report_html.sh checks it reads what the writers write). */
 #ifndef NVS_RUN_RESDIR_H
 #define NVS_RUN_RESDIR_H
@@ -18,39 +18,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* ---- a console run (session.c) ---- */
-#define RESDIR_SAMPLES	  "samples.csv"	  /* aggregate per-interval rows (report/csv.h) */
-#define RESDIR_TARGET_FMT "target-%u.csv" /* per-target rows, 1-based */
-#define RESDIR_TARGETS	  "targets.txt"	  /* one target path per line */
-#define RESDIR_EVENTS	  "events.log"	  /* one timestamped line per event */
-#define RESDIR_SUMMARY	  "summary.json"  /* fio layout, one job per QD step */
-#define RESDIR_HEALTH	  "health.csv"	  /* SMART readings during the run */
+#include "report/resnames.h" /* every file name (RESDIR_*) */
 
-/* ---- a plan (planrun.c, plandir.c, planstate.c, plansum.c) ---- */
-#define RESDIR_PLAN_INI	  "plan.ini"
-#define RESDIR_VERSION	  "VERSION"
-#define RESDIR_META	  "meta.json"
-#define RESDIR_STATE	  "state.json"
-#define RESDIR_PLAN_LOG	  "plan.log" /* the plan's messages when run from the console */
-#define RESDIR_DEV_BEFORE "device-before.json"
-#define RESDIR_DEV_AFTER  "device-after.json"
-/* in each step directory NN-KIND-LABEL/ */
-#define RESDIR_STEP	      "step.json"
-#define RESDIR_STEADY	      "steady.json"
-#define RESDIR_ROUNDS	      "rounds.csv"
-#define RESDIR_QD	      "qd.csv"
-#define RESDIR_RATE	      "rate.csv"
-#define RESDIR_GRID	      "grid.csv"
-#define RESDIR_MATRIX	      "matrix.csv"
-#define RESDIR_FILL	      "fill.json"
-#define RESDIR_PURGE	      "purge.json"
-#define RESDIR_MAX	      "max.json"       /* rate curve: the measured maximum */
-#define RESDIR_QD_JSON_FMT    "qd%u.json"      /* measure: one per queue depth */
-#define RESDIR_PCT_JSON_FMT   "pct%g.json"     /* rate curve: one per point */
-#define RESDIR_CELL_JSON_FMT  "t%uq%u.json"    /* grid: threads, QD */
-#define RESDIR_ROUND_JSON_FMT "r%u-%s-%u.json" /* matrix: round, bs, read % */
-
-/* The metric columns every step table ends with. */
 #define RESDIR_METRIC_HDR "iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct"
 
 /* One row of a per-QD table: a step's figures (the console's per-QD pane,

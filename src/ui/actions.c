@@ -11,6 +11,7 @@
 #include <time.h>
 #include "dev/safety.h"
 #include "ui/app.h"
+#include "report/resnames.h"
 
 static double mono_now(void)
 {
@@ -36,7 +37,7 @@ static void record(struct app *a, int role, const char *text)
 	    (planexec_running(a->pexec) || a->plan_ending)) {
 		char msg[256], ts[32];
 		struct tm tm;
-		FILE *f = safety_fopen_in(planexec_dir(a->pexec), "events.log", SAFETY_OUT_APPEND,
+		FILE *f = safety_fopen_in(planexec_dir(a->pexec), RESDIR_EVENTS, SAFETY_OUT_APPEND,
 					  msg, sizeof(msg));
 		if (!f)
 			return;

@@ -18,6 +18,7 @@
 #include "check/state.h"
 #include "ui/app.h"
 #include "ui/checkui.h"
+#include "report/resnames.h"
 
 static const char *const profiles[] = {"quick", "rma"}; /* read-only ones */
 
@@ -154,7 +155,7 @@ static void start(struct app *a)
 				    .checkpoint = save_state,
 				    .checkpoint_arg = c->dir};
 	c->t0 = (double)time(NULL);
-	if (check_write_text(c->dir, "profile.ini", c->prof->text, err, sizeof(err)) ||
+	if (check_write_text(c->dir, RESDIR_CHECK_PROFILE, c->prof->text, err, sizeof(err)) ||
 	    check_write_text(c->dir, "VERSION", "nvscope " NVS_VERSION "\n", err, sizeof(err)) ||
 	    check_state_save(&c->b, c->dir, NULL, err, sizeof(err)) ||
 	    check_write_meta(&c->b, c->dir, "running", c->t0, err, sizeof(err))) {

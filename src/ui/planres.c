@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "report/resnames.h"
 
 #define PLANRES_MAX_JSON (4 << 20) /* steady.json holds every round's value */
 
@@ -48,13 +49,13 @@ static unsigned unum(const cJSON *o, const char *key)
 int planres_read(const char *dir, struct planres *r)
 {
 	memset(r, 0, sizeof(*r));
-	cJSON *step = read_json(dir, "step.json");
+	cJSON *step = read_json(dir, RESDIR_STEP);
 	if (!step)
 		return -ENOENT;
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(step, "status");
 	r->done = cJSON_IsString(st) && !strcmp(st->valuestring, "done");
 	cJSON_Delete(step);
-	cJSON *ss = read_json(dir, "steady.json");
+	cJSON *ss = read_json(dir, RESDIR_STEADY);
 	const cJSON *att = cJSON_GetObjectItemCaseSensitive(ss, "attained");
 	if (ss && cJSON_IsBool(att)) {
 		r->has_verdict = true;
