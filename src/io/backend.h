@@ -21,6 +21,7 @@ struct backend_io {
 	uint64_t off;      /* bytes */
 	enum nvs_dir dir;    /* NVS_TRIM: a discard of [off, off + len) */
 	int rw_flags;        /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
+	uint16_t ioprio;     /* sqe->ioprio (fio's prio/cmdprio, io/prio.h); 0 none */
 	const struct target *t;
 };
 

@@ -64,6 +64,8 @@ static void uring_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 	}
 	if (io->rw_flags)
 		sqe->rw_flags = io->rw_flags;
+	if (io->ioprio && io->dir != NVS_TRIM)
+		sqe->ioprio = io->ioprio;
 	if (io->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
 }

@@ -8,6 +8,7 @@
 #include "io/datagen.h"
 #include "base/num.h"
 #include "io/replay.h"
+#include "io/prio.h"
 #include "io/spec.h"
 #include "io/specdata.h"
 #include "io/specval.h"
@@ -45,6 +46,7 @@ void spec_init(struct spec *s)
 	s->compress_chunk = 512;
 	s->do_verify = true; /* fio's default; only matters with verify= */
 	replay_spec_init(&s->replay);
+	s->prio.cls = s->prio.level = -1;
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -605,12 +607,12 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->log_hist_ns = u * 1000000ULL;
 	} else if (!strcmp(key, "per_job_logs")) {
 		rc = parse_bool(v, &s->per_job_logs);
-	} else if (!strcmp(key, "log_offset") || !strcmp(key, "log_prio")) {
+	} else if (!strcmp(key, "log_offset")) {
 		bool b;
 		rc = parse_bool(v, &b);
 		if (!rc && b)
-			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset "
-			    "and priority; leave it 0",
+			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset; "
+			    "leave it 0",
 			    key_in);
 	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
 		   !strcmp(key, "zero_buffers")) {
@@ -645,6 +647,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = prio_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
 		rc = 0;
@@ -722,6 +726,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
 	if (specdata_validate(s, err, errlen))
+		return -EINVAL;
+	if (prio_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

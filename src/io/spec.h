@@ -37,6 +37,32 @@ struct spec_replay {
 	char write_iolog[1024]; /* write_iolog: issued I/Os as a fio v3 iolog ("" none) */
 };
 
+/* fio's I/O priorities (io/prio.h).  dflt goes on every I/O: prioclass and
+ * prio's value (0 = neither given: the kernel's default); a cmdprio share of
+ * a direction's I/Os gets cmd[dir] (cmdprio_percentage with cmdprio_class,
+ * cmdprio) or a cmdprio_bssplit entry's priority instead.  The resolved
+ * fields (dflt, cmd, split[].prio) are recomputed after every option. */
+enum { SPEC_CMDPRIO_NONE, SPEC_CMDPRIO_PERC, SPEC_CMDPRIO_BSSPLIT };
+struct spec_prio_split {
+	uint32_t bs;
+	uint8_t pct;    /* percent of this direction's I/Os of this size */
+	int32_t given;  /* class << 13 | level from the entry, -1: cmdprio's */
+	uint16_t prio;  /* resolved */
+};
+struct spec_prio {
+	uint16_t dflt;
+	int8_t cls, level;      /* prioclass, prio: -1 = not given */
+	uint8_t cmd_mode;       /* SPEC_CMDPRIO_* */
+	uint8_t pct[2];         /* cmdprio_percentage=r,w */
+	uint8_t cmd_cls[2];     /* cmdprio_class=r,w: 0 = fio's default, RT */
+	uint8_t cmd_level[2];   /* cmdprio=r,w */
+	uint16_t cmd[2];
+	struct spec_prio_split split[2][NVS_MAX_BSSPLIT];
+	uint8_t nsplit[2];
+	bool split_given;       /* cmdprio_bssplit= was set (even to all zero) */
+	bool log;               /* log_prio: logs' last column in hex (fio) */
+};
+
 struct spec {
 	char name[64];
 	char targets[NVS_MAX_TARGETS][256];
@@ -138,6 +164,7 @@ struct spec {
 	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
 	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
+	struct spec_prio prio; /* fio's prio, prioclass, cmdprio_*, log_prio */
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

@@ -38,6 +38,7 @@
 #include "io/datagen.h"
 #include "io/fileset.h"
 #include "io/iolog.h"
+#include "io/prio.h"
 #include "io/worker.h"
 #include "io/wstate.h"
 #include "io/wverify.h"
@@ -369,6 +370,7 @@ static void run(struct worker *w, struct wstate *st)
 		limit *= 2; /* fio: each byte is trimmed, then written */
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
+	bool prio_on = prio_active(s); /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
 	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -532,6 +534,9 @@ static void run(struct worker *w, struct wstate *st)
 				io.off = off;
 				io.dir = dir;
 				io.rw_flags = dir == NVS_WRITE ? wflags : 0;
+				io.ioprio = nvs_unlikely(prio_on)
+						? prio_pick(&s->prio, dir, len, prio_rand(&st->prio_rng))
+						: 0;
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;

@@ -61,6 +61,7 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */

@@ -173,6 +173,7 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 			io.off = off;
 			io.dir = NVS_READ;
 			io.rw_flags = 0;
+			io.ioprio = w->spec->prio.dflt;
 			io.t = &w->members[sl->member];
 			w->be->prep(sqe, &io);
 			sqe->user_data = idx;

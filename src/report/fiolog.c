@@ -3,7 +3,8 @@
  * fio 3.33 writes one line per entry, "time, value, ddir, bs, prio"
  * (iolog.c: "%lu, %lu, %u, %llu, %u"): time in ms since the job started,
  * the value (IOPS; KiB/s; latency in ns), the direction (0 read, 1 write),
- * and for windowed logs (log_avg_msec > 0) bs 0 and priority 0.  With
+ * and for windowed logs (log_avg_msec > 0) bs 0 and priority 0 (with
+ * log_prio=1 printed "0x0000", fio's 0x%04x).  With
  * log_avg_msec each direction seen in a window gets its own line holding the
  * window's average.  nvscope's window is its sample interval: log_avg_msec
  * sets it (100 ms .. 60 s; per-I/O logging, fio's log_avg_msec=0, is refused
@@ -101,7 +102,10 @@ static int write_one(const struct spec *s, const struct series *ser, const char 
 		for (int d = 0; d < NVS_NDIR; d++) {
 			if (p->iops[d] <= 0)
 				continue; /* fio: a line per direction seen in the window */
-			fprintf(f, "%llu, %llu, %d, 0, 0\n", ms, value(p, d, k), d);
+			/* fio: windowed entries carry priority 0; log_prio
+			 * prints it as 0x%04x */
+			fprintf(f, s->prio.log ? "%llu, %llu, %d, 0, 0x0000\n" : "%llu, %llu, %d, 0, 0\n",
+				ms, value(p, d, k), d);
 		}
 	}
 	if (ferror(f) | fclose(f)) {

@@ -1,0 +1,66 @@
+/* prio.h - fio's I/O priorities: prio, prioclass (every I/O), cmdprio_percentage,
+ * cmdprio_class, cmdprio, cmdprio_bssplit (a share of the I/Os) and log_prio,
+ * parsed into struct spec_prio (spec.h) and picked per I/O on the submit path
+ * (no lock, no allocation: a table lookup and one draw of the worker's PRNG). */
+#ifndef NVS_PRIO_H
+#define NVS_PRIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "io/spec.h"
+
+/* The kernel's ioprio encoding (linux/ioprio.h): class << 13 | level. */
+#define PRIO_CLASS_SHIFT 13
+#define PRIO_CLASS_RT 1
+#define PRIO_CLASS_BE 2
+#define PRIO_CLASS_IDLE 3
+/* fio's ioprio_value(): no class given is best effort. */
+static inline uint16_t prio_value(unsigned cls, unsigned level)
+{
+	return (uint16_t)(((cls ? cls : PRIO_CLASS_BE) << PRIO_CLASS_SHIFT) | level);
+}
+
+/* Sets @key (normalised: '_' for '-') when it is one of the options above:
+ * 0, -EINVAL with @err naming the option, or -ENOENT (not one of them). */
+int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* Checks them against the rest of @s (fio's conflicts).  0 or -EINVAL. */
+int prio_spec_validate(const struct spec *s, char *err, size_t errlen);
+/* True when @s sets a priority on any I/O. */
+bool prio_active(const struct spec *s);
+
+/* The worker's own draw for cmdprio (xorshift64*; *@state never 0). */
+static inline uint64_t prio_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* The ioprio of one I/O of direction @dir and @len bytes (0: none, the
+ * kernel's default).  @rnd: a fresh draw of the worker's PRNG, used only
+ * when a cmdprio share applies (fio: rand_between(0, 99) < percentage). */
+static inline uint16_t prio_pick(const struct spec_prio *p, unsigned dir, uint32_t len,
+				 uint64_t rnd)
+{
+	if (dir > 1 || !p->cmd_mode)
+		return dir > 1 ? 0 : p->dflt;
+	unsigned r = (unsigned)((rnd >> 32) % 100);
+	if (p->cmd_mode == SPEC_CMDPRIO_PERC)
+		return r < p->pct[dir] ? p->cmd[dir] : p->dflt;
+	unsigned cum = 0;
+	for (unsigned i = 0; i < p->nsplit[dir]; i++) {
+		const struct spec_prio_split *e = &p->split[dir][i];
+		if (e->bs != len)
+			continue;
+		cum += e->pct;
+		if (r < cum)
+			return e->prio;
+	}
+	return p->dflt;
+}
+
+#endif

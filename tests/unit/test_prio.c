@@ -1,0 +1,165 @@
+/* test_prio.c - fio's I/O priority options (io/prio.c): parsing and refusals,
+ * the io_uring backend putting the ioprio in the SQE, and the per-I/O pick
+ * (cmdprio_percentage's share within a statistical bound, cmdprio_bssplit's
+ * entries by block size). */
+#include <check.h>
+#include <errno.h>
+#include <liburing.h>
+#include <string.h>
+#include "io/backend.h"
+#include "io/prio.h"
+#include "io/spec.h"
+#include "io/target.h"
+
+static int set(struct spec *s, const char *k, const char *v)
+{
+	char err[256] = "";
+	int rc = spec_set(s, k, v, err, sizeof(err));
+	if (rc)
+		ck_assert_ptr_nonnull(strstr(err, k)); /* the message names the option */
+	return rc;
+}
+
+START_TEST(test_parse)
+{
+	struct spec s;
+
+	spec_init(&s);
+	ck_assert_uint_eq(s.prio.dflt, 0);
+	ck_assert(!prio_active(&s));
+	ck_assert_int_eq(set(&s, "prio", "7"), 0);
+	ck_assert_uint_eq(s.prio.dflt, (2 << 13) | 7); /* no class: best effort (fio) */
+	ck_assert_int_eq(set(&s, "prioclass", "3"), 0);
+	ck_assert_uint_eq(s.prio.dflt, (3 << 13) | 7);
+	ck_assert(prio_active(&s));
+	const char *bad[][2] = {{"prio", "8"},		{"prio", "-1"},
+				{"prio", "nan"},	{"prioclass", "4"},
+				{"prioclass", ""},	{"cmdprio_percentage", "101"},
+				{"cmdprio_percentage", "inf"}, {"cmdprio_percentage", "1e2"},
+				{"cmdprio_class", "0"}, {"cmdprio_class", "4"},
+				{"cmdprio", "8"},	{"cmdprio", "99999999999999999999"},
+				{"cmdprio_bssplit", "64k/101"}, {"cmdprio_bssplit", "64k/50/1"},
+				{"cmdprio_bssplit", "64k/50/4/0"}, {"cmdprio_bssplit", "64k/50/1/8"},
+				{"cmdprio_bssplit", "64k/60:64k/50"}, {"cmdprio_bssplit", "x/10"},
+				{"log_prio", "2"}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(set(&s, bad[i][0], bad[i][1]) == -EINVAL, "%s=%s accepted", bad[i][0],
+			      bad[i][1]);
+	ck_assert_uint_eq(s.prio.dflt, (3 << 13) | 7); /* refusals change nothing */
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "cmdprio_percentage", "20"), 0);
+	ck_assert_uint_eq(s.prio.cmd_mode, SPEC_CMDPRIO_PERC);
+	ck_assert_uint_eq(s.prio.pct[0], 20);
+	ck_assert_uint_eq(s.prio.pct[1], 20);
+	ck_assert_uint_eq(s.prio.cmd[0], 1 << 13); /* fio: RT by default */
+	ck_assert_int_eq(set(&s, "cmdprio_class", "3,2"), 0);
+	ck_assert_int_eq(set(&s, "cmdprio", ",5"), 0);
+	ck_assert_uint_eq(s.prio.cmd[0], 3 << 13);
+	ck_assert_uint_eq(s.prio.cmd[1], (2 << 13) | 5);
+	ck_assert_uint_eq(s.prio.dflt, 0);
+
+	/* fio's cmdprio-bssplit.fio: sorted by size, zero entries dropped, an
+	 * entry's own class/level or cmdprio's, a fifth (hint) field ignored */
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "1024k/0:64k/25/1/1:64k/75/3/2/9,1024k/0"), 0);
+	ck_assert_uint_eq(s.prio.cmd_mode, SPEC_CMDPRIO_BSSPLIT);
+	ck_assert_uint_eq(s.prio.nsplit[0], 2);
+	ck_assert_uint_eq(s.prio.nsplit[1], 0);
+	ck_assert_uint_eq(s.prio.split[0][0].prio, (1 << 13) | 1);
+	ck_assert_uint_eq(s.prio.split[0][1].prio, (3 << 13) | 2);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/100"), 0);
+	ck_assert_uint_eq(s.prio.nsplit[1], 1);
+	ck_assert_uint_eq(s.prio.split[1][0].prio, 1 << 13);
+	ck_assert_int_eq(set(&s, "cmdprio", "4"), 0); /* given later: still applies */
+	ck_assert_uint_eq(s.prio.split[1][0].prio, (1 << 13) | 4);
+
+	/* fio refuses both at once */
+	char err[256];
+	ck_assert_int_eq(set(&s, "cmdprio_percentage", "10"), 0);
+	ck_assert_int_eq(spec_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "cmdprio_bssplit"));
+
+	ck_assert_int_eq(set(&s, "log_prio", "1"), 0);
+	ck_assert(s.prio.log);
+}
+END_TEST
+
+START_TEST(test_sqe)
+{
+	struct target t;
+	struct io_uring_sqe sqe;
+	char buf[4096];
+	struct backend_io io = {.fd = 3, .buf = buf, .buf_index = -1, .len = 4096, .off = 8192,
+				.dir = NVS_READ, .t = &t};
+
+	memset(&t, 0, sizeof(t));
+	t.kind = TARGET_BLOCK;
+	memset(&sqe, 0xa5, sizeof(sqe));
+	io.ioprio = (1 << 13) | 3;
+	backend_io_uring.prep(&sqe, &io);
+	ck_assert_uint_eq(sqe.ioprio, (1 << 13) | 3);
+	memset(&sqe, 0xa5, sizeof(sqe));
+	io.dir = NVS_WRITE;
+	io.ioprio = prio_value(0, 7);
+	backend_io_uring.prep(&sqe, &io);
+	ck_assert_uint_eq(sqe.ioprio, (2 << 13) | 7);
+	memset(&sqe, 0xa5, sizeof(sqe));
+	io.ioprio = 0; /* none: the kernel's default */
+	backend_io_uring.prep(&sqe, &io);
+	ck_assert_uint_eq(sqe.ioprio, 0);
+	io.buf_index = 0; /* registered buffers too */
+	io.ioprio = 3 << 13;
+	backend_io_uring.prep(&sqe, &io);
+	ck_assert_uint_eq(sqe.ioprio, 3 << 13);
+}
+END_TEST
+
+START_TEST(test_share)
+{
+	struct spec s;
+	uint64_t rng = 12345;
+	unsigned hi = 0, n = 100000;
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "prioclass", "2"), 0);
+	ck_assert_int_eq(set(&s, "prio", "6"), 0);
+	ck_assert_int_eq(set(&s, "cmdprio_percentage", "30"), 0);
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t p = prio_pick(&s.prio, NVS_READ, 4096, prio_rand(&rng));
+		if (p == 1 << 13)
+			hi++;
+		else
+			ck_assert_uint_eq(p, (2 << 13) | 6);
+	}
+	/* binomial(1e5, 0.3): sd 145; 5 sd either side */
+	ck_assert_msg(hi > 30000 - 725 && hi < 30000 + 725, "%u of %u", hi, n);
+	ck_assert_uint_eq(prio_pick(&s.prio, NVS_TRIM, 4096, prio_rand(&rng)), 0);
+
+	/* bssplit: only the 64k I/Os, 25% + 75% of them */
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0,1024k/0"), 0);
+	unsigned c[2] = {0, 0};
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t p = prio_pick(&s.prio, NVS_READ, 65536, prio_rand(&rng));
+		ck_assert(p == ((1 << 13) | 1) || p == ((3 << 13) | 2));
+		c[p >> 14]++; /* class 1 -> 0, class 3 -> 1 */
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, prio_rand(&rng)), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, prio_rand(&rng)), 0);
+	}
+	/* binomial(1e5, 0.25): sd 137 */
+	ck_assert_msg(c[0] > 25000 - 685 && c[0] < 25000 + 685, "%u", c[0]);
+}
+END_TEST
+
+Suite *prio_suite(void)
+{
+	Suite *s = suite_create("prio");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, test_parse);
+	tcase_add_test(t, test_sqe);
+	tcase_add_test(t, test_share);
+	suite_add_tcase(s, t);
+	return s;
+}
