@@ -135,6 +135,17 @@ static int set_bssplit(struct spec_prio *p, const char *v, char *err, size_t err
 	return 0;
 }
 
+/* @v's index in direction @d's list, added when new (fio's
+ * assign_clat_prio_index). */
+static uint8_t val_idx(struct spec_prio *p, int d, uint16_t v)
+{
+	for (unsigned i = 0; i < p->nval[d]; i++)
+		if (p->val[d][i] == v)
+			return (uint8_t)i;
+	p->val[d][p->nval[d]] = v;
+	return p->nval[d]++;
+}
+
 /* The values the submit path reads, from the options as given so far. */
 static void resolve(struct spec_prio *p)
 {
@@ -145,10 +156,16 @@ static void resolve(struct spec_prio *p)
 	for (int d = 0; d < 2; d++) {
 		unsigned c = p->cmd_cls[d] ? p->cmd_cls[d] : PRIO_CLASS_RT;
 		p->cmd[d] = prio_value(c, p->cmd_level[d]);
-		for (unsigned i = 0; i < p->nsplit[d]; i++)
+		p->nval[d] = 1;
+		p->val[d][0] = p->dflt;
+		for (unsigned i = 0; i < p->nsplit[d]; i++) {
 			p->split[d][i].prio = p->split[d][i].given >= 0
 						  ? (uint16_t)p->split[d][i].given
 						  : p->cmd[d];
+			if (p->split_given)
+				p->split[d][i].idx = val_idx(p, d, p->split[d][i].prio);
+		}
+		p->cmd_idx[d] = p->split_given ? 0 : val_idx(p, d, p->cmd[d]);
 	}
 	p->cmd_mode = p->split_given				? SPEC_CMDPRIO_BSSPLIT
 		      : p->pct[0] || p->pct[1]			? SPEC_CMDPRIO_PERC

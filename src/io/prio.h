@@ -40,17 +40,18 @@ static inline uint64_t prio_rand(uint64_t *state)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
-/* The ioprio of one I/O of direction @dir and @len bytes (0: none, the
- * kernel's default).  @rnd: a fresh draw of the worker's PRNG, used only
+/* The priority of one I/O of direction @dir and @len bytes, as its index
+ * in @p->val[dir] (0: the job's, prioclass/prio's or none); prio_ioprio()
+ * gives the value.  @rnd: a fresh draw of the worker's PRNG, used only
  * when a cmdprio share applies (fio: rand_between(0, 99) < percentage). */
-static inline uint16_t prio_pick(const struct spec_prio *p, unsigned dir, uint32_t len,
+static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32_t len,
 				 uint64_t rnd)
 {
 	if (dir > 1 || !p->cmd_mode)
-		return dir > 1 ? 0 : p->dflt;
+		return 0;
 	unsigned r = (unsigned)((rnd >> 32) % 100);
 	if (p->cmd_mode == SPEC_CMDPRIO_PERC)
-		return r < p->pct[dir] ? p->cmd[dir] : p->dflt;
+		return r < p->pct[dir] ? p->cmd_idx[dir] : 0;
 	unsigned cum = 0;
 	for (unsigned i = 0; i < p->nsplit[dir]; i++) {
 		const struct spec_prio_split *e = &p->split[dir][i];
@@ -58,9 +59,15 @@ static inline uint16_t prio_pick(const struct spec_prio *p, unsigned dir, uint32
 			continue;
 		cum += e->pct;
 		if (r < cum)
-			return e->prio;
+			return e->idx;
 	}
-	return p->dflt;
+	return 0;
+}
+
+/* sqe->ioprio of priority @idx of @dir (trims: 0, none). */
+static inline uint16_t prio_ioprio(const struct spec_prio *p, unsigned dir, unsigned idx)
+{
+	return dir > 1 ? 0 : p->val[dir][idx];
 }
 
 #endif

@@ -48,7 +48,9 @@ struct spec_prio_split {
 	uint8_t pct;    /* percent of this direction's I/Os of this size */
 	int32_t given;  /* class << 13 | level from the entry, -1: cmdprio's */
 	uint16_t prio;  /* resolved */
+	uint8_t idx;    /* its index in spec_prio.val[dir] */
 };
+#define SPEC_MAX_PRIOS (1 + NVS_MAX_BSSPLIT)
 struct spec_prio {
 	uint16_t dflt;
 	int8_t cls, level;      /* prioclass, prio: -1 = not given */
@@ -61,6 +63,11 @@ struct spec_prio {
 	uint8_t nsplit[2];
 	bool split_given;       /* cmdprio_bssplit= was set (even to all zero) */
 	bool log;               /* log_prio: logs' last column in hex (fio) */
+	/* the distinct priorities of a direction in fio's order (its
+	 * clat_prio index: 0 = dflt, then cmdprio's as met); JSON "prios" */
+	uint16_t val[2][SPEC_MAX_PRIOS];
+	uint8_t nval[2];
+	uint8_t cmd_idx[2];
 };
 
 struct spec {

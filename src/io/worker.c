@@ -250,6 +250,9 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
+			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
+			    sl->pidx < RESULT_MAX_PRIOS)
+				hist_add_idx(&w->res.prio_lat[sl->dir][sl->pidx], lat, bi);
 			if (w->nmembers > 1) {
 				struct result_member *m = &w->res.member[sl->member];
 				m->ios++;
@@ -534,9 +537,13 @@ static void run(struct worker *w, struct wstate *st)
 				io.off = off;
 				io.dir = dir;
 				io.rw_flags = dir == NVS_WRITE ? wflags : 0;
-				io.ioprio = nvs_unlikely(prio_on)
-						? prio_pick(&s->prio, dir, len, prio_rand(&st->prio_rng))
-						: 0;
+				sl->pidx = 0;
+				io.ioprio = 0;
+				if (nvs_unlikely(prio_on)) {
+					sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len,
+								      prio_rand(&st->prio_rng));
+					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
+				}
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;

@@ -19,6 +19,7 @@ struct slot {
 	uint8_t member;
 	uint64_t off; /* logical byte offset (verify) */
 	bool stale; /* a read filled the buffer: refill before writing it */
+	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 

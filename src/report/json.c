@@ -161,6 +161,22 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty, false, s));
 	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat, plus, s));
 	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false, s));
+	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
+		unsigned np = s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
+		unsigned used = 0;
+		for (unsigned i = 0; i < np; i++)
+			used += r->prio_lat[d][i].n > 0;
+		cJSON *a = used >= 2 ? cJSON_AddArrayToObject(o, "prios") : NULL;
+		for (unsigned i = 0; a && i < np; i++) {
+			if (!r->prio_lat[d][i].n)
+				continue;
+			cJSON *e = cJSON_CreateObject();
+			num_u(e, "prioclass", s->prio.val[d][i] >> 13);
+			num_u(e, "prio", s->prio.val[d][i] & 7);
+			cJSON_AddItemToObject(e, "clat_ns", lat_obj(&r->prio_lat[d][i], plus, s));
+			cJSON_AddItemToArray(a, e);
+		}
+	}
 	if (!rd->ios)
 		ser = NULL; /* fio: no samples for a direction that did nothing */
 	series_stats(ser, d, true, 1024.0, &bw);

@@ -8,6 +8,9 @@ void result_init(struct result *r)
 	for (int d = 0; d < NVS_NDIR; d++)
 		hist_init(&r->dir[d].lat);
 	hist_init(&r->sync_lat);
+	for (int d = 0; d < 2; d++)
+		for (int i = 0; i < RESULT_MAX_PRIOS; i++)
+			hist_init(&r->prio_lat[d][i]);
 	r->verify_first_bad = UINT64_MAX;
 }
 
@@ -27,6 +30,10 @@ void result_merge(struct result *dst, const struct result *src)
 	if (src->verify_bad && src->verify_first_bad < dst->verify_first_bad)
 		dst->verify_first_bad = src->verify_first_bad;
 	hist_merge(&dst->sync_lat, &src->sync_lat);
+	for (int d = 0; d < 2; d++)
+		for (int i = 0; i < RESULT_MAX_PRIOS; i++)
+			if (src->prio_lat[d][i].n)
+				hist_merge(&dst->prio_lat[d][i], &src->prio_lat[d][i]);
 	if (src->runtime_s > dst->runtime_s)
 		dst->runtime_s = src->runtime_s;
 	dst->usr_s += src->usr_s;

@@ -7,6 +7,8 @@
 #include "nvscope.h"
 #include "stats/hist.h"
 
+#define RESULT_MAX_PRIOS 4 /* fio's "prios" kept for the first 4 of a direction */
+
 struct result_dir {
 	uint64_t ios, bytes, errors;
 	int first_errno;
@@ -44,6 +46,10 @@ struct result {
 	 * (1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64); submit and reap calls by the
 	 * I/Os they moved (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64) */
 	uint64_t depth_map[7], submit_map[7], complete_map[7];
+	/* fio's per-priority clat (JSON "prios"), kept when a cmdprio option
+	 * is in use: the reads' and writes' I/Os of priority index i
+	 * (spec_prio.val[dir][i], 0 = the job's own priority) */
+	struct hist prio_lat[2][RESULT_MAX_PRIOS];
 };
 
 /* fio's bucket of a queue depth (io_u_mark_depth) and of a batch size

@@ -68,6 +68,12 @@ START_TEST(test_parse)
 	ck_assert_uint_eq(s.prio.nsplit[1], 0);
 	ck_assert_uint_eq(s.prio.split[0][0].prio, (1 << 13) | 1);
 	ck_assert_uint_eq(s.prio.split[0][1].prio, (3 << 13) | 2);
+	/* fio's clat_prio order: the job's own first, then as met */
+	ck_assert_uint_eq(s.prio.nval[0], 3);
+	ck_assert_uint_eq(s.prio.val[0][0], 0);
+	ck_assert_uint_eq(s.prio.val[0][1], (1 << 13) | 1);
+	ck_assert_uint_eq(s.prio.val[0][2], (3 << 13) | 2);
+	ck_assert_uint_eq(s.prio.nval[1], 1);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/100"), 0);
 	ck_assert_uint_eq(s.prio.nsplit[1], 1);
 	ck_assert_uint_eq(s.prio.split[1][0].prio, 1 << 13);
@@ -127,7 +133,8 @@ START_TEST(test_share)
 	ck_assert_int_eq(set(&s, "prio", "6"), 0);
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "30"), 0);
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_pick(&s.prio, NVS_READ, 4096, prio_rand(&rng));
+		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
+					 prio_pick(&s.prio, NVS_READ, 4096, prio_rand(&rng)));
 		if (p == 1 << 13)
 			hi++;
 		else
@@ -135,17 +142,19 @@ START_TEST(test_share)
 	}
 	/* binomial(1e5, 0.3): sd 145; 5 sd either side */
 	ck_assert_msg(hi > 30000 - 725 && hi < 30000 + 725, "%u of %u", hi, n);
-	ck_assert_uint_eq(prio_pick(&s.prio, NVS_TRIM, 4096, prio_rand(&rng)), 0);
+	ck_assert_uint_eq(prio_ioprio(&s.prio, NVS_TRIM, 0), 0);
 
 	/* bssplit: only the 64k I/Os, 25% + 75% of them */
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0,1024k/0"), 0);
 	unsigned c[2] = {0, 0};
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_pick(&s.prio, NVS_READ, 65536, prio_rand(&rng));
+		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
+					 prio_pick(&s.prio, NVS_READ, 65536, prio_rand(&rng)));
 		ck_assert(p == ((1 << 13) | 1) || p == ((3 << 13) | 2));
 		c[p >> 14]++; /* class 1 -> 0, class 3 -> 1 */
 		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, prio_rand(&rng)), 0);
+		ck_assert_uint_eq(s.prio.val[NVS_READ][0], 0); /* none given */
 		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, prio_rand(&rng)), 0);
 	}
 	/* binomial(1e5, 0.25): sd 137 */
