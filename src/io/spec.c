@@ -9,6 +9,7 @@
 #include "base/num.h"
 #include "io/replay.h"
 #include "io/prio.h"
+#include "io/xrun.h"
 #include "io/spec.h"
 #include "io/specdata.h"
 #include "io/specval.h"
@@ -47,6 +48,7 @@ void spec_init(struct spec *s)
 	s->do_verify = true; /* fio's default; only matters with verify= */
 	replay_spec_init(&s->replay);
 	s->prio.cls = s->prio.level = -1;
+	s->xrun.mpol = -1;
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -538,6 +540,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (parse_uint(v, 1u << 30, &u) || !u)
 			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
 		s->thinktime_blocks = (unsigned)u;
+		s->xrun.think_blocks_set = true;
 	} else if (!strcmp(key, "cpus_allowed_policy")) {
 		NEED_VALUE();
 		if (strcmp(v, "shared") && strcmp(v, "split"))
@@ -650,6 +653,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = prio_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = xrun_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -727,7 +732,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	(void)maxbs;
 	if (specdata_validate(s, err, errlen))
 		return -EINVAL;
-	if (prio_spec_validate(s, err, errlen))
+	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

@@ -70,6 +70,21 @@ struct spec_prio {
 	uint8_t cmd_idx[2];
 };
 
+/* fio's job-running options (io/xrun.c): the workers' nice value, the
+ * thinktime variants, the queue's low-water mark, exitall_on_error, NUMA */
+struct spec_xrun {
+	bool nice_set;
+	int8_t nice;             /* -20..19 */
+	uint64_t think_spin_ns;  /* thinktime_spin: of thinktime, spent spinning */
+	uint64_t think_iotime_ns; /* thinktime_iotime: pause after this much I/O time */
+	bool think_blocks_set;   /* thinktime_blocks given (counted with iotime too) */
+	unsigned iodepth_low;    /* 0 = the queue depth: refilled at once */
+	bool exitall_error;      /* exitall_on_error */
+	uint64_t cpu_nodes;      /* numa_cpu_nodes as a node mask (0 none) */
+	int8_t mpol;             /* numa_mem_policy: MPOL_* of linux/mempolicy.h, -1 none */
+	uint64_t mem_nodes;      /* its nodes (prefer: one) */
+};
+
 struct spec {
 	char name[64];
 	char targets[NVS_MAX_TARGETS][256];
@@ -172,6 +187,7 @@ struct spec {
 	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
 	struct spec_prio prio; /* fio's prio, prioclass, cmdprio_*, log_prio */
+	struct spec_xrun xrun; /* nice, thinktime_*, iodepth_low, exitall_on_error, numa_* */
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

@@ -42,6 +42,7 @@
 #include "io/worker.h"
 #include "io/wstate.h"
 #include "io/wverify.h"
+#include "io/xrun.h"
 
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
 
@@ -383,9 +384,13 @@ static void run(struct worker *w, struct wstate *st)
 		nanosleep(&ts, NULL);
 		now = next_issue = worker_now_ns();
 	}
-	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
-	uint64_t think_until = 0;
-	unsigned think_left = s->thinktime_blocks;
+	/* thinktime: after thinktime_blocks I/Os (or thinktime_iotime), wait
+	 * for all of them, then pause (io/xrun.h) */
+	struct think think;
+	think_init(&think, s, now);
+	/* iodepth_low: once full, refill when this few are in flight */
+	unsigned low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
+	bool low_hold = false;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
@@ -400,20 +405,16 @@ static void run(struct worker *w, struct wstate *st)
 	for (;;) {
 		if (w->iolog) /* the records pushed from here on are at or after now */
 			iolog_publish(w->iolog_clock, now);
-		if (nvs_unlikely(s->thinktime_ns) && !think_left && !st->inflight) {
-			if (!think_until)
-				think_until = now + s->thinktime_ns;
-			if (now >= think_until) {
-				think_until = 0;
-				think_left = s->thinktime_blocks;
-			}
-		}
+		if (nvs_unlikely(s->thinktime_ns))
+			now = think_step(&think, s, now, st->inflight);
 		unsigned submitted = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
-			while (st->nfree && n < max_submit && issued < limit &&
-			       (!s->thinktime_ns || think_left) &&
+			while (!(nvs_unlikely(low) &&
+				 xrun_low_hold(&low_hold, low, st->inflight, st->nfree)) &&
+			       st->nfree && n < max_submit && issued < limit &&
+			       !(nvs_unlikely(s->thinktime_ns) && think_hold(&think, s, now)) &&
 			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
 				if (limited && now < next_issue)
 					break;
@@ -502,7 +503,7 @@ static void run(struct worker *w, struct wstate *st)
 				} else {
 					st->pend = false;
 				}
-				think_left--;
+				think_issued(&think);
 				if (nvs_unlikely(st->vtype)) {
 					if (s->verify_only)
 						dir = NVS_READ; /* fio: only the read-back */
@@ -596,8 +597,8 @@ static void run(struct worker *w, struct wstate *st)
 		uint64_t deadline = next_b < end ? next_b : end;
 		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)
 			deadline = next_issue;
-		if (think_until > now && think_until < deadline)
-			deadline = think_until;
+		if (think.until > now && think.until < deadline)
+			deadline = think.until;
 		if (dlimited && !st->stopping && st->nfree && st->pend) {
 			uint64_t due = st->nxt[st->p_dir];
 			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
@@ -696,7 +697,10 @@ void *worker_main(void *arg)
 	struct wstate *st = calloc(1, sizeof(*st));
 	int rc = -ENOMEM;
 
-	wstate_pin(w);
+	rc = wstate_pin(w); /* reports its own failure */
+	if (rc)
+		goto ready;
+	rc = -ENOMEM;
 	if (!st) {
 		worker_fail(sh, rc, "out of memory");
 		goto ready;

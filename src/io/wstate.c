@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "io/iolog.h"
 #include "io/wstate.h"
+#include "io/xrun.h"
 
 /* The SQPOLL kernel thread does this worker's submissions in a thread of
  * its own, named "iou-sqp-<tid of the ring's creator>": its tid, or -1 when
@@ -136,13 +137,19 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	return 0;
 }
 
-void wstate_pin(struct worker *w)
+int wstate_pin(struct worker *w)
 {
-	if (!w->pin)
-		return;
-	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
+	char err[256];
+	int rc;
+
+	if (w->pin && pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus))
 		fprintf(stderr, "nvscope: cannot pin worker %u to cpus_allowed=%s\n", w->id,
 			w->spec->cpus_allowed);
+	/* fio's nice, numa_cpu_nodes, numa_mem_policy: before the buffers */
+	rc = xrun_apply_thread(w->spec, err, sizeof(err));
+	if (rc)
+		worker_fail(w->shared, rc, "%s", err);
+	return rc;
 }
 
 /* After the window: cancels what is in flight and waits at most

@@ -82,7 +82,8 @@ void wstate_sample_reset(struct sample *s);
 /* Allocates the slots, the free list, the sample and the buffers (filled
  * with fio's data, registered when fixedbufs); 0 or -ENOMEM (reported). */
 int wstate_buffers(struct worker *w, struct wstate *st);
-/* Pins the calling worker thread to its cpus_allowed, when asked. */
-void wstate_pin(struct worker *w);
+/* Pins the calling worker thread to its cpus_allowed, when asked, and sets
+ * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
+int wstate_pin(struct worker *w);
 
 #endif
