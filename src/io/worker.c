@@ -387,7 +387,7 @@ static void run(struct worker *w, struct wstate *st)
 	/* thinktime: after thinktime_blocks I/Os (or thinktime_iotime), wait
 	 * for all of them, then pause (io/xrun.h) */
 	struct think think;
-	think_init(&think, s, now);
+	think_init(&think, s, now, true);
 	/* iodepth_low: once full, refill when this few are in flight */
 	unsigned low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	bool low_hold = false;

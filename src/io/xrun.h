@@ -29,13 +29,18 @@ struct think {
 	unsigned left;     /* I/Os before the pause (UINT_MAX: not counted) */
 };
 
-static inline void think_init(struct think *k, const struct spec *s, uint64_t now)
+/* @start: the job starts (fio's first pause is due thinktime_iotime +
+ * thinktime after it: since the last pause began, counted from the epoch),
+ * else a pause ends (the next is due thinktime_iotime later). */
+static inline void think_init(struct think *k, const struct spec *s, uint64_t now, bool start)
 {
 	k->until = 0;
 	/* fio: with thinktime_iotime and no thinktime_blocks, blocks do not count */
 	k->left = s->xrun.think_iotime_ns && !s->xrun.think_blocks_set ? UINT_MAX
 									: s->thinktime_blocks;
-	k->io_until = s->xrun.think_iotime_ns ? now + s->xrun.think_iotime_ns : 0;
+	k->io_until = s->xrun.think_iotime_ns
+			  ? now + s->xrun.think_iotime_ns + (start ? s->thinktime_ns : 0)
+			  : 0;
 }
 
 /* True while no I/O may be issued (a pause is due or running). */
@@ -67,7 +72,7 @@ static inline uint64_t think_step(struct think *k, const struct spec *s, uint64_
 			now = xrun_spin(now, s->xrun.think_spin_ns);
 	}
 	if (now >= k->until)
-		think_init(k, s, now);
+		think_init(k, s, now, false);
 	return now;
 }
 

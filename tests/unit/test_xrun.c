@@ -90,7 +90,7 @@ START_TEST(test_think)
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "thinktime", "1ms"), 0);
 	ck_assert_int_eq(set(&s, "thinktime_blocks", "2"), 0);
-	think_init(&k, &s, 0);
+	think_init(&k, &s, 0, true);
 	ck_assert(!think_hold(&k, &s, 0));
 	think_issued(&k);
 	think_issued(&k);
@@ -108,21 +108,21 @@ START_TEST(test_think)
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "thinktime", "1ms"), 0);
 	ck_assert_int_eq(set(&s, "thinktime_iotime", "1s"), 0);
-	think_init(&k, &s, 0);
+	think_init(&k, &s, 0, true);
 	for (int i = 0; i < 1000; i++)
 		think_issued(&k);
-	ck_assert(!think_hold(&k, &s, 999999999));
-	ck_assert(think_hold(&k, &s, 1000000000));
-	think_step(&k, &s, 1000000000, 0);
+	ck_assert(!think_hold(&k, &s, 1000999999)); /* fio: iotime + thinktime first */
+	ck_assert(think_hold(&k, &s, 1001000000));
 	think_step(&k, &s, 1001000000, 0);
-	ck_assert(!think_hold(&k, &s, 1001000001));
-	ck_assert(think_hold(&k, &s, 2001000000));
+	think_step(&k, &s, 1002000000, 0);
+	ck_assert(!think_hold(&k, &s, 1002000001));
+	ck_assert(think_hold(&k, &s, 2002000000)); /* then iotime after each pause */
 
 	/* thinktime_spin: the pause's first part spins */
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "thinktime", "2ms"), 0);
 	ck_assert_int_eq(set(&s, "thinktime_spin", "1ms"), 0);
-	think_init(&k, &s, 0);
+	think_init(&k, &s, 0, true);
 	think_issued(&k);
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
