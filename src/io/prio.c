@@ -72,18 +72,21 @@ static int parse_split(struct spec_prio *p, int d, char *list, char *err, size_t
 
 		for (char *x = strtok_r(tok, "/", &fs); x; x = strtok_r(NULL, "/", &fs)) {
 			if (nf == 5)
-				BAD("cmdprio_bssplit: '%s...' has more than bs/percent/class/level/hint",
+				BAD("cmdprio_bssplit: '%s...' has more than "
+				    "bs/percent/class/level/hint",
 				    f[0]);
 			f[nf++] = x;
 		}
 		if (!nf || num_parse_size(f[0], &bs) || !bs || bs > (64u << 20))
 			BAD("cmdprio_bssplit: '%s' is not a block size", f[0] ? f[0] : "");
 		if (nf >= 2 && num_parse_uint(f[1], 0, 100, &pct))
-			BAD("cmdprio_bssplit: '%s' (after %s/) is not a percentage 0..100", f[1], f[0]);
+			BAD("cmdprio_bssplit: '%s' (after %s/) is not a percentage 0..100", f[1],
+			    f[0]);
 		if (nf == 3)
-			BAD("cmdprio_bssplit: %s/%s/%s: give both the class and the level", f[0], f[1],
-			    f[2]);
-		if (nf >= 4 && (num_parse_uint(f[2], 0, 3, &cls) || num_parse_uint(f[3], 0, 7, &lvl)))
+			BAD("cmdprio_bssplit: %s/%s/%s: give both the class and the level", f[0],
+			    f[1], f[2]);
+		if (nf >= 4 &&
+		    (num_parse_uint(f[2], 0, 3, &cls) || num_parse_uint(f[3], 0, 7, &lvl)))
 			BAD("cmdprio_bssplit: %s/%s: class '%s' is not 0..3 or level '%s' not 0..7",
 			    f[0], f[1], f[2], f[3]);
 		if (nf == 5 && num_parse_uint(f[4], 0, 1023, &hint))
@@ -93,16 +96,16 @@ static int parse_split(struct spec_prio *p, int d, char *list, char *err, size_t
 		if (n == NVS_MAX_BSSPLIT)
 			BAD("cmdprio_bssplit: more than %d entries with a percentage",
 			    NVS_MAX_BSSPLIT);
-		p->split[d][n] = (struct spec_prio_split){
-		    .bs = (uint32_t)bs,
-		    .pct = (uint8_t)pct,
-		    .given = nf >= 4 ? (int32_t)prio_value(cls, lvl) : -1};
+		p->split[d][n] =
+		    (struct spec_prio_split){.bs = (uint32_t)bs,
+					     .pct = (uint8_t)pct,
+					     .given = nf >= 4 ? (int32_t)prio_value(cls, lvl) : -1};
 		n++;
 	}
 	qsort(p->split[d], n, sizeof(p->split[d][0]), cmp_split);
 	for (unsigned i = 0, tot = 0; i < n; i++) {
 		tot = i && p->split[d][i - 1].bs == p->split[d][i].bs ? tot + p->split[d][i].pct
-								     : p->split[d][i].pct;
+								      : p->split[d][i].pct;
 		if (tot > 100)
 			BAD("cmdprio_bssplit: the percentages for %u bytes add up to more than 100",
 			    p->split[d][i].bs);
@@ -149,27 +152,25 @@ static uint8_t val_idx(struct spec_prio *p, int d, uint16_t v)
 /* The values the submit path reads, from the options as given so far. */
 static void resolve(struct spec_prio *p)
 {
-	p->dflt = p->cls >= 0 || p->level >= 0
-			  ? prio_value(p->cls > 0 ? (unsigned)p->cls : 0,
-				       p->level > 0 ? (unsigned)p->level : 0)
-			  : 0;
+	p->dflt = p->cls >= 0 || p->level >= 0 ? prio_value(p->cls > 0 ? (unsigned)p->cls : 0,
+							    p->level > 0 ? (unsigned)p->level : 0)
+					       : 0;
 	for (int d = 0; d < 2; d++) {
 		unsigned c = p->cmd_cls[d] ? p->cmd_cls[d] : PRIO_CLASS_RT;
 		p->cmd[d] = prio_value(c, p->cmd_level[d]);
 		p->nval[d] = 1;
 		p->val[d][0] = p->dflt;
 		for (unsigned i = 0; i < p->nsplit[d]; i++) {
-			p->split[d][i].prio = p->split[d][i].given >= 0
-						  ? (uint16_t)p->split[d][i].given
-						  : p->cmd[d];
+			p->split[d][i].prio =
+			    p->split[d][i].given >= 0 ? (uint16_t)p->split[d][i].given : p->cmd[d];
 			if (p->split_given)
 				p->split[d][i].idx = val_idx(p, d, p->split[d][i].prio);
 		}
 		p->cmd_idx[d] = p->split_given ? 0 : val_idx(p, d, p->cmd[d]);
 	}
-	p->cmd_mode = p->split_given				? SPEC_CMDPRIO_BSSPLIT
-		      : p->pct[0] || p->pct[1]			? SPEC_CMDPRIO_PERC
-								: SPEC_CMDPRIO_NONE;
+	p->cmd_mode = p->split_given	       ? SPEC_CMDPRIO_BSSPLIT
+		      : p->pct[0] || p->pct[1] ? SPEC_CMDPRIO_PERC
+					       : SPEC_CMDPRIO_NONE;
 }
 
 int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)

@@ -12,9 +12,9 @@
 
 /* The kernel's ioprio encoding (linux/ioprio.h): class << 13 | level. */
 #define PRIO_CLASS_SHIFT 13
-#define PRIO_CLASS_RT 1
-#define PRIO_CLASS_BE 2
-#define PRIO_CLASS_IDLE 3
+#define PRIO_CLASS_RT	 1
+#define PRIO_CLASS_BE	 2
+#define PRIO_CLASS_IDLE	 3
 /* fio's ioprio_value(): no class given is best effort. */
 static inline uint16_t prio_value(unsigned cls, unsigned level)
 {

@@ -35,13 +35,13 @@
 #include "io/worker.h"
 #include "io/xrun.h"
 
-#define MPOL_DEFAULT_ 0 /* linux/mempolicy.h */
-#define MPOL_PREFERRED_ 1
-#define MPOL_BIND_ 2
+#define MPOL_DEFAULT_	 0 /* linux/mempolicy.h */
+#define MPOL_PREFERRED_	 1
+#define MPOL_BIND_	 2
 #define MPOL_INTERLEAVE_ 3
-#define MPOL_LOCAL_ 4
-#define NODE_DIR "/sys/devices/system/node"
-#define MAX_NODES 64
+#define MPOL_LOCAL_	 4
+#define NODE_DIR	 "/sys/devices/system/node"
+#define MAX_NODES	 64
 
 #define BAD(...)                                                                                   \
 	do {                                                                                       \
@@ -122,8 +122,8 @@ static int set_mpol(struct spec_xrun *x, const char *v, char *err, size_t errlen
 		return -EINVAL;
 	if (m == MPOL_PREFERRED_ && (nodes & (nodes - 1)))
 		BAD("numa_mem_policy: prefer takes one node (fio too)");
-	if (m == MPOL_INTERLEAVE_ && !list && parse_nodes("numa_mem_policy", "all", &nodes, err,
-							  errlen))
+	if (m == MPOL_INTERLEAVE_ && !list &&
+	    parse_nodes("numa_mem_policy", "all", &nodes, err, errlen))
 		return -EINVAL;
 	x->mpol = (int8_t)m;
 	x->mem_nodes = nodes;
@@ -231,8 +231,7 @@ int xrun_apply_thread(const struct spec *s, char *err, size_t errlen)
 {
 	const struct spec_xrun *x = &s->xrun;
 
-	if (x->nice_set &&
-	    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), x->nice)) {
+	if (x->nice_set && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), x->nice)) {
 		int e = errno;
 		snprintf(err, errlen, "nice=%d: setpriority failed: %s", x->nice, strerror(e));
 		return -e;

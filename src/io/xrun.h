@@ -24,9 +24,9 @@ int xrun_apply_thread(const struct spec *s, char *err, size_t errlen);
 
 /* fio's thinktime in the worker's loop (backend.c handle_thinktime). */
 struct think {
-	uint64_t until;    /* the pause ends (0: not pausing) */
+	uint64_t until;	   /* the pause ends (0: not pausing) */
 	uint64_t io_until; /* thinktime_iotime: the pause is due then (0: never) */
-	unsigned left;     /* I/Os before the pause (UINT_MAX: not counted) */
+	unsigned left;	   /* I/Os before the pause (UINT_MAX: not counted) */
 };
 
 /* @start: the job starts (fio's first pause is due thinktime_iotime +
@@ -36,8 +36,8 @@ static inline void think_init(struct think *k, const struct spec *s, uint64_t no
 {
 	k->until = 0;
 	/* fio: with thinktime_iotime and no thinktime_blocks, blocks do not count */
-	k->left = s->xrun.think_iotime_ns && !s->xrun.think_blocks_set ? UINT_MAX
-									: s->thinktime_blocks;
+	k->left =
+	    s->xrun.think_iotime_ns && !s->xrun.think_blocks_set ? UINT_MAX : s->thinktime_blocks;
 	k->io_until = s->xrun.think_iotime_ns
 			  ? now + s->xrun.think_iotime_ns + (start ? s->thinktime_ns : 0)
 			  : 0;

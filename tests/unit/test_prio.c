@@ -32,15 +32,24 @@ START_TEST(test_parse)
 	ck_assert_int_eq(set(&s, "prioclass", "3"), 0);
 	ck_assert_uint_eq(s.prio.dflt, (3 << 13) | 7);
 	ck_assert(prio_active(&s));
-	const char *bad[][2] = {{"prio", "8"},		{"prio", "-1"},
-				{"prio", "nan"},	{"prioclass", "4"},
-				{"prioclass", ""},	{"cmdprio_percentage", "101"},
-				{"cmdprio_percentage", "inf"}, {"cmdprio_percentage", "1e2"},
-				{"cmdprio_class", "0"}, {"cmdprio_class", "4"},
-				{"cmdprio", "8"},	{"cmdprio", "99999999999999999999"},
-				{"cmdprio_bssplit", "64k/101"}, {"cmdprio_bssplit", "64k/50/1"},
-				{"cmdprio_bssplit", "64k/50/4/0"}, {"cmdprio_bssplit", "64k/50/1/8"},
-				{"cmdprio_bssplit", "64k/60:64k/50"}, {"cmdprio_bssplit", "x/10"},
+	const char *bad[][2] = {{"prio", "8"},
+				{"prio", "-1"},
+				{"prio", "nan"},
+				{"prioclass", "4"},
+				{"prioclass", ""},
+				{"cmdprio_percentage", "101"},
+				{"cmdprio_percentage", "inf"},
+				{"cmdprio_percentage", "1e2"},
+				{"cmdprio_class", "0"},
+				{"cmdprio_class", "4"},
+				{"cmdprio", "8"},
+				{"cmdprio", "99999999999999999999"},
+				{"cmdprio_bssplit", "64k/101"},
+				{"cmdprio_bssplit", "64k/50/1"},
+				{"cmdprio_bssplit", "64k/50/4/0"},
+				{"cmdprio_bssplit", "64k/50/1/8"},
+				{"cmdprio_bssplit", "64k/60:64k/50"},
+				{"cmdprio_bssplit", "x/10"},
 				{"log_prio", "2"}};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(set(&s, bad[i][0], bad[i][1]) == -EINVAL, "%s=%s accepted", bad[i][0],
@@ -97,8 +106,13 @@ START_TEST(test_sqe)
 	struct target t;
 	struct io_uring_sqe sqe;
 	char buf[4096];
-	struct backend_io io = {.fd = 3, .buf = buf, .buf_index = -1, .len = 4096, .off = 8192,
-				.dir = NVS_READ, .t = &t};
+	struct backend_io io = {.fd = 3,
+				.buf = buf,
+				.buf_index = -1,
+				.len = 4096,
+				.off = 8192,
+				.dir = NVS_READ,
+				.t = &t};
 
 	memset(&t, 0, sizeof(t));
 	t.kind = TARGET_BLOCK;

@@ -94,7 +94,7 @@ START_TEST(test_think)
 	ck_assert(!think_hold(&k, &s, 0));
 	think_issued(&k);
 	think_issued(&k);
-	ck_assert(think_hold(&k, &s, 10)); /* 2 issued: due */
+	ck_assert(think_hold(&k, &s, 10));		  /* 2 issued: due */
 	ck_assert_uint_eq(think_step(&k, &s, 10, 1), 10); /* one in flight: not yet */
 	ck_assert_uint_eq(k.until, 0);
 	think_step(&k, &s, 20, 0);
