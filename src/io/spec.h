@@ -152,6 +152,7 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -31,6 +31,16 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "verify_interval")) {
+		uint64_t n;
+		if (!v || spec_parse_size(v, &n) || n > 1u << 30) {
+			snprintf(err, errlen, "verify_interval: '%s' is not a size in bytes (at most 1g)",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		s->verify_interval = (uint32_t)n;
+		return 0;
+	}
 	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync")) {
 		unsigned n;
 		if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
@@ -95,6 +105,8 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 			return -EINVAL;
 		}
 		s->vpattern_len = (unsigned)n;
+		if (!s->verify) /* fio: verify_pattern alone is a header + the pattern */
+			s->verify = VHDR_PATTERN_HDR;
 		return 0;
 	}
 	return -ENOENT;
@@ -146,6 +158,10 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		why = "verify=pattern: verify_pattern= (the bytes to check)";
 	else if (s->seq_add || s->seq_nr > 1)
 		why = "plain rw (no :N modifier)";
+	else if (vhdr_interval(s->bs[0].bs, s->verify_interval) <=
+		 vhdr_size((enum vhdr_type)s->verify))
+		why = "a block (or verify_interval) larger than its header (fio: \"Blocksize too "
+		      "small\")";
 	if (why) {
 		snprintf(err, errlen, "verify=%s needs %s", vhdr_name((enum vhdr_type)s->verify),
 			 why);

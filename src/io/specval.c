@@ -473,8 +473,6 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
-			"other intervals are not implemented"},
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
     {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
     {"directory", "fio's file sets are not supported: give the file or device as filename"},

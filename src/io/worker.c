@@ -508,7 +508,7 @@ static void run(struct worker *w, struct wstate *st)
 							      sl->stale);
 					sl->stale = false;
 					if (nvs_unlikely(st->vtype))
-						wverify_stamp(w, st, sl->buf, len, off);
+						wverify_stamp(w, st, sl->buf, len, off, now);
 				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}

@@ -51,11 +51,17 @@ void wverify_free(struct wstate *st)
 	st->vb = NULL;
 }
 
-void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off)
+void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off,
+		   uint64_t now)
 {
 	const struct spec *s = w->spec;
+	/* fio's header: numberio is the job's write count (16 bits), thread
+	 * the job's number from 1; rand_seed 0 (nvscope's data is fresh, not
+	 * regenerated from a seed; fio's verify_only does not check it) */
+	struct vhdr_io io = {
+	    .t_ns = now, .thread = (uint16_t)(w->id + 1), .numberio = (uint16_t)st->vseq++};
 
-	vhdr_stamp(buf, len, off, (enum vhdr_type)st->vtype, st->vseq++, s->vpattern,
+	vhdr_stamp(buf, len, s->verify_interval, off, (enum vhdr_type)st->vtype, &io, s->vpattern,
 		   s->vpattern_len);
 	st->vb_issued++; /* the worker stops writing at verify_backlog */
 }
@@ -95,9 +101,11 @@ void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
 {
 	const struct spec *s = w->spec;
 	char why[160];
-	int rc = vhdr_check(sl->buf, sl->len, sl->off, (enum vhdr_type)st->vtype, s->vpattern,
-			    s->vpattern_len, why, sizeof(why));
-	note(w, st, sl->off, sl->len, rc, why);
+	uint64_t bad = sl->off;
+	int rc = vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off,
+			    (enum vhdr_type)st->vtype, s->vpattern, s->vpattern_len, &bad, why,
+			    sizeof(why));
+	note(w, st, bad, sl->len, rc, why);
 }
 
 /* Maps a logical offset to (member, offset) as the worker does. */
