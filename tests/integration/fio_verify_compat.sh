@@ -6,7 +6,7 @@
 #   job and --verify_only: exit 0, no verify error;
 # - fio writes, nvscope's verify_only reads: exit 0, every block good;
 # - one block of fio's data corrupted with dd: both fail, and name the same
-#   byte offset.
+#   byte offset (with verify_interval: the bad interval's).
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v fio >/dev/null || skip "fio is needed (the reference)"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
@@ -52,7 +52,10 @@ for v in crc32c md5 sha1 sha256 meta pattern crc32c:vi; do
 	[ $rc -eq 1 ] || fail "$v: nvscope over a corrupted block: exit $rc: $(cat "$T_TMP/nb.out")"
 	fio_ $opt --verify_only >"$T_TMP/fb.out" 2>&1
 	rc=$?
-	[ $rc -ne 0 ] || fail "$v: fio did not catch the corrupted block: $(head -20 "$T_TMP/fb.out")"
+	# fio 3.33 names a bad interval that is not a block's last but exits 0
+	# (verify_io_u keeps only the last interval's result): the message counts
+	[ $rc -ne 0 ] || { [ $v = crc32c:vi ] && grep -q "verify failed" "$T_TMP/fb.out"; } ||
+		fail "$v: fio did not catch the corrupted block: $(head -20 "$T_TMP/fb.out")"
 	n_off=$(grep -o "bad block at offset [0-9]*" "$T_TMP/nb.out" | head -1 | grep -o "[0-9]*$")
 	f_off=$(grep -o "at file [^ ]* offset [0-9]*" "$T_TMP/fb.out" | head -1 | grep -o "[0-9]*$")
 	want=$bad
