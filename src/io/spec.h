@@ -153,6 +153,7 @@ struct spec {
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
 	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
+	bool verify_dump;         /* a bad block's data into files (io/wverify.c) */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

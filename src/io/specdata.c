@@ -95,6 +95,17 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "verify_dump")) {
+		if (!v || !*v || !strcmp(v, "1"))
+			s->verify_dump = true;
+		else if (!strcmp(v, "0"))
+			s->verify_dump = false;
+		else {
+			snprintf(err, errlen, "verify_dump: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "verify_pattern")) {
 		int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
 		if (n <= 0) {

@@ -689,6 +689,7 @@ void *worker_main(void *arg)
 		worker_fail(sh, rc, "out of memory");
 		goto ready;
 	}
+	st->vdump_dir = -1; /* none yet (wverify_free closes it) */
 	rc = setup_ring(w, st);
 	if (rc)
 		goto ready;

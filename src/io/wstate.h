@@ -61,6 +61,8 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	int vdump_dir;   /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps; /* bad blocks dumped so far */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */

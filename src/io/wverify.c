@@ -10,17 +10,33 @@
  * magic header ..., wanted ... at file ... offset ..."). */
 #include <errno.h>
 #include <liburing.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "dev/safety.h"
 #include "io/vhdr.h"
 #include "io/wverify.h"
+
+#define VDUMP_MAX 64 /* bad blocks dumped per job, at most */
 
 int wverify_setup(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
 
 	st->vtype = s->verify;
+	st->vdump_dir = -1;
+	if (st->vtype && s->verify_dump) {
+		/* fio dumps into the current directory: opened once, checked
+		 * (owner, not world-writable) by the one output module */
+		char msg[256];
+		st->vdump_dir = safety_results_dir(".", false, msg, sizeof(msg));
+		if (st->vdump_dir < 0) {
+			worker_fail(w->shared, st->vdump_dir, "verify_dump: %s", msg);
+			return st->vdump_dir;
+		}
+	}
 	if (!st->vtype || !spec_writes(s) || !s->do_verify)
 		return 0;
 	st->vbs = s->bs[0].bs;
@@ -45,6 +61,9 @@ int wverify_setup(struct worker *w, struct wstate *st)
 
 void wverify_free(struct wstate *st)
 {
+	if (st->vdump_dir >= 0)
+		close(st->vdump_dir);
+	st->vdump_dir = -1;
 	free(st->vmap);
 	free(st->vb);
 	st->vmap = NULL;
@@ -73,6 +92,69 @@ void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl)
 	} else if (st->vmap) {
 		uint64_t b = (sl->off - w->region_start) / st->vbs;
 		st->vmap[b / 64] |= 1ULL << (b % 64);
+	}
+}
+
+/* fio's verify_dump: @n bytes @p as "<target's name>.<offset>.<kind>" in
+ * the current directory, through the safety module (a new file only: an
+ * existing name, a planted symlink among them, is refused, not followed). */
+static void dump_file(struct worker *w, struct wstate *st, const uint8_t *p, uint32_t n,
+		      uint64_t off, const char *kind)
+{
+	const char *path = w->members[0].path, *base = strrchr(path, '/');
+	char name[NAME_MAX + 1], msg[256];
+	int fd, k;
+
+	base = base ? base + 1 : path;
+	k = snprintf(name, sizeof(name), "%s.%llu.%s", base, (unsigned long long)off, kind);
+	if (k < 0 || (size_t)k >= sizeof(name)) {
+		fprintf(stderr, "nvscope: verify_dump: the file name for %s is too long\n", path);
+		return;
+	}
+	fd = safety_openat_output(st->vdump_dir, name, SAFETY_OUT_EXCL, msg, sizeof(msg));
+	if (fd < 0) {
+		fprintf(stderr, "nvscope: verify_dump: %s: not written: %s\n", name, msg);
+		return;
+	}
+	for (uint32_t done = 0; done < n;) {
+		ssize_t r = write(fd, p + done, n - done);
+		if (r <= 0) {
+			fprintf(stderr, "nvscope: verify_dump: %s: %s\n", name,
+				r < 0 ? strerror(errno) : "short write");
+			break;
+		}
+		done += (uint32_t)r;
+	}
+	close(fd);
+	fprintf(stderr, "       %s data dumped as %s\n", kind, name);
+}
+
+/* verify_dump of a bad interval at @bad of block @buf (at @off, @len bytes):
+ * what was read, and what was expected where nvscope knows it (a pattern;
+ * fresh random data is not regenerated from a seed, so a checksum type's
+ * expected data is not written). */
+static void dump(struct worker *w, struct wstate *st, const uint8_t *buf, uint64_t off,
+		 uint32_t len, uint64_t bad)
+{
+	const struct spec *s = w->spec;
+	enum vhdr_type t = (enum vhdr_type)st->vtype;
+	uint32_t iv = t == VHDR_PATTERN ? len : vhdr_interval(len, s->verify_interval);
+	uint64_t at = bad - off;
+
+	if (st->vdump_dir < 0 || st->vdumps >= VDUMP_MAX || at + iv > len)
+		return;
+	if (++st->vdumps == VDUMP_MAX)
+		fprintf(stderr, "nvscope: verify_dump: %u bad blocks dumped, no more\n",
+			VDUMP_MAX);
+	dump_file(w, st, buf + at, iv, bad, "received");
+	if (t == VHDR_PATTERN) {
+		uint8_t *e = malloc(iv); /* a bad block: off the hot path */
+		if (!e)
+			return;
+		for (uint32_t i = 0; i < iv; i++)
+			e[i] = s->vpattern[(at + i) % s->vpattern_len];
+		dump_file(w, st, e, iv, bad, "expected");
+		free(e);
 	}
 }
 
@@ -106,6 +188,8 @@ void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
 			    (enum vhdr_type)st->vtype, s->vpattern, s->vpattern_len, &bad, why,
 			    sizeof(why));
 	note(w, st, bad, sl->len, rc, why);
+	if (nvs_unlikely(rc) && s->verify_dump)
+		dump(w, st, sl->buf, sl->off, sl->len, bad);
 }
 
 /* Maps a logical offset to (member, offset) as the worker does. */
