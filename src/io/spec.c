@@ -43,6 +43,7 @@ void spec_init(struct spec *s)
 	s->per_job_logs = true;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
+	s->dedupe_ws_pct = 5; /* fio's default */
 	s->do_verify = true; /* fio's default; only matters with verify= */
 	replay_spec_init(&s->replay);
 }

@@ -113,6 +113,8 @@ struct spec {
 	unsigned compress_pct;   /* buffer_compress_percentage 0..100 */
 	uint32_t compress_chunk; /* buffer_compress_chunk, default 512; 0 = bs */
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
+	bool dedupe_ws;          /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_pct;  /* dedupe_working_set_percentage, default 5 */
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
 	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */

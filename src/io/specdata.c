@@ -95,6 +95,27 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "dedupe_mode")) {
+		if (v && !strcmp(v, "repeat"))
+			s->dedupe_ws = false;
+		else if (v && !strcmp(v, "working_set"))
+			s->dedupe_ws = true;
+		else {
+			snprintf(err, errlen, "dedupe_mode: '%s' is not repeat or working_set",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "dedupe_working_set_percentage")) {
+		if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
+			snprintf(err, errlen,
+				 "dedupe_working_set_percentage: '%s' is not a percentage 0..100",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "verify_dump")) {
 		if (!v || !*v || !strcmp(v, "1"))
 			s->verify_dump = true;

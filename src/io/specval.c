@@ -473,6 +473,8 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
+    {"dedupe_global", "the dedupe working set is per job; one shared across jobs is not "
+		      "implemented"},
     {"filesize", "fio's file sets are not supported: one given file or device per target"},
     {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
     {"directory", "fio's file sets are not supported: give the file or device as filename"},

@@ -112,6 +112,7 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 		minbs = 512; /* a trace's I/Os have any size */
 	datagen_init(&st->data, w->spec, minbs,
 		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
