@@ -188,8 +188,9 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		      "cannot be replayed to find what a random job wrote";
 	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
 		why = "verify=pattern: verify_pattern= (the bytes to check)";
-	else if (s->seq_add || s->seq_nr > 1)
-		why = "plain rw (no :N modifier)";
+	else if (s->seq_nr > 1 || (s->seq_add && (s->verify_only || s->seq_add % s->bs[0].bs)))
+		why = "plain rw, or rw=write:SIZE with SIZE a multiple of bs and without verify_only "
+		      "(the holes are not read back)";
 	else if (vhdr_interval(s->bs[0].bs, s->verify_interval) <=
 		 vhdr_size((enum vhdr_type)s->verify))
 		why = "a block (or verify_interval) larger than its header (fio: \"Blocksize too "

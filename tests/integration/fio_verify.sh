@@ -55,6 +55,19 @@ assert 0 < v["blocks"] <= j["write"]["total_ios"] and v["bad"] == 0, v
 PY
 ok "randwrite: the blocks written read back good"
 
+# rw=write:48k (a 48k hole after each 16k write, as cross-stripe-verify.fio):
+# each block written is read back, the holes are not
+"$NVS_BIN" run --target "$LOOP" --rw=write:48k --bs=16k --iodepth=4 --size=16M --verify=crc32c \
+	--output-format=json --output "$T_TMP/skip.json" >"$T_TMP/skip.out" 2>&1 ||
+	fail "rw=write:48k verify: $(cat "$T_TMP/skip.out")"
+python3 - "$T_TMP/skip.json" <<'PY' || fail "rw=write:48k verify"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v = j["nvscope"]["verify"]
+assert v["blocks"] == j["write"]["total_ios"] == 256 and v["bad"] == 0, (v, j["write"]["total_ios"])
+PY
+ok "rw=write:48k: the blocks written (not the holes) read back good"
+
 # fio's verify_backlog: every 16 blocks written are read back during the job
 r0=$(reads)
 "$NVS_BIN" run --target "$LOOP" --rw=randwrite --bs=4k --iodepth=8 --size=8M --verify=crc32c \
