@@ -69,6 +69,7 @@ SAME = {
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
+    "surface-scan.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block

@@ -95,6 +95,23 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "create_serialize")) { /* fio's file layout order: no files made here */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
+			snprintf(err, errlen, "create_serialize: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "fill_device")) {
+		/* fio: without size= the job's size is "until ENOSPC", which on a
+		 * device (or an existing file, not extended here) is its end:
+		 * nvscope's default region already; with size= the size holds */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
+			snprintf(err, errlen, "fill_device: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "dedupe_mode")) {
 		if (v && !strcmp(v, "repeat"))
 			s->dedupe_ws = false;

@@ -481,7 +481,6 @@ static const struct {
     {"create_on_open", "nvscope does not create files"},
     {"fallocate", "nvscope does not create or lay out files"},
     {"unlink", "nvscope does not create or remove files"},
-    {"fill_device", "write until full is not implemented: give size= (100%)"},
     {"zonemode", "zoned block devices are not supported"},
     {"zonesize", "zoned block devices are not supported"},
     {"zonerange", "zoned block devices are not supported"},

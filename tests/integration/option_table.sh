@@ -43,7 +43,7 @@ PY
 ok "every option has a row"
 # the rows' words match what nvscope does: a "refused:" row is refused
 f=$T_TMP/t.img; truncate -s 1M "$f"
-for k in iodepth_low fill_device zonemode ioscheduler nrfiles filesize; do
+for k in iodepth_low prio zonemode ioscheduler nrfiles filesize; do
 	"$NVS_BIN" run --parse-only --target "$f" --$k=1 >/dev/null 2>"$T_TMP/err"
 	[ $? = 2 ] && grep -q "$k: refused" "$T_TMP/err" || fail "$k: $(cat "$T_TMP/err")"
 done
