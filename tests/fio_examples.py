@@ -57,9 +57,11 @@ KNOWN = {
         "block size only: with a bssplit it draws with replacement (as "
         "norandommap=1) and issues the split as written",
     "basic-verify.fio":
-        "fio counts do_verify's read-back as the job's reads; nvscope reports it "
-        "as nvscope.verify (blocks checked, bad) and keeps the job's read and "
-        "write figures to the workload itself (docs/cli.md, verify)",
+        "do_verify's read-back counts as the job's reads in both, but a time_based "
+        "randwrite reads back different amounts: fio logs every write (a block "
+        "rewritten after its random map refilled is logged again) and reads the "
+        "log back for up to another runtime; nvscope reads each distinct block "
+        "written once (a bitmap: no per-write log)",
 }
 
 # The examples that run the same workload as fio today: one that stops

@@ -151,7 +151,7 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	num_r(o, "bw_bytes", floor(result_bw(r, d)));
 	num_r(o, "bw", bw_kib); /* KiB/s, as fio */
 	num_f(o, "iops", result_iops(r, d));
-	num_r(o, "runtime", rd->ios || rd->errors ? r->runtime_s * 1000.0 : 0); /* ms */
+	num_r(o, "runtime", rd->ios || rd->errors ? result_runtime(r, d) * 1000.0 : 0); /* ms */
 	num_u(o, "total_ios", rd->ios);
 	num_u(o, "short_ios", 0);
 	num_u(o, "drop_ios", 0);
