@@ -212,13 +212,20 @@ bool fioss_add(struct fioss *ss, uint64_t iops, uint64_t bw)
 	return ok;
 }
 
+/* fio's integer rate (1000 * delta / ms, truncated); the 1e-6 keeps a sum
+ * of row lengths like 0.1 x 10 = 0.99999... from losing one */
+static uint64_t rate(double n, double dt)
+{
+	double r = n / dt + 1e-6;
+	return r > 0 && r < 1.8e19 ? (uint64_t)r : 0;
+}
+
 static bool bin_flush(struct fioss *ss)
 {
 	bool ok = false;
 
 	if (ss->bin >= 0 && ss->bin_dt > 0)
-		ok = fioss_add(ss, (uint64_t)(ss->bin_ios / ss->bin_dt),
-			       (uint64_t)(ss->bin_bytes / ss->bin_dt));
+		ok = fioss_add(ss, rate(ss->bin_ios, ss->bin_dt), rate(ss->bin_bytes, ss->bin_dt));
 	ss->bin = -1;
 	ss->bin_ios = ss->bin_bytes = ss->bin_dt = 0;
 	return ok;
@@ -235,7 +242,7 @@ bool fioss_feed(struct fioss *ss, double t, double dt, double ios, double bytes)
 		if (rel - dt / 2 < 0)
 			return false;
 		bin_flush(ss);
-		return fioss_add(ss, (uint64_t)(ios / dt), (uint64_t)(bytes / dt));
+		return fioss_add(ss, rate(ios, dt), rate(bytes, dt));
 	}
 	double mid = rel - dt / 2;
 	if (mid < 0)
