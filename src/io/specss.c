@@ -13,6 +13,13 @@ int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t
 	uint64_t ns;
 
 	if (!strcmp(key, "steadystate") || !strcmp(key, "ss")) {
+		if (v && !strncmp(v, "lat", 3)) {
+			snprintf(err, errlen,
+				 "%s: '%s': refused: latency criteria (lat, lat_slope) are newer "
+				 "fio's, not fio 3.33's; use iops, iops_slope, bw or bw_slope",
+				 key, v);
+			return -EINVAL;
+		}
 		if (fioss_parse(v, &s->ss_crit, &s->ss_limit)) {
 			snprintf(err, errlen,
 				 "%s: '%s' is not iops, iops_slope, bw or bw_slope, ':' and a "
