@@ -93,12 +93,14 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	if (rj->ss) { /* fio's show_ss_normal */
 		const struct fioss *ss = rj->ss;
 		double bw = (double)fioss_bw_mean(ss);
-		fprintf(f, "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s, %s%s=%.3f%s\n",
-			fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
-			runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)),
-			fioss_crit(ss) & FIOSS_IOPS ? "iops" : "bw",
-			fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
-			fioss_crit(ss) & FIOSS_PCT ? "%" : "");
+		fprintf(
+		    f,
+		    "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s, %s%s=%.3f%s\n",
+		    fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
+		    runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)),
+		    fioss_crit(ss) & FIOSS_IOPS ? "iops" : "bw",
+		    fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
+		    fioss_crit(ss) & FIOSS_PCT ? "%" : "");
 	}
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);

@@ -32,7 +32,7 @@
 #include "stats/fioss.h"
 
 #define BUFFER_FULL 0x1u
-#define ATTAINED 0x2u
+#define ATTAINED    0x2u
 
 struct fioss {
 	unsigned crit, dur, state;
@@ -42,7 +42,7 @@ struct fioss {
 	double slope, deviation, criterion;
 	uint64_t sum_y, sum_x, sum_x_sq, sum_xy, oldest_y;
 	/* binning of rows into seconds */
-	long bin;		   /* second being filled, -1: none */
+	long bin; /* second being filled, -1: none */
 	double bin_ios, bin_bytes, bin_dt;
 };
 
@@ -149,8 +149,9 @@ static bool judge_slope(struct fioss *ss, uint64_t new_val)
 			ss->sum_xy = ss->sum_xy - ss->sum_y + n * new_val;
 		}
 		ss->oldest_y = y[ss->head];
-		ss->slope = ((double)ss->sum_xy - (double)ss->sum_x * (double)ss->sum_y / (double)n) /
-			    ((double)ss->sum_x_sq - (double)ss->sum_x * (double)ss->sum_x / (double)n);
+		ss->slope =
+		    ((double)ss->sum_xy - (double)ss->sum_x * (double)ss->sum_y / (double)n) /
+		    ((double)ss->sum_x_sq - (double)ss->sum_x * (double)ss->sum_x / (double)n);
 		if (ss->crit & FIOSS_PCT)
 			ss->criterion = 100.0 * ss->slope / (double)(ss->sum_y / n);
 		else

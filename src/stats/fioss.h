@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 /* fio's FIO_SS_* criterion bits, same meaning */
-#define FIOSS_IOPS 0x1u	 /* judge IOPS (else bandwidth, bytes/s) */
+#define FIOSS_IOPS  0x1u /* judge IOPS (else bandwidth, bytes/s) */
 #define FIOSS_SLOPE 0x2u /* least-squares slope (else max deviation from the mean) */
-#define FIOSS_PCT 0x4u	 /* limit in percent of the window's mean */
+#define FIOSS_PCT   0x4u /* limit in percent of the window's mean */
 
 /* Parses fio's steadystate= value "iops|iops_slope|bw|bw_slope:LIMIT[%]"
  * (a bw limit without % is a size: 10m = 10 MiB/s).  0, or -EINVAL. */

@@ -30,8 +30,8 @@ START_TEST(test_parse)
 	ck_assert_double_eq(l, 1048576.0);
 	ck_assert_int_eq(fioss_parse("iops:3", &c, &l), 0);
 	ck_assert_uint_eq(c, FIOSS_IOPS);
-	const char *bad[] = {"iops", "iops:", "lat:2%", "iops:nan", "iops:inf%", "iops:-1",
-			     "bw:1.5", "iops:%", "iops:2%%"};
+	const char *bad[] = {"iops",	"iops:",  "lat:2%", "iops:nan", "iops:inf%",
+			     "iops:-1", "bw:1.5", "iops:%", "iops:2%%"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(fioss_parse(bad[i], &c, &l) == -EINVAL, "%s accepted", bad[i]);
 	ck_assert_int_eq(fioss_parse(NULL, &c, &l), -EINVAL);
