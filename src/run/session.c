@@ -55,8 +55,9 @@ struct session {
 	bool ival_used[SESSION_IVAL_SLOTS];
 	uint64_t dropped;
 	double done_s; /* duration of the finished steps */
+
 	struct fioss *ss; /* fio's steady state of the step (ss_dur), or NULL */
-	size_t ssnext;    /* its next row of step_series */
+	size_t ssnext;	  /* its next row of step_series */
 
 	char dir[512];
 	FILE *csv, *events, *health;
