@@ -375,6 +375,7 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
+	jsonss_options(o, s); /* fio's steadystate, ss_dur, ss_ramp */
 	/* fio's syncs and verify (io/specdata.c), as given */
 	if (s->fsync_blocks)
 		opt_u(o, "fsync", s->fsync_blocks);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
+#include "io/spec.h"
 #include "report/jsonss.h"
 
 static void raw(cJSON *o, const char *key, const char *fmt, double v)
@@ -54,5 +55,25 @@ void jsonss_add(void *job, const struct fioss *ss)
 	for (unsigned i = 0; iops && bw && i < fioss_dur(ss); i++) {
 		cJSON_AddItemToArray(iops, u64(fioss_iops_at(ss, i)));
 		cJSON_AddItemToArray(bw, u64(fioss_bw_at(ss, i)));
+	}
+}
+
+void jsonss_options(void *opts, const struct spec *s)
+{
+	char buf[96];
+
+	if (!opts || !s || !s->ss_dur_s)
+		return;
+	if (s->ss_given) {
+		snprintf(buf, sizeof(buf), "%s%s:%g%s", s->ss_crit & FIOSS_IOPS ? "iops" : "bw",
+			 s->ss_crit & FIOSS_SLOPE ? "_slope" : "", s->ss_limit,
+			 s->ss_crit & FIOSS_PCT ? "%" : "");
+		cJSON_AddStringToObject(opts, "steadystate", buf);
+	}
+	snprintf(buf, sizeof(buf), "%u", s->ss_dur_s);
+	cJSON_AddStringToObject(opts, "steadystate_duration", buf);
+	if (s->ss_ramp_ns) {
+		snprintf(buf, sizeof(buf), "%g", (double)s->ss_ramp_ns / 1e9);
+		cJSON_AddStringToObject(opts, "steadystate_ramp_time", buf);
 	}
 }

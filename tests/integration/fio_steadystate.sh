@@ -58,6 +58,10 @@ read -r _ nms natt nss < "$T_TMP/n"
 grep -q '^  steadystate  : attained=yes, bw=.*, iops mean dev=[0-9.]*%$' "$T_TMP/n.txt" ||
 	fail "text line: $(grep steadystate "$T_TMP/n.txt")"
 grep -q '^  steadystate  : attained=yes' "$T_TMP/f.out" || fail "fio's text line"
+opts=$(python3 -c "
+import json, sys; o = json.load(open(sys.argv[1]))['jobs'][0]['job options']
+print(o.get('steadystate'), o.get('steadystate_duration'))" "$T_TMP/n.json")
+[ "$opts" = "iops:50% 3" ] || fail "job options: $opts (fio echoes steadystate=iops:50%, steadystate_duration=3)"
 ok "iops:50% ss_dur=3: both attained (fio ${fms} ms, nvscope ${nms} ms of 30 s), same JSON shape"
 
 # 2. never met: iops_slope:0% over 2 s, with ss_ramp=1: runs its 4 s
