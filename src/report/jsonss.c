@@ -40,7 +40,7 @@ void jsonss_add(void *job, const struct fioss *ss)
 	cJSON_AddItemToObject(o, "duration", u64(fioss_dur(ss)));
 	cJSON_AddItemToObject(o, "attained", u64(fioss_attained(ss)));
 	double c = fioss_criterion(ss);
-	snprintf(buf, sizeof(buf), "%f%s", isfinite(c) ? (double)(float)c : 0.0,
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)c, /* a string: "-nan%" as fio's */
 		 fioss_crit(ss) & FIOSS_PCT ? "%" : "");
 	cJSON_AddStringToObject(o, "criterion", buf);
 	raw(o, "max_deviation", "%f", fioss_deviation(ss));
