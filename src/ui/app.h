@@ -161,6 +161,11 @@ struct app {
 	/* showfloor (a trade-show booth): big figures, fat strips, the
 	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
 	bool showfloor;
+	int asked_action;	/* showfloor: the action asked about (y/n), -1 none */
+	int cur_key;		/* the key running the current action (keys.c) */
+	/* steady-state overlay points (steadyview.c), grown as needed */
+	struct steady_ovpt *ovbuf;
+	size_t ovcap;
 
 	/* step markers of a replay (stepmarks.c: its events.log) */
 	struct plot_mark *marks;
