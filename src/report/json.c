@@ -386,7 +386,8 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	if (s->end_fsync)
 		opt_str(o, "end_fsync", "1");
 	if (s->verify) {
-		opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
+		if (s->verify != VHDR_PATTERN_HDR) /* fio's: implied by verify_pattern alone */
+			opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
 		opt_str(o, "do_verify", s->do_verify ? "1" : "0");
 		if (s->verify_only)
 			opt_str(o, "verify_only", "1");
