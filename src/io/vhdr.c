@@ -283,3 +283,26 @@ int vhdr_check(const void *buf, uint32_t len, uint32_t interval, uint64_t off, e
 	}
 	return 0;
 }
+
+int vhdr_seed(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
+	      uint64_t seed, uint64_t *bad, char *why, size_t whylen)
+{
+	const uint8_t *b = buf;
+
+	if (t == VHDR_PATTERN)
+		return 0; /* no header */
+	interval = vhdr_interval(len, interval);
+	for (uint32_t k = 0; k + interval <= len; k += interval) {
+		struct hdr h;
+		memcpy(&h, b + k, sizeof(h));
+		if (h.rand_seed != seed) {
+			snprintf(why, whylen,
+				 "bad header rand_seed %llu, wanted %llu: a block this job did not "
+				 "write (an earlier write's: the write was lost)",
+				 (unsigned long long)h.rand_seed, (unsigned long long)seed);
+			*bad = off + k;
+			return -EILSEQ;
+		}
+	}
+	return 0;
+}

@@ -21,8 +21,12 @@
  * block is good when each header is intact (magic, CRC32C), names this
  * interval's length and offset, and the digest (meta: the pattern, when
  * given) matches.  Not checked, as fio's verify_only does not check them:
- * rand_seed (nvscope writes 0: its data is not regenerated from a seed),
- * numberio, time, thread.  md5 and sha1 from nettle (no allocation). */
+ * rand_seed, numberio, time, thread.  nvscope writes a random nonce per job
+ * as rand_seed (its data is not regenerated from a seed, and fio's
+ * verify_only of a write job takes the header's) and its own read-back
+ * checks it (vhdr_seed): a block of an earlier run, a lost write, is caught
+ * though its header and digest are intact.  md5 and sha1 from nettle (no
+ * allocation). */
 #ifndef NVS_VHDR_H
 #define NVS_VHDR_H
 
@@ -71,6 +75,10 @@ void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum v
  * what differs) when not. */
 int vhdr_check(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
 	       const uint8_t *pat, unsigned plen, uint64_t *bad, char *why, size_t whylen);
+/* After vhdr_check() passed: 0 when every header of the block carries
+ * rand_seed @seed, else -EILSEQ with @bad and @why (a stale block). */
+int vhdr_seed(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
+	      uint64_t seed, uint64_t *bad, char *why, size_t whylen);
 /* CRC32C (Castagnoli) of @len bytes, starting from @crc (0 for a new one):
  * the textbook value ("123456789": 0xe3069283).  fio's fio_crc32c() is its
  * complement. */

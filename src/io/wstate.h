@@ -63,6 +63,7 @@ struct wstate {
 	uint32_t vbs;
 	int vdump_dir;   /* verify_dump: the current directory (safety-checked), or -1 */
 	unsigned vdumps; /* bad blocks dumped so far */
+	uint64_t vnonce; /* this job's rand_seed in its headers (vhdr_seed) */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */

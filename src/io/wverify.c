@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include "dev/safety.h"
 #include "io/vhdr.h"
@@ -37,6 +38,10 @@ int wverify_setup(struct worker *w, struct wstate *st)
 			return st->vdump_dir;
 		}
 	}
+	/* a nonce per job in the headers: the read-back tells this job's
+	 * blocks from an earlier run's */
+	if (getrandom(&st->vnonce, sizeof(st->vnonce), GRND_NONBLOCK) != sizeof(st->vnonce))
+		st->vnonce = worker_now_ns() * 0x9e3779b97f4a7c15ULL ^ w->id;
 	if (!st->vtype || !spec_writes(s) || !s->do_verify)
 		return 0;
 	st->vbs = s->bs[0].bs;
@@ -75,10 +80,13 @@ void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len,
 {
 	const struct spec *s = w->spec;
 	/* fio's header: numberio is the job's write count (16 bits), thread
-	 * the job's number from 1; rand_seed 0 (nvscope's data is fresh, not
-	 * regenerated from a seed; fio's verify_only does not check it) */
-	struct vhdr_io io = {
-	    .t_ns = now, .thread = (uint16_t)(w->id + 1), .numberio = (uint16_t)st->vseq++};
+	 * the job's number from 1; rand_seed the job's nonce (nvscope's data
+	 * is fresh, not regenerated from a seed; fio's verify_only of a write
+	 * job takes the header's) */
+	struct vhdr_io io = {.rand_seed = st->vnonce,
+			     .t_ns = now,
+			     .thread = (uint16_t)(w->id + 1),
+			     .numberio = (uint16_t)st->vseq++};
 
 	vhdr_stamp(buf, len, s->verify_interval, off, (enum vhdr_type)st->vtype, &io, s->vpattern,
 		   s->vpattern_len);
@@ -192,6 +200,25 @@ void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
 		dump(w, st, sl->buf, sl->off, sl->len, bad);
 }
 
+/* A block of the job's own read-back: checked, and its headers must carry
+ * this job's nonce (else it is an earlier write's: this one was lost). */
+static void read_check(struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	const struct spec *s = w->spec;
+	enum vhdr_type t = (enum vhdr_type)st->vtype;
+	char why[200];
+	uint64_t bad = sl->off;
+	int rc = vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off, t, s->vpattern,
+			    s->vpattern_len, &bad, why, sizeof(why));
+
+	if (!rc)
+		rc = vhdr_seed(sl->buf, sl->len, s->verify_interval, sl->off, t, st->vnonce, &bad,
+			       why, sizeof(why));
+	note(w, st, bad, sl->len, rc, why);
+	if (rc && s->verify_dump)
+		dump(w, st, sl->buf, sl->off, sl->len, bad);
+}
+
 /* Maps a logical offset to (member, offset) as the worker does. */
 static unsigned map(const struct worker *w, uint64_t *off)
 {
@@ -300,7 +327,7 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 					rd->bytes += sl->len;
 					hist_add(&rd->lat, worker_now_ns() - sl->t_issue);
 				}
-				wverify_check(w, st, sl);
+				read_check(w, st, sl);
 			} else {
 				snprintf(why, sizeof(why), "read error: %s",
 					 res < 0 ? strerror(-res) : "short read");

@@ -159,6 +159,22 @@ START_TEST(test_verify_blocks)
 	    0);
 	ck_assert_uint_eq(vhdr_size(VHDR_SHA256), 104);
 	ck_assert_uint_eq(vhdr_size(VHDR_MD5), 56);
+	/* the job's nonce as rand_seed: an earlier run's intact block (a lost
+	 * write) passes vhdr_check but not vhdr_seed, at its second interval too */
+	const struct vhdr_io run1 = {.rand_seed = 111}, run2 = {.rand_seed = 222};
+	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
+	vhdr_stamp(buf + 1024, 1024, 0, 4096 + 1024, VHDR_MD5, &run1, NULL, 0);
+	ck_assert_int_eq(vhdr_check(buf, sizeof(buf), 1024, 4096, VHDR_MD5, NULL, 0, &bad, why,
+				    sizeof(why)),
+			 0);
+	ck_assert_int_eq(vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why,
+				   sizeof(why)),
+			 -EILSEQ);
+	ck_assert_uint_eq(bad, 4096 + 1024);
+	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
+	ck_assert_int_eq(vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why,
+				   sizeof(why)),
+			 0);
 }
 END_TEST
 
