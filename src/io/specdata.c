@@ -200,9 +200,14 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		why = "one file (a file set, filename=a:b, is not implemented with it)";
 	else if (s->replay.iolog[0])
 		why = "a generated workload, not a trace replay";
-	else if (s->verify_only && !seq)
-		why = "verify_only: a sequential job (rw=write or read): nvscope's random offsets "
-		      "cannot be replayed to find what a random job wrote";
+	else if (s->verify_only && !seq &&
+		 ((s->norandommap && !s->rand_lfsr) || s->dist != DIST_UNIFORM ||
+		  s->pct_random[0] < 100 || s->pct_random[1] < 100 || s->time_based ||
+		  s->io_size))
+		why = "verify_only: a sequential job, or a random one that wrote every block of "
+		      "its region once (the random map on, uniform, size-based, no io_size): "
+		      "nvscope's random offsets cannot be replayed to find what another random "
+		      "job wrote";
 	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
 		why = "verify=pattern: verify_pattern= (the bytes to check)";
 	else if (s->seq_nr > 1 || (s->seq_add && (s->verify_only || s->seq_add % s->bs[0].bs)))

@@ -1,7 +1,8 @@
 #!/bin/bash
 # fio_verify_compat.sh - nvscope's verify blocks are fio's (io/vhdr.h), side by
 # side with Debian's fio on a loop device this test makes, for verify=crc32c,
-# md5, sha1, sha256, meta and pattern (and verify_interval below a block):
+# md5, sha1, sha256, meta and pattern (and verify_interval below a block), and
+# a rw=randwrite job (each tool writes every block once, in its own order):
 # - nvscope writes (rw=write, do_verify=0), fio reads it back with the same
 #   job and --verify_only: exit 0, no verify error;
 # - fio writes, nvscope's verify_only reads: exit 0, every block good;
@@ -64,3 +65,18 @@ for v in crc32c md5 sha1 sha256 meta pattern crc32c:vi; do
 		fail "$v: offsets: nvscope '$n_off', fio '$f_off', wanted $want: $(cat "$T_TMP/nb.out"; head -5 "$T_TMP/fb.out")"
 	ok "verify=$v: fio reads nvscope's blocks, nvscope reads fio's, both name offset $want"
 done
+
+# rw=randwrite (the random map on: every block once, in another order in each
+# tool): each tool's verify_only of the same random job reads the other's
+job="--bs=16k --size=16M --rw=randwrite"
+dd if=/dev/zero of="$LOOP" bs=1M count=16 oflag=direct status=none || fail "dd zero"
+nvs --verify=crc32c --do_verify=0 -q >"$T_TMP/nw.out" 2>&1 || fail "randwrite: nvscope write: $(cat "$T_TMP/nw.out")"
+fio_ --verify=crc32c --verify_only >"$T_TMP/fr.out" 2>&1 ||
+	fail "randwrite: fio --verify_only of nvscope's data: $(head -20 "$T_TMP/fr.out")"
+grep -qiE "verify: bad|verify failed" "$T_TMP/fr.out" && fail "randwrite: fio found errors: $(head "$T_TMP/fr.out")"
+dd if=/dev/zero of="$LOOP" bs=1M count=16 oflag=direct status=none || fail "dd zero"
+fio_ --verify=crc32c --do_verify=0 >"$T_TMP/fw.out" 2>&1 || fail "randwrite: fio write: $(cat "$T_TMP/fw.out")"
+nvs --verify=crc32c --verify_only --output-format=json --output "$T_TMP/nr.json" >"$T_TMP/nr.out" 2>&1 ||
+	fail "randwrite: nvscope verify_only of fio's data: $(cat "$T_TMP/nr.out")"
+checked "$T_TMP/nr.json" 1024 || fail "randwrite: nvscope's verify of fio's data: $(cat "$T_TMP/nr.out")"
+ok "rw=randwrite verify=crc32c: each tool's verify_only reads what the other wrote (1024 blocks)"

@@ -195,7 +195,14 @@ START_TEST(test_verify_options)
 	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
-	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* random verify_only */
+	/* random verify_only: when the job wrote every block once (the map) */
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "norandommap", NULL, err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "norandommap", "0", err), 0);
+	ck_assert_int_eq(set(&s, "time_based", NULL, err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "time_based", "0", err), 0);
 	ck_assert_int_eq(set(&s, "verify_only", "0", err), 0);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "bssplit", "4k/50:8k/50", err), 0);
