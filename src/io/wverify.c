@@ -4,7 +4,7 @@
  * do_verify=1 (the default) writes every block with a header and checksum,
  * then reads back each block it wrote and checks it; a read job with
  * verify= checks every block it reads; verify_only skips the writes and
- * only reads back (here: a sequential job's region).  A bad block is
+ * only reads back (here: the job's region, every block once).  A bad block is
  * counted with its offset; verify_fatal=1 stops at the first, otherwise the
  * whole read-back runs and the job fails at the end (fio: "verify: bad
  * magic header ..., wanted ... at file ... offset ..."). */
