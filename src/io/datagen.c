@@ -132,8 +132,7 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
 		g->chunk = 512;
 }
 
-void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
-			 uint32_t min_write)
+void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write)
 {
 	/* fio (dedupe.c): num_unique_pages = size * pct / 100 / min_bs; the
 	 * working set is the first unique buffers the job writes, and a dedupe

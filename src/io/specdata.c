@@ -34,7 +34,8 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 	if (!strcmp(key, "verify_interval")) {
 		uint64_t n;
 		if (!v || spec_parse_size(v, &n) || n > 1u << 30) {
-			snprintf(err, errlen, "verify_interval: '%s' is not a size in bytes (at most 1g)",
+			snprintf(err, errlen,
+				 "verify_interval: '%s' is not a size in bytes (at most 1g)",
 				 v ? v : "");
 			return -EINVAL;
 		}
@@ -202,8 +203,7 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		why = "a generated workload, not a trace replay";
 	else if (s->verify_only && !seq &&
 		 ((s->norandommap && !s->rand_lfsr) || s->dist != DIST_UNIFORM ||
-		  s->pct_random[0] < 100 || s->pct_random[1] < 100 || s->time_based ||
-		  s->io_size))
+		  s->pct_random[0] < 100 || s->pct_random[1] < 100 || s->time_based || s->io_size))
 		why = "verify_only: a sequential job, or a random one that wrote every block of "
 		      "its region once (the random map on, uniform, size-based, no io_size): "
 		      "nvscope's random offsets cannot be replayed to find what another random "
@@ -211,8 +211,9 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
 		why = "verify=pattern: verify_pattern= (the bytes to check)";
 	else if (s->seq_nr > 1 || (s->seq_add && (s->verify_only || s->seq_add % s->bs[0].bs)))
-		why = "plain rw, or rw=write:SIZE with SIZE a multiple of bs and without verify_only "
-		      "(the holes are not read back)";
+		why =
+		    "plain rw, or rw=write:SIZE with SIZE a multiple of bs and without verify_only "
+		    "(the holes are not read back)";
 	else if (vhdr_interval(s->bs[0].bs, s->verify_interval) <=
 		 vhdr_size((enum vhdr_type)s->verify))
 		why = "a block (or verify_interval) larger than its header (fio: \"Blocksize too "

@@ -28,9 +28,15 @@ static const struct {
 	enum vhdr_type t;
 	unsigned dlen; /* the digest's bytes after the header */
 } names[] = {
-    {"md5", VHDR_MD5, 16},	    {"crc32c", VHDR_CRC32C, 4}, {"crc32c-intel", VHDR_CRC32C_INTEL, 4},
-    {"sha1", VHDR_SHA1, 20},	    {"sha256", VHDR_SHA256, 64}, {"meta", VHDR_META, 0},
-    {"pattern", VHDR_PATTERN, 0}, {"pattern-hdr", VHDR_PATTERN_HDR, 0}, {"0", VHDR_NONE, 0},
+    {"md5", VHDR_MD5, 16},
+    {"crc32c", VHDR_CRC32C, 4},
+    {"crc32c-intel", VHDR_CRC32C_INTEL, 4},
+    {"sha1", VHDR_SHA1, 20},
+    {"sha256", VHDR_SHA256, 64},
+    {"meta", VHDR_META, 0},
+    {"pattern", VHDR_PATTERN, 0},
+    {"pattern-hdr", VHDR_PATTERN_HDR, 0},
+    {"0", VHDR_NONE, 0},
     {"none", VHDR_NONE, 0},
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
@@ -231,7 +237,8 @@ static int check_one(const uint8_t *b, uint32_t k, uint32_t interval, uint64_t o
 	if (t != VHDR_PATTERN) {
 		memcpy(&h, b + k, sizeof(h));
 		if (h.magic != VHDR_MAGIC) {
-			snprintf(why, whylen, "bad magic header %x, wanted %x", h.magic, VHDR_MAGIC);
+			snprintf(why, whylen, "bad magic header %x, wanted %x", h.magic,
+				 VHDR_MAGIC);
 			return -EILSEQ;
 		}
 		if (h.len != interval) {
@@ -239,7 +246,8 @@ static int check_one(const uint8_t *b, uint32_t k, uint32_t interval, uint64_t o
 			return -EILSEQ;
 		}
 		if (h.offset != off + k) {
-			snprintf(why, whylen, "bad header offset %llu, wanted %llu (a block of another place)",
+			snprintf(why, whylen,
+				 "bad header offset %llu, wanted %llu (a block of another place)",
 				 (unsigned long long)h.offset, (unsigned long long)(off + k));
 			return -EILSEQ;
 		}

@@ -152,8 +152,7 @@ static void dump(struct worker *w, struct wstate *st, const uint8_t *buf, uint64
 	if (st->vdump_dir < 0 || st->vdumps >= VDUMP_MAX || at + iv > len)
 		return;
 	if (++st->vdumps == VDUMP_MAX)
-		fprintf(stderr, "nvscope: verify_dump: %u bad blocks dumped, no more\n",
-			VDUMP_MAX);
+		fprintf(stderr, "nvscope: verify_dump: %u bad blocks dumped, no more\n", VDUMP_MAX);
 	dump_file(w, st, buf + at, iv, bad, "received");
 	if (t == VHDR_PATTERN) {
 		uint8_t *e = malloc(iv); /* a bad block: off the hot path */
@@ -192,9 +191,9 @@ void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
 	const struct spec *s = w->spec;
 	char why[160];
 	uint64_t bad = sl->off;
-	int rc = vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off,
-			    (enum vhdr_type)st->vtype, s->vpattern, s->vpattern_len, &bad, why,
-			    sizeof(why));
+	int rc =
+	    vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off, (enum vhdr_type)st->vtype,
+		       s->vpattern, s->vpattern_len, &bad, why, sizeof(why));
 	note(w, st, bad, sl->len, rc, why);
 	if (nvs_unlikely(rc) && s->verify_dump)
 		dump(w, st, sl->buf, sl->off, sl->len, bad);

@@ -109,8 +109,8 @@ END_TEST
 
 START_TEST(test_verify_blocks)
 {
-	static const enum vhdr_type types[] = {VHDR_MD5,  VHDR_CRC32C,	VHDR_SHA1,
-					       VHDR_SHA256, VHDR_META, VHDR_PATTERN,
+	static const enum vhdr_type types[] = {VHDR_MD5,	VHDR_CRC32C, VHDR_SHA1,
+					       VHDR_SHA256,	VHDR_META,   VHDR_PATTERN,
 					       VHDR_PATTERN_HDR};
 	static uint8_t buf[4096];
 	const uint8_t pat[] = {0xde, 0xad, 0xbe};
@@ -127,8 +127,8 @@ START_TEST(test_verify_blocks)
 			for (size_t k = 0; k < sizeof(buf); k++)
 				buf[k] = (uint8_t)(k * 131 + i);
 			vhdr_stamp(buf, sizeof(buf), iv, 1 << 20, t, &io, pat, plen);
-			ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen, &bad,
-						    why, sizeof(why)),
+			ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen,
+						    &bad, why, sizeof(why)),
 					 0);
 			/* the same block read at another offset: a misplaced write */
 			if (t != VHDR_PATTERN)
@@ -140,7 +140,8 @@ START_TEST(test_verify_blocks)
 					    sizeof(why));
 			ck_assert_int_eq(rc, t == VHDR_META ? 0 : -EILSEQ); /* meta: header only */
 			if (rc) /* named by its interval's offset, as fio does */
-				ck_assert_uint_eq(bad, (1u << 20) + (iv && t != VHDR_PATTERN ? 2048 : 0));
+				ck_assert_uint_eq(bad, (1u << 20) +
+							   (iv && t != VHDR_PATTERN ? 2048 : 0));
 			buf[3000] ^= 1;
 			buf[5] ^= 0x10; /* the (first) header */
 			ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen,
@@ -154,9 +155,9 @@ START_TEST(test_verify_blocks)
 	ck_assert_uint_eq(buf[1], 0xac);
 	ck_assert_uint_eq(buf[2], 5); /* fio's VERIFY_CRC32C */
 	ck_assert_uint_eq(buf[44], pat[44 % 3]);
-	ck_assert_int_eq(
-	    vhdr_check(buf, sizeof(buf), 0, 0, VHDR_CRC32C, pat, sizeof(pat), &bad, why, sizeof(why)),
-	    0);
+	ck_assert_int_eq(vhdr_check(buf, sizeof(buf), 0, 0, VHDR_CRC32C, pat, sizeof(pat), &bad,
+				    why, sizeof(why)),
+			 0);
 	ck_assert_uint_eq(vhdr_size(VHDR_SHA256), 104);
 	ck_assert_uint_eq(vhdr_size(VHDR_MD5), 56);
 	/* the job's nonce as rand_seed: an earlier run's intact block (a lost
@@ -164,17 +165,15 @@ START_TEST(test_verify_blocks)
 	const struct vhdr_io run1 = {.rand_seed = 111}, run2 = {.rand_seed = 222};
 	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
 	vhdr_stamp(buf + 1024, 1024, 0, 4096 + 1024, VHDR_MD5, &run1, NULL, 0);
-	ck_assert_int_eq(vhdr_check(buf, sizeof(buf), 1024, 4096, VHDR_MD5, NULL, 0, &bad, why,
-				    sizeof(why)),
-			 0);
-	ck_assert_int_eq(vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why,
-				   sizeof(why)),
-			 -EILSEQ);
+	ck_assert_int_eq(
+	    vhdr_check(buf, sizeof(buf), 1024, 4096, VHDR_MD5, NULL, 0, &bad, why, sizeof(why)), 0);
+	ck_assert_int_eq(
+	    vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why, sizeof(why)),
+	    -EILSEQ);
 	ck_assert_uint_eq(bad, 4096 + 1024);
 	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
-	ck_assert_int_eq(vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why,
-				   sizeof(why)),
-			 0);
+	ck_assert_int_eq(
+	    vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why, sizeof(why)), 0);
 }
 END_TEST
 
