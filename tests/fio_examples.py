@@ -68,6 +68,7 @@ SAME = {
     "aio-read.fio", "backwards-read.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
+    "latency-profile.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
 }
 
@@ -378,8 +379,7 @@ TABLE_TAIL = """
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
 - fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
   SNIA's), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
-  `log_prio`), NUMA placement, fio's latency target (`latency_target`):
-  not implemented.  fio's random map and `random_generator` are (every
+  `log_prio`), NUMA placement: not implemented.  fio's random map and `random_generator` are (every
   block once per pass), for one block size: with a bssplit fio cuts I/Os
   at blocks done before, nvscope does not (why iometer's mean size differs).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).

@@ -152,6 +152,11 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
+	 * latency_percentile (100), lat_run latency_run */
+	uint64_t lat_target_ns, lat_window_ns;
+	double lat_pct;
+	bool lat_run;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

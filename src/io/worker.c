@@ -244,6 +244,9 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		if (lat > sd->lat_max)
 			sd->lat_max = lat;
 		sd->lat_bucket[bi]++;
+		if (nvs_unlikely(st->lt.on) && sl->dir != NVS_TRIM &&
+		    lattarget_note(&st->lt, lat) == LT_FATAL)
+			wstate_lat_fatal(w, st, lat);
 		if (st->measuring) {
 			struct result_dir *rd = &w->res.dir[sl->dir];
 			rd->ios++;
@@ -378,6 +381,7 @@ static void run(struct worker *w, struct wstate *st)
 		nanosleep(&ts, NULL);
 		now = next_issue = worker_now_ns();
 	}
+	lattarget_init(&st->lt, s, w->qd, now); /* fio's latency_target search */
 	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
@@ -409,6 +413,8 @@ static void run(struct worker *w, struct wstate *st)
 			twait = false;
 			while (st->nfree && n < max_submit && issued < limit &&
 			       (!s->thinktime_ns || think_left) &&
+			       (nvs_likely(!st->lt.on) ||
+				(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
 			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
 				if (limited && now < next_issue)
 					break;
@@ -627,7 +633,10 @@ static void run(struct worker *w, struct wstate *st)
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
 			wstate_rusage(st, &st->usr_meas, &st->sys_meas);
+			lattarget_restart(&st->lt, now); /* fio's reset_all_stats */
 		}
+		if (nvs_unlikely(st->lt.on))
+			wstate_lat_reap(w, st, now, st->measuring);
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
 		/* not run since prev_now: every interval that ends from here on
@@ -660,10 +669,12 @@ static void run(struct worker *w, struct wstate *st)
 	if (st->measuring) {
 		uint64_t usr, sys;
 		wstate_rusage(st, &usr, &sys);
-		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
+		uint64_t m0 = ramp_end > t0 ? ramp_end : t0;
+		w->res.runtime_s = (double)(now - (st->meas_ns > m0 ? st->meas_ns : m0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
+	w->res.lat_depth = st->lt.on ? lattarget_depth(&st->lt) : 0;
 	wstate_drain(w, st, now);
 	/* fio's end_fsync / fsync_on_close: the written data reaches the medium
 	 * before the job ends (and before do_verify reads it back); outside the
