@@ -120,6 +120,8 @@ struct spec {
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
+	char wait_for[64];      /* fio's wait_for=NAME (job files): start once that
+				 * earlier job of the run group has ended ("" none) */
 	bool group_reporting;
 	bool exitall;           /* fio's exitall (any job of the file): when a job
 				 * ends, exit_what others are stopped */
