@@ -198,7 +198,8 @@ static void exit_all(const struct spec *specs, struct slot *sl, unsigned n, unsi
 	if (!specs[i].exitall)
 		return;
 	for (unsigned k = 0; k < n; k++)
-		if (k != i && (specs[i].exit_what || specs[k].report_group == specs[i].report_group)) {
+		if (k != i &&
+		    (specs[i].exit_what || specs[k].report_group == specs[i].report_group)) {
 			pool_stop(sl[k].p);
 			if (!sl[k].started) /* fio: a job not yet started never starts */
 				sl[k].ended = true;
