@@ -68,14 +68,14 @@ SAME = {
     "aio-read.fio", "backwards-read.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
-    "latency-profile.fio",
+    "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
 # device through io_uring); every other refusal is a feature not implemented.
 NO_MEANING = {
-    "ioengine", "nfs_url", "cmd_type", "create_on_open", "filesize", "nrfiles",
+    "ioengine", "nfs_url", "cmd_type", "create_on_open", "nrfiles", "directory",
     "allow_file_create", "exec_prerun", "exec_postrun",
 }
 

@@ -11,6 +11,7 @@
 #include "io/spec.h"
 #include "io/specdata.h"
 #include "io/lattarget.h"
+#include "io/filesize.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -650,6 +651,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = lattarget_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = filesize_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -725,7 +728,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
-	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen))
+	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen) ||
+	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

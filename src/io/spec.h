@@ -159,6 +159,7 @@ struct spec {
 	uint64_t lat_target_ns, lat_window_ns;
 	double lat_pct;
 	bool lat_run;
+	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
