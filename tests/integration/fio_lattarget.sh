@@ -60,6 +60,10 @@ rt=$(python3 -c "import json; print(json.load(open('$T_TMP/n.json'))['jobs'][0][
 [ "$rt" -lt 15000 ] || fail "the search did not end the job (job_runtime $rt ms)"
 [ "$nios" -gt 0 ] || fail "no I/O reported"
 ok "latency_target met at every depth: both ended at depth 16, keys $nty as fio"
+"$NVS_BIN" run "$T_TMP/l.fio" >"$T_TMP/n.txt" 2>"$T_TMP/err" || fail "nvscope (text): $(cat "$T_TMP/err")"
+grep -q "latency: target=1000000.00us, window=100.00ms, percentile=99.50%, depth=16" "$T_TMP/n.txt" ||
+	fail "no latency line (fio's 'latency :'): $(cat "$T_TMP/n.txt")"
+ok "the text says the target and the depth found, as fio's latency line"
 
 # 2. a target nothing meets (1 us), latency_run: both keep searching until
 # runtime and report a depth in 1..16
