@@ -70,6 +70,7 @@ SAME = {
     "fsx.fio", "jesd219.fio",
     "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
+    "steadystate.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -357,8 +358,8 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, steady-state detection, flow
-control, I/O priorities...), both
+trims, zoned devices, FDP/PI passthrough, newer fio's latency steady-state
+criteria, flow control, I/O priorities...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in); **parsed only** (too slow to run in
@@ -377,8 +378,8 @@ TABLE_TAIL = """
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
-- fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
-  SNIA's), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
+- Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
+  none), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
   `log_prio`), NUMA placement: not implemented.  fio's random map and `random_generator` are (every
   block once per pass), for one block size: with a bssplit fio cuts I/Os
   at blocks done before, nvscope does not (why iometer's mean size differs).

@@ -12,6 +12,7 @@
 #include "io/specdata.h"
 #include "io/lattarget.h"
 #include "io/filesize.h"
+#include "io/specss.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -652,6 +653,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = lattarget_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = filesize_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
 		rc = 0;
