@@ -56,6 +56,13 @@ KNOWN = {
         "smaller mean; nvscope's random map (every block once per pass) covers one "
         "block size only: with a bssplit it draws with replacement (as "
         "norandommap=1) and issues the split as written",
+    "exitwhat.fio":
+        "[slow2] and [fast2] both write the device: nvscope runs them one after "
+        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
+        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
+        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
+        "job name with its last job's options (stat.c opt_lists), here runsnever's "
+        "rw=randrw",
     "basic-verify.fio":
         "fio counts do_verify's read-back as the job's reads; nvscope reports it "
         "as nvscope.verify (blocks checked, bad) and keeps the job's read and "

@@ -536,6 +536,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
 			BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
 		s->thinktime_ns = sz;
+	} else if (!strcmp(key, "number_ios")) { /* fio's: the job ends after N I/Os */
+		if (parse_uint(v, 1ull << 40, &u))
+			BAD("number_ios: '%s' is not a count 0..2^40 (0 = no limit)", v ? v : "");
+		s->number_ios = u;
 	} else if (!strcmp(key, "thinktime_blocks")) {
 		if (parse_uint(v, 1u << 30, &u) || !u)
 			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");

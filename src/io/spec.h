@@ -168,6 +168,8 @@ struct spec {
 	double lat_pct;
 	bool lat_run;
 	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
+	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
+			       * I/Os (x loops), then ends; 0 = no limit */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

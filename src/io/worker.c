@@ -370,6 +370,12 @@ static void run(struct worker *w, struct wstate *st)
 	}
 	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
 		limit *= 2; /* fio: each byte is trimmed, then written */
+	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
+	 * number_ios x loops (trimwrite: twice), then the job ends; fio's I/O
+	 * loop goes on regardless while time_based */
+	uint64_t nios = 0, nios_max = s->time_based ? 0 : s->number_ios;
+	uint64_t nloops = (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
+	nios_max = nios_max > UINT64_MAX / nloops ? UINT64_MAX : nios_max * nloops;
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 
@@ -550,6 +556,8 @@ static void run(struct worker *w, struct wstate *st)
 				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
 					sync_count(s, st, sl->member);
 				submitted++;
+				if (nvs_unlikely(nios_max) && ++nios >= nios_max)
+					issued = limit; /* number_ios: no further I/O */
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]
