@@ -374,7 +374,8 @@ static void run(struct worker *w, struct wstate *st)
 	 * number_ios x loops (trimwrite: twice), then the job ends; fio's I/O
 	 * loop goes on regardless while time_based */
 	uint64_t nios = 0, nios_max = s->time_based ? 0 : s->number_ios;
-	uint64_t nloops = (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
+	uint64_t nloops =
+	    (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
 	nios_max = nios_max > UINT64_MAX / nloops ? UINT64_MAX : nios_max * nloops;
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
