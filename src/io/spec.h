@@ -122,6 +122,8 @@ struct spec {
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
+	char wait_for[64];      /* fio's wait_for=NAME (job files): start once that
+				 * earlier job of the run group has ended ("" none) */
 	bool group_reporting;
 	bool exitall;           /* fio's exitall (any job of the file): when a job
 				 * ends, exit_what others are stopped */
@@ -164,6 +166,14 @@ struct spec {
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
 	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
 	bool verify_dump;         /* a bad block's data into files (io/wverify.c) */
+	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
+	 * latency_percentile (100), lat_run latency_run */
+	uint64_t lat_target_ns, lat_window_ns;
+	double lat_pct;
+	bool lat_run;
+	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
+	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
+			       * I/Os (x loops), then ends; 0 = no limit */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
