@@ -61,10 +61,19 @@ KNOWN = {
         "size differs for the random-map reason of iometer-file-access-server.fio: "
         "fio trims 1M I/Os to the free run of its map (with norandommap=1 fio's mean "
         "is nvscope's)",
+    "exitwhat.fio":
+        "[slow2] and [fast2] both write the device: nvscope runs them one after "
+        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
+        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
+        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
+        "job name with its last job's options (stat.c opt_lists), here runsnever's "
+        "rw=randrw",
     "basic-verify.fio":
-        "fio counts do_verify's read-back as the job's reads; nvscope reports it "
-        "as nvscope.verify (blocks checked, bad) and keeps the job's read and "
-        "write figures to the workload itself (docs/cli.md, verify)",
+        "do_verify's read-back counts as the job's reads in both, but a time_based "
+        "randwrite reads back different amounts: fio logs every write (a block "
+        "rewritten after its random map refilled is logged again) and reads the "
+        "log back for up to another runtime; nvscope reads each distinct block "
+        "written once (a bitmap: no per-write log)",
 }
 
 # The examples that run the same workload as fio today: one that stops
@@ -73,13 +82,15 @@ SAME = {
     "aio-read.fio", "backwards-read.fio", "cmdprio-percentage.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
+    "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
+    "surface-scan.fio", "steadystate.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
 # device through io_uring); every other refusal is a feature not implemented.
 NO_MEANING = {
-    "ioengine", "nfs_url", "cmd_type", "create_on_open", "filesize", "nrfiles",
+    "ioengine", "nfs_url", "cmd_type", "create_on_open", "nrfiles", "directory",
     "allow_file_create", "exec_prerun", "exec_postrun",
 }
 
@@ -363,8 +374,8 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, steady-state detection, flow
-control...), both
+trims, zoned devices, FDP/PI passthrough, newer fio's latency steady-state
+criteria, flow control...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in); **parsed only** (too slow to run in
@@ -383,10 +394,10 @@ TABLE_TAIL = """
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
-- fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
-  SNIA's), flow control between jobs (`flow`), fio's latency target
-  (`latency_target`): not implemented.  `numa.fio` asks for NUMA node 1,
-  which a one-node machine lacks: refused there (fio fails to run it too).  fio's random map and `random_generator` are (every
+- Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
+  none), flow control between jobs (`flow`): not implemented.  `numa.fio`
+  asks for NUMA node 1, which a one-node machine lacks: refused there
+  (fio fails to run it too).  fio's random map and `random_generator` are (every
   block once per pass), for one block size: with a bssplit fio cuts I/Os
   at blocks done before, nvscope does not (why iometer's mean size differs).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).
