@@ -215,7 +215,14 @@ def compare(f, n):
         for d in (0, 1):
             e["ios"][d] += ios[d]
             e["by"][d] += by[d]
-    nn = {name: (gid, o, ios, by) for name, gid, o, ios, by in n}
+    # both list each numjobs clone (fio without group_reporting): summed
+    nn, ncount = {}, {}
+    for name, gid, o, ios, by in n:
+        ncount[name] = ncount.get(name, 0) + 1
+        if name in nn:
+            ios = tuple(a + b for a, b in zip(nn[name][2], ios))
+            by = tuple(a + b for a, b in zip(nn[name][3], by))
+        nn[name] = (gid, o, ios, by)
     if set(fn) != set(nn):
         return "jobs: fio %s, nvscope %s" % (sorted(fn), sorted(nn))
     # report groups: the same partition of the jobs
@@ -232,6 +239,8 @@ def compare(f, n):
                 return "[%s] %s: fio %s, nvscope %s" % (name, k, fo[k], o[k])
         if not grouped and e["count"] != o["numjobs"]:
             return "[%s] fio ran %d clones, nvscope numjobs=%d" % (name, e["count"], o["numjobs"])
+        if e["count"] != ncount[name]:
+            return "[%s] fio lists %d entries, nvscope %d" % (name, e["count"], ncount[name])
         for d, k in ((0, "bs_read"), (1, "bs_write")):
             if (ios[d] or e["ios"][d]) and fo[k] != o[k]:
                 return "[%s] %s: fio %s, nvscope %s" % (name, k, fo[k], o[k])

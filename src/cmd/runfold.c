@@ -62,6 +62,8 @@ static void move(struct runfold *f, unsigned i, unsigned m)
 	memcpy(&f->disks[(size_t)m * NVS_MAX_TARGETS], &f->disks[(size_t)i * NVS_MAX_TARGETS],
 	       NVS_MAX_TARGETS * sizeof(*f->disks));
 	f->ndisks[m] = f->ndisks[i];
+	if (f->step)
+		f->step[m] = f->step[i];
 }
 
 unsigned runfold_groups(struct runfold *f, const bool *grouped)
@@ -85,6 +87,7 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 		f->info[k].ctx += f->info[i].ctx;
 		f->info[k].majf += f->info[i].majf;
 		f->info[k].minf += f->info[i].minf;
+		f->info[k].job_runtime_s += f->info[i].job_runtime_s; /* fio: summed */
 		if (f->info[i].elapsed_s > f->info[k].elapsed_s)
 			f->info[k].elapsed_s = f->info[i].elapsed_s;
 		free(f->tjson[i]);

@@ -26,6 +26,7 @@ struct runfold {
 	unsigned *ncores;
 	struct diskstat *disks;
 	unsigned *ndisks;
+	unsigned *step; /* the run step (job x depth) of each entry, or NULL */
 	unsigned n;
 };
 

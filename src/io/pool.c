@@ -456,7 +456,15 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 	return n;
 }
 
-int pool_result(const struct pool *p, int t, struct result *out)
+/* Worker @w belongs to fio's copy @c (numjobs: worker g * per + j is copy
+ * j of target g); c < 0: every copy. */
+static bool of_clone(const struct pool *p, unsigned w, int c)
+{
+	unsigned per = p->spec.numjobs ? p->spec.numjobs : 1;
+	return c < 0 || w % per == (unsigned)c;
+}
+
+static int result_of(const struct pool *p, int c, int t, struct result *out)
 {
 	if (t >= (int)p->ntargets || ((p->spec.stripe || p->spec.fileset) && t > 0))
 		return -EINVAL;
@@ -475,14 +483,31 @@ int pool_result(const struct pool *p, int t, struct result *out)
 			snprintf(out->target, sizeof(out->target), "file-set");
 	}
 	for (unsigned i = 0; i < p->nw; i++)
-		if (t < 0 || p->w[i].target == (unsigned)t)
+		if ((t < 0 || p->w[i].target == (unsigned)t) && of_clone(p, i, c))
 			result_merge(out, &p->w[i].res);
 	out->iodepth = p->qd;
-	out->numjobs = p->spec.numjobs;
+	out->numjobs = c < 0 ? p->spec.numjobs : 1;
 	for (unsigned i = 0; i < p->nw; i++)
-		if (t < 0 || p->w[i].target == (unsigned)t)
+		if ((t < 0 || p->w[i].target == (unsigned)t) && of_clone(p, i, c))
 			out->dropped += spsc_dropped(p->w[i].out);
 	return 0;
+}
+
+int pool_result(const struct pool *p, int t, struct result *out)
+{
+	return result_of(p, -1, t, out);
+}
+
+int pool_clone_result(const struct pool *p, unsigned c, int t, struct result *out)
+{
+	if (p->trace || c >= (p->spec.numjobs ? p->spec.numjobs : 1))
+		return -EINVAL;
+	return result_of(p, (int)c, t, out);
+}
+
+unsigned pool_worker_clone(const struct pool *p, unsigned w)
+{
+	return w % (p->spec.numjobs ? p->spec.numjobs : 1);
 }
 
 int pool_error(const struct pool *p, char *msg, size_t len)

@@ -642,6 +642,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("randseed: '%s' is not a number", v ? v : "");
 		s->seed = u;
 		s->seed_given = true;
+	} else if (!strcmp(key, "group_reporting")) { /* the command line's; job files: preset.c */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
+			BAD("group_reporting: '%s' is not 0 or 1", v);
+		s->group_reporting = !v || !*v || !strcmp(v, "1");
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {

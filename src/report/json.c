@@ -456,9 +456,10 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	sync = cJSON_AddObjectToObject(o, "sync");
 	num_u(sync, "total_ios", r->sync_ios);
 	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&r->sync_lat, false, job_spec(run, j)));
-	num_r(o, "job_runtime", r->runtime_s * 1000.0);
-	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
-	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
+	double jrt = info && info->job_runtime_s > 0 ? info->job_runtime_s : r->runtime_s;
+	num_r(o, "job_runtime", jrt * 1000.0);
+	num_f(o, "usr_cpu", jrt > 0 ? 100 * r->usr_s / jrt : 0);
+	num_f(o, "sys_cpu", jrt > 0 ? 100 * r->sys_s / jrt : 0);
 	num_u(o, "ctx", info ? info->ctx : 0);
 	num_u(o, "majf", info ? info->majf : 0);
 	num_u(o, "minf", info ? info->minf : 0);
