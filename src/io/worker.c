@@ -3,15 +3,22 @@
  * One loop per worker, no locks, no allocation once running:
  *   1. refill: take free slots, generate (dir, bs, offset), prep SQEs, stamp
  *      them with the loop's current time (the issue time);
- *   2. one io_uring_enter that submits the batch and waits for at least one
- *      completion, bounded by the next interval boundary (so samples flow
- *      even when the device stalls), the job's end and the rate limiter;
- *   3. one clock read, then reap every CQE: latency = now - issue time goes
- *      into the interval sample and (after ramp_time) the job's histogram;
- *   4. at an interval boundary push the sample into the SPSC ring (dropped
+ *   2. one io_uring_enter that submits the batch and posts the completions
+ *      already there, without waiting (fio's commit), then one clock read:
+ *      the batch's submission time (fio's issue_time; slat = it - prep time);
+ *   3. wait for at least one completion (a second io_uring_enter only when
+ *      none is there yet), bounded by the next interval boundary (so samples
+ *      flow even when the device stalls), the job's end and the rate limiter;
+ *   4. one clock read, then reap every CQE: lat = now - prep time goes into
+ *      the interval sample and (after ramp_time) the job's histograms, with
+ *      clat = now - submission time;
+ *   5. at an interval boundary push the sample into the SPSC ring (dropped
  *      and counted by the ring when the consumer lags - I/O never waits).
- * Two clock reads per batch rather than per I/O: completions found by one
- * reap were all observed at the same instant, which is the honest time.
+ * Two clock reads per batch (after its submission, after the wait) rather
+ * than two per I/O: completions found by one
+ * reap were all observed at the same instant, which is the honest time, and
+ * the I/Os of one submission were submitted at the same instant (as fio's
+ * io_uring engine stamps a batch after its io_uring_enter).
  *
  * The end: at the deadline (or the stop flag, or the first error) the
  * measured window closes at once - its figures and runtime are final - and
@@ -249,6 +256,11 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
+			/* slat and clat of the I/Os counted: N is total_ios in all three,
+			 * and each I/O's lat is its slat + clat */
+			uint64_t sub = sl->t_sub < now ? sl->t_sub : now;
+			hist_add(&rd->slat, sub - sl->t_issue);
+			hist_add(&rd->clat, now - sub);
 			if (w->nmembers > 1) {
 				struct result_member *m = &w->res.member[sl->member];
 				m->ios++;
@@ -403,7 +415,7 @@ static void run(struct worker *w, struct wstate *st)
 				think_left = s->thinktime_blocks;
 			}
 		}
-		unsigned submitted = 0;
+		unsigned submitted = 0, batch = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -535,7 +547,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;
-				sl->t_issue = now;
+				sl->t_issue = sl->t_sub = now;
 				sl->len = len;
 				sl->dir = (uint8_t)dir;
 				issued += len;
@@ -568,9 +580,26 @@ static void run(struct worker *w, struct wstate *st)
 						next_issue = now; /* do not burst after a long stall */
 				}
 			}
+			batch = n;
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (batch) {
+			/* fio's slat (io_u_queued): one io_uring_enter submits the batch
+			 * without waiting (fio's commit: GETEVENTS, min_complete 0, which
+			 * also posts the completions already there), one clock read after
+			 * it stamps all its I/Os: the slots just taken,
+			 * freel[nfree .. nfree + batch) */
+			int src = io_uring_submit_and_get_events(&st->ring);
+			if (src < 0 && src != -EINTR && src != -EAGAIN && src != -EBUSY) {
+				worker_fail(sh, src, "io_uring_enter failed: %s", strerror(-src));
+				atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+				st->stopping = true;
+			}
+			uint64_t t_sub = worker_now_ns();
+			for (unsigned k = st->nfree; k < st->nfree + batch; k++)
+				st->slots[st->freel[k]].t_sub = t_sub;
+		}
 		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;

@@ -204,7 +204,7 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
 	if (st->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	sqe->user_data = idx;
-	sl->t_issue = now;
+	sl->t_issue = sl->t_sub = now;
 	sl->len = 0;
 	sl->dir = SLOT_SYNC;
 	sl->member = st->sync_member;

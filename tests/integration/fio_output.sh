@@ -20,6 +20,7 @@
 # 7. numjobs=4 with and without group_reporting, side by side with fio's
 #    JSON (entries, jobnames, groupids, keys and types); clat2csv per copy;
 #    the text's blocks.
+# 8. slat_ns measured (N = I/Os, lat = slat + clat), fio's keys; text lines.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
 command -v python3 >/dev/null || skip "python3 is needed"
@@ -241,3 +242,33 @@ ok "fio_jsonplus_clat2csv: one CSV per copy, as from fio's"
 [ "$(grep -c '^nj: ' nnjg.txt)" -eq 1 ] && grep -q 'jobs=4' nnjg.txt ||
 	fail "group_reporting text: $(cat nnjg.txt)"
 ok "normal text: a block per copy; group_reporting one with jobs=4"
+
+# 8. slat: measured as fio's io_uring engine does (prep to submitted); N is
+#    the I/O count, lat = slat + clat I/O by I/O; slat_ns's keys are fio's
+#    (no percentiles by default); the text has fio's slat/clat/lat lines.
+sl="--rw=randrw --rwmixread=50 --bs=4k --iodepth=4 --runtime=1 --time_based"
+fio --name=sl --filename="$LOOP" $sl --ioengine=io_uring --direct=1 --output-format=json \
+	>fsl.json 2>fsl.err || fail "fio slat: $(cat fsl.err)"
+"$NVS_BIN" run --target "$LOOP" --name=sl $sl --output-format=json --output nsl.json \
+	>nsl.txt 2>nsl.err || fail "nvscope slat: $(cat nsl.err)"
+python3 - fsl.json nsl.json <<'EOT' || fail "slat_ns"
+import json, sys
+f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
+for d in ("read", "write"):
+    fs, r = f[d], n[d]
+    for k in ("slat_ns", "clat_ns", "lat_ns"):
+        print("  ", d, k, "fio", {x: v for x, v in fs[k].items() if x != "percentile"},
+              "nvscope", {x: v for x, v in r[k].items() if x != "percentile"})
+    s, c, l = r["slat_ns"], r["clat_ns"], r["lat_ns"]
+    assert set(s) == set(fs["slat_ns"]), (set(s), set(fs["slat_ns"]))
+    assert set(fs["clat_ns"]) <= set(c), (set(fs["clat_ns"]), set(c))
+    assert r["total_ios"] > 0 and s["N"] == c["N"] == l["N"] == r["total_ios"], (s, r["total_ios"])
+    for h in (s, c, l):
+        assert 0 < h["min"] <= h["mean"] <= h["max"], h
+    # lat = slat + clat, I/O by I/O (fio's definition): the means add up
+    assert abs(l["mean"] - (s["mean"] + c["mean"])) <= 1e-6 * l["mean"] + 1, (s, c, l)
+    assert l["min"] >= s["min"] + c["min"] and l["max"] <= s["max"] + c["max"], (s, c, l)
+EOT
+grep -q '^   slat (usec): min=' nsl.txt && grep -q '^   clat (usec): min=' nsl.txt ||
+	fail "text slat/clat lines: $(cat nsl.txt)"
+ok "slat_ns: fio's keys, N = I/Os, lat = slat + clat; text's slat and clat lines"
