@@ -589,8 +589,17 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		/* exit_what=all: the rest of the jobs never start */
 		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
 		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
-		    runfold_exit_all(jobs, in_grp ? gfirst : j, j))
+		    runfold_exit_all(jobs, in_grp ? gfirst : j, j)) {
+			/* fio lists the jobs that never started, with zero figures */
+			struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets,
+					    .ser = ser, .info = info, .gid = gid, .note = note,
+					    .tjson = tjson, .cores = cores, .ncores = ncores,
+					    .disks = disks, .ndisks = ndisks, .step = step,
+					    .n = nres};
+			runfold_unstarted(&f, jobs, j + 1, njobs, total != njobs, &nstep);
+			nres = f.n;
 			break;
+		}
 	}
 report:
 	if (fold && nres) {

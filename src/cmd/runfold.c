@@ -137,6 +137,41 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
 	return 0;
 }
 
+void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from,
+		       unsigned njobs, bool sweep, unsigned *nstep)
+{
+	for (unsigned j = from; j < njobs; j++)
+		for (unsigned q = 0; q < jobs[j].niodepth; q++, (*nstep)++) {
+			const struct spec *s = &jobs[j];
+			unsigned ncl = s->numjobs > 1 && !s->group_reporting ? s->numjobs : 1;
+			for (unsigned c = 0; c < ncl; c++) {
+				unsigned i = f->n++;
+				struct result *r = &f->res[i];
+				result_init(r);
+				snprintf(r->name, sizeof(r->name), "%s", s->name);
+				snprintf(r->target, sizeof(r->target), "%s",
+					 s->ntargets ? s->targets[0] : "");
+				r->iodepth = s->iodepth[q];
+				r->numjobs = ncl > 1 ? 1 : s->numjobs;
+				for (unsigned t = 0; t < f->ntargets; t++) {
+					struct result *tr = &f->tres[(size_t)i * f->ntargets + t];
+					result_init(tr);
+					snprintf(tr->target, sizeof(tr->target), "%s",
+						 t < s->ntargets ? s->targets[t] : "");
+				}
+				f->ser[i] = (struct series){0};
+				f->info[i] = (struct json_job){.spec = s};
+				f->gid[i] = sweep ? *nstep : s->report_group;
+				f->note[i] = s->engine_note;
+				f->tjson[i] = NULL;
+				f->ncores[i] = 0;
+				f->ndisks[i] = 0;
+				if (f->step)
+					f->step[i] = *nstep;
+			}
+		}
+}
+
 /* fio's exit_what=all: a job of the group that ran from @first to @last
  * ended with exitall, so no later job starts. */
 bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last)
