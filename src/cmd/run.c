@@ -520,14 +520,14 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				step[nres] = nstep;
 				note[nres] = jobs[j].engine_note;
 				res[nres] = *cr;
-				info[nres] = (struct json_job){.spec = &jobs[j],
-							       .elapsed_s = rj.elapsed_s,
-							       .job_runtime_s =
-								   split || !jrt ? cr->runtime_s : jrt};
+				info[nres] = (struct json_job){
+				    .spec = &jobs[j],
+				    .elapsed_s = rj.elapsed_s,
+				    .job_runtime_s = split || !jrt ? cr->runtime_s : jrt};
 				for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
 					tres[nres * ntargets + t] =
 					    split ? rj.clone_target[(size_t)c * rj.ntargets + t]
-						       : rj.per_target[t];
+						  : rj.per_target[t];
 				ncores[nres] = rj.ncores;
 				memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
 				if (split) {
@@ -537,8 +537,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 			}
 			/* the process, disk and trace figures once, on the first copy
 			 * (group_reporting and the top-level disk_util sum them) */
-			info[first].ctx = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw -
-						     ru0.ru_nivcsw);
+			info[first].ctx =
+			    (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
 			info[first].majf = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
 			info[first].minf = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
 			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
@@ -564,7 +564,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				struct runjob v = {.agg = res[c],
 						   .per_target = &tres[(size_t)c * ntargets],
 						   .ntargets = rj.ntargets < ntargets ? rj.ntargets
-										: ntargets,
+										      : ntargets,
 						   .series = split ? ser[c] : rj.series,
 						   .dropped = split ? res[c].dropped : rj.dropped};
 				runtext_result(human, &jobs[j], &v);

@@ -137,8 +137,8 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
 	return 0;
 }
 
-void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from,
-		       unsigned njobs, bool sweep, unsigned *nstep)
+void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+		       bool sweep, unsigned *nstep)
 {
 	for (unsigned j = from; j < njobs; j++)
 		for (unsigned q = 0; q < jobs[j].niodepth; q++, (*nstep)++) {

@@ -50,8 +50,8 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
  * zero figures: appends them to @f's arrays (the caller sized them for
  * every job) with their groupid (@sweep: the step's index, as run.c), the
  * steps counted on in *@nstep. */
-void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from,
-		       unsigned njobs, bool sweep, unsigned *nstep);
+void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+		       bool sweep, unsigned *nstep);
 /* fio's exit_what=all: a job from @first to @last (one run group) has it,
  * so no later job starts. */
 bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last);

@@ -24,11 +24,10 @@
  * measured window closes at once - its figures and runtime are final - and
  * what is still in flight is cancelled (IORING_OP_ASYNC_CANCEL, any request)
  * and given WORKER_GRACE_NS to come back; those I/Os count as cancelled (or
- * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued often cannot be
- * cancelled: after the grace the worker gives up, counts them unfinished and
- * ends (the "abandoned" worker, see worker.h) without freeing the memory the
- * kernel may still write into, so a stalled device never holds the run's
- * results hostage. */
+ * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued
+ * often cannot be cancelled: after the grace the worker gives up, counts them unfinished and ends
+ * (the "abandoned" worker, see worker.h) without freeing the memory the kernel may still write
+ * into, so a stalled device never holds the run's results hostage. */
 #include <errno.h>
 #include <liburing.h>
 #if defined(__SANITIZE_THREAD__)

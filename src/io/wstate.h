@@ -14,7 +14,7 @@
 struct slot {
 	void *buf;
 	uint64_t t_issue; /* prepared (fio's io_u start_time) */
-	uint64_t t_sub;   /* its submission returned (fio's issue_time) */
+	uint64_t t_sub;	  /* its submission returned (fio's issue_time) */
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;

@@ -482,7 +482,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
 		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
-	cJSON_AddArrayToObject(nv, "not_measured"); /* nothing since slat is measured */
+	cJSON_AddArrayToObject(nv, "not_measured");	    /* nothing since slat is measured */
 	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
 		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
 		cJSON_AddStringToObject(vo, "type",

@@ -111,10 +111,10 @@ START_TEST(test_json_types_and_bins)
 	ck_assert_double_eq_tol(cJSON_GetObjectItem(sl, "mean")->valuedouble, 625, 1e-6);
 	ck_assert_ptr_null(cJSON_GetObjectItem(sl, "percentile"));
 	ck_assert_int_eq(cJSON_GetArraySize(sl), 5);
-	ck_assert_int_eq(
-	    cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "max")->valueint, 2999000);
-	ck_assert_int_eq(
-	    cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "max")->valueint, 3000000);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "max")->valueint,
+			 2999000);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "max")->valueint,
+			 3000000);
 	/* lat_ns has no bins (fio: only clat unless lat_percentiles) */
 	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "bins"));
 	/* latency tables: 3 of 4 in [1, 2) us, 1 in [2, 4) ms */
