@@ -566,7 +566,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 						   .ntargets = rj.ntargets < ntargets ? rj.ntargets
 										      : ntargets,
 						   .series = split ? ser[c] : rj.series,
-						   .dropped = split ? res[c].dropped : rj.dropped};
+						   .dropped = split ? res[c].dropped : rj.dropped,
+						   .ss = c == first ? rj.ss : NULL};
 				runtext_result(human, &jobs[j], &v);
 			}
 			if (rj.trace_line[0] && (!o.quiet || o.json))
@@ -577,6 +578,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				ser[first] = rj.series;
 				rj.series = (struct series){0};
 			}
+			info[first].ss = rj.ss; /* fio's steady state: freed with info */
+			rj.ss = NULL;
 			nstep++;
 			if (rj.error) {
 				fprintf(stderr, "nvscope run: %s\n", rj.msg);
@@ -616,7 +619,7 @@ report:
 		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
 			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
 					   .ntargets = ntargets, .series = ser[i],
-					   .dropped = res[i].dropped};
+					   .dropped = res[i].dropped, .ss = info[i].ss};
 			runtext_result(human, info[i].spec, &v);
 		}
 	}
@@ -695,6 +698,8 @@ free_all:
 		free(tjson[i]);
 	free(tjson);
 	free(ser);
+	for (unsigned i = 0; info && i < nres; i++)
+		fioss_free(info[i].ss);
 	free(info);
 	free(disks);
 	free(alldisks);

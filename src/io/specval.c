@@ -506,14 +506,6 @@ static const struct {
     {"flow_id", "fio's flow control between jobs is not implemented"},
     {"flow_watermark", "fio's flow control between jobs is not implemented"},
     {"flow_sleep", "fio's flow control between jobs is not implemented"},
-    {"steadystate", "fio's in-job steady-state detection is not implemented: nvscope steady "
-		    "runs SNIA's"},
-    {"ss", "fio's in-job steady-state detection is not implemented: nvscope steady runs "
-	   "SNIA's"},
-    {"steadystate_duration", "fio's in-job steady-state detection is not implemented"},
-    {"ss_dur", "fio's in-job steady-state detection is not implemented"},
-    {"steadystate_ramp_time", "fio's in-job steady-state detection is not implemented"},
-    {"ss_ramp", "fio's in-job steady-state detection is not implemented"},
     {"fdp", "NVMe flexible data placement is not implemented"},
     {"fdp_pli", "NVMe flexible data placement is not implemented"},
     {"fdp_pli_select", "NVMe flexible data placement is not implemented"},

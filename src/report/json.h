@@ -11,6 +11,7 @@
 #include "stats/result.h"
 
 /* What fio reports per job beyond the result (optional, per jobs[] entry). */
+struct fioss;
 struct json_job {
 	const struct spec *spec;  /* the job's own workload (rw, bs...); NULL: run->spec */
 	double elapsed_s;         /* wall time including ramp_time */
@@ -18,6 +19,8 @@ struct json_job {
 	/* fio's job_runtime: the sum over the jobs group_reporting folded into
 	 * this entry (fio's total_run_time; CPU % are of it); 0: the result's */
 	double job_runtime_s;
+	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
+				   * the caller's (cmd/run.c frees it) */
 };
 
 struct json_run {
