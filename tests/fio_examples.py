@@ -56,6 +56,13 @@ KNOWN = {
         "smaller mean; nvscope's random map (every block once per pass) covers one "
         "block size only: with a bssplit it draws with replacement (as "
         "norandommap=1) and issues the split as written",
+    "exitwhat.fio":
+        "[slow2] and [fast2] both write the device: nvscope runs them one after "
+        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
+        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
+        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
+        "job name with its last job's options (stat.c opt_lists), here runsnever's "
+        "rw=randrw",
     "basic-verify.fio":
         "fio counts do_verify's read-back as the job's reads; nvscope reports it "
         "as nvscope.verify (blocks checked, bad) and keeps the job's read and "
@@ -68,6 +75,7 @@ SAME = {
     "aio-read.fio", "backwards-read.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
+    "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "steadystate.fio",
 }
@@ -75,7 +83,7 @@ SAME = {
 # Refusals for features with no meaning on nvscope's engine (a local block
 # device through io_uring); every other refusal is a feature not implemented.
 NO_MEANING = {
-    "ioengine", "nfs_url", "cmd_type", "create_on_open", "filesize", "nrfiles",
+    "ioengine", "nfs_url", "cmd_type", "create_on_open", "nrfiles", "directory",
     "allow_file_create", "exec_prerun", "exec_postrun",
 }
 
@@ -388,8 +396,7 @@ TABLE_TAIL = """
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
 - Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
   none), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
-  `log_prio`), NUMA placement, fio's latency target (`latency_target`):
-  not implemented.  fio's random map and `random_generator` are (every
+  `log_prio`), NUMA placement: not implemented.  fio's random map and `random_generator` are (every
   block once per pass), for one block size: with a bssplit fio cuts I/Os
   at blocks done before, nvscope does not (why iometer's mean size differs).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).

@@ -90,6 +90,10 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 				(unsigned long long)r->verify_first_bad);
 		fputc('\n', f);
 	}
+	if (s->lat_target_ns) /* fio's "latency :" line: the depth the search found */
+		fprintf(f, "  latency: target=%.2fus, window=%.2fms, percentile=%.2f%%, depth=%u\n",
+			(double)s->lat_target_ns / 1e3, (double)s->lat_window_ns / 1e6, s->lat_pct,
+			r->lat_depth ? r->lat_depth : r->iodepth);
 	fprintf(
 	    f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
 	    r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,

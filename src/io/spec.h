@@ -120,6 +120,8 @@ struct spec {
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
+	char wait_for[64];      /* fio's wait_for=NAME (job files): start once that
+				 * earlier job of the run group has ended ("" none) */
 	bool group_reporting;
 	bool exitall;           /* fio's exitall (any job of the file): when a job
 				 * ends, exit_what others are stopped */
@@ -160,6 +162,14 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
+	 * latency_percentile (100), lat_run latency_run */
+	uint64_t lat_target_ns, lat_window_ns;
+	double lat_pct;
+	bool lat_run;
+	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
+	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
+			       * I/Os (x loops), then ends; 0 = no limit */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "io/datagen.h"
 #include "io/fileset.h"
+#include "io/lattarget.h"
 #include "io/worker.h"
 
 struct slot {
@@ -62,6 +63,10 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
+	 * is when the reported statistics were last reset (its final window) */
+	struct lattarget lt;
+	uint64_t meas_ns;
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -81,6 +86,13 @@ void wstate_sample_reset(struct sample *s);
 /* Allocates the slots, the free list, the sample and the buffers (filled
  * with fio's data, registered when fixedbufs); 0 or -ENOMEM (reported). */
 int wstate_buffers(struct worker *w, struct wstate *st);
+/* fio's latency target after a reap at @now: ends a quiesce once nothing is
+ * in flight (resetting the job's statistics before the final window), judges
+ * a window when @measuring; sets st->stopping when the search is done. */
+void wstate_lat_reap(struct worker *w, struct wstate *st, uint64_t now, bool measuring);
+/* An I/O above latency_target at depth 1 with latency_percentile=100:
+ * fails the job as fio does ("max latency exceeded", ETIMEDOUT). */
+void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
 /* Pins the calling worker thread to its cpus_allowed, when asked. */
 void wstate_pin(struct worker *w);
 

@@ -473,10 +473,14 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_u(o, "minf", info ? info->minf : 0);
 	depth_tables(o, r);
 	lat_tables(o, r);
-	num_u(o, "latency_depth", r->iodepth);
-	num_u(o, "latency_target", 0);
-	num_f(o, "latency_percentile", 100.0);
-	num_u(o, "latency_window", 0);
+	{ /* fio's latency target: ns, percent, us; the depth the search ended at */
+		const struct spec *js = job_spec(run, j);
+		bool lt = js && js->lat_target_ns;
+		num_u(o, "latency_depth", lt && r->lat_depth ? r->lat_depth : r->iodepth);
+		num_u(o, "latency_target", lt ? js->lat_target_ns : 0);
+		num_f(o, "latency_percentile", lt ? js->lat_pct : 100.0);
+		num_u(o, "latency_window", lt ? js->lat_window_ns / 1000 : 0);
+	}
 
 	if (info)
 		jsonss_add(o, info->ss); /* fio's "steadystate" (ss_dur > 0) */

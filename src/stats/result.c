@@ -27,6 +27,8 @@ void result_merge(struct result *dst, const struct result *src)
 		hist_merge(&dst->dir[d].clat, &src->dir[d].clat);
 	}
 	dst->sync_ios += src->sync_ios;
+	if (src->lat_depth) /* fio: the last job's, as its group report */
+		dst->lat_depth = src->lat_depth;
 	dst->verify_blocks += src->verify_blocks;
 	dst->verify_bad += src->verify_bad;
 	if (src->verify_bad && src->verify_first_bad < dst->verify_first_bad)

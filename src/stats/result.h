@@ -48,6 +48,9 @@ struct result {
 	 * (1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64); submit and reap calls by the
 	 * I/Os they moved (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64) */
 	uint64_t depth_map[7], submit_map[7], complete_map[7];
+	/* fio's latency_depth with latency_target: the depth the search ended
+	 * at (0 without a target: the iodepth) */
+	unsigned lat_depth;
 };
 
 /* fio's bucket of a queue depth (io_u_mark_depth) and of a batch size
