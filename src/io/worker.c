@@ -700,13 +700,17 @@ void *worker_main(void *arg)
 		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
-	if (rc)
+	if (rc == -ENOMEM)
+		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
 				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
-		if (rc)
+		if (rc == -ENOMEM)
+			worker_fail(sh, rc, "out of memory for the random map");
+		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
 	}
@@ -746,6 +750,7 @@ ready:
 		} else {
 			free(st->bufmem);
 			fileset_free(&st->fs);
+			offgen_free(&st->gen);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);
