@@ -358,8 +358,8 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, steady-state detection, flow
-control, I/O priorities...), both
+trims, zoned devices, FDP/PI passthrough, steady-state detection, I/O
+priorities...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in); **parsed only** (too slow to run in
@@ -379,9 +379,9 @@ TABLE_TAIL = """
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
 - fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
-  SNIA's), flow control between jobs (`flow`), I/O priorities (`cmdprio`,
-  `log_prio`), NUMA placement, fio's latency target (`latency_target`):
-  not implemented.  fio's random map and `random_generator` are (every
+  SNIA's), I/O priorities (`cmdprio`, `log_prio`), NUMA placement, fio's
+  latency target (`latency_target`): not implemented.  fio's flow control
+  between jobs (`flow`, `flow_id`, `flow_sleep`) is.  fio's random map and `random_generator` are (every
   block once per pass; with a bssplit an I/O cut at blocks done before, as
   fio).  iometer's mean size differs for another reason: its size=4g on a
   smaller device makes fio start over whenever an I/O would pass the end.

@@ -8,6 +8,7 @@
 #include "base/num.h"
 #include "io/iolog.h"
 #include "io/pool.h"
+#include "io/flow.h"
 #include "io/worker.h"
 
 struct pool {
@@ -351,6 +352,16 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	rc = make_workers(p, err, errlen);
 	if (rc)
 		goto free_pool;
+	/* fio's flow_init_job: each worker (one of fio's jobs) adds its weight */
+	for (unsigned i = 0; s->flow && i < p->nw; i++) {
+		p->w[i].flow = flow_join(s->flow_id, s->flow);
+		if (!p->w[i].flow) {
+			snprintf(err, errlen, "flow_id %u: more than %u flow ids in use",
+				 s->flow_id, FLOW_MAX_IDS);
+			rc = -EINVAL;
+			goto free_pool;
+		}
+	}
 	if (s->replay.write_iolog[0]) {
 		rc = open_iolog(p, err, errlen);
 		if (rc)
@@ -546,8 +557,11 @@ void pool_free(struct pool *p)
 		pool_stop(p);
 		pool_join(p);
 	}
-	for (unsigned i = 0; i < p->nw; i++)
+	for (unsigned i = 0; i < p->nw; i++) {
+		if (!p->w[i].started) /* a started worker left its flow itself */
+			flow_leave(p->w[i].flow, 0, p->spec.flow);
 		spsc_free(p->w[i].out);
+	}
 	free(p->w);
 	for (unsigned i = 0; i < p->ntargets; i++)
 		target_close(&p->targets[i]);

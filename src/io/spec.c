@@ -10,6 +10,7 @@
 #include "io/replay.h"
 #include "io/spec.h"
 #include "io/specdata.h"
+#include "io/flow.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -645,6 +646,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
 		rc = 0;

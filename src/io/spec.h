@@ -152,6 +152,10 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	/* fio's flow control between jobs (io/flow.h): weight (0 = none), id,
+	 * the sleep of a job held back */
+	unsigned flow, flow_id;
+	uint64_t flow_sleep_ns;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -502,10 +502,6 @@ static const struct {
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
-    {"flow", "fio's flow control between jobs is not implemented"},
-    {"flow_id", "fio's flow control between jobs is not implemented"},
-    {"flow_watermark", "fio's flow control between jobs is not implemented"},
-    {"flow_sleep", "fio's flow control between jobs is not implemented"},
     {"steadystate", "fio's in-job steady-state detection is not implemented: nvscope steady "
 		    "runs SNIA's"},
     {"ss", "fio's in-job steady-state detection is not implemented: nvscope steady runs "

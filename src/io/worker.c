@@ -404,6 +404,7 @@ static void run(struct worker *w, struct wstate *st)
 			}
 		}
 		unsigned submitted = 0;
+		uint64_t flow_wake = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -474,6 +475,10 @@ static void run(struct worker *w, struct wstate *st)
 							break;
 					}
 				}
+				if (nvs_unlikely(w->flow) &&
+				    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns,
+					       st->inflight, now, &flow_wake))
+					break; /* fio's flow: ahead of its weight */
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
 					break; /* SQPOLL: the kernel has not freed the slot yet */
@@ -586,6 +591,8 @@ static void run(struct worker *w, struct wstate *st)
 			deadline = next_issue;
 		if (think_until > now && think_until < deadline)
 			deadline = think_until;
+		if (flow_wake > now && flow_wake < deadline)
+			deadline = flow_wake;
 		if (dlimited && !st->stopping && st->nfree && st->pend) {
 			uint64_t due = st->nxt[st->p_dir];
 			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
@@ -722,6 +729,8 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
+	/* fio's flow_exit_job: the other jobs of the flow run on without it */
+	flow_leave(w->flow, st ? st->flow.n : 0, w->spec->flow);
 	if (st) {
 		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled

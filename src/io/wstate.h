@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "io/datagen.h"
 #include "io/fileset.h"
+#include "io/flow.h"
 #include "io/worker.h"
 
 struct slot {
@@ -61,6 +62,7 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	struct flow_state flow; /* fio's flow: this worker's side of the gate */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
