@@ -84,6 +84,8 @@ struct spec {
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
 	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
+	uint64_t offset_align;	   /* offset=N%: rounded up to this (0: smallest bs) */
+	bool serialize_overlap;	   /* an I/O overlapping one in flight waits for it */
 	uint64_t startdelay_ns; /* the job starts this late */
 	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
 	unsigned thinktime_blocks;

@@ -497,8 +497,6 @@ static const struct {
     {"numa_mem_policy", "NUMA placement is not implemented"},
     {"trim_percentage", "trim-then-verify of written blocks is not implemented"},
     {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
-    {"offset_align", "not implemented: offsets are aligned to blockalign"},
-    {"serialize_overlap", "not implemented"},
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},

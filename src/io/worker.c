@@ -260,6 +260,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		io_error(w, st, sl, res);
 	}
 done:
+	sl->busy = false;
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
 }
@@ -382,6 +383,9 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
+	/* fio's serialize_overlap: only for a job that changes data (or
+	 * replays a trace) at a depth above 1 */
+	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || tr);
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -475,6 +479,11 @@ static void run(struct worker *w, struct wstate *st)
 							break;
 					}
 				}
+				if (nvs_unlikely(st->serialize) && st->inflight &&
+				    wstate_overlap(w, st,
+						   ti ? w->region_start + ti->off : st->p_off,
+						   ti ? ti->len : st->p_len))
+					break; /* fio's serialize_overlap: after it completes */
 				if (nvs_unlikely(w->flow) &&
 				    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns,
 					       st->inflight, now, &flow_wake))
@@ -507,6 +516,10 @@ static void run(struct worker *w, struct wstate *st)
 					if (s->verify_only)
 						dir = NVS_READ; /* fio: only the read-back */
 					sl->off = off;
+				}
+				if (nvs_unlikely(st->serialize)) {
+					sl->off = off;
+					sl->busy = true;
 				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,

@@ -217,3 +217,13 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
 	st->inflight++;
 	return 0;
 }
+
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len)
+{
+	for (unsigned i = 0; i < w->qd; i++) {
+		const struct slot *sl = &st->slots[i];
+		if (sl->busy && off < sl->off + sl->len && sl->off < off + len)
+			return true;
+	}
+	return false;
+}

@@ -20,6 +20,7 @@ struct slot {
 	uint8_t member;
 	uint64_t off; /* logical byte offset (verify) */
 	bool stale; /* a read filled the buffer: refill before writing it */
+	bool busy;  /* serialize_overlap: in flight, off and len valid */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
@@ -63,6 +64,7 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	struct flow_state flow; /* fio's flow: this worker's side of the gate */
+	bool serialize;		/* fio's serialize_overlap in effect */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -82,6 +84,9 @@ void wstate_sample_reset(struct sample *s);
 /* Allocates the slots, the free list, the sample and the buffers (filled
  * with fio's data, registered when fixedbufs); 0 or -ENOMEM (reported). */
 int wstate_buffers(struct worker *w, struct wstate *st);
+/* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
+ * @len) overlaps an I/O in flight (logical offsets, any direction). */
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);
 /* Pins the calling worker thread to its cpus_allowed, when asked. */
 void wstate_pin(struct worker *w);
 
