@@ -9,31 +9,42 @@
 /* fio's random map for uniform random jobs (norandommap=0).  One block
  * size whose blocks tile the region (blockalign = bs): a keyed permutation
  * (offgen_perm: no memory, no search; the same blocks per pass as fio's
- * map).  Mixed sizes (bssplit, bsrange, bs=R,W) with the smallest one as
- * the alignment (fio's default blockalign): fio's bitmap of smallest-size
- * blocks (offgen_mapped).  Otherwise offsets stay uniform with replacement
- * (docs/cli.md says where fio differs).  The keys come from the seed, not
- * from the stream, so the other draws (mix, sizes) are those of
- * norandommap=1.  fio's lfsr needs no map: every block once even with
- * norandommap=1 (one size). */
+ * map).  Mixed sizes (bssplit, bsrange) with the smallest one as the
+ * alignment (fio's default blockalign) and the same smallest size in both
+ * directions: fio's bitmap of smallest-size blocks (offgen_mapped).  Otherwise offsets stay uniform
+ * with replacement (docs/cli.md says where fio differs).  The keys come from the seed, not from the
+ * stream, so the other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs no map:
+ * every block once even with norandommap=1 (one size). */
 static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 {
 	bool one = !g->rmax[0] && !g->rmax[1] && s->nbs;
-	uint32_t minbs = UINT32_MAX;
+	uint32_t dmin[2] = {UINT32_MAX, UINT32_MAX}, minbs = UINT32_MAX;
 
 	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist)
 		return 0;
-	for (unsigned i = 0; i < s->nbs; i++) {
+	for (unsigned i = 0; i < s->nbs; i++)
 		one = one && s->bs[i].bs == s->bs[0].bs;
-		if (s->bs[i].bs < minbs)
-			minbs = s->bs[i].bs;
+	/* the smallest size of each direction the job issues */
+	for (unsigned d = 0; d < 2; d++) {
+		if (d == 0 ? g->mixread == 0 : g->mixread == 100)
+			continue;
+		if (g->rmax[d])
+			dmin[d] = g->rmin[d];
+		for (unsigned i = 0; !g->rmax[d] && i < s->nbs; i++)
+			if ((d ? s->bs[i].wweight : s->bs[i].weight) && s->bs[i].bs < dmin[d])
+				dmin[d] = s->bs[i].bs;
+		if (dmin[d] < minbs)
+			minbs = dmin[d];
 	}
-	for (unsigned d = 0; d < 2; d++)
-		if (g->rmax[d] && g->rmin[d] < minbs)
-			minbs = g->rmin[d];
 	if (!one) {
-		/* fio's lfsr keeps no map: each start once, sizes uncut (not here) */
-		if (s->norandommap || s->rand_lfsr || g->align != minbs || g->len / minbs == 0)
+		/* fio's map with mixed sizes, where fio's is coherent: one
+		 * smallest size for the directions issued (fio marks each
+		 * direction in its own smallest size on a map of the overall
+		 * smallest: bs=4k,16k cuts nothing there), the alignment
+		 * (fio's default blockalign); fio's lfsr keeps no map */
+		if (s->norandommap || s->rand_lfsr || minbs == UINT32_MAX || g->align != minbs ||
+		    (dmin[0] != UINT32_MAX && dmin[1] != UINT32_MAX && dmin[0] != dmin[1]) ||
+		    g->len / minbs == 0)
 			return 0;
 		g->rmap_unit = minbs;
 		g->rmap = randmap_new(g->len / minbs);

@@ -151,6 +151,22 @@ START_TEST(test_no_map_cases)
 	ck_assert_ptr_nonnull(g.rmap); /* bsrange: the bitmap */
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
 	offgen_free(&g);
+	/* bs=4k,16k on randrw: smallest sizes differ per direction (fio's map
+	 * cuts nothing there): with replacement; randwrite alone: 16k, not
+	 * the 4k alignment: with replacement */
+	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bs", "4k,16k", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_null(g.rmap);
+	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_null(g.rmap);
+	/* per-direction bssplit with one smallest size: the bitmap */
+	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:64k/50,4k/10:8k/90", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_nonnull(g.rmap);
+	offgen_free(&g);
 	offgen_free(&g); /* twice: harmless */
 }
 END_TEST
