@@ -71,6 +71,7 @@ SAME = {
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
+    "steadystate.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -358,8 +359,8 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, steady-state detection, I/O
-priorities...), both
+trims, zoned devices, FDP/PI passthrough, newer fio's latency steady-state
+criteria, I/O priorities...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in); **parsed only** (too slow to run in
@@ -378,13 +379,14 @@ TABLE_TAIL = """
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
-- fio's in-job steady state (`steadystate`/`ss`; `nvscope steady` runs
-  SNIA's), I/O priorities (`cmdprio`, `log_prio`), NUMA placement, fio's
+- Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
+  none), I/O priorities (`cmdprio`, `log_prio`), NUMA placement, fio's
   latency target (`latency_target`): not implemented.  fio's flow control
-  between jobs (`flow`, `flow_id`, `flow_sleep`) is.  fio's random map and `random_generator` are (every
-  block once per pass; with a bssplit an I/O cut at blocks done before, as
-  fio).  iometer's mean size differs for another reason: its size=4g on a
-  smaller device makes fio start over whenever an I/O would pass the end.
+  between jobs (`flow`, `flow_id`, `flow_sleep`) is.  fio's random map and
+  `random_generator` are (every block once per pass; with a bssplit an I/O
+  cut at blocks done before, as fio).  iometer's mean size differs for
+  another reason: its size=4g on a smaller device makes fio start over
+  whenever an I/O would pass the end.
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).
 - `fixed-rate-submission.fio` and `poisson-rate-submission.fio` run, but
   Debian's fio 3.33 hangs on them, so nothing is compared.

@@ -70,6 +70,12 @@ static void print_steps(const struct plan *p)
 			printf(" %s\n", s->purge_method == PURGE_TRIM	  ? "trim"
 					: s->purge_method == PURGE_FORMAT ? "format"
 									  : "sanitize");
+		else if (s->spec.replay.iolog[0]) /* a trace step: its trace, not a workload */
+			printf(" replay %s x%u%s%s runtime %.3gs\n", s->spec.replay.iolog,
+			       s->spec.replay.copies ? s->spec.replay.copies : 1,
+			       s->spec.replay.no_stall ? " no_stall" : " timed",
+			       s->spec.replay.stagger_ns ? " staggered" : "",
+			       (double)s->spec.runtime_ns / 1e9);
 		else
 			printf(" %s %s QD%u%s T%u runtime %.3gs%s\n", spec_rw_name(s->spec.rw),
 			       spec_fmt_size(s->spec.bs[0].bs, b, sizeof(b)), s->spec.iodepth[0],

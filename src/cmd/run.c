@@ -533,6 +533,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 			memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
 			ser[nres] = rj.series;
 			rj.series = (struct series){0};
+			info[nres].ss = rj.ss; /* fio's steady state: freed with info */
+			rj.ss = NULL;
 			nres++;
 			if (rj.error) {
 				fprintf(stderr, "nvscope run: %s\n", rj.msg);
@@ -563,7 +565,7 @@ report:
 		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
 			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
 					   .ntargets = ntargets, .series = ser[i],
-					   .dropped = res[i].dropped};
+					   .dropped = res[i].dropped, .ss = info[i].ss};
 			runtext_result(human, info[i].spec, &v);
 		}
 	}
@@ -647,6 +649,8 @@ free_all:
 		free(tjson[i]);
 	free(tjson);
 	free(ser);
+	for (unsigned i = 0; info && i < nres; i++)
+		fioss_free(info[i].ss);
 	free(info);
 	free(disks);
 	free(alldisks);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include "cmd/runfold.h"
+#include "stats/fioss.h"
 
 /* Adds the intervals of @b into @a, point by point (fio sums the group's
  * bandwidth samples): rates add up, latencies are weighted by IOPS, maxima
@@ -52,6 +53,7 @@ static void move(struct runfold *f, unsigned i, unsigned m)
 	f->ser[m] = f->ser[i];
 	f->ser[i] = (struct series){0};
 	f->info[m] = f->info[i];
+	f->info[i].ss = NULL;
 	f->gid[m] = f->gid[i];
 	f->note[m] = f->note[i];
 	f->tjson[m] = f->tjson[i];
@@ -82,6 +84,11 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 				     &f->tres[(size_t)i * f->ntargets + t]);
 		merge_series(&f->ser[k], &f->ser[i]);
 		series_release(&f->ser[i]);
+		if (f->info[i].ss) { /* fio: the group's last job holds its steady state */
+			fioss_free(f->info[k].ss);
+			f->info[k].ss = f->info[i].ss;
+			f->info[i].ss = NULL;
+		}
 		f->info[k].ctx += f->info[i].ctx;
 		f->info[k].majf += f->info[i].majf;
 		f->info[k].minf += f->info[i].minf;

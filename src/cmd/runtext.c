@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmd/runtext.h"
 #include "io/spec.h"
+#include "stats/fioss.h"
 #include "stats/result.h"
 
 const char *runtext_si(double v, char *buf, size_t len)
@@ -89,6 +90,18 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	    r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,
 	    runtext_si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu : 0,
 		       a, sizeof(a)));
+	if (rj->ss) { /* fio's show_ss_normal */
+		const struct fioss *ss = rj->ss;
+		double bw = (double)fioss_bw_mean(ss);
+		fprintf(
+		    f,
+		    "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s, %s%s=%.3f%s\n",
+		    fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
+		    runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)),
+		    fioss_crit(ss) & FIOSS_IOPS ? "iops" : "bw",
+		    fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
+		    fioss_crit(ss) & FIOSS_PCT ? "%" : "");
+	}
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
 	if (r->cancelled || r->unfinished)

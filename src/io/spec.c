@@ -10,6 +10,7 @@
 #include "io/replay.h"
 #include "io/spec.h"
 #include "io/specdata.h"
+#include "io/specss.h"
 #include "io/flow.h"
 #include "io/specval.h"
 
@@ -655,6 +656,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;

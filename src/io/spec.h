@@ -131,6 +131,14 @@ struct spec {
 	 * worker issues to them in turn, each file its own region (size split
 	 * evenly, offset in each), reported as one job with per-file counts
 	 * (result.member[]) -- not one worker per target as --target a,b */
+	/* fio's in-job steady state (io/specss.c, stats/fioss.h): steadystate=
+	 * criterion (FIOSS_* bits) and limit, ss_given false = fio's default
+	 * iops_slope:0.01%; ss_dur_s 0 = off; ss_ramp_ns from the measured start */
+	unsigned ss_crit;
+	double ss_limit;
+	bool ss_given;
+	unsigned ss_dur_s;
+	uint64_t ss_ramp_ns;
 	bool fileset;
 	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
 	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw

@@ -500,14 +500,6 @@ static const struct {
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
-    {"steadystate", "fio's in-job steady-state detection is not implemented: nvscope steady "
-		    "runs SNIA's"},
-    {"ss", "fio's in-job steady-state detection is not implemented: nvscope steady runs "
-	   "SNIA's"},
-    {"steadystate_duration", "fio's in-job steady-state detection is not implemented"},
-    {"ss_dur", "fio's in-job steady-state detection is not implemented"},
-    {"steadystate_ramp_time", "fio's in-job steady-state detection is not implemented"},
-    {"ss_ramp", "fio's in-job steady-state detection is not implemented"},
     {"fdp", "NVMe flexible data placement is not implemented"},
     {"fdp_pli", "NVMe flexible data placement is not implemented"},
     {"fdp_pli_select", "NVMe flexible data placement is not implemented"},

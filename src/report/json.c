@@ -42,6 +42,7 @@
 #include "base/utf8.h"
 #include "io/vhdr.h"
 #include "report/json.h"
+#include "report/jsonss.h"
 
 /* fio's default percentile list */
 static const double pcts[] = {1,  5,  10, 20, 30, 40,   50,   60,    70,
@@ -374,6 +375,7 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
+	jsonss_options(o, s); /* fio's steadystate, ss_dur, ss_ramp */
 	/* fio's syncs and verify (io/specdata.c), as given */
 	if (s->fsync_blocks)
 		opt_u(o, "fsync", s->fsync_blocks);
@@ -469,6 +471,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_f(o, "latency_percentile", 100.0);
 	num_u(o, "latency_window", 0);
 
+	if (info)
+		jsonss_add(o, info->ss); /* fio's "steadystate" (ss_dur > 0) */
 	nv = cJSON_AddObjectToObject(o, "nvscope");
 	cJSON_AddStringToObject(nv, "target", r->target);
 	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);

@@ -11,10 +11,13 @@
 #include "stats/result.h"
 
 /* What fio reports per job beyond the result (optional, per jobs[] entry). */
+struct fioss;
 struct json_job {
 	const struct spec *spec;  /* the job's own workload (rw, bs...); NULL: run->spec */
 	double elapsed_s;         /* wall time including ramp_time */
 	uint64_t ctx, majf, minf; /* context switches, major/minor faults (process) */
+	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
+				   * the caller's (cmd/run.c frees it) */
 };
 
 struct json_run {

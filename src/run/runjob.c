@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "run/runjob.h"
+#include "run/runss.h"
 #include "stats/series.h"
 
 static int copy_series(struct series *dst, const struct series *src)
@@ -106,6 +107,10 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 		goto free_collect;
 	}
 	out->ntargets = groups;
+	rc = runss_new(s, &out->ss);
+	if (rc)
+		goto free_collect;
+	size_t ssnext = 0;
 	struct cpu *cpu = cpu_new(); /* NULL without /proc: CPU figures absent */
 	rc = pool_start(p);
 	if (rc) {
@@ -119,6 +124,11 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 		struct timespec ts = {0, 100000000};
 		nanosleep(&ts, NULL);
 		pool_drain(p, collect_sample, c);
+		if (out->ss && !fioss_attained(out->ss)) { /* fio's steadystate */
+			const struct series *m = collect_series(c, -1);
+			if (runss_poll(out->ss, &m, NULL, 1, &ssnext, (double)s->ramp_ns / 1e9))
+				pool_stop(p);
+		}
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 			out->cancelled = true;
 			pool_stop(p);
@@ -171,6 +181,8 @@ void runjob_release(struct runjob *r)
 	free(r->per_target);
 	free(r->trace_json);
 	r->trace_json = NULL;
+	fioss_free(r->ss);
+	r->ss = NULL;
 	series_release(&r->series);
 	r->target_series = NULL;
 	r->per_target = NULL;
@@ -188,6 +200,7 @@ struct slot {
 	struct collect *c;
 	unsigned groups;
 	bool started, ended;
+	size_t ssnext; /* next row for fio's steady state */
 };
 
 /* fio's exitall (fio_terminate_threads): job @i ended; exit_what=group stops
@@ -213,7 +226,60 @@ static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct
 	if (!out->per_target || !out->target_series)
 		return -ENOMEM;
 	out->ntargets = sl->groups;
+	return runss_new(s, &out->ss);
+}
+
+/* fio's steadystate_setup: with group_reporting the report group is judged
+ * as one, on the sum of its jobs, by its last job (the others hold none);
+ * fio refuses a group whose jobs' steadystate options differ. */
+static bool ss_member(const struct spec *specs, unsigned h, unsigned k)
+{
+	return k == h || (specs[h].group_reporting && specs[k].group_reporting &&
+			  specs[k].report_group == specs[h].report_group);
+}
+
+static int ss_setup(const struct spec *specs, unsigned n, struct runjob *outs, char *err,
+		    size_t errlen)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = i + 1; k < n; k++)
+			if (specs[k].report_group == specs[i].report_group &&
+			    !runss_same(&specs[i], &specs[k])) {
+				snprintf(err, errlen,
+					 "[%s]: steadystate options must be consistent within "
+					 "reporting groups (as fio)",
+					 specs[k].name);
+				return -EINVAL;
+			}
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = i + 1; k < n && outs[i].ss; k++)
+			if (ss_member(specs, i, k)) { /* a later job of the group holds it */
+				fioss_free(outs[i].ss);
+				outs[i].ss = NULL;
+			}
 	return 0;
+}
+
+/* Feeds every judging job its group's new rows; stops the group when its
+ * steady state is attained. */
+static void ss_poll(const struct spec *specs, struct slot *sl, unsigned n, struct runjob *outs,
+		    const struct series **m, bool *ended)
+{
+	for (unsigned h = 0; h < n; h++) {
+		unsigned nm = 0;
+		if (!outs[h].ss || fioss_attained(outs[h].ss))
+			continue;
+		for (unsigned k = 0; k < n; k++)
+			if (ss_member(specs, h, k)) {
+				m[nm] = collect_series(sl[k].c, -1);
+				ended[nm++] = !pool_running(sl[k].p);
+			}
+		if (runss_poll(outs[h].ss, m, ended, nm, &sl[h].ssnext,
+			       (double)specs[h].ramp_ns / 1e9))
+			for (unsigned k = 0; k < n; k++)
+				if (ss_member(specs, h, k))
+					pool_stop(sl[k].p);
+	}
 }
 
 static int slot_finish(struct slot *sl, struct runjob *out)
@@ -241,6 +307,8 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 {
 	struct slot *sl = calloc(n ? n : 1, sizeof(*sl));
 	struct cpu *cpu = NULL;
+	const struct series **mser = NULL;
+	bool *mend = NULL;
 	int rc = 0;
 	unsigned i;
 
@@ -249,6 +317,12 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		return -ENOMEM;
 	for (i = 0; i < n && !rc; i++)
 		rc = slot_setup(&sl[i], &specs[i], qds[i], &outs[i], err, errlen);
+	if (!rc)
+		rc = ss_setup(specs, n, outs, err, errlen);
+	mser = calloc(n ? n : 1, sizeof(*mser));
+	mend = calloc(n ? n : 1, sizeof(*mend));
+	if (!rc && (!mser || !mend))
+		rc = -ENOMEM;
 	if (rc)
 		goto cleanup;
 	cpu = cpu_new();
@@ -287,6 +361,7 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 				exit_all(specs, sl, n, i);
 			}
 		}
+		ss_poll(specs, sl, n, outs, mser, mend);
 	}
 	for (i = 0; i < n; i++)
 		pool_join(sl[i].p);
@@ -301,6 +376,8 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 	for (i = 0; i < n && !rc; i++)
 		rc = slot_finish(&sl[i], &outs[i]);
 cleanup:
+	free(mser);
+	free(mend);
 	cpu_free(cpu);
 	for (i = 0; i < n; i++) {
 		collect_free(sl[i].c);

@@ -9,6 +9,7 @@
 #include "io/pool.h"
 #include "stats/collect.h"
 #include "stats/cpu.h"
+#include "stats/fioss.h"
 #include "stats/result.h"
 
 struct runjob {
@@ -30,6 +31,9 @@ struct runjob {
 	 * for people (report/tracejson.h); NULL/"" without a trace */
 	char *trace_json;
 	char trace_line[1024];
+	/* fio's steady state (steadystate=, ss_dur=): the detector, NULL when
+	 * off (or held by another job of its group_reporting group) */
+	struct fioss *ss;
 };
 
 /* Called about every 100 ms while the job runs (progress display). */

@@ -24,6 +24,7 @@
 #include "report/csv.h"
 #include "report/json.h"
 #include "run/runjob.h"
+#include "run/runss.h"
 #include "run/session.h"
 #include "run/resdir.h"
 
@@ -54,6 +55,9 @@ struct session {
 	bool ival_used[SESSION_IVAL_SLOTS];
 	uint64_t dropped;
 	double done_s; /* duration of the finished steps */
+
+	struct fioss *ss; /* fio's steady state of the step (ss_dur), or NULL */
+	size_t ssnext;	  /* its next row of step_series */
 
 	char dir[512];
 	FILE *csv, *events, *health;
@@ -103,6 +107,8 @@ static void release_run(struct session *s)
 	s->pool = NULL;
 	collect_free(s->collect);
 	s->collect = NULL;
+	fioss_free(s->ss);
+	s->ss = NULL;
 	series_release(&s->agg);
 	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
 		series_release(&s->tgt[t]);
@@ -216,6 +222,12 @@ static int start_step(struct session *s, char *err, size_t errlen)
 	struct session_step *st = &s->step[s->cur];
 	const struct spec *job = &s->jobs[st->job];
 	unsigned groups;
+	fioss_free(s->ss);
+	s->ssnext = 0;
+	if (runss_new(job, &s->ss)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	int ret = runjob_pool_new(job, st->iodepth, &s->pool, &s->collect, &groups, err, errlen);
 	if (ret)
 		return ret;
@@ -501,6 +513,14 @@ int session_poll(struct session *s)
 		return 0;
 	pool_drain(s->pool, on_sample, s);
 	int added = absorb(s);
+	if (s->ss && !fioss_attained(s->ss)) { /* fio's steadystate: the step ends early */
+		const struct series *m = &s->step_series[s->cur];
+		const struct spec *job = &s->jobs[s->step[s->cur].job];
+		if (runss_poll(s->ss, &m, NULL, 1, &s->ssnext, (double)job->ramp_ns / 1e9)) {
+			event(s, "%s", "fio's steady state attained: the step ends");
+			pool_stop(s->pool);
+		}
+	}
 	if (!pool_running(s->pool)) {
 		size_t before = s->agg.n;
 		end_step(s);

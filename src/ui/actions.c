@@ -58,43 +58,39 @@ static void show(struct app *a, int role, const char *text, bool event)
 	a->dirty[PANE_STATUS] = true;
 }
 
-/* The text of a printf-style message (malloc'ed), NULL when out of memory. */
-static char *message_text(const char *fmt, va_list ap)
+/* A message (@event false: the answer to a key; errors are also recorded)
+ * or an event (always recorded; shown unless it would hide a message
+ * younger than 2 s, see below).  Out of memory: dropped. */
+static void post(struct app *a, int role, bool event, const char *fmt, va_list ap)
 {
 	char *text = NULL;
-	return vasprintf(&text, fmt, ap) < 0 ? NULL : text;
+	if (vasprintf(&text, fmt, ap) < 0)
+		return;
+	/* a message younger than 2 s (the answer to a key) stays readable
+	 * under a routine event (then in the event list only); errors and
+	 * the plan's end are shown at once */
+	if (!event || !a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 ||
+	    role == ROLE_ERROR || a->plan_ending)
+		show(a, role, text, event);
+	if (event || role == ROLE_ERROR) /* errors are events */
+		record(a, role, text);
+	free(text);
 }
 
 void app_message(struct app *a, int role, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *text = message_text(fmt, ap);
+	post(a, role, false, fmt, ap);
 	va_end(ap);
-	if (!text)
-		return;
-	show(a, role, text, false);
-	if (role == ROLE_ERROR) /* errors are events */
-		record(a, role, text);
-	free(text);
 }
 
 void app_event(struct app *a, int role, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *text = message_text(fmt, ap);
+	post(a, role, true, fmt, ap);
 	va_end(ap);
-	if (!text)
-		return;
-	/* a message younger than 2 s (the answer to a key) stays readable
-	 * under a routine event (then in the event list only); errors and
-	 * the plan's end are shown at once */
-	if (!a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 || role == ROLE_ERROR ||
-	    a->plan_ending)
-		show(a, role, text, true);
-	record(a, role, text);
-	free(text);
 }
 
 bool app_running(const struct app *a)

@@ -161,6 +161,11 @@ struct app {
 	/* showfloor (a trade-show booth): big figures, fat strips, the
 	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
 	bool showfloor;
+	int asked_action;	/* showfloor: the action asked about (y/n), -1 none */
+	int cur_key;		/* the key running the current action (keys.c) */
+	/* steady-state overlay points (steadyview.c), grown as needed */
+	struct steady_ovpt *ovbuf;
+	size_t ovcap;
 
 	/* step markers of a replay (stepmarks.c: its events.log) */
 	struct plot_mark *marks;
@@ -438,6 +443,9 @@ int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
 /* Fills row @y of @w with blanks in @role. */
 void draw_fill(struct app *a, WINDOW *w, int y, int role);
+/* Clears window @w in @fill_role and frames it in @border_role (ASCII
+ * corners under --ascii): the overlays' box. */
+void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role);
 /* A strip of @p in the rectangle (@y, @x, @h, @w) of window @win, in
  * @p->style, with its step markers.  Returns the largest value shown (NAN
  * when none). */

@@ -536,6 +536,7 @@ static void app_free(struct app *a)
 	bcanvas_release(&a->canvas);
 	dev_list_free(a->devs);
 	free(a->drows);
+	free(a->ovbuf);
 	free(a->presets);
 	free(a->pending);
 	free(a->hp);
@@ -681,6 +682,7 @@ int console_run(const struct console_opts *o)
 	a->speed = o->speed > 0 ? o->speed : 1;
 	a->focus = PANE_DEVICES;
 	a->follow = true;
+	a->asked_action = -1;
 	a->round_s = o->round_s > 0 ? o->round_s : 60;
 	a->steady_on = true;
 	if (o->ss_given) {

@@ -78,6 +78,17 @@ void draw_fill(struct app *a, WINDOW *w, int y, int role)
 	mvwhline(w, y, 0, ' ', wx);
 }
 
+void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role)
+{
+	for (int y = 0; y < getmaxy(w); y++)
+		draw_fill(a, w, y, fill_role);
+	draw_role(a, w, border_role);
+	if (a->ascii)
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box(w, 0, 0);
+}
+
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right)
 {
 	int wx = getmaxx(w);

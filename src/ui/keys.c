@@ -409,8 +409,6 @@ static bool act_showfloor(struct app *a)
 
 /* ---- the setup screen's actions (Devices, Presets, the form) ---- */
 
-static int cur_key; /* the key that runs the action (table_key) */
-
 static void dirty_setup(struct app *a)
 {
 	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
@@ -418,7 +416,7 @@ static void dirty_setup(struct app *a)
 
 static bool act_pane(struct app *a)
 {
-	if (cur_key == -KEY_BTAB)
+	if (a->cur_key == -KEY_BTAB)
 		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
 			   : a->focus == PANE_FORM  ? PANE_LAUNCH
 						    : PANE_DEVICES;
@@ -448,19 +446,19 @@ void keys_move(struct app *a, int d)
 
 static bool act_step(struct app *a)
 {
-	keys_move(a, cur_key == 'k' || cur_key == -KEY_UP ? -1 : 1);
+	keys_move(a, a->cur_key == 'k' || a->cur_key == -KEY_UP ? -1 : 1);
 	return true;
 }
 
 static bool act_page(struct app *a)
 {
-	keys_move(a, cur_key == 'K' || cur_key == -KEY_PPAGE ? -10 : 10);
+	keys_move(a, a->cur_key == 'K' || a->cur_key == -KEY_PPAGE ? -10 : 10);
 	return true;
 }
 
 static bool act_ends(struct app *a)
 {
-	keys_move(a, cur_key == 'g' || cur_key == -KEY_HOME ? -100000 : 100000);
+	keys_move(a, a->cur_key == 'g' || a->cur_key == -KEY_HOME ? -100000 : 100000);
 	return true;
 }
 
@@ -633,13 +631,12 @@ int keys_help(const struct app *a, char (*lines)[48], int max)
 }
 
 /* The action asked about in showfloor mode (PROMPT_ASK), answered yes. */
-static int asked = -1;
-
 static void run_asked(struct app *a)
 {
-	if (asked >= 0 && asked < (int)(sizeof(actions) / sizeof(actions[0])))
-		actions[asked].run(a);
-	asked = -1;
+	int i = a->asked_action;
+	a->asked_action = -1;
+	if (i >= 0 && i < (int)(sizeof(actions) / sizeof(actions[0])))
+		actions[i].run(a);
 	app_dirty_all(a);
 }
 
@@ -657,7 +654,7 @@ static bool showfloor_gate(struct app *a, size_t i)
 	}
 	if (ac->flags & A_ASK) {
 		char q[128], what[48], key[16];
-		asked = (int)i;
+		a->asked_action = (int)i;
 		snprintf(what, sizeof(what), "%s", ac->help);
 		what[strcspn(what, "(")] = '\0'; /* "quit (asks ...)": "quit" */
 		size_t wl = strlen(what);
@@ -687,7 +684,7 @@ static bool table_key(struct app *a, int k)
 				continue;
 			if (showfloor_gate(a, i))
 				return true;
-			cur_key = k;
+			a->cur_key = k;
 			if (!ac->run(a))
 				break;
 			if (ac->ctx == K_SETUP)

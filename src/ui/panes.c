@@ -346,13 +346,7 @@ void panes_draw_help(struct app *a)
 	WINDOW *w = a->overlay;
 	draw_role(a, w, ROLE_NORMAL);
 	werase(w);
-	for (int y = 0; y < r.h; y++)
-		draw_fill(a, w, y, ROLE_NORMAL);
-	draw_role(a, w, ROLE_BORDER);
-	if (a->ascii)
-		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box(w, 0, 0);
+	draw_frame(a, w, ROLE_NORMAL, ROLE_BORDER);
 	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 "nvscope console - keys (every action has a letter; any key closes)");
 	for (int i = 0; i < nk; i++) {
@@ -377,13 +371,7 @@ void panes_draw_confirm(struct app *a)
 	if (!a->overlay || inner <= 0)
 		return;
 	WINDOW *o = a->overlay;
-	for (int y = 0; y < r.h; y++)
-		draw_fill(a, o, y, ROLE_ERROR);
-	draw_role(a, o, ROLE_ERROR);
-	if (a->ascii)
-		wborder(o, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box(o, 0, 0);
+	draw_frame(a, o, ROLE_ERROR, ROLE_ERROR);
 	draw_str(a, o, 1, 2, inner, ROLE_ERROR,
 		 a->confirm_head ? a->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
 	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)

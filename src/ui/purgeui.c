@@ -402,13 +402,7 @@ void purgeui_draw(struct app *a)
 		return;
 	WINDOW *o = a->overlay;
 	int inner = r.w - 4, y = 1;
-	for (int i = 0; i < r.h; i++)
-		draw_fill(a, o, i, ROLE_NORMAL);
-	draw_role(a, o, ROLE_BORDER);
-	if (a->ascii)
-		wborder(o, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box(o, 0, 0);
+	draw_frame(a, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];
 	snprintf(head, sizeof(head), "Purge %s: DESTROYS DATA", p->target);
 	fit_line(a, o, y++, inner, ROLE_HEADER, head);

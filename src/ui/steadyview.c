@@ -21,12 +21,10 @@ static const double round_choices[] = {10, 30, 60, 300};
 
 /* A point of the overlay lines (draw_plot reads a double t first and a
  * float value at an offset, as in struct point). */
-struct ovpt {
+struct steady_ovpt {
 	double t;
 	float v;
 };
-static struct ovpt *ovbuf; /* UI thread only; grown as needed */
-static size_t ovcap;
 
 void steady_update(struct app *a)
 {
@@ -239,29 +237,29 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 	size_t n = (size_t)((wb - wa) / step) + 1;
 	if (n > (size_t)(2 * pw))
 		n = (size_t)(2 * pw);
-	if (4 * n > ovcap) {
-		struct ovpt *nb = realloc(ovbuf, 4 * n * sizeof(*nb));
+	if (4 * n > a->ovcap) {
+		struct steady_ovpt *nb = realloc(a->ovbuf, 4 * n * sizeof(*nb));
 		if (!nb)
 			return 0;
-		ovbuf = nb;
-		ovcap = 4 * n;
+		a->ovbuf = nb;
+		a->ovcap = 4 * n;
 	}
 	double avg = sv->last.avg, half = avg * a->ss.range_pct / 200;
 	double m0 = (r->t0[first] + r->t1[first]) / 2, m1 = (r->t0[r->n - 1] + r->t1[r->n - 1]) / 2;
 	double per = (m1 - m0) / (win - 1); /* seconds per round */
-	struct ovpt *band = ovbuf, *line = ovbuf + 3 * n;
+	struct steady_ovpt *band = a->ovbuf, *line = a->ovbuf + 3 * n;
 	for (size_t k = 0; k < n; k++) {
 		double t = wa + (double)k * step;
 		/* the least-squares line goes through (the middle round, avg) */
 		double idx = per > 0 ? (t - m0) / per : 0;
-		band[3 * k] = (struct ovpt){t, (float)(avg - half)};
-		band[3 * k + 1] = (struct ovpt){t, (float)avg};
-		band[3 * k + 2] = (struct ovpt){t, (float)(avg + half)};
-		line[k] = (struct ovpt){t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
+		band[3 * k] = (struct steady_ovpt){t, (float)(avg - half)};
+		band[3 * k + 1] = (struct steady_ovpt){t, (float)avg};
+		band[3 * k + 2] = (struct steady_ovpt){t, (float)(avg + half)};
+		line[k] = (struct steady_ovpt){t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
 	}
 	ser[0] =
-	    (struct plot_ser){band, 3 * n, sizeof(struct ovpt), offsetof(struct ovpt, v), ROLE_DIM};
-	ser[1] = (struct plot_ser){line, n, sizeof(struct ovpt), offsetof(struct ovpt, v),
+	    (struct plot_ser){band, 3 * n, sizeof(struct steady_ovpt), offsetof(struct steady_ovpt, v), ROLE_DIM};
+	ser[1] = (struct plot_ser){line, n, sizeof(struct steady_ovpt), offsetof(struct steady_ovpt, v),
 				   (uint8_t)(sv->last.attained ? ROLE_OK : ROLE_WARN)};
 	return 2;
 }

@@ -2,7 +2,7 @@
 # docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
 # sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c
 # and the replay options of src/io/replay.c) has
-# (and src/io/specdata.c, src/io/flow.c) a row; every row names an option nvscope knows; "refused" rows are refused
+# (and src/io/specdata.c, src/io/specss.c, src/io/flow.c) a row; every row names an option nvscope knows; "refused" rows are refused
 # by nvscope run, the others are not unknown.
 . "$(dirname "$0")/../lib.sh"
 python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
@@ -14,6 +14,7 @@ keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/replay.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/specdata.c").read()))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/specss.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/flow.c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))

@@ -53,6 +53,9 @@ for f in presets/traces/*.log; do
 	"$NVS_BIN" plan "trace-$n" --target "$LOOP" --dry-run >"$T_TMP/dry" 2>&1 ||
 		{ cat "$T_TMP/dry"; fail "plan trace-$n does not load"; }
 	grep -q "trace $n" "$T_TMP/dry" || fail "plan trace-$n has no [trace $n] step"
+	# the dry run says what the step replays, not a workload it does not run
+	grep -q "trace $n .* replay .*$n.log" "$T_TMP/dry" && ! grep -q "QD" "$T_TMP/dry" ||
+		{ cat "$T_TMP/dry"; fail "plan trace-$n --dry-run does not show its trace"; }
 	"$NVS_BIN" plan --list | grep -q "^trace-$n " || fail "plan --list lacks trace-$n"
 done
 ok "a plan per shipped trace"

@@ -179,6 +179,35 @@ START_TEST(stop_skips_the_rest)
 }
 END_TEST
 
+/* fio's steadystate in a console step: iops:1000% over 2 s (a deviation
+ * of two samples is at most 100% of their mean, so always met) ends the
+ * 20-s step once two seconds of 100-ms rows are in, and says so. */
+START_TEST(steadystate_ends_the_step)
+{
+	struct spec s;
+	char err[256] = "", res[128], path[256], line[256];
+	make_spec(&s, "1", "20s");
+	ck_assert_int_eq(spec_set(&s, "ss", "iops:1000%", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "ss_dur", "2", err, sizeof(err)), 0);
+	snprintf(res, sizeof(res), "%s/res", dir);
+	struct session *x = session_new();
+	ck_assert_msg(session_start(x, &s, 1, res, err, sizeof(err)) == 0, "%s", err);
+	wait_end(x, 15);
+	ck_assert_msg(session_state(x) == SESS_DONE, "%s", session_message(x));
+	ck_assert(session_step(x, 0)->done);
+	ck_assert_msg(session_elapsed(x) < 15, "ran %.1f s", session_elapsed(x));
+	snprintf(path, sizeof(path), "%s/events.log", res);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	int said = 0;
+	while (fgets(line, sizeof(line), f))
+		said += strstr(line, "steady state attained") != NULL;
+	fclose(f);
+	ck_assert_int_eq(said, 1);
+	session_free(x);
+}
+END_TEST
+
 START_TEST(bad_specs)
 {
 	struct spec s;
@@ -219,6 +248,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, several_targets_recorded);
 	tcase_add_test(tc, stop_skips_the_rest);
 	tcase_add_test(tc, bad_specs);
+	tcase_add_test(tc, steadystate_ends_the_step);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,45 @@
+/* specss.c - fio's steady-state options, parsed as fio 3.33's options.c
+ * does: steadystate=CRIT:LIMIT[%] (no default limit when the criterion is
+ * given), durations in seconds by default, ss_dur truncated to whole
+ * seconds (fio divides its microseconds by 10^6; 0 turns detection off). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "io/specss.h"
+#include "stats/fioss.h"
+
+int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t ns;
+
+	if (!strcmp(key, "steadystate") || !strcmp(key, "ss")) {
+		if (v && !strncmp(v, "lat", 3)) {
+			snprintf(err, errlen,
+				 "%s: '%s': refused: latency criteria (lat, lat_slope) are newer "
+				 "fio's, not fio 3.33's; use iops, iops_slope, bw or bw_slope",
+				 key, v);
+			return -EINVAL;
+		}
+		if (fioss_parse(v, &s->ss_crit, &s->ss_limit)) {
+			snprintf(err, errlen,
+				 "%s: '%s' is not iops, iops_slope, bw or bw_slope, ':' and a "
+				 "limit (iops:2%%, iops_slope:0.1%%, bw:10m)",
+				 key, v ? v : "");
+			return -EINVAL;
+		}
+		s->ss_given = true;
+		return 0;
+	}
+	bool dur = !strcmp(key, "steadystate_duration") || !strcmp(key, "ss_dur");
+	if (!dur && strcmp(key, "steadystate_ramp_time") && strcmp(key, "ss_ramp"))
+		return -ENOENT;
+	if (!v || spec_parse_time(v, &ns) || ns / 1000000000ULL > 100000000ULL) {
+		snprintf(err, errlen, "%s: '%s' is not a duration (30, 30s, 1m)", key, v ? v : "");
+		return -EINVAL;
+	}
+	if (dur)
+		s->ss_dur_s = (unsigned)(ns / 1000000000ULL);
+	else
+		s->ss_ramp_ns = ns;
+	return 0;
+}
