@@ -34,7 +34,8 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 		: d == NVS_WRITE ? "write"
 				 : "trim",
 		runtext_si(result_iops(r, d), a, sizeof(a)), result_bw(r, d) / 1048576.0,
-		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
+		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)),
+		result_runtime(r, d));
 	const struct hist *h = &rd->lat;
 	if (h->n) {
 		fprintf(f, "    lat (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f\n",
@@ -84,6 +85,10 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 				(unsigned long long)r->verify_first_bad);
 		fputc('\n', f);
 	}
+	if (s->lat_target_ns) /* fio's "latency :" line: the depth the search found */
+		fprintf(f, "  latency: target=%.2fus, window=%.2fms, percentile=%.2f%%, depth=%u\n",
+			(double)s->lat_target_ns / 1e3, (double)s->lat_window_ns / 1e6, s->lat_pct,
+			r->lat_depth ? r->lat_depth : r->iodepth);
 	fprintf(
 	    f, "  cpu: usr=%.1f%%, sys=%.1f%% of one core; IOPS per CPU-second: %s\n",
 	    r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0,

@@ -11,7 +11,7 @@
  * fio's grouping (stonewall, new_group) becomes spec run_group and
  * report_group; `nvscope run` starts a run group's jobs together; exitall
  * (global in fio: any job sets it) and exit_what say which jobs stop when
- * one ends. */
+ * one ends; wait_for=NAME holds a job until that earlier one has ended. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -160,6 +160,43 @@ static int set_engine(char *slot, size_t len, const char *v, char *err, size_t e
 	return -EINVAL;
 }
 
+/* fio's wait_for=NAME: NAME is one job defined before this one (fio: no
+ * forward references, no duplicate waitees), not itself; in [global] every
+ * job, the waitee too, would wait for itself (fio refuses that as well). */
+static int set_wait_for(struct parse *ps, struct spec *s, const char *key_in, const char *val,
+			char *err, size_t errlen)
+{
+	unsigned found = 0;
+
+	if (!val || !*val) {
+		snprintf(err, errlen, "%s: needs a job name", key_in);
+		return -EINVAL;
+	}
+	if (ps->in_global) {
+		snprintf(err, errlen,
+			 "%s: in [global] every job, [%s] too, would wait for itself (fio refuses "
+			 "it too): set it in the waiting job's section",
+			 key_in, val);
+		return -EINVAL;
+	}
+	if (strlen(val) >= sizeof(s->wait_for) || !strcmp(val, s->name)) {
+		snprintf(err, errlen, "%s: %s", key_in,
+			 strlen(val) >= sizeof(s->wait_for) ? "name too long"
+							    : "a job cannot wait for itself");
+		return -EINVAL;
+	}
+	for (unsigned j = 0; j + 1 < ps->njobs; j++)
+		found += !strcmp(ps->jobs[j].name, val);
+	if (found != 1) {
+		snprintf(err, errlen, "%s: %s job '%s' before this one (fio: %s)", key_in,
+			 found ? "more than one" : "no", val,
+			 found ? "avoid duplicate waitees" : "the waitee must be defined first");
+		return -EINVAL;
+	}
+	snprintf(s->wait_for, sizeof(s->wait_for), "%s", val);
+	return 0;
+}
+
 static int on_option(void *user, const char *key_in, const char *val, char *err, size_t errlen)
 {
 	struct parse *ps = user;
@@ -210,6 +247,8 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 			 val ? val : "");
 		return -EINVAL;
 	}
+	if (!strcmp(key, "wait_for")) /* fio's init.c wait_for_ok, at its line */
+		return set_wait_for(ps, s, key_in, val, err, errlen);
 	if (!strcmp(key, "force_destroy")) { /* docs/safety.md: no file overrides */
 		snprintf(err, errlen,
 			 "force_destroy: only --force-destroy on the command line overrides "
@@ -395,6 +434,8 @@ void preset_print_job(FILE *f, const struct spec *s)
 		fprintf(f, "%s%s", i ? ":" : "", s->targets[i]);
 	fprintf(f, " run_group=%u group=%u%s", s->run_group, s->report_group,
 		s->group_reporting ? " group_reporting" : "");
+	if (s->wait_for[0])
+		fprintf(f, " wait_for=%s", s->wait_for);
 	if (s->engine_note[0])
 		fprintf(f, "  (%s)", s->engine_note);
 	fputc('\n', f);

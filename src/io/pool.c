@@ -6,6 +6,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include "base/num.h"
+#include "io/filesize.h"
 #include "io/iolog.h"
 #include "io/pool.h"
 #include "io/flow.h"
@@ -162,6 +163,9 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		if (rc)
 			return rc;
 		p->ntargets++;
+		rc = filesize_apply(s, &p->targets[i], i, err, errlen); /* fio's filesize= */
+		if (rc)
+			return rc;
 		const struct backend_ops *be =
 			s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
 		rc = be->check(&p->targets[i], err, errlen);

@@ -10,6 +10,8 @@
 #include "io/replay.h"
 #include "io/spec.h"
 #include "io/specdata.h"
+#include "io/lattarget.h"
+#include "io/filesize.h"
 #include "io/specss.h"
 #include "io/flow.h"
 #include "io/specval.h"
@@ -45,7 +47,9 @@ void spec_init(struct spec *s)
 	s->per_job_logs = true;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
+	s->dedupe_ws_pct = 5; /* fio's default */
 	s->do_verify = true; /* fio's default; only matters with verify= */
+	s->lat_pct = 100.0;
 	replay_spec_init(&s->replay);
 }
 
@@ -542,6 +546,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
 			BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
 		s->thinktime_ns = sz;
+	} else if (!strcmp(key, "number_ios")) { /* fio's: the job ends after N I/Os */
+		if (parse_uint(v, 1ull << 40, &u))
+			BAD("number_ios: '%s' is not a count 0..2^40 (0 = no limit)", v ? v : "");
+		s->number_ios = u;
 	} else if (!strcmp(key, "thinktime_blocks")) {
 		if (parse_uint(v, 1u << 30, &u) || !u)
 			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
@@ -657,6 +665,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = lattarget_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = filesize_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
@@ -736,7 +748,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
 	(void)maxbs;
-	if (specdata_validate(s, err, errlen))
+	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen) ||
+	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

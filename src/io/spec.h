@@ -115,6 +115,8 @@ struct spec {
 	unsigned compress_pct;   /* buffer_compress_percentage 0..100 */
 	uint32_t compress_chunk; /* buffer_compress_chunk, default 512; 0 = bs */
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
+	bool dedupe_ws;          /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_pct;  /* dedupe_working_set_percentage, default 5 */
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
 	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
@@ -122,6 +124,8 @@ struct spec {
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
+	char wait_for[64];      /* fio's wait_for=NAME (job files): start once that
+				 * earlier job of the run group has ended ("" none) */
 	bool group_reporting;
 	bool exitall;           /* fio's exitall (any job of the file): when a job
 				 * ends, exit_what others are stopped */
@@ -162,6 +166,16 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
+	bool verify_dump;         /* a bad block's data into files (io/wverify.c) */
+	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
+	 * latency_percentile (100), lat_run latency_run */
+	uint64_t lat_target_ns, lat_window_ns;
+	double lat_pct;
+	bool lat_run;
+	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
+	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
+			       * I/Os (x loops), then ends; 0 = no limit */
 	/* fio's flow control between jobs (io/flow.h): weight (0 = none), id,
 	 * the sleep of a job held back */
 	unsigned flow, flow_id;

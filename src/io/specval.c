@@ -473,15 +473,15 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
-			"other intervals are not implemented"},
-    {"filesize", "fio's file sets are not supported: one given file or device per target"},
-    {"nrfiles", "fio's file sets are not supported: one given file or device per target"},
-    {"directory", "fio's file sets are not supported: give the file or device as filename"},
+    {"dedupe_global", "the dedupe working set is per job; one shared across jobs is not "
+		      "implemented"},
+    {"nrfiles", "fio creates these files (its generated file set), and nvscope never creates "
+		"files on a file system: list existing files or devices in filename=a:b"},
+    {"directory", "fio creates its job files there, and nvscope never creates files on a file "
+		  "system: give existing files or devices as filename="},
     {"create_on_open", "nvscope does not create files"},
     {"fallocate", "nvscope does not create or lay out files"},
     {"unlink", "nvscope does not create or remove files"},
-    {"fill_device", "write until full is not implemented: give size= (100%)"},
     {"zonemode", "zoned block devices are not supported"},
     {"zonesize", "zoned block devices are not supported"},
     {"zonerange", "zoned block devices are not supported"},

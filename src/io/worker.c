@@ -244,6 +244,9 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		if (lat > sd->lat_max)
 			sd->lat_max = lat;
 		sd->lat_bucket[bi]++;
+		if (nvs_unlikely(st->lt.on) && sl->dir != NVS_TRIM &&
+		    lattarget_note(&st->lt, lat) == LT_FATAL)
+			wstate_lat_fatal(w, st, lat);
 		if (st->measuring) {
 			struct result_dir *rd = &w->res.dir[sl->dir];
 			rd->ios++;
@@ -368,6 +371,13 @@ static void run(struct worker *w, struct wstate *st)
 	}
 	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
 		limit *= 2; /* fio: each byte is trimmed, then written */
+	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
+	 * number_ios x loops (trimwrite: twice), then the job ends; fio's I/O
+	 * loop goes on regardless while time_based */
+	uint64_t nios = 0, nios_max = s->time_based ? 0 : s->number_ios;
+	uint64_t nloops =
+	    (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
+	nios_max = nios_max > UINT64_MAX / nloops ? UINT64_MAX : nios_max * nloops;
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 
@@ -379,6 +389,7 @@ static void run(struct worker *w, struct wstate *st)
 		nanosleep(&ts, NULL);
 		now = next_issue = worker_now_ns();
 	}
+	lattarget_init(&st->lt, s, w->qd, now); /* fio's latency_target search */
 	/* thinktime: after thinktime_blocks I/Os, wait for all of them, then pause */
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
@@ -414,6 +425,8 @@ static void run(struct worker *w, struct wstate *st)
 			twait = false;
 			while (st->nfree && n < max_submit && issued < limit &&
 			       (!s->thinktime_ns || think_left) &&
+			       (nvs_likely(!st->lt.on) ||
+				(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
 			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
 				if (limited && now < next_issue)
 					break;
@@ -526,7 +539,7 @@ static void run(struct worker *w, struct wstate *st)
 							      sl->stale);
 					sl->stale = false;
 					if (nvs_unlikely(st->vtype))
-						wverify_stamp(w, st, sl->buf, len, off);
+						wverify_stamp(w, st, sl->buf, len, off, now);
 				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
@@ -562,6 +575,8 @@ static void run(struct worker *w, struct wstate *st)
 				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
 					sync_count(s, st, sl->member);
 				submitted++;
+				if (nvs_unlikely(nios_max) && ++nios >= nios_max)
+					issued = limit; /* number_ios: no further I/O */
 				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
 					double g0 = dgap[dir] > dgap_b[dir] * len
 							? dgap[dir]
@@ -647,7 +662,10 @@ static void run(struct worker *w, struct wstate *st)
 		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
 			st->measuring = true;
 			wstate_rusage(st, &st->usr_meas, &st->sys_meas);
+			lattarget_restart(&st->lt, now); /* fio's reset_all_stats */
 		}
+		if (nvs_unlikely(st->lt.on))
+			wstate_lat_reap(w, st, now, st->measuring);
 		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			st->stopping = true;
 		/* not run since prev_now: every interval that ends from here on
@@ -680,10 +698,12 @@ static void run(struct worker *w, struct wstate *st)
 	if (st->measuring) {
 		uint64_t usr, sys;
 		wstate_rusage(st, &usr, &sys);
-		w->res.runtime_s = (double)(now - (ramp_end > t0 ? ramp_end : t0)) / 1e9;
+		uint64_t m0 = ramp_end > t0 ? ramp_end : t0;
+		w->res.runtime_s = (double)(now - (st->meas_ns > m0 ? st->meas_ns : m0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
+	w->res.lat_depth = st->lt.on ? lattarget_depth(&st->lt) : 0;
 	wstate_drain(w, st, now);
 	/* fio's end_fsync / fsync_on_close: the written data reaches the medium
 	 * before the job ends (and before do_verify reads it back); outside the
@@ -709,6 +729,7 @@ void *worker_main(void *arg)
 		worker_fail(sh, rc, "out of memory");
 		goto ready;
 	}
+	st->vdump_dir = -1; /* none yet (wverify_free closes it) */
 	rc = setup_ring(w, st);
 	if (rc)
 		goto ready;

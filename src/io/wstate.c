@@ -112,6 +112,7 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 		minbs = 512; /* a trace's I/Os have any size */
 	datagen_init(&st->data, w->spec, minbs,
 		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
@@ -216,6 +217,36 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
 	st->sync_due = 0;
 	st->inflight++;
 	return 0;
+}
+
+void wstate_lat_reap(struct worker *w, struct wstate *st, uint64_t now, bool measuring)
+{
+	struct lattarget *lt = &st->lt;
+
+	if (measuring && lattarget_check(lt, now) == LT_DONE) {
+		st->stopping = true;
+		return;
+	}
+	if (!lt->quiesce || st->inflight || !lattarget_resume(lt, now))
+		return;
+	/* fio's reset_all_stats before the final window: the job reports what
+	 * it did at the depth found */
+	unsigned nm = w->res.nmembers;
+	result_init(&w->res);
+	w->res.nmembers = nm;
+	st->meas_ns = now;
+	wstate_rusage(st, &st->usr_meas, &st->sys_meas);
+}
+
+void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns)
+{
+	worker_fail(w->shared, -ETIMEDOUT,
+		    "%s: an I/O took %llu us at queue depth 1, above latency_target %llu us with "
+		    "latency_percentile=100 (fio: max latency exceeded)",
+		    w->members[0].path, (unsigned long long)(lat_ns / 1000),
+		    (unsigned long long)(st->lt.target_ns / 1000));
+	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+	st->stopping = true;
 }
 
 bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len)

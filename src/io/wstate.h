@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "io/datagen.h"
 #include "io/fileset.h"
+#include "io/lattarget.h"
 #include "io/flow.h"
 #include "io/worker.h"
 
@@ -63,6 +64,13 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	int vdump_dir;   /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps; /* bad blocks dumped so far */
+	uint64_t vnonce; /* this job's rand_seed in its headers (vhdr_seed) */
+	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
+	 * is when the reported statistics were last reset (its final window) */
+	struct lattarget lt;
+	uint64_t meas_ns;
 	struct flow_state flow; /* fio's flow: this worker's side of the gate */
 	bool serialize;		/* fio's serialize_overlap in effect */
 };
@@ -84,6 +92,13 @@ void wstate_sample_reset(struct sample *s);
 /* Allocates the slots, the free list, the sample and the buffers (filled
  * with fio's data, registered when fixedbufs); 0 or -ENOMEM (reported). */
 int wstate_buffers(struct worker *w, struct wstate *st);
+/* fio's latency target after a reap at @now: ends a quiesce once nothing is
+ * in flight (resetting the job's statistics before the final window), judges
+ * a window when @measuring; sets st->stopping when the search is done. */
+void wstate_lat_reap(struct worker *w, struct wstate *st, uint64_t now, bool measuring);
+/* An I/O above latency_target at depth 1 with latency_percentile=100:
+ * fails the job as fio does ("max latency exceeded", ETIMEDOUT). */
+void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
 /* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
  * @len) overlaps an I/O in flight (logical offsets, any direction). */
 bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);

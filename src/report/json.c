@@ -152,7 +152,7 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	num_r(o, "bw_bytes", floor(result_bw(r, d)));
 	num_r(o, "bw", bw_kib); /* KiB/s, as fio */
 	num_f(o, "iops", result_iops(r, d));
-	num_r(o, "runtime", rd->ios || rd->errors ? r->runtime_s * 1000.0 : 0); /* ms */
+	num_r(o, "runtime", rd->ios || rd->errors ? result_runtime(r, d) * 1000.0 : 0); /* ms */
 	num_u(o, "total_ios", rd->ios);
 	num_u(o, "short_ios", 0);
 	num_u(o, "drop_ios", 0);
@@ -386,7 +386,8 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	if (s->end_fsync)
 		opt_str(o, "end_fsync", "1");
 	if (s->verify) {
-		opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
+		if (s->verify != VHDR_PATTERN_HDR) /* fio's: implied by verify_pattern alone */
+			opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
 		opt_str(o, "do_verify", s->do_verify ? "1" : "0");
 		if (s->verify_only)
 			opt_str(o, "verify_only", "1");
@@ -466,10 +467,14 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_u(o, "minf", info ? info->minf : 0);
 	depth_tables(o, r);
 	lat_tables(o, r);
-	num_u(o, "latency_depth", r->iodepth);
-	num_u(o, "latency_target", 0);
-	num_f(o, "latency_percentile", 100.0);
-	num_u(o, "latency_window", 0);
+	{ /* fio's latency target: ns, percent, us; the depth the search ended at */
+		const struct spec *js = job_spec(run, j);
+		bool lt = js && js->lat_target_ns;
+		num_u(o, "latency_depth", lt && r->lat_depth ? r->lat_depth : r->iodepth);
+		num_u(o, "latency_target", lt ? js->lat_target_ns : 0);
+		num_f(o, "latency_percentile", lt ? js->lat_pct : 100.0);
+		num_u(o, "latency_window", lt ? js->lat_window_ns / 1000 : 0);
+	}
 
 	if (info)
 		jsonss_add(o, info->ss); /* fio's "steadystate" (ss_dur > 0) */

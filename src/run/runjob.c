@@ -200,6 +200,7 @@ struct slot {
 	struct collect *c;
 	unsigned groups;
 	bool started, ended;
+	int waitee; /* fio's wait_for: the slot it starts after, -1 none */
 	size_t ssnext; /* next row for fio's steady state */
 };
 
@@ -210,8 +211,46 @@ static void exit_all(const struct spec *specs, struct slot *sl, unsigned n, unsi
 	if (!specs[i].exitall)
 		return;
 	for (unsigned k = 0; k < n; k++)
-		if (k != i && (specs[i].exit_what || specs[k].report_group == specs[i].report_group))
+		if (k != i &&
+		    (specs[i].exit_what || specs[k].report_group == specs[i].report_group)) {
 			pool_stop(sl[k].p);
+			if (!sl[k].started) /* fio: a job not yet started never starts */
+				sl[k].ended = true;
+		}
+}
+
+/* fio's wait_for: the earlier job of this group named so, or -1 (none, or it
+ * ran before this group started: nothing to wait for). */
+static int waitee_of(const struct spec *specs, unsigned i)
+{
+	if (!specs[i].wait_for[0])
+		return -1;
+	for (unsigned k = 0; k < i; k++)
+		if (!strcmp(specs[k].name, specs[i].wait_for))
+			return (int)k;
+	return -1;
+}
+
+/* Starts the slots whose waitee has ended (all without one at first); a
+ * waiter whose waitee never started (stopped) ends unstarted as well. */
+static int start_ready(struct slot *sl, unsigned n, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int w = sl[i].waitee;
+		if (sl[i].started || sl[i].ended || (w >= 0 && !sl[w].ended))
+			continue;
+		if (w >= 0 && !sl[w].started) {
+			sl[i].ended = true;
+			continue;
+		}
+		int rc = pool_start(sl[i].p);
+		sl[i].started = true;
+		if (rc) {
+			pool_error(sl[i].p, err, errlen);
+			return rc;
+		}
+	}
+	return 0;
 }
 
 static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct runjob *out,
@@ -326,12 +365,9 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 	if (rc)
 		goto cleanup;
 	cpu = cpu_new();
-	for (i = 0; i < n && !rc; i++) {
-		rc = pool_start(sl[i].p);
-		sl[i].started = true;
-		if (rc)
-			pool_error(sl[i].p, err, errlen);
-	}
+	for (i = 0; i < n; i++)
+		sl[i].waitee = waitee_of(specs, i);
+	rc = start_ready(sl, n, err, errlen);
 	if (rc) { /* one could not start: stop the ones that did */
 		for (i = 0; i < n; i++)
 			if (sl[i].started) {
@@ -350,8 +386,12 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 			if (stop) {
 				outs[i].cancelled = true;
 				pool_stop(sl[i].p);
+				if (!sl[i].started)
+					sl[i].ended = true;
 			}
-			if (pool_running(sl[i].p)) {
+			if (!sl[i].started && !sl[i].ended) { /* wait_for: still waiting */
+				running = true;
+			} else if (pool_running(sl[i].p)) {
 				if (tick && !running)
 					tick(sl[i].p, sl[i].c,
 					     arg); /* the first one still running */
@@ -360,6 +400,15 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 				sl[i].ended = true;
 				exit_all(specs, sl, n, i);
 			}
+		}
+		int src = stop || rc ? 0 : start_ready(sl, n, err, errlen); /* wait_for */
+		if (src) { /* a waiter could not start: stop them all */
+			for (i = 0; i < n; i++) {
+				pool_stop(sl[i].p);
+				sl[i].ended |= !sl[i].started;
+			}
+			rc = src;
+			running = true;
 		}
 		ss_poll(specs, sl, n, outs, mser, mend);
 	}

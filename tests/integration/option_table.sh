@@ -14,6 +14,8 @@ keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/replay.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/specdata.c").read()))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/lattarget.c").read()))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/filesize.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/specss.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/flow.c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
@@ -45,7 +47,7 @@ PY
 ok "every option has a row"
 # the rows' words match what nvscope does: a "refused:" row is refused
 f=$T_TMP/t.img; truncate -s 1M "$f"
-for k in verify_interval fill_device zonemode ioscheduler nrfiles filesize; do
+for k in iodepth_low prio zonemode ioscheduler nrfiles directory; do
 	"$NVS_BIN" run --parse-only --target "$f" --$k=1 >/dev/null 2>"$T_TMP/err"
 	[ $? = 2 ] && grep -q "$k: refused" "$T_TMP/err" || fail "$k: $(cat "$T_TMP/err")"
 done

@@ -1,0 +1,28 @@
+/* filesize.h - fio's filesize=SIZE and filesize=LOW-HIGH for the files and
+ * devices a job names (filename=), with fio's meaning (filesetup.c
+ * setup_files): a target whose size is within [LOW, HIGH] is used whole;
+ * one outside it is used as if it were SIZE bytes long (a range: a size
+ * drawn per file in [LOW, HIGH), rounded down to the smallest block size),
+ * and offset=, size= and size=N% then apply to that length.  A device
+ * shorter than that is used whole (fio reads and writes no further either);
+ * a regular file shorter than that is refused: fio would extend it, and
+ * nvscope does not create or grow files (fio's nrfiles/directory file sets
+ * stay refused for the same reason). */
+#ifndef NVS_FILESIZE_H
+#define NVS_FILESIZE_H
+
+#include <stddef.h>
+#include "io/spec.h"
+#include "io/target.h"
+
+/* spec_set's part: "filesize" (@key normalised).  0, -EINVAL with @err, or
+ * -ENOENT when @key is not filesize. */
+int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* Consistency with the rest of @s.  0 or -EINVAL with @err. */
+int filesize_validate(const struct spec *s, char *err, size_t errlen);
+/* Applies filesize to the opened target @t, the @idx-th of the job:
+ * t->size becomes the length fio would use.  0, or -EINVAL with @err (a
+ * regular file fio would have to extend). */
+int filesize_apply(const struct spec *s, struct target *t, unsigned idx, char *err, size_t errlen);
+
+#endif
