@@ -2,6 +2,8 @@
 # makes is registered and removed on exit, also when the test fails.
 set -u
 NVS_BIN=${NVS_BIN:-./nvscope}
+# absolute, so a test may cd (to a scratch directory, say) and still run it
+case $NVS_BIN in /*) ;; */*) NVS_BIN=$PWD/$NVS_BIN ;; esac
 NVS_TOP=${NVS_TOP:-$PWD}
 T_TMP=$(mktemp -d /tmp/nvscope-test.XXXXXX)
 # the console's settings.ini: each test its own, never the user's

@@ -34,7 +34,8 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 		: d == NVS_WRITE ? "write"
 				 : "trim",
 		runtext_si(result_iops(r, d), a, sizeof(a)), result_bw(r, d) / 1048576.0,
-		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)), r->runtime_s);
+		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)),
+		result_runtime(r, d));
 	const struct hist *h = &rd->lat;
 	/* fio's three lines: slat (prepared to submitted), clat (submitted to
 	 * completed), lat (the two) */

@@ -132,13 +132,40 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
 		g->chunk = 512;
 }
 
+void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write)
+{
+	/* fio (dedupe.c): num_unique_pages = size * pct / 100 / min_bs; the
+	 * working set is the first unique buffers the job writes, and a dedupe
+	 * copy regenerates a random one of them */
+	if (!g->dedupe_pct || !s->dedupe_ws || !min_write)
+		return;
+	g->ws_pages = size * s->dedupe_ws_pct / 100 / min_write;
+	if (!g->ws_pages)
+		g->ws_pages = 1;
+	g->ws_base = splitmix(&g->rnd);
+}
+
+/* The i-th unique buffer's seed in working_set mode. */
+static uint64_t ws_seed(const struct datagen *g, uint64_t i)
+{
+	uint64_t x = g->ws_base ^ (i * 0xd6e8feb86659fd93ULL);
+	return splitmix(&x);
+}
+
 void datagen_fill(struct datagen *g, void *buf_, size_t len)
 {
 	uint8_t *buf = buf_;
 
 	if (g->compress_pct || g->dedupe_pct) {
 		uint64_t seed;
-		if (g->dedupe_pct && g->have_prev && splitmix(&g->rnd) % 100 < g->dedupe_pct) {
+		if (g->ws_pages) {
+			/* working_set: a copy of one of the set's pages, or the next unique */
+			if (splitmix(&g->rnd) % 100 < g->dedupe_pct)
+				seed = ws_seed(g, splitmix(&g->rnd) % g->ws_pages);
+			else
+				seed = ws_seed(g, g->nuniq++);
+		} else if (g->dedupe_pct && g->have_prev &&
+			   splitmix(&g->rnd) % 100 < g->dedupe_pct) {
 			seed = g->prev_seed; /* a copy of the last unique buffer */
 		} else {
 			seed = splitmix(&g->rnd);

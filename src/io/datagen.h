@@ -33,12 +33,20 @@ struct datagen {
 	uint32_t chunk; /* random/fixed region (compress), bytes */
 	const uint8_t *pattern;
 	unsigned pattern_len;
+	/* dedupe_mode=working_set: the i-th unique buffer's seed is
+	 * ws_base's i-th; a dedupe copy is one of the first ws_pages */
+	uint64_t ws_pages, ws_base, nuniq;
 };
 
 /* Sets @g up for @s (fio's implied options resolved here: compression or
  * dedupe turn refill on, 100% compression means zeros, a pattern turns
  * scrambling off...).  @min_write is the smallest write block size. */
 void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, uint64_t seed);
+/* fio's dedupe_mode=working_set for a job writing @size bytes: the working
+ * set is dedupe_working_set_percentage of @size in @min_write blocks (at
+ * least one).  After datagen_init(); nothing without dedupe. */
+void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
+			 uint32_t min_write);
 /* Fills @buf (@len bytes) as a new buffer: random, compressible, a dedupe
  * copy, the pattern or zeros, per the options. */
 void datagen_fill(struct datagen *g, void *buf, size_t len);

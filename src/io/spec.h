@@ -84,6 +84,8 @@ struct spec {
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
 	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
+	uint64_t offset_align;	   /* offset=N%: rounded up to this (0: smallest bs) */
+	bool serialize_overlap;	   /* an I/O overlapping one in flight waits for it */
 	uint64_t startdelay_ns; /* the job starts this late */
 	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
 	unsigned thinktime_blocks;
@@ -113,6 +115,8 @@ struct spec {
 	unsigned compress_pct;   /* buffer_compress_percentage 0..100 */
 	uint32_t compress_chunk; /* buffer_compress_chunk, default 512; 0 = bs */
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
+	bool dedupe_ws;          /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_pct;  /* dedupe_working_set_percentage, default 5 */
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
 	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
@@ -162,6 +166,8 @@ struct spec {
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
 	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
+	bool verify_dump;         /* a bad block's data into files (io/wverify.c) */
 	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
 	 * latency_percentile (100), lat_run latency_run */
 	uint64_t lat_target_ns, lat_window_ns;
@@ -170,6 +176,10 @@ struct spec {
 	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
 	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
 			       * I/Os (x loops), then ends; 0 = no limit */
+	/* fio's flow control between jobs (io/flow.h): weight (0 = none), id,
+	 * the sleep of a job held back */
+	unsigned flow, flow_id;
+	uint64_t flow_sleep_ns;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -31,6 +31,17 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "verify_interval")) {
+		uint64_t n;
+		if (!v || spec_parse_size(v, &n) || n > 1u << 30) {
+			snprintf(err, errlen,
+				 "verify_interval: '%s' is not a size in bytes (at most 1g)",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		s->verify_interval = (uint32_t)n;
+		return 0;
+	}
 	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync")) {
 		unsigned n;
 		if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
@@ -85,6 +96,55 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "create_serialize")) { /* fio's file layout order: no files made here */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
+			snprintf(err, errlen, "create_serialize: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "fill_device")) {
+		/* fio: without size= the job's size is "until ENOSPC", which on a
+		 * device (or an existing file, not extended here) is its end:
+		 * nvscope's default region already; with size= the size holds */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
+			snprintf(err, errlen, "fill_device: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "dedupe_mode")) {
+		if (v && !strcmp(v, "repeat"))
+			s->dedupe_ws = false;
+		else if (v && !strcmp(v, "working_set"))
+			s->dedupe_ws = true;
+		else {
+			snprintf(err, errlen, "dedupe_mode: '%s' is not repeat or working_set",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "dedupe_working_set_percentage")) {
+		if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
+			snprintf(err, errlen,
+				 "dedupe_working_set_percentage: '%s' is not a percentage 0..100",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "verify_dump")) {
+		if (!v || !*v || !strcmp(v, "1"))
+			s->verify_dump = true;
+		else if (!strcmp(v, "0"))
+			s->verify_dump = false;
+		else {
+			snprintf(err, errlen, "verify_dump: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "verify_pattern")) {
 		int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
 		if (n <= 0) {
@@ -95,6 +155,8 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 			return -EINVAL;
 		}
 		s->vpattern_len = (unsigned)n;
+		if (!s->verify) /* fio: verify_pattern alone is a header + the pattern */
+			s->verify = VHDR_PATTERN_HDR;
 		return 0;
 	}
 	return -ENOENT;
@@ -139,13 +201,23 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		why = "one file (a file set, filename=a:b, is not implemented with it)";
 	else if (s->replay.iolog[0])
 		why = "a generated workload, not a trace replay";
-	else if (s->verify_only && !seq)
-		why = "verify_only: a sequential job (rw=write or read): nvscope's random offsets "
-		      "cannot be replayed to find what a random job wrote";
+	else if (s->verify_only && !seq &&
+		 ((s->norandommap && !s->rand_lfsr) || s->dist != DIST_UNIFORM ||
+		  s->pct_random[0] < 100 || s->pct_random[1] < 100 || s->time_based || s->io_size))
+		why = "verify_only: a sequential job, or a random one that wrote every block of "
+		      "its region once (the random map on, uniform, size-based, no io_size): "
+		      "nvscope's random offsets cannot be replayed to find what another random "
+		      "job wrote";
 	else if (s->verify == VHDR_PATTERN && !s->vpattern_len)
 		why = "verify=pattern: verify_pattern= (the bytes to check)";
-	else if (s->seq_add || s->seq_nr > 1)
-		why = "plain rw (no :N modifier)";
+	else if (s->seq_nr > 1 || (s->seq_add && (s->verify_only || s->seq_add % s->bs[0].bs)))
+		why =
+		    "plain rw, or rw=write:SIZE with SIZE a multiple of bs and without verify_only "
+		    "(the holes are not read back)";
+	else if (vhdr_interval(s->bs[0].bs, s->verify_interval) <=
+		 vhdr_size((enum vhdr_type)s->verify))
+		why = "a block (or verify_interval) larger than its header (fio: \"Blocksize too "
+		      "small\")";
 	if (why) {
 		snprintf(err, errlen, "verify=%s needs %s", vhdr_name((enum vhdr_type)s->verify),
 			 why);

@@ -473,8 +473,8 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"verify_interval", "one verify header per block (fio's default, verify_interval=bs); "
-			"other intervals are not implemented"},
+    {"dedupe_global", "the dedupe working set is per job; one shared across jobs is not "
+		      "implemented"},
     {"nrfiles", "fio creates these files (its generated file set), and nvscope never creates "
 		"files on a file system: list existing files or devices in filename=a:b"},
     {"directory", "fio creates its job files there, and nvscope never creates files on a file "
@@ -482,7 +482,6 @@ static const struct {
     {"create_on_open", "nvscope does not create files"},
     {"fallocate", "nvscope does not create or lay out files"},
     {"unlink", "nvscope does not create or remove files"},
-    {"fill_device", "write until full is not implemented: give size= (100%)"},
     {"zonemode", "zoned block devices are not supported"},
     {"zonesize", "zoned block devices are not supported"},
     {"zonerange", "zoned block devices are not supported"},
@@ -498,15 +497,9 @@ static const struct {
     {"numa_mem_policy", "NUMA placement is not implemented"},
     {"trim_percentage", "trim-then-verify of written blocks is not implemented"},
     {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
-    {"offset_align", "not implemented: offsets are aligned to blockalign"},
-    {"serialize_overlap", "not implemented"},
     {"exitall_on_error", "not implemented: the first error ends its job"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
-    {"flow", "fio's flow control between jobs is not implemented"},
-    {"flow_id", "fio's flow control between jobs is not implemented"},
-    {"flow_watermark", "fio's flow control between jobs is not implemented"},
-    {"flow_sleep", "fio's flow control between jobs is not implemented"},
     {"fdp", "NVMe flexible data placement is not implemented"},
     {"fdp_pli", "NVMe flexible data placement is not implemented"},
     {"fdp_pli_select", "NVMe flexible data placement is not implemented"},

@@ -1,4 +1,4 @@
-/* vhdr.c - verified blocks (see vhdr.h). */
+/* vhdr.c - verified blocks in fio's format (see vhdr.h). */
 #include <errno.h>
 #include <nettle/md5.h>
 #include <nettle/sha1.h>
@@ -8,30 +8,43 @@
 #include <string.h>
 #include "io/vhdr.h"
 
+/* fio's struct verify_header, in host order as fio writes it */
 struct hdr {
 	uint16_t magic, type;
 	uint32_t len;
+	uint64_t rand_seed;
 	uint64_t offset;
-	uint64_t seq;
-	uint32_t hcrc; /* CRC32C of the first 24 bytes */
-	uint32_t pad;
-	uint8_t sum[32];
+	uint32_t time_sec, time_nsec;
+	uint16_t thread, numberio;
+	uint32_t crc32; /* fio's CRC32C of the 36 bytes before it */
 };
-_Static_assert(sizeof(struct hdr) == VHDR_SIZE, "verify header is 64 bytes");
+_Static_assert(sizeof(struct hdr) == VHDR_HDR_SIZE, "fio's verify header is 40 bytes");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "fio's header and digests are in host order: written and read on little-endian");
+#define HCRC_LEN 36u
 
 static const struct {
 	const char *name;
 	enum vhdr_type t;
+	unsigned dlen; /* the digest's bytes after the header */
 } names[] = {
-    {"md5", VHDR_MD5},	       {"crc32c", VHDR_CRC32C}, {"crc32c-intel", VHDR_CRC32C},
-    {"sha1", VHDR_SHA1},       {"sha256", VHDR_SHA256}, {"meta", VHDR_META},
-    {"pattern", VHDR_PATTERN}, {"0", VHDR_NONE},	{"none", VHDR_NONE},
+    {"md5", VHDR_MD5, 16},
+    {"crc32c", VHDR_CRC32C, 4},
+    {"crc32c-intel", VHDR_CRC32C_INTEL, 4},
+    {"sha1", VHDR_SHA1, 20},
+    {"sha256", VHDR_SHA256, 64},
+    {"meta", VHDR_META, 0},
+    {"pattern", VHDR_PATTERN, 0},
+    {"pattern-hdr", VHDR_PATTERN_HDR, 0},
+    {"0", VHDR_NONE, 0},
+    {"none", VHDR_NONE, 0},
 };
+#define NNAMES (sizeof(names) / sizeof(names[0]))
 
 int vhdr_parse(const char *name, enum vhdr_type *out)
 {
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i].name)) {
+	for (size_t i = 0; i < NNAMES; i++)
+		if (!strcmp(name, names[i].name) && names[i].t != VHDR_PATTERN_HDR) {
 			*out = names[i].t;
 			return 0;
 		}
@@ -40,10 +53,25 @@ int vhdr_parse(const char *name, enum vhdr_type *out)
 
 const char *vhdr_name(enum vhdr_type t)
 {
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < NNAMES; i++)
 		if (names[i].t == t)
 			return names[i].name;
 	return "?";
+}
+
+unsigned vhdr_size(enum vhdr_type t)
+{
+	if (t == VHDR_PATTERN || t == VHDR_NONE)
+		return 0;
+	for (size_t i = 0; i < NNAMES; i++)
+		if (names[i].t == t)
+			return VHDR_HDR_SIZE + names[i].dlen;
+	return VHDR_HDR_SIZE;
+}
+
+uint32_t vhdr_interval(uint32_t len, uint32_t interval)
+{
+	return interval && interval <= len && len % interval == 0 ? interval : len;
 }
 
 static uint32_t crc_table[256];
@@ -95,38 +123,71 @@ uint32_t vhdr_crc32c(uint32_t crc, const void *buf, size_t len)
 	return ~c;
 }
 
-static void sum(enum vhdr_type t, const uint8_t *p, size_t n, uint8_t out[32])
+/* fio's fio_crc32c(): the register without the final inversion */
+static uint32_t fio_crc32c(const void *p, size_t n)
 {
-	memset(out, 0, 32);
+	return ~vhdr_crc32c(0, p, n);
+}
+
+void vhdr_fio_sha256(const uint8_t *p, size_t n, uint8_t out[64])
+{
+	/* fio 3.33's crc/sha256.c: the SHA-256 compression, but the bit count
+	 * (of a 32-bit byte count) appended little-endian, and the digest
+	 * field doubling as the block buffer: it ends as the last padded block
+	 * with bytes 0..7 replaced by the low byte of each state word */
+	struct sha256_ctx c;
+	uint8_t blk[128];
+	size_t full = n / 64 * 64, r = n - full, total = r < 56 ? 64 : 128;
+	uint64_t bits = (uint64_t)(uint32_t)n << 3;
+
+	sha256_init(&c);
+	sha256_update(&c, full, p); /* whole blocks: compressed, nothing kept */
+	memset(blk, 0, sizeof(blk));
+	memcpy(blk, p + full, r);
+	blk[r] = 0x80;
+	memcpy(blk + total - 8, &bits, 8);
+	sha256_update(&c, total, blk);
+	memcpy(out, blk + total - 64, 64);
+	for (int i = 0; i < 8; i++)
+		out[i] = (uint8_t)c.state[i];
+}
+
+/* The type's digest of @n bytes as fio stores it; its length. */
+static unsigned digest(enum vhdr_type t, const uint8_t *p, size_t n, uint8_t out[64])
+{
 	switch (t) {
 	case VHDR_MD5: {
 		struct md5_ctx c;
 		md5_init(&c);
 		md5_update(&c, n, p);
 		md5_digest(&c, MD5_DIGEST_SIZE, out);
-		break;
+		return 16;
 	}
 	case VHDR_SHA1: {
 		struct sha1_ctx c;
 		sha1_init(&c);
 		sha1_update(&c, n, p);
 		sha1_digest(&c, SHA1_DIGEST_SIZE, out);
-		break;
+		for (int i = 0; i < 20; i += 4) { /* fio keeps the words in host order */
+			uint8_t a = out[i], b = out[i + 1];
+			out[i] = out[i + 3];
+			out[i + 1] = out[i + 2];
+			out[i + 2] = b;
+			out[i + 3] = a;
+		}
+		return 20;
 	}
-	case VHDR_SHA256: {
-		struct sha256_ctx c;
-		sha256_init(&c);
-		sha256_update(&c, n, p);
-		sha256_digest(&c, SHA256_DIGEST_SIZE, out);
-		break;
-	}
-	case VHDR_CRC32C: {
-		uint32_t c = vhdr_crc32c(0, p, n);
+	case VHDR_SHA256:
+		vhdr_fio_sha256(p, n, out);
+		return 64;
+	case VHDR_CRC32C:
+	case VHDR_CRC32C_INTEL: {
+		uint32_t c = fio_crc32c(p, n);
 		memcpy(out, &c, 4);
-		break;
+		return 4;
 	}
 	default:
-		break;
+		return 0;
 	}
 }
 
@@ -136,72 +197,120 @@ static void fill_pattern(uint8_t *p, size_t n, const uint8_t *pat, unsigned plen
 		memcpy(p + i, pat, n - i < plen ? n - i : plen);
 }
 
-void vhdr_stamp(void *buf, uint32_t len, uint64_t off, enum vhdr_type t, uint64_t seq,
-		const uint8_t *pat, unsigned plen)
+void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
+		const struct vhdr_io *io, const uint8_t *pat, unsigned plen)
 {
 	uint8_t *b = buf;
-	struct hdr h;
+	unsigned hs = vhdr_size(t);
 
-	if (t == VHDR_PATTERN) {
-		fill_pattern(b, len, pat, plen);
-		return;
-	}
 	if (plen)
-		fill_pattern(b + VHDR_SIZE, len - VHDR_SIZE, pat, plen);
-	memset(&h, 0, sizeof(h));
-	h.magic = VHDR_MAGIC;
-	h.type = (uint16_t)t;
-	h.len = len;
-	h.offset = off;
-	h.seq = seq;
-	h.hcrc = vhdr_crc32c(0, &h, 24);
-	sum(t, b + VHDR_SIZE, len - VHDR_SIZE, h.sum);
-	memcpy(b, &h, sizeof(h));
+		fill_pattern(b, len, pat, plen);
+	if (t == VHDR_PATTERN)
+		return;
+	interval = vhdr_interval(len, interval);
+	for (uint32_t k = 0; k + interval <= len; k += interval) {
+		struct hdr h = {
+		    .magic = VHDR_MAGIC,
+		    .type = (uint16_t)t,
+		    .len = interval,
+		    .rand_seed = io->rand_seed,
+		    .offset = off + k,
+		    .time_sec = (uint32_t)(io->t_ns / 1000000000u),
+		    .time_nsec = (uint32_t)(io->t_ns % 1000000000u),
+		    .thread = io->thread,
+		    .numberio = io->numberio,
+		};
+		h.crc32 = fio_crc32c(&h, HCRC_LEN);
+		memcpy(b + k, &h, sizeof(h));
+		digest(t, b + k + hs, interval - hs, b + k + VHDR_HDR_SIZE);
+	}
 }
 
-int vhdr_check(const void *buf, uint32_t len, uint64_t off, enum vhdr_type t, const uint8_t *pat,
-	       unsigned plen, char *why, size_t whylen)
+/* Checks one interval at buffer position @k (block offset @off). */
+static int check_one(const uint8_t *b, uint32_t k, uint32_t interval, uint64_t off,
+		     enum vhdr_type t, const uint8_t *pat, unsigned plen, char *why, size_t whylen)
 {
-	const uint8_t *b = buf;
+	unsigned hs = vhdr_size(t);
+	uint8_t s[64];
 	struct hdr h;
-	uint8_t s[32];
 
-	if (t == VHDR_PATTERN) {
-		for (size_t i = 0; i < len; i++)
-			if (b[i] != pat[i % plen]) {
-				snprintf(why, whylen, "pattern differs at byte %zu", i);
-				return -EILSEQ;
-			}
-		return 0;
-	}
-	memcpy(&h, b, sizeof(h));
-	uint32_t want = h.hcrc;
-	h.hcrc = 0;
-	h.pad = 0;
-	if (h.magic != VHDR_MAGIC || vhdr_crc32c(0, &h, 24) != want) {
-		snprintf(why, whylen, "no intact verify header (magic %#x)", h.magic);
-		return -EILSEQ;
-	}
-	if (h.type != t || h.len != len || h.offset != off) {
-		snprintf(why, whylen,
-			 "header of another block: type %s, %u bytes at offset %llu (read %u at "
-			 "%llu)",
-			 vhdr_name((enum vhdr_type)h.type), h.len, (unsigned long long)h.offset,
-			 len, (unsigned long long)off);
-		return -EILSEQ;
-	}
-	if (t == VHDR_META)
-		return 0;
-	sum(t, b + VHDR_SIZE, len - VHDR_SIZE, s);
-	if (memcmp(s, h.sum, 32)) {
-		snprintf(why, whylen, "%s checksum of the data differs", vhdr_name(t));
-		return -EILSEQ;
+	if (t != VHDR_PATTERN) {
+		memcpy(&h, b + k, sizeof(h));
+		if (h.magic != VHDR_MAGIC) {
+			snprintf(why, whylen, "bad magic header %x, wanted %x", h.magic,
+				 VHDR_MAGIC);
+			return -EILSEQ;
+		}
+		if (h.len != interval) {
+			snprintf(why, whylen, "bad header length %u, wanted %u", h.len, interval);
+			return -EILSEQ;
+		}
+		if (h.offset != off + k) {
+			snprintf(why, whylen,
+				 "bad header offset %llu, wanted %llu (a block of another place)",
+				 (unsigned long long)h.offset, (unsigned long long)(off + k));
+			return -EILSEQ;
+		}
+		if (fio_crc32c(&h, HCRC_LEN) != h.crc32) {
+			snprintf(why, whylen, "bad header crc %x, calculated %x", h.crc32,
+				 fio_crc32c(&h, HCRC_LEN));
+			return -EILSEQ;
+		}
+		bool crcs = (t == VHDR_CRC32C || t == VHDR_CRC32C_INTEL) &&
+			    (h.type == VHDR_CRC32C || h.type == VHDR_CRC32C_INTEL);
+		if (h.type != t && !crcs) {
+			snprintf(why, whylen, "verify type mismatch (%u media, %u given)", h.type,
+				 (unsigned)t);
+			return -EILSEQ;
+		}
+		unsigned dl = digest(t, b + k + hs, interval - hs, s);
+		if (dl && memcmp(s, b + k + VHDR_HDR_SIZE, dl)) {
+			snprintf(why, whylen, "%s checksum of the data differs", vhdr_name(t));
+			return -EILSEQ;
+		}
 	}
 	if (plen)
-		for (size_t i = VHDR_SIZE; i < len; i++)
-			if (b[i] != pat[(i - VHDR_SIZE) % plen]) {
-				snprintf(why, whylen, "verify_pattern differs at byte %zu", i);
+		for (size_t i = k + hs; i < k + interval; i++)
+			if (b[i] != pat[i % plen]) {
+				snprintf(why, whylen, "pattern differs at byte %zu", i - k);
 				return -EILSEQ;
 			}
+	return 0;
+}
+
+int vhdr_check(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
+	       const uint8_t *pat, unsigned plen, uint64_t *bad, char *why, size_t whylen)
+{
+	interval = t == VHDR_PATTERN ? len : vhdr_interval(len, interval);
+	for (uint32_t k = 0; k + interval <= len; k += interval) {
+		int rc = check_one(buf, k, interval, off, t, pat, plen, why, whylen);
+		if (rc) {
+			*bad = off + k;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int vhdr_seed(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
+	      uint64_t seed, uint64_t *bad, char *why, size_t whylen)
+{
+	const uint8_t *b = buf;
+
+	if (t == VHDR_PATTERN)
+		return 0; /* no header */
+	interval = vhdr_interval(len, interval);
+	for (uint32_t k = 0; k + interval <= len; k += interval) {
+		struct hdr h;
+		memcpy(&h, b + k, sizeof(h));
+		if (h.rand_seed != seed) {
+			snprintf(why, whylen,
+				 "bad header rand_seed %llu, wanted %llu: a block this job did not "
+				 "write (an earlier write's: the write was lost)",
+				 (unsigned long long)h.rand_seed, (unsigned long long)seed);
+			*bad = off + k;
+			return -EILSEQ;
+		}
+	}
 	return 0;
 }

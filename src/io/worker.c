@@ -274,6 +274,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		io_error(w, st, sl, res);
 	}
 done:
+	sl->busy = false;
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
 }
@@ -404,6 +405,9 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t think_until = 0;
 	unsigned think_left = s->thinktime_blocks;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
+	/* fio's serialize_overlap: only for a job that changes data (or
+	 * replays a trace) at a depth above 1 */
+	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || tr);
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -426,6 +430,7 @@ static void run(struct worker *w, struct wstate *st)
 			}
 		}
 		unsigned submitted = 0, batch = 0;
+		uint64_t flow_wake = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -498,6 +503,15 @@ static void run(struct worker *w, struct wstate *st)
 							break;
 					}
 				}
+				if (nvs_unlikely(st->serialize) && st->inflight &&
+				    wstate_overlap(w, st,
+						   ti ? w->region_start + ti->off : st->p_off,
+						   ti ? ti->len : st->p_len))
+					break; /* fio's serialize_overlap: after it completes */
+				if (nvs_unlikely(w->flow) &&
+				    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns,
+					       st->inflight, now, &flow_wake))
+					break; /* fio's flow: ahead of its weight */
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
 					break; /* SQPOLL: the kernel has not freed the slot yet */
@@ -527,12 +541,16 @@ static void run(struct worker *w, struct wstate *st)
 						dir = NVS_READ; /* fio: only the read-back */
 					sl->off = off;
 				}
+				if (nvs_unlikely(st->serialize)) {
+					sl->off = off;
+					sl->busy = true;
+				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
 					sl->stale = false;
 					if (nvs_unlikely(st->vtype))
-						wverify_stamp(w, st, sl->buf, len, off);
+						wverify_stamp(w, st, sl->buf, len, off, now);
 				} else if (dir == NVS_READ) {
 					sl->stale = true;
 				}
@@ -598,22 +616,8 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
-		if (batch) {
-			/* fio's slat (io_u_queued): one io_uring_enter submits the batch
-			 * without waiting (fio's commit: GETEVENTS, min_complete 0, which
-			 * also posts the completions already there), one clock read after
-			 * it stamps all its I/Os: the slots just taken,
-			 * freel[nfree .. nfree + batch) */
-			int src = io_uring_submit_and_get_events(&st->ring);
-			if (src < 0 && src != -EINTR && src != -EAGAIN && src != -EBUSY) {
-				worker_fail(sh, src, "io_uring_enter failed: %s", strerror(-src));
-				atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
-				st->stopping = true;
-			}
-			uint64_t t_sub = worker_now_ns();
-			for (unsigned k = st->nfree; k < st->nfree + batch; k++)
-				st->slots[st->freel[k]].t_sub = t_sub;
-		}
+		if (batch)
+			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
 		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
@@ -629,6 +633,8 @@ static void run(struct worker *w, struct wstate *st)
 			deadline = next_issue;
 		if (think_until > now && think_until < deadline)
 			deadline = think_until;
+		if (flow_wake > now && flow_wake < deadline)
+			deadline = flow_wake;
 		if (dlimited && !st->stopping && st->nfree && st->pend) {
 			uint64_t due = st->nxt[st->p_dir];
 			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
@@ -737,6 +743,7 @@ void *worker_main(void *arg)
 		worker_fail(sh, rc, "out of memory");
 		goto ready;
 	}
+	st->vdump_dir = -1; /* none yet (wverify_free closes it) */
 	rc = setup_ring(w, st);
 	if (rc)
 		goto ready;
@@ -748,13 +755,17 @@ void *worker_main(void *arg)
 		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
-	if (rc)
+	if (rc == -ENOMEM)
+		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
 				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
-		if (rc)
+		if (rc == -ENOMEM)
+			worker_fail(sh, rc, "out of memory for the random map");
+		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
 	}
@@ -766,6 +777,8 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
+	/* fio's flow_exit_job: the other jobs of the flow run on without it */
+	flow_leave(w->flow, st ? st->flow.n : 0, w->spec->flow);
 	if (st) {
 		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
@@ -794,6 +807,7 @@ ready:
 		} else {
 			free(st->bufmem);
 			fileset_free(&st->fs);
+			offgen_free(&st->gen);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);

@@ -112,6 +112,7 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 		minbs = 512; /* a trace's I/Os have any size */
 	datagen_init(&st->data, w->spec, minbs,
 		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
@@ -188,6 +189,21 @@ void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
 	w->res.unfinished = st->inflight;
 }
 
+void wstate_submit(struct worker *w, struct wstate *st, unsigned batch)
+{
+	int rc = io_uring_submit_and_get_events(&st->ring);
+
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+		worker_fail(w->shared, rc, "io_uring_enter failed: %s", strerror(-rc));
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+	/* the batch's slots are the ones just taken: freel[nfree .. nfree + batch) */
+	uint64_t t_sub = worker_now_ns();
+	for (unsigned k = st->nfree; k < st->nfree + batch; k++)
+		st->slots[st->freel[k]].t_sub = t_sub;
+}
+
 /* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
  * engine); -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
@@ -246,4 +262,14 @@ void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns)
 		    (unsigned long long)(st->lt.target_ns / 1000));
 	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 	st->stopping = true;
+}
+
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len)
+{
+	for (unsigned i = 0; i < w->qd; i++) {
+		const struct slot *sl = &st->slots[i];
+		if (sl->busy && off < sl->off + sl->len && sl->off < off + len)
+			return true;
+	}
+	return false;
 }

@@ -10,6 +10,7 @@
 #include "io/datagen.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
+#include "io/flow.h"
 #include "io/worker.h"
 
 struct slot {
@@ -21,6 +22,7 @@ struct slot {
 	uint8_t member;
 	uint64_t off; /* logical byte offset (verify) */
 	bool stale; /* a read filled the buffer: refill before writing it */
+	bool busy;  /* serialize_overlap: in flight, off and len valid */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
@@ -63,10 +65,15 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
+	int vdump_dir;   /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps; /* bad blocks dumped so far */
+	uint64_t vnonce; /* this job's rand_seed in its headers (vhdr_seed) */
 	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
 	 * is when the reported statistics were last reset (its final window) */
 	struct lattarget lt;
 	uint64_t meas_ns;
+	struct flow_state flow; /* fio's flow: this worker's side of the gate */
+	bool serialize;		/* fio's serialize_overlap in effect */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -74,6 +81,11 @@ struct wstate {
 /* After the job's window: cancels what is in flight and waits at most
  * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
 void wstate_drain(struct worker *w, struct wstate *st, uint64_t now);
+/* fio's commit and io_u_queued (slat's end): one io_uring_enter submits the
+ * @batch I/Os just prepared without waiting (GETEVENTS, min_complete 0, which
+ * also posts the completions already there), one clock read after it is the
+ * submission time of them all.  A failed submit fails the job. */
+void wstate_submit(struct worker *w, struct wstate *st, unsigned batch);
 /* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
  * slot; -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
@@ -93,6 +105,9 @@ void wstate_lat_reap(struct worker *w, struct wstate *st, uint64_t now, bool mea
 /* An I/O above latency_target at depth 1 with latency_percentile=100:
  * fails the job as fio does ("max latency exceeded", ETIMEDOUT). */
 void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
+/* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
+ * @len) overlaps an I/O in flight (logical offsets, any direction). */
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);
 /* Pins the calling worker thread to its cpus_allowed, when asked. */
 void wstate_pin(struct worker *w);
 

@@ -4,23 +4,44 @@
  * do_verify=1 (the default) writes every block with a header and checksum,
  * then reads back each block it wrote and checks it; a read job with
  * verify= checks every block it reads; verify_only skips the writes and
- * only reads back (here: a sequential job's region).  A bad block is
+ * only reads back (here: the job's region, every block once).  A bad block is
  * counted with its offset; verify_fatal=1 stops at the first, otherwise the
  * whole read-back runs and the job fails at the end (fio: "verify: bad
  * magic header ..., wanted ... at file ... offset ..."). */
 #include <errno.h>
 #include <liburing.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include "dev/safety.h"
 #include "io/vhdr.h"
 #include "io/wverify.h"
+
+#define VDUMP_MAX 64 /* bad blocks dumped per job, at most */
 
 int wverify_setup(struct worker *w, struct wstate *st)
 {
 	const struct spec *s = w->spec;
 
 	st->vtype = s->verify;
+	st->vdump_dir = -1;
+	if (st->vtype && s->verify_dump) {
+		/* fio dumps into the current directory: opened once, checked
+		 * (owner, not world-writable) by the one output module */
+		char msg[256];
+		st->vdump_dir = safety_results_dir(".", false, msg, sizeof(msg));
+		if (st->vdump_dir < 0) {
+			worker_fail(w->shared, st->vdump_dir, "verify_dump: %s", msg);
+			return st->vdump_dir;
+		}
+	}
+	/* a nonce per job in the headers: the read-back tells this job's
+	 * blocks from an earlier run's */
+	if (getrandom(&st->vnonce, sizeof(st->vnonce), GRND_NONBLOCK) != sizeof(st->vnonce))
+		st->vnonce = worker_now_ns() * 0x9e3779b97f4a7c15ULL ^ w->id;
 	if (!st->vtype || !spec_writes(s) || !s->do_verify)
 		return 0;
 	st->vbs = s->bs[0].bs;
@@ -45,17 +66,29 @@ int wverify_setup(struct worker *w, struct wstate *st)
 
 void wverify_free(struct wstate *st)
 {
+	if (st->vdump_dir >= 0)
+		close(st->vdump_dir);
+	st->vdump_dir = -1;
 	free(st->vmap);
 	free(st->vb);
 	st->vmap = NULL;
 	st->vb = NULL;
 }
 
-void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off)
+void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off,
+		   uint64_t now)
 {
 	const struct spec *s = w->spec;
+	/* fio's header: numberio is the job's write count (16 bits), thread
+	 * the job's number from 1; rand_seed the job's nonce (nvscope's data
+	 * is fresh, not regenerated from a seed; fio's verify_only of a write
+	 * job takes the header's) */
+	struct vhdr_io io = {.rand_seed = st->vnonce,
+			     .t_ns = now,
+			     .thread = (uint16_t)(w->id + 1),
+			     .numberio = (uint16_t)st->vseq++};
 
-	vhdr_stamp(buf, len, off, (enum vhdr_type)st->vtype, st->vseq++, s->vpattern,
+	vhdr_stamp(buf, len, s->verify_interval, off, (enum vhdr_type)st->vtype, &io, s->vpattern,
 		   s->vpattern_len);
 	st->vb_issued++; /* the worker stops writing at verify_backlog */
 }
@@ -67,6 +100,68 @@ void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl)
 	} else if (st->vmap) {
 		uint64_t b = (sl->off - w->region_start) / st->vbs;
 		st->vmap[b / 64] |= 1ULL << (b % 64);
+	}
+}
+
+/* fio's verify_dump: @n bytes @p as "<target's name>.<offset>.<kind>" in
+ * the current directory, through the safety module (a new file only: an
+ * existing name, a planted symlink among them, is refused, not followed). */
+static void dump_file(struct worker *w, struct wstate *st, const uint8_t *p, uint32_t n,
+		      uint64_t off, const char *kind)
+{
+	const char *path = w->members[0].path, *base = strrchr(path, '/');
+	char name[NAME_MAX + 1], msg[256];
+	int fd, k;
+
+	base = base ? base + 1 : path;
+	k = snprintf(name, sizeof(name), "%s.%llu.%s", base, (unsigned long long)off, kind);
+	if (k < 0 || (size_t)k >= sizeof(name)) {
+		fprintf(stderr, "nvscope: verify_dump: the file name for %s is too long\n", path);
+		return;
+	}
+	fd = safety_openat_output(st->vdump_dir, name, SAFETY_OUT_EXCL, msg, sizeof(msg));
+	if (fd < 0) {
+		fprintf(stderr, "nvscope: verify_dump: %s: not written: %s\n", name, msg);
+		return;
+	}
+	for (uint32_t done = 0; done < n;) {
+		ssize_t r = write(fd, p + done, n - done);
+		if (r <= 0) {
+			fprintf(stderr, "nvscope: verify_dump: %s: %s\n", name,
+				r < 0 ? strerror(errno) : "short write");
+			break;
+		}
+		done += (uint32_t)r;
+	}
+	close(fd);
+	fprintf(stderr, "       %s data dumped as %s\n", kind, name);
+}
+
+/* verify_dump of a bad interval at @bad of block @buf (at @off, @len bytes):
+ * what was read, and what was expected where nvscope knows it (a pattern;
+ * fresh random data is not regenerated from a seed, so a checksum type's
+ * expected data is not written). */
+static void dump(struct worker *w, struct wstate *st, const uint8_t *buf, uint64_t off,
+		 uint32_t len, uint64_t bad)
+{
+	const struct spec *s = w->spec;
+	enum vhdr_type t = (enum vhdr_type)st->vtype;
+	uint32_t iv = t == VHDR_PATTERN ? len : vhdr_interval(len, s->verify_interval);
+	uint64_t at = bad - off;
+
+	if (st->vdump_dir < 0 || st->vdumps >= VDUMP_MAX || at + iv > len)
+		return;
+	if (++st->vdumps == VDUMP_MAX)
+		fprintf(stderr, "nvscope: verify_dump: %u bad blocks dumped, no more\n", VDUMP_MAX);
+	dump_file(w, st, buf + at, iv, bad, "received");
+	if (t == VHDR_PATTERN) {
+		uint8_t *e = malloc(iv); /* a bad block: off the hot path */
+		if (!e)
+			return;
+		for (uint32_t i = 0; i < iv; i++)
+			e[i] = s->vpattern[(at + i) % s->vpattern_len];
+		dump_file(w, st, e, iv, bad, "expected");
+		free(e);
 	}
 }
 
@@ -95,9 +190,32 @@ void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl)
 {
 	const struct spec *s = w->spec;
 	char why[160];
-	int rc = vhdr_check(sl->buf, sl->len, sl->off, (enum vhdr_type)st->vtype, s->vpattern,
-			    s->vpattern_len, why, sizeof(why));
-	note(w, st, sl->off, sl->len, rc, why);
+	uint64_t bad = sl->off;
+	int rc =
+	    vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off, (enum vhdr_type)st->vtype,
+		       s->vpattern, s->vpattern_len, &bad, why, sizeof(why));
+	note(w, st, bad, sl->len, rc, why);
+	if (nvs_unlikely(rc) && s->verify_dump)
+		dump(w, st, sl->buf, sl->off, sl->len, bad);
+}
+
+/* A block of the job's own read-back: checked, and its headers must carry
+ * this job's nonce (else it is an earlier write's: this one was lost). */
+static void read_check(struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	const struct spec *s = w->spec;
+	enum vhdr_type t = (enum vhdr_type)st->vtype;
+	char why[200];
+	uint64_t bad = sl->off;
+	int rc = vhdr_check(sl->buf, sl->len, s->verify_interval, sl->off, t, s->vpattern,
+			    s->vpattern_len, &bad, why, sizeof(why));
+
+	if (!rc)
+		rc = vhdr_seed(sl->buf, sl->len, s->verify_interval, sl->off, t, st->vnonce, &bad,
+			       why, sizeof(why));
+	note(w, st, bad, sl->len, rc, why);
+	if (rc && s->verify_dump)
+		dump(w, st, sl->buf, sl->off, sl->len, bad);
 }
 
 /* Maps a logical offset to (member, offset) as the worker does. */
@@ -174,6 +292,7 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 			io.dir = NVS_READ;
 			io.rw_flags = 0;
 			io.t = &w->members[sl->member];
+			sl->t_issue = worker_now_ns();
 			w->be->prep(sqe, &io);
 			sqe->user_data = idx;
 			st->inflight++;
@@ -201,7 +320,13 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 			st->freel[st->nfree++] = idx;
 			st->inflight--;
 			if (res == (int)sl->len) {
-				wverify_check(w, st, sl);
+				if (st->measuring) { /* fio counts them as the job's reads */
+					struct result_dir *rd = &w->res.dir[NVS_READ];
+					rd->ios++;
+					rd->bytes += sl->len;
+					hist_add(&rd->lat, worker_now_ns() - sl->t_issue);
+				}
+				read_check(w, st, sl);
 			} else {
 				snprintf(why, sizeof(why), "read error: %s",
 					 res < 0 ? strerror(-res) : "short read");
@@ -232,7 +357,11 @@ void wverify_pass(struct worker *w, struct wstate *st)
 	 * only the last, partial backlog (fio's final verify of the rest) */
 	if (st->vb)
 		it.backlog = true;
-	if ((st->vmap || st->vb) && !st->inflight && st->nfree == w->qd)
+	if ((st->vmap || st->vb) && !st->inflight && st->nfree == w->qd) {
+		uint64_t t0 = worker_now_ns();
 		read_back(w, st, &it);
+		if (w->res.dir[NVS_READ].ios) /* fio: the reads' runtime is this pass */
+			w->res.verify_s = (double)(worker_now_ns() - t0) / 1e9;
+	}
 	fail_total(w);
 }

@@ -11,9 +11,10 @@
 /* Before the run: allocates the bitmap when the job writes and reads back.
  * 0 or -ENOMEM (reported). */
 int wverify_setup(struct worker *w, struct wstate *st);
-/* A write of @len bytes at logical byte offset @off into @buf: stamps it
- * (submit path: no allocation, no lock). */
-void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off);
+/* A write of @len bytes at logical byte offset @off into @buf, issued at
+ * @now (ns): stamps it (submit path: no allocation, no lock). */
+void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off,
+		   uint64_t now);
 /* A write completed whole: its block is one to read back (a write
  * cancelled or failed is not: it may never have reached the medium). */
 void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl);

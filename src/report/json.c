@@ -158,7 +158,7 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	num_r(o, "bw_bytes", floor(result_bw(r, d)));
 	num_r(o, "bw", bw_kib); /* KiB/s, as fio */
 	num_f(o, "iops", result_iops(r, d));
-	num_r(o, "runtime", rd->ios || rd->errors ? r->runtime_s * 1000.0 : 0); /* ms */
+	num_r(o, "runtime", rd->ios || rd->errors ? result_runtime(r, d) * 1000.0 : 0); /* ms */
 	num_u(o, "total_ios", rd->ios);
 	num_u(o, "short_ios", 0);
 	num_u(o, "drop_ios", 0);
@@ -392,7 +392,8 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	if (s->end_fsync)
 		opt_str(o, "end_fsync", "1");
 	if (s->verify) {
-		opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
+		if (s->verify != VHDR_PATTERN_HDR) /* fio's: implied by verify_pattern alone */
+			opt_str(o, "verify", vhdr_name((enum vhdr_type)s->verify));
 		opt_str(o, "do_verify", s->do_verify ? "1" : "0");
 		if (s->verify_only)
 			opt_str(o, "verify_only", "1");

@@ -36,6 +36,8 @@ void result_merge(struct result *dst, const struct result *src)
 	hist_merge(&dst->sync_lat, &src->sync_lat);
 	if (src->runtime_s > dst->runtime_s)
 		dst->runtime_s = src->runtime_s;
+	if (src->verify_s > dst->verify_s)
+		dst->verify_s = src->verify_s;
 	dst->usr_s += src->usr_s;
 	dst->sys_s += src->sys_s;
 	dst->dropped += src->dropped;
@@ -56,14 +58,21 @@ void result_merge(struct result *dst, const struct result *src)
 	}
 }
 
+double result_runtime(const struct result *r, enum nvs_dir d)
+{
+	return d == NVS_READ && r->verify_s > 0 ? r->verify_s : r->runtime_s;
+}
+
 double result_iops(const struct result *r, enum nvs_dir d)
 {
-	return r->runtime_s > 0 ? (double)r->dir[d].ios / r->runtime_s : 0;
+	double t = result_runtime(r, d);
+	return t > 0 ? (double)r->dir[d].ios / t : 0;
 }
 
 double result_bw(const struct result *r, enum nvs_dir d)
 {
-	return r->runtime_s > 0 ? (double)r->dir[d].bytes / r->runtime_s : 0;
+	double t = result_runtime(r, d);
+	return t > 0 ? (double)r->dir[d].bytes / t : 0;
 }
 
 double result_total_iops(const struct result *r)

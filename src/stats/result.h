@@ -41,6 +41,10 @@ struct result {
 	/* fio's verify: blocks checked (read-back or verified reads), how many
 	 * were bad, the byte offset of the first bad one (UINT64_MAX: none) */
 	uint64_t verify_blocks, verify_bad, verify_first_bad;
+	/* do_verify's read-back after a write job's I/O: its reads are the
+	 * job's reads (as fio counts them) and its time their runtime (fio's
+	 * update_runtime(DDIR_READ) after do_verify); 0 = none */
+	double verify_s;
 	unsigned nmembers;  /* > 0 for a stripe set */
 	struct result_member member[NVS_MAX_TARGETS];
 	/* fio's depth tables (io_u.c io_u_mark_depth/_submit/_complete), over
@@ -69,7 +73,10 @@ static inline unsigned result_batch_idx(unsigned n)
 void result_init(struct result *r);
 /* Adds @src into @dst (counts, histograms, CPU); runtime is the max. */
 void result_merge(struct result *dst, const struct result *src);
-/* IOPS and bytes/s of a direction over the measured runtime. */
+/* The runtime of direction @d in seconds: the measured runtime, or for the
+ * reads of a write job with do_verify the read-back's time (fio's). */
+double result_runtime(const struct result *r, enum nvs_dir d);
+/* IOPS and bytes/s of a direction over its runtime (result_runtime). */
 double result_iops(const struct result *r, enum nvs_dir d);
 double result_bw(const struct result *r, enum nvs_dir d);
 /* Total IOPS (reads, writes and trims). */

@@ -91,6 +91,31 @@ assert 0.27 < dup < 0.33 and m["block_ratio"] > 0.99, (dup, m)
 PY
 ok "dedupe_percentage=30: ~30% duplicate blocks"
 
+# fio's dedupe_mode=working_set: the copies are of the working set, the
+# first dedupe_working_set_percentage of the job's size in unique blocks
+# (here 25% of 8192 = 2048, written within the first ~2048/0.7 blocks of a
+# sequential write); the duplicate share stays dedupe_percentage
+nvs dws --rw=write --dedupe_percentage=30 --dedupe_mode=working_set \
+	--dedupe_working_set_percentage=25
+python3 - "$T_TMP/raw" <<'PY' || fail "dedupe_mode=working_set"
+import hashlib, sys
+data = open(sys.argv[1], "rb").read()
+bs = 4096
+hs = [hashlib.sha1(data[i:i + bs]).digest() for i in range(0, len(data), bs)]
+first, seen_twice = {}, set()
+for i, h in enumerate(hs):
+    if h in first:
+        seen_twice.add(h)
+    else:
+        first.setdefault(h, i)
+dup = 1 - len(first) / len(hs)
+late = max(first[h] for h in seen_twice)
+print(f"  working_set: {dup:.3f} duplicate, copied blocks first written by block {late}")
+assert 0.28 <= dup <= 0.32, dup
+assert len(seen_twice) <= 2048 and late < 2048 / 0.7 * 1.1, (len(seen_twice), late)
+PY
+ok "dedupe_mode=working_set: ~30% duplicate blocks, all copies of the working set"
+
 nvs zero --rw=randwrite --zero_buffers --io_size=8M
 check "zero_buffers" <<'PY'
 import json, sys

@@ -4,12 +4,18 @@
 #   fio's default): exit 0, every block written is read back and checked
 #   (the JSON's nvscope.verify.blocks = blocks written, bad 0) and the kernel
 #   read at least those bytes (/sys/block/loopN/stat field 3, sectors read);
+#   as in fio, the read-back is the job's reads (read.total_ios, io_bytes) and
+#   its time their runtime;
 # - rw=randwrite verify=crc32c: the blocks written are read back, all good;
 #   with verify_backlog=16 every write is checked during the job;
 # - a block corrupted between the write (do_verify=0) and a verify_only
 #   read-back (one sector overwritten with dd): exit 1, the bad block's byte
 #   offset on stderr and in the JSON; with verify_fatal=1 on a read job the
-#   first bad block ends the job (exit 1), naming the offset.
+#   first bad block ends the job (exit 1), naming the offset;
+# - verify_dump=1: the bad block as read goes to loopN.OFFSET.received in the
+#   current directory (the bytes on the device); a name already there, a
+#   planted symlink, is not followed nor overwritten (the run still exits 1);
+#   verify=pattern also writes the .expected block.
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 t_loop 32M
@@ -34,7 +40,9 @@ v, kreads = j["nvscope"]["verify"], int(sys.argv[2])
 print(f"  written={j['write']['total_ios']} checked={v['blocks']} bad={v['bad']} kernel read sectors={kreads}")
 assert j["write"]["total_ios"] == 256 and v["blocks"] == 256 and v["bad"] == 0, v
 assert kreads * 512 >= 16 << 20, "the read-back did not reach the device"
-assert j["read"]["total_ios"] == 0, "read-back counted in the job's figures"
+# fio counts do_verify's read-back as the job's reads, its time as their runtime
+assert j["read"]["total_ios"] == 256 and j["read"]["io_bytes"] == 16 << 20, j["read"]["total_ios"]
+assert 0 < j["read"]["runtime"] and j["read"]["iops"] > 0, j["read"]
 PY
 	grep -q "verify: 256 blocks checked, 0 bad" "$T_TMP/$v.out" || fail "no verify line: $(cat "$T_TMP/$v.out")"
 done
@@ -50,6 +58,19 @@ v = j["nvscope"]["verify"]
 assert 0 < v["blocks"] <= j["write"]["total_ios"] and v["bad"] == 0, v
 PY
 ok "randwrite: the blocks written read back good"
+
+# rw=write:48k (a 48k hole after each 16k write, as cross-stripe-verify.fio):
+# each block written is read back, the holes are not
+"$NVS_BIN" run --target "$LOOP" --rw=write:48k --bs=16k --iodepth=4 --size=16M --verify=crc32c \
+	--output-format=json --output "$T_TMP/skip.json" >"$T_TMP/skip.out" 2>&1 ||
+	fail "rw=write:48k verify: $(cat "$T_TMP/skip.out")"
+python3 - "$T_TMP/skip.json" <<'PY' || fail "rw=write:48k verify"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+v = j["nvscope"]["verify"]
+assert v["blocks"] == j["write"]["total_ios"] == 256 and v["bad"] == 0, (v, j["write"]["total_ios"])
+PY
+ok "rw=write:48k: the blocks written (not the holes) read back good"
 
 # fio's verify_backlog: every 16 blocks written are read back during the job
 r0=$(reads)
@@ -95,3 +116,46 @@ rc=$?
 [ $rc -eq 1 ] || fail "verify_fatal: exit $rc: $(cat "$T_TMP/fatal.out")"
 grep -q "verify_fatal.*offset $bad" "$T_TMP/fatal.out" || fail "verify_fatal message: $(cat "$T_TMP/fatal.out")"
 ok "verify_fatal=1: the first bad block ends the job"
+
+# verify_dump: fio's files in the current directory, through the safety module
+mkdir -p "$T_TMP/dump" "$T_TMP/dump2" && chmod 755 "$T_TMP/dump" "$T_TMP/dump2"
+(cd "$T_TMP/dump" && "$NVS_BIN" run $common --rw=read --verify=crc32c --verify_dump=1 \
+	>"$T_TMP/dump.out" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "verify_dump: exit $rc: $(cat "$T_TMP/dump.out")"
+f=$T_TMP/dump/$name.$bad.received
+[ -f "$f" ] && [ ! -L "$f" ] || fail "verify_dump: no $f: $(ls -l "$T_TMP/dump"; cat "$T_TMP/dump.out")"
+dd if="$LOOP" bs=64k skip=5 count=1 iflag=direct status=none | cmp - "$f" ||
+	fail "verify_dump: $f is not the block on the device"
+[ "$(ls "$T_TMP/dump" | wc -l)" = 1 ] || fail "verify_dump: other files: $(ls "$T_TMP/dump")"
+grep -q "received data dumped as $name.$bad.received" "$T_TMP/dump.out" || fail "no dump line: $(cat "$T_TMP/dump.out")"
+ok "verify_dump=1: the bad block as read is $name.$bad.received in the current directory"
+
+echo keep >"$T_TMP/victim"
+ln -s "$T_TMP/victim" "$T_TMP/dump2/$name.$bad.received"
+(cd "$T_TMP/dump2" && "$NVS_BIN" run $common --rw=read --verify=crc32c --verify_dump=1 \
+	>"$T_TMP/dump2.out" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "verify_dump over a symlink: exit $rc: $(cat "$T_TMP/dump2.out")"
+[ "$(cat "$T_TMP/victim")" = keep ] || fail "verify_dump wrote through a planted symlink"
+[ -L "$T_TMP/dump2/$name.$bad.received" ] || fail "the planted symlink was replaced"
+grep -q "verify_dump: $name.$bad.received: not written" "$T_TMP/dump2.out" ||
+	fail "the refusal is not said: $(cat "$T_TMP/dump2.out")"
+# run again where the first dump is: an existing file is not overwritten
+cp "$f" "$T_TMP/before"
+(cd "$T_TMP/dump" && "$NVS_BIN" run $common --rw=read --verify=crc32c --verify_dump=1 >/dev/null 2>&1)
+cmp -s "$f" "$T_TMP/before" || fail "verify_dump overwrote an existing dump"
+ok "verify_dump: a planted symlink is neither followed nor replaced; an existing file is kept"
+
+"$NVS_BIN" run $common --rw=write --verify=pattern --verify_pattern=0x5a17c0de --do_verify=0 -q \
+	>/dev/null 2>&1 || fail "pattern write"
+dd if=/dev/urandom of="$LOOP" bs=512 seek=$((bad / 512 + 3)) count=1 oflag=direct conv=notrunc status=none
+mkdir -p "$T_TMP/dump3" && chmod 755 "$T_TMP/dump3"
+(cd "$T_TMP/dump3" && "$NVS_BIN" run $common --rw=read --verify=pattern --verify_pattern=0x5a17c0de \
+	--verify_dump=1 >"$T_TMP/dump3.out" 2>&1)
+python3 - "$T_TMP/dump3/$name.$bad.expected" <<'PY' || fail "pattern's expected block: $(cat "$T_TMP/dump3.out")"
+import sys
+d = open(sys.argv[1], "rb").read()
+assert d == bytes.fromhex("5a17c0de") * (65536 // 4), len(d)
+PY
+ok "verify_dump with verify=pattern: the expected block is the pattern"

@@ -109,41 +109,71 @@ END_TEST
 
 START_TEST(test_verify_blocks)
 {
-	static const enum vhdr_type types[] = {VHDR_MD5,    VHDR_CRC32C, VHDR_SHA1,
-					       VHDR_SHA256, VHDR_META,	 VHDR_PATTERN};
+	static const enum vhdr_type types[] = {VHDR_MD5,	VHDR_CRC32C, VHDR_SHA1,
+					       VHDR_SHA256,	VHDR_META,   VHDR_PATTERN,
+					       VHDR_PATTERN_HDR};
 	static uint8_t buf[4096];
 	const uint8_t pat[] = {0xde, 0xad, 0xbe};
+	const struct vhdr_io io = {.numberio = 7, .thread = 1};
 	char why[160];
+	uint64_t bad;
 
 	/* the CRC32C check value (RFC 3720 / iSCSI): "123456789" */
 	ck_assert_uint_eq(vhdr_crc32c(0, "123456789", 9), 0xe3069283u);
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		enum vhdr_type t = types[i];
-		unsigned plen = t == VHDR_PATTERN ? sizeof(pat) : 0;
-		for (size_t k = 0; k < sizeof(buf); k++)
-			buf[k] = (uint8_t)(k * 131 + i);
-		vhdr_stamp(buf, sizeof(buf), 1 << 20, t, 7, pat, plen);
-		ck_assert_int_eq(
-		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), 0);
-		/* the same block read at another offset: a misplaced write */
-		if (t != VHDR_PATTERN)
-			ck_assert_int_eq(
-			    vhdr_check(buf, sizeof(buf), 2 << 20, t, pat, plen, why, sizeof(why)),
-			    -EILSEQ);
-		buf[3000] ^= 1; /* one bit of the data */
-		int rc = vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why));
-		ck_assert_int_eq(rc, t == VHDR_META ? 0 : -EILSEQ); /* meta: header only */
-		buf[3000] ^= 1;
-		buf[5] ^= 0x10; /* the header */
-		ck_assert_int_eq(
-		    vhdr_check(buf, sizeof(buf), 1 << 20, t, pat, plen, why, sizeof(why)), -EILSEQ);
+		unsigned plen = t == VHDR_PATTERN || t == VHDR_PATTERN_HDR ? sizeof(pat) : 0;
+		for (uint32_t iv = 0; iv <= 1024; iv += 1024) { /* one header, then 4 */
+			for (size_t k = 0; k < sizeof(buf); k++)
+				buf[k] = (uint8_t)(k * 131 + i);
+			vhdr_stamp(buf, sizeof(buf), iv, 1 << 20, t, &io, pat, plen);
+			ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen,
+						    &bad, why, sizeof(why)),
+					 0);
+			/* the same block read at another offset: a misplaced write */
+			if (t != VHDR_PATTERN)
+				ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 2 << 20, t, pat,
+							    plen, &bad, why, sizeof(why)),
+						 -EILSEQ);
+			buf[3000] ^= 1; /* one bit of the data */
+			int rc = vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen, &bad, why,
+					    sizeof(why));
+			ck_assert_int_eq(rc, t == VHDR_META ? 0 : -EILSEQ); /* meta: header only */
+			if (rc) /* named by its interval's offset, as fio does */
+				ck_assert_uint_eq(bad, (1u << 20) +
+							   (iv && t != VHDR_PATTERN ? 2048 : 0));
+			buf[3000] ^= 1;
+			buf[5] ^= 0x10; /* the (first) header */
+			ck_assert_int_eq(vhdr_check(buf, sizeof(buf), iv, 1 << 20, t, pat, plen,
+						    &bad, why, sizeof(why)),
+					 -EILSEQ);
+		}
 	}
-	/* verify_pattern with a checksum: the payload is the pattern, checked too */
-	vhdr_stamp(buf, sizeof(buf), 0, VHDR_CRC32C, 1, pat, sizeof(pat));
-	ck_assert_uint_eq(buf[64], 0xde);
-	ck_assert_uint_eq(buf[65], 0xad);
+	/* verify_pattern with a checksum: the block is the pattern under the header */
+	vhdr_stamp(buf, sizeof(buf), 0, 0, VHDR_CRC32C, &io, pat, sizeof(pat));
+	ck_assert_uint_eq(buf[0], 0xca); /* fio's magic 0xacca, little-endian */
+	ck_assert_uint_eq(buf[1], 0xac);
+	ck_assert_uint_eq(buf[2], 5); /* fio's VERIFY_CRC32C */
+	ck_assert_uint_eq(buf[44], pat[44 % 3]);
+	ck_assert_int_eq(vhdr_check(buf, sizeof(buf), 0, 0, VHDR_CRC32C, pat, sizeof(pat), &bad,
+				    why, sizeof(why)),
+			 0);
+	ck_assert_uint_eq(vhdr_size(VHDR_SHA256), 104);
+	ck_assert_uint_eq(vhdr_size(VHDR_MD5), 56);
+	/* the job's nonce as rand_seed: an earlier run's intact block (a lost
+	 * write) passes vhdr_check but not vhdr_seed, at its second interval too */
+	const struct vhdr_io run1 = {.rand_seed = 111}, run2 = {.rand_seed = 222};
+	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
+	vhdr_stamp(buf + 1024, 1024, 0, 4096 + 1024, VHDR_MD5, &run1, NULL, 0);
 	ck_assert_int_eq(
-	    vhdr_check(buf, sizeof(buf), 0, VHDR_CRC32C, pat, sizeof(pat), why, sizeof(why)), 0);
+	    vhdr_check(buf, sizeof(buf), 1024, 4096, VHDR_MD5, NULL, 0, &bad, why, sizeof(why)), 0);
+	ck_assert_int_eq(
+	    vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why, sizeof(why)),
+	    -EILSEQ);
+	ck_assert_uint_eq(bad, 4096 + 1024);
+	vhdr_stamp(buf, sizeof(buf), 1024, 4096, VHDR_MD5, &run2, NULL, 0);
+	ck_assert_int_eq(
+	    vhdr_seed(buf, sizeof(buf), 1024, 4096, VHDR_MD5, 222, &bad, why, sizeof(why)), 0);
 }
 END_TEST
 
@@ -157,14 +187,21 @@ START_TEST(test_verify_options)
 	ck_assert_int_eq(set(&s, "filename", "/dev/null", err), 0);
 	ck_assert_int_eq(set(&s, "rw", "write", err), 0);
 	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
-	ck_assert_int_eq(s.verify, VHDR_CRC32C);
+	ck_assert_int_eq(s.verify, VHDR_CRC32C_INTEL);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "verify", "xxhash", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
 	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
-	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL); /* random verify_only */
+	/* random verify_only: when the job wrote every block once (the map) */
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "norandommap", NULL, err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "norandommap", "0", err), 0);
+	ck_assert_int_eq(set(&s, "time_based", NULL, err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "time_based", "0", err), 0);
 	ck_assert_int_eq(set(&s, "verify_only", "0", err), 0);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
 	ck_assert_int_eq(set(&s, "bssplit", "4k/50:8k/50", err), 0);
