@@ -163,21 +163,22 @@ static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsig
 /* One step's file in --output-dir: bench-fio's name RW-QD-NUMJOBS.json,
  * which fio-plot's QD and numjobs charts read (one fio JSON per depth in a
  * directory); prefixed with the job's name when two steps would share it. */
-static int step_json_name(const struct result *res, const struct json_job *info, unsigned n,
-			  unsigned i, char *buf, size_t len)
+static int step_json_name(const struct result *res, const struct json_job *info,
+			  const unsigned *step, unsigned n, unsigned i, char *buf, size_t len)
 {
 	bool clash = false;
+	unsigned nj = info[i].spec->numjobs; /* a copy's result says 1 */
 	int w;
 
 	for (unsigned k = 0; k < n; k++)
-		clash |= k != i && info[k].spec->rw == info[i].spec->rw &&
-			 res[k].iodepth == res[i].iodepth && res[k].numjobs == res[i].numjobs;
+		clash |= step[k] != step[i] && info[k].spec->rw == info[i].spec->rw &&
+			 res[k].iodepth == res[i].iodepth && info[k].spec->numjobs == nj;
 	if (clash)
-		w = snprintf(buf, len, "%s-%u-%s-%u-%u.json", res[i].name, i,
-			     spec_rw_name(info[i].spec->rw), res[i].iodepth, res[i].numjobs);
+		w = snprintf(buf, len, "%s-%u-%s-%u-%u.json", res[i].name, step[i],
+			     spec_rw_name(info[i].spec->rw), res[i].iodepth, nj);
 	else
 		w = snprintf(buf, len, "%s-%u-%u.json", spec_rw_name(info[i].spec->rw),
-			     res[i].iodepth, res[i].numjobs);
+			     res[i].iodepth, nj);
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -355,7 +356,9 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	struct outputs out = {0};
 	int dirfd = -1;
 	unsigned *plan = NULL; /* fio run groups: plan_groups */
-	unsigned *gid = NULL;  /* fio's groupid per result (job files without QD sweeps) */
+	unsigned *gid = NULL;  /* fio's groupid per result (a QD sweep: the step's index) */
+	unsigned *step = NULL; /* the step (job x depth) each result is of */
+	unsigned nstep = 0;
 	const char **note = NULL; /* engine_note per result */
 	struct runjob *grp = NULL; /* the results of the group being reported */
 	unsigned gfirst = 0, gn = 0;
@@ -382,9 +385,11 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		free(jobs);
 		return NVS_EXIT_OK;
 	}
-	unsigned total = 0;
-	for (unsigned j = 0; j < njobs; j++)
+	unsigned total = 0, cap = 0; /* steps (job x depth); results (numjobs copies) */
+	for (unsigned j = 0; j < njobs; j++) {
 		total += jobs[j].niodepth;
+		cap += jobs[j].niodepth * (jobs[j].numjobs > 1 ? jobs[j].numjobs : 1);
+	}
 	/* outputs first: one that cannot be written refuses the run, not loses it */
 	if (open_outputs(&o, jobs, njobs, total, &out)) {
 		close_outputs(&out, true);
@@ -401,18 +406,19 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		}
 	}
 	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
-	res = calloc(total, sizeof(*res));
-	tres = calloc((size_t)total * ntargets, sizeof(*tres));
-	ser = calloc(total, sizeof(*ser));
-	cores = calloc((size_t)total * CPU_MAX, sizeof(*cores));
-	ncores = calloc(total, sizeof(*ncores));
-	info = calloc(total, sizeof(*info));
-	disks = calloc((size_t)total * NVS_MAX_TARGETS, sizeof(*disks));
+	res = calloc(cap, sizeof(*res));
+	tres = calloc((size_t)cap * ntargets, sizeof(*tres));
+	ser = calloc(cap, sizeof(*ser));
+	cores = calloc((size_t)cap * CPU_MAX, sizeof(*cores));
+	ncores = calloc(cap, sizeof(*ncores));
+	info = calloc(cap, sizeof(*info));
+	disks = calloc((size_t)cap * NVS_MAX_TARGETS, sizeof(*disks));
 	alldisks = calloc(NVS_MAX_TARGETS, sizeof(*alldisks));
-	ndisks = calloc(total, sizeof(*ndisks));
-	tjson = calloc(total, sizeof(*tjson));
+	ndisks = calloc(cap, sizeof(*ndisks));
+	tjson = calloc(cap, sizeof(*tjson));
+	step = calloc(cap, sizeof(*step));
 	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks ||
-	    !tjson) {
+	    !tjson || !step) {
 		fprintf(stderr, "nvscope run: out of memory\n");
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -423,8 +429,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	bool show = !o.quiet && isatty(STDERR_FILENO);
 
 	plan = calloc(njobs, sizeof(*plan));
-	gid = calloc(total, sizeof(*gid));
-	note = calloc(total, sizeof(*note));
+	gid = calloc(cap, sizeof(*gid));
+	note = calloc(cap, sizeof(*note));
 	if (!plan || !gid || !note) {
 		status = NVS_EXIT_IOERR;
 		goto free_all;
@@ -499,43 +505,82 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				status = cmd_exit_of(rc);
 				goto report;
 			}
-			gid[nres] = jobs[j].report_group;
-			note[nres] = jobs[j].engine_note;
-			res[nres] = rj.agg;
-			info[nres] = (struct json_job){
-				.spec = &jobs[j],
-				.elapsed_s = rj.elapsed_s,
-				.ctx = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw -
-						  ru0.ru_nivcsw),
-				.majf = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt),
-				.minf = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt)};
+			/* fio without group_reporting lists each of numjobs copies;
+			 * with it, one entry whose job_runtime is theirs summed */
+			bool split = rj.nclones && !jobs[j].group_reporting;
+			double jrt = 0;
+			for (unsigned c = 0; c < rj.nclones; c++)
+				jrt += rj.clone[c].runtime_s;
+			unsigned ncl = split ? rj.nclones : 1, first = nres;
 			double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+			for (unsigned c = 0; c < ncl; c++, nres++) {
+				const struct result *cr = split ? &rj.clone[c] : &rj.agg;
+				gid[nres] = total == njobs ? jobs[j].report_group : nstep;
+				step[nres] = nstep;
+				note[nres] = jobs[j].engine_note;
+				res[nres] = *cr;
+				info[nres] = (struct json_job){
+				    .spec = &jobs[j],
+				    .elapsed_s = rj.elapsed_s,
+				    .job_runtime_s = split || !jrt ? cr->runtime_s : jrt};
+				for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
+					tres[nres * ntargets + t] =
+					    split ? rj.clone_target[(size_t)c * rj.ntargets + t]
+						  : rj.per_target[t];
+				ncores[nres] = rj.ncores;
+				memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
+				if (split) {
+					ser[nres] = rj.clone_series[c];
+					rj.clone_series[c] = (struct series){0};
+				}
+			}
+			/* the process, disk and trace figures once, on the first copy
+			 * (group_reporting and the top-level disk_util sum them) */
+			info[first].ctx =
+			    (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
+			info[first].majf = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
+			info[first].minf = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
 			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
 				if (have[t] && !diskstat_read(jobs[j].targets[t], &d1))
 					diskstat_delta(&d0[t], &d1, ms,
-						       &disks[(size_t)nres * NVS_MAX_TARGETS +
-							      ndisks[nres]++]);
+						       &disks[(size_t)first * NVS_MAX_TARGETS +
+							      ndisks[first]++]);
 			if (fiolog_wanted(&jobs[j]) &&
 			    fiolog_write(&jobs[j], &rj.series, o.output_dir, lsfx, err, sizeof(err))) {
 				fprintf(stderr, "nvscope run: %s\n", err);
 				status = NVS_EXIT_IOERR;
 			}
-			for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
-				tres[nres * ntargets + t] = rj.per_target[t];
-			if ((!o.json || o.output) && !fold)
-				runtext_result(human, &jobs[j], &rj);
+			if (out.csv && nstep < out.ncsv && out.csv[nstep]) {
+				FILE *cf = out.csv[nstep];
+				out.csv[nstep] = NULL;
+				if (write_csv(cf, &rj.series)) {
+					fprintf(stderr, "nvscope run: cannot write %s: %s\n",
+						out.csv_path[nstep], strerror(errno));
+					status = NVS_EXIT_IOERR;
+				}
+			}
+			for (unsigned c = first; c < nres && (!o.json || o.output) && !fold; c++) {
+				struct runjob v = {.agg = res[c],
+						   .per_target = &tres[(size_t)c * ntargets],
+						   .ntargets = rj.ntargets < ntargets ? rj.ntargets
+										      : ntargets,
+						   .series = split ? ser[c] : rj.series,
+						   .dropped = split ? res[c].dropped : rj.dropped,
+						   .ss = c == first ? rj.ss : NULL};
+				runtext_result(human, &jobs[j], &v);
+			}
 			if (rj.trace_line[0] && (!o.quiet || o.json))
 				fprintf(human, "%s\n", rj.trace_line);
-			tjson[nres] = rj.trace_json;
+			tjson[first] = rj.trace_json;
 			rj.trace_json = NULL;
-			ncores[nres] = rj.ncores;
-			memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
-			ser[nres] = rj.series;
-			rj.series = (struct series){0};
-			info[nres].ss = rj.ss; /* fio's steady state: freed with info */
+			if (!split) {
+				ser[first] = rj.series;
+				rj.series = (struct series){0};
+			}
+			info[first].ss = rj.ss; /* fio's steady state: freed with info */
 			rj.ss = NULL;
-			nres++;
+			nstep++;
 			if (rj.error) {
 				fprintf(stderr, "nvscope run: %s\n", rj.msg);
 				status = NVS_EXIT_IOERR;
@@ -547,8 +592,17 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		/* exit_what=all: the rest of the jobs never start */
 		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
 		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
-		    runfold_exit_all(jobs, in_grp ? gfirst : j, j))
+		    runfold_exit_all(jobs, in_grp ? gfirst : j, j)) {
+			/* fio lists the jobs that never started, with zero figures */
+			struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets,
+					    .ser = ser, .info = info, .gid = gid, .note = note,
+					    .tjson = tjson, .cores = cores, .ncores = ncores,
+					    .disks = disks, .ndisks = ndisks, .step = step,
+					    .n = nres};
+			runfold_unstarted(&f, jobs, j + 1, njobs, total != njobs, &nstep);
+			nres = f.n;
 			break;
+		}
 	}
 report:
 	if (fold && nres) {
@@ -556,7 +610,7 @@ report:
 		struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets, .ser = ser,
 				    .info = info, .gid = gid, .note = note, .tjson = tjson,
 				    .cores = cores, .ncores = ncores, .disks = disks,
-				    .ndisks = ndisks, .n = nres};
+				    .ndisks = ndisks, .step = step, .n = nres};
 		for (unsigned i = 0; grouped && i < nres; i++)
 			grouped[i] = info[i].spec->group_reporting;
 		if (grouped)
@@ -569,7 +623,7 @@ report:
 			runtext_result(human, info[i].spec, &v);
 		}
 	}
-	if (nres > 1 && (!o.json || o.output))
+	if (nstep > 1 && (!o.json || o.output))
 		runtext_qd_table(human, res, nres);
 	if (atomic_load(&interrupted))
 		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
@@ -584,7 +638,7 @@ report:
 				      .dropped = dropped, .info = info, .plus = o.plus,
 				      .disks = alldisks,
 				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
-				      .groupid = total == njobs ? gid : NULL, .engine_note = note,
+				      .groupid = gid, .engine_note = note,
 				      .extra_key = tjson[nres - 1] ? "trace" : NULL,
 				      .extra_json = tjson[nres - 1]};
 		if (!f || json_write_run(f, &jr)) {
@@ -599,31 +653,25 @@ report:
 		}
 		out.json = NULL;
 	}
-	for (unsigned i = 0; dirfd >= 0 && i < nres; i++) {
+	for (unsigned i = 0, k; dirfd >= 0 && i < nres; i = k) {
 		char name[256];
-		struct json_run jr = {.spec = info[i].spec, .jobs = &res[i], .njobs = 1,
+		/* one file per step: its numjobs copies together, as fio writes them */
+		for (k = i + 1; k < nres && step[k] == step[i]; k++)
+			;
+		struct json_run jr = {.spec = info[i].spec, .jobs = &res[i], .njobs = k - i,
 				      .targets = &tres[(size_t)i * ntargets], .ntargets = ntargets,
 				      .series = &ser[i], .cores = &cores[(size_t)i * CPU_MAX],
 				      .ncores = &ncores[i], .dropped = res[i].dropped,
 				      .info = &info[i], .plus = o.plus,
 				      .disks = &disks[(size_t)i * NVS_MAX_TARGETS],
-				      .ndisks = ndisks[i],
+				      .ndisks = ndisks[i], .groupid = &gid[i],
 				      .extra_key = tjson[i] ? "trace" : NULL, .extra_json = tjson[i]};
-		int rc = step_json_name(res, info, nres, i, name, sizeof(name));
+		int rc = step_json_name(res, info, step, nres, i, name, sizeof(name));
 		if (!rc)
 			rc = write_step_json(dirfd, name, &jr);
 		if (rc) {
 			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", o.output_dir, name,
 				strerror(-rc));
-			status = NVS_EXIT_IOERR;
-		}
-	}
-	for (unsigned i = 0; i < nres && i < out.ncsv; i++) {
-		FILE *f = out.csv[i];
-		out.csv[i] = NULL;
-		if (write_csv(f, &ser[i])) {
-			fprintf(stderr, "nvscope run: cannot write %s: %s\n", out.csv_path[i],
-				strerror(errno));
 			status = NVS_EXIT_IOERR;
 		}
 	}
@@ -642,10 +690,11 @@ free_all:
 	free(grp);
 	free(plan);
 	free(gid);
+	free(step);
 	free(note);
 	for (unsigned i = 0; i < nres; i++)
 		series_release(&ser[i]);
-	for (unsigned i = 0; tjson && i < total; i++)
+	for (unsigned i = 0; tjson && i < cap; i++)
 		free(tjson[i]);
 	free(tjson);
 	free(ser);

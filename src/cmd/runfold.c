@@ -64,6 +64,8 @@ static void move(struct runfold *f, unsigned i, unsigned m)
 	memcpy(&f->disks[(size_t)m * NVS_MAX_TARGETS], &f->disks[(size_t)i * NVS_MAX_TARGETS],
 	       NVS_MAX_TARGETS * sizeof(*f->disks));
 	f->ndisks[m] = f->ndisks[i];
+	if (f->step)
+		f->step[m] = f->step[i];
 }
 
 unsigned runfold_groups(struct runfold *f, const bool *grouped)
@@ -92,6 +94,7 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 		f->info[k].ctx += f->info[i].ctx;
 		f->info[k].majf += f->info[i].majf;
 		f->info[k].minf += f->info[i].minf;
+		f->info[k].job_runtime_s += f->info[i].job_runtime_s; /* fio: summed */
 		if (f->info[i].elapsed_s > f->info[k].elapsed_s)
 			f->info[k].elapsed_s = f->info[i].elapsed_s;
 		free(f->tjson[i]);
@@ -139,6 +142,41 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
 	for (unsigned j = 0; j < *njobs; j++)
 		(*jobs)[j].exitall = exitall;
 	return 0;
+}
+
+void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+		       bool sweep, unsigned *nstep)
+{
+	for (unsigned j = from; j < njobs; j++)
+		for (unsigned q = 0; q < jobs[j].niodepth; q++, (*nstep)++) {
+			const struct spec *s = &jobs[j];
+			unsigned ncl = s->numjobs > 1 && !s->group_reporting ? s->numjobs : 1;
+			for (unsigned c = 0; c < ncl; c++) {
+				unsigned i = f->n++;
+				struct result *r = &f->res[i];
+				result_init(r);
+				snprintf(r->name, sizeof(r->name), "%s", s->name);
+				snprintf(r->target, sizeof(r->target), "%s",
+					 s->ntargets ? s->targets[0] : "");
+				r->iodepth = s->iodepth[q];
+				r->numjobs = ncl > 1 ? 1 : s->numjobs;
+				for (unsigned t = 0; t < f->ntargets; t++) {
+					struct result *tr = &f->tres[(size_t)i * f->ntargets + t];
+					result_init(tr);
+					snprintf(tr->target, sizeof(tr->target), "%s",
+						 t < s->ntargets ? s->targets[t] : "");
+				}
+				f->ser[i] = (struct series){0};
+				f->info[i] = (struct json_job){.spec = s};
+				f->gid[i] = sweep ? *nstep : s->report_group;
+				f->note[i] = s->engine_note;
+				f->tjson[i] = NULL;
+				f->ncores[i] = 0;
+				f->ndisks[i] = 0;
+				if (f->step)
+					f->step[i] = *nstep;
+			}
+		}
 }
 
 /* fio's exit_what=all: a job of the group that ran from @first to @last

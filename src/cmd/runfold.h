@@ -26,6 +26,7 @@ struct runfold {
 	unsigned *ncores;
 	struct diskstat *disks;
 	unsigned *ndisks;
+	unsigned *step; /* the run step (job x depth) of each entry, or NULL */
 	unsigned n;
 };
 
@@ -44,6 +45,13 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped);
  * when any job has it.  0 or -errno with @err. */
 int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfiles,
 		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
+/* fio's exit_what=all: the jobs from @from on never started, and fio still
+ * lists each (each depth, each numjobs copy unless group_reporting) with
+ * zero figures: appends them to @f's arrays (the caller sized them for
+ * every job) with their groupid (@sweep: the step's index, as run.c), the
+ * steps counted on in *@nstep. */
+void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+		       bool sweep, unsigned *nstep);
 /* fio's exit_what=all: a job from @first to @last (one run group) has it,
  * so no later job starts. */
 bool runfold_exit_all(const struct spec *jobs, unsigned first, unsigned last);

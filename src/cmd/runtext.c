@@ -37,10 +37,16 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 		result_bw(r, d) / 1e6, runtext_si((double)rd->bytes, c, sizeof(c)),
 		result_runtime(r, d));
 	const struct hist *h = &rd->lat;
+	/* fio's three lines: slat (prepared to submitted), clat (submitted to
+	 * completed), lat (the two) */
+	const struct hist *hs[] = {&rd->slat, &rd->clat, h};
+	static const char *const hn[] = {"slat", "clat", " lat"};
+	for (int k = 0; k < 3; k++)
+		if (hs[k]->n)
+			fprintf(f, "   %s (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f\n",
+				hn[k], (double)hs[k]->min / 1e3, (double)hs[k]->max / 1e3,
+				hist_mean(hs[k]) / 1e3, hist_stddev(hs[k]) / 1e3);
 	if (h->n) {
-		fprintf(f, "    lat (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f\n",
-			(double)h->min / 1e3, (double)h->max / 1e3, hist_mean(h) / 1e3,
-			hist_stddev(h) / 1e3);
 		fprintf(f,
 			"    lat percentiles (usec): 50th=%.1f, 99th=%.1f, 99.9th=%.1f, "
 			"99.99th=%.1f\n",

@@ -31,6 +31,8 @@ int fileset_init(struct fileset *fs, const struct spec *s, unsigned n, const uin
 
 void fileset_free(struct fileset *fs)
 {
+	for (unsigned f = 0; fs->gen && f < fs->n; f++)
+		offgen_free(&fs->gen[f]);
 	free(fs->gen);
 	fs->gen = NULL;
 }

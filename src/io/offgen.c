@@ -1,25 +1,57 @@
 /* offgen.c - set-up of the per-worker I/O generator (offgen.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "io/offgen.h"
+#include "io/randmap.h"
 
-/* fio's random map for uniform random jobs (norandommap=0): one block
- * size and blocks that tile the region (blockalign = bs); otherwise
- * offsets stay uniform with replacement (docs/cli.md says where fio
- * differs).  The keys come from the seed, not from the stream, so the
- * other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs
- * no map: every block once even with norandommap=1. */
-static void map_init(struct offgen *g, const struct spec *s, uint64_t seed)
+/* fio's random map for uniform random jobs (norandommap=0).  One block
+ * size whose blocks tile the region (blockalign = bs): a keyed permutation
+ * (offgen_perm: no memory, no search; the same blocks per pass as fio's
+ * map).  Mixed sizes (bssplit, bsrange) with the smallest one as the
+ * alignment (fio's default blockalign) and the same smallest size in both
+ * directions: fio's bitmap of smallest-size blocks (offgen_mapped).  Otherwise offsets stay uniform
+ * with replacement (docs/cli.md says where fio differs).  The keys come from the seed, not from the
+ * stream, so the other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs no map:
+ * every block once even with norandommap=1 (one size). */
+static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 {
-	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist || g->rmax[0] ||
-	    g->rmax[1] || !s->nbs)
-		return;
-	for (unsigned i = 1; i < s->nbs; i++)
-		if (s->bs[i].bs != s->bs[0].bs)
-			return;
+	bool one = !g->rmax[0] && !g->rmax[1] && s->nbs;
+	uint32_t dmin[2] = {UINT32_MAX, UINT32_MAX}, minbs = UINT32_MAX;
+
+	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist)
+		return 0;
+	for (unsigned i = 0; i < s->nbs; i++)
+		one = one && s->bs[i].bs == s->bs[0].bs;
+	/* the smallest size of each direction the job issues */
+	for (unsigned d = 0; d < 2; d++) {
+		if (d == 0 ? g->mixread == 0 : g->mixread == 100)
+			continue;
+		if (g->rmax[d])
+			dmin[d] = g->rmin[d];
+		for (unsigned i = 0; !g->rmax[d] && i < s->nbs; i++)
+			if ((d ? s->bs[i].wweight : s->bs[i].weight) && s->bs[i].bs < dmin[d])
+				dmin[d] = s->bs[i].bs;
+		if (dmin[d] < minbs)
+			minbs = dmin[d];
+	}
+	if (!one) {
+		/* fio's map with mixed sizes, where fio's is coherent: one
+		 * smallest size for the directions issued (fio marks each
+		 * direction in its own smallest size on a map of the overall
+		 * smallest: bs=4k,16k cuts nothing there), the alignment
+		 * (fio's default blockalign); fio's lfsr keeps no map */
+		if (s->norandommap || s->rand_lfsr || minbs == UINT32_MAX || g->align != minbs ||
+		    (dmin[0] != UINT32_MAX && dmin[1] != UINT32_MAX && dmin[0] != dmin[1]) ||
+		    g->len / minbs == 0)
+			return 0;
+		g->rmap_unit = minbs;
+		g->rmap = randmap_new(g->len / minbs);
+		return g->rmap ? 0 : -ENOMEM;
+	}
 	if (g->align != s->bs[0].bs)
-		return;
+		return 0;
 	g->map_n = g->npos[0];
 	g->map_mask = UINT64_MAX >> __builtin_clzll((g->map_n - 1) | 1);
 	uint64_t k = seed ^ 0x6a09e667f3bcc909ULL;
@@ -29,6 +61,40 @@ static void map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 		g->map_key[r] = z ^ (z >> 31);
 	}
+	return 0;
+}
+
+void offgen_free(struct offgen *g)
+{
+	randmap_free(g->rmap);
+	g->rmap = NULL;
+}
+
+/* fio's get_next_rand_offset + get_next_buflen + mark_random_map: a
+ * uniform block of the smallest size; when it is done in this pass, the
+ * next free one after it (wrapping); when none is free, the pass is
+ * complete and the map starts over (fio's fio_file_reset).  The size
+ * already drawn is redrawn while it runs past the region's end (fio's
+ * io_u_fits loop), then cut to the free run from the block. */
+void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
+{
+	uint64_t n = randmap_nbits(g->rmap), u = g->rmap_unit, npos;
+	uint64_t b = randmap_next_free(g->rmap, offgen_below(offgen_rand(g), n));
+
+	if (b == RANDMAP_NONE) {
+		randmap_reset(g->rmap);
+		g->map_passes++;
+		b = offgen_below(offgen_rand(g), n);
+	}
+	uint64_t rel = b * u;
+	for (int k = 0; rel + *len > g->len && k < 64; k++)
+		*len = offgen_size(g, d, offgen_rand(g), &npos);
+	if (rel + *len > g->len)
+		*len = (uint32_t)u; /* always fits: b < len / u */
+	uint64_t want = (*len + u - 1) / u, got = randmap_set_run(g->rmap, b, want);
+	if (got < want)
+		*len = (uint32_t)(got * u);
+	*off = g->start + rel;
 }
 
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
@@ -134,8 +200,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		while (k < 100) /* rounding leftovers go to the last size */
 			g->bs_pick[d][k++] = (uint8_t)last;
 	}
-	map_init(g, s, seed);
-	return 0;
+	return map_init(g, s, seed);
 }
 
 /* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */

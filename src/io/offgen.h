@@ -10,6 +10,8 @@
 #include "nvscope.h"
 #include "io/spec.h"
 
+struct randmap;
+
 struct offgen {
 	uint64_t rng;          /* splitmix64 state */
 	uint64_t start, len;   /* region, bytes */
@@ -47,6 +49,12 @@ struct offgen {
 	 * 0 = no map (norandommap, bssplit/bsrange, non-uniform distributions) */
 	uint64_t map_n, map_i, map_mask, map_key[4];
 	uint64_t map_passes;   /* complete passes (fio resets its map and goes on) */
+	/* fio's random map with mixed sizes (bssplit, bsrange, bs=R,W): a
+	 * bitmap of smallest-size blocks (io/randmap.h); a drawn block done
+	 * in this pass moves to the next free one, an I/O is cut short at a
+	 * block done before.  NULL = none (one size: the permutation above) */
+	struct randmap *rmap;
+	uint32_t rmap_unit;    /* bytes per bit: the smallest size (= align) */
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -54,6 +62,8 @@ struct offgen {
  * smaller than the largest block size. */
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed);
+/* Frees what offgen_init allocated (the random map); @g may be zeroed. */
+void offgen_free(struct offgen *g);
 
 /* splitmix64 (Steele, Lea, Flood 2014): fast, 64-bit state, passes BigCrush. */
 static inline uint64_t offgen_rand(struct offgen *g)
@@ -96,6 +106,27 @@ static inline uint64_t offgen_perm(const struct offgen *g, uint64_t i)
 /* A random block index of a non-uniform distribution (offgen.c). */
 uint64_t offgen_dist_block(struct offgen *g);
 
+/* A block size of direction @d from 64 random bits @r (bssplit weights
+ * or fio's bsrange draw); *@npos: its number of aligned start positions. */
+static inline uint32_t offgen_size(const struct offgen *g, unsigned d, uint64_t r, uint64_t *npos)
+{
+	if (nvs_unlikely(g->rmax[d])) {
+		/* fio's get_next_buflen: min + max * u, down to a step, at most max */
+		uint64_t b = g->rmin[d] + (((uint64_t)(uint32_t)r * g->rmax[d]) >> 32);
+		b -= b % g->rstep[d];
+		*npos = g->rnpos[d];
+		return (uint32_t)(b > g->rmax[d] ? g->rmax[d] : b);
+	}
+	unsigned b = g->bs_pick[d][offgen_below32((uint32_t)r, 100)];
+	*npos = g->npos[b];
+	return g->bs[b];
+}
+
+/* A random offset through the random map (mixed sizes; offgen.c): may
+ * redraw *@len to fit the region's end (fio's io_u_fits) and cuts it at a
+ * block done before in this pass (fio's mark_random_map). */
+void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
+
 /* The next I/O's offset, length and direction, as fio picks them: the
  * direction by the mix, its block size (bssplit or bsrange), then a random
  * offset, or the direction's sequential stream (fio's last_pos; rw=X:N,
@@ -113,17 +144,7 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 	unsigned d = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
 
 	*dir = (enum nvs_dir)d;
-	if (nvs_unlikely(g->rmax[d])) {
-		/* fio's get_next_buflen: min + max * u, down to a step, at most max */
-		uint64_t b = g->rmin[d] + (((uint64_t)(uint32_t)r * g->rmax[d]) >> 32);
-		b -= b % g->rstep[d];
-		*len = (uint32_t)(b > g->rmax[d] ? g->rmax[d] : b);
-		npos = g->rnpos[d];
-	} else {
-		unsigned b = g->bs_pick[d][offgen_below32((uint32_t)r, 100)];
-		*len = g->bs[b];
-		npos = g->npos[b];
-	}
+	*len = offgen_size(g, d, r, &npos);
 	bool rnd = g->random;
 	if (nvs_unlikely(rnd && g->seq_nr > 1)) {
 		if (--g->seq_cnt)
@@ -142,6 +163,8 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 			for (int k = 0; k < 4; k++)
 				g->map_key[k] += 0x9e3779b97f4a7c15ULL;
 		}
+	} else if (rnd && g->rmap) {
+		offgen_mapped(g, d, off, len);
 	} else if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
 	} else if (rnd && g->dist == DIST_ZONED) {

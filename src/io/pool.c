@@ -9,6 +9,7 @@
 #include "io/filesize.h"
 #include "io/iolog.h"
 #include "io/pool.h"
+#include "io/flow.h"
 #include "io/worker.h"
 
 struct pool {
@@ -59,16 +60,44 @@ static uint64_t pct_of(uint64_t size, double pct, uint32_t align)
 	return v / align * align;
 }
 
+/* fio's get_start_offset for offset=N%: the raw offset rounded UP to
+ * offset_align, or to the smallest block size without it */
+static uint64_t pct_offset(const struct spec *s, uint64_t size)
+{
+	uint64_t v, a = s->offset_align;
+	if (num_to_u64((double)size * s->offset_pct / 100.0, size, &v))
+		v = size;
+	if (!a) {
+		a = UINT64_MAX;
+		for (unsigned i = 0; i < s->nbs; i++)
+			if (s->bs[i].bs < a)
+				a = s->bs[i].bs;
+		for (unsigned d = 0; d < 2; d++)
+			if (s->bsrange[d][1] && s->bsrange[d][0] < a)
+				a = s->bsrange[d][0];
+		if (a == UINT64_MAX)
+			a = 1;
+	}
+	uint64_t r = v % a;
+	if (r && v <= UINT64_MAX - (a - r))
+		v += a - r; /* past the end: region() refuses it */
+	return v;
+}
+
 /* Region [start, start+len) of target @t for spec @s. */
 static int region(const struct spec *s, const struct target *t, uint32_t align, uint64_t *start,
 		  uint64_t *len, char *err, size_t errlen)
 {
 	uint64_t size = t->size;
-	uint64_t off = s->offset_pct ? pct_of(size, s->offset_pct, align) : s->offset;
+	uint64_t off = s->offset_pct ? pct_offset(s, size) : s->offset;
+	/* a percentage offset is fio's (rounded up to offset_align or the
+	 * smallest size): I/O offsets stay aligned to @align from it, so it
+	 * needs only the logical block size */
+	uint32_t oalign = s->offset_pct && t->lbs ? t->lbs : align;
 
-	if (off % align) {
+	if (off % oalign) {
 		snprintf(err, errlen, "%s: offset %llu is not aligned to %u bytes", t->path,
-			 (unsigned long long)off, align);
+			 (unsigned long long)off, oalign);
 		return -EINVAL;
 	}
 	if (off >= size) {
@@ -355,6 +384,16 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	rc = make_workers(p, err, errlen);
 	if (rc)
 		goto free_pool;
+	/* fio's flow_init_job: each worker (one of fio's jobs) adds its weight */
+	for (unsigned i = 0; s->flow && i < p->nw; i++) {
+		p->w[i].flow = flow_join(s->flow_id, s->flow);
+		if (!p->w[i].flow) {
+			snprintf(err, errlen, "flow_id %u: more than %u flow ids in use",
+				 s->flow_id, FLOW_MAX_IDS);
+			rc = -EINVAL;
+			goto free_pool;
+		}
+	}
 	if (s->replay.write_iolog[0]) {
 		rc = open_iolog(p, err, errlen);
 		if (rc)
@@ -460,7 +499,15 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 	return n;
 }
 
-int pool_result(const struct pool *p, int t, struct result *out)
+/* Worker @w belongs to fio's copy @c (numjobs: worker g * per + j is copy
+ * j of target g); c < 0: every copy. */
+static bool of_clone(const struct pool *p, unsigned w, int c)
+{
+	unsigned per = p->spec.numjobs ? p->spec.numjobs : 1;
+	return c < 0 || w % per == (unsigned)c;
+}
+
+static int result_of(const struct pool *p, int c, int t, struct result *out)
 {
 	if (t >= (int)p->ntargets || ((p->spec.stripe || p->spec.fileset) && t > 0))
 		return -EINVAL;
@@ -479,14 +526,31 @@ int pool_result(const struct pool *p, int t, struct result *out)
 			snprintf(out->target, sizeof(out->target), "file-set");
 	}
 	for (unsigned i = 0; i < p->nw; i++)
-		if (t < 0 || p->w[i].target == (unsigned)t)
+		if ((t < 0 || p->w[i].target == (unsigned)t) && of_clone(p, i, c))
 			result_merge(out, &p->w[i].res);
 	out->iodepth = p->qd;
-	out->numjobs = p->spec.numjobs;
+	out->numjobs = c < 0 ? p->spec.numjobs : 1;
 	for (unsigned i = 0; i < p->nw; i++)
-		if (t < 0 || p->w[i].target == (unsigned)t)
+		if ((t < 0 || p->w[i].target == (unsigned)t) && of_clone(p, i, c))
 			out->dropped += spsc_dropped(p->w[i].out);
 	return 0;
+}
+
+int pool_result(const struct pool *p, int t, struct result *out)
+{
+	return result_of(p, -1, t, out);
+}
+
+int pool_clone_result(const struct pool *p, unsigned c, int t, struct result *out)
+{
+	if (p->trace || c >= (p->spec.numjobs ? p->spec.numjobs : 1))
+		return -EINVAL;
+	return result_of(p, (int)c, t, out);
+}
+
+unsigned pool_worker_clone(const struct pool *p, unsigned w)
+{
+	return w % (p->spec.numjobs ? p->spec.numjobs : 1);
 }
 
 int pool_error(const struct pool *p, char *msg, size_t len)
@@ -550,8 +614,11 @@ void pool_free(struct pool *p)
 		pool_stop(p);
 		pool_join(p);
 	}
-	for (unsigned i = 0; i < p->nw; i++)
+	for (unsigned i = 0; i < p->nw; i++) {
+		if (!p->w[i].started) /* a started worker left its flow itself */
+			flow_leave(p->w[i].flow, 0, p->spec.flow);
 		spsc_free(p->w[i].out);
+	}
 	free(p->w);
 	for (unsigned i = 0; i < p->ntargets; i++)
 		target_close(&p->targets[i]);

@@ -42,6 +42,13 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 /* After pool_join: final figures of target @t, or of all when @t < 0.
  * Returns 0, -EINVAL for a bad index. */
 int pool_result(const struct pool *p, int t, struct result *out);
+/* After pool_join: the figures of fio's copy @c of the job (numjobs=N runs
+ * N copies, fio's clones: worker g * N + c of each target g), of target @t
+ * or of all when @t < 0; numjobs is 1 in them.  0, -EINVAL for a bad index
+ * or a trace replay (its copies: pool_copy). */
+int pool_clone_result(const struct pool *p, unsigned c, int t, struct result *out);
+/* The copy (0 .. numjobs - 1) worker @w belongs to. */
+unsigned pool_worker_clone(const struct pool *p, unsigned w);
 /* First setup or I/O error of the job as -errno (0 if none), with a message. */
 int pool_error(const struct pool *p, char *msg, size_t len);
 

@@ -15,6 +15,7 @@
 #include "io/lattarget.h"
 #include "io/filesize.h"
 #include "io/specss.h"
+#include "io/flow.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -527,6 +528,14 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->dist = dist;
 		s->dist_val = val;
 		s->dist_center = center;
+	} else if (!strcmp(key, "offset_align")) {
+		NEED_VALUE();
+		if (spec_parse_size(v, &s->offset_align) || s->offset_align > UINT32_MAX)
+			BAD("offset_align: '%s' is not a size up to 4g (0 = the smallest block "
+			    "size)",
+			    v);
+	} else if (!strcmp(key, "serialize_overlap")) {
+		rc = parse_bool(v, &s->serialize_overlap);
 	} else if (!strcmp(key, "offset_increment")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &s->offset_increment))
@@ -634,7 +643,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			*(key[0] == 's' ? &s->scramble_buffers
 			  : key[0] == 'r' ? &s->refill_buffers
 					  : &s->zero_buffers) = b;
-	} else if (!strcmp(key, "buffer_compress_percentage") || !strcmp(key, "dedupe_percentage")) {
+	} else if (!strcmp(key, "buffer_compress_percentage") ||
+		   !strcmp(key, "dedupe_percentage")) {
 		if (parse_uint(v, 100, &u))
 			BAD("%s: '%s' is not a percentage 0..100", key_in, v ? v : "");
 		*(key[0] == 'b' ? &s->compress_pct : &s->dedupe_pct) = (unsigned)u;
@@ -656,6 +666,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("randseed: '%s' is not a number", v ? v : "");
 		s->seed = u;
 		s->seed_given = true;
+	} else if (!strcmp(key, "group_reporting")) { /* the command line's; job files: preset.c */
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
+			BAD("group_reporting: '%s' is not 0 or 1", v);
+		s->group_reporting = !v || !*v || !strcmp(v, "1");
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
@@ -669,6 +683,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = filesize_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
 		rc = 0;

@@ -132,6 +132,8 @@ struct spec {
 	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
 	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
+	uint64_t offset_align;	   /* offset=N%: rounded up to this (0: smallest bs) */
+	bool serialize_overlap;	   /* an I/O overlapping one in flight waits for it */
 	uint64_t startdelay_ns; /* the job starts this late */
 	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
 	unsigned thinktime_blocks;
@@ -224,6 +226,10 @@ struct spec {
 	uint64_t filesize[2]; /* fio's filesize=LOW[-HIGH] (io/filesize.h), 0 = none */
 	uint64_t number_ios;  /* fio's number_ios: a worker issues at most this many
 			       * I/Os (x loops), then ends; 0 = no limit */
+	/* fio's flow control between jobs (io/flow.h): weight (0 = none), id,
+	 * the sleep of a job held back */
+	unsigned flow, flow_id;
+	uint64_t flow_sleep_ns;
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

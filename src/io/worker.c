@@ -3,25 +3,31 @@
  * One loop per worker, no locks, no allocation once running:
  *   1. refill: take free slots, generate (dir, bs, offset), prep SQEs, stamp
  *      them with the loop's current time (the issue time);
- *   2. one io_uring_enter that submits the batch and waits for at least one
- *      completion, bounded by the next interval boundary (so samples flow
- *      even when the device stalls), the job's end and the rate limiter;
- *   3. one clock read, then reap every CQE: latency = now - issue time goes
- *      into the interval sample and (after ramp_time) the job's histogram;
- *   4. at an interval boundary push the sample into the SPSC ring (dropped
+ *   2. one io_uring_enter that submits the batch and posts the completions
+ *      already there, without waiting (fio's commit), then one clock read:
+ *      the batch's submission time (fio's issue_time; slat = it - prep time);
+ *   3. wait for at least one completion (a second io_uring_enter only when
+ *      none is there yet), bounded by the next interval boundary (so samples
+ *      flow even when the device stalls), the job's end and the rate limiter;
+ *   4. one clock read, then reap every CQE: lat = now - prep time goes into
+ *      the interval sample and (after ramp_time) the job's histograms, with
+ *      clat = now - submission time;
+ *   5. at an interval boundary push the sample into the SPSC ring (dropped
  *      and counted by the ring when the consumer lags - I/O never waits).
- * Two clock reads per batch rather than per I/O: completions found by one
- * reap were all observed at the same instant, which is the honest time.
+ * Two clock reads per batch (after its submission, after the wait) rather
+ * than two per I/O: completions found by one
+ * reap were all observed at the same instant, which is the honest time, and
+ * the I/Os of one submission were submitted at the same instant (as fio's
+ * io_uring engine stamps a batch after its io_uring_enter).
  *
  * The end: at the deadline (or the stop flag, or the first error) the
  * measured window closes at once - its figures and runtime are final - and
  * what is still in flight is cancelled (IORING_OP_ASYNC_CANCEL, any request)
  * and given WORKER_GRACE_NS to come back; those I/Os count as cancelled (or
- * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued often cannot be
- * cancelled: after the grace the worker gives up, counts them unfinished and
- * ends (the "abandoned" worker, see worker.h) without freeing the memory the
- * kernel may still write into, so a stalled device never holds the run's
- * results hostage. */
+ * late, when they completed anyway), not in the totals.  Block-device I/O the kernel has issued
+ * often cannot be cancelled: after the grace the worker gives up, counts them unfinished and ends
+ * (the "abandoned" worker, see worker.h) without freeing the memory the kernel may still write
+ * into, so a stalled device never holds the run's results hostage. */
 #include <errno.h>
 #include <liburing.h>
 #if defined(__SANITIZE_THREAD__)
@@ -254,9 +260,15 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
+			/* slat and clat of the I/Os counted: N is total_ios in all three,
+			 * and each I/O's lat is its slat + clat */
+			uint64_t sub = sl->t_sub < now ? sl->t_sub : now;
+			hist_add(&rd->slat, sub - sl->t_issue);
+			hist_add(&rd->clat, now - sub);
+			/* fio's "prios": each priority's clat */
 			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
 			    sl->pidx < RESULT_MAX_PRIOS)
-				hist_add_idx(&w->res.prio_lat[sl->dir][sl->pidx], lat, bi);
+				hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
 			if (w->nmembers > 1) {
 				struct result_member *m = &w->res.member[sl->member];
 				m->ios++;
@@ -268,6 +280,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		io_error(w, st, sl, res);
 	}
 done:
+	sl->busy = false;
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
 }
@@ -403,6 +416,9 @@ static void run(struct worker *w, struct wstate *st)
 	unsigned low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	bool low_hold = false;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
+	/* fio's serialize_overlap: only for a job that changes data (or
+	 * replays a trace) at a depth above 1 */
+	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || tr);
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -418,7 +434,8 @@ static void run(struct worker *w, struct wstate *st)
 			iolog_publish(w->iolog_clock, now);
 		if (nvs_unlikely(s->thinktime_ns))
 			now = think_step(&think, s, now, st->inflight);
-		unsigned submitted = 0;
+		unsigned submitted = 0, batch = 0;
+		uint64_t flow_wake = 0;
 		if (!st->stopping) {
 			unsigned n = 0;
 			twait = false;
@@ -493,6 +510,15 @@ static void run(struct worker *w, struct wstate *st)
 							break;
 					}
 				}
+				if (nvs_unlikely(st->serialize) && st->inflight &&
+				    wstate_overlap(w, st,
+						   ti ? w->region_start + ti->off : st->p_off,
+						   ti ? ti->len : st->p_len))
+					break; /* fio's serialize_overlap: after it completes */
+				if (nvs_unlikely(w->flow) &&
+				    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns,
+					       st->inflight, now, &flow_wake))
+					break; /* fio's flow: ahead of its weight */
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 				if (!sqe)
 					break; /* SQPOLL: the kernel has not freed the slot yet */
@@ -521,6 +547,10 @@ static void run(struct worker *w, struct wstate *st)
 					if (s->verify_only)
 						dir = NVS_READ; /* fio: only the read-back */
 					sl->off = off;
+				}
+				if (nvs_unlikely(st->serialize)) {
+					sl->off = off;
+					sl->busy = true;
 				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
@@ -561,7 +591,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.t = &w->members[sl->member];
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;
-				sl->t_issue = now;
+				sl->t_issue = sl->t_sub = now;
 				sl->len = len;
 				sl->dir = (uint8_t)dir;
 				issued += len;
@@ -596,9 +626,12 @@ static void run(struct worker *w, struct wstate *st)
 						next_issue = now; /* do not burst after a long stall */
 				}
 			}
+			batch = n;
 		}
 		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
 			break;
+		if (batch)
+			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
 		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
@@ -614,6 +647,8 @@ static void run(struct worker *w, struct wstate *st)
 			deadline = next_issue;
 		if (think.until > now && think.until < deadline)
 			deadline = think.until;
+		if (flow_wake > now && flow_wake < deadline)
+			deadline = flow_wake;
 		if (dlimited && !st->stopping && st->nfree && st->pend) {
 			uint64_t due = st->nxt[st->p_dir];
 			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
@@ -737,13 +772,17 @@ void *worker_main(void *arg)
 		goto ready;
 	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
-	if (rc)
+	if (rc == -ENOMEM)
+		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
 				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
-		if (rc)
+		if (rc == -ENOMEM)
+			worker_fail(sh, rc, "out of memory for the random map");
+		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
 	}
@@ -755,6 +794,8 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
+	/* fio's flow_exit_job: the other jobs of the flow run on without it */
+	flow_leave(w->flow, st ? st->flow.n : 0, w->spec->flow);
 	if (st) {
 		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
@@ -783,6 +824,7 @@ ready:
 		} else {
 			free(st->bufmem);
 			fileset_free(&st->fs);
+			offgen_free(&st->gen);
 			free(st->cur);
 			free(st->freel);
 			free(st->slots);

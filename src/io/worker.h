@@ -63,6 +63,9 @@ struct worker {
 	/* write_iolog (io/iolog.h): one record per issued I/O, NULL without */
 	struct spsc *iolog;
 	_Atomic uint64_t *iolog_clock;
+	/* fio's flow (io/flow.h): joined by the pool, left by the worker at its
+	 * end (or by pool_free when it never started); NULL without */
+	struct flow *flow;
 };
 
 /* How long a stopping worker waits for its cancelled I/Os (documented in

@@ -197,6 +197,21 @@ void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
 	w->res.unfinished = st->inflight;
 }
 
+void wstate_submit(struct worker *w, struct wstate *st, unsigned batch)
+{
+	int rc = io_uring_submit_and_get_events(&st->ring);
+
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+		worker_fail(w->shared, rc, "io_uring_enter failed: %s", strerror(-rc));
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+	/* the batch's slots are the ones just taken: freel[nfree .. nfree + batch) */
+	uint64_t t_sub = worker_now_ns();
+	for (unsigned k = st->nfree; k < st->nfree + batch; k++)
+		st->slots[st->freel[k]].t_sub = t_sub;
+}
+
 /* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring
  * engine); -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
@@ -213,7 +228,7 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
 	if (st->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	sqe->user_data = idx;
-	sl->t_issue = now;
+	sl->t_issue = sl->t_sub = now;
 	sl->len = 0;
 	sl->dir = SLOT_SYNC;
 	sl->member = st->sync_member;
@@ -255,4 +270,14 @@ void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns)
 		    (unsigned long long)(st->lt.target_ns / 1000));
 	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 	st->stopping = true;
+}
+
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len)
+{
+	for (unsigned i = 0; i < w->qd; i++) {
+		const struct slot *sl = &st->slots[i];
+		if (sl->busy && off < sl->off + sl->len && sl->off < off + len)
+			return true;
+	}
+	return false;
 }

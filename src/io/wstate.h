@@ -10,17 +10,20 @@
 #include "io/datagen.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
+#include "io/flow.h"
 #include "io/worker.h"
 
 struct slot {
 	void *buf;
-	uint64_t t_issue;
+	uint64_t t_issue; /* prepared (fio's io_u start_time) */
+	uint64_t t_sub;	  /* its submission returned (fio's issue_time) */
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
 	uint64_t off; /* logical byte offset (verify) */
 	bool stale; /* a read filled the buffer: refill before writing it */
 	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
+	bool busy;  /* serialize_overlap: in flight, off and len valid */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
@@ -71,6 +74,8 @@ struct wstate {
 	 * is when the reported statistics were last reset (its final window) */
 	struct lattarget lt;
 	uint64_t meas_ns;
+	struct flow_state flow; /* fio's flow: this worker's side of the gate */
+	bool serialize;		/* fio's serialize_overlap in effect */
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -78,6 +83,11 @@ struct wstate {
 /* After the job's window: cancels what is in flight and waits at most
  * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
 void wstate_drain(struct worker *w, struct wstate *st, uint64_t now);
+/* fio's commit and io_u_queued (slat's end): one io_uring_enter submits the
+ * @batch I/Os just prepared without waiting (GETEVENTS, min_complete 0, which
+ * also posts the completions already there), one clock read after it is the
+ * submission time of them all.  A failed submit fails the job. */
+void wstate_submit(struct worker *w, struct wstate *st, unsigned batch);
 /* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
  * slot; -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
@@ -97,6 +107,9 @@ void wstate_lat_reap(struct worker *w, struct wstate *st, uint64_t now, bool mea
 /* An I/O above latency_target at depth 1 with latency_percentile=100:
  * fails the job as fio does ("max latency exceeded", ETIMEDOUT). */
 void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
+/* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
+ * @len) overlaps an I/O in flight (logical offsets, any direction). */
+bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);

@@ -13,8 +13,8 @@
  * - _iops: I/Os completed in the interval / its length;
  * - _bw: bytes / length / 1024 (KiB/s, as fio);
  * - _lat and _clat: the mean issue-to-completion latency of the interval's
- *   completions (nvscope's lat is fio's; clat carries the same figure, slat
- *   is not measured and no _slat file is written);
+ *   completions (nvscope's lat is fio's; clat carries the same figure: the
+ *   per-interval samples hold lat only; no _slat file is written);
  * intervals inside ramp_time are not logged (the JSON totals skip them too).
  *
  * The histogram log (write_hist_log) is fio 3.33's "msec, ddir, bs, bin0,

@@ -26,9 +26,11 @@
  *   does (each batch of submitted I/Os at the depth after it, each
  *   io_uring_enter by the I/Os it submitted, each reap by the completions
  *   it took), over the measured window;
- * - slat_ns: not measured (submission is fused with the wait in one
- *   io_uring_enter, so there is no separate submit time): written with
- *   fio's keys and zero counts, and listed in jobs[].nvscope.not_measured;
+ * - slat_ns/clat_ns/lat_ns: as fio's io_uring engine times them (worker.c):
+ *   slat from an I/O's preparation to the return of the io_uring_enter that
+ *   submitted it, clat from there to its completion, lat the two together;
+ *   slat_ns without percentiles (fio's default); jobs[].nvscope.not_measured
+ *   stays, empty;
  * - ctx/majf/minf: getrusage of the whole process over the job; elapsed: wall
  *   seconds including ramp_time; disk_util: /sys/block counters' deltas.
  */
@@ -70,8 +72,9 @@ static void num_r(cJSON *o, const char *key, double v)
 	num_u(o, key, isfinite(v) && v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0);
 }
 
-/* @s: the job's percentile_list (NULL or none given: fio's default list) */
-static cJSON *lat_obj(const struct hist *h, bool bins, const struct spec *s)
+/* @s: the job's percentile_list (NULL or none given: fio's default list);
+ * @pct: write "percentile" (fio: clat always, slat never by default) */
+static cJSON *lat_obj_p(const struct hist *h, bool bins, const struct spec *s, bool pct)
 {
 	const double *pl = s && s->npct ? s->pct_list : pcts;
 	size_t npl = s && s->npct ? s->npct : sizeof(pcts) / sizeof(pcts[0]);
@@ -83,7 +86,7 @@ static cJSON *lat_obj(const struct hist *h, bool bins, const struct spec *s)
 	num_f(o, "mean", hist_mean(h));
 	num_f(o, "stddev", hist_stddev(h));
 	num_u(o, "N", h->n);
-	if (h->n) {
+	if (h->n && pct) {
 		p = cJSON_AddObjectToObject(o, "percentile");
 		for (size_t i = 0; i < npl; i++) {
 			snprintf(key, sizeof(key), "%f", pl[i]);
@@ -100,6 +103,11 @@ static cJSON *lat_obj(const struct hist *h, bool bins, const struct spec *s)
 		}
 	}
 	return o;
+}
+
+static cJSON *lat_obj(const struct hist *h, bool bins, const struct spec *s)
+{
+	return lat_obj_p(h, bins, s, true);
 }
 
 /* Mean, sample deviation, min, max of one direction's per-interval rate
@@ -142,11 +150,9 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 {
 	const struct result_dir *rd = &r->dir[d];
 	cJSON *o = cJSON_CreateObject();
-	struct hist empty;
 	struct rate_stats bw, iops;
 	double bw_kib = floor(result_bw(r, d) / 1024.0);
 
-	hist_init(&empty);
 	num_u(o, "io_bytes", rd->bytes);
 	num_u(o, "io_kbytes", rd->bytes / 1024);
 	num_r(o, "bw_bytes", floor(result_bw(r, d)));
@@ -156,11 +162,11 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	num_u(o, "total_ios", rd->ios);
 	num_u(o, "short_ios", 0);
 	num_u(o, "drop_ios", 0);
-	/* Submission is fused with the wait (one io_uring_enter per batch), so
-	 * nvscope measures issue-to-completion only: slat is not split out and
-	 * clat_ns carries the same figures as lat_ns (docs/cli.md). */
-	cJSON_AddItemToObject(o, "slat_ns", lat_obj(&empty, false, s));
-	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->lat, plus, s));
+	/* fio's: slat (prep to submitted; no percentiles, as fio's default
+	 * slat_percentiles=0), clat (submitted to completion; json+ bins), lat
+	 * (prep to completion = slat + clat; its percentiles are nvscope's) */
+	cJSON_AddItemToObject(o, "slat_ns", lat_obj_p(&rd->slat, false, s, false));
+	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->clat, plus, s));
 	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false, s));
 	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
 		unsigned np = s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
@@ -475,9 +481,10 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	sync = cJSON_AddObjectToObject(o, "sync");
 	num_u(sync, "total_ios", r->sync_ios);
 	cJSON_AddItemToObject(sync, "lat_ns", lat_obj(&r->sync_lat, false, job_spec(run, j)));
-	num_r(o, "job_runtime", r->runtime_s * 1000.0);
-	num_f(o, "usr_cpu", r->runtime_s > 0 ? 100 * r->usr_s / r->runtime_s : 0);
-	num_f(o, "sys_cpu", r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0);
+	double jrt = info && info->job_runtime_s > 0 ? info->job_runtime_s : r->runtime_s;
+	num_r(o, "job_runtime", jrt * 1000.0);
+	num_f(o, "usr_cpu", jrt > 0 ? 100 * r->usr_s / jrt : 0);
+	num_f(o, "sys_cpu", jrt > 0 ? 100 * r->sys_s / jrt : 0);
 	num_u(o, "ctx", info ? info->ctx : 0);
 	num_u(o, "majf", info ? info->majf : 0);
 	num_u(o, "minf", info ? info->minf : 0);
@@ -500,8 +507,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
 		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
-	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
-	cJSON_AddItemToArray(nm, cJSON_CreateString("slat_ns"));
+	cJSON_AddArrayToObject(nv, "not_measured");	    /* nothing since slat is measured */
 	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
 		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
 		cJSON_AddStringToObject(vo, "type",

@@ -16,6 +16,9 @@ struct json_job {
 	const struct spec *spec;  /* the job's own workload (rw, bs...); NULL: run->spec */
 	double elapsed_s;         /* wall time including ramp_time */
 	uint64_t ctx, majf, minf; /* context switches, major/minor faults (process) */
+	/* fio's job_runtime: the sum over the jobs group_reporting folded into
+	 * this entry (fio's total_run_time; CPU % are of it); 0: the result's */
+	double job_runtime_s;
 	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
 				   * the caller's (cmd/run.c frees it) */
 };

@@ -49,6 +49,65 @@ nomem:
 	return -ENOMEM;
 }
 
+/* fio's clones (numjobs) reported apart: a second collector whose groups
+ * are the copies, fed the same samples. */
+static bool want_clones(const struct spec *s, const struct pool *p)
+{
+	return s->numjobs > 1 && !pool_trace(p);
+}
+
+static struct collect *clone_collect(const struct pool *p, const struct spec *s)
+{
+	unsigned nw = pool_nworkers(p);
+	unsigned *wt = calloc(nw ? nw : 1, sizeof(*wt));
+	struct collect *c = NULL;
+
+	if (!wt)
+		return NULL;
+	for (unsigned w = 0; w < nw; w++)
+		wt[w] = pool_worker_clone(p, w);
+	c = collect_new(nw, s->numjobs, wt, s->interval_ns);
+	free(wt);
+	return c;
+}
+
+struct feed {
+	struct collect *c, *cc; /* the job's collector, the copies' (or NULL) */
+};
+
+static void feed(const struct sample *smp, void *arg)
+{
+	struct feed *f = arg;
+
+	collect_sample(smp, f->c);
+	if (f->cc)
+		collect_sample(smp, f->cc);
+}
+
+static int clone_finish(const struct pool *p, const struct spec *s, struct collect *cc,
+			struct runjob *out)
+{
+	unsigned n = s->numjobs, nt = out->ntargets;
+
+	if (!cc)
+		return 0;
+	collect_flush(cc);
+	out->clone = calloc(n, sizeof(*out->clone));
+	out->clone_target = calloc((size_t)n * (nt ? nt : 1), sizeof(*out->clone_target));
+	out->clone_series = calloc(n, sizeof(*out->clone_series));
+	if (!out->clone || !out->clone_target || !out->clone_series)
+		return -ENOMEM;
+	out->nclones = n;
+	for (unsigned c = 0; c < n; c++) {
+		pool_clone_result(p, c, -1, &out->clone[c]);
+		for (unsigned t = 0; t < nt; t++)
+			pool_clone_result(p, c, (int)t, &out->clone_target[(size_t)c * nt + t]);
+		if (copy_series(&out->clone_series[c], collect_series(cc, (int)c)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* How a replay's figures become text: given by a higher layer (main.c sets
  * report/tracejson's), so io/ includes nothing of report/. */
 static const struct runjob_trace_fmt *trace_fmt;
@@ -100,9 +159,10 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 	if (rc)
 		return rc;
 	collect_on_row(c, row, row_arg);
+	struct feed fd = {c, want_clones(s, p) ? clone_collect(p, s) : NULL};
 	out->per_target = calloc(groups, sizeof(*out->per_target));
 	out->target_series = calloc(groups, sizeof(*out->target_series));
-	if (!out->per_target || !out->target_series) {
+	if (!out->per_target || !out->target_series || (want_clones(s, p) && !fd.cc)) {
 		rc = -ENOMEM;
 		goto free_collect;
 	}
@@ -123,7 +183,7 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 	while (pool_running(p)) {
 		struct timespec ts = {0, 100000000};
 		nanosleep(&ts, NULL);
-		pool_drain(p, collect_sample, c);
+		pool_drain(p, feed, &fd);
 		if (out->ss && !fioss_attained(out->ss)) { /* fio's steadystate */
 			const struct series *m = collect_series(c, -1);
 			if (runss_poll(out->ss, &m, NULL, 1, &ssnext, (double)s->ramp_ns / 1e9))
@@ -146,7 +206,7 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 	}
 	cpu_free(cpu);
 	cpu = NULL;
-	pool_drain(p, collect_sample, c);
+	pool_drain(p, feed, &fd);
 	collect_flush(c);
 	pool_result(p, -1, &out->agg);
 	for (unsigned t = 0; t < groups; t++) {
@@ -159,7 +219,10 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 	out->error = pool_error(p, out->msg, sizeof(out->msg));
 	if (!rc && pool_trace(p))
 		rc = trace_figures(p, s, out);
+	if (!rc)
+		rc = clone_finish(p, s, fd.cc, out);
 free_collect:
+	collect_free(fd.cc);
 	collect_free(c);
 	pool_free(p);
 	if (rc) {
@@ -181,6 +244,15 @@ void runjob_release(struct runjob *r)
 	free(r->per_target);
 	free(r->trace_json);
 	r->trace_json = NULL;
+	for (unsigned c = 0; r->clone_series && c < r->nclones; c++)
+		series_release(&r->clone_series[c]);
+	free(r->clone_series);
+	free(r->clone_target);
+	free(r->clone);
+	r->clone_series = NULL;
+	r->clone_target = NULL;
+	r->clone = NULL;
+	r->nclones = 0;
 	fioss_free(r->ss);
 	r->ss = NULL;
 	series_release(&r->series);
@@ -198,6 +270,7 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 struct slot {
 	struct pool *p;
 	struct collect *c;
+	struct feed fd; /* c and the copies' collector */
 	unsigned groups;
 	bool started, ended;
 	int waitee; /* fio's wait_for: the slot it starts after, -1 none */
@@ -261,9 +334,11 @@ static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct
 
 	if (rc)
 		return rc;
+	sl->fd.c = sl->c;
+	sl->fd.cc = want_clones(s, sl->p) ? clone_collect(sl->p, s) : NULL;
 	out->per_target = calloc(sl->groups, sizeof(*out->per_target));
 	out->target_series = calloc(sl->groups, sizeof(*out->target_series));
-	if (!out->per_target || !out->target_series)
+	if (!out->per_target || !out->target_series || (want_clones(s, sl->p) && !sl->fd.cc))
 		return -ENOMEM;
 	out->ntargets = sl->groups;
 	return runss_new(s, &out->ss);
@@ -322,11 +397,11 @@ static void ss_poll(const struct spec *specs, struct slot *sl, unsigned n, struc
 	}
 }
 
-static int slot_finish(struct slot *sl, struct runjob *out)
+static int slot_finish(struct slot *sl, const struct spec *s, struct runjob *out)
 {
 	int rc;
 
-	pool_drain(sl->p, collect_sample, sl->c);
+	pool_drain(sl->p, feed, &sl->fd);
 	collect_flush(sl->c);
 	out->elapsed_s = (double)pool_elapsed_ns(sl->p) / 1e9;
 	pool_result(sl->p, -1, &out->agg);
@@ -338,6 +413,8 @@ static int slot_finish(struct slot *sl, struct runjob *out)
 	out->dropped = pool_dropped(sl->p);
 	out->missing = collect_missing(sl->c);
 	out->error = pool_error(sl->p, out->msg, sizeof(out->msg));
+	if (!rc)
+		rc = clone_finish(sl->p, s, sl->fd.cc, out);
 	return rc;
 }
 
@@ -383,7 +460,7 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		nanosleep(&ts, NULL);
 		running = false;
 		for (i = 0; i < n; i++) {
-			pool_drain(sl[i].p, collect_sample, sl[i].c);
+			pool_drain(sl[i].p, feed, &sl[i].fd);
 			if (stop) {
 				outs[i].cancelled = true;
 				pool_stop(sl[i].p);
@@ -424,12 +501,13 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		}
 	}
 	for (i = 0; i < n && !rc; i++)
-		rc = slot_finish(&sl[i], &outs[i]);
+		rc = slot_finish(&sl[i], &specs[i], &outs[i]);
 cleanup:
 	free(mser);
 	free(mend);
 	cpu_free(cpu);
 	for (i = 0; i < n; i++) {
+		collect_free(sl[i].fd.cc);
 		collect_free(sl[i].c);
 		pool_free(sl[i].p);
 	}

@@ -27,6 +27,14 @@ struct runjob {
 	unsigned ncores;
 	struct cpu_util cores[CPU_MAX];
 	struct cpu_util cpu_total;
+	/* fio's numjobs copies (fio without group_reporting lists each
+	 * clone): numjobs > 1 and no replay; else nclones is 0.  clone[c],
+	 * clone_target[c * ntargets + t] and clone_series[c] as agg,
+	 * per_target and series of copy c (owned) */
+	unsigned nclones;
+	struct result *clone;
+	struct result *clone_target;
+	struct series *clone_series;
 	/* trace replay (read_iolog): nvscope.trace as JSON text and one line
 	 * for people (report/tracejson.h); NULL/"" without a trace */
 	char *trace_json;

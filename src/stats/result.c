@@ -5,8 +5,11 @@
 void result_init(struct result *r)
 {
 	memset(r, 0, sizeof(*r));
-	for (int d = 0; d < NVS_NDIR; d++)
+	for (int d = 0; d < NVS_NDIR; d++) {
 		hist_init(&r->dir[d].lat);
+		hist_init(&r->dir[d].slat);
+		hist_init(&r->dir[d].clat);
+	}
 	hist_init(&r->sync_lat);
 	for (int d = 0; d < 2; d++)
 		for (int i = 0; i < RESULT_MAX_PRIOS; i++)
@@ -23,6 +26,8 @@ void result_merge(struct result *dst, const struct result *src)
 		if (!dst->dir[d].first_errno)
 			dst->dir[d].first_errno = src->dir[d].first_errno;
 		hist_merge(&dst->dir[d].lat, &src->dir[d].lat);
+		hist_merge(&dst->dir[d].slat, &src->dir[d].slat);
+		hist_merge(&dst->dir[d].clat, &src->dir[d].clat);
 	}
 	dst->sync_ios += src->sync_ios;
 	if (src->lat_depth) /* fio: the last job's, as its group report */

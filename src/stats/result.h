@@ -12,7 +12,11 @@
 struct result_dir {
 	uint64_t ios, bytes, errors;
 	int first_errno;
-	struct hist lat;  /* issue to completion, ns */
+	struct hist lat; /* issue to completion, ns (fio's lat: slat + clat) */
+	/* fio's slat (the I/O's preparation to its submission returning) and
+	 * clat (submission to completion), ns; clat is lat where the worker did
+	 * not time a submission (verify's read-back) */
+	struct hist slat, clat;
 };
 
 /* One member of a stripe set: what the set's I/Os did on it. */

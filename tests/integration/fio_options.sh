@@ -143,16 +143,21 @@ fio --output-format=json --output="$T_TMP/fio.json" --filename="$dev" "$J" >/dev
 	>/dev/null 2>"$T_TMP/e" || fail "nvscope: $(cat "$T_TMP/e")"
 python3 - "$T_TMP/fio.json" "$T_TMP/nvs.json" <<'PY' || fail "fixture differs from fio"
 import json, sys
-fj, n = (json.load(open(p))["jobs"] for p in sys.argv[1:])
-# fio reports each numjobs clone, nvscope the job's workers together: sum
-f = []
-for j in fj:
-    if f and f[-1]["jobname"] == j["jobname"]:
-        for d in ("read", "write"):
-            for k in ("total_ios", "io_bytes"):
-                f[-1][d][k] += j[d][k]
-    else:
-        f.append(j)
+fj, nj = (json.load(open(p))["jobs"] for p in sys.argv[1:])
+# both report each numjobs clone (as fio does): sum each job's clones
+def fold(jobs):
+    f = []
+    for j in jobs:
+        if f and f[-1]["jobname"] == j["jobname"]:
+            f[-1]["n"] += 1
+            for d in ("read", "write"):
+                for k in ("total_ios", "io_bytes"):
+                    f[-1][d][k] += j[d][k]
+        else:
+            f.append(dict(j, n=1))
+    return f
+f, n = fold(fj), fold(nj)
+assert [j["n"] for j in f] == [j["n"] for j in n], ("clones", [j["n"] for j in f], [j["n"] for j in n])
 assert [j["jobname"] for j in f] == [j["jobname"] for j in n], ([j["jobname"] for j in f], [j["jobname"] for j in n])
 assert [j["job options"]["rw"].split(":")[0] for j in f] == [j["job options"]["rw"] for j in n], "rw"
 for a, b in zip(f, n):

@@ -17,6 +17,10 @@
 #    lines; Debian's fiologparser.py averages equal nvscope's own figures.
 # 6. write_hist_log: fio's 1856 bins per line, counts adding up to the I/Os;
 #    fiologparser_hist.py's samples and mean match nvscope's interval.
+# 7. numjobs=4 with and without group_reporting, side by side with fio's
+#    JSON (entries, jobnames, groupids, keys and types); clat2csv per copy;
+#    the text's blocks.
+# 8. slat_ns measured (N = I/Os, lat = slat + clat), fio's keys; text lines.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
 command -v python3 >/dev/null || skip "python3 is needed"
@@ -182,3 +186,89 @@ EOT
 else
 	echo "note: no pandas for /usr/bin/python3: fiologparser_hist.py not run"
 fi
+
+# 7. numjobs=4: fio lists each copy (same jobname and groupid, its own
+#    figures); group_reporting folds them into one (fio's job_runtime: the
+#    copies' summed).  Side by side with fio on the same device; fio's tools
+#    read the four.
+nj="--rw=randread --bs=4k --iodepth=2 --numjobs=4 --runtime=1 --time_based"
+for g in 0 1; do
+	fio --name=nj --filename="$LOOP" $nj --group_reporting=$g --ioengine=io_uring --direct=1 \
+		--output-format=json+ >fnj$g.json 2>fnj.err || fail "fio numjobs: $(cat fnj.err)"
+	"$NVS_BIN" run --target "$LOOP" --name=nj $nj --group_reporting=$g --output-format=json+ \
+		-q >nnj$g.json 2>nnj.err || fail "nvscope numjobs: $(cat nnj.err)"
+	python3 "$CMP" fnj$g.json nnj$g.json >cmp.out || fail "numjobs JSON: $(head -20 cmp.out)"
+done
+python3 - fnj0.json nnj0.json fnj1.json nnj1.json <<'EOT' || fail "numjobs structure"
+import json, sys
+f0, n0, f1, n1 = (json.load(open(p)) for p in sys.argv[1:5])
+def shape(d):
+    return [(j["jobname"], j["groupid"], j.get("jobid")) for j in d["jobs"]]
+def keys(j, drop=("nvscope",)):
+    return {k: type(v).__name__ for k, v in j.items() if k not in drop}
+assert len(f0["jobs"]) == len(n0["jobs"]) == 4, (len(f0["jobs"]), len(n0["jobs"]))
+assert shape(f0) == shape(n0) == [("nj", 0, None)] * 4, (shape(f0), shape(n0))
+assert len(f1["jobs"]) == len(n1["jobs"]) == 1 and shape(f1) == shape(n1), (shape(f1), shape(n1))
+for f, n in ((f0, n0), (f1, n1)):
+    for fj, nj in zip(f["jobs"], n["jobs"]):
+        assert keys(fj) == keys(nj), (keys(fj), keys(nj))
+        for d in ("read", "write", "trim"):
+            # nvscope adds its error count and first error to a direction
+            assert keys(fj[d]) == keys(nj[d], ("errors", "first_error")), (d, keys(nj[d]))
+    assert ("disk_util" in f) == ("disk_util" in n)
+# each copy its own figures; together they are the run's
+ios = [j["read"]["total_ios"] for j in n0["jobs"]]
+assert all(i > 0 for i in ios) and len(set(ios)) > 1, ios
+for j in n0["jobs"]:
+    assert j["job options"]["numjobs"] == "4", j["job options"]
+    assert j["read"]["clat_ns"]["N"] == j["read"]["total_ios"]
+    assert 900 <= j["job_runtime"] <= 1200, j["job_runtime"]
+# group_reporting: one entry, the copies' I/Os; job_runtime summed as fio's
+g, fg = n1["jobs"][0], f1["jobs"][0]
+assert g["job_runtime"] >= 3 * g["read"]["runtime"], (g["job_runtime"], g["read"]["runtime"])
+assert fg["job_runtime"] >= 3 * fg["read"]["runtime"], fg["job_runtime"]
+EOT
+ok "numjobs=4: four entries as fio's (jobname, groupid, keys); group_reporting one"
+fio_jsonplus_clat2csv nnj0.json nclat >/dev/null 2>c2c.err || fail "clat2csv numjobs: $(cat c2c.err)"
+fio_jsonplus_clat2csv fnj0.json fclat >/dev/null 2>c2c.err || fail "clat2csv fio: $(cat c2c.err)"
+[ "$(ls nclat_job* | wc -l)" -eq 4 ] && [ "$(ls fclat_job* | wc -l)" -eq 4 ] ||
+	fail "clat2csv files: $(ls nclat_job* fclat_job*)"
+ok "fio_jsonplus_clat2csv: one CSV per copy, as from fio's"
+# normal text: one block per copy, as fio prints them
+"$NVS_BIN" run --target "$LOOP" --name=nj $nj -q >nnj.txt 2>nnj.err || fail "text: $(cat nnj.err)"
+[ "$(grep -c '^nj: ' nnj.txt)" -eq 4 ] || fail "text blocks: $(cat nnj.txt)"
+"$NVS_BIN" run --target "$LOOP" --name=nj $nj --group_reporting -q >nnjg.txt 2>nnj.err ||
+	fail "text: $(cat nnj.err)"
+[ "$(grep -c '^nj: ' nnjg.txt)" -eq 1 ] && grep -q 'jobs=4' nnjg.txt ||
+	fail "group_reporting text: $(cat nnjg.txt)"
+ok "normal text: a block per copy; group_reporting one with jobs=4"
+
+# 8. slat: measured as fio's io_uring engine does (prep to submitted); N is
+#    the I/O count, lat = slat + clat I/O by I/O; slat_ns's keys are fio's
+#    (no percentiles by default); the text has fio's slat/clat/lat lines.
+sl="--rw=randrw --rwmixread=50 --bs=4k --iodepth=4 --runtime=1 --time_based"
+fio --name=sl --filename="$LOOP" $sl --ioengine=io_uring --direct=1 --output-format=json \
+	>fsl.json 2>fsl.err || fail "fio slat: $(cat fsl.err)"
+"$NVS_BIN" run --target "$LOOP" --name=sl $sl --output-format=json --output nsl.json \
+	>nsl.txt 2>nsl.err || fail "nvscope slat: $(cat nsl.err)"
+python3 - fsl.json nsl.json <<'EOT' || fail "slat_ns"
+import json, sys
+f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
+for d in ("read", "write"):
+    fs, r = f[d], n[d]
+    for k in ("slat_ns", "clat_ns", "lat_ns"):
+        print("  ", d, k, "fio", {x: v for x, v in fs[k].items() if x != "percentile"},
+              "nvscope", {x: v for x, v in r[k].items() if x != "percentile"})
+    s, c, l = r["slat_ns"], r["clat_ns"], r["lat_ns"]
+    assert set(s) == set(fs["slat_ns"]), (set(s), set(fs["slat_ns"]))
+    assert set(fs["clat_ns"]) <= set(c), (set(fs["clat_ns"]), set(c))
+    assert r["total_ios"] > 0 and s["N"] == c["N"] == l["N"] == r["total_ios"], (s, r["total_ios"])
+    for h in (s, c, l):
+        assert 0 < h["min"] <= h["mean"] <= h["max"], h
+    # lat = slat + clat, I/O by I/O (fio's definition): the means add up
+    assert abs(l["mean"] - (s["mean"] + c["mean"])) <= 1e-6 * l["mean"] + 1, (s, c, l)
+    assert l["min"] >= s["min"] + c["min"] and l["max"] <= s["max"] + c["max"], (s, c, l)
+EOT
+grep -q '^   slat (usec): min=' nsl.txt && grep -q '^   clat (usec): min=' nsl.txt ||
+	fail "text slat/clat lines: $(cat nsl.txt)"
+ok "slat_ns: fio's keys, N = I/Os, lat = slat + clat; text's slat and clat lines"

@@ -212,8 +212,10 @@ START_TEST(test_per_direction_sizes)
 	ck_assert_uint_eq(s.bs[2].weight, 0);
 	ck_assert_int_eq(set(&s, "bssplit", "4k/20:64k/70,8k", err), -EINVAL);
 
-	/* the generator: reads 4k/64k, writes 8k/64k */
+	/* the generator: reads 4k/64k, writes 8k/64k (the drawn sizes: the
+	 * random map would cut some, test_randmap.c) */
 	ck_assert_int_eq(set(&s, "rw", "randrw", err), 0);
+	ck_assert_int_eq(set(&s, "norandommap", NULL, err), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 7), 0);
 	for (int i = 0; i < 20000; i++) {
 		uint64_t off;

@@ -73,9 +73,14 @@ START_TEST(test_json_types_and_bins)
 		r[j].runtime_s = 2.0;
 	}
 	/* 3 I/Os of 4k at 1500 ns, one at 3 ms */
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		hist_add(&r[0].dir[0].lat, 1500);
+		hist_add(&r[0].dir[0].clat, 1000); /* + 500 ns of slat each */
+		hist_add(&r[0].dir[0].slat, 500);
+	}
 	hist_add(&r[0].dir[0].lat, 3000000);
+	hist_add(&r[0].dir[0].clat, 2999000);
+	hist_add(&r[0].dir[0].slat, 1000);
 	r[0].dir[0].ios = 4;
 	r[0].dir[0].bytes = 4 * 4096;
 	struct json_run run = {.spec = &s[0], .jobs = r, .njobs = 2, .info = info, .plus = true};
@@ -96,9 +101,20 @@ START_TEST(test_json_types_and_bins)
 	cJSON *bins = cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "bins");
 	ck_assert_ptr_nonnull(bins);
 	char key[32];
-	snprintf(key, sizeof(key), "%llu", fio_plat_idx_to_val(hist_index(1500)));
+	snprintf(key, sizeof(key), "%llu", fio_plat_idx_to_val(hist_index(1000)));
 	ck_assert_int_eq(cJSON_GetObjectItem(bins, key)->valueint, 3);
 	ck_assert_int_eq(cJSON_GetArraySize(bins), 2);
+	/* slat_ns: its own figures, fio's keys (no percentiles by default) */
+	cJSON *sl = cJSON_GetObjectItem(rd, "slat_ns");
+	ck_assert_int_eq(cJSON_GetObjectItem(sl, "N")->valueint, 4);
+	ck_assert_int_eq(cJSON_GetObjectItem(sl, "max")->valueint, 1000);
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(sl, "mean")->valuedouble, 625, 1e-6);
+	ck_assert_ptr_null(cJSON_GetObjectItem(sl, "percentile"));
+	ck_assert_int_eq(cJSON_GetArraySize(sl), 5);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "max")->valueint,
+			 2999000);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "max")->valueint,
+			 3000000);
 	/* lat_ns has no bins (fio: only clat unless lat_percentiles) */
 	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "bins"));
 	/* latency tables: 3 of 4 in [1, 2) us, 1 in [2, 4) ms */

@@ -140,6 +140,8 @@ START_TEST(test_mix_and_bssplit_ratios)
 
 	ck_assert_int_eq(spec_set(&s, "rwmixread", "70", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/10:8k/60:64k/30", err, sizeof(err)), 0);
+	/* the drawn sizes: fio's random map would cut some (test_randmap.c) */
+	ck_assert_int_eq(spec_set(&s, "norandommap", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1ULL << 30, 4096, 99), 0);
 	for (int i = 0; i < n; i++) {
 		uint64_t off;

@@ -1,0 +1,33 @@
+/* randmap.h - fio's random map for mixed block sizes (fio's lib/axmap.c,
+ * io_u.c mark_random_map): one bit per smallest-size block of a worker's
+ * region, set when an I/O covers it in the current pass.  A drawn block
+ * already done moves to the next free one; an I/O is cut short at the
+ * first block already done.  Levels of summary bits (a bit per full word
+ * below) make the search O(log64 n).  Allocated once at set-up; the
+ * calls on the submit path allocate nothing and take no lock (one map
+ * per worker and file, never shared). */
+#ifndef NVS_RANDMAP_H
+#define NVS_RANDMAP_H
+
+#include <stdint.h>
+
+#define RANDMAP_NONE UINT64_MAX
+
+struct randmap;
+
+/* A map of @nbits clear bits; NULL when @nbits is 0 or out of memory. */
+struct randmap *randmap_new(uint64_t nbits);
+void randmap_free(struct randmap *m);
+uint64_t randmap_nbits(const struct randmap *m);
+/* Bits set in this pass. */
+uint64_t randmap_nset(const struct randmap *m);
+/* Clears every bit (a new pass). */
+void randmap_reset(struct randmap *m);
+/* The first clear bit at or after @bit, wrapping to 0 (fio's
+ * axmap_next_free); RANDMAP_NONE when every bit is set. */
+uint64_t randmap_next_free(const struct randmap *m, uint64_t bit);
+/* Sets up to @n bits from @bit, stopping before the first one already
+ * set or the map's end (fio's axmap_set_nr); returns how many it set. */
+uint64_t randmap_set_run(struct randmap *m, uint64_t bit, uint64_t n);
+
+#endif
