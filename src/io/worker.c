@@ -50,7 +50,7 @@
 #include "io/wverify.h"
 #include "io/xrun.h"
 
-#define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10)    /* a wait sees the stop flag this soon */
+#define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10) /* a wait sees the stop flag this soon */
 
 /* States of abandoned workers, kept (and reachable, for leak checkers):
  * the kernel may still write into their buffers. */
@@ -64,10 +64,10 @@
  * the same address is mapped again).  No effect in other builds. */
 #if defined(__SANITIZE_THREAD__)
 static char ring_reuse_token;
-#define RING_MAPPED() __tsan_acquire(&ring_reuse_token)
+#define RING_MAPPED()	__tsan_acquire(&ring_reuse_token)
 #define RING_UNMAPPED() __tsan_release(&ring_reuse_token)
 #else
-#define RING_MAPPED() ((void)0)
+#define RING_MAPPED()	((void)0)
 #define RING_UNMAPPED() ((void)0)
 #endif
 
@@ -95,8 +95,6 @@ void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
 	atomic_store_explicit(&sh->error, err, memory_order_release);
 }
 
-
-
 static int setup_ring(struct worker *w, struct wstate *st)
 {
 	struct io_uring_params p;
@@ -104,7 +102,7 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	unsigned base = w->be->setup_flags | IORING_SETUP_CQSIZE;
 	/* measured here: +56% on a CPU-bound target (docs/performance.md) */
 	const unsigned taskrun =
-		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 	unsigned tries[3];
 	int rc = -EINVAL;
 
@@ -150,8 +148,10 @@ static int setup_ring(struct worker *w, struct wstate *st)
 			nanosleep(&ts, NULL);
 	}
 	if (w->spec->sqpoll && st->sq_tid < 0)
-		fprintf(stderr, "nvscope: worker %u: SQPOLL thread not found, its CPU time is "
-				"not counted\n", w->id);
+		fprintf(stderr,
+			"nvscope: worker %u: SQPOLL thread not found, its CPU time is "
+			"not counted\n",
+			w->id);
 	if (w->spec->registerfiles) {
 		int fds[NVS_MAX_TARGETS];
 		for (unsigned i = 0; i < w->nmembers; i++)
@@ -160,7 +160,6 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	}
 	return 0;
 }
-
 
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
 		 uint64_t t_end, uint64_t ramp_rel, uint32_t flags)
@@ -183,39 +182,6 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	st->sys_mark = sys;
 	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
 	wstate_sample_reset(s);
-}
-
-static void io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
-{
-	int e = res < 0 ? -res : EIO;
-	unsigned d = sl->dir == SLOT_SYNC ? NVS_WRITE : sl->dir; /* a sync: the writes' */
-	struct sample_dir *sd = &st->cur->dir[d];
-	static const char *const what[] = {"read", "write", "trim", "fsync"};
-
-	sd->errors++;
-	if (!st->cur->first_errno)
-		st->cur->first_errno = e;
-	if (st->measuring)
-		w->res.dir[d].errors++;
-	if (!w->res.dir[d].first_errno)
-		w->res.dir[d].first_errno = e;
-	if (w->spec->continue_on_error)
-		return;
-	if (e == EOPNOTSUPP && w->spec->hipri)
-		worker_fail(w->shared, -e,
-			    "%s: polled completions (--hipri) not supported: the device has no "
-			    "poll queues",
-			    w->members[sl->member].path);
-	else
-		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s",
-			    w->members[sl->member].path, what[sl->dir], strerror(e),
-			    res >= 0 ? " (short transfer)" : "",
-			    sl->dir == NVS_TRIM && e == EOPNOTSUPP
-				? " (the device does not discard, or the kernel has no io_uring "
-				  "block discard: Linux 6.12+)"
-				: "");
-	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
-	st->stopping = true;
 }
 
 static inline void complete(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
@@ -277,7 +243,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			}
 		}
 	} else {
-		io_error(w, st, sl, res);
+		wstate_io_error(w, st, sl, res);
 	}
 done:
 	sl->busy = false;
@@ -292,35 +258,6 @@ static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 	unsigned m = (unsigned)(chunk % w->nmembers);
 	*off = (chunk / w->nmembers) * stripe + *off % stripe;
 	return m;
-}
-
-/* fio's rate_min / rate_iops_min: a measured interval of a direction the
- * workload does, below its minimum, fails the job (fio: "min rate not met"). */
-static void min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval)
-{
-	const struct spec *s = w->spec;
-
-	if (!measured || st->stopping)
-		return;
-	for (int d = 0; d < 2; d++) {
-		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
-			continue;
-		double secs = (double)interval / 1e9;
-		int cd = d == NVS_WRITE && st->gen.trim == OFFGEN_TRIM ? NVS_TRIM : d;
-		double bw = (double)st->cur->dir[cd].bytes / secs;
-		double iops = (double)st->cur->dir[cd].ios / secs;
-		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
-		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
-			worker_fail(w->shared, -EIO,
-				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
-				    "(fio: min rate not met)",
-				    w->members[0].path,
-				    cd == NVS_READ ? "read" : cd == NVS_WRITE ? "write" : "trim", bw, iops);
-			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
-			st->stopping = true;
-			return;
-		}
-	}
 }
 
 /* fio's fsync=N / fdatasync=N: after every N-th write issued, the next I/O
@@ -345,8 +282,8 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
 	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
 	uint64_t limit = s->time_based ? UINT64_MAX
-			 : s->io_size ? s->io_size
-				      : w->region_len * (s->loops ? s->loops : 1);
+			 : s->io_size  ? s->io_size
+				       : w->region_len * (s->loops ? s->loops : 1);
 	uint64_t issued = 0, now = worker_now_ns();
 	uint64_t next_issue = now;
 	/* rate_iops_total (plans): ns between issues across directions */
@@ -367,8 +304,8 @@ static void run(struct worker *w, struct wstate *st)
 	}
 	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
 	uint64_t passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
-			  : s->loops					  ? s->loops
-									  : 1;
+			  : s->loops					? s->loops
+									: 1;
 	bool check_min =
 	    s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] || s->rate_min_iops[1];
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
@@ -426,8 +363,8 @@ static void run(struct worker *w, struct wstate *st)
 	wstate_rusage(st, &st->usr_mark, &st->sys_mark);
 	/* a thread that did not run for this long past a wait (capped at
 	 * WAIT_MAX_NS) was stopped (SIGSTOP, Ctrl-Z) or not scheduled */
-	uint64_t gap_ns = WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval
-									  : NVS_NSEC_PER_SEC / 2);
+	uint64_t gap_ns =
+	    WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval : NVS_NSEC_PER_SEC / 2);
 	uint64_t prev_now = now;
 	for (;;) {
 		if (w->iolog) /* the records pushed from here on are at or after now */
@@ -480,8 +417,9 @@ static void run(struct worker *w, struct wstate *st)
 					if (!st->pend && w->fileset) {
 						enum nvs_dir pd;
 						unsigned pf;
-						if (!fileset_next(&st->fs, &st->gen, passes, &st->p_off,
-								  &st->p_len, &pd, &pf)) {
+						if (!fileset_next(&st->fs, &st->gen, passes,
+								  &st->p_off, &st->p_len, &pd,
+								  &pf)) {
 							issued = limit;
 							break;
 						}
@@ -563,7 +501,7 @@ static void run(struct worker *w, struct wstate *st)
 				}
 				sl->member = w->fileset	       ? st->p_member
 					     : w->nmembers > 1 ? (uint8_t)stripe_map(w, &off)
-								 : 0;
+							       : 0;
 				if (w->iolog) {
 					struct iolog_rec r = {.t_ns = now,
 							      .off = off,
@@ -617,13 +555,16 @@ static void run(struct worker *w, struct wstate *st)
 						st->nxt[dir] = now; /* no burst after a stall */
 				}
 				if (limited) {
-					double g = s->rate_process == PROCESS_POISSON
-							   ? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
-									       0x1.0p-53) * gap
-							   : gap;
+					double g =
+					    s->rate_process == PROCESS_POISSON
+						? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
+								 0x1.0p-53) *
+						      gap
+						: gap;
 					next_issue += (uint64_t)g;
 					if (next_issue + NVS_NSEC_PER_SEC < now)
-						next_issue = now; /* do not burst after a long stall */
+						next_issue =
+						    now; /* do not burst after a long stall */
 				}
 			}
 			batch = n;
@@ -632,7 +573,7 @@ static void run(struct worker *w, struct wstate *st)
 			break;
 		if (batch)
 			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
-		if (submitted && st->measuring) { /* fio's io_u_mark_depth / _submit */
+		if (submitted && st->measuring) {    /* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
 		}
@@ -709,10 +650,10 @@ static void run(struct worker *w, struct wstate *st)
 			if (st->stopping && now < next_b + interval)
 				break;
 			if (nvs_unlikely(check_min)) /* rate_min: full measured intervals */
-				min_rate(w, st,
-					 next_b - interval >= ramp_end &&
-					     next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
-					 interval); /* fio: a 2 s settle period */
+				wstate_min_rate(w, st,
+						next_b - interval >= ramp_end &&
+						    next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
+						interval); /* fio: a 2 s settle period */
 			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns,
 			     stalled ? SAMPLE_GAP : 0);
 			next_b += interval;
@@ -779,7 +720,8 @@ void *worker_main(void *arg)
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
-				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1), &bad);
+				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1),
+				  &bad);
 		if (rc == -ENOMEM)
 			worker_fail(sh, rc, "out of memory for the random map");
 		else if (rc)
@@ -818,8 +760,8 @@ ready:
 		}
 		if (w->abandoned) {
 			st->next_abandoned = atomic_load(&abandoned_states);
-			while (!atomic_compare_exchange_weak(&abandoned_states,
-							     &st->next_abandoned, st))
+			while (!atomic_compare_exchange_weak(&abandoned_states, &st->next_abandoned,
+							     st))
 				;
 		} else {
 			free(st->bufmem);

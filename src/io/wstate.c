@@ -70,8 +70,10 @@ void wstate_rusage(const struct wstate *st, uint64_t *usr, uint64_t *sys)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
-	*usr = (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
-	*sys = (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
+	*usr =
+	    (uint64_t)ru.ru_utime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys =
+	    (uint64_t)ru.ru_stime.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
 	if (st->sq_tid > 0)
 		*sys += task_cpu_ns(st->sq_tid);
 }
@@ -222,8 +224,7 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now)
 		return -EBUSY;
 	unsigned idx = st->freel[--st->nfree];
 	struct slot *sl = &st->slots[idx];
-	io_uring_prep_fsync(sqe,
-			    st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
+	io_uring_prep_fsync(sqe, st->fixed_files ? st->sync_member : w->members[st->sync_member].fd,
 			    st->sync_due == 2 ? IORING_FSYNC_DATASYNC : 0);
 	if (st->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
@@ -280,4 +281,70 @@ bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t of
 			return true;
 	}
 	return false;
+}
+
+/* An I/O that failed or came back short (see wstate.h). */
+void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res)
+{
+	int e = res < 0 ? -res : EIO;
+	unsigned d = sl->dir == SLOT_SYNC ? NVS_WRITE : sl->dir; /* a sync: the writes' */
+	struct sample_dir *sd = &st->cur->dir[d];
+	static const char *const what[] = {"read", "write", "trim", "fsync"};
+
+	sd->errors++;
+	if (!st->cur->first_errno)
+		st->cur->first_errno = e;
+	if (st->measuring)
+		w->res.dir[d].errors++;
+	if (!w->res.dir[d].first_errno)
+		w->res.dir[d].first_errno = e;
+	if (w->spec->continue_on_error)
+		return;
+	if (e == EOPNOTSUPP && w->spec->hipri)
+		worker_fail(w->shared, -e,
+			    "%s: polled completions (--hipri) not supported: the device has no "
+			    "poll queues",
+			    w->members[sl->member].path);
+	else
+		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s",
+			    w->members[sl->member].path, what[sl->dir], strerror(e),
+			    res >= 0 ? " (short transfer)" : "",
+			    sl->dir == NVS_TRIM && e == EOPNOTSUPP
+				? " (the device does not discard, or the kernel has no io_uring "
+				  "block discard: Linux 6.12+)"
+				: "");
+	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+	st->stopping = true;
+}
+
+/* fio's rate_min / rate_iops_min: a measured interval of a direction the
+ * workload does, below its minimum, fails the job (fio: "min rate not met"). */
+void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval)
+{
+	const struct spec *s = w->spec;
+
+	if (!measured || st->stopping)
+		return;
+	for (int d = 0; d < 2; d++) {
+		if (d == NVS_READ ? st->gen.mixread == 0 : st->gen.mixread == 100)
+			continue;
+		double secs = (double)interval / 1e9;
+		int cd = d == NVS_WRITE && st->gen.trim == OFFGEN_TRIM ? NVS_TRIM : d;
+		double bw = (double)st->cur->dir[cd].bytes / secs;
+		double iops = (double)st->cur->dir[cd].ios / secs;
+		if ((s->rate_min_bw[d] && bw < (double)s->rate_min_bw[d]) ||
+		    (s->rate_min_iops[d] && iops < (double)s->rate_min_iops[d])) {
+			worker_fail(w->shared, -EIO,
+				    "%s: %s rate %.0f B/s, %.0f IOPS: below rate_min/rate_iops_min "
+				    "(fio: min rate not met)",
+				    w->members[0].path,
+				    cd == NVS_READ    ? "read"
+				    : cd == NVS_WRITE ? "write"
+						      : "trim",
+				    bw, iops);
+			atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+			st->stopping = true;
+			return;
+		}
+	}
 }

@@ -21,9 +21,9 @@ struct slot {
 	uint8_t dir;
 	uint8_t member;
 	uint64_t off; /* logical byte offset (verify) */
-	bool stale; /* a read filled the buffer: refill before writing it */
+	bool stale;   /* a read filled the buffer: refill before writing it */
 	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
-	bool busy;  /* serialize_overlap: in flight, off and len valid */
+	bool busy;    /* serialize_overlap: in flight, off and len valid */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
@@ -42,17 +42,17 @@ struct wstate {
 	uint8_t p_dir;
 	uint32_t p_len;
 	uint64_t p_off;
-	uint64_t nxt[NVS_NDIR];	/* each direction's next issue time, 0 = no limit */
-	struct datagen data;            /* what writes carry */
-	struct fileset fs;              /* fio's file set (worker.fileset) */
+	uint64_t nxt[NVS_NDIR]; /* each direction's next issue time, 0 = no limit */
+	struct datagen data;	/* what writes carry */
+	struct fileset fs;	/* fio's file set (worker.fileset) */
 	uint8_t p_member;
 	struct sample *cur;
-	uint64_t usr_mark, sys_mark;    /* rusage at the last sample */
-	uint64_t usr_meas, sys_meas;    /* rusage when measurement began */
+	uint64_t usr_mark, sys_mark; /* rusage at the last sample */
+	uint64_t usr_meas, sys_meas; /* rusage when measurement began */
 	bool measuring, stopping;
 	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
-	int sq_tid;                     /* SQPOLL kernel thread, or -1 */
+	int sq_tid; /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;
 	/* fio's fsync=/fdatasync=: writes issued, the sync due next (1 fsync,
 	 * 2 fdatasync, 0 none) and the member it syncs */
@@ -67,9 +67,9 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
-	int vdump_dir;   /* verify_dump: the current directory (safety-checked), or -1 */
-	unsigned vdumps; /* bad blocks dumped so far */
-	uint64_t vnonce; /* this job's rand_seed in its headers (vhdr_seed) */
+	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps;   /* bad blocks dumped so far */
+	uint64_t vnonce;   /* this job's rand_seed in its headers (vhdr_seed) */
 	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
 	 * is when the reported statistics were last reset (its final window) */
 	struct lattarget lt;
@@ -110,6 +110,13 @@ void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
 /* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
  * @len) overlaps an I/O in flight (logical offsets, any direction). */
 bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);
+/* An I/O of slot @sl that failed (@res < 0) or came back short: counted
+ * in the sample and the result; unless continue_on_error, fails the job
+ * (worker_fail, with fio's words) and stops the pool. */
+void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl, int res);
+/* fio's rate_min / rate_iops_min after an interval of @interval ns (when
+ * @measured): a direction below its minimum fails the job. */
+void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval);
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);
