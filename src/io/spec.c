@@ -16,6 +16,7 @@
 #include "io/filesize.h"
 #include "io/specss.h"
 #include "io/flow.h"
+#include "io/zones.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -686,6 +687,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -764,7 +767,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen) ||
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
-	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen))
+	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
+	    zones_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD
