@@ -101,7 +101,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		uint32_t align, uint64_t seed)
 {
 	memset(g, 0, sizeof(*g));
-	if (s->zone_size && s->zone_mode != SPEC_ZONE_NONE) {
+	if (s->zone_size && s->zone_mode == SPEC_ZONE_STRIDED) {
 		/* zonemode=strided: the generator works on one zone at a time */
 		uint64_t range = s->zone_range ? s->zone_range : s->zone_size;
 		g->zsize = s->zone_size;

@@ -145,10 +145,11 @@ static inline void offgen_zone(struct offgen *g, unsigned d)
 			g->start = g->zreg_start;
 		g->last_pos[d] = g->start;
 		if (g->map_n && g->map_i) {
-			/* fio resets its random map at each zone: a new order */
+			/* fio resets its random map at each zone: fresh keys, so
+			 * that a part of a pass draws a new set of blocks */
 			g->map_i = 0;
 			for (int k = 0; k < 4; k++)
-				g->map_key[k] += 0x9e3779b97f4a7c15ULL;
+				g->map_key[k] = offgen_rand(g);
 		}
 	}
 	if (g->last_pos[d] >= g->start + g->len)

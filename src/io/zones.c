@@ -44,10 +44,11 @@ int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, si
 
 int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
-	if (s->zone_mode == SPEC_ZONE_NONE && s->zone_size)
-		return snprintf(
-			   err, errlen,
-			   "zonemode=none and zonesize exclude each other (fio refuses it too)"),
+	/* fio 3.33's zonemode defaults to none: a zonesize alone is refused */
+	if (s->zone_mode != SPEC_ZONE_STRIDED && s->zone_size)
+		return snprintf(err, errlen,
+				"zonesize needs zonemode=strided (zonemode is none by default; fio "
+				"3.33 refuses it too)"),
 		       -EINVAL;
 	if (s->zone_mode == SPEC_ZONE_STRIDED && !s->zone_size)
 		return snprintf(err, errlen, "zonemode=strided needs a zonesize"), -EINVAL;

@@ -12,7 +12,8 @@
 /* zonemode, zonesize, zonerange, zoneskip into @s: 0, -EINVAL with @err,
  * or -ENOENT for another key. */
 int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
-/* fio's checks (init.c): zonemode=none with zonesize, strided without it;
+/* fio's checks (init.c): zonesize without zonemode=strided, strided
+ * without a zonesize;
  * sizes must keep offsets 512-aligned.  0 or -EINVAL with @err. */
 int zones_spec_validate(const struct spec *s, char *err, size_t errlen);
 

@@ -12,6 +12,7 @@ static struct spec zspec(const char *rw, const char *size, const char *range, co
 	char err[160];
 	spec_init(&s);
 	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bs", "4k", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "zonesize", size, err, sizeof(err)), 0);
 	if (range)
@@ -34,7 +35,11 @@ START_TEST(test_options)
 	ck_assert_int_eq(spec_set(&s, "zonemode", "zbd", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "zoned block devices are not supported"));
 	ck_assert_int_eq(spec_set(&s, "zonemode", "bogus", err, sizeof(err)), -EINVAL);
-	/* fio's init.c: strided needs a zonesize; none excludes one */
+	/* fio 3.33's init.c: zonemode is none unless set; none excludes a
+	 * zonesize, strided needs one */
+	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
+	s.zone_size = 0;
 	ck_assert_int_eq(spec_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
