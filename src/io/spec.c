@@ -630,12 +630,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "per_job_logs")) {
 		rc = parse_bool(v, &s->per_job_logs);
 	} else if (!strcmp(key, "log_offset")) {
-		bool b;
-		rc = parse_bool(v, &b);
-		if (!rc && b)
-			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset; "
-			    "leave it 0",
-			    key_in);
+		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
+		rc = parse_bool(v, &s->log_offset);
 	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
 		   !strcmp(key, "zero_buffers")) {
 		bool b;

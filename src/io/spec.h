@@ -235,6 +235,7 @@ struct spec {
 	 * further; zone_size 0 = no zones */
 	enum { SPEC_ZONE_UNSET, SPEC_ZONE_NONE, SPEC_ZONE_STRIDED } zone_mode;
 	uint64_t zone_size, zone_range, zone_skip;
+	bool log_offset; /* fio's log_offset: windowed logs' offset column (0, as fio) */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
