@@ -50,6 +50,12 @@ int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
 				"zonesize needs zonemode=strided (zonemode is none by default; fio "
 				"3.33 refuses it too)"),
 		       -EINVAL;
+	/* fio turns strided zones off when a job has several files open */
+	if (s->zone_mode == SPEC_ZONE_STRIDED && s->fileset)
+		return snprintf(err, errlen,
+				"zonemode=strided with filename=a:b (several files in one job): "
+				"fio 3.33 drops the zones there; refused"),
+		       -EINVAL;
 	if (s->zone_mode == SPEC_ZONE_STRIDED && !s->zone_size)
 		return snprintf(err, errlen, "zonemode=strided needs a zonesize"), -EINVAL;
 	if (s->zone_size && (s->zone_size % 512 || s->zone_range % 512 || s->zone_skip % 512))

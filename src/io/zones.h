@@ -14,7 +14,8 @@
 int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
 /* fio's checks (init.c): zonesize without zonemode=strided, strided
  * without a zonesize;
- * sizes must keep offsets 512-aligned.  0 or -EINVAL with @err. */
+ * sizes must keep offsets 512-aligned; strided with
+ * filename=a:b is refused (fio drops the zones there).  0 or -EINVAL with @err. */
 int zones_spec_validate(const struct spec *s, char *err, size_t errlen);
 
 #endif
