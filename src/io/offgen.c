@@ -97,6 +97,16 @@ void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
 	*off = g->start + rel;
 }
 
+void offgen_zone_reset(struct offgen *g)
+{
+	/* fresh keys: a part of a pass draws a new set of blocks */
+	g->map_i = 0;
+	for (int k = 0; k < 4; k++)
+		g->map_key[k] = offgen_rand(g);
+	if (g->rmap)
+		randmap_reset(g->rmap);
+}
+
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed)
 {

@@ -131,6 +131,9 @@ static inline uint32_t offgen_size(const struct offgen *g, unsigned d, uint64_t 
  * block done before in this pass (fio's mark_random_map). */
 void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
 
+/* fio resets its random map at each zone (offgen.c; once per zone). */
+void offgen_zone_reset(struct offgen *g);
+
 /* fio's setup_strided_zone_mode, before an I/O of direction @d: after
  * zonesize bytes the next zone (past the region's end: its start); a
  * stream at the zone's end starts the zone again (zonesize > zonerange). */
@@ -144,13 +147,8 @@ static inline void offgen_zone(struct offgen *g, unsigned d)
 		if (g->start >= g->zreg_end || g->zreg_end - g->start < g->len)
 			g->start = g->zreg_start;
 		g->last_pos[d] = g->start;
-		if (g->map_n && g->map_i) {
-			/* fio resets its random map at each zone: fresh keys, so
-			 * that a part of a pass draws a new set of blocks */
-			g->map_i = 0;
-			for (int k = 0; k < 4; k++)
-				g->map_key[k] = offgen_rand(g);
-		}
+		if (g->map_i || g->rmap)
+			offgen_zone_reset(g);
 	}
 	if (g->last_pos[d] >= g->start + g->len)
 		g->last_pos[d] = g->start;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include "io/offgen.h"
+#include "io/randmap.h"
 #include "io/zones.h"
 
 static struct spec zspec(const char *rw, const char *size, const char *range, const char *skip)
@@ -122,6 +123,36 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* mixed sizes (fio's bitmap map): the map starts empty in each zone */
+START_TEST(test_random_bssplit_map_reset)
+{
+	struct spec s = zspec("randread", "32k", "64k", NULL);
+	char err[160];
+	struct offgen g;
+	uint64_t off, zbytes = 0, zs = 0;
+	uint32_t l;
+	enum nvs_dir d;
+
+	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 256 * 1024, 4096, 3), 0);
+	ck_assert_ptr_nonnull(g.rmap);
+	for (int i = 0; i < 200; i++) {
+		bool first = zbytes >= 32 * 1024;
+		if (first) {
+			zbytes = 0;
+			zs = (zs + 64 * 1024) % (256 * 1024);
+		}
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_ge(off, zs);
+		ck_assert_uint_le(off + l, zs + 64 * 1024);
+		if (first)
+			ck_assert_uint_eq(randmap_nset(g.rmap), l / 4096);
+		zbytes += l;
+	}
+	offgen_free(&g);
+}
+END_TEST
+
 Suite *zones_suite(void)
 {
 	Suite *su = suite_create("zones");
@@ -130,6 +161,7 @@ Suite *zones_suite(void)
 	tcase_add_test(tc, test_sequential);
 	tcase_add_test(tc, test_size_over_range);
 	tcase_add_test(tc, test_random);
+	tcase_add_test(tc, test_random_bssplit_map_reset);
 	suite_add_tcase(su, tc);
 	return su;
 }
