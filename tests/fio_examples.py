@@ -88,6 +88,7 @@ SAME = {
     "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "surface-scan.fio", "steadystate.fio",
+    "disk-zone-profile.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block

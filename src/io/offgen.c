@@ -97,10 +97,30 @@ void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
 	*off = g->start + rel;
 }
 
+void offgen_zone_reset(struct offgen *g)
+{
+	/* fresh keys: a part of a pass draws a new set of blocks */
+	g->map_i = 0;
+	for (int k = 0; k < 4; k++)
+		g->map_key[k] = offgen_rand(g);
+	if (g->rmap)
+		randmap_reset(g->rmap);
+}
+
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed)
 {
 	memset(g, 0, sizeof(*g));
+	if (s->zone_size && s->zone_mode == SPEC_ZONE_STRIDED) {
+		/* zonemode=strided: the generator works on one zone at a time */
+		uint64_t range = s->zone_range ? s->zone_range : s->zone_size;
+		g->zsize = s->zone_size;
+		g->zstep = range + s->zone_skip;
+		g->zreg_start = start;
+		g->zreg_end = start + len;
+		if (range < len)
+			len = range;
+	}
 	g->rng = seed;
 	g->start = start;
 	g->len = len;

@@ -55,6 +55,10 @@ struct offgen {
 	 * block done before.  NULL = none (one size: the permutation above) */
 	struct randmap *rmap;
 	uint32_t rmap_unit;    /* bytes per bit: the smallest size (= align) */
+	/* fio's zonemode=strided (io/zones.h): [start, start + len) is the
+	 * current zone (len = zonerange); after zsize bytes it moves zstep
+	 * (zonerange + zoneskip) on, back to zreg_start past zreg_end; 0 = none */
+	uint64_t zsize, zstep, zbytes, zreg_start, zreg_end;
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -127,6 +131,29 @@ static inline uint32_t offgen_size(const struct offgen *g, unsigned d, uint64_t 
  * block done before in this pass (fio's mark_random_map). */
 void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
 
+/* fio resets its random map at each zone (offgen.c; once per zone). */
+void offgen_zone_reset(struct offgen *g);
+
+/* fio's setup_strided_zone_mode, before an I/O of direction @d: after
+ * zonesize bytes the next zone (past the region's end: its start); a
+ * stream at the zone's end starts the zone again (zonesize > zonerange). */
+static inline void offgen_zone(struct offgen *g, unsigned d)
+{
+	if (g->zbytes >= g->zsize) {
+		g->zbytes = 0;
+		g->start += g->zstep;
+		/* fio wraps when the zone starts past the file's end; here also
+		 * when it would not fit whole: no I/O ever leaves the region */
+		if (g->start >= g->zreg_end || g->zreg_end - g->start < g->len)
+			g->start = g->zreg_start;
+		g->last_pos[d] = g->start;
+		if (g->map_i || g->rmap)
+			offgen_zone_reset(g);
+	}
+	if (g->last_pos[d] >= g->start + g->len)
+		g->last_pos[d] = g->start;
+}
+
 /* The next I/O's offset, length and direction, as fio picks them: the
  * direction by the mix, its block size (bssplit or bsrange), then a random
  * offset, or the direction's sequential stream (fio's last_pos; rw=X:N,
@@ -145,6 +172,8 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 
 	*dir = (enum nvs_dir)d;
 	*len = offgen_size(g, d, r, &npos);
+	if (nvs_unlikely(g->zsize))
+		offgen_zone(g, d);
 	bool rnd = g->random;
 	if (nvs_unlikely(rnd && g->seq_nr > 1)) {
 		if (--g->seq_cnt)
@@ -202,12 +231,13 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 				pos += g->seq_add;
 			if (pos + *len > g->start + g->len) {
 				pos = g->start;
-				g->wraps++;
+				g->wraps += !g->zsize; /* zones: size ends the job */
 			}
 			*off = pos;
 		}
 	}
 	g->last_pos[d] = *off + *len;
+	g->zbytes += *len;
 	if (nvs_unlikely(g->trim)) {
 		*dir = NVS_TRIM;
 		if (g->trim == OFFGEN_TRIMWRITE) {

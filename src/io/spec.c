@@ -16,6 +16,7 @@
 #include "io/filesize.h"
 #include "io/specss.h"
 #include "io/flow.h"
+#include "io/zones.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -629,12 +630,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "per_job_logs")) {
 		rc = parse_bool(v, &s->per_job_logs);
 	} else if (!strcmp(key, "log_offset")) {
-		bool b;
-		rc = parse_bool(v, &b);
-		if (!rc && b)
-			BAD("%s=1: nvscope logs per interval, where fio writes 0 for the offset; "
-			    "leave it 0",
-			    key_in);
+		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
+		rc = parse_bool(v, &s->log_offset);
 	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
 		   !strcmp(key, "zero_buffers")) {
 		bool b;
@@ -685,6 +682,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else {
 		rc = 0;
@@ -764,7 +763,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen) ||
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
-	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen))
+	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
+	    zones_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

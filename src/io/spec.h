@@ -230,6 +230,12 @@ struct spec {
 	 * the sleep of a job held back */
 	unsigned flow, flow_id;
 	uint64_t flow_sleep_ns;
+	/* fio's zonemode=strided (io/zones.h, io/offgen.h): zone_size bytes of
+	 * I/O in each zone of zone_range bytes (0: zone_size), then zone_skip
+	 * further; zone_size 0 = no zones */
+	enum { SPEC_ZONE_UNSET, SPEC_ZONE_NONE, SPEC_ZONE_STRIDED } zone_mode;
+	uint64_t zone_size, zone_range, zone_skip;
+	bool log_offset; /* fio's log_offset: windowed logs' offset column (0, as fio) */
 };
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */

@@ -4,7 +4,8 @@
  * (iolog.c: "%lu, %lu, %u, %llu, %u"): time in ms since the job started,
  * the value (IOPS; KiB/s; latency in ns), the direction (0 read, 1 write),
  * and for windowed logs (log_avg_msec > 0) bs 0 and priority 0 (with
- * log_prio=1 printed "0x0000", fio's 0x%04x).  With
+ * log_prio=1 printed "0x0000", fio's 0x%04x); log_offset=1 adds an
+ * offset column before the priority, 0 for windowed entries as fio.  With
  * log_avg_msec each direction seen in a window gets its own line holding the
  * window's average.  nvscope's window is its sample interval: log_avg_msec
  * sets it (100 ms .. 60 s; per-I/O logging, fio's log_avg_msec=0, is refused
@@ -104,8 +105,8 @@ static int write_one(const struct spec *s, const struct series *ser, const char 
 				continue; /* fio: a line per direction seen in the window */
 			/* fio: windowed entries carry priority 0; log_prio
 			 * prints it as 0x%04x */
-			fprintf(f, s->prio.log ? "%llu, %llu, %d, 0, 0x0000\n" : "%llu, %llu, %d, 0, 0\n",
-				ms, value(p, d, k), d);
+			fprintf(f, "%llu, %llu, %d, 0, %s%s\n", ms, value(p, d, k), d,
+				s->log_offset ? "0, " : "", s->prio.log ? "0x0000" : "0");
 		}
 	}
 	if (ferror(f) | fclose(f)) {

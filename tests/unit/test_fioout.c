@@ -176,8 +176,11 @@ START_TEST(test_log_options)
 	longname[sizeof(longname) - 1] = '\0';
 	ck_assert_int_eq(spec_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), 0);
+	ck_assert(s.log_offset);
+	ck_assert_int_eq(spec_set(&s, "log_offset", "2", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_offset", "0", err, sizeof(err)), 0);
+	ck_assert(!s.log_offset);
 	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "write_hist_log", "h", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "log_hist_msec", "500", err, sizeof(err)), 0);

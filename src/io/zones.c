@@ -1,0 +1,67 @@
+/* zones.c - fio's zonemode/zonesize/zonerange/zoneskip options (zones.h);
+ * the offsets themselves are io/offgen.h's (offgen_zone). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "io/zones.h"
+
+int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t *dst;
+
+	if (!strcmp(key, "zonemode")) {
+		if (v && !strcmp(v, "none"))
+			s->zone_mode = SPEC_ZONE_NONE;
+		else if (v && !strcmp(v, "strided"))
+			s->zone_mode = SPEC_ZONE_STRIDED;
+		else if (v && !strcmp(v, "zbd"))
+			return snprintf(
+				   err, errlen,
+				   "zonemode=zbd: refused: zoned block devices are not supported"),
+			       -EINVAL;
+		else
+			return snprintf(err, errlen, "zonemode: '%s' is not none or strided",
+					v ? v : ""),
+			       -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "zonesize"))
+		dst = &s->zone_size;
+	else if (!strcmp(key, "zonerange"))
+		dst = &s->zone_range;
+	else if (!strcmp(key, "zoneskip"))
+		dst = &s->zone_skip;
+	else
+		return -ENOENT;
+	/* spec_parse_size refuses NaN, infinities, negatives and overflow; a
+	 * zone count ("2z", fio's zbd form) is not a size either */
+	if (!v || spec_parse_size(v, dst) || *dst > (1ull << 60))
+		return snprintf(err, errlen, "%s: '%s' is not a size (0..2^60 bytes)", key,
+				v ? v : ""),
+		       -EINVAL;
+	return 0;
+}
+
+int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
+{
+	/* fio 3.33's zonemode defaults to none: a zonesize alone is refused */
+	if (s->zone_mode != SPEC_ZONE_STRIDED && s->zone_size)
+		return snprintf(err, errlen,
+				"zonesize needs zonemode=strided (zonemode is none by default; fio "
+				"3.33 refuses it too)"),
+		       -EINVAL;
+	/* fio turns strided zones off when a job has several files open */
+	if (s->zone_mode == SPEC_ZONE_STRIDED && s->fileset)
+		return snprintf(err, errlen,
+				"zonemode=strided with filename=a:b (several files in one job): "
+				"fio 3.33 drops the zones there; refused"),
+		       -EINVAL;
+	if (s->zone_mode == SPEC_ZONE_STRIDED && !s->zone_size)
+		return snprintf(err, errlen, "zonemode=strided needs a zonesize"), -EINVAL;
+	if (s->zone_size && (s->zone_size % 512 || s->zone_range % 512 || s->zone_skip % 512))
+		return snprintf(err, errlen,
+				"zonesize, zonerange and zoneskip must be multiples of 512 bytes "
+				"(offsets stay aligned)"),
+		       -EINVAL;
+	return 0;
+}
