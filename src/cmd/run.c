@@ -520,6 +520,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				step[nres] = nstep;
 				note[nres] = jobs[j].engine_note;
 				res[nres] = *cr;
+				if (rj.error && !res[nres].error)
+					res[nres].error = -rj.error;
 				info[nres] = (struct json_job){
 				    .spec = &jobs[j],
 				    .elapsed_s = rj.elapsed_s,
@@ -586,7 +588,9 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				status = NVS_EXIT_IOERR;
 			}
 			runjob_release(&rj);
-			if (status)
+			/* a failed job stops the run, after the rest of its run
+			 * group (run together with it) is recorded, as fio lists it */
+			if (status && !(grp && j >= gfirst && j + 1 < gfirst + gn))
 				goto report;
 		}
 		/* exit_what=all: the rest of the jobs never start */

@@ -72,6 +72,8 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 		fprintf(f, "%s: (rw=%s, bs=%s%s, iodepth=%u, jobs=%u) %s\n", r->name,
 			spec_rw_name(s->rw), spec_fmt_size(s->bs[0].bs, a, sizeof(a)),
 			s->nbs > 1 ? " (bssplit)" : "", r->iodepth, r->numjobs, r->target);
+	if (r->error > 0) /* fio's "err=N (error=...)" of a job that failed */
+		fprintf(f, "  err=%d (error=%s)\n", r->error, strerror(r->error));
 	print_dir(f, r, NVS_READ);
 	print_dir(f, r, NVS_WRITE);
 	print_dir(f, r, NVS_TRIM);

@@ -592,6 +592,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "continue_on_error")) {
 		/* fio takes none|read|write|io|verify|all; anything but none continues */
 		s->continue_on_error = v && *v && strcmp(v, "none") && strcmp(v, "0");
+	} else if (!strcmp(key, "ignore_error")) {
+		NEED_VALUE();
+		return specerr_parse(&s->ignore_error, v, err, errlen);
 	} else if (!strcmp(key, "force_destroy")) {
 		rc = parse_bool(v, &s->force_destroy);
 	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {

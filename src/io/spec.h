@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "io/specerr.h"
 #include "nvscope.h"
 
 enum spec_rw {
@@ -150,6 +151,7 @@ struct spec {
 	unsigned npct;          /* 0 = fio's default list */
 	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
+	struct specerr ignore_error; /* fio's ignore_error (io/specerr.h) */
 	bool force_destroy;     /* write even where a signature was found */
 	uint64_t seed;
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one

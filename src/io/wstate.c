@@ -298,7 +298,8 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 		w->res.dir[d].errors++;
 	if (!w->res.dir[d].first_errno)
 		w->res.dir[d].first_errno = e;
-	if (w->spec->continue_on_error)
+	if (specerr_ignored(&w->spec->ignore_error, w->spec->continue_on_error,
+			    specerr_kind_of(sl->dir == NVS_READ, e), e))
 		return;
 	if (e == EOPNOTSUPP && w->spec->hipri)
 		worker_fail(w->shared, -e,

@@ -462,7 +462,8 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	const struct json_job *info = run->info ? &run->info[j] : NULL;
 	const struct series *ser = run->series ? &run->series[j] : NULL;
 	cJSON *o = cJSON_CreateObject(), *nv, *sync;
-	int err = r->dir[0].first_errno   ? r->dir[0].first_errno
+	int err = r->error		  ? r->error
+		  : r->dir[0].first_errno ? r->dir[0].first_errno
 		  : r->dir[1].first_errno ? r->dir[1].first_errno
 					  : r->dir[2].first_errno;
 

@@ -19,6 +19,8 @@ void result_init(struct result *r)
 
 void result_merge(struct result *dst, const struct result *src)
 {
+	if (!dst->error)
+		dst->error = src->error;
 	for (int d = 0; d < NVS_NDIR; d++) {
 		dst->dir[d].ios += src->dir[d].ios;
 		dst->dir[d].bytes += src->dir[d].bytes;

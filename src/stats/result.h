@@ -61,6 +61,9 @@ struct result {
 	/* fio's latency_depth with latency_target: the depth the search ended
 	 * at (0 without a target: the iodepth) */
 	unsigned lat_depth;
+	/* the job's error (fio's "error": its first, a positive errno, 0):
+	 * an I/O error, verify_fatal's EILSEQ, a failed run of the job */
+	int error;
 };
 
 /* fio's bucket of a queue depth (io_u_mark_depth) and of a batch size

@@ -112,3 +112,40 @@ both "$T_TMP/1.fio" "$T_TMP/2.fio"
 	fail "two job files: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
 grep -q "^z 1 256 " "$T_TMP/n" || fail "2.fio's [z]: $(tr '\n' ';' <"$T_TMP/n")"
 ok "nvscope run a.fio b.fio: $(cut -d' ' -f1,2 "$T_TMP/n" | tr '\n' ';') as fio"
+
+# 5. a run group where one job fails: fio lists every job of the group, the
+# failed one with its errno in "error" (verify_fatal: EILSEQ), exit status 1
+cat >"$T_TMP/v.fio" <<JOB
+[global]
+filename=$dev
+direct=1
+bs=4k
+size=1m
+[bad]
+rw=read
+verify=crc32c
+verify_only
+verify_fatal=1
+[good]
+rw=read
+JOB
+errs_of() {
+	python3 -c "
+import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
+for j in d['jobs']: print(j['jobname'], j['groupid'], j['error'])"
+}
+fio --output-format=json "$T_TMP/v.fio" >"$T_TMP/f.json" 2>/dev/null
+[ $? -eq 1 ] || fail "fio should fail the verify_fatal job"
+"$NVS_BIN" run --output-format=json "$T_TMP/v.fio" >"$T_TMP/n.json" 2>"$T_TMP/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "nvscope exit $rc, not 1: $(cat "$T_TMP/err")"
+errs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
+errs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
+[ "$(cat "$T_TMP/n")" = "$(cat "$T_TMP/f")" ] ||
+	fail "failed group: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
+"$NVS_BIN" run "$T_TMP/v.fio" >"$T_TMP/n.txt" 2>/dev/null
+rc=$?
+[ "$rc" -eq 1 ] || fail "nvscope (text) exit $rc, not 1"
+grep -q "^good: " "$T_TMP/n.txt" && grep -q "^bad: " "$T_TMP/n.txt" && grep -q "err=84 " "$T_TMP/n.txt" ||
+	fail "text: every job, the failed one with err=: $(cat "$T_TMP/n.txt")"
+ok "a failed job in a run group: $(tr '\n' ';' <"$T_TMP/n") as fio, exit 1"
