@@ -568,7 +568,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "randrepeat")) {
 		bool b;
 		rc = parse_bool(v, &b);
-		s->randrepeat_off = !b;
+		if (!rc) /* a bad value read an unset bool (UBSan, fuzz target spec) */
+			s->randrepeat_off = !b;
 	} else if (!strcmp(key, "percentile_list")) {
 		NEED_VALUE();
 		return specval_pct_list(s, v, err, errlen);
