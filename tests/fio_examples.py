@@ -50,14 +50,20 @@ FIO_HANGS = {
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     "iometer-file-access-server.fio":
-        "size=4g on the smaller loop device: fio draws sizes that fit io_size (4g), "
-        "so a random I/O that would run past the device's end ends fio's loop, and "
-        "with time_based it starts over with the same seeds (its write_iolog repeats "
-        "the same ~1500 I/Os, 14 MB); its random map never fills past ~20%, so its "
-        "mean size (9431) lies between a full pass's (~4850) and the bssplit's "
-        "(11345).  nvscope keeps fio's map with mixed sizes (with size=64m both "
-        "give ~4850, tests/integration/fio_randommap.sh) but runs size=4g as the "
-        "device's size, whole passes",
+        "size=4g on the smaller loop device: fio fits sizes to io_size (4g), so an I/O "
+        "that would pass the device's end ends its pass, which starts over re-seeded. "
+        "nvscope now follows the same rules (tests/integration/fio_randommap.sh: both "
+        "iologs repeat), but the mean size is set by where each tool's own random "
+        "stream first hits the end (the map is emptier early in a pass): over 12 seeds "
+        "nvscope's first restart fell after 1,200 to 12,500 I/Os, mean read size "
+        "4,900 to 10,600; fio's stream hits it after ~1,500 I/Os",
+    "cmdprio-bssplit.fio":
+        "the priorities are fio's (cmdprio_bssplit per block size), and so are the map's "
+        "rules: 64k reads and 1M writes draw and mark block numbers in their own units on "
+        "one map of 64k bits, and a write whose next free bit lies past the last 1M block "
+        "ends the pass, which starts over re-seeded.  Both tools therefore repeat a short "
+        "loop of I/Os (tests/integration/fio_randommap.sh); the mean read size is that "
+        "loop's, set by each tool's own random stream (fio's loop: 29 I/Os, 14 reads)",
     "exitwhat.fio":
         "[slow2] and [fast2] both write the device: nvscope runs them one after "
         "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
@@ -65,12 +71,6 @@ KNOWN = {
         "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
         "job name with its last job's options (stat.c opt_lists), here runsnever's "
         "rw=randrw",
-    "cmdprio-bssplit.fio":
-        "the priorities are fio's (cmdprio_bssplit per block size); the mean read "
-        "size differs: fio's random map cuts 1M reads to the free run of its map "
-        "(with norandommap=1 fio's mean is nvscope's), and nvscope keeps fio's map "
-        "with mixed sizes only when both directions' smallest size is the same "
-        "(here 64k reads, 1M writes: offsets uniform, io/offgen.c)",
     "basic-verify.fio":
         "do_verify's read-back counts as the job's reads in both, but a time_based "
         "randwrite reads back different amounts: fio logs every write (a block "
