@@ -11,6 +11,8 @@
 struct io_uring_sqe;
 struct io_uring_cqe;
 struct target;
+struct spec;
+struct spec_pi;
 
 struct backend_io {
 	int fd;            /* descriptor, or registered index when fixed_file */
@@ -23,6 +25,10 @@ struct backend_io {
 	int rw_flags;        /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
 	uint16_t ioprio;     /* sqe->ioprio (fio's prio/cmdprio, io/prio.h); 0 none */
 	const struct target *t;
+	/* passthrough: the I/O's metadata buffer (NULL none) and fio's PI
+	 * options (NULL: none asked; io/pi.h) */
+	void *md;
+	const struct spec_pi *pi;
 };
 
 struct backend_ops {
@@ -36,6 +42,16 @@ struct backend_ops {
 	 * maps to -EIO). */
 	int (*result)(const struct io_uring_cqe *cqe, uint32_t len);
 };
+
+/* The passthrough backend's set-up of @t for @s, after check(): the format
+ * its I/Os move (pi_act=1 strips an 8-byte PI-only metadata, as fio), and
+ * fio's refusals (block size not a multiple of an extended LBA, a separate
+ * metadata buffer too small, guard formats other than 16-bit).  0 or
+ * -EINVAL with @err. */
+int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t errlen);
+/* A passthrough read's PI check (pi_act=0 on a namespace with PI, as fio):
+ * true when @s asks for it on @t. */
+bool uring_cmd_pi_checks(const struct target *t, const struct spec *s);
 
 extern const struct backend_ops backend_io_uring;
 extern const struct backend_ops backend_uring_cmd;

@@ -171,6 +171,11 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		rc = be->check(&p->targets[i], err, errlen);
 		if (rc)
 			return rc;
+		if (be == &backend_uring_cmd) { /* the metadata and PI it moves */
+			rc = uring_cmd_pi_setup(&p->targets[i], s, err, errlen);
+			if (rc)
+				return rc;
+		}
 		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {
 			snprintf(err, errlen,
 				 "%s: blocksize_unaligned gives 512-byte steps; its logical block "

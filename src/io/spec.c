@@ -8,6 +8,7 @@
 #include "io/datagen.h"
 #include "base/num.h"
 #include "io/replay.h"
+#include "io/pi.h"
 #include "io/prio.h"
 #include "io/xrun.h"
 #include "io/spec.h"
@@ -56,6 +57,9 @@ void spec_init(struct spec *s)
 	replay_spec_init(&s->replay);
 	s->prio.cls = s->prio.level = -1;
 	s->xrun.mpol = -1;
+	s->pi.act = true; /* fio's pi_act, apptag, apptag_mask defaults */
+	s->pi.apptag = 0x1234;
+	s->pi.apptag_mask = 0xffff;
 }
 
 const char *spec_rw_name(enum spec_rw rw)
@@ -677,6 +681,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = prio_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = pi_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else if ((rc = xrun_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = lattarget_spec_set(s, key, v, err, errlen)) != -ENOENT) {
@@ -721,7 +727,9 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (!s->nbs || !s->niodepth || !s->numjobs)
 		BAD("empty block size, queue depth or job list");
 	for (unsigned i = 0; i < s->nbs; i++) {
-		if (s->bs[i].bs % 512)
+		/* io_uring_cmd: a multiple of the namespace's LBA, with its
+		 * metadata when extended (checked once it is open, io/pool.c) */
+		if (s->bs[i].bs % 512 && s->ioengine != ENGINE_IO_URING_CMD)
 			BAD("block size %u is not a multiple of 512", s->bs[i].bs);
 		if (s->bs[i].bs > maxbs)
 			maxbs = s->bs[i].bs;
@@ -768,7 +776,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
-	    zones_spec_validate(s, err, errlen))
+	    zones_spec_validate(s, err, errlen) || pi_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

@@ -204,6 +204,14 @@ struct spec {
 	struct spec_replay replay;
 	struct spec_prio prio; /* fio's prio, prioclass, cmdprio_*, log_prio */
 	struct spec_xrun xrun; /* nice, thinktime_*, iodepth_low, exitall_on_error, numa_* */
+	/* fio's NVMe protection information options (io/pi.h), io_uring_cmd only */
+	struct spec_pi {
+		uint32_t md_per_io;	      /* md_per_io_size: metadata bytes per I/O, 0 none */
+		bool act;		      /* pi_act, fio's default 1 */
+		uint32_t chk;		      /* pi_chk: PI_PRCHK_* bits */
+		uint16_t apptag, apptag_mask; /* fio's defaults 0x1234, 0xffff */
+		bool given;		      /* any of them was set */
+	} pi;
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

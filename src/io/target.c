@@ -36,15 +36,31 @@ static uint32_t log2u(uint32_t v)
 	return s;
 }
 
+static int identify(int fd, uint32_t nsid, uint32_t cns, unsigned char *id)
+{
+	struct nvme_admin_cmd cmd;
+
+	memset(id, 0, 4096);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = 0x06; /* Identify */
+	cmd.nsid = nsid;
+	cmd.addr = (uint64_t)(uintptr_t)id;
+	cmd.data_len = 4096;
+	cmd.cdw10 = cns; /* CSI 0 (NVM) in CDW11 */
+	return ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd) ? -(errno ? errno : EIO) : 0;
+}
+
 /* Identify Namespace (CNS 0) through the admin passthrough ioctl, which the
  * generic char device /dev/ngXnY accepts: size in LBAs and the in-use LBA
- * format.  Kept here, not in src/dev, because the engine needs only these
- * two numbers and must not depend on libnvme. */
+ * format (data size, metadata size, extended or not, PI type and place);
+ * with PI, the guard size from Identify NVM Namespace (CNS 05h) when the
+ * controller has extended LBA formats (CTRATT.ELBAS), as fio reads them.
+ * Kept here, not in src/dev, because the engine needs only these numbers
+ * and must not depend on libnvme. */
 static int generic_geometry(struct target *t, char *err, size_t errlen)
 {
 	unsigned char *id = NULL;
-	struct nvme_admin_cmd cmd;
-	int nsid = ioctl(t->fd, NVME_IOCTL_ID);
+	int nsid = ioctl(t->fd, NVME_IOCTL_ID), rc;
 
 	if (nsid <= 0) {
 		snprintf(err, errlen, "%s: not an NVMe namespace (NVME_IOCTL_ID: %s)", t->path,
@@ -53,23 +69,29 @@ static int generic_geometry(struct target *t, char *err, size_t errlen)
 	}
 	if (posix_memalign((void **)&id, 4096, 4096))
 		return -ENOMEM;
-	memset(id, 0, 4096);
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.opcode = 0x06; /* Identify */
-	cmd.nsid = (uint32_t)nsid;
-	cmd.addr = (uint64_t)(uintptr_t)id;
-	cmd.data_len = 4096;
-	cmd.cdw10 = 0; /* CNS 0: Identify Namespace */
-	if (ioctl(t->fd, NVME_IOCTL_ADMIN_CMD, &cmd) != 0) {
-		int e = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: Identify Namespace failed: %s", t->path, strerror(e));
+	rc = identify(t->fd, (uint32_t)nsid, 0, id); /* CNS 0: Identify Namespace */
+	if (rc) {
+		snprintf(err, errlen, "%s: Identify Namespace failed: %s", t->path, strerror(-rc));
 		free(id);
-		return -e;
+		return rc;
 	}
 	uint64_t nsze;
 	memcpy(&nsze, id, 8);
-	unsigned flbas = id[26] & 0x0f;
-	uint32_t lbads = id[128 + 4 * flbas + 2];
+	/* FLBAS bits 3:0, and 6:5 above them with more than 16 formats */
+	unsigned fidx = (id[26] & 0x0f) | (id[25] >= 16 ? ((id[26] >> 5) & 3u) << 4 : 0);
+	uint32_t lbads = id[128 + 4 * fidx + 2];
+	uint32_t ms = id[128 + 4 * fidx] | (uint32_t)id[128 + 4 * fidx + 1] << 8;
+	t->fmt.ms = ms;
+	t->fmt.ext = ms && (id[26] & 0x10);
+	t->fmt.type = ms ? (uint8_t)(id[29] & 7) : 0;
+	t->fmt.first = (id[29] & 8) != 0;
+	if (t->fmt.type && !identify(t->fd, 0, 1, id) && (id[96 + 1] & 0x80) && /* ELBAS */
+	    !identify(t->fd, (uint32_t)nsid, 5, id)) {
+		uint32_t elbaf;
+		memcpy(&elbaf, id + 64 + 4 * fidx, 4);
+		t->sts = (uint8_t)(elbaf & 0x7f);
+		t->guard_pif = (uint8_t)((elbaf >> 7) & 3);
+	}
 	free(id);
 	if (lbads < 9 || lbads > 16) {
 		snprintf(err, errlen, "%s: unusable LBA format (lbads %u)", t->path, lbads);
@@ -78,7 +100,13 @@ static int generic_geometry(struct target *t, char *err, size_t errlen)
 	t->nsid = (uint32_t)nsid;
 	t->lba_shift = lbads;
 	t->lbs = 1u << lbads;
-	t->size = nsze << lbads;
+	t->nlba = nsze;
+	t->fmt.lba_data = t->lbs;
+	t->fmt.stride = t->fmt.ext ? t->lbs + ms : t->lbs;
+	/* fio's size of an extended-LBA namespace: its LBAs with their metadata */
+	t->size = nsze * t->fmt.stride;
+	if (t->fmt.ext)
+		t->lbs = t->fmt.stride;
 	return 0;
 }
 

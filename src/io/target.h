@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "io/pi.h"
 
 enum target_kind { TARGET_FILE, TARGET_BLOCK, TARGET_CHAR, TARGET_NVME_GENERIC };
 
@@ -20,6 +21,14 @@ struct target {
 	dev_t rdev;
 	int guard_fd; /* exclusive claim on an NVMe generic device's namespace
 		       * block device while writing, else -1 */
+	/* NVMe generic devices: the namespace's format as Identify gives it
+	 * (metadata size, extended or separate, PI type and place) and its
+	 * size in LBAs; the passthrough backend's pi_setup makes lbs, size and
+	 * fmt what its I/Os move (pi_act may strip the metadata) */
+	struct pi_fmt fmt;
+	uint64_t nlba;
+	uint8_t guard_pif; /* Identify NVM ELBAF PIF: 0 = 16-bit guard */
+	uint8_t sts;	   /* ... STS: storage tag bits (0 none) */
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character

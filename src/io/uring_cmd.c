@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "io/backend.h"
+#include "io/pi.h"
+#include "io/spec.h"
 #include "io/target.h"
 
 #define NVME_CMD_WRITE 0x01
@@ -84,9 +86,12 @@ static int cmd_check(const struct target *t, char *err, size_t errlen)
 static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 {
 	const struct target *t = io->t;
+	const struct pi_fmt *f = &t->fmt;
 	struct nvme_uring_cmd *c;
-	uint64_t slba = io->off >> t->lba_shift;
-	uint32_t nlb = io->len >> t->lba_shift;
+	/* an extended LBA (data + metadata) is no power of two: divide */
+	uint64_t slba = f->ext ? io->off / f->stride : io->off >> t->lba_shift;
+	uint32_t nlb = (uint32_t)(f->ext ? io->len / f->stride : io->len >> t->lba_shift);
+	uint32_t stride = f->ext ? f->stride : 1u << t->lba_shift;
 
 	/* an SQE128 slot is 128 bytes: clear it all (the command lives in cmd[]) */
 	memset(sqe, 0, 2 * sizeof(*sqe));
@@ -97,10 +102,12 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	c = (struct nvme_uring_cmd *)sqe->cmd;
 	c->nsid = t->nsid;
-	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb << t->lba_shift != io->len) {
-		/* not a whole number of LBAs (or too many): send an opcode no
-		 * device implements, so the worker reports an I/O error rather
-		 * than the device moving a length other than the buffer's */
+	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb * stride != io->len ||
+	    io->off % stride || (f->ms && !f->ext && !io->md)) {
+		/* not a whole number of LBAs (or too many), or metadata with
+		 * no buffer for it: send an opcode no device implements, so the
+		 * worker reports an I/O error rather than the device moving a
+		 * length other than the buffer's */
 		c->opcode = NVME_CMD_INVALID;
 	} else {
 		if (io->buf_index >= 0) {
@@ -112,7 +119,19 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		c->data_len = io->len;
 		c->cdw10 = (uint32_t)slba;
 		c->cdw11 = (uint32_t)(slba >> 32);
-		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA, no PI */
+		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA */
+		if (f->ms && !f->ext) { /* the separate metadata buffer */
+			c->metadata = (uint64_t)(uintptr_t)io->md;
+			c->metadata_len = nlb * f->ms;
+		}
+		if (io->pi && f->type) {
+			const struct spec_pi *p = io->pi;
+			pi_cmd(f, p->act, p->chk, p->apptag, p->apptag_mask, slba, &c->cdw12,
+			       &c->cdw14, &c->cdw15);
+			/* pi_act=0: the host writes the PI, as fio does */
+			if (!p->act && io->dir == NVS_WRITE)
+				pi_generate(f, p->chk, p->apptag, io->buf, io->md, slba, nlb);
+		}
 	}
 }
 
@@ -123,6 +142,69 @@ static int cmd_result(const struct io_uring_cqe *cqe, uint32_t len)
 	if (cqe->res > 0)
 		return -EIO; /* NVMe status from the device */
 	return (int)len;
+}
+
+bool uring_cmd_pi_checks(const struct target *t, const struct spec *s)
+{
+	return t->kind == TARGET_NVME_GENERIC && t->fmt.type && !s->pi.act;
+}
+
+int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t errlen)
+{
+	struct pi_fmt *f = &t->fmt;
+	uint32_t maxbs = 0;
+
+	if (t->kind != TARGET_NVME_GENERIC)
+		return 0;
+	if (f->type && (t->guard_pif || t->sts)) {
+		snprintf(err, errlen,
+			 "%s: its protection information format (%s) is not implemented: nvscope "
+			 "writes and checks 16-bit guards (fio also has the 64-bit one)",
+			 t->path,
+			 t->sts ? "storage tag"
+			 : t->guard_pif == 2 ? "64-bit guard"
+					     : "32-bit guard");
+		return -EINVAL;
+	}
+	/* fio: PRACT with a metadata of the PI alone, the controller inserts
+	 * and strips it: nothing moves with the data */
+	if (s->pi.act && f->type && f->ms == PI_TUPLE_SIZE) {
+		f->ms = 0;
+		f->ext = false;
+		f->stride = f->lba_data;
+		t->lbs = f->lba_data;
+		t->size = t->nlba * f->lba_data;
+	}
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->bs[i].bs > maxbs)
+			maxbs = s->bs[i].bs;
+	for (unsigned i = 0; i < s->nbs && f->ext; i++) {
+		uint32_t bs = s->bs[i].bs;
+		if (bs % f->stride) {
+			snprintf(err, errlen,
+				 "%s: block size must be a multiple of %u (LBA data size + metadata "
+				 "size)%s%.0u",
+				 t->path, f->stride,
+				 bs % f->lba_data ? "" : ": did you mean a block size of ",
+				 bs % f->lba_data ? 0 : bs / f->lba_data * f->stride);
+			return -EINVAL;
+		}
+	}
+	if (f->ms && !f->ext && s->pi.md_per_io < (uint64_t)maxbs / f->lba_data * f->ms) {
+		snprintf(err, errlen,
+			 "%s: md_per_io_size should be at least %llu bytes (its LBAs carry %u "
+			 "bytes of metadata in a separate buffer)",
+			 t->path, (unsigned long long)maxbs / f->lba_data * f->ms, f->ms);
+		return -EINVAL;
+	}
+	if (f->ext && f->type && s->verify) {
+		snprintf(err, errlen,
+			 "%s: for extended LBA, verify cannot be used when E2E data protection "
+			 "is enabled (fio refuses it too)",
+			 t->path);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 const struct backend_ops backend_uring_cmd = {

@@ -190,6 +190,10 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	unsigned idx = (unsigned)cqe->user_data;
 	struct slot *sl = &st->slots[idx];
 	int res = w->be->result(cqe, sl->len);
+	if (nvs_unlikely(st->pi_check) && sl->dir == NVS_READ && res == (int)sl->len)
+		res = wstate_pi_check(w, st, sl); /* fio's PI check (pi_act=0) */
+	else if (nvs_unlikely(res < 0) && cqe->res > 0 && w->be == &backend_uring_cmd)
+		st->nvme_status = (uint16_t)cqe->res; /* the device's status, for the message */
 
 	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
 		/* a discard and a sync complete with 0 */
@@ -527,6 +531,9 @@ static void run(struct worker *w, struct wstate *st)
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];
+				io.md = sl->md;
+				io.pi = &s->pi;
+				sl->dev_off = off;
 				w->be->prep(sqe, &io);
 				sqe->user_data = idx;
 				sl->t_issue = sl->t_sub = now;

@@ -6,7 +6,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "io/backend.h"
 #include "io/iolog.h"
+#include "io/pi.h"
+#include "io/spec.h"
+#include "io/target.h"
 #include "io/wstate.h"
 #include "io/xrun.h"
 
@@ -96,11 +100,16 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	if (w->trace && w->trace->max_len > maxbs)
 		maxbs = w->trace->max_len;
 	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	/* passthrough metadata (fio's md_per_io_size): one per slot, after the
+	 * data buffers, allocated here and never on the I/O path */
+	size_t mds = w->be == &backend_uring_cmd && w->spec->pi.md_per_io
+			     ? ((size_t)w->spec->pi.md_per_io + 63) & ~(size_t)63
+			     : 0;
 	st->slots = calloc(w->qd, sizeof(*st->slots));
 	st->freel = calloc(w->qd, sizeof(*st->freel));
 	st->cur = malloc(sizeof(*st->cur));
 	if (!st->slots || !st->freel || !st->cur ||
-	    posix_memalign(&st->bufmem, 4096, stride * w->qd)) {
+	    posix_memalign(&st->bufmem, 4096, (stride + mds) * w->qd)) {
 		worker_fail(w->shared, -ENOMEM, "out of memory for %u buffers of %u bytes", w->qd,
 			    maxbs);
 		return -ENOMEM;
@@ -119,6 +128,10 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
+		if (mds) {
+			st->slots[i].md = (char *)st->bufmem + w->qd * stride + i * mds;
+			memset(st->slots[i].md, 0, mds);
+		}
 		st->freel[i] = w->qd - 1 - i;
 		if (spec_writes(w->spec))
 			datagen_fill(&st->data, st->slots[i].buf, stride);
@@ -126,6 +139,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			memset(st->slots[i].buf, 0, stride);
 	}
 	st->nfree = w->qd;
+	for (unsigned i = 0; i < w->nmembers && w->be == &backend_uring_cmd; i++)
+		st->pi_check |= uring_cmd_pi_checks(&w->members[i], w->spec);
 	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
 		struct iovec *iov = calloc(w->qd, sizeof(*iov));
 		if (iov) {
@@ -291,6 +306,18 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 	struct sample_dir *sd = &st->cur->dir[d];
 	static const char *const what[] = {"read", "write", "trim", "fsync"};
 
+	char why[200] = "";
+
+	/* fio's words: its PI check's, or the device's status (fio prints
+	 * "cq entry status (sct=0x02; sc=0x82)") */
+	if (st->pi_msg[0])
+		snprintf(why, sizeof(why), " (%s)", st->pi_msg);
+	else if (st->nvme_status)
+		snprintf(why, sizeof(why), " (NVMe status sct=0x%x sc=0x%02x%s)",
+			 (st->nvme_status >> 8) & 7u, st->nvme_status & 0xffu,
+			 pi_status_name(st->nvme_status));
+	st->pi_msg[0] = '\0';
+	st->nvme_status = 0;
 	sd->errors++;
 	if (!st->cur->first_errno)
 		st->cur->first_errno = e;
@@ -307,8 +334,8 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 			    "poll queues",
 			    w->members[sl->member].path);
 	else
-		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s",
-			    w->members[sl->member].path, what[sl->dir], strerror(e),
+		worker_fail(w->shared, -e, "%s: %s error at I/O time: %s%s%s%s",
+			    w->members[sl->member].path, what[sl->dir], strerror(e), why,
 			    res >= 0 ? " (short transfer)" : "",
 			    sl->dir == NVS_TRIM && e == EOPNOTSUPP
 				? " (the device does not discard, or the kernel has no io_uring "
@@ -316,6 +343,20 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 				: "");
 	atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 	st->stopping = true;
+}
+
+int wstate_pi_check(const struct worker *w, struct wstate *st, const struct slot *sl)
+{
+	const struct target *t = &w->members[sl->member];
+	const struct spec_pi *p = &w->spec->pi;
+	const struct pi_fmt *f = &t->fmt;
+
+	if (!uring_cmd_pi_checks(t, w->spec))
+		return (int)sl->len;
+	int rc = pi_verify(f, p->chk, p->apptag, p->apptag_mask, sl->buf, sl->md,
+			   sl->dev_off / f->stride, sl->len / f->stride, st->pi_msg,
+			   sizeof(st->pi_msg));
+	return rc ? rc : (int)sl->len;
 }
 
 /* fio's rate_min / rate_iops_min: a measured interval of a direction the

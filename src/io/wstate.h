@@ -24,6 +24,8 @@ struct slot {
 	bool stale;   /* a read filled the buffer: refill before writing it */
 	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
 	bool busy;    /* serialize_overlap: in flight, off and len valid */
+	void *md;     /* passthrough: its metadata buffer (md_per_io_size), or NULL */
+	uint64_t dev_off; /* PI checks: the device offset of its read */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
@@ -76,6 +78,12 @@ struct wstate {
 	uint64_t meas_ns;
 	struct flow_state flow; /* fio's flow: this worker's side of the gate */
 	bool serialize;		/* fio's serialize_overlap in effect */
+	/* NVMe PI (io/pi.h): reads checked by nvscope (pi_act=0 on a namespace
+	 * with PI); the failed check's words, or the last NVMe status, for the
+	 * error message */
+	bool pi_check;
+	char pi_msg[160];
+	uint16_t nvme_status;
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -110,6 +118,9 @@ void wstate_lat_fatal(struct worker *w, struct wstate *st, uint64_t lat_ns);
 /* fio's in_flight_overlap (serialize_overlap): true when [@off, @off +
  * @len) overlaps an I/O in flight (logical offsets, any direction). */
 bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t off, uint32_t len);
+/* fio's PI check of a passthrough read that completed whole (pi_act=0):
+ * the slot's length, or -EIO with the failed field in st->pi_msg. */
+int wstate_pi_check(const struct worker *w, struct wstate *st, const struct slot *sl);
 /* An I/O of slot @sl that failed (@res < 0) or came back short: counted
  * in the sample and the result; unless continue_on_error, fails the job
  * (worker_fail, with fio's words) and stops the pool. */
