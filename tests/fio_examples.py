@@ -96,6 +96,9 @@ SAME = {
 NO_MEANING = {
     "ioengine", "nfs_url", "cmd_type", "create_on_open", "nrfiles", "directory",
     "allow_file_create", "exec_prerun", "exec_postrun",
+    # io_uring_cmd's PI options in a job on another engine (xnvme-pi.fio:
+    # written for --ioengine=xnvme, fio's default psync has no such option)
+    "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask",
 }
 
 SYNC = {"psync", "sync", "pvsync", "pvsync2", "vsync"}
@@ -412,8 +415,12 @@ TABLE_TAIL = """
 - Not implemented: fio's checksums crc64/xxhash/sha512/sha3,
   `dedupe_global`, `num_range` (multi-range trims), `ignore_error`.
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
-  placement (`fdp`), protection information and metadata (`pi_act`,
-  `md_per_io_size`), io_uring_cmd write modes: not implemented.
+  placement (`fdp`), io_uring_cmd write modes: not implemented.
+- NVMe protection information and metadata (`pi_act`, `pi_chk`,
+  `md_per_io_size`, `apptag`): implemented on io_uring_cmd; Debian's fio
+  3.33 has none of them (so uring-cmd-pi-*.fio are "fio refuses") and a
+  loop device has no PI: `make check-vm` runs both examples on emulated
+  NVMe namespaces formatted with PI (tests/vm/guest.sh).
 - Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
   none): not implemented.  `numa.fio` asks for NUMA node 1, which a
   one-node machine lacks: refused there (fio fails to run it too).  fio's

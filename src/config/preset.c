@@ -255,6 +255,22 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 			 "the write-safety rule, not a file");
 		return -EINVAL;
 	}
+	if (ps->fio && (!strcmp(key, "md_per_io_size") || !strcmp(key, "pi_act") ||
+			!strcmp(key, "pi_chk") || !strncmp(key, "apptag", 6))) {
+		/* io_uring_cmd's options (io/pi.h): fio knows an engine's
+		 * options once its ioengine= is read, as here */
+		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]
+					? ps->global_engine
+					: ps->job_engine[ps->njobs - 1];
+		if (strcmp(e, "io_uring_cmd")) {
+			snprintf(err, errlen,
+				 "%s: an option of ioengine=io_uring_cmd (NVMe passthrough), and "
+				 "this job's engine is %s%s",
+				 key_in, *e ? e : "fio's default psync",
+				 *e ? "" : " (set ioengine=io_uring_cmd above this line)");
+			return -EINVAL;
+		}
+	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);

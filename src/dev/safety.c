@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -516,6 +518,19 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 			rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
 			if (rc) {
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
+				goto close_fd;
+			}
+			/* a namespace the kernel shows as 0 bytes (a format it
+			 * cannot read: extended LBAs, metadata without PI)
+			 * has contents no probe can see: not known empty */
+			uint64_t bsz = 0;
+			if (!force && (ioctl(g, BLKGETSIZE64, &bsz) || !bsz)) {
+				snprintf(msg, len,
+					 "%s (the namespace of %s) shows 0 bytes to the kernel (a "
+					 "format it cannot read, e.g. extended LBAs): what it holds "
+					 "cannot be checked (use --force-destroy to overwrite it)",
+					 blkdev, path);
+				rc = -EEXIST;
 				goto close_fd;
 			}
 		}

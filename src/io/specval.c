@@ -491,11 +491,6 @@ static const struct {
     {"fdp_pli_select", "NVMe flexible data placement is not implemented"},
     {"dataplacement", "NVMe flexible data placement is not implemented"},
     {"plids", "NVMe flexible data placement is not implemented"},
-    {"pi_act", "NVMe protection information and metadata buffers are not implemented"},
-    {"pi_chk", "NVMe protection information and metadata buffers are not implemented"},
-    {"md_per_io_size", "NVMe protection information and metadata buffers are not implemented"},
-    {"apptag", "NVMe protection information and metadata buffers are not implemented"},
-    {"apptag_mask", "NVMe protection information and metadata buffers are not implemented"},
     {"write_mode", "io_uring_cmd's write zeroes/uncorrectable/verify modes are not implemented"},
 };
 
