@@ -506,7 +506,16 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 		 * and judge the namespace's block device, and keep the claim */
 		char blkdev[DEV_PATH_LEN], what[512];
 		bool b;
-		if (!generic_to_block(path, blkdev, sizeof(blkdev))) {
+		int nb = generic_to_block(path, blkdev, sizeof(blkdev));
+		if (nb && !force) {
+			/* no block device to claim and probe: not known empty */
+			snprintf(msg, len,
+				 "%s: no block device found for this namespace: what it holds "
+				 "cannot be checked (use --force-destroy to overwrite it)",
+				 path);
+			rc = -EEXIST;
+			goto close_fd;
+		} else if (!nb) {
 			g = open_claimed(blkdev, O_RDONLY, &b);
 			if (g < 0) {
 				rc = g;

@@ -91,13 +91,147 @@ if [ "${NVS_VM_MODE:-basic}" = multipath ]; then
 	exit
 fi
 
+# ---- NVMe protection information on passthrough (controller C: fio's
+# md_per_io_size, pi_act, pi_chk, apptag; issue 13).  C1: LBA 512 + 8 bytes
+# of separate metadata, PI type 1 (the kernel's block layer checks its PI
+# too: an oracle that is not nvscope); C2: LBA 4096 + 64 interleaved
+# (extended LBA), PI type 1, which the kernel shows as 0 bytes.  Called
+# right after discovery; controller C is removed afterwards, so the rest
+# of the boot sees controllers A and B only.
+pi_checks() {
+	C=$NVS_VM_SER_C
+	for want in "$C|QEMU NVMe Ctrl|1|33037824|512|8|" "$C|QEMU NVMe Ctrl|2|33034240|4096|64|"; do
+		if grep -qF "$want" /tmp/ns.txt; then ok "PI namespace $want"; else bad "missing PI namespace $want"; fi
+	done
+	LC1=$(grep -F "$C|QEMU NVMe Ctrl|1|" /tmp/ns.txt | head -1)
+	LC2=$(grep -F "$C|QEMU NVMe Ctrl|2|" /tmp/ns.txt | head -1)
+	CC=$(field "$LC1" 7) C1=$(field "$LC1" 8) C1G=$(field "$LC1" 9) C2G=$(field "$LC2" 9)
+	echo "guest: C=$CC ($C1 $C1G, $C2G)"
+	P="--ioengine=io_uring_cmd --iodepth=4 --output-format=json"
+	SB="--md_per_io_size=64 --pi_act=0"
+	# shellcheck disable=SC2086
+	{
+	expect_rc 0 "PI sb: write with nvscope's PI (pi_act=0, GUARD,REFTAG,APPTAG)" nvscope run \
+		--target "$C1G" --rw=write --bs=4k --size=1m $P $SB --pi_chk=GUARD,REFTAG,APPTAG --apptag=0x0888
+	if [ "$(jsum io_bytes /tmp/out)" = 1048576 ]; then ok "PI sb: 1 MiB written"; else bad "PI sb: io_bytes $(jsum io_bytes /tmp/out)"; fi
+	expect_rc 0 "PI sb: read back, checked by the controller and by nvscope" nvscope run \
+		--target "$C1G" --rw=read --bs=4k --size=1m $P $SB --pi_chk=GUARD,REFTAG,APPTAG --apptag=0x0888
+	if [ "$(jsum io_bytes /tmp/out)" = 1048576 ]; then ok "PI sb: 1 MiB read"; else bad "PI sb: read io_bytes $(jsum io_bytes /tmp/out)"; fi
+	flush "$C1"
+	check "PI sb: the kernel's T10 PI check reads nvscope's blocks" \
+		dd if="$C1" of=/dev/null bs=64k count=16 iflag=direct
+	expect_rc 1 "PI sb: a wrong apptag caught by the controller" nvscope run --target "$C1G" \
+		--rw=read --bs=4k --size=1m $P $SB --pi_chk=APPTAG --apptag=0x0999
+	check "names the NVMe status (sct=0x2 sc=0x83, application tag)" grep -q "sct=0x2 sc=0x83" /tmp/err
+	expect_rc 2 "PI sb: pi_act=0 without a metadata buffer refused" nvscope run --target "$C1G" \
+		--rw=read --bs=4k --size=1m $P --pi_act=0
+	check "says md_per_io_size (fio's words)" grep -q "md_per_io_size should be at least 64 bytes" /tmp/err
+	# pi_act=1 with no metadata buffer: the controller writes the PI (8
+	# bytes of metadata, nothing moves), nvscope's check of it passes: its
+	# CRC16 is the controller's
+	expect_rc 0 "PI sb: pi_act=1 write without a metadata buffer" nvscope run --target "$C1G" \
+		--rw=write --bs=4k --offset=2m --size=1m $P --pi_act=1 --pi_chk=GUARD,REFTAG
+	expect_rc 0 "PI sb: the controller's PI passes nvscope's check" nvscope run --target "$C1G" \
+		--rw=read --bs=4k --offset=2m --size=1m $P $SB --pi_chk=GUARD,REFTAG
+	# a write that leaves the guard zero (only the application tag asked):
+	# caught by the controller on a guard-checked read, as fio reports it,
+	# and by the kernel's own check
+	expect_rc 0 "PI sb: a write with a bad guard (pi_chk=APPTAG only)" nvscope run --target "$C1G" \
+		--rw=write --bs=4k --offset=8m --size=64k $P $SB --pi_chk=APPTAG
+	expect_rc 1 "PI sb: the bad guard caught by the controller" nvscope run --target "$C1G" \
+		--rw=read --bs=4k --offset=8m --size=64k $P $SB --pi_chk=GUARD
+	check "names the NVMe status (sct=0x2 sc=0x82, guard)" grep -q "sct=0x2 sc=0x82" /tmp/err
+	flush "$C1"
+	if dd if="$C1" of=/dev/null bs=64k skip=128 count=1 iflag=direct 2>/dev/null; then
+		bad "PI sb: the kernel read a bad guard"; else ok "PI sb: the kernel's check refuses the bad guard too"; fi
+	# fio's uring-cmd-pi-sb.fio, only filename and size changed
+	sed -e "s|^filename=.*|filename=$C1G|" -e 's|^size=.*|size=1m|' >/tmp/pi-sb.fio <<'FIO'
+[global]
+filename=/dev/ng0n1
+ioengine=io_uring_cmd
+cmd_type=nvme
+size=1G
+iodepth=32
+bs=4096
+md_per_io_size=64
+pi_act=0
+pi_chk=GUARD,APPTAG,REFTAG
+apptag=0x0888
+apptag_mask=0xFFFF
+thread=1
+stonewall=1
+
+[write]
+rw=write
+
+[read]
+rw=read
+FIO
+	expect_rc 0 "PI sb: fio's uring-cmd-pi-sb.fio" nvscope run /tmp/pi-sb.fio --output-format=json
+	if [ "$(jsum io_bytes /tmp/out)" = 2097152 ]; then ok "PI sb: the example wrote and read 1 MiB"; else
+		bad "PI sb example: io_bytes $(jsum io_bytes /tmp/out)"; fi
+
+	# extended LBA 4096+64: the block device shows 0 bytes, so what the
+	# namespace holds cannot be probed: a write needs --force-destroy
+	X="--bs=4160 --size=1064960 --pi_act=0 --pi_chk=GUARD,APPTAG,REFTAG --apptag=0x0888"
+	expect_rc 2 "PI ext: write refused without --force-destroy (0-byte block device)" nvscope run \
+		--target "$C2G" --rw=write $P $X
+	check "the refusal says why" grep -q "shows 0 bytes" /tmp/err
+	expect_rc 0 "PI ext: write with nvscope's PI in the data buffer" nvscope run --target "$C2G" \
+		--rw=write $P $X --force-destroy
+	if [ "$(jsum io_bytes /tmp/out)" = 1064960 ]; then ok "PI ext: 256 LBAs of 4160 written"; else bad "PI ext: io_bytes $(jsum io_bytes /tmp/out)"; fi
+	expect_rc 0 "PI ext: read back, checked" nvscope run --target "$C2G" --rw=read $P $X
+	expect_rc 1 "PI ext: a wrong apptag caught by the controller" nvscope run --target "$C2G" \
+		--rw=read $P --bs=4160 --size=1064960 --pi_act=0 --pi_chk=APPTAG --apptag=0x0999
+	check "names the NVMe status (sc=0x83)" grep -q "sct=0x2 sc=0x83" /tmp/err
+	expect_rc 2 "PI ext: bs=4k refused with fio's hint" nvscope run --target "$C2G" --rw=read $P \
+		--bs=4k --size=1m --pi_act=0
+	check "suggests 4160" grep -q "did you mean a block size of 4160" /tmp/err
+	expect_rc 0 "PI ext: pi_act=1 write (the controller's PI, 64 bytes still moved)" nvscope run \
+		--target "$C2G" --rw=write $P --bs=4160 --offset=4259840 --size=1064960 --pi_act=1 \
+		--pi_chk=GUARD,REFTAG --force-destroy
+	expect_rc 0 "PI ext: the controller's PI passes nvscope's check" nvscope run --target "$C2G" \
+		--rw=read $P --bs=4160 --offset=4259840 --size=1064960 --pi_act=0 --pi_chk=GUARD,REFTAG
+	sed -e "s|^filename=.*|filename=$C2G|" -e 's|^size=.*|size=1064960|' >/tmp/pi-ext.fio <<'FIO'
+[global]
+filename=/dev/ng0n1
+ioengine=io_uring_cmd
+cmd_type=nvme
+size=1G
+iodepth=32
+bs=4160
+pi_act=0
+pi_chk=GUARD,APPTAG,REFTAG
+apptag=0x0888
+apptag_mask=0xFFFF
+thread=1
+stonewall=1
+
+[write]
+rw=write
+
+[read]
+rw=read
+FIO
+	expect_rc 0 "PI ext: fio's uring-cmd-pi-ext.fio" nvscope run /tmp/pi-ext.fio --force-destroy \
+		--output-format=json
+	if [ "$(jsum io_bytes /tmp/out)" = 2129920 ]; then ok "PI ext: the example wrote and read 256 LBAs"; else
+		bad "PI ext example: io_bytes $(jsum io_bytes /tmp/out)"; fi
+	}
+	dmesg | grep -iE "nvme.*(protection|guard|integrity)" | tail -5 | sed 's/^/   dmesg: /'
+	echo 1 >"/sys/class/nvme/${CC#/dev/}/device/remove"
+	sleep 1
+	n=$(nvscope list --json | flat | wc -l)
+	if [ "$n" = 3 ]; then ok "controller C removed: 3 namespaces left"; else bad "after removing C: $n namespaces"; fi
+}
+
 # ---- discovery
 expect_rc 0 "list --json" nvscope list --json
 cp /tmp/out /tmp/list.json
 flat /tmp/list.json >/tmp/ns.txt
 sed 's/^/   /' /tmp/ns.txt
 n=$(wc -l </tmp/ns.txt)
-if [ "$n" = 3 ]; then ok "three namespaces listed"; else bad "namespaces listed: $n, wanted 3"; fi
+if [ "$n" = 5 ]; then ok "five namespaces listed (C's two with PI)"; else bad "namespaces listed: $n, wanted 5"; fi
 for want in "$A|QEMU NVMe Ctrl|1|67108864|512|0|" "$A|QEMU NVMe Ctrl|2|33554432|4096|0|" \
 	"$B|QEMU NVMe Ctrl|1|50331648|512|0|"; do
 	if grep -qF "$want" /tmp/ns.txt; then ok "namespace $want"; else bad "missing namespace $want"; fi
@@ -110,6 +244,7 @@ A1=$(field "$LA1" 8) A1G=$(field "$LA1" 9) A2=$(field "$LA2" 8) A2G=$(field "$LA
 B1=$(field "$LB1" 8)
 echo "guest: A=$CA ($A1 $A1G, $A2 $A2G) B=$CB ($B1)"
 if [ -n "$CA" ] && [ -n "$CB" ] && [ "$CA" != "$CB" ]; then ok "two distinct controllers"; else bad "controllers '$CA' '$CB'"; fi
+pi_checks
 if [ "$(field "$LA1" 10)" = pcie ]; then ok "transport pcie"; else bad "transport '$(field "$LA1" 10)'"; fi
 check "generic devices exist" test -c "$A1G" -a -c "$A2G"
 if grep -q '"address":[[:space:]]*"0000:' /tmp/list.json; then ok "PCIe address"; else bad "no PCIe address"; fi

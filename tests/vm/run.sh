@@ -7,6 +7,10 @@
 #                                              ns2 32 MiB LBA 4096
 #             controller B  serial NVSCOPE-B2  ns1 48 MiB LBA 512, SMART
 #                           critical warning bit 0 injected
+#             controller C  serial NVSCOPE-C3  ns1 32 MiB LBA 512+8 separate
+#                           metadata, PI type 1; ns2 32 MiB LBA 4096+64
+#                           extended LBA, PI type 1 (fio's uring-cmd-pi-sb/
+#                           -ext examples), removed after its PI checks
 # 2. "multipath": two controllers (serial NVSCOPE-MP) in one NVMe subsystem
 #             sharing ns1 32 MiB LBA 512 and ns2 16 MiB LBA 4096: the block
 #             devices follow the subsystem (nvme1 reaches nvme0n1).
@@ -14,7 +18,7 @@
 #             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
 #             critical warning (boot_console), a Format of a namespace
 #             with the typed serial (P); NVS_VM_ONLY=console runs
-#             only this boot.
+#             only this boot (NVS_VM_ONLY=basic only the first).
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -35,7 +39,7 @@ TOP=$PWD
 BIN=$(readlink -f "${NVS_BIN:-./nvscope}")
 CACHE=${NVS_VM_CACHE:-/tmp/nvscope-vm}
 TMO=${NVS_VM_TIMEOUT:-300}
-SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1 SER_MP=NVSCOPE-MP
+SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1 SER_MP=NVSCOPE-MP SER_C=NVSCOPE-C3
 
 die() { echo "check-vm: $*" >&2; exit "${2:-125}"; }
 [ -x "$BIN" ] || die "no binary $BIN (run make)" 2
@@ -122,6 +126,7 @@ NVS_VM_SER_A=$SER_A
 NVS_VM_SER_B=$SER_B
 NVS_VM_CW_B=$CW_B
 NVS_VM_SER_MP=$SER_MP
+NVS_VM_SER_C=$SER_C
 NVS_VM_SER_D=NVSCOPE-LONGSER-B2
 EOF
 cat >"$R/init" <<'EOF'
@@ -165,7 +170,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 	sync
 	poweroff -f
 fi
-export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_MODE
+export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_SER_C NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
 echo "$rc" >/dev/ttyS1
@@ -369,14 +374,21 @@ if [ "${NVS_VM_ONLY:-}" = console ]; then
 fi
 
 # 1. two controllers with distinct serials, LBA sizes 512 and 4096
-mk a1 64M; mk a2 32M; mk b1 48M
+mk a1 64M; mk a2 32M; mk b1 48M; mk c1 32M; mk c2 32M
 rc1=0
-boot "two controllers" basic 3 \
+boot "two controllers" basic 5 \
 	-device "nvme,id=ca,serial=$SER_A" \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
-	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" || rc1=$?
+	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" \
+	-device "nvme,id=cc,serial=$SER_C" \
+	-drive "$(d c1)" -device "$(ns c1 cc 1 512),ms=8,mset=0,pi=1,pil=0" \
+	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" || rc1=$?
 rm -f "$RUN"/*.img
+if [ "${NVS_VM_ONLY:-}" = basic ]; then # NVS_VM_ONLY=basic runs only this boot
+	echo "check-vm: two controllers: exit $rc1 (kernel $KVER)"
+	exit "$rc1"
+fi
 # 2. native multipath: two controllers of one subsystem share two namespaces
 mk m1 32M; mk m2 16M
 rc2=0
