@@ -21,6 +21,7 @@ keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/fil
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/specss.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/flow.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/zones.c").read()))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/pi.c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
 specval = open(top + "/src/io/specval.c").read()
