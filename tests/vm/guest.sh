@@ -99,7 +99,7 @@ fi
 # right after discovery; controller C is removed afterwards, so the rest
 # of the boot sees controllers A and B only.
 pi_checks() {
-	C=$NVS_VM_SER_C
+	C=$NVS_VM_SER_PI
 	for want in "$C|QEMU NVMe Ctrl|1|33037824|512|8|" "$C|QEMU NVMe Ctrl|2|33034240|4096|64|"; do
 		if grep -qF "$want" /tmp/ns.txt; then ok "PI namespace $want"; else bad "missing PI namespace $want"; fi
 	done

@@ -39,7 +39,7 @@ TOP=$PWD
 BIN=$(readlink -f "${NVS_BIN:-./nvscope}")
 CACHE=${NVS_VM_CACHE:-/tmp/nvscope-vm}
 TMO=${NVS_VM_TIMEOUT:-300}
-SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1 SER_MP=NVSCOPE-MP SER_C=NVSCOPE-C3
+SER_A=NVSCOPE-A1 SER_B=NVSCOPE-B2 CW_B=1 SER_MP=NVSCOPE-MP SER_PI=NVSCOPE-C3
 
 die() { echo "check-vm: $*" >&2; exit "${2:-125}"; }
 [ -x "$BIN" ] || die "no binary $BIN (run make)" 2
@@ -126,7 +126,7 @@ NVS_VM_SER_A=$SER_A
 NVS_VM_SER_B=$SER_B
 NVS_VM_CW_B=$CW_B
 NVS_VM_SER_MP=$SER_MP
-NVS_VM_SER_C=$SER_C
+NVS_VM_SER_PI=$SER_PI
 NVS_VM_SER_D=NVSCOPE-LONGSER-B2
 EOF
 cat >"$R/init" <<'EOF'
@@ -170,7 +170,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 	sync
 	poweroff -f
 fi
-export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_SER_C NVS_VM_MODE
+export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_SER_PI NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
 echo "$rc" >/dev/ttyS1
@@ -381,7 +381,7 @@ boot "two controllers" basic 5 \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
 	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" \
-	-device "nvme,id=cc,serial=$SER_C" \
+	-device "nvme,id=cc,serial=$SER_PI" \
 	-drive "$(d c1)" -device "$(ns c1 cc 1 512),ms=8,mset=0,pi=1,pil=0" \
 	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" || rc1=$?
 rm -f "$RUN"/*.img
