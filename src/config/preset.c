@@ -260,8 +260,8 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		/* io_uring_cmd's options (io/pi.h): fio knows an engine's
 		 * options once its ioengine= is read, as here */
 		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]
-					? ps->global_engine
-					: ps->job_engine[ps->njobs - 1];
+				    ? ps->global_engine
+				    : ps->job_engine[ps->njobs - 1];
 		if (strcmp(e, "io_uring_cmd")) {
 			snprintf(err, errlen,
 				 "%s: an option of ioengine=io_uring_cmd (NVMe passthrough), and "

@@ -534,11 +534,12 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 			 * has contents no probe can see: not known empty */
 			uint64_t bsz = 0;
 			if (!force && (ioctl(g, BLKGETSIZE64, &bsz) || !bsz)) {
-				snprintf(msg, len,
-					 "%s (the namespace of %s) shows 0 bytes to the kernel (a "
-					 "format it cannot read, e.g. extended LBAs): what it holds "
-					 "cannot be checked (use --force-destroy to overwrite it)",
-					 blkdev, path);
+				snprintf(
+				    msg, len,
+				    "%s (the namespace of %s) shows 0 bytes to the kernel (a "
+				    "format it cannot read, e.g. extended LBAs): what it holds "
+				    "cannot be checked (use --force-destroy to overwrite it)",
+				    blkdev, path);
 				rc = -EEXIST;
 				goto close_fd;
 			}

@@ -56,9 +56,8 @@ void pi_generate(const struct pi_fmt *f, uint32_t chk, uint16_t apptag, void *bu
  * application tag is FFFFh (type 3: and reference tag FFFFFFFFh) are not
  * checked; else the fields @chk asks for.  0, or -EIO with fio's wording
  * ("Guard compare error: LBA: N Expected=x, Actual=y") in @err. */
-int pi_verify(const struct pi_fmt *f, uint32_t chk, uint16_t apptag, uint16_t mask,
-	      const void *buf, const void *md, uint64_t slba, uint32_t nlb, char *err,
-	      size_t errlen);
+int pi_verify(const struct pi_fmt *f, uint32_t chk, uint16_t apptag, uint16_t mask, const void *buf,
+	      const void *md, uint64_t slba, uint32_t nlb, char *err, size_t errlen);
 
 /* The command fields of a Read/Write of @slba on a namespace with PI (fio's
  * fio_nvme_pi_fill): PRACT when @act and the PRCHK bits of @chk ORed into

@@ -119,7 +119,7 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		c->data_len = io->len;
 		c->cdw10 = (uint32_t)slba;
 		c->cdw11 = (uint32_t)(slba >> 32);
-		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA */
+		c->cdw12 = nlb - 1;	/* NLB, zero based; no FUA */
 		if (f->ms && !f->ext) { /* the separate metadata buffer */
 			c->metadata = (uint64_t)(uintptr_t)io->md;
 			c->metadata_len = nlb * f->ms;
@@ -161,7 +161,7 @@ int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t
 			 "%s: its protection information format (%s) is not implemented: nvscope "
 			 "writes and checks 16-bit guards (fio also has the 64-bit one)",
 			 t->path,
-			 t->sts ? "storage tag"
+			 t->sts		     ? "storage tag"
 			 : t->guard_pif == 2 ? "64-bit guard"
 					     : "32-bit guard");
 		return -EINVAL;
@@ -181,12 +181,13 @@ int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t
 	for (unsigned i = 0; i < s->nbs && f->ext; i++) {
 		uint32_t bs = s->bs[i].bs;
 		if (bs % f->stride) {
-			snprintf(err, errlen,
-				 "%s: block size must be a multiple of %u (LBA data size + metadata "
-				 "size)%s%.0u",
-				 t->path, f->stride,
-				 bs % f->lba_data ? "" : ": did you mean a block size of ",
-				 bs % f->lba_data ? 0 : bs / f->lba_data * f->stride);
+			snprintf(
+			    err, errlen,
+			    "%s: block size must be a multiple of %u (LBA data size + metadata "
+			    "size)%s%.0u",
+			    t->path, f->stride,
+			    bs % f->lba_data ? "" : ": did you mean a block size of ",
+			    bs % f->lba_data ? 0 : bs / f->lba_data * f->stride);
 			return -EINVAL;
 		}
 	}

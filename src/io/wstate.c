@@ -103,8 +103,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	/* passthrough metadata (fio's md_per_io_size): one per slot, after the
 	 * data buffers, allocated here and never on the I/O path */
 	size_t mds = w->be == &backend_uring_cmd && w->spec->pi.md_per_io
-			     ? ((size_t)w->spec->pi.md_per_io + 63) & ~(size_t)63
-			     : 0;
+			 ? ((size_t)w->spec->pi.md_per_io + 63) & ~(size_t)63
+			 : 0;
 	st->slots = calloc(w->qd, sizeof(*st->slots));
 	st->freel = calloc(w->qd, sizeof(*st->freel));
 	st->cur = malloc(sizeof(*st->cur));
@@ -353,9 +353,9 @@ int wstate_pi_check(const struct worker *w, struct wstate *st, const struct slot
 
 	if (!uring_cmd_pi_checks(t, w->spec))
 		return (int)sl->len;
-	int rc = pi_verify(f, p->chk, p->apptag, p->apptag_mask, sl->buf, sl->md,
-			   sl->dev_off / f->stride, sl->len / f->stride, st->pi_msg,
-			   sizeof(st->pi_msg));
+	int rc =
+	    pi_verify(f, p->chk, p->apptag, p->apptag_mask, sl->buf, sl->md,
+		      sl->dev_off / f->stride, sl->len / f->stride, st->pi_msg, sizeof(st->pi_msg));
 	return rc ? rc : (int)sl->len;
 }
 

@@ -93,9 +93,8 @@ START_TEST(test_tuple_layout)
 		ck_assert_uint_eq(be16(t + 2), 0x0888);
 		ck_assert_uint_eq(be32(t + 4), 1000u + (unsigned)i);
 	}
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 1000, 4, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 1000, 4, err, sizeof(err)), 0);
 	/* PI first in an extended LBA: right after the data, guard over the data */
 	f = fmt(512, 16, true, 1, true);
 	ck_assert_uint_eq(pi_tuple_off(&f), 512);
@@ -143,9 +142,8 @@ START_TEST(test_verify_catches)
 	pi_generate(&f, PI_PRCHK_ALL, 0x0888, buf, NULL, 50, 2);
 	/* one data bit of the second LBA */
 	buf[4160 + 100] ^= 1;
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 50, 2, err,
-				   sizeof(err)),
-			 -EIO);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 50, 2, err, sizeof(err)), -EIO);
 	ck_assert_ptr_nonnull(strstr(err, "Guard compare error: LBA: 51"));
 	/* not asked: not checked */
 	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_REF | PI_PRCHK_APP, 0x0888, 0xffff, buf, NULL, 50,
@@ -153,33 +151,28 @@ START_TEST(test_verify_catches)
 			 0);
 	buf[4160 + 100] ^= 1;
 	/* the application tag, under its mask */
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_APP, 0x0889, 0xffff, buf, NULL, 50, 2, err,
-				   sizeof(err)),
-			 -EIO);
-	ck_assert_ptr_nonnull(strstr(err, "APPTAG compare error: LBA: 50 Expected=889, Actual=888"));
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_APP, 0x0889, 0xfff0, buf, NULL, 50, 2, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_APP, 0x0889, 0xffff, buf, NULL, 50, 2, err, sizeof(err)), -EIO);
+	ck_assert_ptr_nonnull(
+	    strstr(err, "APPTAG compare error: LBA: 50 Expected=889, Actual=888"));
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_APP, 0x0889, 0xfff0, buf, NULL, 50, 2, err, sizeof(err)), 0);
 	/* the reference tag: read back at another LBA */
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_REF, 0x0888, 0xffff, buf, NULL, 60, 2, err,
-				   sizeof(err)),
-			 -EIO);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_REF, 0x0888, 0xffff, buf, NULL, 60, 2, err, sizeof(err)), -EIO);
 	ck_assert_ptr_nonnull(strstr(err, "REFTAG compare error: LBA: 60 Expected=3c, Actual=32"));
 	/* application tag FFFFh: the LBA is not checked (types 1, 2) */
-	memset(buf + 4152, 0, 2);     /* a bad guard ... */
+	memset(buf + 4152, 0, 2);	 /* a bad guard ... */
 	memset(buf + 4152 + 2, 0xff, 2); /* ... escaped */
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err, sizeof(err)), 0);
 	/* type 3 needs the reference tag FFFFFFFFh too */
 	f.type = 3;
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err,
-				   sizeof(err)),
-			 -EIO);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err, sizeof(err)), -EIO);
 	memset(buf + 4152 + 4, 0xff, 4);
-	ck_assert_int_eq(pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    pi_verify(&f, PI_PRCHK_GUARD, 0, 0xffff, buf, NULL, 50, 1, err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -244,8 +237,8 @@ static struct spec pi_spec(const char *const *kv)
 START_TEST(test_prep_pi)
 {
 	static uint8_t buf[2 * 4160], md[128];
-	const char *kv[] = {"bs", "8320", "pi_act", "0", "pi_chk", "GUARD,REFTAG,APPTAG", "apptag",
-			    "0x0888", NULL};
+	const char *kv[] = {"bs",     "8320",	"pi_act", "0", "pi_chk", "GUARD,REFTAG,APPTAG",
+			    "apptag", "0x0888", NULL};
 	struct spec s = pi_spec(kv);
 	struct target t = pi_target(4096, 64, true, 1);
 	struct io_uring_sqe sqe[2];
@@ -253,8 +246,14 @@ START_TEST(test_prep_pi)
 
 	ck_assert_int_eq(uring_cmd_pi_setup(&t, &s, err, sizeof(err)), 0);
 	/* an extended-LBA write at LBA 10 (offset 10 x 4160), 2 LBAs */
-	struct backend_io io = {.fd = 5, .buf = buf, .buf_index = -1, .len = 8320,
-				.off = 41600, .dir = NVS_WRITE, .t = &t, .pi = &s.pi};
+	struct backend_io io = {.fd = 5,
+				.buf = buf,
+				.buf_index = -1,
+				.len = 8320,
+				.off = 41600,
+				.dir = NVS_WRITE,
+				.t = &t,
+				.pi = &s.pi};
 	fill(buf, sizeof(buf), 11);
 	memset(sqe, 0, sizeof(sqe));
 	backend_uring_cmd.prep(sqe, &io);
@@ -267,9 +266,8 @@ START_TEST(test_prep_pi)
 	ck_assert_uint_eq(c->data_len, 8320);
 	ck_assert_uint_eq(c->metadata_len, 0); /* interleaved: no metadata pointer */
 	/* the host wrote the PI */
-	ck_assert_int_eq(pi_verify(&t.fmt, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 10, 2, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    pi_verify(&t.fmt, PI_PRCHK_ALL, 0x0888, 0xffff, buf, NULL, 10, 2, err, sizeof(err)), 0);
 	ck_assert_uint_eq(be32(buf + 4160 + 4156), 11);
 	ck_assert(uring_cmd_pi_checks(&t, &s));
 
@@ -278,8 +276,15 @@ START_TEST(test_prep_pi)
 	s = pi_spec(kv2);
 	t = pi_target(4096, 64, false, 1);
 	ck_assert_int_eq(uring_cmd_pi_setup(&t, &s, err, sizeof(err)), 0);
-	io = (struct backend_io){.fd = 5, .buf = buf, .buf_index = -1, .len = 8192, .off = 8192,
-				 .dir = NVS_READ, .t = &t, .md = md, .pi = &s.pi};
+	io = (struct backend_io){.fd = 5,
+				 .buf = buf,
+				 .buf_index = -1,
+				 .len = 8192,
+				 .off = 8192,
+				 .dir = NVS_READ,
+				 .t = &t,
+				 .md = md,
+				 .pi = &s.pi};
 	memset(sqe, 0, sizeof(sqe));
 	backend_uring_cmd.prep(sqe, &io);
 	ck_assert_uint_eq(c->opcode, 0x02);
