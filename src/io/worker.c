@@ -323,6 +323,12 @@ static void run(struct worker *w, struct wstate *st)
 		for (unsigned f = 0; f < w->nmembers; f++)
 			limit += w->flimit[f];
 	}
+	if (st->gen.spr) {
+		/* fio's sprandom_init sets io_size to the physical size */
+		struct sprandom_plan sp;
+		sprandom_get_plan(st->gen.spr, &sp);
+		limit = sp.physical;
+	}
 	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
 		limit *= 2; /* fio: each byte is trimmed, then written */
 	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
@@ -715,6 +721,11 @@ void *worker_main(void *arg)
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc == -EDOM)
+		worker_fail(sh, rc,
+			    "%s: sprandom: spr_num_regions leaves regions smaller than one block, "
+			    "or spr_cs is larger than a region",
+			    w->members[0].path);
 	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {
