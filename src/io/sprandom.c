@@ -321,7 +321,7 @@ int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (!s->sprandom)
 		return 0;
 	/* fio's own refusals first (init.c fixup_options, filesetup.c) */
-	if (s->rw != RW_RANDWRITE && s->rw != RW_RANDRW)
+	if (s->rw != RW_RANDWRITE && s->rw != RW_RANDRW && s->rw != RW_RANDTRIMWRITE)
 		why = "sprandom requires random write, random_generator=lfsr, norandommap=1 (fio's "
 		      "message)";
 	else if (s->rand_gen_set && !s->rand_lfsr)
@@ -331,8 +331,9 @@ int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 	else if (s->ntargets > 1 || s->fileset || s->stripe)
 		why = "SPRandom supports only one file (fio's message)";
 	/* nvscope's limits */
-	else if (s->rw == RW_RANDRW)
-		why = "sprandom with reads (randrw) is not implemented: use rw=randwrite";
+	else if (s->rw != RW_RANDWRITE)
+		why = "sprandom with reads or trims (randrw, randtrimwrite) is not implemented: use "
+		      "rw=randwrite";
 	else if (s->numjobs > 1)
 		why = "sprandom needs numjobs=1 (fio runs one plan per job over the same blocks, "
 		      "which undoes the model: refused)";
@@ -347,8 +348,6 @@ int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 		why = "sprandom with zonemode=strided is not implemented";
 	else if (s->replay.iolog[0])
 		why = "sprandom with read_iolog is not implemented";
-	else if (s->time_based)
-		why = "sprandom is one pass: time_based is not implemented with it";
 	if (why) {
 		snprintf(err, errlen, "%s", why);
 		return -EINVAL;

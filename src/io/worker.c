@@ -323,8 +323,9 @@ static void run(struct worker *w, struct wstate *st)
 		for (unsigned f = 0; f < w->nmembers; f++)
 			limit += w->flimit[f];
 	}
-	if (st->gen.spr) {
-		/* fio's sprandom_init sets io_size to the physical size */
+	if (st->gen.spr && !s->time_based) {
+		/* fio's sprandom_init sets io_size to the physical size (time_based:
+		 * the plan's end alone ends the job, as fio master) */
 		struct sprandom_plan sp;
 		sprandom_get_plan(st->gen.spr, &sp);
 		limit = sp.physical;
