@@ -81,8 +81,9 @@ int sprandom_validity(unsigned n, double op, double *out)
 			while (j + 1 < n - 1 && !(t >= x[j] && t <= x[j + 1]))
 				j++;
 			double x1 = x[j], x2 = x[j + 1];
-			v = fabs(x2 - x1) < 1e-9 ? y[j]
-						 : y[j] + (y[j + 1] - y[j]) * ((t - x1) / (x2 - x1));
+			v = fabs(x2 - x1) < 1e-9
+				? y[j]
+				: y[j] + (y[j + 1] - y[j]) * ((t - x1) / (x2 - x1));
 		}
 		out[n - 1 - i] = v; /* reversed: region 0 the least valid */
 	}
@@ -117,8 +118,8 @@ static uint64_t perm(const struct sprandom *sp, uint64_t i)
 	return i;
 }
 
-int sprandom_new(struct sprandom **out, uint64_t logical, uint32_t bs, double op,
-		 unsigned nregions, uint64_t cache, uint64_t seed, char *err, size_t errlen)
+int sprandom_new(struct sprandom **out, uint64_t logical, uint32_t bs, double op, unsigned nregions,
+		 uint64_t cache, uint64_t seed, char *err, size_t errlen)
 {
 	struct sprandom *sp = NULL;
 	double *v = NULL;
@@ -271,8 +272,8 @@ out:
 int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "sprandom")) {
-		if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "on") ||
-		    !strcasecmp(v, "yes"))
+		if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") ||
+		    !strcasecmp(v, "on") || !strcasecmp(v, "yes"))
 			s->sprandom = true;
 		else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "off") ||
 			 !strcasecmp(v, "no"))
@@ -332,8 +333,9 @@ int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 		why = "SPRandom supports only one file (fio's message)";
 	/* nvscope's limits */
 	else if (s->rw != RW_RANDWRITE)
-		why = "sprandom with reads or trims (randrw, randtrimwrite) is not implemented: use "
-		      "rw=randwrite";
+		why =
+		    "sprandom with reads or trims (randrw, randtrimwrite) is not implemented: use "
+		    "rw=randwrite";
 	else if (s->numjobs > 1)
 		why = "sprandom needs numjobs=1 (fio runs one plan per job over the same blocks, "
 		      "which undoes the model: refused)";

@@ -62,14 +62,14 @@ struct sprandom_plan {
 	uint64_t region_bytes, region_writes, nblocks, capacity, cache;
 	unsigned nregions;
 	const uint32_t *invalid_pct; /* per region, of SPRANDOM_PCT */
-	uint64_t dropped;            /* rewrites the full buffer could not hold */
+	uint64_t dropped;	     /* rewrites the full buffer could not hold */
 };
 
 /* A plan over @logical bytes in @bs blocks: 0, -EDOM (a region smaller
  * than one block, or spr_cs larger than a region: @err says which),
  * -EINVAL, -ENOMEM. */
-int sprandom_new(struct sprandom **out, uint64_t logical, uint32_t bs, double op,
-		 unsigned nregions, uint64_t cache, uint64_t seed, char *err, size_t errlen);
+int sprandom_new(struct sprandom **out, uint64_t logical, uint32_t bs, double op, unsigned nregions,
+		 uint64_t cache, uint64_t seed, char *err, size_t errlen);
 void sprandom_free(struct sprandom *sp);
 void sprandom_get_plan(const struct sprandom *sp, struct sprandom_plan *p);
 /* The next block (in bs units) to write: 0, or 1 when the pass is done.

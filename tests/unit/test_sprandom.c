@@ -58,7 +58,8 @@ START_TEST(test_plan)
 	struct sprandom *sp;
 	struct sprandom_plan p;
 	char err[200];
-	ck_assert_int_eq(sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, 0, 1, err, sizeof(err)), 0);
+	ck_assert_int_eq(sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, 0, 1, err, sizeof(err)),
+			 0);
 	sprandom_get_plan(sp, &p);
 	/* fio: region_size 771727, region_write_count 188, 16384 lfsr blocks */
 	ck_assert_uint_eq(p.physical, 77172736);
@@ -67,16 +68,14 @@ START_TEST(test_plan)
 	ck_assert_uint_eq(p.nblocks, 16384);
 	ck_assert_uint_eq(p.capacity, 83);
 	sprandom_free(sp);
-	ck_assert_int_eq(sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, 256 << 10, 1, err,
-				      sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, 256 << 10, 1, err, sizeof(err)), 0);
 	sprandom_get_plan(sp, &p);
 	ck_assert_uint_eq(p.capacity, 166);
 	sprandom_free(sp);
 	/* fio: "spr_cs [1048576] must be smaller than region_sz [48209] ..." */
-	ck_assert_int_eq(sprandom_new(&sp, 4ull << 20, 4096, 0.15, 100, 1 << 20, 1, err,
-				      sizeof(err)),
-			 -EDOM);
+	ck_assert_int_eq(
+	    sprandom_new(&sp, 4ull << 20, 4096, 0.15, 100, 1 << 20, 1, err, sizeof(err)), -EDOM);
 	ck_assert_ptr_nonnull(strstr(err, "must be smaller than region_sz [48209]"));
 	/* fio master divides by zero here (SIGFPE); refused */
 	ck_assert_int_eq(sprandom_new(&sp, 4ull << 20, 4096, 0.15, 2000, 0, 1, err, sizeof(err)),
@@ -93,9 +92,8 @@ static void check_sequence(uint64_t cache)
 	struct sprandom *sp;
 	struct sprandom_plan p;
 	char err[200];
-	ck_assert_int_eq(sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, cache, 7, err,
-				      sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    sprandom_new(&sp, 64ull << 20, 4096, 0.15, 100, cache, 7, err, sizeof(err)), 0);
 	sprandom_get_plan(sp, &p);
 	size_t cap = p.physical / 4096 * 2, n = 0;
 	uint64_t *seq = malloc(sizeof(uint64_t) * cap), b;
@@ -141,8 +139,8 @@ static void check_sequence(uint64_t cache)
 		/* validity within 5 standard deviations of the model's */
 		double vm = 1.0 - (p.invalid_pct[r] + 1.0) / (SPRANDOM_PCT + 1.0);
 		double sd = sqrt(vm * (1.0 - vm) / (double)rw) + 1e-3;
-		ck_assert_msg(fabs((double)valid / (double)rw - vm) < 5 * sd, "region %zu: %zu/%zu vs %f",
-			      r, valid, rw, vm);
+		ck_assert_msg(fabs((double)valid / (double)rw - vm) < 5 * sd,
+			      "region %zu: %zu/%zu vs %f", r, valid, rw, vm);
 	}
 	ck_assert_uint_eq(p.dropped, 0);
 	free(seq);
