@@ -59,12 +59,13 @@ KNOWN = {
         "give ~4850, tests/integration/fio_randommap.sh) but runs size=4g as the "
         "device's size, whole passes",
     "exitwhat.fio":
-        "[slow2] and [fast2] both write the device: nvscope runs them one after "
-        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
-        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
-        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
-        "job name with its last job's options (stat.c opt_lists), here runsnever's "
-        "rw=randrw",
+        "the workload is fio's ([slow2] and [fast2] write the device together, as "
+        "in fio: one claim of the device for the run group, tests/integration/"
+        "fio_groups_shared.sh; slow2's exit_what=all stops fast2 and runsnever "
+        "never starts); the group_reporting entry differs in its options only: "
+        "fio's carries the group's first job name with its last job's options "
+        "(stat.c opt_lists), here runsnever's rw=randrw, nvscope's its first "
+        "job's (slow2's rw=write; docs/cli.md)",
     "cmdprio-bssplit.fio":
         "the priorities are fio's (cmdprio_bssplit per block size); the mean read "
         "size differs: fio's random map cuts 1M reads to the free run of its map "
