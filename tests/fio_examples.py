@@ -58,14 +58,6 @@ KNOWN = {
         "(11345).  nvscope keeps fio's map with mixed sizes (with size=64m both "
         "give ~4850, tests/integration/fio_randommap.sh) but runs size=4g as the "
         "device's size, whole passes",
-    "exitwhat.fio":
-        "the workload is fio's ([slow2] and [fast2] write the device together, as "
-        "in fio: one claim of the device for the run group, tests/integration/"
-        "fio_groups_shared.sh; slow2's exit_what=all stops fast2 and runsnever "
-        "never starts); the group_reporting entry differs in its options only: "
-        "fio's carries the group's first job name with its last job's options "
-        "(stat.c opt_lists), here runsnever's rw=randrw, nvscope's its first "
-        "job's (slow2's rw=write; docs/cli.md)",
     "cmdprio-bssplit.fio":
         "the priorities are fio's (cmdprio_bssplit per block size); the mean read "
         "size differs: fio's random map cuts 1M reads to the free run of its map "
@@ -90,6 +82,7 @@ SAME = {
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "surface-scan.fio", "steadystate.fio",
     "disk-zone-profile.fio",
+    "exitwhat.fio",  # writers of one device in one run group, together as in fio
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
