@@ -75,31 +75,31 @@ KNOWN = {
         "ends the pass, which starts over re-seeded.  Both tools therefore repeat a short "
         "loop of I/Os (tests/integration/fio_randommap.sh); the mean read size is that "
         "loop's, set by each tool's own random stream (fio's loop: 29 I/Os, 14 reads)",
-    "exitwhat.fio":
-        "[slow2] and [fast2] both write the device: nvscope runs them one after "
-        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
-        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
-        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
-        "job name with its last job's options (stat.c opt_lists), here runsnever's "
-        "rw=randrw",
+}
+
+# Examples whose read share is set by time, not by the job file: both tools
+# follow the same rules, and how the runtime splits between them depends on
+# each one's speed on the device (the other checks still apply).
+TIMED = {
     "basic-verify.fio":
-        "do_verify's read-back counts as the job's reads in both, but a time_based "
-        "randwrite reads back different amounts: fio logs every write (a block "
-        "rewritten after its random map refilled is logged again) and reads the "
-        "log back for up to another runtime; nvscope reads each distinct block "
-        "written once (a bitmap: no per-write log)",
+        "a time_based write with do_verify: fio writes one pass of its size, reads "
+        "it back in the order written, and loops until its runtime, which also ends "
+        "a read-back; nvscope does the same (tests/integration/fio_verify.sh compares "
+        "both tools' passes).  In 1 s the read share depends on how far each tool's "
+        "first pass and read-back get, so it is not compared",
 }
 
 # The examples that run the same workload as fio today: one that stops
 # doing so fails the test (a regression), as does any FAIL row.
 SAME = {
-    "aio-read.fio", "backwards-read.fio", "cmdprio-percentage.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
+    "aio-read.fio", "basic-verify.fio", "backwards-read.fio", "cmdprio-percentage.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
     "latency-profile.fio", "waitfor.fio",
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "surface-scan.fio", "steadystate.fio",
     "disk-zone-profile.fio",
+    "exitwhat.fio",  # writers of one device in one run group, together as in fio
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -238,7 +238,7 @@ def nvs_jobs(d):
     return out
 
 
-def compare(f, n):
+def compare(f, n, share=True):
     """'' when fio's jobs f and nvscope's jobs n are the same workload."""
     fn = {}
     for name, gid, o, ios, by in f:
@@ -279,7 +279,7 @@ def compare(f, n):
         ft, nt = sum(e["ios"]), sum(ios)
         if ft >= 200 and nt >= 200:
             fr, nr = e["ios"][0] / ft, ios[0] / nt
-            if abs(fr - nr) > 0.05:
+            if share and abs(fr - nr) > 0.05:
                 return "[%s] read share: fio %.3f, nvscope %.3f" % (name, fr, nr)
             for d in (0, 1):
                 if e["ios"][d] >= 100 and ios[d] >= 100:
@@ -367,9 +367,11 @@ def main():
             elif fj is None:
                 outcome, reason = "FAIL", "fio exit %d: %s" % (frc, ferr.strip()[-200:])
             else:
-                diff = compare(fio_jobs(fj), nvs_jobs(nj))
+                diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
                 outcome, reason = ("same", "%d job(s), %d group(s)" % (
                     len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))) if not diff else ("FAIL", diff)
+                if name in TIMED and not diff:
+                    reason += "; the read share is not compared: " + TIMED[name]
         if outcome == "FAIL" and name in KNOWN:
             outcome, reason = "known gap", KNOWN[name] + " (" + reason + ")"
         if name in SAME and outcome != "same" and outcome != "FAIL":
