@@ -76,6 +76,8 @@ void offgen_free(struct offgen *g)
 {
 	randmap_free(g->rmap);
 	g->rmap = NULL;
+	sprandom_free(g->spr);
+	g->spr = NULL;
 }
 
 /* fio's pass ends early (fill_io_u fails, do_io returns) and the job
@@ -269,6 +271,12 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	if (!s->size_pct && !s->fileset && s->size > len && !g->zsize)
 		g->fit_len = s->size;
 	g->reseed = !s->randrepeat_off;
+	if (s->sprandom) {
+		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
+		 * regions smaller than a block, or spr_cs larger than a region */
+		return sprandom_new(&g->spr, len, g->align, s->spr_op > 0 ? s->spr_op : 0.15,
+				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL, 0);
+	}
 	int rc = map_init(g, s, seed);
 	g->rng0 = g->rng;
 	return rc;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 #include "io/spec.h"
+#include "io/sprandom.h"
 
 struct randmap;
 
@@ -72,6 +73,9 @@ struct offgen {
 	 * current zone (len = zonerange); after zsize bytes it moves zstep
 	 * (zonerange + zoneskip) on, back to zreg_start past zreg_end; 0 = none */
 	uint64_t zsize, zstep, zbytes, zreg_start, zreg_end;
+	/* fio master's sprandom (io/sprandom.h): every write's block comes
+	 * from the plan; its end sets wraps to UINT64_MAX (the pass ends) */
+	struct sprandom *spr;
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -198,7 +202,12 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 	}
 	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
-	if (rnd && g->map_n) {
+	if (nvs_unlikely(g->spr)) {
+		uint64_t b = 0;
+		if (sprandom_next(g->spr, &b))
+			g->wraps = UINT64_MAX; /* fio: td->done */
+		*off = g->start + b * g->align;
+	} else if (rnd && g->map_n) {
 		*off = g->start + offgen_perm(g, g->map_i) * g->align;
 		if (++g->map_i == g->map_n) {
 			/* a pass is complete: fio resets its map; a new order */
