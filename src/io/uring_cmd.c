@@ -103,9 +103,12 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 	c = (struct nvme_uring_cmd *)sqe->cmd;
 	c->nsid = t->nsid;
 	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb * stride != io->len ||
-	    io->off % stride || (f->ms && !f->ext && !io->md)) {
+	    io->off % stride ||
+	    (f->ms && !f->ext &&
+	     (!io->md || !io->pi || (uint64_t)nlb * f->ms > io->pi->md_per_io))) {
 		/* not a whole number of LBAs (or too many), or metadata with
-		 * no buffer for it: send an opcode no device implements, so the
+		 * no buffer for it (or more than md_per_io_size: a replayed
+		 * trace's I/O larger than bs): send an opcode no device implements, so the
 		 * worker reports an I/O error rather than the device moving a
 		 * length other than the buffer's */
 		c->opcode = NVME_CMD_INVALID;

@@ -292,6 +292,11 @@ START_TEST(test_prep_pi)
 	ck_assert_uint_eq(c->metadata_len, 128);
 	ck_assert_uint_eq(c->cdw12, 1u | PI_PRACT | PI_PRCHK_GUARD); /* fio's default pi_act=1 */
 	ck_assert(!uring_cmd_pi_checks(&t, &s));
+	/* more metadata than md_per_io_size holds: never sent */
+	io.len = 16384;
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_ne(c->opcode, 0x02);
+	io.len = 8192;
 	/* ... and without the buffer the command never reaches the device */
 	io.md = NULL;
 	backend_uring_cmd.prep(sqe, &io);
