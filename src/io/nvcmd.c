@@ -236,8 +236,8 @@ int nvcmd_spec_validate(const struct spec *s, char *err, size_t errlen)
 #undef BAD
 }
 
-int nvcmd_caps_check(const struct spec *s, const struct dev_caps *k, const char *path,
-		     char *err, size_t errlen)
+int nvcmd_caps_check(const struct spec *s, const struct dev_caps *k, const char *path, char *err,
+		     size_t errlen)
 {
 	static const struct {
 		const char *cmd;

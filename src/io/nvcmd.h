@@ -62,8 +62,8 @@ const char *nvcmd_mode_name(unsigned mode);
 /* Whether the controller's capabilities @k allow what @s asks (write
  * modes, Dataset Management for trims): 0, or -EOPNOTSUPP with @err naming
  * the command and the Identify Controller bit for @path. */
-int nvcmd_caps_check(const struct spec *s, const struct dev_caps *k, const char *path,
-		     char *err, size_t errlen);
+int nvcmd_caps_check(const struct spec *s, const struct dev_caps *k, const char *path, char *err,
+		     size_t errlen);
 /* nvcmd_caps_check with the capabilities read from the controller behind
  * the generic device @path (Identify Controller), when @s needs any of
  * them on ioengine=io_uring_cmd; 0 when nothing is needed. */

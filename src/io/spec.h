@@ -77,11 +77,11 @@ struct spec_prio {
 enum spec_wmode { WMODE_WRITE, WMODE_UNCOR, WMODE_ZEROES, WMODE_VERIFY };
 #define SPEC_MAX_WMODES 5 /* fio's WMODE_SPLIT_MAX */
 struct spec_nvcmd {
-	uint8_t nmode;                  /* entries; 0 = write_mode not given (write) */
-	uint8_t mode[SPEC_MAX_WMODES];  /* enum spec_wmode */
-	uint8_t pct[SPEC_MAX_WMODES];   /* share of the writes; the entries sum to 100 */
-	bool deac;                      /* Write Zeroes with DEAC (CDW12 bit 25) */
-	unsigned num_range;             /* ranges per trim, 1..256 (0 = 1) */
+	uint8_t nmode;		       /* entries; 0 = write_mode not given (write) */
+	uint8_t mode[SPEC_MAX_WMODES]; /* enum spec_wmode */
+	uint8_t pct[SPEC_MAX_WMODES];  /* share of the writes; the entries sum to 100 */
+	bool deac;		       /* Write Zeroes with DEAC (CDW12 bit 25) */
+	unsigned num_range;	       /* ranges per trim, 1..256 (0 = 1) */
 };
 
 /* fio's job-running options (io/xrun.c): the workers' nice value, the

@@ -135,8 +135,8 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 	struct nvme_uring_cmd *c;
 	uint64_t slba = io->off >> t->lba_shift;
 	uint32_t nlb = io->len >> t->lba_shift;
-	static const uint8_t wop[] = {NVCMD_OP_WRITE, NVCMD_OP_WRITE_UNCOR,
-				      NVCMD_OP_WRITE_ZEROES, NVCMD_OP_VERIFY};
+	static const uint8_t wop[] = {NVCMD_OP_WRITE, NVCMD_OP_WRITE_UNCOR, NVCMD_OP_WRITE_ZEROES,
+				      NVCMD_OP_VERIFY};
 
 	/* an SQE128 slot is 128 bytes: clear it all (the command lives in cmd[]) */
 	memset(sqe, 0, 2 * sizeof(*sqe));

@@ -503,8 +503,8 @@ static void run(struct worker *w, struct wstate *st)
 					sl->busy = true;
 				}
 				if (nvs_unlikely(st->wmode_on) && dir == NVS_WRITE)
-					io.wmode = (uint8_t)nvcmd_pick(&s->nvcmd,
-								       prio_rand(&st->wm_rng));
+					io.wmode =
+					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
 				if (dir == NVS_WRITE && io.wmode == WMODE_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);

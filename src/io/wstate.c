@@ -355,8 +355,8 @@ void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_
 	}
 }
 
-uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len,
-			    uint64_t left, uint64_t passes, uint16_t *n, bool *end)
+uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len, uint64_t left,
+			    uint64_t passes, uint16_t *n, bool *end)
 {
 	struct backend_range *r = buf;
 	uint64_t total = len;

@@ -101,8 +101,8 @@ int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
  * backend_range (io/backend.h); fewer when @left bytes are reached or a
  * sequential pass of @passes ends (*@end set: no further I/O).  Returns
  * the ranges' total bytes, their count in *@n. */
-uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len,
-			    uint64_t left, uint64_t passes, uint16_t *n, bool *end);
+uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len, uint64_t left,
+			    uint64_t passes, uint16_t *n, bool *end);
 /* The SQPOLL thread's tid (see wstate.c), or -1. */
 int wstate_sq_tid(void);
 /* CPU time spent for this worker: user and system ns. */

@@ -29,9 +29,9 @@ START_TEST(test_parse)
 	ck_assert_uint_eq(s.nvcmd.nmode, 1);
 	ck_assert_uint_eq(s.nvcmd.mode[0], WMODE_ZEROES);
 	ck_assert_uint_eq(s.nvcmd.pct[0], 100);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err,
-				  sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
+	    0);
 	ck_assert_uint_eq(s.nvcmd.nmode, 4);
 	ck_assert_uint_eq(s.nvcmd.mode[2], WMODE_UNCOR);
 	ck_assert_uint_eq(s.nvcmd.pct[0] + s.nvcmd.pct[1] + s.nvcmd.pct[2] + s.nvcmd.pct[3], 100);
@@ -40,14 +40,20 @@ START_TEST(test_parse)
 			 0);
 	ck_assert_uint_eq(s.nvcmd.pct[1], 25);
 	ck_assert_uint_eq(s.nvcmd.pct[2], 25);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes/:uncor/:verify/", err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes/:uncor/:verify/", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.nvcmd.pct[0] + s.nvcmd.pct[1] + s.nvcmd.pct[2], 100);
 	/* fio's refusals, and a bad value leaves the option as it was */
-	static const char *const bad[] = {
-	    "",	       "zero",	       "write/50",	    "write/60:zeroes/60", "write/50:zeroes/40",
-	    "write/-1:zeroes/101", "write/x:zeroes/", "write/50:zeroes/50:uncor/0:verify/0:write/0:write/0",
-	    "zone_append", "write/50:zeroes/50abc", "write/1000000000000:zeroes/"};
+	static const char *const bad[] = {"",
+					  "zero",
+					  "write/50",
+					  "write/60:zeroes/60",
+					  "write/50:zeroes/40",
+					  "write/-1:zeroes/101",
+					  "write/x:zeroes/",
+					  "write/50:zeroes/50:uncor/0:verify/0:write/0:write/0",
+					  "zone_append",
+					  "write/50:zeroes/50abc",
+					  "write/1000000000000:zeroes/"};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(spec_set(&s, "write_mode", bad[i], err, sizeof(err)) == -EINVAL,
 			      "accepted '%s'", bad[i]);
@@ -159,9 +165,8 @@ START_TEST(test_caps)
 	struct dev_caps k = {.caps_valid = true, .dsm = true, .write_zeroes = true, .verify = true};
 
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write/50:zeroes/25:verify/25", err,
-				  sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    spec_set(&s, "write_mode", "write/50:zeroes/25:verify/25", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "write_mode", "write/50:uncor/50", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
@@ -183,8 +188,7 @@ START_TEST(test_caps)
 	/* unknown capabilities: refused, never assumed */
 	struct dev_caps none = {0};
 	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
-	ck_assert_int_eq(nvcmd_caps_check(&s, &none, "/dev/ng0n1", err, sizeof(err)),
-			 -EOPNOTSUPP);
+	ck_assert_int_eq(nvcmd_caps_check(&s, &none, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "could not be read"));
 	s = base("randtrim");
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
@@ -213,9 +217,9 @@ START_TEST(test_pick)
 	ck_assert_uint_eq(nvcmd_pick(&s.nvcmd, 0), WMODE_WRITE);
 	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert_uint_eq(nvcmd_pick(&s.nvcmd, ~0ULL), WMODE_VERIFY);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err,
-				  sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
+	    0);
 	for (int i = 0; i < 100000; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
