@@ -5,8 +5,11 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
+#include "io/backend.h"
 #include "io/nvcmd.h"
+#include "io/offgen.h"
 #include "io/spec.h"
+#include "io/wstate.h"
 
 static struct spec base(const char *rw)
 {
@@ -238,6 +241,59 @@ START_TEST(test_pick)
 }
 END_TEST
 
+
+/* the worker's side of num_range: the first trim and the next ones of the
+ * job's own offset stream, stopping at num_range, at the bytes left, or at
+ * the end of a sequential pass (fio's fill_multi_range_io_u) */
+START_TEST(test_trim_ranges)
+{
+	char err[256];
+	struct spec s = base("trim");
+	struct wstate st;
+	struct backend_range r[NVCMD_MAX_RANGES];
+	uint64_t off;
+	uint32_t len, tot;
+	enum nvs_dir d;
+	uint16_t n;
+	bool end = false;
+
+	ck_assert_int_eq(spec_set(&s, "bs", "4k", err, sizeof(err)), 0);
+	memset(&st, 0, sizeof(st));
+	ck_assert_int_eq(offgen_init(&st.gen, &s, 0, 40 * 4096, 4096, 1), 0);
+	st.nranges = 8;
+	offgen_next(&st.gen, &off, &len, &d);
+	ck_assert_int_eq(d, NVS_TRIM);
+	tot = wstate_trim_ranges(&st, r, off, len, UINT64_MAX, 1, &n, &end);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(tot, 8 * 4096);
+	ck_assert(!end);
+	for (unsigned i = 0; i < 8; i++) {
+		ck_assert_uint_eq(r[i].off, i * 4096);
+		ck_assert_uint_eq(r[i].len, 4096);
+	}
+	/* the bytes left end it early: 3 blocks */
+	offgen_next(&st.gen, &off, &len, &d);
+	tot = wstate_trim_ranges(&st, r, off, len, 3 * 4096, 1, &n, &end);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(r[2].off, 10 * 4096);
+	ck_assert(!end);
+	/* 40 blocks: after 8 + 3 + 3 x 8 = 35, the pass ends after 5 more */
+	for (int i = 0; i < 3; i++) {
+		offgen_next(&st.gen, &off, &len, &d);
+		wstate_trim_ranges(&st, r, off, len, UINT64_MAX, 1, &n, &end);
+		ck_assert_uint_eq(n, 8);
+	}
+	offgen_next(&st.gen, &off, &len, &d);
+	tot = wstate_trim_ranges(&st, r, off, len, UINT64_MAX, 1, &n, &end);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(r[4].off, 39 * 4096);
+	ck_assert(end);
+	offgen_free(&st.gen);
+	/* num_range=256 on the smallest block: the list fits one 4 KiB buffer */
+	ck_assert_uint_eq(sizeof(struct backend_range) * NVCMD_MAX_RANGES, 4096);
+}
+END_TEST
+
 Suite *nvcmd_suite(void)
 {
 	Suite *s = suite_create("nvcmd");
@@ -248,6 +304,7 @@ Suite *nvcmd_suite(void)
 	tcase_add_test(t, test_writes);
 	tcase_add_test(t, test_caps);
 	tcase_add_test(t, test_pick);
+	tcase_add_test(t, test_trim_ranges);
 	suite_add_tcase(s, t);
 	return s;
 }
