@@ -241,7 +241,6 @@ START_TEST(test_pick)
 }
 END_TEST
 
-
 /* the worker's side of num_range: the first trim and the next ones of the
  * job's own offset stream, stopping at num_range, at the bytes left, or at
  * the end of a sequential pass (fio's fill_multi_range_io_u) */
