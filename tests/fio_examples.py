@@ -438,9 +438,15 @@ TABLE_TAIL = """
   NUMA, flow, offset_align, serialize_overlap, slat, one JSON entry per
   numjobs copy.
 - Not implemented: fio's checksums crc64/xxhash/sha512/sha3,
-  `dedupe_global`, `num_range` (multi-range trims), `ignore_error`.
+  `dedupe_global`, `ignore_error`.
+- io_uring_cmd's `write_mode` (Write Uncorrectable/Zeroes/Verify, mixes)
+  and `num_range` (multi-range Dataset Management trims) are implemented
+  as newer fio's (3.37/3.38+): fio 3.33 refuses `uring-cmd-write-mode.fio`
+  and `uring-cmd-trim-multi-range.fio` ("fio refuses"), nvscope parses them;
+  they need an NVMe generic device, so they are checked on emulated NVMe
+  (`make check-vm`), not here.
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
-  placement (`fdp`), io_uring_cmd write modes: not implemented.
+  placement (`fdp`): not implemented.
 - NVMe protection information and metadata (`pi_act`, `pi_chk`,
   `md_per_io_size`, `apptag`): implemented on io_uring_cmd; Debian's fio
   3.33 has none of them (so uring-cmd-pi-*.fio are "fio refuses") and a

@@ -8,6 +8,7 @@
 #include "base/num.h"
 #include "io/filesize.h"
 #include "io/iolog.h"
+#include "io/nvcmd.h"
 #include "io/pool.h"
 #include "io/flow.h"
 #include "io/worker.h"
@@ -178,6 +179,11 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 			if (rc)
 				return rc;
 		}
+		/* io_uring_cmd's write modes and trims: does the controller have
+		 * the commands (Identify Controller ONCS)?  Asked before any I/O */
+		rc = nvcmd_probe(s, p->targets[i].path, err, errlen);
+		if (rc)
+			return rc;
 		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {
 			snprintf(err, errlen,
 				 "%s: blocksize_unaligned gives 512-byte steps; its logical block "

@@ -491,7 +491,6 @@ static const struct {
     {"fdp_pli_select", "NVMe flexible data placement is not implemented"},
     {"dataplacement", "NVMe flexible data placement is not implemented"},
     {"plids", "NVMe flexible data placement is not implemented"},
-    {"write_mode", "io_uring_cmd's write zeroes/uncorrectable/verify modes are not implemented"},
 };
 
 const char *specval_refused(const char *key)
