@@ -211,10 +211,8 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
  * prefix) must fit, nothing is truncated. */
 static int set_log(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	char *dst = key[6] == 'i' ? s->log_iops
-		    : key[6] == 'l' ? s->log_lat
-		    : key[6] == 'b' ? s->log_bw
-				    : s->log_hist;
+	unsigned i = key[6] == 'i' ? 0 : key[6] == 'l' ? 1 : key[6] == 'b' ? 2 : 3;
+	char *dst = i == 0 ? s->log_iops : i == 1 ? s->log_lat : i == 2 ? s->log_bw : s->log_hist;
 	const char *name = v && *v ? v : s->name[0] ? s->name : "job";
 
 	if (strlen(name) >= sizeof(s->log_iops)) {
@@ -230,7 +228,19 @@ static int set_log(struct spec *s, const char *key, const char *v, char *err, si
 		name = s->name[0] ? s->name : "job";
 	}
 	snprintf(dst, sizeof(s->log_iops), "%s", name);
+	bool dflt = !(v && *v) || !strcmp(v, "1");
+	s->log_jobname = (uint8_t)((s->log_jobname & ~(1u << i)) | (dflt ? 1u << i : 0));
 	return 0;
+}
+
+/* name=: the logs named after the job follow it */
+static void rename_logs(struct spec *s)
+{
+	char *log[] = {s->log_iops, s->log_lat, s->log_bw, s->log_hist};
+
+	for (unsigned i = 0; i < 4; i++)
+		if (s->log_jobname & (1u << i) && log[i][0])
+			snprintf(log[i], sizeof(s->log_iops), "%s", s->name);
 }
 
 #define CPU_LIST_MAX 4095
@@ -298,6 +308,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (strlen(v) >= sizeof(s->name))
 			BAD("name: longer than %zu characters", sizeof(s->name) - 1);
 		snprintf(s->name, sizeof(s->name), "%s", v);
+		rename_logs(s);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
 		char rwb[32];

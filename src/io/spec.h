@@ -157,6 +157,9 @@ struct spec {
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one
 	 * line per sample interval (log_avg_msec), written after the job */
 	char log_iops[256], log_lat[256], log_bw[256], log_hist[256];
+	/* bit i: log i (iops, lat, bw, hist) given bare, so named after the
+	 * job: a later name= (a job file's section) renames it, as fio */
+	uint8_t log_jobname;
 	uint64_t log_hist_ns;   /* log_hist_msec; 0 = the interval */
 	bool per_job_logs;      /* fio's default 1 (file names only, see fiolog.h) */
 	/* written data (fio's options and defaults; io/datagen.h): the three
