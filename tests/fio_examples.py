@@ -47,6 +47,18 @@ FIO_HANGS = {
     "(\"hasn't exited in 300 seconds\", then a double free); nvscope runs it",
 }
 
+# Examples of newer fio than Debian's 3.33, which refuses them: nvscope runs
+# them alone (nothing to compare with) and its JSON must show the feature.
+# example -> (why, check of nvscope's first job's JSON or None).
+FIO_NEWER = {
+    "example_latency_steadystate.fio": (
+        "fio master's steadystate=lat:5% and steadystate_check_interval=10 (Debian's "
+        "fio 3.33 refuses both); nvscope runs it, its JSON's steadystate as fio "
+        "master's (lat_mean, lat[] in ns, 30 intervals of 10 s in 300 s)",
+        lambda j: j["steadystate"]["ss"] == "lat:5.000000%"
+        and len(j["steadystate"]["data"]["lat"]) == 30),
+}
+
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     "iometer-file-access-server.fio":
@@ -313,6 +325,16 @@ def main():
                 reason = msg + ("" if fio_ok else " [fio refuses it too]")
         elif rc != 0:
             outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+        elif not fio_ok and name in FIO_NEWER:
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path])
+            why, check = FIO_NEWER[name]
+            try:
+                ok = nrc == 0 and (check is None or check(json.loads(nout)["jobs"][0]))
+            except (ValueError, KeyError, IndexError):
+                ok = False
+            fmsg = ferr.strip().splitlines()[0][:100] if ferr.strip() else "refused"
+            outcome, reason = ("runs (fio 3.33 refuses)", why + "; fio 3.33: " + fmsg) if ok else (
+                "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:] or "its JSON lacks the feature"))
         elif not fio_ok:
             outcome, reason = "fio refuses", "nvscope parses it; fio: " + ferr.strip().splitlines()[0][:150] if ferr.strip() else "fio refuses"
         elif name in SLOW:
@@ -387,13 +409,15 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, newer fio's latency steady-state
-criteria...), both
+trims, zoned devices, FDP/PI passthrough...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in); **parsed only** (too slow to run in
 CI, reason given); **runs (fio hangs)** (nvscope runs it, Debian's fio 3.33
-cannot finish it, so there is nothing to compare); **both fail** (both parse
+cannot finish it, so there is nothing to compare); **runs (fio 3.33
+refuses)** (a newer fio's feature, implemented as fio master has it:
+nvscope runs it and its JSON shows the feature, Debian's fio 3.33 refuses the
+file, so there is nothing to compare); **both fail** (both parse
 it, neither can run it on a loop device, e.g. NVMe passthrough); **known
 gap** (differs, reason given).
 
@@ -414,8 +438,10 @@ TABLE_TAIL = """
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
-- Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
-  none): not implemented.  `numa.fio` asks for NUMA node 1, which a
+- Newer fio's latency steady-state criteria (`ss=lat:`, `lat_slope:`) and
+  `steadystate_check_interval`: as fio master has them; fio 3.33 refuses
+  them, so `example_latency_steadystate.fio` runs with nothing to compare.
+  `numa.fio` asks for NUMA node 1, which a
   one-node machine lacks: refused there (fio fails to run it too).  fio's
   flow control between jobs (`flow`, `flow_id`,
   `flow_sleep`) is.  fio's random map and `random_generator` are (every

@@ -48,6 +48,7 @@ void spec_init(struct spec *s)
 	s->interval_ns = NVS_NSEC_PER_SEC;
 	s->seed = 0x6e7673636f7065ULL; /* "nvscope" */
 	s->per_job_logs = true;
+	s->ss_check_s = 1;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
 	s->dedupe_ws_pct = 5; /* fio's default */
@@ -779,7 +780,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
-	    zones_spec_validate(s, err, errlen))
+	    zones_spec_validate(s, err, errlen) || specss_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

@@ -196,6 +196,7 @@ struct spec {
 	bool ss_given;
 	unsigned ss_dur_s;
 	uint64_t ss_ramp_ns;
+	unsigned ss_check_s; /* fio master's steadystate_check_interval, s (default 1) */
 	bool fileset;
 	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
 	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw
