@@ -645,6 +645,15 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->log_hist_ns = u * 1000000ULL;
 	} else if (!strcmp(key, "per_job_logs")) {
 		rc = parse_bool(v, &s->per_job_logs);
+	} else if (!strcmp(key, "log_max_value")) { /* fio 3.33: 1 = the window's maximum */
+		bool b;
+		if (parse_bool(v, &b))
+			BAD("log_max_value: '%s' is not a boolean (0/1)", v ? v : "");
+		if (b)
+			BAD("%s=1: refused: nvscope's log lines hold each interval's mean (no "
+			    "per-interval maximum of slat, clat, IOPS or bandwidth is kept); 0, "
+			    "fio's default, is accepted",
+			    key_in);
 	} else if (!strcmp(key, "log_offset")) {
 		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
 		rc = parse_bool(v, &s->log_offset);

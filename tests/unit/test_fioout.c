@@ -181,6 +181,10 @@ START_TEST(test_log_options)
 	longname[sizeof(longname) - 1] = '\0';
 	ck_assert_int_eq(spec_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "mean"));
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "x", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), 0);
 	ck_assert(s.log_offset);
 	ck_assert_int_eq(spec_set(&s, "log_offset", "2", err, sizeof(err)), -EINVAL);
