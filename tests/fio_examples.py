@@ -447,10 +447,16 @@ TABLE_TAIL = """
   NUMA, flow, offset_align, serialize_overlap, slat, one JSON entry per
   numjobs copy.
 - Not implemented: fio's checksums crc64/xxhash/sha512/sha3,
-  `dedupe_global`, `num_range` (multi-range trims), `ignore_error`.
+  `dedupe_global`, `ignore_error`.
+- io_uring_cmd's `write_mode` (Write Uncorrectable/Zeroes/Verify, mixes)
+  and `num_range` (multi-range Dataset Management trims) are implemented
+  as newer fio's (3.37/3.38+): fio 3.33 refuses `uring-cmd-write-mode.fio`
+  and `uring-cmd-trim-multi-range.fio` ("fio refuses"), nvscope parses them;
+  they need an NVMe generic device, so they are checked on emulated NVMe
+  (`make check-vm`), not here.
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
-  `md_per_io_size`), io_uring_cmd write modes: not implemented.
+  `md_per_io_size`): not implemented.
 - Newer fio's latency steady-state criteria (`ss=lat:`, `lat_slope:`) and
   `steadystate_check_interval`: as fio master has them; fio 3.33 refuses
   them, so `example_latency_steadystate.fio` runs with nothing to compare.
