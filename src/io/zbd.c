@@ -77,8 +77,8 @@ struct zbd {
 	unsigned refs;
 	uint64_t zsize, zcap, size;
 	uint32_t nz, max_open;
-	_Atomic uint32_t *slots;   /* max_open: zone index + 1, 0: free */
-	_Atomic uint64_t swd;      /* fio's wp_sectors_with_data, bytes */
+	_Atomic uint32_t *slots;    /* max_open: zone index + 1, 0: free */
+	_Atomic uint64_t swd;	    /* fio's wp_sectors_with_data, bytes */
 	_Atomic uint32_t write_cnt; /* fio's write_cnt: writes to the next reset */
 	uint32_t cnt_init;
 	_Atomic uint64_t resets;
@@ -133,7 +133,8 @@ int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 	}
 	if (!strcmp(key, "zonecapacity")) {
 		if (!v || spec_parse_size(v, &s->zone_capacity) || s->zone_capacity > (1ull << 60))
-			return snprintf(err, errlen, "zonecapacity: '%s' is not a size", v ? v : ""),
+			return snprintf(err, errlen, "zonecapacity: '%s' is not a size",
+					v ? v : ""),
 			       -EINVAL;
 		return 0;
 	}
@@ -218,8 +219,7 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 					"must be the zonesize (as fio)"),
 			       -EINVAL;
 		if (s->bs[i].bs > cap)
-			return snprintf(err, errlen,
-					"block size %u exceeds the zone capacity %llu",
+			return snprintf(err, errlen, "block size %u exceeds the zone capacity %llu",
 					s->bs[i].bs, (unsigned long long)cap),
 			       -EINVAL;
 	}
@@ -250,7 +250,7 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 	if (s->zone_mode != SPEC_ZONE_ZBD || s->rw == RW_READ || s->rw == RW_RANDREAD)
 		return 0;
 	b = (b + zs - 1) / zs * zs; /* fio: the offset up to a zone start */
-	e = e / zs * zs;            /* the end down to one */
+	e = e / zs * zs;	    /* the end down to one */
 	if (e <= b)
 		return snprintf(err, errlen,
 				"zonemode=zbd: the region holds no whole zone of %llu bytes (as "
@@ -329,11 +329,11 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 	if (z) {
 		/* fio: every job on a device uses its zone size and limit */
 		if (z->zsize != s->zone_size)
-			rc = -EINVAL, snprintf(err, errlen,
-					       "zonesize %llu differs from another job's %llu "
-					       "on the same device (as fio)",
-					       (unsigned long long)s->zone_size,
-					       (unsigned long long)z->zsize);
+			rc = -EINVAL,
+			snprintf(err, errlen,
+				 "zonesize %llu differs from another job's %llu "
+				 "on the same device (as fio)",
+				 (unsigned long long)s->zone_size, (unsigned long long)z->zsize);
 		else if (s->max_open_zones && s->max_open_zones != z->max_open)
 			rc = -EINVAL,
 			snprintf(err, errlen, "different max_open_zones values (as fio)");
@@ -353,8 +353,8 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 		goto unlock;
 	}
 	z = calloc(1, sizeof(*z) + nz * sizeof(z->z[0]));
-	if (!z || (s->max_open_zones &&
-		   !(z->slots = calloc(s->max_open_zones, sizeof(*z->slots))))) {
+	if (!z ||
+	    (s->max_open_zones && !(z->slots = calloc(s->max_open_zones, sizeof(*z->slots))))) {
 		if (z)
 			free(z);
 		z = NULL;
@@ -373,8 +373,8 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 		atomic_init(&z->z[i].wp, (uint64_t)i * z->zsize);
 	/* fio's _zbd_reset_write_cnt: 1 / frequency writes, UINT_MAX without */
 	double f = s->zone_reset_frequency;
-	z->cnt_init = f > 0 ? (1.0 / f < 4294967295.0 ? (uint32_t)(1.0 / f) : UINT32_MAX)
-			    : UINT32_MAX;
+	z->cnt_init =
+	    f > 0 ? (1.0 / f < 4294967295.0 ? (uint32_t)(1.0 / f) : UINT32_MAX) : UINT32_MAX;
 	reset_cnt(z);
 	tab[freei] = z;
 unlock:
@@ -499,8 +499,8 @@ static uint32_t convert(struct zbd *z, struct zbd_ws *ws, uint64_t off)
 	/* the open zone at the offset's place in the set (fio's
 	 * pick_random_zone_idx), else the next one of this job's */
 	for (uint32_t n = 0; n < z->max_open; n++) {
-		uint32_t v = atomic_load_explicit(&z->slots[(k0 + n) % z->max_open],
-						  memory_order_acquire);
+		uint32_t v =
+		    atomic_load_explicit(&z->slots[(k0 + n) % z->max_open], memory_order_acquire);
 		if (v && v - 1 >= ws->zlo && v - 1 < ws->zhi) {
 			zi = v - 1;
 			break;
@@ -583,8 +583,7 @@ static uint64_t data_of(const struct zbd *z, uint32_t i)
 
 /* fio's zbd_find_zone: the next zone after @zi holding @min bytes, for
  * random jobs the nearest on either side; UINT32_MAX when none. */
-static uint32_t find_zone(const struct zbd *z, const struct zbd_ws *ws, uint32_t zi,
-			  uint64_t min)
+static uint32_t find_zone(const struct zbd *z, const struct zbd_ws *ws, uint32_t zi, uint64_t min)
 {
 	for (uint32_t d = 1;; d++) {
 		bool up = zi + d < ws->zhi, down = ws->random && zi >= ws->zlo + d;
@@ -655,8 +654,7 @@ static int zbd_trim(struct zbd *z, struct zbd_ws *ws, uint64_t *off)
 	return 0;
 }
 
-int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len,
-	       enum nvs_dir *dir)
+int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
 	/* fio's zbd_adjust_ddir: no read before there is data to read */
 	if (*dir == NVS_READ && ws->mixed && !ws->read_beyond_wp &&

@@ -16,12 +16,12 @@ struct zbd;
 
 /* One worker's side (in its running state; fio's per-job fields). */
 struct zbd_ws {
-	uint32_t zlo, zhi;    /* fio's min_zone, max_zone: the job's zones */
-	uint64_t fstart, fsize; /* the job's region (fio's file_offset, io_size) */
-	uint32_t min_bs[2];   /* fio's min_bs per direction */
+	uint32_t zlo, zhi;		    /* fio's min_zone, max_zone: the job's zones */
+	uint64_t fstart, fsize;		    /* the job's region (fio's file_offset, io_size) */
+	uint32_t min_bs[2];		    /* fio's min_bs per direction */
 	bool random, read_beyond_wp, mixed; /* mixed: rw, randrw */
-	uint32_t job_max_open, nopen; /* job_max_open_zones; zones it opened */
-	uint64_t reset_at;    /* zone_reset_threshold x fsize, bytes (0: off) */
+	uint32_t job_max_open, nopen;	    /* job_max_open_zones; zones it opened */
+	uint64_t reset_at;		    /* zone_reset_threshold x fsize, bytes (0: off) */
 };
 
 /* fio's options max_open_zones, job_max_open_zones, zone_reset_threshold,
@@ -59,8 +59,7 @@ void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, u
  * (trims: the zone is reset, in memory only, as fio does for emulated
  * zones: the caller issues no discard).  0, or -ENOSPC: the job ends
  * (fio's io_u_eof).  No lock, no allocation. */
-int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len,
-	       enum nvs_dir *dir);
+int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len, enum nvs_dir *dir);
 
 /* fio's setup_zbd_zone_mode: a sequential write stream at @*pos past its
  * zone's capacity (zonecapacity < zonesize) jumps to the zone's end. */
