@@ -79,7 +79,9 @@ bool spec_writes(const struct spec *s)
 		return false;
 	case RW_RW:
 	case RW_RANDRW:
-		return s->rwmixread < 100;
+		/* zonemode=zbd writes a mixed job's first I/Os while the zones
+		 * are empty, whatever the mix (fio's zbd_adjust_ddir) */
+		return s->rwmixread < 100 || s->zone_mode == SPEC_ZONE_ZBD;
 	default:
 		return true;
 	}

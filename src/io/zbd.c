@@ -43,9 +43,11 @@
  * emulated zones both orders write the same blocks).  The claims keep
  * fio's invariant, each write at its zone's write pointer.  The state is
  * one per device in a process-wide table (set up under a mutex, outside
- * the I/O path), shared by the jobs of a run group as fio shares its
- * zbd_info; it is dropped when the group's last job ends (fio keeps it for
- * the whole run, across stonewall groups).
+ * the I/O path), shared by the jobs of a run as fio shares its zbd_info:
+ * `nvscope run` holds the table over all of a job file's run groups
+ * (zbd_hold), so a read job after a stonewall sees what the write job
+ * before it wrote; elsewhere (plans, the console) a job's zones live as
+ * long as its run group.
  *
  * Not done: zoned devices (BLKREPORTZONE/BLKRESETZONE; refused), verify
  * with zones, zoneskip with zbd (refused). */
@@ -87,6 +89,7 @@ struct zbd {
 
 static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct zbd *tab[ZBD_MAX_DEVS];
+static unsigned holds; /* zbd_hold: keep unused zones until zbd_release */
 
 static int parse_bool(const char *v, bool *out)
 {
@@ -383,18 +386,39 @@ unlock:
 	return rc;
 }
 
+static void drop(struct zbd *z)
+{
+	for (int i = 0; i < ZBD_MAX_DEVS; i++)
+		if (tab[i] == z)
+			tab[i] = NULL;
+	free(z->slots);
+	free(z);
+}
+
 void zbd_leave(struct zbd *z)
 {
 	if (!z)
 		return;
 	pthread_mutex_lock(&tab_lock);
-	if (--z->refs == 0) {
+	if (--z->refs == 0 && !holds)
+		drop(z);
+	pthread_mutex_unlock(&tab_lock);
+}
+
+void zbd_hold(void)
+{
+	pthread_mutex_lock(&tab_lock);
+	holds++;
+	pthread_mutex_unlock(&tab_lock);
+}
+
+void zbd_release(void)
+{
+	pthread_mutex_lock(&tab_lock);
+	if (holds && --holds == 0)
 		for (int i = 0; i < ZBD_MAX_DEVS; i++)
-			if (tab[i] == z)
-				tab[i] = NULL;
-		free(z->slots);
-		free(z);
-	}
+			if (tab[i] && !tab[i]->refs)
+				drop(tab[i]);
 	pthread_mutex_unlock(&tab_lock);
 }
 

@@ -49,6 +49,11 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 	     size_t errlen);
 /* Drops a reference taken by zbd_join; @z may be NULL. */
 void zbd_leave(struct zbd *z);
+/* Keep the zones of the devices used until zbd_release, even between
+ * jobs (fio keeps them for its whole run): around a job file's groups.
+ * Nested calls count. */
+void zbd_hold(void);
+void zbd_release(void);
 /* The worker's side for its region [@start, @start + @len). */
 void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, uint64_t start,
 		 uint64_t len);

@@ -294,6 +294,12 @@ START_TEST(test_mixed_first_write)
 	d = NVS_READ;
 	ck_assert_int_eq(zbd_adjust(z, &ws, &off, &len, &d), 0);
 	ck_assert_int_eq(d, NVS_READ);
+	/* so a read-only mix writes: the safety rule must see a writer */
+	char err[200];
+	ck_assert_int_eq(spec_set(&s, "rwmixread", "100", err, sizeof(err)), 0);
+	ck_assert(spec_writes(&s));
+	s.zone_mode = SPEC_ZONE_NONE;
+	ck_assert(!spec_writes(&s));
 	zbd_leave(z);
 	close(fd);
 }
