@@ -144,3 +144,31 @@ done
 "$NVS_BIN" run --target "$dev" --bs=4k --size=1z --rw=read >"$T_TMP/z.txt" 2>&1
 [ $? = 2 ] || fail "size=1z without zones accepted"
 ok "zbd refusals: no zonesize, bs > zone, trim bs != zone, job_max without max, zoneskip, capacity > size, NaN, threshold > 1, offset past the end"
+
+# 8. fio's zbd examples scaled to the loop device (zones of 4M, offsets in
+# the device, 2 s): the same jobs and directions as fio; zbd-seq-read reads
+# nothing in both (fresh emulated zones hold no data); the trim job of
+# zbd-rand-write-trim-gc resets zones (trims counted, none reach the device)
+counts() { # json: "job:reads:writes:trims ..." (fio's JSON may follow notes)
+	python3 - "$1" <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("{"):])
+print(" ".join("%s:%d:%d:%d" % (j["jobname"], j["read"]["total_ios"], j["write"]["total_ios"],
+                              j["trim"]["total_ios"]) for j in d["jobs"]))
+PY
+}
+for e in zbd-rand-write zbd-rand-write-zone-reset-gc zbd-rand-write-trim-gc zbd-seq-read; do
+	sed -e 's/zonesize=256M/zonesize=4M/; s/offset=524z/offset=4z/; s/bs=256M/bs=4M/; s/bs=32M/bs=1M/' \
+		-e 's/offset=140660178944/offset=16M/; s/size=10G/size=64M/; s/^runtime=.*/runtime=2/' \
+		-e "s|^filename=.*|filename=$dev|" "$NVS_TOP/tests/fixtures/fio-examples/$e.fio" >"$T_TMP/$e.fio"
+	"$NVS_BIN" run --job "$T_TMP/$e.fio" --output-format=json --output "$T_TMP/n.json" >"$T_TMP/n.txt" 2>&1 ||
+		{ cat "$T_TMP/n.txt"; fail "$e (scaled): nvscope exited"; }
+	fio "$T_TMP/$e.fio" --output-format=json --output "$T_TMP/f.json" >"$T_TMP/f.txt" 2>&1 ||
+		{ cat "$T_TMP/f.txt"; fail "$e (scaled): fio exited"; }
+	n=$(counts "$T_TMP/n.json") f=$(counts "$T_TMP/f.json")
+	# the same jobs, and each direction used by both or by neither
+	shape() { sed -E 's/:0(:|$| )/:z\1/g; s/:[1-9][0-9]*/:n/g' <<<"$1"; }
+	[ "$(shape "$n")" = "$(shape "$f")" ] || fail "$e (scaled): nvscope $n, fio $f (job:reads:writes:trims)"
+	ok "$e scaled to 4M zones: nvscope $n, fio $f (job:reads:writes:trims)"
+done
