@@ -124,13 +124,15 @@ cmp -s <(sops "$T_TMP/n.log") <(sops "$T_TMP/f.log") ||
 	fail "job file: $n"
 ok "job file write / read_beyond_wp=0 / randtrim over run groups: fio's I/Os ($n)"
 
-# 6. numjobs=4 on one device share the zones: no write off its wp
-both --rw=randwrite --zonesize=4M --bs=64k --number_ios=500 --numjobs=4 --max_open_zones=8 \
+# 6. numjobs=4 on one device share the zones: 4 x 60 writes into at most 8
+# open zones (none fills: no reset), each zone's writes tile it from its
+# start (the merged log is in issue order, not in claim order: sorted)
+both --rw=randwrite --zonesize=4M --bs=64k --number_ios=60 --numjobs=4 --max_open_zones=8 \
 	--group_reporting
-n=$(python3 "$CHK" "$T_TMP/n.log" $((4 * MB)) --minbs 65536 --max-open 8) ||
+n=$(python3 "$CHK" "$T_TMP/n.log" $((4 * MB)) --minbs 65536 --max-open 8 --unordered) ||
 	fail "numjobs=4: a zone rule broken: $n"
-[ "$(fig "$n" writes)" = 2000 ] || fail "numjobs=4: $n"
-ok "numjobs=4 max_open_zones=8: 2000 writes, each at its zone's wp ($n)"
+[ "$(fig "$n" writes)" = 240 ] && [ "$(fig "$n" zones)" -le 8 ] || fail "numjobs=4: $n"
+ok "numjobs=4 max_open_zones=8: 240 writes tiling at most 8 zones from their starts ($n)"
 
 # 7. refusals (exit 2)
 for o in "--rw=read" "--rw=randwrite --zonesize=4M --bs=8M" "--rw=randtrim --zonesize=4M --bs=1M" \

@@ -9,6 +9,10 @@ and prints the figures as key=value.  Exit 1 on a broken rule:
 - with --rbwp0, a read lies below its zone's write pointer;
 - a trim is a whole zone at its start, of a zone holding data (a reset);
 - with --max-open N, at most N zones are partly written at any time.
+
+--unordered (several workers: their records merge by issue time, not by
+the order of their claims on a zone; for runs without resets): the writes
+of each zone, sorted, tile it from its start with no gap and no overlap.
 """
 import argparse
 import re
@@ -22,6 +26,7 @@ ap.add_argument("--minbs", type=int, default=4096)
 ap.add_argument("--freq", action="store_true")
 ap.add_argument("--rbwp0", action="store_true")
 ap.add_argument("--max-open", type=int, default=0)
+ap.add_argument("--unordered", action="store_true")
 a = ap.parse_args()
 zs, cap = a.zonesize, a.cap or a.zonesize
 wp = {}
@@ -36,6 +41,7 @@ def bad(msg):
         why.append(msg)
 
 
+pieces = {}
 for line in open(a.log):
     m = re.fullmatch(r"(?:\d+ )?\S+ (read|write|trim) (\d+) (\d+)", line.strip())
     if not m:
@@ -44,6 +50,11 @@ for line in open(a.log):
     z = off // zs
     start = z * zs
     w = wp.get(z, start)
+    if op == "write" and a.unordered:
+        st["writes"] += 1
+        pieces.setdefault(z, []).append((off, ln))
+        written.add(z)
+        continue
     if op == "write":
         st["writes"] += 1
         if off == w:
@@ -70,6 +81,19 @@ for line in open(a.log):
     st["maxopen"] = max(st["maxopen"], nopen)
     if a.max_open and nopen > a.max_open:
         bad(f"{nopen} zones open (max {a.max_open})")
+for z, ps in pieces.items():
+    at = z * zs
+    for off, ln in sorted(ps):
+        if off != at:
+            bad(f"zone {z}: a write at {off}, expected {at} (gap or overlap)")
+            break
+        at += ln
+    if at > z * zs + cap:
+        bad(f"zone {z}: written past its capacity")
+    if a.max_open and at < z * zs + cap:
+        st["maxopen"] += 1
+if a.unordered and a.max_open and st["maxopen"] > a.max_open:
+    bad(f"{st['maxopen']} zones partly written (max {a.max_open})")
 st["zones"] = len(written)
 print(" ".join(f"{k}={v}" for k, v in st.items()))
 for w in why:
