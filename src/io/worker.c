@@ -465,7 +465,10 @@ static void run(struct worker *w, struct wstate *st)
 						}
 					}
 					if (dlimited && now < st->nxt[st->p_dir]) {
-						if (two_dirs && now >= st->nxt[st->p_dir ^ 1])
+						/* zbd: the I/O is placed for its
+						 * direction (a write at the wp) */
+						if (two_dirs && !w->zbd &&
+						    now >= st->nxt[st->p_dir ^ 1])
 							st->p_dir ^= 1;
 						else
 							break;

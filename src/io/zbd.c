@@ -203,6 +203,10 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (s->verify)
 		return snprintf(err, errlen, "verify with zonemode=zbd is not implemented"),
 		       -EINVAL;
+	if (s->replay.iolog[0])
+		return snprintf(err, errlen,
+				"read_iolog (trace replay) with zonemode=zbd is not implemented"),
+		       -EINVAL;
 	if (s->ioengine == ENGINE_IO_URING_CMD)
 		return snprintf(err, errlen,
 				"zonemode=zbd with io_uring_cmd (NVMe passthrough) is not "
@@ -574,14 +578,24 @@ static int zbd_write(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *
 		zi = ws->zhi - 1;
 	if (zi < ws->zlo)
 		zi = ws->zlo;
-	if (!open_zone(z, ws, zi) && (zi = convert(z, ws, *off)) == UINT32_MAX)
-		return -ENOSPC;
+	int tries = 0;
+	/* fio: the reset threshold and frequency, counted once per write */
 	bool reset = ws->reset_at &&
 		     atomic_load_explicit(&z->swd, memory_order_relaxed) >= ws->reset_at &&
 		     dec_write_cnt(z);
+retry:
+	if (!open_zone(z, ws, zi) && (zi = convert(z, ws, *off)) == UINT32_MAX)
+		return -ENOSPC;
 	uint64_t w = atomic_load_explicit(&z->z[zi].wp, memory_order_relaxed), at, l;
 	do {
 		bool r = reset || w + mbs > capend(z, zi);
+		/* another worker filled and closed it since: open it again
+		 * (or another zone) before writing it anew */
+		if (r && z->max_open && tries < 16 &&
+		    !atomic_load_explicit(&z->z[zi].slot, memory_order_acquire)) {
+			tries++;
+			goto retry;
+		}
 		at = r ? zstart(z, zi) : w;
 		l = capend(z, zi) - at;
 		l = (l < *len ? l : *len) / mbs * mbs;
