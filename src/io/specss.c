@@ -22,6 +22,18 @@ int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t
 				 key, v ? v : "");
 			return -EINVAL;
 		}
+		if ((s->ss_crit & FIOSS_LAT) && !(s->ss_crit & FIOSS_PCT)) {
+			/* fio master compares the limit's microsecond count with a
+			 * mean in ns (lat:100us stops at 100 ns): a latency limit
+			 * taken as written would not be fio's, and fio's would not
+			 * be what was written */
+			snprintf(err, errlen,
+				 "%s: '%s': refused: fio master reads an absolute latency limit's "
+				 "microseconds as nanoseconds (lat:100us means 100 ns); give it in "
+				 "percent (lat:5%%, lat_slope:0.1%%)",
+				 key, v);
+			return -EINVAL;
+		}
 		s->ss_given = true;
 		return 0;
 	}

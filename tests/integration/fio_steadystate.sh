@@ -112,9 +112,9 @@ assert d["lat_mean"] == sum(d["lat"]) // 3, d
 assert j["job_runtime"] < 29000, j["job_runtime"]
 PY
 ok "ss=lat:100% (fio master's): attained early, lat_mean and lat[] in ns"
-for bad in 'ss=latency:2%' 'ss=lat:1parsec' 'ss_interval=2'; do
+for bad in 'ss=latency:2%' 'ss=lat:1parsec' 'ss_interval=2' 'ss=lat:100us' 'ss=lat_slope:5'; do
 	printf '[e]\nfilename=%s\n%s\nss_dur=3\n' "$dev" "$bad" >"$T_TMP/e.fio"
 	"$NVS_BIN" run "$T_TMP/e.fio" >/dev/null 2>"$T_TMP/err"; rc=$?
 	[ "$rc" = 2 ] && grep -q 'ss\|steadystate' "$T_TMP/err" || fail "$bad: exit $rc, $(cat "$T_TMP/err")"
 done
-ok "ss=latency:2%, lat:1parsec, ss_interval not dividing ss_dur: refused (exit 2)"
+ok "ss=latency:2%, lat:1parsec, ss_interval not dividing ss_dur, absolute lat limits (fio master reads us as ns): refused (exit 2)"
