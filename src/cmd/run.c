@@ -18,6 +18,7 @@
 #include "dev/safety.h"
 #include "config/preset.h"
 #include "run/runjob.h"
+#include "io/zbd.h"
 #include "cmd/runfold.h"
 #include "cmd/runtext.h"
 #include "report/csv.h"
@@ -365,6 +366,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	unsigned nstep = 0;
 	const char **note = NULL; /* engine_note per result */
 	struct runjob *grp = NULL; /* the results of the group being reported */
+	bool zheld = false;	   /* zbd_hold taken */
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
 
@@ -440,6 +442,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
+	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
+	zheld = true;
 	bool fold = false; /* fio's group_reporting: printed after the run, merged */
 	for (unsigned j = 0; j < njobs; j++)
 		fold |= jobs[j].group_reporting && total == njobs;
@@ -693,6 +697,8 @@ report:
 		}
 	}
 free_all:
+	if (zheld)
+		zbd_release();
 	/* outputs of results that never came (failed or interrupted run) */
 	if (out.json && !nres) {
 		fclose(out.json);

@@ -11,6 +11,7 @@
 #include "io/nvcmd.h"
 #include "io/pool.h"
 #include "io/flow.h"
+#include "io/zbd.h"
 #include "io/worker.h"
 
 struct pool {
@@ -26,6 +27,7 @@ struct pool {
 	struct trace *trace;    /* read_iolog: loaded before the run */
 	uint64_t fs_start[NVS_MAX_TARGETS], fs_len[NVS_MAX_TARGETS]; /* fio file set */
 	struct iolog *iolog;	/* write_iolog, NULL without */
+	struct zbd *zbd[NVS_MAX_TARGETS]; /* zonemode=zbd: each target's zones */
 };
 
 /* Parses "0-3,6" into a CPU list. */
@@ -110,8 +112,11 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
 	if (n > size - off)
 		n = size - off;
 	*start = off;
-	*len = n / align * align;
-	return 0;
+	*len = n;
+	/* zonemode=zbd: fio's zbd_zone_align_file_sizes, whole zones */
+	int rc = zbd_region(s, start, len, err, errlen);
+	*len = *len / align * align;
+	return rc;
 }
 
 /* fio's file set (filesetup.c setup_files): each file gets size / nrfiles
@@ -380,6 +385,7 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 	if (!p)
 		return -ENOMEM;
 	p->spec = *s;
+	zbd_spec_resolve(&p->spec); /* fio's "Nz" sizes, before the regions */
 	/* fio's randrepeat=0: a different random sequence each run */
 	if (s->randrepeat_off && !s->seed_given &&
 	    getrandom(&p->spec.seed, sizeof(p->spec.seed), 0) != sizeof(p->spec.seed))
@@ -403,6 +409,17 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 	rc = make_workers(p, err, errlen);
 	if (rc)
 		goto free_pool;
+	/* zonemode=zbd: the zones of each target, shared with other jobs on it */
+	for (unsigned t = 0; p->spec.zone_mode == SPEC_ZONE_ZBD && t < p->ntargets; t++) {
+		rc = zbd_join(p->targets[t].fd, p->targets[t].size, &p->spec, &p->zbd[t], err,
+			      errlen);
+		if (rc) {
+			rc = rc == -EOPNOTSUPP ? -EINVAL : rc;
+			goto free_pool;
+		}
+	}
+	for (unsigned i = 0; i < p->nw; i++)
+		p->w[i].zbd = p->zbd[p->w[i].target];
 	/* fio's flow_init_job: each worker (one of fio's jobs) adds its weight */
 	for (unsigned i = 0; s->flow && i < p->nw; i++) {
 		p->w[i].flow = flow_join(s->flow_id, s->flow);
@@ -639,8 +656,10 @@ void pool_free(struct pool *p)
 		spsc_free(p->w[i].out);
 	}
 	free(p->w);
-	for (unsigned i = 0; i < p->ntargets; i++)
+	for (unsigned i = 0; i < p->ntargets; i++) {
+		zbd_leave(p->zbd[i]);
 		target_close(&p->targets[i]);
+	}
 	free(p->scratch);
 	trace_free(p->trace);
 	iolog_free(p->iolog);

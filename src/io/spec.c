@@ -18,6 +18,7 @@
 #include "io/specss.h"
 #include "io/flow.h"
 #include "io/zones.h"
+#include "io/zbd.h"
 #include "io/sprandom.h"
 #include "io/nvcmd.h"
 #include "io/specval.h"
@@ -89,7 +90,9 @@ bool spec_writes(const struct spec *s)
 		return false;
 	case RW_RW:
 	case RW_RANDRW:
-		return s->rwmixread < 100;
+		/* zonemode=zbd writes a mixed job's first I/Os while the zones
+		 * are empty, whatever the mix (fio's zbd_adjust_ddir) */
+		return s->rwmixread < 100 || s->zone_mode == SPEC_ZONE_ZBD;
 	default:
 		return true;
 	}
@@ -391,17 +394,26 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = parse_bool(v, &s->time_based);
 	} else if (!strcmp(key, "size")) {
 		NEED_VALUE();
-		if (parse_size_or_pct(v, &s->size, &s->size_pct))
+		s->size_nz = 0;
+		if (zbd_spec_nz(v, &s->size_nz)) /* fio's zone count "Nz" (io/zbd.h) */
+			s->size = 0, s->size_pct = 0;
+		else if (parse_size_or_pct(v, &s->size, &s->size_pct))
 			BAD("size: '%s' is not a size or a percentage", v);
 	} else if (!strcmp(key, "offset")) {
 		NEED_VALUE();
-		if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
+		s->offset_nz = 0;
+		if (zbd_spec_nz(v, &s->offset_nz))
+			s->offset = 0, s->offset_pct = 0;
+		else if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
 			BAD("offset: '%s' is not a size or a percentage", v);
 		if (s->offset_pct >= 100)
 			BAD("offset: '%s' leaves nothing", v);
 	} else if (!strcmp(key, "io_size") || !strcmp(key, "io_limit")) {
 		NEED_VALUE();
-		if (spec_parse_size(v, &s->io_size))
+		s->io_size_nz = 0;
+		if (zbd_spec_nz(v, &s->io_size_nz))
+			s->io_size = 0;
+		else if (spec_parse_size(v, &s->io_size))
 			BAD("%s: '%s' is not a size", key_in, v);
 	} else if (!strcmp(key, "loops")) {
 		if (parse_uint(v, 1000000, &u) || !u)
@@ -724,6 +736,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = zbd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else if ((rc = sprandom_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = nvcmd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
@@ -809,8 +823,9 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
-	    zones_spec_validate(s, err, errlen) || sprandom_spec_validate(s, err, errlen) ||
-	    pi_spec_validate(s, err, errlen) || nvcmd_spec_validate(s, err, errlen) ||
+	    zones_spec_validate(s, err, errlen) || zbd_spec_validate(s, err, errlen) ||
+	    sprandom_spec_validate(s, err, errlen) || pi_spec_validate(s, err, errlen) ||
+	    nvcmd_spec_validate(s, err, errlen) ||
 	    specss_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);

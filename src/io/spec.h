@@ -268,8 +268,16 @@ struct spec {
 	/* fio's zonemode=strided (io/zones.h, io/offgen.h): zone_size bytes of
 	 * I/O in each zone of zone_range bytes (0: zone_size), then zone_skip
 	 * further; zone_size 0 = no zones */
-	enum { SPEC_ZONE_UNSET, SPEC_ZONE_NONE, SPEC_ZONE_STRIDED } zone_mode;
+	enum { SPEC_ZONE_UNSET, SPEC_ZONE_NONE, SPEC_ZONE_STRIDED, SPEC_ZONE_ZBD } zone_mode;
 	uint64_t zone_size, zone_range, zone_skip;
+	/* fio's zonemode=zbd (io/zbd.h): zonecapacity (0: zonesize), open
+	 * zone limits (0: none), zone_reset_threshold/_frequency, and the
+	 * "Nz" zone counts of size, offset and io_size (0: bytes given) */
+	uint64_t zone_capacity;
+	unsigned max_open_zones, job_max_open_zones;
+	double zone_reset_threshold, zone_reset_frequency;
+	bool read_beyond_wp;
+	uint64_t size_nz, offset_nz, io_size_nz;
 	bool log_offset; /* fio's log_offset: windowed logs' offset column (0, as fio) */
 };
 

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/datagen.h"
+#include "io/zbd.h"
 #include "io/fileset.h"
 #include "io/iolog.h"
 #include "io/nvcmd.h"
@@ -449,7 +450,29 @@ static void run(struct worker *w, struct wstate *st)
 					}
 					if (!st->pend) {
 						enum nvs_dir pd;
+						if (nvs_unlikely(w->zbd))
+							zbd_seq_pos(w->zbd, &st->zws,
+								    &st->gen.last_pos[1]);
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
+						if (nvs_unlikely(w->zbd)) {
+							/* fio's zbd_adjust_block: at the
+							 * zone's write pointer, or the end */
+							uint64_t o0 = st->p_off;
+							enum nvs_dir d0 = pd;
+							if (zbd_adjust(w->zbd, &st->zws,
+								       &st->p_off, &st->p_len,
+								       &pd)) {
+								issued = limit;
+								break;
+							}
+							if (d0 != pd) /* a read made a write:
+								       * its stream stays */
+								st->gen.last_pos[0] = o0;
+							st->gen.last_pos[pd == NVS_READ
+									     ? 0
+									     : 1] =
+							    st->p_off + st->p_len;
+						}
 						st->p_dir = (uint8_t)pd;
 						st->pend = true;
 						/* fio: a sequential job's pass ends at the
@@ -462,7 +485,10 @@ static void run(struct worker *w, struct wstate *st)
 						}
 					}
 					if (dlimited && now < st->nxt[st->p_dir]) {
-						if (two_dirs && now >= st->nxt[st->p_dir ^ 1])
+						/* zbd: the I/O is placed for its
+						 * direction (a write at the wp) */
+						if (two_dirs && !w->zbd &&
+						    now >= st->nxt[st->p_dir ^ 1])
 							st->p_dir ^= 1;
 						else
 							break;
@@ -565,6 +591,9 @@ static void run(struct worker *w, struct wstate *st)
 				io.pi = &s->pi;
 				sl->dev_off = off;
 				w->be->prep(sqe, &io);
+				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
+					io_uring_prep_nop(sqe); /* an emulated zone's reset:
+								 * nothing reaches the device */
 				sqe->user_data = idx;
 				sl->t_issue = sl->t_sub = now;
 				sl->len = len;
@@ -770,6 +799,8 @@ void *worker_main(void *arg)
 			    w->members[0].path);
 	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
+	if (!rc && w->zbd)
+		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,

@@ -66,6 +66,8 @@ struct worker {
 	/* fio's flow (io/flow.h): joined by the pool, left by the worker at its
 	 * end (or by pool_free when it never started); NULL without */
 	struct flow *flow;
+	/* zonemode=zbd (io/zbd.h): the target's zones, NULL without */
+	struct zbd *zbd;
 };
 
 /* How long a stopping worker waits for its cancelled I/Os (documented in

@@ -12,6 +12,7 @@
 #include "io/lattarget.h"
 #include "io/flow.h"
 #include "io/worker.h"
+#include "io/zbd.h"
 
 struct slot {
 	void *buf;
@@ -38,6 +39,7 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	struct zbd_ws zws; /* zonemode=zbd (io/zbd.h) */
 	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
 	 * generated but held while its direction is ahead of its rate */
 	bool pend;

@@ -15,12 +15,9 @@ int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, si
 		else if (v && !strcmp(v, "strided"))
 			s->zone_mode = SPEC_ZONE_STRIDED;
 		else if (v && !strcmp(v, "zbd"))
-			return snprintf(
-				   err, errlen,
-				   "zonemode=zbd: refused: zoned block devices are not supported"),
-			       -EINVAL;
+			s->zone_mode = SPEC_ZONE_ZBD; /* io/zbd.h: emulated zones */
 		else
-			return snprintf(err, errlen, "zonemode: '%s' is not none or strided",
+			return snprintf(err, errlen, "zonemode: '%s' is not none, strided or zbd",
 					v ? v : ""),
 			       -EINVAL;
 		return 0;
@@ -45,10 +42,10 @@ int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, si
 int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	/* fio 3.33's zonemode defaults to none: a zonesize alone is refused */
-	if (s->zone_mode != SPEC_ZONE_STRIDED && s->zone_size)
+	if (s->zone_mode != SPEC_ZONE_STRIDED && s->zone_mode != SPEC_ZONE_ZBD && s->zone_size)
 		return snprintf(err, errlen,
-				"zonesize needs zonemode=strided (zonemode is none by default; fio "
-				"3.33 refuses it too)"),
+				"zonesize needs zonemode=strided or zbd (zonemode is none by "
+				"default; fio 3.33 refuses it too)"),
 		       -EINVAL;
 	/* fio turns strided zones off when a job has several files open */
 	if (s->zone_mode == SPEC_ZONE_STRIDED && s->fileset)
@@ -58,6 +55,8 @@ int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
 		       -EINVAL;
 	if (s->zone_mode == SPEC_ZONE_STRIDED && !s->zone_size)
 		return snprintf(err, errlen, "zonemode=strided needs a zonesize"), -EINVAL;
+	if (s->zone_mode == SPEC_ZONE_ZBD)
+		return 0; /* io/zbd.c checks the rest */
 	if (s->zone_size && (s->zone_size % 512 || s->zone_range % 512 || s->zone_skip % 512))
 		return snprintf(err, errlen,
 				"zonesize, zonerange and zoneskip must be multiples of 512 bytes "

@@ -2,7 +2,7 @@
  * setup_strided_zone_mode): the region is cut into zones of zonerange
  * bytes; a job does zonesize bytes of I/O in a zone (sequential or random
  * within [zone, zone + zonerange)), then moves zonerange + zoneskip on and
- * wraps to the region's start past its end.  zonemode=zbd is refused. */
+ * wraps to the region's start past its end.  zonemode=zbd: io/zbd.h. */
 #ifndef NVS_ZONES_H
 #define NVS_ZONES_H
 

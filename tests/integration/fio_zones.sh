@@ -4,7 +4,7 @@
 # zonerange + zoneskip on and wraps at the device's end.  On a 16 MiB loop
 # device, nvscope's write_iolog lists the same offsets in the same order as
 # fio's own for sequential jobs; for a random one every I/O falls in the
-# zone fio's schedule puts it in, as fio's do.  zonemode=zbd is refused.
+# zone fio's schedule puts it in, as fio's do.  zonemode=zbd: fio_zbd.sh.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 16M
@@ -63,7 +63,7 @@ ok "rw=randread zonesize=64k zonerange=128k zoneskip=128k: every offset in its z
 
 "$NVS_BIN" run --target "$dev" --bs=4k --size=1m --rw=read --zonemode=zbd >"$T_TMP/z.txt" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "zoned block devices are not supported" "$T_TMP/z.txt" || fail "zonemode=zbd: rc $rc"
+[ $rc = 2 ] && grep -q "zonemode=zbd needs a zonesize" "$T_TMP/z.txt" || fail "zonemode=zbd: rc $rc"
 "$NVS_BIN" run --target "$dev" --bs=4k --size=1m --rw=read --zonemode=none --zonesize=64k >"$T_TMP/z.txt" 2>&1
 [ $? = 2 ] || fail "zonemode=none with zonesize accepted"
 # fio 3.33: zonemode defaults to none, so a zonesize alone is refused
@@ -71,4 +71,4 @@ rc=$?
 [ $? = 2 ] || fail "zonesize without zonemode=strided accepted"
 "$NVS_BIN" run --target "$dev" --bs=4k --size=1m --rw=read --zonesize=nan >"$T_TMP/z.txt" 2>&1
 [ $? = 2 ] || fail "zonesize=nan accepted"
-ok "zonemode=zbd, zonesize without zonemode=strided and zonesize=nan refused (exit 2)"
+ok "zonemode=zbd without zonesize (fio_zbd.sh), zonesize without zonemode=strided and zonesize=nan refused (exit 2)"

@@ -1,0 +1,731 @@
+/* zbd.c - fio's zonemode=zbd with emulated zones (zbd.h).
+ *
+ * What fio 3.33 does (zbd.c, model ZBD_NONE: a regular file, or a block
+ * device whose queue/zoned is "none").  The device is cut into zones of
+ * zonesize bytes, each with a write pointer that starts at the zone's
+ * start: fio keeps the zones in memory and asks the device nothing, so a
+ * fresh run sees every zone empty whatever the device holds.  A write goes
+ * to the write pointer of the zone its generated offset falls in (random
+ * jobs: a random zone; sequential ones: the stream's zone), cut to the
+ * zone's capacity in multiples of the smallest write size; a zone too full
+ * for one more smallest write is reset first (its write pointer back to
+ * its start: for emulated zones nothing reaches the device).  With
+ * max_open_zones, a write to a zone that is not open either opens it (a
+ * free place in the open set, also within job_max_open_zones) or goes to
+ * one of the open zones, the one at the offset's proportional place in the
+ * set; when that one is full, the next zones after it are tried, then any
+ * open zone with room.  A zone is closed when a write fills it.  With
+ * zone_reset_frequency, once the bytes written below the write pointers of
+ * the device reach zone_reset_threshold x the job's size, every 1/frequency
+ * th write resets its zone first.  Reads (read_beyond_wp=0) stay below the
+ * write pointer: a random read moves into the written part of its zone
+ * (or of the nearest zone holding data), a sequential one to the next
+ * zone holding data; with none the job ends (a fresh read job reads
+ * nothing, as fio).  rw=randrw turns reads into writes while the device
+ * holds no data.  A trim (fio: bs must be zonesize) resets a zone with
+ * data (random: the nearest) instead of discarding: fio issues nothing to
+ * the device for an emulated zone, and neither does nvscope (the worker
+ * completes it as an io_uring no-op, counted as fio counts it).
+ *
+ * How the zones are shared.  fio locks a zone (a recursive mutex) from the
+ * choice of an offset until the I/O completes, and the open set and the
+ * counters with a device mutex; numjobs=16 threads on one device therefore
+ * serialize on a zone, while one job's queue holds several I/Os to the
+ * same zone.  Here the hot path takes no lock: a zone is a 64-bit write
+ * pointer that a write claims by compare-and-swap (old wp -> old wp + len,
+ * or zone start + len when it resets the zone), so every write gets its
+ * own contiguous piece at the pointer, in the order of the claims, and two
+ * workers never get the same bytes; the open set is an array of
+ * max_open_zones slots taken and freed by compare-and-swap (a zone records
+ * its slot).  The differences are of timing only: a zone is closed when
+ * the write that fills it is claimed (fio: when it completes), and a reset
+ * does not wait for the writes in flight to that zone (fio quiesces; for
+ * emulated zones both orders write the same blocks).  The claims keep
+ * fio's invariant, each write at its zone's write pointer.  The state is
+ * one per device in a process-wide table (set up under a mutex, outside
+ * the I/O path), shared by the jobs of a run as fio shares its zbd_info:
+ * `nvscope run` holds the table over all of a job file's run groups
+ * (zbd_hold), so a read job after a stonewall sees what the write job
+ * before it wrote; elsewhere (plans, the console) a job's zones live as
+ * long as its run group.
+ *
+ * Not done: zoned devices (BLKREPORTZONE/BLKRESETZONE; refused), verify
+ * with zones, zoneskip with zbd (refused). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "base/num.h"
+#include "io/zbd.h"
+
+#define ZBD_MAX_DEVS 32
+#define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
+
+struct zbd_zone {
+	_Atomic uint64_t wp;
+	_Atomic uint32_t slot; /* its place in the open set + 1, 0: closed */
+};
+
+struct zbd {
+	dev_t dev;
+	ino_t ino;
+	unsigned refs;
+	uint64_t zsize, zcap, size;
+	uint32_t nz, max_open;
+	_Atomic uint32_t *slots;    /* max_open: zone index + 1, 0: free */
+	_Atomic uint64_t swd;	    /* fio's wp_sectors_with_data, bytes */
+	_Atomic uint32_t write_cnt; /* fio's write_cnt: writes to the next reset */
+	uint32_t cnt_init;
+	_Atomic uint64_t resets;
+	struct zbd_zone z[];
+};
+
+static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zbd *tab[ZBD_MAX_DEVS];
+static unsigned holds; /* zbd_hold: keep unused zones until zbd_release */
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		 !strcasecmp(v, "off"))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(key, "max_open_zones") || !strcmp(key, "job_max_open_zones")) {
+		unsigned *dst = key[0] == 'j' ? &s->job_max_open_zones : &s->max_open_zones;
+		if (!v || num_parse_uint(v, 0, ZBD_MAX_OPEN, dst))
+			return snprintf(err, errlen, "%s: '%s' is not 0..%u", key, v ? v : "",
+					ZBD_MAX_OPEN),
+			       -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "zone_reset_threshold") || !strcmp(key, "zone_reset_frequency")) {
+		double *dst = key[11] == 't' ? &s->zone_reset_threshold : &s->zone_reset_frequency;
+		if (!v || num_parse_double(v, 0.0, 1.0, dst))
+			return snprintf(err, errlen, "%s: '%s' is not a fraction 0..1", key,
+					v ? v : ""),
+			       -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "read_beyond_wp"))
+		return parse_bool(v, &s->read_beyond_wp)
+			   ? (snprintf(err, errlen, "read_beyond_wp: '%s' is not a bool", v),
+			      -EINVAL)
+			   : 0;
+	if (!strcmp(key, "ignore_zone_limits")) {
+		bool b; /* fio: only the device's limit is ignored; emulated zones have none */
+		return parse_bool(v, &b)
+			   ? (snprintf(err, errlen, "ignore_zone_limits: '%s' is not a bool", v),
+			      -EINVAL)
+			   : 0;
+	}
+	if (!strcmp(key, "zonecapacity")) {
+		if (!v || spec_parse_size(v, &s->zone_capacity) || s->zone_capacity > (1ull << 60))
+			return snprintf(err, errlen, "zonecapacity: '%s' is not a size",
+					v ? v : ""),
+			       -EINVAL;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+bool zbd_spec_nz(const char *v, uint64_t *nz)
+{
+	size_t n = v ? strlen(v) : 0;
+	char buf[32];
+
+	if (n < 2 || n >= sizeof(buf) || (v[n - 1] != 'z' && v[n - 1] != 'Z'))
+		return false;
+	memcpy(buf, v, n - 1);
+	buf[n - 1] = '\0';
+	return !num_parse_u64(buf, 1, 1ull << 40, nz);
+}
+
+int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
+{
+	bool nz = s->size_nz || s->offset_nz || s->io_size_nz;
+
+	if (s->zone_mode != SPEC_ZONE_ZBD) {
+		if (nz && !s->zone_size)
+			return snprintf(err, errlen,
+					"a size in zones (\"Nz\") needs zonemode and a zonesize"),
+			       -EINVAL;
+		if (s->max_open_zones || s->job_max_open_zones || s->zone_capacity ||
+		    s->zone_reset_frequency > 0)
+			return snprintf(err, errlen,
+					"max_open_zones, job_max_open_zones, zonecapacity and "
+					"zone_reset_* need zonemode=zbd"),
+			       -EINVAL;
+		return 0;
+	}
+	if (!s->zone_size)
+		return snprintf(err, errlen,
+				"zonemode=zbd needs a zonesize (zones are emulated: fio 3.33 "
+				"needs it too on a device that is not zoned)"),
+		       -EINVAL;
+	if (s->zone_size < 512 || s->zone_size % 512 || s->zone_capacity % 512)
+		return snprintf(err, errlen,
+				"zonesize and zonecapacity must be multiples of 512 bytes"),
+		       -EINVAL;
+	if (s->zone_capacity > s->zone_size)
+		return snprintf(err, errlen, "zonecapacity %llu is larger than zonesize %llu",
+				(unsigned long long)s->zone_capacity,
+				(unsigned long long)s->zone_size),
+		       -EINVAL;
+	if (s->zone_skip)
+		return snprintf(err, errlen, "zoneskip with zonemode=zbd is not implemented"),
+		       -EINVAL;
+	if (s->job_max_open_zones && !s->max_open_zones)
+		return snprintf(err, errlen,
+				"job_max_open_zones cannot be used without max_open_zones (as "
+				"fio)"),
+		       -EINVAL;
+	if (s->fileset || s->stripe)
+		return snprintf(err, errlen,
+				"zonemode=zbd over several files (filename=a:b, stripe) is not "
+				"implemented"),
+		       -EINVAL;
+	if (s->verify)
+		return snprintf(err, errlen, "verify with zonemode=zbd is not implemented"),
+		       -EINVAL;
+	if (s->replay.iolog[0])
+		return snprintf(err, errlen,
+				"read_iolog (trace replay) with zonemode=zbd is not implemented"),
+		       -EINVAL;
+	if (s->ioengine == ENGINE_IO_URING_CMD)
+		return snprintf(err, errlen,
+				"zonemode=zbd with io_uring_cmd (NVMe passthrough) is not "
+				"implemented"),
+		       -EINVAL;
+	uint64_t cap = s->zone_capacity ? s->zone_capacity : s->zone_size;
+	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM || s->rw == RW_TRIMWRITE ||
+		     s->rw == RW_RANDTRIMWRITE;
+	for (unsigned i = 0; i < s->nbs; i++) {
+		if (s->bs[i].bs > s->zone_size)
+			return snprintf(err, errlen, "block size %u exceeds the zone size %llu",
+					s->bs[i].bs, (unsigned long long)s->zone_size),
+			       -EINVAL;
+		if (trims && (s->nbs > 1 || s->bs[i].bs != s->zone_size))
+			return snprintf(err, errlen,
+					"trims with zonemode=zbd reset zones: the block size "
+					"must be the zonesize (as fio)"),
+			       -EINVAL;
+		if (s->bs[i].bs > cap)
+			return snprintf(err, errlen, "block size %u exceeds the zone capacity %llu",
+					s->bs[i].bs, (unsigned long long)cap),
+			       -EINVAL;
+	}
+	if (trims && (s->bsrange[0][1] || s->bsrange[1][1]))
+		return snprintf(err, errlen,
+				"bsrange and bssplit are not allowed for trim with zonemode=zbd"),
+		       -EINVAL;
+	return 0;
+}
+
+void zbd_spec_resolve(struct spec *s)
+{
+	if (!s->zone_size)
+		return;
+	if (s->size_nz)
+		s->size = s->size_nz * s->zone_size, s->size_pct = 0;
+	if (s->offset_nz)
+		s->offset = s->offset_nz * s->zone_size, s->offset_pct = 0;
+	if (s->io_size_nz)
+		s->io_size = s->io_size_nz * s->zone_size;
+	s->size_nz = s->offset_nz = s->io_size_nz = 0;
+}
+
+int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, size_t errlen)
+{
+	uint64_t zs = s->zone_size, b = *start, e = *start + *len;
+
+	if (s->zone_mode != SPEC_ZONE_ZBD || s->rw == RW_READ || s->rw == RW_RANDREAD)
+		return 0;
+	b = (b + zs - 1) / zs * zs; /* fio: the offset up to a zone start */
+	e = e / zs * zs;	    /* the end down to one */
+	if (e <= b)
+		return snprintf(err, errlen,
+				"zonemode=zbd: the region holds no whole zone of %llu bytes (as "
+				"fio: io_size must be at least one zone)",
+				(unsigned long long)zs),
+		       -EINVAL;
+	*start = b;
+	*len = e - b;
+	return 0;
+}
+
+/* A block device's sysfs queue/zoned ("none", "host-managed", ...); a
+ * partition's is its disk's.  false when it says anything but none. */
+static bool not_zoned(dev_t rdev)
+{
+	char p[96], v[32] = "";
+	const char *fmt[2] = {"/sys/dev/block/%u:%u/queue/zoned",
+			      "/sys/dev/block/%u:%u/../queue/zoned"};
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), fmt[i], major(rdev), minor(rdev));
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, v, sizeof(v) - 1);
+		close(fd);
+		if (n <= 0)
+			return false;
+		v[n] = '\0';
+		return !strncmp(v, "none", 4);
+	}
+	return true; /* no queue/zoned: a kernel without zoned support */
+}
+
+static void reset_cnt(struct zbd *z)
+{
+	atomic_store_explicit(&z->write_cnt, z->cnt_init, memory_order_relaxed);
+}
+
+int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char *err,
+	     size_t errlen)
+{
+	struct stat st;
+	struct zbd *z = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	if (fstat(fd, &st))
+		return snprintf(err, errlen, "zonemode=zbd: fstat: %s", strerror(errno)), -errno;
+	dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	ino_t ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
+	if (S_ISBLK(st.st_mode) && !not_zoned(st.st_rdev))
+		return snprintf(err, errlen,
+				"zonemode=zbd on a zoned block device (host-managed or "
+				"host-aware) is not implemented: only emulated zones on a "
+				"device that is not zoned"),
+		       -EOPNOTSUPP;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return snprintf(err, errlen, "zonemode=zbd needs a block device or a file"),
+		       -EINVAL;
+	if (size < s->zone_size)
+		return snprintf(err, errlen,
+				"zonemode=zbd: device size %llu is smaller than the zone size %llu",
+				(unsigned long long)size, (unsigned long long)s->zone_size),
+		       -EINVAL;
+	pthread_mutex_lock(&tab_lock);
+	int freei = -1;
+	for (int i = 0; i < ZBD_MAX_DEVS; i++) {
+		if (!tab[i]) {
+			freei = freei < 0 ? i : freei;
+			continue;
+		}
+		if (tab[i]->dev == dev && tab[i]->ino == ino)
+			z = tab[i];
+	}
+	if (z) {
+		/* fio: every job on a device uses its zone size and limit */
+		if (z->zsize != s->zone_size)
+			rc = -EINVAL,
+			snprintf(err, errlen,
+				 "zonesize %llu differs from another job's %llu "
+				 "on the same device (as fio)",
+				 (unsigned long long)s->zone_size, (unsigned long long)z->zsize);
+		else if (s->max_open_zones && s->max_open_zones != z->max_open)
+			rc = -EINVAL,
+			snprintf(err, errlen, "different max_open_zones values (as fio)");
+		else
+			z->refs++;
+		goto unlock;
+	}
+	if (freei < 0) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "zonemode=zbd: more than %d devices", ZBD_MAX_DEVS);
+		goto unlock;
+	}
+	uint64_t nz = (size + s->zone_size - 1) / s->zone_size;
+	if (nz > UINT32_MAX - 1) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "zonemode=zbd: too many zones");
+		goto unlock;
+	}
+	z = calloc(1, sizeof(*z) + nz * sizeof(z->z[0]));
+	if (!z ||
+	    (s->max_open_zones && !(z->slots = calloc(s->max_open_zones, sizeof(*z->slots))))) {
+		if (z)
+			free(z);
+		z = NULL;
+		rc = -ENOMEM;
+		goto unlock;
+	}
+	z->dev = dev;
+	z->ino = ino;
+	z->refs = 1;
+	z->zsize = s->zone_size;
+	z->zcap = s->zone_capacity ? s->zone_capacity : s->zone_size;
+	z->size = size;
+	z->nz = (uint32_t)nz;
+	z->max_open = s->max_open_zones;
+	for (uint32_t i = 0; i < z->nz; i++)
+		atomic_init(&z->z[i].wp, (uint64_t)i * z->zsize);
+	/* fio's _zbd_reset_write_cnt: 1 / frequency writes, UINT_MAX without */
+	double f = s->zone_reset_frequency;
+	z->cnt_init =
+	    f > 0 ? (1.0 / f < 4294967295.0 ? (uint32_t)(1.0 / f) : UINT32_MAX) : UINT32_MAX;
+	reset_cnt(z);
+	tab[freei] = z;
+unlock:
+	pthread_mutex_unlock(&tab_lock);
+	*out = rc ? NULL : z;
+	return rc;
+}
+
+static void drop(struct zbd *z)
+{
+	for (int i = 0; i < ZBD_MAX_DEVS; i++)
+		if (tab[i] == z)
+			tab[i] = NULL;
+	free(z->slots);
+	free(z);
+}
+
+void zbd_leave(struct zbd *z)
+{
+	if (!z)
+		return;
+	pthread_mutex_lock(&tab_lock);
+	if (--z->refs == 0 && !holds)
+		drop(z);
+	pthread_mutex_unlock(&tab_lock);
+}
+
+void zbd_hold(void)
+{
+	pthread_mutex_lock(&tab_lock);
+	holds++;
+	pthread_mutex_unlock(&tab_lock);
+}
+
+void zbd_release(void)
+{
+	pthread_mutex_lock(&tab_lock);
+	if (holds && --holds == 0)
+		for (int i = 0; i < ZBD_MAX_DEVS; i++)
+			if (tab[i] && !tab[i]->refs)
+				drop(tab[i]);
+	pthread_mutex_unlock(&tab_lock);
+}
+
+static uint32_t zone_of(const struct zbd *z, uint64_t off)
+{
+	uint64_t i = off / z->zsize;
+	return i < z->nz ? (uint32_t)i : z->nz;
+}
+
+static uint32_t min_bs(const struct spec *s, unsigned d)
+{
+	uint32_t m = UINT32_MAX;
+
+	for (unsigned i = 0; i < s->nbs; i++)
+		if ((d ? s->bs[i].wweight : s->bs[i].weight) && s->bs[i].bs < m)
+			m = s->bs[i].bs;
+	if (s->bsrange[d][1] && s->bsrange[d][0] < m)
+		m = s->bsrange[d][0];
+	for (unsigned i = 0; m == UINT32_MAX && i < s->nbs; i++)
+		if (s->bs[i].bs < m)
+			m = s->bs[i].bs;
+	return m == UINT32_MAX ? 512 : m;
+}
+
+void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, uint64_t start,
+		 uint64_t len)
+{
+	memset(ws, 0, sizeof(*ws));
+	ws->fstart = start;
+	ws->fsize = len;
+	ws->zlo = zone_of(z, start);
+	ws->zhi = zone_of(z, start + len);
+	if (ws->zhi <= ws->zlo) /* a read region inside one zone */
+		ws->zhi = ws->zlo + 1 <= z->nz ? ws->zlo + 1 : z->nz;
+	ws->min_bs[0] = min_bs(s, 0);
+	ws->min_bs[1] = min_bs(s, 1);
+	ws->random = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
+		     s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
+	ws->read_beyond_wp = s->read_beyond_wp;
+	ws->mixed = s->rw == RW_RW || s->rw == RW_RANDRW;
+	ws->job_max_open = s->job_max_open_zones;
+	if (s->zone_reset_frequency > 0)
+		ws->reset_at = (uint64_t)((double)len * s->zone_reset_threshold);
+}
+
+static uint64_t zstart(const struct zbd *z, uint32_t i)
+{
+	return (uint64_t)i * z->zsize;
+}
+
+static uint64_t capend(const struct zbd *z, uint32_t i)
+{
+	return zstart(z, i) + z->zcap;
+}
+
+/* fio's zbd_close_zone: out of the open set. */
+static void close_zone(struct zbd *z, struct zbd_ws *ws, uint32_t i)
+{
+	uint32_t sl = atomic_exchange_explicit(&z->z[i].slot, 0, memory_order_acq_rel);
+
+	if (!sl)
+		return;
+	atomic_store_explicit(&z->slots[sl - 1], 0, memory_order_release);
+	if (ws->nopen)
+		ws->nopen--;
+}
+
+/* fio's zbd_open_zone: true when zone @i is open or could be opened. */
+static bool open_zone(struct zbd *z, struct zbd_ws *ws, uint32_t i)
+{
+	if (!z->max_open || atomic_load_explicit(&z->z[i].slot, memory_order_acquire))
+		return true;
+	if (ws->job_max_open && ws->nopen >= ws->job_max_open)
+		return false;
+	for (uint32_t k = 0; k < z->max_open; k++) {
+		uint32_t zero = 0;
+		if (!atomic_compare_exchange_strong(&z->slots[k], &zero, i + 1))
+			continue;
+		zero = 0;
+		if (!atomic_compare_exchange_strong(&z->z[i].slot, &zero, k + 1))
+			atomic_store(&z->slots[k], 0); /* another worker opened it */
+		else
+			ws->nopen++;
+		return true;
+	}
+	return false;
+}
+
+static bool has_room(const struct zbd *z, uint32_t i, uint32_t mbs)
+{
+	return atomic_load_explicit(&z->z[i].wp, memory_order_relaxed) + mbs <= capend(z, i);
+}
+
+/* fio's zbd_convert_to_open_zone: an open zone of the job's with room for
+ * a smallest write, or a zone opened after the one picked; UINT32_MAX
+ * when none. */
+static uint32_t convert(struct zbd *z, struct zbd_ws *ws, uint64_t off)
+{
+	uint32_t mbs = ws->min_bs[1], zi = UINT32_MAX;
+	uint64_t k0 = ws->fsize ? (off - ws->fstart) * z->max_open / ws->fsize : 0;
+
+	/* the open zone at the offset's place in the set (fio's
+	 * pick_random_zone_idx), else the next one of this job's */
+	for (uint32_t n = 0; n < z->max_open; n++) {
+		uint32_t v =
+		    atomic_load_explicit(&z->slots[(k0 + n) % z->max_open], memory_order_acquire);
+		if (v && v - 1 >= ws->zlo && v - 1 < ws->zhi) {
+			zi = v - 1;
+			break;
+		}
+	}
+	if (zi != UINT32_MAX && has_room(z, zi, mbs))
+		return zi;
+	if (zi == UINT32_MAX)
+		zi = zone_of(z, off) < ws->zhi ? zone_of(z, off) : ws->zhi - 1;
+	/* full: open another zone, the next ones after it (wrapping) */
+	for (uint64_t n = ws->fsize / z->zsize; n > 0; n--) {
+		zi = zi + 1 >= ws->zhi ? ws->zlo : zi + 1;
+		if (atomic_load_explicit(&z->z[zi].slot, memory_order_acquire))
+			continue;
+		if (open_zone(z, ws, zi))
+			return zi;
+	}
+	/* any open zone of the job's with room */
+	for (uint32_t k = 0; k < z->max_open; k++) {
+		uint32_t v = atomic_load_explicit(&z->slots[k], memory_order_acquire);
+		if (v && v - 1 >= ws->zlo && v - 1 < ws->zhi && has_room(z, v - 1, mbs))
+			return v - 1;
+	}
+	return UINT32_MAX;
+}
+
+/* fio's zbd_dec_and_reset_write_cnt: true on every cnt_init-th call. */
+static bool dec_write_cnt(struct zbd *z)
+{
+	uint32_t c = atomic_load_explicit(&z->write_cnt, memory_order_relaxed);
+
+	do {
+		if (c <= 1) {
+			if (atomic_compare_exchange_weak(&z->write_cnt, &c, z->cnt_init))
+				return true;
+		} else if (atomic_compare_exchange_weak(&z->write_cnt, &c, c - 1)) {
+			return false;
+		}
+	} while (1);
+}
+
+static int zbd_write(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len)
+{
+	uint32_t mbs = ws->min_bs[1], zi = zone_of(z, *off);
+
+	if (zi >= ws->zhi)
+		zi = ws->zhi - 1;
+	if (zi < ws->zlo)
+		zi = ws->zlo;
+	int tries = 0;
+	/* fio: the reset threshold and frequency, counted once per write */
+	bool reset = ws->reset_at &&
+		     atomic_load_explicit(&z->swd, memory_order_relaxed) >= ws->reset_at &&
+		     dec_write_cnt(z);
+retry:
+	if (!open_zone(z, ws, zi) && (zi = convert(z, ws, *off)) == UINT32_MAX)
+		return -ENOSPC;
+	uint64_t w = atomic_load_explicit(&z->z[zi].wp, memory_order_relaxed), at, l;
+	do {
+		bool r = reset || w + mbs > capend(z, zi);
+		/* another worker filled and closed it since: open it again
+		 * (or another zone) before writing it anew */
+		if (r && z->max_open && tries < 16 &&
+		    !atomic_load_explicit(&z->z[zi].slot, memory_order_acquire)) {
+			tries++;
+			goto retry;
+		}
+		at = r ? zstart(z, zi) : w;
+		l = capend(z, zi) - at;
+		l = (l < *len ? l : *len) / mbs * mbs;
+		if (!l)
+			return -ENOSPC; /* fio: zone capacity below the smallest write */
+	} while (!atomic_compare_exchange_weak(&z->z[zi].wp, &w, at + l));
+	if (at != w) { /* reset: its data is gone (fio's zbd_reset_zone) */
+		atomic_fetch_sub_explicit(&z->swd, w - at, memory_order_relaxed);
+		atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
+	}
+	atomic_fetch_add_explicit(&z->swd, l, memory_order_relaxed);
+	if (at + l >= capend(z, zi) && z->max_open)
+		close_zone(z, ws, zi); /* fio's zbd_end_zone_io */
+	*off = at;
+	*len = (uint32_t)l;
+	return 0;
+}
+
+static uint64_t data_of(const struct zbd *z, uint32_t i)
+{
+	return atomic_load_explicit(&z->z[i].wp, memory_order_acquire) - zstart(z, i);
+}
+
+/* fio's zbd_find_zone: the next zone after @zi holding @min bytes, for
+ * random jobs the nearest on either side; UINT32_MAX when none. */
+static uint32_t find_zone(const struct zbd *z, const struct zbd_ws *ws, uint32_t zi, uint64_t min)
+{
+	for (uint32_t d = 1;; d++) {
+		bool up = zi + d < ws->zhi, down = ws->random && zi >= ws->zlo + d;
+		if (up && data_of(z, zi + d) >= min)
+			return zi + d;
+		if (!up && !ws->random)
+			return UINT32_MAX;
+		if (down && data_of(z, zi - d) >= min)
+			return zi - d;
+		if (!up && !down)
+			return UINT32_MAX;
+	}
+}
+
+static int zbd_read(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len)
+{
+	uint32_t mbs = ws->min_bs[0], zi = zone_of(z, *off), orig;
+
+	if (zi >= ws->zhi)
+		zi = ws->zhi - 1;
+	orig = zi;
+	uint64_t w = atomic_load_explicit(&z->z[zi].wp, memory_order_acquire);
+	uint64_t range = w - zstart(z, zi);
+	if (range < mbs || (!ws->random && *off + mbs > w)) {
+		zi = find_zone(z, ws, zi, mbs);
+		if (zi == UINT32_MAX)
+			return -ENOSPC;
+		w = atomic_load_explicit(&z->z[zi].wp, memory_order_acquire);
+		range = w - zstart(z, zi);
+		if (!ws->random)
+			*off = zstart(z, zi);
+	}
+	if (range <= *len)
+		*off = zstart(z, zi);
+	else if (ws->random)
+		*off = zstart(z, zi) + (*off - zstart(z, orig)) % (range - *len) / mbs * mbs;
+	uint64_t l = w - *off < *len ? w - *off : *len;
+	l = l / mbs * mbs;
+	if (!l)
+		return -ENOSPC;
+	*len = (uint32_t)l;
+	return 0;
+}
+
+/* fio's DDIR_TRIM in zbd_adjust_block, then zbd_do_io_u_trim: the zone
+ * (random: one holding data) reset; nothing reaches the device. */
+static int zbd_trim(struct zbd *z, struct zbd_ws *ws, uint64_t *off)
+{
+	uint32_t zi = zone_of(z, *off);
+
+	if (zi >= ws->zhi)
+		zi = ws->zhi - 1;
+	if (ws->random && !data_of(z, zi)) {
+		zi = find_zone(z, ws, zi, 1);
+		if (zi == UINT32_MAX)
+			return -ENOSPC;
+		*off = zstart(z, zi);
+	}
+	if (*off != zstart(z, zi))
+		return -EINVAL; /* fio: "Trim offset not at zone start" */
+	uint64_t w = atomic_exchange_explicit(&z->z[zi].wp, zstart(z, zi), memory_order_acq_rel);
+	if (z->max_open)
+		close_zone(z, ws, zi);
+	if (w != zstart(z, zi)) {
+		atomic_fetch_sub_explicit(&z->swd, w - zstart(z, zi), memory_order_relaxed);
+		atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
+	}
+	return 0;
+}
+
+int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	/* fio's zbd_adjust_ddir: no read before there is data to read */
+	if (*dir == NVS_READ && ws->mixed && !ws->read_beyond_wp &&
+	    !atomic_load_explicit(&z->swd, memory_order_relaxed))
+		*dir = NVS_WRITE;
+	if (*dir == NVS_WRITE)
+		return zbd_write(z, ws, off, len);
+	if (*dir == NVS_TRIM)
+		return zbd_trim(z, ws, off);
+	if (ws->read_beyond_wp)
+		return 0;
+	return zbd_read(z, ws, off, len);
+}
+
+void zbd_seq_pos(const struct zbd *z, const struct zbd_ws *ws, uint64_t *pos)
+{
+	uint32_t zi = zone_of(z, *pos);
+
+	if (z->zcap < z->zsize && !ws->random && zi < z->nz && *pos >= capend(z, zi))
+		*pos = zstart(z, zi) + z->zsize;
+}
+
+uint64_t zbd_resets(const struct zbd *z)
+{
+	return atomic_load_explicit(&z->resets, memory_order_relaxed);
+}
+
+uint64_t zbd_wp(const struct zbd *z, uint32_t i)
+{
+	return atomic_load_explicit(&z->z[i].wp, memory_order_relaxed);
+}
+
+uint32_t zbd_nzones(const struct zbd *z)
+{
+	return z->nz;
+}
