@@ -71,8 +71,9 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		if (!v || vhdr_parse(v, &t)) {
 			snprintf(
 			    err, errlen,
-			    "verify: '%s' is not md5, crc32c, crc32c-intel, sha1, sha256, meta, "
-			    "pattern or 0 (others of fio's are not implemented)",
+			    "verify: '%s' is not md5, crc64, crc32, crc32c, crc32c-intel, crc16, "
+			    "crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
+			    "xxhash, meta, pattern or 0 (fio's null is not implemented)",
 			    v ? v : "");
 			return -EINVAL;
 		}
