@@ -126,6 +126,17 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
+	if (!strcmp(key, "dedupe_global")) {
+		if (!v || !*v || !strcmp(v, "1"))
+			s->dedupe_global = true;
+		else if (!strcmp(v, "0"))
+			s->dedupe_global = false;
+		else {
+			snprintf(err, errlen, "dedupe_global: '%s' is not a boolean (0/1)", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "dedupe_working_set_percentage")) {
 		if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
 			snprintf(err, errlen,

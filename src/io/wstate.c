@@ -113,9 +113,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			minbs = w->spec->bs[i].bs;
 	if (w->trace)
 		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs,
-		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
-	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
+	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
