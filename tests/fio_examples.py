@@ -89,6 +89,7 @@ SAME = {
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "surface-scan.fio", "steadystate.fio",
     "disk-zone-profile.fio",
+    "dedupe-global.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -405,12 +406,12 @@ TABLE_TAIL = """
 - Done since the first run of this table (issue 13): verify (fio's
   on-disk headers, read by fio's verify_only and vice versa),
   verify_interval, verify_dump, all of fio 3.33's checksums but `null`,
-  dedupe_mode, trims, in-job steady state,
+  dedupe_mode, dedupe_global, trims, in-job steady state,
   latency_target, wait_for, filesize on given files, number_ios, I/O
   priorities (prio, cmdprio*), nice, thinktime_spin/iotime, iodepth_low,
   NUMA, flow, offset_align, serialize_overlap, slat, one JSON entry per
   numjobs copy.
-- Not implemented: `dedupe_global`, `num_range` (multi-range trims), `ignore_error`.
+- Not implemented: `num_range` (multi-range trims), `ignore_error`.
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`), io_uring_cmd write modes: not implemented.
