@@ -152,6 +152,7 @@ struct spec {
 	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
 	struct specerr ignore_error; /* fio's ignore_error (io/specerr.h) */
+	bool error_dump;        /* fio's error_dump: a line per error, ignored ones too */
 	bool force_destroy;     /* write even where a signature was found */
 	uint64_t seed;
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one

@@ -126,13 +126,16 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
-	if (!strcmp(key, "dedupe_global")) {
+	if (!strcmp(key, "fallocate") && v && (!strcmp(v, "none") || !strcmp(v, "0")))
+		return 0; /* fio: no preallocation; nvscope never lays out files (others refused) */
+	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump")) {
+		bool *b = key[0] == 'd' ? &s->dedupe_global : &s->error_dump;
 		if (!v || !*v || !strcmp(v, "1"))
-			s->dedupe_global = true;
+			*b = true;
 		else if (!strcmp(v, "0"))
-			s->dedupe_global = false;
+			*b = false;
 		else {
-			snprintf(err, errlen, "dedupe_global: '%s' is not a boolean (0/1)", v);
+			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
 			return -EINVAL;
 		}
 		return 0;

@@ -481,15 +481,11 @@ static void run(struct worker *w, struct wstate *st)
 					st->pend = false;
 				}
 				think_issued(&think);
-				if (nvs_unlikely(st->vtype)) {
-					if (s->verify_only)
-						dir = NVS_READ; /* fio: only the read-back */
-					sl->off = off;
-				}
-				if (nvs_unlikely(st->serialize)) {
-					sl->off = off;
+				if (nvs_unlikely(st->vtype) && s->verify_only)
+					dir = NVS_READ; /* fio: only the read-back */
+				sl->off = off; /* verify, serialize_overlap, an error's line */
+				if (nvs_unlikely(st->serialize))
 					sl->busy = true;
-				}
 				if (dir == NVS_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
