@@ -47,42 +47,52 @@ FIO_HANGS = {
     "(\"hasn't exited in 300 seconds\", then a double free); nvscope runs it",
 }
 
+# Examples that need environment variables (fio's ${VAR} in job files).
+ENV = {"sprandom.fio": {"FIO_BS": "4096"}}
+
+# Examples only fio master (newer than Debian's 3.33) runs: 3.33 refuses
+# them; nvscope's run is checked alone, the comparison was made by hand.
+FIO_NEWER = {
+    "sprandom.fio": "sprandom is fio master's (3.33: unknown option); compared by hand "
+    "with fio master on a loop device: the same plan, write counts and per-region "
+    "validity within the noise (tests/integration/fio_sprandom.sh)",
+}
+
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     "iometer-file-access-server.fio":
-        "size=4g on the smaller loop device: fio draws sizes that fit io_size (4g), "
-        "so a random I/O that would run past the device's end ends fio's loop, and "
-        "with time_based it starts over with the same seeds (its write_iolog repeats "
-        "the same ~1500 I/Os, 14 MB); its random map never fills past ~20%, so its "
-        "mean size (9431) lies between a full pass's (~4850) and the bssplit's "
-        "(11345).  nvscope keeps fio's map with mixed sizes (with size=64m both "
-        "give ~4850, tests/integration/fio_randommap.sh) but runs size=4g as the "
-        "device's size, whole passes",
-    "exitwhat.fio":
-        "[slow2] and [fast2] both write the device: nvscope runs them one after "
-        "another (it holds a device it writes with O_EXCL), so slow2's exit_what=all "
-        "ends the group before fast2 starts (fio: fast2 runs alongside, a few I/Os at "
-        "rate=300 bytes/s); and fio's group_reporting entry carries the group's first "
-        "job name with its last job's options (stat.c opt_lists), here runsnever's "
-        "rw=randrw",
+        "size=4g on the smaller loop device: fio fits sizes to io_size (4g), so an I/O "
+        "that would pass the device's end ends its pass, which starts over re-seeded. "
+        "nvscope now follows the same rules (tests/integration/fio_randommap.sh: both "
+        "iologs repeat), but the mean size is set by where each tool's own random "
+        "stream first hits the end (the map is emptier early in a pass): over 12 seeds "
+        "nvscope's first restart fell after 1,200 to 12,500 I/Os, mean read size "
+        "4,900 to 10,600; fio's stream hits it after ~1,500 I/Os",
     "cmdprio-bssplit.fio":
-        "the priorities are fio's (cmdprio_bssplit per block size); the mean read "
-        "size differs: fio's random map cuts 1M reads to the free run of its map "
-        "(with norandommap=1 fio's mean is nvscope's), and nvscope keeps fio's map "
-        "with mixed sizes only when both directions' smallest size is the same "
-        "(here 64k reads, 1M writes: offsets uniform, io/offgen.c)",
+        "the priorities are fio's (cmdprio_bssplit per block size), and so are the map's "
+        "rules: 64k reads and 1M writes draw and mark block numbers in their own units on "
+        "one map of 64k bits, and a write whose next free bit lies past the last 1M block "
+        "ends the pass, which starts over re-seeded.  Both tools therefore repeat a short "
+        "loop of I/Os (tests/integration/fio_randommap.sh); the mean read size is that "
+        "loop's, set by each tool's own random stream (fio's loop: 29 I/Os, 14 reads)",
+}
+
+# Examples whose read share is set by time, not by the job file: both tools
+# follow the same rules, and how the runtime splits between them depends on
+# each one's speed on the device (the other checks still apply).
+TIMED = {
     "basic-verify.fio":
-        "do_verify's read-back counts as the job's reads in both, but a time_based "
-        "randwrite reads back different amounts: fio logs every write (a block "
-        "rewritten after its random map refilled is logged again) and reads the "
-        "log back for up to another runtime; nvscope reads each distinct block "
-        "written once (a bitmap: no per-write log)",
+        "a time_based write with do_verify: fio writes one pass of its size, reads "
+        "it back in the order written, and loops until its runtime, which also ends "
+        "a read-back; nvscope does the same (tests/integration/fio_verify.sh compares "
+        "both tools' passes).  In 1 s the read share depends on how far each tool's "
+        "first pass and read-back get, so it is not compared",
 }
 
 # The examples that run the same workload as fio today: one that stops
 # doing so fails the test (a regression), as does any FAIL row.
 SAME = {
-    "aio-read.fio", "backwards-read.fio", "cmdprio-percentage.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
+    "aio-read.fio", "basic-verify.fio", "backwards-read.fio", "cmdprio-percentage.fio", "fio-rand-RW.fio", "fio-rand-read.fio",
     "fio-rand-write.fio", "fio-seq-RW.fio", "fio-seq-read.fio", "fio-seq-write.fio",
     "fsx.fio", "jesd219.fio",
     "latency-profile.fio", "waitfor.fio",
@@ -90,6 +100,7 @@ SAME = {
     "surface-scan.fio", "steadystate.fio",
     "disk-zone-profile.fio",
     "dedupe-global.fio",
+    "exitwhat.fio",  # writers of one device in one run group, together as in fio
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -158,11 +169,12 @@ def resolve(opts):
     }
 
 
-def run(cmd, timeout=60):
+def run(cmd, timeout=60, env=None):
     """Runs cmd in its own process group (fio forks its jobs): on a timeout
     the whole group is killed, so nothing keeps the device open."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True,
+                         env=dict(os.environ, **env) if env else None)
     try:
         out, err = p.communicate(timeout=timeout)
         return p.returncode, out, err
@@ -227,7 +239,7 @@ def nvs_jobs(d):
     return out
 
 
-def compare(f, n):
+def compare(f, n, share=True):
     """'' when fio's jobs f and nvscope's jobs n are the same workload."""
     fn = {}
     for name, gid, o, ios, by in f:
@@ -268,7 +280,7 @@ def compare(f, n):
         ft, nt = sum(e["ios"]), sum(ios)
         if ft >= 200 and nt >= 200:
             fr, nr = e["ios"][0] / ft, ios[0] / nt
-            if abs(fr - nr) > 0.05:
+            if share and abs(fr - nr) > 0.05:
                 return "[%s] read share: fio %.3f, nvscope %.3f" % (name, fr, nr)
             for d in (0, 1):
                 if e["ios"][d] >= 100 and ios[d] >= 100:
@@ -296,8 +308,9 @@ def main():
             continue
         path = os.path.join(work, name)
         lines = rewrite(os.path.join(fixtures, name), path)
-        rc, out, err = run([nvs, "run", "--parse-only", "--target", dev] + common + [path])
-        frc, _, ferr = run(["fio", "--parse-only", "--filename=" + dev] + common + [path])
+        env = ENV.get(name)
+        rc, out, err = run([nvs, "run", "--parse-only", "--target", dev] + common + [path], env=env)
+        frc, _, ferr = run(["fio", "--parse-only", "--filename=" + dev] + common + [path], env=env)
         fio_ok = frc == 0
         if rc == 2:
             why = check_refusal(name, lines, err)
@@ -314,12 +327,22 @@ def main():
                 reason = msg + ("" if fio_ok else " [fio refuses it too]")
         elif rc != 0:
             outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+        elif not fio_ok and name in FIO_NEWER:
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path],
+                                  env=env)
+            try:
+                ok = nrc == 0 and json.loads(nout)["jobs"]
+            except (ValueError, KeyError):
+                ok = False
+            outcome, reason = ("fio refuses", "fio 3.33: " + (ferr.strip().splitlines() or ["?"])[0][:80] +
+                               "; nvscope runs it; " + FIO_NEWER[name]) if ok else (
+                "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:]))
         elif not fio_ok:
             outcome, reason = "fio refuses", "nvscope parses it; fio: " + ferr.strip().splitlines()[0][:150] if ferr.strip() else "fio refuses"
         elif name in SLOW:
             outcome, reason = "parsed only", SLOW[name]
         elif name in FIO_HANGS:
-            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path])
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path], env=env)
             try:
                 ok = nrc == 0 and json.loads(nout)["jobs"]
             except (ValueError, KeyError):
@@ -327,8 +350,8 @@ def main():
             outcome, reason = ("runs (fio hangs)", FIO_HANGS[name]) if ok else (
                 "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:]))
         else:
-            frc, fout, ferr = run(["fio", "--output-format=json", "--filename=" + dev] + common + [path])
-            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path])
+            frc, fout, ferr = run(["fio", "--output-format=json", "--filename=" + dev] + common + [path], env=env)
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path], env=env)
             try:
                 fj = json.loads(fout[fout.index("{"):]) if frc == 0 else None
             except ValueError:
@@ -345,9 +368,11 @@ def main():
             elif fj is None:
                 outcome, reason = "FAIL", "fio exit %d: %s" % (frc, ferr.strip()[-200:])
             else:
-                diff = compare(fio_jobs(fj), nvs_jobs(nj))
+                diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
                 outcome, reason = ("same", "%d job(s), %d group(s)" % (
                     len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))) if not diff else ("FAIL", diff)
+                if name in TIMED and not diff:
+                    reason += "; the read share is not compared: " + TIMED[name]
         if outcome == "FAIL" and name in KNOWN:
             outcome, reason = "known gap", KNOWN[name] + " (" + reason + ")"
         if name in SAME and outcome != "same" and outcome != "FAIL":

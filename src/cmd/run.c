@@ -295,11 +295,13 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
-/* Both write one block device: nvscope holds a device it writes
- * exclusively (O_EXCL), so they cannot run at once. */
-static bool write_same_device(const struct spec *a, const struct spec *b)
+/* Both write one block device, one with direct I/O and one without: the
+ * jobs of a run group write a device through duplicates of one claimed,
+ * judged descriptor (dev/safety.h, safety_claims_open), whose O_DIRECT
+ * they share, so these cannot run at once. */
+static bool write_same_device_mixed(const struct spec *a, const struct spec *b)
 {
-	if (!spec_writes(a) || !spec_writes(b))
+	if (!spec_writes(a) || !spec_writes(b) || a->direct == b->direct)
 		return false;
 	for (unsigned i = 0; i < a->ntargets; i++)
 		for (unsigned k = 0; k < b->ntargets; k++) {
@@ -324,9 +326,11 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 			if (jobs[k].niodepth > 1)
 				why = "an iodepth list (a QD sweep) runs depth by depth";
 			for (unsigned m = j; m < k && !why; m++)
-				if (write_same_device(&jobs[m], &jobs[k]))
-					why = "two of them write one block device, which nvscope opens "
-					      "exclusively";
+				if (write_same_device_mixed(&jobs[m], &jobs[k]))
+					why =
+					    "two of them write one block device, one with direct=1 "
+					    "and one without (nvscope writes a device through one "
+					    "descriptor per run group)";
 		}
 		for (unsigned k = j; k < j + n; k++)
 			plan[k] = why ? 1 : k == j ? n : 0;

@@ -95,6 +95,7 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 		f->info[k].majf += f->info[i].majf;
 		f->info[k].minf += f->info[i].minf;
 		f->info[k].job_runtime_s += f->info[i].job_runtime_s; /* fio: summed */
+		f->info[k].opt_spec = f->info[i].spec; /* fio: the last job's options */
 		if (f->info[i].elapsed_s > f->info[k].elapsed_s)
 			f->info[k].elapsed_s = f->info[i].elapsed_s;
 		free(f->tjson[i]);

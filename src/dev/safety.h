@@ -58,6 +58,31 @@ int safety_confirm_token(const char *path, char *buf, size_t len);
  * NULL) receives the token when true. */
 bool safety_confirmed(const char *confirm, const char *target, char *token, size_t len);
 
+/* ---- the claims of a run group (safety_claims.c) ---- */
+
+/* fio starts the jobs of a run group together, several of them may write
+ * one device.  A claim set holds each device the group writes ONCE: the
+ * first safety_claims_open() of a block device (or NVMe generic device) is
+ * safety_open() (exclusive claim, judgement through the held descriptor,
+ * -EBUSY/-EEXIST as there) and the set keeps that descriptor; every open
+ * of the same device (by device number) gets a duplicate of it (the same
+ * open file, so the same claim and O_DIRECT), judged again through it only
+ * when this writer is not forced and the claim was.  Another program's
+ * O_EXCL open, a mount or mkfs fail until safety_claims_free() and every
+ * duplicate are closed.  A writer asking for the other O_DIRECT setting
+ * than the claim's is -EINVAL.  A regular file is opened by safety_open()
+ * for each writer, as without a set.  Set-up only, one thread (no lock);
+ * @cs NULL is safety_open().  0 or -errno with one line in @msg. */
+struct safety_claims;
+struct safety_claims *safety_claims_new(void);
+int safety_claims_open(struct safety_claims *cs, const char *path, int flags, bool force, int *fd,
+		       int *guard, char *msg, size_t len);
+/* Devices held (one per device, whatever the number of writers). */
+unsigned safety_claims_count(const struct safety_claims *cs);
+/* Closes the held descriptors (a duplicate still open keeps its device's
+ * claim until it is closed).  NULL-safe. */
+void safety_claims_free(struct safety_claims *cs);
+
 /* ---- output files and results directories (safety_out.c) ---- */
 #include <stdio.h>
 

@@ -9,11 +9,12 @@
 /* fio's random map for uniform random jobs (norandommap=0).  One block
  * size whose blocks tile the region (blockalign = bs): a keyed permutation
  * (offgen_perm: no memory, no search; the same blocks per pass as fio's
- * map).  Mixed sizes (bssplit, bsrange) with the smallest one as the
- * alignment (fio's default blockalign) and the same smallest size in both
- * directions: fio's bitmap of smallest-size blocks (offgen_mapped).  Otherwise offsets stay uniform
- * with replacement (docs/cli.md says where fio differs).  The keys come from the seed, not from the
- * stream, so the other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs no map:
+ * map).  Mixed sizes (bssplit, bsrange, bs=R,W) with the smallest one as
+ * the alignment (fio's default blockalign): fio's bitmap of smallest-size
+ * blocks, each direction drawing in its own smallest size (offgen_mapped).
+ * Otherwise offsets stay uniform with replacement (docs/cli.md says where
+ * fio differs).  The keys come from the seed, not from the stream, so the
+ * other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs no map:
  * every block once even with norandommap=1 (one size). */
 static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 {
@@ -24,10 +25,9 @@ static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 		return 0;
 	for (unsigned i = 0; i < s->nbs; i++)
 		one = one && s->bs[i].bs == s->bs[0].bs;
-	/* the smallest size of each direction the job issues */
+	/* the smallest size of each direction, issued or not: fio's
+	 * rw_min_bs is the smallest of all (init.c fixup_options) */
 	for (unsigned d = 0; d < 2; d++) {
-		if (d == 0 ? g->mixread == 0 : g->mixread == 100)
-			continue;
 		if (g->rmax[d])
 			dmin[d] = g->rmin[d];
 		for (unsigned i = 0; !g->rmax[d] && i < s->nbs; i++)
@@ -37,16 +37,24 @@ static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 			minbs = dmin[d];
 	}
 	if (!one) {
-		/* fio's map with mixed sizes, where fio's is coherent: one
-		 * smallest size for the directions issued (fio marks each
-		 * direction in its own smallest size on a map of the overall
-		 * smallest: bs=4k,16k cuts nothing there), the alignment
-		 * (fio's default blockalign); fio's lfsr keeps no map */
+		/* fio's map with mixed sizes: a bit per block of the smallest
+		 * size, the alignment; fio's lfsr keeps no map, and a blockalign
+		 * other than a direction's smallest size turns fio's map off */
 		if (s->norandommap || s->rand_lfsr || minbs == UINT32_MAX || g->align != minbs ||
-		    (dmin[0] != UINT32_MAX && dmin[1] != UINT32_MAX && dmin[0] != dmin[1]) ||
-		    g->len / minbs == 0)
+		    g->len / minbs == 0 ||
+		    (s->blockalign && (dmin[0] != s->blockalign || dmin[1] != s->blockalign)))
 			return 0;
 		g->rmap_unit = minbs;
+		/* fio's ba of each direction is its own smallest size, and its
+		 * map is indexed in it (see munit) */
+		for (unsigned d = 0; d < 2; d++) {
+			uint32_t dmax = 0;
+			for (unsigned i = 0; !g->rmax[d] && i < s->nbs; i++)
+				if ((d ? s->bs[i].wweight : s->bs[i].weight) && s->bs[i].bs > dmax)
+					dmax = s->bs[i].bs;
+			g->munit[d] = dmin[d] == UINT32_MAX ? minbs : dmin[d];
+			g->dir_one[d] = g->rmax[d] ? g->rmin[d] == g->rmax[d] : dmin[d] == dmax;
+		}
 		g->rmap = randmap_new(g->len / minbs);
 		return g->rmap ? 0 : -ENOMEM;
 	}
@@ -68,33 +76,71 @@ void offgen_free(struct offgen *g)
 {
 	randmap_free(g->rmap);
 	g->rmap = NULL;
+	sprandom_free(g->spr);
+	g->spr = NULL;
 }
 
-/* fio's get_next_rand_offset + get_next_buflen + mark_random_map: a
- * uniform block of the smallest size; when it is done in this pass, the
- * next free one after it (wrapping); when none is free, the pass is
- * complete and the map starts over (fio's fio_file_reset).  The size
- * already drawn is redrawn while it runs past the region's end (fio's
- * io_u_fits loop), then cut to the free run from the block. */
-void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
+/* fio's pass ends early (fill_io_u fails, do_io returns) and the job
+ * starts over: clear_io_state re-seeds the random state when randrepeat
+ * (fio's default), fio_file_reset empties the map and the streams. */
+static void restart(struct offgen *g)
 {
-	uint64_t n = randmap_nbits(g->rmap), u = g->rmap_unit, npos;
-	uint64_t b = randmap_next_free(g->rmap, offgen_below(offgen_rand(g), n));
+	if (g->reseed)
+		g->rng = g->rng0;
+	randmap_reset(g->rmap);
+	for (unsigned d = 0; d < 2; d++)
+		g->last_pos[d] = g->start;
+	g->restarts++;
+}
+
+/* fio's get_next_rand_offset + get_next_buflen + mark_random_map.  fio's
+ * map has a bit per block of the smallest size of all directions
+ * (rw_min_bs), but each direction draws and marks block numbers in its
+ * own unit (munit: its ba, by default its smallest size): with 64k reads
+ * and 1M writes, write block 5 is 1M * 5 on the device and bit 5 (64k * 5)
+ * in the map.  A drawn block already done in this pass moves to the next
+ * free bit (wrapping), which may lie past the direction's last block;
+ * when none is free the pass is complete and the map starts over (fio's
+ * fio_file_reset).  The size already drawn is redrawn while it runs past
+ * io_size (fio's io_u_fits loop; one size is never redrawn), and an I/O
+ * that still passes the region's end ends fio's pass: restart(), and
+ * false (the caller draws the I/O again, direction first, as fio does).
+ * The size is then cut to the free run from the block (mark_random_map). */
+bool offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
+{
+	uint64_t u = g->munit[d], lastb = g->len / u, npos;
+	uint64_t b = randmap_next_free(g->rmap, offgen_below(offgen_rand(g), lastb));
 
 	if (b == RANDMAP_NONE) {
 		randmap_reset(g->rmap);
 		g->map_passes++;
-		b = offgen_below(offgen_rand(g), n);
+		b = offgen_below(offgen_rand(g), lastb);
 	}
 	uint64_t rel = b * u;
-	for (int k = 0; rel + *len > g->len && k < 64; k++)
-		*len = offgen_size(g, d, offgen_rand(g), &npos);
-	if (rel + *len > g->len)
-		*len = (uint32_t)u; /* always fits: b < len / u */
+	if (!g->dir_one[d]) {
+		uint32_t minbs = g->rmax[d] ? g->rmin[d] : (uint32_t)u;
+		/* fio redraws without a bound (a weight is at least 1%) */
+		for (int k = 0; rel + minbs <= g->fit_len && rel + *len > g->fit_len; k++)
+			*len = k < 10000 ? offgen_size(g, d, offgen_rand(g), &npos) : minbs;
+	}
+	if (rel + *len > g->len) {
+		if (g->restart_run++ < 8) {
+			restart(g);
+			return false;
+		}
+		/* restarts in a row find nothing that fits: never past the end */
+		u = g->rmap_unit;
+		b = offgen_below(offgen_rand(g), g->len / u);
+		rel = b * u;
+		if (rel + *len > g->len)
+			*len = (uint32_t)u;
+	}
+	g->restart_run = 0;
 	uint64_t want = (*len + u - 1) / u, got = randmap_set_run(g->rmap, b, want);
 	if (got < want)
 		*len = (uint32_t)(got * u);
 	*off = g->start + rel;
+	return true;
 }
 
 void offgen_zone_reset(struct offgen *g)
@@ -220,7 +266,20 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		while (k < 100) /* rounding leftovers go to the last size */
 			g->bs_pick[d][k++] = (uint8_t)last;
 	}
-	return map_init(g, s, seed);
+	/* fio's io_size: size= larger than the region (a smaller device) */
+	g->fit_len = len;
+	if (!s->size_pct && !s->fileset && s->size > len && !g->zsize)
+		g->fit_len = s->size;
+	g->reseed = !s->randrepeat_off;
+	if (s->sprandom) {
+		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
+		 * regions smaller than a block, or spr_cs larger than a region */
+		return sprandom_new(&g->spr, len, g->align, s->spr_op > 0 ? s->spr_op : 0.15,
+				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL, 0);
+	}
+	int rc = map_init(g, s, seed);
+	g->rng0 = g->rng;
+	return rc;
 }
 
 /* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */

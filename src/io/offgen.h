@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 #include "io/spec.h"
+#include "io/sprandom.h"
 
 struct randmap;
 
@@ -55,10 +56,26 @@ struct offgen {
 	 * block done before.  NULL = none (one size: the permutation above) */
 	struct randmap *rmap;
 	uint32_t rmap_unit;    /* bytes per bit: the smallest size (= align) */
+	/* fio indexes its one map in each direction's own unit (ba[ddir], by
+	 * default that direction's smallest size: io_u.c get_next_block and
+	 * mark_random_map); munit[d] is that unit */
+	uint32_t munit[2];
+	bool dir_one[2];       /* the direction has one size: fio never redraws it */
+	/* fio's io_u_fits() tests sizes against io_size, which may pass the
+	 * device's end (size= larger than the device): fit_len is that bound,
+	 * len the real one.  An I/O that still runs past len ends fio's pass
+	 * (fill_io_u fails): it starts over, its random state re-seeded when
+	 * randrepeat (rng0: the state after set-up; reseed); restarts counts them */
+	uint64_t fit_len, rng0, restarts;
+	unsigned restart_run;  /* restarts since the last I/O */
+	bool reseed;
 	/* fio's zonemode=strided (io/zones.h): [start, start + len) is the
 	 * current zone (len = zonerange); after zsize bytes it moves zstep
 	 * (zonerange + zoneskip) on, back to zreg_start past zreg_end; 0 = none */
 	uint64_t zsize, zstep, zbytes, zreg_start, zreg_end;
+	/* fio master's sprandom (io/sprandom.h): every write's block comes
+	 * from the plan; its end sets wraps to UINT64_MAX (the pass ends) */
+	struct sprandom *spr;
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
@@ -127,9 +144,11 @@ static inline uint32_t offgen_size(const struct offgen *g, unsigned d, uint64_t 
 }
 
 /* A random offset through the random map (mixed sizes; offgen.c): may
- * redraw *@len to fit the region's end (fio's io_u_fits) and cuts it at a
- * block done before in this pass (fio's mark_random_map). */
-void offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
+ * redraw *@len to fit io_size (fio's io_u_fits) and cuts it at a block
+ * done before in this pass (fio's mark_random_map).  false: the I/O would
+ * pass the region's end, which ends fio's pass; the generator started
+ * over (re-seeded) and the whole I/O is to be drawn again. */
+bool offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
 
 /* fio resets its random map at each zone (offgen.c; once per zone). */
 void offgen_zone_reset(struct offgen *g);
@@ -183,7 +202,12 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 	}
 	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
 		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
-	if (rnd && g->map_n) {
+	if (nvs_unlikely(g->spr)) {
+		uint64_t b = 0;
+		if (sprandom_next(g->spr, &b))
+			g->wraps = UINT64_MAX; /* fio: td->done */
+		*off = g->start + b * g->align;
+	} else if (rnd && g->map_n) {
 		*off = g->start + offgen_perm(g, g->map_i) * g->align;
 		if (++g->map_i == g->map_n) {
 			/* a pass is complete: fio resets its map; a new order */
@@ -193,7 +217,10 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 				g->map_key[k] += 0x9e3779b97f4a7c15ULL;
 		}
 	} else if (rnd && g->rmap) {
-		offgen_mapped(g, d, off, len);
+		if (nvs_unlikely(!offgen_mapped(g, d, off, len))) {
+			offgen_next(g, off, len, dir); /* fio's pass started over */
+			return;
+		}
 	} else if (rnd && nvs_likely(!g->dist)) {
 		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
 	} else if (rnd && g->dist == DIST_ZONED) {

@@ -145,7 +145,9 @@ static int fileset_regions(struct pool *p, uint32_t align, uint32_t maxbs, char 
 	return 0;
 }
 
-static int open_targets(struct pool *p, char *err, size_t errlen)
+/* Opens the spec's targets, the written devices through the run group's
+ * claim set @claims (NULL: each claimed here, by target_open). */
+static int open_targets(struct pool *p, struct safety_claims *claims, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
 	bool write = p->trace ? replay_writes(p->trace) : spec_writes(s);
@@ -158,8 +160,8 @@ static int open_targets(struct pool *p, char *err, size_t errlen)
 		uint64_t want = s->size_pct ? 0 : s->size + s->offset;
 		if (s->fileset && !s->size_pct) /* fio: size is split over the files */
 			want = s->size / s->ntargets + s->offset;
-		rc = target_open(&p->targets[i], path, write, s->force_destroy, s->direct, want,
-				 err, errlen);
+		rc = target_open_claims(&p->targets[i], claims, path, write, s->force_destroy,
+					s->direct, want, err, errlen);
 		if (rc)
 			return rc;
 		p->ntargets++;
@@ -350,6 +352,12 @@ static int open_iolog(struct pool *p, char *err, size_t errlen)
 
 int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err, size_t errlen)
 {
+	return pool_new_claims(s, iodepth, NULL, out, err, errlen);
+}
+
+int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims *claims,
+		    struct pool **out, char *err, size_t errlen)
+{
 	struct pool *p;
 	int rc;
 
@@ -378,7 +386,7 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 		if (rc)
 			goto free_pool;
 	}
-	rc = open_targets(p, err, errlen);
+	rc = open_targets(p, claims, err, errlen);
 	if (rc)
 		goto free_pool;
 	rc = make_workers(p, err, errlen);

@@ -17,6 +17,7 @@
 #include "io/specss.h"
 #include "io/flow.h"
 #include "io/zones.h"
+#include "io/sprandom.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -426,6 +427,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			s->direct = !b;
 	} else if (!strcmp(key, "norandommap")) {
 		rc = parse_bool(v, &s->norandommap);
+		s->norandommap_set = true;
 	} else if (!strcmp(key, "random_generator")) {
 		/* fio's three: all give every block once per pass with the map
 		 * (lfsr without one); nvscope walks one permutation (offgen.h) */
@@ -433,6 +435,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
 			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
 		s->rand_lfsr = !strcmp(v, "lfsr");
+		s->rand_gen_set = true;
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))
@@ -689,6 +692,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = sprandom_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -768,7 +773,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
-	    zones_spec_validate(s, err, errlen))
+	    zones_spec_validate(s, err, errlen) || sprandom_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

@@ -119,6 +119,13 @@ struct spec {
 	bool direct;         /* O_DIRECT, default on */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
 	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
+	bool norandommap_set, rand_gen_set; /* given in the job (fio_option_is_set) */
+	/* fio master's sprandom (io/sprandom.h): spr_op 0 = 0.15, spr_regions
+	 * 0 = 100 (fio's defaults), spr_cs bytes (0: no cache deferral) */
+	bool sprandom;
+	double spr_op;
+	unsigned spr_regions;
+	uint64_t spr_cs;
 	uint32_t blockalign; /* 0 = the smallest block size */
 	uint32_t bsrange[2][2]; /* fio's bsrange=a-b[,c-d]: [dir][min, max], 0 = none;
 				 * bs[] then lists min and max at weight 0 */

@@ -125,11 +125,11 @@ static int set_direct(int fd, const char *path, char *err, size_t errlen)
 
 /* Opens through the safety module (docs/safety.md): exclusive claim first,
  * then the probe through the held descriptor.  A refusal is -EPERM. */
-static int open_safe(struct target *t, const char *path, int flags, bool force, char *err,
-		     size_t errlen)
+static int open_safe(struct target *t, struct safety_claims *cs, const char *path, int flags,
+		     bool force, char *err, size_t errlen)
 {
 	char msg[768];
-	int rc = safety_open(path, flags, force, &t->fd, &t->guard_fd, msg, sizeof(msg));
+	int rc = safety_claims_open(cs, path, flags, force, &t->fd, &t->guard_fd, msg, sizeof(msg));
 
 	if (rc == -EBUSY || rc == -EEXIST) {
 		snprintf(err, errlen, "refusing to write: %s", msg);
@@ -140,15 +140,16 @@ static int open_safe(struct target *t, const char *path, int flags, bool force, 
 	return rc;
 }
 
-static int open_file(struct target *t, const char *path, bool write, bool force, bool direct,
-		     uint64_t want, uint64_t size, char *err, size_t errlen)
+static int open_file(struct target *t, struct safety_claims *cs, const char *path, bool write,
+		     bool force, bool direct, uint64_t want, uint64_t size, char *err,
+		     size_t errlen)
 {
 	struct stat st;
 	int rc;
 
 	if (write || want > size) {
 		/* written (or extended by the layout): judged like a device */
-		rc = open_safe(t, path, O_RDWR | O_CREAT, force, err, errlen);
+		rc = open_safe(t, cs, path, O_RDWR | O_CREAT, force, err, errlen);
 		if (rc)
 			return rc;
 	} else {
@@ -197,6 +198,12 @@ close_fd:
 int target_open(struct target *t, const char *path, bool write, bool force, bool direct,
 		uint64_t want_size, char *err, size_t errlen)
 {
+	return target_open_claims(t, NULL, path, write, force, direct, want_size, err, errlen);
+}
+
+int target_open_claims(struct target *t, struct safety_claims *cs, const char *path, bool write,
+		       bool force, bool direct, uint64_t want_size, char *err, size_t errlen)
+{
 	struct stat st;
 	int rc;
 
@@ -220,8 +227,8 @@ int target_open(struct target *t, const char *path, bool write, bool force, bool
 		st.st_size = 0;
 	}
 	if (S_ISREG(st.st_mode)) {
-		rc = open_file(t, path, write, force, direct, want_size, (uint64_t)st.st_size, err,
-			       errlen);
+		rc = open_file(t, cs, path, write, force, direct, want_size, (uint64_t)st.st_size,
+			       err, errlen);
 		goto done;
 	}
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
@@ -230,8 +237,10 @@ int target_open(struct target *t, const char *path, bool write, bool force, bool
 	}
 	if (write) {
 		/* the block device under an exclusive claim (no two writers, no
-		 * mount or mkfs while it runs), judged through that descriptor */
-		rc = open_safe(t, path, O_RDWR, force, err, errlen);
+		 * mount or mkfs while it runs), judged through that descriptor;
+		 * O_DIRECT is part of a claim its run group shares */
+		int dflag = S_ISBLK(st.st_mode) && direct ? O_DIRECT : 0;
+		rc = open_safe(t, cs, path, O_RDWR | dflag, force, err, errlen);
 		if (rc)
 			return rc;
 		if (fstat(t->fd, &st)) {

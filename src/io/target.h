@@ -33,6 +33,13 @@ struct target {
  * fills @t and returns 0; else -errno with one line in @err. */
 int target_open(struct target *t, const char *path, bool write, bool force, bool direct,
 		uint64_t want_size, char *err, size_t errlen);
+/* target_open() through the claim set @cs of a run group (dev/safety.h,
+ * safety_claims_open: a device the group writes is claimed and judged once,
+ * each of its writers gets a duplicate of the judged descriptor); @cs NULL
+ * is target_open(). */
+struct safety_claims;
+int target_open_claims(struct target *t, struct safety_claims *cs, const char *path, bool write,
+		       bool force, bool direct, uint64_t want_size, char *err, size_t errlen);
 /* Closes the descriptor; safe on a closed target. */
 void target_close(struct target *t);
 /* "file", "block", "char", "nvme-generic". */

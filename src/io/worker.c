@@ -323,6 +323,13 @@ static void run(struct worker *w, struct wstate *st)
 		for (unsigned f = 0; f < w->nmembers; f++)
 			limit += w->flimit[f];
 	}
+	if (st->gen.spr && !s->time_based) {
+		/* fio's sprandom_init sets io_size to the physical size (time_based:
+		 * the plan's end alone ends the job, as fio master) */
+		struct sprandom_plan sp;
+		sprandom_get_plan(st->gen.spr, &sp);
+		limit = sp.physical;
+	}
 	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
 		limit *= 2; /* fio: each byte is trimmed, then written */
 	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
@@ -366,6 +373,11 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t gap_ns =
 	    WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval : NVS_NSEC_PER_SEC / 2);
 	uint64_t prev_now = now;
+	/* fio's time_based verify: a pass of the region, its read-back, the
+	 * next pass (wverify_cycle) */
+	bool vpass = st->vmap && s->time_based;
+	if (st->vmap)
+		wverify_pass_start(st);
 	for (;;) {
 		if (w->iolog) /* the records pushed from here on are at or after now */
 			iolog_publish(w->iolog_clock, now);
@@ -382,7 +394,8 @@ static void run(struct worker *w, struct wstate *st)
 			       !(nvs_unlikely(s->thinktime_ns) && think_hold(&think, s, now)) &&
 			       (nvs_likely(!st->lt.on) ||
 				(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
-			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog)) {
+			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog) &&
+			       !(nvs_unlikely(vpass) && st->vpass_bytes >= w->region_len)) {
 				if (limited && now < next_issue)
 					break;
 				if (nvs_unlikely(st->sync_due)) {
@@ -529,6 +542,7 @@ static void run(struct worker *w, struct wstate *st)
 				sl->len = len;
 				sl->dir = (uint8_t)dir;
 				issued += len;
+				st->vpass_bytes += len;
 				st->inflight++;
 				n++;
 				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
@@ -575,6 +589,12 @@ static void run(struct worker *w, struct wstate *st)
 		}
 		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
 			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
+			now = worker_now_ns();
+			continue;
+		}
+		if (nvs_unlikely(vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
+		    !st->stopping) {
+			wverify_cycle(w, st, end); /* fio's do_verify, then do_io again */
 			now = worker_now_ns();
 			continue;
 		}
@@ -664,7 +684,10 @@ static void run(struct worker *w, struct wstate *st)
 		uint64_t usr, sys;
 		wstate_rusage(st, &usr, &sys);
 		uint64_t m0 = ramp_end > t0 ? ramp_end : t0;
-		w->res.runtime_s = (double)(now - (st->meas_ns > m0 ? st->meas_ns : m0)) / 1e9;
+		uint64_t span = now - (st->meas_ns > m0 ? st->meas_ns : m0);
+		/* the writes' runtime leaves out the read-backs (fio's
+		 * update_runtime per phase) */
+		w->res.runtime_s = (double)(span - (st->vcycle_ns < span ? st->vcycle_ns : 0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}
@@ -678,8 +701,9 @@ static void run(struct worker *w, struct wstate *st)
 			if (fsync(w->members[m].fd))
 				worker_fail(sh, -errno, "%s: end_fsync: %s", w->members[m].path,
 					    strerror(errno));
+	/* fio skips do_verify after writes its runtime (or a stop) cut short */
 	if (st->vtype)
-		wverify_pass(w, st);
+		wverify_pass(w, st, end, st->stopping);
 }
 
 void *worker_main(void *arg)
@@ -711,6 +735,11 @@ void *worker_main(void *arg)
 			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc == -EDOM)
+		worker_fail(sh, rc,
+			    "%s: sprandom: spr_num_regions leaves regions smaller than one block, "
+			    "or spr_cs is larger than a region",
+			    w->members[0].path);
 	else if (rc)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->fileset) {

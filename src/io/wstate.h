@@ -63,6 +63,13 @@ struct wstate {
 	 * bytes written (for do_verify's read-back), the writes' sequence */
 	uint8_t vtype;
 	uint64_t *vmap, vblocks, vseq;
+	/* fio reads a random job's blocks back in the order it wrote them:
+	 * the keys of the pass's permutation (offgen_perm) when it began */
+	uint64_t vkeys[4];
+	/* a time_based job writes one pass of its region, reads it back,
+	 * writes the next (fio's do_io/do_verify loop): the bytes of this
+	 * pass, and the time spent reading back (not the writes' runtime) */
+	uint64_t vpass_bytes, vcycle_ns;
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;

@@ -2,7 +2,10 @@
  *
  * fio's flow (backend.c do_io then do_verify): a write job with verify= and
  * do_verify=1 (the default) writes every block with a header and checksum,
- * then reads back each block it wrote and checks it; a read job with
+ * then reads back each block it wrote and checks it (in the order written
+ * for a random job; a time_based job loops: a pass of its size, its
+ * read-back, the next pass; writes its runtime cut short are not read
+ * back, as fio skips do_verify for a terminated job); a read job with
  * verify= checks every block it reads; verify_only skips the writes and
  * only reads back (here: the job's region, every block once).  A bad block is
  * counted with its offset; verify_fatal=1 stops at the first, otherwise the
@@ -17,6 +20,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 #include "dev/safety.h"
+#include "io/offgen.h"
 #include "io/vhdr.h"
 #include "io/wverify.h"
 
@@ -239,17 +243,44 @@ static void fail_total(struct worker *w)
 			    (unsigned long long)w->res.verify_first_bad);
 }
 
-/* Which blocks a read-back reads: the bitmap (do_verify), or the backlog. */
+/* Which blocks a read-back reads: the bitmap (do_verify), or the backlog.
+ * fio keeps a random job's writes in a list in the order it issued them
+ * (iolog.c log_io_piece, when its random map is on) and reads them back in
+ * that order; a sequential or norandommap job's sorted by offset.  Here a
+ * one-size random job walks the permutation its pass was written in (perm:
+ * a copy of the generator with the pass's keys), others the bitmap in
+ * offset order. */
 struct iter {
-	bool backlog;
+	bool backlog, perm;
 	uint64_t pos;
+	struct offgen pg;
 };
+
+static void iter_init(const struct wstate *st, struct iter *it, bool backlog)
+{
+	memset(it, 0, sizeof(*it));
+	it->backlog = backlog;
+	if (!backlog && st->vmap && st->gen.random && st->gen.map_n && !st->gen.zsize &&
+	    st->gen.align == st->vbs) {
+		it->perm = true;
+		it->pg = st->gen;
+		memcpy(it->pg.map_key, st->vkeys, sizeof(st->vkeys));
+	}
+}
 
 /* The next block's logical byte offset, or UINT64_MAX at the end. */
 static uint64_t iter_next(const struct worker *w, const struct wstate *st, struct iter *it)
 {
 	if (it->backlog)
 		return it->pos < st->vb_n ? st->vb[it->pos++] : UINT64_MAX;
+	while (it->perm && it->pos < it->pg.map_n) {
+		uint64_t off = it->pg.start + offgen_perm(&it->pg, it->pos++) * it->pg.align;
+		uint64_t b = (off - w->region_start) / st->vbs;
+		if (off >= w->region_start && b < st->vblocks && (st->vmap[b / 64] >> (b % 64) & 1))
+			return off;
+	}
+	if (it->perm)
+		return UINT64_MAX;
 	while (it->pos < st->vblocks && !(st->vmap[it->pos / 64] >> (it->pos % 64) & 1))
 		it->pos++;
 	if (it->pos == st->vblocks)
@@ -258,9 +289,9 @@ static uint64_t iter_next(const struct worker *w, const struct wstate *st, struc
 }
 
 /* Reads and checks the blocks of @it at the job's queue depth (nothing may
- * be in flight); a stop (the user's, an error's, or a fatal bad block) ends
- * it.  0, or -errno when the ring failed (I/O may be left in flight). */
-static int read_back(struct worker *w, struct wstate *st, struct iter *it)
+ * be in flight); a stop (the user's, an error's, or a fatal bad block) or
+ * @deadline (no new reads after it) ends it.  0, or -errno when the ring failed (I/O may be left in flight). */
+static int read_back(struct worker *w, struct wstate *st, struct iter *it, uint64_t deadline)
 {
 	const struct spec *s = w->spec;
 	uint64_t next = iter_next(w, st, it);
@@ -268,7 +299,8 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 
 	for (;;) {
 		if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed) ||
-		    (s->verify_fatal && w->res.verify_bad))
+		    (s->verify_fatal && w->res.verify_bad) ||
+		    (deadline != UINT64_MAX && worker_now_ns() >= deadline))
 			next = UINT64_MAX;
 		while (st->nfree && next != UINT64_MAX) {
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
@@ -340,9 +372,10 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it)
 
 void wverify_backlog(struct worker *w, struct wstate *st)
 {
-	struct iter it = {.backlog = true};
+	struct iter it;
 
-	if (read_back(w, st, &it)) {
+	iter_init(st, &it, true);
+	if (read_back(w, st, &it, UINT64_MAX)) {
 		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 		st->stopping = true;
 	}
@@ -350,19 +383,50 @@ void wverify_backlog(struct worker *w, struct wstate *st)
 	st->vb_issued = 0;
 }
 
-void wverify_pass(struct worker *w, struct wstate *st)
+void wverify_pass_start(struct wstate *st)
 {
-	struct iter it = {.backlog = false};
+	memcpy(st->vkeys, st->gen.map_key, sizeof(st->vkeys));
+	st->vpass_bytes = 0;
+}
+
+/* fio's update_runtime(DDIR_READ) after each do_verify: the reads' runtime
+ * is the read-backs' time together */
+static void timed_read_back(struct worker *w, struct wstate *st, struct iter *it,
+			    uint64_t deadline)
+{
+	uint64_t t0 = worker_now_ns();
+	int rc = read_back(w, st, it, deadline);
+	uint64_t dt = worker_now_ns() - t0;
+
+	st->vcycle_ns += dt;
+	if (w->res.dir[NVS_READ].ios)
+		w->res.verify_s = (double)st->vcycle_ns / 1e9;
+	if (rc) {
+		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+	}
+}
+
+void wverify_cycle(struct worker *w, struct wstate *st, uint64_t deadline)
+{
+	struct iter it;
+
+	if (st->vmap && !st->inflight && st->nfree == w->qd) {
+		iter_init(st, &it, false);
+		timed_read_back(w, st, &it, deadline);
+		memset(st->vmap, 0, (st->vblocks + 63) / 64 * sizeof(uint64_t));
+	}
+	wverify_pass_start(st);
+}
+
+void wverify_pass(struct worker *w, struct wstate *st, uint64_t deadline, bool cut)
+{
+	struct iter it;
 
 	/* with verify_backlog, what was verified already is not read again:
 	 * only the last, partial backlog (fio's final verify of the rest) */
-	if (st->vb)
-		it.backlog = true;
-	if ((st->vmap || st->vb) && !st->inflight && st->nfree == w->qd) {
-		uint64_t t0 = worker_now_ns();
-		read_back(w, st, &it);
-		if (w->res.dir[NVS_READ].ios) /* fio: the reads' runtime is this pass */
-			w->res.verify_s = (double)(worker_now_ns() - t0) / 1e9;
-	}
+	iter_init(st, &it, st->vb != NULL);
+	if (!cut && (st->vmap || st->vb) && !st->inflight && st->nfree == w->qd)
+		timed_read_back(w, st, &it, deadline);
 	fail_total(w);
 }

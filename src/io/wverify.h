@@ -22,9 +22,18 @@ void wverify_written(struct worker *w, struct wstate *st, const struct slot *sl)
  * verify_fatal ends the job). */
 void wverify_check(struct worker *w, struct wstate *st, const struct slot *sl);
 /* After the job's I/O (nothing in flight): do_verify's read-back of every
- * block written, at the job's queue depth; not part of the job's measured
- * figures.  Then reports bad blocks as the job's error. */
-void wverify_pass(struct worker *w, struct wstate *st);
+ * block written, at the job's queue depth, until @deadline (ns: the job's
+ * runtime ends it, as fio's runtime_exceeded does), unless the writes were
+ * cut short (@cut: runtime or a stop; fio then skips do_verify).  The reads
+ * are the job's reads, as in fio.  Then reports bad blocks as the job's
+ * error. */
+void wverify_pass(struct worker *w, struct wstate *st, uint64_t deadline, bool cut);
+/* A time_based job's pass (fio's do_io ends after size bytes when
+ * verifying, do_verify reads them back, and the job loops): reads back the
+ * blocks of this pass until @deadline, then starts the next pass. */
+void wverify_cycle(struct worker *w, struct wstate *st, uint64_t deadline);
+/* When the next pass begins (the generator's keys now are its order). */
+void wverify_pass_start(struct wstate *st);
 /* fio's verify_backlog: once verify_backlog blocks are written and
  * complete (the worker stops writing and waits), reads them back and checks
  * them, then the writes go on.  The time is the job's (as in fio). */

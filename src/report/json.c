@@ -473,8 +473,12 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	num_u(o, "eta", 0);
 	num_u(o, "elapsed",
 	      info ? (uint64_t)llround(info->elapsed_s > 0 ? info->elapsed_s : 0) : 0);
-	job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
-		    r->name);
+	if (info && info->opt_spec)
+		job_options(cJSON_AddObjectToObject(o, "job options"), info->opt_spec,
+			    info->opt_spec->iodepth[0], r->name);
+	else
+		job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
+			    r->name);
 	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus, job_spec(run, j)));
 	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, job_spec(run, j)));
 	cJSON_AddItemToObject(o, "trim", dir_obj(r, NVS_TRIM, ser, run->plus, job_spec(run, j)));

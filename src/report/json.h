@@ -21,6 +21,10 @@ struct json_job {
 	double job_runtime_s;
 	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
 				   * the caller's (cmd/run.c frees it) */
+	/* "job options" (and their iodepth) from this spec, NULL: @spec's; a
+	 * group_reporting entry's are its last job's, as fio's (stat.c
+	 * opt_lists: the last job of the group sets them) */
+	const struct spec *opt_spec;
 };
 
 struct json_run {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "dev/safety.h"
 #include "run/runjob.h"
 #include "run/runss.h"
 #include "stats/series.h"
@@ -17,8 +18,11 @@ static int copy_series(struct series *dst, const struct series *src)
 	return 0;
 }
 
-int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct collect **cp,
-		    unsigned *groups, char *err, size_t errlen)
+/* runjob_pool_new, the written devices claimed through @claims (NULL: by
+ * the pool itself). */
+static int pool_setup(const struct spec *s, unsigned qd, struct safety_claims *claims,
+		      struct pool **pp, struct collect **cp, unsigned *groups, char *err,
+		      size_t errlen)
 {
 	struct pool *p = NULL;
 	unsigned *wt = NULL;
@@ -26,7 +30,7 @@ int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct 
 
 	*pp = NULL;
 	*cp = NULL;
-	rc = pool_new(s, qd, &p, err, errlen);
+	rc = pool_new_claims(s, qd, claims, &p, err, errlen);
 	if (rc)
 		return rc;
 	unsigned nw = pool_nworkers(p);
@@ -47,6 +51,12 @@ nomem:
 	pool_free(p);
 	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
+}
+
+int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct collect **cp,
+		    unsigned *groups, char *err, size_t errlen)
+{
+	return pool_setup(s, qd, NULL, pp, cp, groups, err, errlen);
 }
 
 /* fio's clones (numjobs) reported apart: a second collector whose groups
@@ -327,10 +337,10 @@ static int start_ready(struct slot *sl, unsigned n, char *err, size_t errlen)
 	return 0;
 }
 
-static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd, struct runjob *out,
-		      char *err, size_t errlen)
+static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd,
+		      struct safety_claims *claims, struct runjob *out, char *err, size_t errlen)
 {
-	int rc = runjob_pool_new(s, qd, &sl->p, &sl->c, &sl->groups, err, errlen);
+	int rc = pool_setup(s, qd, claims, &sl->p, &sl->c, &sl->groups, err, errlen);
 
 	if (rc)
 		return rc;
@@ -423,6 +433,11 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		    char *err, size_t errlen)
 {
 	struct slot *sl = calloc(n ? n : 1, sizeof(*sl));
+	/* the group's writes: each device claimed and judged once, by the
+	 * first job that writes it, before any job starts; every job writing
+	 * it writes through a duplicate of that descriptor; released when the
+	 * whole group has ended */
+	struct safety_claims *claims = safety_claims_new();
 	struct cpu *cpu = NULL;
 	const struct series **mser = NULL;
 	bool *mend = NULL;
@@ -430,10 +445,13 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 	unsigned i;
 
 	memset(outs, 0, n * sizeof(*outs));
-	if (!sl)
+	if (!sl || !claims) {
+		free(sl);
+		safety_claims_free(claims);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n && !rc; i++)
-		rc = slot_setup(&sl[i], &specs[i], qds[i], &outs[i], err, errlen);
+		rc = slot_setup(&sl[i], &specs[i], qds[i], claims, &outs[i], err, errlen);
 	if (!rc)
 		rc = ss_setup(specs, n, outs, err, errlen);
 	mser = calloc(n ? n : 1, sizeof(*mser));
@@ -511,6 +529,7 @@ cleanup:
 		collect_free(sl[i].c);
 		pool_free(sl[i].p);
 	}
+	safety_claims_free(claims); /* the pools closed their duplicates */
 	free(sl);
 	if (rc) {
 		if (!err[0])

@@ -53,6 +53,15 @@ ex=$((kdelta - sum))
 [ "$ex" -ge 0 ] && [ "$ex" -le $((sum / 10 + 200)) ] || fail "group_reporting totals $sum vs the kernel's $kdelta"
 read -r _ _ a_ios _ < "$T_TMP/n"
 [ "$a_ios" -gt $((sum / 2)) ] || fail "group a+b should hold most I/Os: $(cat "$T_TMP/n" | tr '\n' ';')"
+# fio's group entry: its first job's name, its last job's options (stat.c
+# opt_lists): [a]+[b] is named a with b's rw=randwrite
+rw_of() {
+	python3 -c "
+import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
+print(' '.join(j['jobname'] + '=' + j['job options'].get('rw', '?') for j in d['jobs']))"
+}
+[ "$(rw_of "$T_TMP/n.json")" = "$(rw_of "$T_TMP/f.json")" ] ||
+	fail "group entries' options: nvscope $(rw_of "$T_TMP/n.json"), fio $(rw_of "$T_TMP/f.json")"
 ok "group_reporting: $(wc -l <"$T_TMP/n") entries as fio ($(cut -d' ' -f1,2 "$T_TMP/n" | tr '\n' ';')), sums match the kernel"
 
 # 2. exitall: [short] ends after 1 MiB and stops [long] (its report group);

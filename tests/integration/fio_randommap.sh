@@ -105,3 +105,38 @@ for a, b in zip(n[1:], f[1:]):
     assert float(nl) < 0.97, "some I/Os are cut"
 PY
 ok "bssplit randrw: each 4k block once per pass, sizes cut at done blocks, as fio ($n)"
+
+# fio's map units and its restarts.  fio's map has a bit per block of the
+# smallest size of all directions, but each direction draws and marks block
+# numbers in its own smallest size: with 64k reads and 1M writes, the
+# writes only draw bits below len/1M, and once those are done the next free
+# bit lies past the last 1M block.  That I/O would pass the device's end:
+# fio's pass ends and starts over re-seeded (randrepeat), so its iolog
+# repeats its first I/Os.  So does size= larger than the device (fio's
+# sizes fit io_size, not the device).  Before nvscope followed these rules
+# its log never repeated.  Where the first restart falls depends on the
+# random stream, which is each tool's own: the period is not compared.
+period() {
+	python3 - "$1" <<'PY'
+import sys
+io = [tuple(l.split()[-3:]) for l in open(sys.argv[1]) if l.split()[-3:-2] in (["read"], ["write"])]
+w = [int(o) for d, o, s in io if d == "write"]
+rep = [i for i in range(1, len(io) - 10) if io[i:i + 10] == io[:10]]
+print(rep[0] if rep else 0, len(io), int(all(o % (1 << 20) == 0 for o in w)))
+PY
+}
+for job in "--rw=randrw --bssplit=64k/40:1024k/60,1024k/100" \
+	"--rw=randrw --rwmixread=80 --bssplit=512/10:4k/60:64k/30 --size=4g"; do
+	rm -f "$T_TMP/n.log" "$T_TMP/f.log"
+	"$NVS_BIN" run --target "$dev" $job --iodepth=16 --runtime=1 --time_based \
+		--write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "nvscope $job"; }
+	fio --name=j --filename="$dev" $job --iodepth=16 --runtime=1 --time_based --direct=1 \
+		--ioengine=libaio --write_iolog="$T_TMP/f.log" >"$T_TMP/f.txt" 2>&1 ||
+		{ cat "$T_TMP/f.txt"; fail "fio $job"; }
+	read -r np nn na < <(period "$T_TMP/n.log")
+	read -r fp fn fa < <(period "$T_TMP/f.log")
+	echo "$job: first repeat at I/O nvscope $np of $nn, fio $fp of $fn"
+	[ "$np" -gt 0 ] && [ "$fp" -gt 0 ] || fail "$job: the pass restarts re-seeded: nvscope $np, fio $fp"
+	case $job in *1024k*) [ "$na" = 1 ] && [ "$fa" = 1 ] || fail "$job: writes in 1M units";; esac
+done
+ok "fio's per-direction map units and re-seeded restarts: both tools' iologs repeat"

@@ -159,3 +159,51 @@ d = open(sys.argv[1], "rb").read()
 assert d == bytes.fromhex("5a17c0de") * (65536 // 4), len(d)
 PY
 ok "verify_dump with verify=pattern: the expected block is the pattern"
+
+# fio's do_io/do_verify loop, side by side with Debian's fio on this device:
+# - time_based: fio's write phase ends after size bytes when verifying
+#   (backend.c do_io), do_verify reads that pass back, and the job loops
+#   until its runtime (which also ends a read-back): many passes of the
+#   8 MiB region in 2 s, so the reads are several times its 128 blocks,
+#   and the writes' and reads' runtimes share the job's time.  Before,
+#   nvscope wrote for the whole runtime and then read back each distinct
+#   block once, after it.
+# - writes its runtime cuts short are not read back (fio's do_verify is
+#   skipped when the job is terminated): rate_iops=50 over 128 blocks with
+#   runtime=1 reads nothing in either tool.
+command -v fio >/dev/null || skip "no fio"
+cmp_runs() { # label, then the options both tools take
+	local label=$1
+	shift
+	"$NVS_BIN" run --target "$LOOP" "$@" --output-format=json >"$T_TMP/n.json" 2>"$T_TMP/n.err" ||
+		fail "$label: nvscope exit $?: $(cat "$T_TMP/n.err")"
+	fio --name=j --filename="$LOOP" --direct=1 --ioengine=libaio "$@" --output-format=json \
+		>"$T_TMP/f.json" 2>"$T_TMP/f.err" || fail "$label: fio exit $?: $(cat "$T_TMP/f.err")"
+}
+figures() {
+	python3 - "$1" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+j = json.loads(s[s.index("{"):])["jobs"][0]
+print(j["write"]["total_ios"], j["read"]["total_ios"], j["write"]["runtime"], j["read"]["runtime"])
+PY
+}
+cmp_runs "time_based verify" --rw=randwrite --bs=64k --iodepth=4 --size=8M --verify=crc32c \
+	--runtime=2 --time_based
+read -r nw nr nwt nrt < <(figures "$T_TMP/n.json")
+read -r fw fr fwt frt < <(figures "$T_TMP/f.json")
+echo "  time_based verify: nvscope writes $nw reads $nr (${nwt}+${nrt} ms), fio writes $fw reads $fr (${fwt}+${frt} ms)"
+for t in "nvscope $nw $nr $nwt $nrt" "fio $fw $fr $fwt $frt"; do
+	set -- $t
+	[ "$3" -ge 384 ] && [ "$3" -le "$2" ] && [ "$2" -ge 512 ] || fail "$1: $3 reads, $2 writes: not passes of 128 blocks each read back"
+	[ $(($4 + $5)) -ge 1700 ] && [ $(($4 + $5)) -le 2600 ] || fail "$1: runtimes $4 + $5 ms are not the job's 2 s"
+done
+ok "time_based verify: passes of the region, each read back, within the runtime, as fio"
+
+cmp_runs "cut short" --rw=randwrite --bs=64k --iodepth=4 --size=8M --verify=crc32c --rate_iops=50 \
+	--runtime=1
+read -r nw nr _ _ < <(figures "$T_TMP/n.json")
+read -r fw fr _ _ < <(figures "$T_TMP/f.json")
+[ "$nr" = 0 ] && [ "$fr" = 0 ] && [ "$nw" -gt 0 ] && [ "$nw" -lt 128 ] ||
+	fail "writes cut by the runtime: nvscope wrote $nw read $nr, fio wrote $fw read $fr"
+ok "writes cut short by the runtime are not read back ($nw written, as fio: $fw)"

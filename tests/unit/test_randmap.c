@@ -151,16 +151,26 @@ START_TEST(test_no_map_cases)
 	ck_assert_ptr_nonnull(g.rmap); /* bsrange: the bitmap */
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
 	offgen_free(&g);
-	/* bs=4k,16k on randrw: smallest sizes differ per direction (fio's map
-	 * cuts nothing there): with replacement; randwrite alone: 16k, not
-	 * the 4k alignment: with replacement */
+	/* bs=4k,16k: fio's map of 4k blocks (rw_min_bs counts the read's
+	 * size even on randwrite), writes drawing and marking 16k units */
 	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bs", "4k,16k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
-	ck_assert_ptr_null(g.rmap);
+	ck_assert_ptr_nonnull(g.rmap);
+	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
+	ck_assert_uint_eq(g.munit[0], 4096);
+	ck_assert_uint_eq(g.munit[1], 16384);
+	offgen_free(&g);
 	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_nonnull(g.rmap);
+	offgen_free(&g);
+	/* a blockalign other than a direction's smallest size: fio turns its
+	 * map off */
+	ck_assert_int_eq(spec_set(&s, "blockalign", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_null(g.rmap);
+	s.blockalign = 0;
 	/* per-direction bssplit with one smallest size: the bitmap */
 	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:64k/50,4k/10:8k/90", err, sizeof(err)), 0);
@@ -168,6 +178,98 @@ START_TEST(test_no_map_cases)
 	ck_assert_ptr_nonnull(g.rmap);
 	offgen_free(&g);
 	offgen_free(&g); /* twice: harmless */
+}
+END_TEST
+
+/* fio's units: with 64k reads and 1M writes on one map of 64k blocks, write
+ * block b is 1M * b on the device and bit b in the map.  Writes only ever
+ * draw bits below len / 1M; once those are done, the next free bit lies
+ * past the last 1M block: fio's fill_io_u fails, its pass ends and starts
+ * over re-seeded (randrepeat): the I/Os after a restart are the first
+ * ones again.  Nothing ever passes the region's end. */
+START_TEST(test_units_and_restart)
+{
+	struct spec s;
+	struct offgen g;
+	char err[128];
+	enum { N = 4000 };
+	static uint64_t offs[N];
+	static uint32_t lens[N];
+	static uint8_t dirs[N];
+	const uint64_t len = 64 << 20;
+	int first = -1;
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bssplit", "64k/40:1024k/60,1024k/100", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
+	ck_assert_ptr_nonnull(g.rmap);
+	ck_assert_uint_eq(g.munit[0], 65536);
+	ck_assert_uint_eq(g.munit[1], 1 << 20);
+	for (int i = 0; i < N; i++) {
+		enum nvs_dir d;
+		uint64_t before = g.restarts;
+		offgen_next(&g, &offs[i], &lens[i], &d);
+		dirs[i] = (uint8_t)d;
+		ck_assert_uint_le(offs[i] + lens[i], len);
+		if (d == NVS_WRITE) {
+			ck_assert_uint_eq(offs[i] % (1 << 20), 0);
+			ck_assert_uint_eq(lens[i], 1 << 20); /* one bit: never cut */
+		}
+		if (g.restarts > before && first < 0)
+			first = i;
+	}
+	ck_assert_int_gt(first, 0); /* it does restart */
+	for (int k = 0; k < 10 && first + k < N; k++) {
+		ck_assert_uint_eq(offs[first + k], offs[k]);
+		ck_assert_uint_eq(lens[first + k], lens[k]);
+		ck_assert_uint_eq(dirs[first + k], dirs[k]);
+	}
+	offgen_free(&g);
+	/* randrepeat=0: a restart goes on with the stream, no repeat */
+	ck_assert_int_eq(spec_set(&s, "randrepeat", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
+	for (int i = 0; i < N; i++) {
+		enum nvs_dir d;
+		offgen_next(&g, &offs[i], &lens[i], &d);
+		ck_assert_uint_le(offs[i] + lens[i], len);
+	}
+	ck_assert_uint_gt(g.restarts, 0);
+	offgen_free(&g);
+}
+END_TEST
+
+/* size= larger than the device (fio's io_size): sizes fit io_size, not the
+ * device, so an I/O that would pass the device's end restarts the pass;
+ * with size= within the device it never does. */
+START_TEST(test_io_size_past_end)
+{
+	struct spec s;
+	struct offgen g;
+	char err[128];
+	const uint64_t len = 16 << 20;
+
+	for (int big = 0; big < 2; big++) {
+		spec_init(&s);
+		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "bssplit", "4k/60:64k/40", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "size", big ? "4g" : "16m", err, sizeof(err)), 0);
+		ck_assert_int_eq(offgen_init(&g, &s, 0, len, 4096, 3), 0);
+		ck_assert_uint_eq(g.fit_len, big ? 4ULL << 30 : len);
+		for (int i = 0; i < 20000; i++) {
+			uint64_t off;
+			uint32_t l;
+			enum nvs_dir d;
+			offgen_next(&g, &off, &l, &d);
+			ck_assert_uint_le(off + l, len);
+		}
+		if (big)
+			ck_assert_uint_gt(g.restarts, 0);
+		else
+			ck_assert_uint_eq(g.restarts, 0);
+		offgen_free(&g);
+	}
 }
 END_TEST
 
@@ -179,6 +281,8 @@ Suite *randmap_suite(void)
 	tcase_add_test(tc, test_bssplit_every_block_once);
 	tcase_add_test(tc, test_cut_at_done_block);
 	tcase_add_test(tc, test_no_map_cases);
+	tcase_add_test(tc, test_units_and_restart);
+	tcase_add_test(tc, test_io_size_past_end);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,13 +2,17 @@
  * needed): a signature is data (refused unless forced, named in the
  * message), through the held descriptor and through target_open; a FIFO
  * planted under a target's name is refused without hanging; the one
- * confirmation token and what confirms it. */
+ * confirmation token and what confirms it.  A run group's claim set
+ * (safety_claims_*): on files (each writer judged alone) and, as root, on a
+ * loop device this test makes (one claim, duplicates, still exclusive). */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "dev/devmodel.h"
@@ -152,6 +156,163 @@ START_TEST(test_usage_marks)
 }
 END_TEST
 
+START_TEST(test_claims_files)
+{
+	char p[128], q[128], msg[1024];
+	struct safety_claims *cs = safety_claims_new();
+	int a, b, g;
+
+	ck_assert_ptr_nonnull(cs);
+	snprintf(p, sizeof(p), "%s/blank.img", dir);
+	make_file(p, false);
+	snprintf(q, sizeof(q), "%s/swap.img", dir);
+	make_file(q, true);
+	/* a file has no exclusive claim: each writer its own descriptor */
+	ck_assert_int_eq(safety_claims_open(cs, p, O_RDWR, false, &a, &g, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(g, -1);
+	ck_assert_int_eq(safety_claims_open(cs, p, O_RDWR, false, &b, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_ne(a, b);
+	ck_assert_int_eq(safety_claims_count(cs), 0);
+	close(a);
+	close(b);
+	/* each one judged: data refused unless forced, nothing left open */
+	a = 12345;
+	ck_assert_int_eq(safety_claims_open(cs, q, O_RDWR, false, &a, NULL, msg, sizeof(msg)),
+			 -EEXIST);
+	ck_assert_int_eq(a, -1);
+	ck_assert_ptr_nonnull(strstr(msg, "swap"));
+	ck_assert_int_eq(safety_claims_open(cs, q, O_RDWR, true, &a, NULL, msg, sizeof(msg)), 0);
+	close(a);
+	/* no set: safety_open */
+	ck_assert_int_eq(safety_claims_open(NULL, q, O_RDWR, false, &a, NULL, msg, sizeof(msg)),
+			 -EEXIST);
+	safety_claims_free(cs);
+	safety_claims_free(NULL);
+}
+END_TEST
+
+/* A loop device over a new 4 MiB file in dir (removed when its last
+ * descriptor closes: autoclear); its path in @dev, a descriptor that keeps
+ * it returned (-1 when loop devices cannot be made: not root). */
+static int make_loop(char *dev, size_t len)
+{
+	char img[128];
+	int ctl, bfd, lfd = -1;
+
+	if (geteuid())
+		return -1;
+	snprintf(img, sizeof(img), "%s/loop.img", dir);
+	make_file(img, false);
+	ck_assert_int_eq(truncate(img, 4 << 20), 0);
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -1;
+	bfd = open(img, O_RDWR | O_CLOEXEC);
+	ck_assert_int_ge(bfd, 0);
+	for (int i = 0; i < 10 && lfd < 0; i++) { /* others take free devices too */
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		struct loop_config cfg = {.fd = (unsigned)bfd, .block_size = 512};
+		if (n < 0)
+			break;
+		snprintf(dev, len, "/dev/loop%d", n);
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+		if (lfd >= 0 && ioctl(lfd, LOOP_CONFIGURE, &cfg)) {
+			close(lfd);
+			lfd = -1;
+		}
+	}
+	close(bfd);
+	close(ctl);
+	return lfd;
+}
+
+static int excl_open(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return -errno;
+}
+
+START_TEST(test_claims_loop)
+{
+	char dev[64], msg[1024];
+	int keep = make_loop(dev, sizeof(dev)), a, b, c, g;
+	struct stat sa, sb;
+
+	if (keep < 0) {
+		fprintf(stderr, "claims on a loop device: skipped (not root / no loop devices)\n");
+		return;
+	}
+	struct safety_claims *cs = safety_claims_new();
+	ck_assert_ptr_nonnull(cs);
+	ck_assert_int_eq(excl_open(dev), 0); /* free before */
+	/* one claim, judged once; the second writer gets a duplicate of it */
+	ck_assert_int_eq(
+	    safety_claims_open(cs, dev, O_RDWR | O_DIRECT, false, &a, &g, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(g, -1);
+	ck_assert_int_eq(
+	    safety_claims_open(cs, dev, O_RDWR | O_DIRECT, false, &b, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(safety_claims_count(cs), 1);
+	ck_assert_int_ne(a, b);
+	ck_assert_int_eq(fstat(a, &sa), 0);
+	ck_assert_int_eq(fstat(b, &sb), 0);
+	ck_assert(S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev);
+	ck_assert(fcntl(b, F_GETFL) & O_DIRECT);
+	/* the same open file (a duplicate), not a second open of the path */
+	ck_assert_int_eq(fcntl(a, F_SETFL, fcntl(a, F_GETFL) & ~O_DIRECT), 0);
+	ck_assert(!(fcntl(b, F_GETFL) & O_DIRECT));
+	ck_assert_int_eq(fcntl(a, F_SETFL, fcntl(a, F_GETFL) | O_DIRECT), 0);
+	/* the other direct setting cannot share that descriptor */
+	c = 12345;
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, false, &c, NULL, msg, sizeof(msg)),
+			 -EINVAL);
+	ck_assert_int_eq(c, -1);
+	/* still exclusive: another O_EXCL open fails while any copy is open */
+	ck_assert_int_eq(excl_open(dev), -EBUSY);
+	safety_claims_free(cs);
+	close(a);
+	ck_assert_int_eq(excl_open(dev), -EBUSY);
+	close(b);
+	ck_assert_int_eq(excl_open(dev), 0);
+
+	/* data on it: refused unless forced, nothing held on a refusal */
+	const unsigned char ver[8] = {1, 0, 0, 0, 0xff, 0, 0, 0};
+	ck_assert_int_eq(pwrite(keep, ver, sizeof(ver), 1024), (ssize_t)sizeof(ver));
+	ck_assert_int_eq(pwrite(keep, "SWAPSPACE2", 10, 4096 - 10), 10);
+	ck_assert_int_eq(fsync(keep), 0);
+	cs = safety_claims_new();
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, false, &a, NULL, msg, sizeof(msg)),
+			 -EEXIST);
+	ck_assert_ptr_nonnull(strstr(msg, "swap"));
+	ck_assert_int_eq(safety_claims_count(cs), 0);
+	ck_assert_int_eq(excl_open(dev), 0);
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, true, &a, NULL, msg, sizeof(msg)), 0);
+	/* claimed as forced; a writer not forced is judged again */
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, false, &b, NULL, msg, sizeof(msg)),
+			 -EEXIST);
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, true, &b, NULL, msg, sizeof(msg)), 0);
+	close(a);
+	close(b);
+	safety_claims_free(cs);
+
+	/* another program's claim: refused (after the 3 s wait) */
+	int other = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	ck_assert_int_ge(other, 0);
+	cs = safety_claims_new();
+	ck_assert_int_eq(safety_claims_open(cs, dev, O_RDWR, true, &a, NULL, msg, sizeof(msg)),
+			 -EBUSY);
+	ck_assert_int_eq(safety_claims_count(cs), 0);
+	safety_claims_free(cs);
+	close(other);
+	close(keep);
+}
+END_TEST
+
 Suite *safety_suite(void)
 {
 	Suite *s = suite_create("safety");
@@ -162,6 +323,12 @@ Suite *safety_suite(void)
 	tcase_add_test(t, test_target_open);
 	tcase_add_test(t, test_confirm);
 	tcase_add_test(t, test_usage_marks);
+	suite_add_tcase(s, t);
+	t = tcase_create("claims");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 30); /* a refused claim waits 3 s for it to go */
+	tcase_add_test(t, test_claims_files);
+	tcase_add_test(t, test_claims_loop);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,0 +1,137 @@
+#!/bin/bash
+# fio starts the jobs of one run group together, also when two of them write
+# the same block device ([seqwrite] + [randwrite] on one disk).  nvscope does
+# too: the device is claimed (O_EXCL) and judged ONCE for the group, and both
+# jobs write through duplicates of that judged descriptor (dev/safety.h,
+# safety_claims_open).  Side by side with Debian's fio on one loop device:
+#  1. both tools run the two writers at once (elapsed ~ one runtime, not
+#     two; each job's write I/Os non-zero) and the kernel's write count of
+#     the device is the sum of nvscope's JSON write ios (plus the end's
+#     in-flight I/Os, which the JSON lists apart);
+#  2. the rule is not weakened: a filesystem signature refuses the group
+#     without --force-destroy and nothing is written; another program
+#     holding the device O_EXCL refuses it; while the group runs another
+#     program's O_EXCL open fails with EBUSY.
+. "$(dirname "$0")/../lib.sh"
+command -v fio >/dev/null || skip "fio not installed"
+command -v python3 >/dev/null || skip "python3 not installed"
+command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
+t_loop 64M; dev=$LOOP
+sys=/sys/block/$(basename "$dev")
+# no merges: one request per write, so the kernel's count is the I/O count
+echo 2 >"$sys/queue/nomerges" || skip "cannot set nomerges"
+kwrites() { awk '{print $5 + $6}' "$sys/stat"; }   # writes completed + merged
+ksectors() { awk '{print $7}' "$sys/stat"; }       # sectors written
+now_ms() { date +%s%3N; }
+# "name write_ios job_runtime_ms" per JSON job entry
+jobs_of() {
+	python3 -c "
+import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
+for j in d['jobs']: print(j['jobname'], j['write']['total_ios'], j['job_runtime'])"
+}
+RT=3
+cat >"$T_TMP/w.fio" <<JOB
+[global]
+filename=$dev
+direct=1
+ioengine=io_uring
+iodepth=4
+bs=4k
+runtime=$RT
+time_based
+[seqwrite]
+rw=write
+[randwrite]
+rw=randwrite
+JOB
+
+# 1. fio, then nvscope: both jobs at once
+t0=$(now_ms)
+fio --output-format=json "$T_TMP/w.fio" >"$T_TMP/f.json" 2>"$T_TMP/err" || fail "fio: $(cat "$T_TMP/err")"
+fms=$(($(now_ms) - t0))
+k0=$(kwrites)
+t0=$(now_ms)
+"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n.json" 2>"$T_TMP/err" ||
+	fail "nvscope: $(cat "$T_TMP/err")"
+nms=$(($(now_ms) - t0))
+kdelta=$(($(kwrites) - k0))
+grep -q "one after another" "$T_TMP/err" && fail "nvscope still serialises: $(cat "$T_TMP/err")"
+jobs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
+jobs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
+for t in f n; do
+	[ "$(cut -d' ' -f1 "$T_TMP/$t" | tr '\n' ' ')" = "seqwrite randwrite " ] ||
+		fail "$t: jobs $(tr '\n' ';' <"$T_TMP/$t")"
+	awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' "$T_TMP/$t" ||
+		fail "$t: a job wrote nothing or ran short: $(tr '\n' ';' <"$T_TMP/$t")"
+done
+# one after another takes two runtimes (>= 6 s); together about one.  Only
+# an upper bound far from both: a loaded machine makes it slower, not faster
+[ "$fms" -lt $((RT * 1000 * 5 / 3)) ] || fail "fio took $fms ms for two ${RT} s jobs"
+[ "$nms" -lt $((RT * 1000 * 5 / 3)) ] || fail "nvscope took $nms ms for two ${RT} s jobs (one after another?)"
+# the kernel's count is the JSON's write ios plus the I/Os in flight at the
+# end (nvscope.late: completed in the grace, .unfinished: still in the
+# kernel; .cancelled ones may never have reached the device)
+read -r sum tail cancelled < <(python3 -c "
+import json; d = json.load(open('$T_TMP/n.json'))
+print(sum(j['write']['total_ios'] for j in d['jobs']),
+      sum(j['nvscope']['late'] + j['nvscope']['unfinished'] for j in d['jobs']),
+      sum(j['nvscope']['cancelled'] for j in d['jobs']))")
+[ "$kdelta" -ge $((sum + tail)) ] && [ "$kdelta" -le $((sum + tail + cancelled)) ] ||
+	fail "kernel saw $kdelta writes, nvscope's JSON $sum + $tail in flight at the end (+ up to $cancelled cancelled) ($(tr '\n' ';' <"$T_TMP/n"))"
+ok "two writers of one device in one run group run together: fio $fms ms ($(tr '\n' ';' <"$T_TMP/f")), nvscope $nms ms ($(tr '\n' ';' <"$T_TMP/n")); kernel writes $kdelta = JSON $sum + $tail at the end"
+
+# 2a. while the group runs, another program cannot claim the device
+"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n2.json" 2>"$T_TMP/err2" &
+run=$!
+sleep 1
+python3 - "$dev" >"$T_TMP/py" 2>&1 <<'PY'
+import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+except OSError as e:
+    print("refused", errno.errorcode.get(e.errno, e.errno))
+    sys.exit(0)
+os.close(fd)
+print("opened")
+PY
+wait $run || fail "nvscope (second run): $(cat "$T_TMP/err2")"
+[ "$(cat "$T_TMP/py")" = "refused EBUSY" ] || fail "O_EXCL open while the group ran: $(cat "$T_TMP/py")"
+jobs_of "$T_TMP/n2.json" | awk '$2 <= 0 { exit 1 }' || fail "second run: $(jobs_of "$T_TMP/n2.json" | tr '\n' ';')"
+ok "while both writers run, another program's O_EXCL open fails with EBUSY"
+
+# 2b. another program holds the device O_EXCL: the group is refused, nothing written
+python3 -c "
+import os, sys, time
+fd = os.open('$dev', os.O_RDONLY | os.O_EXCL)
+print('held', flush=True)
+time.sleep(30)" >"$T_TMP/hold" 2>&1 &
+holder=$!
+for _ in $(seq 50); do grep -q held "$T_TMP/hold" && break; sleep 0.1; done
+grep -q held "$T_TMP/hold" || { kill "$holder"; fail "could not hold $dev: $(cat "$T_TMP/hold")"; }
+s0=$(ksectors)
+"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >/dev/null 2>"$T_TMP/err"
+rc=$?
+kill "$holder"
+wait "$holder" 2>/dev/null
+[ "$rc" -eq 2 ] || fail "held by another program: exit $rc: $(cat "$T_TMP/err")"
+grep -q "in use" "$T_TMP/err" || fail "no reason: $(cat "$T_TMP/err")"
+[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
+ok "held O_EXCL by another program: refused (exit 2, in use), nothing written"
+
+# 2c. a filesystem signature: refused without --force-destroy, nothing written
+mkfs.ext4 -q -F "$dev" || fail "mkfs"
+sync
+s0=$(ksectors)
+"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >/dev/null 2>"$T_TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "over ext4: exit $rc: $(cat "$T_TMP/err")"
+grep -q "ext4" "$T_TMP/err" && grep -q "force-destroy" "$T_TMP/err" ||
+	fail "refusal names neither the filesystem nor the override: $(cat "$T_TMP/err")"
+[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
+blkid -p "$dev" 2>/dev/null | grep -q ext4 || fail "the signature is gone"
+ok "ext4 on the device: the group is refused without --force-destroy, nothing written"
+sed -i "s/^runtime=$RT/runtime=1/" "$T_TMP/w.fio"
+"$NVS_BIN" run --force-destroy --output-format=json "$T_TMP/w.fio" >"$T_TMP/n3.json" 2>"$T_TMP/err" ||
+	fail "--force-destroy: $(cat "$T_TMP/err")"
+[ "$(jobs_of "$T_TMP/n3.json" | awk '$2 > 0' | wc -l)" -eq 2 ] || fail "forced: $(jobs_of "$T_TMP/n3.json" | tr '\n' ';')"
+ok "with --force-destroy both writers run"
