@@ -436,10 +436,16 @@ TABLE_TAIL = """
   priorities (prio, cmdprio*), nice, thinktime_spin/iotime, iodepth_low,
   NUMA, flow, offset_align, serialize_overlap, slat, one JSON entry per
   numjobs copy.
-- Not implemented: `num_range` (multi-range trims), `ignore_error`.
+- Not implemented: `ignore_error`.
+- io_uring_cmd's `write_mode` (Write Uncorrectable/Zeroes/Verify, mixes)
+  and `num_range` (multi-range Dataset Management trims) are implemented
+  as newer fio's (3.37/3.38+): fio 3.33 refuses `uring-cmd-write-mode.fio`
+  and `uring-cmd-trim-multi-range.fio` ("fio refuses"), nvscope parses them;
+  they need an NVMe generic device, so they are checked on emulated NVMe
+  (`make check-vm`), not here.
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
-  `md_per_io_size`), io_uring_cmd write modes: not implemented.
+  `md_per_io_size`): not implemented.
 - Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
   none): not implemented.  `numa.fio` asks for NUMA node 1, which a
   one-node machine lacks: refused there (fio fails to run it too).  fio's

@@ -76,6 +76,9 @@ struct dev_caps {
 	bool sanitize_crypto;    /* SANICAP bit 0 */
 	bool sanitize_overwrite; /* SANICAP bit 2 */
 	bool dsm;                /* ONCS bit 2: Dataset Management (deallocate) */
+	bool write_uncor;        /* ONCS bit 1: Write Uncorrectable */
+	bool write_zeroes;       /* ONCS bit 3: Write Zeroes */
+	bool verify;             /* ONCS bit 7: Verify */
 	bool hctma;              /* host controlled thermal management reported */
 	uint16_t wctemp_k;       /* warning composite temperature threshold, K; 0 = none */
 	uint16_t cctemp_k;       /* critical composite temperature threshold, K; 0 = none */

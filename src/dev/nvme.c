@@ -67,6 +67,9 @@ static void caps_from_id(const struct nvme_id_ctrl *id, struct dev_caps *k)
 	k->sanitize_block = sanicap & NVME_CTRL_SANICAP_BES;
 	k->sanitize_overwrite = sanicap & NVME_CTRL_SANICAP_OWS;
 	k->dsm = oncs & NVME_CTRL_ONCS_DSM;
+	k->write_uncor = oncs & NVME_CTRL_ONCS_WRITE_UNCORRECTABLE;
+	k->write_zeroes = oncs & NVME_CTRL_ONCS_WRITE_ZEROES;
+	k->verify = oncs & NVME_CTRL_ONCS_VERIFY;
 	k->hctma = le16toh(id->hctma) & 1;
 	k->wctemp_k = le16toh(id->wctemp);
 	k->cctemp_k = le16toh(id->cctemp);
@@ -260,6 +263,27 @@ int nvs_nvme_smart(const char *path, uint8_t log[512], struct dev_caps *caps, in
 	r = nv_ret(r, "SMART / health log", path, nvme_status, err, errlen);
 	if (!r)
 		memcpy(log, &sl, 512);
+	close(fd);
+	return r;
+}
+
+int nvs_nvme_caps(const char *path, struct dev_caps *caps, int *nvme_status, char *err,
+		  size_t errlen)
+{
+	struct nvme_id_ctrl id;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(caps, 0, sizeof(*caps));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	errno = 0;
+	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
+		   errlen);
+	if (!r)
+		caps_from_id(&id, caps);
 	close(fd);
 	return r;
 }

@@ -31,6 +31,13 @@ bool nvs_nvme_is_nvme(const char *path);
 int nvs_nvme_smart(const char *path, uint8_t log[512], struct dev_caps *caps, int *nvme_status,
 		   char *err, size_t errlen);
 
+/* Reads only the Identify Controller capabilities (@caps) of the
+ * controller behind @path (a controller, namespace or generic device):
+ * what an I/O command set option needs to know (ONCS: Write Zeroes, Write
+ * Uncorrectable, Verify, Dataset Management) before any I/O. */
+int nvs_nvme_caps(const char *path, struct dev_caps *caps, int *nvme_status, char *err,
+		  size_t errlen);
+
 /* Format NVM of namespace @nsid through the controller or namespace node
  * @path, keeping its current LBA format, with Secure Erase Setting @ses
  * (0 none, 1 user data, 2 crypto). */

@@ -22,7 +22,21 @@ struct backend_io {
 	enum nvs_dir dir;    /* NVS_TRIM: a discard of [off, off + len) */
 	int rw_flags;        /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
 	uint16_t ioprio;     /* sqe->ioprio (fio's prio/cmdprio, io/prio.h); 0 none */
+	/* io_uring_cmd only (io/nvcmd.h): a write's command (enum spec_wmode,
+	 * 0 = Write) and Write Zeroes' DEAC; a trim's ranges: 0 = the one range
+	 * [off, off + len), else buf holds nranges struct backend_range (the
+	 * backend turns them into the command's range list in place) */
+	uint8_t wmode;
+	bool deac;
+	uint16_t nranges;
 	const struct target *t;
+};
+
+/* One range of a trim of several (fio's num_range), in bytes: the same 16
+ * bytes as an NVMe Dataset Management range, which replaces it in place. */
+struct backend_range {
+	uint64_t off;
+	uint64_t len;
 };
 
 struct backend_ops {

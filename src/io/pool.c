@@ -8,6 +8,7 @@
 #include "base/num.h"
 #include "io/filesize.h"
 #include "io/iolog.h"
+#include "io/nvcmd.h"
 #include "io/pool.h"
 #include "io/flow.h"
 #include "io/worker.h"
@@ -171,6 +172,11 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 		const struct backend_ops *be =
 			s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
 		rc = be->check(&p->targets[i], err, errlen);
+		if (rc)
+			return rc;
+		/* io_uring_cmd's write modes and trims: does the controller have
+		 * the commands (Identify Controller ONCS)?  Asked before any I/O */
+		rc = nvcmd_probe(s, p->targets[i].path, err, errlen);
 		if (rc)
 			return rc;
 		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {

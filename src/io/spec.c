@@ -18,6 +18,7 @@
 #include "io/flow.h"
 #include "io/zones.h"
 #include "io/sprandom.h"
+#include "io/nvcmd.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -72,6 +73,10 @@ bool spec_writes(const struct spec *s)
 	if (s->replay.iolog[0])
 		return true;
 	if (s->verify_only) /* fio: reads back what the job wrote, writes nothing */
+		return false;
+	/* io_uring_cmd's write_mode=verify: the drive reads and checks the
+	 * blocks, nothing is written (trims still deallocate) */
+	if (!nvcmd_changes_data(s) && !specdata_trims(s))
 		return false;
 	switch (s->rw) {
 	case RW_READ:
@@ -694,6 +699,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = sprandom_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = nvcmd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -773,7 +780,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
-	    zones_spec_validate(s, err, errlen) || sprandom_spec_validate(s, err, errlen))
+	    zones_spec_validate(s, err, errlen) || sprandom_spec_validate(s, err, errlen) ||
+	    nvcmd_spec_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

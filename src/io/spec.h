@@ -71,6 +71,19 @@ struct spec_prio {
 	uint8_t cmd_idx[2];
 };
 
+/* io_uring_cmd's NVMe command options (io/nvcmd.c, fio's names): what each
+ * write of the workload is sent as (write_mode: one mode, or a mix drawn per
+ * write), Write Zeroes' DEAC bit (deac) and the ranges per trim (num_range). */
+enum spec_wmode { WMODE_WRITE, WMODE_UNCOR, WMODE_ZEROES, WMODE_VERIFY };
+#define SPEC_MAX_WMODES 5 /* fio's WMODE_SPLIT_MAX */
+struct spec_nvcmd {
+	uint8_t nmode;		       /* entries; 0 = write_mode not given (write) */
+	uint8_t mode[SPEC_MAX_WMODES]; /* enum spec_wmode */
+	uint8_t pct[SPEC_MAX_WMODES];  /* share of the writes; the entries sum to 100 */
+	bool deac;		       /* Write Zeroes with DEAC (CDW12 bit 25) */
+	unsigned num_range;	       /* ranges per trim, 1..256 (0 = 1) */
+};
+
 /* fio's job-running options (io/xrun.c): the workers' nice value, the
  * thinktime variants, the queue's low-water mark, exitall_on_error, NUMA */
 struct spec_xrun {
@@ -218,6 +231,7 @@ struct spec {
 	struct spec_replay replay;
 	struct spec_prio prio; /* fio's prio, prioclass, cmdprio_*, log_prio */
 	struct spec_xrun xrun; /* nice, thinktime_*, iodepth_low, exitall_on_error, numa_* */
+	struct spec_nvcmd nvcmd; /* write_mode, deac, num_range (io/nvcmd.h) */
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

@@ -181,12 +181,10 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 {
 	bool syncs = s->fsync_blocks || s->fdatasync_blocks || s->sync || s->end_fsync;
 
-	if (s->ioengine == ENGINE_IO_URING_CMD && (specdata_trims(s) || syncs)) {
+	if (s->ioengine == ENGINE_IO_URING_CMD && syncs) {
 		snprintf(err, errlen,
-			 "%s with ioengine=io_uring_cmd: not implemented (NVMe Dataset "
-			 "Management and Flush passthrough); use ioengine=io_uring on the block "
-			 "device",
-			 specdata_trims(s) ? "trims" : "sync/fsync/fdatasync");
+			 "sync/fsync/fdatasync with ioengine=io_uring_cmd: not implemented (NVMe "
+			 "Flush passthrough); use ioengine=io_uring on the block device");
 		return -EINVAL;
 	}
 	if (s->fileset && (s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE)) {

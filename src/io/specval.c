@@ -494,7 +494,6 @@ static const struct {
     {"md_per_io_size", "NVMe protection information and metadata buffers are not implemented"},
     {"apptag", "NVMe protection information and metadata buffers are not implemented"},
     {"apptag_mask", "NVMe protection information and metadata buffers are not implemented"},
-    {"write_mode", "io_uring_cmd's write zeroes/uncorrectable/verify modes are not implemented"},
 };
 
 const char *specval_refused(const char *key)

@@ -12,8 +12,13 @@
  * extra CQE words carry the completion's DW0.  The NSID and the LBA shift
  * come from the target (target.c: NVME_IOCTL_ID + Identify Namespace).
  *
+ * Writes may be sent as Write Uncorrectable, Write Zeroes or Verify (fio's
+ * write_mode, io/nvcmd.h: no data buffer), trims as Dataset Management
+ * (attribute deallocate) of one range or of fio's num_range ranges.
+ *
  * A passthrough completion has no byte count: success (res 0) means the
  * whole command's length moved, which the worker passes to result(). */
+#include <endian.h>
 #include <errno.h>
 #include <liburing.h>
 #include <linux/nvme_ioctl.h>
@@ -22,12 +27,22 @@
 #include <string.h>
 #include <unistd.h>
 #include "io/backend.h"
+#include "io/nvcmd.h"
 #include "io/target.h"
 
 #define NVME_CMD_WRITE 0x01
 #define NVME_CMD_READ 0x02
 #define NVME_CMD_INVALID 0x7f /* reserved I/O opcode */
 #define NVME_MAX_NLB 65536u /* CDW12 NLB is 16 bits, zero based */
+
+/* A Dataset Management range as the device reads it (little endian). */
+struct nvcmd_dsm_range {
+	uint32_t cattr;
+	uint32_t nlb;
+	uint64_t slba;
+};
+_Static_assert(sizeof(struct nvcmd_dsm_range) == sizeof(struct backend_range),
+	       "a DSM range replaces a backend_range in place");
 
 /* Does the running kernel know IORING_OP_URING_CMD?  (An unknown answer
  * counts as yes: the first I/O then fails with a clear errno.) */
@@ -81,12 +96,47 @@ static int cmd_check(const struct target *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* A trim: one Dataset Management command, attribute deallocate, whose data
+ * is the range list (16 bytes a range: context attributes, the number of
+ * LBAs -- not zero based -- and the starting LBA), written into the I/O's
+ * buffer: from [off, off + len), or in place over io->nranges struct
+ * backend_range (fio's num_range).  False when a range is not whole LBAs. */
+static bool dsm_prep(struct nvme_uring_cmd *c, const struct backend_io *io)
+{
+	const struct target *t = io->t;
+	unsigned n = io->nranges ? io->nranges : 1;
+	struct backend_range *in = io->buf;
+	struct nvcmd_dsm_range *out = io->buf;
+
+	if (n > NVCMD_MAX_RANGES)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = io->nranges ? in[i].off : io->off;
+		uint64_t len = io->nranges ? in[i].len : io->len;
+		uint64_t nlb = len >> t->lba_shift;
+		if (nlb == 0 || nlb > UINT32_MAX || nlb << t->lba_shift != len ||
+		    (off >> t->lba_shift) << t->lba_shift != off)
+			return false;
+		out[i].cattr = 0;
+		out[i].nlb = htole32((uint32_t)nlb);
+		out[i].slba = htole64(off >> t->lba_shift);
+	}
+	c->opcode = NVCMD_OP_DSM;
+	c->addr = (uint64_t)(uintptr_t)io->buf;
+	c->data_len = n * (uint32_t)sizeof(struct nvcmd_dsm_range);
+	c->cdw10 = n - 1; /* NR, zero based */
+	c->cdw11 = NVCMD_DSM_AD;
+	return true;
+}
+
 static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 {
 	const struct target *t = io->t;
 	struct nvme_uring_cmd *c;
 	uint64_t slba = io->off >> t->lba_shift;
 	uint32_t nlb = io->len >> t->lba_shift;
+	static const uint8_t wop[] = {NVCMD_OP_WRITE, NVCMD_OP_WRITE_UNCOR, NVCMD_OP_WRITE_ZEROES,
+				      NVCMD_OP_VERIFY};
 
 	/* an SQE128 slot is 128 bytes: clear it all (the command lives in cmd[]) */
 	memset(sqe, 0, 2 * sizeof(*sqe));
@@ -97,23 +147,35 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	c = (struct nvme_uring_cmd *)sqe->cmd;
 	c->nsid = t->nsid;
-	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb << t->lba_shift != io->len) {
-		/* not a whole number of LBAs (or too many): send an opcode no
-		 * device implements, so the worker reports an I/O error rather
-		 * than the device moving a length other than the buffer's */
-		c->opcode = NVME_CMD_INVALID;
-	} else {
-		if (io->buf_index >= 0) {
-			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
-			sqe->buf_index = (__u16)io->buf_index;
-		}
-		c->opcode = io->dir == NVS_READ ? NVME_CMD_READ : NVME_CMD_WRITE;
-		c->addr = (uint64_t)(uintptr_t)io->buf;
-		c->data_len = io->len;
-		c->cdw10 = (uint32_t)slba;
-		c->cdw11 = (uint32_t)(slba >> 32);
-		c->cdw12 = nlb - 1; /* NLB, zero based; no FUA, no PI */
+	/* not a whole number of LBAs (or too many): send an opcode no device
+	 * implements, so the worker reports an I/O error rather than the
+	 * device acting on a range other than the I/O's */
+	c->opcode = NVME_CMD_INVALID;
+	if (io->dir == NVS_TRIM) {
+		if (!dsm_prep(c, io))
+			c->opcode = NVME_CMD_INVALID;
+		return;
 	}
+	if (nlb == 0 || nlb > NVME_MAX_NLB || (uint64_t)nlb << t->lba_shift != io->len ||
+	    io->wmode >= sizeof(wop))
+		return;
+	c->cdw10 = (uint32_t)slba;
+	c->cdw11 = (uint32_t)(slba >> 32);
+	c->cdw12 = nlb - 1; /* NLB, zero based; no FUA, no PI */
+	if (io->dir == NVS_WRITE && io->wmode != WMODE_WRITE) {
+		/* fio's write_mode: the same LBA range, no data buffer */
+		c->opcode = wop[io->wmode];
+		if (io->wmode == WMODE_ZEROES && io->deac)
+			c->cdw12 |= NVCMD_CDW12_DEAC;
+		return;
+	}
+	if (io->buf_index >= 0) {
+		sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+		sqe->buf_index = (__u16)io->buf_index;
+	}
+	c->opcode = io->dir == NVS_READ ? NVME_CMD_READ : NVME_CMD_WRITE;
+	c->addr = (uint64_t)(uintptr_t)io->buf;
+	c->data_len = io->len;
 }
 
 static int cmd_result(const struct io_uring_cqe *cqe, uint32_t len)

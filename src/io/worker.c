@@ -44,6 +44,7 @@
 #include "io/datagen.h"
 #include "io/fileset.h"
 #include "io/iolog.h"
+#include "io/nvcmd.h"
 #include "io/prio.h"
 #include "io/worker.h"
 #include "io/wstate.h"
@@ -493,13 +494,27 @@ static void run(struct worker *w, struct wstate *st)
 				} else {
 					st->pend = false;
 				}
+				io.wmode = 0;
+				io.deac = s->nvcmd.deac;
+				io.nranges = 0;
+				if (nvs_unlikely(st->nranges > 1) && dir == NVS_TRIM && !ti) {
+					bool last = false; /* fio's num_range (io/nvcmd.h) */
+					len = wstate_trim_ranges(st, sl->buf, off, len,
+								 limit - issued, passes,
+								 &io.nranges, &last);
+					if (last)
+						issued = limit - len;
+				}
 				think_issued(&think);
 				if (nvs_unlikely(st->vtype) && s->verify_only)
 					dir = NVS_READ; /* fio: only the read-back */
 				sl->off = off; /* verify, serialize_overlap, an error's line */
 				if (nvs_unlikely(st->serialize))
 					sl->busy = true;
-				if (dir == NVS_WRITE) {
+				if (nvs_unlikely(st->wmode_on) && dir == NVS_WRITE)
+					io.wmode =
+					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+				if (dir == NVS_WRITE && io.wmode == WMODE_WRITE) {
 					datagen_prepare_write(&st->data, sl->buf, len, off, now,
 							      sl->stale);
 					sl->stale = false;

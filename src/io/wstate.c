@@ -6,7 +6,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "io/backend.h"
 #include "io/iolog.h"
+#include "io/nvcmd.h"
 #include "io/wstate.h"
 #include "io/xrun.h"
 
@@ -116,6 +118,9 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
 	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
+	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
+	st->wmode_on = w->be == &backend_uring_cmd && nvcmd_active(w->spec);
+	st->nranges = w->be == &backend_uring_cmd ? (uint16_t)nvcmd_ranges(w->spec) : 1;
 	for (unsigned i = 0; i < w->qd; i++) {
 		st->slots[i].buf = (char *)st->bufmem + i * stride;
 		st->freel[i] = w->qd - 1 - i;
@@ -360,4 +365,37 @@ void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_
 			return;
 		}
 	}
+}
+
+uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len, uint64_t left,
+			    uint64_t passes, uint16_t *n, bool *end)
+{
+	struct backend_range *r = buf;
+	uint64_t total = len;
+	unsigned i = 1;
+
+	/* fio's fill_multi_range_io_u: the next offsets and sizes of the
+	 * job's own stream, until num_range or the stream's end */
+	r[0] = (struct backend_range){off, len};
+	while (i < st->nranges && total < left) {
+		uint64_t o;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&st->gen, &o, &l, &d);
+		if (st->gen.wraps >= passes) {
+			*end = true; /* the pass ended: this trim is the last */
+			break;
+		}
+		if (d != NVS_TRIM) { /* (rw=trim/randtrim give only trims) */
+			st->p_off = o;
+			st->p_len = l;
+			st->p_dir = (uint8_t)d;
+			st->pend = true;
+			break;
+		}
+		r[i++] = (struct backend_range){o, l};
+		total += l;
+	}
+	*n = (uint16_t)i;
+	return (uint32_t)total;
 }

@@ -83,6 +83,11 @@ struct wstate {
 	uint64_t meas_ns;
 	struct flow_state flow; /* fio's flow: this worker's side of the gate */
 	bool serialize;		/* fio's serialize_overlap in effect */
+	/* io_uring_cmd (io/nvcmd.h): writes sent as write_mode's commands
+	 * (drawn from wm_rng, its own stream), ranges per trim (num_range) */
+	bool wmode_on;
+	uint16_t nranges;
+	uint64_t wm_rng;
 };
 
 #define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
@@ -98,6 +103,13 @@ void wstate_submit(struct worker *w, struct wstate *st, unsigned batch);
 /* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
  * slot; -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);
+/* fio's num_range: the trim at @off, @len (its first range) and up to
+ * st->nranges - 1 more of the offset stream, written into @buf as struct
+ * backend_range (io/backend.h); fewer when @left bytes are reached or a
+ * sequential pass of @passes ends (*@end set: no further I/O).  Returns
+ * the ranges' total bytes, their count in *@n. */
+uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t len, uint64_t left,
+			    uint64_t passes, uint16_t *n, bool *end);
 /* The SQPOLL thread's tid (see wstate.c), or -1. */
 int wstate_sq_tid(void);
 /* CPU time spent for this worker: user and system ns. */

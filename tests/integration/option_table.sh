@@ -2,7 +2,8 @@
 # docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
 # sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c
 # and the replay options of src/io/replay.c) has
-# (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c) a row; every row names an option nvscope knows; "refused" rows are refused
+# (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c,
+# src/io/nvcmd.c) a row; every row names an option nvscope knows; "refused" rows are refused
 # by nvscope run, the others are not unknown.
 . "$(dirname "$0")/../lib.sh"
 python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
@@ -22,6 +23,7 @@ keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/spe
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/flow.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/zones.c").read()))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/sprandom.c").read()))
+keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/nvcmd.c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
 specval = open(top + "/src/io/specval.c").read()

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "io/backend.h"
+#include "io/spec.h"
 #include "io/target.h"
 
 static struct target gen_target(void)
@@ -115,6 +116,133 @@ START_TEST(test_prep_and_result)
 }
 END_TEST
 
+
+/* fio's write_mode: the write becomes Write Uncorrectable (04h), Write
+ * Zeroes (08h, DEAC bit 25 only with deac=1) or Verify (0Ch) over the same
+ * SLBA/NLB, with no data buffer (fio's fio_nvme_uring_cmd_prep) */
+START_TEST(test_write_modes)
+{
+	struct target t = gen_target();
+	struct io_uring_sqe sqe[2];
+	static char buf[65536];
+	static const struct {
+		uint8_t wmode, op;
+		bool deac;
+		uint32_t cdw12;
+	} cases[] = {
+	    {WMODE_WRITE, 0x01, true, 15},
+	    {WMODE_UNCOR, 0x04, true, 15},
+	    {WMODE_ZEROES, 0x08, false, 15},
+	    {WMODE_ZEROES, 0x08, true, 15 | (1u << 25)},
+	    {WMODE_VERIFY, 0x0c, true, 15},
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* 64 KiB at LBA 2^32 + 7: SLBA split over CDW10/11, NLB 15 */
+		struct backend_io io = {.fd = t.fd, .buf = buf, .buf_index = 2, .len = 65536,
+					.off = ((1ULL << 32) + 7) << 12, .dir = NVS_WRITE, .t = &t,
+					.wmode = cases[i].wmode, .deac = cases[i].deac};
+		memset(sqe, 0xaa, sizeof(sqe));
+		backend_uring_cmd.prep(sqe, &io);
+		struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe[0].cmd;
+		ck_assert_uint_eq(c->opcode, cases[i].op);
+		ck_assert_uint_eq(c->nsid, 3);
+		ck_assert_uint_eq(c->cdw10, 7);
+		ck_assert_uint_eq(c->cdw11, 1);
+		ck_assert_uint_eq(c->cdw12, cases[i].cdw12);
+		ck_assert_uint_eq(c->cdw13, 0);
+		if (cases[i].wmode == WMODE_WRITE) {
+			ck_assert_uint_eq(c->addr, (uint64_t)(uintptr_t)buf);
+			ck_assert_uint_eq(c->data_len, 65536);
+			ck_assert_uint_eq(sqe[0].uring_cmd_flags, IORING_URING_CMD_FIXED);
+		} else { /* no data moves: no buffer, not a fixed-buffer command */
+			ck_assert_uint_eq(c->addr, 0);
+			ck_assert_uint_eq(c->data_len, 0);
+			ck_assert_uint_eq(sqe[0].uring_cmd_flags, 0);
+		}
+	}
+	/* reads never take a write mode */
+	struct backend_io rd = {.fd = t.fd, .buf = buf, .buf_index = -1, .len = 4096, .off = 0,
+				.dir = NVS_READ, .t = &t, .wmode = WMODE_ZEROES, .deac = true};
+	backend_uring_cmd.prep(sqe, &rd);
+	ck_assert_uint_eq(((struct nvme_uring_cmd *)sqe[0].cmd)->opcode, 0x02);
+	ck_assert_uint_eq(((struct nvme_uring_cmd *)sqe[0].cmd)->cdw12, 0);
+	/* an unknown mode is never sent as some other command */
+	rd.dir = NVS_WRITE;
+	rd.wmode = 9;
+	backend_uring_cmd.prep(sqe, &rd);
+	ck_assert_uint_eq(((struct nvme_uring_cmd *)sqe[0].cmd)->opcode, 0x7f);
+}
+END_TEST
+
+/* trims: Dataset Management (09h), CDW10 = ranges - 1, CDW11 = AD (bit 2),
+ * the range list in the buffer: 16 bytes each, context attributes 0, NLB
+ * (not zero based), SLBA (fio's fio_nvme_uring_cmd_trim_prep) */
+START_TEST(test_dsm)
+{
+	struct target t = gen_target();
+	struct io_uring_sqe sqe[2];
+	static uint64_t buf[512 * 2] __attribute__((aligned(4096)));
+	uint32_t *w32 = (uint32_t *)buf;
+	struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe[0].cmd;
+
+	/* one range: [off, off + len) */
+	memset(buf, 0xee, sizeof(buf));
+	struct backend_io io = {.fd = t.fd, .buf = buf, .buf_index = 1, .len = 8192,
+				.off = 40960, .dir = NVS_TRIM, .t = &t};
+	memset(sqe, 0xaa, sizeof(sqe));
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_eq(c->opcode, 0x09);
+	ck_assert_uint_eq(c->nsid, 3);
+	ck_assert_uint_eq(c->cdw10, 0);
+	ck_assert_uint_eq(c->cdw11, 1u << 2);
+	ck_assert_uint_eq(c->cdw12, 0);
+	ck_assert_uint_eq(c->addr, (uint64_t)(uintptr_t)buf);
+	ck_assert_uint_eq(c->data_len, 16);
+	ck_assert_uint_eq(sqe[0].uring_cmd_flags, 0);
+	ck_assert_uint_eq(w32[0], 0); /* context attributes */
+	ck_assert_uint_eq(w32[1], 2); /* NLB: 2 LBAs, not zero based */
+	ck_assert_uint_eq(buf[1], 10); /* SLBA */
+
+	/* num_range: three ranges (the worker's list) rewritten in place */
+	struct backend_range *r = (struct backend_range *)buf;
+	r[0] = (struct backend_range){4096, 4096};
+	r[1] = (struct backend_range){(1ULL << 33) << 12, 65536};
+	r[2] = (struct backend_range){0, 12288};
+	io.nranges = 3;
+	io.len = 4096 + 65536 + 12288;
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_eq(c->opcode, 0x09);
+	ck_assert_uint_eq(c->cdw10, 2);
+	ck_assert_uint_eq(c->cdw11, 1u << 2);
+	ck_assert_uint_eq(c->data_len, 48);
+	ck_assert_uint_eq(w32[0], 0);
+	ck_assert_uint_eq(w32[1], 1);
+	ck_assert_uint_eq(buf[1], 1);
+	ck_assert_uint_eq(w32[4], 0);
+	ck_assert_uint_eq(w32[5], 16);
+	ck_assert_uint_eq(buf[3], 1ULL << 33);
+	ck_assert_uint_eq(w32[9], 3);
+	ck_assert_uint_eq(buf[5], 0);
+
+	/* a range that is not whole LBAs is never sent as a trim */
+	r[0] = (struct backend_range){4096, 4096};
+	r[1] = (struct backend_range){512, 4096};
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_ne(c->opcode, 0x09);
+	io.nranges = 0;
+	io.off = 0;
+	io.len = 1000;
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_ne(c->opcode, 0x09);
+	/* more ranges than NVMe's 256 */
+	io.nranges = 257;
+	io.len = 4096;
+	backend_uring_cmd.prep(sqe, &io);
+	ck_assert_uint_ne(c->opcode, 0x09);
+}
+END_TEST
+
 Suite *uring_cmd_suite(void)
 {
 	Suite *s = suite_create("uring_cmd");
@@ -122,6 +250,8 @@ Suite *uring_cmd_suite(void)
 
 	tcase_add_test(t, test_check);
 	tcase_add_test(t, test_prep_and_result);
+	tcase_add_test(t, test_write_modes);
+	tcase_add_test(t, test_dsm);
 	suite_add_tcase(s, t);
 	return s;
 }
