@@ -56,6 +56,15 @@ FIO_NEWER = {
     "sprandom.fio": "sprandom is fio master's (3.33: unknown option); compared by hand "
     "with fio master on a loop device: the same plan, write counts and per-region "
     "validity within the noise (tests/integration/fio_sprandom.sh)",
+    "example_latency_steadystate.fio": "steadystate=lat:5% and steadystate_check_interval=10 "
+    "are fio master's (3.33 refuses both); the maths is fio master's steadystate.c "
+    "(tests/unit/test_fioss.c); nvscope's JSON steadystate has fio master's lat_mean and "
+    "lat[] (ns), 30 intervals of 10 s in 300 s",
+}
+# What nvscope's JSON (its first job) must show for a FIO_NEWER example.
+FIO_NEWER_CHECK = {
+    "example_latency_steadystate.fio": lambda j: j["steadystate"]["ss"] == "lat:5.000000%"
+    and len(j["steadystate"]["data"]["lat"]) == 30,
 }
 
 # Known differences (the test does not fail on them): example -> why.
@@ -330,13 +339,15 @@ def main():
         elif not fio_ok and name in FIO_NEWER:
             nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", dev] + common + [path],
                                   env=env)
+            check = FIO_NEWER_CHECK.get(name)
             try:
-                ok = nrc == 0 and json.loads(nout)["jobs"]
-            except (ValueError, KeyError):
+                ok = nrc == 0 and json.loads(nout)["jobs"] and (
+                    check is None or check(json.loads(nout)["jobs"][0]))
+            except (ValueError, KeyError, IndexError):
                 ok = False
             outcome, reason = ("fio refuses", "fio 3.33: " + (ferr.strip().splitlines() or ["?"])[0][:80] +
                                "; nvscope runs it; " + FIO_NEWER[name]) if ok else (
-                "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:]))
+                "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:] or "its JSON lacks the feature"))
         elif not fio_ok:
             outcome, reason = "fio refuses", "nvscope parses it; fio: " + ferr.strip().splitlines()[0][:150] if ferr.strip() else "fio refuses"
         elif name in SLOW:
@@ -413,11 +424,12 @@ Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
 **refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough, newer fio's latency steady-state
-criteria...), both
+trims, zoned devices, FDP/PI passthrough...), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
-either, e.g. an engine not built in); **parsed only** (too slow to run in
+either, e.g. an engine not built in, or a newer fio's feature nvscope has
+as fio master has it: then nvscope runs it, its JSON checked, with nothing
+to compare); **parsed only** (too slow to run in
 CI, reason given); **runs (fio hangs)** (nvscope runs it, Debian's fio 3.33
 cannot finish it, so there is nothing to compare); **both fail** (both parse
 it, neither can run it on a loop device, e.g. NVMe passthrough); **known
@@ -446,8 +458,10 @@ TABLE_TAIL = """
 - Zoned block devices (`zonemode`: 10 examples), NVMe flexible data
   placement (`fdp`), protection information and metadata (`pi_act`,
   `md_per_io_size`): not implemented.
-- Newer fio's latency steady-state criteria (`ss=lat:`, fio 3.33 has
-  none): not implemented.  `numa.fio` asks for NUMA node 1, which a
+- Newer fio's latency steady-state criteria (`ss=lat:`, `lat_slope:`) and
+  `steadystate_check_interval`: as fio master has them; fio 3.33 refuses
+  them, so `example_latency_steadystate.fio` runs with nothing to compare.
+  `numa.fio` asks for NUMA node 1, which a
   one-node machine lacks: refused there (fio fails to run it too).  fio's
   flow control between jobs (`flow`, `flow_id`,
   `flow_sleep`) is.  fio's random map and `random_generator` are (every

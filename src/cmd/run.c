@@ -489,8 +489,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 				rj = grp[j - gfirst];
 				memset(&grp[j - gfirst], 0, sizeof(rj)); /* now rj's to release */
 			} else {
-				rc = fiolog_hist_open(&jobs[j], o.output_dir, lsfx, &hl, err,
-						      sizeof(err));
+				rc = fiolog_hist_open(&jobs[j], fiolog_thread(jobs, j), o.output_dir,
+						      lsfx, &hl, err, sizeof(err));
 				if (!rc)
 					rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
 							     show ? progress : NULL, NULL,
@@ -554,10 +554,19 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 					diskstat_delta(&d0[t], &d1, ms,
 						       &disks[(size_t)first * NVS_MAX_TARGETS +
 							      ndisks[first]++]);
-			if (fiolog_wanted(&jobs[j]) &&
-			    fiolog_write(&jobs[j], &rj.series, o.output_dir, lsfx, err, sizeof(err))) {
-				fprintf(stderr, "nvscope run: %s\n", err);
-				status = NVS_EXIT_IOERR;
+			if (fiolog_wanted(&jobs[j])) { /* fio's: each copy's own, when copies */
+				unsigned nl = rj.nclones ? rj.nclones : 1;
+				const struct series **ls = calloc(nl, sizeof(*ls));
+				for (unsigned c = 0; ls && c < nl; c++)
+					ls[c] = !rj.nclones ? &rj.series
+						: split	    ? &ser[first + c]
+							    : &rj.clone_series[c];
+				if (!ls || fiolog_write(&jobs[j], ls, nl, fiolog_thread(jobs, j),
+							o.output_dir, lsfx, err, sizeof(err))) {
+					fprintf(stderr, "nvscope run: %s\n", ls ? err : strerror(ENOMEM));
+					status = NVS_EXIT_IOERR;
+				}
+				free(ls);
 			}
 			if (out.csv && nstep < out.ncsv && out.csv[nstep]) {
 				FILE *cf = out.csv[nstep];

@@ -23,6 +23,10 @@ static void merge_series(struct series *a, const struct series *b)
 				p->lat_mean_us[d] =
 				    (float)((p->lat_mean_us[d] * ia + q->lat_mean_us[d] * ib) /
 					    (ia + ib));
+			if (ia + ib > 0)
+				p->slat_mean_us[d] =
+				    (float)((p->slat_mean_us[d] * ia + q->slat_mean_us[d] * ib) /
+					    (ia + ib));
 			if (q->lat_p99_us[d] > p->lat_p99_us[d])
 				p->lat_p99_us[d] = q->lat_p99_us[d];
 			if (q->lat_max_us[d] > p->lat_max_us[d])

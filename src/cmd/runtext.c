@@ -106,12 +106,19 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	if (rj->ss) { /* fio's show_ss_normal */
 		const struct fioss *ss = rj->ss;
 		double bw = (double)fioss_bw_mean(ss);
+		char lat[48] = ""; /* fio master: ", lat=152nsec" with a lat criterion */
+		if (fioss_crit(ss) & FIOSS_LAT) {
+			double l = (double)fioss_lat_mean(ss);
+			snprintf(lat, sizeof(lat), ", lat=%.0f%s",
+				 l >= 1e6 ? l / 1e6 : l >= 1e3 ? l / 1e3 : l,
+				 l >= 1e6 ? "msec" : l >= 1e3 ? "usec" : "nsec");
+		}
 		fprintf(
 		    f,
-		    "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s, %s%s=%.3f%s\n",
+		    "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s%s, %s%s=%.3f%s\n",
 		    fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
-		    runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)),
-		    fioss_crit(ss) & FIOSS_IOPS ? "iops" : "bw",
+		    runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)), lat,
+		    fioss_crit_name(fioss_crit(ss)),
 		    fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
 		    fioss_crit(ss) & FIOSS_PCT ? "%" : "");
 	}

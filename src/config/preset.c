@@ -129,7 +129,8 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 	ps->job_group = ng;
 	ng[ps->njobs] = ps->global_group;
 	nj[ps->njobs] = ps->global;
-	snprintf(nj[ps->njobs].name, sizeof(nj->name), "%s", name);
+	if (spec_set(&nj[ps->njobs], "name", name, err, errlen)) /* renames [global]'s bare logs */
+		return -EINVAL;
 	snprintf(ne[ps->njobs], sizeof(*ne), "%s", ps->global_engine);
 	ps->njobs++;
 	return 0;

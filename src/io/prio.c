@@ -27,6 +27,7 @@
 #include "base/num.h"
 #include "io/prio.h"
 #include "io/specval.h"
+#include "stats/result.h"
 
 #define BAD(...)                                                                                   \
 	do {                                                                                       \
@@ -214,6 +215,12 @@ int prio_spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (p->split_given && (p->pct[0] || p->pct[1]))
 		BAD("cmdprio_percentage and cmdprio_bssplit exclude each other (fio refuses "
 		    "both too)");
+	for (int d = 0; d < 2; d++)
+		if (p->cmd_mode && p->nval[d] > RESULT_MAX_PRIOS)
+			BAD("cmdprio_bssplit: %u distinct priorities for %s (with the job's own); "
+			    "nvscope reports at most %u per direction in fio's \"prios\" and "
+			    "refuses more rather than leave some out",
+			    p->nval[d], d ? "writes" : "reads", RESULT_MAX_PRIOS);
 	if (prio_active(s) && s->ioengine == ENGINE_IO_URING_CMD)
 		BAD("prio, prioclass and cmdprio_* are not implemented on io_uring_cmd "
 		    "(NVMe passthrough): use the block device");

@@ -50,6 +50,7 @@ void spec_init(struct spec *s)
 	s->interval_ns = NVS_NSEC_PER_SEC;
 	s->seed = 0x6e7673636f7065ULL; /* "nvscope" */
 	s->per_job_logs = true;
+	s->ss_check_s = 1;
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
 	s->dedupe_ws_pct = 5; /* fio's default */
@@ -217,10 +218,8 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
  * prefix) must fit, nothing is truncated. */
 static int set_log(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	char *dst = key[6] == 'i' ? s->log_iops
-		    : key[6] == 'l' ? s->log_lat
-		    : key[6] == 'b' ? s->log_bw
-				    : s->log_hist;
+	unsigned i = key[6] == 'i' ? 0 : key[6] == 'l' ? 1 : key[6] == 'b' ? 2 : 3;
+	char *dst = i == 0 ? s->log_iops : i == 1 ? s->log_lat : i == 2 ? s->log_bw : s->log_hist;
 	const char *name = v && *v ? v : s->name[0] ? s->name : "job";
 
 	if (strlen(name) >= sizeof(s->log_iops)) {
@@ -236,7 +235,19 @@ static int set_log(struct spec *s, const char *key, const char *v, char *err, si
 		name = s->name[0] ? s->name : "job";
 	}
 	snprintf(dst, sizeof(s->log_iops), "%s", name);
+	bool dflt = !(v && *v) || !strcmp(v, "1");
+	s->log_jobname = (uint8_t)((s->log_jobname & ~(1u << i)) | (dflt ? 1u << i : 0));
 	return 0;
+}
+
+/* name=: the logs named after the job follow it */
+static void rename_logs(struct spec *s)
+{
+	char *log[] = {s->log_iops, s->log_lat, s->log_bw, s->log_hist};
+
+	for (unsigned i = 0; i < 4; i++)
+		if (s->log_jobname & (1u << i) && log[i][0])
+			snprintf(log[i], sizeof(s->log_iops), "%s", s->name);
 }
 
 #define CPU_LIST_MAX 4095
@@ -304,6 +315,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (strlen(v) >= sizeof(s->name))
 			BAD("name: longer than %zu characters", sizeof(s->name) - 1);
 		snprintf(s->name, sizeof(s->name), "%s", v);
+		rename_logs(s);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
 		char rwb[32];
@@ -641,6 +653,15 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->log_hist_ns = u * 1000000ULL;
 	} else if (!strcmp(key, "per_job_logs")) {
 		rc = parse_bool(v, &s->per_job_logs);
+	} else if (!strcmp(key, "log_max_value")) { /* fio 3.33: 1 = the window's maximum */
+		bool b;
+		if (parse_bool(v, &b))
+			BAD("log_max_value: '%s' is not a boolean (0/1)", v ? v : "");
+		if (b)
+			BAD("%s=1: refused: nvscope's log lines hold each interval's mean (no "
+			    "per-interval maximum of slat, clat, IOPS or bandwidth is kept); 0, "
+			    "fio's default, is accepted",
+			    key_in);
 	} else if (!strcmp(key, "log_offset")) {
 		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
 		rc = parse_bool(v, &s->log_offset);
@@ -781,7 +802,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		return -EINVAL;
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
 	    zones_spec_validate(s, err, errlen) || sprandom_spec_validate(s, err, errlen) ||
-	    nvcmd_spec_validate(s, err, errlen))
+	    nvcmd_spec_validate(s, err, errlen) || specss_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);
 #undef BAD

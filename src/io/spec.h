@@ -178,6 +178,9 @@ struct spec {
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one
 	 * line per sample interval (log_avg_msec), written after the job */
 	char log_iops[256], log_lat[256], log_bw[256], log_hist[256];
+	/* bit i: log i (iops, lat, bw, hist) given bare, so named after the
+	 * job: a later name= (a job file's section) renames it, as fio */
+	uint8_t log_jobname;
 	uint64_t log_hist_ns;   /* log_hist_msec; 0 = the interval */
 	bool per_job_logs;      /* fio's default 1 (file names only, see fiolog.h) */
 	/* written data (fio's options and defaults; io/datagen.h): the three
@@ -220,6 +223,7 @@ struct spec {
 	bool ss_given;
 	unsigned ss_dur_s;
 	uint64_t ss_ramp_ns;
+	unsigned ss_check_s; /* fio master's steadystate_check_interval, s (default 1) */
 	bool fileset;
 	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
 	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw

@@ -205,6 +205,8 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	}
 	if (nvs_likely(res == (int)sl->len)) {
 		uint64_t lat = now - sl->t_issue;
+		/* the batch's submission time (never after the reap's clock read) */
+		uint64_t sub = sl->t_sub < now ? sl->t_sub : now;
 		if (nvs_unlikely(st->vtype))
 			sl->dir == NVS_READ ? wverify_check(w, st, sl) : wverify_written(w, st, sl);
 		unsigned bi = hist_index(lat);
@@ -214,6 +216,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		sd->lat_n++;
 		sd->lat_sum += lat;
 		sd->lat_sumsq += (double)lat * (double)lat;
+		sd->slat_sum += sub - sl->t_issue;
 		if (lat < sd->lat_min)
 			sd->lat_min = lat;
 		if (lat > sd->lat_max)
@@ -229,7 +232,6 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			hist_add_idx(&rd->lat, lat, bi);
 			/* slat and clat of the I/Os counted: N is total_ios in all three,
 			 * and each I/O's lat is its slat + clat */
-			uint64_t sub = sl->t_sub < now ? sl->t_sub : now;
 			hist_add(&rd->slat, sub - sl->t_issue);
 			hist_add(&rd->clat, now - sub);
 			/* fio's "prios": each priority's clat */

@@ -13,9 +13,13 @@
  * lines come from the rows the consumer already builds, after the job:
  * - _iops: I/Os completed in the interval / its length;
  * - _bw: bytes / length / 1024 (KiB/s, as fio);
- * - _lat and _clat: the mean issue-to-completion latency of the interval's
- *   completions (nvscope's lat is fio's; clat carries the same figure: the
- *   per-interval samples hold lat only; no _slat file is written);
+ * - _lat, _slat, _clat (write_lat_log writes all three, as fio): the means of
+ *   the interval's completions' lat (prep to completion), slat (prep to the
+ *   submission returning) and clat (submission to completion) in ns; the
+ *   samples carry the lat and slat sums of the same I/Os, and clat = lat -
+ *   slat I/O by I/O, so clat's mean is lat's minus slat's;
+ * - names: fio's thread_number (1 + the copies of the jobs before) numbers
+ *   each numjobs copy's files, from the copies' own rows (see fiolog.h);
  * intervals inside ramp_time are not logged (the JSON totals skip them too).
  *
  * The histogram log (write_hist_log) is fio 3.33's "msec, ddir, bs, bin0,
@@ -50,51 +54,75 @@ FILE *fiolog_create(const char *path)
 	return safety_fopen_output(path, SAFETY_OUT_TRUNC, NULL, 0);
 }
 
-enum kind { K_IOPS, K_BW, K_LAT };
+enum kind { K_IOPS, K_BW, K_LAT, K_SLAT, K_CLAT };
 
 static unsigned long long value(const struct point *p, int d, enum kind k)
 {
-	double v = k == K_IOPS ? p->iops[d]
-		   : k == K_BW ? p->bw[d] / 1024.0
-			       : p->lat_mean_us[d] * 1e3;
+	double v;
+
+	switch (k) {
+	case K_IOPS:
+		v = p->iops[d];
+		break;
+	case K_BW:
+		v = p->bw[d] / 1024.0;
+		break;
+	case K_LAT:
+		v = p->lat_mean_us[d] * 1e3;
+		break;
+	case K_SLAT:
+		v = p->slat_mean_us[d] * 1e3;
+		break;
+	default: /* clat = lat - slat, I/O by I/O, so in their means */
+		v = ((double)p->lat_mean_us[d] - p->slat_mean_us[d]) * 1e3;
+		break;
+	}
 	return isfinite(v) && v > 0 ? (unsigned long long)llround(v) : 0;
 }
 
-/* PREFIX + suffix + "_" + type + ".1.log"|".log", in @dir when relative. */
-static int log_path(const struct spec *s, const char *dir, const char *prefix, const char *suffix,
-		    const char *type, char *path, size_t len, char *err, size_t errlen)
+unsigned fiolog_thread(const struct spec *jobs, unsigned j)
 {
-	bool one = s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) == 1 && s->per_job_logs;
-	int n;
+	unsigned n = 1;
 
+	for (unsigned k = 0; k < j; k++)
+		n += jobs[k].numjobs ? jobs[k].numjobs : 1;
+	return n;
+}
+
+/* PREFIX + suffix + "_" + type + ".N.log"|".log", in @dir when relative.
+ * @n: fio's thread_number, 0 for per_job_logs=0's name. */
+static int log_path(const char *dir, const char *prefix, const char *suffix, const char *type,
+		    unsigned n, char *path, size_t len, char *err, size_t errlen)
+{
+	char num[16] = ".log";
+	int w;
+
+	if (n)
+		snprintf(num, sizeof(num), ".%u.log", n);
 	if (prefix[0] == '/' || !dir)
-		n = snprintf(path, len, "%s%s_%s%s", prefix, suffix, type, one ? ".1.log" : ".log");
+		w = snprintf(path, len, "%s%s_%s%s", prefix, suffix, type, num);
 	else
-		n = snprintf(path, len, "%s/%s%s_%s%s", dir, prefix, suffix, type,
-			     one ? ".1.log" : ".log");
-	if (n < 0 || (size_t)n >= len) {
+		w = snprintf(path, len, "%s/%s%s_%s%s", dir, prefix, suffix, type, num);
+	if (w < 0 || (size_t)w >= len) {
 		snprintf(err, errlen, "log file name too long: %s%s_%s", prefix, suffix, type);
 		return -ENAMETOOLONG;
 	}
 	return 0;
 }
 
-static int write_one(const struct spec *s, const struct series *ser, const char *dir,
-		     const char *prefix, const char *suffix, const char *type, enum kind k,
-		     char *err, size_t errlen)
+/* The number in the name of the log of a job's series @c of @nser (0: no
+ * number): fio's per_job_logs=1 names each copy by its thread_number;
+ * nvscope's own several targets (one series, several workers, no fio
+ * equivalent) get the per_job_logs=0 name. */
+static unsigned log_num(const struct spec *s, unsigned nser, unsigned c, unsigned thread)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	int rc = log_path(s, dir, prefix, suffix, type, path, sizeof(path), err, errlen);
+	bool several = nser <= 1 && s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) > 1;
 
-	if (rc)
-		return rc;
-	f = fiolog_create(path);
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return rc;
-	}
+	return s->per_job_logs && !several ? thread + c : 0;
+}
+
+static void write_rows(FILE *f, const struct spec *s, const struct series *ser, enum kind k)
+{
 	for (size_t i = 0; ser && i < ser->n; i++) {
 		const struct point *p = &ser->pt[i];
 		if (p->ramp || p->dt <= 0)
@@ -109,28 +137,63 @@ static int write_one(const struct spec *s, const struct series *ser, const char 
 				s->log_offset ? "0, " : "", s->prio.log ? "0x0000" : "0");
 		}
 	}
-	if (ferror(f) | fclose(f)) {
-		snprintf(err, errlen, "cannot write %s", path);
-		return -EIO;
-	}
-	return 0;
 }
 
-int fiolog_write(const struct spec *s, const struct series *ser, const char *dir,
-		 const char *suffix, char *err, size_t errlen)
+static int write_one(const struct spec *s, const struct series *const *ser, unsigned nser,
+		     unsigned thread, const char *dir, const char *prefix, const char *suffix,
+		     const char *type, enum kind k, char *err, size_t errlen)
 {
+	char path[PATH_MAX];
+	FILE *f = NULL;
+	int rc = 0;
+
+	for (unsigned c = 0; c < nser && !rc; c++) {
+		unsigned n = log_num(s, nser, c, thread);
+		if (!f || n) { /* per_job_logs=0: every copy's lines in one file, as fio appends */
+			rc = log_path(dir, prefix, suffix, type, n, path, sizeof(path), err, errlen);
+			if (rc)
+				break;
+			f = fiolog_create(path);
+			if (!f) {
+				rc = -errno;
+				snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+				break;
+			}
+		}
+		write_rows(f, s, ser[c], k);
+		if (n || c + 1 == nser) {
+			if (ferror(f) | fclose(f)) {
+				snprintf(err, errlen, "cannot write %s", path);
+				rc = -EIO;
+			}
+			f = NULL;
+		}
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+int fiolog_write(const struct spec *s, const struct series *const *ser, unsigned nser,
+		 unsigned thread, const char *dir, const char *suffix, char *err, size_t errlen)
+{
+	static const struct {
+		const char *type;
+		enum kind k;
+	} lat[] = {{"lat", K_LAT}, {"slat", K_SLAT}, {"clat", K_CLAT}};
 	int rc = 0;
 
 	if (!suffix)
 		suffix = "";
 	if (s->log_iops[0])
-		rc = write_one(s, ser, dir, s->log_iops, suffix, "iops", K_IOPS, err, errlen);
+		rc = write_one(s, ser, nser, thread, dir, s->log_iops, suffix, "iops", K_IOPS, err,
+			       errlen);
 	if (!rc && s->log_bw[0])
-		rc = write_one(s, ser, dir, s->log_bw, suffix, "bw", K_BW, err, errlen);
-	if (!rc && s->log_lat[0])
-		rc = write_one(s, ser, dir, s->log_lat, suffix, "lat", K_LAT, err, errlen);
-	if (!rc && s->log_lat[0])
-		rc = write_one(s, ser, dir, s->log_lat, suffix, "clat", K_LAT, err, errlen);
+		rc = write_one(s, ser, nser, thread, dir, s->log_bw, suffix, "bw", K_BW, err,
+			       errlen);
+	for (unsigned i = 0; !rc && s->log_lat[0] && i < 3; i++)
+		rc = write_one(s, ser, nser, thread, dir, s->log_lat, suffix, lat[i].type, lat[i].k,
+			       err, errlen);
 	return rc;
 }
 
@@ -143,7 +206,7 @@ struct fiolog_hist {
 	bool failed;
 };
 
-int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
+int fiolog_hist_open(const struct spec *s, unsigned thread, const char *dir, const char *suffix,
 		     struct fiolog_hist **out, char *err, size_t errlen)
 {
 	struct fiolog_hist *h;
@@ -155,8 +218,12 @@ int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	rc = log_path(s, dir, s->log_hist, suffix ? suffix : "", "clat_hist", h->path,
-		      sizeof(h->path), err, errlen);
+	/* the job's rows (its copies together): one file */
+	rc = log_path(dir, s->log_hist, suffix ? suffix : "", "clat_hist",
+		      s->per_job_logs && s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) == 1
+			  ? thread
+			  : 0,
+		      h->path, sizeof(h->path), err, errlen);
 	if (!rc) {
 		h->f = fiolog_create(h->path);
 		if (!h->f) {

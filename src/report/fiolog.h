@@ -14,22 +14,29 @@
 FILE *fiolog_create(const char *path);
 /* True when @s asks for any log file. */
 bool fiolog_wanted(const struct spec *s);
-/* Writes the logs @s asks for, from the rows @ser of one run of it.  File
- * names are fio's: PREFIX + @suffix + "_iops.1.log" (also _bw, _lat, _clat)
- * for a job of one worker; with several workers (numjobs or targets) the
- * rows are the job's aggregate and the name is fio's per_job_logs=0 one,
- * PREFIX_iops.log.  A relative PREFIX lands in @dir (NULL: the current
+/* fio's thread_number of the first copy of job @j of @jobs (1 + the copies
+ * of the jobs before it): the N of fio's NAME_lat.N.log. */
+unsigned fiolog_thread(const struct spec *jobs, unsigned j);
+/* Writes the logs @s asks for from one run of it: @ser[c] the rows of its
+ * numjobs copy c (@nser copies), or one series (@nser 1) of the whole job.
+ * File names are fio 3.33's: PREFIX + @suffix + "_iops.N.log" (also _bw;
+ * write_lat_log writes _lat, _slat and _clat), N = @thread + c (fio's
+ * thread_number, fiolog_thread); per_job_logs=0 gives PREFIX_iops.log
+ * holding every copy's lines one copy after another (fio appends them).
+ * One series of several workers that are no fio copies (nvscope's several
+ * targets, a replay's numjobs) is the job's aggregate, under the
+ * per_job_logs=0 name.  A relative PREFIX lands in @dir (NULL: the current
  * directory).  0, or -errno with @err naming the file. */
-int fiolog_write(const struct spec *s, const struct series *ser, const char *dir,
-		 const char *suffix, char *err, size_t errlen);
+int fiolog_write(const struct spec *s, const struct series *const *ser, unsigned nser,
+		 unsigned thread, const char *dir, const char *suffix, char *err, size_t errlen);
 
-/* fio's histogram log (write_hist_log=NAME): NAME_clat_hist.1.log (names as
- * above), written while the job runs, one line per interval and direction
+/* fio's histogram log (write_hist_log=NAME): NAME_clat_hist.N.log (names as
+ * above; a job of several copies: their aggregate, NAME_clat_hist.log), written while the job runs, one line per interval and direction
  * from the consumer's row hook (collect_on_row), so nothing accumulates in
  * memory.  Open before the job, pass fiolog_hist_row and the handle to
  * runjob_run_rows, close after: 0 or -errno (@err says which file). */
 struct fiolog_hist;
-int fiolog_hist_open(const struct spec *s, const char *dir, const char *suffix,
+int fiolog_hist_open(const struct spec *s, unsigned thread, const char *dir, const char *suffix,
 		     struct fiolog_hist **out, char *err, size_t errlen);
 void fiolog_hist_row(const struct point *pt, const uint32_t *bucket, void *arg);
 /* NULL-safe; 0 or -EIO when a write failed. */

@@ -169,6 +169,7 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->clat, plus, s));
 	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false, s));
 	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
+		/* every one: prio_spec_validate refuses more than the result keeps */
 		unsigned np = s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
 		unsigned used = 0;
 		for (unsigned i = 0; i < np; i++)

@@ -1,7 +1,8 @@
 /* jsonss.c - fio's per-job "steadystate" JSON object: keys, order and types
  * as fio 3.33 writes them (ss and criterion are strings, duration and
  * attained integers, max_deviation and slope floats printed with %f, the
- * window's iops[] and bw[] integers, oldest first, with integer means). */
+ * window's iops[] and bw[] integers, oldest first, with integer means);
+ * with fio master's lat criteria also its "lat_mean" and "lat" (ns). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -50,9 +51,15 @@ void jsonss_add(void *job, const struct fioss *ss)
 		return;
 	cJSON_AddItemToObject(d, "bw_mean", u64(fioss_bw_mean(ss)));
 	cJSON_AddItemToObject(d, "iops_mean", u64(fioss_iops_mean(ss)));
+	if (fioss_crit(ss) & FIOSS_LAT) { /* fio master: the window's mean clat, ns */
+		cJSON_AddItemToObject(d, "lat_mean", u64(fioss_lat_mean(ss)));
+		cJSON *lat = cJSON_AddArrayToObject(d, "lat");
+		for (unsigned i = 0; lat && i < fioss_n(ss); i++)
+			cJSON_AddItemToArray(lat, u64(fioss_lat_at(ss, i)));
+	}
 	cJSON *iops = cJSON_AddArrayToObject(d, "iops");
 	cJSON *bw = cJSON_AddArrayToObject(d, "bw");
-	for (unsigned i = 0; iops && bw && i < fioss_dur(ss); i++) {
+	for (unsigned i = 0; iops && bw && i < fioss_n(ss); i++) {
 		cJSON_AddItemToArray(iops, u64(fioss_iops_at(ss, i)));
 		cJSON_AddItemToArray(bw, u64(fioss_bw_at(ss, i)));
 	}
@@ -65,13 +72,17 @@ void jsonss_options(void *opts, const struct spec *s)
 	if (!opts || !s || !s->ss_dur_s)
 		return;
 	if (s->ss_given) {
-		snprintf(buf, sizeof(buf), "%s%s:%g%s", s->ss_crit & FIOSS_IOPS ? "iops" : "bw",
+		snprintf(buf, sizeof(buf), "%s%s:%g%s", fioss_crit_name(s->ss_crit),
 			 s->ss_crit & FIOSS_SLOPE ? "_slope" : "", s->ss_limit,
 			 s->ss_crit & FIOSS_PCT ? "%" : "");
 		cJSON_AddStringToObject(opts, "steadystate", buf);
 	}
 	snprintf(buf, sizeof(buf), "%u", s->ss_dur_s);
 	cJSON_AddStringToObject(opts, "steadystate_duration", buf);
+	if (s->ss_check_s > 1) {
+		snprintf(buf, sizeof(buf), "%u", s->ss_check_s);
+		cJSON_AddStringToObject(opts, "steadystate_check_interval", buf);
+	}
 	if (s->ss_ramp_ns) {
 		snprintf(buf, sizeof(buf), "%g", (double)s->ss_ramp_ns / 1e9);
 		cJSON_AddStringToObject(opts, "steadystate_ramp_time", buf);

@@ -19,7 +19,8 @@ int runss_new(const struct spec *s, struct fioss **out)
 	if (!s->ss_dur_s)
 		return 0;
 	crit_of(s, &crit, &limit);
-	*out = fioss_new(crit, limit, s->ss_dur_s, (double)s->ss_ramp_ns / 1e9);
+	*out = fioss_new_check(crit, limit, s->ss_dur_s, s->ss_check_s ? s->ss_check_s : 1,
+			       (double)s->ss_ramp_ns / 1e9);
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -28,7 +29,8 @@ bool runss_same(const struct spec *a, const struct spec *b)
 	unsigned ca, cb;
 	double la, lb;
 
-	if (a->ss_dur_s != b->ss_dur_s || a->ss_ramp_ns != b->ss_ramp_ns)
+	if (a->ss_dur_s != b->ss_dur_s || a->ss_ramp_ns != b->ss_ramp_ns ||
+	    a->ss_check_s != b->ss_check_s)
 		return false;
 	if (!a->ss_dur_s) /* fio: criterion bits still compared (ss_state) */
 		return true;
@@ -51,7 +53,7 @@ bool runss_poll(struct fioss *ss, const struct series *const *m, const bool *end
 		}
 		if (!have || !all || fioss_attained(ss))
 			return fioss_attained(ss);
-		double t = 0, dt = 0, ios = 0, bytes = 0;
+		double t = 0, dt = 0, ios = 0, bytes = 0, clat = 0;
 		bool ramp = false;
 		for (unsigned k = 0; k < nm; k++) {
 			if (m[k]->n <= i)
@@ -63,10 +65,13 @@ bool runss_poll(struct fioss *ss, const struct series *const *m, const bool *end
 			}
 			ios += point_iops(p) * p->dt;
 			bytes += point_bw(p) * p->dt;
+			for (int d = 0; d < NVS_NDIR; d++) /* clat = lat - slat, summed */
+				clat += ((double)p->lat_mean_us[d] - p->slat_mean_us[d]) * 1e3 *
+					p->iops[d] * p->dt;
 			ramp |= p->ramp != 0;
 		}
 		(*next)++;
 		if (!ramp)
-			fioss_feed(ss, t - t0, dt, ios, bytes);
+			fioss_feed_lat(ss, t - t0, dt, ios, bytes, clat);
 	}
 }

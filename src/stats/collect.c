@@ -20,6 +20,7 @@
 struct part {  /* one target (or the aggregate) within a pending row */
 	uint64_t ios[NVS_NDIR], bytes[NVS_NDIR], errors;
 	uint64_t lat_n[NVS_NDIR], lat_sum[NVS_NDIR], lat_max[NVS_NDIR];
+	uint64_t slat_sum[NVS_NDIR];
 	uint64_t cpu_ns;
 	unsigned workers;
 	uint32_t *bucket; /* NVS_NDIR * HIST_NBUCKETS */
@@ -132,6 +133,7 @@ static void add_part(struct part *p, const struct sample *s)
 		p->errors += sd->errors;
 		p->lat_n[d] += sd->lat_n;
 		p->lat_sum[d] += sd->lat_sum;
+		p->slat_sum[d] += sd->slat_sum;
 		if (sd->lat_n && sd->lat_max > p->lat_max[d])
 			p->lat_max[d] = sd->lat_max;
 		if (sd->lat_n) {
@@ -162,6 +164,7 @@ static void part_point(struct collect *c, const struct row *r, const struct part
 		pt->bw[d] = (double)p->bytes[d] / dt;
 		if (p->lat_n[d]) {
 			pt->lat_mean_us[d] = (double)p->lat_sum[d] / (double)p->lat_n[d] / 1e3;
+			pt->slat_mean_us[d] = (double)p->slat_sum[d] / (double)p->lat_n[d] / 1e3;
 			pt->lat_p99_us[d] = (double)hist_percentile_counts(b, p->lat_n[d], 99) / 1e3;
 			pt->lat_max_us[d] = (double)p->lat_max[d] / 1e3;
 		}

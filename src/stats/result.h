@@ -7,7 +7,9 @@
 #include "nvscope.h"
 #include "stats/hist.h"
 
-#define RESULT_MAX_PRIOS 4 /* fio's "prios" kept for the first 4 of a direction */
+/* fio's "prios": the distinct priorities of a direction kept (each a full
+ * histogram); a job using more is refused (io/prio.c), none is dropped */
+#define RESULT_MAX_PRIOS 8
 
 struct result_dir {
 	uint64_t ios, bytes, errors;

@@ -17,6 +17,9 @@ struct sample_dir {
 	/* latency (issue to completion, ns) of this interval's completions */
 	uint64_t lat_n, lat_sum, lat_min, lat_max;
 	double lat_sumsq;
+	/* the slat (prep to submission returned) of those lat_n I/Os, summed:
+	 * their clat sum is lat_sum - slat_sum (lat = slat + clat per I/O) */
+	uint64_t slat_sum;
 	uint32_t lat_bucket[HIST_NBUCKETS]; /* hist.h buckets, this interval only */
 };
 

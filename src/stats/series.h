@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 
-/* One interval of one target (or of the aggregate): 104 bytes (176 with
+/* One interval of one target (or of the aggregate): 112 bytes (196 with
  * doubles everywhere).  Time and interval length stay 64-bit (a run's clock
  * needs the digits) and an interval's errors an exact count; bandwidth,
  * rates, latencies and CPU are 32-bit floats, 7 significant digits
@@ -30,6 +30,7 @@ struct point {
 	float bw[NVS_NDIR]; /* bytes/s */
 	float iops[NVS_NDIR];
 	float lat_mean_us[NVS_NDIR];
+	float slat_mean_us[NVS_NDIR]; /* of lat_mean_us: fio's slat (clat = the rest) */
 	float lat_p99_us[NVS_NDIR];
 	float lat_max_us[NVS_NDIR];
 	float lat_mean_all_us; /* both directions */

@@ -15,6 +15,11 @@
 #    its cumulative percentiles agree with nvscope's clat_ns percentiles.
 # 5. Logs (write_iops_log/bw/lat, log_avg_msec=500): fio's names and 5-column
 #    lines; Debian's fiologparser.py averages equal nvscope's own figures.
+#    Side by side with fio on one job file (three jobs, numjobs=2,
+#    per_job_logs=0, log_offset, log_prio): the same file names (fio's
+#    thread_number), the same line shapes; write_lat_log's _slat, _clat and
+#    _lat each their own quantity (slat, clat <= lat line by line, slat +
+#    clat = lat), their I/O-weighted means nvscope's JSON slat/clat/lat.
 # 6. write_hist_log: fio's 1856 bins per line, counts adding up to the I/Os;
 #    fiologparser_hist.py's samples and mean match nvscope's interval.
 # 7. numjobs=4 with and without group_reporting, side by side with fio's
@@ -121,7 +126,7 @@ ok "fio_jsonplus_clat2csv reads nvscope's json+; its percentiles are nvscope's"
 "$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --iodepth=2 --runtime=2 --time_based \
 	--write_iops_log=nv --write_bw_log=nv --write_lat_log=nv --log_avg_msec=500 \
 	--output-format=json -q >logs.json 2>logs.err || fail "logs run: $(cat logs.err)"
-for t in iops bw lat clat; do
+for t in iops bw lat slat clat; do
 	[ -s nv_$t.1.log ] || fail "no nv_$t.1.log: $(ls)"
 	grep -Evq '^[0-9]+, [0-9]+, [01], 0, 0$' nv_$t.1.log && fail "nv_$t.1.log: $(head -3 nv_$t.1.log)"
 done
@@ -130,7 +135,7 @@ zcat /usr/share/doc/fio/fiologparser.py.gz >fiologparser.py 2>/dev/null ||
 	cp /usr/share/doc/fio/fiologparser.py fiologparser.py 2>/dev/null || skip "no fiologparser.py"
 # Debian's fiologparser.py (fio 3.33) still splits 4 columns; fio 3.33's own
 # logs have 5 (the priority), so both are fed their first four
-for t in iops bw lat; do
+for t in iops bw lat slat clat; do
 	cut -d, -f1-4 nv_$t.1.log >p_$t.log
 	python3 fiologparser.py p_$t.log >p_$t.out 2>p.err || fail "fiologparser $t: $(cat p.err)"
 done
@@ -147,7 +152,103 @@ assert near(iops, r["iops_mean"], 0.01), (iops, r["iops_mean"])
 assert near(bw, r["bw_mean"], 0.01), (bw, r["bw_mean"])
 assert near(lat, lat_mean, 0.01), (lat, lat_mean)
 EOT
+python3 - nv_slat.1.log nv_clat.1.log nv_lat.1.log p_slat.out p_clat.out <<'EOT' ||
+import sys
+def vals(f):
+    return [int(l.split(",")[1]) for l in open(f)]
+for log, out in ((sys.argv[1], sys.argv[4]), (sys.argv[2], sys.argv[5])):
+    v = vals(log)
+    parsed = float(open(out).read().split()[-1])
+    assert abs(parsed - sum(v) / len(v)) <= 0.01 * parsed + 1, (log, parsed, v)
+assert all(0 < s < l and 0 < c < l for s, c, l in zip(*map(vals, sys.argv[1:4])))
+EOT
+	fail "fiologparser on _slat/_clat: $(head -3 nv_slat.1.log nv_clat.1.log nv_lat.1.log)"
 ok "fio log files: fio's names and lines; fiologparser.py gives nvscope's averages"
+
+cat >logs.fio <<'EOT'
+[global]
+ioengine=io_uring
+direct=1
+bs=4k
+iodepth=2
+runtime=2
+time_based
+log_avg_msec=500
+write_iops_log
+write_lat_log
+[aa]
+rw=randrw
+write_bw_log
+[bb]
+rw=randread
+numjobs=2
+[cc]
+rw=randwrite
+numjobs=2
+per_job_logs=0
+log_offset=1
+log_prio=1
+EOT
+mkdir fl nl || fail "mkdir"
+(cd fl && fio --filename="$LOOP" --output-format=json ../logs.fio >../fl.json 2>../fl.err) ||
+	fail "fio logs job: $(cat fl.err)"
+(cd nl && "$NVS_BIN" run --target "$LOOP" --job ../logs.fio --output-format=json -q \
+	>../nl.json 2>../nl.err) || fail "nvscope logs job: $(cat nl.err)"
+[ "$(ls fl)" = "$(ls nl)" ] || fail "log file names differ: fio $(ls fl | tr '\n' ' '), nvscope $(ls nl | tr '\n' ' ')"
+python3 - fl nl nl.json <<'EOT' || fail "logs side by side with fio"
+import json, os, re, sys
+fdir, ndir = sys.argv[1], sys.argv[2]
+jobs = json.load(open(sys.argv[3]))["jobs"]
+five = re.compile(r"^[0-9]+, [0-9]+, [01], 0, 0$")
+seven = re.compile(r"^[0-9]+, [0-9]+, [01], 0, 0, 0x0000$")  # log_offset, log_prio
+names = sorted(os.listdir(ndir))
+assert names == sorted(["aa_bw.1.log", "aa_iops.1.log", "aa_lat.1.log", "aa_slat.1.log",
+                        "aa_clat.1.log"] +
+                       [f"bb_{t}.{n}.log" for t in ("iops", "lat", "slat", "clat") for n in (2, 3)] +
+                       [f"cc_{t}.log" for t in ("iops", "lat", "slat", "clat")]), names
+def lines(d, f):
+    return open(os.path.join(d, f)).read().splitlines()
+for f in names:
+    rx = seven if f.startswith("cc_") else five
+    for d in (fdir, ndir):
+        ls = lines(d, f)
+        assert ls and all(rx.match(l) for l in ls), (d, f, ls[:3])
+def rows(f):
+    return [[int(x, 0) for x in l.split(", ")] for l in lines(ndir, f)]
+# each quantity its own: slat, clat <= lat, slat + clat = lat (rounding)
+for f in names:
+    if "_lat." not in f:
+        continue
+    lat, slat, clat = rows(f), rows(f.replace("_lat", "_slat")), rows(f.replace("_lat", "_clat"))
+    assert len(lat) == len(slat) == len(clat) > 0, f
+    for l, s, c in zip(lat, slat, clat):
+        assert l[0] == s[0] == c[0] and l[2] == s[2] == c[2], (f, l, s, c)
+        assert 0 < s[1] <= l[1] and 0 < c[1] <= l[1] and abs(s[1] + c[1] - l[1]) <= 1, (f, l, s, c)
+# the I/O-weighted means of a copy's log lines are its JSON means
+# (fio's thread_number N is JSON entry N-1: no group_reporting)
+dirs = ("read", "write")
+for n in (1, 2, 3):
+    job = jobs[n - 1]
+    pre = "aa" if n == 1 else "bb"
+    iops = rows(f"{pre}_iops.{n}.log")
+    for q in ("lat", "slat", "clat"):
+        v = rows(f"{pre}_{q}.{n}.log")
+        for d in (0, 1):
+            w = [(i[1], x[1]) for i, x in zip(iops, v) if x[2] == d]
+            assert all(i[0] == x[0] and i[2] == x[2] for i, x in zip(iops, v)), (n, q)
+            if not job[dirs[d]]["total_ios"]:
+                assert not w, (n, q, d)
+                continue
+            mean = sum(i * x for i, x in w) / sum(i for i, _ in w)
+            ref = job[dirs[d]][q + "_ns"]["mean"]
+            assert abs(mean - ref) <= 0.05 * ref, (n, q, d, mean, ref)
+EOT
+ok "write_lat_log side by side with fio: same names and lines; _slat/_clat/_lat each its own, means as the JSON's"
+for t in lat slat clat; do
+	cut -d, -f1-4 nl/bb_$t.2.log >q_$t.log
+	python3 fiologparser.py q_$t.log >/dev/null 2>p.err || fail "fiologparser bb_$t.2.log: $(cat p.err)"
+done
+ok "fiologparser.py reads a job file's _lat, _slat and _clat logs"
 
 # 6. the histogram log through fio's histogram log parser (needs Debian's
 #    python3 with pandas: fiologparser_hist.py imports it)

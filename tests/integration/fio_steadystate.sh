@@ -4,7 +4,8 @@
 # well before its runtime; one that cannot be met (iops_slope:0%: |slope|
 # is never below 0) runs to the runtime; with group_reporting the group is
 # judged as one.  fio's JSON "steadystate" object: same keys, order and
-# types in both, and the text line "steadystate  : attained=...".
+# types in both, and the text line "steadystate  : attained=...".  fio
+# master's lat criterion (which fio 3.33 refuses) by nvscope alone.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 t_loop 64M; dev=$LOOP
@@ -91,8 +92,29 @@ read -r _ nms natt nss < "$T_TMP/n"
 	fail "group steadystate: fio $(tr '\n' ';' <"$T_TMP/f") nvscope $(tr '\n' ';' <"$T_TMP/n")"
 ok "group_reporting bw:50%: one steadystate for the group, both attained early"
 
-# 4. refused values name the option
-printf '[e]\nfilename=%s\nss=lat:2%%\nss_dur=3\n' "$dev" >"$T_TMP/e.fio"
-"$NVS_BIN" run "$T_TMP/e.fio" >/dev/null 2>"$T_TMP/err"; rc=$?
-[ "$rc" = 2 ] && grep -q 'ss' "$T_TMP/err" || fail "ss=lat:2%: exit $rc, $(cat "$T_TMP/err")"
-ok "ss=lat:2% refused (exit 2)"
+# 4. fio master's latency criterion (fio 3.33 refuses it: nvscope alone):
+#    lat:100% over 3 intervals of 1 s attains before the runtime; the JSON
+#    has fio master's lat_mean and lat[] (mean clat per interval, ns), each
+#    inside the job's clat range; refused values name the option
+printf '[e]\nfilename=%s\nrw=randread\nruntime=30\ntime_based\nss=lat:100%%\nss_dur=3\n' \
+	"$dev" >"$T_TMP/e.fio"
+"$NVS_BIN" run --output-format=json "$T_TMP/e.fio" >"$T_TMP/e.json" 2>"$T_TMP/err" ||
+	fail "ss=lat:100%: $(cat "$T_TMP/err")"
+python3 - "$T_TMP/e.json" <<'PY' || fail "lat steady state: $(head -c 600 "$T_TMP/e.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+ss, c = j["steadystate"], j["read"]["clat_ns"]
+d = ss["data"]
+assert ss["ss"] == "lat:100.000000%" and ss["attained"] == 1, ss
+assert list(d) == ["bw_mean", "iops_mean", "lat_mean", "lat", "iops", "bw"], list(d)
+assert len(d["lat"]) == 3 and all(c["min"] <= v <= c["max"] for v in d["lat"]), (d, c)
+assert d["lat_mean"] == sum(d["lat"]) // 3, d
+assert j["job_runtime"] < 29000, j["job_runtime"]
+PY
+ok "ss=lat:100% (fio master's): attained early, lat_mean and lat[] in ns"
+for bad in 'ss=latency:2%' 'ss=lat:1parsec' 'ss_interval=2' 'ss=lat:100us' 'ss=lat_slope:5'; do
+	printf '[e]\nfilename=%s\n%s\nss_dur=3\n' "$dev" "$bad" >"$T_TMP/e.fio"
+	"$NVS_BIN" run "$T_TMP/e.fio" >/dev/null 2>"$T_TMP/err"; rc=$?
+	[ "$rc" = 2 ] && grep -q 'ss\|steadystate' "$T_TMP/err" || fail "$bad: exit $rc, $(cat "$T_TMP/err")"
+done
+ok "ss=latency:2%, lat:1parsec, ss_interval not dividing ss_dur, absolute lat limits (fio master reads us as ns): refused (exit 2)"

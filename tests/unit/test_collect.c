@@ -19,6 +19,7 @@ static struct sample *mk(unsigned worker, uint64_t seq, uint64_t ios, uint64_t l
 	d->bytes = ios * 4096;
 	d->lat_n = ios;
 	d->lat_sum = ios * lat_ns;
+	d->slat_sum = ios * (lat_ns / 10); /* slat: a tenth of each I/O's lat */
 	d->lat_min = d->lat_max = lat_ns;
 	d->lat_bucket[hist_index(lat_ns)] = (uint32_t)ios;
 	return s;
@@ -48,6 +49,9 @@ START_TEST(test_rows_merge_workers)
 	/* mean latency weighted by I/Os; p99 in the slow worker's bucket */
 	ck_assert_double_eq_tol(agg->pt[0].lat_mean_us[NVS_READ],
 				(3000 * 100.0 + 4000 * 1000.0) / 7000, 1e-4); /* float, series.h */
+	/* slat the same way (fio's _slat log; clat = lat - slat) */
+	ck_assert_double_eq_tol(agg->pt[0].slat_mean_us[NVS_READ],
+				(3000 * 10.0 + 4000 * 100.0) / 7000, 1e-5);
 	ck_assert_double_eq_tol(agg->pt[0].lat_p99_us[NVS_READ], 1000, 10);
 	ck_assert_double_eq_tol(agg->pt[0].lat_max_us[NVS_READ], 1000, 1e-9);
 	ck_assert_double_eq_tol(agg->pt[0].cpu_pct, 30, 1e-6);

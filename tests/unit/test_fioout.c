@@ -170,12 +170,21 @@ START_TEST(test_log_options)
 	ck_assert_str_eq(s.log_iops, "pfx");
 	ck_assert_int_eq(spec_set(&s, "write_lat_log", NULL, err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_lat, "myjob"); /* fio: the job's name */
+	/* a bare log in [global] follows the section's name (fio names it
+	 * after each job); a given name stays */
+	ck_assert_int_eq(spec_set(&s, "name", "second", err, sizeof(err)), 0);
+	ck_assert_str_eq(s.log_lat, "second");
+	ck_assert_str_eq(s.log_iops, "pfx");
 	ck_assert_int_eq(spec_set(&s, "write_bw_log", "0", err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_bw, "");
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	ck_assert_int_eq(spec_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "mean"));
+	ck_assert_int_eq(spec_set(&s, "log_max_value", "x", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), 0);
 	ck_assert(s.log_offset);
 	ck_assert_int_eq(spec_set(&s, "log_offset", "2", err, sizeof(err)), -EINVAL);
@@ -220,6 +229,85 @@ START_TEST(test_create_refuses_links_and_devices)
 }
 END_TEST
 
+/* write_lat_log's three files from synthetic rows: _lat holds lat, _slat
+ * slat and _clat lat - slat; copies named by fio's thread_number, or one
+ * file for per_job_logs=0 holding every copy's lines. */
+static long long log_value(const char *path, unsigned line)
+{
+	char buf[128];
+	long long t, v = -1;
+	FILE *f = fopen(path, "r");
+
+	for (unsigned i = 0; f && i <= line && fgets(buf, sizeof(buf), f); i++)
+		if (i == line && sscanf(buf, "%lld, %lld", &t, &v) != 2)
+			v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static unsigned log_lines(const char *path)
+{
+	char buf[128];
+	unsigned n = 0;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(buf, sizeof(buf), f))
+		n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+START_TEST(test_lat_logs)
+{
+	char dir[] = "/tmp/nvs-fiolog-XXXXXX", err[256], p[512];
+	struct spec jobs[2];
+	struct point pt[2] = {{.t = 1, .dt = 1}, {.t = 2, .dt = 1}};
+	struct series a = {.pt = &pt[0], .n = 1}, b = {.pt = &pt[1], .n = 1};
+	const struct series *ser[] = {&a, &b};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pt[0].iops[NVS_READ] = 100;
+	pt[0].lat_mean_us[NVS_READ] = 50.0f;
+	pt[0].slat_mean_us[NVS_READ] = 2.5f;
+	pt[1].iops[NVS_READ] = 100;
+	pt[1].lat_mean_us[NVS_READ] = 40.0f;
+	pt[1].slat_mean_us[NVS_READ] = 4.0f;
+	for (int j = 0; j < 2; j++) {
+		spec_init(&jobs[j]);
+		ck_assert_int_eq(spec_set(&jobs[j], "name", j ? "b" : "a", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&jobs[j], "write_lat_log", NULL, err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&jobs[j], "numjobs", j ? "2" : "3", err, sizeof(err)), 0);
+	}
+	ck_assert_uint_eq(fiolog_thread(jobs, 0), 1);
+	ck_assert_uint_eq(fiolog_thread(jobs, 1), 4); /* after a's three copies */
+	ck_assert_int_eq(fiolog_write(&jobs[1], ser, 2, 4, dir, "", err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/b_lat.4.log", dir);
+	ck_assert_int_eq(log_value(p, 0), 50000);
+	snprintf(p, sizeof(p), "%s/b_slat.4.log", dir);
+	ck_assert_int_eq(log_value(p, 0), 2500);
+	snprintf(p, sizeof(p), "%s/b_clat.4.log", dir);
+	ck_assert_int_eq(log_value(p, 0), 47500);
+	snprintf(p, sizeof(p), "%s/b_clat.5.log", dir);
+	ck_assert_int_eq(log_value(p, 0), 36000);
+	ck_assert_uint_eq(log_lines(p), 1);
+	ck_assert_int_eq(spec_set(&jobs[1], "per_job_logs", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(fiolog_write(&jobs[1], ser, 2, 4, dir, "", err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/b_slat.log", dir);
+	ck_assert_uint_eq(log_lines(p), 2); /* both copies, one after the other */
+	ck_assert_int_eq(log_value(p, 1), 4000);
+	const char *names[] = {"b_lat.4.log", "b_slat.4.log", "b_clat.4.log", "b_lat.5.log",
+			       "b_slat.5.log", "b_clat.5.log", "b_lat.log", "b_slat.log",
+			       "b_clat.log"};
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(unlink(p), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *fioout_suite(void)
 {
 	Suite *s = suite_create("fioout");
@@ -228,6 +316,7 @@ Suite *fioout_suite(void)
 	tcase_add_test(tc, test_json_types_and_bins);
 	tcase_add_test(tc, test_diskstat_parse);
 	tcase_add_test(tc, test_log_options);
+	tcase_add_test(tc, test_lat_logs);
 	tcase_add_test(tc, test_create_refuses_links_and_devices);
 	suite_add_tcase(s, tc);
 	return s;

@@ -2,7 +2,9 @@
  * worked by hand from fio 3.33's steadystate.c: mean deviation and
  * least-squares slope windows, absolute and percent limits (with fio's
  * integer mean in the percent slope), the window's order in fio's JSON,
- * the parser of steadystate=, and the binning of rows into seconds. */
+ * the parser of steadystate=, and the binning of rows into seconds; fio
+ * master's latency criteria (lat, lat_slope: mean clat per check interval)
+ * and steadystate_check_interval, worked from its steadystate.c. */
 #include <check.h>
 #include <errno.h>
 #include <math.h>
@@ -30,7 +32,27 @@ START_TEST(test_parse)
 	ck_assert_double_eq(l, 1048576.0);
 	ck_assert_int_eq(fioss_parse("iops:3", &c, &l), 0);
 	ck_assert_uint_eq(c, FIOSS_IOPS);
-	const char *bad[] = {"iops",	"iops:",  "lat:2%", "iops:nan", "iops:inf%",
+	/* fio master's latency criteria: % of the window's mean, or a time read
+	 * as fio's check_str_time reads it (microseconds, no unit: us) */
+	ck_assert_int_eq(fioss_parse("lat:5%", &c, &l), 0);
+	ck_assert_uint_eq(c, FIOSS_LAT | FIOSS_PCT);
+	ck_assert_double_eq(l, 5.0);
+	ck_assert_int_eq(fioss_parse("lat_slope:0.1%", &c, &l), 0);
+	ck_assert_uint_eq(c, FIOSS_LAT | FIOSS_SLOPE | FIOSS_PCT);
+	ck_assert_int_eq(fioss_parse("lat:100us", &c, &l), 0);
+	ck_assert_uint_eq(c, FIOSS_LAT);
+	ck_assert_double_eq(l, 100.0);
+	ck_assert_int_eq(fioss_parse("lat:1ms", &c, &l), 0);
+	ck_assert_double_eq(l, 1000.0);
+	ck_assert_int_eq(fioss_parse("lat:250", &c, &l), 0);
+	ck_assert_double_eq(l, 250.0);
+	ck_assert_int_eq(fioss_parse("lat_slope:2s", &c, &l), 0);
+	ck_assert_uint_eq(c, FIOSS_LAT | FIOSS_SLOPE);
+	ck_assert_double_eq(l, 2e6);
+	ck_assert_int_eq(fioss_parse("lat:500ns", &c, &l), 0); /* fio: an unknown unit is 1 */
+	ck_assert_double_eq(l, 500.0);
+	const char *bad[] = {"iops",	"iops:",  "lat:",     "lat",	 "lat:x",   "lat:-1",
+			     "lat:1parsec", "lat:nan", "latency:2%", "iops:nan", "iops:inf%",
 			     "iops:-1", "bw:1.5", "iops:%", "iops:2%%"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(fioss_parse(bad[i], &c, &l) == -EINVAL, "%s accepted", bad[i]);
@@ -152,6 +174,96 @@ START_TEST(test_feed_bins)
 }
 END_TEST
 
+/* lat:5%, n = 3: mean clat (ns) per interval 1000 1100 900 -> mean 1000,
+ * deviation 100 = 10%; + 1020 -> 1100 900 1020, mean 1006.667, deviation
+ * 106.667 = 10.596%; + 1000 -> 900 1020 1000, mean 973.333, deviation 73.333
+ * = 7.534%; + 1010 -> 1020 1000 1010, mean 1010, deviation 10 = 0.990%:
+ * attained; fio's JSON: lat[] oldest first, lat_mean 3030 / 3 = 1010. */
+START_TEST(test_lat_deviation_pct)
+{
+	struct fioss *ss = fioss_new(FIOSS_LAT | FIOSS_PCT, 5.0, 3, 0);
+	char buf[64];
+
+	ck_assert_ptr_nonnull(ss);
+	ck_assert(!fioss_add_lat(ss, 50, 5000, 1000));
+	ck_assert(!fioss_add_lat(ss, 50, 5000, 1100));
+	ck_assert(!fioss_add_lat(ss, 50, 5000, 900));
+	ck_assert_double_eq_tol(fioss_criterion(ss), 10.0, 1e-9);
+	ck_assert(!fioss_add_lat(ss, 50, 5000, 1020));
+	ck_assert_double_eq_tol(fioss_criterion(ss), 100.0 * (320.0 / 3) / (3020.0 / 3), 1e-9);
+	ck_assert(!fioss_add_lat(ss, 50, 5000, 1000));
+	ck_assert_double_eq_tol(fioss_criterion(ss), 100.0 * (220.0 / 3) / (2920.0 / 3), 1e-9);
+	ck_assert(fioss_add_lat(ss, 50, 5000, 1010));
+	ck_assert_double_eq_tol(fioss_deviation(ss), 10.0, 1e-9);
+	ck_assert_double_eq_tol(fioss_criterion(ss), 100.0 * 10.0 / 1010.0, 1e-9);
+	ck_assert_uint_eq(fioss_lat_at(ss, 0), 1020);
+	ck_assert_uint_eq(fioss_lat_at(ss, 1), 1000);
+	ck_assert_uint_eq(fioss_lat_at(ss, 2), 1010);
+	ck_assert_uint_eq(fioss_lat_mean(ss), 1010);
+	ck_assert_uint_eq(fioss_iops_mean(ss), 50); /* the other data still kept */
+	ck_assert_str_eq(fioss_name(ss, buf, sizeof(buf)), "lat:5.000000%");
+	fioss_free(ss);
+}
+END_TEST
+
+/* lat_slope:5 (fio's number: a time in us, compared with ns), ss_dur=8 with
+ * a check interval of 2 s: n = 4 samples, x = 0..3: 1000 1010 1020 1030 ->
+ * slope 10; + 1030 -> 1010 1020 1030 1030: sum_y 4090, sum_xy 6170, slope
+ * (6170 - 6 * 4090 / 4) / (14 - 36 / 4) = 7; + 1030 -> 1020 1030 1030 1030:
+ * sum_y 4110, sum_xy 6180, slope (6180 - 6165) / 5 = 3 < 5: attained. */
+START_TEST(test_lat_slope_abs)
+{
+	unsigned c;
+	double l;
+	char buf[64];
+
+	ck_assert_int_eq(fioss_parse("lat_slope:5us", &c, &l), 0);
+	struct fioss *ss = fioss_new_check(c, l, 8, 2, 0);
+	ck_assert_ptr_nonnull(ss);
+	ck_assert_uint_eq(fioss_n(ss), 4);
+	ck_assert_uint_eq(fioss_dur(ss), 8);
+	ck_assert(!fioss_add_lat(ss, 1, 1, 1000));
+	ck_assert(!fioss_add_lat(ss, 1, 1, 1010));
+	ck_assert(!fioss_add_lat(ss, 1, 1, 1020));
+	ck_assert(!fioss_add_lat(ss, 1, 1, 1030));
+	ck_assert_double_eq_tol(fioss_slope(ss), 10.0, 1e-9);
+	ck_assert(!fioss_add_lat(ss, 1, 1, 1030));
+	ck_assert_double_eq_tol(fioss_slope(ss), 7.0, 1e-9);
+	ck_assert(fioss_add_lat(ss, 1, 1, 1030));
+	ck_assert_double_eq_tol(fioss_slope(ss), 3.0, 1e-9);
+	ck_assert_str_eq(fioss_name(ss, buf, sizeof(buf)), "lat_slope:5.000000");
+	fioss_free(ss);
+	ck_assert_ptr_null(fioss_new_check(FIOSS_LAT, 1, 9, 2, 0)); /* not a multiple */
+	ck_assert_ptr_null(fioss_new_check(FIOSS_LAT, 1, 2, 2, 0)); /* not longer */
+	ck_assert_ptr_null(fioss_new_check(FIOSS_LAT, 1, 2, 0, 0));
+}
+END_TEST
+
+/* Rows into check intervals of 2 s: each interval's latency is its
+ * completions' mean clat, I/O-weighted across rows (fio: the clat sum over
+ * the samples since the last check): 100 I/Os at 1000 ns and 300 at 2000
+ * ns, twice -> 1,400,000 / 800 = 1750 ns, 400 IOPS; then four rows of 200
+ * I/Os at 1760 ns -> 1760: mean 1755, deviation 5 = 0.285% < 1%. */
+START_TEST(test_lat_feed_bins)
+{
+	struct fioss *ss = fioss_new_check(FIOSS_LAT | FIOSS_PCT, 1.0, 4, 2, 0);
+
+	ck_assert_ptr_nonnull(ss);
+	ck_assert(!fioss_feed_lat(ss, 0.5, 0.5, 100, 0, 100 * 1000.0));
+	ck_assert(!fioss_feed_lat(ss, 1.0, 0.5, 300, 0, 300 * 2000.0));
+	ck_assert(!fioss_feed_lat(ss, 1.5, 0.5, 100, 0, 100 * 1000.0));
+	ck_assert(!fioss_feed_lat(ss, 2.0, 0.5, 300, 0, 300 * 2000.0));
+	ck_assert_uint_eq(fioss_lat_at(ss, 0), 1750);
+	ck_assert_uint_eq(fioss_iops_at(ss, 0), 400);
+	for (int r = 5; r < 8; r++)
+		ck_assert(!fioss_feed_lat(ss, r * 0.5, 0.5, 200, 0, 200 * 1760.0));
+	ck_assert(fioss_feed_lat(ss, 4.0, 0.5, 200, 0, 200 * 1760.0));
+	ck_assert_uint_eq(fioss_lat_at(ss, 1), 1760);
+	ck_assert_double_eq_tol(fioss_criterion(ss), 100.0 * 5 / 1755.0, 1e-9);
+	fioss_free(ss);
+}
+END_TEST
+
 /* The options: parsed in spec_set, fio's default criterion, off at 0. */
 START_TEST(test_spec_options)
 {
@@ -173,8 +285,25 @@ START_TEST(test_spec_options)
 	t = s;
 	ck_assert_int_eq(spec_set(&s, "ss", "bw:2%", err, sizeof(err)), 0);
 	ck_assert(!runss_same(&s, &t));
-	ck_assert_int_eq(spec_set(&s, "ss", "lat:2%", err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "iops_slope"));
+	ck_assert_int_eq(spec_set(&s, "ss", "lat:2%", err, sizeof(err)), 0); /* fio master's */
+	ck_assert_uint_eq(s.ss_crit, FIOSS_LAT | FIOSS_PCT);
+	ck_assert_int_eq(spec_set(&s, "ss", "latency:2%", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "lat_slope"));
+	/* steadystate_check_interval: whole seconds, ss_dur a multiple of it */
+	ck_assert_int_eq(spec_set(&s, "ss_dur", "10", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "steadystate_check_interval", "2", err, sizeof(err)), 0);
+	ck_assert_uint_eq(s.ss_check_s, 2);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
+	ck_assert_int_eq(runss_new(&s, &ss), 0);
+	ck_assert_uint_eq(fioss_n(ss), 5);
+	fioss_free(ss);
+	ck_assert_int_eq(spec_set(&s, "ss_interval", "3s", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "multiple"));
+	ck_assert_int_eq(spec_set(&s, "ss_interval", "1500ms", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "ss_interval", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "ss_interval", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "ss_dur", "-1", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "ss_ramp", "x", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(spec_set(&s, "ss_dur", "1m", err, sizeof(err)), 0);
@@ -192,6 +321,9 @@ Suite *fioss_suite(void)
 	tcase_add_test(tc, test_slope_pct_integer_mean);
 	tcase_add_test(tc, test_feed_bins);
 	tcase_add_test(tc, test_spec_options);
+	tcase_add_test(tc, test_lat_deviation_pct);
+	tcase_add_test(tc, test_lat_slope_abs);
+	tcase_add_test(tc, test_lat_feed_bins);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,13 +3,18 @@
  * (cmdprio_percentage's share within a statistical bound, cmdprio_bssplit's
  * entries by block size). */
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "io/backend.h"
 #include "io/prio.h"
 #include "io/spec.h"
 #include "io/target.h"
+#include "report/json.h"
+#include "stats/result.h"
 
 static int set(struct spec *s, const char *k, const char *v)
 {
@@ -176,6 +181,74 @@ START_TEST(test_share)
 }
 END_TEST
 
+/* fio's JSON "prios" lists every priority a direction used: none is dropped.
+ * nvscope keeps RESULT_MAX_PRIOS per direction and refuses a job with more
+ * distinct ones (rather than dropping the rest from "prios"). */
+static void split_of(char *buf, size_t len, unsigned n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) /* 4k: n entries of class 1 level i (i < 8) or class 2 */
+		o += (size_t)snprintf(buf + o, len - o, "%s4k/%u/%u/%u", i ? ":" : "", 100 / n,
+				      i < 8 ? 1 : 2, i % 8);
+}
+
+START_TEST(test_prios_bound)
+{
+	struct spec s;
+	char v[256], err[256] = "";
+	unsigned n = RESULT_MAX_PRIOS - 1; /* + the job's own: the bound */
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "filename", "/dev/x"), 0);
+	split_of(v, sizeof(v), n);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", v), 0);
+	ck_assert_uint_eq(s.prio.nval[NVS_READ], RESULT_MAX_PRIOS);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
+	split_of(v, sizeof(v), n + 1);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", v), 0);
+	ck_assert_uint_eq(s.prio.nval[NVS_READ], RESULT_MAX_PRIOS + 1);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "cmdprio_bssplit") && strstr(err, "priorities"), "%s", err);
+
+	/* at the bound, the JSON lists every one used */
+	split_of(v, sizeof(v), n);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", v), 0);
+	struct result *r = calloc(1, sizeof(*r));
+	ck_assert_ptr_nonnull(r);
+	result_init(r);
+	snprintf(r->name, sizeof(r->name), "p");
+	r->runtime_s = 1;
+	for (unsigned i = 0; i < RESULT_MAX_PRIOS; i++) {
+		hist_add(&r->dir[NVS_READ].lat, 1000 + i);
+		hist_add(&r->dir[NVS_READ].clat, 1000 + i);
+		hist_add(&r->dir[NVS_READ].slat, 1);
+		hist_add(&r->prio_lat[NVS_READ][i], 1000 + i);
+	}
+	r->dir[NVS_READ].ios = RESULT_MAX_PRIOS;
+	r->dir[NVS_READ].bytes = 4096ull * RESULT_MAX_PRIOS;
+	struct json_job info = {.spec = &s, .elapsed_s = 1};
+	struct json_run run = {.spec = &s, .jobs = r, .njobs = 1, .info = &info};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(json_write_run(f, &run), 0);
+	fclose(f);
+	cJSON *doc = cJSON_Parse(buf);
+	cJSON *rd = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0),
+					"read");
+	cJSON *prios = cJSON_GetObjectItem(rd, "prios");
+	ck_assert_int_eq(cJSON_GetArraySize(prios), RESULT_MAX_PRIOS);
+	cJSON *last = cJSON_GetArrayItem(prios, RESULT_MAX_PRIOS - 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(last, "prioclass")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(last, "prio")->valueint, (int)n - 1);
+	cJSON_Delete(doc);
+	free(buf);
+	free(r);
+}
+END_TEST
+
 Suite *prio_suite(void)
 {
 	Suite *s = suite_create("prio");
@@ -183,6 +256,7 @@ Suite *prio_suite(void)
 	tcase_add_test(t, test_parse);
 	tcase_add_test(t, test_sqe);
 	tcase_add_test(t, test_share);
+	tcase_add_test(t, test_prios_bound);
 	suite_add_tcase(s, t);
 	return s;
 }
