@@ -534,15 +534,11 @@ static void run(struct worker *w, struct wstate *st)
 						issued = limit - len;
 				}
 				think_issued(&think);
-				if (nvs_unlikely(st->vtype)) {
-					if (s->verify_only)
-						dir = NVS_READ; /* fio: only the read-back */
-					sl->off = off;
-				}
-				if (nvs_unlikely(st->serialize)) {
-					sl->off = off;
+				if (nvs_unlikely(st->vtype) && s->verify_only)
+					dir = NVS_READ; /* fio: only the read-back */
+				sl->off = off; /* verify, serialize_overlap, an error's line */
+				if (nvs_unlikely(st->serialize))
 					sl->busy = true;
-				}
 				if (nvs_unlikely(st->wmode_on) && dir == NVS_WRITE)
 					io.wmode =
 					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));

@@ -115,9 +115,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			minbs = w->spec->bs[i].bs;
 	if (w->trace)
 		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs,
-		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
-	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
+	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
 	st->wmode_on = w->be == &backend_uring_cmd && nvcmd_active(w->spec);
@@ -303,8 +302,21 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 		w->res.dir[d].errors++;
 	if (!w->res.dir[d].first_errno)
 		w->res.dir[d].first_errno = e;
-	if (specerr_ignored(&w->spec->ignore_error, w->spec->continue_on_error,
-			    specerr_kind_of(sl->dir == NVS_READ, e), e))
+	bool ignored = specerr_ignored(&w->spec->ignore_error, w->spec->continue_on_error,
+				       specerr_kind_of(sl->dir == NVS_READ, e), e);
+	/* fio's io_u_log_error: a line for the error that fails the job, and
+	 * with error_dump=1 for every ignored one too (fio's words; an error
+	 * path, not the I/O path: the worker prints it, as verify's bad blocks) */
+	if (!ignored || w->spec->error_dump) {
+		uint64_t off = sl->dir == SLOT_SYNC ? 0 : sl->off, stripe = w->spec->stripe;
+		if (w->nmembers > 1 && !w->fileset && stripe) /* the member's offset */
+			off = off / stripe / w->nmembers * stripe + off % stripe;
+		fprintf(stderr, "nvscope: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
+			w->members[sl->member].path, strerror(e),
+			sl->dir == SLOT_SYNC ? "sync" : what[sl->dir], (unsigned long long)off,
+			sl->len);
+	}
+	if (ignored)
 		return;
 	if (e == EOPNOTSUPP && w->spec->hipri)
 		worker_fail(w->shared, -e,
