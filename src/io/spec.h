@@ -299,6 +299,9 @@ const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len);
 const char *spec_rw_name(enum spec_rw rw);
 /* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.
  * Returns 0 or -EINVAL. */
+/* fio's booleans: 1/0, true/false, yes/no, on/off; empty (a bare flag) is
+ * true.  0 or -EINVAL. */
+int spec_parse_bool(const char *v, bool *out);
 int spec_parse_size(const char *str, uint64_t *out);
 /* Parses "30", "30s", "500ms", "2m", "1h" into ns.  0 or -EINVAL. */
 int spec_parse_time(const char *str, uint64_t *out_ns);

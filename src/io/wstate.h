@@ -138,6 +138,16 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 /* fio's rate_min / rate_iops_min after an interval of @interval ns (when
  * @measured): a direction below its minimum fails the job. */
 void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval);
+/* The worker's I/O generator (offgen, zbd, file set), seeded per worker and
+ * per fio thread of the run; failures reported.  0 or -errno. */
+int wstate_gen_init(struct worker *w, struct wstate *st);
+/* fio's end of a job: bytes to issue (@limit), sequential passes, and
+ * number_ios (0: none). */
+void wstate_limits(const struct worker *w, const struct wstate *st, uint64_t *limit,
+		   uint64_t *passes, uint64_t *nios_max);
+/* Sleeps until @t (ns, worker_now_ns) in steps of at most @step_ns, or a
+ * stop; returns the time then. */
+uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns);
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);
