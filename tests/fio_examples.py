@@ -108,6 +108,7 @@ SAME = {
     "rand-zones.fio", "ssd-steadystate.fio", "ssd-test.fio", "tiobench-example.fio",
     "surface-scan.fio", "steadystate.fio",
     "disk-zone-profile.fio",
+    "dedupe-global.fio",
     "exitwhat.fio",  # writers of one device in one run group, together as in fio
 }
 
@@ -444,13 +445,13 @@ TABLE_TAIL = """
 
 - Done since the first run of this table (issue 13): verify (fio's
   on-disk headers, read by fio's verify_only and vice versa),
-  verify_interval, verify_dump, dedupe_mode, trims, in-job steady state,
+  verify_interval, verify_dump, all of fio 3.33's checksums but `null`,
+  dedupe_mode, dedupe_global, trims, in-job steady state,
   latency_target, wait_for, filesize on given files, number_ios, I/O
   priorities (prio, cmdprio*), nice, thinktime_spin/iotime, iodepth_low,
   NUMA, flow, offset_align, serialize_overlap, slat, one JSON entry per
   numjobs copy.
-- Not implemented: fio's checksums crc64/xxhash/sha512/sha3,
-  `dedupe_global`, `ignore_error`.
+- Not implemented: `ignore_error`.
 - io_uring_cmd's `write_mode` (Write Uncorrectable/Zeroes/Verify, mixes)
   and `num_range` (multi-range Dataset Management trims) are implemented
   as newer fio's (3.37/3.38+): fio 3.33 refuses `uring-cmd-write-mode.fio`

@@ -17,6 +17,7 @@
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "config/preset.h"
+#include "io/datagen.h"
 #include "run/runjob.h"
 #include "io/zbd.h"
 #include "cmd/runfold.h"
@@ -381,6 +382,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
+	datagen_number_run(jobs, njobs); /* fio's thread numbers: data, dedupe_global */
 	for (unsigned j = 0; j < njobs; j++) {
 		if (o.parse_only)
 			preset_print_job(stdout, &jobs[j]);

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include "io/datagen.h"
 
 static inline uint64_t fmix(uint64_t z)
@@ -132,7 +134,49 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
 		g->chunk = 512;
 }
 
-void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write)
+/* Workers of a job: numjobs (a trace's copies) per target, or per job
+ * over a stripe or fio's file set (io/pool.c). */
+static unsigned job_workers(const struct spec *s)
+{
+	unsigned per = s->replay.iolog[0] ? s->replay.copies : s->numjobs;
+	unsigned groups = s->stripe || s->fileset || !s->ntargets ? 1 : s->ntargets;
+	return (per ? per : 1) * groups;
+}
+
+void datagen_number_run(struct spec *jobs, unsigned n)
+{
+	unsigned t = 0;
+	uint64_t seed = n ? jobs[0].seed : 0;
+
+	if (n && jobs[0].randrepeat_off && !jobs[0].seed_given &&
+	    getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed ^= (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	for (unsigned j = 0; j < n; j++) {
+		jobs[j].run_thread0 = t;
+		t += job_workers(&jobs[j]);
+	}
+	for (unsigned j = 0; j < n; j++) {
+		jobs[j].run_threads = t;
+		jobs[j].run_seed = seed;
+	}
+}
+
+uint64_t datagen_seed(const struct spec *s, unsigned worker)
+{
+	/* the run's thread number mixed in (an odd multiplier: distinct low
+	 * words), so two jobs of a run never write the same stream */
+	return s->seed ^ ((uint64_t)worker << 32) ^ 0x5bd1e995 ^
+	       (uint64_t)s->run_thread0 * 0x9e3779b97f4a7c15ULL;
+}
+
+/* Thread @t's unique-page stream in a numbered run. */
+static uint64_t thread_base(uint64_t run_seed, unsigned t)
+{
+	return fmix(run_seed ^ fmix(0x6465647570650000ULL + t));
+}
+
+void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write,
+			 unsigned worker)
 {
 	/* fio (dedupe.c): num_unique_pages = size * pct / 100 / min_bs; the
 	 * working set is the first unique buffers the job writes, and a dedupe
@@ -142,14 +186,40 @@ void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
 	g->ws_pages = size * s->dedupe_ws_pct / 100 / min_write;
 	if (!g->ws_pages)
 		g->ws_pages = 1;
-	g->ws_base = splitmix(&g->rnd);
+	if (!s->run_threads) { /* a job run alone */
+		g->ws_base = splitmix(&g->rnd);
+		return;
+	}
+	g->ws_thread = s->run_thread0 + worker;
+	g->ws_threads = s->run_threads;
+	g->run_seed = s->run_seed;
+	g->ws_base = thread_base(s->run_seed, g->ws_thread);
+	/* fio: pages_per_seed = max(num_unique_pages / thread_number, 1), the
+	 * set's entries rotating over every thread of the run from this one */
+	g->ws_global = s->dedupe_global;
+	g->ws_pps = g->ws_pages / g->ws_threads ? g->ws_pages / g->ws_threads : 1;
+}
+
+static uint64_t page_seed(uint64_t base, uint64_t i)
+{
+	uint64_t x = base ^ (i * 0xd6e8feb86659fd93ULL);
+	return splitmix(&x);
 }
 
 /* The i-th unique buffer's seed in working_set mode. */
 static uint64_t ws_seed(const struct datagen *g, uint64_t i)
 {
-	uint64_t x = g->ws_base ^ (i * 0xd6e8feb86659fd93ULL);
-	return splitmix(&x);
+	return page_seed(g->ws_base, i);
+}
+
+/* Entry @i of the working set: this thread's page i, or with
+ * dedupe_global page i % pps of the thread i / pps places on. */
+static uint64_t ws_entry(const struct datagen *g, uint64_t i)
+{
+	if (!g->ws_global)
+		return ws_seed(g, i);
+	unsigned t = (unsigned)((g->ws_thread + i / g->ws_pps) % g->ws_threads);
+	return page_seed(thread_base(g->run_seed, t), i % g->ws_pps);
 }
 
 void datagen_fill(struct datagen *g, void *buf_, size_t len)
@@ -161,7 +231,7 @@ void datagen_fill(struct datagen *g, void *buf_, size_t len)
 		if (g->ws_pages) {
 			/* working_set: a copy of one of the set's pages, or the next unique */
 			if (splitmix(&g->rnd) % 100 < g->dedupe_pct)
-				seed = ws_seed(g, splitmix(&g->rnd) % g->ws_pages);
+				seed = ws_entry(g, splitmix(&g->rnd) % g->ws_pages);
 			else
 				seed = ws_seed(g, g->nuniq++);
 		} else if (g->dedupe_pct && g->have_prev &&

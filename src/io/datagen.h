@@ -36,6 +36,12 @@ struct datagen {
 	/* dedupe_mode=working_set: the i-th unique buffer's seed is
 	 * ws_base's i-th; a dedupe copy is one of the first ws_pages */
 	uint64_t ws_pages, ws_base, nuniq;
+	/* dedupe_global: entry i of the set is page i % ws_pps of thread
+	 * (ws_thread + i / ws_pps) % ws_threads's stream (fio's dedupe.c), a
+	 * pure function of run_seed: nothing shared in memory */
+	bool ws_global;
+	unsigned ws_thread, ws_threads;
+	uint64_t ws_pps, run_seed;
 };
 
 /* Sets @g up for @s (fio's implied options resolved here: compression or
@@ -44,9 +50,23 @@ struct datagen {
 void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, uint64_t seed);
 /* fio's dedupe_mode=working_set for a job writing @size bytes: the working
  * set is dedupe_working_set_percentage of @size in @min_write blocks (at
- * least one).  After datagen_init(); nothing without dedupe. */
+ * least one).  @worker is the worker's index in its job (pool's id): in a
+ * numbered run (datagen_number_run) it is fio's thread run_thread0 +
+ * @worker, whose unique pages are a function of the run's seed and its
+ * number, so that with dedupe_global another thread's set names them (fio:
+ * the set's pages are spread evenly over the run's threads, each thread's
+ * its first unique pages).  After datagen_init(); nothing without dedupe. */
 void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
-			 uint32_t min_write);
+			 uint32_t min_write, unsigned worker);
+/* Numbers the @n jobs of one run as fio numbers its threads (numjobs
+ * copies, one per target where a job runs per target): each job's first
+ * thread and the total, and one data seed for the run (the first job's, a
+ * new random one with its randrepeat=0).  Makes every worker's data
+ * distinct across the run's jobs, and dedupe_global's shared set. */
+void datagen_number_run(struct spec *jobs, unsigned n);
+/* A job's worker seed for datagen_init: distinct for every worker of a
+ * numbered run. */
+uint64_t datagen_seed(const struct spec *s, unsigned worker);
 /* Fills @buf (@len bytes) as a new buffer: random, compressible, a dedupe
  * copy, the pattern or zeros, per the options. */
 void datagen_fill(struct datagen *g, void *buf, size_t len);

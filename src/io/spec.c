@@ -18,6 +18,7 @@
 #include "io/specss.h"
 #include "io/flow.h"
 #include "io/zones.h"
+#include "io/speclog.h"
 #include "io/zbd.h"
 #include "io/sprandom.h"
 #include "io/nvcmd.h"
@@ -141,7 +142,7 @@ static int parse_uint(const char *v, unsigned long long max, unsigned long long 
 	return 0;
 }
 
-static int parse_bool(const char *v, bool *out)
+int spec_parse_bool(const char *v, bool *out)
 {
 	if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
 	    !strcasecmp(v, "on"))
@@ -223,40 +224,6 @@ static int add_targets(struct spec *s, const char *v, char *err, size_t errlen)
 
 /* write_*_log=NAME: fio's default name is the job's; the name (a path
  * prefix) must fit, nothing is truncated. */
-static int set_log(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
-{
-	unsigned i = key[6] == 'i' ? 0 : key[6] == 'l' ? 1 : key[6] == 'b' ? 2 : 3;
-	char *dst = i == 0 ? s->log_iops : i == 1 ? s->log_lat : i == 2 ? s->log_bw : s->log_hist;
-	const char *name = v && *v ? v : s->name[0] ? s->name : "job";
-
-	if (strlen(name) >= sizeof(s->log_iops)) {
-		snprintf(err, errlen, "%s: name longer than %zu characters", key,
-			 sizeof(s->log_iops) - 1);
-		return -EINVAL;
-	}
-	if (!strcmp(name, "0") || !strcmp(name, "1")) { /* a bare flag set to a boolean */
-		if (name[0] == '0') {
-			dst[0] = '\0';
-			return 0;
-		}
-		name = s->name[0] ? s->name : "job";
-	}
-	snprintf(dst, sizeof(s->log_iops), "%s", name);
-	bool dflt = !(v && *v) || !strcmp(v, "1");
-	s->log_jobname = (uint8_t)((s->log_jobname & ~(1u << i)) | (dflt ? 1u << i : 0));
-	return 0;
-}
-
-/* name=: the logs named after the job follow it */
-static void rename_logs(struct spec *s)
-{
-	char *log[] = {s->log_iops, s->log_lat, s->log_bw, s->log_hist};
-
-	for (unsigned i = 0; i < 4; i++)
-		if (s->log_jobname & (1u << i) && log[i][0])
-			snprintf(log[i], sizeof(s->log_iops), "%s", s->name);
-}
-
 #define CPU_LIST_MAX 4095
 
 /* "0-3,6": numbers 0..CPU_LIST_MAX, ranges low-high.  0 or -EINVAL. */
@@ -322,7 +289,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (strlen(v) >= sizeof(s->name))
 			BAD("name: longer than %zu characters", sizeof(s->name) - 1);
 		snprintf(s->name, sizeof(s->name), "%s", v);
-		rename_logs(s);
+		speclog_rename(s);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
 		NEED_VALUE();
 		char rwb[32];
@@ -373,7 +340,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		NEED_VALUE();
 		return specval_bsrange(s, v, err, errlen);
 	} else if (!strcmp(key, "blocksize_unaligned") || !strcmp(key, "bs_unaligned")) {
-		rc = parse_bool(v, &s->bs_unaligned);
+		rc = spec_parse_bool(v, &s->bs_unaligned);
 	} else if (!strcmp(key, "bssplit")) {
 		NEED_VALUE();
 		return specval_bssplit(s, v, err, errlen);
@@ -391,7 +358,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
 		*(key[1] == 'a' ? &s->ramp_ns : &s->runtime_ns) = sz; /* timeout: fio's alias */
 	} else if (!strcmp(key, "time_based")) {
-		rc = parse_bool(v, &s->time_based);
+		rc = spec_parse_bool(v, &s->time_based);
 	} else if (!strcmp(key, "size")) {
 		NEED_VALUE();
 		s->size_nz = 0;
@@ -452,14 +419,14 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		else
 			BAD("rate_process: '%s' is not linear or poisson", v);
 	} else if (!strcmp(key, "direct")) {
-		rc = parse_bool(v, &s->direct);
+		rc = spec_parse_bool(v, &s->direct);
 	} else if (!strcmp(key, "buffered")) {
 		bool b;
-		rc = parse_bool(v, &b);
+		rc = spec_parse_bool(v, &b);
 		if (!rc)
 			s->direct = !b;
 	} else if (!strcmp(key, "norandommap")) {
-		rc = parse_bool(v, &s->norandommap);
+		rc = spec_parse_bool(v, &s->norandommap);
 		s->norandommap_set = true;
 	} else if (!strcmp(key, "random_generator")) {
 		/* fio's three: all give every block once per pass with the map
@@ -487,13 +454,13 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (strcmp(v, "nvme"))
 			BAD("cmd_type: '%s': only nvme (io_uring_cmd's NVMe passthrough)", v);
 	} else if (!strcmp(key, "sqthread_poll") || !strcmp(key, "sqpoll")) {
-		rc = parse_bool(v, &s->sqpoll);
+		rc = spec_parse_bool(v, &s->sqpoll);
 	} else if (!strcmp(key, "hipri")) {
-		rc = parse_bool(v, &s->hipri);
+		rc = spec_parse_bool(v, &s->hipri);
 	} else if (!strcmp(key, "fixedbufs")) {
-		rc = parse_bool(v, &s->fixedbufs);
+		rc = spec_parse_bool(v, &s->fixedbufs);
 	} else if (!strcmp(key, "registerfiles")) {
-		rc = parse_bool(v, &s->registerfiles);
+		rc = spec_parse_bool(v, &s->registerfiles);
 	} else if (!strcmp(key, "iodepth_batch_submit") || !strcmp(key, "iodepth_batch")) {
 		if (parse_uint(v, 65536, &u))
 			BAD("%s: '%s' is not a count", key_in, v ? v : "");
@@ -572,7 +539,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 			    "size)",
 			    v);
 	} else if (!strcmp(key, "serialize_overlap")) {
-		rc = parse_bool(v, &s->serialize_overlap);
+		rc = spec_parse_bool(v, &s->serialize_overlap);
 	} else if (!strcmp(key, "offset_increment")) {
 		NEED_VALUE();
 		if (spec_parse_size(v, &s->offset_increment))
@@ -603,7 +570,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		s->cpus_split = v[1] == 'p';
 	} else if (!strcmp(key, "randrepeat")) {
 		bool b;
-		rc = parse_bool(v, &b);
+		rc = spec_parse_bool(v, &b);
 		if (!rc) /* a bad value read an unset bool (UBSan, fuzz target spec) */
 			s->randrepeat_off = !b;
 	} else if (!strcmp(key, "percentile_list")) {
@@ -633,7 +600,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		NEED_VALUE();
 		return specerr_parse(&s->ignore_error, v, err, errlen);
 	} else if (!strcmp(key, "force_destroy")) {
-		rc = parse_bool(v, &s->force_destroy);
+		rc = spec_parse_bool(v, &s->force_destroy);
 	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
 		NEED_VALUE();
 		if (key[0] == 'f')
@@ -641,7 +608,7 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return add_targets(s, v, err, errlen);
 	} else if (!strcmp(key, "nonvectored")) {
 		bool b; /* io_uring's: nvscope always issues non-vectored read/write */
-		rc = parse_bool(v, &b);
+		rc = spec_parse_bool(v, &b);
 	} else if (!strcmp(key, "sqthread_poll_cpu")) {
 		if (parse_uint(v, 4095, &u))
 			BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
@@ -660,31 +627,10 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
 		    (s->stripe & (s->stripe - 1)))
 			BAD("stripe: '%s' is not a power of two from 4k to 1m", v);
-	} else if (!strcmp(key, "write_iops_log") || !strcmp(key, "write_lat_log") ||
-		   !strcmp(key, "write_bw_log") || !strcmp(key, "write_hist_log")) {
-		return set_log(s, key, v, err, errlen);
-	} else if (!strcmp(key, "log_hist_msec")) {
-		if (parse_uint(v, 60000, &u) || u < 100)
-			BAD("log_hist_msec: '%s' is not 100..60000 ms", v ? v : "");
-		s->log_hist_ns = u * 1000000ULL;
-	} else if (!strcmp(key, "per_job_logs")) {
-		rc = parse_bool(v, &s->per_job_logs);
-	} else if (!strcmp(key, "log_max_value")) { /* fio 3.33: 1 = the window's maximum */
-		bool b;
-		if (parse_bool(v, &b))
-			BAD("log_max_value: '%s' is not a boolean (0/1)", v ? v : "");
-		if (b)
-			BAD("%s=1: refused: nvscope's log lines hold each interval's mean (no "
-			    "per-interval maximum of slat, clat, IOPS or bandwidth is kept); 0, "
-			    "fio's default, is accepted",
-			    key_in);
-	} else if (!strcmp(key, "log_offset")) {
-		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
-		rc = parse_bool(v, &s->log_offset);
 	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
 		   !strcmp(key, "zero_buffers")) {
 		bool b;
-		rc = parse_bool(v, &b);
+		rc = spec_parse_bool(v, &b);
 		if (!rc) /* a bad value leaves the option unset */
 			*(key[0] == 's' ? &s->scramble_buffers
 			  : key[0] == 'r' ? &s->refill_buffers
@@ -735,6 +681,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = speclog_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = zbd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;

@@ -172,6 +172,7 @@ struct spec {
 	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
 	struct specerr ignore_error; /* fio's ignore_error (io/specerr.h) */
+	bool error_dump;        /* fio's error_dump: a line per error, ignored ones too */
 	bool force_destroy;     /* write even where a signature was found */
 	uint64_t seed;
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one
@@ -190,6 +191,12 @@ struct spec {
 	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
 	bool dedupe_ws;          /* dedupe_mode=working_set (else repeat) */
 	unsigned dedupe_ws_pct;  /* dedupe_working_set_percentage, default 5 */
+	bool dedupe_global;      /* dedupe_global: the working set across the run's jobs */
+	/* the job's place among the run's jobs, as fio's thread numbers
+	 * (datagen_number_run; 0 for a job run alone): its first copy is
+	 * thread run_thread0 of run_threads, run_seed the run's data seed */
+	unsigned run_thread0, run_threads;
+	uint64_t run_seed;
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
 	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
@@ -300,6 +307,9 @@ const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len);
 const char *spec_rw_name(enum spec_rw rw);
 /* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.
  * Returns 0 or -EINVAL. */
+/* fio's booleans: 1/0, true/false, yes/no, on/off; empty (a bare flag) is
+ * true.  0 or -EINVAL. */
+int spec_parse_bool(const char *v, bool *out);
 int spec_parse_size(const char *str, uint64_t *out);
 /* Parses "30", "30s", "500ms", "2m", "1h" into ns.  0 or -EINVAL. */
 int spec_parse_time(const char *str, uint64_t *out_ns);

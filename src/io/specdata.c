@@ -71,8 +71,9 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		if (!v || vhdr_parse(v, &t)) {
 			snprintf(
 			    err, errlen,
-			    "verify: '%s' is not md5, crc32c, crc32c-intel, sha1, sha256, meta, "
-			    "pattern or 0 (others of fio's are not implemented)",
+			    "verify: '%s' is not md5, crc64, crc32, crc32c, crc32c-intel, crc16, "
+			    "crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
+			    "xxhash, meta, pattern or 0 (fio's null is not implemented)",
 			    v ? v : "");
 			return -EINVAL;
 		}
@@ -121,6 +122,20 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		else {
 			snprintf(err, errlen, "dedupe_mode: '%s' is not repeat or working_set",
 				 v ? v : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "fallocate") && v && (!strcmp(v, "none") || !strcmp(v, "0")))
+		return 0; /* fio: no preallocation; nvscope never lays out files (others refused) */
+	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump")) {
+		bool *b = key[0] == 'd' ? &s->dedupe_global : &s->error_dump;
+		if (!v || !*v || !strcmp(v, "1"))
+			*b = true;
+		else if (!strcmp(v, "0"))
+			*b = false;
+		else {
+			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
 			return -EINVAL;
 		}
 		return 0;

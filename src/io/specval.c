@@ -473,8 +473,6 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 static const struct {
 	const char *key, *why;
 } refused[] = {
-    {"dedupe_global", "the dedupe working set is per job; one shared across jobs is not "
-		      "implemented"},
     {"nrfiles", "fio creates these files (its generated file set), and nvscope never creates "
 		"files on a file system: list existing files or devices in filename=a:b"},
     {"directory", "fio creates its job files there, and nvscope never creates files on a file "

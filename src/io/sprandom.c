@@ -272,13 +272,7 @@ out:
 int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "sprandom")) {
-		if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") ||
-		    !strcasecmp(v, "on") || !strcasecmp(v, "yes"))
-			s->sprandom = true;
-		else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "off") ||
-			 !strcasecmp(v, "no"))
-			s->sprandom = false;
-		else
+		if (spec_parse_bool(v, &s->sprandom))
 			return snprintf(err, errlen, "sprandom: '%s' is not a boolean (0/1)", v),
 			       -EINVAL;
 		return 0;

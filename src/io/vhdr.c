@@ -3,10 +3,13 @@
 #include <nettle/md5.h>
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
+#include <nettle/sha3.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <xxhash.h>
 #include "io/vhdr.h"
+#include "io/vsum.h"
 
 /* fio's struct verify_header, in host order as fio writes it */
 struct hdr {
@@ -33,6 +36,16 @@ static const struct {
     {"crc32c-intel", VHDR_CRC32C_INTEL, 4},
     {"sha1", VHDR_SHA1, 20},
     {"sha256", VHDR_SHA256, 64},
+    {"crc64", VHDR_CRC64, 8},
+    {"crc32", VHDR_CRC32, 4},
+    {"crc16", VHDR_CRC16, 2},
+    {"crc7", VHDR_CRC7, 1},
+    {"sha512", VHDR_SHA512, 128},
+    {"sha3-224", VHDR_SHA3_224, 28},
+    {"sha3-256", VHDR_SHA3_256, 32},
+    {"sha3-384", VHDR_SHA3_384, 48},
+    {"sha3-512", VHDR_SHA3_512, 64},
+    {"xxhash", VHDR_XXHASH, 4},
     {"meta", VHDR_META, 0},
     {"pattern", VHDR_PATTERN, 0},
     {"pattern-hdr", VHDR_PATTERN_HDR, 0},
@@ -152,10 +165,54 @@ void vhdr_fio_sha256(const uint8_t *p, size_t n, uint8_t out[64])
 		out[i] = (uint8_t)c.state[i];
 }
 
-/* The type's digest of @n bytes as fio stores it; its length. */
-static unsigned digest(enum vhdr_type t, const uint8_t *p, size_t n, uint8_t out[64])
+#define SHA3(bits)                                                                                 \
+	{                                                                                          \
+		struct sha3_##bits##_ctx c;                                                        \
+		sha3_##bits##_init(&c);                                                            \
+		sha3_##bits##_update(&c, n, p);                                                    \
+		sha3_##bits##_digest(&c, SHA3_##bits##_DIGEST_SIZE, out);                          \
+		return SHA3_##bits##_DIGEST_SIZE;                                                  \
+	}
+
+/* The type's digest of @n bytes as fio stores it (host order); its length
+ * (what to compare). */
+static unsigned digest(enum vhdr_type t, const uint8_t *p, size_t n, uint8_t out[128])
 {
 	switch (t) {
+	case VHDR_CRC64: {
+		uint64_t c = vsum_crc64(p, n);
+		memcpy(out, &c, 8);
+		return 8;
+	}
+	case VHDR_CRC32: {
+		uint32_t c = vsum_crc32(p, n);
+		memcpy(out, &c, 4);
+		return 4;
+	}
+	case VHDR_CRC16: {
+		uint16_t c = vsum_crc16(p, n);
+		memcpy(out, &c, 2);
+		return 2;
+	}
+	case VHDR_CRC7:
+		out[0] = vsum_crc7(p, n);
+		return 1;
+	case VHDR_XXHASH: {
+		uint32_t h = XXH32(p, n, 1); /* fio: XXH32_init(1) */
+		memcpy(out, &h, 4);
+		return 4;
+	}
+	case VHDR_SHA512:
+		vsum_fio_sha512(p, n, out);
+		return n < 128 ? (unsigned)n : 128;
+	case VHDR_SHA3_224:
+		SHA3(224)
+	case VHDR_SHA3_256:
+		SHA3(256)
+	case VHDR_SHA3_384:
+		SHA3(384)
+	case VHDR_SHA3_512:
+		SHA3(512)
 	case VHDR_MD5: {
 		struct md5_ctx c;
 		md5_init(&c);
@@ -231,7 +288,7 @@ static int check_one(const uint8_t *b, uint32_t k, uint32_t interval, uint64_t o
 		     enum vhdr_type t, const uint8_t *pat, unsigned plen, char *why, size_t whylen)
 {
 	unsigned hs = vhdr_size(t);
-	uint8_t s[64];
+	uint8_t s[128];
 	struct hdr h;
 
 	if (t != VHDR_PATTERN) {

@@ -9,12 +9,16 @@
  * data's rand_seed, the interval's byte offset, the time, the thread, the
  * write's 16-bit number, and fio's CRC32C of the 36 bytes before it)
  * followed by the type's digest of the rest of the interval: md5 16 bytes,
- * crc32c 4, sha1 20, sha256 64, meta (and pattern with a header) none.
+ * crc64 8, crc32/crc32c 4, crc16 2, crc7 1, sha1 20, sha256 64, sha512
+ * 128, sha3-224/256/384/512 28/32/48/64, xxhash 4, meta (and pattern with
+ * a header) none.
  * The digests are fio's own values, which differ from the textbook ones
  * where fio's implementation does: crc32c without the final inversion,
  * sha1's words in host (little-endian) order, and fio's sha256 (length
  * appended little-endian, the digest field the low byte of each state word
- * then the last padded block's bytes 8..63).  The rest of the interval is
+ * then the last padded block's bytes 8..63), fio's sha512 (no hash at all:
+ * 128 bytes of the data, see vsum.h) and fio's CRCs (io/vsum.h); xxhash is
+ * XXH32 with seed 1 and the sha3s are the standard ones, in host order.  The rest of the interval is
  * the block's fresh data, or verify_pattern (pattern[i % len] over the
  * whole block, the headers on top of it).  verify=pattern (fio's
  * VERIFY_PATTERN_NO_HDR) has no header: the block is the pattern.  A read
@@ -25,8 +29,8 @@
  * as rand_seed (its data is not regenerated from a seed, and fio's
  * verify_only of a write job takes the header's) and its own read-back
  * checks it (vhdr_seed): a block of an earlier run, a lost write, is caught
- * though its header and digest are intact.  md5 and sha1 from nettle (no
- * allocation). */
+ * though its header and digest are intact.  md5, sha1 and sha3 from
+ * nettle, XXH32 from libxxhash (no allocation). */
 #ifndef NVS_VHDR_H
 #define NVS_VHDR_H
 
@@ -39,9 +43,19 @@ enum vhdr_type {
 	VHDR_NONE = 0,
 	VHDR_META = 1, /* fio's VERIFY_HDR_ONLY */
 	VHDR_MD5 = 2,
+	VHDR_CRC64 = 3,
+	VHDR_CRC32 = 4,
 	VHDR_CRC32C = 5,
 	VHDR_CRC32C_INTEL = 6,
+	VHDR_CRC16 = 7,
+	VHDR_CRC7 = 8,
 	VHDR_SHA256 = 9,
+	VHDR_SHA512 = 10,
+	VHDR_SHA3_224 = 11,
+	VHDR_SHA3_256 = 12,
+	VHDR_SHA3_384 = 13,
+	VHDR_SHA3_512 = 14,
+	VHDR_XXHASH = 15,
 	VHDR_SHA1 = 16,
 	VHDR_PATTERN_HDR = 17, /* fio's VERIFY_PATTERN: verify_pattern without verify= */
 	VHDR_PATTERN = 18,     /* fio's VERIFY_PATTERN_NO_HDR: verify=pattern */

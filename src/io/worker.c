@@ -192,10 +192,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 	unsigned idx = (unsigned)cqe->user_data;
 	struct slot *sl = &st->slots[idx];
 	int res = w->be->result(cqe, sl->len);
-	if (nvs_unlikely(st->pi_check) && sl->dir == NVS_READ && res == (int)sl->len)
-		res = wstate_pi_check(w, st, sl); /* fio's PI check (pi_act=0) */
-	else if (nvs_unlikely(res < 0) && cqe->res > 0 && w->be == &backend_uring_cmd)
-		st->nvme_status = (uint16_t)cqe->res; /* the device's status, for the message */
+	res = wstate_pi_result(w, st, sl, cqe->res, res); /* PI check, NVMe status */
 
 	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
 		/* a discard and a sync complete with 0 */
@@ -289,9 +286,6 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t ramp_end = t0 + s->ramp_ns;
 	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
 	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
-	uint64_t limit = s->time_based ? UINT64_MAX
-			 : s->io_size  ? s->io_size
-				       : w->region_len * (s->loops ? s->loops : 1);
 	uint64_t issued = 0, now = worker_now_ns();
 	uint64_t next_issue = now;
 	/* rate_iops_total (plans): ns between issues across directions */
@@ -311,9 +305,6 @@ static void run(struct worker *w, struct wstate *st)
 		st->nxt[d] = 0;
 	}
 	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
-	uint64_t passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
-			  : s->loops					? s->loops
-									: 1;
 	bool check_min =
 	    s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] || s->rate_min_iops[1];
 	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
@@ -324,41 +315,15 @@ static void run(struct worker *w, struct wstate *st)
 	bool timed = tr && tr->timed && !s->replay.no_stall, twait = false;
 	uint64_t tbase = t0 + w->trace_delay_ns;
 
-	if (tr)
-		limit = UINT64_MAX;
-	if (w->fileset && !s->time_based && !s->io_size) {
-		limit = 0; /* fio: the job's size is the files' sizes together */
-		for (unsigned f = 0; f < w->nmembers; f++)
-			limit += w->flimit[f];
-	}
-	if (st->gen.spr && !s->time_based) {
-		/* fio's sprandom_init sets io_size to the physical size (time_based:
-		 * the plan's end alone ends the job, as fio master) */
-		struct sprandom_plan sp;
-		sprandom_get_plan(st->gen.spr, &sp);
-		limit = sp.physical;
-	}
-	if (!tr && st->gen.trim == OFFGEN_TRIMWRITE && limit < UINT64_MAX / 2)
-		limit *= 2; /* fio: each byte is trimmed, then written */
-	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
-	 * number_ios x loops (trimwrite: twice), then the job ends; fio's I/O
-	 * loop goes on regardless while time_based */
-	uint64_t nios = 0, nios_max = s->time_based ? 0 : s->number_ios;
-	uint64_t nloops =
-	    (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
-	nios_max = nios_max > UINT64_MAX / nloops ? UINT64_MAX : nios_max * nloops;
+	uint64_t limit, passes, nios = 0, nios_max;
+	wstate_limits(w, st, &limit, &passes, &nios_max);
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 	bool prio_on = prio_active(s); /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
-	while (now < t0 && !atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
-		uint64_t left = t0 - now < WAIT_MAX_NS ? t0 - now : WAIT_MAX_NS;
-		struct timespec ts = {(time_t)(left / NVS_NSEC_PER_SEC),
-				      (long)(left % NVS_NSEC_PER_SEC)};
-		nanosleep(&ts, NULL);
-		now = next_issue = worker_now_ns();
-	}
+	if (now < t0)
+		now = next_issue = wstate_wait_until(w, t0, WAIT_MAX_NS);
 	lattarget_init(&st->lt, s, w->qd, now); /* fio's latency_target search */
 	/* thinktime: after thinktime_blocks I/Os (or thinktime_iotime), wait
 	 * for all of them, then pause (io/xrun.h) */
@@ -538,15 +503,11 @@ static void run(struct worker *w, struct wstate *st)
 						issued = limit - len;
 				}
 				think_issued(&think);
-				if (nvs_unlikely(st->vtype)) {
-					if (s->verify_only)
-						dir = NVS_READ; /* fio: only the read-back */
-					sl->off = off;
-				}
-				if (nvs_unlikely(st->serialize)) {
-					sl->off = off;
+				if (nvs_unlikely(st->vtype) && s->verify_only)
+					dir = NVS_READ; /* fio: only the read-back */
+				sl->off = off; /* verify, serialize_overlap, an error's line */
+				if (nvs_unlikely(st->serialize))
 					sl->busy = true;
-				}
 				if (nvs_unlikely(st->wmode_on) && dir == NVS_WRITE)
 					io.wmode =
 					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
@@ -587,9 +548,7 @@ static void run(struct worker *w, struct wstate *st)
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];
-				io.md = sl->md;
-				io.pi = &s->pi;
-				sl->dev_off = off;
+				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
 					io_uring_prep_nop(sqe); /* an emulated zone's reset:
@@ -788,30 +747,7 @@ void *worker_main(void *arg)
 	rc = wverify_setup(w, st);
 	if (rc)
 		goto ready;
-	rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align,
-			 w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1));
-	if (rc == -ENOMEM)
-		worker_fail(sh, rc, "out of memory for the random map");
-	else if (rc == -EDOM)
-		worker_fail(sh, rc,
-			    "%s: sprandom: spr_num_regions leaves regions smaller than one block, "
-			    "or spr_cs is larger than a region",
-			    w->members[0].path);
-	else if (rc)
-		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
-	if (!rc && w->zbd)
-		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
-	if (!rc && w->fileset) {
-		unsigned bad = 0;
-		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
-				  w->align, w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->id + 1),
-				  &bad);
-		if (rc == -ENOMEM)
-			worker_fail(sh, rc, "out of memory for the random map");
-		else if (rc)
-			worker_fail(sh, rc, "%s: region smaller than the block size",
-				    w->members[bad].path);
-	}
+	rc = wstate_gen_init(w, st);
 ready:
 	atomic_fetch_add_explicit(&sh->ready, 1, memory_order_release);
 	while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {

@@ -123,9 +123,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			minbs = w->spec->bs[i].bs;
 	if (w->trace)
 		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs,
-		     w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x5bd1e995);
-	datagen_working_set(&st->data, w->spec, w->region_len, minbs);
+	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
+	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
 	st->wmode_on = w->be == &backend_uring_cmd && nvcmd_active(w->spec);
@@ -329,8 +328,21 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 		w->res.dir[d].errors++;
 	if (!w->res.dir[d].first_errno)
 		w->res.dir[d].first_errno = e;
-	if (specerr_ignored(&w->spec->ignore_error, w->spec->continue_on_error,
-			    specerr_kind_of(sl->dir == NVS_READ, e), e))
+	bool ignored = specerr_ignored(&w->spec->ignore_error, w->spec->continue_on_error,
+				       specerr_kind_of(sl->dir == NVS_READ, e), e);
+	/* fio's io_u_log_error: a line for the error that fails the job, and
+	 * with error_dump=1 for every ignored one too (fio's words; an error
+	 * path, not the I/O path: the worker prints it, as verify's bad blocks) */
+	if (!ignored || w->spec->error_dump) {
+		uint64_t off = sl->dir == SLOT_SYNC ? 0 : sl->off, stripe = w->spec->stripe;
+		if (w->nmembers > 1 && !w->fileset && stripe) /* the member's offset */
+			off = off / stripe / w->nmembers * stripe + off % stripe;
+		fprintf(stderr, "nvscope: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
+			w->members[sl->member].path, strerror(e),
+			sl->dir == SLOT_SYNC ? "sync" : what[sl->dir], (unsigned long long)off,
+			sl->len);
+	}
+	if (ignored)
 		return;
 	if (e == EOPNOTSUPP && w->spec->hipri)
 		worker_fail(w->shared, -e,
@@ -426,4 +438,87 @@ uint32_t wstate_trim_ranges(struct wstate *st, void *buf, uint64_t off, uint32_t
 	}
 	*n = (uint16_t)i;
 	return (uint32_t)total;
+}
+
+int wstate_gen_init(struct worker *w, struct wstate *st)
+{
+	struct worker_shared *sh = w->shared;
+	/* each worker its own stream; jobs of one run (datagen_number_run)
+	 * are fio's threads run_thread0.., so two alike jobs do not issue the
+	 * same offsets (fio seeds each thread by its number) */
+	uint64_t seed = w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->spec->run_thread0 + w->id + 1);
+	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
+
+	if (rc == -ENOMEM)
+		worker_fail(sh, rc, "out of memory for the random map");
+	else if (rc == -EDOM)
+		worker_fail(sh, rc,
+			    "%s: sprandom: spr_num_regions leaves regions smaller than one block, "
+			    "or spr_cs is larger than a region",
+			    w->members[0].path);
+	else if (rc)
+		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
+	if (!rc && w->zbd)
+		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
+	if (!rc && w->fileset) {
+		unsigned bad = 0;
+		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
+				  w->align, seed, &bad);
+		if (rc == -ENOMEM)
+			worker_fail(sh, rc, "out of memory for the random map");
+		else if (rc)
+			worker_fail(sh, rc, "%s: region smaller than the block size",
+				    w->members[bad].path);
+	}
+	return rc;
+}
+
+void wstate_limits(const struct worker *w, const struct wstate *st, uint64_t *limit,
+		   uint64_t *passes, uint64_t *nios_max)
+{
+	const struct spec *s = w->spec;
+
+	*limit = s->time_based ? UINT64_MAX
+		 : s->io_size  ? s->io_size
+			       : w->region_len * (s->loops ? s->loops : 1);
+	*passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
+		  : s->loops					? s->loops
+								: 1;
+	if (w->trace)
+		*limit = UINT64_MAX;
+	if (w->fileset && !s->time_based && !s->io_size) {
+		*limit = 0; /* fio: the job's size is the files' sizes together */
+		for (unsigned f = 0; f < w->nmembers; f++)
+			*limit += w->flimit[f];
+	}
+	if (st->gen.spr && !s->time_based) {
+		/* fio's sprandom_init sets io_size to the physical size (time_based:
+		 * the plan's end alone ends the job, as fio master) */
+		struct sprandom_plan sp;
+		sprandom_get_plan(st->gen.spr, &sp);
+		*limit = sp.physical;
+	}
+	if (!w->trace && st->gen.trim == OFFGEN_TRIMWRITE && *limit < UINT64_MAX / 2)
+		*limit *= 2; /* fio: each byte is trimmed, then written */
+	/* fio's number_ios (exceeds_number_ios): I/Os issued, at most
+	 * number_ios x loops (trimwrite: twice), then the job ends; fio's I/O
+	 * loop goes on regardless while time_based */
+	uint64_t n = s->time_based ? 0 : s->number_ios;
+	uint64_t nloops =
+	    (uint64_t)(s->loops ? s->loops : 1) * (st->gen.trim == OFFGEN_TRIMWRITE ? 2 : 1);
+	*nios_max = n > UINT64_MAX / nloops ? UINT64_MAX : n * nloops;
+}
+
+uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
+{
+	uint64_t now = worker_now_ns();
+
+	while (now < t && !atomic_load_explicit(&w->shared->stop, memory_order_relaxed)) {
+		uint64_t left = t - now < step_ns ? t - now : step_ns;
+		struct timespec ts = {(time_t)(left / NVS_NSEC_PER_SEC),
+				      (long)(left % NVS_NSEC_PER_SEC)};
+		nanosleep(&ts, NULL);
+		now = worker_now_ns();
+	}
+	return now;
 }

@@ -142,6 +142,27 @@ bool wstate_overlap(const struct worker *w, const struct wstate *st, uint64_t of
 /* fio's PI check of a passthrough read that completed whole (pi_act=0):
  * the slot's length, or -EIO with the failed field in st->pi_msg. */
 int wstate_pi_check(const struct worker *w, struct wstate *st, const struct slot *sl);
+/* A completion's result @res after the PI check (when asked, on a read
+ * that moved all its bytes); a passthrough failure's NVMe status @cqe_res
+ * kept for the error message. */
+static inline int wstate_pi_result(const struct worker *w, struct wstate *st,
+				   const struct slot *sl, int cqe_res, int res)
+{
+	if (nvs_unlikely(st->pi_check) && sl->dir == NVS_READ && res == (int)sl->len)
+		return wstate_pi_check(w, st, sl);
+	if (nvs_unlikely(res < 0) && cqe_res > 0 && w->be == &backend_uring_cmd)
+		st->nvme_status = (uint16_t)cqe_res;
+	return res;
+}
+/* The passthrough fields of an I/O of slot @sl at device offset @off: its
+ * metadata buffer and fio's PI options (io/pi.h). */
+static inline void wstate_pi_io(struct backend_io *io, struct slot *sl,
+				const struct spec_pi *pi, uint64_t off)
+{
+	io->md = sl->md;
+	io->pi = pi;
+	sl->dev_off = off;
+}
 /* An I/O of slot @sl that failed (@res < 0) or came back short: counted
  * in the sample and the result; unless continue_on_error, fails the job
  * (worker_fail, with fio's words) and stops the pool. */
@@ -149,6 +170,16 @@ void wstate_io_error(struct worker *w, struct wstate *st, const struct slot *sl,
 /* fio's rate_min / rate_iops_min after an interval of @interval ns (when
  * @measured): a direction below its minimum fails the job. */
 void wstate_min_rate(struct worker *w, struct wstate *st, bool measured, uint64_t interval);
+/* The worker's I/O generator (offgen, zbd, file set), seeded per worker and
+ * per fio thread of the run; failures reported.  0 or -errno. */
+int wstate_gen_init(struct worker *w, struct wstate *st);
+/* fio's end of a job: bytes to issue (@limit), sequential passes, and
+ * number_ios (0: none). */
+void wstate_limits(const struct worker *w, const struct wstate *st, uint64_t *limit,
+		   uint64_t *passes, uint64_t *nios_max);
+/* Sleeps until @t (ns, worker_now_ns) in steps of at most @step_ns, or a
+ * stop; returns the time then. */
+uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns);
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);

@@ -91,19 +91,6 @@ static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct zbd *tab[ZBD_MAX_DEVS];
 static unsigned holds; /* zbd_hold: keep unused zones until zbd_release */
 
-static int parse_bool(const char *v, bool *out)
-{
-	if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
-	    !strcasecmp(v, "on"))
-		*out = true;
-	else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
-		 !strcasecmp(v, "off"))
-		*out = false;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "max_open_zones") || !strcmp(key, "job_max_open_zones")) {
@@ -123,13 +110,13 @@ int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 		return 0;
 	}
 	if (!strcmp(key, "read_beyond_wp"))
-		return parse_bool(v, &s->read_beyond_wp)
+		return spec_parse_bool(v, &s->read_beyond_wp)
 			   ? (snprintf(err, errlen, "read_beyond_wp: '%s' is not a bool", v),
 			      -EINVAL)
 			   : 0;
 	if (!strcmp(key, "ignore_zone_limits")) {
 		bool b; /* fio: only the device's limit is ignored; emulated zones have none */
-		return parse_bool(v, &b)
+		return spec_parse_bool(v, &b)
 			   ? (snprintf(err, errlen, "ignore_zone_limits: '%s' is not a bool", v),
 			      -EINVAL)
 			   : 0;

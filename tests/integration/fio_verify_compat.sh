@@ -1,7 +1,9 @@
 #!/bin/bash
 # fio_verify_compat.sh - nvscope's verify blocks are fio's (io/vhdr.h), side by
 # side with Debian's fio on a loop device this test makes, for verify=crc32c,
-# md5, sha1, sha256, meta and pattern (and verify_interval below a block), and
+# md5, sha1, sha256, crc64, crc32, crc16, crc7, xxhash, sha512, sha3-224,
+# sha3-256, sha3-384, sha3-512, meta and pattern (and verify_interval below a
+# block), and
 # a rw=randwrite job (each tool writes every block once, in its own order):
 # - nvscope writes (rw=write, do_verify=0), fio reads it back with the same
 #   job and --verify_only: exit 0, no verify error;
@@ -24,7 +26,8 @@ PY
 }
 
 bad=$((5 * 65536)) # the corrupted block: the sixth
-for v in crc32c md5 sha1 sha256 meta pattern crc32c:vi; do
+for v in crc32c md5 sha1 sha256 crc64 crc32 crc16 crc7 xxhash sha512 sha3-224 sha3-256 sha3-384 \
+	sha3-512 meta pattern crc32c:vi; do
 	opt="--verify=${v%:*}"
 	[ $v = pattern ] && opt="$opt --verify_pattern=0x5a17c0de"
 	[ $v = meta ] && opt="$opt --verify_pattern=0x0badf00d"
@@ -42,9 +45,12 @@ for v in crc32c md5 sha1 sha256 meta pattern crc32c:vi; do
 	nvs $opt --verify_only --output-format=json --output "$T_TMP/nr.json" >"$T_TMP/nr.out" 2>&1 ||
 		fail "$v: nvscope verify_only of fio's data: exit $?: $(cat "$T_TMP/nr.out")"
 	checked "$T_TMP/nr.json" 256 || fail "$v: nvscope's verify of fio's data: $(cat "$T_TMP/nr.out")"
-	# one sector of the sixth block (meta: its header; else its data)
+	# one sector of the sixth block (meta: its header; sha512: its last, as
+	# fio's sha512 field holds only the data's tail and first 128 bytes
+	# (io/vsum.h); else one in its data)
 	sec=3
 	[ $v = meta ] && sec=0
+	[ $v = sha512 ] && sec=127
 	[ $v = crc32c:vi ] && sec=19 # in the third 4k interval
 	dd if=/dev/urandom of="$LOOP" bs=512 seek=$((bad / 512 + sec)) count=1 oflag=direct \
 		conv=notrunc status=none || fail "dd"

@@ -122,6 +122,75 @@ START_TEST(test_zero_pattern_stale)
 }
 END_TEST
 
+/* Hashes of @n blocks a worker of job @s (worker @w) writes. */
+static void hashes(const struct spec *s, unsigned w, uint64_t *h, unsigned n)
+{
+	static uint8_t buf[BS];
+	struct datagen g;
+
+	datagen_init(&g, s, BS, datagen_seed(s, w));
+	datagen_working_set(&g, s, (uint64_t)n * BS, BS, w);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = 1469598103934665603ULL;
+		datagen_prepare_write(&g, buf, BS, (uint64_t)i * BS, 1000u + i, false);
+		for (unsigned j = 0; j < BS; j++)
+			x = (x ^ buf[j]) * 1099511628211ULL;
+		h[i] = x;
+	}
+}
+
+static unsigned shared(const uint64_t *a, const uint64_t *b, unsigned n)
+{
+	unsigned c = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < n; j++)
+			if (a[i] == b[j]) {
+				c++;
+				break;
+			}
+	return c;
+}
+
+START_TEST(test_run_numbering)
+{
+	static uint64_t a[1000], b[1000];
+	struct spec jobs[3];
+	char err[160];
+
+	for (int j = 0; j < 3; j++)
+		jobs[j] = opts("dedupe_percentage", "50", "dedupe_mode", "working_set");
+	ck_assert_int_eq(spec_set(&jobs[1], "numjobs", "2", err, sizeof(err)), 0);
+	datagen_number_run(jobs, 3); /* fio's threads: a 0, b 1-2, c 3 */
+	ck_assert_uint_eq(jobs[0].run_thread0, 0);
+	ck_assert_uint_eq(jobs[1].run_thread0, 1);
+	ck_assert_uint_eq(jobs[2].run_thread0, 3);
+	ck_assert_uint_eq(jobs[2].run_threads, 4);
+	ck_assert_uint_eq(jobs[0].run_seed, jobs[2].run_seed);
+	ck_assert_uint_ne(datagen_seed(&jobs[0], 1), datagen_seed(&jobs[1], 0));
+	ck_assert_uint_ne(datagen_seed(&jobs[1], 1), datagen_seed(&jobs[2], 0));
+	/* two jobs of a run, working sets their own: no block in common */
+	hashes(&jobs[0], 0, a, 1000);
+	hashes(&jobs[2], 0, b, 1000);
+	ck_assert_uint_eq(shared(a, b, 1000), 0);
+	/* dedupe_global: a 50% working set (500 pages) over the 4 threads, the
+	 * first 125 unique pages of each; of a's ~500 copies ~125 are of c's
+	 * first pages (c's unique blocks) and ~250 of threads 1 and 2's, which
+	 * c copies too (~63% of them), and c copies ~79 of a's first pages:
+	 * ~440 of a's blocks are also c's (none without dedupe_global) */
+	for (int j = 0; j < 3; j++)
+		ck_assert_int_eq(spec_set(&jobs[j], "dedupe_working_set_percentage", "50", err,
+					  sizeof(err)),
+				 0);
+	for (int j = 0; j < 3; j++)
+		ck_assert_int_eq(spec_set(&jobs[j], "dedupe_global", "1", err, sizeof(err)), 0);
+	hashes(&jobs[0], 0, a, 1000);
+	hashes(&jobs[2], 0, b, 1000);
+	unsigned c = shared(a, b, 1000);
+	ck_assert_msg(c > 360 && c < 520, "%u blocks shared", c);
+	ck_assert_int_eq(spec_set(&jobs[0], "dedupe_global", "2", err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_pattern_syntax)
 {
 	uint8_t out[16];
@@ -165,6 +234,7 @@ Suite *datagen_suite(void)
 	tcase_add_test(tc, test_compress_dedupe);
 	tcase_add_test(tc, test_zero_pattern_stale);
 	tcase_add_test(tc, test_pattern_syntax);
+	tcase_add_test(tc, test_run_numbering);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -192,7 +192,7 @@ START_TEST(test_verify_options)
 	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
 	ck_assert_int_eq(s.verify, VHDR_CRC32C_INTEL);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
-	ck_assert_int_eq(set(&s, "verify", "xxhash", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify", "null", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
 	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
@@ -226,6 +226,26 @@ START_TEST(test_verify_options)
 }
 END_TEST
 
+START_TEST(test_error_dump_option)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert(!s.error_dump); /* fio 3.33's default (options.c .def "0") */
+	ck_assert_int_eq(set(&s, "error_dump", NULL, err), 0);
+	ck_assert(s.error_dump);
+	ck_assert_int_eq(set(&s, "error_dump", "0", err), 0);
+	ck_assert(!s.error_dump);
+	ck_assert_int_eq(set(&s, "error_dump", "yes please", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "fallocate", "none", err), 0);
+	ck_assert_int_eq(set(&s, "fallocate", "posix", err), -EINVAL); /* lays out files */
+	ck_assert_ptr_nonnull(strstr(err, "refused"));
+	ck_assert_int_eq(set(&s, "verify", "sha3-384", err), 0);
+	ck_assert_int_eq(s.verify, VHDR_SHA3_384);
+}
+END_TEST
+
 Suite *fioeng_suite(void)
 {
 	Suite *s = suite_create("fioeng");
@@ -234,6 +254,7 @@ Suite *fioeng_suite(void)
 	tcase_add_test(tc, test_sync_options);
 	tcase_add_test(tc, test_verify_blocks);
 	tcase_add_test(tc, test_verify_options);
+	tcase_add_test(tc, test_error_dump_option);
 	suite_add_tcase(s, tc);
 	return s;
 }
