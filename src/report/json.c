@@ -329,6 +329,18 @@ static void opt_size(cJSON *o, const char *key, uint64_t v)
 /* The options of job @s at depth @qd as fio names and spells them (strings,
  * as fio writes "job options"): the ones that shape the workload always,
  * the rest when they differ from the default. */
+static void opt_zsize(cJSON *o, const char *key, uint64_t bytes, uint64_t zones)
+{
+	char b[32];
+
+	if (zones) {
+		snprintf(b, sizeof(b), "%lluz", (unsigned long long)zones);
+		opt_str(o, key, b);
+	} else if (bytes) {
+		opt_size(o, key, bytes);
+	}
+}
+
 static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char *name)
 {
 	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
@@ -370,12 +382,10 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "ramp_time", s->ramp_ns / 1000000000ULL);
 	if (s->time_based)
 		opt_str(o, "time_based", "1");
-	if (s->size)
-		opt_size(o, "size", s->size);
-	if (s->offset)
-		opt_size(o, "offset", s->offset);
-	if (s->io_size)
-		opt_size(o, "io_size", s->io_size);
+	/* a size in zones ("8z", zonemode) as written, as fio lists it */
+	opt_zsize(o, "size", s->size, s->size_nz);
+	opt_zsize(o, "offset", s->offset, s->offset_nz);
+	opt_zsize(o, "io_size", s->io_size, s->io_size_nz);
 	if (s->loops > 1)
 		opt_u(o, "loops", s->loops);
 	if (s->rate_iops)

@@ -135,3 +135,19 @@ sed -i "s/^runtime=$RT/runtime=1/" "$T_TMP/w.fio"
 	fail "--force-destroy: $(cat "$T_TMP/err")"
 [ "$(jobs_of "$T_TMP/n3.json" | awk '$2 > 0' | wc -l)" -eq 2 ] || fail "forced: $(jobs_of "$T_TMP/n3.json" | tr '\n' ';')"
 ok "with --force-destroy both writers run"
+
+# two alike random jobs of one run are two of fio's threads, each seeded by
+# its number: they do not issue the same offsets (before, both jobs drew the
+# one sequence and, running together, hit the same blocks at the same time)
+printf '[global]\nfilename=%s\nrw=randread\nbs=4k\nnumber_ios=200\n[a]\nwrite_iolog=%s\n[b]\nwrite_iolog=%s\n' \
+	"$dev" "$T_TMP/a.log" "$T_TMP/b.log" >"$T_TMP/alike.fio"
+"$NVS_BIN" run "$T_TMP/alike.fio" >/dev/null 2>"$T_TMP/err" || fail "alike jobs: $(cat "$T_TMP/err")"
+same=$(python3 - "$T_TMP/a.log" "$T_TMP/b.log" <<'PY'
+import sys
+a, b = ([l.split()[-2] for l in open(f) if " read " in l] for f in sys.argv[1:3])
+assert len(a) == len(b) == 200, (len(a), len(b))
+print(sum(x == y for x, y in zip(a, b)))
+PY
+) || fail "alike jobs' iologs"
+[ "$same" -lt 20 ] || fail "two alike jobs issued $same of 200 offsets alike"
+ok "two alike random jobs draw their own offsets ($same of 200 alike)"
