@@ -21,6 +21,16 @@ bool specdata_trims(const struct spec *s)
 	       s->rw == RW_RANDTRIMWRITE;
 }
 
+/* fio's booleans (spec_parse_bool), said with the option's name */
+static int boolean(const char *key, const char *v, bool *b, char *err, size_t errlen)
+{
+	if (spec_parse_bool(v, b)) {
+		snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "verify_backlog")) {
@@ -87,32 +97,15 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 			  : key[0] == 'e' || key[0] == 'f' ? &s->end_fsync
 			  : key[7] == 'o'		   ? &s->verify_only
 							   : &s->verify_fatal;
-		if (!v || !*v || !strcmp(v, "1"))
-			*b = true;
-		else if (!strcmp(v, "0"))
-			*b = false;
-		else {
-			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
-			return -EINVAL;
-		}
-		return 0;
+		return boolean(key, v, b, err, errlen);
 	}
-	if (!strcmp(key, "create_serialize")) { /* fio's file layout order: no files made here */
-		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
-			snprintf(err, errlen, "create_serialize: '%s' is not a boolean (0/1)", v);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "fill_device")) {
-		/* fio: without size= the job's size is "until ENOSPC", which on a
-		 * device (or an existing file, not extended here) is its end:
-		 * nvscope's default region already; with size= the size holds */
-		if (v && *v && strcmp(v, "1") && strcmp(v, "0")) {
-			snprintf(err, errlen, "fill_device: '%s' is not a boolean (0/1)", v);
-			return -EINVAL;
-		}
-		return 0;
+	/* create_serialize: fio's file layout order, no files are made here;
+	 * fill_device: fio's size without size= is "until ENOSPC", which on a
+	 * device (or an existing file, not extended here) is its end: nvscope's
+	 * default region already; with size= the size holds */
+	if (!strcmp(key, "create_serialize") || !strcmp(key, "fill_device")) {
+		bool ignored;
+		return boolean(key, v, &ignored, err, errlen);
 	}
 	if (!strcmp(key, "dedupe_mode")) {
 		if (v && !strcmp(v, "repeat"))
@@ -128,18 +121,9 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 	}
 	if (!strcmp(key, "fallocate") && v && (!strcmp(v, "none") || !strcmp(v, "0")))
 		return 0; /* fio: no preallocation; nvscope never lays out files (others refused) */
-	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump")) {
-		bool *b = key[0] == 'd' ? &s->dedupe_global : &s->error_dump;
-		if (!v || !*v || !strcmp(v, "1"))
-			*b = true;
-		else if (!strcmp(v, "0"))
-			*b = false;
-		else {
-			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
-			return -EINVAL;
-		}
-		return 0;
-	}
+	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump"))
+		return boolean(key, v, key[0] == 'd' ? &s->dedupe_global : &s->error_dump, err,
+			       errlen);
 	if (!strcmp(key, "dedupe_working_set_percentage")) {
 		if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
 			snprintf(err, errlen,
