@@ -346,11 +346,9 @@ static void run(struct worker *w, struct wstate *st)
 	uint64_t gap_ns =
 	    WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval : NVS_NSEC_PER_SEC / 2);
 	uint64_t prev_now = now;
-	/* fio's time_based verify: a pass of the region, its read-back, the
-	 * next pass (wverify_cycle) */
+	/* fio's time_based verify: a pass, its read-back, the next pass */
 	bool vpass = st->vmap && s->time_based;
-	if (st->vmap)
-		wverify_pass_start(st);
+	wverify_pass_start(st);
 	for (;;) {
 		if (w->iolog) /* the records pushed from here on are at or after now */
 			iolog_publish(w->iolog_clock, now);

@@ -326,21 +326,19 @@ static void opt_size(cJSON *o, const char *key, uint64_t v)
 	opt_str(o, key, spec_fmt_size(v, buf, sizeof(buf)));
 }
 
-/* The options of job @s at depth @qd as fio names and spells them (strings,
- * as fio writes "job options"): the ones that shape the workload always,
- * the rest when they differ from the default. */
+/* a size in zones ("8z", zonemode) as written, as fio lists it */
 static void opt_zsize(cJSON *o, const char *key, uint64_t bytes, uint64_t zones)
 {
 	char b[32];
-
-	if (zones) {
-		snprintf(b, sizeof(b), "%lluz", (unsigned long long)zones);
+	if (zones && snprintf(b, sizeof(b), "%lluz", (unsigned long long)zones) > 0)
 		opt_str(o, key, b);
-	} else if (bytes) {
+	else if (bytes)
 		opt_size(o, key, bytes);
-	}
 }
 
+/* The options of job @s at depth @qd as fio names and spells them (strings,
+ * as fio writes "job options"): the ones that shape the workload always,
+ * the rest when they differ from the default. */
 static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char *name)
 {
 	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
@@ -382,7 +380,6 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_u(o, "ramp_time", s->ramp_ns / 1000000000ULL);
 	if (s->time_based)
 		opt_str(o, "time_based", "1");
-	/* a size in zones ("8z", zonemode) as written, as fio lists it */
 	opt_zsize(o, "size", s->size, s->size_nz);
 	opt_zsize(o, "offset", s->offset, s->offset_nz);
 	opt_zsize(o, "io_size", s->io_size, s->io_size_nz);
