@@ -272,18 +272,6 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 			return -EINVAL;
 		}
 	}
-	if (ps->fio && !strcmp(key, "zonemode") && val && !strcmp(val, "zbd")) {
-		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]
-				    ? ps->global_engine
-				    : ps->job_engine[ps->njobs - 1];
-		if (!strcmp(e, "io_uring_cmd")) { /* said at its line (io/zones.c) */
-			snprintf(err, errlen,
-				 "zonemode=zbd: refused: zoned namespaces through io_uring_cmd "
-				 "(NVMe passthrough) are not implemented; zones are emulated on "
-				 "block devices that are not zoned");
-			return -EINVAL;
-		}
-	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);

@@ -601,3 +601,59 @@ close_fd:
 	close(fd);
 	return r;
 }
+
+int nvs_nvme_zns(const char *path, uint32_t nsid, struct nvs_zns *z, int *nvme_status, char *err,
+		 size_t errlen)
+{
+	struct nvme_id_ns ns;
+	struct nvme_zns_id_ns zn;
+	struct nvme_zns_id_ctrl zc;
+	uint8_t descs[NVME_IDENTIFY_DATA_SIZE];
+	int fd, r;
+	bool zoned = false;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(z, 0, sizeof(*z));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	errno = 0;
+	r = nv_ret(nvme_identify_ns_descs(fd, nsid, (struct nvme_ns_id_desc *)descs),
+		   "Identify NS descriptors", path, nvme_status, err, errlen);
+	/* the list: type, length, 2 reserved, then length bytes; type 0 ends */
+	for (size_t o = 0; !r && o + 4 < sizeof(descs) && descs[o];) {
+		size_t l = descs[o + 1];
+		if (o + 4 + l > sizeof(descs))
+			break;
+		if (descs[o] == NVME_NIDT_CSI && l == 1 && descs[o + 4] == NVME_CSI_ZNS)
+			zoned = true;
+		o += 4 + l;
+	}
+	if (!r && !zoned) {
+		snprintf(err, errlen,
+			 "%s: namespace %u is not a zoned namespace (its command set is not "
+			 "CSI 2, Zoned Namespace)",
+			 path, nsid);
+		r = -ENODEV;
+	}
+	if (!r)
+		r = nv_ret(nvme_zns_identify_ctrl(fd, &zc), "Identify Controller (CSI 2, zoned)",
+			   path, nvme_status, err, errlen);
+	if (!r)
+		r = nv_ret(nvme_identify_ns(fd, nsid, &ns), "Identify Namespace", path, nvme_status,
+			   err, errlen);
+	if (!r)
+		r = nv_ret(nvme_zns_identify_ns(fd, nsid, &zn), "Identify Namespace (CSI 2, zoned)",
+			   path, nvme_status, err, errlen);
+	if (!r) {
+		unsigned f = (ns.flbas & 0xf) | ((ns.flbas >> 5) & 0x3) << 4;
+		z->zsze = le64toh(zn.lbafe[f & 63].zsze);
+		z->mor = le32toh(zn.mor);
+		z->mar = le32toh(zn.mar);
+		z->zoc = le16toh(zn.zoc);
+		z->zasl = zc.zasl;
+	}
+	close(fd);
+	return r;
+}

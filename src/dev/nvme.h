@@ -103,4 +103,19 @@ struct nvs_errlog {
 int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status, char *err,
 		       size_t errlen);
 
+/* The Zoned Namespace command set of namespace @nsid behind @path (fio's
+ * fio_nvme_get_zoned_model, report zones, get_max_open_zones): the
+ * namespace's command set (Identify NS descriptor list, CNS 03h: CSI 2 is
+ * zoned), Identify Controller for CSI 2 (CNS 06h: ZASL) and Identify
+ * Namespace for CSI 2 (CNS 05h: the zone size of the LBA format in use,
+ * MOR, MAR, ZOC).  -ENODEV with @err when the namespace is not zoned. */
+struct nvs_zns {
+	uint64_t zsze;	   /* zone size in LBAs */
+	uint32_t mor, mar; /* max open / active resources, 0-based; 0xffffffff: no limit */
+	uint16_t zoc;	   /* zone operation characteristics */
+	uint8_t zasl;	   /* zone append size limit (2^n MPS units; 0: MDTS) */
+};
+int nvs_nvme_zns(const char *path, uint32_t nsid, struct nvs_zns *z, int *nvme_status, char *err,
+		 size_t errlen);
+
 #endif

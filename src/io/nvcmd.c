@@ -39,8 +39,9 @@ static int mode_parse(const char *v, size_t n, uint8_t *mode, char *err, size_t 
 		}
 	if (n == 11 && !strncmp(v, "zone_append", n))
 		snprintf(err, errlen,
-			 "write_mode=zone_append: refused: it needs zonemode=zbd, and zoned "
-			 "block devices are not supported");
+			 "write_mode=zone_append: refused: Zone Append commands are not "
+			 "implemented (zonemode=zbd writes with Write commands at the write "
+			 "pointer)");
 	else
 		snprintf(err, errlen,
 			 "write_mode: '%.*s' is not write, uncor, zeroes or verify (or a mix "

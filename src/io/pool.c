@@ -406,17 +406,21 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 	rc = open_targets(p, claims, err, errlen);
 	if (rc)
 		goto free_pool;
+	/* zonemode=zbd on a zoned device: its zone size, before the regions */
+	for (unsigned t = 0; p->spec.zone_mode == SPEC_ZONE_ZBD && t < p->ntargets; t++)
+		if ((rc = zbd_probe(&p->targets[t], &p->spec, err, errlen)))
+			goto free_pool;
+	zbd_spec_resolve(&p->spec);
 	rc = make_workers(p, err, errlen);
 	if (rc)
 		goto free_pool;
 	/* zonemode=zbd: the zones of each target, shared with other jobs on it */
 	for (unsigned t = 0; p->spec.zone_mode == SPEC_ZONE_ZBD && t < p->ntargets; t++) {
-		rc = zbd_join(p->targets[t].fd, p->targets[t].size, &p->spec, &p->zbd[t], err,
+		/* a writer's descriptor was judged by dev/safety.h (open_targets) */
+		rc = zbd_join(&p->targets[t], spec_writes(&p->spec), &p->spec, &p->zbd[t], err,
 			      errlen);
-		if (rc) {
-			rc = rc == -EOPNOTSUPP ? -EINVAL : rc;
+		if (rc)
 			goto free_pool;
-		}
 	}
 	for (unsigned i = 0; i < p->nw; i++)
 		p->w[i].zbd = p->zbd[p->w[i].target];

@@ -284,6 +284,7 @@ struct spec {
 	unsigned max_open_zones, job_max_open_zones;
 	double zone_reset_threshold, zone_reset_frequency;
 	bool read_beyond_wp;
+	bool ignore_zone_limits; /* zonemode=zbd: the device's max open zones not applied */
 	uint64_t size_nz, offset_nz, io_size_nz;
 	bool log_offset; /* fio's log_offset: windowed logs' offset column (0, as fio) */
 };

@@ -61,17 +61,23 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sched.h>
 #include <unistd.h>
 #include "base/num.h"
+#include "io/target.h"
 #include "io/zbd.h"
+#include "io/zbdev.h"
 
 #define ZBD_MAX_DEVS 32
 #define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
 
 struct zbd_zone {
-	_Atomic uint64_t wp;
+	_Atomic uint64_t wp;   /* WP_BUSY while a device zone is being reset */
 	_Atomic uint32_t slot; /* its place in the open set + 1, 0: closed */
+	uint64_t cap;	       /* zone capacity, bytes */
 };
+
+#define WP_BUSY UINT64_MAX
 
 struct zbd {
 	dev_t dev;
@@ -79,6 +85,8 @@ struct zbd {
 	unsigned refs;
 	uint64_t zsize, zcap, size;
 	uint32_t nz, max_open;
+	bool real;	   /* a zoned device: zones reported, reset on the device */
+	struct zbdev dv;   /* the device (real) */
 	_Atomic uint32_t *slots;    /* max_open: zone index + 1, 0: free */
 	_Atomic uint64_t swd;	    /* fio's wp_sectors_with_data, bytes */
 	_Atomic uint32_t write_cnt; /* fio's write_cnt: writes to the next reset */
@@ -115,8 +123,8 @@ int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 			      -EINVAL)
 			   : 0;
 	if (!strcmp(key, "ignore_zone_limits")) {
-		bool b; /* fio: only the device's limit is ignored; emulated zones have none */
-		return spec_parse_bool(v, &b)
+		/* fio: only the device's max open zones is ignored */
+		return spec_parse_bool(v, &s->ignore_zone_limits)
 			   ? (snprintf(err, errlen, "ignore_zone_limits: '%s' is not a bool", v),
 			      -EINVAL)
 			   : 0;
@@ -160,20 +168,6 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 			       -EINVAL;
 		return 0;
 	}
-	if (!s->zone_size)
-		return snprintf(err, errlen,
-				"zonemode=zbd needs a zonesize (zones are emulated: fio 3.33 "
-				"needs it too on a device that is not zoned)"),
-		       -EINVAL;
-	if (s->zone_size < 512 || s->zone_size % 512 || s->zone_capacity % 512)
-		return snprintf(err, errlen,
-				"zonesize and zonecapacity must be multiples of 512 bytes"),
-		       -EINVAL;
-	if (s->zone_capacity > s->zone_size)
-		return snprintf(err, errlen, "zonecapacity %llu is larger than zonesize %llu",
-				(unsigned long long)s->zone_capacity,
-				(unsigned long long)s->zone_size),
-		       -EINVAL;
 	if (s->zone_skip)
 		return snprintf(err, errlen, "zoneskip with zonemode=zbd is not implemented"),
 		       -EINVAL;
@@ -194,10 +188,19 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 		return snprintf(err, errlen,
 				"read_iolog (trace replay) with zonemode=zbd is not implemented"),
 		       -EINVAL;
-	if (s->ioengine == ENGINE_IO_URING_CMD)
+	/* no zonesize: a zoned device gives it (zbd_probe validates again) */
+	if (!s->zone_size)
+		return s->zone_capacity ? (snprintf(err, errlen, "zonecapacity needs a zonesize"),
+					   -EINVAL)
+					: 0;
+	if (s->zone_size < 512 || s->zone_size % 512 || s->zone_capacity % 512)
 		return snprintf(err, errlen,
-				"zonemode=zbd with io_uring_cmd (NVMe passthrough) is not "
-				"implemented"),
+				"zonesize and zonecapacity must be multiples of 512 bytes"),
+		       -EINVAL;
+	if (s->zone_capacity > s->zone_size)
+		return snprintf(err, errlen, "zonecapacity %llu is larger than zonesize %llu",
+				(unsigned long long)s->zone_capacity,
+				(unsigned long long)s->zone_size),
 		       -EINVAL;
 	uint64_t cap = s->zone_capacity ? s->zone_capacity : s->zone_size;
 	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM || s->rw == RW_TRIMWRITE ||
@@ -256,55 +259,143 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 	return 0;
 }
 
-/* A block device's sysfs queue/zoned ("none", "host-managed", ...); a
- * partition's is its disk's.  false when it says anything but none. */
-static bool not_zoned(dev_t rdev)
-{
-	char p[96], v[32] = "";
-	const char *fmt[2] = {"/sys/dev/block/%u:%u/queue/zoned",
-			      "/sys/dev/block/%u:%u/../queue/zoned"};
-
-	for (int i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), fmt[i], major(rdev), minor(rdev));
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		ssize_t n = read(fd, v, sizeof(v) - 1);
-		close(fd);
-		if (n <= 0)
-			return false;
-		v[n] = '\0';
-		return !strncmp(v, "none", 4);
-	}
-	return true; /* no queue/zoned: a kernel without zoned support */
-}
-
 static void reset_cnt(struct zbd *z)
 {
 	atomic_store_explicit(&z->write_cnt, z->cnt_init, memory_order_relaxed);
 }
 
-int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char *err,
-	     size_t errlen)
+int zbd_probe(const struct target *t, struct spec *s, char *err, size_t errlen)
+{
+	struct zbdev d;
+	int rc = zbdev_probe(t, false, &d, err, errlen);
+
+	if (rc || d.model == ZBDEV_NONE)
+		return rc;
+	/* fio: a zoned device's zones are its own (zonesize must match,
+	 * zonecapacity is the device's) */
+	if (s->zone_size && s->zone_size != d.zsize)
+		return snprintf(err, errlen,
+				"%s: zonesize %llu does not match the device's zone size %llu "
+				"(as fio)",
+				t->path, (unsigned long long)s->zone_size,
+				(unsigned long long)d.zsize),
+		       -EINVAL;
+	s->zone_size = d.zsize;
+	s->zone_capacity = 0;
+	if (d.kind == ZBDEV_NVME && spec_writes(s) && s->iodepth[0] > 1)
+		return snprintf(err, errlen,
+				"%s: writes to a zoned namespace through io_uring_cmd need "
+				"iodepth=1 (no I/O scheduler keeps a zone's writes in order; "
+				"fio's uring-cmd-zoned.fio says so, and fio's writes fail)",
+				t->path),
+		       -EINVAL;
+	return zbd_spec_validate(s, err, errlen);
+}
+
+/* The zones of the zoned device @d into @z (fio's parse_zone_info): the
+ * device's zone size, capacity and write pointers; zones already open
+ * take places in the open set (fio's zbd_setup_files). */
+static int real_zones(struct zbd *z, const struct zbdev *d, const struct spec *s, char *err,
+		      size_t errlen)
+{
+	struct zbdev_zone *dz = calloc(z->nz, sizeof(*dz));
+	uint32_t got = 0;
+	int rc;
+
+	if (!dz)
+		return -ENOMEM;
+	rc = zbdev_report(d, 0, dz, z->nz, &got);
+	if (!rc && got != z->nz)
+		rc = -EIO;
+	if (rc) {
+		snprintf(err, errlen, "zonemode=zbd: the device's zone report failed: %s%s",
+			 strerror(-rc), rc == -EIO ? " (short or malformed report)" : "");
+		goto out;
+	}
+	z->real = true;
+	z->dv = *d;
+	unsigned nopen = 0;
+	for (uint32_t i = 0; i < z->nz; i++) {
+		bool bad = dz[i].cond == ZBDEV_COND_OFFLINE || dz[i].cond == ZBDEV_COND_READONLY;
+		z->z[i].cap = bad ? 0 : dz[i].cap; /* fio: offline, not used */
+		atomic_init(&z->z[i].wp, dz[i].wp);
+		atomic_fetch_add_explicit(&z->swd, dz[i].wp - dz[i].start, memory_order_relaxed);
+		if ((dz[i].cond == ZBDEV_COND_IMP_OPEN || dz[i].cond == ZBDEV_COND_EXP_OPEN) &&
+		    z->max_open) {
+			if (nopen >= z->max_open) {
+				rc = -EINVAL;
+				snprintf(err, errlen,
+					 "zonemode=zbd: the device has more open zones than "
+					 "max_open_zones=%u (as fio)",
+					 z->max_open);
+				goto out;
+			}
+			atomic_init(&z->slots[nopen], i + 1);
+			atomic_init(&z->z[i].slot, ++nopen);
+		}
+	}
+	(void)s;
+out:
+	free(dz);
+	return rc;
+}
+
+/* fio's zbd_set_max_write_zones: the device's limit (host-managed, not
+ * ignore_zone_limits) unless the job's is lower; larger is refused. */
+static int max_open(const struct zbdev *d, const struct spec *s, unsigned *mo, char *err,
+		    size_t errlen)
+{
+	*mo = s->max_open_zones;
+	if (d->model != ZBDEV_HOST_MANAGED || s->ignore_zone_limits || !d->max_open)
+		return 0;
+	if (!*mo)
+		*mo = d->max_open;
+	else if (*mo > d->max_open)
+		return snprintf(err, errlen,
+				"max_open_zones=%u is larger than the device's %u (as fio)", *mo,
+				d->max_open),
+		       -EINVAL;
+	if (*mo > ZBD_MAX_OPEN)
+		return snprintf(err, errlen, "max_open_zones %u: more than %u", *mo, ZBD_MAX_OPEN),
+		       -EINVAL;
+	return 0;
+}
+
+int zbd_join(const struct target *t, bool writable, const struct spec *s, struct zbd **out,
+	     char *err, size_t errlen)
 {
 	struct stat st;
 	struct zbd *z = NULL;
+	struct zbdev d;
+	uint64_t size = t->size;
+	unsigned mo = 0;
 	int rc = 0;
 
 	*out = NULL;
-	if (fstat(fd, &st))
+	if (fstat(t->fd, &st))
 		return snprintf(err, errlen, "zonemode=zbd: fstat: %s", strerror(errno)), -errno;
-	dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-	ino_t ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
-	if (S_ISBLK(st.st_mode) && !not_zoned(st.st_rdev))
+	dev_t dev = S_ISREG(st.st_mode) ? st.st_dev : st.st_rdev;
+	ino_t ino = S_ISREG(st.st_mode) ? st.st_ino : 0;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode) && t->kind != TARGET_NVME_GENERIC)
 		return snprintf(err, errlen,
-				"zonemode=zbd on a zoned block device (host-managed or "
-				"host-aware) is not implemented: only emulated zones on a "
-				"device that is not zoned"),
-		       -EOPNOTSUPP;
-	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
-		return snprintf(err, errlen, "zonemode=zbd needs a block device or a file"),
+				"zonemode=zbd needs a block device, a file or an NVMe generic "
+				"device"),
 		       -EINVAL;
+	/* the descriptor of a writer was judged by dev/safety.h: only then
+	 * may a zone be reset */
+	rc = zbdev_probe(t, writable, &d, err, errlen);
+	if (rc)
+		return rc;
+	if (d.model != ZBDEV_NONE && d.zsize != s->zone_size)
+		return snprintf(err, errlen, "zonemode=zbd: zone size changed"), -EINVAL;
+	if (d.model == ZBDEV_NONE && !s->zone_size)
+		return snprintf(err, errlen,
+				"zonemode=zbd needs a zonesize on a device that is not zoned "
+				"(zones are emulated, as fio 3.33)"),
+		       -EINVAL;
+	rc = max_open(&d, s, &mo, err, errlen);
+	if (rc)
+		return rc;
 	if (size < s->zone_size)
 		return snprintf(err, errlen,
 				"zonemode=zbd: device size %llu is smaller than the zone size %llu",
@@ -328,7 +419,7 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 				 "zonesize %llu differs from another job's %llu "
 				 "on the same device (as fio)",
 				 (unsigned long long)s->zone_size, (unsigned long long)z->zsize);
-		else if (s->max_open_zones && s->max_open_zones != z->max_open)
+		else if (mo && mo != z->max_open)
 			rc = -EINVAL,
 			snprintf(err, errlen, "different max_open_zones values (as fio)");
 		else
@@ -348,7 +439,7 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 	}
 	z = calloc(1, sizeof(*z) + nz * sizeof(z->z[0]));
 	if (!z ||
-	    (s->max_open_zones && !(z->slots = calloc(s->max_open_zones, sizeof(*z->slots))))) {
+	    (mo && !(z->slots = calloc(mo, sizeof(*z->slots))))) {
 		if (z)
 			free(z);
 		z = NULL;
@@ -362,9 +453,17 @@ int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char
 	z->zcap = s->zone_capacity ? s->zone_capacity : s->zone_size;
 	z->size = size;
 	z->nz = (uint32_t)nz;
-	z->max_open = s->max_open_zones;
-	for (uint32_t i = 0; i < z->nz; i++)
+	z->max_open = mo;
+	for (uint32_t i = 0; i < z->nz; i++) {
 		atomic_init(&z->z[i].wp, (uint64_t)i * z->zsize);
+		z->z[i].cap = z->zcap;
+	}
+	if (d.model != ZBDEV_NONE && (rc = real_zones(z, &d, s, err, errlen))) {
+		free(z->slots);
+		free(z);
+		z = NULL;
+		goto unlock;
+	}
 	/* fio's _zbd_reset_write_cnt: 1 / frequency writes, UINT_MAX without */
 	double f = s->zone_reset_frequency;
 	z->cnt_init =
@@ -462,7 +561,46 @@ static uint64_t zstart(const struct zbd *z, uint32_t i)
 
 static uint64_t capend(const struct zbd *z, uint32_t i)
 {
-	return zstart(z, i) + z->zcap;
+	return zstart(z, i) + z->z[i].cap;
+}
+
+/* Zone @i's write pointer; while a device zone is being reset (WP_BUSY,
+ * zoned devices only, rare) its users wait for the reset to end. */
+static uint64_t wp_get(const struct zbd *z, uint32_t i, memory_order mo)
+{
+	uint64_t w;
+
+	while ((w = atomic_load_explicit(&((struct zbd *)z)->z[i].wp, mo)) == WP_BUSY)
+		sched_yield();
+	return w;
+}
+
+/* A zoned device's zone reset (fio's zbd_reset_zone): the caller owns the
+ * zone (its wp swapped to WP_BUSY from @w).  The writes claimed below @w
+ * may still be in flight: the device's write pointer must reach @w first
+ * (fio waits for the zone's I/O too), then the zone is reset through the
+ * descriptor dev/safety.h judged (zbdev_reset: -EPERM on a read-only one).
+ * The write pointer is left at the zone start, or at @w on failure. */
+static int dev_reset(struct zbd *z, uint32_t i, uint64_t w)
+{
+	struct zbdev_zone dz;
+	uint32_t got = 0;
+	int rc = 0;
+
+	for (unsigned t = 0; t < 300000; t++) { /* 30 s */
+		rc = zbdev_report(&z->dv, zstart(z, i), &dz, 1, &got);
+		if (rc || !got || dz.wp >= w || dz.cond == ZBDEV_COND_FULL)
+			break;
+		usleep(100);
+	}
+	if (!rc)
+		rc = zbdev_reset(&z->dv, zstart(z, i));
+	atomic_store_explicit(&z->z[i].wp, rc ? w : zstart(z, i), memory_order_release);
+	if (!rc) {
+		atomic_fetch_sub_explicit(&z->swd, w - zstart(z, i), memory_order_relaxed);
+		atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
+	}
+	return rc;
 }
 
 /* fio's zbd_close_zone: out of the open set. */
@@ -500,7 +638,7 @@ static bool open_zone(struct zbd *z, struct zbd_ws *ws, uint32_t i)
 
 static bool has_room(const struct zbd *z, uint32_t i, uint32_t mbs)
 {
-	return atomic_load_explicit(&z->z[i].wp, memory_order_relaxed) + mbs <= capend(z, i);
+	return wp_get(z, i, memory_order_relaxed) + mbs <= capend(z, i);
 }
 
 /* fio's zbd_convert_to_open_zone: an open zone of the job's with room for
@@ -573,8 +711,12 @@ static int zbd_write(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *
 retry:
 	if (!open_zone(z, ws, zi) && (zi = convert(z, ws, *off)) == UINT32_MAX)
 		return -ENOSPC;
-	uint64_t w = atomic_load_explicit(&z->z[zi].wp, memory_order_relaxed), at, l;
-	do {
+	uint64_t w = wp_get(z, zi, memory_order_relaxed), at, l;
+	for (;;) {
+		if (w == WP_BUSY) { /* another worker resets it */
+			w = wp_get(z, zi, memory_order_relaxed);
+			continue;
+		}
 		bool r = reset || w + mbs > capend(z, zi);
 		/* another worker filled and closed it since: open it again
 		 * (or another zone) before writing it anew */
@@ -583,12 +725,23 @@ retry:
 			tries++;
 			goto retry;
 		}
+		if (r && z->real && w != zstart(z, zi)) {
+			/* the device's zone: reset it, owning it meanwhile */
+			if (!atomic_compare_exchange_weak(&z->z[zi].wp, &w, WP_BUSY))
+				continue;
+			if (dev_reset(z, zi, w))
+				return -EIO;
+			reset = false;
+			w = zstart(z, zi);
+		}
 		at = r ? zstart(z, zi) : w;
 		l = capend(z, zi) - at;
 		l = (l < *len ? l : *len) / mbs * mbs;
 		if (!l)
 			return -ENOSPC; /* fio: zone capacity below the smallest write */
-	} while (!atomic_compare_exchange_weak(&z->z[zi].wp, &w, at + l));
+		if (atomic_compare_exchange_weak(&z->z[zi].wp, &w, at + l))
+			break;
+	}
 	if (at != w) { /* reset: its data is gone (fio's zbd_reset_zone) */
 		atomic_fetch_sub_explicit(&z->swd, w - at, memory_order_relaxed);
 		atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
@@ -603,7 +756,7 @@ retry:
 
 static uint64_t data_of(const struct zbd *z, uint32_t i)
 {
-	return atomic_load_explicit(&z->z[i].wp, memory_order_acquire) - zstart(z, i);
+	return wp_get(z, i, memory_order_acquire) - zstart(z, i);
 }
 
 /* fio's zbd_find_zone: the next zone after @zi holding @min bytes, for
@@ -630,13 +783,13 @@ static int zbd_read(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *l
 	if (zi >= ws->zhi)
 		zi = ws->zhi - 1;
 	orig = zi;
-	uint64_t w = atomic_load_explicit(&z->z[zi].wp, memory_order_acquire);
+	uint64_t w = wp_get(z, zi, memory_order_acquire);
 	uint64_t range = w - zstart(z, zi);
 	if (range < mbs || (!ws->random && *off + mbs > w)) {
 		zi = find_zone(z, ws, zi, mbs);
 		if (zi == UINT32_MAX)
 			return -ENOSPC;
-		w = atomic_load_explicit(&z->z[zi].wp, memory_order_acquire);
+		w = wp_get(z, zi, memory_order_acquire);
 		range = w - zstart(z, zi);
 		if (!ws->random)
 			*off = zstart(z, zi);
@@ -669,6 +822,17 @@ static int zbd_trim(struct zbd *z, struct zbd_ws *ws, uint64_t *off)
 	}
 	if (*off != zstart(z, zi))
 		return -EINVAL; /* fio: "Trim offset not at zone start" */
+	if (z->real) { /* the device's zone is reset (fio's zbd_do_io_u_trim) */
+		uint64_t w = wp_get(z, zi, memory_order_acquire);
+		while (w != WP_BUSY && w != zstart(z, zi) &&
+		       !atomic_compare_exchange_weak(&z->z[zi].wp, &w, WP_BUSY))
+			;
+		if (w == WP_BUSY)
+			return zbd_trim(z, ws, off); /* another worker's reset: again */
+		if (z->max_open)
+			close_zone(z, ws, zi);
+		return w == zstart(z, zi) ? 0 : dev_reset(z, zi, w) ? -EIO : 0;
+	}
 	uint64_t w = atomic_exchange_explicit(&z->z[zi].wp, zstart(z, zi), memory_order_acq_rel);
 	if (z->max_open)
 		close_zone(z, ws, zi);
@@ -698,7 +862,7 @@ void zbd_seq_pos(const struct zbd *z, const struct zbd_ws *ws, uint64_t *pos)
 {
 	uint32_t zi = zone_of(z, *pos);
 
-	if (z->zcap < z->zsize && !ws->random && zi < z->nz && *pos >= capend(z, zi))
+	if (!ws->random && zi < z->nz && z->z[zi].cap < z->zsize && *pos >= capend(z, zi))
 		*pos = zstart(z, zi) + z->zsize;
 }
 
@@ -709,7 +873,7 @@ uint64_t zbd_resets(const struct zbd *z)
 
 uint64_t zbd_wp(const struct zbd *z, uint32_t i)
 {
-	return atomic_load_explicit(&z->z[i].wp, memory_order_relaxed);
+	return wp_get(z, i, memory_order_relaxed);
 }
 
 uint32_t zbd_nzones(const struct zbd *z)

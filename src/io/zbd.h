@@ -1,7 +1,8 @@
 /* zbd.h - fio's zonemode=zbd on a device or file that is not zoned (fio
  * 3.33's zbd.c with model ZBD_NONE: zones of zonesize are emulated in
- * memory; see zbd.c's head comment for the design).  A zoned block device
- * (sysfs queue/zoned other than none) is refused.  The zone state of one
+ * memory; see zbd.c's head comment for the design), and on a zoned block
+ * device or zoned namespace (io/zbdev.h) the device's zones, reset on the
+ * device.  The zone state of one
  * device is shared by every worker of every job on it (fio's zbd_info). */
 #ifndef NVS_ZBD_H
 #define NVS_ZBD_H
@@ -42,11 +43,20 @@ void zbd_spec_resolve(struct spec *s);
  * when no zone is left. */
 int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, size_t errlen);
 
-/* The zone state of the device open as @fd (@size bytes): shared with the
- * other jobs on it, created at the first.  Set-up only (a lock inside).
- * 0, -EOPNOTSUPP for a zoned device (refused), -EINVAL with @err. */
-int zbd_join(int fd, uint64_t size, const struct spec *s, struct zbd **out, char *err,
-	     size_t errlen);
+/* fio's zoned model check of target @t, before the regions: on a zoned
+ * device (io/zbdev.h) the spec's zonesize becomes the device's (a
+ * different one given is refused, as fio) and the zbd checks run again;
+ * a device that is not zoned changes nothing.  0 or -errno with @err. */
+struct target;
+int zbd_probe(const struct target *t, struct spec *s, char *err, size_t errlen);
+/* The zone state of target @t (open; @writable: opened for writing
+ * through dev/safety.h, the only descriptor a zone reset goes through):
+ * shared with the other jobs on it, created at the first: emulated zones
+ * on a device or file that is not zoned, the device's zones (report, write
+ * pointers, capacity, max open zones) on a zoned one.  Set-up only (a
+ * lock inside).  0, or -errno with @err. */
+int zbd_join(const struct target *t, bool writable, const struct spec *s, struct zbd **out,
+	     char *err, size_t errlen);
 /* Drops a reference taken by zbd_join; @z may be NULL. */
 void zbd_leave(struct zbd *z);
 /* Keep the zones of the devices used until zbd_release, even between

@@ -14,16 +14,8 @@ int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, si
 			s->zone_mode = SPEC_ZONE_NONE;
 		else if (v && !strcmp(v, "strided"))
 			s->zone_mode = SPEC_ZONE_STRIDED;
-		else if (v && !strcmp(v, "zbd") && s->ioengine == ENGINE_IO_URING_CMD)
-			/* said here, at its line; zbd_spec_validate says it when the
-			 * engine comes later */
-			return snprintf(err, errlen,
-					"zonemode=zbd: refused: zoned namespaces through "
-					"io_uring_cmd (NVMe passthrough) are not implemented; "
-					"zones are emulated on block devices that are not zoned"),
-			       -EINVAL;
 		else if (v && !strcmp(v, "zbd"))
-			s->zone_mode = SPEC_ZONE_ZBD; /* io/zbd.h: emulated zones */
+			s->zone_mode = SPEC_ZONE_ZBD; /* io/zbd.h */
 		else
 			return snprintf(err, errlen, "zonemode: '%s' is not none, strided or zbd",
 					v ? v : ""),

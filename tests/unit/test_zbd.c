@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "io/target.h"
 #include "io/zbd.h"
 
 #define MB (1024ull * 1024)
@@ -39,12 +40,20 @@ static struct spec zspec(const char *rw, const char *bs, const char *extra[][2])
 	return s;
 }
 
+/* zbd_join on a file target (not zoned: emulated zones) */
+static int tjoin(int fd, uint64_t size, const struct spec *s, struct zbd **z, char *err,
+		 size_t n)
+{
+	struct target t = {.fd = fd, .size = size, .kind = TARGET_FILE, .lbs = 512};
+	return zbd_join(&t, true, s, z, err, n);
+}
+
 /* 16 zones of 1 MiB; the worker's side over the whole of them */
 static struct zbd *zjoin(const struct spec *s, int fd, struct zbd_ws *ws)
 {
 	struct zbd *z;
 	char err[200];
-	ck_assert_msg(zbd_join(fd, 16 * MB, s, &z, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(tjoin(fd, 16 * MB, s, &z, err, sizeof(err)) == 0, "%s", err);
 	zbd_ws_init(ws, z, s, 0, 16 * MB);
 	return z;
 }
@@ -78,7 +87,9 @@ START_TEST(test_options)
 	ck_assert_int_eq(spec_set(&s, "offset", "3z", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL); /* no zonesize */
 	ck_assert_int_eq(spec_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
-	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL); /* zbd needs one */
+	/* a zoned device gives it (zbd_probe); zbd_join refuses its absence
+	 * on a device or file that is not zoned (test_emulated_needs_size) */
+	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(spec_set(&s, "zonesize", "256m", err, sizeof(err)), 0);
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
 	zbd_spec_resolve(&s);
@@ -129,13 +140,13 @@ START_TEST(test_write_at_wp)
 	/* another job on the same device shares the zones */
 	struct zbd *z2;
 	char err[200];
-	ck_assert_int_eq(zbd_join(fd, 16 * MB, &s, &z2, err, sizeof(err)), 0);
+	ck_assert_int_eq(tjoin(fd, 16 * MB, &s, &z2, err, sizeof(err)), 0);
 	ck_assert_ptr_eq(z, z2);
 	ck_assert_uint_eq(zbd_wp(z2, 3), 3 * MB + 256 * 1024);
 	zbd_leave(z2);
 	struct spec o = s;
 	o.zone_size = 2 * MB; /* fio: one zone size per device */
-	ck_assert_int_eq(zbd_join(fd, 16 * MB, &o, &z2, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(tjoin(fd, 16 * MB, &o, &z2, err, sizeof(err)), -EINVAL);
 	zbd_leave(z);
 	close(fd);
 }
@@ -410,6 +421,21 @@ START_TEST(test_concurrent)
 }
 END_TEST
 
+/* a device or file that is not zoned has no zone size of its own */
+START_TEST(test_emulated_needs_size)
+{
+	struct spec s = zspec("write", "4k", NULL);
+	struct zbd *z = NULL;
+	char err[200];
+	int fd = tmpfd(16 * MB);
+	s.zone_size = 0;
+	ck_assert_int_eq(tjoin(fd, 16 * MB, &s, &z, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_null(z);
+	ck_assert_ptr_nonnull(strstr(err, "zonesize"));
+	close(fd);
+}
+END_TEST
+
 Suite *zbd_suite(void)
 {
 	Suite *su = suite_create("zbd");
@@ -424,6 +450,7 @@ Suite *zbd_suite(void)
 	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_region);
 	tcase_add_test(tc, test_concurrent);
+	tcase_add_test(tc, test_emulated_needs_size);
 	suite_add_tcase(su, tc);
 	return su;
 }
