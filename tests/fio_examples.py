@@ -479,10 +479,12 @@ TABLE_TAIL = """
 - fio's zbd examples name 256 MiB zones from zone 524 on: they run on a
   sparse 140 GiB device (only written blocks take space).
   `zbd-rand-write-trim-gc` trims whole 256 MiB zones, above nvscope's
-  64 MiB block size: refused.  A real zoned block device is refused
-  (zones are emulated on devices that are not zoned, as fio does).
-- Not implemented: zoned namespaces through io_uring_cmd
-  (uring-cmd-zoned*.fio), NVMe flexible data placement (`fdp`; QEMU 7.2
+  64 MiB block size: refused.  Zoned block devices and zoned namespaces
+  through io_uring_cmd run in `make check-vm` (emulated ZNS); the loop
+  device here is not zoned (its zones are emulated, as fio does).
+- Not implemented: verify with zonemode=zbd and Zone Append
+  (`write_mode=zone_append`): uring-cmd-zoned*.fio are refused at those
+  lines, NVMe flexible data placement (`fdp`; QEMU 7.2
   here has none to test against), `verify=null`, the 64- and 32-bit guard PI
   formats, `atomic=` (newer fio; fio 3.33 refuses atomic-verify.fio too).
 - Known gaps: iometer (size=4g on the smaller device) and cmdprio-bssplit

@@ -275,6 +275,9 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);
+	if (!rc && ps->fio && s->zone_mode == SPEC_ZONE_ZBD && s->verify &&
+	    (!strcmp(key, "verify") || !strcmp(key, "zonemode"))) /* at its line */
+		rc = -EINVAL, snprintf(err, errlen, "verify with zonemode=zbd is not implemented");
 	if (rc && strncmp(err, key_in, strlen(key_in))) {
 		/* messages name the option first: "bz: unknown option 'bz'" */
 		char why[256];

@@ -514,6 +514,104 @@ expect_rc 0 "list after the removal" nvscope list --json
 n=$(flat /tmp/out | wc -l)
 if [ "$n" = 2 ]; then ok "list shows the remaining 2 namespaces"; else bad "after removal: $n namespaces"; fi
 
+# ---- zoned namespace (run.sh: 16 zones of 1 MiB, capacity 768 KiB, max
+# open 4, max active 6): zonemode=zbd on the zoned block device and through
+# io_uring_cmd on its generic device; write pointers read back with
+# util-linux's blkzone, not with nvscope
+zns_checks() {
+	. /etc/vm/env
+	nvscope list --json >/tmp/zl 2>/dev/null
+	zl=$(flat /tmp/zl | grep "^$NVS_VM_SER_Z|" | head -1)
+	ZB=$(field "$zl" 8) ZG=$(field "$zl" 9)
+	if [ -z "$ZB" ] || [ -z "$ZG" ]; then bad "zoned: no namespace of $NVS_VM_SER_Z ($zl)"; return; fi
+	q=/sys/block/${ZB#/dev/}/queue
+	if [ "$(cat $q/zoned)" = host-managed ] && [ "$(cat $q/max_open_zones)" = 4 ]; then
+		ok "zoned: $ZB is host-managed, max_open_zones 4"; else
+		bad "zoned: $ZB: $(cat $q/zoned) max_open $(cat $q/max_open_zones)"; return; fi
+	# wps: the 16 write pointers (sectors from each zone's start)
+	wps() { blkzone report -c 16 "$ZB" | sed -n 's/.*wptr 0x\([0-9a-f]*\).*/\1/p' |
+		while read -r h; do printf '%d ' $((0x$h)); done; }
+	nz() { n=0; for w in $(wps); do [ "$w" != 0 ] && n=$((n + 1)); done; echo $n; }
+	sumwp() { s=0; for w in $(wps); do s=$((s + w * 512)); done; echo $s; }
+	zrun() { nvscope run --zonemode=zbd --output-format=json "$@"; }
+	zpt() { zrun --target "$ZG" --ioengine=io_uring_cmd --cmd_type=nvme --iodepth=1 "$@"; }
+
+	# 1. data on a zone: every write and every reset is refused, through
+	# both paths, and the zone keeps its data and write pointer
+	blkzone reset "$ZB"
+	dd if=/etc/vm/ext4.head of="$ZB" bs=4096 count=1 conv=fsync 2>/dev/null
+	flush "$ZB"
+	w0=$(wps)
+	case $w0 in "8 0 "*) ok "zoned: an ext4 superblock planted in zone 0" ;;
+	*) bad "zoned: planting the signature: wps $w0" ;; esac
+	expect_rc 2 "zoned: sequential write on a device holding ext4 refused" \
+		zrun --target "$ZB" --rw=write --bs=64k --size=2M
+	expect_rc 2 "zoned: zone resets (randtrim) on it refused" \
+		zrun --target "$ZB" --rw=randtrim --bs=1M --size=4M
+	expect_rc 2 "zoned: io_uring_cmd write on it refused" zpt --rw=write --bs=64k --size=2M
+	expect_rc 2 "zoned: io_uring_cmd zone resets on it refused" zpt --rw=randtrim --bs=1M --size=4M
+	expect_rc 2 "zoned: random writes (resets of full zones) on it refused" \
+		zrun --target "$ZB" --rw=randwrite --bs=4k --size=16M --io_size=1M
+	flush "$ZB"
+	if [ "$(wps)" = "$w0" ] && cmp -s -n 4096 "$ZB" /etc/vm/ext4.head; then
+		ok "zoned: after the refusals the write pointers and the ext4 superblock are unchanged"; else
+		bad "zoned: refusals changed the device: wps $(wps) (were $w0)"; fi
+	expect_rc 0 "zoned: --force-destroy overrides" \
+		zrun --target "$ZB" --rw=randtrim --bs=1M --size=1M --force-destroy
+	case $(wps) in "0 0 "*) ok "zoned: the forced reset emptied zone 0" ;;
+	*) bad "zoned: forced reset: wps $(wps)" ;; esac
+
+	# 2. sequential writes: the write pointers hold exactly what was written
+	blkzone reset "$ZB"
+	expect_rc 0 "zoned: sequential write of 4 zones (block device, QD4)" \
+		zrun --target "$ZB" --rw=write --bs=64k --size=4M --iodepth=4
+	b=$(jsum io_bytes /tmp/out) w=$(wps)
+	case $w in "1536 1536 1536 1536 0 0 0 0 0 0 0 0 "*) ok "zoned: zones 0-3 written to their capacity ($b bytes)" ;;
+	*) bad "zoned: sequential write: wps $w" ;; esac
+	if [ "$b" = "$(sumwp)" ] && [ "$b" = 3145728 ]; then ok "zoned: bytes written = the write pointers' sum"; else
+		bad "zoned: wrote $b bytes, write pointers hold $(sumwp)"; fi
+	expect_rc 0 "zoned: the same through io_uring_cmd at 8M" zpt --rw=write --bs=64k --offset=8M --size=4M
+	bp=$(jsum io_bytes /tmp/out) w=$(wps)
+	case $w in "1536 1536 1536 1536 0 0 0 0 1536 1536 1536 1536 0 "*)
+		ok "zoned: passthrough and block device paths agree (zones 8-11 as 0-3, $bp bytes)" ;;
+	*) bad "zoned: passthrough write: wps $w, $bp bytes" ;; esac
+	# full zones written again: each is reset on the device first
+	expect_rc 0 "zoned: rewriting full zones resets them (block device)" \
+		zrun --target "$ZB" --rw=write --bs=64k --size=4M
+	expect_rc 0 "zoned: rewriting full zones resets them (io_uring_cmd)" \
+		zpt --rw=write --bs=64k --offset=8M --size=4M
+	case $(wps) in "1536 1536 1536 1536 0 0 0 0 1536 1536 1536 1536 0 "*) ok "zoned: after the rewrites, the same write pointers" ;;
+	*) bad "zoned: rewrites: wps $(wps)" ;; esac
+	expect_rc 0 "zoned: sequential read of what was written" zrun --target "$ZB" --rw=read --bs=64k --size=4M
+	if [ "$(jsum io_bytes /tmp/out)" = 3145728 ]; then ok "zoned: the read job read the 3 MiB below the write pointers"; else
+		bad "zoned: read $(jsum io_bytes /tmp/out) bytes"; fi
+
+	# 3. a reset job (randtrim: fio resets zones) on both paths
+	expect_rc 0 "zoned: randtrim resets zones 0-3 (block device)" zrun --target "$ZB" --rw=randtrim --bs=1M --size=4M
+	expect_rc 0 "zoned: randtrim resets zones 8-11 (io_uring_cmd)" zpt --rw=randtrim --bs=1M --offset=8M --size=4M
+	case $(wps) in "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ") ok "zoned: every zone empty after the reset jobs" ;;
+	*) bad "zoned: after the resets: wps $(wps)" ;; esac
+
+	# 4. open zone limits: the job's max_open_zones, else the device's 4
+	expect_rc 0 "zoned: randwrite max_open_zones=2" \
+		zrun --target "$ZB" --rw=randwrite --bs=4k --size=12M --io_size=512k --max_open_zones=2
+	if [ "$(nz)" = 2 ] && [ "$(sumwp)" = 524288 ]; then ok "zoned: 512 KiB of random writes in 2 zones"; else
+		bad "zoned: max_open_zones=2: $(nz) zones hold data, wps $(wps)"; fi
+	blkzone reset "$ZB"
+	expect_rc 0 "zoned: randwrite without max_open_zones (the device's 4)" \
+		zrun --target "$ZB" --rw=randwrite --bs=4k --size=12M --io_size=512k
+	if [ "$(nz)" -le 4 ] && [ "$(nz)" -ge 2 ] && [ "$(sumwp)" = 524288 ]; then ok "zoned: random writes in $(nz) zones (<= 4)"; else
+		bad "zoned: device max open 4: $(nz) zones hold data, wps $(wps)"; fi
+	expect_rc 2 "zoned: max_open_zones above the device's refused" \
+		zrun --target "$ZB" --rw=randwrite --bs=4k --size=1M --max_open_zones=5
+	expect_rc 2 "zoned: zonesize other than the device's refused" \
+		zrun --target "$ZB" --rw=write --bs=4k --size=1M --zonesize=2M
+	expect_rc 2 "zoned: io_uring_cmd writes at QD4 refused" \
+		zpt --rw=write --bs=4k --size=1M --iodepth=4
+	blkzone reset "$ZB"
+}
+zns_checks
+
 if dmesg | grep -E "nvme.*(I/O.*timeout|reset)"; then bad "NVMe timeouts/resets in dmesg"; fi
 echo "guest: $PASS passed, $FAILS failed"
 [ "$FAILS" = 0 ]

@@ -129,6 +129,13 @@ NVS_VM_SER_MP=$SER_MP
 NVS_VM_SER_PI=$SER_PI
 NVS_VM_SER_D=NVSCOPE-LONGSER-B2
 EOF
+# zoned namespace (guest.sh zns_checks): its serial, util-linux's blkzone
+# (libc only) to read the write pointers independently, and the head of an
+# ext4 image to plant a filesystem signature on a zone
+SER_Z=NVSCOPE-ZNS
+echo "NVS_VM_SER_Z=$SER_Z" >>"$R/etc/vm/env"
+cp /usr/sbin/blkzone "$R/usr/bin/blkzone"
+mkfs.ext4 -q -F "$RUN/sig.img" 8M >/dev/null 2>&1 && head -c 4096 "$RUN/sig.img" >"$R/etc/vm/ext4.head" && rm -f "$RUN/sig.img"
 cat >"$R/init" <<'EOF'
 #!/bin/sh
 export PATH=/usr/bin HOME=/root
@@ -385,14 +392,16 @@ fi
 mk a1 64M; mk a2 32M; mk b1 48M; mk c1 $((64512 * 520)); mk c2 32M
 rc1=0 rc2=0 rc3=0
 want() { [ -z "${NVS_VM_ONLY:-}" ] || [ "$NVS_VM_ONLY" = "$1" ]; }
-want basic && { boot "two controllers" basic 5 \
+mk z1 16M # zoned: 16 zones of 1 MiB, capacity 768 KiB, 4 open / 6 active at most
+want basic && { boot "two controllers" basic 6 \
 	-device "nvme,id=ca,serial=$SER_A" \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
 	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" \
 	-device "nvme,id=cc,serial=$SER_PI" \
 	-drive "$(d c1)" -device "$(ns c1 cc 1 512),ms=8,mset=0,pi=1,pil=0" \
-	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" || rc1=$?; }
+	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" \
+	-device "nvme,id=cz,serial=$SER_Z" -drive "$(d z1)" -device "$(ns z1 cz 1 512),zoned=true,zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=4,zoned.max_active=6" || rc1=$?; }
 rm -f "$RUN"/*.img
 # 2. native multipath: two controllers of one subsystem share two namespaces
 mk m1 32M; mk m2 16M
