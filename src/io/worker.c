@@ -549,8 +549,8 @@ static void run(struct worker *w, struct wstate *st)
 				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
-					io_uring_prep_nop(sqe); /* an emulated zone's reset:
-								 * nothing reaches the device */
+					io_uring_prep_nop(sqe); /* a zone reset: in memory,
+								 * or done by zbd_adjust */
 				sqe->user_data = idx;
 				sl->t_issue = sl->t_sub = now;
 				sl->len = len;
