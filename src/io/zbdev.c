@@ -109,15 +109,20 @@ int zbdev_parse_zns(const void *buf, size_t len, uint32_t lba_shift, uint64_t zs
 	for (uint64_t i = 0; i < n && i < max; i++) {
 		const uint8_t *d = p + ZBDEV_ZNS_HDR + i * ZBDEV_ZNS_DESC;
 		uint64_t zslba = rd64(d + 16), wp = rd64(d + 24), cap = rd64(d + 8);
+		struct zbdev_zone *o = &z[i];
+		o->cond = d[1] >> 4;
+		/* full, read-only and offline zones have no valid write pointer
+		 * (QEMU reports all ones): check_zone sets it */
+		if (o->cond == ZBDEV_COND_FULL || o->cond == ZBDEV_COND_READONLY ||
+		    o->cond == ZBDEV_COND_OFFLINE)
+			wp = zslba;
 		if (zslba >> (64 - lba_shift) || wp >> (64 - lba_shift) ||
 		    cap >> (64 - lba_shift))
 			return -EIO;
-		struct zbdev_zone *o = &z[i];
 		o->start = zslba << lba_shift;
 		o->len = zsize;
 		o->cap = cap << lba_shift;
 		o->wp = wp << lba_shift;
-		o->cond = d[1] >> 4;
 		if ((d[0] & 0xf) != 0x2) /* only sequential write required exists */
 			return -EIO;
 		o->seq = true;
