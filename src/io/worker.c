@@ -417,7 +417,8 @@ static void run(struct worker *w, struct wstate *st)
 							zbd_seq_pos(w->zbd, &st->zws,
 								    &st->gen.last_pos[1]);
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
-						if (nvs_unlikely(w->zbd)) {
+						/* (not past the pass's end: a zone reset) */
+						if (nvs_unlikely(w->zbd) && st->gen.wraps < passes) {
 							/* fio's zbd_adjust_block: at the
 							 * zone's write pointer, or the end */
 							uint64_t o0 = st->p_off;
@@ -549,8 +550,7 @@ static void run(struct worker *w, struct wstate *st)
 				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
-					io_uring_prep_nop(sqe); /* a zone reset: in memory,
-								 * or done by zbd_adjust */
+					io_uring_prep_nop(sqe); /* reset by zbd_adjust */
 				sqe->user_data = idx;
 				sl->t_issue = sl->t_sub = now;
 				sl->len = len;

@@ -174,3 +174,30 @@ for e in zbd-rand-write zbd-rand-write-zone-reset-gc zbd-rand-write-trim-gc zbd-
 	[ "$(shape "$n")" = "$(shape "$f")" ] || fail "$e (scaled): nvscope $n, fio $f (job:reads:writes:trims)"
 	ok "$e scaled to 4M zones: nvscope $n, fio $f (job:reads:writes:trims)"
 done
+
+# a sequential write pass that ends at its region's end claims nothing past
+# it (the claim of the wrapped offset reset zone 0: on a zoned device its
+# data would be destroyed): the read job after it reads all that was written
+cat >"$T_TMP/e.fio" <<EOF2
+[global]
+zonemode=zbd
+zonesize=1M
+zonecapacity=768k
+size=4M
+bs=64k
+direct=1
+ioengine=psync
+[w]
+rw=write
+[r]
+stonewall
+rw=read
+EOF2
+rb() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
+print(sum(x["read"]["io_bytes"] for x in j["jobs"] if x["jobname"] == "r"))' "$1"; }
+"$NVS_BIN" run --target "$dev" --output-format=json "$T_TMP/e.fio" >"$T_TMP/e.json" 2>"$T_TMP/e.err" ||
+	{ cat "$T_TMP/e.err"; fail "nvscope e.fio"; }
+fio --filename="$dev" --output-format=json "$T_TMP/e.fio" >"$T_TMP/fe.json" 2>&1 || fail "fio e.fio"
+[ "$(rb "$T_TMP/e.json")" = 3145728 ] && [ "$(rb "$T_TMP/fe.json")" = 3145728 ] ||
+	fail "write then read of 4 zones of capacity 768k: read $(rb "$T_TMP/e.json") bytes (fio $(rb "$T_TMP/fe.json"))"
+ok "a write pass ending at its region's end resets no zone: the read job reads the 3 MiB written, as fio"
