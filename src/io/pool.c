@@ -408,7 +408,7 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 		goto free_pool;
 	/* zonemode=zbd on a zoned device: its zone size, before the regions */
 	for (unsigned t = 0; p->spec.zone_mode == SPEC_ZONE_ZBD && t < p->ntargets; t++)
-		if ((rc = zbd_probe(&p->targets[t], &p->spec, err, errlen)))
+		if ((rc = zbd_probe(&p->targets[t], &p->spec, p->qd, err, errlen)))
 			goto free_pool;
 	zbd_spec_resolve(&p->spec);
 	rc = make_workers(p, err, errlen);

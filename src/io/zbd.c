@@ -121,7 +121,7 @@ static void reset_cnt(struct zbd *z)
 	atomic_store_explicit(&z->write_cnt, z->cnt_init, memory_order_relaxed);
 }
 
-int zbd_probe(const struct target *t, struct spec *s, char *err, size_t errlen)
+int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen)
 {
 	struct zbdev d;
 	int rc = zbdev_probe(t, false, &d, err, errlen);
@@ -139,12 +139,18 @@ int zbd_probe(const struct target *t, struct spec *s, char *err, size_t errlen)
 		       -EINVAL;
 	s->zone_size = d.zsize;
 	s->zone_capacity = 0;
-	if (d.kind == ZBDEV_NVME && spec_writes(s) && s->iodepth[0] > 1)
+	/* fio holds a zone's lock from issue to completion: one write in
+	 * flight per zone.  Here several may be, which the device (no I/O
+	 * scheduler on passthrough; io_uring's batches on older kernels) can
+	 * see out of order: refused rather than failed writes */
+	if (spec_writes(s) && qd > 1)
 		return snprintf(err, errlen,
-				"%s: writes to a zoned namespace through io_uring_cmd need "
-				"iodepth=1 (no I/O scheduler keeps a zone's writes in order; "
-				"fio's uring-cmd-zoned.fio says so, and fio's writes fail)",
-				t->path),
+				"%s: writes to a zoned device need iodepth=1 (fio allows one "
+				"write in flight per zone; not implemented here%s)",
+				t->path,
+				d.kind == ZBDEV_NVME ? "; through io_uring_cmd no I/O scheduler "
+						       "orders them either"
+						     : ""),
 		       -EINVAL;
 	return zbd_spec_validate(s, err, errlen);
 }

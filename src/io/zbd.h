@@ -46,9 +46,10 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 /* fio's zoned model check of target @t, before the regions: on a zoned
  * device (io/zbdev.h) the spec's zonesize becomes the device's (a
  * different one given is refused, as fio) and the zbd checks run again;
- * a device that is not zoned changes nothing.  0 or -errno with @err. */
+ * a device that is not zoned changes nothing.  Writes at queue depth @qd
+ * above 1 on a zoned device are refused.  0 or -errno with @err. */
 struct target;
-int zbd_probe(const struct target *t, struct spec *s, char *err, size_t errlen);
+int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen);
 /* The zone state of target @t (open; @writable: opened for writing
  * through dev/safety.h, the only descriptor a zone reset goes through):
  * shared with the other jobs on it, created at the first: emulated zones

@@ -613,6 +613,10 @@ zns_checks() {
 		zrun --target "$ZB" --rw=write --bs=4k --size=1M --zonesize=2M
 	expect_rc 2 "zoned: io_uring_cmd writes at QD4 refused" \
 		zpt --rw=write --bs=4k --size=1M --iodepth=4
+	expect_rc 2 "zoned: block device writes at QD4 refused (fio: one write in flight per zone)" \
+		zrun --target "$ZB" --rw=write --bs=4k --size=1M --iodepth=4
+	expect_rc 0 "zoned: reads at QD4 run" zrun --target "$ZB" --rw=randread --bs=4k --size=4M --iodepth=4 \
+		--read_beyond_wp=1 --io_size=1M
 	blkzone reset "$ZB"
 }
 zns_checks
