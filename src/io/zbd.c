@@ -450,12 +450,15 @@ static int dev_reset(struct zbd *z, uint32_t i, uint64_t w)
 	uint32_t got = 0;
 	int rc = 0;
 
-	for (unsigned t = 0; t < 300000; t++) { /* 30 s */
+	bool done = false;
+	for (unsigned t = 0; !rc && !done && t < 300000; t++) { /* 30 s */
 		rc = zbdev_report(&z->dv, zstart(z, i), &dz, 1, &got);
-		if (rc || !got || dz.wp >= w || dz.cond == ZBDEV_COND_FULL)
-			break;
-		usleep(100);
+		done = !rc && got && (dz.wp >= w || dz.cond == ZBDEV_COND_FULL);
+		if (!rc && !done)
+			usleep(100);
 	}
+	if (!rc && !done)
+		rc = -ETIMEDOUT; /* a write never reached it: no reset under it */
 	if (!rc)
 		rc = zbdev_reset(&z->dv, zstart(z, i));
 	atomic_store_explicit(&z->z[i].wp, rc ? w : zstart(z, i), memory_order_release);
