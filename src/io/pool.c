@@ -513,6 +513,12 @@ void pool_join(struct pool *p)
 			pthread_join(p->w[i].thread, NULL);
 	}
 	p->joined = true;
+	for (unsigned t = 0; t < p->ntargets; t++) { /* a zone reset that failed */
+		int zr = p->zbd[t] ? zbd_error(p->zbd[t]) : 0;
+		if (zr)
+			worker_fail(&p->sh, zr, "%s: zone reset on the device failed: %s",
+				    p->targets[t].path, strerror(-zr));
+	}
 	if (p->iolog) { /* the rest of the log; its failure fails the job */
 		char msg[sizeof(p->sh.msg)];
 		int rc = iolog_finish(p->iolog, atomic_load(&p->sh.t0), msg, sizeof(msg));

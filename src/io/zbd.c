@@ -109,6 +109,7 @@ struct zbd {
 	_Atomic uint32_t write_cnt; /* fio's write_cnt: writes to the next reset */
 	uint32_t cnt_init;
 	_Atomic uint64_t resets;
+	_Atomic int err; /* the first failed device reset */
 	struct zbd_zone z[];
 };
 
@@ -462,6 +463,9 @@ static int dev_reset(struct zbd *z, uint32_t i, uint64_t w)
 	if (!rc)
 		rc = zbdev_reset(&z->dv, zstart(z, i));
 	atomic_store_explicit(&z->z[i].wp, rc ? w : zstart(z, i), memory_order_release);
+	int none = 0;
+	if (rc)
+		atomic_compare_exchange_strong(&z->err, &none, rc);
 	if (!rc) {
 		atomic_fetch_sub_explicit(&z->swd, w - zstart(z, i), memory_order_relaxed);
 		atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
@@ -730,6 +734,11 @@ void zbd_seq_pos(const struct zbd *z, const struct zbd_ws *ws, uint64_t *pos)
 
 	if (!ws->random && zi < z->nz && z->z[zi].cap < z->zsize && *pos >= capend(z, zi))
 		*pos = zstart(z, zi) + z->zsize;
+}
+
+int zbd_error(const struct zbd *z)
+{
+	return atomic_load_explicit(&((struct zbd *)z)->err, memory_order_acquire);
 }
 
 uint64_t zbd_resets(const struct zbd *z)

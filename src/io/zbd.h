@@ -81,6 +81,8 @@ int zbd_adjust(struct zbd *z, struct zbd_ws *ws, uint64_t *off, uint32_t *len, e
  * zone's capacity (zonecapacity < zonesize) jumps to the zone's end. */
 void zbd_seq_pos(const struct zbd *z, const struct zbd_ws *ws, uint64_t *pos);
 
+/* The first failed device zone reset (-errno; its job ended), else 0. */
+int zbd_error(const struct zbd *z);
 /* Zone resets so far (fio's nr_zone_resets, all jobs on the device). */
 uint64_t zbd_resets(const struct zbd *z);
 /* Zone @i's write pointer and the zone count (tests). */
