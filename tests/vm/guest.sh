@@ -619,7 +619,9 @@ zns_checks() {
 		--read_beyond_wp=1 --io_size=1M
 	blkzone reset "$ZB"
 }
+zt0=$(date +%s)
 zns_checks
+echo "   zoned checks: $(($(date +%s) - zt0)) s"
 
 if dmesg | grep -E "nvme.*(I/O.*timeout|reset)"; then bad "NVMe timeouts/resets in dmesg"; fi
 echo "guest: $PASS passed, $FAILS failed"
