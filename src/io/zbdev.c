@@ -116,8 +116,7 @@ int zbdev_parse_zns(const void *buf, size_t len, uint32_t lba_shift, uint64_t zs
 		if (o->cond == ZBDEV_COND_FULL || o->cond == ZBDEV_COND_READONLY ||
 		    o->cond == ZBDEV_COND_OFFLINE)
 			wp = zslba;
-		if (zslba >> (64 - lba_shift) || wp >> (64 - lba_shift) ||
-		    cap >> (64 - lba_shift))
+		if (zslba >> (64 - lba_shift) || wp >> (64 - lba_shift) || cap >> (64 - lba_shift))
 			return -EIO;
 		o->start = zslba << lba_shift;
 		o->len = zsize;
@@ -133,8 +132,7 @@ int zbdev_parse_zns(const void *buf, size_t len, uint32_t lba_shift, uint64_t zs
 	return 0;
 }
 
-int zbdev_parse_blk(const void *buf, size_t len, struct zbdev_zone *z, uint32_t max,
-		    uint32_t *got)
+int zbdev_parse_blk(const void *buf, size_t len, struct zbdev_zone *z, uint32_t max, uint32_t *got)
 {
 	const struct blk_zone_report *r = buf;
 
@@ -247,8 +245,7 @@ static int probe_nvme(const struct target *t, struct zbdev *d, char *err, size_t
 	return 0;
 }
 
-int zbdev_probe(const struct target *t, bool writable, struct zbdev *d, char *err,
-		size_t errlen)
+int zbdev_probe(const struct target *t, bool writable, struct zbdev *d, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
 	d->fd = t->fd;

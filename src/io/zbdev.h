@@ -50,9 +50,9 @@ struct zbdev_zone {
 struct zbdev {
 	enum zbdev_model model;
 	enum zbdev_kind kind;
-	int fd;		/* the target's descriptor (not owned) */
-	bool writable;	/* opened for writing through dev/safety.h */
-	uint32_t nsid;	/* NVMe: namespace */
+	int fd;	       /* the target's descriptor (not owned) */
+	bool writable; /* opened for writing through dev/safety.h */
+	uint32_t nsid; /* NVMe: namespace */
 	uint32_t lba_shift;
 	uint64_t zsize; /* bytes */
 	uint64_t size;
@@ -86,16 +86,14 @@ void zbdev_zns_send_cmd(struct nvme_passthru_cmd *c, uint32_t nsid, uint64_t slb
 int zbdev_parse_zns(const void *buf, size_t len, uint32_t lba_shift, uint64_t zsize,
 		    struct zbdev_zone *z, uint32_t max, uint32_t *got);
 /* The same for the block layer's struct blk_zone_report of @len bytes. */
-int zbdev_parse_blk(const void *buf, size_t len, struct zbdev_zone *z, uint32_t max,
-		    uint32_t *got);
+int zbdev_parse_blk(const void *buf, size_t len, struct zbdev_zone *z, uint32_t max, uint32_t *got);
 
 /* Probes target @t (open as @t->fd; @writable: opened for writing through
  * dev/safety.h): model ZBDEV_NONE for a device or file that is not zoned
  * (0).  A zoned block device: sysfs queue/zoned, chunk_sectors,
  * max_open_zones, max_active_zones; an NVMe generic device: Identify
  * (dev/nvme.h nvs_nvme_zns).  -errno with @err. */
-int zbdev_probe(const struct target *t, bool writable, struct zbdev *d, char *err,
-		size_t errlen);
+int zbdev_probe(const struct target *t, bool writable, struct zbdev *d, char *err, size_t errlen);
 /* Reports zones from byte offset @off into @z (at most @n): *@got. */
 int zbdev_report(const struct zbdev *d, uint64_t off, struct zbdev_zone *z, uint32_t n,
 		 uint32_t *got);

@@ -102,9 +102,9 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 		       -EINVAL;
 	/* no zonesize: a zoned device gives it (zbd_probe validates again) */
 	if (!s->zone_size)
-		return s->zone_capacity ? (snprintf(err, errlen, "zonecapacity needs a zonesize"),
-					   -EINVAL)
-					: 0;
+		return s->zone_capacity
+			   ? (snprintf(err, errlen, "zonecapacity needs a zonesize"), -EINVAL)
+			   : 0;
 	if (s->zone_size < 512 || s->zone_size % 512 || s->zone_capacity % 512)
 		return snprintf(err, errlen,
 				"zonesize and zonecapacity must be multiples of 512 bytes"),

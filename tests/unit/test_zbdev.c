@@ -52,9 +52,9 @@ static size_t zns_report(uint8_t *b, unsigned n, uint64_t nr)
 	put64(b, nr);
 	for (unsigned i = 0; i < n; i++) {
 		uint8_t *d = b + 64 + i * 64;
-		d[0] = 0x2;		   /* sequential write required */
-		d[1] = i ? 0x10 : 0x20;	   /* empty; zone 0 implicitly open */
-		put64(d + 8, 1536);	   /* zcap */
+		d[0] = 0x2;		    /* sequential write required */
+		d[1] = i ? 0x10 : 0x20;	    /* empty; zone 0 implicitly open */
+		put64(d + 8, 1536);	    /* zcap */
 		put64(d + 16, i * 2048ull); /* zslba */
 		put64(d + 24, i * 2048ull + (i ? 0 : 100));
 	}
@@ -189,8 +189,13 @@ END_TEST
  * through dev/safety.h sends nothing */
 START_TEST(test_reset_needs_writer)
 {
-	struct zbdev d = {.model = ZBDEV_HOST_MANAGED, .kind = ZBDEV_BLOCK, .fd = 0,
-			  .writable = false, .zsize = MB, .size = 16 * MB, .lba_shift = 9};
+	struct zbdev d = {.model = ZBDEV_HOST_MANAGED,
+			  .kind = ZBDEV_BLOCK,
+			  .fd = 0,
+			  .writable = false,
+			  .zsize = MB,
+			  .size = 16 * MB,
+			  .lba_shift = 9};
 	ck_assert_int_eq(zbdev_reset(&d, 0), -EPERM);
 	ck_assert_int_eq(zbdev_finish(&d, 0), -EPERM);
 	d.kind = ZBDEV_NVME;
