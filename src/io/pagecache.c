@@ -12,7 +12,8 @@ int pagecache_spec_set(struct spec *s, const char *key, const char *v, char *err
 	if (!strcmp(key, "invalidate")) {
 		bool b;
 		if (spec_parse_bool(v, &b)) {
-			snprintf(err, errlen, "invalidate: '%s' is not a boolean (0/1)", v ? v : "");
+			snprintf(err, errlen, "invalidate: '%s' is not a boolean (0/1)",
+				 v ? v : "");
 			return -EINVAL;
 		}
 		s->no_invalidate = !b;
