@@ -22,6 +22,7 @@
 #include "io/zbd.h"
 #include "io/sprandom.h"
 #include "io/nvcmd.h"
+#include "io/fdp.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -690,6 +691,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = nvcmd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = fdp_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -773,7 +776,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
 	    zones_spec_validate(s, err, errlen) || zbd_spec_validate(s, err, errlen) ||
 	    sprandom_spec_validate(s, err, errlen) || pi_spec_validate(s, err, errlen) ||
-	    nvcmd_spec_validate(s, err, errlen) ||
+	    nvcmd_spec_validate(s, err, errlen) || fdp_spec_validate(s, err, errlen) ||
 	    specss_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);

@@ -126,6 +126,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
 	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
+	st->fdp_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x165667b19e3779f9ULL) | 1;
+	st->fdp_loc = UINT32_MAX; /* the first write takes the first identifier */
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
 	st->wmode_on = w->be == &backend_uring_cmd && nvcmd_active(w->spec);
 	st->nranges = w->be == &backend_uring_cmd ? (uint16_t)nvcmd_ranges(w->spec) : 1;
