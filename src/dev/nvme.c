@@ -629,7 +629,6 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 	struct nvme_fdp_config_log hdr;
 	uint8_t *log = NULL;
 	struct nvme_fdp_ruh_status *rs = NULL;
-	const size_t rs_len = sizeof(*rs) + 1024 * sizeof(struct nvme_fdp_ruh_status_desc);
 	uint32_t feat = 0, size;
 	int fd, r;
 
@@ -698,24 +697,31 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 		f->nrg = le32toh(d->nrg);
 		f->runs = le64toh(d->runs);
 	}
-	if (!(rs = calloc(1, rs_len))) {
-		r = -ENOMEM;
-		goto out;
+	/* as fio: the header for the count, then the descriptors (a
+	 * controller may refuse a buffer longer than the data) */
+	for (unsigned pass = 0; pass < 2; pass++) {
+		size_t len = sizeof(*rs) + (pass ? f->nruhsd : 0) * sizeof(rs->ruhss[0]);
+		free(rs);
+		if (!(rs = calloc(1, len))) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)len, rs),
+			   "I/O Management Receive (reclaim unit handle status)", path,
+			   nvme_status, err, errlen);
+		if (r)
+			goto out;
+		if (!pass)
+			f->nruhsd = le16toh(rs->nruhsd);
+		else if (le16toh(rs->nruhsd) < f->nruhsd)
+			f->nruhsd = le16toh(rs->nruhsd);
 	}
-	r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)rs_len, rs),
-		   "I/O Management Receive (reclaim unit handle status)", path, nvme_status, err,
-		   errlen);
-	if (r)
-		goto out;
-	f->nruhsd = le16toh(rs->nruhsd);
-	if (f->nruhsd > 1024)
-		f->nruhsd = 1024;
-	if (f->nruhsd > NVS_FDP_MAX_RUHS) /* fio keeps the first 128 */
-		f->nruhsd = NVS_FDP_MAX_RUHS;
-	for (unsigned i = 0; i < f->nruhsd; i++) {
+	for (unsigned i = 0; i < f->nruhsd && i < NVS_FDP_MAX_RUHS; i++) {
 		f->pid[i] = le16toh(rs->ruhss[i].pid);
 		f->ruamw[i] = le64toh(rs->ruhss[i].ruamw);
 	}
+	if (f->nruhsd > NVS_FDP_MAX_RUHS) /* fio keeps the first 128 */
+		f->nruhsd = NVS_FDP_MAX_RUHS;
 out:
 	free(rs);
 	free(log);

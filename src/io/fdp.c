@@ -248,8 +248,11 @@ static int fdp_setup(struct target *t, const struct spec *s, char *err, size_t e
 	for (unsigned i = 0; i < t->fdp_n; i++) {
 		unsigned k = s->fdp.nids ? s->fdp.ids[i] : i;
 		if (k >= f->nruhsd) { /* fio's words */
-			snprintf(err, errlen, "%s: fdp: PID index %u must be smaller than %u",
-				 t->path, k, f->nruhsd);
+			snprintf(err, errlen,
+				 "%s: fdp: PID index %u must be smaller than %u (FDP configuration "
+				 "%u of %u: %u reclaim unit handles, %u reclaim groups, reclaim "
+				 "units of %" PRIu64 " bytes)",
+				 t->path, k, f->nruhsd, f->cfg, f->nconfigs, f->nruh, f->nrg, f->runs);
 			t->fdp_n = 0;
 			rc = -EINVAL;
 			goto out;

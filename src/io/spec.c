@@ -370,7 +370,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "offset")) {
 		NEED_VALUE();
 		s->offset_nz = 0;
-		if (zbd_spec_nz(v, &s->offset_nz))
+		double p0 = -1; /* offset=0%: the start (uring-cmd-fdp.fio) */
+		if (zbd_spec_nz(v, &s->offset_nz) ||
+		    (v[0] && v[strlen(v) - 1] == '%' && !num_parse_pct(v, &p0) && p0 == 0))
 			s->offset = 0, s->offset_pct = 0;
 		else if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
 			BAD("offset: '%s' is not a size or a percentage", v);

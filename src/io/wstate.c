@@ -146,7 +146,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	st->nfree = w->qd;
 	for (unsigned i = 0; i < w->nmembers && w->be == &backend_uring_cmd; i++)
 		st->pi_check |= uring_cmd_pi_checks(&w->members[i], w->spec);
-	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
+	/* RWF_ATOMIC takes user buffers only (the kernel: iter_is_ubuf) */
+	if (w->spec->fixedbufs && w->be == &backend_io_uring && !w->spec->atomic) {
 		struct iovec *iov = calloc(w->qd, sizeof(*iov));
 		if (iov) {
 			for (unsigned i = 0; i < w->qd; i++)
