@@ -20,6 +20,7 @@
 #
 # When the packages cannot be fetched the boot is skipped (said so, exit
 # 0) unless NVS_VM_REQUIRE_FDP=1 (.ci/run sets it): then it fails.
+# NVS_VM_BPO_MIRROR: the Debian mirror (default http://deb.debian.org/debian).
 
 SER_FDP=NVSCOPE-FDP SER_ATOM=NVSCOPE-ATOM
 # fdp_apt ARGS...: apt-get with the private backports configuration
@@ -36,7 +37,7 @@ fdp_fetch() {
 	local b=$CACHE/bpo a=$CACHE/bpo/apt tmp kpkg d f pos bz kver
 	if [ ! -e "$b/.done" ]; then
 		rm -rf "$b" && mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main" \
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${NVS_VM_BPO_MIRROR:-http://deb.debian.org/debian} bookworm-backports main" \
 			>"$a/sources.list"
 		fdp_apt apt-get update -qq >&2 || { echo "apt-get update (bookworm-backports) failed" >&2; return 1; }
 		kpkg=$(fdp_apt apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
@@ -47,13 +48,13 @@ fdp_fetch() {
 			{ echo "apt-get download of the backports QEMU/kernel failed" >&2; return 1; }
 		(cd "$tmp" && apt-get download -qq nvme-cli >&2 2>/dev/null) ||
 			{ echo "apt-get download nvme-cli failed" >&2; return 1; }
-		for f in "$tmp"/qemu-system-*.deb; do dpkg -x "$f" "$b/qemu"; done
-		dpkg -x "$tmp"/nvme-cli_*.deb "$b/nvme-cli"
+		for f in "$tmp"/qemu-system-*.deb; do dpkg -x "$f" "$b/qemu" || return 1; done
+		dpkg -x "$tmp"/nvme-cli_*.deb "$b/nvme-cli" || return 1
 		d=$b/kernel
-		dpkg -x "$tmp"/"$kpkg"_*.deb "$d"
+		dpkg -x "$tmp"/"$kpkg"_*.deb "$d" || return 1
 		rm -rf "$tmp" "$a/cache"
 		kver=$(ls "$d/lib/modules")
-		depmod -b "$d" "$kver"
+		depmod -b "$d" "$kver" || return 1
 		bz=$d/boot/vmlinuz-$kver # as run.sh: the ELF vmlinux boots faster
 		pos=$({ LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" || true; } | head -1 | cut -d: -f1)
 		if [ -n "$pos" ] && grep -q '^CONFIG_PVH=y' "$d/boot/config-$kver"; then
@@ -91,6 +92,7 @@ fdp_initrd() {
 	done
 	# nvme_core without native multipath: 6.12's multipath head does not
 	# stack the atomic write limits (6.13 does), its paths do
+	# shellcheck disable=SC2016 # the $m is init's
 	sed -i 's/insmod "\$m" io_timeout=/insmod "$m" multipath=0 io_timeout=/' "$R2/init"
 	grep -q 'multipath=0' "$R2/init" || echo "check-vm: fdp: init not patched (multipath)" >&2
 	cp "$FDP_NVME" "$R2/usr/bin/nvme"
@@ -106,7 +108,8 @@ fdp_initrd() {
 # boot_fdp: the boot; returns the guest's status (0 also when skipped)
 boot_fdp() {
 	local rc=0 why
-	if ! why=$(fdp_fetch 2>&1 >/dev/null); then
+	if ! fdp_fetch >/dev/null 2>"$RUN/fdp-fetch.err"; then
+		why=$(grep -v '^ *$' "$RUN/fdp-fetch.err" | tail -2 | tr '\n' ' ')
 		if [ "${NVS_VM_REQUIRE_FDP:-0}" = 1 ]; then
 			echo "check-vm: fdp boot: cannot fetch bookworm-backports' QEMU/kernel: $why" >&2
 			return 77
@@ -114,7 +117,6 @@ boot_fdp() {
 		echo "check-vm: fdp boot SKIPPED: bookworm-backports' QEMU/kernel not fetched: $why"
 		return 0
 	fi
-	fdp_fetch 2>/dev/null # sets the paths (in this shell)
 	fdp_initrd
 	mk f1 64M; mk g1 32M
 	# the guest's kernel and initramfs are the backports ones; boot()

@@ -9,6 +9,7 @@
 # handle's available media writes drop by the LBAs written through it) and
 # FDP statistics, the kernel's sysfs atomic write unit, and the kernel's own
 # refusal of a misaligned RWF_ATOMIC write.
+# shellcheck disable=SC1091 # the guest's, written by run.sh
 . /etc/vm/env
 PASS=0 FAILS=0
 ok() { echo "ok: $*"; PASS=$((PASS + 1)); }
