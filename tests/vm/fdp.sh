@@ -39,8 +39,10 @@ fdp_fetch() {
 		rm -rf "$b" && mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${NVS_VM_BPO_MIRROR:-http://deb.debian.org/debian} bookworm-backports main" \
 			>"$a/sources.list"
-		fdp_apt apt-get update -qq >&2 || { echo "apt-get update (bookworm-backports) failed" >&2; return 1; }
-		kpkg=$(fdp_apt apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
+		fdp_apt apt-get update -qq >/dev/null 2>&1
+		ls "$a"/lists/*backports*Packages* >/dev/null 2>&1 ||
+			{ echo "no bookworm-backports package list from ${NVS_VM_BPO_MIRROR:-http://deb.debian.org/debian}" >&2; return 1; }
+		kpkg=$(fdp_apt apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
 		[ -n "$kpkg" ] || { echo "no backports linux-image-amd64" >&2; return 1; }
 		tmp=$b/dl && mkdir -p "$tmp"
 		(cd "$tmp" && fdp_apt apt-get download -qq "qemu-system-x86/bookworm-backports" \
