@@ -33,8 +33,9 @@ static int set_ids(struct spec_fdp *f, const char *key, const char *v, char *err
 			goto bad;
 		for (unsigned i = a; i <= b; i++) {
 			if (t.nids == NVS_ARRAY_SIZE(t.ids))
-				return snprintf(err, errlen, "%s: only %zu IDs supported (fio's limit)",
-						key, NVS_ARRAY_SIZE(t.ids)),
+				return snprintf(err, errlen,
+						"%s: only %zu IDs supported (fio's limit)", key,
+						NVS_ARRAY_SIZE(t.ids)),
 				       -EINVAL;
 			t.ids[t.nids++] = (uint16_t)i;
 		}
@@ -98,10 +99,11 @@ int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 		else if (v && !strcmp(v, "roundrobin"))
 			f->random = false;
 		else if (v && !strcmp(v, "scheme"))
-			return snprintf(err, errlen,
-					"%s=scheme: refused: placement by LBA ranges (dp_scheme) is "
-					"not implemented",
-					key),
+			return snprintf(
+				   err, errlen,
+				   "%s=scheme: refused: placement by LBA ranges (dp_scheme) is "
+				   "not implemented",
+				   key),
 			       -EINVAL;
 		else
 			return snprintf(err, errlen, "%s: '%s' is not random or roundrobin", key,
@@ -252,7 +254,8 @@ static int fdp_setup(struct target *t, const struct spec *s, char *err, size_t e
 				 "%s: fdp: PID index %u must be smaller than %u (FDP configuration "
 				 "%u of %u: %u reclaim unit handles, %u reclaim groups, reclaim "
 				 "units of %" PRIu64 " bytes)",
-				 t->path, k, f->nruhsd, f->cfg, f->nconfigs, f->nruh, f->nrg, f->runs);
+				 t->path, k, f->nruhsd, f->cfg, f->nconfigs, f->nruh, f->nrg,
+				 f->runs);
 			t->fdp_n = 0;
 			rc = -EINVAL;
 			goto out;

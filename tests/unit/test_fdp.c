@@ -157,8 +157,13 @@ START_TEST(test_pick_and_prep)
 	ck_assert(seen[1] > 900 && seen[4] > 900 && seen[6] > 900); /* uniform */
 
 	/* the Write carries DTYPE 2 and the identifier; a read neither */
-	struct backend_io io = {.fd = t.fd, .buf = buf, .buf_index = -1, .len = 4096,
-				.off = 8192, .dir = NVS_WRITE, .t = &t};
+	struct backend_io io = {.fd = t.fd,
+				.buf = buf,
+				.buf_index = -1,
+				.len = 4096,
+				.off = 8192,
+				.dir = NVS_WRITE,
+				.t = &t};
 	loc = UINT32_MAX;
 	fdp_io(&io, false, &loc, &rng);
 	ck_assert_uint_eq(io.dtype, FDP_DTYPE);
@@ -168,7 +173,7 @@ START_TEST(test_pick_and_prep)
 	ck_assert_uint_eq(c->opcode, 0x01);
 	ck_assert_uint_eq(c->cdw10, 2);
 	ck_assert_uint_eq(c->cdw12, (2u << 20) | 0); /* DTYPE, NLB 0 (one LBA) */
-	ck_assert_uint_eq(c->cdw13, 11u << 16);      /* DSPEC */
+	ck_assert_uint_eq(c->cdw13, 11u << 16);	     /* DSPEC */
 	io.dir = NVS_READ;
 	fdp_io(&io, false, &loc, &rng);
 	ck_assert_uint_eq(io.dtype, 0);
