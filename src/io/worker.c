@@ -46,7 +46,6 @@
 #include "io/fileset.h"
 #include "io/iolog.h"
 #include "io/nvcmd.h"
-#include "io/fdp.h"
 #include "io/prio.h"
 #include "io/worker.h"
 #include "io/wstate.h"

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/datagen.h"
+#include "io/fdp.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
 #include "io/flow.h"
