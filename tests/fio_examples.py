@@ -72,6 +72,22 @@ FIO_NEWER_CHECK = {
     and len(j["steadystate"]["data"]["lat"]) == 30,
 }
 
+# Examples that need what the loop device lacks (fio 3.33 refuses them
+# too: a newer fio's options): nvscope parses them, and its run must be
+# refused before any I/O with a message matching the pattern; they run in
+# make check-vm's fdp boot (tests/vm/guest-fdp.sh) on QEMU 10's emulated
+# NVMe.  example -> (pattern, why)
+DEVICE_REFUSED = {
+    "atomic-verify.fio": (r"atomic=1: refused: the device has no atomic write support "
+                          r"\(atomic_write_unit_max_bytes is 0\); nothing was written",
+                          "the loop device has no atomic write unit; with one (check-vm's "
+                          "AWUPF 15 namespace) its RWF_ATOMIC writes run and verify"),
+    "uring-cmd-fdp.fio": (r"passthrough \(ioengine=io_uring_cmd\) needs an NVMe generic device",
+                          "FDP needs an NVMe namespace with flexible data placement: "
+                          "check-vm's fdp boot runs it, each job's writes on its "
+                          "placement ids (nvme-cli's reclaim unit handle status)"),
+}
+
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     "iometer-file-access-server.fio":
@@ -133,6 +149,9 @@ NO_MEANING = {
     # io_uring_cmd's PI options in a job on another engine (xnvme-pi.fio:
     # written for --ioengine=xnvme, fio's default psync has no such option)
     "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask",
+    # fdp=1 in a job on another engine (xnvme-fdp.fio: written for
+    # --ioengine=xnvme; fio's default psync lacks fetch ruhs, fio refuses it)
+    "fdp",
 }
 
 SYNC = {"psync", "sync", "pvsync", "pvsync2", "vsync"}
@@ -180,7 +199,13 @@ def resolve(opts):
     if mix is None and o.get("rwmixwrite") is not None:
         mix = 100 - int(o["rwmixwrite"])
     eng = o.get("ioengine", "psync")
-    qd = 1 if eng in SYNC else int(o.get("iodepth", "1"))
+    direct = int(o.get("direct", "0")) or (1 if o.get("buffered") == "0" else 0)
+    # Linux runs these one I/O at a time: posixaio (glibc serves a
+    # descriptor in order) and libaio without O_DIRECT (io_submit returns
+    # after the buffered I/O); measured with fio 3.33 in tests/integration/
+    # fio_pagecache.sh
+    serial = eng in SYNC or eng == "posixaio" or (eng == "libaio" and not direct)
+    qd = 1 if serial else int(o.get("iodepth", "1"))
     return {
         "rw": rw,
         "rwmixread": int(mix) if mix is not None and rw in ("rw", "randrw") else
@@ -190,7 +215,7 @@ def resolve(opts):
         "iodepth": qd,
         "numjobs": int(o.get("numjobs", "1")),
         "size": size(o["size"]) if o.get("size") and size(o["size"]) else o.get("size"),
-        "direct": int(o.get("direct", "0")) or (1 if o.get("buffered") == "0" else 0),
+        "direct": direct,
         "rate_iops": o.get("rate_iops"),
     }
 
@@ -325,6 +350,15 @@ def compare(f, n, share=True):
     return ""
 
 
+def iops_ratio(fj, nj):
+    """nvscope's IOPS over fio's, both summed over jobs (each job's I/Os
+    over its own runtime), as text."""
+    def iops(d):
+        return sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write", "trim") if k in j)
+    f, n = iops(fj), iops(nj)
+    return "%.2f" % (n / f) if f > 0 else "- (fio 0)"
+
+
 def main():
     nvs, fixtures, dev, work = sys.argv[1:5]
     # both tools run inside the scratch directory: an example's log files
@@ -366,6 +400,16 @@ def main():
                 reason = msg + ("" if fio_ok else " [fio refuses it too]")
         elif rc != 0:
             outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+        elif name in DEVICE_REFUSED:
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
+                                  env=env)
+            pat, why = DEVICE_REFUSED[name]
+            if nrc == 2 and re.search(pat, nerr):
+                msg = nerr.strip().splitlines()[-1].replace(tdev, "the loop device")
+                outcome, reason = "refused (the device lacks it)", msg + "; " + why + (
+                    "" if fio_ok else " [fio 3.33 refuses it too]")
+            else:
+                outcome, reason = "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
         elif not fio_ok and name in FIO_NEWER:
             nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
                                   env=env)
@@ -411,6 +455,8 @@ def main():
                 diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
                 outcome, reason = ("same", "%d job(s), %d group(s)" % (
                     len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))) if not diff else ("FAIL", diff)
+                if not diff:
+                    reason += "; IOPS nvscope/fio %s" % iops_ratio(fj, nj)
                 if name in TIMED and not diff:
                     reason += "; the read share is not compared: " + TIMED[name]
                 if name in FIO_INLINE and not diff:
@@ -463,7 +509,10 @@ as fio master has it: then nvscope runs it, its JSON checked, with nothing
 to compare); **parsed only** (too slow to run in
 CI, reason given); **both fail** (both parse
 it, neither can run it on a loop device, e.g. NVMe passthrough); **known
-gap** (differs, reason given).
+gap** (differs, reason given); **refused (the device lacks it)** (nvscope
+parses it and refuses its run before any I/O because the loop device lacks
+what it needs, e.g. an atomic write unit or NVMe; `make check-vm` runs it on
+emulated NVMe).
 
 """
 
@@ -495,11 +544,16 @@ TABLE_TAIL = """
   64 MiB block size: refused.  Zoned block devices and zoned namespaces
   through io_uring_cmd run in `make check-vm` (emulated ZNS); the loop
   device here is not zoned (its zones are emulated, as fio does).
+- NVMe flexible data placement (`fdp`, uring-cmd-fdp.fio, xnvme-fdp.fio
+  with io_uring_cmd as its engine) and `atomic=1` (atomic-verify.fio) run
+  in `make check-vm`'s fdp boot (bookworm-backports' QEMU 10 and kernel
+  6.12); on the loop device they are refused before any I/O (no NVMe, no
+  atomic write unit); xnvme-fdp.fio as given (fio's default psync) is
+  refused at its `fdp=` line, as fio refuses it.
 - Not implemented: verify with zonemode=zbd and Zone Append
   (`write_mode=zone_append`): uring-cmd-zoned*.fio are refused at those
-  lines, NVMe flexible data placement (`fdp`; QEMU 7.2
-  here has none to test against), `verify=null`, the 64- and 32-bit guard PI
-  formats, `atomic=` (newer fio; fio 3.33 refuses atomic-verify.fio too).
+  lines; `verify=null`, the 64- and 32-bit guard PI
+  formats.
 - Known gaps: iometer (size=4g on the smaller device) and cmdprio-bssplit
   follow fio's rules (an I/O that would pass the end of the device, or a
   write whose next free map bit lies past its last block, ends the pass,

@@ -57,6 +57,17 @@ int nvs_nvme_deallocate(const char *path, uint32_t nsid, uint64_t nlbas,
 			void (*progress)(double, void *), void *arg, int *nvme_status, char *err,
 			size_t errlen);
 
+/* The protection information format of LBA format @fidx (0..63) of
+ * namespace @nsid, asked through @fd, an open NVMe node of it (the
+ * generic device the engine holds): when Identify Controller's CTRATT has
+ * extended LBA formats (ELBAS), PIF (bits 8:7: 0 16-bit guard, 1 32-bit,
+ * 2 64-bit) and STS (bits 6:0, storage tag bits) of ELBAF[@fidx] in the
+ * Identify NVM Command Set namespace data (CNS 05h, CSI 00h); else 0 and
+ * 0 (the 16-bit guard, no storage tag), as fio.  @path names the device
+ * in @err. */
+int nvs_nvme_pi_format(int fd, const char *path, uint32_t nsid, unsigned fidx, uint8_t *pif,
+		       uint8_t *sts, int *nvme_status, char *err, size_t errlen);
+
 /* Human text for an NVMe status value ("Invalid Field in Command"). */
 const char *nvs_nvme_status_str(int status);
 
@@ -102,6 +113,30 @@ struct nvs_errlog {
  * behind @path into @e. */
 int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status, char *err,
 		       size_t errlen);
+
+/* NVMe Flexible Data Placement of namespace @nsid (fio's fdp=1): what the
+ * controller behind @path (its generic device /dev/ngXnY) says before any
+ * write.  Read: Identify Controller CTRATT bit 19 (FDPS), Identify
+ * Namespace ENDGID, Get Features FDP (FID 1Dh: enabled, configuration
+ * index), the FDP Configurations log (log page 20h) and the reclaim unit
+ * handle status (I/O Management Receive, opcode 12h, MO 1). */
+#define NVS_FDP_MAX_RUHS 128 /* fio's FIO_MAX_DP_IDS */
+struct nvs_fdp {
+	uint16_t endgid;
+	bool enabled;		/* Get Features FDP: FDPE */
+	uint8_t cfg;		/* ... FDPCIDX: the configuration in use */
+	uint16_t nconfigs;	/* log page 20h: configurations */
+	uint16_t nruh;		/* ... the current one's reclaim unit handles */
+	uint32_t nrg;		/* ... reclaim groups */
+	uint64_t runs;		/* ... reclaim unit nominal size, bytes */
+	uint16_t nruhsd;	/* RUH status descriptors (at most NVS_FDP_MAX_RUHS kept) */
+	uint16_t pid[NVS_FDP_MAX_RUHS];	  /* each one's placement identifier */
+	uint64_t ruamw[NVS_FDP_MAX_RUHS]; /* ... available media writes (LBAs) */
+};
+/* 0; -EOPNOTSUPP with @err when the controller has no FDP or it is not
+ * enabled in the namespace's endurance group; -EIO/-errno otherwise. */
+int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_status, char *err,
+		 size_t errlen);
 
 /* The Zoned Namespace command set of namespace @nsid behind @path (fio's
  * fio_nvme_get_zoned_model, report zones, get_max_open_zones): the

@@ -27,8 +27,12 @@ struct target {
 	 * fmt what its I/Os move (pi_act may strip the metadata) */
 	struct pi_fmt fmt;
 	uint64_t nlba;
-	uint8_t guard_pif; /* Identify NVM ELBAF PIF: 0 = 16-bit guard */
-	uint8_t sts;	   /* ... STS: storage tag bits (0 none) */
+	uint8_t sts; /* Identify NVM namespace ELBAF STS: storage tag bits (0 none);
+		      * its PIF is fmt.pif */
+	/* fio's fdp=1 (io/fdp.h): the placement identifiers its writes carry
+	 * (DSPEC, with DTYPE 2), chosen from the reclaim unit handle status */
+	uint16_t fdp_n;
+	uint16_t fdp_pid[128];
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character

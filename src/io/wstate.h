@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/datagen.h"
+#include "io/fdp.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
 #include "io/flow.h"
@@ -39,6 +40,8 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	bool pc_pass;       /* buffered: invalidate at each pass (pagecache.h) */
+	uint64_t pc_passes; /* the generator's passes at the last invalidate */
 	struct zbd_ws zws; /* zonemode=zbd (io/zbd.h) */
 	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
 	 * generated but held while its direction is ahead of its rate */
@@ -78,6 +81,8 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
+	uint64_t fdp_rng;  /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
+	uint32_t fdp_loc;  /* ... the round-robin position */
 	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */
 	unsigned vdumps;   /* bad blocks dumped so far */
 	uint64_t vnonce;   /* this job's rand_seed in its headers (vhdr_seed) */
@@ -183,5 +188,9 @@ uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);
+/* fio opens a file again for each pass, which drops its page cache
+ * (io/pagecache.h): a buffered job's worker does the same when the
+ * generator's passes (wraps, map passes, restarts) moved on. */
+void wstate_pass_cache(const struct worker *w, struct wstate *st);
 
 #endif

@@ -10,7 +10,10 @@
 #             controller C  serial NVSCOPE-C3  ns1 32 MiB LBA 512+8 separate
 #                           metadata, PI type 1; ns2 32 MiB LBA 4096+64
 #                           extended LBA, PI type 1 (fio's uring-cmd-pi-sb/
-#                           -ext examples), removed after its PI checks
+#                           -ext examples); with the 64-bit guard (pif=2):
+#                           ns3 LBA 512+16 separate metadata, PI type 1 last,
+#                           ns4 LBA 4096+64 extended LBA, PI type 1 first;
+#                           removed after its PI checks
 # 2. "multipath": two controllers (serial NVSCOPE-MP) in one NVMe subsystem
 #             sharing ns1 32 MiB LBA 512 and ns2 16 MiB LBA 4096: the block
 #             devices follow the subsystem (nvme1 reaches nvme0n1).
@@ -18,7 +21,9 @@
 #             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
 #             critical warning (boot_console), a Format of a namespace
 #             with the typed serial (P).
-# NVS_VM_ONLY=basic|multipath|console runs only that boot.
+# 4. "fdp": fio's fdp=1 and atomic=1 on bookworm-backports' QEMU 10 and
+#             kernel 6.12, fetched into the cache (tests/vm/fdp.sh).
+# NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot.
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -374,9 +379,17 @@ boot_console() {
 	rm -f "$RUN"/*.img
 	return "$fail"
 }
-case ${NVS_VM_ONLY:-} in "" | basic | multipath | console) ;;
-*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath or console" 2 ;;
+case ${NVS_VM_ONLY:-} in "" | basic | multipath | console | fdp) ;;
+*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath, console or fdp" 2 ;;
 esac
+# 4. FDP and atomic writes on bookworm-backports' QEMU and kernel
+# (tests/vm/fdp.sh: boot_fdp)
+. "$TOP/tests/vm/fdp.sh"
+if [ "${NVS_VM_ONLY:-}" = fdp ]; then
+	rc4=0
+	boot_fdp || rc4=$?
+	exit "$rc4"
+fi
 if [ "${NVS_VM_ONLY:-}" = console ]; then
 	rc3=0
 	boot_console || rc3=$?
@@ -390,10 +403,11 @@ fi
 # 8065 of 4096+64), else the last data block shares a file block with the
 # first metadata written and reads back as a reference tag error
 mk a1 64M; mk a2 32M; mk b1 48M; mk c1 $((64512 * 520)); mk c2 32M
+mk c3 $((31744 * 528)); mk c4 16M # 64-bit guard: 31744 LBAs of 512+16, 4032 of 4096+64
 rc1=0 rc2=0 rc3=0
 want() { [ -z "${NVS_VM_ONLY:-}" ] || [ "$NVS_VM_ONLY" = "$1" ]; }
 mk z1 16M # zoned: 16 zones of 1 MiB, capacity 768 KiB, 4 open / 6 active at most
-want basic && { boot "two controllers" basic 6 \
+want basic && { boot "two controllers" basic 8 \
 	-device "nvme,id=ca,serial=$SER_A" \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
@@ -401,6 +415,8 @@ want basic && { boot "two controllers" basic 6 \
 	-device "nvme,id=cc,serial=$SER_PI" \
 	-drive "$(d c1)" -device "$(ns c1 cc 1 512),ms=8,mset=0,pi=1,pil=0" \
 	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" \
+	-drive "$(d c3)" -device "$(ns c3 cc 3 512),ms=16,mset=0,pi=1,pil=0,pif=2" \
+	-drive "$(d c4)" -device "$(ns c4 cc 4 4096),ms=64,mset=1,pi=1,pil=1,pif=2" \
 	-device "nvme,id=cz,serial=$SER_Z" -drive "$(d z1)" -device "$(ns z1 cz 1 512),zoned=true,zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=4,zoned.max_active=6" || rc1=$?; }
 rm -f "$RUN"/*.img
 # 2. native multipath: two controllers of one subsystem share two namespaces
@@ -419,7 +435,10 @@ elif command -v tmux >/dev/null; then
 else
 	echo "check-vm: console on the serial line skipped (no tmux)"
 fi
-echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER)"
+rc4=0
+[ -n "${NVS_VM_ONLY:-}" ] || boot_fdp || rc4=$?
+echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER), fdp: exit $rc4"
 [ "$rc1" = 0 ] || exit "$rc1"
 [ "$rc2" = 0 ] || exit "$rc2"
-exit "$rc3"
+[ "$rc3" = 0 ] || exit "$rc3"
+exit "$rc4"
