@@ -63,7 +63,7 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 	ck_assert_int_eq(spec_set(&s, "bssplit", bssplit, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, seed), 0);
 	ck_assert_ptr_nonnull(g.rmap);
-	ck_assert_uint_eq(g.map_n, 0); /* not the one-size permutation */
+	ck_assert_uint_eq(g.map_n, 0); /* not lfsr's permutation */
 	while (bytes < len) {
 		uint64_t off;
 		uint32_t l;
@@ -85,12 +85,14 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 	ck_assert_uint_eq(g.map_passes, 0);
 	/* cut sizes (8k, 12k, 20k...) exist: sizes the bssplit does not list */
 	ck_assert_uint_gt(cut, ios / 50);
-	/* the next I/O starts a new pass */
+	/* the next I/O starts fio's next loop (io_size bytes done): the map
+	 * emptied, the streams re-seeded */
 	uint64_t off;
 	uint32_t l;
 	enum nvs_dir d;
 	offgen_next(&g, &off, &l, &d);
-	ck_assert_uint_eq(g.map_passes, 1);
+	ck_assert_uint_eq(g.loops, 1);
+	ck_assert_uint_eq(randmap_nset(g.rmap), (l + 4095) / 4096);
 	offgen_free(&g);
 	free(cov);
 }
@@ -144,8 +146,16 @@ START_TEST(test_no_map_cases)
 	spec_init(&s);
 	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
-	ck_assert_ptr_null(g.rmap); /* one size: the permutation */
+	ck_assert_ptr_nonnull(g.rmap); /* one size: fio's map too */
+	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
+	ck_assert_uint_eq(g.map_n, 0);
+	offgen_free(&g);
+	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_null(g.rmap); /* lfsr: no map, the permutation */
 	ck_assert_uint_eq(g.map_n, 256);
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bsrange", "4k-16k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap); /* bsrange: the bitmap */
