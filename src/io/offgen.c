@@ -277,9 +277,18 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 			}
 			*len = ok ? buflen(g, d, rel) : 0;
 			if (nvs_unlikely(!*len || rel + *len > g->len)) {
-				/* fio's fill_io_u fails: the pass ends and the job
-				 * starts over, re-seeded; restarts in a row that
-				 * find nothing: one smallest block, never past the end */
+				/* fio's fill_io_u fails: the file is done.  Without
+				 * time_based or io_size the job ends there (fio's
+				 * keep_running: wraps, as a sequential pass's end);
+				 * otherwise it starts over, re-seeded; restarts in a
+				 * row that find nothing: one smallest block, never
+				 * past the end */
+				if (g->end_on_fail) {
+					g->wraps = UINT64_MAX;
+					*len = g->minbs[d];
+					rel = 0;
+					break;
+				}
 				if (g->restart_run++ < 8) {
 					if (!ok)
 						g->map_passes++;
@@ -459,6 +468,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	/* fio: randseed= turns randrepeat off (no re-seeding at a restart) */
 	g->reseed = !s->randrepeat_off && !s->seed_given;
 	g->time_based = s->time_based;
+	g->end_on_fail = !s->time_based && !s->io_size;
 	/* fio's loop: io_size bytes (a time_based job's goes on until an I/O
 	 * cannot be made) */
 	g->pass_len = s->time_based ? 0 : s->io_size ? s->io_size : g->fit_len;

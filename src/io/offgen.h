@@ -29,6 +29,8 @@ struct offgen {
 	uint32_t align;
 	bool random;
 	bool time_based;       /* fio: a full map starts over without re-seeding */
+	bool end_on_fail;      /* fio: an I/O that cannot be made ends the job
+				* (no time_based, no io_size): wraps = UINT64_MAX */
 	unsigned mixread;      /* % reads */
 	/* fio's rwmix (get_rw_ddir): the direction is drawn again only once
 	 * the current one has issued mix_issues I/Os; issues[d] counts them */

@@ -213,6 +213,16 @@ START_TEST(test_units_and_restart)
 	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bssplit", "64k/40:1024k/60,1024k/100", err, sizeof(err)),
 			 0);
+	/* without time_based (or io_size) fio's job ends at the failed I/O */
+	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
+	for (int i = 0; i < N && g.wraps != UINT64_MAX; i++) {
+		enum nvs_dir d;
+		offgen_next(&g, &offs[0], &lens[0], &d);
+	}
+	ck_assert_uint_eq(g.wraps, UINT64_MAX);
+	ck_assert_uint_eq(g.restarts, 0);
+	offgen_free(&g);
+	ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	ck_assert_uint_eq(g.munit[0], 65536);
@@ -252,7 +262,8 @@ END_TEST
 
 /* size= larger than the device (fio's io_size): sizes fit io_size, not the
  * device, so an I/O that would pass the device's end restarts the pass;
- * with size= within the device it never does. */
+ * with size= within the device it never does (time_based: without it the
+ * job would end at the first). */
 START_TEST(test_io_size_past_end)
 {
 	struct spec s;
@@ -265,6 +276,7 @@ START_TEST(test_io_size_past_end)
 		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&s, "bssplit", "4k/60:64k/40", err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&s, "size", big ? "4g" : "16m", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 		ck_assert_int_eq(offgen_init(&g, &s, 0, len, 4096, 3), 0);
 		ck_assert_uint_eq(g.fit_len, big ? 4ULL << 30 : len);
 		for (int i = 0; i < 20000; i++) {
