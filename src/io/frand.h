@@ -44,6 +44,34 @@ void frand_job_seeds(uint64_t seeds[FRAND_NSEEDS], uint64_t randseed, unsigned t
  * the FRAND_BLOCK slot. */
 uint64_t frand_block_seed(const uint64_t seeds[FRAND_NSEEDS], bool repeatable, unsigned thread);
 
+/* fio's random_generator=lfsr (lib/lfsr.c, spin 0 as fio uses it): every
+ * value of [0, n) once, then frand_lfsr_next fails; no map needed */
+struct frand_lfsr {
+	uint64_t xormask, last, bit, max, nvals, cycle, seed;
+};
+
+/* fio's lfsr_init(n, seed, 0): -EINVAL when n is too large or the seed
+ * gives the all-ones state (fio fails the job then too) */
+int frand_lfsr_init(struct frand_lfsr *l, uint64_t n, uint64_t seed);
+/* fio's lfsr_reset: the sequence from its start again */
+int frand_lfsr_reset(struct frand_lfsr *l);
+
+/* fio's lfsr_next: false once every value was given */
+static inline bool frand_lfsr_next(struct frand_lfsr *l, uint64_t *v)
+{
+	if (l->nvals++ > l->max)
+		return false;
+	do {
+		/* fio's first call steps twice (its spin + 1 at the cycle's end) */
+		unsigned steps = l->cycle ? 2 : 1;
+		l->cycle = 0;
+		while (steps--)
+			l->last = ((l->last >> 1) | l->bit) ^ (((l->last & 1) - 1) & l->xormask);
+	} while (l->last > l->max);
+	*v = l->last;
+	return true;
+}
+
 static inline uint32_t frand_next32(struct frand *f)
 {
 #define FRAND_TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))

@@ -10,20 +10,16 @@
 /* fio's random map for uniform random jobs (norandommap=0, lib/axmap.c):
  * a bit per block of the smallest size of all directions (fio's
  * rw_min_bs), each direction drawing and marking block numbers in its own
- * smallest size (offgen_draw); with one size the same map.  A blockalign
- * other than a direction's smallest size turns it off, as in fio.
- * random_generator=lfsr keeps no map (every block once): one size walks a
- * keyed permutation (offgen_perm: not fio's lfsr order); mixed sizes run
- * without one. */
-static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
+ * smallest size (offgen_draw).  A blockalign other than a direction's
+ * smallest size turns it off, as in fio.  random_generator=lfsr keeps no
+ * map: fio's LFSR over as many blocks gives each once (uniform and zoned
+ * distributions, also with norandommap; seeded in offgen_seed). */
+static int map_init(struct offgen *g, const struct spec *s)
 {
-	bool one = !g->rmax[0] && !g->rmax[1] && s->nbs;
 	uint32_t dmin[2] = {UINT32_MAX, UINT32_MAX}, minbs = UINT32_MAX;
 
-	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist)
+	if (!g->random || (g->dist && g->dist != DIST_ZONED))
 		return 0;
-	for (unsigned i = 0; i < s->nbs; i++)
-		one = one && s->bs[i].bs == s->bs[0].bs;
 	/* the smallest size of each direction, issued or not: fio's
 	 * rw_min_bs is the smallest of all (init.c fixup_options) */
 	for (unsigned d = 0; d < 2; d++) {
@@ -35,34 +31,26 @@ static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 		if (dmin[d] < minbs)
 			minbs = dmin[d];
 	}
-	if (!one || !s->rand_lfsr) {
-		/* fio's map: a bit per block of the smallest size, the
-		 * alignment; fio's lfsr keeps no map, and a blockalign other
-		 * than a direction's smallest size turns fio's map off */
-		if (s->norandommap || s->rand_lfsr || minbs == UINT32_MAX || g->align != minbs ||
-		    g->len / minbs == 0 ||
-		    (s->blockalign && (dmin[0] != s->blockalign || dmin[1] != s->blockalign)))
-			return 0;
-		g->rmap_unit = minbs;
-		/* fio's ba of each direction is its own smallest size, and its
-		 * map is indexed in it (see munit) */
-		for (unsigned d = 0; d < 2; d++)
-			g->munit[d] = dmin[d] == UINT32_MAX ? minbs : dmin[d];
-		g->rmap = randmap_new(g->len / minbs);
-		return g->rmap ? 0 : -ENOMEM;
-	}
-	if (g->align != s->bs[0].bs)
+	if (minbs == UINT32_MAX)
 		return 0;
-	g->map_n = g->npos[0];
-	g->map_mask = UINT64_MAX >> __builtin_clzll((g->map_n - 1) | 1);
-	uint64_t k = seed ^ 0x6a09e667f3bcc909ULL;
-	for (int r = 0; r < 4; r++) {
-		uint64_t z = (k += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		g->map_key[r] = z ^ (z >> 31);
+	if (s->rand_lfsr) {
+		/* fio's init_random_map: min(size, device) / rw_min_bs values */
+		g->lfsr_n = (g->fit_len < g->len ? g->fit_len : g->len) / minbs;
+		return 0;
 	}
-	return 0;
+	/* fio's map: a bit per block of the smallest size, the alignment;
+	 * a blockalign other than a direction's smallest size turns it off
+	 * (and zoned distributions, for which fio sets norandommap) */
+	if (s->norandommap || g->dist || g->align != minbs || g->len / minbs == 0 ||
+	    (s->blockalign && (dmin[0] != s->blockalign || dmin[1] != s->blockalign)))
+		return 0;
+	g->rmap_unit = minbs;
+	/* fio's ba of each direction is its own smallest size, and its map is
+	 * indexed in it (see munit) */
+	for (unsigned d = 0; d < 2; d++)
+		g->munit[d] = dmin[d] == UINT32_MAX ? minbs : dmin[d];
+	g->rmap = randmap_new(g->len / minbs);
+	return g->rmap ? 0 : -ENOMEM;
 }
 
 void offgen_free(struct offgen *g)
@@ -85,6 +73,8 @@ static void restart(struct offgen *g, bool failed)
 	}
 	if (g->rmap)
 		randmap_reset(g->rmap);
+	if (g->lfsr_on)
+		frand_lfsr_reset(&g->lfsr);
 	for (unsigned d = 0; d < 2; d++)
 		g->last_pos[d] = g->start;
 	g->mix_issues = 0;
@@ -171,7 +161,12 @@ static bool rand_block(struct offgen *g, unsigned d, uint64_t *rel)
 		first = lo ? lo * lastb / 100 : 0;
 		lastb = lastb * (hi - lo) / 100;
 	}
-	b = frand_scale(&g->fr.off, frand_next(&g->fr.off), lastb);
+	if (g->lfsr_on) {
+		if (!frand_lfsr_next(&g->lfsr, &b))
+			return false; /* every value given: fio's lfsr_next fails */
+	} else {
+		b = frand_scale(&g->fr.off, frand_next(&g->fr.off), lastb);
+	}
 	if (g->rmap) {
 		b = randmap_next_free(g->rmap, b);
 		if (b == RANDMAP_NONE)
@@ -254,22 +249,15 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 			*len = buflen(g, d, rel);
 			if (!*len || rel + *len > g->len)
 				*len = g->minbs[d];
-		} else if (rnd && g->map_n) {
-			rel = offgen_perm(g, g->map_i) * g->align;
-			if (++g->map_i == g->map_n) {
-				/* a pass is complete: a new order */
-				g->map_i = 0;
-				g->map_passes++;
-				for (int k = 0; k < 4; k++)
-					g->map_key[k] += 0x9e3779b97f4a7c15ULL;
-			}
-			*len = g->minbs[d];
 		} else if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
 			bool ok = rand_block(g, d, &rel);
-			if (!ok && g->rmap && g->time_based) {
-				/* fio's get_next_rand_block: a full map starts over
-				 * (time_based), the streams go on */
-				randmap_reset(g->rmap);
+			if (!ok && (g->rmap || g->lfsr_on) && g->time_based) {
+				/* fio's get_next_rand_block: a full map (or a spent
+				 * lfsr) starts over (time_based), the streams go on */
+				if (g->rmap)
+					randmap_reset(g->rmap);
+				if (g->lfsr_on)
+					frand_lfsr_reset(&g->lfsr);
 				g->map_passes++;
 				for (unsigned k = 0; k < 2; k++)
 					g->last_pos[k] = g->start;
@@ -324,12 +312,11 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 
 void offgen_zone_reset(struct offgen *g)
 {
-	/* fresh keys: a part of a pass draws a new set of blocks */
-	g->map_i = 0;
-	for (int k = 0; k < 4; k++)
-		g->map_key[k] = offgen_rand(g);
+	/* fio's fio_file_reset: the map emptied, the lfsr from its start */
 	if (g->rmap)
 		randmap_reset(g->rmap);
+	if (g->lfsr_on)
+		frand_lfsr_reset(&g->lfsr);
 }
 
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
@@ -470,8 +457,8 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	g->time_based = s->time_based;
 	g->end_on_fail = !s->time_based && !s->io_size;
 	/* fio's loop: io_size bytes (a time_based job's goes on until an I/O
-	 * cannot be made) */
-	g->pass_len = s->time_based ? 0 : s->io_size ? s->io_size : g->fit_len;
+	 * cannot be made; strided zones: len is one zone's range, not a loop) */
+	g->pass_len = s->time_based || g->zsize ? 0 : s->io_size ? s->io_size : g->fit_len;
 	uint64_t maxsz = g->fit_len < len ? g->fit_len : len;
 	for (unsigned d = 0; d < 2; d++) {
 		/* fio's ba[] (blockalign, by default the direction's smallest
@@ -492,7 +479,8 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		return sprandom_new(&g->spr, len, g->align, s->spr_op > 0 ? s->spr_op : 0.15,
 				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL, 0);
 	}
-	int rc = map_init(g, s, seed);
+	int rc = map_init(g, s);
+	offgen_seed(g, s, 1); /* again: the lfsr's size is known now */
 	g->rng0 = g->rng;
 	return rc;
 }
@@ -525,6 +513,10 @@ void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread)
 	for (unsigned d = 0; d < 2; d++)
 		frand_init(&f->seq[d], seeds[FRAND_SEQ_RAND], false);
 	g->fr0 = g->fr;
+	/* fio's lfsr takes the offsets' seed (a seed giving the all-ones
+	 * state fails fio's job; here the stream's draws instead) */
+	g->lfsr_on = g->lfsr_n &&
+		     !frand_lfsr_init(&g->lfsr, g->lfsr_n, frand_block_seed(seeds, repeatable, thread));
 }
 
 /* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */

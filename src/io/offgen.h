@@ -67,10 +67,11 @@ struct offgen {
 	uint64_t tw_off;
 	uint32_t tw_len;
 	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
-	/* random_generator=lfsr (no map, every block once per pass): a keyed
-	 * pseudo-random permutation of [0, map_n) walked by index
-	 * (offgen_perm; not fio's lfsr order); 0 = none */
-	uint64_t map_n, map_i, map_mask, map_key[4];
+	/* random_generator=lfsr (fio's lib/lfsr.c: no map, every block once
+	 * per pass): lfsr_n values, lfsr_on when in use */
+	struct frand_lfsr lfsr;
+	uint64_t lfsr_n;
+	bool lfsr_on;
 	uint64_t map_passes;   /* complete passes (fio resets its map and goes on) */
 	/* fio's random map (norandommap=0, lib/axmap.c): a bit per block of
 	 * the smallest size (io/randmap.h); a drawn block done in this pass
@@ -137,23 +138,6 @@ static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
 	return (uint32_t)(((uint64_t)r32 * n) >> 32);
 }
 
-/* A bijection of [0, mask] (mask = 2^k - 1): keyed rounds of xor, odd
- * multiply and xorshift, each invertible on the low k bits; cycle-walked
- * into [0, n) so that i -> offgen_perm(i) permutes [0, n). */
-static inline uint64_t offgen_perm(const struct offgen *g, uint64_t i)
-{
-	static const uint64_t mul[4] = {0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL,
-					0xd6e8feb86659fd93ULL, 0xff51afd7ed558ccdULL};
-	uint64_t m = g->map_mask, s = (uint64_t)(64 - __builtin_clzll(m | 1)) / 2 + 1;
-	do {
-		for (int r = 0; r < 4; r++) {
-			i = ((i ^ g->map_key[r]) * mul[r]) & m;
-			i ^= i >> s;
-		}
-	} while (i >= g->map_n);
-	return i;
-}
-
 /* A random block index of a non-uniform distribution (offgen.c). */
 uint64_t offgen_dist_block(struct offgen *g);
 
@@ -173,7 +157,7 @@ static inline void offgen_zone(struct offgen *g, unsigned d)
 		if (g->start >= g->zreg_end || g->zreg_end - g->start < g->len)
 			g->start = g->zreg_start;
 		g->last_pos[d] = g->start;
-		if (g->map_i || g->rmap)
+		if (g->rmap || g->lfsr_on)
 			offgen_zone_reset(g);
 	}
 	if (g->last_pos[d] >= g->start + g->len)

@@ -5,8 +5,9 @@
 # writes its write_iolog on the same loop device and the sequences are
 # compared per job (numjobs: nvscope's one log holds both jobs interleaved,
 # each job's own order kept; at iodepth > 1 both logs are in submission
-# order).  Covers the rwmix, bssplit, bsrange, tausworthe64, norandommap,
-# randseed, percentage_random, random_distribution=zoned, numjobs=2,
+# order).  Covers the rwmix, bssplit, bsrange, tausworthe64, lfsr,
+# norandommap, randseed, percentage_random, random_distribution=zoned,
+# strided zones, do_verify's read-back order, numjobs=2,
 # sequential bssplit, and fio's iometer and cmdprio-bssplit examples (time
 # based: the map's restarts included, size=4g on a smaller device).
 . "$(dirname "$0")/../lib.sh"
@@ -105,6 +106,11 @@ both "randread percentage_random=40" --rw=randread --bs=4k --percentage_random=4
 both "randread random_distribution=zoned" --rw=randread --bs=4k --random_distribution=zoned:50/10:30/20:20/70 --number_ios=2000
 both "write bssplit (sequential)" --rw=write --bssplit=4k/50:8k/30:64k/20 --number_ios=2000
 both "randwrite one full pass" --rw=randwrite --bs=16k --size=16m
+both "randread lfsr" --rw=randread --bs=4k --random_generator=lfsr --number_ios=2000
+both "randrw lfsr bssplit norandommap" --rw=randrw --bssplit=4k/70:8k/30 --random_generator=lfsr --norandommap --number_ios=2000
+both "randread strided zones" --zonemode=strided --rw=randread --bs=4k --zonesize=64k --zonerange=128k --zoneskip=128k --number_ios=2000
+# do_verify: the writes, then fio's read-back in the order written
+both "randwrite verify=crc32c" --rw=randwrite --bs=4k --size=4m --verify=crc32c
 # numjobs=2: fio numbers a job's copies one after another (threads 1, 2),
 # as two jobs; fio's numjobs copies would share one write_iolog file, so
 # fio runs two jobs with a log each

@@ -63,7 +63,7 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 	ck_assert_int_eq(spec_set(&s, "bssplit", bssplit, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, seed), 0);
 	ck_assert_ptr_nonnull(g.rmap);
-	ck_assert_uint_eq(g.map_n, 0); /* not lfsr's permutation */
+	ck_assert(!g.lfsr_on); /* not lfsr */
 	while (bytes < len) {
 		uint64_t off;
 		uint32_t l;
@@ -148,12 +148,13 @@ START_TEST(test_no_map_cases)
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap); /* one size: fio's map too */
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
-	ck_assert_uint_eq(g.map_n, 0);
+	ck_assert(!g.lfsr_on);
 	offgen_free(&g);
 	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
-	ck_assert_ptr_null(g.rmap); /* lfsr: no map, the permutation */
-	ck_assert_uint_eq(g.map_n, 256);
+	ck_assert_ptr_null(g.rmap); /* lfsr: no map, fio's lfsr of 256 values */
+	ck_assert(g.lfsr_on);
+	ck_assert_uint_eq(g.lfsr_n, 256);
 	spec_init(&s);
 	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bsrange", "4k-16k", err, sizeof(err)), 0);
