@@ -127,8 +127,9 @@ static inline uint64_t frand_between(struct frand *f, uint64_t start, uint64_t e
 					  ((double)r / (1.0 * (1ULL << 32) * (1ULL << 32))));
 	}
 	uint32_t r = frand_next32(f);
-	return start + (uint64_t)(int)((double)(uint32_t)(end - start + 1) *
-				       ((double)r / (1.0 * (1ULL << 32))));
+	/* fio casts to int: the same value below 2^31 (its ranges: 1..100) */
+	return start + (uint64_t)((double)(uint32_t)(end - start + 1) *
+				  ((double)r / (1.0 * (1ULL << 32))));
 }
 
 #endif
