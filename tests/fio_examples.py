@@ -72,6 +72,22 @@ FIO_NEWER_CHECK = {
     and len(j["steadystate"]["data"]["lat"]) == 30,
 }
 
+# Examples that need what the loop device lacks (fio 3.33 refuses them
+# too: a newer fio's options): nvscope parses them, and its run must be
+# refused before any I/O with a message matching the pattern; they run in
+# make check-vm's fdp boot (tests/vm/guest-fdp.sh) on QEMU 10's emulated
+# NVMe.  example -> (pattern, why)
+DEVICE_REFUSED = {
+    "atomic-verify.fio": (r"atomic=1: refused: the device has no atomic write support "
+                          r"\(atomic_write_unit_max_bytes is 0\); nothing was written",
+                          "the loop device has no atomic write unit; with one (check-vm's "
+                          "AWUPF 15 namespace) its RWF_ATOMIC writes run and verify"),
+    "uring-cmd-fdp.fio": (r"passthrough \(ioengine=io_uring_cmd\) needs an NVMe generic device",
+                          "FDP needs an NVMe namespace with flexible data placement: "
+                          "check-vm's fdp boot runs it, each job's writes on its "
+                          "placement ids (nvme-cli's reclaim unit handle status)"),
+}
+
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     # iometer-file-access-server and cmdprio-bssplit left this list: nvscope
@@ -123,6 +139,9 @@ NO_MEANING = {
     # io_uring_cmd's PI options in a job on another engine (xnvme-pi.fio:
     # written for --ioengine=xnvme, fio's default psync has no such option)
     "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask",
+    # fdp=1 in a job on another engine (xnvme-fdp.fio: written for
+    # --ioengine=xnvme; fio's default psync lacks fetch ruhs, fio refuses it)
+    "fdp",
 }
 
 SYNC = {"psync", "sync", "pvsync", "pvsync2", "vsync"}
@@ -371,6 +390,16 @@ def main():
                 reason = msg + ("" if fio_ok else " [fio refuses it too]")
         elif rc != 0:
             outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+        elif name in DEVICE_REFUSED:
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
+                                  env=env)
+            pat, why = DEVICE_REFUSED[name]
+            if nrc == 2 and re.search(pat, nerr):
+                msg = nerr.strip().splitlines()[-1].replace(tdev, "the loop device")
+                outcome, reason = "refused (the device lacks it)", msg + "; " + why + (
+                    "" if fio_ok else " [fio 3.33 refuses it too]")
+            else:
+                outcome, reason = "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
         elif not fio_ok and name in FIO_NEWER:
             nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
                                   env=env)
@@ -470,7 +499,10 @@ as fio master has it: then nvscope runs it, its JSON checked, with nothing
 to compare); **parsed only** (too slow to run in
 CI, reason given); **both fail** (both parse
 it, neither can run it on a loop device, e.g. NVMe passthrough); **known
-gap** (differs, reason given).
+gap** (differs, reason given); **refused (the device lacks it)** (nvscope
+parses it and refuses its run before any I/O because the loop device lacks
+what it needs, e.g. an atomic write unit or NVMe; `make check-vm` runs it on
+emulated NVMe).
 
 """
 
@@ -503,10 +535,15 @@ TABLE_TAIL = """
   `zbd-rand-write-trim-gc` trims whole 256 MiB zones, above nvscope's
   64 MiB block size: refused.  A real zoned block device is refused
   (zones are emulated on devices that are not zoned, as fio does).
+- NVMe flexible data placement (`fdp`, uring-cmd-fdp.fio, xnvme-fdp.fio
+  with io_uring_cmd as its engine) and `atomic=1` (atomic-verify.fio) run
+  in `make check-vm`'s fdp boot (bookworm-backports' QEMU 10 and kernel
+  6.12); on the loop device they are refused before any I/O (no NVMe, no
+  atomic write unit); xnvme-fdp.fio as given (fio's default psync) is
+  refused at its `fdp=` line, as fio refuses it.
 - Not implemented: zoned namespaces through io_uring_cmd
-  (uring-cmd-zoned*.fio), NVMe flexible data placement (`fdp`; QEMU 7.2
-  here has none to test against), `verify=null`, the 64- and 32-bit guard PI
-  formats, `atomic=` (newer fio; fio 3.33 refuses atomic-verify.fio too).
+  (uring-cmd-zoned*.fio), `verify=null`, the 64- and 32-bit guard PI
+  formats.
 - iometer (size=4g on the smaller device) and cmdprio-bssplit follow
   fio's rules (an I/O that would pass the end of the device, or a write
   whose next free map bit lies past its last block, ends the pass, which

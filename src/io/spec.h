@@ -247,6 +247,16 @@ struct spec {
 		bool given;		      /* any of them was set */
 	} pi;
 	struct spec_nvcmd nvcmd; /* write_mode, deac, num_range (io/nvcmd.h) */
+	/* fio's fdp=1 (dataplacement=fdp), plids/fdp_pli, plid_select/
+	 * fdp_pli_select; and atomic=1 (io/fdp.h) */
+	struct spec_fdp {
+		bool on;
+		bool random;	  /* plid_select=random, else roundrobin */
+		bool dp_none;	  /* dataplacement=none given (fio: conflicts with fdp=1) */
+		uint16_t nids;	  /* 0: every handle the namespace reports */
+		uint16_t ids[128]; /* indices into the RUH status list */
+	} fdp;
+	bool atomic;
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

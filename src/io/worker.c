@@ -319,6 +319,7 @@ static void run(struct worker *w, struct wstate *st)
 	wstate_limits(w, st, &limit, &passes, &nios_max);
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
+	wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/fdp.h) */
 	bool prio_on = prio_active(s); /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
@@ -548,6 +549,7 @@ static void run(struct worker *w, struct wstate *st)
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];
+				fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
 				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)

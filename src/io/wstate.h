@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/datagen.h"
+#include "io/fdp.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
 #include "io/flow.h"
@@ -83,6 +84,8 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
+	uint64_t fdp_rng;  /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
+	uint32_t fdp_loc;  /* ... the round-robin position */
 	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */
 	unsigned vdumps;   /* bad blocks dumped so far */
 	uint64_t vnonce;   /* this job's rand_seed in its headers (vhdr_seed) */
