@@ -90,21 +90,9 @@ DEVICE_REFUSED = {
 
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
-    "iometer-file-access-server.fio":
-        "size=4g on the smaller loop device: fio fits sizes to io_size (4g), so an I/O "
-        "that would pass the device's end ends its pass, which starts over re-seeded. "
-        "nvscope now follows the same rules (tests/integration/fio_randommap.sh: both "
-        "iologs repeat), but the mean size is set by where each tool's own random "
-        "stream first hits the end (the map is emptier early in a pass): over 12 seeds "
-        "nvscope's first restart fell after 1,200 to 12,500 I/Os, mean read size "
-        "4,900 to 10,600; fio's stream hits it after ~1,500 I/Os",
-    "cmdprio-bssplit.fio":
-        "the priorities are fio's (cmdprio_bssplit per block size), and so are the map's "
-        "rules: 64k reads and 1M writes draw and mark block numbers in their own units on "
-        "one map of 64k bits, and a write whose next free bit lies past the last 1M block "
-        "ends the pass, which starts over re-seeded.  Both tools therefore repeat a short "
-        "loop of I/Os (tests/integration/fio_randommap.sh); the mean read size is that "
-        "loop's, set by each tool's own random stream (fio's loop: 29 I/Os, 14 reads)",
+    # iometer-file-access-server and cmdprio-bssplit left this list: nvscope
+    # draws fio's own random streams (io/frand.h), so their pass restarts
+    # fall where fio's do (tests/integration/fio_rng.sh: iologs equal)
 }
 
 # Examples written for zones larger than the 64 MiB test device: they get a
@@ -139,6 +127,8 @@ SAME = {
     "dedupe-global.fio",
     "fixed-rate-submission.fio", "poisson-rate-submission.fio",  # fio: inline
     "exitwhat.fio",  # writers of one device in one run group, together as in fio
+    # fio's random streams (io/frand.h): the map's restarts where fio's fall
+    "iometer-file-access-server.fio", "cmdprio-bssplit.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -529,7 +519,9 @@ TABLE_TAIL = """
   offset_align, serialize_overlap, ignore_error, error_dump, slat and
   fio's three latency logs, one JSON entry per numjobs copy, writers of
   one device in one run group running together, fio's random map with its
-  per-direction units and re-seeded restarts, zonemode=zbd (emulated
+  per-direction units and re-seeded restarts, fio's own random streams
+  (tausworthe/tausworthe64 seeded per thread as fio: the same offsets,
+  sizes and directions, I/O for I/O), zonemode=zbd (emulated
   zones), fio master's sprandom, and on io_uring_cmd: write_mode, deac,
   num_range, and protection information (`pi_act`, `pi_chk`,
   `md_per_io_size`, `apptag`).
@@ -554,12 +546,11 @@ TABLE_TAIL = """
   (`write_mode=zone_append`): uring-cmd-zoned*.fio are refused at those
   lines; `verify=null`, the 64- and 32-bit guard PI
   formats.
-- Known gaps: iometer (size=4g on the smaller device) and cmdprio-bssplit
-  follow fio's rules (an I/O that would pass the end of the device, or a
-  write whose next free map bit lies past its last block, ends the pass,
-  which starts over re-seeded), so both tools repeat a loop of I/Os; the
-  loop's length, and so the mean size, comes from each tool's own random
-  stream.
+- iometer (size=4g on the smaller device) and cmdprio-bssplit follow
+  fio's rules (an I/O that would pass the end of the device, or a write
+  whose next free map bit lies past its last block, ends the pass, which
+  starts over re-seeded) with fio's own random streams, so the loop of
+  I/Os both tools repeat is the same one (tests/integration/fio_rng.sh).
 - `numa.fio` asks for NUMA node 1, which a one-node machine lacks: refused
   there (fio fails to run it too).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).

@@ -433,12 +433,14 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = spec_parse_bool(v, &s->norandommap);
 		s->norandommap_set = true;
 	} else if (!strcmp(key, "random_generator")) {
-		/* fio's three: all give every block once per pass with the map
-		 * (lfsr without one); nvscope walks one permutation (offgen.h) */
+		/* fio's three: tausworthe (32-bit) and tausworthe64 are fio's own
+		 * streams (io/frand.h); lfsr gives every block once without a map
+		 * (nvscope walks a permutation: not fio's order, offgen.h) */
 		NEED_VALUE();
 		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
 			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
 		s->rand_lfsr = !strcmp(v, "lfsr");
+		s->rand_taus64 = !strcmp(v, "tausworthe64");
 		s->rand_gen_set = true;
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
 		NEED_VALUE();

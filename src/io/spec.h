@@ -134,6 +134,7 @@ struct spec {
 	uint8_t fadvise_hint; /* enum pagecache_hint, 0 = fio's default 1 */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
 	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
+	bool rand_taus64;    /* random_generator=tausworthe64: fio's 64-bit stream */
 	bool norandommap_set, rand_gen_set; /* given in the job (fio_option_is_set) */
 	/* fio master's sprandom (io/sprandom.h): spr_op 0 = 0.15, spr_regions
 	 * 0 = 100 (fio's defaults), spr_cs bytes (0: no cache deferral) */

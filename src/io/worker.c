@@ -514,8 +514,9 @@ static void run(struct worker *w, struct wstate *st)
 					io.wmode =
 					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
 				if (dir == NVS_WRITE && io.wmode == WMODE_WRITE) {
-					datagen_prepare_write(&st->data, sl->buf, len, off, now,
-							      sl->stale);
+					if (!st->vtype || !s->vpattern_len) /* else: the pattern */
+						datagen_prepare_write(&st->data, sl->buf, len, off,
+								      now, sl->stale);
 					sl->stale = false;
 					if (nvs_unlikely(st->vtype))
 						wverify_stamp(w, st, sl->buf, len, off, now);

@@ -453,6 +453,10 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	uint64_t seed = w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->spec->run_thread0 + w->id + 1);
 	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
 
+	/* fio's streams: the job's thread number (1-based) in the run */
+	if (!rc)
+		offgen_seed(&st->gen, w->spec, w->spec->run_thread0 + w->id + 1);
+
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");
 	else if (rc == -EDOM)
@@ -530,7 +534,7 @@ uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
 
 void wstate_pass_cache(const struct worker *w, struct wstate *st)
 {
-	uint64_t n = st->gen.wraps + st->gen.map_passes + st->gen.restarts;
+	uint64_t n = st->gen.wraps + st->gen.map_passes + st->gen.restarts + st->gen.loops;
 
 	if (n == st->pc_passes)
 		return;

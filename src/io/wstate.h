@@ -71,8 +71,11 @@ struct wstate {
 	uint8_t vtype;
 	uint64_t *vmap, vblocks, vseq;
 	/* fio reads a random job's blocks back in the order it wrote them:
-	 * the keys of the pass's permutation (offgen_perm) when it began */
-	uint64_t vkeys[4];
+	 * the generator as the pass began (vgen; its map a copy, vgen_map),
+	 * replayed by the read-back; vgen_ok: the copy exists */
+	struct offgen vgen;
+	struct randmap *vgen_map;
+	bool vgen_ok;
 	/* a time_based job writes one pass of its region, reads it back,
 	 * writes the next (fio's do_io/do_verify loop): the bytes of this
 	 * pass, and the time spent reading back (not the writes' runtime) */
