@@ -192,7 +192,27 @@ START_TEST(test_verify_options)
 	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
 	ck_assert_int_eq(s.verify, VHDR_CRC32C_INTEL);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
-	ck_assert_int_eq(set(&s, "verify", "null", err), -EINVAL);
+	/* fio's verify=null: pretend (no header written, nothing checked) */
+	ck_assert_int_eq(set(&s, "verify", "null", err), 0);
+	ck_assert_int_eq(s.verify, VHDR_NULL);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	{
+		uint8_t b[4096], c[4096];
+		uint64_t bad = 0;
+		char why[64];
+		struct vhdr_io io = {.rand_seed = 1};
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = c[i] = (uint8_t)(i * 7);
+		vhdr_stamp(b, sizeof(b), 0, 0, VHDR_NULL, &io, NULL, 0);
+		ck_assert_mem_eq(b, c, sizeof(b));
+		ck_assert_uint_eq(vhdr_size(VHDR_NULL), 0);
+		ck_assert_int_eq(vhdr_check(b, sizeof(b), 0, 4096, VHDR_NULL, NULL, 0, &bad, why,
+					    sizeof(why)),
+				 0);
+		ck_assert_str_eq(vhdr_name(VHDR_NULL), "null");
+	}
+	ck_assert_int_eq(set(&s, "verify", "nul", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
 	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
 	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
