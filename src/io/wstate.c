@@ -478,9 +478,12 @@ void wstate_limits(const struct worker *w, const struct wstate *st, uint64_t *li
 {
 	const struct spec *s = w->spec;
 
+	/* fio's loops repeat io_size too, going on from where the last loop
+	 * ended (cross-stripe-verify.fio: loops=2 with io_size) */
+	uint64_t lp = s->loops ? s->loops : 1;
 	*limit = s->time_based ? UINT64_MAX
-		 : s->io_size  ? s->io_size
-			       : w->region_len * (s->loops ? s->loops : 1);
+		 : s->io_size  ? (s->io_size > UINT64_MAX / lp ? UINT64_MAX : s->io_size * lp)
+			       : w->region_len * lp;
 	*passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
 		  : s->loops					? s->loops
 								: 1;
