@@ -170,6 +170,7 @@ SAME = {
     "disk-zone-profile.fio",
     "dedupe-global.fio",
     "exitwhat.fio",  # writers of one device in one run group, together as in fio
+    "cross-stripe-verify.fio",  # offset_increment rewritten to fit (SIZES)
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
