@@ -100,7 +100,11 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			maxbs = w->spec->bs[i].bs;
 	if (w->trace && w->trace->max_len > maxbs)
 		maxbs = w->trace->max_len;
-	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	/* a trim carries no data: its buffer holds at most io_uring_cmd's
+	 * num_range list (256 ranges of 16 bytes), however large the trim
+	 * (spec_bs_misfit: above 64m only trims) */
+	bool trims_only = !w->trace && (w->spec->rw == RW_TRIM || w->spec->rw == RW_RANDTRIM);
+	stride = trims_only ? 4096 : ((size_t)maxbs + 4095) & ~(size_t)4095;
 	/* passthrough metadata (fio's md_per_io_size): one per slot, after the
 	 * data buffers, allocated here and never on the I/O path */
 	size_t mds = w->be == &backend_uring_cmd && w->spec->pi.md_per_io

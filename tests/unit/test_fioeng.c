@@ -80,6 +80,38 @@ START_TEST(test_trim_modes)
 }
 END_TEST
 
+/* trims take a block size above 64m (no buffer), reads and writes do not */
+START_TEST(test_trim_big_bs)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "filename", "/dev/null", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "randtrim", err), 0);
+	ck_assert_int_eq(set(&s, "bs", "256M", err), 0);
+	ck_assert_uint_eq(s.bs[0].bs, 256u << 20);
+	ck_assert_ptr_null(spec_bs_misfit(&s));
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bs", "2g", err), 0);
+	ck_assert_int_eq(set(&s, "bs", "2049m", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bs", "-256M", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bs", "nan", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bssplit", "128m/100", err), -EINVAL); /* lists: 64m */
+	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
+	ck_assert_ptr_nonnull(spec_bs_misfit(&s));
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "above 64m"));
+	ck_assert_int_eq(set(&s, "rw", "trimwrite", err), 0); /* it writes too */
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "trim", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bs", "64m", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "read", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0); /* 64m: any direction */
+}
+END_TEST
+
 START_TEST(test_sync_options)
 {
 	struct spec s;
@@ -271,6 +303,7 @@ Suite *fioeng_suite(void)
 	Suite *s = suite_create("fioeng");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_trim_modes);
+	tcase_add_test(tc, test_trim_big_bs);
 	tcase_add_test(tc, test_sync_options);
 	tcase_add_test(tc, test_verify_blocks);
 	tcase_add_test(tc, test_verify_options);
