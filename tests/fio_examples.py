@@ -531,8 +531,8 @@ TABLE_TAIL = """
 
 - Done since the first run of this table (issue 13): verify (fio's
   on-disk headers, read by fio's verify_only and vice versa, every fio
-  3.33 checksum but `null`, fio's do_io/do_verify loop for time_based
-  jobs), verify_interval, verify_dump, dedupe_mode, dedupe_global, trims,
+  3.33 checksum and `null` (fio's pretend verify), fio's do_io/do_verify
+  loop for time_based jobs), verify_interval, verify_dump, dedupe_mode, dedupe_global, trims,
   in-job steady state (also fio master's `lat` criteria), latency_target,
   wait_for, filesize on given files, number_ios, I/O priorities (prio,
   cmdprio*), nice, thinktime_spin/iotime, iodepth_low, NUMA, flow,
@@ -547,15 +547,19 @@ TABLE_TAIL = """
   refuses": nvscope runs them alone, its JSON checked): sprandom.fio,
   example_latency_steadystate.fio; the io_uring_cmd ones
   (uring-cmd-write-mode, -trim-multi-range, -pi-sb, -pi-ext) need an NVMe
-  generic device and run in `make check-vm` on emulated NVMe.
+  generic device and run in `make check-vm` on emulated NVMe, as does
+  uring-cmd-ng.fio ("both fail" on a loop device).
 - fio's zbd examples name 256 MiB zones from zone 524 on: they run on a
-  sparse 140 GiB device (only written blocks take space).
-  `zbd-rand-write-trim-gc` trims whole 256 MiB zones, above nvscope's
-  64 MiB block size: refused.  A real zoned block device is refused
+  sparse 140 GiB device (only written blocks take space), with
+  `zbd-rand-write-trim-gc`'s whole-zone 256 MiB trims (trims take block
+  sizes up to 2g, no buffer).  A real zoned block device is refused
   (zones are emulated on devices that are not zoned, as fio does).
+- `cross-stripe-verify.fio` spaces its 30 jobs 124 GiB apart (a 3.6 TiB
+  drive): it runs on the 140 GiB device with `offset_increment=4g`, the
+  only line changed, each job's first block checked on the device.
 - Not implemented: zoned namespaces through io_uring_cmd
   (uring-cmd-zoned*.fio), NVMe flexible data placement (`fdp`; QEMU 7.2
-  here has none to test against), `verify=null`, the 64- and 32-bit guard PI
+  here has none to test against), the 64- and 32-bit guard PI
   formats, `atomic=` (newer fio; fio 3.33 refuses atomic-verify.fio too).
 - Known gaps: iometer (size=4g on the smaller device) and cmdprio-bssplit
   follow fio's rules (an I/O that would pass the end of the device, or a
