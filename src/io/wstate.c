@@ -464,6 +464,7 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->zbd)
 		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
+	st->flow.zbd = w->zbd != NULL; /* fio's flow quiesces under zonemode=zbd */
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,

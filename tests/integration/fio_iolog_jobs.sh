@@ -6,10 +6,10 @@
 # the file: two "fio version 3 iolog" headers here, both jobs' I/Os.
 # nvscope does the same: each job's version line, add/open, its I/Os and
 # close lines, appended; checked:
-# - sequential-size jobs: two sections, each of one job's 1024 I/Os, the
-#   counts the JSON's; every line whole (fio's jobs cut lines where their
+# - two jobs one after the other (stonewall): two sections, each of one
+#   job's 1024 I/Os, the counts the JSON's; every line whole (fio's jobs cut lines where their
 #   8 KiB buffers interleave: not checked on fio's file);
-# - jobs running together (time_based): every line whole, the I/O lines of
+# - jobs running together (one run group, time_based): every line whole, the I/O lines of
 #   each kind as many as that job's JSON total_ios (or one more: an I/O its
 #   runtime cut is issued, logged, not counted);
 # - the first job of a run empties the file (fio would append to an older
@@ -27,9 +27,11 @@ size=4M
 [a]
 rw=randread
 [b]
+stonewall
 rw=randwrite
 offset=8M
 EOF2
+sed '/^stonewall/d' two.fio >together.fio
 fio --filename="$LOOP" --write_iolog=f.log two.fio --output-format=terse >/dev/null 2>f.err ||
 	fail "fio: $(cat f.err)"
 fh=$(grep -o "fio version 3 iolog" f.log | wc -l)
@@ -76,7 +78,7 @@ grep -q junk n.log && fail "an earlier run's log kept"
 ok "--write_iolog with two jobs: each job's log appended, as fio (which has $fh headers)"
 
 # jobs running together: lines interleave, whole
-"$NVS_BIN" run --target "$LOOP" --write_iolog=t.log --runtime=1 --time_based two.fio \
+"$NVS_BIN" run --target "$LOOP" --write_iolog=t.log --runtime=1 --time_based together.fio \
 	--output-format=json >t.json 2>t.err || fail "nvscope time_based: $(cat t.err)"
 check t.log t.json 0 || fail "nvscope's log of two jobs together"
 ok "two jobs together: every line whole, each kind's count the JSON's"
