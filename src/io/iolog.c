@@ -11,9 +11,10 @@
  * own log, version line, add/open, I/Os and close lines, to the file.  The
  * first job of the run (iolog_hold .. iolog_release: `nvscope run`'s job
  * list) to open it empties it (fio also keeps an earlier run's; a plan's
- * steps and the console's runs each start it anew); lines are written whole, a buffer of them per write(2) on an
- * O_APPEND descriptor, so jobs running together interleave their lines
- * but never cut one (fio's 8 KiB stdio buffers do). */
+ * steps and the console's runs each start it anew).  Lines are written
+ * whole, a buffer of them per write(2) on an O_APPEND descriptor, so jobs
+ * running together interleave their lines but never cut one (fio's 8 KiB
+ * stdio buffers do). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -50,7 +51,7 @@ static pthread_mutex_t seen_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct seen {
 	dev_t dev;
 	ino_t ino;
-} *seen;
+} * seen;
 static size_t nseen, capseen;
 static unsigned held;
 
@@ -274,11 +275,11 @@ static void put(struct iolog *l, const struct iolog_rec *r, uint64_t t0)
 		us = l->last_us; /* never backwards (a forced write, see below) */
 	l->last_us = us;
 	emit(l, "%llu %s %s %llu %u\n", (unsigned long long)us, l->names[r->file],
-		r->dir == NVS_WRITE  ? "write"
-		: r->dir == NVS_TRIM ? "trim"
-		: r->dir == NVS_NDIR ? "sync" /* fio's fsync/fdatasync entry */
-				     : "read",
-		(unsigned long long)r->off, r->len);
+	     r->dir == NVS_WRITE  ? "write"
+	     : r->dir == NVS_TRIM ? "trim"
+	     : r->dir == NVS_NDIR ? "sync" /* fio's fsync/fdatasync entry */
+				  : "read",
+	     (unsigned long long)r->off, r->len);
 	l->written++;
 }
 

@@ -238,9 +238,9 @@ START_TEST(test_verify_options)
 		vhdr_stamp(b, sizeof(b), 0, 0, VHDR_NULL, &io, NULL, 0);
 		ck_assert_mem_eq(b, c, sizeof(b));
 		ck_assert_uint_eq(vhdr_size(VHDR_NULL), 0);
-		ck_assert_int_eq(vhdr_check(b, sizeof(b), 0, 4096, VHDR_NULL, NULL, 0, &bad, why,
-					    sizeof(why)),
-				 0);
+		ck_assert_int_eq(
+		    vhdr_check(b, sizeof(b), 0, 4096, VHDR_NULL, NULL, 0, &bad, why, sizeof(why)),
+		    0);
 		ck_assert_str_eq(vhdr_name(VHDR_NULL), "null");
 	}
 	ck_assert_int_eq(set(&s, "verify", "nul", err), -EINVAL);

@@ -128,7 +128,7 @@ START_TEST(test_iolog_shared)
 	iolog_release();
 	snprintf(want, sizeof(want), "%s%s", one, two);
 	ck_assert_str_eq(slurp(path), want); /* "old" gone, both logs kept */
-	one_log(path, 0); /* no hold: emptied first */
+	one_log(path, 0);		     /* no hold: emptied first */
 	ck_assert_str_eq(slurp(path), one);
 	iolog_hold();
 	one_log(path, 8192); /* a new run: emptied again */
