@@ -288,6 +288,37 @@ int nvs_nvme_caps(const char *path, struct dev_caps *caps, int *nvme_status, cha
 	return r;
 }
 
+int nvs_nvme_pi_format(int fd, const char *path, uint32_t nsid, unsigned fidx, uint8_t *pif,
+		       uint8_t *sts, int *nvme_status, char *err, size_t errlen)
+{
+	struct nvme_id_ctrl id;
+	struct nvme_nvm_id_ns nvm;
+	int r;
+
+	_Static_assert(sizeof(nvm.elbaf) / sizeof(nvm.elbaf[0]) == 64, "ELBAF has 64 entries");
+	*pif = *sts = 0;
+	if (nvme_status)
+		*nvme_status = 0;
+	if (fidx >= 64) {
+		snprintf(err, errlen, "%s: LBA format index %u out of range", path, fidx);
+		return -EINVAL;
+	}
+	errno = 0;
+	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
+		   errlen);
+	if (r || !(le32toh(id.ctratt) & NVME_CTRL_CTRATT_ELBAS))
+		return r;
+	errno = 0;
+	r = nv_ret(nvme_identify_ns_csi(fd, nsid, NVME_UUID_NONE, NVME_CSI_NVM, &nvm),
+		   "Identify NVM Command Set namespace (CNS 05h)", path, nvme_status, err, errlen);
+	if (r)
+		return r;
+	uint32_t elbaf = le32toh(nvm.elbaf[fidx]);
+	*sts = (uint8_t)(elbaf & NVME_NVM_ELBAF_STS_MASK);
+	*pif = (uint8_t)((elbaf & NVME_NVM_ELBAF_PIF_MASK) >> 7);
+	return 0;
+}
+
 int nvs_nvme_format(const char *path, uint32_t nsid, int ses, int *nvme_status, char *err,
 		    size_t errlen)
 {

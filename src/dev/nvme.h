@@ -57,6 +57,17 @@ int nvs_nvme_deallocate(const char *path, uint32_t nsid, uint64_t nlbas,
 			void (*progress)(double, void *), void *arg, int *nvme_status, char *err,
 			size_t errlen);
 
+/* The protection information format of LBA format @fidx (0..63) of
+ * namespace @nsid, asked through @fd, an open NVMe node of it (the
+ * generic device the engine holds): when Identify Controller's CTRATT has
+ * extended LBA formats (ELBAS), PIF (bits 8:7: 0 16-bit guard, 1 32-bit,
+ * 2 64-bit) and STS (bits 6:0, storage tag bits) of ELBAF[@fidx] in the
+ * Identify NVM Command Set namespace data (CNS 05h, CSI 00h); else 0 and
+ * 0 (the 16-bit guard, no storage tag), as fio.  @path names the device
+ * in @err. */
+int nvs_nvme_pi_format(int fd, const char *path, uint32_t nsid, unsigned fidx, uint8_t *pif,
+		       uint8_t *sts, int *nvme_status, char *err, size_t errlen);
+
 /* Human text for an NVMe status value ("Invalid Field in Command"). */
 const char *nvs_nvme_status_str(int status);
 

@@ -9,6 +9,7 @@
 #include "io/filesize.h"
 #include "io/iolog.h"
 #include "io/nvcmd.h"
+#include "io/pagecache.h"
 #include "io/pool.h"
 #include "io/flow.h"
 #include "io/zbd.h"
@@ -176,6 +177,9 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 		rc = filesize_apply(s, &p->targets[i], i, err, errlen); /* fio's filesize= */
 		if (rc)
 			return rc;
+		/* fio's invalidate and fadvise_hint; a failure is only a warning
+		 * in fio (e.g. BLKFLSBUF needs CAP_SYS_ADMIN) */
+		(void)pagecache_prepare(s, &p->targets[i]);
 		const struct backend_ops *be =
 			s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
 		rc = be->check(&p->targets[i], err, errlen);

@@ -12,6 +12,7 @@
 #include "io/prio.h"
 #include "io/xrun.h"
 #include "io/spec.h"
+#include "io/pagecache.h"
 #include "io/specdata.h"
 #include "io/lattarget.h"
 #include "io/filesize.h"
@@ -248,7 +249,7 @@ static int check_cpus(const char *v)
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
 	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
-	"new_group", "invalidate", "lat_percentiles", "clat_percentiles",
+	"new_group", "lat_percentiles", "clat_percentiles",
 	"unified_rw_reporting",
 	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
 	"threads", /* fio's tiobench profile option: fio accepts it, no effect on a job */
@@ -665,6 +666,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
+	} else if ((rc = pagecache_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
 	} else if ((rc = prio_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;

@@ -130,6 +130,8 @@ struct spec {
 				    * measured interval below fails the job */
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
+	bool no_invalidate;  /* fio's invalidate=0 (io/pagecache.h) */
+	uint8_t fadvise_hint; /* enum pagecache_hint, 0 = fio's default 1 */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
 	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
 	bool norandommap_set, rand_gen_set; /* given in the job (fio_option_is_set) */
@@ -199,7 +201,7 @@ struct spec {
 	uint64_t run_seed;
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
-	char engine_note[128];  /* job files: how fio's ioengine= was mapped, "" if as is */
+	char engine_note[192];  /* job files: how fio's ioengine= was mapped, "" if as is */
 	/* fio's grouping, from a job file (0 elsewhere): jobs with the same
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */

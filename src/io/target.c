@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "dev/nvme.h"
 #include "dev/safety.h"
 #include "io/target.h"
 
@@ -53,10 +54,10 @@ static int identify(int fd, uint32_t nsid, uint32_t cns, unsigned char *id)
 /* Identify Namespace (CNS 0) through the admin passthrough ioctl, which the
  * generic char device /dev/ngXnY accepts: size in LBAs and the in-use LBA
  * format (data size, metadata size, extended or not, PI type and place);
- * with PI, the guard size from Identify NVM Namespace (CNS 05h) when the
- * controller has extended LBA formats (CTRATT.ELBAS), as fio reads them.
- * Kept here, not in src/dev, because the engine needs only these numbers
- * and must not depend on libnvme. */
+ * with PI, the guard format and storage tag size (Identify NVM namespace
+ * ELBAF, dev/nvme.c through libnvme's structures) as fio reads them: when
+ * that fails, the PI cannot be written or checked, and the open fails as
+ * fio's does. */
 static int generic_geometry(struct target *t, char *err, size_t errlen)
 {
 	unsigned char *id = NULL;
@@ -85,12 +86,13 @@ static int generic_geometry(struct target *t, char *err, size_t errlen)
 	t->fmt.ext = ms && (id[26] & 0x10);
 	t->fmt.type = ms ? (uint8_t)(id[29] & 7) : 0;
 	t->fmt.first = (id[29] & 8) != 0;
-	if (t->fmt.type && !identify(t->fd, 0, 1, id) && (id[96 + 1] & 0x80) && /* ELBAS */
-	    !identify(t->fd, (uint32_t)nsid, 5, id)) {
-		uint32_t elbaf;
-		memcpy(&elbaf, id + 64 + 4 * fidx, 4);
-		t->sts = (uint8_t)(elbaf & 0x7f);
-		t->guard_pif = (uint8_t)((elbaf >> 7) & 3);
+	if (t->fmt.type) { /* the guard format: fails with its reason in @err */
+		rc = nvs_nvme_pi_format(t->fd, t->path, (uint32_t)nsid, fidx, &t->fmt.pif, &t->sts,
+					NULL, err, errlen);
+		if (rc) {
+			free(id);
+			return rc;
+		}
 	}
 	free(id);
 	if (lbads < 9 || lbads > 16) {

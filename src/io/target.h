@@ -27,8 +27,8 @@ struct target {
 	 * fmt what its I/Os move (pi_act may strip the metadata) */
 	struct pi_fmt fmt;
 	uint64_t nlba;
-	uint8_t guard_pif; /* Identify NVM ELBAF PIF: 0 = 16-bit guard */
-	uint8_t sts;	   /* ... STS: storage tag bits (0 none) */
+	uint8_t sts; /* Identify NVM namespace ELBAF STS: storage tag bits (0 none);
+		      * its PIF is fmt.pif */
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character

@@ -188,7 +188,7 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 			c->cdw12 |= NVCMD_CDW12_DEAC;
 		if (io->pi && f->type && io->wmode != WMODE_UNCOR)
 			pi_cmd(f, io->pi->act, io->pi->chk, io->pi->apptag, io->pi->apptag_mask,
-			       slba, &c->cdw12, &c->cdw14, &c->cdw15);
+			       slba, &c->cdw3, &c->cdw12, &c->cdw14, &c->cdw15);
 		return;
 	}
 	if (f->ms && !f->ext &&
@@ -207,8 +207,8 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 	}
 	if (io->pi && f->type) {
 		const struct spec_pi *p = io->pi;
-		pi_cmd(f, p->act, p->chk, p->apptag, p->apptag_mask, slba, &c->cdw12, &c->cdw14,
-		       &c->cdw15);
+		pi_cmd(f, p->act, p->chk, p->apptag, p->apptag_mask, slba, &c->cdw3, &c->cdw12,
+		       &c->cdw14, &c->cdw15);
 		/* pi_act=0: the host writes the PI, as fio does */
 		if (!p->act && io->dir == NVS_WRITE)
 			pi_generate(f, p->chk, p->apptag, io->buf, io->md, slba, nlb);
@@ -236,19 +236,37 @@ int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t
 
 	if (t->kind != TARGET_NVME_GENERIC)
 		return 0;
-	if (f->type && (t->guard_pif || t->sts)) {
+	/* the guard formats fio implements (engines/nvme.c): 16-bit and
+	 * 64-bit; fio refuses storage tags ("Storage tag not supported"), which
+	 * the 32-bit guard needs */
+	if (f->type && t->sts) {
 		snprintf(err, errlen,
-			 "%s: its protection information format (%s) is not implemented: nvscope "
-			 "writes and checks 16-bit guards (fio also has the 64-bit one)",
-			 t->path,
-			 t->sts		     ? "storage tag"
-			 : t->guard_pif == 2 ? "64-bit guard"
-					     : "32-bit guard");
+			 "%s: its protection information has a storage tag (%u bits), which is "
+			 "not implemented (fio refuses it too: \"Storage tag not supported\")",
+			 t->path, t->sts);
 		return -EINVAL;
 	}
-	/* fio: PRACT with a metadata of the PI alone, the controller inserts
-	 * and strips it: nothing moves with the data */
-	if (s->pi.act && f->type && f->ms == PI_TUPLE_SIZE) {
+	if (f->type && f->pif != PI_PIF_16 && f->pif != PI_PIF_64) {
+		snprintf(err, errlen,
+			 f->pif == PI_PIF_32
+			     ? "%s: its protection information has the 32-bit guard (CRC-32C), "
+			       "which needs a storage tag: not implemented (fio neither)"
+			     : "%s: its protection information format (PIF 3, a qualified "
+			       "format) is not implemented (fio neither)",
+			 t->path);
+		return -EINVAL;
+	}
+	if (f->type && f->ms < pi_tuple_size(f)) {
+		snprintf(err, errlen,
+			 "%s: its metadata (%u bytes a LBA) is smaller than its %u-byte protection "
+			 "information: Identify Namespace makes no sense",
+			 t->path, f->ms, pi_tuple_size(f));
+		return -EINVAL;
+	}
+	/* fio: PRACT with a metadata of the PI alone (8 bytes, 16 with the
+	 * 64-bit guard), the controller inserts and strips it: nothing moves
+	 * with the data */
+	if (s->pi.act && f->type && f->ms == pi_tuple_size(f)) {
 		f->ms = 0;
 		f->ext = false;
 		f->stride = f->lba_data;

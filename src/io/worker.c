@@ -446,6 +446,8 @@ static void run(struct worker *w, struct wstate *st)
 							issued = limit;
 							break;
 						}
+						if (nvs_unlikely(st->pc_pass))
+							wstate_pass_cache(w, st);
 					}
 					if (dlimited && now < st->nxt[st->p_dir]) {
 						/* zbd: the I/O is placed for its

@@ -12,6 +12,7 @@
 #include "io/pi.h"
 #include "io/spec.h"
 #include "io/target.h"
+#include "io/pagecache.h"
 #include "io/wstate.h"
 #include "io/xrun.h"
 
@@ -465,6 +466,7 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	if (!rc && w->zbd)
 		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
 	st->flow.zbd = w->zbd != NULL; /* fio's flow quiesces under zonemode=zbd */
+	st->pc_pass = !w->trace && !w->fileset && pagecache_per_pass(w->spec, &w->members[0]);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
 		rc = fileset_init(&st->fs, w->spec, w->nmembers, w->fstart, w->flen, w->flimit,
@@ -529,4 +531,15 @@ uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
 		now = worker_now_ns();
 	}
 	return now;
+}
+
+void wstate_pass_cache(const struct worker *w, struct wstate *st)
+{
+	uint64_t n = st->gen.wraps + st->gen.map_passes + st->gen.restarts;
+
+	if (n == st->pc_passes)
+		return;
+	st->pc_passes = n;
+	for (unsigned i = 0; i < w->nmembers; i++)
+		(void)pagecache_invalidate(&w->members[i]); /* fio only warns */
 }

@@ -39,6 +39,8 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
+	bool pc_pass;       /* buffered: invalidate at each pass (pagecache.h) */
+	uint64_t pc_passes; /* the generator's passes at the last invalidate */
 	struct zbd_ws zws; /* zonemode=zbd (io/zbd.h) */
 	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
 	 * generated but held while its direction is ahead of its rate */
@@ -183,5 +185,9 @@ uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
 /* Pins the calling worker thread to its cpus_allowed, when asked, and sets
  * its nice value and NUMA placement (io/xrun.h); 0 or -errno (reported). */
 int wstate_pin(struct worker *w);
+/* fio opens a file again for each pass, which drops its page cache
+ * (io/pagecache.h): a buffered job's worker does the same when the
+ * generator's passes (wraps, map passes, restarts) moved on. */
+void wstate_pass_cache(const struct worker *w, struct wstate *st);
 
 #endif

@@ -3,7 +3,7 @@
 # sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c
 # and the replay options of src/io/replay.c) has
 # (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c,
-# src/io/nvcmd.c, src/io/zbd.c, src/io/speclog.c) a row; every row names an option nvscope knows; "refused" rows are refused
+# src/io/nvcmd.c, src/io/zbd.c, src/io/speclog.c, src/io/pagecache.c) a row; every row names an option nvscope knows; "refused" rows are refused
 # by nvscope run, the others are not unknown.
 . "$(dirname "$0")/../lib.sh"
 python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
@@ -13,7 +13,7 @@ spec = open(top + "/src/io/spec.c").read()
 preset = open(top + "/src/config/preset.c").read()
 keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
-for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "sprandom", "nvcmd", "speclog", "pi"):
+for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "sprandom", "nvcmd", "speclog", "pi", "pagecache"):
     keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/" + f + ".c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))

@@ -262,7 +262,7 @@ START_TEST(test_include_and_vars)
 	ck_assert_uint_eq(l.jobs[0].bs[0].bs, 32768);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 1); /* psync */
 	free(l.jobs);
-	l = load_text("[j]\nioengine=libaio\niodepth=$pagesize\n", true);
+	l = load_text("[j]\nioengine=libaio\ndirect=1\niodepth=$pagesize\n", true);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], (unsigned)sysconf(_SC_PAGESIZE));
 	free(l.jobs);
 	l = load_text("[j]\nbs=${NVS_TEST_UNSET}\n", true);
@@ -309,7 +309,18 @@ START_TEST(test_fio_defaults_and_engines)
 	ck_assert_str_eq(l.jobs[0].engine_note, "");
 	free(l.jobs);
 
-	l = load_text("[global]\nioengine=libaio\n[a]\niodepth=8\n[b]\nioengine=pvsync2\n"
+	/* Linux runs these one I/O at a time: posixaio, buffered libaio */
+	l = load_text("[a]\nioengine=libaio\niodepth=8\n[b]\nioengine=posixaio\niodepth=8\n"
+		      "direct=1\n",
+		      true);
+	ck_assert_msg(l.rc == 0, "%s", l.err);
+	ck_assert_uint_eq(l.jobs[0].iodepth[0], 1);
+	ck_assert_ptr_nonnull(strstr(l.jobs[0].engine_note, "libaio without direct=1"));
+	ck_assert_uint_eq(l.jobs[1].iodepth[0], 1);
+	ck_assert_ptr_nonnull(strstr(l.jobs[1].engine_note, "glibc's POSIX AIO"));
+	free(l.jobs);
+
+	l = load_text("[global]\nioengine=libaio\ndirect=1\n[a]\niodepth=8\n[b]\nioengine=pvsync2\n"
 		      "iodepth=8\n[c]\nioengine=io_uring\niodepth=16\n",
 		      true);
 	ck_assert_msg(l.rc == 0, "%s", l.err);

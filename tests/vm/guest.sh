@@ -224,11 +224,74 @@ FIO
 	if [ "$(jsum io_bytes /tmp/out)" = 2129920 ]; then ok "PI ext: the example wrote and read 256 LBAs"; else
 		bad "PI ext example: io_bytes $(jsum io_bytes /tmp/out)"; fi
 	}
+	pi64_checks
 	dmesg | grep -iE "nvme2|tag error|guard" | tail -8 | sed 's/^/   dmesg: /'
 	echo 1 >"/sys/class/nvme/${CC#/dev/}/device/remove"
 	sleep 1
 	n=$(nvscope list --json | flat | wc -l)
 	if [ "$n" = 3 ]; then ok "controller C removed: 3 namespaces left"; else bad "after removing C: $n namespaces"; fi
+}
+
+# ---- the 64-bit guard (NVMe 2.0 ELBAF PIF 2: CRC-64/NVMe, 48-bit reference
+# tag; fio master's 64b helpers), on controller C before its removal.  C3:
+# LBA 512 + 16 bytes of separate metadata, PI type 1 last (the kernel's
+# block layer checks its CRC64 too); C4: LBA 4096 + 64 interleaved, PI
+# type 1 first (the tuple right after the data).  Called from pi_checks.
+pi64_checks() {
+	C=$NVS_VM_SER_PI
+	for want in "$C|QEMU NVMe Ctrl|3|16252928|512|16|" "$C|QEMU NVMe Ctrl|4|16515072|4096|64|"; do
+		if grep -qF "$want" /tmp/ns.txt; then ok "PI64 namespace $want"; else bad "missing PI64 namespace $want"; fi
+	done
+	LC3=$(grep -F "$C|QEMU NVMe Ctrl|3|" /tmp/ns.txt | head -1)
+	LC4=$(grep -F "$C|QEMU NVMe Ctrl|4|" /tmp/ns.txt | head -1)
+	C3=$(field "$LC3" 8) C3G=$(field "$LC3" 9) C4G=$(field "$LC4" 9)
+	echo "guest: PI64 ($C3 $C3G, $C4G)"
+	P="--ioengine=io_uring_cmd --iodepth=4 --output-format=json"
+	SB="--md_per_io_size=128 --pi_act=0"
+	# shellcheck disable=SC2086
+	{
+	expect_rc 0 "PI64 sb: write with nvscope's 64-bit guard PI (GUARD,REFTAG,APPTAG)" nvscope run \
+		--target "$C3G" --rw=write --bs=4k --size=1m $P $SB --pi_chk=GUARD,REFTAG,APPTAG --apptag=0x0888
+	if [ "$(jsum io_bytes /tmp/out)" = 1048576 ]; then ok "PI64 sb: 1 MiB written"; else bad "PI64 sb: io_bytes $(jsum io_bytes /tmp/out)"; fi
+	expect_rc 0 "PI64 sb: read back, checked by the controller and by nvscope" nvscope run \
+		--target "$C3G" --rw=read --bs=4k --size=1m $P $SB --pi_chk=GUARD,REFTAG,APPTAG --apptag=0x0888
+	flush "$C3"
+	check "PI64 sb: the kernel's CRC64 PI check reads nvscope's blocks" \
+		dd if="$C3" of=/dev/null bs=64k count=16 iflag=direct
+	expect_rc 1 "PI64 sb: a wrong apptag caught by the controller" nvscope run --target "$C3G" \
+		--rw=read --bs=4k --size=1m $P $SB --pi_chk=APPTAG --apptag=0x0999
+	check "names the NVMe status (sct=0x2 sc=0x83, application tag)" grep -q "sct=0x2 sc=0x83" /tmp/err
+	# pi_act=1: the 16 bytes are the PI alone, nothing moves; the
+	# controller's CRC64 passes nvscope's check (one CRC-64/NVMe)
+	expect_rc 0 "PI64 sb: pi_act=1 write without a metadata buffer" nvscope run --target "$C3G" \
+		--rw=write --bs=4k --offset=2m --size=256k $P --pi_act=1 --pi_chk=GUARD,REFTAG
+	expect_rc 0 "PI64 sb: the controller's PI passes nvscope's check" nvscope run --target "$C3G" \
+		--rw=read --bs=4k --offset=2m --size=256k $P $SB --pi_chk=GUARD,REFTAG
+	# a write whose guard is left unset (only the application tag asked)
+	expect_rc 0 "PI64 sb: a write with a bad guard (pi_chk=APPTAG only)" nvscope run --target "$C3G" \
+		--rw=write --bs=4k --offset=8m --size=64k $P $SB --pi_chk=APPTAG
+	expect_rc 1 "PI64 sb: the bad guard caught by the controller" nvscope run --target "$C3G" \
+		--rw=read --bs=4k --offset=8m --size=64k $P $SB --pi_chk=GUARD
+	check "names the NVMe status (sct=0x2 sc=0x82, guard)" grep -q "sct=0x2 sc=0x82" /tmp/err
+	flush "$C3"
+	if dd if="$C3" of=/dev/null bs=64k skip=128 count=1 iflag=direct 2>/dev/null; then
+		bad "PI64 sb: the kernel read a bad guard"; else ok "PI64 sb: the kernel's check refuses the bad guard too"; fi
+
+	# extended LBA 4096+64, the tuple first: guard over the data alone
+	X="--bs=4160 --size=532480 --pi_act=0 --pi_chk=GUARD,APPTAG,REFTAG --apptag=0x0888"
+	expect_rc 0 "PI64 ext: write with nvscope's PI in the data buffer" nvscope run --target "$C4G" \
+		--rw=write $P $X --force-destroy
+	if [ "$(jsum io_bytes /tmp/out)" = 532480 ]; then ok "PI64 ext: 128 LBAs of 4160 written"; else bad "PI64 ext: io_bytes $(jsum io_bytes /tmp/out)"; fi
+	expect_rc 0 "PI64 ext: read back, checked" nvscope run --target "$C4G" --rw=read $P $X
+	expect_rc 1 "PI64 ext: a wrong apptag caught by the controller" nvscope run --target "$C4G" \
+		--rw=read $P --bs=4160 --size=532480 --pi_act=0 --pi_chk=APPTAG --apptag=0x0999
+	check "names the NVMe status (sc=0x83)" grep -q "sct=0x2 sc=0x83" /tmp/err
+	expect_rc 0 "PI64 ext: pi_act=1 write (the controller's PI)" nvscope run --target "$C4G" \
+		--rw=write $P --bs=4160 --offset=4259840 --size=532480 --pi_act=1 --pi_chk=GUARD,REFTAG \
+		--force-destroy
+	expect_rc 0 "PI64 ext: the controller's PI passes nvscope's check" nvscope run --target "$C4G" \
+		--rw=read $P --bs=4160 --offset=4259840 --size=532480 --pi_act=0 --pi_chk=GUARD,REFTAG
+	}
 }
 
 # ---- discovery
@@ -237,7 +300,7 @@ cp /tmp/out /tmp/list.json
 flat /tmp/list.json >/tmp/ns.txt
 sed 's/^/   /' /tmp/ns.txt
 n=$(wc -l </tmp/ns.txt)
-if [ "$n" = 5 ]; then ok "five namespaces listed (C's two with PI)"; else bad "namespaces listed: $n, wanted 5"; fi
+if [ "$n" = 7 ]; then ok "seven namespaces listed (C's four with PI)"; else bad "namespaces listed: $n, wanted 7"; fi
 for want in "$A|QEMU NVMe Ctrl|1|67108864|512|0|" "$A|QEMU NVMe Ctrl|2|33554432|4096|0|" \
 	"$B|QEMU NVMe Ctrl|1|50331648|512|0|"; do
 	if grep -qF "$want" /tmp/ns.txt; then ok "namespace $want"; else bad "missing namespace $want"; fi

@@ -10,7 +10,10 @@
 #             controller C  serial NVSCOPE-C3  ns1 32 MiB LBA 512+8 separate
 #                           metadata, PI type 1; ns2 32 MiB LBA 4096+64
 #                           extended LBA, PI type 1 (fio's uring-cmd-pi-sb/
-#                           -ext examples), removed after its PI checks
+#                           -ext examples); with the 64-bit guard (pif=2):
+#                           ns3 LBA 512+16 separate metadata, PI type 1 last,
+#                           ns4 LBA 4096+64 extended LBA, PI type 1 first;
+#                           removed after its PI checks
 # 2. "multipath": two controllers (serial NVSCOPE-MP) in one NVMe subsystem
 #             sharing ns1 32 MiB LBA 512 and ns2 16 MiB LBA 4096: the block
 #             devices follow the subsystem (nvme1 reaches nvme0n1).
@@ -383,16 +386,19 @@ fi
 # 8065 of 4096+64), else the last data block shares a file block with the
 # first metadata written and reads back as a reference tag error
 mk a1 64M; mk a2 32M; mk b1 48M; mk c1 $((64512 * 520)); mk c2 32M
+mk c3 $((31744 * 528)); mk c4 16M # 64-bit guard: 31744 LBAs of 512+16, 4032 of 4096+64
 rc1=0 rc2=0 rc3=0
 want() { [ -z "${NVS_VM_ONLY:-}" ] || [ "$NVS_VM_ONLY" = "$1" ]; }
-want basic && { boot "two controllers" basic 5 \
+want basic && { boot "two controllers" basic 7 \
 	-device "nvme,id=ca,serial=$SER_A" \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
 	-device "nvme,id=cb,serial=$SER_B,smart_critical_warning=$CW_B" \
 	-drive "$(d b1)" -device "$(ns b1 cb 1 512)" \
 	-device "nvme,id=cc,serial=$SER_PI" \
 	-drive "$(d c1)" -device "$(ns c1 cc 1 512),ms=8,mset=0,pi=1,pil=0" \
-	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" || rc1=$?; }
+	-drive "$(d c2)" -device "$(ns c2 cc 2 4096),ms=64,mset=1,pi=1,pil=0" \
+	-drive "$(d c3)" -device "$(ns c3 cc 3 512),ms=16,mset=0,pi=1,pil=0,pif=2" \
+	-drive "$(d c4)" -device "$(ns c4 cc 4 4096),ms=64,mset=1,pi=1,pil=1,pif=2" || rc1=$?; }
 rm -f "$RUN"/*.img
 # 2. native multipath: two controllers of one subsystem share two namespaces
 mk m1 32M; mk m2 16M
