@@ -72,23 +72,27 @@ FIO_NEWER_CHECK = {
     and len(j["steadystate"]["data"]["lat"]) == 30,
 }
 
+# Examples that need what the loop device lacks (fio 3.33 refuses them
+# too: a newer fio's options): nvscope parses them, and its run must be
+# refused before any I/O with a message matching the pattern; they run in
+# make check-vm's fdp boot (tests/vm/guest-fdp.sh) on QEMU 10's emulated
+# NVMe.  example -> (pattern, why)
+DEVICE_REFUSED = {
+    "atomic-verify.fio": (r"atomic=1: refused: the device has no atomic write support "
+                          r"\(atomic_write_unit_max_bytes is 0\); nothing was written",
+                          "the loop device has no atomic write unit; with one (check-vm's "
+                          "AWUPF 15 namespace) its RWF_ATOMIC writes run and verify"),
+    "uring-cmd-fdp.fio": (r"passthrough \(ioengine=io_uring_cmd\) needs an NVMe generic device",
+                          "FDP needs an NVMe namespace with flexible data placement: "
+                          "check-vm's fdp boot runs it, each job's writes on its "
+                          "placement ids (nvme-cli's reclaim unit handle status)"),
+}
+
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
-    "iometer-file-access-server.fio":
-        "size=4g on the smaller loop device: fio fits sizes to io_size (4g), so an I/O "
-        "that would pass the device's end ends its pass, which starts over re-seeded. "
-        "nvscope now follows the same rules (tests/integration/fio_randommap.sh: both "
-        "iologs repeat), but the mean size is set by where each tool's own random "
-        "stream first hits the end (the map is emptier early in a pass): over 12 seeds "
-        "nvscope's first restart fell after 1,200 to 12,500 I/Os, mean read size "
-        "4,900 to 10,600; fio's stream hits it after ~1,500 I/Os",
-    "cmdprio-bssplit.fio":
-        "the priorities are fio's (cmdprio_bssplit per block size), and so are the map's "
-        "rules: 64k reads and 1M writes draw and mark block numbers in their own units on "
-        "one map of 64k bits, and a write whose next free bit lies past the last 1M block "
-        "ends the pass, which starts over re-seeded.  Both tools therefore repeat a short "
-        "loop of I/Os (tests/integration/fio_randommap.sh); the mean read size is that "
-        "loop's, set by each tool's own random stream (fio's loop: 29 I/Os, 14 reads)",
+    # iometer-file-access-server and cmdprio-bssplit left this list: nvscope
+    # draws fio's own random streams (io/frand.h), so their pass restarts
+    # fall where fio's do (tests/integration/fio_rng.sh: iologs equal)
 }
 
 # Examples written for zones larger than the 64 MiB test device: they get a
@@ -178,6 +182,8 @@ SAME = {
     "exitwhat.fio",  # writers of one device in one run group, together as in fio
     "cross-stripe-verify.fio",  # offset_increment rewritten to fit (SIZES)
     "zbd-rand-write-trim-gc.fio",  # 256M trims: zone resets (fio_trim_bigbs.sh per job)
+    # fio's random streams (io/frand.h): the map's restarts where fio's fall
+    "iometer-file-access-server.fio", "cmdprio-bssplit.fio",
 }
 
 # Refusals for features with no meaning on nvscope's engine (a local block
@@ -188,6 +194,9 @@ NO_MEANING = {
     # io_uring_cmd's PI options in a job on another engine (xnvme-pi.fio:
     # written for --ioengine=xnvme, fio's default psync has no such option)
     "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask",
+    # fdp=1 in a job on another engine (xnvme-fdp.fio: written for
+    # --ioengine=xnvme; fio's default psync lacks fetch ruhs, fio refuses it)
+    "fdp",
 }
 
 SYNC = {"psync", "sync", "pvsync", "pvsync2", "vsync"}
@@ -438,6 +447,16 @@ def main():
                 reason = msg + ("" if fio_ok else " [fio refuses it too]")
         elif rc != 0:
             outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+        elif name in DEVICE_REFUSED:
+            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
+                                  env=env)
+            pat, why = DEVICE_REFUSED[name]
+            if nrc == 2 and re.search(pat, nerr):
+                msg = nerr.strip().splitlines()[-1].replace(tdev, "the loop device")
+                outcome, reason = "refused (the device lacks it)", msg + "; " + why + (
+                    "" if fio_ok else " [fio 3.33 refuses it too]")
+            else:
+                outcome, reason = "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
         elif not fio_ok and name in FIO_NEWER:
             nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
                                   env=env)
@@ -553,7 +572,10 @@ as fio master has it: then nvscope runs it, its JSON checked, with nothing
 to compare); **parsed only** (too slow to run in
 CI, reason given); **both fail** (both parse
 it, neither can run it on a loop device, e.g. NVMe passthrough); **known
-gap** (differs, reason given).
+gap** (differs, reason given); **refused (the device lacks it)** (nvscope
+parses it and refuses its run before any I/O because the loop device lacks
+what it needs, e.g. an atomic write unit or NVMe; `make check-vm` runs it on
+emulated NVMe).
 
 """
 
@@ -570,7 +592,9 @@ TABLE_TAIL = """
   offset_align, serialize_overlap, ignore_error, error_dump, slat and
   fio's three latency logs, one JSON entry per numjobs copy, writers of
   one device in one run group running together, fio's random map with its
-  per-direction units and re-seeded restarts, zonemode=zbd (emulated
+  per-direction units and re-seeded restarts, fio's own random streams
+  (tausworthe/tausworthe64 seeded per thread as fio: the same offsets,
+  sizes and directions, I/O for I/O), zonemode=zbd (emulated
   zones), fio master's sprandom, and on io_uring_cmd: write_mode, deac,
   num_range, and protection information (`pi_act`, `pi_chk`,
   `md_per_io_size`, `apptag`).
@@ -588,16 +612,19 @@ TABLE_TAIL = """
 - `cross-stripe-verify.fio` spaces its 30 jobs 124 GiB apart (a 3.6 TiB
   drive): it runs on the 140 GiB device with `offset_increment=4g`, the
   only line changed, each job's first block checked on the device.
+- NVMe flexible data placement (`fdp`, uring-cmd-fdp.fio, xnvme-fdp.fio
+  with io_uring_cmd as its engine) and `atomic=1` (atomic-verify.fio) run
+  in `make check-vm`'s fdp boot (bookworm-backports' QEMU 10 and kernel
+  6.12); on the loop device they are refused before any I/O (no NVMe, no
+  atomic write unit); xnvme-fdp.fio as given (fio's default psync) is
+  refused at its `fdp=` line, as fio refuses it.
 - Not implemented: zoned namespaces through io_uring_cmd
-  (uring-cmd-zoned*.fio), NVMe flexible data placement (`fdp`; QEMU 7.2
-  here has none to test against), the 64- and 32-bit guard PI
-  formats, `atomic=` (newer fio; fio 3.33 refuses atomic-verify.fio too).
-- Known gaps: iometer (size=4g on the smaller device) and cmdprio-bssplit
-  follow fio's rules (an I/O that would pass the end of the device, or a
-  write whose next free map bit lies past its last block, ends the pass,
-  which starts over re-seeded), so both tools repeat a loop of I/Os; the
-  loop's length, and so the mean size, comes from each tool's own random
-  stream.
+  (uring-cmd-zoned*.fio), the 64- and 32-bit guard PI formats.
+- iometer (size=4g on the smaller device) and cmdprio-bssplit follow
+  fio's rules (an I/O that would pass the end of the device, or a write
+  whose next free map bit lies past its last block, ends the pass, which
+  starts over re-seeded) with fio's own random streams, so the loop of
+  I/Os both tools repeat is the same one (tests/integration/fio_rng.sh).
 - `numa.fio` asks for NUMA node 1, which a one-node machine lacks: refused
   there (fio fails to run it too).
 - `1mbs_clients.fio` is only parsed in CI (its start delays reach 124 s).

@@ -257,7 +257,8 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		return -EINVAL;
 	}
 	if (ps->fio && (!strcmp(key, "md_per_io_size") || !strcmp(key, "pi_act") ||
-			!strcmp(key, "pi_chk") || !strncmp(key, "apptag", 6))) {
+			!strcmp(key, "pi_chk") || !strncmp(key, "apptag", 6) ||
+			(!strcmp(key, "fdp") && val && strcmp(val, "0")))) {
 		/* io_uring_cmd's options (io/pi.h): fio knows an engine's
 		 * options once its ioengine= is read, as here */
 		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]

@@ -632,3 +632,130 @@ close_fd:
 	close(fd);
 	return r;
 }
+
+/* The FDP configuration @idx of the FDP Configurations log @log (@len
+ * bytes): each descriptor's size is its first field. */
+static const struct nvme_fdp_config_desc *fdp_config(const uint8_t *log, size_t len,
+						      unsigned idx)
+{
+	size_t off = sizeof(struct nvme_fdp_config_log);
+
+	for (unsigned i = 0; off + sizeof(struct nvme_fdp_config_desc) <= len; i++) {
+		const struct nvme_fdp_config_desc *d = (const void *)(log + off);
+		size_t sz = le16toh(d->size);
+		if (sz < sizeof(*d) || off + sz > len)
+			return NULL;
+		if (i == idx)
+			return d;
+		off += sz;
+	}
+	return NULL;
+}
+
+int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_status, char *err,
+		 size_t errlen)
+{
+	struct nvme_id_ctrl id;
+	struct nvme_id_ns ns;
+	struct nvme_fdp_config_log hdr;
+	uint8_t *log = NULL;
+	struct nvme_fdp_ruh_status *rs = NULL;
+	uint32_t feat = 0, size;
+	int fd, r;
+
+	if (nvme_status)
+		*nvme_status = 0;
+	memset(f, 0, sizeof(*f));
+	fd = open_nvme(path, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	errno = 0;
+	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
+		   errlen);
+	if (r)
+		goto out;
+	if (!(le32toh(id.ctratt) & NVME_CTRL_CTRATT_FDPS)) {
+		snprintf(err, errlen,
+			 "%s: the controller has no Flexible Data Placement (Identify Controller "
+			 "CTRATT bit 19)",
+			 path);
+		r = -EOPNOTSUPP;
+		goto out;
+	}
+	r = nv_ret(nvme_identify_ns(fd, nsid, &ns), "Identify Namespace", path, nvme_status, err,
+		   errlen);
+	if (r)
+		goto out;
+	f->endgid = le16toh(ns.endgid);
+	struct nvme_get_features_args ga = {.args_size = sizeof(ga),
+					    .fd = fd,
+					    .result = &feat,
+					    .timeout = NVME_DEFAULT_IOCTL_TIMEOUT,
+					    .sel = NVME_GET_FEATURES_SEL_CURRENT,
+					    .cdw11 = f->endgid,
+					    .fid = NVME_FEAT_FID_FDP};
+	r = nv_ret(nvme_get_features(&ga), "Get Features FDP", path, nvme_status, err, errlen);
+	if (r)
+		goto out;
+	f->enabled = feat & 1;
+	f->cfg = (uint8_t)(feat >> 8);
+	if (!f->enabled) {
+		snprintf(err, errlen,
+			 "%s: Flexible Data Placement is not enabled in endurance group %u (Get "
+			 "Features FDP)",
+			 path, f->endgid);
+		r = -EOPNOTSUPP;
+		goto out;
+	}
+	r = nv_ret(nvme_get_log_fdp_configurations(fd, f->endgid, 0, sizeof(hdr), &hdr),
+		   "Get Log Page FDP Configurations (20h)", path, nvme_status, err, errlen);
+	if (r)
+		goto out;
+	size = le32toh(hdr.size);
+	f->nconfigs = (uint16_t)(le16toh(hdr.n) + 1); /* zero based */
+	if (size < sizeof(hdr) || size > (1u << 20) || !(log = calloc(1, size))) {
+		snprintf(err, errlen, "%s: FDP Configurations log of %u bytes", path, size);
+		r = -EIO;
+		goto out;
+	}
+	r = nv_ret(nvme_get_log_fdp_configurations(fd, f->endgid, 0, size, log),
+		   "Get Log Page FDP Configurations (20h)", path, nvme_status, err, errlen);
+	if (r)
+		goto out;
+	const struct nvme_fdp_config_desc *d = fdp_config(log, size, f->cfg);
+	if (d) {
+		f->nruh = le16toh(d->nruh);
+		f->nrg = le32toh(d->nrg);
+		f->runs = le64toh(d->runs);
+	}
+	/* as fio: the header for the count, then the descriptors (a
+	 * controller may refuse a buffer longer than the data) */
+	for (unsigned pass = 0; pass < 2; pass++) {
+		size_t len = sizeof(*rs) + (pass ? f->nruhsd : 0) * sizeof(rs->ruhss[0]);
+		free(rs);
+		if (!(rs = calloc(1, len))) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)len, rs),
+			   "I/O Management Receive (reclaim unit handle status)", path,
+			   nvme_status, err, errlen);
+		if (r)
+			goto out;
+		if (!pass)
+			f->nruhsd = le16toh(rs->nruhsd);
+		else if (le16toh(rs->nruhsd) < f->nruhsd)
+			f->nruhsd = le16toh(rs->nruhsd);
+	}
+	for (unsigned i = 0; i < f->nruhsd && i < NVS_FDP_MAX_RUHS; i++) {
+		f->pid[i] = le16toh(rs->ruhss[i].pid);
+		f->ruamw[i] = le64toh(rs->ruhss[i].ruamw);
+	}
+	if (f->nruhsd > NVS_FDP_MAX_RUHS) /* fio keeps the first 128 */
+		f->nruhsd = NVS_FDP_MAX_RUHS;
+out:
+	free(rs);
+	free(log);
+	close(fd);
+	return r;
+}

@@ -114,4 +114,28 @@ struct nvs_errlog {
 int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status, char *err,
 		       size_t errlen);
 
+/* NVMe Flexible Data Placement of namespace @nsid (fio's fdp=1): what the
+ * controller behind @path (its generic device /dev/ngXnY) says before any
+ * write.  Read: Identify Controller CTRATT bit 19 (FDPS), Identify
+ * Namespace ENDGID, Get Features FDP (FID 1Dh: enabled, configuration
+ * index), the FDP Configurations log (log page 20h) and the reclaim unit
+ * handle status (I/O Management Receive, opcode 12h, MO 1). */
+#define NVS_FDP_MAX_RUHS 128 /* fio's FIO_MAX_DP_IDS */
+struct nvs_fdp {
+	uint16_t endgid;
+	bool enabled;		/* Get Features FDP: FDPE */
+	uint8_t cfg;		/* ... FDPCIDX: the configuration in use */
+	uint16_t nconfigs;	/* log page 20h: configurations */
+	uint16_t nruh;		/* ... the current one's reclaim unit handles */
+	uint32_t nrg;		/* ... reclaim groups */
+	uint64_t runs;		/* ... reclaim unit nominal size, bytes */
+	uint16_t nruhsd;	/* RUH status descriptors (at most NVS_FDP_MAX_RUHS kept) */
+	uint16_t pid[NVS_FDP_MAX_RUHS];	  /* each one's placement identifier */
+	uint64_t ruamw[NVS_FDP_MAX_RUHS]; /* ... available media writes (LBAs) */
+};
+/* 0; -EOPNOTSUPP with @err when the controller has no FDP or it is not
+ * enabled in the namespace's endurance group; -EIO/-errno otherwise. */
+int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_status, char *err,
+		 size_t errlen);
+
 #endif

@@ -30,6 +30,8 @@ struct backend_io {
 	 * backend turns them into the command's range list in place) */
 	uint8_t wmode;
 	bool deac;
+	uint8_t dtype;  /* a write's directive (fio's fdp=1, io/fdp.h): type 2, */
+	uint16_t dspec; /* ... and its placement identifier; 0, 0 none */
 	uint16_t nranges;
 	const struct target *t;
 	/* passthrough: the I/O's metadata buffer (NULL none) and fio's PI

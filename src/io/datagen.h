@@ -81,4 +81,8 @@ void datagen_prepare_write(struct datagen *g, void *buf, size_t len, uint64_t of
  * most @max bytes. */
 int datagen_parse_pattern(const char *str, uint8_t *out, size_t max);
 
+/* Fills @len bytes at @buf with the @plen-byte pattern @pat repeated from
+ * its first byte (@plen > 0). */
+void datagen_fill_pattern(void *buf, size_t len, const uint8_t *pat, size_t plen);
+
 #endif

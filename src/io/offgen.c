@@ -5,26 +5,21 @@
 #include <string.h>
 #include "io/offgen.h"
 #include "io/randmap.h"
+#include "io/frand.h"
 
-/* fio's random map for uniform random jobs (norandommap=0).  One block
- * size whose blocks tile the region (blockalign = bs): a keyed permutation
- * (offgen_perm: no memory, no search; the same blocks per pass as fio's
- * map).  Mixed sizes (bssplit, bsrange, bs=R,W) with the smallest one as
- * the alignment (fio's default blockalign): fio's bitmap of smallest-size
- * blocks, each direction drawing in its own smallest size (offgen_mapped).
- * Otherwise offsets stay uniform with replacement (docs/cli.md says where
- * fio differs).  The keys come from the seed, not from the stream, so the
- * other draws (mix, sizes) are those of norandommap=1.  fio's lfsr needs no map:
- * every block once even with norandommap=1 (one size). */
-static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
+/* fio's random map for uniform random jobs (norandommap=0, lib/axmap.c):
+ * a bit per block of the smallest size of all directions (fio's
+ * rw_min_bs), each direction drawing and marking block numbers in its own
+ * smallest size (offgen_draw).  A blockalign other than a direction's
+ * smallest size turns it off, as in fio.  random_generator=lfsr keeps no
+ * map: fio's LFSR over as many blocks gives each once (uniform and zoned
+ * distributions, also with norandommap; seeded in offgen_seed). */
+static int map_init(struct offgen *g, const struct spec *s)
 {
-	bool one = !g->rmax[0] && !g->rmax[1] && s->nbs;
 	uint32_t dmin[2] = {UINT32_MAX, UINT32_MAX}, minbs = UINT32_MAX;
 
-	if (!g->random || (s->norandommap && !s->rand_lfsr) || g->dist)
+	if (!g->random || (g->dist && g->dist != DIST_ZONED))
 		return 0;
-	for (unsigned i = 0; i < s->nbs; i++)
-		one = one && s->bs[i].bs == s->bs[0].bs;
 	/* the smallest size of each direction, issued or not: fio's
 	 * rw_min_bs is the smallest of all (init.c fixup_options) */
 	for (unsigned d = 0; d < 2; d++) {
@@ -36,40 +31,26 @@ static int map_init(struct offgen *g, const struct spec *s, uint64_t seed)
 		if (dmin[d] < minbs)
 			minbs = dmin[d];
 	}
-	if (!one) {
-		/* fio's map with mixed sizes: a bit per block of the smallest
-		 * size, the alignment; fio's lfsr keeps no map, and a blockalign
-		 * other than a direction's smallest size turns fio's map off */
-		if (s->norandommap || s->rand_lfsr || minbs == UINT32_MAX || g->align != minbs ||
-		    g->len / minbs == 0 ||
-		    (s->blockalign && (dmin[0] != s->blockalign || dmin[1] != s->blockalign)))
-			return 0;
-		g->rmap_unit = minbs;
-		/* fio's ba of each direction is its own smallest size, and its
-		 * map is indexed in it (see munit) */
-		for (unsigned d = 0; d < 2; d++) {
-			uint32_t dmax = 0;
-			for (unsigned i = 0; !g->rmax[d] && i < s->nbs; i++)
-				if ((d ? s->bs[i].wweight : s->bs[i].weight) && s->bs[i].bs > dmax)
-					dmax = s->bs[i].bs;
-			g->munit[d] = dmin[d] == UINT32_MAX ? minbs : dmin[d];
-			g->dir_one[d] = g->rmax[d] ? g->rmin[d] == g->rmax[d] : dmin[d] == dmax;
-		}
-		g->rmap = randmap_new(g->len / minbs);
-		return g->rmap ? 0 : -ENOMEM;
-	}
-	if (g->align != s->bs[0].bs)
+	if (minbs == UINT32_MAX)
 		return 0;
-	g->map_n = g->npos[0];
-	g->map_mask = UINT64_MAX >> __builtin_clzll((g->map_n - 1) | 1);
-	uint64_t k = seed ^ 0x6a09e667f3bcc909ULL;
-	for (int r = 0; r < 4; r++) {
-		uint64_t z = (k += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		g->map_key[r] = z ^ (z >> 31);
+	if (s->rand_lfsr) {
+		/* fio's init_random_map: min(size, device) / rw_min_bs values */
+		g->lfsr_n = (g->fit_len < g->len ? g->fit_len : g->len) / minbs;
+		return 0;
 	}
-	return 0;
+	/* fio's map: a bit per block of the smallest size, the alignment;
+	 * a blockalign other than a direction's smallest size turns it off
+	 * (and zoned distributions, for which fio sets norandommap) */
+	if (s->norandommap || g->dist || g->align != minbs || g->len / minbs == 0 ||
+	    (s->blockalign && (dmin[0] != s->blockalign || dmin[1] != s->blockalign)))
+		return 0;
+	g->rmap_unit = minbs;
+	/* fio's ba of each direction is its own smallest size, and its map is
+	 * indexed in it (see munit) */
+	for (unsigned d = 0; d < 2; d++)
+		g->munit[d] = dmin[d] == UINT32_MAX ? minbs : dmin[d];
+	g->rmap = randmap_new(g->len / minbs);
+	return g->rmap ? 0 : -ENOMEM;
 }
 
 void offgen_free(struct offgen *g)
@@ -80,77 +61,262 @@ void offgen_free(struct offgen *g)
 	g->spr = NULL;
 }
 
-/* fio's pass ends early (fill_io_u fails, do_io returns) and the job
- * starts over: clear_io_state re-seeds the random state when randrepeat
- * (fio's default), fio_file_reset empties the map and the streams. */
-static void restart(struct offgen *g)
+/* fio's pass ends (fill_io_u fails, or a loop's bytes are done) and the
+ * job starts over: clear_io_state re-seeds the random streams when
+ * randrepeat (fio's default), fio_file_reset empties the map and the
+ * streams, reset_io_counters the rwmix count (not the issues). */
+static void restart(struct offgen *g, bool failed)
 {
-	if (g->reseed)
+	if (g->reseed) {
+		g->fr = g->fr0;
 		g->rng = g->rng0;
-	randmap_reset(g->rmap);
+	}
+	if (g->rmap)
+		randmap_reset(g->rmap);
+	if (g->lfsr_on)
+		frand_lfsr_reset(&g->lfsr);
 	for (unsigned d = 0; d < 2; d++)
 		g->last_pos[d] = g->start;
-	g->restarts++;
+	g->mix_issues = 0;
+	g->pass_bytes = 0;
+	g->restarts += failed;
+	g->loops += !failed;
 }
 
-/* fio's get_next_rand_offset + get_next_buflen + mark_random_map.  fio's
- * map has a bit per block of the smallest size of all directions
- * (rw_min_bs), but each direction draws and marks block numbers in its
- * own unit (munit: its ba, by default its smallest size): with 64k reads
- * and 1M writes, write block 5 is 1M * 5 on the device and bit 5 (64k * 5)
- * in the map.  A drawn block already done in this pass moves to the next
- * free bit (wrapping), which may lie past the direction's last block;
- * when none is free the pass is complete and the map starts over (fio's
- * fio_file_reset).  The size already drawn is redrawn while it runs past
- * io_size (fio's io_u_fits loop; one size is never redrawn), and an I/O
- * that still passes the region's end ends fio's pass: restart(), and
- * false (the caller draws the I/O again, direction first, as fio does).
- * The size is then cut to the free run from the block (mark_random_map). */
-bool offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len)
+/* fio's io_u_fits: against io_size, relative to the region's start */
+static inline bool fits(const struct offgen *g, uint64_t rel, uint64_t len)
 {
-	uint64_t u = g->munit[d], lastb = g->len / u, npos;
-	uint64_t b = randmap_next_free(g->rmap, offgen_below(offgen_rand(g), lastb));
+	return rel + len <= g->fit_len;
+}
 
-	if (b == RANDMAP_NONE) {
-		randmap_reset(g->rmap);
-		g->map_passes++;
-		b = offgen_below(offgen_rand(g), lastb);
-	}
-	uint64_t rel = b * u;
-	if (!g->dir_one[d]) {
-		uint32_t minbs = g->rmax[d] ? g->rmin[d] : (uint32_t)u;
-		/* fio redraws without a bound (a weight is at least 1%) */
-		for (int k = 0; rel + minbs <= g->fit_len && rel + *len > g->fit_len; k++)
-			*len = k < 10000 ? offgen_size(g, d, offgen_rand(g), &npos) : minbs;
-	}
-	if (rel + *len > g->len) {
-		if (g->restart_run++ < 8) {
-			restart(g);
-			return false;
+/* fio's get_next_buflen for an I/O of direction @d at @rel: one size is
+ * never drawn; otherwise bssplit (fio's cumulative test, entries sorted
+ * by weight, one that does not fit skipped) or bsrange (min + max * u),
+ * down to a multiple of the smallest, drawn again until it fits.  0: not
+ * even the smallest fits (fio's fill fails: the pass ends). */
+static uint32_t buflen(struct offgen *g, unsigned d, uint64_t rel)
+{
+	uint64_t minbs = g->minbs[d], maxbs = g->maxbs[d], b = minbs;
+	struct frand *f = &g->fr.bs[d];
+
+	if (minbs == maxbs)
+		return (uint32_t)minbs;
+	if (!fits(g, rel, minbs))
+		return 0;
+	uint64_t fmax = frand_max(f);
+	for (unsigned k = 0;; k++) {
+		uint64_t r = frand_next(f);
+		if (g->rmax[d]) {
+			b = minbs + (uint64_t)((double)maxbs * ((double)r / ((double)fmax + 1.0)));
+		} else {
+			uint64_t perc = 0;
+			for (unsigned j = 0; j < g->bs_nord[d]; j++) {
+				b = g->bs[g->bs_ord[d][j]];
+				perc += g->bs_w[d][j];
+				if (r / perc <= fmax / 100 && fits(g, rel, b))
+					break;
+			}
 		}
-		/* restarts in a row find nothing that fits: never past the end */
-		u = g->rmap_unit;
-		b = offgen_below(offgen_rand(g), g->len / u);
-		rel = b * u;
-		if (rel + *len > g->len)
-			*len = (uint32_t)u;
+		/* fio: a multiple of the smallest (bs_unaligned: nvscope's
+		 * 512-byte step, fio none) */
+		b -= b % (g->rmax[d] ? g->rstep[d] : minbs);
+		if (b > maxbs)
+			b = maxbs;
+		if (fits(g, rel, b))
+			return (uint32_t)b;
+		if (k > 100000)
+			return (uint32_t)minbs; /* (a weight is at least 1%: never) */
 	}
-	g->restart_run = 0;
-	uint64_t want = (*len + u - 1) / u, got = randmap_set_run(g->rmap, b, want);
+}
+
+/* fio's rwmix (get_rw_ddir, get_rand_ddir, set_rwmix_bytes) */
+static unsigned mix_dir(struct offgen *g)
+{
+	if (g->mixread >= 100 || g->mixread == 0)
+		return g->mixread ? NVS_READ : NVS_WRITE;
+	if (g->issues[g->mix_dir] >= g->mix_issues) {
+		unsigned d = frand_between(&g->fr.mix, 1, 100) <= g->mixread ? NVS_READ : NVS_WRITE;
+		if (d != g->mix_dir)
+			g->mix_issues = g->issues[g->mix_dir] *
+					(d == NVS_READ ? g->mixread : 100 - g->mixread) / 100;
+		g->mix_dir = d;
+	}
+	return g->mix_dir;
+}
+
+/* fio's get_next_rand_offset for the uniform and zoned distributions:
+ * b = lastb * u from fio's stream, moved to the next free block of the
+ * map.  false: no block (the map is full, or no block fits). */
+static bool rand_block(struct offgen *g, unsigned d, uint64_t *rel)
+{
+	uint64_t lastb = g->lastb[d], first = 0, b;
+
+	if (!lastb)
+		return false;
+	if (g->dist == DIST_ZONED && g->zone_hi[d][99]) {
+		/* fio's __get_next_rand_offset_zoned: v in 1..100 picks the
+		 * zone, [lo%, hi%) of the blocks */
+		unsigned v = (unsigned)frand_between(&g->fr.zone, 1, 100) - 1;
+		unsigned lo = g->zone_lo[d][v], hi = g->zone_hi[d][v];
+		first = lo ? lo * lastb / 100 : 0;
+		lastb = lastb * (hi - lo) / 100;
+	}
+	if (g->lfsr_on) {
+		if (!frand_lfsr_next(&g->lfsr, &b))
+			return false; /* every value given: fio's lfsr_next fails */
+	} else {
+		b = frand_scale(&g->fr.off, frand_next(&g->fr.off), lastb);
+	}
+	if (g->rmap) {
+		b = randmap_next_free(g->rmap, b);
+		if (b == RANDMAP_NONE)
+			return false;
+	}
+	*rel = (b + first) * g->ba[d];
+	return true;
+}
+
+/* fio's mark_random_map: the I/O cut to the free run from its block */
+static void mark(struct offgen *g, unsigned d, uint64_t rel, uint32_t *len)
+{
+	uint64_t u = g->munit[d], want = (*len + u - 1) / u;
+	uint64_t got = randmap_set_run(g->rmap, rel / u, want);
+
 	if (got < want)
 		*len = (uint32_t)(got * u);
+}
+
+/* The sequential stream of direction @d (fio's get_next_seq_offset), the
+ * size drawn at its position: relative offset. */
+static uint64_t seq_next(struct offgen *g, unsigned d, uint32_t *len)
+{
+	uint64_t pos = g->last_pos[d];
+
+	if (nvs_unlikely(g->seq_back)) {
+		/* fio's get_next_seq_offset with ddir_seq_add < 0: step back
+		 * from the end of the last I/O, relative to the start; below
+		 * it, wrap to the region's end (a pass ends by bytes, not by
+		 * the wrap).  fio's first step from a non-zero start begins
+		 * at io_size (its "rewind" sets an absolute position as a
+		 * relative one): kept, to issue the same offsets. */
+		uint64_t rel = pos - g->start;
+		*len = buflen(g, d, 0);
+		if (pos == g->start && g->start)
+			rel = g->len > g->start ? g->len - g->start : 0;
+		if (rel)
+			rel = rel >= g->seq_add ? rel - g->seq_add : g->len - g->seq_add;
+		if (rel + *len > g->len)
+			rel = g->len - *len;
+		return rel;
+	}
+	if (pos != g->start && g->seq_add)
+		pos += g->seq_add;
+	*len = pos - g->start < g->len ? buflen(g, d, pos - g->start) : 0;
+	if (!*len || pos + *len > g->start + g->len) {
+		pos = g->start;
+		g->wraps += !g->zsize; /* zones: size ends the job */
+		*len = buflen(g, d, 0);
+	}
+	return pos - g->start;
+}
+
+void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	uint64_t rel = 0;
+	unsigned d;
+
+	if (nvs_unlikely(g->pass_len && g->pass_bytes >= g->pass_len && g->random))
+		restart(g, false); /* fio: the next loop of the job, re-seeded */
+	for (;;) {
+		d = mix_dir(g);
+		if (nvs_unlikely(g->zsize))
+			offgen_zone(g, d);
+		bool rnd = g->random;
+		if (nvs_unlikely(rnd && g->seq_nr > 1)) {
+			if (--g->seq_cnt)
+				rnd = false;
+			else
+				g->seq_cnt = g->seq_nr;
+		}
+		/* fio's should_do_random */
+		if (nvs_unlikely(rnd && g->pct_random[d] < 100))
+			rnd = frand_between(&g->fr.seq[d], 1, 100) <= g->pct_random[d];
+		if (nvs_unlikely(g->spr)) {
+			uint64_t b = 0;
+			if (sprandom_next(g->spr, &b))
+				g->wraps = UINT64_MAX; /* fio: td->done */
+			rel = b * g->align;
+			*len = buflen(g, d, rel);
+			if (!*len || rel + *len > g->len)
+				*len = g->minbs[d];
+		} else if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
+			bool ok = rand_block(g, d, &rel);
+			if (!ok && (g->rmap || g->lfsr_on) && g->time_based) {
+				/* fio's get_next_rand_block: a full map (or a spent
+				 * lfsr) starts over (time_based), the streams go on */
+				if (g->rmap)
+					randmap_reset(g->rmap);
+				if (g->lfsr_on)
+					frand_lfsr_reset(&g->lfsr);
+				g->map_passes++;
+				for (unsigned k = 0; k < 2; k++)
+					g->last_pos[k] = g->start;
+				ok = rand_block(g, d, &rel);
+			}
+			*len = ok ? buflen(g, d, rel) : 0;
+			if (nvs_unlikely(!*len || rel + *len > g->len)) {
+				/* fio's fill_io_u fails: the file is done.  Without
+				 * time_based or io_size the job ends there (fio's
+				 * keep_running: wraps, as a sequential pass's end);
+				 * otherwise it starts over, re-seeded; restarts in a
+				 * row that find nothing: one smallest block, never
+				 * past the end */
+				if (g->end_on_fail) {
+					g->wraps = UINT64_MAX;
+					*len = g->minbs[d];
+					rel = 0;
+					break;
+				}
+				if (g->restart_run++ < 8) {
+					if (!ok)
+						g->map_passes++;
+					restart(g, true);
+					continue;
+				}
+				*len = (uint32_t)g->munit[d];
+				rel = offgen_below(offgen_rand(g), g->len / *len) * *len;
+			} else if (g->rmap) {
+				mark(g, d, rel, len);
+			}
+		} else if (rnd) {
+			uint64_t b = offgen_dist_block(g);
+			rel = b * g->ba[d];
+			*len = buflen(g, d, rel);
+			if (!*len)
+				*len = g->minbs[d];
+			if (rel + *len > g->len)
+				rel = (g->len - *len) / g->align * g->align;
+		} else {
+			rel = seq_next(g, d, len);
+		}
+		break;
+	}
+	g->restart_run = 0;
 	*off = g->start + rel;
-	return true;
+	*dir = (enum nvs_dir)d;
+	g->issues[d]++;
+	g->last_pos[d] = *off + *len;
+	g->zbytes += *len;
+	g->pass_bytes += *len;
 }
 
 void offgen_zone_reset(struct offgen *g)
 {
-	/* fresh keys: a part of a pass draws a new set of blocks */
-	g->map_i = 0;
-	for (int k = 0; k < 4; k++)
-		g->map_key[k] = offgen_rand(g);
+	/* fio's fio_file_reset: the map emptied, the lfsr from its start */
 	if (g->rmap)
 		randmap_reset(g->rmap);
+	if (g->lfsr_on)
+		frand_lfsr_reset(&g->lfsr);
 }
 
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
@@ -245,7 +411,6 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 			g->rstep[d] = s->bs_unaligned ? 512 : s->bsrange[d][0];
 			if (g->rmax[d] > len)
 				return -EINVAL;
-			g->rnpos[d] = (len - g->rmax[d]) / g->align + 1;
 		}
 	}
 	for (unsigned i = 0; i < s->nbs; i++) {
@@ -255,31 +420,103 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		g->npos[i] = (len - g->bs[i]) / g->align + 1;
 	}
 	for (unsigned d = 0; d < 2; d++) {
-		unsigned k = 0, last = 0;
+		/* fio's min_bs/max_bs per direction, and its bssplit list in
+		 * fio's order: by weight, ties as written (fio's qsort) */
+		unsigned n = 0;
+		g->minbs[d] = UINT32_MAX;
 		for (unsigned i = 0; i < s->nbs; i++) {
 			unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
-			if (w)
-				last = i;
-			for (unsigned c = 0; c < w && k < 100; c++)
-				g->bs_pick[d][k++] = (uint8_t)i;
+			if (!w)
+				continue;
+			unsigned k = n++;
+			for (; k > 0 && g->bs_w[d][k - 1] > w; k--) {
+				g->bs_w[d][k] = g->bs_w[d][k - 1];
+				g->bs_ord[d][k] = g->bs_ord[d][k - 1];
+			}
+			g->bs_w[d][k] = (uint8_t)w;
+			g->bs_ord[d][k] = (uint8_t)i;
+			if (s->bs[i].bs < g->minbs[d])
+				g->minbs[d] = s->bs[i].bs;
+			if (s->bs[i].bs > g->maxbs[d])
+				g->maxbs[d] = s->bs[i].bs;
 		}
-		while (k < 100) /* rounding leftovers go to the last size */
-			g->bs_pick[d][k++] = (uint8_t)last;
+		g->bs_nord[d] = (uint8_t)n;
+		if (g->rmax[d]) {
+			g->minbs[d] = g->rmin[d];
+			g->maxbs[d] = g->rmax[d];
+		}
+		if (!g->maxbs[d]) /* a direction without sizes: the other's */
+			g->minbs[d] = g->maxbs[d] = s->nbs ? s->bs[0].bs : g->align;
 	}
 	/* fio's io_size: size= larger than the region (a smaller device) */
 	g->fit_len = len;
 	if (!s->size_pct && !s->fileset && s->size > len && !g->zsize)
 		g->fit_len = s->size;
-	g->reseed = !s->randrepeat_off;
+	/* fio: randseed= turns randrepeat off (no re-seeding at a restart) */
+	g->reseed = !s->randrepeat_off && !s->seed_given;
+	g->time_based = s->time_based;
+	g->end_on_fail = !s->time_based && !s->io_size;
+	/* fio's loop: io_size bytes (a time_based job's goes on until an I/O
+	 * cannot be made; strided zones: len is one zone's range, not a loop) */
+	g->pass_len = s->time_based || g->zsize ? 0 : s->io_size ? s->io_size : g->fit_len;
+	uint64_t maxsz = g->fit_len < len ? g->fit_len : len;
+	for (unsigned d = 0; d < 2; d++) {
+		/* fio's ba[] (blockalign, by default the direction's smallest
+		 * size) and last_block() */
+		g->ba[d] = s->blockalign ? s->blockalign : g->minbs[d];
+		if (g->ba[d] % g->align)
+			g->ba[d] = g->align;
+		uint64_t m = maxsz;
+		if (g->minbs[d] > g->ba[d])
+			m = m > g->minbs[d] - g->ba[d] ? m - (g->minbs[d] - g->ba[d]) : 0;
+		g->lastb[d] = m / g->ba[d];
+		g->munit[d] = g->minbs[d];
+	}
+	offgen_seed(g, s, 1);
 	if (s->sprandom) {
 		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
 		 * regions smaller than a block, or spr_cs larger than a region */
 		return sprandom_new(&g->spr, len, g->align, s->spr_op > 0 ? s->spr_op : 0.15,
 				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL, 0);
 	}
-	int rc = map_init(g, s, seed);
+	int rc = map_init(g, s);
+	offgen_seed(g, s, 1); /* again: the lfsr's size is known now */
 	g->rng0 = g->rng;
 	return rc;
+}
+
+void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread)
+{
+	uint64_t seeds[FRAND_NSEEDS];
+	/* fio: randrepeat=0 without randseed draws the seeds from the OS
+	 * (here the spec's seed, made random per run); randseed= sets them.
+	 * fio 3.33 seeds before it turns randrepeat off for randseed=, so
+	 * the offsets' seed stays 0xb1899bed x thread unless randrepeat=0 */
+	bool repeatable = !s->randrepeat_off;
+	uint64_t randseed = s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
+	/* fio switches to tausworthe64 past 2^32 blocks unless told */
+	bool use64 = s->rand_taus64 ||
+		     (!s->rand_gen_set && (g->lastb[0] > UINT32_MAX || g->lastb[1] > UINT32_MAX));
+	struct offgen_fio *f = &g->fr;
+
+	if (!thread)
+		thread = 1;
+	frand_job_seeds(seeds, randseed, thread);
+	/* fio's td_fill_rand_seeds_internal: verify reads and writes alike;
+	 * trims (rw=trim) their own slot; trimwrite's trims the writes' */
+	uint64_t wseed = s->verify ? seeds[FRAND_BS] : seeds[FRAND_BS1];
+	frand_init(&f->bs[0], seeds[FRAND_BS], use64);
+	frand_init(&f->bs[1], g->trim == OFFGEN_TRIM ? seeds[FRAND_BS2] : wseed, use64);
+	frand_init(&f->mix, seeds[FRAND_MIX], false);
+	frand_init(&f->zone, seeds[FRAND_ZONE], false);
+	frand_init(&f->off, frand_block_seed(seeds, repeatable, thread), use64);
+	for (unsigned d = 0; d < 2; d++)
+		frand_init(&f->seq[d], seeds[FRAND_SEQ_RAND], false);
+	g->fr0 = g->fr;
+	/* fio's lfsr takes the offsets' seed (a seed giving the all-ones
+	 * state fails fio's job; here the stream's draws instead) */
+	g->lfsr_on = g->lfsr_n &&
+		     !frand_lfsr_init(&g->lfsr, g->lfsr_n, frand_block_seed(seeds, repeatable, thread));
 }
 
 /* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */

@@ -10,20 +10,44 @@
 #include "nvscope.h"
 #include "io/spec.h"
 #include "io/sprandom.h"
+#include "io/frand.h"
 
 struct randmap;
 
+/* fio's random streams of one job (io/frand.h; fio's td->random_state,
+ * bsrange_state[], rwmix_state, seq_rand_state[], zone_state) */
+struct offgen_fio {
+	struct frand off, bs[2], mix, seq[2], zone;
+};
+
 struct offgen {
-	uint64_t rng;          /* splitmix64 state */
+	uint64_t rng;          /* splitmix64 state: the non-uniform distributions'
+				* draws and other non-fio uses (offgen_rand) */
+	struct offgen_fio fr;  /* fio's streams: offsets, sizes, mix (io/frand.h) */
+	struct offgen_fio fr0; /* ... as seeded: a restart re-seeds from here */
 	uint64_t start, len;   /* region, bytes */
 	uint32_t align;
 	bool random;
+	bool time_based;       /* fio: a full map starts over without re-seeding */
+	bool end_on_fail;      /* fio: an I/O that cannot be made ends the job
+				* (no time_based, no io_size): wraps = UINT64_MAX */
 	unsigned mixread;      /* % reads */
+	/* fio's rwmix (get_rw_ddir): the direction is drawn again only once
+	 * the current one has issued mix_issues I/Os; issues[d] counts them */
+	unsigned mix_dir;
+	uint64_t mix_issues, issues[2];
 	uint32_t bs[NVS_MAX_BSSPLIT];
 	uint64_t npos[NVS_MAX_BSSPLIT]; /* aligned start positions for each bs */
-	uint8_t bs_pick[2][100]; /* per direction: percent -> index into bs[] */
+	/* fio's get_next_buflen per direction: sizes min..max; bssplit's
+	 * entries in fio's order (sorted by weight) with their weights */
+	uint32_t minbs[2], maxbs[2];
+	uint8_t bs_ord[2][NVS_MAX_BSSPLIT], bs_nord[2];
+	uint8_t bs_w[2][NVS_MAX_BSSPLIT];
+	/* fio's ba[] and last_block(): random offsets are block b * ba[d],
+	 * b uniform in [0, lastb[d]) */
+	uint32_t ba[2];
+	uint64_t lastb[2];
 	uint32_t rmin[2], rmax[2], rstep[2]; /* bsrange per direction (rmax 0: none) */
-	uint64_t rnpos[2];     /* aligned start positions for a range's largest */
 	uint64_t last_pos[2];  /* fio's last_pos: each direction's sequential stream */
 	uint64_t seq_add;      /* rw=X:SIZE */
 	bool seq_back;         /* rw=X:-SIZE: backwards */
@@ -43,30 +67,31 @@ struct offgen {
 	uint64_t tw_off;
 	uint32_t tw_len;
 	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
-	/* fio's random map (norandommap=0): uniform random offsets visit every
-	 * block of the region once per pass, shared by reads and writes (fio's
-	 * map is per file).  No bitmap: a keyed pseudo-random permutation of
-	 * [0, map_n) walked by index (offgen_perm), so no memory and no search;
-	 * 0 = no map (norandommap, bssplit/bsrange, non-uniform distributions) */
-	uint64_t map_n, map_i, map_mask, map_key[4];
+	/* random_generator=lfsr (fio's lib/lfsr.c: no map, every block once
+	 * per pass): lfsr_n values, lfsr_on when in use */
+	struct frand_lfsr lfsr;
+	uint64_t lfsr_n;
+	bool lfsr_on;
 	uint64_t map_passes;   /* complete passes (fio resets its map and goes on) */
-	/* fio's random map with mixed sizes (bssplit, bsrange, bs=R,W): a
-	 * bitmap of smallest-size blocks (io/randmap.h); a drawn block done
-	 * in this pass moves to the next free one, an I/O is cut short at a
-	 * block done before.  NULL = none (one size: the permutation above) */
+	/* fio's random map (norandommap=0, lib/axmap.c): a bit per block of
+	 * the smallest size (io/randmap.h); a drawn block done in this pass
+	 * moves to the next free one, an I/O is cut short at a block done
+	 * before.  NULL = none */
 	struct randmap *rmap;
 	uint32_t rmap_unit;    /* bytes per bit: the smallest size (= align) */
 	/* fio indexes its one map in each direction's own unit (ba[ddir], by
 	 * default that direction's smallest size: io_u.c get_next_block and
 	 * mark_random_map); munit[d] is that unit */
 	uint32_t munit[2];
-	bool dir_one[2];       /* the direction has one size: fio never redraws it */
 	/* fio's io_u_fits() tests sizes against io_size, which may pass the
 	 * device's end (size= larger than the device): fit_len is that bound,
 	 * len the real one.  An I/O that still runs past len ends fio's pass
 	 * (fill_io_u fails): it starts over, its random state re-seeded when
-	 * randrepeat (rng0: the state after set-up; reseed); restarts counts them */
-	uint64_t fit_len, rng0, restarts;
+	 * randrepeat (fr0, rng0: the states after set-up; reseed); restarts
+	 * counts them.  pass_len: the bytes of one pass (fio's io_size; a
+	 * loop of a job without time_based starts over after them, loops
+	 * counts those) */
+	uint64_t fit_len, rng0, restarts, pass_len, pass_bytes, loops;
 	unsigned restart_run;  /* restarts since the last I/O */
 	bool reseed;
 	/* fio's zonemode=strided (io/zones.h): [start, start + len) is the
@@ -79,10 +104,16 @@ struct offgen {
 };
 
 /* Prepares @g for @s over the region [@start, @start + @len) with offsets
- * aligned to @align, seeded with @seed.  0, or -EINVAL when the region is
- * smaller than the largest block size. */
+ * aligned to @align, seeded with @seed (the non-fio draws) and fio's
+ * streams as fio's thread 1 (offgen_seed sets another).  0, or -EINVAL
+ * when the region is smaller than the largest block size. */
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed);
+/* fio's streams of fio's job thread @thread (1-based: the job's place in
+ * its run, numjobs copies one after another): fio's setup_random_seeds
+ * with randseed= (0x89 by default) and td_fill_rand_seeds. */
+void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread);
+
 /* Frees what offgen_init allocated (the random map); @g may be zeroed. */
 void offgen_free(struct offgen *g);
 
@@ -107,48 +138,8 @@ static inline uint32_t offgen_below32(uint32_t r32, uint32_t n)
 	return (uint32_t)(((uint64_t)r32 * n) >> 32);
 }
 
-/* A bijection of [0, mask] (mask = 2^k - 1): keyed rounds of xor, odd
- * multiply and xorshift, each invertible on the low k bits; cycle-walked
- * into [0, n) so that i -> offgen_perm(i) permutes [0, n). */
-static inline uint64_t offgen_perm(const struct offgen *g, uint64_t i)
-{
-	static const uint64_t mul[4] = {0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL,
-					0xd6e8feb86659fd93ULL, 0xff51afd7ed558ccdULL};
-	uint64_t m = g->map_mask, s = (uint64_t)(64 - __builtin_clzll(m | 1)) / 2 + 1;
-	do {
-		for (int r = 0; r < 4; r++) {
-			i = ((i ^ g->map_key[r]) * mul[r]) & m;
-			i ^= i >> s;
-		}
-	} while (i >= g->map_n);
-	return i;
-}
-
 /* A random block index of a non-uniform distribution (offgen.c). */
 uint64_t offgen_dist_block(struct offgen *g);
-
-/* A block size of direction @d from 64 random bits @r (bssplit weights
- * or fio's bsrange draw); *@npos: its number of aligned start positions. */
-static inline uint32_t offgen_size(const struct offgen *g, unsigned d, uint64_t r, uint64_t *npos)
-{
-	if (nvs_unlikely(g->rmax[d])) {
-		/* fio's get_next_buflen: min + max * u, down to a step, at most max */
-		uint64_t b = g->rmin[d] + (((uint64_t)(uint32_t)r * g->rmax[d]) >> 32);
-		b -= b % g->rstep[d];
-		*npos = g->rnpos[d];
-		return (uint32_t)(b > g->rmax[d] ? g->rmax[d] : b);
-	}
-	unsigned b = g->bs_pick[d][offgen_below32((uint32_t)r, 100)];
-	*npos = g->npos[b];
-	return g->bs[b];
-}
-
-/* A random offset through the random map (mixed sizes; offgen.c): may
- * redraw *@len to fit io_size (fio's io_u_fits) and cuts it at a block
- * done before in this pass (fio's mark_random_map).  false: the I/O would
- * pass the region's end, which ends fio's pass; the generator started
- * over (re-seeded) and the whole I/O is to be drawn again. */
-bool offgen_mapped(struct offgen *g, unsigned d, uint64_t *off, uint32_t *len);
 
 /* fio resets its random map at each zone (offgen.c; once per zone). */
 void offgen_zone_reset(struct offgen *g);
@@ -166,17 +157,20 @@ static inline void offgen_zone(struct offgen *g, unsigned d)
 		if (g->start >= g->zreg_end || g->zreg_end - g->start < g->len)
 			g->start = g->zreg_start;
 		g->last_pos[d] = g->start;
-		if (g->map_i || g->rmap)
+		if (g->rmap || g->lfsr_on)
 			offgen_zone_reset(g);
 	}
 	if (g->last_pos[d] >= g->start + g->len)
 		g->last_pos[d] = g->start;
 }
 
-/* The next I/O's offset, length and direction, as fio picks them: the
- * direction by the mix, its block size (bssplit or bsrange), then a random
- * offset, or the direction's sequential stream (fio's last_pos; rw=X:N,
- * percentage_random). */
+/* The next I/O's offset, length and direction, as fio 3.33 picks them
+ * (offgen.c; fio's fill_io_u): the direction by fio's rwmix, a random
+ * block (fio's stream and map) or the direction's sequential stream
+ * (fio's last_pos; rw=X:N, percentage_random), then the size (fio's
+ * get_next_buflen: bssplit or bsrange). */
+void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir);
+
 static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
 	if (nvs_unlikely(g->tw_pend)) {
@@ -186,85 +180,7 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 		*dir = NVS_WRITE;
 		return;
 	}
-	uint64_t r = offgen_rand(g), npos;
-	unsigned d = offgen_below32((uint32_t)(r >> 32), 100) < g->mixread ? NVS_READ : NVS_WRITE;
-
-	*dir = (enum nvs_dir)d;
-	*len = offgen_size(g, d, r, &npos);
-	if (nvs_unlikely(g->zsize))
-		offgen_zone(g, d);
-	bool rnd = g->random;
-	if (nvs_unlikely(rnd && g->seq_nr > 1)) {
-		if (--g->seq_cnt)
-			rnd = false;
-		else
-			g->seq_cnt = g->seq_nr;
-	}
-	if (nvs_unlikely(rnd && g->pct_random[d] < 100))
-		rnd = offgen_below32((uint32_t)offgen_rand(g), 100) < g->pct_random[d];
-	if (nvs_unlikely(g->spr)) {
-		uint64_t b = 0;
-		if (sprandom_next(g->spr, &b))
-			g->wraps = UINT64_MAX; /* fio: td->done */
-		*off = g->start + b * g->align;
-	} else if (rnd && g->map_n) {
-		*off = g->start + offgen_perm(g, g->map_i) * g->align;
-		if (++g->map_i == g->map_n) {
-			/* a pass is complete: fio resets its map; a new order */
-			g->map_i = 0;
-			g->map_passes++;
-			for (int k = 0; k < 4; k++)
-				g->map_key[k] += 0x9e3779b97f4a7c15ULL;
-		}
-	} else if (rnd && g->rmap) {
-		if (nvs_unlikely(!offgen_mapped(g, d, off, len))) {
-			offgen_next(g, off, len, dir); /* fio's pass started over */
-			return;
-		}
-	} else if (rnd && nvs_likely(!g->dist)) {
-		*off = g->start + offgen_below(offgen_rand(g), npos) * g->align;
-	} else if (rnd && g->dist == DIST_ZONED) {
-		/* fio's __get_next_rand_offset_zoned: v in 1..100 picks the zone */
-		uint64_t zr = offgen_rand(g);
-		unsigned v = offgen_below32((uint32_t)zr, 100);
-		uint64_t lo = npos * g->zone_lo[d][v] / 100, hi = npos * g->zone_hi[d][v] / 100;
-		if (!g->zone_hi[d][v])
-			lo = 0, hi = npos; /* no split for this direction: uniform */
-		if (hi <= lo)
-			hi = lo + 1;
-		*off = g->start + (lo + offgen_below(offgen_rand(g), hi - lo)) * g->align;
-	} else if (rnd) {
-		uint64_t b = offgen_dist_block(g);
-		*off = g->start + (b < npos ? b : npos - 1) * g->align;
-	} else {
-		uint64_t pos = g->last_pos[d];
-		if (nvs_unlikely(g->seq_back)) {
-			/* fio's get_next_seq_offset with ddir_seq_add < 0: step back
-			 * from the end of the last I/O, relative to the start; below
-			 * it, wrap to the region's end (a pass ends by bytes, not by
-			 * the wrap).  fio's first step from a non-zero start begins
-			 * at io_size (its "rewind" sets an absolute position as a
-			 * relative one): kept, to issue the same offsets. */
-			uint64_t rel = pos - g->start;
-			if (pos == g->start && g->start)
-				rel = g->len > g->start ? g->len - g->start : 0;
-			if (rel)
-				rel = rel >= g->seq_add ? rel - g->seq_add : g->len - g->seq_add;
-			if (rel + *len > g->len)
-				rel = g->len - *len;
-			*off = g->start + rel;
-		} else {
-			if (pos != g->start && g->seq_add)
-				pos += g->seq_add;
-			if (pos + *len > g->start + g->len) {
-				pos = g->start;
-				g->wraps += !g->zsize; /* zones: size ends the job */
-			}
-			*off = pos;
-		}
-	}
-	g->last_pos[d] = *off + *len;
-	g->zbytes += *len;
+	offgen_draw(g, off, len, dir);
 	if (nvs_unlikely(g->trim)) {
 		*dir = NVS_TRIM;
 		if (g->trim == OFFGEN_TRIMWRITE) {

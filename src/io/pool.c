@@ -10,6 +10,7 @@
 #include "io/iolog.h"
 #include "io/nvcmd.h"
 #include "io/pagecache.h"
+#include "io/fdp.h"
 #include "io/pool.h"
 #include "io/flow.h"
 #include "io/zbd.h"
@@ -193,6 +194,10 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 		/* io_uring_cmd's write modes and trims: does the controller have
 		 * the commands (Identify Controller ONCS)?  Asked before any I/O */
 		rc = nvcmd_probe(s, p->targets[i].path, err, errlen);
+		if (rc)
+			return rc;
+		/* fio's fdp=1 placement identifiers, atomic=1's write unit */
+		rc = fdp_target_setup(&p->targets[i], s, err, errlen);
 		if (rc)
 			return rc;
 		if (s->bs_unaligned && s->direct && p->targets[i].lbs > 512) {

@@ -66,6 +66,18 @@ void randmap_free(struct randmap *m)
 	free(m);
 }
 
+struct randmap *randmap_dup(const struct randmap *m)
+{
+	struct randmap *c = randmap_new(m->nbits);
+
+	if (!c)
+		return NULL;
+	for (unsigned l = 0; l < m->nlev; l++)
+		memcpy(c->lv[l], m->lv[l], m->nw[l] * sizeof(uint64_t));
+	c->nset = m->nset;
+	return c;
+}
+
 uint64_t randmap_nbits(const struct randmap *m)
 {
 	return m->nbits;

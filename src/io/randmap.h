@@ -18,6 +18,8 @@ struct randmap;
 /* A map of @nbits clear bits; NULL when @nbits is 0 or out of memory. */
 struct randmap *randmap_new(uint64_t nbits);
 void randmap_free(struct randmap *m);
+/* A copy of @m (its bits too), or NULL when out of memory. */
+struct randmap *randmap_dup(const struct randmap *m);
 uint64_t randmap_nbits(const struct randmap *m);
 /* Bits set in this pass. */
 uint64_t randmap_nset(const struct randmap *m);

@@ -23,6 +23,7 @@
 #include "io/zbd.h"
 #include "io/sprandom.h"
 #include "io/nvcmd.h"
+#include "io/fdp.h"
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
@@ -370,7 +371,9 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	} else if (!strcmp(key, "offset")) {
 		NEED_VALUE();
 		s->offset_nz = 0;
-		if (zbd_spec_nz(v, &s->offset_nz))
+		double p0 = -1; /* offset=0%: the start (uring-cmd-fdp.fio) */
+		if (zbd_spec_nz(v, &s->offset_nz) ||
+		    (v[0] && v[strlen(v) - 1] == '%' && !num_parse_pct(v, &p0) && p0 == 0))
 			s->offset = 0, s->offset_pct = 0;
 		else if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
 			BAD("offset: '%s' is not a size or a percentage", v);
@@ -430,12 +433,14 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		rc = spec_parse_bool(v, &s->norandommap);
 		s->norandommap_set = true;
 	} else if (!strcmp(key, "random_generator")) {
-		/* fio's three: all give every block once per pass with the map
-		 * (lfsr without one); nvscope walks one permutation (offgen.h) */
+		/* fio's three: tausworthe (32-bit) and tausworthe64 are fio's own
+		 * streams (io/frand.h); lfsr gives every block once without a map
+		 * (nvscope walks a permutation: not fio's order, offgen.h) */
 		NEED_VALUE();
 		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
 			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
 		s->rand_lfsr = !strcmp(v, "lfsr");
+		s->rand_taus64 = !strcmp(v, "tausworthe64");
 		s->rand_gen_set = true;
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
 		NEED_VALUE();
@@ -693,6 +698,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return rc;
 	} else if ((rc = nvcmd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
 		return rc;
+	} else if ((rc = fdp_spec_set(s, key, v, err, errlen)) != -ENOENT) {
+		return rc;
 	} else {
 		rc = 0;
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
@@ -793,7 +800,7 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (prio_spec_validate(s, err, errlen) || xrun_spec_validate(s, err, errlen) ||
 	    zones_spec_validate(s, err, errlen) || zbd_spec_validate(s, err, errlen) ||
 	    sprandom_spec_validate(s, err, errlen) || pi_spec_validate(s, err, errlen) ||
-	    nvcmd_spec_validate(s, err, errlen) ||
+	    nvcmd_spec_validate(s, err, errlen) || fdp_spec_validate(s, err, errlen) ||
 	    specss_validate(s, err, errlen))
 		return -EINVAL;
 	return replay_spec_validate(s, err, errlen);

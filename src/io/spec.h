@@ -134,6 +134,7 @@ struct spec {
 	uint8_t fadvise_hint; /* enum pagecache_hint, 0 = fio's default 1 */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
 	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
+	bool rand_taus64;    /* random_generator=tausworthe64: fio's 64-bit stream */
 	bool norandommap_set, rand_gen_set; /* given in the job (fio_option_is_set) */
 	/* fio master's sprandom (io/sprandom.h): spr_op 0 = 0.15, spr_regions
 	 * 0 = 100 (fio's defaults), spr_cs bytes (0: no cache deferral) */
@@ -246,6 +247,16 @@ struct spec {
 		bool given;		      /* any of them was set */
 	} pi;
 	struct spec_nvcmd nvcmd; /* write_mode, deac, num_range (io/nvcmd.h) */
+	/* fio's fdp=1 (dataplacement=fdp), plids/fdp_pli, plid_select/
+	 * fdp_pli_select; and atomic=1 (io/fdp.h) */
+	struct spec_fdp {
+		bool on;
+		bool random;	  /* plid_select=random, else roundrobin */
+		bool dp_none;	  /* dataplacement=none given (fio: conflicts with fdp=1) */
+		uint16_t nids;	  /* 0: every handle the namespace reports */
+		uint16_t ids[128]; /* indices into the RUH status list */
+	} fdp;
+	bool atomic;
 	/* fio's sync, fsync, fdatasync (io/specdata.c): after every fsync_blocks
 	 * (fdatasync_blocks) writes issued, an fsync (fdatasync) is issued */
 	unsigned fsync_blocks, fdatasync_blocks;

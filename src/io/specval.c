@@ -487,11 +487,6 @@ static const struct {
     {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
     {"fill_fs", "nvscope does not fill file systems"},
     {"lockmem", "not implemented"},
-    {"fdp", "NVMe flexible data placement is not implemented"},
-    {"fdp_pli", "NVMe flexible data placement is not implemented"},
-    {"fdp_pli_select", "NVMe flexible data placement is not implemented"},
-    {"dataplacement", "NVMe flexible data placement is not implemented"},
-    {"plids", "NVMe flexible data placement is not implemented"},
 };
 
 const char *specval_refused(const char *key)

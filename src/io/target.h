@@ -29,6 +29,10 @@ struct target {
 	uint64_t nlba;
 	uint8_t sts; /* Identify NVM namespace ELBAF STS: storage tag bits (0 none);
 		      * its PIF is fmt.pif */
+	/* fio's fdp=1 (io/fdp.h): the placement identifiers its writes carry
+	 * (DSPEC, with DTYPE 2), chosen from the reclaim unit handle status */
+	uint16_t fdp_n;
+	uint16_t fdp_pid[128];
 };
 
 /* Opens @path for the workload: O_DIRECT when @direct (not for character

@@ -199,6 +199,10 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 		sqe->buf_index = (__u16)io->buf_index;
 	}
 	c->opcode = io->dir == NVS_READ ? NVME_CMD_READ : NVME_CMD_WRITE;
+	if (io->dir == NVS_WRITE && io->dtype) { /* fio's fdp=1: DTYPE, DSPEC */
+		c->cdw12 |= (uint32_t)io->dtype << 20;
+		c->cdw13 = (uint32_t)io->dspec << 16;
+	}
 	c->addr = (uint64_t)(uintptr_t)io->buf;
 	c->data_len = io->len;
 	if (f->ms && !f->ext) { /* the separate metadata buffer */

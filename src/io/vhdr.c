@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <xxhash.h>
+#include "io/datagen.h"
 #include "io/vhdr.h"
 #include "io/vsum.h"
 
@@ -249,12 +250,6 @@ static unsigned digest(enum vhdr_type t, const uint8_t *p, size_t n, uint8_t out
 	}
 }
 
-static void fill_pattern(uint8_t *p, size_t n, const uint8_t *pat, unsigned plen)
-{
-	for (size_t i = 0; i < n; i += plen)
-		memcpy(p + i, pat, n - i < plen ? n - i : plen);
-}
-
 void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
 		const struct vhdr_io *io, const uint8_t *pat, unsigned plen)
 {
@@ -264,7 +259,7 @@ void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum v
 	if (t == VHDR_NULL)
 		return; /* fio's pretend verify: the data as it is */
 	if (plen)
-		fill_pattern(b, len, pat, plen);
+		datagen_fill_pattern(b, len, pat, plen);
 	if (t == VHDR_PATTERN)
 		return;
 	interval = vhdr_interval(len, interval);

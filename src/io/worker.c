@@ -319,6 +319,7 @@ static void run(struct worker *w, struct wstate *st)
 	wstate_limits(w, st, &limit, &passes, &nios_max);
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
+	wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/fdp.h) */
 	bool prio_on = prio_active(s); /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
@@ -512,8 +513,9 @@ static void run(struct worker *w, struct wstate *st)
 					io.wmode =
 					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
 				if (dir == NVS_WRITE && io.wmode == WMODE_WRITE) {
-					datagen_prepare_write(&st->data, sl->buf, len, off, now,
-							      sl->stale);
+					if (!st->vtype || !s->vpattern_len) /* else: the pattern */
+						datagen_prepare_write(&st->data, sl->buf, len, off,
+								      now, sl->stale);
 					sl->stale = false;
 					if (nvs_unlikely(st->vtype))
 						wverify_stamp(w, st, sl->buf, len, off, now);
@@ -548,6 +550,7 @@ static void run(struct worker *w, struct wstate *st)
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];
+				fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
 				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)

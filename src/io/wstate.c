@@ -131,6 +131,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
 	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
 	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
+	st->fdp_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x165667b19e3779f9ULL) | 1;
+	st->fdp_loc = UINT32_MAX; /* the first write takes the first identifier */
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
 	st->wmode_on = w->be == &backend_uring_cmd && nvcmd_active(w->spec);
 	st->nranges = w->be == &backend_uring_cmd ? (uint16_t)nvcmd_ranges(w->spec) : 1;
@@ -149,7 +151,8 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 	st->nfree = w->qd;
 	for (unsigned i = 0; i < w->nmembers && w->be == &backend_uring_cmd; i++)
 		st->pi_check |= uring_cmd_pi_checks(&w->members[i], w->spec);
-	if (w->spec->fixedbufs && w->be == &backend_io_uring) {
+	/* RWF_ATOMIC takes user buffers only (the kernel: iter_is_ubuf) */
+	if (w->spec->fixedbufs && w->be == &backend_io_uring && !w->spec->atomic) {
 		struct iovec *iov = calloc(w->qd, sizeof(*iov));
 		if (iov) {
 			for (unsigned i = 0; i < w->qd; i++)
@@ -453,6 +456,10 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	 * same offsets (fio seeds each thread by its number) */
 	uint64_t seed = w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->spec->run_thread0 + w->id + 1);
 	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
+
+	/* fio's streams: the job's thread number (1-based) in the run */
+	if (!rc)
+		offgen_seed(&st->gen, w->spec, w->spec->run_thread0 + w->id + 1);
 
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");

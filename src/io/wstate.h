@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/datagen.h"
+#include "io/fdp.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
 #include "io/flow.h"
@@ -70,8 +71,11 @@ struct wstate {
 	uint8_t vtype;
 	uint64_t *vmap, vblocks, vseq;
 	/* fio reads a random job's blocks back in the order it wrote them:
-	 * the keys of the pass's permutation (offgen_perm) when it began */
-	uint64_t vkeys[4];
+	 * the generator as the pass began (vgen; its map a copy, vgen_map),
+	 * replayed by the read-back; vgen_ok: the copy exists */
+	struct offgen vgen;
+	struct randmap *vgen_map;
+	bool vgen_ok;
 	/* a time_based job writes one pass of its region, reads it back,
 	 * writes the next (fio's do_io/do_verify loop): the bytes of this
 	 * pass, and the time spent reading back (not the writes' runtime) */
@@ -80,6 +84,8 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
+	uint64_t fdp_rng;  /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
+	uint32_t fdp_loc;  /* ... the round-robin position */
 	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */
 	unsigned vdumps;   /* bad blocks dumped so far */
 	uint64_t vnonce;   /* this job's rand_seed in its headers (vhdr_seed) */

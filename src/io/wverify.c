@@ -20,7 +20,9 @@
 #include <sys/random.h>
 #include <unistd.h>
 #include "dev/safety.h"
+#include "io/iolog.h"
 #include "io/offgen.h"
+#include "io/randmap.h"
 #include "io/vhdr.h"
 #include "io/wverify.h"
 
@@ -77,6 +79,8 @@ void wverify_free(struct wstate *st)
 	free(st->vb);
 	st->vmap = NULL;
 	st->vb = NULL;
+	randmap_free(st->vgen_map);
+	st->vgen_map = NULL;
 }
 
 void wverify_stamp(struct worker *w, struct wstate *st, void *buf, uint32_t len, uint64_t off,
@@ -251,25 +255,39 @@ static void fail_total(struct worker *w)
  * fio keeps a random job's writes in a list in the order it issued them
  * (iolog.c log_io_piece, when its random map is on) and reads them back in
  * that order; a sequential or norandommap job's sorted by offset.  Here a
- * one-size random job walks the permutation its pass was written in (perm:
- * a copy of the generator with the pass's keys), others the bitmap in
- * offset order. */
+ * random job with fio's map (or lfsr) replays its generator from the
+ * pass's start (a copy of it and of its map, taken then: the same I/Os in
+ * the same order) and reads each written block of each I/O; others walk
+ * the bitmap in offset order. */
 struct iter {
-	bool backlog, perm;
-	uint64_t pos;
+	bool backlog, replay;
+	uint64_t pos, cur, left, bytes;
 	struct offgen pg;
 };
+
+static bool can_replay(const struct wstate *st)
+{
+	const struct offgen *g = &st->gen;
+	return st->vmap && g->random && (g->rmap || g->lfsr_on) && !g->zsize && !g->spr &&
+	       !g->trim && g->mixread == 0 && g->align == st->vbs;
+}
 
 static void iter_init(const struct wstate *st, struct iter *it, bool backlog)
 {
 	memset(it, 0, sizeof(*it));
 	it->backlog = backlog;
-	if (!backlog && st->vmap && st->gen.random && st->gen.map_n && !st->gen.zsize &&
-	    st->gen.align == st->vbs) {
-		it->perm = true;
-		it->pg = st->gen;
-		memcpy(it->pg.map_key, st->vkeys, sizeof(st->vkeys));
+	if (!backlog && st->vgen_ok && can_replay(st)) {
+		it->pg = st->vgen;
+		it->pg.rmap = NULL;
+		if (!st->vgen_map || (it->pg.rmap = randmap_dup(st->vgen_map)))
+			it->replay = true;
 	}
+}
+
+static void iter_free(struct iter *it)
+{
+	randmap_free(it->pg.rmap);
+	it->pg.rmap = NULL;
 }
 
 /* The next block's logical byte offset, or UINT64_MAX at the end. */
@@ -277,14 +295,25 @@ static uint64_t iter_next(const struct worker *w, const struct wstate *st, struc
 {
 	if (it->backlog)
 		return it->pos < st->vb_n ? st->vb[it->pos++] : UINT64_MAX;
-	while (it->perm && it->pos < it->pg.map_n) {
-		uint64_t off = it->pg.start + offgen_perm(&it->pg, it->pos++) * it->pg.align;
+	while (it->replay) {
+		if (!it->left) {
+			/* the pass's next write, until the pass's bytes */
+			enum nvs_dir d;
+			uint32_t l;
+			if (it->bytes >= st->vpass_bytes)
+				return UINT64_MAX;
+			offgen_next(&it->pg, &it->cur, &l, &d);
+			it->bytes += l;
+			it->left = l / st->vbs;
+			continue;
+		}
+		uint64_t off = it->cur;
 		uint64_t b = (off - w->region_start) / st->vbs;
+		it->cur += st->vbs;
+		it->left--;
 		if (off >= w->region_start && b < st->vblocks && (st->vmap[b / 64] >> (b % 64) & 1))
 			return off;
 	}
-	if (it->perm)
-		return UINT64_MAX;
 	while (it->pos < st->vblocks && !(st->vmap[it->pos / 64] >> (it->pos % 64) & 1))
 		it->pos++;
 	if (it->pos == st->vblocks)
@@ -330,6 +359,15 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it, uint6
 			io.ioprio = w->spec->prio.dflt;
 			io.t = &w->members[sl->member];
 			sl->t_issue = worker_now_ns();
+			if (w->iolog) { /* fio's write_iolog lists the read-back too */
+				struct iolog_rec r = {.t_ns = sl->t_issue,
+						      .off = off,
+						      .len = st->vbs,
+						      .dir = NVS_READ};
+				r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+				iolog_publish(w->iolog_clock, sl->t_issue);
+				spsc_push(w->iolog, &r); /* full: dropped, counted */
+			}
 			w->be->prep(sqe, &io);
 			sqe->user_data = idx;
 			st->inflight++;
@@ -389,7 +427,16 @@ void wverify_backlog(struct worker *w, struct wstate *st)
 
 void wverify_pass_start(struct wstate *st)
 {
-	memcpy(st->vkeys, st->gen.map_key, sizeof(st->vkeys));
+	/* the generator (and a copy of its map) as the pass begins: the
+	 * read-back replays it (iter_init); out of memory: offset order */
+	randmap_free(st->vgen_map);
+	st->vgen_map = NULL;
+	st->vgen_ok = false;
+	if (can_replay(st)) {
+		st->vgen = st->gen;
+		st->vgen_map = st->gen.rmap ? randmap_dup(st->gen.rmap) : NULL;
+		st->vgen_ok = !st->gen.rmap || st->vgen_map;
+	}
 	st->vpass_bytes = 0;
 }
 
@@ -418,6 +465,7 @@ void wverify_cycle(struct worker *w, struct wstate *st, uint64_t deadline)
 	if (st->vmap && !st->inflight && st->nfree == w->qd) {
 		iter_init(st, &it, false);
 		timed_read_back(w, st, &it, deadline);
+		iter_free(&it);
 		memset(st->vmap, 0, (st->vblocks + 63) / 64 * sizeof(uint64_t));
 	}
 	wverify_pass_start(st);
@@ -432,5 +480,6 @@ void wverify_pass(struct worker *w, struct wstate *st, uint64_t deadline, bool c
 	iter_init(st, &it, st->vb != NULL);
 	if (!cut && (st->vmap || st->vb) && !st->inflight && st->nfree == w->qd)
 		timed_read_back(w, st, &it, deadline);
+	iter_free(&it);
 	fail_total(w);
 }

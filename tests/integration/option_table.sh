@@ -13,7 +13,7 @@ spec = open(top + "/src/io/spec.c").read()
 preset = open(top + "/src/config/preset.c").read()
 keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
-for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "sprandom", "nvcmd", "speclog", "pi", "pagecache"):
+for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "sprandom", "nvcmd", "speclog", "pi", "pagecache", "fdp"):
     keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/" + f + ".c").read()))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))

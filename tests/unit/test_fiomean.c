@@ -291,6 +291,7 @@ START_TEST(test_rw_modifier_and_pct_random)
 		prev = off;
 	}
 	ck_assert(jumps >= 90 && jumps <= 100);
+	offgen_free(&g); /* fio's map */
 	ck_assert_int_eq(set(&s, "rw", "randread:0", err), -EINVAL);
 	ck_assert_int_eq(set(&s, "rw", "read:-4k", err), 0); /* backwards: test_offgen.c */
 	ck_assert(s.seq_back);

@@ -42,6 +42,7 @@ static uint64_t distinct(struct spec *s, uint64_t n, unsigned passes, uint64_t *
 	}
 	for (uint64_t b = 0; b < n && passes > 1 && !s->norandommap; b++)
 		ck_assert_uint_eq(seen[b], passes); /* every pass covers every block */
+	offgen_free(&g);
 	return cnt;
 }
 
@@ -84,10 +85,13 @@ START_TEST(test_random_map_every_block_once)
 		low += off < 2048 * 4096;
 	}
 	ck_assert(low > 900 && low < 1150);
-	/* the seed keys the order (randrepeat): two seeds, two orders */
+	offgen_free(&g);
+	/* fio's thread number keys the order (randrepeat): two threads, two
+	 * orders */
 	struct offgen a, b;
 	ck_assert_int_eq(offgen_init(&a, &s, 0, 4096 * 4096, 4096, 3), 0);
-	ck_assert_int_eq(offgen_init(&b, &s, 0, 4096 * 4096, 4096, 4), 0);
+	ck_assert_int_eq(offgen_init(&b, &s, 0, 4096 * 4096, 4096, 3), 0);
+	offgen_seed(&b, &s, 2);
 	unsigned same = 0;
 	for (int i = 0; i < 64; i++) {
 		uint64_t o1, o2;
@@ -98,6 +102,8 @@ START_TEST(test_random_map_every_block_once)
 		same += o1 == o2;
 	}
 	ck_assert_uint_lt(same, 4);
+	offgen_free(&a);
+	offgen_free(&b);
 }
 END_TEST
 
@@ -127,6 +133,7 @@ START_TEST(test_random_bounds_alignment)
 	/* uniform: both ends of the region are reached */
 	ck_assert_uint_lt(lo, start + (1 << 20));
 	ck_assert_uint_gt(hi, start + len - (1 << 20));
+	offgen_free(&g);
 }
 END_TEST
 

@@ -63,7 +63,7 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 	ck_assert_int_eq(spec_set(&s, "bssplit", bssplit, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, seed), 0);
 	ck_assert_ptr_nonnull(g.rmap);
-	ck_assert_uint_eq(g.map_n, 0); /* not the one-size permutation */
+	ck_assert(!g.lfsr_on); /* not lfsr */
 	while (bytes < len) {
 		uint64_t off;
 		uint32_t l;
@@ -85,12 +85,14 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 	ck_assert_uint_eq(g.map_passes, 0);
 	/* cut sizes (8k, 12k, 20k...) exist: sizes the bssplit does not list */
 	ck_assert_uint_gt(cut, ios / 50);
-	/* the next I/O starts a new pass */
+	/* the next I/O starts fio's next loop (io_size bytes done): the map
+	 * emptied, the streams re-seeded */
 	uint64_t off;
 	uint32_t l;
 	enum nvs_dir d;
 	offgen_next(&g, &off, &l, &d);
-	ck_assert_uint_eq(g.map_passes, 1);
+	ck_assert_uint_eq(g.loops, 1);
+	ck_assert_uint_eq(randmap_nset(g.rmap), (l + 4095) / 4096);
 	offgen_free(&g);
 	free(cov);
 }
@@ -144,8 +146,17 @@ START_TEST(test_no_map_cases)
 	spec_init(&s);
 	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
-	ck_assert_ptr_null(g.rmap); /* one size: the permutation */
-	ck_assert_uint_eq(g.map_n, 256);
+	ck_assert_ptr_nonnull(g.rmap); /* one size: fio's map too */
+	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
+	ck_assert(!g.lfsr_on);
+	offgen_free(&g);
+	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
+	ck_assert_ptr_null(g.rmap); /* lfsr: no map, fio's lfsr of 256 values */
+	ck_assert(g.lfsr_on);
+	ck_assert_uint_eq(g.lfsr_n, 256);
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bsrange", "4k-16k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap); /* bsrange: the bitmap */
@@ -203,6 +214,16 @@ START_TEST(test_units_and_restart)
 	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bssplit", "64k/40:1024k/60,1024k/100", err, sizeof(err)),
 			 0);
+	/* without time_based (or io_size) fio's job ends at the failed I/O */
+	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
+	for (int i = 0; i < N && g.wraps != UINT64_MAX; i++) {
+		enum nvs_dir d;
+		offgen_next(&g, &offs[0], &lens[0], &d);
+	}
+	ck_assert_uint_eq(g.wraps, UINT64_MAX);
+	ck_assert_uint_eq(g.restarts, 0);
+	offgen_free(&g);
+	ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	ck_assert_uint_eq(g.munit[0], 65536);
@@ -242,7 +263,8 @@ END_TEST
 
 /* size= larger than the device (fio's io_size): sizes fit io_size, not the
  * device, so an I/O that would pass the device's end restarts the pass;
- * with size= within the device it never does. */
+ * with size= within the device it never does (time_based: without it the
+ * job would end at the first). */
 START_TEST(test_io_size_past_end)
 {
 	struct spec s;
@@ -255,6 +277,7 @@ START_TEST(test_io_size_past_end)
 		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&s, "bssplit", "4k/60:64k/40", err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&s, "size", big ? "4g" : "16m", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 		ck_assert_int_eq(offgen_init(&g, &s, 0, len, 4096, 3), 0);
 		ck_assert_uint_eq(g.fit_len, big ? 4ULL << 30 : len);
 		for (int i = 0; i < 20000; i++) {

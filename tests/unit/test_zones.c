@@ -122,6 +122,7 @@ START_TEST(test_random)
 		}
 		ck_assert_uint_eq(seen, 0xffff);
 	}
+	offgen_free(&g);
 }
 END_TEST
 

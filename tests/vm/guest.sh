@@ -54,6 +54,8 @@ scribble() { dd if=/dev/urandom of="$1" bs=1M count=1 conv=fsync 2>/dev/null; fl
 
 A=$NVS_VM_SER_A B=$NVS_VM_SER_B
 echo "guest: kernel $(uname -r), $(ls /sys/class/nvme | wc -l) controllers, mode ${NVS_VM_MODE:-basic}"
+# the fdp boot (tests/vm/fdp.sh) has its own script
+[ "${NVS_VM_MODE:-basic}" = fdp ] && exec sh /etc/vm/guest-fdp.sh
 
 # ---- native multipath: block devices follow the subsystem, not the controller
 if [ "${NVS_VM_MODE:-basic}" = multipath ]; then

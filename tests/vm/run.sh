@@ -21,7 +21,9 @@
 #             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
 #             critical warning (boot_console), a Format of a namespace
 #             with the typed serial (P).
-# NVS_VM_ONLY=basic|multipath|console runs only that boot.
+# 4. "fdp": fio's fdp=1 and atomic=1 on bookworm-backports' QEMU 10 and
+#             kernel 6.12, fetched into the cache (tests/vm/fdp.sh).
+# NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot.
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -370,9 +372,17 @@ boot_console() {
 	rm -f "$RUN"/*.img
 	return "$fail"
 }
-case ${NVS_VM_ONLY:-} in "" | basic | multipath | console) ;;
-*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath or console" 2 ;;
+case ${NVS_VM_ONLY:-} in "" | basic | multipath | console | fdp) ;;
+*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath, console or fdp" 2 ;;
 esac
+# 4. FDP and atomic writes on bookworm-backports' QEMU and kernel
+# (tests/vm/fdp.sh: boot_fdp)
+. "$TOP/tests/vm/fdp.sh"
+if [ "${NVS_VM_ONLY:-}" = fdp ]; then
+	rc4=0
+	boot_fdp || rc4=$?
+	exit "$rc4"
+fi
 if [ "${NVS_VM_ONLY:-}" = console ]; then
 	rc3=0
 	boot_console || rc3=$?
@@ -416,7 +426,10 @@ elif command -v tmux >/dev/null; then
 else
 	echo "check-vm: console on the serial line skipped (no tmux)"
 fi
-echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER)"
+rc4=0
+[ -n "${NVS_VM_ONLY:-}" ] || boot_fdp || rc4=$?
+echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER), fdp: exit $rc4"
 [ "$rc1" = 0 ] || exit "$rc1"
 [ "$rc2" = 0 ] || exit "$rc2"
-exit "$rc3"
+[ "$rc3" = 0 ] || exit "$rc3"
+exit "$rc4"

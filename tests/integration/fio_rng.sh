@@ -1,0 +1,165 @@
+#!/bin/bash
+# fio's random streams (io/frand.h, io/offgen.c): with the same options and
+# randrepeat=1 (fio's default), nvscope issues the same sequence of
+# (direction, offset, length) as Debian's fio 3.33, I/O for I/O: each tool
+# writes its write_iolog on the same loop device and the sequences are
+# compared per job (numjobs: nvscope's one log holds both jobs interleaved,
+# each job's own order kept; at iodepth > 1 both logs are in submission
+# order).  Covers the rwmix, bssplit, bsrange, tausworthe64, lfsr,
+# norandommap, randseed, percentage_random, random_distribution=zoned,
+# strided zones, do_verify's read-back order, numjobs=2,
+# sequential bssplit, and fio's iometer and cmdprio-bssplit examples (time
+# based: the map's restarts included, size=4g on a smaller device).
+. "$(dirname "$0")/../lib.sh"
+command -v fio >/dev/null || skip "no fio"
+t_loop 64M
+dev=$LOOP
+
+# compare FIO_LOG NVS_LOG [MIN]: "same: ..." or the first difference (exit
+# 1); with MIN (time_based runs) the common prefix of each job, at least MIN
+compare() {
+	python3 - "$1" "$2" "${3:-}" <<'PY'
+import re, sys
+def jobs(path):
+    out, cur = [], None
+    for l in open(path):
+        l = l.strip()
+        if l.startswith("fio version"):
+            cur = []
+            out.append(cur)
+            continue
+        m = re.fullmatch(r"(?:\d+ )?\S+ (read|write|trim) (\d+) (\d+)", l)
+        if m:
+            cur.append((m.group(1), int(m.group(2)), int(m.group(3))))
+    return [j for j in out if j]
+f, n = jobs(sys.argv[1]), jobs(sys.argv[2])
+if not f or not n:
+    print("empty log: fio %d, nvscope %d job(s)" % (len(f), len(n)))
+    sys.exit(1)
+if len(n) == 1 and len(f) > 1:
+    # nvscope's log merges its workers: split it into fio's jobs, each
+    # record going to the job whose next I/O it is
+    pos, split = [0] * len(f), [[] for _ in f]
+    for io in n[0]:
+        k = next((k for k in range(len(f)) if pos[k] < len(f[k]) and f[k][pos[k]] == io), None)
+        if k is None:
+            print("an I/O of no fio job's sequence: %s (after %s)" % (io, pos))
+            sys.exit(1)
+        split[k].append(io)
+        pos[k] += 1
+    n = split
+if len(f) != len(n):
+    print("jobs: fio %d, nvscope %d" % (len(f), len(n)))
+    sys.exit(1)
+f, n = sorted(f), sorted(n)
+if sys.argv[3]:
+    for k in range(len(f)):
+        m = min(len(f[k]), len(n[k]))
+        if m < int(sys.argv[3]):
+            print("job %d: only %d I/Os in common (fio %d, nvscope %d)" % (k, m, len(f[k]), len(n[k])))
+            sys.exit(1)
+        f[k], n[k] = f[k][:m], n[k][:m]
+for k, (a, b) in enumerate(zip(f, n)):
+    if a != b:
+        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        print("job %d: I/O %d differs (fio %d I/Os, nvscope %d): fio %s, nvscope %s" %
+              (k, i, len(a), len(b), a[i:i + 2], b[i:i + 2]))
+        sys.exit(1)
+print("same: %d job(s), %s I/Os" % (len(f), "+".join(str(len(a)) for a in f)))
+PY
+}
+
+# same "what" FIO_ARGS... -- NVS_ARGS...: fio (psync unless given) and
+# nvscope with the same options on $dev
+same() {
+	local what=$1 out
+	shift
+	local fargs=() nargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do fargs+=("$1"); shift; done
+	[ "${1:-}" = -- ] && shift
+	nargs=("$@")
+	rm -f "$T_TMP/f.log" "$T_TMP/n.log"
+	fio --name=j --filename="$dev" --direct=1 "${fargs[@]}" --write_iolog="$T_TMP/f.log" \
+		>"$T_TMP/f.txt" 2>&1 || { cat "$T_TMP/f.txt"; fail "$what: fio exited"; }
+	"$NVS_BIN" run --target "$dev" "${nargs[@]}" --write_iolog="$T_TMP/n.log" \
+		>"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "$what: nvscope exited"; }
+	out=$(compare "$T_TMP/f.log" "$T_TMP/n.log") || fail "$what: $out"
+	ok "$what: $out"
+}
+
+# both tools get the same options (nvscope's iodepth is the queue depth; fio's
+# psync runs one I/O at a time)
+both() {
+	local what=$1
+	shift
+	same "$what" --ioengine=psync "$@" -- "$@"
+}
+
+both "randread 4k" --rw=randread --bs=4k --number_ios=2000
+both "randrw rwmixread=70" --rw=randrw --rwmixread=70 --bs=4k --number_ios=2000
+both "randrw bssplit, tausworthe64" --rw=randrw --bssplit=4k/50:64k/30:8k --random_generator=tausworthe64 --number_ios=2000
+both "randrw bssplit=r,w" --rw=randrw --bssplit=4k/20:16k/80,64k/40:8k/60 --number_ios=2000
+both "randread bsrange" --rw=randread --bsrange=4k-64k --number_ios=2000
+both "randwrite norandommap" --rw=randwrite --bs=4k --norandommap --number_ios=2000
+both "randrw randseed=1234" --rw=randrw --bssplit=4k/50:16k/50 --randseed=1234 --number_ios=2000
+both "randread percentage_random=40" --rw=randread --bs=4k --percentage_random=40 --number_ios=2000
+both "randread random_distribution=zoned" --rw=randread --bs=4k --random_distribution=zoned:50/10:30/20:20/70 --number_ios=2000
+both "write bssplit (sequential)" --rw=write --bssplit=4k/50:8k/30:64k/20 --number_ios=2000
+both "randwrite one full pass" --rw=randwrite --bs=16k --size=16m
+both "randread lfsr" --rw=randread --bs=4k --random_generator=lfsr --number_ios=2000
+both "randrw lfsr bssplit norandommap" --rw=randrw --bssplit=4k/70:8k/30 --random_generator=lfsr --norandommap --number_ios=2000
+both "randread strided zones" --zonemode=strided --rw=randread --bs=4k --zonesize=64k --zonerange=128k --zoneskip=128k --number_ios=2000
+# do_verify: the writes, then fio's read-back in the order written
+both "randwrite verify=crc32c" --rw=randwrite --bs=4k --size=4m --verify=crc32c
+# numjobs=2: fio numbers a job's copies one after another (threads 1, 2),
+# as two jobs; fio's numjobs copies would share one write_iolog file, so
+# fio runs two jobs with a log each
+rm -f "$T_TMP/f"*.log "$T_TMP/n.log"
+fio --filename="$dev" --direct=1 --ioengine=psync --rw=randrw --bssplit=4k/50:16k/50 --number_ios=1000 \
+	--name=a --write_iolog="$T_TMP/f1.log" --name=b --write_iolog="$T_TMP/f2.log" >"$T_TMP/f.txt" 2>&1 ||
+	{ cat "$T_TMP/f.txt"; fail "numjobs: fio exited"; }
+cat "$T_TMP/f1.log" "$T_TMP/f2.log" >"$T_TMP/f.log"
+"$NVS_BIN" run --target "$dev" --rw=randrw --bssplit=4k/50:16k/50 --number_ios=1000 --numjobs=2 \
+	--write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "numjobs: nvscope exited"; }
+out=$(compare "$T_TMP/f.log" "$T_TMP/n.log") || fail "randrw numjobs=2: $out"
+ok "randrw numjobs=2 (fio's threads 1 and 2): $out"
+# queue depth 4: fio's libaio and nvscope's io_uring, compared in submission order
+same "randrw bssplit iodepth=4" --ioengine=libaio --iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000 -- \
+	--iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000
+
+# fio's examples as job files (options as fio's examples/ give them; target
+# and length set here: time_based for 2 s, as tests/fio_examples.py runs
+# them, so that fio's pass restarts, re-seeded, when an I/O cannot be made:
+# iometer's size=4g on the 64 MiB device after 1485 I/Os, cmdprio's 1M
+# writes past the last 1M block after 29), compared over the I/Os both made
+ex=$(dirname "$0")/../fixtures/fio-examples
+jobfile() { # jobfile NAME SECTION: the example's [global] and [SECTION], time_based
+	python3 - "$ex/$1" "$2" "$dev" "$3" <<'PY'
+import sys
+src, want, dev = sys.argv[1:4]
+out, keep = [], False
+for l in open(src):
+    s = l.strip()
+    if s.startswith("["):
+        keep = s in ("[global]", "[%s]" % want)
+    elif keep and s and s[0] not in ";#" and not s.startswith(("filename", "write_lat_log", "log_prio", "stonewall", "description")):
+        out.append(s)
+        continue
+    if keep and s.startswith("["):
+        out.append(s)
+        if s == "[global]":
+            out += ["filename=" + dev, "time_based=1", "runtime=2"]
+print("\n".join(out))
+PY
+}
+for ex_job in "iometer-file-access-server.fio iometer 3000" "cmdprio-bssplit.fio cmdprio 100"; do
+	set -- $ex_job
+	jobfile "$1" "$2" "$3" >"$T_TMP/ex.fio"
+	rm -f "$T_TMP/f.log" "$T_TMP/n.log"
+	fio --write_iolog="$T_TMP/f.log" "$T_TMP/ex.fio" >"$T_TMP/f.txt" 2>&1 ||
+		{ cat "$T_TMP/f.txt"; fail "$1: fio exited"; }
+	"$NVS_BIN" run --job "$T_TMP/ex.fio" --write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 ||
+		{ cat "$T_TMP/n.txt"; fail "$1: nvscope exited"; }
+	out=$(compare "$T_TMP/f.log" "$T_TMP/n.log" "$3") || fail "$1: $out"
+	ok "$1 (2 s, at least $3 I/Os): $out"
+done

@@ -1,0 +1,141 @@
+/* test_frand.c - fio's random streams (io/frand.h) and the generator's use
+ * of them (io/offgen.h), against numbers taken from Debian's fio 3.33:
+ * `fio --name=t --filename=F --rw=randread --bs=4k --number_ios=8
+ * --ioengine=psync --write_iolog=L` on a 64 MiB file (and the options
+ * named below), offsets / 4096 from L. */
+#include <check.h>
+#include <stdlib.h>
+#include "io/frand.h"
+#include "io/offgen.h"
+#include "io/spec.h"
+
+/* fio 3.33, thread 1, randrepeat=1: the first 4k blocks of 16384 */
+static const uint64_t taus32_t1[8] = {988, 12128, 13814, 7700, 6584, 13764, 6234, 5792};
+/* numjobs=2: thread 2's first four */
+static const uint64_t taus32_t2[4] = {4174, 2976, 9841, 644};
+/* random_generator=tausworthe64 (norandommap), thread 1 */
+static const uint64_t taus64_t1[5] = {15375, 430, 1321, 1629, 8668};
+
+START_TEST(test_taus_streams)
+{
+	struct frand f;
+
+	frand_init(&f, FRAND_RANDSEED * 1, false);
+	for (int i = 0; i < 8; i++)
+		ck_assert_uint_eq(frand_scale(&f, frand_next(&f), 16384), taus32_t1[i]);
+	frand_init(&f, FRAND_RANDSEED * 2, false);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(frand_scale(&f, frand_next(&f), 16384), taus32_t2[i]);
+	frand_init(&f, FRAND_RANDSEED * 1, true);
+	for (int i = 0; i < 5; i++)
+		ck_assert_uint_eq(frand_scale(&f, frand_next(&f), 16384), taus64_t1[i]);
+	/* rand_between stays in its bounds, both inclusive */
+	frand_init(&f, 7, false);
+	unsigned seen[3] = {0};
+	for (int i = 0; i < 3000; i++) {
+		uint64_t v = frand_between(&f, 1, 3);
+		ck_assert(v >= 1 && v <= 3);
+		seen[v - 1]++;
+	}
+	ck_assert(seen[0] > 800 && seen[1] > 800 && seen[2] > 800);
+}
+END_TEST
+
+/* fio's per-job seeds: setup_random_seeds with randseed 0x89, thread 1 */
+START_TEST(test_job_seeds)
+{
+	uint64_t s1[FRAND_NSEEDS], s2[FRAND_NSEEDS];
+
+	frand_job_seeds(s1, FRAND_DEFAULT_SEED, 1);
+	frand_job_seeds(s2, FRAND_DEFAULT_SEED, 2);
+	uint64_t seed = FRAND_DEFAULT_SEED;
+	for (int i = 0; i < 4; i++)
+		seed *= 0x9e370001ULL;
+	ck_assert_uint_eq(s1[0], seed);
+	ck_assert_uint_eq(s2[0], seed * 2);
+	ck_assert_uint_eq(s1[1], seed * 0x9e370001ULL + 1);
+	ck_assert_uint_eq(frand_block_seed(s1, true, 3), FRAND_RANDSEED * 3);
+	ck_assert_uint_eq(frand_block_seed(s1, false, 1), s1[FRAND_BLOCK]);
+}
+END_TEST
+
+/* the generator issues fio's offsets: randread 4k over 64 MiB, thread 1,
+ * then thread 2 (fio's second job) */
+START_TEST(test_offgen_fio_offsets)
+{
+	struct spec s;
+	struct offgen g;
+	char err[128];
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 12345), 0);
+	for (int i = 0; i < 8; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off, taus32_t1[i] * 4096);
+		ck_assert_uint_eq(l, 4096);
+		ck_assert_int_eq(d, NVS_READ);
+	}
+	offgen_free(&g);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
+	offgen_seed(&g, &s, 2);
+	for (int i = 0; i < 4; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_uint_eq(off, taus32_t2[i] * 4096);
+	}
+	offgen_free(&g);
+}
+END_TEST
+
+/* fio 3.33: --rw=randrw --bssplit=4k/50:64k/30:8k
+ * --random_generator=tausworthe64 --number_ios=8 over 64 MiB: direction,
+ * offset and size from fio's rwmix, offset and bssplit streams */
+START_TEST(test_offgen_fio_mix)
+{
+	static const struct {
+		enum nvs_dir d;
+		uint64_t off;
+		uint32_t len;
+	} want[8] = {{NVS_READ, 62976000, 65536},  {NVS_READ, 1761280, 65536},
+		     {NVS_READ, 5410816, 4096},    {NVS_WRITE, 6672384, 65536},
+		     {NVS_READ, 35504128, 65536},  {NVS_READ, 1744896, 8192},
+		     {NVS_WRITE, 29540352, 4096},  {NVS_WRITE, 22380544, 8192}};
+	struct spec s;
+	struct offgen g;
+	char err[128];
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:64k/30:8k", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "random_generator", "tausworthe64", err, sizeof(err)), 0);
+	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
+	for (int i = 0; i < 8; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		offgen_next(&g, &off, &l, &d);
+		ck_assert_int_eq(d, want[i].d);
+		ck_assert_uint_eq(off, want[i].off);
+		ck_assert_uint_eq(l, want[i].len);
+	}
+	offgen_free(&g);
+}
+END_TEST
+
+Suite *frand_suite(void)
+{
+	Suite *s = suite_create("frand");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_taus_streams);
+	tcase_add_test(tc, test_job_seeds);
+	tcase_add_test(tc, test_offgen_fio_offsets);
+	tcase_add_test(tc, test_offgen_fio_mix);
+	suite_add_tcase(s, tc);
+	return s;
+}
