@@ -542,7 +542,7 @@ uint64_t wstate_wait_until(const struct worker *w, uint64_t t, uint64_t step_ns)
 
 void wstate_pass_cache(const struct worker *w, struct wstate *st)
 {
-	uint64_t n = st->gen.wraps + st->gen.map_passes + st->gen.restarts;
+	uint64_t n = st->gen.wraps + st->gen.map_passes + st->gen.restarts + st->gen.loops;
 
 	if (n == st->pc_passes)
 		return;
