@@ -20,6 +20,7 @@
 #include "io/datagen.h"
 #include "run/runjob.h"
 #include "io/zbd.h"
+#include "io/iolog.h"
 #include "cmd/runfold.h"
 #include "cmd/runtext.h"
 #include "report/csv.h"
@@ -445,6 +446,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	}
 	plan_groups(jobs, njobs, plan, true);
 	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
+	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
 	zheld = true;
 	bool fold = false; /* fio's group_reporting: printed after the run, merged */
 	for (unsigned j = 0; j < njobs; j++)
@@ -699,8 +701,10 @@ report:
 		}
 	}
 free_all:
-	if (zheld)
+	if (zheld) {
 		zbd_release();
+		iolog_release();
+	}
 	/* outputs of results that never came (failed or interrupted run) */
 	if (out.json && !nres) {
 		fclose(out.json);

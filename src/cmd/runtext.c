@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmd/runtext.h"
 #include "io/spec.h"
+#include "io/vhdr.h"
 #include "stats/fioss.h"
 #include "stats/result.h"
 
@@ -84,7 +85,9 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 			(unsigned long long)r->sync_ios, (double)r->sync_lat.min / 1e3,
 			(double)r->sync_lat.max / 1e3, hist_mean(&r->sync_lat) / 1e3,
 			(double)hist_percentile(&r->sync_lat, 99) / 1e3);
-	if (s->verify) /* fio's verify: what was read back and checked */
+	if (s->verify == VHDR_NULL) /* fio's pretend verify */
+		fprintf(f, "  verify: null (fio's pretend verify): read back, nothing checked\n");
+	else if (s->verify) /* fio's verify: what was read back and checked */
 	{
 		fprintf(f, "  verify: %llu blocks checked, %llu bad",
 			(unsigned long long)r->verify_blocks, (unsigned long long)r->verify_bad);

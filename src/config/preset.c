@@ -285,6 +285,14 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		snprintf(why, sizeof(why), "%s", err);
 		snprintf(err, errlen, "%s: %s", key_in, why);
 	}
+	if (!rc &&
+	    (!strcmp(key, "bs") || !strcmp(key, "blocksize") || !strcmp(key, "rw") ||
+	     !strcmp(key, "readwrite")) &&
+	    spec_bs_misfit(s)) { /* at the line that makes it so */
+		snprintf(err, errlen, "%s: %s%s", key_in, spec_bs_misfit(s),
+			 key[0] == 'b' ? " (set rw= above this line)" : "");
+		return -EINVAL;
+	}
 	return rc ? -EINVAL : 0;
 }
 

@@ -76,7 +76,7 @@ bool flow_gate(struct flow *f, struct flow_state *fs, unsigned weight, uint64_t 
 		c = 1;
 	/* fio: held when n / counter > weight / total weight */
 	if (tw && (unsigned __int128)fs->n * tw > (unsigned __int128)weight * c) {
-		if (sleep_ns && inflight) {
+		if ((sleep_ns || fs->zbd) && inflight) {
 			fs->quiesce = true;
 			*wake_ns = 0;
 		} else {

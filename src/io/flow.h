@@ -26,6 +26,8 @@ struct flow_state {
 	uint64_t n;	/* I/Os this worker let through (fio's td->flow_counter) */
 	uint64_t until; /* held: issue nothing before this (ns), 0 = not held */
 	bool quiesce;	/* held with flow_sleep: waiting for the I/O in flight */
+	bool zbd;	/* zonemode=zbd: held, it waits for its I/O in flight also
+			 * without flow_sleep (fio's flow_threshold_exceeded) */
 };
 
 /* Adds @weight to flow @id's total (fio's flow_init_job); the flow, or

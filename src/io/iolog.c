@@ -3,8 +3,22 @@
  *   fio version 3 iolog
  *   USEC FILE add | open | close
  *   USEC FILE read|write OFFSET LENGTH
- * USEC: microseconds since the log's start. */
+ * USEC: microseconds since the log's start.
+ *
+ * Several jobs naming one file (fio's --write_iolog=FILE given with a job
+ * file applies to every job; or write_iolog=FILE in [global]): as fio
+ * (iolog.c init_iolog_write opens it with fopen "a"), every job appends its
+ * own log, version line, add/open, I/Os and close lines, to the file.  The
+ * first job of the run (iolog_hold .. iolog_release: `nvscope run`'s job
+ * list) to open it empties it (fio also keeps an earlier run's; a plan's
+ * steps and the console's runs each start it anew).  Lines are written
+ * whole, a buffer of them per write(2) on an O_APPEND descriptor, so jobs
+ * running together interleave their lines but never cut one (fio's 8 KiB
+ * stdio buffers do). */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +28,12 @@
 #include "io/iolog.h"
 #include "nvscope.h"
 
+#define IOLOG_BUF (64u << 10) /* whole lines per write(2) */
+
 struct iolog {
-	FILE *f;
+	int fd; /* O_APPEND; -1 once closed */
+	char *buf;
+	size_t blen;
 	char path[1024];
 	unsigned nfiles, nw;
 	char **names;
@@ -27,6 +45,95 @@ struct iolog {
 	int err;
 };
 
+/* The files written this run, while a run holds the table (iolog_hold):
+ * fio's jobs append to one file, the first empties it. */
+static pthread_mutex_t seen_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct seen {
+	dev_t dev;
+	ino_t ino;
+} * seen;
+static size_t nseen, capseen;
+static unsigned held;
+
+void iolog_hold(void)
+{
+	pthread_mutex_lock(&seen_mu);
+	if (!held++)
+		nseen = 0;
+	pthread_mutex_unlock(&seen_mu);
+}
+
+void iolog_release(void)
+{
+	pthread_mutex_lock(&seen_mu);
+	if (held && !--held) {
+		free(seen);
+		seen = NULL;
+		nseen = capseen = 0;
+	}
+	pthread_mutex_unlock(&seen_mu);
+}
+
+/* 1 when @st is the run's first open of its file (or no run holds the
+ * table): empty it; 0 when a job of this run wrote it already; -ENOMEM. */
+static int first_open(const struct stat *st)
+{
+	int rc = 1;
+
+	pthread_mutex_lock(&seen_mu);
+	for (size_t i = 0; held && i < nseen && rc == 1; i++)
+		if (seen[i].dev == st->st_dev && seen[i].ino == st->st_ino)
+			rc = 0;
+	if (held && rc == 1 && nseen == capseen) {
+		size_t nc = capseen ? capseen * 2 : 8;
+		struct seen *ns = realloc(seen, nc * sizeof(*ns));
+		if (!ns)
+			rc = -ENOMEM;
+		else
+			seen = ns, capseen = nc;
+	}
+	if (held && rc == 1)
+		seen[nseen++] = (struct seen){st->st_dev, st->st_ino};
+	pthread_mutex_unlock(&seen_mu);
+	return rc;
+}
+
+/* Writes the buffered lines with one write(2) (O_APPEND: another job's
+ * lines land before or after them, never inside).  0 or l->err. */
+static int flush(struct iolog *l)
+{
+	for (size_t done = 0; done < l->blen && !l->err;) {
+		ssize_t k = write(l->fd, l->buf + done, l->blen - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			l->err = k < 0 ? -errno : -EIO;
+		else
+			done += (size_t)k;
+	}
+	l->blen = 0;
+	return l->err;
+}
+
+/* One line into the buffer (flushed first when it would not fit). */
+__attribute__((format(printf, 2, 3))) static void emit(struct iolog *l, const char *fmt, ...)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		va_list ap;
+		va_start(ap, fmt);
+		int k = vsnprintf(l->buf + l->blen, IOLOG_BUF - l->blen, fmt, ap);
+		va_end(ap);
+		if (k >= 0 && (size_t)k < IOLOG_BUF - l->blen) {
+			l->blen += (size_t)k;
+			return;
+		}
+		if (flush(l))
+			return;
+	}
+	if (!l->err)
+		l->err = -ENAMETOOLONG; /* a line longer than the buffer: not cut */
+}
+
 int iolog_new(const char *path, const char *const *names, const int *fds, unsigned nfiles,
 	      unsigned nworkers, struct iolog **out, char *err, size_t errlen)
 {
@@ -37,6 +144,7 @@ int iolog_new(const char *path, const char *const *names, const int *fds, unsign
 	*out = NULL;
 	if (!l)
 		goto fail;
+	l->fd = -1;
 	if (strlen(path) >= sizeof(l->path)) {
 		snprintf(err, errlen, "write_iolog: file name longer than %zu bytes",
 			 sizeof(l->path) - 1);
@@ -76,17 +184,13 @@ int iolog_new(const char *path, const char *const *names, const int *fds, unsign
 			goto fail;
 		}
 	}
-	if (ftruncate(fd, 0)) {
-		rc = -errno;
+	rc = first_open(&st);
+	if (rc < 0 || (rc == 1 && ftruncate(fd, 0)) || fcntl(fd, F_SETFL, O_APPEND)) {
+		rc = rc < 0 ? rc : -errno;
 		snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
 		goto fail;
 	}
-	l->f = fdopen(fd, "w");
-	if (!l->f) {
-		rc = -errno;
-		snprintf(err, errlen, "write_iolog=%s: %s", path, strerror(-rc));
-		goto fail;
-	}
+	l->fd = fd;
 	fd = -1;
 	l->nfiles = nfiles;
 	l->nw = nworkers;
@@ -96,7 +200,8 @@ int iolog_new(const char *path, const char *const *names, const int *fds, unsign
 	l->clocks = calloc(nworkers, sizeof(*l->clocks));
 	l->pend = malloc(l->cap * sizeof(*l->pend));
 	l->tmp = malloc(l->cap * sizeof(*l->tmp));
-	if (!l->names || !l->rings || !l->clocks || !l->pend || !l->tmp)
+	l->buf = malloc(IOLOG_BUF);
+	if (!l->names || !l->rings || !l->clocks || !l->pend || !l->tmp || !l->buf)
 		goto nomem;
 	for (unsigned i = 0; i < nfiles; i++)
 		if (!(l->names[i] = strdup(names[i])))
@@ -106,11 +211,11 @@ int iolog_new(const char *path, const char *const *names, const int *fds, unsign
 		if (!(l->rings[w] = spsc_new(sizeof(struct iolog_rec), IOLOG_RING)))
 			goto nomem;
 	}
-	fprintf(l->f, "fio version 3 iolog\n");
+	emit(l, "fio version 3 iolog\n");
 	for (unsigned i = 0; i < nfiles; i++)
-		fprintf(l->f, "0 %s add\n", names[i]);
+		emit(l, "0 %s add\n", names[i]);
 	for (unsigned i = 0; i < nfiles; i++)
-		fprintf(l->f, "0 %s open\n", names[i]);
+		emit(l, "0 %s open\n", names[i]);
 	*out = l;
 	return 0;
 nomem:
@@ -169,12 +274,12 @@ static void put(struct iolog *l, const struct iolog_rec *r, uint64_t t0)
 	if (us < l->last_us)
 		us = l->last_us; /* never backwards (a forced write, see below) */
 	l->last_us = us;
-	fprintf(l->f, "%llu %s %s %llu %u\n", (unsigned long long)us, l->names[r->file],
-		r->dir == NVS_WRITE  ? "write"
-		: r->dir == NVS_TRIM ? "trim"
-		: r->dir == NVS_NDIR ? "sync" /* fio's fsync/fdatasync entry */
-				     : "read",
-		(unsigned long long)r->off, r->len);
+	emit(l, "%llu %s %s %llu %u\n", (unsigned long long)us, l->names[r->file],
+	     r->dir == NVS_WRITE  ? "write"
+	     : r->dir == NVS_TRIM ? "trim"
+	     : r->dir == NVS_NDIR ? "sync" /* fio's fsync/fdatasync entry */
+				  : "read",
+	     (unsigned long long)r->off, r->len);
 	l->written++;
 }
 
@@ -208,14 +313,13 @@ static int drain(struct iolog *l, uint64_t t0, bool final)
 		put(l, &l->pend[i], t0);
 	memmove(l->pend, l->pend + k, (n - k) * sizeof(*l->pend));
 	l->npend = n - k;
-	if (ferror(l->f) && !l->err)
-		l->err = -EIO;
+	flush(l); /* what was put, whole lines */
 	return l->err;
 }
 
 int iolog_drain(struct iolog *l, uint64_t t0)
 {
-	return l && l->f ? drain(l, t0, false) : 0;
+	return l && l->fd >= 0 ? drain(l, t0, false) : 0;
 }
 
 int iolog_finish(struct iolog *l, uint64_t t0, char *err, size_t errlen)
@@ -223,20 +327,20 @@ int iolog_finish(struct iolog *l, uint64_t t0, char *err, size_t errlen)
 	uint64_t dropped = 0;
 	int rc;
 
-	if (!l || !l->f)
+	if (!l || l->fd < 0)
 		return 0;
 	/* every worker has ended: repeat until the rings are empty */
 	for (uint64_t seen = UINT64_MAX; !(rc = drain(l, t0, true)) && l->popped != seen;)
 		seen = l->popped;
 	for (unsigned i = 0; i < l->nfiles; i++)
-		fprintf(l->f, "%llu %s close\n", (unsigned long long)l->last_us, l->names[i]);
+		emit(l, "%llu %s close\n", (unsigned long long)l->last_us, l->names[i]);
 	for (unsigned w = 0; w < l->nw; w++)
 		dropped += spsc_dropped(l->rings[w]);
-	if (fflush(l->f) || ferror(l->f))
-		rc = rc ? rc : -EIO;
-	if (fclose(l->f) && !rc)
+	if (flush(l))
+		rc = rc ? rc : l->err;
+	if (close(l->fd) && !rc)
 		rc = -EIO;
-	l->f = NULL;
+	l->fd = -1;
 	if (rc) {
 		snprintf(err, errlen, "write_iolog=%s: write failed: %s", l->path, strerror(-rc));
 		return rc;
@@ -260,8 +364,9 @@ void iolog_free(struct iolog *l)
 {
 	if (!l)
 		return;
-	if (l->f)
-		fclose(l->f);
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l->buf);
 	for (unsigned i = 0; l->names && i < l->nfiles; i++)
 		free(l->names[i]);
 	for (unsigned w = 0; l->rings && w < l->nw; w++)

@@ -10,7 +10,9 @@
  * in the consumer's merge buffer (24 bytes each).  A record that finds its
  * ring full is dropped and counted; iolog_finish reports it as an error
  * (the log would not be true).  The file is opened through the safety
- * module's output rule (src/dev/safety_out.c) and must not be a target. */
+ * module's output rule (src/dev/safety_out.c) and must not be a target;
+ * it is written in whole lines (O_APPEND), so jobs of one run may share it
+ * (iolog_hold). */
 #ifndef NVS_IOLOG_H
 #define NVS_IOLOG_H
 
@@ -54,6 +56,12 @@ int iolog_drain(struct iolog *l, uint64_t t0);
  * lines, closes the file.  0, -ENOBUFS when records were dropped, -EIO;
  * @err names the file. */
 int iolog_finish(struct iolog *l, uint64_t t0, char *err, size_t errlen);
+/* A run of several jobs (`nvscope run` with a job file) holds the table
+ * of files logged: a job naming a file that a job before it in the run
+ * wrote appends its own log (fio's: every job appends), the first empties
+ * it.  Outside a hold every job empties its file.  Nests. */
+void iolog_hold(void);
+void iolog_release(void);
 /* Records written so far; dropped ones. */
 uint64_t iolog_written(const struct iolog *l);
 void iolog_free(struct iolog *l);

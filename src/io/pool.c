@@ -95,10 +95,12 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
 {
 	uint64_t size = t->size;
 	uint64_t off = s->offset_pct ? pct_offset(s, size) : s->offset;
-	/* a percentage offset is fio's (rounded up to offset_align or the
-	 * smallest size): I/O offsets stay aligned to @align from it, so it
-	 * needs only the logical block size */
-	uint32_t oalign = s->offset_pct && t->lbs ? t->lbs : align;
+	/* I/O offsets stay aligned to @align from the region's start (fio's
+	 * offset + n * blockalign: offset=120k with bs=16k is fio's
+	 * cross-stripe-verify.fio), so the start needs only the logical block
+	 * size; a percentage offset is fio's too (rounded up to offset_align or
+	 * the smallest size) */
+	uint32_t oalign = t->lbs ? t->lbs : align;
 
 	if (off % oalign) {
 		snprintf(err, errlen, "%s: offset %llu is not aligned to %u bytes", t->path,

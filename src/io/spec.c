@@ -718,6 +718,21 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 #undef BAD
 }
 
+const char *spec_bs_misfit(const struct spec *s)
+{
+	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM;
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->bs[i].bs > SPEC_MAX_BS) {
+			if (!trims)
+				return "a block size above 64m is only for rw=trim or randtrim (a "
+				       "trim carries no data; read and write buffers are at most "
+				       "64m)";
+			if (s->nvcmd.num_range > 1) /* a command's ranges sum in 32 bits */
+				return "a trim above 64m with num_range is not implemented";
+		}
+	return NULL;
+}
+
 int spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	uint32_t maxbs = 0;
@@ -739,6 +754,8 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		if (s->bs[i].bs > maxbs)
 			maxbs = s->bs[i].bs;
 	}
+	if (spec_bs_misfit(s))
+		BAD("bs: %s", spec_bs_misfit(s));
 	if (s->blockalign && s->blockalign % 512)
 		BAD("blockalign %u is not a multiple of 512", s->blockalign);
 	if (s->ntargets * s->numjobs > NVS_MAX_WORKERS)

@@ -312,6 +312,14 @@ int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t
 int spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when the workload writes (or may: a trace replay, read_iolog). */
 bool spec_writes(const struct spec *s);
+/* Block sizes: reads and writes at most SPEC_MAX_BS (their buffers);
+ * trims, which carry no data, up to SPEC_MAX_TRIM_BS (fio's zone reset of
+ * a whole 256 MiB zone: zbd-rand-write-trim-gc.fio). */
+#define SPEC_MAX_BS	 (64u << 20)
+#define SPEC_MAX_TRIM_BS (2u << 30)
+/* NULL when the block sizes fit the rw= mode, else why not (a size above
+ * SPEC_MAX_BS in a job that is not rw=trim or randtrim). */
+const char *spec_bs_misfit(const struct spec *s);
 /* The block sizes in fio's syntax into @buf: the option's name ("bs",
  * "bssplit" or "bsrange") is returned, the value ("4k", "8k,4k",
  * "4k/20:64k/80,8k", "4k-32k") written; -ENOSPC never: cut values end

@@ -83,7 +83,7 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 			    err, errlen,
 			    "verify: '%s' is not md5, crc64, crc32, crc32c, crc32c-intel, crc16, "
 			    "crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
-			    "xxhash, meta, pattern or 0 (fio's null is not implemented)",
+			    "xxhash, meta, pattern, null or 0",
 			    v ? v : "");
 			return -EINVAL;
 		}

@@ -180,13 +180,16 @@ int specval_bs(struct spec *s, const char *v, char *err, size_t errlen)
 		goto bad;
 	for (int d = 0; d < 2; d++) {
 		sz = 4096; /* an empty part: fio's default */
-		if (*part[d] && (spec_parse_size(part[d], &sz) || sz == 0 || sz > (64u << 20)))
+		/* above 64m: trims only (spec_bs_misfit, checked once rw= is known) */
+		if (*part[d] && (spec_parse_size(part[d], &sz) || sz == 0 || sz > SPEC_MAX_TRIM_BS))
 			goto bad;
 		bs[d] = (struct spec_bs){(uint32_t)sz, 100, 0};
 	}
 	return merge_bs(s, &bs[0], 1, &bs[1], 1, err, errlen);
 bad:
-	snprintf(err, errlen, "bs: '%s' is not a block size (512 .. 64m), or read,write sizes", v);
+	snprintf(err, errlen,
+		 "bs: '%s' is not a block size (512 .. 64m; trims up to 2g), or read,write sizes",
+		 v);
 	return -EINVAL;
 }
 

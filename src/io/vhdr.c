@@ -50,6 +50,7 @@ static const struct {
     {"meta", VHDR_META, 0},
     {"pattern", VHDR_PATTERN, 0},
     {"pattern-hdr", VHDR_PATTERN_HDR, 0},
+    {"null", VHDR_NULL, 0},
     {"0", VHDR_NONE, 0},
     {"none", VHDR_NONE, 0},
 };
@@ -75,7 +76,7 @@ const char *vhdr_name(enum vhdr_type t)
 
 unsigned vhdr_size(enum vhdr_type t)
 {
-	if (t == VHDR_PATTERN || t == VHDR_NONE)
+	if (t == VHDR_PATTERN || t == VHDR_NONE || t == VHDR_NULL)
 		return 0;
 	for (size_t i = 0; i < NNAMES; i++)
 		if (names[i].t == t)
@@ -255,6 +256,8 @@ void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum v
 	uint8_t *b = buf;
 	unsigned hs = vhdr_size(t);
 
+	if (t == VHDR_NULL)
+		return; /* fio's pretend verify: the data as it is */
 	if (plen)
 		datagen_fill_pattern(b, len, pat, plen);
 	if (t == VHDR_PATTERN)
@@ -333,6 +336,8 @@ static int check_one(const uint8_t *b, uint32_t k, uint32_t interval, uint64_t o
 int vhdr_check(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
 	       const uint8_t *pat, unsigned plen, uint64_t *bad, char *why, size_t whylen)
 {
+	if (t == VHDR_NULL)
+		return 0; /* fio's pretend verify: read back, not checked */
 	interval = t == VHDR_PATTERN ? len : vhdr_interval(len, interval);
 	for (uint32_t k = 0; k + interval <= len; k += interval) {
 		int rc = check_one(buf, k, interval, off, t, pat, plen, why, whylen);
@@ -349,7 +354,7 @@ int vhdr_seed(const void *buf, uint32_t len, uint32_t interval, uint64_t off, en
 {
 	const uint8_t *b = buf;
 
-	if (t == VHDR_PATTERN)
+	if (t == VHDR_PATTERN || t == VHDR_NULL)
 		return 0; /* no header */
 	interval = vhdr_interval(len, interval);
 	for (uint32_t k = 0; k + interval <= len; k += interval) {

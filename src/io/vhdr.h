@@ -59,6 +59,7 @@ enum vhdr_type {
 	VHDR_SHA1 = 16,
 	VHDR_PATTERN_HDR = 17, /* fio's VERIFY_PATTERN: verify_pattern without verify= */
 	VHDR_PATTERN = 18,     /* fio's VERIFY_PATTERN_NO_HDR: verify=pattern */
+	VHDR_NULL = 19,	       /* fio's VERIFY_NULL: pretend (no header, nothing checked) */
 };
 
 #define VHDR_MAGIC    0xacca /* fio's */
@@ -74,19 +75,20 @@ struct vhdr_io {
 int vhdr_parse(const char *name, enum vhdr_type *out);
 const char *vhdr_name(enum vhdr_type t);
 /* Bytes of header + digest at the start of each interval (0 for
- * VHDR_PATTERN). */
+ * VHDR_PATTERN and VHDR_NULL). */
 unsigned vhdr_size(enum vhdr_type t);
 /* The interval fio uses for a block of @len bytes: @interval when it is
  * set, at most @len and divides it, else @len. */
 uint32_t vhdr_interval(uint32_t len, uint32_t interval);
 /* Makes @buf (@len bytes) a verified block for byte offset @off: fills it
  * with @pat when @plen > 0 (else keeps the data there), then writes a
- * header every @interval bytes (0 = one). */
+ * header every @interval bytes (0 = one).  VHDR_NULL: leaves @buf alone
+ * (fio's populate_verify_io_u returns at once). */
 void vhdr_stamp(void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
 		const struct vhdr_io *io, const uint8_t *pat, unsigned plen);
 /* Checks a block read at @off.  0 when good; -EILSEQ with @bad (the byte
  * offset of the first bad interval, as fio names it) and @why (one line:
- * what differs) when not. */
+ * what differs) when not.  VHDR_NULL: always 0 (fio's verify_io_u). */
 int vhdr_check(const void *buf, uint32_t len, uint32_t interval, uint64_t off, enum vhdr_type t,
 	       const uint8_t *pat, unsigned plen, uint64_t *bad, char *why, size_t whylen);
 /* After vhdr_check() passed: 0 when every header of the block carries

@@ -101,7 +101,11 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			maxbs = w->spec->bs[i].bs;
 	if (w->trace && w->trace->max_len > maxbs)
 		maxbs = w->trace->max_len;
-	stride = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	/* a trim carries no data: its buffer holds at most io_uring_cmd's
+	 * num_range list (256 ranges of 16 bytes), however large the trim
+	 * (spec_bs_misfit: above 64m only trims) */
+	bool trims_only = !w->trace && (w->spec->rw == RW_TRIM || w->spec->rw == RW_RANDTRIM);
+	stride = trims_only ? 4096 : ((size_t)maxbs + 4095) & ~(size_t)4095;
 	/* passthrough metadata (fio's md_per_io_size): one per slot, after the
 	 * data buffers, allocated here and never on the I/O path */
 	size_t mds = w->be == &backend_uring_cmd && w->spec->pi.md_per_io
@@ -468,6 +472,7 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->zbd)
 		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
+	st->flow.zbd = w->zbd != NULL; /* fio's flow quiesces under zonemode=zbd */
 	st->pc_pass = !w->trace && !w->fileset && pagecache_per_pass(w->spec, &w->members[0]);
 	if (!rc && w->fileset) {
 		unsigned bad = 0;
@@ -487,9 +492,12 @@ void wstate_limits(const struct worker *w, const struct wstate *st, uint64_t *li
 {
 	const struct spec *s = w->spec;
 
+	/* fio's loops repeat io_size too, going on from where the last loop
+	 * ended (cross-stripe-verify.fio: loops=2 with io_size) */
+	uint64_t lp = s->loops ? s->loops : 1;
 	*limit = s->time_based ? UINT64_MAX
-		 : s->io_size  ? s->io_size
-			       : w->region_len * (s->loops ? s->loops : 1);
+		 : s->io_size  ? (s->io_size > UINT64_MAX / lp ? UINT64_MAX : s->io_size * lp)
+			       : w->region_len * lp;
 	*passes = s->time_based || s->io_size || st->gen.random ? UINT64_MAX
 		  : s->loops					? s->loops
 								: 1;

@@ -80,6 +80,38 @@ START_TEST(test_trim_modes)
 }
 END_TEST
 
+/* trims take a block size above 64m (no buffer), reads and writes do not */
+START_TEST(test_trim_big_bs)
+{
+	struct spec s;
+	char err[256];
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "filename", "/dev/null", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "randtrim", err), 0);
+	ck_assert_int_eq(set(&s, "bs", "256M", err), 0);
+	ck_assert_uint_eq(s.bs[0].bs, 256u << 20);
+	ck_assert_ptr_null(spec_bs_misfit(&s));
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bs", "2g", err), 0);
+	ck_assert_int_eq(set(&s, "bs", "2049m", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bs", "-256M", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bs", "nan", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "bssplit", "128m/100", err), -EINVAL); /* lists: 64m */
+	ck_assert_int_eq(set(&s, "rw", "randwrite", err), 0);
+	ck_assert_ptr_nonnull(spec_bs_misfit(&s));
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "above 64m"));
+	ck_assert_int_eq(set(&s, "rw", "trimwrite", err), 0); /* it writes too */
+	ck_assert_int_eq(spec_validate(&s, err, 256), -EINVAL);
+	ck_assert_int_eq(set(&s, "rw", "trim", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	ck_assert_int_eq(set(&s, "bs", "64m", err), 0);
+	ck_assert_int_eq(set(&s, "rw", "read", err), 0);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0); /* 64m: any direction */
+}
+END_TEST
+
 START_TEST(test_sync_options)
 {
 	struct spec s;
@@ -192,7 +224,27 @@ START_TEST(test_verify_options)
 	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
 	ck_assert_int_eq(s.verify, VHDR_CRC32C_INTEL);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
-	ck_assert_int_eq(set(&s, "verify", "null", err), -EINVAL);
+	/* fio's verify=null: pretend (no header written, nothing checked) */
+	ck_assert_int_eq(set(&s, "verify", "null", err), 0);
+	ck_assert_int_eq(s.verify, VHDR_NULL);
+	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
+	{
+		uint8_t b[4096], c[4096];
+		uint64_t bad = 0;
+		char why[64];
+		struct vhdr_io io = {.rand_seed = 1};
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = c[i] = (uint8_t)(i * 7);
+		vhdr_stamp(b, sizeof(b), 0, 0, VHDR_NULL, &io, NULL, 0);
+		ck_assert_mem_eq(b, c, sizeof(b));
+		ck_assert_uint_eq(vhdr_size(VHDR_NULL), 0);
+		ck_assert_int_eq(
+		    vhdr_check(b, sizeof(b), 0, 4096, VHDR_NULL, NULL, 0, &bad, why, sizeof(why)),
+		    0);
+		ck_assert_str_eq(vhdr_name(VHDR_NULL), "null");
+	}
+	ck_assert_int_eq(set(&s, "verify", "nul", err), -EINVAL);
+	ck_assert_int_eq(set(&s, "verify", "crc32c-intel", err), 0);
 	ck_assert_int_eq(set(&s, "verify_only", NULL, err), 0);
 	ck_assert(!spec_writes(&s)); /* verify_only reads: no write access asked */
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);
@@ -251,6 +303,7 @@ Suite *fioeng_suite(void)
 	Suite *s = suite_create("fioeng");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_trim_modes);
+	tcase_add_test(tc, test_trim_big_bs);
 	tcase_add_test(tc, test_sync_options);
 	tcase_add_test(tc, test_verify_blocks);
 	tcase_add_test(tc, test_verify_options);

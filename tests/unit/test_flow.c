@@ -35,6 +35,15 @@ START_TEST(test_gate_ratio)
 	struct flow_state d = {.n = a.n + 1000};
 	ck_assert(!flow_gate(f, &d, 1, 0, 3, now, &wake));
 	ck_assert_uint_eq(wake, now + FLOW_POLL_NS);
+	/* zonemode=zbd without flow_sleep: fio waits for the I/O in flight,
+	 * then looks again at once */
+	struct flow_state z = {.n = a.n + 1000, .zbd = true};
+	ck_assert(!flow_gate(f, &z, 1, 0, 2, now, &wake));
+	ck_assert_uint_eq(wake, 0);
+	ck_assert(z.quiesce);
+	ck_assert(!flow_gate(f, &z, 1, 0, 0, now, &wake)); /* all in: no sleep */
+	ck_assert_uint_eq(wake, now);
+	ck_assert(!z.quiesce);
 	/* b leaves: a alone in the flow is never held */
 	flow_leave(g, b.n, 3);
 	for (int i = 0; i < 100; i++, now += 1000000)

@@ -95,11 +95,55 @@ START_TEST(test_iolog_dropped)
 }
 END_TEST
 
+/* a run that holds the table: the second job naming the file appends its
+ * own log (fio's fopen "a"); outside a hold the file is emptied */
+static void one_log(const char *path, uint64_t off)
+{
+	const char *names[] = {"/dev/x"};
+	int fds[] = {-1};
+	char err[256] = "";
+	struct iolog *l = NULL;
+	ck_assert_int_eq(iolog_new(path, names, fds, 1, 1, &l, err, sizeof(err)), 0);
+	push(l, 0, 1000, off, NVS_WRITE);
+	iolog_publish(iolog_clock(l, 0), UINT64_MAX);
+	ck_assert_int_eq(iolog_finish(l, 0, err, sizeof(err)), 0);
+	iolog_free(l);
+}
+
+START_TEST(test_iolog_shared)
+{
+	char path[] = "/tmp/nvscope-iolog-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "old\n", 4), 4);
+	close(fd);
+	const char *one = "fio version 3 iolog\n0 /dev/x add\n0 /dev/x open\n"
+			  "1 /dev/x write 0 4096\n1 /dev/x close\n";
+	const char *two = "fio version 3 iolog\n0 /dev/x add\n0 /dev/x open\n"
+			  "1 /dev/x write 8192 4096\n1 /dev/x close\n";
+	char want[512];
+	iolog_hold();
+	one_log(path, 0);
+	one_log(path, 8192);
+	iolog_release();
+	snprintf(want, sizeof(want), "%s%s", one, two);
+	ck_assert_str_eq(slurp(path), want); /* "old" gone, both logs kept */
+	one_log(path, 0);		     /* no hold: emptied first */
+	ck_assert_str_eq(slurp(path), one);
+	iolog_hold();
+	one_log(path, 8192); /* a new run: emptied again */
+	ck_assert_str_eq(slurp(path), two);
+	iolog_release();
+	unlink(path);
+}
+END_TEST
+
 Suite *iolog_suite(void)
 {
 	Suite *s = suite_create("iolog");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_iolog_merge);
+	tcase_add_test(tc, test_iolog_shared);
 	tcase_add_test(tc, test_iolog_dropped);
 	suite_add_tcase(s, tc);
 	return s;

@@ -687,6 +687,43 @@ zns_checks() {
 zt0=$(date +%s)
 zns_checks
 echo "   zoned checks: $(($(date +%s) - zt0)) s"
+# ---- fio's uring-cmd-ng.fio: it needs an NVMe generic device (/dev/ngXnY),
+# so the host's fio_examples.sh cannot run it on a loop device; here on
+# controller A's ns2 (4 KiB LBAs), only filename and size changed: three
+# stonewalled jobs of 1 MiB each (randwrite, randread, write), 3 MiB in all
+if [ -c "$A2G" ]; then
+	sed -e "s|^filename=.*|filename=$A2G|" -e 's|^size=.*|size=1m|' >/tmp/uring-cmd-ng.fio <<'FIO'
+[global]
+filename=/dev/ng0n1
+ioengine=io_uring_cmd
+cmd_type=nvme
+size=1G
+iodepth=32
+bs=4K
+thread=1
+stonewall=1
+
+[rand-write]
+rw=randwrite
+sqthread_poll=1
+
+[rand-read]
+rw=randread
+
+[write-opts]
+rw=write
+sqthread_poll=1
+sqthread_poll_cpu=0
+nonvectored=1
+registerfiles=1
+FIO
+	expect_rc 0 "fio's uring-cmd-ng.fio on $A2G" nvscope run /tmp/uring-cmd-ng.fio --output-format=json
+	if [ "$(jsum io_bytes /tmp/out)" = 3145728 ] && [ "$(grep -c '"jobname"' /tmp/out)" = 3 ]; then
+		ok "uring-cmd-ng.fio: 3 jobs, 3 MiB"; else
+		bad "uring-cmd-ng.fio: $(grep -c '"jobname"' /tmp/out) jobs, io_bytes $(jsum io_bytes /tmp/out)"; fi
+else
+	bad "uring-cmd-ng.fio: no generic device for controller A's ns2 ($A2G)"
+fi
 
 if dmesg | grep -E "nvme.*(I/O.*timeout|reset)"; then bad "NVMe timeouts/resets in dmesg"; fi
 echo "guest: $PASS passed, $FAILS failed"
