@@ -63,15 +63,22 @@ void offgen_free(struct offgen *g)
 
 /* fio's pass ends (fill_io_u fails, or a loop's bytes are done) and the
  * job starts over: clear_io_state re-seeds the random streams when
- * randrepeat (fio's default), fio_file_reset empties the map and the
- * streams, reset_io_counters the rwmix count (not the issues). */
+ * randrepeat (fio's default), reset_io_counters the rwmix count (not the
+ * issues).  A failed pass, or a loop that ends with the map full (the file
+ * done: fio opens it again, and td_io_open_file's fio_file_reset empties
+ * the map), starts from an empty map; a loop that ends by io_size with
+ * blocks left goes on through the same map (fio's second loop of
+ * randwrite size=128k io_size=64k writes the other four 16k blocks, not
+ * the first four again: tests/integration/fio_offset_loops.sh). */
 static void restart(struct offgen *g, bool failed)
 {
-	if (g->reseed) {
+	bool done = failed || !g->rmap || randmap_nset(g->rmap) == randmap_nbits(g->rmap);
+
+	if (g->reseed && done) {
 		g->fr = g->fr0;
 		g->rng = g->rng0;
 	}
-	if (g->rmap)
+	if (g->rmap && done)
 		randmap_reset(g->rmap);
 	if (g->lfsr_on)
 		frand_lfsr_reset(&g->lfsr);

@@ -7,8 +7,8 @@
 #   same offsets (it refused the offset before: "not aligned to 16384");
 # - loops=2 with io_size: fio repeats io_size, going on from where the first
 #   loop ended (32 I/Os of 16k for io_size=256k; nvscope wrote 16 before);
-#   a random job's second loop goes on through the same random map (fio;
-#   nvscope's offgen restarts it: printed as a KNOWN GAP, not failed);
+#   a random job's second loop goes on through the same random map and
+#   stream while blocks are left, and starts over once the map is full;
 # - an offset not a multiple of the logical block size is still refused.
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v fio >/dev/null || skip "fio is needed (the reference)"
@@ -30,22 +30,23 @@ both "offset=120k bs=16k rw=write:112k" --bs=16k --rw=write:112k --offset=120k -
 both "offset=120k bs=16k rw=write" --bs=16k --rw=write --offset=120k --size=512k
 both "loops=2 io_size=256k" --bs=16k --rw=write --loops=2 --io_size=256k
 both "loops=3 io_size=64k rw=write:16k" --bs=16k --rw=write:16k --loops=3 --io_size=64k
-# a random job: the same blocks (fio's order is its own generator's)
-rm -f "$T_TMP/f.log" "$T_TMP/n.log"
-fio --name=j --filename="$LOOP" --direct=1 --write_iolog="$T_TMP/f.log" --bs=16k --rw=randwrite \
-	--size=128k --io_size=64k --loops=2 --output-format=terse >/dev/null || fail "fio randwrite"
-"$NVS_BIN" run --target "$LOOP" --write_iolog="$T_TMP/n.log" --bs=16k --rw=randwrite --size=128k \
-	--io_size=64k --loops=2 -q >/dev/null 2>&1 || fail "nvscope randwrite"
-f=$(offs "$T_TMP/f.log" | tr ' ' '\n' | sort -n | tr '\n' ' ') v=$(offs "$T_TMP/n.log" | tr ' ' '\n' | sort -n | tr '\n' ' ')
-if [ "$f" = "$v" ] && [ "$(echo $f | wc -w)" = 8 ]; then
-	ok "randwrite size=128k io_size=64k loops=2: both write each of the 8 blocks once"
-else
-	# fio 3.33's second loop goes on through its random map (0 5 6 3, then
-	# 4 7 1 2), re-seeding only when the map is full; io/offgen.c restarts
-	# it (re-seeded, map cleared) after io_size bytes, so nvscope repeats
-	# 0 5 6 3.  Said, not failed: offgen.c is another change's (issue 13)
-	echo "KNOWN GAP: randwrite size=128k io_size=64k loops=2: fio wrote $f; nvscope $v"
-fi
+# a random job's loops: fio's second loop goes on through the same random
+# map and stream while blocks are left (io_size < size: 0 5 6 3, then 4 7 1
+# 2), and starts over (map emptied, stream re-seeded) once the map is full;
+# the same (offset, length) sequence, I/O for I/O
+for a in "--size=128k --io_size=64k --loops=3" "--size=128k --loops=3" \
+	"--size=256k --io_size=80k --loops=4 --bssplit=16k/50:32k/50"; do
+	rm -f "$T_TMP/f.log" "$T_TMP/n.log"
+	fio --name=j --filename="$LOOP" --direct=1 --write_iolog="$T_TMP/f.log" --bs=16k --rw=randwrite \
+		$a --output-format=terse >/dev/null || fail "fio randwrite $a"
+	"$NVS_BIN" run --target "$LOOP" --write_iolog="$T_TMP/n.log" --bs=16k --rw=randwrite $a -q \
+		>/dev/null 2>&1 || fail "nvscope randwrite $a"
+	f=$(awk '$3 == "write" {print $4 ":" $5}' "$T_TMP/f.log" | tr '\n' ' ')
+	v=$(awk '$3 == "write" {print $4 ":" $5}' "$T_TMP/n.log" | tr '\n' ' ')
+	[ -n "$f" ] && [ "$f" = "$v" ] || fail "randwrite $a: fio wrote $f
+nvscope wrote $v"
+	ok "randwrite $a: fio's $(echo $f | wc -w) I/Os, in fio's order"
+done
 
 "$NVS_BIN" run --target "$LOOP" --bs=16k --rw=write --offset=1000 --size=64k -q >"$T_TMP/u.out" 2>&1
 rc=$?
