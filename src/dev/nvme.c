@@ -24,7 +24,7 @@
 #include "nvscope.h"
 #include "dev/nvme.h"
 
-#define ADMIN_TIMEOUT_MS 60000
+#define ADMIN_TIMEOUT_MS  60000
 #define FORMAT_TIMEOUT_MS 600000
 
 static void cpy(char *dst, size_t len, const char *src)
@@ -113,7 +113,6 @@ static int add_ns(struct dev_ctrl *c, nvme_ns_t n)
 	return 0;
 }
 
-
 static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
 {
 	struct dev_ctrl *d = dev_list_add_ctrl(l);
@@ -144,10 +143,9 @@ static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
 	fd = nvme_ctrl_get_fd(c);
 	if (fd >= 0 && nvme_identify_ctrl(fd, &id) == 0)
 		caps_from_id(&id, &d->caps);
-	nvme_ctrl_for_each_ns(c, n)
-		if (add_ns(d, n))
-			return -ENOMEM;
-	nvme_ctrl_for_each_path(c, p) {
+	nvme_ctrl_for_each_ns(c, n) if (add_ns(d, n)) return -ENOMEM;
+	nvme_ctrl_for_each_path(c, p)
+	{
 		n = nvme_path_get_ns(p);
 		if (!n)
 			continue;
@@ -156,9 +154,7 @@ static int add_ctrl(struct dev_list *l, nvme_subsystem_t s, nvme_ctrl_t c)
 			return -ENOMEM;
 	}
 	if (!linked && nvme_ctrl_first_path(c))
-		nvme_subsystem_for_each_ns(s, n)
-			if (add_ns(d, n))
-				return -ENOMEM;
+		nvme_subsystem_for_each_ns(s, n) if (add_ns(d, n)) return -ENOMEM;
 	return 0;
 }
 
@@ -185,15 +181,14 @@ int nvs_nvme_scan(struct dev_list *l, char *err, size_t errlen)
 		snprintf(err, errlen, "libnvme: topology scan failed: %s", strerror(-ret));
 		goto free_tree;
 	}
-	nvme_for_each_host(r, h)
-		nvme_for_each_subsystem(h, s)
-			nvme_subsystem_for_each_ctrl(s, c) {
-				ret = add_ctrl(l, s, c);
-				if (ret) {
-					snprintf(err, errlen, "out of memory");
-					goto free_tree;
-				}
-			}
+	nvme_for_each_host(r, h) nvme_for_each_subsystem(h, s) nvme_subsystem_for_each_ctrl(s, c)
+	{
+		ret = add_ctrl(l, s, c);
+		if (ret) {
+			snprintf(err, errlen, "out of memory");
+			goto free_tree;
+		}
+	}
 free_tree:
 	nvme_free_tree(r);
 close_quiet:
@@ -243,6 +238,24 @@ static int open_nvme(const char *path, bool write, char *err, size_t errlen)
 	return fd;
 }
 
+/* The start of every admin command here: the caller's NVMe status zeroed,
+ * the controller opened read-only.  The descriptor, or -errno with @err. */
+static int open_cmd(const char *path, int *nvme_status, char *err, size_t errlen)
+{
+	if (nvme_status)
+		*nvme_status = 0;
+	return open_nvme(path, false, err, errlen);
+}
+
+/* Identify Controller into @id: 0, or -errno / the NVMe status with @err. */
+static int identify_ctrl(int fd, struct nvme_id_ctrl *id, const char *path, int *nvme_status,
+			 char *err, size_t errlen)
+{
+	errno = 0;
+	return nv_ret(nvme_identify_ctrl(fd, id), "Identify Controller", path, nvme_status, err,
+		      errlen);
+}
+
 int nvs_nvme_smart(const char *path, uint8_t log[512], struct dev_caps *caps, int *nvme_status,
 		   char *err, size_t errlen)
 {
@@ -250,10 +263,8 @@ int nvs_nvme_smart(const char *path, uint8_t log[512], struct dev_caps *caps, in
 	struct nvme_smart_log sl;
 	int fd, r;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(caps, 0, sizeof(*caps));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (nvme_identify_ctrl(fd, &id) == 0)
@@ -273,15 +284,11 @@ int nvs_nvme_caps(const char *path, struct dev_caps *caps, int *nvme_status, cha
 	struct nvme_id_ctrl id;
 	int fd, r;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(caps, 0, sizeof(*caps));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
-	errno = 0;
-	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
-		   errlen);
+	r = identify_ctrl(fd, &id, path, nvme_status, err, errlen);
 	if (!r)
 		caps_from_id(&id, caps);
 	close(fd);
@@ -303,9 +310,7 @@ int nvs_nvme_pi_format(int fd, const char *path, uint32_t nsid, unsigned fidx, u
 		snprintf(err, errlen, "%s: LBA format index %u out of range", path, fidx);
 		return -EINVAL;
 	}
-	errno = 0;
-	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
-		   errlen);
+	r = identify_ctrl(fd, &id, path, nvme_status, err, errlen);
 	if (r || !(le32toh(id.ctratt) & NVME_CTRL_CTRATT_ELBAS))
 		return r;
 	errno = 0;
@@ -363,7 +368,7 @@ close_fd:
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -522,9 +527,7 @@ static int selftest_cmd(const char *path, enum nvme_dst_stc stc, int *nvme_statu
 	uint32_t result = 0;
 	int fd, r;
 
-	if (nvme_status)
-		*nvme_status = 0;
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (!selftest_supported(fd)) {
@@ -546,16 +549,14 @@ close_fd:
 	return r;
 }
 
-int nvs_nvme_selftest_status(const char *path, struct nvs_selftest *st, int *nvme_status,
-			     char *err, size_t errlen)
+int nvs_nvme_selftest_status(const char *path, struct nvs_selftest *st, int *nvme_status, char *err,
+			     size_t errlen)
 {
 	struct nvme_self_test_log lg;
 	int fd, r = 0;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(st, 0, sizeof(*st));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
 	st->supported = selftest_supported(fd);
@@ -590,10 +591,8 @@ int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status,
 	unsigned n = 1;
 	int fd, r;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(e, 0, sizeof(*e));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (nvme_identify_ctrl(fd, &id) == 0)
@@ -608,8 +607,8 @@ int nvs_nvme_error_log(const char *path, struct nvs_errlog *e, int *nvme_status,
 		goto close_fd;
 	}
 	errno = 0;
-	r = nv_ret(nvme_get_log_error(fd, n, false, lg), "Error Information log", path,
-		   nvme_status, err, errlen);
+	r = nv_ret(nvme_get_log_error(fd, n, false, lg), "Error Information log", path, nvme_status,
+		   err, errlen);
 	if (r)
 		goto free_log;
 	for (unsigned i = 0; i < n; i++) {
@@ -635,8 +634,7 @@ close_fd:
 
 /* The FDP configuration @idx of the FDP Configurations log @log (@len
  * bytes): each descriptor's size is its first field. */
-static const struct nvme_fdp_config_desc *fdp_config(const uint8_t *log, size_t len,
-						      unsigned idx)
+static const struct nvme_fdp_config_desc *fdp_config(const uint8_t *log, size_t len, unsigned idx)
 {
 	size_t off = sizeof(struct nvme_fdp_config_log);
 
@@ -663,15 +661,11 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 	uint32_t feat = 0, size;
 	int fd, r;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(f, 0, sizeof(*f));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
-	errno = 0;
-	r = nv_ret(nvme_identify_ctrl(fd, &id), "Identify Controller", path, nvme_status, err,
-		   errlen);
+	r = identify_ctrl(fd, &id, path, nvme_status, err, errlen);
 	if (r)
 		goto out;
 	if (!(le32toh(id.ctratt) & NVME_CTRL_CTRATT_FDPS)) {
@@ -738,8 +732,8 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 			goto out;
 		}
 		r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)len, rs),
-			   "I/O Management Receive (reclaim unit handle status)", path,
-			   nvme_status, err, errlen);
+			   "I/O Management Receive (reclaim unit handle status)", path, nvme_status,
+			   err, errlen);
 		if (r)
 			goto out;
 		if (!pass)
@@ -770,10 +764,8 @@ int nvs_nvme_zns(const char *path, uint32_t nsid, struct nvs_zns *z, int *nvme_s
 	int fd, r;
 	bool zoned = false;
 
-	if (nvme_status)
-		*nvme_status = 0;
 	memset(z, 0, sizeof(*z));
-	fd = open_nvme(path, false, err, errlen);
+	fd = open_cmd(path, nvme_status, err, errlen);
 	if (fd < 0)
 		return fd;
 	errno = 0;
