@@ -569,14 +569,16 @@ tools get `--runtime=1 --time_based` and the same loop device; a size no test
 device holds is rewritten on its line, said in the row), run by Debian's
 fio 3.33 and by nvscope with `--output-format=json`, compared job by job:
 jobs, report groups, rw, rwmixread, block-size distribution per direction,
-queue depth (fio's sync engines: 1), numjobs, size, direct, and measured the
-read share of the I/Os and the mean block size per direction.
+queue depth (fio's sync engines, posixaio and buffered libaio: 1), numjobs,
+size, direct, and measured the read share of the I/Os, the mean block size
+per direction and, with rate_iops, the number of I/Os; nvscope's IOPS over
+fio's is printed for each "same" row (1 s each: not asserted).
 
 Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),
-**refused (not implemented)** (a feature nvscope does not have yet: verify,
-trims, zoned devices, FDP/PI passthrough...), both
+**refused (not implemented)** (a feature nvscope does not have yet, e.g.
+Zone Append), both
 with ONE message naming the file, the line and the option (checked: that line
 holds that option); **fio refuses** (Debian's fio 3.33 cannot parse it
 either, e.g. an engine not built in, or a newer fio's feature nvscope has
@@ -632,8 +634,18 @@ TABLE_TAIL = """
   atomic write unit); xnvme-fdp.fio as given (fio's default psync) is
   refused at its `fdp=` line, as fio refuses it.
 - Not implemented: verify with zonemode=zbd and Zone Append
-  (`write_mode=zone_append`): uring-cmd-zoned*.fio are refused at those
-  lines; the 64- and 32-bit guard PI formats.
+  (`write_mode=zone_append`): uring-cmd-zoned*.fio and xnvme-zoned.fio
+  are refused at those lines.  Writes to a zoned device at iodepth > 1
+  are refused (fio keeps one write per zone in flight with its zone lock).
+- Protection information: the 16- and 64-bit guard formats (the 64-bit
+  one in `make check-vm`); the 32-bit guard and storage tags are refused,
+  as fio refuses them.
+- Buffered jobs (fio's default in a job file) reach the device as fio's
+  do: invalidate and fadvise_hint, the cache dropped again at each pass,
+  and posixaio and buffered libaio one I/O at a time, as Linux runs them
+  (tests/integration/fio_pagecache.sh counts the kernel's I/Os beside
+  fio's).  The IOPS column (nvscope/fio, 1 s each on a shared machine) is
+  printed, not asserted.
 - iometer (size=4g on the smaller device) and cmdprio-bssplit follow
   fio's rules (an I/O that would pass the end of the device, or a write
   whose next free map bit lies past its last block, ends the pass, which
