@@ -81,17 +81,7 @@ fdp_initrd() {
 	local R2=$RUN/root-fdp line p md=$FDP_KDIR/lib/modules/$FDP_KVER libs
 	rm -rf "$R2" && cp -a "$R" "$R2"
 	rm -rf "$R2/usr/lib/modules" && : >"$R2/etc/vm/modules"
-	line=$(grep -E '(^|/)nvme\.ko(\.[a-z]+)?:' "$md/modules.dep" | head -1)
-	for p in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
-		[ -n "$p" ] || continue
-		mkdir -p "$R2/lib/modules/$(dirname "$p")"
-		case $p in
-		*.xz) xz -dc "$md/$p" >"$R2/lib/modules/${p%.xz}"; p=${p%.xz} ;;
-		*.zst) zstd -qdc "$md/$p" >"$R2/lib/modules/${p%.zst}"; p=${p%.zst} ;;
-		*) cp "$md/$p" "$R2/lib/modules/$p" ;;
-		esac
-		echo "/lib/modules/$p" >>"$R2/etc/vm/modules"
-	done
+	copy_nvme_mods "$R2" "$md"
 	# nvme_core without native multipath: 6.12's multipath head does not
 	# stack the atomic write limits (6.13 does), its paths do
 	# shellcheck disable=SC2016 # the $m is init's

@@ -113,18 +113,25 @@ libs=$(ldd "$BIN" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $
 cp -L --parents -t "$R" $libs
 # nvme and its dependencies, in load order, decompressed for busybox insmod
 : >"$R/etc/vm/modules"
-if grep -q '^CONFIG_BLK_DEV_NVME=m' "$KDIR/boot/config-$KVER"; then
-	line=$(grep -E '(^|/)nvme\.ko(\.[a-z]+)?:' "$MODDIR/modules.dep" | head -1)
+# copy_nvme_mods ROOT MODDIR: the nvme driver and the modules it needs,
+# unpacked into ROOT/lib/modules and listed in ROOT/etc/vm/modules in load
+# order (also the fdp boot's, tests/vm/fdp.sh)
+copy_nvme_mods() {
+	local root=$1 md=$2 line p
+	line=$(grep -E '(^|/)nvme\.ko(\.[a-z]+)?:' "$md/modules.dep" | head -1)
 	for p in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
 		[ -n "$p" ] || continue
-		mkdir -p "$R/lib/modules/$(dirname "$p")"
+		mkdir -p "$root/lib/modules/$(dirname "$p")"
 		case $p in
-		*.xz) xz -dc "$MODDIR/$p" >"$R/lib/modules/${p%.xz}"; p=${p%.xz} ;;
-		*.zst) zstd -qdc "$MODDIR/$p" >"$R/lib/modules/${p%.zst}"; p=${p%.zst} ;;
-		*) cp "$MODDIR/$p" "$R/lib/modules/$p" ;;
+		*.xz) xz -dc "$md/$p" >"$root/lib/modules/${p%.xz}"; p=${p%.xz} ;;
+		*.zst) zstd -qdc "$md/$p" >"$root/lib/modules/${p%.zst}"; p=${p%.zst} ;;
+		*) cp "$md/$p" "$root/lib/modules/$p" ;;
 		esac
-		echo "/lib/modules/$p" >>"$R/etc/vm/modules"
+		echo "/lib/modules/$p" >>"$root/etc/vm/modules"
 	done
+}
+if grep -q '^CONFIG_BLK_DEV_NVME=m' "$KDIR/boot/config-$KVER"; then
+	copy_nvme_mods "$R" "$MODDIR"
 fi
 cat >"$R/etc/vm/env" <<EOF
 NVS_VM_SER_A=$SER_A
