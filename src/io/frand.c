@@ -9,8 +9,9 @@ static uint64_t floor_seed(uint64_t x, uint64_t m)
 
 void frand_init(struct frand *f, uint64_t seed, bool use64)
 {
-	/* fio writes the LCG's start as (2^31) + (2^17) + (2^7): in C, xors */
-	const uint64_t x0 = (2 ^ 31) + (2 ^ 17) + (2 ^ 7);
+	/* fio writes the LCG's start as (2 ^ 31) + (2 ^ 17) + (2 ^ 7), which C
+	 * reads as xors: 29 + 19 + 5 = 53 (lib/rand.c __init_rand32/64) */
+	const uint64_t x0 = 29 + 19 + 5;
 
 	f->use64 = use64;
 	if (!use64) {
