@@ -6,13 +6,37 @@
 # Environment: NVS_BIN (binary under test), NVS_BUILD (build dir),
 # NVS_SANITIZER (asan|tsan: some slow scripts skip themselves),
 # NVS_TESTS (glob filter on script names).
+# Whatever failed is printed again at the very end (its last lines), so a
+# CI log that keeps only its tail still says why.
 cd "$(dirname "$0")/.." || exit 1
 export NVS_BIN=${NVS_BIN:-./nvscope} NVS_BUILD=${NVS_BUILD:-build}
 export NVS_TOP=$PWD
+# Check's per-test timeouts catch a hang, not slowness: a sanitizer build
+# on a shared 2-core machine runs the statistical tests several times slower.
+[ -n "${NVS_SANITIZER:-}" ] && export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-6}
 pass=0 fail=0 skip=0 failed=()
+faillogs=$(mktemp -d)
+trap 'rm -rf "$faillogs"' EXIT
+keep_failure() { # name log
+	{ echo "== $1"; sed 's/^/   /' "$2" | tail -n 60; } >"$faillogs/$(printf '%03d' ${#failed[@]})"
+}
 
 echo "== unit tests ($NVS_BUILD/unit-tests)"
-if "$NVS_BUILD/unit-tests"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=(unit); fi
+log=$(mktemp)
+"$NVS_BUILD/unit-tests" >"$log" 2>&1
+rc=$?
+cat "$log"
+if [ $rc -eq 0 ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	# the failing checks and any sanitizer report, not the list of suites
+	grep -E ':[EF]:|Checks:|ERROR: |SUMMARY: |runtime error|^ +#[0-9]' "$log" >"$log.f"
+	keep_failure unit "$log.f"
+	rm -f "$log.f"
+	failed+=(unit)
+fi
+rm -f "$log"
 
 for t in tests/integration/*.sh tests/ui/*.sh; do
 	[ -e "$t" ] || continue
@@ -33,13 +57,18 @@ for t in tests/integration/*.sh tests/ui/*.sh; do
 		sed 's/^/   /' "$log" | tail -n 40
 		retried=", after a retry"
 	fi
-	rm -f "$log"
 	case $rc in
 	0) pass=$((pass + 1)); echo "   PASS ($(( $(date +%s) - start ))s$retried)" ;;
 	77) skip=$((skip + 1)); echo "   SKIP" ;;
-	*) fail=$((fail + 1)); failed+=("$t"); echo "   FAIL (exit $rc)" ;;
+	*) fail=$((fail + 1)); keep_failure "$t (exit $rc)" "$log"; failed+=("$t")
+	   echo "   FAIL (exit $rc)" ;;
 	esac
+	rm -f "$log"
 done
-[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "== what failed, again (the last lines of each)"
+	cat "$faillogs"/*
+	echo "failed: ${failed[*]}"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
