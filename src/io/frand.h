@@ -44,6 +44,11 @@ void frand_job_seeds(uint64_t seeds[FRAND_NSEEDS], uint64_t randseed, unsigned t
  * the FRAND_BLOCK slot. */
 uint64_t frand_block_seed(const uint64_t seeds[FRAND_NSEEDS], bool repeatable, unsigned thread);
 
+/* fio's jhash (hash.h, Bob Jenkins' lookup3 as fio writes it: its loop
+ * over 12-byte blocks adds single bytes, not words): fio seeds a file's
+ * random_distribution stream with jhash(file name) x thread number. */
+uint32_t frand_jhash(const void *key, uint32_t len, uint32_t initval);
+
 /* fio's random_generator=lfsr (lib/lfsr.c, spin 0 as fio uses it): every
  * value of [0, n) once, then frand_lfsr_next fails; no map needed */
 struct frand_lfsr {

@@ -458,8 +458,12 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
 
 	/* fio's streams: the job's thread number (1-based) in the run */
-	if (!rc)
+	if (!rc) {
 		offgen_seed(&st->gen, w->spec, w->spec->run_thread0 + w->id + 1);
+		/* random_distribution: fio's stream of the file by its name */
+		offgen_dist_seed(&st->gen, w->spec, w->members[0].path,
+				 w->spec->run_thread0 + w->id + 1);
+	}
 
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");
@@ -483,6 +487,9 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
+		for (unsigned f = 0; !rc && f < w->nmembers; f++)
+			offgen_dist_seed(&st->fs.gen[f], w->spec, w->members[f].path,
+					 w->spec->run_thread0 + w->id + 1);
 	}
 	return rc;
 }

@@ -7,7 +7,9 @@
 # each job's own order kept; at iodepth > 1 both logs are in submission
 # order).  Covers the rwmix, bssplit, bsrange, tausworthe64, lfsr,
 # norandommap, randseed, percentage_random, random_distribution=zoned,
-# strided zones, do_verify's read-back order, numjobs=2,
+# random_distribution=zipf/pareto/normal (fio's per-file stream: jhash of
+# the file's name x thread number; centers), strided zones, do_verify's
+# read-back order, numjobs=2,
 # sequential bssplit, and fio's iometer and cmdprio-bssplit examples (time
 # based: the map's restarts included, size=4g on a smaller device).
 . "$(dirname "$0")/../lib.sh"
@@ -108,21 +110,36 @@ both "write bssplit (sequential)" --rw=write --bssplit=4k/50:8k/30:64k/20 --numb
 both "randwrite one full pass" --rw=randwrite --bs=16k --size=16m
 both "randread lfsr" --rw=randread --bs=4k --random_generator=lfsr --number_ios=2000
 both "randrw lfsr bssplit norandommap" --rw=randrw --bssplit=4k/70:8k/30 --random_generator=lfsr --norandommap --number_ios=2000
+# random_distribution: fio's per-file stream (jhash of the file's name x
+# thread), its unreduced offset, centers
+both "randread zipf:1.2" --rw=randread --bs=4k --random_distribution=zipf:1.2 --number_ios=2000
+both "randrw pareto:0.9 bssplit" --rw=randrw --bssplit=4k/50:16k/50 --random_distribution=pareto:0.9 --number_ios=2000
+both "randread normal:10" --rw=randread --bs=4k --random_distribution=normal:10 --number_ios=2000
+both "randread zipf:0.8:0.3 (center)" --rw=randread --bs=4k --random_distribution=zipf:0.8:0.3 --number_ios=2000
+both "randread normal:5:0.2 (center)" --rw=randread --bs=4k --random_distribution=normal:5:0.2 --number_ios=2000
+both "randread normal:3, randseed=99" --rw=randread --bs=4k --random_distribution=normal:3 --randseed=99 --number_ios=2000
 both "randread strided zones" --zonemode=strided --rw=randread --bs=4k --zonesize=64k --zonerange=128k --zoneskip=128k --number_ios=2000
 # do_verify: the writes, then fio's read-back in the order written
 both "randwrite verify=crc32c" --rw=randwrite --bs=4k --size=4m --verify=crc32c
 # numjobs=2: fio numbers a job's copies one after another (threads 1, 2),
 # as two jobs; fio's numjobs copies would share one write_iolog file, so
 # fio runs two jobs with a log each
-rm -f "$T_TMP/f"*.log "$T_TMP/n.log"
-fio --filename="$dev" --direct=1 --ioengine=psync --rw=randrw --bssplit=4k/50:16k/50 --number_ios=1000 \
-	--name=a --write_iolog="$T_TMP/f1.log" --name=b --write_iolog="$T_TMP/f2.log" >"$T_TMP/f.txt" 2>&1 ||
-	{ cat "$T_TMP/f.txt"; fail "numjobs: fio exited"; }
-cat "$T_TMP/f1.log" "$T_TMP/f2.log" >"$T_TMP/f.log"
-"$NVS_BIN" run --target "$dev" --rw=randrw --bssplit=4k/50:16k/50 --number_ios=1000 --numjobs=2 \
-	--write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "numjobs: nvscope exited"; }
-out=$(compare "$T_TMP/f.log" "$T_TMP/n.log") || fail "randrw numjobs=2: $out"
-ok "randrw numjobs=2 (fio's threads 1 and 2): $out"
+twojobs() { # twojobs "what" ARGS...: fio's jobs a and b, nvscope's numjobs=2
+	local what=$1 out
+	shift
+	rm -f "$T_TMP/f"*.log "$T_TMP/n.log"
+	fio --filename="$dev" --direct=1 --ioengine=psync "$@" \
+		--name=a --write_iolog="$T_TMP/f1.log" --name=b --write_iolog="$T_TMP/f2.log" >"$T_TMP/f.txt" 2>&1 ||
+		{ cat "$T_TMP/f.txt"; fail "$what: fio exited"; }
+	cat "$T_TMP/f1.log" "$T_TMP/f2.log" >"$T_TMP/f.log"
+	"$NVS_BIN" run --target "$dev" "$@" --numjobs=2 \
+		--write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 || { cat "$T_TMP/n.txt"; fail "$what: nvscope exited"; }
+	out=$(compare "$T_TMP/f.log" "$T_TMP/n.log") || fail "$what: $out"
+	ok "$what (fio's threads 1 and 2): $out"
+}
+twojobs "randrw numjobs=2" --rw=randrw --bssplit=4k/50:16k/50 --number_ios=1000
+# random_distribution's seed is the file name's hash x the thread number
+twojobs "randread zipf:1.1 numjobs=2" --rw=randread --bs=4k --random_distribution=zipf:1.1 --number_ios=1000
 # queue depth 4: fio's libaio and nvscope's io_uring, compared in submission order
 same "randrw bssplit iodepth=4" --ioengine=libaio --iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000 -- \
 	--iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000
