@@ -25,6 +25,7 @@ enum {
 	FRAND_BLOCK = 6,  /* random offsets (randrepeat=0) */
 	FRAND_SEQ_RAND = 10, /* percentage_random */
 	FRAND_ZONE = 16,  /* random_distribution=zoned */
+	FRAND_PRIO = 19,  /* cmdprio's per-I/O draw (FIO_RAND_PRIO_CMDS) */
 	FRAND_NSEEDS = 21 /* FIO_RAND_NR_OFFS */
 };
 

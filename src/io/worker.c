@@ -547,7 +547,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.ioprio = 0;
 				if (nvs_unlikely(prio_on)) {
 					sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len,
-								      prio_rand(&st->prio_rng));
+								      &st->prio_fr);
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];

@@ -10,8 +10,11 @@
 # random_distribution=zipf/pareto/normal (fio's per-file stream: jhash of
 # the file's name x thread number; centers), strided zones, do_verify's
 # read-back order, numjobs=2,
-# sequential bssplit, and fio's iometer and cmdprio-bssplit examples (time
-# based: the map's restarts included, size=4g on a smaller device).
+# sequential bssplit, cmdprio's per-I/O priority draw (fio's prio_state;
+# compared through the kernel's block_rq_issue events, which carry the
+# ioprio, as fio's iolog does not), and fio's iometer and cmdprio-bssplit
+# examples (time based: the map's restarts included, size=4g on a smaller
+# device).
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 64M
@@ -143,6 +146,65 @@ twojobs "randread zipf:1.1 numjobs=2" --rw=randread --bs=4k --random_distributio
 # queue depth 4: fio's libaio and nvscope's io_uring, compared in submission order
 same "randrw bssplit iodepth=4" --ioengine=libaio --iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000 -- \
 	--iodepth=4 --rw=randrw --bssplit=4k/60:32k/40 --number_ios=2000
+
+# cmdprio: fio's write_iolog carries no priority, the kernel's block_rq_issue
+# event does (its ioprio: class,hint,level): both tools' requests on $dev
+# through a tracefs instance of this test, compared request for request
+# (direction, sector, length, priority; nvscope's own probes before the run,
+# from its main thread, left out).  fio's io_uring engine at iodepth=1.
+TR=
+trap '[ -n "$TR" ] && rmdir "$TR" 2>/dev/null; t_cleanup' EXIT
+tracefs=/sys/kernel/tracing
+[ -d $tracefs/instances ] || tracefs=/sys/kernel/debug/tracing
+if [ -d $tracefs/instances ] && [ -e $tracefs/events/block/block_rq_issue/format ] &&
+	grep -q ioprio $tracefs/events/block/block_rq_issue/format && mkdir "$tracefs/instances/nvs-rng-$$"; then
+	TR=$tracefs/instances/nvs-rng-$$
+	echo 4096 >"$TR/buffer_size_kb"
+	devt=$(((0x$(stat -c %t "$dev") << 20) | 0x$(stat -c %T "$dev")))
+	echo "dev == $devt" >"$TR/events/block/block_rq_issue/filter"
+	reqs() { # reqs OUT CMD...: $dev's requests while CMD runs
+		local out=$1
+		shift
+		echo >"$TR/trace"
+		echo 1 >"$TR/events/block/block_rq_issue/enable"
+		"$@" >"$out.txt" 2>&1 || { cat "$out.txt"; fail "$*"; }
+		echo 0 >"$TR/events/block/block_rq_issue/enable"
+		sed -n 's/.*block_rq_issue: [0-9]*,[0-9]* \([RW]\)[A-Z]* [0-9]* () \([0-9]*\) + \([0-9]*\) \([a-z]*,[0-9]*,[0-9]*\) \[\(.*\)\]$/\1 \2 \3 \4 \5/p' \
+			"$TR/trace" | awk '$5 != "nvscope" {print $1, $2, $3, $4}' >"$out"
+	}
+	prio_same() { # prio_same "what" ARGS...
+		local what=$1 out
+		shift
+		reqs "$T_TMP/fp" fio --name=j --filename="$dev" --direct=1 --ioengine=io_uring "$@"
+		reqs "$T_TMP/np" "$NVS_BIN" run --target "$dev" "$@"
+		out=$(python3 - "$T_TMP/fp" "$T_TMP/np" <<'PY'
+import sys
+f, n = (open(p).read().split("\n")[:-1] for p in sys.argv[1:3])
+if not f or len(f) != len(n) or f != n:
+    i = next((i for i in range(min(len(f), len(n))) if f[i] != n[i]), min(len(f), len(n)))
+    print("request %d differs (fio %d, nvscope %d): fio %s, nvscope %s" % (i, len(f), len(n), f[i:i + 2], n[i:i + 2]))
+    sys.exit(1)
+prios = {}
+for l in f:
+    prios[l.split()[3]] = prios.get(l.split()[3], 0) + 1
+print("same: %d requests, %s" % (len(f), " ".join("%s %d" % kv for kv in sorted(prios.items()))))
+PY
+) || fail "$what: $out"
+		ok "$what: $out"
+	}
+	prio_same "randrw cmdprio_percentage=30" --rw=randrw --bs=4k --cmdprio_percentage=30 --number_ios=2000
+	prio_same "randrw cmdprio_percentage=20,60 cmdprio_class=3" --rw=randrw --bssplit=4k/50:16k/50 \
+		--cmdprio_percentage=20,60 --cmdprio_class=3 --cmdprio=5 --number_ios=2000
+	# bssplit: only the listed sizes draw (the 8k I/Os none)
+	prio_same "randread cmdprio_bssplit" --rw=randread --bssplit=4k/40:8k/30:64k/30 \
+		--cmdprio_bssplit=4k/30/1/2:4k/20/3/0:64k/50 --number_ios=2000
+	prio_same "randrw cmdprio_bssplit r,w prioclass=2 randseed=7" --rw=randrw --bssplit=4k/50:16k/50 \
+		--prioclass=2 --prio=6 --cmdprio_bssplit=16k/50/1/1,4k/25 --randseed=7 --number_ios=2000
+	rmdir "$TR" 2>/dev/null
+	TR=
+else
+	echo "   (no tracefs instance with block_rq_issue's ioprio: cmdprio's draws not compared)"
+fi
 
 # fio's examples as job files (options as fio's examples/ give them; target
 # and length set here: time_based for 2 s, as tests/fio_examples.py runs
