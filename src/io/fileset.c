@@ -26,7 +26,20 @@ int fileset_init(struct fileset *fs, const struct spec *s, unsigned n, const uin
 	}
 	/* fio's next_file starts at 0: round robin steps there first */
 	fs->cur = fs->service == 1 ? 0 : n - 1;
+	fileset_seed(fs, s, 1);
 	return 0;
+}
+
+void fileset_seed(struct fileset *fs, const struct spec *s, unsigned thread)
+{
+	uint64_t seeds[FRAND_NSEEDS];
+	/* fio's td_fill_rand_seeds_internal: next_file_state from the
+	 * FIO_RAND_FILE_OFF seed, 64-bit with tausworthe64 (randrepeat=0
+	 * without randseed: the OS's seeds, here the spec's per-run seed) */
+	uint64_t randseed = s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
+
+	frand_job_seeds(seeds, randseed, thread ? thread : 1);
+	frand_init(&fs->fsel, seeds[FRAND_FILE], s->rand_taus64);
 }
 
 void fileset_free(struct fileset *fs)
@@ -37,8 +50,8 @@ void fileset_free(struct fileset *fs)
 	fs->gen = NULL;
 }
 
-bool fileset_next(struct fileset *fs, struct offgen *rng, uint64_t passes, uint64_t *off,
-		  uint32_t *len, enum nvs_dir *dir, unsigned *file)
+bool fileset_next(struct fileset *fs, uint64_t passes, uint64_t *off, uint32_t *len,
+		  enum nvs_dir *dir, unsigned *file)
 {
 	while (fs->ndone < fs->n) {
 		unsigned f = fs->cur;
@@ -47,8 +60,11 @@ bool fileset_next(struct fileset *fs, struct offgen *rng, uint64_t passes, uint6
 		} else if (fs->service != 1 || fs->done[f]) {
 			/* sequential stays until the file is done */
 			if (fs->service == 2) {
+				/* fio's __get_next_fileno_rand: n * (r / (max + 1.0)),
+				 * drawn again while the file is done */
 				do
-					f = (unsigned)offgen_below(offgen_rand(rng), fs->n);
+					f = (unsigned)frand_scale(&fs->fsel, frand_next(&fs->fsel),
+								  fs->n);
 				while (fs->done[f]);
 			} else {
 				do

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "io/frand.h"
 #include "io/offgen.h"
 
 struct fileset {
@@ -16,6 +17,7 @@ struct fileset {
 	unsigned service, service_nr; /* file_service_type: 0 rr, 1 seq, 2 random; :N */
 	uint64_t issued[NVS_MAX_TARGETS];
 	bool done[NVS_MAX_TARGETS];
+	struct frand fsel;	      /* random: fio's next_file_state (fileset_seed) */
 };
 
 /* Prepares @fs for the @n files of @s, file f over [@start[f], +@len[f])
@@ -24,12 +26,15 @@ struct fileset {
 int fileset_init(struct fileset *fs, const struct spec *s, unsigned n, const uint64_t *start,
 		 const uint64_t *len, const uint64_t *limit, uint32_t align, uint64_t seed,
 		 unsigned *bad);
+/* fio's next_file_state of thread @thread (1-based, as offgen_seed): the
+ * FIO_RAND_FILE_OFF seed (fileset_init seeds as thread 1). */
+void fileset_seed(struct fileset *fs, const struct spec *s, unsigned thread);
 void fileset_free(struct fileset *fs);
 /* The next I/O: its file in *@file, then that file's offset, length and
  * direction.  A file is done (fio's fio_file_set_done) after @passes
- * sequential passes or its limit; false when every file is done.  @rng
- * draws the random file choice. */
-bool fileset_next(struct fileset *fs, struct offgen *rng, uint64_t passes, uint64_t *off,
-		  uint32_t *len, enum nvs_dir *dir, unsigned *file);
+ * sequential passes or its limit; false when every file is done.  The
+ * random file choice draws from fs->fsel, as fio's. */
+bool fileset_next(struct fileset *fs, uint64_t passes, uint64_t *off, uint32_t *len,
+		  enum nvs_dir *dir, unsigned *file);
 
 #endif

@@ -22,6 +22,7 @@ enum {
 	FRAND_BS1 = 1,    /* writes' */
 	FRAND_BS2 = 2,    /* trims' */
 	FRAND_MIX = 4,    /* rwmix */
+	FRAND_FILE = 5,   /* file_service_type=random */
 	FRAND_BLOCK = 6,  /* random offsets (randrepeat=0) */
 	FRAND_SEQ_RAND = 10, /* percentage_random */
 	FRAND_ZONE = 16,  /* random_distribution=zoned */

@@ -402,9 +402,8 @@ static void run(struct worker *w, struct wstate *st)
 					if (!st->pend && w->fileset) {
 						enum nvs_dir pd;
 						unsigned pf;
-						if (!fileset_next(&st->fs, &st->gen, passes,
-								  &st->p_off, &st->p_len, &pd,
-								  &pf)) {
+						if (!fileset_next(&st->fs, passes, &st->p_off,
+								  &st->p_len, &pd, &pf)) {
 							issued = limit;
 							break;
 						}

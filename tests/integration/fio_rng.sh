@@ -10,7 +10,9 @@
 # random_distribution=zipf/pareto/normal (fio's per-file stream: jhash of
 # the file's name x thread number; centers), strided zones, do_verify's
 # read-back order, numjobs=2,
-# sequential bssplit, cmdprio's per-I/O priority draw (fio's prio_state;
+# sequential bssplit, file_service_type=random's file choice over
+# filename=a:b (fio's next_file_state; sequential jobs), cmdprio's per-I/O
+# priority draw (fio's prio_state;
 # compared through the kernel's block_rq_issue events, which carry the
 # ioprio, as fio's iolog does not), and fio's iometer and cmdprio-bssplit
 # examples (time based: the map's restarts included, size=4g on a smaller
@@ -205,6 +207,40 @@ PY
 else
 	echo "   (no tracefs instance with block_rq_issue's ioprio: cmdprio's draws not compared)"
 fi
+
+# file_service_type=random over filename=a:b: fio's next_file_state stream
+# picks each I/O's file (drawn again while a file is done); sequential jobs,
+# of one block size, so each file's offsets are its own (fio: one size
+# stream per job, nvscope one per file) and the (file, direction, offset,
+# length) sequence is comparable to the last I/O (both files done)
+t_loop 16M
+dev2=$LOOP
+fileset_same() { # fileset_same "what" OPTION-LINES...
+	local what=$1 out
+	shift
+	printf '[j]\nfilename=%s:%s\ndirect=1\nioengine=psync\n' "$dev" "$dev2" >"$T_TMP/fs.fio"
+	printf '%s\n' "$@" >>"$T_TMP/fs.fio"
+	rm -f "$T_TMP/f.log" "$T_TMP/n.log"
+	fio --write_iolog="$T_TMP/f.log" "$T_TMP/fs.fio" >"$T_TMP/f.txt" 2>&1 ||
+		{ cat "$T_TMP/f.txt"; fail "$what: fio exited"; }
+	"$NVS_BIN" run --job "$T_TMP/fs.fio" --write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 ||
+		{ cat "$T_TMP/n.txt"; fail "$what: nvscope exited"; }
+	out=$(python3 - "$T_TMP/f.log" "$T_TMP/n.log" <<'PY'
+import re, sys
+f, n = ([m.groups() for m in (re.fullmatch(r"(?:\d+ )?(\S+) (read|write) (\d+) (\d+)", l.strip()) for l in open(p)) if m]
+        for p in sys.argv[1:3])
+if not f or f != n:
+    i = next((i for i in range(min(len(f), len(n))) if f[i] != n[i]), min(len(f), len(n)))
+    print("I/O %d differs (fio %d, nvscope %d): fio %s, nvscope %s" % (i, len(f), len(n), f[i:i + 2], n[i:i + 2]))
+    sys.exit(1)
+print("same: %d I/Os, %s" % (len(f), " ".join("%s %d" % (x, sum(1 for io in f if io[0] == x)) for x in sorted({io[0] for io in f}))))
+PY
+) || fail "$what: $out"
+	ok "$what: $out"
+}
+fileset_same "read 64M:16M file_service_type=random" rw=read bs=64k file_service_type=random
+fileset_same "write 64M:16M file_service_type=random:3" rw=write bs=32k file_service_type=random:3
+fileset_same "read file_service_type=random randseed=5 tausworthe64" rw=read bs=64k file_service_type=random randseed=5 random_generator=tausworthe64
 
 # fio's examples as job files (options as fio's examples/ give them; target
 # and length set here: time_based for 2 s, as tests/fio_examples.py runs

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "io/fileset.h"
 #include "io/frand.h"
 #include "io/offgen.h"
 #include "io/spec.h"
@@ -178,6 +179,38 @@ START_TEST(test_offgen_fio_dist)
 }
 END_TEST
 
+/* file_service_type=random: fio's next_file_state (seed slot
+ * FIO_RAND_FILE_OFF of the thread) picks each I/O's file, n * u */
+START_TEST(test_fileset_random)
+{
+	struct spec s;
+	struct fileset fs;
+	struct frand ref;
+	uint64_t seeds[FRAND_NSEEDS], start[3] = {0, 0, 0}, len[3], limit[3] = {0, 0, 0};
+	char err[128];
+	unsigned bad = 0;
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "read", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "file_service_type", "random", err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++)
+		len[i] = 1 << 20;
+	ck_assert_int_eq(fileset_init(&fs, &s, 3, start, len, limit, 4096, 1, &bad), 0);
+	fileset_seed(&fs, &s, 2);
+	frand_job_seeds(seeds, FRAND_DEFAULT_SEED, 2);
+	frand_init(&ref, seeds[FRAND_FILE], false);
+	for (int i = 0; i < 64; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		unsigned f;
+		ck_assert(fileset_next(&fs, 1, &off, &l, &d, &f));
+		ck_assert_uint_eq(f, frand_scale(&ref, frand_next(&ref), 3));
+	}
+	fileset_free(&fs);
+}
+END_TEST
+
 Suite *frand_suite(void)
 {
 	Suite *s = suite_create("frand");
@@ -188,6 +221,7 @@ Suite *frand_suite(void)
 	tcase_add_test(tc, test_offgen_fio_mix);
 	tcase_add_test(tc, test_jhash);
 	tcase_add_test(tc, test_offgen_fio_dist);
+	tcase_add_test(tc, test_fileset_random);
 	suite_add_tcase(s, tc);
 	return s;
 }
