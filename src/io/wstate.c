@@ -488,11 +488,14 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
+		unsigned thread = w->spec->run_thread0 + w->id + 1;
 		if (!rc)
-			fileset_seed(&st->fs, w->spec, w->spec->run_thread0 + w->id + 1);
-		for (unsigned f = 0; !rc && f < w->nmembers; f++)
-			offgen_dist_seed(&st->fs.gen[f], w->spec, w->members[f].path,
-					 w->spec->run_thread0 + w->id + 1);
+			fileset_seed(&st->fs, w->spec, thread);
+		for (unsigned f = 0; !rc && f < w->nmembers; f++) {
+			/* each file's copy of the job's streams: this thread's */
+			offgen_seed(&st->fs.gen[f], w->spec, thread);
+			offgen_dist_seed(&st->fs.gen[f], w->spec, w->members[f].path, thread);
+		}
 	}
 	return rc;
 }

@@ -9,14 +9,13 @@
 # norandommap, randseed, percentage_random, random_distribution=zoned,
 # random_distribution=zipf/pareto/normal (fio's per-file stream: jhash of
 # the file's name x thread number; centers), strided zones, do_verify's
-# read-back order, numjobs=2,
-# sequential bssplit, file_service_type=random's file choice over
-# filename=a:b (fio's next_file_state; sequential jobs), cmdprio's per-I/O
-# priority draw (fio's prio_state;
-# compared through the kernel's block_rq_issue events, which carry the
-# ioprio, as fio's iolog does not), and fio's iometer and cmdprio-bssplit
-# examples (time based: the map's restarts included, size=4g on a smaller
-# device).
+# read-back order, numjobs=2, sequential bssplit, file_service_type=random's
+# file choice over filename=a:b (fio's next_file_state; sequential jobs;
+# numjobs=2 over a file set: each job its own streams), cmdprio's per-I/O
+# priority draw (fio's prio_state; compared through the kernel's
+# block_rq_issue events, which carry the ioprio, as fio's iolog does not),
+# and fio's iometer and cmdprio-bssplit examples (time based: the map's
+# restarts included, size=4g on a smaller device).
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 64M
@@ -241,6 +240,15 @@ PY
 fileset_same "read 64M:16M file_service_type=random" rw=read bs=64k file_service_type=random
 fileset_same "write 64M:16M file_service_type=random:3" rw=write bs=32k file_service_type=random:3
 fileset_same "read file_service_type=random randseed=5 tausworthe64" rw=read bs=64k file_service_type=random randseed=5 random_generator=tausworthe64
+# numjobs=2 over a file set: each job's copies of the streams are its own
+# thread's (the same offsets twice would reach only half the blocks)
+printf '[j]\nfilename=%s:%s\ndirect=1\nrw=randread\nbs=4k\nnumber_ios=1000\nnumjobs=2\n' "$dev" "$dev2" >"$T_TMP/fs.fio"
+"$NVS_BIN" run --job "$T_TMP/fs.fio" --write_iolog="$T_TMP/n.log" >"$T_TMP/n.txt" 2>&1 ||
+	{ cat "$T_TMP/n.txt"; fail "file set numjobs=2: nvscope exited"; }
+out=$(awk '$3 == "read" {n++; if (!s[$2 " " $4]++) d++} END {print n + 0, d + 0}' "$T_TMP/n.log")
+set -- $out
+[ "$1" = 2000 ] && [ "$2" -gt 1800 ] || fail "file set numjobs=2: $2 distinct blocks of $1 reads (the jobs' streams alike?)"
+ok "file set numjobs=2: $2 distinct blocks of $1 reads"
 
 # fio's examples as job files (options as fio's examples/ give them; target
 # and length set here: time_based for 2 s, as tests/fio_examples.py runs
