@@ -1,7 +1,9 @@
 /* fileset.h - fio's file set inside one worker (filename=a:b, one job over
  * several files): which file the next I/O goes to (fio's get_next_file,
- * file_service_type) and each file's own offset stream.  Engine-internal
- * (worker.c); no locks, no allocation once running. */
+ * file_service_type) and its offset: the job's streams shared by the
+ * files, each file with its own map and position (fio's td and fio_file
+ * state).  Engine-internal (worker.c); no locks, no allocation once
+ * running. */
 #ifndef NVS_FILESET_H
 #define NVS_FILESET_H
 
@@ -18,6 +20,12 @@ struct fileset {
 	uint64_t issued[NVS_MAX_TARGETS];
 	bool done[NVS_MAX_TARGETS];
 	struct frand fsel;	      /* random: fio's next_file_state (fileset_seed) */
+	/* fio's per-job state the files share (td->random_state, bsrange_state,
+	 * rwmix..., io_issues): lent to the served file's generator for each
+	 * draw (fileset_next); each file keeps its map, position and lfsr */
+	struct offgen_fio fr;
+	unsigned mix_dir, seq_cnt;
+	uint64_t mix_issues, issues[2];
 };
 
 /* Prepares @fs for the @n files of @s, file f over [@start[f], +@len[f])
@@ -26,8 +34,9 @@ struct fileset {
 int fileset_init(struct fileset *fs, const struct spec *s, unsigned n, const uint64_t *start,
 		 const uint64_t *len, const uint64_t *limit, uint32_t align, uint64_t seed,
 		 unsigned *bad);
-/* fio's next_file_state of thread @thread (1-based, as offgen_seed): the
- * FIO_RAND_FILE_OFF seed (fileset_init seeds as thread 1). */
+/* Seeds the set as fio's job of thread @thread (1-based, as offgen_seed):
+ * the files' streams, and next_file_state from the FIO_RAND_FILE_OFF seed
+ * (fileset_init seeds as thread 1). */
 void fileset_seed(struct fileset *fs, const struct spec *s, unsigned thread);
 void fileset_free(struct fileset *fs);
 /* The next I/O: its file in *@file, then that file's offset, length and

@@ -491,11 +491,8 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		unsigned thread = w->spec->run_thread0 + w->id + 1;
 		if (!rc)
 			fileset_seed(&st->fs, w->spec, thread);
-		for (unsigned f = 0; !rc && f < w->nmembers; f++) {
-			/* each file's copy of the job's streams: this thread's */
-			offgen_seed(&st->fs.gen[f], w->spec, thread);
+		for (unsigned f = 0; !rc && f < w->nmembers; f++)
 			offgen_dist_seed(&st->fs.gen[f], w->spec, w->members[f].path, thread);
-		}
 	}
 	return rc;
 }

@@ -9,8 +9,8 @@
 # norandommap, randseed, percentage_random, random_distribution=zoned,
 # random_distribution=zipf/pareto/normal (fio's per-file stream: jhash of
 # the file's name x thread number; centers), strided zones, do_verify's
-# read-back order, numjobs=2, sequential bssplit, file_service_type=random's
-# file choice over filename=a:b (fio's next_file_state; sequential jobs;
+# read-back order, numjobs=2, sequential bssplit, filename=a:b (the job's
+# streams shared by the files, file_service_type=random's next_file_state;
 # numjobs=2 over a file set: each job its own streams), cmdprio's per-I/O
 # priority draw (fio's prio_state; compared through the kernel's
 # block_rq_issue events, which carry the ioprio, as fio's iolog does not),
@@ -207,11 +207,11 @@ else
 	echo "   (no tracefs instance with block_rq_issue's ioprio: cmdprio's draws not compared)"
 fi
 
-# file_service_type=random over filename=a:b: fio's next_file_state stream
-# picks each I/O's file (drawn again while a file is done); sequential jobs,
-# of one block size, so each file's offsets are its own (fio: one size
-# stream per job, nvscope one per file) and the (file, direction, offset,
-# length) sequence is comparable to the last I/O (both files done)
+# filename=a:b: fio's one job over both files: the job's streams (offsets,
+# sizes, rwmix) shared by the files, a map and position per file, a file
+# done when its next I/O cannot be made; file_service_type=random's choice
+# from fio's next_file_state (drawn again while the file is done); the
+# (file, direction, offset, length) sequence to the last I/O (both done)
 t_loop 16M
 dev2=$LOOP
 fileset_same() { # fileset_same "what" OPTION-LINES...
@@ -240,6 +240,9 @@ PY
 fileset_same "read 64M:16M file_service_type=random" rw=read bs=64k file_service_type=random
 fileset_same "write 64M:16M file_service_type=random:3" rw=write bs=32k file_service_type=random:3
 fileset_same "read file_service_type=random randseed=5 tausworthe64" rw=read bs=64k file_service_type=random randseed=5 random_generator=tausworthe64
+fileset_same "randread 64M:16M roundrobin" rw=randread bs=16k
+fileset_same "randrw bssplit 64M:16M file_service_type=random" rw=randrw bssplit=4k/50:16k/50 file_service_type=random
+fileset_same "write bssplit 64M:16M" rw=write bssplit=4k/50:64k/50
 # numjobs=2 over a file set: each job's copies of the streams are its own
 # thread's (the same offsets twice would reach only half the blocks)
 printf '[j]\nfilename=%s:%s\ndirect=1\nrw=randread\nbs=4k\nnumber_ios=1000\nnumjobs=2\n' "$dev" "$dev2" >"$T_TMP/fs.fio"
