@@ -419,7 +419,9 @@ static void run(struct worker *w, struct wstate *st)
 								    &st->gen.last_pos[1]);
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
 						/* (not past the pass's end: a zone reset) */
-						if (nvs_unlikely(w->zbd) && st->gen.wraps < passes) {
+						/* (verify_only reads the region: no claim) */
+						if (nvs_unlikely(w->zbd) && st->gen.wraps < passes &&
+						    !(st->vtype && s->verify_only)) {
 							/* fio's zbd_adjust_block: at the
 							 * zone's write pointer, or the end */
 							uint64_t o0 = st->p_off;

@@ -142,6 +142,12 @@ int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, si
 				t->path, (unsigned long long)s->zone_size,
 				(unsigned long long)d.zsize),
 		       -EINVAL;
+	if (s->verify && s->verify_only)
+		return snprintf(err, errlen,
+				"%s: verify_only with zonemode=zbd on a zoned device is not "
+				"implemented (fio resets the zones first)",
+				t->path),
+		       -EINVAL;
 	s->zone_size = d.zsize;
 	s->zone_capacity = 0;
 	/* fio holds a zone's lock from issue to completion: one write in
@@ -418,6 +424,7 @@ void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, u
 	ws->read_beyond_wp = s->read_beyond_wp;
 	ws->mixed = s->rw == RW_RW || s->rw == RW_RANDRW;
 	ws->job_max_open = s->job_max_open_zones;
+	ws->verify = s->verify && !s->verify_only && spec_writes(s);
 	if (s->zone_reset_frequency > 0)
 		ws->reset_at = (uint64_t)((double)len * s->zone_reset_threshold);
 }
@@ -496,6 +503,10 @@ enum { OPEN_NOT, OPEN_ALREADY, OPEN_NOW };
 
 static int open_zone(struct zbd *z, struct zbd_ws *ws, uint32_t i)
 {
+	/* fio: with verify a full zone is never opened again (resetting it
+	 * would lose data the read-back checks) */
+	if (ws->verify && wp_get(z, i, memory_order_relaxed) + ws->min_bs[1] > capend(z, i))
+		return OPEN_NOT;
 	if (!z->max_open || atomic_load_explicit(&z->z[i].slot, memory_order_acquire))
 		return OPEN_ALREADY;
 	if (ws->job_max_open && ws->nopen >= ws->job_max_open)
@@ -602,6 +613,13 @@ retry:
 			continue;
 		}
 		bool full = w + mbs > capend(z, zi), r = reset || full;
+		if (full && ws->verify) {
+			/* filled since open_zone: another zone (a remainder
+			 * below the smallest write is closed, as fio) */
+			if (z->max_open && w < capend(z, zi))
+				close_zone(z, ws, zi);
+			goto retry;
+		}
 		/* A zone is written anew only while it is in the open set:
 		 * - closed (its filler closed it): open it again, or another;
 		 * - full and still open, and not opened by this call: the
@@ -649,6 +667,35 @@ retry:
 		close_zone(z, ws, zi); /* fio's zbd_end_zone_io */
 	*off = at;
 	*len = (uint32_t)l;
+	return 0;
+}
+
+int zbd_verify_reset(struct zbd *z, struct zbd_ws *ws)
+{
+	for (uint32_t i = ws->zlo; i < ws->zhi; i++) {
+		if (z->max_open)
+			close_zone(z, ws, i);
+		uint64_t w = wp_get(z, i, memory_order_acquire);
+		/* (another job's set-up may reset the same zone: its CAS wins) */
+		while (w != zstart(z, i) && z->z[i].cap) {
+			if (z->real) { /* the device's zone, as zbd_write resets it */
+				if (!atomic_compare_exchange_weak(&z->z[i].wp, &w, WP_BUSY)) {
+					w = wp_get(z, i, memory_order_acquire);
+					continue;
+				}
+				if (dev_reset(z, i, w))
+					return -EIO;
+				break;
+			}
+			if (atomic_compare_exchange_weak(&z->z[i].wp, &w, zstart(z, i))) {
+				atomic_fetch_sub_explicit(&z->swd, w - zstart(z, i),
+							  memory_order_relaxed);
+				atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
+				break;
+			}
+		}
+	}
+	ws->nopen = 0;
 	return 0;
 }
 

@@ -63,6 +63,24 @@ bool zbd_spec_nz(const char *v, uint64_t *nz)
 	return !num_parse_u64(buf, 1, 1ull << 40, nz);
 }
 
+const char *zbd_spec_verify_why(const struct spec *s)
+{
+	if (s->zone_mode != SPEC_ZONE_ZBD || !s->verify)
+		return NULL;
+	if (s->verify_backlog)
+		return "verify_backlog with zonemode=zbd is not implemented";
+	if (s->time_based || s->loops > 1)
+		return "verify with zonemode=zbd and time_based or loops is not implemented "
+		       "(fio resets the zones before each pass)";
+	if (s->zone_reset_frequency > 0)
+		return "verify with zone_reset_frequency: fio does not reset zones with "
+		       "verify (it asserts)";
+	if (s->verify_only && s->zone_capacity && s->zone_capacity < s->zone_size)
+		return "verify_only with zonemode=zbd and a zonecapacity below the zonesize is "
+		       "not implemented";
+	return NULL;
+}
+
 int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	bool nz = s->size_nz || s->offset_nz || s->io_size_nz;
@@ -93,9 +111,9 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 				"zonemode=zbd over several files (filename=a:b, stripe) is not "
 				"implemented"),
 		       -EINVAL;
-	if (s->verify)
-		return snprintf(err, errlen, "verify with zonemode=zbd is not implemented"),
-		       -EINVAL;
+	const char *vwhy = zbd_spec_verify_why(s);
+	if (vwhy)
+		return snprintf(err, errlen, "%s", vwhy), -EINVAL;
 	if (s->replay.iolog[0])
 		return snprintf(err, errlen,
 				"read_iolog (trace replay) with zonemode=zbd is not implemented"),
@@ -118,6 +136,12 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM || s->rw == RW_TRIMWRITE ||
 		     s->rw == RW_RANDTRIMWRITE;
 	for (unsigned i = 0; i < s->nbs; i++) {
+		if (s->verify && s->zone_size % s->bs[i].bs) /* fio's zbd_verify_bs */
+			return snprintf(err, errlen,
+					"verify with zonemode=zbd: block size %u is not a divisor "
+					"of the zone size %llu (as fio)",
+					s->bs[i].bs, (unsigned long long)s->zone_size),
+			       -EINVAL;
 		if (s->bs[i].bs > s->zone_size)
 			return snprintf(err, errlen, "block size %u exceeds the zone size %llu",
 					s->bs[i].bs, (unsigned long long)s->zone_size),
