@@ -31,8 +31,9 @@ struct zbd_ws {
  * 0, -EINVAL with @err, or -ENOENT for another key. */
 int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
 /* What verify= with zonemode=zbd does not implement in @s (a message
- * naming it), or NULL: verify_backlog, time_based, loops, verify_only
- * with zonecapacity, and zone_reset_frequency (fio asserts). */
+ * naming it), or NULL: verify_backlog, loops, time_based or verify_only
+ * with a zonecapacity below the zonesize, and zone_reset_frequency (fio
+ * asserts). */
 const char *zbd_spec_verify_why(const struct spec *s);
 /* fio's zone-count form "Nz" of size, offset, io_size: true (*@nz set)
  * when @v is one, false otherwise. */

@@ -114,8 +114,8 @@ grep -q "1 of 512 blocks bad, the first at offset $bad" "$T_TMP/v.txt" || fail "
 ok "a corrupted block: verify_only exits 1 naming offset $bad"
 
 # 6. refusals: not implemented, or fio refuses (a bs not dividing the zone)
-for o in "--verify_backlog=4" "--loops=2" "--time_based --runtime=1" "--zone_reset_frequency=0.5" \
-	"--bs=48k"; do
+for o in "--verify_backlog=4" "--loops=2" "--time_based --runtime=1 --zonecapacity=3M" \
+	"--zone_reset_frequency=0.5" "--bs=48k"; do
 	"$NVS_BIN" run --target "$dev" $Z --rw=write $o >"$T_TMP/r.txt" 2>&1
 	rc=$?
 	[ $rc = 2 ] || { cat "$T_TMP/r.txt"; fail "verify + zbd + $o: exit $rc, not 2"; }
@@ -126,4 +126,40 @@ printf '[global]\nzonemode=zbd\nzonesize=4M\nbs=64k\nsize=8M\n[j]\nrw=write\nver
 rc=$?
 [ $rc = 2 ] && grep -q "r.fio:9: verify_backlog with zonemode=zbd is not implemented" "$T_TMP/r.txt" ||
 	fail "job file verify_backlog: exit $rc: $(cat "$T_TMP/r.txt")"
-ok "refused: verify_backlog (at its line), loops, time_based, zone_reset_frequency, bs not dividing the zone"
+ok "refused: verify_backlog (at its line), loops, time_based with zonecapacity, zone_reset_frequency, bs not dividing the zone"
+
+# 7. fio's examples/uring-cmd-zoned.fio (io_uring_cmd on a ZNS generic
+# device; fio_examples.py: the loop device lacks one) on the loop device:
+# its three stonewalled verify jobs through psync on 4M emulated zones of
+# 16M: both pass, each job writing and reading back the same blocks
+sed -E -e '/^(ioengine|cmd_type|registerfiles|sqthread_poll|sqthread_poll_cpu|nonvectored)=/d' \
+	-e "s|^filename=.*|filename=$dev|" -e 's/^size=1G/size=16M\nzonesize=4M\ndirect=1/' \
+	"$NVS_TOP/tests/fixtures/fio-examples/uring-cmd-zoned.fio" >"$T_TMP/ex.fio"
+grep -q '^verify=crc32c' "$T_TMP/ex.fio" && grep -q '^zonemode=zbd' "$T_TMP/ex.fio" || fail "example rewrite"
+counts() {
+	python3 - "$1" <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("{"):])
+print(" ".join("%s:%d:%d" % (j["jobname"], j["read"]["total_ios"], j["write"]["total_ios"]) for j in d["jobs"]))
+PY
+}
+"$NVS_BIN" run "$T_TMP/ex.fio" --output-format=json --output "$T_TMP/n.json" >"$T_TMP/n.txt" 2>&1 ||
+	{ cat "$T_TMP/n.txt"; fail "uring-cmd-zoned.fio (psync): nvscope"; }
+fio "$T_TMP/ex.fio" --output-format=json --output "$T_TMP/f.json" >"$T_TMP/f.txt" 2>&1 ||
+	{ cat "$T_TMP/f.txt"; fail "uring-cmd-zoned.fio (psync): fio"; }
+n=$(counts "$T_TMP/n.json") f=$(counts "$T_TMP/f.json")
+[ "$n" = "$f" ] && [ "$n" = "rand-write:64:64 write-opts:64:64 randwrite-opts:64:64" ] ||
+	fail "uring-cmd-zoned.fio (psync): nvscope $n, fio $f (job:reads:writes)"
+ok "fio's uring-cmd-zoned.fio through psync on emulated zones: $n in both (job:reads:writes)"
+
+# 8. time_based: a pass of the region, its read-back, the zones reset, the
+# next pass (fio's loop: do_io, do_verify, fio_file_reset); each pass's
+# writes at the write pointers, every block read back good
+"$NVS_BIN" run --target "$dev" ${Z/--size=32M/--size=8M} --rw=randwrite --time_based --runtime=2 \
+	--write_iolog="$T_TMP/t.log" >"$T_TMP/t.txt" 2>&1 || { cat "$T_TMP/t.txt"; fail "time_based"; }
+c=$(python3 "$CHK" "$T_TMP/t.log" $((4 * 1048576)) --minbs 65536) || fail "time_based: $c"
+w=$(ops "$T_TMP/t.log" write | wc -l) r=$(ops "$T_TMP/t.log" read | wc -l)
+[ "$w" -ge 256 ] && [ "$r" -ge 128 ] && [ $((r % 128)) = 0 ] && [ $((w - r)) -lt 128 ] && grep -q "verify: $r blocks checked, 0 bad" "$T_TMP/t.txt" ||
+	fail "time_based: $w writes, $r read back: $(grep verify "$T_TMP/t.txt")"
+ok "time_based: $w writes in passes of 128, $r read back and good ($c)"

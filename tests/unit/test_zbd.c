@@ -464,9 +464,8 @@ static void verify_fill(const char *extra[][2], unsigned max_open)
 		ck_assert_uint_eq(zbd_wp(z, k), k * MB);
 	/* 64 writes aimed at a few zones fill all 16 once, then the end */
 	for (int i = 0; i < 64; i++) {
-		ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, (uint64_t)(i * 5 % 3) * MB,
-				    256 * 1024),
-				 0);
+		ck_assert_int_eq(
+		    io(z, &ws, NVS_WRITE, &off, &len, (uint64_t)(i * 5 % 3) * MB, 256 * 1024), 0);
 		ck_assert_uint_eq(len, 256 * 1024);
 		ck_assert_msg(!seen[off / (256 * 1024)], "offset %llu written twice",
 			      (unsigned long long)off);
@@ -493,11 +492,15 @@ START_TEST(test_verify)
 	struct spec s = zspec("write", "256k", v);
 	char err[200];
 	ck_assert_ptr_null(zbd_spec_verify_why(&s));
-	const char *bad[][2] = {{"bs", "384k"},		 {"verify_backlog", "4"},
-				{"loops", "2"},		 {"time_based", "1"},
-				{"zone_reset_frequency", "0.5"}};
+	const char *bad[][2] = {{"bs", "384k"},
+				{"verify_backlog", "4"},
+				{"loops", "2"},
+				{"zone_reset_frequency", "0.5"},
+				{"zonecapacity", "768k"}};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct spec b = s;
+		ck_assert_int_eq(spec_set(&b, "time_based", "1", err, sizeof(err)), 0);
+		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == 0, "%s", err);
 		ck_assert_int_eq(spec_set(&b, bad[i][0], bad[i][1], err, sizeof(err)), 0);
 		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == -EINVAL, "%s=%s accepted",
 			      bad[i][0], bad[i][1]);
