@@ -155,11 +155,12 @@ ok "fio's uring-cmd-zoned.fio through psync on emulated zones: $n in both (job:r
 
 # 8. time_based: a pass of the region, its read-back, the zones reset, the
 # next pass (fio's loop: do_io, do_verify, fio_file_reset); each pass's
-# writes at the write pointers, every block read back good
+# writes at the write pointers, every block read back good (the runtime
+# may cut the last read-back short)
 "$NVS_BIN" run --target "$dev" ${Z/--size=32M/--size=8M} --rw=randwrite --time_based --runtime=2 \
 	--write_iolog="$T_TMP/t.log" >"$T_TMP/t.txt" 2>&1 || { cat "$T_TMP/t.txt"; fail "time_based"; }
 c=$(python3 "$CHK" "$T_TMP/t.log" $((4 * 1048576)) --minbs 65536) || fail "time_based: $c"
 w=$(ops "$T_TMP/t.log" write | wc -l) r=$(ops "$T_TMP/t.log" read | wc -l)
-[ "$w" -ge 256 ] && [ "$r" -ge 128 ] && [ $((r % 128)) = 0 ] && [ $((w - r)) -lt 128 ] && grep -q "verify: $r blocks checked, 0 bad" "$T_TMP/t.txt" ||
+[ "$w" -ge 256 ] && [ "$r" -ge 128 ] && [ $((w - r)) -lt 256 ] && grep -q "verify: $r blocks checked, 0 bad" "$T_TMP/t.txt" ||
 	fail "time_based: $w writes, $r read back: $(grep verify "$T_TMP/t.txt")"
 ok "time_based: $w writes in passes of 128, $r read back and good ($c)"
