@@ -68,7 +68,20 @@
  * (zbdev_reset refuses any other).  Trims reset their zone on the device
  * the same way (the worker then completes a no-op).
  *
- * Not done: verify with zones, zoneskip with zbd (refused), Zone Append,
+ * Verify (fio's zbd_file_reset, zbd_open_zone, zbd_verify_bs).  A job
+ * that writes with verify= (ws->verify) has its zones reset before it
+ * writes (zbd_verify_reset, at its set-up and before each time_based
+ * pass: emulated zones in memory, a zoned device's zones on the device as
+ * above), and then no zone is reset while it writes: a full zone is never
+ * opened again (open_zone says OPEN_NOT), a claim that finds its zone
+ * filled meanwhile goes back to the choice of a zone, so the writes go to
+ * zones with room and end (-ENOSPC) when none is left.  Each block of the
+ * job's zones is then written once, and the read-back (wverify.c) reads
+ * the blocks the completed writes recorded, at the offsets these claims
+ * gave them.  verify_only touches no zone (the worker reads the region).
+ *
+ * Not done: verify_backlog and loops with verify (refused), zoneskip with
+ * zbd (refused), Zone Append,
  * zone finish (fio master finishes a random job's zone whose remainder
  * is below the smallest write; here it stays open until reset), and the
  * max_active_zones limit (read, not enforced, as fio). */
@@ -124,46 +137,6 @@ static unsigned holds; /* zbd_hold: keep unused zones until zbd_release */
 static void reset_cnt(struct zbd *z)
 {
 	atomic_store_explicit(&z->write_cnt, z->cnt_init, memory_order_relaxed);
-}
-
-int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen)
-{
-	struct zbdev d;
-	int rc = zbdev_probe(t, false, &d, err, errlen);
-
-	if (rc || d.model == ZBDEV_NONE)
-		return rc;
-	/* fio: a zoned device's zones are its own (zonesize must match,
-	 * zonecapacity is the device's) */
-	if (s->zone_size && s->zone_size != d.zsize)
-		return snprintf(err, errlen,
-				"%s: zonesize %llu does not match the device's zone size %llu "
-				"(as fio)",
-				t->path, (unsigned long long)s->zone_size,
-				(unsigned long long)d.zsize),
-		       -EINVAL;
-	if (s->verify && s->verify_only)
-		return snprintf(err, errlen,
-				"%s: verify_only with zonemode=zbd on a zoned device is not "
-				"implemented (fio resets the zones first)",
-				t->path),
-		       -EINVAL;
-	s->zone_size = d.zsize;
-	s->zone_capacity = 0;
-	/* fio holds a zone's lock from issue to completion: one write in
-	 * flight per zone.  Here several may be, which the device (no I/O
-	 * scheduler on passthrough; io_uring's batches on older kernels) can
-	 * see out of order: refused rather than failed writes */
-	if (spec_writes(s) && qd > 1)
-		return snprintf(err, errlen,
-				"%s: writes to a zoned device need iodepth=1 (fio allows one "
-				"write in flight per zone; not implemented here%s)",
-				t->path,
-				d.kind == ZBDEV_NVME ? "; through io_uring_cmd no I/O scheduler "
-						       "orders them either"
-						     : ""),
-		       -EINVAL;
-	return zbd_spec_validate(s, err, errlen);
 }
 
 /* The zones of the zoned device @d into @z (fio's parse_zone_info): the

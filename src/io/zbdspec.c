@@ -2,12 +2,15 @@
  * max_open_zones, job_max_open_zones, zone_reset_threshold/frequency,
  * read_beyond_wp, ignore_zone_limits, zonecapacity, the "Nz" zone counts,
  * fio's zbd_verify_bs / init_zone_info checks and the zone rounding of a
- * writer's region.  The zones themselves: zbd.c. */
+ * writer's region, and zbd_probe (a zoned device's zone size).  The zones
+ * themselves: zbd.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/num.h"
+#include "io/target.h"
 #include "io/zbd.h"
+#include "io/zbdev.h"
 
 #define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
 
@@ -196,4 +199,44 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 	*start = b;
 	*len = e - b;
 	return 0;
+}
+
+int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen)
+{
+	struct zbdev d;
+	int rc = zbdev_probe(t, false, &d, err, errlen);
+
+	if (rc || d.model == ZBDEV_NONE)
+		return rc;
+	/* fio: a zoned device's zones are its own (zonesize must match,
+	 * zonecapacity is the device's) */
+	if (s->zone_size && s->zone_size != d.zsize)
+		return snprintf(err, errlen,
+				"%s: zonesize %llu does not match the device's zone size %llu "
+				"(as fio)",
+				t->path, (unsigned long long)s->zone_size,
+				(unsigned long long)d.zsize),
+		       -EINVAL;
+	if (s->verify && s->verify_only)
+		return snprintf(err, errlen,
+				"%s: verify_only with zonemode=zbd on a zoned device is not "
+				"implemented (fio resets the zones first)",
+				t->path),
+		       -EINVAL;
+	s->zone_size = d.zsize;
+	s->zone_capacity = 0;
+	/* fio holds a zone's lock from issue to completion: one write in
+	 * flight per zone.  Here several may be, which the device (no I/O
+	 * scheduler on passthrough; io_uring's batches on older kernels) can
+	 * see out of order: refused rather than failed writes */
+	if (spec_writes(s) && qd > 1)
+		return snprintf(err, errlen,
+				"%s: writes to a zoned device need iodepth=1 (fio allows one "
+				"write in flight per zone; not implemented here%s)",
+				t->path,
+				d.kind == ZBDEV_NVME ? "; through io_uring_cmd no I/O scheduler "
+						       "orders them either"
+						     : ""),
+		       -EINVAL;
+	return zbd_spec_validate(s, err, errlen);
 }
