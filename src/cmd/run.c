@@ -297,24 +297,6 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
-/* Both write one block device, one with direct I/O and one without: the
- * jobs of a run group write a device through duplicates of one claimed,
- * judged descriptor (dev/safety.h, safety_claims_open), whose O_DIRECT
- * they share, so these cannot run at once. */
-static bool write_same_device_mixed(const struct spec *a, const struct spec *b)
-{
-	if (!spec_writes(a) || !spec_writes(b) || a->direct == b->direct)
-		return false;
-	for (unsigned i = 0; i < a->ntargets; i++)
-		for (unsigned k = 0; k < b->ntargets; k++) {
-			struct stat sa, sb;
-			if (!stat(a->targets[i], &sa) && !stat(b->targets[k], &sb) &&
-			    S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev)
-				return true;
-		}
-	return false;
-}
-
 /* fio's run groups (jobs between stonewalls start together): plan[j] = n
  * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
  * the later members of a group.  Says on stderr where nvscope differs. */
@@ -324,16 +306,9 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 		const char *why = NULL;
 		for (n = 1; j + n < njobs && jobs[j + n].run_group == jobs[j].run_group; n++)
 			;
-		for (unsigned k = j; k < j + n && !why; k++) {
+		for (unsigned k = j; k < j + n && !why; k++)
 			if (jobs[k].niodepth > 1)
 				why = "an iodepth list (a QD sweep) runs depth by depth";
-			for (unsigned m = j; m < k && !why; m++)
-				if (write_same_device_mixed(&jobs[m], &jobs[k]))
-					why =
-					    "two of them write one block device, one with direct=1 "
-					    "and one without (nvscope writes a device through one "
-					    "descriptor per run group)";
-		}
 		for (unsigned k = j; k < j + n; k++)
 			plan[k] = why ? 1 : k == j ? n : 0;
 		if (why && say)

@@ -65,12 +65,14 @@ bool safety_confirmed(const char *confirm, const char *target, char *token, size
  * first safety_claims_open() of a block device (or NVMe generic device) is
  * safety_open() (exclusive claim, judgement through the held descriptor,
  * -EBUSY/-EEXIST as there) and the set keeps that descriptor; every open
- * of the same device (by device number) gets a duplicate of it (the same
- * open file, so the same claim and O_DIRECT), judged again through it only
- * when this writer is not forced and the claim was.  Another program's
- * O_EXCL open, a mount or mkfs fail until safety_claims_free() and every
- * duplicate are closed.  A writer asking for the other O_DIRECT setting
- * than the claim's is -EINVAL.  A regular file is opened by safety_open()
+ * of the same device (by device number) gets its own open of that held
+ * file, through /proc/self/fd (no path is looked up; its own O_DIRECT and
+ * file state, as each fio job has), judged again through the held
+ * descriptor only when this writer is not forced and the claim was.
+ * Another program's O_EXCL open, a mount or mkfs fail until
+ * safety_claims_free().  Where /proc is missing, a writer gets a duplicate
+ * of the held descriptor instead, and one asking for the other O_DIRECT
+ * setting than the claim's is -EINVAL.  A regular file is opened by safety_open()
  * for each writer, as without a set.  Set-up only, one thread (no lock);
  * @cs NULL is safety_open().  0 or -errno with one line in @msg. */
 struct safety_claims;
@@ -79,8 +81,8 @@ int safety_claims_open(struct safety_claims *cs, const char *path, int flags, bo
 		       int *guard, char *msg, size_t len);
 /* Devices held (one per device, whatever the number of writers). */
 unsigned safety_claims_count(const struct safety_claims *cs);
-/* Closes the held descriptors (a duplicate still open keeps its device's
- * claim until it is closed).  NULL-safe. */
+/* Closes the held descriptors: the claims end (free the set after the
+ * writers are done).  NULL-safe. */
 void safety_claims_free(struct safety_claims *cs);
 
 /* ---- output files and results directories (safety_out.c) ---- */

@@ -1,8 +1,11 @@
 /* safety_claims.c - the claims of one run group (safety.h): every device the
  * group writes is claimed (O_EXCL), judged and opened once, by safety_open,
- * and each job writing it gets a duplicate of that judged descriptor, so
- * jobs of one group write one device together as fio runs them, while no
- * other program can claim, mount or format it until the group ends. */
+ * and each job writing it gets its own open of that judged descriptor's
+ * file (reopened through /proc/self/fd, not by its path: nothing is looked
+ * up again), so jobs of one group write one device together as fio runs
+ * them, each with its own O_DIRECT and fadvise hint as fio's jobs have,
+ * while no other program can claim, mount or format it until the group
+ * ends. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,7 +20,7 @@ struct claim {
 	dev_t rdev;  /* of the judged descriptor */
 	int fd;	     /* the judged descriptor, held until safety_claims_free */
 	int guard;   /* a generic device's namespace block device, or -1 */
-	int direct;  /* O_DIRECT or 0: shared by every duplicate */
+	int direct;  /* O_DIRECT or 0: the held descriptor's */
 	bool force;  /* judged with --force-destroy */
 };
 
@@ -57,20 +60,26 @@ static struct claim *find(struct safety_claims *cs, const struct stat *st)
 	return NULL;
 }
 
-/* A duplicate of claim @c for one more writer, judged again through the
- * held descriptor when this writer is not forced and the claim was. */
+/* The held file opened once more, with @flags' access mode and O_DIRECT:
+ * /proc/self/fd/N is the file itself (the kernel follows no path), a new
+ * open file description; -errno where /proc is not there. */
+static int reopen(const struct claim *c, int flags)
+{
+	char p[32];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", c->fd);
+	int fd = open(p, (flags & (O_ACCMODE | O_DIRECT)) | O_CLOEXEC | O_NOCTTY);
+	return fd < 0 ? -errno : fd;
+}
+
+/* One more writer of claim @c: its own open of the held file (else, with
+ * no /proc, a duplicate of the held descriptor, whose O_DIRECT it must
+ * share), judged again through the held descriptor when this writer is not
+ * forced and the claim was. */
 static int share(struct claim *c, const char *path, int flags, bool force, int *fd, char *msg,
 		 size_t len)
 {
 	struct stat st;
-
-	if ((flags & O_DIRECT) != c->direct) {
-		snprintf(msg, len,
-			 "%s: its writers in one run group differ in direct I/O (they share "
-			 "one descriptor)",
-			 path);
-		return -EINVAL;
-	}
 	if (c->force && !force && (c->type == S_IFBLK || c->guard >= 0)) {
 		/* judged as forced, asked unforced: judged again, unforced,
 		 * through the held descriptor (libblkid reads without O_DIRECT;
@@ -84,14 +93,28 @@ static int share(struct claim *c, const char *path, int flags, bool force, int *
 		if (rc)
 			return rc;
 	}
-	*fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+	*fd = reopen(c, flags);
+	if (*fd == -ENOENT || *fd == -EACCES) { /* no /proc: a duplicate */
+		if ((flags & O_DIRECT) != c->direct) {
+			*fd = -1;
+			snprintf(msg, len,
+				 "%s: its writers in one run group differ in direct I/O (with no "
+				 "/proc they share one descriptor)",
+				 path);
+			return -EINVAL;
+		}
+		*fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+		if (*fd < 0)
+			*fd = -errno;
+	}
 	if (*fd < 0) {
-		int e = errno;
+		int e = -*fd;
+		*fd = -1;
 		snprintf(msg, len, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	if (fstat(*fd, &st) || (st.st_mode & S_IFMT) != c->type || st.st_rdev != c->rdev) {
-		close(*fd); /* cannot happen: a duplicate is the same file */
+		close(*fd); /* cannot happen: the held file is that device */
 		*fd = -1;
 		snprintf(msg, len, "%s changed while it was being opened", path);
 		return -EAGAIN;

@@ -27,8 +27,8 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 	     size_t errlen);
 /* pool_new() for one job of a run group that starts together: the devices
  * it writes are claimed through @claims (dev/safety.h, safety_claims_open:
- * claimed and judged once for the group, each job writing a device gets a
- * duplicate of the judged descriptor).  The caller frees @claims after
+ * claimed and judged once for the group, each job writing a device gets
+ * its own open of the judged file).  The caller frees @claims after
  * every pool of the group.  @claims NULL is pool_new(). */
 struct safety_claims;
 int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims *claims,

@@ -48,7 +48,7 @@ int target_open(struct target *t, const char *path, bool write, bool force, bool
 		uint64_t want_size, char *err, size_t errlen);
 /* target_open() through the claim set @cs of a run group (dev/safety.h,
  * safety_claims_open: a device the group writes is claimed and judged once,
- * each of its writers gets a duplicate of the judged descriptor); @cs NULL
+ * each of its writers gets its own open of the judged file); @cs NULL
  * is target_open(). */
 struct safety_claims;
 int target_open_claims(struct target *t, struct safety_claims *cs, const char *path, bool write,

@@ -435,7 +435,7 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 	struct slot *sl = calloc(n ? n : 1, sizeof(*sl));
 	/* the group's writes: each device claimed and judged once, by the
 	 * first job that writes it, before any job starts; every job writing
-	 * it writes through a duplicate of that descriptor; released when the
+	 * it writes through its own open of that file; released when the
 	 * whole group has ended */
 	struct safety_claims *claims = safety_claims_new();
 	struct cpu *cpu = NULL;
@@ -529,7 +529,7 @@ cleanup:
 		collect_free(sl[i].c);
 		pool_free(sl[i].p);
 	}
-	safety_claims_free(claims); /* the pools closed their duplicates */
+	safety_claims_free(claims); /* the pools closed their descriptors */
 	free(sl);
 	if (rc) {
 		if (!err[0])

@@ -1,8 +1,8 @@
 #!/bin/bash
 # fio starts the jobs of one run group together, also when two of them write
 # the same block device ([seqwrite] + [randwrite] on one disk).  nvscope does
-# too: the device is claimed (O_EXCL) and judged ONCE for the group, and both
-# jobs write through duplicates of that judged descriptor (dev/safety.h,
+# too: the device is claimed (O_EXCL) and judged ONCE for the group, and each
+# job writes through its own open of that judged file (dev/safety.h,
 # safety_claims_open).  Side by side with Debian's fio on one loop device:
 #  1. both tools run the two writers at once (elapsed ~ one runtime, not
 #     two; each job's write I/Os non-zero) and the kernel's write count of
@@ -79,6 +79,40 @@ print(sum(j['write']['total_ios'] for j in d['jobs']),
 [ "$kdelta" -ge $((sum + tail)) ] && [ "$kdelta" -le $((sum + tail + cancelled)) ] ||
 	fail "kernel saw $kdelta writes, nvscope's JSON $sum + $tail in flight at the end (+ up to $cancelled cancelled) ($(tr '\n' ';' <"$T_TMP/n"))"
 ok "two writers of one device in one run group run together: fio $fms ms ($(tr '\n' ';' <"$T_TMP/f")), nvscope $nms ms ($(tr '\n' ';' <"$T_TMP/n")); kernel writes $kdelta = JSON $sum + $tail at the end"
+
+# 1b. fio's jobs each open the device: one job's direct=1 is not another's.
+# A group with a direct and a buffered writer of the device runs together
+# (before, the writers shared one descriptor and nvscope ran them one after
+# another), each job's descriptor with its own O_DIRECT (/proc/PID/fdinfo)
+cat >"$T_TMP/mixed.fio" <<JOB
+[global]
+filename=$dev
+ioengine=io_uring
+bs=4k
+runtime=$RT
+time_based
+[direct]
+rw=randwrite
+direct=1
+[buffered]
+rw=write
+direct=0
+JOB
+fio --output-format=json "$T_TMP/mixed.fio" >"$T_TMP/fm.json" 2>"$T_TMP/err" || fail "fio mixed: $(cat "$T_TMP/err")"
+"$NVS_BIN" run --output-format=json "$T_TMP/mixed.fio" >"$T_TMP/nm.json" 2>"$T_TMP/err" &
+run=$!
+sleep 1.5
+flags=$(for f in /proc/$run/fd/*; do
+	[ "$(readlink "$f")" = "$dev" ] || continue
+	awk '/^flags:/ { print (int(substr($2, length($2) - 4, 1)) % 8 >= 4) ? "direct" : "buffered" }' \
+		"/proc/$run/fdinfo/${f##*/}"
+done | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+wait $run || fail "nvscope mixed: $(cat "$T_TMP/err")"
+grep -q "one after another" "$T_TMP/err" && fail "mixed direct= still serialised: $(cat "$T_TMP/err")"
+case $flags in *direct*buffered* | *buffered*direct*) ;; *) fail "device descriptors while running: $flags" ;; esac
+jobs_of "$T_TMP/nm.json" | awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' ||
+	fail "mixed: $(jobs_of "$T_TMP/nm.json" | tr '\n' ';')"
+ok "a direct and a buffered writer of one device run together, as fio's (descriptors: $flags)"
 
 # 2a. while the group runs, another program cannot claim the device
 "$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n2.json" 2>"$T_TMP/err2" &

@@ -39,6 +39,10 @@ for k in refused:
     assert rows[k].startswith("refused"), (k, rows[k])
 for k, v in rows.items():
     assert re.match(r"(same|differs|refused|nvscope's|accepted|see)", v), (k, v)
+# the fuzzers' dictionary (tests/fuzz/options.dict) names every option, so
+# the spec/cli/preset/plan fuzzers reach the new ones
+fz = set(re.findall(r'^"([^"=]+)', open(top + "/tests/fuzz/options.dict").read(), re.M))
+assert not keys - fz, "options missing in tests/fuzz/options.dict: %s" % sorted(keys - fz)
 print("rows", len(rows), "refused", len(refused))
 PY
 ok "every option has a row"
