@@ -86,6 +86,10 @@ DEVICE_REFUSED = {
                           "FDP needs an NVMe namespace with flexible data placement: "
                           "check-vm's fdp boot runs it, each job's writes on its "
                           "placement ids (nvme-cli's reclaim unit handle status)"),
+    "uring-cmd-zoned.fio": (r"passthrough \(ioengine=io_uring_cmd\) needs an NVMe generic device",
+                            "verify with zonemode=zbd on a zoned namespace's generic device "
+                            "(/dev/ngXnY); on a loop device (emulated zones) "
+                            "tests/integration/fio_zbd_verify.sh runs its jobs beside fio"),
 }
 
 # Known differences (the test does not fail on them): example -> why.

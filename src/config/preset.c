@@ -22,6 +22,7 @@
 #include "config/datadir.h"
 #include "config/jobfile.h"
 #include "config/preset.h"
+#include "io/zbd.h"
 
 enum engine_kind { ENG_ASIS, ENG_ASYNC, ENG_SYNC, ENG_REFUSED };
 
@@ -276,9 +277,12 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = spec_set(s, key_in, val, err, errlen);
-	if (!rc && ps->fio && s->zone_mode == SPEC_ZONE_ZBD && s->verify &&
-	    (!strcmp(key, "verify") || !strcmp(key, "zonemode"))) /* at its line */
-		rc = -EINVAL, snprintf(err, errlen, "verify with zonemode=zbd is not implemented");
+	if (!rc && ps->fio && zbd_spec_verify_why(s) &&
+	    (!strcmp(key, "verify") || !strcmp(key, "zonemode") ||
+	     !strcmp(key, "verify_backlog") || !strcmp(key, "time_based") ||
+	     !strcmp(key, "loops") || !strcmp(key, "zone_reset_frequency") ||
+	     !strcmp(key, "verify_only") || !strcmp(key, "zonecapacity"))) /* at its line */
+		rc = -EINVAL, snprintf(err, errlen, "%s", zbd_spec_verify_why(s));
 	if (rc && strncmp(err, key_in, strlen(key_in))) {
 		/* messages name the option first: "bz: unknown option 'bz'" */
 		char why[256];

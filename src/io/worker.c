@@ -418,7 +418,10 @@ static void run(struct worker *w, struct wstate *st)
 								    &st->gen.last_pos[1]);
 						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
 						/* (not past the pass's end: a zone reset) */
-						if (nvs_unlikely(w->zbd) && st->gen.wraps < passes) {
+						/* (verify_only reads the region: no claim) */
+						if (nvs_unlikely(w->zbd) &&
+						    st->gen.wraps < passes &&
+						    !(st->vtype && s->verify_only)) {
 							/* fio's zbd_adjust_block: at the
 							 * zone's write pointer, or the end */
 							uint64_t o0 = st->p_off;
@@ -613,6 +616,15 @@ static void run(struct worker *w, struct wstate *st)
 		if (nvs_unlikely(vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
 		    !st->stopping) {
 			wverify_cycle(w, st, end); /* fio's do_verify, then do_io again */
+			/* fio's fio_file_reset per loop: with verify, the
+			 * job's zones reset before the next pass writes */
+			if (nvs_unlikely(w->zbd) && st->zws.verify &&
+			    zbd_verify_reset(w->zbd, &st->zws)) {
+				worker_fail(sh, -EIO, "%s: zonemode=zbd: resetting the job's zones "
+						      "for the next pass failed",
+					    w->members[0].path);
+				st->stopping = true;
+			}
 			now = worker_now_ns();
 			continue;
 		}

@@ -477,6 +477,11 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		worker_fail(sh, rc, "%s: region smaller than the block size", w->members[0].path);
 	if (!rc && w->zbd)
 		zbd_ws_init(&st->zws, w->zbd, w->spec, w->region_start, w->region_len);
+	/* fio's zbd_file_reset: with verify the job's zones are reset before
+	 * it writes anything (no zone is reset while writing) */
+	if (!rc && w->zbd && st->zws.verify && (rc = zbd_verify_reset(w->zbd, &st->zws)))
+		worker_fail(sh, rc, "%s: zonemode=zbd: resetting the job's zones for verify failed",
+			    w->members[0].path);
 	st->flow.zbd = w->zbd != NULL; /* fio's flow quiesces under zonemode=zbd */
 	st->pc_pass = !w->trace && !w->fileset && pagecache_per_pass(w->spec, &w->members[0]);
 	if (!rc && w->fileset) {

@@ -268,8 +268,10 @@ struct iter {
 static bool can_replay(const struct wstate *st)
 {
 	const struct offgen *g = &st->gen;
+	/* (zonemode=zbd moved the writes to the write pointers: st->zws is
+	 * set only then; the bitmap has where they went) */
 	return st->vmap && g->random && (g->rmap || g->lfsr_on) && !g->zsize && !g->spr &&
-	       !g->trim && g->mixread == 0 && g->align == st->vbs;
+	       !st->zws.fsize && !g->trim && g->mixread == 0 && g->align == st->vbs;
 }
 
 static void iter_init(const struct wstate *st, struct iter *it, bool backlog)

@@ -68,7 +68,20 @@
  * (zbdev_reset refuses any other).  Trims reset their zone on the device
  * the same way (the worker then completes a no-op).
  *
- * Not done: verify with zones, zoneskip with zbd (refused), Zone Append,
+ * Verify (fio's zbd_file_reset, zbd_open_zone, zbd_verify_bs).  A job
+ * that writes with verify= (ws->verify) has its zones reset before it
+ * writes (zbd_verify_reset, at its set-up and before each time_based
+ * pass: emulated zones in memory, a zoned device's zones on the device as
+ * above), and then no zone is reset while it writes: a full zone is never
+ * opened again (open_zone says OPEN_NOT), a claim that finds its zone
+ * filled meanwhile goes back to the choice of a zone, so the writes go to
+ * zones with room and end (-ENOSPC) when none is left.  Each block of the
+ * job's zones is then written once, and the read-back (wverify.c) reads
+ * the blocks the completed writes recorded, at the offsets these claims
+ * gave them.  verify_only touches no zone (the worker reads the region).
+ *
+ * Not done: verify_backlog and loops with verify (refused), zoneskip with
+ * zbd (refused), Zone Append,
  * zone finish (fio master finishes a random job's zone whose remainder
  * is below the smallest write; here it stays open until reset), and the
  * max_active_zones limit (read, not enforced, as fio). */
@@ -124,40 +137,6 @@ static unsigned holds; /* zbd_hold: keep unused zones until zbd_release */
 static void reset_cnt(struct zbd *z)
 {
 	atomic_store_explicit(&z->write_cnt, z->cnt_init, memory_order_relaxed);
-}
-
-int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen)
-{
-	struct zbdev d;
-	int rc = zbdev_probe(t, false, &d, err, errlen);
-
-	if (rc || d.model == ZBDEV_NONE)
-		return rc;
-	/* fio: a zoned device's zones are its own (zonesize must match,
-	 * zonecapacity is the device's) */
-	if (s->zone_size && s->zone_size != d.zsize)
-		return snprintf(err, errlen,
-				"%s: zonesize %llu does not match the device's zone size %llu "
-				"(as fio)",
-				t->path, (unsigned long long)s->zone_size,
-				(unsigned long long)d.zsize),
-		       -EINVAL;
-	s->zone_size = d.zsize;
-	s->zone_capacity = 0;
-	/* fio holds a zone's lock from issue to completion: one write in
-	 * flight per zone.  Here several may be, which the device (no I/O
-	 * scheduler on passthrough; io_uring's batches on older kernels) can
-	 * see out of order: refused rather than failed writes */
-	if (spec_writes(s) && qd > 1)
-		return snprintf(err, errlen,
-				"%s: writes to a zoned device need iodepth=1 (fio allows one "
-				"write in flight per zone; not implemented here%s)",
-				t->path,
-				d.kind == ZBDEV_NVME ? "; through io_uring_cmd no I/O scheduler "
-						       "orders them either"
-						     : ""),
-		       -EINVAL;
-	return zbd_spec_validate(s, err, errlen);
 }
 
 /* The zones of the zoned device @d into @z (fio's parse_zone_info): the
@@ -418,6 +397,7 @@ void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, u
 	ws->read_beyond_wp = s->read_beyond_wp;
 	ws->mixed = s->rw == RW_RW || s->rw == RW_RANDRW;
 	ws->job_max_open = s->job_max_open_zones;
+	ws->verify = s->verify && !s->verify_only && spec_writes(s);
 	if (s->zone_reset_frequency > 0)
 		ws->reset_at = (uint64_t)((double)len * s->zone_reset_threshold);
 }
@@ -496,6 +476,10 @@ enum { OPEN_NOT, OPEN_ALREADY, OPEN_NOW };
 
 static int open_zone(struct zbd *z, struct zbd_ws *ws, uint32_t i)
 {
+	/* fio: with verify a full zone is never opened again (resetting it
+	 * would lose data the read-back checks) */
+	if (ws->verify && wp_get(z, i, memory_order_relaxed) + ws->min_bs[1] > capend(z, i))
+		return OPEN_NOT;
 	if (!z->max_open || atomic_load_explicit(&z->z[i].slot, memory_order_acquire))
 		return OPEN_ALREADY;
 	if (ws->job_max_open && ws->nopen >= ws->job_max_open)
@@ -602,6 +586,13 @@ retry:
 			continue;
 		}
 		bool full = w + mbs > capend(z, zi), r = reset || full;
+		if (full && ws->verify) {
+			/* filled since open_zone: another zone (a remainder
+			 * below the smallest write is closed, as fio) */
+			if (z->max_open && w < capend(z, zi))
+				close_zone(z, ws, zi);
+			goto retry;
+		}
 		/* A zone is written anew only while it is in the open set:
 		 * - closed (its filler closed it): open it again, or another;
 		 * - full and still open, and not opened by this call: the
@@ -649,6 +640,35 @@ retry:
 		close_zone(z, ws, zi); /* fio's zbd_end_zone_io */
 	*off = at;
 	*len = (uint32_t)l;
+	return 0;
+}
+
+int zbd_verify_reset(struct zbd *z, struct zbd_ws *ws)
+{
+	for (uint32_t i = ws->zlo; i < ws->zhi; i++) {
+		if (z->max_open)
+			close_zone(z, ws, i);
+		uint64_t w = wp_get(z, i, memory_order_acquire);
+		/* (another job's set-up may reset the same zone: its CAS wins) */
+		while (w != zstart(z, i) && z->z[i].cap) {
+			if (z->real) { /* the device's zone, as zbd_write resets it */
+				if (!atomic_compare_exchange_weak(&z->z[i].wp, &w, WP_BUSY)) {
+					w = wp_get(z, i, memory_order_acquire);
+					continue;
+				}
+				if (dev_reset(z, i, w))
+					return -EIO;
+				break;
+			}
+			if (atomic_compare_exchange_weak(&z->z[i].wp, &w, zstart(z, i))) {
+				atomic_fetch_sub_explicit(&z->swd, w - zstart(z, i),
+							  memory_order_relaxed);
+				atomic_fetch_add_explicit(&z->resets, 1, memory_order_relaxed);
+				break;
+			}
+		}
+	}
+	ws->nopen = 0;
 	return 0;
 }
 

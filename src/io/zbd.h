@@ -23,12 +23,18 @@ struct zbd_ws {
 	bool random, read_beyond_wp, mixed; /* mixed: rw, randrw */
 	uint32_t job_max_open, nopen;	    /* job_max_open_zones; zones it opened */
 	uint64_t reset_at;		    /* zone_reset_threshold x fsize, bytes (0: off) */
+	bool verify;			    /* verify= on a writer: no zone written twice */
 };
 
 /* fio's options max_open_zones, job_max_open_zones, zone_reset_threshold,
  * zone_reset_frequency, read_beyond_wp, zonecapacity, ignore_zone_limits:
  * 0, -EINVAL with @err, or -ENOENT for another key. */
 int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* What verify= with zonemode=zbd does not implement in @s (a message
+ * naming it), or NULL: verify_backlog, loops, time_based or verify_only
+ * with a zonecapacity below the zonesize, and zone_reset_frequency (fio
+ * asserts). */
+const char *zbd_spec_verify_why(const struct spec *s);
 /* fio's zone-count form "Nz" of size, offset, io_size: true (*@nz set)
  * when @v is one, false otherwise. */
 bool zbd_spec_nz(const char *v, uint64_t *nz);
@@ -68,6 +74,12 @@ void zbd_release(void);
 /* The worker's side for its region [@start, @start + @len). */
 void zbd_ws_init(struct zbd_ws *ws, const struct zbd *z, const struct spec *s, uint64_t start,
 		 uint64_t len);
+
+/* fio's zbd_file_reset with verify: the zones of the worker's region
+ * are reset before it writes anything (emulated zones: their state only;
+ * a zoned device's zones on the device, through the judged descriptor).
+ * Set-up only: nothing of the region may be in flight.  0 or -errno. */
+int zbd_verify_reset(struct zbd *z, struct zbd_ws *ws);
 
 /* fio's zbd_adjust_ddir + zbd_adjust_block + zbd_queue_io, at issue: the
  * generated I/O (*@off, *@len, *@dir) moved to a zone's write pointer

@@ -2,12 +2,15 @@
  * max_open_zones, job_max_open_zones, zone_reset_threshold/frequency,
  * read_beyond_wp, ignore_zone_limits, zonecapacity, the "Nz" zone counts,
  * fio's zbd_verify_bs / init_zone_info checks and the zone rounding of a
- * writer's region.  The zones themselves: zbd.c. */
+ * writer's region, and zbd_probe (a zoned device's zone size).  The zones
+ * themselves: zbd.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/num.h"
+#include "io/target.h"
 #include "io/zbd.h"
+#include "io/zbdev.h"
 
 #define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
 
@@ -63,6 +66,27 @@ bool zbd_spec_nz(const char *v, uint64_t *nz)
 	return !num_parse_u64(buf, 1, 1ull << 40, nz);
 }
 
+const char *zbd_spec_verify_why(const struct spec *s)
+{
+	if (s->zone_mode != SPEC_ZONE_ZBD || !s->verify)
+		return NULL;
+	if (s->verify_backlog)
+		return "verify_backlog with zonemode=zbd is not implemented";
+	if (s->loops > 1)
+		return "verify with zonemode=zbd and loops is not implemented (fio reads back "
+		       "and resets the zones after each loop)";
+	if (s->time_based && s->zone_capacity && s->zone_capacity < s->zone_size)
+		return "verify with zonemode=zbd, time_based and a zonecapacity below the "
+		       "zonesize is not implemented (a pass never writes the whole region)";
+	if (s->zone_reset_frequency > 0)
+		return "verify with zone_reset_frequency: fio does not reset zones with "
+		       "verify (it asserts)";
+	if (s->verify_only && s->zone_capacity && s->zone_capacity < s->zone_size)
+		return "verify_only with zonemode=zbd and a zonecapacity below the zonesize is "
+		       "not implemented";
+	return NULL;
+}
+
 int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	bool nz = s->size_nz || s->offset_nz || s->io_size_nz;
@@ -93,9 +117,9 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 				"zonemode=zbd over several files (filename=a:b, stripe) is not "
 				"implemented"),
 		       -EINVAL;
-	if (s->verify)
-		return snprintf(err, errlen, "verify with zonemode=zbd is not implemented"),
-		       -EINVAL;
+	const char *vwhy = zbd_spec_verify_why(s);
+	if (vwhy)
+		return snprintf(err, errlen, "%s", vwhy), -EINVAL;
 	if (s->replay.iolog[0])
 		return snprintf(err, errlen,
 				"read_iolog (trace replay) with zonemode=zbd is not implemented"),
@@ -118,6 +142,12 @@ int zbd_spec_validate(const struct spec *s, char *err, size_t errlen)
 	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM || s->rw == RW_TRIMWRITE ||
 		     s->rw == RW_RANDTRIMWRITE;
 	for (unsigned i = 0; i < s->nbs; i++) {
+		if (s->verify && s->zone_size % s->bs[i].bs) /* fio's zbd_verify_bs */
+			return snprintf(err, errlen,
+					"verify with zonemode=zbd: block size %u is not a divisor "
+					"of the zone size %llu (as fio)",
+					s->bs[i].bs, (unsigned long long)s->zone_size),
+			       -EINVAL;
 		if (s->bs[i].bs > s->zone_size)
 			return snprintf(err, errlen, "block size %u exceeds the zone size %llu",
 					s->bs[i].bs, (unsigned long long)s->zone_size),
@@ -169,4 +199,44 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 	*start = b;
 	*len = e - b;
 	return 0;
+}
+
+int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, size_t errlen)
+{
+	struct zbdev d;
+	int rc = zbdev_probe(t, false, &d, err, errlen);
+
+	if (rc || d.model == ZBDEV_NONE)
+		return rc;
+	/* fio: a zoned device's zones are its own (zonesize must match,
+	 * zonecapacity is the device's) */
+	if (s->zone_size && s->zone_size != d.zsize)
+		return snprintf(err, errlen,
+				"%s: zonesize %llu does not match the device's zone size %llu "
+				"(as fio)",
+				t->path, (unsigned long long)s->zone_size,
+				(unsigned long long)d.zsize),
+		       -EINVAL;
+	if (s->verify && s->verify_only)
+		return snprintf(err, errlen,
+				"%s: verify_only with zonemode=zbd on a zoned device is not "
+				"implemented (fio resets the zones first)",
+				t->path),
+		       -EINVAL;
+	s->zone_size = d.zsize;
+	s->zone_capacity = 0;
+	/* fio holds a zone's lock from issue to completion: one write in
+	 * flight per zone.  Here several may be, which the device (no I/O
+	 * scheduler on passthrough; io_uring's batches on older kernels) can
+	 * see out of order: refused rather than failed writes */
+	if (spec_writes(s) && qd > 1)
+		return snprintf(err, errlen,
+				"%s: writes to a zoned device need iodepth=1 (fio allows one "
+				"write in flight per zone; not implemented here%s)",
+				t->path,
+				d.kind == ZBDEV_NVME ? "; through io_uring_cmd no I/O scheduler "
+						       "orders them either"
+						     : ""),
+		       -EINVAL;
+	return zbd_spec_validate(s, err, errlen);
 }

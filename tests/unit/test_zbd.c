@@ -436,6 +436,78 @@ START_TEST(test_emulated_needs_size)
 }
 END_TEST
 
+/* verify= with zones (fio's zbd_verify_bs, zbd_file_reset, zbd_open_zone):
+ * the job's zones reset before it writes, no zone written twice (a full
+ * zone is never reset: the writes go to the zones with room, then the
+ * job ends), every bs a divisor of the zone size */
+static void verify_fill(const char *extra[][2], unsigned max_open)
+{
+	struct spec s = zspec("randwrite", "256k", extra);
+	struct zbd_ws ws;
+	int fd = tmpfd(16 * MB);
+	struct zbd *z = zjoin(&s, fd, &ws);
+	uint64_t off;
+	uint32_t len;
+	bool seen[64] = {0};
+
+	ck_assert(ws.verify);
+	ws.verify = false; /* an earlier job's data: zone 3 partly, zone 5 full */
+	ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, 3 * MB, 256 * 1024), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, 5 * MB, 256 * 1024), 0);
+	ck_assert_uint_eq(zbd_wp(z, 5), 6 * MB);
+	ws.verify = true;
+	uint64_t r0 = zbd_resets(z);
+	ck_assert_int_eq(zbd_verify_reset(z, &ws), 0);
+	ck_assert_uint_eq(zbd_resets(z), r0 + 2);
+	for (uint32_t k = 0; k < 16; k++)
+		ck_assert_uint_eq(zbd_wp(z, k), k * MB);
+	/* 64 writes aimed at a few zones fill all 16 once, then the end */
+	for (int i = 0; i < 64; i++) {
+		ck_assert_int_eq(
+		    io(z, &ws, NVS_WRITE, &off, &len, (uint64_t)(i * 5 % 3) * MB, 256 * 1024), 0);
+		ck_assert_uint_eq(len, 256 * 1024);
+		ck_assert_msg(!seen[off / (256 * 1024)], "offset %llu written twice",
+			      (unsigned long long)off);
+		seen[off / (256 * 1024)] = true;
+		unsigned open = 0;
+		for (uint32_t k = 0; k < 16; k++)
+			open += zbd_wp(z, k) % MB != 0;
+		if (max_open)
+			ck_assert_uint_le(open, max_open);
+	}
+	ck_assert_uint_eq(zbd_resets(z), r0 + 2); /* none while writing */
+	ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, 7 * MB, 256 * 1024), -ENOSPC);
+	zbd_leave(z);
+	close(fd);
+}
+
+START_TEST(test_verify)
+{
+	const char *v[][2] = {{"verify", "crc32c"}, {NULL, NULL}};
+	const char *vm[][2] = {{"verify", "crc32c"}, {"max_open_zones", "2"}, {NULL, NULL}};
+	verify_fill(v, 0);
+	verify_fill(vm, 2);
+	/* what is not implemented, or fio refuses */
+	struct spec s = zspec("write", "256k", v);
+	char err[200];
+	ck_assert_ptr_null(zbd_spec_verify_why(&s));
+	const char *bad[][2] = {{"bs", "384k"},
+				{"verify_backlog", "4"},
+				{"loops", "2"},
+				{"zone_reset_frequency", "0.5"},
+				{"zonecapacity", "768k"}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct spec b = s;
+		ck_assert_int_eq(spec_set(&b, "time_based", "1", err, sizeof(err)), 0);
+		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(spec_set(&b, bad[i][0], bad[i][1], err, sizeof(err)), 0);
+		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == -EINVAL, "%s=%s accepted",
+			      bad[i][0], bad[i][1]);
+	}
+}
+END_TEST
+
 Suite *zbd_suite(void)
 {
 	Suite *su = suite_create("zbd");
@@ -451,6 +523,7 @@ Suite *zbd_suite(void)
 	tcase_add_test(tc, test_region);
 	tcase_add_test(tc, test_concurrent);
 	tcase_add_test(tc, test_emulated_needs_size);
+	tcase_add_test(tc, test_verify);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -682,6 +682,24 @@ zns_checks() {
 		zrun --target "$ZB" --rw=write --bs=4k --size=1M --iodepth=4
 	expect_rc 0 "zoned: reads at QD4 run" zrun --target "$ZB" --rw=randread --bs=4k --size=4M --iodepth=4 \
 		--read_beyond_wp=1 --io_size=1M
+
+	# 5. verify=crc32c (fio's uring-cmd-zoned.fio): the job's zones are
+	# reset on the device before it writes (data left by a job before it),
+	# no zone is written twice, each block written is read back and good:
+	# 4 zones of capacity 768k hold 48 blocks of 64k, through both paths
+	blkzone reset "$ZB"
+	expect_rc 0 "zoned: random writes leave data in zones 0-3" \
+		zrun --target "$ZB" --rw=randwrite --bs=64k --size=4M --io_size=640k
+	expect_rc 0 "zoned: verify=crc32c randwrite over them (block device)" \
+		zrun --target "$ZB" --rw=randwrite --bs=64k --size=4M --verify=crc32c
+	vb=$(jsum blocks /tmp/out) vw=$(jsum io_bytes /tmp/out)
+	expect_rc 0 "zoned: verify=crc32c write (io_uring_cmd, zones 8-11)" \
+		zpt --rw=write --bs=64k --offset=8M --size=4M --verify=crc32c
+	if [ "$vb" = 48 ] && [ "$(jsum blocks /tmp/out)" = 48 ] && [ "$(wps)" = "$F4 $F4 " ]; then
+		ok "zoned: verify: 48 blocks written once and read back good on each path, the zones full"; else
+		bad "zoned: verify: $vb and $(jsum blocks /tmp/out) blocks checked ($vw bytes), wps $(wps)"; fi
+	expect_rc 2 "zoned: verify_only on a zoned device refused" \
+		zrun --target "$ZB" --rw=write --bs=64k --size=4M --verify=crc32c --verify_only
 	blkzone reset "$ZB"
 }
 zt0=$(date +%s)
