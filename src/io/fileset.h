@@ -19,7 +19,7 @@ struct fileset {
 	unsigned service, service_nr; /* file_service_type: 0 rr, 1 seq, 2 random; :N */
 	uint64_t issued[NVS_MAX_TARGETS];
 	bool done[NVS_MAX_TARGETS];
-	struct frand fsel;	      /* random: fio's next_file_state (fileset_seed) */
+	struct frand fsel; /* random: fio's next_file_state (fileset_seed) */
 	/* fio's per-job state the files share (td->random_state, bsrange_state,
 	 * rwmix..., io_issues): lent to the served file's generator for each
 	 * draw (fileset_next); each file keeps its map, position and lfsr */

@@ -533,7 +533,8 @@ void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, 
 	uint32_t seed = frand_jhash(file, (uint32_t)strlen(file), 0) * thread;
 	if (s->randrepeat_off || s->seed_given) {
 		uint64_t seeds[FRAND_NSEEDS];
-		uint64_t randseed = s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
+		uint64_t randseed =
+		    s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
 		frand_job_seeds(seeds, randseed, thread);
 		seed = (uint32_t)frand_block_seed(seeds, !s->randrepeat_off, thread);
 	}
@@ -541,9 +542,10 @@ void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, 
 	if (g->dist == DIST_GAUSS) {
 		/* gauss_init: no draw; rand_off is fio's unsigned int, a center
 		 * below 0.5 wraps it (as x86-64's conversion does) */
-		g->rand_off = s->dist_center < 0 ? 0
-						 : (uint32_t)(int64_t)((double)g->nranges *
-								       (s->dist_center - 0.5));
+		g->rand_off =
+		    s->dist_center < 0
+			? 0
+			: (uint32_t)(int64_t)((double)g->nranges * (s->dist_center - 0.5));
 		return;
 	}
 	/* zipf/pareto's shared_rand_init: the first draw, unreduced (the sum

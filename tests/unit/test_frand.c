@@ -137,11 +137,14 @@ START_TEST(test_jhash)
 	static const struct {
 		const char *k;
 		uint32_t h;
-	} want[] = {{"", 0x61c88647}, {"/dev/loop0", 0x57928ad3},
-		    {"/tmp/nvsrng-zipf.dat", 0x584620ca}, {"abcdefghijkl", 0xd855beeb},
+	} want[] = {{"", 0x61c88647},
+		    {"/dev/loop0", 0x57928ad3},
+		    {"/tmp/nvsrng-zipf.dat", 0x584620ca},
+		    {"abcdefghijkl", 0xd855beeb},
 		    {"abcdefghijklm", 0x59536a0b}};
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		ck_assert_uint_eq(frand_jhash(want[i].k, (uint32_t)strlen(want[i].k), 0), want[i].h);
+		ck_assert_uint_eq(frand_jhash(want[i].k, (uint32_t)strlen(want[i].k), 0),
+				  want[i].h);
 }
 END_TEST
 
@@ -163,7 +166,8 @@ START_TEST(test_offgen_fio_dist)
 		struct offgen g;
 		spec_init(&s);
 		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&s, "random_distribution", want[k].d, err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "random_distribution", want[k].d, err, sizeof(err)),
+				 0);
 		ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
 		offgen_dist_seed(&g, &s, "/tmp/nvsrng-zipf.dat", 1);
 		for (int i = 0; i < 8; i++) {

@@ -154,8 +154,8 @@ START_TEST(test_share)
 	ck_assert_int_eq(set(&s, "prio", "6"), 0);
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "30"), 0);
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
-					 prio_pick(&s.prio, NVS_READ, 4096, &rng));
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 4096, &rng));
 		if (p == 1 << 13)
 			hi++;
 		else
@@ -170,8 +170,8 @@ START_TEST(test_share)
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0,1024k/0"), 0);
 	unsigned c[2] = {0, 0};
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
-					 prio_pick(&s.prio, NVS_READ, 65536, &rng));
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &rng));
 		ck_assert(p == ((1 << 13) | 1) || p == ((3 << 13) | 2));
 		c[p >> 14]++; /* class 1 -> 0, class 3 -> 1 */
 		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, &rng), 0);
@@ -205,7 +205,8 @@ START_TEST(test_fio_draw)
 		ck_assert_mem_eq(&f, &ref, sizeof(f));
 		/* 64k reads: 0..39 the first entry, 40..59 the second */
 		unsigned r = (unsigned)frand_between(&ref, 0, 99);
-		uint16_t p = prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &f));
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &f));
 		ck_assert_uint_eq(p, r < 40 ? (1 << 13) | 1 : r < 60 ? (3 << 13) | 2 : 0);
 		/* 4k writes: 10% of cmdprio_class/cmdprio's (RT, 0) */
 		r = (unsigned)frand_between(&ref, 0, 99);
