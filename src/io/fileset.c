@@ -97,7 +97,12 @@ bool fileset_next(struct fileset *fs, uint64_t passes, uint64_t *off, uint32_t *
 		g->issues[0] = fs->issues[0];
 		g->issues[1] = fs->issues[1];
 		offgen_next(g, off, len, dir);
-		bool done = g->wraps >= passes || (fs->limit[f] && fs->issued[f] >= fs->limit[f]);
+		/* fio: a file is done when its next I/O cannot be made; random
+		 * offsets without a map (norandommap, a distribution) always can
+		 * be: such files take I/Os until the job's bytes are done */
+		bool unmapped = g->random && !g->rmap && !g->lfsr_on;
+		bool done = g->wraps >= passes ||
+			    (!unmapped && fs->limit[f] && fs->issued[f] >= fs->limit[f]);
 		/* fio's fill_io_u that fails for a done file drew its direction
 		 * and (random) offset, but no size, and issued nothing */
 		struct frand bs[2] = {fs->fr.bs[0], fs->fr.bs[1]};

@@ -243,6 +243,11 @@ fileset_same "read file_service_type=random randseed=5 tausworthe64" rw=read bs=
 fileset_same "randread 64M:16M roundrobin" rw=randread bs=16k
 fileset_same "randrw bssplit 64M:16M file_service_type=random" rw=randrw bssplit=4k/50:16k/50 file_service_type=random
 fileset_same "write bssplit 64M:16M" rw=write bssplit=4k/50:64k/50
+# no map (norandommap, a distribution): no file is ever done, both take
+# I/Os until the job's bytes; lfsr: a file is done when its values are
+fileset_same "randread norandommap 64M:16M" rw=randread bs=64k norandommap
+fileset_same "randread zipf:1.2 64M:16M" rw=randread bs=64k random_distribution=zipf:1.2
+fileset_same "randread lfsr 64M:16M" rw=randread bs=64k random_generator=lfsr
 # numjobs=2 over a file set: each job's copies of the streams are its own
 # thread's (the same offsets twice would reach only half the blocks)
 printf '[j]\nfilename=%s:%s\ndirect=1\nrw=randread\nbs=4k\nnumber_ios=1000\nnumjobs=2\n' "$dev" "$dev2" >"$T_TMP/fs.fio"
