@@ -53,7 +53,10 @@ FIO_INLINE = {
 }
 
 # Examples that need environment variables (fio's ${VAR} in job files).
-ENV = {"sprandom.fio": {"FIO_BS": "4096"}}
+ENV = {"sprandom.fio": {"FIO_BS": "4096"},
+       # its [override] section reads these (its header: FIO_BS="512"
+       # FIO_RW="verify" FIO_IODEPTH=16 ...); the values of its [default]
+       "xnvme-zoned.fio": {"FIO_BS": "4k", "FIO_RW": "write", "FIO_IODEPTH": "1"}}
 
 # Examples only fio master (newer than Debian's 3.33) runs: 3.33 refuses
 # them; nvscope's run is checked alone, the comparison was made by hand.
@@ -204,7 +207,7 @@ IOPS_NOTE = {
 # device through io_uring); every other refusal is a feature not implemented.
 NO_MEANING = {
     "ioengine", "nfs_url", "cmd_type", "create_on_open", "nrfiles", "directory",
-    "allow_file_create", "exec_prerun", "exec_postrun",
+    "exec_prerun", "exec_postrun",
     # io_uring_cmd's PI options in a job on another engine (xnvme-pi.fio:
     # written for --ioengine=xnvme, fio's default psync has no such option)
     "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask",
@@ -637,10 +640,15 @@ TABLE_TAIL = """
   6.12); on the loop device they are refused before any I/O (no NVMe, no
   atomic write unit); xnvme-fdp.fio as given (fio's default psync) is
   refused at its `fdp=` line, as fio refuses it.
-- Not implemented: verify with zonemode=zbd and Zone Append
-  (`write_mode=zone_append`): uring-cmd-zoned*.fio and xnvme-zoned.fio
-  are refused at those lines.  Writes to a zoned device at iodepth > 1
-  are refused (fio keeps one write per zone in flight with its zone lock).
+- verify with zonemode=zbd runs as fio's (the job's zones reset first, no
+  zone written twice, every block read back; tests/integration/
+  fio_zbd_verify.sh runs uring-cmd-zoned.fio's jobs beside fio on
+  emulated zones, `make check-vm` on a zoned namespace).  Not
+  implemented: Zone Append (`write_mode=zone_append`, which fio 3.33
+  does not know either): uring-cmd-zoned-append.fio is refused at that
+  line.  Writes to a zoned device at iodepth > 1, or from several
+  workers or jobs at once, are refused (fio serializes them with its
+  zone locks).
 - Protection information: the 16- and 64-bit guard formats (the 64-bit
   one in `make check-vm`); the 32-bit guard and storage tags are refused,
   as fio refuses them.

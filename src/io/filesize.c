@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "io/filesize.h"
 
 int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
@@ -10,6 +11,16 @@ int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err,
 	const char *dash;
 	uint64_t a, b;
 
+	if (!strcmp(key, "allow_file_create")) {
+		bool b;
+		if (spec_parse_bool(v, &b)) {
+			snprintf(err, errlen, "allow_file_create: '%s' is not a boolean (0/1)",
+				 v ? v : "");
+			return -EINVAL;
+		}
+		s->no_file_create = !b;
+		return 0;
+	}
 	if (strcmp(key, "filesize"))
 		return -ENOENT;
 	if (!v || !*v || strlen(v) >= sizeof(lo))
@@ -88,4 +99,15 @@ int filesize_apply(const struct spec *s, struct target *t, unsigned idx, char *e
 		return -EINVAL;
 	}
 	return 0; /* a device: used whole, as fio goes no further */
+}
+
+int filesize_may_create(const struct spec *s, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!s->no_file_create || !stat(path, &st) || errno != ENOENT)
+		return 0;
+	snprintf(err, errlen, "%s: no such file, and allow_file_create=0 (as fio: none is created)",
+		 path);
+	return -ENOENT;
 }

@@ -15,9 +15,13 @@
 #include "io/spec.h"
 #include "io/target.h"
 
-/* spec_set's part: "filesize" (@key normalised).  0, -EINVAL with @err, or
- * -ENOENT when @key is not filesize. */
+/* spec_set's part: "filesize" and "allow_file_create" (@key normalised).
+ * 0, -EINVAL with @err, or -ENOENT when @key is neither. */
 int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's allow_file_create=0: -ENOENT with @err when @path does not exist
+ * (the job may not create it); 0 otherwise (the safety rule still judges
+ * what is opened). */
+int filesize_may_create(const struct spec *s, const char *path, char *err, size_t errlen);
 /* Consistency with the rest of @s.  0 or -EINVAL with @err. */
 int filesize_validate(const struct spec *s, char *err, size_t errlen);
 /* Applies filesize to the opened target @t, the @idx-th of the job:

@@ -167,6 +167,9 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 		int rc;
 
 		/* a write is judged by target_open through the held descriptor */
+		rc = filesize_may_create(s, path, err, errlen); /* allow_file_create=0 */
+		if (rc)
+			return rc;
 		uint64_t want = s->size_pct ? 0 : s->size + s->offset;
 		if (s->fileset && !s->size_pct) /* fio: size is split over the files */
 			want = s->size / s->ntargets + s->offset;
@@ -678,7 +681,7 @@ void pool_free(struct pool *p)
 	}
 	free(p->w);
 	for (unsigned i = 0; i < p->ntargets; i++) {
-		zbd_leave(p->zbd[i]);
+		zbd_leave(p->zbd[i], spec_writes(&p->spec));
 		target_close(&p->targets[i]);
 	}
 	free(p->scratch);

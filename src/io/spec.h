@@ -131,6 +131,7 @@ struct spec {
 	enum spec_process rate_process;
 	bool direct;         /* O_DIRECT, default on */
 	bool no_invalidate;  /* fio's invalidate=0 (io/pagecache.h) */
+	bool no_file_create; /* fio's allow_file_create=0 (io/filesize.h) */
 	uint8_t fadvise_hint; /* enum pagecache_hint, 0 = fio's default 1 */
 	bool norandommap;    /* uniform random offsets with replacement (no map) */
 	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */

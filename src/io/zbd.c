@@ -120,6 +120,7 @@ struct zbd {
 	uint64_t zsize, zcap, size;
 	uint32_t nz, max_open;
 	bool real;	   /* a zoned device: zones reported, reset on the device */
+	unsigned writers;  /* real: jobs joined to write it (at most one) */
 	struct zbdev dv;   /* the device (real) */
 	_Atomic uint32_t *slots;    /* max_open: zone index + 1, 0: free */
 	_Atomic uint64_t swd;	    /* fio's wp_sectors_with_data, bytes */
@@ -269,8 +270,17 @@ int zbd_join(const struct target *t, bool writable, const struct spec *s, struct
 		else if (mo && mo != z->max_open)
 			rc = -EINVAL,
 			snprintf(err, errlen, "different max_open_zones values (as fio)");
+		else if (z->real && writable && z->writers)
+			/* two jobs' writes to one zone could reach the device
+			 * out of claim order (fio's zone locks serialize them) */
+			rc = -EINVAL,
+			snprintf(err, errlen,
+				 "%s: another job of this run group writes this zoned device: "
+				 "writers at once are not implemented (put a stonewall between "
+				 "them)",
+				 t->path);
 		else
-			z->refs++;
+			z->refs++, z->writers += z->real && writable;
 		goto unlock;
 	}
 	if (freei < 0) {
@@ -311,6 +321,7 @@ int zbd_join(const struct target *t, bool writable, const struct spec *s, struct
 		z = NULL;
 		goto unlock;
 	}
+	z->writers = z->real && writable;
 	/* fio's _zbd_reset_write_cnt: 1 / frequency writes, UINT_MAX without */
 	double f = s->zone_reset_frequency;
 	z->cnt_init =
@@ -332,11 +343,13 @@ static void drop(struct zbd *z)
 	free(z);
 }
 
-void zbd_leave(struct zbd *z)
+void zbd_leave(struct zbd *z, bool writable)
 {
 	if (!z)
 		return;
 	pthread_mutex_lock(&tab_lock);
+	if (z->real && writable && z->writers)
+		z->writers--;
 	if (--z->refs == 0 && !holds)
 		drop(z);
 	pthread_mutex_unlock(&tab_lock);

@@ -64,8 +64,9 @@ int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, si
  * lock inside).  0, or -errno with @err. */
 int zbd_join(const struct target *t, bool writable, const struct spec *s, struct zbd **out,
 	     char *err, size_t errlen);
-/* Drops a reference taken by zbd_join; @z may be NULL. */
-void zbd_leave(struct zbd *z);
+/* Drops a reference taken by zbd_join (@writable as given there); @z may
+ * be NULL. */
+void zbd_leave(struct zbd *z, bool writable);
 /* Keep the zones of the devices used until zbd_release, even between
  * jobs (fio keeps them for its whole run): around a job file's groups.
  * Nested calls count. */

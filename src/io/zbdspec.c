@@ -238,5 +238,13 @@ int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, si
 						       "orders them either"
 						     : ""),
 		       -EINVAL;
+	/* the same for several workers of one job: their claims in one zone
+	 * could reach the device out of order */
+	if (spec_writes(s) && s->numjobs > 1)
+		return snprintf(err, errlen,
+				"%s: writes to a zoned device from numjobs=%u workers at once are "
+				"not implemented (fio serializes them with its zone locks)",
+				t->path, s->numjobs),
+		       -EINVAL;
 	return zbd_spec_validate(s, err, errlen);
 }

@@ -67,3 +67,21 @@ for bad in 0 nan inf -5 8m-4m 99999999999999999999 4m-x 1e3; do
 	grep -q "j.fio:6: filesize: " "$T_TMP/err" || fail "filesize=$bad: $(cat "$T_TMP/err")"
 done
 ok "bad filesize values refused at their line"
+
+# allow_file_create=0: a missing file is not created, by either tool; an
+# existing one is used as without it
+printf '[j]\nfilename=%s\nrw=write\nbs=4k\nsize=1m\nallow_file_create=0\n' "$T_TMP/new" >"$T_TMP/c.fio"
+fio "$T_TMP/c.fio" >"$T_TMP/fo" 2>&1
+grep -q "file creation disallowed by allow_file_create=0" "$T_TMP/fo" || fail "fio: $(cat "$T_TMP/fo")"
+[ -e "$T_TMP/new" ] && fail "fio created the file"
+"$NVS_BIN" run "$T_TMP/c.fio" >/dev/null 2>"$T_TMP/err" && fail "nvscope ran with a missing file"
+grep -q "c.fio.*no such file, and allow_file_create=0\|new: no such file, and allow_file_create=0" "$T_TMP/err" ||
+	fail "allow_file_create=0: $(cat "$T_TMP/err")"
+[ -e "$T_TMP/new" ] && fail "nvscope created the file"
+truncate -s 1M "$T_TMP/new"
+"$NVS_BIN" run "$T_TMP/c.fio" >/dev/null 2>"$T_TMP/err" || fail "existing file, allow_file_create=0: $(cat "$T_TMP/err")"
+sed -i '/allow_file_create/d' "$T_TMP/c.fio"
+rm -f "$T_TMP/new"
+"$NVS_BIN" run "$T_TMP/c.fio" >/dev/null 2>"$T_TMP/err" || fail "default: $(cat "$T_TMP/err")"
+[ "$(stat -c %s "$T_TMP/new")" = $((1024 * 1024)) ] || fail "default: the file was not created"
+ok "allow_file_create=0: a missing file refused and not created (fio too), an existing one used; by default created"

@@ -143,11 +143,11 @@ START_TEST(test_write_at_wp)
 	ck_assert_int_eq(tjoin(fd, 16 * MB, &s, &z2, err, sizeof(err)), 0);
 	ck_assert_ptr_eq(z, z2);
 	ck_assert_uint_eq(zbd_wp(z2, 3), 3 * MB + 256 * 1024);
-	zbd_leave(z2);
+	zbd_leave(z2, true);
 	struct spec o = s;
 	o.zone_size = 2 * MB; /* fio: one zone size per device */
 	ck_assert_int_eq(tjoin(fd, 16 * MB, &o, &z2, err, sizeof(err)), -EINVAL);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -172,7 +172,7 @@ START_TEST(test_capacity)
 	ws.random = false;
 	zbd_seq_pos(z, &ws, &pos);
 	ck_assert_uint_eq(pos, MB);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -203,7 +203,7 @@ START_TEST(test_max_open)
 	for (int k = 0; k < 16; k++)
 		n += used[k];
 	ck_assert_uint_gt(n, 2); /* full zones close, others open */
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 
 	/* job_max_open_zones=1 below max_open_zones=4 */
@@ -215,7 +215,7 @@ START_TEST(test_max_open)
 	ck_assert_uint_eq(off, 5 * MB);
 	ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, 9 * MB, 256 * 1024), 0);
 	ck_assert_uint_eq(off, 5 * MB + 256 * 1024); /* into its one open zone */
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -242,7 +242,7 @@ START_TEST(test_reset_frequency)
 	ck_assert_uint_eq(zbd_resets(z), 1); /* the 4th: zone 8, half full, reset */
 	ck_assert_uint_eq(off, 8 * MB);
 	ck_assert_uint_eq(zbd_wp(z, 8), 8 * MB + 512 * 1024);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -284,7 +284,7 @@ START_TEST(test_reads)
 	sq.read_beyond_wp = true;
 	ck_assert_int_eq(io(z, &sq, NVS_READ, &off, &len, 9 * MB, 128 * 1024), 0);
 	ck_assert_uint_eq(off, 9 * MB);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -311,7 +311,7 @@ START_TEST(test_mixed_first_write)
 	ck_assert(spec_writes(&s));
 	s.zone_mode = SPEC_ZONE_NONE;
 	ck_assert(!spec_writes(&s));
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -334,7 +334,7 @@ START_TEST(test_trim)
 	ck_assert_uint_eq(zbd_wp(z, 12), 12 * MB);
 	ck_assert_uint_eq(zbd_resets(z), 1);
 	ck_assert_int_eq(io(z, &ws, NVS_TRIM, &off, &len, 3 * MB, MB), -ENOSPC);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -416,7 +416,7 @@ START_TEST(test_concurrent)
 		held += zbd_wp(z, k) - k * MB;
 	ck_assert_uint_eq((total - held) % MB, 0);
 	ck_assert_uint_eq(zbd_resets(z), (total - held) / MB);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 END_TEST
@@ -478,7 +478,7 @@ static void verify_fill(const char *extra[][2], unsigned max_open)
 	}
 	ck_assert_uint_eq(zbd_resets(z), r0 + 2); /* none while writing */
 	ck_assert_int_eq(io(z, &ws, NVS_WRITE, &off, &len, 7 * MB, 256 * 1024), -ENOSPC);
-	zbd_leave(z);
+	zbd_leave(z, true);
 	close(fd);
 }
 

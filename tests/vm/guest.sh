@@ -682,6 +682,19 @@ zns_checks() {
 		zrun --target "$ZB" --rw=write --bs=4k --size=1M --iodepth=4
 	expect_rc 0 "zoned: reads at QD4 run" zrun --target "$ZB" --rw=randread --bs=4k --size=4M --iodepth=4 \
 		--read_beyond_wp=1 --io_size=1M
+	# several writers at once: their claims in one zone could reach the
+	# device out of order (fio serializes them with zone locks): refused
+	expect_rc 2 "zoned: writes from numjobs=2 refused" \
+		zrun --target "$ZB" --rw=write --bs=4k --size=1M --numjobs=2
+	printf '[global]\nfilename=%s\nzonemode=zbd\nbs=4k\nsize=1M\ndirect=1\n[a]\nrw=write\n[b]\nrw=randwrite\n' \
+		"$ZB" >/tmp/zw2.fio
+	expect_rc 2 "zoned: two writer jobs of one run group refused" nvscope run /tmp/zw2.fio
+	grep -q "another job of this run group writes this zoned device" /tmp/err ||
+		bad "zoned: two writers: $(head -2 /tmp/err)"
+	printf '[global]\nfilename=%s\nzonemode=zbd\nbs=4k\nsize=1M\ndirect=1\n[a]\nrw=write\n[b]\nstonewall\nrw=randwrite\n' \
+		"$ZB" >/tmp/zw2.fio
+	blkzone reset "$ZB"
+	expect_rc 0 "zoned: the same two writers with a stonewall run" nvscope run /tmp/zw2.fio
 
 	# 5. verify=crc32c (fio's uring-cmd-zoned.fio): the job's zones are
 	# reset on the device before it writes (data left by a job before it),
