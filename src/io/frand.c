@@ -48,6 +48,53 @@ uint64_t frand_block_seed(const uint64_t seeds[FRAND_NSEEDS], bool repeatable, u
 	return repeatable ? FRAND_RANDSEED * thread : seeds[FRAND_BLOCK];
 }
 
+static inline uint32_t rol32(uint32_t w, unsigned sh)
+{
+	return (w << sh) | (w >> (32 - sh));
+}
+
+uint32_t frand_jhash(const void *key, uint32_t len, uint32_t initval)
+{
+	const uint8_t *k = key;
+	uint32_t a, b, c;
+
+	a = b = c = 0x61C88647U + len + initval; /* fio's JHASH_INITVAL */
+	while (len > 12) {
+		/* fio adds k[0], k[4], k[8]: bytes (its __jhash_mix follows) */
+		a += k[0];
+		b += k[4];
+		c += k[8];
+		a -= c, a ^= rol32(c, 4), c += b;
+		b -= a, b ^= rol32(a, 6), a += c;
+		c -= b, c ^= rol32(b, 8), b += a;
+		a -= c, a ^= rol32(c, 16), c += b;
+		b -= a, b ^= rol32(a, 19), a += c;
+		c -= b, c ^= rol32(b, 4), b += a;
+		len -= 12;
+		k += 12;
+	}
+	if (!len)
+		return c;
+	/* the last 1..12 bytes, little-endian into a, b, c */
+	for (uint32_t i = 0; i < len; i++) {
+		uint32_t v = (uint32_t)k[i] << (8 * (i % 4));
+		if (i < 4)
+			a += v;
+		else if (i < 8)
+			b += v;
+		else
+			c += v;
+	}
+	c ^= b, c -= rol32(b, 14); /* __jhash_final */
+	a ^= c, a -= rol32(c, 11);
+	b ^= a, b -= rol32(a, 25);
+	c ^= b, c -= rol32(b, 16);
+	a ^= c, a -= rol32(c, 4);
+	b ^= a, b -= rol32(a, 14);
+	c ^= b, c -= rol32(b, 24);
+	return c;
+}
+
 /* fio's lfsr_taps: the tap positions of a maximal n-bit LFSR, n = 3..63 */
 static const uint8_t taps[64][6] = {
     {0},

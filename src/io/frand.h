@@ -22,9 +22,11 @@ enum {
 	FRAND_BS1 = 1,    /* writes' */
 	FRAND_BS2 = 2,    /* trims' */
 	FRAND_MIX = 4,    /* rwmix */
+	FRAND_FILE = 5,   /* file_service_type=random */
 	FRAND_BLOCK = 6,  /* random offsets (randrepeat=0) */
 	FRAND_SEQ_RAND = 10, /* percentage_random */
 	FRAND_ZONE = 16,  /* random_distribution=zoned */
+	FRAND_PRIO = 19,  /* cmdprio's per-I/O draw (FIO_RAND_PRIO_CMDS) */
 	FRAND_NSEEDS = 21 /* FIO_RAND_NR_OFFS */
 };
 
@@ -43,6 +45,11 @@ void frand_job_seeds(uint64_t seeds[FRAND_NSEEDS], uint64_t randseed, unsigned t
  * before randseed= turns it off) takes 0xb1899bed x thread, randrepeat=0
  * the FRAND_BLOCK slot. */
 uint64_t frand_block_seed(const uint64_t seeds[FRAND_NSEEDS], bool repeatable, unsigned thread);
+
+/* fio's jhash (hash.h, Bob Jenkins' lookup3 as fio writes it: its loop
+ * over 12-byte blocks adds single bytes, not words): fio seeds a file's
+ * random_distribution stream with jhash(file name) x thread number. */
+uint32_t frand_jhash(const void *key, uint32_t len, uint32_t initval);
 
 /* fio's random_generator=lfsr (lib/lfsr.c, spin 0 as fio uses it): every
  * value of [0, n) once, then frand_lfsr_next fails; no map needed */

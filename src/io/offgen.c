@@ -378,7 +378,6 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 				rs = s->bsrange[d][0];
 		g->dist = s->dist;
 		g->nranges = (len + rs - 1) / rs;
-		g->rand_off = offgen_rand(g) % g->nranges;
 		if (s->dist == DIST_ZIPF) {
 			/* zipf_init: zeta(n) over at most 10M terms, as fio */
 			uint64_t to_gen = g->nranges < 10000000 ? g->nranges : 10000000;
@@ -395,14 +394,8 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 				if (g->gauss_dev > g->nranges / 2)
 					g->gauss_dev = g->nranges / 2;
 			}
-			g->rand_off = 0;
 		}
-		if (s->dist_center >= 0) {
-			double c = s->dist == DIST_GAUSS ? s->dist_center - 0.5 : s->dist_center;
-			/* gauss: nranges * (center - 0.5), wrapped into range */
-			int64_t o = (int64_t)((double)g->nranges * c);
-			g->rand_off = (uint64_t)(o < 0 ? o + (int64_t)g->nranges : o);
-		}
+		offgen_dist_seed(g, s, NULL, 1);
 	}
 	g->seq_add = s->seq_add;
 	g->seq_back = s->seq_back;
@@ -526,15 +519,52 @@ void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread)
 		     !frand_lfsr_init(&g->lfsr, g->lfsr_n, frand_block_seed(seeds, repeatable, thread));
 }
 
+void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, unsigned thread)
+{
+	if (!g->dist || g->dist == DIST_ZONED)
+		return;
+	if (!file)
+		file = "";
+	if (!thread)
+		thread = 1;
+	/* fio's __init_rand_distribution: jhash(f->file_name) x thread_number
+	 * in 32 bits; without randrepeat (randseed= turns it off) the offsets'
+	 * seed, as td_fill_rand_seeds left it, truncated to fio's unsigned */
+	uint32_t seed = frand_jhash(file, (uint32_t)strlen(file), 0) * thread;
+	if (s->randrepeat_off || s->seed_given) {
+		uint64_t seeds[FRAND_NSEEDS];
+		uint64_t randseed =
+		    s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
+		frand_job_seeds(seeds, randseed, thread);
+		seed = (uint32_t)frand_block_seed(seeds, !s->randrepeat_off, thread);
+	}
+	frand_init(&g->dist_fr, seed, false);
+	if (g->dist == DIST_GAUSS) {
+		/* gauss_init: no draw; rand_off is fio's unsigned int, a center
+		 * below 0.5 wraps it (as x86-64's conversion does) */
+		g->rand_off =
+		    s->dist_center < 0
+			? 0
+			: (uint32_t)(int64_t)((double)g->nranges * (s->dist_center - 0.5));
+		return;
+	}
+	/* zipf/pareto's shared_rand_init: the first draw, unreduced (the sum
+	 * with the block index wraps in 64 bits before % nranges) */
+	g->rand_off = frand_next32(&g->dist_fr);
+	if (s->dist_center >= 0)
+		g->rand_off = (uint64_t)((double)g->nranges * s->dist_center);
+}
+
 /* fio's golden-ratio hash (hash.h __hash_u64): spreads the hot ranks */
 static inline uint64_t hash_u64(uint64_t v)
 {
 	return v * 0x61C8864680B583EBULL;
 }
 
+/* fio's (double)__rand(&zs->rand) / FRAND32_MAX */
 static double uni32(struct offgen *g)
 {
-	return (double)(uint32_t)offgen_rand(g) / (double)UINT32_MAX;
+	return (double)frand_next32(&g->dist_fr) / (double)UINT32_MAX;
 }
 
 uint64_t offgen_dist_block(struct offgen *g)
@@ -558,12 +588,12 @@ uint64_t offgen_dist_block(struct offgen *g)
 	} else { /* gauss_next: the mean of 12 uniforms, then a deviation */
 		uint64_t sum = 0;
 		for (int i = 0; i < 12; i++)
-			sum += (uint32_t)offgen_rand(g) % (n + 1);
+			sum += frand_next32(&g->dist_fr) % (n + 1);
 		sum = (sum + 11) / 12;
 		if (g->gauss_dev) {
 			int64_t dev =
 			    (int64_t)((double)g->gauss_dev *
-				      ((double)(uint32_t)offgen_rand(g) / (UINT32_MAX + 1.0))) -
+				      ((double)frand_next32(&g->dist_fr) / (UINT32_MAX + 1.0))) -
 			    (int64_t)(g->gauss_dev / 2);
 			/* fio's unsigned test: also while the sum would go below 0 */
 			while (dev + (int64_t)sum >= (int64_t)n || dev + (int64_t)sum < 0)

@@ -21,8 +21,7 @@ struct offgen_fio {
 };
 
 struct offgen {
-	uint64_t rng;          /* splitmix64 state: the non-uniform distributions'
-				* draws and other non-fio uses (offgen_rand) */
+	uint64_t rng;          /* splitmix64 state: non-fio uses (offgen_rand) */
 	struct offgen_fio fr;  /* fio's streams: offsets, sizes, mix (io/frand.h) */
 	struct offgen_fio fr0; /* ... as seeded: a restart re-seeds from here */
 	uint64_t start, len;   /* region, bytes */
@@ -54,9 +53,12 @@ struct offgen {
 	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
 	uint8_t pct_random[2]; /* percentage_random */
 	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
-	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off */
+	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off
+	 * (kept unreduced, as fio's), drawn from fio's per-file 32-bit stream
+	 * dist_fr (offgen_dist_seed) */
 	enum spec_dist dist;
 	uint64_t nranges, rand_off, gauss_dev;
+	struct frand dist_fr;
 	double theta, zetan, zeta2, pareto_pow;
 	uint64_t wraps;        /* times a sequential stream wrapped */
 	/* fio's trims: OFFGEN_TRIM turns every (write) I/O into a trim;
@@ -113,6 +115,13 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
  * its run, numjobs copies one after another): fio's setup_random_seeds
  * with randseed= (0x89 by default) and td_fill_rand_seeds. */
 void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread);
+
+/* fio's __init_rand_distribution for the file fio names @file (its path
+ * as fio's filename= gives it; NULL: "") of thread @thread: the
+ * random_distribution stream seeded with jhash(file) x thread (randrepeat=0
+ * or randseed=: the offsets' seed), and its offset (a first draw, or the
+ * center).  offgen_init seeds as file "", thread 1. */
+void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, unsigned thread);
 
 /* Frees what offgen_init allocated (the random map); @g may be zeroed. */
 void offgen_free(struct offgen *g);

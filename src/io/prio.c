@@ -7,7 +7,8 @@
  * - cmdprio_percentage=r,w (0..100): that share of a direction's I/Os gets
  *   ioprio_value(cmdprio_class, cmdprio) instead, cmdprio_class (1..3)
  *   defaulting to RT (1) and cmdprio (0..7) to 0; the draw is
- *   rand_between(0, 99) < percentage, per I/O;
+ *   rand_between(0, 99) < percentage, per I/O, from fio's prio_state
+ *   stream (prio_seed, prio_pick);
  * - cmdprio_bssplit=bs/pct[/class/level]:...[,write list]: for an I/O of
  *   size bs, pct percent of them get that entry's priority (the entries of
  *   one size are taken in turn against one draw), an entry without
@@ -225,6 +226,18 @@ int prio_spec_validate(const struct spec *s, char *err, size_t errlen)
 		BAD("prio, prioclass and cmdprio_* are not implemented on io_uring_cmd "
 		    "(NVMe passthrough): use the block device");
 	return 0;
+}
+
+void prio_seed(struct frand *f, const struct spec *s, unsigned thread)
+{
+	uint64_t seeds[FRAND_NSEEDS];
+	/* fio's setup_random_seeds (randrepeat=0 without randseed: the OS's
+	 * seeds, here the spec's per-run seed) and td_fill_rand_seeds'
+	 * init_rand_seed(&td->prio_state, rand_seeds[FIO_RAND_PRIO_CMDS], 0) */
+	uint64_t randseed = s->seed_given || s->randrepeat_off ? s->seed : FRAND_DEFAULT_SEED;
+
+	frand_job_seeds(seeds, randseed, thread ? thread : 1);
+	frand_init(f, seeds[FRAND_PRIO], false);
 }
 
 bool prio_active(const struct spec *s)

@@ -1,13 +1,14 @@
 /* prio.h - fio's I/O priorities: prio, prioclass (every I/O), cmdprio_percentage,
  * cmdprio_class, cmdprio, cmdprio_bssplit (a share of the I/Os) and log_prio,
  * parsed into struct spec_prio (spec.h) and picked per I/O on the submit path
- * (no lock, no allocation: a table lookup and one draw of the worker's PRNG). */
+ * (no lock, no allocation: a table lookup and one draw of fio's prio stream). */
 #ifndef NVS_PRIO_H
 #define NVS_PRIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/frand.h"
 #include "io/spec.h"
 
 /* The kernel's ioprio encoding (linux/ioprio.h): class << 13 | level. */
@@ -29,7 +30,7 @@ int prio_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when @s sets a priority on any I/O. */
 bool prio_active(const struct spec *s);
 
-/* The worker's own draw for cmdprio (xorshift64*; *@state never 0). */
+/* A worker's own stream (xorshift64*; *@state never 0): nvcmd's draws. */
 static inline uint64_t prio_rand(uint64_t *state)
 {
 	uint64_t x = *state;
@@ -42,16 +43,32 @@ static inline uint64_t prio_rand(uint64_t *state)
 
 /* The priority of one I/O of direction @dir and @len bytes, as its index
  * in @p->val[dir] (0: the job's, prioclass/prio's or none); prio_ioprio()
- * gives the value.  @rnd: a fresh draw of the worker's PRNG, used only
- * when a cmdprio share applies (fio: rand_between(0, 99) < percentage). */
+ * gives the value.  fio's fio_cmdprio_set_ioprio (engines/cmdprio.c): an
+ * I/O with a share (cmdprio_percentage's, or the total of its size's
+ * cmdprio_bssplit entries) draws rand_between(0, 99) from @f (fio's
+ * td->prio_state: prio_seed), below the share it takes the priority (a
+ * bssplit size's entries in turn, as given); an I/O without a share draws
+ * nothing. */
 static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32_t len,
-				 uint64_t rnd)
+				 struct frand *f)
 {
 	if (dir > 1 || !p->cmd_mode)
 		return 0;
-	unsigned r = (unsigned)((rnd >> 32) % 100);
+	unsigned tot = 0;
+	if (p->cmd_mode == SPEC_CMDPRIO_PERC) {
+		tot = p->pct[dir];
+	} else {
+		for (unsigned i = 0; i < p->nsplit[dir]; i++)
+			if (p->split[dir][i].bs == len)
+				tot += p->split[dir][i].pct;
+	}
+	if (!tot)
+		return 0;
+	unsigned r = (unsigned)frand_between(f, 0, 99);
+	if (r >= tot)
+		return 0;
 	if (p->cmd_mode == SPEC_CMDPRIO_PERC)
-		return r < p->pct[dir] ? p->cmd_idx[dir] : 0;
+		return p->cmd_idx[dir];
 	unsigned cum = 0;
 	for (unsigned i = 0; i < p->nsplit[dir]; i++) {
 		const struct spec_prio_split *e = &p->split[dir][i];
@@ -63,6 +80,10 @@ static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32
 	}
 	return 0;
 }
+
+/* fio's td->prio_state of thread @thread (1-based, as offgen_seed): a
+ * 32-bit Tausworthe from fio's FIO_RAND_PRIO_CMDS seed slot. */
+void prio_seed(struct frand *f, const struct spec *s, unsigned thread);
 
 /* sqe->ioprio of priority @idx of @dir (trims: 0, none). */
 static inline uint16_t prio_ioprio(const struct spec_prio *p, unsigned dir, unsigned idx)

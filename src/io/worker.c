@@ -402,9 +402,8 @@ static void run(struct worker *w, struct wstate *st)
 					if (!st->pend && w->fileset) {
 						enum nvs_dir pd;
 						unsigned pf;
-						if (!fileset_next(&st->fs, &st->gen, passes,
-								  &st->p_off, &st->p_len, &pd,
-								  &pf)) {
+						if (!fileset_next(&st->fs, passes, &st->p_off,
+								  &st->p_len, &pd, &pf)) {
 							issued = limit;
 							break;
 						}
@@ -550,7 +549,7 @@ static void run(struct worker *w, struct wstate *st)
 				io.ioprio = 0;
 				if (nvs_unlikely(prio_on)) {
 					sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len,
-								      prio_rand(&st->prio_rng));
+								      &st->prio_fr);
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];

@@ -10,6 +10,7 @@
 #include "io/iolog.h"
 #include "io/nvcmd.h"
 #include "io/pi.h"
+#include "io/prio.h"
 #include "io/spec.h"
 #include "io/target.h"
 #include "io/pagecache.h"
@@ -130,7 +131,7 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 		minbs = 512; /* a trace's I/Os have any size */
 	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
 	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
-	st->prio_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x9e3779b97f4a7c15ULL) | 1;
+	prio_seed(&st->prio_fr, w->spec, w->spec->run_thread0 + w->id + 1);
 	st->fdp_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x165667b19e3779f9ULL) | 1;
 	st->fdp_loc = UINT32_MAX; /* the first write takes the first identifier */
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
@@ -458,8 +459,12 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
 
 	/* fio's streams: the job's thread number (1-based) in the run */
-	if (!rc)
+	if (!rc) {
 		offgen_seed(&st->gen, w->spec, w->spec->run_thread0 + w->id + 1);
+		/* random_distribution: fio's stream of the file by its name */
+		offgen_dist_seed(&st->gen, w->spec, w->members[0].path,
+				 w->spec->run_thread0 + w->id + 1);
+	}
 
 	if (rc == -ENOMEM)
 		worker_fail(sh, rc, "out of memory for the random map");
@@ -488,6 +493,11 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
+		unsigned thread = w->spec->run_thread0 + w->id + 1;
+		if (!rc)
+			fileset_seed(&st->fs, w->spec, thread);
+		for (unsigned f = 0; !rc && f < w->nmembers; f++)
+			offgen_dist_seed(&st->fs.gen[f], w->spec, w->members[f].path, thread);
 	}
 	return rc;
 }

@@ -83,7 +83,7 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
-	uint64_t prio_rng; /* cmdprio's draws (io/prio.h), its own stream */
+	struct frand prio_fr; /* cmdprio's draws: fio's prio_state (io/prio.h) */
 	uint64_t fdp_rng;  /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
 	uint32_t fdp_loc;  /* ... the round-robin position */
 	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */

@@ -5,6 +5,8 @@
  * named below), offsets / 4096 from L. */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
+#include "io/fileset.h"
 #include "io/frand.h"
 #include "io/offgen.h"
 #include "io/spec.h"
@@ -128,6 +130,91 @@ START_TEST(test_offgen_fio_mix)
 }
 END_TEST
 
+/* fio's jhash (hash.h, its byte-wise 12-byte loop included), values from
+ * fio 3.33's own header */
+START_TEST(test_jhash)
+{
+	static const struct {
+		const char *k;
+		uint32_t h;
+	} want[] = {{"", 0x61c88647},
+		    {"/dev/loop0", 0x57928ad3},
+		    {"/tmp/nvsrng-zipf.dat", 0x584620ca},
+		    {"abcdefghijkl", 0xd855beeb},
+		    {"abcdefghijklm", 0x59536a0b}};
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_uint_eq(frand_jhash(want[i].k, (uint32_t)strlen(want[i].k), 0),
+				  want[i].h);
+}
+END_TEST
+
+/* fio 3.33: --filename=/tmp/nvsrng-zipf.dat --size=64m --rw=randread
+ * --bs=4k --number_ios=8 --random_distribution=D: the file's own stream,
+ * seeded by its name (offsets / 4096) */
+START_TEST(test_offgen_fio_dist)
+{
+	static const struct {
+		const char *d;
+		uint64_t b[8];
+	} want[] = {{"zipf:1.2", {1837, 5072, 5791, 12519, 10533, 15212, 7153, 3512}},
+		    {"normal:5:0.2", {12464, 13844, 9024, 13598, 15784, 10423, 5684, 5228}},
+		    {"pareto:0.9:0.7", {9828, 13148, 6789, 11819, 9512, 16182, 11147, 13218}}};
+	char err[128];
+
+	for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		struct spec s;
+		struct offgen g;
+		spec_init(&s);
+		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
+		ck_assert_int_eq(spec_set(&s, "random_distribution", want[k].d, err, sizeof(err)),
+				 0);
+		ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
+		offgen_dist_seed(&g, &s, "/tmp/nvsrng-zipf.dat", 1);
+		for (int i = 0; i < 8; i++) {
+			uint64_t off;
+			uint32_t l;
+			enum nvs_dir d;
+			offgen_next(&g, &off, &l, &d);
+			ck_assert_uint_eq(off, want[k].b[i] * 4096);
+			ck_assert_uint_eq(l, 4096);
+		}
+		offgen_free(&g);
+	}
+}
+END_TEST
+
+/* file_service_type=random: fio's next_file_state (seed slot
+ * FIO_RAND_FILE_OFF of the thread) picks each I/O's file, n * u */
+START_TEST(test_fileset_random)
+{
+	struct spec s;
+	struct fileset fs;
+	struct frand ref;
+	uint64_t seeds[FRAND_NSEEDS], start[3] = {0, 0, 0}, len[3], limit[3] = {0, 0, 0};
+	char err[128];
+	unsigned bad = 0;
+
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "rw", "read", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "file_service_type", "random", err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++)
+		len[i] = 1 << 20;
+	ck_assert_int_eq(fileset_init(&fs, &s, 3, start, len, limit, 4096, 1, &bad), 0);
+	fileset_seed(&fs, &s, 2);
+	frand_job_seeds(seeds, FRAND_DEFAULT_SEED, 2);
+	frand_init(&ref, seeds[FRAND_FILE], false);
+	for (int i = 0; i < 64; i++) {
+		uint64_t off;
+		uint32_t l;
+		enum nvs_dir d;
+		unsigned f;
+		ck_assert(fileset_next(&fs, 1, &off, &l, &d, &f));
+		ck_assert_uint_eq(f, frand_scale(&ref, frand_next(&ref), 3));
+	}
+	fileset_free(&fs);
+}
+END_TEST
+
 Suite *frand_suite(void)
 {
 	Suite *s = suite_create("frand");
@@ -136,6 +223,9 @@ Suite *frand_suite(void)
 	tcase_add_test(tc, test_job_seeds);
 	tcase_add_test(tc, test_offgen_fio_offsets);
 	tcase_add_test(tc, test_offgen_fio_mix);
+	tcase_add_test(tc, test_jhash);
+	tcase_add_test(tc, test_offgen_fio_dist);
+	tcase_add_test(tc, test_fileset_random);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,16 +144,18 @@ END_TEST
 START_TEST(test_share)
 {
 	struct spec s;
-	uint64_t rng = 12345;
+	struct frand rng;
 	unsigned hi = 0, n = 100000;
+
+	frand_init(&rng, 12345, false);
 
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "prioclass", "2"), 0);
 	ck_assert_int_eq(set(&s, "prio", "6"), 0);
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "30"), 0);
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
-					 prio_pick(&s.prio, NVS_READ, 4096, prio_rand(&rng)));
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 4096, &rng));
 		if (p == 1 << 13)
 			hi++;
 		else
@@ -168,16 +170,49 @@ START_TEST(test_share)
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0,1024k/0"), 0);
 	unsigned c[2] = {0, 0};
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t p = prio_ioprio(&s.prio, NVS_READ,
-					 prio_pick(&s.prio, NVS_READ, 65536, prio_rand(&rng)));
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &rng));
 		ck_assert(p == ((1 << 13) | 1) || p == ((3 << 13) | 2));
 		c[p >> 14]++; /* class 1 -> 0, class 3 -> 1 */
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, prio_rand(&rng)), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, &rng), 0);
 		ck_assert_uint_eq(s.prio.val[NVS_READ][0], 0); /* none given */
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, prio_rand(&rng)), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, &rng), 0);
 	}
 	/* binomial(1e5, 0.25): sd 137 */
 	ck_assert_msg(c[0] > 25000 - 685 && c[0] < 25000 + 685, "%u", c[0]);
+}
+END_TEST
+
+/* fio's draw: rand_between(0, 99) from prio_state (seed slot
+ * FIO_RAND_PRIO_CMDS of the job's thread), only for an I/O with a share */
+START_TEST(test_fio_draw)
+{
+	struct spec s;
+	struct frand f, ref;
+	uint64_t seeds[FRAND_NSEEDS];
+
+	spec_init(&s);
+	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/40/1/1:64k/20/3/2,4k/10"), 0);
+	frand_job_seeds(seeds, FRAND_DEFAULT_SEED, 2);
+	frand_init(&ref, seeds[FRAND_PRIO], false);
+	prio_seed(&f, &s, 2);
+	ck_assert_mem_eq(&f, &ref, sizeof(f));
+	for (unsigned i = 0; i < 1000; i++) {
+		/* sizes and directions without a share draw nothing */
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 4096, &f), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, &f), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, NVS_TRIM, 65536, &f), 0);
+		ck_assert_mem_eq(&f, &ref, sizeof(f));
+		/* 64k reads: 0..39 the first entry, 40..59 the second */
+		unsigned r = (unsigned)frand_between(&ref, 0, 99);
+		uint16_t p =
+		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &f));
+		ck_assert_uint_eq(p, r < 40 ? (1 << 13) | 1 : r < 60 ? (3 << 13) | 2 : 0);
+		/* 4k writes: 10% of cmdprio_class/cmdprio's (RT, 0) */
+		r = (unsigned)frand_between(&ref, 0, 99);
+		p = prio_ioprio(&s.prio, NVS_WRITE, prio_pick(&s.prio, NVS_WRITE, 4096, &f));
+		ck_assert_uint_eq(p, r < 10 ? 1 << 13 : 0);
+	}
 }
 END_TEST
 
@@ -256,6 +291,7 @@ Suite *prio_suite(void)
 	tcase_add_test(t, test_parse);
 	tcase_add_test(t, test_sqe);
 	tcase_add_test(t, test_share);
+	tcase_add_test(t, test_fio_draw);
 	tcase_add_test(t, test_prios_bound);
 	suite_add_tcase(s, t);
 	return s;
