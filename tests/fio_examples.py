@@ -56,7 +56,8 @@ FIO_INLINE = {
 ENV = {"sprandom.fio": {"FIO_BS": "4096"},
        # its [override] section reads these (its header: FIO_BS="512"
        # FIO_RW="verify" FIO_IODEPTH=16 ...); the values of its [default]
-       "xnvme-zoned.fio": {"FIO_BS": "4k", "FIO_RW": "write", "FIO_IODEPTH": "1"}}
+       "xnvme-zoned.fio": {"FIO_BS": "4k", "FIO_RW": "write", "FIO_IODEPTH": "1"},
+       "xnvme-compare.fio": {"FIO_BS": "4k", "FIO_RW": "randread", "FIO_IODEPTH": "1"}}
 
 # Examples only fio master (newer than Debian's 3.33) runs: 3.33 refuses
 # them; nvscope's run is checked alone, the comparison was made by hand.
@@ -518,8 +519,8 @@ def main():
                     "NVMe generic device" in nerr:
                 outcome, reason = "both fail", NEEDS_NG[name]
             elif fj is None and nj is None:
-                outcome, reason = "both fail", "fio: %s / nvscope: %s" % (
-                    ferr.strip()[:100], nerr.strip()[:100])
+                last = lambda e: (e.strip().splitlines() or ["?"])[-1][:150]
+                outcome, reason = "both fail", "fio: %s / nvscope: %s" % (last(ferr), last(nerr))
             elif fafter or nafter:
                 outcome, reason = "FAIL", "after fio: %s / after nvscope: %s" % (
                     fafter or "ok", nafter or "ok")

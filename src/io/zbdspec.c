@@ -188,6 +188,8 @@ int zbd_region(const struct spec *s, uint64_t *start, uint64_t *len, char *err, 
 
 	if (s->zone_mode != SPEC_ZONE_ZBD || s->rw == RW_READ || s->rw == RW_RANDREAD)
 		return 0;
+	if (!zs) /* zbd_probe refuses it first */
+		return snprintf(err, errlen, "zonemode=zbd needs a zonesize"), -EINVAL;
 	b = (b + zs - 1) / zs * zs; /* fio: the offset up to a zone start */
 	e = e / zs * zs;	    /* the end down to one */
 	if (e <= b)
@@ -206,8 +208,15 @@ int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, si
 	struct zbdev d;
 	int rc = zbdev_probe(t, false, &d, err, errlen);
 
-	if (rc || d.model == ZBDEV_NONE)
+	if (rc)
 		return rc;
+	if (d.model == ZBDEV_NONE)
+		return s->zone_size ? 0
+				    : (snprintf(err, errlen,
+						"%s: zonemode=zbd needs a zonesize on a device that is "
+						"not zoned (zones are emulated, as fio 3.33)",
+						t->path),
+				       -EINVAL);
 	/* fio: a zoned device's zones are its own (zonesize must match,
 	 * zonecapacity is the device's) */
 	if (s->zone_size && s->zone_size != d.zsize)

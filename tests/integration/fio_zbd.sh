@@ -135,7 +135,7 @@ n=$(python3 "$CHK" "$T_TMP/n.log" $((4 * MB)) --minbs 65536 --max-open 8 --unord
 ok "numjobs=4 max_open_zones=8: 240 writes tiling at most 8 zones from their starts ($n)"
 
 # 7. refusals (exit 2)
-for o in "--rw=read" "--rw=randwrite --zonesize=4M --bs=8M" "--rw=randtrim --zonesize=4M --bs=1M" \
+for o in "--rw=read" "--rw=write" "--rw=randwrite" "--rw=randwrite --zonesize=4M --bs=8M" "--rw=randtrim --zonesize=4M --bs=1M" \
 	"--rw=randwrite --zonesize=4M --job_max_open_zones=2" "--rw=write --zonesize=4M --zoneskip=4M" \
 	"--rw=write --zonesize=4M --zonecapacity=8M" "--rw=write --zonesize=4M --max_open_zones=nan" \
 	"--rw=write --zonesize=4M --zone_reset_threshold=2" "--rw=write --zonesize=4M --offset=1000z"; do
