@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 t_loop 64M; dev=$LOOP
-kios() { awk '{print $1 + $5}' "/sys/block/$(basename "$dev")/stat"; }
+kios() { awk '{printf "%.0f\n", $1 + $5}' "/sys/block/$(basename "$dev")/stat"; }
 # "name groupid ios runtime_ms" per JSON job entry
 jobs_of() {
 	python3 -c "

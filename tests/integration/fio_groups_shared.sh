@@ -20,7 +20,7 @@ t_loop 64M; dev=$LOOP
 sys=/sys/block/$(basename "$dev")
 # no merges: one request per write, so the kernel's count is the I/O count
 echo 2 >"$sys/queue/nomerges" || skip "cannot set nomerges"
-kwrites() { awk '{print $5 + $6}' "$sys/stat"; }   # writes completed + merged
+kwrites() { awk '{printf "%.0f\n", $5 + $6}' "$sys/stat"; }   # writes completed + merged
 ksectors() { awk '{print $7}' "$sys/stat"; }       # sectors written
 now_ms() { date +%s%3N; }
 # "name write_ios job_runtime_ms" per JSON job entry
