@@ -5,7 +5,13 @@ NVS_BIN=${NVS_BIN:-./nvscope}
 # absolute, so a test may cd (to a scratch directory, say) and still run it
 case $NVS_BIN in /*) ;; */*) NVS_BIN=$PWD/$NVS_BIN ;; esac
 NVS_TOP=${NVS_TOP:-$PWD}
-T_TMP=$(mktemp -d /tmp/nvscope-test.XXXXXX)
+# tests/run.sh gives each test a scratch directory of its own (NVS_SCRATCH,
+# also its TMPDIR), kept when the test fails; run alone, a test makes one
+if [ -n "${NVS_SCRATCH:-}" ] && [ -d "$NVS_SCRATCH" ]; then
+	T_TMP=$NVS_SCRATCH
+else
+	T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nvscope-test.XXXXXX")
+fi
 # the console's settings.ini: each test its own, never the user's
 export XDG_CONFIG_HOME=$T_TMP/config
 T_LOOPS=()
@@ -14,7 +20,7 @@ t_cleanup() {
 	local l s
 	for s in "${T_TMUX[@]}"; do tmux kill-session -t "$s" 2>/dev/null; done
 	for l in "${T_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
-	rm -rf "$T_TMP"
+	[ "$T_TMP" = "${NVS_SCRATCH:-}" ] || rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
 trap 'exit 130' INT TERM
