@@ -16,6 +16,16 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 BUILD   ?= build
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+# tests/run.sh (docs/testing.md): J tests at once (default 2 per CPU; J=1
+# serial), T a pattern of test names, and each run's wall-clock budget in
+# seconds (enforced in CI, CI=true: the run fails past it)
+J       ?=
+T       ?=
+CHECK_BUDGET ?= 480
+ASAN_BUDGET  ?= 600
+TSAN_BUDGET  ?= 720
+RUN_TESTS = J=$(J) NVS_TESTS=$(T) tests/run.sh
 OPT     ?= -O2 -g
 SAN     ?=
 NVS_CFLAGS := $(OPT) $(SAN) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
@@ -30,7 +40,7 @@ TSRCS    := $(sort $(wildcard tests/unit/test_*.c))
 TOBJS    := $(TSRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps deps-test deps-vm run check check-unit check-vm asan tsan \
-        bench clean format install deps-fuzz fuzz fuzz-smoke
+        bench clean format install deps-fuzz fuzz fuzz-build fuzz-smoke
 BIN ?= nvscope
 all: $(BIN)
 
@@ -65,8 +75,8 @@ run: deps
 	@tools/make-run.sh
 
 check: deps-test
-	@$(MAKE) --no-print-directory all $(BUILD)/unit-tests
-	@NVS_BUILD=$(BUILD) NVS_BIN=./$(BIN) tests/run.sh
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/unit-tests
+	@NVS_BUILD=$(BUILD) NVS_BIN=./$(BIN) NVS_BUDGET=$(CHECK_BUDGET) $(RUN_TESTS)
 
 check-unit: all $(BUILD)/unit-tests
 	@CK_FORK=yes $(BUILD)/unit-tests
@@ -77,16 +87,17 @@ check-vm: deps-vm
 
 asan:
 	@$(MAKE) --no-print-directory deps-test
-	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/nvscope \
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan BIN=build-asan/nvscope \
 	  OPT="-O1 -g" SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  all build-asan/unit-tests
-	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope NVS_SANITIZER=asan tests/run.sh
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope \
+	  NVS_SANITIZER=asan NVS_BUDGET=$(ASAN_BUDGET) $(RUN_TESTS)
 
 tsan:
 	@$(MAKE) --no-print-directory deps-test
-	@$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/nvscope \
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-tsan BIN=build-tsan/nvscope \
 	  OPT="-O1 -g" SAN="-fsanitize=thread" all build-tsan/unit-tests
-	@NVS_BUILD=build-tsan NVS_BIN=build-tsan/nvscope NVS_SANITIZER=tsan tests/run.sh
+	@NVS_BUILD=build-tsan NVS_BIN=build-tsan/nvscope NVS_SANITIZER=tsan NVS_BUDGET=$(TSAN_BUDGET) $(RUN_TESTS)
 
 bench: all
 	bench/vs-fio.sh
@@ -96,12 +107,14 @@ bench: all
 # sanitizers.  `make fuzz` runs each target FUZZ_TIME seconds (new inputs go
 # to build-fuzz/corpus/NAME, the kept seeds are tests/fuzz/corpus/NAME);
 # `make fuzz-smoke` (CI) first runs every kept corpus file as a regression
-# input, then fuzzes each target FUZZ_SMOKE_TIME seconds.  Any crash, UB,
+# input, then fuzzes each target FUZZ_SMOKE_TIME seconds, FUZZ_JOBS targets
+# at once (tests/fuzz/smoke.sh; default one per CPU).  Any crash, UB,
 # leak or timeout fails.
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build-fuzz
 FUZZ_TIME    ?= 60
 FUZZ_SMOKE_TIME ?= 28
+FUZZ_JOBS    ?=
 FUZZ_FLAGS   ?=
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/*.c))))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -124,23 +137,17 @@ deps-fuzz:
 	@tools/deps.sh $(DEB_BUILD) $(DEB_FUZZ)
 
 fuzz: deps-fuzz
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BINS)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; echo "== fuzz $$t ($(FUZZ_TIME) s)"; \
 	  $(call FUZZ_RUN,$$t) -max_total_time=$(FUZZ_TIME) $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
 	done
 
-fuzz-smoke: deps-fuzz
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
-	@set -e; for t in $(FUZZ_TARGETS); do \
-	  echo "== fuzz-smoke $$t: $$(ls tests/fuzz/corpus/$$t | wc -l) corpus files"; \
-	  $(call FUZZ_RUN,$$t) -runs=1 tests/fuzz/corpus/$$t/* 2>$(FUZZ_BUILD)/$$t.log || \
-	    { cat $(FUZZ_BUILD)/$$t.log; exit 1; }; \
-	  rm -rf $(FUZZ_BUILD)/smoke/$$t; mkdir -p $(FUZZ_BUILD)/smoke/$$t; \
-	  $(call FUZZ_RUN,$$t) -max_total_time=$(FUZZ_SMOKE_TIME) $(FUZZ_BUILD)/smoke/$$t \
-	    tests/fuzz/corpus/$$t 2>$(FUZZ_BUILD)/$$t.log || { cat $(FUZZ_BUILD)/$$t.log; exit 1; }; \
-	  tail -n 12 $(FUZZ_BUILD)/$$t.log | grep -E '^(stat::|Done)' || true; \
-	done
+fuzz-build: deps-fuzz
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BINS)
+fuzz-smoke: fuzz-build
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SMOKE_TIME=$(FUZZ_SMOKE_TIME) FUZZ_FLAGS="$(FUZZ_FLAGS)" \
+	  FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/smoke.sh $(FUZZ_TARGETS)
 
 PREFIX ?= /usr/local
 DESTDIR ?=

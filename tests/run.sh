@@ -76,9 +76,13 @@ for t in "${names[@]}"; do
 	e=$(decl "$t" exclusive) && [ -n "$e" ] && excl[$t]=${e%+}
 	s=$(decl "$t" no-sanitizer) && [ -n "$s" ] && nosan[$t]=${s%+}
 done
-if [ -r "$times_file" ]; then
-	while IFS=$'\t' read -r n s _; do prev_time[$n]=$s; done <"$times_file"
-fi
+# the order's source: this build's last run, else the times kept in the
+# tree (tests/times.tsv, a quiet plain run's; a sanitizer scales them all)
+for f in "$times_file" tests/times.tsv; do
+	[ -r "$f" ] || continue
+	while IFS=$'\t' read -r n s _; do prev_time[$n]=$s; done <"$f"
+	break
+done
 if [ $list_only = 1 ]; then
 	for t in "${names[@]}"; do
 		printf '%-44s budget %4ss%s%s\n' "$t" "${budget[$t]}" \

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive its loop device's read count must be nvscope's alone: another test's device scan (the console, list, check --all-nvme) reads every block device
 # kernel_referee.sh - the kernel referees nvscope's counts and latency.
 #
 # On a loop device this test creates (direct I/O over a tmpfs file, merges
