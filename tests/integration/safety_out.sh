@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive a refused run must leave its loop device's read count unmoved: another test's device scan (the console, list) reads every block device
 # safety_out.sh - output files and results directories (issue 8, items 1,
 # 11, 12): a report never lands on a block device (one holding a mounted
 # filesystem included), never through a planted symlink or hard link, never
@@ -37,7 +38,9 @@ read1() { "$B" run --target "$tgt" --rw=randread --bs=4k --runtime=200ms --time_
 # 1. --output on a block device holding a mounted filesystem
 t_loop 32M
 fsdev=$LOOP
-mkfs.ext4 -q -F "$fsdev" || fail "mkfs"
+# no lazy inode-table or journal init: the mounted filesystem must not write
+# itself in the background while its bytes are compared
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$fsdev" || fail "mkfs"
 mkdir -p "$T_TMP/mnt"
 mount "$fsdev" "$T_TMP/mnt" || skip "cannot mount ext4"
 sum0=$(md5sum <"$fsdev")

@@ -10,7 +10,8 @@ u_start 120 40 "$NVS_BIN" --no-settings --target "$F" --rw=read --bs=128k --dire
 	--size=64m --runtime=3s --time_based --results "$T_TMP/res"
 u_wait 'DONE' 20
 u_keys m
-sleep 1
+# the strip redrawn in MB/s (its title) before the screen is read
+u_wait 'MB/s \((linear|log)\) +now' 10
 S=$(u_screen)
 # the Numbers pane: "MB/s   now   avg"
 avg=$(echo "$S" | grep -Eo 'MB/s +[0-9]+ +[0-9]+' | head -1 | awk '{print $3}')
