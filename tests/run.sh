@@ -62,7 +62,7 @@ times_file=$NVS_BUILD/test-times${SAN:+-$SAN}.tsv
 declare -A prev_time budget excl nosan
 names=()
 if [ -x "$NVS_BUILD/unit-tests" ] && wanted unit; then
-	nsh=$(( J < 4 ? J : 4 ))
+	nsh=$(( 2 * J < 8 ? 2 * J : 8 )) # the sanitizers make a few suites long
 	for ((k = 0; k < nsh; k++)); do names+=("unit:$k/$nsh"); done
 fi
 for t in tests/integration/*.sh tests/ui/*.sh; do

@@ -758,6 +758,12 @@ int console_run(const struct console_opts *o)
 		session_free(a->sess); /* joins and writes the results */
 		a->sess = NULL;
 	}
+	/* endwin leaves the cursor on the last line, where the key bar was; on
+	 * a terminal without an alternate screen (vt100, a serial console) the
+	 * rest of that bar stayed after the results path printed over it */
+	move(LINES - 1, 0);
+	clrtoeol();
+	refresh();
 	term_restore();
 	delscreen(scr);
 	if (dir[0])

@@ -68,3 +68,15 @@ u_wait 'y/n|Quit' 5
 u_keys y
 u_restored
 ok "quit, terminal restored"
+
+# vt100 has no alternate screen: the results path is printed over the last
+# line (a run that ended by itself leaves "done: results in ..." there),
+# and must stand alone on its line: the old line's tail stayed after it
+u_start 100 30 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" --target "$LOOP" --rw=randread \
+	--runtime=1 --results "$T_TMP/res2"
+u_wait 'DONE' 10
+u_keys q
+u_restored
+u_screen | grep -Fxq "nvscope: results in $T_TMP/res2" ||
+	{ u_screen | tail -5 >&2; fail "the results line is not whole and alone on its line"; }
+ok "the results path printed whole, alone on its line"
