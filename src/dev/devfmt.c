@@ -19,6 +19,10 @@ static cJSON *usage_json(const struct dev_usage *u)
 	cJSON_AddBoolToObject(o, "held", u->held);
 	cJSON_AddBoolToObject(o, "loop_backing", u->loop_backing);
 	cJSON_AddBoolToObject(o, "ambivalent", u->ambivalent);
+	/* could not be opened or probed: "in use" as far as writes go */
+	cJSON_AddBoolToObject(o, "unknown", u->unknown);
+	if (u->unknown)
+		cJSON_AddStringToObject(o, "unknown_reason", u->why);
 	if (u->found[0])
 		cJSON_AddStringToObject(o, "found", u->found);
 	if (u->fstype[0])

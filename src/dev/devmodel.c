@@ -233,7 +233,7 @@ bool dev_block_supports(const struct dev_block *b, enum purge_method m, const ch
 
 bool dev_usage_in_use(const struct dev_usage *u)
 {
-	return u->mounted || u->swap || u->held || u->loop_backing;
+	return u->mounted || u->swap || u->held || u->loop_backing || u->unknown;
 }
 
 bool dev_usage_has_data(const struct dev_usage *u)
@@ -256,6 +256,8 @@ const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
 		snprintf(buf, len, "held (dm/md)");
 	else if (u->loop_backing)
 		snprintf(buf, len, "backs %s", u->holder);
+	else if (u->unknown)
+		snprintf(buf, len, "unknown: %s", u->why);
 	else if (u->partitioned)
 		snprintf(buf, len, "partitioned");
 	else if (u->ambivalent)

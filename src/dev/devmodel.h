@@ -37,9 +37,12 @@ struct dev_usage {
 	char mountpoint[128]; /* first mount point, "" when none (display only) */
 	char holder[64];      /* "dm-0", the loop device of a backing file, "" */
 	char found[160];      /* what libblkid found, "an ext4 filesystem", "" */
+	bool unknown;         /* could not be opened or probed: unknown, */
+	char why[64];         /* which counts as in use (fail closed); errno text */
 };
 
-/* In use: never written (mounted, swap, held, backing a loop device). */
+/* In use: never written (mounted, swap, held, backing a loop device, or
+ * unknown: what could not be checked is never taken for free). */
 bool dev_usage_in_use(const struct dev_usage *u);
 /* Holds data: written only with --force-destroy (partition table,
  * filesystem/RAID/LVM signature, ambivalent probe). */

@@ -349,18 +349,77 @@ int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len)
 	return judge(path, &u, force, msg, len);
 }
 
+/* The device number of /dev/NAME from sysfs (/sys/class/block/NAME/dev),
+ * for a node this process cannot see or stat. */
+static bool sysfs_devnum(const char *path, dev_t *rdev)
+{
+	const char *name = strrchr(path, '/');
+	char p[PATH_MAX];
+	unsigned maj, min;
+	bool ok = false;
+
+	name = name ? name + 1 : path;
+	if (!name[0] || strcmp(name, "..") == 0 ||
+	    snprintf(p, sizeof(p), "/sys/class/block/%s/dev", name) >= (int)sizeof(p))
+		return false;
+	FILE *f = fopen(p, "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%u:%u", &maj, &min) == 2) {
+		*rdev = makedev(maj, min);
+		ok = true;
+	}
+	fclose(f);
+	return ok;
+}
+
+/* What needs no open of @path: mounts, swap, holders, loop backing (by
+ * stat, or by the device number sysfs gives for a node that cannot be
+ * stat()ed). */
+static void usage_without_open(const char *path, struct dev_usage *u)
+{
+	struct stat st;
+	dev_t rdev;
+
+	if (!stat(path, &st)) {
+		if (S_ISBLK(st.st_mode)) {
+			u->mounted = u->mounted || mounted_on(st.st_rdev, u);
+			holders_and_parts(st.st_rdev, u);
+		} else if (S_ISREG(st.st_mode)) {
+			u->loop_backing = u->loop_backing || backs_loop(&st, u);
+		}
+		u->swap = u->swap || swap_on(&st);
+	} else if (strncmp(path, "/dev/", 5) == 0 && sysfs_devnum(path, &rdev)) {
+		u->mounted = u->mounted || mounted_on(rdev, u);
+		holders_and_parts(rdev, u);
+	}
+}
+
 void safety_usage(const char *path, struct dev_usage *u)
 {
-	int fd;
+	int fd, err;
 
 	memset(u, 0, sizeof(*u));
 	if (!path[0])
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	err = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		int rc = inspect(fd, u);
+		close(fd);
+		if (!rc)
+			return;
+		err = -rc;
+	}
+	/* a file that does not exist yet holds nothing (a new image file) */
+	if (err == ENOENT && access(path, F_OK) && strncmp(path, "/dev/", 5))
 		return;
-	inspect(fd, u);
-	close(fd);
+	/* what could not be read is unknown, and unknown counts as in use
+	 * (the write path refuses what it cannot judge too); what needs no
+	 * open is still said */
+	usage_without_open(path, u);
+	u->unknown = true;
+	snprintf(u->why, sizeof(u->why), "%s", strerror(err));
 }
 
 /* ---- opening ---- */
