@@ -39,6 +39,8 @@ struct session {
 	struct series step_series[SESSION_MAX_STEPS];
 	unsigned nsteps, cur;
 	bool stop;
+	bool stopped;        /* the last run ended by a stop */
+	char stop_why[64];   /* its event line */
 
 	struct pool *pool;
 	struct collect *collect;
@@ -362,6 +364,7 @@ int session_start(struct session *s, const struct spec *jobs, unsigned njobs, co
 	memset(s->step, 0, sizeof(s->step));
 	s->nsteps = s->cur = 0;
 	s->stop = false;
+	s->stopped = false;
 	s->dropped = 0;
 	s->added = 0;
 	s->done_s = 0;
@@ -495,8 +498,10 @@ static void end_step(struct session *s)
 	collect_free(s->collect);
 	s->collect = NULL;
 	if (s->msg[0] || s->stop || s->cur + 1 >= s->nsteps) {
-		if (s->stop && !s->msg[0])
-			event(s, "%s", "stopped by the user");
+		if (s->stop && !s->msg[0]) {
+			s->stopped = true;
+			event(s, "%s", s->stop_why[0] ? s->stop_why : "stopped by the user");
+		}
 		finish(s);
 		return;
 	}
@@ -529,12 +534,18 @@ int session_poll(struct session *s)
 	return added;
 }
 
-void session_stop(struct session *s)
+void session_stop(struct session *s, const char *why)
 {
 	if (s->state != SESS_RUNNING)
 		return;
+	snprintf(s->stop_why, sizeof(s->stop_why), "%s", why ? why : "");
 	s->stop = true;
 	pool_stop(s->pool);
+}
+
+bool session_stopped(const struct session *s)
+{
+	return s->stopped;
 }
 
 enum session_state session_state(const struct session *s)

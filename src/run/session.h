@@ -47,8 +47,11 @@ int session_poll(struct session *s);
 /* Writes @text as one line (timestamped) to the running session's
  * events.log (overrides of the write-safety rule: docs/safety.md). */
 void session_note(struct session *s, const char *text);
-/* Asks the running pool to stop and skips the remaining steps. */
-void session_stop(struct session *s);
+/* Asks the running pool to stop and skips the remaining steps; @why goes
+ * to events.log ("stopped by SIGTERM"; NULL: "stopped by the user"). */
+void session_stop(struct session *s, const char *why);
+/* Did the last run end by a stop (session_stop) before its end? */
+bool session_stopped(const struct session *s);
 
 enum session_state session_state(const struct session *s);
 /* Last error or status line ("" when none). */

@@ -48,8 +48,8 @@ static void live_info(const void *ctx, struct source_info *o)
 	case SESS_RUNNING:
 		o->state = "RUNNING";
 		break;
-	case SESS_DONE:
-		o->state = "DONE";
+	case SESS_DONE: /* a run stopped before its end is not done */
+		o->state = session_stopped(s) ? "STOPPED" : "DONE";
 		break;
 	case SESS_FAILED:
 		o->state = "FAILED";

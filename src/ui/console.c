@@ -50,6 +50,24 @@ static void on_quit_signal(int sig)
 	atomic_store_explicit(&sig_quit, sig, memory_order_relaxed);
 }
 
+/* events.log's line for a run the console's end stopped: which signal, or
+ * the user's confirmed quit */
+static const char *stop_reason(int sig)
+{
+	switch (sig) {
+	case 0:
+		return "stopped by the user (quit)";
+	case SIGINT:
+		return "stopped by Ctrl-C (SIGINT)";
+	case SIGTERM:
+		return "stopped by SIGTERM";
+	case SIGHUP:
+		return "stopped by SIGHUP (the terminal hung up)";
+	default:
+		return "stopped by a signal";
+	}
+}
+
 static void on_fatal_signal(int sig)
 {
 	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
@@ -754,7 +772,7 @@ int console_run(const struct console_opts *o)
 		a->pexec = NULL;
 	} else if (a->sess) {
 		snprintf(dir, sizeof(dir), "%s", session_dir(a->sess));
-		session_stop(a->sess);
+		session_stop(a->sess, stop_reason(sig));
 		session_free(a->sess); /* joins and writes the results */
 		a->sess = NULL;
 	}

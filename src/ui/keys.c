@@ -249,7 +249,7 @@ static bool act_stop(struct app *a)
 	} else if (a->plan) {
 		planui_stop(a);
 	} else if (app_running(a)) {
-		session_stop(a->sess);
+		session_stop(a->sess, NULL);
 		app_message(a, ROLE_WARN, "stopping the workload...");
 	}
 	return true;

@@ -52,7 +52,7 @@ u_keys Enter
 u_wait 'RUNNING 4k-randwrite' 10
 u_wait 'IOPS \(linear\) +now [1-9]' 10
 u_keys s
-u_wait 'DONE 4k-randwrite' 15
+u_wait 'STOPPED 4k-randwrite' 15 # stopped before its end: not DONE
 u_keys q
 u_restored
 [ "$(writes "$B")" != "$w0" ] || fail "the confirmed run did not write"

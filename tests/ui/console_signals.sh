@@ -24,6 +24,8 @@ u_keys C-c
 u_restored
 u_screen | grep -q 'NVS-EXIT 130' || fail "Ctrl-C: exit status not 130"
 [ -s "$T_TMP/int/summary.json" ] || fail "Ctrl-C: no summary.json"
+grep -q 'stopped by Ctrl-C (SIGINT)' "$T_TMP/int/events.log" ||
+	fail "Ctrl-C: events.log does not say what stopped it: $(cat "$T_TMP/int/events.log")"
 ok "Ctrl-C"
 
 run_until_running term
@@ -33,6 +35,8 @@ kill -TERM "$pid"
 u_restored
 u_screen | grep -q 'NVS-EXIT 143' || fail "SIGTERM: exit status not 143"
 [ -s "$T_TMP/term/summary.json" ] || fail "SIGTERM: no summary.json"
+grep -q 'stopped by SIGTERM' "$T_TMP/term/events.log" ||
+	fail "SIGTERM: events.log does not say what stopped it: $(cat "$T_TMP/term/events.log")"
 ok "SIGTERM"
 
 [ "${NVS_SANITIZER:-}" = asan ] && { ok "SIGSEGV skipped under ASan"; exit 0; }

@@ -167,7 +167,7 @@ START_TEST(stop_skips_the_rest)
 	ck_assert_msg(!isnan(p50) && !isnan(p9999), "no interval percentiles at t=%f", t);
 	ck_assert(p50 > 0 && p9999 >= p50);
 	ck_assert(isnan(session_interval_pct(x, t + 100, 50))); /* not yet */
-	session_stop(x);
+	session_stop(x, NULL);
 	wait_end(x, 5);
 	ck_assert(isnan(session_interval_pct(x, t, 50))); /* step over */
 	ck_assert_int_eq(session_state(x), SESS_DONE);
