@@ -3,29 +3,65 @@
 # group_reporting (one JSON entry per report group, the jobs' I/Os summed),
 # exitall / exit_what (a job's end stops its group, or everything), and
 # several job files on one command line (each file behind a stonewall).
+#
+# Each case runs fio, then nvscope, on a loop device; the cases are
+# independent, so three lanes (each its own loop device and files) run side
+# by side.  The time_based jobs are rate-capped (rate_iops=2000 each; the
+# size-bound ones not, so [short] ends as soon as it did before): the
+# cases are about which jobs run, stop and are reported together, not about
+# speed, and a capped job costs little CPU.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
-t_loop 64M; dev=$LOOP
-kios() { awk '{printf "%.0f\n", $1 + $5}' "/sys/block/$(basename "$dev")/stat"; }
-# "name groupid ios runtime_ms" per JSON job entry
-jobs_of() {
-	python3 -c "
-import json, sys; t = open('$1').read(); d = json.loads(t[t.index('{'):])
-for j in d['jobs']:
-    print(j['jobname'], j['groupid'], j['read']['total_ios'] + j['write']['total_ios'], j['job_runtime'])"
+# the interpreter itself, resolved once (a version manager's shim, such as
+# pyenv's, costs ~0.6 s of CPU per start)
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+t_loop 64M; devA=$LOOP
+t_loop 64M; devB=$LOOP
+t_loop 64M; devC=$LOOP
+kios() { awk '{printf "%.0f\n", $1 + $5}' "/sys/block/$(basename "$1")/stat"; }
+# parse P: for each of P.f.json (fio's) and P.n.json (nvscope's), one python
+# run writing P.f / P.n: "name groupid ios runtime_ms" per JSON job entry;
+# P.f.rw / P.n.rw: "name=rw ..." of the entries' options; P.f.errs /
+# P.n.errs: "name groupid error" per entry
+parse() {
+	"$PY" - "$T_TMP/$1" <<'PY'
+import json, sys
+p = sys.argv[1]
+for k, who in (("f", "fio"), ("n", "nvscope")):
+    try:
+        t = open(p + "." + k + ".json").read(); d = json.loads(t[t.index("{"):])
+        jobs = d["jobs"]
+        with open(p + "." + k, "w") as o:
+            for j in jobs:
+                print(j["jobname"], j["groupid"], j["read"]["total_ios"] + j["write"]["total_ios"], j["job_runtime"], file=o)
+        with open(p + "." + k + ".rw", "w") as o:
+            print(" ".join(j["jobname"] + "=" + j["job options"].get("rw", "?") for j in jobs), file=o)
+        with open(p + "." + k + ".errs", "w") as o:
+            for j in jobs:
+                print(j["jobname"], j["groupid"], j["error"], file=o)
+    except Exception as e:
+        print(who, "JSON:", repr(e))
+        sys.exit(1)
+PY
 }
-both() { # $1 = job file(s)...: fio's and nvscope's entries in $T_TMP/f, $T_TMP/n
-	fio --output-format=json "$@" >"$T_TMP/f.json" 2>"$T_TMP/err" || fail "fio: $(cat "$T_TMP/err")"
-	k0=$(kios)
-	"$NVS_BIN" run --output-format=json "$@" >"$T_TMP/n.json" 2>"$T_TMP/err" ||
-		fail "nvscope: $(cat "$T_TMP/err")"
-	kdelta=$(( $(kios) - k0 ))
-	jobs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
-	jobs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
+# both P DEV JOBFILE...: fio's and nvscope's entries in $T_TMP/P.f, $T_TMP/P.n
+# (JSON in P.f.json, P.n.json; see parse), the kernel's I/O count of DEV
+# over nvscope's run in $kdelta
+both() {
+	local p=$T_TMP/$1 dev=$2 k0 m
+	shift 2
+	fio --output-format=json "$@" >"$p.f.json" 2>"$p.err" || fail "fio: $(cat "$p.err")"
+	k0=$(kios "$dev")
+	"$NVS_BIN" run --output-format=json "$@" >"$p.n.json" 2>"$p.err" ||
+		fail "nvscope: $(cat "$p.err")"
+	kdelta=$(( $(kios "$dev") - k0 ))
+	m=$(parse "${p##*/}") || fail "$m"
 }
 
 # 1. group_reporting: [a] (2 clones) and [b] are one report group, [c] another
-cat >"$T_TMP/g.fio" <<JOB
+case1() {
+	local dev=$devA p=$T_TMP/g
+	cat >"$p.fio" <<JOB
 [global]
 filename=$dev
 direct=1
@@ -33,6 +69,7 @@ ioengine=libaio
 iodepth=1
 runtime=1
 time_based
+rate_iops=2000
 group_reporting
 [a]
 rw=randread
@@ -43,32 +80,30 @@ rw=randwrite
 new_group
 rw=read
 JOB
-both "$T_TMP/g.fio"
-[ "$(cut -d' ' -f1,2 "$T_TMP/n")" = "$(cut -d' ' -f1,2 "$T_TMP/f")" ] ||
-	fail "group_reporting entries: nvscope $(cat "$T_TMP/n" | tr '\n' ';') fio $(cat "$T_TMP/f" | tr '\n' ';')"
-sum=$(awk '{s += $3} END {print s}' "$T_TMP/n")
-# the kernel also saw the I/Os in flight at the end, the write-safety reads
-# and other readers of a shared machine (udev's probes): slack above, none below
-ex=$((kdelta - sum))
-[ "$ex" -ge 0 ] && [ "$ex" -le $((sum / 10 + 200)) ] || fail "group_reporting totals $sum vs the kernel's $kdelta"
-read -r _ _ a_ios _ < "$T_TMP/n"
-[ "$a_ios" -gt $((sum / 2)) ] || fail "group a+b should hold most I/Os: $(cat "$T_TMP/n" | tr '\n' ';')"
-# fio's group entry: its first job's name, its last job's options (stat.c
-# opt_lists): [a]+[b] is named a with b's rw=randwrite
-rw_of() {
-	python3 -c "
-import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
-print(' '.join(j['jobname'] + '=' + j['job options'].get('rw', '?') for j in d['jobs']))"
+	both g "$dev" "$p.fio"
+	[ "$(cut -d' ' -f1,2 "$p.n")" = "$(cut -d' ' -f1,2 "$p.f")" ] ||
+		fail "group_reporting entries: nvscope $(cat "$p.n" | tr '\n' ';') fio $(cat "$p.f" | tr '\n' ';')"
+	local sum ex a_ios
+	sum=$(awk '{s += $3} END {print s}' "$p.n")
+	# the kernel also saw the I/Os in flight at the end, the write-safety reads
+	# and other readers of a shared machine (udev's probes): slack above, none below
+	ex=$((kdelta - sum))
+	[ "$ex" -ge 0 ] && [ "$ex" -le $((sum / 10 + 200)) ] || fail "group_reporting totals $sum vs the kernel's $kdelta"
+	read -r _ _ a_ios _ < "$p.n"
+	[ "$a_ios" -gt $((sum / 2)) ] || fail "group a+b should hold most I/Os: $(cat "$p.n" | tr '\n' ';')"
+	# fio's group entry: its first job's name, its last job's options (stat.c
+	# opt_lists): [a]+[b] is named a with b's rw=randwrite
+	[ "$(cat "$p.n.rw")" = "$(cat "$p.f.rw")" ] ||
+		fail "group entries' options: nvscope $(cat "$p.n.rw"), fio $(cat "$p.f.rw")"
+	ok "group_reporting: $(wc -l <"$p.n") entries as fio ($(cut -d' ' -f1,2 "$p.n" | tr '\n' ';')), sums match the kernel"
 }
-[ "$(rw_of "$T_TMP/n.json")" = "$(rw_of "$T_TMP/f.json")" ] ||
-	fail "group entries' options: nvscope $(rw_of "$T_TMP/n.json"), fio $(rw_of "$T_TMP/f.json")"
-ok "group_reporting: $(wc -l <"$T_TMP/n") entries as fio ($(cut -d' ' -f1,2 "$T_TMP/n" | tr '\n' ';')), sums match the kernel"
 
 # 2. exitall: [short] ends after 1 MiB and stops [long] (its report group);
 # [other] (new_group) runs its 2 s; [after] (stonewall) runs
-cat >"$T_TMP/e.fio" <<JOB
+exitall_file() { # DEV
+	cat <<JOB
 [global]
-filename=$dev
+filename=$1
 direct=1
 bs=4k
 [short]
@@ -79,52 +114,68 @@ exitall
 rw=randread
 runtime=5
 time_based
+rate_iops=2000
 [other]
 new_group
 rw=randread
 runtime=2
 time_based
+rate_iops=2000
 [after]
 stonewall
 rw=read
 size=1m
 JOB
-both "$T_TMP/e.fio"
-python3 - "$T_TMP/n" "$T_TMP/f" <<'PY' || fail "exitall: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
+}
+case2() {
+	local p=$T_TMP/e
+	exitall_file "$devB" >"$p.fio"
+	both e "$devB" "$p.fio"
+	"$PY" - "$p.n" "$p.f" <<'PY' || fail "exitall: nvscope $(tr '\n' ';' <"$p.n") fio $(tr '\n' ';' <"$p.f")"
 import sys
 n = {l.split()[0]: l.split() for l in open(sys.argv[1])}
 assert int(n["long"][3]) < 1500, "long must stop when short ends"
 assert int(n["other"][3]) >= 1900, "other (another report group) runs its 2 s"
 assert int(n["after"][2]) == 256, "after runs"
 PY
-ok "exitall stops the report group of the job that ended: $(tr '\n' ';' <"$T_TMP/n")"
+	ok "exitall stops the report group of the job that ended: $(tr '\n' ';' <"$p.n")"
+}
 
 # 3. exit_what=all: everything stops, [after] never starts
-sed 's/^exitall$/exitall\nexit_what=all/' "$T_TMP/e.fio" >"$T_TMP/e2.fio"
-both "$T_TMP/e2.fio"
-python3 - "$T_TMP/n" <<'PY' || fail "exit_what=all: $(tr '\n' ';' <"$T_TMP/n")"
+case3() {
+	local p=$T_TMP/e2
+	exitall_file "$devC" | sed 's/^exitall$/exitall\nexit_what=all/' >"$p.fio"
+	grep -q '^exit_what=all$' "$p.fio" || fail "could not derive e2.fio"
+	both e2 "$devC" "$p.fio"
+	"$PY" - "$p.n" <<'PY' || fail "exit_what=all: $(tr '\n' ';' <"$p.n")"
 import sys
 n = {l.split()[0]: l.split() for l in open(sys.argv[1])}
 assert int(n["long"][3]) < 1500 and int(n["other"][3]) < 1500, "all stop"
 assert int(n["after"][2]) == 0 and int(n["after"][3]) == 0, "after never starts"
 PY
-# fio lists the job that never started, with zero figures: so does nvscope
-[ "$(cut -d' ' -f1,2 "$T_TMP/n")" = "$(cut -d' ' -f1,2 "$T_TMP/f")" ] ||
-	fail "exit_what=all entries: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
-ok "exit_what=all: $(tr '\n' ';' <"$T_TMP/n") (fio: $(tr '\n' ';' <"$T_TMP/f"))"
+	# fio lists the job that never started, with zero figures: so does nvscope
+	[ "$(cut -d' ' -f1,2 "$p.n")" = "$(cut -d' ' -f1,2 "$p.f")" ] ||
+		fail "exit_what=all entries: nvscope $(tr '\n' ';' <"$p.n") fio $(tr '\n' ';' <"$p.f")"
+	ok "exit_what=all: $(tr '\n' ';' <"$p.n") (fio: $(tr '\n' ';' <"$p.f"))"
+}
 
 # 4. two job files: fio runs the second behind a stonewall (its own group)
-printf '[global]\nfilename=%s\ndirect=1\nruntime=1\ntime_based\n[x]\nrw=randread\n[y]\nrw=read\n' "$dev" >"$T_TMP/1.fio"
-printf '[global]\nfilename=%s\ndirect=1\nsize=1m\n[z]\nrw=read\n[w]\nrw=randread\n' "$dev" >"$T_TMP/2.fio"
-both "$T_TMP/1.fio" "$T_TMP/2.fio"
-[ "$(cut -d' ' -f1,2 "$T_TMP/n")" = "$(cut -d' ' -f1,2 "$T_TMP/f")" ] ||
-	fail "two job files: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
-grep -q "^z 1 256 " "$T_TMP/n" || fail "2.fio's [z]: $(tr '\n' ';' <"$T_TMP/n")"
-ok "nvscope run a.fio b.fio: $(cut -d' ' -f1,2 "$T_TMP/n" | tr '\n' ';') as fio"
+case4() {
+	local dev=$devC p=$T_TMP/two
+	printf '[global]\nfilename=%s\ndirect=1\nruntime=1\ntime_based\nrate_iops=2000\n[x]\nrw=randread\n[y]\nrw=read\n' "$dev" >"$T_TMP/1.fio"
+	printf '[global]\nfilename=%s\ndirect=1\nsize=1m\n[z]\nrw=read\n[w]\nrw=randread\n' "$dev" >"$T_TMP/2.fio"
+	both two "$dev" "$T_TMP/1.fio" "$T_TMP/2.fio"
+	[ "$(cut -d' ' -f1,2 "$p.n")" = "$(cut -d' ' -f1,2 "$p.f")" ] ||
+		fail "two job files: nvscope $(tr '\n' ';' <"$p.n") fio $(tr '\n' ';' <"$p.f")"
+	grep -q "^z 1 256 " "$p.n" || fail "2.fio's [z]: $(tr '\n' ';' <"$p.n")"
+	ok "nvscope run a.fio b.fio: $(cut -d' ' -f1,2 "$p.n" | tr '\n' ';') as fio"
+}
 
 # 5. a run group where one job fails: fio lists every job of the group, the
 # failed one with its errno in "error" (verify_fatal: EILSEQ), exit status 1
-cat >"$T_TMP/v.fio" <<JOB
+case5() {
+	local dev=$devA p=$T_TMP/v rc m
+	cat >"$p.fio" <<JOB
 [global]
 filename=$dev
 direct=1
@@ -138,23 +189,30 @@ verify_fatal=1
 [good]
 rw=read
 JOB
-errs_of() {
-	python3 -c "
-import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
-for j in d['jobs']: print(j['jobname'], j['groupid'], j['error'])"
+	fio --output-format=json "$p.fio" >"$p.f.json" 2>/dev/null
+	[ $? -eq 1 ] || fail "fio should fail the verify_fatal job"
+	"$NVS_BIN" run --output-format=json "$p.fio" >"$p.n.json" 2>"$p.err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "nvscope exit $rc, not 1: $(cat "$p.err")"
+	m=$(parse v) || fail "$m"
+	[ "$(cat "$p.n.errs")" = "$(cat "$p.f.errs")" ] ||
+		fail "failed group: nvscope $(tr '\n' ';' <"$p.n.errs") fio $(tr '\n' ';' <"$p.f.errs")"
+	"$NVS_BIN" run "$p.fio" >"$p.n.txt" 2>/dev/null
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "nvscope (text) exit $rc, not 1"
+	grep -q "^good: " "$p.n.txt" && grep -q "^bad: " "$p.n.txt" && grep -q "err=84 " "$p.n.txt" ||
+		fail "text: every job, the failed one with err=: $(cat "$p.n.txt")"
+	ok "a failed job in a run group: $(tr '\n' ';' <"$p.n.errs") as fio, exit 1"
 }
-fio --output-format=json "$T_TMP/v.fio" >"$T_TMP/f.json" 2>/dev/null
-[ $? -eq 1 ] || fail "fio should fail the verify_fatal job"
-"$NVS_BIN" run --output-format=json "$T_TMP/v.fio" >"$T_TMP/n.json" 2>"$T_TMP/err"
-rc=$?
-[ "$rc" -eq 1 ] || fail "nvscope exit $rc, not 1: $(cat "$T_TMP/err")"
-errs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
-errs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
-[ "$(cat "$T_TMP/n")" = "$(cat "$T_TMP/f")" ] ||
-	fail "failed group: nvscope $(tr '\n' ';' <"$T_TMP/n") fio $(tr '\n' ';' <"$T_TMP/f")"
-"$NVS_BIN" run "$T_TMP/v.fio" >"$T_TMP/n.txt" 2>/dev/null
-rc=$?
-[ "$rc" -eq 1 ] || fail "nvscope (text) exit $rc, not 1"
-grep -q "^good: " "$T_TMP/n.txt" && grep -q "^bad: " "$T_TMP/n.txt" && grep -q "err=84 " "$T_TMP/n.txt" ||
-	fail "text: every job, the failed one with err=: $(cat "$T_TMP/n.txt")"
-ok "a failed job in a run group: $(tr '\n' ';' <"$T_TMP/n") as fio, exit 1"
+
+# the lanes: each its own device; a failure's message is in its log
+( case1 && case5 ) >"$T_TMP/laneA" 2>&1 & pA=$!
+( case2 ) >"$T_TMP/laneB" 2>&1 & pB=$!
+( case3 && case4 ) >"$T_TMP/laneC" 2>&1 & pC=$!
+rc=0
+for l in A B C; do
+	p=pA; [ $l = B ] && p=pB; [ $l = C ] && p=pC
+	wait "${!p}" || rc=1
+	cat "$T_TMP/lane$l"
+done
+[ $rc -eq 0 ] || fail "a case failed (above)"
