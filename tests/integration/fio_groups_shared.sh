@@ -12,85 +12,137 @@
 #     without --force-destroy and nothing is written; another program
 #     holding the device O_EXCL refuses it; while the group runs another
 #     program's O_EXCL open fails with EBUSY.
+#
+# The cases are independent: case 1 (timed) runs first, alone, then three
+# lanes side by side, each on loop devices of its own (fio and nvscope each
+# their own device where both run the same case).  The writers are rate-capped (rate_iops=500 each): the
+# cases are about running together, descriptors and refusals, not speed.
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
-t_loop 64M; dev=$LOOP
+# the interpreter itself, resolved once (a version manager's shim, such as
+# pyenv's, costs ~0.6 s of CPU per start)
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+t_loop 64M; dev=$LOOP   # nvscope's device of case 1 (the kernel's write count)
+t_loop 64M; devf=$LOOP  # fio's of case 1
+t_loop 64M; devm=$LOOP  # nvscope's of case 1b
+t_loop 64M; devmf=$LOOP # fio's of case 1b
+t_loop 64M; dev3=$LOOP  # case 2a
+t_loop 64M; dev4=$LOOP  # case 2b, then 2c
 sys=/sys/block/$(basename "$dev")
 # no merges: one request per write, so the kernel's count is the I/O count
 echo 2 >"$sys/queue/nomerges" || skip "cannot set nomerges"
 kwrites() { awk '{printf "%.0f\n", $5 + $6}' "$sys/stat"; }   # writes completed + merged
-ksectors() { awk '{print $7}' "$sys/stat"; }       # sectors written
+sys4=/sys/block/$(basename "$dev4")/stat
+ksectors() { awk '{print $7}' "$sys4"; } # sectors written (dev4)
 now_ms() { date +%s%3N; }
 # "name write_ios job_runtime_ms" per JSON job entry
 jobs_of() {
-	python3 -c "
+	"$PY" -c "
 import json; t = open('$1').read(); d = json.loads(t[t.index('{'):])
 for j in d['jobs']: print(j['jobname'], j['write']['total_ios'], j['job_runtime'])"
 }
+# dev_fds PID DEV: "direct" or "buffered" per descriptor of PID open on DEV
+# (two processes, whatever the number of descriptors: it is polled)
+dev_fds() {
+	local fds
+	fds=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 -lname "$2" -printf "/proc/$1/fdinfo/%f\n" 2>/dev/null)
+	[ -n "$fds" ] || return 0
+	# shellcheck disable=SC2086
+	awk '/^flags:/ { print (int(substr($2, length($2) - 4, 1)) % 8 >= 4) ? "direct" : "buffered" }' $fds 2>/dev/null
+}
+sys3=/sys/block/$(basename "$dev3")/stat
+kw3() { awk '{printf "%.0f\n", $5 + $6}' "$sys3"; } # writes of dev3
 RT=3
-cat >"$T_TMP/w.fio" <<JOB
+wfio() { # DEV RUNTIME: the two writers of one device
+	cat <<JOB
 [global]
-filename=$dev
+filename=$1
 direct=1
 ioengine=io_uring
 iodepth=4
 bs=4k
-runtime=$RT
+runtime=$2
 time_based
+rate_iops=500
 [seqwrite]
 rw=write
 [randwrite]
 rw=randwrite
 JOB
+}
 
-# 1. fio, then nvscope: both jobs at once
-t0=$(now_ms)
-fio --output-format=json "$T_TMP/w.fio" >"$T_TMP/f.json" 2>"$T_TMP/err" || fail "fio: $(cat "$T_TMP/err")"
-fms=$(($(now_ms) - t0))
-k0=$(kwrites)
-t0=$(now_ms)
-"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n.json" 2>"$T_TMP/err" ||
-	fail "nvscope: $(cat "$T_TMP/err")"
-nms=$(($(now_ms) - t0))
-kdelta=$(($(kwrites) - k0))
-grep -q "one after another" "$T_TMP/err" && fail "nvscope still serialises: $(cat "$T_TMP/err")"
-jobs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
-jobs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
-for t in f n; do
-	[ "$(cut -d' ' -f1 "$T_TMP/$t" | tr '\n' ' ')" = "seqwrite randwrite " ] ||
-		fail "$t: jobs $(tr '\n' ';' <"$T_TMP/$t")"
-	awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' "$T_TMP/$t" ||
-		fail "$t: a job wrote nothing or ran short: $(tr '\n' ';' <"$T_TMP/$t")"
-done
-# one after another takes two runtimes (>= 6 s); together about one.  Only
-# an upper bound far from both: a loaded machine makes it slower, not faster
-[ "$fms" -lt $((RT * 1000 * 5 / 3)) ] || fail "fio took $fms ms for two ${RT} s jobs"
-[ "$nms" -lt $((RT * 1000 * 5 / 3)) ] || fail "nvscope took $nms ms for two ${RT} s jobs (one after another?)"
-# the kernel's count is the JSON's write ios plus the I/Os in flight at the
-# end (nvscope.late: completed in the grace, .unfinished: still in the
-# kernel; .cancelled ones may never have reached the device)
-read -r sum tail cancelled < <(python3 -c "
+# 1. fio and nvscope (each on its own device, side by side): both jobs at once.
+# The bound below is on the whole command's time, start and end included:
+# this case runs before the other lanes start, nvscope starts once fio runs,
+# and the jobs run 6 s, not 3 (on this loaded 2-CPU machine fio took up to
+# 5.4 s for two 3 s jobs run together, over the 5 s bound; rate-capped, the
+# longer run costs no CPU)
+case1() {
+	local RT=6 fms nms kdelta k0 t0 t sum tail cancelled fpid frc
+	wfio "$devf" $RT >"$T_TMP/wf.fio"
+	wfio "$dev" $RT >"$T_TMP/w.fio"
+	t0=$(now_ms)
+	{ fio --output-format=json "$T_TMP/wf.fio" >"$T_TMP/f.json" 2>"$T_TMP/ferr"; echo $? >"$T_TMP/frc"
+	  echo $(($(now_ms) - t0)) >"$T_TMP/fms"; } &
+	fpid=$!
+	# nvscope starts once fio's writes reach its device: the two tools' starts
+	# (the costly part on a loaded machine) do not overlap
+	local fw0 sysf=/sys/block/$(basename "$devf")/stat
+	fw0=$(awk '{print $5}' "$sysf")
+	while kill -0 $fpid 2>/dev/null && [ "$(awk '{print $5}' "$sysf")" = "$fw0" ]; do sleep 0.05; done
+	k0=$(kwrites)
+	t0=$(now_ms)
+	"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n.json" 2>"$T_TMP/err" ||
+		fail "nvscope: $(cat "$T_TMP/err")"
+	nms=$(($(now_ms) - t0))
+	kdelta=$(($(kwrites) - k0))
+	wait $fpid
+	frc=$(cat "$T_TMP/frc") fms=$(cat "$T_TMP/fms")
+	[ "$frc" = 0 ] || fail "fio: $(cat "$T_TMP/ferr")"
+	grep -q "one after another" "$T_TMP/err" && fail "nvscope still serialises: $(cat "$T_TMP/err")"
+	jobs_of "$T_TMP/f.json" >"$T_TMP/f" || fail "fio JSON"
+	jobs_of "$T_TMP/n.json" >"$T_TMP/n" || fail "nvscope JSON"
+	for t in f n; do
+		[ "$(cut -d' ' -f1 "$T_TMP/$t" | tr '\n' ' ')" = "seqwrite randwrite " ] ||
+			fail "$t: jobs $(tr '\n' ';' <"$T_TMP/$t")"
+		awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' "$T_TMP/$t" ||
+			fail "$t: a job wrote nothing or ran short: $(tr '\n' ';' <"$T_TMP/$t")"
+	done
+	# one after another takes two runtimes (>= 12 s); together about one.  Only
+	# an upper bound far from both: a loaded machine makes it slower, not faster
+	[ "$fms" -lt $((RT * 1000 * 5 / 3)) ] || fail "fio took $fms ms for two ${RT} s jobs"
+	[ "$nms" -lt $((RT * 1000 * 5 / 3)) ] || fail "nvscope took $nms ms for two ${RT} s jobs (one after another?)"
+	# the kernel's count is the JSON's write ios plus the I/Os in flight at the
+	# end (nvscope.late: completed in the grace, .unfinished: still in the
+	# kernel; .cancelled ones may never have reached the device)
+	read -r sum tail cancelled < <("$PY" -c "
 import json; d = json.load(open('$T_TMP/n.json'))
 print(sum(j['write']['total_ios'] for j in d['jobs']),
       sum(j['nvscope']['late'] + j['nvscope']['unfinished'] for j in d['jobs']),
       sum(j['nvscope']['cancelled'] for j in d['jobs']))")
-[ "$kdelta" -ge $((sum + tail)) ] && [ "$kdelta" -le $((sum + tail + cancelled)) ] ||
-	fail "kernel saw $kdelta writes, nvscope's JSON $sum + $tail in flight at the end (+ up to $cancelled cancelled) ($(tr '\n' ';' <"$T_TMP/n"))"
-ok "two writers of one device in one run group run together: fio $fms ms ($(tr '\n' ';' <"$T_TMP/f")), nvscope $nms ms ($(tr '\n' ';' <"$T_TMP/n")); kernel writes $kdelta = JSON $sum + $tail at the end"
+	[ "$kdelta" -ge $((sum + tail)) ] && [ "$kdelta" -le $((sum + tail + cancelled)) ] ||
+		fail "kernel saw $kdelta writes, nvscope's JSON $sum + $tail in flight at the end (+ up to $cancelled cancelled) ($(tr '\n' ';' <"$T_TMP/n"))"
+	ok "two writers of one device in one run group run together: fio $fms ms ($(tr '\n' ';' <"$T_TMP/f")), nvscope $nms ms ($(tr '\n' ';' <"$T_TMP/n")); kernel writes $kdelta = JSON $sum + $tail at the end"
+}
 
 # 1b. fio's jobs each open the device: one job's direct=1 is not another's.
 # A group with a direct and a buffered writer of the device runs together
 # (before, the writers shared one descriptor and nvscope ran them one after
-# another), each job's descriptor with its own O_DIRECT (/proc/PID/fdinfo)
-cat >"$T_TMP/mixed.fio" <<JOB
+# another), each job's descriptor with its own O_DIRECT (/proc/PID/fdinfo,
+# read while it runs: polled until both descriptors are seen or it ends)
+case1b() {
+	local fpid run flags seen=""
+	mfio() { # DEV
+		cat <<JOB
 [global]
-filename=$dev
+filename=$1
 ioengine=io_uring
 bs=4k
 runtime=$RT
 time_based
+rate_iops=500
 [direct]
 rw=randwrite
 direct=1
@@ -98,27 +150,40 @@ direct=1
 rw=write
 direct=0
 JOB
-fio --output-format=json "$T_TMP/mixed.fio" >"$T_TMP/fm.json" 2>"$T_TMP/err" || fail "fio mixed: $(cat "$T_TMP/err")"
-"$NVS_BIN" run --output-format=json "$T_TMP/mixed.fio" >"$T_TMP/nm.json" 2>"$T_TMP/err" &
-run=$!
-sleep 1.5
-flags=$(for f in /proc/$run/fd/*; do
-	[ "$(readlink "$f")" = "$dev" ] || continue
-	awk '/^flags:/ { print (int(substr($2, length($2) - 4, 1)) % 8 >= 4) ? "direct" : "buffered" }' \
-		"/proc/$run/fdinfo/${f##*/}"
-done | sort | uniq -c | tr -s ' ' | tr '\n' ';')
-wait $run || fail "nvscope mixed: $(cat "$T_TMP/err")"
-grep -q "one after another" "$T_TMP/err" && fail "mixed direct= still serialised: $(cat "$T_TMP/err")"
-case $flags in *direct*buffered* | *buffered*direct*) ;; *) fail "device descriptors while running: $flags" ;; esac
-jobs_of "$T_TMP/nm.json" | awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' ||
-	fail "mixed: $(jobs_of "$T_TMP/nm.json" | tr '\n' ';')"
-ok "a direct and a buffered writer of one device run together, as fio's (descriptors: $flags)"
+	}
+	mfio "$devmf" >"$T_TMP/mixedf.fio"
+	mfio "$devm" >"$T_TMP/mixed.fio"
+	fio --output-format=json "$T_TMP/mixedf.fio" >"$T_TMP/fm.json" 2>"$T_TMP/ferrm" &
+	fpid=$!
+	"$NVS_BIN" run --output-format=json "$T_TMP/mixed.fio" >"$T_TMP/nm.json" 2>"$T_TMP/errm" &
+	run=$!
+	while kill -0 $run 2>/dev/null; do
+		seen=$(dev_fds $run "$devm" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+		case $seen in *direct*buffered* | *buffered*direct*) break ;; esac
+		sleep 0.1
+	done
+	flags=$seen
+	wait $run || fail "nvscope mixed: $(cat "$T_TMP/errm")"
+	wait $fpid || fail "fio mixed: $(cat "$T_TMP/ferrm")"
+	grep -q "one after another" "$T_TMP/errm" && fail "mixed direct= still serialised: $(cat "$T_TMP/errm")"
+	case $flags in *direct*buffered* | *buffered*direct*) ;; *) fail "device descriptors while running: $flags" ;; esac
+	jobs_of "$T_TMP/nm.json" | awk -v rt=$RT '$2 <= 0 || $3 < rt * 900 { exit 1 }' ||
+		fail "mixed: $(jobs_of "$T_TMP/nm.json" | tr '\n' ';')"
+	ok "a direct and a buffered writer of one device run together, as fio's (descriptors: $flags)"
+}
 
-# 2a. while the group runs, another program cannot claim the device
-"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n2.json" 2>"$T_TMP/err2" &
-run=$!
-sleep 1
-python3 - "$dev" >"$T_TMP/py" 2>&1 <<'PY'
+case2() {
+	local run w0 w1
+	# 2a. while the group runs, another program cannot claim the device: tried
+	# once the group's writes reach the device (polled, not a fixed sleep),
+	# and the writes must still flow after the try (else it proves nothing)
+	wfio "$dev3" $RT >"$T_TMP/w3.fio"
+	w0=$(kw3)
+	"$NVS_BIN" run --output-format=json "$T_TMP/w3.fio" >"$T_TMP/n2.json" 2>"$T_TMP/err2" &
+	run=$!
+	while kill -0 $run 2>/dev/null && [ "$(kw3)" -le "$w0" ]; do sleep 0.05; done
+	kill -0 $run 2>/dev/null || { wait $run; fail "nvscope ended (exit $?) before its writes were seen on $dev3: $(cat "$T_TMP/err2")"; }
+	"$PY" - "$dev3" >"$T_TMP/py" 2>&1 <<'PY'
 import errno, os, sys
 try:
     fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
@@ -128,60 +193,84 @@ except OSError as e:
 os.close(fd)
 print("opened")
 PY
-wait $run || fail "nvscope (second run): $(cat "$T_TMP/err2")"
-[ "$(cat "$T_TMP/py")" = "refused EBUSY" ] || fail "O_EXCL open while the group ran: $(cat "$T_TMP/py")"
-jobs_of "$T_TMP/n2.json" | awk '$2 <= 0 { exit 1 }' || fail "second run: $(jobs_of "$T_TMP/n2.json" | tr '\n' ';')"
-ok "while both writers run, another program's O_EXCL open fails with EBUSY"
+	w1=$(kw3)
+	sleep 0.1
+	[ "$(kw3)" -gt "$w1" ] || fail "the group's writes had stopped when the O_EXCL try ended: it proves nothing"
+	wait $run || fail "nvscope (second run): $(cat "$T_TMP/err2")"
+	[ "$(cat "$T_TMP/py")" = "refused EBUSY" ] || fail "O_EXCL open while the group ran: $(cat "$T_TMP/py")"
+	jobs_of "$T_TMP/n2.json" | awk '$2 <= 0 { exit 1 }' || fail "second run: $(jobs_of "$T_TMP/n2.json" | tr '\n' ';')"
+	ok "while both writers run, another program's O_EXCL open fails with EBUSY"
+}
 
-# 2b. another program holds the device O_EXCL: the group is refused, nothing written
-python3 -c "
+case2b() {
+	local rc holder s0
+	wfio "$dev4" $RT >"$T_TMP/w4.fio"
+	# 2b. another program holds the device O_EXCL: the group is refused, nothing written
+	"$PY" -c "
 import os, sys, time
-fd = os.open('$dev', os.O_RDONLY | os.O_EXCL)
+fd = os.open('$dev4', os.O_RDONLY | os.O_EXCL)
 print('held', flush=True)
 time.sleep(30)" >"$T_TMP/hold" 2>&1 &
-holder=$!
-for _ in $(seq 50); do grep -q held "$T_TMP/hold" && break; sleep 0.1; done
-grep -q held "$T_TMP/hold" || { kill "$holder"; fail "could not hold $dev: $(cat "$T_TMP/hold")"; }
-s0=$(ksectors)
-"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >/dev/null 2>"$T_TMP/err"
-rc=$?
-kill "$holder"
-wait "$holder" 2>/dev/null
-[ "$rc" -eq 2 ] || fail "held by another program: exit $rc: $(cat "$T_TMP/err")"
-grep -q "in use" "$T_TMP/err" || fail "no reason: $(cat "$T_TMP/err")"
-[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
-ok "held O_EXCL by another program: refused (exit 2, in use), nothing written"
+	holder=$!
+	for _ in $(seq 50); do grep -q held "$T_TMP/hold" && break; sleep 0.1; done
+	grep -q held "$T_TMP/hold" || { kill "$holder"; fail "could not hold $dev4: $(cat "$T_TMP/hold")"; }
+	s0=$(ksectors)
+	"$NVS_BIN" run --output-format=json "$T_TMP/w4.fio" >/dev/null 2>"$T_TMP/err4"
+	rc=$?
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	[ "$rc" -eq 2 ] || fail "held by another program: exit $rc: $(cat "$T_TMP/err4")"
+	grep -q "in use" "$T_TMP/err4" || fail "no reason: $(cat "$T_TMP/err4")"
+	[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
+	ok "held O_EXCL by another program: refused (exit 2, in use), nothing written"
 
-# 2c. a filesystem signature: refused without --force-destroy, nothing written
-mkfs.ext4 -q -F "$dev" || fail "mkfs"
-sync
-s0=$(ksectors)
-"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >/dev/null 2>"$T_TMP/err"
-rc=$?
-[ "$rc" -eq 2 ] || fail "over ext4: exit $rc: $(cat "$T_TMP/err")"
-grep -q "ext4" "$T_TMP/err" && grep -q "force-destroy" "$T_TMP/err" ||
-	fail "refusal names neither the filesystem nor the override: $(cat "$T_TMP/err")"
-[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
-blkid -p "$dev" 2>/dev/null | grep -q ext4 || fail "the signature is gone"
-ok "ext4 on the device: the group is refused without --force-destroy, nothing written"
-sed -i "s/^runtime=$RT/runtime=1/" "$T_TMP/w.fio"
-"$NVS_BIN" run --force-destroy --output-format=json "$T_TMP/w.fio" >"$T_TMP/n3.json" 2>"$T_TMP/err" ||
-	fail "--force-destroy: $(cat "$T_TMP/err")"
-[ "$(jobs_of "$T_TMP/n3.json" | awk '$2 > 0' | wc -l)" -eq 2 ] || fail "forced: $(jobs_of "$T_TMP/n3.json" | tr '\n' ';')"
-ok "with --force-destroy both writers run"
+	# 2c. a filesystem signature: refused without --force-destroy, nothing written
+	mkfs.ext4 -q -F "$dev4" || fail "mkfs"
+	sync
+	s0=$(ksectors)
+	"$NVS_BIN" run --output-format=json "$T_TMP/w4.fio" >/dev/null 2>"$T_TMP/err4"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "over ext4: exit $rc: $(cat "$T_TMP/err4")"
+	grep -q "ext4" "$T_TMP/err4" && grep -q "force-destroy" "$T_TMP/err4" ||
+		fail "refusal names neither the filesystem nor the override: $(cat "$T_TMP/err4")"
+	[ "$(ksectors)" -eq "$s0" ] || fail "written while refused ($s0 -> $(ksectors) sectors)"
+	blkid -p "$dev4" 2>/dev/null | grep -q ext4 || fail "the signature is gone"
+	ok "ext4 on the device: the group is refused without --force-destroy, nothing written"
+	wfio "$dev4" 1 >"$T_TMP/w1.fio"
+	"$NVS_BIN" run --force-destroy --output-format=json "$T_TMP/w1.fio" >"$T_TMP/n3.json" 2>"$T_TMP/err4" ||
+		fail "--force-destroy: $(cat "$T_TMP/err4")"
+	[ "$(jobs_of "$T_TMP/n3.json" | awk '$2 > 0' | wc -l)" -eq 2 ] || fail "forced: $(jobs_of "$T_TMP/n3.json" | tr '\n' ';')"
+	ok "with --force-destroy both writers run"
+}
 
-# two alike random jobs of one run are two of fio's threads, each seeded by
-# its number: they do not issue the same offsets (before, both jobs drew the
-# one sequence and, running together, hit the same blocks at the same time)
-printf '[global]\nfilename=%s\nrw=randread\nbs=4k\nnumber_ios=200\n[a]\nwrite_iolog=%s\n[b]\nwrite_iolog=%s\n' \
-	"$dev" "$T_TMP/a.log" "$T_TMP/b.log" >"$T_TMP/alike.fio"
-"$NVS_BIN" run "$T_TMP/alike.fio" >/dev/null 2>"$T_TMP/err" || fail "alike jobs: $(cat "$T_TMP/err")"
-same=$(python3 - "$T_TMP/a.log" "$T_TMP/b.log" <<'PY'
+# two alike random jobs (on case 1b's device, once 1b is done with it)
+alike() {
+	local same
+	# two alike random jobs of one run are two of fio's threads, each seeded by
+	# its number: they do not issue the same offsets (before, both jobs drew the
+	# one sequence and, running together, hit the same blocks at the same time)
+	printf '[global]\nfilename=%s\nrw=randread\nbs=4k\nnumber_ios=200\n[a]\nwrite_iolog=%s\n[b]\nwrite_iolog=%s\n' \
+		"$devm" "$T_TMP/a.log" "$T_TMP/b.log" >"$T_TMP/alike.fio"
+	"$NVS_BIN" run "$T_TMP/alike.fio" >/dev/null 2>"$T_TMP/erra" || fail "alike jobs: $(cat "$T_TMP/erra")"
+	same=$("$PY" - "$T_TMP/a.log" "$T_TMP/b.log" <<'PY'
 import sys
 a, b = ([l.split()[-2] for l in open(f) if " read " in l] for f in sys.argv[1:3])
 assert len(a) == len(b) == 200, (len(a), len(b))
 print(sum(x == y for x, y in zip(a, b)))
 PY
-) || fail "alike jobs' iologs"
-[ "$same" -lt 20 ] || fail "two alike jobs issued $same of 200 offsets alike"
-ok "two alike random jobs draw their own offsets ($same of 200 alike)"
+	) || fail "alike jobs' iologs"
+	[ "$same" -lt 20 ] || fail "two alike jobs issued $same of 200 offsets alike"
+	ok "two alike random jobs draw their own offsets ($same of 200 alike)"
+}
+
+# case 1 first, alone (its bound is on elapsed time); then the other lanes
+# side by side; a failure's message is in its lane's log
+case1
+( case1b && alike ) >"$T_TMP/lane1b" 2>&1 & p1b=$!
+( case2 ) >"$T_TMP/lane2" 2>&1 & p2=$!
+( case2b ) >"$T_TMP/lane2b" 2>&1 & p2b=$!
+rc=0
+wait $p1b || rc=1; cat "$T_TMP/lane1b"
+wait $p2 || rc=1; cat "$T_TMP/lane2"
+wait $p2b || rc=1; cat "$T_TMP/lane2b"
+[ $rc -eq 0 ] || fail "a case failed (above)"
