@@ -24,15 +24,74 @@ counts; exits 1 when an example has an unexpected outcome (a refusal that
 names the wrong line or more than one line, a workload that differs, a
 crash) unless the example is in KNOWN (a gap listed with its reason).
 """
+import concurrent.futures
 import json
 import os
+import queue
 import re
 import signal
 import subprocess
 import sys
+import threading
 
 REWRITE = ("filename", "directory", "filename_format", "runtime", "timeout", "time_based",
            "ramp_time")
+
+# How long each run group of each tool runs (--runtime=, with
+# --time_based): the figures compared are shares and means of thousands of
+# I/Os drawn from fio's own random streams (the same directions and sizes,
+# I/O for I/O), decided in a fraction of a second.  NVS_FIO_EXAMPLES_RUNTIME
+# sets it (tests/integration/fio_examples.sh: 1 when it writes the docs'
+# table, whose IOPS column is 1 s runs).  500 ms: at 300 ms on a loaded
+# machine (load 11-15 on 2 CPUs) the examples below (LONG) were measured;
+# the rest did 3 to 50 times the I/Os their checks need there, and a tool
+# slow to start under load (nvscope's 4 jobs of fio-rand-RW: 835 I/Os in
+# 300 ms beside fio's 10554) loses less of a 500 ms run.
+RUNTIME = "500ms"
+
+# Examples that run 1 s whatever RUNTIME says, with why.  A count set by
+# time (a rate, a think time) is compared with a tolerance relative to the
+# count (a Poisson count of mean m has sd sqrt(m)): a shorter run would
+# loosen it; these sleep more than they run.  A read share or a mean block
+# size drawn from a mix or a size distribution is noise that shrinks with
+# the I/Os (sd of a share sqrt(p(1-p)/N), of a mean CV/sqrt(N)): where 300 ms
+# on a loaded machine (load 11 on 2 CPUs, measured) left a tolerance under
+# 5 sd, 1 s (5 to 10 times the I/Os) keeps it where it was.  And some are
+# slow per I/O (large blocks, flow control, verify): in 300 ms under load a
+# job did under twice the I/Os its checks need (200 per job for the share
+# and means, 100 per direction), where 1 s decides them.
+SLOW_IO = "at 300 ms under load under twice the I/Os a check needs"
+NOISY = "at 300 ms under load its tolerance was under 5 sd of the noise"
+LONG = {
+    "fixed-rate-submission.fio": "rate_iops=1000: the I/Os in the run compared",
+    "poisson-rate-submission.fio": "rate_iops=50 (Poisson): the I/Os in the run compared",
+    "exitwhat.fio": "rate=300 B/s and thinktime=2ms jobs: each must do some I/O in both tools",
+    "fio-rand-RW.fio": NOISY + " (randrw, nvscope's 835 I/Os: the read share 0.018 apart, "
+    "sd 0.016)",
+    "fsx.fio": NOISY + " (randrw, fio's 888 I/Os: the read share 0.017 apart, sd 0.016)",
+    "fio-seq-RW.fio": NOISY + " (rw, 1194 I/Os: the read share 0.012 apart, sd 0.011)",
+    "iometer-file-access-server.fio": NOISY + " (its bssplit, CV 1.7, on 2248 reads: "
+    "sd of the mean 3%, tolerance 10%)",
+    "jesd219.fio": NOISY + " (its bssplit, CV 1.6: the mean read size 2.2% apart, sd 2.6%)",
+    "cmdprio-bssplit.fio": SLOW_IO + " (64k-2M blocks: 136)",
+    "aio-read.fio": SLOW_IO + " (128k, iodepth=4: 146)",
+    "butterfly.fio": SLOW_IO + " (flow=2: 71)",
+    "flow.fio": SLOW_IO + " (flow=1 writer: 55)",
+    "fio-seq-write.fio": SLOW_IO + " (buffered 256k: 246)",
+    "ssd-steadystate.fio": SLOW_IO + " (its 1M fill: 244)",
+    "surface-scan.fio": SLOW_IO + " (its verify phase: 183)",
+    "zbd-rand-write.fio": SLOW_IO + " (512k, 16 jobs: 249)",
+    "zbd-rand-write-trim-gc.fio": SLOW_IO + " (2M: 145)",
+    "zbd-rand-write-zone-reset-gc.fio": "32M writes: 38 in 1 s, 3 in 300 ms (a job's I/Os "
+    "must be none in both tools or some in both)",
+}
+
+# Examples that write the whole device once and read it back (fill_device
+# then a verify phase: the read-back verifies only what the write phase
+# reached in its run): a small device (NVS_FIO_FILLDEV, 4 MiB), which the
+# write phase fills in a few milliseconds whatever the machine's load.  On
+# the 64 MiB device a slowed write phase left blocks the verify phase read.
+FILL = {"surface-scan.fio"}
 
 # Examples run only through the parse comparison, with why.
 SLOW = {
@@ -219,6 +278,11 @@ NO_MEANING = {
 
 SYNC = {"psync", "sync", "pvsync", "pvsync2", "vsync"}
 
+# fio as both tools' runs and parses call it: its clock read with
+# clock_gettime (its TSC calibration is a quarter of its start; no latency
+# is compared here)
+FIO = ["fio", "--clocksource=clock_gettime"]
+
 
 def size(v):
     """fio's size strings (kb_base=1024): '4k' -> 4096; None if not one."""
@@ -283,11 +347,11 @@ def resolve(opts):
     }
 
 
-def run(cmd, timeout=60, env=None):
+def run(cmd, timeout=60, env=None, cwd=None):
     """Runs cmd in its own process group (fio forks its jobs): on a timeout
     the whole group is killed, so nothing keeps the device open."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True,
+                         start_new_session=True, cwd=cwd,
                          env=dict(os.environ, **env) if env else None)
     try:
         out, err = p.communicate(timeout=timeout)
@@ -424,140 +488,195 @@ def iops_ratio(fj, nj):
     return "%.2f" % (n / f) if f > 0 else "- (fio 0)"
 
 
+def example(name, ctx):
+    """(outcome, reason) of one example, run on ctx's devices: dev (this
+    worker's own), or the big one (ctx.big, under ctx.big_lock) for BIG."""
+    nvs, fixtures, work, dev, rt = ctx["nvs"], ctx["fixtures"], ctx["work"], ctx["dev"], ctx["rt"]
+    common = ["--runtime=" + ("1" if name in LONG else rt), "--time_based"]
+    path = os.path.join(work, name)
+    # its own working directory: an example's log files (write_bw_log=...,
+    # verify state) land there, apart from the examples run beside it
+    cwd = os.path.join(work, name + ".d")
+    os.makedirs(cwd, exist_ok=True)
+    lines = rewrite(os.path.join(fixtures, name), path, SIZES.get(name))
+    env = ENV.get(name)
+    tdev = dev
+    big = ctx["big"]
+    if name in FILL and ctx["fill"]:
+        tdev = ctx["fill"]
+    if name in BIG and big:
+        # its zones need a larger device: a sparse one, emptied first
+        # (discard frees what the example before wrote)
+        tdev = big
+        subprocess.run(["blkdiscard", big], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def go(cmd):
+        return run(cmd, env=env, cwd=cwd)
+
+    def fio_parse():
+        """fio's verdict on the file: (accepted, its stderr)"""
+        frc, _, ferr = go(FIO + ["--parse-only", "--filename=" + tdev] + common + [path])
+        return frc == 0, ferr
+    rc, out, err = go([nvs, "run", "--parse-only", "--target", tdev] + common + [path])
+    if rc == 2:
+        why = check_refusal(name, lines, err)
+        m = re.search(r":\d+: ([A-Za-z0-9_-]+)", err)
+        key = m.group(1) if m else "?"
+        cls = "no meaning here" if key in NO_MEANING else "not implemented"
+        if "does not exist on this machine" in err:
+            cls = "no meaning here"  # e.g. a NUMA node this machine lacks
+        msg = err.strip().split(": ", 1)[-1].replace(work.rstrip("/") + "/", "")
+        if why:
+            return "FAIL", why
+        # whether fio accepts it only annotates the docs' row: asked there
+        if ctx["docs"] and not fio_parse()[0]:
+            msg += " [fio refuses it too]"
+        return "refused (%s)" % cls, msg
+    if rc != 0:
+        return "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
+    if name in DEVICE_REFUSED:
+        nrc, nout, nerr = go([nvs, "run", "--output-format=json", "--target", tdev] + common + [path])
+        pat, why = DEVICE_REFUSED[name]
+        if nrc == 2 and re.search(pat, nerr):
+            msg = nerr.strip().splitlines()[-1].replace(tdev, "the loop device")
+            msg += "; " + why
+            if ctx["docs"] and not fio_parse()[0]:  # the docs' row only, as above
+                msg += " [fio 3.33 refuses it too]"
+            return "refused (the device lacks it)", msg
+        return "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
+    # fio's run parses the file as --parse-only does (both stop at a parse
+    # error before any I/O), so a run that succeeds is fio's yes; fio is
+    # asked first only where the answer decides what runs, and after a
+    # failed run to tell a refusal from a failure
+    asked = name in FIO_NEWER or name in SLOW or name in FIO_INLINE
+    fio_ok, ferr = fio_parse() if asked else (True, "")
+    if not fio_ok and name in FIO_NEWER:
+        nrc, nout, nerr = go([nvs, "run", "--output-format=json", "--target", tdev] + common + [path])
+        check = FIO_NEWER_CHECK.get(name)
+        try:
+            ok = nrc == 0 and json.loads(nout)["jobs"] and (
+                check is None or check(json.loads(nout)["jobs"][0]))
+        except (ValueError, KeyError, IndexError):
+            ok = False
+        if ok:
+            return "fio refuses", ("fio 3.33: " + (ferr.strip().splitlines() or ["?"])[0][:80] +
+                                   "; nvscope runs it; " + FIO_NEWER[name])
+        return "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:] or "its JSON lacks the feature")
+    if not fio_ok:
+        if ferr.strip():
+            return "fio refuses", "nvscope parses it; fio: " + ferr.strip().splitlines()[0][:150]
+        return "fio refuses", "fio refuses"
+    if name in SLOW:
+        return "parsed only", SLOW[name]
+    fpath = path
+    if name in FIO_INLINE:
+        fpath = path + ".inline.fio"
+        with open(fpath, "w") as fw:
+            fw.writelines(re.sub(r"^(\s*io_submit_mode\s*=\s*)offload", r"\1inline", l)
+                          for l in lines)
+    frc, fout, ferr = go(FIO + ["--output-format=json", "--filename=" + tdev] + common + [fpath])
+    if frc != 0 and not asked:
+        fio_ok, perr = fio_parse()
+        if not fio_ok:
+            return "fio refuses", ("nvscope parses it; fio: " + perr.strip().splitlines()[0][:150]
+                                   if perr.strip() else "fio refuses")
+    after = AFTER.get(name)
+    fafter = after(tdev) if after and frc == 0 else ""
+    if name in BIG and big:  # fio's blocks freed: the device's memory halves
+        subprocess.run(["blkdiscard", big], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    nrc, nout, nerr = go([nvs, "run", "--output-format=json", "--target", tdev] + common + [path])
+    nafter = after(tdev) if after and nrc == 0 else ""
+    try:
+        fj = json.loads(fout[fout.index("{"):]) if frc == 0 else None
+    except ValueError:
+        fj = None
+    try:
+        nj = json.loads(nout) if nrc == 0 else None
+    except ValueError:
+        nj = None
+    if fj is None and nj is None and name in NEEDS_NG and "ngXnY" in ferr and \
+            "NVMe generic device" in nerr:
+        return "both fail", NEEDS_NG[name]
+    if fj is None and nj is None:
+        last = lambda e: (e.strip().splitlines() or ["?"])[-1][:150]
+        return "both fail", "fio: %s / nvscope: %s" % (last(ferr), last(nerr))
+    if fafter or nafter:
+        return "FAIL", "after fio: %s / after nvscope: %s" % (fafter or "ok", nafter or "ok")
+    if nj is None:
+        return "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
+    if fj is None:
+        return "FAIL", "fio exit %d: %s" % (frc, ferr.strip()[-200:])
+    diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
+    if diff:
+        return "FAIL", diff
+    reason = "%d job(s), %d group(s)" % (len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))
+    reason += "; IOPS nvscope/fio %s" % iops_ratio(fj, nj)
+    if name in IOPS_NOTE:
+        reason += " (" + IOPS_NOTE[name] + ")"
+    if name in TIMED:
+        reason += "; the read share is not compared: " + TIMED[name]
+    if name in SIZES:
+        reason += "; rewritten to fit: %s (%s)" % (", ".join(
+            "%s=%s" % kv for kv in SIZES[name].items()), SIZES_WHY[name])
+    if name in FIO_INLINE:
+        reason += "; " + FIO_INLINE[name]
+    return "same", reason
+
+
 def main():
-    nvs, fixtures, dev, work = sys.argv[1:5]
-    # both tools run inside the scratch directory: an example's log files
-    # (write_bw_log=..., verify state) land there, never in the tree
-    nvs, fixtures, dev, work = (os.path.abspath(x) if os.path.exists(x) else x
-                                for x in (nvs, fixtures, dev, work))
-    os.chdir(work)
+    nvs, fixtures, devs, work = sys.argv[1:5]
+    # both tools run inside the scratch directory (each example in a
+    # directory of its own): an example's log files land there, never in
+    # the tree
+    nvs, fixtures, work = (os.path.abspath(x) if os.path.exists(x) else x
+                           for x in (nvs, fixtures, work))
     table_path = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
-    big = os.environ.get("NVS_FIO_BIGDEV", "")
-    common = ["--runtime=1", "--time_based"]
-    rows, bad = [], 0
-    for name in sorted(os.listdir(fixtures)):
-        if not name.endswith(".fio") or os.environ.get("NVS_FIO_EXAMPLE", "") not in name:
-            continue
-        path = os.path.join(work, name)
-        lines = rewrite(os.path.join(fixtures, name), path, SIZES.get(name))
-        env = ENV.get(name)
-        tdev = dev
-        if name in BIG and big:
-            # its zones need a larger device: a sparse one, emptied first
-            # (discard frees what the example before wrote)
-            tdev = big
-            subprocess.run(["blkdiscard", big], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        rc, out, err = run([nvs, "run", "--parse-only", "--target", tdev] + common + [path], env=env)
-        frc, _, ferr = run(["fio", "--parse-only", "--filename=" + tdev] + common + [path], env=env)
-        fio_ok = frc == 0
-        if rc == 2:
-            why = check_refusal(name, lines, err)
-            m = re.search(r":\d+: ([A-Za-z0-9_-]+)", err)
-            key = m.group(1) if m else "?"
-            cls = "no meaning here" if key in NO_MEANING else "not implemented"
-            if "does not exist on this machine" in err:
-                cls = "no meaning here"  # e.g. a NUMA node this machine lacks
-            msg = err.strip().split(": ", 1)[-1].replace(work.rstrip("/") + "/", "")
-            if why:
-                outcome, reason = "FAIL", why
+    devs = devs.split(",")
+    # the docs' table: 1 s runs one example at a time (its IOPS column), and
+    # fio asked about every file nvscope refuses (its rows' annotations)
+    docs = os.environ.get("NVS_FIO_EXAMPLES_DOCS", "") == "1"
+    rt = os.environ.get("NVS_FIO_EXAMPLES_RUNTIME", "1" if docs else RUNTIME)
+    nworkers = 1 if docs else len(devs)
+    names = [n for n in sorted(os.listdir(fixtures))
+             if n.endswith(".fio") and os.environ.get("NVS_FIO_EXAMPLE", "") in n]
+    free = queue.Queue()
+    for d in devs[:nworkers]:
+        free.put(d)
+    big_lock, print_lock = threading.Lock(), threading.Lock()
+    base = {"nvs": nvs, "fixtures": fixtures, "work": work, "rt": rt, "docs": docs,
+            "big": os.environ.get("NVS_FIO_BIGDEV", ""), "fill": os.environ.get("NVS_FIO_FILLDEV", "")}
+
+    def task(name):
+        dev = free.get()
+        try:
+            ctx = dict(base, dev=dev)
+            if name in BIG and ctx["big"]:
+                with big_lock:  # one device for them all: one at a time
+                    outcome, reason = example(name, ctx)
             else:
-                outcome = "refused (%s)" % cls
-                reason = msg + ("" if fio_ok else " [fio refuses it too]")
-        elif rc != 0:
-            outcome, reason = "FAIL", "nvscope --parse-only exit %d: %s" % (rc, err.strip()[:200])
-        elif name in DEVICE_REFUSED:
-            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
-                                  env=env)
-            pat, why = DEVICE_REFUSED[name]
-            if nrc == 2 and re.search(pat, nerr):
-                msg = nerr.strip().splitlines()[-1].replace(tdev, "the loop device")
-                outcome, reason = "refused (the device lacks it)", msg + "; " + why + (
-                    "" if fio_ok else " [fio 3.33 refuses it too]")
-            else:
-                outcome, reason = "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
-        elif not fio_ok and name in FIO_NEWER:
-            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path],
-                                  env=env)
-            check = FIO_NEWER_CHECK.get(name)
-            try:
-                ok = nrc == 0 and json.loads(nout)["jobs"] and (
-                    check is None or check(json.loads(nout)["jobs"][0]))
-            except (ValueError, KeyError, IndexError):
-                ok = False
-            outcome, reason = ("fio refuses", "fio 3.33: " + (ferr.strip().splitlines() or ["?"])[0][:80] +
-                               "; nvscope runs it; " + FIO_NEWER[name]) if ok else (
-                "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:] or "its JSON lacks the feature"))
-        elif not fio_ok:
-            outcome, reason = "fio refuses", "nvscope parses it; fio: " + ferr.strip().splitlines()[0][:150] if ferr.strip() else "fio refuses"
-        elif name in SLOW:
-            outcome, reason = "parsed only", SLOW[name]
-        else:
-            fpath = path
-            if name in FIO_INLINE:
-                fpath = path + ".inline.fio"
-                with open(fpath, "w") as fw:
-                    fw.writelines(re.sub(r"^(\s*io_submit_mode\s*=\s*)offload", r"\1inline", l)
-                                  for l in lines)
-            frc, fout, ferr = run(["fio", "--output-format=json", "--filename=" + tdev] + common + [fpath],
-                                  env=env)
-            after = AFTER.get(name)
-            fafter = after(tdev) if after and frc == 0 else ""
-            if name in BIG and big:  # fio's blocks freed: the device's memory halves
-                subprocess.run(["blkdiscard", big], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-            nrc, nout, nerr = run([nvs, "run", "--output-format=json", "--target", tdev] + common + [path], env=env)
-            nafter = after(tdev) if after and nrc == 0 else ""
-            try:
-                fj = json.loads(fout[fout.index("{"):]) if frc == 0 else None
-            except ValueError:
-                fj = None
-            try:
-                nj = json.loads(nout) if nrc == 0 else None
-            except ValueError:
-                nj = None
-            if fj is None and nj is None and name in NEEDS_NG and "ngXnY" in ferr and \
-                    "NVMe generic device" in nerr:
-                outcome, reason = "both fail", NEEDS_NG[name]
-            elif fj is None and nj is None:
-                last = lambda e: (e.strip().splitlines() or ["?"])[-1][:150]
-                outcome, reason = "both fail", "fio: %s / nvscope: %s" % (last(ferr), last(nerr))
-            elif fafter or nafter:
-                outcome, reason = "FAIL", "after fio: %s / after nvscope: %s" % (
-                    fafter or "ok", nafter or "ok")
-            elif nj is None:
-                outcome, reason = "FAIL", "nvscope exit %d: %s" % (nrc, nerr.strip()[-200:])
-            elif fj is None:
-                outcome, reason = "FAIL", "fio exit %d: %s" % (frc, ferr.strip()[-200:])
-            else:
-                diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
-                outcome, reason = ("same", "%d job(s), %d group(s)" % (
-                    len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))) if not diff else ("FAIL", diff)
-                if not diff:
-                    reason += "; IOPS nvscope/fio %s" % iops_ratio(fj, nj)
-                    if name in IOPS_NOTE:
-                        reason += " (" + IOPS_NOTE[name] + ")"
-                if name in TIMED and not diff:
-                    reason += "; the read share is not compared: " + TIMED[name]
-                if name in SIZES and not diff:
-                    reason += "; rewritten to fit: %s (%s)" % (", ".join(
-                        "%s=%s" % kv for kv in SIZES[name].items()), SIZES_WHY[name])
-                if name in FIO_INLINE and not diff:
-                    reason += "; " + FIO_INLINE[name]
+                outcome, reason = example(name, ctx)
+        finally:
+            free.put(dev)
         if outcome == "FAIL" and name in KNOWN:
             outcome, reason = "known gap", KNOWN[name] + " (" + reason + ")"
         if name in SAME and outcome != "same" and outcome != "FAIL":
             outcome, reason = "FAIL", "ran the same workload before: " + reason
-        if outcome == "FAIL":
-            bad += 1
-        rows.append((name, outcome, reason.replace("|", "\\|").replace("\n", " ")))
-        print("%-40s %-28s %s" % (name, outcome, reason[:160]), flush=True)
+        with print_lock:
+            print("%-40s %-28s %s" % (name, outcome, reason[:160]), flush=True)
+        return name, outcome, reason.replace("|", "\\|").replace("\n", " ")
+
+    # the examples with the most run groups first, so that none starts last
+    order = sorted(names, key=lambda n: -cost(os.path.join(fixtures, n)))
+    with concurrent.futures.ThreadPoolExecutor(nworkers) as pool:
+        rows = sorted(pool.map(task, order))
+    bad = sum(1 for _, o, _ in rows if o == "FAIL")
     counts = {}
     for _, o, _ in rows:
         counts[o] = counts.get(o, 0) + 1
     print("counts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     if table_path:
         with open(table_path, "w") as f:
-            f.write(TABLE_HEAD)
+            f.write(TABLE_HEAD.replace("@RT@", rt).replace("@RTS@", "1 s" if rt == "1" else rt))
             f.write("Counts (%d examples): %s.\n\n" % (len(rows), ", ".join(
                 "%s: %d" % kv for kv in sorted(counts.items()))))
             f.write("| example | outcome | reason |\n|---|---|---|\n")
@@ -567,20 +686,32 @@ def main():
     return 1 if bad else 0
 
 
+def cost(path):
+    """A guess at an example's run time, to start the long ones first: its
+    run groups, 1 s or RUNTIME each (SAME examples only: the others are
+    refused or only parsed)."""
+    name = os.path.basename(path)
+    if name not in SAME:
+        return 0
+    text = open(path, encoding="utf-8", errors="replace").read()
+    groups = 1 + len(re.findall(r"^\s*(stonewall|wait_for_previous|wait_for)\b", text, re.M))
+    return groups * (3 if name in LONG else 1)
+
+
 TABLE_HEAD = """# fio's examples/ run by nvscope
 
 Generated by `tests/integration/fio_examples.sh` (tests/fio_examples.py): each
 of fio's own example job files (tests/fixtures/fio-examples/, from fio's
 source, GPL-2.0, see COPYING there) with only its target and length rewritten
 (filename/directory/runtime/timeout/time_based/ramp_time lines commented out; both
-tools get `--runtime=1 --time_based` and the same loop device; a size no test
+tools get `--runtime=@RT@ --time_based` and the same loop device; a size no test
 device holds is rewritten on its line, said in the row), run by Debian's
 fio 3.33 and by nvscope with `--output-format=json`, compared job by job:
 jobs, report groups, rw, rwmixread, block-size distribution per direction,
 queue depth (fio's sync engines, posixaio and buffered libaio: 1), numjobs,
 size, direct, and measured the read share of the I/Os, the mean block size
 per direction and, with rate_iops, the number of I/Os; nvscope's IOPS over
-fio's is printed for each "same" row (1 s each: not asserted).
+fio's is printed for each "same" row (@RTS@ each: not asserted).
 
 Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
