@@ -27,6 +27,9 @@ sed 's/^time_based$/time_based\nrate_iops=400/; s/^ramp_time=1$/ramp_time=250ms/
 # the interpreter itself, resolved once (a version manager's shim, such as
 # pyenv's, costs ~0.6 s of CPU per start)
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+# the default results directory (results/ of the current directory) in the
+# test's own scratch directory, where no other test writes
+U_CWD=$T_TMP
 u_start 150 40 env NVSCOPE_PRESETS="$P" "$NVS_BIN"
 u_wait 'Devices' 10
 for dev in "$A" "$B"; do
@@ -56,16 +59,16 @@ u_wait 'DONE' 90
 u_wait "^ $a +loop .* (PASS|WARN|FAIL) " 5
 S=$(u_screen)
 dir=$(echo "$S" | grep -o 'results: [^ ]*' | head -1 | cut -d' ' -f2)
-[ -n "$dir" ] && [ -s "$NVS_TOP/$dir/summary.json" ] || fail "no results directory on screen: $dir"
+[ -n "$dir" ] && [ -s "$T_TMP/$dir/summary.json" ] || fail "no results directory on screen: $dir"
 for d in "$a" "$b"; do
 	v=$("$PY" -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-print([x["verdict"] for x in d["drives"] if x["serial"] == sys.argv[2]][0])' "$NVS_TOP/$dir/summary.json" "$d")
+print([x["verdict"] for x in d["drives"] if x["serial"] == sys.argv[2]][0])' "$T_TMP/$dir/summary.json" "$d")
 	echo "$S" | grep -Eq "^ $d +loop .* $v " || fail "$d: the file says $v, the screen does not"
-	grep -q '"read-sample: read without errors"' "$NVS_TOP/$dir/$d/verdict.json" ||
+	grep -q '"read-sample: read without errors"' "$T_TMP/$dir/$d/verdict.json" ||
 		fail "$d: read-sample not judged"
 done
-rm -rf "${NVS_TOP:?}/$dir"
+rm -rf "${T_TMP:?}/$dir"
 ok "verdicts on screen = summary.json"
 u_keys q
 u_wait 'Presets' 5
