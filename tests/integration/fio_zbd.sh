@@ -11,6 +11,10 @@ command -v fio >/dev/null || skip "no fio"
 t_loop 256M
 dev=$LOOP
 CHK="$(dirname "$0")/zbd_check.py"
+# python3 resolved once: the PATH's may be a pyenv shim, ~0.35 s of CPU a
+# start here (the interpreter itself ~0.06 s), and this test starts it ~20 times
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=$(command -v python3)
+python3() { "$PY" "$@"; }
 MB=1048576
 
 both() { # options...
