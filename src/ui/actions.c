@@ -190,6 +190,12 @@ void app_time_range(struct app *a, double *t0, double *t1)
 static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char extra[][256],
 			 int nextra)
 {
+	/* the cursor stays on its device, not on its index: a rescan may add
+	 * or remove rows above it (another program's loop device), and P or
+	 * Space must not land on a neighbour */
+	char at[sizeof(a->drows[0].path)] = "";
+	if (a->drows && a->dev_cur >= 0 && a->dev_cur < a->ndrows)
+		snprintf(at, sizeof(at), "%s", a->drows[a->dev_cur].path);
 	free(a->drows);
 	a->drows = NULL;
 	int n = devrows_build(a->devs, true, &a->drows);
@@ -214,7 +220,10 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 		if (k >= 0)
 			a->drows[k].marked = true;
 	}
-	if (a->dev_cur >= a->ndrows)
+	int at_row = at[0] ? devrows_find(a->drows, a->ndrows, at) : -1;
+	if (at_row >= 0)
+		a->dev_cur = at_row;
+	else if (a->dev_cur >= a->ndrows)
 		a->dev_cur = a->ndrows ? a->ndrows - 1 : 0;
 	a->dirty[PANE_DEVICES] = a->dirty[PANE_FORM] = true;
 }

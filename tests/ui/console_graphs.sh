@@ -33,9 +33,10 @@ u_start 120 40 "$NVS_BIN" --target "$A" --rw=randread --iodepth=1,16 --runtime=3
 	--time_based --ramp_time=0 --ascii --results "$RES"
 u_wait 'RUNNING custom QD16 2/2' 15
 u_wait 'IOPS \(linear\) +now [1-9]' 10
-sleep 1
 # the marker: a rule at the step's start, "QD16" on the strip's top row (a data
 # point may take the rule's top cell: the label is drawn over the data, the rule is not)
+marked() { awk "/$1 \\(linear\\)/ {getline; print; exit}" | grep -q '[^ ]QD16'; }
+for _ in $(seq 50); do u_screen | marked IOPS && u_screen | marked Latency && break; sleep 0.1; done
 S=$(u_screen)
 echo "$S" | awk '/IOPS \(linear\)/ {getline; print; exit}' | grep -q '[^ ]QD16' ||
 	{ echo "$S" >&2; fail "no QD16 step marker on the IOPS strip"; }
@@ -46,7 +47,7 @@ u_keys d
 u_wait 'strips: thick' 5
 u_keys d
 u_wait 'strips: fill' 5
-sleep 0.5
+for _ in $(seq 50); do u_screen | under_curve 84 && break; sleep 0.1; done # once redrawn
 u_screen | under_curve 84 || { u_screen >&2; fail "fill: not filled under the curve"; }
 ok "fill mode fills under the curve"
 u_wait 'DONE custom' 15

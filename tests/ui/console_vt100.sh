@@ -21,32 +21,39 @@ ok "vt100: cursor row in reverse video, no colour"
 # sel: the text of the highlighted (reverse video) rows between the title
 # and the status bar
 sel() { u_tmux capture-pane -p -e -t ui | sed '1d;$d' | grep -E $'\e\\[([0-9;]*;)?7[;m]' | sed 's/\x1b\[[0-9;]*m//g'; }
+# sel_wait REGEX: waits (5 s) until a highlighted row matches: a key's
+# effect is read once it is drawn, not after a fixed sleep
+sel_wait() {
+	local n=50
+	while [ $n -gt 0 ]; do
+		sel | grep -q -- "$1" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
 # End as xterm sends it (vt100's terminfo has no kend): decoded, not '4'
 u_keys Tab
 u_wait '\[Presets\]' 5
 u_text $'\e[4~'
-sleep 0.5
 last=$(ls "$NVS_TOP"/presets/plans/*.ini | sed 's#.*/##; s/\.ini$//' | LC_ALL=C sort | tail -n 1)
-sel | grep -q "plan:$last" || { sel >&2; fail "End did not reach the last entry (plan:$last)"; }
+sel_wait "plan:$last" || { sel >&2; fail "End did not reach the last entry (plan:$last)"; }
 sel | grep -q '4k-' && fail "End was taken as the letter 4"
 u_text $'\e[1~'
-sleep 0.5
-sel | grep -q '128k-seqread' || { sel >&2; fail "Home did not reach the first entry"; }
+sel_wait '128k-seqread' || { sel >&2; fail "Home did not reach the first entry"; }
 u_text $'\e[99~x'  # unknown sequence dropped whole; x is a key of its own (none)
 u_text 'G'
-sleep 0.5
-sel | grep -q "plan:$last" || fail "G (End's letter) did not reach the last entry"
+sel_wait "plan:$last" || fail "G (End's letter) did not reach the last entry"
 # letters jump only after '/': q here is quit, not a jump
 u_text '/o'
-sleep 0.5
-sel | grep -q 'oltp' || { sel >&2; fail "/o did not jump to oltp"; }
+sel_wait 'oltp' || { sel >&2; fail "/o did not jump to oltp"; }
 ok "vt100 keys: End/Home decoded, unknown sequences dropped, letters for them, / jump"
 
 u_keys '?'
 u_wait 'TERM=vt100 has:' 5
 u_screen | grep -q 'lacks (use):.*Home(g)' || fail "help does not say what this terminal lacks"
 u_keys x
-sleep 0.3
+u_gone 'TERM=vt100 has:' 5 # the help closed before the next keys
 u_keys Tab Tab # back to Devices
 ok "help shows what this terminal has"
 
