@@ -11,10 +11,14 @@
 #   # test: budget SECONDS REASON  its budget, when over the default 60 s
 #   # test: no-sanitizer REASON    not run under ASan/TSan (said as a skip)
 #
-# Exit status of a script: 0 pass, 77 skip, anything else fail.  A test
-# over its budget (x2 under ASan, x3 under TSan) fails when NVS_ENFORCE=1
-# (set in CI), else it is flagged.  So does the whole run over NVS_BUDGET
-# seconds of wall-clock time.  Nothing is retried: a test that fails once
+# Exit status of a script: 0 pass, 77 skip, anything else fail.  A budget
+# is the wall-clock time a test may take with a CPU to itself; the runner
+# scales it by the tests it runs per CPU (J / CPUs, at least 1: beside
+# others a test gets a share of a CPU) and by the sanitizer's slowness (x2
+# ASan, x3 TSan).  A test over its scaled budget fails when NVS_ENFORCE=1
+# (set in CI), else it is flagged; so does the whole run over NVS_BUDGET
+# seconds of wall-clock time.  Each test's CPU time (user+sys, GNU time) is
+# printed beside its wall time.  Nothing is retried: a test that fails once
 # is a test to fix.
 #
 # Usage: tests/run.sh [-l] [PATTERN...]   (PATTERN: a part of a test's name)
@@ -122,7 +126,11 @@ if [ -x /usr/bin/python3 ]; then
 	export PATH=$scratch/bin:$PATH
 fi
 
-declare -A pid_name t_start t_took t_dir
+declare -A pid_name t_start t_took t_dir t_cpu
+# GNU time gives each test's CPU time (user+sys of all it ran); without it,
+# env in its place: the wall time alone
+if [ -x /usr/bin/time ]; then TIMER=(/usr/bin/time -f '%U %S' -o); else TIMER=(sh -c 'shift; exec "$@"' -); fi
+PHASE_J=$J
 pass=0 fail=0 skip=0 failed=() over=()
 run_start=$(date +%s.%N)
 
@@ -136,11 +144,11 @@ start() {
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/nvscope-test.XXXXXX") || { echo "run.sh: mktemp" >&2; exit 2; }
 	t_dir[$n]=$dir
 	if [[ $n == unit:* ]]; then
-		setsid env TMPDIR="$dir" CK_FORK=yes timeout -k 10 "$TMO" \
+		setsid env TMPDIR="$dir" CK_FORK=yes timeout -k 10 "$TMO" "${TIMER[@]}" "$log.time" \
 			"$NVS_BUILD/unit-tests" "${n#unit:}" >"$log" 2>&1 &
 	else
 		setsid env TMPDIR="$dir" TMUX_TMPDIR="$dir" NVS_SCRATCH="$dir" \
-			timeout -k 10 "$TMO" bash "$n" >"$log" 2>&1 &
+			timeout -k 10 "$TMO" "${TIMER[@]}" "$log.time" bash "$n" >"$log" 2>&1 &
 	fi
 	pid_name[$!]=$n
 	t_start[$n]=$(date +%s.%N)
@@ -161,7 +169,9 @@ finish() {
 	t_took[$n]=$took
 	id=$(printf '%s' "$n" | tr -c 'A-Za-z0-9_.-' '_')
 	log=$scratch/logs/$id.log
-	b=$((budget[$n] * BMUL))
+	t_cpu[$n]=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2; exit }' "$log.time" 2>/dev/null)
+	b=$(awk -v b="${budget[$n]}" -v m="$BMUL" -v j="$PHASE_J" -v c="$ncpu" \
+		'BEGIN { f = j / c; if (f < 1) f = 1; printf "%.0f", b * m * f }')
 	case $rc in
 	0) verdict=PASS ;;
 	77) verdict=SKIP ;;
@@ -172,7 +182,7 @@ finish() {
 		over+=("$n ${took}s > ${b}s")
 		[ -n "$ENFORCE" ] && verdict="FAIL (over its budget of ${b}s)"
 	fi
-	printf '%-6s %6ss  %s\n' "${verdict%% *}" "$took" "$n${verdict#????}"
+	printf '%-6s %6ss  cpu %6ss  %s\n' "${verdict%% *}" "$took" "${t_cpu[$n]:--}" "$n${verdict#????}"
 	case $verdict in
 	PASS) pass=$((pass + 1)) ;;
 	SKIP) skip=$((skip + 1)); sed -n 's/^SKIP: /       skipped: /p' "$log" | head -1 ;;
@@ -192,6 +202,7 @@ finish() {
 # run_all JOBS NAMES...: at most JOBS at a time
 run_all() {
 	local jobs=$1 pid rc
+	PHASE_J=$jobs
 	shift
 	local q=("$@")
 	while [ ${#q[@]} -gt 0 ] || [ ${#pid_name[@]} -gt 0 ]; do
@@ -209,7 +220,7 @@ run_all() {
 echo "== ${#par[@]} tests, $J at a time${SAN:+ ($SAN)}; then ${#ser[@]} alone; scratch $scratch"
 for n in "${names[@]}"; do
 	if [ -n "$SAN" ] && [ -n "${nosan[$n]:-}" ]; then
-		printf 'SKIP        -  %s\n       not under a sanitizer: %s\n' "$n" "${nosan[$n]}"
+		printf 'SKIP        -  cpu      -  %s\n       not under a sanitizer: %s\n' "$n" "${nosan[$n]}"
 		skip=$((skip + 1))
 	fi
 done
@@ -222,14 +233,15 @@ total=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - 
 
 # ---- times: kept for the next run's order, the slowest printed
 mkdir -p "$NVS_BUILD"
-for n in "${!t_took[@]}"; do printf '%s\t%s\n' "$n" "${t_took[$n]}"; done |
+for n in "${!t_took[@]}"; do printf '%s\t%s\t%s\n' "$n" "${t_took[$n]}" "${t_cpu[$n]:--}"; done |
 	sort -t$'\t' -k2,2nr >"$times_file.new" && mv "$times_file.new" "$times_file"
-sum=$(awk -F'\t' '{ s += $2 } END { printf "%.0f", s }' "$times_file")
-echo "== the 10 slowest tests (budget ${DEF_BUDGET}s x$BMUL unless declared)"
-head -n 10 "$times_file" | while IFS=$'\t' read -r n s; do
-	printf '   %7ss  %s\n' "$s" "$n"
+sum=$(awk -F'\t' '{ s += $2; c += $3 } END { printf "%.0f", s }' "$times_file")
+cpu=$(awk -F'\t' '{ c += $3 } END { printf "%.0f", c }' "$times_file")
+echo "== the 10 slowest tests, wall and CPU (budget ${DEF_BUDGET}s unless declared, x$BMUL, x J/CPUs)"
+head -n 10 "$times_file" | while IFS=$'\t' read -r n s c; do
+	printf '   %7ss  cpu %6ss  %s\n' "$s" "$c" "$n"
 done
-echo "== total ${total}s wall clock, ${sum}s of tests, $J at a time${NVS_BUDGET:+ (budget ${NVS_BUDGET}s)}"
+echo "== total ${total}s wall clock, ${sum}s of tests (${cpu}s of CPU), $J at a time${NVS_BUDGET:+ (budget ${NVS_BUDGET}s)}"
 if [ ${#over[@]} -gt 0 ]; then
 	echo "== over their budget${ENFORCE:+ (counted as failures)}:"
 	printf '   %s\n' "${over[@]}"
