@@ -20,6 +20,11 @@ a=$(basename "$A") b=$(basename "$B")
 P=$T_TMP/presets
 mkdir -p "$P/checks"
 ln -s "$NVS_TOP"/presets/*.ini "$P/"
+# the other shipped check profiles (rma), found here whatever the current
+# directory and the binary's (a sanitizer build's has no presets beside it)
+for f in "$NVS_TOP"/presets/checks/*.ini; do
+	[ "${f##*/}" = quick.ini ] || ln -s "$f" "$P/checks/"
+done
 sed 's/^time_based$/time_based\nrate_iops=400/; s/^ramp_time=1$/ramp_time=250ms/; s/^runtime=5$/runtime=1/' \
 	"$NVS_TOP/presets/checks/quick.ini" >"$P/checks/quick.ini"
 [ "$(grep -c -e '^rate_iops=400$' -e '^ramp_time=250ms$' -e '^runtime=1$' "$P/checks/quick.ini")" -eq 6 ] ||
