@@ -16,10 +16,25 @@ fi
 export XDG_CONFIG_HOME=$T_TMP/config
 T_LOOPS=()
 T_TMUX=()
+# t_loop_id DEV: its backing file's device and inode ("" when unbound).
+t_loop_id() { losetup -l -n -O BACK-MAJ:MIN,BACK-INO "$1" 2>/dev/null | tr -s ' ' | sed 's/^ //; s/ $//'; }
+# t_own_loop DEV: a loop device the test attached itself, removed on exit.
+# Kept with its backing file's identity: on exit it is detached only while
+# it is still that file's (tests run side by side; a number the test gave
+# back may be another test's device by then).
+t_own_loop() { T_LOOPS+=("$1=$(t_loop_id "$1")"); }
+# t_loop_detach DEV: detaches the test's own DEV now and forgets it.
+t_loop_detach() {
+	local i
+	for i in "${!T_LOOPS[@]}"; do [ "${T_LOOPS[$i]%%=*}" = "$1" ] && unset "T_LOOPS[$i]"; done
+	losetup -d "$1"
+}
 t_cleanup() {
 	local l s
 	for s in "${T_TMUX[@]}"; do tmux kill-session -t "$s" 2>/dev/null; done
-	for l in "${T_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	for l in "${T_LOOPS[@]}"; do
+		[ -n "${l#*=}" ] && [ "$(t_loop_id "${l%%=*}")" = "${l#*=}" ] && losetup -d "${l%%=*}" 2>/dev/null
+	done
 	[ "$T_TMP" = "${NVS_SCRATCH:-}" ] || rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
@@ -39,7 +54,7 @@ t_loop() {
 	f=$dir/loop.img
 	truncate -s "$size" "$f" || fail "truncate"
 	dev=$(losetup --direct-io=on --sector-size "$lbs" -f --show "$f") || skip "losetup failed"
-	T_LOOPS+=("$dev")
+	t_own_loop "$dev"
 	[ "$dir" != "$T_TMP" ] && rm -rf "$dir"   # the loop device keeps the file open
 	LOOP=$dev
 }

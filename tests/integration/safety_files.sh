@@ -51,7 +51,7 @@ ok "--force-destroy writes and trims the image file"
 back=$T_TMP/backing.img
 head -c $((16 << 20)) /dev/urandom >"$back"
 dev=$(losetup -f --show "$back") || skip "losetup failed"
-T_LOOPS+=("$dev")
+t_own_loop "$dev"
 ln "$back" "$T_TMP/link.img"
 before=$(sum "$back")
 refused "in use: the backing file of $dev" "$NVS_BIN" run --target "$back" "${W[@]}" --force-destroy
@@ -63,7 +63,7 @@ refused "in use" "$NVS_BIN" run --target "$back" --rw=read --size=32M --runtime=
 "$NVS_BIN" run --target "$back" --rw=randread --runtime=1 --time_based -q >/dev/null ||
 	fail "read of the backing file refused"
 ok "a loop device's backing file is never written or trimmed (also via a hard link)"
-losetup -d "$dev"
+t_loop_detach "$dev" # forgotten too: its number may be another test's by the end
 "$NVS_BIN" run --target "$back" "${W[@]}" >/dev/null 2>"$T_TMP/out" ||
 	fail "write after the loop device went away: $(cat "$T_TMP/out")"
 ok "once detached, the (blank) file is writable again"
