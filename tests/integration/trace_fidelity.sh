@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive it compares the block requests of its devices, as tracefs records them, with the trace it replays: beside other tests, another task's context issues some of them (a queue run from another CPU's softirq) and device scans add reads
 # Trace fidelity against the kernel: record a known workload on loop device A
 # (nvscope trace record: blktrace, or tracefs block_rq_issue where lockdown
 # refuses blktrace), replay it on loop device B at replay_time_scale=100 while
