@@ -39,7 +39,19 @@ run_stalled() {
 	"$NVS_BIN" run --target "$SDEV" --output-format=json "$@" >"$T_TMP/$name.json" \
 		2>"$T_TMP/$name.err" &
 	pid=$!
-	sleep 0.7
+	# stalled once the run has done I/O (the kernel's count of the device
+	# moved in the run's direction: a write run's safety probe reads first;
+	# a start slowed by a sanitizer may take longer than a fixed wait),
+	# 0.3 s later
+	local s0 i f=1
+	[[ " $* " == *write* ]] && f=5
+	s0=$(awk -v f=$f '{print $f}' "/sys/block/${SDEV#/dev/}/stat")
+	for i in $(seq 200); do
+		[ "$(awk -v f=$f '{print $f}' "/sys/block/${SDEV#/dev/}/stat")" != "$s0" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	sleep 0.3
 	touch "$FLAG"
 	[ "$sig_at" != - ] && { sleep "$sig_at"; kill -INT "$pid"; }
 	for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
