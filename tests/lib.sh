@@ -40,6 +40,22 @@ t_cleanup() {
 trap t_cleanup EXIT
 trap 'exit 130' INT TERM
 
+# t_wait_caught PID SIG: waits (up to 30 s) until PID has a handler for SIG
+# (its SigCgt in /proc).  A job started with & by a script has SIGINT
+# ignored until it installs its own handler: a SIGINT sent before that is
+# lost (a start slowed by a sanitizer took more than 1 s), so wait for the
+# handler, not for a fixed time.
+t_wait_caught() {
+	local pid=$1 bit=$(( 1 << ($(kill -l "$2") - 1) )) i m
+	for i in $(seq 600); do
+		m=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2>/dev/null) || return 1
+		[ -n "$m" ] || return 1
+		(( 0x$m & bit )) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }

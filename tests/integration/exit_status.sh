@@ -13,7 +13,8 @@ for sig in TERM INT; do
 	"$B" run --target "$tgt" --rw=randread --bs=4k --runtime=60 --time_based -q \
 		>/dev/null 2>"$T_TMP/e" &
 	pid=$!
-	sleep 1
+	t_wait_caught "$pid" "$sig" || fail "no handler for SIG$sig: $(cat "$T_TMP/e")"
+	sleep 0.3
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
@@ -27,7 +28,9 @@ printf '[plan]\ndescription = read only\nruntime = 60s\n\n[measure 4k-randread]\
 for sig in TERM INT; do
 	"$B" plan "$plan" --target "$tgt" --results "$T_TMP/p-$sig" --quiet >/dev/null 2>"$T_TMP/e" &
 	pid=$!
-	sleep 1
+	t_wait_caught "$pid" "$sig" || fail "no handler for SIG$sig: $(cat "$T_TMP/e")"
+	for _ in $(seq 300); do [ -s "$T_TMP/p-$sig/meta.json" ] && break; sleep 0.05; done
+	sleep 0.3
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
