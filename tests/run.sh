@@ -232,13 +232,19 @@ fi
 total=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 
 # ---- times: kept for the next run's order, the slowest printed
+# (a run of some tests keeps the others' times from before)
 mkdir -p "$NVS_BUILD"
+this=$scratch/times.tsv
 for n in "${!t_took[@]}"; do printf '%s\t%s\t%s\n' "$n" "${t_took[$n]}" "${t_cpu[$n]:--}"; done |
-	sort -t$'\t' -k2,2nr >"$times_file.new" && mv "$times_file.new" "$times_file"
-sum=$(awk -F'\t' '{ s += $2; c += $3 } END { printf "%.0f", s }' "$times_file")
-cpu=$(awk -F'\t' '{ c += $3 } END { printf "%.0f", c }' "$times_file")
+	sort -t$'\t' -k2,2nr >"$this"
+{
+	cat "$this"
+	[ -r "$times_file" ] && awk -F'\t' 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' "$this" "$times_file"
+} | sort -t$'\t' -k2,2nr >"$times_file.new" && mv "$times_file.new" "$times_file"
+sum=$(awk -F'\t' '{ s += $2; c += $3 } END { printf "%.0f", s }' "$this")
+cpu=$(awk -F'\t' '{ c += $3 } END { printf "%.0f", c }' "$this")
 echo "== the 10 slowest tests, wall and CPU (budget ${DEF_BUDGET}s unless declared, x$BMUL, x J/CPUs)"
-head -n 10 "$times_file" | while IFS=$'\t' read -r n s c; do
+head -n 10 "$this" | while IFS=$'\t' read -r n s c; do
 	printf '   %7ss  cpu %6ss  %s\n' "$s" "$c" "$n"
 done
 echo "== total ${total}s wall clock, ${sum}s of tests (${cpu}s of CPU), $J at a time${NVS_BUDGET:+ (budget ${NVS_BUDGET}s)}"
