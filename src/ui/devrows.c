@@ -196,31 +196,71 @@ bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii)
 	return cut;
 }
 
+/* Columns of the Devices pane that @c shows, their blanks included: mark,
+ * name, serial, model, FW, size, LBA, temperature, % used, and 18 kept for
+ * "In use" ("mounted / [in use]"), which takes the rest of the line. */
+static int cols_need(const struct devcols *c)
+{
+	int n = 2 + c->name + 1 + 8 + 1 + 5 + 1 + 18;
+	n += c->serial ? c->serial + 1 : 0;
+	n += c->model ? c->model + 1 : 0;
+	n += c->fw ? c->fw + 1 : 0;
+	n += c->lbs ? c->lbs + 1 : 0;
+	n += c->used ? c->used + 1 : 0;
+	return n;
+}
+
+/* Does every row with a model have the same one (a batch of one model)? */
+static bool one_model(const struct devrow *rows, int n)
+{
+	const char *m = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!rows[i].model[0])
+			continue;
+		if (m && strcmp(m, rows[i].model))
+			return false;
+		m = rows[i].model;
+	}
+	return m != NULL;
+}
+
 void devrows_columns(const struct devrow *rows, int n, int width, struct devcols *c)
 {
-	int maxser = 0, maxmodel = 5; /* "Model" */
+	int maxser = 0, maxmodel = 5, fw = 0; /* "Model" */
 	for (int i = 0; i < n; i++) {
+		fw = fw || rows[i].firmware[0];
 		if (width_of(rows[i].serial) > maxser)
 			maxser = width_of(rows[i].serial);
 		if (width_of(rows[i].model) > maxmodel)
 			maxmodel = width_of(rows[i].model);
 	}
-	if (maxser < 6)
-		maxser = 6; /* "Serial" */
-	/* mark, size, LBA, temp, used and the blanks between them, plus 18
-	 * columns kept for "In use" ("mounted / [in use]") */
-	const int fixed = 2 + 9 + 6 + 6 + 6 + 18;
-	c->name = 16;
-	c->fw = 8;
-	c->serial = maxser;
-	int room = width - fixed - (c->name + 1) - (c->fw + 1) - (c->serial + 1) - 1;
-	if (room < 12) {
-		/* no serial (nor firmware) column rather than cut serials */
-		c->name = 12;
-		c->serial = c->fw = 0;
-		room = width - fixed - (c->name + 1) - 1;
+	if (maxser && maxser < 6)
+		maxser = 6; /* "Serial"; no column (nor FW) where no row has one: files, loops */
+	*c = (struct devcols){.name = 16, .serial = maxser, .model = maxmodel, .fw = fw ? 8 : 0, .lbs = 5,
+			      .used = 5};
+	c->model_common = one_model(rows, n);
+	/* what repeats or is rarely asked gives way first: a model every row
+	 * shares (said once, in the pane's title), FW, LBA; then the model
+	 * shrinks (cut with an ellipsis) or goes, the name narrows, % used
+	 * goes; the serial (the tray's label and the purge token), size,
+	 * temperature and "In use" stay */
+	if (cols_need(c) > width && c->model_common)
+		c->model = 0;
+	if (cols_need(c) > width)
+		c->fw = 0;
+	if (cols_need(c) > width)
+		c->lbs = 0;
+	if (c->model && cols_need(c) > width) {
+		int room = c->model - (cols_need(c) - width);
+		c->model = room >= 8 ? room : 0;
 	}
-	c->model = maxmodel < room ? maxmodel : room;
-	if (c->model < 8)
-		c->model = 8;
+	if (cols_need(c) > width)
+		c->name = 12;
+	if (cols_need(c) > width)
+		c->used = 0;
+	if (c->serial && cols_need(c) > width) { /* narrower than ~60: cut, marked */
+		int room = c->serial - (cols_need(c) - width);
+		c->serial = room >= 6 ? room : 6;
+	}
+	c->model_common = c->model_common && !c->model;
 }

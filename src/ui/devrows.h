@@ -32,12 +32,16 @@ struct devrow {
 	uint8_t crit; /* SMART critical warning bits (DEV_CW_*), 0 none */
 };
 
-/* Column widths of the Devices pane for @width columns: the serial column
- * only when every serial fits whole (and a model column of at least 12
- * beside it); the model as wide as the longest model, cut (with an
- * ellipsis, see devrows_fit) only when the width does not allow it. */
+/* Column widths of the Devices pane for @width columns (0: not shown).
+ * What a technician came for never drops: the serial (the tray's label and
+ * the purge token, whole unless the pane is narrower than ~60 columns, then
+ * cut with a marker), size, temperature and "In use".  What repeats drops
+ * first: a model shared by every row (model_common: the caller says it once,
+ * in the title), then FW, LBA; then the model is cut (with an ellipsis, see
+ * devrows_fit) or left out, the name narrows from 16 to 12, % used goes. */
 struct devcols {
-	int name, model, serial, fw; /* serial 0, fw 0: not shown */
+	int name, serial, model, fw, lbs, used;
+	bool model_common; /* model left out because every row has this one */
 };
 void devrows_columns(const struct devrow *rows, int n, int width, struct devcols *c);
 /* @s padded with blanks to exactly @w display columns in @dst (@len

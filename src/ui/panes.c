@@ -145,21 +145,104 @@ static void pane_status(struct app *a, WINDOW *w)
 	}
 }
 
+/* "Name Serial Model FW " as @dc shows them (each cell @cells[i] fitted
+ * to its width), appended to @buf. */
+static void dev_cells(char *buf, size_t len, const struct devcols *dc, const char *const cells[4],
+		      bool ascii)
+{
+	const int wd[4] = {dc->name, dc->serial, dc->model, dc->fw};
+	for (int i = 0; i < 4; i++) {
+		char fit[256];
+		if (!wd[i])
+			continue;
+		devrows_fit(fit, sizeof(fit), cells[i], wd[i], ascii);
+		size_t l = strlen(buf);
+		snprintf(buf + l, len - l, "%s ", fit);
+	}
+}
+
+/* "    Size   LBA  Temp  Used " with the columns @dc shows, appended. */
+static void dev_nums(char *buf, size_t len, const struct devcols *dc, const char *sz,
+		     const char *lbs, const char *temp, const char *used)
+{
+	size_t l = strlen(buf);
+	snprintf(buf + l, len - l, "%8s ", sz);
+	if (dc->lbs)
+		l = strlen(buf), snprintf(buf + l, len - l, "%5s ", lbs);
+	l = strlen(buf), snprintf(buf + l, len - l, "%5s ", temp);
+	if (dc->used)
+		l = strlen(buf), snprintf(buf + l, len - l, "%5s ", used);
+}
+
+/* The row's last column: the critical warning in the spec's words, else
+ * what uses the device ("mounted /", "[in use]", "[data]"). */
+static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
+		     const struct devrow *r)
+{
+	if (r->crit && !r->depth) {
+		char cw[160], txt[200], fit[256];
+		dev_cw_text(r->crit, cw, sizeof(cw));
+		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+		if (draw_width(txt) > wd - x) /* narrow: the words before the label */
+			snprintf(txt, sizeof(txt), "!%s", cw);
+		int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
+		if (tw > 0) {
+			devrows_fit(fit, sizeof(fit), txt, tw, a->ascii);
+			draw_str(a, w, y, x, tw, ROLE_ERROR, fit);
+		}
+		return;
+	}
+	const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
+	draw_fmt(a, w, y, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-", flag);
+}
+
+static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcols *dc,
+		    const struct devrow *r, bool cur)
+{
+	int role = cur ? ROLE_SELECTED : r->marked ? ROLE_MARKED : r->in_use ? ROLE_DIM : ROLE_NORMAL;
+	char sz[16] = "", lbs[16] = "", temp[16], used[16], name[40], line[512];
+	if (r->selectable || r->depth) {
+		size_str(r->size, sz, sizeof(sz));
+		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
+	}
+	snprintf(temp, sizeof(temp), r->temp_valid ? "%.0fC" : "N/A", r->temp_c);
+	snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
+	if (!r->nvme)
+		snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
+	snprintf(name, sizeof(name), "%s%.30s", r->depth == 2 ? "    " : r->depth ? "  " : "",
+		 r->name);
+	if (cur)
+		draw_fill(a, w, y, ROLE_SELECTED);
+	snprintf(line, sizeof(line), "%s ", r->selectable && r->marked ? "*" : " ");
+	const char *cells[4] = {name, r->serial, r->model, r->firmware};
+	dev_cells(line, sizeof(line), dc, cells, a->ascii);
+	dev_nums(line, sizeof(line), dc, sz, lbs, temp, used);
+	int x = draw_str(a, w, y, 0, wd, role, line);
+	dev_last(a, w, y, x, wd, role, r);
+}
+
 static void pane_devices(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
-	draw_header(a, w, a->focus == PANE_DEVICES ? "[Devices]" : "Devices",
-		    "Space mark  a add file  r rescan  P purge");
 	struct devcols dc;
 	devrows_columns(a->drows, a->ndrows, wd, &dc);
-	bool wide = dc.serial > 0;
-	if (wide)
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %-*s %-*s %8s %5s %5s %5s %s",
-			 dc.name, "Device", dc.model, "Model", dc.serial, "Serial", dc.fw, "FW",
-			 "Size", "LBA", "Temp", "Used", "In use");
-	else
-		draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "  %-*s %-*s %8s %5s %5s %5s %s", dc.name,
-			 "Device", dc.model, "Model", "Size", "LBA", "Temp", "Used", "In use");
+	char title[128] = "Devices";
+	if (dc.model_common) /* the model every row shares, said once */
+		for (int i = 0; i < a->ndrows; i++)
+			if (a->drows[i].model[0]) {
+				snprintf(title, sizeof(title), "Devices: all %.60s", a->drows[i].model);
+				break;
+			}
+	char head[160];
+	snprintf(head, sizeof(head), a->focus == PANE_DEVICES ? "[%s]" : "%s", title);
+	draw_header(a, w, head, "Space mark  a add file  r rescan  P purge");
+	char line[512] = "  ";
+	const char *cells[4] = {"Device", "Serial", "Model", "FW"};
+	dev_cells(line, sizeof(line), &dc, cells, a->ascii);
+	dev_nums(line, sizeof(line), &dc, "Size", "LBA", "Temp", "Used");
+	size_t l = strlen(line);
+	snprintf(line + l, sizeof(line) - l, "In use");
+	draw_str(a, w, 1, 0, wd, ROLE_HEADER, line);
 	int rows = h - 2;
 	if (a->dev_cur < a->dev_top)
 		a->dev_top = a->dev_cur;
@@ -167,61 +250,9 @@ static void pane_devices(struct app *a, WINDOW *w)
 		a->dev_top = a->dev_cur - rows + 1;
 	if (!a->ndrows)
 		draw_str(a, w, 2, 2, wd - 2, ROLE_DIM, "no devices found (a: add a file target)");
-	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++) {
-		const struct devrow *r = &a->drows[a->dev_top + i];
-		bool cur = a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES;
-		int role = cur	       ? ROLE_SELECTED
-			   : r->marked ? ROLE_MARKED
-			   : r->in_use ? ROLE_DIM
-				       : ROLE_NORMAL;
-		char sz[16], lbs[16], temp[16], used[16], name[40];
-		size_str(r->size, sz, sizeof(sz));
-		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
-		snprintf(temp, sizeof(temp), r->temp_valid ? "%.0fC" : "N/A", r->temp_c);
-		snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
-		if (!r->nvme)
-			snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
-		snprintf(name, sizeof(name), "%s%.30s",
-			 r->depth == 2 ? "    "
-			 : r->depth    ? "  "
-				       : "",
-			 r->name);
-		if (cur)
-			draw_fill(a, w, 2 + i, ROLE_SELECTED);
-		const char *mark = !r->selectable ? " " : r->marked ? "*" : " ";
-		const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
-		char fname[160], fmodel[256], fser[128], ffw[64];
-		devrows_fit(fname, sizeof(fname), name, dc.name, a->ascii);
-		devrows_fit(fmodel, sizeof(fmodel), r->model, dc.model, a->ascii);
-		devrows_fit(fser, sizeof(fser), r->serial, dc.serial, a->ascii);
-		devrows_fit(ffw, sizeof(ffw), r->firmware, dc.fw, a->ascii);
-		int x;
-		if (wide)
-			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %s %s %8s %5s %5s %5s ",
-				     mark, fname, fmodel, fser, ffw,
-				     r->selectable || r->depth ? sz : "",
-				     r->selectable || r->depth ? lbs : "", temp, used);
-		else
-			x = draw_fmt(a, w, 2 + i, 0, wd, role, "%s %s %s %8s %5s %5s %5s ", mark,
-				     fname, fmodel, r->selectable || r->depth ? sz : "",
-				     r->selectable || r->depth ? lbs : "", temp, used);
-		if (r->crit && !r->depth) {
-			/* the controller's critical warning, in the spec's words */
-			char cw[160], txt[200], fit[256];
-			dev_cw_text(r->crit, cw, sizeof(cw));
-			snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
-			if (draw_width(txt) > wd - x) /* narrow: the words before the label */
-				snprintf(txt, sizeof(txt), "!%s", cw);
-			int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
-			if (tw > 0) {
-				devrows_fit(fit, sizeof(fit), txt, tw, a->ascii);
-				draw_str(a, w, 2 + i, x, tw, ROLE_ERROR, fit);
-			}
-		} else {
-			draw_fmt(a, w, 2 + i, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-",
-				 flag);
-		}
-	}
+	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++)
+		dev_row(a, w, 2 + i, wd, &dc, &a->drows[a->dev_top + i],
+			a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES);
 }
 
 static void pane_launch(struct app *a, WINDOW *w)

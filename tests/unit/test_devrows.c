@@ -132,9 +132,29 @@ START_TEST(fit_columns_health)
 	devrows_columns(r, 2, 132, &c);
 	ck_assert_int_ge(c.serial, 17);
 	ck_assert_int_ge(c.model, 14);
+	ck_assert(!c.model_common);
+	/* 80 columns: the serial stays whole, the model every row shares
+	 * goes (to the title), before FW and LBA */
 	devrows_columns(r, 2, 80, &c);
-	ck_assert_int_eq(c.serial, 0); /* left out, not cut */
-	ck_assert_int_ge(c.model, 8);
+	ck_assert_int_ge(c.serial, 17);
+	ck_assert_int_eq(c.model, 0);
+	ck_assert(c.model_common);
+	/* two models: each cut with a marker or left out, the serial whole */
+	snprintf(r[1].model, sizeof(r[1].model), "Samsung SSD 990 PRO 2TB");
+	snprintf(r[1].serial, sizeof(r[1].serial), "S6Z2NF0W123456X12345"); /* 20 */
+	devrows_columns(r, 2, 80, &c);
+	ck_assert_int_ge(c.serial, 20);
+	ck_assert(!c.model_common);
+	ck_assert(c.model == 0 || c.model >= 8);
+	ck_assert_int_eq(c.fw, 0);
+	devrows_columns(r, 2, 132, &c);
+	ck_assert_int_ge(c.model, 23);
+	ck_assert_int_eq(c.fw, 0); /* no row has firmware here */
+	/* 60 columns: the serial cut with a marker only now */
+	devrows_columns(r, 2, 60, &c);
+	ck_assert_int_ge(c.serial, 6);
+	ck_assert_int_lt(c.serial, 20);
+	snprintf(r[1].model, sizeof(r[1].model), "QEMU NVMe Ctrl");
 
 	struct dev_health h = {
 	    .critical_warning = DEV_CW_RELIABILITY, .temperature_valid = true, .temperature_c = 50};

@@ -373,7 +373,12 @@ boot_console() {
 		else
 			echo "FAIL: console: the critical warning cut at 80x24"; fail=1
 		fi
-		vscreen
+		scr=$(vscreen)
+		echo "$scr"
+		# the serials are the tray's labels and the purge tokens: whole at
+		# 80 columns (the model every row shares gives way, to the title)
+		vcheck "console: serial $SER_C whole at 80x24" grep -q -- "$SER_C" <<<"$scr"
+		vcheck "console: serial $SER_D whole at 80x24" grep -q -- "$SER_D" <<<"$scr"
 		tmux -L "$sock" send-keys -t vm q
 		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
 	else
