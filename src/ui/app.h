@@ -156,6 +156,7 @@ struct app {
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
+	int qd_back; /* per-QD table: rows scrolled back from the newest (0 follows) */
 	enum plot_style style; /* of the IOPS, latency and per-target strips */
 
 	/* showfloor (a trade-show booth): big figures, fat strips, the
@@ -312,9 +313,12 @@ void app_time_range(struct app *a, double *t0, double *t1);
 /* ---- keys.c ---- */
 /* Handles key @ch (a wint_t from wget_wch, or KEY_*). */
 void keys_handle(struct app *a, int ch, bool is_key);
-/* The help lines of the key table ("KEYS      what"; in showfloor mode the
- * locked ones say so), at most @max; the count. */
-int keys_help(const struct app *a, char (*lines)[48], int max);
+/* The help lines of the key table that apply on the screen shown now (the
+ * setup screen's, or the live screen's and a replay's, and those of any
+ * screen): "KEYS      what", whole (the caller fits them, marking a cut);
+ * in showfloor mode the locked ones say so.  At most @max; the count. */
+#define KEYS_HELP_LEN 96
+int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max);
 /* Moves the cursor of the focused setup list (Devices, Presets, the form)
  * by @d rows, clamped. */
 void keys_move(struct app *a, int d);

@@ -298,6 +298,8 @@ static bool act_follow(struct app *a)
 {
 	a->follow = true;
 	a->view_end = 0;
+	a->qd_back = 0;
+	a->dirty[PANE_QD] = true;
 	dirty_strips(a);
 	return true;
 }
@@ -319,6 +321,18 @@ static bool act_events(struct app *a)
 {
 	a->events_on = !a->events_on;
 	app_dirty_all(a);
+	return true;
+}
+
+/* The per-QD table scrolls back from its newest rows (tables_qd clamps). */
+static bool act_qd_scroll(struct app *a)
+{
+	int k = a->cur_key, step = k == 'k' || k == -KEY_UP ? 1 : k == 'j' || k == -KEY_DOWN ? -1
+				 : k == 'K' ? 8 : k == 'J' ? -8 : k == 'g' ? 100000 : -100000;
+	a->qd_back = a->qd_back + step < 0 ? 0 : a->qd_back + step;
+	if (a->qd_back > 100000)
+		a->qd_back = 100000;
+	a->dirty[PANE_QD] = true;
 	return true;
 }
 
@@ -595,6 +609,8 @@ static const struct action {
     {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0, 0},
     {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0, 0},
     {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0, 0},
+    {{'k', -KEY_UP, 'j', -KEY_DOWN}, K_VIEW, act_qd_scroll, "k j", "per-QD: up / down (Up Down)", 0, 0},
+    {{'K', 'J', 'g', 'G'}, K_VIEW, act_qd_scroll, "K J g G", "per-QD: page, first, last", 0, 0},
     {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0, 0},
     {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0, 0},
     /* the setup screen: by the focused pane */
@@ -619,12 +635,28 @@ static const struct action {
     {{'r', -KEY_F(5)}, K_SETUP, act_run_form, "r F5", "form: run the workload", F_FORM, A_LOCK},
 };
 
-int keys_help(const struct app *a, char (*lines)[48], int max)
+/* Does action @ac apply on the screen @a shows now (its context)? */
+static bool applies_here(const struct app *a, const struct action *ac)
+{
+	bool view = a->replay || a->screen == SCREEN_LIVE;
+	switch (ac->ctx) {
+	case K_VIEW:
+		return view;
+	case K_REPLAY:
+		return a->replay;
+	case K_SETUP:
+		return !view && !a->showfloor; /* showfloor: locked away */
+	default:
+		return true;
+	}
+}
+
+int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max)
 {
 	int n = 0;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
-		if (!(a->showfloor && actions[i].ctx == K_SETUP)) /* locked away */
-			snprintf(lines[n++], 48, "%-9s %.27s", actions[i].label,
+		if (applies_here(a, &actions[i]))
+			snprintf(lines[n++], KEYS_HELP_LEN, "%-9s %s", actions[i].label,
 				 a->showfloor && (actions[i].flags & A_LOCK) ? "(locked in showfloor)"
 									     : actions[i].help);
 	return n;

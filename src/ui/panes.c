@@ -354,7 +354,7 @@ void panes_draw_help(struct app *a)
 {
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
-	char kl[64][48], tk[200], tk2[200];
+	char kl[64][KEYS_HELP_LEN], tk[200], tk2[200], fit[3 * KEYS_HELP_LEN];
 	int nk = keys_help(a, kl, 64);
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
 	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
@@ -378,12 +378,25 @@ void panes_draw_help(struct app *a)
 	draw_role(a, w, ROLE_NORMAL);
 	werase(w);
 	draw_frame(a, w, ROLE_NORMAL, ROLE_BORDER);
+	bool view = a->replay || a->screen == SCREEN_LIVE;
 	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
-		 "nvscope console - keys (every action has a letter; any key closes)");
+		 view ? "keys of the live screen (v: setup's; any key closes)"
+		      : "keys of the setup screen (v: live screen's; any key closes)");
+	int shown = 0;
 	for (int i = 0; i < nk; i++) {
-		int y = 2 + i % per, x = 2 + (i / per) * 38;
-		if (y < r.h - 3)
-			draw_str(a, w, y, x, r.w - 2 - x, ROLE_NORMAL, kl[i]);
+		int y = 2 + i % per, x = 2 + (i / per) * 38, cw = 37;
+		if (cw > r.w - 2 - x)
+			cw = r.w - 2 - x;
+		if (y >= r.h - 3 || cw < 4)
+			continue;
+		devrows_fit(fit, sizeof(fit), kl[i], cw, a->ascii); /* a cut is marked */
+		draw_str(a, w, y, x, cw, ROLE_NORMAL, fit);
+		shown++;
+	}
+	if (shown < nk) { /* a screen too small for all: said, not hidden */
+		char more[64];
+		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ", nk - shown);
+		draw_str(a, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
 	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tk);
 	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tk2);

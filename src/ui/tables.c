@@ -18,7 +18,27 @@ void tables_qd(struct app *a, WINDOW *w)
 	src->ops->info(src->ctx, &in);
 	const char *kind = in.step_kind;
 	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
-	draw_header(a, w, "Per queue depth", in.rows_from);
+	int cur, n = src->ops->nrows(src->ctx, &cur);
+	/* the newest rows (and the running one) unless scrolled back; rows
+	 * out of sight are counted in the header, never dropped silently */
+	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	if (cur < first)
+		first = cur;
+	if (a->qd_back > first)
+		a->qd_back = first;
+	first -= a->qd_back;
+	int below = n - first - (h - 2) > 0 ? n - first - (h - 2) : 0;
+	char right[160];
+	char up[24] = "", down[24] = "";
+	if (first)
+		snprintf(up, sizeof(up), "%s%d ", a->ascii ? "^" : "\xe2\x86\x91", first);
+	if (below)
+		snprintf(down, sizeof(down), "%s%d ", a->ascii ? "v" : "\xe2\x86\x93", below);
+	if (first || below)
+		snprintf(right, sizeof(right), "%s%smore (k j g G)", up, down);
+	else
+		snprintf(right, sizeof(right), "%s", in.rows_from);
+	draw_header(a, w, "Per queue depth", right);
 	/* columns: QD and six values (a rate curve: and the asked rate, the
 	 * achieved % of it); when they do not all fit, max, then MB/s, then
 	 * mean are left out (never a value cut to a wrong one) */
@@ -41,10 +61,6 @@ void tables_qd(struct app *a, WINDOW *w)
 		if (show[order[o]])
 			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
 				       chead[order[o]]);
-	int cur, n = src->ops->nrows(src->ctx, &cur);
-	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
-	if (cur < first)
-		first = cur;
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
 		struct resdir_row q;
 		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);

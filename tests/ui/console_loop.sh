@@ -71,9 +71,9 @@ ok "log toggle and theme cycle"
 
 # help overlay, any key closes it
 u_keys '?'
-u_wait 'nvscope console - keys' 5
+u_wait 'keys of the (setup|live) screen' 5
 u_keys x
-u_gone 'nvscope console - keys' 5 # any key closes the help
+u_gone 'keys of the (setup|live) screen' 5 # any key closes the help
 ok "help"
 
 # quit while running: asks, y confirms

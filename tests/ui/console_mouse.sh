@@ -56,10 +56,10 @@ ok "the wheel moves a list"
 
 # a key-bar button: F1Help opens the help (generated from the key table)
 click 39 1
-u_wait 'nvscope console - keys' 5
+u_wait 'keys of the (setup|live) screen' 5
 u_screen | grep -q 'Devices: mark a target' || fail "setup keys missing from the help"
 click 10 10  # a click closes the help, as any key does
-u_gone 'nvscope console - keys' 5
+u_gone 'keys of the (setup|live) screen' 5
 x=$(col_of 39 qQuit)
 click 39 "$x"
 u_restored
