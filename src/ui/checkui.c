@@ -18,6 +18,7 @@
 #include "check/state.h"
 #include "ui/app.h"
 #include "ui/checkui.h"
+#include "ui/devrows.h"
 #include "report/resnames.h"
 
 static const char *const profiles[] = {"quick", "rma"}; /* read-only ones */
@@ -171,6 +172,32 @@ static void start(struct app *a)
 		    c->n == 1 ? "" : "s");
 }
 
+static int verdict_role(enum judge_level l)
+{
+	return l == JUDGE_PASS	 ? ROLE_OK
+	       : l == JUDGE_WARN ? ROLE_WARN
+	       : l == JUDGE_FAIL ? ROLE_ERROR
+				 : ROLE_DIM;
+}
+
+/* The reasons of @d's verdict, joined with "; ": the failed criteria of a
+ * WARN or FAIL, why it could not be judged for N/A, "-" for a PASS. */
+static void reasons(const struct check_drive *d, char *buf, size_t len)
+{
+	enum judge_level l = d->verdict.level;
+	size_t o = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->verdict.n && o + 1 < len; i++) {
+		const struct judge_reason *r = &d->verdict.r[i];
+		if (l == JUDGE_NA ? r->level != JUDGE_NA : r->level < JUDGE_WARN)
+			continue;
+		int k = snprintf(buf + o, len - o, "%s%s", o ? "; " : "", r->text);
+		o = k < 0 ? o : o + (size_t)k < len ? o + (size_t)k : len - 1;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
 void checkui_tick(struct app *a)
 {
 	struct checkui *c = a->chk;
@@ -204,12 +231,21 @@ void checkui_tick(struct app *a)
 			    c->b.cancelled ? "interrupted" : "done", c->b.out_err);
 		return;
 	}
+	char why[2048];
+	for (size_t i = 0; i < c->n; i++) { /* each verdict, whole, in the event list */
+		const struct check_drive *d = &c->d[i];
+		reasons(d, why, sizeof(why));
+		app_event(a, verdict_role(d->verdict.level), "check %s: %s (%s, %s) %s%s%s",
+			  c->prof->name, d->serial, d->model, d->path,
+			  judge_level_name(d->verdict.level), strcmp(why, "-") ? ": " : "",
+			  strcmp(why, "-") ? why : "");
+	}
 	unsigned k[4];
 	check_counts(&c->b, k);
-	app_message(a, k[JUDGE_FAIL] ? ROLE_ERROR : ROLE_OK,
-		    "check %s: %u PASS, %u WARN, %u FAIL: results in %s",
-		    c->b.cancelled ? "interrupted" : "done", k[JUDGE_PASS], k[JUDGE_WARN],
-		    k[JUDGE_FAIL], c->dir);
+	app_event(a, k[JUDGE_FAIL] ? ROLE_ERROR : ROLE_OK,
+		  "check %s: %u PASS, %u WARN, %u FAIL, %u N/A: results in %s",
+		  c->b.cancelled ? "interrupted" : "done", k[JUDGE_PASS], k[JUDGE_WARN],
+		  k[JUDGE_FAIL], k[JUDGE_NA], c->dir);
 }
 
 bool checkui_key(struct app *a, int ch, bool is_key)
@@ -218,6 +254,8 @@ bool checkui_key(struct app *a, int ch, bool is_key)
 	int k = is_key ? -ch : ch;
 
 	if (!c)
+		return false;
+	if (k == 'E') /* the event list (over the view): every verdict whole */
 		return false;
 	if (k == '\n' || k == '\r' || k == -KEY_ENTER) {
 		if (!c->started)
@@ -241,20 +279,142 @@ bool checkui_key(struct app *a, int ch, bool is_key)
 	return true; /* the view takes every key */
 }
 
-static int verdict_role(enum judge_level l)
+/* Column widths of the check view for @cols columns.  What the technician
+ * files never drops: the serial whole, and once the batch ended, the
+ * verdict and its reasons (wrapped onto the next rows rather than cut);
+ * the model and the capacity give way first. */
+struct ccols {
+	int serial, model, cap, phase, reasons;
+};
+
+static void columns(const struct checkui *c, int cols, bool ended, struct ccols *k)
 {
-	return l == JUDGE_PASS	 ? ROLE_OK
-	       : l == JUDGE_WARN ? ROLE_WARN
-	       : l == JUDGE_FAIL ? ROLE_ERROR
-				 : ROLE_DIM;
+	int ser = 6, model = 5;
+	for (size_t i = 0; i < c->n; i++) {
+		int sw = draw_width(c->d[i].serial), mw = draw_width(c->d[i].model);
+		ser = sw > ser ? sw : ser;
+		model = mw > model ? mw : model;
+	}
+	*k = (struct ccols){.serial = ser, .model = model > 22 ? 22 : model, .cap = 9, .phase = 18};
+	int room = cols - 2 - (k->serial + 1);
+	if (ended) { /* serial, verdict, reasons; the model and size if room stays */
+		k->phase = 0;
+		int rest = room - 8;
+		if (rest - (k->model + 1) - (k->cap + 1) < 40)
+			k->model = 0;
+		if (rest - (k->model ? k->model + 1 : 0) - (k->cap + 1) < 40)
+			k->cap = 0;
+		k->reasons = rest - (k->model ? k->model + 1 : 0) - (k->cap ? k->cap + 1 : 0);
+		return;
+	}
+	int need = (k->model + 1) + (k->cap + 1) + (k->phase + 1) + 5;
+	if (need > room)
+		k->model = 0, need -= 23;
+	if (need > room)
+		k->cap = 0, need -= 10;
+	if (need > room)
+		k->phase = room - 6 > 8 ? room - 6 : 8;
+}
+
+/* Title row: what runs on the left (cut with a marker), the state on the
+ * right, never overlapping. */
+static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph)
+{
+	char st[96], left[320], fit[640];
+	const char *state = !c->started	     ? "READY"
+			    : running(c)     ? "RUNNING"
+			    : c->b.cancelled ? "STOPPED"
+					     : "DONE";
+	snprintf(st, sizeof(st), " %s%s%s ", state, running(c) ? " " : "",
+		 running(c) ? check_phase_name(&c->b, ph) : "");
+	snprintf(left, sizeof(left), " nvscope check - profile %s: %s", c->prof->name,
+		 c->prof->description);
+	int sw = draw_width(st), lw = a->cols - sw;
+	draw_fill(a, w, 0, ROLE_TITLE);
+	if (lw > 4) {
+		devrows_fit(fit, sizeof(fit), left, lw, a->ascii);
+		draw_str(a, w, 0, 0, lw, ROLE_TITLE, fit);
+	}
+	draw_str(a, w, 0, lw > 0 ? lw : 0, a->cols, ROLE_TITLE, st);
+}
+
+/* Drive @d's row at @y (and its reasons' continuation rows, up to @last);
+ * returns the next free row. */
+static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const struct check_drive *d,
+		      const struct ccols *k, int y, int last, int ph)
+{
+	char fit[512], cell[64];
+	bool ended = c->joined && !c->rc;
+	int dp = atomic_load(&d->phase), pm = atomic_load(&d->permille);
+	int x = 1;
+	devrows_fit(fit, sizeof(fit), d->serial, k->serial, a->ascii);
+	x += draw_str(a, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
+	if (k->model) {
+		devrows_fit(fit, sizeof(fit), d->model, k->model, a->ascii);
+		x += draw_str(a, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
+	}
+	if (k->cap) {
+		snprintf(cell, sizeof(cell), "%7.1fGB", (double)d->capacity / 1e9);
+		x += draw_str(a, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
+	}
+	if (!ended) {
+		const char *p = !c->started ? "-" : dp == ph ? check_phase_name(&c->b, dp) : "waiting";
+		devrows_fit(fit, sizeof(fit), p, k->phase, a->ascii);
+		x += draw_str(a, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
+		if (c->started && dp == ph)
+			draw_fmt(a, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
+		return y + 1;
+	}
+	x += draw_fmt(a, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
+		      judge_level_name(d->verdict.level)) + 1;
+	char why[2048];
+	reasons(d, why, sizeof(why));
+	/* the reasons whole: wrapped under their column; only when the
+	 * rows run out, cut with a marker (the event list has them all) */
+	const char *p = why;
+	for (int row = y; *p && row <= last; row++) {
+		int n = k->reasons > 4 ? k->reasons : 4, b = 0, cols = 0;
+		while (p[b] && cols < n) {
+			b++;
+			while (((unsigned char)p[b] & 0xc0) == 0x80)
+				b++;
+			cols++;
+		}
+		if (p[b] && row == last) {
+			devrows_fit(fit, sizeof(fit), p, n, a->ascii);
+			draw_str(a, w, row, x, n, verdict_role(d->verdict.level), fit);
+			return row + 1;
+		}
+		snprintf(fit, sizeof(fit), "%.*s", b, p);
+		draw_str(a, w, row, x, n, ROLE_NORMAL, fit);
+		p += b;
+		y = row;
+	}
+	return y + 1;
+}
+
+/* Below the drives: the batch's counts (N/A included) and the results
+ * directory, whole (wrapped), until the view is closed. */
+static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int y)
+{
+	if (!c->joined || y >= a->rows - 2)
+		return;
+	unsigned k[4] = {0};
+	check_counts(&c->b, k);
+	int role = k[JUDGE_FAIL] ? ROLE_ERROR : k[JUDGE_WARN] || k[JUDGE_NA] ? ROLE_WARN : ROLE_OK;
+	draw_fmt(a, w, y++, 1, a->cols - 2, c->rc ? ROLE_ERROR : role,
+		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
+		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
+	char line[600];
+	snprintf(line, sizeof(line), "results: %s", c->dir);
+	int n = a->cols - 2, len = (int)strlen(line);
+	for (int o = 0; o < len && y < a->rows - 2; o += n, y++)
+		draw_fmt(a, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
 void checkui_draw(struct app *a)
 {
 	struct checkui *c = a->chk;
-	char line[512], why[1024];
-	int y = 0;
-
 	if (!c)
 		return;
 	if (!c->win || getmaxx(c->win) != a->cols || getmaxy(c->win) != a->rows) {
@@ -270,49 +430,39 @@ void checkui_draw(struct app *a)
 	for (int r = 0; r < a->rows; r++)
 		draw_fill(a, w, r, ROLE_NORMAL);
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
-	const char *state = !c->started	     ? "READY"
-			    : running(c)     ? "RUNNING"
-			    : c->b.cancelled ? "STOPPED"
-					     : "DONE";
-	snprintf(line, sizeof(line), "%s  %s", state,
-		 running(c) ? check_phase_name(&c->b, ph) : "");
-	draw_fill(a, w, y, ROLE_TITLE);
-	draw_fmt(a, w, y, 1, a->cols - 2, ROLE_TITLE, "nvscope check - profile %s: %s",
-		 c->prof->name, c->prof->description);
-	draw_str(a, w, y, a->cols - (int)strlen(line) - 1, (int)strlen(line), ROLE_TITLE, line);
-	y += 2;
-	draw_fmt(a, w, y++, 1, a->cols - 2, ROLE_HEADER, "%-20s %-22s %9s %-18s %5s %-7s %s",
-		 "SERIAL", "MODEL", "CAPACITY", "PHASE", "%", "VERDICT", "REASONS");
-	for (size_t i = 0; i < c->n && y < a->rows - 2; i++, y++) {
-		const struct check_drive *d = &c->d[i];
-		int dp = atomic_load(&d->phase), pm = atomic_load(&d->permille);
-		bool ended = c->joined && !c->rc;
-		snprintf(line, sizeof(line), "%-20.20s %-22.22s %7.1fGB %-18.18s", d->serial,
-			 d->model, (double)d->capacity / 1e9,
-			 !c->started ? "-"
-			 : ended     ? "done"
-			 : dp == ph  ? check_phase_name(&c->b, dp)
-				     : "waiting");
-		int x = 1 + draw_str(a, w, y, 1, a->cols - 2, ROLE_NORMAL, line);
-		if (c->started && !ended && dp == ph)
-			x += draw_fmt(a, w, y, x, 6, ROLE_NORMAL, " %3d%%", pm / 10);
-		else
-			x += draw_str(a, w, y, x, 6, ROLE_NORMAL, "      ");
-		if (!ended)
-			continue;
-		x += draw_fmt(a, w, y, x + 1, 8, verdict_role(d->verdict.level), "%-7s",
-			      judge_level_name(d->verdict.level));
-		judge_summary(&d->verdict, JUDGE_WARN, why, sizeof(why));
-		draw_str(a, w, y, x + 2, a->cols - x - 3, ROLE_NORMAL, why[0] ? why : "-");
-	}
+	bool ended = c->joined && !c->rc;
+	draw_title(a, w, c, ph);
+	struct ccols k;
+	columns(c, a->cols, ended, &k);
+	char head[512];
+	snprintf(head, sizeof(head), "%-*s ", k.serial, "SERIAL");
+	if (k.model)
+		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%-*s ", k.model, "MODEL");
+	if (k.cap)
+		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%9s ", "CAPACITY");
+	snprintf(head + strlen(head), sizeof(head) - strlen(head), ended ? "VERDICT REASONS" : "%-*s %%",
+		 k.phase, "PHASE");
+	draw_str(a, w, 2, 1, a->cols - 2, ROLE_HEADER, head);
+	/* rows for the drives; 4 kept at the bottom: the counts, the results
+	 * directory, a message, the keys */
+	int y = 3, last = a->rows - 5;
+	size_t i;
+	for (i = 0; i < c->n && y <= last; i++)
+		y = draw_drive(a, w, c, &c->d[i], &k, y, last, ph);
+	if (i < c->n) /* never hidden silently */
+		draw_fmt(a, w, last, 1, a->cols - 2, ROLE_WARN, "%zu more drives: a taller terminal, or E",
+			 c->n - i);
+	draw_summary(a, w, c, a->rows - 4);
 	draw_fill(a, w, a->rows - 1, ROLE_STATUS);
-	draw_fmt(a, w, a->rows - 1, 1, a->cols - 2, ROLE_STATUS, "%s%s",
-		 !c->started  ? "Enter start   p profile (quick / rma)   q close"
-		 : running(c) ? "s stop the check"
-			      : "q close   results: ",
-		 c->joined ? c->dir : "");
-	if (a->msg[0])
-		draw_str(a, w, a->rows - 2, 1, a->cols - 2, a->msg_role, a->msg);
+	draw_str(a, w, a->rows - 1, 1, a->cols - 2, ROLE_STATUS,
+		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"
+		 : running(c) ? "s stop the check   E events"
+			      : "q close   E events (every verdict, whole)");
+	if (a->msg[0] && a->now < a->msg_until) { /* whole in the event list; a cut marked */
+		char fit[sizeof(a->msg) * 2];
+		devrows_fit(fit, sizeof(fit), a->msg, a->cols - 2, a->ascii);
+		draw_str(a, w, a->rows - 2, 1, a->cols - 2, a->msg_role, fit);
+	}
 	wnoutrefresh(w);
 }
 

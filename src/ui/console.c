@@ -393,6 +393,8 @@ static void draw(struct app *a)
 		return;
 	if (checkui_active(a) && !a->too_small) { /* the check view covers the screen */
 		checkui_draw(a);
+		if (a->events_on)
+			panes_draw_events(a);
 		memset(a->dirty, 0, sizeof(a->dirty));
 		doupdate();
 		return;

@@ -193,7 +193,13 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 		return;
 	}
 	const char *flag = r->in_use ? " [in use]" : r->has_data ? " [data]" : "";
-	draw_fmt(a, w, y, x, wd - x, role, "%s%s", r->usage[0] ? r->usage : "-", flag);
+	char txt[160], fit[320];
+	snprintf(txt, sizeof(txt), "%s%s", r->usage[0] ? r->usage : "-", flag);
+	if (wd - x > 0) { /* a cut is marked: "mounted /tmp/nvsco…" */
+		devrows_fit(fit, sizeof(fit), txt, draw_width(txt) < wd - x ? draw_width(txt) : wd - x,
+			    a->ascii);
+		draw_str(a, w, y, x, wd - x, role, fit);
+	}
 }
 
 static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcols *dc,

@@ -1,0 +1,62 @@
+#!/bin/bash
+# console_check_narrow.sh - the check view at 80x24 (a rack's serial
+# console; issue 22 item 1): each drive's serial, verdict and reasons on
+# screen (reasons wrapped under their column where narrower, not cut); the
+# batch's counts with N/A and the results directory stay until the view is
+# closed; E shows every verdict whole in the event list; the title's state
+# never runs into the profile's description.  A health-only profile: loop
+# devices have no health log, so each drive is N/A with its reason, and no
+# I/O is needed.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+t_loop 16M
+A=$LOOP
+t_loop 16M
+B=$LOOP
+a=$(basename "$A") b=$(basename "$B")
+P=$T_TMP/presets
+mkdir -p "$P/checks"
+printf '[check]\ndescription=health only: the SMART criteria of every drive, a long description to cut\nselftest=none\nerror_log=1\n[thresholds]\ncritical_warning=1\n' \
+	>"$P/checks/quick.ini"
+U_CWD=$T_TMP
+u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN"
+u_wait 'Devices' 10
+for dev in "$A" "$B"; do
+	u_keys a
+	u_wait 'Add target' 5
+	u_text "$dev"
+	u_keys Enter
+	u_wait "added and marked $dev" 5
+done
+u_keys c
+u_wait 'READY *$' 5
+u_screen | head -1 | grep -Eq '(…|~) +READY *$' || { u_screen >&2; fail "the title's description not cut before the state"; }
+u_keys Enter
+u_wait 'DONE *$' 30
+S=$(u_screen)
+for d in "$a" "$b"; do
+	echo "$S" | grep -Eq "^ $d .* N/A +health: not available \(not an NVMe device\)" ||
+		{ echo "$S" >&2; fail "$d: verdict and reason not on the 80x24 screen"; }
+done
+echo "$S" | grep -q 'DONE: 0 PASS, 0 WARN, 0 FAIL, 2 N/A' || { echo "$S" >&2; fail "counts without N/A"; }
+dir=$(echo "$S" | sed -n 's/^ results: \(.*[^ ]\) *$/\1/p')
+[ -n "$dir" ] && [ -s "$T_TMP/$dir/summary.json" ] || { echo "$S" >&2; fail "results directory not whole on screen: '$dir'"; }
+ok "80x24: serial, verdict and reason of each drive, the counts with N/A, the results directory"
+# the counts and the directory are the view's own rows (21, 22), not the
+# message row (23) that a message leaves after 6 s
+S=$(u_screen)
+echo "$S" | sed -n 21p | grep -q 'DONE: 0 PASS, 0 WARN, 0 FAIL, 2 N/A' || { echo "$S" >&2; fail "the counts are not the view's"; }
+echo "$S" | sed -n 22p | grep -q "results: $dir" || fail "the results directory is not the view's"
+u_keys E
+u_wait 'Events' 5
+for d in "$a" "$b"; do
+	u_screen | tr -s ' \n' ' ' | grep -q "check quick: $d (loop, /dev/$d) N/A: health: not available (not an NVMe device)" ||
+		{ u_screen >&2; fail "$d: its verdict not whole in the event list"; }
+done
+u_keys E
+u_gone 'E closes' 5
+ok "the counts stay; E lists every verdict whole"
+u_keys q
+u_wait 'Presets' 5
+u_keys q
+u_restored
