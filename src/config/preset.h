@@ -3,6 +3,7 @@
 #ifndef NVS_PRESET_H
 #define NVS_PRESET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "io/spec.h"
@@ -11,6 +12,7 @@ struct preset_info {
 	char name[64];         /* file name without .ini */
 	char path[512];
 	char description[160]; /* the [global] description= line, may be empty */
+	bool writes;	       /* a job writes (or trims): it destroys data; set by the lister's caller */
 };
 
 /* Resolves preset @name (or a path to an .ini/.fio file) into @path:

@@ -423,6 +423,24 @@ static void draw(struct app *a)
 
 /* ---- set-up and the loop ---- */
 
+/* Does preset @p write (a job writes or trims)?  One that cannot be loaded
+ * counts as writing: never shown as safe without knowing. */
+static bool preset_writes(const struct preset_info *p)
+{
+	struct spec base, *jobs = NULL;
+	unsigned n = 0;
+	char err[256];
+	bool writes = true;
+	spec_init(&base);
+	if (!preset_load(p->path, &base, &jobs, &n, err, sizeof(err))) {
+		writes = false;
+		for (unsigned j = 0; j < n; j++)
+			writes |= spec_writes(&jobs[j]);
+	}
+	free(jobs);
+	return writes;
+}
+
 static void load_presets(struct app *a)
 {
 	if (preset_list(&a->presets, &a->npresets)) {
@@ -430,23 +448,11 @@ static void load_presets(struct app *a)
 		a->npresets = 0;
 		return;
 	}
-	if (!a->demo)
-		return;
-	/* demo: destructive presets are not even shown */
+	/* marked in the Presets pane; in the demo not even shown */
 	size_t keep = 0;
 	for (size_t i = 0; i < a->npresets; i++) {
-		struct spec base, *jobs = NULL;
-		unsigned n = 0;
-		char err[256];
-		bool writes = true;
-		spec_init(&base);
-		if (!preset_load(a->presets[i].path, &base, &jobs, &n, err, sizeof(err))) {
-			writes = false;
-			for (unsigned j = 0; j < n; j++)
-				writes |= spec_writes(&jobs[j]);
-		}
-		free(jobs);
-		if (!writes)
+		a->presets[i].writes = preset_writes(&a->presets[i]);
+		if (!a->demo || !a->presets[i].writes)
 			a->presets[keep++] = a->presets[i];
 	}
 	a->npresets = keep;

@@ -553,22 +553,30 @@ static bool act_run_form(struct app *a)
 	return true;
 }
 
-/* Presets: a digit, or a letter after `/`, jumps to the next preset whose
- * name starts with it (letters alone are keys). */
+/* Presets: a letter (or digit) after `/` jumps to the first entry, from
+ * the top, whose name as shown starts with it ("plan:..." for plans, or
+ * the plan's own name); a digit alone to the next one after the cursor
+ * (again: the one after that).  Letters alone are keys. */
+static bool jump_match(const struct app *a, int idx, int ch)
+{
+	bool plan = idx >= (int)a->npresets;
+	const char *nm = plan ? a->plans[idx - (int)a->npresets].name : a->presets[idx].name;
+	return tolower((unsigned char)nm[0]) == tolower(ch) || (plan && tolower(ch) == 'p');
+}
+
 static void jump_key(struct app *a, int ch)
 {
-	a->jump = false;
+	bool first = a->jump;
 	int total = (int)(a->npresets + a->nplans);
-	for (int k = 1; k <= total; k++) {
-		int idx = (a->pre_cur + k) % total;
-		const char *nm = idx < (int)a->npresets ? a->presets[idx].name
-							: a->plans[idx - (int)a->npresets].name;
-		if (tolower((unsigned char)nm[0]) == tolower(ch)) {
+	a->jump = false;
+	a->dirty[PANE_LAUNCH] = true;
+	for (int k = 0; k < total; k++) {
+		int idx = first ? k : (a->pre_cur + 1 + k) % total;
+		if (jump_match(a, idx, ch)) {
 			a->pre_cur = idx;
-			break;
+			return;
 		}
 	}
-	a->dirty[PANE_LAUNCH] = true;
 }
 
 #define F_DEV  (1u << PANE_DEVICES)

@@ -264,7 +264,7 @@ static void pane_devices(struct app *a, WINDOW *w)
 static void pane_launch(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
-	draw_header(a, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "Enter run");
+	draw_header(a, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "W writes  Enter run");
 	int rows = h - 1;
 	if (a->pre_cur < a->pre_top)
 		a->pre_top = a->pre_cur;
@@ -293,10 +293,21 @@ static void pane_launch(struct app *a, WINDOW *w)
 			draw_fill(a, w, 1 + i, ROLE_SELECTED);
 		/* plans (presets/plans/) after the presets, marked "plan:"; names
 		 * whole when the width allows, else ending with an ellipsis */
-		char nm[96], fit[160];
+		char nm[96], fit[160], desc[320];
 		snprintf(nm, sizeof(nm), "%s%.80s", plan ? "plan:" : "", p->name);
 		devrows_fit(fit, sizeof(fit), nm, namew, a->ascii);
-		draw_fmt(a, w, 1 + i, 1, wd - 1, role, "%s %s", fit, p->description);
+		/* one that writes says so first: "W" in the warning style, and
+		 * its description cut with a marker (the words "destroys data"
+		 * come last in a description and were cut at 80 columns) */
+		draw_str(a, w, 1 + i, 0, 1, cur ? role : ROLE_WARN, p->writes ? "W" : " ");
+		int x = 2 + draw_str(a, w, 1 + i, 2, wd - 2, role, fit) + 1;
+		if (wd - x > 1) {
+			devrows_fit(desc, sizeof(desc), p->description,
+				    draw_width(p->description) < wd - x ? draw_width(p->description)
+									: wd - x,
+				    a->ascii);
+			draw_str(a, w, 1 + i, x, wd - x, role, desc);
+		}
 	}
 }
 

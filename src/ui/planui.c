@@ -17,6 +17,7 @@
 #include "config/plan.h"
 #include "report/csv.h"
 #include "dev/safety.h"
+#include "run/planrun.h"
 #include "ui/app.h"
 #include "run/resdir.h"
 
@@ -45,6 +46,7 @@ void planui_list(struct app *a)
 				snprintf(pi->path, sizeof(pi->path), "%.511s", path);
 				snprintf(pi->description, sizeof(pi->description), "%.159s",
 					 p->description);
+				pi->writes = planrun_destroys(p);
 			}
 			plan_free(p);
 		}

@@ -47,6 +47,25 @@ sel_wait "plan:$last" || fail "G (End's letter) did not reach the last entry"
 # letters jump only after '/': q here is quit, not a jump
 u_text '/o'
 sel_wait 'oltp' || { sel >&2; fail "/o did not jump to oltp"; }
+# '/' and a letter: the first entry from the top, not the next one (issue
+# 22 item 8); '/p' reaches the plans ("plan:..." as shown)
+u_text $'\e[1~'
+sel_wait '128k-seqread' || fail "Home"
+u_text '/1'
+sleep 0.3
+sel | grep -q '128k-seqwrite' && fail "/1 went to the next match, not the first"
+sel_wait '128k-seqread' || fail "/1 left the first match"
+first=$(ls "$NVS_TOP"/presets/plans/*.ini | sed 's#.*/##; s/\.ini$//' | LC_ALL=C sort | head -n 1)
+u_text '/p'
+sel_wait "plan:$first" || { sel >&2; fail "/p did not reach the first plan (plan:$first)"; }
+# the presets that write say so first, whatever the width cuts
+S=$(u_screen)
+for p in 128k-seqwrite 4k-randwrite 8k-7030 seq-fill; do
+	echo "$S" | grep -Eq "^W +$p " || { echo "$S" >&2; fail "$p not marked W (writes)"; }
+done
+for p in 128k-seqread 4k-randread 8k-randread crystaldiskmark; do
+	echo "$S" | grep -Eq "^W +$p " && fail "$p marked W"
+done
 ok "vt100 keys: End/Home decoded, unknown sequences dropped, letters for them, / jump"
 
 u_keys '?'
