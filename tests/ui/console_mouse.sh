@@ -47,11 +47,11 @@ sleep 0.3
 ok "a click focuses the form on that field"
 
 # the wheel over Presets focuses it and moves its cursor 3 rows down
-y=$(row_of '^ 128k-seqread ')
+y=$(row_of '^  128k-seqread ')
 wheel_down "$y" 3
 u_wait '\[Presets\]' 5
-for _ in $(seq 50); do sel | grep -q '^ 4k-randwrite ' && break; sleep 0.1; done # once drawn
-sel | grep -q '^ 4k-randwrite ' || { sel >&2; fail "wheel did not move the Presets cursor to the 4th entry"; }
+for _ in $(seq 50); do sel | grep -q '^W 4k-randwrite ' && break; sleep 0.1; done # once drawn
+sel | grep -q '^W 4k-randwrite ' || { sel >&2; fail "wheel did not move the Presets cursor to the 4th entry"; }
 ok "the wheel moves a list"
 
 # a key-bar button: F1Help opens the help (generated from the key table)
