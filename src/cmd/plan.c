@@ -218,6 +218,13 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 				"in DIR/state.json)\n");
 			return NVS_EXIT_USAGE;
 		}
+		if (r.noverrides) { /* taken, never ignored: a run keeps its durations */
+			fprintf(stderr,
+				"nvscope plan: --resume keeps the durations the run started with "
+				"(DIR/state.json): --%s cannot be given again\n",
+				r.overrides[0][0]);
+			return NVS_EXIT_USAGE;
+		}
 		bool q = r.quiet, force = r.force;
 		const char *confirm = r.confirm;
 		if (planrun_load(&r, resume, err, sizeof(err))) {

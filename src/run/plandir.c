@@ -35,6 +35,50 @@ bool planrun_destroys(const struct plan *p)
 	return false;
 }
 
+/* Appends @s to @buf (used @*o), single-quoted for a shell when it holds
+ * anything but [A-Za-z0-9/._,=+:@-]. */
+static void shell_arg(char *buf, size_t len, size_t *o, const char *pre, const char *s)
+{
+	bool plain = *s != '\0';
+	for (const char *p = s; *p; p++)
+		plain &= (bool)(strchr("/._,=+:@-", *p) || (*p >= 'a' && *p <= 'z') ||
+				(*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'));
+	int k = snprintf(buf + *o, *o < len ? len - *o : 0, "%s%s", pre, plain ? "" : "'");
+	*o += k > 0 ? (size_t)k : 0;
+	for (const char *p = s; *p; p++) {
+		k = snprintf(buf + *o, *o < len ? len - *o : 0, "%s",
+			     *p == '\'' && !plain ? "'\\''" : (char[2]){*p, 0});
+		*o += k > 0 ? (size_t)k : 0;
+	}
+	k = snprintf(buf + *o, *o < len ? len - *o : 0, "%s", plain ? "" : "'");
+	*o += k > 0 ? (size_t)k : 0;
+}
+
+int planrun_resume_cmd(const struct planrun *r, char *buf, size_t len)
+{
+	size_t o = 0;
+	char tokens[NVS_MAX_TARGETS * 72] = "", tok[256];
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	shell_arg(buf, len, &o, "nvscope plan --resume ", r->dir);
+	if (r->plan && planrun_destroys(r->plan)) {
+		size_t t = 0;
+		for (unsigned i = 0; i < r->ntargets; i++) {
+			if (safety_confirm_token(r->targets[i], tok, sizeof(tok)))
+				snprintf(tok, sizeof(tok), "%s", r->targets[i]);
+			int k = snprintf(tokens + t, sizeof(tokens) - t, "%s%s", i ? "," : "", tok);
+			t += k > 0 ? (size_t)k : 0;
+			if (t >= sizeof(tokens))
+				return -ENOSPC;
+		}
+		shell_arg(buf, len, &o, " --yes-destroy-data=", tokens);
+		if (r->force)
+			shell_arg(buf, len, &o, " ", "--force-destroy");
+	}
+	return o < len ? 0 : -ENOSPC;
+}
+
 static int write_file(const char *dir, const char *name, const char *text, char *err, size_t errlen)
 {
 	return safety_replace_in(dir, name, text, strlen(text), err, errlen);

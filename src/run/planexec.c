@@ -261,6 +261,11 @@ const char *planexec_dir(const struct planexec *pe)
 	return pe->dir;
 }
 
+int planexec_resume_cmd(const struct planexec *pe, char *buf, size_t len)
+{
+	return planrun_resume_cmd(&pe->r, buf, len);
+}
+
 void planexec_free(struct planexec *pe)
 {
 	if (!pe)

@@ -59,5 +59,8 @@ bool planexec_ended(const struct planexec *pe, int *rc);
 const char *planexec_target(const struct planexec *pe, unsigned i);
 /* The results directory ("" before the start). */
 const char *planexec_dir(const struct planexec *pe);
+/* The command that resumes it (planrun_resume_cmd): with the typed
+ * confirmation a plan that destroys data needs.  0 or -ENOSPC. */
+int planexec_resume_cmd(const struct planexec *pe, char *buf, size_t len);
 
 #endif

@@ -713,18 +713,18 @@ int planrun_run(struct planrun *r)
 			break;
 		}
 		if (rc) {
+			char cmd[4096];
 			stepio_close(&io);
+			if (planrun_resume_cmd(r, cmd, sizeof(cmd)))
+				snprintf(cmd, sizeof(cmd), "nvscope plan --resume DIR (too long to print)");
 			if (rc == EINTR_STOP) {
-				fprintf(stderr,
-					"nvscope plan: interrupted; continue with: nvscope plan "
-					"--resume %s\n",
-					r->dir);
+				fprintf(stderr, "nvscope plan: interrupted; continue with: %s\n", cmd);
 				return rc;
 			}
 			fprintf(stderr,
 				"nvscope plan: step %u (%s) failed; the results so far are in "
-				"%s (--resume retries the step)\n",
-				i + 1, st->name, r->dir);
+				"%s (retry the step: %s)\n",
+				i + 1, st->name, r->dir, cmd);
 			return rc;
 		}
 		for (int k = 0; k < 3; k++)

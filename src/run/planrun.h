@@ -78,6 +78,12 @@ int planrun_summary(const char *dir, const unsigned *qd, unsigned n);
 
 /* A purge, or any step that writes: the plan destroys data. */
 bool planrun_destroys(const struct plan *p);
+/* The command that resumes run @r as printed for the user to paste:
+ * "nvscope plan --resume DIR" (DIR quoted for a shell where needed), and
+ * for a plan that destroys data the confirmation it needs
+ * ("--yes-destroy-data=SERIAL,..." with each target's token), which
+ * --resume asks for.  Cut output is refused: -ENOSPC. */
+int planrun_resume_cmd(const struct planrun *r, char *buf, size_t len);
 /* "results/NAME-YYYYmmdd-HHMMSS" for a run of @p starting now. */
 void planrun_default_dir(const struct plan *p, char *buf, size_t len);
 /* Creates results directory @dir (absent or empty: -EEXIST otherwise) with

@@ -31,6 +31,7 @@ struct planview {
 	unsigned step, sub;
 	bool finished;
 	char name[64], target[256];
+	bool overridden; /* state.json's overrides applied to plan */
 	struct timespec state_mtime;
 	off_t state_size;
 	/* the current step's files */
@@ -106,6 +107,22 @@ void planview_free(struct planview *v)
 	free(v);
 }
 
+/* The run's overrides ([["runtime", "30s"], ...], as `nvscope plan
+ * --runtime` or the console gave them) on the plan as plan.ini has it:
+ * the steps' durations (and so the ETA) are those that run.  Once. */
+static void apply_overrides(struct planview *v, const cJSON *ov)
+{
+	const cJSON *pair;
+	char err[256];
+	v->overridden = true;
+	cJSON_ArrayForEach(pair, ov)
+	{
+		const cJSON *k = cJSON_GetArrayItem(pair, 0), *val = cJSON_GetArrayItem(pair, 1);
+		if (cJSON_IsString(k) && cJSON_IsString(val))
+			plan_override(v->plan, k->valuestring, val->valuestring, err, sizeof(err));
+	}
+}
+
 /* Re-reads state.json when it changed.  True when it did. */
 static bool read_state(struct planview *v)
 {
@@ -138,6 +155,8 @@ static bool read_state(struct planview *v)
 	if (cJSON_IsNumber(sub) && sub->valuedouble >= 0 && sub->valuedouble <= 1e9)
 		v->sub = (unsigned)sub->valuedouble;
 	v->finished = cJSON_IsTrue(fin);
+	if (!v->overridden)
+		apply_overrides(v, cJSON_GetObjectItemCaseSensitive(o, "overrides"));
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "plan");
 	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(o, "targets");
 	if (cJSON_IsString(name))

@@ -104,9 +104,11 @@ void planres_verdict(const struct planres *r, char *buf, size_t len)
 		snprintf(buf, len, "NOT steady in %u rounds (window %u)", r->rounds, r->window);
 		return;
 	}
-	crit(c1, sizeof(c1), "range", r->range_pct, r->range_limit);
-	crit(c2, sizeof(c2), "slope", r->slope_pct, r->slope_limit);
-	snprintf(buf, len, "NOT steady in %u rounds: %s, %s", r->rounds, c1, c2);
+	/* the failed criterion first: a narrow screen cuts the end */
+	bool range_first = !(r->range_pct <= r->range_limit) || r->slope_pct <= r->slope_limit;
+	crit(range_first ? c1 : c2, sizeof(c1), "range", r->range_pct, r->range_limit);
+	crit(range_first ? c2 : c1, sizeof(c2), "slope", r->slope_pct, r->slope_limit);
+	snprintf(buf, len, "NOT steady: %s, %s (%u rounds)", c1, c2, r->rounds);
 }
 
 unsigned planres_step_units(const struct plan_step *st)

@@ -239,9 +239,11 @@ int planui_follow(struct app *a, const char *dir, char *err, size_t len)
 void planui_stop(struct app *a)
 {
 	if (planexec_running(a->pexec)) {
+		char cmd[4096];
 		planexec_stop(a->pexec);
-		app_message(a, ROLE_WARN, "stopping the plan (resumable: nvscope plan --resume %s)",
-			    planexec_dir(a->pexec));
+		if (planexec_resume_cmd(a->pexec, cmd, sizeof(cmd)))
+			snprintf(cmd, sizeof(cmd), "nvscope plan --resume %s", planexec_dir(a->pexec));
+		app_event(a, ROLE_WARN, "stopping the plan (resumable: %s)", cmd);
 	}
 }
 
@@ -501,11 +503,15 @@ void planui_tick(struct app *a)
 		if (a->plan_rc == 0)
 			app_event(a, ROLE_OK, "plan %s done: results in %s", a->plan_name,
 				  planexec_dir(a->pexec));
-		else
-			app_event(a, ROLE_ERROR,
-				  "plan %s %s (see %s/plan.log; nvscope plan --resume %s)",
-				  a->plan_name, planview_finished(a->pview) ? "failed" : "stopped",
-				  planexec_dir(a->pexec), planexec_dir(a->pexec));
+		else {
+			char cmd[4096];
+			if (planexec_resume_cmd(a->pexec, cmd, sizeof(cmd)))
+				snprintf(cmd, sizeof(cmd), "nvscope plan --resume %s",
+					 planexec_dir(a->pexec));
+			app_event(a, ROLE_ERROR, "plan %s %s (see %s/plan.log; %s)", a->plan_name,
+				  planview_finished(a->pview) ? "failed" : "stopped",
+				  planexec_dir(a->pexec), cmd);
+		}
 		a->plan_ending = false;
 		app_dirty_all(a);
 	}
@@ -589,19 +595,30 @@ static int step_pieces(struct app *a, unsigned i, bool done, bool now, char (*pc
 		roles[n] = bad ? ROLE_ERROR : ROLE_OK;
 		if (r->attained) {
 			snprintf(pc[n++], 96, " steady r%u", r->round);
-		} else {
+			return n;
+		}
+		/* the criterion that failed first, in place of the words "NOT
+		 * steady" (the row's mark and colour say it; the width drops
+		 * whole parts from the end), then the one that held, the rounds */
+		if (!r->has_pct)
 			snprintf(pc[n++], 96, " NOT steady");
-			roles[n] = ROLE_ERROR;
-			snprintf(pc[n++], 96, " in %u rounds", r->rounds);
+		else {
+			const char *name[2] = {"range", "slope"};
+			double v[2] = {r->range_pct, r->slope_pct};
+			double lim[2] = {r->range_limit, r->slope_limit};
+			for (int pass = 0; pass < 2; pass++)
+				for (int k = 0; k < 2; k++) {
+					bool held = v[k] <= lim[k];
+					if (held != (pass == 1))
+						continue;
+					roles[n] = held ? ROLE_OK : ROLE_ERROR;
+					snprintf(pc[n], 96, "%s%s %.3g%%%s%g%%", n ? ", " : " ", name[k],
+						 v[k], held ? "<=" : ">", lim[k]); /* range 25%>20% */
+					n++;
+				}
 		}
-		if (bad && r->has_pct) {
-			roles[n] = r->range_pct <= r->range_limit ? ROLE_OK : ROLE_ERROR;
-			snprintf(pc[n++], 96, ": range %.1f%% %s %g%%", r->range_pct,
-				 r->range_pct <= r->range_limit ? "<=" : ">", r->range_limit);
-			roles[n] = r->slope_pct <= r->slope_limit ? ROLE_OK : ROLE_ERROR;
-			snprintf(pc[n++], 96, ", slope %.1f%% %s %g%%", r->slope_pct,
-				 r->slope_pct <= r->slope_limit ? "<=" : ">", r->slope_limit);
-		}
+		roles[n] = ROLE_ERROR;
+		snprintf(pc[n++], 96, " (%u rounds)", r->rounds);
 		return n;
 	}
 	double plan_s = planres_step_seconds(st);
@@ -687,7 +704,9 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		 * title bar has it whole) */
 		int room = wd - x - 1, namew = draw_width(planview_step_name(a->pview, i));
 		int keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0; /* + an ellipsis */
-		if ((now || done) && np && namew + keep > room && room - keep >= 8)
+		/* a failed step's reason matters more than its name: the name
+		 * may shrink to 4 columns for it */
+		if ((now || done) && np && namew + keep > room && room - keep >= (failed ? 4 : 8))
 			room -= keep;
 		char name[200];
 		devrows_fit(name, sizeof(name), planview_step_name(a->pview, i), room, a->ascii);

@@ -41,7 +41,16 @@ START_TEST(test_result_files)
 	ck_assert_int_eq(planres_read(dir, &r), 0);
 	ck_assert(r.has_verdict && !r.attained && planres_failed(&r) && r.has_pct);
 	planres_verdict(&r, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "NOT steady in 4 rounds: range 25.0% > 20%, slope 3.1% <= 10%");
+	ck_assert_str_eq(buf, "NOT steady: range 25.0% > 20%, slope 3.1% <= 10% (4 rounds)");
+	/* the failed criterion first, whichever it is (a narrow screen cuts
+	 * the end: issue 22 item 5) */
+	put(dir, "steady.json",
+	    "{\"rule\":\"snia\",\"window\":2,\"range_limit_pct\":20,\"slope_limit_pct\":10,"
+	    "\"attained\":false,\"round\":null,\"rounds\":4,\"max_rounds\":4,"
+	    "\"window_avg\":1000,\"range_pct\":5,\"slope_pct\":13.5,\"values\":[1,2]}");
+	ck_assert_int_eq(planres_read(dir, &r), 0);
+	planres_verdict(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "NOT steady: slope 13.5% > 10%, range 5.0% <= 20% (4 rounds)");
 	/* attained at round 3 */
 	put(dir, "steady.json",
 	    "{\"window\":2,\"range_limit_pct\":20,\"slope_limit_pct\":10,\"attained\":true,"

@@ -4,6 +4,10 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "config/plan.h"
 #include "report/csv.h"
 #include "run/planview.h"
 
@@ -71,12 +75,47 @@ START_TEST(test_rows)
 }
 END_TEST
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The durations the view plans with (its ETA) are the run's: plan.ini's
+ * runtime with state.json's overrides applied (issue 22 item 5: the ETA
+ * said 12 s while 30 s remained, from the file's runtime). */
+START_TEST(test_overrides_applied)
+{
+	char dir[] = "/tmp/nvscope-planview.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	put(dir, "plan.ini", "[plan]\ndescription = t\nruntime = 2s\n\n[measure a]\nrw = randread\n");
+	put(dir, "state.json",
+	    "{\"version\": 1, \"plan\": \"t\", \"step\": 0, \"sub\": 0, \"finished\": false,"
+	    " \"targets\": [\"/dev/null\"], \"overrides\": [[\"runtime\", \"7s\"]]}\n");
+	struct planview *v = NULL;
+	char err[256];
+	ck_assert_int_eq(planview_new(dir, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(planview_plan(v)->steps[0].spec.runtime_ns, 2000000000ull);
+	planview_poll(v);
+	ck_assert_uint_eq(planview_plan(v)->steps[0].spec.runtime_ns, 7000000000ull);
+	planview_free(v);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *planview_suite(void)
 {
 	Suite *s = suite_create("planview");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_point);
 	tcase_add_test(tc, test_rows);
+	tcase_add_test(tc, test_overrides_applied);
 	suite_add_tcase(s, tc);
 	return s;
 }
