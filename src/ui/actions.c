@@ -313,6 +313,28 @@ int app_marked_targets(struct app *a, struct spec *s, bool cursor)
 	return 0;
 }
 
+/* Health readers for the controller of every NVMe target of the run (each
+ * controller once): a warning on any target reaches the screen and the
+ * event list, not the first target's only. */
+static void watch_health(struct app *a, const struct spec *jobs, unsigned n)
+{
+	const char *ctrl[HEALTHSET_MAX];
+	unsigned nc = 0;
+	a->health_path[0] = '\0';
+	healthset_free(a->hset);
+	a->hset = NULL;
+	for (unsigned j = 0; j < n; j++)
+		for (unsigned t = 0; t < jobs[j].ntargets && nc < HEALTHSET_MAX; t++) {
+			int k = devrows_find(a->drows, a->ndrows, jobs[j].targets[t]);
+			if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0])
+				ctrl[nc++] = a->drows[k].ctrl;
+		}
+	if (!nc)
+		return;
+	snprintf(a->health_path, sizeof(a->health_path), "%s", ctrl[0]);
+	a->hset = healthset_new(ctrl, nc, 5.0);
+}
+
 static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	char dir[600], err[256] = "";
@@ -342,15 +364,7 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	a->rounds.n = 0;
 	memset(&a->sv, 0, sizeof(a->sv));
 	a->thm_base_valid = false;
-	a->health_path[0] = '\0';
-	healthmon_free(a->hmon);
-	a->hmon = NULL;
-	int k = devrows_find(a->drows, a->ndrows, jobs[0].targets[0]);
-	if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0]) {
-		snprintf(a->health_path, sizeof(a->health_path), "%s", a->drows[k].ctrl);
-		a->last_crit = 0;
-		a->hmon = healthmon_new(a->health_path, 5.0);
-	}
+	watch_health(a, jobs, n);
 	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
 	app_dirty_all(a);
 }

@@ -19,7 +19,7 @@
 #include "ui/checkui.h"
 #include "ui/devrows.h"
 #include "ui/evlist.h"
-#include "dev/healthmon.h"
+#include "dev/healthset.h"
 #include "ui/layout.h"
 #include "run/planexec.h"
 #include "ui/planres.h"
@@ -181,8 +181,8 @@ struct app {
 	/* health strip */
 	struct health_pt *hp;
 	size_t nhp, caphp;
-	struct healthmon *hmon; /* health reader thread of the running target */
-	char health_path[256];
+	struct healthset *hset; /* health readers of the running targets' controllers */
+	char health_path[256];	/* the first one's: the strip's temperature */
 	double thm_base;
 	bool thm_base_valid;
 
@@ -230,7 +230,6 @@ struct app {
 	/* the event list (evlist.h; key E), also written to events.log */
 	struct evlist *events;
 	bool events_on;
-	uint8_t last_crit; /* critical warning bits last seen (health changes) */
 
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;

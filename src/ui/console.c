@@ -251,20 +251,35 @@ static void push_health(struct app *a, struct health_pt p)
 	a->dirty[PANE_HEALTH] = true;
 }
 
-/* Takes the health reader's new readings (it reads every 5 s on its own
- * thread, so a slow controller never stalls the console). */
+/* Takes the health readers' new readings (each reads every 5 s on its own
+ * thread, so a slow controller never stalls the console): the first
+ * controller's temperature on the strip, every controller's changes as
+ * events (the strip's title sums up the warnings of all, strips.c). */
 static void health_tick(struct app *a)
 {
 	struct healthmon_reading r;
+	unsigned i;
 
-	if (!a->hmon)
+	if (!a->hset)
 		return;
 	if (!app_running(a)) {
-		healthmon_free(a->hmon);
-		a->hmon = NULL;
+		healthset_free(a->hset);
+		a->hset = NULL;
 		return;
 	}
-	while (healthmon_poll(a->hmon, &r)) {
+	while (healthset_poll(a->hset, &i, &r)) {
+		struct healthset_event ev[4];
+		int ne = healthset_note(a->hset, i, &r, ev, 4);
+		for (int k = 0; k < ne; k++) /* a health change is an event */
+			app_event(a,
+				  ev[k].level == HEALTHMON_CW_WORSE   ? ROLE_ERROR
+				  : ev[k].level == HEALTHMON_CW_FEWER ? ROLE_WARN
+								      : ROLE_OK,
+				  "%s", ev[k].text);
+		if (ne)
+			a->dirty[PANE_HEALTH] = true;
+		if (i != 0)
+			continue;
 		struct health_pt p = {session_elapsed(a->sess), NAN, 0, 0};
 		if (r.ok && r.h.temperature_valid)
 			p.temp_c = r.h.temperature_c;
@@ -280,17 +295,6 @@ static void health_tick(struct app *a)
 		}
 		push_health(a, p);
 		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
-		if (r.ok && p.crit != a->last_crit) { /* a health change is an event */
-			char txt[256];
-			int c = healthmon_cw_change(a->last_crit, p.crit, txt, sizeof(txt));
-			if (c >= 0)
-				app_event(a,
-					  c == HEALTHMON_CW_WORSE	? ROLE_ERROR
-					  : c == HEALTHMON_CW_FEWER ? ROLE_WARN
-								    : ROLE_OK,
-					  "%s: %s", a->health_path, txt);
-			a->last_crit = p.crit;
-		}
 	}
 }
 
@@ -545,8 +549,8 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 
 static void app_free(struct app *a)
 {
-	healthmon_free(a->hmon);
-	a->hmon = NULL;
+	healthset_free(a->hset);
+	a->hset = NULL;
 	planui_free(a);
 	checkui_free(a);
 	purgeui_free(a);

@@ -102,8 +102,8 @@ static void start(struct app *a, const char *confirm, bool force)
 	a->was_left = false;
 	memset(&a->sv, 0, sizeof(a->sv));
 	a->health_path[0] = '\0';
-	healthmon_free(a->hmon);
-	a->hmon = NULL;
+	healthset_free(a->hset);
+	a->hset = NULL;
 	a->nhp = 0;
 	a->screen = SCREEN_LIVE;
 	a->span = 0;

@@ -122,10 +122,16 @@ void strips_health(struct app *a, WINDOW *w)
 	p.nser = 1;
 	char title[128];
 	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
-	char cw[160] = "", txt[200] = "";
-	if (lh && lh->crit) {
+	char cw[160] = "", txt[400] = "";
+	bool warned = lh && lh->crit;
+	if (warned) {
 		dev_cw_text(lh->crit, cw, sizeof(cw));
 		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+	}
+	if (a->hset && healthset_count(a->hset) > 1) { /* every running controller's */
+		warned = healthset_summary(a->hset, txt, sizeof(txt)) > 0;
+		const char *names = strstr(txt, "CRITICAL: "); /* narrow: "!nvme1 reliab.." */
+		snprintf(cw, sizeof(cw), "%s", names ? names + 10 : txt);
 	}
 	/* with a critical warning on a narrow pane the title gets shorter
 	 * first: the warning matters more than the path and the labels */
@@ -145,7 +151,7 @@ void strips_health(struct app *a, WINDOW *w)
 			break;
 	}
 	draw_header(a, w, title, "");
-	if (lh && lh->crit) {
+	if (warned) {
 		/* the critical warning in the spec's words, in the alert style */
 		char fit[256];
 		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
