@@ -13,6 +13,8 @@ void judge_thresholds_init(struct judge_thresholds *t)
 	memset(t, 0, sizeof(*t));
 	t->critical_warning = true;
 	t->outlier_pct = 80;
+	t->outlier_min_drives = 3;
+	t->round_spread_pct = 25;
 }
 
 const char *judge_level_name(enum judge_level l)
@@ -264,6 +266,29 @@ static double sibling_median(const struct judge_input *in, size_t n, size_t self
 	return m;
 }
 
+/* A drive whose rounds disagree by more than the profile's tolerance was
+ * measured on a host too busy to judge it: N/A with the figures (true). */
+static bool noisy_rounds(const struct judge_job *j, const struct judge_thresholds *t,
+			 const char *crit, const char *unit, struct judge_verdict *out)
+{
+	char a[32], b[32];
+	double lo = INFINITY, hi = -INFINITY;
+	if (j->nrounds < 2 || t->round_spread_pct <= 0 || !(j->figure > 0))
+		return false;
+	for (unsigned r = 0; r < j->nrounds && r < JUDGE_MAX_ROUNDS; r++) {
+		lo = fmin(lo, j->rounds[r]);
+		hi = fmax(hi, j->rounds[r]);
+	}
+	double spread = 100.0 * (hi - lo) / j->figure;
+	if (!(spread > t->round_spread_pct))
+		return false;
+	add(out, JUDGE_NA, crit,
+	    "%s: host too busy to judge: its %u rounds ran %s..%s %s, %.0f%% apart (> %g%%)",
+	    j->name, j->nrounds, si(lo, a, sizeof(a)), si(hi, b, sizeof(b)), unit, spread,
+	    t->round_spread_pct);
+	return true;
+}
+
 static void judge_perf(const struct judge_input *in, size_t n, size_t i, const struct judge_job *j,
 		       const struct judge_thresholds *t, struct judge_verdict *out)
 {
@@ -285,12 +310,19 @@ static void judge_perf(const struct judge_input *in, size_t n, size_t i, const s
 			add(out, JUDGE_PASS, crit, "%s %s %s >= minimum %s", j->name,
 			    si(j->figure, a, sizeof(a)), unit, si(j->min.v, b, sizeof(b)));
 	}
-	if (t->outlier_pct <= 0)
+	if (noisy_rounds(j, t, crit, unit, out) || t->outlier_pct <= 0)
 		return;
 	med = sibling_median(in, n, i, j->name, &nsib);
 	if (!nsib || !(med > 0)) {
 		add(out, JUDGE_NA, crit, "%s %s %s: no other drive of this model to compare with",
 		    j->name, si(j->figure, a, sizeof(a)), unit);
+		return;
+	}
+	if (nsib + 1 < (t->outlier_min_drives > 2 ? t->outlier_min_drives : 2)) {
+		/* of two drives, which one is the outlier is not knowable */
+		add(out, JUDGE_NA, crit,
+		    "%s %s %s: %zu drives of this model, an outlier needs %u (outlier_min_drives)",
+		    j->name, si(j->figure, a, sizeof(a)), unit, nsib + 1, t->outlier_min_drives);
 		return;
 	}
 	double pct = 100.0 * j->figure / med;

@@ -35,6 +35,11 @@ struct judge_limit {
 	double v;
 };
 
+/* Performance jobs run in rounds that alternate across the batch (A B C A
+ * B C ...): host noise during one round touches one drive's one round, and
+ * each drive's figure is the median of its rounds. */
+#define JUDGE_MAX_ROUNDS 9
+
 struct judge_thresholds {
 	bool critical_warning;			/* any critical warning bit fails (default on) */
 	struct judge_limit spare_min;		/* % floor besides the drive's own threshold */
@@ -47,6 +52,8 @@ struct judge_thresholds {
 	struct judge_limit crit_temp_minutes_max;   /* time above CCTEMP: fail above */
 	struct judge_limit throttle_seconds_max;    /* thermal management time: warn above */
 	double outlier_pct; /* perf below this % of the sibling median fails; 0 off */
+	unsigned outlier_min_drives; /* the outlier rule needs this many drives of a model (3) */
+	double round_spread_pct;     /* a drive's rounds differing more: N/A (busy host); 0 off */
 };
 
 /* Sets the defaults: critical warning judged, outlier 80 %, nothing else. */
@@ -61,7 +68,9 @@ struct judge_job {
 	bool ran;		/* false: not run (setup failed: see msg) */
 	bool interrupted;	/* not run (or not to the end) because the check was stopped: N/A */
 	bool random;		/* perf: random I/O (judged in IOPS), else MB/s */
-	double figure;		/* perf: IOPS or MB/s */
+	double figure;		/* perf: IOPS or MB/s (the median of its rounds) */
+	double rounds[JUDGE_MAX_ROUNDS]; /* perf: each round's figure */
+	unsigned nrounds;
 	uint64_t errors;	/* I/O errors */
 	uint64_t mismatches;	/* verify: blocks read back different */
 	uint64_t first_bad;	/* verify: byte offset of the first */

@@ -155,7 +155,10 @@ void *check_drive_json(const struct check_batch *b, const struct check_drive *d)
 		add_num(x, "seconds", r->seconds);
 		if (jj->role == JUDGE_ROLE_PERF) {
 			cJSON_AddStringToObject(x, "metric", jj->random ? "iops" : "mb_s");
-			add_num(x, "figure", jj->figure);
+			add_num(x, "figure", jj->figure); /* the median of its rounds */
+			cJSON *rr = cJSON_AddArrayToObject(x, "rounds");
+			for (unsigned k = 0; rr && k < jj->nrounds && k < JUDGE_MAX_ROUNDS; k++)
+				cJSON_AddItemToArray(rr, cJSON_CreateNumber(jj->rounds[k]));
 		}
 		if (jj->msg[0])
 			cJSON_AddStringToObject(x, "message", jj->msg);

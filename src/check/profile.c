@@ -75,6 +75,11 @@ static int on_check(struct check_profile *p, const char *k, const char *v, char 
 	} else if (!strcmp(k, "error_log")) {
 		if (parse_flag(v, &p->error_log))
 			goto bad;
+	} else if (!strcmp(k, "perf_rounds")) {
+		struct judge_limit l;
+		if (check_parse_limit(v, &l) || l.v < 1 || l.v > JUDGE_MAX_ROUNDS || l.v != floor(l.v))
+			goto bad;
+		p->perf_rounds = (unsigned)l.v;
 	} else {
 		snprintf(err, errlen, "[check]: unknown key '%s'", k);
 		return -EINVAL;
@@ -116,6 +121,18 @@ static int on_threshold(struct parse *ps, const char *k, const char *v, char *er
 		if (check_parse_limit(v, &l) || l.v > 100)
 			goto bad;
 		t->outlier_pct = l.v;
+		return 0;
+	}
+	if (!strcmp(k, "round_spread_pct")) {
+		if (check_parse_limit(v, &l))
+			goto bad;
+		t->round_spread_pct = l.v;
+		return 0;
+	}
+	if (!strcmp(k, "outlier_min_drives")) {
+		if (check_parse_limit(v, &l) || l.v < 2 || l.v > 1000 || l.v != floor(l.v))
+			goto bad;
+		t->outlier_min_drives = (unsigned)l.v;
 		return 0;
 	}
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(limits); i++)
@@ -249,6 +266,7 @@ int check_profile_load(const char *name, struct check_profile **out, char *err, 
 	memset(&ps, 0, sizeof(ps));
 	ps.p = p;
 	judge_thresholds_init(&p->th);
+	p->perf_rounds = 3;
 	p->selftest_timeout_ns = 20 * 60 * NVS_NSEC_PER_SEC;
 	rc = check_profile_find(name, p->path, sizeof(p->path));
 	if (rc) {

@@ -23,6 +23,7 @@ struct check_profile {
 	int selftest;		      /* 0 none, 1 short, 2 extended */
 	uint64_t selftest_timeout_ns; /* give up waiting after this */
 	bool error_log;		      /* read the Error Information log */
+	unsigned perf_rounds;	      /* performance jobs: rounds across the batch (3) */
 	struct judge_thresholds th;
 	unsigned njobs;
 	struct spec jobs[JUDGE_MAX_JOBS];

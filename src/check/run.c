@@ -368,11 +368,17 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	struct runjob rj;
 	char err[256] = "";
 
-	/* a job run again (after --resume) starts clean */
-	jj->ran = jj->interrupted = false;
-	jj->errors = jj->mismatches = jj->first_bad = 0;
-	jj->figure = NAN;
-	jj->msg[0] = '\0';
+	/* a job run again (after --resume) starts clean; a performance job's
+	 * later rounds add to its first */
+	bool perf = jj->role == JUDGE_ROLE_PERF, later = perf && b->round > 0;
+	unsigned nr = p->perf_rounds > 1 && perf ? p->perf_rounds : 1;
+	if (!later) {
+		jj->ran = jj->interrupted = false;
+		jj->errors = jj->mismatches = jj->first_bad = 0;
+		jj->figure = NAN;
+		jj->nrounds = 0;
+		jj->msg[0] = '\0';
+	}
 	memset(res, 0, sizeof(*res));
 	if (jj->role == JUDGE_ROLE_VERIFY) {
 		do_verify(b, d, j);
@@ -384,14 +390,16 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	}
 	snprintf(s.targets[0], sizeof(s.targets[0]), "%s", d->path);
 	s.ntargets = 1;
+	s.runtime_ns /= nr; /* the job's time, shared by its rounds */
 	if (runjob_run(&s, 0, b->cancel, job_tick, d, &rj, err, sizeof(err))) {
 		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
+		jj->ran = false;
 		return;
 	}
-	jj->ran = !rj.cancelled;
+	jj->ran = (!later || jj->ran) && !rj.cancelled;
 	jj->interrupted = rj.cancelled;
 	const struct result *r = &rj.agg;
-	jj->errors = r->dir[NVS_READ].errors + r->dir[NVS_WRITE].errors;
+	jj->errors += r->dir[NVS_READ].errors + r->dir[NVS_WRITE].errors;
 	if (rj.error) {
 		if (!jj->errors)
 			jj->errors = 1;
@@ -407,8 +415,12 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 		res->lat_mean_us = l.mean_us;
 		res->lat_p99_us = l.p99_us;
 	}
-	if (jj->role == JUDGE_ROLE_PERF && jj->ran && r->runtime_s > 0)
-		jj->figure = jj->random ? res->iops : res->mbps;
+	if (perf && jj->ran && r->runtime_s > 0 && jj->nrounds < JUDGE_MAX_ROUNDS) {
+		double v[JUDGE_MAX_ROUNDS];
+		jj->rounds[jj->nrounds++] = jj->random ? res->iops : res->mbps;
+		memcpy(v, jj->rounds, jj->nrounds * sizeof(v[0]));
+		jj->figure = judge_median(v, jj->nrounds); /* a busy moment is one round */
+	}
 	save_run(b, d, &s, &rj);
 	runjob_release(&rj);
 }
@@ -480,12 +492,21 @@ static int run_phase(struct check_batch *b, int phase,
 	int rc = 0;
 
 	atomic_store(&b->phase, phase);
+	b->round = 0;
 	if (j < 0 || b->prof->role[j] != JUDGE_ROLE_PERF)
 		return run_phase_on(b, phase, 0, b->n, tick, arg);
-	for (size_t i = 0; i < b->n; i++)
-		atomic_store(&b->d[i].phase, CHECK_PHASE_WAIT);
-	for (size_t i = 0; i < b->n && !rc && !cancelled(b); i++)
-		rc = run_phase_on(b, phase, i, 1, tick, arg);
+	/* rounds alternating across the batch (A B C A B C ...): a busy
+	 * moment of the host falls on one round of one drive, and each
+	 * drive's figure is the median of its rounds */
+	unsigned nr = b->prof->perf_rounds > 1 ? b->prof->perf_rounds : 1;
+	for (unsigned r = 0; r < nr && !rc && !cancelled(b); r++) {
+		b->round = r;
+		for (size_t i = 0; i < b->n; i++)
+			atomic_store(&b->d[i].phase, CHECK_PHASE_WAIT);
+		for (size_t i = 0; i < b->n && !rc && !cancelled(b); i++)
+			rc = run_phase_on(b, phase, i, 1, tick, arg);
+	}
+	b->round = 0;
 	return rc;
 }
 

@@ -62,6 +62,7 @@ struct check_batch {
 	const char *dir;	   /* results directory for the run data, or NULL */
 	bool cancelled;		   /* out: stopped by @cancel */
 	_Atomic int phase;	   /* the phase running now (CHECK_PHASE_*) */
+	unsigned round;		   /* a performance phase: its round running now */
 	/* resume: steps are the phases in order (check_steps); check_run starts
 	 * at next_step (0: a new batch) and counts it up after each finished
 	 * step, calling @checkpoint (may be NULL) then */
