@@ -354,7 +354,8 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
 		x += draw_str(a, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
 	}
 	if (k->cap) {
-		snprintf(cell, sizeof(cell), "%7.1fGB", (double)d->capacity / 1e9);
+		char sz[24];
+		snprintf(cell, sizeof(cell), "%9s", devrows_size(d->capacity, sz, sizeof(sz)));
 		x += draw_str(a, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
 	}
 	if (!ended) {

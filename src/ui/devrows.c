@@ -44,7 +44,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 		snprintf(r->model, sizeof(r->model), "%s", ctl->model);
 		snprintf(r->serial, sizeof(r->serial), "%s", ctl->serial);
 		snprintf(r->firmware, sizeof(r->firmware), "%s", ctl->firmware);
-		snprintf(r->usage, sizeof(r->usage), "%s", ctl->transport);
+		size_t ci = n - 1, busy = 0; /* its row: the usage of its namespaces */
 		if (hv)
 			devrows_set_health(r, 1, ctl->path, &h);
 		for (size_t i = 0; i < ctl->nr_namespaces; i++) {
@@ -64,6 +64,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			r->size = ns->size_bytes;
 			r->lbs = ns->lba_size;
 			usage_of(&ns->in_use, r);
+			busy += r->in_use;
 			if (hv)
 				devrows_set_health(r, 1, ctl->path, &h);
 			if (!ns->generic_device[0])
@@ -87,6 +88,11 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			if (hv)
 				devrows_set_health(r, 1, ctl->path, &h);
 		}
+		/* the controller's row: how many of its namespaces are in use (not
+		 * the transport: the "In use" column is about use) */
+		if (busy)
+			snprintf(rows[ci].usage, sizeof(rows[ci].usage), "%zu of %zu ns in use", busy,
+				 ctl->nr_namespaces);
 	}
 	for (size_t b = 0; l && b < l->nr_blocks; b++) {
 		const struct dev_block *blk = &l->blocks[b];
@@ -167,6 +173,19 @@ static int width_of(const char *s)
 		if (((unsigned char)*s & 0xc0) != 0x80)
 			n++;
 	return n;
+}
+
+const char *devrows_size(uint64_t b, char *buf, size_t len)
+{
+	if (!b)
+		snprintf(buf, len, "-");
+	else if (b >= 1000ull * 1000 * 1000 * 1000)
+		snprintf(buf, len, "%.1fTB", b / 1e12);
+	else if (b >= 1000ull * 1000 * 1000)
+		snprintf(buf, len, "%.1fGB", b / 1e9);
+	else
+		snprintf(buf, len, "%.0fMB", b / 1e6);
+	return buf;
 }
 
 bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii)

@@ -48,6 +48,10 @@ void devrows_columns(const struct devrow *rows, int n, int width, struct devcols
  * bytes); a longer @s is cut to @w - 1 columns followed by "…" (by "~"
  * when @ascii), never silently.  Returns true when @s was cut. */
 bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii);
+/* A capacity as every view of the console shows it (Devices, the check
+ * view, the purge box): "168MB", "1.9TB"; "-" for 0 (unknown).  Decimal
+ * units, as drives are sold. */
+const char *devrows_size(uint64_t bytes, char *buf, size_t len);
 /* Puts the health log @h (temperature, % used, critical warning) on the
  * rows of controller @ctrl (its row and its namespaces' rows). */
 void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const struct dev_health *h);

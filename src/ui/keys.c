@@ -481,9 +481,18 @@ static bool act_mark(struct app *a)
 	if (a->dev_cur >= a->ndrows)
 		return true;
 	struct devrow *r = &a->drows[a->dev_cur];
-	if (r->selectable)
+	if (r->selectable) {
 		r->marked = !r->marked;
-	keys_move(a, 1);
+		keys_move(a, 1);
+	} else if (!r->depth) { /* never silent: why nothing was marked */
+		app_message(a, ROLE_WARN, "%s is a controller: mark its namespaces (the rows under it)",
+			    r->name);
+	} else {
+		app_message(a, ROLE_WARN,
+			    "%s is a passthrough node: nvscope run --ioengine=io_uring_cmd "
+			    "--target /dev/%s",
+			    r->name, r->name);
+	}
 	return true;
 }
 

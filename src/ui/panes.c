@@ -34,19 +34,6 @@ void panes_form_init(struct app *a)
 	}
 }
 
-static const char *size_str(uint64_t b, char *buf, size_t len)
-{
-	if (!b)
-		snprintf(buf, len, "-");
-	else if (b >= 1000ull * 1000 * 1000 * 1000)
-		snprintf(buf, len, "%.1fTB", b / 1e12);
-	else if (b >= 1000ull * 1000 * 1000)
-		snprintf(buf, len, "%.1fGB", b / 1e9);
-	else
-		snprintf(buf, len, "%.0fMB", b / 1e6);
-	return buf;
-}
-
 static const char *state_name(const struct app *a, const struct source_info *in)
 {
 	return in->valid & SOURCE_HAS_CURSOR && a->paused ? "PAUSED" : in->state;
@@ -208,7 +195,7 @@ static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcol
 	int role = cur ? ROLE_SELECTED : r->marked ? ROLE_MARKED : r->in_use ? ROLE_DIM : ROLE_NORMAL;
 	char sz[16] = "", lbs[16] = "", temp[16], used[16], name[40], line[512];
 	if (r->selectable || r->depth) {
-		size_str(r->size, sz, sizeof(sz));
+		devrows_size(r->size, sz, sizeof(sz));
 		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
 	}
 	snprintf(temp, sizeof(temp), r->temp_valid ? "%.0fC" : "N/A", r->temp_c);
@@ -346,12 +333,15 @@ static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
 	    {"kpp", "PgUp", "K"},
 	    {"knp", "PgDn", "J"},
 	    {"kcbt", "Shift-Tab", "Tab Tab"},
+	    {"kf1", "F1", "?"},
+	    {"kf2", "F2", "t"},
+	    {"kf3", "F3", "l"},
 	    {"kf5", "F5", "Enter"},
 	    {"kf6", "F6", "v"},
 	    {"kf9", "F9", "s"},
 	    {"kf10", "F10", "q"},
 	};
-	char has[128] = "", lacks[160] = "";
+	char has[160] = "", lacks[200] = "";
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		const char *v = tigetstr(k[i].cap);
 		bool ok = v && v != (char *)-1;
@@ -371,7 +361,7 @@ void panes_draw_help(struct app *a)
 {
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
-	char kl[64][KEYS_HELP_LEN], tk[200], tk2[200], fit[3 * KEYS_HELP_LEN];
+	char kl[64][KEYS_HELP_LEN], tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
 	int nk = keys_help(a, kl, 64);
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
 	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
@@ -415,8 +405,11 @@ void panes_draw_help(struct app *a)
 		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ", nk - shown);
 		draw_str(a, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
-	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tk);
-	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tk2);
+	char tfit[2 * sizeof(tk)];
+	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, a->ascii); /* a cut is marked */
+	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, a->ascii);
+	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
 	wnoutrefresh(w);
 }
 

@@ -30,6 +30,8 @@ for dev in "$A" "$B"; do
 done
 u_keys c
 u_wait 'READY *$' 5
+# the same capacity as the Devices pane ("17MB"), not another rounding
+u_screen | grep -Eq "^ $a +loop +17MB " || { u_screen >&2; fail "capacity not as in the Devices pane"; }
 u_screen | head -1 | grep -Eq '(…|~) +READY *$' || { u_screen >&2; fail "the title's description not cut before the state"; }
 u_keys Enter
 u_wait 'DONE *$' 30

@@ -71,6 +71,7 @@ ok "vt100 keys: End/Home decoded, unknown sequences dropped, letters for them, /
 u_keys '?'
 u_wait 'TERM=vt100 has:' 5
 u_screen | grep -q 'lacks (use):.*Home(g)' || fail "help does not say what this terminal lacks"
+u_screen | grep -Eq 'TERM=vt100 has:.* F1 F2 F3 |lacks \(use\):.* F1\(\?\)' || fail "help's key line omits F1-F3"
 u_keys x
 u_gone 'TERM=vt100 has:' 5 # the help closed before the next keys
 u_keys Tab Tab # back to Devices
