@@ -229,7 +229,16 @@ void tables_numbers(struct app *a, WINDOW *w)
 void tables_cpu(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(a, w, "CPU", "usr sys io irq");
+	/* the bars and their percentages are the same thing: time busy (user,
+	 * system, irq); iowait is idle time (the CPU waits for I/O), so it is
+	 * said apart, as a figure on the title, not drawn as load */
+	const struct cpu_util *all = a->cpu ? cpu_get(a->cpu, -1) : NULL;
+	char right[48] = "usr sys irq";
+	if (all)
+		snprintf(right, sizeof(right), "usr sys irq  iowait %.0f%%", all->iowait);
+	if (all && draw_width(right) + 12 > wd) /* narrow: the figure, not the legend */
+		snprintf(right, sizeof(right), "iowait %.0f%%", all->iowait);
+	draw_header(a, w, "CPU", right);
 	if (!a->cpu) {
 		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
 		return;
@@ -239,7 +248,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 	int ncpu = (int)cpu_count(a->cpu);
 	int rows = h - 3; /* header, own CPU, IOPS per core */
 	int show = ncpu <= rows ? ncpu : 0;
-	static const int roles[4] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IOWAIT, ROLE_CPU_IRQ};
+	static const int roles[3] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IRQ};
 	int y = 1;
 	for (int i = -1; i < show && y < h - 2; i++) {
 		if (i < 0 && show && ncpu == 1)
@@ -247,7 +256,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 		const struct cpu_util *u = cpu_get(a->cpu, i);
 		if (!u)
 			continue;
-		double pct[4] = {u->user, u->system, u->iowait, u->irq};
+		double pct[3] = {u->user, u->system, u->irq};
 		double busy = u->user + u->system + u->irq;
 		char lab[8];
 		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
@@ -255,7 +264,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 		draw_str(a, w, y, 4, 1, ROLE_DIM, "[");
 		int bw = wd - 11;
 		if (bw > 1)
-			draw_bar(a, w, y, 5, bw, pct, roles, 4);
+			draw_bar(a, w, y, 5, bw, pct, roles, 3);
 		draw_str(a, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
 		draw_fmt(a, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
 		y++;

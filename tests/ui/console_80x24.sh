@@ -17,6 +17,8 @@ S=$(u_screen)
 echo "$S" | grep -Eq '^ +QD +IOPS +MB/s +mean +p99 +CPU%' || { echo "$S" >&2; fail "per-QD header"; }
 echo "$S" | grep -q ' max  CPU' && fail "max column kept where CPU% does not fit"
 echo "$S" | grep -Eq 'ui (N/A|[0-9.]+%)' || { echo "$S" >&2; fail "own CPU line cut"; }
+# the bars are busy time as their figures are; iowait (idle) said apart
+echo "$S" | grep -Eq '─ CPU ─+ (usr sys irq  )?iowait [0-9]+% ─' || { echo "$S" >&2; fail "CPU pane title"; }
 L=$(echo "$S" | grep 'steady state' || true)
 [ -n "$L" ] || fail "no steady-state line"
 echo "$L" | grep -q 'ro errors\|[^ ] errors' && fail "steady line runs into Numbers: $L"
