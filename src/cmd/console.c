@@ -18,6 +18,7 @@
 #define NVS_CONSOLE_DIR_MAX 400
 
 enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RESULTS, O_PLAN,
+       O_CHECK, O_ALL_NVME,
        O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS,
        O_SHOWFLOOR };
 
@@ -212,6 +213,10 @@ static const struct cmd_opt console_opts[] = {
      "where each run's results go (default\nresults/<date>-<preset>/)"},
     {{"plan", required_argument, NULL, O_PLAN}, 0, "NAME",
      "run a test plan (presets/plans/, nvscope plan --list)"},
+    {{"check", required_argument, NULL, O_CHECK}, 0, "PROFILE",
+     "check the targets at once (a read-only\nprofile: quick, rma; docs/check.md)"},
+    {{"all-nvme", no_argument, NULL, O_ALL_NVME}, 0, NULL,
+     "every NVMe namespace is a target (with --check)"},
     {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
      "a destructive plan's confirmation (else asked)"},
     {{"max-rounds", required_argument, NULL, O_MAX_ROUNDS}, 0, "N",
@@ -249,6 +254,10 @@ static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 			o.results = v;
 		} else if (id == O_PLAN) {
 			o.plan = v;
+		} else if (id == O_CHECK) {
+			o.check = v;
+		} else if (id == O_ALL_NVME) {
+			o.all_nvme = true;
 		} else if (id == O_CONFIRM) {
 			o.confirm = v;
 		} else if ((id == O_MAX_ROUNDS || id == O_FILL) &&
@@ -266,6 +275,19 @@ static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 	}
 	if (build_base(&c, &o.base, err, sizeof(err))) {
 		fprintf(stderr, "nvscope: %s\n", err);
+		return NVS_EXIT_USAGE;
+	}
+	if (o.all_nvme && !o.check) {
+		fprintf(stderr, "nvscope: --all-nvme goes with --check PROFILE\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (o.check && (o.plan || c.preset || c.job || workload_kv(&c))) {
+		fprintf(stderr, "nvscope: --check runs a check profile: no --plan, --preset, --job "
+				"or workload options with it\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (o.check && !o.ntargets && !o.all_nvme) {
+		fprintf(stderr, "nvscope: --check needs --target PATH or --all-nvme\n");
 		return NVS_EXIT_USAGE;
 	}
 	struct spec *jobs = NULL;
@@ -361,14 +383,17 @@ const struct cmd_entry cmd_console_entry = {
 	     "        [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
 	     "--plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
 	     "        [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
-	     "        [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]",
+	     "        [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]\n"
+	     "--check PROFILE (--target PATH ... | --all-nvme) [--results DIR]",
     .text = "The full-screen console.  With --target and a preset (or workload options)\n"
 	    "the run starts at once.  Each run writes DIR/samples.csv, summary.json,\n"
 	    "events.log; nvscope replay DIR plays it back.  Workload options are those\n"
 	    "of nvscope run (--rw= --bs= --iodepth= ...).  Steady state (SNIA rule) of\n"
 	    "the IOPS in rounds of --round seconds, over --window rounds.\n"
 	    "--plan runs a test plan in the console; without --yes-destroy-data a\n"
-	    "destructive plan asks for the typed confirmation.  Keys: ? or F1.",
+	    "destructive plan asks for the typed confirmation.  --check starts a drive\n"
+	    "check of the targets (--all-nvme: every NVMe namespace) in the check view,\n"
+	    "as at a rack: serial, verdict and reasons of each drive.  Keys: ? or F1.",
     .opts = console_opts,
     .flags = CMD_WORKLOAD,
     .exec = exec_console,

@@ -56,24 +56,28 @@ static void save_state(struct check_batch *b, void *arg)
 		check_out_fail(b, rc, msg);
 }
 
-static int load_profile(struct app *a, struct checkui *c)
+static int load_named(struct app *a, struct checkui *c, const char *name)
 {
 	char err[512];
 	struct check_profile *p = NULL;
 
-	if (check_profile_load(profiles[c->prof_idx], &p, err, sizeof(err))) {
+	if (check_profile_load(name, &p, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return -ENOENT;
 	}
 	if (check_profile_writes(p)) { /* never from the console: no typed confirmation here */
 		check_profile_free(p);
-		app_message(a, ROLE_ERROR, "%s writes: use nvscope check --yes-destroy-data",
-			    profiles[c->prof_idx]);
+		app_message(a, ROLE_ERROR, "%s writes: use nvscope check --yes-destroy-data", name);
 		return -EPERM;
 	}
 	check_profile_free(c->prof);
 	c->prof = p;
 	return 0;
+}
+
+static int load_profile(struct app *a, struct checkui *c)
+{
+	return load_named(a, c, profiles[c->prof_idx]);
 }
 
 int checkui_open(struct app *a)
@@ -119,6 +123,26 @@ fail:
 	free(c->d);
 	free(c);
 	return -EINVAL;
+}
+
+static void start(struct app *a);
+
+int checkui_open_start(struct app *a, const char *name, char *err, size_t len)
+{
+	int rc = checkui_open(a);
+	if (!rc && (rc = load_named(a, a->chk, name)))
+		checkui_free(a);
+	if (rc) { /* the view's message, for stderr: the screen is not open yet */
+		snprintf(err, len, "--check %s: %s", name, a->msg[0] ? a->msg : strerror(-rc));
+		return rc;
+	}
+	start(a);
+	if (!a->chk->started) {
+		snprintf(err, len, "--check %s: %s", name, a->msg);
+		checkui_free(a);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 bool checkui_active(const struct app *a)

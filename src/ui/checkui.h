@@ -10,6 +10,7 @@
 #define NVS_UI_CHECKUI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct app;
 struct checkui;
@@ -18,6 +19,10 @@ struct checkui;
  * cursor), ready to start with profile "quick".  0 or -errno (a message in
  * the status bar says why). */
 int checkui_open(struct app *a);
+/* `nvscope --check PROFILE`: opens the view with profile @name (a name or
+ * a path; a profile that writes is refused, as in the view) and starts it.
+ * 0 or -errno with a message in @err. */
+int checkui_open_start(struct app *a, const char *name, char *err, size_t len);
 /* True while the check view is shown. */
 bool checkui_active(const struct app *a);
 /* Keys of the check view (Enter starts, p cycles the profile, s stops, q

@@ -615,11 +615,25 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 		snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s",
 			 o->confirm ? o->confirm : "");
 	}
+	for (int i = 0; o->all_nvme && i < a->ndrows; i++) /* the tray at the rack */
+		a->drows[i].marked |= a->drows[i].nvme && a->drows[i].depth == 1;
 	for (int i = 0; i < a->ndrows; i++)
 		if (a->drows[i].marked) {
 			a->dev_cur = i;
 			break;
 		}
+	if (o->check) { /* --check: the batch starts as the screen opens */
+		bool any = false;
+		for (int i = 0; i < a->ndrows; i++)
+			any |= a->drows[i].marked;
+		if (!any) {
+			snprintf(err, len, "--check: no drive to check%s",
+				 o->all_nvme ? " (no NVMe namespace found)" : "");
+			return -ENOENT;
+		}
+		if ((ret = checkui_open_start(a, o->check, err, len)))
+			return ret;
+	}
 	return 0;
 }
 

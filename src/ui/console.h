@@ -23,6 +23,8 @@ struct console_opts {
 	bool no_settings; /* --no-settings: neither read nor write settings.ini */
 	double speed;	  /* replay speed, 0 = 1x */
 	const char *plan;	 /* --plan NAME: start this plan on the targets */
+	const char *check;	 /* --check PROFILE: check the targets at once */
+	bool all_nvme;		 /* --all-nvme: every NVMe namespace is a target */
 	const char *confirm;	 /* --yes-destroy-data list for it */
 	const char *plan_ovr[32][2]; /* its duration overrides (key, value) */
 	unsigned nplan_ovr;

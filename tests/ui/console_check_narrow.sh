@@ -4,7 +4,9 @@
 # screen (reasons wrapped under their column where narrower, not cut); the
 # batch's counts with N/A and the results directory stay until the view is
 # closed; E shows every verdict whole in the event list; the title's state
-# never runs into the profile's description.  A health-only profile: loop
+# never runs into the profile's description.  `nvscope --check PROFILE
+# --target ...` (or --all-nvme) opens the view and starts the batch at
+# once, as a technician starts a tray.  A health-only profile: loop
 # devices have no health log, so each drive is N/A with its reason, and no
 # I/O is needed.
 . "$NVS_TOP/tests/lib.sh"
@@ -62,3 +64,19 @@ u_keys q
 u_wait 'Presets' 5
 u_keys q
 u_restored
+ok "view closed, console quit"
+
+# one line at the rack: the view opens on the batch, already running
+u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN" --check quick --target "$A" --target "$B"
+u_wait 'DONE: 0 PASS, 0 WARN, 0 FAIL, 2 N/A' 20
+u_keys q
+u_wait 'Presets' 5
+u_keys q
+u_restored
+for args in "--all-nvme" "--check quick" "--check quick --plan x --target $A" "--check nope --target $A"; do
+	# shellcheck disable=SC2086
+	env NVSCOPE_PRESETS="$P" "$NVS_BIN" $args >/dev/null 2>"$T_TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] || fail "nvscope $args: exit $rc, not 2: $(cat "$T_TMP/e")"
+done
+ok "--check PROFILE --target: the batch starts with the screen; bad combinations exit 2"
