@@ -47,6 +47,14 @@ void safety_usage(const char *path, struct dev_usage *u);
 /* Is character device @rdev an NVMe generic device (/dev/ngXnY)?  Asked of
  * sysfs (the nvme-generic class), not guessed from the name. */
 bool safety_is_nvme_generic(dev_t rdev);
+/* May character device @rdev be written at all?  Only an NVMe generic
+ * device (judged through its namespace) and /dev/null or /dev/zero: any
+ * other character device (SCSI generic, MTD, ...) is one nvscope cannot
+ * judge, refused by safety_open whatever --force-destroy says. */
+bool safety_char_writable(dev_t rdev);
+/* Is @path a block device that is a partition (sysfs "partition")?  Its
+ * confirmation token is its own path, never its disk's serial. */
+bool safety_is_partition(const char *path);
 /* The confirmation token of @path: the serial of the controller behind an
  * NVMe node, else @path itself.  For prompts ("type S3X... to destroy
  * /dev/nvme0n1"), never to fill in a confirmation for the user.  0, or
@@ -57,6 +65,14 @@ int safety_confirm_token(const char *path, char *buf, size_t len);
  * a path confirms when it is the same file or device node.  @token (may be
  * NULL) receives the token when true. */
 bool safety_confirmed(const char *confirm, const char *target, char *token, size_t len);
+
+/* ---- tests only ---- */
+/* Reads sysfs below @root instead of /sys (NULL: /sys again), for unit
+ * tests with a tree of their own.  0 or -ENAMETOOLONG. */
+int safety_set_sysfs_root(const char *root);
+/* The sysfs root in use ("/sys"). */
+const char *safety_sysfs_root(void);
+/* ---- end tests only ---- */
 
 /* ---- the claims of a run group (safety_claims.c) ---- */
 
