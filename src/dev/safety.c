@@ -834,20 +834,22 @@ void safety_usage(const char *path, struct dev_usage *u)
 
 /* ---- opening ---- */
 
-/* open(2) of a target: a block device with O_EXCL (compared with the
- * device number first seen), anything else but a regular file or a
- * character device refused (-EINVAL).  The descriptor or -errno. */
-static int open_claimed(const char *path, int flags, bool *blk)
+/* openat(2) of target @name in directory @dir (safety_target_at): a block
+ * device with O_EXCL (compared with the device number first seen),
+ * anything else but a regular file or a character device refused
+ * (-EINVAL); never through a symlink (O_NOFOLLOW).  The descriptor or
+ * -errno. */
+static int open_in(int dir, const char *name, int flags, bool *blk)
 {
 	struct stat st;
 	int fd = -1;
 
 	/* a block device is only ever opened under an exclusive claim (no
 	 * write-mode open without it, not even for a moment) */
-	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+	if (!fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISBLK(st.st_mode))
 		goto claim;
 	/* O_NONBLOCK: a FIFO planted under the name must not hang the open */
-	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0644);
+	fd = openat(dir, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -874,14 +876,14 @@ static int open_claimed(const char *path, int flags, bool *blk)
 
 claim:
 	*blk = true;
-	flags = (flags | O_EXCL) & ~O_CREAT;
-	fd = open(path, flags | O_CLOEXEC);
+	flags = (flags | O_EXCL | O_NOFOLLOW) & ~O_CREAT;
+	fd = openat(dir, name, flags | O_CLOEXEC);
 	/* a claim can outlive its owner briefly (io_uring tears rings down in
 	 * a kernel worker after a process ends): wait up to 3 s */
 	for (int i = 0; fd < 0 && errno == EBUSY && i < 60; i++) {
 		struct timespec ts = {0, 50000000};
 		nanosleep(&ts, NULL);
-		fd = open(path, flags | O_CLOEXEC);
+		fd = openat(dir, name, flags | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return -errno;
@@ -890,6 +892,30 @@ claim:
 		close(fd);
 		return -EAGAIN; /* the path changed under us */
 	}
+	return fd;
+}
+
+/* Opens target @path (open_in) in the directory safety_target_at() allows
+ * (no other user's symlink followed, no directory another user controls).
+ * The descriptor or -errno; a refusal of the path is -EPERM with @msg set
+ * (@msg is "" otherwise). */
+static int open_claimed(const char *path, int flags, bool *blk, char *msg, size_t len)
+{
+	char *name = NULL;
+	int dir, fd;
+
+	msg[0] = '\0';
+	dir = safety_target_at(path, &name, msg, len);
+	if (dir < 0) {
+		if (!msg[0])
+			snprintf(msg, len, "%s: %s", path, strerror(-dir));
+		return dir;
+	}
+	fd = open_in(dir, name, flags, blk);
+	if (fd == -ELOOP) /* a symlink planted after the check */
+		snprintf(msg, len, "%s became a symbolic link: not followed", path);
+	close(dir);
+	free(name);
 	return fd;
 }
 
@@ -960,9 +986,10 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 	/* the probe reads through the descriptor: write-only becomes read-write */
 	if ((flags & O_ACCMODE) == O_WRONLY)
 		flags = (flags & ~O_ACCMODE) | O_RDWR;
-	rc = open_claimed(path, flags & ~O_DIRECT, &blk);
+	rc = open_claimed(path, flags & ~O_DIRECT, &blk, msg, len);
 	if (rc < 0) {
-		open_error(path, rc, msg, len);
+		if (!msg[0])
+			open_error(path, rc, msg, len);
 		return rc;
 	}
 	*fd = rc;
@@ -986,11 +1013,12 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 			rc = -EEXIST;
 			goto close_fd;
 		} else if (!nb) {
-			g = open_claimed(blkdev, O_RDONLY, &b);
+			g = open_claimed(blkdev, O_RDONLY, &b, what, sizeof(what));
 			if (g < 0) {
 				rc = g;
 				g = -1;
-				open_error(blkdev, rc, what, sizeof(what));
+				if (!what[0])
+					open_error(blkdev, rc, what, sizeof(what));
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
 				goto close_fd;
 			}

@@ -150,6 +150,18 @@ int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char
 /* Writes @n bytes @data as @dir/@name atomically (safety_tmp_*). 0 or -errno. */
 int safety_replace_in(const char *dir, const char *name, const void *data, size_t n, char *msg,
 		      size_t len);
+/* A write target @path resolved as root may safely follow it (issue 20,
+ * cause 5): its directory walked as an output's (a symlink on the way only
+ * when root or the effective user owns it) and checked the same way (root's
+ * or the effective user's, not writable by everyone without the sticky
+ * bit, not a kernel interface); a symlink as last component is followed
+ * only when root or the effective user owns it (it lies in a directory
+ * that passed the check, so no one else could have planted it), and its
+ * target is resolved by the same rule (/dev/disk/by-id/... works).
+ * Returns the final directory (O_PATH) with *@name (malloc'ed, free it)
+ * its last component, to be opened with openat(..., O_NOFOLLOW); or
+ * -errno (-EPERM: refused) with one line in @msg. */
+int safety_target_at(const char *path, char **name, char *msg, size_t len);
 /* ---- end output files ---- */
 
 #endif
