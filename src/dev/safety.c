@@ -998,6 +998,9 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
 		goto close_fd;
 	}
+	/* a target pinned when it was confirmed must still be that target */
+	if ((rc = safety_pin_verify_fd(*fd, path, msg, len)))
+		goto close_fd;
 	if (is_generic(&st)) {
 		/* passthrough writes bypass the block layer, not its data: claim
 		 * and judge the namespace's block device, and keep the claim */
@@ -1022,7 +1025,9 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
 				goto close_fd;
 			}
-			rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
+			rc = safety_pin_verify_fd(g, blkdev, what, sizeof(what));
+			if (!rc)
+				rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
 			if (rc) {
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
 				goto close_fd;

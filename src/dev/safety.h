@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct dev_usage;
@@ -65,6 +66,47 @@ int safety_confirm_token(const char *path, char *buf, size_t len);
  * a path confirms when it is the same file or device node.  @token (may be
  * NULL) receives the token when true. */
 bool safety_confirmed(const char *confirm, const char *target, char *token, size_t len);
+
+/* ---- pins: a confirmed target is the same thing at every later open
+ * (safety_pin.c; issue 20, cause 2) ---- */
+
+/* What a target is: a block device by its number and diskseq (the kernel
+ * gives each disk, and each loop attachment, a new one), an NVMe namespace
+ * by its WWID and controller serial (sysfs), a character device by its
+ * number, a regular file by device and inode.  kind 0: it did not exist
+ * when pinned (a file nvscope creates): its first open pins it. */
+struct safety_pin {
+	unsigned kind; /* S_IFBLK, S_IFCHR, S_IFREG, ...; 0 absent */
+	dev_t rdev;
+	unsigned long long diskseq; /* 0 when the kernel has none (< 5.15) */
+	char wwid[128];		    /* NVMe namespace identity, "" otherwise */
+	char serial[64];
+	dev_t dev;
+	ino_t ino;
+};
+/* The pin of @path now (a block device opened read-only, non-blocking,
+ * never claimed; other kinds by stat).  0 or -errno. */
+int safety_pin_take(const char *path, struct safety_pin *p);
+/* The pin of the open descriptor @fd.  0 or -errno. */
+int safety_pin_fd(int fd, struct safety_pin *p);
+/* Is @now (of @path) what @was pinned?  0, or -ESTALE with "@path is not
+ * the device that was confirmed: ..." in @msg.  An NVMe namespace compares
+ * WWID and serial only (a format may re-create its block device). */
+int safety_pin_same(const struct safety_pin *was, const struct safety_pin *now, const char *path,
+		    char *msg, size_t len);
+/* Block device @rdev's diskseq from sysfs.  0 or -errno. */
+int safety_diskseq(dev_t rdev, uint64_t *seq);
+/* The process's pins: safety_pin_hold() pins @path for as long as a check
+ * or plan runs (0 or -errno with @msg); every safety_open() and every
+ * target open (src/io/target.c) then compares what it opened with the
+ * held pins of that name or device number (safety_pin_verify_fd: -ESTALE
+ * refuses); safety_pin_verify() compares what @path is now (between the
+ * phases of a check).  safety_pin_release() drops one pin of @path.
+ * Thread-safe. */
+int safety_pin_hold(const char *path, char *msg, size_t len);
+void safety_pin_release(const char *path);
+int safety_pin_verify_fd(int fd, const char *path, char *msg, size_t len);
+int safety_pin_verify(const char *path, char *msg, size_t len);
 
 /* ---- tests only ---- */
 /* Reads sysfs below @root instead of /sys (NULL: /sys again), for unit
