@@ -829,7 +829,8 @@ void safety_usage(const char *path, struct dev_usage *u)
 	 * open is still said */
 	usage_without_open(path, u);
 	u->unknown = true;
-	snprintf(u->why, sizeof(u->why), "%s", strerror(err));
+	if (!u->why[0]) /* the loop rules may have said which device */
+		snprintf(u->why, sizeof(u->why), "%s", strerror(err));
 }
 
 /* ---- opening ---- */
@@ -1093,6 +1094,22 @@ int safety_check_write(const char *path, bool force, char *msg, size_t len)
 
 /* ---- the confirmation token ---- */
 
+/* Is @path an NVMe node (controller, namespace, partition of one, generic
+ * device)?  nvs_nvme_is_nvme(), asked of this module's sysfs root. */
+static bool is_nvme_node(const char *path)
+{
+	struct stat st;
+	char sys[PATH_MAX], rp[PATH_MAX];
+
+	if (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) ||
+	    !sys_path(sys, sizeof(sys), "dev/%s/%u:%u", S_ISCHR(st.st_mode) ? "char" : "block",
+		      major(st.st_rdev), minor(st.st_rdev)) ||
+	    !realpath(sys, rp))
+		return false;
+	return strstr(rp, "/nvme/") || strstr(rp, "/nvme-generic/") ||
+	       strstr(rp, "/nvme-subsystem/");
+}
+
 bool safety_is_partition(const char *path)
 {
 	char p[PATH_MAX];
@@ -1117,7 +1134,7 @@ int safety_confirm_token(const char *path, char *buf, size_t len)
 		return -errno;
 	/* a partition is confirmed by its own path, never by the serial of the
 	 * disk it is on (that confirms the whole disk, all partitions) */
-	if (!nvs_nvme_is_nvme(path) || safety_is_partition(path)) {
+	if (!is_nvme_node(path) || safety_is_partition(path)) {
 		if (strlen(path) >= len)
 			return -ENAMETOOLONG;
 		copy(buf, len, path);
