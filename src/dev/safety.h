@@ -2,8 +2,10 @@
  * of the program (docs/safety.md), used by every path that writes to a
  * device or an image file and by the Devices pane's marks:
  *  - in use: mounted (it or a partition), swap, held by device-mapper/md/
- *    LVM, a regular file backing an attached loop device, or opened
- *    exclusively by another program: always refused, no override;
+ *    LVM, a regular file backing an attached loop device, a device under a
+ *    busy loop device or a loop device overlapping one (loop devices known
+ *    by LOOP_GET_STATUS64, never by name), or opened exclusively by another
+ *    program: always refused, no override;
  *  - data: a partition table, a filesystem/RAID/LVM signature, or an
  *    ambivalent libblkid probe (several signatures): refused unless forced
  *    (--force-destroy);
@@ -35,7 +37,9 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 /* Judges the held descriptor @fd of @path (a block device opened with
  * O_EXCL, or a regular file): 0, -EBUSY (in use: never allowed), -EEXIST
  * (data and @force false) or -EPERM (cannot probe: refused too); @msg names what was
- * found ("/dev/loop3 holds an ext4 filesystem: ...").  Other kinds: 0. */
+ * found ("/dev/loop3 holds an ext4 filesystem: ...").  A character device
+ * other than an NVMe generic device, /dev/null or /dev/zero: -EPERM (one
+ * nvscope cannot judge).  Other kinds: 0. */
 int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len);
 /* The check alone, for prompts and pre-flight checks: opens @path as
  * safety_open would (read-only, not creating it: a missing file is 0),
