@@ -46,8 +46,8 @@ const char *safety_sysfs_root(void)
 
 /* @buf = the sysfs root followed by @fmt...; false (and @buf = "") when
  * it does not fit: a path cut short would name another file. */
-static bool __attribute__((format(printf, 3, 4))) sys_path(char *buf, size_t len, const char *fmt,
-							    ...)
+static bool __attribute__((format(printf, 3, 4)))
+sys_path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(buf, len, "%s/", sysfs_root), m;
@@ -213,7 +213,7 @@ struct loop_ent {
 	int err;		 /* 0, or why its status could not be read */
 	dev_t back_dev;		 /* backing file: st_dev and st_ino */
 	ino_t back_ino;
-	dev_t back_rdev; /* a backing block device's number, 0 for a file */
+	dev_t back_rdev;   /* a backing block device's number, 0 for a file */
 	uint64_t off, end; /* mapped bytes [off, end) of the backing file */
 };
 
@@ -227,7 +227,8 @@ struct loop_tab {
 /* The kernel's huge_encode_dev() form of a device number (loop_info64). */
 static dev_t huge_decode(uint64_t x)
 {
-	return makedev((unsigned)((x >> 8) & 0xfff), (unsigned)((x & 0xff) | ((x >> 12) & 0xfff00)));
+	return makedev((unsigned)((x >> 8) & 0xfff),
+		       (unsigned)((x & 0xff) | ((x >> 12) & 0xfff00)));
 }
 
 /* "M:m" of sysfs file @p into @dev. */
@@ -500,7 +501,9 @@ static int loop_rules_under(const struct loop_tab *t, const struct loop_ent *l, 
 	    (holders_and_parts(l->back_rdev, &bu), bu.held)) {
 		loop_found(u, l, "/dev/%s maps device %u:%u, which is %s", l->name,
 			   major(l->back_rdev), minor(l->back_rdev),
-			   bu.mounted ? "mounted" : bu.held ? "held" : "used as swap");
+			   bu.mounted ? "mounted"
+			   : bu.held  ? "held"
+				      : "used as swap");
 		return 0;
 	}
 	const struct loop_ent *below = loop_find(t, l->back_rdev);
@@ -523,7 +526,8 @@ static int loop_rules_blk(const struct loop_tab *t, dev_t dev, struct dev_usage 
 		if ((r = dev_busy(t, e->rdev, why, sizeof(why))) < 0)
 			return r;
 		if (r) {
-			loop_found(u, e, "the backing device of /dev/%s, which is %s", e->name, why);
+			loop_found(u, e, "the backing device of /dev/%s, which is %s", e->name,
+				   why);
 			return 0;
 		}
 	}

@@ -129,7 +129,7 @@ int safety_pin_take(const char *path, struct safety_pin *p)
 
 static const char *kind_name(unsigned kind)
 {
-	return kind == S_IFBLK ? "a block device"
+	return kind == S_IFBLK	 ? "a block device"
 	       : kind == S_IFCHR ? "a character device"
 	       : kind == S_IFREG ? "a regular file"
 	       : kind == 0	 ? "absent"
@@ -151,8 +151,8 @@ int safety_pin_same(const struct safety_pin *was, const struct safety_pin *now, 
 	if (was->kind == S_IFREG) {
 		if (was->dev == now->dev && was->ino == now->ino)
 			return 0;
-		snprintf(msg, len, "%s is not the file that was confirmed: inode %llu, now %llu", path,
-			 (unsigned long long)was->ino, (unsigned long long)now->ino);
+		snprintf(msg, len, "%s is not the file that was confirmed: inode %llu, now %llu",
+			 path, (unsigned long long)was->ino, (unsigned long long)now->ino);
 		return -ESTALE;
 	}
 	if (was->kind == S_IFBLK && was->wwid[0]) {
@@ -160,8 +160,8 @@ int safety_pin_same(const struct safety_pin *was, const struct safety_pin *now, 
 		 * re-create the block device, with a new number and diskseq) */
 		if (!strcmp(was->wwid, now->wwid) && !strcmp(was->serial, now->serial))
 			return 0;
-		snprintf(msg, len, "%s %s: namespace %s of %s, now %s of %s", path, head,
-			 was->wwid, was->serial, now->wwid[0] ? now->wwid : "none",
+		snprintf(msg, len, "%s %s: namespace %s of %s, now %s of %s", path, head, was->wwid,
+			 was->serial, now->wwid[0] ? now->wwid : "none",
 			 now->serial[0] ? now->serial : "none");
 		return -ESTALE;
 	}
@@ -302,7 +302,8 @@ int safety_pin_verify(const char *path, char *msg, size_t len)
 		pthread_mutex_lock(&lock);
 		for (size_t i = 0; !rc && i < nheld; i++)
 			if (held[i].pin.kind && !strcmp(held[i].path, path)) {
-				snprintf(msg, len, "%s is not the device that was confirmed: it is gone",
+				snprintf(msg, len,
+					 "%s is not the device that was confirmed: it is gone",
 					 path);
 				rc = -ESTALE;
 			}
