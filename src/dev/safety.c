@@ -497,13 +497,16 @@ static int loop_rules_under(const struct loop_tab *t, const struct loop_ent *l, 
 	}
 	struct dev_usage bu;
 	memset(&bu, 0, sizeof(bu));
-	if (mounted_on(l->back_rdev, &bu) || swap_on_dev(l->back_rdev) ||
-	    (holders_and_parts(l->back_rdev, &bu), bu.held)) {
+	bu.mounted = mounted_on(l->back_rdev, &bu);
+	bu.swap = !bu.mounted && swap_on_dev(l->back_rdev);
+	if (!bu.mounted && !bu.swap)
+		holders_and_parts(l->back_rdev, &bu);
+	if (bu.mounted || bu.swap || bu.held) {
 		loop_found(u, l, "/dev/%s maps device %u:%u, which is %s", l->name,
 			   major(l->back_rdev), minor(l->back_rdev),
 			   bu.mounted ? "mounted"
-			   : bu.held  ? "held"
-				      : "used as swap");
+			   : bu.swap  ? "used as swap"
+				      : "held");
 		return 0;
 	}
 	const struct loop_ent *below = loop_find(t, l->back_rdev);

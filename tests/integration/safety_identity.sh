@@ -9,8 +9,10 @@
 #   2. a backing file whose original name was deleted (a hard link remains);
 #   3. two loop devices over one image at overlapping offsets, one mounted:
 #      the other is refused; over a non-overlapping range it is written;
-#   4. a loop device over a loop device that is mounted: the lower one (it
-#      backs a device in use) and the upper one's lower neighbour refused.
+#   3b. a loop device over the mounted loop device: refused (what it maps
+#      is mounted);
+#   4. a loop device over a loop device that is mounted: the devices under
+#      it (backing a device in use, two deep) refused.
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 [ "$(id -u)" -eq 0 ] || skip "loop devices need root"
@@ -90,6 +92,10 @@ refused "$B" "in use: $A maps the same bytes of its backing file and is mounted"
 "$NVS_BIN" run --target "$C" --rw=write --bs=4k --size=1m --runtime=200ms --direct=0 -q \
 	>"$T_TMP/out" 2>&1 || fail "the non-overlapping $C refused: $(cat "$T_TMP/out")"
 ok "3. overlapping a mounted loop device's range: refused; another range: written"
+# 3b. a loop device over the mounted one: it maps a device in use
+attach "$A"
+refused "$LD" "in use: $LD maps device [0-9]+:[0-9]+, which is mounted"
+ok "3b. a loop device over a mounted loop device is in use"
 
 # 4. a loop device over a loop device: L2 over L1, L2 mounted; L1 backs a
 # device in use, so writing L1 (or L0 under it) writes L2's filesystem
