@@ -425,6 +425,25 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	runjob_release(&rj);
 }
 
+/* Is @d still the drive that was confirmed (its pin, check_run)?  A drive
+ * swapped in under its name between phases is not tested, and its
+ * results are never filed under the old one: the job fails with why. */
+static bool still_pinned(struct check_drive *d, int phase)
+{
+	char msg[256];
+	int j = phase - CHECK_PHASE_JOB;
+
+	if (!safety_pin_verify(d->path, msg, sizeof(msg)))
+		return true;
+	if (j >= 0) {
+		d->in.jobs[j].ran = false;
+		snprintf(d->in.jobs[j].msg, sizeof(d->in.jobs[j].msg), "refused: %.180s", msg);
+	} else {
+		snprintf(d->in.health_msg, sizeof(d->in.health_msg), "refused: %.140s", msg);
+	}
+	return false;
+}
+
 static void *task_main(void *arg)
 {
 	struct task *t = arg;
@@ -432,7 +451,9 @@ static void *task_main(void *arg)
 
 	atomic_store(&d->permille, 0);
 	atomic_store(&d->phase, t->phase);
-	if (t->phase == CHECK_PHASE_HEALTH)
+	if (!still_pinned(d, t->phase))
+		; /* refused: nothing run */
+	else if (t->phase == CHECK_PHASE_HEALTH)
 		do_health(t->b, d, false);
 	else if (t->phase == CHECK_PHASE_HEALTH_END)
 		do_health(t->b, d, true);
@@ -539,8 +560,48 @@ static void init_drive(struct check_batch *b, struct check_drive *d)
 	}
 }
 
+/* Pins every drive of @b by identity (safety_pin_hold): from here on, an
+ * open of a drive's path that finds another device is refused.  0, or the
+ * failure recorded in @b (nothing pinned then). */
+static int pin_drives(struct check_batch *b)
+{
+	char msg[512];
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; !rc && i < b->n; i++)
+		rc = safety_pin_hold(b->d[i].path, msg, sizeof(msg));
+	if (!rc)
+		return 0;
+	for (size_t k = 0; k + 1 < i; k++)
+		safety_pin_release(b->d[k].path);
+	check_out_fail(b, rc, msg);
+	return rc;
+}
+
+static void unpin_drives(const struct check_batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		safety_pin_release(b->d[i].path);
+}
+
+static int check_run_pinned(struct check_batch *b,
+			    void (*tick)(const struct check_batch *b, void *arg), void *arg);
+
 int check_run(struct check_batch *b, void (*tick)(const struct check_batch *b, void *arg),
 	      void *arg)
+{
+	int rc = pin_drives(b);
+
+	if (rc)
+		return rc;
+	rc = check_run_pinned(b, tick, arg);
+	unpin_drives(b);
+	return rc;
+}
+
+static int check_run_pinned(struct check_batch *b,
+			    void (*tick)(const struct check_batch *b, void *arg), void *arg)
 {
 	const struct check_profile *p = b->prof;
 	int steps[3 + JUDGE_MAX_JOBS], rc = 0;

@@ -36,6 +36,8 @@ struct dev_usage {
 	char fstype[32];      /* "ext4", "" when none */
 	char mountpoint[128]; /* first mount point, "" when none (display only) */
 	char holder[64];      /* "dm-0", the loop device of a backing file, "" */
+	char loop_rel[160];   /* with loop_backing: how it is tied to that loop
+			       * device ("the backing file of /dev/loop3") */
 	char found[160];      /* what libblkid found, "an ext4 filesystem", "" */
 	bool unknown;         /* could not be opened or probed: unknown, */
 	char why[64];         /* which counts as in use (fail closed); errno text */

@@ -7,10 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -22,16 +25,57 @@
 
 /* ---- what is on it ---- */
 
+/* ---- sysfs: /sys, or a tree of a unit test's own ---- */
+
+static char sysfs_root[PATH_MAX] = "/sys";
+
+int safety_set_sysfs_root(const char *root)
+{
+	if (!root)
+		root = "/sys";
+	if (strlen(root) >= sizeof(sysfs_root))
+		return -ENAMETOOLONG;
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root);
+	return 0;
+}
+
+const char *safety_sysfs_root(void)
+{
+	return sysfs_root;
+}
+
+/* @buf = the sysfs root followed by @fmt...; false (and @buf = "") when
+ * it does not fit: a path cut short would name another file. */
+static bool __attribute__((format(printf, 3, 4)))
+sys_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(buf, len, "%s/", sysfs_root), m;
+
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = '\0';
+		return false;
+	}
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - (size_t)n) {
+		buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
 /* sysfs directory of block device number @dev ("/sys/dev/block/M:m"). */
 static void sysfs_dir(dev_t dev, char *buf, size_t len)
 {
-	snprintf(buf, len, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	sys_path(buf, len, "dev/block/%u:%u", major(dev), minor(dev));
 }
 
 /* True when block device number @other is @dev or a partition of it. */
 static bool same_disk(dev_t dev, dev_t other)
 {
-	char a[64], b[64], ra[PATH_MAX], rb[PATH_MAX];
+	char a[PATH_MAX], b[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
 
 	if (dev == other)
 		return true;
@@ -132,7 +176,7 @@ static bool first_entry(const char *dir, char *name, size_t len)
  * and whether it has partitions at all. */
 static void holders_and_parts(dev_t dev, struct dev_usage *u)
 {
-	char dir[64], rdir[PATH_MAX], sub[PATH_MAX + 300];
+	char dir[PATH_MAX], rdir[PATH_MAX], sub[PATH_MAX + 300];
 	DIR *d;
 	struct dirent *e;
 
@@ -157,40 +201,364 @@ static void holders_and_parts(dev_t dev, struct dev_usage *u)
 	closedir(d);
 }
 
-/* Is the regular file @st the backing file of an attached loop device?
- * (/sys/block/loopN/loop/backing_file, compared by device and inode, so a
- * hard link or another spelling of the path is found too.) */
-static bool backs_loop(const struct stat *st, struct dev_usage *u)
+/* ---- loop devices: what the kernel says they map (issue 20, cause 1) ---- */
+
+/* One attached loop device, as LOOP_GET_STATUS64 gives it: the identity of
+ * what it maps (never the backing file's name, which sysfs shows as a
+ * string: a newline in it, a deleted name or a rename would deceive) and
+ * the byte range of it that it maps. */
+struct loop_ent {
+	char name[NAME_MAX + 1]; /* "loop3" */
+	dev_t rdev;		 /* the loop device's own number */
+	int err;		 /* 0, or why its status could not be read */
+	dev_t back_dev;		 /* backing file: st_dev and st_ino */
+	ino_t back_ino;
+	dev_t back_rdev;   /* a backing block device's number, 0 for a file */
+	uint64_t off, end; /* mapped bytes [off, end) of the backing file */
+};
+
+struct loop_tab {
+	struct loop_ent *e;
+	size_t n;
+};
+
+#define LOOP_DEPTH 8 /* loop devices stacked deeper are taken as in use */
+
+/* The kernel's huge_encode_dev() form of a device number (loop_info64). */
+static dev_t huge_decode(uint64_t x)
 {
-	DIR *d = opendir("/sys/block");
-	struct dirent *e;
-	bool hit = false;
+	return makedev((unsigned)((x >> 8) & 0xfff),
+		       (unsigned)((x & 0xff) | ((x >> 12) & 0xfff00)));
+}
 
-	if (!d)
+/* "M:m" of sysfs file @p into @dev. */
+static bool read_devnum(const char *p, dev_t *dev)
+{
+	FILE *f = fopen(p, "re");
+	unsigned ma, mi;
+	bool ok;
+
+	if (!f)
 		return false;
-	while (!hit && (e = readdir(d))) {
-		char p[PATH_MAX], name[PATH_MAX];
-		struct stat s;
-		FILE *f;
+	ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
+	fclose(f);
+	if (ok)
+		*dev = makedev(ma, mi);
+	return ok;
+}
 
-		if (strncmp(e->d_name, "loop", 4))
+/* Is block device @name (a /sys/block entry) an attached loop device? */
+static bool loop_attached(const char *name)
+{
+	char p[PATH_MAX];
+
+	return sys_path(p, sizeof(p), "block/%s/loop", name) && !access(p, F_OK);
+}
+
+/* Opens the node of loop device @e (/dev/NAME, else /dev/block/M:m), only
+ * when it is that device.  Read-only, non-blocking: nothing is claimed. */
+static int loop_node(const struct loop_ent *e)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	for (int i = 0; i < 2; i++) {
+		if (i == 0)
+			snprintf(p, sizeof(p), "/dev/%s", e->name);
+		else
+			snprintf(p, sizeof(p), "/dev/block/%u:%u", major(e->rdev), minor(e->rdev));
+		int fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", e->d_name);
-		f = fopen(p, "re");
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f)) {
-			name[strcspn(name, "\n")] = '\0';
-			if (!stat(name, &s) && s.st_dev == st->st_dev && s.st_ino == st->st_ino) {
-				snprintf(p, sizeof(p), "/dev/%s", e->d_name);
-				copy(u->holder, sizeof(u->holder), p);
-				hit = true;
-			}
-		}
-		fclose(f);
+		if (!fstat(fd, &st) && S_ISBLK(st.st_mode) && st.st_rdev == e->rdev)
+			return fd;
+		close(fd);
 	}
+	return -ENODEV;
+}
+
+/* Reads loop device @e's status.  1 when it is not attached (any more). */
+static int loop_status(struct loop_ent *e)
+{
+	struct loop_info64 li;
+	uint64_t size = 0;
+	int fd = loop_node(e), rc = 0;
+
+	if (fd < 0)
+		return loop_attached(e->name) ? fd : 1;
+	memset(&li, 0, sizeof(li));
+	if (ioctl(fd, LOOP_GET_STATUS64, &li))
+		rc = errno == ENXIO ? 1 : -errno;
+	else if (ioctl(fd, BLKGETSIZE64, &size))
+		rc = -errno;
+	close(fd);
+	if (rc)
+		return rc;
+	e->back_dev = huge_decode(li.lo_device);
+	e->back_ino = (ino_t)li.lo_inode;
+	e->back_rdev = huge_decode(li.lo_rdevice);
+	e->off = li.lo_offset;
+	e->end = li.lo_offset + size < li.lo_offset ? UINT64_MAX : li.lo_offset + size;
+	return 0;
+}
+
+static void loops_free(struct loop_tab *t)
+{
+	free(t->e);
+	t->e = NULL;
+	t->n = 0;
+}
+
+/* Adds loop device @name to @t when it is attached.  0 or -errno. */
+static int loops_add(struct loop_tab *t, const char *name, size_t *cap)
+{
+	char p[PATH_MAX];
+	struct loop_ent e = {0};
+	int rc;
+
+	if (!loop_attached(name))
+		return 0;
+	if (strlen(name) >= sizeof(e.name) || !sys_path(p, sizeof(p), "block/%s/dev", name))
+		return -ENAMETOOLONG;
+	copy(e.name, sizeof(e.name), name);
+	if (!read_devnum(p, &e.rdev))
+		return loop_attached(name) ? -EIO : 0;
+	rc = loop_status(&e);
+	if (rc == 1)
+		return 0;
+	e.err = rc;
+	if (t->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct loop_ent *ne = realloc(t->e, nc * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		t->e = ne;
+		*cap = nc;
+	}
+	t->e[t->n++] = e;
+	return 0;
+}
+
+/* Every attached loop device ("block/loop*" with a loop/ directory).  One
+ * whose status cannot be read is kept with err set: it may map anything,
+ * and the rules below fail closed on it.  0 or -errno. */
+static int loops_read(struct loop_tab *t)
+{
+	char p[PATH_MAX];
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!sys_path(p, sizeof(p), "block"))
+		return -ENAMETOOLONG;
+	d = opendir(p);
+	if (!d)
+		return -errno;
+	while (!rc && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			rc = loops_add(t, de->d_name, &cap);
 	closedir(d);
-	return hit;
+	if (rc)
+		loops_free(t);
+	return rc;
+}
+
+static const struct loop_ent *loop_find(const struct loop_tab *t, dev_t rdev)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].rdev == rdev)
+			return &t->e[i];
+	return NULL;
+}
+
+/* Do loop devices @a and @b map the same file or device (a disk and one of
+ * its partitions count as the same), in byte ranges that overlap?  For a
+ * disk and a partition of it the ranges are not comparable: true. */
+static bool loops_overlap(const struct loop_ent *a, const struct loop_ent *b)
+{
+	if (a->back_rdev || b->back_rdev) {
+		if (!a->back_rdev || !b->back_rdev)
+			return false;
+		if (a->back_rdev != b->back_rdev)
+			return same_disk(a->back_rdev, b->back_rdev) ||
+			       same_disk(b->back_rdev, a->back_rdev);
+	} else if (a->back_dev != b->back_dev || a->back_ino != b->back_ino) {
+		return false;
+	}
+	return a->off < b->end && b->off < a->end;
+}
+
+static bool swap_on_dev(dev_t dev)
+{
+	struct stat st = {.st_mode = S_IFBLK, .st_rdev = dev};
+	return swap_on(&st);
+}
+
+/* Is block device @dev in use by itself: mounted, swap, held, or backing
+ * any loop device (it or a partition of it)?  @why says how.  A loop
+ * device over it whose status cannot be read: -errno. */
+static int dev_busy(const struct loop_tab *t, dev_t dev, char *why, size_t len)
+{
+	struct dev_usage u;
+
+	memset(&u, 0, sizeof(u));
+	if (mounted_on(dev, &u)) {
+		snprintf(why, len, "mounted on %s", u.mountpoint);
+		return 1;
+	}
+	if (swap_on_dev(dev)) {
+		snprintf(why, len, "used as swap");
+		return 1;
+	}
+	holders_and_parts(dev, &u);
+	if (u.held) {
+		snprintf(why, len, "held by %s", u.holder);
+		return 1;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct loop_ent *e = &t->e[i];
+		if (e->err)
+			return e->err;
+		if (e->back_rdev && same_disk(dev, e->back_rdev)) {
+			snprintf(why, len, "the backing device of /dev/%s", e->name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void loop_found(struct dev_usage *u, const struct loop_ent *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void loop_found(struct dev_usage *u, const struct loop_ent *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	u->loop_backing = true;
+	snprintf(u->holder, sizeof(u->holder), "/dev/%.58s", e->name);
+	va_start(ap, fmt);
+	vsnprintf(u->loop_rel, sizeof(u->loop_rel), fmt, ap);
+	va_end(ap);
+}
+
+/* Regular file @st: in use when it backs any attached loop device (by
+ * device and inode).  0, or -errno when a loop device's status could not
+ * be read (it might map this file). */
+static int loop_rules_file(const struct loop_tab *t, const struct stat *st, struct dev_usage *u)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct loop_ent *e = &t->e[i];
+		if (e->err)
+			return e->err;
+		if (!e->back_rdev && e->back_dev == st->st_dev && e->back_ino == st->st_ino) {
+			loop_found(u, e, "the backing file of /dev/%s", e->name);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Loop device @l (the target, or a loop device under it at @depth): in use
+ * when another loop device mapping overlapping bytes of the same backing
+ * is busy, or when what it maps is busy itself (a block device mounted,
+ * swap or held; a swap file), through every loop device below it. */
+static int loop_rules_under(const struct loop_tab *t, const struct loop_ent *l, int depth,
+			    struct dev_usage *u)
+{
+	char why[PATH_MAX];
+	int r;
+
+	if (l->err)
+		return l->err;
+	if (depth >= LOOP_DEPTH) {
+		loop_found(u, l, "loop devices stacked more than %d deep over it", LOOP_DEPTH);
+		return 0;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct loop_ent *m = &t->e[i];
+		if (m == l || (!m->err && !loops_overlap(l, m)))
+			continue;
+		if (m->err)
+			return m->err;
+		if ((r = dev_busy(t, m->rdev, why, sizeof(why))) < 0)
+			return r;
+		if (r) {
+			loop_found(u, m, "/dev/%s maps the same bytes of %s and is %s", m->name,
+				   depth ? "what lies under it" : "its backing file", why);
+			return 0;
+		}
+	}
+	if (!l->back_rdev) {
+		struct stat st = {.st_mode = S_IFREG, .st_dev = l->back_dev, .st_ino = l->back_ino};
+		if (swap_on(&st))
+			loop_found(u, l, "the backing file of /dev/%s is used as swap", l->name);
+		return 0;
+	}
+	struct dev_usage bu;
+	memset(&bu, 0, sizeof(bu));
+	bu.mounted = mounted_on(l->back_rdev, &bu);
+	bu.swap = !bu.mounted && swap_on_dev(l->back_rdev);
+	if (!bu.mounted && !bu.swap)
+		holders_and_parts(l->back_rdev, &bu);
+	if (bu.mounted || bu.swap || bu.held) {
+		loop_found(u, l, "/dev/%s maps device %u:%u, which is %s", l->name,
+			   major(l->back_rdev), minor(l->back_rdev),
+			   bu.mounted ? "mounted"
+			   : bu.swap  ? "used as swap"
+				      : "held");
+		return 0;
+	}
+	const struct loop_ent *below = loop_find(t, l->back_rdev);
+	return below ? loop_rules_under(t, below, depth + 1, u) : 0;
+}
+
+/* Block device @dev: in use when a loop device over it (or over a
+ * partition of it) is busy, or, for a loop device, by loop_rules_under. */
+static int loop_rules_blk(const struct loop_tab *t, dev_t dev, struct dev_usage *u)
+{
+	char why[PATH_MAX];
+	int r;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct loop_ent *e = &t->e[i];
+		if (e->err)
+			return e->err;
+		if (!e->back_rdev || !same_disk(dev, e->back_rdev))
+			continue;
+		if ((r = dev_busy(t, e->rdev, why, sizeof(why))) < 0)
+			return r;
+		if (r) {
+			loop_found(u, e, "the backing device of /dev/%s, which is %s", e->name,
+				   why);
+			return 0;
+		}
+	}
+	const struct loop_ent *l = loop_find(t, dev);
+	return l ? loop_rules_under(t, l, 0, u) : 0;
+}
+
+/* The loop rules for @st (block device or regular file).  0 or -errno
+ * (the loop devices could not all be read: nothing can be excluded). */
+static int loop_rules(const struct stat *st, struct dev_usage *u)
+{
+	struct loop_tab t;
+	int rc = loops_read(&t);
+
+	if (rc)
+		return rc;
+	if (S_ISBLK(st->st_mode))
+		rc = loop_rules_blk(&t, st->st_rdev, u);
+	else if (S_ISREG(st->st_mode))
+		rc = loop_rules_file(&t, st, u);
+	for (size_t i = 0; rc && i < t.n; i++)
+		if (t.e[i].err) {
+			snprintf(u->why, sizeof(u->why), "status of /dev/%.20s unreadable: %s",
+				 t.e[i].name, strerror(-t.e[i].err));
+			break;
+		}
+	loops_free(&t);
+	return rc;
 }
 
 /* Appends ", @s" (or "@s" first) to @buf. */
@@ -279,6 +647,8 @@ static int inspect(int fd, struct dev_usage *u)
 {
 	struct stat st;
 
+	int rc;
+
 	memset(u, 0, sizeof(*u));
 	if (fstat(fd, &st))
 		return -errno;
@@ -286,8 +656,11 @@ static int inspect(int fd, struct dev_usage *u)
 		u->mounted = mounted_on(st.st_rdev, u);
 		u->swap = swap_on(&st);
 		holders_and_parts(st.st_rdev, u);
+		if ((rc = loop_rules(&st, u)))
+			return rc;
 	} else if (S_ISREG(st.st_mode)) {
-		u->loop_backing = backs_loop(&st, u);
+		if ((rc = loop_rules(&st, u)))
+			return rc;
 		u->swap = swap_on(&st);
 		if (!st.st_size)
 			return 0; /* nothing to probe */
@@ -317,8 +690,11 @@ static int judge(const char *path, const struct dev_usage *u, bool force, char *
 		return -EBUSY;
 	}
 	if (u->loop_backing) {
-		snprintf(msg, len, "%s is in use: the backing file of %s (%s)", path, u->holder,
-			 never);
+		if (u->loop_rel[0])
+			snprintf(msg, len, "%s is in use: %s (%s)", path, u->loop_rel, never);
+		else
+			snprintf(msg, len, "%s is in use: the backing file of %s (%s)", path,
+				 u->holder, never);
 		return -EBUSY;
 	}
 	if (dev_usage_in_use(u)) {
@@ -335,15 +711,53 @@ static int judge(const char *path, const struct dev_usage *u, bool force, char *
 	return 0;
 }
 
+/* May character device @rdev be written?  An NVMe generic device is
+ * judged through its namespace's block device (safety_open); /dev/null and
+ * /dev/zero (the kernel's "mem" class, minors 3 and 5) discard what is
+ * written.  Anything else (SCSI generic, MTD, tty, /dev/mem ...) carries
+ * data or effects no probe here can see: refused, whatever --force-destroy
+ * says. */
+static bool char_writable(dev_t rdev)
+{
+	char link[PATH_MAX], to[512];
+	ssize_t n;
+
+	if (safety_is_nvme_generic(rdev))
+		return true;
+	if (major(rdev) != 1 || (minor(rdev) != 3 && minor(rdev) != 5))
+		return false;
+	if (!sys_path(link, sizeof(link), "dev/char/%u:%u/subsystem", major(rdev), minor(rdev)))
+		return false;
+	n = readlink(link, to, sizeof(to) - 1);
+	if (n <= 0)
+		return false;
+	to[n] = '\0';
+	const char *base = strrchr(to, '/');
+	return base && !strcmp(base + 1, "mem");
+}
+
+bool safety_char_writable(dev_t rdev)
+{
+	return char_writable(rdev);
+}
+
 int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len)
 {
 	struct dev_usage u;
+	struct stat st;
 	int rc = inspect(fd, &u);
 
 	msg[0] = '\0';
 	if (rc) { /* what cannot be judged is not written */
 		snprintf(msg, len, "%s: cannot probe for data (%s): refusing to write", path,
-			 strerror(-rc));
+			 u.why[0] ? u.why : strerror(-rc));
+		return -EPERM;
+	}
+	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && !char_writable(st.st_rdev)) {
+		snprintf(msg, len,
+			 "%s is a character device nvscope cannot judge (only NVMe generic "
+			 "devices, /dev/null and /dev/zero are written): refusing to write",
+			 path);
 		return -EPERM;
 	}
 	return judge(path, &u, force, msg, len);
@@ -360,7 +774,7 @@ static bool sysfs_devnum(const char *path, dev_t *rdev)
 
 	name = name ? name + 1 : path;
 	if (!name[0] || strcmp(name, "..") == 0 ||
-	    snprintf(p, sizeof(p), "/sys/class/block/%s/dev", name) >= (int)sizeof(p))
+	    !sys_path(p, sizeof(p), "class/block/%s/dev", name))
 		return false;
 	FILE *f = fopen(p, "re");
 	if (!f)
@@ -385,13 +799,16 @@ static void usage_without_open(const char *path, struct dev_usage *u)
 		if (S_ISBLK(st.st_mode)) {
 			u->mounted = u->mounted || mounted_on(st.st_rdev, u);
 			holders_and_parts(st.st_rdev, u);
-		} else if (S_ISREG(st.st_mode)) {
-			u->loop_backing = u->loop_backing || backs_loop(&st, u);
 		}
+		if (!u->loop_backing)
+			loop_rules(&st, u);
 		u->swap = u->swap || swap_on(&st);
 	} else if (strncmp(path, "/dev/", 5) == 0 && sysfs_devnum(path, &rdev)) {
+		struct stat bs = {.st_mode = S_IFBLK, .st_rdev = rdev};
 		u->mounted = u->mounted || mounted_on(rdev, u);
 		holders_and_parts(rdev, u);
+		if (!u->loop_backing)
+			loop_rules(&bs, u);
 	}
 }
 
@@ -419,25 +836,28 @@ void safety_usage(const char *path, struct dev_usage *u)
 	 * open is still said */
 	usage_without_open(path, u);
 	u->unknown = true;
-	snprintf(u->why, sizeof(u->why), "%s", strerror(err));
+	if (!u->why[0]) /* the loop rules may have said which device */
+		snprintf(u->why, sizeof(u->why), "%s", strerror(err));
 }
 
 /* ---- opening ---- */
 
-/* open(2) of a target: a block device with O_EXCL (compared with the
- * device number first seen), anything else but a regular file or a
- * character device refused (-EINVAL).  The descriptor or -errno. */
-static int open_claimed(const char *path, int flags, bool *blk)
+/* openat(2) of target @name in directory @dir (safety_target_at): a block
+ * device with O_EXCL (compared with the device number first seen),
+ * anything else but a regular file or a character device refused
+ * (-EINVAL); never through a symlink (O_NOFOLLOW).  The descriptor or
+ * -errno. */
+static int open_in(int dir, const char *name, int flags, bool *blk)
 {
 	struct stat st;
 	int fd = -1;
 
 	/* a block device is only ever opened under an exclusive claim (no
 	 * write-mode open without it, not even for a moment) */
-	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+	if (!fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISBLK(st.st_mode))
 		goto claim;
 	/* O_NONBLOCK: a FIFO planted under the name must not hang the open */
-	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0644);
+	fd = openat(dir, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -464,14 +884,14 @@ static int open_claimed(const char *path, int flags, bool *blk)
 
 claim:
 	*blk = true;
-	flags = (flags | O_EXCL) & ~O_CREAT;
-	fd = open(path, flags | O_CLOEXEC);
+	flags = (flags | O_EXCL | O_NOFOLLOW) & ~O_CREAT;
+	fd = openat(dir, name, flags | O_CLOEXEC);
 	/* a claim can outlive its owner briefly (io_uring tears rings down in
 	 * a kernel worker after a process ends): wait up to 3 s */
 	for (int i = 0; fd < 0 && errno == EBUSY && i < 60; i++) {
 		struct timespec ts = {0, 50000000};
 		nanosleep(&ts, NULL);
-		fd = open(path, flags | O_CLOEXEC);
+		fd = openat(dir, name, flags | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return -errno;
@@ -480,6 +900,30 @@ claim:
 		close(fd);
 		return -EAGAIN; /* the path changed under us */
 	}
+	return fd;
+}
+
+/* Opens target @path (open_in) in the directory safety_target_at() allows
+ * (no other user's symlink followed, no directory another user controls).
+ * The descriptor or -errno; a refusal of the path is -EPERM with @msg set
+ * (@msg is "" otherwise). */
+static int open_claimed(const char *path, int flags, bool *blk, char *msg, size_t len)
+{
+	char *name = NULL;
+	int dir, fd;
+
+	msg[0] = '\0';
+	dir = safety_target_at(path, &name, msg, len);
+	if (dir < 0) {
+		if (!msg[0])
+			snprintf(msg, len, "%s: %s", path, strerror(-dir));
+		return dir;
+	}
+	fd = open_in(dir, name, flags, blk);
+	if (fd == -ELOOP) /* a symlink planted after the check */
+		snprintf(msg, len, "%s became a symbolic link: not followed", path);
+	close(dir);
+	free(name);
 	return fd;
 }
 
@@ -504,10 +948,11 @@ static int generic_to_block(const char *path, char *blk, size_t len)
 
 bool safety_is_nvme_generic(dev_t rdev)
 {
-	char link[64], to[512];
+	char link[PATH_MAX], to[512];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(rdev), minor(rdev));
+	if (!sys_path(link, sizeof(link), "dev/char/%u:%u/subsystem", major(rdev), minor(rdev)))
+		return false;
 	n = readlink(link, to, sizeof(to) - 1);
 	if (n <= 0)
 		return false;
@@ -549,9 +994,10 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 	/* the probe reads through the descriptor: write-only becomes read-write */
 	if ((flags & O_ACCMODE) == O_WRONLY)
 		flags = (flags & ~O_ACCMODE) | O_RDWR;
-	rc = open_claimed(path, flags & ~O_DIRECT, &blk);
+	rc = open_claimed(path, flags & ~O_DIRECT, &blk, msg, len);
 	if (rc < 0) {
-		open_error(path, rc, msg, len);
+		if (!msg[0])
+			open_error(path, rc, msg, len);
 		return rc;
 	}
 	*fd = rc;
@@ -560,6 +1006,9 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
 		goto close_fd;
 	}
+	/* a target pinned when it was confirmed must still be that target */
+	if ((rc = safety_pin_verify_fd(*fd, path, msg, len)))
+		goto close_fd;
 	if (is_generic(&st)) {
 		/* passthrough writes bypass the block layer, not its data: claim
 		 * and judge the namespace's block device, and keep the claim */
@@ -575,15 +1024,18 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 			rc = -EEXIST;
 			goto close_fd;
 		} else if (!nb) {
-			g = open_claimed(blkdev, O_RDONLY, &b);
+			g = open_claimed(blkdev, O_RDONLY, &b, what, sizeof(what));
 			if (g < 0) {
 				rc = g;
 				g = -1;
-				open_error(blkdev, rc, what, sizeof(what));
+				if (!what[0])
+					open_error(blkdev, rc, what, sizeof(what));
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
 				goto close_fd;
 			}
-			rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
+			rc = safety_pin_verify_fd(g, blkdev, what, sizeof(what));
+			if (!rc)
+				rc = safety_check_fd(g, blkdev, force, what, sizeof(what));
 			if (rc) {
 				snprintf(msg, len, "%s (the namespace of %s)", what, path);
 				goto close_fd;
@@ -649,6 +1101,33 @@ int safety_check_write(const char *path, bool force, char *msg, size_t len)
 
 /* ---- the confirmation token ---- */
 
+/* Is @path an NVMe node (controller, namespace, partition of one, generic
+ * device)?  nvs_nvme_is_nvme(), asked of this module's sysfs root. */
+static bool is_nvme_node(const char *path)
+{
+	struct stat st;
+	char sys[PATH_MAX], rp[PATH_MAX];
+
+	if (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) ||
+	    !sys_path(sys, sizeof(sys), "dev/%s/%u:%u", S_ISCHR(st.st_mode) ? "char" : "block",
+		      major(st.st_rdev), minor(st.st_rdev)) ||
+	    !realpath(sys, rp))
+		return false;
+	return strstr(rp, "/nvme/") || strstr(rp, "/nvme-generic/") ||
+	       strstr(rp, "/nvme-subsystem/");
+}
+
+bool safety_is_partition(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	return !stat(path, &st) && S_ISBLK(st.st_mode) &&
+	       sys_path(p, sizeof(p), "dev/block/%u:%u/partition", major(st.st_rdev),
+			minor(st.st_rdev)) &&
+	       !access(p, F_OK);
+}
+
 int safety_confirm_token(const char *path, char *buf, size_t len)
 {
 	struct dev_list *l;
@@ -660,7 +1139,9 @@ int safety_confirm_token(const char *path, char *buf, size_t len)
 	buf[0] = '\0';
 	if (access(path, F_OK))
 		return -errno;
-	if (!nvs_nvme_is_nvme(path)) {
+	/* a partition is confirmed by its own path, never by the serial of the
+	 * disk it is on (that confirms the whole disk, all partitions) */
+	if (!is_nvme_node(path) || safety_is_partition(path)) {
 		if (strlen(path) >= len)
 			return -ENAMETOOLONG;
 		copy(buf, len, path);

@@ -2,8 +2,10 @@
  * of the program (docs/safety.md), used by every path that writes to a
  * device or an image file and by the Devices pane's marks:
  *  - in use: mounted (it or a partition), swap, held by device-mapper/md/
- *    LVM, a regular file backing an attached loop device, or opened
- *    exclusively by another program: always refused, no override;
+ *    LVM, a regular file backing an attached loop device, a device under a
+ *    busy loop device or a loop device overlapping one (loop devices known
+ *    by LOOP_GET_STATUS64, never by name), or opened exclusively by another
+ *    program: always refused, no override;
  *  - data: a partition table, a filesystem/RAID/LVM signature, or an
  *    ambivalent libblkid probe (several signatures): refused unless forced
  *    (--force-destroy);
@@ -16,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct dev_usage;
@@ -34,7 +37,9 @@ int safety_open(const char *path, int flags, bool force, int *fd, int *guard, ch
 /* Judges the held descriptor @fd of @path (a block device opened with
  * O_EXCL, or a regular file): 0, -EBUSY (in use: never allowed), -EEXIST
  * (data and @force false) or -EPERM (cannot probe: refused too); @msg names what was
- * found ("/dev/loop3 holds an ext4 filesystem: ...").  Other kinds: 0. */
+ * found ("/dev/loop3 holds an ext4 filesystem: ...").  A character device
+ * other than an NVMe generic device, /dev/null or /dev/zero: -EPERM (one
+ * nvscope cannot judge).  Other kinds: 0. */
 int safety_check_fd(int fd, const char *path, bool force, char *msg, size_t len);
 /* The check alone, for prompts and pre-flight checks: opens @path as
  * safety_open would (read-only, not creating it: a missing file is 0),
@@ -47,6 +52,14 @@ void safety_usage(const char *path, struct dev_usage *u);
 /* Is character device @rdev an NVMe generic device (/dev/ngXnY)?  Asked of
  * sysfs (the nvme-generic class), not guessed from the name. */
 bool safety_is_nvme_generic(dev_t rdev);
+/* May character device @rdev be written at all?  Only an NVMe generic
+ * device (judged through its namespace) and /dev/null or /dev/zero: any
+ * other character device (SCSI generic, MTD, ...) is one nvscope cannot
+ * judge, refused by safety_open whatever --force-destroy says. */
+bool safety_char_writable(dev_t rdev);
+/* Is @path a block device that is a partition (sysfs "partition")?  Its
+ * confirmation token is its own path, never its disk's serial. */
+bool safety_is_partition(const char *path);
 /* The confirmation token of @path: the serial of the controller behind an
  * NVMe node, else @path itself.  For prompts ("type S3X... to destroy
  * /dev/nvme0n1"), never to fill in a confirmation for the user.  0, or
@@ -57,6 +70,55 @@ int safety_confirm_token(const char *path, char *buf, size_t len);
  * a path confirms when it is the same file or device node.  @token (may be
  * NULL) receives the token when true. */
 bool safety_confirmed(const char *confirm, const char *target, char *token, size_t len);
+
+/* ---- pins: a confirmed target is the same thing at every later open
+ * (safety_pin.c; issue 20, cause 2) ---- */
+
+/* What a target is: a block device by its number and diskseq (the kernel
+ * gives each disk, and each loop attachment, a new one), an NVMe namespace
+ * by its WWID and controller serial (sysfs), a character device by its
+ * number, a regular file by device and inode.  kind 0: it did not exist
+ * when pinned (a file nvscope creates): its first open pins it. */
+struct safety_pin {
+	unsigned kind; /* S_IFBLK, S_IFCHR, S_IFREG, ...; 0 absent */
+	dev_t rdev;
+	unsigned long long diskseq; /* 0 when the kernel has none (< 5.15) */
+	char wwid[128];		    /* NVMe namespace identity, "" otherwise */
+	char serial[64];
+	dev_t dev;
+	ino_t ino;
+};
+/* The pin of @path now (a block device opened read-only, non-blocking,
+ * never claimed; other kinds by stat).  0 or -errno. */
+int safety_pin_take(const char *path, struct safety_pin *p);
+/* The pin of the open descriptor @fd.  0 or -errno. */
+int safety_pin_fd(int fd, struct safety_pin *p);
+/* Is @now (of @path) what @was pinned?  0, or -ESTALE with "@path is not
+ * the device that was confirmed: ..." in @msg.  An NVMe namespace compares
+ * WWID and serial only (a format may re-create its block device). */
+int safety_pin_same(const struct safety_pin *was, const struct safety_pin *now, const char *path,
+		    char *msg, size_t len);
+/* Block device @rdev's diskseq from sysfs.  0 or -errno. */
+int safety_diskseq(dev_t rdev, uint64_t *seq);
+/* The process's pins: safety_pin_hold() pins @path for as long as a check
+ * or plan runs (0 or -errno with @msg); every safety_open() and every
+ * target open (src/io/target.c) then compares what it opened with the
+ * held pins of that name or device number (safety_pin_verify_fd: -ESTALE
+ * refuses); safety_pin_verify() compares what @path is now (between the
+ * phases of a check).  safety_pin_release() drops one pin of @path.
+ * Thread-safe. */
+int safety_pin_hold(const char *path, char *msg, size_t len);
+void safety_pin_release(const char *path);
+int safety_pin_verify_fd(int fd, const char *path, char *msg, size_t len);
+int safety_pin_verify(const char *path, char *msg, size_t len);
+
+/* ---- tests only ---- */
+/* Reads sysfs below @root instead of /sys (NULL: /sys again), for unit
+ * tests with a tree of their own.  0 or -ENAMETOOLONG. */
+int safety_set_sysfs_root(const char *root);
+/* The sysfs root in use ("/sys"). */
+const char *safety_sysfs_root(void);
+/* ---- end tests only ---- */
 
 /* ---- the claims of a run group (safety_claims.c) ---- */
 
@@ -134,6 +196,18 @@ int safety_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, char
 /* Writes @n bytes @data as @dir/@name atomically (safety_tmp_*). 0 or -errno. */
 int safety_replace_in(const char *dir, const char *name, const void *data, size_t n, char *msg,
 		      size_t len);
+/* A write target @path resolved as root may safely follow it (issue 20,
+ * cause 5): its directory walked as an output's (a symlink on the way only
+ * when root or the effective user owns it) and checked the same way (root's
+ * or the effective user's, not writable by everyone without the sticky
+ * bit, not a kernel interface); a symlink as last component is followed
+ * only when root or the effective user owns it (it lies in a directory
+ * that passed the check, so no one else could have planted it), and its
+ * target is resolved by the same rule (/dev/disk/by-id/... works).
+ * Returns the final directory (O_PATH) with *@name (malloc'ed, free it)
+ * its last component, to be opened with openat(..., O_NOFOLLOW); or
+ * -errno (-EPERM: refused) with one line in @msg. */
+int safety_target_at(const char *path, char **name, char *msg, size_t len);
 /* ---- end output files ---- */
 
 #endif

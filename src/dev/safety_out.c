@@ -483,3 +483,87 @@ out:
 	close(dfd);
 	return rc;
 }
+
+/* ---- targets (issue 20, cause 5) ---- */
+
+/* One step of safety_target_at(): @p (relative to @at) split, its
+ * directory walked and checked.  The directory (O_PATH) or -errno;
+ * *@name is a malloc'ed copy of the last component. */
+static int target_dir(int at, const char *p, char **name, char *msg, size_t len)
+{
+	char *dir, *own;
+	const char *nm;
+	int rc = split(p, true, &dir, &nm, &own, msg, len), fd = -1;
+
+	if (rc)
+		goto out;
+	fd = walk(at, dir, false, 0, msg, len);
+	if (fd < 0) {
+		rc = fd;
+		goto out;
+	}
+	if ((rc = dir_ok(fd, dir, false, msg, len)))
+		goto out;
+	if (!(*name = strdup(nm)))
+		rc = -ENOMEM;
+out:
+	if (rc && fd >= 0)
+		close(fd);
+	free(dir);
+	free(own);
+	return rc ? rc : fd;
+}
+
+int safety_target_at(const char *path, char **name, char *msg, size_t len)
+{
+	char *p = strdup(path), *nm = NULL, target[PATH_MAX];
+	int at = AT_FDCWD, fd = -ENOMEM;
+
+	*name = NULL;
+	for (int depth = 0; p; depth++) {
+		struct stat st;
+		ssize_t n = -1;
+
+		fd = target_dir(at, p, &nm, msg, len);
+		if (fd < 0)
+			break;
+		if (fstatat(fd, nm, &st, AT_SYMLINK_NOFOLLOW) || !S_ISLNK(st.st_mode)) {
+			*name = nm; /* a missing name is created (or refused) by the open */
+			nm = NULL;
+			break;
+		}
+		/* a symlink as the last component: only root's or the user's own,
+		 * in a directory that passed dir_ok (no one else can swap it) */
+		int rc = 0;
+		if (st.st_uid != 0 && st.st_uid != geteuid())
+			rc = refuse(msg, len, -EPERM,
+				    "%s: the symbolic link %s belongs to uid %u: not followed to a "
+				    "target",
+				    path, nm, (unsigned)st.st_uid);
+		else if (depth >= 40)
+			rc = refuse(msg, len, -ELOOP, "%s: too many symbolic links", path);
+		else if ((n = readlinkat(fd, nm, target, sizeof(target))) < 0 ||
+			 (size_t)n >= sizeof(target))
+			rc = refuse(msg, len, n < 0 ? -errno : -ENAMETOOLONG, "%s: %s", path,
+				    strerror(n < 0 ? errno : ENAMETOOLONG));
+		if (rc) {
+			close(fd);
+			fd = rc;
+			break;
+		}
+		target[n] = '\0';
+		free(p);
+		free(nm);
+		nm = NULL;
+		if (at != AT_FDCWD)
+			close(at);
+		at = fd; /* a relative link is read from its own directory */
+		fd = -ENOMEM;
+		p = strdup(target);
+	}
+	if (at != AT_FDCWD && at != fd)
+		close(at);
+	free(nm);
+	free(p);
+	return fd;
+}

@@ -189,6 +189,8 @@ static int open_file(struct target *t, struct safety_claims *cs, const char *pat
 			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 			return rc;
 		}
+		if ((rc = safety_pin_verify_fd(t->fd, path, err, errlen)))
+			goto close_fd;
 	}
 	if (fstat(t->fd, &st)) {
 		rc = -errno;
@@ -290,6 +292,9 @@ int target_open_claims(struct target *t, struct safety_claims *cs, const char *p
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			goto close_fd;
 		}
+		/* a read of a target pinned by a check or plan: the same device */
+		if ((rc = safety_pin_verify_fd(t->fd, path, err, errlen)))
+			goto close_fd;
 	}
 	t->rdev = st.st_rdev;
 	if (S_ISBLK(st.st_mode)) {

@@ -358,12 +358,23 @@ int planrun_begin(struct planrun *r, const char *dir, bool resume, double starte
 		close(fd);
 		return ret;
 	}
+	/* the targets as confirmed: every later open of a step must find the
+	 * same device or file (safety_pin_*, released by planrun_end) */
+	for (unsigned i = 0; i < r->ntargets; i++)
+		if ((ret = safety_pin_hold(r->targets[i], err, errlen))) {
+			while (i--)
+				safety_pin_release(r->targets[i]);
+			close(fd);
+			return ret;
+		}
 	planrun_write_meta(r, "running", started, started_by);
 	return fd;
 }
 
 void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by)
 {
+	for (unsigned i = 0; i < r->ntargets; i++)
+		safety_pin_release(r->targets[i]);
 	if (!rc) {
 		planrun_write_devices(r, RESDIR_DEV_AFTER);
 		planrun_write_meta(r, "done", started, started_by);

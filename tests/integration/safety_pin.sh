@@ -1,0 +1,68 @@
+#!/bin/bash
+# safety_pin.sh - a confirmed target is pinned by identity (issue 20,
+# cause 2; docs/safety.md "Rule: a confirmed target is pinned by identity").
+# A check of two loop devices A and B: a perf job (one drive at a time),
+# then a write/verify pass.  While the perf job runs on B, A is detached and
+# another image attached at the same node (same name, same device number,
+# new diskseq).  The verify pass on A must be refused ("is not the device
+# that was confirmed"), A's verdict must not be PASS, and the new image must
+# be unwritten (checksum and the device's write counter unchanged); B still
+# passes.
+. "${NVS_TOP:-.}/tests/lib.sh"
+t_loop 16M
+A=$LOOP
+t_loop 16M
+B=$LOOP
+cat >"$T_TMP/p.ini" <<'EOF'
+[check]
+selftest=none
+[thresholds]
+outlier_pct=1
+[global]
+ioengine=io_uring
+direct=1
+[perf-read]
+rw=randread
+bs=4k
+rate_iops=500
+runtime=1
+time_based
+[verify-pass]
+rw=write
+bs=64k
+size=2m
+EOF
+head -c 16M /dev/urandom >"$T_TMP/other.img"
+want=$(md5sum <"$T_TMP/other.img")
+step() { sed -n 's/^[[:space:]]*"next_step":[[:space:]]*\([0-9]*\),.*/\1/p' "$T_TMP/r/state.json" 2>/dev/null; }
+"$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/p.ini" -o "$T_TMP/r" \
+	--yes-destroy-data="$A,$B" >"$T_TMP/out" 2>"$T_TMP/err" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; t_cleanup' EXIT
+for _ in $(seq 300); do [ "$(step)" = 1 ] && break; sleep 0.02; done
+[ "$(step)" = 1 ] || fail "the check never reached its perf phase: $(cat "$T_TMP/err")"
+# detached once the perf job on A closes it (the kernel defers it until then)
+t_loop_detach "$A"
+for _ in $(seq 500); do [ -e "/sys/block/${A#/dev/}/loop" ] || break; sleep 0.01; done
+[ -e "/sys/block/${A#/dev/}/loop" ] && fail "$A still attached"
+kill -0 $pid 2>/dev/null || fail "the check ended before the swap: $(cat "$T_TMP/err")"
+# the same node, another file (another test may have taken the free number)
+losetup --direct-io=on "$A" "$T_TMP/other.img" 2>/dev/null || skip "$A taken by someone else"
+t_own_loop "$A"
+w0=$(awk '{print $5, $6, $7}' "/sys/block/${A#/dev/}/stat")
+wait $pid
+rc=$?
+pid=
+[ "$(md5sum <"$T_TMP/other.img")" = "$want" ] || fail "the image swapped in was written"
+[ "$(awk '{print $5, $6, $7}' "/sys/block/${A#/dev/}/stat")" = "$w0" ] || fail "$A was written"
+[ $rc -ne 0 ] || fail "the check exited 0: $(cat "$T_TMP/out")"
+grep -q "$A is not the device that was confirmed" "$T_TMP/r/summary.json" ||
+	fail "no refusal in the summary: $(cat "$T_TMP/out" "$T_TMP/err")"
+python3 - "$T_TMP/r/summary.json" "${A#/dev/}" "${B#/dev/}" <<'PY' || fail "verdicts: $(cat "$T_TMP/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["serial"]: x["verdict"] for x in d["drives"]}
+assert v[sys.argv[2]] != "PASS", v
+assert v[sys.argv[3]] == "PASS", v
+PY
+ok "a drive swapped in between phases: refused, not PASS, the new image unwritten ($(grep -o 'is not the device[^"]*' "$T_TMP/r/summary.json" | head -1))"
