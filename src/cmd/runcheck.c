@@ -87,8 +87,7 @@ static bool lays_out(const struct spec *s, const char *path)
 	return S_ISREG(st.st_mode) && (uint64_t)st.st_size < want;
 }
 
-/* One job: options, targets (kind, write rule). */
-static int check_job(const struct spec *s, char *err, size_t errlen)
+int runcheck_job(const struct spec *s, char *err, size_t errlen)
 {
 	char msg[512];
 	bool w;
@@ -178,7 +177,7 @@ int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 		rc = runjob_check_group(&c->jobs[j], n, err, errlen);
 	}
 	for (unsigned j = 0; !rc && j < c->njobs; j++)
-		rc = check_job(&c->jobs[j], err, errlen);
+		rc = runcheck_job(&c->jobs[j], err, errlen);
 	/* every output against the rule, the inputs and the targets */
 	for (unsigned i = 0; !rc && i < c->noutputs; i++)
 		rc = check_output(fs, c->outputs[i], err, errlen);

@@ -29,5 +29,9 @@ struct runcheck {
  * identity (safety_fileset_check_output).  0, or -errno with one line in
  * @err. */
 int runcheck_all(const struct runcheck *rc, char *err, size_t errlen);
+/* One job with its targets set: its options, the kind of each target, the
+ * write rule on what it writes or lays out.  0 or -errno with @err
+ * ("[NAME] why"). */
+int runcheck_job(const struct spec *s, char *err, size_t errlen);
 
 #endif
