@@ -95,13 +95,16 @@ int runcheck_job(const struct spec *s, char *err, size_t errlen)
 
 	if (!rc)
 		rc = job_writes(s, &w, msg, sizeof(msg));
+	bool judged = false; /* the write rule's message, as target_open says it */
 	for (unsigned t = 0; !rc && t < s->ntargets; t++) {
 		rc = target_kind(s, s->targets[t], msg, sizeof(msg));
-		if (!rc && (w || lays_out(s, s->targets[t])))
+		if (!rc && (w || lays_out(s, s->targets[t]))) {
 			rc = safety_check_write(s->targets[t], s->force_destroy, msg, sizeof(msg));
+			judged = rc != 0;
+		}
 	}
 	if (rc)
-		snprintf(err, errlen, "[%s] %s", s->name, msg);
+		snprintf(err, errlen, "[%s] %s%s", s->name, judged ? "refusing to write: " : "", msg);
 	return rc;
 }
 
@@ -116,7 +119,7 @@ static int add_files(const struct runcheck *c, struct safety_fileset *fs)
 		const struct spec *s = &c->jobs[j];
 		rc = safety_fileset_add(fs, s->replay.iolog, false, "the read_iolog trace");
 		for (unsigned t = 0; !rc && t < s->ntargets; t++)
-			rc = safety_fileset_add(fs, s->targets[t], true, "a target");
+			rc = safety_fileset_add(fs, s->targets[t], true, "the target");
 	}
 	return rc;
 }
@@ -124,8 +127,7 @@ static int add_files(const struct runcheck *c, struct safety_fileset *fs)
 static int check_output(const struct safety_fileset *fs, const char *path, char *err,
 			size_t errlen)
 {
-	int rc = safety_fileset_check_output(fs, path, err, errlen);
-	return rc ? rc : 0;
+	return safety_fileset_check_output(fs, path, err, errlen);
 }
 
 /* A job's write_*_log files (report/fiolog.c's names: PREFIX[_suffix]_TYPE
@@ -160,6 +162,25 @@ static int check_logs(const struct runcheck *c, const struct safety_fileset *fs,
 	return 0;
 }
 
+/* write_hist_log in a run group started together (run.c's plan_groups:
+ * n > 1, no iodepth list): its rows serve one job only, so the log would
+ * not be written - refused rather than ignored. */
+static int hist_in_group(const struct spec *g, unsigned n, char *err, size_t errlen)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (g[k].niodepth > 1)
+			return 0; /* run one after another: each writes its log */
+	for (unsigned k = 0; n > 1 && k < n; k++)
+		if (g[k].log_hist[0]) {
+			snprintf(err, errlen,
+				 "[%s] write_hist_log is not written for jobs run together (a run "
+				 "group): give the job a stonewall",
+				 g[k].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 {
 	struct safety_fileset *fs = safety_fileset_new();
@@ -175,6 +196,8 @@ int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 		     n++)
 			;
 		rc = runjob_check_group(&c->jobs[j], n, err, errlen);
+		if (!rc)
+			rc = hist_in_group(&c->jobs[j], n, err, errlen);
 	}
 	for (unsigned j = 0; !rc && j < c->njobs; j++)
 		rc = runcheck_job(&c->jobs[j], err, errlen);

@@ -50,6 +50,9 @@ group2 'write_bw_log=/nonexistent-dir/bw' >"$T/badlog.fio"
 mkdir "$T/theirs"
 chown nobody "$T/theirs"
 group2 "write_lat_log=$T/theirs/lat" >"$T/theirlog.fio"
+# a run group of two jobs, one with a histogram log it would not write
+printf '[w]\nfilename=%s\nrw=write\nbs=64k\nsize=1m\n[r]\nfilename=%s\nrw=read\nbs=4k\nsize=1m\nwrite_hist_log=%s\n' \
+	"$L1" "$L1" "$T/hist" >"$T/histgroup.fio"
 # one job's write_iolog over another job's read-only target / input trace
 printf '[r]\nfilename=%s\nrw=read\nbs=4k\nsize=256k\n[w]\nfilename=%s\nrw=write\nbs=64k\nsize=1m\nwrite_iolog=%s\n' \
 	"$T/ro.img" "$L1" "$T/ro.img" >"$T/iolog_target.fio"
@@ -145,6 +148,7 @@ refused "check --csv onto the image of a mounted loop device" "$B" check --targe
 # cause 6: an option takes effect or is refused
 refused "--replay_redirect naming another file than --target" "$B" run --target "$L1" \
 	--read_iolog="$T/w4.log" --replay_redirect="$T/other.img" -q
+refused "write_hist_log in a run group (never written)" "$B" run "$T/histgroup.fio"
 # the older rules, held by the same property
 # (a write to the mounted device itself waits 3 s for its claim: tested by
 # safety.sh)
