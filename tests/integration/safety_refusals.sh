@@ -64,6 +64,9 @@ printf '[check]\ndescription=t\nselftest=none\n[verify-w]\nrw=write\nbs=64k\nsiz
 	>"$T/deepcheck.ini"
 printf '[check]\ndescription=t\nselftest=none\n[read-r]\nrw=read\nbs=64k\nsize=1m\n' >"$T/read.ini"
 truncate -s 2M "$T/ext4.img" && mkfs.ext4 -q -F "$T/ext4.img" || fail "mkfs image"
+# a plan: a fill step, then a step refused only when it ran
+printf '[plan]\ndescription = t\nruntime = 200ms\n\n[fill w]\nrw = write\nbs = 64k\nsize = 1m\n\n[measure r]\nrw = randread\nbs = 4k\nzonemode = zbd\n' \
+	>"$T/plan.ini"
 echo precious >"$T/victim"
 ln -s "$T/victim" "$T/link.json"
 
@@ -130,6 +133,8 @@ refused "check: a job name that is no file name" "$B" check --target "$L1" --pro
 	-o "$T/res1" --yes-destroy-data="$L1" -q
 refused "check: a later phase over the ring's depth" "$B" check --target "$L1" --profile "$T/deepcheck.ini" \
 	-o "$T/res2" --yes-destroy-data="$L1" -q
+refused "plan: a later step refused only when it ran" "$B" plan "$T/plan.ini" --target "$L1" \
+	--results "$T/pres" --yes-destroy-data="$L1" --quiet
 # cause 4: outputs never hit inputs, targets or files in use
 refused "--output naming the --read_iolog trace" "$B" run --target "$L1" --read_iolog="$T/w.log" \
 	--output-format=json --output "$T/w.log" -q
