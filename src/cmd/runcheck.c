@@ -104,7 +104,8 @@ int runcheck_job(const struct spec *s, char *err, size_t errlen)
 		}
 	}
 	if (rc)
-		snprintf(err, errlen, "[%s] %s%s", s->name, judged ? "refusing to write: " : "", msg);
+		snprintf(err, errlen, "[%s] %s%s", s->name, judged ? "refusing to write: " : "",
+			 msg);
 	return rc;
 }
 
@@ -124,8 +125,7 @@ static int add_files(const struct runcheck *c, struct safety_fileset *fs)
 	return rc;
 }
 
-static int check_output(const struct safety_fileset *fs, const char *path, char *err,
-			size_t errlen)
+static int check_output(const struct safety_fileset *fs, const char *path, char *err, size_t errlen)
 {
 	return safety_fileset_check_output(fs, path, err, errlen);
 }
@@ -138,8 +138,8 @@ static int check_logs(const struct runcheck *c, const struct safety_fileset *fs,
 		      const struct spec *s, char *err, size_t errlen)
 {
 	static const char *const types[] = {"iops", "bw", "lat", "slat", "clat", "clat_hist"};
-	const char *pre[] = {s->log_iops, s->log_bw, s->log_lat, s->log_lat, s->log_lat,
-			     s->log_hist};
+	const char *pre[] = {s->log_iops, s->log_bw,  s->log_lat,
+			     s->log_lat,  s->log_lat, s->log_hist};
 	char path[PATH_MAX];
 	struct stat st;
 

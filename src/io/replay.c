@@ -68,7 +68,6 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 		 * replay_spec_validate, whatever the order of the options */
 		if (!v || !*v || strlen(v) >= sizeof(s->replay.redirect))
 			goto bad;
-		snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
 		if (s->ntargets && strcmp(s->targets[0], v)) {
 			snprintf(err, errlen,
 				 "replay_redirect=%s and target %s differ: a trace replays on one "
@@ -76,6 +75,7 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 				 v, s->targets[0]);
 			return -EINVAL;
 		}
+		snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
 		if (!s->ntargets)
 			return spec_set(s, "filename", v, err, errlen);
 	} else {
