@@ -639,8 +639,11 @@ int safety_fileset_check_output(const struct safety_fileset *fs, const char *pat
 	safety_usage(self, &u);
 	close(fd);
 	if (u.loop_backing || u.swap || u.mounted || u.held)
-		rc = refuse(msg, len, -EBUSY, "%s is in use (%s%s): refusing to write an output file there",
-			    path, u.loop_backing ? "the backing file of " : u.swap ? "swap" : "mounted",
+		rc = refuse(msg, len, -EBUSY,
+			    "%s is in use (%s%s): refusing to write an output file there", path,
+			    u.loop_backing ? "the backing file of "
+			    : u.swap	   ? "swap"
+					   : "mounted",
 			    u.loop_backing ? (u.holder[0] ? u.holder : "a loop device") : "");
 out:
 	close(dfd);
