@@ -14,6 +14,7 @@
 #include "dev/safety.h"
 #include "io/replay.h"
 #include "io/trace.h"
+#include "report/fiolog.h"
 #include "run/runjob.h"
 
 /* Does job @s write its targets?  A replay writes when its trace does
@@ -130,36 +131,56 @@ static int check_output(const struct safety_fileset *fs, const char *path, char 
 	return safety_fileset_check_output(fs, path, err, errlen);
 }
 
-/* A job's write_*_log files (report/fiolog.c's names: PREFIX[_suffix]_TYPE
- * [.N].log, in --output-dir when relative): each one checked as an output.
- * Under an --output-dir that does not exist yet (made for this run) there
- * is nothing to meet. */
-static int check_logs(const struct runcheck *c, const struct safety_fileset *fs,
-		      const struct spec *s, char *err, size_t errlen)
+/* One log file name as report/fiolog.c makes it: PREFIX SUFFIX _TYPE
+ * (.N).log, in --output-dir when relative; checked as an output. */
+static int check_log(const struct runcheck *c, const struct safety_fileset *fs,
+		     const struct spec *s, const char *prefix, const char *sfx, const char *type,
+		     unsigned num, char *err, size_t errlen)
+{
+	char path[PATH_MAX], n[16] = ".log";
+	bool in_dir = c->output_dir && prefix[0] != '/';
+
+	if (num)
+		snprintf(n, sizeof(n), ".%u.log", num);
+	int w = snprintf(path, sizeof(path), "%s%s%s%s_%s%s", in_dir ? c->output_dir : "",
+			 in_dir ? "/" : "", prefix, sfx, type, n);
+	if (w < 0 || (size_t)w >= sizeof(path)) {
+		snprintf(err, errlen, "[%s] log file name too long: %s", s->name, prefix);
+		return -ENAMETOOLONG;
+	}
+	return check_output(fs, path, err, errlen);
+}
+
+/* A job's write_*_log files (report/fiolog.c's names, every one it may
+ * write: each depth's suffix of a sweep, the name without a number and
+ * each copy's thread number), each checked as an output.  Under an
+ * --output-dir that does not exist yet (made for this run) there is
+ * nothing to meet. */
+static int check_logs(const struct runcheck *c, const struct safety_fileset *fs, unsigned j,
+		      char *err, size_t errlen)
 {
 	static const char *const types[] = {"iops", "bw", "lat", "slat", "clat", "clat_hist"};
+	const struct spec *s = &c->jobs[j];
 	const char *pre[] = {s->log_iops, s->log_bw,  s->log_lat,
 			     s->log_lat,  s->log_lat, s->log_hist};
-	char path[PATH_MAX];
+	unsigned thread = fiolog_thread(c->jobs, j), copies = s->numjobs ? s->numjobs : 1;
 	struct stat st;
+	int rc = 0;
 
-	for (unsigned k = 0; k < 6; k++) {
-		if (!pre[k][0])
+	for (unsigned k = 0; !rc && k < 6; k++) {
+		if (!pre[k][0] || (c->output_dir && pre[k][0] != '/' && stat(c->output_dir, &st)))
 			continue;
-		bool in_dir = c->output_dir && pre[k][0] != '/';
-		if (in_dir && stat(c->output_dir, &st))
-			continue;
-		int w = snprintf(path, sizeof(path), "%s%s%s_%s.log", in_dir ? c->output_dir : "",
-				 in_dir ? "/" : "", pre[k], types[k]);
-		if (w < 0 || (size_t)w >= sizeof(path)) {
-			snprintf(err, errlen, "[%s] log file name too long: %s", s->name, pre[k]);
-			return -ENAMETOOLONG;
+		for (unsigned q = 0; !rc && q < s->niodepth; q++) {
+			char sfx[64] = "";
+			if (s->niodepth > 1)
+				snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", s->iodepth[q],
+					 s->numjobs);
+			for (unsigned num = 0; !rc && num <= copies; num++)
+				rc = check_log(c, fs, s, pre[k], sfx, types[k],
+					       num ? thread + num - 1 : 0, err, errlen);
 		}
-		int rc = check_output(fs, path, err, errlen);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	return rc;
 }
 
 /* write_hist_log in a run group started together (run.c's plan_groups:
@@ -209,7 +230,7 @@ int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 		if (s->replay.write_iolog[0])
 			rc = check_output(fs, s->replay.write_iolog, err, errlen);
 		if (!rc)
-			rc = check_logs(c, fs, s, err, errlen);
+			rc = check_logs(c, fs, j, err, errlen);
 	}
 out:
 	safety_fileset_free(fs);

@@ -36,7 +36,8 @@ MNT=$T/mnt
 head -c 1M /dev/urandom >"$T/ro.img"
 head -c 1M /dev/urandom >"$T/other.img"
 printf 'fio version 3 iolog\n0 x add\n0 x open\n1 x write 0 4096\n2 x write 8192 4096\n3 x close\n' >"$T/w.log"
-for i in 2 3 4 5 6; do cp "$T/w.log" "$T/w$i.log"; done # one per line that reads one
+for i in 2 3 4 5 6; do cp "$T/w.log" "$T/w$i.log"; done
+cp "$T/w.log" "$T/lg_bw.1.log" # the name write_bw_log=lg gives job 1 # one per line that reads one
 printf '[w]\nfilename=%s\nrw=write\nbs=64k\nsize=1m\nioengine=io_uring\ndirect=1\n' "$L1" >"$T/good.fio"
 printf '[r]\nfilename=%s\nrw=read\nbs=4k\nsize=1m\nno_such_option=1\n' "$L1" >"$T/bad.fio"
 # two run groups: the first writes, the second is refused
@@ -141,6 +142,8 @@ refused "--output naming the --read_iolog trace" "$B" run --target "$L1" --read_
 refused "--csv naming the --read_iolog trace" "$B" run --target "$L1" --read_iolog="$T/w3.log" --csv "$T/w3.log" -q
 refused "--output naming the job file" "$B" run "$T/good.fio" --output "$T/good.fio"
 refused "--csv naming a target" "$B" run --target "$T/other.img" "${R[@]}" --csv "$T/other.img"
+refused "write_bw_log whose file is the --read_iolog trace" "$B" run --target "$L1" \
+	--read_iolog="$T/lg_bw.1.log" --write_bw_log="$T/lg" -q
 refused "write_iolog naming another job's read-only target" "$B" run "$T/iolog_target.fio"
 refused "write_iolog naming another job's input trace" "$B" run "$T/iolog_trace.fio"
 refused "write_iolog onto the image of a mounted loop device" "$B" run --target "$L1" "${W[@]}" \
