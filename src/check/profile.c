@@ -223,6 +223,13 @@ static int validate_job(struct check_profile *p, unsigned i, char *err, size_t e
 			 s->name);
 		return -EINVAL;
 	}
+	/* the job's results are files named after it (SERIAL/NAME.json):
+	 * a name that cannot be one is refused here, before any job ran */
+	if (strpbrk(s->name, "/\\") || strspn(s->name, " \t.") == strlen(s->name)) {
+		snprintf(err, errlen, "%s: job [%s]: a check job's name is a file name (no '/')",
+			 p->path, s->name);
+		return -EINVAL;
+	}
 	if (prefixed(s->name, "read-"))
 		p->role[i] = JUDGE_ROLE_READ;
 	else if (prefixed(s->name, "perf-"))

@@ -21,6 +21,7 @@
 #include "check/run.h"
 #include "check/state.h"
 #include "cmd/cmd.h"
+#include "cmd/runcheck.h"
 #include "run/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
@@ -352,6 +353,46 @@ static void checkpoint(struct check_batch *b, void *arg)
 	}
 }
 
+/* The profile's measuring jobs on each drive, checked as they will run
+ * (check/run.c do_job: the drive as the one target): options, engine and
+ * zone options against the drive.  The verify jobs' writes are judged by
+ * confirm_writes.  0 or -errno with @err. */
+static int check_jobs(const struct check_profile *prof, const struct check_drive *d, size_t n,
+		      char *err, size_t errlen)
+{
+	for (unsigned j = 0; j < prof->njobs; j++) {
+		if (prof->role[j] == JUDGE_ROLE_VERIFY)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			struct spec s = prof->jobs[j];
+			snprintf(s.targets[0], sizeof(s.targets[0]), "%s", d[i].path);
+			s.ntargets = 1;
+			int rc = runcheck_job(&s, err, errlen);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* May --csv be written?  The output rule, and not one of the command's
+ * files: the profile, the drives (by identity, safety_fileset_*). */
+static int check_csv(const struct opts *o, const struct check_profile *prof,
+		     const struct check_drive *d, size_t n, char *err, size_t errlen)
+{
+	struct safety_fileset *fs = safety_fileset_new();
+	int rc = fs ? safety_fileset_add(fs, prof->path, false, "the check profile") : -ENOMEM;
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = safety_fileset_add(fs, d[i].path, true, "a drive checked");
+	if (!rc)
+		rc = safety_fileset_check_output(fs, o->csv, err, errlen);
+	else
+		snprintf(err, errlen, "%s", strerror(-rc));
+	safety_fileset_free(fs);
+	return rc;
+}
+
 static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 {
 	struct opts o = {0};
@@ -402,6 +443,20 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 			goto out;
 		}
 		o.dir = dirbuf;
+	}
+	/* every job on every drive as it will run: a refusal of the last
+	 * phase must not come after the first one wrote */
+	if ((rc = check_jobs(prof, d, n, err, sizeof(err)))) {
+		fprintf(stderr, "nvscope check: %s\n", err);
+		ret = cmd_exit_of(rc);
+		goto out;
+	}
+	/* --csv checked before anything is made: never the profile or a
+	 * drive, never a file in use (the image behind a loop device) */
+	if (o.csv && (rc = check_csv(&o, prof, d, n, err, sizeof(err)))) {
+		fprintf(stderr, "nvscope check: --csv %s\n", err);
+		ret = cmd_exit_of(rc);
+		goto out;
 	}
 	/* the results directory (and --csv) checked by the safety module before any I/O */
 	if ((dfd = safety_results_dir(o.dir, !o.resume, err, sizeof(err))) < 0) {

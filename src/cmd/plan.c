@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "cmd/runcheck.h"
 #include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
@@ -311,6 +312,17 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		}
 		printf("resuming %s at step %u/%u (%u done in it)\n", results, r.st.step + 1,
 		       r.plan->nsteps, r.st.sub);
+	}
+	/* every workload step as it will run, before the first step writes
+	 * (docs/safety.md, "every refusal before the first write") */
+	for (unsigned s = 0; s < r.plan->nsteps; s++) {
+		if (r.plan->steps[s].kind == STEP_PURGE ||
+		    !runcheck_job(&r.plan->steps[s].spec, err, sizeof(err)))
+			continue;
+		fprintf(stderr, "nvscope plan: step %u (%s): %s\n", s + 1, r.plan->steps[s].name,
+			err);
+		rc = NVS_EXIT_USAGE;
+		goto out_plan;
 	}
 	/* the same check for a fresh start and a resume (docs/safety.md), the
 	 * directory, its lock and meta.json: the life cycle the console shares */

@@ -53,7 +53,13 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 	 * failure leaves no half file; both checked by safety_out.c (never a
 	 * device, a symlink, another user's file or directory) */
 	const char *name;
-	int dfd = safety_output_dir(out, &name, err, sizeof(err)), fd = -1, rc;
+	/* never a file in use (the image behind a loop device) */
+	int rc = safety_fileset_check_output(NULL, out, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "nvscope report: %s\n", err);
+		return NVS_EXIT_USAGE;
+	}
+	int dfd = safety_output_dir(out, &name, err, sizeof(err)), fd = -1;
 	FILE *f = NULL;
 	if (dfd < 0 || (fd = safety_tmp_create(dfd, tmp, err, sizeof(err))) < 0 ||
 	    !(f = fdopen(fd, "w"))) {

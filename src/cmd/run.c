@@ -21,6 +21,7 @@
 #include "run/runjob.h"
 #include "io/zbd.h"
 #include "io/iolog.h"
+#include "cmd/runcheck.h"
 #include "cmd/runfold.h"
 #include "cmd/runtext.h"
 #include "report/csv.h"
@@ -132,13 +133,12 @@ static void close_outputs(struct outputs *out, bool remove_unused)
 	memset(out, 0, sizeof(*out));
 }
 
-/* Opens every output of the run before it starts.  0, or -errno (said). */
-static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
+/* Names every output of the run (the CSV files: one per result), opening
+ * nothing.  0 or -ENOMEM. */
+static int name_outputs(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
 			unsigned total, struct outputs *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (o->json && o->output && !(out->json = open_output(o->output, jobs, njobs)))
-		return -EPERM;
 	if (!o->csv)
 		return 0;
 	out->csv = calloc(total, sizeof(*out->csv));
@@ -157,9 +157,51 @@ static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsig
 				return -ENOMEM;
 			}
 			out->ncsv++;
-			if (!(out->csv[out->ncsv - 1] = open_output(*p, jobs, njobs)))
-				return -EPERM;
 		}
+	return 0;
+}
+
+/* The whole command checked before its first write (cmd/runcheck.h): the
+ * jobs of every group and file, their targets, every output.  0 or -errno
+ * (said). */
+static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
+		     const struct outputs *out)
+{
+	const char *in[NVS_ARRAY_SIZE(o->more) + 1];
+	const char **outs = calloc(out->ncsv + 1, sizeof(*outs));
+	unsigned nin = 0, nout = 0;
+	char err[1024];
+	int rc;
+
+	if (!outs)
+		return -ENOMEM;
+	if (o->cli.job)
+		in[nin++] = o->cli.job;
+	for (unsigned i = 0; i < o->nmore; i++)
+		in[nin++] = o->more[i];
+	if (o->output)
+		outs[nout++] = o->output;
+	for (unsigned i = 0; i < out->ncsv; i++)
+		outs[nout++] = out->csv_path[i];
+	struct runcheck c = {.jobs = jobs, .njobs = njobs, .inputs = in, .ninputs = nin,
+			     .outputs = outs, .noutputs = nout, .output_dir = o->output_dir};
+	rc = runcheck_all(&c, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "nvscope run: %s\n", err);
+	free(outs);
+	return rc;
+}
+
+/* Opens every output of the run before it starts (named by name_outputs,
+ * checked by check_all).  0, or -errno (said). */
+static int open_outputs(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
+			struct outputs *out)
+{
+	if (o->output && !(out->json = open_output(o->output, jobs, njobs)))
+		return -EPERM;
+	for (unsigned i = 0; i < out->ncsv; i++)
+		if (!(out->csv[i] = open_output(out->csv_path[i], jobs, njobs)))
+			return -EPERM;
 	return 0;
 }
 
@@ -237,7 +279,8 @@ static const struct cmd_opt opts[] = {
      "print the jobs as parsed and run nothing"},
     {{"output-format", required_argument, NULL, O_FORMAT}, 0, "normal|json|json+",
      "the results as fio prints them: text or JSON"},
-    {{"output", required_argument, NULL, O_OUTPUT}, 0, "FILE", "the JSON results go to FILE"},
+    {{"output", required_argument, NULL, O_OUTPUT}, 0, "FILE",
+     "the results go to FILE (JSON with --output-format=json)"},
     {{"output-dir", required_argument, NULL, O_OUTPUT_DIR}, 0, "DIR",
      "one JSON per job and depth (fio-plot's layout), logs"},
     {{"csv", required_argument, NULL, O_CSV}, 0, "FILE",
@@ -374,8 +417,10 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		total += jobs[j].niodepth;
 		cap += jobs[j].niodepth * (jobs[j].numjobs > 1 ? jobs[j].numjobs : 1);
 	}
-	/* outputs first: one that cannot be written refuses the run, not loses it */
-	if (open_outputs(&o, jobs, njobs, total, &out)) {
+	/* the whole command first: a refusal after a write is no refusal;
+	 * then the outputs, opened before any I/O */
+	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out) ||
+	    open_outputs(&o, jobs, njobs, &out)) {
 		close_outputs(&out, true);
 		free(jobs);
 		return NVS_EXIT_USAGE;
@@ -409,7 +454,8 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	FILE *human = o.json && !o.output ? stderr : stdout;
+	/* fio's --output without a JSON format: the normal output goes there */
+	FILE *human = !o.json && o.output ? out.json : o.json && !o.output ? stderr : stdout;
 	bool show = !o.quiet && isatty(STDERR_FILENO);
 
 	plan = calloc(njobs, sizeof(*plan));
@@ -672,6 +718,14 @@ report:
 		if (rc) {
 			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", o.output_dir, name,
 				strerror(-rc));
+			status = NVS_EXIT_IOERR;
+		}
+	}
+	if (!o.json && o.output && out.json && nres) { /* the normal output, in --output */
+		FILE *f = out.json;
+		out.json = NULL;
+		if (ferror(f) | fclose(f)) {
+			fprintf(stderr, "nvscope run: cannot write %s\n", o.output);
 			status = NVS_EXIT_IOERR;
 		}
 	}

@@ -208,6 +208,26 @@ out:
 	return rc;
 }
 
+/* May output @out be written?  Not input @in, not target @dev (by
+ * identity), not a file in use (safety_fileset_check_output).  0 or -errno
+ * with @err. */
+static int out_allowed(const char *in, const char *dev, const char *out, char *err, size_t errlen)
+{
+	struct safety_fileset *fs = safety_fileset_new();
+	int rc = fs ? 0 : -ENOMEM;
+
+	if (!rc && in)
+		rc = safety_fileset_add(fs, in, false, "the trace read");
+	if (!rc && dev)
+		rc = safety_fileset_add(fs, dev, true, "the device recorded");
+	if (!rc)
+		rc = safety_fileset_check_output(fs, out, err, errlen);
+	else
+		snprintf(err, errlen, "%s", strerror(-rc));
+	safety_fileset_free(fs);
+	return rc;
+}
+
 /* blktrace -d @dev for @secs into @raw/@base.blktrace.N: 0 when it wrote
  * its files, 1 when it could not trace (lockdown: no files), -errno. */
 static int run_blktrace(const char *dev, const char *secs, const char *raw, const char *base,
@@ -271,8 +291,12 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 		fprintf(stderr, "nvscope trace: %s: name too long\n", raw);
 		return NVS_EXIT_USAGE;
 	}
-	/* outputs first: a refused output refuses the recording */
-	FILE *f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
+	/* outputs first: a refused output refuses the recording (never the
+	 * device recorded, never a file in use) */
+	FILE *f = NULL;
+	err[0] = '\0';
+	if (!out_allowed(NULL, dev, out, err, sizeof(err)))
+		f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
 	if (!f) {
 		fprintf(stderr, "nvscope trace: %s: %s\n", out, err[0] ? err : strerror(errno));
 		return NVS_EXIT_USAGE;
@@ -385,7 +409,11 @@ static int convert(const char *in, const char *out, const char *name)
 		trace_free(t);
 		return NVS_EXIT_USAGE;
 	}
-	FILE *f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
+	/* never onto the trace read, nor a file in use (a loop device's image) */
+	FILE *f = NULL;
+	err[0] = '\0';
+	if (!out_allowed(in, NULL, out, err, sizeof(err)))
+		f = safety_fopen_output(out, SAFETY_OUT_TRUNC, err, sizeof(err));
 	if (!f) {
 		fprintf(stderr, "nvscope trace: %s: %s\n", out, err[0] ? err : strerror(errno));
 		trace_free(t);

@@ -210,4 +210,29 @@ int safety_replace_in(const char *dir, const char *name, const void *data, size_
 int safety_target_at(const char *path, char **name, char *msg, size_t len);
 /* ---- end output files ---- */
 
+/* ---- the command's file set (safety_out.c) ---- */
+
+/* Every file a command reads (job files, traces, iologs, profiles, plans)
+ * and every target it writes, so that no output of the command lands on one
+ * of them: an output is compared by identity (st_dev/st_ino of an existing
+ * file; the directory's identity and the last name for a file that does not
+ * exist yet), not by its spelling.  Register first, then check every output
+ * before anything is opened for writing. */
+struct safety_fileset;
+struct safety_fileset *safety_fileset_new(void);
+void safety_fileset_free(struct safety_fileset *fs);
+/* Registers @path read (@target false: @what names it, "the job file") or
+ * written (@target true: "a target") by the command.  A missing path is
+ * remembered by its directory and name.  0 or -ENOMEM. */
+int safety_fileset_add(struct safety_fileset *fs, const char *path, bool target, const char *what);
+/* May the command write output file @path?  Nothing is opened for writing
+ * or created.  Refused (-EPERM, one line in @msg): what safety_open_output()
+ * refuses (a device, FIFO, symlink, another user's file or directory, ...);
+ * a file of @fs (an input or a target of the command, by identity); a file
+ * in use (the backing file of an attached loop device, a swap file, or one
+ * whose use cannot be checked).  @fs may be NULL (the in-use rule only). */
+int safety_fileset_check_output(const struct safety_fileset *fs, const char *path, char *msg,
+				size_t len);
+/* ---- end file set ---- */
+
 #endif

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+#include "dev/devmodel.h"
 #include "dev/safety.h"
 
 static int refuse(char *msg, size_t len, int err, const char *fmt, ...)
@@ -566,4 +567,169 @@ int safety_target_at(const char *path, char **name, char *msg, size_t len)
 	free(nm);
 	free(p);
 	return fd;
+}
+
+/* ---- the command's file set ---- */
+
+/* One file of the command: its identity when it exists, else its
+ * directory's identity and its last name. */
+struct fs_entry {
+	bool exists, target;
+	dev_t dev;
+	ino_t ino;
+	dev_t ddev;
+	ino_t dino;
+	char *name; /* last component (missing files) */
+	char *path, *what;
+};
+
+struct safety_fileset {
+	struct fs_entry *e;
+	size_t n, cap;
+};
+
+struct safety_fileset *safety_fileset_new(void)
+{
+	return calloc(1, sizeof(struct safety_fileset));
+}
+
+void safety_fileset_free(struct safety_fileset *fs)
+{
+	if (!fs)
+		return;
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->e[i].name);
+		free(fs->e[i].path);
+		free(fs->e[i].what);
+	}
+	free(fs->e);
+	free(fs);
+}
+
+/* The identity of @path's directory (followed as the kernel would) and a
+ * copy of its last component in *@name.  0 or -errno. */
+static int dir_identity(const char *path, dev_t *dev, ino_t *ino, char **name)
+{
+	char *dir, *own;
+	const char *last;
+	struct stat st;
+	int rc = split(path, true, &dir, &last, &own, NULL, 0);
+
+	if (!rc && stat(dir, &st))
+		rc = -errno;
+	if (!rc) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+		if (!(*name = strdup(last)))
+			rc = -ENOMEM;
+	}
+	free(dir);
+	free(own);
+	return rc;
+}
+
+int safety_fileset_add(struct safety_fileset *fs, const char *path, bool target, const char *what)
+{
+	struct fs_entry e = {.target = target};
+	struct stat st;
+
+	if (!fs || !path || !*path)
+		return 0;
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 16;
+		struct fs_entry *ne = realloc(fs->e, cap * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		fs->e = ne;
+		fs->cap = cap;
+	}
+	if (!stat(path, &st)) {
+		e.exists = true;
+		e.dev = st.st_dev;
+		e.ino = st.st_ino;
+	} else if (dir_identity(path, &e.ddev, &e.dino, &e.name)) {
+		return 0; /* no directory: nothing can be created there either */
+	}
+	e.path = strdup(path);
+	e.what = strdup(what ? what : target ? "a target" : "an input");
+	if (!e.path || !e.what) {
+		free(e.path);
+		free(e.what);
+		free(e.name);
+		return -ENOMEM;
+	}
+	fs->e[fs->n++] = e;
+	return 0;
+}
+
+/* The file of @fs that output @path (in directory @dfd as @name, @st when it
+ * exists) would write, or NULL. */
+static const struct fs_entry *fs_match(const struct safety_fileset *fs, int dfd, const char *name,
+				       const struct stat *st)
+{
+	struct stat ds;
+
+	if (!fs || fstat(dfd, &ds))
+		return NULL;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct fs_entry *e = &fs->e[i];
+		if (st && e->exists && e->dev == st->st_dev && e->ino == st->st_ino)
+			return e;
+		if (!e->exists && e->ddev == ds.st_dev && e->dino == ds.st_ino &&
+		    !strcmp(e->name, name))
+			return e;
+	}
+	return NULL;
+}
+
+int safety_fileset_check_output(const struct safety_fileset *fs, const char *path, char *msg,
+				size_t len)
+{
+	const char *name;
+	struct stat st;
+	const struct fs_entry *e;
+	int rc = 0, dfd = safety_output_dir(path, &name, msg, len);
+
+	if (dfd < 0)
+		return dfd;
+	bool exists = !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	if (!exists && errno != ENOENT) {
+		rc = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (exists && (rc = file_ok(&st, path, true, msg, len)))
+		goto out;
+	if ((e = fs_match(fs, dfd, name, exists ? &st : NULL))) {
+		rc = refuse(msg, len, -EPERM,
+			    "%s is %s of this command (%s): refusing to write an output file "
+			    "there",
+			    path, e->what, e->path);
+		goto out;
+	}
+	if (!exists) {
+		if (faccessat(dfd, ".", W_OK, AT_EACCESS))
+			rc = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	/* in use: the backing file of a loop device, a swap file (by inode) */
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = refuse(msg, len, -errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	char self[64];
+	struct dev_usage u;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	safety_usage(self, &u);
+	close(fd);
+	if (u.loop_backing || u.swap || u.mounted || u.held)
+		rc = refuse(msg, len, -EBUSY,
+			    "%s is in use (%s%s): refusing to write an output file there", path,
+			    u.loop_backing ? "the backing file of "
+			    : u.swap	   ? "swap"
+					   : "mounted",
+			    u.loop_backing ? (u.holder[0] ? u.holder : "a loop device") : "");
+out:
+	close(dfd);
+	return rc;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "base/num.h"
 #include "io/replay.h"
 
@@ -61,8 +62,11 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 			goto bad;
 		r->stagger_ns = n;
 	} else if (!strcmp(key, "replay_redirect")) {
-		/* nvscope replays onto its target: replay_redirect names it */
-		if (!v || !*v)
+		/* fio: every replayed I/O goes to this device.  nvscope replays
+		 * onto its one target: replay_redirect names it (the target when
+		 * none is given); another target is refused by
+		 * replay_spec_validate, whatever the order of the options */
+		if (!v || !*v || strlen(v) >= sizeof(s->replay.redirect))
 			goto bad;
 		if (s->ntargets && strcmp(s->targets[0], v)) {
 			snprintf(err, errlen,
@@ -71,6 +75,7 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 				 v, s->targets[0]);
 			return -EINVAL;
 		}
+		snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
 		if (!s->ntargets)
 			return spec_set(s, "filename", v, err, errlen);
 	} else {
@@ -80,6 +85,17 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 bad:
 	snprintf(err, errlen, "%s: bad value '%s'", key, v ? v : "");
 	return -EINVAL;
+}
+
+/* Do @a and @b name one file (the same spelling, or device and inode)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino &&
+	       x.st_rdev == y.st_rdev;
 }
 
 int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
@@ -95,6 +111,13 @@ int replay_spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (r->write_iolog[0] && r->iolog[0] && !strcmp(r->write_iolog, r->iolog)) {
 		snprintf(err, errlen, "write_iolog and read_iolog name the same file (%s)",
 			 r->iolog);
+		return -EINVAL;
+	}
+	if (r->redirect[0] && (s->ntargets != 1 || !same_file(s->targets[0], r->redirect))) {
+		snprintf(err, errlen,
+			 "replay_redirect=%s and target %s differ: the trace would go to the "
+			 "target, not where replay_redirect sends it (give one of them)",
+			 r->redirect, s->ntargets ? s->targets[0] : "(none)");
 		return -EINVAL;
 	}
 	if (!r->iolog[0]) {

@@ -733,6 +733,9 @@ const char *spec_bs_misfit(const struct spec *s)
 	return NULL;
 }
 
+/* io_uring's ring size limit (the kernel's IORING_MAX_ENTRIES) */
+#define SPEC_RING_MAX 32768u
+
 int spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	uint32_t maxbs = 0;
@@ -746,6 +749,13 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		BAD("no target: give --target PATH (a file, block device or /dev/ngXnY)");
 	if (!s->nbs || !s->niodepth || !s->numjobs)
 		BAD("empty block size, queue depth or job list");
+	/* the kernel's IORING_MAX_ENTRIES: a deeper ring is refused by
+	 * io_uring_setup only once the job starts (after its file is laid
+	 * out, after earlier groups wrote), so here */
+	for (unsigned i = 0; i < s->niodepth; i++)
+		if (s->iodepth[i] > SPEC_RING_MAX)
+			BAD("iodepth %u is above io_uring's limit of %u entries", s->iodepth[i],
+			    SPEC_RING_MAX);
 	for (unsigned i = 0; i < s->nbs; i++) {
 		/* io_uring_cmd: a multiple of the namespace's LBA, with its
 		 * metadata when extended (checked once it is open, io/pool.c) */

@@ -36,6 +36,7 @@ struct spec_replay {
 	unsigned copies;     /* trace_copies: concurrent copies, each on its own region */
 	uint64_t stagger_ns; /* trace_stagger: copy i starts i x this after the first */
 	char write_iolog[1024]; /* write_iolog: issued I/Os as a fio v3 iolog ("" none) */
+	char redirect[256];     /* replay_redirect: the one target the trace goes to ("") */
 };
 
 /* fio's I/O priorities (io/prio.h).  dflt goes on every I/O: prioclass and

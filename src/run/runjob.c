@@ -363,8 +363,7 @@ static bool ss_member(const struct spec *specs, unsigned h, unsigned k)
 			  specs[k].report_group == specs[h].report_group);
 }
 
-static int ss_setup(const struct spec *specs, unsigned n, struct runjob *outs, char *err,
-		    size_t errlen)
+int runjob_check_group(const struct spec *specs, unsigned n, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned k = i + 1; k < n; k++)
@@ -376,13 +375,17 @@ static int ss_setup(const struct spec *specs, unsigned n, struct runjob *outs, c
 					 specs[k].name);
 				return -EINVAL;
 			}
+	return 0;
+}
+
+static void ss_setup(const struct spec *specs, unsigned n, struct runjob *outs)
+{
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned k = i + 1; k < n && outs[i].ss; k++)
 			if (ss_member(specs, i, k)) { /* a later job of the group holds it */
 				fioss_free(outs[i].ss);
 				outs[i].ss = NULL;
 			}
-	return 0;
 }
 
 /* Feeds every judging job its group's new rows; stops the group when its
@@ -450,10 +453,12 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		safety_claims_free(claims);
 		return -ENOMEM;
 	}
+	/* what the group's options refuse, before any job opens (lays out) a file */
+	rc = runjob_check_group(specs, n, err, errlen);
 	for (i = 0; i < n && !rc; i++)
 		rc = slot_setup(&sl[i], &specs[i], qds[i], claims, &outs[i], err, errlen);
 	if (!rc)
-		rc = ss_setup(specs, n, outs, err, errlen);
+		ss_setup(specs, n, outs);
 	mser = calloc(n ? n : 1, sizeof(*mser));
 	mend = calloc(n ? n : 1, sizeof(*mend));
 	if (!rc && (!mser || !mend))

@@ -58,6 +58,11 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
 		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
 		    struct runjob *out, char *err, size_t errlen);
+/* The checks of a run group's options together (fio's steadystate options
+ * consistent within a report group), made by runjob_run_many before any of
+ * its jobs opens a file; `nvscope run` makes them for every group before
+ * the first.  0 or -EINVAL with @err. */
+int runjob_check_group(const struct spec *specs, unsigned n, char *err, size_t errlen);
 /* Runs @n jobs together, as fio runs one group of jobs between stonewalls:
  * @specs[i] at queue depth @qds[i] (0 = its first); all are set up before
  * any starts, then started at once; returns when the last one ends or

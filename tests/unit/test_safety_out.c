@@ -290,6 +290,46 @@ START_TEST(atomic_replace)
 }
 END_TEST
 
+/* The command's file set: an output is compared with the command's inputs
+ * and targets by identity, whatever its spelling, and a missing one by its
+ * directory and name; nothing is created or emptied by the check. */
+START_TEST(fileset_identity)
+{
+	char other[400], link[128], spelled[300], newt[300];
+	struct safety_fileset *fs = safety_fileset_new();
+	ck_assert_ptr_nonnull(fs);
+	snprintf(newt, sizeof(newt), "%s/new.img", dir);
+	ck_assert_int_eq(safety_fileset_add(fs, victim, false, "the job file"), 0);
+	ck_assert_int_eq(safety_fileset_add(fs, newt, true, "a target"), 0);
+	/* the input under its own name, another spelling, a root-owned
+	 * symlinked directory: refused, the input untouched */
+	ck_assert_int_eq(safety_fileset_check_output(fs, victim, msg, sizeof(msg)), -EPERM);
+	ck_assert(strstr(msg, "the job file"));
+	snprintf(spelled, sizeof(spelled), "%s/.//victim", dir);
+	ck_assert_int_eq(safety_fileset_check_output(fs, spelled, msg, sizeof(msg)), -EPERM);
+	snprintf(link, sizeof(link), "%s/dirlink", dir);
+	ck_assert_int_eq(symlink(dir, link), 0);
+	snprintf(other, sizeof(other), "%s/victim", link);
+	ck_assert_int_eq(safety_fileset_check_output(fs, other, msg, sizeof(msg)), -EPERM);
+	victim_untouched();
+	/* a target that does not exist yet: the same directory and name */
+	snprintf(other, sizeof(other), "%s/new.img", link);
+	ck_assert_int_eq(safety_fileset_check_output(fs, other, msg, sizeof(msg)), -EPERM);
+	ck_assert(strstr(msg, "a target"));
+	ck_assert_int_ne(access(newt, F_OK), 0);
+	/* an unrelated output passes and is not created; the output rule
+	 * still holds (a symlink as last component) */
+	ck_assert_int_eq(safety_fileset_check_output(fs, in("r.json"), msg, sizeof(msg)), 0);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(symlink(victim, in("l.json")), 0);
+	ck_assert_int_eq(safety_fileset_check_output(fs, path, msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(safety_fileset_check_output(NULL, in("n.json"), msg, sizeof(msg)), 0);
+	ck_assert_int_lt(safety_fileset_check_output(fs, in("nodir/x.json"), msg, sizeof(msg)), 0);
+	safety_fileset_free(fs);
+	victim_untouched();
+}
+END_TEST
+
 Suite *safety_out_suite(void)
 {
 	Suite *s = suite_create("safety_out");
@@ -301,6 +341,7 @@ Suite *safety_out_suite(void)
 	tcase_add_test(tc, other_users_refused);
 	tcase_add_test(tc, results_dir);
 	tcase_add_test(tc, atomic_replace);
+	tcase_add_test(tc, fileset_identity);
 	suite_add_tcase(s, tc);
 	return s;
 }
