@@ -9,8 +9,13 @@
 
 #include <stddef.h>
 
-#define JOBFILE_MAX_BYTES   (16u << 20) /* a bigger file is refused, not cut */
-#define JOBFILE_MAX_INCLUDE 16		/* include nesting */
+/* Caps (docs/safety.md "Rule: hostile inputs"): each a refusal naming it.
+ * A section costs the caller a struct spec (about 24 KB): 1024 sections
+ * hold about 24 MB; fio's own limit is 4096 jobs (FIO_MAX_JOBS). */
+#define JOBFILE_MAX_BYTES    (4u << 20)	 /* one file (job file or include) */
+#define JOBFILE_MAX_TOTAL    (16u << 20) /* all files read, includes too */
+#define JOBFILE_MAX_INCLUDE  16		 /* include nesting */
+#define JOBFILE_MAX_SECTIONS 1024	 /* [name] headers, [global] too */
 
 struct jobfile_ops {
 	/* A `[name]` line: every header, empty and repeated ones included. */
