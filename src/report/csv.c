@@ -14,11 +14,6 @@
 /* the trim columns came last and later: a file without them still reads */
 #define CSV_COLUMNS_OLD 14
 #define CSV_COLUMNS 19
-/* docs/safety.md "Rule: hostile inputs": a samples CSV read back (replay,
- * steady, report) is a regular file of at most CSV_MAX_BYTES with lines
- * of at most CSV_MAX_LINE bytes (a longer one is refused, not cut). */
-#define CSV_MAX_BYTES (1u << 30)
-#define CSV_MAX_LINE  4096u
 
 void csv_write_header(FILE *f)
 {
