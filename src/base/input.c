@@ -195,8 +195,8 @@ void input_line_err(long rc, const char *path, unsigned lineno, size_t max, char
 	char a[32];
 
 	if (rc == -E2BIG)
-		snprintf(err, errlen, "%s:%u: line longer than %s (refused, not cut)", path,
-			 lineno, input_fmt_size(max, a, sizeof(a)));
+		snprintf(err, errlen, "%s:%u: line longer than %s (refused, not cut)", path, lineno,
+			 input_fmt_size(max, a, sizeof(a)));
 	else if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s:%u: out of memory", path, lineno + 1);
 	else

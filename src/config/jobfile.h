@@ -26,8 +26,10 @@ struct jobfile_ops {
 	int (*option)(void *user, const char *key, const char *val, char *err, size_t errlen);
 };
 
-/* Reads job file @path and calls @ops in file order.  Returns 0, -ENOENT
- * or -EACCES (cannot open: @err says so), -EINVAL with
+/* Reads job file @path (a regular file, base/input.h; the caps above) and
+ * calls @ops in file order.  Returns 0, -ENOENT or -EACCES (cannot open:
+ * @err says so), -EFBIG over a cap, -EINVAL for a file that is not regular
+ * (a FIFO, a device) or with
  * "file:line: why" in @err at the first bad line (NUL byte, invalid UTF-8,
  * option outside a section, malformed header, a callback's refusal), or
  * -ENOMEM. */

@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t m = 0;
 	if (len >= 4)
 		memcpy(&m, buf, 4);
-	bool blk = (m & 0xffffff00u) == 0x65617400u || (__builtin_bswap32(m) & 0xffffff00u) == 0x65617400u;
+	bool blk =
+	    (m & 0xffffff00u) == 0x65617400u || (__builtin_bswap32(m) & 0xffffff00u) == 0x65617400u;
 	if (!blk) {
 		rl = trace_load(path, &loaded, el, sizeof(el));
 		/* messages name the file: compare the parts after the name */
