@@ -165,7 +165,7 @@ long input_getline(FILE *f, char **buf, size_t *cap, size_t max, unsigned *linen
 		*buf = nb;
 		*cap = want;
 	}
-	while ((c = getc(f)) != EOF && c != '\n') {
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
 		if (n >= max) {
 			(*lineno)++;
 			return -E2BIG;
