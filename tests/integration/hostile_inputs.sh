@@ -8,7 +8,8 @@
 #     command runs under `timeout 10`, so a reader that blocks or spins
 #     fails here instead of hanging;
 #   - a 1 MiB job file of `[a]` lines (262144 sections; 6 GB before) is
-#     refused at section 1025 with a message, in little memory;
+#     refused at section 1025 with a message, in little memory; a plan of
+#     262144 sections at its 67th (it ran for minutes);
 #   - a 64 MiB sparse trace whose line 1 is bad is refused having read
 #     little of it (memory, and read(2) bytes where strace exists);
 #   - a steady input with a 600-byte line gives the verdict of the same
@@ -66,7 +67,12 @@ timeout 10 "$B" run "$d/cap.fio" --parse-only --target="$d/img" >"$d/out" 2>"$d/
 truncate -s 5M "$d/huge.fio"
 refused "5 MiB job file" "larger than the 4 MiB a job file may have" \
 	"$B" run "$d/huge.fio" --target="$d/img"
-ok "1 MiB of [a]: 'more than 1024 sections' in ${rss} KB; 1024 parse; 5 MiB refused by size"
+# a plan of 262144 distinct sections ([s1] ...): refused at its 67th (64
+# steps, [global], [plan]), not after a quadratic check of their names
+seq -f '[s%.0f]' 262144 >"$d/many.ini"
+refused "262144 plan sections" "many.ini:67: more than 66 sections" \
+	"$B" plan "$d/many.ini" --target "$d/img"
+ok "1 MiB of [a]: 'more than 1024 sections' in ${rss} KB; 1024 parse; 5 MiB refused by size; a plan: 66 sections"
 
 # a 64 MiB sparse trace, line 1 bad: refused reading one chunk of it
 printf 'garbage\n' >"$d/big.log"
