@@ -229,8 +229,10 @@ int check_profile_load(const char *name, struct check_profile **out, char *err, 
 	struct check_profile *p = calloc(1, sizeof(*p));
 
 	*out = NULL;
-	if (!p)
+	if (!p) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
+	}
 	memset(&ps, 0, sizeof(ps));
 	ps.p = p;
 	judge_thresholds_init(&p->th);

@@ -702,8 +702,10 @@ int plan_parse(const char *text, const char *fname, const struct spec *base, str
 			}
 	rc = -ENOMEM;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->text = strdup(text)) || !(p->steps = calloc(ps.nsec + 1, sizeof(*p->steps))))
+	if (!p || !(p->text = strdup(text)) || !(p->steps = calloc(ps.nsec + 1, sizeof(*p->steps)))) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		goto out_plan;
+	}
 	rc = -EINVAL;
 	for (unsigned i = 0; i < ps.nsec; i++) {
 		if (!strcasecmp(ps.sec[i].name, "global"))

@@ -297,14 +297,17 @@ static int parse_csv_line(struct trace *t, const char *name, unsigned line, cons
 
 int trace_mem_err(int rc, const char *name, unsigned line, char *err, size_t errlen)
 {
+	char at[16] = "";
+	if (line)
+		snprintf(at, sizeof(at), ":%u", line);
 	if (rc == -E2BIG)
 		snprintf(err, errlen,
-			 "%s:%u: more than %u I/Os: a replayed trace is held in memory, at most "
+			 "%s%s: more than %u I/Os: a replayed trace is held in memory, at most "
 			 "%zu MiB (refused, not cut)",
-			 name, line, TRACE_MAX_IOS,
+			 name, at, TRACE_MAX_IOS,
 			 (size_t)TRACE_MAX_IOS * sizeof(struct trace_io) >> 20);
 	else if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s:%u: out of memory", name, line);
+		snprintf(err, errlen, "%s%s: out of memory", name, at);
 	return rc;
 }
 

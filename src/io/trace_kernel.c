@@ -197,7 +197,7 @@ int trace_parse_blktrace(const char *const *names, const void *const *bufs, cons
 
 	*out = NULL;
 	if (!t)
-		return -ENOMEM;
+		return trace_mem_err(-ENOMEM, nbuf ? names[0] : "", 0, err, errlen);
 	t->timed = true;
 	for (unsigned f = 0; f < nbuf; f++) {
 		const unsigned char *p = bufs[f], *end = p + lens[f];
@@ -417,6 +417,8 @@ static int load_blktrace(const char *path, struct trace **out, char *err, size_t
 	if (!rc)
 		rc = trace_parse_blktrace((const char *const *)files, (const void *const *)bufs,
 					  lens, n, out, err, errlen);
+	if (rc == -E2BIG || rc == -ENOMEM) /* trace_push: no message of its own */
+		trace_mem_err(rc, path, 0, err, errlen);
 	if (!rc)
 		snprintf((*out)->path, sizeof((*out)->path), "%s", path);
 out:
