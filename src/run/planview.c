@@ -39,6 +39,7 @@ struct planview {
 	unsigned open_step; /* step of the open files; UINT_MAX: none */
 	char step_dir[1100];
 	FILE *samples;
+	bool samples_bad; /* a line over CSV_MAX_LINE: no longer followed */
 	struct series ser;
 	off_t table_size;
 	struct resdir_row *rows;
@@ -88,6 +89,7 @@ static void close_step(struct planview *v)
 	if (v->samples)
 		fclose(v->samples);
 	v->samples = NULL;
+	v->samples_bad = false;
 	series_release(&v->ser);
 	free(v->rows);
 	v->rows = NULL;
@@ -149,11 +151,15 @@ static bool read_state(struct planview *v)
 	return true;
 }
 
-/* Takes the complete new lines of samples.csv. */
+/* Takes the complete new lines of samples.csv.  A line longer than
+ * CSV_MAX_LINE is never cut into points: the file is no longer followed
+ * (docs/safety.md "Rule: hostile inputs"). */
 static bool read_samples(struct planview *v)
 {
-	char line[1024];
+	char line[CSV_MAX_LINE + 2];
 	bool any = false;
+	if (v->samples_bad)
+		return false;
 	if (!v->samples) {
 		char path[1200];
 		snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, v->step_dir);
@@ -165,6 +171,12 @@ static bool read_samples(struct planview *v)
 		long pos = ftell(v->samples);
 		if (!fgets(line, sizeof(line), v->samples)) {
 			clearerr(v->samples);
+			break;
+		}
+		if (!strchr(line, '\n') && strlen(line) > CSV_MAX_LINE) {
+			fclose(v->samples); /* too long to be a line of ours */
+			v->samples = NULL;
+			v->samples_bad = true;
 			break;
 		}
 		if (!strchr(line, '\n')) { /* partial: read it again when whole */
