@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/input.h"
 #include "base/num.h"
 #include "check/profile.h"
 #include "config/datadir.h"
@@ -171,40 +172,24 @@ static int on_extra(void *arg, const char *section, const char *key, const char 
 	return on_threshold(ps, key, value, err, errlen);
 }
 
-/* Reads the whole file; counts job sections (not global/check/thresholds). */
-static char *read_text(const char *path, unsigned *nsections, int *rc)
+/* Reads the whole file (a regular file of at most CHECK_PROFILE_MAX_BYTES,
+ * base/input.h); counts job sections (not global/check/thresholds). */
+static char *read_text(const char *path, unsigned *nsections, int *rc, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char *text = NULL;
 	size_t len = 0;
 
 	*nsections = 0;
-	if (!f) {
-		*rc = -errno;
+	*rc = input_read_all(path, CHECK_PROFILE_MAX_BYTES, "check profile", &text, &len, err,
+			     errlen);
+	if (*rc)
 		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = (size_t)ftell(f)) > (1u << 20) ||
-	    fseek(f, 0, SEEK_SET)) {
-		*rc = -EFBIG;
-		goto close;
-	}
-	text = malloc(len + 1);
-	if (!text || fread(text, 1, len, f) != len) {
-		*rc = text ? -EIO : -ENOMEM;
-		free(text);
-		text = NULL;
-		goto close;
-	}
-	text[len] = '\0';
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		const char *s = l + strspn(l, " \t");
 		if (*s == '[' && strncmp(s, "[global]", 8) && strncmp(s, "[check]", 7) &&
 		    strncmp(s, "[thresholds]", 12))
 			(*nsections)++;
 	}
-	*rc = 0;
-close:
-	fclose(f);
 	return text;
 }
 
@@ -268,8 +253,10 @@ int check_profile_load(const char *name, struct check_profile **out, char *err, 
 	struct check_profile *p = calloc(1, sizeof(*p));
 
 	*out = NULL;
-	if (!p)
+	if (!p) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
+	}
 	memset(&ps, 0, sizeof(ps));
 	ps.p = p;
 	judge_thresholds_init(&p->th);
@@ -288,11 +275,9 @@ int check_profile_load(const char *name, struct check_profile **out, char *err, 
 		goto fail;
 	}
 	memcpy(p->name, b, strcspn(b, "."));
-	p->text = read_text(p->path, &nsections, &rc);
-	if (!p->text) {
-		snprintf(err, errlen, "%s: %s", p->path, strerror(-rc));
+	p->text = read_text(p->path, &nsections, &rc, err, errlen);
+	if (!p->text)
 		goto fail;
-	}
 	spec_init(&base);
 	struct preset_extra x = {.sections = extra_sections, .fn = on_extra, .arg = &ps};
 	rc = preset_load_ex(p->path, &base, &x, &jobs, &njobs, err, errlen);

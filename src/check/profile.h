@@ -16,6 +16,8 @@
 #include "check/judge.h"
 #include "io/spec.h"
 
+#define CHECK_PROFILE_MAX_BYTES (1u << 20) /* a profile file: a bigger one is refused */
+
 struct check_profile {
 	char name[64];
 	char path[4096];

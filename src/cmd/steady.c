@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nvscope.h"
+#include "base/input.h"
 #include "base/num.h"
 #include "cmd/cmd.h"
 #include "report/csv.h"
@@ -21,6 +22,12 @@
 #include "stats/steady.h"
 
 enum metric { M_IOPS, M_READ_IOPS, M_WRITE_IOPS, M_BW };
+
+/* docs/safety.md "Rule: hostile inputs": a fio log is a regular file of at
+ * most STEADY_MAX_BYTES, its lines at most STEADY_MAX_LINE bytes (longer
+ * ones are refused with their number, never cut into two samples). */
+#define STEADY_MAX_BYTES (256u << 20)
+#define STEADY_MAX_LINE	 4096u
 
 struct raw {
 	double *t, *dt, *v; /* sample end time (s), length (s) and value */
@@ -60,15 +67,22 @@ static int raw_push(struct raw *r, double t, double dt, double v)
 static int read_fio_log(const char *path, FILE *f, int ddir, struct raw *r, char *err,
 			size_t errlen)
 {
-	char line[512];
+	char *line = NULL;
+	size_t lcap = 0;
 	unsigned ln = 0;
 	double last_t = -1;
-	while (fgets(line, sizeof(line), f)) {
-		ln++;
+	long got;
+	int rc = 0;
+	while ((got = input_getline(f, &line, &lcap, STEADY_MAX_LINE, &ln)) >= 0) {
+		if (strlen(line) != (size_t)got) {
+			snprintf(err, errlen, "%s:%u: NUL byte (a fio log is text)", path, ln);
+			rc = -EINVAL;
+			goto out;
+		}
 		char *p = line;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (!*p || *p == '\n' || *p == '#')
+		if (!*p || *p == '\r' || *p == '#')
 			continue;
 		double ms, val;
 		uint64_t dd = 0;
@@ -95,19 +109,28 @@ static int read_fio_log(const char *path, FILE *f, int ddir, struct raw *r, char
 		}
 		if (raw_push(r, t, -1, val)) {
 			snprintf(err, errlen, "%s: out of memory", path);
-			return -ENOMEM;
+			rc = -ENOMEM;
+			goto out;
 		}
 		last_t = t;
 	}
+	if (got != -1) {
+		input_line_err(got, path, ln, STEADY_MAX_LINE, err, errlen);
+		rc = got == -ENOMEM ? -ENOMEM : -EINVAL;
+		goto out;
+	}
 	if (!r->n) {
 		snprintf(err, errlen, "%s: no samples%s", path, ddir >= 0 ? " of that ddir" : "");
-		return -EINVAL;
+		rc = -EINVAL;
 	}
-	return 0;
+	goto out;
 bad:
 	snprintf(err, errlen, "%s:%u: not a fio log line (msec, value, ddir, bs[, offset])", path,
 		 ln);
-	return -EINVAL;
+	rc = -EINVAL;
+out:
+	free(line);
+	return rc;
 }
 
 static int read_nvscope_csv(const char *path, enum metric m, struct raw *r, char *err,
@@ -145,6 +168,11 @@ static int read_rounds(const char *path, struct raw *r, char *err, size_t errlen
 {
 	struct rtab t;
 	int rc = rtab_read(path, &t);
+	if (rc == -E2BIG || rc == -ENOMEM) {
+		input_line_err(rc, path, t.line, RTAB_MAX_LINE, err, errlen);
+		rtab_free(&t);
+		return -EINVAL;
+	}
 	if (rc || rtab_col(&t, "value") < 0 || !t.nrows) {
 		snprintf(err, errlen, "%s: not a plan rounds.csv with a value column", path);
 		rtab_free(&t);
@@ -318,19 +346,28 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 		return NVS_EXIT_USAGE;
 	}
 	const char *path = a->pos[0];
-	FILE *f = fopen(path, "r");
+	FILE *f = input_fopen(path, STEADY_MAX_BYTES, "steady input", err, sizeof(err));
 	if (!f) {
-		fprintf(stderr, "nvscope steady: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "nvscope steady: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
-	char first[512] = "";
-	while (fgets(first, sizeof(first), f) && (first[0] == '\n' || first[0] == '#'))
+	/* the first line that is not blank or a comment tells the format */
+	char *first = NULL;
+	size_t fcap = 0;
+	unsigned fln = 0;
+	long got;
+	while ((got = input_getline(f, &first, &fcap, STEADY_MAX_LINE, &fln)) >= 0 &&
+	       (!got || first[0] == '#'))
 		;
 	int r;
-	if (!strncmp(first, "time_s", 6)) {
+	if (got < -1) {
+		input_line_err(got, path, fln, STEADY_MAX_LINE, err, sizeof(err));
+		fclose(f);
+		r = -EINVAL;
+	} else if (got >= 0 && !strncmp(first, "time_s", 6)) {
 		fclose(f);
 		r = read_nvscope_csv(path, metric, &raw, err, sizeof(err));
-	} else if (!strncmp(first, "round,", 6)) {
+	} else if (got >= 0 && !strncmp(first, "round,", 6)) {
 		fclose(f);
 		r = read_rounds(path, &raw, err, sizeof(err));
 	} else {
@@ -338,6 +375,7 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 		r = read_fio_log(path, f, ddir, &raw, err, sizeof(err));
 		fclose(f);
 	}
+	free(first);
 	if (r) {
 		fprintf(stderr, "nvscope steady: %s\n", err);
 		goto out_raw;

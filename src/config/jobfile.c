@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/input.h"
 #include "config/jobfile.h"
 
 struct ctx {
@@ -44,60 +45,16 @@ struct ctx {
 	size_t errlen;
 	bool in_section;
 	bool no_include; /* jobfile_parse_mem: no file is read */
+	unsigned nsections;
+	size_t total;	   /* bytes of every file read (JOBFILE_MAX_TOTAL) */
+	bool open_failed; /* parse_file's error is its file's, not a line's */
 };
 
-/* The whole file, NUL-terminated (embedded NULs are found per line). */
+/* The whole file, NUL-terminated (embedded NULs are found per line): a
+ * regular file of at most JOBFILE_MAX_BYTES (base/input.h). */
 static int read_all(const char *path, char **out, size_t *outlen, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, len = 0, n;
-	char *buf = NULL;
-	int rc = 0;
-
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
-	buf = malloc(cap);
-	errno = 0;
-	while (buf) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (len > JOBFILE_MAX_BYTES) {
-			snprintf(err, errlen, "%s: larger than %u MiB: not a job file", path,
-				 JOBFILE_MAX_BYTES >> 20);
-			rc = -EINVAL;
-			goto cleanup;
-		}
-		if (n == 0)
-			break;
-	}
-	if (!buf) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto cleanup;
-	}
-	if (ferror(f)) {
-		rc = errno ? -errno : -EIO;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		goto cleanup;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	buf = NULL;
-cleanup:
-	free(buf);
-	fclose(f);
-	return rc;
+	return input_read_all(path, JOBFILE_MAX_BYTES, "job file", out, outlen, err, errlen);
 }
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if invalid. */
@@ -275,9 +232,14 @@ static int do_include(struct ctx *c, const char *path, unsigned lineno, const ch
 			goto cleanup;
 		}
 	}
+	c->open_failed = false;
 	rc = parse_file(c, full ? full : name, depth + 1);
-	if (rc == -ENOENT || rc == -EACCES || rc == -EISDIR)
-		FAIL("include %s: %s", full ? full : name, strerror(-rc));
+	if (rc && c->open_failed) { /* "FILE: is a FIFO, not ...": say who included it */
+		char why[512];
+		snprintf(why, sizeof(why), "%s", c->err);
+		c->open_failed = false;
+		FAIL("include: %s", why);
+	}
 cleanup:
 	free(full);
 	return rc;
@@ -309,11 +271,17 @@ static int do_line(struct ctx *c, const char *path, unsigned lineno, char *p, un
 			FAIL("empty section name []");
 		if (strlen(p) > 255)
 			FAIL("section name longer than 255 characters");
+		if (++c->nsections > JOBFILE_MAX_SECTIONS)
+			FAIL("more than %u sections: a job file holds at most %u (refused, not "
+			     "cut)",
+			     JOBFILE_MAX_SECTIONS, JOBFILE_MAX_SECTIONS);
 		c->in_section = true;
+		c->err[0] = '\0';
 		rc = c->ops->section(c->user, p, c->err, c->errlen);
 		if (rc) {
 			char why[256];
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%s",
+				 c->err[0] ? c->err : rc == -ENOMEM ? "out of memory" : strerror(-rc));
 			FAIL("[%s]: %s", p, why);
 		}
 		return 0;
@@ -326,8 +294,10 @@ static int do_line(struct ctx *c, const char *path, unsigned lineno, char *p, un
 	if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t'))
 		return do_include(c, path, lineno, p + 8 + strspn(p + 8, " \t"), depth);
 	rc = substitute(p, &sub, &keyword);
-	if (rc)
+	if (rc) {
+		snprintf(c->err, c->errlen, "%s:%u: out of memory", path, lineno);
 		goto cleanup;
+	}
 	val = strchr(sub, '=');
 	if (val) {
 		char *k = val;
@@ -342,9 +312,12 @@ static int do_line(struct ctx *c, const char *path, unsigned lineno, char *p, un
 	}
 	if (!*sub)
 		FAIL("'=%s': no option name before '='", val ? val : "");
+	c->err[0] = '\0';
 	rc = c->ops->option(c->user, sub, val, c->err, c->errlen);
 	if (rc) {
-		char *why = strdup(c->err);
+		char *why = strdup(c->err[0]		? c->err
+				   : rc == -ENOMEM ? "out of memory"
+						   : strerror(-rc));
 		if (!why) {
 			rc = -ENOMEM;
 			goto cleanup;
@@ -391,8 +364,19 @@ static int parse_file(struct ctx *c, const char *path, unsigned depth)
 	size_t len = 0;
 	int rc = read_all(path, &text, &len, c->err, c->errlen);
 
-	if (rc)
+	if (rc) {
+		c->open_failed = true;
 		return rc;
+	}
+	c->total += len;
+	if (c->total > JOBFILE_MAX_TOTAL) {
+		snprintf(c->err, c->errlen,
+			 "%s: the job file and its includes hold more than %u MiB (refused)", path,
+			 JOBFILE_MAX_TOTAL >> 20);
+		free(text);
+		c->open_failed = true;
+		return -EFBIG;
+	}
 	rc = parse_text(c, path, text, len, depth);
 	free(text);
 	return rc;
@@ -421,8 +405,10 @@ int jobfile_parse_mem(const char *name, const char *buf, size_t len, const struc
 		return -EINVAL;
 	}
 	text = malloc(len + 1);
-	if (!text)
+	if (!text) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
+	}
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	rc = parse_text(&c, name, text, len, 0);

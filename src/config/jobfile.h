@@ -9,8 +9,13 @@
 
 #include <stddef.h>
 
-#define JOBFILE_MAX_BYTES   (16u << 20) /* a bigger file is refused, not cut */
-#define JOBFILE_MAX_INCLUDE 16		/* include nesting */
+/* Caps (docs/safety.md "Rule: hostile inputs"): each a refusal naming it.
+ * A section costs the caller a struct spec (about 24 KB): 1024 sections
+ * hold about 24 MB; fio's own limit is 4096 jobs (FIO_MAX_JOBS). */
+#define JOBFILE_MAX_BYTES    (4u << 20)	 /* one file (job file or include) */
+#define JOBFILE_MAX_TOTAL    (16u << 20) /* all files read, includes too */
+#define JOBFILE_MAX_INCLUDE  16		 /* include nesting */
+#define JOBFILE_MAX_SECTIONS 1024	 /* [name] headers, [global] too */
 
 struct jobfile_ops {
 	/* A `[name]` line: every header, empty and repeated ones included. */
@@ -21,8 +26,10 @@ struct jobfile_ops {
 	int (*option)(void *user, const char *key, const char *val, char *err, size_t errlen);
 };
 
-/* Reads job file @path and calls @ops in file order.  Returns 0, -ENOENT
- * or -EACCES (cannot open: @err says so), -EINVAL with
+/* Reads job file @path (a regular file, base/input.h; the caps above) and
+ * calls @ops in file order.  Returns 0, -ENOENT or -EACCES (cannot open:
+ * @err says so), -EFBIG over a cap, -EINVAL for a file that is not regular
+ * (a FIFO, a device) or with
  * "file:line: why" in @err at the first bad line (NUL byte, invalid UTF-8,
  * option outside a section, malformed header, a callback's refusal), or
  * -ENOMEM. */

@@ -94,6 +94,15 @@ static int add_section(struct parse *ps, const char *line)
 		return 0; /* inih reports the syntax error */
 	*end = '\0';
 	s = trim(s + 1);
+	if (ps->nsec >= PLAN_MAX_STEPS + 2) { /* steps, [global] and [plan]: stop reading */
+		if (!ps->err_line) {
+			ps->err_line = (int)ps->line;
+			snprintf(ps->err, sizeof(ps->err),
+				 "more than %d sections (a plan has at most %d steps)",
+				 PLAN_MAX_STEPS + 2, PLAN_MAX_STEPS);
+		}
+		return -E2BIG;
+	}
 	if (ps->nsec == ps->cap) {
 		unsigned cap = ps->cap ? ps->cap * 2 : 16;
 		struct section *n = realloc(ps->sec, cap * sizeof(*n));
@@ -693,8 +702,10 @@ int plan_parse(const char *text, const char *fname, const struct spec *base, str
 			}
 	rc = -ENOMEM;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->text = strdup(text)) || !(p->steps = calloc(ps.nsec + 1, sizeof(*p->steps))))
+	if (!p || !(p->text = strdup(text)) || !(p->steps = calloc(ps.nsec + 1, sizeof(*p->steps)))) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		goto out_plan;
+	}
 	rc = -EINVAL;
 	for (unsigned i = 0; i < ps.nsec; i++) {
 		if (!strcasecmp(ps.sec[i].name, "global"))

@@ -28,6 +28,7 @@
 
 #define PLAN_MAX_STEPS 64
 #define PLAN_MAX_LIST  32
+#define PLAN_MAX_BYTES (4u << 20) /* a plan file: a bigger one is refused */
 
 enum plan_step_kind {
 	STEP_PURGE,

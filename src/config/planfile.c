@@ -6,45 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/input.h"
 #include "config/datadir.h"
 #include "config/plan.h"
 
 int plan_load(const char *path, const struct spec *base, struct plan **out, char *err,
 	      size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char *text = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	int rc;
 
 	*out = NULL;
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	/* a regular file of at most PLAN_MAX_BYTES (base/input.h) */
+	rc = input_read_all(path, PLAN_MAX_BYTES, "plan", &text, &len, err, errlen);
+	if (rc)
 		return rc;
-	}
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 16384;
-			char *n = cap > (16u << 20) ? NULL : realloc(text, cap);
-			if (!n) {
-				snprintf(err, errlen, "%s: too large", path);
-				rc = -EFBIG;
-				goto out_text;
-			}
-			text = n;
-		}
-		size_t got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
-		goto out_text;
-	}
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "%s: not a text file", path);
@@ -55,7 +32,6 @@ int plan_load(const char *path, const struct spec *base, struct plan **out, char
 		snprintf((*out)->path, sizeof((*out)->path), "%s", path);
 out_text:
 	free(text);
-	fclose(f);
 	return rc;
 }
 

@@ -92,11 +92,32 @@ struct parse {
 	struct grouping {
 		bool stonewall, new_group, group_reporting, exitall;
 	} global_group, *job_group; /* per job: fio's grouping options */
-	unsigned njobs;
+	unsigned njobs, cap; /* jobs[cap]: grown by half (jobfile.h caps the sections) */
 	bool in_global;
 	const struct preset_extra *x; /* sections that are not jobs, or NULL */
 	const char *extra;            /* the current one of those, or NULL */
 };
+
+/* Room for more job sections: the arrays grow by half, not by one (a
+ * section costs a struct spec; growing by one copied them all each time). */
+static int grow(struct parse *ps)
+{
+	unsigned cap = ps->cap < 8 ? 8 : ps->cap + ps->cap / 2;
+	struct spec *nj = realloc(ps->jobs, cap * sizeof(*nj));
+	if (!nj)
+		return -ENOMEM;
+	ps->jobs = nj;
+	char(*ne)[24] = realloc(ps->job_engine, cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	ps->job_engine = ne;
+	struct grouping *ng = realloc(ps->job_group, cap * sizeof(*ng));
+	if (!ng)
+		return -ENOMEM;
+	ps->job_group = ng;
+	ps->cap = cap;
+	return 0;
+}
 
 static int on_section(void *user, const char *name, char *err, size_t errlen)
 {
@@ -116,18 +137,13 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 			 sizeof(ps->global.name) - 1);
 		return -EINVAL;
 	}
-	struct spec *nj = realloc(ps->jobs, (ps->njobs + 1) * sizeof(*nj));
-	if (!nj)
+	if (ps->njobs == ps->cap && grow(ps)) {
+		snprintf(err, errlen, "out of memory (%u job sections)", ps->njobs + 1);
 		return -ENOMEM;
-	ps->jobs = nj;
-	char(*ne)[24] = realloc(ps->job_engine, (ps->njobs + 1) * sizeof(*ne));
-	if (!ne)
-		return -ENOMEM;
-	ps->job_engine = ne;
-	struct grouping *ng = realloc(ps->job_group, (ps->njobs + 1) * sizeof(*ng));
-	if (!ng)
-		return -ENOMEM;
-	ps->job_group = ng;
+	}
+	struct spec *nj = ps->jobs;
+	char(*ne)[24] = ps->job_engine;
+	struct grouping *ng = ps->job_group;
 	ng[ps->njobs] = ps->global_group;
 	nj[ps->njobs] = ps->global;
 	if (spec_set(&nj[ps->njobs], "name", name, err, errlen)) /* renames [global]'s bare logs */

@@ -59,10 +59,12 @@ struct trace *trace_alloc(const char *name, enum trace_fmt fmt)
 
 int trace_push(struct trace *t, const struct trace_io *io)
 {
+	if (t->n >= TRACE_MAX_IOS)
+		return -E2BIG; /* trace_mem_err says so */
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
-		if (cap > SIZE_MAX / sizeof(*io))
-			return -ENOMEM;
+		if (cap > TRACE_MAX_IOS)
+			cap = TRACE_MAX_IOS;
 		void *p = realloc(t->io, cap * sizeof(*io));
 		if (!p)
 			return -ENOMEM;
@@ -126,16 +128,12 @@ unsigned trace_split(const char *s, const char *e, bool ws, struct tok *tk, unsi
 	return n;
 }
 
-/* Distinct names (files, disks), linear: traces name a handful. */
-struct names {
-	struct tok *v;
-	unsigned n;
-};
-
-static int names_add(struct names *nm, const struct tok *t)
+/* Distinct names (files, disks), linear: traces name a handful.  Copies:
+ * a streamed trace's lines do not outlive their chunk. */
+static int names_add(struct trace_names *nm, const struct tok *t)
 {
 	for (unsigned i = 0; i < nm->n; i++)
-		if (nm->v[i].n == t->n && !memcmp(nm->v[i].p, t->p, t->n))
+		if (strlen(nm->v[i]) == t->n && !memcmp(nm->v[i], t->p, t->n))
 			return 0;
 	if (nm->n >= 4096)
 		return 0; /* counted up to 4096 */
@@ -143,8 +141,18 @@ static int names_add(struct names *nm, const struct tok *t)
 	if (!p)
 		return -ENOMEM;
 	nm->v = p;
-	nm->v[nm->n++] = *t;
+	if (!(nm->v[nm->n] = strndup(t->p, t->n)))
+		return -ENOMEM;
+	nm->n++;
 	return 0;
+}
+
+static void names_free(struct trace_names *nm)
+{
+	for (unsigned i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+	memset(nm, 0, sizeof(*nm));
 }
 
 static int io_fields(const char *name, unsigned line, const struct tok *off, const struct tok *len,
@@ -172,7 +180,7 @@ static int io_fields(const char *name, unsigned line, const struct tok *off, con
 
 /* fio iolog v2/v3: "[ts] file action [offset length]". */
 static int parse_iolog_line(struct trace *t, const char *name, unsigned line, const struct tok *tk,
-			    unsigned n, uint64_t *clock, uint64_t *first, struct names *nm,
+			    unsigned n, uint64_t *clock, uint64_t *first, struct trace_names *nm,
 			    char *err, size_t errlen)
 {
 	bool v3 = t->fmt == TRACE_IOLOG3;
@@ -243,7 +251,7 @@ static int parse_iolog_line(struct trace *t, const char *name, unsigned line, co
 
 /* MSR Cambridge / SNIA IOTTA: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime */
 static int parse_csv_line(struct trace *t, const char *name, unsigned line, const struct tok *tk,
-			  unsigned n, uint64_t *clock, uint64_t *first, struct names *nm, char *err,
+			  unsigned n, uint64_t *clock, uint64_t *first, struct trace_names *nm, char *err,
 			  size_t errlen)
 {
 	struct trace_io io = {.line = line};
@@ -287,31 +295,36 @@ static int parse_csv_line(struct trace *t, const char *name, unsigned line, cons
 	return trace_push(t, &io);
 }
 
-int trace_parse_text(const char *name, const char *buf, size_t len, struct trace **out, char *err,
-		     size_t errlen)
+int trace_mem_err(int rc, const char *name, unsigned line, char *err, size_t errlen)
+{
+	char at[16] = "";
+	if (line)
+		snprintf(at, sizeof(at), ":%u", line);
+	if (rc == -E2BIG)
+		snprintf(err, errlen,
+			 "%s%s: more than %u I/Os: a replayed trace is held in memory, at most "
+			 "%zu MiB (refused, not cut)",
+			 name, at, TRACE_MAX_IOS,
+			 (size_t)TRACE_MAX_IOS * sizeof(struct trace_io) >> 20);
+	else if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s%s: out of memory", name, at);
+	return rc;
+}
+
+/* Line 1 of a text trace: its format (st->t made), or an error. */
+static int text_first(struct trace_text *st, const char *p, size_t l1, char *err, size_t errlen)
 {
 	static const char v2[] = "fio version 2 iolog", v3[] = "fio version 3 iolog";
-	const char *p = buf, *end = buf + len;
-	struct names nm = {0};
-	uint64_t clock = 0, first = UINT64_MAX;
-	unsigned line = 0;
 	enum trace_fmt fmt;
-	int rc = 0;
 
-	*out = NULL;
-	const char *nl = memchr(p, '\n', len);
-	const char *e1 = nl ? nl : end;
-	size_t l1 = (size_t)(e1 - p);
-	if (l1 && p[l1 - 1] == '\r')
-		l1--;
 	if (l1 == sizeof(v2) - 1 && !memcmp(p, v2, l1))
 		fmt = TRACE_IOLOG2;
 	else if (l1 == sizeof(v3) - 1 && !memcmp(p, v3, l1))
 		fmt = TRACE_IOLOG3;
 	else if ((l1 >= 9 && !memcmp(p, "# tracer:", 9)) || memmem(p, l1, ": block_rq_issue: ", 18))
-		return trace_parse_ftrace(name, buf, len, 0, out, err, errlen);
+		fmt = TRACE_FTRACE;
 	else if (l1 >= 12 && !memcmp(p, "fio version ", 12))
-		return trace_fail(err, errlen, "%s:1: unknown iolog version line '%.*s'", name,
+		return trace_fail(err, errlen, "%s:1: unknown iolog version line '%.*s'", st->name,
 				  (int)(l1 > 60 ? 60 : l1), p);
 	else if (memchr(p, ',', l1))
 		fmt = TRACE_MSR_CSV;
@@ -320,67 +333,135 @@ int trace_parse_text(const char *name, const char *buf, size_t len, struct trace
 		    err, errlen,
 		    "%s:1: not a trace (no 'fio version 2|3 iolog' line, not CSV, not "
 		    "blktrace)",
-		    name);
-	struct trace *t = trace_alloc(name, fmt);
-	if (!t)
-		return -ENOMEM;
-	t->timed = fmt != TRACE_IOLOG2;
-	if (fmt != TRACE_MSR_CSV) {
-		p = nl ? nl + 1 : end;
-		line = 1;
-	}
-	while (p < end) {
-		struct tok tk[8];
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		line++;
-		const char *le = e;
-		if (le > p && le[-1] == '\r')
-			le--;
-		bool blank = true;
-		for (const char *q = p; q < le; q++) {
-			if (!*q) {
-				rc = trace_fail(err, errlen, "%s:%u: NUL byte in a text trace",
-						name, line);
-				goto out;
-			}
-			if (*q != ' ' && *q != '\t')
-				blank = false;
-		}
-		if (!blank) {
-			if (fmt == TRACE_MSR_CSV) {
-				unsigned n = trace_split(p, le, false, tk, 7);
-				if (line == 1 && n && tk[0].n == 9 &&
-				    !strncasecmp(tk[0].p, "timestamp", 9)) {
-					p = e + 1;
-					continue; /* header */
-				}
-				rc = parse_csv_line(t, name, line, tk, n, &clock, &first, &nm, err,
-						    errlen);
-			} else {
-				unsigned n = trace_split(p, le, true, tk, 5);
-				rc = parse_iolog_line(t, name, line, tk, n, &clock, &first, &nm,
-						      err, errlen);
-			}
-			if (rc)
-				goto out;
-		}
-		p = e + 1;
-	}
-	if (!t->n) {
-		rc = trace_fail(err, errlen, "%s: no I/O in the trace", name);
-		goto out;
-	}
-	t->nfiles = nm.n;
-out:
-	free(nm.v);
-	if (rc) {
-		trace_free(t);
-		return rc;
-	}
-	*out = t;
+		    st->name);
+	if (!(st->t = trace_alloc(st->name, fmt)))
+		return trace_mem_err(-ENOMEM, st->name, 1, err, errlen);
+	st->t->timed = fmt != TRACE_IOLOG2;
 	return 0;
+}
+
+/* One line [p, p+n) without its '\n'. */
+static int text_line(struct trace_text *st, const char *p, size_t n, char *err, size_t errlen)
+{
+	const char *le = p + n;
+	unsigned line = ++st->line;
+	struct tok tk[8];
+	bool blank = true;
+	int rc;
+
+	if (n > TRACE_MAX_LINE)
+		return trace_fail(err, errlen, "%s:%u: line longer than %u bytes (refused, not cut)",
+				  st->name, line, TRACE_MAX_LINE);
+	if (le > p && le[-1] == '\r')
+		le--;
+	if (line == 1) {
+		rc = text_first(st, p, (size_t)(le - p), err, errlen);
+		if (rc || (st->t->fmt != TRACE_MSR_CSV && st->t->fmt != TRACE_FTRACE))
+			return rc; /* the version line: no I/O */
+	}
+	if (st->t->fmt == TRACE_FTRACE) {
+		if (*p == '#' || !n)
+			return 0;
+		rc = trace_ftrace_line(st->t, st->name, line, p, p + n, 0, err, errlen);
+		return rc < 0 ? trace_mem_err(rc, st->name, line, err, errlen) : 0;
+	}
+	for (const char *q = p; q < le; q++) {
+		if (!*q)
+			return trace_fail(err, errlen, "%s:%u: NUL byte in a text trace", st->name,
+					  line);
+		if (*q != ' ' && *q != '\t')
+			blank = false;
+	}
+	if (blank)
+		return 0;
+	if (st->t->fmt == TRACE_MSR_CSV) {
+		unsigned k = trace_split(p, le, false, tk, 7);
+		if (line == 1 && k && tk[0].n == 9 && !strncasecmp(tk[0].p, "timestamp", 9))
+			return 0; /* header */
+		rc = parse_csv_line(st->t, st->name, line, tk, k, &st->clock, &st->first, &st->nm,
+				    err, errlen);
+	} else {
+		unsigned k = trace_split(p, le, true, tk, 5);
+		rc = parse_iolog_line(st->t, st->name, line, tk, k, &st->clock, &st->first, &st->nm,
+				      err, errlen);
+	}
+	return trace_mem_err(rc, st->name, line, err, errlen);
+}
+
+void trace_text_init(struct trace_text *st, const char *name)
+{
+	memset(st, 0, sizeof(*st));
+	st->name = name;
+	st->first = UINT64_MAX;
+}
+
+int trace_text_feed(struct trace_text *st, const char *p, size_t n, char *err, size_t errlen)
+{
+	const char *end = p + n;
+	int rc = 0;
+
+	while (p < end && !rc) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		size_t seg = (size_t)(e - p);
+		if (!st->ncarry && nl) { /* a whole line in this chunk */
+			rc = text_line(st, p, seg, err, errlen);
+			p = nl + 1;
+			continue;
+		}
+		/* a line's part: kept up to TRACE_MAX_LINE + 1 bytes */
+		if (st->ncarry + seg > TRACE_MAX_LINE)
+			return trace_fail(err, errlen,
+					  "%s:%u: line longer than %u bytes (refused, not cut)",
+					  st->name, st->line + 1, TRACE_MAX_LINE);
+		if (!st->carry && !(st->carry = malloc(TRACE_MAX_LINE + 1)))
+			return trace_mem_err(-ENOMEM, st->name, st->line + 1, err, errlen);
+		memcpy(st->carry + st->ncarry, p, seg);
+		st->ncarry += seg;
+		p = e;
+		if (nl) {
+			rc = text_line(st, st->carry, st->ncarry, err, errlen);
+			st->ncarry = 0;
+			p = nl + 1;
+		}
+	}
+	return rc;
+}
+
+int trace_text_finish(struct trace_text *st, int rc, struct trace **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!rc && st->ncarry)
+		rc = text_line(st, st->carry, st->ncarry, err, errlen);
+	if (!rc && !st->t) /* no line at all */
+		rc = trace_fail(err, errlen,
+				"%s:1: not a trace (no 'fio version 2|3 iolog' line, not CSV, not "
+				"blktrace)",
+				st->name);
+	if (!rc && st->t->fmt == TRACE_FTRACE)
+		rc = trace_ftrace_finish(st->t, 0, err, errlen);
+	else if (!rc && !st->t->n)
+		rc = trace_fail(err, errlen, "%s: no I/O in the trace", st->name);
+	if (!rc) {
+		st->t->nfiles = st->t->fmt == TRACE_FTRACE ? 1 : st->nm.n;
+		*out = st->t;
+		st->t = NULL;
+	}
+	trace_free(st->t);
+	names_free(&st->nm);
+	free(st->carry);
+	memset(st, 0, sizeof(*st));
+	return rc;
+}
+
+int trace_parse_text(const char *name, const char *buf, size_t len, struct trace **out, char *err,
+		     size_t errlen)
+{
+	struct trace_text st;
+
+	trace_text_init(&st, name);
+	return trace_text_finish(&st, trace_text_feed(&st, buf, len, err, errlen), out, err,
+				 errlen);
 }
 
 void trace_map(struct trace *t, uint64_t scale, uint32_t align)

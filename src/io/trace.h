@@ -34,14 +34,48 @@ struct trace {
 	char path[4096]; /* the first file read */
 };
 
+/* docs/safety.md "Rule: hostile inputs": a replay holds its trace in
+ * memory, at most TRACE_MAX_IOS I/Os (256 MiB of struct trace_io); text
+ * is streamed, a line at most TRACE_MAX_LINE bytes (refused, not cut). */
+#define TRACE_MAX_IOS  (1u << 23)
+#define TRACE_MAX_LINE 4096u
+
 /* Reads @path, format by its content: "fio version 2 iolog" / "fio version 3
  * iolog" (v3 timestamps in microseconds, as fio writes them), blktrace's
  * binary (every sibling PREFIX.blktrace.N of a PREFIX.blktrace.M is read and
  * merged by time), else the MSR CSV
  * (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime; filetime,
- * 100 ns).  Returns 0 with *@out owned by the caller, -EINVAL with one line
- * in @err naming the file and line/record, or -errno of the open/read. */
+ * 100 ns).  @path is a regular file of at most 2 GiB (base/input.h); a
+ * text trace is streamed (trace_text_*: a bad line 1 is refused after its
+ * first 64 KiB).  Returns 0 with *@out owned by the caller, -EINVAL with one
+ * line in @err naming the file and line/record, -E2BIG past TRACE_MAX_IOS,
+ * or -errno of the open/read. */
 int trace_load(const char *path, struct trace **out, char *err, size_t errlen);
+
+/* Distinct names of a text trace (copies). */
+struct trace_names {
+	char **v;
+	unsigned n;
+};
+
+/* A text trace read a chunk at a time (iolog v2/v3, MSR CSV, tracefs
+ * text; the format by line 1): init, feed the chunks in order, finish. */
+struct trace_text {
+	const char *name; /* for messages */
+	struct trace *t;  /* made at line 1 */
+	struct trace_names nm;
+	uint64_t clock, first;
+	unsigned line;
+	char *carry; /* a line cut by a chunk's end: [TRACE_MAX_LINE + 1] */
+	size_t ncarry;
+};
+void trace_text_init(struct trace_text *st, const char *name);
+/* 0, or -errno with "name:line: why" in @err (stop feeding then). */
+int trace_text_feed(struct trace_text *st, const char *p, size_t n, char *err, size_t errlen);
+/* Ends the text (@rc: the feeding's result), frees @st's parts: 0 with
+ * *@out, or the first error. */
+int trace_text_finish(struct trace_text *st, int rc, struct trace **out, char *err, size_t errlen);
+
 /* The same from a text buffer (tests, fuzzing): iolog or CSV, @name in messages. */
 int trace_parse_text(const char *name, const char *buf, size_t len, struct trace **out, char *err,
 		     size_t errlen);

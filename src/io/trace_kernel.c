@@ -11,8 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/input.h"
 #include "io/trace.h"
 #include "io/trace_priv.h"
+
+#define TRACE_CHUNK (64u << 10) /* a text trace is read this much at a time */
 
 #define BLK_MAGIC      0x65617400u
 #define BLK_VERSION    0x07u
@@ -101,6 +104,30 @@ static int ftrace_line(const char *name, unsigned line, const char *p, const cha
 	return 0;
 }
 
+int trace_ftrace_line(struct trace *t, const char *name, unsigned line, const char *p,
+		      const char *e, uint32_t devt, char *err, size_t errlen)
+{
+	struct trace_io io = {.line = line};
+	int rc = ftrace_line(name, line, p, e, devt, &io, err, errlen);
+	if (rc < 0)
+		return rc;
+	return rc == 0 ? trace_push(t, &io) : 0;
+}
+
+int trace_ftrace_finish(struct trace *t, uint32_t devt, char *err, size_t errlen)
+{
+	if (!t->n)
+		return trace_fail(err, errlen, "%s: no block_rq_issue events%s", t->path,
+				  devt ? " of the device" : "");
+	/* per-CPU buffers interleave: order by time, stable by line */
+	qsort(t->io, t->n, sizeof(*t->io), cmp_time);
+	uint64_t t0 = t->io[0].t_ns;
+	for (size_t i = 0; i < t->n; i++)
+		t->io[i].t_ns -= t0;
+	t->nfiles = 1;
+	return 0;
+}
+
 int trace_parse_ftrace(const char *name, const char *buf, size_t len, uint32_t devt,
 		       struct trace **out, char *err, size_t errlen)
 {
@@ -111,37 +138,20 @@ int trace_parse_ftrace(const char *name, const char *buf, size_t len, uint32_t d
 
 	*out = NULL;
 	if (!t)
-		return -ENOMEM;
+		return trace_mem_err(-ENOMEM, name, 0, err, errlen);
 	t->timed = true;
-	while (p < end) {
+	while (p < end && !rc) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
-		struct trace_io io = {0};
 		if (!e)
 			e = end;
 		line++;
-		if (*p != '#') {
-			io.line = line;
-			rc = ftrace_line(name, line, p, e, devt, &io, err, errlen);
-			if (rc < 0)
-				goto out;
-			if (rc == 0 && (rc = trace_push(t, &io)))
-				goto out;
-			rc = 0;
-		}
+		if (*p != '#')
+			rc = trace_mem_err(trace_ftrace_line(t, name, line, p, e, devt, err, errlen),
+					   name, line, err, errlen);
 		p = e + 1;
 	}
-	if (!t->n) {
-		rc = trace_fail(err, errlen, "%s: no block_rq_issue events%s", name,
-				devt ? " of the device" : "");
-		goto out;
-	}
-	/* per-CPU buffers interleave: order by time, stable by line */
-	qsort(t->io, t->n, sizeof(*t->io), cmp_time);
-	uint64_t t0 = t->io[0].t_ns;
-	for (size_t i = 0; i < t->n; i++)
-		t->io[i].t_ns -= t0;
-	t->nfiles = 1;
-out:
+	if (!rc)
+		rc = trace_ftrace_finish(t, devt, err, errlen);
 	if (rc) {
 		trace_free(t);
 		return rc;
@@ -187,7 +197,7 @@ int trace_parse_blktrace(const char *const *names, const void *const *bufs, cons
 
 	*out = NULL;
 	if (!t)
-		return -ENOMEM;
+		return trace_mem_err(-ENOMEM, nbuf ? names[0] : "", 0, err, errlen);
 	t->timed = true;
 	for (unsigned f = 0; f < nbuf; f++) {
 		const unsigned char *p = bufs[f], *end = p + lens[f];
@@ -285,49 +295,15 @@ out:
 	return 0;
 }
 
-/* Reads all of regular file @path. */
-static int slurp(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+/* Reads all of blktrace file @path: a regular file (base/input.h) that
+ * keeps the trace's files within *@budget bytes (TRACE_MAX_BLK). */
+static int slurp(const char *path, size_t *budget, char **buf, size_t *len, char *err,
+		 size_t errlen)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	int rc = 0;
-
-	*buf = NULL;
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > TRACE_MAX_FILE) {
-		rc = trace_fail(err, errlen, "%s: not a regular file of at most 2 GiB", path);
-		goto out;
-	}
-	*buf = malloc((size_t)st.st_size + 1);
-	if (!*buf) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, *buf + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			rc = r < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "%s: read: %s", path, strerror(-rc));
-			goto out;
-		}
-		got += (size_t)r;
-	}
-	(*buf)[got] = '\0';
-	*len = got;
-out:
-	close(fd);
-	if (rc) {
-		free(*buf);
-		*buf = NULL;
-	}
+	int rc = input_read_all(path, *budget, "blktrace trace (all its per-CPU files)", buf, len,
+				err, errlen);
+	if (!rc)
+		*budget -= *len;
 	return rc;
 }
 
@@ -419,24 +395,13 @@ static bool blk_name(const char *path)
 	return tag && tag[10] && strspn(tag + 10, "0123456789") == strlen(tag + 10);
 }
 
-int trace_load(const char *path, struct trace **out, char *err, size_t errlen)
+/* blktrace's per-CPU files of @path: read whole, merged by time. */
+static int load_blktrace(const char *path, struct trace **out, char *err, size_t errlen)
 {
-	char *buf;
-	size_t len;
-	int rc = slurp(path, &buf, &len, err, errlen);
-
-	*out = NULL;
-	if (rc)
-		return rc;
-	if (!is_blk_magic(buf, len) && !blk_name(path)) {
-		rc = trace_parse_text(path, buf, len, out, err, errlen);
-		free(buf);
-		return rc;
-	}
-	free(buf);
 	char **files = NULL;
 	unsigned n = 0;
-	rc = blk_siblings(path, &files, &n);
+	size_t budget = TRACE_MAX_BLK;
+	int rc = blk_siblings(path, &files, &n);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot list its per-CPU files: %s", path, strerror(-rc));
 		return rc;
@@ -444,14 +409,16 @@ int trace_load(const char *path, struct trace **out, char *err, size_t errlen)
 	char **bufs = calloc(n, sizeof(*bufs));
 	size_t *lens = calloc(n, sizeof(*lens));
 	if (!bufs || !lens) {
-		rc = -ENOMEM;
+		rc = trace_mem_err(-ENOMEM, path, 0, err, errlen);
 		goto out;
 	}
 	for (unsigned i = 0; i < n && !rc; i++)
-		rc = slurp(files[i], &bufs[i], &lens[i], err, errlen);
+		rc = slurp(files[i], &budget, &bufs[i], &lens[i], err, errlen);
 	if (!rc)
 		rc = trace_parse_blktrace((const char *const *)files, (const void *const *)bufs,
 					  lens, n, out, err, errlen);
+	if (rc == -E2BIG || rc == -ENOMEM) /* trace_push: no message of its own */
+		trace_mem_err(rc, path, 0, err, errlen);
 	if (!rc)
 		snprintf((*out)->path, sizeof((*out)->path), "%s", path);
 out:
@@ -463,5 +430,64 @@ out:
 	free(files);
 	free(bufs);
 	free(lens);
+	return rc;
+}
+
+/* A text trace streamed from @fd, TRACE_CHUNK bytes at a time: a bad line 1
+ * is refused after one chunk, and the text is never held whole.  @head
+ * holds the @nhead bytes already read. */
+static int load_text(const char *path, int fd, char *chunk, size_t nhead, struct trace **out,
+		     char *err, size_t errlen)
+{
+	struct trace_text st;
+	ssize_t r = (ssize_t)nhead;
+	int rc = 0;
+
+	trace_text_init(&st, path);
+	while (!rc && r > 0) {
+		rc = trace_text_feed(&st, chunk, (size_t)r, err, errlen);
+		while (!rc && (r = read(fd, chunk, TRACE_CHUNK)) < 0 && errno == EINTR)
+			;
+		if (!rc && r < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: read: %s", path, strerror(-rc));
+		}
+	}
+	return trace_text_finish(&st, rc, out, err, errlen);
+}
+
+int trace_load(const char *path, struct trace **out, char *err, size_t errlen)
+{
+	char *chunk = NULL;
+	ssize_t n = 0;
+	int rc, fd;
+
+	*out = NULL;
+	/* docs/safety.md "Rule: hostile inputs": a regular file, capped */
+	fd = input_open(path, TRACE_MAX_FILE, "trace", err, errlen);
+	if (fd < 0)
+		return fd;
+	if (!(chunk = malloc(TRACE_CHUNK))) {
+		rc = trace_mem_err(-ENOMEM, path, 0, err, errlen);
+		goto out;
+	}
+	while ((n = read(fd, chunk, TRACE_CHUNK)) < 0 && errno == EINTR)
+		;
+	if (n < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: read: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (is_blk_magic(chunk, (size_t)n) || blk_name(path)) {
+		close(fd);
+		fd = -1;
+		rc = load_blktrace(path, out, err, errlen);
+	} else {
+		rc = load_text(path, fd, chunk, (size_t)n, out, err, errlen);
+	}
+out:
+	free(chunk);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/input.h"
 #include "base/num.h"
 #include "report/csv.h"
 
@@ -100,21 +101,19 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 
 int csv_read_series(const char *path, struct series *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
+	FILE *f = input_fopen(path, CSV_MAX_BYTES, "samples CSV", err, errlen);
+	char *line = NULL;
+	size_t lcap = 0;
 	unsigned lineno = 0;
+	long got;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	if (!f)
+		return -errno;
+	while ((got = input_getline(f, &line, &lcap, CSV_MAX_LINE, &lineno)) >= 0) {
 		struct point p;
 
-		lineno++;
 		if (lineno == 1) {
 			if (strncmp(line, "time_s,", 7)) {
 				snprintf(err, errlen, "%s:1: not an nvscope samples CSV (header %.20s...)",
@@ -124,9 +123,10 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 			}
 			continue;
 		}
-		if (line[0] == '\n' || line[0] == '#')
+		if (!got || line[0] == '\r' || line[0] == '#')
 			continue;
-		if (csv_parse_point(line, out->n ? out->pt[out->n - 1].t : -1, &p)) {
+		if (strlen(line) != (size_t)got ||
+		    csv_parse_point(line, out->n ? out->pt[out->n - 1].t : -1, &p)) {
 			snprintf(err, errlen, "%s:%u: expected %d (or %d) numeric columns", path,
 				 lineno, CSV_COLUMNS, CSV_COLUMNS_OLD);
 			rc = -EINVAL;
@@ -138,11 +138,17 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 			goto close_file;
 		}
 	}
+	if (got != -1) {
+		input_line_err(got, path, lineno, CSV_MAX_LINE, err, errlen);
+		rc = got == -ENOMEM ? -ENOMEM : -EINVAL;
+		goto close_file;
+	}
 	if (lineno == 0) {
 		snprintf(err, errlen, "%s: empty file", path);
 		rc = -EINVAL;
 	}
 close_file:
+	free(line);
 	fclose(f);
 	if (rc)
 		series_release(out);

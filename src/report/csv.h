@@ -6,6 +6,12 @@
 #include <stdio.h>
 #include "stats/collect.h"
 
+/* docs/safety.md "Rule: hostile inputs": a samples CSV read back (replay,
+ * steady, report) is a regular file of at most CSV_MAX_BYTES with lines
+ * of at most CSV_MAX_LINE bytes (a longer one is refused, not cut). */
+#define CSV_MAX_BYTES (1u << 30)
+#define CSV_MAX_LINE  4096u
+
 /* The header line: time_s,read_iops,write_iops,read_mbps,write_mbps,
  * read_lat_mean_us,write_lat_mean_us,read_lat_p99_us,write_lat_p99_us,
  * read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp */

@@ -48,9 +48,12 @@ struct json_run {
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
 };
 
-/* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON
- * tree the caller frees with cJSON_Delete (declared void * so this header
- * needs no cJSON), or NULL with errno set (EINVAL: not valid JSON). */
+#define JSON_MAX_BYTES (256u << 20)
+/* Reads and parses the JSON file @path (a regular file of at most
+ * JSON_MAX_BYTES, base/input.h).  Returns a cJSON tree the caller frees
+ * with cJSON_Delete (declared void * so this header needs no cJSON), or
+ * NULL with errno set (EINVAL: not valid JSON or not a regular file,
+ * EFBIG: larger). */
 void *json_read_file(const char *path);
 
 /* Makes every string (keys and values) of the cJSON @tree well-formed

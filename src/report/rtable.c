@@ -1,6 +1,7 @@
 /* rtable.c - reading results tables and JSON back (see rtable.h).  The
  * tables are the plan's own simple CSV (no quoting: fields are numbers or
  * one word), so a line split on commas is enough. */
+#include "base/input.h"
 #include "base/num.h"
 #include "report/json.h"
 #include "report/rtable.h"
@@ -21,59 +22,78 @@ void rtab_free(struct rtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* The header line into t->cols; -EINVAL without one. */
+static int read_header(struct rtab *t, const char *line)
+{
+	char *copy = strdup(line);
+	if (!copy)
+		return -ENOMEM;
+	for (char *save = NULL, *c = strtok_r(copy, ",\r", &save); c && t->ncols < MAX_COLS;
+	     c = strtok_r(NULL, ",\r", &save))
+		snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", c);
+	free(copy);
+	/* no header: rows would be empty (and realloc(v, 0) frees v) */
+	return t->ncols ? 0 : -EINVAL;
+}
+
+static void parse_row(struct rtab *t, char *p)
+{
+	double *row = t->v + t->nrows * t->ncols;
+	for (unsigned c = 0; c < t->ncols; c++) {
+		const char *end = p;
+		if (num_scan_double(p, &end, &row[c]))
+			end = p; /* not a finite number: no value */
+		if (c == 0) {
+			size_t n = strcspn(p, ",\r");
+			snprintf(t->first[t->nrows], 16, "%.*s", (int)(n < 15 ? n : 15), p);
+		}
+		if (end == p)
+			row[c] = NAN;
+		p += strcspn(p, ",\r");
+		if (*p == ',')
+			p++;
+	}
+	t->nrows++;
+}
+
 int rtab_read(const char *path, struct rtab *t)
 {
-	FILE *f = fopen(path, "r");
-	char line[2048];
-	size_t cap = 0;
+	char msg[256], *line = NULL;
+	size_t cap = 0, lcap = 0;
+	long got;
+	int rc = 0;
 	memset(t, 0, sizeof(*t));
+	/* docs/safety.md "Rule: hostile inputs": a regular file, lines read whole */
+	FILE *f = input_fopen(path, RTAB_MAX_BYTES, "results table", msg, sizeof(msg));
 	if (!f)
 		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	for (char *save = NULL, *c = strtok_r(line, ",\n", &save); c && t->ncols < MAX_COLS;
-	     c = strtok_r(NULL, ",\n", &save))
-		snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", c);
-	if (!t->ncols) { /* no header: rows would be empty (and realloc(v, 0) frees v) */
-		fclose(f);
-		return -EINVAL;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '\n' || line[0] == '#')
+	got = input_getline(f, &line, &lcap, RTAB_MAX_LINE, &t->line);
+	rc = got < 0 ? (got == -1 ? -EINVAL : (int)got) : read_header(t, line);
+	while (!rc && (got = input_getline(f, &line, &lcap, RTAB_MAX_LINE, &t->line)) >= 0) {
+		if (!got || line[0] == '\r' || line[0] == '#')
 			continue;
 		if (t->nrows == cap) {
 			cap = cap ? cap * 2 : 64;
 			double *nv = realloc(t->v, cap * t->ncols * sizeof(double));
-			if (!nv)
+			if (!nv) {
+				rc = -ENOMEM;
 				break;
+			}
 			t->v = nv;
 			char(*nf)[16] = realloc(t->first, cap * sizeof(*nf));
-			if (!nf)
+			if (!nf) {
+				rc = -ENOMEM;
 				break;
+			}
 			t->first = nf;
 		}
-		double *row = t->v + t->nrows * t->ncols;
-		char *p = line;
-		for (unsigned c = 0; c < t->ncols; c++) {
-			const char *end = p;
-			if (num_scan_double(p, &end, &row[c]))
-				end = p; /* not a finite number: no value */
-			if (c == 0) {
-				size_t n = strcspn(p, ",\n");
-				snprintf(t->first[t->nrows], 16, "%.*s", (int)(n < 15 ? n : 15), p);
-			}
-			if (end == p)
-				row[c] = NAN;
-			p += strcspn(p, ",\n");
-			if (*p == ',')
-				p++;
-		}
-		t->nrows++;
+		parse_row(t, line);
 	}
+	if (!rc && got < -1)
+		rc = (int)got; /* -E2BIG: a line longer than RTAB_MAX_LINE (t->line) */
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 int rtab_col(const struct rtab *t, const char *name)

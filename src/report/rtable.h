@@ -17,10 +17,15 @@ struct rtab {
 	size_t nrows;
 	double *v;	   /* nrows x ncols */
 	char (*first)[16]; /* first column as text */
+	unsigned line;	   /* lines read (on an error: the bad one) */
 };
 
+#define RTAB_MAX_BYTES (256u << 20) /* a table file: a bigger one is refused */
+#define RTAB_MAX_LINE  8192u	    /* a longer line is refused (-E2BIG), not cut */
+
 /* Reads CSV @path into @t (caller frees with rtab_free).  0, -errno when
- * it cannot be opened, -EINVAL when it has no header. */
+ * it cannot be opened or is no regular file (base/input.h), -EINVAL when
+ * it has no header, -E2BIG for a line longer than RTAB_MAX_LINE (t->line). */
 int rtab_read(const char *path, struct rtab *t);
 /* Frees and zeroes @t (safe on a zeroed table). */
 void rtab_free(struct rtab *t);

@@ -16,12 +16,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
+#include "base/input.h"
 #include "base/num.h"
 #include "ring/spsc.h"
 #include "run/planexec.h"
 #include "run/planrun.h"
 #include "config/plan.h"
 #include "report/csv.h"
+#include "report/json.h"
 
 #define PV_COLUMNS 14
 
@@ -38,6 +40,7 @@ struct planview {
 	unsigned open_step; /* step of the open files; UINT_MAX: none */
 	char step_dir[1100];
 	FILE *samples;
+	bool samples_bad; /* a line over CSV_MAX_LINE: no longer followed */
 	struct series ser;
 	off_t table_size;
 	struct resdir_row *rows;
@@ -87,6 +90,7 @@ static void close_step(struct planview *v)
 	if (v->samples)
 		fclose(v->samples);
 	v->samples = NULL;
+	v->samples_bad = false;
 	series_release(&v->ser);
 	free(v->rows);
 	v->rows = NULL;
@@ -134,15 +138,11 @@ static bool read_state(struct planview *v)
 	if (sb.st_mtim.tv_sec == v->state_mtime.tv_sec &&
 	    sb.st_mtim.tv_nsec == v->state_mtime.tv_nsec && sb.st_size == v->state_size)
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* docs/safety.md "Rule: hostile inputs": a regular file, capped */
+	char msg[256], *buf;
+	size_t n;
+	if (input_read_all(path, JSON_MAX_BYTES, "plan state", &buf, &n, msg, sizeof(msg)))
 		return false;
-	char *buf = malloc((size_t)sb.st_size + 1);
-	size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
-	fclose(f);
-	if (!buf)
-		return false;
-	buf[n] = '\0';
 	cJSON *o = cJSON_Parse(buf);
 	free(buf);
 	if (!o)
@@ -170,21 +170,32 @@ static bool read_state(struct planview *v)
 	return true;
 }
 
-/* Takes the complete new lines of samples.csv. */
+/* Takes the complete new lines of samples.csv.  A line longer than
+ * CSV_MAX_LINE is never cut into points: the file is no longer followed
+ * (docs/safety.md "Rule: hostile inputs"). */
 static bool read_samples(struct planview *v)
 {
-	char line[1024];
+	char line[CSV_MAX_LINE + 2];
 	bool any = false;
+	if (v->samples_bad)
+		return false;
 	if (!v->samples) {
 		char path[1200];
 		snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, v->step_dir);
-		if (!(v->samples = fopen(path, "r")))
+		char msg[256];
+		if (!(v->samples = input_fopen(path, CSV_MAX_BYTES, "samples CSV", msg, sizeof(msg))))
 			return false;
 	}
 	for (;;) {
 		long pos = ftell(v->samples);
 		if (!fgets(line, sizeof(line), v->samples)) {
 			clearerr(v->samples);
+			break;
+		}
+		if (!strchr(line, '\n') && strlen(line) > CSV_MAX_LINE) {
+			fclose(v->samples); /* too long to be a line of ours */
+			v->samples = NULL;
+			v->samples_bad = true;
 			break;
 		}
 		if (!strchr(line, '\n')) { /* partial: read it again when whole */

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/input.h"
 #include "base/num.h"
+#include "report/json.h"
 #include "report/csv.h"
 #include "run/replay.h"
 #include "run/session.h"
@@ -48,37 +50,15 @@ static void add_dir(const cJSON *d, struct resdir_row *r, double *dir_iops, doub
 	*ios += n;
 }
 
+/* A results file read whole: a regular file of at most JSON_MAX_BYTES
+ * (docs/safety.md "Rule: hostile inputs"). */
 static char *slurp(const char *path, int *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		*e = errno;
-		return NULL;
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	char chunk[8192];
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (len + got + 1 > cap) {
-			cap = (len + got + 1) * 2;
-			char *n = realloc(buf, cap);
-			if (!n) {
-				free(buf);
-				fclose(f);
-				*e = ENOMEM;
-				return NULL;
-			}
-			buf = n;
-		}
-		memcpy(buf + len, chunk, got);
-		len += got;
-	}
-	fclose(f);
-	if (!buf && !(buf = calloc(1, 1)))
-		*e = ENOMEM;
-	else
-		buf[len] = '\0';
-	return buf;
+	char msg[256], *buf = NULL;
+	size_t len;
+	int rc = input_read_all(path, JSON_MAX_BYTES, "results file", &buf, &len, msg, sizeof(msg));
+	*e = -rc;
+	return rc ? NULL : buf;
 }
 
 int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen)
@@ -166,9 +146,11 @@ static void drop_empty_tails(struct series *s)
  * per-target strips of a replay.  Missing or bad files: no such strips. */
 static void load_targets(struct replay *r, const char *dir)
 {
-	char path[600], line[300], err[256];
+	char path[600], *line = NULL, err[256];
+	size_t lcap = 0;
+	unsigned lineno = 0;
 	snprintf(path, sizeof(path), "%s/" RESDIR_TARGETS, dir);
-	FILE *f = fopen(path, "r");
+	FILE *f = input_fopen(path, 1u << 20, "targets list", err, sizeof(err));
 	if (!f)
 		return;
 	r->tgt = calloc(NVS_MAX_TARGETS, sizeof(*r->tgt));
@@ -178,7 +160,8 @@ static void load_targets(struct replay *r, const char *dir)
 		return;
 	}
 	unsigned n = 0;
-	while (n < NVS_MAX_TARGETS && fgets(line, sizeof(line), f)) {
+	/* a line longer than 300 bytes ends the list (never cut into two) */
+	while (n < NVS_MAX_TARGETS && input_getline(f, &line, &lcap, 300, &lineno) >= 0) {
 		uint64_t idx;
 		const char *rest;
 		if (num_scan_u64(line, &rest, &idx) || idx != n || *rest != ' ')
@@ -192,6 +175,7 @@ static void load_targets(struct replay *r, const char *dir)
 		drop_empty_tails(&r->tgt[n]);
 		n++;
 	}
+	free(line);
 	fclose(f);
 	r->ntgt = n;
 }

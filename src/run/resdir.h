@@ -48,8 +48,12 @@ enum resdir_table {
 /* Parses one line of table @t into @q.  0, or -EINVAL (a header or bad
  * line). */
 int resdir_row_parse(const char *line, enum resdir_table t, struct resdir_row *q);
+#define RESDIR_TABLE_MAX_BYTES (64u << 20)
+#define RESDIR_TABLE_MAX_LINE  4096u
 /* Reads table @path (complete lines only; bad lines skipped) into *@rows
- * (malloc'ed, caller frees).  The count, or -errno (-ENOMEM). */
+ * (malloc'ed, caller frees).  The count, or -errno (-ENOMEM; -EINVAL or
+ * -EFBIG for no regular file of at most RESDIR_TABLE_MAX_BYTES, base/input.h;
+ * -E2BIG for a line longer than RESDIR_TABLE_MAX_LINE: refused, not cut). */
 int resdir_table_read(const char *path, enum resdir_table t, struct resdir_row **rows);
 
 /* The tables of a step of plan kind @kind (enum plan_step_kind): @which 1

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "base/input.h"
+#include "report/rtable.h"
 #include "report/csv.h"
 #include "ui/app.h"
 #include "run/resdir.h"
@@ -269,14 +271,13 @@ static void load_rule(struct app *a, const char *dir)
 {
 	char path[700];
 	snprintf(path, sizeof(path), "%s/" RESDIR_STEADY, dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* a regular file of at most 64 KiB (docs/safety.md "Rule: hostile inputs") */
+	char msg[256], *buf = NULL;
+	size_t n;
+	if (input_read_all(path, 64u << 10, "steady.json", &buf, &n, msg, sizeof(msg)))
 		return;
-	char buf[65536];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	cJSON *o = cJSON_Parse(buf);
+	free(buf);
 	const cJSON *rule = cJSON_GetObjectItemCaseSensitive(o, "rule");
 	const cJSON *win = cJSON_GetObjectItemCaseSensitive(o, "window");
 	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(o, "range_limit_pct");
@@ -297,19 +298,24 @@ static void load_rule(struct app *a, const char *dir)
 
 int steady_load_plan(struct app *a, const char *dir)
 {
-	char path[700], line[512];
+	char path[700], msg[256], *line = NULL;
+	size_t lcap = 0;
+	unsigned lineno = 0;
 	snprintf(path, sizeof(path), "%s/" RESDIR_ROUNDS, dir);
-	FILE *f = fopen(path, "r");
+	/* docs/safety.md "Rule: hostile inputs": a regular file, lines whole
+	 * (a line over RTAB_MAX_LINE ends the rounds: never cut into a round) */
+	FILE *f = input_fopen(path, RTAB_MAX_BYTES, "rounds table", msg, sizeof(msg));
 	if (!f)
 		return -ENOENT;
 	a->prounds.n = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (input_getline(f, &line, &lcap, RTAB_MAX_LINE, &lineno) >= 0) {
 		double f[4];
 		/* round,t_start_s,t_end_s,value,...; the header does not scan;
 		 * finite numbers only (num_scan_double) */
 		if (csv_parse_numbers(line, f, 4, NULL) == 4 && f[2] >= f[1])
 			rounds_push(&a->prounds, f[1], f[2], f[3]);
 	}
+	free(line);
 	fclose(f);
 	a->have_prounds = true;
 	if (!a->ss_given)

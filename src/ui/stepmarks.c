@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/input.h"
 #include "ui/stepmarks.h"
 
 int stepmarks_parse(const char *text, struct plot_mark *m, int max)
@@ -50,16 +51,12 @@ void stepmarks_load(struct app *a, const char *dir)
 	a->nmarks = 0;
 	if (snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
 		return;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* a line per step and per note: 1 MiB is plenty; a regular file, a
+	 * larger one is not read (docs/safety.md "Rule: hostile inputs") */
+	char msg[256], *buf = NULL;
+	size_t len;
+	if (input_read_all(path, 1u << 20, "events log", &buf, &len, msg, sizeof(msg)))
 		return;
-	size_t cap = 1 << 20; /* a line per step and per note: 1 MiB is plenty */
-	char *buf = malloc(cap + 1);
-	size_t len = buf ? fread(buf, 1, cap, f) : 0;
-	fclose(f);
-	if (!buf)
-		return;
-	buf[len] = '\0';
 	a->marks = calloc(SESSION_MAX_STEPS, sizeof(*a->marks));
 	if (a->marks)
 		a->nmarks = stepmarks_parse(buf, a->marks, SESSION_MAX_STEPS);

@@ -277,7 +277,8 @@ START_TEST(test_load_files_and_fit)
 	ck_assert_uint_eq(t->io[1].off, 0);
 	ck_assert_uint_eq(t->max_end, 98304 + 4096);
 	trace_free(t);
-	ck_assert_int_eq(trace_load(dir, &t, err, sizeof(err)), -EINVAL); /* a directory */
+	ck_assert_int_eq(trace_load(dir, &t, err, sizeof(err)), -EISDIR); /* a directory */
+	ck_assert_msg(strstr(err, "is a directory"), "%s", err);
 	snprintf(path, sizeof(path), "%s/none", dir);
 	ck_assert_int_eq(trace_load(path, &t, err, sizeof(err)), -ENOENT);
 	ck_assert_msg(strstr(err, "none"), "%s", err);
