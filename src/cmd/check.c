@@ -21,6 +21,7 @@
 #include "check/run.h"
 #include "check/state.h"
 #include "cmd/cmd.h"
+#include "cmd/stopsig.h"
 #include "run/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
@@ -455,14 +456,10 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 		goto out;
 	}
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
 	struct progress pg = {.tty = !o.quiet && isatty(2), .last_phase = -1};
 	rc = check_run(&b, o.quiet ? NULL : tick, &pg);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	stopsig_default();
 	if (rc) {
 		fprintf(stderr, "nvscope check: %s\n",
 			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));

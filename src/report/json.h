@@ -46,6 +46,7 @@ struct json_run {
 	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
 	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
+	int stop_signal; /* a signal stopped the run: nvscope.stopped_by_signal */
 };
 
 /* Reads and parses the JSON file @path (at most 256 MiB).  Returns a cJSON
