@@ -22,6 +22,7 @@
 #include "check/state.h"
 #include "cmd/cmd.h"
 #include "cmd/stopsig.h"
+#include "base/termesc.h"
 #include "run/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
@@ -267,7 +268,8 @@ static void tick(const struct check_batch *b, void *arg)
 		pg->last_phase = ph;
 		return;
 	}
-	fprintf(stderr, "\r\033[K%-18s", check_phase_name(b, ph));
+	termesc_raw(STDERR_FILENO, "\r\033[K"); /* stderr escapes every ESC */
+	fprintf(stderr, "%-18s", check_phase_name(b, ph));
 	for (size_t i = 0; i < b->n && i < 6; i++) {
 		int dp = atomic_load(&b->d[i].phase);
 		fprintf(stderr, " %s %s", b->d[i].serial,
