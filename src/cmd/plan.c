@@ -346,6 +346,7 @@ const struct cmd_entry cmd_plan_entry = {
 	    "--runtime ... --slope override the durations of every step they concern.",
     .opts = opts,
     .notes = "exit status: 0 done, 1 a step failed, 2 bad input or refused (nothing\n"
-	     "touched), 128 + the signal when stopped by one (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 143 SIGTERM).",
+	     "touched), 128 + the signal when stopped by one (129 SIGHUP, 130 SIGINT,\n"
+	     "131 SIGQUIT, 143 SIGTERM).",
     .exec = exec_plan,
 };
