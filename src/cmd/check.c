@@ -374,7 +374,10 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
 		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
 		    check_state_profile(o.resume, pname, sizeof(pname))) {
-			fprintf(stderr, "nvscope check: %s: no check state to resume\n", o.resume);
+			fprintf(stderr,
+				"nvscope check: %s: no check state to resume (a check that never "
+				"began: start it again with -o %s)\n",
+				o.resume, o.resume);
 			return NVS_EXIT_USAGE;
 		}
 		o.profile = dirbuf;

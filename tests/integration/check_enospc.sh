@@ -5,7 +5,9 @@
 # first phase (the only one when every later save failed; its drives not
 # yet set up) is accepted by --resume, which then runs the whole batch.
 # The results directory is a 32 KiB tmpfs: profile, VERSION, meta.json and
-# the first state.json fit, the next state.json does not.
+# the first state.json fit, the next state.json does not.  Then a 12 KiB
+# one, where the first state.json does not fit: the check never began, and
+# the same -o starts it again once there is room (not "not empty").
 . "$(dirname "$0")/../lib.sh"
 t_loop 16M
 mnt=$T_TMP/mnt
@@ -50,3 +52,20 @@ s = json.load(open(sys.argv[1]))
 assert s["next_step"] == s["nsteps"], (s["next_step"], s["nsteps"])
 PY
 ok "resume after room was made: the batch completes (PASS)"
+
+# a filesystem too full for the first state.json: the check never began;
+# the same -o starts it again once there is room
+umount "$mnt"
+mount -t tmpfs -o size=12k,mode=0755 tmpfs "$mnt" || fail "mount 12k"
+"$NVS_BIN" check --target "$LOOP" --profile "$T_TMP/p.ini" -o "$mnt/r" >/dev/null 2>"$T_TMP/e3"
+rc=$?
+[ "$rc" -ne 0 ] || fail "a check that could not save its state exited 0"
+[ -e "$mnt/r/state.json" ] && fail "state.json on a filesystem without room for it (test premise)"
+grep -q "No space left on device" "$T_TMP/e3" || fail "no ENOSPC: $(cat "$T_TMP/e3")"
+"$NVS_BIN" check --resume "$mnt/r" >/dev/null 2>"$T_TMP/e4"
+grep -q "never began: start it again" "$T_TMP/e4" || fail "resume of nothing: $(cat "$T_TMP/e4")"
+mount -o remount,size=1m "$mnt" || fail "remount"
+"$NVS_BIN" check --target "$LOOP" --profile "$T_TMP/p.ini" -o "$mnt/r" >"$T_TMP/o5" 2>"$T_TMP/e5" ||
+	fail "the check again in its directory exited $?: $(cat "$T_TMP/e5")"
+grep -q "1 drive: 1 PASS" "$T_TMP/o5" || fail "no verdict: $(cat "$T_TMP/o5")"
+ok "no room for the first state: the same -o starts the check again"
