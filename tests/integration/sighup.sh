@@ -3,7 +3,8 @@
 # system state behind and keeps what it measured.
 #  1. run stopped by SIGHUP (the terminal hung up: an SSH session dropped) or
 #     SIGQUIT exits 128+signal with its JSON (valid, nonzero I/O, marked
-#     nvscope.stopped_by_signal) and its CSV (rows) written;
+#     nvscope.stopped_by_signal) and its CSV (rows) written; a plan stopped
+#     by SIGHUP exits 129 with its meta.json saying interrupted;
 #  2. trace record (tracefs capture, where the kernel refuses blktrace): one
 #     killed by SIGKILL leaves its instance nvscope-PID-START; the next
 #     trace record removes it, and one whose PID now names another process
@@ -15,7 +16,7 @@ tgt=$T_TMP/target.img
 truncate -s 16M "$tgt"
 
 for sig in HUP QUIT; do
-	"$B" run --target "$tgt" --rw=randread --bs=4k --runtime=60 --time_based \
+	"$B" run --target "$tgt" --rw=randread --bs=4k --runtime=60 --time_based --rate_iops=2000 \
 		--output-format=json --output "$T_TMP/r-$sig.json" --csv "$T_TMP/r-$sig.csv" \
 		>/dev/null 2>"$T_TMP/e" &
 	pid=$!
@@ -35,6 +36,20 @@ PY
 	[ "$(wc -l <"$T_TMP/r-$sig.csv")" -ge 2 ] || fail "SIG$sig: CSV has no rows"
 done
 ok "run stopped by SIGHUP/SIGQUIT: 129/131, JSON and CSV of what was measured"
+
+plan=$T_TMP/read.ini
+printf '[plan]\ndescription = read only\nruntime = 60s\n\n[measure 4k-randread]\nrw = randread\nbs = 4k\niodepth = 1\nrate_iops = 2000\n' >"$plan"
+"$B" plan "$plan" --target "$tgt" --results "$T_TMP/p" --quiet >/dev/null 2>"$T_TMP/e" &
+pid=$!
+t_wait_caught "$pid" HUP || fail "plan: no handler for SIGHUP: $(cat "$T_TMP/e")"
+for _ in $(seq 300); do [ -s "$T_TMP/p/meta.json" ] && break; sleep 0.05; done
+sleep 0.3
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 129 ] || fail "plan stopped by SIGHUP exited $rc, not 129: $(cat "$T_TMP/e")"
+grep -q '"interrupted"' "$T_TMP/p/meta.json" || fail "plan's meta.json does not say interrupted"
+ok "plan stopped by SIGHUP: 129, meta.json interrupted"
 
 # 2: tracefs instances (where they cannot be made, part 1 still counts)
 part_skip() { echo "SKIP (the tracefs part): $*"; exit 0; }
