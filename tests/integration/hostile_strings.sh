@@ -59,8 +59,8 @@ ok "run: the job's name escaped"
 command -v tmux >/dev/null || { echo "SKIP (the console part): tmux not installed"; exit 0; }
 . "$NVS_TOP/tests/ui/tmux.inc"
 u_start 160 40 "$NVS_BIN" --results "$T_TMP/results"
-u_wait 'Devices' 10
-u_wait "$(basename "$loop")" 10
+u_wait 'Devices' 30 # a loaded machine (or another test's stalled device probe) starts it slowly
+u_wait "$(basename "$loop")" 20
 u_screen | grep -qF 'e\x1b]0;owned\x07' || { u_screen >&2; fail "the console does not draw the name escaped"; }
 title=$(u_tmux display -p -t ui '#{pane_title}')
 [[ "$title" != *owned* ]] || fail "the console let an OSC set the title: $title"
