@@ -150,15 +150,27 @@ static ssize_t filt_write(void *cookie, const char *buf, size_t size)
 	const unsigned char *s = (const unsigned char *)buf;
 	size_t i = 0;
 
-	/* complete the carried sequence first */
-	while (f->ncarry && i < size) {
-		f->carry[f->ncarry++] = s[i++];
-		if (!incomplete(f->carry, f->ncarry)) {
-			size_t k = f->ncarry;
-			f->ncarry = 0;
-			if (filt_out(f, f->carry, k))
+	/* the units that begin in the carried bytes, with up to 3 new ones:
+	 * each ends inside them, unless the input ends first */
+	if (f->ncarry) {
+		unsigned char t[8];
+		size_t nc = f->ncarry, tn = nc, pos = 0;
+		memcpy(t, f->carry, nc);
+		for (size_t k = 0; k < 3 && k < size; k++)
+			t[tn++] = s[k];
+		f->ncarry = 0;
+		while (pos < nc) {
+			if (tn == nc + size && incomplete(t + pos, tn - pos)) {
+				memcpy(f->carry, t + pos, tn - pos); /* still open */
+				f->ncarry = tn - pos;
+				return (ssize_t)size;
+			}
+			size_t k = utf8_seq_len((const char *)t + pos, tn - pos);
+			if (filt_out(f, t + pos, k ? k : 1))
 				return -1;
+			pos += k ? k : 1;
 		}
+		i = pos - nc;
 	}
 	size_t end = size, tail = 0;
 	for (size_t t = 1; t <= 3 && t <= size - i; t++)

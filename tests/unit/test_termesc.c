@@ -146,6 +146,9 @@ START_TEST(test_stream)
 	fputs("a\xe2", f); /* a euro sign split in three writes */
 	fputs("\x82", f);
 	fputs("\xac\x1b[2J\n", f);
+	fputs("\xe2", f); /* a lead byte cut short by the next write's */
+	fputs("\xf0\x92", f); /* 4-byte sequence, itself split (found by fuzzing) */
+	fputs("\x80\xae", f);
 	fputs("\xc2", f); /* a C1 CSI split in two */
 	fputs("\x9b"
 	      "b\xe2",
@@ -156,7 +159,7 @@ START_TEST(test_stream)
 	close(p[0]);
 	ck_assert_int_gt(n, 0);
 	got[n] = '\0';
-	ck_assert_str_eq(got, "a\xe2\x82\xac\\x1b[2J\n\\u009bb\\xe2");
+	ck_assert_str_eq(got, "a\xe2\x82\xac\\x1b[2J\n\\xe2\xf0\x92\x80\xae\\u009bb\\xe2");
 }
 END_TEST
 
