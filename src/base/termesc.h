@@ -26,7 +26,7 @@
  * or an escape's character is one column; (size_t)-1: no limit).  Never
  * splits an escape or a UTF-8 sequence.  Returns the length of the whole
  * escaped form (as snprintf: the result was cut when it is >= @cap or the
- * columns ran out; *@cut (may be NULL) says which). */
+ * columns ran out; *@cut (may be NULL) says whether it was). */
 size_t termesc(char *dst, size_t cap, const char *s, size_t len, size_t cols, unsigned flags,
 	       bool *cut);
 /* The escaped form of NUL-terminated @s in a static per-thread ring of
