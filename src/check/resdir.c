@@ -42,14 +42,21 @@ int check_results_dir(const char *path, bool create, char *err, size_t errlen)
 
 bool check_dir_empty(const char *path)
 {
+	/* what a check writes before its first state.json: a batch that never
+	 * began (its first state met a full filesystem) is started again */
+	static const char *const before[] = {".", "..", ".lock", "VERSION", RESDIR_CHECK_PROFILE};
 	DIR *dd = opendir(path);
 	struct dirent *e;
 	bool empty = true;
 	if (!dd)
 		return true;
-	while ((e = readdir(dd)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+	while ((e = readdir(dd))) {
+		size_t i = 0;
+		while (i < sizeof(before) / sizeof(*before) && strcmp(e->d_name, before[i]))
+			i++;
+		if (i == sizeof(before) / sizeof(*before))
 			empty = false;
+	}
 	closedir(dd);
 	return empty;
 }

@@ -14,7 +14,9 @@ int check_default_dir(const char *profile, char *buf, size_t len);
  * created with missing parents when @create, refused when it is a symlink,
  * not a directory or not the effective user's.  0 or -errno with @err. */
 int check_results_dir(const char *path, bool create, char *err, size_t errlen);
-/* True when @path is absent or an empty directory. */
+/* True when @path is absent, an empty directory, or one holding only what a
+ * check writes before its first state.json (.lock, VERSION, profile.ini: a
+ * batch that never began, its first state having met a full filesystem). */
 bool check_dir_empty(const char *path);
 /* Makes message @msg of the safety module about file @name of @dir name the
  * whole path (unchanged when it already names @dir). */

@@ -124,6 +124,14 @@ static double num(const cJSON *o, const char *k, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
+/* The state saved before the first phase (the only one when every later
+ * save failed: a full results filesystem) holds drives not yet set up:
+ * check_run sets them up again at step 0, so that state resumes too. */
+static bool fresh_drive(const struct check_batch *b, const struct judge_input *in)
+{
+	return b->next_step == 0 && in->njobs == 0;
+}
+
 int check_state_load(struct check_batch *b, const char *dir, struct check_drive *d, size_t max,
 		     size_t *n, char *confirm, size_t confirm_len, char *err, size_t errlen)
 {
@@ -185,7 +193,7 @@ int check_state_load(struct check_batch *b, const char *dir, struct check_drive 
 		dd->started = num(x, "started", 0);
 		if (from_hex(str(x, "findings"), &dd->in, sizeof(dd->in)) ||
 		    from_hex(str(x, "figures"), dd->res, sizeof(dd->res)) ||
-		    dd->in.njobs != b->prof->njobs) {
+		    (dd->in.njobs != b->prof->njobs && !fresh_drive(b, &dd->in))) {
 			snprintf(err, errlen, "%s: bad findings of %s", path, serial);
 			goto out;
 		}

@@ -22,6 +22,8 @@
 #include "check/state.h"
 #include "cmd/cmd.h"
 #include "cmd/runcheck.h"
+#include "cmd/stopsig.h"
+#include "base/termesc.h"
 #include "run/planrun.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
@@ -267,7 +269,8 @@ static void tick(const struct check_batch *b, void *arg)
 		pg->last_phase = ph;
 		return;
 	}
-	fprintf(stderr, "\r\033[K%-18s", check_phase_name(b, ph));
+	termesc_raw(STDERR_FILENO, "\r\033[K"); /* stderr escapes every ESC */
+	fprintf(stderr, "%-18s", check_phase_name(b, ph));
 	for (size_t i = 0; i < b->n && i < 6; i++) {
 		int dp = atomic_load(&b->d[i].phase);
 		fprintf(stderr, " %s %s", b->d[i].serial,
@@ -412,7 +415,10 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
 		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
 		    check_state_profile(o.resume, pname, sizeof(pname))) {
-			fprintf(stderr, "nvscope check: %s: no check state to resume\n", o.resume);
+			fprintf(stderr,
+				"nvscope check: %s: no check state to resume (a check that never "
+				"began: start it again with -o %s)\n",
+				o.resume, o.resume);
 			return NVS_EXIT_USAGE;
 		}
 		o.profile = dirbuf;
@@ -510,14 +516,10 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 		goto out;
 	}
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
 	struct progress pg = {.tty = !o.quiet && isatty(2), .last_phase = -1};
 	rc = check_run(&b, o.quiet ? NULL : tick, &pg);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	stopsig_default();
 	if (rc) {
 		fprintf(stderr, "nvscope check: %s\n",
 			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));

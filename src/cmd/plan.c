@@ -19,6 +19,7 @@
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "cmd/runcheck.h"
+#include "cmd/stopsig.h"
 #include "run/planrun.h"
 #include "config/plan.h"
 #include "dev/devmodel.h"
@@ -334,21 +335,17 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		goto out_plan;
 	}
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
 	r.stop = &stop_flag;
 	int res = planrun_run(&r);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	stopsig_default();
 	planrun_end(&r, lockfd, res, started, NULL);
 	lockfd = -1;
 	rc = res ? cmd_exit_of(res) : NVS_EXIT_OK;
 	if (rc == NVS_EXIT_OK)
 		printf("plan %s done: results in %s (nvscope report %s)\n", r.plan->name, r.dir,
 		       r.dir);
-	else if (atomic_load(&stop_flag)) /* 130 SIGINT, 143 SIGTERM */
+	else if (atomic_load(&stop_flag)) /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
 		rc = 128 + atomic_load(&stop_flag);
 out_plan:
 	if (lockfd >= 0)
@@ -368,6 +365,7 @@ const struct cmd_entry cmd_plan_entry = {
 	    "--runtime ... --slope override the durations of every step they concern.",
     .opts = opts,
     .notes = "exit status: 0 done, 1 a step failed, 2 bad input or refused (nothing\n"
-	     "touched), 128 + the signal when stopped by one (130 SIGINT, 143 SIGTERM).",
+	     "touched), 128 + the signal when stopped by one (129 SIGHUP, 130 SIGINT,\n"
+	     "131 SIGQUIT, 143 SIGTERM).",
     .exec = exec_plan,
 };

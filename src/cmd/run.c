@@ -24,11 +24,12 @@
 #include "cmd/runcheck.h"
 #include "cmd/runfold.h"
 #include "cmd/runtext.h"
+#include "cmd/stopsig.h"
 #include "report/csv.h"
 #include "report/fiolog.h"
 #include "report/json.h"
 
-static _Atomic int interrupted; /* the signal number, set by SIGINT/SIGTERM only */
+static _Atomic int interrupted; /* the signal number: stopsig.h's four */
 
 static void on_signal(int sig)
 {
@@ -452,8 +453,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		status = NVS_EXIT_IOERR;
 		goto free_all;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	stopsig_catch(on_signal, true); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
 	/* fio's --output without a JSON format: the normal output goes there */
 	FILE *human = !o.json && o.output ? out.json : o.json && !o.output ? stderr : stdout;
 	bool show = !o.quiet && isatty(STDERR_FILENO);
@@ -686,7 +686,8 @@ report:
 				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
 				      .groupid = gid, .engine_note = note,
 				      .extra_key = tjson[nres - 1] ? "trace" : NULL,
-				      .extra_json = tjson[nres - 1]};
+				      .extra_json = tjson[nres - 1],
+				      .stop_signal = atomic_load(&interrupted)};
 		if (!f || json_write_run(f, &jr)) {
 			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 				o.output ? o.output : "JSON", strerror(errno));
@@ -768,7 +769,7 @@ free_all:
 	free(res);
 	free(jobs);
 	if (!status && atomic_load(&interrupted))
-		status = 128 + atomic_load(&interrupted); /* 130 SIGINT, 143 SIGTERM */
+		status = 128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
 	return status;
 }
 
@@ -800,7 +801,8 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
     .opts = opts,
     .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
-	     "  130/143 stopped by SIGINT/SIGTERM.\n"
+	     "  128 + the signal when stopped by one, results so far written (129 SIGHUP,\n"
+	     "  130 SIGINT, 131 SIGQUIT, 143 SIGTERM).\n"
 	     "See nvscope(1).",
     .flags = CMD_WORKLOAD,
     .exec = exec_run,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "base/termesc.h"
 
 static int exec_help(const struct cmd_entry *self, struct cmd_args *a);
 
@@ -217,10 +218,25 @@ static int run_entry(const struct cmd_entry *e, int argc, char **argv)
 	return cmd_exit_of(rc);
 }
 
+/* The console and replay draw with ncurses on stdout (which escapes what it
+ * draws itself: src/ui/); every other command's stdout is text. */
+static bool uses_curses(const char *a1)
+{
+	if (!strcmp(a1, "--version") || !strcmp(a1, "-V") || !strcmp(a1, "--help") ||
+	    !strcmp(a1, "-h"))
+		return false;
+	return !a1[0] || a1[0] == '-' || !strcmp(a1, "console") || !strcmp(a1, "replay");
+}
+
 int cmd_main(int argc, char **argv)
 {
 	const char *a1 = argc > 1 ? argv[1] : "";
 	const struct cmd_entry *e;
+
+	/* issue 20, cause 9: no byte from outside (a file, device or plan name,
+	 * a drive's model, a message quoting one) reaches a terminal as a
+	 * control: stderr, and stdout but for the console, escape them */
+	termesc_install(!uses_curses(a1));
 
 	if (!strcmp(a1, "--version") || !strcmp(a1, "-V")) {
 		printf("nvscope %s\n", NVS_VERSION);

@@ -17,9 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmd/cmd.h"
+#include "cmd/stopsig.h"
 #include "dev/safety.h"
 #include "io/spec.h"
 #include "io/trace.h"
+#include "io/tracefs.h"
 
 static volatile sig_atomic_t stop_sig;
 
@@ -145,7 +147,7 @@ static int drain_pipe(int fd, char **buf, size_t *len, size_t *cap, int raw)
 static int ftrace_capture(dev_t devt, uint64_t dur_ns, int raw, char **buf, size_t *len, char *err,
 			  size_t errlen)
 {
-	char inst[128], filt[64];
+	char inst[160], name[64], filt[64];
 	size_t cap = 0;
 	struct stat st;
 	int rc, fd = -1;
@@ -157,7 +159,12 @@ static int ftrace_capture(dev_t devt, uint64_t dur_ns, int raw, char **buf, size
 		snprintf(err, errlen, "cannot mount tracefs at " TRACEFS ": %s", strerror(errno));
 		return -errno;
 	}
-	snprintf(inst, sizeof(inst), TRACEFS "/instances/nvscope-%d", (int)getpid());
+	/* nvscope-PID-START: a later trace record removes it if we die with it */
+	if ((rc = tracefs_instance_name(name, sizeof(name)))) {
+		snprintf(err, errlen, "/proc/self/stat: %s", strerror(-rc));
+		return rc;
+	}
+	snprintf(inst, sizeof(inst), TRACEFS "/instances/%s", name);
 	if (mkdir(inst, 0700)) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", inst, strerror(-rc));
@@ -173,7 +180,7 @@ static int ftrace_capture(dev_t devt, uint64_t dur_ns, int raw, char **buf, size
 		snprintf(err, errlen, "%s: cannot enable block_rq_issue: %s", inst, strerror(-rc));
 		goto out;
 	}
-	char pipe[160];
+	char pipe[192];
 	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", inst);
 	fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -228,6 +235,30 @@ static int out_allowed(const char *in, const char *dev, const char *out, char *e
 	return rc;
 }
 
+static void said_removed(const char *name, int err, void *arg)
+{
+	(void)arg;
+	if (err)
+		fprintf(stderr,
+			"nvscope trace: cannot remove the stale tracefs instance %s (its "
+			"process is gone): %s\n",
+			name, strerror(-err));
+	else
+		fprintf(stderr,
+			"nvscope trace: removed the stale tracefs instance %s (its process is "
+			"gone)\n",
+			name);
+}
+
+/* Instances left by trace records that died (SIGKILL) hold 16 MiB of kernel
+ * buffers per CPU each and keep tracing: removed before a new one is made. */
+static void sweep_instances(void)
+{
+	struct stat st;
+	if (!stat(TRACEFS "/instances", &st))
+		tracefs_sweep(TRACEFS "/instances", "/proc", said_removed, NULL);
+}
+
 /* blktrace -d @dev for @secs into @raw/@base.blktrace.N: 0 when it wrote
  * its files, 1 when it could not trace (lockdown: no files), -errno. */
 static int run_blktrace(const char *dev, const char *secs, const char *raw, const char *base,
@@ -237,8 +268,7 @@ static int run_blktrace(const char *dev, const char *secs, const char *raw, cons
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		stopsig_default();
 		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (nul >= 0) {
 			dup2(nul, STDOUT_FILENO); /* blktrace's per-CPU summary */
@@ -315,8 +345,10 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 	}
 	snprintf(secs, sizeof(secs), "%llu",
 		 (unsigned long long)((dur_ns + 999999999ULL) / 1000000000ULL));
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/* SIGHUP and SIGQUIT too: each ends the recording early, its instance
+	 * removed; no SA_RESTART, so the wait for blktrace sees the stop */
+	stopsig_catch(on_signal, false);
+	sweep_instances();
 	struct trace *t = NULL;
 	const char *via = "blktrace";
 	rc = run_blktrace(dev, secs, raw, base, first);

@@ -762,6 +762,8 @@ int json_write_run(FILE *f, const struct json_run *run)
 	cJSON_AddStringToObject(nv, "version", NVS_VERSION);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)run->dropped);
 	cJSON_AddNumberToObject(nv, "interval_s", (double)run->spec->interval_ns / 1e9);
+	if (run->stop_signal) /* the results of the window measured before it */
+		cJSON_AddNumberToObject(nv, "stopped_by_signal", run->stop_signal);
 	if (run->spec->engine_note[0]) /* a fio job file's ioengine=, as mapped */
 		cJSON_AddStringToObject(nv, "engine_mapping", run->spec->engine_note);
 	cJSON *tg = cJSON_AddArrayToObject(nv, "targets");

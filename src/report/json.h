@@ -46,6 +46,7 @@ struct json_run {
 	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
 	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
+	int stop_signal; /* a signal stopped the run: nvscope.stopped_by_signal */
 };
 
 #define JSON_MAX_BYTES (256u << 20)

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "nvscope.h"
+#include "base/termesc.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
 #include "run/resdir.h"
@@ -255,7 +256,7 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 		return rc;
 	}
 	if (tk.tty)
-		fputs("\r\033[K", stderr);
+		termesc_raw(STDERR_FILENO, "\r\033[K"); /* stderr escapes every ESC */
 	write_rows(&tk, &rj.series, false);
 	if (r->feed && rj.ntargets > 1)
 		for (unsigned t = 0; t < rj.ntargets; t++)

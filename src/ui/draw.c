@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include "base/termesc.h"
 #include "ui/app.h"
 
 void draw_role(struct app *a, WINDOW *w, int role)
@@ -25,11 +26,14 @@ void draw_role(struct app *a, WINDOW *w, int role)
 	wattr_set(w, a->attr[role], a->pair[role], NULL);
 }
 
+/* Code points of @s as drawn: escaped (draw_str) */
 int draw_width(const char *s)
 {
+	char e[2048];
 	int n = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
+	termesc(e, sizeof(e), s, strlen(s), (size_t)-1, 0, NULL);
+	for (const char *p = e; *p; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80)
 			n++;
 	return n;
 }
@@ -44,17 +48,17 @@ int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 		maxw = wx - x;
 	if (maxw <= 0)
 		return 0;
-	/* count bytes for maxw code points */
+	/* issue 20, cause 9: names, paths and models from outside are drawn
+	 * with their controls escaped (ncurses shows some as ^[, passes others
+	 * and bytes of broken UTF-8 on), cut to maxw code points */
+	char e[2048];
+	termesc(e, sizeof(e), s, strlen(s), (size_t)maxw, 0, NULL);
 	int cols = 0;
-	const char *p = s;
-	while (*p && cols < maxw) {
-		p++;
-		while (((unsigned char)*p & 0xc0) == 0x80)
-			p++;
-		cols++;
-	}
+	for (const char *p = e; *p; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			cols++;
 	draw_role(a, w, role);
-	mvwaddnstr(w, y, x, s, (int)(p - s));
+	mvwaddstr(w, y, x, e);
 	return cols;
 }
 

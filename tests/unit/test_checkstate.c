@@ -104,6 +104,34 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* issue 20, cause 9: the state saved before the first phase (the only one
+ * when every later save met a full results filesystem) holds drives not yet
+ * set up (no jobs): accepted at step 0, refused past it */
+START_TEST(test_fresh)
+{
+	struct check_profile *p = NULL;
+	char err[512] = "", confirm[64];
+	ck_assert_msg(!check_profile_load("quick", &p, err, sizeof(err)), "%s", err);
+	struct check_drive d = {.serial = "SER-0", .path = "/dev/nvme0n1"}, e;
+	struct check_batch b = {.prof = p, .d = &d, .n = 1, .next_step = 0};
+	size_t n = 0;
+	ck_assert_int_eq(check_state_save(&b, dir, NULL, NULL, 0), 0);
+	struct check_batch l = {.prof = p};
+	ck_assert_msg(
+	    !check_state_load(&l, dir, &e, 1, &n, confirm, sizeof(confirm), err, sizeof(err)),
+	    "%s", err);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l.next_step, 0);
+	b.next_step = 1;
+	ck_assert_int_eq(check_state_save(&b, dir, NULL, NULL, 0), 0);
+	ck_assert_int_eq(
+	    check_state_load(&l, dir, &e, 1, &n, confirm, sizeof(confirm), err, sizeof(err)),
+	    -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "bad findings"));
+	check_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_missing)
 {
 	struct check_profile *p = NULL;
@@ -127,6 +155,7 @@ Suite *checkstate_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_fresh);
 	suite_add_tcase(s, tc);
 	return s;
 }
