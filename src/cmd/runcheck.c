@@ -65,7 +65,9 @@ static int target_kind(const struct spec *s, const char *path, char *err, size_t
 			 path);
 		return -EINVAL;
 	}
-	if (s->zone_mode == SPEC_ZONE_ZBD && !s->zone_size &&
+	/* (passthrough on a block device: whether it has a generic node is the
+	 * first question, answered when the target opens, before any write) */
+	if (s->zone_mode == SPEC_ZONE_ZBD && !s->zone_size && s->ioengine != ENGINE_IO_URING_CMD &&
 	    (file || (S_ISBLK(st.st_mode) && !blk_zoned(st.st_rdev)))) {
 		snprintf(err, errlen,
 			 "%s: zonemode=zbd needs a zonesize on a device that is not zoned "

@@ -27,7 +27,7 @@ u_start 130 40 "$NVS_BIN" --plan "$PLAN" --target "$LOOP" --yes-destroy-data="$L
 	--results "$RES"
 u_wait 'PLAN .* step [1-3]/4' 10
 u_wait 'Plan tiny-plan .*[1-4]/4 ETA' 5
-u_wait '▶ +3 precondition 4k-randwrite' 15
+u_wait '▶ +3 precondit' 15 # (the name may give way to the round)
 u_screen | grep -Eq '✓ +2 fill' || fail "fill not marked done while preconditioning"
 u_wait '\[plan rounds, window 3\]' 10
 ok "step list: precondition current, the plan's rounds and window"
@@ -120,7 +120,7 @@ until [ -s "$R4/state.json" ] && [ -s "$R4/plan.ini" ]; do
 done
 u_start 130 40 "$NVS_BIN" replay "$R4"
 u_wait 'Plan tiny-plan' 5
-u_wait '▶ +3 precondition 4k-randwrite' 15
+u_wait '▶ +3 precondit' 15 # (the name may give way to the round)
 u_wait 'DONE tiny-plan' 20
 u_screen | grep -Eq '✓ +4 measure 4k-randread' || fail "follow: last step not done"
 wait $PID4 || fail "the headless plan failed: $(cat "$T_TMP/plan4.out")"
