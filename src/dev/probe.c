@@ -1,0 +1,300 @@
+/* probe.c - safety_usage() of devices that are not the target, each in a
+ * helper process with a deadline (probe.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "dev/devmodel.h"
+#include "dev/probe.h"
+#include "dev/safety.h"
+
+#define NR_STUCK       64
+#define NOT_RESPONDING "not responding"
+
+/* A helper that did not answer in time: its device and its pipe. */
+struct stuck {
+	char path[256];
+	pid_t pid;
+	int fd;
+	double since; /* monotonic s, when it was asked */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stuck stuck[NR_STUCK];
+static unsigned nstuck;
+
+/* One probe of one call. */
+struct ask {
+	const char *path;
+	struct dev_usage *u;
+	pid_t pid;  /* helper, or 0 */
+	int fd;	    /* read end of its pipe, or -1 */
+	size_t got; /* bytes of the answer read */
+	bool done;
+	double since;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void not_responding(struct dev_usage *u, double secs)
+{
+	memset(u, 0, sizeof(*u));
+	u->unknown = true;
+	snprintf(u->why, sizeof(u->why), NOT_RESPONDING " (no answer in %.*f s)", secs < 1 ? 1 : 0,
+		 secs);
+}
+
+bool probe_not_responding(const struct dev_usage *u)
+{
+	return u->unknown && !strncmp(u->why, NOT_RESPONDING, strlen(NOT_RESPONDING));
+}
+
+/* ---- the helper ---- */
+
+/* Closes every descriptor but @keep (the parent's claims, rings, terminal
+ * and pipes are not held by a helper that may be stuck for long). */
+static void close_all_but(int keep)
+{
+	if (keep > 0 && close_range(0, (unsigned)keep - 1, 0) == 0 &&
+	    close_range((unsigned)keep + 1, ~0U, 0) == 0)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	for (int fd = 0; fd < (max > 0 ? max : 1024); fd++)
+		if (fd != keep)
+			close(fd);
+}
+
+/* In the child: the reading of @path into the pipe @wfd, then _exit. */
+static void helper(const char *path, int wfd, pid_t parent)
+{
+	struct dev_usage u;
+	const char *p = (const char *)&u;
+	size_t left = sizeof(u);
+
+	close_all_but(wfd);
+	/* a helper never outlives the thread that asked (one stuck on
+	 * anything but the device itself would otherwise stay for ever) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+	safety_usage(path, &u);
+	while (left) {
+		ssize_t w = write(wfd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		p += w;
+		left -= (size_t)w;
+	}
+	_exit(0);
+}
+
+/* Starts the helper of @a; false when it cannot be (then the caller
+ * probes here). */
+static bool start(struct ask *a)
+{
+	int p[2];
+
+	pid_t parent = getpid();
+
+	if (pipe2(p, O_CLOEXEC))
+		return false;
+	a->pid = fork();
+	if (a->pid < 0) {
+		a->pid = 0;
+		close(p[0]);
+		close(p[1]);
+		return false;
+	}
+	if (a->pid == 0)
+		helper(a->path, p[1], parent);
+	close(p[1]);
+	a->fd = p[0];
+	return true;
+}
+
+/* Reads what helper @a has sent; true once the answer is whole or the
+ * helper is gone (then marked done). */
+static bool collect(struct ask *a)
+{
+	for (;;) {
+		ssize_t r = read(a->fd, (char *)a->u + a->got, sizeof(*a->u) - a->got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EAGAIN)
+			return false;
+		if (r > 0) {
+			a->got += (size_t)r;
+			if (a->got < sizeof(*a->u))
+				continue;
+		}
+		break;
+	}
+	if (a->got < sizeof(*a->u)) { /* it died without an answer: unknown */
+		memset(a->u, 0, sizeof(*a->u));
+		a->u->unknown = true;
+		snprintf(a->u->why, sizeof(a->u->why), "probe failed");
+	}
+	close(a->fd);
+	a->fd = -1;
+	while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	a->done = true;
+	return true;
+}
+
+/* ---- helpers still stuck from earlier calls ---- */
+
+/* Called with the lock held: the entry of @path, or -1. */
+static int stuck_find(const char *path)
+{
+	for (unsigned i = 0; i < nstuck; i++)
+		if (!strcmp(stuck[i].path, path))
+			return (int)i;
+	return -1;
+}
+
+static void stuck_drop(unsigned i)
+{
+	stuck[i] = stuck[--nstuck];
+}
+
+/* An earlier helper of @a's path: still stuck (true: @a is answered "not
+ * responding", no new helper), answered late (true: its answer is used),
+ * or none (false). */
+static bool from_earlier(struct ask *a)
+{
+	bool answered = false;
+
+	pthread_mutex_lock(&lock);
+	int i = stuck_find(a->path);
+	if (i >= 0) {
+		struct ask late = {
+		    .path = a->path, .u = a->u, .pid = stuck[i].pid, .fd = stuck[i].fd};
+		fcntl(late.fd, F_SETFL, O_NONBLOCK);
+		if (collect(&late)) {
+			stuck_drop((unsigned)i);
+			/* a helper killed unanswered tells nothing: ask again */
+			answered = !late.u->unknown || strcmp(late.u->why, "probe failed");
+		} else {
+			not_responding(a->u, mono_now() - stuck[i].since);
+			answered = true;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (answered)
+		a->done = true;
+	return answered;
+}
+
+/* Helper @a did not answer by the deadline: remembered (its answer may
+ * come later), or, the table being full, ended and forgotten. */
+static void leave_behind(struct ask *a, double deadline)
+{
+	not_responding(a->u, deadline);
+	pthread_mutex_lock(&lock);
+	if (nstuck < NR_STUCK && strlen(a->path) < sizeof(stuck[0].path)) {
+		struct stuck *s = &stuck[nstuck++];
+		snprintf(s->path, sizeof(s->path), "%s", a->path);
+		s->pid = a->pid;
+		s->fd = a->fd;
+		s->since = a->since;
+		a->fd = -1;
+	}
+	pthread_mutex_unlock(&lock);
+	if (a->fd >= 0) {
+		/* a process in D state dies when its read ends; it cannot be
+		 * waited for now (init reaps it once this process is gone) */
+		kill(a->pid, SIGKILL);
+		close(a->fd);
+		a->fd = -1;
+	}
+	a->done = true;
+}
+
+unsigned probe_pending(void)
+{
+	pthread_mutex_lock(&lock);
+	unsigned n = nstuck;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/* ---- the call ---- */
+
+/* Waits for the started helpers of @as until each answered or @end. */
+static void wait_all(struct ask *as, size_t n, double end)
+{
+	struct pollfd *pf = calloc(n, sizeof(*pf));
+	size_t *who = calloc(n, sizeof(*who));
+
+	for (;;) {
+		size_t k = 0;
+		for (size_t i = 0; pf && who && i < n; i++)
+			if (!as[i].done && as[i].fd >= 0) {
+				pf[k] = (struct pollfd){.fd = as[i].fd, .events = POLLIN};
+				who[k++] = i;
+			}
+		double left = end - mono_now();
+		if (!k || left <= 0)
+			break;
+		int r = poll(pf, k, (int)(left * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			break;
+		for (size_t j = 0; r > 0 && j < k; j++)
+			if (pf[j].revents)
+				collect(&as[who[j]]);
+	}
+	free(pf);
+	free(who);
+}
+
+void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
+		      unsigned deadline_ms)
+{
+	struct ask *as = calloc(n, sizeof(*as));
+	double end = mono_now() + deadline_ms / 1000.0;
+
+	if (!as) { /* no memory for the table: the plain reading */
+		for (size_t i = 0; i < n; i++)
+			safety_usage(paths[i], u[i]);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ask *a = &as[i];
+		*a = (struct ask){.path = paths[i], .u = u[i], .fd = -1, .since = mono_now()};
+		if (from_earlier(a))
+			continue;
+		if (!start(a)) {
+			safety_usage(a->path, a->u);
+			a->done = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++) /* answers are read as they come */
+		if (as[i].fd >= 0)
+			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);
+	wait_all(as, n, end);
+	for (size_t i = 0; i < n; i++)
+		if (!as[i].done)
+			leave_behind(&as[i], deadline_ms / 1000.0);
+	free(as);
+}
+
+void probe_usage(const char *path, struct dev_usage *u)
+{
+	probe_usage_many(&path, &u, 1, PROBE_DEADLINE_MS);
+}

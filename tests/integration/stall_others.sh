@@ -1,0 +1,130 @@
+#!/bin/bash
+# One stalled device freezes nothing else (issue 20, cause 7; docs/safety.md
+# "Rule: a stalled device blocks nothing"): with a loop device that does not
+# answer (tests/stall.inc) present, `nvscope list` ends within a few seconds
+# and shows it "not responding" (unknown, so in use: never a free row),
+# runs (write and read) on another loop device end on their --runtime,
+# `purge` (trim) of another one completes, a check of another drive gets
+# its verdict, the console draws its first frame and quits on q, and
+# SIGINT ends each promptly.  Every command has a timeout: a regression
+# fails instead of hanging the suite.
+. "$(dirname "$0")/../lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+. "$NVS_TOP/tests/stall.inc"
+st_setup $((16 << 20))
+t_loop 16M
+A=$LOOP
+sname=$(basename "$SDEV")
+st_stall
+
+# tm NAME MAXMS CMD...: runs CMD (killed after 20 s), fails when it took
+# longer than MAXMS; sets RC, output in $T_TMP/NAME.{out,err}
+tm() {
+	local name=$1 max=$2 t0 ms
+	shift 2
+	t0=$(date +%s%N)
+	timeout -s KILL 20 "$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err"
+	RC=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "$name: exit $RC after $ms ms"
+	[ "$RC" -ne 137 ] || fail "$name: still running after 20 s (killed)"
+	[ "$ms" -le "$max" ] || fail "$name took $ms ms (more than $max)"
+}
+# sigint NAME HANDLER CMD...: starts CMD, sends SIGINT once it runs (its
+# handler installed when HANDLER is yes, else 0.5 s in) and wants it gone
+# within 3 s with exit status 130 (1 for check: interrupted)
+sigint() {
+	local name=$1 handler=$2 pid nvs t0 ms rc
+	shift 2
+	set -m # a background job of a script ignores SIGINT without job control
+	timeout -s KILL 20 "$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
+	pid=$!
+	set +m
+	sleep 0.5
+	nvs=$(pgrep -P "$pid" | head -1)
+	[ -n "$nvs" ] || fail "$name: ended before SIGINT: $(cat "$T_TMP/$name.err")"
+	[ "$handler" = yes ] && { t_wait_caught "$nvs" INT || fail "$name: no SIGINT handler"; }
+	t0=$(date +%s%N)
+	kill -INT "$nvs"
+	for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill -0 "$pid" 2>/dev/null && fail "$name: SIGINT did not end it in $ms ms"
+	wait "$pid"
+	rc=$?
+	echo "$name: ended $ms ms after SIGINT (exit $rc)"
+	[ "$rc" -eq 130 ] || { [ "$name" = check-int ] && [ "$rc" -eq 1 ]; } ||
+		fail "$name: exit $rc after SIGINT: $(cat "$T_TMP/$name.err")"
+}
+
+# list: the stalled device is not responding (unknown: in use), the
+# others are read as usual; the text form is the console's (below)
+tm list 5000 "$NVS_BIN" list --json
+[ "$RC" -eq 0 ] || fail "list exited $RC: $(cat "$T_TMP/list.err")"
+/usr/bin/python3 - "$T_TMP/list.out" "$SDEV" "$A" <<'PY' || fail "list --json: $(cat "$T_TMP/list.out")"
+import json, sys
+d = {x["path"]: x["in_use"] for x in json.load(open(sys.argv[1]))["block_devices"]}
+s, a = d[sys.argv[2]], d[sys.argv[3]]
+assert s["unknown"] and s["any"] and s["unknown_reason"] == "not responding (no answer in 2 s)", s
+assert not a["any"], a
+PY
+ok "list ends and shows $sname as not responding (unknown: in use)"
+sigint list-int no "$NVS_BIN" list
+ok "SIGINT ends list while $sname does not answer"
+
+# runs, purge and a check on another device
+tm write 6000 "$NVS_BIN" run --target "$A" --rw=randwrite --bs=4k --runtime=300ms --time_based \
+	--output-format=json
+[ "$RC" -eq 0 ] || fail "write run exited $RC: $(cat "$T_TMP/write.err")"
+tm read 6000 "$NVS_BIN" run --target "$A" --rw=randread --bs=4k --runtime=300ms --time_based
+[ "$RC" -eq 0 ] || fail "read run exited $RC: $(cat "$T_TMP/read.err")"
+sigint run-int yes "$NVS_BIN" run --target "$A" --rw=randread --bs=4k --runtime=60 --time_based
+ok "runs on $(basename "$A") end on their runtime and on SIGINT"
+tm purge 6000 "$NVS_BIN" purge "$A" --method=trim --yes-destroy-data="$A" --quiet
+[ "$RC" -eq 0 ] || fail "purge exited $RC: $(cat "$T_TMP/purge.err")"
+ok "purge (trim) of $(basename "$A") completes"
+
+cat >"$T_TMP/tiny.ini" <<'INI'
+[check]
+description=a tiny read check
+selftest=none
+error_log=0
+[global]
+ioengine=io_uring
+direct=1
+[read-sample]
+rw=read
+bs=64k
+iodepth=4
+size=1m
+[perf-4k-randread]
+rw=randread
+bs=4k
+iodepth=4
+runtime=200ms
+time_based
+INI
+tm check 8000 "$NVS_BIN" check --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/ck" --json -q
+[ "$RC" -eq 0 ] || fail "check exited $RC: $(cat "$T_TMP/check.err")"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["drives"]
+assert [x["verdict"] for x in d] == ["PASS"], d' "$T_TMP/check.out" ||
+	fail "check: no verdict: $(cat "$T_TMP/check.out")"
+sigint check-int yes "$NVS_BIN" check --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/ck2" -q
+ok "check of $(basename "$A") gets its verdict, and ends on SIGINT"
+
+# the console: first frame, the stalled row, q
+t0=$(date +%s%N)
+u_start 160 40 "$NVS_BIN" --results "$T_TMP/res"
+u_wait 'Presets' 5
+echo "console: first frame after $((($(date +%s%N) - t0) / 1000000)) ms"
+u_wait "$sname .*unknown: not respond" 5
+u_screen | grep -E " $(basename "$A") " | grep -q 'not respond' && fail "console: $A not responding"
+t0=$(date +%s%N)
+u_keys q
+u_restored
+echo "console: gone $((($(date +%s%N) - t0) / 1000000)) ms after q"
+ok "console draws, shows $sname not responding, quits on q"
+u_start 160 40 "$NVS_BIN" --results "$T_TMP/res2"
+u_wait 'Presets' 5
+u_keys C-c
+u_restored
+ok "console ends on Ctrl-C"
