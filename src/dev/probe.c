@@ -2,6 +2,7 @@
  * helper process with a deadline (probe.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -52,10 +53,13 @@ static double mono_now(void)
 
 static void not_responding(struct dev_usage *u, double secs)
 {
+	double tenths = floor(secs * 10 + 0.5);
+
 	memset(u, 0, sizeof(*u));
 	u->unknown = true;
-	snprintf(u->why, sizeof(u->why), NOT_RESPONDING " (no answer in %.*f s)", secs < 1 ? 1 : 0,
-		 secs);
+	/* "2 s", "0.3 s": tenths only where they are not whole */
+	snprintf(u->why, sizeof(u->why), NOT_RESPONDING " (no answer in %.*f s)",
+		 fmod(tenths, 10) != 0 ? 1 : 0, tenths / 10);
 }
 
 bool probe_not_responding(const struct dev_usage *u)

@@ -40,7 +40,10 @@ tm() {
 	pid=$!
 	for _ in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	kill -0 "$pid" 2>/dev/null && fail "$name: still running after $ms ms"
+	if kill -0 "$pid" 2>/dev/null; then
+		ps -L -o tid,stat,wchan:32,cmd -p "$pid" >&2
+		fail "$name: still running after $ms ms"
+	fi
 	wait "$pid"
 	RC=$?
 	echo "$name: exit $RC after $ms ms"
@@ -128,6 +131,23 @@ assert [x["verdict"] for x in d] == ["PASS"], d' "$T_TMP/check.out" ||
 	fail "check: no verdict: $(cat "$T_TMP/check.out")"
 sigint check-int yes "$NVS_BIN" check --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/ck2" -q
 ok "check of $(basename "$A") gets its verdict, and ends on SIGINT"
+# the stalled device among the checked drives: it completes nothing for the
+# profile's stall_timeout and is not responding (FAIL, its job stopped, its
+# later phases skipped); the other drive goes on to its verdict
+sed 's/^error_log=0$/error_log=0\nstall_timeout=1s/' "$T_TMP/tiny.ini" >"$T_TMP/tiny1.ini"
+tm check2 12000 "$NVS_BIN" check --target "$A" --target "$SDEV" --profile "$T_TMP/tiny1.ini" \
+	-o "$T_TMP/ck3" --json -q
+[ "$RC" -eq 1 ] || fail "check with $sname exited $RC (want 1: a FAIL): $(cat "$T_TMP/check2.err")"
+/usr/bin/python3 - "$T_TMP/check2.out" "$(basename "$A")" "$sname" <<'PY' ||
+import json, sys
+d = {x["serial"]: x for x in json.load(open(sys.argv[1]))["drives"]}
+a, s = d[sys.argv[2]], d[sys.argv[3]]
+print(sys.argv[2], a["verdict"], "|", sys.argv[3], s["verdict"], s["reasons"])
+assert a["verdict"] == "PASS", a
+assert s["verdict"] == "FAIL" and "not responding" in json.dumps(s["reasons"]), s
+PY
+	fail "check with $sname: $(cat "$T_TMP/check2.out")"
+ok "check of $(basename "$A") and $sname: $sname not responding (FAIL), $(basename "$A") judged"
 
 # the console: first frame, the stalled row, q
 t0=$(date +%s%N)
