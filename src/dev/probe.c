@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,18 +81,30 @@ static void close_all_but(int keep)
 			close(fd);
 }
 
-/* In the child: the reading of @path into the pipe @wfd, then _exit. */
-static void helper(const char *path, int wfd, pid_t parent)
+/* In the child: the reading of @path into the pipe @wfd, then _exit.  A
+ * helper stuck on its device is never killed: it ends when its read does
+ * (its answer then goes to a pipe nobody reads, or to a later scan).
+ * Killed, it would leave its read at once and exit, and its exit can be
+ * the last close of the device, which waits for the reads still pending
+ * there while holding the device's open mutex: every later open of that
+ * device, a run's or a check's included, would then hang in the kernel. */
+static void helper(const char *path, int wfd)
 {
 	struct dev_usage u;
 	const char *p = (const char *)&u;
 	size_t left = sizeof(u);
 
 	close_all_but(wfd);
-	/* a helper never outlives the thread that asked (one stuck on
-	 * anything but the device itself would otherwise stay for ever) */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(1);
+	/* nor ended by a signal meant for the program (Ctrl-C reaches the
+	 * whole foreground process group): a group of its own, and the
+	 * terminating signals ignored (a late answer to a closed pipe is
+	 * EPIPE, not SIGPIPE) */
+	setpgid(0, 0);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	safety_usage(path, &u);
 	while (left) {
 		ssize_t w = write(wfd, p, left);
@@ -113,8 +124,6 @@ static bool start(struct ask *a)
 {
 	int p[2];
 
-	pid_t parent = getpid();
-
 	if (pipe2(p, O_CLOEXEC))
 		return false;
 	a->pid = fork();
@@ -125,7 +134,7 @@ static bool start(struct ask *a)
 		return false;
 	}
 	if (a->pid == 0)
-		helper(a->path, p[1], parent);
+		helper(a->path, p[1]);
 	close(p[1]);
 	a->fd = p[0];
 	return true;
@@ -220,10 +229,7 @@ static void leave_behind(struct ask *a, double deadline)
 		a->fd = -1;
 	}
 	pthread_mutex_unlock(&lock);
-	if (a->fd >= 0) {
-		/* a process in D state dies when its read ends; it cannot be
-		 * waited for now (init reaps it once this process is gone) */
-		kill(a->pid, SIGKILL);
+	if (a->fd >= 0) { /* forgotten, not killed (see helper()) */
 		close(a->fd);
 		a->fd = -1;
 	}

@@ -1,8 +1,7 @@
 /* probe.h - looking at devices that are not the target without letting
  * one that stalls block the program (docs/safety.md, "Rule: a stalled
- * device blocks nothing").  The Devices pane, `nvscope list`, a check's,
- * a plan's and purge's scans open every block device and probe it with
- * libblkid; a read of a device that does not answer sleeps in the kernel
+ * device blocks nothing").  The Devices pane and `nvscope list` open
+ * every block device and probe it with libblkid; a read of a device that does not answer sleeps in the kernel
  * uninterruptibly (D state), and neither --runtime, Ctrl-C nor SIGKILL end
  * it.  So each probe runs in a helper process of its own (fork: the
  * parent's threads are not copied, a child stuck in D state is left behind
@@ -14,7 +13,11 @@
  *
  * The helper closes every descriptor it inherited but its pipe first (so
  * it holds no O_EXCL claim, ring or terminal of the parent while it is
- * stuck) and calls only safety_usage() before _exit().
+ * stuck) and calls only safety_usage() before _exit().  It is never killed
+ * (nor ended by Ctrl-C: a process group of its own, terminating signals
+ * ignored): a reader killed out of a stalled device can make the last
+ * close of it, which waits for the device with its open mutex held, and
+ * every later open of the device would hang.
  *
  * Thread-safe: a small table (under a mutex) remembers helpers that did not
  * answer.  While a device's helper is still stuck, asking about that device
