@@ -93,11 +93,12 @@ sigint list-int no "$NVS_BIN" list
 ok "SIGINT ends list while $sname does not answer"
 
 # runs, purge and a check on another device
-tm write 6000 "$NVS_BIN" run --target "$A" --rw=randwrite --bs=4k --runtime=300ms --time_based \
+tm rw 6000 "$NVS_BIN" run --target "$A" --rw=randrw --bs=4k --runtime=300ms --time_based \
 	--output-format=json
-[ "$RC" -eq 0 ] || fail "write run exited $RC: $(cat "$T_TMP/write.err")"
-tm read 6000 "$NVS_BIN" run --target "$A" --rw=randread --bs=4k --runtime=300ms --time_based
-[ "$RC" -eq 0 ] || fail "read run exited $RC: $(cat "$T_TMP/read.err")"
+[ "$RC" -eq 0 ] || fail "write+read run exited $RC: $(cat "$T_TMP/rw.err")"
+/usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]
+assert j["read"]["total_ios"] > 0 and j["write"]["total_ios"] > 0, j' "$T_TMP/rw.out" ||
+	fail "write+read run: no reads or no writes"
 sigint run-int yes "$NVS_BIN" run --target "$A" --rw=randread --bs=4k --runtime=60 --time_based
 ok "runs on $(basename "$A") end on their runtime and on SIGINT"
 tm purge 6000 "$NVS_BIN" purge "$A" --method=trim --yes-destroy-data="$A" --quiet
@@ -124,17 +125,12 @@ iodepth=4
 runtime=200ms
 time_based
 INI
-tm check 8000 "$NVS_BIN" check --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/ck" --json -q
-[ "$RC" -eq 0 ] || fail "check exited $RC: $(cat "$T_TMP/check.err")"
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["drives"]
-assert [x["verdict"] for x in d] == ["PASS"], d' "$T_TMP/check.out" ||
-	fail "check: no verdict: $(cat "$T_TMP/check.out")"
 sigint check-int yes "$NVS_BIN" check --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/ck2" -q
-ok "check of $(basename "$A") gets its verdict, and ends on SIGINT"
+ok "check of $(basename "$A") ends on SIGINT"
 # the stalled device among the checked drives: it completes nothing for the
 # profile's stall_timeout and is not responding (FAIL, its job stopped, its
 # later phases skipped); the other drive goes on to its verdict
-sed 's/^error_log=0$/error_log=0\nstall_timeout=1s/' "$T_TMP/tiny.ini" >"$T_TMP/tiny1.ini"
+sed 's/^error_log=0$/error_log=0\nstall_timeout=500ms/' "$T_TMP/tiny.ini" >"$T_TMP/tiny1.ini"
 tm check2 12000 "$NVS_BIN" check --target "$A" --target "$SDEV" --profile "$T_TMP/tiny1.ini" \
 	-o "$T_TMP/ck3" --json -q
 [ "$RC" -eq 1 ] || fail "check with $sname exited $RC (want 1: a FAIL): $(cat "$T_TMP/check2.err")"
