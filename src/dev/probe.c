@@ -61,6 +61,14 @@ static void not_responding(struct dev_usage *u, double secs)
 		 fmod(tenths, 10) != 0 ? 1 : 0, tenths / 10);
 }
 
+/* No helper could be started (@err): unknown too, never probed here. */
+static void unprobed(struct dev_usage *u, int err)
+{
+	memset(u, 0, sizeof(*u));
+	u->unknown = true;
+	snprintf(u->why, sizeof(u->why), "not probed: %s", strerror(err));
+}
+
 bool probe_not_responding(const struct dev_usage *u)
 {
 	return u->unknown && !strncmp(u->why, NOT_RESPONDING, strlen(NOT_RESPONDING));
@@ -118,8 +126,7 @@ static void helper(const char *path, int wfd)
 	_exit(0);
 }
 
-/* Starts the helper of @a; false when it cannot be (then the caller
- * probes here). */
+/* Starts the helper of @a; false with errno when it cannot be. */
 static bool start(struct ask *a)
 {
 	int p[2];
@@ -128,9 +135,11 @@ static bool start(struct ask *a)
 		return false;
 	a->pid = fork();
 	if (a->pid < 0) {
+		int e = errno;
 		a->pid = 0;
 		close(p[0]);
 		close(p[1]);
+		errno = e;
 		return false;
 	}
 	if (a->pid == 0)
@@ -279,9 +288,9 @@ void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size
 	struct ask *as = calloc(n, sizeof(*as));
 	double end = mono_now() + deadline_ms / 1000.0;
 
-	if (!as) { /* no memory for the table: the plain reading */
+	if (!as) { /* never probed here: it could hang the program */
 		for (size_t i = 0; i < n; i++)
-			safety_usage(paths[i], u[i]);
+			unprobed(u[i], ENOMEM);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -290,7 +299,7 @@ void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size
 		if (from_earlier(a))
 			continue;
 		if (!start(a)) {
-			safety_usage(a->path, a->u);
+			unprobed(a->u, errno);
 			a->done = true;
 		}
 	}

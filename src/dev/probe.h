@@ -1,15 +1,13 @@
 /* probe.h - looking at devices that are not the target without letting
  * one that stalls block the program (docs/safety.md, "Rule: a stalled
  * device blocks nothing").  The Devices pane and `nvscope list` open
- * every block device and probe it with libblkid; a read of a device that does not answer sleeps in the kernel
- * uninterruptibly (D state), and neither --runtime, Ctrl-C nor SIGKILL end
- * it.  So each probe runs in a helper process of its own (fork: the
- * parent's threads are not copied, a child stuck in D state is left behind
- * and the parent goes on and exits normally; a stuck thread would keep the
- * whole process from exiting), and the caller waits for the answer at most
- * a deadline.  A device that has not answered is "not responding": its
- * usage is unknown, and unknown counts as in use (never a free row, never
- * written).
+ * every block device and probe it with libblkid; a read of a device that does not answer sleeps in
+ * the kernel uninterruptibly (D state), and neither --runtime, Ctrl-C nor SIGKILL end it.  So each
+ * probe runs in a helper process of its own (fork: the parent's threads are not copied, a child
+ * stuck in D state is left behind and the parent goes on and exits normally; a stuck thread would
+ * keep the whole process from exiting), and the caller waits for the answer at most a deadline.  A
+ * device that has not answered is "not responding": its usage is unknown, and unknown counts as in
+ * use (never a free row, never written).
  *
  * The helper closes every descriptor it inherited but its pipe first (so
  * it holds no O_EXCL claim, ring or terminal of the parent while it is
@@ -39,7 +37,8 @@ struct dev_usage;
  * processes run side by side, waiting at most @deadline_ms for all of
  * them.  A device whose helper has not answered by then gets u->unknown
  * with u->why = "not responding (no answer in 2 s)".  Where no helper can
- * be started (out of processes), safety_usage() runs here instead. */
+ * be started (out of processes or memory) the device is unknown as well
+ * ("not probed: REASON"): it is never probed in the program itself. */
 void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
 		      unsigned deadline_ms);
 /* The same for one path, with PROBE_DEADLINE_MS. */
