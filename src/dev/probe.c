@@ -18,12 +18,18 @@
 
 #define NR_STUCK       64
 #define NOT_RESPONDING "not responding"
+/* A helper says "started" (one byte) before it touches the device: the
+ * deadline counts from then, so a loaded machine that is slow to run the
+ * helper at all does not make a device "not responding".  One that has
+ * not even started after this long is given up too. */
+#define START_GRACE_S 10.0
 
 /* A helper that did not answer in time: its device and its pipe. */
 struct stuck {
 	char path[256];
 	pid_t pid;
 	int fd;
+	size_t got;   /* bytes of its answer read (its "started") */
 	double since; /* monotonic s, when it was asked */
 };
 
@@ -39,7 +45,9 @@ struct ask {
 	int fd;	    /* read end of its pipe, or -1 */
 	size_t got; /* bytes of the answer read */
 	bool done;
-	double since;
+	double since;	/* when it was asked */
+	double started; /* when its helper said it started, 0 before */
+	unsigned char raw[1 + sizeof(struct dev_usage)]; /* "started", then the answer */
 };
 
 static double mono_now(void)
@@ -101,9 +109,9 @@ static void helper(const char *path, int wfd)
 	struct dev_usage u;
 	const char *p = (const char *)&u;
 	size_t left = sizeof(u);
+	char started = 'S';
 
-	close_all_but(wfd);
-	/* nor ended by a signal meant for the program (Ctrl-C reaches the
+	/* not ended by a signal meant for the program (Ctrl-C reaches the
 	 * whole foreground process group): a group of its own, and the
 	 * terminating signals ignored (a late answer to a closed pipe is
 	 * EPIPE, not SIGPIPE) */
@@ -113,6 +121,9 @@ static void helper(const char *path, int wfd)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	if (write(wfd, &started, 1) != 1) /* the deadline runs from here */
+		_exit(1);
+	close_all_but(wfd);
 	safety_usage(path, &u);
 	while (left) {
 		ssize_t w = write(wfd, p, left);
@@ -154,19 +165,23 @@ static bool start(struct ask *a)
 static bool collect(struct ask *a)
 {
 	for (;;) {
-		ssize_t r = read(a->fd, (char *)a->u + a->got, sizeof(*a->u) - a->got);
+		ssize_t r = read(a->fd, a->raw + a->got, sizeof(a->raw) - a->got);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r > 0 && !a->started)
+			a->started = mono_now();
 		if (r < 0 && errno == EAGAIN)
 			return false;
 		if (r > 0) {
 			a->got += (size_t)r;
-			if (a->got < sizeof(*a->u))
+			if (a->got < sizeof(a->raw))
 				continue;
 		}
 		break;
 	}
-	if (a->got < sizeof(*a->u)) { /* it died without an answer: unknown */
+	if (a->got == sizeof(a->raw)) {
+		memcpy(a->u, a->raw + 1, sizeof(*a->u));
+	} else { /* it died without an answer: unknown */
 		memset(a->u, 0, sizeof(*a->u));
 		a->u->unknown = true;
 		snprintf(a->u->why, sizeof(a->u->why), "probe failed");
@@ -205,14 +220,19 @@ static bool from_earlier(struct ask *a)
 	pthread_mutex_lock(&lock);
 	int i = stuck_find(a->path);
 	if (i >= 0) {
-		struct ask late = {
-		    .path = a->path, .u = a->u, .pid = stuck[i].pid, .fd = stuck[i].fd};
+		struct ask late = {.path = a->path,
+				   .u = a->u,
+				   .pid = stuck[i].pid,
+				   .fd = stuck[i].fd,
+				   .got = stuck[i].got,
+				   .started = 1};
 		fcntl(late.fd, F_SETFL, O_NONBLOCK);
 		if (collect(&late)) {
 			stuck_drop((unsigned)i);
 			/* a helper killed unanswered tells nothing: ask again */
 			answered = !late.u->unknown || strcmp(late.u->why, "probe failed");
 		} else {
+			stuck[i].got = late.got;
 			not_responding(a->u, mono_now() - stuck[i].since);
 			answered = true;
 		}
@@ -234,6 +254,7 @@ static void leave_behind(struct ask *a, double deadline)
 		snprintf(s->path, sizeof(s->path), "%s", a->path);
 		s->pid = a->pid;
 		s->fd = a->fd;
+		s->got = a->got;
 		s->since = a->since;
 		a->fd = -1;
 	}
@@ -255,23 +276,37 @@ unsigned probe_pending(void)
 
 /* ---- the call ---- */
 
-/* Waits for the started helpers of @as until each answered or @end. */
-static void wait_all(struct ask *as, size_t n, double end)
+/* When helper @a is given up: @d s after it started, or after it was
+ * asked when it has not started yet (plus a grace). */
+static double give_up_at(const struct ask *a, double d)
+{
+	return a->started ? a->started + d : a->since + START_GRACE_S + d;
+}
+
+/* Waits for the helpers of @as until each has answered or been given up
+ * (@d s after it started: not responding). */
+static void wait_all(struct ask *as, size_t n, double d)
 {
 	struct pollfd *pf = calloc(n, sizeof(*pf));
 	size_t *who = calloc(n, sizeof(*who));
 
 	for (;;) {
+		double now = mono_now(), next = now + START_GRACE_S + d;
 		size_t k = 0;
-		for (size_t i = 0; pf && who && i < n; i++)
-			if (!as[i].done && as[i].fd >= 0) {
-				pf[k] = (struct pollfd){.fd = as[i].fd, .events = POLLIN};
-				who[k++] = i;
+		for (size_t i = 0; i < n; i++) {
+			if (as[i].done || as[i].fd < 0)
+				continue;
+			if (now >= give_up_at(&as[i], d) || !pf || !who) {
+				leave_behind(&as[i], d);
+				continue;
 			}
-		double left = end - mono_now();
-		if (!k || left <= 0)
+			next = fmin(next, give_up_at(&as[i], d));
+			pf[k] = (struct pollfd){.fd = as[i].fd, .events = POLLIN};
+			who[k++] = i;
+		}
+		if (!k)
 			break;
-		int r = poll(pf, k, (int)(left * 1000) + 1);
+		int r = poll(pf, k, (int)((next - now) * 1000) + 1);
 		if (r < 0 && errno != EINTR)
 			break;
 		for (size_t j = 0; r > 0 && j < k; j++)
@@ -286,7 +321,7 @@ void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size
 		      unsigned deadline_ms)
 {
 	struct ask *as = calloc(n, sizeof(*as));
-	double end = mono_now() + deadline_ms / 1000.0;
+	double d = deadline_ms / 1000.0;
 
 	if (!as) { /* never probed here: it could hang the program */
 		for (size_t i = 0; i < n; i++)
@@ -306,10 +341,10 @@ void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size
 	for (size_t i = 0; i < n; i++) /* answers are read as they come */
 		if (as[i].fd >= 0)
 			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);
-	wait_all(as, n, end);
-	for (size_t i = 0; i < n; i++)
+	wait_all(as, n, d);
+	for (size_t i = 0; i < n; i++) /* poll failed: given up */
 		if (!as[i].done)
-			leave_behind(&as[i], deadline_ms / 1000.0);
+			leave_behind(&as[i], d);
 	free(as);
 }
 

@@ -34,8 +34,10 @@ struct dev_usage;
 #define PROBE_DEADLINE_MS 2000
 
 /* Fills *@u[i] for @paths[i] (i < @n) as safety_usage() would, in helper
- * processes run side by side, waiting at most @deadline_ms for all of
- * them.  A device whose helper has not answered by then gets u->unknown
+ * processes run side by side, waiting for each at most @deadline_ms from
+ * the moment it started (it says so first: a machine too loaded to run it
+ * at once does not make a device "not responding"; one that has not even
+ * started after 10 s more is given up as well).  A device whose helper has not answered by then gets u->unknown
  * with u->why = "not responding (no answer in 2 s)".  Where no helper can
  * be started (out of processes or memory) the device is unknown as well
  * ("not probed: REASON"): it is never probed in the program itself. */
