@@ -454,6 +454,14 @@ static void *task_main(void *arg)
 
 /* ---- the stall watch: a drive that completes nothing ---- */
 
+/* Seconds of CLOCK_MONOTONIC (no jump of the wall clock makes a stall). */
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 struct watch {
 	dev_t rdev;
 	bool ok;       /* its counts can be read */
@@ -489,7 +497,7 @@ static void watch_start(struct watch *w, const struct check_drive *d)
 	uint64_t fl;
 
 	memset(w, 0, sizeof(*w));
-	w->since = unix_now();
+	w->since = mono_now();
 	if (stat(d->path, &st) || !S_ISBLK(st.st_mode)) /* the node only: no I/O */
 		return;
 	w->rdev = st.st_rdev;
@@ -501,7 +509,7 @@ static void watch_start(struct watch *w, const struct check_drive *d)
 static void watch_tick(const struct check_batch *b, struct check_drive *d, struct watch *w)
 {
 	uint64_t done, fl;
-	double now = unix_now();
+	double now = mono_now();
 
 	if (!w->ok || atomic_load(&d->stalled) || !io_counts(w->rdev, &done, &fl))
 		return;
