@@ -73,6 +73,9 @@ static int on_check(struct check_profile *p, const char *k, const char *v, char 
 	} else if (!strcmp(k, "selftest_timeout")) {
 		if (!v || spec_parse_time(v, &p->selftest_timeout_ns) || !p->selftest_timeout_ns)
 			goto bad;
+	} else if (!strcmp(k, "stall_timeout")) {
+		if (!v || spec_parse_time(v, &p->stall_timeout_ns) || !p->stall_timeout_ns)
+			goto bad;
 	} else if (!strcmp(k, "error_log")) {
 		if (parse_flag(v, &p->error_log))
 			goto bad;
@@ -262,6 +265,7 @@ int check_profile_load(const char *name, struct check_profile **out, char *err, 
 	judge_thresholds_init(&p->th);
 	p->perf_rounds = 3;
 	p->selftest_timeout_ns = 20 * 60 * NVS_NSEC_PER_SEC;
+	p->stall_timeout_ns = 10 * NVS_NSEC_PER_SEC;
 	rc = check_profile_find(name, p->path, sizeof(p->path));
 	if (rc) {
 		snprintf(err, errlen, "no check profile '%s' (see presets/checks/)", name);

@@ -24,6 +24,7 @@ struct check_profile {
 	char description[160];
 	int selftest;		      /* 0 none, 1 short, 2 extended */
 	uint64_t selftest_timeout_ns; /* give up waiting after this */
+	uint64_t stall_timeout_ns;    /* no I/O completed this long: not responding */
 	bool error_log;		      /* read the Error Information log */
 	unsigned perf_rounds;	      /* performance jobs: rounds across the batch (3) */
 	struct judge_thresholds th;

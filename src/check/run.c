@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
@@ -117,6 +118,7 @@ struct task {
 	struct check_drive *d;
 	int phase;
 	_Atomic int *done;
+	_Atomic bool finished;
 };
 
 static bool cancelled(const struct check_batch *b)
@@ -343,7 +345,7 @@ static void do_verify(struct check_batch *b, struct check_drive *d, unsigned j)
 		snprintf(jj->msg, sizeof(jj->msg), "refused: writing not confirmed for this drive");
 		return;
 	}
-	if (verify_run(d->path, &rg, b->force || s->force_destroy, b->cancel, verify_tick, d, &vr,
+	if (verify_run(d->path, &rg, b->force || s->force_destroy, &d->cancel, verify_tick, d, &vr,
 		       err, sizeof(err))) {
 		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
 		return;
@@ -391,7 +393,7 @@ static void do_job(struct check_batch *b, struct check_drive *d, unsigned j)
 	snprintf(s.targets[0], sizeof(s.targets[0]), "%s", d->path);
 	s.ntargets = 1;
 	s.runtime_ns /= nr; /* the job's time, shared by its rounds */
-	if (runjob_run(&s, 0, b->cancel, job_tick, d, &rj, err, sizeof(err))) {
+	if (runjob_run(&s, 0, &d->cancel, job_tick, d, &rj, err, sizeof(err))) {
 		snprintf(jj->msg, sizeof(jj->msg), "%.190s", err);
 		jj->ran = false;
 		return;
@@ -444,14 +446,28 @@ static bool still_pinned(struct check_drive *d, int phase)
 	return false;
 }
 
+/* Job @j of drive @d, which stopped completing I/O (now or in an earlier
+ * phase): did not run, FAIL (never PASS, never "interrupted"). */
+static void mark_stalled(const struct check_batch *b, struct check_drive *d, int j)
+{
+	struct judge_job *jj = &d->in.jobs[j];
+
+	jj->ran = jj->interrupted = false;
+	snprintf(jj->msg, sizeof(jj->msg), "not responding: no I/O completed in %g s",
+		 (double)b->prof->stall_timeout_ns / 1e9);
+}
+
 static void *task_main(void *arg)
 {
 	struct task *t = arg;
 	struct check_drive *d = t->d;
+	int j = t->phase - CHECK_PHASE_JOB;
 
 	atomic_store(&d->permille, 0);
 	atomic_store(&d->phase, t->phase);
-	if (!still_pinned(d, t->phase))
+	if (atomic_load(&d->stalled)) /* nothing more is sent to it */
+		;
+	else if (!still_pinned(d, t->phase))
 		; /* refused: nothing run */
 	else if (t->phase == CHECK_PHASE_HEALTH)
 		do_health(t->b, d, false);
@@ -460,10 +476,83 @@ static void *task_main(void *arg)
 	else if (t->phase == CHECK_PHASE_SELFTEST)
 		do_selftest(t->b, d);
 	else
-		do_job(t->b, d, (unsigned)(t->phase - CHECK_PHASE_JOB));
+		do_job(t->b, d, (unsigned)j);
+	if (j >= 0 && atomic_load(&d->stalled))
+		mark_stalled(t->b, d, j);
 	atomic_store(&d->permille, 1000);
+	atomic_store(&t->finished, true);
 	atomic_fetch_add(t->done, 1);
 	return NULL;
+}
+
+/* ---- the stall watch: a drive that completes nothing ---- */
+
+/* Seconds of CLOCK_MONOTONIC (no jump of the wall clock makes a stall). */
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct watch {
+	dev_t rdev;
+	bool ok;       /* its counts can be read */
+	uint64_t done; /* I/Os completed, as last seen */
+	double since;  /* when that count last moved, or nothing was in flight */
+};
+
+/* The kernel's count of I/Os completed by block device @rdev and of those
+ * in flight (/sys/dev/block/M:m/stat: sysfs never waits for the device). */
+static bool io_counts(dev_t rdev, uint64_t *done, uint64_t *inflight)
+{
+	unsigned long long f[9];
+	char p[64];
+	FILE *fp;
+	int n;
+
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/stat", major(rdev), minor(rdev));
+	if (!(fp = fopen(p, "re")))
+		return false;
+	n = fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+		   &f[4], &f[5], &f[6], &f[7], &f[8]);
+	fclose(fp);
+	if (n != 9)
+		return false;
+	*done = f[0] + f[4]; /* reads and writes completed */
+	*inflight = f[8];
+	return true;
+}
+
+static void watch_start(struct watch *w, const struct check_drive *d)
+{
+	struct stat st;
+	uint64_t fl;
+
+	memset(w, 0, sizeof(*w));
+	w->since = mono_now();
+	if (stat(d->path, &st) || !S_ISBLK(st.st_mode)) /* the node only: no I/O */
+		return;
+	w->rdev = st.st_rdev;
+	w->ok = io_counts(w->rdev, &w->done, &fl);
+}
+
+/* @d has had I/O in flight and completed none for the profile's
+ * stall_timeout: not responding.  Its job is stopped (its own cancel). */
+static void watch_tick(const struct check_batch *b, struct check_drive *d, struct watch *w)
+{
+	uint64_t done, fl;
+	double now = mono_now();
+
+	if (!w->ok || atomic_load(&d->stalled) || !io_counts(w->rdev, &done, &fl))
+		return;
+	if (done != w->done || !fl) {
+		w->done = done;
+		w->since = now;
+	} else if (now - w->since >= (double)b->prof->stall_timeout_ns / 1e9) {
+		atomic_store(&d->stalled, true);
+		atomic_store(&d->cancel, 1);
+	}
 }
 
 /* Runs @phase on drives [@first, @first + @count) in parallel; calls
@@ -473,32 +562,41 @@ static int run_phase_on(struct check_batch *b, int phase, size_t first, size_t c
 {
 	pthread_t *th = calloc(count, sizeof(*th));
 	struct task *tk = calloc(count, sizeof(*tk));
+	struct watch *w = calloc(count, sizeof(*w));
 	_Atomic int done = 0;
 	size_t started = 0;
 	int rc = 0;
 
-	if (!th || !tk) {
+	if (!th || !tk || !w) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (; started < count; started++) {
 		tk[started] = (struct task){
 		    .b = b, .d = &b->d[first + started], .phase = phase, .done = &done};
+		watch_start(&w[started], tk[started].d);
 		if (pthread_create(&th[started], NULL, task_main, &tk[started])) {
 			rc = -EAGAIN;
 			break;
 		}
 	}
 	while (atomic_load(&done) < (int)started) {
+		for (size_t i = 0; i < started; i++) {
+			if (cancelled(b)) /* each drive's job stops on its own flag */
+				atomic_store(&tk[i].d->cancel, 1);
+			if (!atomic_load(&tk[i].finished))
+				watch_tick(b, tk[i].d, &w[i]);
+		}
 		if (tick)
 			tick(b, arg);
-		sleep_ms(200);
+		sleep_ms(cancelled(b) ? 20 : 200);
 	}
 	for (size_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 out:
 	free(th);
 	free(tk);
+	free(w);
 	return rc;
 }
 
@@ -610,6 +708,8 @@ static int check_run_pinned(struct check_batch *b,
 	for (size_t i = 0; i < b->n; i++) {
 		if (!b->next_step)
 			init_drive(b, &b->d[i]);
+		atomic_store(&b->d[i].cancel, 0);
+		atomic_store(&b->d[i].stalled, false);
 	}
 	for (size_t i = 0; b->dir && i < b->n; i++) { /* refused: before any I/O */
 		char dir[CHECK_PATH_MAX], msg[512];

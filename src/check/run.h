@@ -42,6 +42,12 @@ struct check_drive {
 	/* live progress */
 	_Atomic int phase; /* CHECK_PHASE_* or CHECK_PHASE_JOB + job index */
 	_Atomic int permille;
+	/* a drive that completed no I/O for the profile's stall_timeout while
+	 * some was outstanding is not responding: its job is stopped (@cancel,
+	 * which also follows the batch's), its later phases are not run, and
+	 * its verdict is FAIL, never PASS; the other drives go on */
+	_Atomic int cancel;
+	_Atomic bool stalled;
 };
 
 enum {

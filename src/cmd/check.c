@@ -430,7 +430,7 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	}
 	if (o.resume)
 		snprintf(prof->name, sizeof(prof->name), "%s", pname);
-	l = dev_scan(err, sizeof(err));
+	l = dev_scan_ids(err, sizeof(err));
 	d = calloc(NVS_MAX_TARGETS, sizeof(*d));
 	if (!l || !d) {
 		fprintf(stderr, "nvscope check: %s\n", l ? "out of memory" : err);

@@ -15,7 +15,7 @@
 #include "nvscope.h"
 #include "dev/devmodel.h"
 #include "dev/nvme.h"
-#include "dev/safety.h"
+#include "dev/probe.h"
 
 char *dev_strtrim(char *dst, size_t len, const char *src, size_t srclen)
 {
@@ -121,7 +121,7 @@ int dev_list_add_file(struct dev_list *l, const char *path)
 	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	b->lba_size = 512;
 	b->discard = S_ISREG(st.st_mode); /* hole punching */
-	safety_usage(path, &b->in_use);   /* an image file's marks, as a device's */
+	probe_usage(path, &b->in_use);    /* an image file's marks, as a device's */
 	return 0;
 }
 
@@ -269,11 +269,39 @@ const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
 	return buf;
 }
 
-/* Fills @u for the block device @path: the safety module's own reading,
- * so that the marks and the refusals cannot disagree. */
-static void usage_fill(const char *path, struct dev_usage *u)
+/* Fills the marks of every namespace and block device of @l: the safety
+ * module's own reading (safety_usage), so that the marks and the refusals
+ * cannot disagree, each in a helper process, all side by side, waiting at
+ * most @deadline_ms: a device that does not answer is "not responding"
+ * (unknown, so in use), and the scan goes on (probe.h). */
+static int usage_fill(struct dev_list *l, unsigned deadline_ms)
 {
-	safety_usage(path, u);
+	size_t n = l->nr_blocks, k = 0;
+
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		n += l->ctrls[i].nr_namespaces;
+	if (!n)
+		return 0;
+	const char **paths = calloc(n, sizeof(*paths));
+	struct dev_usage **u = calloc(n, sizeof(*u));
+	if (!paths || !u) {
+		free(paths);
+		free(u);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		for (size_t j = 0; j < l->ctrls[i].nr_namespaces; j++) {
+			paths[k] = l->ctrls[i].namespaces[j].block_device;
+			u[k++] = &l->ctrls[i].namespaces[j].in_use;
+		}
+	for (size_t i = 0; i < l->nr_blocks; i++) {
+		paths[k] = l->blocks[i].path;
+		u[k++] = &l->blocks[i].in_use;
+	}
+	probe_usage_many(paths, u, k, deadline_ms);
+	free(paths);
+	free(u);
+	return 0;
 }
 
 /* ---- /sys/block ---- */
@@ -412,7 +440,6 @@ static int scan_sys_block(struct dev_list *l)
 		b->rotational = read_sys_u64(dir, "queue/rotational") != 0;
 		b->read_only = read_sys_u64(dir, "ro") != 0;
 		b->discard = read_sys_u64(dir, "queue/discard_max_bytes") != 0;
-		usage_fill(b->path, &b->in_use);
 	}
 	closedir(d);
 	return 0;
@@ -444,7 +471,37 @@ static int cmp_block(const void *a, const void *b)
 	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->name, y->name);
 }
 
+/* Marks nothing is known of: unknown (so in use, should anyone read them). */
+static void usage_unprobed(struct dev_list *l)
+{
+	struct dev_usage u = {.unknown = true};
+
+	snprintf(u.why, sizeof(u.why), "not probed");
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		for (size_t j = 0; j < l->ctrls[i].nr_namespaces; j++)
+			l->ctrls[i].namespaces[j].in_use = u;
+	for (size_t i = 0; i < l->nr_blocks; i++)
+		l->blocks[i].in_use = u;
+}
+
+static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned deadline_ms);
+
 struct dev_list *dev_scan(char *err, size_t errlen)
+{
+	return scan(err, errlen, true, PROBE_DEADLINE_MS);
+}
+
+struct dev_list *dev_scan_within(char *err, size_t errlen, unsigned deadline_ms)
+{
+	return scan(err, errlen, true, deadline_ms);
+}
+
+struct dev_list *dev_scan_ids(char *err, size_t errlen)
+{
+	return scan(err, errlen, false, 0);
+}
+
+static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned deadline_ms)
 {
 	struct dev_list *l = dev_list_new();
 	int r;
@@ -462,8 +519,6 @@ struct dev_list *dev_scan(char *err, size_t errlen)
 	for (size_t i = 0; i < l->nr_ctrls; i++) {
 		struct dev_ctrl *c = &l->ctrls[i];
 
-		for (size_t j = 0; j < c->nr_namespaces; j++)
-			usage_fill(c->namespaces[j].block_device, &c->namespaces[j].in_use);
 		dev_generic_fill(c, "/sys/class/nvme-generic", "/dev");
 		if (c->nr_namespaces) /* a controller may have none */
 			qsort(c->namespaces, c->nr_namespaces, sizeof(*c->namespaces), cmp_ns);
@@ -471,7 +526,9 @@ struct dev_list *dev_scan(char *err, size_t errlen)
 	if (l->nr_ctrls)
 		qsort(l->ctrls, l->nr_ctrls, sizeof(*l->ctrls), cmp_ctrl);
 	r = scan_sys_block(l);
-	if (r == -ENOMEM) {
+	if (!marks)
+		usage_unprobed(l);
+	if (r == -ENOMEM || (marks && usage_fill(l, deadline_ms))) {
 		snprintf(err, errlen, "out of memory");
 		goto free_list;
 	}

@@ -141,6 +141,19 @@ struct dev_list {
  * nvme_ok/nvme_err say why.  Returns a list the caller frees with
  * dev_list_free(), or NULL with @err set (out of memory). */
 struct dev_list *dev_scan(char *err, size_t errlen);
+/* dev_scan() waits at most 2 s (PROBE_DEADLINE_MS) for the marks of all
+ * devices together: each device is probed in a helper process (probe.h),
+ * and one that has not answered by then is "not responding" (in_use
+ * unknown, so in use) instead of blocking the program.  This one waits at
+ * most @deadline_ms (the console: a short wait, filled in by rescans). */
+struct dev_list *dev_scan_within(char *err, size_t errlen, unsigned deadline_ms);
+/* The devices without their marks, for callers that only identify a
+ * device (its controller, serial, namespace, size): no block device is
+ * opened or probed (a stalled one that is not the target is never
+ * touched); every in_use is unknown ("not probed"), so in use, should
+ * anyone read it.  Check, purge, plans and the safety module's token and
+ * namespace look-ups use this. */
+struct dev_list *dev_scan_ids(char *err, size_t errlen);
 /* Frees @l and everything in it.  NULL-safe. */
 void dev_list_free(struct dev_list *l);
 

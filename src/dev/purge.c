@@ -240,7 +240,7 @@ static int nvme_trim_ns(const struct dev_ns *n, const struct purge_opts *o, int 
 static int purge_nvme(const char *dev, const struct purge_opts *o, int *st, char *err,
 		      size_t errlen)
 {
-	struct dev_list *l = dev_scan(err, errlen);
+	struct dev_list *l = dev_scan_ids(err, errlen);
 	const struct dev_ctrl *c;
 	const struct dev_ns *ns = NULL;
 	const char *why;

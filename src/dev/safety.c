@@ -934,7 +934,7 @@ static int open_claimed(const char *path, int flags, bool *blk, char *msg, size_
 static int generic_to_block(const char *path, char *blk, size_t len)
 {
 	char err[256];
-	struct dev_list *l = dev_scan(err, sizeof(err));
+	struct dev_list *l = dev_scan_ids(err, sizeof(err));
 	const struct dev_ns *ns = NULL;
 	int rc = -ENOENT;
 
@@ -1147,7 +1147,7 @@ int safety_confirm_token(const char *path, char *buf, size_t len)
 		copy(buf, len, path);
 		return 0;
 	}
-	l = dev_scan(err, sizeof(err));
+	l = dev_scan_ids(err, sizeof(err));
 	if (!l)
 		return -ENOMEM;
 	c = dev_list_find_nvme(l, path, NULL);

@@ -117,7 +117,7 @@ int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t er
 void planrun_write_devices(const struct planrun *r, const char *name)
 {
 	char err[256];
-	struct dev_list *l = dev_scan(err, sizeof(err));
+	struct dev_list *l = dev_scan_ids(err, sizeof(err));
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "targets");
 	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
 	for (unsigned i = 0; i < r->ntargets; i++) {

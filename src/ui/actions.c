@@ -266,7 +266,7 @@ void app_rescan(struct app *a)
 		return;
 	char err[128];
 	dev_list_free(a->devs);
-	a->devs = dev_scan(err, sizeof(err));
+	a->devs = dev_scan_within(err, sizeof(err), APP_PROBE_MS);
 	if (!a->devs)
 		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
 	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);

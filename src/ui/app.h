@@ -281,6 +281,11 @@ const char *form_key(const struct form_field *f);
 /* The spec_set value of form field @f: the engine field's "passthrough"
  * is io_uring_cmd; every other value as it is. */
 const char *form_value(const struct form_field *f);
+/* The device scans of the console wait at most this long for the devices'
+ * marks: one that has not answered shows "not responding" and is filled
+ * in by the rescans of tick() (dev/probe.h), so a stalled device never
+ * holds the screen. */
+#define APP_PROBE_MS 1000
 /* Rescans devices, keeping the marks. */
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */

@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 #include "base/input.h"
 #include "base/num.h"
+#include "dev/probe.h"
 #include "dev/safety.h"
 #include "report/csv.h"
 #include "report/json.h"
@@ -333,7 +334,7 @@ static void ui_cpu_tick(struct app *a, double dt)
 static void tick(struct app *a, double dt)
 {
 	static enum session_state last_state = SESS_IDLE;
-	static double next_second, last_second;
+	static double next_second, last_second, next_probe;
 	if (!a->replay) {
 		if (session_poll(a->sess) > 0)
 			dirty_live(a);
@@ -350,6 +351,15 @@ static void tick(struct app *a, double dt)
 			last_state = st;
 			dirty_live(a);
 		}
+		/* a device that did not answer its probe is asked again
+		 * every 2 s (answered at once while its helper is still
+		 * stuck) and filled in once it answers (dev/probe.h) */
+		if (st != SESS_RUNNING && a->now >= next_probe && probe_pending()) {
+			app_rescan(a);
+			dirty_live(a);
+		}
+		if (a->now >= next_probe)
+			next_probe = a->now + 2;
 		health_tick(a);
 		demo_tick(a);
 		planui_tick(a);
@@ -601,7 +611,7 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	load_presets(a);
 	planui_list(a);
 	panes_form_init(a);
-	a->devs = dev_scan(err, len);
+	a->devs = dev_scan_within(err, len, APP_PROBE_MS);
 	int n = devrows_build(a->devs, true, &a->drows);
 	a->ndrows = n > 0 ? n : 0;
 	for (unsigned i = 0; i < o->ntargets; i++)

@@ -4,29 +4,11 @@
 # asked one, I/O stuck in the device counted as unfinished, not in the
 # totals), and the process prints and exits although the kernel still holds
 # the I/O.  The stalled device: a loop device over a file on a FUSE file
-# system (tests/stallfs.py) whose requests wait while a flag file exists.
-# (device-mapper's delay target would do too, but many kernels, this CI's
-# among them, have no device-mapper.)  Bounds are generous function checks.
+# system whose requests wait while a flag file exists (tests/stall.inc).
+# Bounds are generous function checks.
 . "$(dirname "$0")/../lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, FUSE)"
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "python3-fusepy missing (make deps-test)"
-
-MNT=$T_TMP/mnt FLAG=$T_TMP/stall SDEV="" FPID=""
-mkdir -p "$MNT"
-st_cleanup() {
-	rm -f "$FLAG"  # unstall first: what the kernel holds completes
-	[ -n "$SDEV" ] && { sleep 0.5; losetup -d "$SDEV" 2>/dev/null; }
-	mountpoint -q "$MNT" && { umount "$MNT" 2>/dev/null || umount -l "$MNT"; }
-	[ -n "$FPID" ] && kill "$FPID" 2>/dev/null
-	t_cleanup
-}
-trap st_cleanup EXIT
-/usr/bin/python3 "$NVS_TOP/tests/stallfs.py" "$MNT" $((64 << 20)) "$FLAG" 2>"$T_TMP/fuse.log" &
-FPID=$!
-for _ in $(seq 50); do mountpoint -q "$MNT" && break; sleep 0.1; done
-mountpoint -q "$MNT" || skip "FUSE mount failed: $(cat "$T_TMP/fuse.log")"
-SDEV=$(losetup -f --show "$MNT/disk") || skip "losetup over FUSE failed"
+. "$NVS_TOP/tests/stall.inc"
+st_setup $((64 << 20))
 
 # run_stalled NAME SIGNAL_AT ARGS...: starts a run, stalls the device 0.7 s
 # in, optionally sends SIGINT at SIGNAL_AT s, and waits for the process.

@@ -93,6 +93,12 @@ START_TEST(test_thresholds)
 	ck_assert_double_eq(p->th.outlier_pct, 70);
 	ck_assert(!p->th.critical_warning);
 	ck_assert(p->job_min[0].set && p->job_min[0].v == 1000);
+	ck_assert_uint_eq(p->stall_timeout_ns, 10000000000ULL); /* the default: 10 s */
+	check_profile_free(p);
+	ck_assert_int_eq(load_text("[check]\nstall_timeout=1500ms\n[read-a]\nrw=read\n", &p, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_uint_eq(p->stall_timeout_ns, 1500000000ULL);
 	check_profile_free(p);
 	static const char *const bad[] = {
 	    "[thresholds]\nspare_min=nan\n",
@@ -107,6 +113,9 @@ START_TEST(test_thresholds)
 	    "[thresholds]\nread-a.min=1\n[read-a]\nrw=read\n",
 	    "[check]\nselftest=long\n",
 	    "[check]\nselftest_timeout=0\n",
+	    "[check]\nstall_timeout=0\n",
+	    "[check]\nstall_timeout=nan\n",
+	    "[check]\nstall_timeout=\n",
 	    "[check]\nunknown=1\n",
 	    "[thresholds]\nmedia_errors_max=1e999\n",
 	};

@@ -1,0 +1,354 @@
+/* probe.c - safety_usage() of devices that are not the target, each in a
+ * helper process with a deadline (probe.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "dev/devmodel.h"
+#include "dev/probe.h"
+#include "dev/safety.h"
+
+#define NR_STUCK       64
+#define NOT_RESPONDING "not responding"
+/* A helper says "started" (one byte) before it touches the device: the
+ * deadline counts from then, so a loaded machine that is slow to run the
+ * helper at all does not make a device "not responding".  One that has
+ * not even started after this long is given up too. */
+#define START_GRACE_S 10.0
+
+/* A helper that did not answer in time: its device and its pipe. */
+struct stuck {
+	char path[256];
+	pid_t pid;
+	int fd;
+	size_t got;   /* bytes of its answer read (its "started") */
+	double since; /* monotonic s, when it was asked */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stuck stuck[NR_STUCK];
+static unsigned nstuck;
+
+/* One probe of one call. */
+struct ask {
+	const char *path;
+	struct dev_usage *u;
+	pid_t pid;  /* helper, or 0 */
+	int fd;	    /* read end of its pipe, or -1 */
+	size_t got; /* bytes of the answer read */
+	bool done;
+	double since;	/* when it was asked */
+	double started; /* when its helper said it started, 0 before */
+	unsigned char raw[1 + sizeof(struct dev_usage)]; /* "started", then the answer */
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void not_responding(struct dev_usage *u, double secs)
+{
+	double tenths = floor(secs * 10 + 0.5);
+
+	memset(u, 0, sizeof(*u));
+	u->unknown = true;
+	/* "2 s", "0.3 s": tenths only where they are not whole */
+	snprintf(u->why, sizeof(u->why), NOT_RESPONDING " (no answer in %.*f s)",
+		 fmod(tenths, 10) != 0 ? 1 : 0, tenths / 10);
+}
+
+/* No helper could be started (@err): unknown too, never probed here. */
+static void unprobed(struct dev_usage *u, int err)
+{
+	memset(u, 0, sizeof(*u));
+	u->unknown = true;
+	snprintf(u->why, sizeof(u->why), "not probed: %s", strerror(err));
+}
+
+bool probe_not_responding(const struct dev_usage *u)
+{
+	return u->unknown && !strncmp(u->why, NOT_RESPONDING, strlen(NOT_RESPONDING));
+}
+
+/* ---- the helper ---- */
+
+/* Closes every descriptor but @keep (the parent's claims, rings, terminal
+ * and pipes are not held by a helper that may be stuck for long). */
+static void close_all_but(int keep)
+{
+	if (keep > 0 && close_range(0, (unsigned)keep - 1, 0) == 0 &&
+	    close_range((unsigned)keep + 1, ~0U, 0) == 0)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	for (int fd = 0; fd < (max > 0 ? max : 1024); fd++)
+		if (fd != keep)
+			close(fd);
+}
+
+/* In the child: the reading of @path into the pipe @wfd, then _exit.  A
+ * helper stuck on its device is never killed: it ends when its read does
+ * (its answer then goes to a pipe nobody reads, or to a later scan).
+ * Killed, it would leave its read at once and exit, and its exit can be
+ * the last close of the device, which waits for the reads still pending
+ * there while holding the device's open mutex: every later open of that
+ * device, a run's or a check's included, would then hang in the kernel. */
+static void helper(const char *path, int wfd)
+{
+	struct dev_usage u;
+	const char *p = (const char *)&u;
+	size_t left = sizeof(u);
+	char started = 'S';
+
+	/* not ended by a signal meant for the program (Ctrl-C reaches the
+	 * whole foreground process group): a group of its own, and the
+	 * terminating signals ignored (a late answer to a closed pipe is
+	 * EPIPE, not SIGPIPE) */
+	setpgid(0, 0);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	if (write(wfd, &started, 1) != 1) /* the deadline runs from here */
+		_exit(1);
+	close_all_but(wfd);
+	safety_usage(path, &u);
+	while (left) {
+		ssize_t w = write(wfd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		p += w;
+		left -= (size_t)w;
+	}
+	_exit(0);
+}
+
+/* Starts the helper of @a; false with errno when it cannot be. */
+static bool start(struct ask *a)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return false;
+	a->pid = fork();
+	if (a->pid < 0) {
+		int e = errno;
+		a->pid = 0;
+		close(p[0]);
+		close(p[1]);
+		errno = e;
+		return false;
+	}
+	if (a->pid == 0)
+		helper(a->path, p[1]);
+	close(p[1]);
+	a->fd = p[0];
+	return true;
+}
+
+/* Reads what helper @a has sent; true once the answer is whole or the
+ * helper is gone (then marked done). */
+static bool collect(struct ask *a)
+{
+	for (;;) {
+		ssize_t r = read(a->fd, a->raw + a->got, sizeof(a->raw) - a->got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r > 0 && !a->started)
+			a->started = mono_now();
+		if (r < 0 && errno == EAGAIN)
+			return false;
+		if (r > 0) {
+			a->got += (size_t)r;
+			if (a->got < sizeof(a->raw))
+				continue;
+		}
+		break;
+	}
+	if (a->got == sizeof(a->raw)) {
+		memcpy(a->u, a->raw + 1, sizeof(*a->u));
+	} else { /* it died without an answer: unknown */
+		memset(a->u, 0, sizeof(*a->u));
+		a->u->unknown = true;
+		snprintf(a->u->why, sizeof(a->u->why), "probe failed");
+	}
+	close(a->fd);
+	a->fd = -1;
+	while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	a->done = true;
+	return true;
+}
+
+/* ---- helpers still stuck from earlier calls ---- */
+
+/* Called with the lock held: the entry of @path, or -1. */
+static int stuck_find(const char *path)
+{
+	for (unsigned i = 0; i < nstuck; i++)
+		if (!strcmp(stuck[i].path, path))
+			return (int)i;
+	return -1;
+}
+
+static void stuck_drop(unsigned i)
+{
+	stuck[i] = stuck[--nstuck];
+}
+
+/* An earlier helper of @a's path: still stuck (true: @a is answered "not
+ * responding", no new helper), answered late (true: its answer is used),
+ * or none (false). */
+static bool from_earlier(struct ask *a)
+{
+	bool answered = false;
+
+	pthread_mutex_lock(&lock);
+	int i = stuck_find(a->path);
+	if (i >= 0) {
+		struct ask late = {.path = a->path,
+				   .u = a->u,
+				   .pid = stuck[i].pid,
+				   .fd = stuck[i].fd,
+				   .got = stuck[i].got,
+				   .started = 1};
+		fcntl(late.fd, F_SETFL, O_NONBLOCK);
+		if (collect(&late)) {
+			stuck_drop((unsigned)i);
+			/* a helper killed unanswered tells nothing: ask again */
+			answered = !late.u->unknown || strcmp(late.u->why, "probe failed");
+		} else {
+			stuck[i].got = late.got;
+			not_responding(a->u, mono_now() - stuck[i].since);
+			answered = true;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (answered)
+		a->done = true;
+	return answered;
+}
+
+/* Helper @a did not answer by the deadline: remembered (its answer may
+ * come later), or, the table being full, ended and forgotten. */
+static void leave_behind(struct ask *a, double deadline)
+{
+	not_responding(a->u, deadline);
+	pthread_mutex_lock(&lock);
+	if (nstuck < NR_STUCK && strlen(a->path) < sizeof(stuck[0].path)) {
+		struct stuck *s = &stuck[nstuck++];
+		snprintf(s->path, sizeof(s->path), "%s", a->path);
+		s->pid = a->pid;
+		s->fd = a->fd;
+		s->got = a->got;
+		s->since = a->since;
+		a->fd = -1;
+	}
+	pthread_mutex_unlock(&lock);
+	if (a->fd >= 0) { /* forgotten, not killed (see helper()) */
+		close(a->fd);
+		a->fd = -1;
+	}
+	a->done = true;
+}
+
+unsigned probe_pending(void)
+{
+	pthread_mutex_lock(&lock);
+	unsigned n = nstuck;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/* ---- the call ---- */
+
+/* When helper @a is given up: @d s after it started, or after it was
+ * asked when it has not started yet (plus a grace). */
+static double give_up_at(const struct ask *a, double d)
+{
+	return a->started ? a->started + d : a->since + START_GRACE_S + d;
+}
+
+/* Waits for the helpers of @as until each has answered or been given up
+ * (@d s after it started: not responding). */
+static void wait_all(struct ask *as, size_t n, double d)
+{
+	struct pollfd *pf = calloc(n, sizeof(*pf));
+	size_t *who = calloc(n, sizeof(*who));
+
+	for (;;) {
+		double now = mono_now(), next = now + START_GRACE_S + d;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (as[i].done || as[i].fd < 0)
+				continue;
+			if (now >= give_up_at(&as[i], d) || !pf || !who) {
+				leave_behind(&as[i], d);
+				continue;
+			}
+			next = fmin(next, give_up_at(&as[i], d));
+			pf[k] = (struct pollfd){.fd = as[i].fd, .events = POLLIN};
+			who[k++] = i;
+		}
+		if (!k)
+			break;
+		int r = poll(pf, k, (int)((next - now) * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			break;
+		for (size_t j = 0; r > 0 && j < k; j++)
+			if (pf[j].revents)
+				collect(&as[who[j]]);
+	}
+	free(pf);
+	free(who);
+}
+
+void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
+		      unsigned deadline_ms)
+{
+	struct ask *as = calloc(n, sizeof(*as));
+	double d = deadline_ms / 1000.0;
+
+	if (!as) { /* never probed here: it could hang the program */
+		for (size_t i = 0; i < n; i++)
+			unprobed(u[i], ENOMEM);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ask *a = &as[i];
+		*a = (struct ask){.path = paths[i], .u = u[i], .fd = -1, .since = mono_now()};
+		if (from_earlier(a))
+			continue;
+		if (!start(a)) {
+			unprobed(a->u, errno);
+			a->done = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++) /* answers are read as they come */
+		if (as[i].fd >= 0)
+			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);
+	wait_all(as, n, d);
+	for (size_t i = 0; i < n; i++) /* poll failed: given up */
+		if (!as[i].done)
+			leave_behind(&as[i], d);
+	free(as);
+}
+
+void probe_usage(const char *path, struct dev_usage *u)
+{
+	probe_usage_many(&path, &u, 1, PROBE_DEADLINE_MS);
+}

@@ -1,0 +1,53 @@
+/* probe.h - looking at devices that are not the target without letting
+ * one that stalls block the program (docs/safety.md, "Rule: a stalled
+ * device blocks nothing").  The Devices pane and `nvscope list` open
+ * every block device and probe it with libblkid; a read of a device that does not answer sleeps in
+ * the kernel uninterruptibly (D state), and neither --runtime, Ctrl-C nor SIGKILL end it.  So each
+ * probe runs in a helper process of its own (fork: the parent's threads are not copied, a child
+ * stuck in D state is left behind and the parent goes on and exits normally; a stuck thread would
+ * keep the whole process from exiting), and the caller waits for the answer at most a deadline.  A
+ * device that has not answered is "not responding": its usage is unknown, and unknown counts as in
+ * use (never a free row, never written).
+ *
+ * The helper closes every descriptor it inherited but its pipe first (so
+ * it holds no O_EXCL claim, ring or terminal of the parent while it is
+ * stuck) and calls only safety_usage() before _exit().  It is never killed
+ * (nor ended by Ctrl-C: a process group of its own, terminating signals
+ * ignored): a reader killed out of a stalled device can make the last
+ * close of it, which waits for the device with its open mutex held, and
+ * every later open of the device would hang.
+ *
+ * Thread-safe: a small table (under a mutex) remembers helpers that did not
+ * answer.  While a device's helper is still stuck, asking about that device
+ * again answers "not responding" at once, without a new helper; once the
+ * helper has answered (late), that answer is used: a rescan fills the
+ * device in. */
+#ifndef NVS_DEV_PROBE_H
+#define NVS_DEV_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dev_usage;
+
+/* The deadline of the command-line tools: 2 s (docs/safety.md). */
+#define PROBE_DEADLINE_MS 2000
+
+/* Fills *@u[i] for @paths[i] (i < @n) as safety_usage() would, in helper
+ * processes run side by side, waiting for each at most @deadline_ms from
+ * the moment it started (it says so first: a machine too loaded to run it
+ * at once does not make a device "not responding"; one that has not even
+ * started after 10 s more is given up as well).  A device whose helper has not answered by then gets u->unknown
+ * with u->why = "not responding (no answer in 2 s)".  Where no helper can
+ * be started (out of processes or memory) the device is unknown as well
+ * ("not probed: REASON"): it is never probed in the program itself. */
+void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
+		      unsigned deadline_ms);
+/* The same for one path, with PROBE_DEADLINE_MS. */
+void probe_usage(const char *path, struct dev_usage *u);
+/* Is @u the reading of a device that did not answer? */
+bool probe_not_responding(const struct dev_usage *u);
+/* Helpers that have not answered yet (devices still not responding). */
+unsigned probe_pending(void);
+
+#endif

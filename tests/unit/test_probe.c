@@ -1,0 +1,87 @@
+/* test_probe.c - probes of devices in helper processes (src/dev/probe.c):
+ * the answer is safety_usage()'s own, field for field, for a file with a
+ * signature, an empty file and a missing path, one at a time and side by
+ * side; nothing is left pending; "not responding" is recognised only as
+ * such.  (A device that does not answer: tests/integration/stall_others.sh.) */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dev/devmodel.h"
+#include "dev/probe.h"
+#include "dev/safety.h"
+
+/* A file of 1 MiB holding an ext2 superblock magic (0xEF53 at 1024 + 56). */
+static void make_ext2ish(const char *path)
+{
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	unsigned char sb[1024] = {0};
+
+	ck_assert_int_ge(fd, 0);
+	sb[56] = 0x53;
+	sb[57] = 0xef;
+	sb[24] = 0; /* log block size: 1 KiB */
+	sb[4] = 0x00;
+	sb[5] = 0x04; /* blocks count 1024 */
+	ck_assert_int_eq(pwrite(fd, sb, sizeof(sb), 1024), (int)sizeof(sb));
+	ck_assert_int_eq(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+}
+
+START_TEST(test_same_as_safety_usage)
+{
+	char dir[] = "/tmp/nvscope-probe-XXXXXX", sig[64], empty[64], missing[64];
+	const char *paths[3] = {sig, empty, missing};
+	struct dev_usage got[3], want[3], one;
+	struct dev_usage *u[3] = {&got[0], &got[1], &got[2]};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sig, sizeof(sig), "%s/sig.img", dir);
+	snprintf(empty, sizeof(empty), "%s/empty.img", dir);
+	snprintf(missing, sizeof(missing), "%s/missing.img", dir);
+	make_ext2ish(sig);
+	close(open(empty, O_CREAT | O_WRONLY, 0600));
+	for (int i = 0; i < 3; i++)
+		safety_usage(paths[i], &want[i]);
+	ck_assert_msg(dev_usage_has_data(&want[0]), "no signature seen: %s", want[0].found);
+	memset(got, 0xa5, sizeof(got));
+	probe_usage_many(paths, u, 3, PROBE_DEADLINE_MS);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_msg(!memcmp(&got[i], &want[i], sizeof(want[i])), "%s differs", paths[i]);
+		ck_assert(!probe_not_responding(&got[i]));
+	}
+	probe_usage(sig, &one);
+	ck_assert(!memcmp(&one, &want[0], sizeof(one)));
+	ck_assert_uint_eq(probe_pending(), 0);
+	unlink(sig);
+	unlink(empty);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_not_responding_is_in_use)
+{
+	struct dev_usage u = {.unknown = true};
+
+	snprintf(u.why, sizeof(u.why), "not responding (no answer in 2 s)");
+	ck_assert(probe_not_responding(&u));
+	ck_assert(dev_usage_in_use(&u)); /* unknown: never free, never written */
+	snprintf(u.why, sizeof(u.why), "Permission denied");
+	ck_assert(!probe_not_responding(&u));
+	u.unknown = false;
+	snprintf(u.why, sizeof(u.why), "not responding");
+	ck_assert(!probe_not_responding(&u));
+}
+END_TEST
+
+Suite *probe_suite(void)
+{
+	Suite *s = suite_create("probe");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_same_as_safety_usage);
+	tcase_add_test(tc, test_not_responding_is_in_use);
+	suite_add_tcase(s, tc);
+	return s;
+}
