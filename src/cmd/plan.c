@@ -299,6 +299,11 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 	if (!r.confirm)
 		r.confirm = "";
 
+	if (resume && planrun_busy(results)) { /* at once: its targets are held */
+		fprintf(stderr, "nvscope plan: %s: another nvscope plan is running there\n", results);
+		rc = NVS_EXIT_USAGE;
+		goto out_plan;
+	}
 	double started = (double)time(NULL);
 	if (!resume) {
 		if (!results) {

@@ -54,6 +54,19 @@ static void shell_arg(char *buf, size_t len, size_t *o, const char *pre, const c
 	*o += k > 0 ? (size_t)k : 0;
 }
 
+bool planrun_busy(const char *dir)
+{
+	char path[1100];
+	if (snprintf(path, sizeof(path), "%s/.lock", dir) >= (int)sizeof(path))
+		return false;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool busy = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
+}
+
 int planrun_resume_cmd(const struct planrun *r, char *buf, size_t len)
 {
 	size_t o = 0;

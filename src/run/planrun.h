@@ -84,6 +84,11 @@ bool planrun_destroys(const struct plan *p);
  * ("--yes-destroy-data=SERIAL,..." with each target's token), which
  * --resume asks for.  Cut output is refused: -ENOSPC. */
 int planrun_resume_cmd(const struct planrun *r, char *buf, size_t len);
+/* Is another nvscope plan running in results directory @dir (its .lock
+ * held)?  Asked before anything else on --resume, so that answer comes at
+ * once, not after the checks of targets that plan holds.  Opens nothing
+ * for writing, creates nothing. */
+bool planrun_busy(const char *dir);
 /* "results/NAME-YYYYmmdd-HHMMSS" for a run of @p starting now. */
 void planrun_default_dir(const struct plan *p, char *buf, size_t len);
 /* Creates results directory @dir (absent or empty: -EEXIST otherwise) with
