@@ -341,6 +341,35 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
+/* Pins every target of the run by identity (safety_pin_hold) before the
+ * first group starts: a later run group, a later depth of a sweep or a
+ * later job reopens its targets by path, and a device swapped in under
+ * that name meanwhile (another disk sequence number, another file) is
+ * refused, never written (docs/safety.md, issue 20 cause 2).  Each path
+ * once.  0, or -errno (said; nothing held then). */
+static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
+{
+	char msg[512];
+	int rc = 0;
+	for (unsigned j = 0; j < njobs; j++)
+		for (unsigned t = 0; t < jobs[j].ntargets; t++) {
+			const char *p = jobs[j].targets[t];
+			bool seen = false;
+			for (unsigned k = 0; k <= j && !seen; k++)
+				for (unsigned u = 0; u < jobs[k].ntargets && !seen; u++)
+					seen = (k < j || u < t) && !strcmp(jobs[k].targets[u], p);
+			if (seen)
+				continue;
+			if (!hold) {
+				safety_pin_release(p);
+			} else if (!rc && (rc = safety_pin_hold(p, msg, sizeof(msg)))) {
+				fprintf(stderr, "nvscope run: %s\n", msg);
+				return rc; /* the caller releases what was held: see pins_release */
+			}
+		}
+	return rc;
+}
+
 /* fio's run groups (jobs between stonewalls start together): plan[j] = n
  * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
  * the later members of a group.  Says on stderr where nvscope differs. */
@@ -388,6 +417,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	const char **note = NULL; /* engine_note per result */
 	struct runjob *grp = NULL; /* the results of the group being reported */
 	bool zheld = false;	   /* zbd_hold taken */
+	bool pinned = false;	   /* pin_targets held */
 	unsigned gfirst = 0, gn = 0;
 	int grc = 0;
 
@@ -466,6 +496,12 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
+	if (pin_targets(jobs, njobs, true)) {
+		pin_targets(jobs, njobs, false); /* releasing one never held is harmless */
+		status = NVS_EXIT_USAGE;
+		goto free_all;
+	}
+	pinned = true;
 	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
 	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
 	zheld = true;
@@ -731,6 +767,8 @@ report:
 		}
 	}
 free_all:
+	if (pinned)
+		pin_targets(jobs, njobs, false);
 	if (zheld) {
 		zbd_release();
 		iolog_release();

@@ -66,3 +66,23 @@ assert v[sys.argv[2]] != "PASS", v
 assert v[sys.argv[3]] == "PASS", v
 PY
 ok "a drive swapped in between phases: refused, not PASS, the new image unwritten ($(grep -o 'is not the device[^"]*' "$T_TMP/r/summary.json" | head -1))"
+
+# nvscope run: a later run group reopens its target by path; a file put
+# under that name while the first group runs is not the one confirmed
+mkdir -p "$T_TMP/g"
+truncate -s 8M "$T_TMP/g/f.img"
+head -c 8M /dev/urandom >"$T_TMP/g/new.img"
+want=$(md5sum <"$T_TMP/g/new.img")
+printf '[a]\nfilename=%s\nrw=read\nbs=4k\nruntime=1s\ntime_based\n[b]\nstonewall\nfilename=%s\nrw=write\nbs=4k\nsize=1m\n' \
+	"$T_TMP/g/f.img" "$T_TMP/g/f.img" >"$T_TMP/g/j.fio"
+"$NVS_BIN" run "$T_TMP/g/j.fio" >"$T_TMP/g/out" 2>&1 &
+pid=$!
+sleep 0.4
+mv "$T_TMP/g/new.img" "$T_TMP/g/f.img"
+wait "$pid"
+rc=$?
+pid=
+[ "$(md5sum <"$T_TMP/g/f.img")" = "$want" ] || fail "the file swapped in between run groups was written"
+[ $rc -ne 0 ] || fail "the run exited 0: $(cat "$T_TMP/g/out")"
+grep -q "is not the file that was confirmed" "$T_TMP/g/out" || fail "no refusal: $(cat "$T_TMP/g/out")"
+ok "a file swapped in between run groups: the later group refused, the file unwritten"
