@@ -13,9 +13,12 @@ t_loop 16M
 A=$LOOP
 t_loop 16M
 B=$LOOP
+# (perf_rounds=1: the perf job once per drive, A then B, so A is closed
+# while B's runs)
 cat >"$T_TMP/p.ini" <<'EOF'
 [check]
 selftest=none
+perf_rounds=1
 [thresholds]
 outlier_pct=1
 [global]
