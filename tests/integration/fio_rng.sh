@@ -65,15 +65,22 @@ def io(fp, np, mn):
         return False, "empty log: fio %d, nvscope %d job(s)" % (len(f), len(n))
     if len(n) == 1 and len(f) > 1:
         # nvscope's log merges its workers: split it into fio's jobs, each
-        # record going to the job whose next I/O it is
-        pos, split = [0] * len(f), [[] for _ in f]
+        # record going to a job whose next I/O it is.  Where it is the next
+        # I/O of several (zipf's hot blocks repeat), every choice is kept
+        # (the set of positions reachable): a greedy choice failed later on
+        # a correct log
+        states = {tuple([0] * len(f))}
+        last = next(iter(states))
         for x in n[0]:
-            k = next((k for k in range(len(f)) if pos[k] < len(f[k]) and f[k][pos[k]] == x), None)
-            if k is None:
-                return False, "an I/O of no fio job's sequence: %s (after %s)" % (x, pos)
-            split[k].append(x)
-            pos[k] += 1
-        n = split
+            nxt = set()
+            for st in states:
+                for k in range(len(f)):
+                    if st[k] < len(f[k]) and f[k][st[k]] == x:
+                        nxt.add(st[:k] + (st[k] + 1,) + st[k + 1:])
+            if not nxt:
+                return False, "an I/O of no fio job's sequence: %s (after %s)" % (x, list(last))
+            states, last = nxt, next(iter(nxt))
+        n = [f[k][:last[k]] for k in range(len(f))]
     if len(f) != len(n):
         return False, "jobs: fio %d, nvscope %d" % (len(f), len(n))
     f, n = sorted(f), sorted(n)
