@@ -213,23 +213,26 @@ FILE *termesc_fdopen(int fd, bool buffered)
 
 int termesc_install(bool out)
 {
-	FILE *e = termesc_fdopen(STDERR_FILENO, false), *o = NULL;
+	/* once per process: a second call (cmd_main run again, as a fuzz
+	 * harness does) keeps the streams installed before, never drops them */
+	static FILE *inst_err, *inst_out;
 
-	if (!e)
-		return -ENOMEM;
-	if (out) {
-		o = termesc_fdopen(STDOUT_FILENO, true);
-		if (!o) {
-			fclose(e);
+	if (!inst_err) {
+		FILE *e = termesc_fdopen(STDERR_FILENO, false);
+		if (!e)
 			return -ENOMEM;
-		}
+		fflush(stderr);
+		stderr = inst_err = e;
+	}
+	if (out && !inst_out) {
+		FILE *o = termesc_fdopen(STDOUT_FILENO, true);
+		if (!o)
+			return -ENOMEM; /* stderr escaped, stdout as it was */
 		if (isatty(STDOUT_FILENO))
 			setvbuf(o, NULL, _IOLBF, BUFSIZ);
 		fflush(stdout);
-		stdout = o;
+		stdout = inst_out = o;
 	}
-	fflush(stderr);
-	stderr = e;
 	return 0;
 }
 

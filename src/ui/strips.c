@@ -122,16 +122,16 @@ void strips_health(struct app *a, WINDOW *w)
 	p.nser = 1;
 	char title[128];
 	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
-	char cw[160] = "", txt[400] = "";
+	char cw[420] = "", txt[420] = "";
 	bool warned = lh && lh->crit;
 	if (warned) {
 		dev_cw_text(lh->crit, cw, sizeof(cw));
-		snprintf(txt, sizeof(txt), "CRITICAL: %s", cw);
+		snprintf(txt, sizeof(txt), "CRITICAL: %.400s", cw);
 	}
 	if (a->hset && healthset_count(a->hset) > 1) { /* every running controller's */
 		warned = healthset_summary(a->hset, txt, sizeof(txt)) > 0;
 		const char *names = strstr(txt, "CRITICAL: "); /* narrow: "!nvme1 reliab.." */
-		snprintf(cw, sizeof(cw), "%s", names ? names + 10 : txt);
+		snprintf(cw, sizeof(cw), "%.400s", names ? names + 10 : txt);
 	}
 	/* with a critical warning on a narrow pane the title gets shorter
 	 * first: the warning matters more than the path and the labels */
@@ -156,7 +156,7 @@ void strips_health(struct app *a, WINDOW *w)
 		char fit[256];
 		int x = draw_width(title) + 3, room = getmaxx(w) - x - 1;
 		if (draw_width(txt) > room)
-			snprintf(txt, sizeof(txt), "!%s", cw);
+			snprintf(txt, sizeof(txt), "!%.400s", cw);
 		if (room > 0) {
 			devrows_fit(fit, sizeof(fit), txt,
 				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
