@@ -711,6 +711,23 @@ static int judge(const char *path, const struct dev_usage *u, bool force, char *
 	return 0;
 }
 
+/* Is character device @rdev of the kernel's class @cls (its sysfs
+ * subsystem link: "mem", "nvme-generic")? */
+static bool char_class_is(dev_t rdev, const char *cls)
+{
+	char link[PATH_MAX], to[512];
+	ssize_t n;
+
+	if (!sys_path(link, sizeof(link), "dev/char/%u:%u/subsystem", major(rdev), minor(rdev)))
+		return false;
+	n = readlink(link, to, sizeof(to) - 1);
+	if (n <= 0)
+		return false;
+	to[n] = '\0';
+	const char *base = strrchr(to, '/');
+	return base && !strcmp(base + 1, cls);
+}
+
 /* May character device @rdev be written?  An NVMe generic device is
  * judged through its namespace's block device (safety_open); /dev/null and
  * /dev/zero (the kernel's "mem" class, minors 3 and 5) discard what is
@@ -719,21 +736,10 @@ static int judge(const char *path, const struct dev_usage *u, bool force, char *
  * says. */
 static bool char_writable(dev_t rdev)
 {
-	char link[PATH_MAX], to[512];
-	ssize_t n;
-
 	if (safety_is_nvme_generic(rdev))
 		return true;
-	if (major(rdev) != 1 || (minor(rdev) != 3 && minor(rdev) != 5))
-		return false;
-	if (!sys_path(link, sizeof(link), "dev/char/%u:%u/subsystem", major(rdev), minor(rdev)))
-		return false;
-	n = readlink(link, to, sizeof(to) - 1);
-	if (n <= 0)
-		return false;
-	to[n] = '\0';
-	const char *base = strrchr(to, '/');
-	return base && !strcmp(base + 1, "mem");
+	return major(rdev) == 1 && (minor(rdev) == 3 || minor(rdev) == 5) &&
+	       char_class_is(rdev, "mem");
 }
 
 bool safety_char_writable(dev_t rdev)
@@ -948,17 +954,7 @@ static int generic_to_block(const char *path, char *blk, size_t len)
 
 bool safety_is_nvme_generic(dev_t rdev)
 {
-	char link[PATH_MAX], to[512];
-	ssize_t n;
-
-	if (!sys_path(link, sizeof(link), "dev/char/%u:%u/subsystem", major(rdev), minor(rdev)))
-		return false;
-	n = readlink(link, to, sizeof(to) - 1);
-	if (n <= 0)
-		return false;
-	to[n] = '\0';
-	const char *base = strrchr(to, '/');
-	return base && !strcmp(base + 1, "nvme-generic");
+	return char_class_is(rdev, "nvme-generic");
 }
 
 static bool is_generic(const struct stat *st)

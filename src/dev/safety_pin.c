@@ -267,15 +267,21 @@ static int verify(const char *path, const struct safety_pin *now, char *msg, siz
 	return rc;
 }
 
+/* No pin held (the common case: a plain run): nothing to compare. */
+static bool no_pins(void)
+{
+	pthread_mutex_lock(&lock);
+	bool none = !nheld;
+	pthread_mutex_unlock(&lock);
+	return none;
+}
+
 int safety_pin_verify_fd(int fd, const char *path, char *msg, size_t len)
 {
 	struct safety_pin now;
 	int rc;
 
-	pthread_mutex_lock(&lock);
-	bool none = !nheld;
-	pthread_mutex_unlock(&lock);
-	if (none)
+	if (no_pins())
 		return 0;
 	if ((rc = safety_pin_fd(fd, &now))) {
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
@@ -289,10 +295,7 @@ int safety_pin_verify(const char *path, char *msg, size_t len)
 	struct safety_pin now;
 	int rc;
 
-	pthread_mutex_lock(&lock);
-	bool none = !nheld;
-	pthread_mutex_unlock(&lock);
-	if (none)
+	if (no_pins())
 		return 0;
 	if ((rc = safety_pin_take(path, &now))) {
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
