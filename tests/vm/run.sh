@@ -189,6 +189,11 @@ if [ "$NVS_VM_MODE" = console ]; then
 		--target $t --rw=randread --iodepth=4 --runtime=600s --results /tmp/res2"
 	rc2=$?
 	[ "$rc" = 0 ] && rc=$rc2
+	# the tray check at the rack, still at 80x24: one line, every NVMe
+	# namespace, each drive's serial, verdict and first reason on screen
+	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --check quick --all-nvme"
+	rc2=$?
+	[ "$rc" = 0 ] && rc=$rc2
 	echo "$rc" >/dev/ttyS1
 	sync
 	poweroff -f
@@ -385,6 +390,24 @@ boot_console() {
 		vcheck "console: serial $SER_D whole at 80x24" grep -q -- "$SER_D" <<<"$scr"
 		tmux -L "$sock" send-keys -t vm q
 		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
+		# nvscope --check quick --all-nvme at 80x24 (issue 22): the warned
+		# drive FAILs with its reason, the other has its verdict, the counts
+		# and the results directory stay
+		if vwait 'DONE: [0-9]+ PASS, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ N/A' 300; then
+			scr=$(vscreen)
+			echo "$scr"
+			vcheck "console: --check --all-nvme: $SER_D FAIL with its reason (80x24)" \
+				grep -Eq "^ $SER_D +FAIL +critical warning: reliability degraded" <<<"$scr"
+			vcheck "console: --check --all-nvme: $SER_C's serial and verdict (80x24)" \
+				grep -Eq "^ $SER_C +(PASS|WARN|N/A) " <<<"$scr"
+			vcheck "console: --check: the results directory whole" \
+				grep -Eq "^ results: results/check-quick-[0-9]{8}-[0-9]{6} *$" <<<"$scr"
+		else
+			echo "FAIL: console: --check quick --all-nvme did not end"; fail=1
+			vscreen | tail -24 >&2
+		fi
+		tmux -L "$sock" send-keys -t vm q
+		vwait 'Presets' 30 && tmux -L "$sock" send-keys -t vm q
 	else
 		echo "FAIL: console: never drawn"; fail=1
 		vscreen | tail -20 >&2
