@@ -121,6 +121,7 @@ struct filt {
 	int fd;
 	unsigned char carry[4]; /* a sequence cut by the end of the last write */
 	size_t ncarry;
+	bool fixed; /* the process's stdout/stderr filter: static, never freed */
 };
 
 static int filt_out(struct filt *f, const unsigned char *s, size_t len)
@@ -188,44 +189,53 @@ static int filt_close(void *cookie)
 {
 	struct filt *f = cookie;
 	int rc = f->ncarry ? filt_out(f, f->carry, f->ncarry) : 0;
-	free(f);
+	if (!f->fixed)
+		free(f);
 	return rc;
+}
+
+/* A stream writing through filter @f (fd set). */
+static FILE *filt_open(struct filt *f, bool buffered)
+{
+	int mode = buffered ? _IOFBF : _IONBF;
+	static const cookie_io_functions_t io = {.write = filt_write, .close = filt_close};
+	FILE *s = fopencookie(f, "w", io);
+
+	if (s)
+		setvbuf(s, NULL, mode, mode == _IONBF ? 0 : BUFSIZ);
+	return s;
 }
 
 FILE *termesc_fdopen(int fd, bool buffered)
 {
-	int mode = buffered ? _IOFBF : _IONBF;
-	static const cookie_io_functions_t io = {.write = filt_write, .close = filt_close};
 	struct filt *f = calloc(1, sizeof(*f));
 	FILE *s;
 
 	if (!f)
 		return NULL;
 	f->fd = fd;
-	s = fopencookie(f, "w", io);
-	if (!s) {
+	if (!(s = filt_open(f, buffered)))
 		free(f);
-		return NULL;
-	}
-	setvbuf(s, NULL, mode, mode == _IONBF ? 0 : BUFSIZ);
 	return s;
 }
 
 int termesc_install(bool out)
 {
-	/* once per process: a second call (cmd_main run again, as a fuzz
-	 * harness does) keeps the streams installed before, never drops them */
+	/* once per process (a fuzz harness runs cmd_main again and again), on
+	 * static filters: the process's streams, never dropped nor freed */
+	static struct filt ferr = {.fd = STDERR_FILENO, .fixed = true},
+			   fout = {.fd = STDOUT_FILENO, .fixed = true};
 	static FILE *inst_err, *inst_out;
 
 	if (!inst_err) {
-		FILE *e = termesc_fdopen(STDERR_FILENO, false);
+		FILE *e = filt_open(&ferr, false);
 		if (!e)
 			return -ENOMEM;
 		fflush(stderr);
 		stderr = inst_err = e;
 	}
 	if (out && !inst_out) {
-		FILE *o = termesc_fdopen(STDOUT_FILENO, true);
+		FILE *o = filt_open(&fout, true);
 		if (!o)
 			return -ENOMEM; /* stderr escaped, stdout as it was */
 		if (isatty(STDOUT_FILENO))
