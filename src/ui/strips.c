@@ -75,7 +75,7 @@ void strips_iops(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
 	}
 	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
-	draw_plot(a, w, 1, 0, h - sr, wd, &p);
+	draw_plot(a, w, 1, 0, h - sr, wd - 1, &p); /* a blank column before the pane on its right */
 	if (sr) {
 		int lw = draw_plot_label_w(wd, p.labels);
 		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
@@ -105,7 +105,7 @@ void strips_lat(struct app *a, WINDOW *w)
 		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
 		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
 	}
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd, &p);
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
 }
 
 void strips_health(struct app *a, WINDOW *w)
@@ -165,7 +165,7 @@ void strips_health(struct app *a, WINDOW *w)
 	}
 	/* two rows: the strip without its own time axis */
 	p.labels = getmaxy(w) - 1 >= 4;
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w), &p);
+	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < nhp; i++)
 			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
