@@ -22,6 +22,7 @@
 # runs go in two lanes side by side, each on loop devices of its own, and
 # each run's logs are kept; one python3 compares them all at the end (every
 # comparison made, each failure reported).
+# test: no-sanitizer it compares the offsets fio's and nvscope's random generators draw, not memory; the generators run under ASan and TSan in the unit tests (test_frand.c, test_offgen.c, test_randmap.c)
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 64M

@@ -10,6 +10,7 @@
 # - fio writes, nvscope's verify_only reads: exit 0, every block good;
 # - one block of fio's data corrupted with dd: both fail, and name the same
 #   byte offset (with verify_interval: the bad interval's).
+# test: no-sanitizer it compares the bytes fio and nvscope write and verify (the verify formats), not memory; the verify paths run under ASan and TSan in fio_verify.sh and test_verify.c
 . "${NVS_TOP:-.}/tests/lib.sh"
 command -v fio >/dev/null || skip "fio is needed (the reference)"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
