@@ -397,9 +397,9 @@ boot_console() {
 			scr=$(vscreen)
 			echo "$scr"
 			vcheck "console: --check --all-nvme: $SER_D FAIL with its reason (80x24)" \
-				grep -Eq "^ $SER_D +FAIL +critical warning: reliability degraded" <<<"$scr"
+				grep -Eq "^ $SER_D .*FAIL +critical warning: reliability degraded" <<<"$scr"
 			vcheck "console: --check --all-nvme: $SER_C's serial and verdict (80x24)" \
-				grep -Eq "^ $SER_C +(PASS|WARN|N/A) " <<<"$scr"
+				grep -Eq "^ $SER_C .*(PASS|WARN|N/A) " <<<"$scr"
 			vcheck "console: --check: the results directory whole" \
 				grep -Eq "^ results: results/check-quick-[0-9]{8}-[0-9]{6} *$" <<<"$scr"
 		else
