@@ -39,7 +39,7 @@ MAIN_OBJ := $(BUILD)/src/main.o
 TSRCS    := $(sort $(wildcard tests/unit/test_*.c))
 TOBJS    := $(TSRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps deps-test deps-vm run check check-unit check-vm asan tsan \
+.PHONY: all deps deps-test deps-vm run check check-unit check-vm asan tsan asan-build tsan-build \
         bench clean format install deps-fuzz fuzz fuzz-build fuzz-smoke
 BIN ?= nvscope
 all: $(BIN)
@@ -85,18 +85,25 @@ check-vm: deps-vm
 	@$(MAKE) --no-print-directory all
 	@NVS_BIN=./$(BIN) tests/vm/run.sh
 
-asan:
-	@$(MAKE) --no-print-directory deps-test
+# asan-build / tsan-build: the sanitizer binaries alone (.ci/run builds
+# them in the background of `make check`'s tests)
+asan-build:
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan BIN=build-asan/nvscope \
 	  OPT="-O1 -g" SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  all build-asan/unit-tests
+tsan-build:
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-tsan BIN=build-tsan/nvscope \
+	  OPT="-O1 -g" SAN="-fsanitize=thread" all build-tsan/unit-tests
+
+asan:
+	@$(MAKE) --no-print-directory deps-test
+	@$(MAKE) --no-print-directory asan-build
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp NVS_BUILD=build-asan NVS_BIN=build-asan/nvscope \
 	  NVS_SANITIZER=asan NVS_BUDGET=$(ASAN_BUDGET) $(RUN_TESTS)
 
 tsan:
 	@$(MAKE) --no-print-directory deps-test
-	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-tsan BIN=build-tsan/nvscope \
-	  OPT="-O1 -g" SAN="-fsanitize=thread" all build-tsan/unit-tests
+	@$(MAKE) --no-print-directory tsan-build
 	@NVS_BUILD=build-tsan NVS_BIN=build-tsan/nvscope NVS_SANITIZER=tsan NVS_BUDGET=$(TSAN_BUDGET) $(RUN_TESTS)
 
 bench: all

@@ -446,6 +446,7 @@ mk c3 $((31744 * 528)); mk c4 16M # 64-bit guard: 31744 LBAs of 512+16, 4032 of 
 rc1=0 rc2=0 rc3=0
 want() { [ -z "${NVS_VM_ONLY:-}" ] || [ "$NVS_VM_ONLY" = "$1" ]; }
 mk z1 16M # zoned: 16 zones of 1 MiB, capacity 768 KiB, 4 open / 6 active at most
+T0=$SECONDS
 want basic && { boot "two controllers" basic 8 \
 	-device "nvme,id=ca,serial=$SER_A" \
 	-drive "$(d a1)" -device "$(ns a1 ca 1 512)" -drive "$(d a2)" -device "$(ns a2 ca 2 4096)" \
@@ -458,6 +459,7 @@ want basic && { boot "two controllers" basic 8 \
 	-drive "$(d c4)" -device "$(ns c4 cc 4 4096),ms=64,mset=1,pi=1,pil=1,pif=2" \
 	-device "nvme,id=cz,serial=$SER_Z" -drive "$(d z1)" -device "$(ns z1 cz 1 512),zoned=true,zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=4,zoned.max_active=6" || rc1=$?; }
 rm -f "$RUN"/*.img
+T1=$SECONDS
 # 2. native multipath: two controllers of one subsystem share two namespaces
 mk m1 32M; mk m2 16M
 want multipath && { boot "multipath subsystem" multipath 2 \
@@ -466,6 +468,7 @@ want multipath && { boot "multipath subsystem" multipath 2 \
 	-drive "$(d m1)" -device "nvme-ns,drive=m1,nsid=1" \
 	-drive "$(d m2)" -device "nvme-ns,drive=m2,nsid=2,logical_block_size=4096,physical_block_size=4096" || rc2=$?; }
 rm -f "$RUN"/*.img
+T2=$SECONDS
 # 3. the console on the guest's serial line (tmux is the terminal)
 if [ -n "${NVS_VM_ONLY:-}" ]; then
 	: # one boot only
@@ -475,8 +478,10 @@ else
 	echo "check-vm: console on the serial line skipped (no tmux)"
 fi
 rc4=0
+T3=$SECONDS
 [ -n "${NVS_VM_ONLY:-}" ] || boot_fdp || rc4=$?
-echo "check-vm: two controllers: exit $rc1, multipath: exit $rc2, console: exit $rc3 (kernel $KVER), fdp: exit $rc4"
+echo "check-vm: two controllers: exit $rc1 ($((T1 - T0)) s), multipath: exit $rc2 ($((T2 - T1)) s)," \
+	"console: exit $rc3 ($((T3 - T2)) s; kernel $KVER), fdp: exit $rc4 ($((SECONDS - T3)) s)"
 [ "$rc1" = 0 ] || exit "$rc1"
 [ "$rc2" = 0 ] || exit "$rc2"
 [ "$rc3" = 0 ] || exit "$rc3"
