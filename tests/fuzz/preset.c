@@ -1,8 +1,11 @@
 /* preset.c - fuzzes job/preset files: preset_load on the input as a file
  * (bytes as they are: NUL, long lines, invalid UTF-8), each job validated;
  * the same file as a fio job file (preset_load_fio, fio's defaults) where
- * that reader is linked in. */
+ * that reader is linked in, and as a drive-check profile
+ * (check_profile_load: [check], [thresholds] with its numbers and rounds,
+ * the jobs and their roles). */
 #include <stdlib.h>
+#include "check/profile.h"
 #include "config/preset.h"
 #include "fuzz.h"
 
@@ -41,5 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	load(preset_load, path);
 	if (preset_load_fio)
 		load(preset_load_fio, path);
+	struct check_profile *prof = NULL;
+	char err[512];
+	if (!check_profile_load(path, &prof, err, sizeof(err))) {
+		if (prof->njobs > JUDGE_MAX_JOBS)
+			abort();
+		(void)check_profile_writes(prof);
+		check_profile_free(prof);
+	}
 	return 0;
 }
