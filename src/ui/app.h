@@ -20,6 +20,7 @@
 #include "ui/devrows.h"
 #include "ui/evlist.h"
 #include "dev/healthset.h"
+#include "ui/healthui.h"
 #include "ui/layout.h"
 #include "run/planexec.h"
 #include "ui/planres.h"
@@ -238,6 +239,8 @@ struct app {
 	struct checkui *chk;
 	/* the purge menu and a running purge (purgeui.c), NULL when none */
 	struct purgeui *purge;
+	/* the per-drive health view (healthui.c, key H), NULL when not shown */
+	struct healthui *hui;
 
 	/* demo */
 	int demo_idx;

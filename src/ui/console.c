@@ -415,6 +415,14 @@ static void draw(struct app *a)
 		doupdate();
 		return;
 	}
+	if (healthui_active(a) && !a->too_small) { /* so does the health view */
+		healthui_draw(a);
+		if (a->events_on)
+			panes_draw_events(a);
+		memset(a->dirty, 0, sizeof(a->dirty));
+		doupdate();
+		return;
+	}
 	if (a->too_small) {
 		panes_draw_too_small(a);
 	} else {
@@ -571,6 +579,7 @@ static void app_free(struct app *a)
 	planui_free(a);
 	checkui_free(a);
 	purgeui_free(a);
+	healthui_free(a);
 	evlist_free(a->events);
 	session_free(a->sess);
 	for (int p = 0; p < PANE_COUNT; p++)

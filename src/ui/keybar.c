@@ -9,8 +9,8 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 {
 	static const struct keybtn setup[] = {
 	    {"F1", "Help", '?', 0},    {"Tab", "Pane", '\t', 0}, {"Spc", "Mark", ' ', 0},
-	    {"Enter", "Run", '\r', 0}, {"a", "AddFile", 'a', 0}, {"v", "Live", 'v', 0},
-	    {"t", "Theme", 't', 0},    {"q", "Quit", 'q', 0},
+	    {"Enter", "Run", '\r', 0}, {"a", "AddFile", 'a', 0}, {"H", "Health", 'H', 0},
+	    {"v", "Live", 'v', 0},     {"t", "Theme", 't', 0},	 {"q", "Quit", 'q', 0},
 	};
 	static const struct keybtn live[] = {
 	    {"F1", "Help", '?', 0},   {"l", "Log", 'l', 0},   {"m", "MB/s", 'm', 0},
@@ -72,7 +72,8 @@ static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
 void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
 {
 	/* a prompt (a typed confirmation above all) takes keys only */
-	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a) || purgeui_menu_open(a))
+	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a) || purgeui_menu_open(a) ||
+	    healthui_active(a))
 		return;
 	if (a->help) {
 		if (ev == MOUSE_CLICK)

@@ -518,6 +518,12 @@ static bool act_purge(struct app *a)
 	return true;
 }
 
+static bool act_health(struct app *a)
+{
+	healthui_open(a);
+	return true;
+}
+
 static bool act_rescan(struct app *a)
 {
 	app_rescan(a);
@@ -639,6 +645,7 @@ static const struct action {
     {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV, A_LOCK},
     {{'c'}, K_SETUP, act_check, "c", "Devices: drive check", F_DEV, A_LOCK},
     {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV, 0},
+    {{'H'}, K_SETUP, act_health, "H", "Devices: SMART health view", F_DEV, 0},
     {{'P'}, K_SETUP, act_purge, "P", "Devices: purge (erase)", F_DEV, A_LOCK},
     {{ENTER, -KEY_F(5)},
      K_SETUP,
@@ -761,6 +768,8 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		return;
 	}
 	if (checkui_active(a) && checkui_key(a, ch, is_key))
+		return;
+	if (healthui_key(a, ch, is_key))
 		return;
 	if (a->help) {
 		a->help = false;

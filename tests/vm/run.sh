@@ -347,6 +347,48 @@ boot_console() {
 		vscreen
 		return "$f"
 	}
+	# the health view (H) of the warned controller at 80x24 (issue 22): its
+	# serial, the warning's label, the spare with its threshold, the error
+	# counters; the lines below counted, G reaches the last field, q closes
+	console_health() {
+		local hdr dl k top bot f=0
+		scr=$(vscreen)
+		hdr=$(grep -n 'Device ' <<<"$scr" | head -1 | cut -d: -f1)
+		dl=$(grep -n -- "$SER_D" <<<"$scr" | awk -F: -v h="${hdr:-999}" '$1 > h {print $1; exit}')
+		if [ -z "$hdr" ] || [ -z "$dl" ]; then
+			echo "FAIL: console health: no row of $SER_D"; return 1
+		fi
+		tmux -L "$sock" send-keys -t vm g
+		for ((k = hdr + 1; k < dl; k++)); do tmux -L "$sock" send-keys -t vm j; done
+		tmux -L "$sock" send-keys -t vm H
+		if ! vwait "Health of nvme[0-9]+, serial $SER_D" 30; then
+			echo "FAIL: console health: no view of $SER_D"; vscreen; return 1
+		fi
+		top=$(vscreen)
+		echo "$top"
+		vcheck "console health: the serial (80x24)" grep -Eq "^ Serial +$SER_D" <<<"$top"
+		vcheck "console health: the warning's label" \
+			grep -Eq 'bit 2 +reliability degraded' <<<"$top"
+		vcheck "console health: available spare with its threshold" \
+			grep -Eq 'Available spare +[0-9]+% \(threshold [0-9]+%' <<<"$top"
+		vcheck "console health: the lines below counted" grep -Eq 'v[0-9]+ more \(k j\)' <<<"$top"
+		tmux -L "$sock" send-keys -t vm G
+		vwait '\^[0-9]+ more \(k j\)' 30 || true
+		bot=$(vscreen)
+		echo "$bot"
+		vcheck "console health: scrolling reaches the last field" \
+			grep -Eq 'Most recent self-test +[^ ]' <<<"$bot"
+		vcheck "console health: media errors" \
+			grep -Eq 'Media and data integrity errors +[0-9]+' <<<"$top$bot"
+		vcheck "console health: unsafe shutdowns" grep -Eq 'Unsafe shutdowns +[0-9]+' <<<"$top$bot"
+		tmux -L "$sock" send-keys -t vm q
+		for ((k = 60; k > 0; k--)); do
+			vscreen | grep -q 'Health of nvme' || break
+			sleep 0.5
+		done
+		vcheck "console health: q closes the view" [ "$k" -gt 0 ]
+		return "$f"
+	}
 	if vwait 'Devices' "$TMO"; then
 		vwait 'CRITICAL' 30 || true
 		sleep 2
@@ -388,6 +430,7 @@ boot_console() {
 		# 80 columns (the model every row shares gives way, to the title)
 		vcheck "console: serial $SER_C whole at 80x24" grep -q -- "$SER_C" <<<"$scr"
 		vcheck "console: serial $SER_D whole at 80x24" grep -q -- "$SER_D" <<<"$scr"
+		console_health || fail=1
 		tmux -L "$sock" send-keys -t vm q
 		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
 		# nvscope --check quick --all-nvme at 80x24 (issue 22): the warned

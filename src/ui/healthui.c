@@ -1,0 +1,377 @@
+/* healthui.c - the per-drive health view (see healthui.h).  The lines are
+ * made once per reading (open, `r`) from dev_health_read (the SMART /
+ * health log, decoded with its validity flags), nvs_nvme_error_log and
+ * nvs_nvme_selftest_status, then only drawn: a line wider than the screen
+ * is cut with a marker (devrows_fit), the lines out of sight are counted
+ * in the title bar. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "check/judge.h"
+#include "dev/nvme.h"
+#include "ui/app.h"
+#include "ui/healthui.h"
+
+#define HU_LINES 48
+#define HU_LABEL 32 /* label column: values start at the same place */
+
+struct hline {
+	char text[256];
+	int role;
+};
+
+struct healthui {
+	char path[256]; /* the controller's node (NVMe), else the row's path */
+	char name[64], model[64], serial[32], firmware[16];
+	bool nvme;
+	char when[16]; /* the time of the reading, HH:MM:SS */
+	struct hline line[HU_LINES];
+	int n, top;
+	WINDOW *win;
+};
+
+static void add(struct healthui *u, int role, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A line "@label   value" (the label padded to the value column). */
+static void add(struct healthui *u, int role, const char *label, const char *fmt, ...)
+{
+	char v[200];
+	va_list ap;
+	if (u->n >= HU_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	struct hline *l = &u->line[u->n++];
+	snprintf(l->text, sizeof(l->text), "%-*.*s %s", HU_LABEL, HU_LABEL, label, v);
+	l->role = role;
+}
+
+/* A line of text without a label. */
+static void add_text(struct healthui *u, int role, const char *text)
+{
+	if (u->n >= HU_LINES)
+		return;
+	snprintf(u->line[u->n].text, sizeof(u->line[0].text), "%s", text);
+	u->line[u->n++].role = role;
+}
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+/* The critical warning, then each set bit's label on a line of its own
+ * (never a list cut at the screen's edge). */
+static void add_warning(struct healthui *u, uint8_t cw)
+{
+	add(u, cw ? ROLE_ERROR : ROLE_OK, "Critical warning", "0x%02x%s", cw, cw ? "" : " (none)");
+	for (unsigned b = 0; b < 8; b++) {
+		const char *l = dev_cw_label(b);
+		if (!(cw & (1u << b)))
+			continue;
+		char lab[24];
+		snprintf(lab, sizeof(lab), "  bit %u", b);
+		if (l)
+			add(u, ROLE_ERROR, lab, "%s", l);
+		else
+			add(u, ROLE_ERROR, lab, "reserved bit %u", b);
+	}
+}
+
+static void add_temps(struct app *a, struct healthui *u, const struct dev_health *h)
+{
+	const char *deg = a->ascii ? "C"
+				   : "\xc2\xb0"
+				     "C";
+	if (h->temperature_valid)
+		add(u, ROLE_NORMAL, "Composite temperature", "%.0f %s", h->temperature_c, deg);
+	else
+		add(u, ROLE_DIM, "Composite temperature", "N/A");
+	for (int i = 0; i < DEV_MAX_SENSORS; i++) {
+		char lab[32];
+		if (!h->sensor_valid[i])
+			continue; /* as smart-log: the sensors the drive reports */
+		snprintf(lab, sizeof(lab), "Temperature sensor %d", i + 1);
+		add(u, ROLE_NORMAL, lab, "%.0f %s", h->sensors_c[i], deg);
+	}
+}
+
+/* An optional 32-bit counter: N/A when the drive does not report it. */
+static void add_opt(struct healthui *u, const char *label, uint32_t v, bool valid, const char *unit)
+{
+	if (valid)
+		add(u, ROLE_NORMAL, label, "%u%s", v, unit);
+	else
+		add(u, ROLE_DIM, label, "N/A");
+}
+
+static void add_counts(struct healthui *u, const struct dev_health *h)
+{
+	add(u, ROLE_NORMAL, "Data units read", "%llu (%.3f TB)", ull(h->data_units_read),
+	    dev_units_to_tb(h->data_units_read));
+	add(u, ROLE_NORMAL, "Data units written", "%llu (%.3f TB)", ull(h->data_units_written),
+	    dev_units_to_tb(h->data_units_written));
+	add(u, ROLE_NORMAL, "Host read commands", "%llu", ull(h->host_read_commands));
+	add(u, ROLE_NORMAL, "Host write commands", "%llu", ull(h->host_write_commands));
+	add(u, ROLE_NORMAL, "Controller busy time", "%llu min", ull(h->ctrl_busy_minutes));
+	add(u, ROLE_NORMAL, "Power cycles", "%llu", ull(h->power_cycles));
+	add(u, ROLE_NORMAL, "Power-on hours", "%llu", ull(h->power_on_hours));
+	add(u, ROLE_NORMAL, "Unsafe shutdowns", "%llu", ull(h->unsafe_shutdowns));
+	add(u, h->media_errors ? ROLE_WARN : ROLE_NORMAL, "Media and data integrity errors", "%llu",
+	    ull(h->media_errors));
+	add(u, ROLE_NORMAL, "Error log entries (SMART)", "%llu", ull(h->error_log_entries));
+	add_opt(u, "Warning temperature time", h->warning_temp_minutes, h->warning_temp_valid,
+		" min");
+	add_opt(u, "Critical temperature time", h->critical_temp_minutes, h->critical_temp_valid,
+		" min");
+	add_opt(u, "Thermal mgmt T1 transitions", h->thm_trans_count[0], h->thm_valid, "");
+	add_opt(u, "Thermal mgmt T2 transitions", h->thm_trans_count[1], h->thm_valid, "");
+	add_opt(u, "Thermal mgmt T1 total time", h->thm_total_seconds[0], h->thm_valid, " s");
+	add_opt(u, "Thermal mgmt T2 total time", h->thm_total_seconds[1], h->thm_valid, " s");
+}
+
+static void add_smart(struct app *a, struct healthui *u, const struct dev_health *h)
+{
+	bool low = h->avail_spare < h->spare_thresh;
+	add_warning(u, h->critical_warning);
+	add_temps(a, u, h);
+	add(u, low ? ROLE_ERROR : ROLE_NORMAL, "Available spare", "%u%% (threshold %u%%%s)",
+	    h->avail_spare, h->spare_thresh, low ? ": below" : "");
+	add(u, h->percent_used >= 100 ? ROLE_WARN : ROLE_NORMAL, "Percentage used", "%u%%",
+	    h->percent_used);
+	add_counts(u, h);
+}
+
+static void add_errlog(struct healthui *u)
+{
+	struct nvs_errlog e;
+	char err[160] = "";
+	int st = 0;
+	memset(&e, 0, sizeof(e));
+	if (nvs_nvme_error_log(u->path, &e, &st, err, sizeof(err))) {
+		add(u, ROLE_DIM, "Error log page", "N/A (%s)", err);
+		return;
+	}
+	add(u, e.used ? ROLE_WARN : ROLE_NORMAL, "Error log page entries", "%u of %u used", e.used,
+	    e.capacity);
+	if (!e.newest_count)
+		return;
+	add(u, ROLE_WARN, "  newest", "error count %llu, status 0x%x (%s)", ull(e.newest_count),
+	    e.newest_status, nvs_nvme_status_str(e.newest_status));
+	add(u, ROLE_WARN, "  newest at", "SQ %u, NSID %u, LBA %llu", e.newest_sqid, e.newest_nsid,
+	    ull(e.newest_lba));
+}
+
+static const char *test_name(unsigned code)
+{
+	return code == 1 ? "short" : code == 2 ? "extended" : code == 0xe ? "vendor" : "other";
+}
+
+static void add_selftest(struct healthui *u)
+{
+	struct nvs_selftest s;
+	char err[160] = "";
+	int st = 0;
+	memset(&s, 0, sizeof(s));
+	if (nvs_nvme_selftest_status(u->path, &s, &st, err, sizeof(err))) {
+		add(u, ROLE_DIM, "Self-test", "N/A (%s)", err);
+		add(u, ROLE_DIM, "Most recent self-test", "N/A");
+		return;
+	}
+	if (!s.supported)
+		add(u, ROLE_DIM, "Self-test", "not supported (OACS)");
+	else if (s.running)
+		add(u, ROLE_WARN, "Self-test", "%s test running, %u%%", test_name(s.running_op),
+		    s.percent);
+	else
+		add(u, ROLE_NORMAL, "Self-test", "none running");
+	if (!s.have_last)
+		add(u, ROLE_DIM, "Most recent self-test", "N/A (none in the log)");
+	else
+		add(u, s.last_result ? ROLE_ERROR : ROLE_OK, "Most recent self-test",
+		    "%s: %s (at %llu power-on hours)", test_name(s.last_code),
+		    judge_selftest_result_name(s.last_result), ull(s.last_poh));
+}
+
+/* (Re)reads everything: blocking admin commands, once per open or `r`. */
+static void load(struct app *a, struct healthui *u)
+{
+	struct dev_health h;
+	char err[160] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	strftime(u->when, sizeof(u->when), "%H:%M:%S", localtime_r(&now, &tm));
+	u->n = 0;
+	add(u, ROLE_HEADER, "Device", "%s (%s)", u->name, u->path);
+	if (!u->nvme) {
+		char t[256];
+		snprintf(t, sizeof(t), "No NVMe health for %.200s: it is not an NVMe device.",
+			 u->path);
+		add_text(u, ROLE_WARN, t);
+		add_text(
+		    u, ROLE_DIM,
+		    "A loop device, a file or another block device has no SMART / health log.");
+		return;
+	}
+	add(u, ROLE_HEADER, "Serial", "%s", u->serial);
+	add(u, ROLE_NORMAL, "Model", "%s", u->model);
+	add(u, ROLE_NORMAL, "Firmware", "%s", u->firmware);
+	if (dev_health_read(u->path, &h, NULL, err, sizeof(err)))
+		add(u, ROLE_ERROR, "SMART / health log", "cannot be read: %s", err);
+	else
+		add_smart(a, u, &h);
+	add_errlog(u);
+	add_selftest(u);
+}
+
+/* Who the row under the cursor is: its controller for NVMe rows. */
+static void identify(struct app *a, const struct devrow *r, struct healthui *u)
+{
+	const struct dev_ctrl *c = NULL;
+	u->nvme = r->nvme;
+	snprintf(u->path, sizeof(u->path), "%s", r->nvme && r->depth ? r->ctrl : r->path);
+	if (r->nvme && a->devs)
+		c = dev_list_find_nvme(a->devs, u->path, NULL);
+	snprintf(u->name, sizeof(u->name), "%s", c ? c->name : r->name);
+	snprintf(u->model, sizeof(u->model), "%s", c ? c->model : r->model);
+	snprintf(u->serial, sizeof(u->serial), "%s", c ? c->serial : r->serial);
+	snprintf(u->firmware, sizeof(u->firmware), "%s", c ? c->firmware : r->firmware);
+}
+
+int healthui_open(struct app *a)
+{
+	if (a->dev_cur < 0 || a->dev_cur >= a->ndrows) {
+		app_message(a, ROLE_WARN, "no device under the cursor");
+		return -ENOENT;
+	}
+	struct healthui *u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	identify(a, &a->drows[a->dev_cur], u);
+	load(a, u);
+	a->hui = u;
+	app_dirty_all(a);
+	return 0;
+}
+
+bool healthui_active(const struct app *a)
+{
+	return a->hui != NULL;
+}
+
+void healthui_free(struct app *a)
+{
+	struct healthui *u = a->hui;
+	if (!u)
+		return;
+	if (u->win)
+		delwin(u->win);
+	free(u);
+	a->hui = NULL;
+}
+
+/* Rows of the list: between the title bar and the key line. */
+static int body_rows(const struct app *a)
+{
+	return a->rows - 2 > 1 ? a->rows - 2 : 1;
+}
+
+static void scroll_by(struct app *a, struct healthui *u, int d)
+{
+	int max = u->n - body_rows(a) > 0 ? u->n - body_rows(a) : 0;
+	long t = (long)u->top + d;
+	u->top = t < 0 ? 0 : t > max ? max : (int)t;
+}
+
+bool healthui_key(struct app *a, int ch, bool is_key)
+{
+	struct healthui *u = a->hui;
+	int k = is_key ? -ch : ch, page = body_rows(a) - 1 > 1 ? body_rows(a) - 1 : 1;
+	if (!u)
+		return false;
+	if (k == 27 || k == 'q' || k == 'H') {
+		healthui_free(a);
+		app_dirty_all(a);
+		return true;
+	}
+	if (k == 'r')
+		load(a, u);
+	else if (k == 'j' || k == -KEY_DOWN)
+		scroll_by(a, u, 1);
+	else if (k == 'k' || k == -KEY_UP)
+		scroll_by(a, u, -1);
+	else if (k == 'J' || k == ' ' || k == -KEY_NPAGE)
+		scroll_by(a, u, page);
+	else if (k == 'K' || k == -KEY_PPAGE)
+		scroll_by(a, u, -page);
+	else if (k == 'g' || k == -KEY_HOME)
+		u->top = 0;
+	else if (k == 'G' || k == -KEY_END)
+		scroll_by(a, u, HU_LINES);
+	app_dirty_all(a);
+	return true; /* the view takes every key */
+}
+
+/* The title bar: the device on the left, the lines out of sight on the
+ * right ("^3 v12 more (k j)"), as the per-QD table counts its rows. */
+static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
+{
+	char right[64] = "", up[24] = "", down[24] = "", left[512], fit[1024];
+	if (u->top)
+		snprintf(up, sizeof(up), "%s%d ", a->ascii ? "^" : "\xe2\x86\x91", u->top);
+	if (below)
+		snprintf(down, sizeof(down), "%s%d ", a->ascii ? "v" : "\xe2\x86\x93", below);
+	if (u->top || below)
+		snprintf(right, sizeof(right), "%s%smore (k j) ", up, down);
+	draw_fill(a, w, 0, ROLE_TITLE);
+	int rw = draw_width(right), lw = a->cols - rw - 1;
+	snprintf(left, sizeof(left), " Health of %s%s%s", u->name, u->serial[0] ? ", serial " : "",
+		 u->serial);
+	if (lw > 4) {
+		devrows_fit(fit, sizeof(fit), left, lw, a->ascii);
+		draw_str(a, w, 0, 0, lw, ROLE_TITLE, fit);
+	}
+	if (rw)
+		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
+}
+
+void healthui_draw(struct app *a)
+{
+	struct healthui *u = a->hui;
+	if (!u)
+		return;
+	if (!u->win || getmaxx(u->win) != a->cols || getmaxy(u->win) != a->rows) {
+		if (u->win)
+			delwin(u->win);
+		u->win = newwin(a->rows, a->cols, 0, 0);
+		if (!u->win)
+			return;
+	}
+	WINDOW *w = u->win;
+	draw_role(a, w, ROLE_NORMAL);
+	werase(w);
+	for (int r = 0; r < a->rows; r++)
+		draw_fill(a, w, r, ROLE_NORMAL);
+	int body = body_rows(a);
+	scroll_by(a, u, 0); /* a resize may have moved the last page */
+	int below = u->n - u->top - body > 0 ? u->n - u->top - body : 0;
+	draw_title(a, w, u, below);
+	char fit[1024];
+	for (int i = 0; i < body && u->top + i < u->n; i++) {
+		const struct hline *l = &u->line[u->top + i];
+		devrows_fit(fit, sizeof(fit), l->text, a->cols - 2, a->ascii); /* a cut is marked */
+		draw_str(a, w, 1 + i, 1, a->cols - 2, l->role, fit);
+	}
+	char keys[128];
+	snprintf(keys, sizeof(keys), "Esc q close  r re-read (read %s)  k j Up Down PgUp PgDn g G",
+		 u->when);
+	draw_fill(a, w, a->rows - 1, ROLE_STATUS);
+	devrows_fit(fit, sizeof(fit), keys, a->cols, a->ascii);
+	draw_str(a, w, a->rows - 1, 0, a->cols, ROLE_STATUS, fit);
+	wnoutrefresh(w);
+}

@@ -1,0 +1,30 @@
+/* healthui.h - the per-drive health view: `H` on a Devices row (a
+ * controller, a namespace or its generic node) opens a full-screen view of
+ * the controller's SMART / health log (every field nvme-cli's smart-log
+ * shows; invalid ones read N/A), the entries of its Error Information log
+ * and the state and newest result of its Device Self-test log.  Read once
+ * when the view opens and again on `r`, on the UI thread, as the Devices
+ * pane's own health reading is; a target that is not NVMe (a loop device,
+ * a file) says so.  The lines scroll (k j, arrows, PgUp PgDn, g G), the
+ * ones out of sight counted; Esc or q closes.  UI thread only. */
+#ifndef NVS_UI_HEALTHUI_H
+#define NVS_UI_HEALTHUI_H
+
+#include <stdbool.h>
+
+struct app;
+struct healthui;
+
+/* Opens the view for the Devices row under the cursor.  0 or -errno (a
+ * message in the status bar says why). */
+int healthui_open(struct app *a);
+/* True while the view is shown. */
+bool healthui_active(const struct app *a);
+/* Keys while the view is shown (it takes every key).  True when taken. */
+bool healthui_key(struct app *a, int ch, bool is_key);
+/* Draws the view over the whole screen. */
+void healthui_draw(struct app *a);
+/* Frees the view.  NULL-safe. */
+void healthui_free(struct app *a);
+
+#endif
