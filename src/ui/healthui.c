@@ -15,7 +15,7 @@
 #include "ui/app.h"
 #include "ui/healthui.h"
 
-#define HU_LINES 48
+#define HU_LINES 96 /* more than the fields, 8 sensors and 8 warning bits need */
 #define HU_LABEL 32 /* label column: values start at the same place */
 
 struct hline {
