@@ -5,7 +5,10 @@
 # reference keys, order and types, and its depth; nvscope at iodepth=16 runs
 # at 16 as fio does; nvscope at iodepth=16 with rate_iops=200 runs at depth 1
 # (one I/O every 5 ms on a device that answers in microseconds) and says so,
-# while its "job options".iodepth stays the configured 16.
+# while its "job options".iodepth stays the configured 16; with fio's own
+# batching (iodepth_batch_submit=1, iodepth_batch_complete_max=1: one I/O per
+# submit, one per reap) nvscope keeps 16 in flight as fio does (it ran at
+# depth 1 before: it waited for a completion after each batch).
 # test: no-sanitizer it compares nvscope's tables with a run of Debian's fio (not instrumented), not memory; the counting and the tables run under ASan and TSan in test_fioout.c and in every other run test
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
@@ -18,6 +21,9 @@ fio $opts --ioengine=io_uring --output-format=json >"$T_TMP/f.json" 2>"$T_TMP/f.
 	fail "nvscope: $(tail -3 "$T_TMP/n.txt")"
 "$NVS_BIN" run $opts --rate_iops=200 --output-format=json --output "$T_TMP/r.json" \
 	>"$T_TMP/r.txt" 2>&1 || fail "nvscope rate_iops: $(tail -3 "$T_TMP/r.txt")"
+"$NVS_BIN" run $opts --iodepth_batch_submit=1 --iodepth_batch_complete_max=1 \
+	--output-format=json --output "$T_TMP/b.json" >"$T_TMP/b.txt" 2>&1 ||
+	fail "nvscope iodepth_batch_submit=1: $(tail -3 "$T_TMP/b.txt")"
 
 python3 - "$T_TMP" <<'EOF' || fail "the depth tables (above)"
 import json, re, sys
@@ -25,7 +31,7 @@ d = sys.argv[1]
 def job(name):
     t = open(f"{d}/{name}").read()
     return json.loads(t[t.index("{"):])["jobs"][0]
-f, n, r = job("f.json"), job("n.json"), job("r.json")
+f, n, r, b = job("f.json"), job("n.json"), job("r.json"), job("b.json")
 names = ("iodepth_level", "iodepth_submit", "iodepth_complete")
 bad = []
 # fio's layout: the same keys in the same order, every value a float
@@ -40,9 +46,13 @@ for j, who in ((n, "nvscope"), (r, "nvscope rate_iops")):
         if not 99.5 <= sum(j[k].values()) <= 101:
             bad.append(f"{who} {k} sums to {sum(j[k].values())}: {j[k]}")
 # iodepth=16 on a loop device: fio and nvscope both keep 16 in flight
-for j, who in ((f, "fio"), (n, "nvscope")):
+for j, who in ((f, "fio"), (n, "nvscope"), (b, "nvscope iodepth_batch_submit=1")):
     if j["iodepth_level"]["16"] < 90:
         bad.append(f"{who} at iodepth=16: {j['iodepth_level']}")
+# fio's batching: every submit and every reap moves 1 to 4 I/Os, as fio's
+for k in ("iodepth_submit", "iodepth_complete"):
+    if b[k]["4"] < 90:
+        bad.append(f"iodepth_batch_submit=1 {k}: {b[k]}")
 # rate_iops=200: the configured 16, the depth really run 1
 lv = r["iodepth_level"]
 if lv["1"] < 90 or lv["16"] > 0:
@@ -58,9 +68,10 @@ for txt, j in (("n.txt", n), ("r.txt", r)):
         want = ", ".join("%s=%3.1f%%" % (a, v) for a, v in j[k].items())
         if not m or m.group(1) != want:
             bad.append(f"{txt}: {head!r} line {m.group(1) if m else None!r}, want {want!r}")
-print("fio", f["iodepth_level"], "\nnvscope", n["iodepth_level"], "\nrate_iops", lv)
+print("fio", f["iodepth_level"], "\nnvscope", n["iodepth_level"], "\nrate_iops", lv,
+      "\nbatch 1", b["iodepth_level"])
 if bad:
     print("\n".join(bad))
     sys.exit(1)
 EOF
-ok "iodepth=16 runs at 16 as fio's does; rate_iops=200 at 1; fio's keys, order, types; the text lines"
+ok "iodepth=16 runs at 16 as fio's does, also with fio's batching; rate_iops=200 at 1; fio's keys, order, types; the text lines"
