@@ -713,6 +713,10 @@ size, direct, and measured the read share of the I/Os, the mean block size
 per direction and, with rate_iops, the number of I/Os; nvscope's IOPS over
 fio's is printed for each "same" row (@RTS@ each: not asserted).
 
+The queue depth compared is the one asked for (`"job options".iodepth`; 1
+for fio's sync engines); the depth a job really ran at is in both tools'
+`iodepth_level` (docs/cli.md, "The queue depth a job ran at").
+
 Outcomes: **same** (the workload matched), **refused (no meaning here)** (a
 feature with no meaning on a local block device through io_uring: network or
 object-store engines, file-system metadata engines, files fio creates),

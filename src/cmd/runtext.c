@@ -60,6 +60,26 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
 			strerror(rd->first_errno));
 }
 
+/* fio's "IO depths", "submit" and "complete" lines (show_thread_status_normal),
+ * from the same counts as the JSON's iodepth_level/_submit/_complete. */
+static void print_depths(FILE *f, const struct result *r)
+{
+	static const char *const level[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+	static const char *const batch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+	static const char *const head[] = {
+	    "  IO depths    :", "     submit    :", "     complete  :"};
+	const uint64_t *maps[] = {r->depth_map, r->submit_map, r->complete_map};
+
+	for (int t = 0; t < 3; t++) {
+		double pct[7];
+		result_depth_pct(maps[t], pct);
+		fputs(head[t], f);
+		for (int i = 0; i < 7; i++)
+			fprintf(f, "%s%s=%3.1f%%", i ? ", " : " ", t ? batch[i] : level[i], pct[i]);
+		fputc('\n', f);
+	}
+}
+
 void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 {
 	const struct result *r = &rj->agg;
@@ -106,6 +126,7 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 	    r->runtime_s > 0 ? 100 * r->sys_s / r->runtime_s : 0,
 	    runtext_si(cpu > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu : 0,
 		       a, sizeof(a)));
+	print_depths(f, r);
 	if (rj->ss) { /* fio's show_ss_normal */
 		const struct fioss *ss = rj->ss;
 		double bw = (double)fioss_bw_mean(ss);

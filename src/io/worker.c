@@ -608,6 +608,12 @@ static void run(struct worker *w, struct wstate *st)
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
 		}
+		if (nvs_unlikely(batch >= max_submit) && st->nfree && !st->stopping) {
+			/* iodepth_batch_submit below the free slots: the next batch
+			 * goes first, fio reaps only once the queue is full */
+			now = worker_now_ns();
+			continue;
+		}
 		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
 			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
 			now = worker_now_ns();

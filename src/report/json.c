@@ -274,15 +274,10 @@ static void depth_tables(cJSON *job, const struct result *r)
 
 	for (int t = 0; t < 3; t++) {
 		cJSON *o = cJSON_AddObjectToObject(job, names[t]);
-		uint64_t total = 0;
+		double pct[7];
+		result_depth_pct(maps[t], pct);
 		for (int i = 0; i < 7; i++)
-			total += maps[t][i];
-		for (int i = 0; i < 7; i++) {
-			double pct = total ? 100.0 * (double)maps[t][i] / (double)total : 0;
-			if (maps[t][i] && pct < 0.1)
-				pct = 0.1; /* fio's stat_calc_dist: any share shows */
-			num_f(o, t ? batch[i] : level[i], pct);
-		}
+			num_f(o, t ? batch[i] : level[i], pct[i]);
 	}
 }
 

@@ -17,6 +17,19 @@ void result_init(struct result *r)
 	r->verify_first_bad = UINT64_MAX;
 }
 
+void result_depth_pct(const uint64_t map[7], double pct[7])
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < 7; i++)
+		total += map[i];
+	for (int i = 0; i < 7; i++) {
+		pct[i] = total ? 100.0 * (double)map[i] / (double)total : 0;
+		if (map[i] && pct[i] < 0.1)
+			pct[i] = 0.1;
+	}
+}
+
 void result_merge(struct result *dst, const struct result *src)
 {
 	if (!dst->error)

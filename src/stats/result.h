@@ -80,6 +80,11 @@ static inline unsigned result_batch_idx(unsigned n)
 	return n > 64 ? 6 : n > 32 ? 5 : n > 16 ? 4 : n > 8 ? 3 : n > 4 ? 2 : n ? 1 : 0;
 }
 
+/* fio's stat_calc_dist: each of the 7 counts of @map as a percent of their
+ * sum into @pct; a non-zero share under 0.1% shows as 0.1 (so the shares
+ * may add up to a little over 100), all zeros without counts. */
+void result_depth_pct(const uint64_t map[7], double pct[7]);
+
 /* Zeroes @r and its histograms. */
 void result_init(struct result *r);
 /* Adds @src into @dst (counts, histograms, CPU); runtime is the max. */

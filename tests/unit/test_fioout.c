@@ -52,6 +52,123 @@ static char *render(const struct json_run *run)
 	return buf;
 }
 
+/* fio 3.33 io_u.c, its switches as ranges: io_u_mark_depth buckets
+ * td->cur_depth (1, 2..3, 4..7, 8..15, 16..31, 32..63, default: >= 64);
+ * __io_u_mark_map buckets a submit or reap call's count (0, 1..4, 5..8,
+ * 9..16, 17..32, 33..64, default: > 64). */
+static unsigned fio_depth_idx(unsigned d)
+{
+	static const unsigned lo[] = {1, 2, 4, 8, 16, 32};
+	static const unsigned hi[] = {1, 3, 7, 15, 31, 63};
+	for (unsigned i = 0; i < 6; i++)
+		if (d >= lo[i] && d <= hi[i])
+			return i;
+	return 6;
+}
+static unsigned fio_map_idx(unsigned n)
+{
+	static const unsigned lo[] = {0, 1, 5, 9, 17, 33};
+	static const unsigned hi[] = {0, 4, 8, 16, 32, 64};
+	for (unsigned i = 0; i < 6; i++)
+		if (n >= lo[i] && n <= hi[i])
+			return i;
+	return 6;
+}
+
+START_TEST(test_depth_buckets_are_fios)
+{
+	/* depth 0 never reaches fio's switch (cur_depth >= 1 at a commit) */
+	for (unsigned d = 1; d <= 4096; d++)
+		ck_assert_uint_eq(result_depth_idx(d), fio_depth_idx(d));
+	ck_assert_uint_eq(result_depth_idx(65535), 6);
+	for (unsigned n = 0; n <= 4096; n++)
+		ck_assert_uint_eq(result_batch_idx(n), fio_map_idx(n));
+	/* the edges by hand: a level key is the largest power of 2 <= depth,
+	 * a submit/complete key the smallest power of 2 >= n (from 4) */
+	ck_assert_uint_eq(result_depth_idx(15), 3);
+	ck_assert_uint_eq(result_depth_idx(16), 4);
+	ck_assert_uint_eq(result_depth_idx(63), 5);
+	ck_assert_uint_eq(result_depth_idx(64), 6);
+	ck_assert_uint_eq(result_batch_idx(0), 0);
+	ck_assert_uint_eq(result_batch_idx(4), 1);
+	ck_assert_uint_eq(result_batch_idx(5), 2);
+	ck_assert_uint_eq(result_batch_idx(16), 3);
+	ck_assert_uint_eq(result_batch_idx(17), 4);
+	ck_assert_uint_eq(result_batch_idx(64), 5);
+	ck_assert_uint_eq(result_batch_idx(65), 6);
+}
+END_TEST
+
+START_TEST(test_depth_pct_and_json)
+{
+	/* fio's stat_calc_dist: shares of the sum, a non-zero one under 0.1%
+	 * shown as 0.1, nothing counted: all 0 */
+	uint64_t map[7] = {1, 0, 0, 0, 9998, 0, 1};
+	double pct[7];
+	result_depth_pct(map, pct);
+	ck_assert_double_eq_tol(pct[0], 0.1, 1e-12);
+	ck_assert_double_eq_tol(pct[4], 99.98, 1e-9);
+	ck_assert_double_eq_tol(pct[6], 0.1, 1e-12);
+	ck_assert_double_eq(pct[1], 0);
+	uint64_t none[7] = {0};
+	result_depth_pct(none, pct);
+	for (int i = 0; i < 7; i++)
+		ck_assert_double_eq(pct[i], 0);
+	uint64_t half[7] = {0, 0, 0, 3, 3, 0, 0};
+	result_depth_pct(half, pct);
+	ck_assert_double_eq_tol(pct[3], 50, 1e-12);
+
+	/* the JSON: fio's three objects, its keys in its order, floats */
+	struct spec s;
+	struct result *r = calloc(1, sizeof(*r));
+	char err[128];
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	result_init(r);
+	snprintf(r->name, sizeof(r->name), "d");
+	r->iodepth = 16;
+	r->numjobs = 1;
+	r->runtime_s = 1;
+	r->depth_map[0] = 3; /* 3 I/Os at depth 1, 1 at 16 */
+	r->depth_map[4] = 1;
+	r->submit_map[1] = 4;
+	r->complete_map[2] = 1;
+	r->complete_map[6] = 1;
+	struct json_run run = {.spec = &s, .jobs = r, .njobs = 1};
+	char *text = render(&run);
+	cJSON *doc = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(doc);
+	cJSON *j = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0);
+	static const char *const names[] = {"iodepth_level", "iodepth_submit", "iodepth_complete"};
+	static const char *const keys[3][7] = {{"1", "2", "4", "8", "16", "32", ">=64"},
+					       {"0", "4", "8", "16", "32", "64", ">=64"},
+					       {"0", "4", "8", "16", "32", "64", ">=64"}};
+	static const double want[3][7] = {{75, 0, 0, 0, 25, 0, 0},
+					  {0, 100, 0, 0, 0, 0, 0},
+					  {0, 0, 50, 0, 0, 0, 50}};
+	for (int t = 0; t < 3; t++) {
+		cJSON *o = cJSON_GetObjectItem(j, names[t]), *e;
+		ck_assert_ptr_nonnull(o);
+		int i = 0;
+		cJSON_ArrayForEach(e, o)
+		{
+			ck_assert_int_lt(i, 7);
+			ck_assert_str_eq(e->string, keys[t][i]);
+			ck_assert(cJSON_IsNumber(e));
+			ck_assert_double_eq_tol(e->valuedouble, want[t][i], 1e-6);
+			i++;
+		}
+		ck_assert_int_eq(i, 7);
+	}
+	/* fio writes them as floats: "0.000000", never a bare 0 */
+	ck_assert_ptr_nonnull(strstr(text, "\"iodepth_level\":\t{\n\t\t\t\t\"1\":\t75.000000,"));
+	ck_assert_ptr_nonnull(strstr(text, "\"32\":\t0.000000"));
+	cJSON_Delete(doc);
+	free(text);
+	free(r);
+}
+END_TEST
+
 START_TEST(test_json_types_and_bins)
 {
 	struct spec s[2];
@@ -313,6 +430,8 @@ Suite *fioout_suite(void)
 	Suite *s = suite_create("fioout");
 	TCase *tc = tcase_create("fioout");
 	tcase_add_test(tc, test_bins_are_fios);
+	tcase_add_test(tc, test_depth_buckets_are_fios);
+	tcase_add_test(tc, test_depth_pct_and_json);
 	tcase_add_test(tc, test_json_types_and_bins);
 	tcase_add_test(tc, test_diskstat_parse);
 	tcase_add_test(tc, test_log_options);
