@@ -37,8 +37,9 @@ SAN=${NVS_SANITIZER:-}
 # on a shared 2-core machine runs the statistical tests several times
 # slower, and a loaded one (other tests, .ci/run's background builds) the
 # plain build's past Check's default 4 s (test_prio, test_offgen)
-export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-3}
-[ -n "$SAN" ] && export CK_TIMEOUT_MULTIPLIER=6
+ck_x=3
+[ -n "$SAN" ] && ck_x=6
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-$ck_x}
 ncpu=$(nproc 2>/dev/null || echo 2)
 J=${J:-$((2 * ncpu))}
 [[ $J =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: J must be a whole number >= 1" >&2; exit 2; }
