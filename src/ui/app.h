@@ -454,6 +454,9 @@ int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
 /* Fills row @y of @w with blanks in @role. */
 void draw_fill(struct app *a, WINDOW *w, int y, int role);
+/* A full-screen view's window *@win, (re)made at the terminal's size and
+ * cleared in the normal role.  Returns it, NULL when it cannot be made. */
+WINDOW *draw_screen(struct app *a, WINDOW **win);
 /* Clears window @w in @fill_role and frames it in @border_role (ASCII
  * corners under --ascii): the overlays' box. */
 void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role);

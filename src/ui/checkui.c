@@ -442,18 +442,9 @@ void checkui_draw(struct app *a)
 	struct checkui *c = a->chk;
 	if (!c)
 		return;
-	if (!c->win || getmaxx(c->win) != a->cols || getmaxy(c->win) != a->rows) {
-		if (c->win)
-			delwin(c->win);
-		c->win = newwin(a->rows, a->cols, 0, 0);
-		if (!c->win)
-			return;
-	}
-	WINDOW *w = c->win;
-	draw_role(a, w, ROLE_NORMAL);
-	werase(w);
-	for (int r = 0; r < a->rows; r++)
-		draw_fill(a, w, r, ROLE_NORMAL);
+	WINDOW *w = draw_screen(a, &c->win);
+	if (!w)
+		return;
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
 	bool ended = c->joined && !c->rc;
 	draw_title(a, w, c, ph);

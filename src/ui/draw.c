@@ -82,6 +82,23 @@ void draw_fill(struct app *a, WINDOW *w, int y, int role)
 	mvwhline(w, y, 0, ' ', wx);
 }
 
+WINDOW *draw_screen(struct app *a, WINDOW **win)
+{
+	if (!*win || getmaxx(*win) != a->cols || getmaxy(*win) != a->rows) {
+		if (*win)
+			delwin(*win);
+		*win = newwin(a->rows, a->cols, 0, 0);
+		if (!*win)
+			return NULL;
+	}
+	WINDOW *w = *win;
+	draw_role(a, w, ROLE_NORMAL);
+	werase(w);
+	for (int r = 0; r < a->rows; r++)
+		draw_fill(a, w, r, ROLE_NORMAL);
+	return w;
+}
+
 void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role)
 {
 	for (int y = 0; y < getmaxy(w); y++)

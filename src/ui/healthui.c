@@ -345,18 +345,9 @@ void healthui_draw(struct app *a)
 	struct healthui *u = a->hui;
 	if (!u)
 		return;
-	if (!u->win || getmaxx(u->win) != a->cols || getmaxy(u->win) != a->rows) {
-		if (u->win)
-			delwin(u->win);
-		u->win = newwin(a->rows, a->cols, 0, 0);
-		if (!u->win)
-			return;
-	}
-	WINDOW *w = u->win;
-	draw_role(a, w, ROLE_NORMAL);
-	werase(w);
-	for (int r = 0; r < a->rows; r++)
-		draw_fill(a, w, r, ROLE_NORMAL);
+	WINDOW *w = draw_screen(a, &u->win);
+	if (!w)
+		return;
 	int body = body_rows(a);
 	scroll_by(a, u, 0); /* a resize may have moved the last page */
 	int below = u->n - u->top - body > 0 ? u->n - u->top - body : 0;
