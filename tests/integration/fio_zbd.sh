@@ -6,6 +6,7 @@
 # below the write pointer, trims = resets of zones with data, the open-zone
 # limit), sequential jobs issue the very same offsets as fio, and the
 # figures (I/Os, zones, resets) agree.  Then the refusals.
+# test: no-sanitizer it compares the zones fio and nvscope write, open and reset (their iologs against fio's zone rules), not memory; nvscope's zone code runs under ASan and TSan in test_zbd.c, test_zones.c and fio_zbd_verify.sh, its option parsing in the spec fuzzer
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 256M

@@ -11,6 +11,7 @@
 #   - ui never includes cmd (only cmd/ turns results into exit codes).
 # There are no known exceptions (issue 11 removed the last two): any
 # upward include fails.
+# test: no-sanitizer a static check of the source tree: it runs no binary of ours, a sanitizer adds nothing
 . "${NVS_TOP:-.}/tests/lib.sh"
 cd "$NVS_TOP" || fail "no source tree"
 
