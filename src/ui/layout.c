@@ -95,10 +95,11 @@ static void live_screen(const struct layout_in *in, struct rect body, struct lay
 }
 
 /* Showfloor: the figures in large digits across the top, then the IOPS and
- * latency strips, as tall as the screen allows. */
+ * latency strips, as tall as the screen allows (the figures' pane grows
+ * with the screen for larger digits: 7 rows for 3x5, 12 for 6x10, ...). */
 static void showfloor_screen(struct rect body, struct layout *out)
 {
-	out->pane[PANE_NUMBERS] = cut_top(&body, clampi(body.h * 35 / 100, 7, 10));
+	out->pane[PANE_NUMBERS] = cut_top(&body, clampi(body.h * 35 / 100, 7, 22));
 	out->pane[PANE_IOPS] = cut_top(&body, body.h * 55 / 100);
 	out->pane[PANE_LAT] = body;
 }
