@@ -99,7 +99,12 @@ static void live_screen(const struct layout_in *in, struct rect body, struct lay
  * with the screen for larger digits: 7 rows for 3x5, 12 for 6x10, ...). */
 static void showfloor_screen(struct rect body, struct layout *out)
 {
-	out->pane[PANE_NUMBERS] = cut_top(&body, clampi(body.h * 35 / 100, 7, 22));
+	/* no taller than the widest digits need: the header, 5 rows a scale and
+	 * the labels, for three figures of 5 characters (19 columns a scale
+	 * each) and 6 columns of borders and gaps (showfloor_scale) */
+	int scale = (body.w - 6) / 57, fit = 2 + 5 * (scale > 1 ? scale : 1);
+	int h = clampi(body.h * 35 / 100, 7, 22);
+	out->pane[PANE_NUMBERS] = cut_top(&body, h < fit ? h : fit);
 	out->pane[PANE_IOPS] = cut_top(&body, body.h * 55 / 100);
 	out->pane[PANE_LAT] = body;
 }

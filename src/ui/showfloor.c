@@ -1,7 +1,8 @@
 /* showfloor.c - showfloor mode's big figures (showfloor.h).  The digits are
  * draw_big's 3x5 font (block characters, '#' in ASCII), each cell scaled to
- * the room (showfloor_scale), readable from across a hall; units go in the label under each figure, as the font has
- * digits, '.', k, M, G and '-' only. */
+ * the room (showfloor_scale), readable from across a hall; units go in the
+ * label under each figure, as the font has digits, '.', k, M, G and '-'
+ * only. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -182,8 +182,8 @@ void tables_numbers(struct app *a, WINDOW *w)
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
-			     isnan(now_iops) ? "0" : big, 1)) {
+		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big,
+			     1)) {
 			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
