@@ -469,9 +469,13 @@ int draw_plot_label_w(int w, bool labels);
 /* A horizontal bar of segments (percentages of @w columns). */
 void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
 	      int n);
-/* @text ("857k", digits, '.', k, M, G, space) in 3x5 large digits; returns
- * the columns used (0 when it does not fit in @maxw). */
-int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text);
+/* @text ("857k", digits, '.', k, M, G, space) in large digits: the 3x5
+ * font with each cell @scale x @scale (5 * @scale rows); returns the columns
+ * used (0 when it does not fit in @maxw or below @y). */
+int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text,
+	     int scale);
+/* Columns draw_big uses for @text at @scale. */
+int draw_big_width(const char *text, int scale);
 /* Display width of UTF-8 @s. */
 int draw_width(const char *s);
 

@@ -492,30 +492,42 @@ static const struct {
     {'M', {5, 7, 7, 5, 5}}, {'G', {7, 4, 5, 5, 7}}, {' ', {0, 0, 0, 0, 0}}, {'-', {0, 0, 7, 0, 0}},
 };
 
-int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text)
+int draw_big_width(const char *text, int scale)
 {
-	int need = (int)strlen(text) * 4 - 1;
-	if (need > maxw || y + 5 > getmaxy(win))
+	return ((int)strlen(text) * 4 - 1) * scale;
+}
+
+/* One cell of a large digit: a @scale x @scale block at (@y, @x). */
+static void big_cell(struct app *a, WINDOW *win, int y, int x, int scale)
+{
+	static const wchar_t s[2] = {0x2588, 0};
+	for (int r = 0; r < scale; r++)
+		for (int c = 0; c < scale; c++) {
+			if (a->ascii)
+				mvwaddch(win, y + r, x + c, '#');
+			else
+				mvwaddnwstr(win, y + r, x + c, s, 1);
+		}
+}
+
+int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text,
+	     int scale)
+{
+	int need = draw_big_width(text, scale);
+	if (scale < 1 || need > maxw || y + 5 * scale > getmaxy(win))
 		return 0;
 	draw_role(a, win, role);
 	int col = x;
-	for (const char *c = text; *c; c++, col += 4) {
+	for (const char *c = text; *c; c++, col += 4 * scale) {
 		unsigned f = 0;
 		while (f < sizeof(font) / sizeof(font[0]) && font[f].c != *c)
 			f++;
 		if (f == sizeof(font) / sizeof(font[0]))
 			continue;
 		for (int r = 0; r < 5; r++)
-			for (int b = 0; b < 3; b++) {
-				if (!(font[f].row[r] & (4 >> b)))
-					continue;
-				if (a->ascii) {
-					mvwaddch(win, y + r, col + b, '#');
-				} else {
-					wchar_t s[2] = {0x2588, 0};
-					mvwaddnwstr(win, y + r, col + b, s, 1);
-				}
-			}
+			for (int b = 0; b < 3; b++)
+				if (font[f].row[r] & (4 >> b))
+					big_cell(a, win, y + r * scale, col + b * scale, scale);
 	}
 	return need;
 }

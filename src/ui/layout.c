@@ -95,10 +95,16 @@ static void live_screen(const struct layout_in *in, struct rect body, struct lay
 }
 
 /* Showfloor: the figures in large digits across the top, then the IOPS and
- * latency strips, as tall as the screen allows. */
+ * latency strips, as tall as the screen allows (the figures' pane grows
+ * with the screen for larger digits: 7 rows for 3x5, 12 for 6x10, ...). */
 static void showfloor_screen(struct rect body, struct layout *out)
 {
-	out->pane[PANE_NUMBERS] = cut_top(&body, clampi(body.h * 35 / 100, 7, 10));
+	/* no taller than the widest digits need: the header, 5 rows a scale and
+	 * the labels, for three figures of 5 characters (19 columns a scale
+	 * each) and 6 columns of borders and gaps (showfloor_scale) */
+	int scale = (body.w - 6) / 57, fit = 2 + 5 * (scale > 1 ? scale : 1);
+	int h = clampi(body.h * 35 / 100, 7, 22);
+	out->pane[PANE_NUMBERS] = cut_top(&body, h < fit ? h : fit);
 	out->pane[PANE_IOPS] = cut_top(&body, body.h * 55 / 100);
 	out->pane[PANE_LAT] = body;
 }

@@ -1,7 +1,8 @@
 /* showfloor.c - showfloor mode's big figures (showfloor.h).  The digits are
- * draw_big's 3x5 font (block characters, '#' in ASCII), readable from
- * across a hall; units go in the label under each figure, as the font has
- * digits, '.', k, M, G and '-' only. */
+ * draw_big's 3x5 font (block characters, '#' in ASCII), each cell scaled to
+ * the room (showfloor_scale), readable from across a hall; units go in the
+ * label under each figure, as the font has digits, '.', k, M, G and '-'
+ * only. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,18 +57,20 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 			   sizeof(lab[2]));
 	draw_header(a, w, "nvscope showfloor", "b leaves (asks)");
 	int wd = getmaxx(w), h = getmaxy(w);
+	const char *tp[3] = {txt[0], txt[1], txt[2]}, *lp3[3] = {lab[0], lab[1], lab[2]};
+	int sc = showfloor_scale(wd, h, tp, lp3);
 	/* spread the figures over the width: equal columns when all fit */
 	int need = 0;
 	for (int i = 0; i < 3; i++)
-		need += (int)strlen(txt[i]) * 4 - 1;
+		need += draw_big_width(txt[i], sc);
 	int gap = (wd - 2 - need) / 3;
 	if (gap < 2)
 		gap = 2;
 	int x = 1, text_x = 1;
 	for (int i = 0; i < 3; i++) {
-		int used = h >= 7 ? draw_big(a, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i]) : 0;
+		int used = h >= 7 ? draw_big(a, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
 		if (used) {
-			draw_str(a, w, 6, x, wd - x - 1, ROLE_HEADER, lab[i]);
+			draw_str(a, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
 			x += (used > draw_width(lab[i]) ? used : draw_width(lab[i])) + gap;
 		} else { /* too narrow for it: plain text below, whole */
 			char line[256];
@@ -78,4 +81,22 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 				    draw_str(a, w, row, text_x, wd - text_x, ROLE_BIGNUM, line);
 		}
 	}
+}
+
+int showfloor_scale(int wd, int h, const char *const txt[3], const char *const lab[3])
+{
+	int best = 1;
+	for (int sc = 2; 2 + 5 * sc <= h; sc++) {
+		int need = 2 + 2 * 2; /* the borders, two gaps at least */
+		for (int i = 0; i < 3; i++) {
+			/* at least 5 characters a figure: the size holds as they change */
+			int n = (int)strlen(txt[i]) > 5 ? (int)strlen(txt[i]) : 5;
+			int fw = (n * 4 - 1) * sc, lw = draw_width(lab[i]);
+			need += fw > lw ? fw : lw;
+		}
+		if (need > wd)
+			break;
+		best = sc;
+	}
+	return best;
 }

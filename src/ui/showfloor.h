@@ -9,6 +9,12 @@
  * mode).  A figure that does not fit in large digits is written in plain
  * text on the line below them, never cut. */
 void showfloor_numbers(struct app *a, WINDOW *w);
+/* The cell size of the big figures @txt (labels @lab under them) in a
+ * window of @wd x @h: the largest integer scale of the 3x5 font for which
+ * the header, the digits (5 * scale rows), the labels and the three
+ * figures side by side (each counted as 5 characters at least, so the size
+ * holds as the figures change) fit; 1 otherwise.  Pure. */
+int showfloor_scale(int wd, int h, const char *const txt[3], const char *const lab[3]);
 /* The large-digit text and label of a p99 latency of @us microseconds
  * ("245" "p99 us", "1.25" "p99 ms", "-" when unknown).  Pure. */
 void showfloor_lat_text(double us, char *text, size_t tlen, char *label, size_t llen);

@@ -182,8 +182,8 @@ void tables_numbers(struct app *a, WINDOW *w)
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
-			     isnan(now_iops) ? "0" : big)) {
+		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big,
+			     1)) {
 			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
@@ -226,6 +226,12 @@ void tables_numbers(struct app *a, WINDOW *w)
 		 (unsigned long long)dropped);
 }
 
+double tables_cpu_fill(const struct cpu_util *u, double pct[3])
+{
+	pct[0] = u->user, pct[1] = u->system, pct[2] = u->irq;
+	return pct[0] + pct[1] + pct[2];
+}
+
 void tables_cpu(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
@@ -256,8 +262,8 @@ void tables_cpu(struct app *a, WINDOW *w)
 		const struct cpu_util *u = cpu_get(a->cpu, i);
 		if (!u)
 			continue;
-		double pct[3] = {u->user, u->system, u->irq};
-		double busy = u->user + u->system + u->irq;
+		double pct[3];
+		double busy = tables_cpu_fill(u, pct);
 		char lab[8];
 		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
 		draw_fmt(a, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);

@@ -5,7 +5,8 @@
 # running into the Numbers pane; the CPU pane's own-CPU line is whole; a
 # QD sweep's rows all reachable (k j g G), the rows out of sight counted in
 # the table's header; the help lists every key of the screen, none cut
-# without a marker (issue 22 item 6).
+# without a marker (issue 22 item 6); the strips leave a blank column before
+# the Numbers and CPU panes, and the CPU pane's title gives iowait.
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 64M
@@ -32,6 +33,19 @@ u_restored
 u_start 80 24 "$NVS_BIN" --target "$LOOP" --rw=randread --iodepth=1,2,4,8,16,32,64,128,256 \
 	--runtime=100ms --results "$T_TMP/res2"
 u_wait 'DONE' 30
+# the strips leave a blank column before the panes on their right (the
+# newest dots ran into the Numbers pane): at the end the data reaches the
+# plots' right edge
+u_screen | python3 -c '
+import sys
+rows = sys.stdin.read().split("\n")
+hdr = next(i for i, r in enumerate(rows) if r.startswith("─ IOPS ("))
+w = rows[hdr].index(" Numbers") - 1
+end = next(i for i, r in enumerate(rows) if r.startswith("─ Per queue depth"))
+strip = [r.ljust(80) for r in rows[hdr + 1:end] if not r.startswith(("─", "steady"))]
+assert all(r[w - 1] == " " for r in strip), "no gap at column %d" % (w - 1)
+assert any(r[w - 2] != " " for r in strip), "no data at the right edge"
+' || { u_screen >&2; fail "80x24: the strips run into the panes on their right"; }
 qd() { u_screen | sed -n '/Per queue depth/,/^started\|^─/p'; }
 qd | grep -Eq '^ +256 ' || { qd >&2; fail "the newest depth not shown"; }
 qd | grep -Eq '(↑|\^)[0-9]+ more' || { qd >&2; fail "rows above not counted"; }

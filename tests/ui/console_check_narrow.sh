@@ -1,9 +1,9 @@
 #!/bin/bash
 # console_check_narrow.sh - the check view at 80x24 (a rack's serial
 # console; issue 22 item 1): each drive's serial, verdict and reasons on
-# screen (reasons wrapped under their column where narrower, not cut); the
-# batch's counts with N/A and the results directory stay until the view is
-# closed; E shows every verdict whole in the event list; the title's state
+# screen (reasons wrapped under their column where narrower, not cut, at
+# 80x24 and 100x30); the batch's counts with N/A and the results directory
+# stay until the view is closed; E shows every verdict whole in the event list; the title's state
 # never runs into the profile's description.  `nvscope --check PROFILE
 # --target ...` (or --all-nvme) opens the view and starts the batch at
 # once, as a technician starts a tray.  A health-only profile: loop
@@ -66,9 +66,29 @@ u_keys q
 u_restored
 ok "view closed, console quit"
 
-# one line at the rack: the view opens on the batch, already running
-u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN" --check quick --target "$A" --target "$B"
+# one line at the rack: the view opens on the batch, already running.  A
+# self-test too (not supported on a loop device): the reasons are longer
+# than their column at 80x24 and 100x30, and go on on the next row, whole
+sed 's/^selftest=none/selftest=short/' "$P/checks/quick.ini" >"$P/checks/st.ini"
+u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN" --check st --target "$A" --target "$B"
 u_wait 'DONE: 0 PASS, 0 WARN, 0 FAIL, 2 N/A' 20
+wrapped() { # each drive's row and the next: the reasons whole
+	local d r
+	for d in "$a" "$b"; do
+		r=$(u_screen | grep -A1 -E "^ $d " | sed 's/.* N\/A  *//' | tr -d ' \n')
+		[ "$r" = "health:notavailable(notanNVMedevice);self-test:notsupported" ] || return 1
+	done
+}
+wrapped || { u_screen >&2; fail "80x24: the reasons not wrapped whole onto a second row"; }
+u_resize 100 30
+wide() { [ "$(u_screen | head -1 | wc -L)" -gt 80 ]; } # redrawn at 100 columns
+n=0
+until { wide && wrapped; } || [ $n -ge 20 ]; do sleep 0.1; n=$((n + 1)); done
+if ! { wide && wrapped; }; then
+	u_screen >&2
+	fail "100x30: the reasons not wrapped whole onto a second row"
+fi
+ok "80x24 and 100x30: a long reason goes on on the next row, not cut"
 u_keys q
 u_wait 'Presets' 5
 u_keys q

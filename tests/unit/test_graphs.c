@@ -1,10 +1,12 @@
 /* test_graphs.c - the pure parts of the console's graphs: step markers read
- * from events.log, the showfloor latency figure. */
+ * from events.log, the showfloor latency figure and digit size, the CPU
+ * bar's fill. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 #include "ui/showfloor.h"
 #include "ui/stepmarks.h"
+#include "ui/tables.h"
 
 START_TEST(marks_from_events)
 {
@@ -75,6 +77,29 @@ START_TEST(marks_from_ramps)
 }
 END_TEST
 
+/* The big digits grow with the room and never overflow it. */
+START_TEST(showfloor_size)
+{
+	const char *t[3] = {"245k", "1003", "85"}, *l[3] = {"IOPS", "MB/s", "p99 latency us"};
+	ck_assert_int_eq(showfloor_scale(80, 7, t, l), 1); /* 80x24: 3x5 */
+	ck_assert_int_eq(showfloor_scale(80, 17, t, l), 1); /* too narrow for 6x10 */
+	ck_assert_int_eq(showfloor_scale(200, 18, t, l), 3); /* 200x55: 9x15 */
+	ck_assert_int_eq(showfloor_scale(200, 16, t, l), 2); /* 9x15 too tall */
+	ck_assert_int_eq(showfloor_scale(120, 30, t, l), 2);
+	ck_assert_int_eq(showfloor_scale(119, 30, t, l), 1);
+}
+END_TEST
+
+/* The bar is busy time, as its figure: iowait (idle) is not load. */
+START_TEST(cpu_bar_busy)
+{
+	struct cpu_util u = {.user = 20, .system = 10, .iowait = 50, .irq = 5, .idle = 15};
+	double pct[3];
+	ck_assert(fabs(tables_cpu_fill(&u, pct) - 35) < 1e-9);
+	ck_assert(fabs(pct[0] + pct[1] + pct[2] - 35) < 1e-9);
+}
+END_TEST
+
 START_TEST(showfloor_latency)
 {
 	char t[24], l[32];
@@ -102,6 +127,8 @@ Suite *graphs_suite(void)
 	tcase_add_test(tc, marks_refuse_junk);
 	tcase_add_test(tc, marks_from_ramps);
 	tcase_add_test(tc, showfloor_latency);
+	tcase_add_test(tc, showfloor_size);
+	tcase_add_test(tc, cpu_bar_busy);
 	suite_add_tcase(s, tc);
 	return s;
 }

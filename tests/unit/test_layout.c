@@ -129,6 +129,15 @@ START_TEST(showfloor_screen)
 	static const int none[] = {PANE_CPU, PANE_TARGETS, PANE_QD, PANE_HEALTH, PANE_STEPS};
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		ck_assert_int_eq(l.pane[none[i]].w * l.pane[none[i]].h, 0);
+	/* a big screen: room for 9x15 digits (header, 15 rows, labels) */
+	in.cols = 200, in.rows = 55;
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_ge(l.pane[PANE_NUMBERS].h, 17);
+	ck_assert_int_ge(l.pane[PANE_LAT].h, 10);
+	/* too narrow for 6x10: no empty rows under the 3x5 digits */
+	in.cols = 100, in.rows = 40;
+	ck_assert_int_eq(layout_compute(&in, &l), 0);
+	ck_assert_int_eq(l.pane[PANE_NUMBERS].h, 7);
 }
 END_TEST
 
