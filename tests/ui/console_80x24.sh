@@ -54,8 +54,11 @@ u_wait '^ +1 +[0-9.]+[kM]? ' 5 || fail "g did not reach QD 1"
 qd | grep -Eq '(↓|v)[0-9]+ more' || { qd >&2; fail "rows below not counted"; }
 qd | grep -Eq '^ +256 ' && fail "QD 256 shown with QD 1 in 5 rows?"
 u_keys j
-u_wait '^ +2 +[0-9.]+[kM]? ' 5
+# QD 2 was already in sight: wait for QD 1 to leave (the key's redraw)
+n=0
+while qd | grep -Eq '^ +1 +[0-9.]' && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 qd | grep -Eq '^ +1 +[0-9.]' && { qd >&2; fail "j did not scroll down"; }
+qd | grep -Eq '^ +2 +[0-9.]+[kM]? ' || { qd >&2; fail "j scrolled past QD 2"; }
 u_keys G
 u_wait '^ +256 ' 5
 ok "80x24: a QD sweep's 9 rows reachable in 5, the hidden ones counted"
