@@ -80,7 +80,15 @@ printf '[a]\nfilename=%s\nrw=read\nbs=4k\nruntime=1s\ntime_based\n[b]\nstonewall
 	"$T_TMP/g/f.img" "$T_TMP/g/f.img" >"$T_TMP/g/j.fio"
 "$NVS_BIN" run "$T_TMP/g/j.fio" >"$T_TMP/g/out" 2>&1 &
 pid=$!
-sleep 0.4
+# the swap once the first group reads the file (it was confirmed before):
+# a fixed 0.4 s was, under ASan on a loaded machine, before nvscope even
+# looked, and then the new file is the one confirmed
+for _ in $(seq 200); do
+	ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T_TMP/g/f.img" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
+ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T_TMP/g/f.img" || fail "the first group never opened the file"
 mv "$T_TMP/g/new.img" "$T_TMP/g/f.img"
 wait "$pid"
 rc=$?
