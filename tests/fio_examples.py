@@ -253,30 +253,6 @@ SAME = {
     "iometer-file-access-server.fio", "cmdprio-bssplit.fio",
 }
 
-# Examples whose jobs share one flow (fio's flow=, one run group): each
-# job's share of the I/Os is the flow's weights', compared with fio's
-# (butterfly: 1:1, flow.fio: 8:1); the IOPS are not (see IOPS_NOTE).
-FLOW = {"butterfly.fio", "flow.fio"}
-
-
-def flow_shares(fj, nj):
-    """'' when each job's share of all the jobs' I/Os is fio's (0.05)."""
-    def shares(d):
-        ios = {}
-        for j in d["jobs"]:
-            ios[j["jobname"]] = ios.get(j["jobname"], 0) + j["read"]["total_ios"] + \
-                j["write"]["total_ios"]
-        total = sum(ios.values())
-        return total, {k: v / total for k, v in ios.items()} if total else {}
-    (ft, fs), (nt, ns) = shares(fj), shares(nj)
-    if ft < 200 or nt < 200:
-        return "flow: too few I/Os to compare the jobs' shares (fio %d, nvscope %d)" % (ft, nt)
-    for k in fs:
-        if abs(fs[k] - ns.get(k, 0)) > 0.05:
-            return "flow: [%s] share of the I/Os: fio %.3f, nvscope %.3f" % (k, fs[k], ns.get(k, 0))
-    return ""
-
-
 # The IOPS ratio (nvscope/fio, 1 s each, printed not asserted: speed
 # belongs in bench/) where the cause is known and is not the workload.
 IOPS_NOTE = {
@@ -631,16 +607,12 @@ def example(name, ctx):
     if fj is None:
         return "FAIL", "fio exit %d: %s" % (frc, ferr.strip()[-200:])
     diff = compare(fio_jobs(fj), nvs_jobs(nj), name not in TIMED)
-    if not diff and name in FLOW:
-        diff = flow_shares(fj, nj)
     if diff:
         return "FAIL", diff
     reason = "%d job(s), %d group(s)" % (len(nj["jobs"]), len({j["groupid"] for j in nj["jobs"]}))
     reason += "; IOPS nvscope/fio %s" % iops_ratio(fj, nj)
     if name in IOPS_NOTE:
         reason += " (" + IOPS_NOTE[name] + ")"
-    if name in FLOW:
-        reason += "; each job's share of the I/Os (the flow's weights) as fio's"
     if name in TIMED:
         reason += "; the read share is not compared: " + TIMED[name]
     if name in SIZES:
