@@ -401,7 +401,9 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it, uint6
 					struct result_dir *rd = &w->res.dir[NVS_READ];
 					rd->ios++;
 					rd->bytes += sl->len;
-					hist_add(&rd->lat, worker_now_ns() - sl->t_issue);
+					uint64_t lat = worker_now_ns() - sl->t_issue;
+					hist_add(&rd->lat, lat);
+					hist_add(&rd->clat, lat); /* result.h: untimed submit */
 				}
 				read_check(w, st, sl);
 			} else {

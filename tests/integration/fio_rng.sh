@@ -321,6 +321,20 @@ laneB() {
 	set -- $out
 	[ "$1" = 2000 ] && [ "$2" -gt 1800 ] || fail "file set numjobs=2: $2 distinct blocks of $1 reads (the jobs' streams alike?)"
 	ok "file set numjobs=2: $2 distinct blocks of $1 reads"
+	# randrepeat=0 (jesd219.fio): fio seeds from the OS, each run its own
+	# offsets; with randseed= the seed is given and the runs repeat
+	local k
+	for k in a b c d; do
+		local rs=
+		case $k in c | d) rs=--randseed=9 ;; esac
+		run "randrepeat=0 $k" nvscope "$C/rr$k.txt" "$NVS_BIN" run --target "$dev" --rw=randread \
+			--bs=4k --direct=1 --number_ios=200 --randrepeat=0 $rs --write_iolog="$C/rr$k.log"
+		awk '$3 == "read" {print $4}' "$C/rr$k.log" >"$C/rr$k.off"
+	done
+	[ "$(wc -l <"$C/rra.off")" = 200 ] || fail "randrepeat=0: $(wc -l <"$C/rra.off") reads logged, not 200"
+	cmp -s "$C/rra.off" "$C/rrb.off" && fail "randrepeat=0: two runs read the same offsets (seeded alike)"
+	cmp -s "$C/rrc.off" "$C/rrd.off" || fail "randrepeat=0 randseed=9: two runs read different offsets"
+	ok "randrepeat=0: each run its own offsets; with randseed=9 the same"
 	for ex_job in "iometer-file-access-server.fio iometer 3000" "cmdprio-bssplit.fio cmdprio 100"; do
 		set -- $ex_job
 		next_case io "$1 (1 s, at least $3 I/Os)" "$3"
