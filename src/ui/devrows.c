@@ -217,10 +217,12 @@ bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii)
 
 /* Columns of the Devices pane that @c shows, their blanks included: mark,
  * name, serial, model, FW, size, LBA, temperature, % used, and 18 kept for
- * "In use" ("mounted / [in use]"), which takes the rest of the line. */
+ * "In use" ("mounted / [in use]"), which takes the rest of the line; a
+ * controller's critical warning keeps room for its words ("!reliability
+ * degraded", up to 40). */
 static int cols_need(const struct devcols *c)
 {
-	int n = 2 + c->name + 1 + 8 + 1 + 5 + 1 + 18;
+	int n = 2 + c->name + 1 + 8 + 1 + 5 + 1 + c->last;
 	n += c->serial ? c->serial + 1 : 0;
 	n += c->model ? c->model + 1 : 0;
 	n += c->fw ? c->fw + 1 : 0;
@@ -256,7 +258,15 @@ void devrows_columns(const struct devrow *rows, int n, int width, struct devcols
 	if (maxser && maxser < 6)
 		maxser = 6; /* "Serial"; no column (nor FW) where no row has one: files, loops */
 	*c = (struct devcols){.name = 16, .serial = maxser, .model = maxmodel, .fw = fw ? 8 : 0, .lbs = 5,
-			      .used = 5};
+			      .used = 5, .last = 18};
+	for (int i = 0; i < n; i++) /* the warning in the spec's words, whole */
+		if (rows[i].crit && !rows[i].depth) {
+			char cw[160];
+			dev_cw_text(rows[i].crit, cw, sizeof(cw));
+			int need = 1 + width_of(cw); /* "!words" (panes.c: dev_last) */
+			if (need > c->last)
+				c->last = need < 40 ? need : 40;
+		}
 	c->model_common = one_model(rows, n);
 	/* what repeats or is rarely asked gives way first: a model every row
 	 * shares (said once, in the pane's title), FW, LBA; then the model

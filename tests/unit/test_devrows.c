@@ -165,6 +165,10 @@ START_TEST(fit_columns_health)
 	h.critical_warning = 0;
 	devrows_set_health(r, 2, "/dev/nvme0", &h); /* another controller */
 	ck_assert_uint_eq(r[0].crit, DEV_CW_RELIABILITY);
+	/* the warned controller's words keep their room: "!reliability
+	 * degraded" whole at 100 columns (the shared model goes first) */
+	devrows_columns(r, 2, 100, &c);
+	ck_assert_int_ge(c.last, (int)strlen("!reliability degraded"));
 }
 END_TEST
 

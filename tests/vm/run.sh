@@ -20,7 +20,12 @@
 # 3. "console": the console inside the guest on its serial line, driven
 #             from tmux (TERM=vt100, no UTF-8, stty size): long serials and a
 #             critical warning (boot_console), a Format of a namespace
-#             with the typed serial (P).
+#             with the typed serial (P); at 80x24 the health view (H), and
+#             at 80x24, 100x30 and 200x55 (issue 22) the warned second
+#             target's warning on a live run, both serials whole on the
+#             Devices pane, and `--check --all-nvme` with each drive's
+#             serial, verdict and first reason (quick at 80x24; at the
+#             other sizes quick with 1-s figures, /etc/vm/quick-short.ini).
 # 4. "fdp": fio's fdp=1 and atomic=1 on bookworm-backports' QEMU 10 and
 #             kernel 6.12, fetched into the cache (tests/vm/fdp.sh).
 # NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot.
@@ -104,6 +109,11 @@ cp "$BIN" "$R/usr/bin/nvscope"
 cp "$TOP/tests/vm/guest.sh" "$R/etc/vm/guest.sh"
 mkdir -p "$R/usr/share/nvscope/presets/checks"
 cp "$TOP/presets/checks/"*.ini "$R/usr/share/nvscope/presets/checks/"
+# the console boot's check at 100x30 and 200x55: quick with 1-s figures
+sed 's/^ramp_time=1$/ramp_time=250ms/; s/^runtime=5$/runtime=1/' "$TOP/presets/checks/quick.ini" \
+	>"$R/etc/vm/quick-short.ini"
+[ "$(grep -c -e '^ramp_time=250ms$' -e '^runtime=1$' "$R/etc/vm/quick-short.ini")" -eq 4 ] ||
+	die "quick-short.ini: presets/checks/quick.ini changed (runtime=5, ramp_time=1 expected)"
 # terminfo for the console on the serial line (TERM=vt100)
 for t in /lib/terminfo/v/vt100 /usr/share/terminfo/v/vt100; do
 	[ -e "$t" ] && cp -L --parents -t "$R" "$t"
@@ -194,6 +204,19 @@ if [ "$NVS_VM_MODE" = console ]; then
 	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --check quick --all-nvme"
 	rc2=$?
 	[ "$rc" = 0 ] && rc=$rc2
+	# the same at 100x30 and 200x55 (issue 22): the live run with the warned
+	# target second, then the tray check with a short profile
+	for sz in "30 100" "55 200"; do
+		stty -F /dev/ttyS0 rows ${sz% *} cols ${sz#* }
+		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $tc \
+			--target $t --rw=randread --iodepth=4 --runtime=600s --results /tmp/res-${sz#* }"
+		rc2=$?
+		[ "$rc" = 0 ] && rc=$rc2
+		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope \
+			--check /etc/vm/quick-short.ini --all-nvme"
+		rc2=$?
+		[ "$rc" = 0 ] && rc=$rc2
+	done
 	echo "$rc" >/dev/ttyS1
 	sync
 	poweroff -f
@@ -373,7 +396,7 @@ boot_console() {
 			grep -Eq 'Available spare +[0-9]+% \(threshold [0-9]+%' <<<"$top"
 		vcheck "console health: the lines below counted" grep -Eq 'v[0-9]+ more \(k j\)' <<<"$top"
 		tmux -L "$sock" send-keys -t vm G
-		vwait '\^[0-9]+ more \(k j\)' 30 || true
+		vwait 'Most recent self-test +[^ ]' 30 || true # the last line: redrawn
 		bot=$(vscreen)
 		echo "$bot"
 		vcheck "console health: scrolling reaches the last field" \
@@ -388,6 +411,53 @@ boot_console() {
 		done
 		vcheck "console health: q closes the view" [ "$k" -gt 0 ]
 		return "$f"
+	}
+	# console_size COLS ROWS [NEXT-COLS NEXT-ROWS] (issue 22): at a size
+	# other than 80x24 (the guest's stty, the window already resized), the
+	# live run with the warned target second (its warning on the health
+	# strip and on the Devices pane, both serials whole), then the tray
+	# check with the short profile (each drive's serial, verdict and first
+	# reason); the window takes the next size before the last q
+	console_size() {
+		local sz=$1x$2 fail=0 # vcheck's fail: this size's
+		if vwait 'Health .*(1 CRITICAL: |!)nvme[0-9]+ reliability degraded' 120; then
+			echo "ok: console: the second target's critical warning named on the health strip ($sz)"
+		else
+			echo "FAIL: console: the critical warning not on the health strip ($sz)"; vscreen; fail=1
+		fi
+		# the Devices pane (v): waited for by its warned row (the health
+		# strip names the warned controller too: a screen read then may be
+		# mid-redraw)
+		tmux -L "$sock" send-keys -t vm v
+		if vwait "^ +nvme[0-9]+ +$SER_D .*reliability degraded" 30 && vwait "$SER_C" 10; then
+			echo "ok: console: the critical warning named on the Devices pane ($sz)"
+		else
+			echo "FAIL: console: the critical warning not on the Devices pane ($sz)"; fail=1
+		fi
+		scr=$(vscreen)
+		vcheck "console: serial $SER_C whole on the Devices pane ($sz)" grep -q -- "$SER_C" <<<"$scr"
+		vcheck "console: serial $SER_D whole on the Devices pane ($sz)" grep -q -- "$SER_D" <<<"$scr"
+		[ "$fail" = 0 ] || echo "$scr"
+		tmux -L "$sock" send-keys -t vm q
+		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
+		if vwait 'DONE: [0-9]+ PASS, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ N/A' 120; then
+			scr=$(vscreen)
+			vcheck "console: --check --all-nvme: $SER_D FAIL with its reason ($sz)" \
+				grep -Eq "^ $SER_D .*FAIL +critical warning: reliability degraded" <<<"$scr"
+			vcheck "console: --check --all-nvme: $SER_C's serial and verdict ($sz)" \
+				grep -Eq "^ $SER_C .*(PASS|WARN|N/A)( |$)" <<<"$scr"
+			# drawn at the guest's size: the key line on the window's last row
+			vcheck "console: the check view drawn at $sz (keys on row $2)" \
+				[ "$(grep -n '^ q close' <<<"$scr" | tail -1 | cut -d: -f1)" = "$2" ]
+			[ "$fail" = 0 ] || echo "$scr"
+		else
+			echo "FAIL: console: --check --all-nvme did not end ($sz)"; fail=1; vscreen
+		fi
+		tmux -L "$sock" send-keys -t vm q
+		vwait 'Presets' 30
+		[ -n "${3:-}" ] && tmux -L "$sock" resize-window -t vm -x "$3" -y "$4" >/dev/null 2>&1
+		tmux -L "$sock" send-keys -t vm q
+		return "$fail"
 	}
 	if vwait 'Devices' "$TMO"; then
 		vwait 'CRITICAL' 30 || true
@@ -419,7 +489,9 @@ boot_console() {
 		fi
 		vscreen
 		tmux -L "$sock" send-keys -t vm v
-		if vwait 'nvme[0-9]+ .*reliability degraded' 30; then
+		# waited for by the pane's row (the health strip names the warned
+		# controller too: a screen read then may be mid-redraw)
+		if vwait "^ +nvme[0-9]+ +$SER_D .*reliability degraded" 30 && vwait "$SER_C" 10; then
 			echo "ok: console: the critical warning named on the Devices pane at 80x24"
 		else
 			echo "FAIL: console: the critical warning cut at 80x24"; fail=1
@@ -450,7 +522,13 @@ boot_console() {
 			vscreen | tail -24 >&2
 		fi
 		tmux -L "$sock" send-keys -t vm q
-		vwait 'Presets' 30 && tmux -L "$sock" send-keys -t vm q
+		vwait 'Presets' 30
+		# the next session's size first: the window never smaller than
+		# what the guest draws
+		tmux -L "$sock" resize-window -t vm -x 100 -y 30 >/dev/null 2>&1 || true
+		tmux -L "$sock" send-keys -t vm q
+		console_size 100 30 200 55 || fail=1
+		console_size 200 55 || fail=1
 	else
 		echo "FAIL: console: never drawn"; fail=1
 		vscreen | tail -20 >&2
