@@ -24,9 +24,7 @@
 # Usage: tests/run.sh [-l] [PATTERN...]   (PATTERN: a part of a test's name)
 # Environment: J (tests at once; default 2 x CPUs, 1 = serial),
 #   NVS_BIN, NVS_BUILD, NVS_SANITIZER (asan|tsan), NVS_TESTS (a pattern),
-#   NVS_QUIET_WAIT (a file whose existence says the machine is quiet: the
-#   exclusive tests wait for it, at most 15 min), NVS_BUDGET (seconds for
-#   the whole run), NVS_ENFORCE, NVS_KEEP=1 (keep
+#   NVS_BUDGET (seconds for the whole run), NVS_ENFORCE, NVS_KEEP=1 (keep
 #   every scratch directory; a failed test's is always kept),
 #   NVS_TIMEOUT (seconds before a test is killed, default 300).
 # The closing line is "N passed, N failed, N skipped".
@@ -37,7 +35,7 @@ export NVS_TOP=$PWD
 SAN=${NVS_SANITIZER:-}
 # Check's per-test timeouts catch a hang, not slowness: a sanitizer build
 # on a shared 2-core machine runs the statistical tests several times
-# slower, and a loaded one (other tests, .ci/run's background builds) the
+# slower, and a loaded one (other tests, a build beside them) the
 # plain build's past Check's default 4 s (test_prio, test_offgen)
 ck_x=3
 [ -n "$SAN" ] && ck_x=6
@@ -232,18 +230,10 @@ for n in "${names[@]}"; do
 done
 run_all "$J" "${par[@]}"
 if [ ${#ser[@]} -gt 0 ]; then
-	# NVS_QUIET_WAIT=FILE (.ci/run): work started beside this run (its
-	# background builds) creates FILE when it ends; those tests wait for it
-	if [ -n "${NVS_QUIET_WAIT:-}" ] && [ ! -e "$NVS_QUIET_WAIT" ]; then
-		w0=$SECONDS
-		while [ ! -e "$NVS_QUIET_WAIT" ] && [ $((SECONDS - w0)) -lt 900 ]; do sleep 1; done
-		waited=$((SECONDS - w0))
-		echo "== waited $waited s for the background work to end ($NVS_QUIET_WAIT): not in the total"
-	fi
 	echo "== the tests that need the machine to themselves, one at a time"
 	run_all 1 "${ser[@]}"
 fi
-total=$(awk -v a="$run_start" -v b="$(date +%s.%N)" -v w="${waited:-0}" 'BEGIN { printf "%.0f", b - a - w }')
+total=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 
 # ---- times: kept for the next run's order, the slowest printed
 # (a run of some tests keeps the others' times from before)

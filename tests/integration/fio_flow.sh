@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: exclusive the I/O counts of two jobs in 1 s must keep their weights' ratio within 10%: a job starved of CPU by other tests ends its run with a different share
+# test: no-sanitizer it compares the ratio of two jobs' I/O counts with fio's, not memory, and a sanitizer's slowdown of one job moves the ratio; flow's code runs under ASan and TSan in test_flow.c
 # fio's flow control between jobs (flow, flow_id, flow_sleep; fio's flow.c):
 # jobs of one flow_id issue I/Os in the ratio of their weights.  Two jobs on
 # a loop device, flow=1 (write) and flow=8 (randread) as fio's flow.fio,

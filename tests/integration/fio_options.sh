@@ -2,6 +2,7 @@
 # fio options nvscope used to refuse (issue 13), run by Debian's fio and by
 # nvscope from the same job file on the same loop device: which blocks were
 # written (read back), I/O counts and mean block size per direction.
+# test: no-sanitizer it compares the blocks, counts and sizes fio and nvscope produce for each option, not memory, and its timed lanes are sleeps' lengths a sanitizer stretches; the options' code runs under ASan and TSan in test_spec.c, test_offgen.c, test_flow.c, the spec fuzzer, fio_meaning.sh and fio_groups.sh
 # test: exclusive its think-time counts and rate_min verdicts are sleeps' lengths, which other tests' CPU use stretches (nvscope's thinktime=20ms did 57-65 I/Os in 2 s at load 15, fio 91: 20% apart)
 #
 # The checks run in lanes side by side, each on a loop device of its own
