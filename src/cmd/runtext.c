@@ -64,8 +64,6 @@ static void print_dir(FILE *f, const struct result *r, enum nvs_dir d)
  * from the same counts as the JSON's iodepth_level/_submit/_complete. */
 static void print_depths(FILE *f, const struct result *r)
 {
-	static const char *const level[] = {"1", "2", "4", "8", "16", "32", ">=64"};
-	static const char *const batch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
 	static const char *const head[] = {
 	    "  IO depths    :", "     submit    :", "     complete  :"};
 	const uint64_t *maps[] = {r->depth_map, r->submit_map, r->complete_map};
@@ -75,7 +73,7 @@ static void print_depths(FILE *f, const struct result *r)
 		result_depth_pct(maps[t], pct);
 		fputs(head[t], f);
 		for (int i = 0; i < 7; i++)
-			fprintf(f, "%s%s=%3.1f%%", i ? ", " : " ", t ? batch[i] : level[i], pct[i]);
+			fprintf(f, "%s%s=%3.1f%%", i ? ", " : " ", t ? result_batch_keys[i] : result_depth_keys[i], pct[i]);
 		fputc('\n', f);
 	}
 }

@@ -268,8 +268,6 @@ static void lat_tables(cJSON *job, const struct result *r)
 static void depth_tables(cJSON *job, const struct result *r)
 {
 	const uint64_t *maps[] = {r->depth_map, r->submit_map, r->complete_map};
-	static const char *const level[] = {"1", "2", "4", "8", "16", "32", ">=64"};
-	static const char *const batch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
 	const char *names[] = {"iodepth_level", "iodepth_submit", "iodepth_complete"};
 
 	for (int t = 0; t < 3; t++) {
@@ -277,7 +275,7 @@ static void depth_tables(cJSON *job, const struct result *r)
 		double pct[7];
 		result_depth_pct(maps[t], pct);
 		for (int i = 0; i < 7; i++)
-			num_f(o, t ? batch[i] : level[i], pct[i]);
+			num_f(o, t ? result_batch_keys[i] : result_depth_keys[i], pct[i]);
 	}
 }
 

@@ -17,6 +17,9 @@ void result_init(struct result *r)
 	r->verify_first_bad = UINT64_MAX;
 }
 
+const char *const result_depth_keys[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
+const char *const result_batch_keys[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
+
 void result_depth_pct(const uint64_t map[7], double pct[7])
 {
 	uint64_t total = 0;

@@ -84,6 +84,10 @@ static inline unsigned result_batch_idx(unsigned n)
  * sum into @pct; a non-zero share under 0.1% shows as 0.1 (so the shares
  * may add up to a little over 100), all zeros without counts. */
 void result_depth_pct(const uint64_t map[7], double pct[7]);
+/* fio's keys of those tables: depth_map's ("1" .. ">=64") and the submit
+ * and complete maps' ("0" .. ">=64"), as the JSON and the text print them. */
+extern const char *const result_depth_keys[7];
+extern const char *const result_batch_keys[7];
 
 /* Zeroes @r and its histograms. */
 void result_init(struct result *r);
