@@ -68,8 +68,5 @@ const struct resdir_row *planview_rows(const struct planview *v, int *n);
 struct planexec;
 void planview_set_exec(struct planview *v, const struct planexec *pe);
 const struct planexec *planview_exec(const struct planview *v);
-/* The console's view of @v (source.h); source.c. */
-struct source;
-void planview_source(struct planview *v, struct source *out);
 
 #endif

@@ -14,8 +14,10 @@
 #include "base/num.h"
 #include "report/json.h"
 #include "report/csv.h"
+#include "run/dirread.h"
 #include "run/replay.h"
 #include "run/session.h"
+#include "run/stepmarks.h"
 #include "run/source.h"
 #include "run/resdir.h"
 
@@ -123,10 +125,21 @@ struct replay {
 	unsigned ntgt;
 	struct resdir_row *rows; /* summary.json */
 	int nrows;
-	double t;	    /* the play position */
-	char step[96];	    /* replay_set_step */
+	double t;      /* the play position */
+	char step[96]; /* replay_set_step */
 	char kind[32];
 	struct series view; /* what series() returned last (a prefix, not a copy) */
+	bool paused;
+	double speed;
+	size_t shown_n;		  /* samples shown at the last replay_play */
+	char name[64];		  /* the directory's last part */
+	struct source_health *hp; /* health.csv */
+	size_t nhp;
+	struct source_mark marks[SESSION_MAX_STEPS]; /* events.log */
+	int nmarks;
+	struct source_rounds rounds; /* a plan step's rounds.csv, steady.json */
+	struct rounds rr;
+	bool has_rounds;
 };
 
 /* Drops empty tail rows (recorded by older versions). */
@@ -180,6 +193,24 @@ static void load_targets(struct replay *r, const char *dir)
 	r->ntgt = n;
 }
 
+/* What the strips show besides the samples: the recorded health, the
+ * step markers (events.log) and, in a plan step's directory, its rounds
+ * and rule.  Each is optional: missing or bad files give none. */
+static void load_extras(struct replay *r, const char *dir)
+{
+	const char *b = strrchr(dir, '/');
+	snprintf(r->name, sizeof(r->name), "%.63s", b && b[1] ? b + 1 : dir);
+	if (dirread_health(dir, &r->hp, &r->nhp))
+		r->nhp = 0;
+	r->nmarks = stepmarks_read(dir, r->marks, SESSION_MAX_STEPS);
+	if (!dirread_rounds(dir, &r->rr)) {
+		r->has_rounds = true;
+		r->rounds.r = &r->rr;
+		steady_params_init(&r->rounds.rule);
+		r->rounds.has_rule = dirread_rule(dir, &r->rounds.rule);
+	}
+}
+
 int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 {
 	char path[600];
@@ -190,6 +221,8 @@ int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	r->speed = 1;
+	r->shown_n = (size_t)-1;
 	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
 	int ret = csv_read_series(path, &r->agg, err, errlen);
 	if (ret)
@@ -205,6 +238,7 @@ int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 	r->nrows = replay_qd_rows(dir, &r->rows, qerr, sizeof(qerr));
 	if (r->nrows < 0) /* no summary (an interrupted run): no per-QD table */
 		r->nrows = 0;
+	load_extras(r, dir);
 	*out = r;
 	return 0;
 fail:
@@ -219,6 +253,8 @@ int replay_from_series(const char *title, struct series *agg, struct replay **ou
 	if (!r)
 		return -ENOMEM;
 	snprintf(r->dir, sizeof(r->dir), "%s", title);
+	r->speed = 1;
+	r->shown_n = (size_t)-1;
 	r->agg = *agg;
 	memset(agg, 0, sizeof(*agg));
 	*out = r;
@@ -248,6 +284,8 @@ void replay_free(struct replay *r)
 	free(r->tgt);
 	free(r->names);
 	free(r->rows);
+	free(r->hp);
+	rounds_release(&r->rr);
 	free(r);
 }
 
@@ -265,6 +303,60 @@ void replay_seek(struct replay *r, double t)
 {
 	double end = replay_end(r);
 	r->t = t < 0 ? 0 : t > end ? end : t;
+}
+
+/* The samples of @s at or before @t (binary search: t ascends). */
+static size_t upto(const struct series *s, double t)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->pt[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool replay_play(struct replay *r, double dt)
+{
+	bool was = r->paused;
+	if (!r->paused)
+		replay_seek(r, r->t + dt * r->speed);
+	if (r->t >= replay_end(r))
+		r->paused = true; /* played to the end */
+	/* compared with the last frame's: a seek between frames counts */
+	size_t n = upto(&r->agg, r->t);
+	bool changed = n != r->shown_n || r->paused != was;
+	r->shown_n = n;
+	return changed;
+}
+
+void replay_pause(struct replay *r, int pause)
+{
+	r->paused = pause < 0 ? !r->paused : pause > 0;
+	if (!r->paused && r->t >= replay_end(r))
+		r->t = 0; /* play at the end: from the start */
+}
+
+void replay_speed(struct replay *r, double f)
+{
+	r->speed *= f;
+	if (!(r->speed >= 0.25))
+		r->speed = 0.25;
+	if (r->speed > 4096)
+		r->speed = 4096;
+}
+
+bool replay_paused(const struct replay *r)
+{
+	return r->paused;
+}
+
+double replay_speed_of(const struct replay *r)
+{
+	return r->speed;
 }
 
 /* ---- the source table ---- */
@@ -297,8 +389,12 @@ static void rp_info(const void *ctx, struct source_info *o)
 {
 	const struct replay *r = ctx;
 	memset(o, 0, sizeof(*o));
-	o->valid = SOURCE_HAS_PLANNED | SOURCE_HAS_CURSOR;
-	o->state = "REPLAY";
+	o->valid = SOURCE_HAS_PLANNED | SOURCE_HAS_CURSOR |
+		   (r->has_rounds ? SOURCE_FILE_ROUNDS : 0) | (r->nhp ? SOURCE_HAS_HEALTH : 0);
+	o->state = r->paused ? "PAUSED" : "REPLAY";
+	o->name = r->name;
+	o->dir = "";
+	o->speed = r->speed;
 	o->now_s = r->t;
 	o->end_s = o->planned_s = replay_end(r);
 	o->title = r->dir;
@@ -321,14 +417,76 @@ static enum source_row rp_row(const void *ctx, unsigned i, struct resdir_row *q)
 	return SOURCE_ROW_DONE;
 }
 
+static int rp_marks(void *ctx, struct source_mark *m, int max)
+{
+	const struct replay *r = ctx;
+	int n = 0;
+	for (int i = 0; i < r->nmarks && n < max; i++)
+		m[n++] = r->marks[i];
+	return n;
+}
+
+static size_t rp_health(const void *ctx, const struct source_health **pts)
+{
+	const struct replay *r = ctx;
+	size_t n = r->nhp; /* what was recorded by the play position */
+	while (n && r->hp[n - 1].t > r->t)
+		n--;
+	*pts = r->hp;
+	return n;
+}
+
+static unsigned rp_poll(void *ctx, double dt)
+{
+	return replay_play(ctx, dt) ? SOURCE_CHANGED_DATA : 0;
+}
+
+static const struct source_rounds *rp_rounds(void *ctx)
+{
+	struct replay *r = ctx;
+	return r->has_rounds ? &r->rounds : NULL;
+}
+
+static void rp_seek(void *ctx, double t)
+{
+	replay_seek(ctx, t);
+}
+
+static void rp_play(void *ctx, int pause)
+{
+	replay_pause(ctx, pause);
+}
+
+static void rp_speed(void *ctx, double f)
+{
+	replay_speed(ctx, f);
+}
+
+static void rp_free(void *ctx)
+{
+	replay_free(ctx);
+}
+
 static const struct source_ops replay_ops = {
     .name = "replay",
+    .caps = SOURCE_CAN_PLAY | SOURCE_VIEW_ONLY,
     .ntargets = rp_ntargets,
     .target = rp_target,
     .series = rp_series,
     .info = rp_info,
     .nrows = rp_nrows,
     .row = rp_row,
+    .marks = rp_marks,
+    .health = rp_health,
+    .poll = rp_poll,
+    .event = source_no_event,
+    .running = source_not_running,
+    .note = source_no_note,
+    .rounds = rp_rounds,
+    .seek = rp_seek,
+    .play = rp_play,
+    .speed = rp_speed,
+    .free = rp_free,
 };
 
 void replay_source(struct replay *r, struct source *out)

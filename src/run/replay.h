@@ -37,7 +37,21 @@ double replay_time(const struct replay *r);
 double replay_end(const struct replay *r);
 /* Moves the play position to @t, clamped to [0, end]. */
 void replay_seek(struct replay *r, double t);
-/* The console's view of @r (source.h). */
+/* Every frame: moves the play position by @dt seconds times the speed
+ * unless paused; at the end it pauses.  True when what is shown changed
+ * (a sample more or less, paused or not). */
+bool replay_play(struct replay *r, double dt);
+/* Pauses (@pause 1), plays (0) or toggles (-1); playing at the end plays
+ * from the start. */
+void replay_pause(struct replay *r, int pause);
+bool replay_paused(const struct replay *r);
+/* Multiplies the play speed by @f, kept within 0.25 .. 4096 (1 at first). */
+void replay_speed(struct replay *r, double f);
+double replay_speed_of(const struct replay *r);
+/* The console's view of @r (source.h): series, rows, the health readings
+ * (health.csv), the step markers (events.log), a plan step's rounds
+ * (rounds.csv, steady.json), the play controls; freeing the source frees
+ * @r. */
 void replay_source(struct replay *r, struct source *out);
 
 #endif

@@ -97,9 +97,5 @@ bool session_empty_tail(const struct point *p, uint64_t interval_ns);
 /* Makes the default results directory name "results/<YYYYmmdd-HHMMSS>-<name>". */
 void session_default_dir(const char *name, char *buf, size_t len);
 
-/* The console's view of @s (source.h: series, targets, state, per-QD
- * rows, histograms); source.c. */
-struct source;
-void session_source(struct session *s, struct source *out);
 
 #endif

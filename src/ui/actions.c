@@ -11,7 +11,6 @@
 #include <time.h>
 #include "dev/safety.h"
 #include "ui/app.h"
-#include "report/resnames.h"
 
 static double mono_now(void)
 {
@@ -20,8 +19,8 @@ static double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Keeps @text in the event list and appends it to the run's events.log:
- * the plan's results directory, or the running workload's. */
+/* Keeps @text in the event list and appends it to the run's events.log
+ * (the source's: a plan's, a workload's; only while it goes on). */
 static void record(struct app *a, int role, const char *text)
 {
 	time_t now = time(NULL);
@@ -29,24 +28,7 @@ static void record(struct app *a, int role, const char *text)
 		a->events = evlist_new(EVLIST_CAP);
 	if (a->events && !evlist_push(a->events, now, role, text) && a->events_on)
 		app_dirty_all(a);
-	if (a->replay)
-		return;
-	/* only while the run goes on (and at the plan's end): never into the
-	 * log of a run that is over */
-	if (a->plan && a->pexec && planexec_dir(a->pexec)[0] &&
-	    (planexec_running(a->pexec) || a->plan_ending)) {
-		char msg[256], ts[32];
-		struct tm tm;
-		FILE *f = safety_fopen_in(planexec_dir(a->pexec), RESDIR_EVENTS, SAFETY_OUT_APPEND,
-					  msg, sizeof(msg));
-		if (!f)
-			return;
-		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&now, &tm));
-		fprintf(f, "%s %s\n", ts, text);
-		fclose(f);
-	} else if (!a->plan && app_running(a)) {
-		session_note(a->sess, text);
-	}
+	a->src.ops->note(a->src.ctx, text);
 }
 
 static void show(struct app *a, int role, const char *text, bool event)
@@ -70,7 +52,7 @@ static void post(struct app *a, int role, bool event, const char *fmt, va_list a
 	 * under a routine event (then in the event list only); errors and
 	 * the plan's end are shown at once */
 	if (!event || !a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 ||
-	    role == ROLE_ERROR || a->plan_ending)
+	    role == ROLE_ERROR || a->urgent)
 		show(a, role, text, event);
 	if (event || role == ROLE_ERROR) /* errors are events */
 		record(a, role, text);
@@ -95,36 +77,39 @@ void app_event(struct app *a, int role, const char *fmt, ...)
 
 bool app_running(const struct app *a)
 {
-	if (a->plan)
-		return planexec_running(a->pexec);
-	return !a->replay && session_state(a->sess) == SESS_RUNNING;
+	return a->src.ops->running(a->src.ctx);
 }
 
-/* The one place that chooses where the console's data comes from. */
 struct source app_source(const struct app *a)
 {
-	struct source src;
-	if (a->replay && a->rp) {
-		replay_source(a->rp, &src);
-	} else if (a->plan) {
-		if (a->pview) {
-			/* the plan's thread now (a->pexec is replaced and
-			 * freed while the view stays): how it ended */
-			planview_set_exec(a->pview, a->pexec);
-			planview_source(a->pview, &src);
-		} else {
-			source_none(&src);
-		}
-	} else {
-		session_source(a->sess, &src);
-	}
-	return src;
+	return a->src;
 }
 
 void app_source_info(const struct app *a, struct source_info *out)
 {
-	struct source src = app_source(a);
-	src.ops->info(src.ctx, out);
+	a->src.ops->info(a->src.ctx, out);
+}
+
+bool app_can(const struct app *a, unsigned cap)
+{
+	return (a->src.ops->caps & cap) != 0;
+}
+
+void app_show_source(struct app *a, struct source src)
+{
+	if (src.ctx != a->src.ctx || src.ops != a->src.ops)
+		source_free(&a->src);
+	a->src = src;
+	a->rounds.n = 0;
+	a->was_left = false;
+	memset(&a->sv, 0, sizeof(a->sv));
+	a->ss_n = (size_t)-1;
+	a->health_path[0] = '\0';
+	healthset_free(a->hset);
+	a->hset = NULL;
+	a->span = 0;
+	a->follow = true;
+	app_dirty_all(a);
 }
 
 const struct series *app_series(struct app *a, int t)
@@ -344,9 +329,17 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	else if (a->results_dir[0])
 		snprintf(dir, sizeof(dir), "%s-%u", a->results_dir, a->nruns + 1);
 	else
-		session_default_dir(name, dir, sizeof(dir));
+		source_default_dir(name, dir, sizeof(dir));
+	if (!app_can(a, SOURCE_CAN_START)) { /* a plan shown before gives way */
+		struct source live;
+		if (source_live(&live)) {
+			app_message(a, ROLE_ERROR, "out of memory");
+			return;
+		}
+		app_show_source(a, live);
+	}
 	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
-	if (session_start(a->sess, jobs, n, dir, err, sizeof(err))) {
+	if (a->src.ops->start(a->src.ctx, jobs, n, dir, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -354,15 +347,8 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	a->run_writes = false;
 	for (unsigned i = 0; i < n; i++)
 		a->run_writes |= spec_writes(&jobs[i]);
-	a->plan = false; /* a plan shown before gives way */
-	a->have_prounds = false;
+	app_show_source(a, a->src); /* the same source: what was derived starts over */
 	a->screen = SCREEN_LIVE;
-	a->span = 0;
-	a->follow = true;
-	a->nhp = 0;
-	a->was_left = false;
-	a->rounds.n = 0;
-	memset(&a->sv, 0, sizeof(a->sv));
 	a->thm_base_valid = false;
 	watch_health(a, jobs, n);
 	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
@@ -440,7 +426,7 @@ static void continue_launch(struct app *a)
 			if (!e)
 				break;
 			*e = '\0';
-			session_note(a->sess, l);
+			a->src.ops->note(a->src.ctx, l);
 		}
 	a->pending_log[0] = '\0';
 	free(jobs);

@@ -22,14 +22,10 @@
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
-#include "run/planexec.h"
-#include "ui/planres.h"
+struct planexec;
 #include "ui/purgeui.h"
-#include "run/planview.h"
-#include "run/replay.h"
 #include "run/source.h"
 #include "ui/rounds.h"
-#include "run/session.h"
 #include "ui/theme.h"
 
 enum prompt {
@@ -50,7 +46,6 @@ struct form_field {
 	char val[64];
 };
 
-/* One health reading for the health strip (t first, as in struct point). */
 /* A button of the key bar (status line): @key then @what; a click runs
  * @code (a character, or -KEY_*), or @code2 when on @key's second character
  * ("+-": zoom in / out). */
@@ -59,20 +54,6 @@ struct keybtn {
 	int code, code2;
 };
 #define KEYS_BAR_MAX 12
-
-struct health_pt {
-	double t;
-	double temp_c;	 /* NAN when not valid */
-	double throttle; /* thermal transitions since the run's start */
-	uint8_t crit;	 /* SMART critical warning bits, 0 none */
-};
-
-/* A vertical marker on a strip at time @t (a QD or plan step change),
- * labelled @label where there is room. */
-struct plot_mark {
-	double t;
-	char label[16];
-};
 
 /* How a strip draws its samples (the `d` key cycles them). */
 enum plot_style {
@@ -84,7 +65,7 @@ enum plot_style {
 
 struct app {
 	/* options */
-	bool ascii, demo, replay;
+	bool ascii, demo;
 	char results_dir[512]; /* --results, "" = default per run */
 	struct spec base;      /* workload options given on the command line */
 
@@ -93,7 +74,7 @@ struct app {
 	char theme_dir[512];
 	char **theme_names;
 	int ntheme, theme_idx;
-	int ncolors; /* 0: no colour */
+	int ncolors;   /* 0: no colour */
 	bool nocolour; /* attributes and glyphs only (theme_attrs, theme_glyph) */
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
@@ -106,7 +87,7 @@ struct app {
 	WINDOW *win[PANE_COUNT];
 	bool dirty[PANE_COUNT];
 	WINDOW *input, *overlay;
-	int focus; /* PANE_DEVICES, PANE_LAUNCH or PANE_FORM */
+	int focus;		   /* PANE_DEVICES, PANE_LAUNCH or PANE_FORM */
 	int bar_end[KEYS_BAR_MAX]; /* x after each key-bar button drawn */
 	int nbar;
 	bool help;
@@ -130,7 +111,7 @@ struct app {
 	/* prompt (a line editor in the status bar) and messages */
 	enum prompt prompt;
 	char prompt_text[256];
-	char confirm[512]; /* what the destroy confirmation is about */
+	char confirm[512];	  /* what the destroy confirmation is about */
 	const char *confirm_head; /* its box's first line; NULL: a workload's */
 	char edit[256];
 	int edit_len;
@@ -138,9 +119,13 @@ struct app {
 	int msg_role;
 	double msg_until;
 	bool msg_event; /* the message shown is an event (app_event) */
+	bool urgent;	/* the events posted now are shown at once (a run's end) */
+
+	/* what is shown (run/source.h): set when that changes, never chosen
+	 * again in a getter */
+	struct source src;
 
 	/* the run */
-	struct session *sess;
 	struct spec *pending; /* jobs waiting for the destroy confirmation */
 	unsigned npending;
 	char pending_name[64];
@@ -148,7 +133,7 @@ struct app {
 	unsigned pending_next;	/* first target still to confirm */
 	char pending_log[1024]; /* overrides, for events.log once started */
 	char run_name[64];
-	unsigned nruns; /* runs started so far (results directory names) */
+	unsigned nruns;	 /* runs started so far (results directory names) */
 	bool run_writes; /* the workload writes: rescan the devices at its end */
 
 	/* view of the time axis */
@@ -157,21 +142,17 @@ struct app {
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
-	int qd_back; /* per-QD table: rows scrolled back from the newest (0 follows) */
+	int qd_back;	       /* per-QD table: rows scrolled back from the newest (0 follows) */
 	enum plot_style style; /* of the IOPS, latency and per-target strips */
 
 	/* showfloor (a trade-show booth): big figures, fat strips, the
 	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
 	bool showfloor;
-	int asked_action;	/* showfloor: the action asked about (y/n), -1 none */
-	int cur_key;		/* the key running the current action (keys.c) */
+	int asked_action; /* showfloor: the action asked about (y/n), -1 none */
+	int cur_key;	  /* the key running the current action (keys.c) */
 	/* steady-state overlay points (steadyview.c), grown as needed */
 	struct steady_ovpt *ovbuf;
 	size_t ovcap;
-
-	/* step markers of a replay (stepmarks.c: its events.log) */
-	struct plot_mark *marks;
-	int nmarks;
 
 	/* CPU */
 	struct cpu *cpu;
@@ -180,53 +161,31 @@ struct app {
 	double ui_cpu_s; /* its CPU time at the last reading, s */
 
 	/* health strip */
-	struct health_pt *hp;
-	size_t nhp, caphp;
 	struct healthset *hset; /* health readers of the running targets' controllers */
 	char health_path[256];	/* the first one's: the strip's temperature */
 	double thm_base;
 	bool thm_base_valid;
 
-	/* replay: the results directory played back (run/replay.h) */
-	struct replay *rp;
-	double speed;
-	bool paused;
-
 	/* steady state (rounds.h, steadyview.c) */
 	struct steady_params ss;
-	bool ss_given;	       /* --window/--range/--slope: not from a plan */
-	double round_s;	       /* round length, s */
-	bool steady_on;	       /* the display under the IOPS strip */
-	struct rounds rounds;  /* the rounds shown */
-	struct rounds prounds; /* a plan step's rounds.csv (replay), n = 0: none */
-	bool have_prounds;
+	bool ss_given;	      /* --window/--range/--slope: not from a plan */
+	double round_s;	      /* round length, s */
+	bool steady_on;	      /* the display under the IOPS strip */
+	struct rounds rounds; /* the rounds shown */
 	struct steady_view sv;
 	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
-	size_t ss_n;	 /* points of the series at the last steady_update */
-	double pstep_t0; /* a plan replay: the shown step's start on its axis */
+	size_t ss_n; /* points of the series at the last steady_update */
 
-	/* a plan: planexec runs it, planview follows its results directory */
+	/* a plan loaded and waiting for its typed confirmation (planui.c);
+	 * once started, the plan source (a->src) owns it */
 	struct planexec *pexec;
-	struct planview *pview;
-	bool plan;     /* the live screen follows a plan */
-	int plan_rc;   /* once ended 0 or -errno; 1 before */
 	char plan_name[64];
 	char plan_target[256];
 	char plan_confirm[256];	   /* --yes-destroy-data list */
 	bool pending_plan;	   /* the destroy confirmation is for a->pexec */
-	bool pview_poll_forced;	   /* take the view's state at the next tick */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
-	unsigned pv_step;		     /* the step last seen current (step results) */
-	bool pv_seen, pv_fin;		     /* pv_step is valid; the end was reported */
-	bool plan_ending;		     /* the plan's end events (to its events.log) */
-	struct planres pres[PLAN_MAX_STEPS]; /* results of the finished steps */
-	bool pres_ok[PLAN_MAX_STEPS];
-	/* replay of a whole plan directory: its steps played one after another */
-	bool replay_plan;
-	double pstep_start[PLAN_MAX_STEPS + 1]; /* step i: [start[i], start[i+1]) */
-	unsigned rstep;				/* the step at the play position */
 
 	/* the event list (evlist.h; key E), also written to events.log */
 	struct evlist *events;
@@ -297,12 +256,18 @@ int app_add_target(struct app *a, const char *path);
 int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t len);
 /* Marks every pane for redrawing. */
 void app_dirty_all(struct app *a);
-/* Whether a workload runs now. */
+/* Whether a workload or plan of this console runs now. */
 bool app_running(const struct app *a);
-/* What the panes read now (run/source.h): the replay, the plan followed or
- * the live session - the one place that chooses; and its info. */
+/* What the panes read (run/source.h): a->src, and its info. */
 struct source app_source(const struct app *a);
 void app_source_info(const struct app *a, struct source_info *out);
+/* Shows @src from now on (the one that was shown is freed): a run, a
+ * plan or a directory played; what was derived from the old one (rounds,
+ * verdict, health readers, the time window) starts over. */
+void app_show_source(struct app *a, struct source src);
+/* Whether the source shown has capability @cap (SOURCE_CAN_*,
+ * SOURCE_VIEW_ONLY, SOURCE_HAS_STEPS). */
+bool app_can(const struct app *a, unsigned cap);
 /* The series drawn: aggregate (@t < 0) or target @t, live or replayed
  * (replay: truncated at the play position).  Never NULL. */
 const struct series *app_series(struct app *a, int t);
@@ -361,36 +326,20 @@ void planui_launch(struct app *a, const char *path);
 void planui_begin(struct app *a);
 /* Answer to that confirmation (the typed text matched or not). */
 void planui_confirm(struct app *a, bool ok);
-/* `nvscope replay DIR` of a plan's results directory: follows it (a plan
- * running in another process, or a finished one: its last step).  0 or
- * -errno with @err. */
-int planui_follow(struct app *a, const char *dir, char *err, size_t len);
-/* `nvscope replay DIR` of a finished plan: its steps' samples played one
- * after another (the step list follows the play position).  0 or -errno
- * with @err. */
-int planui_replay_load(struct app *a, const char *dir, char *err, size_t len);
-/* Every frame of such a replay: the step at the play position. */
-void planui_replay_tick(struct app *a);
-/* Asks the running plan to stop. */
-void planui_stop(struct app *a);
-/* Follows the plan's results directory; notices its end.  Every frame. */
-void planui_tick(struct app *a);
 /* The step-list pane: per step its mark (done, failed, current), its
  * verdict, progress and planned or remaining time; the plan's ETA. */
 void planui_draw_steps(struct app *a, WINDOW *w);
-/* Forgets the step results (a new plan followed). */
-void planui_reset_results(struct app *a);
-/* The step shown (live: the plan's current one; a plan replay: the one at
- * the play position) and whether the plan is over there. */
-unsigned planui_cur(const struct app *a);
-bool planui_finished(const struct app *a);
+/* The plan shown (NULL: none) and its state: the step shown (live: the
+ * plan's current one; a plan replay: the one at the play position),
+ * whether the plan is over there. */
+const struct plan *planui_plan(const struct app *a, struct source_plan_state *st);
 /* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
  * may end sooner), "done" at the end. */
 void planui_eta(struct app *a, char *buf, size_t len);
 /* ---- evview.c ---- */
 /* The event-list overlay (key E) over the lower half of the screen. */
 void panes_draw_events(struct app *a);
-/* Stops and joins a running plan, frees the plan state. */
+/* Frees a plan waiting for its confirmation and the plan list. */
 void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)
  * into @s->targets; a message and -EINVAL when there is none. */
@@ -417,10 +366,10 @@ void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, doub
  * the series added: 0 when there is no valid window (or MB/s is shown). */
 struct plot_ser;
 int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room);
-/* Reads @dir/rounds.csv (and the rule of @dir/steady.json unless given on
- * the command line) into a->prounds: a plan's precondition step.  0, or
- * -ENOENT when there is none. */
-int steady_load_plan(struct app *a, const char *dir);
+/* The step shown changed (SOURCE_CHANGED_STEP): the rounds and verdict
+ * start over; the step's own rule (a plan's) replaces the one shown unless
+ * the command line gave it. */
+void steady_restart(struct app *a);
 
 /* ---- draw.c: widgets ---- */
 struct plot_ser {
@@ -439,7 +388,7 @@ struct plot {
 	bool near;   /* linear axis around the data, not from 0 (temperatures) */
 	enum plot_style style;
 	bool stack; /* fill: the series stacked (read and write IOPS: the top is the total) */
-	const struct plot_mark *marks; /* step markers, in time order */
+	const struct source_mark *marks; /* step markers, in time order */
 	int nmarks;
 };
 

@@ -86,7 +86,7 @@ int checkui_open(struct app *a)
 	struct spec s;
 	char err[512];
 
-	if (a->chk || app_running(a) || a->plan || a->purge) {
+	if (a->chk || app_running(a) || app_can(a, SOURCE_HAS_STEPS) || a->purge) {
 		app_message(a, ROLE_WARN, "a workload or check is running");
 		return -EBUSY;
 	}

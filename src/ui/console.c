@@ -1,7 +1,7 @@
 /* console.c - the console's main loop, terminal handling and actions.
  *
  * Loop: the UI thread waits for a key with a timeout that ends at the next
- * frame (10 Hz).  Each frame drains the workers' rings (session_poll), reads
+ * frame (10 Hz).  Each frame polls the source shown (a live run drains its rings), reads
  * /proc/stat once a second and the health reader's ring (healthmon.c), then redraws
  * only the panes marked dirty and ends with one doupdate().  Keys are
  * handled as they come and redraw at once.
@@ -27,18 +27,14 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include <cjson/cJSON.h>
-#include "base/input.h"
 #include "base/num.h"
+#include "config/plan.h"
 #include "dev/probe.h"
 #include "dev/safety.h"
-#include "report/csv.h"
-#include "report/json.h"
+#include "run/planexec.h"
 #include "ui/app.h"
-#include "ui/stepmarks.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
-#include "run/resdir.h"
 #include "ui/remember.h"
 
 static atomic_int sig_quit;
@@ -207,14 +203,18 @@ static void dirty_live(struct app *a)
 static void relayout(struct app *a)
 {
 	struct layout_in in = {
-	    .screen = a->replay ? SCREEN_LIVE : a->screen,
+	    .screen = app_can(a, SOURCE_VIEW_ONLY) ? SCREEN_LIVE : a->screen,
 	    .ntargets = app_ntargets(a),
 	    .nqd = app_nrows(a),
-	    .health = a->replay ? a->nhp > 0 : a->health_path[0] != '\0',
 	    .big = a->theme.bignum,
-	    .nsteps = a->plan && a->pview ? planview_nsteps(a->pview) : 0,
 	    .showfloor = a->showfloor,
 	};
+	struct source_info si;
+	struct source_plan_state ps;
+	const struct plan *pl = planui_plan(a, &ps);
+	app_source_info(a, &si);
+	in.health = (si.valid & SOURCE_HAS_HEALTH) || a->health_path[0] != '\0';
+	in.nsteps = pl ? pl->nsteps : 0;
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
 	static bool have_last;
@@ -238,20 +238,6 @@ static void relayout(struct app *a)
 			a->win[p] = newwin(r->h, r->w, r->y, r->x);
 	}
 	app_dirty_all(a);
-}
-
-static void push_health(struct app *a, struct health_pt p)
-{
-	if (a->nhp == a->caphp) {
-		size_t nc = a->caphp ? a->caphp * 2 : 256;
-		struct health_pt *n = realloc(a->hp, nc * sizeof(*n));
-		if (!n)
-			return;
-		a->hp = n;
-		a->caphp = nc;
-	}
-	a->hp[a->nhp++] = p;
-	a->dirty[PANE_HEALTH] = true;
 }
 
 /* Takes the health readers' new readings (each reads every 5 s on its own
@@ -283,7 +269,9 @@ static void health_tick(struct app *a)
 			a->dirty[PANE_HEALTH] = true;
 		if (i != 0)
 			continue;
-		struct health_pt p = {session_elapsed(a->sess), NAN, 0, 0};
+		struct source_info in;
+		app_source_info(a, &in);
+		struct source_health p = {in.now_s, NAN, 0, 0};
 		if (r.ok && r.h.temperature_valid)
 			p.temp_c = r.h.temperature_c;
 		if (r.ok)
@@ -296,8 +284,10 @@ static void health_tick(struct app *a)
 			}
 			p.throttle = c - a->thm_base;
 		}
-		push_health(a, p);
-		session_record_health(a->sess, p.t, p.temp_c, p.throttle);
+		if (a->src.ops->add_health) {
+			a->src.ops->add_health(a->src.ctx, &p);
+			a->dirty[PANE_HEALTH] = true;
+		}
 	}
 }
 
@@ -331,30 +321,48 @@ static void ui_cpu_tick(struct app *a, double dt)
 	a->ui_cpu_s = s;
 }
 
+static int event_role(enum source_level lv)
+{
+	return lv == SOURCE_EV_ERROR ? ROLE_ERROR : lv == SOURCE_EV_WARN ? ROLE_WARN : ROLE_OK;
+}
+
+/* What the source has new: its samples, its step, its events (a step's
+ * result, the run's end: the devices rescanned when it wrote). */
+static void source_tick(struct app *a, double dt)
+{
+	struct source_event ev;
+	unsigned ch = a->src.ops->poll(a->src.ctx, dt);
+	if (ch & SOURCE_CHANGED_STEP) {
+		steady_restart(a);
+		app_dirty_all(a);
+	}
+	while (a->src.ops->event(a->src.ctx, &ev)) {
+		a->urgent = ev.flags & SOURCE_EV_URGENT;
+		if (ev.flags & SOURCE_EV_MESSAGE)
+			app_message(a, event_role(ev.level), "%s", ev.text);
+		else
+			app_event(a, event_role(ev.level), "%s", ev.text);
+		a->urgent = false;
+		if ((ev.flags & SOURCE_EV_WROTE) || ((ev.flags & SOURCE_EV_ENDED) && a->run_writes))
+			app_rescan(a); /* the Devices pane shows the new usage */
+		ch |= SOURCE_CHANGED_DATA;
+	}
+	if (ch) {
+		dirty_live(a);
+		a->dirty[PANE_STEPS] = true;
+		steady_update(a);
+	}
+}
+
 static void tick(struct app *a, double dt)
 {
-	static enum session_state last_state = SESS_IDLE;
 	static double next_second, last_second, next_probe;
-	if (!a->replay) {
-		if (session_poll(a->sess) > 0)
-			dirty_live(a);
-		enum session_state st = session_state(a->sess);
-		if (st != last_state) {
-			if (st == SESS_FAILED)
-				app_message(a, ROLE_ERROR, "%s", session_message(a->sess));
-			else if (st == SESS_DONE)
-				app_event(a, ROLE_OK, "done: results in %s", session_dir(a->sess));
-			/* a workload that wrote (a fill): the Devices pane shows
-			 * the new usage */
-			if ((st == SESS_FAILED || st == SESS_DONE) && a->run_writes)
-				app_rescan(a);
-			last_state = st;
-			dirty_live(a);
-		}
+	source_tick(a, dt);
+	if (!app_can(a, SOURCE_VIEW_ONLY)) {
 		/* a device that did not answer its probe is asked again
 		 * every 2 s (answered at once while its helper is still
 		 * stuck) and filled in once it answers (dev/probe.h) */
-		if (st != SESS_RUNNING && a->now >= next_probe && probe_pending()) {
+		if (!app_running(a) && a->now >= next_probe && probe_pending()) {
 			app_rescan(a);
 			dirty_live(a);
 		}
@@ -362,27 +370,8 @@ static void tick(struct app *a, double dt)
 			next_probe = a->now + 2;
 		health_tick(a);
 		demo_tick(a);
-		planui_tick(a);
 		checkui_tick(a);
 		purgeui_tick(a);
-		if (a->dirty[PANE_IOPS])
-			steady_update(a);
-	} else if (a->rp) {
-		double end = replay_end(a->rp);
-		if (!a->paused)
-			replay_seek(a->rp, replay_time(a->rp) + dt * a->speed);
-		if (replay_time(a->rp) >= end && !a->paused) {
-			a->paused = true;
-			a->dirty[PANE_TITLE] = true;
-		}
-		if (a->replay_plan)
-			planui_replay_tick(a);
-		/* after playing on or a seek (g, G): the verdict of the rounds
-		 * up to the play position, never the one from before */
-		if (app_series(a, -1)->n != a->ss_n) {
-			dirty_live(a);
-			steady_update(a);
-		}
 	}
 	if (a->now >= next_second) {
 		double dt_second = last_second > 0 ? a->now - last_second : 0;
@@ -495,79 +484,18 @@ static int init_themes(struct app *a, const char *name, char *err, size_t len)
 	return 0;
 }
 
-/* DIR/health.csv (NVMe targets only): the health strip of a replay. */
-static void load_health(struct app *a, const char *dir)
-{
-	char path[600], *line = NULL, msg[256];
-	size_t lcap = 0;
-	unsigned lineno = 0;
-	snprintf(path, sizeof(path), "%s/" RESDIR_HEALTH, dir);
-	/* docs/safety.md "Rule: hostile inputs": a regular file, lines whole
-	 * (a longer line ends the strip, never cut into two points) */
-	FILE *f = input_fopen(path, 64u << 20, "health CSV", msg, sizeof(msg));
-	if (!f)
-		return;
-	while (input_getline(f, &line, &lcap, 256, &lineno) >= 0) {
-		struct health_pt p = {0, NAN, 0, 0};
-		const char *end, *q = line;
-		if (num_scan_double(q, &end, &p.t) || *end != ',')
-			continue; /* the header, or a bad line */
-		q = end + 1;
-		if (*q != ',') {
-			if (num_scan_double(q, &end, &p.temp_c))
-				continue;
-			q = end;
-		}
-		if (*q == ',' && num_scan_double(q + 1, &end, &p.throttle))
-			p.throttle = 0;
-		push_health(a, p);
-	}
-	free(line);
-	fclose(f);
-	if (a->nhp)
-		snprintf(a->health_path, sizeof(a->health_path), "(recorded)");
-}
-
-/* DIR/state.json says the plan finished (then it is played, not followed). */
-static bool plan_finished(const char *dir)
-{
-	char path[600], buf[4096], msg[256];
-	snprintf(path, sizeof(path), "%s/state.json", dir);
-	FILE *f = input_fopen(path, JSON_MAX_BYTES, "plan state", msg, sizeof(msg));
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	cJSON *o = cJSON_Parse(buf);
-	bool fin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "finished"));
-	cJSON_Delete(o);
-	return fin;
-}
-
+/* `nvscope replay DIR`: a run played, a finished plan played, or a plan
+ * running elsewhere followed (run/source.h decides which). */
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 {
-	char path[600];
-	/* a plan's results directory: follow it (running elsewhere, or done) */
-	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
-	if (!access(path, R_OK)) {
-		snprintf(path, sizeof(path), "%s/" RESDIR_PLAN_INI, dir);
-		if (!access(path, R_OK)) {
-			/* a finished plan is played; one without samples to play
-			 * (or still running) is followed */
-			int ret = plan_finished(dir) ? planui_replay_load(a, dir, err, len) : -ENODATA;
-			return ret == -ENODATA ? planui_follow(a, dir, err, len) : ret;
-		}
-	}
-	int ret = replay_open(dir, &a->rp, err, len);
+	struct source src;
+	struct source_info in;
+	int ret = source_open(dir, &src, err, len);
 	if (ret)
 		return ret;
-	load_health(a, dir);
-	const char *b = strrchr(dir, '/');
-	snprintf(a->run_name, sizeof(a->run_name), "%.63s", b && b[1] ? b + 1 : dir);
-	steady_load_plan(a, dir); /* a plan's precondition step: its rounds */
-	stepmarks_load(a, dir);	  /* its QD steps, from events.log */
-	a->replay = true;
+	app_show_source(a, src);
+	app_source_info(a, &in);
+	snprintf(a->run_name, sizeof(a->run_name), "%.63s", in.name);
 	a->screen = SCREEN_LIVE;
 	return 0;
 }
@@ -581,7 +509,7 @@ static void app_free(struct app *a)
 	purgeui_free(a);
 	healthui_free(a);
 	evlist_free(a->events);
-	session_free(a->sess);
+	source_free(&a->src);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->win[p])
 			delwin(a->win[p]);
@@ -595,11 +523,7 @@ static void app_free(struct app *a)
 	free(a->ovbuf);
 	free(a->presets);
 	free(a->pending);
-	free(a->hp);
-	free(a->marks);
-	replay_free(a->rp);
 	rounds_release(&a->rounds);
-	rounds_release(&a->prounds);
 	free(a->remembered);
 	theme_names_free(a->theme_names, a->ntheme);
 	cpu_free(a->cpu);
@@ -611,12 +535,17 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	int ret = init_themes(a, o->theme, err, len);
 	if (ret)
 		return ret;
-	if (!(a->sess = session_new())) { /* idle in replay: panes query it */
+	if (source_live(&a->src)) {
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	if (o->replay_dir)
-		return load_replay(a, o->replay_dir, err, len);
+	if (o->replay_dir) {
+		if ((ret = load_replay(a, o->replay_dir, err, len)))
+			return ret;
+		if (o->speed > 0 && a->src.ops->speed)
+			a->src.ops->speed(a->src.ctx, o->speed);
+		return 0;
+	}
 	load_presets(a);
 	planui_list(a);
 	panes_form_init(a);
@@ -749,7 +678,6 @@ int console_run(const struct console_opts *o)
 	a->demo_idx = -1;
 	a->ui_cpu = NAN;
 	a->base = o->base;
-	a->speed = o->speed > 0 ? o->speed : 1;
 	a->focus = PANE_DEVICES;
 	a->follow = true;
 	a->asked_action = -1;
@@ -806,7 +734,7 @@ int console_run(const struct console_opts *o)
 	a->cpu = cpu_new();
 	if (a->pexec)
 		planui_begin(a);
-	if (o->njobs && !a->replay) {
+	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
 		if (jobs) {
 			memcpy(jobs, o->jobs, o->njobs * sizeof(*jobs));
@@ -818,16 +746,12 @@ int console_run(const struct console_opts *o)
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";
-	if (a->plan && a->pexec) {
-		snprintf(dir, sizeof(dir), "%s", planexec_dir(a->pexec));
-		planexec_free(a->pexec); /* stops and joins: the state stays resumable */
-		a->pexec = NULL;
-	} else if (a->sess) {
-		snprintf(dir, sizeof(dir), "%s", session_dir(a->sess));
-		session_stop(a->sess, stop_reason(sig));
-		session_free(a->sess); /* joins and writes the results */
-		a->sess = NULL;
-	}
+	struct source_info in;
+	app_source_info(a, &in);
+	snprintf(dir, sizeof(dir), "%s", in.dir);
+	if (a->src.ops->stop)
+		a->src.ops->stop(a->src.ctx, stop_reason(sig));
+	source_free(&a->src); /* joins and writes the results (a plan: resumable) */
 	/* endwin leaves the cursor on the last line, where the key bar was; on
 	 * a terminal without an alternate screen (vt100, a serial console) the
 	 * rest of that bar stayed after the results path printed over it */

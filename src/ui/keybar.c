@@ -31,7 +31,7 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 		*out = floor;
 		return (int)NVS_ARRAY_SIZE(floor);
 	}
-	if (a->replay) {
+	if (app_can(a, SOURCE_CAN_PLAY)) {
 		*out = replay;
 		return (int)NVS_ARRAY_SIZE(replay);
 	}
@@ -96,7 +96,7 @@ void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
 		}
 		return;
 	}
-	if (!a->replay && a->screen == SCREEN_SETUP) {
+	if (!app_can(a, SOURCE_VIEW_ONLY) && a->screen == SCREEN_SETUP) {
 		static const int setup[] = {PANE_DEVICES, PANE_LAUNCH, PANE_FORM};
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(setup); i++)
 			if (in_rect(&a->lay.pane[setup[i]], y, x)) {

@@ -73,8 +73,8 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 	}
 	if (a->prompt == PROMPT_STOP) {
 		close_prompt(a);
-		if (!is_key && (ch == 'y' || ch == 'Y'))
-			planui_stop(a);
+		if (!is_key && (ch == 'y' || ch == 'Y') && a->src.ops->stop)
+			a->src.ops->stop(a->src.ctx, NULL);
 		else
 			app_message(a, ROLE_OK, "the plan goes on");
 		return;
@@ -231,7 +231,7 @@ static bool act_mbps(struct app *a)
 
 static bool act_screen(struct app *a)
 {
-	if (a->replay || (a->plan && !a->pexec))
+	if (app_can(a, SOURCE_VIEW_ONLY))
 		return false;
 	a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
 	app_dirty_all(a);
@@ -240,16 +240,16 @@ static bool act_screen(struct app *a)
 
 static bool act_stop(struct app *a)
 {
-	if (a->replay)
+	if (!app_can(a, SOURCE_CAN_STOP))
 		return false;
-	if (a->plan && app_running(a)) {
+	if (!app_running(a))
+		return true;
+	if (app_can(a, SOURCE_HAS_STEPS)) {
 		/* a plan may have run for hours: a stop is confirmed */
 		open_prompt(a, PROMPT_STOP,
 			    "Stop the plan? (resumable with nvscope plan --resume) (y/n) ", "");
-	} else if (a->plan) {
-		planui_stop(a);
-	} else if (app_running(a)) {
-		session_stop(a->sess, NULL);
+	} else {
+		a->src.ops->stop(a->src.ctx, NULL);
 		app_message(a, ROLE_WARN, "stopping the workload...");
 	}
 	return true;
@@ -327,8 +327,12 @@ static bool act_events(struct app *a)
 /* The per-QD table scrolls back from its newest rows (tables_qd clamps). */
 static bool act_qd_scroll(struct app *a)
 {
-	int k = a->cur_key, step = k == 'k' || k == -KEY_UP ? 1 : k == 'j' || k == -KEY_DOWN ? -1
-				 : k == 'K' ? 8 : k == 'J' ? -8 : k == 'g' ? 100000 : -100000;
+	int k = a->cur_key, step = k == 'k' || k == -KEY_UP	? 1
+				   : k == 'j' || k == -KEY_DOWN ? -1
+				   : k == 'K'			? 8
+				   : k == 'J'			? -8
+				   : k == 'g'			? 100000
+								: -100000;
 	a->qd_back = a->qd_back + step < 0 ? 0 : a->qd_back + step;
 	if (a->qd_back > 100000)
 		a->qd_back = 100000;
@@ -352,20 +356,17 @@ static bool act_page_prev(struct app *a)
 
 static bool act_play(struct app *a)
 {
-	a->paused = !a->paused;
-	if (!a->paused && a->rp && replay_time(a->rp) >= replay_end(a->rp))
-		replay_seek(a->rp, 0);
-	a->dirty[PANE_TITLE] = true;
+	if (a->src.ops->play)
+		a->src.ops->play(a->src.ctx, -1);
+	app_dirty_all(a);
 	return true;
 }
 
 static bool speed(struct app *a, double f)
 {
-	a->speed *= f;
-	if (a->speed < 0.25)
-		a->speed = 0.25;
-	if (a->speed > 4096)
-		a->speed = 4096;
+	if (a->src.ops->speed)
+		a->src.ops->speed(a->src.ctx, f);
+	a->dirty[PANE_TITLE] = true;
 	return true;
 }
 
@@ -381,17 +382,20 @@ static bool act_faster(struct app *a)
 
 static bool act_restart(struct app *a)
 {
-	if (a->rp)
-		replay_seek(a->rp, 0);
-	a->paused = false;
+	if (a->src.ops->seek) {
+		a->src.ops->seek(a->src.ctx, 0);
+		a->src.ops->play(a->src.ctx, 0);
+	}
 	app_dirty_all(a);
 	return true;
 }
 
 static bool act_end(struct app *a)
 {
-	if (a->rp)
-		replay_seek(a->rp, replay_end(a->rp));
+	struct source_info in;
+	app_source_info(a, &in);
+	if (a->src.ops->seek)
+		a->src.ops->seek(a->src.ctx, in.end_s);
 	app_dirty_all(a);
 	return true;
 }
@@ -485,8 +489,8 @@ static bool act_mark(struct app *a)
 		r->marked = !r->marked;
 		keys_move(a, 1);
 	} else if (!r->depth) { /* never silent: why nothing was marked */
-		app_message(a, ROLE_WARN, "%s is a controller: mark its namespaces (the rows under it)",
-			    r->name);
+		app_message(a, ROLE_WARN,
+			    "%s is a controller: mark its namespaces (the rows under it)", r->name);
 	} else {
 		app_message(a, ROLE_WARN,
 			    "%s is a passthrough node: nvscope run --ioengine=io_uring_cmd "
@@ -632,14 +636,26 @@ static const struct action {
     {{'f', -KEY_END}, K_VIEW, act_follow, "f End", "follow the newest data", 0, 0},
     {{'r'}, K_VIEW, act_round, "r", "steady-state round length", 0, 0},
     {{'e'}, K_VIEW, act_steady, "e", "steady-state display", 0, 0},
-    {{'k', -KEY_UP, 'j', -KEY_DOWN}, K_VIEW, act_qd_scroll, "k j", "per-QD: up / down (Up Down)", 0, 0},
+    {{'k', -KEY_UP, 'j', -KEY_DOWN},
+     K_VIEW,
+     act_qd_scroll,
+     "k j",
+     "per-QD: up / down (Up Down)",
+     0,
+     0},
     {{'K', 'J', 'g', 'G'}, K_VIEW, act_qd_scroll, "K J g G", "per-QD: page, first, last", 0, 0},
     {{'n', -KEY_NPAGE}, K_VIEW, act_page_next, "n PgDn", "next per-target page", 0, 0},
     {{'p', -KEY_PPAGE}, K_VIEW, act_page_prev, "p PgUp", "previous per-target page", 0, 0},
     /* the setup screen: by the focused pane */
     {{'\t', -KEY_BTAB}, K_SETUP, act_pane, "Tab S-Tab", "next / previous pane", 0, 0},
     {{'j', -KEY_DOWN, 'k', -KEY_UP}, K_SETUP, act_step, "j k", "down / up (Down Up)", 0, 0},
-    {{'J', -KEY_NPAGE, 'K', -KEY_PPAGE}, K_SETUP, act_page, "J K", "page down / up (PgDn PgUp)", 0, 0},
+    {{'J', -KEY_NPAGE, 'K', -KEY_PPAGE},
+     K_SETUP,
+     act_page,
+     "J K",
+     "page down / up (PgDn PgUp)",
+     0,
+     0},
     {{'g', -KEY_HOME, 'G', -KEY_END}, K_SETUP, act_ends, "g G", "first / last (Home End)", 0, 0},
     {{' '}, K_SETUP, act_mark, "Space", "Devices: mark a target", F_DEV, 0},
     {{'a'}, K_SETUP, act_add, "a", "Devices: add a path", F_DEV, A_LOCK},
@@ -662,12 +678,12 @@ static const struct action {
 /* Does action @ac apply on the screen @a shows now (its context)? */
 static bool applies_here(const struct app *a, const struct action *ac)
 {
-	bool view = a->replay || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
 	switch (ac->ctx) {
 	case K_VIEW:
 		return view;
 	case K_REPLAY:
-		return a->replay;
+		return app_can(a, SOURCE_CAN_PLAY);
 	case K_SETUP:
 		return !view && !a->showfloor; /* showfloor: locked away */
 	default:
@@ -681,8 +697,9 @@ int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
 		if (applies_here(a, &actions[i]))
 			snprintf(lines[n++], KEYS_HELP_LEN, "%-9s %s", actions[i].label,
-				 a->showfloor && (actions[i].flags & A_LOCK) ? "(locked in showfloor)"
-									     : actions[i].help);
+				 a->showfloor && (actions[i].flags & A_LOCK)
+				     ? "(locked in showfloor)"
+				     : actions[i].help);
 	return n;
 }
 
@@ -728,10 +745,11 @@ static bool showfloor_gate(struct app *a, size_t i)
 /* Runs the first action of the table bound to @k that applies now. */
 static bool table_key(struct app *a, int k)
 {
-	bool view = a->replay || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
-		if ((ac->ctx == K_VIEW && !view) || (ac->ctx == K_REPLAY && !a->replay))
+		if ((ac->ctx == K_VIEW && !view) ||
+		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)))
 			continue;
 		if (ac->ctx == K_SETUP && (view || (ac->focus && !(ac->focus & (1u << a->focus)))))
 			continue;
@@ -778,7 +796,7 @@ void keys_handle(struct app *a, int ch, bool is_key)
 	}
 	if (purgeui_key(a, ch, is_key))
 		return;
-	bool setup = !a->replay && a->screen == SCREEN_SETUP;
+	bool setup = !app_can(a, SOURCE_VIEW_ONLY) && a->screen == SCREEN_SETUP;
 	bool jump_now = setup && a->focus == PANE_LAUNCH && !is_key &&
 			(isdigit(ch) || (a->jump && isalnum(ch)));
 	if (a->jump && !jump_now) {

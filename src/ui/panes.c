@@ -34,11 +34,6 @@ void panes_form_init(struct app *a)
 	}
 }
 
-static const char *state_name(const struct app *a, const struct source_info *in)
-{
-	return in->valid & SOURCE_HAS_CURSOR && a->paused ? "PAUSED" : in->state;
-}
-
 static void clock_str(double s, char *buf, size_t len)
 {
 	int64_t v64 = 0;
@@ -70,12 +65,12 @@ static void pane_title(struct app *a, WINDOW *w)
 	char pg[128]; /* a running purge first: it is what matters then */
 	purgeui_title(a, pg, sizeof(pg));
 	snprintf(buf, sizeof(buf), " nvscope | %s%s%s %.40s%s | %.120s%s | %s%s%s | %.40s%s", pg,
-		 pg[0] ? " | " : "", state_name(a, &in), a->run_name[0] ? a->run_name : "-", in.step,
+		 pg[0] ? " | " : "", in.state, a->run_name[0] ? a->run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
 		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
 	if (in.valid & SOURCE_HAS_CURSOR) {
 		size_t l = strlen(buf);
-		snprintf(buf + l, sizeof(buf) - l, " x%g", a->speed);
+		snprintf(buf + l, sizeof(buf) - l, " x%g", in.speed);
 	}
 	/* host name and clock on the right (a rack has many hosts); the
 	 * clock alone when the host does not fit, the left part cut with an
@@ -385,7 +380,7 @@ void panes_draw_help(struct app *a)
 	draw_role(a, w, ROLE_NORMAL);
 	werase(w);
 	draw_frame(a, w, ROLE_NORMAL, ROLE_BORDER);
-	bool view = a->replay || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
 	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 view ? "keys of the live screen (v: setup's; any key closes)"
 		      : "keys of the setup screen (v: live screen's; any key closes)");

@@ -16,7 +16,7 @@
  * targets or form to remember. */
 static bool viewing(const struct app *a)
 {
-	return a->replay || a->rp || (a->plan && !a->pexec);
+	return app_can(a, SOURCE_VIEW_ONLY);
 }
 
 static void apply_form(struct app *a, const struct settings *s)

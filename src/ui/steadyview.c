@@ -4,20 +4,17 @@
  * the measurement window bracketed under the dots it covers, and a verdict
  * line with both criteria against their limits, the round and time at which
  * steady state was reached, and a warning when the drive has left it.
- * A plan's precondition step brings its own rounds (rounds.csv, one pool
- * per round): those are shown instead of rounds cut from the series. */
+ * A plan's precondition step brings its own rounds (its source's rounds():
+ * rounds.csv, one pool per round): those are shown instead of rounds cut
+ * from the series. */
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cjson/cJSON.h>
-#include "base/input.h"
-#include "report/rtable.h"
-#include "report/csv.h"
+#include "config/plan.h"
 #include "ui/app.h"
-#include "run/resdir.h"
 
 static const double round_choices[] = {10, 30, 60, 300};
 
@@ -28,23 +25,43 @@ struct steady_ovpt {
 	float v;
 };
 
+/* The rounds the source brings for the step shown (a plan's), NULL none. */
+static const struct source_rounds *src_rounds(const struct app *a)
+{
+	return a->src.ops->rounds ? a->src.ops->rounds(a->src.ctx) : NULL;
+}
+
+void steady_restart(struct app *a)
+{
+	const struct source_rounds *sr = src_rounds(a);
+	a->rounds.n = 0;
+	memset(&a->sv, 0, sizeof(a->sv));
+	a->was_left = false;
+	a->ss_n = (size_t)-1; /* the verdict again at the next update */
+	if (sr && sr->has_rule && !a->ss_given)
+		a->ss = sr->rule;
+}
+
 void steady_update(struct app *a)
 {
 	bool was_attained = a->sv.attained > 0;
 	struct source_info in;
+	const struct source_rounds *sr = src_rounds(a);
 	app_source_info(a, &in);
 	a->ss_origin = 0;
-	if (a->have_prounds) {
-		/* replay: the rounds that ended by the play position (also after
-		 * a seek: computed from the rounds, never kept from before) */
+	if (sr && sr->has_rule && !a->ss_given)
+		a->ss = sr->rule; /* the rule the step ran with (its steady.json) */
+	if (sr) {
+		/* the rounds that ended by the time shown (also after a seek:
+		 * computed from the rounds, never kept from before) */
 		const struct series *s = app_series(a, -1);
 		bool cursor = in.valid & SOURCE_HAS_CURSOR;
 		bool at_end = !cursor || in.now_s >= in.end_s;
-		if (rounds_at(&a->prounds, a->pstep_t0, in.now_s, at_end, &a->ss, &a->rounds, &a->sv))
+		if (rounds_at(sr->r, sr->t0, in.now_s, at_end, &a->ss, &a->rounds, &a->sv))
 			a->rounds.n = 0;
-		a->ss_origin = a->pstep_t0;
+		a->ss_origin = sr->t0;
 		a->ss_n = s->n;
-	} else if ((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) {
+	} else if (in.valid & SOURCE_FILE_ROUNDS) {
 		a->rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
@@ -54,7 +71,7 @@ void steady_update(struct app *a)
 			a->rounds.n = 0;
 		a->ss_n = s->n;
 	}
-	if (!a->have_prounds)
+	if (!sr)
 		rounds_steady(&a->rounds, &a->ss, &a->sv);
 	if (a->sv.left && !a->was_left)
 		app_event(a, ROLE_ERROR,
@@ -70,7 +87,7 @@ void steady_update(struct app *a)
 
 void steady_cycle_round(struct app *a)
 {
-	if (a->have_prounds) {
+	if (src_rounds(a)) {
 		app_message(a, ROLE_WARN, "rounds come from the plan's rounds.csv");
 		return;
 	}
@@ -88,8 +105,7 @@ int steady_rows(const struct app *a, int h)
 {
 	struct source_info in;
 	app_source_info(a, &in);
-	if (!a->steady_on ||
-	    (((in.valid & SOURCE_FILE_ROUNDS) || a->replay_plan) && !a->have_prounds))
+	if (!a->steady_on || ((in.valid & SOURCE_FILE_ROUNDS) && !src_rounds(a)))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
@@ -137,8 +153,8 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 
 /* "range 12.3% <= 20%" in OK or WARN; when it does not fit whole, an
  * ellipsis instead and 1000 + its columns (the caller stops there). */
-static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const char *name,
-		     bool valid, double v, bool ok, double limit)
+static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const char *name, bool valid,
+		     double v, bool ok, double limit)
 {
 	char buf[64];
 	if (!valid)
@@ -175,7 +191,7 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 			 a->ss.window);
 		role = ROLE_DIM;
 	}
-	if (a->have_prounds)
+	if (src_rounds(a))
 		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", a->ss.window);
 	else
 		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->round_s,
@@ -224,12 +240,10 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 	if (room < 2 || a->mbps || !a->steady_on || !sv->last.valid || !sv->last.pct_valid ||
 	    win < 2 || r->n < win || a->ss.rule != STEADY_SNIA || pw < 2 || !(t1 > t0))
 		return 0;
-	if (a->plan && a->pview) { /* a plan tracking MB/s: not on the IOPS scale */
-		const struct plan *p = planview_plan(a->pview);
-		unsigned cur = planui_cur(a);
-		if (cur < p->nsteps && p->steps[cur].track == TRACK_BW)
-			return 0;
-	}
+	struct source_plan_state ps;
+	const struct plan *p = planui_plan(a, &ps);
+	if (p && ps.cur < p->nsteps && p->steps[ps.cur].track == TRACK_BW)
+		return 0; /* a plan tracking MB/s: not on the IOPS scale */
 	size_t first = r->n - win;
 	double wa = r->t0[first] > t0 ? r->t0[first] : t0;
 	double wb = r->t1[r->n - 1] < t1 ? r->t1[r->n - 1] : t1;
@@ -257,68 +271,13 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 		band[3 * k] = (struct steady_ovpt){t, (float)(avg - half)};
 		band[3 * k + 1] = (struct steady_ovpt){t, (float)avg};
 		band[3 * k + 2] = (struct steady_ovpt){t, (float)(avg + half)};
-		line[k] = (struct steady_ovpt){t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
+		line[k] = (struct steady_ovpt){
+		    t, (float)(avg + sv->last.slope * (idx - (win - 1) / 2.0))};
 	}
-	ser[0] =
-	    (struct plot_ser){band, 3 * n, sizeof(struct steady_ovpt), offsetof(struct steady_ovpt, v), ROLE_DIM};
-	ser[1] = (struct plot_ser){line, n, sizeof(struct steady_ovpt), offsetof(struct steady_ovpt, v),
-				   (uint8_t)(sv->last.attained ? ROLE_OK : ROLE_WARN)};
+	ser[0] = (struct plot_ser){band, 3 * n, sizeof(struct steady_ovpt),
+				   offsetof(struct steady_ovpt, v), ROLE_DIM};
+	ser[1] =
+	    (struct plot_ser){line, n, sizeof(struct steady_ovpt), offsetof(struct steady_ovpt, v),
+			      (uint8_t)(sv->last.attained ? ROLE_OK : ROLE_WARN)};
 	return 2;
-}
-
-/* The rule of a plan step's steady.json (SNIA only). */
-static void load_rule(struct app *a, const char *dir)
-{
-	char path[700];
-	snprintf(path, sizeof(path), "%s/" RESDIR_STEADY, dir);
-	/* a regular file of at most 64 KiB (docs/safety.md "Rule: hostile inputs") */
-	char msg[256], *buf = NULL;
-	size_t n;
-	if (input_read_all(path, 64u << 10, "steady.json", &buf, &n, msg, sizeof(msg)))
-		return;
-	cJSON *o = cJSON_Parse(buf);
-	free(buf);
-	const cJSON *rule = cJSON_GetObjectItemCaseSensitive(o, "rule");
-	const cJSON *win = cJSON_GetObjectItemCaseSensitive(o, "window");
-	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(o, "range_limit_pct");
-	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(o, "slope_limit_pct");
-	if (cJSON_IsString(rule) && !strcmp(rule->valuestring, "snia") && cJSON_IsNumber(win) &&
-	    cJSON_IsNumber(rl) && cJSON_IsNumber(sl)) {
-		struct steady_params p = a->ss;
-		p.window = win->valuedouble >= 2 && win->valuedouble <= 1000
-			       ? (unsigned)win->valuedouble
-			       : p.window;
-		p.range_pct = rl->valuedouble;
-		p.slope_pct = sl->valuedouble;
-		if (!steady_params_check(&p))
-			a->ss = p;
-	}
-	cJSON_Delete(o);
-}
-
-int steady_load_plan(struct app *a, const char *dir)
-{
-	char path[700], msg[256], *line = NULL;
-	size_t lcap = 0;
-	unsigned lineno = 0;
-	snprintf(path, sizeof(path), "%s/" RESDIR_ROUNDS, dir);
-	/* docs/safety.md "Rule: hostile inputs": a regular file, lines whole
-	 * (a line over RTAB_MAX_LINE ends the rounds: never cut into a round) */
-	FILE *f = input_fopen(path, RTAB_MAX_BYTES, "rounds table", msg, sizeof(msg));
-	if (!f)
-		return -ENOENT;
-	a->prounds.n = 0;
-	while (input_getline(f, &line, &lcap, RTAB_MAX_LINE, &lineno) >= 0) {
-		double f[4];
-		/* round,t_start_s,t_end_s,value,...; the header does not scan;
-		 * finite numbers only (num_scan_double) */
-		if (csv_parse_numbers(line, f, 4, NULL) == 4 && f[2] >= f[1])
-			rounds_push(&a->prounds, f[1], f[2], f[3]);
-	}
-	free(line);
-	fclose(f);
-	a->have_prounds = true;
-	if (!a->ss_given)
-		load_rule(a, dir);
-	return 0;
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "base/num.h"
 #include "ui/app.h"
-#include "ui/stepmarks.h"
 #include "ui/strips.h"
 
 /* The newest point for "now" figures: the last one, unless it is a short
@@ -32,10 +31,10 @@ void strips_points(struct plot_ser *ps, const struct series *s, size_t off, uint
 
 void strips_iops(struct app *a, WINDOW *w)
 {
-	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct source_mark mk[SOURCE_MAX_MARKS];
 	struct plot p = {
 	    .log = a->log, .labels = true, .style = a->style, .stack = true, .marks = mk};
-	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
+	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
@@ -84,10 +83,10 @@ void strips_iops(struct app *a, WINDOW *w)
 
 void strips_lat(struct app *a, WINDOW *w)
 {
-	struct plot_mark mk[SESSION_MAX_STEPS];
+	struct source_mark mk[SOURCE_MAX_MARKS];
 	struct plot p = {
 	    .log = a->log, .labels = true, .unit = UNIT_US, .style = a->style, .marks = mk};
-	p.nmarks = stepmarks_get(a, mk, SESSION_MAX_STEPS);
+	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
 	strips_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
@@ -112,16 +111,14 @@ void strips_health(struct app *a, WINDOW *w)
 {
 	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
 	app_time_range(a, &p.t0, &p.t1);
-	size_t nhp = a->nhp; /* a replay shows what was recorded so far */
-	struct source_info in;
-	app_source_info(a, &in);
-	while (in.valid & SOURCE_HAS_CURSOR && nhp && a->hp[nhp - 1].t > in.now_s)
-		nhp--;
-	p.ser[0] = (struct plot_ser){a->hp, nhp, sizeof(struct health_pt),
-				     offsetof(struct health_pt, temp_c), ROLE_TEMP};
+	const struct source_health *hp; /* a replay: what was recorded so far */
+	size_t nhp = a->src.ops->health(a->src.ctx, &hp);
+	const char *from = a->health_path[0] ? a->health_path : "(recorded)";
+	p.ser[0] = (struct plot_ser){hp, nhp, sizeof(struct source_health),
+				     offsetof(struct source_health, temp_c), ROLE_TEMP};
 	p.nser = 1;
 	char title[128];
-	const struct health_pt *lh = nhp ? &a->hp[nhp - 1] : NULL;
+	const struct source_health *lh = nhp ? &hp[nhp - 1] : NULL;
 	char cw[420] = "", txt[420] = "";
 	bool warned = lh && lh->crit;
 	if (warned) {
@@ -142,11 +139,11 @@ void strips_health(struct app *a, WINDOW *w)
 				 form == 0   ? "Health %.60s  %.0fC  throttle events %.0f"
 				 : form == 1 ? "Health %.0s%.0fC  throttle events %.0f"
 					     : "Health %.0s%.0fC thr %.0f",
-				 a->health_path, lh->temp_c, lh->throttle);
+				 from, lh->temp_c, lh->throttle);
 		else
 			snprintf(title, sizeof(title),
 				 form == 0 ? "Health %.60s  temperature N/A" : "Health%.0s N/A",
-				 a->health_path);
+				 from);
 		if (!txt[0] || draw_width(title) <= avail)
 			break;
 	}
@@ -168,9 +165,9 @@ void strips_health(struct app *a, WINDOW *w)
 	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < nhp; i++)
-			if (a->hp[i].throttle > a->hp[i - 1].throttle) {
+			if (hp[i].throttle > hp[i - 1].throttle) {
 				int64_t x64 = 0;
-				(void)num_to_i64((a->hp[i].t - p.t0) / (p.t1 - p.t0) *
+				(void)num_to_i64((hp[i].t - p.t0) / (p.t1 - p.t0) *
 						     (getmaxx(w) - 1),
 						 0, getmaxx(w) - 1, &x64);
 				int x = (int)x64;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "stats/result.h"
 #include "ui/app.h"
 #include "ui/strips.h"
 #include "ui/tables.h"

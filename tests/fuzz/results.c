@@ -1,9 +1,11 @@
 /* results.c - fuzzes the readers of a results directory other than
  * state.json's resume: the input is written as summary.json (replay's QD
  * table), state.json (the console's plan view), steady.json and rounds.csv
- * (the steady-state display of a plan step) and the step's samples.csv and
- * qd.csv, then each reader runs on the directory (summary.json also as a
- * check's, rendered by the HTML report's check section). */
+ * (the steady-state display of a plan step), health.csv, events.log (step
+ * markers) and the step's samples.csv and qd.csv, then each reader runs on
+ * the directory, and the console's source opens it and is read through
+ * (summary.json also as a check's, rendered by the HTML report's check
+ * section). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +14,44 @@
 #include "report/checkhtml.h"
 #include "report/json.h"
 #include "report/rtable.h"
-#include "ui/app.h"
+#include "run/dirread.h"
 #include "run/planview.h"
 #include "run/replay.h"
+#include "run/source.h"
+#include "run/stepmarks.h"
 
 static const char plan_ini[] = "[plan]\nname=fuzz\n[measure qd]\niodepth=1,2\nruntime=1\n";
 
+/* The console's source of @dir read as the console reads it. */
+static void read_source(const char *dir)
+{
+	struct source src;
+	struct source_info in;
+	struct source_mark mk[SOURCE_MAX_MARKS];
+	struct resdir_row q;
+	const struct source_health *hp;
+	char err[512];
+	int cur;
+	if (source_open(dir, &src, err, sizeof(err)))
+		return;
+	for (int k = 0; k < 3; k++) {
+		src.ops->poll(src.ctx, 1e6);
+		src.ops->info(src.ctx, &in);
+		src.ops->series(src.ctx, -1);
+		int n = src.ops->nrows(src.ctx, &cur);
+		for (int i = 0; i < n; i++)
+			src.ops->row(src.ctx, (unsigned)i, &q);
+		src.ops->marks(src.ctx, mk, SOURCE_MAX_MARKS);
+		src.ops->health(src.ctx, &hp);
+		struct source_event ev;
+		while (src.ops->event(src.ctx, &ev))
+			;
+	}
+	source_free(&src);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct app *app;
 	static FILE *devnull;
 	static char step[256];
 	char err[512], path[700];
@@ -29,10 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 1 << 16)
 		return -1;
 	const char *dir = fuzz_dir();
-	if (!app) {
-		app = calloc(1, sizeof(*app));
+	if (!devnull) {
 		devnull = fopen("/dev/null", "w");
-		if (!app || !devnull)
+		if (!devnull)
 			abort();
 		fuzz_put("plan.ini", (const uint8_t *)plan_ini, sizeof(plan_ini) - 1);
 		if (planview_new(dir, &v, err, sizeof(err)))
@@ -48,6 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_put("state.json", data, size);
 	fuzz_put("steady.json", data, size);
 	fuzz_put("rounds.csv", data, size);
+	fuzz_put("health.csv", data, size);
+	fuzz_put("events.log", data, size);
 	snprintf(path, sizeof(path), "%s/samples.csv", step);
 	fuzz_put(path, data, size);
 	snprintf(path, sizeof(path), "%s/qd.csv", step);
@@ -64,11 +96,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		planview_name(v);
 		planview_free(v);
 	}
-	steady_params_init(&app->ss);
-	app->ss_given = false;
-	steady_load_plan(app, dir);
-	rounds_release(&app->prounds);
-	memset(&app->prounds, 0, sizeof(app->prounds));
+	struct rounds r = {0};
+	struct steady_params sp;
+	steady_params_init(&sp);
+	dirread_rounds(dir, &r);
+	dirread_rule(dir, &sp);
+	rounds_release(&r);
+	struct source_health *hp;
+	size_t nhp;
+	if (!dirread_health(dir, &hp, &nhp))
+		free(hp);
+	struct source_mark mk[SOURCE_MAX_MARKS];
+	stepmarks_read(dir, mk, SOURCE_MAX_MARKS);
+	dirread_plan_finished(dir);
+	read_source(dir);
 	cJSON_Delete(rtab_json(dir, NULL, "summary.json"));
 	checkhtml_section(devnull, dir, "fuzz");
 	return 0;

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "ui/showfloor.h"
-#include "ui/stepmarks.h"
+#include "run/stepmarks.h"
 #include "ui/tables.h"
 
 START_TEST(marks_from_events)
@@ -15,7 +15,7 @@ START_TEST(marks_from_events)
 			  "10.0 start step 2/3: job qd-sweep at QD 8\n"
 			  "20.1 start step 3/3: job two words at QD 8\n"
 			  "30.2 end: done\n";
-	struct plot_mark m[8];
+	struct source_mark m[8];
 	int n = stepmarks_parse(log, m, 8);
 	ck_assert_int_eq(n, 2); /* the first step has no marker */
 	ck_assert(fabs(m[0].t - 10.0) < 1e-9);
@@ -28,7 +28,7 @@ END_TEST
 
 START_TEST(marks_refuse_junk)
 {
-	struct plot_mark m[8];
+	struct source_mark m[8];
 	const char *bad = "x start step 1/2: job a at QD 1\n"
 			  "nan start step 1/2: job a at QD 1\n"
 			  "-5 start step 1/2: job a at QD 1\n"
@@ -54,7 +54,7 @@ START_TEST(marks_from_ramps)
 		ck_assert_int_eq(series_push(&s, &p), 0);
 	}
 	struct resdir_row rows[2] = {{.qd = 1}, {.qd = 16}}; /* the third not written yet */
-	struct plot_mark m[8];
+	struct source_mark m[8];
 	int n = stepmarks_ramps(&s, rows, 2, false, m, 8);
 	ck_assert_int_eq(n, 2);
 	ck_assert(fabs(m[0].t - 3.0) < 1e-9); /* the start of the ramp interval */

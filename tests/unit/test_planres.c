@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ui/evlist.h"
-#include "ui/planres.h"
+#include "run/planres.h"
 
 static void put(const char *dir, const char *name, const char *text)
 {

@@ -3,8 +3,8 @@
  * round N, or not attained with range and slope against the limits) and
  * how long it is planned to take (from the plan's durations and maximum
  * rounds) for progress and ETA.  Files and arithmetic only, no ncurses. */
-#ifndef NVS_UI_PLANRES_H
-#define NVS_UI_PLANRES_H
+#ifndef NVS_RUN_PLANRES_H
+#define NVS_RUN_PLANRES_H
 
 #include <stdbool.h>
 #include <stddef.h>

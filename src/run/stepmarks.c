@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/input.h"
-#include "ui/stepmarks.h"
+#include "run/session.h"
+#include "run/stepmarks.h"
 
-int stepmarks_parse(const char *text, struct plot_mark *m, int max)
+int stepmarks_parse(const char *text, struct source_mark *m, int max)
 {
 	int n = 0, seen = 0;
 	unsigned prev_qd = 0;
@@ -43,28 +44,24 @@ int stepmarks_parse(const char *text, struct plot_mark *m, int max)
 	return n;
 }
 
-void stepmarks_load(struct app *a, const char *dir)
+int stepmarks_read(const char *dir, struct source_mark *m, int max)
 {
-	char path[600];
-	free(a->marks);
-	a->marks = NULL;
-	a->nmarks = 0;
-	if (snprintf(path, sizeof(path), "%s/events.log", dir) >= (int)sizeof(path))
-		return;
+	char path[4200];
+	if (snprintf(path, sizeof(path), "%s/" RESDIR_EVENTS, dir) >= (int)sizeof(path))
+		return 0;
 	/* a line per step and per note: 1 MiB is plenty; a regular file, a
 	 * larger one is not read (docs/safety.md "Rule: hostile inputs") */
 	char msg[256], *buf = NULL;
 	size_t len;
 	if (input_read_all(path, 1u << 20, "events log", &buf, &len, msg, sizeof(msg)))
-		return;
-	a->marks = calloc(SESSION_MAX_STEPS, sizeof(*a->marks));
-	if (a->marks)
-		a->nmarks = stepmarks_parse(buf, a->marks, SESSION_MAX_STEPS);
+		return 0;
+	int n = stepmarks_parse(buf, m, max);
 	free(buf);
+	return n;
 }
 
 int stepmarks_ramps(const struct series *s, const struct resdir_row *rows, int nrows, bool pct,
-		    struct plot_mark *m, int max)
+		    struct source_mark *m, int max)
 {
 	int n = 0;
 	for (size_t i = 1; i < s->n && n < max; i++) {
@@ -87,38 +84,13 @@ int stepmarks_ramps(const struct series *s, const struct resdir_row *rows, int n
 	return n;
 }
 
-int stepmarks_get(struct app *a, struct plot_mark *m, int max)
+int stepmarks_session(const struct session *s, struct source_mark *m, int max)
 {
 	int n = 0;
-	if (a->replay) {
-		for (int i = 0; i < a->nmarks && n < max; i++)
-			m[n++] = a->marks[i];
-		return n;
-	}
-	if (a->plan) {
-		/* a plan step of several measurements (a QD sweep, a rate curve,
-		 * a grid): each begins with its ramp; labels from its table */
-		struct source src = app_source(a);
-		struct source_info in;
-		src.ops->info(src.ctx, &in);
-		const char *kind = in.step_kind ? in.step_kind : "";
-		if (strcmp(kind, "measure") && strcmp(kind, "rate-curve") && strcmp(kind, "grid"))
-			return 0;
-		struct resdir_row rows[SESSION_MAX_STEPS];
-		int cur, nr = src.ops->nrows(src.ctx, &cur);
-		if (nr > SESSION_MAX_STEPS)
-			nr = SESSION_MAX_STEPS;
-		for (int i = 0; i < nr; i++)
-			src.ops->row(src.ctx, (unsigned)i, &rows[i]);
-		return stepmarks_ramps(app_series(a, -1), rows, nr < 0 ? 0 : nr,
-				       !strcmp(kind, "rate-curve"), m, max);
-	}
-	if (!a->sess)
-		return 0;
-	unsigned ns = session_nsteps(a->sess), cur = session_cur_step(a->sess);
+	unsigned ns = session_nsteps(s), cur = session_cur_step(s);
 	for (unsigned i = 1; i < ns && i <= cur && n < max; i++) {
-		const struct session_step *st = session_step(a->sess, i);
-		const struct session_step *pv = session_step(a->sess, i - 1);
+		const struct session_step *st = session_step(s, i);
+		const struct session_step *pv = session_step(s, i - 1);
 		if (!st || !pv || !(st->t0 > 0))
 			continue;
 		m[n].t = st->t0;

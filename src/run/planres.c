@@ -1,5 +1,5 @@
 /* planres.c - a plan step's result and planned length (planres.h). */
-#include "ui/planres.h"
+#include "run/planres.h"
 
 #include <errno.h>
 #include <math.h>
