@@ -18,6 +18,7 @@
 #include "ui/braille.h"
 #include "ui/checkui.h"
 #include "ui/devrows.h"
+#include "ui/draw.h"
 #include "ui/evlist.h"
 #include "dev/healthset.h"
 #include "ui/healthui.h"
@@ -55,17 +56,9 @@ struct keybtn {
 };
 #define KEYS_BAR_MAX 12
 
-/* How a strip draws its samples (the `d` key cycles them). */
-enum plot_style {
-	PLOT_DOTS,  /* one braille dot per sample (the full spread) */
-	PLOT_THICK, /* a half-cell block per sample: seen from across a room */
-	PLOT_FILL,  /* the area under each series' per-column mean, filled */
-	PLOT_NSTYLES
-};
-
 struct app {
 	/* options */
-	bool ascii, demo;
+	bool demo;
 	char results_dir[512]; /* --results, "" = default per run */
 	struct spec base;      /* workload options given on the command line */
 
@@ -74,10 +67,7 @@ struct app {
 	char theme_dir[512];
 	char **theme_names;
 	int ntheme, theme_idx;
-	int ncolors;   /* 0: no colour */
-	bool nocolour; /* attributes and glyphs only (theme_attrs, theme_glyph) */
-	attr_t attr[ROLE_COUNT];
-	short pair[ROLE_COUNT];
+	struct paint paint; /* what the widgets draw with (draw.h) */
 
 	/* screen */
 	int cols, rows;
@@ -91,7 +81,6 @@ struct app {
 	int bar_end[KEYS_BAR_MAX]; /* x after each key-bar button drawn */
 	int nbar;
 	bool help;
-	struct bcanvas canvas;
 
 	/* devices */
 	struct dev_list *devs;
@@ -370,62 +359,5 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
  * start over; the step's own rule (a plan's) replaces the one shown unless
  * the command line gave it. */
 void steady_restart(struct app *a);
-
-/* ---- draw.c: widgets ---- */
-struct plot_ser {
-	const void *base;      /* array of records whose first member is double t */
-	size_t n, stride, off; /* count, record size, offset of the float value */
-	uint8_t role;
-};
-
-struct plot {
-	struct plot_ser ser[4];
-	int nser;
-	double t0, t1;
-	bool log;
-	enum axis_unit unit;
-	bool labels; /* value labels on the left and a time axis below */
-	bool near;   /* linear axis around the data, not from 0 (temperatures) */
-	enum plot_style style;
-	bool stack; /* fill: the series stacked (read and write IOPS: the top is the total) */
-	const struct source_mark *marks; /* step markers, in time order */
-	int nmarks;
-};
-
-/* Sets the attributes of @role on @w. */
-void draw_role(struct app *a, WINDOW *w, int role);
-/* Writes @s at (@y, @x) of @w in @role, clipped to @maxw columns (UTF-8
- * aware).  Returns the columns written. */
-int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *s);
-int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-/* The pane's title line: @title on the left, @right on the right. */
-void draw_header(struct app *a, WINDOW *w, const char *title, const char *right);
-/* Fills row @y of @w with blanks in @role. */
-void draw_fill(struct app *a, WINDOW *w, int y, int role);
-/* A full-screen view's window *@win, (re)made at the terminal's size and
- * cleared in the normal role.  Returns it, NULL when it cannot be made. */
-WINDOW *draw_screen(struct app *a, WINDOW **win);
-/* Clears window @w in @fill_role and frames it in @border_role (ASCII
- * corners under --ascii): the overlays' box. */
-void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role);
-/* A strip of @p in the rectangle (@y, @x, @h, @w) of window @win, in
- * @p->style, with its step markers.  Returns the largest value shown (NAN
- * when none). */
-double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p);
-/* Label columns draw_plot gives a strip @w wide (0 without labels). */
-int draw_plot_label_w(int w, bool labels);
-/* A horizontal bar of segments (percentages of @w columns). */
-void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
-	      int n);
-/* @text ("857k", digits, '.', k, M, G, space) in large digits: the 3x5
- * font with each cell @scale x @scale (5 * @scale rows); returns the columns
- * used (0 when it does not fit in @maxw or below @y). */
-int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text,
-	     int scale);
-/* Columns draw_big uses for @text at @scale. */
-int draw_big_width(const char *text, int scale);
-/* Display width of UTF-8 @s. */
-int draw_width(const char *s);
 
 #endif

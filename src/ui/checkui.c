@@ -354,12 +354,12 @@ static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph
 	snprintf(left, sizeof(left), " nvscope check - profile %s: %s", c->prof->name,
 		 c->prof->description);
 	int sw = draw_width(st), lw = a->cols - sw;
-	draw_fill(a, w, 0, ROLE_TITLE);
+	draw_fill(&a->paint, w, 0, ROLE_TITLE);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->ascii);
-		draw_str(a, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
+		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
-	draw_str(a, w, 0, lw > 0 ? lw : 0, a->cols, ROLE_TITLE, st);
+	draw_str(&a->paint, w, 0, lw > 0 ? lw : 0, a->cols, ROLE_TITLE, st);
 }
 
 /* Drive @d's row at @y (and its reasons' continuation rows, up to @last);
@@ -371,26 +371,26 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
 	bool ended = c->joined && !c->rc;
 	int dp = atomic_load(&d->phase), pm = atomic_load(&d->permille);
 	int x = 1;
-	devrows_fit(fit, sizeof(fit), d->serial, k->serial, a->ascii);
-	x += draw_str(a, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
+	devrows_fit(fit, sizeof(fit), d->serial, k->serial, a->paint.ascii);
+	x += draw_str(&a->paint, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
 	if (k->model) {
-		devrows_fit(fit, sizeof(fit), d->model, k->model, a->ascii);
-		x += draw_str(a, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), d->model, k->model, a->paint.ascii);
+		x += draw_str(&a->paint, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
 	}
 	if (k->cap) {
 		char sz[24];
 		snprintf(cell, sizeof(cell), "%9s", devrows_size(d->capacity, sz, sizeof(sz)));
-		x += draw_str(a, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
+		x += draw_str(&a->paint, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
 	}
 	if (!ended) {
 		const char *p = !c->started ? "-" : dp == ph ? check_phase_name(&c->b, dp) : "waiting";
-		devrows_fit(fit, sizeof(fit), p, k->phase, a->ascii);
-		x += draw_str(a, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), p, k->phase, a->paint.ascii);
+		x += draw_str(&a->paint, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
 		if (c->started && dp == ph)
-			draw_fmt(a, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
+			draw_fmt(&a->paint, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
 		return y + 1;
 	}
-	x += draw_fmt(a, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
+	x += draw_fmt(&a->paint, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
 		      judge_level_name(d->verdict.level)) + 1;
 	char why[2048];
 	reasons(d, why, sizeof(why));
@@ -406,12 +406,12 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
 			cols++;
 		}
 		if (p[b] && row == last) {
-			devrows_fit(fit, sizeof(fit), p, n, a->ascii);
-			draw_str(a, w, row, x, n, verdict_role(d->verdict.level), fit);
+			devrows_fit(fit, sizeof(fit), p, n, a->paint.ascii);
+			draw_str(&a->paint, w, row, x, n, verdict_role(d->verdict.level), fit);
 			return row + 1;
 		}
 		snprintf(fit, sizeof(fit), "%.*s", b, p);
-		draw_str(a, w, row, x, n, ROLE_NORMAL, fit);
+		draw_str(&a->paint, w, row, x, n, ROLE_NORMAL, fit);
 		p += b;
 		y = row;
 	}
@@ -427,14 +427,14 @@ static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int 
 	unsigned k[4] = {0};
 	check_counts(&c->b, k);
 	int role = k[JUDGE_FAIL] ? ROLE_ERROR : k[JUDGE_WARN] || k[JUDGE_NA] ? ROLE_WARN : ROLE_OK;
-	draw_fmt(a, w, y++, 1, a->cols - 2, c->rc ? ROLE_ERROR : role,
+	draw_fmt(&a->paint, w, y++, 1, a->cols - 2, c->rc ? ROLE_ERROR : role,
 		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
 		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
 	char line[600];
 	snprintf(line, sizeof(line), "results: %s", c->dir);
 	int n = a->cols - 2, len = (int)strlen(line);
 	for (int o = 0; o < len && y < a->rows - 2; o += n, y++)
-		draw_fmt(a, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
+		draw_fmt(&a->paint, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
 void checkui_draw(struct app *a)
@@ -442,7 +442,7 @@ void checkui_draw(struct app *a)
 	struct checkui *c = a->chk;
 	if (!c)
 		return;
-	WINDOW *w = draw_screen(a, &c->win);
+	WINDOW *w = draw_screen(&a->paint, &c->win);
 	if (!w)
 		return;
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
@@ -458,7 +458,7 @@ void checkui_draw(struct app *a)
 		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%9s ", "CAPACITY");
 	snprintf(head + strlen(head), sizeof(head) - strlen(head), ended ? "VERDICT REASONS" : "%-*s %%",
 		 k.phase, "PHASE");
-	draw_str(a, w, 2, 1, a->cols - 2, ROLE_HEADER, head);
+	draw_str(&a->paint, w, 2, 1, a->cols - 2, ROLE_HEADER, head);
 	/* rows for the drives; 4 kept at the bottom: the counts, the results
 	 * directory, a message, the keys */
 	int y = 3, last = a->rows - 5;
@@ -466,18 +466,18 @@ void checkui_draw(struct app *a)
 	for (i = 0; i < c->n && y <= last; i++)
 		y = draw_drive(a, w, c, &c->d[i], &k, y, last, ph);
 	if (i < c->n) /* never hidden silently */
-		draw_fmt(a, w, last, 1, a->cols - 2, ROLE_WARN, "%zu more drives: a taller terminal, or E",
+		draw_fmt(&a->paint, w, last, 1, a->cols - 2, ROLE_WARN, "%zu more drives: a taller terminal, or E",
 			 c->n - i);
 	draw_summary(a, w, c, a->rows - 4);
-	draw_fill(a, w, a->rows - 1, ROLE_STATUS);
-	draw_str(a, w, a->rows - 1, 1, a->cols - 2, ROLE_STATUS,
+	draw_fill(&a->paint, w, a->rows - 1, ROLE_STATUS);
+	draw_str(&a->paint, w, a->rows - 1, 1, a->cols - 2, ROLE_STATUS,
 		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"
 		 : running(c) ? "s stop the check   E events"
 			      : "q close   E events (every verdict, whole)");
 	if (a->msg[0] && a->now < a->msg_until) { /* whole in the event list; a cut marked */
 		char fit[sizeof(a->msg) * 2];
-		devrows_fit(fit, sizeof(fit), a->msg, a->cols - 2, a->ascii);
-		draw_str(a, w, a->rows - 2, 1, a->cols - 2, a->msg_role, fit);
+		devrows_fit(fit, sizeof(fit), a->msg, a->cols - 2, a->paint.ascii);
+		draw_str(&a->paint, w, a->rows - 2, 1, a->cols - 2, a->msg_role, fit);
 	}
 	wnoutrefresh(w);
 }

@@ -122,16 +122,16 @@ static double mono_now(void)
 static void apply_colours(struct app *a)
 {
 	bool colour = has_colors() && !a->theme.mono;
-	if (colour && !a->ncolors) {
+	if (colour && !a->paint.ncolors) {
 		start_color();
 		use_default_colors();
-		a->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
+		a->paint.ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
 	}
 	/* no colour (none, fewer than 8, a mono theme): attributes and glyphs */
-	a->nocolour = !colour || !a->ncolors;
+	a->paint.nocolour = !colour || !a->paint.ncolors;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *s = &a->theme.role[r];
-		unsigned ta = theme_attrs(&a->theme, (enum role)r, !a->nocolour);
+		unsigned ta = theme_attrs(&a->theme, (enum role)r, !a->paint.nocolour);
 		attr_t at = 0;
 		if (ta & THEME_BOLD)
 			at |= A_BOLD;
@@ -141,13 +141,13 @@ static void apply_colours(struct app *a)
 			at |= A_REVERSE;
 		if (ta & THEME_UNDERLINE)
 			at |= A_UNDERLINE;
-		a->attr[r] = at;
-		a->pair[r] = 0;
-		if (!a->nocolour && r > 0 && r < COLOR_PAIRS) {
-			int fg = theme_colour_index(&s->fg, a->ncolors);
-			int bg = theme_colour_index(&s->bg, a->ncolors);
+		a->paint.attr[r] = at;
+		a->paint.pair[r] = 0;
+		if (!a->paint.nocolour && r > 0 && r < COLOR_PAIRS) {
+			int fg = theme_colour_index(&s->fg, a->paint.ncolors);
+			int bg = theme_colour_index(&s->bg, a->paint.ncolors);
 			if (init_pair((short)r, (short)fg, (short)bg) == OK)
-				a->pair[r] = (short)r;
+				a->paint.pair[r] = (short)r;
 		}
 	}
 	app_dirty_all(a);
@@ -517,7 +517,7 @@ static void app_free(struct app *a)
 		delwin(a->overlay);
 	if (a->input)
 		delwin(a->input);
-	bcanvas_release(&a->canvas);
+	bcanvas_release(&a->paint.canvas);
 	dev_list_free(a->devs);
 	free(a->drows);
 	free(a->ovbuf);
@@ -670,7 +670,7 @@ int console_run(const struct console_opts *o)
 		return NVS_EXIT_IOERR;
 	}
 	setlocale(LC_ALL, "");
-	a->ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
+	a->paint.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->demo = o->demo;
 	a->showfloor = o->showfloor;
 	if (a->showfloor)

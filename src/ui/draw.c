@@ -17,13 +17,13 @@
 #include <string.h>
 #include <wchar.h>
 #include "base/termesc.h"
-#include "ui/app.h"
+#include "ui/draw.h"
 
-void draw_role(struct app *a, WINDOW *w, int role)
+void draw_role(struct paint *pa, WINDOW *w, int role)
 {
 	if (role < 0 || role >= ROLE_COUNT)
 		role = ROLE_NORMAL;
-	wattr_set(w, a->attr[role], a->pair[role], NULL);
+	wattr_set(w, pa->attr[role], pa->pair[role], NULL);
 }
 
 /* Code points of @s as drawn: escaped (draw_str) */
@@ -38,7 +38,7 @@ int draw_width(const char *s)
 	return n;
 }
 
-int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *s)
+int draw_str(struct paint *pa, WINDOW *w, int y, int x, int maxw, int role, const char *s)
 {
 	int wy, wx;
 	getmaxyx(w, wy, wx);
@@ -57,72 +57,72 @@ int draw_str(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const c
 	for (const char *p = e; *p; p++)
 		if (((unsigned char)*p & 0xc0) != 0x80)
 			cols++;
-	draw_role(a, w, role);
+	draw_role(pa, w, role);
 	mvwaddstr(w, y, x, e);
 	return cols;
 }
 
-int draw_fmt(struct app *a, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
+int draw_fmt(struct paint *pa, WINDOW *w, int y, int x, int maxw, int role, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return draw_str(a, w, y, x, maxw, role, buf);
+	return draw_str(pa, w, y, x, maxw, role, buf);
 }
 
-void draw_fill(struct app *a, WINDOW *w, int y, int role)
+void draw_fill(struct paint *pa, WINDOW *w, int y, int role)
 {
 	int wy, wx;
 	getmaxyx(w, wy, wx);
 	if (y < 0 || y >= wy)
 		return;
-	draw_role(a, w, role);
+	draw_role(pa, w, role);
 	mvwhline(w, y, 0, ' ', wx);
 }
 
-WINDOW *draw_screen(struct app *a, WINDOW **win)
+WINDOW *draw_screen(struct paint *pa, WINDOW **win)
 {
-	if (!*win || getmaxx(*win) != a->cols || getmaxy(*win) != a->rows) {
+	if (!*win || getmaxx(*win) != COLS || getmaxy(*win) != LINES) {
 		if (*win)
 			delwin(*win);
-		*win = newwin(a->rows, a->cols, 0, 0);
+		*win = newwin(LINES, COLS, 0, 0);
 		if (!*win)
 			return NULL;
 	}
 	WINDOW *w = *win;
-	draw_role(a, w, ROLE_NORMAL);
+	draw_role(pa, w, ROLE_NORMAL);
 	werase(w);
-	for (int r = 0; r < a->rows; r++)
-		draw_fill(a, w, r, ROLE_NORMAL);
+	for (int r = 0; r < LINES; r++)
+		draw_fill(pa, w, r, ROLE_NORMAL);
 	return w;
 }
 
-void draw_frame(struct app *a, WINDOW *w, int fill_role, int border_role)
+void draw_frame(struct paint *pa, WINDOW *w, int fill_role, int border_role)
 {
 	for (int y = 0; y < getmaxy(w); y++)
-		draw_fill(a, w, y, fill_role);
-	draw_role(a, w, border_role);
-	if (a->ascii)
+		draw_fill(pa, w, y, fill_role);
+	draw_role(pa, w, border_role);
+	if (pa->ascii)
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	else
 		box(w, 0, 0);
 }
 
-void draw_header(struct app *a, WINDOW *w, const char *title, const char *right)
+void draw_header(struct paint *pa, WINDOW *w, const char *title, const char *right)
 {
 	int wx = getmaxx(w);
-	draw_role(a, w, ROLE_BORDER);
-	if (a->ascii)
+	draw_role(pa, w, ROLE_BORDER);
+	if (pa->ascii)
 		mvwhline(w, 0, 0, '-', wx);
 	else
 		mvwhline(w, 0, 0, ACS_HLINE, wx);
-	int n = draw_fmt(a, w, 0, 1, wx - 2, ROLE_HEADER, " %s ", title);
+	int n = draw_fmt(pa, w, 0, 1, wx - 2, ROLE_HEADER, " %s ", title);
 	if (right && *right) {
 		int rw = draw_width(right) + 2;
 		if (1 + n + rw < wx)
-			draw_fmt(a, w, 0, wx - rw - 1, rw, ROLE_HEADER, " %s ", right);
+			draw_fmt(pa, w, 0, wx - rw - 1, rw, ROLE_HEADER, " %s ", right);
 	}
 }
 
@@ -157,7 +157,7 @@ static size_t first_at(const struct plot_ser *s, double t0)
 
 /* A cell in a thick or filled strip: block elements (half blocks for a
  * thick sample, eighths for the top of an area), '#' in ASCII. */
-static bool put_block(struct app *a, WINDOW *w, int y, int x, const struct bcell *c,
+static bool put_block(struct paint *pa, WINDOW *w, int y, int x, const struct bcell *c,
 		      enum plot_style st)
 {
 	wchar_t g = 0;
@@ -173,10 +173,10 @@ static bool put_block(struct app *a, WINDOW *w, int y, int x, const struct bcell
 		if (!n)
 			return false;				 /* not an area cell */
 		g = n == 4 ? 0x2588 : (wchar_t)(0x2580 + 2 * n); /* lower 2/8, 4/8, 6/8 */
-		if (a->ascii && n < 4)
+		if (pa->ascii && n < 4)
 			return false; /* ' . :' say it better than '#' */
 	}
-	if (a->ascii) {
+	if (pa->ascii) {
 		mvwaddch(w, y, x, '#');
 	} else {
 		wchar_t s[2] = {g, 0};
@@ -185,17 +185,17 @@ static bool put_block(struct app *a, WINDOW *w, int y, int x, const struct bcell
 	return true;
 }
 
-static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell *c,
+static void put_cell(struct paint *pa, WINDOW *w, int y, int x, const struct bcell *c,
 		     enum plot_style st)
 {
 	if (!c || !c->bits)
 		return;
-	draw_role(a, w, c->role);
-	if (a->nocolour && theme_glyph(c->role)) {
+	draw_role(pa, w, c->role);
+	if (pa->nocolour && theme_glyph(c->role)) {
 		mvwaddch(w, y, x, (chtype)(unsigned char)theme_glyph(c->role));
-	} else if (st != PLOT_DOTS && put_block(a, w, y, x, c, st)) {
+	} else if (st != PLOT_DOTS && put_block(pa, w, y, x, c, st)) {
 		return;
-	} else if (a->ascii) {
+	} else if (pa->ascii) {
 		mvwaddch(w, y, x, (chtype)braille_ascii(c->bits));
 	} else {
 		wchar_t s[2] = {(wchar_t)braille_char(c->bits), 0};
@@ -203,7 +203,7 @@ static void put_cell(struct app *a, WINDOW *w, int y, int x, const struct bcell 
 	}
 }
 
-static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
+static void y_labels(struct paint *pa, WINDOW *win, int y, int x, int lw, int ph,
 		     const struct axis *ax, enum axis_unit unit)
 {
 	double ticks[AXIS_MAX_TICKS];
@@ -218,17 +218,17 @@ static void y_labels(struct app *a, WINDOW *win, int y, int x, int lw, int ph,
 			continue;
 		last_row = row;
 		char buf[24];
-		axis_fmt(ticks[i], unit, a->ascii, buf, sizeof(buf));
+		axis_fmt(ticks[i], unit, pa->ascii, buf, sizeof(buf));
 		int bw = draw_width(buf);
 		if (bw > lw - 1)
 			bw = lw - 1;
-		draw_str(a, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
-		draw_str(a, win, y + row, x + lw - 1, 1, ROLE_AXIS,
-			 a->ascii ? "|" : "\xe2\x94\xa4"); /* not '+': a series glyph */
+		draw_str(pa, win, y + row, x + lw - 1 - bw, bw, ROLE_AXIS, buf);
+		draw_str(pa, win, y + row, x + lw - 1, 1, ROLE_AXIS,
+			 pa->ascii ? "|" : "\xe2\x94\xa4"); /* not '+': a series glyph */
 	}
 }
 
-static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0, double t1)
+static void t_labels(struct paint *pa, WINDOW *win, int y, int x, int pw, double t0, double t1)
 {
 	struct axis tx = {t0, t1, false};
 	double ticks[AXIS_MAX_TICKS];
@@ -237,13 +237,13 @@ static void t_labels(struct app *a, WINDOW *win, int y, int x, int pw, double t0
 	for (int i = 0; i < n; i++) {
 		int col = x + axis_map(&tx, ticks[i], 2 * pw) / 2;
 		char buf[24];
-		axis_fmt(ticks[i], UNIT_SEC, a->ascii, buf, sizeof(buf));
+		axis_fmt(ticks[i], UNIT_SEC, pa->ascii, buf, sizeof(buf));
 		int bw = draw_width(buf);
 		if (col + bw > x + pw - 1) /* a blank column before the next pane */
 			col = x + pw - 1 - bw;
 		if (col < next_free)
 			continue;
-		draw_str(a, win, y, col, bw, ROLE_AXIS, buf);
+		draw_str(pa, win, y, col, bw, ROLE_AXIS, buf);
 		next_free = col + bw + 1;
 	}
 }
@@ -295,19 +295,19 @@ static void column_means(const struct plot_ser *ps, size_t start, const struct p
 			col[i] = col[first];
 }
 
-static void fill_col(struct app *a, const double *col, uint8_t role, const struct axis *ax, int dw,
-		     int dh)
+static void fill_col(struct paint *pa, const double *col, uint8_t role, const struct axis *ax,
+		     int dw, int dh)
 {
 	for (int x = 0; x < dw; x++) {
 		int py = isnan(col[x]) ? -1 : axis_map(ax, col[x], dh);
 		for (int yy = dh - 1 - py; py >= 0 && yy < dh; yy++)
-			bcanvas_set(&a->canvas, x, yy, role);
+			bcanvas_set(&pa->canvas, x, yy, role);
 	}
 }
 
 /* Step markers: a vertical rule in the empty cells at each mark, its label
  * on the top row when it fits before the next one. */
-static void marks(struct app *a, WINDOW *win, int y, int x, int ph, int pw, const struct plot *p)
+static void marks(struct paint *pa, WINDOW *win, int y, int x, int ph, int pw, const struct plot *p)
 {
 	int next_free = 0;
 	for (int m = 0; m < p->nmarks; m++) {
@@ -318,11 +318,11 @@ static void marks(struct app *a, WINDOW *win, int y, int x, int ph, int pw, cons
 		if (cx < 0 || cx >= pw)
 			continue;
 		for (int cy = 0; cy < ph; cy++) {
-			const struct bcell *c = bcanvas_cell(&a->canvas, cx, cy);
+			const struct bcell *c = bcanvas_cell(&pa->canvas, cx, cy);
 			if (c && c->bits)
 				continue;
-			draw_role(a, win, ROLE_AXIS);
-			if (a->ascii)
+			draw_role(pa, win, ROLE_AXIS);
+			if (pa->ascii)
 				mvwaddch(win, y + cy, x + cx, '|');
 			else
 				mvwaddnwstr(win, y + cy, x + cx, L"\x2502", 1);
@@ -339,13 +339,13 @@ static void marks(struct app *a, WINDOW *win, int y, int x, int ph, int pw, cons
 				break;
 			}
 		if (l[0] && lw <= room && cx >= next_free) {
-			draw_str(a, win, y, x + cx + 1, lw, ROLE_HEADER, l);
+			draw_str(pa, win, y, x + cx + 1, lw, ROLE_HEADER, l);
 			next_free = cx + 1 + lw;
 		}
 	}
 }
 
-double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
+double draw_plot(struct paint *pa, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
 {
 	int lw = draw_plot_label_w(w, p->labels);
 	int ph = p->labels && h >= 4 ? h - 1 : h;
@@ -401,7 +401,7 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 		axis_autoscale_near(&ax, vmin, vmax);
 	else
 		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
-	if (bcanvas_init(&a->canvas, pw, ph)) {
+	if (bcanvas_init(&pa->canvas, pw, ph)) {
 		free(cols);
 		free(cnt);
 		return NAN;
@@ -429,7 +429,7 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 			for (int k = 0; k < p->nser; k++)
 				order[k] = p->nser - 1 - k;
 		for (int k = 0; k < p->nser; k++)
-			fill_col(a, cols + (size_t)order[k] * dw, p->ser[order[k]].role, &ax, dw,
+			fill_col(pa, cols + (size_t)order[k] * dw, p->ser[order[k]].role, &ax, dw,
 				 dh);
 		free(cols);
 		free(cnt);
@@ -444,28 +444,28 @@ double draw_plot(struct app *a, WINDOW *win, int y, int x, int h, int w, const s
 				if (py < 0)
 					continue;
 				int dx = (int)lround((t - p->t0) * scale), dy = dh - 1 - py;
-				bcanvas_set(&a->canvas, dx, dy, ps->role);
+				bcanvas_set(&pa->canvas, dx, dy, ps->role);
 				if (p->style == PLOT_THICK) /* two dot rows: one half cell */
-					bcanvas_set(&a->canvas, dx, dy + (dy % 2 ? -1 : 1),
+					bcanvas_set(&pa->canvas, dx, dy + (dy % 2 ? -1 : 1),
 						    ps->role);
 			}
 		}
 	}
 	for (int cy = 0; cy < ph; cy++)
 		for (int cx = 0; cx < pw; cx++)
-			put_cell(a, win, y + cy, x + lw + cx, bcanvas_cell(&a->canvas, cx, cy),
+			put_cell(pa, win, y + cy, x + lw + cx, bcanvas_cell(&pa->canvas, cx, cy),
 				 p->style);
 	if (p->nmarks)
-		marks(a, win, y, x + lw, ph, pw, p);
+		marks(pa, win, y, x + lw, ph, pw, p);
 	if (lw)
-		y_labels(a, win, y, x, lw, ph, &ax, p->unit);
+		y_labels(pa, win, y, x, lw, ph, &ax, p->unit);
 	if (ph < h)
-		t_labels(a, win, y + ph, x + lw, pw, p->t0, p->t1);
+		t_labels(pa, win, y + ph, x + lw, pw, p->t0, p->t1);
 	return vmax < vmin ? NAN : vmax;
 }
 
-void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct, const int *roles,
-	      int n)
+void draw_bar(struct paint *pa, WINDOW *win, int y, int x, int w, const double *pct,
+	      const int *roles, int n)
 {
 	double acc = 0;
 	int col = 0;
@@ -474,8 +474,8 @@ void draw_bar(struct app *a, WINDOW *win, int y, int x, int w, const double *pct
 		int end = (int)lround(acc / 100.0 * w);
 		if (end > w)
 			end = w;
-		draw_role(a, win, roles[i]);
-		char g = a->nocolour && theme_glyph(roles[i]) ? theme_glyph(roles[i]) : '|';
+		draw_role(pa, win, roles[i]);
+		char g = pa->nocolour && theme_glyph(roles[i]) ? theme_glyph(roles[i]) : '|';
 		for (; col < end; col++)
 			mvwaddch(win, y, x + col, (chtype)(unsigned char)g);
 	}
@@ -498,25 +498,25 @@ int draw_big_width(const char *text, int scale)
 }
 
 /* One cell of a large digit: a @scale x @scale block at (@y, @x). */
-static void big_cell(struct app *a, WINDOW *win, int y, int x, int scale)
+static void big_cell(struct paint *pa, WINDOW *win, int y, int x, int scale)
 {
 	static const wchar_t s[2] = {0x2588, 0};
 	for (int r = 0; r < scale; r++)
 		for (int c = 0; c < scale; c++) {
-			if (a->ascii)
+			if (pa->ascii)
 				mvwaddch(win, y + r, x + c, '#');
 			else
 				mvwaddnwstr(win, y + r, x + c, s, 1);
 		}
 }
 
-int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const char *text,
+int draw_big(struct paint *pa, WINDOW *win, int y, int x, int maxw, int role, const char *text,
 	     int scale)
 {
 	int need = draw_big_width(text, scale);
 	if (scale < 1 || need > maxw || y + 5 * scale > getmaxy(win))
 		return 0;
-	draw_role(a, win, role);
+	draw_role(pa, win, role);
 	int col = x;
 	for (const char *c = text; *c; c++, col += 4 * scale) {
 		unsigned f = 0;
@@ -527,7 +527,7 @@ int draw_big(struct app *a, WINDOW *win, int y, int x, int maxw, int role, const
 		for (int r = 0; r < 5; r++)
 			for (int b = 0; b < 3; b++)
 				if (font[f].row[r] & (4 >> b))
-					big_cell(a, win, y + r * scale, col + b * scale, scale);
+					big_cell(pa, win, y + r * scale, col + b * scale, scale);
 	}
 	return need;
 }

@@ -32,15 +32,15 @@ void panes_draw_events(struct app *a)
 		return;
 	WINDOW *w = a->overlay;
 	for (int y = 0; y < bh; y++)
-		draw_fill(a, w, y, ROLE_NORMAL);
+		draw_fill(&a->paint, w, y, ROLE_NORMAL);
 	size_t n = evlist_count(a->events);
 	char right[48];
 	snprintf(right, sizeof(right), "%zu of %zu  E closes", n, evlist_total(a->events));
-	draw_header(a, w, "Events", right);
+	draw_header(&a->paint, w, "Events", right);
 	int tw = bw - 10; /* "HH:MM:SS " then the text */
 	int y = bh - 1;
 	if (!n)
-		draw_str(a, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
+		draw_str(&a->paint, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
 	for (size_t k = n; k-- > 0 && y >= 1;) {
 		const struct evlist_item *e = evlist_get(a->events, k);
 		int len = draw_width(e->text), lines = tw > 0 ? (len + tw - 1) / tw : 1;
@@ -52,7 +52,7 @@ void panes_draw_events(struct app *a)
 		struct tm tm;
 		strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&e->t, &tm));
 		int top = y - lines + 1;
-		draw_str(a, w, top, 0, 9, ROLE_DIM, ts);
+		draw_str(&a->paint, w, top, 0, 9, ROLE_DIM, ts);
 		const char *p = e->text;
 		for (int l = 0; l < lines; l++) {
 			int b = utf8_prefix(p, tw);
@@ -61,7 +61,7 @@ void panes_draw_events(struct app *a)
 				b = utf8_prefix(p, 200);
 			memcpy(chunk, p, (size_t)b);
 			chunk[b] = '\0';
-			draw_str(a, w, top + l, 9, tw, e->role, chunk);
+			draw_str(&a->paint, w, top + l, 9, tw, e->role, chunk);
 			p += b;
 		}
 		y = top - 1;

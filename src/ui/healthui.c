@@ -85,7 +85,7 @@ static void add_warning(struct healthui *u, uint8_t cw)
 
 static void add_temps(struct app *a, struct healthui *u, const struct dev_health *h)
 {
-	const char *deg = a->ascii ? "C"
+	const char *deg = a->paint.ascii ? "C"
 				   : "\xc2\xb0"
 				     "C";
 	if (h->temperature_valid)
@@ -323,21 +323,21 @@ static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
 {
 	char right[64] = "", up[24] = "", down[24] = "", left[512], fit[1024];
 	if (u->top)
-		snprintf(up, sizeof(up), "%s%d ", a->ascii ? "^" : "\xe2\x86\x91", u->top);
+		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", u->top);
 	if (below)
-		snprintf(down, sizeof(down), "%s%d ", a->ascii ? "v" : "\xe2\x86\x93", below);
+		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
 	if (u->top || below)
 		snprintf(right, sizeof(right), "%s%smore (k j) ", up, down);
-	draw_fill(a, w, 0, ROLE_TITLE);
+	draw_fill(&a->paint, w, 0, ROLE_TITLE);
 	int rw = draw_width(right), lw = a->cols - rw - 1;
 	snprintf(left, sizeof(left), " Health of %s%s%s", u->name, u->serial[0] ? ", serial " : "",
 		 u->serial);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->ascii);
-		draw_str(a, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
+		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
 	if (rw)
-		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
+		draw_str(&a->paint, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
 void healthui_draw(struct app *a)
@@ -345,7 +345,7 @@ void healthui_draw(struct app *a)
 	struct healthui *u = a->hui;
 	if (!u)
 		return;
-	WINDOW *w = draw_screen(a, &u->win);
+	WINDOW *w = draw_screen(&a->paint, &u->win);
 	if (!w)
 		return;
 	int body = body_rows(a);
@@ -355,14 +355,14 @@ void healthui_draw(struct app *a)
 	char fit[1024];
 	for (int i = 0; i < body && u->top + i < u->n; i++) {
 		const struct hline *l = &u->line[u->top + i];
-		devrows_fit(fit, sizeof(fit), l->text, a->cols - 2, a->ascii); /* a cut is marked */
-		draw_str(a, w, 1 + i, 1, a->cols - 2, l->role, fit);
+		devrows_fit(fit, sizeof(fit), l->text, a->cols - 2, a->paint.ascii); /* a cut is marked */
+		draw_str(&a->paint, w, 1 + i, 1, a->cols - 2, l->role, fit);
 	}
 	char keys[128];
 	snprintf(keys, sizeof(keys), "Esc q close  r re-read (read %s)  k j Up Down PgUp PgDn g G",
 		 u->when);
-	draw_fill(a, w, a->rows - 1, ROLE_STATUS);
-	devrows_fit(fit, sizeof(fit), keys, a->cols, a->ascii);
-	draw_str(a, w, a->rows - 1, 0, a->cols, ROLE_STATUS, fit);
+	draw_fill(&a->paint, w, a->rows - 1, ROLE_STATUS);
+	devrows_fit(fit, sizeof(fit), keys, a->cols, a->paint.ascii);
+	draw_str(&a->paint, w, a->rows - 1, 0, a->cols, ROLE_STATUS, fit);
 	wnoutrefresh(w);
 }

@@ -49,7 +49,7 @@ static void clock_str(double s, char *buf, size_t len)
 static void pane_title(struct app *a, WINDOW *w)
 {
 	char el[32], pl[32], buf[512];
-	draw_fill(a, w, 0, ROLE_TITLE);
+	draw_fill(&a->paint, w, 0, ROLE_TITLE);
 	struct source_info in;
 	app_source_info(a, &in);
 	double planned = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
@@ -89,30 +89,30 @@ static void pane_title(struct app *a, WINDOW *w)
 		snprintf(right, sizeof(right), " %s ", hm);
 	int rw = draw_width(right), room = a->cols - rw;
 	if (lw > room && room > 1) {
-		devrows_fit(fit, sizeof(fit), buf, room, a->ascii);
-		draw_str(a, w, 0, 0, room, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), buf, room, a->paint.ascii);
+		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, fit);
 	} else {
-		draw_str(a, w, 0, 0, room, ROLE_TITLE, buf);
+		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, buf);
 	}
 	if (rw > 0)
-		draw_str(a, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
+		draw_str(&a->paint, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
 }
 
 static void pane_status(struct app *a, WINDOW *w)
 {
-	draw_fill(a, w, 0, ROLE_STATUS);
+	draw_fill(&a->paint, w, 0, ROLE_STATUS);
 	a->nbar = 0; /* no buttons to click while a prompt or message shows */
 	if (a->prompt != PROMPT_NONE) {
-		int n = draw_str(a, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
+		int n = draw_str(&a->paint, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
 		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP &&
 		    a->prompt != PROMPT_ASK) {
-			n += draw_str(a, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
-			draw_str(a, w, 0, n, 1, ROLE_STATUS_KEY, "_");
+			n += draw_str(&a->paint, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
+			draw_str(&a->paint, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
 		return;
 	}
 	if (a->msg[0] && a->now < a->msg_until) {
-		draw_str(a, w, 0, 0, a->cols, a->msg_role, a->msg);
+		draw_str(&a->paint, w, 0, 0, a->cols, a->msg_role, a->msg);
 		return;
 	}
 	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
@@ -120,10 +120,10 @@ static void pane_status(struct app *a, WINDOW *w)
 	int n = keys_bar(a, &k);
 	int x = 0;
 	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
-		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
-		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
+		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
+		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
 		a->bar_end[a->nbar++] = x;
-		x += draw_str(a, w, 0, x, a->cols - x, ROLE_STATUS, " ");
+		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS, " ");
 	}
 }
 
@@ -169,8 +169,8 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 			snprintf(txt, sizeof(txt), "!%s", cw);
 		int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
 		if (tw > 0) {
-			devrows_fit(fit, sizeof(fit), txt, tw, a->ascii);
-			draw_str(a, w, y, x, tw, ROLE_ERROR, fit);
+			devrows_fit(fit, sizeof(fit), txt, tw, a->paint.ascii);
+			draw_str(&a->paint, w, y, x, tw, ROLE_ERROR, fit);
 		}
 		return;
 	}
@@ -179,8 +179,8 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 	snprintf(txt, sizeof(txt), "%s%s", r->usage[0] ? r->usage : "-", flag);
 	if (wd - x > 0) { /* a cut is marked: "mounted /tmp/nvsco…" */
 		devrows_fit(fit, sizeof(fit), txt, draw_width(txt) < wd - x ? draw_width(txt) : wd - x,
-			    a->ascii);
-		draw_str(a, w, y, x, wd - x, role, fit);
+			    a->paint.ascii);
+		draw_str(&a->paint, w, y, x, wd - x, role, fit);
 	}
 }
 
@@ -200,12 +200,12 @@ static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcol
 	snprintf(name, sizeof(name), "%s%.30s", r->depth == 2 ? "    " : r->depth ? "  " : "",
 		 r->name);
 	if (cur)
-		draw_fill(a, w, y, ROLE_SELECTED);
+		draw_fill(&a->paint, w, y, ROLE_SELECTED);
 	snprintf(line, sizeof(line), "%s ", r->selectable && r->marked ? "*" : " ");
 	const char *cells[4] = {name, r->serial, r->model, r->firmware};
-	dev_cells(line, sizeof(line), dc, cells, a->ascii);
+	dev_cells(line, sizeof(line), dc, cells, a->paint.ascii);
 	dev_nums(line, sizeof(line), dc, sz, lbs, temp, used);
-	int x = draw_str(a, w, y, 0, wd, role, line);
+	int x = draw_str(&a->paint, w, y, 0, wd, role, line);
 	dev_last(a, w, y, x, wd, role, r);
 }
 
@@ -223,21 +223,21 @@ static void pane_devices(struct app *a, WINDOW *w)
 			}
 	char head[160];
 	snprintf(head, sizeof(head), a->focus == PANE_DEVICES ? "[%s]" : "%s", title);
-	draw_header(a, w, head, "Space mark  a add file  r rescan  P purge");
+	draw_header(&a->paint, w, head, "Space mark  a add file  r rescan  P purge");
 	char line[512] = "  ";
 	const char *cells[4] = {"Device", "Serial", "Model", "FW"};
-	dev_cells(line, sizeof(line), &dc, cells, a->ascii);
+	dev_cells(line, sizeof(line), &dc, cells, a->paint.ascii);
 	dev_nums(line, sizeof(line), &dc, "Size", "LBA", "Temp", "Used");
 	size_t l = strlen(line);
 	snprintf(line + l, sizeof(line) - l, "In use");
-	draw_str(a, w, 1, 0, wd, ROLE_HEADER, line);
+	draw_str(&a->paint, w, 1, 0, wd, ROLE_HEADER, line);
 	int rows = h - 2;
 	if (a->dev_cur < a->dev_top)
 		a->dev_top = a->dev_cur;
 	if (a->dev_cur >= a->dev_top + rows)
 		a->dev_top = a->dev_cur - rows + 1;
 	if (!a->ndrows)
-		draw_str(a, w, 2, 2, wd - 2, ROLE_DIM, "no devices found (a: add a file target)");
+		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM, "no devices found (a: add a file target)");
 	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++)
 		dev_row(a, w, 2 + i, wd, &dc, &a->drows[a->dev_top + i],
 			a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES);
@@ -246,7 +246,7 @@ static void pane_devices(struct app *a, WINDOW *w)
 static void pane_launch(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
-	draw_header(a, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "W writes  Enter run");
+	draw_header(&a->paint, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "W writes  Enter run");
 	int rows = h - 1;
 	if (a->pre_cur < a->pre_top)
 		a->pre_top = a->pre_cur;
@@ -254,7 +254,7 @@ static void pane_launch(struct app *a, WINDOW *w)
 		a->pre_top = a->pre_cur - rows + 1;
 	int total = (int)(a->npresets + a->nplans);
 	if (!total)
-		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
+		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
 	int namew = 18;
 	for (int i = 0; i < total; i++) {
 		int l = i < (int)a->npresets ? draw_width(a->presets[i].name)
@@ -272,23 +272,23 @@ static void pane_launch(struct app *a, WINDOW *w)
 		bool cur = idx == a->pre_cur && a->focus == PANE_LAUNCH;
 		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
-			draw_fill(a, w, 1 + i, ROLE_SELECTED);
+			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
 		/* plans (presets/plans/) after the presets, marked "plan:"; names
 		 * whole when the width allows, else ending with an ellipsis */
 		char nm[96], fit[160], desc[320];
 		snprintf(nm, sizeof(nm), "%s%.80s", plan ? "plan:" : "", p->name);
-		devrows_fit(fit, sizeof(fit), nm, namew, a->ascii);
+		devrows_fit(fit, sizeof(fit), nm, namew, a->paint.ascii);
 		/* one that writes says so first: "W" in the warning style, and
 		 * its description cut with a marker (the words "destroys data"
 		 * come last in a description and were cut at 80 columns) */
-		draw_str(a, w, 1 + i, 0, 1, cur ? role : ROLE_WARN, p->writes ? "W" : " ");
-		int x = 2 + draw_str(a, w, 1 + i, 2, wd - 2, role, fit) + 1;
+		draw_str(&a->paint, w, 1 + i, 0, 1, cur ? role : ROLE_WARN, p->writes ? "W" : " ");
+		int x = 2 + draw_str(&a->paint, w, 1 + i, 2, wd - 2, role, fit) + 1;
 		if (wd - x > 1) {
 			devrows_fit(desc, sizeof(desc), p->description,
 				    draw_width(p->description) < wd - x ? draw_width(p->description)
 									: wd - x,
-				    a->ascii);
-			draw_str(a, w, 1 + i, x, wd - x, role, desc);
+				    a->paint.ascii);
+			draw_str(&a->paint, w, 1 + i, x, wd - x, role, desc);
 		}
 	}
 }
@@ -296,13 +296,13 @@ static void pane_launch(struct app *a, WINDOW *w)
 static void pane_form(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(a, w, a->focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
+	draw_header(&a->paint, w, a->focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
 		    a->demo ? "disabled in demo" : "Enter edit  r run");
 	for (int i = 0; i < FORM_NFIELDS && 1 + i < h; i++) {
 		bool cur = i == a->form_cur && a->focus == PANE_FORM;
 		if (cur)
-			draw_fill(a, w, 1 + i, ROLE_SELECTED);
-		draw_fmt(a, w, 1 + i, 1, wd - 1,
+			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
+		draw_fmt(&a->paint, w, 1 + i, 1, wd - 1,
 			 cur	   ? ROLE_SELECTED
 			 : a->demo ? ROLE_DIM
 				   : ROLE_NORMAL,
@@ -312,7 +312,7 @@ static void pane_form(struct app *a, WINDOW *w)
 	for (int i = 0; i < a->ndrows; i++)
 		marked += a->drows[i].marked;
 	if (1 + FORM_NFIELDS < h)
-		draw_fmt(a, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
+		draw_fmt(&a->paint, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
 			 "targets marked: %d", marked);
 }
 
@@ -377,11 +377,11 @@ void panes_draw_help(struct app *a)
 	if (!a->overlay)
 		return;
 	WINDOW *w = a->overlay;
-	draw_role(a, w, ROLE_NORMAL);
+	draw_role(&a->paint, w, ROLE_NORMAL);
 	werase(w);
-	draw_frame(a, w, ROLE_NORMAL, ROLE_BORDER);
+	draw_frame(&a->paint, w, ROLE_NORMAL, ROLE_BORDER);
 	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
-	draw_str(a, w, 1, 2, r.w - 4, ROLE_HEADER,
+	draw_str(&a->paint, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 view ? "keys of the live screen (v: setup's; any key closes)"
 		      : "keys of the setup screen (v: live screen's; any key closes)");
 	int shown = 0;
@@ -391,20 +391,20 @@ void panes_draw_help(struct app *a)
 			cw = r.w - 2 - x;
 		if (y >= r.h - 3 || cw < 4)
 			continue;
-		devrows_fit(fit, sizeof(fit), kl[i], cw, a->ascii); /* a cut is marked */
-		draw_str(a, w, y, x, cw, ROLE_NORMAL, fit);
+		devrows_fit(fit, sizeof(fit), kl[i], cw, a->paint.ascii); /* a cut is marked */
+		draw_str(&a->paint, w, y, x, cw, ROLE_NORMAL, fit);
 		shown++;
 	}
 	if (shown < nk) { /* a screen too small for all: said, not hidden */
 		char more[64];
 		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ", nk - shown);
-		draw_str(a, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
+		draw_str(&a->paint, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
 	char tfit[2 * sizeof(tk)];
-	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, a->ascii); /* a cut is marked */
-	draw_str(a, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
-	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, a->ascii);
-	draw_str(a, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, a->paint.ascii); /* a cut is marked */
+	draw_str(&a->paint, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, a->paint.ascii);
+	draw_str(&a->paint, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
 	wnoutrefresh(w);
 }
 
@@ -420,28 +420,28 @@ void panes_draw_confirm(struct app *a)
 	if (!a->overlay || inner <= 0)
 		return;
 	WINDOW *o = a->overlay;
-	draw_frame(a, o, ROLE_ERROR, ROLE_ERROR);
-	draw_str(a, o, 1, 2, inner, ROLE_ERROR,
+	draw_frame(&a->paint, o, ROLE_ERROR, ROLE_ERROR);
+	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
 		 a->confirm_head ? a->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
 	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
-		draw_str(a, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
+		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
 	wnoutrefresh(o);
 }
 
 void panes_draw_too_small(struct app *a)
 {
 	WINDOW *w = stdscr;
-	draw_role(a, w, ROLE_NORMAL);
+	draw_role(&a->paint, w, ROLE_NORMAL);
 	werase(w);
 	char buf[128];
 	int y = a->rows / 2 - 1;
 	if (y < 0)
 		y = 0;
 	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->cols, a->rows);
-	draw_str(a, w, y, 0, a->cols, ROLE_WARN, buf);
+	draw_str(&a->paint, w, y, 0, a->cols, ROLE_WARN, buf);
 	snprintf(buf, sizeof(buf), "nvscope needs %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	draw_str(a, w, y + 1, 0, a->cols, ROLE_WARN, buf);
-	draw_str(a, w, y + 2, 0, a->cols, ROLE_NORMAL, "Enlarge it (q quits)");
+	draw_str(&a->paint, w, y + 1, 0, a->cols, ROLE_WARN, buf);
+	draw_str(&a->paint, w, y + 2, 0, a->cols, ROLE_NORMAL, "Enlarge it (q quits)");
 	wnoutrefresh(w);
 }
 
@@ -458,8 +458,8 @@ void panes_draw(struct app *a, enum pane_id p)
 	WINDOW *w = a->win[p];
 	if (!w)
 		return;
-	draw_role(a, w, ROLE_NORMAL);
-	wbkgdset(w, ' ' | a->attr[ROLE_NORMAL] | COLOR_PAIR(a->pair[ROLE_NORMAL]));
+	draw_role(&a->paint, w, ROLE_NORMAL);
+	wbkgdset(w, ' ' | a->paint.attr[ROLE_NORMAL] | COLOR_PAIR(a->paint.pair[ROLE_NORMAL]));
 	werase(w);
 	if (a->showfloor && p == PANE_NUMBERS)
 		showfloor_numbers(a, w);

@@ -222,11 +222,11 @@ static int draw_pieces(struct app *a, WINDOW *w, int y, int x, int maxw, const i
 		/* room for this one, and for an ellipsis unless it is the last */
 		if (used + pw > maxw || (k < n - 1 && used + pw + 2 > maxw && pc[k + 1][0])) {
 			if (used + 2 <= maxw)
-				used += draw_str(a, w, y, x + used, 2, ROLE_DIM,
-						 a->ascii ? " ~" : " \xe2\x80\xa6");
+				used += draw_str(&a->paint, w, y, x + used, 2, ROLE_DIM,
+						 a->paint.ascii ? " ~" : " \xe2\x80\xa6");
 			break;
 		}
-		used += draw_str(a, w, y, x + used, pw, roles[k], pc[k]);
+		used += draw_str(&a->paint, w, y, x + used, pw, roles[k], pc[k]);
 	}
 	return used;
 }
@@ -254,7 +254,7 @@ void planui_eta(struct app *a, char *buf, size_t len)
 	planres_fmt_dur(left, d, sizeof(d));
 	snprintf(buf, len, "ETA %s%s",
 		 unknown ? ">"
-		 : upper ? (a->ascii ? "<=" : "\xe2\x89\xa4")
+		 : upper ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
 			 : "",
 		 d);
 }
@@ -310,7 +310,7 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 			planres_fmt_dur(plan_s, d, sizeof(d));
 			roles[n] = ROLE_DIM;
 			snprintf(pc[n++], 96, " %s%s",
-				 st->kind == STEP_PRECONDITION ? (a->ascii ? "<=" : "\xe2\x89\xa4")
+				 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
 							       : "",
 				 d);
 		}
@@ -330,7 +330,7 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 		planres_fmt_dur(plan_s > el ? plan_s - el : 0, d, sizeof(d));
 		roles[n] = ROLE_SELECTED;
 		snprintf(pc[n++], 96, " %s%s left",
-			 st->kind == STEP_PRECONDITION ? (a->ascii ? "<=" : "\xe2\x89\xa4") : "",
+			 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4") : "",
 			 d);
 	} else {
 		planres_fmt_dur(el, d, sizeof(d));
@@ -347,7 +347,7 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 	struct source_info in;
 	const struct plan *p = planui_plan(a, &ps);
 	if (!p) {
-		draw_header(a, w, "Plan", "");
+		draw_header(&a->paint, w, "Plan", "");
 		return;
 	}
 	app_source_info(a, &in);
@@ -361,7 +361,7 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 	/* the title gives way to the progress and ETA */
 	if (draw_width(title) + draw_width(right) + 6 > wd)
 		snprintf(title, sizeof(title), "Plan");
-	draw_header(a, w, title, right);
+	draw_header(&a->paint, w, title, right);
 	/* keep the current step in view */
 	int rows = h - 1;
 	int first = (int)cur - rows / 2;
@@ -374,14 +374,14 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		bool done = fin || i < cur, now = !fin && i == cur;
 		const struct planres *res = done ? a->src.ops->step_result(a->src.ctx, i) : NULL;
 		bool failed = res && planres_failed(res);
-		const char *mark = failed ? (a->ascii ? "x" : "\xe2\x9c\x97")
-				   : done ? (a->ascii ? "+" : "\xe2\x9c\x93")
-				   : now  ? (a->ascii ? ">" : "\xe2\x96\xb6")
+		const char *mark = failed ? (a->paint.ascii ? "x" : "\xe2\x9c\x97")
+				   : done ? (a->paint.ascii ? "+" : "\xe2\x9c\x93")
+				   : now  ? (a->paint.ascii ? ">" : "\xe2\x96\xb6")
 					  : " ";
 		int role = now ? ROLE_SELECTED : failed ? ROLE_ERROR : done ? ROLE_OK : ROLE_DIM;
 		if (now)
-			draw_fill(a, w, 1 + r, ROLE_SELECTED);
-		int x = draw_fmt(a, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
+			draw_fill(&a->paint, w, 1 + r, ROLE_SELECTED);
+		int x = draw_fmt(&a->paint, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
 		char pc[5][96];
 		int roles[5];
 		int np = step_pieces(a, p, &ps, i, pc, roles);
@@ -395,8 +395,8 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		if ((now || done) && np && namew + keep > room && room - keep >= (failed ? 4 : 8))
 			room -= keep;
 		char name[200];
-		devrows_fit(name, sizeof(name), p->steps[i].name, room, a->ascii);
-		x += draw_str(a, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
+		devrows_fit(name, sizeof(name), p->steps[i].name, room, a->paint.ascii);
+		x += draw_str(&a->paint, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
 		draw_pieces(a, w, 1 + r, x, wd - x - 1, roles, pc, np);
 	}
 }

@@ -384,8 +384,8 @@ void purgeui_title(const struct app *a, char *buf, size_t len)
 static void fit_line(struct app *a, WINDOW *o, int y, int w, int role, const char *text)
 {
 	char fit[600];
-	devrows_fit(fit, sizeof(fit), text, w, a->ascii);
-	draw_str(a, o, y, 2, w, role, fit);
+	devrows_fit(fit, sizeof(fit), text, w, a->paint.ascii);
+	draw_str(&a->paint, o, y, 2, w, role, fit);
 }
 
 void purgeui_draw(struct app *a)
@@ -402,7 +402,7 @@ void purgeui_draw(struct app *a)
 		return;
 	WINDOW *o = a->overlay;
 	int inner = r.w - 4, y = 1;
-	draw_frame(a, o, ROLE_NORMAL, ROLE_BORDER);
+	draw_frame(&a->paint, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];
 	snprintf(head, sizeof(head), "Purge %s: DESTROYS DATA", p->target);
 	fit_line(a, o, y++, inner, ROLE_HEADER, head);
@@ -428,9 +428,9 @@ void purgeui_draw(struct app *a)
 		 * never cut silently */
 		fit_line(a, o, y, inner, role, line);
 	}
-	draw_str(a, o, r.h - 3, 2, inner, ROLE_DIM,
+	draw_str(&a->paint, o, r.h - 3, 2, inner, ROLE_DIM,
 		 "A sanitize, once started, cannot be interrupted.");
-	draw_str(a, o, r.h - 2, 2, inner, ROLE_DIM,
+	draw_str(&a->paint, o, r.h - 2, 2, inner, ROLE_DIM,
 		 "j/k move  Enter choose (asks for the typed token)  Esc close");
 	wnoutrefresh(o);
 }

@@ -55,7 +55,7 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 	snprintf(lab[1], sizeof(lab[1]), "MB/s");
 	showfloor_lat_text(lp ? lp->lat_p99_all_us : NAN, txt[2], sizeof(txt[2]), lab[2],
 			   sizeof(lab[2]));
-	draw_header(a, w, "nvscope showfloor", "b leaves (asks)");
+	draw_header(&a->paint, w, "nvscope showfloor", "b leaves (asks)");
 	int wd = getmaxx(w), h = getmaxy(w);
 	const char *tp[3] = {txt[0], txt[1], txt[2]}, *lp3[3] = {lab[0], lab[1], lab[2]};
 	int sc = showfloor_scale(wd, h, tp, lp3);
@@ -68,9 +68,9 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 		gap = 2;
 	int x = 1, text_x = 1;
 	for (int i = 0; i < 3; i++) {
-		int used = h >= 7 ? draw_big(a, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
+		int used = h >= 7 ? draw_big(&a->paint, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
 		if (used) {
-			draw_str(a, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
+			draw_str(&a->paint, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
 			x += (used > draw_width(lab[i]) ? used : draw_width(lab[i])) + gap;
 		} else { /* too narrow for it: plain text below, whole */
 			char line[256];
@@ -78,7 +78,7 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 			int row = h >= 8 ? 7 : h - 1;
 			if (text_x + draw_width(line) <= wd)
 				text_x +=
-				    draw_str(a, w, row, text_x, wd - text_x, ROLE_BIGNUM, line);
+				    draw_str(&a->paint, w, row, text_x, wd - text_x, ROLE_BIGNUM, line);
 		}
 	}
 }

@@ -115,19 +115,19 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 	const struct rounds *r = &a->rounds;
 	const struct steady_view *sv = &a->sv;
 	if (lw >= 4)
-		draw_str(a, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
+		draw_str(&a->paint, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
 	/* round boundaries, when they are at least 2 cells apart */
 	if (r->n && rounds_col(r->t1[0], t0, t1, pw) - rounds_col(r->t0[0], t0, t1, pw) >= 2)
 		for (size_t i = 0; i < r->n; i++) {
 			int c = rounds_col(r->t1[i], t0, t1, pw);
 			if (c >= 0 && c < pw)
-				draw_str(a, w, y, lw + c, 1, ROLE_DIM, a->ascii ? "'" : "\xc2\xb7");
+				draw_str(&a->paint, w, y, lw + c, 1, ROLE_DIM, a->paint.ascii ? "'" : "\xc2\xb7");
 		}
 	/* where steady state was reached */
 	if (sv->attained) {
 		int c = rounds_col(sv->attained_s, t0, t1, pw);
 		if (c >= 0 && c < pw)
-			draw_str(a, w, y, lw + c, 1, ROLE_OK, a->ascii ? "^" : "\xe2\x96\xb2");
+			draw_str(&a->paint, w, y, lw + c, 1, ROLE_OK, a->paint.ascii ? "^" : "\xe2\x96\xb2");
 	}
 	/* the measurement window: the last `window` rounds */
 	size_t win = a->ss.window;
@@ -138,17 +138,17 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 		return;
 	int role = sv->left ? ROLE_ERROR : sv->last.attained ? ROLE_OK : ROLE_WARN;
 	for (int c = c0; c <= c1; c++) {
-		const char *g = a->ascii ? "=" : "\xe2\x94\x80";
+		const char *g = a->paint.ascii ? "=" : "\xe2\x94\x80";
 		if (c == c0)
-			g = a->ascii ? "[" : "\xe2\x94\x9c";
+			g = a->paint.ascii ? "[" : "\xe2\x94\x9c";
 		else if (c == c1)
-			g = a->ascii ? "]" : "\xe2\x94\xa4";
-		draw_str(a, w, y, lw + c, 1, role, g);
+			g = a->paint.ascii ? "]" : "\xe2\x94\xa4";
+		draw_str(&a->paint, w, y, lw + c, 1, role, g);
 	}
 	static const char label[] = "window";
 	int len = (int)sizeof(label) - 1;
 	if (c1 - c0 - 1 >= len + 2)
-		draw_str(a, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
+		draw_str(&a->paint, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
 }
 
 /* "range 12.3% <= 20%" in OK or WARN; when it does not fit whole, an
@@ -162,11 +162,11 @@ static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const cha
 	else
 		snprintf(buf, sizeof(buf), "  %s %.1f%% %s %g%%", name, v, ok ? "<=" : ">", limit);
 	if (draw_width(buf) > maxw) /* whole or not at all: no cut figure */
-		return maxw >= 3 ? draw_str(a, w, y, x, maxw, ROLE_DIM,
-					    a->ascii ? " ~" : " \xe2\x80\xa6") +
+		return maxw >= 3 ? draw_str(&a->paint, w, y, x, maxw, ROLE_DIM,
+					    a->paint.ascii ? " ~" : " \xe2\x80\xa6") +
 				       1000
 				 : 1000;
-	return draw_str(a, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
+	return draw_str(&a->paint, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
 }
 
 static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
@@ -199,7 +199,7 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	/* a blank column before the next pane; every piece whole or left
 	 * out (an ellipsis says so), never a figure cut short */
 	wd--;
-	int x = draw_str(a, w, y, 0, wd, role, head);
+	int x = draw_str(&a->paint, w, y, 0, wd, role, head);
 	bool pv = v->valid && v->pct_valid;
 	int c =
 	    criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
@@ -212,16 +212,16 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	x += c;
 	if (pv) { /* the window average the band (on the strip) is around */
 		char avg[24], buf[48];
-		axis_fmt(v->avg, UNIT_IOPS, a->ascii, avg, sizeof(avg));
+		axis_fmt(v->avg, UNIT_IOPS, a->paint.ascii, avg, sizeof(avg));
 		snprintf(buf, sizeof(buf), "  avg %s", avg);
 		if (draw_width(buf) > wd - x)
 			return;
-		x += draw_str(a, w, y, x, wd - x, ROLE_DIM, buf);
+		x += draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, buf);
 	}
 	if (draw_width(tail) <= wd - x)
-		draw_str(a, w, y, x, wd - x, ROLE_DIM, tail);
+		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, tail);
 	else if (wd - x >= 2)
-		draw_str(a, w, y, x, wd - x, ROLE_DIM, a->ascii ? " ~" : " \xe2\x80\xa6");
+		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, a->paint.ascii ? " ~" : " \xe2\x80\xa6");
 }
 
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1)

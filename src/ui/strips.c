@@ -61,20 +61,20 @@ void strips_iops(struct app *a, WINDOW *w)
 	char title[96], now[24];
 	const struct point *lp = strips_now_point(s);
 	double v = lp ? (a->mbps ? point_bw(lp) : point_iops(lp)) : NAN;
-	axis_fmt(v, p.unit, a->ascii, now, sizeof(now));
+	axis_fmt(v, p.unit, a->paint.ascii, now, sizeof(now));
 	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
 		 a->log ? "(log)" : "(linear)", now);
-	draw_header(a, w, title, "");
+	draw_header(&a->paint, w, title, "");
 	int wd = getmaxx(w);
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
 		/* without colour the legend shows each series' glyph */
-		draw_str(a, w, 0, lx, 6, ROLE_READ, a->nocolour ? "+read " : " read ");
-		draw_str(a, w, 0, lx + 6, 7, ROLE_WRITE, a->nocolour ? "xwrite" : "write ");
+		draw_str(&a->paint, w, 0, lx, 6, ROLE_READ, a->paint.nocolour ? "+read " : " read ");
+		draw_str(&a->paint, w, 0, lx + 6, 7, ROLE_WRITE, a->paint.nocolour ? "xwrite" : "write ");
 	}
 	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
-	draw_plot(a, w, 1, 0, h - sr, wd - 1, &p); /* a blank column before the pane on its right */
+	draw_plot(&a->paint, w, 1, 0, h - sr, wd - 1, &p); /* a blank column before the pane on its right */
 	if (sr) {
 		int lw = draw_plot_label_w(wd, p.labels);
 		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
@@ -94,17 +94,17 @@ void strips_lat(struct app *a, WINDOW *w)
 	p.nser = 2;
 	char title[96], m[24], q[24];
 	const struct point *lp = strips_now_point(s);
-	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->ascii, m, sizeof(m));
-	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->ascii, q, sizeof(q));
+	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->paint.ascii, m, sizeof(m));
+	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->paint.ascii, q, sizeof(q));
 	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)",
 		 m, q);
-	draw_header(a, w, title, "");
+	draw_header(&a->paint, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(a, w, 0, lx, 6, ROLE_LAT_MEAN, a->nocolour ? "*mean " : " mean ");
-		draw_str(a, w, 0, lx + 6, 4, ROLE_LAT_P99, a->nocolour ? "op99" : "p99 ");
+		draw_str(&a->paint, w, 0, lx, 6, ROLE_LAT_MEAN, a->paint.nocolour ? "*mean " : " mean ");
+		draw_str(&a->paint, w, 0, lx + 6, 4, ROLE_LAT_P99, a->paint.nocolour ? "op99" : "p99 ");
 	}
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
+	draw_plot(&a->paint, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
 }
 
 void strips_health(struct app *a, WINDOW *w)
@@ -147,7 +147,7 @@ void strips_health(struct app *a, WINDOW *w)
 		if (!txt[0] || draw_width(title) <= avail)
 			break;
 	}
-	draw_header(a, w, title, "");
+	draw_header(&a->paint, w, title, "");
 	if (warned) {
 		/* the critical warning in the spec's words, in the alert style */
 		char fit[256];
@@ -156,13 +156,13 @@ void strips_health(struct app *a, WINDOW *w)
 			snprintf(txt, sizeof(txt), "!%.400s", cw);
 		if (room > 0) {
 			devrows_fit(fit, sizeof(fit), txt,
-				    room < draw_width(txt) ? room : draw_width(txt), a->ascii);
-			draw_str(a, w, 0, x, room, ROLE_ERROR, fit);
+				    room < draw_width(txt) ? room : draw_width(txt), a->paint.ascii);
+			draw_str(&a->paint, w, 0, x, room, ROLE_ERROR, fit);
 		}
 	}
 	/* two rows: the strip without its own time axis */
 	p.labels = getmaxy(w) - 1 >= 4;
-	draw_plot(a, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
+	draw_plot(&a->paint, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < nhp; i++)
 			if (hp[i].throttle > hp[i - 1].throttle) {
@@ -171,7 +171,7 @@ void strips_health(struct app *a, WINDOW *w)
 						     (getmaxx(w) - 1),
 						 0, getmaxx(w) - 1, &x64);
 				int x = (int)x64;
-				draw_str(a, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
+				draw_str(&a->paint, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
 			}
 }
 
@@ -198,7 +198,7 @@ void strips_targets(struct app *a, WINDOW *w)
 		 : copies  ? "%d copies"
 			   : "%d targets",
 		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
-	draw_header(a, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
+	draw_header(&a->paint, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
 	double t0, t1;
 	app_time_range(a, &t0, &t1);
 	for (int i = 0; i < fit; i++) {
@@ -222,17 +222,17 @@ void strips_targets(struct app *a, WINDOW *w)
 				      ROLE_WRITE);
 		strips_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]),
 			      ROLE_READ);
-		double top = draw_plot(a, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
+		double top = draw_plot(&a->paint, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
 		/* the title line: a rule with the name, now and the largest value */
-		draw_role(a, w, ROLE_BORDER);
-		if (a->ascii)
+		draw_role(&a->paint, w, ROLE_BORDER);
+		if (a->paint.ascii)
 			mvwhline(w, c->y, c->x, '-', c->w - 1);
 		else
 			mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
 		const struct point *lp = strips_now_point(s);
 		char v[24], mx[24], name[64], fitn[96], buf[160];
-		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
-		axis_fmt(top, UNIT_IOPS, a->ascii, mx, sizeof(mx));
+		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, a->paint.ascii, v, sizeof(v));
+		axis_fmt(top, UNIT_IOPS, a->paint.ascii, mx, sizeof(mx));
 		const char *path = app_target_name(a, t);
 		const char *base = strrchr(path, '/');
 		snprintf(name, sizeof(name), "%.60s", base ? base + 1 : path);
@@ -242,20 +242,20 @@ void strips_targets(struct app *a, WINDOW *w)
 			top = NAN;
 		}
 		devrows_fit(fitn, sizeof(fitn), name,
-			    draw_width(name) < room ? draw_width(name) : room, a->ascii);
+			    draw_width(name) < room ? draw_width(name) : room, a->paint.ascii);
 		snprintf(buf, sizeof(buf), "%s %s", fitn, v);
-		int x = c->x + 1 + draw_str(a, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
+		int x = c->x + 1 + draw_str(&a->paint, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
 		if (!isnan(top)) {
 			snprintf(buf, sizeof(buf), "max %s", mx);
 			int bx = c->x + c->w - 2 - draw_width(buf);
 			if (bx > x)
-				draw_str(a, w, c->y, bx, c->w - 2, ROLE_AXIS, buf);
+				draw_str(&a->paint, w, c->y, bx, c->w - 2, ROLE_AXIS, buf);
 		}
 		/* a rule between side-by-side strips */
 		if (c->x + c->w < area.w) {
-			draw_role(a, w, ROLE_BORDER);
+			draw_role(&a->paint, w, ROLE_BORDER);
 			for (int yy = c->y + 1; yy < c->y + c->h; yy++)
-				if (a->ascii)
+				if (a->paint.ascii)
 					mvwaddch(w, yy, c->x + c->w - 1, '|');
 				else
 					mvwaddch(w, yy, c->x + c->w - 1, ACS_VLINE);

@@ -32,14 +32,14 @@ void tables_qd(struct app *a, WINDOW *w)
 	char right[160];
 	char up[24] = "", down[24] = "";
 	if (first)
-		snprintf(up, sizeof(up), "%s%d ", a->ascii ? "^" : "\xe2\x86\x91", first);
+		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", first);
 	if (below)
-		snprintf(down, sizeof(down), "%s%d ", a->ascii ? "v" : "\xe2\x86\x93", below);
+		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
 	if (first || below)
 		snprintf(right, sizeof(right), "%s%smore (k j g G)", up, down);
 	else
 		snprintf(right, sizeof(right), "%s", in.rows_from);
-	draw_header(a, w, "Per queue depth", right);
+	draw_header(&a->paint, w, "Per queue depth", right);
 	/* columns: QD and six values (a rate curve: and the asked rate, the
 	 * achieved % of it); when they do not all fit, max, then MB/s, then
 	 * mean are left out (never a value cut to a wrong one) */
@@ -57,31 +57,31 @@ void tables_qd(struct app *a, WINDOW *w)
 		show[drop[d]] = false;
 		need -= cw[drop[d]];
 	}
-	int hx = draw_fmt(a, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
+	int hx = draw_fmt(&a->paint, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
 	for (int o = 0; o < 8; o++)
 		if (show[order[o]])
-			hx += draw_fmt(a, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+			hx += draw_fmt(&a->paint, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
 				       chead[order[o]]);
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
 		struct resdir_row q;
 		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
 		if (st == SOURCE_ROW_PENDING) {
-			draw_fmt(a, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
+			draw_fmt(&a->paint, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
 		char c[8][24];
-		axis_fmt(q.iops, UNIT_IOPS, a->ascii, c[0], 24);
+		axis_fmt(q.iops, UNIT_IOPS, a->paint.ascii, c[0], 24);
 		if (rate && q.asked > 0) { /* asked vs achieved */
-			axis_fmt(q.asked, UNIT_IOPS, a->ascii, c[6], 24);
+			axis_fmt(q.asked, UNIT_IOPS, a->paint.ascii, c[6], 24);
 			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
 		} else { /* the max run asks for no rate */
 			snprintf(c[6], 24, "-");
 			snprintf(c[7], 24, "-");
 		}
 		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
-		axis_fmt(q.mean_us, UNIT_US, a->ascii, c[2], 24);
-		axis_fmt(q.p99_us, UNIT_US, a->ascii, c[3], 24);
-		axis_fmt(q.max_us, UNIT_US, a->ascii, c[4], 24);
+		axis_fmt(q.mean_us, UNIT_US, a->paint.ascii, c[2], 24);
+		axis_fmt(q.p99_us, UNIT_US, a->paint.ascii, c[3], 24);
+		axis_fmt(q.max_us, UNIT_US, a->paint.ascii, c[4], 24);
 		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
 		int role = st == SOURCE_ROW_DONE ? ROLE_NORMAL : ROLE_WARN;
 		char qd[16];
@@ -89,7 +89,7 @@ void tables_qd(struct app *a, WINDOW *w)
 			snprintf(qd, sizeof(qd), "%5s", "max");
 		else
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
-		int x = draw_str(a, w, row, 0, wd, role, qd);
+		int x = draw_str(&a->paint, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
 		for (int o = 0; o < 8 && x < wd; o++) {
 			int k = order[o];
@@ -97,7 +97,7 @@ void tables_qd(struct app *a, WINDOW *w)
 				continue;
 			int pad = cw[k] - draw_width(c[k]);
 			x += pad > 0 ? pad : 0;
-			x += draw_str(a, w, row, x, wd - x, role, c[k]);
+			x += draw_str(&a->paint, w, row, x, wd - x, role, c[k]);
 		}
 	}
 }
@@ -111,13 +111,13 @@ static void number_row(struct app *a, WINDOW *w, int y, const char *label, doubl
 		snprintf(n, sizeof(n), isnan(now) ? "N/A" : "%.0f", now / 1e6);
 		snprintf(v, sizeof(v), isnan(avg) ? "N/A" : "%.0f", avg / 1e6);
 	} else {
-		axis_fmt(now, u, a->ascii, n, sizeof(n));
-		axis_fmt(avg, u, a->ascii, v, sizeof(v));
+		axis_fmt(now, u, a->paint.ascii, n, sizeof(n));
+		axis_fmt(avg, u, a->paint.ascii, v, sizeof(v));
 	}
 	int cw = (wd - 9) / 2;
-	draw_str(a, w, y, 0, 9, ROLE_NORMAL, label);
-	draw_str(a, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
-	draw_str(a, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
+	draw_str(&a->paint, w, y, 0, 9, ROLE_NORMAL, label);
+	draw_str(&a->paint, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
+	draw_str(&a->paint, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
 }
 
 void tables_numbers(struct app *a, WINDOW *w)
@@ -177,15 +177,15 @@ void tables_numbers(struct app *a, WINDOW *w)
 			lmax = l.max_us;
 		}
 	}
-	draw_header(a, w, "Numbers", "now    avg");
+	draw_header(&a->paint, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
 	double now_iops = lp ? point_iops(lp) : NAN;
 	if (a->theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(a, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big,
+		if (draw_big(&a->paint, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big,
 			     1)) {
-			draw_str(a, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
+			draw_str(&a->paint, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
 	}
@@ -222,7 +222,7 @@ void tables_numbers(struct app *a, WINDOW *w)
 	if (y < h - 1)
 		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
 	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
-	draw_fmt(a, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
+	draw_fmt(&a->paint, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
 		 "errors %llu  dropped %llu", (unsigned long long)errors,
 		 (unsigned long long)dropped);
 }
@@ -245,9 +245,9 @@ void tables_cpu(struct app *a, WINDOW *w)
 		snprintf(right, sizeof(right), "usr sys irq  iowait %.0f%%", all->iowait);
 	if (all && draw_width(right) + 12 > wd) /* narrow: the figure, not the legend */
 		snprintf(right, sizeof(right), "iowait %.0f%%", all->iowait);
-	draw_header(a, w, "CPU", right);
+	draw_header(&a->paint, w, "CPU", right);
 	if (!a->cpu) {
-		draw_str(a, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
+		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
 		return;
 	}
 	const struct series *s = app_series(a, -1);
@@ -267,19 +267,19 @@ void tables_cpu(struct app *a, WINDOW *w)
 		double busy = tables_cpu_fill(u, pct);
 		char lab[8];
 		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
-		draw_fmt(a, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
-		draw_str(a, w, y, 4, 1, ROLE_DIM, "[");
+		draw_fmt(&a->paint, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
+		draw_str(&a->paint, w, y, 4, 1, ROLE_DIM, "[");
 		int bw = wd - 11;
 		if (bw > 1)
-			draw_bar(a, w, y, 5, bw, pct, roles, 3);
-		draw_str(a, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
-		draw_fmt(a, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
+			draw_bar(&a->paint, w, y, 5, bw, pct, roles, 3);
+		draw_str(&a->paint, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
+		draw_fmt(&a->paint, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
 		y++;
 	}
 	double own = lp ? lp->cpu_pct : NAN;
 	double iops = lp ? point_iops(lp) : NAN;
 	char v[24];
-	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->ascii, v, sizeof(v));
+	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->paint.ascii, v, sizeof(v));
 	char wk[16], ui[16];
 	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
 	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
@@ -290,6 +290,6 @@ void tables_cpu(struct app *a, WINDOW *w)
 		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
 	if (draw_width(line) > wd - 1)
 		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
-	draw_str(a, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
-	draw_fmt(a, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
+	draw_str(&a->paint, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
+	draw_fmt(&a->paint, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
 }
