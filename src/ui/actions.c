@@ -33,11 +33,11 @@ static void record(struct app *a, int role, const char *text)
 
 static void show(struct app *a, int role, const char *text, bool event)
 {
-	a->msg_event = event;
-	snprintf(a->msg, sizeof(a->msg), "%s", text);
-	a->msg_role = role;
-	a->msg_until = mono_now() + 6;
-	a->dirty[PANE_STATUS] = true;
+	a->mq.msg_event = event;
+	snprintf(a->mq.msg, sizeof(a->mq.msg), "%s", text);
+	a->mq.msg_role = role;
+	a->mq.msg_until = mono_now() + 6;
+	a->scr.dirty[PANE_STATUS] = true;
 }
 
 /* A message (@event false: the answer to a key; errors are also recorded)
@@ -51,8 +51,8 @@ static void post(struct app *a, int role, bool event, const char *fmt, va_list a
 	/* a message younger than 2 s (the answer to a key) stays readable
 	 * under a routine event (then in the event list only); errors and
 	 * the plan's end are shown at once */
-	if (!event || !a->msg[0] || a->msg_event || mono_now() >= a->msg_until - 4 ||
-	    role == ROLE_ERROR || a->urgent)
+	if (!event || !a->mq.msg[0] || a->mq.msg_event || mono_now() >= a->mq.msg_until - 4 ||
+	    role == ROLE_ERROR || a->mq.urgent)
 		show(a, role, text, event);
 	if (event || role == ROLE_ERROR) /* errors are events */
 		record(a, role, text);
@@ -100,15 +100,15 @@ void app_show_source(struct app *a, struct source src)
 	if (src.ctx != a->src.ctx || src.ops != a->src.ops)
 		source_free(&a->src);
 	a->src = src;
-	a->rounds.n = 0;
-	a->was_left = false;
-	memset(&a->sv, 0, sizeof(a->sv));
-	a->ss_n = (size_t)-1;
-	a->health_path[0] = '\0';
-	healthset_free(a->hset);
-	a->hset = NULL;
-	a->span = 0;
-	a->follow = true;
+	a->st.rounds.n = 0;
+	a->st.was_left = false;
+	memset(&a->st.sv, 0, sizeof(a->st.sv));
+	a->st.ss_n = (size_t)-1;
+	a->hl.health_path[0] = '\0';
+	healthset_free(a->hl.hset);
+	a->hl.hset = NULL;
+	a->view.span = 0;
+	a->view.follow = true;
 	app_dirty_all(a);
 }
 
@@ -154,19 +154,19 @@ void app_time_range(struct app *a, double *t0, double *t1)
 	double total = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
 	if (total < last)
 		total = last;
-	if (a->span <= 0) {
+	if (a->view.span <= 0) {
 		*t0 = 0;
 		*t1 = total > 1 ? total : 1;
 		return;
 	}
-	if (a->follow || a->view_end <= 0)
-		*t1 = last > a->span ? last : a->span;
+	if (a->view.follow || a->view.view_end <= 0)
+		*t1 = last > a->view.span ? last : a->view.span;
 	else
-		*t1 = a->view_end;
-	*t0 = *t1 - a->span;
+		*t1 = a->view.view_end;
+	*t0 = *t1 - a->view.span;
 	if (*t0 < 0) {
 		*t0 = 0;
-		*t1 = a->span;
+		*t1 = a->view.span;
 	}
 }
 
@@ -178,21 +178,21 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 	/* the cursor stays on its device, not on its index: a rescan may add
 	 * or remove rows above it (another program's loop device), and P or
 	 * Space must not land on a neighbour */
-	char at[sizeof(a->drows[0].path)] = "";
-	if (a->drows && a->dev_cur >= 0 && a->dev_cur < a->ndrows)
-		snprintf(at, sizeof(at), "%s", a->drows[a->dev_cur].path);
-	free(a->drows);
-	a->drows = NULL;
-	int n = devrows_build(a->devs, true, &a->drows);
-	a->ndrows = n > 0 ? n : 0;
+	char at[sizeof(a->dev.drows[0].path)] = "";
+	if (a->dev.drows && a->dev.dev_cur >= 0 && a->dev.dev_cur < a->dev.ndrows)
+		snprintf(at, sizeof(at), "%s", a->dev.drows[a->dev.dev_cur].path);
+	free(a->dev.drows);
+	a->dev.drows = NULL;
+	int n = devrows_build(a->dev.devs, true, &a->dev.drows);
+	a->dev.ndrows = n > 0 ? n : 0;
 	for (int i = 0; i < nextra; i++) {
-		if (devrows_find(a->drows, a->ndrows, extra[i]) >= 0)
+		if (devrows_find(a->dev.drows, a->dev.ndrows, extra[i]) >= 0)
 			continue;
-		struct devrow *r = realloc(a->drows, (size_t)(a->ndrows + 1) * sizeof(*r));
+		struct devrow *r = realloc(a->dev.drows, (size_t)(a->dev.ndrows + 1) * sizeof(*r));
 		if (!r)
 			break;
-		a->drows = r;
-		r = memset(&a->drows[a->ndrows++], 0, sizeof(*r));
+		a->dev.drows = r;
+		r = memset(&a->dev.drows[a->dev.ndrows++], 0, sizeof(*r));
 		r->selectable = true;
 		snprintf(r->path, sizeof(r->path), "%s", extra[i]);
 		const char *b = strrchr(extra[i], '/');
@@ -201,24 +201,24 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 		snprintf(r->usage, sizeof(r->usage), "-");
 	}
 	for (int i = 0; i < nmarked; i++) {
-		int k = devrows_find(a->drows, a->ndrows, marked[i]);
+		int k = devrows_find(a->dev.drows, a->dev.ndrows, marked[i]);
 		if (k >= 0)
-			a->drows[k].marked = true;
+			a->dev.drows[k].marked = true;
 	}
-	int at_row = at[0] ? devrows_find(a->drows, a->ndrows, at) : -1;
+	int at_row = at[0] ? devrows_find(a->dev.drows, a->dev.ndrows, at) : -1;
 	if (at_row >= 0)
-		a->dev_cur = at_row;
-	else if (a->dev_cur >= a->ndrows)
-		a->dev_cur = a->ndrows ? a->ndrows - 1 : 0;
-	a->dirty[PANE_DEVICES] = a->dirty[PANE_FORM] = true;
+		a->dev.dev_cur = at_row;
+	else if (a->dev.dev_cur >= a->dev.ndrows)
+		a->dev.dev_cur = a->dev.ndrows ? a->dev.ndrows - 1 : 0;
+	a->scr.dirty[PANE_DEVICES] = a->scr.dirty[PANE_FORM] = true;
 }
 
 /* Paths of the marked rows and of the added files, to survive a rebuild. */
 static int collect_paths(struct app *a, char out[][256], int max, bool marked_only)
 {
 	int n = 0;
-	for (int i = 0; i < a->ndrows && n < max; i++) {
-		const struct devrow *r = &a->drows[i];
+	for (int i = 0; i < a->dev.ndrows && n < max; i++) {
+		const struct devrow *r = &a->dev.drows[i];
 		if (marked_only ? r->marked : !strcmp(r->model, "file"))
 			snprintf(out[n++], 256, "%s", r->path);
 	}
@@ -250,9 +250,9 @@ void app_rescan(struct app *a)
 	if (!k)
 		return;
 	char err[128];
-	dev_list_free(a->devs);
-	a->devs = dev_scan_within(err, sizeof(err), APP_PROBE_MS);
-	if (!a->devs)
+	dev_list_free(a->dev.devs);
+	a->dev.devs = dev_scan_within(err, sizeof(err), APP_PROBE_MS);
+	if (!a->dev.devs)
 		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
 	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
 	free(k);
@@ -267,15 +267,15 @@ int app_add_target(struct app *a, const char *path)
 	struct kept_paths *k = keep_paths(a);
 	if (!k)
 		return -ENOMEM;
-	if (devrows_find(a->drows, a->ndrows, path) < 0 && k->ne < NVS_MAX_TARGETS)
+	if (devrows_find(a->dev.drows, a->dev.ndrows, path) < 0 && k->ne < NVS_MAX_TARGETS)
 		snprintf(k->extra[k->ne++], 256, "%s", path);
 	if (k->nm < NVS_MAX_TARGETS)
 		snprintf(k->marked[k->nm++], 256, "%s", path);
 	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
 	free(k);
-	int i = devrows_find(a->drows, a->ndrows, path);
+	int i = devrows_find(a->dev.drows, a->dev.ndrows, path);
 	if (i >= 0)
-		a->dev_cur = i;
+		a->dev.dev_cur = i;
 	return 0;
 }
 
@@ -284,13 +284,14 @@ int app_add_target(struct app *a, const char *path)
 int app_marked_targets(struct app *a, struct spec *s, bool cursor)
 {
 	s->ntargets = 0;
-	for (int i = 0; i < a->ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
-		if (a->drows[i].marked)
+	for (int i = 0; i < a->dev.ndrows && s->ntargets < NVS_MAX_TARGETS; i++)
+		if (a->dev.drows[i].marked)
 			snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
-				 a->drows[i].path);
-	if (cursor && !s->ntargets && a->dev_cur < a->ndrows && a->drows[a->dev_cur].selectable)
+				 a->dev.drows[i].path);
+	if (cursor && !s->ntargets && a->dev.dev_cur < a->dev.ndrows &&
+	    a->dev.drows[a->dev.dev_cur].selectable)
 		snprintf(s->targets[s->ntargets++], sizeof(s->targets[0]), "%s",
-			 a->drows[a->dev_cur].path);
+			 a->dev.drows[a->dev.dev_cur].path);
 	if (!s->ntargets) {
 		app_message(a, ROLE_WARN, "mark a target first (Devices pane: Space)");
 		return -EINVAL;
@@ -305,29 +306,29 @@ static void watch_health(struct app *a, const struct spec *jobs, unsigned n)
 {
 	const char *ctrl[HEALTHSET_MAX];
 	unsigned nc = 0;
-	a->health_path[0] = '\0';
-	healthset_free(a->hset);
-	a->hset = NULL;
+	a->hl.health_path[0] = '\0';
+	healthset_free(a->hl.hset);
+	a->hl.hset = NULL;
 	for (unsigned j = 0; j < n; j++)
 		for (unsigned t = 0; t < jobs[j].ntargets && nc < HEALTHSET_MAX; t++) {
-			int k = devrows_find(a->drows, a->ndrows, jobs[j].targets[t]);
-			if (k >= 0 && a->drows[k].nvme && a->drows[k].ctrl[0])
-				ctrl[nc++] = a->drows[k].ctrl;
+			int k = devrows_find(a->dev.drows, a->dev.ndrows, jobs[j].targets[t]);
+			if (k >= 0 && a->dev.drows[k].nvme && a->dev.drows[k].ctrl[0])
+				ctrl[nc++] = a->dev.drows[k].ctrl;
 		}
 	if (!nc)
 		return;
-	snprintf(a->health_path, sizeof(a->health_path), "%s", ctrl[0]);
-	a->hset = healthset_new(ctrl, nc, 5.0);
+	snprintf(a->hl.health_path, sizeof(a->hl.health_path), "%s", ctrl[0]);
+	a->hl.hset = healthset_new(ctrl, nc, 5.0);
 }
 
 static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	char dir[600], err[256] = "";
 	/* --results DIR: the first run writes DIR, later ones DIR-2, DIR-3... */
-	if (a->results_dir[0] && a->nruns == 0)
-		snprintf(dir, sizeof(dir), "%s", a->results_dir);
-	else if (a->results_dir[0])
-		snprintf(dir, sizeof(dir), "%s-%u", a->results_dir, a->nruns + 1);
+	if (a->run.results_dir[0] && a->run.nruns == 0)
+		snprintf(dir, sizeof(dir), "%s", a->run.results_dir);
+	else if (a->run.results_dir[0])
+		snprintf(dir, sizeof(dir), "%s-%u", a->run.results_dir, a->run.nruns + 1);
 	else
 		source_default_dir(name, dir, sizeof(dir));
 	if (!app_can(a, SOURCE_CAN_START)) { /* a plan shown before gives way */
@@ -338,18 +339,18 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 		}
 		app_show_source(a, live);
 	}
-	snprintf(a->run_name, sizeof(a->run_name), "%s", name);
+	snprintf(a->run.run_name, sizeof(a->run.run_name), "%s", name);
 	if (a->src.ops->start(a->src.ctx, jobs, n, dir, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
-	a->nruns++;
-	a->run_writes = false;
+	a->run.nruns++;
+	a->run.run_writes = false;
 	for (unsigned i = 0; i < n; i++)
-		a->run_writes |= spec_writes(&jobs[i]);
+		a->run.run_writes |= spec_writes(&jobs[i]);
 	app_show_source(a, a->src); /* the same source: what was derived starts over */
-	a->screen = SCREEN_LIVE;
-	a->thm_base_valid = false;
+	a->scr.screen = SCREEN_LIVE;
+	a->hl.thm_base_valid = false;
 	watch_health(a, jobs, n);
 	app_message(a, ROLE_OK, "started %s on %s (results in %s)", name, jobs[0].targets[0], dir);
 	app_dirty_all(a);
@@ -359,7 +360,7 @@ int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *l
 {
 	/* never forced here: whether --force-destroy was needed is logged */
 	int r = safety_check_write(t, false, msg, len);
-	if (r == -EEXIST && a->base.force_destroy) {
+	if (r == -EEXIST && a->run.base.force_destroy) {
 		size_t n = strlen(log);
 		if (n + 1 < loglen)
 			snprintf(log + n, loglen - n, "override: --force-destroy: %s\n", msg);
@@ -393,42 +394,42 @@ void app_ask_token(struct app *a, const char *what, const char *target)
 	safety_confirm_token(target, need, sizeof(need));
 	if (!need[0])
 		snprintf(need, sizeof(need), "%s", target);
-	snprintf(a->pending_path, sizeof(a->pending_path), "%s", need);
-	snprintf(a->prompt_text, sizeof(a->prompt_text),
+	snprintf(a->run.pending_path, sizeof(a->run.pending_path), "%s", need);
+	snprintf(a->pr.prompt_text, sizeof(a->pr.prompt_text),
 		 "Type %.60s to DESTROY the data on %.60s (Esc cancels): ", need, target);
-	snprintf(a->confirm, sizeof(a->confirm), "%.80s %.100s: everything on it is lost.%s", what,
-		 target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
-	a->confirm_head = NULL;
-	a->prompt = PROMPT_DESTROY;
-	a->edit[0] = '\0';
-	a->edit_len = 0;
-	a->dirty[PANE_STATUS] = true;
+	snprintf(a->pr.confirm, sizeof(a->pr.confirm), "%.80s %.100s: everything on it is lost.%s",
+		 what, target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
+	a->pr.confirm_head = NULL;
+	a->pr.prompt = PROMPT_DESTROY;
+	a->pr.edit[0] = '\0';
+	a->pr.edit_len = 0;
+	a->scr.dirty[PANE_STATUS] = true;
 	app_dirty_all(a);
 }
 
 /* Asks for the next target's typed token, or starts the pending jobs. */
 static void continue_launch(struct app *a)
 {
-	struct spec *jobs = a->pending;
-	for (unsigned t = a->pending_next; t < jobs[0].ntargets; t++)
+	struct spec *jobs = a->run.pending;
+	for (unsigned t = a->run.pending_next; t < jobs[0].ntargets; t++)
 		if (app_needs_token(jobs[0].targets[t])) {
-			a->pending_next = t;
+			a->run.pending_next = t;
 			char what[96];
-			snprintf(what, sizeof(what), "%.60s writes", a->pending_name);
+			snprintf(what, sizeof(what), "%.60s writes", a->run.pending_name);
 			app_ask_token(a, what, jobs[0].targets[t]);
 			return;
 		}
-	a->pending = NULL;
-	start_jobs(a, jobs, a->npending, a->pending_name);
+	a->run.pending = NULL;
+	start_jobs(a, jobs, a->run.npending, a->run.pending_name);
 	if (app_running(a))
-		for (char *l = a->pending_log, *e; *l; l = e + 1) {
+		for (char *l = a->run.pending_log, *e; *l; l = e + 1) {
 			e = strchr(l, '\n');
 			if (!e)
 				break;
 			*e = '\0';
 			a->src.ops->note(a->src.ctx, l);
 		}
-	a->pending_log[0] = '\0';
+	a->run.pending_log[0] = '\0';
 	free(jobs);
 }
 
@@ -447,29 +448,29 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 	for (unsigned j = 0; j < n; j++) {
 		writes |= spec_writes(&jobs[j]);
 		/* the override is the command line's, never a preset's */
-		jobs[j].force_destroy = a->base.force_destroy;
+		jobs[j].force_destroy = a->run.base.force_destroy;
 	}
-	if (writes && a->demo) {
+	if (writes && a->fl.demo) {
 		app_message(a, ROLE_WARN, "demo mode: %s writes, not started", name);
 		free(jobs);
 		return;
 	}
-	a->pending_log[0] = '\0';
+	a->run.pending_log[0] = '\0';
 	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++) {
 		char msg[1024] = "";
-		int r = app_write_check(a, jobs[0].targets[t], msg, sizeof(msg), a->pending_log,
-					sizeof(a->pending_log));
+		int r = app_write_check(a, jobs[0].targets[t], msg, sizeof(msg), a->run.pending_log,
+					sizeof(a->run.pending_log));
 		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
 			free(jobs);
 			return;
 		}
 	}
-	free(a->pending);
-	a->pending = jobs;
-	a->npending = n;
-	snprintf(a->pending_name, sizeof(a->pending_name), "%s", name);
-	a->pending_next = writes ? 0 : jobs[0].ntargets;
+	free(a->run.pending);
+	a->run.pending = jobs;
+	a->run.npending = n;
+	snprintf(a->run.pending_name, sizeof(a->run.pending_name), "%s", name);
+	a->run.pending_next = writes ? 0 : jobs[0].ntargets;
 	continue_launch(a);
 }
 
@@ -477,27 +478,27 @@ void app_confirm_destroy(struct app *a, bool ok)
 {
 	if (purgeui_confirm(a, ok))
 		return;
-	if (a->pending_plan) {
+	if (a->pl.pending_plan) {
 		planui_confirm(a, ok);
 		return;
 	}
-	struct spec *jobs = a->pending;
+	struct spec *jobs = a->run.pending;
 	if (!jobs)
 		return;
 	if (!ok) {
-		a->pending = NULL;
+		a->run.pending = NULL;
 		app_event(a, ROLE_WARN, "not confirmed: nothing written");
 		free(jobs);
 		return;
 	}
-	size_t l = strlen(a->pending_log);
-	if (l + 1 < sizeof(a->pending_log))
-		snprintf(a->pending_log + l, sizeof(a->pending_log) - l,
-			 "override: typed confirmation %.100s for %.200s\n", a->pending_path,
-			 jobs[0].targets[a->pending_next]);
-	app_event(a, ROLE_WARN, "confirmed by typing %s: %s will be written", a->pending_path,
-		  jobs[0].targets[a->pending_next]);
-	a->pending_next++;
+	size_t l = strlen(a->run.pending_log);
+	if (l + 1 < sizeof(a->run.pending_log))
+		snprintf(a->run.pending_log + l, sizeof(a->run.pending_log) - l,
+			 "override: typed confirmation %.100s for %.200s\n", a->run.pending_path,
+			 jobs[0].targets[a->run.pending_next]);
+	app_event(a, ROLE_WARN, "confirmed by typing %s: %s will be written", a->run.pending_path,
+		  jobs[0].targets[a->run.pending_next]);
+	a->run.pending_next++;
 	continue_launch(a);
 }
 
@@ -511,21 +512,22 @@ void app_launch_preset(struct app *a, int idx)
 		app_message(a, ROLE_WARN, "a workload is running (s stops it)");
 		return;
 	}
-	if (idx >= 0 && (size_t)idx >= a->npresets && (size_t)idx < a->npresets + a->nplans) {
-		planui_launch(a, a->plans[idx - (int)a->npresets].path);
+	if (idx >= 0 && (size_t)idx >= a->lp.npresets &&
+	    (size_t)idx < a->lp.npresets + a->lp.nplans) {
+		planui_launch(a, a->lp.plans[idx - (int)a->lp.npresets].path);
 		return;
 	}
-	if (idx < 0 || (size_t)idx >= a->npresets) {
+	if (idx < 0 || (size_t)idx >= a->lp.npresets) {
 		app_message(a, ROLE_WARN, "no preset selected");
 		return;
 	}
-	struct spec base = a->base;
+	struct spec base = a->run.base;
 	if (app_marked_targets(a, &base, true))
 		return;
 	struct spec *jobs = NULL;
 	unsigned n = 0;
 	char err[256] = "";
-	if (preset_load(a->presets[idx].path, &base, &jobs, &n, err, sizeof(err))) {
+	if (preset_load(a->lp.presets[idx].path, &base, &jobs, &n, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -533,7 +535,7 @@ void app_launch_preset(struct app *a, int idx)
 		jobs[j].ntargets = base.ntargets;
 		memcpy(jobs[j].targets, base.targets, sizeof(base.targets));
 	}
-	app_launch_jobs(a, jobs, n, a->presets[idx].name);
+	app_launch_jobs(a, jobs, n, a->lp.presets[idx].name);
 }
 
 const char *form_key(const struct form_field *f)
@@ -557,12 +559,12 @@ const char *form_value(const struct form_field *f)
 static int passthrough_targets(struct app *a, struct spec *job)
 {
 	for (unsigned t = 0; t < job->ntargets; t++) {
-		int i = devrows_find(a->drows, a->ndrows, job->targets[t]);
+		int i = devrows_find(a->dev.drows, a->dev.ndrows, job->targets[t]);
 		if (i < 0) /* added by path: a generic node is listed as itself */
-			for (int k = 0; k < a->ndrows; k++)
-				if (!strcmp(a->drows[k].path, job->targets[t]))
+			for (int k = 0; k < a->dev.ndrows; k++)
+				if (!strcmp(a->dev.drows[k].path, job->targets[t]))
 					i = k;
-		const char *ng = devrows_generic(a->drows, a->ndrows, i);
+		const char *ng = devrows_generic(a->dev.drows, a->dev.ndrows, i);
 		if (!ng) {
 			app_message(
 			    a, ROLE_ERROR,
@@ -578,7 +580,7 @@ static int passthrough_targets(struct app *a, struct spec *job)
 
 void app_launch_form(struct app *a)
 {
-	if (a->demo) {
+	if (a->fl.demo) {
 		app_message(a, ROLE_WARN, "demo mode: custom workloads are disabled");
 		return;
 	}
@@ -589,7 +591,7 @@ void app_launch_form(struct app *a)
 	struct spec *job = malloc(sizeof(*job));
 	if (!job)
 		return;
-	*job = a->base;
+	*job = a->run.base;
 	/* an explicit target: never the device under a cursor not on screen */
 	if (app_marked_targets(a, job, false)) {
 		free(job);
@@ -597,11 +599,11 @@ void app_launch_form(struct app *a)
 	}
 	for (int i = 0; i < FORM_NFIELDS; i++) {
 		char err[200] = "";
-		if (!a->form[i].val[0])
+		if (!a->fm.form[i].val[0])
 			continue;
-		if (spec_set(job, form_key(&a->form[i]), form_value(&a->form[i]), err,
+		if (spec_set(job, form_key(&a->fm.form[i]), form_value(&a->fm.form[i]), err,
 			     sizeof(err))) {
-			app_message(a, ROLE_ERROR, "%s: %s", a->form[i].label, err);
+			app_message(a, ROLE_ERROR, "%s: %s", a->fm.form[i].label, err);
 			free(job);
 			return;
 		}

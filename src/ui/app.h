@@ -56,20 +56,16 @@ struct keybtn {
 };
 #define KEYS_BAR_MAX 12
 
-struct app {
-	/* options */
-	bool demo;
-	char results_dir[512]; /* --results, "" = default per run */
-	struct spec base;      /* workload options given on the command line */
-
-	/* theme and colours */
+/* the theme and its list (theme.c) */
+struct ui_look {
 	struct theme theme;
 	char theme_dir[512];
 	char **theme_names;
 	int ntheme, theme_idx;
-	struct paint paint; /* what the widgets draw with (draw.h) */
+};
 
-	/* screen */
+/* the screen: its panes, their windows and dirty marks (layout.c, console.c) */
+struct ui_screen {
 	int cols, rows;
 	bool too_small;
 	enum layout_screen screen;
@@ -81,41 +77,56 @@ struct app {
 	int bar_end[KEYS_BAR_MAX]; /* x after each key-bar button drawn */
 	int nbar;
 	bool help;
+};
 
-	/* devices */
+/* the Devices pane (devrows.c, actions.c) */
+struct ui_devpane {
 	struct dev_list *devs;
 	struct devrow *drows;
 	int ndrows, dev_cur, dev_top;
+};
 
-	/* presets */
+/* the Launch pane: presets and plans */
+struct ui_launchpane {
 	struct preset_info *presets;
 	size_t npresets;
 	int pre_cur, pre_top;
-	bool jump; /* `/` typed in Presets: the next letter jumps */
+	bool jump;		   /* `/` typed in Presets: the next letter jumps */
+	struct preset_info *plans; /* presets/plans/ for the Launch pane */
+	size_t nplans;
+};
 
-	/* custom workload form */
+/* the custom workload form (panes.c) */
+struct ui_form {
 	struct form_field form[FORM_NFIELDS];
 	int form_cur;
+};
 
-	/* prompt (a line editor in the status bar) and messages */
+/* the prompt: a line editor in the status bar (keys.c) */
+struct ui_prompt {
 	enum prompt prompt;
 	char prompt_text[256];
 	char confirm[512];	  /* what the destroy confirmation is about */
 	const char *confirm_head; /* its box's first line; NULL: a workload's */
 	char edit[256];
 	int edit_len;
+};
+
+/* the status-line message (actions.c) */
+struct ui_msgs {
 	char msg[256];
 	int msg_role;
 	double msg_until;
 	bool msg_event; /* the message shown is an event (app_event) */
 	bool urgent;	/* the events posted now are shown at once (a run's end) */
+};
 
-	/* what is shown (run/source.h): set when that changes, never chosen
-	 * again in a getter */
-	struct source src;
-
-	/* the run */
-	struct spec *pending; /* jobs waiting for the destroy confirmation */
+/* launching workloads: the options given, the jobs waiting for their typed
+ * confirmation, the runs started */
+struct ui_launch {
+	char results_dir[512]; /* --results, "" = default per run */
+	struct spec base;      /* workload options given on the command line */
+	struct spec *pending;  /* jobs waiting for the destroy confirmation */
 	unsigned npending;
 	char pending_name[64];
 	char pending_path[256]; /* the token to type (safety_confirm_token) */
@@ -124,8 +135,10 @@ struct app {
 	char run_name[64];
 	unsigned nruns;	 /* runs started so far (results directory names) */
 	bool run_writes; /* the workload writes: rescan the devices at its end */
+};
 
-	/* view of the time axis */
+/* the view of the time axis and the strips (keys.c, strips.c) */
+struct ui_view {
 	bool log, mbps;
 	double span;	 /* seconds shown; 0 = the whole run */
 	double view_end; /* right edge when not following */
@@ -133,29 +146,38 @@ struct app {
 	int tgt_page;
 	int qd_back;	       /* per-QD table: rows scrolled back from the newest (0 follows) */
 	enum plot_style style; /* of the IOPS, latency and per-target strips */
+};
 
-	/* showfloor (a trade-show booth): big figures, fat strips, the
-	 * actions marked A_LOCK in the key table refused, A_ASK ones asked */
+/* showfloor (a trade-show booth: big figures, fat strips, the actions
+ * marked A_LOCK in the key table refused, A_ASK ones asked) and the demo
+ * (keys.c, console.c) */
+struct ui_floor {
 	bool showfloor;
 	int asked_action; /* showfloor: the action asked about (y/n), -1 none */
 	int cur_key;	  /* the key running the current action (keys.c) */
-	/* steady-state overlay points (steadyview.c), grown as needed */
-	struct steady_ovpt *ovbuf;
-	size_t ovcap;
+	bool demo;
+	int demo_idx;
+	double demo_next;
+};
 
-	/* CPU */
+/* CPU (console.c, tables.c) */
+struct ui_cpu {
 	struct cpu *cpu;
 	double cpu_next;
 	double ui_cpu;	 /* this (UI) thread's CPU over the last second, % */
 	double ui_cpu_s; /* its CPU time at the last reading, s */
+};
 
-	/* health strip */
+/* the health strip's readers (console.c, strips.c) */
+struct ui_health {
 	struct healthset *hset; /* health readers of the running targets' controllers */
 	char health_path[256];	/* the first one's: the strip's temperature */
 	double thm_base;
 	bool thm_base_valid;
+};
 
-	/* steady state (rounds.h, steadyview.c) */
+/* steady state (steadyview.c, rounds.h) */
+struct ui_steady {
 	struct steady_params ss;
 	bool ss_given;	      /* --window/--range/--slope: not from a plan */
 	double round_s;	      /* round length, s */
@@ -164,36 +186,54 @@ struct app {
 	struct steady_view sv;
 	double ss_origin; /* start of the rounds: the current step's start */
 	bool was_left;
-	size_t ss_n; /* points of the series at the last steady_update */
+	size_t ss_n;		   /* points of the series at the last steady_update */
+	struct steady_ovpt *ovbuf; /* the overlay's points, grown as needed */
+	size_t ovcap;
+};
 
-	/* a plan loaded and waiting for its typed confirmation (planui.c);
-	 * once started, the plan source (a->src) owns it */
+/* a plan loaded and waiting for its typed confirmation (planui.c); once
+ * started, the plan source (app.src) owns it */
+struct ui_planwait {
 	struct planexec *pexec;
 	char plan_name[64];
 	char plan_target[256];
-	char plan_confirm[256];	   /* --yes-destroy-data list */
-	bool pending_plan;	   /* the destroy confirmation is for a->pexec */
-	struct preset_info *plans; /* presets/plans/ for the Launch pane */
-	size_t nplans;
+	char plan_confirm[256]; /* --yes-destroy-data list */
+	bool pending_plan;	/* the destroy confirmation is for a->pl.pexec */
+};
 
+/* The console's state: one part per concern above, each read and written
+ * by the modules named with it; the source shown; the views over the
+ * screen (check, purge, health), each behind its own module. */
+struct app {
+	struct ui_look look;
+	struct ui_screen scr;
+	struct ui_devpane dev;
+	struct ui_launchpane lp;
+	struct ui_form fm;
+	struct ui_prompt pr;
+	struct ui_msgs mq;
+	struct ui_launch run;
+	struct ui_view view;
+	struct ui_floor fl;
+	struct ui_cpu cp;
+	struct ui_health hl;
+	struct ui_steady st;
+	struct ui_planwait pl;
+	struct paint paint; /* what the widgets draw with (draw.h) */
+	/* what is shown (run/source.h): set when that changes, never chosen
+	 * again in a getter */
+	struct source src;
 	/* the event list (evlist.h; key E), also written to events.log */
 	struct evlist *events;
 	bool events_on;
-
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
-
 	/* the check view (checkui.c), NULL when not shown */
 	struct checkui *chk;
 	/* the purge menu and a running purge (purgeui.c), NULL when none */
 	struct purgeui *purge;
 	/* the per-drive health view (healthui.c, key H), NULL when not shown */
 	struct healthui *hui;
-
-	/* demo */
-	int demo_idx;
-	double demo_next;
-
 	double now; /* monotonic seconds, this frame */
 	bool quit;
 };
@@ -206,7 +246,7 @@ void app_message(struct app *a, int role, const char *fmt, ...)
  * with its time and appended to the run's events.log (the plan's or the
  * workload's; none in a replay). */
 void app_event(struct app *a, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Starts preset @idx (of a->presets) on the marked targets. */
+/* Starts preset @idx (of a->lp.presets) on the marked targets. */
 void app_launch_preset(struct app *a, int idx);
 /* Starts @n jobs (malloc'ed, ownership taken) named @name, after the
  * write-safety check (which may ask for a typed confirmation first). */
@@ -225,7 +265,7 @@ int app_write_check(struct app *a, const char *t, char *msg, size_t len, char *l
 bool app_needs_token(const char *t);
 /* Opens the one destroy dialog for @target ("@what @target: everything on
  * it is lost."): type its token (the serial for NVMe, the path otherwise,
- * safety_confirm_token), kept in a->pending_path. */
+ * safety_confirm_token), kept in a->run.pending_path. */
 void app_ask_token(struct app *a, const char *what, const char *target);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
@@ -300,17 +340,17 @@ void panes_draw(struct app *a, enum pane_id p);
 /* The help overlay and the too-small message. */
 void panes_draw_help(struct app *a);
 void panes_draw_too_small(struct app *a);
-/* The box explaining a destroy confirmation (a->confirm). */
+/* The box explaining a destroy confirmation (a->pr.confirm). */
 void panes_draw_confirm(struct app *a);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
 
 /* ---- planui.c: plans ---- */
-/* Lists presets/plans/NAME.ini into a->plans (none in demo mode). */
+/* Lists presets/plans/NAME.ini into a->lp.plans (none in demo mode). */
 void planui_list(struct app *a);
 /* Loads plan file @path for the marked targets and begins it. */
 void planui_launch(struct app *a, const char *path);
-/* Begins the loaded a->pexec: starts it, or asks the typed confirmation
+/* Begins the loaded a->pl.pexec: starts it, or asks the typed confirmation
  * when it destroys data and --yes-destroy-data does not cover it. */
 void planui_begin(struct app *a);
 /* Answer to that confirmation (the typed text matched or not). */

@@ -90,7 +90,7 @@ int checkui_open(struct app *a)
 		app_message(a, ROLE_WARN, "a workload or check is running");
 		return -EBUSY;
 	}
-	if (!a->devs) {
+	if (!a->dev.devs) {
 		app_message(a, ROLE_WARN, "no device list (r rescans)");
 		return -ENOENT;
 	}
@@ -105,7 +105,7 @@ int checkui_open(struct app *a)
 	for (unsigned i = 0; i < s.ntargets; i++) {
 		struct check_drive *d = &c->d[c->n];
 		bool dup = false;
-		if (check_drive_identify(d, s.targets[i], a->devs, err, sizeof(err))) {
+		if (check_drive_identify(d, s.targets[i], a->dev.devs, err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s", err);
 			goto fail;
 		}
@@ -133,12 +133,13 @@ int checkui_open_start(struct app *a, const char *name, char *err, size_t len)
 	if (!rc && (rc = load_named(a, a->chk, name)))
 		checkui_free(a);
 	if (rc) { /* the view's message, for stderr: the screen is not open yet */
-		snprintf(err, len, "--check %s: %s", name, a->msg[0] ? a->msg : strerror(-rc));
+		snprintf(err, len, "--check %s: %s", name,
+			 a->mq.msg[0] ? a->mq.msg : strerror(-rc));
 		return rc;
 	}
 	start(a);
 	if (!a->chk->started) {
-		snprintf(err, len, "--check %s: %s", name, a->msg);
+		snprintf(err, len, "--check %s: %s", name, a->mq.msg);
 		checkui_free(a);
 		return -EINVAL;
 	}
@@ -229,7 +230,7 @@ void checkui_tick(struct app *a)
 	if (!c)
 		return;
 	if (running(c))
-		a->dirty[PANE_TITLE] = true; /* redraw: progress moves */
+		a->scr.dirty[PANE_TITLE] = true; /* redraw: progress moves */
 	if (!running(c) || !atomic_load_explicit(&c->done, memory_order_acquire))
 		return;
 	pthread_join(c->th, NULL);
@@ -299,7 +300,7 @@ bool checkui_key(struct app *a, int ch, bool is_key)
 			return true;
 		}
 	}
-	a->dirty[PANE_TITLE] = true;
+	a->scr.dirty[PANE_TITLE] = true;
 	return true; /* the view takes every key */
 }
 
@@ -353,19 +354,19 @@ static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph
 		 running(c) ? check_phase_name(&c->b, ph) : "");
 	snprintf(left, sizeof(left), " nvscope check - profile %s: %s", c->prof->name,
 		 c->prof->description);
-	int sw = draw_width(st), lw = a->cols - sw;
+	int sw = draw_width(st), lw = a->scr.cols - sw;
 	draw_fill(&a->paint, w, 0, ROLE_TITLE);
 	if (lw > 4) {
 		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
 		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
-	draw_str(&a->paint, w, 0, lw > 0 ? lw : 0, a->cols, ROLE_TITLE, st);
+	draw_str(&a->paint, w, 0, lw > 0 ? lw : 0, a->scr.cols, ROLE_TITLE, st);
 }
 
 /* Drive @d's row at @y (and its reasons' continuation rows, up to @last);
  * returns the next free row. */
-static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const struct check_drive *d,
-		      const struct ccols *k, int y, int last, int ph)
+static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
+		      const struct check_drive *d, const struct ccols *k, int y, int last, int ph)
 {
 	char fit[512], cell[64];
 	bool ended = c->joined && !c->rc;
@@ -383,7 +384,9 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
 		x += draw_str(&a->paint, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
 	}
 	if (!ended) {
-		const char *p = !c->started ? "-" : dp == ph ? check_phase_name(&c->b, dp) : "waiting";
+		const char *p = !c->started ? "-"
+				: dp == ph  ? check_phase_name(&c->b, dp)
+					    : "waiting";
 		devrows_fit(fit, sizeof(fit), p, k->phase, a->paint.ascii);
 		x += draw_str(&a->paint, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
 		if (c->started && dp == ph)
@@ -391,7 +394,8 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
 		return y + 1;
 	}
 	x += draw_fmt(&a->paint, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
-		      judge_level_name(d->verdict.level)) + 1;
+		      judge_level_name(d->verdict.level)) +
+	     1;
 	char why[2048];
 	reasons(d, why, sizeof(why));
 	/* the reasons whole: wrapped under their column; only when the
@@ -422,18 +426,18 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c, const s
  * directory, whole (wrapped), until the view is closed. */
 static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int y)
 {
-	if (!c->joined || y >= a->rows - 2)
+	if (!c->joined || y >= a->scr.rows - 2)
 		return;
 	unsigned k[4] = {0};
 	check_counts(&c->b, k);
 	int role = k[JUDGE_FAIL] ? ROLE_ERROR : k[JUDGE_WARN] || k[JUDGE_NA] ? ROLE_WARN : ROLE_OK;
-	draw_fmt(&a->paint, w, y++, 1, a->cols - 2, c->rc ? ROLE_ERROR : role,
+	draw_fmt(&a->paint, w, y++, 1, a->scr.cols - 2, c->rc ? ROLE_ERROR : role,
 		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
 		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
 	char line[600];
 	snprintf(line, sizeof(line), "results: %s", c->dir);
-	int n = a->cols - 2, len = (int)strlen(line);
-	for (int o = 0; o < len && y < a->rows - 2; o += n, y++)
+	int n = a->scr.cols - 2, len = (int)strlen(line);
+	for (int o = 0; o < len && y < a->scr.rows - 2; o += n, y++)
 		draw_fmt(&a->paint, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
@@ -449,35 +453,36 @@ void checkui_draw(struct app *a)
 	bool ended = c->joined && !c->rc;
 	draw_title(a, w, c, ph);
 	struct ccols k;
-	columns(c, a->cols, ended, &k);
+	columns(c, a->scr.cols, ended, &k);
 	char head[512];
 	snprintf(head, sizeof(head), "%-*s ", k.serial, "SERIAL");
 	if (k.model)
-		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%-*s ", k.model, "MODEL");
+		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%-*s ", k.model,
+			 "MODEL");
 	if (k.cap)
 		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%9s ", "CAPACITY");
-	snprintf(head + strlen(head), sizeof(head) - strlen(head), ended ? "VERDICT REASONS" : "%-*s %%",
-		 k.phase, "PHASE");
-	draw_str(&a->paint, w, 2, 1, a->cols - 2, ROLE_HEADER, head);
+	snprintf(head + strlen(head), sizeof(head) - strlen(head),
+		 ended ? "VERDICT REASONS" : "%-*s %%", k.phase, "PHASE");
+	draw_str(&a->paint, w, 2, 1, a->scr.cols - 2, ROLE_HEADER, head);
 	/* rows for the drives; 4 kept at the bottom: the counts, the results
 	 * directory, a message, the keys */
-	int y = 3, last = a->rows - 5;
+	int y = 3, last = a->scr.rows - 5;
 	size_t i;
 	for (i = 0; i < c->n && y <= last; i++)
 		y = draw_drive(a, w, c, &c->d[i], &k, y, last, ph);
 	if (i < c->n) /* never hidden silently */
-		draw_fmt(&a->paint, w, last, 1, a->cols - 2, ROLE_WARN, "%zu more drives: a taller terminal, or E",
-			 c->n - i);
-	draw_summary(a, w, c, a->rows - 4);
-	draw_fill(&a->paint, w, a->rows - 1, ROLE_STATUS);
-	draw_str(&a->paint, w, a->rows - 1, 1, a->cols - 2, ROLE_STATUS,
+		draw_fmt(&a->paint, w, last, 1, a->scr.cols - 2, ROLE_WARN,
+			 "%zu more drives: a taller terminal, or E", c->n - i);
+	draw_summary(a, w, c, a->scr.rows - 4);
+	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
+	draw_str(&a->paint, w, a->scr.rows - 1, 1, a->scr.cols - 2, ROLE_STATUS,
 		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"
 		 : running(c) ? "s stop the check   E events"
 			      : "q close   E events (every verdict, whole)");
-	if (a->msg[0] && a->now < a->msg_until) { /* whole in the event list; a cut marked */
-		char fit[sizeof(a->msg) * 2];
-		devrows_fit(fit, sizeof(fit), a->msg, a->cols - 2, a->paint.ascii);
-		draw_str(&a->paint, w, a->rows - 2, 1, a->cols - 2, a->msg_role, fit);
+	if (a->mq.msg[0] && a->now < a->mq.msg_until) { /* whole in the event list; a cut marked */
+		char fit[sizeof(a->mq.msg) * 2];
+		devrows_fit(fit, sizeof(fit), a->mq.msg, a->scr.cols - 2, a->paint.ascii);
+		draw_str(&a->paint, w, a->scr.rows - 2, 1, a->scr.cols - 2, a->mq.msg_role, fit);
 	}
 	wnoutrefresh(w);
 }

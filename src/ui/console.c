@@ -121,7 +121,7 @@ static double mono_now(void)
 
 static void apply_colours(struct app *a)
 {
-	bool colour = has_colors() && !a->theme.mono;
+	bool colour = has_colors() && !a->look.theme.mono;
 	if (colour && !a->paint.ncolors) {
 		start_color();
 		use_default_colors();
@@ -130,8 +130,8 @@ static void apply_colours(struct app *a)
 	/* no colour (none, fewer than 8, a mono theme): attributes and glyphs */
 	a->paint.nocolour = !colour || !a->paint.ncolors;
 	for (int r = 0; r < ROLE_COUNT; r++) {
-		const struct role_style *s = &a->theme.role[r];
-		unsigned ta = theme_attrs(&a->theme, (enum role)r, !a->paint.nocolour);
+		const struct role_style *s = &a->look.theme.role[r];
+		unsigned ta = theme_attrs(&a->look.theme, (enum role)r, !a->paint.nocolour);
 		attr_t at = 0;
 		if (ta & THEME_BOLD)
 			at |= A_BOLD;
@@ -158,25 +158,26 @@ int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t le
 	struct theme t;
 	char path[1100];
 	if (idx < 0 && name) {
-		for (int i = 0; i < a->ntheme; i++)
-			if (!strcmp(a->theme_names[i], name))
+		for (int i = 0; i < a->look.ntheme; i++)
+			if (!strcmp(a->look.theme_names[i], name))
 				idx = i;
 		if (idx < 0) {
 			snprintf(err, len, "unknown theme '%s' (themes in %s)", name,
-				 a->theme_dir[0] ? a->theme_dir : "none found");
+				 a->look.theme_dir[0] ? a->look.theme_dir : "none found");
 			return -ENOENT;
 		}
 	}
-	if (idx < 0 || idx >= a->ntheme) {
+	if (idx < 0 || idx >= a->look.ntheme) {
 		theme_default(&t);
 	} else {
-		snprintf(path, sizeof(path), "%s/%s.theme", a->theme_dir, a->theme_names[idx]);
+		snprintf(path, sizeof(path), "%s/%s.theme", a->look.theme_dir,
+			 a->look.theme_names[idx]);
 		int ret = theme_load(path, &t, err, len);
 		if (ret)
 			return ret;
 	}
-	a->theme = t;
-	a->theme_idx = idx;
+	a->look.theme = t;
+	a->look.theme_idx = idx;
 	if (atomic_load(&term_active))
 		apply_colours(a);
 	return 0;
@@ -187,7 +188,7 @@ int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t le
 void app_dirty_all(struct app *a)
 {
 	for (int p = 0; p < PANE_COUNT; p++)
-		a->dirty[p] = true;
+		a->scr.dirty[p] = true;
 }
 
 static void dirty_live(struct app *a)
@@ -195,7 +196,7 @@ static void dirty_live(struct app *a)
 	static const int live[] = {PANE_TITLE,	 PANE_IOPS, PANE_LAT,	  PANE_HEALTH,
 				   PANE_TARGETS, PANE_QD,   PANE_NUMBERS, PANE_CPU};
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(live); i++)
-		a->dirty[live[i]] = true;
+		a->scr.dirty[live[i]] = true;
 }
 
 /* ---- per-frame work ---- */
@@ -203,39 +204,39 @@ static void dirty_live(struct app *a)
 static void relayout(struct app *a)
 {
 	struct layout_in in = {
-	    .screen = app_can(a, SOURCE_VIEW_ONLY) ? SCREEN_LIVE : a->screen,
+	    .screen = app_can(a, SOURCE_VIEW_ONLY) ? SCREEN_LIVE : a->scr.screen,
 	    .ntargets = app_ntargets(a),
 	    .nqd = app_nrows(a),
-	    .big = a->theme.bignum,
-	    .showfloor = a->showfloor,
+	    .big = a->look.theme.bignum,
+	    .showfloor = a->fl.showfloor,
 	};
 	struct source_info si;
 	struct source_plan_state ps;
 	const struct plan *pl = planui_plan(a, &ps);
 	app_source_info(a, &si);
-	in.health = (si.valid & SOURCE_HAS_HEALTH) || a->health_path[0] != '\0';
+	in.health = (si.valid & SOURCE_HAS_HEALTH) || a->hl.health_path[0] != '\0';
 	in.nsteps = pl ? pl->nsteps : 0;
 	getmaxyx(stdscr, in.rows, in.cols);
 	static struct layout_in last;
 	static bool have_last;
-	if (have_last && !memcmp(&in, &last, sizeof(in)) && a->win[PANE_TITLE] != NULL)
+	if (have_last && !memcmp(&in, &last, sizeof(in)) && a->scr.win[PANE_TITLE] != NULL)
 		return;
 	last = in;
 	have_last = true;
-	a->cols = in.cols;
-	a->rows = in.rows;
+	a->scr.cols = in.cols;
+	a->scr.rows = in.rows;
 	for (int p = 0; p < PANE_COUNT; p++)
-		if (a->win[p]) {
-			delwin(a->win[p]);
-			a->win[p] = NULL;
+		if (a->scr.win[p]) {
+			delwin(a->scr.win[p]);
+			a->scr.win[p] = NULL;
 		}
-	a->too_small = layout_compute(&in, &a->lay) != 0;
+	a->scr.too_small = layout_compute(&in, &a->scr.lay) != 0;
 	werase(stdscr);
 	wnoutrefresh(stdscr);
-	for (int p = 0; p < PANE_COUNT && !a->too_small; p++) {
-		const struct rect *r = &a->lay.pane[p];
+	for (int p = 0; p < PANE_COUNT && !a->scr.too_small; p++) {
+		const struct rect *r = &a->scr.lay.pane[p];
 		if (r->w > 0 && r->h > 0)
-			a->win[p] = newwin(r->h, r->w, r->y, r->x);
+			a->scr.win[p] = newwin(r->h, r->w, r->y, r->x);
 	}
 	app_dirty_all(a);
 }
@@ -249,16 +250,16 @@ static void health_tick(struct app *a)
 	struct healthmon_reading r;
 	unsigned i;
 
-	if (!a->hset)
+	if (!a->hl.hset)
 		return;
 	if (!app_running(a)) {
-		healthset_free(a->hset);
-		a->hset = NULL;
+		healthset_free(a->hl.hset);
+		a->hl.hset = NULL;
 		return;
 	}
-	while (healthset_poll(a->hset, &i, &r)) {
+	while (healthset_poll(a->hl.hset, &i, &r)) {
 		struct healthset_event ev[4];
-		int ne = healthset_note(a->hset, i, &r, ev, 4);
+		int ne = healthset_note(a->hl.hset, i, &r, ev, 4);
 		for (int k = 0; k < ne; k++) /* a health change is an event */
 			app_event(a,
 				  ev[k].level == HEALTHMON_CW_WORSE   ? ROLE_ERROR
@@ -266,7 +267,7 @@ static void health_tick(struct app *a)
 								      : ROLE_OK,
 				  "%s", ev[k].text);
 		if (ne)
-			a->dirty[PANE_HEALTH] = true;
+			a->scr.dirty[PANE_HEALTH] = true;
 		if (i != 0)
 			continue;
 		struct source_info in;
@@ -278,33 +279,33 @@ static void health_tick(struct app *a)
 			p.crit = r.h.critical_warning;
 		if (r.ok && r.h.thm_valid) {
 			double c = (double)r.h.thm_trans_count[0] + r.h.thm_trans_count[1];
-			if (!a->thm_base_valid) {
-				a->thm_base = c;
-				a->thm_base_valid = true;
+			if (!a->hl.thm_base_valid) {
+				a->hl.thm_base = c;
+				a->hl.thm_base_valid = true;
 			}
-			p.throttle = c - a->thm_base;
+			p.throttle = c - a->hl.thm_base;
 		}
 		if (a->src.ops->add_health) {
 			a->src.ops->add_health(a->src.ctx, &p);
-			a->dirty[PANE_HEALTH] = true;
+			a->scr.dirty[PANE_HEALTH] = true;
 		}
 	}
 }
 
 static void demo_tick(struct app *a)
 {
-	if (!a->demo || app_running(a) || !a->npresets || a->prompt != PROMPT_NONE)
+	if (!a->fl.demo || app_running(a) || !a->lp.npresets || a->pr.prompt != PROMPT_NONE)
 		return;
-	if (a->demo_next == 0) {
-		a->demo_next = a->now + 5;
+	if (a->fl.demo_next == 0) {
+		a->fl.demo_next = a->now + 5;
 		return;
 	}
-	if (a->now < a->demo_next)
+	if (a->now < a->fl.demo_next)
 		return;
-	a->demo_next = 0;
-	a->demo_idx = (a->demo_idx + 1) % (int)a->npresets;
-	a->pre_cur = a->demo_idx;
-	app_launch_preset(a, a->demo_idx);
+	a->fl.demo_next = 0;
+	a->fl.demo_idx = (a->fl.demo_idx + 1) % (int)a->lp.npresets;
+	a->lp.pre_cur = a->fl.demo_idx;
+	app_launch_preset(a, a->fl.demo_idx);
 }
 
 /* The UI thread's own CPU (RUSAGE_THREAD), to show that drawing is cheap. */
@@ -312,13 +313,13 @@ static void ui_cpu_tick(struct app *a, double dt)
 {
 	struct rusage ru;
 	if (getrusage(RUSAGE_THREAD, &ru)) {
-		a->ui_cpu = NAN;
+		a->cp.ui_cpu = NAN;
 		return;
 	}
 	double s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
 		   ru.ru_stime.tv_usec / 1e6;
-	a->ui_cpu = dt > 0 ? (s - a->ui_cpu_s) / dt * 100 : NAN;
-	a->ui_cpu_s = s;
+	a->cp.ui_cpu = dt > 0 ? (s - a->cp.ui_cpu_s) / dt * 100 : NAN;
+	a->cp.ui_cpu_s = s;
 }
 
 static int event_role(enum source_level lv)
@@ -337,19 +338,20 @@ static void source_tick(struct app *a, double dt)
 		app_dirty_all(a);
 	}
 	while (a->src.ops->event(a->src.ctx, &ev)) {
-		a->urgent = ev.flags & SOURCE_EV_URGENT;
+		a->mq.urgent = ev.flags & SOURCE_EV_URGENT;
 		if (ev.flags & SOURCE_EV_MESSAGE)
 			app_message(a, event_role(ev.level), "%s", ev.text);
 		else
 			app_event(a, event_role(ev.level), "%s", ev.text);
-		a->urgent = false;
-		if ((ev.flags & SOURCE_EV_WROTE) || ((ev.flags & SOURCE_EV_ENDED) && a->run_writes))
+		a->mq.urgent = false;
+		if ((ev.flags & SOURCE_EV_WROTE) ||
+		    ((ev.flags & SOURCE_EV_ENDED) && a->run.run_writes))
 			app_rescan(a); /* the Devices pane shows the new usage */
 		ch |= SOURCE_CHANGED_DATA;
 	}
 	if (ch) {
 		dirty_live(a);
-		a->dirty[PANE_STEPS] = true;
+		a->scr.dirty[PANE_STEPS] = true;
 		steady_update(a);
 	}
 }
@@ -377,60 +379,60 @@ static void tick(struct app *a, double dt)
 		double dt_second = last_second > 0 ? a->now - last_second : 0;
 		last_second = a->now;
 		next_second = a->now + 1;
-		if (a->cpu && !cpu_update(a->cpu))
-			a->dirty[PANE_CPU] = true;
+		if (a->cp.cpu && !cpu_update(a->cp.cpu))
+			a->scr.dirty[PANE_CPU] = true;
 		ui_cpu_tick(a, dt_second);
-		a->dirty[PANE_TITLE] = true;
+		a->scr.dirty[PANE_TITLE] = true;
 	}
-	if (a->msg[0] && a->now >= a->msg_until) {
-		a->msg[0] = '\0';
-		a->dirty[PANE_STATUS] = true;
+	if (a->mq.msg[0] && a->now >= a->mq.msg_until) {
+		a->mq.msg[0] = '\0';
+		a->scr.dirty[PANE_STATUS] = true;
 	}
 }
 
 static void draw(struct app *a)
 {
 	relayout(a);
-	bool any = a->too_small;
+	bool any = a->scr.too_small;
 	for (int p = 0; p < PANE_COUNT; p++)
-		any |= a->dirty[p];
+		any |= a->scr.dirty[p];
 	if (!any)
 		return;
-	if (checkui_active(a) && !a->too_small) { /* the check view covers the screen */
+	if (checkui_active(a) && !a->scr.too_small) { /* the check view covers the screen */
 		checkui_draw(a);
 		if (a->events_on)
 			panes_draw_events(a);
-		memset(a->dirty, 0, sizeof(a->dirty));
+		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
 		return;
 	}
-	if (healthui_active(a) && !a->too_small) { /* so does the health view */
+	if (healthui_active(a) && !a->scr.too_small) { /* so does the health view */
 		healthui_draw(a);
 		if (a->events_on)
 			panes_draw_events(a);
-		memset(a->dirty, 0, sizeof(a->dirty));
+		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
 		return;
 	}
-	if (a->too_small) {
+	if (a->scr.too_small) {
 		panes_draw_too_small(a);
 	} else {
 		bool any = false;
 		for (int p = 0; p < PANE_COUNT; p++)
-			if (a->dirty[p] && a->win[p]) {
+			if (a->scr.dirty[p] && a->scr.win[p]) {
 				panes_draw(a, p);
 				any = true;
 			}
-		if (a->help && any)
+		if (a->scr.help && any)
 			panes_draw_help(a);
-		else if (a->prompt == PROMPT_DESTROY && any)
+		else if (a->pr.prompt == PROMPT_DESTROY && any)
 			panes_draw_confirm(a);
 		else if (purgeui_menu_open(a) && any)
 			purgeui_draw(a);
 		else if (a->events_on && any)
 			panes_draw_events(a);
 	}
-	memset(a->dirty, 0, sizeof(a->dirty));
+	memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 	doupdate();
 }
 
@@ -456,31 +458,31 @@ static bool preset_writes(const struct preset_info *p)
 
 static void load_presets(struct app *a)
 {
-	if (preset_list(&a->presets, &a->npresets)) {
-		a->presets = NULL;
-		a->npresets = 0;
+	if (preset_list(&a->lp.presets, &a->lp.npresets)) {
+		a->lp.presets = NULL;
+		a->lp.npresets = 0;
 		return;
 	}
 	/* marked in the Presets pane; in the demo not even shown */
 	size_t keep = 0;
-	for (size_t i = 0; i < a->npresets; i++) {
-		a->presets[i].writes = preset_writes(&a->presets[i]);
-		if (!a->demo || !a->presets[i].writes)
-			a->presets[keep++] = a->presets[i];
+	for (size_t i = 0; i < a->lp.npresets; i++) {
+		a->lp.presets[i].writes = preset_writes(&a->lp.presets[i]);
+		if (!a->fl.demo || !a->lp.presets[i].writes)
+			a->lp.presets[keep++] = a->lp.presets[i];
 	}
-	a->npresets = keep;
+	a->lp.npresets = keep;
 }
 
 static int init_themes(struct app *a, const char *name, char *err, size_t len)
 {
-	if (!theme_dir(a->theme_dir, sizeof(a->theme_dir))) {
-		int n = theme_list(a->theme_dir, &a->theme_names);
-		a->ntheme = n > 0 ? n : 0;
+	if (!theme_dir(a->look.theme_dir, sizeof(a->look.theme_dir))) {
+		int n = theme_list(a->look.theme_dir, &a->look.theme_names);
+		a->look.ntheme = n > 0 ? n : 0;
 	}
 	if (name)
 		return app_set_theme(a, -1, name, err, len);
 	if (app_set_theme(a, -1, "default", err, len))
-		theme_default(&a->theme); /* no theme files: built-in */
+		theme_default(&a->look.theme); /* no theme files: built-in */
 	return 0;
 }
 
@@ -495,15 +497,15 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 		return ret;
 	app_show_source(a, src);
 	app_source_info(a, &in);
-	snprintf(a->run_name, sizeof(a->run_name), "%.63s", in.name);
-	a->screen = SCREEN_LIVE;
+	snprintf(a->run.run_name, sizeof(a->run.run_name), "%.63s", in.name);
+	a->scr.screen = SCREEN_LIVE;
 	return 0;
 }
 
 static void app_free(struct app *a)
 {
-	healthset_free(a->hset);
-	a->hset = NULL;
+	healthset_free(a->hl.hset);
+	a->hl.hset = NULL;
 	planui_free(a);
 	checkui_free(a);
 	purgeui_free(a);
@@ -511,22 +513,22 @@ static void app_free(struct app *a)
 	evlist_free(a->events);
 	source_free(&a->src);
 	for (int p = 0; p < PANE_COUNT; p++)
-		if (a->win[p])
-			delwin(a->win[p]);
-	if (a->overlay)
-		delwin(a->overlay);
-	if (a->input)
-		delwin(a->input);
+		if (a->scr.win[p])
+			delwin(a->scr.win[p]);
+	if (a->scr.overlay)
+		delwin(a->scr.overlay);
+	if (a->scr.input)
+		delwin(a->scr.input);
 	bcanvas_release(&a->paint.canvas);
-	dev_list_free(a->devs);
-	free(a->drows);
-	free(a->ovbuf);
-	free(a->presets);
-	free(a->pending);
-	rounds_release(&a->rounds);
+	dev_list_free(a->dev.devs);
+	free(a->dev.drows);
+	free(a->st.ovbuf);
+	free(a->lp.presets);
+	free(a->run.pending);
+	rounds_release(&a->st.rounds);
 	free(a->remembered);
-	theme_names_free(a->theme_names, a->ntheme);
-	cpu_free(a->cpu);
+	theme_names_free(a->look.theme_names, a->look.ntheme);
+	cpu_free(a->cp.cpu);
 	free(a);
 }
 
@@ -549,38 +551,38 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	load_presets(a);
 	planui_list(a);
 	panes_form_init(a);
-	a->devs = dev_scan_within(err, len, APP_PROBE_MS);
-	int n = devrows_build(a->devs, true, &a->drows);
-	a->ndrows = n > 0 ? n : 0;
+	a->dev.devs = dev_scan_within(err, len, APP_PROBE_MS);
+	int n = devrows_build(a->dev.devs, true, &a->dev.drows);
+	a->dev.ndrows = n > 0 ? n : 0;
 	for (unsigned i = 0; i < o->ntargets; i++)
 		app_add_target(a, o->targets[i]);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
-		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pexec, err, len)))
+		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pl.pexec, err, len)))
 			return ret;
 		for (unsigned i = 0; i < o->nplan_ovr; i++)
-			if ((ret = planexec_override(a->pexec, o->plan_ovr[i][0], o->plan_ovr[i][1],
-						     err, len)))
+			if ((ret = planexec_override(a->pl.pexec, o->plan_ovr[i][0],
+						     o->plan_ovr[i][1], err, len)))
 				return ret;
-		if (o->confirm && strlen(o->confirm) >= sizeof(a->plan_confirm)) {
+		if (o->confirm && strlen(o->confirm) >= sizeof(a->pl.plan_confirm)) {
 			snprintf(err, len, "--yes-destroy-data: longer than %zu bytes",
-				 sizeof(a->plan_confirm) - 1);
+				 sizeof(a->pl.plan_confirm) - 1);
 			return -EINVAL;
 		}
-		snprintf(a->plan_target, sizeof(a->plan_target), "%s", o->targets[0]);
-		snprintf(a->plan_confirm, sizeof(a->plan_confirm), "%s",
+		snprintf(a->pl.plan_target, sizeof(a->pl.plan_target), "%s", o->targets[0]);
+		snprintf(a->pl.plan_confirm, sizeof(a->pl.plan_confirm), "%s",
 			 o->confirm ? o->confirm : "");
 	}
-	for (int i = 0; o->all_nvme && i < a->ndrows; i++) /* the tray at the rack */
-		a->drows[i].marked |= a->drows[i].nvme && a->drows[i].depth == 1;
-	for (int i = 0; i < a->ndrows; i++)
-		if (a->drows[i].marked) {
-			a->dev_cur = i;
+	for (int i = 0; o->all_nvme && i < a->dev.ndrows; i++) /* the tray at the rack */
+		a->dev.drows[i].marked |= a->dev.drows[i].nvme && a->dev.drows[i].depth == 1;
+	for (int i = 0; i < a->dev.ndrows; i++)
+		if (a->dev.drows[i].marked) {
+			a->dev.dev_cur = i;
 			break;
 		}
 	if (o->check) { /* --check: the batch starts as the screen opens */
 		bool any = false;
-		for (int i = 0; i < a->ndrows; i++)
-			any |= a->drows[i].marked;
+		for (int i = 0; i < a->dev.ndrows; i++)
+			any |= a->dev.drows[i].marked;
 		if (!any) {
 			snprintf(err, len, "--check: no drive to check%s",
 				 o->all_nvme ? " (no NVMe namespace found)" : "");
@@ -600,9 +602,9 @@ static void read_escape(struct app *a)
 	char seq[16];
 	size_t n = 0;
 	wint_t c;
-	wtimeout(a->input, 60);
+	wtimeout(a->scr.input, 60);
 	while (n < sizeof(seq) && !esckey_complete(seq, n)) {
-		int r = wget_wch(a->input, &c);
+		int r = wget_wch(a->scr.input, &c);
 		if (r == ERR)
 			break;
 		if (r == KEY_CODE_YES || c > 0x7e || c < 0x20) {
@@ -620,7 +622,7 @@ static void read_escape(struct app *a)
 		 * (button, column, row + 32 each), never letters */
 		int b[3], i;
 		for (i = 0; i < 3; i++) {
-			if (wget_wch(a->input, &c) != OK)
+			if (wget_wch(a->scr.input, &c) != OK)
 				return;
 			b[i] = (int)c - 32;
 		}
@@ -644,9 +646,9 @@ static void loop(struct app *a)
 	while (!a->quit && !atomic_load_explicit(&sig_quit, memory_order_relaxed)) {
 		a->now = mono_now();
 		int ms = (int)((next_frame - a->now) * 1000);
-		wtimeout(a->input, ms < 0 ? 0 : ms > 100 ? 100 : ms);
+		wtimeout(a->scr.input, ms < 0 ? 0 : ms > 100 ? 100 : ms);
 		wint_t ch;
-		int r = wget_wch(a->input, &ch);
+		int r = wget_wch(a->scr.input, &ch);
 		a->now = mono_now();
 		if (r == OK && ch == 27)
 			read_escape(a);
@@ -671,26 +673,26 @@ int console_run(const struct console_opts *o)
 	}
 	setlocale(LC_ALL, "");
 	a->paint.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
-	a->demo = o->demo;
-	a->showfloor = o->showfloor;
-	if (a->showfloor)
-		a->style = PLOT_FILL;
-	a->demo_idx = -1;
-	a->ui_cpu = NAN;
-	a->base = o->base;
-	a->focus = PANE_DEVICES;
-	a->follow = true;
-	a->asked_action = -1;
-	a->round_s = o->round_s > 0 ? o->round_s : 60;
-	a->steady_on = true;
+	a->fl.demo = o->demo;
+	a->fl.showfloor = o->showfloor;
+	if (a->fl.showfloor)
+		a->view.style = PLOT_FILL;
+	a->fl.demo_idx = -1;
+	a->cp.ui_cpu = NAN;
+	a->run.base = o->base;
+	a->scr.focus = PANE_DEVICES;
+	a->view.follow = true;
+	a->fl.asked_action = -1;
+	a->st.round_s = o->round_s > 0 ? o->round_s : 60;
+	a->st.steady_on = true;
 	if (o->ss_given) {
-		a->ss = o->ss;
-		a->ss_given = true;
+		a->st.ss = o->ss;
+		a->st.ss_given = true;
 	} else {
-		steady_params_init(&a->ss);
+		steady_params_init(&a->st.ss);
 	}
 	if (o->results)
-		snprintf(a->results_dir, sizeof(a->results_dir), "%s", o->results);
+		snprintf(a->run.results_dir, sizeof(a->run.results_dir), "%s", o->results);
 	if (prepare(a, o, err, sizeof(err))) {
 		fprintf(stderr, "nvscope: %s\n", err);
 		app_free(a);
@@ -722,8 +724,8 @@ int console_run(const struct console_opts *o)
 	nonl();
 	curs_set(0);
 	set_escdelay(25);
-	a->input = newwin(1, 1, 0, 0);
-	keypad(a->input, TRUE);
+	a->scr.input = newwin(1, 1, 0, 0);
+	keypad(a->scr.input, TRUE);
 	/* the mouse, where the terminal has one (else mousemask gives 0 and no
 	 * KEY_MOUSE comes): presses at once, no click timing */
 	if (!o->no_mouse) {
@@ -731,8 +733,8 @@ int console_run(const struct console_opts *o)
 		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	}
 	apply_colours(a);
-	a->cpu = cpu_new();
-	if (a->pexec)
+	a->cp.cpu = cpu_new();
+	if (a->pl.pexec)
 		planui_begin(a);
 	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
@@ -741,8 +743,8 @@ int console_run(const struct console_opts *o)
 			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
 		}
 	}
-	if (a->showfloor) /* the setup screen (launches, targets) is locked */
-		a->screen = SCREEN_LIVE;
+	if (a->fl.showfloor) /* the setup screen (launches, targets) is locked */
+		a->scr.screen = SCREEN_LIVE;
 	loop(a);
 	int sig = atomic_load(&sig_quit);
 	char dir[512] = "";

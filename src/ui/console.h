@@ -18,14 +18,14 @@ struct console_opts {
 	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
 	const char *replay_dir; /* replay this results directory instead */
 	bool ascii, demo;
-	bool showfloor;	  /* --showfloor: a booth (big figures, locked keys) */
-	bool no_mouse;	  /* --no-mouse: leave the mouse to the terminal */
-	bool no_settings; /* --no-settings: neither read nor write settings.ini */
-	double speed;	  /* replay speed, 0 = 1x */
-	const char *plan;	 /* --plan NAME: start this plan on the targets */
-	const char *check;	 /* --check PROFILE: check the targets at once */
-	bool all_nvme;		 /* --all-nvme: every NVMe namespace is a target */
-	const char *confirm;	 /* --yes-destroy-data list for it */
+	bool showfloor;		     /* --showfloor: a booth (big figures, locked keys) */
+	bool no_mouse;		     /* --no-mouse: leave the mouse to the terminal */
+	bool no_settings;	     /* --no-settings: neither read nor write settings.ini */
+	double speed;		     /* replay speed, 0 = 1x */
+	const char *plan;	     /* --plan NAME: start this plan on the targets */
+	const char *check;	     /* --check PROFILE: check the targets at once */
+	bool all_nvme;		     /* --all-nvme: every NVMe namespace is a target */
+	const char *confirm;	     /* --yes-destroy-data list for it */
 	const char *plan_ovr[32][2]; /* its duration overrides (key, value) */
 	unsigned nplan_ovr;
 	double round_s;		 /* steady-state round, s; 0 = 60 */

@@ -91,8 +91,8 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 		/* the controller's row: how many of its namespaces are in use (not
 		 * the transport: the "In use" column is about use) */
 		if (busy)
-			snprintf(rows[ci].usage, sizeof(rows[ci].usage), "%zu of %zu ns in use", busy,
-				 ctl->nr_namespaces);
+			snprintf(rows[ci].usage, sizeof(rows[ci].usage), "%zu of %zu ns in use",
+				 busy, ctl->nr_namespaces);
 	}
 	for (size_t b = 0; l && b < l->nr_blocks; b++) {
 		const struct dev_block *blk = &l->blocks[b];
@@ -257,8 +257,13 @@ void devrows_columns(const struct devrow *rows, int n, int width, struct devcols
 	}
 	if (maxser && maxser < 6)
 		maxser = 6; /* "Serial"; no column (nor FW) where no row has one: files, loops */
-	*c = (struct devcols){.name = 16, .serial = maxser, .model = maxmodel, .fw = fw ? 8 : 0, .lbs = 5,
-			      .used = 5, .last = 18};
+	*c = (struct devcols){.name = 16,
+			      .serial = maxser,
+			      .model = maxmodel,
+			      .fw = fw ? 8 : 0,
+			      .lbs = 5,
+			      .used = 5,
+			      .last = 18};
 	for (int i = 0; i < n; i++) /* the warning in the spec's words, whole */
 		if (rows[i].crit && !rows[i].depth) {
 			char cw[160];

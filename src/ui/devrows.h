@@ -41,7 +41,7 @@ struct devrow {
  * devrows_fit) or left out, the name narrows from 16 to 12, % used goes. */
 struct devcols {
 	int name, serial, model, fw, lbs, used;
-	int last; /* kept for "In use": 18, or a critical warning's "!words" */
+	int last;	   /* kept for "In use": 18, or a critical warning's "!words" */
 	bool model_common; /* model left out because every row has this one */
 };
 void devrows_columns(const struct devrow *rows, int n, int width, struct devcols *c);

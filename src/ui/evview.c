@@ -22,15 +22,15 @@ void panes_draw_events(struct app *a)
 {
 	/* the last events, newest at the bottom, above the status bar; a long
 	 * one goes on over the next rows (never cut) */
-	int bw = a->cols, bh = a->rows / 2;
+	int bw = a->scr.cols, bh = a->scr.rows / 2;
 	if (bh < 4 || bw < 20)
 		return;
-	if (a->overlay)
-		delwin(a->overlay);
-	a->overlay = newwin(bh, bw, a->rows - 1 - bh, 0);
-	if (!a->overlay)
+	if (a->scr.overlay)
+		delwin(a->scr.overlay);
+	a->scr.overlay = newwin(bh, bw, a->scr.rows - 1 - bh, 0);
+	if (!a->scr.overlay)
 		return;
-	WINDOW *w = a->overlay;
+	WINDOW *w = a->scr.overlay;
 	for (int y = 0; y < bh; y++)
 		draw_fill(&a->paint, w, y, ROLE_NORMAL);
 	size_t n = evlist_count(a->events);

@@ -86,8 +86,8 @@ static void add_warning(struct healthui *u, uint8_t cw)
 static void add_temps(struct app *a, struct healthui *u, const struct dev_health *h)
 {
 	const char *deg = a->paint.ascii ? "C"
-				   : "\xc2\xb0"
-				     "C";
+					 : "\xc2\xb0"
+					   "C";
 	if (h->temperature_valid)
 		add(u, ROLE_NORMAL, "Composite temperature", "%.0f %s", h->temperature_c, deg);
 	else
@@ -235,8 +235,8 @@ static void identify(struct app *a, const struct devrow *r, struct healthui *u)
 	const struct dev_ctrl *c = NULL;
 	u->nvme = r->nvme;
 	snprintf(u->path, sizeof(u->path), "%s", r->nvme && r->depth ? r->ctrl : r->path);
-	if (r->nvme && a->devs)
-		c = dev_list_find_nvme(a->devs, u->path, NULL);
+	if (r->nvme && a->dev.devs)
+		c = dev_list_find_nvme(a->dev.devs, u->path, NULL);
 	snprintf(u->name, sizeof(u->name), "%s", c ? c->name : r->name);
 	snprintf(u->model, sizeof(u->model), "%s", c ? c->model : r->model);
 	snprintf(u->serial, sizeof(u->serial), "%s", c ? c->serial : r->serial);
@@ -245,14 +245,14 @@ static void identify(struct app *a, const struct devrow *r, struct healthui *u)
 
 int healthui_open(struct app *a)
 {
-	if (a->dev_cur < 0 || a->dev_cur >= a->ndrows) {
+	if (a->dev.dev_cur < 0 || a->dev.dev_cur >= a->dev.ndrows) {
 		app_message(a, ROLE_WARN, "no device under the cursor");
 		return -ENOENT;
 	}
 	struct healthui *u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
-	identify(a, &a->drows[a->dev_cur], u);
+	identify(a, &a->dev.drows[a->dev.dev_cur], u);
 	load(a, u);
 	a->hui = u;
 	app_dirty_all(a);
@@ -278,7 +278,7 @@ void healthui_free(struct app *a)
 /* Rows of the list: between the title bar and the key line. */
 static int body_rows(const struct app *a)
 {
-	return a->rows - 2 > 1 ? a->rows - 2 : 1;
+	return a->scr.rows - 2 > 1 ? a->scr.rows - 2 : 1;
 }
 
 static void scroll_by(struct app *a, struct healthui *u, int d)
@@ -329,7 +329,7 @@ static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
 	if (u->top || below)
 		snprintf(right, sizeof(right), "%s%smore (k j) ", up, down);
 	draw_fill(&a->paint, w, 0, ROLE_TITLE);
-	int rw = draw_width(right), lw = a->cols - rw - 1;
+	int rw = draw_width(right), lw = a->scr.cols - rw - 1;
 	snprintf(left, sizeof(left), " Health of %s%s%s", u->name, u->serial[0] ? ", serial " : "",
 		 u->serial);
 	if (lw > 4) {
@@ -337,7 +337,7 @@ static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
 		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
 	if (rw)
-		draw_str(&a->paint, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
+		draw_str(&a->paint, w, 0, a->scr.cols - rw, rw, ROLE_TITLE, right);
 }
 
 void healthui_draw(struct app *a)
@@ -355,14 +355,15 @@ void healthui_draw(struct app *a)
 	char fit[1024];
 	for (int i = 0; i < body && u->top + i < u->n; i++) {
 		const struct hline *l = &u->line[u->top + i];
-		devrows_fit(fit, sizeof(fit), l->text, a->cols - 2, a->paint.ascii); /* a cut is marked */
-		draw_str(&a->paint, w, 1 + i, 1, a->cols - 2, l->role, fit);
+		devrows_fit(fit, sizeof(fit), l->text, a->scr.cols - 2,
+			    a->paint.ascii); /* a cut is marked */
+		draw_str(&a->paint, w, 1 + i, 1, a->scr.cols - 2, l->role, fit);
 	}
 	char keys[128];
 	snprintf(keys, sizeof(keys), "Esc q close  r re-read (read %s)  k j Up Down PgUp PgDn g G",
 		 u->when);
-	draw_fill(&a->paint, w, a->rows - 1, ROLE_STATUS);
-	devrows_fit(fit, sizeof(fit), keys, a->cols, a->paint.ascii);
-	draw_str(&a->paint, w, a->rows - 1, 0, a->cols, ROLE_STATUS, fit);
+	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
+	devrows_fit(fit, sizeof(fit), keys, a->scr.cols, a->paint.ascii);
+	draw_str(&a->paint, w, a->scr.rows - 1, 0, a->scr.cols, ROLE_STATUS, fit);
 	wnoutrefresh(w);
 }

@@ -27,7 +27,7 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 	    {"l", "Log", 'l', 0},	{"m", "MB/s", 'm', 0},	{"t", "Theme", 't', 0},
 	    {"?", "Help", '?', 0},	{"q", "Quit", 'q', 0},
 	};
-	if (a->showfloor) {
+	if (a->fl.showfloor) {
 		*out = floor;
 		return (int)NVS_ARRAY_SIZE(floor);
 	}
@@ -35,7 +35,7 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 		*out = replay;
 		return (int)NVS_ARRAY_SIZE(replay);
 	}
-	if (a->screen == SCREEN_SETUP) {
+	if (a->scr.screen == SCREEN_SETUP) {
 		*out = setup;
 		return (int)NVS_ARRAY_SIZE(setup);
 	}
@@ -51,56 +51,56 @@ static bool in_rect(const struct rect *r, int y, int x)
 /* A click or the wheel over a setup pane: focus it, select the row. */
 static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
 {
-	if (p == PANE_FORM && a->demo)
+	if (p == PANE_FORM && a->fl.demo)
 		return;
-	a->focus = p;
+	a->scr.focus = p;
 	if (ev != MOUSE_CLICK) {
 		keys_move(a, ev == MOUSE_WHEEL_UP ? -3 : 3);
 		return;
 	}
 	/* list rows start below the header (Devices: and its column line) */
-	if (p == PANE_DEVICES && row >= 2 && a->dev_top + row - 2 < a->ndrows)
-		a->dev_cur = a->dev_top + row - 2;
+	if (p == PANE_DEVICES && row >= 2 && a->dev.dev_top + row - 2 < a->dev.ndrows)
+		a->dev.dev_cur = a->dev.dev_top + row - 2;
 	else if (p == PANE_LAUNCH && row >= 1 &&
-		 a->pre_top + row - 1 < (int)(a->npresets + a->nplans))
-		a->pre_cur = a->pre_top + row - 1;
+		 a->lp.pre_top + row - 1 < (int)(a->lp.npresets + a->lp.nplans))
+		a->lp.pre_cur = a->lp.pre_top + row - 1;
 	else if (p == PANE_FORM && row >= 1 && row - 1 < FORM_NFIELDS)
-		a->form_cur = row - 1;
-	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+		a->fm.form_cur = row - 1;
+	a->scr.dirty[PANE_DEVICES] = a->scr.dirty[PANE_LAUNCH] = a->scr.dirty[PANE_FORM] = true;
 }
 
 void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
 {
 	/* a prompt (a typed confirmation above all) takes keys only */
-	if (a->prompt != PROMPT_NONE || a->too_small || checkui_active(a) || purgeui_menu_open(a) ||
-	    healthui_active(a))
+	if (a->pr.prompt != PROMPT_NONE || a->scr.too_small || checkui_active(a) ||
+	    purgeui_menu_open(a) || healthui_active(a))
 		return;
-	if (a->help) {
+	if (a->scr.help) {
 		if (ev == MOUSE_CLICK)
 			keys_handle(a, ' ', false); /* any key closes it */
 		return;
 	}
-	const struct rect *st = &a->lay.pane[PANE_STATUS];
+	const struct rect *st = &a->scr.lay.pane[PANE_STATUS];
 	if (in_rect(st, y, x)) {
 		if (ev != MOUSE_CLICK)
 			return;
 		const struct keybtn *k;
 		int n = keys_bar(a, &k), x0 = st->x;
-		for (int i = 0; i < n && i < a->nbar; i++) {
-			if (x < st->x + a->bar_end[i]) {
+		for (int i = 0; i < n && i < a->scr.nbar; i++) {
+			if (x < st->x + a->scr.bar_end[i]) {
 				int code = k[i].code2 && x == x0 + 1 ? k[i].code2 : k[i].code;
 				keys_handle(a, code < 0 ? -code : code, code < 0);
 				return;
 			}
-			x0 = st->x + a->bar_end[i] + 1;
+			x0 = st->x + a->scr.bar_end[i] + 1;
 		}
 		return;
 	}
-	if (!app_can(a, SOURCE_VIEW_ONLY) && a->screen == SCREEN_SETUP) {
+	if (!app_can(a, SOURCE_VIEW_ONLY) && a->scr.screen == SCREEN_SETUP) {
 		static const int setup[] = {PANE_DEVICES, PANE_LAUNCH, PANE_FORM};
 		for (size_t i = 0; i < NVS_ARRAY_SIZE(setup); i++)
-			if (in_rect(&a->lay.pane[setup[i]], y, x)) {
-				mouse_setup(a, setup[i], y - a->lay.pane[setup[i]].y, ev);
+			if (in_rect(&a->scr.lay.pane[setup[i]], y, x)) {
+				mouse_setup(a, setup[i], y - a->scr.lay.pane[setup[i]].y, ev);
 				return;
 			}
 		return;

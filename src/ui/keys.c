@@ -8,47 +8,47 @@
 
 static void open_prompt(struct app *a, enum prompt p, const char *text, const char *init)
 {
-	a->prompt = p;
-	snprintf(a->prompt_text, sizeof(a->prompt_text), "%s", text);
-	snprintf(a->edit, sizeof(a->edit), "%s", init ? init : "");
-	a->edit_len = (int)strlen(a->edit);
-	a->dirty[PANE_STATUS] = true;
+	a->pr.prompt = p;
+	snprintf(a->pr.prompt_text, sizeof(a->pr.prompt_text), "%s", text);
+	snprintf(a->pr.edit, sizeof(a->pr.edit), "%s", init ? init : "");
+	a->pr.edit_len = (int)strlen(a->pr.edit);
+	a->scr.dirty[PANE_STATUS] = true;
 }
 
 static void close_prompt(struct app *a)
 {
-	if (a->prompt == PROMPT_DESTROY)
+	if (a->pr.prompt == PROMPT_DESTROY)
 		app_dirty_all(a); /* the confirmation box goes away */
-	a->prompt = PROMPT_NONE;
-	a->dirty[PANE_STATUS] = true;
+	a->pr.prompt = PROMPT_NONE;
+	a->scr.dirty[PANE_STATUS] = true;
 }
 
 static void commit_prompt(struct app *a)
 {
-	enum prompt p = a->prompt;
+	enum prompt p = a->pr.prompt;
 	close_prompt(a);
 	switch (p) {
 	case PROMPT_PATH:
-		if (a->edit[0] && !app_add_target(a, a->edit))
-			app_message(a, ROLE_OK, "added and marked %s", a->edit);
+		if (a->pr.edit[0] && !app_add_target(a, a->pr.edit))
+			app_message(a, ROLE_OK, "added and marked %s", a->pr.edit);
 		break;
 	case PROMPT_FIELD: {
 		struct spec scratch;
 		char err[200] = "";
 		spec_init(&scratch);
-		struct form_field *f = &a->form[a->form_cur], tmp = *f;
-		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->edit);
-		if (a->edit[0] &&
+		struct form_field *f = &a->fm.form[a->fm.form_cur], tmp = *f;
+		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->pr.edit);
+		if (a->pr.edit[0] &&
 		    spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
 			break;
 		}
 		*f = tmp;
-		a->dirty[PANE_FORM] = true;
+		a->scr.dirty[PANE_FORM] = true;
 		break;
 	}
 	case PROMPT_DESTROY:
-		app_confirm_destroy(a, !strcmp(a->edit, a->pending_path));
+		app_confirm_destroy(a, !strcmp(a->pr.edit, a->run.pending_path));
 		break;
 	default:
 		break;
@@ -59,19 +59,19 @@ static void run_asked(struct app *a);
 
 static void prompt_key(struct app *a, int ch, bool is_key)
 {
-	if (a->prompt == PROMPT_ASK) {
+	if (a->pr.prompt == PROMPT_ASK) {
 		close_prompt(a);
 		if (!is_key && (ch == 'y' || ch == 'Y'))
 			run_asked(a);
 		return;
 	}
-	if (a->prompt == PROMPT_QUIT) {
+	if (a->pr.prompt == PROMPT_QUIT) {
 		close_prompt(a);
 		if (!is_key && (ch == 'y' || ch == 'Y'))
 			a->quit = true;
 		return;
 	}
-	if (a->prompt == PROMPT_STOP) {
+	if (a->pr.prompt == PROMPT_STOP) {
 		close_prompt(a);
 		if (!is_key && (ch == 'y' || ch == 'Y') && a->src.ops->stop)
 			a->src.ops->stop(a->src.ctx, NULL);
@@ -80,7 +80,7 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 		return;
 	}
 	if (!is_key && ch == 27) { /* Esc */
-		if (a->prompt == PROMPT_DESTROY)
+		if (a->pr.prompt == PROMPT_DESTROY)
 			app_confirm_destroy(a, false);
 		close_prompt(a);
 		return;
@@ -90,22 +90,23 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 		return;
 	}
 	if ((is_key && ch == KEY_BACKSPACE) || (!is_key && (ch == 127 || ch == 8))) {
-		if (a->edit_len > 0)
-			a->edit[--a->edit_len] = '\0';
+		if (a->pr.edit_len > 0)
+			a->pr.edit[--a->pr.edit_len] = '\0';
 	} else if (!is_key && ch == 21) { /* Ctrl-U */
-		a->edit_len = 0;
-		a->edit[0] = '\0';
-	} else if (!is_key && ch >= 32 && ch < 127 && a->edit_len < (int)sizeof(a->edit) - 1) {
-		a->edit[a->edit_len++] = (char)ch;
-		a->edit[a->edit_len] = '\0';
+		a->pr.edit_len = 0;
+		a->pr.edit[0] = '\0';
+	} else if (!is_key && ch >= 32 && ch < 127 &&
+		   a->pr.edit_len < (int)sizeof(a->pr.edit) - 1) {
+		a->pr.edit[a->pr.edit_len++] = (char)ch;
+		a->pr.edit[a->pr.edit_len] = '\0';
 	}
-	a->dirty[PANE_STATUS] = true;
+	a->scr.dirty[PANE_STATUS] = true;
 }
 
 static void dirty_strips(struct app *a)
 {
-	a->dirty[PANE_IOPS] = a->dirty[PANE_LAT] = a->dirty[PANE_HEALTH] = true;
-	a->dirty[PANE_TARGETS] = a->dirty[PANE_TITLE] = true;
+	a->scr.dirty[PANE_IOPS] = a->scr.dirty[PANE_LAT] = a->scr.dirty[PANE_HEALTH] = true;
+	a->scr.dirty[PANE_TARGETS] = a->scr.dirty[PANE_TITLE] = true;
 }
 
 static double data_end(struct app *a)
@@ -120,35 +121,35 @@ static void zoom(struct app *a, bool in)
 	app_time_range(a, &t0, &t1);
 	double full = t1 - t0;
 	if (in) {
-		if (a->span <= 0)
-			a->span = full;
-		a->span /= 2;
-		if (a->span < 10)
-			a->span = 10;
-	} else if (a->span > 0) {
-		a->span *= 2;
+		if (a->view.span <= 0)
+			a->view.span = full;
+		a->view.span /= 2;
+		if (a->view.span < 10)
+			a->view.span = 10;
+	} else if (a->view.span > 0) {
+		a->view.span *= 2;
 		double total = data_end(a);
-		if (a->span >= total)
-			a->span = 0;
+		if (a->view.span >= total)
+			a->view.span = 0;
 	}
-	if (!a->follow)
-		a->view_end = t1;
+	if (!a->view.follow)
+		a->view.view_end = t1;
 	dirty_strips(a);
 }
 
 static void scroll_time(struct app *a, int dir)
 {
-	if (a->span <= 0)
+	if (a->view.span <= 0)
 		return;
 	double t0, t1;
 	app_time_range(a, &t0, &t1);
-	a->follow = false;
-	a->view_end = t1 + dir * a->span / 4;
-	if (a->view_end < a->span)
-		a->view_end = a->span;
-	if (a->view_end >= data_end(a)) {
-		a->follow = true;
-		a->view_end = 0;
+	a->view.follow = false;
+	a->view.view_end = t1 + dir * a->view.span / 4;
+	if (a->view.view_end < a->view.span)
+		a->view.view_end = a->view.span;
+	if (a->view.view_end >= data_end(a)) {
+		a->view.follow = true;
+		a->view.view_end = 0;
 	}
 	dirty_strips(a);
 }
@@ -165,15 +166,15 @@ static void move_cursor(int *cur, int n, int delta)
 static void next_theme(struct app *a)
 {
 	char err[256];
-	if (a->ntheme <= 0) {
+	if (a->look.ntheme <= 0) {
 		app_message(a, ROLE_WARN, "no theme files found: built-in theme only");
 		return;
 	}
-	int idx = (a->theme_idx + 1) % a->ntheme;
+	int idx = (a->look.theme_idx + 1) % a->look.ntheme;
 	if (app_set_theme(a, idx, NULL, err, sizeof(err)))
 		app_message(a, ROLE_ERROR, "%s", err);
 	else
-		app_message(a, ROLE_OK, "theme %s", a->theme.name);
+		app_message(a, ROLE_OK, "theme %s", a->look.theme.name);
 }
 
 /* ---- the key table: every global and view action, its keys, when it
@@ -204,7 +205,7 @@ static bool act_quit(struct app *a)
 
 static bool act_help(struct app *a)
 {
-	a->help = true;
+	a->scr.help = true;
 	app_dirty_all(a);
 	return true;
 }
@@ -217,14 +218,14 @@ static bool act_theme(struct app *a)
 
 static bool act_log(struct app *a)
 {
-	a->log = !a->log;
+	a->view.log = !a->view.log;
 	dirty_strips(a);
 	return true;
 }
 
 static bool act_mbps(struct app *a)
 {
-	a->mbps = !a->mbps;
+	a->view.mbps = !a->view.mbps;
 	dirty_strips(a);
 	return true;
 }
@@ -233,7 +234,7 @@ static bool act_screen(struct app *a)
 {
 	if (app_can(a, SOURCE_VIEW_ONLY))
 		return false;
-	a->screen = a->screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
+	a->scr.screen = a->scr.screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
 	app_dirty_all(a);
 	return true;
 }
@@ -288,18 +289,18 @@ static bool act_right(struct app *a)
 
 static bool act_whole(struct app *a)
 {
-	a->span = 0;
-	a->follow = true;
+	a->view.span = 0;
+	a->view.follow = true;
 	dirty_strips(a);
 	return true;
 }
 
 static bool act_follow(struct app *a)
 {
-	a->follow = true;
-	a->view_end = 0;
-	a->qd_back = 0;
-	a->dirty[PANE_QD] = true;
+	a->view.follow = true;
+	a->view.view_end = 0;
+	a->view.qd_back = 0;
+	a->scr.dirty[PANE_QD] = true;
 	dirty_strips(a);
 	return true;
 }
@@ -312,8 +313,8 @@ static bool act_round(struct app *a)
 
 static bool act_steady(struct app *a)
 {
-	a->steady_on = !a->steady_on;
-	a->dirty[PANE_IOPS] = true;
+	a->st.steady_on = !a->st.steady_on;
+	a->scr.dirty[PANE_IOPS] = true;
 	return true;
 }
 
@@ -327,30 +328,30 @@ static bool act_events(struct app *a)
 /* The per-QD table scrolls back from its newest rows (tables_qd clamps). */
 static bool act_qd_scroll(struct app *a)
 {
-	int k = a->cur_key, step = k == 'k' || k == -KEY_UP	? 1
-				   : k == 'j' || k == -KEY_DOWN ? -1
-				   : k == 'K'			? 8
-				   : k == 'J'			? -8
-				   : k == 'g'			? 100000
-								: -100000;
-	a->qd_back = a->qd_back + step < 0 ? 0 : a->qd_back + step;
-	if (a->qd_back > 100000)
-		a->qd_back = 100000;
-	a->dirty[PANE_QD] = true;
+	int k = a->fl.cur_key, step = k == 'k' || k == -KEY_UP	   ? 1
+				      : k == 'j' || k == -KEY_DOWN ? -1
+				      : k == 'K'		   ? 8
+				      : k == 'J'		   ? -8
+				      : k == 'g'		   ? 100000
+								   : -100000;
+	a->view.qd_back = a->view.qd_back + step < 0 ? 0 : a->view.qd_back + step;
+	if (a->view.qd_back > 100000)
+		a->view.qd_back = 100000;
+	a->scr.dirty[PANE_QD] = true;
 	return true;
 }
 
 static bool act_page_next(struct app *a)
 {
-	a->tgt_page++;
-	a->dirty[PANE_TARGETS] = true;
+	a->view.tgt_page++;
+	a->scr.dirty[PANE_TARGETS] = true;
 	return true;
 }
 
 static bool act_page_prev(struct app *a)
 {
-	a->tgt_page--;
-	a->dirty[PANE_TARGETS] = true;
+	a->view.tgt_page--;
+	a->scr.dirty[PANE_TARGETS] = true;
 	return true;
 }
 
@@ -366,7 +367,7 @@ static bool speed(struct app *a, double f)
 {
 	if (a->src.ops->speed)
 		a->src.ops->speed(a->src.ctx, f);
-	a->dirty[PANE_TITLE] = true;
+	a->scr.dirty[PANE_TITLE] = true;
 	return true;
 }
 
@@ -403,8 +404,8 @@ static bool act_end(struct app *a)
 static bool act_style(struct app *a)
 {
 	static const char *const name[PLOT_NSTYLES] = {"dots", "thick", "fill"};
-	a->style = (a->style + 1) % PLOT_NSTYLES;
-	app_message(a, ROLE_OK, "strips: %s", name[a->style]);
+	a->view.style = (a->view.style + 1) % PLOT_NSTYLES;
+	app_message(a, ROLE_OK, "strips: %s", name[a->view.style]);
 	dirty_strips(a);
 	return true;
 }
@@ -412,16 +413,16 @@ static bool act_style(struct app *a)
 static bool act_showfloor(struct app *a)
 {
 	/* leaving is asked (the A_ASK flag of its row) */
-	a->showfloor = !a->showfloor;
-	if (a->showfloor) {
-		a->screen = SCREEN_LIVE;
-		if (a->style == PLOT_DOTS)
-			a->style = PLOT_FILL;
+	a->fl.showfloor = !a->fl.showfloor;
+	if (a->fl.showfloor) {
+		a->scr.screen = SCREEN_LIVE;
+		if (a->view.style == PLOT_DOTS)
+			a->view.style = PLOT_FILL;
 	}
 	app_dirty_all(a);
 	app_message(a, ROLE_OK,
-		    a->showfloor ? "showfloor: destructive keys locked (b leaves)"
-				 : "showfloor off");
+		    a->fl.showfloor ? "showfloor: destructive keys locked (b leaves)"
+				    : "showfloor off");
 	return true;
 }
 
@@ -429,34 +430,34 @@ static bool act_showfloor(struct app *a)
 
 static void dirty_setup(struct app *a)
 {
-	a->dirty[PANE_DEVICES] = a->dirty[PANE_LAUNCH] = a->dirty[PANE_FORM] = true;
+	a->scr.dirty[PANE_DEVICES] = a->scr.dirty[PANE_LAUNCH] = a->scr.dirty[PANE_FORM] = true;
 }
 
 static bool act_pane(struct app *a)
 {
-	if (a->cur_key == -KEY_BTAB)
-		a->focus = a->focus == PANE_DEVICES ? (a->demo ? PANE_LAUNCH : PANE_FORM)
-			   : a->focus == PANE_FORM  ? PANE_LAUNCH
-						    : PANE_DEVICES;
+	if (a->fl.cur_key == -KEY_BTAB)
+		a->scr.focus = a->scr.focus == PANE_DEVICES ? (a->fl.demo ? PANE_LAUNCH : PANE_FORM)
+			       : a->scr.focus == PANE_FORM  ? PANE_LAUNCH
+							    : PANE_DEVICES;
 	else
-		a->focus = a->focus == PANE_DEVICES		 ? PANE_LAUNCH
-			   : a->focus == PANE_LAUNCH && !a->demo ? PANE_FORM
-								 : PANE_DEVICES;
+		a->scr.focus = a->scr.focus == PANE_DEVICES		    ? PANE_LAUNCH
+			       : a->scr.focus == PANE_LAUNCH && !a->fl.demo ? PANE_FORM
+									    : PANE_DEVICES;
 	return true;
 }
 
 /* Moves the focused list's cursor by @d rows (clamped). */
 void keys_move(struct app *a, int d)
 {
-	switch (a->focus) {
+	switch (a->scr.focus) {
 	case PANE_DEVICES:
-		move_cursor(&a->dev_cur, a->ndrows, d);
+		move_cursor(&a->dev.dev_cur, a->dev.ndrows, d);
 		break;
 	case PANE_LAUNCH:
-		move_cursor(&a->pre_cur, (int)(a->npresets + a->nplans), d);
+		move_cursor(&a->lp.pre_cur, (int)(a->lp.npresets + a->lp.nplans), d);
 		break;
 	case PANE_FORM:
-		move_cursor(&a->form_cur, FORM_NFIELDS, d);
+		move_cursor(&a->fm.form_cur, FORM_NFIELDS, d);
 		break;
 	}
 	dirty_setup(a);
@@ -464,27 +465,27 @@ void keys_move(struct app *a, int d)
 
 static bool act_step(struct app *a)
 {
-	keys_move(a, a->cur_key == 'k' || a->cur_key == -KEY_UP ? -1 : 1);
+	keys_move(a, a->fl.cur_key == 'k' || a->fl.cur_key == -KEY_UP ? -1 : 1);
 	return true;
 }
 
 static bool act_page(struct app *a)
 {
-	keys_move(a, a->cur_key == 'K' || a->cur_key == -KEY_PPAGE ? -10 : 10);
+	keys_move(a, a->fl.cur_key == 'K' || a->fl.cur_key == -KEY_PPAGE ? -10 : 10);
 	return true;
 }
 
 static bool act_ends(struct app *a)
 {
-	keys_move(a, a->cur_key == 'g' || a->cur_key == -KEY_HOME ? -100000 : 100000);
+	keys_move(a, a->fl.cur_key == 'g' || a->fl.cur_key == -KEY_HOME ? -100000 : 100000);
 	return true;
 }
 
 static bool act_mark(struct app *a)
 {
-	if (a->dev_cur >= a->ndrows)
+	if (a->dev.dev_cur >= a->dev.ndrows)
 		return true;
-	struct devrow *r = &a->drows[a->dev_cur];
+	struct devrow *r = &a->dev.drows[a->dev.dev_cur];
 	if (r->selectable) {
 		r->marked = !r->marked;
 		keys_move(a, 1);
@@ -502,7 +503,7 @@ static bool act_mark(struct app *a)
 
 static bool act_add(struct app *a)
 {
-	if (a->demo)
+	if (a->fl.demo)
 		return false;
 	open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
 	return true;
@@ -510,7 +511,7 @@ static bool act_add(struct app *a)
 
 static bool act_check(struct app *a)
 {
-	if (a->demo)
+	if (a->fl.demo)
 		return false;
 	checkui_open(a);
 	return true;
@@ -531,26 +532,26 @@ static bool act_health(struct app *a)
 static bool act_rescan(struct app *a)
 {
 	app_rescan(a);
-	app_message(a, ROLE_OK, "rescanned: %d devices", a->ndrows);
+	app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
 	return true;
 }
 
 static bool act_run_preset(struct app *a)
 {
-	app_launch_preset(a, a->pre_cur);
+	app_launch_preset(a, a->lp.pre_cur);
 	return true;
 }
 
 static bool act_jump(struct app *a)
 {
-	a->jump = true;
+	a->lp.jump = true;
 	app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
 	return true;
 }
 
 static bool act_edit(struct app *a)
 {
-	struct form_field *f = &a->form[a->form_cur];
+	struct form_field *f = &a->fm.form[a->fm.form_cur];
 	if (!strcmp(f->key, "ioengine")) { /* two choices: Enter toggles */
 		snprintf(f->val, sizeof(f->val), "%s",
 			 strcmp(f->val, "passthrough") ? "passthrough" : "io_uring");
@@ -561,8 +562,8 @@ static bool act_edit(struct app *a)
 		return true;
 	}
 	char text[96];
-	snprintf(text, sizeof(text), "%s = ", a->form[a->form_cur].label);
-	open_prompt(a, PROMPT_FIELD, text, a->form[a->form_cur].val);
+	snprintf(text, sizeof(text), "%s = ", a->fm.form[a->fm.form_cur].label);
+	open_prompt(a, PROMPT_FIELD, text, a->fm.form[a->fm.form_cur].val);
 	return true;
 }
 
@@ -578,21 +579,22 @@ static bool act_run_form(struct app *a)
  * (again: the one after that).  Letters alone are keys. */
 static bool jump_match(const struct app *a, int idx, int ch)
 {
-	bool plan = idx >= (int)a->npresets;
-	const char *nm = plan ? a->plans[idx - (int)a->npresets].name : a->presets[idx].name;
+	bool plan = idx >= (int)a->lp.npresets;
+	const char *nm =
+	    plan ? a->lp.plans[idx - (int)a->lp.npresets].name : a->lp.presets[idx].name;
 	return tolower((unsigned char)nm[0]) == tolower(ch) || (plan && tolower(ch) == 'p');
 }
 
 static void jump_key(struct app *a, int ch)
 {
-	bool first = a->jump;
-	int total = (int)(a->npresets + a->nplans);
-	a->jump = false;
-	a->dirty[PANE_LAUNCH] = true;
+	bool first = a->lp.jump;
+	int total = (int)(a->lp.npresets + a->lp.nplans);
+	a->lp.jump = false;
+	a->scr.dirty[PANE_LAUNCH] = true;
 	for (int k = 0; k < total; k++) {
-		int idx = first ? k : (a->pre_cur + 1 + k) % total;
+		int idx = first ? k : (a->lp.pre_cur + 1 + k) % total;
 		if (jump_match(a, idx, ch)) {
-			a->pre_cur = idx;
+			a->lp.pre_cur = idx;
 			return;
 		}
 	}
@@ -678,14 +680,14 @@ static const struct action {
 /* Does action @ac apply on the screen @a shows now (its context)? */
 static bool applies_here(const struct app *a, const struct action *ac)
 {
-	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
 	switch (ac->ctx) {
 	case K_VIEW:
 		return view;
 	case K_REPLAY:
 		return app_can(a, SOURCE_CAN_PLAY);
 	case K_SETUP:
-		return !view && !a->showfloor; /* showfloor: locked away */
+		return !view && !a->fl.showfloor; /* showfloor: locked away */
 	default:
 		return true;
 	}
@@ -697,7 +699,7 @@ int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && n < max; i++)
 		if (applies_here(a, &actions[i]))
 			snprintf(lines[n++], KEYS_HELP_LEN, "%-9s %s", actions[i].label,
-				 a->showfloor && (actions[i].flags & A_LOCK)
+				 a->fl.showfloor && (actions[i].flags & A_LOCK)
 				     ? "(locked in showfloor)"
 				     : actions[i].help);
 	return n;
@@ -706,8 +708,8 @@ int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max)
 /* The action asked about in showfloor mode (PROMPT_ASK), answered yes. */
 static void run_asked(struct app *a)
 {
-	int i = a->asked_action;
-	a->asked_action = -1;
+	int i = a->fl.asked_action;
+	a->fl.asked_action = -1;
 	if (i >= 0 && i < (int)(sizeof(actions) / sizeof(actions[0])))
 		actions[i].run(a);
 	app_dirty_all(a);
@@ -718,7 +720,7 @@ static void run_asked(struct app *a)
 static bool showfloor_gate(struct app *a, size_t i)
 {
 	const struct action *ac = &actions[i];
-	if (!a->showfloor)
+	if (!a->fl.showfloor)
 		return false;
 	if (ac->flags & A_LOCK) {
 		app_message(a, ROLE_WARN, "%s: locked in showfloor mode (b leaves it, asks)",
@@ -727,7 +729,7 @@ static bool showfloor_gate(struct app *a, size_t i)
 	}
 	if (ac->flags & A_ASK) {
 		char q[128], what[48], key[16];
-		a->asked_action = (int)i;
+		a->fl.asked_action = (int)i;
 		snprintf(what, sizeof(what), "%s", ac->help);
 		what[strcspn(what, "(")] = '\0'; /* "quit (asks ...)": "quit" */
 		size_t wl = strlen(what);
@@ -745,26 +747,27 @@ static bool showfloor_gate(struct app *a, size_t i)
 /* Runs the first action of the table bound to @k that applies now. */
 static bool table_key(struct app *a, int k)
 {
-	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) ||
 		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)))
 			continue;
-		if (ac->ctx == K_SETUP && (view || (ac->focus && !(ac->focus & (1u << a->focus)))))
+		if (ac->ctx == K_SETUP &&
+		    (view || (ac->focus && !(ac->focus & (1u << a->scr.focus)))))
 			continue;
 		for (int j = 0; j < 4 && ac->key[j]; j++) {
 			if (ac->key[j] != k)
 				continue;
 			if (showfloor_gate(a, i))
 				return true;
-			a->cur_key = k;
+			a->fl.cur_key = k;
 			if (!ac->run(a))
 				break;
 			if (ac->ctx == K_SETUP)
 				dirty_setup(a);
 			else if (ac->ctx != K_ALL)
-				a->dirty[PANE_TITLE] = true;
+				a->scr.dirty[PANE_TITLE] = true;
 			return true;
 		}
 	}
@@ -781,7 +784,7 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		keys_mouse_event(a);
 		return;
 	}
-	if (a->prompt != PROMPT_NONE) {
+	if (a->pr.prompt != PROMPT_NONE) {
 		prompt_key(a, ch, is_key);
 		return;
 	}
@@ -789,19 +792,19 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		return;
 	if (healthui_key(a, ch, is_key))
 		return;
-	if (a->help) {
-		a->help = false;
+	if (a->scr.help) {
+		a->scr.help = false;
 		app_dirty_all(a);
 		return;
 	}
 	if (purgeui_key(a, ch, is_key))
 		return;
-	bool setup = !app_can(a, SOURCE_VIEW_ONLY) && a->screen == SCREEN_SETUP;
-	bool jump_now = setup && a->focus == PANE_LAUNCH && !is_key &&
-			(isdigit(ch) || (a->jump && isalnum(ch)));
-	if (a->jump && !jump_now) {
-		a->jump = false;
-		a->dirty[PANE_LAUNCH] = true;
+	bool setup = !app_can(a, SOURCE_VIEW_ONLY) && a->scr.screen == SCREEN_SETUP;
+	bool jump_now = setup && a->scr.focus == PANE_LAUNCH && !is_key &&
+			(isdigit(ch) || (a->lp.jump && isalnum(ch)));
+	if (a->lp.jump && !jump_now) {
+		a->lp.jump = false;
+		a->scr.dirty[PANE_LAUNCH] = true;
 	}
 	if (jump_now) {
 		jump_key(a, ch);

@@ -3,8 +3,8 @@
  * The screen is cut like htop's: one title line, one status line, and a
  * body between them.  Setup body: devices on top, presets and the custom
  * form side by side below.  Live body: a right column (numbers, then a
- * plan's step list when a plan runs, then CPU; 24..48 columns wide, about 30% of the width) and a left column of strips:
- * from the bottom up the per-QD table and the per-target strips take what
+ * plan's step list when a plan runs, then CPU; 24..48 columns wide, about 30% of the width) and a
+ * left column of strips: from the bottom up the per-QD table and the per-target strips take what
  * they need (capped so the main strips keep at least 2 x 4 rows), then the
  * health strip (3 rows) when there is room, and the IOPS and latency strips
  * share the rest.  Everything is a cut of the previous free rectangle, so
@@ -69,7 +69,8 @@ static void live_screen(const struct layout_in *in, struct rect body, struct lay
 	out->pane[PANE_NUMBERS] = cut_top(&right, num_h);
 	/* a plan's steps between numbers and CPU; the CPU pane keeps 4 rows */
 	if (in->nsteps && right.h - 4 >= 3)
-		out->pane[PANE_STEPS] = cut_top(&right, clampi((int)in->nsteps + 1, 3, right.h - 4));
+		out->pane[PANE_STEPS] =
+		    cut_top(&right, clampi((int)in->nsteps + 1, 3, right.h - 4));
 	out->pane[PANE_CPU] = right;
 
 	/* The main strips keep at least 4 rows each. */

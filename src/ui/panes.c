@@ -28,9 +28,9 @@ static const struct {
 void panes_form_init(struct app *a)
 {
 	for (int i = 0; i < FORM_NFIELDS; i++) {
-		a->form[i].key = form_defs[i].key;
-		a->form[i].label = form_defs[i].label;
-		snprintf(a->form[i].val, sizeof(a->form[i].val), "%s", form_defs[i].def);
+		a->fm.form[i].key = form_defs[i].key;
+		a->fm.form[i].label = form_defs[i].label;
+		snprintf(a->fm.form[i].val, sizeof(a->fm.form[i].val), "%s", form_defs[i].def);
 	}
 }
 
@@ -65,9 +65,9 @@ static void pane_title(struct app *a, WINDOW *w)
 	char pg[128]; /* a running purge first: it is what matters then */
 	purgeui_title(a, pg, sizeof(pg));
 	snprintf(buf, sizeof(buf), " nvscope | %s%s%s %.40s%s | %.120s%s | %s%s%s | %.40s%s", pg,
-		 pg[0] ? " | " : "", in.state, a->run_name[0] ? a->run_name : "-", in.step,
+		 pg[0] ? " | " : "", in.state, a->run.run_name[0] ? a->run.run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
-		 planned > 0 ? pl : "", a->theme.name, a->log ? " log" : " lin");
+		 planned > 0 ? pl : "", a->look.theme.name, a->view.log ? " log" : " lin");
 	if (in.valid & SOURCE_HAS_CURSOR) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", in.speed);
@@ -85,9 +85,9 @@ static void pane_title(struct app *a, WINDOW *w)
 		snprintf(hm, sizeof(hm), "--:--:--");
 	int lw = draw_width(buf);
 	snprintf(right, sizeof(right), " %.60s %s ", host, hm);
-	if (lw + draw_width(right) > a->cols)
+	if (lw + draw_width(right) > a->scr.cols)
 		snprintf(right, sizeof(right), " %s ", hm);
-	int rw = draw_width(right), room = a->cols - rw;
+	int rw = draw_width(right), room = a->scr.cols - rw;
 	if (lw > room && room > 1) {
 		devrows_fit(fit, sizeof(fit), buf, room, a->paint.ascii);
 		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, fit);
@@ -95,35 +95,36 @@ static void pane_title(struct app *a, WINDOW *w)
 		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, buf);
 	}
 	if (rw > 0)
-		draw_str(&a->paint, w, 0, a->cols - rw, rw, ROLE_TITLE, right);
+		draw_str(&a->paint, w, 0, a->scr.cols - rw, rw, ROLE_TITLE, right);
 }
 
 static void pane_status(struct app *a, WINDOW *w)
 {
 	draw_fill(&a->paint, w, 0, ROLE_STATUS);
-	a->nbar = 0; /* no buttons to click while a prompt or message shows */
-	if (a->prompt != PROMPT_NONE) {
-		int n = draw_str(&a->paint, w, 0, 0, a->cols, ROLE_WARN, a->prompt_text);
-		if (a->prompt != PROMPT_QUIT && a->prompt != PROMPT_STOP &&
-		    a->prompt != PROMPT_ASK) {
-			n += draw_str(&a->paint, w, 0, n, a->cols - n, ROLE_STATUS_KEY, a->edit);
+	a->scr.nbar = 0; /* no buttons to click while a prompt or message shows */
+	if (a->pr.prompt != PROMPT_NONE) {
+		int n = draw_str(&a->paint, w, 0, 0, a->scr.cols, ROLE_WARN, a->pr.prompt_text);
+		if (a->pr.prompt != PROMPT_QUIT && a->pr.prompt != PROMPT_STOP &&
+		    a->pr.prompt != PROMPT_ASK) {
+			n += draw_str(&a->paint, w, 0, n, a->scr.cols - n, ROLE_STATUS_KEY,
+				      a->pr.edit);
 			draw_str(&a->paint, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 		}
 		return;
 	}
-	if (a->msg[0] && a->now < a->msg_until) {
-		draw_str(&a->paint, w, 0, 0, a->cols, a->msg_role, a->msg);
+	if (a->mq.msg[0] && a->now < a->mq.msg_until) {
+		draw_str(&a->paint, w, 0, 0, a->scr.cols, a->mq.msg_role, a->mq.msg);
 		return;
 	}
 	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
 	const struct keybtn *k;
 	int n = keys_bar(a, &k);
 	int x = 0;
-	for (int i = 0; i < n && x < a->cols && i < KEYS_BAR_MAX; i++) {
-		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS_KEY, k[i].key);
-		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS, k[i].what);
-		a->bar_end[a->nbar++] = x;
-		x += draw_str(&a->paint, w, 0, x, a->cols - x, ROLE_STATUS, " ");
+	for (int i = 0; i < n && x < a->scr.cols && i < KEYS_BAR_MAX; i++) {
+		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS_KEY, k[i].key);
+		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS, k[i].what);
+		a->scr.bar_end[a->scr.nbar++] = x;
+		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS, " ");
 	}
 }
 
@@ -178,8 +179,8 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 	char txt[160], fit[320];
 	snprintf(txt, sizeof(txt), "%s%s", r->usage[0] ? r->usage : "-", flag);
 	if (wd - x > 0) { /* a cut is marked: "mounted /tmp/nvsco…" */
-		devrows_fit(fit, sizeof(fit), txt, draw_width(txt) < wd - x ? draw_width(txt) : wd - x,
-			    a->paint.ascii);
+		devrows_fit(fit, sizeof(fit), txt,
+			    draw_width(txt) < wd - x ? draw_width(txt) : wd - x, a->paint.ascii);
 		draw_str(&a->paint, w, y, x, wd - x, role, fit);
 	}
 }
@@ -187,7 +188,10 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcols *dc,
 		    const struct devrow *r, bool cur)
 {
-	int role = cur ? ROLE_SELECTED : r->marked ? ROLE_MARKED : r->in_use ? ROLE_DIM : ROLE_NORMAL;
+	int role = cur	       ? ROLE_SELECTED
+		   : r->marked ? ROLE_MARKED
+		   : r->in_use ? ROLE_DIM
+			       : ROLE_NORMAL;
 	char sz[16] = "", lbs[16] = "", temp[16], used[16], name[40], line[512];
 	if (r->selectable || r->depth) {
 		devrows_size(r->size, sz, sizeof(sz));
@@ -197,7 +201,10 @@ static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcol
 	snprintf(used, sizeof(used), r->used_valid ? "%u%%" : "N/A", r->pct_used);
 	if (!r->nvme)
 		snprintf(temp, sizeof(temp), "-"), snprintf(used, sizeof(used), "-");
-	snprintf(name, sizeof(name), "%s%.30s", r->depth == 2 ? "    " : r->depth ? "  " : "",
+	snprintf(name, sizeof(name), "%s%.30s",
+		 r->depth == 2 ? "    "
+		 : r->depth    ? "  "
+			       : "",
 		 r->name);
 	if (cur)
 		draw_fill(&a->paint, w, y, ROLE_SELECTED);
@@ -213,16 +220,17 @@ static void pane_devices(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
 	struct devcols dc;
-	devrows_columns(a->drows, a->ndrows, wd, &dc);
+	devrows_columns(a->dev.drows, a->dev.ndrows, wd, &dc);
 	char title[128] = "Devices";
 	if (dc.model_common) /* the model every row shares, said once */
-		for (int i = 0; i < a->ndrows; i++)
-			if (a->drows[i].model[0]) {
-				snprintf(title, sizeof(title), "Devices: all %.60s", a->drows[i].model);
+		for (int i = 0; i < a->dev.ndrows; i++)
+			if (a->dev.drows[i].model[0]) {
+				snprintf(title, sizeof(title), "Devices: all %.60s",
+					 a->dev.drows[i].model);
 				break;
 			}
 	char head[160];
-	snprintf(head, sizeof(head), a->focus == PANE_DEVICES ? "[%s]" : "%s", title);
+	snprintf(head, sizeof(head), a->scr.focus == PANE_DEVICES ? "[%s]" : "%s", title);
 	draw_header(&a->paint, w, head, "Space mark  a add file  r rescan  P purge");
 	char line[512] = "  ";
 	const char *cells[4] = {"Device", "Serial", "Model", "FW"};
@@ -232,44 +240,47 @@ static void pane_devices(struct app *a, WINDOW *w)
 	snprintf(line + l, sizeof(line) - l, "In use");
 	draw_str(&a->paint, w, 1, 0, wd, ROLE_HEADER, line);
 	int rows = h - 2;
-	if (a->dev_cur < a->dev_top)
-		a->dev_top = a->dev_cur;
-	if (a->dev_cur >= a->dev_top + rows)
-		a->dev_top = a->dev_cur - rows + 1;
-	if (!a->ndrows)
-		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM, "no devices found (a: add a file target)");
-	for (int i = 0; i < rows && a->dev_top + i < a->ndrows; i++)
-		dev_row(a, w, 2 + i, wd, &dc, &a->drows[a->dev_top + i],
-			a->dev_top + i == a->dev_cur && a->focus == PANE_DEVICES);
+	if (a->dev.dev_cur < a->dev.dev_top)
+		a->dev.dev_top = a->dev.dev_cur;
+	if (a->dev.dev_cur >= a->dev.dev_top + rows)
+		a->dev.dev_top = a->dev.dev_cur - rows + 1;
+	if (!a->dev.ndrows)
+		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM,
+			 "no devices found (a: add a file target)");
+	for (int i = 0; i < rows && a->dev.dev_top + i < a->dev.ndrows; i++)
+		dev_row(a, w, 2 + i, wd, &dc, &a->dev.drows[a->dev.dev_top + i],
+			a->dev.dev_top + i == a->dev.dev_cur && a->scr.focus == PANE_DEVICES);
 }
 
 static void pane_launch(struct app *a, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
-	draw_header(&a->paint, w, a->focus == PANE_LAUNCH ? "[Presets]" : "Presets", "W writes  Enter run");
+	draw_header(&a->paint, w, a->scr.focus == PANE_LAUNCH ? "[Presets]" : "Presets",
+		    "W writes  Enter run");
 	int rows = h - 1;
-	if (a->pre_cur < a->pre_top)
-		a->pre_top = a->pre_cur;
-	if (a->pre_cur >= a->pre_top + rows)
-		a->pre_top = a->pre_cur - rows + 1;
-	int total = (int)(a->npresets + a->nplans);
+	if (a->lp.pre_cur < a->lp.pre_top)
+		a->lp.pre_top = a->lp.pre_cur;
+	if (a->lp.pre_cur >= a->lp.pre_top + rows)
+		a->lp.pre_top = a->lp.pre_cur - rows + 1;
+	int total = (int)(a->lp.npresets + a->lp.nplans);
 	if (!total)
 		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
 	int namew = 18;
 	for (int i = 0; i < total; i++) {
-		int l = i < (int)a->npresets ? draw_width(a->presets[i].name)
-					     : 5 + draw_width(a->plans[i - (int)a->npresets].name);
+		int l = i < (int)a->lp.npresets
+			    ? draw_width(a->lp.presets[i].name)
+			    : 5 + draw_width(a->lp.plans[i - (int)a->lp.npresets].name);
 		if (l > namew)
 			namew = l;
 	}
 	if (namew > wd / 2)
 		namew = wd / 2 > 8 ? wd / 2 : 8;
-	for (int i = 0; i < rows && a->pre_top + i < total; i++) {
-		int idx = a->pre_top + i;
-		bool plan = idx >= (int)a->npresets;
+	for (int i = 0; i < rows && a->lp.pre_top + i < total; i++) {
+		int idx = a->lp.pre_top + i;
+		bool plan = idx >= (int)a->lp.npresets;
 		const struct preset_info *p =
-		    plan ? &a->plans[idx - (int)a->npresets] : &a->presets[idx];
-		bool cur = idx == a->pre_cur && a->focus == PANE_LAUNCH;
+		    plan ? &a->lp.plans[idx - (int)a->lp.npresets] : &a->lp.presets[idx];
+		bool cur = idx == a->lp.pre_cur && a->scr.focus == PANE_LAUNCH;
 		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
 			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
@@ -296,21 +307,22 @@ static void pane_launch(struct app *a, WINDOW *w)
 static void pane_form(struct app *a, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(&a->paint, w, a->focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
-		    a->demo ? "disabled in demo" : "Enter edit  r run");
+	draw_header(&a->paint, w,
+		    a->scr.focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
+		    a->fl.demo ? "disabled in demo" : "Enter edit  r run");
 	for (int i = 0; i < FORM_NFIELDS && 1 + i < h; i++) {
-		bool cur = i == a->form_cur && a->focus == PANE_FORM;
+		bool cur = i == a->fm.form_cur && a->scr.focus == PANE_FORM;
 		if (cur)
 			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
 		draw_fmt(&a->paint, w, 1 + i, 1, wd - 1,
-			 cur	   ? ROLE_SELECTED
-			 : a->demo ? ROLE_DIM
-				   : ROLE_NORMAL,
-			 "%-15s %s", a->form[i].label, a->form[i].val);
+			 cur	      ? ROLE_SELECTED
+			 : a->fl.demo ? ROLE_DIM
+				      : ROLE_NORMAL,
+			 "%-15s %s", a->fm.form[i].label, a->fm.form[i].val);
 	}
 	int marked = 0;
-	for (int i = 0; i < a->ndrows; i++)
-		marked += a->drows[i].marked;
+	for (int i = 0; i < a->dev.ndrows; i++)
+		marked += a->dev.drows[i].marked;
 	if (1 + FORM_NFIELDS < h)
 		draw_fmt(&a->paint, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
 			 "targets marked: %d", marked);
@@ -359,28 +371,28 @@ void panes_draw_help(struct app *a)
 	char kl[64][KEYS_HELP_LEN], tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
 	int nk = keys_help(a, kl, 64);
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
-	int cols = a->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
+	int cols = a->scr.cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
 	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
 	if (tkw > bw)
 		bw = tkw;
 	if (draw_width(tk2) + 4 > bw)
 		bw = draw_width(tk2) + 4;
-	if (bw > a->cols)
-		bw = a->cols;
+	if (bw > a->scr.cols)
+		bw = a->scr.cols;
 	int bh = per + 5; /* title, keys, terminal (two lines); borders */
-	if (bh > a->rows)
-		bh = a->rows;
-	struct rect r = layout_center(a->cols, a->rows, bw, bh);
-	if (a->overlay)
-		delwin(a->overlay);
-	a->overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->overlay)
+	if (bh > a->scr.rows)
+		bh = a->scr.rows;
+	struct rect r = layout_center(a->scr.cols, a->scr.rows, bw, bh);
+	if (a->scr.overlay)
+		delwin(a->scr.overlay);
+	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!a->scr.overlay)
 		return;
-	WINDOW *w = a->overlay;
+	WINDOW *w = a->scr.overlay;
 	draw_role(&a->paint, w, ROLE_NORMAL);
 	werase(w);
 	draw_frame(&a->paint, w, ROLE_NORMAL, ROLE_BORDER);
-	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->screen == SCREEN_LIVE;
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
 	draw_str(&a->paint, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 view ? "keys of the live screen (v: setup's; any key closes)"
 		      : "keys of the setup screen (v: live screen's; any key closes)");
@@ -397,7 +409,8 @@ void panes_draw_help(struct app *a)
 	}
 	if (shown < nk) { /* a screen too small for all: said, not hidden */
 		char more[64];
-		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ", nk - shown);
+		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ",
+			 nk - shown);
 		draw_str(&a->paint, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
 	char tfit[2 * sizeof(tk)];
@@ -410,21 +423,22 @@ void panes_draw_help(struct app *a)
 
 void panes_draw_confirm(struct app *a)
 {
-	int w = a->cols - 4 < 72 ? a->cols - 4 : 72;
-	int len = (int)strlen(a->confirm), inner = w - 4;
+	int w = a->scr.cols - 4 < 72 ? a->scr.cols - 4 : 72;
+	int len = (int)strlen(a->pr.confirm), inner = w - 4;
 	int lines = inner > 0 ? (len + inner - 1) / inner : 1;
-	struct rect r = layout_center(a->cols, a->rows, w, lines + 5);
-	if (a->overlay)
-		delwin(a->overlay);
-	a->overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->overlay || inner <= 0)
+	struct rect r = layout_center(a->scr.cols, a->scr.rows, w, lines + 5);
+	if (a->scr.overlay)
+		delwin(a->scr.overlay);
+	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!a->scr.overlay || inner <= 0)
 		return;
-	WINDOW *o = a->overlay;
+	WINDOW *o = a->scr.overlay;
 	draw_frame(&a->paint, o, ROLE_ERROR, ROLE_ERROR);
 	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
-		 a->confirm_head ? a->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
+		 a->pr.confirm_head ? a->pr.confirm_head
+				    : "THIS WORKLOAD WRITES AND DESTROYS DATA");
 	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
-		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
+		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, a->pr.confirm + i * inner);
 	wnoutrefresh(o);
 }
 
@@ -434,34 +448,36 @@ void panes_draw_too_small(struct app *a)
 	draw_role(&a->paint, w, ROLE_NORMAL);
 	werase(w);
 	char buf[128];
-	int y = a->rows / 2 - 1;
+	int y = a->scr.rows / 2 - 1;
 	if (y < 0)
 		y = 0;
-	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->cols, a->rows);
-	draw_str(&a->paint, w, y, 0, a->cols, ROLE_WARN, buf);
+	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->scr.cols, a->scr.rows);
+	draw_str(&a->paint, w, y, 0, a->scr.cols, ROLE_WARN, buf);
 	snprintf(buf, sizeof(buf), "nvscope needs %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	draw_str(&a->paint, w, y + 1, 0, a->cols, ROLE_WARN, buf);
-	draw_str(&a->paint, w, y + 2, 0, a->cols, ROLE_NORMAL, "Enlarge it (q quits)");
+	draw_str(&a->paint, w, y + 1, 0, a->scr.cols, ROLE_WARN, buf);
+	draw_str(&a->paint, w, y + 2, 0, a->scr.cols, ROLE_NORMAL, "Enlarge it (q quits)");
 	wnoutrefresh(w);
 }
 
 static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
-    [PANE_TITLE] = pane_title,	 [PANE_STATUS] = pane_status,	[PANE_DEVICES] = pane_devices,
-    [PANE_LAUNCH] = pane_launch, [PANE_FORM] = pane_form,	[PANE_IOPS] = strips_iops,
-    [PANE_LAT] = strips_lat,	 [PANE_HEALTH] = strips_health,	[PANE_TARGETS] = strips_targets,
-    [PANE_QD] = tables_qd,	 [PANE_NUMBERS] = tables_numbers, [PANE_CPU] = tables_cpu,
+    [PANE_TITLE] = pane_title,	      [PANE_STATUS] = pane_status,
+    [PANE_DEVICES] = pane_devices,    [PANE_LAUNCH] = pane_launch,
+    [PANE_FORM] = pane_form,	      [PANE_IOPS] = strips_iops,
+    [PANE_LAT] = strips_lat,	      [PANE_HEALTH] = strips_health,
+    [PANE_TARGETS] = strips_targets,  [PANE_QD] = tables_qd,
+    [PANE_NUMBERS] = tables_numbers,  [PANE_CPU] = tables_cpu,
     [PANE_STEPS] = planui_draw_steps,
 };
 
 void panes_draw(struct app *a, enum pane_id p)
 {
-	WINDOW *w = a->win[p];
+	WINDOW *w = a->scr.win[p];
 	if (!w)
 		return;
 	draw_role(&a->paint, w, ROLE_NORMAL);
 	wbkgdset(w, ' ' | a->paint.attr[ROLE_NORMAL] | COLOR_PAIR(a->paint.pair[ROLE_NORMAL]));
 	werase(w);
-	if (a->showfloor && p == PANE_NUMBERS)
+	if (a->fl.showfloor && p == PANE_NUMBERS)
 		showfloor_numbers(a, w);
 	else
 		pane_fn[p](a, w);

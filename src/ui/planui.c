@@ -22,8 +22,8 @@ void planui_list(struct app *a)
 {
 	char dir[4200], path[4500];
 	struct dirent **ents = NULL;
-	a->nplans = 0;
-	if (a->demo || plan_dir(dir, sizeof(dir)))
+	a->lp.nplans = 0;
+	if (a->fl.demo || plan_dir(dir, sizeof(dir)))
 		return;
 	int n = scandir(dir, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
@@ -34,10 +34,10 @@ void planui_list(struct app *a)
 		if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".ini") &&
 		    !plan_load(path, NULL, &p, err, sizeof(err))) {
 			struct preset_info *ni =
-			    realloc(a->plans, (a->nplans + 1) * sizeof(*a->plans));
+			    realloc(a->lp.plans, (a->lp.nplans + 1) * sizeof(*a->lp.plans));
 			if (ni) {
-				a->plans = ni;
-				struct preset_info *pi = &a->plans[a->nplans++];
+				a->lp.plans = ni;
+				struct preset_info *pi = &a->lp.plans[a->lp.nplans++];
 				snprintf(pi->name, sizeof(pi->name), "%.*s", (int)(l - 4),
 					 ents[i]->d_name);
 				snprintf(pi->path, sizeof(pi->path), "%.511s", path);
@@ -56,7 +56,7 @@ void planui_list(struct app *a)
  * into its events.log, as a workload's go to its events.log. */
 static void log_overrides(struct app *a)
 {
-	for (char *l = a->pending_log, *e; *l; l = e + 1) {
+	for (char *l = a->run.pending_log, *e; *l; l = e + 1) {
 		if (!(e = strchr(l, '\n')))
 			break;
 		*e = '\0';
@@ -65,41 +65,41 @@ static void log_overrides(struct app *a)
 			break;
 		}
 	}
-	a->pending_log[0] = '\0';
+	a->run.pending_log[0] = '\0';
 }
 
-/* Starts the loaded a->pexec; confirmation done. */
+/* Starts the loaded a->pl.pexec; confirmation done. */
 static void start(struct app *a, const char *confirm, bool force)
 {
 	char dir[600], err[512] = "";
-	if (a->results_dir[0] && a->nruns == 0)
-		snprintf(dir, sizeof(dir), "%s", a->results_dir);
-	else if (a->results_dir[0])
-		snprintf(dir, sizeof(dir), "%s-%u", a->results_dir, a->nruns + 1);
+	if (a->run.results_dir[0] && a->run.nruns == 0)
+		snprintf(dir, sizeof(dir), "%s", a->run.results_dir);
+	else if (a->run.results_dir[0])
+		snprintf(dir, sizeof(dir), "%s-%u", a->run.results_dir, a->run.nruns + 1);
 	else
 		dir[0] = '\0';
-	if (planexec_start(a->pexec, dir, confirm, force, err, sizeof(err))) {
+	if (planexec_start(a->pl.pexec, dir, confirm, force, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "plan not started: %s", err);
-		planexec_free(a->pexec);
-		a->pexec = NULL;
+		planexec_free(a->pl.pexec);
+		a->pl.pexec = NULL;
 		return;
 	}
-	struct planexec *pe = a->pexec;
+	struct planexec *pe = a->pl.pexec;
 	struct source src;
-	a->pexec = NULL;
+	a->pl.pexec = NULL;
 	int ret = source_plan(pe, &src, err, sizeof(err)); /* takes @pe */
 	app_show_source(a, src);
 	if (ret)
 		app_message(a, ROLE_ERROR, "cannot follow the plan: %s", err);
 	log_overrides(a);
-	a->nruns++;
-	a->run_writes = false;
-	a->screen = SCREEN_LIVE;
-	snprintf(a->run_name, sizeof(a->run_name), "%s", a->plan_name);
+	a->run.nruns++;
+	a->run.run_writes = false;
+	a->scr.screen = SCREEN_LIVE;
+	snprintf(a->run.run_name, sizeof(a->run.run_name), "%s", a->pl.plan_name);
 	struct source_info in;
 	app_source_info(a, &in);
-	app_event(a, ROLE_OK, "plan %s started on %s (results in %s)", a->plan_name, a->plan_target,
-		  in.dir);
+	app_event(a, ROLE_OK, "plan %s started on %s (results in %s)", a->pl.plan_name,
+		  a->pl.plan_target, in.dir);
 	app_dirty_all(a);
 }
 
@@ -108,30 +108,31 @@ static void start(struct app *a, const char *confirm, bool force)
 static void ask_next(struct app *a)
 {
 	char need[256] = "", target[256] = "";
-	if (planexec_confirmed(a->pexec, a->plan_confirm, need, sizeof(need), target,
+	if (planexec_confirmed(a->pl.pexec, a->pl.plan_confirm, need, sizeof(need), target,
 			       sizeof(target))) {
-		start(a, a->plan_confirm, a->base.force_destroy);
+		start(a, a->pl.plan_confirm, a->run.base.force_destroy);
 		return;
 	}
-	a->pending_plan = true;
+	a->pl.pending_plan = true;
 	char what[96];
-	snprintf(what, sizeof(what), "Plan %.60s purges and/or writes", a->plan_name);
+	snprintf(what, sizeof(what), "Plan %.60s purges and/or writes", a->pl.plan_name);
 	app_ask_token(a, what, target);
 }
 
 void planui_begin(struct app *a)
 {
-	if (!a->pexec)
+	if (!a->pl.pexec)
 		return;
-	snprintf(a->plan_name, sizeof(a->plan_name), "%s", planexec_name(a->pexec));
-	if (!planexec_destroys(a->pexec)) {
+	snprintf(a->pl.plan_name, sizeof(a->pl.plan_name), "%s", planexec_name(a->pl.pexec));
+	if (!planexec_destroys(a->pl.pexec)) {
 		start(a, "", false);
 		return;
 	}
-	if (a->demo) {
-		app_message(a, ROLE_WARN, "demo mode: plan %s writes, not started", a->plan_name);
-		planexec_free(a->pexec);
-		a->pexec = NULL;
+	if (a->fl.demo) {
+		app_message(a, ROLE_WARN, "demo mode: plan %s writes, not started",
+			    a->pl.plan_name);
+		planexec_free(a->pl.pexec);
+		a->pl.pexec = NULL;
 		return;
 	}
 	/* the console's write-safety rule (app_write_check): in use is refused,
@@ -139,15 +140,15 @@ void planui_begin(struct app *a)
 	 * token of every target --yes-destroy-data does not name */
 	const char *t;
 	char msg[1024];
-	a->pending_log[0] = '\0';
-	for (unsigned i = 0; (t = planexec_target(a->pexec, i)); i++) {
+	a->run.pending_log[0] = '\0';
+	for (unsigned i = 0; (t = planexec_target(a->pl.pexec, i)); i++) {
 		msg[0] = '\0';
-		int r =
-		    app_write_check(a, t, msg, sizeof(msg), a->pending_log, sizeof(a->pending_log));
+		int r = app_write_check(a, t, msg, sizeof(msg), a->run.pending_log,
+					sizeof(a->run.pending_log));
 		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
-			planexec_free(a->pexec);
-			a->pexec = NULL;
+			planexec_free(a->pl.pexec);
+			a->pl.pexec = NULL;
 			return;
 		}
 	}
@@ -156,30 +157,30 @@ void planui_begin(struct app *a)
 
 void planui_confirm(struct app *a, bool ok)
 {
-	a->pending_plan = false;
-	if (!ok || !a->pexec) {
+	a->pl.pending_plan = false;
+	if (!ok || !a->pl.pexec) {
 		app_event(a, ROLE_WARN, "not confirmed: nothing written");
-		planexec_free(a->pexec);
-		a->pexec = NULL;
+		planexec_free(a->pl.pexec);
+		a->pl.pexec = NULL;
 		return;
 	}
 	/* the typed token confirms its target (and is logged once started) */
 	char list[600];
-	size_t l = strlen(a->pending_log);
-	if (l + 1 < sizeof(a->pending_log))
-		snprintf(a->pending_log + l, sizeof(a->pending_log) - l,
-			 "override: typed confirmation %.200s\n", a->pending_path);
-	snprintf(list, sizeof(list), "%s%s%s", a->plan_confirm, a->plan_confirm[0] ? "," : "",
-		 a->pending_path);
-	if (strlen(list) >= sizeof(a->plan_confirm)) {
+	size_t l = strlen(a->run.pending_log);
+	if (l + 1 < sizeof(a->run.pending_log))
+		snprintf(a->run.pending_log + l, sizeof(a->run.pending_log) - l,
+			 "override: typed confirmation %.200s\n", a->run.pending_path);
+	snprintf(list, sizeof(list), "%s%s%s", a->pl.plan_confirm, a->pl.plan_confirm[0] ? "," : "",
+		 a->run.pending_path);
+	if (strlen(list) >= sizeof(a->pl.plan_confirm)) {
 		app_message(a, ROLE_ERROR, "too many confirmations for one plan");
-		planexec_free(a->pexec);
-		a->pexec = NULL;
+		planexec_free(a->pl.pexec);
+		a->pl.pexec = NULL;
 		return;
 	}
-	memcpy(a->plan_confirm, list, strlen(list) + 1);
-	app_event(a, ROLE_WARN, "confirmed by typing %s: plan %s may write it", a->pending_path,
-		  a->plan_name);
+	memcpy(a->pl.plan_confirm, list, strlen(list) + 1);
+	app_event(a, ROLE_WARN, "confirmed by typing %s: plan %s may write it", a->run.pending_path,
+		  a->pl.plan_name);
 	ask_next(a);
 }
 
@@ -197,14 +198,14 @@ void planui_launch(struct app *a, const char *path)
 		return;
 	for (unsigned i = 0; i < s.ntargets; i++)
 		t[i] = s.targets[i];
-	planexec_free(a->pexec);
-	a->pexec = NULL;
-	if (planexec_new(path, t, s.ntargets, &a->pexec, err, sizeof(err))) {
+	planexec_free(a->pl.pexec);
+	a->pl.pexec = NULL;
+	if (planexec_new(path, t, s.ntargets, &a->pl.pexec, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
-	snprintf(a->plan_target, sizeof(a->plan_target), "%s", s.targets[0]);
-	a->plan_confirm[0] = '\0'; /* from the screen: always typed */
+	snprintf(a->pl.plan_target, sizeof(a->pl.plan_target), "%s", s.targets[0]);
+	a->pl.plan_confirm[0] = '\0'; /* from the screen: always typed */
 	planui_begin(a);
 }
 
@@ -310,8 +311,9 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 			planres_fmt_dur(plan_s, d, sizeof(d));
 			roles[n] = ROLE_DIM;
 			snprintf(pc[n++], 96, " %s%s",
-				 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
-							       : "",
+				 st->kind == STEP_PRECONDITION
+				     ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
+				     : "",
 				 d);
 		}
 		return n;
@@ -330,7 +332,8 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 		planres_fmt_dur(plan_s > el ? plan_s - el : 0, d, sizeof(d));
 		roles[n] = ROLE_SELECTED;
 		snprintf(pc[n++], 96, " %s%s left",
-			 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4") : "",
+			 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
+						       : "",
 			 d);
 	} else {
 		planres_fmt_dur(el, d, sizeof(d));
@@ -396,15 +399,16 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 			room -= keep;
 		char name[200];
 		devrows_fit(name, sizeof(name), p->steps[i].name, room, a->paint.ascii);
-		x += draw_str(&a->paint, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
+		x +=
+		    draw_str(&a->paint, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
 		draw_pieces(a, w, 1 + r, x, wd - x - 1, roles, pc, np);
 	}
 }
 
 void planui_free(struct app *a)
 {
-	planexec_free(a->pexec); /* a plan never started */
-	a->pexec = NULL;
-	free(a->plans);
-	a->plans = NULL;
+	planexec_free(a->pl.pexec); /* a plan never started */
+	a->pl.pexec = NULL;
+	free(a->lp.plans);
+	a->lp.plans = NULL;
 }

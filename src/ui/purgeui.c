@@ -82,8 +82,10 @@ static void grey(struct purgeui *p, int i, const char *why)
 static void fill_items(struct app *a, struct purgeui *p)
 {
 	const struct dev_ns *ns = NULL;
-	const struct dev_ctrl *c = a->devs ? dev_list_find_nvme(a->devs, p->target, &ns) : NULL;
-	const struct dev_block *b = a->devs ? dev_list_find_block(a->devs, p->target) : NULL;
+	const struct dev_ctrl *c =
+	    a->dev.devs ? dev_list_find_nvme(a->dev.devs, p->target, &ns) : NULL;
+	const struct dev_block *b =
+	    a->dev.devs ? dev_list_find_block(a->dev.devs, p->target) : NULL;
 	struct stat st;
 
 	memcpy(p->it, items, sizeof(items));
@@ -131,7 +133,7 @@ int purgeui_open(struct app *a)
 		app_message(a, ROLE_WARN, "a purge runs already");
 		return -EBUSY;
 	}
-	if (a->demo) {
+	if (a->fl.demo) {
 		app_message(a, ROLE_WARN, "demo mode: purge is disabled");
 		return -EPERM;
 	}
@@ -139,11 +141,11 @@ int purgeui_open(struct app *a)
 		app_message(a, ROLE_WARN, "a workload, plan or check is running");
 		return -EBUSY;
 	}
-	if (a->dev_cur < 0 || a->dev_cur >= a->ndrows) {
+	if (a->dev.dev_cur < 0 || a->dev.dev_cur >= a->dev.ndrows) {
 		app_message(a, ROLE_WARN, "no device under the cursor");
 		return -ENOENT;
 	}
-	const struct devrow *r = &a->drows[a->dev_cur];
+	const struct devrow *r = &a->dev.drows[a->dev.dev_cur];
 	struct purgeui *p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -189,7 +191,8 @@ static void close_free(struct app *a)
 static int precheck(struct app *a, struct purgeui *p, enum purge_method m)
 {
 	const struct dev_ns *ns = NULL;
-	const struct dev_ctrl *c = a->devs ? dev_list_find_nvme(a->devs, p->target, &ns) : NULL;
+	const struct dev_ctrl *c =
+	    a->dev.devs ? dev_list_find_nvme(a->dev.devs, p->target, &ns) : NULL;
 	char msg[1024];
 	int r = 0;
 
@@ -230,11 +233,11 @@ static void choose(struct app *a)
 				? "every namespace of the NVM subsystem is lost; once started a "
 				  "sanitize cannot be stopped (not by Esc, not by a reset)"
 				: "every namespace formatted is lost";
-	snprintf(a->confirm, sizeof(a->confirm), "%.40s of %.100s%s%.80s%s: %s.%s", it->name,
+	snprintf(a->pr.confirm, sizeof(a->pr.confirm), "%.40s of %.100s%s%.80s%s: %s.%s", it->name,
 		 p->target, p->about[0] ? " (" : "", p->about, p->about[0] ? ")" : "", scope,
-		 strcmp(a->pending_path, p->target) ? " Type the NVMe controller's serial."
-						    : " Type the path.");
-	a->confirm_head = "THIS PURGE DESTROYS DATA";
+		 strcmp(a->run.pending_path, p->target) ? " Type the NVMe controller's serial."
+							: " Type the path.");
+	a->pr.confirm_head = "THIS PURGE DESTROYS DATA";
 }
 
 static void progress(double pct, void *arg)
@@ -257,18 +260,18 @@ bool purgeui_confirm(struct app *a, bool ok)
 	struct purgeui *p = a->purge;
 	if (!p || p->st != PU_CONFIRM)
 		return false;
-	a->confirm_head = NULL;
+	a->pr.confirm_head = NULL;
 	const struct pitem *it = &p->it[p->sel];
 	if (!ok) {
 		app_event(a, ROLE_WARN, "purge not confirmed: nothing erased on %s", p->target);
 		close_free(a);
 		return true;
 	}
-	snprintf(p->confirm, sizeof(p->confirm), "%s", a->pending_path);
+	snprintf(p->confirm, sizeof(p->confirm), "%s", a->run.pending_path);
 	p->o = (struct purge_opts){.method = it->m,
 				   .ses = it->ses,
 				   .confirm = p->confirm,
-				   .force = a->base.force_destroy, /* the command line's only */
+				   .force = a->run.base.force_destroy, /* the command line's only */
 				   .progress = progress,
 				   .arg = p};
 	for (char *l = p->log, *e; *l; l = e + 1) {
@@ -302,7 +305,7 @@ void purgeui_tick(struct app *a)
 	int pm = atomic_load_explicit(&p->permille, memory_order_relaxed);
 	if (pm != last) {
 		last = pm;
-		a->dirty[PANE_TITLE] = true;
+		a->scr.dirty[PANE_TITLE] = true;
 	}
 	if (!atomic_load_explicit(&p->done, memory_order_acquire))
 		return;
@@ -393,14 +396,15 @@ void purgeui_draw(struct app *a)
 	struct purgeui *p = a->purge;
 	if (!p || p->st != PU_MENU)
 		return;
-	int w = a->cols - 4 < 96 ? a->cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
-	struct rect r = layout_center(a->cols, a->rows, w, h < a->rows ? h : a->rows);
-	if (a->overlay)
-		delwin(a->overlay);
-	a->overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->overlay || r.w < 8)
+	int w = a->scr.cols - 4 < 96 ? a->scr.cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
+	struct rect r =
+	    layout_center(a->scr.cols, a->scr.rows, w, h < a->scr.rows ? h : a->scr.rows);
+	if (a->scr.overlay)
+		delwin(a->scr.overlay);
+	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!a->scr.overlay || r.w < 8)
 		return;
-	WINDOW *o = a->overlay;
+	WINDOW *o = a->scr.overlay;
 	int inner = r.w - 4, y = 1;
 	draw_frame(&a->paint, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];

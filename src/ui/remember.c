@@ -23,7 +23,7 @@ static void apply_form(struct app *a, const struct settings *s)
 {
 	for (unsigned k = 0; k < s->nform; k++)
 		for (int i = 0; i < FORM_NFIELDS; i++) {
-			struct form_field *f = &a->form[i], tmp = *f;
+			struct form_field *f = &a->fm.form[i], tmp = *f;
 			if (!f->key || strcmp(f->key, s->form[k].key))
 				continue;
 			/* as the prompt takes it: only a value spec_set accepts */
@@ -62,20 +62,20 @@ void remember_load(struct app *a, const struct console_opts *o, char *msg, size_
 	if (!o->theme && s->theme[0] && app_set_theme(a, -1, s->theme, err, sizeof(err)))
 		snprintf(msg, len, "settings: %.200s", err);
 	if (s->log >= 0)
-		a->log = s->log;
+		a->view.log = s->log;
 	if (s->mbps >= 0)
-		a->mbps = s->mbps;
+		a->view.mbps = s->mbps;
 	if (s->steady >= 0)
-		a->steady_on = s->steady;
+		a->st.steady_on = s->steady;
 	if (s->span >= 0)
-		a->span = s->span;
+		a->view.span = s->span;
 	if (s->round_s >= 1 && !(o->round_s > 0))
-		a->round_s = s->round_s;
+		a->st.round_s = s->round_s;
 	/* a replay, or a plan followed from its directory: no setup screen */
 	if (viewing(a))
 		return;
 	apply_form(a, s);
-	if (o->ntargets || o->plan || a->demo)
+	if (o->ntargets || o->plan || a->fl.demo)
 		return;
 	/* the last targets that still exist, marked again - and said so */
 	unsigned n = 0;
@@ -102,7 +102,7 @@ int remember_save(struct app *a, char *err, size_t len)
 {
 	char dir[512];
 	struct settings *s = a->remembered;
-	if (!s || a->demo)
+	if (!s || a->fl.demo)
 		return 0;
 	int rc = settings_dir(dir, sizeof(dir));
 	if (rc) {
@@ -110,26 +110,27 @@ int remember_save(struct app *a, char *err, size_t len)
 		return rc;
 	}
 	s->theme[0] = '\0';
-	if (a->theme_idx >= 0 && a->theme_idx < a->ntheme)
-		snprintf(s->theme, sizeof(s->theme), "%s", a->theme_names[a->theme_idx]);
-	s->log = a->log;
-	s->mbps = a->mbps;
-	s->steady = a->steady_on;
-	s->span = a->span >= 0 ? a->span : 0;
-	s->round_s = a->round_s;
+	if (a->look.theme_idx >= 0 && a->look.theme_idx < a->look.ntheme)
+		snprintf(s->theme, sizeof(s->theme), "%s", a->look.theme_names[a->look.theme_idx]);
+	s->log = a->view.log;
+	s->mbps = a->view.mbps;
+	s->steady = a->st.steady_on;
+	s->span = a->view.span >= 0 ? a->view.span : 0;
+	s->round_s = a->st.round_s;
 	if (!viewing(a)) {
 		s->ntargets = 0;
-		for (int i = 0; i < a->ndrows && s->ntargets < SETTINGS_MAX_TARGETS; i++)
-			if (a->drows[i].marked)
+		for (int i = 0; i < a->dev.ndrows && s->ntargets < SETTINGS_MAX_TARGETS; i++)
+			if (a->dev.drows[i].marked)
 				snprintf(s->targets[s->ntargets++], SETTINGS_PATH_MAX, "%s",
-					 a->drows[i].path);
+					 a->dev.drows[i].path);
 		s->nform = 0;
 		for (int i = 0; i < FORM_NFIELDS && s->nform < SETTINGS_MAX_FORM; i++) {
-			if (!a->form[i].key)
+			if (!a->fm.form[i].key)
 				continue;
 			snprintf(s->form[s->nform].key, sizeof(s->form[0].key), "%s",
-				 a->form[i].key);
-			snprintf(s->form[s->nform++].val, SETTINGS_VAL_MAX, "%s", a->form[i].val);
+				 a->fm.form[i].key);
+			snprintf(s->form[s->nform++].val, SETTINGS_VAL_MAX, "%s",
+				 a->fm.form[i].val);
 		}
 	}
 	return settings_save(dir, s, err, len);

@@ -68,7 +68,8 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 		gap = 2;
 	int x = 1, text_x = 1;
 	for (int i = 0; i < 3; i++) {
-		int used = h >= 7 ? draw_big(&a->paint, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
+		int used =
+		    h >= 7 ? draw_big(&a->paint, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
 		if (used) {
 			draw_str(&a->paint, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
 			x += (used > draw_width(lab[i]) ? used : draw_width(lab[i])) + gap;
@@ -77,8 +78,8 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 			snprintf(line, sizeof(line), "%s %s  ", lab[i], txt[i]);
 			int row = h >= 8 ? 7 : h - 1;
 			if (text_x + draw_width(line) <= wd)
-				text_x +=
-				    draw_str(&a->paint, w, row, text_x, wd - text_x, ROLE_BIGNUM, line);
+				text_x += draw_str(&a->paint, w, row, text_x, wd - text_x,
+						   ROLE_BIGNUM, line);
 		}
 	}
 }

@@ -34,55 +34,55 @@ static const struct source_rounds *src_rounds(const struct app *a)
 void steady_restart(struct app *a)
 {
 	const struct source_rounds *sr = src_rounds(a);
-	a->rounds.n = 0;
-	memset(&a->sv, 0, sizeof(a->sv));
-	a->was_left = false;
-	a->ss_n = (size_t)-1; /* the verdict again at the next update */
-	if (sr && sr->has_rule && !a->ss_given)
-		a->ss = sr->rule;
+	a->st.rounds.n = 0;
+	memset(&a->st.sv, 0, sizeof(a->st.sv));
+	a->st.was_left = false;
+	a->st.ss_n = (size_t)-1; /* the verdict again at the next update */
+	if (sr && sr->has_rule && !a->st.ss_given)
+		a->st.ss = sr->rule;
 }
 
 void steady_update(struct app *a)
 {
-	bool was_attained = a->sv.attained > 0;
+	bool was_attained = a->st.sv.attained > 0;
 	struct source_info in;
 	const struct source_rounds *sr = src_rounds(a);
 	app_source_info(a, &in);
-	a->ss_origin = 0;
-	if (sr && sr->has_rule && !a->ss_given)
-		a->ss = sr->rule; /* the rule the step ran with (its steady.json) */
+	a->st.ss_origin = 0;
+	if (sr && sr->has_rule && !a->st.ss_given)
+		a->st.ss = sr->rule; /* the rule the step ran with (its steady.json) */
 	if (sr) {
 		/* the rounds that ended by the time shown (also after a seek:
 		 * computed from the rounds, never kept from before) */
 		const struct series *s = app_series(a, -1);
 		bool cursor = in.valid & SOURCE_HAS_CURSOR;
 		bool at_end = !cursor || in.now_s >= in.end_s;
-		if (rounds_at(sr->r, sr->t0, in.now_s, at_end, &a->ss, &a->rounds, &a->sv))
-			a->rounds.n = 0;
-		a->ss_origin = sr->t0;
-		a->ss_n = s->n;
+		if (rounds_at(sr->r, sr->t0, in.now_s, at_end, &a->st.ss, &a->st.rounds, &a->st.sv))
+			a->st.rounds.n = 0;
+		a->st.ss_origin = sr->t0;
+		a->st.ss_n = s->n;
 	} else if (in.valid & SOURCE_FILE_ROUNDS) {
-		a->rounds.n = 0; /* a plan: only its own rounds */
+		a->st.rounds.n = 0; /* a plan: only its own rounds */
 	} else {
 		const struct series *s = app_series(a, -1);
 		/* a QD sweep: the rounds of the current step's workload */
-		a->ss_origin = in.round_origin_s;
-		if (rounds_build(s->pt, s->n, a->ss_origin, a->round_s, &a->rounds) < 0)
-			a->rounds.n = 0;
-		a->ss_n = s->n;
+		a->st.ss_origin = in.round_origin_s;
+		if (rounds_build(s->pt, s->n, a->st.ss_origin, a->st.round_s, &a->st.rounds) < 0)
+			a->st.rounds.n = 0;
+		a->st.ss_n = s->n;
 	}
 	if (!sr)
-		rounds_steady(&a->rounds, &a->ss, &a->sv);
-	if (a->sv.left && !a->was_left)
+		rounds_steady(&a->st.rounds, &a->st.ss, &a->st.sv);
+	if (a->st.sv.left && !a->st.was_left)
 		app_event(a, ROLE_ERROR,
 			  "WARNING: the drive left steady state (round %zu: range %.1f%%, "
 			  "slope %.1f%%)",
-			  a->sv.nrounds, a->sv.last.range_pct, a->sv.last.slope_pct);
-	else if (a->sv.attained && !was_attained && a->sv.last.attained)
-		app_event(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->sv.attained,
-			  a->sv.attained_s - a->ss_origin);
-	a->was_left = a->sv.left;
-	a->dirty[PANE_IOPS] = true;
+			  a->st.sv.nrounds, a->st.sv.last.range_pct, a->st.sv.last.slope_pct);
+	else if (a->st.sv.attained && !was_attained && a->st.sv.last.attained)
+		app_event(a, ROLE_OK, "steady state at round %zu (%.0f s)", a->st.sv.attained,
+			  a->st.sv.attained_s - a->st.ss_origin);
+	a->st.was_left = a->st.sv.left;
+	a->scr.dirty[PANE_IOPS] = true;
 }
 
 void steady_cycle_round(struct app *a)
@@ -92,28 +92,28 @@ void steady_cycle_round(struct app *a)
 		return;
 	}
 	size_t n = NVS_ARRAY_SIZE(round_choices), i = 0;
-	while (i < n && round_choices[i] <= a->round_s + 1e-9)
+	while (i < n && round_choices[i] <= a->st.round_s + 1e-9)
 		i++;
-	a->round_s = round_choices[i < n ? i : 0];
-	a->was_left = false;
-	a->sv.attained = 0;
+	a->st.round_s = round_choices[i < n ? i : 0];
+	a->st.was_left = false;
+	a->st.sv.attained = 0;
 	steady_update(a);
-	app_message(a, ROLE_OK, "steady state: rounds of %.0f s", a->round_s);
+	app_message(a, ROLE_OK, "steady state: rounds of %.0f s", a->st.round_s);
 }
 
 int steady_rows(const struct app *a, int h)
 {
 	struct source_info in;
 	app_source_info(a, &in);
-	if (!a->steady_on || ((in.valid & SOURCE_FILE_ROUNDS) && !src_rounds(a)))
+	if (!a->st.steady_on || ((in.valid & SOURCE_FILE_ROUNDS) && !src_rounds(a)))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
 
 static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t0, double t1)
 {
-	const struct rounds *r = &a->rounds;
-	const struct steady_view *sv = &a->sv;
+	const struct rounds *r = &a->st.rounds;
+	const struct steady_view *sv = &a->st.sv;
 	if (lw >= 4)
 		draw_str(&a->paint, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
 	/* round boundaries, when they are at least 2 cells apart */
@@ -121,16 +121,18 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 		for (size_t i = 0; i < r->n; i++) {
 			int c = rounds_col(r->t1[i], t0, t1, pw);
 			if (c >= 0 && c < pw)
-				draw_str(&a->paint, w, y, lw + c, 1, ROLE_DIM, a->paint.ascii ? "'" : "\xc2\xb7");
+				draw_str(&a->paint, w, y, lw + c, 1, ROLE_DIM,
+					 a->paint.ascii ? "'" : "\xc2\xb7");
 		}
 	/* where steady state was reached */
 	if (sv->attained) {
 		int c = rounds_col(sv->attained_s, t0, t1, pw);
 		if (c >= 0 && c < pw)
-			draw_str(&a->paint, w, y, lw + c, 1, ROLE_OK, a->paint.ascii ? "^" : "\xe2\x96\xb2");
+			draw_str(&a->paint, w, y, lw + c, 1, ROLE_OK,
+				 a->paint.ascii ? "^" : "\xe2\x96\xb2");
 	}
 	/* the measurement window: the last `window` rounds */
-	size_t win = a->ss.window;
+	size_t win = a->st.ss.window;
 	if (win < 2 || r->n < win)
 		return;
 	int c0, c1;
@@ -166,47 +168,49 @@ static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const cha
 					    a->paint.ascii ? " ~" : " \xe2\x80\xa6") +
 				       1000
 				 : 1000;
-	return draw_str(&a->paint, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
+	return draw_str(&a->paint, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM,
+			buf);
 }
 
 static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 {
-	const struct steady_view *sv = &a->sv;
+	const struct steady_view *sv = &a->st.sv;
 	const struct steady_verdict *v = &sv->last;
 	char head[160], tail[96];
 	int role;
 	if (sv->left) {
 		snprintf(head, sizeof(head), "LEFT STEADY STATE (was steady at round %zu, %.0f s)",
-			 sv->attained, sv->attained_s - a->ss_origin);
+			 sv->attained, sv->attained_s - a->st.ss_origin);
 		role = ROLE_ERROR;
 	} else if (sv->attained) {
 		snprintf(head, sizeof(head), "steady at round %zu, %.0f s", sv->attained,
-			 sv->attained_s - a->ss_origin);
+			 sv->attained_s - a->st.ss_origin);
 		role = ROLE_OK;
 	} else if (v->valid) {
 		snprintf(head, sizeof(head), "not steady (round %zu)", sv->nrounds);
 		role = ROLE_WARN;
 	} else {
 		snprintf(head, sizeof(head), "steady state: %zu/%u rounds", sv->nrounds,
-			 a->ss.window);
+			 a->st.ss.window);
 		role = ROLE_DIM;
 	}
 	if (src_rounds(a))
-		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", a->ss.window);
+		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", a->st.ss.window);
 	else
-		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->round_s,
-			 a->ss.window);
+		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->st.round_s,
+			 a->st.ss.window);
 	/* a blank column before the next pane; every piece whole or left
 	 * out (an ellipsis says so), never a figure cut short */
 	wd--;
 	int x = draw_str(&a->paint, w, y, 0, wd, role, head);
 	bool pv = v->valid && v->pct_valid;
-	int c =
-	    criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok, a->ss.range_pct);
+	int c = criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok,
+			  a->st.ss.range_pct);
 	if (c >= 1000)
 		return;
 	x += c;
-	c = criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok, a->ss.slope_pct);
+	c = criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok,
+		      a->st.ss.slope_pct);
 	if (c >= 1000)
 		return;
 	x += c;
@@ -221,7 +225,8 @@ static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
 	if (draw_width(tail) <= wd - x)
 		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, tail);
 	else if (wd - x >= 2)
-		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, a->paint.ascii ? " ~" : " \xe2\x80\xa6");
+		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM,
+			 a->paint.ascii ? " ~" : " \xe2\x80\xa6");
 }
 
 void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1)
@@ -234,11 +239,12 @@ void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, doub
 
 int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room)
 {
-	const struct steady_view *sv = &a->sv;
-	const struct rounds *r = &a->rounds;
-	unsigned win = a->ss.window;
-	if (room < 2 || a->mbps || !a->steady_on || !sv->last.valid || !sv->last.pct_valid ||
-	    win < 2 || r->n < win || a->ss.rule != STEADY_SNIA || pw < 2 || !(t1 > t0))
+	const struct steady_view *sv = &a->st.sv;
+	const struct rounds *r = &a->st.rounds;
+	unsigned win = a->st.ss.window;
+	if (room < 2 || a->view.mbps || !a->st.steady_on || !sv->last.valid ||
+	    !sv->last.pct_valid || win < 2 || r->n < win || a->st.ss.rule != STEADY_SNIA ||
+	    pw < 2 || !(t1 > t0))
 		return 0;
 	struct source_plan_state ps;
 	const struct plan *p = planui_plan(a, &ps);
@@ -253,17 +259,17 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 	size_t n = (size_t)((wb - wa) / step) + 1;
 	if (n > (size_t)(2 * pw))
 		n = (size_t)(2 * pw);
-	if (4 * n > a->ovcap) {
-		struct steady_ovpt *nb = realloc(a->ovbuf, 4 * n * sizeof(*nb));
+	if (4 * n > a->st.ovcap) {
+		struct steady_ovpt *nb = realloc(a->st.ovbuf, 4 * n * sizeof(*nb));
 		if (!nb)
 			return 0;
-		a->ovbuf = nb;
-		a->ovcap = 4 * n;
+		a->st.ovbuf = nb;
+		a->st.ovcap = 4 * n;
 	}
-	double avg = sv->last.avg, half = avg * a->ss.range_pct / 200;
+	double avg = sv->last.avg, half = avg * a->st.ss.range_pct / 200;
 	double m0 = (r->t0[first] + r->t1[first]) / 2, m1 = (r->t0[r->n - 1] + r->t1[r->n - 1]) / 2;
 	double per = (m1 - m0) / (win - 1); /* seconds per round */
-	struct steady_ovpt *band = a->ovbuf, *line = a->ovbuf + 3 * n;
+	struct steady_ovpt *band = a->st.ovbuf, *line = a->st.ovbuf + 3 * n;
 	for (size_t k = 0; k < n; k++) {
 		double t = wa + (double)k * step;
 		/* the least-squares line goes through (the middle round, avg) */

@@ -33,21 +33,21 @@ void strips_iops(struct app *a, WINDOW *w)
 {
 	struct source_mark mk[SOURCE_MAX_MARKS];
 	struct plot p = {
-	    .log = a->log, .labels = true, .style = a->style, .stack = true, .marks = mk};
+	    .log = a->view.log, .labels = true, .style = a->view.style, .stack = true, .marks = mk};
 	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
-	p.unit = a->mbps ? UNIT_BPS : UNIT_IOPS;
+	p.unit = a->view.mbps ? UNIT_BPS : UNIT_IOPS;
 	int wd0 = getmaxx(w), h0 = getmaxy(w) - 1;
 	/* the steady-state band and slope line first, the samples over them
 	 * (not in fill style: the areas would hide or stack them) */
-	if (a->style != PLOT_FILL && steady_rows(a, h0))
+	if (a->view.style != PLOT_FILL && steady_rows(a, h0))
 		p.nser =
 		    steady_overlay(a, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels), p.ser, 2);
-	size_t r =
-	    a->mbps ? offsetof(struct point, bw[NVS_READ]) : offsetof(struct point, iops[NVS_READ]);
-	size_t wr = a->mbps ? offsetof(struct point, bw[NVS_WRITE])
-			    : offsetof(struct point, iops[NVS_WRITE]);
+	size_t r = a->view.mbps ? offsetof(struct point, bw[NVS_READ])
+				: offsetof(struct point, iops[NVS_READ]);
+	size_t wr = a->view.mbps ? offsetof(struct point, bw[NVS_WRITE])
+				 : offsetof(struct point, iops[NVS_WRITE]);
 	/* a direction that never did I/O in the run is not drawn (no line of
 	 * zeros under a read-only run); a stall to 0 of an active one is */
 	bool has[NVS_NDIR] = {false, false};
@@ -60,21 +60,24 @@ void strips_iops(struct app *a, WINDOW *w)
 		strips_points(&p.ser[p.nser++], s, r, ROLE_READ);
 	char title[96], now[24];
 	const struct point *lp = strips_now_point(s);
-	double v = lp ? (a->mbps ? point_bw(lp) : point_iops(lp)) : NAN;
+	double v = lp ? (a->view.mbps ? point_bw(lp) : point_iops(lp)) : NAN;
 	axis_fmt(v, p.unit, a->paint.ascii, now, sizeof(now));
-	snprintf(title, sizeof(title), "%s %s  now %s", a->mbps ? "MB/s" : "IOPS",
-		 a->log ? "(log)" : "(linear)", now);
+	snprintf(title, sizeof(title), "%s %s  now %s", a->view.mbps ? "MB/s" : "IOPS",
+		 a->view.log ? "(log)" : "(linear)", now);
 	draw_header(&a->paint, w, title, "");
 	int wd = getmaxx(w);
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
 		/* without colour the legend shows each series' glyph */
-		draw_str(&a->paint, w, 0, lx, 6, ROLE_READ, a->paint.nocolour ? "+read " : " read ");
-		draw_str(&a->paint, w, 0, lx + 6, 7, ROLE_WRITE, a->paint.nocolour ? "xwrite" : "write ");
+		draw_str(&a->paint, w, 0, lx, 6, ROLE_READ,
+			 a->paint.nocolour ? "+read " : " read ");
+		draw_str(&a->paint, w, 0, lx + 6, 7, ROLE_WRITE,
+			 a->paint.nocolour ? "xwrite" : "write ");
 	}
 	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
-	draw_plot(&a->paint, w, 1, 0, h - sr, wd - 1, &p); /* a blank column before the pane on its right */
+	draw_plot(&a->paint, w, 1, 0, h - sr, wd - 1,
+		  &p); /* a blank column before the pane on its right */
 	if (sr) {
 		int lw = draw_plot_label_w(wd, p.labels);
 		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
@@ -84,8 +87,11 @@ void strips_iops(struct app *a, WINDOW *w)
 void strips_lat(struct app *a, WINDOW *w)
 {
 	struct source_mark mk[SOURCE_MAX_MARKS];
-	struct plot p = {
-	    .log = a->log, .labels = true, .unit = UNIT_US, .style = a->style, .marks = mk};
+	struct plot p = {.log = a->view.log,
+			 .labels = true,
+			 .unit = UNIT_US,
+			 .style = a->view.style,
+			 .marks = mk};
 	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
 	const struct series *s = app_series(a, -1);
 	app_time_range(a, &p.t0, &p.t1);
@@ -96,13 +102,15 @@ void strips_lat(struct app *a, WINDOW *w)
 	const struct point *lp = strips_now_point(s);
 	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->paint.ascii, m, sizeof(m));
 	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->paint.ascii, q, sizeof(q));
-	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s", a->log ? "(log)" : "(linear)",
-		 m, q);
+	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s",
+		 a->view.log ? "(log)" : "(linear)", m, q);
 	draw_header(&a->paint, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(&a->paint, w, 0, lx, 6, ROLE_LAT_MEAN, a->paint.nocolour ? "*mean " : " mean ");
-		draw_str(&a->paint, w, 0, lx + 6, 4, ROLE_LAT_P99, a->paint.nocolour ? "op99" : "p99 ");
+		draw_str(&a->paint, w, 0, lx, 6, ROLE_LAT_MEAN,
+			 a->paint.nocolour ? "*mean " : " mean ");
+		draw_str(&a->paint, w, 0, lx + 6, 4, ROLE_LAT_P99,
+			 a->paint.nocolour ? "op99" : "p99 ");
 	}
 	draw_plot(&a->paint, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
 }
@@ -113,7 +121,7 @@ void strips_health(struct app *a, WINDOW *w)
 	app_time_range(a, &p.t0, &p.t1);
 	const struct source_health *hp; /* a replay: what was recorded so far */
 	size_t nhp = a->src.ops->health(a->src.ctx, &hp);
-	const char *from = a->health_path[0] ? a->health_path : "(recorded)";
+	const char *from = a->hl.health_path[0] ? a->hl.health_path : "(recorded)";
 	p.ser[0] = (struct plot_ser){hp, nhp, sizeof(struct source_health),
 				     offsetof(struct source_health, temp_c), ROLE_TEMP};
 	p.nser = 1;
@@ -125,8 +133,8 @@ void strips_health(struct app *a, WINDOW *w)
 		dev_cw_text(lh->crit, cw, sizeof(cw));
 		snprintf(txt, sizeof(txt), "CRITICAL: %.400s", cw);
 	}
-	if (a->hset && healthset_count(a->hset) > 1) { /* every running controller's */
-		warned = healthset_summary(a->hset, txt, sizeof(txt)) > 0;
+	if (a->hl.hset && healthset_count(a->hl.hset) > 1) { /* every running controller's */
+		warned = healthset_summary(a->hl.hset, txt, sizeof(txt)) > 0;
 		const char *names = strstr(txt, "CRITICAL: "); /* narrow: "!nvme1 reliab.." */
 		snprintf(cw, sizeof(cw), "%.400s", names ? names + 10 : txt);
 	}
@@ -156,7 +164,8 @@ void strips_health(struct app *a, WINDOW *w)
 			snprintf(txt, sizeof(txt), "!%.400s", cw);
 		if (room > 0) {
 			devrows_fit(fit, sizeof(fit), txt,
-				    room < draw_width(txt) ? room : draw_width(txt), a->paint.ascii);
+				    room < draw_width(txt) ? room : draw_width(txt),
+				    a->paint.ascii);
 			draw_str(&a->paint, w, 0, x, room, ROLE_ERROR, fit);
 		}
 	}
@@ -187,32 +196,32 @@ void strips_targets(struct app *a, WINDOW *w)
 	if (fit < 1)
 		fit = 1;
 	int pages = ((int)nt + fit - 1) / fit;
-	if (a->tgt_page >= pages)
-		a->tgt_page = pages - 1;
-	if (a->tgt_page < 0)
-		a->tgt_page = 0;
+	if (a->view.tgt_page >= pages)
+		a->view.tgt_page = pages - 1;
+	if (a->view.tgt_page < 0)
+		a->view.tgt_page = 0;
 	bool copies = app_copies(a) > 0;
 	char right[48];
 	snprintf(right, sizeof(right),
 		 pages > 1 ? "%d/%d (n p)"
 		 : copies  ? "%d copies"
 			   : "%d targets",
-		 pages > 1 ? a->tgt_page + 1 : (int)nt, pages);
+		 pages > 1 ? a->view.tgt_page + 1 : (int)nt, pages);
 	draw_header(&a->paint, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
 	double t0, t1;
 	app_time_range(a, &t0, &t1);
 	for (int i = 0; i < fit; i++) {
-		unsigned t = (unsigned)(a->tgt_page * fit + i);
+		unsigned t = (unsigned)(a->view.tgt_page * fit + i);
 		if (t >= nt)
 			break;
 		const struct rect *c = &cells[i];
 		const struct series *s = app_series(a, (int)t);
 		struct plot p = {.t0 = t0,
 				 .t1 = t1,
-				 .log = a->log,
+				 .log = a->view.log,
 				 .unit = UNIT_IOPS,
 				 .labels = true,
-				 .style = a->style,
+				 .style = a->view.style,
 				 .stack = true};
 		bool hw = false;
 		for (size_t k = 0; k < s->n && !hw; k++)
@@ -244,7 +253,8 @@ void strips_targets(struct app *a, WINDOW *w)
 		devrows_fit(fitn, sizeof(fitn), name,
 			    draw_width(name) < room ? draw_width(name) : room, a->paint.ascii);
 		snprintf(buf, sizeof(buf), "%s %s", fitn, v);
-		int x = c->x + 1 + draw_str(&a->paint, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
+		int x =
+		    c->x + 1 + draw_str(&a->paint, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
 		if (!isnan(top)) {
 			snprintf(buf, sizeof(buf), "max %s", mx);
 			int bx = c->x + c->w - 2 - draw_width(buf);

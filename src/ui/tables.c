@@ -18,16 +18,18 @@ void tables_qd(struct app *a, WINDOW *w)
 	struct source_info in;
 	src->ops->info(src->ctx, &in);
 	const char *kind = in.step_kind;
-	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%" : !strcmp(kind, "grid") ? "TxQD" : "QD";
+	const char *qlab = !strcmp(kind, "rate-curve") ? "pt%"
+			   : !strcmp(kind, "grid")     ? "TxQD"
+						       : "QD";
 	int cur, n = src->ops->nrows(src->ctx, &cur);
 	/* the newest rows (and the running one) unless scrolled back; rows
 	 * out of sight are counted in the header, never dropped silently */
 	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
 	if (cur < first)
 		first = cur;
-	if (a->qd_back > first)
-		a->qd_back = first;
-	first -= a->qd_back;
+	if (a->view.qd_back > first)
+		a->view.qd_back = first;
+	first -= a->view.qd_back;
 	int below = n - first - (h - 2) > 0 ? n - first - (h - 2) : 0;
 	char right[160];
 	char up[24] = "", down[24] = "";
@@ -45,7 +47,7 @@ void tables_qd(struct app *a, WINDOW *w)
 	 * mean are left out (never a value cut to a wrong one) */
 	bool rate = !strcmp(kind, "rate-curve");
 	static const int cw[8] = {9, 10, 9, 9, 9, 6, 9, 6};
-	static const char *const chead[8] = {"IOPS", "MB/s", "mean", "p99",
+	static const char *const chead[8] = {"IOPS", "MB/s", "mean",  "p99",
 					     "max",  "CPU%", "asked", "%ask"};
 	static const int order[8] = {6, 0, 7, 1, 2, 3, 4, 5}; /* drawn left to right */
 	bool show[8] = {true, true, true, true, true, true, rate, rate};
@@ -60,8 +62,8 @@ void tables_qd(struct app *a, WINDOW *w)
 	int hx = draw_fmt(&a->paint, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
 	for (int o = 0; o < 8; o++)
 		if (show[order[o]])
-			hx += draw_fmt(&a->paint, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
-				       chead[order[o]]);
+			hx += draw_fmt(&a->paint, w, 1, hx, wd - hx, ROLE_HEADER, "%*s",
+				       cw[order[o]], chead[order[o]]);
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
 		struct resdir_row q;
 		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
@@ -73,7 +75,8 @@ void tables_qd(struct app *a, WINDOW *w)
 		axis_fmt(q.iops, UNIT_IOPS, a->paint.ascii, c[0], 24);
 		if (rate && q.asked > 0) { /* asked vs achieved */
 			axis_fmt(q.asked, UNIT_IOPS, a->paint.ascii, c[6], 24);
-			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%", q.iops / q.asked * 100);
+			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%",
+				 q.iops / q.asked * 100);
 		} else { /* the max run asks for no rate */
 			snprintf(c[6], 24, "-");
 			snprintf(c[7], 24, "-");
@@ -168,8 +171,8 @@ void tables_numbers(struct app *a, WINDOW *w)
 			}
 		}
 		struct lat_all l;
-		result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
-				&l);
+		result_lat_pair(src->ops->hist(src->ctx, NVS_READ),
+				src->ops->hist(src->ctx, NVS_WRITE), &l);
 		if (l.n) {
 			avg_mean = l.mean_us;
 			avg_p99 = l.p99_us;
@@ -180,11 +183,11 @@ void tables_numbers(struct app *a, WINDOW *w)
 	draw_header(&a->paint, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
 	double now_iops = lp ? point_iops(lp) : NAN;
-	if (a->theme.bignum && h >= 14) {
+	if (a->look.theme.bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(&a->paint, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM, isnan(now_iops) ? "0" : big,
-			     1)) {
+		if (draw_big(&a->paint, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
+			     isnan(now_iops) ? "0" : big, 1)) {
 			draw_str(&a->paint, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
@@ -193,8 +196,8 @@ void tables_numbers(struct app *a, WINDOW *w)
 		   UNIT_IOPS);
 	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
 		   UNIT_IOPS);
-	number_row(a, w, y++, "MB/s", lp ? point_bw(lp) : NAN,
-		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
+	number_row(a, w, y++, "MB/s", lp ? point_bw(lp) : NAN, dt > 0 ? (by[0] + by[1]) / dt : NAN,
+		   UNIT_BPS);
 	if (mixed) {
 		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
 		for (int m = 0; m < 2; m++)
@@ -239,20 +242,20 @@ void tables_cpu(struct app *a, WINDOW *w)
 	/* the bars and their percentages are the same thing: time busy (user,
 	 * system, irq); iowait is idle time (the CPU waits for I/O), so it is
 	 * said apart, as a figure on the title, not drawn as load */
-	const struct cpu_util *all = a->cpu ? cpu_get(a->cpu, -1) : NULL;
+	const struct cpu_util *all = a->cp.cpu ? cpu_get(a->cp.cpu, -1) : NULL;
 	char right[48] = "usr sys irq";
 	if (all)
 		snprintf(right, sizeof(right), "usr sys irq  iowait %.0f%%", all->iowait);
 	if (all && draw_width(right) + 12 > wd) /* narrow: the figure, not the legend */
 		snprintf(right, sizeof(right), "iowait %.0f%%", all->iowait);
 	draw_header(&a->paint, w, "CPU", right);
-	if (!a->cpu) {
+	if (!a->cp.cpu) {
 		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
 		return;
 	}
 	const struct series *s = app_series(a, -1);
 	const struct point *lp = strips_now_point(s);
-	int ncpu = (int)cpu_count(a->cpu);
+	int ncpu = (int)cpu_count(a->cp.cpu);
 	int rows = h - 3; /* header, own CPU, IOPS per core */
 	int show = ncpu <= rows ? ncpu : 0;
 	static const int roles[3] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IRQ};
@@ -260,7 +263,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 	for (int i = -1; i < show && y < h - 2; i++) {
 		if (i < 0 && show && ncpu == 1)
 			continue;
-		const struct cpu_util *u = cpu_get(a->cpu, i);
+		const struct cpu_util *u = cpu_get(a->cp.cpu, i);
 		if (!u)
 			continue;
 		double pct[3];
@@ -282,7 +285,7 @@ void tables_cpu(struct app *a, WINDOW *w)
 	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->paint.ascii, v, sizeof(v));
 	char wk[16], ui[16];
 	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
-	snprintf(ui, sizeof(ui), isnan(a->ui_cpu) ? "N/A" : "%.1f%%", a->ui_cpu);
+	snprintf(ui, sizeof(ui), isnan(a->cp.ui_cpu) ? "N/A" : "%.1f%%", a->cp.ui_cpu);
 	/* shorter labels rather than a cut figure on a narrow pane */
 	char line[64];
 	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
