@@ -388,7 +388,7 @@ bool app_needs_token(const char *t)
 		strcmp(need, t));
 }
 
-void app_ask_token(struct app *a, const char *what, const char *target)
+void app_ask_token(struct app *a, const char *what, const char *target, app_answer_fn answer)
 {
 	char need[256] = "";
 	safety_confirm_token(target, need, sizeof(need));
@@ -400,12 +400,15 @@ void app_ask_token(struct app *a, const char *what, const char *target)
 	snprintf(a->pr.confirm, sizeof(a->pr.confirm), "%.80s %.100s: everything on it is lost.%s",
 		 what, target, strcmp(need, target) ? " Type the NVMe controller's serial." : "");
 	a->pr.confirm_head = NULL;
+	a->pr.answer = answer;
 	a->pr.prompt = PROMPT_DESTROY;
 	a->pr.edit[0] = '\0';
 	a->pr.edit_len = 0;
 	a->scr.dirty[PANE_STATUS] = true;
 	app_dirty_all(a);
 }
+
+static void jobs_answer(struct app *a, bool ok);
 
 /* Asks for the next target's typed token, or starts the pending jobs. */
 static void continue_launch(struct app *a)
@@ -416,7 +419,7 @@ static void continue_launch(struct app *a)
 			a->run.pending_next = t;
 			char what[96];
 			snprintf(what, sizeof(what), "%.60s writes", a->run.pending_name);
-			app_ask_token(a, what, jobs[0].targets[t]);
+			app_ask_token(a, what, jobs[0].targets[t], jobs_answer);
 			return;
 		}
 	a->run.pending = NULL;
@@ -476,12 +479,16 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 
 void app_confirm_destroy(struct app *a, bool ok)
 {
-	if (purgeui_confirm(a, ok))
-		return;
-	if (a->pl.pending_plan) {
-		planui_confirm(a, ok);
-		return;
-	}
+	app_answer_fn answer = a->pr.answer;
+	a->pr.answer = NULL;
+	if (answer)
+		answer(a, ok);
+}
+
+/* The typed token of the pending jobs' next target: logged, and the next
+ * one asked for, or the jobs started. */
+static void jobs_answer(struct app *a, bool ok)
+{
 	struct spec *jobs = a->run.pending;
 	if (!jobs)
 		return;

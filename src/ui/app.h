@@ -102,8 +102,14 @@ struct ui_form {
 	int form_cur;
 };
 
+/* The answer to the destroy dialog, to whoever opened it (app_ask_token):
+ * @ok when the typed token matched. */
+struct app;
+typedef void (*app_answer_fn)(struct app *a, bool ok);
+
 /* the prompt: a line editor in the status bar (keys.c) */
 struct ui_prompt {
+	app_answer_fn answer; /* PROMPT_DESTROY: who asked */
 	enum prompt prompt;
 	char prompt_text[256];
 	char confirm[512];	  /* what the destroy confirmation is about */
@@ -253,8 +259,8 @@ void app_launch_preset(struct app *a, int idx);
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name);
 /* Starts the custom workload form on the marked targets. */
 void app_launch_form(struct app *a);
-/* Answer to the destroy confirmation: asks for the next target's token or
- * starts the pending jobs (never forced by it), or drops them. */
+/* Answer to the destroy dialog: handed to whoever opened it (never
+ * forced by it). */
 void app_confirm_destroy(struct app *a, bool ok);
 /* The console's write-safety check of target @t (docs/safety.md): 0 when it
  * may be written; else -errno and @msg (for data: that the typed token does
@@ -266,7 +272,7 @@ bool app_needs_token(const char *t);
 /* Opens the one destroy dialog for @target ("@what @target: everything on
  * it is lost."): type its token (the serial for NVMe, the path otherwise,
  * safety_confirm_token), kept in a->run.pending_path. */
-void app_ask_token(struct app *a, const char *what, const char *target);
+void app_ask_token(struct app *a, const char *what, const char *target, app_answer_fn answer);
 /* The spec_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
 /* The spec_set value of form field @f: the engine field's "passthrough"

@@ -113,10 +113,9 @@ static void ask_next(struct app *a)
 		start(a, a->pl.plan_confirm, a->run.base.force_destroy);
 		return;
 	}
-	a->pl.pending_plan = true;
 	char what[96];
 	snprintf(what, sizeof(what), "Plan %.60s purges and/or writes", a->pl.plan_name);
-	app_ask_token(a, what, target);
+	app_ask_token(a, what, target, planui_confirm);
 }
 
 void planui_begin(struct app *a)
@@ -157,7 +156,6 @@ void planui_begin(struct app *a)
 
 void planui_confirm(struct app *a, bool ok)
 {
-	a->pl.pending_plan = false;
 	if (!ok || !a->pl.pexec) {
 		app_event(a, ROLE_WARN, "not confirmed: nothing written");
 		planexec_free(a->pl.pexec);

@@ -210,6 +210,8 @@ static int precheck(struct app *a, struct purgeui *p, enum purge_method m)
 	return r;
 }
 
+static void answer(struct app *a, bool ok);
+
 static void choose(struct app *a)
 {
 	struct purgeui *p = a->purge;
@@ -227,7 +229,7 @@ static void choose(struct app *a)
 	p->st = PU_CONFIRM;
 	char what[96];
 	snprintf(what, sizeof(what), "%s of", it->name);
-	app_ask_token(a, what, p->target);
+	app_ask_token(a, what, p->target, answer);
 	const char *scope = it->m == PURGE_TRIM ? "everything on it is lost"
 			    : is_sanitize(it->m)
 				? "every namespace of the NVM subsystem is lost; once started a "
@@ -255,17 +257,18 @@ static void *runner(void *arg)
 	return NULL;
 }
 
-bool purgeui_confirm(struct app *a, bool ok)
+/* The destroy dialog's answer for the purge asked (app_ask_token). */
+static void answer(struct app *a, bool ok)
 {
 	struct purgeui *p = a->purge;
 	if (!p || p->st != PU_CONFIRM)
-		return false;
+		return;
 	a->pr.confirm_head = NULL;
 	const struct pitem *it = &p->it[p->sel];
 	if (!ok) {
 		app_event(a, ROLE_WARN, "purge not confirmed: nothing erased on %s", p->target);
 		close_free(a);
-		return true;
+		return;
 	}
 	snprintf(p->confirm, sizeof(p->confirm), "%s", a->run.pending_path);
 	p->o = (struct purge_opts){.method = it->m,
@@ -287,13 +290,12 @@ bool purgeui_confirm(struct app *a, bool ok)
 	if (pthread_create(&p->th, NULL, runner, p)) {
 		app_event(a, ROLE_ERROR, "purge: cannot start its thread");
 		close_free(a);
-		return true;
+		return;
 	}
 	pthread_setname_np(p->th, "purge");
 	app_event(a, ROLE_WARN, "purge: %s of %s started%s", it->name, p->target,
 		  is_sanitize(it->m) ? " (a sanitize cannot be interrupted)" : "");
 	app_dirty_all(a);
-	return true;
 }
 
 void purgeui_tick(struct app *a)

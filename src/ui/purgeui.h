@@ -29,9 +29,6 @@ bool purgeui_key(struct app *a, int ch, bool is_key);
 bool purgeui_menu_open(const struct app *a);
 /* A purge runs (or waits for its typed token). */
 bool purgeui_busy(const struct app *a);
-/* The destroy dialog's answer, when it was asked for a purge (true: it
- * was; then @ok tells whether the typed token matched). */
-bool purgeui_confirm(struct app *a, bool ok);
 /* Every frame: progress (the title bar) and the end of the purge. */
 void purgeui_tick(struct app *a);
 /* The menu box over the setup screen. */
