@@ -27,10 +27,16 @@
 #include "io/specval.h"
 
 static const char *const rw_names[] = {
-	[RW_READ] = "read",   [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
-	[RW_RANDWRITE] = "randwrite", [RW_RW] = "rw",  [RW_RANDRW] = "randrw",
-	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim", [RW_TRIMWRITE] = "trimwrite",
-	[RW_RANDTRIMWRITE] = "randtrimwrite",
+    [RW_READ] = "read",
+    [RW_WRITE] = "write",
+    [RW_RANDREAD] = "randread",
+    [RW_RANDWRITE] = "randwrite",
+    [RW_RW] = "rw",
+    [RW_RANDRW] = "randrw",
+    [RW_TRIM] = "trim",
+    [RW_RANDTRIM] = "randtrim",
+    [RW_TRIMWRITE] = "trimwrite",
+    [RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 void spec_init(struct spec *s)
@@ -59,7 +65,7 @@ void spec_init(struct spec *s)
 	s->scramble_buffers = s->refill_buffers = s->zero_buffers = -1;
 	s->compress_chunk = 512;
 	s->dedupe_ws_pct = 5; /* fio's default */
-	s->do_verify = true; /* fio's default; only matters with verify= */
+	s->do_verify = true;  /* fio's default; only matters with verify= */
 	s->lat_pct = 100.0;
 	replay_spec_init(&s->replay);
 	s->prio.cls = s->prio.level = -1;
@@ -186,8 +192,9 @@ static int set_iodepth(struct spec *s, const char *v, char *err, size_t errlen)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long d;
 		if (n == NVS_MAX_QD_STEPS || parse_uint(tok, 65536, &d) || d == 0) {
-			snprintf(err, errlen, "iodepth: '%s' is not a depth 1..65536 (list of at most %d)",
-				 tok, NVS_MAX_QD_STEPS);
+			snprintf(err, errlen,
+				 "iodepth: '%s' is not a depth 1..65536 (list of at most %d)", tok,
+				 NVS_MAX_QD_STEPS);
 			return -EINVAL;
 		}
 		s->iodepth[n++] = (unsigned)d;
@@ -249,29 +256,17 @@ static int check_cpus(const char *v)
 
 /* Options accepted for fio job-file compatibility that change nothing here. */
 static const char *const ignored[] = {
-	"description", "thread", "group_reporting", "stonewall", "wait_for_previous",
-	"new_group", "lat_percentiles", "clat_percentiles",
-	"unified_rw_reporting",
-	"exitall", "gtod_reduce", "disable_slat", "disable_clat",
-	"threads", /* fio's tiobench profile option: fio accepts it, no effect on a job */
+    "description",	    "thread",	 "group_reporting", "stonewall",
+    "wait_for_previous",    "new_group", "lat_percentiles", "clat_percentiles",
+    "unified_rw_reporting", "exitall",	 "gtod_reduce",	    "disable_slat",
+    "disable_clat",	    "threads", /* fio's tiobench profile option: fio accepts it, no effect
+					  on a job */
 };
 
-int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
-{
-	char key[64];
-	unsigned long long u;
-	uint64_t sz;
-	int rc = 0;
-
-	err[0] = '\0';
-	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
-		snprintf(err, errlen, "unknown option '%.60s...'", key_in);
-		return -ENOENT;
-	}
-	for (char *p = key; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	err[0] = '\0';
+/* ---- the option table: one setter per option (or per family of options
+ * sharing one parse), one row per name fio gives it; spec_set walks it,
+ * then the feature modules' setters, in that order (fio's options.c +
+ * parse.c: options as data walked by one parser) ---- */
 
 #define NEED_VALUE()                                                                               \
 	do {                                                                                       \
@@ -286,436 +281,814 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 		return -EINVAL;                                                                    \
 	} while (0)
 
-	if (!strcmp(key, "name")) {
-		NEED_VALUE();
-		if (strlen(v) >= sizeof(s->name))
-			BAD("name: longer than %zu characters", sizeof(s->name) - 1);
-		snprintf(s->name, sizeof(s->name), "%s", v);
-		speclog_rename(s);
-	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
-		NEED_VALUE();
-		char rwb[32];
-		const char *mod = strchr(v, ':');
-		size_t nl = mod ? (size_t)(mod - v) : strlen(v);
-		if (nl >= sizeof(rwb))
-			BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
-		snprintf(rwb, sizeof(rwb), "%.*s", (int)nl, v);
-		const char *name = !strcmp(rwb, "readwrite") ? "rw" : rwb;
-		unsigned i;
-		for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
-			if (!strcmp(name, rw_names[i]))
-				break;
-		if (i == NVS_ARRAY_SIZE(rw_names))
-			BAD("rw: '%s' is not read, write, randread, randwrite, rw, randrw, trim, "
-			    "randtrim, trimwrite or randtrimwrite",
-			    v);
-		s->rw = (enum spec_rw)i;
-		s->seq_nr = 1;
-		s->seq_add = 0;
-		s->seq_back = false;
-		if (mod) {
-			bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
-				   s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
-			unsigned nr;
-			/* fio: random: a new random offset every N I/Os, sequential
-			 * between; sequential: skip SIZE after each I/O */
-			s->seq_back = !rnd && mod[1] == '-';
-			if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
-				: spec_parse_size(mod + 1 + s->seq_back, &s->seq_add) ||
-				      (s->seq_back && !s->seq_add))
-				BAD("rw: '%s': after ':' %s", v,
-				    rnd ? "a count of I/Os >= 1 (randread:8)"
-					: "a size to skip (write:4k), or -SIZE to step back "
-					  "(read:-8k)");
-			if (rnd)
-				s->seq_nr = nr;
-		}
-	} else if (!strcmp(key, "rwmixread") || !strcmp(key, "rwmixwrite")) {
-		NEED_VALUE();
-		if (parse_uint(v, 100, &u))
-			BAD("%s: '%s' is not a percentage 0..100", key_in, v);
-		s->rwmixread = key[5] == 'r' ? (unsigned)u : 100 - (unsigned)u;
-	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
-		NEED_VALUE();
-		return specval_bs(s, v, err, errlen);
-	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {
-		NEED_VALUE();
-		return specval_bsrange(s, v, err, errlen);
-	} else if (!strcmp(key, "blocksize_unaligned") || !strcmp(key, "bs_unaligned")) {
-		rc = spec_parse_bool(v, &s->bs_unaligned);
-	} else if (!strcmp(key, "bssplit")) {
-		NEED_VALUE();
-		return specval_bssplit(s, v, err, errlen);
-	} else if (!strcmp(key, "iodepth")) {
-		NEED_VALUE();
-		return set_iodepth(s, v, err, errlen);
-	} else if (!strcmp(key, "numjobs")) {
-		if (parse_uint(v, NVS_MAX_WORKERS, &u) || !u)
-			BAD("numjobs: '%s' is not 1..%d", v ? v : "", NVS_MAX_WORKERS);
-		s->numjobs = (unsigned)u;
-	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout") ||
-		   !strcmp(key, "ramp_time")) {
-		NEED_VALUE();
-		if (spec_parse_time(v, &sz))
-			BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
-		*(key[1] == 'a' ? &s->ramp_ns : &s->runtime_ns) = sz; /* timeout: fio's alias */
-	} else if (!strcmp(key, "time_based")) {
-		rc = spec_parse_bool(v, &s->time_based);
-	} else if (!strcmp(key, "size")) {
-		NEED_VALUE();
-		s->size_nz = 0;
-		if (zbd_spec_nz(v, &s->size_nz)) /* fio's zone count "Nz" (io/zbd.h) */
-			s->size = 0, s->size_pct = 0;
-		else if (parse_size_or_pct(v, &s->size, &s->size_pct))
-			BAD("size: '%s' is not a size or a percentage", v);
-	} else if (!strcmp(key, "offset")) {
-		NEED_VALUE();
-		s->offset_nz = 0;
-		double p0 = -1; /* offset=0%: the start (uring-cmd-fdp.fio) */
-		if (zbd_spec_nz(v, &s->offset_nz) ||
-		    (v[0] && v[strlen(v) - 1] == '%' && !num_parse_pct(v, &p0) && p0 == 0))
-			s->offset = 0, s->offset_pct = 0;
-		else if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
-			BAD("offset: '%s' is not a size or a percentage", v);
-		if (s->offset_pct >= 100)
-			BAD("offset: '%s' leaves nothing", v);
-	} else if (!strcmp(key, "io_size") || !strcmp(key, "io_limit")) {
-		NEED_VALUE();
-		s->io_size_nz = 0;
-		if (zbd_spec_nz(v, &s->io_size_nz))
-			s->io_size = 0;
-		else if (spec_parse_size(v, &s->io_size))
-			BAD("%s: '%s' is not a size", key_in, v);
-	} else if (!strcmp(key, "loops")) {
-		if (parse_uint(v, 1000000, &u) || !u)
-			BAD("loops: '%s' is not a count >= 1", v ? v : "");
-		s->loops = (unsigned)u;
-	} else if (!strcmp(key, "rate_iops")) {
-		NEED_VALUE();
-		if (specval_rate(s->rate_iops_dir, v, false))
-			BAD("rate_iops: '%s' is not IOPS per job and direction (N, or read,write "
-			    "as in fio: 500,200 or ,200)",
-			    v);
-	} else if (!strcmp(key, "rate")) {
-		NEED_VALUE();
-		if (specval_rate(s->rate_bw_dir, v, true))
-			BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
-			    "as in fio)",
-			    v);
-	} else if (!strcmp(key, "rate_min") || !strcmp(key, "rate_iops_min") ||
-		   !strcmp(key, "ratemin")) { /* ratemin: fio's alias */
-		NEED_VALUE();
-		bool bw = strcmp(key, "rate_iops_min") != 0;
-		if (specval_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
-			BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in,
-			    v, bw ? "rate in bytes/s" : "rate in IOPS");
-	} else if (!strcmp(key, "rate_iops_total")) {
-		if (parse_uint(v, 100000000, &u))
-			BAD("rate_iops_total: '%s' is not a rate (IOPS per job, all directions)",
-			    v ? v : "");
-		s->rate_iops = u;
-	} else if (!strcmp(key, "rate_process")) {
-		NEED_VALUE();
-		if (!strcmp(v, "linear"))
-			s->rate_process = PROCESS_EVEN;
-		else if (!strcmp(v, "poisson"))
-			s->rate_process = PROCESS_POISSON;
-		else
-			BAD("rate_process: '%s' is not linear or poisson", v);
-	} else if (!strcmp(key, "direct")) {
-		rc = spec_parse_bool(v, &s->direct);
-	} else if (!strcmp(key, "buffered")) {
-		bool b;
-		rc = spec_parse_bool(v, &b);
-		if (!rc)
-			s->direct = !b;
-	} else if (!strcmp(key, "norandommap")) {
-		rc = spec_parse_bool(v, &s->norandommap);
-		s->norandommap_set = true;
-	} else if (!strcmp(key, "random_generator")) {
-		/* fio's three: tausworthe (32-bit) and tausworthe64 are fio's own
-		 * streams (io/frand.h); lfsr gives every block once without a map
-		 * (nvscope walks a permutation: not fio's order, offgen.h) */
-		NEED_VALUE();
-		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
-			BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
-		s->rand_lfsr = !strcmp(v, "lfsr");
-		s->rand_taus64 = !strcmp(v, "tausworthe64");
-		s->rand_gen_set = true;
-	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
-		NEED_VALUE();
-		if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))
-			BAD("blockalign: '%s' is not a size", v);
-		s->blockalign = (uint32_t)sz;
-	} else if (!strcmp(key, "ioengine")) {
-		NEED_VALUE();
-		if (!strcmp(v, "io_uring"))
-			s->ioengine = ENGINE_IO_URING;
-		else if (!strcmp(v, "io_uring_cmd"))
-			s->ioengine = ENGINE_IO_URING_CMD;
-		else
-			BAD("ioengine: '%s' is not io_uring or io_uring_cmd", v);
-	} else if (!strcmp(key, "cmd_type")) {
-		NEED_VALUE();
-		if (strcmp(v, "nvme"))
-			BAD("cmd_type: '%s': only nvme (io_uring_cmd's NVMe passthrough)", v);
-	} else if (!strcmp(key, "sqthread_poll") || !strcmp(key, "sqpoll")) {
-		rc = spec_parse_bool(v, &s->sqpoll);
-	} else if (!strcmp(key, "hipri")) {
-		rc = spec_parse_bool(v, &s->hipri);
-	} else if (!strcmp(key, "fixedbufs")) {
-		rc = spec_parse_bool(v, &s->fixedbufs);
-	} else if (!strcmp(key, "registerfiles")) {
-		rc = spec_parse_bool(v, &s->registerfiles);
-	} else if (!strcmp(key, "iodepth_batch_submit") || !strcmp(key, "iodepth_batch")) {
-		if (parse_uint(v, 65536, &u))
-			BAD("%s: '%s' is not a count", key_in, v ? v : "");
-		s->batch_submit = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_max")) {
-		if (parse_uint(v, 65536, &u))
-			BAD("%s: '%s' is not a count", key_in, v ? v : "");
-		s->batch_complete = (unsigned)u;
-	} else if (!strcmp(key, "iodepth_batch_complete_min") ||
-		   !strcmp(key, "iodepth_batch_complete")) {
-		/* fio: iodepth_batch_complete is the _min, completions waited for */
-		if (parse_uint(v, 65536, &u))
-			BAD("%s: '%s' is not a count", key_in, v ? v : "");
-		s->batch_complete_min = (unsigned)u;
-	} else if (!strcmp(key, "cpus_allowed")) {
-		NEED_VALUE();
-		if (strspn(v, "0123456789,-") != strlen(v) ||
-		    strlen(v) >= sizeof(s->cpus_allowed) || check_cpus(v))
-			BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
-			    CPU_LIST_MAX);
-		snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
-	} else if (!strcmp(key, "percentage_random")) {
-		NEED_VALUE();
-		char pb[64], *pp[2];
-		unsigned pr[2];
-		if (specval_split_rw(v, pp, pb, sizeof(pb)) ||
-		    num_parse_uint(pp[0], 0, 100, &pr[0]) || num_parse_uint(pp[1], 0, 100, &pr[1]))
-			BAD("percentage_random: '%s' is not 0..100 (or read,write)", v);
-		s->pct_random[0] = (uint8_t)pr[0];
-		s->pct_random[1] = (uint8_t)pr[1];
-	} else if (!strcmp(key, "random_distribution")) {
-		NEED_VALUE();
-		/* fio: random | zipf[:theta[:center]] | pareto[:h[:center]] |
-		 * normal|gauss[:dev%[:center]] (lib/zipf.c, lib/gauss.c) */
-		char db[64], *c1, *c2;
-		double val, center = -1;
-		enum spec_dist dist;
-		if (snprintf(db, sizeof(db), "%s", v) >= (int)sizeof(db))
-			BAD("random_distribution: '%.60s...' is too long", v);
-		c1 = strchr(db, ':');
-		if (c1)
-			*c1++ = '\0';
-		c2 = c1 ? strchr(c1, ':') : NULL;
-		if (c2)
-			*c2++ = '\0';
-		if (!strcmp(db, "random")) {
-			dist = DIST_UNIFORM, val = 0;
-		} else if (!strcmp(db, "zipf")) {
-			dist = DIST_ZIPF, val = 1.1;
-		} else if (!strcmp(db, "pareto")) {
-			dist = DIST_PARETO, val = 0.2;
-		} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
-			dist = DIST_GAUSS, val = 0;
-		} else if (!strcmp(db, "zoned")) {
-			return specval_zoned(s, v, err, errlen);
-		} else {
-			BAD("random_distribution: '%s' is not random, zipf, pareto, normal or "
-			    "zoned (zoned_abs is not implemented)",
-			    v);
-		}
-		if ((c1 && num_parse_double(c1, 0, 100, &val)) ||
-		    (c2 && num_parse_double(c2, 0, 1, &center)) ||
-		    (dist == DIST_ZIPF && (val <= 0 || val == 1.0)) ||
-		    (dist == DIST_PARETO && (val <= 0 || val >= 1)) ||
-		    (dist == DIST_GAUSS && val >= 100))
-			BAD("random_distribution: '%s': zipf:THETA (> 0, not 1), pareto:H (0 < H "
-			    "< 1), normal:DEV%% (0 <= DEV < 100), then :CENTER (0..1)",
-			    v);
-		s->dist = dist;
-		s->dist_val = val;
-		s->dist_center = center;
-	} else if (!strcmp(key, "offset_align")) {
-		NEED_VALUE();
-		if (spec_parse_size(v, &s->offset_align) || s->offset_align > UINT32_MAX)
-			BAD("offset_align: '%s' is not a size up to 4g (0 = the smallest block "
-			    "size)",
-			    v);
-	} else if (!strcmp(key, "serialize_overlap")) {
-		rc = spec_parse_bool(v, &s->serialize_overlap);
-	} else if (!strcmp(key, "offset_increment")) {
-		NEED_VALUE();
-		if (spec_parse_size(v, &s->offset_increment))
-			BAD("offset_increment: '%s' is not a size (percentages are not supported)", v);
-	} else if (!strcmp(key, "startdelay")) {
-		NEED_VALUE();
-		if (spec_parse_time(v, &s->startdelay_ns))
-			BAD("startdelay: '%s' is not a duration (ranges are not supported)", v);
-	} else if (!strcmp(key, "thinktime")) {
-		NEED_VALUE();
-		/* fio: a bare number is microseconds */
-		if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
-			BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
-		s->thinktime_ns = sz;
-	} else if (!strcmp(key, "number_ios")) { /* fio's: the job ends after N I/Os */
-		if (parse_uint(v, 1ull << 40, &u))
-			BAD("number_ios: '%s' is not a count 0..2^40 (0 = no limit)", v ? v : "");
-		s->number_ios = u;
-	} else if (!strcmp(key, "thinktime_blocks")) {
-		if (parse_uint(v, 1u << 30, &u) || !u)
-			BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
-		s->thinktime_blocks = (unsigned)u;
-		s->xrun.think_blocks_set = true;
-	} else if (!strcmp(key, "cpus_allowed_policy")) {
-		NEED_VALUE();
-		if (strcmp(v, "shared") && strcmp(v, "split"))
-			BAD("cpus_allowed_policy: '%s' is not shared or split", v);
-		s->cpus_split = v[1] == 'p';
-	} else if (!strcmp(key, "randrepeat")) {
-		bool b;
-		rc = spec_parse_bool(v, &b);
-		if (!rc) /* a bad value read an unset bool (UBSan, fuzz target spec) */
-			s->randrepeat_off = !b;
-	} else if (!strcmp(key, "percentile_list")) {
-		NEED_VALUE();
-		return specval_pct_list(s, v, err, errlen);
-	} else if (!strcmp(key, "ioscheduler")) {
-		BAD("ioscheduler: refused: it switches the device's I/O scheduler for every "
-		    "user of the device (fio writes /sys/block/DEV/queue/scheduler); set it "
-		    "there yourself and leave it out of the job%s",
-		    "");
-	} else if (!strcmp(key, "interval") || !strcmp(key, "log_avg_msec")) {
-		NEED_VALUE();
-		if (key[0] == 'l') {
-			if (parse_uint(v, 60000, &u))
-				BAD("log_avg_msec: '%s' is not milliseconds", v);
-			sz = u * 1000000ULL;
-		} else if (spec_parse_time(v, &sz)) {
-			BAD("interval: '%s' is not a duration (1s, 100ms)", v);
-		}
-		if (sz < 100000000ULL || sz > 60 * NVS_NSEC_PER_SEC)
-			BAD("%s: '%s' must be between 100ms and 60s", key_in, v);
-		s->interval_ns = sz;
-	} else if (!strcmp(key, "continue_on_error")) {
-		/* fio takes none|read|write|io|verify|all; anything but none continues */
-		s->continue_on_error = v && *v && strcmp(v, "none") && strcmp(v, "0");
-	} else if (!strcmp(key, "ignore_error")) {
-		NEED_VALUE();
-		return specerr_parse(&s->ignore_error, v, err, errlen);
-	} else if (!strcmp(key, "force_destroy")) {
-		rc = spec_parse_bool(v, &s->force_destroy);
-	} else if (!strcmp(key, "filename") || !strcmp(key, "target")) {
-		NEED_VALUE();
-		if (key[0] == 'f')
-			return specval_filename(s, v, err, errlen);
-		return add_targets(s, v, err, errlen);
-	} else if (!strcmp(key, "nonvectored")) {
-		bool b; /* io_uring's: nvscope always issues non-vectored read/write */
-		rc = spec_parse_bool(v, &b);
-	} else if (!strcmp(key, "sqthread_poll_cpu")) {
-		if (parse_uint(v, 4095, &u))
-			BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
-		s->sq_cpu = (unsigned)u + 1;
-	} else if (!strcmp(key, "io_submit_mode")) {
-		/* fio's offload keeps a rate's issue times when completions are
-		 * slow; nvscope's issue loop already submits at the rate's times
-		 * (its waits end at the next issue time): the same workload */
-		if (!v || (strcmp(v, "inline") && strcmp(v, "offload")))
-			BAD("io_submit_mode: '%s' is not inline or offload", v ? v : "");
-	} else if (!strcmp(key, "file_service_type")) {
-		NEED_VALUE();
-		return specval_file_service(s, v, err, errlen);
-	} else if (!strcmp(key, "stripe")) {
-		NEED_VALUE();
-		if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
-		    (s->stripe & (s->stripe - 1)))
-			BAD("stripe: '%s' is not a power of two from 4k to 1m", v);
-	} else if (!strcmp(key, "scramble_buffers") || !strcmp(key, "refill_buffers") ||
-		   !strcmp(key, "zero_buffers")) {
-		bool b;
-		rc = spec_parse_bool(v, &b);
-		if (!rc) /* a bad value leaves the option unset */
-			*(key[0] == 's' ? &s->scramble_buffers
-			  : key[0] == 'r' ? &s->refill_buffers
-					  : &s->zero_buffers) = b;
-	} else if (!strcmp(key, "buffer_compress_percentage") ||
-		   !strcmp(key, "dedupe_percentage")) {
-		if (parse_uint(v, 100, &u))
-			BAD("%s: '%s' is not a percentage 0..100", key_in, v ? v : "");
-		*(key[0] == 'b' ? &s->compress_pct : &s->dedupe_pct) = (unsigned)u;
-	} else if (!strcmp(key, "buffer_compress_chunk")) {
-		NEED_VALUE();
-		if (spec_parse_size(v, &sz) || sz > (64u << 20))
-			BAD("buffer_compress_chunk: '%s' is not a size (0 = the block size)", v);
-		s->compress_chunk = (uint32_t)sz;
-	} else if (!strcmp(key, "buffer_pattern")) {
-		NEED_VALUE();
-		int n = datagen_parse_pattern(v, s->pattern, sizeof(s->pattern));
-		if (n <= 0)
-			BAD("buffer_pattern: '%s' is not 0xHEX, \"text\" or a number (at most %d "
-			    "bytes; files are not supported)",
-			    v, SPEC_MAX_PATTERN);
-		s->pattern_len = (unsigned)n;
-	} else if (!strcmp(key, "randseed")) {
-		if (parse_uint(v, UINT64_MAX, &u))
-			BAD("randseed: '%s' is not a number", v ? v : "");
-		s->seed = u;
-		s->seed_given = true;
-	} else if (!strcmp(key, "group_reporting")) { /* the command line's; job files: preset.c */
-		if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
-			BAD("group_reporting: '%s' is not 0 or 1", v);
-		s->group_reporting = !v || !*v || !strcmp(v, "1");
-	} else if ((rc = replay_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = specdata_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = pagecache_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = prio_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = pi_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = xrun_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = lattarget_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = filesize_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = specss_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = flow_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = zones_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = speclog_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = zbd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = sprandom_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = nvcmd_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else if ((rc = fdp_spec_set(s, key, v, err, errlen)) != -ENOENT) {
-		return rc;
-	} else {
-		rc = 0;
-		for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
-			if (!strcmp(key, ignored[i]))
-				return 0;
-		const char *why = specval_refused(key);
-		if (why)
-			BAD("%s: refused: %s", key_in, why);
-		snprintf(err, errlen, "unknown option '%s'", key_in);
-		return -ENOENT;
+/* A boolean option's value was not one. */
+static int bool_err(const char *key_in, const char *v, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key_in, v ? v : "");
+	return -EINVAL;
+}
+
+/* A setter: @key normalised (fio's '-' as '_'), @key_in as given (for
+ * messages), value @v (NULL or "" when none was given).  0, or -EINVAL
+ * with @err.  Each uses what it needs of the arguments. */
+#define OPT(fn)                                                                                    \
+	static int fn(                                                                             \
+	    struct spec *s __attribute__((unused)), const char *key __attribute__((unused)),       \
+	    const char *key_in __attribute__((unused)), const char *v __attribute__((unused)),     \
+	    char *err __attribute__((unused)), size_t errlen __attribute__((unused)))
+
+struct spec_opt {
+	const char *name;
+	int (*set)(struct spec *s, const char *key, const char *key_in, const char *v, char *err,
+		   size_t errlen);
+};
+
+OPT(opt_name)
+{
+	NEED_VALUE();
+	if (strlen(v) >= sizeof(s->name))
+		BAD("name: longer than %zu characters", sizeof(s->name) - 1);
+	snprintf(s->name, sizeof(s->name), "%s", v);
+	speclog_rename(s);
+	return 0;
+}
+
+OPT(opt_rw)
+{
+	NEED_VALUE();
+	char rwb[32];
+	const char *mod = strchr(v, ':');
+	size_t nl = mod ? (size_t)(mod - v) : strlen(v);
+	if (nl >= sizeof(rwb))
+		BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
+	snprintf(rwb, sizeof(rwb), "%.*s", (int)nl, v);
+	const char *name = !strcmp(rwb, "readwrite") ? "rw" : rwb;
+	unsigned i;
+	for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
+		if (!strcmp(name, rw_names[i]))
+			break;
+	if (i == NVS_ARRAY_SIZE(rw_names))
+		BAD("rw: '%s' is not read, write, randread, randwrite, rw, randrw, trim, "
+		    "randtrim, trimwrite or randtrimwrite",
+		    v);
+	s->rw = (enum spec_rw)i;
+	s->seq_nr = 1;
+	s->seq_add = 0;
+	s->seq_back = false;
+	if (mod) {
+		bool rnd = s->rw == RW_RANDREAD || s->rw == RW_RANDWRITE || s->rw == RW_RANDRW ||
+			   s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
+		unsigned nr;
+		/* fio: random: a new random offset every N I/Os, sequential
+		 * between; sequential: skip SIZE after each I/O */
+		s->seq_back = !rnd && mod[1] == '-';
+		if (rnd ? num_parse_uint(mod + 1, 1, 1u << 30, &nr)
+			: spec_parse_size(mod + 1 + s->seq_back, &s->seq_add) ||
+			      (s->seq_back && !s->seq_add))
+			BAD("rw: '%s': after ':' %s", v,
+			    rnd ? "a count of I/Os >= 1 (randread:8)"
+				: "a size to skip (write:4k), or -SIZE to step back "
+				  "(read:-8k)");
+		if (rnd)
+			s->seq_nr = nr;
 	}
-	if (rc)
-		snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key_in, v ? v : "");
-	return rc;
+	return 0;
+}
+
+OPT(opt_rwmixread)
+{
+	unsigned long long u;
+	NEED_VALUE();
+	if (parse_uint(v, 100, &u))
+		BAD("%s: '%s' is not a percentage 0..100", key_in, v);
+	s->rwmixread = key[5] == 'r' ? (unsigned)u : 100 - (unsigned)u;
+	return 0;
+}
+
+OPT(opt_bs)
+{
+	NEED_VALUE();
+	return specval_bs(s, v, err, errlen);
+}
+
+OPT(opt_bsrange)
+{
+	NEED_VALUE();
+	return specval_bsrange(s, v, err, errlen);
+}
+
+OPT(opt_blocksize_unaligned)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->bs_unaligned);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_bssplit)
+{
+	NEED_VALUE();
+	return specval_bssplit(s, v, err, errlen);
+}
+
+OPT(opt_iodepth)
+{
+	NEED_VALUE();
+	return set_iodepth(s, v, err, errlen);
+}
+
+OPT(opt_numjobs)
+{
+	unsigned long long u;
+	if (parse_uint(v, NVS_MAX_WORKERS, &u) || !u)
+		BAD("numjobs: '%s' is not 1..%d", v ? v : "", NVS_MAX_WORKERS);
+	s->numjobs = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_runtime)
+{
+	uint64_t sz;
+	NEED_VALUE();
+	if (spec_parse_time(v, &sz))
+		BAD("%s: '%s' is not a duration (30, 30s, 500ms, 2m, 1h)", key_in, v);
+	*(key[1] == 'a' ? &s->ramp_ns : &s->runtime_ns) = sz; /* timeout: fio's alias */
+	return 0;
+}
+
+OPT(opt_time_based)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->time_based);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_size)
+{
+	NEED_VALUE();
+	s->size_nz = 0;
+	if (zbd_spec_nz(v, &s->size_nz)) /* fio's zone count "Nz" (io/zbd.h) */
+		s->size = 0, s->size_pct = 0;
+	else if (parse_size_or_pct(v, &s->size, &s->size_pct))
+		BAD("size: '%s' is not a size or a percentage", v);
+	return 0;
+}
+
+OPT(opt_offset)
+{
+	NEED_VALUE();
+	s->offset_nz = 0;
+	double p0 = -1; /* offset=0%: the start (uring-cmd-fdp.fio) */
+	if (zbd_spec_nz(v, &s->offset_nz) ||
+	    (v[0] && v[strlen(v) - 1] == '%' && !num_parse_pct(v, &p0) && p0 == 0))
+		s->offset = 0, s->offset_pct = 0;
+	else if (parse_size_or_pct(v, &s->offset, &s->offset_pct))
+		BAD("offset: '%s' is not a size or a percentage", v);
+	if (s->offset_pct >= 100)
+		BAD("offset: '%s' leaves nothing", v);
+	return 0;
+}
+
+OPT(opt_io_size)
+{
+	NEED_VALUE();
+	s->io_size_nz = 0;
+	if (zbd_spec_nz(v, &s->io_size_nz))
+		s->io_size = 0;
+	else if (spec_parse_size(v, &s->io_size))
+		BAD("%s: '%s' is not a size", key_in, v);
+	return 0;
+}
+
+OPT(opt_loops)
+{
+	unsigned long long u;
+	if (parse_uint(v, 1000000, &u) || !u)
+		BAD("loops: '%s' is not a count >= 1", v ? v : "");
+	s->loops = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_rate_iops)
+{
+	NEED_VALUE();
+	if (specval_rate(s->rate_iops_dir, v, false))
+		BAD("rate_iops: '%s' is not IOPS per job and direction (N, or read,write "
+		    "as in fio: 500,200 or ,200)",
+		    v);
+	return 0;
+}
+
+OPT(opt_rate)
+{
+	NEED_VALUE();
+	if (specval_rate(s->rate_bw_dir, v, true))
+		BAD("rate: '%s' is not bytes/s per job and direction (10m, or read,write "
+		    "as in fio)",
+		    v);
+	return 0;
+}
+
+OPT(opt_rate_min)
+{
+	/* ratemin: fio's alias */
+	NEED_VALUE();
+	bool bw = strcmp(key, "rate_iops_min") != 0;
+	if (specval_rate(bw ? s->rate_min_bw : s->rate_min_iops, v, bw))
+		BAD("%s: '%s' is not a %s per job and direction (N, or read,write)", key_in, v,
+		    bw ? "rate in bytes/s" : "rate in IOPS");
+	return 0;
+}
+
+OPT(opt_rate_iops_total)
+{
+	unsigned long long u;
+	if (parse_uint(v, 100000000, &u))
+		BAD("rate_iops_total: '%s' is not a rate (IOPS per job, all directions)",
+		    v ? v : "");
+	s->rate_iops = u;
+	return 0;
+}
+
+OPT(opt_rate_process)
+{
+	NEED_VALUE();
+	if (!strcmp(v, "linear"))
+		s->rate_process = PROCESS_EVEN;
+	else if (!strcmp(v, "poisson"))
+		s->rate_process = PROCESS_POISSON;
+	else
+		BAD("rate_process: '%s' is not linear or poisson", v);
+	return 0;
+}
+
+OPT(opt_direct)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->direct);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_buffered)
+{
+	int rc = 0;
+	bool b;
+	rc = spec_parse_bool(v, &b);
+	if (!rc)
+		s->direct = !b;
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_norandommap)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->norandommap);
+	s->norandommap_set = true;
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_random_generator)
+{
+	/* fio's three: tausworthe (32-bit) and tausworthe64 are fio's own
+	 * streams (io/frand.h); lfsr gives every block once without a map
+	 * (nvscope walks a permutation: not fio's order, offgen.h) */
+	NEED_VALUE();
+	if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64") && strcmp(v, "lfsr"))
+		BAD("random_generator: '%s' is not tausworthe, tausworthe64 or lfsr", v);
+	s->rand_lfsr = !strcmp(v, "lfsr");
+	s->rand_taus64 = !strcmp(v, "tausworthe64");
+	s->rand_gen_set = true;
+	return 0;
+}
+
+OPT(opt_blockalign)
+{
+	uint64_t sz;
+	NEED_VALUE();
+	if (spec_parse_size(v, &sz) || !sz || sz > (64u << 20))
+		BAD("blockalign: '%s' is not a size", v);
+	s->blockalign = (uint32_t)sz;
+	return 0;
+}
+
+OPT(opt_ioengine)
+{
+	NEED_VALUE();
+	if (!strcmp(v, "io_uring"))
+		s->ioengine = ENGINE_IO_URING;
+	else if (!strcmp(v, "io_uring_cmd"))
+		s->ioengine = ENGINE_IO_URING_CMD;
+	else
+		BAD("ioengine: '%s' is not io_uring or io_uring_cmd", v);
+	return 0;
+}
+
+OPT(opt_cmd_type)
+{
+	NEED_VALUE();
+	if (strcmp(v, "nvme"))
+		BAD("cmd_type: '%s': only nvme (io_uring_cmd's NVMe passthrough)", v);
+	return 0;
+}
+
+OPT(opt_sqthread_poll)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->sqpoll);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_hipri)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->hipri);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_fixedbufs)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->fixedbufs);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_registerfiles)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->registerfiles);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_iodepth_batch_submit)
+{
+	unsigned long long u;
+	if (parse_uint(v, 65536, &u))
+		BAD("%s: '%s' is not a count", key_in, v ? v : "");
+	s->batch_submit = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_iodepth_batch_complete_max)
+{
+	unsigned long long u;
+	if (parse_uint(v, 65536, &u))
+		BAD("%s: '%s' is not a count", key_in, v ? v : "");
+	s->batch_complete = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_iodepth_batch_complete_min)
+{
+	unsigned long long u;
+	/* fio: iodepth_batch_complete is the _min, completions waited for */
+	if (parse_uint(v, 65536, &u))
+		BAD("%s: '%s' is not a count", key_in, v ? v : "");
+	s->batch_complete_min = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_cpus_allowed)
+{
+	NEED_VALUE();
+	if (strspn(v, "0123456789,-") != strlen(v) || strlen(v) >= sizeof(s->cpus_allowed) ||
+	    check_cpus(v))
+		BAD("cpus_allowed: '%s' is not a CPU list like 0-3,6 (CPUs 0..%d)", v,
+		    CPU_LIST_MAX);
+	snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+	return 0;
+}
+
+OPT(opt_percentage_random)
+{
+	NEED_VALUE();
+	char pb[64], *pp[2];
+	unsigned pr[2];
+	if (specval_split_rw(v, pp, pb, sizeof(pb)) || num_parse_uint(pp[0], 0, 100, &pr[0]) ||
+	    num_parse_uint(pp[1], 0, 100, &pr[1]))
+		BAD("percentage_random: '%s' is not 0..100 (or read,write)", v);
+	s->pct_random[0] = (uint8_t)pr[0];
+	s->pct_random[1] = (uint8_t)pr[1];
+	return 0;
+}
+
+OPT(opt_random_distribution)
+{
+	NEED_VALUE();
+	/* fio: random | zipf[:theta[:center]] | pareto[:h[:center]] |
+	 * normal|gauss[:dev%[:center]] (lib/zipf.c, lib/gauss.c) */
+	char db[64], *c1, *c2;
+	double val, center = -1;
+	enum spec_dist dist;
+	if (snprintf(db, sizeof(db), "%s", v) >= (int)sizeof(db))
+		BAD("random_distribution: '%.60s...' is too long", v);
+	c1 = strchr(db, ':');
+	if (c1)
+		*c1++ = '\0';
+	c2 = c1 ? strchr(c1, ':') : NULL;
+	if (c2)
+		*c2++ = '\0';
+	if (!strcmp(db, "random")) {
+		dist = DIST_UNIFORM, val = 0;
+	} else if (!strcmp(db, "zipf")) {
+		dist = DIST_ZIPF, val = 1.1;
+	} else if (!strcmp(db, "pareto")) {
+		dist = DIST_PARETO, val = 0.2;
+	} else if (!strcmp(db, "normal") || !strcmp(db, "gauss")) {
+		dist = DIST_GAUSS, val = 0;
+	} else if (!strcmp(db, "zoned")) {
+		return specval_zoned(s, v, err, errlen);
+	} else {
+		BAD("random_distribution: '%s' is not random, zipf, pareto, normal or "
+		    "zoned (zoned_abs is not implemented)",
+		    v);
+	}
+	if ((c1 && num_parse_double(c1, 0, 100, &val)) ||
+	    (c2 && num_parse_double(c2, 0, 1, &center)) ||
+	    (dist == DIST_ZIPF && (val <= 0 || val == 1.0)) ||
+	    (dist == DIST_PARETO && (val <= 0 || val >= 1)) || (dist == DIST_GAUSS && val >= 100))
+		BAD("random_distribution: '%s': zipf:THETA (> 0, not 1), pareto:H (0 < H "
+		    "< 1), normal:DEV%% (0 <= DEV < 100), then :CENTER (0..1)",
+		    v);
+	s->dist = dist;
+	s->dist_val = val;
+	s->dist_center = center;
+	return 0;
+}
+
+OPT(opt_offset_align)
+{
+	NEED_VALUE();
+	if (spec_parse_size(v, &s->offset_align) || s->offset_align > UINT32_MAX)
+		BAD("offset_align: '%s' is not a size up to 4g (0 = the smallest block "
+		    "size)",
+		    v);
+	return 0;
+}
+
+OPT(opt_serialize_overlap)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->serialize_overlap);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_offset_increment)
+{
+	NEED_VALUE();
+	if (spec_parse_size(v, &s->offset_increment))
+		BAD("offset_increment: '%s' is not a size (percentages are not supported)", v);
+	return 0;
+}
+
+OPT(opt_startdelay)
+{
+	NEED_VALUE();
+	if (spec_parse_time(v, &s->startdelay_ns))
+		BAD("startdelay: '%s' is not a duration (ranges are not supported)", v);
+	return 0;
+}
+
+OPT(opt_thinktime)
+{
+	uint64_t sz;
+	NEED_VALUE();
+	/* fio: a bare number is microseconds */
+	if (num_parse_time_ns(v, 1000, &sz) || sz > 3600 * NVS_NSEC_PER_SEC)
+		BAD("thinktime: '%s' is not a duration (bare numbers are us, as in fio)", v);
+	s->thinktime_ns = sz;
+	return 0;
+}
+
+OPT(opt_number_ios)
+{
+	/* fio's: the job ends after N I/Os */
+	unsigned long long u;
+	if (parse_uint(v, 1ull << 40, &u))
+		BAD("number_ios: '%s' is not a count 0..2^40 (0 = no limit)", v ? v : "");
+	s->number_ios = u;
+	return 0;
+}
+
+OPT(opt_thinktime_blocks)
+{
+	unsigned long long u;
+	if (parse_uint(v, 1u << 30, &u) || !u)
+		BAD("thinktime_blocks: '%s' is not a count >= 1", v ? v : "");
+	s->thinktime_blocks = (unsigned)u;
+	s->xrun.think_blocks_set = true;
+	return 0;
+}
+
+OPT(opt_cpus_allowed_policy)
+{
+	NEED_VALUE();
+	if (strcmp(v, "shared") && strcmp(v, "split"))
+		BAD("cpus_allowed_policy: '%s' is not shared or split", v);
+	s->cpus_split = v[1] == 'p';
+	return 0;
+}
+
+OPT(opt_randrepeat)
+{
+	int rc = 0;
+	bool b;
+	rc = spec_parse_bool(v, &b);
+	if (!rc) /* a bad value read an unset bool (UBSan, fuzz target spec) */
+		s->randrepeat_off = !b;
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_percentile_list)
+{
+	NEED_VALUE();
+	return specval_pct_list(s, v, err, errlen);
+}
+
+OPT(opt_ioscheduler)
+{
+	BAD("ioscheduler: refused: it switches the device's I/O scheduler for every "
+	    "user of the device (fio writes /sys/block/DEV/queue/scheduler); set it "
+	    "there yourself and leave it out of the job%s",
+	    "");
+}
+
+OPT(opt_interval)
+{
+	unsigned long long u;
+	uint64_t sz;
+	NEED_VALUE();
+	if (key[0] == 'l') {
+		if (parse_uint(v, 60000, &u))
+			BAD("log_avg_msec: '%s' is not milliseconds", v);
+		sz = u * 1000000ULL;
+	} else if (spec_parse_time(v, &sz)) {
+		BAD("interval: '%s' is not a duration (1s, 100ms)", v);
+	}
+	if (sz < 100000000ULL || sz > 60 * NVS_NSEC_PER_SEC)
+		BAD("%s: '%s' must be between 100ms and 60s", key_in, v);
+	s->interval_ns = sz;
+	return 0;
+}
+
+OPT(opt_continue_on_error)
+{
+	/* fio takes none|read|write|io|verify|all; anything but none continues */
+	s->continue_on_error = v && *v && strcmp(v, "none") && strcmp(v, "0");
+	return 0;
+}
+
+OPT(opt_ignore_error)
+{
+	NEED_VALUE();
+	return specerr_parse(&s->ignore_error, v, err, errlen);
+}
+
+OPT(opt_force_destroy)
+{
+	int rc = 0;
+	rc = spec_parse_bool(v, &s->force_destroy);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_filename)
+{
+	NEED_VALUE();
+	if (key[0] == 'f')
+		return specval_filename(s, v, err, errlen);
+	return add_targets(s, v, err, errlen);
+}
+
+OPT(opt_nonvectored)
+{
+	int rc = 0;
+	bool b; /* io_uring's: nvscope always issues non-vectored read/write */
+	rc = spec_parse_bool(v, &b);
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_sqthread_poll_cpu)
+{
+	unsigned long long u;
+	if (parse_uint(v, 4095, &u))
+		BAD("sqthread_poll_cpu: '%s' is not a CPU number", v ? v : "");
+	s->sq_cpu = (unsigned)u + 1;
+	return 0;
+}
+
+OPT(opt_io_submit_mode)
+{
+	/* fio's offload keeps a rate's issue times when completions are
+	 * slow; nvscope's issue loop already submits at the rate's times
+	 * (its waits end at the next issue time): the same workload */
+	if (!v || (strcmp(v, "inline") && strcmp(v, "offload")))
+		BAD("io_submit_mode: '%s' is not inline or offload", v ? v : "");
+	return 0;
+}
+
+OPT(opt_file_service_type)
+{
+	NEED_VALUE();
+	return specval_file_service(s, v, err, errlen);
+}
+
+OPT(opt_stripe)
+{
+	NEED_VALUE();
+	if (spec_parse_size(v, &s->stripe) || s->stripe < 4096 || s->stripe > (1u << 20) ||
+	    (s->stripe & (s->stripe - 1)))
+		BAD("stripe: '%s' is not a power of two from 4k to 1m", v);
+	return 0;
+}
+
+OPT(opt_scramble_buffers)
+{
+	int rc = 0;
+	bool b;
+	rc = spec_parse_bool(v, &b);
+	if (!rc) /* a bad value leaves the option unset */
+		*(key[0] == 's'	  ? &s->scramble_buffers
+		  : key[0] == 'r' ? &s->refill_buffers
+				  : &s->zero_buffers) = b;
+	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+OPT(opt_buffer_compress_percentage)
+{
+	unsigned long long u;
+	if (parse_uint(v, 100, &u))
+		BAD("%s: '%s' is not a percentage 0..100", key_in, v ? v : "");
+	*(key[0] == 'b' ? &s->compress_pct : &s->dedupe_pct) = (unsigned)u;
+	return 0;
+}
+
+OPT(opt_buffer_compress_chunk)
+{
+	uint64_t sz;
+	NEED_VALUE();
+	if (spec_parse_size(v, &sz) || sz > (64u << 20))
+		BAD("buffer_compress_chunk: '%s' is not a size (0 = the block size)", v);
+	s->compress_chunk = (uint32_t)sz;
+	return 0;
+}
+
+OPT(opt_buffer_pattern)
+{
+	NEED_VALUE();
+	int n = datagen_parse_pattern(v, s->pattern, sizeof(s->pattern));
+	if (n <= 0)
+		BAD("buffer_pattern: '%s' is not 0xHEX, \"text\" or a number (at most %d "
+		    "bytes; files are not supported)",
+		    v, SPEC_MAX_PATTERN);
+	s->pattern_len = (unsigned)n;
+	return 0;
+}
+
+OPT(opt_randseed)
+{
+	unsigned long long u;
+	if (parse_uint(v, UINT64_MAX, &u))
+		BAD("randseed: '%s' is not a number", v ? v : "");
+	s->seed = u;
+	s->seed_given = true;
+	return 0;
+}
+
+OPT(opt_group_reporting)
+{
+	/* the command line's; job files: preset.c */
+	if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
+		BAD("group_reporting: '%s' is not 0 or 1", v);
+	s->group_reporting = !v || !*v || !strcmp(v, "1");
+	return 0;
+}
+
+static const struct spec_opt core_opts[] = {
+    {"name", opt_name},
+    {"rw", opt_rw},
+    {"readwrite", opt_rw},
+    {"rwmixread", opt_rwmixread},
+    {"rwmixwrite", opt_rwmixread},
+    {"bs", opt_bs},
+    {"blocksize", opt_bs},
+    {"bsrange", opt_bsrange},
+    {"blocksize_range", opt_bsrange},
+    {"blocksize_unaligned", opt_blocksize_unaligned},
+    {"bs_unaligned", opt_blocksize_unaligned},
+    {"bssplit", opt_bssplit},
+    {"iodepth", opt_iodepth},
+    {"numjobs", opt_numjobs},
+    {"runtime", opt_runtime},
+    {"timeout", opt_runtime},
+    {"ramp_time", opt_runtime},
+    {"time_based", opt_time_based},
+    {"size", opt_size},
+    {"offset", opt_offset},
+    {"io_size", opt_io_size},
+    {"io_limit", opt_io_size},
+    {"loops", opt_loops},
+    {"rate_iops", opt_rate_iops},
+    {"rate", opt_rate},
+    {"rate_min", opt_rate_min},
+    {"rate_iops_min", opt_rate_min},
+    {"ratemin", opt_rate_min},
+    {"rate_iops_total", opt_rate_iops_total},
+    {"rate_process", opt_rate_process},
+    {"direct", opt_direct},
+    {"buffered", opt_buffered},
+    {"norandommap", opt_norandommap},
+    {"random_generator", opt_random_generator},
+    {"blockalign", opt_blockalign},
+    {"ba", opt_blockalign},
+    {"ioengine", opt_ioengine},
+    {"cmd_type", opt_cmd_type},
+    {"sqthread_poll", opt_sqthread_poll},
+    {"sqpoll", opt_sqthread_poll},
+    {"hipri", opt_hipri},
+    {"fixedbufs", opt_fixedbufs},
+    {"registerfiles", opt_registerfiles},
+    {"iodepth_batch_submit", opt_iodepth_batch_submit},
+    {"iodepth_batch", opt_iodepth_batch_submit},
+    {"iodepth_batch_complete_max", opt_iodepth_batch_complete_max},
+    {"iodepth_batch_complete_min", opt_iodepth_batch_complete_min},
+    {"iodepth_batch_complete", opt_iodepth_batch_complete_min},
+    {"cpus_allowed", opt_cpus_allowed},
+    {"percentage_random", opt_percentage_random},
+    {"random_distribution", opt_random_distribution},
+    {"offset_align", opt_offset_align},
+    {"serialize_overlap", opt_serialize_overlap},
+    {"offset_increment", opt_offset_increment},
+    {"startdelay", opt_startdelay},
+    {"thinktime", opt_thinktime},
+    {"number_ios", opt_number_ios},
+    {"thinktime_blocks", opt_thinktime_blocks},
+    {"cpus_allowed_policy", opt_cpus_allowed_policy},
+    {"randrepeat", opt_randrepeat},
+    {"percentile_list", opt_percentile_list},
+    {"ioscheduler", opt_ioscheduler},
+    {"interval", opt_interval},
+    {"log_avg_msec", opt_interval},
+    {"continue_on_error", opt_continue_on_error},
+    {"ignore_error", opt_ignore_error},
+    {"force_destroy", opt_force_destroy},
+    {"filename", opt_filename},
+    {"target", opt_filename},
+    {"nonvectored", opt_nonvectored},
+    {"sqthread_poll_cpu", opt_sqthread_poll_cpu},
+    {"io_submit_mode", opt_io_submit_mode},
+    {"file_service_type", opt_file_service_type},
+    {"stripe", opt_stripe},
+    {"scramble_buffers", opt_scramble_buffers},
+    {"refill_buffers", opt_scramble_buffers},
+    {"zero_buffers", opt_scramble_buffers},
+    {"buffer_compress_percentage", opt_buffer_compress_percentage},
+    {"dedupe_percentage", opt_buffer_compress_percentage},
+    {"buffer_compress_chunk", opt_buffer_compress_chunk},
+    {"buffer_pattern", opt_buffer_pattern},
+    {"randseed", opt_randseed},
+    {"group_reporting", opt_group_reporting},
+};
+
 #undef NEED_VALUE
 #undef BAD
+#undef OPT
+
+/* The feature modules' options (each returns -ENOENT for a key not its). */
+static int (*const feature_opts[])(struct spec *s, const char *key, const char *v, char *err,
+				   size_t errlen) = {
+    replay_spec_set, specdata_set,	pagecache_spec_set, prio_spec_set,
+    pi_spec_set,     xrun_spec_set,	lattarget_spec_set, filesize_spec_set,
+    specss_set,	     flow_spec_set,	zones_spec_set,	    speclog_spec_set,
+    zbd_spec_set,    sprandom_spec_set, nvcmd_spec_set,	    fdp_spec_set,
+};
+
+int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
+{
+	char key[64];
+	int rc;
+
+	err[0] = '\0';
+	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
+		snprintf(err, errlen, "unknown option '%.60s...'", key_in);
+		return -ENOENT;
+	}
+	for (char *p = key; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(core_opts); i++)
+		if (!strcmp(key, core_opts[i].name))
+			return core_opts[i].set(s, key, key_in, v, err, errlen);
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(feature_opts); i++)
+		if ((rc = feature_opts[i](s, key, v, err, errlen)) != -ENOENT)
+			return rc;
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
+		if (!strcmp(key, ignored[i]))
+			return 0;
+	const char *why = specval_refused(key);
+	if (why) {
+		snprintf(err, errlen, "%s: refused: %s", key_in, why);
+		return -EINVAL;
+	}
+	snprintf(err, errlen, "unknown option '%s'", key_in);
+	return -ENOENT;
 }
 
 const char *spec_bs_misfit(const struct spec *s)

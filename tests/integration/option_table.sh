@@ -1,6 +1,6 @@
 #!/bin/bash
 # docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
-# sets or accepts, src/io/specval.c refuses (and the job-file keys of src/config/preset.c
+# sets or accepts (its option table core_opts), src/io/specval.c refuses (and the job-file keys of src/config/preset.c
 # and the replay options of src/io/replay.c) has
 # (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c,
 # src/io/nvcmd.c, src/io/zbd.c, src/io/zbdspec.c, src/io/speclog.c, src/io/pagecache.c) a row; every row names an option nvscope knows; "refused" rows are refused
@@ -12,6 +12,7 @@ top = sys.argv[1]
 spec = open(top + "/src/io/spec.c").read()
 preset = open(top + "/src/config/preset.c").read()
 keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
+keys |= set(re.findall(r'\{"([a-z0-9_]+)", opt_[a-z0-9_]+\}', spec))  # the option table's rows
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
 for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "zbdspec", "sprandom", "nvcmd", "speclog", "pi", "pagecache", "fdp"):
     keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/" + f + ".c").read()))
