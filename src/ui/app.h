@@ -62,6 +62,7 @@ struct ui_look {
 	char theme_dir[512];
 	char **theme_names;
 	int ntheme, theme_idx;
+	bool active; /* the terminal is the console's: colours can be set */
 };
 
 /* the screen: its panes, their windows and dirty marks (layout.c, console.c) */
@@ -244,7 +245,8 @@ struct app {
 	bool quit;
 };
 
-/* ---- console.c: actions ---- */
+/* ---- core.c (the messages, the dirty marks, the source shown) and
+ * actions.c (devices, launching) ---- */
 /* Shows @fmt in the status bar for a few seconds in colour @role. */
 void app_message(struct app *a, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -287,8 +289,16 @@ const char *form_value(const struct form_field *f);
 void app_rescan(struct app *a);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
 int app_add_target(struct app *a, const char *path);
-/* Loads theme number @idx of the theme list (-1: by the name in @name). */
+/* ---- look.c ---- */
+/* Loads theme number @idx of the theme list (-1: by the name in @name)
+ * and, once the terminal is the console's, applies it. */
 int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t len);
+/* Lists the theme files and loads @name (NULL: "default", or the built-in
+ * one when there are none).  0 or -errno with @err. */
+int look_init(struct app *a, const char *name, char *err, size_t len);
+/* The theme's roles as curses attributes and colour pairs in the painter
+ * (the terminal must be the console's: a->look.active). */
+void look_apply(struct app *a);
 /* Marks every pane for redrawing. */
 void app_dirty_all(struct app *a);
 /* Whether a workload or plan of this console runs now. */
@@ -300,6 +310,10 @@ void app_source_info(const struct app *a, struct source_info *out);
  * plan or a directory played; what was derived from the old one (rounds,
  * verdict, health readers, the time window) starts over. */
 void app_show_source(struct app *a, struct source src);
+/* The plan shown (NULL: none) and its state: the step shown (live: the
+ * plan's current one; a plan replay: the one at the play position),
+ * whether the plan is over there. */
+const struct plan *app_plan(const struct app *a, struct source_plan_state *st);
 /* Whether the source shown has capability @cap (SOURCE_CAN_*,
  * SOURCE_VIEW_ONLY, SOURCE_HAS_STEPS). */
 bool app_can(const struct app *a, unsigned cap);
@@ -364,10 +378,6 @@ void planui_confirm(struct app *a, bool ok);
 /* The step-list pane: per step its mark (done, failed, current), its
  * verdict, progress and planned or remaining time; the plan's ETA. */
 void planui_draw_steps(struct app *a, WINDOW *w);
-/* The plan shown (NULL: none) and its state: the step shown (live: the
- * plan's current one; a plan replay: the one at the play position),
- * whether the plan is over there. */
-const struct plan *planui_plan(const struct app *a, struct source_plan_state *st);
 /* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
  * may end sooner), "done" at the end. */
 void planui_eta(struct app *a, char *buf, size_t len);

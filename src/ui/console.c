@@ -117,79 +117,7 @@ static double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- colours ---- */
-
-static void apply_colours(struct app *a)
-{
-	bool colour = has_colors() && !a->look.theme.mono;
-	if (colour && !a->paint.ncolors) {
-		start_color();
-		use_default_colors();
-		a->paint.ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : COLORS >= 8 ? 8 : 0;
-	}
-	/* no colour (none, fewer than 8, a mono theme): attributes and glyphs */
-	a->paint.nocolour = !colour || !a->paint.ncolors;
-	for (int r = 0; r < ROLE_COUNT; r++) {
-		const struct role_style *s = &a->look.theme.role[r];
-		unsigned ta = theme_attrs(&a->look.theme, (enum role)r, !a->paint.nocolour);
-		attr_t at = 0;
-		if (ta & THEME_BOLD)
-			at |= A_BOLD;
-		if (ta & THEME_DIM)
-			at |= A_DIM;
-		if (ta & THEME_REVERSE)
-			at |= A_REVERSE;
-		if (ta & THEME_UNDERLINE)
-			at |= A_UNDERLINE;
-		a->paint.attr[r] = at;
-		a->paint.pair[r] = 0;
-		if (!a->paint.nocolour && r > 0 && r < COLOR_PAIRS) {
-			int fg = theme_colour_index(&s->fg, a->paint.ncolors);
-			int bg = theme_colour_index(&s->bg, a->paint.ncolors);
-			if (init_pair((short)r, (short)fg, (short)bg) == OK)
-				a->paint.pair[r] = (short)r;
-		}
-	}
-	app_dirty_all(a);
-}
-
-int app_set_theme(struct app *a, int idx, const char *name, char *err, size_t len)
-{
-	struct theme t;
-	char path[1100];
-	if (idx < 0 && name) {
-		for (int i = 0; i < a->look.ntheme; i++)
-			if (!strcmp(a->look.theme_names[i], name))
-				idx = i;
-		if (idx < 0) {
-			snprintf(err, len, "unknown theme '%s' (themes in %s)", name,
-				 a->look.theme_dir[0] ? a->look.theme_dir : "none found");
-			return -ENOENT;
-		}
-	}
-	if (idx < 0 || idx >= a->look.ntheme) {
-		theme_default(&t);
-	} else {
-		snprintf(path, sizeof(path), "%s/%s.theme", a->look.theme_dir,
-			 a->look.theme_names[idx]);
-		int ret = theme_load(path, &t, err, len);
-		if (ret)
-			return ret;
-	}
-	a->look.theme = t;
-	a->look.theme_idx = idx;
-	if (atomic_load(&term_active))
-		apply_colours(a);
-	return 0;
-}
-
 /* ---- state helpers ---- */
-
-void app_dirty_all(struct app *a)
-{
-	for (int p = 0; p < PANE_COUNT; p++)
-		a->scr.dirty[p] = true;
-}
 
 static void dirty_live(struct app *a)
 {
@@ -212,7 +140,7 @@ static void relayout(struct app *a)
 	};
 	struct source_info si;
 	struct source_plan_state ps;
-	const struct plan *pl = planui_plan(a, &ps);
+	const struct plan *pl = app_plan(a, &ps);
 	app_source_info(a, &si);
 	in.health = (si.valid & SOURCE_HAS_HEALTH) || a->hl.health_path[0] != '\0';
 	in.nsteps = pl ? pl->nsteps : 0;
@@ -473,19 +401,6 @@ static void load_presets(struct app *a)
 	a->lp.npresets = keep;
 }
 
-static int init_themes(struct app *a, const char *name, char *err, size_t len)
-{
-	if (!theme_dir(a->look.theme_dir, sizeof(a->look.theme_dir))) {
-		int n = theme_list(a->look.theme_dir, &a->look.theme_names);
-		a->look.ntheme = n > 0 ? n : 0;
-	}
-	if (name)
-		return app_set_theme(a, -1, name, err, len);
-	if (app_set_theme(a, -1, "default", err, len))
-		theme_default(&a->look.theme); /* no theme files: built-in */
-	return 0;
-}
-
 /* `nvscope replay DIR`: a run played, a finished plan played, or a plan
  * running elsewhere followed (run/source.h decides which). */
 static int load_replay(struct app *a, const char *dir, char *err, size_t len)
@@ -534,7 +449,7 @@ static void app_free(struct app *a)
 
 static int prepare(struct app *a, const struct console_opts *o, char *err, size_t len)
 {
-	int ret = init_themes(a, o->theme, err, len);
+	int ret = look_init(a, o->theme, err, len);
 	if (ret)
 		return ret;
 	if (source_live(&a->src)) {
@@ -732,7 +647,8 @@ int console_run(const struct console_opts *o)
 		mouseinterval(0);
 		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	}
-	apply_colours(a);
+	a->look.active = true;
+	look_apply(a);
 	a->cp.cpu = cpu_new();
 	if (a->pl.pexec)
 		planui_begin(a);

@@ -103,10 +103,44 @@ static void prompt_key(struct app *a, int ch, bool is_key)
 	a->scr.dirty[PANE_STATUS] = true;
 }
 
+/* What an action asks to have redrawn (htop's Htop_Reaction): the action
+ * changes state, table_key() marks the panes.  0: the key was not taken
+ * here (the next binding, or the focused pane, gets it). */
+enum reaction {
+	R_TAKEN = 1 << 0,   /* taken; nothing more to redraw */
+	R_STRIPS = 1 << 1,  /* the time strips and the title */
+	R_QD = 1 << 2,	    /* the per-QD table */
+	R_TARGETS = 1 << 3, /* the per-target strips */
+	R_IOPS = 1 << 4,    /* the IOPS strip (its steady-state display) */
+	R_TITLE = 1 << 5,   /* the title bar (replay speed) */
+	R_SETUP = 1 << 6,   /* the setup panes (Devices, Launch, form) */
+	R_ALL = 1 << 7,	    /* every pane */
+};
+
 static void dirty_strips(struct app *a)
 {
 	a->scr.dirty[PANE_IOPS] = a->scr.dirty[PANE_LAT] = a->scr.dirty[PANE_HEALTH] = true;
 	a->scr.dirty[PANE_TARGETS] = a->scr.dirty[PANE_TITLE] = true;
+}
+
+static void dirty_setup(struct app *a)
+{
+	a->scr.dirty[PANE_DEVICES] = a->scr.dirty[PANE_LAUNCH] = a->scr.dirty[PANE_FORM] = true;
+}
+
+/* Marks what reaction @r asks for. */
+static void react(struct app *a, unsigned r)
+{
+	if (r & R_ALL)
+		app_dirty_all(a);
+	if (r & R_STRIPS)
+		dirty_strips(a);
+	if (r & R_SETUP)
+		dirty_setup(a);
+	a->scr.dirty[PANE_QD] |= (r & R_QD) != 0;
+	a->scr.dirty[PANE_TARGETS] |= (r & R_TARGETS) != 0;
+	a->scr.dirty[PANE_IOPS] |= (r & R_IOPS) != 0;
+	a->scr.dirty[PANE_TITLE] |= (r & R_TITLE) != 0;
 }
 
 static double data_end(struct app *a)
@@ -134,7 +168,6 @@ static void zoom(struct app *a, bool in)
 	}
 	if (!a->view.follow)
 		a->view.view_end = t1;
-	dirty_strips(a);
 }
 
 static void scroll_time(struct app *a, int dir)
@@ -151,7 +184,6 @@ static void scroll_time(struct app *a, int dir)
 		a->view.follow = true;
 		a->view.view_end = 0;
 	}
-	dirty_strips(a);
 }
 
 static void move_cursor(int *cur, int n, int delta)
@@ -194,57 +226,53 @@ enum kflag {
 	A_ASK = 2   /* asked first (y/n) */
 };
 
-static bool act_quit(struct app *a)
+static unsigned act_quit(struct app *a)
 {
 	if (app_running(a))
 		open_prompt(a, PROMPT_QUIT, "A workload is running: stop it and quit? (y/n) ", "");
 	else
 		a->quit = true;
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_help(struct app *a)
+static unsigned act_help(struct app *a)
 {
 	a->scr.help = true;
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool act_theme(struct app *a)
+static unsigned act_theme(struct app *a)
 {
 	next_theme(a);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_log(struct app *a)
+static unsigned act_log(struct app *a)
 {
 	a->view.log = !a->view.log;
-	dirty_strips(a);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_mbps(struct app *a)
+static unsigned act_mbps(struct app *a)
 {
 	a->view.mbps = !a->view.mbps;
-	dirty_strips(a);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_screen(struct app *a)
+static unsigned act_screen(struct app *a)
 {
 	if (app_can(a, SOURCE_VIEW_ONLY))
-		return false;
+		return 0;
 	a->scr.screen = a->scr.screen == SCREEN_SETUP ? SCREEN_LIVE : SCREEN_SETUP;
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool act_stop(struct app *a)
+static unsigned act_stop(struct app *a)
 {
 	if (!app_can(a, SOURCE_CAN_STOP))
-		return false;
+		return 0;
 	if (!app_running(a))
-		return true;
+		return R_TAKEN;
 	if (app_can(a, SOURCE_HAS_STEPS)) {
 		/* a plan may have run for hours: a stop is confirmed */
 		open_prompt(a, PROMPT_STOP,
@@ -253,80 +281,75 @@ static bool act_stop(struct app *a)
 		a->src.ops->stop(a->src.ctx, NULL);
 		app_message(a, ROLE_WARN, "stopping the workload...");
 	}
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_redraw(struct app *a)
+static unsigned act_redraw(struct app *a)
 {
+	(void)a;
 	clearok(curscr, TRUE);
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool act_zoom_in(struct app *a)
+static unsigned act_zoom_in(struct app *a)
 {
 	zoom(a, true);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_zoom_out(struct app *a)
+static unsigned act_zoom_out(struct app *a)
 {
 	zoom(a, false);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_left(struct app *a)
+static unsigned act_left(struct app *a)
 {
 	scroll_time(a, -1);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_right(struct app *a)
+static unsigned act_right(struct app *a)
 {
 	scroll_time(a, 1);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_whole(struct app *a)
+static unsigned act_whole(struct app *a)
 {
 	a->view.span = 0;
 	a->view.follow = true;
-	dirty_strips(a);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_follow(struct app *a)
+static unsigned act_follow(struct app *a)
 {
 	a->view.follow = true;
 	a->view.view_end = 0;
 	a->view.qd_back = 0;
-	a->scr.dirty[PANE_QD] = true;
-	dirty_strips(a);
-	return true;
+	return R_QD | R_STRIPS;
 }
 
-static bool act_round(struct app *a)
+static unsigned act_round(struct app *a)
 {
 	steady_cycle_round(a);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_steady(struct app *a)
+static unsigned act_steady(struct app *a)
 {
 	a->st.steady_on = !a->st.steady_on;
-	a->scr.dirty[PANE_IOPS] = true;
-	return true;
+	return R_IOPS;
 }
 
-static bool act_events(struct app *a)
+static unsigned act_events(struct app *a)
 {
 	a->events_on = !a->events_on;
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
 /* The per-QD table scrolls back from its newest rows (tables_qd clamps). */
-static bool act_qd_scroll(struct app *a)
+static unsigned act_qd_scroll(struct app *a)
 {
 	int k = a->fl.cur_key, step = k == 'k' || k == -KEY_UP	   ? 1
 				      : k == 'j' || k == -KEY_DOWN ? -1
@@ -337,80 +360,72 @@ static bool act_qd_scroll(struct app *a)
 	a->view.qd_back = a->view.qd_back + step < 0 ? 0 : a->view.qd_back + step;
 	if (a->view.qd_back > 100000)
 		a->view.qd_back = 100000;
-	a->scr.dirty[PANE_QD] = true;
-	return true;
+	return R_QD;
 }
 
-static bool act_page_next(struct app *a)
+static unsigned act_page_next(struct app *a)
 {
 	a->view.tgt_page++;
-	a->scr.dirty[PANE_TARGETS] = true;
-	return true;
+	return R_TARGETS;
 }
 
-static bool act_page_prev(struct app *a)
+static unsigned act_page_prev(struct app *a)
 {
 	a->view.tgt_page--;
-	a->scr.dirty[PANE_TARGETS] = true;
-	return true;
+	return R_TARGETS;
 }
 
-static bool act_play(struct app *a)
+static unsigned act_play(struct app *a)
 {
 	if (a->src.ops->play)
 		a->src.ops->play(a->src.ctx, -1);
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool speed(struct app *a, double f)
+static unsigned speed(struct app *a, double f)
 {
 	if (a->src.ops->speed)
 		a->src.ops->speed(a->src.ctx, f);
-	a->scr.dirty[PANE_TITLE] = true;
-	return true;
+	return R_TITLE;
 }
 
-static bool act_slower(struct app *a)
+static unsigned act_slower(struct app *a)
 {
 	return speed(a, 0.5);
 }
 
-static bool act_faster(struct app *a)
+static unsigned act_faster(struct app *a)
 {
 	return speed(a, 2);
 }
 
-static bool act_restart(struct app *a)
+static unsigned act_restart(struct app *a)
 {
 	if (a->src.ops->seek) {
 		a->src.ops->seek(a->src.ctx, 0);
 		a->src.ops->play(a->src.ctx, 0);
 	}
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool act_end(struct app *a)
+static unsigned act_end(struct app *a)
 {
 	struct source_info in;
 	app_source_info(a, &in);
 	if (a->src.ops->seek)
 		a->src.ops->seek(a->src.ctx, in.end_s);
-	app_dirty_all(a);
-	return true;
+	return R_ALL;
 }
 
-static bool act_style(struct app *a)
+static unsigned act_style(struct app *a)
 {
 	static const char *const name[PLOT_NSTYLES] = {"dots", "thick", "fill"};
 	a->view.style = (a->view.style + 1) % PLOT_NSTYLES;
 	app_message(a, ROLE_OK, "strips: %s", name[a->view.style]);
-	dirty_strips(a);
-	return true;
+	return R_STRIPS;
 }
 
-static bool act_showfloor(struct app *a)
+static unsigned act_showfloor(struct app *a)
 {
 	/* leaving is asked (the A_ASK flag of its row) */
 	a->fl.showfloor = !a->fl.showfloor;
@@ -419,21 +434,15 @@ static bool act_showfloor(struct app *a)
 		if (a->view.style == PLOT_DOTS)
 			a->view.style = PLOT_FILL;
 	}
-	app_dirty_all(a);
 	app_message(a, ROLE_OK,
 		    a->fl.showfloor ? "showfloor: destructive keys locked (b leaves)"
 				    : "showfloor off");
-	return true;
+	return R_ALL;
 }
 
 /* ---- the setup screen's actions (Devices, Presets, the form) ---- */
 
-static void dirty_setup(struct app *a)
-{
-	a->scr.dirty[PANE_DEVICES] = a->scr.dirty[PANE_LAUNCH] = a->scr.dirty[PANE_FORM] = true;
-}
-
-static bool act_pane(struct app *a)
+static unsigned act_pane(struct app *a)
 {
 	if (a->fl.cur_key == -KEY_BTAB)
 		a->scr.focus = a->scr.focus == PANE_DEVICES ? (a->fl.demo ? PANE_LAUNCH : PANE_FORM)
@@ -443,7 +452,7 @@ static bool act_pane(struct app *a)
 		a->scr.focus = a->scr.focus == PANE_DEVICES		    ? PANE_LAUNCH
 			       : a->scr.focus == PANE_LAUNCH && !a->fl.demo ? PANE_FORM
 									    : PANE_DEVICES;
-	return true;
+	return R_TAKEN;
 }
 
 /* Moves the focused list's cursor by @d rows (clamped). */
@@ -463,28 +472,28 @@ void keys_move(struct app *a, int d)
 	dirty_setup(a);
 }
 
-static bool act_step(struct app *a)
+static unsigned act_step(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'k' || a->fl.cur_key == -KEY_UP ? -1 : 1);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_page(struct app *a)
+static unsigned act_page(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'K' || a->fl.cur_key == -KEY_PPAGE ? -10 : 10);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_ends(struct app *a)
+static unsigned act_ends(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'g' || a->fl.cur_key == -KEY_HOME ? -100000 : 100000);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_mark(struct app *a)
+static unsigned act_mark(struct app *a)
 {
 	if (a->dev.dev_cur >= a->dev.ndrows)
-		return true;
+		return R_TAKEN;
 	struct devrow *r = &a->dev.drows[a->dev.dev_cur];
 	if (r->selectable) {
 		r->marked = !r->marked;
@@ -498,58 +507,64 @@ static bool act_mark(struct app *a)
 			    "--target /dev/%s",
 			    r->name, r->name);
 	}
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_add(struct app *a)
+static unsigned act_add(struct app *a)
 {
 	if (a->fl.demo)
-		return false;
+		return 0;
 	open_prompt(a, PROMPT_PATH, "Add target (file or device path): ", "");
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_check(struct app *a)
+static unsigned act_check(struct app *a)
 {
 	if (a->fl.demo)
-		return false;
+		return 0;
 	checkui_open(a);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_purge(struct app *a)
+static unsigned act_purge(struct app *a)
 {
 	purgeui_open(a);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_health(struct app *a)
+static unsigned act_health(struct app *a)
 {
 	healthui_open(a);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_rescan(struct app *a)
+static unsigned act_rescan(struct app *a)
 {
 	app_rescan(a);
 	app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_run_preset(struct app *a)
+static unsigned act_run_preset(struct app *a)
 {
-	app_launch_preset(a, a->lp.pre_cur);
-	return true;
+	int i = a->lp.pre_cur, np = (int)a->lp.npresets;
+	if (i < np || i >= np + (int)a->lp.nplans)
+		app_launch_preset(a, i);
+	else if (purgeui_busy(a))
+		app_message(a, ROLE_WARN, "a purge runs: wait for its end");
+	else
+		planui_launch(a, a->lp.plans[i - np].path);
+	return R_TAKEN;
 }
 
-static bool act_jump(struct app *a)
+static unsigned act_jump(struct app *a)
 {
 	a->lp.jump = true;
 	app_message(a, ROLE_OK, "jump to the preset starting with: (a letter)");
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_edit(struct app *a)
+static unsigned act_edit(struct app *a)
 {
 	struct form_field *f = &a->fm.form[a->fm.form_cur];
 	if (!strcmp(f->key, "ioengine")) { /* two choices: Enter toggles */
@@ -559,18 +574,18 @@ static bool act_edit(struct app *a)
 			    strcmp(f->val, "passthrough")
 				? ""
 				: ": NVMe passthrough on each marked namespace's /dev/ng node");
-		return true;
+		return R_TAKEN;
 	}
 	char text[96];
 	snprintf(text, sizeof(text), "%s = ", a->fm.form[a->fm.form_cur].label);
 	open_prompt(a, PROMPT_FIELD, text, a->fm.form[a->fm.form_cur].val);
-	return true;
+	return R_TAKEN;
 }
 
-static bool act_run_form(struct app *a)
+static unsigned act_run_form(struct app *a)
 {
 	app_launch_form(a);
-	return true;
+	return R_TAKEN;
 }
 
 /* Presets: a letter (or digit) after `/` jumps to the first entry, from
@@ -608,7 +623,7 @@ static void jump_key(struct app *a, int ch)
 static const struct action {
 	int key[4];
 	unsigned ctx;
-	bool (*run)(struct app *a);
+	unsigned (*run)(struct app *a); /* enum reaction */
 	const char *label, *help;
 	unsigned focus; /* K_SETUP: the panes (F_*) it applies in, 0 = any */
 	unsigned flags; /* enum kflag: what showfloor mode does with it */
@@ -711,7 +726,7 @@ static void run_asked(struct app *a)
 	int i = a->fl.asked_action;
 	a->fl.asked_action = -1;
 	if (i >= 0 && i < (int)(sizeof(actions) / sizeof(actions[0])))
-		actions[i].run(a);
+		react(a, actions[i].run(a));
 	app_dirty_all(a);
 }
 
@@ -762,12 +777,14 @@ static bool table_key(struct app *a, int k)
 			if (showfloor_gate(a, i))
 				return true;
 			a->fl.cur_key = k;
-			if (!ac->run(a))
+			unsigned r = ac->run(a);
+			if (!r)
 				break;
-			if (ac->ctx == K_SETUP)
-				dirty_setup(a);
-			else if (ac->ctx != K_ALL)
-				a->scr.dirty[PANE_TITLE] = true;
+			/* a setup key moves or marks in its pane; a view key
+			 * changes what the title says (zoom, follow...) */
+			react(a, r | (ac->ctx == K_SETUP ? R_SETUP
+				      : ac->ctx != K_ALL ? R_TITLE
+							 : 0));
 			return true;
 		}
 	}

@@ -230,20 +230,11 @@ static int draw_pieces(struct app *a, WINDOW *w, int y, int x, int maxw, const i
 	return used;
 }
 
-const struct plan *planui_plan(const struct app *a, struct source_plan_state *st)
-{
-	memset(st, 0, sizeof(*st));
-	if (!app_can(a, SOURCE_HAS_STEPS))
-		return NULL;
-	a->src.ops->plan_state(a->src.ctx, st);
-	return a->src.ops->plan(a->src.ctx);
-}
-
 void planui_eta(struct app *a, char *buf, size_t len)
 {
 	bool unknown, upper;
 	struct source_plan_state st;
-	const struct plan *p = planui_plan(a, &st);
+	const struct plan *p = app_plan(a, &st);
 	char d[32];
 	if (!p || st.finished) {
 		snprintf(buf, len, "done");
@@ -346,7 +337,7 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 	int h = getmaxy(w), wd = getmaxx(w);
 	struct source_plan_state ps;
 	struct source_info in;
-	const struct plan *p = planui_plan(a, &ps);
+	const struct plan *p = app_plan(a, &ps);
 	if (!p) {
 		draw_header(&a->paint, w, "Plan", "");
 		return;

@@ -247,7 +247,7 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 	    pw < 2 || !(t1 > t0))
 		return 0;
 	struct source_plan_state ps;
-	const struct plan *p = planui_plan(a, &ps);
+	const struct plan *p = app_plan(a, &ps);
 	if (p && ps.cur < p->nsteps && p->steps[ps.cur].track == TRACK_BW)
 		return 0; /* a plan tracking MB/s: not on the IOPS scale */
 	size_t first = r->n - win;
