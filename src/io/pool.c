@@ -25,10 +25,9 @@ struct pool {
 	unsigned nw;
 	struct worker_shared sh;
 	bool started, joined;
-	struct sample *scratch; /* consumer's copy buffer for pool_drain */
-	struct trace *trace;    /* read_iolog: loaded before the run */
+	struct trace *trace; /* read_iolog: loaded before the run */
 	uint64_t fs_start[NVS_MAX_TARGETS], fs_len[NVS_MAX_TARGETS]; /* fio file set */
-	struct iolog *iolog;	/* write_iolog, NULL without */
+	struct iolog *iolog;					     /* write_iolog, NULL without */
 	struct zbd *zbd[NVS_MAX_TARGETS]; /* zonemode=zbd: each target's zones */
 };
 
@@ -112,7 +111,9 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
 			 (unsigned long long)off, (unsigned long long)size);
 		return -EINVAL;
 	}
-	uint64_t n = s->size_pct ? pct_of(size, s->size_pct, align) : s->size ? s->size : size - off;
+	uint64_t n = s->size_pct ? pct_of(size, s->size_pct, align)
+		     : s->size	 ? s->size
+				 : size - off;
 	if (n > size - off)
 		n = size - off;
 	*start = off;
@@ -127,8 +128,7 @@ static int region(const struct spec *s, const struct target *t, uint32_t align, 
  * (the first ones a block more while the rest of the division lasts), or
  * without size= the whole file after offset; offset and size=N% apply to
  * each file. */
-static int fileset_regions(struct pool *p, uint32_t align, uint32_t maxbs, char *err,
-			   size_t errlen)
+static int fileset_regions(struct pool *p, uint32_t align, uint32_t maxbs, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
 	unsigned n = p->ntargets;
@@ -185,7 +185,7 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 		 * in fio (e.g. BLKFLSBUF needs CAP_SYS_ADMIN) */
 		(void)pagecache_prepare(s, &p->targets[i]);
 		const struct backend_ops *be =
-			s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
+		    s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
 		rc = be->check(&p->targets[i], err, errlen);
 		if (rc)
 			return rc;
@@ -312,10 +312,11 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 					uint64_t inc = s->offset_increment, fs = p->targets[f].size;
 					if (inc > (fs - p->fs_start[f]) / j ||
 					    fs - (p->fs_start[f] + inc * j) < maxbs) {
-						snprintf(err, errlen,
-							 "%s: offset_increment %llu puts job %u past "
-							 "the end",
-							 p->targets[f].path, (unsigned long long)inc, j);
+						snprintf(
+						    err, errlen,
+						    "%s: offset_increment %llu puts job %u past "
+						    "the end",
+						    p->targets[f].path, (unsigned long long)inc, j);
 						return -EINVAL;
 					}
 					w->fstart[f] = p->fs_start[f] + inc * j;
@@ -407,11 +408,6 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 	p->qd = iodepth ? iodepth : s->iodepth[0];
 	for (unsigned i = 0; i < NVS_MAX_TARGETS; i++)
 		p->targets[i].fd = -1;
-	p->scratch = malloc(sizeof(*p->scratch));
-	if (!p->scratch) {
-		rc = -ENOMEM;
-		goto free_pool;
-	}
 	if (s->replay.iolog[0]) {
 		rc = replay_prepare(s, &p->trace, err, errlen);
 		if (rc)
@@ -550,9 +546,12 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 		worker_fail(&p->sh, -EIO, "write_iolog=%s: write failed",
 			    p->spec.replay.write_iolog);
 	for (unsigned i = 0; i < p->nw; i++) {
-		while (spsc_pop(p->w[i].out, p->scratch) == 0) {
+		const struct sample *smp;
+		/* read where the worker wrote it (no copy), then released */
+		while ((smp = spsc_peek(p->w[i].out))) {
 			if (fn)
-				fn(p->scratch, arg);
+				fn(smp, arg);
+			spsc_release(p->w[i].out);
 			n++;
 		}
 	}
@@ -574,9 +573,10 @@ static int result_of(const struct pool *p, int c, int t, struct result *out)
 	result_init(out);
 	snprintf(out->name, sizeof(out->name), "%s", p->spec.name);
 	snprintf(out->target, sizeof(out->target), "%s",
-		 t < 0 ? (p->ntargets > 1 ? "aggregate" : p->targets[0].path)
-		       : p->spec.stripe ? "stripe-set"
-		       : p->spec.fileset ? "file-set" : p->targets[t].path);
+		 t < 0		   ? (p->ntargets > 1 ? "aggregate" : p->targets[0].path)
+		 : p->spec.stripe  ? "stripe-set"
+		 : p->spec.fileset ? "file-set"
+				   : p->targets[t].path);
 	if (p->spec.fileset) { /* fio's filename=a:b, when it fits */
 		size_t n = 0;
 		for (unsigned f = 0; f < p->ntargets && n < sizeof(out->target); f++)
@@ -684,7 +684,6 @@ void pool_free(struct pool *p)
 		zbd_leave(p->zbd[i], spec_writes(&p->spec));
 		target_close(&p->targets[i]);
 	}
-	free(p->scratch);
 	trace_free(p->trace);
 	iolog_free(p->iolog);
 	free(p);
@@ -695,8 +694,7 @@ const struct trace *pool_trace(const struct pool *p)
 	return p->trace;
 }
 
-int pool_copy(const struct pool *p, unsigned c, struct result *res,
-	      const struct replay_stats **ts)
+int pool_copy(const struct pool *p, unsigned c, struct result *res, const struct replay_stats **ts)
 {
 	if (!p->trace || c >= p->nw)
 		return -EINVAL;

@@ -18,9 +18,9 @@
 
 struct spsc {
 	alignas(64) _Atomic uint64_t head; /* next slot to write (producer) */
-	uint64_t tail_cache;               /* producer's view of tail */
+	uint64_t tail_cache;		   /* producer's view of tail */
 	alignas(64) _Atomic uint64_t tail; /* next slot to read (consumer) */
-	uint64_t head_cache;               /* consumer's view of head */
+	uint64_t head_cache;		   /* consumer's view of head */
 	alignas(64) _Atomic uint64_t dropped;
 	size_t elem_size;
 	size_t mask;
@@ -77,6 +77,25 @@ int spsc_push(struct spsc *r, const void *elem)
 	memcpy(r->buf + (head & r->mask) * r->elem_size, elem, r->elem_size);
 	atomic_store_explicit(&r->head, head + 1, memory_order_release);
 	return 0;
+}
+
+const void *spsc_peek(struct spsc *r)
+{
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	if (tail == r->head_cache) {
+		r->head_cache = atomic_load_explicit(&r->head, memory_order_acquire);
+		if (tail == r->head_cache)
+			return NULL;
+	}
+	return r->buf + (tail & r->mask) * r->elem_size;
+}
+
+void spsc_release(struct spsc *r)
+{
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	/* the slot is the producer's again only now: read it before this */
+	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
 }
 
 int spsc_pop(struct spsc *r, void *out)

@@ -19,6 +19,12 @@ int spsc_push(struct spsc *r, const void *elem);
 /* Consumer: copies the oldest element to @out.  Returns 0, or -EAGAIN when
  * empty. */
 int spsc_pop(struct spsc *r, void *out);
+/* Consumer: the oldest element where it lies in the ring (no copy), NULL
+ * when empty; it stays the consumer's until spsc_release(), which must
+ * follow before the next peek or pop. */
+const void *spsc_peek(struct spsc *r);
+/* Consumer: gives the element spsc_peek() returned back to the producer. */
+void spsc_release(struct spsc *r);
 /* Either side: elements pushed and not yet popped (a snapshot). */
 size_t spsc_count(const struct spsc *r);
 /* Either side: elements dropped because the ring was full. */

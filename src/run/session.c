@@ -39,8 +39,8 @@ struct session {
 	struct series step_series[SESSION_MAX_STEPS];
 	unsigned nsteps, cur;
 	bool stop;
-	bool stopped;        /* the last run ended by a stop */
-	char stop_why[64];   /* its event line */
+	bool stopped;	   /* the last run ended by a stop */
+	char stop_why[64]; /* its event line */
 
 	struct pool *pool;
 	struct collect *collect;
@@ -194,13 +194,14 @@ static void on_point(int t, const struct point *pt, void *arg)
 		series_push(&s->step_series[s->cur], pt);
 	if (session_empty_tail(pt, s->jobs[s->step[s->cur].job].interval_ns))
 		return;
-	struct point p = *pt;
-	p.t += s->step[s->cur].t0;
-	if (series_push(t < 0 ? &s->agg : &s->tgt[t], &p))
+	struct series *run = t < 0 ? &s->agg : &s->tgt[t];
+	if (series_push(run, pt))
 		return;
+	struct point *p = &run->pt[run->n - 1];
+	p->t += s->step[s->cur].t0; /* onto the run's axis, in place: no copy */
 	FILE *f = t < 0 ? s->csv : s->tcsv[t];
 	if (f)
-		csv_write_point(f, &p);
+		csv_write_point(f, p);
 	if (t < 0)
 		s->added++;
 }
