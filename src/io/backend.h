@@ -15,22 +15,22 @@ struct spec;
 struct spec_pi;
 
 struct backend_io {
-	int fd;            /* descriptor, or registered index when fixed_file */
+	int fd; /* descriptor, or registered index when fixed_file */
 	bool fixed_file;
 	void *buf;
-	int buf_index;     /* registered buffer index, -1 when not registered */
+	int buf_index; /* registered buffer index, -1 when not registered */
 	uint32_t len;
-	uint64_t off;      /* bytes */
-	enum nvs_dir dir;    /* NVS_TRIM: a discard of [off, off + len) */
-	int rw_flags;        /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
-	uint16_t ioprio;     /* sqe->ioprio (fio's prio/cmdprio, io/prio.h); 0 none */
+	uint64_t off;	  /* bytes */
+	enum nvs_dir dir; /* NVS_TRIM: a discard of [off, off + len) */
+	int rw_flags;	  /* RWF_SYNC / RWF_DSYNC on writes (fio's sync=) */
+	uint16_t ioprio;  /* sqe->ioprio (fio's prio/cmdprio, io/prio.h); 0 none */
 	/* io_uring_cmd only (io/nvcmd.h): a write's command (enum spec_wmode,
 	 * 0 = Write) and Write Zeroes' DEAC; a trim's ranges: 0 = the one range
 	 * [off, off + len), else buf holds nranges struct backend_range (the
 	 * backend turns them into the command's range list in place) */
 	uint8_t wmode;
 	bool deac;
-	uint8_t dtype;  /* a write's directive (fio's fdp=1, io/fdp.h): type 2, */
+	uint8_t dtype;	/* a write's directive (fio's fdp=1, io/fdp.h): type 2, */
 	uint16_t dspec; /* ... and its placement identifier; 0, 0 none */
 	uint16_t nranges;
 	const struct target *t;
@@ -49,7 +49,7 @@ struct backend_range {
 
 struct backend_ops {
 	const char *name;
-	unsigned setup_flags;     /* extra IORING_SETUP_* the ring needs */
+	unsigned setup_flags; /* extra IORING_SETUP_* the ring needs */
 	/* Checks that @t can be driven by this backend; 0 or -errno, @err set. */
 	int (*check)(const struct target *t, char *err, size_t errlen);
 	/* Fills @sqe for @io; the caller sets user_data afterwards. */

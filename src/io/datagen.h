@@ -56,8 +56,8 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
  * number, so that with dedupe_global another thread's set names them (fio:
  * the set's pages are spread evenly over the run's threads, each thread's
  * its first unique pages).  After datagen_init(); nothing without dedupe. */
-void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
-			 uint32_t min_write, unsigned worker);
+void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write,
+			 unsigned worker);
 /* Numbers the @n jobs of one run as fio numbers its threads (numjobs
  * copies, one per target where a job runs per target): each job's first
  * thread and the total, and one data seed for the run (the first job's, a

@@ -11,28 +11,28 @@
 #include <stdint.h>
 
 struct frand {
-	bool use64;             /* taus258 (random_generator=tausworthe64) */
-	uint32_t s[3];          /* taus88 */
-	uint64_t t[5];          /* taus258 */
+	bool use64;    /* taus258 (random_generator=tausworthe64) */
+	uint32_t s[3]; /* taus88 */
+	uint64_t t[5]; /* taus258 */
 };
 
 /* fio's rand_seeds[] slots (fio.h FIO_RAND_*_OFF) nvscope draws from */
 enum {
-	FRAND_BS = 0,     /* reads' block sizes */
-	FRAND_BS1 = 1,    /* writes' */
-	FRAND_BS2 = 2,    /* trims' */
-	FRAND_MIX = 4,    /* rwmix */
-	FRAND_FILE = 5,   /* file_service_type=random */
-	FRAND_BLOCK = 6,  /* random offsets (randrepeat=0) */
+	FRAND_BS = 0,	     /* reads' block sizes */
+	FRAND_BS1 = 1,	     /* writes' */
+	FRAND_BS2 = 2,	     /* trims' */
+	FRAND_MIX = 4,	     /* rwmix */
+	FRAND_FILE = 5,	     /* file_service_type=random */
+	FRAND_BLOCK = 6,     /* random offsets (randrepeat=0) */
 	FRAND_SEQ_RAND = 10, /* percentage_random */
-	FRAND_ZONE = 16,  /* random_distribution=zoned */
-	FRAND_PRIO = 19,  /* cmdprio's per-I/O draw (FIO_RAND_PRIO_CMDS) */
-	FRAND_NSEEDS = 21 /* FIO_RAND_NR_OFFS */
+	FRAND_ZONE = 16,     /* random_distribution=zoned */
+	FRAND_PRIO = 19,     /* cmdprio's per-I/O draw (FIO_RAND_PRIO_CMDS) */
+	FRAND_NSEEDS = 21    /* FIO_RAND_NR_OFFS */
 };
 
 /* fio's default randseed, and its repeatable offset seed per thread */
 #define FRAND_DEFAULT_SEED 0x89ULL
-#define FRAND_RANDSEED 0xb1899bedULL
+#define FRAND_RANDSEED	   0xb1899bedULL
 
 /* fio's init_rand_seed: a 32-bit state takes the seed's low 32 bits. */
 void frand_init(struct frand *f, uint64_t seed, bool use64);
@@ -135,8 +135,8 @@ static inline uint64_t frand_between(struct frand *f, uint64_t start, uint64_t e
 	}
 	uint32_t r = frand_next32(f);
 	/* fio casts to int: the same value below 2^31 (its ranges: 1..100) */
-	return start + (uint64_t)((double)(uint32_t)(end - start + 1) *
-				  ((double)r / (1.0 * (1ULL << 32))));
+	return start +
+	       (uint64_t)((double)(uint32_t)(end - start + 1) * ((double)r / (1.0 * (1ULL << 32))));
 }
 
 #endif

@@ -47,8 +47,9 @@ static void uring_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 			sqe->addr = io->off;
 			sqe->addr3 = io->len;
 		} else {
-			io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-						io->off, io->len);
+			io_uring_prep_fallocate(sqe, io->fd,
+						FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, io->off,
+						io->len);
 		}
 	} else if (io->buf_index >= 0) {
 		if (io->dir == NVS_READ)
@@ -77,9 +78,9 @@ static int uring_result(const struct io_uring_cqe *cqe, uint32_t len)
 }
 
 const struct backend_ops backend_io_uring = {
-	.name = "io_uring",
-	.setup_flags = 0,
-	.check = uring_check,
-	.prep = uring_prep,
-	.result = uring_result,
+    .name = "io_uring",
+    .setup_flags = 0,
+    .check = uring_check,
+    .prep = uring_prep,
+    .result = uring_result,
 };

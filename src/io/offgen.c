@@ -348,7 +348,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		    s->rw == RW_RANDTRIM || s->rw == RW_RANDTRIMWRITE;
 	/* trims take the write's sizes and stream (fio: bs=r,w gives the trim
 	 * the write's size; trimwrite seeds both generators alike) */
-	g->trim = s->rw == RW_TRIM || s->rw == RW_RANDTRIM		 ? OFFGEN_TRIM
+	g->trim = s->rw == RW_TRIM || s->rw == RW_RANDTRIM	       ? OFFGEN_TRIM
 		  : s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE ? OFFGEN_TRIMWRITE
 								       : OFFGEN_NOTRIM;
 	switch (s->rw) {
@@ -477,7 +477,8 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
 		 * regions smaller than a block, or spr_cs larger than a region */
 		return sprandom_new(&g->spr, len, g->align, s->spr_op > 0 ? s->spr_op : 0.15,
-				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL, 0);
+				    s->spr_regions ? s->spr_regions : 100, s->spr_cs, seed, NULL,
+				    0);
 	}
 	int rc = map_init(g, s);
 	offgen_seed(g, s, 1); /* again: the lfsr's size is known now */
@@ -515,8 +516,8 @@ void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread)
 	g->fr0 = g->fr;
 	/* fio's lfsr takes the offsets' seed (a seed giving the all-ones
 	 * state fails fio's job; here the stream's draws instead) */
-	g->lfsr_on = g->lfsr_n &&
-		     !frand_lfsr_init(&g->lfsr, g->lfsr_n, frand_block_seed(seeds, repeatable, thread));
+	g->lfsr_on = g->lfsr_n && !frand_lfsr_init(&g->lfsr, g->lfsr_n,
+						   frand_block_seed(seeds, repeatable, thread));
 }
 
 void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, unsigned thread)

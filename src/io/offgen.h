@@ -21,16 +21,16 @@ struct offgen_fio {
 };
 
 struct offgen {
-	uint64_t rng;          /* splitmix64 state: non-fio uses (offgen_rand) */
+	uint64_t rng;	       /* splitmix64 state: non-fio uses (offgen_rand) */
 	struct offgen_fio fr;  /* fio's streams: offsets, sizes, mix (io/frand.h) */
 	struct offgen_fio fr0; /* ... as seeded: a restart re-seeds from here */
 	uint64_t start, len;   /* region, bytes */
 	uint32_t align;
 	bool random;
-	bool time_based;       /* fio: a full map starts over without re-seeding */
-	bool end_on_fail;      /* fio: an I/O that cannot be made ends the job
-				* (no time_based, no io_size): wraps = UINT64_MAX */
-	unsigned mixread;      /* % reads */
+	bool time_based;  /* fio: a full map starts over without re-seeding */
+	bool end_on_fail; /* fio: an I/O that cannot be made ends the job
+			   * (no time_based, no io_size): wraps = UINT64_MAX */
+	unsigned mixread; /* % reads */
 	/* fio's rwmix (get_rw_ddir): the direction is drawn again only once
 	 * the current one has issued mix_issues I/Os; issues[d] counts them */
 	unsigned mix_dir;
@@ -47,11 +47,11 @@ struct offgen {
 	uint32_t ba[2];
 	uint64_t lastb[2];
 	uint32_t rmin[2], rmax[2], rstep[2]; /* bsrange per direction (rmax 0: none) */
-	uint64_t last_pos[2];  /* fio's last_pos: each direction's sequential stream */
-	uint64_t seq_add;      /* rw=X:SIZE */
-	bool seq_back;         /* rw=X:-SIZE: backwards */
+	uint64_t last_pos[2];	  /* fio's last_pos: each direction's sequential stream */
+	uint64_t seq_add;	  /* rw=X:SIZE */
+	bool seq_back;		  /* rw=X:-SIZE: backwards */
 	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
-	uint8_t pct_random[2]; /* percentage_random */
+	uint8_t pct_random[2];	  /* percentage_random */
 	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
 	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off
 	 * (kept unreduced, as fio's), drawn from fio's per-file 32-bit stream
@@ -60,12 +60,12 @@ struct offgen {
 	uint64_t nranges, rand_off, gauss_dev;
 	struct frand dist_fr;
 	double theta, zetan, zeta2, pareto_pow;
-	uint64_t wraps;        /* times a sequential stream wrapped */
+	uint64_t wraps; /* times a sequential stream wrapped */
 	/* fio's trims: OFFGEN_TRIM turns every (write) I/O into a trim;
 	 * OFFGEN_TRIMWRITE trims a block, then writes the same block (fio's
 	 * trimwrite: the write stream follows the trim stream) */
 	enum { OFFGEN_NOTRIM, OFFGEN_TRIM, OFFGEN_TRIMWRITE } trim;
-	bool tw_pend;          /* trimwrite: the write of the last trim is next */
+	bool tw_pend; /* trimwrite: the write of the last trim is next */
 	uint64_t tw_off;
 	uint32_t tw_len;
 	const uint8_t (*zone_lo)[100], (*zone_hi)[100]; /* DIST_ZONED: the spec's */
@@ -74,13 +74,13 @@ struct offgen {
 	struct frand_lfsr lfsr;
 	uint64_t lfsr_n;
 	bool lfsr_on;
-	uint64_t map_passes;   /* complete passes (fio resets its map and goes on) */
+	uint64_t map_passes; /* complete passes (fio resets its map and goes on) */
 	/* fio's random map (norandommap=0, lib/axmap.c): a bit per block of
 	 * the smallest size (io/randmap.h); a drawn block done in this pass
 	 * moves to the next free one, an I/O is cut short at a block done
 	 * before.  NULL = none */
 	struct randmap *rmap;
-	uint32_t rmap_unit;    /* bytes per bit: the smallest size (= align) */
+	uint32_t rmap_unit; /* bytes per bit: the smallest size (= align) */
 	/* fio indexes its one map in each direction's own unit (ba[ddir], by
 	 * default that direction's smallest size: io_u.c get_next_block and
 	 * mark_random_map); munit[d] is that unit */
@@ -94,7 +94,7 @@ struct offgen {
 	 * loop of a job without time_based starts over after them, loops
 	 * counts those) */
 	uint64_t fit_len, rng0, restarts, pass_len, pass_bytes, loops;
-	unsigned restart_run;  /* restarts since the last I/O */
+	unsigned restart_run; /* restarts since the last I/O */
 	bool reseed;
 	/* fio's zonemode=strided (io/zones.h): [start, start + len) is the
 	 * current zone (len = zonerange); after zsize bytes it moves zstep

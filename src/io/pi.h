@@ -22,12 +22,12 @@
 #include <stdint.h>
 
 /* CDW12 PRINFO bits (NVM Command Set: Read/Write, fio's nvme.h) */
-#define PI_PRCHK_REF   (1u << 26)
-#define PI_PRCHK_APP   (1u << 27)
-#define PI_PRCHK_GUARD (1u << 28)
-#define PI_PRACT       (1u << 29)
-#define PI_PRCHK_ALL   (PI_PRCHK_REF | PI_PRCHK_APP | PI_PRCHK_GUARD)
-#define PI_TUPLE_SIZE  8u /* 16-bit guard: guard, application tag, reference tag */
+#define PI_PRCHK_REF	(1u << 26)
+#define PI_PRCHK_APP	(1u << 27)
+#define PI_PRCHK_GUARD	(1u << 28)
+#define PI_PRACT	(1u << 29)
+#define PI_PRCHK_ALL	(PI_PRCHK_REF | PI_PRCHK_APP | PI_PRCHK_GUARD)
+#define PI_TUPLE_SIZE	8u  /* 16-bit guard: guard, application tag, reference tag */
 #define PI_TUPLE64_SIZE 16u /* 64-bit guard: guard, application tag, 48-bit reference tag */
 /* The guard formats (Identify NVM namespace ELBAF bits 8:7, PIF) */
 #define PI_PIF_16 0u /* 16-bit guard, T10-DIF CRC16 */

@@ -23,8 +23,7 @@ struct pool;
  * spec's first).  No thread runs yet.  Returns 0 with *@out owned by the
  * caller, or -errno with one line in @err: -EINVAL bad spec, -EPERM refused
  * for safety, other -errno from open/io_uring setup. */
-int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err,
-	     size_t errlen);
+int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err, size_t errlen);
 /* pool_new() for one job of a run group that starts together: the devices
  * it writes are claimed through @claims (dev/safety.h, safety_claims_open:
  * claimed and judged once for the group, each job writing a device gets
@@ -78,7 +77,6 @@ uint64_t pool_planned_ns(const struct pool *p);
  * after pool_join, copy @c's figures (worker @c: one per trace copy).
  * 0, or -EINVAL without a trace or for a bad index. */
 const struct trace *pool_trace(const struct pool *p);
-int pool_copy(const struct pool *p, unsigned c, struct result *res,
-	      const struct replay_stats **ts);
+int pool_copy(const struct pool *p, unsigned c, struct result *res, const struct replay_stats **ts);
 
 #endif

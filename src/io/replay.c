@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include "base/num.h"
 #include "io/replay.h"
+#include "io/specval.h"
 
 void replay_spec_init(struct spec_replay *r)
 {
@@ -77,7 +78,7 @@ int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, s
 		}
 		snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
 		if (!s->ntargets)
-			return spec_set(s, "filename", v, err, errlen);
+			return specval_filename(s, v, err, errlen);
 	} else {
 		return -ENOENT;
 	}

@@ -26,19 +26,6 @@
 #include "io/fdp.h"
 #include "io/specval.h"
 
-static const char *const rw_names[] = {
-    [RW_READ] = "read",
-    [RW_WRITE] = "write",
-    [RW_RANDREAD] = "randread",
-    [RW_RANDWRITE] = "randwrite",
-    [RW_RW] = "rw",
-    [RW_RANDRW] = "randrw",
-    [RW_TRIM] = "trim",
-    [RW_RANDTRIM] = "randtrim",
-    [RW_TRIMWRITE] = "trimwrite",
-    [RW_RANDTRIMWRITE] = "randtrimwrite",
-};
-
 void spec_init(struct spec *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -75,71 +62,6 @@ void spec_init(struct spec *s)
 	s->pi.apptag_mask = 0xffff;
 }
 
-const char *spec_rw_name(enum spec_rw rw)
-{
-	return (unsigned)rw < NVS_ARRAY_SIZE(rw_names) ? rw_names[rw] : "?";
-}
-
-bool spec_writes(const struct spec *s)
-{
-	/* a trace may write: every confirmation and check before the run
-	 * assumes it does; the pool opens the target for writing only when the
-	 * loaded trace holds writes (io/replay.h) */
-	if (s->replay.iolog[0])
-		return true;
-	if (s->verify_only) /* fio: reads back what the job wrote, writes nothing */
-		return false;
-	/* io_uring_cmd's write_mode=verify: the drive reads and checks the
-	 * blocks, nothing is written (trims still deallocate) */
-	if (!nvcmd_changes_data(s) && !specdata_trims(s))
-		return false;
-	switch (s->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return false;
-	case RW_RW:
-	case RW_RANDRW:
-		/* zonemode=zbd writes a mixed job's first I/Os while the zones
-		 * are empty, whatever the mix (fio's zbd_adjust_ddir) */
-		return s->rwmixread < 100 || s->zone_mode == SPEC_ZONE_ZBD;
-	default:
-		return true;
-	}
-}
-
-int spec_parse_size(const char *str, uint64_t *out)
-{
-	/* fio's units with its default kb_base=1024: "4k" = "4kB" = 4096 */
-	return num_parse_size(str, out) ? -EINVAL : 0;
-}
-
-int spec_parse_time(const char *str, uint64_t *out_ns)
-{
-	uint64_t ns;
-
-	/* a bare number is seconds, as in fio; at most ~31 years */
-	if (num_parse_time_ns(str, NVS_NSEC_PER_SEC, &ns) || ns > 1000000000000000000ULL)
-		return -EINVAL;
-	*out_ns = ns;
-	return 0;
-}
-
-const char *spec_fmt_size(uint64_t b, char *buf, size_t len)
-{
-	static const char units[] = "kmgtp";
-	int u = -1;
-
-	while (b >= 1024 && b % 1024 == 0 && u < 4) {
-		b /= 1024;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)b);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)b, units[u]);
-	return buf;
-}
-
 static int parse_uint(const char *v, unsigned long long max, unsigned long long *out)
 {
 	uint64_t u;
@@ -147,19 +69,6 @@ static int parse_uint(const char *v, unsigned long long max, unsigned long long 
 	if (num_parse_u64(v, 0, max, &u))
 		return -EINVAL;
 	*out = u;
-	return 0;
-}
-
-int spec_parse_bool(const char *v, bool *out)
-{
-	if (!v || !*v || !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
-	    !strcasecmp(v, "on"))
-		*out = true;
-	else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
-		 !strcasecmp(v, "off"))
-		*out = false;
-	else
-		return -EINVAL;
 	return 0;
 }
 
@@ -323,11 +232,8 @@ OPT(opt_rw)
 		BAD("rw: '%s' is not read, write, randread, randwrite, rw or randrw", v);
 	snprintf(rwb, sizeof(rwb), "%.*s", (int)nl, v);
 	const char *name = !strcmp(rwb, "readwrite") ? "rw" : rwb;
-	unsigned i;
-	for (i = 0; i < NVS_ARRAY_SIZE(rw_names); i++)
-		if (!strcmp(name, rw_names[i]))
-			break;
-	if (i == NVS_ARRAY_SIZE(rw_names))
+	int i = spec_rw_parse(name);
+	if (i < 0)
 		BAD("rw: '%s' is not read, write, randread, randwrite, rw, randrw, trim, "
 		    "randtrim, trimwrite or randtrimwrite",
 		    v);

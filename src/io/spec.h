@@ -10,8 +10,16 @@
 #include "nvscope.h"
 
 enum spec_rw {
-	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW, RW_TRIM,
-	RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE /* fio's trims (NVS_TRIM) */
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RW,
+	RW_RANDRW,
+	RW_TRIM,
+	RW_RANDTRIM,
+	RW_TRIMWRITE,
+	RW_RANDTRIMWRITE /* fio's trims (NVS_TRIM) */
 };
 /* fio's sync=: writes with O_SYNC / O_DSYNC semantics (io/specdata.c) */
 enum spec_sync { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
@@ -20,23 +28,23 @@ enum spec_process { PROCESS_EVEN, PROCESS_POISSON };
 #define SPEC_MAX_PATTERN 512 /* fio's MAX_PATTERN_SIZE */
 
 struct spec_bs {
-	uint32_t bs;     /* bytes */
-	uint32_t weight; /* percent of reads; bssplit weights sum to 100 */
+	uint32_t bs;	  /* bytes */
+	uint32_t weight;  /* percent of reads; bssplit weights sum to 100 */
 	uint32_t wweight; /* percent of writes (fio's bs=r,w, bssplit=r,w); = weight
 			   * unless per-direction sizes were given */
 };
 
 /* Trace replay (io/replay.c, fio's option names; docs/traces.md). */
 struct spec_replay {
-	char iolog[1024];    /* read_iolog: "" = no trace */
-	bool no_stall;       /* replay_no_stall: as fast as the queue depth allows */
-	unsigned time_scale; /* replay_time_scale, percent of the recorded rate (100) */
-	uint32_t align;      /* replay_align: offsets rounded down (power of two, 0 none) */
-	uint64_t scale;      /* replay_scale: offsets divided by it (1 none) */
-	unsigned copies;     /* trace_copies: concurrent copies, each on its own region */
-	uint64_t stagger_ns; /* trace_stagger: copy i starts i x this after the first */
+	char iolog[1024];	/* read_iolog: "" = no trace */
+	bool no_stall;		/* replay_no_stall: as fast as the queue depth allows */
+	unsigned time_scale;	/* replay_time_scale, percent of the recorded rate (100) */
+	uint32_t align;		/* replay_align: offsets rounded down (power of two, 0 none) */
+	uint64_t scale;		/* replay_scale: offsets divided by it (1 none) */
+	unsigned copies;	/* trace_copies: concurrent copies, each on its own region */
+	uint64_t stagger_ns;	/* trace_stagger: copy i starts i x this after the first */
 	char write_iolog[1024]; /* write_iolog: issued I/Os as a fio v3 iolog ("" none) */
-	char redirect[256];     /* replay_redirect: the one target the trace goes to ("") */
+	char redirect[256];	/* replay_redirect: the one target the trace goes to ("") */
 };
 
 /* fio's I/O priorities (io/prio.h).  dflt goes on every I/O: prioclass and
@@ -47,24 +55,24 @@ struct spec_replay {
 enum { SPEC_CMDPRIO_NONE, SPEC_CMDPRIO_PERC, SPEC_CMDPRIO_BSSPLIT };
 struct spec_prio_split {
 	uint32_t bs;
-	uint8_t pct;    /* percent of this direction's I/Os of this size */
-	int32_t given;  /* class << 13 | level from the entry, -1: cmdprio's */
-	uint16_t prio;  /* resolved */
-	uint8_t idx;    /* its index in spec_prio.val[dir] */
+	uint8_t pct;   /* percent of this direction's I/Os of this size */
+	int32_t given; /* class << 13 | level from the entry, -1: cmdprio's */
+	uint16_t prio; /* resolved */
+	uint8_t idx;   /* its index in spec_prio.val[dir] */
 };
 #define SPEC_MAX_PRIOS (1 + NVS_MAX_BSSPLIT)
 struct spec_prio {
 	uint16_t dflt;
-	int8_t cls, level;      /* prioclass, prio: -1 = not given */
-	uint8_t cmd_mode;       /* SPEC_CMDPRIO_* */
-	uint8_t pct[2];         /* cmdprio_percentage=r,w */
-	uint8_t cmd_cls[2];     /* cmdprio_class=r,w: 0 = fio's default, RT */
-	uint8_t cmd_level[2];   /* cmdprio=r,w */
+	int8_t cls, level;    /* prioclass, prio: -1 = not given */
+	uint8_t cmd_mode;     /* SPEC_CMDPRIO_* */
+	uint8_t pct[2];	      /* cmdprio_percentage=r,w */
+	uint8_t cmd_cls[2];   /* cmdprio_class=r,w: 0 = fio's default, RT */
+	uint8_t cmd_level[2]; /* cmdprio=r,w */
 	uint16_t cmd[2];
 	struct spec_prio_split split[2][NVS_MAX_BSSPLIT];
 	uint8_t nsplit[2];
-	bool split_given;       /* cmdprio_bssplit= was set (even to all zero) */
-	bool log;               /* log_prio: logs' last column in hex (fio) */
+	bool split_given; /* cmdprio_bssplit= was set (even to all zero) */
+	bool log;	  /* log_prio: logs' last column in hex (fio) */
 	/* the distinct priorities of a direction in fio's order (its
 	 * clat_prio index: 0 = dflt, then cmdprio's as met); JSON "prios" */
 	uint16_t val[2][SPEC_MAX_PRIOS];
@@ -89,25 +97,25 @@ struct spec_nvcmd {
  * thinktime variants, the queue's low-water mark, exitall_on_error, NUMA */
 struct spec_xrun {
 	bool nice_set;
-	int8_t nice;             /* -20..19 */
-	uint64_t think_spin_ns;  /* thinktime_spin: of thinktime, spent spinning */
+	int8_t nice;		  /* -20..19 */
+	uint64_t think_spin_ns;	  /* thinktime_spin: of thinktime, spent spinning */
 	uint64_t think_iotime_ns; /* thinktime_iotime: pause after this much I/O time */
-	bool think_blocks_set;   /* thinktime_blocks given (counted with iotime too) */
-	unsigned iodepth_low;    /* 0 = the queue depth: refilled at once */
-	bool exitall_error;      /* exitall_on_error */
-	uint64_t cpu_nodes;      /* numa_cpu_nodes as a node mask (0 none) */
-	int8_t mpol;             /* numa_mem_policy: MPOL_* of linux/mempolicy.h, -1 none */
-	uint64_t mem_nodes;      /* its nodes (prefer: one) */
+	bool think_blocks_set;	  /* thinktime_blocks given (counted with iotime too) */
+	unsigned iodepth_low;	  /* 0 = the queue depth: refilled at once */
+	bool exitall_error;	  /* exitall_on_error */
+	uint64_t cpu_nodes;	  /* numa_cpu_nodes as a node mask (0 none) */
+	int8_t mpol;		  /* numa_mem_policy: MPOL_* of linux/mempolicy.h, -1 none */
+	uint64_t mem_nodes;	  /* its nodes (prefer: one) */
 };
 
 struct spec {
 	char name[64];
 	char targets[NVS_MAX_TARGETS][256];
 	unsigned ntargets;
-	uint64_t stripe;     /* >0: targets form one RAID-0 set with this stripe (bytes) */
+	uint64_t stripe; /* >0: targets form one RAID-0 set with this stripe (bytes) */
 
 	enum spec_rw rw;
-	unsigned rwmixread;  /* % reads in mixed workloads */
+	unsigned rwmixread;		    /* % reads in mixed workloads */
 	struct spec_bs bs[NVS_MAX_BSSPLIT]; /* bs= gives one entry at 100% */
 	unsigned nbs;
 	unsigned iodepth[NVS_MAX_QD_STEPS]; /* a list = queue-depth sweep */
@@ -115,28 +123,28 @@ struct spec {
 	unsigned numjobs;    /* workers per target */
 	uint64_t runtime_ns; /* 0: until size/io_size is done */
 	uint64_t ramp_ns;
-	bool time_based;     /* loop over the region until runtime */
-	uint64_t size;       /* region length in bytes; 0 = to the end */
-	double size_pct;     /* region length as % of the target (when > 0) */
-	uint64_t offset;     /* region start in bytes */
+	bool time_based; /* loop over the region until runtime */
+	uint64_t size;	 /* region length in bytes; 0 = to the end */
+	double size_pct; /* region length as % of the target (when > 0) */
+	uint64_t offset; /* region start in bytes */
 	double offset_pct;
-	uint64_t io_size;    /* bytes to transfer per worker; 0 = size * loops */
+	uint64_t io_size; /* bytes to transfer per worker; 0 = size * loops */
 	unsigned loops;
-	uint64_t rate_iops;  /* total across directions per worker (rate_iops_total,
-			      * vdbench's iorate: plans' rate curves); 0 = none */
+	uint64_t rate_iops;	   /* total across directions per worker (rate_iops_total,
+				    * vdbench's iorate: plans' rate curves); 0 = none */
 	uint64_t rate_iops_dir[2]; /* fio's rate_iops=r,w: per job (worker) and
 				    * direction, [NVS_READ], [NVS_WRITE]; 0 = none */
 	uint64_t rate_bw_dir[2];   /* fio's rate=r,w: bytes/s per job and direction */
 	uint64_t rate_min_bw[2], rate_min_iops[2]; /* rate_min, rate_iops_min: a
-				    * measured interval below fails the job */
+						    * measured interval below fails the job */
 	enum spec_process rate_process;
-	bool direct;         /* O_DIRECT, default on */
-	bool no_invalidate;  /* fio's invalidate=0 (io/pagecache.h) */
-	bool no_file_create; /* fio's allow_file_create=0 (io/filesize.h) */
+	bool direct;	      /* O_DIRECT, default on */
+	bool no_invalidate;   /* fio's invalidate=0 (io/pagecache.h) */
+	bool no_file_create;  /* fio's allow_file_create=0 (io/filesize.h) */
 	uint8_t fadvise_hint; /* enum pagecache_hint, 0 = fio's default 1 */
-	bool norandommap;    /* uniform random offsets with replacement (no map) */
-	bool rand_lfsr;      /* random_generator=lfsr: every block once even with norandommap */
-	bool rand_taus64;    /* random_generator=tausworthe64: fio's 64-bit stream */
+	bool norandommap;     /* uniform random offsets with replacement (no map) */
+	bool rand_lfsr;	      /* random_generator=lfsr: every block once even with norandommap */
+	bool rand_taus64;     /* random_generator=tausworthe64: fio's 64-bit stream */
 	bool norandommap_set, rand_gen_set; /* given in the job (fio_option_is_set) */
 	/* fio master's sprandom (io/sprandom.h): spr_op 0 = 0.15, spr_regions
 	 * 0 = 100 (fio's defaults), spr_cs bytes (0: no cache deferral) */
@@ -144,41 +152,41 @@ struct spec {
 	double spr_op;
 	unsigned spr_regions;
 	uint64_t spr_cs;
-	uint32_t blockalign; /* 0 = the smallest block size */
+	uint32_t blockalign;	/* 0 = the smallest block size */
 	uint32_t bsrange[2][2]; /* fio's bsrange=a-b[,c-d]: [dir][min, max], 0 = none;
 				 * bs[] then lists min and max at weight 0 */
-	bool bs_unaligned;      /* blocksize_unaligned: bsrange sizes in 512-byte
+	bool bs_unaligned;	/* blocksize_unaligned: bsrange sizes in 512-byte
 				 * steps (fio: any size), not multiples of min */
-	unsigned seq_nr;        /* rw=randX:N: a new random offset every N I/Os (1) */
-	uint64_t seq_add;       /* rw=X:SIZE: skip SIZE after each sequential I/O */
-	bool seq_back;          /* rw=X:-SIZE: step SIZE back instead (fio's
+	unsigned seq_nr;	/* rw=randX:N: a new random offset every N I/Os (1) */
+	uint64_t seq_add;	/* rw=X:SIZE: skip SIZE after each sequential I/O */
+	bool seq_back;		/* rw=X:-SIZE: step SIZE back instead (fio's
 				 * backwards sequential I/O) */
-	uint8_t pct_random[2];  /* percentage_random=r,w (100) */
+	uint8_t pct_random[2];	/* percentage_random=r,w (100) */
 	enum spec_dist { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_GAUSS, DIST_ZONED } dist;
-	double dist_val;        /* zipf theta, pareto h, normal deviation (%) */
-	double dist_center;     /* 0..1, or -1: fio's random offset of the hot spot */
+	double dist_val;	   /* zipf theta, pareto h, normal deviation (%) */
+	double dist_center;	   /* 0..1, or -1: fio's random offset of the hot spot */
 	uint64_t offset_increment; /* numjob k starts at offset + k * this */
 	uint64_t offset_align;	   /* offset=N%: rounded up to this (0: smallest bs) */
 	bool serialize_overlap;	   /* an I/O overlapping one in flight waits for it */
-	uint64_t startdelay_ns; /* the job starts this late */
-	uint64_t thinktime_ns;  /* pause after thinktime_blocks I/Os (all completed) */
+	uint64_t startdelay_ns;	   /* the job starts this late */
+	uint64_t thinktime_ns;	   /* pause after thinktime_blocks I/Os (all completed) */
 	unsigned thinktime_blocks;
 	enum spec_engine ioengine;
 	bool sqpoll, hipri, fixedbufs, registerfiles;
 	unsigned batch_submit, batch_complete; /* 0 = automatic; _complete is _max */
-	unsigned batch_complete_min; /* fio's iodepth_batch_complete(_min): wait for
-				      * this many completions (0/1 = one) */
+	unsigned batch_complete_min;	       /* fio's iodepth_batch_complete(_min): wait for
+						* this many completions (0/1 = one) */
 	char cpus_allowed[128]; /* "0-3,6": every worker gets the set (fio's shared) */
-	bool cpus_split;        /* cpus_allowed_policy=split: one CPU per worker */
-	bool randrepeat_off;    /* randrepeat=0 without randseed: a new seed per run */
-	bool seed_given;        /* randseed= was set */
-	double pct_list[20];    /* percentile_list (sorted), fio's FIO_IO_U_LIST_MAX_LEN */
-	unsigned npct;          /* 0 = fio's default list */
-	uint64_t interval_ns;   /* sample interval, 100 ms .. 60 s, default 1 s */
+	bool cpus_split;	/* cpus_allowed_policy=split: one CPU per worker */
+	bool randrepeat_off;	/* randrepeat=0 without randseed: a new seed per run */
+	bool seed_given;	/* randseed= was set */
+	double pct_list[20];	/* percentile_list (sorted), fio's FIO_IO_U_LIST_MAX_LEN */
+	unsigned npct;		/* 0 = fio's default list */
+	uint64_t interval_ns;	/* sample interval, 100 ms .. 60 s, default 1 s */
 	bool continue_on_error;
 	struct specerr ignore_error; /* fio's ignore_error (io/specerr.h) */
-	bool error_dump;        /* fio's error_dump: a line per error, ignored ones too */
-	bool force_destroy;     /* write even where a signature was found */
+	bool error_dump;	     /* fio's error_dump: a line per error, ignored ones too */
+	bool force_destroy;	     /* write even where a signature was found */
 	uint64_t seed;
 	/* fio's log files (report/fiolog.c): name prefixes, "" = none; one
 	 * line per sample interval (log_avg_msec), written after the job */
@@ -186,17 +194,17 @@ struct spec {
 	/* bit i: log i (iops, lat, bw, hist) given bare, so named after the
 	 * job: a later name= (a job file's section) renames it, as fio */
 	uint8_t log_jobname;
-	uint64_t log_hist_ns;   /* log_hist_msec; 0 = the interval */
-	bool per_job_logs;      /* fio's default 1 (file names only, see fiolog.h) */
+	uint64_t log_hist_ns; /* log_hist_msec; 0 = the interval */
+	bool per_job_logs;    /* fio's default 1 (file names only, see fiolog.h) */
 	/* written data (fio's options and defaults; io/datagen.h): the three
 	 * flags are -1 when not given, as fio tells "unset" from "set to 0" */
 	int8_t scramble_buffers, refill_buffers, zero_buffers;
-	unsigned compress_pct;   /* buffer_compress_percentage 0..100 */
+	unsigned compress_pct;	 /* buffer_compress_percentage 0..100 */
 	uint32_t compress_chunk; /* buffer_compress_chunk, default 512; 0 = bs */
-	unsigned dedupe_pct;     /* dedupe_percentage 0..100 */
-	bool dedupe_ws;          /* dedupe_mode=working_set (else repeat) */
-	unsigned dedupe_ws_pct;  /* dedupe_working_set_percentage, default 5 */
-	bool dedupe_global;      /* dedupe_global: the working set across the run's jobs */
+	unsigned dedupe_pct;	 /* dedupe_percentage 0..100 */
+	bool dedupe_ws;		 /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_pct;	 /* dedupe_working_set_percentage, default 5 */
+	bool dedupe_global;	 /* dedupe_global: the working set across the run's jobs */
 	/* the job's place among the run's jobs, as fio's thread numbers
 	 * (datagen_number_run; 0 for a job run alone): its first copy is
 	 * thread run_thread0 of run_threads, run_seed the run's data seed */
@@ -204,18 +212,18 @@ struct spec {
 	uint64_t run_seed;
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
-	char engine_note[192];  /* job files: how fio's ioengine= was mapped, "" if as is */
+	char engine_note[192]; /* job files: how fio's ioengine= was mapped, "" if as is */
 	/* fio's grouping, from a job file (0 elsewhere): jobs with the same
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */
 	unsigned run_group, report_group;
-	char wait_for[64];      /* fio's wait_for=NAME (job files): start once that
-				 * earlier job of the run group has ended ("" none) */
+	char wait_for[64]; /* fio's wait_for=NAME (job files): start once that
+			    * earlier job of the run group has ended ("" none) */
 	bool group_reporting;
-	bool exitall;           /* fio's exitall (any job of the file): when a job
-				 * ends, exit_what others are stopped */
-	uint8_t exit_what;      /* fio's exit_what: 0 group (its report group),
-				 * 1 stonewall (all running), 2 all (none start after) */
+	bool exitall;	   /* fio's exitall (any job of the file): when a job
+			    * ends, exit_what others are stopped */
+	uint8_t exit_what; /* fio's exit_what: 0 group (its report group),
+			    * 1 stonewall (all running), 2 all (none start after) */
 	/* fio's filename=a:b: ONE job over the files (fio's file set): each
 	 * worker issues to them in turn, each file its own region (size split
 	 * evenly, offset in each), reported as one job with per-file counts
@@ -230,13 +238,13 @@ struct spec {
 	uint64_t ss_ramp_ns;
 	unsigned ss_check_s; /* fio master's steadystate_check_interval, s (default 1) */
 	bool fileset;
-	uint8_t file_service;     /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
+	uint8_t file_service; /* file_service_type: 0 roundrobin, 1 sequential, 2 random */
 	/* random_distribution=zoned:A/S:... (fio's zone-dist.c index): a draw
 	 * v in 1..100 of direction d puts the offset in [zone_lo, zone_hi)
 	 * percent of the region, zone_*[d][v - 1]; zone_hi 0 = uniform */
 	uint8_t zone_lo[2][100], zone_hi[2][100];
 	unsigned file_service_nr; /* I/Os before switching file (fio's ":N"); 0 = 1 */
-	unsigned sq_cpu;          /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
+	unsigned sq_cpu;	  /* sqthread_poll_cpu + 1: the SQPOLL thread's CPU; 0 none */
 	struct spec_replay replay;
 	struct spec_prio prio; /* fio's prio, prioclass, cmdprio_*, log_prio */
 	struct spec_xrun xrun; /* nice, thinktime_*, iodepth_low, exitall_on_error, numa_* */
@@ -253,9 +261,9 @@ struct spec {
 	 * fdp_pli_select; and atomic=1 (io/fdp.h) */
 	struct spec_fdp {
 		bool on;
-		bool random;	  /* plid_select=random, else roundrobin */
-		bool dp_none;	  /* dataplacement=none given (fio: conflicts with fdp=1) */
-		uint16_t nids;	  /* 0: every handle the namespace reports */
+		bool random;	   /* plid_select=random, else roundrobin */
+		bool dp_none;	   /* dataplacement=none given (fio: conflicts with fdp=1) */
+		uint16_t nids;	   /* 0: every handle the namespace reports */
 		uint16_t ids[128]; /* indices into the RUH status list */
 	} fdp;
 	bool atomic;
@@ -272,9 +280,9 @@ struct spec {
 	bool do_verify, verify_only, verify_fatal;
 	uint8_t vpattern[SPEC_MAX_PATTERN];
 	unsigned vpattern_len;
-	unsigned verify_backlog; /* check every N blocks written, 0 = at the end */
+	unsigned verify_backlog;  /* check every N blocks written, 0 = at the end */
 	uint32_t verify_interval; /* bytes per header within a block, 0 = the block */
-	bool verify_dump;         /* a bad block's data into files (io/wverify.c) */
+	bool verify_dump;	  /* a bad block's data into files (io/wverify.c) */
 	/* fio's latency target (io/lattarget.h): 0 = off; lat_pct is
 	 * latency_percentile (100), lat_run latency_run */
 	uint64_t lat_target_ns, lat_window_ns;
@@ -329,6 +337,8 @@ const char *spec_bs_misfit(const struct spec *s);
 const char *spec_fmt_bs(const struct spec *s, char *buf, size_t len);
 /* Human name of @rw ("randread"). */
 const char *spec_rw_name(enum spec_rw rw);
+/* The rw value @name ("randread"...) as enum spec_rw, -1 when none. */
+int spec_rw_parse(const char *name);
 /* Parses "4k", "1M", "512", "1g" (binary units, fio style) into bytes.
  * Returns 0 or -EINVAL. */
 /* fio's booleans: 1/0, true/false, yes/no, on/off; empty (a bare flag) is

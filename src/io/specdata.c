@@ -12,6 +12,7 @@
 #include <string.h>
 #include "base/num.h"
 #include "io/datagen.h"
+#include "io/nvcmd.h"
 #include "io/specdata.h"
 #include "io/vhdr.h"
 
@@ -172,8 +173,9 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (s->fileset && (s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE)) {
-		snprintf(err, errlen, "rw=%s over a file set (filename=a:b): not implemented "
-				      "(the write must follow its trim on the same file)",
+		snprintf(err, errlen,
+			 "rw=%s over a file set (filename=a:b): not implemented "
+			 "(the write must follow its trim on the same file)",
 			 spec_rw_name(s->rw));
 		return -EINVAL;
 	}
@@ -221,4 +223,33 @@ int specdata_validate(const struct spec *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* spec.h; here, with the data options it reads: whether a job changes
+ * data (io_uring_cmd's write_mode and the trims included). */
+bool spec_writes(const struct spec *s)
+{
+	/* a trace may write: every confirmation and check before the run
+	 * assumes it does; the pool opens the target for writing only when the
+	 * loaded trace holds writes (io/replay.h) */
+	if (s->replay.iolog[0])
+		return true;
+	if (s->verify_only) /* fio: reads back what the job wrote, writes nothing */
+		return false;
+	/* io_uring_cmd's write_mode=verify: the drive reads and checks the
+	 * blocks, nothing is written (trims still deallocate) */
+	if (!nvcmd_changes_data(s) && !specdata_trims(s))
+		return false;
+	switch (s->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return false;
+	case RW_RW:
+	case RW_RANDRW:
+		/* zonemode=zbd writes a mixed job's first I/Os while the zones
+		 * are empty, whatever the mix (fio's zbd_adjust_ddir) */
+		return s->rwmixread < 100 || s->zone_mode == SPEC_ZONE_ZBD;
+	default:
+		return true;
+	}
 }

@@ -16,10 +16,11 @@ int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t
 
 	if (!strcmp(key, "steadystate") || !strcmp(key, "ss")) {
 		if (fioss_parse(v, &s->ss_crit, &s->ss_limit)) {
-			snprintf(err, errlen,
-				 "%s: '%s' is not iops, iops_slope, bw, bw_slope, lat or lat_slope, "
-				 "':' and a limit (iops:2%%, iops_slope:0.1%%, bw:10m, lat:5%%)",
-				 key, v ? v : "");
+			snprintf(
+			    err, errlen,
+			    "%s: '%s' is not iops, iops_slope, bw, bw_slope, lat or lat_slope, "
+			    "':' and a limit (iops:2%%, iops_slope:0.1%%, bw:10m, lat:5%%)",
+			    key, v ? v : "");
 			return -EINVAL;
 		}
 		if ((s->ss_crit & FIOSS_LAT) && !(s->ss_crit & FIOSS_PCT)) {
@@ -40,8 +41,8 @@ int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t
 	if (!strcmp(key, "steadystate_check_interval") || !strcmp(key, "ss_interval")) {
 		/* fio master: a time in seconds by default, at least 1 s; nvscope
 		 * bins whole seconds (fio's window count divides them too) */
-		if (!v || spec_parse_time(v, &ns) || ns < 1000000000ULL ||
-		    ns % 1000000000ULL || ns / 1000000000ULL > 100000000ULL) {
+		if (!v || spec_parse_time(v, &ns) || ns < 1000000000ULL || ns % 1000000000ULL ||
+		    ns / 1000000000ULL > 100000000ULL) {
 			snprintf(err, errlen,
 				 "%s: '%s' is not a whole number of seconds >= 1 (10, 10s, 1m)",
 				 key, v ? v : "");

@@ -13,11 +13,11 @@ enum target_kind { TARGET_FILE, TARGET_BLOCK, TARGET_CHAR, TARGET_NVME_GENERIC }
 struct target {
 	char path[256];
 	enum target_kind kind;
-	int fd;            /* -1 when closed */
-	uint64_t size;     /* bytes usable for I/O */
-	uint32_t lbs;      /* logical block size (512 for files) */
+	int fd;		    /* -1 when closed */
+	uint64_t size;	    /* bytes usable for I/O */
+	uint32_t lbs;	    /* logical block size (512 for files) */
 	uint32_t lba_shift; /* log2(lbs), for passthrough commands */
-	uint32_t nsid;     /* NVMe namespace id (generic devices), else 0 */
+	uint32_t nsid;	    /* NVMe namespace id (generic devices), else 0 */
 	dev_t rdev;
 	int guard_fd; /* exclusive claim on an NVMe generic device's namespace
 		       * block device while writing, else -1 */

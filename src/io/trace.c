@@ -251,8 +251,8 @@ static int parse_iolog_line(struct trace *t, const char *name, unsigned line, co
 
 /* MSR Cambridge / SNIA IOTTA: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime */
 static int parse_csv_line(struct trace *t, const char *name, unsigned line, const struct tok *tk,
-			  unsigned n, uint64_t *clock, uint64_t *first, struct trace_names *nm, char *err,
-			  size_t errlen)
+			  unsigned n, uint64_t *clock, uint64_t *first, struct trace_names *nm,
+			  char *err, size_t errlen)
 {
 	struct trace_io io = {.line = line};
 	uint64_t ts;
@@ -350,8 +350,9 @@ static int text_line(struct trace_text *st, const char *p, size_t n, char *err, 
 	int rc;
 
 	if (n > TRACE_MAX_LINE)
-		return trace_fail(err, errlen, "%s:%u: line longer than %u bytes (refused, not cut)",
-				  st->name, line, TRACE_MAX_LINE);
+		return trace_fail(err, errlen,
+				  "%s:%u: line longer than %u bytes (refused, not cut)", st->name,
+				  line, TRACE_MAX_LINE);
 	if (le > p && le[-1] == '\r')
 		le--;
 	if (line == 1) {
@@ -487,10 +488,11 @@ int trace_check_fit(const struct trace *t, uint64_t region_len, uint32_t lbs, ch
 		if (io->op == TRACE_SYNC)
 			continue; /* a flush of the whole target: no range */
 		if (io->op == TRACE_TRIM && io->len > TRACE_MAX_TRIM)
-			return trace_fail(err, errlen,
-					  "%s: %s %u: a trim of %u bytes: replayed trims are at most "
-					  "%u bytes (one discard request)",
-					  t->path, unit, io->line, io->len, TRACE_MAX_TRIM);
+			return trace_fail(
+			    err, errlen,
+			    "%s: %s %u: a trim of %u bytes: replayed trims are at most "
+			    "%u bytes (one discard request)",
+			    t->path, unit, io->line, io->len, TRACE_MAX_TRIM);
 		if (io->off + io->len > region_len)
 			return trace_fail(
 			    err, errlen,

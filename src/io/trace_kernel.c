@@ -146,8 +146,9 @@ int trace_parse_ftrace(const char *name, const char *buf, size_t len, uint32_t d
 			e = end;
 		line++;
 		if (*p != '#')
-			rc = trace_mem_err(trace_ftrace_line(t, name, line, p, e, devt, err, errlen),
-					   name, line, err, errlen);
+			rc =
+			    trace_mem_err(trace_ftrace_line(t, name, line, p, e, devt, err, errlen),
+					  name, line, err, errlen);
 		p = e + 1;
 	}
 	if (!rc)

@@ -12,7 +12,7 @@
 #define TRACE_MAX_TRIM (1u << 30)	 /* a replayed trim (a completion's result is an int) */
 #define TRACE_MAX_FILE ((size_t)1 << 31) /* one input file at most 2 GiB */
 /* the blktrace files of one trace hold at most TRACE_MAX_BLK bytes */
-#define TRACE_MAX_BLK  ((size_t)1 << 30)
+#define TRACE_MAX_BLK ((size_t)1 << 30)
 
 struct tok {
 	const char *p;

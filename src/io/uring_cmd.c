@@ -32,10 +32,10 @@
 #include "io/spec.h"
 #include "io/target.h"
 
-#define NVME_CMD_WRITE 0x01
-#define NVME_CMD_READ 0x02
-#define NVME_CMD_INVALID 0x7f /* reserved I/O opcode */
-#define NVME_MAX_NLB 65536u /* CDW12 NLB is 16 bits, zero based */
+#define NVME_CMD_WRITE	 0x01
+#define NVME_CMD_READ	 0x02
+#define NVME_CMD_INVALID 0x7f	/* reserved I/O opcode */
+#define NVME_MAX_NLB	 65536u /* CDW12 NLB is 16 bits, zero based */
 
 /* A Dataset Management range as the device reads it (little endian). */
 struct nvcmd_dsm_range {
@@ -191,8 +191,7 @@ static void cmd_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 			       slba, &c->cdw3, &c->cdw12, &c->cdw14, &c->cdw15);
 		return;
 	}
-	if (f->ms && !f->ext &&
-	    (!io->md || !io->pi || (uint64_t)nlb * f->ms > io->pi->md_per_io))
+	if (f->ms && !f->ext && (!io->md || !io->pi || (uint64_t)nlb * f->ms > io->pi->md_per_io))
 		return;
 	if (io->buf_index >= 0) {
 		sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
@@ -311,9 +310,9 @@ int uring_cmd_pi_setup(struct target *t, const struct spec *s, char *err, size_t
 }
 
 const struct backend_ops backend_uring_cmd = {
-	.name = "io_uring_cmd",
-	.setup_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
-	.check = cmd_check,
-	.prep = cmd_prep,
-	.result = cmd_result,
+    .name = "io_uring_cmd",
+    .setup_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+    .check = cmd_check,
+    .prep = cmd_prep,
+    .result = cmd_result,
 };

@@ -18,18 +18,15 @@
  * appended little-endian, the digest field the low byte of each state word
  * then the last padded block's bytes 8..63), fio's sha512 (no hash at all:
  * 128 bytes of the data, see vsum.h) and fio's CRCs (io/vsum.h); xxhash is
- * XXH32 with seed 1 and the sha3s are the standard ones, in host order.  The rest of the interval is
- * the block's fresh data, or verify_pattern (pattern[i % len] over the
- * whole block, the headers on top of it).  verify=pattern (fio's
- * VERIFY_PATTERN_NO_HDR) has no header: the block is the pattern.  A read
- * block is good when each header is intact (magic, CRC32C), names this
- * interval's length and offset, and the digest (meta: the pattern, when
- * given) matches.  Not checked, as fio's verify_only does not check them:
- * rand_seed, numberio, time, thread.  nvscope writes a random nonce per job
- * as rand_seed (its data is not regenerated from a seed, and fio's
- * verify_only of a write job takes the header's) and its own read-back
- * checks it (vhdr_seed): a block of an earlier run, a lost write, is caught
- * though its header and digest are intact.  md5, sha1 and sha3 from
+ * XXH32 with seed 1 and the sha3s are the standard ones, in host order.  The rest of the interval
+ * is the block's fresh data, or verify_pattern (pattern[i % len] over the whole block, the headers
+ * on top of it).  verify=pattern (fio's VERIFY_PATTERN_NO_HDR) has no header: the block is the
+ * pattern.  A read block is good when each header is intact (magic, CRC32C), names this interval's
+ * length and offset, and the digest (meta: the pattern, when given) matches.  Not checked, as fio's
+ * verify_only does not check them: rand_seed, numberio, time, thread.  nvscope writes a random
+ * nonce per job as rand_seed (its data is not regenerated from a seed, and fio's verify_only of a
+ * write job takes the header's) and its own read-back checks it (vhdr_seed): a block of an earlier
+ * run, a lost write, is caught though its header and digest are intact.  md5, sha1 and sha3 from
  * nettle, XXH32 from libxxhash (no allocation). */
 #ifndef NVS_VHDR_H
 #define NVS_VHDR_H

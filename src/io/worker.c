@@ -75,28 +75,6 @@ static char ring_reuse_token;
 
 static _Atomic(struct wstate *) abandoned_states;
 
-uint64_t worker_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
-{
-	va_list ap;
-	int expected = 0;
-
-	/* the first claimant writes msg, then publishes error with release */
-	if (!atomic_compare_exchange_strong_explicit(&sh->msg_claim, &expected, 1,
-						     memory_order_acq_rel, memory_order_relaxed))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sh->msg, sizeof(sh->msg), fmt, ap);
-	va_end(ap);
-	atomic_store_explicit(&sh->error, err, memory_order_release);
-}
-
 static int setup_ring(struct worker *w, struct wstate *st)
 {
 	struct io_uring_params p;
@@ -320,7 +298,7 @@ static void run(struct worker *w, struct wstate *st)
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 	wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/fdp.h) */
-	bool prio_on = prio_active(s); /* fio's prio/cmdprio: io/prio.h */
+	bool prio_on = prio_active(s);		  /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
 	if (now < t0)
@@ -426,18 +404,15 @@ static void run(struct worker *w, struct wstate *st)
 							 * zone's write pointer, or the end */
 							uint64_t o0 = st->p_off;
 							enum nvs_dir d0 = pd;
-							if (zbd_adjust(w->zbd, &st->zws,
-								       &st->p_off, &st->p_len,
-								       &pd)) {
+							if (zbd_adjust(w->zbd, &st->zws, &st->p_off,
+								       &st->p_len, &pd)) {
 								issued = limit;
 								break;
 							}
 							if (d0 != pd) /* a read made a write:
 								       * its stream stays */
 								st->gen.last_pos[0] = o0;
-							st->gen.last_pos[pd == NVS_READ
-									     ? 0
-									     : 1] =
+							st->gen.last_pos[pd == NVS_READ ? 0 : 1] =
 							    st->p_off + st->p_len;
 						}
 						st->p_dir = (uint8_t)pd;
@@ -548,13 +523,14 @@ static void run(struct worker *w, struct wstate *st)
 				sl->pidx = 0;
 				io.ioprio = 0;
 				if (nvs_unlikely(prio_on)) {
-					sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len,
-								      &st->prio_fr);
+					sl->pidx =
+					    (uint8_t)prio_pick(&s->prio, dir, len, &st->prio_fr);
 					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
 				}
 				io.t = &w->members[sl->member];
 				fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
-				wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
+				wstate_pi_io(&io, sl, &s->pi,
+					     off); /* metadata buffer, PI options */
 				w->be->prep(sqe, &io);
 				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
 					io_uring_prep_nop(sqe); /* reset by zbd_adjust */
@@ -626,8 +602,9 @@ static void run(struct worker *w, struct wstate *st)
 			 * job's zones reset before the next pass writes */
 			if (nvs_unlikely(w->zbd) && st->zws.verify &&
 			    zbd_verify_reset(w->zbd, &st->zws)) {
-				worker_fail(sh, -EIO, "%s: zonemode=zbd: resetting the job's zones "
-						      "for the next pass failed",
+				worker_fail(sh, -EIO,
+					    "%s: zonemode=zbd: resetting the job's zones "
+					    "for the next pass failed",
 					    w->members[0].path);
 				st->stopping = true;
 			}
@@ -723,7 +700,8 @@ static void run(struct worker *w, struct wstate *st)
 		uint64_t span = now - (st->meas_ns > m0 ? st->meas_ns : m0);
 		/* the writes' runtime leaves out the read-backs (fio's
 		 * update_runtime per phase) */
-		w->res.runtime_s = (double)(span - (st->vcycle_ns < span ? st->vcycle_ns : 0)) / 1e9;
+		w->res.runtime_s =
+		    (double)(span - (st->vcycle_ns < span ? st->vcycle_ns : 0)) / 1e9;
 		w->res.usr_s = (double)(usr - st->usr_meas) / 1e9;
 		w->res.sys_s = (double)(sys - st->sys_meas) / 1e9;
 	}

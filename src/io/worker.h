@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include "io/backend.h"
 #include "io/offgen.h"
 #include "io/replay.h"
@@ -21,21 +22,21 @@
 /* What every worker of a pool shares; written by the controlling thread,
  * read by workers through atomics only. */
 struct worker_shared {
-	_Atomic int stop;         /* 1: finish in-flight I/O and end */
-	_Atomic int go;           /* start gate */
-	_Atomic unsigned ready;   /* workers set up (or failed) */
+	_Atomic int stop;	  /* 1: finish in-flight I/O and end */
+	_Atomic int go;		  /* start gate */
+	_Atomic unsigned ready;	  /* workers set up (or failed) */
 	_Atomic unsigned running; /* workers not yet ended */
-	_Atomic uint64_t t0;      /* job start, CLOCK_MONOTONIC ns */
-	_Atomic int error;        /* first error, -errno; msg valid when set */
-	char msg[256];            /* written once, before error is published */
+	_Atomic uint64_t t0;	  /* job start, CLOCK_MONOTONIC ns */
+	_Atomic int error;	  /* first error, -errno; msg valid when set */
+	char msg[256];		  /* written once, before error is published */
 	_Atomic int msg_claim;
 };
 
 struct worker {
-	unsigned id, target;            /* index in pool; target index (0 for stripe) */
+	unsigned id, target; /* index in pool; target index (0 for stripe) */
 	const struct spec *spec;
 	unsigned qd;
-	struct target *members;         /* one target, or the stripe set */
+	struct target *members; /* one target, or the stripe set */
 	unsigned nmembers;
 	uint64_t region_start, region_len; /* logical, bytes */
 	/* fio's file set (spec.fileset): members[i]'s region, and the bytes
@@ -43,23 +44,23 @@ struct worker {
 	bool fileset;
 	uint64_t fstart[NVS_MAX_TARGETS], flen[NVS_MAX_TARGETS], flimit[NVS_MAX_TARGETS];
 	uint32_t align;
-	bool pin;                       /* set the affinity to cpus */
-	cpu_set_t cpus;                 /* cpus_allowed (all, or one with split) */
+	bool pin;	/* set the affinity to cpus */
+	cpu_set_t cpus; /* cpus_allowed (all, or one with split) */
 	const struct backend_ops *be;
 	struct worker_shared *shared;
-	struct spsc *out;               /* this worker's sample ring */
+	struct spsc *out; /* this worker's sample ring */
 	pthread_t thread;
 	bool started;
 	/* final figures, read by the pool once shared->running is 0 */
 	struct result res;
-	bool abandoned;                 /* ended with I/O stuck in the kernel:
-					 * detach, do not join (see worker.c) */
-	void *priv;                     /* the running state (worker.c) */
+	bool abandoned; /* ended with I/O stuck in the kernel:
+			 * detach, do not join (see worker.c) */
+	void *priv;	/* the running state (worker.c) */
 	/* trace replay (io/replay.h): this copy walks trace->io[] in order,
 	 * offsets relative to region_start, starting trace_delay_ns after t0 */
 	const struct trace *trace;
 	uint64_t trace_delay_ns;
-	struct replay_stats tstats;     /* final, read like res */
+	struct replay_stats tstats; /* final, read like res */
 	/* write_iolog (io/iolog.h): one record per issued I/O, NULL without */
 	struct spsc *iolog;
 	_Atomic uint64_t *iolog_clock;
@@ -76,10 +77,16 @@ struct worker {
 
 /* Thread body: arg is the struct worker. */
 void *worker_main(void *arg);
-/* Monotonic clock in ns. */
-uint64_t worker_now_ns(void);
-/* Records the first error of the job (first caller wins). */
+/* Monotonic clock in ns (inline: read on the issue path; a header
+ * function, so the worker's helpers do not call back into worker.c). */
+static inline uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+/* Records the first error of the job (first caller wins); wfail.c. */
 void worker_fail(struct worker_shared *sh, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif

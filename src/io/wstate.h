@@ -22,11 +22,11 @@ struct slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
-	uint64_t off; /* logical byte offset (verify) */
-	bool stale;   /* a read filled the buffer: refill before writing it */
-	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
-	bool busy;    /* serialize_overlap: in flight, off and len valid */
-	void *md;     /* passthrough: its metadata buffer (md_per_io_size), or NULL */
+	uint64_t off;	  /* logical byte offset (verify) */
+	bool stale;	  /* a read filled the buffer: refill before writing it */
+	uint8_t pidx;	  /* its priority's index (io/prio.h), 0 = the job's */
+	bool busy;	  /* serialize_overlap: in flight, off and len valid */
+	void *md;	  /* passthrough: its metadata buffer (md_per_io_size), or NULL */
 	uint64_t dev_off; /* PI checks: the device offset of its read */
 };
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
@@ -40,9 +40,9 @@ struct wstate {
 	void *bufmem;
 	bool fixed_bufs, fixed_files;
 	struct offgen gen;
-	bool pc_pass;       /* buffered: invalidate at each pass (pagecache.h) */
+	bool pc_pass;	    /* buffered: invalidate at each pass (pagecache.h) */
 	uint64_t pc_passes; /* the generator's passes at the last invalidate */
-	struct zbd_ws zws; /* zonemode=zbd (io/zbd.h) */
+	struct zbd_ws zws;  /* zonemode=zbd (io/zbd.h) */
 	/* fio's per-direction rates (rate_iops=r,w, rate=r,w): the next I/O,
 	 * generated but held while its direction is ahead of its rate */
 	bool pend;
@@ -84,11 +84,11 @@ struct wstate {
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
 	struct frand prio_fr; /* cmdprio's draws: fio's prio_state (io/prio.h) */
-	uint64_t fdp_rng;  /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
-	uint32_t fdp_loc;  /* ... the round-robin position */
-	int vdump_dir;	   /* verify_dump: the current directory (safety-checked), or -1 */
-	unsigned vdumps;   /* bad blocks dumped so far */
-	uint64_t vnonce;   /* this job's rand_seed in its headers (vhdr_seed) */
+	uint64_t fdp_rng;     /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
+	uint32_t fdp_loc;     /* ... the round-robin position */
+	int vdump_dir;	      /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps;      /* bad blocks dumped so far */
+	uint64_t vnonce;      /* this job's rand_seed in its headers (vhdr_seed) */
 	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
 	 * is when the reported statistics were last reset (its final window) */
 	struct lattarget lt;
@@ -153,8 +153,8 @@ int wstate_pi_check(const struct worker *w, struct wstate *st, const struct slot
 /* A completion's result @res after the PI check (when asked, on a read
  * that moved all its bytes); a passthrough failure's NVMe status @cqe_res
  * kept for the error message. */
-static inline int wstate_pi_result(const struct worker *w, struct wstate *st,
-				   const struct slot *sl, int cqe_res, int res)
+static inline int wstate_pi_result(const struct worker *w, struct wstate *st, const struct slot *sl,
+				   int cqe_res, int res)
 {
 	if (nvs_unlikely(st->pi_check) && sl->dir == NVS_READ && res == (int)sl->len)
 		return wstate_pi_check(w, st, sl);
@@ -164,8 +164,8 @@ static inline int wstate_pi_result(const struct worker *w, struct wstate *st,
 }
 /* The passthrough fields of an I/O of slot @sl at device offset @off: its
  * metadata buffer and fio's PI options (io/pi.h). */
-static inline void wstate_pi_io(struct backend_io *io, struct slot *sl,
-				const struct spec_pi *pi, uint64_t off)
+static inline void wstate_pi_io(struct backend_io *io, struct slot *sl, const struct spec_pi *pi,
+				uint64_t off)
 {
 	io->md = sl->md;
 	io->pi = pi;

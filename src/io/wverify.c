@@ -325,7 +325,8 @@ static uint64_t iter_next(const struct worker *w, const struct wstate *st, struc
 
 /* Reads and checks the blocks of @it at the job's queue depth (nothing may
  * be in flight); a stop (the user's, an error's, or a fatal bad block) or
- * @deadline (no new reads after it) ends it.  0, or -errno when the ring failed (I/O may be left in flight). */
+ * @deadline (no new reads after it) ends it.  0, or -errno when the ring failed (I/O may be left in
+ * flight). */
 static int read_back(struct worker *w, struct wstate *st, struct iter *it, uint64_t deadline)
 {
 	const struct spec *s = w->spec;
@@ -446,8 +447,7 @@ void wverify_pass_start(struct wstate *st)
 
 /* fio's update_runtime(DDIR_READ) after each do_verify: the reads' runtime
  * is the read-backs' time together */
-static void timed_read_back(struct worker *w, struct wstate *st, struct iter *it,
-			    uint64_t deadline)
+static void timed_read_back(struct worker *w, struct wstate *st, struct iter *it, uint64_t deadline)
 {
 	uint64_t t0 = worker_now_ns();
 	int rc = read_back(w, st, it, deadline);

@@ -119,9 +119,9 @@ struct zbd {
 	unsigned refs;
 	uint64_t zsize, zcap, size;
 	uint32_t nz, max_open;
-	bool real;	   /* a zoned device: zones reported, reset on the device */
-	unsigned writers;  /* real: jobs joined to write it (at most one) */
-	struct zbdev dv;   /* the device (real) */
+	bool real;		    /* a zoned device: zones reported, reset on the device */
+	unsigned writers;	    /* real: jobs joined to write it (at most one) */
+	struct zbdev dv;	    /* the device (real) */
 	_Atomic uint32_t *slots;    /* max_open: zone index + 1, 0: free */
 	_Atomic uint64_t swd;	    /* fio's wp_sectors_with_data, bytes */
 	_Atomic uint32_t write_cnt; /* fio's write_cnt: writes to the next reset */
@@ -295,8 +295,7 @@ int zbd_join(const struct target *t, bool writable, const struct spec *s, struct
 		goto unlock;
 	}
 	z = calloc(1, sizeof(*z) + nz * sizeof(z->z[0]));
-	if (!z ||
-	    (mo && !(z->slots = calloc(mo, sizeof(*z->slots))))) {
+	if (!z || (mo && !(z->slots = calloc(mo, sizeof(*z->slots))))) {
 		if (z)
 			free(z);
 		z = NULL;
@@ -753,7 +752,7 @@ static int zbd_trim(struct zbd *z, struct zbd_ws *ws, uint64_t *off)
 	}
 	if (*off != zstart(z, zi))
 		return -EINVAL; /* fio: "Trim offset not at zone start" */
-	if (z->real) { /* the device's zone is reset (fio's zbd_do_io_u_trim) */
+	if (z->real) {		/* the device's zone is reset (fio's zbd_do_io_u_trim) */
 		uint64_t w = wp_get(z, zi, memory_order_acquire);
 		while (w != WP_BUSY && w != zstart(z, zi) &&
 		       !atomic_compare_exchange_weak(&z->z[zi].wp, &w, WP_BUSY))

@@ -211,12 +211,13 @@ int zbd_probe(const struct target *t, struct spec *s, unsigned qd, char *err, si
 	if (rc)
 		return rc;
 	if (d.model == ZBDEV_NONE)
-		return s->zone_size ? 0
-				    : (snprintf(err, errlen,
-						"%s: zonemode=zbd needs a zonesize on a device that is "
-						"not zoned (zones are emulated, as fio 3.33)",
-						t->path),
-				       -EINVAL);
+		return s->zone_size
+			   ? 0
+			   : (snprintf(err, errlen,
+				       "%s: zonemode=zbd needs a zonesize on a device that is "
+				       "not zoned (zones are emulated, as fio 3.33)",
+				       t->path),
+			      -EINVAL);
 	/* fio: a zoned device's zones are its own (zonesize must match,
 	 * zonecapacity is the device's) */
 	if (s->zone_size && s->zone_size != d.zsize)
