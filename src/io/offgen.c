@@ -326,6 +326,80 @@ void offgen_zone_reset(struct offgen *g)
 		frand_lfsr_reset(&g->lfsr);
 }
 
+/* fio's random_distribution: zoned, or zipf/pareto/normal over ranges
+ * of the smallest block size (fio's __init_rand_distribution). */
+static void dist_init(struct offgen *g, const struct spec *s, uint64_t len)
+{
+	if (s->dist == DIST_ZONED && g->random) {
+		g->dist = DIST_ZONED;
+		g->zone_lo = s->zone_lo;
+		g->zone_hi = s->zone_hi;
+	} else if (s->dist && g->random) {
+		/* fio's __init_rand_distribution: ranges of the smallest block size */
+		uint32_t rs = UINT32_MAX;
+		for (unsigned i = 0; i < s->nbs; i++)
+			if (s->bs[i].bs < rs)
+				rs = s->bs[i].bs;
+		for (unsigned d = 0; d < 2; d++)
+			if (s->bsrange[d][1] && s->bsrange[d][0] < rs)
+				rs = s->bsrange[d][0];
+		g->dist = s->dist;
+		g->nranges = (len + rs - 1) / rs;
+		if (s->dist == DIST_ZIPF) {
+			/* zipf_init: zeta(n) over at most 10M terms, as fio */
+			uint64_t to_gen = g->nranges < 10000000 ? g->nranges : 10000000;
+			g->theta = s->dist_val;
+			g->zeta2 = pow(1.0, g->theta) + pow(0.5, g->theta);
+			for (uint64_t i = 0; i < to_gen; i++)
+				g->zetan += pow(1.0 / (double)(i + 1), g->theta);
+		} else if (s->dist == DIST_PARETO) {
+			g->pareto_pow = log(s->dist_val) / log(1.0 - s->dist_val);
+		} else {
+			if (s->dist_val != 0.0) {
+				g->gauss_dev =
+				    (uint64_t)ceil((double)g->nranges * s->dist_val / 100.0);
+				if (g->gauss_dev > g->nranges / 2)
+					g->gauss_dev = g->nranges / 2;
+			}
+		}
+		offgen_dist_seed(g, s, NULL, 1);
+	}
+}
+
+/* fio's min_bs/max_bs per direction and its bssplit list in fio's order. */
+static void bs_order(struct offgen *g, const struct spec *s)
+{
+	for (unsigned d = 0; d < 2; d++) {
+		/* fio's min_bs/max_bs per direction, and its bssplit list in
+		 * fio's order: by weight, ties as written (fio's qsort) */
+		unsigned n = 0;
+		g->minbs[d] = UINT32_MAX;
+		for (unsigned i = 0; i < s->nbs; i++) {
+			unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
+			if (!w)
+				continue;
+			unsigned k = n++;
+			for (; k > 0 && g->bs_w[d][k - 1] > w; k--) {
+				g->bs_w[d][k] = g->bs_w[d][k - 1];
+				g->bs_ord[d][k] = g->bs_ord[d][k - 1];
+			}
+			g->bs_w[d][k] = (uint8_t)w;
+			g->bs_ord[d][k] = (uint8_t)i;
+			if (s->bs[i].bs < g->minbs[d])
+				g->minbs[d] = s->bs[i].bs;
+			if (s->bs[i].bs > g->maxbs[d])
+				g->maxbs[d] = s->bs[i].bs;
+		}
+		g->bs_nord[d] = (uint8_t)n;
+		if (g->rmax[d]) {
+			g->minbs[d] = g->rmin[d];
+			g->maxbs[d] = g->rmax[d];
+		}
+		if (!g->maxbs[d]) /* a direction without sizes: the other's */
+			g->minbs[d] = g->maxbs[d] = s->nbs ? s->bs[0].bs : g->align;
+	}
+}
+
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
 		uint32_t align, uint64_t seed)
 {
@@ -363,40 +437,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	default:
 		g->mixread = 0;
 	}
-	if (s->dist == DIST_ZONED && g->random) {
-		g->dist = DIST_ZONED;
-		g->zone_lo = s->zone_lo;
-		g->zone_hi = s->zone_hi;
-	} else if (s->dist && g->random) {
-		/* fio's __init_rand_distribution: ranges of the smallest block size */
-		uint32_t rs = UINT32_MAX;
-		for (unsigned i = 0; i < s->nbs; i++)
-			if (s->bs[i].bs < rs)
-				rs = s->bs[i].bs;
-		for (unsigned d = 0; d < 2; d++)
-			if (s->bsrange[d][1] && s->bsrange[d][0] < rs)
-				rs = s->bsrange[d][0];
-		g->dist = s->dist;
-		g->nranges = (len + rs - 1) / rs;
-		if (s->dist == DIST_ZIPF) {
-			/* zipf_init: zeta(n) over at most 10M terms, as fio */
-			uint64_t to_gen = g->nranges < 10000000 ? g->nranges : 10000000;
-			g->theta = s->dist_val;
-			g->zeta2 = pow(1.0, g->theta) + pow(0.5, g->theta);
-			for (uint64_t i = 0; i < to_gen; i++)
-				g->zetan += pow(1.0 / (double)(i + 1), g->theta);
-		} else if (s->dist == DIST_PARETO) {
-			g->pareto_pow = log(s->dist_val) / log(1.0 - s->dist_val);
-		} else {
-			if (s->dist_val != 0.0) {
-				g->gauss_dev =
-				    (uint64_t)ceil((double)g->nranges * s->dist_val / 100.0);
-				if (g->gauss_dev > g->nranges / 2)
-					g->gauss_dev = g->nranges / 2;
-			}
-		}
-		offgen_dist_seed(g, s, NULL, 1);
-	}
+	dist_init(g, s, len);
 	g->seq_add = s->seq_add;
 	g->seq_back = s->seq_back;
 	if (s->seq_back && s->seq_add > len)
@@ -419,35 +460,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 			return -EINVAL;
 		g->npos[i] = (len - g->bs[i]) / g->align + 1;
 	}
-	for (unsigned d = 0; d < 2; d++) {
-		/* fio's min_bs/max_bs per direction, and its bssplit list in
-		 * fio's order: by weight, ties as written (fio's qsort) */
-		unsigned n = 0;
-		g->minbs[d] = UINT32_MAX;
-		for (unsigned i = 0; i < s->nbs; i++) {
-			unsigned w = d ? s->bs[i].wweight : s->bs[i].weight;
-			if (!w)
-				continue;
-			unsigned k = n++;
-			for (; k > 0 && g->bs_w[d][k - 1] > w; k--) {
-				g->bs_w[d][k] = g->bs_w[d][k - 1];
-				g->bs_ord[d][k] = g->bs_ord[d][k - 1];
-			}
-			g->bs_w[d][k] = (uint8_t)w;
-			g->bs_ord[d][k] = (uint8_t)i;
-			if (s->bs[i].bs < g->minbs[d])
-				g->minbs[d] = s->bs[i].bs;
-			if (s->bs[i].bs > g->maxbs[d])
-				g->maxbs[d] = s->bs[i].bs;
-		}
-		g->bs_nord[d] = (uint8_t)n;
-		if (g->rmax[d]) {
-			g->minbs[d] = g->rmin[d];
-			g->maxbs[d] = g->rmax[d];
-		}
-		if (!g->maxbs[d]) /* a direction without sizes: the other's */
-			g->minbs[d] = g->maxbs[d] = s->nbs ? s->bs[0].bs : g->align;
-	}
+	bs_order(g, s);
 	/* fio's io_size: size= larger than the region (a smaller device) */
 	g->fit_len = len;
 	if (!s->size_pct && !s->fileset && s->size > len && !g->zsize)

@@ -256,65 +256,94 @@ static inline void sync_count(const struct spec *s, struct wstate *st, uint8_t m
 		st->sync_due = 2;
 }
 
-static void run(struct worker *w, struct wstate *st)
-{
-	const struct spec *s = w->spec;
-	struct worker_shared *sh = w->shared;
-	uint64_t t0 = atomic_load_explicit(&sh->t0, memory_order_acquire) + s->startdelay_ns;
-	uint64_t ramp_end = t0 + s->ramp_ns;
-	uint64_t end = s->runtime_ns ? ramp_end + s->runtime_ns : UINT64_MAX;
-	uint64_t interval = s->interval_ns, next_b = t0 + interval, seq = 0;
-	uint64_t issued = 0, now = worker_now_ns();
-	uint64_t next_issue = now;
+/* The issue loop's state for one run of a worker: the job's clock, its
+ * limits and rates, the trace position, and the I/O about to be issued.
+ * On run()'s stack; the functions below take it whole (static, inlined:
+ * the hot path reads its fields as it read run()'s locals). */
+struct loop {
+	const struct spec *s;
+	struct worker_shared *sh;
+	uint64_t t0, ramp_end, end, interval, next_b, seq;
+	uint64_t issued, now, next_issue;
 	/* rate_iops_total (plans): ns between issues across directions */
-	double gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
-	bool limited = gap > 0;
+	double gap;
+	bool limited;
 	/* fio's rate_iops/rate: each direction its own schedule; a direction
 	 * ahead of its rate gives way to the other when that one is due
 	 * (fio's rate_ddir), else the I/O waits */
 	double dgap[NVS_NDIR], dgap_b[NVS_NDIR];
-	bool dlimited = false, two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
+	bool dlimited, two_dirs;
+	unsigned wait_min, max_submit, max_reap;
+	bool check_min;
+	/* trace replay: the next I/O is trace->io[tpos], due at tbase + t_ns */
+	const struct trace *tr;
+	size_t tpos;
+	bool timed, twait;
+	uint64_t tbase;
+	uint64_t limit, passes, nios, nios_max;
+	int wflags;
+	bool prio_on;
+	struct think think;
+	unsigned low; /* iodepth_low: once full, refill when this few are in flight */
+	bool low_hold;
+	uint64_t gap_ns, prev_now;
+	bool vpass; /* fio's time_based verify: a pass, its read-back, the next pass */
+	uint64_t flow_wake;
+	/* the I/O being issued: a trace entry (@ti, due at @due) or st->p_* */
+	const struct trace_io *ti;
+	uint64_t due;
+};
+
+/* The loop's constants and starting state (and the startdelay wait). */
+static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
+{
+	const struct spec *s = w->spec;
+	memset(L, 0, sizeof(*L));
+	L->s = s;
+	L->sh = w->shared;
+	L->t0 = atomic_load_explicit(&L->sh->t0, memory_order_acquire) + s->startdelay_ns;
+	L->ramp_end = L->t0 + s->ramp_ns;
+	L->end = s->runtime_ns ? L->ramp_end + s->runtime_ns : UINT64_MAX;
+	L->interval = s->interval_ns;
+	L->next_b = L->t0 + L->interval;
+	L->now = L->next_issue = worker_now_ns();
+	L->gap = s->rate_iops ? 1e9 / (double)s->rate_iops : 0;
+	L->limited = L->gap > 0;
+	L->two_dirs = st->gen.mixread > 0 && st->gen.mixread < 100;
 	for (int d = 0; d < NVS_NDIR; d++) {
 		/* trims: the write's rate (fio's rate=r,w gives the trim w) */
 		int rd = d == NVS_TRIM ? NVS_WRITE : d;
-		dgap[d] = s->rate_iops_dir[rd] ? 1e9 / (double)s->rate_iops_dir[rd] : 0;
-		dgap_b[d] = s->rate_bw_dir[rd] ? 1e9 / (double)s->rate_bw_dir[rd] : 0;
-		dlimited |= dgap[d] > 0 || dgap_b[d] > 0;
+		L->dgap[d] = s->rate_iops_dir[rd] ? 1e9 / (double)s->rate_iops_dir[rd] : 0;
+		L->dgap_b[d] = s->rate_bw_dir[rd] ? 1e9 / (double)s->rate_bw_dir[rd] : 0;
+		L->dlimited |= L->dgap[d] > 0 || L->dgap_b[d] > 0;
 		st->nxt[d] = 0;
 	}
-	unsigned wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
-	bool check_min =
+	L->wait_min = s->batch_complete_min > 1 ? s->batch_complete_min : 1;
+	L->check_min =
 	    s->rate_min_bw[0] || s->rate_min_bw[1] || s->rate_min_iops[0] || s->rate_min_iops[1];
-	unsigned max_submit = s->batch_submit ? s->batch_submit : w->qd;
-	unsigned max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
-	/* trace replay: the next I/O is trace->io[tpos], due at tbase + t_ns */
-	const struct trace *tr = w->trace;
-	size_t tpos = 0;
-	bool timed = tr && tr->timed && !s->replay.no_stall, twait = false;
-	uint64_t tbase = t0 + w->trace_delay_ns;
-
-	uint64_t limit, passes, nios = 0, nios_max;
-	wstate_limits(w, st, &limit, &passes, &nios_max);
+	L->max_submit = s->batch_submit ? s->batch_submit : w->qd;
+	L->max_reap = s->batch_complete ? s->batch_complete : UINT32_MAX;
+	L->tr = w->trace;
+	L->timed = L->tr && L->tr->timed && !s->replay.no_stall;
+	L->tbase = L->t0 + w->trace_delay_ns;
+	wstate_limits(w, st, &L->limit, &L->passes, &L->nios_max);
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
-	int wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
-	wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/fdp.h) */
-	bool prio_on = prio_active(s);		  /* fio's prio/cmdprio: io/prio.h */
+	L->wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
+	L->wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/fdp.h) */
+	L->prio_on = prio_active(s);		     /* fio's prio/cmdprio: io/prio.h */
 
 	/* startdelay: the job (its clock, samples and runtime) starts later */
-	if (now < t0)
-		now = next_issue = wstate_wait_until(w, t0, WAIT_MAX_NS);
-	lattarget_init(&st->lt, s, w->qd, now); /* fio's latency_target search */
+	if (L->now < L->t0)
+		L->now = L->next_issue = wstate_wait_until(w, L->t0, WAIT_MAX_NS);
+	lattarget_init(&st->lt, s, w->qd, L->now); /* fio's latency_target search */
 	/* thinktime: after thinktime_blocks I/Os (or thinktime_iotime), wait
 	 * for all of them, then pause (io/xrun.h) */
-	struct think think;
-	think_init(&think, s, now, true);
-	/* iodepth_low: once full, refill when this few are in flight */
-	unsigned low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
-	bool low_hold = false;
+	think_init(&L->think, s, L->now, true);
+	L->low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
-	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || tr);
+	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -322,381 +351,431 @@ static void run(struct worker *w, struct wstate *st)
 	wstate_rusage(st, &st->usr_mark, &st->sys_mark);
 	/* a thread that did not run for this long past a wait (capped at
 	 * WAIT_MAX_NS) was stopped (SIGSTOP, Ctrl-Z) or not scheduled */
-	uint64_t gap_ns =
-	    WAIT_MAX_NS + (interval > NVS_NSEC_PER_SEC / 2 ? interval : NVS_NSEC_PER_SEC / 2);
-	uint64_t prev_now = now;
-	/* fio's time_based verify: a pass, its read-back, the next pass */
-	bool vpass = st->vmap && s->time_based;
-	wverify_pass_start(st);
-	for (;;) {
-		if (w->iolog) /* the records pushed from here on are at or after now */
-			iolog_publish(w->iolog_clock, now);
-		if (nvs_unlikely(s->thinktime_ns))
-			now = think_step(&think, s, now, st->inflight);
-		unsigned submitted = 0, batch = 0;
-		uint64_t flow_wake = 0;
-		if (!st->stopping) {
-			unsigned n = 0;
-			twait = false;
-			while (!(nvs_unlikely(low) &&
-				 xrun_low_hold(&low_hold, low, st->inflight, st->nfree)) &&
-			       st->nfree && n < max_submit && issued < limit &&
-			       !(nvs_unlikely(s->thinktime_ns) && think_hold(&think, s, now)) &&
-			       (nvs_likely(!st->lt.on) ||
-				(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
-			       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog) &&
-			       !(nvs_unlikely(vpass) && st->vpass_bytes >= w->region_len)) {
-				if (limited && now < next_issue)
-					break;
-				if (nvs_unlikely(st->sync_due)) {
-					if (wstate_issue_sync(w, st, now))
-						break;
-					n++;
-					continue;
-				}
-				const struct trace_io *ti = NULL;
-				uint64_t due = 0;
-				if (tr) {
-					if (tpos == tr->n)
-						break;
-					ti = &tr->io[tpos];
-					due = tbase + (timed ? ti->t_ns : 0);
-					if (now < due) {
-						next_issue = due;
-						twait = true;
-						break;
-					}
-					if (nvs_unlikely(ti->op == TRACE_SYNC)) {
-						/* a flush: issued by the sync branch above */
-						st->sync_member = 0;
-						st->sync_due = 1;
-						tpos++;
-						w->tstats.issued++;
-						if (timed)
-							replay_note(&w->tstats, now - due);
-						continue;
-					}
-				} else {
-					if (!st->pend && w->fileset) {
-						enum nvs_dir pd;
-						unsigned pf;
-						if (!fileset_next(&st->fs, passes, &st->p_off,
-								  &st->p_len, &pd, &pf)) {
-							issued = limit;
-							break;
-						}
-						st->p_dir = (uint8_t)pd;
-						st->p_member = (uint8_t)pf;
-						st->pend = true;
-					}
-					if (!st->pend) {
-						enum nvs_dir pd;
-						if (nvs_unlikely(w->zbd))
-							zbd_seq_pos(w->zbd, &st->zws,
-								    &st->gen.last_pos[1]);
-						offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
-						/* (not past the pass's end: a zone reset) */
-						/* (verify_only reads the region: no claim) */
-						if (nvs_unlikely(w->zbd) &&
-						    st->gen.wraps < passes &&
-						    !(st->vtype && s->verify_only)) {
-							/* fio's zbd_adjust_block: at the
-							 * zone's write pointer, or the end */
-							uint64_t o0 = st->p_off;
-							enum nvs_dir d0 = pd;
-							if (zbd_adjust(w->zbd, &st->zws, &st->p_off,
-								       &st->p_len, &pd)) {
-								issued = limit;
-								break;
-							}
-							if (d0 != pd) /* a read made a write:
-								       * its stream stays */
-								st->gen.last_pos[0] = o0;
-							st->gen.last_pos[pd == NVS_READ ? 0 : 1] =
-							    st->p_off + st->p_len;
-						}
-						st->p_dir = (uint8_t)pd;
-						st->pend = true;
-						/* fio: a sequential job's pass ends at the
-						 * region's end (with rw=X:SIZE holes, before io
-						 * bytes do) */
-						if (nvs_unlikely(st->gen.wraps >= passes)) {
-							st->pend = false;
-							issued = limit;
-							break;
-						}
-						if (nvs_unlikely(st->pc_pass))
-							wstate_pass_cache(w, st);
-					}
-					if (dlimited && now < st->nxt[st->p_dir]) {
-						/* zbd: the I/O is placed for its
-						 * direction (a write at the wp) */
-						if (two_dirs && !w->zbd &&
-						    now >= st->nxt[st->p_dir ^ 1])
-							st->p_dir ^= 1;
-						else
-							break;
-					}
-				}
-				if (nvs_unlikely(st->serialize) && st->inflight &&
-				    wstate_overlap(w, st,
-						   ti ? w->region_start + ti->off : st->p_off,
-						   ti ? ti->len : st->p_len))
-					break; /* fio's serialize_overlap: after it completes */
-				if (nvs_unlikely(w->flow) &&
-				    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns,
-					       st->inflight, now, &flow_wake))
-					break; /* fio's flow: ahead of its weight */
-				struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
-				if (!sqe)
-					break; /* SQPOLL: the kernel has not freed the slot yet */
-				unsigned idx = st->freel[--st->nfree];
-				struct slot *sl = &st->slots[idx];
-				struct backend_io io;
-				uint64_t off = st->p_off;
-				uint32_t len = st->p_len;
-				enum nvs_dir dir = (enum nvs_dir)st->p_dir;
+	L->gap_ns =
+	    WAIT_MAX_NS + (L->interval > NVS_NSEC_PER_SEC / 2 ? L->interval : NVS_NSEC_PER_SEC / 2);
+	L->prev_now = L->now;
+	L->vpass = st->vmap && s->time_based;
+}
 
-				if (ti) {
-					off = w->region_start + ti->off;
-					len = ti->len;
-					dir = ti->op == TRACE_WRITE  ? NVS_WRITE
-					      : ti->op == TRACE_TRIM ? NVS_TRIM
-								     : NVS_READ;
-					tpos++;
-					w->tstats.issued++;
-					if (timed)
-						replay_note(&w->tstats, now - due);
-				} else {
-					st->pend = false;
-				}
-				io.wmode = 0;
-				io.deac = s->nvcmd.deac;
-				io.nranges = 0;
-				if (nvs_unlikely(st->nranges > 1) && dir == NVS_TRIM && !ti) {
-					bool last = false; /* fio's num_range (io/nvcmd.h) */
-					len = wstate_trim_ranges(st, sl->buf, off, len,
-								 limit - issued, passes,
-								 &io.nranges, &last);
-					if (last)
-						issued = limit - len;
-				}
-				think_issued(&think);
-				if (nvs_unlikely(st->vtype) && s->verify_only)
-					dir = NVS_READ; /* fio: only the read-back */
-				sl->off = off; /* verify, serialize_overlap, an error's line */
-				if (nvs_unlikely(st->serialize))
-					sl->busy = true;
-				if (nvs_unlikely(st->wmode_on) && dir == NVS_WRITE)
-					io.wmode =
-					    (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
-				if (dir == NVS_WRITE && io.wmode == WMODE_WRITE) {
-					if (!st->vtype || !s->vpattern_len) /* else: the pattern */
-						datagen_prepare_write(&st->data, sl->buf, len, off,
-								      now, sl->stale);
-					sl->stale = false;
-					if (nvs_unlikely(st->vtype))
-						wverify_stamp(w, st, sl->buf, len, off, now);
-				} else if (dir == NVS_READ) {
-					sl->stale = true;
-				}
-				sl->member = w->fileset	       ? st->p_member
-					     : w->nmembers > 1 ? (uint8_t)stripe_map(w, &off)
-							       : 0;
-				if (w->iolog) {
-					struct iolog_rec r = {.t_ns = now,
-							      .off = off,
-							      .len = len,
-							      .dir = (uint8_t)dir};
-					r.file =
-					    (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
-					spsc_push(w->iolog, &r); /* full: dropped, counted */
-				}
-				io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
-				io.fixed_file = st->fixed_files;
-				io.buf = sl->buf;
-				io.buf_index = st->fixed_bufs ? (int)idx : -1;
-				io.len = len;
-				io.off = off;
-				io.dir = dir;
-				io.rw_flags = dir == NVS_WRITE ? wflags : 0;
-				sl->pidx = 0;
-				io.ioprio = 0;
-				if (nvs_unlikely(prio_on)) {
-					sl->pidx =
-					    (uint8_t)prio_pick(&s->prio, dir, len, &st->prio_fr);
-					io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
-				}
-				io.t = &w->members[sl->member];
-				fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
-				wstate_pi_io(&io, sl, &s->pi,
-					     off); /* metadata buffer, PI options */
-				w->be->prep(sqe, &io);
-				if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
-					io_uring_prep_nop(sqe); /* reset by zbd_adjust */
-				sqe->user_data = idx;
-				sl->t_issue = sl->t_sub = now;
-				sl->len = len;
-				sl->dir = (uint8_t)dir;
-				issued += len;
-				st->vpass_bytes += len;
-				st->inflight++;
-				n++;
-				if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
-					sync_count(s, st, sl->member);
-				submitted++;
-				if (nvs_unlikely(nios_max) && ++nios >= nios_max)
-					issued = limit; /* number_ios: no further I/O */
-				if (dlimited && (dgap[dir] > 0 || dgap_b[dir] > 0)) {
-					double g0 = dgap[dir] > dgap_b[dir] * len
-							? dgap[dir]
-							: dgap_b[dir] * len;
-					if (s->rate_process == PROCESS_POISSON)
-						g0 *= -log(1.0 -
-							   (double)(offgen_rand(&st->gen) >> 11) *
-							       0x1.0p-53);
-					if (!st->nxt[dir])
-						st->nxt[dir] = now;
-					st->nxt[dir] += (uint64_t)g0;
-					if (st->nxt[dir] + NVS_NSEC_PER_SEC < now)
-						st->nxt[dir] = now; /* no burst after a stall */
-				}
-				if (limited) {
-					double g =
-					    s->rate_process == PROCESS_POISSON
-						? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) *
-								 0x1.0p-53) *
-						      gap
-						: gap;
-					next_issue += (uint64_t)g;
-					if (next_issue + NVS_NSEC_PER_SEC < now)
-						next_issue =
-						    now; /* do not burst after a long stall */
-				}
-			}
-			batch = n;
-		}
-		if (!st->inflight && (st->stopping || issued >= limit || (tr && tpos == tr->n)))
-			break;
-		if (batch)
-			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
-		if (submitted && st->measuring) {    /* fio's io_u_mark_depth / _submit */
-			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
-			w->res.submit_map[result_batch_idx(submitted)]++;
-		}
-		if (nvs_unlikely(batch >= max_submit) && st->nfree && !st->stopping) {
-			/* iodepth_batch_submit below the free slots: the next batch
-			 * goes first, fio reaps only once the queue is full */
-			now = worker_now_ns();
-			continue;
-		}
-		if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
-			wverify_backlog(w, st); /* fio's verify_backlog: then write on */
-			now = worker_now_ns();
-			continue;
-		}
-		if (nvs_unlikely(vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
-		    !st->stopping) {
-			wverify_cycle(w, st, end); /* fio's do_verify, then do_io again */
-			/* fio's fio_file_reset per loop: with verify, the
-			 * job's zones reset before the next pass writes */
-			if (nvs_unlikely(w->zbd) && st->zws.verify &&
-			    zbd_verify_reset(w->zbd, &st->zws)) {
-				worker_fail(sh, -EIO,
-					    "%s: zonemode=zbd: resetting the job's zones "
-					    "for the next pass failed",
-					    w->members[0].path);
-				st->stopping = true;
-			}
-			now = worker_now_ns();
-			continue;
-		}
+/* May another I/O be issued now (the depth, thinktime, latency_target,
+ * verify_backlog and the time_based verify pass allowing)? */
+static inline bool may_issue(struct worker *w, struct wstate *st, struct loop *L, unsigned n)
+{
+	const struct spec *s = L->s;
+	return !(nvs_unlikely(L->low) &&
+		 xrun_low_hold(&L->low_hold, L->low, st->inflight, st->nfree)) &&
+	       st->nfree && n < L->max_submit && L->issued < L->limit &&
+	       !(nvs_unlikely(s->thinktime_ns) && think_hold(&L->think, s, L->now)) &&
+	       (nvs_likely(!st->lt.on) ||
+		(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
+	       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog) &&
+	       !(nvs_unlikely(L->vpass) && st->vpass_bytes >= w->region_len);
+}
 
-		uint64_t deadline = next_b < end ? next_b : end;
-		if ((limited || twait) && !st->stopping && st->nfree && next_issue < deadline)
-			deadline = next_issue;
-		if (think.until > now && think.until < deadline)
-			deadline = think.until;
-		if (flow_wake > now && flow_wake < deadline)
-			deadline = flow_wake;
-		if (dlimited && !st->stopping && st->nfree && st->pend) {
-			uint64_t due = st->nxt[st->p_dir];
-			if (two_dirs && st->nxt[st->p_dir ^ 1] < due)
-				due = st->nxt[st->p_dir ^ 1];
-			if (due > now && due < deadline)
-				deadline = due;
-		}
-		uint64_t wait = deadline > now ? deadline - now : 0;
-		if (wait > WAIT_MAX_NS)
-			wait = WAIT_MAX_NS; /* a stalled device must not delay a stop */
-		struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
-					       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
-		struct io_uring_cqe *cqe;
-		/* iodepth_batch_complete_min: wait for that many (of those in flight) */
-		unsigned want = st->inflight < wait_min ? st->inflight : wait_min;
-		if (!want)
-			want = 1;
-		int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
-		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-			worker_fail(sh, rc, "io_uring_enter failed: %s", strerror(-rc));
-			atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
-			st->stopping = true;
-			break;
-		}
-		now = worker_now_ns();
+enum next { NEXT_ISSUE, NEXT_STOP, NEXT_AGAIN };
 
-		unsigned head, n = 0;
-		io_uring_for_each_cqe(&st->ring, head, cqe)
-		{
-			if (cqe->user_data < CANCEL_TAG)
-				complete(w, st, cqe, now);
-			if (++n >= max_reap)
-				break;
-		}
-		io_uring_cq_advance(&st->ring, n);
-		if (n && st->measuring) /* fio's io_u_mark_complete */
-			w->res.complete_map[result_batch_idx(n)]++;
-
-		if (nvs_unlikely(!st->measuring) && now >= ramp_end) {
-			st->measuring = true;
-			wstate_rusage(st, &st->usr_meas, &st->sys_meas);
-			lattarget_restart(&st->lt, now); /* fio's reset_all_stats */
-		}
-		if (nvs_unlikely(st->lt.on))
-			wstate_lat_reap(w, st, now, st->measuring);
-		if (now >= end || atomic_load_explicit(&sh->stop, memory_order_relaxed))
-			st->stopping = true;
-		/* not run since prev_now: every interval that ends from here on
-		 * and the current one were measured in part or not at all, so they
-		 * are gaps (SAMPLE_GAP), never 0 IOPS */
-		bool stalled = nvs_unlikely(now - prev_now > gap_ns);
-		prev_now = now;
-		if (stalled)
-			st->gap_cur = true;
-		while (nvs_unlikely(now >= next_b)) {
-			/* a job ending on a boundary folds that interval into its last
-			 * sample, rather than leaving a sliver of a tail interval */
-			if (st->stopping && now < next_b + interval)
-				break;
-			if (nvs_unlikely(check_min)) /* rate_min: full measured intervals */
-				wstate_min_rate(w, st,
-						next_b - interval >= ramp_end &&
-						    next_b - interval >= t0 + 2 * NVS_NSEC_PER_SEC,
-						interval); /* fio: a 2 s settle period */
-			emit(w, st, seq++, next_b - interval - t0, next_b - t0, s->ramp_ns,
-			     stalled ? SAMPLE_GAP : 0);
-			next_b += interval;
-		}
-		if (stalled)
-			st->gap_cur = true;
-		if (st->stopping)
-			break; /* the window closes now: in-flight I/O is not waited for */
+/* The trace's next entry: due now, a flush (turned into the sync branch's
+ * I/O), or to wait for. */
+static inline enum next next_trace(struct worker *w, struct wstate *st, struct loop *L)
+{
+	const struct trace *tr = L->tr;
+	if (L->tpos == tr->n)
+		return NEXT_STOP;
+	L->ti = &tr->io[L->tpos];
+	L->due = L->tbase + (L->timed ? L->ti->t_ns : 0);
+	if (L->now < L->due) {
+		L->next_issue = L->due;
+		L->twait = true;
+		return NEXT_STOP;
 	}
-	emit(w, st, seq, next_b - interval - t0, now - t0, s->ramp_ns, SAMPLE_LAST);
+	if (nvs_unlikely(L->ti->op == TRACE_SYNC)) {
+		/* a flush: issued by the sync branch */
+		st->sync_member = 0;
+		st->sync_due = 1;
+		L->tpos++;
+		w->tstats.issued++;
+		if (L->timed)
+			replay_note(&w->tstats, L->now - L->due);
+		return NEXT_AGAIN;
+	}
+	return NEXT_ISSUE;
+}
+
+/* zonemode=zbd: the position moved to the zone's write pointer (fio's
+ * zbd_adjust_block), or the end of the job's zones. */
+static inline bool zbd_place(struct worker *w, struct wstate *st, enum nvs_dir *pd)
+{
+	uint64_t o0 = st->p_off;
+	enum nvs_dir d0 = *pd;
+	if (zbd_adjust(w->zbd, &st->zws, &st->p_off, &st->p_len, pd))
+		return false;
+	if (d0 != *pd) /* a read made a write: its stream stays */
+		st->gen.last_pos[0] = o0;
+	st->gen.last_pos[*pd == NVS_READ ? 0 : 1] = st->p_off + st->p_len;
+	return true;
+}
+
+/* The next position of the job's own pattern (fileset, offgen, zbd) into
+ * st->p_*, unless one is pending; then its direction against the rates. */
+static inline enum next next_position(struct worker *w, struct wstate *st, struct loop *L)
+{
+	const struct spec *s = L->s;
+	if (!st->pend && w->fileset) {
+		enum nvs_dir pd;
+		unsigned pf;
+		if (!fileset_next(&st->fs, L->passes, &st->p_off, &st->p_len, &pd, &pf)) {
+			L->issued = L->limit;
+			return NEXT_STOP;
+		}
+		st->p_dir = (uint8_t)pd;
+		st->p_member = (uint8_t)pf;
+		st->pend = true;
+	}
+	if (!st->pend) {
+		enum nvs_dir pd;
+		if (nvs_unlikely(w->zbd))
+			zbd_seq_pos(w->zbd, &st->zws, &st->gen.last_pos[1]);
+		offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
+		/* (not past the pass's end: a zone reset; verify_only reads
+		 * the region: no claim) */
+		if (nvs_unlikely(w->zbd) && st->gen.wraps < L->passes &&
+		    !(st->vtype && s->verify_only) && !zbd_place(w, st, &pd)) {
+			L->issued = L->limit;
+			return NEXT_STOP;
+		}
+		st->p_dir = (uint8_t)pd;
+		st->pend = true;
+		/* fio: a sequential job's pass ends at the region's end (with
+		 * rw=X:SIZE holes, before io bytes do) */
+		if (nvs_unlikely(st->gen.wraps >= L->passes)) {
+			st->pend = false;
+			L->issued = L->limit;
+			return NEXT_STOP;
+		}
+		if (nvs_unlikely(st->pc_pass))
+			wstate_pass_cache(w, st);
+	}
+	if (L->dlimited && L->now < st->nxt[st->p_dir]) {
+		/* zbd: the I/O is placed for its direction (a write at the wp) */
+		if (L->two_dirs && !w->zbd && L->now >= st->nxt[st->p_dir ^ 1])
+			st->p_dir ^= 1;
+		else
+			return NEXT_STOP;
+	}
+	return NEXT_ISSUE;
+}
+
+/* The written data of a write (or a read's stale mark), a trim's ranges,
+ * the slot's member and the iolog record of the I/O about to be issued. */
+static inline void prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
+			     struct backend_io *io, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	const struct spec *s = L->s;
+	io->wmode = 0;
+	io->deac = s->nvcmd.deac;
+	io->nranges = 0;
+	if (nvs_unlikely(st->nranges > 1) && *dir == NVS_TRIM && !L->ti) {
+		bool last = false; /* fio's num_range (io/nvcmd.h) */
+		*len = wstate_trim_ranges(st, sl->buf, *off, *len, L->limit - L->issued, L->passes,
+					  &io->nranges, &last);
+		if (last)
+			L->issued = L->limit - *len;
+	}
+	think_issued(&L->think);
+	if (nvs_unlikely(st->vtype) && s->verify_only)
+		*dir = NVS_READ; /* fio: only the read-back */
+	sl->off = *off;		 /* verify, serialize_overlap, an error's line */
+	if (nvs_unlikely(st->serialize))
+		sl->busy = true;
+	if (nvs_unlikely(st->wmode_on) && *dir == NVS_WRITE)
+		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+	if (*dir == NVS_WRITE && io->wmode == WMODE_WRITE) {
+		if (!st->vtype || !s->vpattern_len) /* else: the pattern */
+			datagen_prepare_write(&st->data, sl->buf, *len, *off, L->now, sl->stale);
+		sl->stale = false;
+		if (nvs_unlikely(st->vtype))
+			wverify_stamp(w, st, sl->buf, *len, *off, L->now);
+	} else if (*dir == NVS_READ) {
+		sl->stale = true;
+	}
+	sl->member = w->fileset ? st->p_member : w->nmembers > 1 ? (uint8_t)stripe_map(w, off) : 0;
+	if (w->iolog) {
+		struct iolog_rec r = {
+		    .t_ns = L->now, .off = *off, .len = *len, .dir = (uint8_t)*dir};
+		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
+		spsc_push(w->iolog, &r); /* full: dropped, counted */
+	}
+}
+
+/* The rates' next slots after an I/O of @len bytes in direction @dir. */
+static inline void rate_after(struct wstate *st, struct loop *L, enum nvs_dir dir, uint32_t len)
+{
+	const struct spec *s = L->s;
+	uint64_t now = L->now;
+	if (L->dlimited && (L->dgap[dir] > 0 || L->dgap_b[dir] > 0)) {
+		double g0 =
+		    L->dgap[dir] > L->dgap_b[dir] * len ? L->dgap[dir] : L->dgap_b[dir] * len;
+		if (s->rate_process == PROCESS_POISSON)
+			g0 *= -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) * 0x1.0p-53);
+		if (!st->nxt[dir])
+			st->nxt[dir] = now;
+		st->nxt[dir] += (uint64_t)g0;
+		if (st->nxt[dir] + NVS_NSEC_PER_SEC < now)
+			st->nxt[dir] = now; /* no burst after a stall */
+	}
+	if (L->limited) {
+		double g =
+		    s->rate_process == PROCESS_POISSON
+			? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) * 0x1.0p-53) * L->gap
+			: L->gap;
+		L->next_issue += (uint64_t)g;
+		if (L->next_issue + NVS_NSEC_PER_SEC < now)
+			L->next_issue = now; /* do not burst after a long stall */
+	}
+}
+
+/* Prepares the I/O at the position found into @sqe (a free slot's). */
+static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
+			 struct io_uring_sqe *sqe)
+{
+	const struct spec *s = L->s;
+	unsigned idx = st->freel[--st->nfree];
+	struct slot *sl = &st->slots[idx];
+	struct backend_io io;
+	uint64_t off = st->p_off;
+	uint32_t len = st->p_len;
+	enum nvs_dir dir = (enum nvs_dir)st->p_dir;
+
+	if (L->ti) {
+		off = w->region_start + L->ti->off;
+		len = L->ti->len;
+		dir = L->ti->op == TRACE_WRITE	? NVS_WRITE
+		      : L->ti->op == TRACE_TRIM ? NVS_TRIM
+						: NVS_READ;
+		L->tpos++;
+		w->tstats.issued++;
+		if (L->timed)
+			replay_note(&w->tstats, L->now - L->due);
+	} else {
+		st->pend = false;
+	}
+	prep_data(w, st, L, sl, &io, &off, &len, &dir);
+	io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
+	io.fixed_file = st->fixed_files;
+	io.buf = sl->buf;
+	io.buf_index = st->fixed_bufs ? (int)idx : -1;
+	io.len = len;
+	io.off = off;
+	io.dir = dir;
+	io.rw_flags = dir == NVS_WRITE ? L->wflags : 0;
+	sl->pidx = 0;
+	io.ioprio = 0;
+	if (nvs_unlikely(L->prio_on)) {
+		sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len, &st->prio_fr);
+		io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
+	}
+	io.t = &w->members[sl->member];
+	fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
+	wstate_pi_io(&io, sl, &s->pi, off);			/* metadata buffer, PI options */
+	w->be->prep(sqe, &io);
+	if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
+		io_uring_prep_nop(sqe); /* reset by zbd_adjust */
+	sqe->user_data = idx;
+	sl->t_issue = sl->t_sub = L->now;
+	sl->len = len;
+	sl->dir = (uint8_t)dir;
+	L->issued += len;
+	st->vpass_bytes += len;
+	st->inflight++;
+	if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
+		sync_count(s, st, sl->member);
+	if (nvs_unlikely(L->nios_max) && ++L->nios >= L->nios_max)
+		L->issued = L->limit; /* number_ios: no further I/O */
+	rate_after(st, L, dir, len);
+}
+
+/* Fills the queue as far as it may go now.  Returns the SQEs prepared
+ * (syncs included) and in *@submitted the I/Os among them. */
+static unsigned fill(struct worker *w, struct wstate *st, struct loop *L, unsigned *submitted)
+{
+	const struct spec *s = L->s;
+	unsigned n = 0;
+	L->twait = false;
+	while (may_issue(w, st, L, n)) {
+		if (L->limited && L->now < L->next_issue)
+			break;
+		if (nvs_unlikely(st->sync_due)) {
+			if (wstate_issue_sync(w, st, L->now))
+				break;
+			n++;
+			continue;
+		}
+		L->ti = NULL;
+		L->due = 0;
+		enum next nx = L->tr ? next_trace(w, st, L) : next_position(w, st, L);
+		if (nx == NEXT_AGAIN)
+			continue;
+		if (nx == NEXT_STOP)
+			break;
+		if (nvs_unlikely(st->serialize) && st->inflight &&
+		    wstate_overlap(w, st, L->ti ? w->region_start + L->ti->off : st->p_off,
+				   L->ti ? L->ti->len : st->p_len))
+			break; /* fio's serialize_overlap: after it completes */
+		if (nvs_unlikely(w->flow) &&
+		    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns, st->inflight, L->now,
+			       &L->flow_wake))
+			break; /* fio's flow: ahead of its weight */
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+		if (!sqe)
+			break; /* SQPOLL: the kernel has not freed the slot yet */
+		issue(w, st, L, sqe);
+		n++;
+		(*submitted)++;
+	}
+	return n;
+}
+
+/* After a submit, what the loop does besides waiting: 1 when it goes on at
+ * once (the next batch, a verify read-back), 0 to wait. */
+static int between(struct worker *w, struct wstate *st, struct loop *L, unsigned batch)
+{
+	const struct spec *s = L->s;
+	if (nvs_unlikely(batch >= L->max_submit) && st->nfree && !st->stopping) {
+		/* iodepth_batch_submit below the free slots: the next batch
+		 * goes first, fio reaps only once the queue is full */
+		L->now = worker_now_ns();
+		return 1;
+	}
+	if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
+		wverify_backlog(w, st); /* fio's verify_backlog: then write on */
+		L->now = worker_now_ns();
+		return 1;
+	}
+	if (nvs_unlikely(L->vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
+	    !st->stopping) {
+		wverify_cycle(w, st, L->end); /* fio's do_verify, then do_io again */
+		/* fio's fio_file_reset per loop: with verify, the job's zones
+		 * reset before the next pass writes */
+		if (nvs_unlikely(w->zbd) && st->zws.verify && zbd_verify_reset(w->zbd, &st->zws)) {
+			worker_fail(L->sh, -EIO,
+				    "%s: zonemode=zbd: resetting the job's zones for the next "
+				    "pass failed",
+				    w->members[0].path);
+			st->stopping = true;
+		}
+		L->now = worker_now_ns();
+		return 1;
+	}
+	return 0;
+}
+
+/* How long to wait for completions: the next interval boundary, the job's
+ * end, the rate's, trace's, thinktime's or flow's next time. */
+static uint64_t wait_ns(struct wstate *st, struct loop *L)
+{
+	uint64_t now = L->now;
+	uint64_t deadline = L->next_b < L->end ? L->next_b : L->end;
+	if ((L->limited || L->twait) && !st->stopping && st->nfree && L->next_issue < deadline)
+		deadline = L->next_issue;
+	if (L->think.until > now && L->think.until < deadline)
+		deadline = L->think.until;
+	if (L->flow_wake > now && L->flow_wake < deadline)
+		deadline = L->flow_wake;
+	if (L->dlimited && !st->stopping && st->nfree && st->pend) {
+		uint64_t due = st->nxt[st->p_dir];
+		if (L->two_dirs && st->nxt[st->p_dir ^ 1] < due)
+			due = st->nxt[st->p_dir ^ 1];
+		if (due > now && due < deadline)
+			deadline = due;
+	}
+	uint64_t wait = deadline > now ? deadline - now : 0;
+	return wait > WAIT_MAX_NS ? WAIT_MAX_NS : wait; /* a stalled device must not delay a stop */
+}
+
+/* Submits what is prepared and waits for completions (at most @wait ns),
+ * then reaps them.  -errno when io_uring_enter failed (the job stops). */
+static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64_t wait)
+{
+	struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
+				       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
+	struct io_uring_cqe *cqe;
+	/* iodepth_batch_complete_min: wait for that many (of those in flight) */
+	unsigned want = st->inflight < L->wait_min ? st->inflight : L->wait_min;
+	if (!want)
+		want = 1;
+	int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
+	if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+		worker_fail(L->sh, rc, "io_uring_enter failed: %s", strerror(-rc));
+		atomic_store_explicit(&L->sh->stop, 1, memory_order_relaxed);
+		st->stopping = true;
+		return rc;
+	}
+	L->now = worker_now_ns();
+	unsigned head, n = 0;
+	io_uring_for_each_cqe(&st->ring, head, cqe)
+	{
+		if (cqe->user_data < CANCEL_TAG)
+			complete(w, st, cqe, L->now);
+		if (++n >= L->max_reap)
+			break;
+	}
+	io_uring_cq_advance(&st->ring, n);
+	if (n && st->measuring) /* fio's io_u_mark_complete */
+		w->res.complete_map[result_batch_idx(n)]++;
+	return 0;
+}
+
+/* After a reap: the measured window's start, latency_target's reap, the
+ * stop, and the samples of the intervals that ended. */
+static void after_reap(struct worker *w, struct wstate *st, struct loop *L)
+{
+	const struct spec *s = L->s;
+	uint64_t now = L->now;
+	if (nvs_unlikely(!st->measuring) && now >= L->ramp_end) {
+		st->measuring = true;
+		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
+		lattarget_restart(&st->lt, now); /* fio's reset_all_stats */
+	}
+	if (nvs_unlikely(st->lt.on))
+		wstate_lat_reap(w, st, now, st->measuring);
+	if (now >= L->end || atomic_load_explicit(&L->sh->stop, memory_order_relaxed))
+		st->stopping = true;
+	/* not run since prev_now: every interval that ends from here on and
+	 * the current one were measured in part or not at all, so they are
+	 * gaps (SAMPLE_GAP), never 0 IOPS */
+	bool stalled = nvs_unlikely(now - L->prev_now > L->gap_ns);
+	L->prev_now = now;
+	if (stalled)
+		st->gap_cur = true;
+	while (nvs_unlikely(now >= L->next_b)) {
+		/* a job ending on a boundary folds that interval into its last
+		 * sample, rather than leaving a sliver of a tail interval */
+		if (st->stopping && now < L->next_b + L->interval)
+			break;
+		if (nvs_unlikely(L->check_min)) /* rate_min: full measured intervals */
+			wstate_min_rate(w, st,
+					L->next_b - L->interval >= L->ramp_end &&
+					    L->next_b - L->interval >= L->t0 + 2 * NVS_NSEC_PER_SEC,
+					L->interval); /* fio: a 2 s settle period */
+		emit(w, st, L->seq++, L->next_b - L->interval - L->t0, L->next_b - L->t0,
+		     s->ramp_ns, stalled ? SAMPLE_GAP : 0);
+		L->next_b += L->interval;
+	}
+	if (stalled)
+		st->gap_cur = true;
+}
+
+/* The job's end: its last sample, runtime and CPU, the drain, end_fsync
+ * and the verify pass. */
+static void finish(struct worker *w, struct wstate *st, struct loop *L)
+{
+	const struct spec *s = L->s;
+	uint64_t now = L->now;
+	emit(w, st, L->seq, L->next_b - L->interval - L->t0, now - L->t0, s->ramp_ns, SAMPLE_LAST);
 	if (st->measuring) {
 		uint64_t usr, sys;
 		wstate_rusage(st, &usr, &sys);
-		uint64_t m0 = ramp_end > t0 ? ramp_end : t0;
+		uint64_t m0 = L->ramp_end > L->t0 ? L->ramp_end : L->t0;
 		uint64_t span = now - (st->meas_ns > m0 ? st->meas_ns : m0);
 		/* the writes' runtime leaves out the read-backs (fio's
 		 * update_runtime per phase) */
@@ -713,11 +792,48 @@ static void run(struct worker *w, struct wstate *st)
 	if (s->end_fsync && !st->inflight && spec_writes(s))
 		for (unsigned m = 0; m < w->nmembers; m++)
 			if (fsync(w->members[m].fd))
-				worker_fail(sh, -errno, "%s: end_fsync: %s", w->members[m].path,
+				worker_fail(L->sh, -errno, "%s: end_fsync: %s", w->members[m].path,
 					    strerror(errno));
 	/* fio skips do_verify after writes its runtime (or a stop) cut short */
 	if (st->vtype)
-		wverify_pass(w, st, end, st->stopping);
+		wverify_pass(w, st, L->end, st->stopping);
+}
+
+/* The issue loop: fill the queue, submit, wait for the next completion or
+ * time, reap, emit the intervals that ended; until the job's end. */
+static void run(struct worker *w, struct wstate *st)
+{
+	struct loop L;
+	loop_init(w, st, &L);
+	const struct spec *s = L.s;
+	wverify_pass_start(st);
+	for (;;) {
+		if (w->iolog) /* the records pushed from here on are at or after now */
+			iolog_publish(w->iolog_clock, L.now);
+		if (nvs_unlikely(s->thinktime_ns))
+			L.now = think_step(&L.think, s, L.now, st->inflight);
+		unsigned submitted = 0, batch = 0;
+		L.flow_wake = 0;
+		if (!st->stopping)
+			batch = fill(w, st, &L, &submitted);
+		if (!st->inflight &&
+		    (st->stopping || L.issued >= L.limit || (L.tr && L.tpos == L.tr->n)))
+			break;
+		if (batch)
+			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
+		if (submitted && st->measuring) {    /* fio's io_u_mark_depth / _submit */
+			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
+			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
+		if (between(w, st, &L, batch))
+			continue;
+		if (wait_reap(w, st, &L, wait_ns(st, &L)))
+			break;
+		after_reap(w, st, &L);
+		if (st->stopping)
+			break; /* the window closes now: in-flight I/O is not waited for */
+	}
+	finish(w, st, &L);
 }
 
 void *worker_main(void *arg)
