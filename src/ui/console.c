@@ -302,6 +302,7 @@ static void tick(struct app *a, double dt)
 		demo_tick(a);
 		checkui_tick(a);
 		purgeui_tick(a);
+		healthui_tick(a);
 	}
 	if (a->now >= next_second) {
 		double dt_second = last_second > 0 ? a->now - last_second : 0;

@@ -1,10 +1,16 @@
-/* healthui.c - the per-drive health view (see healthui.h).  The lines are
- * made once per reading (open, `r`) from dev_health_read (the SMART /
+/* healthui.c - the per-drive health view (see healthui.h).  A reading (on
+ * open, `r`) runs on a thread of its own: dev_health_read (the SMART /
  * health log, decoded with its validity flags), nvs_nvme_error_log and
- * nvs_nvme_selftest_status, then only drawn: a line wider than the screen
- * is cut with a marker (devrows_fit), the lines out of sight are counted
- * in the title bar. */
+ * nvs_nvme_selftest_status are admin commands that block for the kernel's
+ * timeout on a stalled drive, and the console must go on drawing (and be
+ * closed) meanwhile.  What the thread read is handed over through one
+ * atomic state (release/acquire); a view closed first leaves the reading
+ * to the thread, which frees it.  The lines are made from it once, then
+ * only drawn: a line wider than the screen is cut with a marker
+ * (devrows_fit), the lines out of sight are counted in the title bar. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +29,28 @@ struct hline {
 	int role;
 };
 
+/* One reading, made by its own thread (reader) and handed over at
+ * HR_DONE; HR_LEFT: the view closed first, the thread frees it. */
+enum { HR_READING, HR_DONE, HR_LEFT };
+struct hread {
+	char path[256];
+	struct dev_health h;
+	int hrc;
+	char herr[160];
+	struct nvs_errlog e;
+	int erc;
+	char eerr[160];
+	struct nvs_selftest s;
+	int src;
+	char serr[160];
+	_Atomic int state;
+};
+
 struct healthui {
-	char path[256]; /* the controller's node (NVMe), else the row's path */
+	struct hread *rd; /* a reading under way, NULL when none */
+	time_t rd_t0;	  /* when it began */
+	int rd_shown;	  /* the seconds it had taken when last drawn */
+	char path[256];	  /* the controller's node (NVMe), else the row's path */
 	char name[64], model[64], serial[32], firmware[16];
 	bool nvme;
 	char when[16]; /* the time of the reading, HH:MM:SS */
@@ -147,14 +173,11 @@ static void add_smart(struct app *a, struct healthui *u, const struct dev_health
 	add_counts(u, h);
 }
 
-static void add_errlog(struct healthui *u)
+static void add_errlog(struct healthui *u, const struct hread *r)
 {
-	struct nvs_errlog e;
-	char err[160] = "";
-	int st = 0;
-	memset(&e, 0, sizeof(e));
-	if (nvs_nvme_error_log(u->path, &e, &st, err, sizeof(err))) {
-		add(u, ROLE_DIM, "Error log page", "N/A (%s)", err);
+	const struct nvs_errlog e = r->e;
+	if (r->erc) {
+		add(u, ROLE_DIM, "Error log page", "N/A (%s)", r->eerr);
 		return;
 	}
 	add(u, e.used ? ROLE_WARN : ROLE_NORMAL, "Error log page entries", "%u of %u used", e.used,
@@ -172,14 +195,11 @@ static const char *test_name(unsigned code)
 	return code == 1 ? "short" : code == 2 ? "extended" : code == 0xe ? "vendor" : "other";
 }
 
-static void add_selftest(struct healthui *u)
+static void add_selftest(struct healthui *u, const struct hread *r)
 {
-	struct nvs_selftest s;
-	char err[160] = "";
-	int st = 0;
-	memset(&s, 0, sizeof(s));
-	if (nvs_nvme_selftest_status(u->path, &s, &st, err, sizeof(err))) {
-		add(u, ROLE_DIM, "Self-test", "N/A (%s)", err);
+	const struct nvs_selftest s = r->s;
+	if (r->src) {
+		add(u, ROLE_DIM, "Self-test", "N/A (%s)", r->serr);
 		add(u, ROLE_DIM, "Most recent self-test", "N/A");
 		return;
 	}
@@ -198,35 +218,97 @@ static void add_selftest(struct healthui *u)
 		    judge_selftest_result_name(s.last_result), ull(s.last_poh));
 }
 
-/* (Re)reads everything: blocking admin commands, once per open or `r`. */
-static void load(struct app *a, struct healthui *u)
+/* The reading thread: the admin commands, then the hand-over. */
+static void *reader(void *arg)
 {
-	struct dev_health h;
-	char err[160] = "";
+	struct hread *r = arg;
+	int st = 0;
+	r->hrc = dev_health_read(r->path, &r->h, NULL, r->herr, sizeof(r->herr));
+	r->erc = nvs_nvme_error_log(r->path, &r->e, &st, r->eerr, sizeof(r->eerr));
+	r->src = nvs_nvme_selftest_status(r->path, &r->s, &st, r->serr, sizeof(r->serr));
+	int want = HR_READING;
+	if (!atomic_compare_exchange_strong_explicit(&r->state, &want, HR_DONE,
+						     memory_order_acq_rel, memory_order_acquire))
+		free(r); /* the view closed while it read: nobody else holds it */
+	return NULL;
+}
+
+/* The lines every reading begins with: who the drive is. */
+static void head_lines(struct healthui *u)
+{
 	time_t now = time(NULL);
 	struct tm tm;
 	strftime(u->when, sizeof(u->when), "%H:%M:%S", localtime_r(&now, &tm));
 	u->n = 0;
 	add(u, ROLE_HEADER, "Device", "%s (%s)", u->name, u->path);
+}
+
+/* The lines of a finished reading. */
+static void read_lines(struct app *a, struct healthui *u, const struct hread *r)
+{
+	head_lines(u);
+	add(u, ROLE_HEADER, "Serial", "%s", u->serial);
+	add(u, ROLE_NORMAL, "Model", "%s", u->model);
+	add(u, ROLE_NORMAL, "Firmware", "%s", u->firmware);
+	if (r->hrc)
+		add(u, ROLE_ERROR, "SMART / health log", "cannot be read: %s", r->herr);
+	else
+		add_smart(a, u, &r->h);
+	add_errlog(u, r);
+	add_selftest(u, r);
+}
+
+/* While a reading goes on: who, and for how long (a stalled drive shows
+ * as a reading that does not end; the view still closes). */
+static void waiting_lines(struct healthui *u)
+{
+	int secs = (int)(time(NULL) - u->rd_t0);
+	char t[160];
+	head_lines(u);
+	snprintf(t, sizeof(t), "Reading the health log%s (%d s)...",
+		 secs >= 3 ? ": the drive has not answered yet" : "", secs);
+	add_text(u, secs >= 3 ? ROLE_WARN : ROLE_DIM, t);
+	u->rd_shown = secs;
+}
+
+/* Starts a reading (not NVMe: says so at once).  -errno when its thread
+ * could not start (said on the screen). */
+static int load(struct app *a, struct healthui *u)
+{
+	(void)a;
 	if (!u->nvme) {
 		char t[256];
+		head_lines(u);
 		snprintf(t, sizeof(t), "No NVMe health for %.200s: it is not an NVMe device.",
 			 u->path);
 		add_text(u, ROLE_WARN, t);
 		add_text(
 		    u, ROLE_DIM,
 		    "A loop device, a file or another block device has no SMART / health log.");
-		return;
+		return 0;
 	}
-	add(u, ROLE_HEADER, "Serial", "%s", u->serial);
-	add(u, ROLE_NORMAL, "Model", "%s", u->model);
-	add(u, ROLE_NORMAL, "Firmware", "%s", u->firmware);
-	if (dev_health_read(u->path, &h, NULL, err, sizeof(err)))
-		add(u, ROLE_ERROR, "SMART / health log", "cannot be read: %s", err);
-	else
-		add_smart(a, u, &h);
-	add_errlog(u);
-	add_selftest(u);
+	struct hread *r = calloc(1, sizeof(*r));
+	pthread_t th;
+	pthread_attr_t at;
+	int rc = r ? 0 : ENOMEM;
+	if (r) {
+		snprintf(r->path, sizeof(r->path), "%s", u->path);
+		atomic_init(&r->state, HR_READING);
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		rc = pthread_create(&th, &at, reader, r);
+		pthread_attr_destroy(&at);
+	}
+	if (rc) {
+		free(r);
+		head_lines(u);
+		add(u, ROLE_ERROR, "SMART / health log", "not read: %s", strerror(rc));
+		return -rc;
+	}
+	u->rd = r;
+	u->rd_t0 = time(NULL);
+	waiting_lines(u);
+	return 0;
 }
 
 /* Who the row under the cursor is: its controller for NVMe rows. */
@@ -264,11 +346,38 @@ bool healthui_active(const struct app *a)
 	return a->hui != NULL;
 }
 
+/* Gives a reading under way to its thread (or frees a finished one). */
+static void drop_read(struct healthui *u)
+{
+	int want = HR_READING;
+	if (u->rd && !atomic_compare_exchange_strong_explicit(
+			 &u->rd->state, &want, HR_LEFT, memory_order_acq_rel, memory_order_acquire))
+		free(u->rd); /* done: ours to free */
+	u->rd = NULL;
+}
+
+void healthui_tick(struct app *a)
+{
+	struct healthui *u = a->hui;
+	if (!u || !u->rd)
+		return;
+	if (atomic_load_explicit(&u->rd->state, memory_order_acquire) == HR_DONE) {
+		read_lines(a, u, u->rd);
+		free(u->rd);
+		u->rd = NULL;
+		app_dirty_all(a);
+	} else if ((int)(time(NULL) - u->rd_t0) != u->rd_shown) {
+		waiting_lines(u); /* the seconds it has taken */
+		app_dirty_all(a);
+	}
+}
+
 void healthui_free(struct app *a)
 {
 	struct healthui *u = a->hui;
 	if (!u)
 		return;
+	drop_read(u);
 	if (u->win)
 		delwin(u->win);
 	free(u);
@@ -299,7 +408,9 @@ bool healthui_key(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return true;
 	}
-	if (k == 'r')
+	if (k == 'r' && u->rd)
+		app_message(a, ROLE_WARN, "the health log is still being read");
+	else if (k == 'r')
 		load(a, u);
 	else if (k == 'j' || k == -KEY_DOWN)
 		scroll_by(a, u, 1);
