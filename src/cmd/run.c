@@ -162,9 +162,42 @@ static int name_outputs(const struct run_opts *o, const struct spec *jobs, unsig
 	return 0;
 }
 
+/* Pins every target of the run by identity (safety_pin_hold), each path
+ * once, before the command is checked (@hold false: releases them).  The
+ * check then judges what was pinned, and every later open - a later run
+ * group, a later depth of a sweep, a later job, each reopening its target
+ * by path - compares with the same pin: a device or file swapped in under
+ * the name at any time after the pin is refused, never checked as one
+ * thing and written as another (docs/safety.md, issue 20 cause 2).  0, or
+ * -errno (said; nothing held then). */
+static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
+{
+	char msg[512];
+	int rc = 0;
+	for (unsigned j = 0; j < njobs && !rc; j++)
+		for (unsigned t = 0; t < jobs[j].ntargets && !rc; t++) {
+			const char *p = jobs[j].targets[t];
+			bool seen = false;
+			for (unsigned k = 0; k <= j && !seen; k++)
+				for (unsigned u = 0; u < jobs[k].ntargets && !seen; u++)
+					seen = (k < j || u < t) && !strcmp(jobs[k].targets[u], p);
+			if (seen)
+				continue;
+			if (!hold)
+				safety_pin_release(p);
+			else if ((rc = safety_pin_hold(p, msg, sizeof(msg))))
+				fprintf(stderr, "nvscope run: %s\n", msg);
+		}
+	if (rc) /* releasing one never held is harmless */
+		pin_targets(jobs, njobs, false);
+	return rc;
+}
+
 /* The whole command checked before its first write (cmd/runcheck.h): the
- * jobs of every group and file, their targets, every output.  0 or -errno
- * (said). */
+ * jobs of every group and file, their targets, every output.  The targets
+ * are pinned first, so that what is checked is what the pins hold and
+ * every later open finds.  0 with the pins held (pin_targets releases
+ * them), or -errno (said; nothing held). */
 static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
 		     const struct outputs *out)
 {
@@ -172,10 +205,10 @@ static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned
 	const char **outs = calloc(out->ncsv + 1, sizeof(*outs));
 	unsigned nin = 0, nout = 0;
 	char err[1024];
-	int rc;
+	int rc = -ENOMEM;
 
 	if (!outs)
-		return -ENOMEM;
+		goto out;
 	if (o->cli.job)
 		in[nin++] = o->cli.job;
 	for (unsigned i = 0; i < o->nmore; i++)
@@ -186,9 +219,14 @@ static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned
 		outs[nout++] = out->csv_path[i];
 	struct runcheck c = {.jobs = jobs, .njobs = njobs, .inputs = in, .ninputs = nin,
 			     .outputs = outs, .noutputs = nout, .output_dir = o->output_dir};
+	if ((rc = pin_targets(jobs, njobs, true)))
+		goto out;
 	rc = runcheck_all(&c, err, sizeof(err));
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "nvscope run: %s\n", err);
+		pin_targets(jobs, njobs, false);
+	}
+out:
 	free(outs);
 	return rc;
 }
@@ -341,35 +379,6 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
-/* Pins every target of the run by identity (safety_pin_hold) before the
- * first group starts: a later run group, a later depth of a sweep or a
- * later job reopens its targets by path, and a device swapped in under
- * that name meanwhile (another disk sequence number, another file) is
- * refused, never written (docs/safety.md, issue 20 cause 2).  Each path
- * once.  0, or -errno (said; nothing held then). */
-static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
-{
-	char msg[512];
-	int rc = 0;
-	for (unsigned j = 0; j < njobs; j++)
-		for (unsigned t = 0; t < jobs[j].ntargets; t++) {
-			const char *p = jobs[j].targets[t];
-			bool seen = false;
-			for (unsigned k = 0; k <= j && !seen; k++)
-				for (unsigned u = 0; u < jobs[k].ntargets && !seen; u++)
-					seen = (k < j || u < t) && !strcmp(jobs[k].targets[u], p);
-			if (seen)
-				continue;
-			if (!hold) {
-				safety_pin_release(p);
-			} else if (!rc && (rc = safety_pin_hold(p, msg, sizeof(msg)))) {
-				fprintf(stderr, "nvscope run: %s\n", msg);
-				return rc; /* the caller releases what was held: see pins_release */
-			}
-		}
-	return rc;
-}
-
 /* fio's run groups (jobs between stonewalls start together): plan[j] = n
  * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
  * the later members of a group.  Says on stderr where nvscope differs. */
@@ -448,22 +457,24 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		total += jobs[j].niodepth;
 		cap += jobs[j].niodepth * (jobs[j].numjobs > 1 ? jobs[j].numjobs : 1);
 	}
-	/* the whole command first: a refusal after a write is no refusal;
-	 * then the outputs, opened before any I/O */
-	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out) ||
-	    open_outputs(&o, jobs, njobs, &out)) {
+	/* the whole command first, its targets pinned: a refusal after a
+	 * write is no refusal, and what is written is what was checked; then
+	 * the outputs, opened before any I/O */
+	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out)) {
 		close_outputs(&out, true);
 		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
-	if (o.output_dir) {
-		dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err));
-		if (dirfd < 0) {
-			fprintf(stderr, "nvscope run: %s\n", err);
-			close_outputs(&out, true);
-			free(jobs);
-			return NVS_EXIT_USAGE;
-		}
+	pinned = true;
+	int orc = open_outputs(&o, jobs, njobs, &out);
+	if (!orc && o.output_dir &&
+	    (orc = dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err))) < 0)
+		fprintf(stderr, "nvscope run: %s\n", err);
+	if (orc < 0) {
+		pin_targets(jobs, njobs, false);
+		close_outputs(&out, true);
+		free(jobs);
+		return NVS_EXIT_USAGE;
 	}
 	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
 	res = calloc(cap, sizeof(*res));
@@ -496,12 +507,6 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
-	if (pin_targets(jobs, njobs, true)) {
-		pin_targets(jobs, njobs, false); /* releasing one never held is harmless */
-		status = NVS_EXIT_USAGE;
-		goto free_all;
-	}
-	pinned = true;
 	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
 	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
 	zheld = true;
