@@ -36,6 +36,12 @@ static void on_signal(int sig)
 	atomic_store_explicit(&interrupted, sig, memory_order_relaxed);
 }
 
+/* The files cli_jobs read: preset or job files and their includes. */
+struct readlist {
+	char **path;
+	unsigned n;
+};
+
 struct run_opts {
 	struct cli cli;
 	bool json;
@@ -47,7 +53,25 @@ struct run_opts {
 	const char *csv;
 	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
 	unsigned nmore;
+	struct readlist *read; /* every file the jobs were read from (exec_run's) */
 };
+
+/* preset_extra.file: a file the jobs are read from, an input of the
+ * command (no output may land on it: check_all). */
+static int add_read(void *arg, const char *path, char *err, size_t errlen)
+{
+	struct readlist *r = arg;
+	char **np = realloc(r->path, (r->n + 1) * sizeof(*np));
+
+	if (np)
+		r->path = np;
+	if (!np || !(np[r->n] = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->n++;
+	return 0;
+}
 
 static void progress(const struct pool *p, const struct collect *c, void *arg)
 {
@@ -201,24 +225,25 @@ static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
 static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
 		     const struct outputs *out)
 {
-	const char *in[NVS_ARRAY_SIZE(o->more) + 1];
 	const char **outs = calloc(out->ncsv + 1, sizeof(*outs));
-	unsigned nin = 0, nout = 0;
+	unsigned nout = 0;
 	char err[1024];
 	int rc = -ENOMEM;
 
 	if (!outs)
 		goto out;
-	if (o->cli.job)
-		in[nin++] = o->cli.job;
-	for (unsigned i = 0; i < o->nmore; i++)
-		in[nin++] = o->more[i];
 	if (o->output)
 		outs[nout++] = o->output;
 	for (unsigned i = 0; i < out->ncsv; i++)
 		outs[nout++] = out->csv_path[i];
-	struct runcheck c = {.jobs = jobs, .njobs = njobs, .inputs = in, .ninputs = nin,
-			     .outputs = outs, .noutputs = nout, .output_dir = o->output_dir};
+	/* the inputs: every preset or job file and include, as it was read */
+	struct runcheck c = {.jobs = jobs,
+			     .njobs = njobs,
+			     .inputs = (const char *const *)o->read->path,
+			     .ninputs = o->read->n,
+			     .outputs = outs,
+			     .noutputs = nout,
+			     .output_dir = o->output_dir};
 	if ((rc = pin_targets(jobs, njobs, true)))
 		goto out;
 	rc = runcheck_all(&c, err, sizeof(err));
@@ -401,7 +426,7 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
-static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
+static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct readlist *read)
 {
 	struct run_opts o;
 	struct spec *jobs = NULL;
@@ -435,6 +460,9 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	if (parse(&o, a))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
+	struct preset_extra x = {.file = add_read, .arg = read};
+	o.cli.extra = &x; /* the files read: inputs (check_all) */
+	o.read = read;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
 	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
@@ -813,6 +841,17 @@ free_all:
 	free(jobs);
 	if (!status && atomic_load(&interrupted))
 		status = 128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
+	return status;
+}
+
+static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
+{
+	struct readlist read = {0};
+	int status = run_command(self, a, &read);
+
+	for (unsigned i = 0; i < read.n; i++)
+		free(read.path[i]);
+	free(read.path);
 	return status;
 }
 

@@ -14,7 +14,7 @@ struct safety_fileset;
 struct runcheck {
 	const struct spec *jobs;
 	unsigned njobs;
-	const char *const *inputs; /* job files */
+	const char *const *inputs; /* preset or job files and their includes */
 	unsigned ninputs;
 	const char *const *outputs; /* --output, the CSV files */
 	unsigned noutputs;

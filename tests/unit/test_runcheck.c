@@ -13,7 +13,10 @@
  *  - `nvscope run` itself (cmd_main) with a file renamed over its target
  *    just after the whole command was checked (runcheck_set_test_hook,
  *    tests only): the file swapped in is never written.  Before the fix
- *    the run pinned the swapped-in file after the check and wrote it. */
+ *    the run pinned the swapped-in file after the check and wrote it.
+ *
+ * Inputs: every file the jobs are read from (an `include`, the first of
+ * several job files) is one no output may land on. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -224,6 +227,52 @@ START_TEST(test_run_swap_after_check)
 }
 END_TEST
 
+/* Writes @text to @dir/@name; its path in @path. */
+static void put(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Every file the jobs are read from is an input no output may land on:
+ * an `include` of the job file, and the first of several job files
+ * (`nvscope run a.fio b.fio`: the loader's later files took its place). */
+START_TEST(test_inputs_registered)
+{
+	char t[PATH_MAX], inc[PATH_MAX], a[PATH_MAX], b[PATH_MAX], log[PATH_MAX],
+	    text[PATH_MAX + 64];
+	char *argv[8] = {"nvscope", "run", a, "--output-format=json", "--output", inc, NULL};
+
+	make("t.img", 0, t, sizeof(t));
+	snprintf(log, sizeof(log), "%s/err.log", dir);
+	snprintf(text, sizeof(text), "filename=%s\nrw=read\nbs=4k\nsize=64k\n", t);
+	put("inc.fio", text, inc, sizeof(inc));
+	snprintf(text, sizeof(text), "[a]\ninclude %s\n", inc);
+	put("a.fio", text, a, sizeof(a));
+	snprintf(text, sizeof(text), "[b]\ninclude %s\n", inc);
+	put("b.fio", text, b, sizeof(b));
+	/* --output over the include: refused, the include as it was */
+	ck_assert_int_eq(run_argv(6, argv, log), NVS_EXIT_USAGE);
+	ck_assert_msg(file_has(log, "of this command"), "no refusal in the log");
+	snprintf(text, sizeof(text), "filename=%s\nrw=read\nbs=4k\nsize=64k\n", t);
+	ck_assert(file_has(inc, text));
+	/* --output over the first of two job files */
+	argv[3] = b;
+	argv[4] = "--output-format=json";
+	argv[5] = "--output";
+	argv[6] = a;
+	argv[7] = NULL;
+	ck_assert_int_eq(run_argv(7, argv, log), NVS_EXIT_USAGE);
+	ck_assert_msg(file_has(log, "of this command"), "no refusal in the log");
+	ck_assert(file_has(a, "[a]\ninclude "));
+}
+END_TEST
+
 Suite *runcheck_suite(void)
 {
 	Suite *s = suite_create("runcheck");
@@ -234,6 +283,11 @@ Suite *runcheck_suite(void)
 	tcase_add_test(t, test_pin_stat);
 	tcase_add_test(t, test_check_judges_pin);
 	tcase_add_test(t, test_run_swap_after_check);
+	suite_add_tcase(s, t);
+	t = tcase_create("inputs");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_inputs_registered);
 	suite_add_tcase(s, t);
 	return s;
 }
