@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include "cmd/runcheck.h"
 #include "dev/safety.h"
+#include "io/backend.h"
 #include "io/replay.h"
 #include "io/trace.h"
 #include "report/fiolog.h"
@@ -78,8 +79,14 @@ static int target_kind(const struct spec *s, const char *path, bool exists, cons
 			 path);
 		return -EINVAL;
 	}
-	/* (passthrough on a block device: whether it has a generic node is the
-	 * first question, answered when the target opens, before any write) */
+	/* a device other than an NVMe generic one: refused here as the
+	 * backend's check would refuse it at open, after earlier groups ran */
+	if (s->ioengine == ENGINE_IO_URING_CMD && !file) {
+		bool generic = S_ISCHR(st->st_mode) && safety_is_nvme_generic(st->st_rdev);
+		int rc = uring_cmd_may_drive(path, generic, err, errlen);
+		if (rc)
+			return rc;
+	}
 	if (s->zone_mode == SPEC_ZONE_ZBD && !s->zone_size && s->ioengine != ENGINE_IO_URING_CMD &&
 	    (file || (S_ISBLK(st->st_mode) && !blk_zoned(st->st_rdev)))) {
 		snprintf(err, errlen,

@@ -16,7 +16,11 @@
  *    the run pinned the swapped-in file after the check and wrote it.
  *
  * Inputs: every file the jobs are read from (an `include`, the first of
- * several job files) is one no output may land on. */
+ * several job files) is one no output may land on.
+ *
+ * Refusals the pool made only at open (after earlier run groups ran),
+ * now made by the check: passthrough (io_uring_cmd) on a device that is
+ * not an NVMe generic device. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -273,6 +277,24 @@ START_TEST(test_inputs_registered)
 }
 END_TEST
 
+/* Passthrough on a character device that is not an NVMe generic one
+ * (/dev/null here; a block device is refused the same way): the backend
+ * refused it only when the pool opened it, after earlier run groups had
+ * run; the check refuses it first, in the backend's words. */
+START_TEST(test_passthrough_checked)
+{
+	char err[1024];
+	struct spec s;
+
+	job(&s, "/dev/null", "write");
+	s.ioengine = ENGINE_IO_URING_CMD;
+	ck_assert_int_eq(runcheck_job(&s, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "needs an NVMe generic device; this is not one"));
+	s.ioengine = ENGINE_IO_URING;
+	ck_assert_int_eq(runcheck_job(&s, err, sizeof(err)), 0);
+}
+END_TEST
+
 Suite *runcheck_suite(void)
 {
 	Suite *s = suite_create("runcheck");
@@ -288,6 +310,9 @@ Suite *runcheck_suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_inputs_registered);
+	suite_add_tcase(s, t);
+	t = tcase_create("open-time refusals");
+	tcase_add_test(t, test_passthrough_checked);
 	suite_add_tcase(s, t);
 	return s;
 }
