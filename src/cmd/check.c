@@ -252,6 +252,28 @@ static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
 	return bad ? -EPERM : 0;
 }
 
+/* Pins every drive by identity (safety_pin_hold) before any check of it
+ * (@hold false: releases them): the confirmation's write rule and the
+ * jobs' checks then judge what is pinned, and check_run (which pins the
+ * drives again for its phases) refuses a drive that is not that one any
+ * more.  0, or -errno (said; nothing held). */
+static int pin_drives(const struct check_drive *d, size_t n, bool hold)
+{
+	char msg[512];
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; hold && i < n; i++)
+		if ((rc = safety_pin_hold(d[i].path, msg, sizeof(msg)))) {
+			fprintf(stderr, "nvscope check: %s\n", msg);
+			break;
+		}
+	/* released: all of them, or those held before a failure */
+	for (size_t k = 0; (!hold || rc) && k < (hold ? i : n); k++)
+		safety_pin_release(d[k].path);
+	return rc;
+}
+
 struct progress {
 	bool tty;
 	int last_phase;
@@ -407,6 +429,7 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	FILE *csv = NULL;
 	size_t n = 0;
 	int ret = NVS_EXIT_USAGE, rc, lockfd = -1, dfd = -1;
+	bool pinned = false; /* pin_drives held */
 
 	(void)self;
 	if ((rc = parse(&o, args)))
@@ -441,6 +464,9 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	if (o.resume ? load_resume(&o, &b, l, d, &n, confirm, sizeof(confirm))
 		     : pick_drives(&o, l, d, &n))
 		goto out;
+	if (pin_drives(d, n, true))
+		goto out;
+	pinned = true;
 	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
 		goto out; /* refused: nothing touched */
 	if (!o.dir) {
@@ -557,6 +583,8 @@ out:
 		fprintf(stderr, "nvscope check: --csv %s: %s\n", o.csv, strerror(errno));
 		ret = NVS_EXIT_IOERR;
 	}
+	if (pinned)
+		pin_drives(d, n, false);
 	if (lockfd >= 0)
 		close(lockfd);
 	if (dfd >= 0)

@@ -138,6 +138,7 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 	char err[1024], path[1024], dirbuf[1024];
 	bool dry = false;
 	int rc = NVS_EXIT_USAGE, lockfd = -1;
+	bool pinned = false; /* planrun_pin held */
 	struct spec base;
 
 	memset(&r, 0, sizeof(r));
@@ -319,8 +320,16 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 		printf("resuming %s at step %u/%u (%u done in it)\n", results, r.st.step + 1,
 		       r.plan->nsteps, r.st.sub);
 	}
-	/* every workload step as it will run, before the first step writes
-	 * (docs/safety.md, "every refusal before the first write") */
+	/* the targets pinned, then every workload step checked as it will run
+	 * on what was pinned, before the first step writes (docs/safety.md,
+	 * "every refusal before the first write", "pinned by identity") */
+	if ((rc = planrun_pin(&r, err, sizeof(err)))) {
+		fprintf(stderr, "nvscope plan: %s\n", err);
+		rc = cmd_exit_of(rc);
+		goto out_plan;
+	}
+	pinned = true;
+	rc = NVS_EXIT_USAGE;
 	for (unsigned s = 0; s < r.plan->nsteps; s++) {
 		if (r.plan->steps[s].kind == STEP_PURGE ||
 		    !runcheck_job(&r.plan->steps[s].spec, err, sizeof(err)))
@@ -353,6 +362,8 @@ static int exec_plan(const struct cmd_entry *self, struct cmd_args *a)
 	else if (atomic_load(&stop_flag)) /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
 		rc = 128 + atomic_load(&stop_flag);
 out_plan:
+	if (pinned) /* planrun_begin's own pins are released by planrun_end */
+		planrun_unpin(&r);
 	if (lockfd >= 0)
 		close(lockfd);
 	plan_free(r.plan);

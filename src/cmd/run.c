@@ -36,6 +36,12 @@ static void on_signal(int sig)
 	atomic_store_explicit(&interrupted, sig, memory_order_relaxed);
 }
 
+/* The files cli_jobs read: preset or job files and their includes. */
+struct readlist {
+	char **path;
+	unsigned n;
+};
+
 struct run_opts {
 	struct cli cli;
 	bool json;
@@ -47,7 +53,25 @@ struct run_opts {
 	const char *csv;
 	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
 	unsigned nmore;
+	struct readlist *read; /* every file the jobs were read from (exec_run's) */
 };
+
+/* preset_extra.file: a file the jobs are read from, an input of the
+ * command (no output may land on it: check_all). */
+static int add_read(void *arg, const char *path, char *err, size_t errlen)
+{
+	struct readlist *r = arg;
+	char **np = realloc(r->path, (r->n + 1) * sizeof(*np));
+
+	if (np)
+		r->path = np;
+	if (!np || !(np[r->n] = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->n++;
+	return 0;
+}
 
 static void progress(const struct pool *p, const struct collect *c, void *arg)
 {
@@ -162,33 +186,72 @@ static int name_outputs(const struct run_opts *o, const struct spec *jobs, unsig
 	return 0;
 }
 
+/* Pins every target of the run by identity (safety_pin_hold), each path
+ * once, before the command is checked (@hold false: releases them).  The
+ * check then judges what was pinned, and every later open - a later run
+ * group, a later depth of a sweep, a later job, each reopening its target
+ * by path - compares with the same pin: a device or file swapped in under
+ * the name at any time after the pin is refused, never checked as one
+ * thing and written as another (docs/safety.md, issue 20 cause 2).  0, or
+ * -errno (said; nothing held then). */
+static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
+{
+	char msg[512];
+	int rc = 0;
+	for (unsigned j = 0; j < njobs && !rc; j++)
+		for (unsigned t = 0; t < jobs[j].ntargets && !rc; t++) {
+			const char *p = jobs[j].targets[t];
+			bool seen = false;
+			for (unsigned k = 0; k <= j && !seen; k++)
+				for (unsigned u = 0; u < jobs[k].ntargets && !seen; u++)
+					seen = (k < j || u < t) && !strcmp(jobs[k].targets[u], p);
+			if (seen)
+				continue;
+			if (!hold)
+				safety_pin_release(p);
+			else if ((rc = safety_pin_hold(p, msg, sizeof(msg))))
+				fprintf(stderr, "nvscope run: %s\n", msg);
+		}
+	if (rc) /* releasing one never held is harmless */
+		pin_targets(jobs, njobs, false);
+	return rc;
+}
+
 /* The whole command checked before its first write (cmd/runcheck.h): the
- * jobs of every group and file, their targets, every output.  0 or -errno
- * (said). */
+ * jobs of every group and file, their targets, every output.  The targets
+ * are pinned first, so that what is checked is what the pins hold and
+ * every later open finds.  0 with the pins held (pin_targets releases
+ * them), or -errno (said; nothing held). */
 static int check_all(const struct run_opts *o, const struct spec *jobs, unsigned njobs,
 		     const struct outputs *out)
 {
-	const char *in[NVS_ARRAY_SIZE(o->more) + 1];
 	const char **outs = calloc(out->ncsv + 1, sizeof(*outs));
-	unsigned nin = 0, nout = 0;
+	unsigned nout = 0;
 	char err[1024];
-	int rc;
+	int rc = -ENOMEM;
 
 	if (!outs)
-		return -ENOMEM;
-	if (o->cli.job)
-		in[nin++] = o->cli.job;
-	for (unsigned i = 0; i < o->nmore; i++)
-		in[nin++] = o->more[i];
+		goto out;
 	if (o->output)
 		outs[nout++] = o->output;
 	for (unsigned i = 0; i < out->ncsv; i++)
 		outs[nout++] = out->csv_path[i];
-	struct runcheck c = {.jobs = jobs, .njobs = njobs, .inputs = in, .ninputs = nin,
-			     .outputs = outs, .noutputs = nout, .output_dir = o->output_dir};
+	/* the inputs: every preset or job file and include, as it was read */
+	struct runcheck c = {.jobs = jobs,
+			     .njobs = njobs,
+			     .inputs = (const char *const *)o->read->path,
+			     .ninputs = o->read->n,
+			     .outputs = outs,
+			     .noutputs = nout,
+			     .output_dir = o->output_dir};
+	if ((rc = pin_targets(jobs, njobs, true)))
+		goto out;
 	rc = runcheck_all(&c, err, sizeof(err));
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "nvscope run: %s\n", err);
+		pin_targets(jobs, njobs, false);
+	}
+out:
 	free(outs);
 	return rc;
 }
@@ -341,35 +404,6 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
-/* Pins every target of the run by identity (safety_pin_hold) before the
- * first group starts: a later run group, a later depth of a sweep or a
- * later job reopens its targets by path, and a device swapped in under
- * that name meanwhile (another disk sequence number, another file) is
- * refused, never written (docs/safety.md, issue 20 cause 2).  Each path
- * once.  0, or -errno (said; nothing held then). */
-static int pin_targets(const struct spec *jobs, unsigned njobs, bool hold)
-{
-	char msg[512];
-	int rc = 0;
-	for (unsigned j = 0; j < njobs; j++)
-		for (unsigned t = 0; t < jobs[j].ntargets; t++) {
-			const char *p = jobs[j].targets[t];
-			bool seen = false;
-			for (unsigned k = 0; k <= j && !seen; k++)
-				for (unsigned u = 0; u < jobs[k].ntargets && !seen; u++)
-					seen = (k < j || u < t) && !strcmp(jobs[k].targets[u], p);
-			if (seen)
-				continue;
-			if (!hold) {
-				safety_pin_release(p);
-			} else if (!rc && (rc = safety_pin_hold(p, msg, sizeof(msg)))) {
-				fprintf(stderr, "nvscope run: %s\n", msg);
-				return rc; /* the caller releases what was held: see pins_release */
-			}
-		}
-	return rc;
-}
-
 /* fio's run groups (jobs between stonewalls start together): plan[j] = n
  * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
  * the later members of a group.  Says on stderr where nvscope differs. */
@@ -392,7 +426,7 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 	}
 }
 
-static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
+static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct readlist *read)
 {
 	struct run_opts o;
 	struct spec *jobs = NULL;
@@ -426,6 +460,9 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 	if (parse(&o, a))
 		return NVS_EXIT_USAGE;
 	o.cli.no_target_ok = o.parse_only;
+	struct preset_extra x = {.file = add_read, .arg = read};
+	o.cli.extra = &x; /* the files read: inputs (check_all) */
+	o.read = read;
 	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
 	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
 		fprintf(stderr, "nvscope run: %s\n", err);
@@ -448,22 +485,24 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		total += jobs[j].niodepth;
 		cap += jobs[j].niodepth * (jobs[j].numjobs > 1 ? jobs[j].numjobs : 1);
 	}
-	/* the whole command first: a refusal after a write is no refusal;
-	 * then the outputs, opened before any I/O */
-	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out) ||
-	    open_outputs(&o, jobs, njobs, &out)) {
+	/* the whole command first, its targets pinned: a refusal after a
+	 * write is no refusal, and what is written is what was checked; then
+	 * the outputs, opened before any I/O */
+	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out)) {
 		close_outputs(&out, true);
 		free(jobs);
 		return NVS_EXIT_USAGE;
 	}
-	if (o.output_dir) {
-		dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err));
-		if (dirfd < 0) {
-			fprintf(stderr, "nvscope run: %s\n", err);
-			close_outputs(&out, true);
-			free(jobs);
-			return NVS_EXIT_USAGE;
-		}
+	pinned = true;
+	int orc = open_outputs(&o, jobs, njobs, &out);
+	if (!orc && o.output_dir &&
+	    (orc = dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err))) < 0)
+		fprintf(stderr, "nvscope run: %s\n", err);
+	if (orc < 0) {
+		pin_targets(jobs, njobs, false);
+		close_outputs(&out, true);
+		free(jobs);
+		return NVS_EXIT_USAGE;
 	}
 	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
 	res = calloc(cap, sizeof(*res));
@@ -496,12 +535,6 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 		goto free_all;
 	}
 	plan_groups(jobs, njobs, plan, true);
-	if (pin_targets(jobs, njobs, true)) {
-		pin_targets(jobs, njobs, false); /* releasing one never held is harmless */
-		status = NVS_EXIT_USAGE;
-		goto free_all;
-	}
-	pinned = true;
 	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
 	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
 	zheld = true;
@@ -808,6 +841,17 @@ free_all:
 	free(jobs);
 	if (!status && atomic_load(&interrupted))
 		status = 128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
+	return status;
+}
+
+static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
+{
+	struct readlist read = {0};
+	int status = run_command(self, a, &read);
+
+	for (unsigned i = 0; i < read.n; i++)
+		free(read.path[i]);
+	free(read.path);
 	return status;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include "cmd/runcheck.h"
 #include "dev/safety.h"
+#include "io/backend.h"
 #include "io/replay.h"
 #include "io/trace.h"
 #include "report/fiolog.h"
@@ -50,13 +51,26 @@ static bool blk_zoned(dev_t rdev)
 	return v[0] && strncmp(v, "none", 4);
 }
 
-/* The engine and zone options against the kind of target @path: what the
- * pool refuses only once the file is open (and laid out). */
-static int target_kind(const struct spec *s, const char *path, char *err, size_t errlen)
+/* What target @path is, for the judgements below: its stat through the
+ * held pins (safety_pin_stat), so that the check judges what was pinned
+ * and every later open finds it (a target swapped in since is refused
+ * here, with the pin's words).  *@exists false when it is absent; a
+ * target that cannot be looked at is refused, never taken as absent. */
+static int target_look(const char *path, struct stat *st, bool *exists, char *msg, size_t len)
 {
-	struct stat st;
-	bool exists = !stat(path, &st);
-	bool file = !exists || S_ISREG(st.st_mode);
+	int rc = safety_pin_stat(path, st, msg, len);
+
+	*exists = !rc;
+	return rc == -ENOENT ? 0 : rc;
+}
+
+/* The engine and zone options against the kind of target @path (@st when
+ * it @exists): what the pool refuses only once the file is open (and laid
+ * out). */
+static int target_kind(const struct spec *s, const char *path, bool exists, const struct stat *st,
+		       char *err, size_t errlen)
+{
+	bool file = !exists || S_ISREG(st->st_mode);
 
 	if (s->ioengine == ENGINE_IO_URING_CMD && file) {
 		snprintf(err, errlen,
@@ -65,10 +79,16 @@ static int target_kind(const struct spec *s, const char *path, char *err, size_t
 			 path);
 		return -EINVAL;
 	}
-	/* (passthrough on a block device: whether it has a generic node is the
-	 * first question, answered when the target opens, before any write) */
+	/* a device other than an NVMe generic one: refused here as the
+	 * backend's check would refuse it at open, after earlier groups ran */
+	if (s->ioengine == ENGINE_IO_URING_CMD && !file) {
+		bool generic = S_ISCHR(st->st_mode) && safety_is_nvme_generic(st->st_rdev);
+		int rc = uring_cmd_may_drive(path, generic, err, errlen);
+		if (rc)
+			return rc;
+	}
 	if (s->zone_mode == SPEC_ZONE_ZBD && !s->zone_size && s->ioengine != ENGINE_IO_URING_CMD &&
-	    (file || (S_ISBLK(st.st_mode) && !blk_zoned(st.st_rdev)))) {
+	    (file || (S_ISBLK(st->st_mode) && !blk_zoned(st->st_rdev)))) {
 		snprintf(err, errlen,
 			 "%s: zonemode=zbd needs a zonesize on a device that is not zoned "
 			 "(zones are emulated, as fio 3.33)",
@@ -79,15 +99,15 @@ static int target_kind(const struct spec *s, const char *path, char *err, size_t
 }
 
 /* Would a job that does not write still lay out (extend or create) regular
- * file @path?  Then it is judged as a write, as target_open judges it. */
-static bool lays_out(const struct spec *s, const char *path)
+ * file @st (when it @exists)?  Then it is judged as a write, as
+ * target_open judges it. */
+static bool lays_out(const struct spec *s, bool exists, const struct stat *st)
 {
-	struct stat st;
 	uint64_t want = s->size_pct ? 0 : s->size + s->offset;
 
-	if (stat(path, &st))
+	if (!exists)
 		return true;
-	return S_ISREG(st.st_mode) && (uint64_t)st.st_size < want;
+	return S_ISREG(st->st_mode) && (uint64_t)st->st_size < want;
 }
 
 int runcheck_job(const struct spec *s, char *err, size_t errlen)
@@ -100,8 +120,13 @@ int runcheck_job(const struct spec *s, char *err, size_t errlen)
 		rc = job_writes(s, &w, msg, sizeof(msg));
 	bool judged = false; /* the write rule's message, as target_open says it */
 	for (unsigned t = 0; !rc && t < s->ntargets; t++) {
-		rc = target_kind(s, s->targets[t], msg, sizeof(msg));
-		if (!rc && (w || lays_out(s, s->targets[t]))) {
+		struct stat st;
+		bool exists;
+		rc = target_look(s->targets[t], &st, &exists, msg, sizeof(msg));
+		judged = rc == -ESTALE && w; /* not what was pinned: not written */
+		if (!rc)
+			rc = target_kind(s, s->targets[t], exists, &st, msg, sizeof(msg));
+		if (!rc && (w || lays_out(s, exists, &st))) {
 			rc = safety_check_write(s->targets[t], s->force_destroy, msg, sizeof(msg));
 			judged = rc != 0;
 		}
@@ -204,6 +229,15 @@ static int hist_in_group(const struct spec *g, unsigned n, char *err, size_t err
 	return 0;
 }
 
+static void (*test_hook)(void *arg); /* tests only: runcheck_set_test_hook */
+static void *test_arg;
+
+void runcheck_set_test_hook(void (*fn)(void *arg), void *arg)
+{
+	test_hook = fn;
+	test_arg = arg;
+}
+
 int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 {
 	struct safety_fileset *fs = safety_fileset_new();
@@ -236,5 +270,7 @@ int runcheck_all(const struct runcheck *c, char *err, size_t errlen)
 	}
 out:
 	safety_fileset_free(fs);
+	if (!rc && test_hook)
+		test_hook(test_arg);
 	return rc;
 }

@@ -14,7 +14,7 @@ struct safety_fileset;
 struct runcheck {
 	const struct spec *jobs;
 	unsigned njobs;
-	const char *const *inputs; /* job files */
+	const char *const *inputs; /* preset or job files and their includes */
 	unsigned ninputs;
 	const char *const *outputs; /* --output, the CSV files */
 	unsigned noutputs;
@@ -26,12 +26,23 @@ struct runcheck {
  * target), each written target by the write rule (safety_check_write: in
  * use, data), each output (--output, CSV, write_iolog, write_*_log) by the
  * output rule and against every input and target of the command by
- * identity (safety_fileset_check_output).  0, or -errno with one line in
- * @err. */
+ * identity (safety_fileset_check_output).  Call it with the targets pinned
+ * (safety_pin_hold): every look at a target (safety_pin_stat, the write
+ * rule's safety_open) is then compared with its pin, a target swapped in
+ * since is refused, and every later open compares with the same pin: what
+ * is written is what was checked.  0, or -errno with one line in @err. */
 int runcheck_all(const struct runcheck *rc, char *err, size_t errlen);
 /* One job with its targets set: its options, the kind of each target, the
- * write rule on what it writes or lays out.  0 or -errno with @err
- * ("[NAME] why"). */
+ * write rule on what it writes or lays out (through the pins held, as
+ * runcheck_all).  0 or -errno with @err ("[NAME] why"). */
 int runcheck_job(const struct spec *s, char *err, size_t errlen);
+
+/* ---- tests only ---- */
+/* @fn(@arg) is called by runcheck_all() once the whole command has passed,
+ * just before it returns: a unit test swaps a target there, in the window
+ * between the check and the first write (tests/unit/test_runcheck.c).
+ * Nothing in nvscope sets it: no option, file or variable reaches it. */
+void runcheck_set_test_hook(void (*fn)(void *arg), void *arg);
+/* ---- end tests only ---- */
 
 #endif

@@ -115,13 +115,16 @@ unsigned runfold_groups(struct runfold *f, const bool *grouped)
 int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfiles,
 		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
 {
+	const char *first = cli->job; /* the caller's: it names the first job file */
 	bool exitall = false;
 
 	for (unsigned f = 0; f < nfiles; f++) {
 		struct spec *more = NULL, *all;
 		unsigned n = 0, run = 0, rep = 0;
 		cli->job = files[f];
-		if (cli_jobs(cli, &more, &n, err, errlen))
+		int rc = cli_jobs(cli, &more, &n, err, errlen);
+		cli->job = first;
+		if (rc)
 			return -EINVAL;
 		for (unsigned j = 0; j < *njobs; j++) {
 			run = (*jobs)[j].run_group + 1;

@@ -39,7 +39,9 @@ struct runfold {
 unsigned runfold_groups(struct runfold *f, const bool *grouped);
 
 /* fio's `fio a.fio b.fio`: loads @files (each as cli_jobs loads @cli with
- * cli->job set to it) and appends their jobs to *@jobs: each file's first
+ * cli->job set to it; cli->job is the caller's again on return, the first
+ * file, which the command's check registers as an input) and appends their
+ * jobs to *@jobs: each file's first
  * job behind a stonewall (fio's __parse_jobs_ini stonewall_flag), so every
  * file is its own run and report group; exitall (global) is set on all
  * when any job has it.  0 or -errno with @err. */

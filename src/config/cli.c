@@ -162,7 +162,8 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 				 what, c->preset ? " (see presets/, or give a path)" : "");
 			return -ENOENT;
 		}
-		rc = (c->preset ? preset_load : preset_load_fio)(path, &base, &list, &n, err, errlen);
+		rc = (c->preset ? preset_load_ex : preset_load_fio_ex)(path, &base, c->extra, &list,
+								       &n, err, errlen);
 		if (rc)
 			return rc;
 	} else {

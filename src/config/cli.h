@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include "io/spec.h"
 
+struct preset_extra;
+
 #define CLI_MAX_KV 128
 
 struct cli {
@@ -21,6 +23,9 @@ struct cli {
 	const char *job;    /* --job FILE.fio */
 	bool no_target_ok;  /* cli_jobs: a job without a target is fine (--parse-only) */
 	const char *fileset; /* --filename=a:b: fio's one job over the files, or NULL */
+	/* NULL, or what cli_jobs hands the loader: x->file learns each file
+	 * read (the preset or job file, its includes) */
+	const struct preset_extra *extra;
 };
 
 /* If argv[*i] is a workload option, records it (consuming a separate value

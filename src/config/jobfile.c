@@ -377,6 +377,10 @@ static int parse_file(struct ctx *c, const char *path, unsigned depth)
 		c->open_failed = true;
 		return -EFBIG;
 	}
+	if (c->ops->file && (rc = c->ops->file(c->user, path, depth, c->err, c->errlen))) {
+		free(text);
+		return rc;
+	}
 	rc = parse_text(c, path, text, len, depth);
 	free(text);
 	return rc;

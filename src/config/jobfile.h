@@ -24,6 +24,11 @@ struct jobfile_ops {
 	 * line.  Return 0, or -errno with "why" in @err (it is prefixed with
 	 * "file:line: "). */
 	int (*option)(void *user, const char *key, const char *val, char *err, size_t errlen);
+	/* May be NULL: each file read, as it was opened, before its lines -
+	 * the job file itself (@depth 0), then each `include` (@depth > 0) -
+	 * so that the caller knows every input (no output may land on one).
+	 * Return 0, or -errno with "why" in @err to stop. */
+	int (*file)(void *user, const char *path, unsigned depth, char *err, size_t errlen);
 };
 
 /* Reads job file @path (a regular file, base/input.h; the caps above) and

@@ -124,7 +124,7 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 	struct parse *ps = user;
 
 	ps->extra = NULL;
-	for (unsigned i = 0; ps->x && ps->x->sections[i]; i++)
+	for (unsigned i = 0; ps->x && ps->x->sections && ps->x->sections[i]; i++)
 		if (!strcmp(name, ps->x->sections[i])) {
 			ps->extra = ps->x->sections[i];
 			return 0;
@@ -354,12 +354,22 @@ static int finish_engine(struct spec *s, const char *asked, bool fio, char *err,
 	return 0;
 }
 
+/* A file read (the job file, an include): to the caller's x->file. */
+static int on_file(void *user, const char *path, unsigned depth, char *err, size_t errlen)
+{
+	const struct parse *ps = user;
+
+	(void)depth;
+	return ps->x && ps->x->file ? ps->x->file(ps->x->arg, path, err, errlen) : 0;
+}
+
 /* Loads @path, or when @buf is not NULL the @len bytes there (named @path). */
 static int load(const char *path, const char *buf, size_t len, const struct spec *base, bool fio,
 		const struct preset_extra *x, struct spec **jobs, unsigned *njobs, char *err,
 		size_t errlen)
 {
-	static const struct jobfile_ops ops = {.section = on_section, .option = on_option};
+	static const struct jobfile_ops ops = {
+	    .section = on_section, .option = on_option, .file = on_file};
 	struct parse ps = {.fio = fio, .global = *base, .x = x};
 	int rc;
 
@@ -439,6 +449,12 @@ int preset_load_fio(const char *path, const struct spec *base, struct spec **job
 		    unsigned *njobs, char *err, size_t errlen)
 {
 	return load(path, NULL, 0, base, true, NULL, jobs, njobs, err, errlen);
+}
+
+int preset_load_fio_ex(const char *path, const struct spec *base, const struct preset_extra *x,
+		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen)
+{
+	return load(path, NULL, 0, base, true, x, jobs, njobs, err, errlen);
 }
 
 int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,

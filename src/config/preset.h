@@ -46,13 +46,20 @@ void preset_print_job(FILE *f, const struct spec *s);
 /* Sections of a job file that are not jobs (a check profile's [thresholds]):
  * their keys go to @fn (0 to accept, -errno with @err to refuse). */
 struct preset_extra {
-	const char *const *sections; /* NULL-terminated names */
+	const char *const *sections; /* NULL-terminated names, or NULL */
 	int (*fn)(void *arg, const char *section, const char *key, const char *value, char *err,
 		  size_t errlen);
 	void *arg;
+	/* NULL, or each file read (the job file, then each `include`, as
+	 * jobfile_ops.file): 0, or -errno with @err to refuse the load */
+	int (*file)(void *arg, const char *path, char *err, size_t errlen);
 };
-/* preset_load with @x's sections handed to @x->fn (@x may be NULL). */
+/* preset_load with @x's sections handed to @x->fn and the files read to
+ * @x->file (@x may be NULL). */
 int preset_load_ex(const char *path, const struct spec *base, const struct preset_extra *x,
 		   struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
+/* preset_load_fio with @x as preset_load_ex. */
+int preset_load_fio_ex(const char *path, const struct spec *base, const struct preset_extra *x,
+		       struct spec **jobs, unsigned *njobs, char *err, size_t errlen);
 
 #endif

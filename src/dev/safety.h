@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 struct dev_usage;
+struct stat;
 
 /* Opens @path for writing with @flags (O_RDWR or O_WRONLY, maybe O_CREAT
  * (mode 0644), O_DIRECT, ...; O_EXCL is added for a block device, waiting up
@@ -111,6 +112,13 @@ int safety_pin_hold(const char *path, char *msg, size_t len);
 void safety_pin_release(const char *path);
 int safety_pin_verify_fd(int fd, const char *path, char *msg, size_t len);
 int safety_pin_verify(const char *path, char *msg, size_t len);
+/* For a judgement by what a target is (kind, size, device number) rather
+ * than by an open: @path's stat in @st, from the same look that read its
+ * identity, compared with the held pins as safety_pin_verify() (-ESTALE
+ * with its message: the check judges what was pinned, never what the
+ * name shows later).  -ENOENT when absent (and not pinned as existing);
+ * another -errno (with @msg) when it cannot be read. */
+int safety_pin_stat(const char *path, struct stat *st, char *msg, size_t len);
 
 /* ---- tests only ---- */
 /* Reads sysfs below @root instead of /sys (NULL: /sys again), for unit

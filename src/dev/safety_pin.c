@@ -100,31 +100,40 @@ int safety_pin_fd(int fd, struct safety_pin *p)
 	return 0;
 }
 
-int safety_pin_take(const char *path, struct safety_pin *p)
+/* The pin of @path now, and in @st the stat it was read from (a block
+ * device: its descriptor's, so size and kind are those of the identity
+ * read); kind 0 when absent (@st undefined then). */
+static int take(const char *path, struct stat *st, struct safety_pin *p)
 {
-	struct stat st;
 	int fd, rc;
 
 	memset(p, 0, sizeof(*p));
-	if (stat(path, &st)) /* absent: pinned at its first open */
+	if (stat(path, st)) /* absent: pinned at its first open */
 		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISBLK(st.st_mode)) { /* no open of a FIFO or a tty */
-		p->kind = st.st_mode & S_IFMT;
-		p->rdev = S_ISCHR(st.st_mode) ? st.st_rdev : 0;
-		p->dev = S_ISCHR(st.st_mode) ? 0 : st.st_dev;
-		p->ino = S_ISCHR(st.st_mode) ? 0 : st.st_ino;
+	if (!S_ISBLK(st->st_mode)) { /* no open of a FIFO or a tty */
+		p->kind = st->st_mode & S_IFMT;
+		p->rdev = S_ISCHR(st->st_mode) ? st->st_rdev : 0;
+		p->dev = S_ISCHR(st->st_mode) ? 0 : st->st_dev;
+		p->ino = S_ISCHR(st->st_mode) ? 0 : st->st_ino;
 		return 0;
 	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) { /* the number and what sysfs says of it */
 		p->kind = S_IFBLK;
-		p->rdev = st.st_rdev;
-		blk_identity(-1, st.st_rdev, p);
+		p->rdev = st->st_rdev;
+		blk_identity(-1, st->st_rdev, p);
 		return 0;
 	}
-	rc = safety_pin_fd(fd, p);
+	rc = fstat(fd, st) ? -errno : safety_pin_fd(fd, p);
 	close(fd);
 	return rc;
+}
+
+int safety_pin_take(const char *path, struct safety_pin *p)
+{
+	struct stat st;
+
+	return take(path, &st, p);
 }
 
 static const char *kind_name(unsigned kind)
@@ -290,6 +299,23 @@ int safety_pin_verify_fd(int fd, const char *path, char *msg, size_t len)
 	return verify(path, &now, msg, len);
 }
 
+/* @path is absent now: -ESTALE when a pin of that name was taken of
+ * something that existed (gone since: not what was confirmed either). */
+static int gone(const char *path, char *msg, size_t len)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; !rc && i < nheld; i++)
+		if (held[i].pin.kind && !strcmp(held[i].path, path)) {
+			snprintf(msg, len, "%s is not the device that was confirmed: it is gone",
+				 path);
+			rc = -ESTALE;
+		}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
 int safety_pin_verify(const char *path, char *msg, size_t len)
 {
 	struct safety_pin now;
@@ -301,17 +327,21 @@ int safety_pin_verify(const char *path, char *msg, size_t len)
 		snprintf(msg, len, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (!now.kind) { /* gone since: not what was confirmed either */
-		pthread_mutex_lock(&lock);
-		for (size_t i = 0; !rc && i < nheld; i++)
-			if (held[i].pin.kind && !strcmp(held[i].path, path)) {
-				snprintf(msg, len,
-					 "%s is not the device that was confirmed: it is gone",
-					 path);
-				rc = -ESTALE;
-			}
-		pthread_mutex_unlock(&lock);
+	if (!now.kind)
+		return gone(path, msg, len);
+	return verify(path, &now, msg, len);
+}
+
+int safety_pin_stat(const char *path, struct stat *st, char *msg, size_t len)
+{
+	struct safety_pin now;
+	int rc = take(path, st, &now);
+
+	if (rc) {
+		snprintf(msg, len, "%s: cannot read what it is: %s", path, strerror(-rc));
 		return rc;
 	}
-	return verify(path, &now, msg, len);
+	if (!now.kind)
+		return (rc = gone(path, msg, len)) ? rc : -ENOENT;
+	return no_pins() ? 0 : verify(path, &now, msg, len);
 }

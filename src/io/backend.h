@@ -59,6 +59,13 @@ struct backend_ops {
 	int (*result)(const struct io_uring_cqe *cqe, uint32_t len);
 };
 
+/* Passthrough's first question, asked of a target before anything is
+ * opened (cmd/runcheck.c: every run group's, before the first one runs)
+ * and again by the backend's check() of the open target: only an NVMe
+ * generic device (@generic: /dev/ngXnY) takes it, on a kernel that has
+ * it.  0, -EINVAL (another kind of target: the message names its
+ * generic node when there is one) or -EOPNOTSUPP, with @err. */
+int uring_cmd_may_drive(const char *path, bool generic, char *err, size_t errlen);
 /* The passthrough backend's set-up of @t for @s, after check(): the format
  * its I/Os move (pi_act=1 strips an 8-byte PI-only metadata, as fio), and
  * fio's refusals (block size not a multiple of an extended LBA, a separate

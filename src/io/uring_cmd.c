@@ -60,13 +60,13 @@ static bool uring_cmd_supported(void)
 	return ok;
 }
 
-static int cmd_check(const struct target *t, char *err, size_t errlen)
+int uring_cmd_may_drive(const char *path, bool generic, char *err, size_t errlen)
 {
-	if (t->kind != TARGET_NVME_GENERIC) {
+	if (!generic) {
 		/* an NVMe namespace: name its generic node, when there is one */
 		char ng[300] = "";
-		const char *b = strrchr(t->path, '/');
-		b = b ? b + 1 : t->path;
+		const char *b = strrchr(path, '/');
+		b = b ? b + 1 : path;
 		if (!strncmp(b, "nvme", 4) && strchr(b + 4, 'n') &&
 		    (size_t)snprintf(ng, sizeof(ng), "/dev/ng%s", b + 4) < sizeof(ng) &&
 		    access(ng, F_OK))
@@ -75,27 +75,34 @@ static int cmd_check(const struct target *t, char *err, size_t errlen)
 			snprintf(err, errlen,
 				 "%s: passthrough (ioengine=io_uring_cmd) runs on the namespace's "
 				 "generic device %s, not on its block device",
-				 t->path, ng);
+				 path, ng);
 		else
 			snprintf(err, errlen,
 				 "%s: passthrough (ioengine=io_uring_cmd) needs an NVMe generic "
 				 "device; this is not one, and no generic device was found for it "
 				 "(nvscope list shows them under their namespace)",
-				 t->path);
-		return -EINVAL;
-	}
-	if (!t->nsid || t->lba_shift < 9 || t->lba_shift > 16) {
-		snprintf(err, errlen, "%s: NVMe namespace id or LBA size unknown", t->path);
+				 path);
 		return -EINVAL;
 	}
 	if (!uring_cmd_supported()) {
 		snprintf(err, errlen,
 			 "%s: this kernel has no io_uring passthrough (IORING_OP_URING_CMD, "
 			 "Linux 5.19+): use --ioengine=io_uring on the block device",
-			 t->path);
+			 path);
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+static int cmd_check(const struct target *t, char *err, size_t errlen)
+{
+	int rc = uring_cmd_may_drive(t->path, t->kind == TARGET_NVME_GENERIC, err, errlen);
+
+	if (!rc && (!t->nsid || t->lba_shift < 9 || t->lba_shift > 16)) {
+		snprintf(err, errlen, "%s: NVMe namespace id or LBA size unknown", t->path);
+		rc = -EINVAL;
+	}
+	return rc;
 }
 
 /* [@off, @off + @len) in whole LBAs of @t: an extended LBA (data +

@@ -346,48 +346,67 @@ void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, co
 	cJSON_Delete(o);
 }
 
+int planrun_pin(const struct planrun *r, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < r->ntargets; i++) {
+		int ret = safety_pin_hold(r->targets[i], err, errlen);
+		if (ret) { /* nothing held: those before it released */
+			while (i--)
+				safety_pin_release(r->targets[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void planrun_unpin(const struct planrun *r)
+{
+	for (unsigned i = 0; i < r->ntargets; i++)
+		safety_pin_release(r->targets[i]);
+}
+
 int planrun_begin(struct planrun *r, const char *dir, bool resume, double started,
 		  const char *started_by, char *err, size_t errlen)
 {
-	int ret, fd;
+	int ret, fd = -1;
 
+	/* the targets pinned before they are checked: the check judges what
+	 * is pinned, every later open of a step must find the same device or
+	 * file (safety_pin_*, released by planrun_end) */
+	if ((ret = planrun_pin(r, err, errlen)))
+		return ret;
 	if (!resume) {
 		/* a fresh start: checked before its directory exists */
 		ret = planrun_may_run(r, NULL, err, errlen);
+		if (!ret) /* refused (exists, another user's, a symlink ...) */
+			ret = planrun_create_dir(r, dir, err, errlen);
 		if (ret)
-			return ret;
-		ret = planrun_create_dir(r, dir, err, errlen);
-		if (ret)
-			return ret; /* refused (exists, another user's, a symlink ...) */
+			goto unpin;
 	} else {
 		r->dir = dir;
 	}
 	/* one run per results directory at a time */
 	fd = planrun_lock(r, err, errlen);
-	if (fd < 0)
-		return fd;
-	/* a resume: checked once it holds the directory's lock */
-	if (resume && (ret = planrun_may_run(r, NULL, err, errlen))) {
-		close(fd);
-		return ret;
+	if (fd < 0) {
+		ret = fd;
+		goto unpin;
 	}
-	/* the targets as confirmed: every later open of a step must find the
-	 * same device or file (safety_pin_*, released by planrun_end) */
-	for (unsigned i = 0; i < r->ntargets; i++)
-		if ((ret = safety_pin_hold(r->targets[i], err, errlen))) {
-			while (i--)
-				safety_pin_release(r->targets[i]);
-			close(fd);
-			return ret;
-		}
+	/* a resume: checked once it holds the directory's lock */
+	if (resume && (ret = planrun_may_run(r, NULL, err, errlen)))
+		goto unlock;
 	planrun_write_meta(r, "running", started, started_by);
 	return fd;
+
+unlock:
+	close(fd);
+unpin:
+	planrun_unpin(r);
+	return ret;
 }
 
 void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by)
 {
-	for (unsigned i = 0; i < r->ntargets; i++)
-		safety_pin_release(r->targets[i]);
+	planrun_unpin(r);
 	if (!rc) {
 		planrun_write_devices(r, RESDIR_DEV_AFTER);
 		planrun_write_meta(r, "done", started, started_by);

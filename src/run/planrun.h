@@ -113,19 +113,29 @@ void planrun_write_devices(const struct planrun *r, const char *name);
  * a [purge] like a fill.  0, -EACCES (not confirmed) or -EPERM (refused),
  * with one line in @err and the index of the target in *@bad (may be NULL). */
 int planrun_may_run(const struct planrun *r, unsigned *bad, char *err, size_t errlen);
+/* Pins every target of @r by identity (safety_pin_hold), to be done
+ * before a check of the targets: the check then judges what is pinned and
+ * every later open must find it (docs/safety.md, cause 2).  0, or -errno
+ * with @err (nothing held).  planrun_unpin() releases them; pins may be
+ * held twice (`nvscope plan` pins before checking its steps, then
+ * planrun_begin pins again): every pin of a name must match. */
+int planrun_pin(const struct planrun *r, char *err, size_t errlen);
+void planrun_unpin(const struct planrun *r);
 /* The one life cycle of a plan's results directory, for `nvscope plan`
  * and the console alike: planrun_begin, planrun_run, planrun_end.
- * planrun_begin: a fresh start (!@resume) checks planrun_may_run and
- * creates @dir (planrun_create_dir); a resume sets r->dir = @dir and checks
- * planrun_may_run once it holds the lock.  Then takes the one-run lock and
+ * planrun_begin pins the targets (planrun_pin) first; then a fresh start
+ * (!@resume) checks planrun_may_run and creates @dir (planrun_create_dir);
+ * a resume sets r->dir = @dir and checks planrun_may_run once it holds the
+ * lock.  Then takes the one-run lock and
  * writes meta.json "running" (@started: unix time; @started_by as for
  * planrun_write_meta).  Returns the lock's descriptor (give it to
- * planrun_end), or -errno with one line in @err (nothing left locked). */
+ * planrun_end), or -errno with one line in @err (nothing left locked or
+ * pinned). */
 int planrun_begin(struct planrun *r, const char *dir, bool resume, double started,
 		  const char *started_by, char *err, size_t errlen);
-/* After planrun_run returned @rc: 0 writes device-after.json and meta.json
- * "done"; otherwise meta.json "interrupted" (*r->stop set) or "failed".
- * Closes @lockfd (when >= 0). */
+/* After planrun_run returned @rc: releases planrun_begin's pins; 0 writes
+ * device-after.json and meta.json "done"; otherwise meta.json
+ * "interrupted" (*r->stop set) or "failed".  Closes @lockfd (when >= 0). */
 void planrun_end(struct planrun *r, int lockfd, int rc, double started, const char *started_by);
 /* Writes cJSON tree @json to @dir/@name (with a final newline); errors are
  * ignored (the state file, not these, is what resume relies on). */

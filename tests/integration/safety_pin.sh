@@ -83,7 +83,7 @@ pid=$!
 # the swap once the first group reads the file (it was pinned before): a
 # fixed 0.4 s was, under ASan on a loaded machine, before nvscope even
 # looked, and then the new file is the one confirmed.  The file open at two
-# looks 0.25 s apart: the run's checks before the pin open it for a moment
+# looks 0.25 s apart: the run's checks (after the pin) open it for a moment
 # only (seen once under ASan, then closed before the group began)
 is_open() { ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T_TMP/g/f.img"; }
 for _ in $(seq 200); do
