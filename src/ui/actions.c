@@ -182,6 +182,7 @@ static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char 
 	}
 	snprintf(a->run.run_name, sizeof(a->run.run_name), "%s", name);
 	if (a->src.ops->start(a->src.ctx, jobs, n, dir, err, sizeof(err))) {
+		app_unpin(a);
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -281,6 +282,37 @@ static void continue_launch(struct app *a)
  * holding data (unless the console was started with --force-destroy: the
  * typed token is no override), then asks for the typed token of every
  * block device written.  Takes ownership of @jobs. */
+void app_unpin(struct app *a)
+{
+	for (unsigned i = 0; i < a->run.npinned; i++)
+		safety_pin_release(a->run.pinned[i]);
+	a->run.npinned = 0;
+}
+
+/* Pins every target of @job (each once) before anything about them is
+ * checked (docs/safety.md: the object written is the object checked and
+ * confirmed); held until the run ends.  0, or -errno with @msg (none held
+ * then). */
+static int pin_targets(struct app *a, const struct spec *job, char *msg, size_t len)
+{
+	app_unpin(a);
+	for (unsigned t = 0; t < job->ntargets && t < NVS_MAX_TARGETS; t++) {
+		bool seen = false;
+		for (unsigned k = 0; k < t && !seen; k++)
+			seen = !strcmp(job->targets[k], job->targets[t]);
+		if (seen)
+			continue;
+		int r = safety_pin_hold(job->targets[t], msg, len);
+		if (r) {
+			app_unpin(a);
+			return r;
+		}
+		snprintf(a->run.pinned[a->run.npinned++], sizeof(a->run.pinned[0]), "%s",
+			 job->targets[t]);
+	}
+	return 0;
+}
+
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	bool writes = false;
@@ -300,15 +332,16 @@ void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *n
 		return;
 	}
 	a->run.pending_log[0] = '\0';
-	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++) {
-		char msg[1024] = "";
-		int r = app_write_check(a, jobs[0].targets[t], msg, sizeof(msg), a->run.pending_log,
-					sizeof(a->run.pending_log));
-		if (r) {
-			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
-			free(jobs);
-			return;
-		}
+	char msg[1024] = "";
+	int r = pin_targets(a, &jobs[0], msg, sizeof(msg));
+	for (unsigned t = 0; !r && writes && t < jobs[0].ntargets; t++)
+		r = app_write_check(a, jobs[0].targets[t], msg, sizeof(msg), a->run.pending_log,
+				    sizeof(a->run.pending_log));
+	if (r) {
+		app_unpin(a);
+		app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
+		free(jobs);
+		return;
 	}
 	free(a->run.pending);
 	a->run.pending = jobs;
@@ -335,6 +368,7 @@ static void jobs_answer(struct app *a, bool ok)
 		return;
 	if (!ok) {
 		a->run.pending = NULL;
+		app_unpin(a);
 		app_event(a, ROLE_WARN, "not confirmed: nothing written");
 		free(jobs);
 		return;

@@ -142,6 +142,11 @@ struct ui_launch {
 	char run_name[64];
 	unsigned nruns;	 /* runs started so far (results directory names) */
 	bool run_writes; /* the workload writes: rescan the devices at its end */
+	/* the workload's targets pinned by identity from before their check
+	 * to the run's end (dev/safety.h): what is written is what was
+	 * checked and confirmed */
+	char pinned[NVS_MAX_TARGETS][256];
+	unsigned npinned;
 };
 
 /* the view of the time axis and the strips (keys.c, strips.c) */
@@ -261,6 +266,9 @@ void app_launch_preset(struct app *a, int idx);
 void app_launch_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name);
 /* Starts the custom workload form on the marked targets. */
 void app_launch_form(struct app *a);
+/* Releases the pins of the workload's targets (its end, a refusal, the
+ * console's end). */
+void app_unpin(struct app *a);
 /* Answer to the destroy dialog: handed to whoever opened it (never
  * forced by it). */
 void app_confirm_destroy(struct app *a, bool ok);

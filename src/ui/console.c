@@ -272,6 +272,8 @@ static void source_tick(struct app *a, double dt)
 		else
 			app_event(a, event_role(ev.level), "%s", ev.text);
 		a->mq.urgent = false;
+		if (ev.flags & SOURCE_EV_ENDED)
+			app_unpin(a); /* the workload's targets: written no more */
 		if ((ev.flags & SOURCE_EV_WROTE) ||
 		    ((ev.flags & SOURCE_EV_ENDED) && a->run.run_writes))
 			app_rescan(a); /* the Devices pane shows the new usage */
@@ -420,6 +422,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 
 static void app_free(struct app *a)
 {
+	app_unpin(a);
 	healthset_free(a->hl.hset);
 	a->hl.hset = NULL;
 	planui_free(a);
