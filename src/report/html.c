@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "base/num.h"
+#include "report/bedhtml.h"
 #include "report/checkhtml.h"
 #include "report/csv.h"
 #include "report/qoshtml.h"
@@ -71,7 +72,9 @@ static const char *css =
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
     "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
     "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
-    "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}";
+    "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}"
+    ".override{color:#b35c00;font-weight:600}.asrun{font-size:12px;margin:2px 0 8px}"
+    "code{font-size:12px;word-break:break-all}";
 
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
@@ -614,6 +617,34 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 	fputs("</table>\n", f);
 }
 
+/* The heading of step @i: its directory name and the workload, the
+ * block-size mix when there is one (not only its first size). */
+static void step_heading(FILE *f, unsigned i, const char *name, const cJSON *sj)
+{
+	const char *kind = jstr(sj, "kind");
+	fprintf(f, "<h2 id=\"step-%u\" class=\"step step-", i + 1);
+	esc(f, kind);
+	fputs("\">", f);
+	esc(f, name);
+	if (strcmp(kind, "purge") && strcmp(kind, "matrix")) {
+		fputs(" <small>(", f);
+		esc(f, jstr(sj, "rw"));
+		fputs(" ", f);
+		esc(f, *jstr(sj, "bssplit") ? jstr(sj, "bssplit") : jstr(sj, "bs"));
+		fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
+	}
+	fputs("</h2>\n", f);
+}
+
+/* Each plan directory's test bed (meta.json "testbed"), side by side. */
+static void testbed_section(FILE *f, const struct rdir *dirs, unsigned nd)
+{
+	fputs("<h2 id=\"testbed\">Test bed</h2><div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++)
+		bedhtml_testbed(f, dirs[d].meta, dirs[d].label);
+	fputs("</div>\n", f);
+}
+
 static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
@@ -695,6 +726,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 			esc(f, jstr(dirs[d].meta, "plan"));
 			fputs(": ", f);
 			esc(f, jstr(dirs[d].meta, "description"));
+			bedhtml_overrides(f, dirs[d].meta);
 		}
 		fputs("</td><td class=\"l\">", f);
 		esc(f, jstr(dirs[d].meta, "status"));
@@ -738,33 +770,26 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		if (dirs[d].check)
 			checkhtml_section(f, dirs[d].path, dirs[d].label);
 
+	testbed_section(f, dirs, nd);
+
 	for (unsigned i = 0; i < nsteps; i++) {
-		cJSON *sj = NULL;
+		cJSON *sjs[MAX_DIRS];
 		struct rdir have[MAX_DIRS];
 		unsigned nh = 0;
 		for (unsigned d = 0; d < nd; d++) {
 			cJSON *o = rtab_json(dirs[d].path, steps[i], RESDIR_STEP);
 			if (!o)
 				continue;
+			sjs[nh] = o;
 			have[nh++] = dirs[d];
-			if (!sj)
-				sj = o;
-			else
-				cJSON_Delete(o);
 		}
 		if (!nh)
 			continue;
-		const char *kind = sj ? jstr(sj, "kind") : "";
-		fprintf(f, "<h2 id=\"step-%u\" class=\"step step-%s\">", i + 1, kind);
-		esc(f, steps[i]);
-		if (sj && strcmp(kind, "purge") && strcmp(kind, "matrix")) {
-			fputs(" <small>(", f);
-			esc(f, jstr(sj, "rw"));
-			fputs(" ", f);
-			esc(f, jstr(sj, "bs"));
-			fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
-		}
-		fputs("</h2>\n", f);
+		cJSON *sj = sjs[0];
+		const char *kind = jstr(sj, "kind");
+		step_heading(f, i, steps[i], sj);
+		for (unsigned h = 0; h < nh; h++)
+			bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
 		/* sequential workloads are charted in MB/s, as reviews do */
 		const char *rw = sj ? jstr(sj, "rw") : "";
 		bool mbps = !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
@@ -789,7 +814,8 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 			section_simple(f, have, nh, steps[i], kind);
 		else
 			fputs("<p class=\"warn\">not run yet</p>\n", f);
-		cJSON_Delete(sj);
+		for (unsigned h = 0; h < nh; h++)
+			cJSON_Delete(sjs[h]);
 	}
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;

@@ -4,8 +4,8 @@
  * interval on two axes, steady-state window marked), IOPS and latency vs
  * queue depth, the rate curve (latency vs IOPS), thread x QD and SNIA
  * matrix tables, latency QoS (p99.9 ... p99.9999 columns, exceedance curves
- * and histograms from the json+ bins: qoshtml.h), and the numbers
- * (docs/report.md).
+ * and histograms from the json+ bins: qoshtml.h), the test bed and each
+ * step's parameters as run (bedhtml.h), and the numbers (docs/report.md).
  * Several directories (drives) appear side by side in every section.  A
  * drive check's results directory (meta.json "command": "check") gets a
  * verdict table instead (checkhtml.c); plan and check directories may be
