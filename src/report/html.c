@@ -626,7 +626,16 @@ static void step_heading(FILE *f, unsigned i, const char *name, const cJSON *sj)
 	esc(f, kind);
 	fputs("\">", f);
 	esc(f, name);
-	if (strcmp(kind, "purge") && strcmp(kind, "matrix")) {
+	if (*jstr(sj, "trace")) { /* a replay: the trace, not its first workload */
+		fputs(" <small>(trace ", f);
+		esc(f, jstr(sj, "trace"));
+		double c = jnum(sj, "trace_copies"), s = jnum(sj, "trace_stagger_s");
+		if (c > 1)
+			fprintf(f, ", %g copies", c);
+		if (s > 0)
+			fprintf(f, ", %g s apart", s);
+		fputs(")</small>", f);
+	} else if (strcmp(kind, "purge") && strcmp(kind, "matrix")) {
 		fputs(" <small>(", f);
 		esc(f, jstr(sj, "rw"));
 		fputs(" ", f);

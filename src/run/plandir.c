@@ -350,6 +350,16 @@ static char *bssplit_text(const struct spec *s)
 	return buf;
 }
 
+/* A trace replay's step: its iolog's name, copies and stagger (what it
+ * runs, rather than the rw and bs of the workload it starts from). */
+static void step_trace(const struct spec_replay *rp, cJSON *o)
+{
+	const char *base = strrchr(rp->iolog, '/');
+	cJSON_AddStringToObject(o, "trace", base ? base + 1 : rp->iolog);
+	cJSON_AddNumberToObject(o, "trace_copies", rp->copies ? rp->copies : 1);
+	cJSON_AddNumberToObject(o, "trace_stagger_s", (double)rp->stagger_ns / 1e9);
+}
+
 /* The parameters step @st runs with, after the plan's defaults, its keys and
  * the command line's overrides (meta.json "overrides" names those): what
  * the report prints, rather than the plan's description. */
@@ -382,6 +392,8 @@ static void step_as_run(const struct planrun *r, const struct plan_step *st, cJS
 		cJSON_AddNumberToObject(o, "ramp_s", (double)st->spec.ramp_ns / 1e9);
 	if (r->stripe)
 		cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
+	if (st->spec.replay.iolog[0])
+		step_trace(&st->spec.replay, o);
 }
 
 void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, const char *status,

@@ -7,7 +7,8 @@
 # line (shlex gives the exact argv back, a path with a space and a quote
 # included) and the drive; step.json holds the values each step ran with;
 # the report shows the test bed block and, under each step, the values as
-# run with the overrides marked - never the description's 30 min or 2x.
+# run with the overrides marked - never the description's 30 min or 2x;
+# a trace step is headed by its trace.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -44,6 +45,11 @@ bssplit = 4k/50:8k/50
 iodepth = 2
 runtime = 30m
 INI
+# a trace replay (two copies): headed by its trace, not "randread 4k"
+{ echo "fio version 3 iolog"; echo "0 t.img add"; echo "0 t.img open"
+  for i in $(seq 0 39); do echo "$((i * 2)) t.img read $((i * 4096)) 4096"; done
+  echo "80 t.img close"; } >"$T_TMP/mini.log"
+printf '\n[trace mini]\nread_iolog = %s\ntrace_copies = 2\n' "$T_TMP/mini.log" >>"$plan"
 img="$T_TMP/it's a.img"
 truncate -s 16M "$img"
 R="$T_TMP/res dir"
@@ -77,7 +83,8 @@ assert d == {"path": img, "kind": "file", "model": "unknown", "serial": "unknown
              "firmware": "unknown", "capacity_bytes": 16 << 20, "lba_size": None}, d
 # each step's values as run
 st = {s: json.load(open("%s/%s/step.json" % (R, s))) for s in meta["steps"]}
-fill, pre, m, web = (st[s] for s in meta["steps"])
+fill, pre, m, web, tr = (st[s] for s in meta["steps"])
+assert tr["trace"] == "mini.log" and tr["trace_copies"] == 2, tr
 assert fill["passes"] == 0.05 and pre["round_s"] == 0.2 and pre["max_rounds"] == 2, (fill, pre)
 assert m["runtime_s"] == 0.3 and web["runtime_s"] == 0.3 and m["iodepth"] == [4], (m, web)
 assert web["bssplit"] == "4k/50:8k/50", web
@@ -90,16 +97,17 @@ for want in ("<h2 id=\"testbed\">Test bed", esc(tb["cpu_model"]),
     assert want in page, want
 # ... and under each step what it ran with, the overrides marked
 asrun = re.findall(r'<p class="asrun">(.*?)</p>', page)
-assert len(asrun) == 4, asrun
+assert len(asrun) == 5, asrun
 o = '<span class="override">(override --%s)</span>'
 assert "fill passes 0.05 " + o % "fill=0.05" in asrun[0], asrun[0]
 assert "round 0.2 s " + o % "round=200ms" in asrun[1] and "max rounds 2 " + o % "max-rounds=2" in asrun[1], asrun[1]
-for a in asrun[2:]:
+for a in asrun[2:4]:
     assert "runtime 0.3 s " + o % "runtime=300ms" in a, a
     assert "30 min" not in a and "passes 2" not in a, a
 assert "QD 2 &middot; bssplit 4k/50:8k/50" in asrun[3], asrun[3]
 assert re.search(r'<h2 id="step-4"[^>]*>[^<]*<small>\(randread 4k/50:8k/50, 1 jobs\)', page)
-print("ok: testbed in meta.json and on the page; 4 steps show the values they ran with")
+assert re.search(r'<h2 id="step-5"[^>]*>[^<]*<small>\(trace mini\.log, 2 copies\)</small>', page)
+print("ok: testbed in meta.json and on the page; 5 steps show the values they ran with")
 PY
 	fail "test bed or parameters as run"
 ok "test bed and parameters as run (file target)"
