@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "dev/testbed.h"
 #include "nvscope.h"
 #include "check/out.h"
 #include "check/resdir.h"
@@ -150,6 +151,13 @@ int check_write_meta(const struct check_batch *b, const char *dir, const char *s
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
+	const char **paths = calloc(b->n ? b->n : 1, sizeof(*paths));
+	for (size_t i = 0; paths && i < b->n; i++)
+		paths[i] = b->d[i].path;
+	cJSON *tb = paths ? testbed_json(paths, (unsigned)b->n) : NULL;
+	if (tb)
+		cJSON_AddItemToObject(o, "testbed", tb);
+	free(paths);
 	int rc = check_write_json(dir, RESDIR_META, o, err, errlen);
 	cJSON_Delete(o);
 	return rc;

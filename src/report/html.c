@@ -16,8 +16,10 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "base/num.h"
+#include "report/bedhtml.h"
 #include "report/checkhtml.h"
 #include "report/csv.h"
+#include "report/qoshtml.h"
 #include "report/rtable.h"
 #include "report/svg.h"
 #include "stats/collect.h"
@@ -68,7 +70,11 @@ static const char *css =
     "svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
     "svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}"
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
-    "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}";
+    "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
+    "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
+    "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}"
+    ".override{color:#b35c00;font-weight:600}.asrun{font-size:12px;margin:2px 0 8px}"
+    "code{font-size:12px;word-break:break-all}";
 
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
@@ -77,14 +83,16 @@ static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 	fputs("</h3>", f);
 }
 
+/* The step's table; @qs: each drive's row histograms (the QoS columns). */
 static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned ndirs,
-			 const char *first, const char *firstcol)
+			 const char *first, const char *firstcol, const struct qos_rows *qs)
 {
 	fprintf(f,
 		"<table class=\"numbers\"><tr><th class=\"l\">drive</th><th>%s</th>"
-		"<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>"
-		"<th>max &micro;s</th><th>CPU %%</th></tr>",
+		"<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>",
 		first);
+	qoshtml_head(f);
+	fputs("<th>max &micro;s</th><th>CPU %</th></tr>", f);
 	for (unsigned d = 0; d < ndirs; d++)
 		for (size_t r = 0; r < tabs[d].nrows; r++) {
 			fputs("<tr><td class=\"l\">", f);
@@ -97,12 +105,12 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *ta
 				fprintf(f, "%g", rtab_get(&tabs[d], r, firstcol));
 			else
 				esc(f, tabs[d].first[r]);
-			fprintf(f,
-				"</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-				"<td>%.1f</td><td>%.1f</td></tr>",
+			fprintf(f, "</td><td>%.0f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>",
 				rtab_get(&tabs[d], r, "iops"), rtab_get(&tabs[d], r, "mbps"),
 				rtab_get(&tabs[d], r, "lat_mean_us"),
-				rtab_get(&tabs[d], r, "lat_p99_us"),
+				rtab_get(&tabs[d], r, "lat_p99_us"));
+			qoshtml_cells(f, &qs[d], r);
+			fprintf(f, "<td>%.1f</td><td>%.1f</td></tr>",
 				rtab_get(&tabs[d], r, "lat_max_us"),
 				rtab_get(&tabs[d], r, "cpu_pct"));
 		}
@@ -306,6 +314,32 @@ static void free_tabs(struct rtab *tabs, unsigned nd)
 		rtab_free(&tabs[d]);
 }
 
+/* Each drive's row histograms of step @sub (qoshtml.h); a drive whose
+ * histograms cannot be held gets none (its cells say n/a). */
+static void qos_load(const struct rdir *dirs, const struct rtab *tabs, unsigned nd, const char *sub,
+		     const char *kind, struct qos_rows *qs)
+{
+	for (unsigned d = 0; d < nd; d++)
+		qoshtml_load(dirs[d].path, sub, kind, &tabs[d], &qs[d]);
+}
+
+/* The QoS charts, a card per drive, and the histograms freed. */
+static void qos_section(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned nd,
+			const char *sub, const char *kind, struct qos_rows *qs)
+{
+	fputs("<h3 class=\"qos\">Latency QoS</h3><div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++) {
+		if (tabs[d].nrows) {
+			fputs("<div class=\"card qos\">", f);
+			dir_card_title(f, &dirs[d], d);
+			qoshtml_charts(f, dirs[d].path, sub, kind, &tabs[d], &qs[d]);
+			fputs("</div>", f);
+		}
+		qoshtml_free(&qs[d]);
+	}
+	fputs("</div>\n", f);
+}
+
 static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
 			    bool mbps)
 {
@@ -337,7 +371,10 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 		}
 	}
 	fputs("</div>", f);
-	metric_table(f, dirs, tabs, nd, "QD", "qd");
+	struct qos_rows qs[MAX_DIRS];
+	qos_load(dirs, tabs, nd, sub, "measure", qs);
+	metric_table(f, dirs, tabs, nd, "QD", "qd", qs);
+	qos_section(f, dirs, tabs, nd, sub, "measure", qs);
 	free_tabs(tabs, nd);
 }
 
@@ -351,7 +388,10 @@ static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	overlay_chart(f, dirs, tabs, nd, "rate-curve-p99", "Rate curve: p99 latency vs IOPS",
 		      "iops", "IOPS", "lat_p99_us", "p99 latency (µs)", false);
 	fputs("</div>", f);
-	metric_table(f, dirs, tabs, nd, "% of max", NULL);
+	struct qos_rows qs[MAX_DIRS];
+	qos_load(dirs, tabs, nd, sub, "rate-curve", qs);
+	metric_table(f, dirs, tabs, nd, "% of max", NULL, qs);
+	qos_section(f, dirs, tabs, nd, sub, "rate-curve", qs);
 	free_tabs(tabs, nd);
 }
 
@@ -446,7 +486,10 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 		fputs("</div>", f);
 	}
 	fputs("</div>", f);
-	metric_table(f, dirs, tabs, nd, "cell", "threads");
+	struct qos_rows qs[MAX_DIRS];
+	qos_load(dirs, tabs, nd, sub, "grid", qs);
+	metric_table(f, dirs, tabs, nd, "cell", "threads", qs);
+	qos_section(f, dirs, tabs, nd, sub, "grid", qs);
 	free_tabs(tabs, nd);
 }
 
@@ -574,6 +617,43 @@ static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const 
 	fputs("</table>\n", f);
 }
 
+/* The heading of step @i: its directory name and the workload, the
+ * block-size mix when there is one (not only its first size). */
+static void step_heading(FILE *f, unsigned i, const char *name, const cJSON *sj)
+{
+	const char *kind = jstr(sj, "kind");
+	fprintf(f, "<h2 id=\"step-%u\" class=\"step step-", i + 1);
+	esc(f, kind);
+	fputs("\">", f);
+	esc(f, name);
+	if (*jstr(sj, "trace")) { /* a replay: the trace, not its first workload */
+		fputs(" <small>(trace ", f);
+		esc(f, jstr(sj, "trace"));
+		double c = jnum(sj, "trace_copies"), s = jnum(sj, "trace_stagger_s");
+		if (c > 1)
+			fprintf(f, ", %g copies", c);
+		if (s > 0)
+			fprintf(f, ", %g s apart", s);
+		fputs(")</small>", f);
+	} else if (strcmp(kind, "purge") && strcmp(kind, "matrix")) {
+		fputs(" <small>(", f);
+		esc(f, jstr(sj, "rw"));
+		fputs(" ", f);
+		esc(f, *jstr(sj, "bssplit") ? jstr(sj, "bssplit") : jstr(sj, "bs"));
+		fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
+	}
+	fputs("</h2>\n", f);
+}
+
+/* Each plan directory's test bed (meta.json "testbed"), side by side. */
+static void testbed_section(FILE *f, const struct rdir *dirs, unsigned nd)
+{
+	fputs("<h2 id=\"testbed\">Test bed</h2><div class=\"row\">", f);
+	for (unsigned d = 0; d < nd; d++)
+		bedhtml_testbed(f, dirs[d].meta, dirs[d].label);
+	fputs("</div>\n", f);
+}
+
 static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof(*d));
@@ -655,6 +735,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 			esc(f, jstr(dirs[d].meta, "plan"));
 			fputs(": ", f);
 			esc(f, jstr(dirs[d].meta, "description"));
+			bedhtml_overrides(f, dirs[d].meta);
 		}
 		fputs("</td><td class=\"l\">", f);
 		esc(f, jstr(dirs[d].meta, "status"));
@@ -698,33 +779,26 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		if (dirs[d].check)
 			checkhtml_section(f, dirs[d].path, dirs[d].label);
 
+	testbed_section(f, dirs, nd);
+
 	for (unsigned i = 0; i < nsteps; i++) {
-		cJSON *sj = NULL;
+		cJSON *sjs[MAX_DIRS];
 		struct rdir have[MAX_DIRS];
 		unsigned nh = 0;
 		for (unsigned d = 0; d < nd; d++) {
 			cJSON *o = rtab_json(dirs[d].path, steps[i], RESDIR_STEP);
 			if (!o)
 				continue;
+			sjs[nh] = o;
 			have[nh++] = dirs[d];
-			if (!sj)
-				sj = o;
-			else
-				cJSON_Delete(o);
 		}
 		if (!nh)
 			continue;
-		const char *kind = sj ? jstr(sj, "kind") : "";
-		fprintf(f, "<h2 id=\"step-%u\" class=\"step step-%s\">", i + 1, kind);
-		esc(f, steps[i]);
-		if (sj && strcmp(kind, "purge") && strcmp(kind, "matrix")) {
-			fputs(" <small>(", f);
-			esc(f, jstr(sj, "rw"));
-			fputs(" ", f);
-			esc(f, jstr(sj, "bs"));
-			fprintf(f, ", %g jobs)</small>", jnum(sj, "numjobs"));
-		}
-		fputs("</h2>\n", f);
+		cJSON *sj = sjs[0];
+		const char *kind = jstr(sj, "kind");
+		step_heading(f, i, steps[i], sj);
+		for (unsigned h = 0; h < nh; h++)
+			bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
 		/* sequential workloads are charted in MB/s, as reviews do */
 		const char *rw = sj ? jstr(sj, "rw") : "";
 		bool mbps = !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
@@ -749,7 +823,8 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 			section_simple(f, have, nh, steps[i], kind);
 		else
 			fputs("<p class=\"warn\">not run yet</p>\n", f);
-		cJSON_Delete(sj);
+		for (unsigned h = 0; h < nh; h++)
+			cJSON_Delete(sjs[h]);
 	}
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;

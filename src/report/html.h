@@ -3,10 +3,13 @@
  * charts reviews draw - preconditioning scatter (IOPS and latency per
  * interval on two axes, steady-state window marked), IOPS and latency vs
  * queue depth, the rate curve (latency vs IOPS), thread x QD and SNIA
- * matrix tables, and the numbers.  Several directories (drives) appear side
- * by side in every section.  A drive check's results directory (meta.json
- * "command": "check") gets a verdict table instead (checkhtml.c); plan and
- * check directories may be mixed. */
+ * matrix tables, latency QoS (p99.9 ... p99.9999 columns, exceedance curves
+ * and histograms from the json+ bins: qoshtml.h), the test bed and each
+ * step's parameters as run (bedhtml.h), and the numbers (docs/report.md).
+ * Several directories (drives) appear side by side in every section.  A
+ * drive check's results directory (meta.json "command": "check") gets a
+ * verdict table instead (checkhtml.c); plan and check directories may be
+ * mixed. */
 #ifndef NVS_HTML_H
 #define NVS_HTML_H
 

@@ -147,7 +147,7 @@ static void series_stats(const struct series *s, enum nvs_dir d, bool bw, double
 }
 
 static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct series *ser, bool plus,
-		      const struct spec *s)
+		      bool lat_bins, const struct spec *s)
 {
 	const struct result_dir *rd = &r->dir[d];
 	cJSON *o = cJSON_CreateObject();
@@ -168,7 +168,7 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	 * (prep to completion = slat + clat; its percentiles are nvscope's) */
 	cJSON_AddItemToObject(o, "slat_ns", lat_obj_p(&rd->slat, false, s, false));
 	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->clat, plus, s));
-	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, false, s));
+	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, lat_bins, s));
 	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
 		/* every one: prio_spec_validate refuses more than the result keeps */
 		unsigned np = s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
@@ -481,9 +481,12 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	else
 		job_options(cJSON_AddObjectToObject(o, "job options"), job_spec(run, j), r->iodepth,
 			    r->name);
-	cJSON_AddItemToObject(o, "read", dir_obj(r, NVS_READ, ser, run->plus, job_spec(run, j)));
-	cJSON_AddItemToObject(o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, job_spec(run, j)));
-	cJSON_AddItemToObject(o, "trim", dir_obj(r, NVS_TRIM, ser, run->plus, job_spec(run, j)));
+	cJSON_AddItemToObject(
+	    o, "read", dir_obj(r, NVS_READ, ser, run->plus, run->lat_bins, job_spec(run, j)));
+	cJSON_AddItemToObject(
+	    o, "write", dir_obj(r, NVS_WRITE, ser, run->plus, run->lat_bins, job_spec(run, j)));
+	cJSON_AddItemToObject(
+	    o, "trim", dir_obj(r, NVS_TRIM, ser, run->plus, run->lat_bins, job_spec(run, j)));
 	/* fio's fsync/fdatasync: how many, and their latency */
 	sync = cJSON_AddObjectToObject(o, "sync");
 	num_u(sync, "total_ios", r->sync_ios);
@@ -537,12 +540,15 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			const struct result *tr = &run->targets[j * run->ntargets + t];
 			cJSON *to = cJSON_CreateObject();
 			cJSON_AddStringToObject(to, "target", tr->target);
-			cJSON_AddItemToObject(to, "read",
-					      dir_obj(tr, NVS_READ, NULL, false, job_spec(run, j)));
 			cJSON_AddItemToObject(
-			    to, "write", dir_obj(tr, NVS_WRITE, NULL, false, job_spec(run, j)));
+			    to, "read",
+			    dir_obj(tr, NVS_READ, NULL, false, run->lat_bins, job_spec(run, j)));
 			cJSON_AddItemToObject(
-			    to, "trim", dir_obj(tr, NVS_TRIM, NULL, false, job_spec(run, j)));
+			    to, "write",
+			    dir_obj(tr, NVS_WRITE, NULL, false, run->lat_bins, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "trim",
+			    dir_obj(tr, NVS_TRIM, NULL, false, run->lat_bins, job_spec(run, j)));
 			cJSON_AddItemToArray(ts, to);
 		}
 	}

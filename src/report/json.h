@@ -44,6 +44,10 @@ struct json_run {
 	const struct diskstat *disks; /* disk_util entries (deltas over the run) */
 	unsigned ndisks;
 	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
+	/* lat_ns.bins too, of the job and of each target (fio's json+ with
+	 * lat_percentiles=1): the full histograms the report's QoS is built
+	 * from (report/qos.h); a plan's step JSON has them */
+	bool lat_bins;
 	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
 	int stop_signal; /* a signal stopped the run: nvscope.stopped_by_signal */

@@ -146,6 +146,45 @@ static void draw_ticks(FILE *f, const struct axis *a, char which, int x0, int y0
 	}
 }
 
+static void draw_yrefs(FILE *f, const struct svg_chart *c, const struct axis *ay, int w, int h)
+{
+	for (unsigned i = 0; i < c->nyrefs; i++) {
+		double p = axis_pos(ay, c->yrefs[i].y);
+		if (!isfinite(p) || p < 0 || p > 1)
+			continue;
+		double y = MT + h - p * h;
+		fprintf(f,
+			"<line class=\"yref\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text class=\"yreflabel\" x=\"%d\" y=\"%.1f\">",
+			ML, y, ML + w, y, ML + w + 4, y + 4);
+		svg_escape(f, c->yrefs[i].label);
+		fputs("</text>", f);
+	}
+}
+
+static void draw_marks(FILE *f, const struct svg_chart *c, const struct axis *ax,
+		       const struct axis *ay, int w, int h)
+{
+	for (unsigned i = 0; i < c->nmarks; i++) {
+		const struct svg_mark *m = &c->marks[i];
+		const struct svg_series *se = m->series < c->nseries ? &c->series[m->series] : NULL;
+		double px = axis_pos(ax, m->x), py = axis_pos(ay, m->y);
+		if (!isfinite(px) || !isfinite(py))
+			continue;
+		fprintf(f, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"",
+			ML + px * w, MT + h - py * h, se && se->color ? se->color : "#333");
+		fputs(" data-series=\"", f);
+		svg_escape(f, se ? se->name : "");
+		fputs("\" data-mark=\"", f);
+		svg_escape(f, m->mark);
+		fputs("\" data-value=\"", f);
+		svg_escape(f, m->value);
+		fputs("\"><title>", f);
+		svg_escape(f, m->title);
+		fputs("</title></circle>", f);
+	}
+}
+
 int svg_chart(FILE *f, const struct svg_chart *c)
 {
 	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
@@ -191,6 +230,8 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	}
 	struct axis ax, ay[2];
 	axis_fit(&ax, xlo, xhi, c->xlog, false);
+	if (c->yfixed)
+		ylo[0] = c->ylo, yhi[0] = c->yhi;
 	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
 	if (right)
 		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
@@ -246,7 +287,7 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			pen = true;
 		}
 		fputs("\"/>", f);
-		if (!se->dots)
+		if (!se->dots && !se->plain)
 			for (size_t i = 0; i < se->n && se->n <= 64; i++) {
 				double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);
 				if (isfinite(px) && isfinite(py))
@@ -257,6 +298,8 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 					    se->color ? se->color : "#333");
 			}
 	}
+	draw_yrefs(f, c, &ay[0], w, h);
+	draw_marks(f, c, &ax, &ay[0], w, h);
 	/* axis labels and legend */
 	if (c->xlabel) {
 		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
@@ -281,6 +324,8 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 		fputs("</text>", f);
 	}
 	int ly = MT + 6;
+	if (c->legend_low)
+		ly = MT + h - 6 - 15 * (int)c->nseries;
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		if (!se->name)

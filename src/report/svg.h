@@ -16,6 +16,24 @@ struct svg_series {
 	const char *color; /* CSS colour, e.g. "#1f77b4" */
 	bool right;	   /* plotted against the right Y axis */
 	bool dots;	   /* scatter (dots) instead of a polyline */
+	bool plain;	   /* a polyline without a dot at each point */
+};
+
+/* A marked point (a percentile on an exceedance curve): a circle with a
+ * <title> tooltip, carrying machine-readable data attributes
+ * data-series (the series' name), data-mark and data-value (escaped). */
+struct svg_mark {
+	double x, y;
+	unsigned series;   /* index into the chart's series (its colour, name) */
+	const char *mark;  /* data-mark, e.g. "p99.99" */
+	const char *value; /* data-value, e.g. the exact figure "123456" */
+	const char *title; /* tooltip text */
+};
+
+/* A labelled horizontal reference line (e.g. "p99.99" at 1e-4). */
+struct svg_yref {
+	double y;
+	const char *label;
 };
 
 struct svg_chart {
@@ -29,6 +47,13 @@ struct svg_chart {
 	double band_x0, band_x1;
 	const char *band_label;
 	int width, height; /* 0: 720 x 340 */
+	const struct svg_mark *marks; /* drawn over the series */
+	unsigned nmarks;
+	const struct svg_yref *yrefs; /* against the left axis */
+	unsigned nyrefs;
+	bool legend_low; /* the legend at the bottom left (curves that start top left) */
+	bool yfixed;	 /* the left axis spans [ylo, yhi] whatever the data */
+	double ylo, yhi;
 };
 
 /* Writes @c as one <svg> element to @f.  Returns 0, or -EINVAL when there

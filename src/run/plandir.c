@@ -19,6 +19,7 @@
 #include "config/plan.h"
 #include "dev/devmodel.h"
 #include "dev/safety.h"
+#include "dev/testbed.h"
 #include "report/json.h"
 #include "run/resdir.h"
 
@@ -212,6 +213,14 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 	cJSON_AddStringToObject(o, "status", status);
 	if (strcmp(status, "running"))
 		cJSON_AddNumberToObject(o, "finished", (double)time(NULL));
+	/* the machine, the command line of this start and the targets */
+	const char *paths[NVS_MAX_TARGETS];
+	for (unsigned i = 0; i < r->ntargets && i < NVS_MAX_TARGETS; i++)
+		paths[i] = r->targets[i];
+	cJSON *tb =
+	    testbed_json(paths, r->ntargets < NVS_MAX_TARGETS ? r->ntargets : NVS_MAX_TARGETS);
+	if (tb)
+		cJSON_AddItemToObject(o, "testbed", tb);
 	planrun_write_json(r->dir, RESDIR_META, o);
 	cJSON_Delete(o);
 }
@@ -323,6 +332,70 @@ void planrun_write_json(const char *dir, const char *name, void *json)
 	free(buf);
 }
 
+/* fio's bssplit text of @s ("4k/50:8k/30:64k/20", read weights), malloc'ed. */
+static char *bssplit_text(const struct spec *s)
+{
+	char *buf = NULL, b[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	for (unsigned k = 0; k < s->nbs && k < NVS_MAX_BSSPLIT; k++)
+		fprintf(f, "%s%s/%u", k ? ":" : "", spec_fmt_size(s->bs[k].bs, b, sizeof(b)),
+			s->bs[k].weight);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A trace replay's step: its iolog's name, copies and stagger (what it
+ * runs, rather than the rw and bs of the workload it starts from). */
+static void step_trace(const struct spec_replay *rp, cJSON *o)
+{
+	const char *base = strrchr(rp->iolog, '/');
+	cJSON_AddStringToObject(o, "trace", base ? base + 1 : rp->iolog);
+	cJSON_AddNumberToObject(o, "trace_copies", rp->copies ? rp->copies : 1);
+	cJSON_AddNumberToObject(o, "trace_stagger_s", (double)rp->stagger_ns / 1e9);
+}
+
+/* The parameters step @st runs with, after the plan's defaults, its keys and
+ * the command line's overrides (meta.json "overrides" names those): what
+ * the report prints, rather than the plan's description. */
+static void step_as_run(const struct planrun *r, const struct plan_step *st, cJSON *o)
+{
+	bool timed = st->kind == STEP_MEASURE || st->kind == STEP_RATE_CURVE ||
+		     st->kind == STEP_GRID || st->kind == STEP_MATRIX;
+	if (st->kind == STEP_PURGE)
+		return;
+	cJSON *qd = cJSON_AddArrayToObject(o, "iodepth");
+	for (unsigned k = 0; k < st->spec.niodepth && k < NVS_MAX_QD_STEPS; k++)
+		cJSON_AddItemToArray(qd, cJSON_CreateNumber(st->spec.iodepth[k]));
+	if (st->spec.nbs > 1) {
+		char *t = bssplit_text(&st->spec);
+		if (t)
+			cJSON_AddStringToObject(o, "bssplit", t);
+		free(t);
+	}
+	if (st->kind == STEP_FILL)
+		cJSON_AddNumberToObject(o, "passes", st->fill_passes);
+	if (st->kind == STEP_PRECONDITION) {
+		cJSON_AddNumberToObject(o, "round_s", (double)st->round_ns / 1e9);
+		cJSON_AddNumberToObject(o, "max_rounds", st->max_rounds);
+	}
+	if (st->kind == STEP_MATRIX)
+		cJSON_AddNumberToObject(o, "max_rounds", st->max_rounds);
+	if (timed)
+		cJSON_AddNumberToObject(o, "runtime_s", (double)st->spec.runtime_ns / 1e9);
+	if (timed || st->kind == STEP_PRECONDITION)
+		cJSON_AddNumberToObject(o, "ramp_s", (double)st->spec.ramp_ns / 1e9);
+	if (r->stripe)
+		cJSON_AddNumberToObject(o, "stripe", (double)r->stripe);
+	if (st->spec.replay.iolog[0])
+		step_trace(&st->spec.replay, o);
+}
+
 void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, const char *status,
 			double finished)
 {
@@ -342,6 +415,7 @@ void planrun_write_step(const struct planrun *r, unsigned i, const char *dir, co
 	cJSON_AddNumberToObject(o, "numjobs", st->spec.numjobs);
 	if (st->spec.rw == RW_RW || st->spec.rw == RW_RANDRW)
 		cJSON_AddNumberToObject(o, "rwmixread", st->spec.rwmixread);
+	step_as_run(r, st, o);
 	planrun_write_json(dir, RESDIR_STEP, o);
 	cJSON_Delete(o);
 }

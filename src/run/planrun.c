@@ -300,7 +300,9 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 					      .ncores = &rj.ncores,
 					      .dropped = rj.dropped,
 					      .extra_key = rj.trace_json ? "trace" : NULL,
-					      .extra_json = rj.trace_json};
+					      .extra_json = rj.trace_json,
+					      .plus = true, /* json+: the report's QoS */
+					      .lat_bins = true};
 			json_write_run(f, &jr);
 			fclose(f);
 		}

@@ -5,7 +5,8 @@
  * markers) and the step's samples.csv and qd.csv, then each reader runs on
  * the directory, and the console's source opens it and is read through
  * (summary.json also as a check's, rendered by the HTML report's check
- * section). */
+ * section; and as the step's qd1.json, whose latency bins the report's QoS
+ * reads back: qos.c, qoshtml.c). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "fuzz.h"
 #include "report/checkhtml.h"
 #include "report/json.h"
+#include "report/qos.h"
+#include "report/qoshtml.h"
 #include "report/rtable.h"
 #include "run/dirread.h"
 #include "run/planview.h"
@@ -50,6 +53,30 @@ static void read_source(const char *dir)
 	source_free(&src);
 }
 
+#define QOS_STEP "02-measure-qos"
+static const char qos_csv[] = "qd,iops,lat_p99_us\n1,100,20\n";
+
+/* The report's QoS of the step: its qd.csv rows' qdN.json (the input). */
+static void qos_read(const char *dir, const char *step)
+{
+	static FILE *devnull;
+	char path[700];
+	struct rtab t;
+	struct qos_rows q;
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	snprintf(path, sizeof(path), "%s/%s/qd.csv", dir, step);
+	if (rtab_read(path, &t))
+		return;
+	if (!qoshtml_load(dir, step, "measure", &t, &q)) {
+		for (size_t r = 0; r < q.n; r++)
+			qoshtml_cells(devnull, &q, r);
+		qoshtml_charts(devnull, dir, step, "measure", &t, &q);
+		qoshtml_free(&q);
+	}
+	rtab_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
@@ -73,6 +100,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(path, sizeof(path), "%s/%s", dir, step);
 		if (mkdir(path, 0700))
 			abort();
+		/* a step whose qd.csv names qd1.json: the input as that JSON */
+		snprintf(path, sizeof(path), "%s/%s", dir, QOS_STEP);
+		if (mkdir(path, 0700))
+			abort();
+		fuzz_put(QOS_STEP "/qd.csv", (const uint8_t *)qos_csv, sizeof(qos_csv) - 1);
 	}
 	fuzz_put("summary.json", data, size);
 	fuzz_put("state.json", data, size);
@@ -84,6 +116,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_put(path, data, size);
 	snprintf(path, sizeof(path), "%s/qd.csv", step);
 	fuzz_put(path, data, size);
+	snprintf(path, sizeof(path), "%s/qd1.json", step);
+	fuzz_put(path, data, size);
+	fuzz_put(QOS_STEP "/qd1.json", data, size);
 
 	struct resdir_row *rows = NULL;
 	if (replay_qd_rows(dir, &rows, err, sizeof(err)) >= 0)
@@ -111,6 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dirread_plan_finished(dir);
 	read_source(dir);
 	cJSON_Delete(rtab_json(dir, NULL, "summary.json"));
+	qos_read(dir, step);
+	qos_read(dir, QOS_STEP);
 	checkhtml_section(devnull, dir, "fuzz");
 	return 0;
 }

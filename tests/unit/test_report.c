@@ -1,6 +1,9 @@
 /* test_report.c - the SVG chart writer (nice ticks, log axes, series, band,
- * no-data frame, escaping) and the HTML report on a constructed results
- * directory (sections by step kind, side-by-side drives, bad input). */
+ * no-data frame, escaping, marks) and the HTML report on a constructed
+ * results directory (sections by step kind, side-by-side drives, bad
+ * input, the QoS columns and exceedance marks), and the QoS reader of json+
+ * bins (qos.c: the percentiles of the rebuilt histogram are the recorded
+ * one's; hostile bins refused). */
 #include <check.h>
 #include <errno.h>
 #include <math.h>
@@ -9,7 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <inttypes.h>
+#include <cjson/cJSON.h>
 #include "report/html.h"
+#include "report/qos.h"
 #include "report/rtable.h"
 #include "report/svg.h"
 
@@ -133,6 +139,11 @@ static void make_dir(const char *d, double scale)
 		 "1,%g,0,0,1,10,20,30,5\n4,%g,0,0,4,12,25,40,9\n",
 		 1000 * scale, 3500 * scale);
 	put(sub, "qd.csv", buf);
+	/* 150 I/Os: 100 at 10 us, 48 at 20 us, 2 at 1000 us (bucket values) */
+	put(sub, "qd1.json",
+	    "{\"jobs\":[{\"read\":{\"lat_ns\":{\"min\":10000,\"max\":1003520,\"N\":150,"
+	    "\"bins\":{\"10048\":100,\"20096\":48,\"1003520\":2}}},"
+	    "\"write\":{\"lat_ns\":{\"N\":0}}}]}");
 	snprintf(sub, sizeof(sub), "%s/02-grid-g", d);
 	mkdir(sub, 0755);
 	put(sub, "step.json",
@@ -173,6 +184,15 @@ START_TEST(test_html)
 	ck_assert_uint_eq(count(buf, "<table class=\"grid\""), 2);
 	ck_assert(strstr(buf, "<th>T2</th><td>211</td><td>222</td>"));
 	ck_assert(!strstr(buf, "<script"));
+	/* QoS: QD1 has a histogram of 150 I/Os: p50 and p99 marked with
+	 * their bucket values, p99.9 and beyond n/a; QD4 has none */
+	ck_assert_uint_eq(count(buf, "chart-qos-exceedance\""), 2);
+	ck_assert(strstr(buf, "data-series=\"QD1\" data-mark=\"p50\" data-value=\"10048\""));
+	ck_assert(strstr(buf, "data-series=\"QD1\" data-mark=\"p99\" data-value=\"1003520\""));
+	ck_assert(!strstr(buf, "data-mark=\"p99.9\""));
+	ck_assert(strstr(buf, "title=\"150 I/Os; p99.9 needs 1000\">n/a</td>"));
+	ck_assert(strstr(buf, "no latency histogram (json+ bins) for this row"));
+	ck_assert_uint_eq(count(buf, "chart-qos-histogram\""), 2);
 	free(buf);
 
 	/* a directory that is not a results directory */
@@ -187,6 +207,89 @@ START_TEST(test_html)
 	char cmd[700];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static cJSON *bins_json(const struct hist *h, const char *dir)
+{
+	cJSON *job = cJSON_CreateObject(), *lat = cJSON_CreateObject(), *b;
+	cJSON_AddItemToObject(cJSON_AddObjectToObject(job, dir), "lat_ns", lat);
+	cJSON_AddNumberToObject(lat, "min", (double)h->min);
+	cJSON_AddNumberToObject(lat, "max", (double)h->max);
+	cJSON_AddNumberToObject(lat, "N", (double)h->n);
+	b = cJSON_AddObjectToObject(lat, "bins");
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		char key[32];
+		if (!h->bucket[i])
+			continue;
+		snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_value(i));
+		cJSON_AddNumberToObject(b, key, (double)h->bucket[i]);
+	}
+	return job;
+}
+
+START_TEST(test_qos)
+{
+	static struct hist ref, h;
+	static double x[2 * HIST_NBUCKETS], y[2 * HIST_NBUCKETS];
+	hist_init(&ref);
+	for (uint64_t i = 0; i < 200000; i++)
+		hist_add(&ref, 1000 + (i * 7919) % 90000 + (i % 5000 == 0 ? 3000000 : 0));
+	cJSON *job = bins_json(&ref, "write");
+	ck_assert_int_eq(qos_job_hist(job, &h), 0);
+	ck_assert_uint_eq(h.n, ref.n);
+	ck_assert_uint_eq(h.min, ref.min);
+	ck_assert_uint_eq(h.max, ref.max);
+	for (unsigned l = 0; l < QOS_NLEVELS; l++) {
+		uint64_t ns = 0;
+		bool ok = qos_value(&h, qos_levels[l].pct, qos_levels[l].min_ios, &ns);
+		ck_assert(ok == (l < 5)); /* 200,000 I/Os: p99.9999 needs 10^6 */
+		if (ok)
+			ck_assert_uint_eq(ns, hist_percentile(&ref, qos_levels[l].pct));
+	}
+	size_t n = qos_exceedance(&h, x, y);
+	ck_assert_uint_gt(n, 2);
+	ck_assert_double_eq(y[0], 1);
+	for (size_t i = 1; i < n; i++) {
+		ck_assert(y[i] > 0 && y[i] <= y[i - 1]);
+		ck_assert(x[i] >= x[i - 1] && x[i] <= (double)ref.max / 1000.0);
+	}
+	n = qos_histogram(&h, x, y);
+	ck_assert_uint_le(n, QOS_HIST_MAX_POINTS);
+	double sum = 0;
+	for (size_t i = 1; i + 1 < n; i += 2)
+		sum += y[i];
+	ck_assert_double_eq_tol(sum, 100, 1e-9);
+
+	/* hostile bins: refused, never half-read */
+	cJSON *lat = cJSON_GetObjectItem(cJSON_GetObjectItem(job, "write"), "lat_ns");
+	cJSON_ReplaceItemInObject(lat, "N", cJSON_CreateNumber((double)ref.n + 1));
+	ck_assert_int_eq(qos_job_hist(job, &h), -EINVAL); /* not the full histogram */
+	cJSON_ReplaceItemInObject(lat, "N", cJSON_CreateNumber(NAN));
+	ck_assert_int_eq(qos_job_hist(job, &h), -EINVAL);
+	cJSON_Delete(job);
+	static const char *const bad[] = {
+	    "{\"read\":{\"lat_ns\":{\"N\":1,\"bins\":{\"x\":1}}}}",
+	    "{\"read\":{\"lat_ns\":{\"N\":1,\"bins\":{\"-5\":1}}}}",
+	    "{\"read\":{\"lat_ns\":{\"N\":1,\"bins\":{\"5\":-1}}}}",
+	    "{\"read\":{\"lat_ns\":{\"N\":1e300,\"bins\":{\"5\":1e300}}}}",
+	    "{\"read\":{\"lat_ns\":{\"N\":1,\"bins\":{\"99999999999999999999\":1}}}}",
+	    "{\"read\":{\"lat_ns\":{\"N\":1.5,\"bins\":{\"5\":1.5}}}}",
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job = cJSON_Parse(bad[i]);
+		ck_assert_ptr_nonnull(job);
+		ck_assert_int_eq(qos_job_hist(job, &h), -EINVAL);
+		cJSON_Delete(job);
+	}
+	job = cJSON_Parse("{\"read\":{\"lat_ns\":{\"N\":3,\"percentile\":{}}}}");
+	ck_assert_int_eq(qos_job_hist(job, &h), -ENOENT); /* no bins: an older directory */
+	cJSON_Delete(job);
+	/* no exact min/max: no clamp, the bucket values themselves */
+	job = cJSON_Parse("{\"read\":{\"lat_ns\":{\"N\":2,\"bins\":{\"5\":1,\"1003520\":1}}}}");
+	ck_assert_int_eq(qos_job_hist(job, &h), 0);
+	ck_assert_uint_eq(hist_percentile(&h, 100), 1003520);
+	cJSON_Delete(job);
 }
 END_TEST
 
@@ -254,6 +357,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_chart);
 	tcase_add_test(tc, test_no_data);
 	tcase_add_test(tc, test_html);
+	tcase_add_test(tc, test_qos);
 	tcase_add_test(tc, test_rtable);
 	tcase_add_test(tc, test_rtable_no_columns);
 	suite_add_tcase(s, tc);

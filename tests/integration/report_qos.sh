@@ -1,0 +1,188 @@
+#!/bin/bash
+# report_qos.sh - the report's latency QoS against the raw histograms: a
+# plan on two file targets (a measure step at QD1 and QD8, a rate curve, a
+# 70/30 grid) writes json+ latency bins (lat_ns.bins, per job and per
+# target); `nvscope report` draws the exceedance curves.  Python, knowing
+# nothing of nvscope's code, recomputes every percentile from the bins of
+# each row's JSON (read and write merged, nearest rank, clamped to the
+# exact min/max) and compares them with:
+#  - every marked point of every exceedance chart (data-value, exact ns),
+#  - the table's p99.9 ... p99.9999 cells (to 0.1 us), "n/a" exactly where
+#    the I/Os are fewer than the level needs (10^k for k nines),
+#  - the per-target table (each target's bins),
+#  - the writer's own lat_ns.percentile (a read-only row),
+#  - the qd.csv p99 the run wrote (within its rounding).
+# Fails when a mark is missing, extra, or off by one bucket.
+. "${NVS_TOP:-.}/tests/lib.sh"
+B=$NVS_BIN
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+
+plan=$T_TMP/q.ini
+cat >"$plan" <<'INI'
+[plan]
+description = report QoS test plan
+runtime = 1s
+
+[global]
+interval = 100ms
+size = 32m
+
+[measure 4k-randread]
+rw = randread
+bs = 4k
+iodepth = 1,8
+
+[rate-curve r]
+rw = randread
+bs = 4k
+iodepth = 4
+points = 50
+runtime = 300ms
+
+[grid g]
+rw = randrw
+rwmixread = 70
+bs = 4k
+threads = 1,2
+iodepth = 2
+runtime = 300ms
+INI
+truncate -s 32M "$T_TMP/a.img" "$T_TMP/b.img"
+R=$T_TMP/res
+"$B" plan "$plan" --target "$T_TMP/a.img" --target "$T_TMP/b.img" --results "$R" --quiet \
+	--yes-destroy-data="$T_TMP/a.img,$T_TMP/b.img" >"$T_TMP/log" 2>&1 || fail "plan: $(cat "$T_TMP/log")"
+out=$T_TMP/report.html
+"$B" report "$R" -o "$out" >/dev/null 2>"$T_TMP/err" || fail "report: $(cat "$T_TMP/err")"
+ok "plan and report"
+
+"$PY" - "$R" "$out" <<'PY' || fail "QoS figures differ from the json+ bins"
+import html, json, math, re, sys
+R, out = sys.argv[1], sys.argv[2]
+page = open(out).read()
+steps = json.load(open(R + "/meta.json"))["steps"]
+LEVELS = [("p50", 50, 1), ("p99", 99, 100), ("p99.9", 99.9, 1000), ("p99.99", 99.99, 10**4),
+          ("p99.999", 99.999, 10**5), ("p99.9999", 99.9999, 10**6)]
+
+def hist(obj):
+    """Merged read+write lat_ns bins of a job or target: counts by key."""
+    bins, n, lo, hi = {}, 0, None, None
+    for d in ("read", "write"):
+        lat = obj[d]["lat_ns"]
+        if lat["N"] == 0:
+            continue
+        b = lat["bins"]
+        assert sum(b.values()) == lat["N"], "bins do not add up to N"
+        for k, c in b.items():
+            bins[int(k)] = bins.get(int(k), 0) + c
+        n += lat["N"]
+        lo = lat["min"] if lo is None else min(lo, lat["min"])
+        hi = lat["max"] if hi is None else max(hi, lat["max"])
+    return sorted(bins.items()), n, lo, hi
+
+def pct(h, p):
+    bins, n, lo, hi = h
+    rank = max(1, math.ceil(p / 100.0 * n))
+    seen = 0
+    for v, c in bins:
+        seen += c
+        if seen >= rank:
+            return min(max(v, lo), hi)
+
+def json_of(kind, label):
+    m = re.fullmatch(r"QD(\d+)", label)
+    if m:
+        return "qd%s.json" % m.group(1)
+    m = re.fullmatch(r"T(\d+)Q(\d+)", label)
+    if m:
+        return "t%sq%s.json" % m.groups()
+    if label == "max":
+        return "max.json"
+    m = re.fullmatch(r"(\d+)%", label)
+    return "pct%s.json" % m.group(1)
+
+def job(step, name):
+    return json.load(open("%s/%s/%s" % (R, step, name)))["jobs"][0]
+
+marks_checked = cells_checked = na_cells = targets_checked = 0
+sections = re.split(r'<h2 id="step-(\d+)"', page)[1:]
+for i in range(0, len(sections), 2):
+    step, body = steps[int(sections[i]) - 1], sections[i + 1]
+    kind = json.load(open("%s/%s/step.json" % (R, step)))["kind"]
+    charts = re.findall(r'<svg[^>]*chart-qos-exceedance".*?</svg>', body)
+    assert len(charts) == 1, (step, len(charts))
+    # every marked point against the bins of its row
+    seen = set()
+    for series, mark, value in re.findall(
+            r'<circle class="mark"[^>]*data-series="([^"]*)" data-mark="([^"]*)" '
+            r'data-value="(\d+)"', charts[0]):
+        label = html.unescape(series)
+        h = hist(job(step, json_of(kind, label)))
+        lv = [l for l in LEVELS if l[0] == mark][0]
+        assert h[1] >= lv[2], (step, label, mark, "marked with too few I/Os", h[1])
+        want = pct(h, lv[1])
+        assert int(value) == want, (step, label, mark, value, want)
+        seen.add((label, mark))
+        marks_checked += 1
+    # ... and none missing: every charted row has every level its I/Os allow
+    for label in {s for s, _ in seen}:
+        n = hist(job(step, json_of(kind, label)))[1]
+        for name, _, need in LEVELS:
+            assert ((label, name) in seen) == (n >= need), (step, label, name, n)
+    assert seen, (step, "no marks")
+    # the step table: p99 (qd.csv, the run's own), then p99.9 ... p99.9999
+    table = re.search(r'<table class="numbers">(.*?)</table>', body).group(1)
+    for row in re.findall(r"<tr><td class=\"l\">.*?</tr>", table):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        first = cells[1]
+        label = ("QD" + first if kind == "measure" else first if first.startswith("T")
+                 else "max" if first == "max" else first + "%")
+        h = hist(job(step, json_of(kind, label)))
+        # the CSV's p99 is rounded to 0.01 us, the table's to 0.1 us
+        assert abs(float(cells[5]) - pct(h, 99) / 1000) <= 0.056, (step, label, cells[5])
+        for k, (name, p, need) in enumerate(LEVELS[2:]):
+            cell = cells[6 + k]
+            if h[1] < need:
+                assert cell == "n/a", (step, label, name, cell, h[1])
+                na_cells += 1
+            else:
+                assert cell == "%.1f" % (pct(h, p) / 1000), (step, label, name, cell)
+                cells_checked += 1
+    # the writer's own percentiles agree with its bins (read-only rows)
+    if kind == "measure":
+        j = job(step, "qd8.json")
+        assert j["write"]["lat_ns"]["N"] == 0
+        h = hist(j)
+        for key, p in (("99.900000", 99.9), ("99.990000", 99.99)):
+            assert j["read"]["lat_ns"]["percentile"][key] == pct(h, p), key
+    # per target: each target's own bins
+    tt = re.search(r'<table class="qos-targets">(.*?)</table>', body)
+    assert tt, (step, "no per-target table")
+    for row in re.findall(r"<tr><td class=\"l\">.*?</tr>", tt.group(1)):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        label, target = html.unescape(cells[0]), html.unescape(cells[1])
+        j = job(step, json_of(kind, label))
+        t = [t for t in j["nvscope"]["targets"] if t["target"] == target][0]
+        h = hist(t)
+        assert int(cells[2]) == h[1]
+        for k, (name, p, need) in enumerate(LEVELS):
+            want = "n/a" if h[1] < need else "%.1f" % (pct(h, p) / 1000)
+            assert cells[3 + k] == want, (step, label, target, name, cells[3 + k], want)
+        targets_checked += 1
+    # the aggregate is the targets' sum
+    for label in {s for s, _ in seen}:
+        j = job(step, json_of(kind, label))
+        assert hist(j)[1] == sum(hist(t)[1] for t in j["nvscope"]["targets"])
+assert na_cells > 0 and cells_checked > 0 and targets_checked >= 4
+print("ok: %d marks, %d QoS cells (%d n/a), %d per-target rows equal the json+ bins"
+      % (marks_checked, cells_checked, na_cells, targets_checked))
+PY
+grep -q 'chart-qos-histogram"' "$out" || fail "no latency histogram"
+ok "QoS marks, columns and per-target rows equal the percentiles of the json+ bins"
+
+# a results directory without bins (written before them): n/a, no invented figure
+rm -f "$R"/*/qd1.json
+"$B" report "$R" -o "$T_TMP/old.html" >/dev/null 2>"$T_TMP/err" || fail "report without bins: $(cat "$T_TMP/err")"
+grep -q 'title="no latency histogram (json+ bins) for this row">n/a</td>' "$T_TMP/old.html" ||
+	fail "a row without bins is not n/a"
+grep -q 'data-series="QD1"' "$T_TMP/old.html" && fail "QD1 charted without its bins"
+ok "a row without bins: n/a"

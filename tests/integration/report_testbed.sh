@@ -1,0 +1,144 @@
+#!/bin/bash
+# report_testbed.sh - the test bed and the parameters as run.  A plan whose
+# description says "2x fill ... 30 min" runs scaled down with command-line
+# overrides (--runtime 300ms --fill 0.05 --round 200ms --max-rounds 2) on a
+# file (and on a loop device when root): meta.json's "testbed" holds the
+# machine (checked against nproc, uname -r, /etc/os-release), the command
+# line (shlex gives the exact argv back, a path with a space and a quote
+# included) and the drive; step.json holds the values each step ran with;
+# the report shows the test bed block and, under each step, the values as
+# run with the overrides marked - never the description's 30 min or 2x;
+# a trace step is headed by its trace.
+. "${NVS_TOP:-.}/tests/lib.sh"
+B=$NVS_BIN
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+
+plan=$T_TMP/tb.ini
+cat >"$plan" <<'INI'
+[plan]
+description = testbed plan: 2x fill, then 4K random write QD4 for 30 min
+
+[global]
+size = 16m
+interval = 100ms
+
+[fill]
+passes = 2
+
+[precondition p]
+rw = randwrite
+bs = 4k
+iodepth = 4
+round = 1s
+max_rounds = 25
+window = 2
+
+[measure m]
+rw = randwrite
+bs = 4k
+iodepth = 4
+runtime = 30m
+
+[measure web]
+rw = randread
+bssplit = 4k/50:8k/50
+iodepth = 2
+runtime = 30m
+INI
+# a trace replay (two copies): headed by its trace, not "randread 4k"
+{ echo "fio version 3 iolog"; echo "0 t.img add"; echo "0 t.img open"
+  for i in $(seq 0 39); do echo "$((i * 2)) t.img read $((i * 4096)) 4096"; done
+  echo "80 t.img close"; } >"$T_TMP/mini.log"
+printf '\n[trace mini]\nread_iolog = %s\ntrace_copies = 2\n' "$T_TMP/mini.log" >>"$plan"
+img="$T_TMP/it's a.img"
+truncate -s 16M "$img"
+R="$T_TMP/res dir"
+"$B" plan "$plan" --target "$img" --results "$R" --quiet --yes-destroy-data="$img" \
+	--runtime 300ms --fill 0.05 --round 200ms --max-rounds 2 >"$T_TMP/log" 2>&1 ||
+	fail "plan: $(cat "$T_TMP/log")"
+"$B" report "$R" -o "$T_TMP/r.html" >/dev/null 2>"$T_TMP/err" || fail "report: $(cat "$T_TMP/err")"
+ok "plan with overrides and report"
+
+os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-unknown}")
+"$PY" - "$R" "$T_TMP/r.html" "$img" "$(nproc)" "$(uname -r)" "${os:-unknown}" "$B" "$plan" <<'PY' ||
+import json, re, shlex, sys
+R, page, img, nproc, kernel, os_name, B, plan = sys.argv[1:]
+page = open(page).read()
+def esc(s):  # the report's escaping (svg_escape)
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+meta = json.load(open(R + "/meta.json"))
+tb = meta["testbed"]
+assert tb["cpus"] == int(nproc), tb["cpus"]
+assert tb["kernel"] == kernel and tb["os"] == os_name, (tb["kernel"], tb["os"])
+assert isinstance(tb["cpu_model"], str) and tb["cpu_model"], tb["cpu_model"]
+assert tb["memory_bytes"] > 0 and tb["nvscope_version"] == meta["nvscope_version"]
+# the exact command line: a shell gives back the argv it ran with
+argv = [B, "plan", plan, "--target", img, "--results", R, "--quiet", "--yes-destroy-data=" + img,
+        "--runtime", "300ms", "--fill", "0.05", "--round", "200ms", "--max-rounds", "2"]
+assert tb["argv"] == argv, tb["argv"]
+assert shlex.split(tb["command_line"]) == argv, tb["command_line"]
+(d,) = tb["drives"]
+assert d == {"path": img, "kind": "file", "model": "unknown", "serial": "unknown",
+             "firmware": "unknown", "capacity_bytes": 16 << 20, "lba_size": None}, d
+# each step's values as run
+st = {s: json.load(open("%s/%s/step.json" % (R, s))) for s in meta["steps"]}
+fill, pre, m, web, tr = (st[s] for s in meta["steps"])
+assert tr["trace"] == "mini.log" and tr["trace_copies"] == 2, tr
+assert fill["passes"] == 0.05 and pre["round_s"] == 0.2 and pre["max_rounds"] == 2, (fill, pre)
+assert m["runtime_s"] == 0.3 and web["runtime_s"] == 0.3 and m["iodepth"] == [4], (m, web)
+assert web["bssplit"] == "4k/50:8k/50", web
+# the report: the test bed block ...
+for want in ("<h2 id=\"testbed\">Test bed", esc(tb["cpu_model"]),
+             "<td class=\"l\">%s</td>" % esc(kernel),
+             "<code>%s</code>" % esc(tb["command_line"]),
+             "<td>0.017 GB</td><td class=\"na\">unknown</td>",
+             "run with overrides: --runtime=300ms --fill=0.05 --round=200ms --max-rounds=2"):
+    assert want in page, want
+# ... and under each step what it ran with, the overrides marked
+asrun = re.findall(r'<p class="asrun">(.*?)</p>', page)
+assert len(asrun) == 5, asrun
+o = '<span class="override">(override --%s)</span>'
+assert "fill passes 0.05 " + o % "fill=0.05" in asrun[0], asrun[0]
+assert "round 0.2 s " + o % "round=200ms" in asrun[1] and "max rounds 2 " + o % "max-rounds=2" in asrun[1], asrun[1]
+for a in asrun[2:4]:
+    assert "runtime 0.3 s " + o % "runtime=300ms" in a, a
+    assert "30 min" not in a and "passes 2" not in a, a
+assert "QD 2 &middot; bssplit 4k/50:8k/50" in asrun[3], asrun[3]
+assert re.search(r'<h2 id="step-4"[^>]*>[^<]*<small>\(randread 4k/50:8k/50, 1 jobs\)', page)
+assert re.search(r'<h2 id="step-5"[^>]*>[^<]*<small>\(trace mini\.log, 2 copies\)</small>', page)
+print("ok: testbed in meta.json and on the page; 5 steps show the values they ran with")
+PY
+	fail "test bed or parameters as run"
+ok "test bed and parameters as run (file target)"
+
+# a loop device: its sysfs identity (capacity, logical block size), no
+# serial or firmware invented
+[ "$(id -u)" -eq 0 ] || { ok "loop device part skipped (not root)"; exit 0; }
+t_loop 16M 4096
+cat >"$T_TMP/l.ini" <<'INI'
+[plan]
+description = loop plan: 4K random read for 1 min
+
+[measure r]
+rw = randread
+bs = 4k
+iodepth = 1
+runtime = 1m
+INI
+"$B" plan "$T_TMP/l.ini" --target "$LOOP" --results "$T_TMP/loop-res" --quiet --runtime 200ms \
+	>"$T_TMP/log" 2>&1 || fail "plan on $LOOP: $(cat "$T_TMP/log")"
+"$B" report "$T_TMP/loop-res" -o "$T_TMP/l.html" >/dev/null 2>"$T_TMP/err" || fail "report: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/loop-res" "$T_TMP/l.html" "$LOOP" <<'PY' || fail "loop device test bed"
+import json, sys
+R, page, loop = sys.argv[1:]
+page = open(page).read()
+(d,) = json.load(open(R + "/meta.json"))["testbed"]["drives"]
+assert d["path"] == loop and d["kind"] == "block" and d["driver"] == "loop", d
+assert d["capacity_bytes"] == 16 << 20 and d["lba_size"] == 4096, d
+assert d["serial"] == "unknown" and d["firmware"] == "unknown", d
+assert "<td>0.017 GB</td><td>4096 B</td>" in page
+assert "runtime 0.2 s <span class=\"override\">(override --runtime=200ms)</span>" in page
+print("ok: loop device identity from sysfs")
+PY
+ok "test bed of a loop device"
