@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
+#include "ui/devrows.h"
 #include "ui/showfloor.h"
 #include "ui/strips.h"
 #include "ui/tables.h"
@@ -411,9 +412,11 @@ void panes_draw_help(struct app *a)
 void panes_draw_confirm(struct app *a)
 {
 	int w = a->cols - 4 < 72 ? a->cols - 4 : 72;
-	int len = (int)strlen(a->confirm), inner = w - 4;
-	int lines = inner > 0 ? (len + inner - 1) / inner : 1;
-	struct rect r = layout_center(a->cols, a->rows, w, lines + 5);
+	int inner = w - 4, lines = 0, next;
+	/* wrapped with the words whole: the serial to type, never broken */
+	for (const char *p = a->confirm; inner > 0 && *p; p += next, lines++)
+		devrows_wrap(p, inner, &next);
+	struct rect r = layout_center(a->cols, a->rows, w, (lines ? lines : 1) + 5);
 	if (a->overlay)
 		delwin(a->overlay);
 	a->overlay = newwin(r.h, r.w, r.y, r.x);
@@ -423,8 +426,12 @@ void panes_draw_confirm(struct app *a)
 	draw_frame(&a->paint, o, ROLE_ERROR, ROLE_ERROR);
 	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
 		 a->confirm_head ? a->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
-	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
-		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, a->confirm + i * inner);
+	const char *p = a->confirm;
+	for (int i = 0; *p && 3 + i < r.h - 1; i++, p += next) {
+		char line[sizeof(a->confirm)];
+		snprintf(line, sizeof(line), "%.*s", devrows_wrap(p, inner, &next), p);
+		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, line);
+	}
 	wnoutrefresh(o);
 }
 
