@@ -215,6 +215,29 @@ bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii)
 	return cut;
 }
 
+int devrows_wrap(const char *s, int cols, int *next)
+{
+	int b = 0, n = 0, brk = 0; /* brk: the last blank within @cols (0: none) */
+	if (cols < 1)
+		cols = 1;
+	while (s[b] && n < cols) {
+		if (s[b] == ' ')
+			brk = b;
+		b++;
+		while (((unsigned char)s[b] & 0xc0) == 0x80)
+			b++;
+		n++;
+	}
+	int len = s[b] && s[b] != ' ' && brk > 0 ? brk : b; /* a word goes on: before it */
+	int nx = len;
+	while (s[nx] == ' ')
+		nx++;
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	*next = nx;
+	return len;
+}
+
 /* Columns of the Devices pane that @c shows, their blanks included: mark,
  * name, serial, model, FW, size, LBA, temperature, % used, and 18 kept for
  * "In use" ("mounted / [in use]"), which takes the rest of the line; a

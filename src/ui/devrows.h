@@ -49,6 +49,12 @@ void devrows_columns(const struct devrow *rows, int n, int width, struct devcols
  * bytes); a longer @s is cut to @w - 1 columns followed by "…" (by "~"
  * when @ascii), never silently.  Returns true when @s was cut. */
 bool devrows_fit(char *dst, size_t len, const char *s, int w, bool ascii);
+/* The next line of @s wrapped at @cols code points with its words whole
+ * (a serial or a path is never broken in its middle): returns the bytes of
+ * the line to draw (without the blanks at the break) and sets *@next to
+ * the bytes to skip to the next line's start.  Only a word longer than
+ * @cols is cut, at @cols.  0 and *@next 0 for an empty @s. */
+int devrows_wrap(const char *s, int cols, int *next);
 /* A capacity as every view of the console shows it (Devices, the check
  * view, the purge box): "168MB", "1.9TB"; "-" for 0 (unknown).  Decimal
  * units, as drives are sold. */

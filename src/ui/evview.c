@@ -5,18 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "ui/app.h"
-
-/* Bytes of the first @cols code points of @s (at most its length). */
-static int utf8_prefix(const char *s, int cols)
-{
-	const char *p = s;
-	while (*p && cols-- > 0) {
-		p++;
-		while (((unsigned char)*p & 0xc0) == 0x80)
-			p++;
-	}
-	return (int)(p - s);
-}
+#include "ui/devrows.h"
 
 void panes_draw_events(struct app *a)
 {
@@ -43,7 +32,9 @@ void panes_draw_events(struct app *a)
 		draw_str(&a->paint, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
 	for (size_t k = n; k-- > 0 && y >= 1;) {
 		const struct evlist_item *e = evlist_get(a->events, k);
-		int len = draw_width(e->text), lines = tw > 0 ? (len + tw - 1) / tw : 1;
+		int lines = 0, next; /* wrapped with the words whole */
+		for (const char *p = e->text; *p; p += next, lines++)
+			devrows_wrap(p, tw, &next);
 		if (lines < 1)
 			lines = 1;
 		if (y - lines + 1 < 1)
@@ -54,15 +45,10 @@ void panes_draw_events(struct app *a)
 		int top = y - lines + 1;
 		draw_str(&a->paint, w, top, 0, 9, ROLE_DIM, ts);
 		const char *p = e->text;
-		for (int l = 0; l < lines; l++) {
-			int b = utf8_prefix(p, tw);
+		for (int l = 0; l < lines && *p; l++, p += next) {
 			char chunk[1024];
-			if (b >= (int)sizeof(chunk))
-				b = utf8_prefix(p, 200);
-			memcpy(chunk, p, (size_t)b);
-			chunk[b] = '\0';
+			snprintf(chunk, sizeof(chunk), "%.*s", devrows_wrap(p, tw, &next), p);
 			draw_str(&a->paint, w, top + l, 9, tw, e->role, chunk);
-			p += b;
 		}
 		y = top - 1;
 	}

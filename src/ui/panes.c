@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "io/pool.h"
 #include "ui/app.h"
+#include "ui/devrows.h"
 #include "ui/showfloor.h"
 #include "ui/strips.h"
 #include "ui/tables.h"
@@ -424,9 +425,11 @@ void panes_draw_help(struct app *a)
 void panes_draw_confirm(struct app *a)
 {
 	int w = a->scr.cols - 4 < 72 ? a->scr.cols - 4 : 72;
-	int len = (int)strlen(a->pr.confirm), inner = w - 4;
-	int lines = inner > 0 ? (len + inner - 1) / inner : 1;
-	struct rect r = layout_center(a->scr.cols, a->scr.rows, w, lines + 5);
+	int inner = w - 4, lines = 0, next;
+	/* wrapped with the words whole: the serial to type, never broken */
+	for (const char *p = a->pr.confirm; inner > 0 && *p; p += next, lines++)
+		devrows_wrap(p, inner, &next);
+	struct rect r = layout_center(a->scr.cols, a->scr.rows, w, (lines ? lines : 1) + 5);
 	if (a->scr.overlay)
 		delwin(a->scr.overlay);
 	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
@@ -437,8 +440,12 @@ void panes_draw_confirm(struct app *a)
 	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
 		 a->pr.confirm_head ? a->pr.confirm_head
 				    : "THIS WORKLOAD WRITES AND DESTROYS DATA");
-	for (int i = 0; i < lines && 3 + i < r.h - 1; i++)
-		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, a->pr.confirm + i * inner);
+	const char *p = a->pr.confirm;
+	for (int i = 0; *p && 3 + i < r.h - 1; i++, p += next) {
+		char line[sizeof(a->pr.confirm)];
+		snprintf(line, sizeof(line), "%.*s", devrows_wrap(p, inner, &next), p);
+		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, line);
+	}
 	wnoutrefresh(o);
 }
 

@@ -249,10 +249,10 @@ void planui_eta(struct app *a, char *buf, size_t len)
 		 d);
 }
 
-/* The pieces of step @i's row after its name. */
-/* (at most 5 pieces) */
+/* The pieces of step @i's row after its name (at most 5); @terse: a
+ * failed criterion without its figure ("range>0%"), for a narrow list. */
 static int step_pieces(struct app *a, const struct plan *p, const struct source_plan_state *ps,
-		       unsigned i, char (*pc)[96], int *roles)
+		       unsigned i, char (*pc)[96], int *roles, bool terse)
 {
 	const struct plan_step *st = &p->steps[i];
 	bool done = ps->finished || i < ps->cur, now = !ps->finished && i == ps->cur;
@@ -283,9 +283,13 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 					if (held != (pass == 1))
 						continue;
 					roles[n] = held ? ROLE_OK : ROLE_ERROR;
-					snprintf(pc[n], 96, "%s%s %.3g%%%s%g%%", n ? ", " : " ",
-						 name[k], v[k], held ? "<=" : ">",
-						 lim[k]); /* range 25%>20% */
+					if (terse) /* range>20% */
+						snprintf(pc[n], 96, "%s%s%s%g%%", n ? ", " : " ",
+							 name[k], held ? "<=" : ">", lim[k]);
+					else /* range 25%>20% */
+						snprintf(pc[n], 96, "%s%s %.3g%%%s%g%%",
+							 n ? ", " : " ", name[k], v[k],
+							 held ? "<=" : ">", lim[k]);
 					n++;
 				}
 		}
@@ -376,18 +380,25 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		int x = draw_fmt(&a->paint, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
 		char pc[5][96];
 		int roles[5];
-		int np = step_pieces(a, p, &ps, i, pc, roles);
+		int np = step_pieces(a, p, &ps, i, pc, roles, false);
 		/* the current step's progress (or a step's verdict) before the
 		 * end of a long name: the name then ends in an ellipsis (the
 		 * title bar has it whole) */
 		int room = wd - x - 1, namew = draw_width(p->steps[i].name);
 		int keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0; /* + an ellipsis */
+		if (failed && np && room - keep < 4) { /* narrow (80x24): which criterion
+							* failed, its figure in the event list */
+			np = step_pieces(a, p, &ps, i, pc, roles, true);
+			keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0;
+		}
 		/* a failed step's reason matters more than its name: the name
 		 * may shrink to 4 columns for it */
 		if ((now || done) && np && namew + keep > room && room - keep >= (failed ? 4 : 8))
 			room -= keep;
-		char name[200];
-		devrows_fit(name, sizeof(name), p->steps[i].name, room, a->paint.ascii);
+		char name[200]; /* not padded: what follows it (the progress, the
+				 * verdict) right after it, at any width */
+		devrows_fit(name, sizeof(name), p->steps[i].name, namew < room ? namew : room,
+			    a->paint.ascii);
 		x +=
 		    draw_str(&a->paint, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
 		draw_pieces(a, w, 1 + r, x, wd - x - 1, roles, pc, np);

@@ -6,7 +6,10 @@
 # QD sweep's rows all reachable (k j g G), the rows out of sight counted in
 # the table's header; the help lists every key of the screen, none cut
 # without a marker (issue 22 item 6); the strips leave a blank column before
-# the Numbers and CPU panes, and the CPU pane's title gives iowait.
+# the Numbers and CPU panes, and the CPU pane's title gives iowait.  A
+# plan's failed precondition names its criterion in the 24-column step
+# list; the purge dialog and the event list keep a long path whole on a
+# line (issue 22 items 2 and 5).
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 64M
@@ -71,5 +74,63 @@ echo "$H" | grep -Eq 'Devices: mark' && fail "setup keys in the live screen's he
 u_keys x
 u_gone 'keys of the live screen' 5
 ok "80x24: the live screen's help whole"
+u_keys q
+u_restored
+
+# a plan at 80x24 on a file whose path is long (TERM=vt100, no UTF-8, as at
+# a rack): the step list is 24 columns wide, and the failed precondition's
+# row still says which criterion failed (its figure is in the event list,
+# whole: issue 22 item 5); a path (or a serial) is never broken in its
+# middle - not by the purge dialog (item 2: the box wrapped a serial), not
+# by the event list - but goes whole onto the next line
+F=$T_TMP/
+F=$F$(printf '%*s' $((64 - ${#F})) '' | tr ' ' f)
+[ ${#F} = 64 ] || skip "scratch directory path too long for the 64-character file"
+truncate -s 16M "$F"
+printf '[plan]\nruntime = 250ms\n[precondition nope]\nrw = randwrite\nbs = 4k\niodepth = 4\nround = 250ms\nmax_rounds = 2\nwindow = 2\nrange = 0\nslope = 0\n[measure rd]\nrw = randread\nbs = 4k\niodepth = 1\n' \
+	>"$T_TMP/vmplan.ini"
+u_start 80 24 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" --plan "$T_TMP/vmplan.ini" --target "$F" \
+	--yes-destroy-data="$F" --results "$T_TMP/res3"
+u_wait '^ nvscope \| DONE vmplan' 30
+u_wait ' \+ +2 measure rd' 5
+u_screen | grep -Eq ' x +1 [a-z~ ]+ range(>| [0-9.]+%>)0%' ||
+	{ u_screen >&2; fail "80x24: the failed precondition's row does not say which criterion failed"; }
+ok "80x24: the failed precondition's row names the criterion that failed"
+# wider, the name whole and the figures after it (the name was padded to
+# the list's width: at 200 columns nothing followed it)
+u_resize 200 55
+u_wait ' x +1 precondition nope range [0-9.]+%>0%' 5
+u_resize 80 24
+u_wait ' x +1 [a-z~ ]+ range(>| [0-9.]+%>)0%' 5
+ok "200x55: the failed precondition's row: its name whole, then the criterion"
+# evline: the event list's lines (E) without their times
+evlines() { u_screen | sed -n '/^-* Events /,$p' | sed '1d;$d' | cut -c10- | sed 's/ *$//'; }
+u_keys E
+u_wait '^-* Events ' 5
+evlines | grep -Eq '^step 1/2 precondition nope: NOT steady: range [0-9.]+% > 0%, slope' ||
+	{ u_screen >&2; fail "80x24: the step's verdict not in the event list"; }
+u_keys E
+u_gone '^-* Events ' 5
+ok "80x24: the event list holds the step's verdict"
+# the purge dialog on the file (v: the setup screen; G: the last row, the
+# file): the path to type whole on one line of the box, then Esc
+u_keys v
+u_wait 'Devices' 5
+u_keys G P
+u_wait 'a file: trim punches holes' 5
+u_keys Enter
+u_wait 'THIS PURGE DESTROYS DATA' 5
+box() { u_screen | awk '/THIS PURGE DESTROYS DATA/ {f = 1} f && /\+-+\+/ {exit} f' |
+	sed -E 's/^[^|]*\| ?//; s/ *\|[^|]*$//; s/ +$//'; }
+box | grep -Fq -- "$F" || { u_screen >&2; fail "80x24: the purge dialog broke the path to type"; }
+box | grep -q 'Type the path\.$' || { u_screen >&2; fail "80x24: the purge dialog cut"; }
+u_keys Escape
+u_wait 'purge not confirmed' 5
+u_keys E
+u_wait '^-* Events ' 5
+evlines | grep -Fq -- "$F" || { u_screen >&2; fail "80x24: the event list broke the path (purge)"; }
+u_keys E
+u_gone '^-* Events ' 5
+ok "80x24: the purge dialog and the event list keep a 64-character path whole on its line"
 u_keys q
 u_restored

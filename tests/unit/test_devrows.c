@@ -215,6 +215,41 @@ START_TEST(generic_rows)
 }
 END_TEST
 
+/* The destroy dialog and the event list wrap with the words whole: the
+ * serial the technician types, or a path, is never broken in its middle
+ * (issue 22 item 2: the purge box wrapped "NVSCOPE-LONG-A0" / "001"). */
+START_TEST(wrap_words_whole)
+{
+	const char *t = "format of /dev/nvme0n1 (nvme0 QEMU NVMe Ctrl, serial NVSCOPE-LONG-A0001): "
+			"every namespace formatted is lost. Type the NVMe controller's serial.";
+	char line[8][128];
+	int n = 0, next;
+	for (const char *p = t; *p && n < 8; p += next) {
+		int l = devrows_wrap(p, 68, &next);
+		ck_assert_int_le(l, 68);
+		ck_assert_int_gt(next, 0);
+		snprintf(line[n++], sizeof(line[0]), "%.*s", l, p);
+	}
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(line[0], "format of /dev/nvme0n1 (nvme0 QEMU NVMe Ctrl, serial");
+	ck_assert_str_eq(line[1],
+			 "NVSCOPE-LONG-A0001): every namespace formatted is lost. Type the");
+	ck_assert_str_eq(line[2], "NVMe controller's serial.");
+	/* a word longer than the line is cut at its width; blanks at a break
+	 * begin no line; UTF-8 counted in code points */
+	ck_assert_int_eq(devrows_wrap("abcdefghij", 4, &next), 4);
+	ck_assert_int_eq(next, 4);
+	ck_assert_int_eq(devrows_wrap("ab   cd", 4, &next), 2);
+	ck_assert_int_eq(next, 5);
+	ck_assert_int_eq(devrows_wrap("ab cd", 5, &next), 5);
+	ck_assert_int_eq(next, 5);
+	ck_assert_int_eq(devrows_wrap("\xe2\x86\x91\xe2\x86\x91 x", 3, &next), 6);
+	ck_assert_int_eq(next, 7);
+	ck_assert_int_eq(devrows_wrap("", 10, &next), 0);
+	ck_assert_int_eq(next, 0);
+}
+END_TEST
+
 Suite *devrows_suite(void)
 {
 	Suite *s = suite_create("devrows");
@@ -223,6 +258,7 @@ Suite *devrows_suite(void)
 	tcase_add_test(tc, files_found_by_identity);
 	tcase_add_test(tc, fit_columns_health);
 	tcase_add_test(tc, generic_rows);
+	tcase_add_test(tc, wrap_words_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -25,7 +25,12 @@
 #             target's warning on a live run, both serials whole on the
 #             Devices pane, and `--check --all-nvme` with each drive's
 #             serial, verdict and first reason (quick at 80x24; at the
-#             other sizes quick with 1-s figures, /etc/vm/quick-short.ini).
+#             other sizes quick with 1-s figures, /etc/vm/quick-short.ini);
+#             at each size also the event list (E), the purge menu and
+#             dialog (P, Esc), the help (?) and a QD sweep 1..256 (the
+#             per-QD table's rows QD 1 and 256 reached with g and G), and
+#             at 80x24 and 100x30 a plan (/etc/vm/vmplan.ini: the step
+#             list, its events).
 # 4. "fdp": fio's fdp=1 and atomic=1 on bookworm-backports' QEMU 10 and
 #             kernel 6.12, fetched into the cache (tests/vm/fdp.sh).
 # NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot.
@@ -114,6 +119,29 @@ sed 's/^ramp_time=1$/ramp_time=250ms/; s/^runtime=5$/runtime=1/' "$TOP/presets/c
 	>"$R/etc/vm/quick-short.ini"
 [ "$(grep -c -e '^ramp_time=250ms$' -e '^runtime=1$' "$R/etc/vm/quick-short.ini")" -eq 4 ] ||
 	die "quick-short.ini: presets/checks/quick.ini changed (runtime=5, ramp_time=1 expected)"
+# the console boot's plan at 80x24 and 100x30: a precondition that cannot
+# reach steady state (limits of 0%: the step list and the event say which
+# criterion failed), then a read at QD 1; a quarter second each
+cat >"$R/etc/vm/vmplan.ini" <<'PLAN'
+[plan]
+description = check-vm: a precondition that fails, a read at QD 1
+runtime = 250ms
+
+[precondition nope]
+rw = randwrite
+bs = 4k
+iodepth = 4
+round = 250ms
+max_rounds = 2
+window = 2
+range = 0
+slope = 0
+
+[measure rd]
+rw = randread
+bs = 4k
+iodepth = 1
+PLAN
 # terminfo for the console on the serial line (TERM=vt100)
 for t in /lib/terminfo/v/vt100 /usr/share/terminfo/v/vt100; do
 	[ -e "$t" ] && cp -L --parents -t "$R" "$t"
@@ -204,6 +232,21 @@ if [ "$NVS_VM_MODE" = console ]; then
 	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --check quick --all-nvme"
 	rc2=$?
 	[ "$rc" = 0 ] && rc=$rc2
+	# qd_plan COLS [noplan]: at this size, a QD sweep 1,2,...,256 (9
+	# depths of 100 ms, as tests/ui/console_80x24.sh) on controller C's namespace (the per-QD table), then
+	# /etc/vm/vmplan.ini on it unless noplan (issue 22)
+	qd_plan() {
+		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $tc \
+			--rw=randread --iodepth=1,2,4,8,16,32,64,128,256 --runtime=100ms --results /tmp/qd-$1"
+		rc2=$?
+		[ "$rc" = 0 ] && rc=$rc2
+		[ "${2:-}" = noplan ] && return 0
+		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --plan \
+			/etc/vm/vmplan.ini --target $tc --yes-destroy-data=$NVS_VM_SER_C --results /tmp/plan-$1"
+		rc2=$?
+		[ "$rc" = 0 ] && rc=$rc2
+	}
+	qd_plan 80
 	# the same at 100x30 and 200x55 (issue 22): the live run with the warned
 	# target second, then the tray check with a short profile
 	for sz in "30 100" "55 200"; do
@@ -216,6 +259,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 			--check /etc/vm/quick-short.ini --all-nvme"
 		rc2=$?
 		[ "$rc" = 0 ] && rc=$rc2
+		if [ "${sz#* }" = 200 ]; then qd_plan 200 noplan; else qd_plan "${sz#* }"; fi
 	done
 	echo "$rc" >/dev/ttyS1
 	sync
@@ -276,6 +320,7 @@ boot_console() {
 	: >"$RUN/status"
 	mk c1 32M; mk d1 32M
 	echo "== check-vm: console on the serial line"
+	local tc0=$SECONDS
 	tmux -L "$sock" -f /dev/null new-session -d -s vm -x 132 -y 30 \
 		"timeout --foreground $TMO taskset -c $CPU qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
 		-m 1G -smp 1 -bios /usr/share/qemu/qboot.rom -vga none -display none -nic none \
@@ -289,11 +334,11 @@ boot_console() {
 		{ echo "check-vm: tmux failed" >&2; return 1; }
 	tmux -L "$sock" set-option -t vm window-size manual >/dev/null 2>&1 || true
 	vscreen() { tmux -L "$sock" capture-pane -p -t vm; }
-	vwait() { # REGEX SECONDS
-		local i=$(($2 * 2))
+	vwait() { # REGEX SECONDS (read every 0.2 s: a key's redraw is 0.1-0.6 s)
+		local i=$(($2 * 5))
 		while [ $i -gt 0 ]; do
 			vscreen | grep -Eq -- "$1" && return 0
-			sleep 0.5; i=$((i - 1))
+			sleep 0.2; i=$((i - 1))
 		done
 		return 1
 	}
@@ -412,6 +457,228 @@ boot_console() {
 		vcheck "console health: q closes the view" [ "$k" -gt 0 ]
 		return "$f"
 	}
+	vgone() { # REGEX SECONDS: waits until the screen no longer matches
+		local i=$(($2 * 5))
+		while [ $i -gt 0 ]; do
+			vscreen | grep -Eq -- "$1" || return 0
+			sleep 0.2; i=$((i - 1))
+		done
+		return 1
+	}
+	# vbox FIRST-LINE-REGEX: the text inside the ASCII box (+--+, |) whose
+	# first inner line matches, each line without its frame and blanks
+	vbox() {
+		vscreen | awk -v re="$1" '!f && $0 ~ re {f = 1} f && /\+-+\+/ {exit} f' |
+			sed -E 's/^[^|]*\| ?//; s/ *\|[^|]*$//; s/ +$//'
+	}
+	# vevents: the event list (E) as it is on the screen, one event a line:
+	# a line without its time goes on the event above (joined by a blank,
+	# as the list wrapped it)
+	vevents() {
+		vscreen | sed -n '/^-* Events /,$p' | sed '1d;$d' | awk '
+			/^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] / {
+				if (e != "") print e
+				e = substr($0, 10); next }
+			{ sub(/^ +/, ""); if ($0 != "") e = e " " $0 }
+			END { if (e != "") print e }' | sed 's/ *$//'
+	}
+	# vtimed FUNCTION ARGS...: runs it and says how long it took (the
+	# boot's budget: what each view's checks cost)
+	vtimed() {
+		local t=$SECONDS r
+		"$@"
+		r=$?
+		echo "check-vm: console: $* took $((SECONDS - t)) s"
+		return "$r"
+	}
+	# console_events SIZE: in the check view after the batch (issue 22):
+	# E lists each drive's verdict and the batch's end whole (the serial
+	# never broken), E closes the list
+	console_events() {
+		local sz=$1 ev fail=0 # vcheck's fail: this view's
+		tmux -L "$sock" send-keys -t vm E
+		if ! vwait '^-* Events .* E closes' 30; then
+			echo "FAIL: console: no event list in the check view ($sz)"; vscreen; return 1
+		fi
+		vwait 'check done: ' 10 || true
+		ev=$(vevents)
+		grep -Eq "^check [a-z-]+: $SER_D \(QEMU NVMe Ctrl, /dev/nvme[0-9]+n1\) FAIL: critical warning: reliability degraded" <<<"$ev" ||
+			fail=1
+		grep -Eq "^check [a-z-]+: $SER_C \(QEMU NVMe Ctrl, /dev/nvme[0-9]+n1\) (PASS|WARN|N/A)" <<<"$ev" || fail=1
+		grep -Eq '^check done: [0-9]+ PASS, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ N/A: results in results/check-[a-z-]+-[0-9]{8}-[0-9]{6}$' <<<"$ev" ||
+			fail=1
+		if [ "$fail" = 0 ]; then
+			echo "ok: console: E lists each verdict and the batch's end whole ($sz)"
+		else
+			echo "FAIL: console: the event list does not hold each verdict whole ($sz)"
+			vscreen; echo "(events as read:)"; echo "$ev"
+		fi
+		tmux -L "$sock" send-keys -t vm E
+		vcheck "console: E closes the event list ($sz)" vgone '^-* Events .* E closes' 30
+		return "$fail"
+	}
+	# console_setup_views SIZE: the setup screen after the check view
+	# closed, at this size (issue 22: every view at 80x24 and 100x30): the
+	# purge menu of controller C's namespace (P) with the serial and every
+	# method, its dialog with the serial whole on one line, Esc erasing
+	# nothing; the setup screen's help (?) with no key left out
+	console_setup_views() {
+		local sz=$1 hdr nsl ns k box fail=0 bad=0
+		scr=$(vscreen)
+		hdr=$(grep -n 'Device ' <<<"$scr" | head -1 | cut -d: -f1)
+		nsl=$(grep -nE "^[ *]+nvme[0-9]+n1 .*$SER_C" <<<"$scr" | head -1 | cut -d: -f1)
+		ns=$(grep -oE "nvme[0-9]+n1 .*$SER_C" <<<"$scr" | head -1 | cut -d' ' -f1)
+		if [ -z "$hdr" ] || [ -z "$nsl" ]; then
+			echo "FAIL: console: no namespace row of $SER_C on the setup screen ($sz)"; echo "$scr"; return 1
+		fi
+		tmux -L "$sock" send-keys -t vm g
+		for ((k = hdr + 1; k < nsl; k++)); do tmux -L "$sock" send-keys -t vm j; done
+		tmux -L "$sock" send-keys -t vm P
+		if ! vwait "Purge /dev/$ns: DESTROYS DATA" 30 || ! vwait 'Esc close' 10; then
+			echo "FAIL: console: no purge menu for /dev/$ns ($sz)"; vscreen; return 1
+		fi
+		box=$(vbox "Purge /dev/$ns: DESTROYS DATA")
+		for k in "serial $SER_C\$" '^> Format NVM, no secure erase$' 'Format NVM, user-data erase' \
+			'Format NVM, cryptographic erase' 'Sanitize, block erase' 'Sanitize, crypto erase' \
+			'Sanitize, overwrite' 'Trim \(deallocate every LBA\)' 'Esc close$'; do
+			grep -Eq -- "$k" <<<"$box" || { echo "FAIL: console: purge menu ($sz): no /$k/"; bad=1; }
+		done
+		[ "$bad" = 0 ] && echo "ok: console: the purge menu whole, with the serial ($sz)"
+		[ "$bad" = 0 ] || { fail=1; vscreen; echo "(box as read:)"; echo "$box"; }
+		tmux -L "$sock" send-keys -t vm Enter
+		if vwait "Type $SER_C to DESTROY the data on /dev/$ns" 30 && vwait 'THIS PURGE DESTROYS DATA' 10; then
+			# its lines joined by blanks: the text whole, the serial not
+			# broken (a line break inside it would read as a blank)
+			box=$(vbox 'THIS PURGE DESTROYS DATA')
+			k=$(sed '1d; /^$/d' <<<"$box" | tr '\n' ' ' | sed 's/ $//')
+			if grep -Eq "^format of /dev/$ns \(nvme[0-9]+ QEMU NVMe Ctrl, serial $SER_C\): every namespace formatted is lost\. Type the NVMe controller's serial\.\$" <<<"$k"; then
+				echo "ok: console: the purge dialog whole, the serial not broken ($sz)"
+			else
+				echo "FAIL: console: the purge dialog breaks the serial or is cut ($sz)"; fail=1
+				vscreen; echo "(box as read:)"; echo "$box"
+			fi
+		else
+			echo "FAIL: console: no purge dialog ($sz)"; fail=1; vscreen
+		fi
+		tmux -L "$sock" send-keys -t vm Escape
+		vcheck "console: Esc in the purge dialog erases nothing ($sz)" \
+			vwait "purge not confirmed: nothing erased on /dev/$ns" 30
+		tmux -L "$sock" send-keys -t vm '?'
+		if vwait 'keys of the setup screen' 30 && vwait 'TERM=vt100 has:' 10; then
+			scr=$(vscreen)
+			for k in 'Devices: purge \(erase\)' 'Devices: SMART health view' 'Devices: drive check' \
+				'Presets: jump to a name' 'form: run the workload' 'quit \(asks while work runs\)'; do
+				grep -Eq -- "$k" <<<"$scr" || { echo "FAIL: console: setup help ($sz): no /$k/"; bad=1; }
+			done
+			grep -q 'more keys' <<<"$scr" && { echo "FAIL: console: setup help ($sz): keys left out"; bad=1; }
+			[ "$bad" = 0 ] && echo "ok: console: the setup screen's help whole ($sz)"
+			[ "$fail" = 0 ] || echo "$scr"
+		else
+			echo "FAIL: console: no help on the setup screen ($sz)"; fail=1; vscreen
+		fi
+		tmux -L "$sock" send-keys -t vm x # any key closes it
+		vcheck "console: the help closes ($sz)" vgone 'keys of the setup screen' 30
+		return "$fail"
+	}
+	# vqd: the per-QD table and what is below it (its rows begin with
+	# their depth; the strips' value labels above are left out); vqdrows:
+	# the depths of its rows with figures
+	vqd() { vscreen | sed -n '/^-* Per queue depth /,$p'; }
+	vqdrows() { vqd | grep -oE '^ +[0-9]+ +[0-9.]+[kM]? ' | awk '{print $1}'; }
+	vqdwait() { # REGEX SECONDS
+		local i=$(($2 * 5))
+		while [ $i -gt 0 ]; do
+			vqd | grep -Eq -- "$1" && return 0
+			sleep 0.2; i=$((i - 1))
+		done
+		return 1
+	}
+	# console_qd SIZE (issue 22 item 6): after a QD sweep 1,2,4,...,256 (9
+	# depths) at this size the per-QD table reaches every row with the
+	# console's keys - g the first (QD 1), G the last (QD 256) - and counts
+	# the rows out of sight in its header ("^4 more", "v4 more") where they
+	# do not all fit; then the live screen's help (?) whole
+	console_qd() {
+		local sz=$1 fail=0 bad=0 seen q t k
+		if ! vwait '^ nvscope \| DONE ' 120; then
+			echo "FAIL: console: the QD sweep did not end ($sz)"; vscreen; return 1
+		fi
+		vqdwait '^ +256 +[0-9.]+[kM]? ' 10 || true
+		t=$(vqd)
+		echo "$t"
+		seen=$(vqdrows)
+		if grep -Eq '^ +1 +[0-9.]+[kM]? ' <<<"$t"; then # all in sight: nothing counted
+			vcheck "console: per-QD: all rows in sight, none said out of it ($sz)" \
+				test -z "$(grep -E '(\^|v)[0-9]+ more' <<<"$t")"
+		else
+			vcheck "console: per-QD: the rows above counted ($sz)" \
+				grep -Eq '\^[0-9]+ more \(k j g G\)' <<<"$t"
+			tmux -L "$sock" send-keys -t vm g
+			if vqdwait '^ +1 +[0-9.]+[kM]? ' 30; then
+				t=$(vqd)
+				echo "$t"
+				echo "ok: console: per-QD: g reaches QD 1 ($sz)"
+				vcheck "console: per-QD: the rows below counted ($sz)" \
+					grep -Eq 'v[0-9]+ more \(k j g G\)' <<<"$t"
+				seen="$seen"$'\n'"$(vqdrows)"
+			else
+				echo "FAIL: console: per-QD: g did not reach QD 1 ($sz)"; vqd; fail=1
+			fi
+			tmux -L "$sock" send-keys -t vm G
+			vcheck "console: per-QD: G back to QD 256 ($sz)" vqdwait '^ +256 +[0-9.]+[kM]? ' 30
+		fi
+		q=$(sort -nu <<<"$seen" | tr '\n' ' ')
+		vcheck "console: per-QD: rows QD 1..256 each reached ($sz: $q)" \
+			test "$q" = "1 2 4 8 16 32 64 128 256 "
+		tmux -L "$sock" send-keys -t vm '?'
+		if vwait 'keys of the live screen' 30 && vwait 'TERM=vt100 has:' 10; then
+			scr=$(vscreen)
+			for k in 'per-QD: up / down' 'per-QD: page, first, last' 'event list \(on / off\)' \
+				'setup / live screen' 'follow the newest data'; do
+				grep -Eq -- "$k" <<<"$scr" || { echo "FAIL: console: live help ($sz): no /$k/"; bad=1; }
+			done
+			grep -q 'more keys' <<<"$scr" && { echo "FAIL: console: live help ($sz): keys left out"; bad=1; }
+			[ "$bad" = 0 ] && echo "ok: console: the live screen's help whole ($sz)"
+			[ "$fail" = 0 ] || echo "$scr"
+		else
+			echo "FAIL: console: no help on the live screen ($sz)"; fail=1; vscreen
+		fi
+		tmux -L "$sock" send-keys -t vm x
+		vcheck "console: the help closes ($sz)" vgone 'keys of the live screen' 30
+		return "$fail"
+	}
+	# console_plan SIZE (issue 22 item 5): `nvscope --plan` with
+	# /etc/vm/vmplan.ini at this size: the step list marks the failed
+	# precondition (x) with the criterion that failed and the read done
+	# (+); E lists the step's verdict and the plan's end with its results
+	# directory, whole
+	console_plan() {
+		local sz=$1 dir=$2 fail=0 ev
+		if ! vwait '^ nvscope \| DONE vmplan' 120; then
+			echo "FAIL: console: the plan did not end ($sz)"; vscreen; return 1
+		fi
+		vwait ' \+ +2 measure rd' 10 || true
+		scr=$(vscreen)
+		echo "$scr"
+		vcheck "console: plan: the read step done (+) ($sz)" grep -Eq ' \+ +2 measure rd' <<<"$scr"
+		vcheck "console: plan: the failed precondition marked (x) with the criterion that failed ($sz)" \
+			grep -Eq ' x +1 [a-z~ ]+ (range|slope)( [-0-9.e+]+%)?>0%' <<<"$scr"
+		tmux -L "$sock" send-keys -t vm E
+		if vwait '^-* Events .* E closes' 30; then
+			ev=$(vevents)
+			vcheck "console: plan: E lists the step's verdict whole ($sz)" grep -Eq \
+				'^step 1/2 precondition nope: NOT steady: (range|slope) [-0-9.e+]+% > 0%, (range|slope) [-0-9.e+]+% (>|<=) 0% \(2 rounds\)$' \
+				<<<"$ev"
+			vcheck "console: plan: E lists the plan's end with its results directory whole ($sz)" \
+				grep -Eq "^plan vmplan done: results in $dir\$" <<<"$ev"
+			[ "$fail" = 0 ] || { vscreen; echo "(events as read:)"; echo "$ev"; }
+			tmux -L "$sock" send-keys -t vm E
+			vcheck "console: plan: E closes the event list ($sz)" vgone '^-* Events .* E closes' 30
+		else
+			echo "FAIL: console: plan: no event list ($sz)"; fail=1; vscreen
+		fi
+		return "$fail"
+	}
 	# console_size COLS ROWS [NEXT-COLS NEXT-ROWS] (issue 22): at a size
 	# other than 80x24 (the guest's stty, the window already resized), the
 	# live run with the warned target second (its warning on the health
@@ -425,6 +692,7 @@ boot_console() {
 		else
 			echo "FAIL: console: the critical warning not on the health strip ($sz)"; vscreen; fail=1
 		fi
+		vcheck "console: the live run's title says RUNNING ($sz)" grep -Eq '^ nvscope \| RUNNING ' <<<"$(vscreen)"
 		# the Devices pane (v): waited for by its warned row (the health
 		# strip names the warned controller too: a screen read then may be
 		# mid-redraw)
@@ -450,12 +718,22 @@ boot_console() {
 			vcheck "console: the check view drawn at $sz (keys on row $2)" \
 				[ "$(grep -n '^ q close' <<<"$scr" | tail -1 | cut -d: -f1)" = "$2" ]
 			[ "$fail" = 0 ] || echo "$scr"
+			vtimed console_events "$sz" || fail=1
 		else
 			echo "FAIL: console: --check --all-nvme did not end ($sz)"; fail=1; vscreen
 		fi
 		tmux -L "$sock" send-keys -t vm q
 		vwait 'Presets' 30
-		[ -n "${3:-}" ] && tmux -L "$sock" resize-window -t vm -x "$3" -y "$4" >/dev/null 2>&1
+		vtimed console_setup_views "$sz" || fail=1
+		tmux -L "$sock" send-keys -t vm q
+		# the QD sweep; then the plan, but at the last size (the guest's
+		# qd_plan)
+		vtimed console_qd "$sz" || fail=1
+		if [ -n "${3:-}" ]; then
+			tmux -L "$sock" send-keys -t vm q
+			vtimed console_plan "$sz" "/tmp/plan-$1" || fail=1
+			tmux -L "$sock" resize-window -t vm -x "$3" -y "$4" >/dev/null 2>&1
+		fi
 		tmux -L "$sock" send-keys -t vm q
 		return "$fail"
 	}
@@ -487,6 +765,7 @@ boot_console() {
 		else
 			echo "FAIL: console: the critical warning not on the health strip"; fail=1
 		fi
+		vcheck "console: the live run's title says RUNNING (80x24)" grep -Eq '^ nvscope \| RUNNING ' <<<"$(vscreen)"
 		vscreen
 		tmux -L "$sock" send-keys -t vm v
 		# waited for by the pane's row (the health strip names the warned
@@ -517,12 +796,19 @@ boot_console() {
 				grep -Eq "^ $SER_C .*(PASS|WARN|N/A) " <<<"$scr"
 			vcheck "console: --check: the results directory whole" \
 				grep -Eq "^ results: results/check-quick-[0-9]{8}-[0-9]{6} *$" <<<"$scr"
+			vtimed console_events 80x24 || fail=1
 		else
 			echo "FAIL: console: --check quick --all-nvme did not end"; fail=1
 			vscreen | tail -24 >&2
 		fi
 		tmux -L "$sock" send-keys -t vm q
 		vwait 'Presets' 30
+		vtimed console_setup_views 80x24 || fail=1
+		tmux -L "$sock" send-keys -t vm q
+		# the QD sweep, then the plan (the guest's qd_plan)
+		vtimed console_qd 80x24 || fail=1
+		tmux -L "$sock" send-keys -t vm q
+		vtimed console_plan 80x24 /tmp/plan-80 || fail=1
 		# the next session's size first: the window never smaller than
 		# what the guest draws
 		tmux -L "$sock" resize-window -t vm -x 100 -y 30 >/dev/null 2>&1 || true
@@ -535,6 +821,7 @@ boot_console() {
 	fi
 	vwait 'VM-EXIT' 120 || { echo "FAIL: console: the guest did not end"; fail=1; }
 	vcheck "console: quit with status 0" [ "$(tr -dc '0-9\n' <"$RUN/status" | head -1)" = 0 ]
+	echo "check-vm: console boot: $((SECONDS - tc0)) s"
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	rm -f "$RUN"/*.img
 	return "$fail"
