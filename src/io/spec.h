@@ -212,7 +212,7 @@ struct spec {
 	uint64_t run_seed;
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
-	char engine_note[192]; /* job files: how fio's ioengine= was mapped, "" if as is */
+	char engine_note[320]; /* job files: how fio's ioengine= was mapped, "" if as is */
 	/* fio's grouping, from a job file (0 elsewhere): jobs with the same
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */

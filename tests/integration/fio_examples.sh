@@ -2,9 +2,10 @@
 # fio's own examples/ job files (tests/fixtures/fio-examples/, from fio's
 # source) run by Debian's fio and by nvscope on one loop device, only their
 # target and length rewritten: each runs the same workload (jobs, groups,
-# rw, mix, block sizes, queue depth, numjobs, sizes) or is refused with ONE
-# "file:line: option" message naming the right line.  The table it prints
-# is docs/fio-examples.md (NVS_FIO_EXAMPLES_TABLE=docs/fio-examples.md
+# rw, mix, block sizes, queue depth, numjobs, sizes; the depth each job ran
+# at, from both tools' iodepth_level, read from the same runs) or is
+# refused with ONE "file:line: option" message naming the right line.  The
+# table it prints is docs/fio-examples.md (NVS_FIO_EXAMPLES_TABLE=docs/fio-examples.md
 # rewrites it: then each run group runs 1 s, one example at a time, as the
 # table's IOPS column says).  Otherwise 500 ms per run group per tool (1 s
 # for some: tests/fio_examples.py RUNTIME, LONG), three examples at a time,

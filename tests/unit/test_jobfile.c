@@ -316,8 +316,12 @@ START_TEST(test_fio_defaults_and_engines)
 	ck_assert_msg(l.rc == 0, "%s", l.err);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 1);
 	ck_assert_ptr_nonnull(strstr(l.jobs[0].engine_note, "libaio without direct=1"));
+	/* and why fio's iodepth_level shows the file's 8 there */
+	ck_assert_ptr_nonnull(
+	    strstr(l.jobs[0].engine_note, "fio's iodepth_level counts up to iodepth=8 there"));
 	ck_assert_uint_eq(l.jobs[1].iodepth[0], 1);
 	ck_assert_ptr_nonnull(strstr(l.jobs[1].engine_note, "glibc's POSIX AIO"));
+	ck_assert_ptr_null(strstr(l.jobs[1].engine_note, "iodepth_level"));
 	free(l.jobs);
 
 	l = load_text("[global]\nioengine=libaio\ndirect=1\n[a]\niodepth=8\n[b]\nioengine=pvsync2\n"
