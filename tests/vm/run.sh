@@ -432,6 +432,9 @@ boot_console() {
 		if ! vwait "Health of nvme[0-9]+, serial $SER_D" 30; then
 			echo "FAIL: console health: no view of $SER_D"; vscreen; return 1
 		fi
+		# the reading runs on its own thread: the view opens at once with
+		# "Reading the health log...", the fields come when it is done
+		vwait "^ Serial +$SER_D" 30 || true
 		top=$(vscreen)
 		echo "$top"
 		vcheck "console health: the serial (80x24)" grep -Eq "^ Serial +$SER_D" <<<"$top"
