@@ -36,13 +36,18 @@ cmp_rates() { # $1 = option line, $2 = what, $3 = device, $4 = a name for its fi
 	fio --output-format=json "$p.fio" >"$p.fio.json" 2>/dev/null || fail "fio: $2"
 	"$NVS_BIN" run --output-format=json "$p.fio" >"$p.nvs.json" 2>"$p.err" ||
 		fail "nvscope: $2: $(cat "$p.err")"
-	"$PY" - "$p.fio.json" "$p.nvs.json" "$2" <<'PY' || fail "$2 differs from fio"
+	# under a sanitizer the rate code still runs (its memory is checked)
+	# but its rate is not compared: a sanitized worker on a loaded
+	# machine can be held off the CPU for over a second, and nvscope does
+	# not burst to make up a stall (a run of 2 s then falls short);
+	# the plain run compares the rates (ASan, run F of session 10)
+	"$PY" - "$p.fio.json" "$p.nvs.json" "$2" "${NVS_SANITIZER:-}" <<'PY' || fail "$2 differs from fio"
 import json, sys
 f, n = (json.load(open(p))["jobs"][0] for p in sys.argv[1:3])
 for d in ("read", "write"):
     a, b = f[d]["iops"], n[d]["iops"]
     print(sys.argv[3], d, "fio", round(a), "nvscope", round(b))
-    assert abs(a - b) <= 0.15 * a + 5, (d, a, b)
+    assert sys.argv[4] or abs(a - b) <= 0.15 * a + 5, (d, a, b)
 PY
 	ok "$2: per direction as fio"
 }
