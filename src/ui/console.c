@@ -293,8 +293,12 @@ static void tick(struct app *a, double dt)
 	if (!app_can(a, SOURCE_VIEW_ONLY)) {
 		/* a device that did not answer its probe is asked again
 		 * every 2 s (answered at once while its helper is still
-		 * stuck) and filled in once it answers (dev/probe.h) */
-		if (!app_running(a) && a->now >= next_probe && probe_pending()) {
+		 * stuck) and filled in once it answers (dev/probe.h); not
+		 * while a prompt is open: a rescan forks a helper per device
+		 * and may wait, and typing must not (console_check_narrow.sh
+		 * under TSan beside a stalled device) */
+		if (!app_running(a) && a->pr.prompt == PROMPT_NONE && a->now >= next_probe &&
+		    probe_pending()) {
 			app_rescan(a);
 			dirty_live(a);
 		}
