@@ -238,6 +238,7 @@ struct app {
 	/* the event list (evlist.h; key E), also written to events.log */
 	struct evlist *events;
 	bool events_on;
+	size_t events_back; /* the event list scrolled back: newest events hidden below */
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
 	/* the check view (checkui.c), NULL when not shown */
