@@ -28,7 +28,8 @@ static void *producer(void *arg)
 	for (uint64_t i = 0; i < N_STRESS; i++) {
 		struct elem e = {.seq = i, .check = i * 0x9e3779b97f4a7c15ULL};
 		while (spsc_push(r, &e) == -ENOBUFS)
-			sched_yield(); /* this test wants every element: retry (real producers drop) */
+			sched_yield(); /* this test wants every element: retry (real producers drop)
+					*/
 	}
 	return NULL;
 }
