@@ -870,8 +870,11 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
-	/* fio's flow_exit_job: the other jobs of the flow run on without it */
-	flow_leave(w->flow, st ? st->flow.n : 0, w->spec->flow);
+	/* fio's flow_exit_job runs when the job is reaped, not here: the other
+	 * jobs of the flow stay held by its count until then (pool.c) */
+	if (w->flow)
+		atomic_store_explicit(&w->flow_ended, (st ? st->flow.n : 0) + 1,
+				      memory_order_release);
 	if (st) {
 		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled
