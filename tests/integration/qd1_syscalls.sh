@@ -33,7 +33,9 @@ cd "$T_TMP" || fail "cd"
 traced() {
 	local n=$1
 	shift
-	strace -f -qq --seccomp-bpf -e trace=io_uring_enter -o "$n.trace" \
+	# (LeakSanitizer cannot run under ptrace: leaks are other tests' to find)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq --seccomp-bpf -e trace=io_uring_enter -o "$n.trace" \
 		"$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --time_based \
 		--output-format=json -q "$@" >"$n.json" 2>"$n.err" ||
 		fail "$n: $(cat "$n.err")"
@@ -81,7 +83,8 @@ assert logs == ["s_clat.1.log", "s_lat.1.log", "s_slat.1.log"], logs
 # 3. QD16: every enter submits (one per batch, as the floor), but a few
 j, r, subs, ios = run("qd16")
 empty = sum(1 for x in subs if x == 0)
-assert empty <= 8 + len(subs) // 200, ("QD16: enters that only wait", empty, len(subs))
+# (the end: the cancel's drain may wait once per I/O in flight)
+assert empty <= 24 + len(subs) // 200, ("QD16: enters that only wait", empty, len(subs))
 assert len(subs) <= ios + 8, (len(subs), ios)
 EOT
 ok "QD1: <= 1.01 io_uring_enter per I/O, slat not measured (fio's disable_slat layout, no _slat log)"
