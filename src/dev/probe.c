@@ -1,14 +1,18 @@
 /* probe.c - safety_usage() of devices that are not the target, each in a
- * helper process with a deadline (probe.h). */
+ * helper process with a deadline (probe.h).  A helper is this program
+ * started afresh (posix_spawn of /proc/self/exe with PROBE_HELPER_ARG),
+ * never a fork of it: the console forks from a process with threads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +22,7 @@
 
 #define NR_STUCK       64
 #define NOT_RESPONDING "not responding"
+#define PENDING        "probing: no answer yet"
 /* A helper says "started" (one byte) before it touches the device: the
  * deadline counts from then, so a loaded machine that is slow to run the
  * helper at all does not make a device "not responding".  One that has
@@ -45,6 +50,7 @@ struct ask {
 	int fd;	    /* read end of its pipe, or -1 */
 	size_t got; /* bytes of the answer read */
 	bool done;
+	bool told; /* its answer was reported (probe_usage_each's @answered) */
 	double since;	/* when it was asked */
 	double started; /* when its helper said it started, 0 before */
 	unsigned char raw[1 + sizeof(struct dev_usage)]; /* "started", then the answer */
@@ -77,6 +83,18 @@ static void unprobed(struct dev_usage *u, int err)
 	snprintf(u->why, sizeof(u->why), "not probed: %s", strerror(err));
 }
 
+void probe_mark_pending(struct dev_usage *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->unknown = true;
+	snprintf(u->why, sizeof(u->why), PENDING);
+}
+
+bool probe_is_pending(const struct dev_usage *u)
+{
+	return u->unknown && !strcmp(u->why, PENDING);
+}
+
 bool probe_not_responding(const struct dev_usage *u)
 {
 	return u->unknown && !strncmp(u->why, NOT_RESPONDING, strlen(NOT_RESPONDING));
@@ -97,36 +115,54 @@ static void close_all_but(int keep)
 			close(fd);
 }
 
-/* In the child: the reading of @path into the pipe @wfd, then _exit.  A
- * helper stuck on its device is never killed: it ends when its read does
- * (its answer then goes to a pipe nobody reads, or to a later scan).
- * Killed, it would leave its read at once and exit, and its exit can be
- * the last close of the device, which waits for the reads still pending
- * there while holding the device's open mutex: every later open of that
- * device, a run's or a check's included, would then hang in the kernel. */
-static void helper(const char *path, int wfd)
+/* The signals a helper ignores (it is never ended by one meant for the
+ * program; a late answer to a closed pipe is EPIPE, not SIGPIPE). */
+static void helper_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGPIPE);
+}
+
+/* The helper process (probe.h): the reading of @path into the pipe on
+ * PROBE_FD, then _exit.  A helper stuck on its device is never killed: it
+ * ends when its read does (its answer then goes to a pipe nobody reads, or
+ * to a later scan).  Killed, it would leave its read at once and exit, and
+ * its exit can be the last close of the device, which waits for the reads
+ * still pending there while holding the device's open mutex: every later
+ * open of that device, a run's or a check's included, would then hang in
+ * the kernel. */
+static void helper(const char *path)
 {
 	struct dev_usage u;
 	const char *p = (const char *)&u;
 	size_t left = sizeof(u);
 	char started = 'S';
+	sigset_t sigs;
+	struct stat st;
 
-	/* not ended by a signal meant for the program (Ctrl-C reaches the
-	 * whole foreground process group): a group of its own, and the
-	 * terminating signals ignored (a late answer to a closed pipe is
-	 * EPIPE, not SIGPIPE) */
+	/* it was started with these blocked (probe.c start()): ignored
+	 * first, then unblocked, so none can end it in between; a process
+	 * group of its own (Ctrl-C reaches the whole foreground group) */
+	helper_signals(&sigs);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&sigs, s))
+			signal(s, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
 	setpgid(0, 0);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	if (write(wfd, &started, 1) != 1) /* the deadline runs from here */
+	/* only ever the answer pipe of a probe: run by hand, it does nothing */
+	if (fstat(PROBE_FD, &st) || !S_ISFIFO(st.st_mode))
+		_exit(2);
+	if (write(PROBE_FD, &started, 1) != 1) /* the deadline runs from here */
 		_exit(1);
-	close_all_but(wfd);
+	close_all_but(PROBE_FD);
+	memset(&u, 0, sizeof(u));
 	safety_usage(path, &u);
 	while (left) {
-		ssize_t w = write(wfd, p, left);
+		ssize_t w = write(PROBE_FD, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -137,6 +173,46 @@ static void helper(const char *path, int wfd)
 	_exit(0);
 }
 
+void probe_helper_main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], PROBE_HELPER_ARG))
+		helper(argv[2]);
+}
+
+/* The spawn of a helper for @path writing to @wfd: a fresh program (this
+ * very binary, /proc/self/exe, whatever became of its file), not a fork of
+ * this one: a fork of a threaded process copies locks other threads held
+ * (an allocator's: a child that deadlocked in malloc under ASan).  Its
+ * descriptors: /dev/null on 0-2, the pipe on PROBE_FD, nothing else. */
+static int spawn_helper(const char *path, int wfd, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t sigs;
+	char *argv[] = {"nvscope-probe", PROBE_HELPER_ARG, (char *)path, NULL};
+	int r;
+
+	if ((r = posix_spawn_file_actions_init(&fa)))
+		return r;
+	if ((r = posix_spawnattr_init(&at))) {
+		posix_spawn_file_actions_destroy(&fa);
+		return r;
+	}
+	helper_signals(&sigs);
+	/* the pipe first: it may be on 0-2 where those were closed */
+	if (!(r = posix_spawn_file_actions_adddup2(&fa, wfd, PROBE_FD)) &&
+	    !(r = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) &&
+	    !(r = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)) &&
+	    !(r = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0)) &&
+	    !(r = posix_spawn_file_actions_addclosefrom_np(&fa, PROBE_FD + 1)) &&
+	    !(r = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)) &&
+	    !(r = posix_spawnattr_setpgroup(&at, 0)) && !(r = posix_spawnattr_setsigmask(&at, &sigs)))
+		r = posix_spawn(pid, "/proc/self/exe", &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return r;
+}
+
 /* Starts the helper of @a; false with errno when it cannot be. */
 static bool start(struct ask *a)
 {
@@ -144,18 +220,26 @@ static bool start(struct ask *a)
 
 	if (pipe2(p, O_CLOEXEC))
 		return false;
-	a->pid = fork();
-	if (a->pid < 0) {
-		int e = errno;
+	if (p[1] == PROBE_FD) { /* dup2 onto itself would keep O_CLOEXEC */
+		int d = fcntl(p[1], F_DUPFD_CLOEXEC, PROBE_FD + 1);
+		if (d < 0) {
+			int e = errno;
+			close(p[0]);
+			close(p[1]);
+			errno = e;
+			return false;
+		}
+		close(p[1]);
+		p[1] = d;
+	}
+	int r = spawn_helper(a->path, p[1], &a->pid);
+	close(p[1]);
+	if (r) {
 		a->pid = 0;
 		close(p[0]);
-		close(p[1]);
-		errno = e;
+		errno = r;
 		return false;
 	}
-	if (a->pid == 0)
-		helper(a->path, p[1]);
-	close(p[1]);
 	a->fd = p[0];
 	return true;
 }
@@ -283,9 +367,19 @@ static double give_up_at(const struct ask *a, double d)
 	return a->started ? a->started + d : a->since + START_GRACE_S + d;
 }
 
+/* Reports each answer of @as that is in and not yet reported. */
+static void tell(struct ask *as, size_t n, probe_answered_fn answered, void *ctx)
+{
+	for (size_t i = 0; answered && i < n; i++)
+		if (as[i].done && !as[i].told) {
+			as[i].told = true;
+			answered(ctx, i);
+		}
+}
+
 /* Waits for the helpers of @as until each has answered or been given up
- * (@d s after it started: not responding). */
-static void wait_all(struct ask *as, size_t n, double d)
+ * (@d s after it started: not responding), reporting each as it comes. */
+static void wait_all(struct ask *as, size_t n, double d, probe_answered_fn answered, void *ctx)
 {
 	struct pollfd *pf = calloc(n, sizeof(*pf));
 	size_t *who = calloc(n, sizeof(*who));
@@ -304,6 +398,7 @@ static void wait_all(struct ask *as, size_t n, double d)
 			pf[k] = (struct pollfd){.fd = as[i].fd, .events = POLLIN};
 			who[k++] = i;
 		}
+		tell(as, n, answered, ctx);
 		if (!k)
 			break;
 		int r = poll(pf, k, (int)((next - now) * 1000) + 1);
@@ -312,20 +407,24 @@ static void wait_all(struct ask *as, size_t n, double d)
 		for (size_t j = 0; r > 0 && j < k; j++)
 			if (pf[j].revents)
 				collect(&as[who[j]]);
+		tell(as, n, answered, ctx);
 	}
 	free(pf);
 	free(who);
 }
 
-void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
-		      unsigned deadline_ms)
+void probe_usage_each(const char *const *paths, struct dev_usage *const *u, size_t n,
+		      unsigned deadline_ms, probe_answered_fn answered, void *ctx)
 {
 	struct ask *as = calloc(n, sizeof(*as));
 	double d = deadline_ms / 1000.0;
 
 	if (!as) { /* never probed here: it could hang the program */
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			unprobed(u[i], ENOMEM);
+			if (answered)
+				answered(ctx, i);
+		}
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -341,11 +440,18 @@ void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size
 	for (size_t i = 0; i < n; i++) /* answers are read as they come */
 		if (as[i].fd >= 0)
 			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);
-	wait_all(as, n, d);
+	wait_all(as, n, d, answered, ctx);
 	for (size_t i = 0; i < n; i++) /* poll failed: given up */
 		if (!as[i].done)
 			leave_behind(&as[i], d);
+	tell(as, n, answered, ctx);
 	free(as);
+}
+
+void probe_usage_many(const char *const *paths, struct dev_usage *const *u, size_t n,
+		      unsigned deadline_ms)
+{
+	probe_usage_each(paths, u, n, deadline_ms, NULL, NULL);
 }
 
 void probe_usage(const char *path, struct dev_usage *u)
