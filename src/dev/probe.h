@@ -19,10 +19,10 @@
  * even when its file was replaced since, so the answer's layout is the
  * caller's.  The helper starts in a process group of its own with the
  * terminating signals blocked, ignores them before unblocking them, gets
- * /dev/null on 0-2 and its pipe on PROBE_FD and no other descriptor (the
- * spawn closes the rest, and the helper closes every descriptor but its
- * pipe again: it holds no O_EXCL claim, ring or terminal of the parent
- * while it is stuck), says "started", calls only safety_usage() and
+ * its pipe on PROBE_FD and no other descriptor (the spawn closes the rest,
+ * 0-2 included, and the helper closes every descriptor but its pipe
+ * again: it holds no O_EXCL claim, ring or terminal of the parent while
+ * it is stuck), says "started", calls only safety_usage() and
  * _exit()s.  It is never killed (nor ended by Ctrl-C): a reader killed out
  * of a stalled device can make the last close of it, which waits for the
  * device with its open mutex held, and every later open of the device
