@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
 	static const struct runjob_trace_fmt trace_fmt = {tracejson_build, tracejson_line};
 
-	probe_helper_main(argc, argv); /* a device probe's helper (dev/probe.h): ends there */
+	probe_helper_main(argc, argv);	  /* a device probe's helper (dev/probe.h): ends there */
 	testbed_set_cmdline(argc, argv);  /* meta.json's "testbed" */
 	runjob_set_trace_fmt(&trace_fmt); /* a replay's figures, for run, plan and the console */
 	return cmd_main(argc, argv);

@@ -328,8 +328,7 @@ static void probe_answered(void *ctx, size_t i)
 	cb->answered(cb->ctx);
 }
 
-int dev_list_probe(struct dev_list *l, unsigned deadline_ms, void (*answered)(void *ctx),
-		   void *ctx)
+int dev_list_probe(struct dev_list *l, unsigned deadline_ms, void (*answered)(void *ctx), void *ctx)
 {
 	size_t n = l->nr_blocks, k = 0;
 	struct probe_cb cb = {answered, ctx};

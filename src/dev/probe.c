@@ -1,7 +1,7 @@
 /* probe.c - safety_usage() of devices that are not the target, each in a
- * helper process with a deadline (probe.h).  A helper is this program
- * started afresh (posix_spawn of /proc/self/exe with PROBE_HELPER_ARG),
- * never a fork of it: the console forks from a process with threads. */
+ * helper process with a deadline (probe.h).  The helpers' parent is this
+ * program started afresh (posix_spawn of /proc/self/exe with
+ * PROBE_HELPER_ARG), never a fork of it: the console has threads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -21,8 +21,9 @@
 #include "dev/safety.h"
 
 #define NR_STUCK       64
+#define PROBE_BATCH    64 /* helpers of one started parent (serve()) */
 #define NOT_RESPONDING "not responding"
-#define PENDING        "probing: no answer yet"
+#define PENDING	       "probing: no answer yet"
 /* A helper says "started" (one byte) before it touches the device: the
  * deadline counts from then, so a loaded machine that is slow to run the
  * helper at all does not make a device "not responding".  One that has
@@ -32,7 +33,6 @@
 /* A helper that did not answer in time: its device and its pipe. */
 struct stuck {
 	char path[256];
-	pid_t pid;
 	int fd;
 	size_t got;   /* bytes of its answer read (its "started") */
 	double since; /* monotonic s, when it was asked */
@@ -46,11 +46,10 @@ static unsigned nstuck;
 struct ask {
 	const char *path;
 	struct dev_usage *u;
-	pid_t pid;  /* helper, or 0 */
 	int fd;	    /* read end of its pipe, or -1 */
 	size_t got; /* bytes of the answer read */
 	bool done;
-	bool told; /* its answer was reported (probe_usage_each's @answered) */
+	bool told;	/* its answer was reported (probe_usage_each's @answered) */
 	double since;	/* when it was asked */
 	double started; /* when its helper said it started, 0 before */
 	unsigned char raw[1 + sizeof(struct dev_usage)]; /* "started", then the answer */
@@ -127,42 +126,28 @@ static void helper_signals(sigset_t *set)
 	sigaddset(set, SIGPIPE);
 }
 
-/* The helper process (probe.h): the reading of @path into the pipe on
- * PROBE_FD, then _exit.  A helper stuck on its device is never killed: it
- * ends when its read does (its answer then goes to a pipe nobody reads, or
- * to a later scan).  Killed, it would leave its read at once and exit, and
- * its exit can be the last close of the device, which waits for the reads
- * still pending there while holding the device's open mutex: every later
- * open of that device, a run's or a check's included, would then hang in
- * the kernel. */
-static void helper(const char *path)
+/* One helper (probe.h): the reading of @path into the pipe @fd, then
+ * _exit.  A helper stuck on its device is never killed: it ends when its
+ * read does (its answer then goes to a pipe nobody reads, or to a later
+ * scan).  Killed, it would leave its read at once and exit, and its exit
+ * can be the last close of the device, which waits for the reads still
+ * pending there while holding the device's open mutex: every later open of
+ * that device, a run's or a check's included, would then hang in the
+ * kernel. */
+static void helper(const char *path, int fd)
 {
 	struct dev_usage u;
 	const char *p = (const char *)&u;
 	size_t left = sizeof(u);
 	char started = 'S';
-	sigset_t sigs;
-	struct stat st;
 
-	/* it was started with these blocked (probe.c start()): ignored
-	 * first, then unblocked, so none can end it in between; a process
-	 * group of its own (Ctrl-C reaches the whole foreground group) */
-	helper_signals(&sigs);
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&sigs, s))
-			signal(s, SIG_IGN);
-	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
-	setpgid(0, 0);
-	/* only ever the answer pipe of a probe: run by hand, it does nothing */
-	if (fstat(PROBE_FD, &st) || !S_ISFIFO(st.st_mode))
-		_exit(2);
-	if (write(PROBE_FD, &started, 1) != 1) /* the deadline runs from here */
+	if (write(fd, &started, 1) != 1) /* the deadline runs from here */
 		_exit(1);
-	close_all_but(PROBE_FD);
+	close_all_but(fd);
 	memset(&u, 0, sizeof(u));
 	safety_usage(path, &u);
 	while (left) {
-		ssize_t w = write(PROBE_FD, p, left);
+		ssize_t w = write(fd, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -173,25 +158,87 @@ static void helper(const char *path)
 	_exit(0);
 }
 
-void probe_helper_main(int argc, char **argv)
+/* The helpers' parent, started afresh by probe_usage_each() for @n paths
+ * whose pipes are on PROBE_FD.. PROBE_FD + @n - 1: a process with one
+ * thread, so it may fork (the console may not: see spawn_helpers()); one
+ * helper per path, each left with its own pipe only (the parent closes its
+ * copy at once: a helper that dies unanswered is seen at once).  It waits
+ * for its helpers (they are its children: reaped here, whatever became of
+ * the program that asked), then ends. */
+static void serve(char **paths, int n)
 {
-	if (argc == 3 && !strcmp(argv[1], PROBE_HELPER_ARG))
-		helper(argv[2]);
+	sigset_t sigs;
+
+	/* it was started with these blocked (spawn_helpers()): ignored
+	 * first, then unblocked, so none can end it in between; a process
+	 * group of its own (Ctrl-C reaches the whole foreground group), the
+	 * helpers' too */
+	helper_signals(&sigs);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&sigs, s))
+			signal(s, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
+	setpgid(0, 0);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int fd = PROBE_FD + i;
+		/* only ever the answer pipes of a probe: by hand, nothing */
+		if (fstat(fd, &st) || !S_ISFIFO(st.st_mode))
+			_exit(2);
+		pid_t pid = fork(); /* failed: its pipe closes unanswered */
+		if (pid == 0)
+			helper(paths[i], fd);
+		close(fd);
+	}
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	_exit(0);
 }
 
-/* The spawn of a helper for @path writing to @wfd: a fresh program (this
- * very binary, /proc/self/exe, whatever became of its file), not a fork of
- * this one: a fork of a threaded process copies locks other threads held
- * (an allocator's: a child that deadlocked in malloc under ASan).  Its
- * descriptors: the pipe on PROBE_FD, nothing else. */
-static int spawn_helper(const char *path, int wfd, pid_t *pid)
+void probe_helper_main(int argc, char **argv)
+{
+	if (argc >= 3 && argc - 2 <= PROBE_BATCH && !strcmp(argv[1], PROBE_HELPER_ARG))
+		serve(argv + 2, argc - 2);
+}
+
+/* ---- the helpers' parent, spawned ---- */
+
+/* Started helpers' parents not reaped yet (a parent ends when its last
+ * helper has; one whose helper is stuck lives on): reaped without waiting
+ * at each call.  Called with the lock held. */
+static pid_t servers[4 * NR_STUCK];
+static unsigned nservers;
+
+static void reap_servers(void)
+{
+	for (unsigned i = 0; i < nservers;) {
+		pid_t r = waitpid(servers[i], NULL, WNOHANG);
+		if (r == 0 || (r < 0 && errno == EINTR))
+			i++;
+		else
+			servers[i] = servers[--nservers];
+	}
+}
+
+/* The helpers' parent for @n asks (@wfd: their pipes' write ends, each
+ * above PROBE_FD + @n, so that no dup2 overwrites one not yet moved): a
+ * fresh program (this very binary, /proc/self/exe, whatever became of its
+ * file), not a fork of this one: a fork of a threaded process copies locks
+ * other threads held (an allocator's: a helper that deadlocked in malloc
+ * under ASan).  Its descriptors: the pipes on PROBE_FD.., nothing else.
+ * One program started per call, not per device: starting one costs tens
+ * of ms of CPU (ASan: 100+), a fork of it one. */
+static int spawn_helpers(struct ask *const *as, const int *wfd, int n, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t sigs;
-	char *argv[] = {"nvscope-probe", PROBE_HELPER_ARG, (char *)path, NULL};
+	char *argv[PROBE_BATCH + 3] = {"nvscope-probe", PROBE_HELPER_ARG};
 	int r;
 
+	for (int i = 0; i < n; i++)
+		argv[2 + i] = (char *)as[i]->path;
+	argv[2 + n] = NULL;
 	if ((r = posix_spawn_file_actions_init(&fa)))
 		return r;
 	if ((r = posix_spawnattr_init(&at))) {
@@ -199,51 +246,64 @@ static int spawn_helper(const char *path, int wfd, pid_t *pid)
 		return r;
 	}
 	helper_signals(&sigs);
-	/* the pipe first (it may be on 0-2 where those were closed); then
-	 * nothing else, 0-2 included (no /dev/null: /dev may be hidden,
-	 * tests/integration/safety_unknown.sh), as before the fork's */
-	if (!(r = posix_spawn_file_actions_adddup2(&fa, wfd, PROBE_FD)) &&
-	    !(r = posix_spawn_file_actions_addclose(&fa, 0)) &&
-	    !(r = posix_spawn_file_actions_addclose(&fa, 1)) &&
-	    !(r = posix_spawn_file_actions_addclose(&fa, 2)) &&
-	    !(r = posix_spawn_file_actions_addclosefrom_np(&fa, PROBE_FD + 1)) &&
+	for (int i = 0; i < n && !r; i++)
+		r = posix_spawn_file_actions_adddup2(&fa, wfd[i], PROBE_FD + i);
+	/* nothing else, 0-2 included (no /dev/null: /dev may be hidden,
+	 * tests/integration/safety_unknown.sh), as the fork's before */
+	for (int fd = 0; fd < PROBE_FD && !r; fd++)
+		r = posix_spawn_file_actions_addclose(&fa, fd);
+	if (!r && !(r = posix_spawn_file_actions_addclosefrom_np(&fa, PROBE_FD + n)) &&
 	    !(r = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK)) &&
-	    !(r = posix_spawnattr_setpgroup(&at, 0)) && !(r = posix_spawnattr_setsigmask(&at, &sigs)))
+	    !(r = posix_spawnattr_setpgroup(&at, 0)) &&
+	    !(r = posix_spawnattr_setsigmask(&at, &sigs)))
 		r = posix_spawn(pid, "/proc/self/exe", &fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	return r;
 }
 
-/* Starts the helper of @a; false with errno when it cannot be. */
-static bool start(struct ask *a)
+/* Starts the helpers of @as[0..@n-1] (@n <= PROBE_BATCH); an ask that
+ * cannot have one is answered "not probed: REASON" (done). */
+static void start(struct ask **as, int n)
 {
-	int p[2];
+	int wfd[PROBE_BATCH];
+	int k = 0, err = 0;
+	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC))
-		return false;
-	if (p[1] == PROBE_FD) { /* dup2 onto itself would keep O_CLOEXEC */
-		int d = fcntl(p[1], F_DUPFD_CLOEXEC, PROBE_FD + 1);
-		if (d < 0) {
-			int e = errno;
-			close(p[0]);
-			close(p[1]);
-			errno = e;
-			return false;
+	for (int i = 0; i < n; i++) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC)) {
+			err = errno;
+			break;
 		}
+		wfd[k] = fcntl(p[1], F_DUPFD_CLOEXEC, PROBE_FD + n);
+		err = errno;
 		close(p[1]);
-		p[1] = d;
+		if (wfd[k] < 0) {
+			close(p[0]);
+			break;
+		}
+		as[k++]->fd = p[0];
 	}
-	int r = spawn_helper(a->path, p[1], &a->pid);
-	close(p[1]);
-	if (r) {
-		a->pid = 0;
-		close(p[0]);
-		errno = r;
-		return false;
+	int r = k ? spawn_helpers(as, wfd, k, &pid) : 0;
+	for (int i = 0; i < k; i++)
+		close(wfd[i]);
+	if (k && !r) {
+		pthread_mutex_lock(&lock);
+		reap_servers();
+		if (nservers < sizeof(servers) / sizeof(servers[0]))
+			servers[nservers++] = pid;
+		pthread_mutex_unlock(&lock);
 	}
-	a->fd = p[0];
-	return true;
+	for (int i = 0; i < n; i++) {
+		if (i < k && !r)
+			continue;
+		if (as[i]->fd >= 0)
+			close(as[i]->fd);
+		as[i]->fd = -1;
+		unprobed(as[i]->u, i < k ? r : err ? err : EMFILE);
+		as[i]->done = true;
+	}
 }
 
 /* Reads what helper @a has sent; true once the answer is whole or the
@@ -272,10 +332,8 @@ static bool collect(struct ask *a)
 		a->u->unknown = true;
 		snprintf(a->u->why, sizeof(a->u->why), "probe failed");
 	}
-	close(a->fd);
+	close(a->fd); /* its parent reaps it (serve()) */
 	a->fd = -1;
-	while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
-		;
 	a->done = true;
 	return true;
 }
@@ -308,7 +366,6 @@ static bool from_earlier(struct ask *a)
 	if (i >= 0) {
 		struct ask late = {.path = a->path,
 				   .u = a->u,
-				   .pid = stuck[i].pid,
 				   .fd = stuck[i].fd,
 				   .got = stuck[i].got,
 				   .started = 1};
@@ -338,7 +395,6 @@ static void leave_behind(struct ask *a, double deadline)
 	if (nstuck < NR_STUCK && strlen(a->path) < sizeof(stuck[0].path)) {
 		struct stuck *s = &stuck[nstuck++];
 		snprintf(s->path, sizeof(s->path), "%s", a->path);
-		s->pid = a->pid;
 		s->fd = a->fd;
 		s->got = a->got;
 		s->since = a->since;
@@ -429,16 +485,21 @@ void probe_usage_each(const char *const *paths, struct dev_usage *const *u, size
 		}
 		return;
 	}
+	struct ask *batch[PROBE_BATCH];
+	int nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct ask *a = &as[i];
 		*a = (struct ask){.path = paths[i], .u = u[i], .fd = -1, .since = mono_now()};
 		if (from_earlier(a))
 			continue;
-		if (!start(a)) {
-			unprobed(a->u, errno);
-			a->done = true;
+		batch[nb++] = a;
+		if (nb == PROBE_BATCH) {
+			start(batch, nb);
+			nb = 0;
 		}
 	}
+	if (nb)
+		start(batch, nb);
 	for (size_t i = 0; i < n; i++) /* answers are read as they come */
 		if (as[i].fd >= 0)
 			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);

@@ -9,20 +9,23 @@
  * "not responding": its usage is unknown, and unknown counts as in use (never a free row, never
  * written).
  *
- * The helper is this same program started afresh: posix_spawn() of
- * /proc/self/exe with the hidden argument PROBE_HELPER_ARG, which main()
- * hands to probe_helper_main() first thing (nvscope's and the unit-test
- * runner's).  Not a fork(): the console forks from a process with threads,
- * and a forked child inherits the locks the other threads held at that
- * moment (under ASan a child deadlocked on the allocator's lock, holding
- * the loop devices it had opened).  /proc/self/exe is the running binary
- * even when its file was replaced since, so the answer's layout is the
- * caller's.  The helper starts in a process group of its own with the
- * terminating signals blocked, ignores them before unblocking them, gets
- * its pipe on PROBE_FD and no other descriptor (the spawn closes the rest,
- * 0-2 included, and the helper closes every descriptor but its pipe
- * again: it holds no O_EXCL claim, ring or terminal of the parent while
- * it is stuck), says "started", calls only safety_usage() and
+ * The helpers' parent is this same program started afresh, once per call:
+ * posix_spawn() of /proc/self/exe with the hidden argument PROBE_HELPER_ARG
+ * and the paths, which main() hands to probe_helper_main() first thing
+ * (nvscope's and the unit-test runner's).  Not a fork() of the caller: the
+ * console has threads, and a forked child inherits the locks the other
+ * threads held at that moment (under ASan a child deadlocked on the
+ * allocator's lock, holding the loop devices it had opened).  The parent
+ * has one thread, so it forks one helper per device itself (starting a
+ * program costs tens of ms of CPU, 100+ under ASan; a fork, one), reaps
+ * them and ends after the last.  /proc/self/exe is the running binary even
+ * when its file was replaced since, so the answer's layout is the caller's.
+ * The parent starts in a process group of its own with the terminating
+ * signals blocked, ignores them before unblocking them (its helpers
+ * inherit both), gets the answer pipes on PROBE_FD.. and no other
+ * descriptor (the spawn closes the rest, 0-2 included); each helper keeps
+ * only its own pipe (it holds no O_EXCL claim, ring or terminal of the
+ * caller while it is stuck), says "started", calls only safety_usage() and
  * _exit()s.  It is never killed (nor ended by Ctrl-C): a reader killed out
  * of a stalled device can make the last close of it, which waits for the
  * device with its open mutex held, and every later open of the device
@@ -73,12 +76,13 @@ bool probe_is_pending(const struct dev_usage *u);
 
 /* The hidden argument that makes the program a probe helper. */
 #define PROBE_HELPER_ARG "--nvscope-probe-helper"
-/* The helper's answer pipe. */
+/* The first answer pipe of the helpers' parent (PATH i's: PROBE_FD + i). */
 #define PROBE_FD 3
-/* First thing in main() of every program that probes: when @argv is a
- * helper's ("PROG PROBE_HELPER_ARG PATH"), probes PATH, writes the answer
- * to PROBE_FD (which must be a pipe: run by hand it does nothing) and
- * _exit()s; returns at once otherwise. */
+/* First thing in main() of every program that probes: when @argv is the
+ * helpers' parent's ("PROG PROBE_HELPER_ARG PATH..."), probes each PATH in
+ * a helper of its own, the answers to PROBE_FD + i (each must be a pipe:
+ * run by hand it does nothing), and _exit()s once every helper has; returns
+ * at once otherwise. */
 void probe_helper_main(int argc, char **argv);
 
 #endif

@@ -161,8 +161,10 @@ bool app_probing(struct app *a, const char *path, const char *what)
 	int k = devrows_find(a->dev.drows, a->dev.ndrows, path);
 	if (k >= 0 ? !a->dev.drows[k].probing : a->dev.devs != NULL)
 		return false;
-	app_message(a, ROLE_WARN, "%s: %s is still being probed (its use is not known yet): "
-		    "wait for the scan", what, path);
+	app_message(a, ROLE_WARN,
+		    "%s: %s is still being probed (its use is not known yet): "
+		    "wait for the scan",
+		    what, path);
 	return true;
 }
 

@@ -91,8 +91,9 @@ int checkui_open(struct app *a)
 		return -EBUSY;
 	}
 	if (!a->dev.devs) {
-		app_message(a, ROLE_WARN, a->dev.scanning ? "scanning for devices: a moment"
-						      : "no device list (r rescans)");
+		app_message(a, ROLE_WARN,
+			    a->dev.scanning ? "scanning for devices: a moment"
+					    : "no device list (r rescans)");
 		return -ENOENT;
 	}
 	spec_init(&s);

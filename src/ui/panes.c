@@ -252,8 +252,9 @@ static void pane_devices(struct app *a, WINDOW *w)
 	snprintf(none, sizeof(none), "scanning for devices%s", dots);
 	if (!a->dev.ndrows)
 		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM,
-			 a->dev.scanning && !a->dev.devs ? none
-							  : "no devices found (a: add a file target)");
+			 a->dev.scanning && !a->dev.devs
+			     ? none
+			     : "no devices found (a: add a file target)");
 	for (int i = 0; i < rows && a->dev.dev_top + i < a->dev.ndrows; i++)
 		dev_row(a, w, 2 + i, wd, &dc, &a->dev.drows[a->dev.dev_top + i],
 			a->dev.dev_top + i == a->dev.dev_cur && a->scr.focus == PANE_DEVICES);

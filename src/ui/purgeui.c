@@ -142,8 +142,9 @@ int purgeui_open(struct app *a)
 		return -EBUSY;
 	}
 	if (a->dev.dev_cur < 0 || a->dev.dev_cur >= a->dev.ndrows) {
-		app_message(a, ROLE_WARN, a->dev.devs ? "no device under the cursor"
-						      : "scanning for devices: a moment");
+		app_message(a, ROLE_WARN,
+			    a->dev.devs ? "no device under the cursor"
+					: "scanning for devices: a moment");
 		return -ENOENT;
 	}
 	const struct devrow *r = &a->dev.drows[a->dev.dev_cur];
