@@ -180,25 +180,52 @@ static bool writes_wait(struct app *a, const struct spec *jobs, unsigned n, cons
 	return false;
 }
 
-int app_add_target(struct app *a, const char *path)
+/* Is @path among the first @n of @list? */
+static bool listed(char list[][256], int n, const char *path)
 {
-	if (!*path)
-		return -EINVAL;
-	if (strlen(path) >= 256)
-		return -ENAMETOOLONG; /* a path is used whole or not at all */
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], path))
+			return true;
+	return false;
+}
+
+int app_add_targets(struct app *a, const char *const *paths, unsigned n)
+{
+	int err = 0;
+	unsigned good = 0;
+	for (unsigned t = 0; t < n; t++) {
+		int e = !*paths[t] ? -EINVAL : strlen(paths[t]) >= 256 ? -ENAMETOOLONG : 0;
+		err = err ? err : e; /* a path is used whole or not at all */
+		good += !e;
+	}
+	if (!good)
+		return err;
 	struct kept_paths *k = keep_paths(a);
 	if (!k)
 		return -ENOMEM;
-	if (devrows_find(a->dev.drows, a->dev.ndrows, path) < 0 && k->ne < NVS_MAX_TARGETS)
-		snprintf(k->extra[k->ne++], 256, "%s", path);
-	if (k->nm < NVS_MAX_TARGETS)
-		snprintf(k->marked[k->nm++], 256, "%s", path);
-	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
+	const char *last = NULL;
+	for (unsigned t = 0; t < n; t++) {
+		const char *p = paths[t];
+		if (!*p || strlen(p) >= 256)
+			continue;
+		if (devrows_find(a->dev.drows, a->dev.ndrows, p) < 0 &&
+		    !listed(k->extra, k->ne, p) && k->ne < NVS_MAX_TARGETS)
+			snprintf(k->extra[k->ne++], 256, "%s", p);
+		if (k->nm < NVS_MAX_TARGETS)
+			snprintf(k->marked[k->nm++], 256, "%s", p);
+		last = p;
+	}
+	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne); /* once: each row is stat()ed */
 	free(k);
-	int i = devrows_find(a->dev.drows, a->dev.ndrows, path);
+	int i = last ? devrows_find(a->dev.drows, a->dev.ndrows, last) : -1;
 	if (i >= 0)
 		a->dev.dev_cur = i;
-	return 0;
+	return err;
+}
+
+int app_add_target(struct app *a, const char *path)
+{
+	return app_add_targets(a, &path, 1);
 }
 
 /* ---- launching ---- */

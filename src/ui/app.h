@@ -315,6 +315,9 @@ void app_scan_poll(struct app *a);
 bool app_probing(struct app *a, const char *path, const char *what);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
 int app_add_target(struct app *a, const char *path);
+/* The same for @n paths at once (the rows rebuilt once); an empty or too
+ * long path is left out and its error returned. */
+int app_add_targets(struct app *a, const char *const *paths, unsigned n);
 /* ---- look.c ---- */
 /* Loads theme number @idx of the theme list (-1: by the name in @name)
  * and, once the terminal is the console's, applies it. */

@@ -477,8 +477,7 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	} else { /* the screen comes first, the devices after (first_scan) */
 		a->dev.scanning = true;
 	}
-	for (unsigned i = 0; i < o->ntargets; i++)
-		app_add_target(a, o->targets[i]);
+	app_add_targets(a, o->targets, o->ntargets);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
 		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pl.pexec, err, len)))
 			return ret;
