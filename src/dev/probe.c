@@ -50,6 +50,7 @@ struct ask {
 	size_t got; /* bytes of the answer read */
 	bool done;
 	bool told;	/* its answer was reported (probe_usage_each's @answered) */
+	bool behind;	/* given up: its helper may still be stuck */
 	double since;	/* when it was asked */
 	double started; /* when its helper said it started, 0 before */
 	unsigned char raw[1 + sizeof(struct dev_usage)]; /* "started", then the answer */
@@ -262,9 +263,39 @@ static int spawn_helpers(struct ask *const *as, const int *wfd, int n, pid_t *pi
 	return r;
 }
 
+/* The helpers' parents of one call whose helpers all answered end at once:
+ * reaped here (waiting at most 200 ms), so that a program that ends next
+ * (`list`) leaves no orphan for init to reap.  Not when a helper was left
+ * behind: its parent lives on (reaped by a later call, reap_servers()). */
+static void settle(pid_t *mine, size_t n)
+{
+	for (int round = 0; round < 200; round++) {
+		size_t left = 0;
+		pthread_mutex_lock(&lock);
+		for (size_t j = 0; j < n; j++) {
+			if (!mine[j])
+				continue;
+			pid_t r = waitpid(mine[j], NULL, WNOHANG);
+			if (r == 0 || (r < 0 && errno == EINTR)) {
+				left++;
+				continue;
+			}
+			for (unsigned i = 0; i < nservers; i++) /* reaped (or by another) */
+				if (servers[i] == mine[j])
+					servers[i--] = servers[--nservers];
+			mine[j] = 0;
+		}
+		pthread_mutex_unlock(&lock);
+		if (!left)
+			return;
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	}
+}
+
 /* Starts the helpers of @as[0..@n-1] (@n <= PROBE_BATCH); an ask that
- * cannot have one is answered "not probed: REASON" (done). */
-static void start(struct ask **as, int n)
+ * cannot have one is answered "not probed: REASON" (done).  Returns their
+ * parent's pid, 0 when none was started. */
+static pid_t start(struct ask **as, int n)
 {
 	int wfd[PROBE_BATCH];
 	int k = 0, err = 0;
@@ -304,6 +335,7 @@ static void start(struct ask **as, int n)
 		unprobed(as[i]->u, i < k ? r : err ? err : EMFILE);
 		as[i]->done = true;
 	}
+	return k && !r ? pid : 0;
 }
 
 /* Reads what helper @a has sent; true once the answer is whole or the
@@ -390,6 +422,7 @@ static bool from_earlier(struct ask *a)
  * come later), or, the table being full, ended and forgotten. */
 static void leave_behind(struct ask *a, double deadline)
 {
+	a->behind = true;
 	not_responding(a->u, deadline);
 	pthread_mutex_lock(&lock);
 	if (nstuck < NR_STUCK && strlen(a->path) < sizeof(stuck[0].path)) {
@@ -486,6 +519,8 @@ void probe_usage_each(const char *const *paths, struct dev_usage *const *u, size
 		return;
 	}
 	struct ask *batch[PROBE_BATCH];
+	pid_t *mine = calloc(n / PROBE_BATCH + 1, sizeof(*mine));
+	size_t nm = 0;
 	int nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct ask *a = &as[i];
@@ -493,13 +528,18 @@ void probe_usage_each(const char *const *paths, struct dev_usage *const *u, size
 		if (from_earlier(a))
 			continue;
 		batch[nb++] = a;
-		if (nb == PROBE_BATCH) {
-			start(batch, nb);
+		if (nb == PROBE_BATCH || i + 1 == n) {
+			pid_t pid = start(batch, nb);
+			if (mine)
+				mine[nm++] = pid;
 			nb = 0;
 		}
 	}
-	if (nb)
-		start(batch, nb);
+	if (nb) {
+		pid_t pid = start(batch, nb);
+		if (mine)
+			mine[nm++] = pid;
+	}
 	for (size_t i = 0; i < n; i++) /* answers are read as they come */
 		if (as[i].fd >= 0)
 			fcntl(as[i].fd, F_SETFL, O_NONBLOCK);
@@ -508,6 +548,12 @@ void probe_usage_each(const char *const *paths, struct dev_usage *const *u, size
 		if (!as[i].done)
 			leave_behind(&as[i], d);
 	tell(as, n, answered, ctx);
+	bool behind = false;
+	for (size_t i = 0; i < n; i++)
+		behind |= as[i].behind;
+	if (mine && !behind)
+		settle(mine, nm);
+	free(mine);
 	free(as);
 }
 

@@ -44,8 +44,11 @@ u_gone 'Devices: scanning' 5
 cons=$(pgrep -P "$(u_tmux display -p -t ui '#{pane_pid}')" | head -1)
 sp=$(pgrep -P "$cons" -f -- "--nvscope-probe-helper .*$SDEV( |\$)" | head -1)
 [ -n "$sp" ] || { ps -o pid,ppid,pgid,stat,args --ppid "$cons" >&2; fail "no probe of $SDEV started afresh"; }
-hp=$(pgrep -P "$sp" | head -1)
-[ -n "$hp" ] || fail "no helper of $SDEV under $sp"
+hp="" # the one that has the device open (another stalled one may have one too)
+for c in $(pgrep -P "$sp"); do
+	for f in /proc/"$c"/fd/*; do [ "$(readlink "$f")" = "$SDEV" ] && hp=$c; done
+done
+[ -n "$hp" ] || { ps -o pid,ppid,pgid,stat,args --ppid "$sp" >&2; fail "no helper of $SDEV under $sp"; }
 [ "$(ps -o pgid= -p "$hp" | tr -d ' ')" = "$sp" ] || fail "helper $hp: not in its parent's own group"
 [ "$(ps -o pgid= -p "$cons" | tr -d ' ')" != "$sp" ] || fail "helper $hp: in the console's group"
 ign=$(awk '/^SigIgn:/ {print $2}' "/proc/$hp/status")
