@@ -562,8 +562,12 @@ static unsigned act_health(struct app *a)
 
 static unsigned act_rescan(struct app *a)
 {
+	/* on its own thread: "rescanned: N devices" once its list is in */
+	app_message(a, ROLE_OK,
+		    a->dev.scan ? "a scan is under way: another follows"
+				: "rescanning the devices...");
 	app_rescan(a);
-	app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
+	a->dev.scan_say |= a->dev.scan != NULL;
 	return R_TAKEN;
 }
 
