@@ -8,6 +8,7 @@
 # registry entry) when a test ends, fails, is stopped by SIGTERM, or is
 # killed outright (its addresses reclaimed by the next test).  The
 # assertions can fail: a host alias with a planted wrong port is refused.
+# test: no-sanitizer it tests the harness (sshd, ssh, iptables, the shell): it runs no binary of ours
 . "${NVS_TOP:-.}/tests/lib.sh"
 . "$NVS_TOP/tests/lib/sshd.sh"
 command -v iptables >/dev/null || skip "no iptables (make deps-test)"
@@ -112,25 +113,32 @@ left_behind() {
 	grep -lzxF "NVS_SSHD_TAG=$x" /proc/[0-9]*/environ 2>/dev/null
 	[ -e "$SSHD_REG/$x" ] && echo "registry $SSHD_REG/$x"
 }
+# the three side by side (each on an address of its own), each in a
+# session of its own as tests/run.sh runs a test
+declare -A ipid
+# this test failing first stops them (each then cleans up after itself)
+inner_stop() { local p; for p in "${ipid[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; }
+T_CLEANUP+=(inner_stop)
+for how in fail TERM KILL; do
+	setsid bash "$T_TMP/inner.sh" "$T_TMP/inner.$how" "$how" >"$T_TMP/inner.$how.log" 2>&1 &
+	ipid[$how]=$!
+done
 for how in fail TERM KILL; do
 	f=$T_TMP/inner.$how
-	if [ $how = fail ]; then
-		bash "$T_TMP/inner.sh" "$f" fail >"$f.log" 2>&1 && fail "the planted failure passed"
-	else
-		setsid bash "$T_TMP/inner.sh" "$f" wait >"$f.log" 2>&1 &
-		ipid=$!
-		_sshd_until 20 test -s "$f" || fail "inner test ($how) did not start: $(cat "$f.log")"
-		if [ $how = TERM ]; then kill -TERM -- "-$ipid"; else kill -KILL "$ipid"; fi
-		wait "$ipid" 2>/dev/null
-	fi
-	[ -s "$f" ] || fail "inner test ($how) did not start: $(cat "$f.log")"
-	if [ $how = KILL ]; then
+	_sshd_until 30 test -s "$f" || fail "inner test ($how) did not start: $(cat "$f.log")"
+	case $how in
+	fail) wait "${ipid[$how]}" && fail "the planted failure passed" ;;
+	TERM) kill -TERM -- "-${ipid[$how]}"; wait "${ipid[$how]}" ;;
+	KILL)
+		kill -KILL "${ipid[$how]}"
+		wait "${ipid[$how]}" 2>/dev/null
 		left=$(left_behind "$f")
 		case $left in *process*registry*) ;; *) fail "a killed test left, to reclaim: '$left'" ;; esac
 		read -r x _ <"$f"
 		_sshd_locked _sshd_reclaim_locked "$x" || fail "$x not reclaimed"
-		kill -KILL -- "-$ipid" 2>/dev/null # its local sleep and ssh client
-	fi
+		kill -KILL -- "-${ipid[$how]}" 2>/dev/null # its local sleep and ssh client
+		;;
+	esac
 	left=$(left_behind "$f")
 	[ -z "$left" ] || fail "a test ending by $how left behind: $left"
 done

@@ -34,6 +34,7 @@
 # first, before the loop devices a remote agent may hold are detached).
 # An address whose owner died without its cleanup (kill -9) is reclaimed by
 # the next test that meets it: its sshd killed, its rules removed.
+# shellcheck shell=bash
 [ -n "${SSHD_LIB:-}" ] && return 0
 SSHD_LIB=1
 SSHD_REG=${SSHD_REG:-/run/nvscope-loaddr}
