@@ -1,0 +1,127 @@
+#!/bin/bash
+# nvscope over ssh, faults (docs/hosts.md), real sshd on loopback hosts
+# (tests/lib/sshd.sh): an agent speaking another protocol version is named
+# with both versions; an agent with --allow (the forced-command feature)
+# lists only its device and refuses another by name without reading it;
+# an agent killed (kill -9) in the middle of a check is named lost at once
+# and a host blackholed in the middle of it within the 5 s heartbeat
+# deadline, while the third host's check completes and is judged; exit 1.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/sshd.sh"
+command -v python3 >/dev/null || skip "no python3"
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+
+sshd_host h1
+sshd_host h2
+sshd_host h3
+t_loop 16M
+A=$LOOP
+t_loop 16M
+B=$LOOP
+t_loop 16M
+C=$LOOP
+a=$(basename "$A") b=$(basename "$B")
+ip_of() { ssh -F "$SSHD_CFG" -G "$1" | awk '$1 == "hostname" {print $2}'; }
+
+# the binary on the hosts, through a wrapper that says per host (by the
+# address ssh came in on, and the mode the test writes in a file: ssh
+# passes no environment) how the agent starts: h1 with another protocol
+# version (NVSCOPE_TEST_PROTO: tests only), h2 restricted to $A (--allow,
+# as a forced command would), and every agent's pid saved for the kill
+ip1=$(ip_of h1) ip2=$(ip_of h2)
+cat >"$T_TMP/nv-wrap" <<EOF
+#!/bin/sh
+echo \$\$ >"$T_TMP/pid-\$(echo "\$SSH_CONNECTION" | cut -d' ' -f3)"
+case "\$SSH_CONNECTION:\$(cat "$T_TMP/mode" 2>/dev/null)" in
+*" $ip1 "*:version) NVSCOPE_TEST_PROTO=2 exec "$NVS_BIN" "\$@" ;;
+*" $ip2 "*:allow) exec "$NVS_BIN" "\$@" --allow "$A" ;;
+esac
+exec "$NVS_BIN" "\$@"
+EOF
+chmod +x "$T_TMP/nv-wrap"
+R=(--remote-nvscope "$T_TMP/nv-wrap")
+
+# another protocol version: both named
+echo version >"$T_TMP/mode"
+"$NVS_BIN" list --host h1 "${R[@]}" >/dev/null 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 1 ] || fail "another protocol version: exit $rc, wanted 1: $(cat "$T_TMP/err")"
+grep -q "^nvscope list: h1: nvscope 0.1.0 speaks protocol 2, this nvscope 0.1.0 speaks 1: install the same version (--remote-nvscope PATH)$" "$T_TMP/err" ||
+	fail "the version line: $(cat "$T_TMP/err")"
+ok "another protocol version: one line naming both versions, exit 1"
+
+# --allow: list shows only $A; a check of $B is refused by name before
+# anything is opened (the reply: no serial, not checked)
+echo allow >"$T_TMP/mode"
+"$NVS_BIN" list --host h2 "${R[@]}" --json >"$T_TMP/l.json" 2>"$T_TMP/err" || fail "allow list: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/l.json" "$a" <<'EOF' || fail "allow list JSON: $(head -c 600 "$T_TMP/l.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["name"] for x in d["block_devices"]] == [sys.argv[2]], d["block_devices"]
+assert d["controllers"] == [], d["controllers"]
+EOF
+"$NVS_BIN" check --target "h2:$B" --profile quick "${R[@]}" --json >"$T_TMP/al.json" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 2 ] || fail "a device not allowed: exit $rc, wanted 2: $(cat "$T_TMP/err")"
+grep -q "^nvscope check: h2: refusing $B: not allowed on this host" "$T_TMP/err" ||
+	fail "the refusal: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/al.json" "$B" <<'EOF' || fail "allow check JSON: $(cat "$T_TMP/al.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+(x,) = d["drives"]
+assert x["host"] == "h2" and x["device"] == sys.argv[2] and x["verdict"] == "N/A", x
+assert "not allowed on this host" in x["reasons"][0], x
+assert d["hosts"][0]["status"] == 2 and not d["hosts"][0]["checked"], d["hosts"]
+EOF
+"$NVS_BIN" check --target "h2:$B" --profile "$T_TMP/x.ini" "${R[@]}" >/dev/null 2>"$T_TMP/err"
+grep -q "refusing profile $T_TMP/x.ini: this agent runs with --allow" "$T_TMP/err" ||
+	fail "a profile path under --allow: $(cat "$T_TMP/err")"
+rm "$T_TMP/mode"
+ok "--allow: lists only its device, refuses another by name before anything is opened (the reply: no serial, not checked), exit 2"
+
+# killed and blackholed mid-check: h1 killed (kill -9 of the far nvscope),
+# h3 blackholed, h2 completes
+cat >"$T_TMP/slow.ini" <<'EOF'
+[check]
+description=test: three seconds
+selftest=none
+perf_rounds=1
+[thresholds]
+[global]
+ioengine=io_uring
+direct=1
+[perf-4k-randread]
+rw=randread
+bs=4k
+iodepth=4
+runtime=4
+time_based
+rate_iops=200
+EOF
+rm -f "$T_TMP"/pid-*
+start=$SECONDS
+"$NVS_BIN" check --target "h1:$A" --target "h2:$B" --target "h3:$C" --profile "$T_TMP/slow.ini" \
+	-o "$T_TMP/k-%h" "${R[@]}" --json >"$T_TMP/k.json" 2>"$T_TMP/err" &
+CPID=$!
+for i in $(seq 200); do
+	[ -s "$T_TMP/pid-$ip1" ] && break
+	sleep 0.05
+done
+sleep 1.5 # its check is running (4 s)
+kill -9 "$(cat "$T_TMP/pid-$ip1")" || fail "no agent of h1 to kill"
+sshd_blackhole h3
+wait $CPID
+rc=$?
+took=$((SECONDS - start))
+cat "$T_TMP/err"
+[ $rc -eq 1 ] || fail "killed + blackholed hosts: exit $rc, wanted 1"
+grep -q "^nvscope check: h1: could not check: lost: " "$T_TMP/err" || fail "h1 not named lost"
+grep -q "^nvscope check: h3: could not check: lost: no answer for 5 s" "$T_TMP/err" || fail "h3 not named lost"
+[ $took -le 14 ] || fail "took $took s (runtime 4 s + the 5 s deadline)"
+"$PY" - "$T_TMP/k.json" <<'EOF' || fail "killed JSON: $(head -c 800 "$T_TMP/k.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((x["host"], x["verdict"]) for x in d["drives"])
+assert rows == [("h1", "N/A"), ("h2", "PASS"), ("h3", "N/A")], rows
+EOF
+ok "agent killed mid-check and host blackholed: both named lost, h2 judged, exit 1 ($took s)"
