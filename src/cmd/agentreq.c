@@ -156,7 +156,7 @@ static int health_one(struct agent_job *j, const char *dev, cJSON *arr, FILE *te
 		cJSON_AddStringToObject(o, "device", dev);
 		cJSON_AddStringToObject(o, "error", err);
 		cJSON_AddItemToArray(arr, o);
-		fprintf(text, "%s: %s\n", dev, err);
+		fprintf(text, "%s\n", err);
 		if (!j->error[0])
 			snprintf(j->error, sizeof(j->error), "%s", err);
 		return cmd_exit_of(rc);
