@@ -2,10 +2,11 @@
 # nvscope over ssh, faults (docs/hosts.md), real sshd on loopback hosts
 # (tests/lib/sshd.sh): an agent speaking another protocol version is named
 # with both versions; an agent with --allow (the forced-command feature)
-# lists only its device and refuses another by name without reading it;
+# lists only its device and refuses another by name before opening it;
 # an agent killed (kill -9) in the middle of a check is named lost at once
 # and a host blackholed in the middle of it within the 5 s heartbeat
-# deadline, while the third host's check completes and is judged; exit 1.
+# deadline, while the third host's check completes and is judged; exit 1; a
+# host that never answers fails at --connect-timeout.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib/sshd.sh"
 command -v python3 >/dev/null || skip "no python3"
@@ -125,3 +126,15 @@ rows = sorted((x["host"], x["verdict"]) for x in d["drives"])
 assert rows == [("h1", "N/A"), ("h2", "PASS"), ("h3", "N/A")], rows
 EOF
 ok "agent killed mid-check and host blackholed: both named lost, h2 judged, exit 1 ($took s)"
+
+# a host that does not answer at all (blackholed before the command):
+# timeout at --connect-timeout, named
+start=$SECONDS
+"$NVS_BIN" list --host h3 --host h2 "${R[@]}" --connect-timeout 1s --json >"$T_TMP/t.json" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 1 ] || fail "a blackholed host: list exit $rc, wanted 1: $(cat "$T_TMP/err")"
+grep -q "^nvscope list: h3: timeout: no answer from the agent within 1 s" "$T_TMP/err" ||
+	fail "the timeout line: $(cat "$T_TMP/err")"
+[ $((SECONDS - start)) -le 4 ] || fail "the timeout took $((SECONDS - start)) s"
+grep -q '"host":	"h2"' "$T_TMP/t.json" || fail "h2 not listed beside the dead host"
+ok "a host that never answers: timeout at --connect-timeout, the other listed"
