@@ -30,8 +30,18 @@ struct hostprog {
 	const struct cmd_entry *e;
 	bool quiet;
 	char (*phase)[64]; /* each host's last phase shown */
+	bool *logged;	   /* a host's agent said something on stderr */
 	const struct hostcmd *h;
 };
+
+/* The index of host @r in @pg. */
+static size_t host_index(const struct hostprog *pg, const struct remote *r)
+{
+	size_t i = 0;
+	while (i + 1 < hostcmd_count(pg->h) && strcmp(hostcmd_host(pg->h, i), remote_name(r)))
+		i++;
+	return i;
+}
 
 static void on_event(struct remote *r, const struct proto_msg *m, void *arg)
 {
@@ -40,18 +50,17 @@ static void on_event(struct remote *r, const struct proto_msg *m, void *arg)
 	const char *ph = proto_get_str(m->body, "phase", 63);
 	uint64_t nd = 0;
 
+	size_t i = host_index(pg, r);
+
 	if (!strcmp(m->str, "log") && text) {
 		cmd_say(pg->e, "%s: %s", remote_name(r), hostcmd_log_text(text));
+		pg->logged[i] = true;
 		return;
 	}
-	if (strcmp(m->str, "progress") || !ph || pg->quiet || !strcmp(ph, "done"))
+	if (strcmp(m->str, "progress") || !ph || pg->quiet || !strcmp(ph, "done") ||
+	    !strcmp(pg->phase[i], ph))
 		return;
-	for (size_t i = 0; i < hostcmd_count(pg->h); i++)
-		if (!strcmp(hostcmd_host(pg->h, i), remote_name(r))) {
-			if (!strcmp(pg->phase[i], ph))
-				return;
-			snprintf(pg->phase[i], sizeof(pg->phase[i]), "%s", ph);
-		}
+	snprintf(pg->phase[i], sizeof(pg->phase[i]), "%s", ph);
 	proto_get_u64(m->body, "drives", 1u << 20, &nd);
 	fprintf(stderr, "check: %s: %s on %llu drive%s\n", remote_name(r), ph,
 		(unsigned long long)nd, nd == 1 ? "" : "s");
@@ -263,13 +272,16 @@ static void print_table(const cJSON *all)
 
 /* The exit status: 1 when a host could not be checked (named here) or any
  * host's is 1 (a FAIL, N/A, interrupted); else 2 when a host refused; 0. */
-static int status_of(const struct cmd_entry *e, const struct hostcall *c, size_t n)
+static int status_of(const struct cmd_entry *e, const struct hostcall *c, size_t n,
+		     const bool *logged)
 {
 	bool one = false, two = false;
 
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].status < 0)
 			cmd_say(e, "%s: could not check: %s", c[i].host, c[i].error);
+		else if (c[i].status && !c[i].result && !logged[i]) /* refused, not said yet */
+			cmd_say(e, "%s: %s", c[i].host, c[i].error);
 		one |= c[i].status < 0 || c[i].status == NVS_EXIT_IOERR;
 		two |= c[i].status > 0 && c[i].status != NVS_EXIT_IOERR;
 	}
@@ -303,10 +315,11 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 	struct hostcall *c = calloc(n, sizeof(*c));
 	cJSON **params = calloc(n, sizeof(*params)), **targets = calloc(n, sizeof(*targets));
 	char(*phase)[64] = calloc(n, sizeof(*phase));
+	bool *logged = calloc(n, sizeof(*logged));
 	cJSON *all = NULL;
 	int rc = NVS_EXIT_USAGE;
 
-	if (!c || !params || !targets || !phase) {
+	if (!c || !params || !targets || !phase || !logged) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -319,7 +332,7 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 		c[i].params = params[i];
 		params[i] = NULL;
 	}
-	struct hostprog pg = {.e = e, .quiet = o->quiet, .phase = phase, .h = h};
+	struct hostprog pg = {.e = e, .quiet = o->quiet, .phase = phase, .logged = logged, .h = h};
 	stopsig_catch(on_signal, false);
 	rc = hostcmd_call(h, "check", c, n, on_event, &pg, &stop_flag);
 	stopsig_default();
@@ -337,7 +350,7 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 	} else {
 		print_table(all);
 	}
-	rc = status_of(e, c, n);
+	rc = status_of(e, c, n, logged);
 out:
 	for (size_t i = 0; params && targets && i < n; i++) {
 		cJSON_Delete(params[i]);
@@ -346,6 +359,7 @@ out:
 	free(params);
 	free(targets);
 	free(phase);
+	free(logged);
 	cJSON_Delete(all);
 	hostcall_clear(c, n);
 	return rc;
