@@ -275,8 +275,12 @@ static int check_params(struct agent_job *j, struct checkcmd *o)
 		return refuse(j, NVS_EXIT_USAGE, "check: at most %d targets", NVS_MAX_TARGETS);
 	cJSON_ArrayForEach(x, t)
 	{
+		char why[512];
 		if (!cJSON_IsString(x) || !x->valuestring[0])
 			return refuse(j, NVS_EXIT_USAGE, "check: a target that is not a path");
+		/* --allow first: a target not allowed is refused before anything */
+		if (allow_check(j->allow, x->valuestring, why, sizeof(why)))
+			return refuse(j, NVS_EXIT_USAGE, "%s", why);
 		o->targets[o->ntargets++] = x->valuestring;
 	}
 	if (!o->ntargets == !o->all_nvme)

@@ -12,10 +12,11 @@
 command -v python3 >/dev/null || skip "no python3"
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
 
-# each host's sessions with a HOME of their own: the machine's ~/.bashrc
-# (which bash runs for ssh commands) may be slow (pyenv init under load)
+# each host's sessions with a HOME of their own (the machine's ~/.bashrc,
+# which bash runs for ssh commands, may be slow: pyenv init under load) and
+# the tree's presets (a sanitizer's binary is not beside them)
 mkdir -p "$T_TMP/home"
-host() { sshd_host "$@" --setenv "HOME=$T_TMP/home"; }
+host() { sshd_host "$@" --setenv "HOME=$T_TMP/home" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
 # h1 finds nvscope on its PATH, h2 does not (its PATH is sshd's default),
 # h4 refuses the test key
 bindir=$(dirname "$NVS_BIN")

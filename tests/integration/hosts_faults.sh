@@ -12,10 +12,11 @@
 command -v python3 >/dev/null || skip "no python3"
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
 
-# each host's sessions with a HOME of their own: the machine's ~/.bashrc
-# (which bash runs for ssh commands) may be slow (pyenv init under load)
+# each host's sessions with a HOME of their own (the machine's ~/.bashrc,
+# which bash runs for ssh commands, may be slow: pyenv init under load) and
+# the tree's presets (a sanitizer's binary is not beside them)
 mkdir -p "$T_TMP/home"
-host() { sshd_host "$@" --setenv "HOME=$T_TMP/home"; }
+host() { sshd_host "$@" --setenv "HOME=$T_TMP/home" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
 t_loop 16M
 A=$LOOP
 t_loop 16M
@@ -77,7 +78,7 @@ assert x["host"] == "ha" and x["device"] == sys.argv[2] and x["verdict"] == "N/A
 assert "not allowed on this host" in x["reasons"][0], x
 assert d["hosts"][0]["status"] == 2 and not d["hosts"][0]["checked"], d["hosts"]
 EOF
-"$NVS_BIN" check --target "ha:$B" --profile "$T_TMP/x.ini" "${R[@]}" >/dev/null 2>"$T_TMP/err"
+"$NVS_BIN" check --target "ha:$A" --profile "$T_TMP/x.ini" "${R[@]}" >/dev/null 2>"$T_TMP/err"
 grep -q "refusing profile $T_TMP/x.ini: this agent runs with --allow" "$T_TMP/err" ||
 	fail "a profile path under --allow: $(cat "$T_TMP/err")"
 ok "--allow: lists only its device, refuses another by name before anything is opened (the reply: no serial, not checked), exit 2"
