@@ -81,7 +81,15 @@ const char *hostcmd_host(const struct hostcmd *h, size_t i)
 int hostcmd_split(const char *t, char **host, char **path)
 {
 	char err[256];
-	int rc = hosts_split_target(t, host, path, err, sizeof(err));
+	int rc;
+
+	*host = *path = NULL;
+	rc = hosts_split_target(t, host, path, err, sizeof(err));
+	if (rc < 0) {
+		free(*host);
+		free(*path);
+		*host = *path = NULL;
+	}
 
 	if (rc == 0) {
 		*host = strdup("");

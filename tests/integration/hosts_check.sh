@@ -17,6 +17,13 @@ PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=pytho
 # the tree's presets (a sanitizer's binary is not beside them)
 mkdir -p "$T_TMP/home"
 host() { sshd_host "$@" --setenv "HOME=$T_TMP/home" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
+# a sanitizer's report of the far agent comes back as one of its log lines
+nv() {
+	"$NVS_BIN" "$@" 2>"$T_TMP/err"
+	local rc=$?
+	! grep -q "Sanitizer\|runtime error:" "$T_TMP/err" || fail "a sanitizer report: $(cat "$T_TMP/err")"
+	return $rc
+}
 # h1 finds nvscope on its PATH, h2 does not (its PATH is sshd's default),
 # h4 refuses the test key
 bindir=$(dirname "$NVS_BIN")
@@ -59,7 +66,7 @@ rate_iops=500
 EOF
 
 # list: one tree, "host" on every block device, every host reachable
-"$NVS_BIN" list --host h1 --host h2 --host h3 "${R[@]}" --json >"$T_TMP/list.json" 2>"$T_TMP/err" ||
+nv list --host h1 --host h2 --host h3 "${R[@]}" --json >"$T_TMP/list.json" ||
 	fail "list over 3 hosts exited $?: $(cat "$T_TMP/err")"
 "$PY" - "$T_TMP/list.json" "$a" <<'EOF' || fail "list JSON: $(head -c 600 "$T_TMP/list.json")"
 import json, sys
@@ -71,15 +78,15 @@ for x in d["controllers"] + d["block_devices"]:
 mine = [x["host"] for x in d["block_devices"] if x["name"] == sys.argv[2]]
 assert mine == ["h1", "h2", "h3"], mine
 EOF
-"$NVS_BIN" list --host h1 --host h2 "${R[@]}" >"$T_TMP/list.txt" 2>"$T_TMP/err" || fail "list text: $(cat "$T_TMP/err")"
+nv list --host h1 --host h2 "${R[@]}" >"$T_TMP/list.txt" || fail "list text: $(cat "$T_TMP/err")"
 grep -qx "h1:" "$T_TMP/list.txt" && grep -qx "h2:" "$T_TMP/list.txt" && grep -q "$a" "$T_TMP/list.txt" ||
 	fail "list text not grouped by host: $(cat "$T_TMP/list.txt")"
 ok "list over 3 hosts: one tree, host on every device; text grouped by host"
 
 # check over 3 hosts: one row per host + drive
 start=$SECONDS
-"$NVS_BIN" check --target "h1:$A" --target "h2:$B" --target "h3:$C" --profile "$T_TMP/tiny.ini" \
-	-o "$T_TMP/r-%h" "${R[@]}" --json >"$T_TMP/c.json" 2>"$T_TMP/err"
+nv check --target "h1:$A" --target "h2:$B" --target "h3:$C" --profile "$T_TMP/tiny.ini" \
+	-o "$T_TMP/r-%h" "${R[@]}" --json >"$T_TMP/c.json"
 rc=$?
 [ $rc -eq 0 ] || fail "check over 3 hosts exited $rc: $(cat "$T_TMP/err")"
 "$PY" - "$T_TMP/c.json" "$a" "$b" "$c" <<'EOF' || fail "check JSON: $(head -c 800 "$T_TMP/c.json")"
@@ -99,8 +106,8 @@ ok "check over 3 hosts: one PASS row per host + drive, exit 0, results per host 
 # one host without nvscope on its PATH (h2: `nvscope: command not found`,
 # exit 127), one refusing the key (h4), h1 judged all the same
 start=$SECONDS
-"$NVS_BIN" check --target "h1:$A" --target "h2:$B" --target "h4:$C" --profile "$T_TMP/tiny.ini" \
-	-o "$T_TMP/s-%h" --remote-nvscope nvscope --json >"$T_TMP/m.json" 2>"$T_TMP/err"
+nv check --target "h1:$A" --target "h2:$B" --target "h4:$C" --profile "$T_TMP/tiny.ini" \
+	-o "$T_TMP/s-%h" --remote-nvscope nvscope --json >"$T_TMP/m.json"
 rc=$?
 cat "$T_TMP/err"
 [ $rc -eq 1 ] || fail "a host without nvscope and one refusing the key: exit $rc, wanted 1"

@@ -17,6 +17,13 @@ PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=pytho
 # the tree's presets (a sanitizer's binary is not beside them)
 mkdir -p "$T_TMP/home"
 host() { sshd_host "$@" --setenv "HOME=$T_TMP/home" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
+# a sanitizer's report of the far agent comes back as one of its log lines
+nv() {
+	"$NVS_BIN" "$@" 2>"$T_TMP/err"
+	local rc=$?
+	! grep -q "Sanitizer\|runtime error:" "$T_TMP/err" || fail "a sanitizer report: $(cat "$T_TMP/err")"
+	return $rc
+}
 t_loop 16M
 A=$LOOP
 t_loop 16M
@@ -48,7 +55,7 @@ R=(--remote-nvscope "$T_TMP/nv-wrap")
 
 # another protocol version: both named
 echo version >"$T_TMP/mode"
-"$NVS_BIN" list --host h1 "${R[@]}" >/dev/null 2>"$T_TMP/err"
+nv list --host h1 "${R[@]}" >/dev/null
 rc=$?
 [ $rc -eq 1 ] || fail "another protocol version: exit $rc, wanted 1: $(cat "$T_TMP/err")"
 grep -q "^nvscope list: h1: nvscope 0.1.0 speaks protocol 2, this nvscope 0.1.0 speaks 1: install the same version (--remote-nvscope PATH)$" "$T_TMP/err" ||
@@ -58,14 +65,14 @@ ok "another protocol version: one line naming both versions, exit 1"
 # --allow: list shows only $A; a check of $B is refused by name before
 # anything is opened (the reply: no serial, not checked)
 rm "$T_TMP/mode"
-"$NVS_BIN" list --host ha "${R[@]}" --json >"$T_TMP/l.json" 2>"$T_TMP/err" || fail "allow list: $(cat "$T_TMP/err")"
+nv list --host ha "${R[@]}" --json >"$T_TMP/l.json" || fail "allow list: $(cat "$T_TMP/err")"
 "$PY" - "$T_TMP/l.json" "$a" <<'EOF' || fail "allow list JSON: $(head -c 600 "$T_TMP/l.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert [x["name"] for x in d["block_devices"]] == [sys.argv[2]], d["block_devices"]
 assert d["controllers"] == [], d["controllers"]
 EOF
-"$NVS_BIN" check --target "ha:$B" --profile quick "${R[@]}" --json >"$T_TMP/al.json" 2>"$T_TMP/err"
+nv check --target "ha:$B" --profile quick "${R[@]}" --json >"$T_TMP/al.json"
 rc=$?
 [ $rc -eq 2 ] || fail "a device not allowed: exit $rc, wanted 2: $(cat "$T_TMP/err")"
 grep -q "^nvscope check: ha: refusing $B: not allowed on this host" "$T_TMP/err" ||
@@ -78,7 +85,7 @@ assert x["host"] == "ha" and x["device"] == sys.argv[2] and x["verdict"] == "N/A
 assert "not allowed on this host" in x["reasons"][0], x
 assert d["hosts"][0]["status"] == 2 and not d["hosts"][0]["checked"], d["hosts"]
 EOF
-"$NVS_BIN" check --target "ha:$A" --profile "$T_TMP/x.ini" "${R[@]}" >/dev/null 2>"$T_TMP/err"
+nv check --target "ha:$A" --profile "$T_TMP/x.ini" "${R[@]}" >/dev/null
 grep -q "refusing profile $T_TMP/x.ini: this agent runs with --allow" "$T_TMP/err" ||
 	fail "a profile path under --allow: $(cat "$T_TMP/err")"
 ok "--allow: lists only its device, refuses another by name before anything is opened (the reply: no serial, not checked), exit 2"
@@ -123,6 +130,7 @@ wait $CPID
 rc=$?
 took=$((SECONDS - start))
 cat "$T_TMP/err"
+grep -q "Sanitizer\|runtime error:" "$T_TMP/err" && fail "a sanitizer report"
 [ $rc -eq 1 ] || fail "killed + blackholed hosts: exit $rc, wanted 1"
 grep -q "^nvscope check: h1: could not check: lost: " "$T_TMP/err" || fail "h1 not named lost"
 grep -q "^nvscope check: h3: could not check: lost: no answer for 5 s" "$T_TMP/err" || fail "h3 not named lost"
@@ -139,7 +147,7 @@ ok "agent killed mid-check and host blackholed: both named lost, h2 judged, exit
 # a host that does not answer at all (blackholed before the command):
 # timeout at --connect-timeout, named
 start=$SECONDS
-"$NVS_BIN" list --host h3 --host h2 "${R[@]}" --connect-timeout 1s --json >"$T_TMP/t.json" 2>"$T_TMP/err"
+nv list --host h3 --host h2 "${R[@]}" --connect-timeout 1s --json >"$T_TMP/t.json"
 rc=$?
 [ $rc -eq 1 ] || fail "a blackholed host: list exit $rc, wanted 1: $(cat "$T_TMP/err")"
 grep -q "^nvscope list: h3: timeout: no answer from the agent within 1 s" "$T_TMP/err" ||
