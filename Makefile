@@ -7,7 +7,7 @@ PKGS      := ncursesw libnvme liburing libcjson inih blkid nettle libxxhash
 DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
              check libcjson-dev libinih-dev libblkid-dev nettle-dev libxxhash-dev
 DEB_TEST  := tmux util-linux e2fsprogs dosfstools fio python3 python3-six python3-pandas chromium \
-             python3-fusepy zstd blktrace time
+             python3-fusepy zstd blktrace time openssh-server openssh-client iptables
 DEB_VM    := qemu-system-x86 busybox-static cpio kmod xz-utils file
 DEB_FUZZ  := clang libfuzzer-14-dev
 

@@ -16,6 +16,9 @@ fi
 export XDG_CONFIG_HOME=$T_TMP/config
 T_LOOPS=()
 T_TMUX=()
+# functions t_cleanup runs first, in order (a helper library's own cleanup,
+# e.g. tests/lib/sshd.sh's: its remote sessions may hold the loop devices)
+T_CLEANUP=()
 # t_loop_id DEV: its backing file's device and inode ("" when unbound).
 t_loop_id() { losetup -l -n -O BACK-MAJ:MIN,BACK-INO "$1" 2>/dev/null | tr -s ' ' | sed 's/^ //; s/ $//'; }
 # t_own_loop DEV: a loop device the test attached itself, removed on exit.
@@ -31,6 +34,7 @@ t_loop_detach() {
 }
 t_cleanup() {
 	local l s
+	for s in "${T_CLEANUP[@]}"; do "$s"; done
 	for s in "${T_TMUX[@]}"; do tmux kill-session -t "$s" 2>/dev/null; done
 	for l in "${T_LOOPS[@]}"; do
 		[ -n "${l#*=}" ] && [ "$(t_loop_id "${l%%=*}")" = "${l#*=}" ] && losetup -d "${l%%=*}" 2>/dev/null
