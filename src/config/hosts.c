@@ -74,6 +74,8 @@ int hosts_list_add_file(struct hosts_list *l, const char *path, char *err, size_
 	}
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "#\r\n")] = 0;
+		for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+			line[n - 1] = 0;
 		if (line[0])
 			hosts_list_add(l, line, err, errlen);
 	}

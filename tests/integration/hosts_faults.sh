@@ -12,11 +12,9 @@
 command -v python3 >/dev/null || skip "no python3"
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
 
-# each host's sessions with a HOME of their own (the machine's ~/.bashrc,
-# which bash runs for ssh commands, may be slow: pyenv init under load) and
-# the tree's presets (a sanitizer's binary is not beside them)
-mkdir -p "$T_TMP/home"
-host() { sshd_host "$@" --setenv "HOME=$T_TMP/home" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
+# the hosts' sessions find the tree's presets (a sanitizer's binary is not
+# beside them)
+host() { sshd_host "$@" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
 # a sanitizer's report of the far agent comes back as one of its log lines
 nv() {
 	"$NVS_BIN" "$@" 2>"$T_TMP/err"
