@@ -135,4 +135,4 @@ for how in fail TERM KILL; do
 	[ -z "$left" ] || fail "a test ending by $how left behind: $left"
 done
 ok "nothing is left behind by a failed, a stopped (TERM) or a killed test (reclaimed)"
-[ -n "$home_ssh" ] || [ ! -e ~/.ssh ] || fail "~/.ssh was made"
+[ -n "$home_ssh" ] || [ ! -e ~/.ssh ] || fail "$HOME/.ssh was made"
