@@ -1,7 +1,8 @@
 #!/bin/bash
 # vs-fio.sh - nvscope against fio (io_uring engine) and a minimal liburing loop.
 #
-# Same workload for every tool: 4k random reads, QD32, one worker, time based.
+# Same workload for every tool: 4k random reads, QD32 (-d), one worker, time
+# based.
 # Tools: fio at defaults (fio-def), fio tuned (iodepth_batch_submit=16
 # iodepth_batch_complete_max=32 fixedbufs registerfiles: fio-tun), the floor
 # loop bench/uring-floor.c (floor; floor-fx is the same loop with registered
@@ -28,8 +29,8 @@
 # out submission time).
 #
 # Usage: bench/vs-fio.sh [-r ROUNDS] [-t SECONDS] [-q] [-T zero,loop]
-#                        [-s LOOPSIZE] [-o DIR]
-#   -r rounds (default 5)   -t seconds per run (default 5)
+#                        [-s LOOPSIZE] [-d QD] [-o DIR]
+#   -r rounds (default 5)   -t seconds per run (default 5)   -d queue depth (32)
 #   -q quick: 2 rounds of 2 s      -T targets (default zero,loop)
 #   -s loop device size (default 1g)   -o keep raw outputs in DIR
 # `make bench` runs it with the defaults.  Needs root for the loop target
@@ -38,25 +39,27 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 
-ROUNDS=5 SECS=5 TARGETS=zero,loop LOOPSIZE=1g OUT=
-while getopts "r:t:qT:s:o:h" o; do
+ROUNDS=5 SECS=5 TARGETS=zero,loop LOOPSIZE=1g OUT= QD=32
+while getopts "r:t:qT:s:d:o:h" o; do
 	case $o in
 	r) ROUNDS=$OPTARG ;;
 	t) SECS=$OPTARG ;;
 	q) ROUNDS=2 SECS=2 ;;
 	T) TARGETS=$OPTARG ;;
 	s) LOOPSIZE=$OPTARG ;;
+	d) QD=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
-case $ROUNDS$SECS in *[!0-9]*) echo "vs-fio.sh: -r and -t take whole numbers" >&2; exit 2 ;; esac
+case $ROUNDS$SECS$QD in *[!0-9]*) echo "vs-fio.sh: -r, -t and -d take whole numbers" >&2; exit 2 ;; esac
+[ "$QD" -ge 1 ] && [ "$QD" -le 1024 ] || { echo "vs-fio.sh: -d must be 1..1024" >&2; exit 2; }
 [ "$ROUNDS" -ge 1 ] && [ "$SECS" -ge 1 ] || { echo "vs-fio.sh: -r and -t must be >= 1" >&2; exit 2; }
 
 NVS=${NVS_BIN:-$TOP/nvscope}
 FLOOR=$TOP/build/uring-floor
 LOOPDEV= LOOPDIR=
-WORK=$(mktemp -d /tmp/nvscope-bench.XXXXXX)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nvscope-bench.XXXXXX")
 cleanup() {
 	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV" 2>/dev/null
 	[ -n "$LOOPDIR" ] && rm -rf "$LOOPDIR"
@@ -105,7 +108,7 @@ bytes() { numfmt --from=iec "${1^^}"; }
 run_tool() {
 	local tool=$1 tname=$2 dev=$3 size=$4 direct=$5 round=$6 out t0 rc
 	local raw=$WORK/$tname-$tool-$round
-	local common=(--size="$size" --direct="$direct" --rw=randread --bs=4k --iodepth=32
+	local common=(--size="$size" --direct="$direct" --rw=randread --bs=4k --iodepth="$QD"
 		--runtime="$SECS" --time_based --output-format=json)
 	local cmd
 	case $tool in
@@ -114,7 +117,7 @@ run_tool() {
 		--iodepth_batch_submit=16 --iodepth_batch_complete_max=32 --fixedbufs --registerfiles
 		"${common[@]}") ;;
 	nvscope) cmd=("$NVS" run --target "$dev" "${common[@]}") ;;
-	floor | floor-fx) cmd=("$FLOOR" -f "$dev" -s "$(bytes "$size")" -q 32 -t "$SECS")
+	floor | floor-fx) cmd=("$FLOOR" -f "$dev" -s "$(bytes "$size")" -q "$QD" -t "$SECS")
 		[ "$direct" = 1 ] && cmd+=(-d)
 		[ "$tool" = floor-fx ] && cmd+=(-F) ;;
 	esac
@@ -181,7 +184,7 @@ make_loop() {
 TOOLS=(nvscope fio-def fio-tun floor floor-fx)
 : >"$WORK/records"
 say "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r), $(fio --version)"
-say "rounds $ROUNDS x ${SECS}s, targets $TARGETS"
+say "rounds $ROUNDS x ${SECS}s, targets $TARGETS, QD $QD"
 for tname in ${TARGETS//,/ }; do
 	case $tname in
 	zero) dev=/dev/zero size=1g direct=0 ;;

@@ -1,5 +1,6 @@
 /* main.c - nvscope's entry: the commands are src/cmd/'s table (cmd.h). */
 #include "cmd/cmd.h"
+#include "dev/probe.h"
 #include "dev/testbed.h"
 #include "run/runjob.h"
 #include "report/tracejson.h"
@@ -8,6 +9,7 @@ int main(int argc, char **argv)
 {
 	static const struct runjob_trace_fmt trace_fmt = {tracejson_build, tracejson_line};
 
+	probe_helper_main(argc, argv);	  /* a device probe's helper (dev/probe.h): ends there */
 	testbed_set_cmdline(argc, argv);  /* meta.json's "testbed" */
 	runjob_set_trace_fmt(&trace_fmt); /* a replay's figures, for run, plan and the console */
 	return cmd_main(argc, argv);

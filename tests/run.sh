@@ -203,6 +203,24 @@ finish() {
 	return 0
 }
 
+# leftovers PID NAME: the processes the test that ran as session PID left
+# behind.  A probe helper stuck on a stalled device (D state) is left there
+# by design (src/dev/probe.h); one still running (R: a spin, such as a
+# helper forked from a threaded process that waits forever on a lock the
+# fork copied held) is killed, since it would slow every later test; each
+# is named in the log.
+leftovers() {
+	local sid=$1 n=$2 p st args
+	while read -r p st args; do
+		[ "$p" = "$sid" ] && continue
+		case $st in
+		Z*) continue ;;
+		R*) kill -9 "$p" 2>/dev/null && echo "       left behind by $n, running: killed $p $args" ;;
+		*) echo "       left behind by $n ($st): $p $args" ;;
+		esac
+	done < <(ps -e -o pid=,sid=,stat=,args= | awk -v s="$sid" '$2 == s { $2 = ""; print }')
+}
+
 # run_all JOBS NAMES...: at most JOBS at a time
 run_all() {
 	local jobs=$1 pid rc
@@ -217,7 +235,10 @@ run_all() {
 		pid=""
 		wait -n -p pid "${!pid_name[@]}"
 		rc=$?
-		[ -n "$pid" ] && [ -n "${pid_name[$pid]:-}" ] && finish "$pid" "$rc"
+		if [ -n "$pid" ] && [ -n "${pid_name[$pid]:-}" ]; then
+			leftovers "$pid" "${pid_name[$pid]}"
+			finish "$pid" "$rc"
+		fi
 	done
 }
 

@@ -197,6 +197,8 @@ static int check_logs(const struct runcheck *c, const struct safety_fileset *fs,
 	for (unsigned k = 0; !rc && k < 6; k++) {
 		if (!pre[k][0] || (c->output_dir && pre[k][0] != '/' && stat(c->output_dir, &st)))
 			continue;
+		if (k == 3 && !spec_slat(s))
+			continue; /* no _slat log (report/fiolog.c) */
 		for (unsigned q = 0; !rc && q < s->niodepth; q++) {
 			char sfx[64] = "";
 			if (s->niodepth > 1)

@@ -396,6 +396,7 @@ static int load(const char *path, const char *buf, size_t len, const struct spec
 	if (fio) { /* fio's defaults where nvscope's differ */
 		ps.global.rw = RW_READ;
 		ps.global.direct = false;
+		ps.global.slat = SPEC_SLAT_ON; /* fio's disable_slat=0 (io/spec.h spec_slat) */
 	}
 	rc = buf ? jobfile_parse_mem(path, buf, len, &ops, &ps, err, errlen)
 		 : jobfile_parse(path, &ops, &ps, err, errlen);

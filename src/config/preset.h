@@ -31,8 +31,8 @@ int preset_list(struct preset_info **out, size_t *n);
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen);
 /* The same for a fio job file, with fio's defaults where nvscope's differ:
- * rw=read, buffered (direct=0), ioengine=psync (queue depth 1); a file with
- * no job section is refused. */
+ * rw=read, buffered (direct=0), ioengine=psync (queue depth 1), slat
+ * measured (disable_slat=0); a file with no job section is refused. */
 int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
 		    unsigned *njobs, char *err, size_t errlen);
 /* The same from the @len bytes at @buf (named @name in messages), with

@@ -95,11 +95,52 @@ void dev_list_free(struct dev_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->nr_ctrls; i++)
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
 		free(l->ctrls[i].namespaces);
+		free(l->ctrls[i].health);
+	}
 	free(l->ctrls);
 	free(l->blocks);
 	free(l);
+}
+
+/* A copy of @bytes at @p; NULL for none (or when out of memory: the
+ * caller compares). */
+static void *dup_mem(const void *p, size_t bytes)
+{
+	void *c = bytes && p ? malloc(bytes) : NULL;
+
+	if (c)
+		memcpy(c, p, bytes);
+	return c;
+}
+
+struct dev_list *dev_list_dup(const struct dev_list *l)
+{
+	struct dev_list *d = dev_list_new();
+
+	if (!d)
+		return NULL;
+	*d = *l;
+	d->nr_ctrls = 0;
+	d->ctrls = dup_mem(l->ctrls, l->nr_ctrls * sizeof(*l->ctrls));
+	d->blocks = dup_mem(l->blocks, l->nr_blocks * sizeof(*l->blocks));
+	if ((l->nr_ctrls && !d->ctrls) || (l->nr_blocks && !d->blocks))
+		goto fail;
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
+		struct dev_ctrl *c = &d->ctrls[i];
+		const struct dev_ctrl *o = &l->ctrls[i];
+		c->namespaces = dup_mem(o->namespaces, o->nr_namespaces * sizeof(*o->namespaces));
+		c->health = dup_mem(o->health, o->health ? sizeof(*o->health) : 0);
+		d->nr_ctrls = i + 1; /* freed whole from here on */
+		if ((o->nr_namespaces && !c->namespaces) || (o->health && !c->health))
+			goto fail;
+	}
+	return d;
+
+fail:
+	dev_list_free(d);
+	return NULL;
 }
 
 int dev_list_add_file(struct dev_list *l, const char *path)
@@ -274,9 +315,23 @@ const char *dev_usage_str(const struct dev_usage *u, char *buf, size_t len)
  * cannot disagree, each in a helper process, all side by side, waiting at
  * most @deadline_ms: a device that does not answer is "not responding"
  * (unknown, so in use), and the scan goes on (probe.h). */
-static int usage_fill(struct dev_list *l, unsigned deadline_ms)
+struct probe_cb {
+	void (*answered)(void *ctx);
+	void *ctx;
+};
+
+static void probe_answered(void *ctx, size_t i)
+{
+	const struct probe_cb *cb = ctx;
+
+	(void)i;
+	cb->answered(cb->ctx);
+}
+
+int dev_list_probe(struct dev_list *l, unsigned deadline_ms, void (*answered)(void *ctx), void *ctx)
 {
 	size_t n = l->nr_blocks, k = 0;
+	struct probe_cb cb = {answered, ctx};
 
 	for (size_t i = 0; i < l->nr_ctrls; i++)
 		n += l->ctrls[i].nr_namespaces;
@@ -298,7 +353,7 @@ static int usage_fill(struct dev_list *l, unsigned deadline_ms)
 		paths[k] = l->blocks[i].path;
 		u[k++] = &l->blocks[i].in_use;
 	}
-	probe_usage_many(paths, u, k, deadline_ms);
+	probe_usage_each(paths, u, k, deadline_ms, answered ? probe_answered : NULL, &cb);
 	free(paths);
 	free(u);
 	return 0;
@@ -472,16 +527,29 @@ static int cmp_block(const void *a, const void *b)
 }
 
 /* Marks nothing is known of: unknown (so in use, should anyone read them). */
+static void usage_set(struct dev_list *l, const struct dev_usage *u)
+{
+	for (size_t i = 0; i < l->nr_ctrls; i++)
+		for (size_t j = 0; j < l->ctrls[i].nr_namespaces; j++)
+			l->ctrls[i].namespaces[j].in_use = *u;
+	for (size_t i = 0; i < l->nr_blocks; i++)
+		l->blocks[i].in_use = *u;
+}
+
 static void usage_unprobed(struct dev_list *l)
 {
 	struct dev_usage u = {.unknown = true};
 
 	snprintf(u.why, sizeof(u.why), "not probed");
-	for (size_t i = 0; i < l->nr_ctrls; i++)
-		for (size_t j = 0; j < l->ctrls[i].nr_namespaces; j++)
-			l->ctrls[i].namespaces[j].in_use = u;
-	for (size_t i = 0; i < l->nr_blocks; i++)
-		l->blocks[i].in_use = u;
+	usage_set(l, &u);
+}
+
+void dev_list_mark_pending(struct dev_list *l)
+{
+	struct dev_usage u;
+
+	probe_mark_pending(&u);
+	usage_set(l, &u);
 }
 
 static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned deadline_ms);
@@ -489,11 +557,6 @@ static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned dead
 struct dev_list *dev_scan(char *err, size_t errlen)
 {
 	return scan(err, errlen, true, PROBE_DEADLINE_MS);
-}
-
-struct dev_list *dev_scan_within(char *err, size_t errlen, unsigned deadline_ms)
-{
-	return scan(err, errlen, true, deadline_ms);
 }
 
 struct dev_list *dev_scan_ids(char *err, size_t errlen)
@@ -528,7 +591,7 @@ static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned dead
 	r = scan_sys_block(l);
 	if (!marks)
 		usage_unprobed(l);
-	if (r == -ENOMEM || (marks && usage_fill(l, deadline_ms))) {
+	if (r == -ENOMEM || (marks && dev_list_probe(l, deadline_ms, NULL, NULL))) {
 		snprintf(err, errlen, "out of memory");
 		goto free_list;
 	}

@@ -106,6 +106,9 @@ struct dev_ctrl {
 	struct dev_caps caps;
 	size_t nr_namespaces;
 	struct dev_ns *namespaces;    /* nr_namespaces entries */
+	/* its SMART / health log as read by the list's scanner (the console's,
+	 * dev/devscan.h), owned by the list; NULL when not read or unreadable */
+	struct dev_health *health;
 };
 
 /* A block device that is not an NVMe namespace, or a plain file. */
@@ -144,9 +147,8 @@ struct dev_list *dev_scan(char *err, size_t errlen);
 /* dev_scan() waits at most 2 s (PROBE_DEADLINE_MS) for the marks of all
  * devices together: each device is probed in a helper process (probe.h),
  * and one that has not answered by then is "not responding" (in_use
- * unknown, so in use) instead of blocking the program.  This one waits at
- * most @deadline_ms (the console: a short wait, filled in by rescans). */
-struct dev_list *dev_scan_within(char *err, size_t errlen, unsigned deadline_ms);
+ * unknown, so in use) instead of blocking the program.  (The console
+ * scans on a thread of its own, in steps: dev/devscan.h.) */
 /* The devices without their marks, for callers that only identify a
  * device (its controller, serial, namespace, size): no block device is
  * opened or probed (a stalled one that is not the target is never
@@ -156,6 +158,18 @@ struct dev_list *dev_scan_within(char *err, size_t errlen, unsigned deadline_ms)
 struct dev_list *dev_scan_ids(char *err, size_t errlen);
 /* Frees @l and everything in it.  NULL-safe. */
 void dev_list_free(struct dev_list *l);
+/* A copy of @l and everything in it (freed with dev_list_free), NULL when
+ * out of memory. */
+struct dev_list *dev_list_dup(const struct dev_list *l);
+/* The marks of every namespace and block device of @l (as dev_scan fills
+ * them): each probed in a helper process (probe.h), all side by side,
+ * waiting at most @deadline_ms; @answered(@ctx) is called on the calling
+ * thread each time a device's mark is in (may be NULL).  0 or -ENOMEM. */
+int dev_list_probe(struct dev_list *l, unsigned deadline_ms, void (*answered)(void *ctx),
+		   void *ctx);
+/* Every mark of @l "probing" (probe_mark_pending: unknown, so in use):
+ * the devices are listed, their probes not answered yet. */
+void dev_list_mark_pending(struct dev_list *l);
 
 /* Builders (used by dev_scan and by unit tests).  Each returns a zeroed
  * entry owned by the list, or NULL when out of memory.  Pointers into an

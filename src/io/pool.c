@@ -459,7 +459,7 @@ free_pool:
 	return rc;
 }
 
-int pool_start(struct pool *p)
+int pool_launch(struct pool *p)
 {
 	struct worker_shared *sh = &p->sh;
 	unsigned started = 0;
@@ -488,10 +488,24 @@ int pool_start(struct pool *p)
 	}
 	if (atomic_load_explicit(&sh->error, memory_order_acquire))
 		atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
-	atomic_store_explicit(&sh->t0, worker_now_ns(), memory_order_relaxed);
-	atomic_store_explicit(&sh->go, 1, memory_order_release);
 	if (!rc)
 		rc = atomic_load_explicit(&sh->error, memory_order_acquire);
+	return rc;
+}
+
+void pool_go(struct pool *const *ps, unsigned n)
+{
+	uint64_t t0 = worker_now_ns(); /* one clock for them all */
+	for (unsigned i = 0; i < n; i++)
+		atomic_store_explicit(&ps[i]->sh.t0, t0, memory_order_relaxed);
+	for (unsigned i = 0; i < n; i++)
+		atomic_store_explicit(&ps[i]->sh.go, 1, memory_order_release);
+}
+
+int pool_start(struct pool *p)
+{
+	int rc = pool_launch(p);
+	pool_go(&p, 1);
 	return rc;
 }
 
@@ -503,6 +517,25 @@ void pool_stop(struct pool *p)
 bool pool_running(const struct pool *p)
 {
 	return atomic_load_explicit(&((struct pool *)p)->sh.running, memory_order_acquire) > 0;
+}
+
+/* fio's reap_threads -> flow_exit_job: each started worker that has ended
+ * leaves its flow, with its I/Os, when the controlling thread next looks
+ * (fio's backend looks every 10 ms, nvscope's run loop every 100 ms).
+ * Until then a job that ended still holds the flow's other jobs to their
+ * weights, as in fio: one that outlives it by microseconds (its clock
+ * read before the other's end) is not set free to fill its queue. */
+static void reap_flows(struct pool *p)
+{
+	for (unsigned i = 0; i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		uint64_t n1;
+		if (!w->flow || !w->started ||
+		    !(n1 = atomic_load_explicit(&w->flow_ended, memory_order_acquire)))
+			continue;
+		flow_leave(w->flow, n1 - 1, p->spec.flow);
+		w->flow = NULL;
+	}
 }
 
 void pool_join(struct pool *p)
@@ -523,6 +556,7 @@ void pool_join(struct pool *p)
 			pthread_join(p->w[i].thread, NULL);
 	}
 	p->joined = true;
+	reap_flows(p);				     /* every worker has published its count */
 	for (unsigned t = 0; t < p->ntargets; t++) { /* a zone reset that failed */
 		int zr = p->zbd[t] ? zbd_error(p->zbd[t]) : 0;
 		if (zr)
@@ -545,6 +579,7 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 	if (p->iolog && t0 && iolog_drain(p->iolog, t0) && !pool_error(p, NULL, 0))
 		worker_fail(&p->sh, -EIO, "write_iolog=%s: write failed",
 			    p->spec.replay.write_iolog);
+	reap_flows(p);
 	for (unsigned i = 0; i < p->nw; i++) {
 		const struct sample *smp;
 		/* read where the worker wrote it (no copy), then released */
@@ -675,7 +710,7 @@ void pool_free(struct pool *p)
 		pool_join(p);
 	}
 	for (unsigned i = 0; i < p->nw; i++) {
-		if (!p->w[i].started) /* a started worker left its flow itself */
+		if (!p->w[i].started) /* a started one left in pool_join's reap */
 			flow_leave(p->w[i].flow, 0, p->spec.flow);
 		spsc_free(p->w[i].out);
 	}

@@ -37,6 +37,14 @@ void pool_free(struct pool *p);
 /* Starts the worker threads; the clock of the job starts here.  0 or -errno
  * (a worker that fails to set up its ring reports through pool_error). */
 int pool_start(struct pool *p);
+/* pool_start() in two steps, for jobs that start together (fio's
+ * run_threads: every job of a run group set up, then all released at
+ * once): pool_launch starts the threads and waits until each has set up
+ * (0 or -errno as pool_start; on an error its workers will stop); then
+ * pool_go, which must follow every pool_launch (its workers wait for it),
+ * starts the clock of the @n pools @ps at one instant and lets them run. */
+int pool_launch(struct pool *p);
+void pool_go(struct pool *const *ps, unsigned n);
 /* Asks every worker to finish its in-flight I/O and stop.  Async, idempotent. */
 void pool_stop(struct pool *p);
 /* True while any worker still runs. */
@@ -44,7 +52,9 @@ bool pool_running(const struct pool *p);
 /* Waits for every worker to end. */
 void pool_join(struct pool *p);
 /* Pops every sample available in the workers' rings, in ring order, calling
- * @fn for each.  Consumer side: one thread only.  Returns the count. */
+ * @fn for each.  Consumer side: one thread only.  Returns the count.  Also
+ * reaps the workers that ended (fio's reap_threads): they leave their flow
+ * (fio's flow_exit_job), as pool_join does for the rest. */
 size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg), void *arg);
 /* After pool_join: final figures of target @t, or of all when @t < 0.
  * Returns 0, -EINVAL for a bad index. */

@@ -167,9 +167,8 @@ static int check_cpus(const char *v)
 static const char *const ignored[] = {
     "description",	    "thread",	 "group_reporting", "stonewall",
     "wait_for_previous",    "new_group", "lat_percentiles", "clat_percentiles",
-    "unified_rw_reporting", "exitall",	 "gtod_reduce",	    "disable_slat",
-    "disable_clat",	    "threads", /* fio's tiobench profile option: fio accepts it, no effect
-					  on a job */
+    "unified_rw_reporting", "exitall",	 "disable_clat",    "threads",
+    /* fio's tiobench profile option: fio accepts it, no effect on a job */
 };
 
 /* ---- the option table: one setter per option (or per family of options
@@ -522,6 +521,21 @@ OPT(opt_registerfiles)
 	int rc = 0;
 	rc = spec_parse_bool(v, &s->registerfiles);
 	return rc ? bool_err(key_in, v, err, errlen) : 0;
+}
+
+/* fio's disable_slat and gtod_reduce (which sets disable_slat, as fio's
+ * str_gtod_reduce_cb: gtod_reduce=0 clears it), slat_percentiles: whether
+ * slat is measured is spec_slat()'s */
+OPT(opt_slat)
+{
+	bool b;
+	if (spec_parse_bool(v, &b))
+		return bool_err(key_in, v, err, errlen);
+	if (key[0] == 's')
+		s->slat_pct = b;
+	else
+		s->slat = b ? SPEC_SLAT_OFF : SPEC_SLAT_ON;
+	return 0;
 }
 
 OPT(opt_iodepth_batch_submit)
@@ -911,6 +925,9 @@ static const struct spec_opt core_opts[] = {
     {"hipri", opt_hipri},
     {"fixedbufs", opt_fixedbufs},
     {"registerfiles", opt_registerfiles},
+    {"disable_slat", opt_slat},
+    {"gtod_reduce", opt_slat},
+    {"slat_percentiles", opt_slat},
     {"iodepth_batch_submit", opt_iodepth_batch_submit},
     {"iodepth_batch", opt_iodepth_batch_submit},
     {"iodepth_batch_complete_max", opt_iodepth_batch_complete_max},

@@ -310,7 +310,25 @@ struct spec {
 	bool ignore_zone_limits; /* zonemode=zbd: the device's max open zones not applied */
 	uint64_t size_nz, offset_nz, io_size_nz;
 	bool log_offset; /* fio's log_offset: windowed logs' offset column (0, as fio) */
+	/* fio's disable_slat (and gtod_reduce, which sets it): SPEC_SLAT_*;
+	 * slat_percentiles: slat_ns with percentiles.  See spec_slat(). */
+	uint8_t slat;
+	bool slat_pct;
 };
+/* spec.slat: not given (nvscope's runs: slat not measured), disable_slat=0
+ * (a fio job file's default: measured), disable_slat=1 */
+enum { SPEC_SLAT_DEFAULT, SPEC_SLAT_ON, SPEC_SLAT_OFF };
+
+/* Is slat measured?  Measuring it makes each submission its own
+ * io_uring_enter (fio's commit), so a QD1 I/O costs two; unmeasured, the
+ * enter that waits submits too (one per I/O).  Asked by disable_slat=0 (the
+ * default of a fio job file, as in fio) or slat_percentiles=1; never with
+ * disable_slat=1 (gtod_reduce=1 too) or sqthread_poll (fio's io_uring
+ * engine turns it off there: the submission is a ring write). */
+static inline bool spec_slat(const struct spec *s)
+{
+	return !s->sqpoll && s->slat != SPEC_SLAT_OFF && (s->slat == SPEC_SLAT_ON || s->slat_pct);
+}
 
 /* Fills @s with the defaults (randread 4k QD1, 1 job, direct, 1 s interval). */
 void spec_init(struct spec *s);

@@ -2,23 +2,30 @@
  *
  * One loop per worker, no locks, no allocation once running:
  *   1. refill: take free slots, generate (dir, bs, offset), prep SQEs, stamp
- *      them with the loop's current time (the issue time);
- *   2. one io_uring_enter that submits the batch and posts the completions
- *      already there, without waiting (fio's commit), then one clock read:
- *      the batch's submission time (fio's issue_time; slat = it - prep time);
- *   3. wait for at least one completion (a second io_uring_enter only when
- *      none is there yet), bounded by the next interval boundary (so samples
- *      flow even when the device stalls), the job's end and the rate limiter;
+ *      them with the loop's current time (the prep time, lat's start: fio's
+ *      start_time);
+ *   2. one clock read, the batch's issue time (clat's start, fio's
+ *      issue_time), then
+ *   3. one io_uring_enter that submits the batch and waits for at least one
+ *      completion (bench/uring-floor.c's loop: one enter per I/O at QD1),
+ *      bounded by the next interval boundary (so samples flow even when the
+ *      device stalls), the job's end and the rate limiter;
  *   4. one clock read, then reap every CQE: lat = now - prep time goes into
  *      the interval sample and (after ramp_time) the job's histograms, with
- *      clat = now - submission time;
+ *      clat = now - issue time;
  *   5. at an interval boundary push the sample into the SPSC ring (dropped
  *      and counted by the ring when the consumer lags - I/O never waits).
- * Two clock reads per batch (after its submission, after the wait) rather
- * than two per I/O: completions found by one
- * reap were all observed at the same instant, which is the honest time, and
- * the I/Os of one submission were submitted at the same instant (as fio's
- * io_uring engine stamps a batch after its io_uring_enter).
+ * A job that measures slat (spec_slat: fio's disable_slat=0, a fio job
+ * file's default) submits in an io_uring_enter of its own that does not
+ * wait (fio's commit, which also posts the completions already there) and
+ * reads the clock after it instead of before: the submission time (slat =
+ * it - prep time, clat = completion - it, as fio's io_uring engine); the
+ * wait is then a second io_uring_enter when no completion is there yet,
+ * which is what measuring slat costs.
+ * Two clock reads per batch rather than two per I/O: completions found by
+ * one reap were all observed at the same instant, which is the honest time,
+ * and the I/Os of one submission were submitted at the same instant (as
+ * fio's io_uring engine stamps a batch after its io_uring_enter).
  *
  * The end: at the deadline (or the stop flag, or the first error) the
  * measured window closes at once - its figures and runtime are final - and
@@ -196,7 +203,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 		sd->lat_n++;
 		sd->lat_sum += lat;
 		sd->lat_sumsq += (double)lat * (double)lat;
-		sd->slat_sum += sub - sl->t_issue;
+		sd->slat_sum += sub - sl->t_issue; /* lat's part before clat (sample.h) */
 		if (lat < sd->lat_min)
 			sd->lat_min = lat;
 		if (lat > sd->lat_max)
@@ -210,9 +217,10 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
-			/* slat and clat of the I/Os counted: N is total_ios in all three,
-			 * and each I/O's lat is its slat + clat */
-			hist_add(&rd->slat, sub - sl->t_issue);
+			/* slat (when measured) and clat of the I/Os counted: N is
+			 * total_ios in all three, and each I/O's lat is its slat + clat */
+			if (st->slat)
+				hist_add(&rd->slat, sub - sl->t_issue);
 			hist_add(&rd->clat, now - sub);
 			/* fio's "prios": each priority's clat */
 			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
@@ -341,6 +349,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	think_init(&L->think, s, L->now, true);
 	L->low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
+	st->slat = spec_slat(s); /* else one io_uring_enter submits and waits */
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
 	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
@@ -635,6 +644,23 @@ static unsigned fill(struct worker *w, struct wstate *st, struct loop *L, unsign
 	return n;
 }
 
+/* The batch of @batch SQEs just prepared (the slots freel[nfree .. nfree +
+ * batch)) goes to the kernel: its clat start stamped before the
+ * io_uring_enter that submits it - wait_reap's, which waits too - or, when
+ * slat is measured, after an io_uring_enter of its own (fio's commit).  A
+ * batch that iodepth_batch_submit cut short of the free slots is submitted
+ * at once either way: the next batch goes first (between()). */
+static void submit_batch(struct worker *w, struct wstate *st, struct loop *L, unsigned batch)
+{
+	if (st->slat)
+		wstate_submit(w, st); /* fio's commit: slat ends as it returns */
+	uint64_t t = worker_now_ns();
+	for (unsigned k = st->nfree; k < st->nfree + batch; k++)
+		st->slots[st->freel[k]].t_sub = t;
+	if (!st->slat && nvs_unlikely(batch >= L->max_submit) && st->nfree)
+		wstate_submit(w, st);
+}
+
 /* After a submit, what the loop does besides waiting: 1 when it goes on at
  * once (the next batch, a verify read-back), 0 to wait. */
 static int between(struct worker *w, struct wstate *st, struct loop *L, unsigned batch)
@@ -692,8 +718,9 @@ static uint64_t wait_ns(struct wstate *st, struct loop *L)
 	return wait > WAIT_MAX_NS ? WAIT_MAX_NS : wait; /* a stalled device must not delay a stop */
 }
 
-/* Submits what is prepared and waits for completions (at most @wait ns),
- * then reaps them.  -errno when io_uring_enter failed (the job stops). */
+/* Submits what is prepared and waits for completions (at most @wait ns) in
+ * one io_uring_enter, then reaps them.  -errno when io_uring_enter failed
+ * (the job stops). */
 static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64_t wait)
 {
 	struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
@@ -820,8 +847,8 @@ static void run(struct worker *w, struct wstate *st)
 		    (st->stopping || L.issued >= L.limit || (L.tr && L.tpos == L.tr->n)))
 			break;
 		if (batch)
-			wstate_submit(w, st, batch); /* fio's commit; stamps slat's end */
-		if (submitted && st->measuring) {    /* fio's io_u_mark_depth / _submit */
+			submit_batch(w, st, &L, batch); /* stamps clat's start */
+		if (submitted && st->measuring) {	/* fio's io_u_mark_depth / _submit */
 			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
 			w->res.submit_map[result_batch_idx(submitted)]++;
 		}
@@ -870,8 +897,11 @@ ready:
 	}
 	if (!rc && !atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		run(w, st);
-	/* fio's flow_exit_job: the other jobs of the flow run on without it */
-	flow_leave(w->flow, st ? st->flow.n : 0, w->spec->flow);
+	/* fio's flow_exit_job runs when the job is reaped, not here: the other
+	 * jobs of the flow stay held by its count until then (pool.c) */
+	if (w->flow)
+		atomic_store_explicit(&w->flow_ended, (st ? st->flow.n : 0) + 1,
+				      memory_order_release);
 	if (st) {
 		wverify_free(st);
 		/* abandoned: the kernel still owns I/Os into st->bufmem (a stalled

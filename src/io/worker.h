@@ -64,9 +64,13 @@ struct worker {
 	/* write_iolog (io/iolog.h): one record per issued I/O, NULL without */
 	struct spsc *iolog;
 	_Atomic uint64_t *iolog_clock;
-	/* fio's flow (io/flow.h): joined by the pool, left by the worker at its
-	 * end (or by pool_free when it never started); NULL without */
+	/* fio's flow (io/flow.h): joined by the pool; at its end the worker
+	 * publishes its I/Os through the gate + 1 in flow_ended (0: running)
+	 * and the pool's controlling thread reaps it (pool_drain, pool_join:
+	 * fio's reap_threads), which leaves the flow then (as fio's
+	 * flow_exit_job); NULL without, or once left */
 	struct flow *flow;
+	_Atomic uint64_t flow_ended;
 	/* zonemode=zbd (io/zbd.h): the target's zones, NULL without */
 	struct zbd *zbd;
 };

@@ -226,7 +226,7 @@ void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
 	w->res.unfinished = st->inflight;
 }
 
-void wstate_submit(struct worker *w, struct wstate *st, unsigned batch)
+void wstate_submit(struct worker *w, struct wstate *st)
 {
 	int rc = io_uring_submit_and_get_events(&st->ring);
 
@@ -235,10 +235,6 @@ void wstate_submit(struct worker *w, struct wstate *st, unsigned batch)
 		atomic_store_explicit(&w->shared->stop, 1, memory_order_relaxed);
 		st->stopping = true;
 	}
-	/* the batch's slots are the ones just taken: freel[nfree .. nfree + batch) */
-	uint64_t t_sub = worker_now_ns();
-	for (unsigned k = st->nfree; k < st->nfree + batch; k++)
-		st->slots[st->freel[k]].t_sub = t_sub;
 }
 
 /* Queues the due sync on a free slot (IORING_OP_FSYNC, as fio's io_uring

@@ -18,7 +18,8 @@
 struct slot {
 	void *buf;
 	uint64_t t_issue; /* prepared (fio's io_u start_time) */
-	uint64_t t_sub;	  /* its submission returned (fio's issue_time) */
+	uint64_t t_sub;	  /* clat's start (fio's issue_time): its submission returned when
+			   * slat is measured, else the io_uring_enter that submits it began */
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
@@ -57,6 +58,7 @@ struct wstate {
 	uint64_t usr_mark, sys_mark; /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas; /* rusage when measurement began */
 	bool measuring, stopping;
+	bool slat;    /* slat measured (spec_slat): each submission its own io_uring_enter */
 	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
@@ -113,11 +115,11 @@ struct wstate {
 /* After the job's window: cancels what is in flight and waits at most
  * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
 void wstate_drain(struct worker *w, struct wstate *st, uint64_t now);
-/* fio's commit and io_u_queued (slat's end): one io_uring_enter submits the
- * @batch I/Os just prepared without waiting (GETEVENTS, min_complete 0, which
- * also posts the completions already there), one clock read after it is the
- * submission time of them all.  A failed submit fails the job. */
-void wstate_submit(struct worker *w, struct wstate *st, unsigned batch);
+/* fio's commit: one io_uring_enter submits the I/Os just prepared without
+ * waiting (GETEVENTS, min_complete 0, which also posts the completions
+ * already there).  A failed submit fails the job.  (The caller stamps the
+ * batch: worker.c's submit_batch.) */
+void wstate_submit(struct worker *w, struct wstate *st);
 /* fio's fsync=/fdatasync=: queues the due sync (IORING_OP_FSYNC) on a free
  * slot; -EBUSY when no SQE is free yet. */
 int wstate_issue_sync(struct worker *w, struct wstate *st, uint64_t now);

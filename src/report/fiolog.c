@@ -13,11 +13,13 @@
  * lines come from the rows the consumer already builds, after the job:
  * - _iops: I/Os completed in the interval / its length;
  * - _bw: bytes / length / 1024 (KiB/s, as fio);
- * - _lat, _slat, _clat (write_lat_log writes all three, as fio): the means of
- *   the interval's completions' lat (prep to completion), slat (prep to the
- *   submission returning) and clat (submission to completion) in ns; the
- *   samples carry the lat and slat sums of the same I/Os, and clat = lat -
- *   slat I/O by I/O, so clat's mean is lat's minus slat's;
+ * - _lat, _slat, _clat (write_lat_log writes all three, as fio; _slat only
+ *   when the job measures slat, io/spec.h spec_slat, as fio leaves it out
+ *   with disable_slat=1): the means of the interval's completions' lat (prep
+ *   to completion), slat (prep to the submission returning) and clat (clat's
+ *   start to completion: worker.c) in ns; the samples carry the lat sum and
+ *   the sum of lat's part before clat of the same I/Os (slat when measured,
+ *   stats/sample.h), so clat's mean is lat's minus that part's;
  * - names: fio's thread_number (1 + the copies of the jobs before) numbers
  *   each numjobs copy's files, from the copies' own rows (see fiolog.h);
  * intervals inside ramp_time are not logged (the JSON totals skip them too).
@@ -150,7 +152,8 @@ static int write_one(const struct spec *s, const struct series *const *ser, unsi
 	for (unsigned c = 0; c < nser && !rc; c++) {
 		unsigned n = log_num(s, nser, c, thread);
 		if (!f || n) { /* per_job_logs=0: every copy's lines in one file, as fio appends */
-			rc = log_path(dir, prefix, suffix, type, n, path, sizeof(path), err, errlen);
+			rc =
+			    log_path(dir, prefix, suffix, type, n, path, sizeof(path), err, errlen);
 			if (rc)
 				break;
 			f = fiolog_create(path);
@@ -192,8 +195,9 @@ int fiolog_write(const struct spec *s, const struct series *const *ser, unsigned
 		rc = write_one(s, ser, nser, thread, dir, s->log_bw, suffix, "bw", K_BW, err,
 			       errlen);
 	for (unsigned i = 0; !rc && s->log_lat[0] && i < 3; i++)
-		rc = write_one(s, ser, nser, thread, dir, s->log_lat, suffix, lat[i].type, lat[i].k,
-			       err, errlen);
+		if (lat[i].k != K_SLAT || spec_slat(s))
+			rc = write_one(s, ser, nser, thread, dir, s->log_lat, suffix, lat[i].type,
+				       lat[i].k, err, errlen);
 	return rc;
 }
 
@@ -220,7 +224,8 @@ int fiolog_hist_open(const struct spec *s, unsigned thread, const char *dir, con
 		return -ENOMEM;
 	/* the job's rows (its copies together): one file */
 	rc = log_path(dir, s->log_hist, suffix ? suffix : "", "clat_hist",
-		      s->per_job_logs && s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) == 1
+		      s->per_job_logs &&
+			      s->numjobs * (s->stripe || s->fileset ? 1 : s->ntargets) == 1
 			  ? thread
 			  : 0,
 		      h->path, sizeof(h->path), err, errlen);

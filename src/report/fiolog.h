@@ -20,7 +20,8 @@ unsigned fiolog_thread(const struct spec *jobs, unsigned j);
 /* Writes the logs @s asks for from one run of it: @ser[c] the rows of its
  * numjobs copy c (@nser copies), or one series (@nser 1) of the whole job.
  * File names are fio 3.33's: PREFIX + @suffix + "_iops.N.log" (also _bw;
- * write_lat_log writes _lat, _slat and _clat), N = @thread + c (fio's
+ * write_lat_log writes _lat, _slat and _clat; _slat only when the job
+ * measures slat, spec_slat), N = @thread + c (fio's
  * thread_number, fiolog_thread); per_job_logs=0 gives PREFIX_iops.log
  * holding every copy's lines one copy after another (fio appends them).
  * One series of several workers that are no fio copies (nvscope's several
@@ -31,9 +32,9 @@ int fiolog_write(const struct spec *s, const struct series *const *ser, unsigned
 		 unsigned thread, const char *dir, const char *suffix, char *err, size_t errlen);
 
 /* fio's histogram log (write_hist_log=NAME): NAME_clat_hist.N.log (names as
- * above; a job of several copies: their aggregate, NAME_clat_hist.log), written while the job runs, one line per interval and direction
- * from the consumer's row hook (collect_on_row), so nothing accumulates in
- * memory.  Open before the job, pass fiolog_hist_row and the handle to
+ * above; a job of several copies: their aggregate, NAME_clat_hist.log), written while the job runs,
+ * one line per interval and direction from the consumer's row hook (collect_on_row), so nothing
+ * accumulates in memory.  Open before the job, pass fiolog_hist_row and the handle to
  * runjob_run_rows, close after: 0 or -errno (@err says which file). */
 struct fiolog_hist;
 int fiolog_hist_open(const struct spec *s, unsigned thread, const char *dir, const char *suffix,

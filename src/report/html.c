@@ -83,6 +83,22 @@ static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 	fputs("</h3>", f);
 }
 
+/* The machine's CPU over a row and the IOPS per % of it ("one million IOPS
+ * at 43% CPU"); "n/a" where the table has no such column (written before
+ * it, or no /proc) or the machine was idle to the resolution. */
+static void system_cpu_cells(FILE *f, double iops, double sys)
+{
+	if (!isfinite(sys)) {
+		fputs("<td class=\"na\">n/a</td><td class=\"na\">n/a</td>", f);
+		return;
+	}
+	fprintf(f, "<td>%.1f</td>", sys);
+	if (sys >= 0.05 && isfinite(iops))
+		fprintf(f, "<td>%.0f</td>", iops / sys);
+	else
+		fputs("<td class=\"na\">n/a</td>", f);
+}
+
 /* The step's table; @qs: each drive's row histograms (the QoS columns). */
 static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned ndirs,
 			 const char *first, const char *firstcol, const struct qos_rows *qs)
@@ -92,7 +108,13 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *ta
 		"<th>IOPS</th><th>MB/s</th><th>mean &micro;s</th><th>p99 &micro;s</th>",
 		first);
 	qoshtml_head(f);
-	fputs("<th>max &micro;s</th><th>CPU %</th></tr>", f);
+	fputs(
+	    "<th>max &micro;s</th>"
+	    "<th title=\"nvscope's own threads (user + system), % of one core\">nvscope CPU %</th>"
+	    "<th title=\"the whole machine over the row: the share of all its cores neither idle "
+	    "nor in iowait (/proc/stat), as reviews quote CPU\">system CPU %</th>"
+	    "<th title=\"IOPS for each % of the whole machine's CPU\">IOPS per CPU %</th></tr>",
+	    f);
 	for (unsigned d = 0; d < ndirs; d++)
 		for (size_t r = 0; r < tabs[d].nrows; r++) {
 			fputs("<tr><td class=\"l\">", f);
@@ -110,9 +132,12 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *ta
 				rtab_get(&tabs[d], r, "lat_mean_us"),
 				rtab_get(&tabs[d], r, "lat_p99_us"));
 			qoshtml_cells(f, &qs[d], r);
-			fprintf(f, "<td>%.1f</td><td>%.1f</td></tr>",
+			fprintf(f, "<td>%.1f</td><td>%.1f</td>",
 				rtab_get(&tabs[d], r, "lat_max_us"),
 				rtab_get(&tabs[d], r, "cpu_pct"));
+			system_cpu_cells(f, rtab_get(&tabs[d], r, "iops"),
+					 rtab_get(&tabs[d], r, "sys_cpu_pct"));
+			fputs("</tr>", f);
 		}
 	fputs("</table>\n", f);
 }
@@ -139,8 +164,7 @@ static void samples_chart(FILE *f, const char *dir, const char *sub, const char 
 		if (p->dt < 0.05 || p->ramp) /* the short tail interval of a job */
 			continue;
 		t[n] = p->t;
-		io[n] = mbps ? point_bw(p) / 1e6
-			     : point_iops(p);
+		io[n] = mbps ? point_bw(p) / 1e6 : point_iops(p);
 		lat[n] = p->lat_mean_all_us > 0 ? p->lat_mean_all_us / 1000.0
 						: (p->lat_mean_us[0] + p->lat_mean_us[1]) / 1000.0;
 		n++;

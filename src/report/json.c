@@ -26,11 +26,16 @@
  *   does (each batch of submitted I/Os at the depth after it, each
  *   io_uring_enter by the I/Os it submitted, each reap by the completions
  *   it took), over the measured window;
- * - slat_ns/clat_ns/lat_ns: as fio's io_uring engine times them (worker.c):
- *   slat from an I/O's preparation to the return of the io_uring_enter that
- *   submitted it, clat from there to its completion, lat the two together;
- *   slat_ns without percentiles (fio's default); jobs[].nvscope.not_measured
- *   stays, empty;
+ * - slat_ns/clat_ns/lat_ns: when the job measures slat (io/spec.h
+ *   spec_slat: a fio job file by default, as fio), as fio's io_uring engine
+ *   times them (worker.c): slat from an I/O's preparation to the return of
+ *   the io_uring_enter that submitted it, clat from there to its completion,
+ *   lat the two together; slat_ns without percentiles unless
+ *   slat_percentiles=1 (fio's default).  When it does not (nvscope's own
+ *   runs by default: one io_uring_enter per I/O at QD1), slat_ns is what
+ *   fio writes with disable_slat=1 (zeros, N 0), clat runs from the start of
+ *   the io_uring_enter that submitted the I/O, and
+ *   jobs[].nvscope.not_measured lists "slat";
  * - ctx/majf/minf: getrusage of the whole process over the job; elapsed: wall
  *   seconds including ramp_time; disk_util: /sys/block counters' deltas.
  */
@@ -48,7 +53,7 @@
 #include "report/jsonss.h"
 
 /* fio's default percentile list */
-static const double pcts[] = {1,  5,  10, 20, 30, 40,   50,   60,    70,
+static const double pcts[] = {1,  5,  10, 20, 30,   40,	  50,	 60,   70,
 			      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
 static void num_u(cJSON *o, const char *key, uint64_t v)
@@ -163,15 +168,18 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	num_u(o, "total_ios", rd->ios);
 	num_u(o, "short_ios", 0);
 	num_u(o, "drop_ios", 0);
-	/* fio's: slat (prep to submitted; no percentiles, as fio's default
-	 * slat_percentiles=0), clat (submitted to completion; json+ bins), lat
-	 * (prep to completion = slat + clat; its percentiles are nvscope's) */
-	cJSON_AddItemToObject(o, "slat_ns", lat_obj_p(&rd->slat, false, s, false));
+	/* fio's: slat (prep to submitted; percentiles with slat_percentiles=1),
+	 * clat (submitted to completion; json+ bins), lat (prep to completion =
+	 * slat + clat; its percentiles are nvscope's).  Not measured: zeros,
+	 * N 0, as fio's disable_slat=1 */
+	bool spct = s && s->slat_pct;
+	cJSON_AddItemToObject(o, "slat_ns", lat_obj_p(&rd->slat, spct && plus, s, spct));
 	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->clat, plus, s));
 	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, lat_bins, s));
 	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
 		/* every one: prio_spec_validate refuses more than the result keeps */
-		unsigned np = s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
+		unsigned np =
+		    s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
 		unsigned used = 0;
 		for (unsigned i = 0; i < np; i++)
 			used += r->prio_lat[d][i].n > 0;
@@ -458,6 +466,18 @@ static const struct spec *job_spec(const struct json_run *run, unsigned j)
 	return run->info && run->info[j].spec ? run->info[j].spec : run->spec;
 }
 
+/* Did the job measure slat?  Its spec says (spec_slat); without one, any
+ * slat sample does. */
+static bool slat_measured(const struct result *r, const struct spec *s)
+{
+	if (s)
+		return spec_slat(s);
+	for (int d = 0; d < NVS_NDIR; d++)
+		if (r->dir[d].slat.n)
+			return true;
+	return false;
+}
+
 static cJSON *job_obj(const struct json_run *run, unsigned j)
 {
 	const struct result *r = &run->jobs[j];
@@ -517,7 +537,9 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
 		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
-	cJSON_AddArrayToObject(nv, "not_measured");	    /* nothing since slat is measured */
+	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
+	if (!slat_measured(r, job_spec(run, j))) /* io/spec.h spec_slat */
+		cJSON_AddItemToArray(nm, cJSON_CreateString("slat"));
 	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
 		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
 		cJSON_AddStringToObject(vo, "type",
@@ -531,9 +553,9 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 	cJSON_AddNumberToObject(nv, "late", (double)r->late);
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
 	double cpu_s = r->usr_s + r->sys_s;
-	cJSON_AddNumberToObject(nv, "iops_per_cpu_second",
-				cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s
-					  : 0);
+	cJSON_AddNumberToObject(
+	    nv, "iops_per_cpu_second",
+	    cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s : 0);
 	if (run->targets && run->ntargets > 1) {
 		cJSON *ts = cJSON_AddArrayToObject(nv, "targets");
 		for (unsigned t = 0; t < run->ntargets; t++) {
@@ -581,10 +603,11 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 			cJSON_AddStringToObject(mo, "target", run->spec->targets[m]);
 			cJSON_AddNumberToObject(mo, "total_ios", (double)rm->ios);
 			cJSON_AddNumberToObject(mo, "io_bytes", (double)rm->bytes);
-			cJSON_AddNumberToObject(mo, "iops",
-						r->runtime_s > 0 ? (double)rm->ios / r->runtime_s : 0);
+			cJSON_AddNumberToObject(
+			    mo, "iops", r->runtime_s > 0 ? (double)rm->ios / r->runtime_s : 0);
 			cJSON_AddNumberToObject(mo, "lat_mean_ns",
-						rm->ios ? (double)rm->lat_sum_ns / (double)rm->ios : 0);
+						rm->ios ? (double)rm->lat_sum_ns / (double)rm->ios
+							: 0);
 			cJSON_AddItemToArray(ms, mo);
 		}
 	}

@@ -224,8 +224,7 @@ static void write_rows(struct tick *tk, const struct series *ser, bool progress)
 		feed(tk, -1, &pt);
 		if (progress && tk->tty && !pt.ramp && pt.dt >= 0.05)
 			fprintf(stderr, "\r    %7.0f s %12.0f IOPS %10.1f MB/s %10.1f us   ", pt.t,
-				point_iops(&pt), point_bw(&pt) / 1e6,
-				pt.lat_mean_all_us);
+				point_iops(&pt), point_bw(&pt) / 1e6, pt.lat_mean_all_us);
 	}
 	/* whole rows, as they come: the console follows a plan by reading them */
 	if (tk->done != before)
@@ -272,6 +271,8 @@ static int run_job(struct planrun *r, struct stepio *io, struct job *j)
 	}
 	j->res = rj.agg;
 	resdir_row_of(&j->res, &j->m);
+	if (rj.ncores) /* the machine over the job, as reviews quote CPU */
+		resdir_row_machine(&j->m, &rj.cpu_total);
 	if (rj.trace_line[0] && !r->quiet)
 		printf("  %s\n", rj.trace_line); /* a [trace] step's own figures */
 	j->t_start = r->st.t_offset;
@@ -526,7 +527,8 @@ static int step_rate_curve(struct planrun *r, const struct plan_step *st, struct
 	char name[64];
 	if (!j)
 		return -ENOMEM;
-	unsigned nworkers = st->spec.numjobs * (st->spec.stripe || st->spec.fileset ? 1 : st->spec.ntargets);
+	unsigned nworkers =
+	    st->spec.numjobs * (st->spec.stripe || st->spec.fileset ? 1 : st->spec.ntargets);
 	for (unsigned i = r->st.sub; i <= st->npoints; i++) {
 		j->spec = st->spec;
 		j->qd = st->spec.iodepth[0];
@@ -719,9 +721,11 @@ int planrun_run(struct planrun *r)
 			char cmd[4096];
 			stepio_close(&io);
 			if (planrun_resume_cmd(r, cmd, sizeof(cmd)))
-				snprintf(cmd, sizeof(cmd), "nvscope plan --resume DIR (too long to print)");
+				snprintf(cmd, sizeof(cmd),
+					 "nvscope plan --resume DIR (too long to print)");
 			if (rc == EINTR_STOP) {
-				fprintf(stderr, "nvscope plan: interrupted; continue with: %s\n", cmd);
+				fprintf(stderr, "nvscope plan: interrupted; continue with: %s\n",
+					cmd);
 				return rc;
 			}
 			fprintf(stderr,

@@ -11,6 +11,7 @@
 #include "base/num.h"
 #include "config/plan.h"
 #include "report/csv.h"
+#include "stats/cpu.h"
 #include "stats/result.h"
 
 void resdir_row_of(const struct result *res, struct resdir_row *m)
@@ -26,18 +27,30 @@ void resdir_row_of(const struct result *res, struct resdir_row *m)
 	m->p99_us = all.p99_us;
 	m->max_us = all.max_us;
 	m->cpu_pct = res->runtime_s > 0 ? (res->usr_s + res->sys_s) / res->runtime_s * 100.0 : 0;
+	m->sys_cpu_pct = NAN;
+}
+
+void resdir_row_machine(struct resdir_row *m, const struct cpu_util *total)
+{
+	double busy = 100 - total->idle - total->iowait;
+	m->sys_cpu_pct = !isfinite(busy) ? NAN : busy < 0 ? 0 : busy > 100 ? 100 : busy;
 }
 
 void resdir_row_write(FILE *f, const struct resdir_row *m)
 {
-	fprintf(f, "%.1f,%.1f,%.1f,%.3f,%.2f,%.2f,%.2f,%.1f\n", m->iops, m->riops, m->wiops,
+	fprintf(f, "%.1f,%.1f,%.1f,%.3f,%.2f,%.2f,%.2f,%.1f,", m->iops, m->riops, m->wiops,
 		m->bw / 1e6, m->mean_us, m->p99_us, m->max_us, m->cpu_pct);
+	if (isfinite(m->sys_cpu_pct))
+		fprintf(f, "%.1f\n", m->sys_cpu_pct);
+	else
+		fputs("n/a\n", f);
 }
 
 int resdir_row_parse(const char *line, enum resdir_table t, struct resdir_row *q)
 {
-	/* key column(s), then RESDIR_METRIC_HDR's 8 */
-	double v[2 + 8];
+	/* key column(s), then RESDIR_METRIC_HDR's 8, and sys_cpu_pct where
+	 * known (a table written before it has 8) */
+	double v[2 + 9];
 	int cols_before = t == RESDIR_TABLE_QD ? 1 : 2;
 	int want = cols_before + 8, n = 0;
 	const char *s = line;
@@ -45,8 +58,8 @@ int resdir_row_parse(const char *line, enum resdir_table t, struct resdir_row *q
 		v[n++] = 0;
 		s += 4;
 	}
-	n += csv_parse_numbers(s, v + n, want - n, NULL);
-	if (n != want)
+	n += csv_parse_numbers(s, v + n, want + 1 - n, NULL);
+	if (n < want)
 		return -EINVAL;
 	memset(q, 0, sizeof(*q));
 	double qd = t == RESDIR_TABLE_GRID ? v[0] * v[1] : v[0];
@@ -61,6 +74,7 @@ int resdir_row_parse(const char *line, enum resdir_table t, struct resdir_row *q
 	q->p99_us = m[5];
 	q->max_us = m[6];
 	q->cpu_pct = m[7];
+	q->sys_cpu_pct = n > want ? m[8] : NAN;
 	q->asked = t == RESDIR_TABLE_RATE ? v[1] : NAN;
 	return 0;
 }

@@ -20,7 +20,8 @@
 
 #include "report/resnames.h" /* every file name (RESDIR_*) */
 
-#define RESDIR_METRIC_HDR "iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct"
+#define RESDIR_METRIC_HDR                                                                          \
+	"iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,cpu_pct,sys_cpu_pct"
 
 /* One row of a per-QD table: a step's figures (the console's per-QD pane,
  * a plan's step tables, summary.json's jobs). */
@@ -30,13 +31,22 @@ struct resdir_row {
 	double bw;			/* both directions; bytes/s */
 	double mean_us, p99_us, max_us; /* NAN when unknown */
 	double cpu_pct;			/* worker CPU, % of the runtime; NAN unknown */
+	/* the machine's CPU over the job (/proc/stat): the share of all its
+	 * cores neither idle nor in iowait, %, as reviews quote it; NAN
+	 * unknown (no /proc, or a table written before this column) */
+	double sys_cpu_pct;
 	double asked; /* a rate-curve point: the rate asked, IOPS (0: the max run); NAN otherwise */
 };
 
 struct result;
 /* The row of a job's final figures (both directions' latency as merged). */
 void resdir_row_of(const struct result *res, struct resdir_row *m);
-/* Writes the metric columns of @m and a newline (RESDIR_METRIC_HDR). */
+/* Sets @m's sys_cpu_pct from the machine's utilization @total over the
+ * job (all cores). */
+struct cpu_util;
+void resdir_row_machine(struct resdir_row *m, const struct cpu_util *total);
+/* Writes the metric columns of @m and a newline (RESDIR_METRIC_HDR; an
+ * unknown sys_cpu_pct as "n/a"). */
 void resdir_row_write(FILE *f, const struct resdir_row *m);
 
 /* Step tables read back as per-QD rows. */

@@ -283,7 +283,7 @@ struct slot {
 	struct feed fd; /* c and the copies' collector */
 	unsigned groups;
 	bool started, ended;
-	int waitee; /* fio's wait_for: the slot it starts after, -1 none */
+	int waitee;    /* fio's wait_for: the slot it starts after, -1 none */
 	size_t ssnext; /* next row for fio's steady state */
 };
 
@@ -316,9 +316,18 @@ static int waitee_of(const struct spec *specs, unsigned i)
 }
 
 /* Starts the slots whose waitee has ended (all without one at first); a
- * waiter whose waitee never started (stopped) ends unstarted as well. */
+ * waiter whose waitee never started (stopped) ends unstarted as well.  As
+ * fio's run_threads, the jobs that start now are all set up first, then
+ * released at one instant (one t0): a job does not run alone while the
+ * next one sets up (fio's flow between jobs counts on it: flow.fio). */
 static int start_ready(struct slot *sl, unsigned n, char *err, size_t errlen)
 {
+	struct pool **go = calloc(n ? n : 1, sizeof(*go));
+	unsigned ngo = 0;
+	int rc = 0;
+
+	if (!go)
+		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		int w = sl[i].waitee;
 		if (sl[i].started || sl[i].ended || (w >= 0 && !sl[w].ended))
@@ -327,14 +336,18 @@ static int start_ready(struct slot *sl, unsigned n, char *err, size_t errlen)
 			sl[i].ended = true;
 			continue;
 		}
-		int rc = pool_start(sl[i].p);
+		int lrc = pool_launch(sl[i].p);
 		sl[i].started = true;
-		if (rc) {
+		go[ngo++] = sl[i].p;
+		if (lrc) {
 			pool_error(sl[i].p, err, errlen);
-			return rc;
+			rc = lrc;
+			break;
 		}
 	}
-	return 0;
+	pool_go(go, ngo); /* every launched pool's workers wait for it */
+	free(go);
+	return rc;
 }
 
 static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd,

@@ -15,9 +15,11 @@ struct result_dir {
 	uint64_t ios, bytes, errors;
 	int first_errno;
 	struct hist lat; /* issue to completion, ns (fio's lat: slat + clat) */
-	/* fio's slat (the I/O's preparation to its submission returning) and
-	 * clat (submission to completion), ns; clat is lat where the worker did
-	 * not time a submission (verify's read-back) */
+	/* fio's slat (the I/O's preparation to its submission returning; empty
+	 * when the job does not measure it, io/spec.h spec_slat) and clat
+	 * (submission to completion, or from the start of the io_uring_enter
+	 * that submitted it when slat is not measured), ns; clat is lat where
+	 * the worker did not time a submission (verify's read-back) */
 	struct hist slat, clat;
 };
 

@@ -17,8 +17,10 @@ struct sample_dir {
 	/* latency (issue to completion, ns) of this interval's completions */
 	uint64_t lat_n, lat_sum, lat_min, lat_max;
 	double lat_sumsq;
-	/* the slat (prep to submission returned) of those lat_n I/Os, summed:
-	 * their clat sum is lat_sum - slat_sum (lat = slat + clat per I/O) */
+	/* the part of lat before clat of those lat_n I/Os, summed: their slat
+	 * (prep to submission returned) when the job measures it, else prep to
+	 * the start of the io_uring_enter that submitted them (not reported
+	 * as slat: io/worker.c); their clat sum is lat_sum - slat_sum */
 	uint64_t slat_sum;
 	uint32_t lat_bucket[HIST_NBUCKETS]; /* hist.h buckets, this interval only */
 };

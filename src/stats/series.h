@@ -30,7 +30,9 @@ struct point {
 	float bw[NVS_NDIR]; /* bytes/s */
 	float iops[NVS_NDIR];
 	float lat_mean_us[NVS_NDIR];
-	float slat_mean_us[NVS_NDIR]; /* of lat_mean_us: fio's slat (clat = the rest) */
+	/* of lat_mean_us, the part before clat (clat = the rest): fio's slat
+	 * when the job measures it (sample.h) */
+	float slat_mean_us[NVS_NDIR];
 	float lat_p99_us[NVS_NDIR];
 	float lat_max_us[NVS_NDIR];
 	float lat_mean_all_us; /* both directions */

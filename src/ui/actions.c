@@ -24,7 +24,7 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 		snprintf(at, sizeof(at), "%s", a->dev.drows[a->dev.dev_cur].path);
 	free(a->dev.drows);
 	a->dev.drows = NULL;
-	int n = devrows_build(a->dev.devs, true, &a->dev.drows);
+	int n = devrows_build(a->dev.devs, &a->dev.drows);
 	a->dev.ndrows = n > 0 ? n : 0;
 	for (int i = 0; i < nextra; i++) {
 		if (devrows_find(a->dev.drows, a->dev.ndrows, extra[i]) >= 0)
@@ -40,6 +40,13 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 		snprintf(r->name, sizeof(r->name), "%.63s", b ? b + 1 : extra[i]);
 		snprintf(r->model, sizeof(r->model), "file");
 		snprintf(r->usage, sizeof(r->usage), "-");
+		/* before the devices are listed, a path that is not a regular
+		 * file may be one of them, its probe not answered: in use */
+		struct stat st;
+		if (!a->dev.devs && (stat(extra[i], &st) || !S_ISREG(st.st_mode))) {
+			r->probing = r->in_use = true;
+			snprintf(r->usage, sizeof(r->usage), "probing...");
+		}
 	}
 	for (int i = 0; i < nmarked; i++) {
 		int k = devrows_find(a->dev.drows, a->dev.ndrows, marked[i]);
@@ -85,39 +92,140 @@ static struct kept_paths *keep_paths(struct app *a)
 	return k;
 }
 
+void app_scan(struct app *a, bool progressive)
+{
+	if (a->dev.scan) {
+		a->dev.scan_again = true;
+		return;
+	}
+	a->dev.scan = devscan_start(APP_PROBE_MS, progressive);
+	if (!a->dev.scan) {
+		app_message(a, ROLE_ERROR, "device scan: no thread could be started (r retries)");
+		a->dev.scan_say = false;
+	}
+	a->dev.scanning = a->dev.scan && (progressive || a->dev.scanning);
+	a->scr.dirty[PANE_DEVICES] = true;
+}
+
 void app_rescan(struct app *a)
 {
+	app_scan(a, false);
+}
+
+/* The scan's newest list replaces the one shown; rows and marks kept. */
+static void take_list(struct app *a, struct dev_list *l, bool probed)
+{
 	struct kept_paths *k = keep_paths(a);
-	if (!k)
+	if (!k) {
+		dev_list_free(l);
 		return;
-	char err[128];
+	}
 	dev_list_free(a->dev.devs);
-	a->dev.devs = dev_scan_within(err, sizeof(err), APP_PROBE_MS);
-	if (!a->dev.devs)
-		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
+	a->dev.devs = l;
+	if (probed)
+		a->dev.scanning = false;
 	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
 	free(k);
 }
 
-int app_add_target(struct app *a, const char *path)
+void app_scan_poll(struct app *a)
 {
-	if (!*path)
-		return -EINVAL;
-	if (strlen(path) >= 256)
-		return -ENAMETOOLONG; /* a path is used whole or not at all */
+	bool probed;
+	char err[128];
+	if (!a->dev.scan)
+		return;
+	struct dev_list *l = devscan_take(a->dev.scan, &probed);
+	if (l)
+		take_list(a, l, probed);
+	if (!devscan_over(a->dev.scan, err, sizeof(err)))
+		return;
+	devscan_free(a->dev.scan);
+	a->dev.scan = NULL;
+	a->dev.scanning = false;
+	a->scr.dirty[PANE_DEVICES] = true;
+	if (err[0])
+		app_message(a, ROLE_ERROR, "device scan failed: %s", err);
+	if (a->dev.scan_again) { /* `r` is answered at the end of this one */
+		a->dev.scan_again = false;
+		app_scan(a, false);
+		if (a->dev.scan)
+			return;
+	}
+	if (!err[0] && a->dev.scan_say)
+		app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
+	a->dev.scan_say = false;
+}
+
+bool app_probing(struct app *a, const char *path, const char *what)
+{
+	int k = devrows_find(a->dev.drows, a->dev.ndrows, path);
+	if (k >= 0 ? !a->dev.drows[k].probing : a->dev.devs != NULL)
+		return false;
+	app_message(a, ROLE_WARN,
+		    "%s: %s is still being probed (its use is not known yet): "
+		    "wait for the scan",
+		    what, path);
+	return true;
+}
+
+/* A workload that writes waits for its targets' probes (app_probing). */
+static bool writes_wait(struct app *a, const struct spec *jobs, unsigned n, const char *name)
+{
+	bool writes = false;
+	for (unsigned j = 0; j < n; j++)
+		writes |= spec_writes(&jobs[j]);
+	for (unsigned t = 0; writes && t < jobs[0].ntargets; t++)
+		if (app_probing(a, jobs[0].targets[t], name))
+			return true;
+	return false;
+}
+
+/* Is @path among the first @n of @list? */
+static bool listed(char list[][256], int n, const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], path))
+			return true;
+	return false;
+}
+
+int app_add_targets(struct app *a, const char *const *paths, unsigned n)
+{
+	int err = 0;
+	unsigned good = 0;
+	for (unsigned t = 0; t < n; t++) {
+		int e = !*paths[t] ? -EINVAL : strlen(paths[t]) >= 256 ? -ENAMETOOLONG : 0;
+		err = err ? err : e; /* a path is used whole or not at all */
+		good += !e;
+	}
+	if (!good)
+		return err;
 	struct kept_paths *k = keep_paths(a);
 	if (!k)
 		return -ENOMEM;
-	if (devrows_find(a->dev.drows, a->dev.ndrows, path) < 0 && k->ne < NVS_MAX_TARGETS)
-		snprintf(k->extra[k->ne++], 256, "%s", path);
-	if (k->nm < NVS_MAX_TARGETS)
-		snprintf(k->marked[k->nm++], 256, "%s", path);
-	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
+	const char *last = NULL;
+	for (unsigned t = 0; t < n; t++) {
+		const char *p = paths[t];
+		if (!*p || strlen(p) >= 256)
+			continue;
+		if (devrows_find(a->dev.drows, a->dev.ndrows, p) < 0 &&
+		    !listed(k->extra, k->ne, p) && k->ne < NVS_MAX_TARGETS)
+			snprintf(k->extra[k->ne++], 256, "%s", p);
+		if (k->nm < NVS_MAX_TARGETS)
+			snprintf(k->marked[k->nm++], 256, "%s", p);
+		last = p;
+	}
+	rebuild_rows(a, k->marked, k->nm, k->extra, k->ne); /* once: each row is stat()ed */
 	free(k);
-	int i = devrows_find(a->dev.drows, a->dev.ndrows, path);
+	int i = last ? devrows_find(a->dev.drows, a->dev.ndrows, last) : -1;
 	if (i >= 0)
 		a->dev.dev_cur = i;
-	return 0;
+	return err;
+}
+
+int app_add_target(struct app *a, const char *path)
+{
+	return app_add_targets(a, &path, 1);
 }
 
 /* ---- launching ---- */
@@ -412,6 +520,10 @@ void app_launch_preset(struct app *a, int idx)
 		jobs[j].ntargets = base.ntargets;
 		memcpy(jobs[j].targets, base.targets, sizeof(base.targets));
 	}
+	if (writes_wait(a, jobs, n, a->lp.presets[idx].name)) {
+		free(jobs);
+		return;
+	}
 	app_launch_jobs(a, jobs, n, a->lp.presets[idx].name);
 }
 
@@ -493,5 +605,9 @@ void app_launch_form(struct app *a)
 	if (job->runtime_ns)
 		job->time_based = true;
 	snprintf(job->name, sizeof(job->name), "custom");
+	if (writes_wait(a, job, 1, "custom")) {
+		free(job);
+		return;
+	}
 	app_launch_jobs(a, job, 1, "custom");
 }

@@ -20,6 +20,7 @@
 #include "ui/devrows.h"
 #include "ui/draw.h"
 #include "ui/evlist.h"
+#include "dev/devscan.h"
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
@@ -80,11 +81,17 @@ struct ui_screen {
 	bool help;
 };
 
-/* the Devices pane (devrows.c, actions.c) */
+/* the Devices pane (devrows.c, actions.c); the list is filled in by the
+ * device scan on its own thread (dev/devscan.h), taken each loop turn */
 struct ui_devpane {
-	struct dev_list *devs;
+	struct dev_list *devs; /* NULL until the first scan listed the devices */
 	struct devrow *drows;
 	int ndrows, dev_cur, dev_top;
+	struct devscan *scan; /* the scan under way, NULL when none */
+	bool scanning;	      /* the first scan is to come or under way: not
+			       * every device and mark is in yet */
+	bool scan_again;      /* asked for while one ran: another at its end */
+	bool scan_say;	      /* `r`: say "rescanned: N devices" at its end */
 };
 
 /* the Launch pane: presets and plans */
@@ -238,6 +245,7 @@ struct app {
 	/* the event list (evlist.h; key E), also written to events.log */
 	struct evlist *events;
 	bool events_on;
+	size_t events_back; /* the event list scrolled back: newest events hidden below */
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
 	/* the check view (checkui.c), NULL when not shown */
@@ -290,13 +298,27 @@ const char *form_key(const struct form_field *f);
 const char *form_value(const struct form_field *f);
 /* The device scans of the console wait at most this long for the devices'
  * marks: one that has not answered shows "not responding" and is filled
- * in by the rescans of tick() (dev/probe.h), so a stalled device never
- * holds the screen. */
+ * in by the rescans of tick() (dev/probe.h).  Every scan runs on its own
+ * thread (dev/devscan.h): the screen never waits for one. */
 #define APP_PROBE_MS 1000
-/* Rescans devices, keeping the marks. */
+/* Starts a scan of the devices (the rows and marks are kept until its list
+ * comes); one under way already is followed by another.  @progressive:
+ * the console's first scan, shown as it fills in ("scanning..."). */
+void app_scan(struct app *a, bool progressive);
+/* Rescans devices, keeping the marks (app_scan, not progressive). */
 void app_rescan(struct app *a);
+/* Takes what the scan under way has found (each loop turn): the rows are
+ * rebuilt from its newest list; at its end the next one asked for starts. */
+void app_scan_poll(struct app *a);
+/* Whether writing @path must wait for the scan: its row (or, before the
+ * devices are listed, any row) has no answer from its probe yet, so its
+ * use is unknown.  Says so in the status bar (@what: "purge", ...). */
+bool app_probing(struct app *a, const char *path, const char *what);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
 int app_add_target(struct app *a, const char *path);
+/* The same for @n paths at once (the rows rebuilt once); an empty or too
+ * long path is left out and its error returned. */
+int app_add_targets(struct app *a, const char *const *paths, unsigned n);
 /* ---- look.c ---- */
 /* Loads theme number @idx of the theme list (-1: by the name in @name)
  * and, once the terminal is the console's, applies it. */

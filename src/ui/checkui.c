@@ -91,12 +91,17 @@ int checkui_open(struct app *a)
 		return -EBUSY;
 	}
 	if (!a->dev.devs) {
-		app_message(a, ROLE_WARN, "no device list (r rescans)");
+		app_message(a, ROLE_WARN,
+			    a->dev.scanning ? "scanning for devices: a moment"
+					    : "no device list (r rescans)");
 		return -ENOENT;
 	}
 	spec_init(&s);
 	if (app_marked_targets(a, &s, false))
 		return -EINVAL;
+	for (unsigned i = 0; i < s.ntargets; i++) /* a check may write */
+		if (app_probing(a, s.targets[i], "check"))
+			return -EAGAIN;
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->d = calloc(s.ntargets, sizeof(*c->d)))) {
 		free(c);

@@ -293,15 +293,10 @@ static void tick(struct app *a, double dt)
 	if (!app_can(a, SOURCE_VIEW_ONLY)) {
 		/* a device that did not answer its probe is asked again
 		 * every 2 s (answered at once while its helper is still
-		 * stuck) and filled in once it answers (dev/probe.h); not
-		 * while a prompt is open: a rescan forks a helper per device
-		 * and may wait, and typing must not (console_check_narrow.sh
-		 * under TSan beside a stalled device) */
-		if (!app_running(a) && a->pr.prompt == PROMPT_NONE && a->now >= next_probe &&
-		    probe_pending()) {
+		 * stuck) and filled in once it answers (dev/probe.h); the
+		 * scan runs on its own thread (dev/devscan.h), one at a time */
+		if (!app_running(a) && !a->dev.scan && a->now >= next_probe && probe_pending())
 			app_rescan(a);
-			dirty_live(a);
-		}
 		if (a->now >= next_probe)
 			next_probe = a->now + 2;
 		health_tick(a);
@@ -443,6 +438,7 @@ static void app_free(struct app *a)
 	if (a->scr.input)
 		delwin(a->scr.input);
 	bcanvas_release(&a->paint.canvas);
+	devscan_free(a->dev.scan); /* one under way ends on its own */
 	dev_list_free(a->dev.devs);
 	free(a->dev.drows);
 	free(a->st.ovbuf);
@@ -474,11 +470,14 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	load_presets(a);
 	planui_list(a);
 	panes_form_init(a);
-	a->dev.devs = dev_scan_within(err, len, APP_PROBE_MS);
-	int n = devrows_build(a->dev.devs, true, &a->dev.drows);
-	a->dev.ndrows = n > 0 ? n : 0;
-	for (unsigned i = 0; i < o->ntargets; i++)
-		app_add_target(a, o->targets[i]);
+	if (o->check) { /* the batch starts on the drives found: scanned first */
+		a->dev.devs = devscan_run(APP_PROBE_MS, err, len);
+		int n = devrows_build(a->dev.devs, &a->dev.drows);
+		a->dev.ndrows = n > 0 ? n : 0;
+	} else { /* the screen comes first, the devices after (first_scan) */
+		a->dev.scanning = true;
+	}
+	app_add_targets(a, o->targets, o->ntargets);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
 		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pl.pexec, err, len)))
 			return ret;
@@ -563,13 +562,27 @@ static void read_escape(struct app *a)
 		keys_handle(a, k, true);
 }
 
+/* Draw first, scan after: the console's first scan of the devices starts
+ * once the first frame is on the screen (and nothing runs: a workload
+ * given on the command line is not probed under; its end rescans), and
+ * fills the Devices pane in as it finds them (dev/devscan.h). */
+static void first_scan(struct app *a)
+{
+	static bool tried;
+	if (tried || a->dev.devs || a->dev.scan || app_can(a, SOURCE_VIEW_ONLY) || app_running(a))
+		return;
+	tried = true;
+	app_scan(a, true);
+}
+
 static void loop(struct app *a)
 {
 	double next_frame = mono_now(), last_tick = next_frame;
 	while (!a->quit && !atomic_load_explicit(&sig_quit, memory_order_relaxed)) {
 		a->now = mono_now();
 		int ms = (int)((next_frame - a->now) * 1000);
-		wtimeout(a->scr.input, ms < 0 ? 0 : ms > 100 ? 100 : ms);
+		int most = a->dev.scan && a->dev.scanning ? 20 : 100; /* devices as they come */
+		wtimeout(a->scr.input, ms < 0 ? 0 : ms > most ? most : ms);
 		wint_t ch;
 		int r = wget_wch(a->scr.input, &ch);
 		a->now = mono_now();
@@ -582,7 +595,9 @@ static void loop(struct app *a)
 			last_tick = a->now;
 			next_frame = a->now + 0.1;
 		}
+		app_scan_poll(a); /* the devices found, not a frame late */
 		draw(a);
+		first_scan(a);
 	}
 }
 

@@ -25,8 +25,12 @@ static void record(struct app *a, int role, const char *text)
 	time_t now = time(NULL);
 	if (!a->events)
 		a->events = evlist_new(EVLIST_CAP);
-	if (a->events && !evlist_push(a->events, now, role, text) && a->events_on)
-		app_dirty_all(a);
+	if (a->events && !evlist_push(a->events, now, role, text)) {
+		if (a->events_back)
+			a->events_back++; /* scrolled back: the same events stay shown */
+		if (a->events_on)
+			app_dirty_all(a);
+	}
 	a->src.ops->note(a->src.ctx, text);
 }
 

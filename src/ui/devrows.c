@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "dev/probe.h"
 #include "ui/devrows.h"
 
 static int grow(struct devrow **rows, int n, int *cap)
@@ -23,18 +24,20 @@ static void usage_of(const struct dev_usage *u, struct devrow *r)
 {
 	r->in_use = dev_usage_in_use(u); /* the safety module's reading */
 	r->has_data = dev_usage_has_data(u);
-	dev_usage_str(u, r->usage, sizeof(r->usage));
+	r->probing = probe_is_pending(u); /* unknown, so in use, till it answers */
+	if (r->probing)
+		snprintf(r->usage, sizeof(r->usage), "probing...");
+	else
+		dev_usage_str(u, r->usage, sizeof(r->usage));
 }
 
-int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
+int devrows_build(const struct dev_list *l, struct devrow **out)
 {
 	struct devrow *rows = NULL;
 	int n = 0, cap = 0;
 	for (size_t c = 0; l && c < l->nr_ctrls; c++) {
 		const struct dev_ctrl *ctl = &l->ctrls[c];
-		struct dev_health h;
-		char err[128];
-		bool hv = health && !dev_health_read(ctl->path, &h, NULL, err, sizeof(err));
+		const struct dev_health *hv = ctl->health; /* as the scanner read it */
 		if (grow(&rows, n, &cap))
 			goto nomem;
 		struct devrow *r = memset(&rows[n++], 0, sizeof(*rows));
@@ -46,7 +49,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 		snprintf(r->firmware, sizeof(r->firmware), "%s", ctl->firmware);
 		size_t ci = n - 1, busy = 0; /* its row: the usage of its namespaces */
 		if (hv)
-			devrows_set_health(r, 1, ctl->path, &h);
+			devrows_set_health(r, 1, ctl->path, hv);
 		for (size_t i = 0; i < ctl->nr_namespaces; i++) {
 			const struct dev_ns *ns = &ctl->namespaces[i];
 			if (grow(&rows, n, &cap))
@@ -66,7 +69,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			usage_of(&ns->in_use, r);
 			busy += r->in_use;
 			if (hv)
-				devrows_set_health(r, 1, ctl->path, &h);
+				devrows_set_health(r, 1, ctl->path, hv);
 			if (!ns->generic_device[0])
 				continue;
 			/* its generic (passthrough) node, under it: shown, not a
@@ -86,7 +89,7 @@ int devrows_build(const struct dev_list *l, bool health, struct devrow **out)
 			r->lbs = ns->lba_size;
 			snprintf(r->usage, sizeof(r->usage), "io_uring_cmd");
 			if (hv)
-				devrows_set_health(r, 1, ctl->path, &h);
+				devrows_set_health(r, 1, ctl->path, hv);
 		}
 		/* the controller's row: how many of its namespaces are in use (not
 		 * the transport: the "In use" column is about use) */

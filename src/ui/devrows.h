@@ -24,6 +24,7 @@ struct devrow {
 	uint32_t lbs;	/* logical block size, 0 unknown */
 	bool in_use;	/* mounted, swap or held: never written */
 	bool has_data;	/* partitions or a signature: writes need confirmation */
+	bool probing;	/* its probe has not answered yet (a scan under way): in use */
 	char usage[64]; /* "mounted /", "ext4", "-" */
 	bool temp_valid;
 	double temp_c;
@@ -64,9 +65,10 @@ const char *devrows_size(uint64_t bytes, char *buf, size_t len);
 void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const struct dev_health *h);
 
 /* Builds rows from @l (NVMe tree first, then block devices and files),
- * reading each controller's health log when @health.  *@rows is malloc'ed
- * (caller frees).  Returns the count or -ENOMEM. */
-int devrows_build(const struct dev_list *l, bool health, struct devrow **rows);
+ * with each controller's health log where the list has it (read by the
+ * scanner, dev/devscan.h: building rows reads nothing from a device).
+ * *@rows is malloc'ed (caller frees).  Returns the count or -ENOMEM. */
+int devrows_build(const struct dev_list *l, struct devrow **rows);
 /* Index of the row whose target path is @path (or resolves to the same
  * file), -1 when none. */
 int devrows_find(const struct devrow *rows, int n, const char *path);

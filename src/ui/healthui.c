@@ -328,7 +328,9 @@ static void identify(struct app *a, const struct devrow *r, struct healthui *u)
 int healthui_open(struct app *a)
 {
 	if (a->dev.dev_cur < 0 || a->dev.dev_cur >= a->dev.ndrows) {
-		app_message(a, ROLE_WARN, "no device under the cursor");
+		app_message(a, ROLE_WARN,
+			    a->dev.devs ? "no device under the cursor"
+					: "scanning for devices: a moment");
 		return -ENOENT;
 	}
 	struct healthui *u = calloc(1, sizeof(*u));

@@ -217,7 +217,8 @@ enum kctx {
 	K_ALL = 1,    /* any screen */
 	K_VIEW = 2,   /* the live screen or a replay: the strips' time axis */
 	K_REPLAY = 4, /* a replay only */
-	K_SETUP = 8   /* the setup screen (and the focused pane: focus below) */
+	K_SETUP = 8,  /* the setup screen (and the focused pane: focus below) */
+	K_EVENTS = 16 /* the event list open (E): before every other meaning */
 };
 
 /* What showfloor mode (a trade-show booth) does with an action. */
@@ -345,6 +346,27 @@ static unsigned act_steady(struct app *a)
 static unsigned act_events(struct app *a)
 {
 	a->events_on = !a->events_on;
+	a->events_back = 0; /* opens on the newest */
+	return R_ALL;
+}
+
+/* The event list scrolls back from its newest event (evview.c clamps). */
+static unsigned act_events_scroll(struct app *a)
+{
+	int k = a->fl.cur_key;
+	size_t n = evlist_count(a->events), step = 1;
+	if (k == 'K' || k == 'J' || k == -KEY_PPAGE || k == -KEY_NPAGE)
+		step = 8;
+	bool back = k == 'k' || k == -KEY_UP || k == 'K' || k == -KEY_PPAGE;
+	if (k == 'g' || k == -KEY_HOME)
+		a->events_back = n ? n - 1 : 0; /* the oldest held at the top */
+	else if (k == 'G' || k == -KEY_END)
+		a->events_back = 0;
+	else if (back)
+		a->events_back =
+		    a->events_back + step < n ? a->events_back + step : (n ? n - 1 : 0);
+	else
+		a->events_back = a->events_back > step ? a->events_back - step : 0;
 	return R_ALL;
 }
 
@@ -540,8 +562,12 @@ static unsigned act_health(struct app *a)
 
 static unsigned act_rescan(struct app *a)
 {
+	/* on its own thread: "rescanned: N devices" once its list is in */
+	app_message(a, ROLE_OK,
+		    a->dev.scan ? "a scan is under way: another follows"
+				: "rescanning the devices...");
 	app_rescan(a);
-	app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
+	a->dev.scan_say |= a->dev.scan != NULL;
 	return R_TAKEN;
 }
 
@@ -639,6 +665,28 @@ static const struct action {
     {{'d'}, K_ALL, act_style, "d", "strips: dots / thick / fill", 0, 0},
     {{'b'}, K_ALL, act_showfloor, "b", "showfloor on / off (asks)", 0, A_ASK},
     {{'E'}, K_ALL, act_events, "E", "event list (on / off)", 0, 0},
+    /* the event list open: its keys before every other meaning */
+    {{'k', -KEY_UP, 'j', -KEY_DOWN},
+     K_EVENTS,
+     act_events_scroll,
+     "k j",
+     "events: older / newer (Up Down)",
+     0,
+     0},
+    {{'K', -KEY_PPAGE, 'J', -KEY_NPAGE},
+     K_EVENTS,
+     act_events_scroll,
+     "K J",
+     "events: page older / newer (PgUp PgDn)",
+     0,
+     0},
+    {{'g', -KEY_HOME, 'G', -KEY_END},
+     K_EVENTS,
+     act_events_scroll,
+     "g G",
+     "events: oldest / newest (Home End)",
+     0,
+     0},
     /* replay before the live meanings of the same keys */
     {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0, 0},
     {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0, 0},
@@ -701,6 +749,8 @@ static bool applies_here(const struct app *a, const struct action *ac)
 		return view;
 	case K_REPLAY:
 		return app_can(a, SOURCE_CAN_PLAY);
+	case K_EVENTS:
+		return a->events_on;
 	case K_SETUP:
 		return !view && !a->fl.showfloor; /* showfloor: locked away */
 	default:
@@ -766,7 +816,8 @@ static bool table_key(struct app *a, int k)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) ||
-		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)))
+		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
+		    (ac->ctx == K_EVENTS && !a->events_on))
 			continue;
 		if (ac->ctx == K_SETUP &&
 		    (view || (ac->focus && !(ac->focus & (1u << a->scr.focus)))))

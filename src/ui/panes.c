@@ -222,8 +222,11 @@ static void pane_devices(struct app *a, WINDOW *w)
 	int h = getmaxy(w), wd = getmaxx(w);
 	struct devcols dc;
 	devrows_columns(a->dev.drows, a->dev.ndrows, wd, &dc);
+	const char *dots = a->paint.ascii ? "..." : "\xe2\x80\xa6";
 	char title[128] = "Devices";
-	if (dc.model_common) /* the model every row shares, said once */
+	if (a->dev.scanning) /* draw first, scan after (console.c first_scan) */
+		snprintf(title, sizeof(title), "Devices: scanning%s", dots);
+	else if (dc.model_common) /* the model every row shares, said once */
 		for (int i = 0; i < a->dev.ndrows; i++)
 			if (a->dev.drows[i].model[0]) {
 				snprintf(title, sizeof(title), "Devices: all %.60s",
@@ -245,9 +248,13 @@ static void pane_devices(struct app *a, WINDOW *w)
 		a->dev.dev_top = a->dev.dev_cur;
 	if (a->dev.dev_cur >= a->dev.dev_top + rows)
 		a->dev.dev_top = a->dev.dev_cur - rows + 1;
+	char none[64];
+	snprintf(none, sizeof(none), "scanning for devices%s", dots);
 	if (!a->dev.ndrows)
 		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM,
-			 "no devices found (a: add a file target)");
+			 a->dev.scanning && !a->dev.devs
+			     ? none
+			     : "no devices found (a: add a file target)");
 	for (int i = 0; i < rows && a->dev.dev_top + i < a->dev.ndrows; i++)
 		dev_row(a, w, 2 + i, wd, &dc, &a->dev.drows[a->dev.dev_top + i],
 			a->dev.dev_top + i == a->dev.dev_cur && a->scr.focus == PANE_DEVICES);

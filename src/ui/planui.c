@@ -194,6 +194,9 @@ void planui_launch(struct app *a, const char *path)
 	spec_init(&s);
 	if (app_marked_targets(a, &s, true))
 		return;
+	for (unsigned i = 0; i < s.ntargets; i++) /* a plan purges and writes */
+		if (app_probing(a, s.targets[i], "plan"))
+			return;
 	for (unsigned i = 0; i < s.ntargets; i++)
 		t[i] = s.targets[i];
 	planexec_free(a->pl.pexec);

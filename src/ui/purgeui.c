@@ -142,10 +142,14 @@ int purgeui_open(struct app *a)
 		return -EBUSY;
 	}
 	if (a->dev.dev_cur < 0 || a->dev.dev_cur >= a->dev.ndrows) {
-		app_message(a, ROLE_WARN, "no device under the cursor");
+		app_message(a, ROLE_WARN,
+			    a->dev.devs ? "no device under the cursor"
+					: "scanning for devices: a moment");
 		return -ENOENT;
 	}
 	const struct devrow *r = &a->dev.drows[a->dev.dev_cur];
+	if (app_probing(a, r->path, "purge"))
+		return -EAGAIN;
 	struct purgeui *p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;

@@ -25,7 +25,8 @@
 # 7. numjobs=4 with and without group_reporting, side by side with fio's
 #    JSON (entries, jobnames, groupids, keys and types); clat2csv per copy;
 #    the text's blocks.
-# 8. slat_ns measured (N = I/Os, lat = slat + clat), fio's keys; text lines.
+# 8. slat_ns measured when asked (N = I/Os, lat = slat + clat), fio's keys;
+#    text lines.
 #
 # The parts run in five lanes (1, 3, 4 / 2, 5 / 6 / 7 / 8), each on a loop
 # device of its own (nvscope claims a device it writes) with its own files
@@ -149,8 +150,10 @@ EOT
 	ok "each job its own rw and options; global options agree with every job"
 
 	# 5. log files through fio's log parser
+	# (--disable_slat=0: slat asked, so the _slat log is written, as fio's)
 	"$NVS_BIN" run --target "$LOOP" --rw=randread --bs=4k --iodepth=2 --runtime=2 --time_based \
 		--write_iops_log=nv --write_bw_log=nv --write_lat_log=nv --log_avg_msec=500 \
+		--disable_slat=0 \
 		--output-format=json -q >logs.json 2>logs.err || fail "logs run: $(cat logs.err)"
 	for t in iops bw lat slat clat; do
 		[ -s nv_$t.1.log ] || fail "no nv_$t.1.log: $(ls)"
@@ -380,15 +383,17 @@ EOT
 }
 
 lane_e() {
-	# 8. slat: measured as fio's io_uring engine does (prep to submitted); N is
-	#    the I/O count, lat = slat + clat I/O by I/O; slat_ns's keys are fio's
-	#    (no percentiles by default); the text has fio's slat/clat/lat lines.
+	# 8. slat: asked (--disable_slat=0; nvscope's own runs leave it out unless
+	#    asked, fio's job files ask by default: qd1_syscalls.sh), measured as
+	#    fio's io_uring engine does (prep to submitted); N is the I/O count,
+	#    lat = slat + clat I/O by I/O; slat_ns's keys are fio's (no
+	#    percentiles by default); the text has fio's slat/clat/lat lines.
 	#    (500 ms, side by side: fio's keys are the same after 0.5 or 1 s)
 	sl="--rw=randrw --rwmixread=50 --bs=4k --iodepth=4 --runtime=500ms --time_based"
 	fio --name=sl --filename="$LOOP" $sl --ioengine=io_uring --direct=1 --output-format=json \
 		>fsl.json 2>fsl.err &
 	fpid=$!
-	"$NVS_BIN" run --target "$LOOP" --name=sl $sl --output-format=json --output nsl.json \
+	"$NVS_BIN" run --target "$LOOP" --name=sl $sl --disable_slat=0 --output-format=json --output nsl.json \
 		>nsl.txt 2>nsl.err || fail "nvscope slat: $(cat nsl.err)"
 	wait $fpid || fail "fio slat: $(cat fsl.err)"
 	$PY - fsl.json nsl.json <<'EOT' || fail "slat_ns"

@@ -8,7 +8,8 @@
 # included) and the drive; step.json holds the values each step ran with;
 # the report shows the test bed block and, under each step, the values as
 # run with the overrides marked - never the description's 30 min or 2x;
-# a trace step is headed by its trace.
+# a trace step is headed by its trace; each row has the machine's CPU over
+# it (all cores, /proc/stat) and the IOPS per % of it, as reviews quote CPU.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -107,7 +108,15 @@ for a in asrun[2:4]:
 assert "QD 2 &middot; bssplit 4k/50:8k/50" in asrun[3], asrun[3]
 assert re.search(r'<h2 id="step-4"[^>]*>[^<]*<small>\(randread 4k/50:8k/50, 1 jobs\)', page)
 assert re.search(r'<h2 id="step-5"[^>]*>[^<]*<small>\(trace mini\.log, 2 copies\)</small>', page)
-print("ok: testbed in meta.json and on the page; 5 steps show the values they ran with")
+# the machine's CPU over each row, as reviews quote it: qd.csv's
+# sys_cpu_pct, on the page with the IOPS per % of it
+import csv
+(row,) = list(csv.DictReader(open("%s/%s/qd.csv" % (R, meta["steps"][2]))))
+sys_cpu, iops = float(row["sys_cpu_pct"]), float(row["iops"])
+assert 0 < sys_cpu <= 100, row
+assert ">system CPU %</th>" in page and ">IOPS per CPU %</th>" in page
+assert "<td>%.1f</td><td>%.0f</td></tr>" % (sys_cpu, iops / sys_cpu) in page, (sys_cpu, iops)
+print("ok: testbed in meta.json and on the page; 5 steps show the values they ran with; system CPU %.1f%%" % sys_cpu)
 PY
 	fail "test bed or parameters as run"
 ok "test bed and parameters as run (file target)"

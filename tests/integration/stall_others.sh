@@ -13,10 +13,13 @@
 . "$NVS_TOP/tests/ui/tmux.inc"
 . "$NVS_TOP/tests/stall.inc"
 # only `list` and the console scan with probes (every other caller of the
-# device model only identifies devices: dev_scan_ids, nothing opened)
-bad=$(grep -rn --include='*.c' -e 'dev_scan(' -e 'dev_scan_within(' "$NVS_TOP/src" |
+# device model only identifies devices: dev_scan_ids, nothing opened); the
+# console's scans run in dev/devscan.c, started by src/ui/ only
+bad=$(grep -rn --include='*.c' -e 'dev_scan(' -e 'dev_list_probe(' -e 'devscan_start(' \
+	-e 'devscan_run(' "$NVS_TOP/src" |
 	grep -v -e '^[^:]*/src/cmd/list\.c:' -e '^[^:]*/src/ui/console\.c:' \
-		-e '^[^:]*/src/ui/actions\.c:' -e '^[^:]*/src/dev/devmodel\.c:')
+		-e '^[^:]*/src/ui/actions\.c:' -e '^[^:]*/src/dev/devmodel\.c:' \
+		-e '^[^:]*/src/dev/devscan\.c:')
 [ -z "$bad" ] || fail "a scan that probes every device, outside list and the console: $bad"
 ok "only list and the console probe devices that are not a target"
 
@@ -152,7 +155,10 @@ u_wait 'Presets' 5
 echo "console: first frame after $((($(date +%s%N) - t0) / 1000000)) ms"
 u_wait "$sname .*unknown: not respond" 5
 u_screen | grep -E " $sname "
-u_screen | grep -E " $(basename "$A") " | grep -q 'not respond' && fail "console: $A not responding"
+# the healthy device is not held up by the stalled one: filled in (on a
+# machine loaded enough that its own probe passed the 1 s deadline, by the
+# console's retry 2 s later; a TSan run beside 5 others once did)
+u_gone " $(basename "$A") .*not respond" 6 || fail "console: $A not responding"
 # once it answers again, a rescan of the console's own fills it in
 st_release
 u_wait " $sname .* - *\$" 6

@@ -9,7 +9,8 @@
 # the Numbers and CPU panes, and the CPU pane's title gives iowait.  A
 # plan's failed precondition names its criterion in the 24-column step
 # list; the purge dialog and the event list keep a long path whole on a
-# line (issue 22 items 2 and 5).
+# line (issue 22 items 2 and 5); the event list scrolls and marks what it
+# hides above and below.
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 64M
@@ -132,5 +133,30 @@ evlines | grep -Fq -- "$F" || { u_screen >&2; fail "80x24: the event list broke 
 u_keys E
 u_gone '^-* Events ' 5
 ok "80x24: the purge dialog and the event list keep a 64-character path whole on its line"
+# more events than the list shows (12 purges not confirmed): a marker says
+# how many earlier ones are hidden, k j g G scroll, a marker below says how
+# many newer ones are hidden; nothing hidden without a marker
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	u_keys P
+	u_wait 'a file: trim punches holes' 5
+	u_keys Enter
+	u_wait 'THIS PURGE DESTROYS DATA' 5
+	u_keys Escape
+	u_gone 'THIS PURGE DESTROYS DATA' 5
+done
+u_keys E
+u_wait '^\^ [0-9]+ earlier \(k PgUp g\)' 5
+u_screen | grep -q '^v [0-9]* newer' && { u_screen >&2; fail "event list: a newer marker on the newest"; }
+u_keys k
+u_wait '^v 1 newer \(j PgDn G\)' 5
+u_keys g
+u_wait '^v [0-9]+ newer' 5
+u_screen | grep -q '^\^ [0-9]* earlier' && { u_screen >&2; fail "event list: an earlier marker at the oldest"; }
+u_keys G
+u_gone '^v [0-9]+ newer' 5
+u_wait '^\^ [0-9]+ earlier' 5
+u_keys E
+u_gone '^-* Events ' 5
+ok "80x24: the event list scrolls (k g G) and marks the events it hides above and below"
 u_keys q
 u_restored

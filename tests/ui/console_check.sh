@@ -36,7 +36,7 @@ PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=pytho
 # test's own scratch directory, where no other test writes
 U_CWD=$T_TMP
 u_start 150 40 env NVSCOPE_PRESETS="$P" "$NVS_BIN"
-u_wait 'Devices' 10
+u_scanned 10 # `c` waits for the devices' probes
 for dev in "$A" "$B"; do
 	u_keys a
 	u_wait 'Add target' 5

@@ -22,7 +22,7 @@ printf '[check]\ndescription=health only: the SMART criteria of every drive, a l
 	>"$P/checks/quick.ini"
 U_CWD=$T_TMP
 u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN"
-u_wait 'Devices' 10
+u_scanned 10 # `c` waits for the devices' probes
 for dev in "$A" "$B"; do
 	u_keys a
 	u_wait 'Add target' 5

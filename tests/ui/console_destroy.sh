@@ -37,6 +37,7 @@ u_start 170 40 "$NVS_BIN" --target "$B" --rw=randwrite --runtime=30 --time_based
 u_wait "Type $B to DESTROY the data on $B" 10
 u_keys Escape
 u_wait 'not confirmed: nothing written' 5
+u_scanned 10     # a writing preset waits for its target's probe
 u_keys Tab 4 4   # presets: 4k-randread, then 4k-randwrite
 u_keys Enter
 u_wait "Type $B to DESTROY the data on $B" 10

@@ -58,6 +58,7 @@ cp "$PLAN" "$T_TMP/presets/plans/"
 cp presets/4k-randread.ini "$T_TMP/presets/"
 u_start 130 40 env NVSCOPE_PRESETS="$T_TMP/presets" "$NVS_BIN" --target "$LOOP" --results "$RES2"
 u_wait 'plan:tiny-plan +test plan: trim' 10
+u_scanned 10 # a plan waits for its target's probe
 u_keys Tab Down Enter
 u_wait 'Type .* to DESTROY the data on' 5
 u_screen | grep -q 'Plan tiny-plan purges' || fail "no confirmation box for the plan"

@@ -20,6 +20,7 @@ done
 u_wait 'plan:vdi-boot-storm +VDI boot storm' 5
 ok "Launch pane: a plan per shipped trace and the boot storm"
 # 4k-randread, trace-ext4-build, trace-sqlite-oltp, trace-vm-boot
+u_scanned 10 # a plan waits for its target's probe
 u_keys Tab Down Down Down Enter
 u_wait 'Type .* to DESTROY the data on' 5
 u_text "$LOOP"

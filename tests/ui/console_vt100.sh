@@ -7,7 +7,7 @@
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 64M
 u_start 100 30 env TERM=vt100 LANG=C LC_ALL=C "$NVS_BIN" --results "$T_TMP/res"
-u_wait 'Devices' 10
+u_scanned 10
 # the cursor is on the first row of the Devices pane: its line carries
 # reverse video (and no colour at all is sent)
 E=$(u_tmux capture-pane -p -e -t ui)

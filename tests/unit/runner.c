@@ -3,10 +3,13 @@
  * `unit-tests` runs every suite; `unit-tests K/N` runs the suites whose
  * index (in the generated list) is K modulo N, so that tests/run.sh can run
  * N shards side by side; `unit-tests -l` prints the number of suites.
+ * The device probes of the tests start this binary again as their helper
+ * (dev/probe.h: probe_helper_main).
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "dev/probe.h"
 
 #define S(fn) Suite *fn(void);
 #include "suites.h"
@@ -33,6 +36,7 @@ int main(int argc, char **argv)
 {
 	unsigned k = 0, n = 1;
 
+	probe_helper_main(argc, argv); /* the probes' helpers are this binary too (dev/probe.h) */
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] == 'l') {
 		printf("%zu\n", NSUITES);
 		return EXIT_SUCCESS;

@@ -1,6 +1,7 @@
 /* test_devmodel.c - the device model filled directly (no libnvme, no
  * sysfs): string trimming, lookup, capability reasons, JSON keys and
- * values, the table and tree, and decoding of a hand-built SMART page. */
+ * values, the table and tree, decoding of a hand-built SMART page, and a
+ * list's copy and its "probing" marks (the console's scanner). */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "dev/devmodel.h"
+#include "dev/probe.h"
 #include "dev/safety.h"
 
 static struct dev_list *two_ctrls(void)
@@ -326,6 +328,44 @@ START_TEST(test_health_decode)
 }
 END_TEST
 
+/* The console's scanner hands copies over (dev/devscan.h): a copy holds
+ * everything the list holds, health included, and owns it; marks not
+ * probed yet are "probing", unknown, so in use. */
+START_TEST(test_dup_pending)
+{
+	struct dev_list *l = two_ctrls();
+	l->ctrls[0].health = calloc(1, sizeof(*l->ctrls[0].health));
+	ck_assert_ptr_nonnull(l->ctrls[0].health);
+	l->ctrls[0].health->temperature_c = 41;
+	l->ctrls[0].health->temperature_valid = true;
+	struct dev_list *d = dev_list_dup(l);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->nr_ctrls, 2);
+	ck_assert_uint_eq(d->nr_blocks, 1);
+	ck_assert_ptr_ne(d->ctrls, l->ctrls);
+	ck_assert_ptr_ne(d->ctrls[0].namespaces, l->ctrls[0].namespaces);
+	ck_assert_ptr_ne(d->ctrls[0].health, l->ctrls[0].health);
+	ck_assert(d->ctrls[0].health->temperature_valid);
+	ck_assert_ptr_null(d->ctrls[1].health);
+	ck_assert_str_eq(d->ctrls[0].namespaces[0].in_use.mountpoint, "/mnt");
+	ck_assert_str_eq(d->blocks[0].path, "/dev/loop3");
+	dev_list_free(l); /* the copy stands alone */
+	dev_list_mark_pending(d);
+	ck_assert(probe_is_pending(&d->ctrls[0].namespaces[0].in_use));
+	ck_assert(dev_usage_in_use(&d->ctrls[0].namespaces[0].in_use));
+	ck_assert(dev_usage_in_use(&d->blocks[0].in_use));
+	ck_assert(!probe_not_responding(&d->blocks[0].in_use));
+	ck_assert(!d->ctrls[0].namespaces[0].in_use.mounted); /* nothing else is said */
+	struct dev_list *e = dev_list_new();
+	struct dev_list *ed = dev_list_dup(e); /* empty */
+	ck_assert_ptr_nonnull(ed);
+	ck_assert_uint_eq(ed->nr_ctrls + ed->nr_blocks, 0);
+	dev_list_free(ed);
+	dev_list_free(e);
+	dev_list_free(d);
+}
+END_TEST
+
 START_TEST(test_health_read_bad_path)
 {
 	struct dev_health h;
@@ -393,6 +433,7 @@ Suite *devmodel_suite(void)
 	tcase_add_test(t, test_health_decode);
 	tcase_add_test(t, test_cw_text);
 	tcase_add_test(t, test_health_read_bad_path);
+	tcase_add_test(t, test_dup_pending);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -45,7 +45,7 @@ START_TEST(tree_and_marks)
 	b->read_only = true;
 
 	struct devrow *r = NULL;
-	int n = devrows_build(l, false, &r);
+	int n = devrows_build(l, &r);
 	ck_assert_int_eq(n, 5);
 	/* controller row: not a target, depth 0 */
 	ck_assert(!r[0].selectable);
@@ -77,7 +77,44 @@ START_TEST(tree_and_marks)
 	ck_assert_int_eq(devrows_find(r, n, "/nonexistent"), -1);
 	free(r);
 
-	ck_assert_int_eq(devrows_build(NULL, false, &r), 0);
+	ck_assert_int_eq(devrows_build(NULL, &r), 0);
+	free(r);
+	dev_list_free(l);
+}
+END_TEST
+
+/* While the scan has not heard from a device's probe, its row says so and
+ * is in use (never a free row); the health comes from the list (read by
+ * the scanner), nothing is read when the rows are built. */
+START_TEST(probing_rows)
+{
+	struct dev_list *l = dev_list_new();
+	struct dev_ctrl *c = dev_list_add_ctrl(l);
+	snprintf(c->name, sizeof(c->name), "nvme0");
+	snprintf(c->path, sizeof(c->path), "/dev/nvme0");
+	struct dev_ns *ns = dev_ctrl_add_ns(c);
+	snprintf(ns->name, sizeof(ns->name), "nvme0n1");
+	snprintf(ns->block_device, sizeof(ns->block_device), "/dev/nvme0n1");
+	struct dev_block *b = dev_list_add_block(l);
+	snprintf(b->name, sizeof(b->name), "loop1");
+	snprintf(b->path, sizeof(b->path), "/dev/loop1");
+	dev_list_mark_pending(l);
+	c->health = calloc(1, sizeof(*c->health));
+	ck_assert_ptr_nonnull(c->health);
+	c->health->temperature_c = 35;
+	c->health->temperature_valid = true;
+	struct devrow *r = NULL;
+	int n = devrows_build(l, &r);
+	ck_assert_int_eq(n, 3);
+	ck_assert(r[1].probing && r[1].in_use);
+	ck_assert_str_eq(r[1].usage, "probing...");
+	ck_assert(r[1].temp_valid && r[0].temp_valid);
+	ck_assert(r[2].probing && r[2].in_use);
+	free(r);
+	memset(&b->in_use, 0, sizeof(b->in_use)); /* its probe answered: free */
+	n = devrows_build(l, &r);
+	ck_assert(!r[2].probing && !r[2].in_use);
+	ck_assert_str_eq(r[2].usage, "-");
 	free(r);
 	dev_list_free(l);
 }
@@ -91,7 +128,7 @@ START_TEST(files_found_by_identity)
 	struct dev_list *l = dev_list_new();
 	ck_assert_int_eq(dev_list_add_file(l, path), 0);
 	struct devrow *r = NULL;
-	int n = devrows_build(l, false, &r);
+	int n = devrows_build(l, &r);
 	ck_assert_int_eq(n, 1);
 	ck_assert(r[0].selectable);
 	char alias[64];
@@ -195,7 +232,7 @@ START_TEST(generic_rows)
 	ck_assert_str_eq(c->namespaces[0].generic_device, p);
 	ck_assert_str_eq(c->namespaces[1].generic_device, ""); /* no ng1n2 */
 	struct devrow *r = NULL;
-	int n = devrows_build(l, false, &r);
+	int n = devrows_build(l, &r);
 	ck_assert_int_eq(n, 4); /* nvme1, nvme1n1, ng1n1, nvme1n2 */
 	ck_assert_str_eq(r[2].name, "ng1n1");
 	ck_assert_int_eq(r[2].depth, 2);
@@ -256,6 +293,7 @@ Suite *devrows_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, tree_and_marks);
 	tcase_add_test(tc, files_found_by_identity);
+	tcase_add_test(tc, probing_rows);
 	tcase_add_test(tc, fit_columns_health);
 	tcase_add_test(tc, generic_rows);
 	tcase_add_test(tc, wrap_words_whole);

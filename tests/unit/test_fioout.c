@@ -143,9 +143,8 @@ START_TEST(test_depth_pct_and_json)
 	static const char *const keys[3][7] = {{"1", "2", "4", "8", "16", "32", ">=64"},
 					       {"0", "4", "8", "16", "32", "64", ">=64"},
 					       {"0", "4", "8", "16", "32", "64", ">=64"}};
-	static const double want[3][7] = {{75, 0, 0, 0, 25, 0, 0},
-					  {0, 100, 0, 0, 0, 0, 0},
-					  {0, 0, 50, 0, 0, 0, 50}};
+	static const double want[3][7] = {
+	    {75, 0, 0, 0, 25, 0, 0}, {0, 100, 0, 0, 0, 0, 0}, {0, 0, 50, 0, 0, 0, 50}};
 	for (int t = 0; t < 3; t++) {
 		cJSON *o = cJSON_GetObjectItem(j, names[t]), *e;
 		ck_assert_ptr_nonnull(o);
@@ -182,6 +181,8 @@ START_TEST(test_json_types_and_bins)
 	ck_assert_int_eq(spec_set(&s[0], "filename", "/dev/x", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s[1], "filename", "/dev/x", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s[1], "rw", "randwrite", err, sizeof(err)), 0);
+	/* job 0 measures slat (asked), job 1 does not (nvscope's default) */
+	ck_assert_int_eq(spec_set(&s[0], "disable_slat", "0", err, sizeof(err)), 0);
 	for (int j = 0; j < 2; j++) {
 		result_init(&r[j]);
 		snprintf(r[j].name, sizeof(r[j].name), "j%d", j);
@@ -228,6 +229,25 @@ START_TEST(test_json_types_and_bins)
 	ck_assert_double_eq_tol(cJSON_GetObjectItem(sl, "mean")->valuedouble, 625, 1e-6);
 	ck_assert_ptr_null(cJSON_GetObjectItem(sl, "percentile"));
 	ck_assert_int_eq(cJSON_GetArraySize(sl), 5);
+	/* not measured: listed, and slat_ns is fio's disable_slat=1 layout */
+	cJSON *nm0 = cJSON_GetObjectItem(cJSON_GetObjectItem(j0, "nvscope"), "not_measured");
+	cJSON *nm1 = cJSON_GetObjectItem(cJSON_GetObjectItem(j1, "nvscope"), "not_measured");
+	ck_assert_int_eq(cJSON_GetArraySize(nm0), 0);
+	ck_assert_int_eq(cJSON_GetArraySize(nm1), 1);
+	ck_assert_str_eq(cJSON_GetArrayItem(nm1, 0)->valuestring, "slat");
+	cJSON *sl1 = cJSON_GetObjectItem(cJSON_GetObjectItem(j1, "read"), "slat_ns");
+	ck_assert_int_eq(cJSON_GetArraySize(sl1), 5);
+	ck_assert_int_eq(cJSON_GetObjectItem(sl1, "N")->valueint, 0);
+	/* fio's types as printed: min, max, N integers, mean, stddev floats */
+	const char *t1 = strstr(strstr(text, "\"jobname\":\t\"j1\""), "\"slat_ns\"");
+	const char *t1end = strstr(t1, "}");
+	ck_assert_ptr_nonnull(t1end);
+	char sl1txt[256];
+	snprintf(sl1txt, sizeof(sl1txt), "%.*s", (int)(t1end - t1), t1);
+	ck_assert_msg(strstr(sl1txt, "\"mean\":\t0.000000,") &&
+			  strstr(sl1txt, "\"stddev\":\t0.000000,") &&
+			  strstr(sl1txt, "\"min\":\t0,") && strstr(sl1txt, "\"N\":\t0"),
+		      "%s", sl1txt);
 	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "max")->valueint,
 			 2999000);
 	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "lat_ns"), "max")->valueint,
@@ -251,6 +271,19 @@ START_TEST(test_json_types_and_bins)
 	ck_assert_ptr_nonnull(g);
 	ck_assert_ptr_null(cJSON_GetObjectItem(g, "rw"));
 	ck_assert_str_eq(cJSON_GetObjectItem(g, "bs")->valuestring, "4k");
+	cJSON_Delete(doc);
+	free(text);
+	/* slat_percentiles=1: slat_ns gets fio's percentiles, and bins in json+ */
+	ck_assert_int_eq(spec_set(&s[0], "slat_percentiles", "1", err, sizeof(err)), 0);
+	text = render(&run);
+	doc = cJSON_Parse(text);
+	sl = cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "read"),
+	    "slat_ns");
+	ck_assert_int_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(sl, "percentile"), "50.000000")->valueint,
+	    (int)hist_bucket_value(hist_index(500)));
+	ck_assert_ptr_nonnull(cJSON_GetObjectItem(sl, "bins"));
 	cJSON_Delete(doc);
 	free(text);
 	free(r);
@@ -336,8 +369,8 @@ START_TEST(test_create_refuses_links_and_devices)
 	ck_assert_int_eq(st.st_size, 0);
 	ck_assert_int_eq(symlink(path, link), 0);
 	errno = 0;
-	ck_assert_ptr_null(fiolog_create(link)); /* a planted symlink */
-	ck_assert_int_eq(errno, EPERM); /* the safety module refuses it */
+	ck_assert_ptr_null(fiolog_create(link));	/* a planted symlink */
+	ck_assert_int_eq(errno, EPERM);			/* the safety module refuses it */
 	ck_assert_ptr_null(fiolog_create("/dev/null")); /* not a regular file */
 	ck_assert_int_eq(errno, EPERM);
 	unlink(link);
@@ -396,6 +429,8 @@ START_TEST(test_lat_logs)
 		ck_assert_int_eq(spec_set(&jobs[j], "name", j ? "b" : "a", err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&jobs[j], "write_lat_log", NULL, err, sizeof(err)), 0);
 		ck_assert_int_eq(spec_set(&jobs[j], "numjobs", j ? "2" : "3", err, sizeof(err)), 0);
+		/* slat measured (as a fio job file's): the _slat log too */
+		ck_assert_int_eq(spec_set(&jobs[j], "disable_slat", "0", err, sizeof(err)), 0);
 	}
 	ck_assert_uint_eq(fiolog_thread(jobs, 0), 1);
 	ck_assert_uint_eq(fiolog_thread(jobs, 1), 4); /* after a's three copies */
@@ -414,9 +449,18 @@ START_TEST(test_lat_logs)
 	snprintf(p, sizeof(p), "%s/b_slat.log", dir);
 	ck_assert_uint_eq(log_lines(p), 2); /* both copies, one after the other */
 	ck_assert_int_eq(log_value(p, 1), 4000);
-	const char *names[] = {"b_lat.4.log", "b_slat.4.log", "b_clat.4.log", "b_lat.5.log",
-			       "b_slat.5.log", "b_clat.5.log", "b_lat.log", "b_slat.log",
-			       "b_clat.log"};
+	/* slat not measured (nvscope's default): no _slat log, as fio's
+	 * disable_slat=1; _clat is still lat less lat's part before clat */
+	ck_assert_int_eq(spec_set(&jobs[1], "disable_slat", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&jobs[1], "name", "c", err, sizeof(err)), 0);
+	ck_assert_int_eq(fiolog_write(&jobs[1], ser, 2, 4, dir, "", err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/c_slat.log", dir);
+	ck_assert_int_eq(access(p, F_OK), -1);
+	snprintf(p, sizeof(p), "%s/c_clat.log", dir);
+	ck_assert_int_eq(log_value(p, 1), 36000);
+	const char *names[] = {"b_lat.4.log",  "b_slat.4.log", "b_clat.4.log", "b_lat.5.log",
+			       "b_slat.5.log", "b_clat.5.log", "b_lat.log",    "b_slat.log",
+			       "b_clat.log",   "c_lat.log",    "c_clat.log"};
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 		ck_assert_int_eq(unlink(p), 0);

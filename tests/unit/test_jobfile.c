@@ -466,6 +466,44 @@ START_TEST(test_cli_bare_flags)
 }
 END_TEST
 
+/* Issue 25: slat is measured when asked - a fio job file asks by default
+ * (fio's disable_slat=0), nvscope's own jobs do not; disable_slat=1 and
+ * gtod_reduce=1 turn it off, slat_percentiles=1 asks, disable_slat=1 wins
+ * whatever the order, sqthread_poll turns it off (as fio's io_uring engine). */
+START_TEST(test_slat_when_asked)
+{
+	static const struct {
+		const char *text;
+		bool fio, want[2]; /* job [a], job [b] */
+	} c[] = {
+	    {"[a]\n[b]\ndisable_slat=1\n", true, {true, false}},
+	    {"[a]\n[b]\ndisable_slat=0\n", false, {false, true}},
+	    {"[global]\ngtod_reduce=1\n[a]\n[b]\ngtod_reduce=0\n", true, {false, true}},
+	    {"[a]\nslat_percentiles=1\n[b]\ndisable_slat=1\nslat_percentiles=1\n",
+	     false,
+	     {true, false}},
+	    {"[a]\nslat_percentiles=1\ndisable_slat=1\n[b]\nsqthread_poll=1\n",
+	     true,
+	     {false, false}},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct loaded l = load_text(c[i].text, c[i].fio);
+		ck_assert_msg(l.rc == 0, "%s", l.err);
+		ck_assert_uint_eq(l.n, 2);
+		for (unsigned j = 0; j < 2; j++)
+			ck_assert_msg(spec_slat(&l.jobs[j]) == c[i].want[j], "case %zu job %u", i,
+				      j);
+		free(l.jobs);
+	}
+	struct spec s;
+	char err[128];
+	spec_init(&s);
+	ck_assert_int_eq(spec_set(&s, "disable-slat", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(spec_set(&s, "disable_slat", NULL, err, sizeof(err)), 0); /* a flag */
+	ck_assert_int_eq(s.slat, SPEC_SLAT_OFF);
+}
+END_TEST
+
 Suite *jobfile_suite(void)
 {
 	Suite *s = suite_create("jobfile");
@@ -482,6 +520,7 @@ Suite *jobfile_suite(void)
 	tcase_add_test(tc, test_grouping);
 	tcase_add_test(tc, test_preset_description);
 	tcase_add_test(tc, test_cli_bare_flags);
+	tcase_add_test(tc, test_slat_when_asked);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,7 +2,9 @@
  * the answer is safety_usage()'s own, field for field, for a file with a
  * signature, an empty file and a missing path, one at a time and side by
  * side; nothing is left pending; "not responding" is recognised only as
- * such.  (A device that does not answer: tests/integration/stall_others.sh.) */
+ * such; each answer is reported as it comes.  The helpers are this test
+ * binary started afresh (runner.c hands their argument to
+ * probe_helper_main).  (A device that does not answer: tests/integration/stall_others.sh.) */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -61,6 +63,50 @@ START_TEST(test_same_as_safety_usage)
 }
 END_TEST
 
+/* probe_usage_each: every answer reported once, by its index, with the
+ * reading already in place. */
+struct told {
+	int count[3];
+	struct dev_usage *const *u;
+};
+static void on_answer(void *ctx, size_t i)
+{
+	struct told *t = ctx;
+	ck_assert_uint_lt(i, 3);
+	t->count[i]++;
+	ck_assert(!probe_is_pending(t->u[i]));
+}
+
+START_TEST(test_each_answer_told)
+{
+	char dir[] = "/tmp/nvscope-probe-XXXXXX", a[64], b[64], missing[64];
+	const char *paths[3] = {a, b, missing};
+	struct dev_usage got[3];
+	struct dev_usage *u[3] = {&got[0], &got[1], &got[2]};
+	struct told t = {{0}, u};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.img", dir);
+	snprintf(b, sizeof(b), "%s/b.img", dir);
+	snprintf(missing, sizeof(missing), "%s/missing.img", dir);
+	make_ext2ish(a);
+	close(open(b, O_CREAT | O_WRONLY, 0600));
+	for (int i = 0; i < 3; i++)
+		probe_mark_pending(&got[i]);
+	probe_usage_each(paths, u, 3, PROBE_DEADLINE_MS, on_answer, &t);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(t.count[i], 1);
+	ck_assert(dev_usage_has_data(&got[0]));
+	ck_assert(!dev_usage_any(&got[1]));
+	struct dev_usage want;
+	safety_usage(missing, &want);
+	ck_assert(!memcmp(&got[2], &want, sizeof(want)));
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_not_responding_is_in_use)
 {
 	struct dev_usage u = {.unknown = true};
@@ -82,6 +128,7 @@ Suite *probe_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_same_as_safety_usage);
 	tcase_add_test(tc, test_not_responding_is_in_use);
+	tcase_add_test(tc, test_each_answer_told);
 	suite_add_tcase(s, tc);
 	return s;
 }
