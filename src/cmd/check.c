@@ -21,6 +21,8 @@
 #include "check/run.h"
 #include "check/state.h"
 #include "cmd/cmd.h"
+#include "cmd/checkcmd.h"
+#include "cmd/hostcmd.h"
 #include "cmd/runcheck.h"
 #include "cmd/stopsig.h"
 #include "base/termesc.h"
@@ -38,13 +40,6 @@ static void on_signal(int sig)
 	atomic_store_explicit(&stop_flag, 1, memory_order_relaxed);
 }
 
-struct opts {
-	const char *targets[NVS_MAX_TARGETS];
-	unsigned ntargets;
-	bool all_nvme, json, quiet, force;
-	const char *model, *profile, *csv, *dir, *confirm, *resume;
-};
-
 static int list_profiles(void)
 {
 	static const char *const names[] = {"quick", "burn-in", "rma"};
@@ -61,35 +56,63 @@ static int list_profiles(void)
 	return NVS_EXIT_OK;
 }
 
-enum { O_TARGET = 't', O_OUTPUT = 'o', O_QUIET = 'q', O_ALL = 256, O_MODEL, O_PROFILE, O_JSON,
-       O_CSV, O_CONFIRM, O_FORCE, O_LIST, O_RESUME };
+enum {
+	O_TARGET = 't',
+	O_OUTPUT = 'o',
+	O_QUIET = 'q',
+	O_ALL = 256,
+	O_MODEL,
+	O_PROFILE,
+	O_JSON,
+	O_CSV,
+	O_CONFIRM,
+	O_FORCE,
+	O_LIST,
+	O_RESUME
+};
 
 static const struct cmd_opt opts[] = {
     {{"target", required_argument, NULL, O_TARGET}, 't', "DEV", "a drive (repeat for more)"},
-    {{"all-nvme", no_argument, NULL, O_ALL}, 0, NULL,
+    {{"all-nvme", no_argument, NULL, O_ALL},
+     0,
+     NULL,
      "every NVMe controller (its first namespace)"},
     {{"model", required_argument, NULL, O_MODEL}, 0, "M", "only drives of this model"},
-    {{"profile", required_argument, NULL, O_PROFILE}, 0, "NAME",
+    {{"profile", required_argument, NULL, O_PROFILE},
+     0,
+     "NAME",
      "presets/checks/NAME.ini or a file: quick, burn-in, rma"},
-    {{"json", no_argument, NULL, O_JSON}, 0, NULL, "the batch as JSON on stdout (for an asset system)"},
+    {{"json", no_argument, NULL, O_JSON},
+     0,
+     NULL,
+     "the batch as JSON on stdout (for an asset system)"},
     {{"csv", required_argument, NULL, O_CSV}, 0, "FILE", "one CSV row per drive"},
-    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "DIR",
+    {{"output", required_argument, NULL, O_OUTPUT},
+     'o',
+     "DIR",
      "results directory (default results/check-NAME-DATE-TIME)"},
-    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+     0,
+     "LIST",
      "a profile that writes (burn-in) needs every drive\n"
      "named: its serial (NVMe) or path, comma-separated"},
-    {{"force-destroy", no_argument, NULL, O_FORCE}, 0, NULL,
+    {{"force-destroy", no_argument, NULL, O_FORCE},
+     0,
+     NULL,
      "write even over a partition table/filesystem"},
     {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress"},
-    {{"resume", required_argument, NULL, O_RESUME}, 0, "DIR",
+    {{"resume", required_argument, NULL, O_RESUME},
+     0,
+     "DIR",
      "continue an interrupted check (the same drives,\n"
      "checked by serial; unfinished phase runs again)"},
     {{"list", no_argument, NULL, O_LIST}, 0, NULL, "the profiles"},
+    HOSTCMD_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
 /* 0, 1 (--list: listed), -EINVAL (said). */
-static int parse(struct opts *o, const struct cmd_args *a)
+static int parse(struct checkcmd *o, const struct cmd_args *a)
 {
 	for (unsigned i = 0; i < a->nopt; i++) {
 		const char *v = a->opt[i].val;
@@ -144,8 +167,9 @@ static int parse(struct opts *o, const struct cmd_args *a)
 	}
 	if (o->resume) {
 		if (o->ntargets || o->all_nvme || o->model || o->profile || o->dir) {
-			fprintf(stderr, "nvscope check: --resume DIR takes the drives and profile "
-					"from DIR (give --yes-destroy-data/--force-destroy again)\n");
+			fprintf(stderr,
+				"nvscope check: --resume DIR takes the drives and profile "
+				"from DIR (give --yes-destroy-data/--force-destroy again)\n");
 			return -EINVAL;
 		}
 		return 0;
@@ -184,13 +208,21 @@ static int add_drive(struct check_drive *d, size_t *n, const char *path, const s
 	return 0;
 }
 
-static int pick_drives(const struct opts *o, const struct dev_list *l, struct check_drive *d,
+static int pick_drives(const struct checkcmd *o, const struct dev_list *l, struct check_drive *d,
 		       size_t *n)
 {
+	char why[512];
+
 	*n = 0;
-	for (unsigned i = 0; i < o->ntargets; i++)
+	for (unsigned i = 0; i < o->ntargets; i++) {
+		/* the agent's --allow: refused by name before anything is opened */
+		if (o->allow && o->allow(o->allow_arg, o->targets[i], why, sizeof(why))) {
+			fprintf(stderr, "nvscope check: %s\n", why);
+			return -EPERM;
+		}
 		if (add_drive(d, n, o->targets[i], l, true))
 			return -EINVAL;
+	}
 	for (size_t c = 0; o->all_nvme && c < l->nr_ctrls; c++) {
 		if (!l->ctrls[c].nr_namespaces)
 			continue;
@@ -203,8 +235,13 @@ static int pick_drives(const struct opts *o, const struct dev_list *l, struct ch
 			    NVS_MAX_TARGETS);
 			return -EINVAL;
 		}
+		size_t before = *n;
 		if (add_drive(d, n, l->ctrls[c].path, l, false))
 			return -EINVAL;
+		/* --all-nvme on an agent with --allow: the allowed drives only */
+		if (*n > before && o->allow &&
+		    o->allow(o->allow_arg, d[*n - 1].path, why, sizeof(why)))
+			(*n)--;
 	}
 	if (o->model) {
 		size_t k = 0;
@@ -224,7 +261,7 @@ static int pick_drives(const struct opts *o, const struct dev_list *l, struct ch
 
 /* A profile that writes: every drive confirmed and allowed by the safety
  * rules, checked for all before any is touched. */
-static int confirm_writes(const struct opts *o, struct check_drive *d, size_t n)
+static int confirm_writes(const struct checkcmd *o, struct check_drive *d, size_t n)
 {
 	char token[256], msg[512];
 	int bad = 0;
@@ -307,7 +344,7 @@ static void tick(const struct check_batch *b, void *arg)
 }
 
 /* --resume: the drives of DIR/state.json, each still the same drive. */
-static int load_resume(struct opts *o, struct check_batch *b, const struct dev_list *l,
+static int load_resume(struct checkcmd *o, struct check_batch *b, const struct dev_list *l,
 		       struct check_drive *d, size_t *n, char *confirm, size_t clen)
 {
 	char err[1024];
@@ -402,7 +439,7 @@ static int check_jobs(const struct check_profile *prof, const struct check_drive
 
 /* May --csv be written?  The output rule, and not one of the command's
  * files: the profile, the drives (by identity, safety_fileset_*). */
-static int check_csv(const struct opts *o, const struct check_profile *prof,
+static int check_csv(const struct checkcmd *o, const struct check_profile *prof,
 		     const struct check_drive *d, size_t n, char *err, size_t errlen)
 {
 	struct safety_fileset *fs = safety_fileset_new();
@@ -418,9 +455,9 @@ static int check_csv(const struct opts *o, const struct check_profile *prof,
 	return rc;
 }
 
-static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
+int checkcmd_run(const struct checkcmd *in)
 {
-	struct opts o = {0};
+	struct checkcmd own = *in, *o = &own; /* the resume and default directory set here */
 	struct check_profile *prof = NULL;
 	struct dev_list *l = NULL;
 	struct check_drive *d = NULL;
@@ -431,27 +468,24 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	int ret = NVS_EXIT_USAGE, rc, lockfd = -1, dfd = -1;
 	bool pinned = false; /* pin_drives held */
 
-	(void)self;
-	if ((rc = parse(&o, args)))
-		return rc > 0 ? NVS_EXIT_OK : NVS_EXIT_USAGE;
-	if (o.resume) {
-		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o.resume);
-		if (strlen(o.resume) + 13 >= sizeof(dirbuf) ||
-		    check_state_profile(o.resume, pname, sizeof(pname))) {
+	if (o->resume) {
+		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o->resume);
+		if (strlen(o->resume) + 13 >= sizeof(dirbuf) ||
+		    check_state_profile(o->resume, pname, sizeof(pname))) {
 			fprintf(stderr,
 				"nvscope check: %s: no check state to resume (a check that never "
 				"began: start it again with -o %s)\n",
-				o.resume, o.resume);
+				o->resume, o->resume);
 			return NVS_EXIT_USAGE;
 		}
-		o.profile = dirbuf;
-		o.dir = o.resume;
+		o->profile = dirbuf;
+		o->dir = o->resume;
 	}
-	if (check_profile_load(o.profile, &prof, err, sizeof(err))) {
+	if (check_profile_load(o->profile, &prof, err, sizeof(err))) {
 		fprintf(stderr, "nvscope check: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
-	if (o.resume)
+	if (o->resume)
 		snprintf(prof->name, sizeof(prof->name), "%s", pname);
 	l = dev_scan_ids(err, sizeof(err));
 	d = calloc(NVS_MAX_TARGETS, sizeof(*d));
@@ -461,20 +495,20 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 		goto out;
 	}
 	b.prof = prof;
-	if (o.resume ? load_resume(&o, &b, l, d, &n, confirm, sizeof(confirm))
-		     : pick_drives(&o, l, d, &n))
+	if (o->resume ? load_resume(o, &b, l, d, &n, confirm, sizeof(confirm))
+		      : pick_drives(o, l, d, &n))
 		goto out;
 	if (pin_drives(d, n, true))
 		goto out;
 	pinned = true;
-	if (check_profile_writes(prof) && confirm_writes(&o, d, n))
+	if (check_profile_writes(prof) && confirm_writes(o, d, n))
 		goto out; /* refused: nothing touched */
-	if (!o.dir) {
+	if (!o->dir) {
 		if (check_default_dir(prof->name, dirbuf, sizeof(dirbuf))) {
 			fprintf(stderr, "nvscope check: profile name too long for a directory\n");
 			goto out;
 		}
-		o.dir = dirbuf;
+		o->dir = dirbuf;
 	}
 	/* every job on every drive as it will run: a refusal of the last
 	 * phase must not come after the first one wrote */
@@ -485,88 +519,97 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	}
 	/* --csv checked before anything is made: never the profile or a
 	 * drive, never a file in use (the image behind a loop device) */
-	if (o.csv && (rc = check_csv(&o, prof, d, n, err, sizeof(err)))) {
+	if (o->csv && (rc = check_csv(o, prof, d, n, err, sizeof(err)))) {
 		fprintf(stderr, "nvscope check: --csv %s\n", err);
 		ret = cmd_exit_of(rc);
 		goto out;
 	}
 	/* the results directory (and --csv) checked by the safety module before any I/O */
-	if ((dfd = safety_results_dir(o.dir, !o.resume, err, sizeof(err))) < 0) {
+	if ((dfd = safety_results_dir(o->dir, !o->resume, err, sizeof(err))) < 0) {
 		fprintf(stderr, "nvscope check: %s\n", err);
 		ret = cmd_exit_of(dfd);
 		goto out;
 	}
-	if (!o.resume && !check_dir_empty(o.dir)) {
+	if (!o->resume && !check_dir_empty(o->dir)) {
 		fprintf(stderr,
 			"nvscope check: %s exists and is not empty (continue with --resume)\n",
-			o.dir);
+			o->dir);
 		goto out;
 	}
-	if ((lockfd = lock_dir(dfd, o.dir)) < 0) {
+	if ((lockfd = lock_dir(dfd, o->dir)) < 0) {
 		ret = cmd_exit_of(lockfd);
 		goto out;
 	}
-	if (o.csv && !(csv = safety_fopen_output(o.csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
+	if (o->csv && !(csv = safety_fopen_output(o->csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
 		rc = -errno;
 		fprintf(stderr, "nvscope check: --csv %s\n", err);
 		ret = cmd_exit_of(rc);
 		goto out;
 	}
-	struct ckpt ck = {.dir = o.dir, .confirm = o.confirm};
+	struct ckpt ck = {.dir = o->dir, .confirm = o->confirm};
 	unsigned next = b.next_step;
 	b = (struct check_batch){.prof = prof,
 				 .d = d,
 				 .n = n,
-				 .force = o.force,
-				 .cancel = &stop_flag,
-				 .dir = o.dir,
+				 .force = o->force,
+				 .cancel = o->cancel ? o->cancel : &stop_flag,
+				 .dir = o->dir,
 				 .next_step = next,
 				 .checkpoint = checkpoint,
 				 .checkpoint_arg = &ck};
 	double started = (double)time(NULL);
-	if (!o.resume) {
+	if (!o->resume) {
 		for (size_t i = 0; i < n; i++)
 			d[i].started = started;
-		if ((rc = check_write_text(o.dir, RESDIR_CHECK_PROFILE, prof->text, err, sizeof(err))) ||
-		    (rc = check_write_text(o.dir, "VERSION", "nvscope " NVS_VERSION "\n", err,
+		if ((rc = check_write_text(o->dir, RESDIR_CHECK_PROFILE, prof->text, err,
 					   sizeof(err))) ||
-		    (rc = check_state_save(&b, o.dir, o.confirm, err, sizeof(err)))) {
+		    (rc = check_write_text(o->dir, "VERSION", "nvscope " NVS_VERSION "\n", err,
+					   sizeof(err))) ||
+		    (rc = check_state_save(&b, o->dir, o->confirm, err, sizeof(err)))) {
 			fprintf(stderr, "nvscope check: %s\n", err);
 			ret = cmd_exit_of(rc);
 			goto out;
 		}
 	}
-	if ((rc = check_write_meta(&b, o.dir, "running", started, err, sizeof(err)))) {
+	if ((rc = check_write_meta(&b, o->dir, "running", started, err, sizeof(err)))) {
 		fprintf(stderr, "nvscope check: %s\n", err);
 		ret = cmd_exit_of(rc);
 		goto out;
 	}
 
-	stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
-	struct progress pg = {.tty = !o.quiet && isatty(2), .last_phase = -1};
-	rc = check_run(&b, o.quiet ? NULL : tick, &pg);
-	stopsig_default();
+	if (!o->cancel)
+		stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
+	struct progress pg = {.tty = !o->quiet && isatty(2), .last_phase = -1};
+	if (o->tick)
+		rc = check_run(&b, o->tick, o->tick_arg);
+	else
+		rc = check_run(&b, o->quiet ? NULL : tick, &pg);
+	if (!o->cancel)
+		stopsig_default();
 	if (rc) {
 		fprintf(stderr, "nvscope check: %s\n",
 			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));
-		if (check_write_meta(&b, o.dir, "failed", started, err, sizeof(err)))
+		if (check_write_meta(&b, o->dir, "failed", started, err, sizeof(err)))
 			fprintf(stderr, "nvscope check: %s\n", err);
 		ret = atomic_load(&b.out_rc) ? cmd_exit_of(rc) : NVS_EXIT_IOERR;
 		goto out;
 	}
-	cJSON *batch = check_batch_json(&b, o.dir);
-	if ((rc = check_write_results(&b, o.dir, csv, batch, err, sizeof(err))))
+	cJSON *batch = check_batch_json(&b, o->dir);
+	if ((rc = check_write_results(&b, o->dir, csv, batch, err, sizeof(err))))
 		check_out_fail(&b, rc, err);
-	if ((rc = check_write_meta(&b, o.dir, b.cancelled ? "interrupted" : "done", started, err,
+	if ((rc = check_write_meta(&b, o->dir, b.cancelled ? "interrupted" : "done", started, err,
 				   sizeof(err))))
 		check_out_fail(&b, rc, err);
-	if (o.json) {
+	if (o->out) {
+		o->out(&b, batch, o->dir, o->out_arg);
+	} else if (o->json) {
 		if ((rc = json_puts(batch, stdout)))
-			fprintf(stderr, "nvscope check: cannot print the JSON: %s\n", strerror(-rc));
+			fprintf(stderr, "nvscope check: cannot print the JSON: %s\n",
+				strerror(-rc));
 	} else {
 		check_print_table(&b, stdout);
-		if (!o.quiet)
-			printf("results: %s%s\n", o.dir,
+		if (!o->quiet)
+			printf("results: %s%s\n", o->dir,
 			       b.cancelled ? " (interrupted: nvscope check --resume continues)"
 					   : "");
 	}
@@ -580,7 +623,7 @@ static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
 	}
 out:
 	if (csv && fclose(csv) && ret == NVS_EXIT_OK) {
-		fprintf(stderr, "nvscope check: --csv %s: %s\n", o.csv, strerror(errno));
+		fprintf(stderr, "nvscope check: --csv %s: %s\n", o->csv, strerror(errno));
 		ret = NVS_EXIT_IOERR;
 	}
 	if (pinned)
@@ -595,6 +638,29 @@ out:
 	return ret;
 }
 
+static int exec_check(const struct cmd_entry *self, struct cmd_args *args)
+{
+	struct checkcmd o = {0};
+	struct hostcmd h;
+	bool remote = false;
+	int rc;
+
+	if (hostcmd_take(&h, self, args))
+		return NVS_EXIT_USAGE;
+	if ((rc = parse(&o, args))) {
+		hostcmd_clear(&h);
+		return rc > 0 ? NVS_EXIT_OK : NVS_EXIT_USAGE;
+	}
+	if (hostcmd_targets(&h, self, o.targets, o.ntargets, &remote))
+		rc = NVS_EXIT_USAGE;
+	else if (remote)
+		rc = hostcmd_check(self, &h, &o);
+	else
+		rc = checkcmd_run(&o);
+	hostcmd_clear(&h);
+	return rc;
+}
+
 const struct cmd_entry cmd_check_entry = {
     .name = "check",
     .summary = "check drives with a profile: PASS/WARN/FAIL per serial",
@@ -603,12 +669,18 @@ const struct cmd_entry cmd_check_entry = {
 	     "      [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy] [-q]\n"
 	     "check --resume DIR [--yes-destroy-data=SERIAL|PATH,...] [--force-destroy]\n"
 	     "      [--json] [--csv FILE] [-q]\n"
-	     "check --list",
+	     "check --list\n"
+	     "check (--host DEST ... | --hosts FILE | --target HOST:DEV ...) [host options]\n"
+	     "      (--all-nvme | --target DEV ...) --profile NAME [--json] [-o DIR] [-q]",
     .text = "Checks each drive with a profile (presets/checks/NAME.ini or a file: quick,\n"
 	    "burn-in, rma) and prints one row per serial: model, firmware, capacity,\n"
-	    "PASS/WARN/FAIL and the reasons.  Drives run in parallel.",
+	    "PASS/WARN/FAIL and the reasons.  Drives run in parallel.  Over hosts\n"
+	    "(docs/hosts.md) each host checks its drives with its nvscope (the profile\n"
+	    "NAME and -o DIR as that host reads them; %h in DIR is the host), together,\n"
+	    "one row per host and drive.",
     .opts = opts,
     .notes = "exit status: 0 every drive PASS or WARN, 1 any FAIL (or not judged, or\n"
-	     "interrupted), 2 bad input or refused (nothing touched).  See docs/check.md.",
+	     "interrupted), 2 bad input or refused (nothing touched).  Over hosts: 1 as\n"
+	     "well when a host could not be checked (named on stderr).  See docs/check.md.",
     .exec = exec_check,
 };

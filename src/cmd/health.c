@@ -8,15 +8,19 @@
 #include <cjson/cJSON.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "cmd/hostcmd.h"
 #include "report/json.h"
 #include "dev/devmodel.h"
 
 enum { O_JSON = 'j' };
 
 static const struct cmd_opt opts[] = {
-    {{"json", no_argument, NULL, O_JSON}, 'j', NULL,
+    {{"json", no_argument, NULL, O_JSON},
+     'j',
+     NULL,
      "JSON with snake-case keys: temperature_c, sensors_c[],\n"
      "critical_warning (raw bits), critical_warning_names[], ..."},
+    HOSTCMD_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
@@ -26,7 +30,24 @@ static int exec_health(const struct cmd_entry *self, struct cmd_args *a)
 	bool json = cmd_has(a, O_JSON);
 	char err[256];
 	int r, st = 0;
+	struct hostcmd hc;
+	bool remote = false;
 
+	if (hostcmd_take(&hc, self, a))
+		return NVS_EXIT_USAGE;
+	for (unsigned i = 0; i < a->npos && !hc.nnamed && !remote; i++) {
+		char *host, *path;
+		if (!hostcmd_split(a->pos[i], &host, &path))
+			remote = host[0];
+		free(host);
+		free(path);
+	}
+	if (hc.nnamed || remote) { /* over hosts: docs/hosts.md */
+		r = hostcmd_health(self, &hc, a, json);
+		hostcmd_clear(&hc);
+		return r;
+	}
+	hostcmd_clear(&hc);
 	if (a->npos != 1) {
 		cmd_say(self, "give exactly one device (try --help)");
 		return NVS_EXIT_USAGE;
@@ -55,10 +76,13 @@ static int exec_health(const struct cmd_entry *self, struct cmd_args *a)
 const struct cmd_entry cmd_health_entry = {
     .name = "health",
     .summary = "show the SMART / health log of an NVMe device",
-    .usage = "health DEV [--json]",
+    .usage = "health DEV [--json]\n"
+	     "health (HOST:DEV ... | --host DEST ... DEV) [host options] [--json]",
     .text = "Reads the SMART / health log page of the NVMe controller DEV\n"
 	    "(/dev/nvme0) or of the controller behind a namespace (/dev/nvme0n1,\n"
-	    "/dev/ng0n1).  Fields the drive does not report show as N/A (null).",
+	    "/dev/ng0n1).  Fields the drive does not report show as N/A (null).  Over\n"
+	    "hosts (docs/hosts.md): DEV on every --host, HOST:DEV on that host; the JSON\n"
+	    "is {\"hosts\":[...],\"health\":[...]} with \"host\" on each log.",
     .opts = opts,
     .exec = exec_health,
 };

@@ -23,14 +23,10 @@ static const struct cmd_entry cmd_help_entry = {
 };
 
 const struct cmd_entry *const cmd_table[] = {
-    &cmd_console_entry,	     &cmd_run_entry,
-    &cmd_list_entry,	     &cmd_health_entry,
-    &cmd_purge_entry,	     &cmd_plan_entry,
-    &cmd_steady_entry,	     &cmd_report_entry,
-    &cmd_check_entry,	     &cmd_replay_entry,
-    &cmd_trace_record_entry, &cmd_trace_show_entry,
-    &cmd_trace_convert_entry,
-    &cmd_help_entry,	     NULL,
+    &cmd_console_entry,	      &cmd_run_entry,	 &cmd_list_entry,	  &cmd_health_entry,
+    &cmd_purge_entry,	      &cmd_plan_entry,	 &cmd_steady_entry,	  &cmd_report_entry,
+    &cmd_check_entry,	      &cmd_replay_entry, &cmd_trace_record_entry, &cmd_trace_show_entry,
+    &cmd_trace_convert_entry, &cmd_agent_entry,	 &cmd_help_entry,	  NULL,
 };
 
 const struct cmd_entry *cmd_find(const char *name)

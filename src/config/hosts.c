@@ -1,5 +1,5 @@
 /* hosts.c - targets, ssh destinations and host lists (hosts.h; the rules
- * in docs/hosts-addressing.md). */
+ * in docs/hosts.md, "Addressing"). */
 #include "config/hosts.h"
 
 #include <arpa/inet.h>

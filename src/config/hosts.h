@@ -1,5 +1,5 @@
 /* hosts.h - addressing the hosts of a rack (issue 24; the rules are in
- * docs/hosts-addressing.md): a target as the user wrote it, local or
+ * docs/hosts.md, "Addressing"): a target as the user wrote it, local or
  * HOST:PATH (scp style); an ssh destination [user@]host[:port]; and an
  * ordered list of destinations from --host patterns and --hosts files, host
  * ranges expanded (ClusterShell/Slurm form: rack3-n[01-16]).

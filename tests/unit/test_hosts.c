@@ -1,5 +1,5 @@
 /* test_hosts.c - addressing the hosts of a rack (config/hosts.h,
- * docs/hosts-addressing.md): targets local or HOST:PATH, destinations
+ * docs/hosts.md, "Addressing"): targets local or HOST:PATH, destinations
  * [user@]host[:port] with IPv6 in brackets, every refusal (a leading '-',
  * shell metacharacters, blanks, bad ports, relative remote paths), ranges
  * expanded with their padding and limit, duplicates dropped, hosts files

@@ -1,0 +1,329 @@
+/* agentreq.c - the agent's requests (agent.h): the same code as `nvscope
+ * list --json`, `nvscope health --json` and `nvscope check --json`, every
+ * path a client names judged by the --allow list first. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "nvscope.h"
+#include "cmd/agent.h"
+#include "cmd/checkcmd.h"
+#include "cmd/cmd.h"
+#include "check/out.h"
+#include "check/run.h"
+#include "dev/devmodel.h"
+#include "dev/probe.h"
+#include "ring/spsc.h"
+#include "run/allow.h"
+#include "run/proto.h"
+
+static int refuse(struct agent_job *j, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int refuse(struct agent_job *j, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(j->error, sizeof(j->error), fmt, ap);
+	va_end(ap);
+	j->status = status;
+	return status;
+}
+
+/* What @fn prints to a memory stream, as a malloc'ed string. */
+static char *text_of(void (*fn)(const void *x, const void *y, FILE *f), const void *x,
+		     const void *y)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fn(x, y, m);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void put_table(const void *l, const void *y, FILE *f)
+{
+	(void)y;
+	dev_list_print_table(l, f);
+}
+
+static void put_tree(const void *l, const void *y, FILE *f)
+{
+	(void)y;
+	dev_list_print_tree(l, f);
+}
+
+static void put_health(const void *h, const void *dev, FILE *f)
+{
+	dev_health_print(h, dev, f);
+}
+
+static bool allowed(const struct agent_job *j, const char *path)
+{
+	char err[512];
+	return !allow_check(j->allow, path, err, sizeof(err));
+}
+
+/* --allow: only the allowed namespaces, controllers and block devices,
+ * each probed (its usage) only once it is kept. */
+static void filter_list(const struct agent_job *j, struct dev_list *l)
+{
+	size_t kc = 0, kb = 0;
+
+	for (size_t c = 0; c < l->nr_ctrls; c++) {
+		struct dev_ctrl *ct = &l->ctrls[c];
+		size_t kn = 0;
+		for (size_t i = 0; i < ct->nr_namespaces; i++) {
+			struct dev_ns *ns = &ct->namespaces[i];
+			if (allowed(j, ns->block_device) ||
+			    (ns->generic_device[0] && allowed(j, ns->generic_device))) {
+				probe_usage(ns->block_device, &ns->in_use);
+				ct->namespaces[kn++] = *ns;
+			}
+		}
+		ct->nr_namespaces = kn;
+		if (kn || allowed(j, ct->path))
+			l->ctrls[kc++] = *ct;
+		else
+			free(ct->namespaces);
+	}
+	l->nr_ctrls = kc;
+	for (size_t b = 0; b < l->nr_blocks; b++)
+		if (allowed(j, l->blocks[b].path)) {
+			probe_usage(l->blocks[b].path, &l->blocks[b].in_use);
+			l->blocks[kb++] = l->blocks[b];
+		}
+	l->nr_blocks = kb;
+}
+
+static int do_list(struct agent_job *j)
+{
+	char err[512];
+	const char *fmt = proto_get_str(j->params, "format", 16);
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(j->params, "files"), *f;
+	struct dev_list *l = j->allow ? dev_scan_ids(err, sizeof(err)) : dev_scan(err, sizeof(err));
+	cJSON *res;
+
+	if (!l)
+		return refuse(j, NVS_EXIT_IOERR, "%s", err);
+	if (j->allow)
+		filter_list(j, l);
+	cJSON_ArrayForEach(f, files)
+	{
+		const char *p = cJSON_GetStringValue(f);
+		int rc = p ? allow_check(j->allow, p, err, sizeof(err)) : -EINVAL;
+		if (!rc && (rc = dev_list_add_file(l, p)))
+			snprintf(err, sizeof(err), "%s: cannot stat it", p);
+		if (rc) {
+			dev_list_free(l);
+			return refuse(j, NVS_EXIT_USAGE, "%s",
+				      p ? err : "a file that is not a string");
+		}
+	}
+	res = cJSON_CreateObject();
+	cJSON_AddItemToObject(res, "devices", dev_list_to_json(l));
+	if (fmt && strcmp(fmt, "json")) {
+		char *t = text_of(strcmp(fmt, "tree") ? put_table : put_tree, l, NULL);
+		cJSON_AddStringToObject(res, "text", t ? t : "");
+		free(t);
+	}
+	dev_list_free(l);
+	j->result = res;
+	return j->status = NVS_EXIT_OK;
+}
+
+/* One device's health into @arr (and its text into @text); its status. */
+static int health_one(struct agent_job *j, const char *dev, cJSON *arr, FILE *text)
+{
+	struct dev_health h;
+	char err[512];
+	int st = 0, rc = allow_check(j->allow, dev, err, sizeof(err));
+	cJSON *o;
+
+	if (!rc)
+		rc = dev_health_read(dev, &h, &st, err, sizeof(err));
+	if (rc) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "device", dev);
+		cJSON_AddStringToObject(o, "error", err);
+		cJSON_AddItemToArray(arr, o);
+		fprintf(text, "%s\n", err);
+		if (!j->error[0])
+			snprintf(j->error, sizeof(j->error), "%s", err);
+		return cmd_exit_of(rc);
+	}
+	cJSON_AddItemToArray(arr, dev_health_to_json(&h, dev));
+	char *t = text_of(put_health, &h, dev);
+	fputs(t ? t : "", text);
+	free(t);
+	return 0;
+}
+
+static int do_health(struct agent_job *j)
+{
+	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(j->params, "devices"), *d;
+	cJSON *res = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(res, "health");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *text = open_memstream(&buf, &len);
+	int worst = 0;
+
+	if (!text || !cJSON_IsArray(devs) || cJSON_GetArraySize(devs) > NVS_MAX_TARGETS) {
+		if (text)
+			fclose(text);
+		free(buf);
+		cJSON_Delete(res);
+		return refuse(j, NVS_EXIT_USAGE, "health: give \"devices\" (at most %d)",
+			      NVS_MAX_TARGETS);
+	}
+	cJSON_ArrayForEach(d, devs)
+	{
+		const char *p = cJSON_GetStringValue(d);
+		int st = p ? health_one(j, p, arr, text) : NVS_EXIT_USAGE;
+		worst = st > worst ? st : worst;
+	}
+	fclose(text);
+	cJSON_AddStringToObject(res, "text", buf ? buf : "");
+	free(buf);
+	j->result = res;
+	return j->status = worst;
+}
+
+/* ---- check ---- */
+
+static int allow_fn(void *arg, const char *path, char *err, size_t errlen)
+{
+	const struct agent_job *j = arg;
+	return allow_check(j->allow, path, err, errlen);
+}
+
+static void tick_fn(const struct check_batch *b, void *arg)
+{
+	struct agent_job *j = arg;
+	struct agent_prog p = {.phase = atomic_load(&b->phase)};
+	unsigned sum = 0;
+
+	snprintf(p.name, sizeof(p.name), "%s", check_phase_name(b, p.phase));
+	unsigned in = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (atomic_load(&b->d[i].phase) == p.phase) {
+			in++;
+			sum += (unsigned)atomic_load(&b->d[i].permille);
+		}
+	p.drives = (unsigned)b->n; /* as the local progress line says */
+	p.permille = in ? sum / in : 0;
+	spsc_push(j->prog, &p); /* full: this one dropped, the next says the same */
+}
+
+static void print_batch(const void *b, const void *y, FILE *f)
+{
+	(void)y;
+	check_print_table(b, f);
+}
+
+static void out_fn(const struct check_batch *b, void *batch, const char *dir, void *arg)
+{
+	struct agent_job *j = arg;
+	cJSON *res = cJSON_CreateObject();
+	char *t = text_of(print_batch, b, NULL);
+
+	(void)dir;
+	cJSON_AddItemToObject(res, "batch", cJSON_Duplicate(batch, true));
+	cJSON_AddStringToObject(res, "text", t ? t : "");
+	free(t);
+	j->result = res;
+}
+
+/* An output directory an agent with --allow may make: relative (under
+ * its working directory), no "..". */
+static bool tame_dir(const char *d)
+{
+	if (d[0] == '/')
+		return false;
+	for (const char *p = d; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2))
+			return false;
+		p += n + (p[n] == '/');
+	}
+	return true;
+}
+
+/* The request's params into @o; 0, or the status refused with. */
+static int check_params(struct agent_job *j, struct checkcmd *o)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j->params, "targets"), *x;
+
+	o->profile = proto_get_str(j->params, "profile", 4095);
+	o->model = proto_get_str(j->params, "model", 63);
+	o->dir = proto_get_str(j->params, "output", 4095);
+	o->confirm = proto_get_str(j->params, "confirm", 4095);
+	o->all_nvme = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "all_nvme"));
+	o->force = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "force"));
+	if (!o->profile)
+		return refuse(j, NVS_EXIT_USAGE, "check: no profile");
+	if (t && (!cJSON_IsArray(t) || cJSON_GetArraySize(t) > NVS_MAX_TARGETS))
+		return refuse(j, NVS_EXIT_USAGE, "check: at most %d targets", NVS_MAX_TARGETS);
+	cJSON_ArrayForEach(x, t)
+	{
+		char why[512];
+		if (!cJSON_IsString(x) || !x->valuestring[0])
+			return refuse(j, NVS_EXIT_USAGE, "check: a target that is not a path");
+		/* --allow first: a target not allowed is refused before anything */
+		if (allow_check(j->allow, x->valuestring, why, sizeof(why)))
+			return refuse(j, NVS_EXIT_USAGE, "%s", why);
+		o->targets[o->ntargets++] = x->valuestring;
+	}
+	if (!o->ntargets == !o->all_nvme)
+		return refuse(j, NVS_EXIT_USAGE, "check: give targets or all_nvme");
+	if (j->allow && strchr(o->profile, '/'))
+		return refuse(j, NVS_EXIT_USAGE,
+			      "refusing profile %s: this agent runs with --allow and takes only "
+			      "the profiles installed on the host, by name",
+			      o->profile);
+	if (j->allow && o->dir && !tame_dir(o->dir))
+		return refuse(j, NVS_EXIT_USAGE,
+			      "refusing -o %s: this agent runs with --allow and writes results "
+			      "only under its own directory (a relative path without ..)",
+			      o->dir);
+	return 0;
+}
+
+static int do_check(struct agent_job *j)
+{
+	struct checkcmd o = {.quiet = true,
+			     .json = true,
+			     .allow = j->allow ? allow_fn : NULL,
+			     .allow_arg = j,
+			     .tick = tick_fn,
+			     .tick_arg = j,
+			     .cancel = &j->cancel,
+			     .out = out_fn,
+			     .out_arg = j};
+
+	if (check_params(j, &o))
+		return j->status;
+	return j->status = checkcmd_run(&o);
+}
+
+void agent_job_run(struct agent_job *j)
+{
+	if (!strcmp(j->method, "list"))
+		do_list(j);
+	else if (!strcmp(j->method, "health"))
+		do_health(j);
+	else if (!strcmp(j->method, "check"))
+		do_check(j);
+	else
+		refuse(j, NVS_EXIT_USAGE, "unknown request '%s' (this agent is nvscope %s)",
+		       j->method, NVS_VERSION);
+}

@@ -1,0 +1,131 @@
+#!/bin/bash
+# nvscope over ssh (docs/hosts.md), real sshd on three loopback hosts
+# (tests/lib/sshd.sh): `list --hosts FILE --json` is one tree with "host" on
+# every device and each host reachable; `check` over the three hosts (one
+# loop device each, HOST:DEV targets) gives one PASS row per host + drive,
+# "host" in each, each host's results directory, exit 0; with one host's
+# nvscope missing and another refusing the key, the third is still judged,
+# each failed host gets one line naming it and why, its drive is N/A
+# (never PASS) and the exit status is 1.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/sshd.sh"
+command -v python3 >/dev/null || skip "no python3"
+PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
+
+# the hosts' sessions find the tree's presets (a sanitizer's binary is not
+# beside them)
+host() { sshd_host "$@" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
+# a sanitizer's report of the far agent comes back as one of its log lines
+nv() {
+	"$NVS_BIN" "$@" 2>"$T_TMP/err"
+	local rc=$?
+	! grep -q "Sanitizer\|runtime error:" "$T_TMP/err" || fail "a sanitizer report: $(cat "$T_TMP/err")"
+	return $rc
+}
+# h1 finds nvscope on its PATH, h2 does not (its PATH is sshd's default),
+# h4 refuses the test key
+bindir=$(dirname "$NVS_BIN")
+[ "$(basename "$NVS_BIN")" = nvscope ] || skip "the binary is not named nvscope: $NVS_BIN"
+host h1 --setenv "PATH=$bindir:/usr/sbin:/usr/bin:/sbin:/bin"
+host h2
+host h3
+host h4 --refuse-key
+t_loop 16M
+A=$LOOP
+t_loop 16M
+B=$LOOP
+t_loop 16M
+C=$LOOP
+a=$(basename "$A") b=$(basename "$B") c=$(basename "$C")
+R=(--remote-nvscope "$NVS_BIN")
+
+# a profile of a second: a 4 MiB read and one 300 ms performance round
+cat >"$T_TMP/tiny.ini" <<'EOF'
+[check]
+description=test: tiny
+selftest=none
+perf_rounds=1
+[thresholds]
+[global]
+ioengine=io_uring
+direct=1
+[read-sample]
+rw=read
+bs=1m
+iodepth=4
+size=4m
+[perf-4k-randread]
+rw=randread
+bs=4k
+iodepth=4
+runtime=300ms
+time_based
+rate_iops=500
+EOF
+
+# list: one tree, "host" on every block device, every host reachable
+printf '# the rack\nh1\nh2 # a comment\n\nh3\n' >"$T_TMP/rack.txt"
+nv list --hosts "$T_TMP/rack.txt" "${R[@]}" --json >"$T_TMP/list.json" ||
+	fail "list over 3 hosts exited $?: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/list.json" "$a" <<'EOF' || fail "list JSON: $(head -c 600 "$T_TMP/list.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [h["host"] for h in d["hosts"]] == ["h1", "h2", "h3"], d["hosts"]
+assert all(h["reachable"] and h["status"] == 0 for h in d["hosts"]), d["hosts"]
+for x in d["controllers"] + d["block_devices"]:
+    assert x["host"] in ("h1", "h2", "h3"), x
+mine = [x["host"] for x in d["block_devices"] if x["name"] == sys.argv[2]]
+assert mine == ["h1", "h2", "h3"], mine
+EOF
+nv list --host h1 "${R[@]}" >"$T_TMP/list.txt" || fail "list text: $(cat "$T_TMP/err")"
+grep -qx "h1:" "$T_TMP/list.txt" && grep -q "^/dev/$a " "$T_TMP/list.txt" ||
+	fail "list text not grouped by host: $(cat "$T_TMP/list.txt")"
+ok "list over the 3 hosts of a hosts file: one tree, host on every device; text under the host"
+
+# check over 3 hosts: one row per host + drive
+start=$SECONDS
+nv check --target "h1:$A" --target "h2:$B" --target "h3:$C" --profile "$T_TMP/tiny.ini" \
+	-o "$T_TMP/r-%h" "${R[@]}" --json >"$T_TMP/c.json"
+rc=$?
+[ $rc -eq 0 ] || fail "check over 3 hosts exited $rc: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/c.json" "$a" "$b" "$c" <<'EOF' || fail "check JSON: $(head -c 800 "$T_TMP/c.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((x["host"], x["serial"], x["verdict"]) for x in d["drives"])
+assert rows == [("h1", sys.argv[2], "PASS"), ("h2", sys.argv[3], "PASS"),
+                ("h3", sys.argv[4], "PASS")], rows
+assert d["counts"] == {"pass": 3, "warn": 0, "fail": 0, "na": 0}, d["counts"]
+assert all(h["checked"] and h["status"] == 0 for h in d["hosts"]), d["hosts"]
+EOF
+for h in h1 h2 h3; do
+	[ -s "$T_TMP/r-$h/summary.json" ] || fail "host $h wrote no results directory r-$h"
+done
+ok "check over 3 hosts: one PASS row per host + drive, exit 0, results per host ($((SECONDS - start)) s)"
+
+# one host without nvscope on its PATH (h2: `nvscope: command not found`,
+# exit 127), one refusing the key (h4), h1 judged all the same
+start=$SECONDS
+nv check --target "h1:$A" --target "h2:$B" --target "h4:$C" --profile "$T_TMP/tiny.ini" \
+	-o "$T_TMP/s-%h" --remote-nvscope nvscope --json >"$T_TMP/m.json"
+rc=$?
+cat "$T_TMP/err"
+[ $rc -eq 1 ] || fail "a host without nvscope and one refusing the key: exit $rc, wanted 1"
+[ "$(grep -c '^nvscope check: h2: ' "$T_TMP/err")" = 1 ] || fail "not one line for h2"
+[ "$(grep -c '^nvscope check: h4: ' "$T_TMP/err")" = 1 ] || fail "not one line for h4"
+grep -q "^nvscope check: h2: could not check: nvscope is not on the host as 'nvscope' (exit 127): install it there or name it with --remote-nvscope PATH$" "$T_TMP/err" ||
+	fail "h2's line does not say nvscope is missing"
+grep -q "^nvscope check: h4: could not check: key refused: Permission denied (publickey)" "$T_TMP/err" ||
+	fail "h4's line does not say the key was refused"
+grep -q "id_ed25519\|$T_TMP/sshd" "$T_TMP/err" && fail "a key path in the messages"
+"$PY" - "$T_TMP/m.json" <<'EOF' || fail "mixed JSON: $(head -c 800 "$T_TMP/m.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((x["host"], x["verdict"]) for x in d["drives"])
+assert rows == [("h1", "PASS"), ("h2", "N/A"), ("h4", "N/A")], rows
+na = [x for x in d["drives"] if x["verdict"] == "N/A"]
+assert all(x["reasons"][0].startswith("could not check: ") for x in na), na
+st = {h["host"]: h for h in d["hosts"]}
+assert st["h1"]["checked"] and not st["h2"]["checked"] and not st["h4"]["checked"], st
+assert d["counts"] == {"pass": 1, "warn": 0, "fail": 0, "na": 2}, d["counts"]
+EOF
+ok "nvscope missing (h2) and key refused (h4): one line each, N/A rows, h1 judged, exit 1 ($((SECONDS - start)) s)"
