@@ -12,12 +12,13 @@
 . "$(dirname "$0")/../lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 . "$NVS_TOP/tests/stall.inc"
-# only `list` and the console scan with probes (every other caller of the
+# only `list` (also the agent's list request for `nvscope list --host`,
+# cmd/agentreq.c) and the console scan with probes (every other caller of the
 # device model only identifies devices: dev_scan_ids, nothing opened); the
 # console's scans run in dev/devscan.c, started by src/ui/ only
 bad=$(grep -rn --include='*.c' -e 'dev_scan(' -e 'dev_list_probe(' -e 'devscan_start(' \
 	-e 'devscan_run(' "$NVS_TOP/src" |
-	grep -v -e '^[^:]*/src/cmd/list\.c:' -e '^[^:]*/src/ui/console\.c:' \
+	grep -v -e '^[^:]*/src/cmd/list\.c:' -e '^[^:]*/src/cmd/agentreq\.c:' -e '^[^:]*/src/ui/console\.c:' \
 		-e '^[^:]*/src/ui/actions\.c:' -e '^[^:]*/src/dev/devmodel\.c:' \
 		-e '^[^:]*/src/dev/devscan\.c:')
 [ -z "$bad" ] || fail "a scan that probes every device, outside list and the console: $bad"
