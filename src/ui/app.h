@@ -154,6 +154,12 @@ struct ui_launch {
 	 * checked and confirmed */
 	char pinned[NVS_MAX_TARGETS][256];
 	unsigned npinned;
+	/* the workload given on the command line: launched once the first
+	 * device scan has ended (a scan under it would read its targets, and
+	 * none runs while it does: the Devices pane would stay empty) */
+	struct spec *cli_jobs;
+	unsigned ncli;
+	char cli_name[64];
 };
 
 /* the view of the time axis and the strips (keys.c, strips.c) */

@@ -421,6 +421,7 @@ static int load_replay(struct app *a, const char *dir, char *err, size_t len)
 
 static void app_free(struct app *a)
 {
+	free(a->run.cli_jobs); /* quit before they were launched */
 	app_unpin(a);
 	healthset_free(a->hl.hset);
 	a->hl.hset = NULL;
@@ -563,16 +564,24 @@ static void read_escape(struct app *a)
 }
 
 /* Draw first, scan after: the console's first scan of the devices starts
- * once the first frame is on the screen (and nothing runs: a workload
- * given on the command line is not probed under; its end rescans), and
- * fills the Devices pane in as it finds them (dev/devscan.h). */
+ * once the first frame is on the screen (and nothing runs: no workload is
+ * probed under), and fills the Devices pane in as it finds them
+ * (dev/devscan.h).  A workload given on the command line starts once that
+ * scan has ended, so the Devices pane has the devices while it runs (the
+ * rack console's run on two drives watches the other's warnings there). */
 static void first_scan(struct app *a)
 {
 	static bool tried;
-	if (tried || a->dev.devs || a->dev.scan || app_can(a, SOURCE_VIEW_ONLY) || app_running(a))
-		return;
-	tried = true;
-	app_scan(a, true);
+	if (!tried && !a->dev.devs && !a->dev.scan && !app_can(a, SOURCE_VIEW_ONLY) &&
+	    !app_running(a)) {
+		tried = true;
+		app_scan(a, true);
+	}
+	if (a->run.cli_jobs && !a->dev.scan && (tried || app_running(a))) {
+		struct spec *jobs = a->run.cli_jobs;
+		a->run.cli_jobs = NULL; /* app_launch_jobs owns them */
+		app_launch_jobs(a, jobs, a->run.ncli, a->run.cli_name);
+	}
 }
 
 static void loop(struct app *a)
@@ -677,9 +686,12 @@ int console_run(const struct console_opts *o)
 		planui_begin(a);
 	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
-		if (jobs) {
+		if (jobs) { /* launched after the first scan (first_scan) */
 			memcpy(jobs, o->jobs, o->njobs * sizeof(*jobs));
-			app_launch_jobs(a, jobs, o->njobs, o->run_name ? o->run_name : "custom");
+			a->run.cli_jobs = jobs;
+			a->run.ncli = o->njobs;
+			snprintf(a->run.cli_name, sizeof(a->run.cli_name), "%s",
+				 o->run_name ? o->run_name : "custom");
 		}
 	}
 	if (a->fl.showfloor) /* the setup screen (launches, targets) is locked */

@@ -224,7 +224,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 		grep -q "$NVS_VM_SER_C" "$c/serial" && tc=/dev/${c##*/}n1
 	done
 	setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $tc \
-		--target $t --rw=randread --iodepth=4 --runtime=600s --results /tmp/res2"
+		--target $t --rw=randread --iodepth=4 --runtime=600s --time_based --results /tmp/res2"
 	rc2=$?
 	[ "$rc" = 0 ] && rc=$rc2
 	# the tray check at the rack, still at 80x24: one line, every NVMe
@@ -252,7 +252,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 	for sz in "30 100" "55 200"; do
 		stty -F /dev/ttyS0 rows ${sz% *} cols ${sz#* }
 		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $tc \
-			--target $t --rw=randread --iodepth=4 --runtime=600s --results /tmp/res-${sz#* }"
+			--target $t --rw=randread --iodepth=4 --runtime=600s --time_based --results /tmp/res-${sz#* }"
 		rc2=$?
 		[ "$rc" = 0 ] && rc=$rc2
 		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope \
