@@ -84,6 +84,21 @@ static void print_text(const struct hostcall *c, size_t n)
 	}
 }
 
+/* The answer: the gathered tree @o as JSON (freed), or the hosts' text
+ * when @o is NULL; then the exit of the worst host. */
+static int emit(const struct cmd_entry *e, cJSON *o, const struct hostcall *c, size_t n)
+{
+	int rc = 0;
+	if (o) {
+		if ((rc = json_puts(o, stdout)))
+			cmd_say(e, "cannot print the JSON: %s", strerror(-rc));
+		cJSON_Delete(o);
+	} else {
+		print_text(c, n);
+	}
+	return rc ? rc : worst(e, c, n);
+}
+
 static struct hostcall *calls_new(const struct hostcmd *h)
 {
 	size_t n = hostcmd_count(h);
@@ -122,13 +137,10 @@ int hostcmd_list(const struct cmd_entry *e, const struct hostcmd *h, const struc
 			move_tagged(dv, "controllers", ctrl, c[i].host);
 			move_tagged(dv, "block_devices", blk, c[i].host);
 		}
-		if ((rc = json_puts(o, stdout)))
-			cmd_say(e, "cannot print the JSON: %s", strerror(-rc));
-		cJSON_Delete(o);
+		rc = emit(e, o, c, n);
 	} else {
-		print_text(c, n);
+		rc = emit(e, NULL, c, n);
 	}
-	rc = rc ? rc : worst(e, c, n);
 out:
 	hostcall_clear(c, n);
 	return rc;
@@ -189,13 +201,10 @@ int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cm
 			cJSON_AddItemToArray(hs, host_state(&c[i]));
 			move_tagged(c[i].result, "health", all, c[i].host);
 		}
-		if ((rc = json_puts(o, stdout)))
-			cmd_say(e, "cannot print the JSON: %s", strerror(-rc));
-		cJSON_Delete(o);
+		rc = emit(e, o, c, n);
 	} else {
-		print_text(c, n);
+		rc = emit(e, NULL, c, n);
 	}
-	rc = rc ? rc : worst(e, c, n);
 out:
 	hostcall_clear(c, n);
 	return rc;
