@@ -6,6 +6,7 @@
 # nothing compresses.  fio's data options give what fio gives on the same
 # device (Debian's fio, run side by side): buffer_compress_percentage
 # within 2 points, dedupe_percentage's share of duplicate blocks, zeros.
+# test: no-sanitizer it compares the bytes fio and nvscope write (distinct and compressible blocks), not memory; the buffer generator runs under ASan and TSan in test_datagen.c and in every write test
 . "$(dirname "$0")/../lib.sh"
 command -v zstd >/dev/null || skip "zstd missing (make deps-test)"
 t_loop 32M

@@ -6,6 +6,7 @@
 # shorter; then offset, size and size=N% on that length); a range draws a
 # size in it; a regular file shorter than filesize is refused (fio would
 # extend it: nvscope never grows files); bad values are refused at their line.
+# test: no-sanitizer it compares the bytes fio and nvscope give a target under filesize=, not memory; the parser and the lengths run under ASan and TSan in test_filesize.c, the parsing in the spec fuzzer
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 t_loop 64M; dev=$LOOP

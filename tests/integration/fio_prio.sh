@@ -3,6 +3,7 @@
 # fio on one loop device: the JSON's per-direction "prios" array (same keys
 # and types, the same priorities) and each priority's share of the I/Os
 # within noise; log_prio=1's log column as fio writes it.
+# test: no-sanitizer it compares the priorities' shares and JSON with fio's, not memory; the options, the SQE's ioprio and the per-I/O pick run under ASan and TSan in test_prio.c
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 command -v python3 >/dev/null || skip "python3 not installed"

@@ -5,6 +5,7 @@
 # 4096 writes, 4096 distinct offsets), as fio's own write_iolog of the same
 # job shows; so does randrw (the map is shared by reads and writes) and
 # random_generator=lfsr (also with norandommap); norandommap=1 draws with replacement (~63%, as fio).
+# test: no-sanitizer it compares the offsets fio's and nvscope's random maps visit (iologs), not memory; the map and the generator run under ASan and TSan in test_randmap.c and test_offgen.c, and in every random run test
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 16M

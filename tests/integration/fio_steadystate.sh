@@ -6,6 +6,7 @@
 # judged as one.  fio's JSON "steadystate" object: same keys, order and
 # types in both, and the text line "steadystate  : attained=...".  fio
 # master's lat criterion (which fio 3.33 refuses) by nvscope alone.
+# test: no-sanitizer it compares when fio and nvscope judge steady state reached and the JSON object's shape, not memory; the criteria run under ASan and TSan in test_fioss.c, their parsing in the spec fuzzer
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 t_loop 64M; dev=$LOOP

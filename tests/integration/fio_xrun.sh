@@ -4,6 +4,7 @@
 # pause burns CPU), thinktime_iotime (I/O share of the time), nice (the
 # workers' nice value), numa_cpu_nodes / numa_mem_policy (node 0 runs, a
 # missing node is refused at its line).
+# test: no-sanitizer it compares how fio and nvscope pace a job (iodepth_low, thinktime, nice, numa), not memory; the options' logic runs under ASan and TSan in test_xrun.c, their parsing in the spec fuzzer
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
