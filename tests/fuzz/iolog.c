@@ -18,6 +18,14 @@ static size_t next_chunk(uint32_t *seed)
 	return 1 + ((*seed >> 16) & 0xff);
 }
 
+/* Member by member: struct trace_io's 7 bytes of padding are no part of a
+ * trace, and a memcmp of the arrays would depend on how they were made. */
+static bool same_io(const struct trace_io *x, const struct trace_io *y)
+{
+	return x->t_ns == y->t_ns && x->off == y->off && x->len == y->len && x->line == y->line &&
+	       x->op == y->op;
+}
+
 static void same(int ra, const struct trace *a, const char *ea, int rb, const struct trace *b,
 		 const char *eb)
 {
@@ -25,9 +33,11 @@ static void same(int ra, const struct trace *a, const char *ea, int rb, const st
 		abort();
 	if (ra)
 		return;
-	if (a->n != b->n || a->nfiles != b->nfiles || a->fmt != b->fmt ||
-	    memcmp(a->io, b->io, a->n * sizeof(*a->io)))
+	if (a->n != b->n || a->nfiles != b->nfiles || a->fmt != b->fmt)
 		abort();
+	for (size_t i = 0; i < a->n; i++)
+		if (!same_io(&a->io[i], &b->io[i]))
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -38,6 +38,13 @@ one() { # TARGET: exit 0 clean, 1 a finding (log in $B/TARGET.log)
 		# libFuzzer's progress lines (#N NEW ...) and dictionary stats would
 		# push the report itself past what a CI log shows (stop 29)
 		grep -Ev '^#[0-9]+[[:space:]]|# Uses: [0-9]+$' "$log" | tail -n 80
+		# the input itself, to replay it where the log is all there is:
+		# base64 -d >IN && build-fuzz/fuzz-TARGET IN
+		local a
+		for a in $(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log"); do
+			[ -f "$a" ] && [ "$(stat -c %s "$a")" -le 16384 ] &&
+				{ echo "input $a (base64):"; base64 -w 0 "$a"; echo; }
+		done
 	fi
 	return $rc
 }
