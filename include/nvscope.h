@@ -12,6 +12,8 @@
 #define NVS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define nvs_likely(x) __builtin_expect(!!(x), 1)
 #define nvs_unlikely(x) __builtin_expect(!!(x), 0)
+/* a hot-path function with a second, cold caller that must stay inlined */
+#define nvs_always_inline inline __attribute__((always_inline))
 
 #define NVS_NSEC_PER_SEC 1000000000ULL
 #define NVS_MAX_TARGETS 64 /* targets in one run (reviews drive 24 at once) */

@@ -1014,6 +1014,19 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	return -ENOENT;
 }
 
+unsigned spec_stripe_parts(const struct spec *s)
+{
+	uint32_t maxbs = 512;
+	if (!s->stripe)
+		return 1;
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->bs[i].bs > maxbs)
+			maxbs = s->bs[i].bs;
+	/* len bytes from any 512-byte boundary touch at most
+	 * ceil((len - 512) / stripe) + 1 chunks */
+	return (unsigned)((maxbs - 512 + s->stripe - 1) / s->stripe) + 1;
+}
+
 const char *spec_bs_misfit(const struct spec *s)
 {
 	bool trims = s->rw == RW_TRIM || s->rw == RW_RANDTRIM;
@@ -1070,11 +1083,21 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 	if (s->stripe) {
 		if (s->ntargets < 2)
 			BAD("stripe needs at least two targets");
-		for (unsigned i = 0; i < s->nbs; i++)
+		/* an I/O over a chunk's end is split (io/worker.c issue_parts) */
+		if (spec_stripe_parts(s) > SPEC_STRIPE_PARTS)
+			BAD("stripe %llu: an I/O of %u bytes would be split into more than %u "
+			    "parts (a larger stripe, or smaller blocks)",
+			    (unsigned long long)s->stripe, maxbs, SPEC_STRIPE_PARTS);
+		for (unsigned i = 0; s->verify && i < s->nbs; i++)
 			if (s->stripe % s->bs[i].bs)
-				BAD("stripe %llu is not a multiple of block size %u: an I/O would "
-				    "span two members",
+				BAD("stripe %llu is not a multiple of block size %u: with verify, "
+				    "an I/O over two members is not split (the read-back is "
+				    "not)",
 				    (unsigned long long)s->stripe, s->bs[i].bs);
+		if (s->ioengine == ENGINE_IO_URING_CMD && (s->pi.given || s->pi.md_per_io))
+			BAD("stripe with protection information (md_per_io_size, pi_*): an I/O "
+			    "split over two members would share one metadata buffer (not "
+			    "implemented)");
 	}
 	if (s->fileset && s->stripe)
 		BAD("filename=a:b (one job over the files) and stripe (a RAID 0 set) exclude "
@@ -1099,7 +1122,6 @@ int spec_validate(const struct spec *s, char *err, size_t errlen)
 		    "once per interval (set log_avg_msec or --interval to the same value)",
 		    (unsigned long long)(s->log_hist_ns / 1000000),
 		    (unsigned long long)(s->interval_ns / 1000000));
-	(void)maxbs;
 	if (specdata_validate(s, err, errlen) || lattarget_spec_validate(s, err, errlen) ||
 	    filesize_validate(s, err, errlen))
 		return -EINVAL;

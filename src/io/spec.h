@@ -340,6 +340,13 @@ int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t
 int spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when the workload writes (or may: a trace replay, read_iolog). */
 bool spec_writes(const struct spec *s);
+/* A stripe set's I/O that spans chunks is split, one part per chunk (md's
+ * RAID 0 does the same): the parts an I/O of the job may need at most, from
+ * its largest block size and any 512-byte aligned start (1 without a
+ * stripe); refused past SPEC_STRIPE_PARTS. */
+#define SPEC_STRIPE_PARTS 64u
+unsigned spec_stripe_parts(const struct spec *s);
+
 /* Block sizes: reads and writes at most SPEC_MAX_BS (their buffers);
  * trims, which carry no data, up to SPEC_MAX_TRIM_BS (fio's zone reset of
  * a whole 256 MiB zone: zbd-rand-write-trim-gc.fio). */

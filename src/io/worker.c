@@ -60,6 +60,10 @@
 #include "io/xrun.h"
 
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10) /* a wait sees the stop flag this soon */
+/* a split I/O's part in its SQE's user_data: slot | length << 32 | member << 56
+ * (a part is at most a stripe, 1 MiB; far below CANCEL_TAG) */
+#define PART_LEN_MASK	  0xffffffu
+#define PART_MEMBER_SHIFT 56
 
 /* States of abandoned workers, kept (and reachable, for leak checkers):
  * the kernel may still write into their buffers. */
@@ -82,6 +86,12 @@ static char ring_reuse_token;
 
 static _Atomic(struct wstate *) abandoned_states;
 
+/* The parts an I/O of a stripe set may be split into (1: never split). */
+static unsigned split_max(const struct spec *s, unsigned nmembers, bool fileset)
+{
+	return !s->stripe || nmembers < 2 || fileset ? 1 : spec_stripe_parts(s);
+}
+
 static int setup_ring(struct worker *w, struct wstate *st)
 {
 	struct io_uring_params p;
@@ -93,7 +103,10 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	unsigned tries[3];
 	int rc = -EINVAL;
 
-	while (entries < w->qd)
+	st->split_max = split_max(w->spec, w->nmembers, w->fileset);
+	if (st->split_max > 1)
+		base |= IORING_SETUP_CLAMP; /* issue_parts makes room when clamped */
+	while (entries < w->qd * st->split_max)
 		entries <<= 1;
 	if (w->spec->sqpoll) {
 		tries[0] = base | IORING_SETUP_SQPOLL;
@@ -171,13 +184,11 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	wstate_sample_reset(s);
 }
 
-static inline void complete(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
-			    uint64_t now)
+/* The I/O of slot @sl (index @idx) ended with @res (its bytes, or -errno): counted,
+ * checked, its slot freed.  @split: its members were counted per part. */
+static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struct slot *sl,
+				      unsigned idx, int res, uint64_t now, bool split)
 {
-	unsigned idx = (unsigned)cqe->user_data;
-	struct slot *sl = &st->slots[idx];
-	int res = w->be->result(cqe, sl->len);
-	res = wstate_pi_result(w, st, sl, cqe->res, res); /* PI check, NVMe status */
 
 	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
 		/* a discard and a sync complete with 0 */
@@ -226,7 +237,7 @@ static inline void complete(struct worker *w, struct wstate *st, const struct io
 			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
 			    sl->pidx < RESULT_MAX_PRIOS)
 				hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
-			if (w->nmembers > 1) {
+			if (w->nmembers > 1 && !split) { /* a split one's: per part */
 				struct result_member *m = &w->res.member[sl->member];
 				m->ios++;
 				m->bytes += sl->len;
@@ -240,6 +251,43 @@ done:
 	sl->busy = false;
 	st->freel[st->nfree++] = idx;
 	st->inflight--;
+}
+
+/* A part of a split I/O ended (its length and member in the user_data's
+ * upper bits): counted for its member; true when it was the last, the
+ * slot's pres then the bytes all parts moved or the first part's error. */
+/* A part of a split I/O ended (its length and member in the user_data's
+ * upper bits): counted for its member; the last one ends the I/O with the
+ * bytes all parts moved, or the first part's error. */
+static void part_done(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
+		      uint64_t now)
+{
+	unsigned idx = (uint32_t)cqe->user_data;
+	struct slot *sl = &st->slots[idx];
+	uint32_t plen = (uint32_t)(cqe->user_data >> 32) & PART_LEN_MASK;
+	unsigned m = (unsigned)(cqe->user_data >> PART_MEMBER_SHIFT);
+	int r = w->be->result(cqe, plen);
+	if (sl->pres >= 0)
+		sl->pres = r < 0 ? r : sl->pres + r;
+	if (r == (int)plen && st->measuring) {
+		struct result_member *rm = &w->res.member[m];
+		rm->ios++;
+		rm->bytes += plen;
+		rm->lat_sum_ns += now - sl->t_issue;
+	}
+	if (--sl->parts == 0)
+		done_io(w, st, sl, idx, sl->pres, now, true);
+}
+
+/* An I/O's completion (a whole one's CQE; a split one's through part_done). */
+static inline void complete(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
+			    uint64_t now)
+{
+	unsigned idx = (unsigned)cqe->user_data;
+	struct slot *sl = &st->slots[idx];
+	int res = w->be->result(cqe, sl->len);
+	res = wstate_pi_result(w, st, sl, cqe->res, res); /* PI check, NVMe status */
+	done_io(w, st, sl, idx, res, now, false);
 }
 
 /* Maps a logical offset of a stripe set to (member, member offset). */
@@ -475,8 +523,10 @@ static inline enum next next_position(struct worker *w, struct wstate *st, struc
 }
 
 /* The written data of a write (or a read's stale mark), a trim's ranges,
- * the slot's member and the iolog record of the I/O about to be issued. */
-static inline void prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
+ * the slot's member and the iolog record of the I/O about to be issued.
+ * True when it is a stripe set's I/O over a chunk's end, to be split (its
+ * iolog records are then the parts', issue_parts). */
+static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
 			     struct backend_io *io, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
 	const struct spec *s = L->s;
@@ -507,13 +557,22 @@ static inline void prep_data(struct worker *w, struct wstate *st, struct loop *L
 	} else if (*dir == NVS_READ) {
 		sl->stale = true;
 	}
-	sl->member = w->fileset ? st->p_member : w->nmembers > 1 ? (uint8_t)stripe_map(w, off) : 0;
-	if (w->iolog) {
+	bool split = false;
+	if (w->fileset) {
+		sl->member = st->p_member;
+	} else if (w->nmembers > 1) { /* a stripe set (pool.c) */
+		split = *off % s->stripe + *len > s->stripe;
+		sl->member = (uint8_t)stripe_map(w, off);
+	} else {
+		sl->member = 0;
+	}
+	if (w->iolog && !split) {
 		struct iolog_rec r = {
 		    .t_ns = L->now, .off = *off, .len = *len, .dir = (uint8_t)*dir};
 		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
 		spsc_push(w->iolog, &r); /* full: dropped, counted */
 	}
+	return split;
 }
 
 /* The rates' next slots after an I/O of @len bytes in direction @dir. */
@@ -543,6 +602,51 @@ static inline void rate_after(struct wstate *st, struct loop *L, enum nvs_dir di
 	}
 }
 
+/* A stripe set's I/O over a chunk's end, as md's RAID 0 splits it: one SQE
+ * per chunk it touches, on that chunk's member, each with its part of the
+ * buffer; @sqe is the first, fill() saw room for the others.  Returns the
+ * parts. */
+static unsigned issue_parts(struct worker *w, struct wstate *st, struct backend_io *io,
+			    struct io_uring_sqe *sqe, unsigned idx, uint64_t lo, uint64_t now)
+{
+	uint64_t stripe = w->spec->stripe;
+	uint32_t left = io->len;
+	char *buf = io->buf;
+	unsigned n = 0;
+	while (left) {
+		uint64_t moff = lo;
+		unsigned m = stripe_map(w, &moff);
+		uint32_t plen = (uint32_t)(stripe - lo % stripe);
+		if (plen > left)
+			plen = left;
+		/* the ring has room for every slot's parts (setup_ring); past
+		 * IORING_SETUP_CLAMP's limit, or while an SQPOLL thread has not
+		 * taken the last ones yet, what is prepared goes first */
+		while (n && !(sqe = io_uring_get_sqe(&st->ring)))
+			io_uring_submit(&st->ring);
+		io->fd = st->fixed_files ? (int)m : w->members[m].fd;
+		io->t = &w->members[m];
+		io->off = moff;
+		io->len = plen;
+		io->buf = buf;
+		w->be->prep(sqe, io);
+		sqe->user_data = idx | (uint64_t)plen << 32 | (uint64_t)m << PART_MEMBER_SHIFT;
+		if (w->iolog) {
+			struct iolog_rec r = {.t_ns = now,
+					      .off = moff,
+					      .len = plen,
+					      .dir = (uint8_t)io->dir,
+					      .file = (uint8_t)m};
+			spsc_push(w->iolog, &r); /* full: dropped, counted */
+		}
+		buf += plen;
+		lo += plen;
+		left -= plen;
+		n++;
+	}
+	return n;
+}
+
 /* Prepares the I/O at the position found into @sqe (a free slot's). */
 static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 			 struct io_uring_sqe *sqe)
@@ -568,7 +672,7 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	} else {
 		st->pend = false;
 	}
-	prep_data(w, st, L, sl, &io, &off, &len, &dir);
+	bool split = prep_data(w, st, L, sl, &io, &off, &len, &dir);
 	io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
 	io.fixed_file = st->fixed_files;
 	io.buf = sl->buf;
@@ -586,10 +690,15 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	io.t = &w->members[sl->member];
 	fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
 	wstate_pi_io(&io, sl, &s->pi, off);			/* metadata buffer, PI options */
-	w->be->prep(sqe, &io);
-	if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
-		io_uring_prep_nop(sqe); /* reset by zbd_adjust */
-	sqe->user_data = idx;
+	if (nvs_unlikely(split)) {
+		sl->parts = (uint8_t)issue_parts(w, st, &io, sqe, idx, sl->off, L->now);
+		sl->pres = 0;
+	} else { /* sl->parts is 0: the last part's completion left it so */
+		w->be->prep(sqe, &io);
+		if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
+			io_uring_prep_nop(sqe); /* reset by zbd_adjust */
+		sqe->user_data = idx;
+	}
 	sl->t_issue = sl->t_sub = L->now;
 	sl->len = len;
 	sl->dir = (uint8_t)dir;
@@ -741,8 +850,10 @@ static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64
 	unsigned head, n = 0;
 	io_uring_for_each_cqe(&st->ring, head, cqe)
 	{
-		if (cqe->user_data < CANCEL_TAG)
+		if (nvs_likely(cqe->user_data <= UINT32_MAX))
 			complete(w, st, cqe, L->now);
+		else if (cqe->user_data < CANCEL_TAG)
+			part_done(w, st, cqe, L->now); /* a split I/O's part */
 		if (++n >= L->max_reap)
 			break;
 	}

@@ -212,7 +212,14 @@ void wstate_drain(struct worker *w, struct wstate *st, uint64_t now)
 		io_uring_for_each_cqe(&st->ring, head, cqe)
 		{
 			if (cqe->user_data < CANCEL_TAG) {
-				st->freel[st->nfree++] = (unsigned)cqe->user_data;
+				unsigned idx = (uint32_t)cqe->user_data;
+				/* a split I/O's part (worker.c issue_parts): the
+				 * slot ends with its last part */
+				if (cqe->user_data > UINT32_MAX && --st->slots[idx].parts) {
+					n++;
+					continue;
+				}
+				st->freel[st->nfree++] = idx;
 				st->inflight--;
 				if (cqe->res == -ECANCELED || cqe->res == -EINTR)
 					w->res.cancelled++;

@@ -23,13 +23,19 @@ struct slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t member;
-	uint64_t off;	  /* logical byte offset (verify) */
-	bool stale;	  /* a read filled the buffer: refill before writing it */
-	uint8_t pidx;	  /* its priority's index (io/prio.h), 0 = the job's */
-	bool busy;	  /* serialize_overlap: in flight, off and len valid */
+	/* a stripe set's I/O over a chunk's end, split as md splits it: its
+	 * parts in flight (0: not split), and below what they returned (bytes,
+	 * or the first error); both in what was padding (64 bytes a slot) */
+	uint8_t parts;
+	uint64_t off; /* logical byte offset (verify) */
+	bool stale;   /* a read filled the buffer: refill before writing it */
+	uint8_t pidx; /* its priority's index (io/prio.h), 0 = the job's */
+	bool busy;    /* serialize_overlap: in flight, off and len valid */
+	int32_t pres;
 	void *md;	  /* passthrough: its metadata buffer (md_per_io_size), or NULL */
 	uint64_t dev_off; /* PI checks: the device offset of its read */
 };
+_Static_assert(sizeof(struct slot) == 64, "a slot is one cache line");
 #define SLOT_SYNC 3 /* slot.dir of an fsync/fdatasync (after the nvs_dir values) */
 
 struct wstate {
@@ -58,8 +64,9 @@ struct wstate {
 	uint64_t usr_mark, sys_mark; /* rusage at the last sample */
 	uint64_t usr_meas, sys_meas; /* rusage when measurement began */
 	bool measuring, stopping;
-	bool slat;    /* slat measured (spec_slat): each submission its own io_uring_enter */
-	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
+	unsigned split_max; /* parts an I/O of a stripe set may need (1: no split) */
+	bool slat;	    /* slat measured (spec_slat): each submission its own io_uring_enter */
+	bool gap_cur;	    /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;

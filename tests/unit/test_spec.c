@@ -48,7 +48,10 @@ START_TEST(test_spec_set)
 	ck_assert_int_eq(spec_set(&s, "iodepth", "1,2,4,256", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.niodepth, 4);
 	ck_assert_uint_eq(s.iodepth[3], 256);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "512/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1", err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bssplit",
+				  "512/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1",
+				  err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(s.nbs, 10);
 	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.bs[1].weight, 50);
@@ -93,8 +96,17 @@ START_TEST(test_validate)
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "stripe", "4k", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bs", "8k", err, sizeof(err)), 0);
+	/* an I/O over a chunk's end is split: 8k from a 512-byte boundary
+	 * touches at most 3 chunks of 4k; 512k on a 4k stripe up to 129 */
+	ck_assert_uint_eq(spec_stripe_parts(&s), 3);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
+	ck_assert_int_eq(spec_set(&s, "bs", "512k", err, sizeof(err)), 0);
+	ck_assert_uint_eq(spec_stripe_parts(&s), 129);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "stripe"));
+	ck_assert_ptr_nonnull(strstr(err, "more than 64 parts"));
+	ck_assert_int_eq(spec_set(&s, "stripe", "128k", err, sizeof(err)), 0);
+	ck_assert_uint_eq(spec_stripe_parts(&s), 5);
+	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_set(&s, "bs", "1000", err, sizeof(err)), 0);
 	s.stripe = 0;
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
@@ -168,8 +180,8 @@ END_TEST
 
 START_TEST(test_cli)
 {
-	char *argv[] = {"run", "--target", "/tmp/x", "--rw=randwrite", "--bs", "16k",
-			"--time_based", "--runtime=3", "--output-format=json", NULL};
+	char *argv[] = {"run", "--target",     "/tmp/x",      "--rw=randwrite",	      "--bs",
+			"16k", "--time_based", "--runtime=3", "--output-format=json", NULL};
 	int argc = 9, i = 1, taken = 0;
 	struct cli c;
 	char err[256];
