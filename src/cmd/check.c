@@ -455,22 +455,35 @@ static int check_csv(const struct checkcmd *o, const struct check_profile *prof,
 	return rc;
 }
 
-int checkcmd_run(const struct checkcmd *in)
+enum { GO_ON = -1 }; /* a step of checkcmd_run returns it, or the exit status */
+
+/* One check under way: what it checks, where its results go, what it
+ * holds. */
+struct checkctx {
+	struct checkcmd *o; /* the resume and default directory set here */
+	struct check_profile *prof;
+	struct dev_list *l;
+	struct check_drive *d; /* [n] of NVS_MAX_TARGETS */
+	size_t n;
+	struct check_batch b;
+	struct ckpt ck; /* the batch's checkpoint argument */
+	FILE *csv;
+	int lockfd, dfd;
+	bool pinned; /* pin_drives held */
+	double started;
+	char err[1024], dirbuf[512], confirm[4096];
+};
+
+/* The profile: the one named, or a resumed check's DIR/profile.ini under
+ * the name it began with.  GO_ON or NVS_EXIT_USAGE (said). */
+static int load_profile(struct checkctx *c)
 {
-	struct checkcmd own = *in, *o = &own; /* the resume and default directory set here */
-	struct check_profile *prof = NULL;
-	struct dev_list *l = NULL;
-	struct check_drive *d = NULL;
-	struct check_batch b = {0};
-	char err[1024], dirbuf[512], confirm[4096] = "", pname[64];
-	FILE *csv = NULL;
-	size_t n = 0;
-	int ret = NVS_EXIT_USAGE, rc, lockfd = -1, dfd = -1;
-	bool pinned = false; /* pin_drives held */
+	struct checkcmd *o = c->o;
+	char pname[64];
 
 	if (o->resume) {
-		snprintf(dirbuf, sizeof(dirbuf), "%s/profile.ini", o->resume);
-		if (strlen(o->resume) + 13 >= sizeof(dirbuf) ||
+		snprintf(c->dirbuf, sizeof(c->dirbuf), "%s/profile.ini", o->resume);
+		if (strlen(o->resume) + 13 >= sizeof(c->dirbuf) ||
 		    check_state_profile(o->resume, pname, sizeof(pname))) {
 			fprintf(stderr,
 				"nvscope check: %s: no check state to resume (a check that never "
@@ -478,163 +491,227 @@ int checkcmd_run(const struct checkcmd *in)
 				o->resume, o->resume);
 			return NVS_EXIT_USAGE;
 		}
-		o->profile = dirbuf;
+		o->profile = c->dirbuf;
 		o->dir = o->resume;
 	}
-	if (check_profile_load(o->profile, &prof, err, sizeof(err))) {
-		fprintf(stderr, "nvscope check: %s\n", err);
+	if (check_profile_load(o->profile, &c->prof, c->err, sizeof(c->err))) {
+		fprintf(stderr, "nvscope check: %s\n", c->err);
 		return NVS_EXIT_USAGE;
 	}
 	if (o->resume)
-		snprintf(prof->name, sizeof(prof->name), "%s", pname);
-	l = dev_scan_ids(err, sizeof(err));
-	d = calloc(NVS_MAX_TARGETS, sizeof(*d));
-	if (!l || !d) {
-		fprintf(stderr, "nvscope check: %s\n", l ? "out of memory" : err);
-		ret = NVS_EXIT_IOERR;
-		goto out;
+		snprintf(c->prof->name, sizeof(c->prof->name), "%s", pname);
+	return GO_ON;
+}
+
+/* The drives (a resumed check's, or those the command line names), pinned,
+ * their writes confirmed; the results directory named.  GO_ON or the exit
+ * status (said). */
+static int choose_drives(struct checkctx *c)
+{
+	struct checkcmd *o = c->o;
+
+	c->l = dev_scan_ids(c->err, sizeof(c->err));
+	c->d = calloc(NVS_MAX_TARGETS, sizeof(*c->d));
+	if (!c->l || !c->d) {
+		fprintf(stderr, "nvscope check: %s\n", c->l ? "out of memory" : c->err);
+		return NVS_EXIT_IOERR;
 	}
-	b.prof = prof;
-	if (o->resume ? load_resume(o, &b, l, d, &n, confirm, sizeof(confirm))
-		      : pick_drives(o, l, d, &n))
-		goto out;
-	if (pin_drives(d, n, true))
-		goto out;
-	pinned = true;
-	if (check_profile_writes(prof) && confirm_writes(o, d, n))
-		goto out; /* refused: nothing touched */
+	c->b.prof = c->prof;
+	if (o->resume ? load_resume(o, &c->b, c->l, c->d, &c->n, c->confirm, sizeof(c->confirm))
+		      : pick_drives(o, c->l, c->d, &c->n))
+		return NVS_EXIT_USAGE;
+	if (pin_drives(c->d, c->n, true))
+		return NVS_EXIT_USAGE;
+	c->pinned = true;
+	if (check_profile_writes(c->prof) && confirm_writes(o, c->d, c->n))
+		return NVS_EXIT_USAGE; /* refused: nothing touched */
 	if (!o->dir) {
-		if (check_default_dir(prof->name, dirbuf, sizeof(dirbuf))) {
+		if (check_default_dir(c->prof->name, c->dirbuf, sizeof(c->dirbuf))) {
 			fprintf(stderr, "nvscope check: profile name too long for a directory\n");
-			goto out;
+			return NVS_EXIT_USAGE;
 		}
-		o->dir = dirbuf;
+		o->dir = c->dirbuf;
 	}
-	/* every job on every drive as it will run: a refusal of the last
-	 * phase must not come after the first one wrote */
-	if ((rc = check_jobs(prof, d, n, err, sizeof(err)))) {
-		fprintf(stderr, "nvscope check: %s\n", err);
-		ret = cmd_exit_of(rc);
-		goto out;
+	return GO_ON;
+}
+
+/* Every job on every drive as it will run (a refusal of the last phase
+ * must not come after the first one wrote), and --csv checked before
+ * anything is made: never the profile or a drive, never a file in use (the
+ * image behind a loop device).  GO_ON or the exit status (said). */
+static int check_first(struct checkctx *c)
+{
+	int rc;
+
+	if ((rc = check_jobs(c->prof, c->d, c->n, c->err, sizeof(c->err)))) {
+		fprintf(stderr, "nvscope check: %s\n", c->err);
+		return cmd_exit_of(rc);
 	}
-	/* --csv checked before anything is made: never the profile or a
-	 * drive, never a file in use (the image behind a loop device) */
-	if (o->csv && (rc = check_csv(o, prof, d, n, err, sizeof(err)))) {
-		fprintf(stderr, "nvscope check: --csv %s\n", err);
-		ret = cmd_exit_of(rc);
-		goto out;
+	if (c->o->csv && (rc = check_csv(c->o, c->prof, c->d, c->n, c->err, sizeof(c->err)))) {
+		fprintf(stderr, "nvscope check: --csv %s\n", c->err);
+		return cmd_exit_of(rc);
 	}
-	/* the results directory (and --csv) checked by the safety module before any I/O */
-	if ((dfd = safety_results_dir(o->dir, !o->resume, err, sizeof(err))) < 0) {
-		fprintf(stderr, "nvscope check: %s\n", err);
-		ret = cmd_exit_of(dfd);
-		goto out;
+	return GO_ON;
+}
+
+/* The results directory (and --csv) checked by the safety module before
+ * any I/O, empty unless resumed, locked; --csv opened.  GO_ON or the exit
+ * status (said). */
+static int open_results(struct checkctx *c)
+{
+	struct checkcmd *o = c->o;
+	int rc;
+
+	if ((c->dfd = safety_results_dir(o->dir, !o->resume, c->err, sizeof(c->err))) < 0) {
+		fprintf(stderr, "nvscope check: %s\n", c->err);
+		return cmd_exit_of(c->dfd);
 	}
 	if (!o->resume && !check_dir_empty(o->dir)) {
 		fprintf(stderr,
 			"nvscope check: %s exists and is not empty (continue with --resume)\n",
 			o->dir);
-		goto out;
+		return NVS_EXIT_USAGE;
 	}
-	if ((lockfd = lock_dir(dfd, o->dir)) < 0) {
-		ret = cmd_exit_of(lockfd);
-		goto out;
-	}
-	if (o->csv && !(csv = safety_fopen_output(o->csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
+	if ((c->lockfd = lock_dir(c->dfd, o->dir)) < 0)
+		return cmd_exit_of(c->lockfd);
+	if (o->csv &&
+	    !(c->csv = safety_fopen_output(o->csv, SAFETY_OUT_TRUNC, c->err, sizeof(c->err)))) {
 		rc = -errno;
-		fprintf(stderr, "nvscope check: --csv %s\n", err);
-		ret = cmd_exit_of(rc);
-		goto out;
+		fprintf(stderr, "nvscope check: --csv %s\n", c->err);
+		return cmd_exit_of(rc);
 	}
-	struct ckpt ck = {.dir = o->dir, .confirm = o->confirm};
-	unsigned next = b.next_step;
-	b = (struct check_batch){.prof = prof,
-				 .d = d,
-				 .n = n,
-				 .force = o->force,
-				 .cancel = o->cancel ? o->cancel : &stop_flag,
-				 .dir = o->dir,
-				 .next_step = next,
-				 .checkpoint = checkpoint,
-				 .checkpoint_arg = &ck};
-	double started = (double)time(NULL);
+	return GO_ON;
+}
+
+/* The batch set up (a resumed one at its next step), and its fixed files
+ * written: a fresh start's profile, VERSION and first state; meta.json
+ * "running".  GO_ON or the exit status (said). */
+static int begin_batch(struct checkctx *c)
+{
+	struct checkcmd *o = c->o;
+	unsigned next = c->b.next_step;
+	int rc;
+
+	c->ck = (struct ckpt){.dir = o->dir, .confirm = o->confirm};
+	c->b = (struct check_batch){.prof = c->prof,
+				    .d = c->d,
+				    .n = c->n,
+				    .force = o->force,
+				    .cancel = o->cancel ? o->cancel : &stop_flag,
+				    .dir = o->dir,
+				    .next_step = next,
+				    .checkpoint = checkpoint,
+				    .checkpoint_arg = &c->ck};
+	c->started = (double)time(NULL);
 	if (!o->resume) {
-		for (size_t i = 0; i < n; i++)
-			d[i].started = started;
-		if ((rc = check_write_text(o->dir, RESDIR_CHECK_PROFILE, prof->text, err,
-					   sizeof(err))) ||
-		    (rc = check_write_text(o->dir, "VERSION", "nvscope " NVS_VERSION "\n", err,
-					   sizeof(err))) ||
-		    (rc = check_state_save(&b, o->dir, o->confirm, err, sizeof(err)))) {
-			fprintf(stderr, "nvscope check: %s\n", err);
-			ret = cmd_exit_of(rc);
-			goto out;
+		for (size_t i = 0; i < c->n; i++)
+			c->d[i].started = c->started;
+		if ((rc = check_write_text(o->dir, RESDIR_CHECK_PROFILE, c->prof->text, c->err,
+					   sizeof(c->err))) ||
+		    (rc = check_write_text(o->dir, "VERSION", "nvscope " NVS_VERSION "\n", c->err,
+					   sizeof(c->err))) ||
+		    (rc = check_state_save(&c->b, o->dir, o->confirm, c->err, sizeof(c->err)))) {
+			fprintf(stderr, "nvscope check: %s\n", c->err);
+			return cmd_exit_of(rc);
 		}
 	}
-	if ((rc = check_write_meta(&b, o->dir, "running", started, err, sizeof(err)))) {
-		fprintf(stderr, "nvscope check: %s\n", err);
-		ret = cmd_exit_of(rc);
-		goto out;
+	if ((rc = check_write_meta(&c->b, o->dir, "running", c->started, c->err, sizeof(c->err)))) {
+		fprintf(stderr, "nvscope check: %s\n", c->err);
+		return cmd_exit_of(rc);
 	}
+	return GO_ON;
+}
+
+/* The batch run, with the caller's progress and cancel flag or the
+ * command's line and the stop signals.  GO_ON, or the exit status of a
+ * run that failed (said; meta.json "failed"). */
+static int run_batch(struct checkctx *c)
+{
+	struct checkcmd *o = c->o;
+	struct progress pg = {.tty = !o->quiet && isatty(2), .last_phase = -1};
+	int rc;
 
 	if (!o->cancel)
 		stopsig_catch(on_signal, false); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
-	struct progress pg = {.tty = !o->quiet && isatty(2), .last_phase = -1};
 	if (o->tick)
-		rc = check_run(&b, o->tick, o->tick_arg);
+		rc = check_run(&c->b, o->tick, o->tick_arg);
 	else
-		rc = check_run(&b, o->quiet ? NULL : tick, &pg);
+		rc = check_run(&c->b, o->quiet ? NULL : tick, &pg);
 	if (!o->cancel)
 		stopsig_default();
-	if (rc) {
-		fprintf(stderr, "nvscope check: %s\n",
-			atomic_load(&b.out_rc) ? b.out_err : strerror(-rc));
-		if (check_write_meta(&b, o->dir, "failed", started, err, sizeof(err)))
-			fprintf(stderr, "nvscope check: %s\n", err);
-		ret = atomic_load(&b.out_rc) ? cmd_exit_of(rc) : NVS_EXIT_IOERR;
-		goto out;
-	}
-	cJSON *batch = check_batch_json(&b, o->dir);
-	if ((rc = check_write_results(&b, o->dir, csv, batch, err, sizeof(err))))
-		check_out_fail(&b, rc, err);
-	if ((rc = check_write_meta(&b, o->dir, b.cancelled ? "interrupted" : "done", started, err,
-				   sizeof(err))))
-		check_out_fail(&b, rc, err);
+	if (!rc)
+		return GO_ON;
+	fprintf(stderr, "nvscope check: %s\n",
+		atomic_load(&c->b.out_rc) ? c->b.out_err : strerror(-rc));
+	if (check_write_meta(&c->b, o->dir, "failed", c->started, c->err, sizeof(c->err)))
+		fprintf(stderr, "nvscope check: %s\n", c->err);
+	return atomic_load(&c->b.out_rc) ? cmd_exit_of(rc) : NVS_EXIT_IOERR;
+}
+
+/* The checked batch: its results written, meta.json "done" or
+ * "interrupted", shown (the caller's output, --json or the table).  The
+ * exit status. */
+static int report_batch(struct checkctx *c)
+{
+	struct checkcmd *o = c->o;
+	struct check_batch *b = &c->b;
+	cJSON *batch = check_batch_json(b, o->dir);
+	unsigned cnt[4];
+	int rc, ret;
+
+	if ((rc = check_write_results(b, o->dir, c->csv, batch, c->err, sizeof(c->err))))
+		check_out_fail(b, rc, c->err);
+	if ((rc = check_write_meta(b, o->dir, b->cancelled ? "interrupted" : "done", c->started,
+				   c->err, sizeof(c->err))))
+		check_out_fail(b, rc, c->err);
 	if (o->out) {
-		o->out(&b, batch, o->dir, o->out_arg);
+		o->out(b, batch, o->dir, o->out_arg);
 	} else if (o->json) {
 		if ((rc = json_puts(batch, stdout)))
 			fprintf(stderr, "nvscope check: cannot print the JSON: %s\n",
 				strerror(-rc));
 	} else {
-		check_print_table(&b, stdout);
+		check_print_table(b, stdout);
 		if (!o->quiet)
 			printf("results: %s%s\n", o->dir,
-			       b.cancelled ? " (interrupted: nvscope check --resume continues)"
-					   : "");
+			       b->cancelled ? " (interrupted: nvscope check --resume continues)"
+					    : "");
 	}
 	cJSON_Delete(batch);
-	unsigned c[4];
-	check_counts(&b, c);
-	ret = b.cancelled || c[JUDGE_FAIL] || c[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
-	if ((rc = atomic_load(&b.out_rc))) { /* results the check could not write: never silent */
-		fprintf(stderr, "nvscope check: results incomplete: %s\n", b.out_err);
+	check_counts(b, cnt);
+	ret = b->cancelled || cnt[JUDGE_FAIL] || cnt[JUDGE_NA] ? NVS_EXIT_IOERR : NVS_EXIT_OK;
+	if ((rc = atomic_load(&b->out_rc))) { /* results the check could not write: never silent */
+		fprintf(stderr, "nvscope check: results incomplete: %s\n", b->out_err);
 		ret = cmd_exit_of(rc);
 	}
-out:
-	if (csv && fclose(csv) && ret == NVS_EXIT_OK) {
-		fprintf(stderr, "nvscope check: --csv %s: %s\n", o->csv, strerror(errno));
+	return ret;
+}
+
+int checkcmd_run(const struct checkcmd *in)
+{
+	struct checkcmd own = *in;
+	struct checkctx c = {.o = &own, .lockfd = -1, .dfd = -1};
+	int ret;
+
+	if ((ret = load_profile(&c)) != GO_ON)
+		return ret;
+	if ((ret = choose_drives(&c)) == GO_ON && (ret = check_first(&c)) == GO_ON &&
+	    (ret = open_results(&c)) == GO_ON && (ret = begin_batch(&c)) == GO_ON &&
+	    (ret = run_batch(&c)) == GO_ON)
+		ret = report_batch(&c);
+	if (c.csv && fclose(c.csv) && ret == NVS_EXIT_OK) {
+		fprintf(stderr, "nvscope check: --csv %s: %s\n", own.csv, strerror(errno));
 		ret = NVS_EXIT_IOERR;
 	}
-	if (pinned)
-		pin_drives(d, n, false);
-	if (lockfd >= 0)
-		close(lockfd);
-	if (dfd >= 0)
-		close(dfd);
-	free(d);
-	dev_list_free(l);
-	check_profile_free(prof);
+	if (c.pinned)
+		pin_drives(c.d, c.n, false);
+	if (c.lockfd >= 0)
+		close(c.lockfd);
+	if (c.dfd >= 0)
+		close(c.dfd);
+	free(c.d);
+	dev_list_free(c.l);
+	check_profile_free(c.prof);
 	return ret;
 }
 

@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "nvscope.h"
@@ -19,6 +17,7 @@
 #include "config/preset.h"
 #include "io/datagen.h"
 #include "run/runjob.h"
+#include "run/runsteps.h"
 #include "io/zbd.h"
 #include "io/iolog.h"
 #include "cmd/runcheck.h"
@@ -91,8 +90,7 @@ static void progress(const struct pool *p, const struct collect *c, void *arg)
 	(void)b;
 	fprintf(stderr, "IOPS %s  %.1f MB/s  lat mean %.1f us p99 %.1f us   ",
 		runtext_si(pt->iops[0] + pt->iops[1] + pt->iops[2], a, sizeof(a)),
-		(pt->bw[0] + pt->bw[1] + pt->bw[2]) / 1e6,
-		pt->lat_mean_all_us, pt->lat_p99_all_us);
+		(pt->bw[0] + pt->bw[1] + pt->bw[2]) / 1e6, pt->lat_mean_all_us, pt->lat_p99_all_us);
 }
 
 static int write_csv(FILE *f, const struct series *s)
@@ -315,39 +313,29 @@ static int write_step_json(int dirfd, const char *name, const struct json_run *j
 	return rc;
 }
 
-/* Sums the disk deltas of steps [0, n) by device into @out (NVS_MAX_TARGETS). */
-static unsigned merge_disks(const struct diskstat *d, const unsigned *nd, unsigned n,
-			    struct diskstat *out)
-{
-	unsigned m = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned t = 0; t < nd[i]; t++) {
-			const struct diskstat *x = &d[(size_t)i * NVS_MAX_TARGETS + t];
-			unsigned k;
-			for (k = 0; k < m && strcmp(out[k].name, x->name); k++)
-				;
-			if (k == m && m == NVS_MAX_TARGETS)
-				continue;
-			if (k == m)
-				memset(&out[m++], 0, sizeof(*out));
-			diskstat_add(&out[k], x);
-		}
-	return m;
-}
 enum { O_PARSE_ONLY = 256, O_FORMAT, O_OUTPUT, O_OUTPUT_DIR, O_CSV, O_QUIET = 'q' };
 
 static const struct cmd_opt opts[] = {
     CMD_WORKLOAD_OPTS,
-    {{"parse-only", no_argument, NULL, O_PARSE_ONLY}, 0, NULL,
+    {{"parse-only", no_argument, NULL, O_PARSE_ONLY},
+     0,
+     NULL,
      "print the jobs as parsed and run nothing"},
-    {{"output-format", required_argument, NULL, O_FORMAT}, 0, "normal|json|json+",
+    {{"output-format", required_argument, NULL, O_FORMAT},
+     0,
+     "normal|json|json+",
      "the results as fio prints them: text or JSON"},
-    {{"output", required_argument, NULL, O_OUTPUT}, 0, "FILE",
+    {{"output", required_argument, NULL, O_OUTPUT},
+     0,
+     "FILE",
      "the results go to FILE (JSON with --output-format=json)"},
-    {{"output-dir", required_argument, NULL, O_OUTPUT_DIR}, 0, "DIR",
+    {{"output-dir", required_argument, NULL, O_OUTPUT_DIR},
+     0,
+     "DIR",
      "one JSON per job and depth (fio-plot's layout), logs"},
-    {{"csv", required_argument, NULL, O_CSV}, 0, "FILE",
+    {{"csv", required_argument, NULL, O_CSV},
+     0,
+     "FILE",
      "the per-interval samples (FILE-JOB-qdN.csv for several)"},
     {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
@@ -385,7 +373,8 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 				o->plus = v[4] == '+';
 			} else if (strcmp(v, "normal")) {
 				fprintf(stderr,
-					"nvscope run: --output-format: '%s' is not normal, json or json+\n",
+					"nvscope run: --output-format: '%s' is not normal, json or "
+					"json+\n",
 					v);
 				return -EINVAL;
 			}
@@ -419,41 +408,392 @@ static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 		for (unsigned k = j; k < j + n; k++)
 			plan[k] = why ? 1 : k == j ? n : 0;
 		if (why && say)
-			fprintf(stderr,
-				"nvscope run: fio starts [%s] .. [%s] together (no stonewall); nvscope "
-				"runs them one after another: %s\n",
-				jobs[j].name, jobs[j + n - 1].name, why);
+			fprintf(
+			    stderr,
+			    "nvscope run: fio starts [%s] .. [%s] together (no stonewall); nvscope "
+			    "runs them one after another: %s\n",
+			    jobs[j].name, jobs[j + n - 1].name, why);
 	}
+}
+
+/* The command under way: its options, jobs and outputs, the steps'
+ * results. */
+struct runcmd {
+	const struct run_opts *o;
+	struct spec *jobs;
+	unsigned njobs, total; /* total: the steps (job x depth) */
+	struct outputs out;
+	int dirfd;		   /* --output-dir, or -1 */
+	unsigned *plan;		   /* fio run groups: plan_groups */
+	struct runsteps rs;	   /* the results, in run order */
+	struct runsteps_group grp; /* the run group being reported */
+	FILE *human;		   /* the normal (text) output */
+	bool show;		   /* the progress line */
+	bool fold;		   /* fio's group_reporting: printed after the run, merged */
+	bool pinned, held;	   /* pin_targets; zbd_hold and iolog_hold */
+	int status;
+	char err[512];
+};
+
+/* The whole command first, its targets pinned: a refusal after a write is
+ * no refusal, and what is written is what was checked; then the outputs,
+ * opened before any I/O.  0 with the pins held, or NVS_EXIT_USAGE (said;
+ * nothing held or open). */
+static int prepare_outputs(struct runcmd *c)
+{
+	const struct run_opts *o = c->o;
+
+	if (name_outputs(o, c->jobs, c->njobs, c->total, &c->out) ||
+	    check_all(o, c->jobs, c->njobs, &c->out)) {
+		close_outputs(&c->out, true);
+		return NVS_EXIT_USAGE;
+	}
+	int orc = open_outputs(o, c->jobs, c->njobs, &c->out);
+	if (!orc && o->output_dir &&
+	    (orc = c->dirfd = safety_results_dir(o->output_dir, true, c->err, sizeof(c->err))) < 0)
+		fprintf(stderr, "nvscope run: %s\n", c->err);
+	if (orc < 0) {
+		pin_targets(c->jobs, c->njobs, false);
+		close_outputs(&c->out, true);
+		return NVS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* What the steps need: the results' arrays (@cap entries), the signals
+ * caught, fio's run groups planned, fio's zones and iologs held over the
+ * whole run.  0, or the exit status. */
+static int set_up(struct runcmd *c, unsigned cap)
+{
+	const struct run_opts *o = c->o;
+	const struct spec *j0 = &c->jobs[0];
+
+	if (runsteps_alloc(&c->rs, cap, j0->stripe || j0->fileset ? 1 : j0->ntargets)) {
+		fprintf(stderr, "nvscope run: out of memory\n");
+		return NVS_EXIT_IOERR;
+	}
+	stopsig_catch(on_signal, true); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
+	/* fio's --output without a JSON format: the normal output goes there */
+	c->human = !o->json && o->output ? c->out.json : o->json && !o->output ? stderr : stdout;
+	c->show = !o->quiet && isatty(STDERR_FILENO);
+	if (!(c->plan = calloc(c->njobs, sizeof(*c->plan))))
+		return NVS_EXIT_IOERR;
+	plan_groups(c->jobs, c->njobs, c->plan, true);
+	zbd_hold();   /* zonemode=zbd: fio's zones live over the whole run */
+	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
+	c->held = true;
+	for (unsigned j = 0; j < c->njobs; j++)
+		c->fold |= c->jobs[j].group_reporting && c->total == c->njobs;
+	return 0;
+}
+
+/* Runs job @j at its depth @q into @rj: its share of the run group
+ * started with it, or alone with its histogram log (*@hl).  0, or -errno
+ * with c->err. */
+static int run_step(struct runcmd *c, unsigned j, unsigned q, const char *lsfx,
+		    struct fiolog_hist **hl, struct runjob *rj)
+{
+	const struct spec *s = &c->jobs[j];
+	runjob_tick_fn tick = c->show ? progress : NULL;
+	int rc;
+
+	if (c->plan[j] > 1) /* a fio run group: started together */
+		runsteps_group_run(&c->grp, c->jobs, j, c->plan[j], &interrupted, tick, c->err,
+				   sizeof(c->err));
+	if (runsteps_group_has(&c->grp, j)) {
+		/* a job of a group run together: no histogram log (the row
+		 * hook serves one job); the process and disk figures of the
+		 * group go to its first job */
+		if (s->log_hist[0])
+			fprintf(stderr,
+				"nvscope run: [%s] write_hist_log is not written for jobs run "
+				"together\n",
+				s->name);
+		return runsteps_group_take(&c->grp, j, rj);
+	}
+	rc = fiolog_hist_open(s, fiolog_thread(c->jobs, j), c->o->output_dir, lsfx, hl, c->err,
+			      sizeof(c->err));
+	if (!rc)
+		rc = runjob_run_rows(s, s->iodepth[q], &interrupted, tick, NULL,
+				     *hl ? fiolog_hist_row : NULL, *hl, rj, c->err, sizeof(c->err));
+	return rc;
+}
+
+/* fio's logs of job @j's step recorded from @first (write_bw_log...): each
+ * copy's own, when copies. */
+static void write_logs(struct runcmd *c, unsigned j, unsigned first, const struct runjob *rj,
+		       const char *lsfx)
+{
+	const struct spec *s = &c->jobs[j];
+	bool split = runsteps_apart(s, rj);
+	unsigned nl = rj->nclones ? rj->nclones : 1;
+	const struct series **ls = calloc(nl, sizeof(*ls));
+
+	for (unsigned k = 0; ls && k < nl; k++)
+		ls[k] = !rj->nclones || split ? &c->rs.ser[first + k] : &rj->clone_series[k];
+	if (!ls || fiolog_write(s, ls, nl, fiolog_thread(c->jobs, j), c->o->output_dir, lsfx,
+				c->err, sizeof(c->err))) {
+		fprintf(stderr, "nvscope run: %s\n", ls ? c->err : strerror(ENOMEM));
+		c->status = NVS_EXIT_IOERR;
+	}
+	free(ls);
+}
+
+/* The outputs of job @j's step recorded from @first, as it ends: fio's
+ * logs, its CSV, its text (unless folded after the run or JSON only), a
+ * replay's trace line. */
+static void report_step(struct runcmd *c, unsigned j, unsigned first, const struct runjob *rj,
+			const char *lsfx)
+{
+	const struct run_opts *o = c->o;
+	const struct runsteps *rs = &c->rs;
+	bool split = runsteps_apart(&c->jobs[j], rj);
+	unsigned k = rs->step[first], nt = rs->ntargets;
+
+	if (fiolog_wanted(&c->jobs[j]))
+		write_logs(c, j, first, rj, lsfx);
+	if (c->out.csv && k < c->out.ncsv && c->out.csv[k]) {
+		FILE *cf = c->out.csv[k];
+		c->out.csv[k] = NULL;
+		/* the step's aggregate: kept, unless its copies were */
+		if (write_csv(cf, split ? &rj->series : &rs->ser[first])) {
+			fprintf(stderr, "nvscope run: cannot write %s: %s\n", c->out.csv_path[k],
+				strerror(errno));
+			c->status = NVS_EXIT_IOERR;
+		}
+	}
+	for (unsigned i = first; i < rs->n && (!o->json || o->output) && !c->fold; i++) {
+		struct runjob v = {.agg = rs->res[i],
+				   .per_target = &rs->tres[(size_t)i * nt],
+				   .ntargets = rj->ntargets < nt ? rj->ntargets : nt,
+				   .series = rs->ser[i],
+				   .dropped = split ? rs->res[i].dropped : rj->dropped,
+				   .ss = i == first ? rs->info[first].ss : NULL};
+		runtext_result(c->human, &c->jobs[j], &v);
+	}
+	if (rj->trace_line[0] && (!o->quiet || o->json))
+		fprintf(c->human, "%s\n", rj->trace_line);
+}
+
+/* One step, job @j at its depth @q: run, recorded, reported.  false when
+ * the run stops here: a failure, once the rest of its run group (run
+ * together with it) is recorded, as fio lists it. */
+static bool run_one(struct runcmd *c, unsigned j, unsigned q)
+{
+	const struct spec *s = &c->jobs[j];
+	struct runsteps_meter m;
+	struct fiolog_hist *hl = NULL;
+	struct runjob rj;
+	char sfx[64], herr[256];
+
+	runsteps_meter_start(&m, s);
+	snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", s->iodepth[q], s->numjobs);
+	const char *lsfx = s->niodepth > 1 ? sfx : "";
+	int rc = run_step(c, j, q, lsfx, &hl, &rj);
+	runsteps_meter_stop(&m);
+	if (fiolog_hist_close(hl, herr, sizeof(herr)) && !rc) {
+		fprintf(stderr, "nvscope run: %s\n", herr);
+		c->status = NVS_EXIT_IOERR;
+	}
+	if (c->show)
+		fprintf(stderr, "\r%80s\r", "");
+	if (rc) {
+		fprintf(stderr, "nvscope run: %s\n", c->err);
+		c->status = cmd_exit_of(rc);
+		return false;
+	}
+	unsigned first = runsteps_add(&c->rs, s, c->total != c->njobs, &rj, &m);
+	report_step(c, j, first, &rj, lsfx);
+	if (rj.error) {
+		fprintf(stderr, "nvscope run: %s\n", rj.msg);
+		c->status = NVS_EXIT_IOERR;
+	}
+	runjob_release(&rj);
+	return !c->status || (runsteps_group_has(&c->grp, j) && j + 1 < c->grp.first + c->grp.n);
+}
+
+/* Every step in run order, until the last, a failure or a signal. */
+static void run_steps(struct runcmd *c)
+{
+	const struct runsteps_group *g = &c->grp;
+
+	for (unsigned j = 0; j < c->njobs && !atomic_load(&interrupted); j++) {
+		for (unsigned q = 0; q < c->jobs[j].niodepth && !atomic_load(&interrupted); q++)
+			if (!run_one(c, j, q))
+				return;
+		/* exit_what=all: the rest of the jobs never start */
+		bool in_grp = runsteps_group_has(g, j);
+		if (c->jobs[j].exitall && (!in_grp || j == g->first + g->n - 1) &&
+		    runfold_exit_all(c->jobs, in_grp ? g->first : j, j)) {
+			/* fio lists the jobs that never started, with zero figures */
+			runfold_unstarted(&c->rs, c->jobs, j + 1, c->njobs, c->total != c->njobs,
+					  &c->rs.nstep);
+			return;
+		}
+	}
+}
+
+/* fio's group_reporting: the results of each report group merged into
+ * one, and printed after the run. */
+static void print_folded(struct runcmd *c)
+{
+	struct runsteps *rs = &c->rs;
+	bool *grouped = calloc(rs->n, sizeof(*grouped));
+
+	for (unsigned i = 0; grouped && i < rs->n; i++)
+		grouped[i] = rs->info[i].spec->group_reporting;
+	if (grouped)
+		runfold_groups(rs, grouped);
+	free(grouped);
+	for (unsigned i = 0; i < rs->n && (!c->o->json || c->o->output); i++) {
+		struct runjob v = {.agg = rs->res[i],
+				   .per_target = &rs->tres[(size_t)i * rs->ntargets],
+				   .ntargets = rs->ntargets,
+				   .series = rs->ser[i],
+				   .dropped = rs->res[i].dropped,
+				   .ss = rs->info[i].ss};
+		runtext_result(c->human, rs->info[i].spec, &v);
+	}
+}
+
+/* The run's JSON report, to --output or stdout (closed). */
+static void write_json(struct runcmd *c)
+{
+	const struct run_opts *o = c->o;
+	const struct runsteps *rs = &c->rs;
+	FILE *f = o->output ? c->out.json : stdout;
+	struct diskstat alldisks[NVS_MAX_TARGETS];
+	uint64_t dropped = 0;
+
+	for (unsigned i = 0; i < rs->n; i++)
+		dropped += rs->res[i].dropped;
+	struct json_run jr = {.spec = &c->jobs[0],
+			      .jobs = rs->res,
+			      .njobs = rs->n,
+			      .targets = rs->tres,
+			      .ntargets = rs->ntargets,
+			      .series = rs->ser,
+			      .cores = rs->cores,
+			      .ncores = rs->ncores,
+			      .dropped = dropped,
+			      .info = rs->info,
+			      .plus = o->plus,
+			      .disks = alldisks,
+			      .ndisks = runsteps_merge_disks(rs, alldisks),
+			      .groupid = rs->gid,
+			      .engine_note = rs->note,
+			      .extra_key = rs->tjson[rs->n - 1] ? "trace" : NULL,
+			      .extra_json = rs->tjson[rs->n - 1],
+			      .stop_signal = atomic_load(&interrupted)};
+	if (!f || json_write_run(f, &jr)) {
+		fprintf(stderr, "nvscope run: cannot write %s: %s\n",
+			o->output ? o->output : "JSON", strerror(errno));
+		c->status = NVS_EXIT_IOERR;
+	}
+	if (f && f != stdout && fclose(f) && !c->status) {
+		fprintf(stderr, "nvscope run: cannot write %s: %s\n", o->output, strerror(errno));
+		c->status = NVS_EXIT_IOERR;
+	}
+	c->out.json = NULL;
+}
+
+/* --output-dir: one JSON per step, its numjobs copies together, as fio
+ * writes them. */
+static void write_step_jsons(struct runcmd *c)
+{
+	const struct runsteps *rs = &c->rs;
+	unsigned nt = rs->ntargets;
+
+	for (unsigned i = 0, k; i < rs->n; i = k) {
+		char name[256];
+		for (k = i + 1; k < rs->n && rs->step[k] == rs->step[i]; k++)
+			;
+		struct json_run jr = {.spec = rs->info[i].spec,
+				      .jobs = &rs->res[i],
+				      .njobs = k - i,
+				      .targets = &rs->tres[(size_t)i * nt],
+				      .ntargets = nt,
+				      .series = &rs->ser[i],
+				      .cores = &rs->cores[(size_t)i * CPU_MAX],
+				      .ncores = &rs->ncores[i],
+				      .dropped = rs->res[i].dropped,
+				      .info = &rs->info[i],
+				      .plus = c->o->plus,
+				      .disks = &rs->disks[(size_t)i * NVS_MAX_TARGETS],
+				      .ndisks = rs->ndisks[i],
+				      .groupid = &rs->gid[i],
+				      .extra_key = rs->tjson[i] ? "trace" : NULL,
+				      .extra_json = rs->tjson[i]};
+		int rc = step_json_name(rs->res, rs->info, rs->step, rs->n, i, name, sizeof(name));
+		if (!rc)
+			rc = write_step_json(c->dirfd, name, &jr);
+		if (rc) {
+			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", c->o->output_dir,
+				name, strerror(-rc));
+			c->status = NVS_EXIT_IOERR;
+		}
+	}
+}
+
+/* The run's reports once its steps ended: fio's folded groups, the QD
+ * table, the JSON, the --output-dir files, the normal output closed. */
+static void report_run(struct runcmd *c)
+{
+	const struct run_opts *o = c->o;
+
+	if (c->fold && c->rs.n)
+		print_folded(c);
+	if (c->rs.nstep > 1 && (!o->json || o->output))
+		runtext_qd_table(c->human, c->rs.res, c->rs.n);
+	if (atomic_load(&interrupted))
+		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
+	if (c->rs.n && o->json && (o->output || !o->output_dir))
+		write_json(c);
+	if (c->dirfd >= 0)
+		write_step_jsons(c);
+	if (!o->json && o->output && c->out.json && c->rs.n) { /* the normal output, in --output */
+		FILE *f = c->out.json;
+		c->out.json = NULL;
+		if (ferror(f) | fclose(f)) {
+			fprintf(stderr, "nvscope run: cannot write %s\n", o->output);
+			c->status = NVS_EXIT_IOERR;
+		}
+	}
+}
+
+/* Everything released, the outputs of results that never came (a failed
+ * or interrupted run) removed.  The exit status. */
+static int finish(struct runcmd *c)
+{
+	if (c->pinned)
+		pin_targets(c->jobs, c->njobs, false);
+	if (c->held) {
+		zbd_release();
+		iolog_release();
+	}
+	if (c->out.json && !c->rs.n) {
+		fclose(c->out.json);
+		c->out.json = NULL;
+		unlink(c->o->output);
+	}
+	close_outputs(&c->out, true);
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	runsteps_group_release(&c->grp);
+	free(c->plan);
+	runsteps_release(&c->rs);
+	free(c->jobs);
+	if (!c->status && atomic_load(&interrupted))
+		c->status =
+		    128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
+	return c->status;
 }
 
 static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct readlist *read)
 {
 	struct run_opts o;
-	struct spec *jobs = NULL;
-	unsigned njobs = 0, nres = 0;
-	struct result *res = NULL, *tres = NULL;
-	struct series *ser = NULL;
-	struct cpu_util *cores = NULL;
-	unsigned *ncores = NULL;
-	struct json_job *info = NULL;
-	struct diskstat *disks = NULL, *alldisks = NULL;
-	unsigned *ndisks = NULL;
-	char **tjson = NULL; /* nvscope.trace of each step (read_iolog) */
-	char err[512];
-	int status = NVS_EXIT_OK;
-	unsigned ntargets = 0;
-	struct outputs out = {0};
-	int dirfd = -1;
-	unsigned *plan = NULL; /* fio run groups: plan_groups */
-	unsigned *gid = NULL;  /* fio's groupid per result (a QD sweep: the step's index) */
-	unsigned *step = NULL; /* the step (job x depth) each result is of */
-	unsigned nstep = 0;
-	const char **note = NULL; /* engine_note per result */
-	struct runjob *grp = NULL; /* the results of the group being reported */
-	bool zheld = false;	   /* zbd_hold taken */
-	bool pinned = false;	   /* pin_targets held */
-	unsigned gfirst = 0, gn = 0;
-	int grc = 0;
+	struct runcmd c = {.o = &o, .dirfd = -1};
+	unsigned cap; /* results: steps (job x depth) x numjobs copies */
 
 	(void)self;
 	memset(&o, 0, sizeof(o));
@@ -463,385 +803,35 @@ static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct 
 	struct preset_extra x = {.file = add_read, .arg = read};
 	o.cli.extra = &x; /* the files read: inputs (check_all) */
 	o.read = read;
-	if (cli_jobs(&o.cli, &jobs, &njobs, err, sizeof(err)) ||
-	    runfold_more_files(&o.cli, o.more, o.nmore, &jobs, &njobs, err, sizeof(err))) {
-		fprintf(stderr, "nvscope run: %s\n", err);
-		free(jobs);
+	if (cli_jobs(&o.cli, &c.jobs, &c.njobs, c.err, sizeof(c.err)) ||
+	    runfold_more_files(&o.cli, o.more, o.nmore, &c.jobs, &c.njobs, c.err, sizeof(c.err))) {
+		fprintf(stderr, "nvscope run: %s\n", c.err);
+		free(c.jobs);
 		return NVS_EXIT_USAGE;
 	}
-	datagen_number_run(jobs, njobs); /* fio's thread numbers: data, dedupe_global */
-	for (unsigned j = 0; j < njobs; j++) {
+	datagen_number_run(c.jobs, c.njobs); /* fio's thread numbers: data, dedupe_global */
+	for (unsigned j = 0; j < c.njobs; j++) {
 		if (o.parse_only)
-			preset_print_job(stdout, &jobs[j]);
-		else if (jobs[j].engine_note[0])
-			fprintf(stderr, "nvscope run: [%s] %s\n", jobs[j].name, jobs[j].engine_note);
+			preset_print_job(stdout, &c.jobs[j]);
+		else if (c.jobs[j].engine_note[0])
+			fprintf(stderr, "nvscope run: [%s] %s\n", c.jobs[j].name,
+				c.jobs[j].engine_note);
 	}
 	if (o.parse_only) {
-		free(jobs);
+		free(c.jobs);
 		return NVS_EXIT_OK;
 	}
-	unsigned total = 0, cap = 0; /* steps (job x depth); results (numjobs copies) */
-	for (unsigned j = 0; j < njobs; j++) {
-		total += jobs[j].niodepth;
-		cap += jobs[j].niodepth * (jobs[j].numjobs > 1 ? jobs[j].numjobs : 1);
-	}
-	/* the whole command first, its targets pinned: a refusal after a
-	 * write is no refusal, and what is written is what was checked; then
-	 * the outputs, opened before any I/O */
-	if (name_outputs(&o, jobs, njobs, total, &out) || check_all(&o, jobs, njobs, &out)) {
-		close_outputs(&out, true);
-		free(jobs);
+	cap = runsteps_size(c.jobs, c.njobs, &c.total);
+	if (prepare_outputs(&c)) {
+		free(c.jobs);
 		return NVS_EXIT_USAGE;
 	}
-	pinned = true;
-	int orc = open_outputs(&o, jobs, njobs, &out);
-	if (!orc && o.output_dir &&
-	    (orc = dirfd = safety_results_dir(o.output_dir, true, err, sizeof(err))) < 0)
-		fprintf(stderr, "nvscope run: %s\n", err);
-	if (orc < 0) {
-		pin_targets(jobs, njobs, false);
-		close_outputs(&out, true);
-		free(jobs);
-		return NVS_EXIT_USAGE;
+	c.pinned = true;
+	if (!(c.status = set_up(&c, cap))) {
+		run_steps(&c);
+		report_run(&c);
 	}
-	ntargets = jobs[0].stripe || jobs[0].fileset ? 1 : jobs[0].ntargets;
-	res = calloc(cap, sizeof(*res));
-	tres = calloc((size_t)cap * ntargets, sizeof(*tres));
-	ser = calloc(cap, sizeof(*ser));
-	cores = calloc((size_t)cap * CPU_MAX, sizeof(*cores));
-	ncores = calloc(cap, sizeof(*ncores));
-	info = calloc(cap, sizeof(*info));
-	disks = calloc((size_t)cap * NVS_MAX_TARGETS, sizeof(*disks));
-	alldisks = calloc(NVS_MAX_TARGETS, sizeof(*alldisks));
-	ndisks = calloc(cap, sizeof(*ndisks));
-	tjson = calloc(cap, sizeof(*tjson));
-	step = calloc(cap, sizeof(*step));
-	if (!res || !tres || !ser || !cores || !ncores || !info || !disks || !alldisks || !ndisks ||
-	    !tjson || !step) {
-		fprintf(stderr, "nvscope run: out of memory\n");
-		status = NVS_EXIT_IOERR;
-		goto free_all;
-	}
-	stopsig_catch(on_signal, true); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
-	/* fio's --output without a JSON format: the normal output goes there */
-	FILE *human = !o.json && o.output ? out.json : o.json && !o.output ? stderr : stdout;
-	bool show = !o.quiet && isatty(STDERR_FILENO);
-
-	plan = calloc(njobs, sizeof(*plan));
-	gid = calloc(cap, sizeof(*gid));
-	note = calloc(cap, sizeof(*note));
-	if (!plan || !gid || !note) {
-		status = NVS_EXIT_IOERR;
-		goto free_all;
-	}
-	plan_groups(jobs, njobs, plan, true);
-	zbd_hold(); /* zonemode=zbd: fio's zones live over the whole run */
-	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
-	zheld = true;
-	bool fold = false; /* fio's group_reporting: printed after the run, merged */
-	for (unsigned j = 0; j < njobs; j++)
-		fold |= jobs[j].group_reporting && total == njobs;
-	for (unsigned j = 0; j < njobs && !atomic_load(&interrupted); j++) {
-		for (unsigned q = 0; q < jobs[j].niodepth && !atomic_load(&interrupted); q++) {
-			struct runjob rj;
-			struct rusage ru0, ru1;
-			struct diskstat d0[NVS_MAX_TARGETS], d1;
-			struct timespec t0, t1;
-			bool have[NVS_MAX_TARGETS];
-			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
-				have[t] = !diskstat_read(jobs[j].targets[t], &d0[t]);
-			getrusage(RUSAGE_SELF, &ru0);
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			char sfx[64];
-			struct fiolog_hist *hl = NULL;
-			snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", jobs[j].iodepth[q],
-				 jobs[j].numjobs);
-			const char *lsfx = jobs[j].niodepth > 1 ? sfx : "";
-			int rc;
-			if (plan[j] > 1) { /* a fio run group: started together */
-				unsigned *qds = calloc(plan[j], sizeof(*qds)); /* 0: each its depth */
-				for (unsigned g = 0; grp && g < gn; g++)
-					runjob_release(&grp[g]);
-				free(grp);
-				gfirst = j;
-				gn = plan[j];
-				grp = calloc(gn, sizeof(*grp));
-				grc = grp && qds ? runjob_run_many(&jobs[j], qds, gn, &interrupted,
-								   show ? progress : NULL, NULL, grp,
-								   err, sizeof(err))
-						 : -ENOMEM;
-				free(qds);
-			}
-			if (grp && j >= gfirst && j < gfirst + gn) {
-				/* a job of a group run together: no histogram log (the
-				 * row hook serves one job); the process and disk
-				 * figures of the group go to its first job */
-				if (jobs[j].log_hist[0])
-					fprintf(stderr,
-						"nvscope run: [%s] write_hist_log is not written for "
-						"jobs run together\n",
-						jobs[j].name);
-				rc = grc;
-				rj = grp[j - gfirst];
-				memset(&grp[j - gfirst], 0, sizeof(rj)); /* now rj's to release */
-			} else {
-				rc = fiolog_hist_open(&jobs[j], fiolog_thread(jobs, j), o.output_dir,
-						      lsfx, &hl, err, sizeof(err));
-				if (!rc)
-					rc = runjob_run_rows(&jobs[j], jobs[j].iodepth[q], &interrupted,
-							     show ? progress : NULL, NULL,
-							     hl ? fiolog_hist_row : NULL, hl, &rj, err,
-							     sizeof(err));
-			}
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			getrusage(RUSAGE_SELF, &ru1);
-			char herr[256];
-			if (fiolog_hist_close(hl, herr, sizeof(herr)) && !rc) {
-				fprintf(stderr, "nvscope run: %s\n", herr);
-				status = NVS_EXIT_IOERR;
-			}
-			if (show)
-				fprintf(stderr, "\r%80s\r", "");
-			if (rc) {
-				fprintf(stderr, "nvscope run: %s\n", err);
-				status = cmd_exit_of(rc);
-				goto report;
-			}
-			/* fio without group_reporting lists each of numjobs copies;
-			 * with it, one entry whose job_runtime is theirs summed */
-			bool split = rj.nclones && !jobs[j].group_reporting;
-			double jrt = 0;
-			for (unsigned c = 0; c < rj.nclones; c++)
-				jrt += rj.clone[c].runtime_s;
-			unsigned ncl = split ? rj.nclones : 1, first = nres;
-			double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-			for (unsigned c = 0; c < ncl; c++, nres++) {
-				const struct result *cr = split ? &rj.clone[c] : &rj.agg;
-				gid[nres] = total == njobs ? jobs[j].report_group : nstep;
-				step[nres] = nstep;
-				note[nres] = jobs[j].engine_note;
-				res[nres] = *cr;
-				if (rj.error && !res[nres].error)
-					res[nres].error = -rj.error;
-				info[nres] = (struct json_job){
-				    .spec = &jobs[j],
-				    .elapsed_s = rj.elapsed_s,
-				    .job_runtime_s = split || !jrt ? cr->runtime_s : jrt};
-				for (unsigned t = 0; t < ntargets && t < rj.ntargets; t++)
-					tres[nres * ntargets + t] =
-					    split ? rj.clone_target[(size_t)c * rj.ntargets + t]
-						  : rj.per_target[t];
-				ncores[nres] = rj.ncores;
-				memcpy(&cores[(size_t)nres * CPU_MAX], rj.cores, sizeof(rj.cores));
-				if (split) {
-					ser[nres] = rj.clone_series[c];
-					rj.clone_series[c] = (struct series){0};
-				}
-			}
-			/* the process, disk and trace figures once, on the first copy
-			 * (group_reporting and the top-level disk_util sum them) */
-			info[first].ctx =
-			    (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
-			info[first].majf = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
-			info[first].minf = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
-			for (unsigned t = 0; t < jobs[j].ntargets && t < NVS_MAX_TARGETS; t++)
-				if (have[t] && !diskstat_read(jobs[j].targets[t], &d1))
-					diskstat_delta(&d0[t], &d1, ms,
-						       &disks[(size_t)first * NVS_MAX_TARGETS +
-							      ndisks[first]++]);
-			if (fiolog_wanted(&jobs[j])) { /* fio's: each copy's own, when copies */
-				unsigned nl = rj.nclones ? rj.nclones : 1;
-				const struct series **ls = calloc(nl, sizeof(*ls));
-				for (unsigned c = 0; ls && c < nl; c++)
-					ls[c] = !rj.nclones ? &rj.series
-						: split	    ? &ser[first + c]
-							    : &rj.clone_series[c];
-				if (!ls || fiolog_write(&jobs[j], ls, nl, fiolog_thread(jobs, j),
-							o.output_dir, lsfx, err, sizeof(err))) {
-					fprintf(stderr, "nvscope run: %s\n", ls ? err : strerror(ENOMEM));
-					status = NVS_EXIT_IOERR;
-				}
-				free(ls);
-			}
-			if (out.csv && nstep < out.ncsv && out.csv[nstep]) {
-				FILE *cf = out.csv[nstep];
-				out.csv[nstep] = NULL;
-				if (write_csv(cf, &rj.series)) {
-					fprintf(stderr, "nvscope run: cannot write %s: %s\n",
-						out.csv_path[nstep], strerror(errno));
-					status = NVS_EXIT_IOERR;
-				}
-			}
-			for (unsigned c = first; c < nres && (!o.json || o.output) && !fold; c++) {
-				struct runjob v = {.agg = res[c],
-						   .per_target = &tres[(size_t)c * ntargets],
-						   .ntargets = rj.ntargets < ntargets ? rj.ntargets
-										      : ntargets,
-						   .series = split ? ser[c] : rj.series,
-						   .dropped = split ? res[c].dropped : rj.dropped,
-						   .ss = c == first ? rj.ss : NULL};
-				runtext_result(human, &jobs[j], &v);
-			}
-			if (rj.trace_line[0] && (!o.quiet || o.json))
-				fprintf(human, "%s\n", rj.trace_line);
-			tjson[first] = rj.trace_json;
-			rj.trace_json = NULL;
-			if (!split) {
-				ser[first] = rj.series;
-				rj.series = (struct series){0};
-			}
-			info[first].ss = rj.ss; /* fio's steady state: freed with info */
-			rj.ss = NULL;
-			nstep++;
-			if (rj.error) {
-				fprintf(stderr, "nvscope run: %s\n", rj.msg);
-				status = NVS_EXIT_IOERR;
-			}
-			runjob_release(&rj);
-			/* a failed job stops the run, after the rest of its run
-			 * group (run together with it) is recorded, as fio lists it */
-			if (status && !(grp && j >= gfirst && j + 1 < gfirst + gn))
-				goto report;
-		}
-		/* exit_what=all: the rest of the jobs never start */
-		bool in_grp = grp && j >= gfirst && j < gfirst + gn;
-		if (jobs[j].exitall && (!in_grp || j == gfirst + gn - 1) &&
-		    runfold_exit_all(jobs, in_grp ? gfirst : j, j)) {
-			/* fio lists the jobs that never started, with zero figures */
-			struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets,
-					    .ser = ser, .info = info, .gid = gid, .note = note,
-					    .tjson = tjson, .cores = cores, .ncores = ncores,
-					    .disks = disks, .ndisks = ndisks, .step = step,
-					    .n = nres};
-			runfold_unstarted(&f, jobs, j + 1, njobs, total != njobs, &nstep);
-			nres = f.n;
-			break;
-		}
-	}
-report:
-	if (fold && nres) {
-		bool *grouped = calloc(nres, sizeof(*grouped));
-		struct runfold f = {.res = res, .tres = tres, .ntargets = ntargets, .ser = ser,
-				    .info = info, .gid = gid, .note = note, .tjson = tjson,
-				    .cores = cores, .ncores = ncores, .disks = disks,
-				    .ndisks = ndisks, .step = step, .n = nres};
-		for (unsigned i = 0; grouped && i < nres; i++)
-			grouped[i] = info[i].spec->group_reporting;
-		if (grouped)
-			nres = runfold_groups(&f, grouped);
-		free(grouped);
-		for (unsigned i = 0; i < nres && (!o.json || o.output); i++) {
-			struct runjob v = {.agg = res[i], .per_target = &tres[(size_t)i * ntargets],
-					   .ntargets = ntargets, .series = ser[i],
-					   .dropped = res[i].dropped, .ss = info[i].ss};
-			runtext_result(human, info[i].spec, &v);
-		}
-	}
-	if (nstep > 1 && (!o.json || o.output))
-		runtext_qd_table(human, res, nres);
-	if (atomic_load(&interrupted))
-		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
-	if (nres && o.json && (o.output || !o.output_dir)) {
-		FILE *f = o.output ? out.json : stdout;
-		uint64_t dropped = 0;
-		for (unsigned i = 0; i < nres; i++)
-			dropped += res[i].dropped;
-		struct json_run jr = {.spec = &jobs[0], .jobs = res, .njobs = nres,
-				      .targets = tres, .ntargets = ntargets, .series = ser,
-				      .cores = cores, .ncores = ncores,
-				      .dropped = dropped, .info = info, .plus = o.plus,
-				      .disks = alldisks,
-				      .ndisks = merge_disks(disks, ndisks, nres, alldisks),
-				      .groupid = gid, .engine_note = note,
-				      .extra_key = tjson[nres - 1] ? "trace" : NULL,
-				      .extra_json = tjson[nres - 1],
-				      .stop_signal = atomic_load(&interrupted)};
-		if (!f || json_write_run(f, &jr)) {
-			fprintf(stderr, "nvscope run: cannot write %s: %s\n",
-				o.output ? o.output : "JSON", strerror(errno));
-			status = NVS_EXIT_IOERR;
-		}
-		if (f && f != stdout && fclose(f) && !status) {
-			fprintf(stderr, "nvscope run: cannot write %s: %s\n", o.output,
-				strerror(errno));
-			status = NVS_EXIT_IOERR;
-		}
-		out.json = NULL;
-	}
-	for (unsigned i = 0, k; dirfd >= 0 && i < nres; i = k) {
-		char name[256];
-		/* one file per step: its numjobs copies together, as fio writes them */
-		for (k = i + 1; k < nres && step[k] == step[i]; k++)
-			;
-		struct json_run jr = {.spec = info[i].spec, .jobs = &res[i], .njobs = k - i,
-				      .targets = &tres[(size_t)i * ntargets], .ntargets = ntargets,
-				      .series = &ser[i], .cores = &cores[(size_t)i * CPU_MAX],
-				      .ncores = &ncores[i], .dropped = res[i].dropped,
-				      .info = &info[i], .plus = o.plus,
-				      .disks = &disks[(size_t)i * NVS_MAX_TARGETS],
-				      .ndisks = ndisks[i], .groupid = &gid[i],
-				      .extra_key = tjson[i] ? "trace" : NULL, .extra_json = tjson[i]};
-		int rc = step_json_name(res, info, step, nres, i, name, sizeof(name));
-		if (!rc)
-			rc = write_step_json(dirfd, name, &jr);
-		if (rc) {
-			fprintf(stderr, "nvscope run: cannot write %s/%s: %s\n", o.output_dir, name,
-				strerror(-rc));
-			status = NVS_EXIT_IOERR;
-		}
-	}
-	if (!o.json && o.output && out.json && nres) { /* the normal output, in --output */
-		FILE *f = out.json;
-		out.json = NULL;
-		if (ferror(f) | fclose(f)) {
-			fprintf(stderr, "nvscope run: cannot write %s\n", o.output);
-			status = NVS_EXIT_IOERR;
-		}
-	}
-free_all:
-	if (pinned)
-		pin_targets(jobs, njobs, false);
-	if (zheld) {
-		zbd_release();
-		iolog_release();
-	}
-	/* outputs of results that never came (failed or interrupted run) */
-	if (out.json && !nres) {
-		fclose(out.json);
-		out.json = NULL;
-		unlink(o.output);
-	}
-	close_outputs(&out, true);
-	if (dirfd >= 0)
-		close(dirfd);
-	for (unsigned g = 0; grp && g < gn; g++)
-		runjob_release(&grp[g]);
-	free(grp);
-	free(plan);
-	free(gid);
-	free(step);
-	free(note);
-	for (unsigned i = 0; i < nres; i++)
-		series_release(&ser[i]);
-	for (unsigned i = 0; tjson && i < cap; i++)
-		free(tjson[i]);
-	free(tjson);
-	free(ser);
-	for (unsigned i = 0; info && i < nres; i++)
-		fioss_free(info[i].ss);
-	free(info);
-	free(disks);
-	free(alldisks);
-	free(ndisks);
-	free(cores);
-	free(ncores);
-	free(tres);
-	free(res);
-	free(jobs);
-	if (!status && atomic_load(&interrupted))
-		status = 128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
-	return status;
+	return finish(&c);
 }
 
 static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
@@ -862,27 +852,28 @@ const struct cmd_entry cmd_run_entry = {
 	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 	     "    [--output-format=normal|json|json+] [--output FILE]\n"
 	     "    [--output-dir DIR] [--csv FILE] [-q]",
-    .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
-	    "several job files run one after another, as fio runs them.\n"
-	    "workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
-	    "  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
-	    "  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
-	    "  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
-	    "  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
-	    "  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
-	    "  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
-	    "  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
-	    "  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
-	    "  --rate_min= --disable_slat=0 (slat measured: a second io_uring_enter per\n"
-	    "  submission; a job file measures it unless disable_slat=1)\n"
-	    "  --slat_percentiles=1 (every fio option: docs/cli.md, \"fio's options\")\n"
-	    "  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
-	    "  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
-	    "  --force-destroy (write over a partition table or filesystem signature)\n"
-	    "  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
-	    "  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
-	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
-	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
+    .text =
+	"A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
+	"several job files run one after another, as fio runs them.\n"
+	"workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
+	"  --numjobs= --runtime= --ramp_time= --time_based --size= --offset= --io_size=\n"
+	"  --loops= --rate_iops=R[,W] --rate=R[,W] --rate_iops_total= --rate_process=\n"
+	"  --direct=0|1 --blockalign= --percentile_list= --randrepeat=0|1\n"
+	"  --ioengine=io_uring|io_uring_cmd --sqthread_poll --hipri --fixedbufs=0|1\n"
+	"  --registerfiles=0|1 --iodepth_batch_submit= --iodepth_batch_complete_max=\n"
+	"  --cpus_allowed=LIST --cpus_allowed_policy=shared|split --interval=1s\n"
+	"  --stripe=SIZE --continue_on_error=all --bsrange= --percentage_random=\n"
+	"  --random_distribution= --offset_increment= --startdelay= --thinktime=\n"
+	"  --rate_min= --disable_slat=0 (slat measured: a second io_uring_enter per\n"
+	"  submission; a job file measures it unless disable_slat=1)\n"
+	"  --slat_percentiles=1 (every fio option: docs/cli.md, \"fio's options\")\n"
+	"  data: --scramble_buffers=0|1 --refill_buffers --zero_buffers --buffer_pattern=\n"
+	"  --buffer_compress_percentage= --buffer_compress_chunk= --dedupe_percentage=\n"
+	"  --force-destroy (write over a partition table or filesystem signature)\n"
+	"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
+	"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
+	"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
+	"  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
     .opts = opts,
     .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 	     "  128 + the signal when stopped by one, results so far written (129 SIGHUP,\n"

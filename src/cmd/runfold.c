@@ -49,7 +49,7 @@ static void merge_series(struct series *a, const struct series *b)
 }
 
 /* Moves entry @i of every array to @m (m < i). */
-static void move(struct runfold *f, unsigned i, unsigned m)
+static void move(struct runsteps *f, unsigned i, unsigned m)
 {
 	f->res[m] = f->res[i];
 	memcpy(&f->tres[(size_t)m * f->ntargets], &f->tres[(size_t)i * f->ntargets],
@@ -72,7 +72,7 @@ static void move(struct runfold *f, unsigned i, unsigned m)
 		f->step[m] = f->step[i];
 }
 
-unsigned runfold_groups(struct runfold *f, const bool *grouped)
+unsigned runfold_groups(struct runsteps *f, const bool *grouped)
 {
 	unsigned m = 0;
 
@@ -152,7 +152,7 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
 	return 0;
 }
 
-void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+void runfold_unstarted(struct runsteps *f, const struct spec *jobs, unsigned from, unsigned njobs,
 		       bool sweep, unsigned *nstep)
 {
 	for (unsigned j = from; j < njobs; j++)

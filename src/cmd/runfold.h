@@ -6,29 +6,7 @@
 
 #include <stdbool.h>
 #include "config/cli.h"
-#include "report/json.h"
-#include "stats/cpu.h"
-#include "stats/diskstat.h"
-#include "stats/result.h"
-#include "stats/series.h"
-
-/* The run's parallel arrays, [n] entries (tres [n * ntargets], cores
- * [n * CPU_MAX], disks [n * NVS_MAX_TARGETS]). */
-struct runfold {
-	struct result *res, *tres;
-	unsigned ntargets;
-	struct series *ser;
-	struct json_job *info;
-	unsigned *gid;
-	const char **note;
-	char **tjson;
-	struct cpu_util *cores;
-	unsigned *ncores;
-	struct diskstat *disks;
-	unsigned *ndisks;
-	unsigned *step; /* the run step (job x depth) of each entry, or NULL */
-	unsigned n;
-};
+#include "run/runsteps.h"
 
 /* fio's rule: a result whose job has group_reporting (@grouped[i]) and the
  * same groupid as the result before it is merged into that one (counts and
@@ -36,7 +14,7 @@ struct runfold {
  * IOPS summed, context switches and faults summed); the arrays are
  * compacted in order.  The first job of a group names it and keeps its
  * options, CPU, disk and trace figures.  Returns the new count. */
-unsigned runfold_groups(struct runfold *f, const bool *grouped);
+unsigned runfold_groups(struct runsteps *f, const bool *grouped);
 
 /* fio's `fio a.fio b.fio`: loads @files (each as cli_jobs loads @cli with
  * cli->job set to it; cli->job is the caller's again on return, the first
@@ -52,7 +30,7 @@ int runfold_more_files(struct cli *cli, const char *const *files, unsigned nfile
  * zero figures: appends them to @f's arrays (the caller sized them for
  * every job) with their groupid (@sweep: the step's index, as run.c), the
  * steps counted on in *@nstep. */
-void runfold_unstarted(struct runfold *f, const struct spec *jobs, unsigned from, unsigned njobs,
+void runfold_unstarted(struct runsteps *f, const struct spec *jobs, unsigned from, unsigned njobs,
 		       bool sweep, unsigned *nstep);
 /* fio's exit_what=all: a job from @first to @last (one run group) has it,
  * so no later job starts. */

@@ -3,7 +3,8 @@
  * CSV, a plan's rounds.csv, or a fio IOPS/BW log (write_iops_log: "msec,
  * value, ddir, bs[, off]").
  * Each value is one round, unless --round SECONDS averages the samples into
- * rounds of that length - cut by stats/rounds.c, the console's own cut.  Prints the verdict of every window, or with
+ * rounds of that length - cut by stats/rounds.c, the console's own cut.  Prints the verdict of
+ * every window, or with
  * --json one object: {"attained", "round", "window_avg", "range_pct",
  * "slope_pct"} describing the first window that attains steady state (the
  * last window when none does; nulls when the series is too short). */
@@ -223,54 +224,112 @@ static void json_num(const char *key, double v, bool valid, bool last)
 		printf("\"%s\": null%s", key, last ? "" : ", ");
 }
 
-enum { O_WINDOW = 'w', O_RANGE = 'r', O_SLOPE = 's', O_ROUND = 'R', O_JSON = 'j', O_SS = 'S',
-       O_METRIC = 'm', O_DDIR = 'd' };
+enum {
+	O_WINDOW = 'w',
+	O_RANGE = 'r',
+	O_SLOPE = 's',
+	O_ROUND = 'R',
+	O_JSON = 'j',
+	O_SS = 'S',
+	O_METRIC = 'm',
+	O_DDIR = 'd'
+};
 
 static const struct cmd_opt opts[] = {
     {{"window", required_argument, NULL, O_WINDOW}, 'w', "N", "rounds in the window (5)"},
-    {{"range", required_argument, NULL, O_RANGE}, 'r', "PCT",
+    {{"range", required_argument, NULL, O_RANGE},
+     'r',
+     "PCT",
      "max-min of the window within PCT% of its average (20)"},
-    {{"slope", required_argument, NULL, O_SLOPE}, 's', "PCT",
+    {{"slope", required_argument, NULL, O_SLOPE},
+     's',
+     "PCT",
      "the least-squares line moves within PCT% of the\naverage across the window (10)"},
-    {{"round", required_argument, NULL, O_ROUND}, 'R', "SECONDS",
-     "average the samples into rounds of this length\n(the console's cut); default: one value a round"},
-    {{"ss", required_argument, NULL, O_SS}, 'S', "iops:X%|iops_slope:X%",
+    {{"round", required_argument, NULL, O_ROUND},
+     'R',
+     "SECONDS",
+     "average the samples into rounds of this length\n(the console's cut); default: one value a "
+     "round"},
+    {{"ss", required_argument, NULL, O_SS},
+     'S',
+     "iops:X%|iops_slope:X%",
      "fio's steady-state criterion instead (also bw:, bw_slope:)"},
-    {{"metric", required_argument, NULL, O_METRIC}, 'm', "iops|read_iops|write_iops|bw",
+    {{"metric", required_argument, NULL, O_METRIC},
+     'm',
+     "iops|read_iops|write_iops|bw",
      "the value of nvscope's CSV that is judged (iops)"},
-    {{"ddir", required_argument, NULL, O_DDIR}, 'd', "0|1|2",
+    {{"ddir", required_argument, NULL, O_DDIR},
+     'd',
+     "0|1|2",
      "a fio log's direction (read, write, trim); default: their sum"},
-    {{"json", no_argument, NULL, O_JSON}, 'j', NULL,
+    {{"json", no_argument, NULL, O_JSON},
+     'j',
+     NULL,
      "one object: {\"attained\", \"round\", \"window_avg\",\n"
      "\"range_pct\", \"slope_pct\"} of the first steady window"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
-static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
-{
+/* What the command line asks: the rule, the rounds, the output, which
+ * value of the file. */
+struct steady_args {
 	struct steady_params p;
-	double round_s = 0;
-	bool json = false;
-	enum metric metric = M_IOPS;
-	int ddir = -1;
-	char err[512];
-	struct raw raw = {0};
-	double *vals = NULL;
-	size_t nv = 0;
-	int rc = NVS_EXIT_USAGE;
+	double round_s; /* --round: rounds of this length; 0: one per value */
+	bool json;
+	enum metric metric;
+	int ddir; /* a fio log's direction, -1: their sum */
+};
 
-	steady_params_init(&p);
+/* --metric @v into *@m.  0 or -EINVAL (said). */
+static int parse_metric(const char *v, enum metric *m)
+{
+	if (!strcmp(v, "iops"))
+		*m = M_IOPS;
+	else if (!strcmp(v, "read_iops"))
+		*m = M_READ_IOPS;
+	else if (!strcmp(v, "write_iops"))
+		*m = M_WRITE_IOPS;
+	else if (!strcmp(v, "bw"))
+		*m = M_BW;
+	else {
+		fprintf(stderr,
+			"nvscope steady: --metric: '%s' is not iops, "
+			"read_iops, write_iops or bw\n",
+			v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --ddir @v into *@ddir.  0 or -EINVAL (said). */
+static int parse_ddir(const char *v, int *ddir)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "read"))
+		*ddir = 0;
+	else if (!strcmp(v, "1") || !strcmp(v, "write"))
+		*ddir = 1;
+	else if (!strcmp(v, "2") || !strcmp(v, "trim"))
+		*ddir = 2;
+	else {
+		fprintf(stderr, "nvscope steady: --ddir: '%s' is not 0, 1 or 2\n", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options into @sa.  0 or -EINVAL (said). */
+static int parse_opts(struct steady_args *sa, const struct cmd_args *a)
+{
 	for (unsigned i = 0; i < a->nopt; i++) {
 		const char *v = a->opt[i].val;
 		int c = a->opt[i].id;
 		double d;
 		switch (c) {
 		case O_WINDOW:
-			if (num_parse_uint(v, 2, 100000, &p.window)) {
+			if (num_parse_uint(v, 2, 100000, &sa->p.window)) {
 				fprintf(stderr,
-					"nvscope steady: --window: '%s' is not a count >= 2\n",
-					v);
-				return NVS_EXIT_USAGE;
+					"nvscope steady: --window: '%s' is not a count >= 2\n", v);
+				return -EINVAL;
 			}
 			break;
 		case O_RANGE:
@@ -278,110 +337,166 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 			if (steady_parse_tolerance(v, &d)) {
 				fprintf(stderr, "nvscope steady: --%s: '%s' is not a percentage\n",
 					c == O_RANGE ? "range" : "slope", v);
-				return NVS_EXIT_USAGE;
+				return -EINVAL;
 			}
-			*(c == O_RANGE ? &p.range_pct : &p.slope_pct) = d;
+			*(c == O_RANGE ? &sa->p.range_pct : &sa->p.slope_pct) = d;
 			break;
 		case O_ROUND: {
 			uint64_t ns;
 			if (num_parse_time_ns(v, 1000000000ULL, &ns) || !ns ||
 			    ns > 1000000000ULL * 1000000000ULL) {
 				fprintf(stderr,
-					"nvscope steady: --round: '%s' is not a duration > 0\n",
-					v);
-				return NVS_EXIT_USAGE;
+					"nvscope steady: --round: '%s' is not a duration > 0\n", v);
+				return -EINVAL;
 			}
-			round_s = (double)ns / 1e9;
+			sa->round_s = (double)ns / 1e9;
 			break;
 		}
 		case O_JSON:
-			json = true;
+			sa->json = true;
 			break;
 		case O_SS:
-			if (steady_parse_fio(v, &p)) {
+			if (steady_parse_fio(v, &sa->p)) {
 				fprintf(stderr,
 					"nvscope steady: --ss: '%s' is not iops:X[%%], "
 					"iops_slope:X[%%], "
 					"bw:X[%%] or bw_slope:X[%%]\n",
 					v);
-				return NVS_EXIT_USAGE;
+				return -EINVAL;
 			}
-			if (p.metric == STEADY_BW)
-				metric = M_BW;
+			if (sa->p.metric == STEADY_BW)
+				sa->metric = M_BW;
 			break;
 		case O_METRIC:
-			if (!strcmp(v, "iops"))
-				metric = M_IOPS;
-			else if (!strcmp(v, "read_iops"))
-				metric = M_READ_IOPS;
-			else if (!strcmp(v, "write_iops"))
-				metric = M_WRITE_IOPS;
-			else if (!strcmp(v, "bw"))
-				metric = M_BW;
-			else {
-				fprintf(stderr,
-					"nvscope steady: --metric: '%s' is not iops, "
-					"read_iops, write_iops or bw\n",
-					v);
-				return NVS_EXIT_USAGE;
-			}
+			if (parse_metric(v, &sa->metric))
+				return -EINVAL;
 			break;
 		case O_DDIR:
-			if (!strcmp(v, "0") || !strcmp(v, "read"))
-				ddir = 0;
-			else if (!strcmp(v, "1") || !strcmp(v, "write"))
-				ddir = 1;
-			else if (!strcmp(v, "2") || !strcmp(v, "trim"))
-				ddir = 2;
-			else {
-				fprintf(stderr, "nvscope steady: --ddir: '%s' is not 0, 1 or 2\n",
-					v);
-				return NVS_EXIT_USAGE;
-			}
+			if (parse_ddir(v, &sa->ddir))
+				return -EINVAL;
 			break;
 		}
 	}
-	if (a->npos != 1) {
-		cmd_help(stderr, self);
-		return NVS_EXIT_USAGE;
-	}
-	const char *path = a->pos[0];
-	FILE *f = input_fopen(path, STEADY_MAX_BYTES, "steady input", err, sizeof(err));
-	if (!f) {
-		fprintf(stderr, "nvscope steady: %s\n", err);
-		return NVS_EXIT_USAGE;
-	}
-	/* the first line that is not blank or a comment tells the format */
+	return 0;
+}
+
+/* The series of file @path into @raw, in the format its first line that
+ * is not blank or a comment tells: nvscope's CSV, a plan's rounds.csv or a
+ * fio log.  0 or -errno with @err. */
+static int read_series(const char *path, const struct steady_args *sa, struct raw *raw, char *err,
+		       size_t errlen)
+{
+	FILE *f = input_fopen(path, STEADY_MAX_BYTES, "steady input", err, errlen);
 	char *first = NULL;
 	size_t fcap = 0;
 	unsigned fln = 0;
 	long got;
+	int r;
+
+	if (!f)
+		return -EINVAL;
 	while ((got = input_getline(f, &first, &fcap, STEADY_MAX_LINE, &fln)) >= 0 &&
 	       (!got || first[0] == '#'))
 		;
-	int r;
 	if (got < -1) {
-		input_line_err(got, path, fln, STEADY_MAX_LINE, err, sizeof(err));
+		input_line_err(got, path, fln, STEADY_MAX_LINE, err, errlen);
 		fclose(f);
 		r = -EINVAL;
 	} else if (got >= 0 && !strncmp(first, "time_s", 6)) {
 		fclose(f);
-		r = read_nvscope_csv(path, metric, &raw, err, sizeof(err));
+		r = read_nvscope_csv(path, sa->metric, raw, err, errlen);
 	} else if (got >= 0 && !strncmp(first, "round,", 6)) {
 		fclose(f);
-		r = read_rounds(path, &raw, err, sizeof(err));
+		r = read_rounds(path, raw, err, errlen);
 	} else {
 		rewind(f);
-		r = read_fio_log(path, f, ddir, &raw, err, sizeof(err));
+		r = read_fio_log(path, f, sa->ddir, raw, err, errlen);
 		fclose(f);
 	}
 	free(first);
-	if (r) {
+	return r;
+}
+
+/* --json: the first window that attains steady state (at, 1-based), or
+ * the last (@shown). */
+static void print_json(const struct steady_params *p, size_t at, const struct steady_verdict *shown)
+{
+	printf("{\"attained\": %s, ", at ? "true" : "false");
+	if (at)
+		printf("\"round\": %zu, ", at);
+	else
+		printf("\"round\": null, ");
+	json_num("window_avg", shown->avg, shown->valid, false);
+	json_num("range_pct", shown->range_pct,
+		 shown->valid && shown->pct_valid && p->rule != STEADY_FIO_SLOPE, false);
+	json_num("slope_pct", shown->slope_pct,
+		 shown->valid && shown->pct_valid && p->rule != STEADY_FIO_DEV, true);
+	printf("}\n");
+}
+
+/* The verdict of every window of rounds @vals[@nv], the first steady one
+ * (@at, 1-based, 0: none) marked, and a closing line. */
+static void print_table(const struct steady_args *sa, const double *vals, size_t nv, size_t at)
+{
+	const struct steady_params *p = &sa->p;
+	const char *rule = p->rule == STEADY_SNIA      ? "SNIA PTS"
+			   : p->rule == STEADY_FIO_DEV ? "fio deviation"
+						       : "fio slope";
+
+	printf("%s rule, window %u rounds, %zu rounds%s", rule, p->window, nv,
+	       sa->round_s > 0 ? "" : " (one per value)\n");
+	if (sa->round_s > 0)
+		printf(" of %g s\n", sa->round_s);
+	printf("%6s %14s %9s %9s  %s\n", "round", "window_avg", "range_%", "slope_%", "verdict");
+	for (size_t k = p->window; k <= nv; k++) {
+		struct steady_verdict v;
+		steady_eval(vals, k, p, &v);
+		char rp[32] = "-", sp[32] = "-";
+		if (v.pct_valid) {
+			snprintf(rp, sizeof(rp), "%.2f", v.range_pct);
+			snprintf(sp, sizeof(sp), "%.2f", v.slope_pct);
+		}
+		printf("%6zu %14.1f %9s %9s  %s%s%s\n", k, v.avg, rp, sp,
+		       v.attained ? "steady" : "not steady",
+		       v.attained ? ""
+				  : (!v.range_ok && !v.slope_ok ? " (range, slope)"
+				     : !v.range_ok		? " (range)"
+								: " (slope)"),
+		       k == at ? "  <- first" : "");
+	}
+	if (at && sa->round_s > 0)
+		printf("steady state attained at round %zu (%.0f s)\n", at,
+		       (double)at * sa->round_s);
+	else if (at)
+		printf("steady state attained at round %zu\n", at);
+	else if (nv < p->window)
+		printf("not attained: %zu rounds, the window needs %u\n", nv, p->window);
+	else
+		printf("not attained in %zu rounds\n", nv);
+}
+
+static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
+{
+	struct steady_args sa = {.metric = M_IOPS, .ddir = -1};
+	char err[512];
+	struct raw raw = {0};
+	double *vals = NULL;
+	size_t nv = 0;
+	int rc = NVS_EXIT_USAGE;
+
+	steady_params_init(&sa.p);
+	if (parse_opts(&sa, a))
+		return NVS_EXIT_USAGE;
+	if (a->npos != 1) {
+		cmd_help(stderr, self);
+		return NVS_EXIT_USAGE;
+	}
+	if (read_series(a->pos[0], &sa, &raw, err, sizeof(err))) {
 		fprintf(stderr, "nvscope steady: %s\n", err);
 		goto out_raw;
 	}
-	if (round_s > 0) {
-		int e = make_rounds(&raw, round_s, &vals, &nv);
+	if (sa.round_s > 0) {
+		int e = make_rounds(&raw, sa.round_s, &vals, &nv);
 		if (e) {
 			fprintf(stderr, "nvscope steady: %s\n",
 				e == -ERANGE ? "--round: more than 100 million rounds"
@@ -393,58 +508,12 @@ static int exec_steady(const struct cmd_entry *self, struct cmd_args *a)
 		nv = raw.n;
 		raw.v = NULL;
 	}
-
 	struct steady_verdict firstv, lastv;
-	size_t at = steady_scan(vals, nv, &p, &firstv, &lastv);
-	const struct steady_verdict *shown = at ? &firstv : &lastv;
-	if (json) {
-		printf("{\"attained\": %s, ", at ? "true" : "false");
-		if (at)
-			printf("\"round\": %zu, ", at);
-		else
-			printf("\"round\": null, ");
-		json_num("window_avg", shown->avg, shown->valid, false);
-		json_num("range_pct", shown->range_pct,
-			 shown->valid && shown->pct_valid && p.rule != STEADY_FIO_SLOPE, false);
-		json_num("slope_pct", shown->slope_pct,
-			 shown->valid && shown->pct_valid && p.rule != STEADY_FIO_DEV, true);
-		printf("}\n");
-	} else {
-		const char *rule = p.rule == STEADY_SNIA      ? "SNIA PTS"
-				   : p.rule == STEADY_FIO_DEV ? "fio deviation"
-							      : "fio slope";
-		printf("%s rule, window %u rounds, %zu rounds%s", rule, p.window, nv,
-		       round_s > 0 ? "" : " (one per value)\n");
-		if (round_s > 0)
-			printf(" of %g s\n", round_s);
-		printf("%6s %14s %9s %9s  %s\n", "round", "window_avg", "range_%", "slope_%",
-		       "verdict");
-		for (size_t k = p.window; k <= nv; k++) {
-			struct steady_verdict v;
-			steady_eval(vals, k, &p, &v);
-			char rp[32] = "-", sp[32] = "-";
-			if (v.pct_valid) {
-				snprintf(rp, sizeof(rp), "%.2f", v.range_pct);
-				snprintf(sp, sizeof(sp), "%.2f", v.slope_pct);
-			}
-			printf("%6zu %14.1f %9s %9s  %s%s%s\n", k, v.avg, rp, sp,
-			       v.attained ? "steady" : "not steady",
-			       v.attained ? ""
-					  : (!v.range_ok && !v.slope_ok ? " (range, slope)"
-					     : !v.range_ok		? " (range)"
-									: " (slope)"),
-			       k == at ? "  <- first" : "");
-		}
-		if (at && round_s > 0)
-			printf("steady state attained at round %zu (%.0f s)\n", at,
-			       (double)at * round_s);
-		else if (at)
-			printf("steady state attained at round %zu\n", at);
-		else if (nv < p.window)
-			printf("not attained: %zu rounds, the window needs %u\n", nv, p.window);
-		else
-			printf("not attained in %zu rounds\n", nv);
-	}
+	size_t at = steady_scan(vals, nv, &sa.p, &firstv, &lastv);
+	if (sa.json)
+		print_json(&sa.p, at, at ? &firstv : &lastv);
+	else
+		print_table(&sa, vals, nv, at);
 	rc = NVS_EXIT_OK;
 	free(vals);
 out_raw:

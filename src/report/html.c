@@ -705,6 +705,77 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* The union of the steps of @dirs, in plan order (at most MAX_STEPS):
+ * their names into @steps (the directories' strings).  Returns how many. */
+static unsigned union_steps(const struct rdir *dirs, unsigned nd, char **steps)
+{
+	unsigned nsteps = 0;
+
+	for (unsigned d = 0; d < nd; d++) {
+		const cJSON *s;
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(dirs[d].meta, "steps"))
+		{
+			if (!cJSON_IsString(s) || nsteps >= MAX_STEPS)
+				continue;
+			bool seen = false;
+			for (unsigned i = 0; i < nsteps; i++)
+				seen |= !strcmp(steps[i], s->valuestring);
+			if (!seen)
+				steps[nsteps++] = s->valuestring;
+		}
+	}
+	return nsteps;
+}
+
+/* Step @i, @step, of every directory that has it: its heading, as-run
+ * lines and the section of its kind. */
+static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned i,
+			 const char *step)
+{
+	cJSON *sjs[MAX_DIRS];
+	struct rdir have[MAX_DIRS];
+	unsigned nh = 0;
+	for (unsigned d = 0; d < nd; d++) {
+		cJSON *o = rtab_json(dirs[d].path, step, RESDIR_STEP);
+		if (!o)
+			continue;
+		sjs[nh] = o;
+		have[nh++] = dirs[d];
+	}
+	if (!nh)
+		return;
+	cJSON *sj = sjs[0];
+	const char *kind = jstr(sj, "kind");
+	step_heading(f, i, step, sj);
+	for (unsigned h = 0; h < nh; h++)
+		bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
+	/* sequential workloads are charted in MB/s, as reviews do */
+	const char *rw = sj ? jstr(sj, "rw") : "";
+	bool mbps = !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
+	if (!strcmp(kind, "precondition"))
+		section_precondition(f, have, nh, step,
+				     mbps ? "Preconditioning: MB/s and latency per interval"
+					  : "Preconditioning: IOPS and latency per interval",
+				     mbps);
+	else if (!strcmp(kind, "measure"))
+		section_measure(f, have, nh, step, mbps);
+	else if (!strcmp(kind, "rate-curve"))
+		section_rate(f, have, nh, step);
+	else if (!strcmp(kind, "grid"))
+		section_grid(f, have, nh, step);
+	else if (!strcmp(kind, "matrix")) {
+		section_precondition(f, have, nh, step,
+				     "Matrix rounds: IOPS and latency per interval (all cells)",
+				     false);
+		section_matrix(f, have, nh, step);
+	} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
+		section_simple(f, have, nh, step, kind);
+	else
+		fputs("<p class=\"warn\">not run yet</p>\n", f);
+	for (unsigned h = 0; h < nh; h++)
+		cJSON_Delete(sjs[h]);
+}
+
 int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *err, size_t errlen)
 {
 	struct rdir dirs[MAX_DIRS];
@@ -719,20 +790,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 	for (nd = 0; nd < ndirs; nd++)
 		if ((rc = load_dir(&dirs[nd], paths[nd], err, errlen)))
 			goto out_dirs;
-	/* the union of the steps, in plan order */
-	for (unsigned d = 0; d < nd; d++) {
-		const cJSON *s;
-		cJSON_ArrayForEach(s, cJSON_GetObjectItem(dirs[d].meta, "steps"))
-		{
-			if (!cJSON_IsString(s) || nsteps >= MAX_STEPS)
-				continue;
-			bool seen = false;
-			for (unsigned i = 0; i < nsteps; i++)
-				seen |= !strcmp(steps[i], s->valuestring);
-			if (!seen)
-				steps[nsteps++] = s->valuestring;
-		}
-	}
+	nsteps = union_steps(dirs, nd, steps);
 
 	time_t now = time(NULL);
 	char when[64];
@@ -805,51 +863,8 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 
 	testbed_section(f, dirs, nd);
 
-	for (unsigned i = 0; i < nsteps; i++) {
-		cJSON *sjs[MAX_DIRS];
-		struct rdir have[MAX_DIRS];
-		unsigned nh = 0;
-		for (unsigned d = 0; d < nd; d++) {
-			cJSON *o = rtab_json(dirs[d].path, steps[i], RESDIR_STEP);
-			if (!o)
-				continue;
-			sjs[nh] = o;
-			have[nh++] = dirs[d];
-		}
-		if (!nh)
-			continue;
-		cJSON *sj = sjs[0];
-		const char *kind = jstr(sj, "kind");
-		step_heading(f, i, steps[i], sj);
-		for (unsigned h = 0; h < nh; h++)
-			bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
-		/* sequential workloads are charted in MB/s, as reviews do */
-		const char *rw = sj ? jstr(sj, "rw") : "";
-		bool mbps = !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
-		if (!strcmp(kind, "precondition"))
-			section_precondition(f, have, nh, steps[i],
-					     mbps
-						 ? "Preconditioning: MB/s and latency per interval"
-						 : "Preconditioning: IOPS and latency per interval",
-					     mbps);
-		else if (!strcmp(kind, "measure"))
-			section_measure(f, have, nh, steps[i], mbps);
-		else if (!strcmp(kind, "rate-curve"))
-			section_rate(f, have, nh, steps[i]);
-		else if (!strcmp(kind, "grid"))
-			section_grid(f, have, nh, steps[i]);
-		else if (!strcmp(kind, "matrix")) {
-			section_precondition(
-			    f, have, nh, steps[i],
-			    "Matrix rounds: IOPS and latency per interval (all cells)", false);
-			section_matrix(f, have, nh, steps[i]);
-		} else if (!strcmp(kind, "purge") || !strcmp(kind, "fill"))
-			section_simple(f, have, nh, steps[i], kind);
-		else
-			fputs("<p class=\"warn\">not run yet</p>\n", f);
-		for (unsigned h = 0; h < nh; h++)
-			cJSON_Delete(sjs[h]);
-	}
+	for (unsigned i = 0; i < nsteps; i++)
+		step_section(f, dirs, nd, i, steps[i]);
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;
 	if (rc)

@@ -478,12 +478,144 @@ static bool slat_measured(const struct result *r, const struct spec *s)
 	return false;
 }
 
+/* Each target's own figures (a run over several targets). */
+static void add_targets(cJSON *nv, const struct json_run *run, unsigned j)
+{
+	if (run->targets && run->ntargets > 1) {
+		cJSON *ts = cJSON_AddArrayToObject(nv, "targets");
+		for (unsigned t = 0; t < run->ntargets; t++) {
+			const struct result *tr = &run->targets[j * run->ntargets + t];
+			cJSON *to = cJSON_CreateObject();
+			cJSON_AddStringToObject(to, "target", tr->target);
+			cJSON_AddItemToObject(
+			    to, "read",
+			    dir_obj(tr, NVS_READ, NULL, false, run->lat_bins, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "write",
+			    dir_obj(tr, NVS_WRITE, NULL, false, run->lat_bins, job_spec(run, j)));
+			cJSON_AddItemToObject(
+			    to, "trim",
+			    dir_obj(tr, NVS_TRIM, NULL, false, run->lat_bins, job_spec(run, j)));
+			cJSON_AddItemToArray(ts, to);
+		}
+	}
+}
+
+/* The machine's CPU per core over job @j, and its IOPS per busy core. */
+static void add_cpu(cJSON *nv, const struct json_run *run, unsigned j)
+{
+	const struct result *r = &run->jobs[j];
+
+	if (run->cores && run->ncores && run->ncores[j]) {
+		cJSON *cpu = cJSON_AddObjectToObject(nv, "cpu");
+		cJSON *arr = cJSON_AddArrayToObject(cpu, "cores");
+		double busy = 0;
+		for (unsigned i = 0; i < run->ncores[j]; i++) {
+			const struct cpu_util *u = &run->cores[j * CPU_MAX + i];
+			cJSON *co = cJSON_CreateObject();
+			cJSON_AddNumberToObject(co, "user", u->user);
+			cJSON_AddNumberToObject(co, "system", u->system);
+			cJSON_AddNumberToObject(co, "iowait", u->iowait);
+			cJSON_AddNumberToObject(co, "irq", u->irq);
+			cJSON_AddNumberToObject(co, "steal", u->steal);
+			cJSON_AddNumberToObject(co, "idle", u->idle);
+			cJSON_AddItemToArray(arr, co);
+			busy += 100 - u->idle - u->iowait;
+		}
+		/* IOPS per fully busy core of the machine (kernel work included) */
+		cJSON_AddNumberToObject(cpu, "busy_cores", busy / 100);
+		cJSON_AddNumberToObject(cpu, "iops_per_busy_core",
+					busy > 0 ? result_total_iops(r) / (busy / 100) : 0);
+	}
+}
+
+/* A stripe set's members: each one's I/Os, bytes, IOPS and mean latency. */
+static void add_members(cJSON *nv, const struct json_run *run, const struct result *r)
+{
+	if (r->nmembers) {
+		cJSON *ms = cJSON_AddArrayToObject(nv, "members");
+		for (unsigned m = 0; m < r->nmembers && m < run->spec->ntargets; m++) {
+			const struct result_member *rm = &r->member[m];
+			cJSON *mo = cJSON_CreateObject();
+			cJSON_AddStringToObject(mo, "target", run->spec->targets[m]);
+			cJSON_AddNumberToObject(mo, "total_ios", (double)rm->ios);
+			cJSON_AddNumberToObject(mo, "io_bytes", (double)rm->bytes);
+			cJSON_AddNumberToObject(
+			    mo, "iops", r->runtime_s > 0 ? (double)rm->ios / r->runtime_s : 0);
+			cJSON_AddNumberToObject(mo, "lat_mean_ns",
+						rm->ios ? (double)rm->lat_sum_ns / (double)rm->ios
+							: 0);
+			cJSON_AddItemToArray(ms, mo);
+		}
+	}
+}
+
+/* nvscope's per-interval rows of the job. */
+static void add_series(cJSON *nv, const struct series *s)
+{
+	cJSON *arr = cJSON_AddArrayToObject(nv, "series");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		cJSON *po = cJSON_CreateObject();
+		cJSON_AddNumberToObject(po, "t", p->t);
+		cJSON_AddNumberToObject(po, "read_iops", p->iops[0]);
+		cJSON_AddNumberToObject(po, "write_iops", p->iops[1]);
+		cJSON_AddNumberToObject(po, "read_bw_bytes", p->bw[0]);
+		cJSON_AddNumberToObject(po, "write_bw_bytes", p->bw[1]);
+		cJSON_AddNumberToObject(po, "lat_mean_us", p->lat_mean_all_us);
+		cJSON_AddNumberToObject(po, "lat_p99_us", p->lat_p99_all_us);
+		cJSON_AddNumberToObject(po, "errors", (double)p->errors);
+		cJSON_AddNumberToObject(po, "cpu_pct", p->cpu_pct);
+		cJSON_AddBoolToObject(po, "ramp", p->ramp);
+		cJSON_AddItemToArray(arr, po);
+	}
+}
+
+/* "nvscope": what fio has no place for - the target and depth, the engine
+ * mapping, dropped samples, what was not measured, verify, per-target,
+ * CPU, stripe members and the per-interval rows of job @j. */
+static void add_nvscope(cJSON *o, const struct json_run *run, unsigned j)
+{
+	const struct result *r = &run->jobs[j];
+	cJSON *nv = cJSON_AddObjectToObject(o, "nvscope");
+
+	cJSON_AddStringToObject(nv, "target", r->target);
+	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
+	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
+		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
+	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
+	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
+	if (!slat_measured(r, job_spec(run, j))) /* io/spec.h spec_slat */
+		cJSON_AddItemToArray(nm, cJSON_CreateString("slat"));
+	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
+		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
+		cJSON_AddStringToObject(vo, "type",
+					vhdr_name((enum vhdr_type)job_spec(run, j)->verify));
+		num_u(vo, "blocks", r->verify_blocks);
+		num_u(vo, "bad", r->verify_bad);
+		if (r->verify_bad)
+			num_u(vo, "first_bad_offset", r->verify_first_bad);
+	}
+	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
+	cJSON_AddNumberToObject(nv, "late", (double)r->late);
+	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
+	double cpu_s = r->usr_s + r->sys_s;
+	cJSON_AddNumberToObject(
+	    nv, "iops_per_cpu_second",
+	    cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s : 0);
+	add_targets(nv, run, j);
+	add_cpu(nv, run, j);
+	add_members(nv, run, r);
+	if (run->series)
+		add_series(nv, &run->series[j]);
+}
+
 static cJSON *job_obj(const struct json_run *run, unsigned j)
 {
 	const struct result *r = &run->jobs[j];
 	const struct json_job *info = run->info ? &run->info[j] : NULL;
 	const struct series *ser = run->series ? &run->series[j] : NULL;
-	cJSON *o = cJSON_CreateObject(), *nv, *sync;
+	cJSON *o = cJSON_CreateObject(), *sync;
 	int err = r->error		  ? r->error
 		  : r->dir[0].first_errno ? r->dir[0].first_errno
 		  : r->dir[1].first_errno ? r->dir[1].first_errno
@@ -531,105 +663,7 @@ static cJSON *job_obj(const struct json_run *run, unsigned j)
 
 	if (info)
 		jsonss_add(o, info->ss); /* fio's "steadystate" (ss_dur > 0) */
-	nv = cJSON_AddObjectToObject(o, "nvscope");
-	cJSON_AddStringToObject(nv, "target", r->target);
-	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
-	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
-		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
-	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
-	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
-	if (!slat_measured(r, job_spec(run, j))) /* io/spec.h spec_slat */
-		cJSON_AddItemToArray(nm, cJSON_CreateString("slat"));
-	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
-		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");
-		cJSON_AddStringToObject(vo, "type",
-					vhdr_name((enum vhdr_type)job_spec(run, j)->verify));
-		num_u(vo, "blocks", r->verify_blocks);
-		num_u(vo, "bad", r->verify_bad);
-		if (r->verify_bad)
-			num_u(vo, "first_bad_offset", r->verify_first_bad);
-	}
-	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
-	cJSON_AddNumberToObject(nv, "late", (double)r->late);
-	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
-	double cpu_s = r->usr_s + r->sys_s;
-	cJSON_AddNumberToObject(
-	    nv, "iops_per_cpu_second",
-	    cpu_s > 0 ? (double)(r->dir[0].ios + r->dir[1].ios + r->dir[2].ios) / cpu_s : 0);
-	if (run->targets && run->ntargets > 1) {
-		cJSON *ts = cJSON_AddArrayToObject(nv, "targets");
-		for (unsigned t = 0; t < run->ntargets; t++) {
-			const struct result *tr = &run->targets[j * run->ntargets + t];
-			cJSON *to = cJSON_CreateObject();
-			cJSON_AddStringToObject(to, "target", tr->target);
-			cJSON_AddItemToObject(
-			    to, "read",
-			    dir_obj(tr, NVS_READ, NULL, false, run->lat_bins, job_spec(run, j)));
-			cJSON_AddItemToObject(
-			    to, "write",
-			    dir_obj(tr, NVS_WRITE, NULL, false, run->lat_bins, job_spec(run, j)));
-			cJSON_AddItemToObject(
-			    to, "trim",
-			    dir_obj(tr, NVS_TRIM, NULL, false, run->lat_bins, job_spec(run, j)));
-			cJSON_AddItemToArray(ts, to);
-		}
-	}
-	if (run->cores && run->ncores && run->ncores[j]) {
-		cJSON *cpu = cJSON_AddObjectToObject(nv, "cpu");
-		cJSON *arr = cJSON_AddArrayToObject(cpu, "cores");
-		double busy = 0;
-		for (unsigned i = 0; i < run->ncores[j]; i++) {
-			const struct cpu_util *u = &run->cores[j * CPU_MAX + i];
-			cJSON *co = cJSON_CreateObject();
-			cJSON_AddNumberToObject(co, "user", u->user);
-			cJSON_AddNumberToObject(co, "system", u->system);
-			cJSON_AddNumberToObject(co, "iowait", u->iowait);
-			cJSON_AddNumberToObject(co, "irq", u->irq);
-			cJSON_AddNumberToObject(co, "steal", u->steal);
-			cJSON_AddNumberToObject(co, "idle", u->idle);
-			cJSON_AddItemToArray(arr, co);
-			busy += 100 - u->idle - u->iowait;
-		}
-		/* IOPS per fully busy core of the machine (kernel work included) */
-		cJSON_AddNumberToObject(cpu, "busy_cores", busy / 100);
-		cJSON_AddNumberToObject(cpu, "iops_per_busy_core",
-					busy > 0 ? result_total_iops(r) / (busy / 100) : 0);
-	}
-	if (r->nmembers) {
-		cJSON *ms = cJSON_AddArrayToObject(nv, "members");
-		for (unsigned m = 0; m < r->nmembers && m < run->spec->ntargets; m++) {
-			const struct result_member *rm = &r->member[m];
-			cJSON *mo = cJSON_CreateObject();
-			cJSON_AddStringToObject(mo, "target", run->spec->targets[m]);
-			cJSON_AddNumberToObject(mo, "total_ios", (double)rm->ios);
-			cJSON_AddNumberToObject(mo, "io_bytes", (double)rm->bytes);
-			cJSON_AddNumberToObject(
-			    mo, "iops", r->runtime_s > 0 ? (double)rm->ios / r->runtime_s : 0);
-			cJSON_AddNumberToObject(mo, "lat_mean_ns",
-						rm->ios ? (double)rm->lat_sum_ns / (double)rm->ios
-							: 0);
-			cJSON_AddItemToArray(ms, mo);
-		}
-	}
-	if (run->series) {
-		const struct series *s = &run->series[j];
-		cJSON *arr = cJSON_AddArrayToObject(nv, "series");
-		for (size_t i = 0; i < s->n; i++) {
-			const struct point *p = &s->pt[i];
-			cJSON *po = cJSON_CreateObject();
-			cJSON_AddNumberToObject(po, "t", p->t);
-			cJSON_AddNumberToObject(po, "read_iops", p->iops[0]);
-			cJSON_AddNumberToObject(po, "write_iops", p->iops[1]);
-			cJSON_AddNumberToObject(po, "read_bw_bytes", p->bw[0]);
-			cJSON_AddNumberToObject(po, "write_bw_bytes", p->bw[1]);
-			cJSON_AddNumberToObject(po, "lat_mean_us", p->lat_mean_all_us);
-			cJSON_AddNumberToObject(po, "lat_p99_us", p->lat_p99_all_us);
-			cJSON_AddNumberToObject(po, "errors", (double)p->errors);
-			cJSON_AddNumberToObject(po, "cpu_pct", p->cpu_pct);
-			cJSON_AddBoolToObject(po, "ramp", p->ramp);
-			cJSON_AddItemToArray(arr, po);
-		}
-	}
+	add_nvscope(o, run, j);
 	return o;
 }
 

@@ -20,7 +20,7 @@ struct json_job {
 	 * this entry (fio's total_run_time; CPU % are of it); 0: the result's */
 	double job_runtime_s;
 	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
-				   * the caller's (cmd/run.c frees it) */
+				   * the caller's (run/runsteps.c frees it) */
 	/* "job options" (and their iodepth) from this spec, NULL: @spec's; a
 	 * group_reporting entry's are its last job's, as fio's (stat.c
 	 * opt_lists: the last job of the group sets them) */

@@ -185,6 +185,77 @@ static void draw_marks(FILE *f, const struct svg_chart *c, const struct axis *ax
 	}
 }
 
+/* The marked band (steady-state window) under the data, with its label. */
+static void draw_band(FILE *f, const struct svg_chart *c, const struct axis *ax, int w, int h)
+{
+	if (!c->band)
+		return;
+	double p0 = axis_pos(ax, c->band_x0), p1 = axis_pos(ax, c->band_x1);
+	p0 = fmax(0, fmin(1, p0));
+	p1 = fmax(0, fmin(1, p1));
+	if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
+		fprintf(f,
+			"<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+			"height=\"%d\"/>",
+			ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
+		if (c->band_label) {
+			fprintf(f,
+				"<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">",
+				ML + (p0 + p1) / 2 * w, MT + 12);
+			svg_escape(f, c->band_label);
+			fputs("</text>", f);
+		}
+	}
+}
+
+/* The axis labels (the right one with a right axis). */
+static void draw_labels(FILE *f, const struct svg_chart *c, bool right, int W, int H, int w, int h)
+{
+	if (c->xlabel) {
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+			ML + w / 2, H - 8);
+		svg_escape(f, c->xlabel);
+		fputs("</text>", f);
+	}
+	if (c->ylabel) {
+		fprintf(f,
+			"<text class=\"label\" transform=\"translate(16 %d) rotate(-90)\" "
+			"text-anchor=\"middle\">",
+			MT + h / 2);
+		svg_escape(f, c->ylabel);
+		fputs("</text>", f);
+	}
+	if (right && c->y2label) {
+		fprintf(f,
+			"<text class=\"label\" transform=\"translate(%d %d) rotate(90)\" "
+			"text-anchor=\"middle\">",
+			W - 14, MT + h / 2);
+		svg_escape(f, c->y2label);
+		fputs("</text>", f);
+	}
+}
+
+/* The legend: a swatch and the name of each named series (top left, or
+ * bottom left with legend_low). */
+static void draw_legend(FILE *f, const struct svg_chart *c, int h)
+{
+	int ly = MT + 6;
+	if (c->legend_low)
+		ly = MT + h - 6 - 15 * (int)c->nseries;
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		if (!se->name)
+			continue;
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
+			ML + 8, ly, se->color ? se->color : "#333");
+		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
+		svg_escape(f, se->name);
+		fputs("</text>", f);
+		ly += 15;
+	}
+}
+
 int svg_chart(FILE *f, const struct svg_chart *c)
 {
 	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
@@ -236,26 +307,7 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	if (right)
 		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
 
-	/* the marked band (steady-state window) under the data */
-	if (c->band) {
-		double p0 = axis_pos(&ax, c->band_x0), p1 = axis_pos(&ax, c->band_x1);
-		p0 = fmax(0, fmin(1, p0));
-		p1 = fmax(0, fmin(1, p1));
-		if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
-			fprintf(f,
-				"<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-				"height=\"%d\"/>",
-				ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
-			if (c->band_label) {
-				fprintf(f,
-					"<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
-					"text-anchor=\"middle\">",
-					ML + (p0 + p1) / 2 * w, MT + 12);
-				svg_escape(f, c->band_label);
-				fputs("</text>", f);
-			}
-		}
-	}
+	draw_band(f, c, &ax, w, h);
 	draw_ticks(f, &ax, 'x', ML, MT, w, h);
 	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
 	if (right)
@@ -300,43 +352,8 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	}
 	draw_yrefs(f, c, &ay[0], w, h);
 	draw_marks(f, c, &ax, &ay[0], w, h);
-	/* axis labels and legend */
-	if (c->xlabel) {
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-			ML + w / 2, H - 8);
-		svg_escape(f, c->xlabel);
-		fputs("</text>", f);
-	}
-	if (c->ylabel) {
-		fprintf(f,
-			"<text class=\"label\" transform=\"translate(16 %d) rotate(-90)\" "
-			"text-anchor=\"middle\">",
-			MT + h / 2);
-		svg_escape(f, c->ylabel);
-		fputs("</text>", f);
-	}
-	if (right && c->y2label) {
-		fprintf(f,
-			"<text class=\"label\" transform=\"translate(%d %d) rotate(90)\" "
-			"text-anchor=\"middle\">",
-			W - 14, MT + h / 2);
-		svg_escape(f, c->y2label);
-		fputs("</text>", f);
-	}
-	int ly = MT + 6;
-	if (c->legend_low)
-		ly = MT + h - 6 - 15 * (int)c->nseries;
-	for (unsigned s = 0; s < c->nseries; s++) {
-		const struct svg_series *se = &c->series[s];
-		if (!se->name)
-			continue;
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-			ML + 8, ly, se->color ? se->color : "#333");
-		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
-		svg_escape(f, se->name);
-		fputs("</text>", f);
-		ly += 15;
-	}
+	draw_labels(f, c, right, W, H, w, h);
+	draw_legend(f, c, h);
 	fputs("</svg>\n", f);
 	return 0;
 }
