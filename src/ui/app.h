@@ -169,7 +169,7 @@ struct ui_view {
 	double view_end; /* right edge when not following */
 	bool follow;
 	int tgt_page;
-	int qd_back;	       /* per-QD table: rows scrolled back from the newest (0 follows) */
+	int qd_back; /* per-QD rows scrolled back (0 follows, < 0 on past the running row) */
 	enum plot_style style; /* of the IOPS, latency and per-target strips */
 };
 

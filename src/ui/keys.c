@@ -379,9 +379,8 @@ static unsigned act_qd_scroll(struct app *a)
 				      : k == 'J'		   ? -8
 				      : k == 'g'		   ? 100000
 								   : -100000;
-	a->view.qd_back = a->view.qd_back + step < 0 ? 0 : a->view.qd_back + step;
-	if (a->view.qd_back > 100000)
-		a->view.qd_back = 100000;
+	int b = a->view.qd_back + step; /* tables_qd clamps it to the rows */
+	a->view.qd_back = b < -100000 ? -100000 : b > 100000 ? 100000 : b;
 	return R_QD;
 }
 

@@ -24,21 +24,27 @@ void tables_qd(struct app *a, WINDOW *w)
 	int cur, n = src->ops->nrows(src->ctx, &cur);
 	/* the newest rows (and the running one) unless scrolled back; rows
 	 * out of sight are counted in the header, never dropped silently */
-	int first = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	int last = n - (h - 2) > 0 ? n - (h - 2) : 0, first = last;
 	if (cur < first)
 		first = cur;
+	/* scrolled back (qd_back > 0) or on past the running row (< 0: a
+	 * plan's or a replay's rows after it), every row reachable */
 	if (a->view.qd_back > first)
 		a->view.qd_back = first;
+	if (a->view.qd_back < first - last)
+		a->view.qd_back = first - last;
 	first -= a->view.qd_back;
 	int below = n - first - (h - 2) > 0 ? n - first - (h - 2) : 0;
 	char right[160];
 	char up[24] = "", down[24] = "";
+	/* a replay's g and G move its time: its pages are K and J */
+	const char *ends = app_can(a, SOURCE_CAN_PLAY) ? "K J" : "g G";
 	if (first)
 		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", first);
 	if (below)
 		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
 	if (first || below)
-		snprintf(right, sizeof(right), "%s%smore (k j g G)", up, down);
+		snprintf(right, sizeof(right), "%s%smore (k j %s)", up, down, ends);
 	else
 		snprintf(right, sizeof(right), "%s", in.rows_from);
 	draw_header(&a->paint, w, "Per queue depth", right);

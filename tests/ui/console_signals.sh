@@ -1,7 +1,8 @@
 #!/bin/bash
 # console_signals.sh - the terminal is restored on every exit path: Ctrl-C
-# (SIGINT), SIGTERM and a crash (SIGSEGV), each while a workload runs; the
-# interrupted runs still leave their results.
+# (SIGINT), SIGTERM, SIGHUP and a crash (SIGSEGV), each while a workload
+# runs; the interrupted runs still leave their results, and events.log says
+# which signal stopped each (issue 22 item 10).
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 128M
@@ -38,6 +39,18 @@ u_screen | grep -q 'NVS-EXIT 143' || fail "SIGTERM: exit status not 143"
 grep -q 'stopped by SIGTERM' "$T_TMP/term/events.log" ||
 	fail "SIGTERM: events.log does not say what stopped it: $(cat "$T_TMP/term/events.log")"
 ok "SIGTERM"
+
+# SIGHUP (an SSH session or serial line dropped): its own line in
+# events.log, not 'stopped by the user' (issue 22 item 10)
+run_until_running hup
+pid=$(nvs_pid)
+[ -n "$pid" ] || fail "no nvscope process"
+kill -HUP "$pid"
+u_restored
+u_screen | grep -q 'NVS-EXIT 129' || fail "SIGHUP: exit status not 129"
+grep -q 'stopped by SIGHUP' "$T_TMP/hup/events.log" ||
+	fail "SIGHUP: events.log does not say what stopped it: $(cat "$T_TMP/hup/events.log")"
+ok "SIGHUP"
 
 [ "${NVS_SANITIZER:-}" = asan ] && { ok "SIGSEGV skipped under ASan"; exit 0; }
 run_until_running segv

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "run/source.h"
+#include "ui/app.h"
 #include "ui/devrows.h"
 
 START_TEST(tree_and_marks)
@@ -287,6 +289,57 @@ START_TEST(wrap_words_whole)
 }
 END_TEST
 
+/* A controller's row (issue 22 item 10): its "In use" is the use of its
+ * namespaces, never the transport ("pcie" read like a use); Space on it
+ * marks nothing and says why (it did nothing silently, moving on). */
+START_TEST(controller_row)
+{
+	struct dev_list *l = dev_list_new();
+	struct dev_ctrl *c = dev_list_add_ctrl(l);
+	snprintf(c->name, sizeof(c->name), "nvme0");
+	snprintf(c->path, sizeof(c->path), "/dev/nvme0");
+	snprintf(c->transport, sizeof(c->transport), "pcie");
+	for (int i = 1; i <= 2; i++) {
+		struct dev_ns *ns = dev_ctrl_add_ns(c);
+		ns->nsid = (uint32_t)i;
+		snprintf(ns->name, sizeof(ns->name), "nvme0n%d", i);
+		snprintf(ns->block_device, sizeof(ns->block_device), "/dev/nvme0n%d", i);
+		ns->size_bytes = 1ull << 30;
+	}
+	struct devrow *r = NULL;
+	int n = devrows_build(l, &r);
+	ck_assert_int_eq(n, 3);
+	ck_assert(!strstr(r[0].usage, "pcie")); /* nothing in use: no transport either */
+	free(r);
+	c->namespaces[1].in_use.mounted = true;
+	snprintf(c->namespaces[1].in_use.mountpoint, sizeof(c->namespaces[1].in_use.mountpoint),
+		 "/");
+	n = devrows_build(l, &r);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(r[0].usage, "1 of 2 ns in use");
+
+	struct app *a = calloc(1, sizeof(*a));
+	ck_assert_ptr_nonnull(a);
+	source_none(&a->src);
+	a->scr.screen = SCREEN_SETUP;
+	a->scr.focus = PANE_DEVICES;
+	a->dev.drows = r;
+	a->dev.ndrows = n;
+	keys_handle(a, ' ', false); /* on the controller's row */
+	ck_assert(!r[0].marked);
+	ck_assert_int_eq(a->dev.dev_cur, 0);
+	ck_assert_msg(strstr(a->mq.msg, "nvme0 is a controller: mark its namespaces"), "'%s'",
+		      a->mq.msg);
+	a->dev.dev_cur = 1; /* a namespace: marked, the cursor moves on */
+	keys_handle(a, ' ', false);
+	ck_assert(r[1].marked);
+	ck_assert_int_eq(a->dev.dev_cur, 2);
+	free(a);
+	free(r);
+	dev_list_free(l);
+}
+END_TEST
+
 Suite *devrows_suite(void)
 {
 	Suite *s = suite_create("devrows");
@@ -297,6 +350,7 @@ Suite *devrows_suite(void)
 	tcase_add_test(tc, fit_columns_health);
 	tcase_add_test(tc, generic_rows);
 	tcase_add_test(tc, wrap_words_whole);
+	tcase_add_test(tc, controller_row);
 	suite_add_tcase(s, tc);
 	return s;
 }
