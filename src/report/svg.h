@@ -17,6 +17,7 @@ struct svg_series {
 	bool right;	   /* plotted against the right Y axis */
 	bool dots;	   /* scatter (dots) instead of a polyline */
 	bool plain;	   /* a polyline without a dot at each point */
+	double dot;	   /* a dot's diameter in px (0: 4) */
 };
 
 /* A marked point (a percentile on an exceedance curve): a circle with a
