@@ -130,7 +130,11 @@ void conshtml_charts(FILE *f, const char *dir, const char *sub, bool mbps)
 		fputs("</p>", f);
 		return;
 	}
-	if (!cons_points(&s, mbps, &c)) {
+	if (!cons_points(&s, mbps, &c) && !c.n)
+		fputs("<p class=\"na\">no interval of 50 ms or more in samples.csv (a step "
+		      "shorter than one interval): no IO consistency chart</p>",
+		      f);
+	else if (c.n) {
 		double end = c.n ? c.t[c.n - 1] : 0, from = conshtml_zoom_start(end);
 		fprintf(f, "<div class=\"consistency\" data-run-s=\"%g\" data-zoom-from-s=\"%g\">",
 			end, from);
