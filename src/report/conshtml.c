@@ -1,8 +1,8 @@
 /* conshtml.c - the IO consistency charts (see conshtml.h).  The dots are
  * CONS_DOT_PX across (r = 2.5 px), as large as AnandTech's markers: a
- * reader sees each second's point, not a haze of single pixels.  The points are those of the whole-run chart
- * of a precondition step (html.c samples_chart): every interval but a
- * job's short tail interval and the ramp. */
+ * reader sees each second's point, not a haze of single pixels.  The points are those of the
+ * whole-run chart of a precondition step (html.c samples_chart): every interval but a job's short
+ * tail interval and the ramp. */
 #include "report/conshtml.h"
 
 #include <math.h>
@@ -143,8 +143,9 @@ void conshtml_charts(FILE *f, const char *dir, const char *sub, bool mbps)
 			"<p class=\"zoomnote\">Zoom: the run's last part, from t = %.4g s of %.4g "
 			"s (%s)</p><div>",
 			from, end,
-			end >= CONS_REVIEW_RUN_S ? "where AnandTech's zoom starts"
-						 : "70% of the run, as AnandTech's 1400 s of 2000 s");
+			end >= CONS_REVIEW_RUN_S
+			    ? "where AnandTech's zoom starts"
+			    : "70% of the run, as AnandTech's 1400 s of 2000 s");
 		zoom(f, &c, mbps, from, true);
 		zoom(f, &c, mbps, from, false);
 		fputs("</div></div>", f);

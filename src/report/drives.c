@@ -36,6 +36,13 @@ static double jnum(const cJSON *o, const char *key)
 	return cJSON_IsNumber(x) ? x->valuedouble : NAN;
 }
 
+/* A count read back from outside data: 0 unless a finite number >= 0. */
+static double count_of(const cJSON *o, const char *key)
+{
+	double v = jnum(o, key);
+	return isfinite(v) && v >= 0 && v < 1e18 ? v : 0;
+}
+
 unsigned drives_count(const void *meta)
 {
 	const cJSON *t, *ts = cJSON_GetObjectItem((const cJSON *)meta, "targets");
@@ -153,16 +160,15 @@ static void fig_read(const cJSON *o, struct dfig *g)
 	double lsum = 0, ln = 0;
 	g->ios = g->bytes = 0;
 	if (!cJSON_GetObjectItem(o, "read")) { /* a stripe member */
-		g->ios = jnum(o, "total_ios");
-		g->bytes = jnum(o, "io_bytes");
+		g->ios = count_of(o, "total_ios");
+		g->bytes = count_of(o, "io_bytes");
 		g->mean_ns = jnum(o, "lat_mean_ns");
 		return;
 	}
 	for (unsigned d = 0; d < 3; d++) {
 		const cJSON *x = cJSON_GetObjectItem(o, dirs[d]);
-		double ios = jnum(x, "total_ios"), by = jnum(x, "io_bytes");
-		g->ios += isfinite(ios) ? ios : 0;
-		g->bytes += isfinite(by) ? by : 0;
+		g->ios += count_of(x, "total_ios");
+		g->bytes += count_of(x, "io_bytes");
 		const cJSON *lat = cJSON_GetObjectItem(x, "lat_ns");
 		double n = jnum(lat, "N"), m = jnum(lat, "mean");
 		if (d < 2 && n > 0 && isfinite(n) && isfinite(m)) {
@@ -192,10 +198,9 @@ static void lat_cell(FILE *f, const struct dfig *g, unsigned l)
 	if (g->h && qos_value(g->h, qos_levels[l].pct, qos_levels[l].min_ios, &ns))
 		fprintf(f, "<td>%.1f</td>", (double)ns / 1000.0);
 	else if (g->h)
-		fprintf(f,
-			"<td class=\"na\" title=\"%" PRIu64 " I/Os; %s needs %" PRIu64
-			"\">n/a</td>",
-			g->h->n, qos_levels[l].name, qos_levels[l].min_ios);
+		fprintf(
+		    f, "<td class=\"na\" title=\"%" PRIu64 " I/Os; %s needs %" PRIu64 "\">n/a</td>",
+		    g->h->n, qos_levels[l].name, qos_levels[l].min_ios);
 	else
 		fprintf(f, "<td class=\"na\" title=\"%s\">n/a</td>",
 			g->hrc == -ENOENT ? "no latency histogram (json+ bins) for this drive"
@@ -275,7 +280,7 @@ struct ctx {
 static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const cJSON *list,
 			  const char *label, bool open)
 {
-	unsigned n = (unsigned)cJSON_GetArraySize(list), i = 0;
+	unsigned n = 0, i = 0;
 	bool members = !cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "read");
 	double iops, bw, ios = 0, bytes = 0, maxios = 0;
 	const cJSON *o;
@@ -283,10 +288,13 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 	job_rates(job, &iops, &bw);
 	cJSON_ArrayForEach(o, list)
 	{
+		if (!cJSON_IsObject(o))
+			continue;
 		fig_read(o, &g);
-		ios += isfinite(g.ios) ? g.ios : 0;
-		bytes += isfinite(g.bytes) ? g.bytes : 0;
+		ios += g.ios;
+		bytes += g.bytes;
 		maxios = fmax(maxios, g.ios);
+		n++;
 	}
 	if (!(ios > 0) || !(maxios > 0))
 		return 0;
@@ -303,9 +311,11 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 	cJSON_ArrayForEach(o, list)
 	{
 		const char *model, *serial;
+		if (!cJSON_IsObject(o))
+			continue;
 		fig_load(o, &g, c->h, !members);
 		identity(c->meta, c->dev, g.name, &model, &serial);
-		double sh = isfinite(g.ios) ? g.ios / ios : NAN;
+		double sh = g.ios / ios;
 		fig_row(f, &g, ++i, model, serial, iops * sh,
 			bytes > 0 ? bw * g.bytes / bytes / 1e6 : 0, sh,
 			SHARE_BAR_PX * g.ios / maxios);

@@ -738,8 +738,7 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 	if (d->check)
 		snprintf(d->label, sizeof(d->label), "%s (check)", base);
 	else if (drives_count(d->meta) > 2)
-		snprintf(d->label, sizeof(d->label), "%s (%u drives)", base,
-			 drives_count(d->meta));
+		snprintf(d->label, sizeof(d->label), "%s (%u drives)", base, drives_count(d->meta));
 	else
 		snprintf(d->label, sizeof(d->label), "%s (%s%s%s)", base, *model ? model : tp,
 			 *model && *tp ? " " : "", *model ? tp : "");
