@@ -99,7 +99,7 @@ static void zoom(FILE *f, const struct cons *c, bool mbps, double from, bool log
 		k++;
 	snprintf(title, sizeof(title), "%s from t = %.4g s (%s scale)", mbps ? "MB/s" : "IOPS",
 		 from, logy ? "log" : "linear");
-	struct svg_series se = {.name = mbps ? "MB/s" : "IOPS",
+	struct svg_series se = {.name = NULL, /* no legend: the title and axis say it */
 				.x = c->t + k,
 				.y = c->io + k,
 				.n = c->n - k,

@@ -301,7 +301,7 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 	fprintf(f, "<details class=\"per-drive\"%s><summary>", open ? " open" : "");
 	svg_escape(f, label);
 	fprintf(f, ": %u drives%s</summary><table class=\"per-drive\" data-row=\"", n,
-		members ? " (stripe members)" : "");
+		members ? " (members of one job: a stripe or a file set)" : "");
 	svg_escape(f, label);
 	fputs("\"><tr><th>#</th><th class=\"l\">drive</th><th class=\"l\">model</th><th "
 	      "class=\"l\">serial</th><th>I/Os</th><th>IOPS</th><th>MB/s</th><th>mean "
