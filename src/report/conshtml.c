@@ -57,8 +57,12 @@ static void cons_free(struct cons *c)
 	free(c->lat);
 }
 
-static void whole_run(FILE *f, const struct cons *c, bool mbps)
+/* The whole run, the zoom's span [@from, end] shaded (grey in a
+ * .consistency block: html.c's CSS; green is the steady-state window's). */
+static void whole_run(FILE *f, const struct cons *c, bool mbps, double from)
 {
+	char label[64];
+	snprintf(label, sizeof(label), "zoomed below: from t = %.4g s", from);
 	struct svg_series se[2] = {
 	    {.name = mbps ? "MB/s" : "IOPS",
 	     .x = c->t,
@@ -85,6 +89,10 @@ static void whole_run(FILE *f, const struct cons *c, bool mbps)
 			       .ylog = true,
 			       .series = se,
 			       .nseries = 2,
+			       .band = c->n > 1,
+			       .band_x0 = from,
+			       .band_x1 = c->t[c->n - 1],
+			       .band_label = label,
 			       .width = 860};
 	svg_chart(f, &ch);
 }
@@ -138,7 +146,7 @@ void conshtml_charts(FILE *f, const char *dir, const char *sub, bool mbps)
 		double end = c.n ? c.t[c.n - 1] : 0, from = conshtml_zoom_start(end);
 		fprintf(f, "<div class=\"consistency\" data-run-s=\"%g\" data-zoom-from-s=\"%g\">",
 			end, from);
-		whole_run(f, &c, mbps);
+		whole_run(f, &c, mbps, from);
 		fprintf(f,
 			"<p class=\"zoomnote\">Zoom: the run's last part, from t = %.4g s of %.4g "
 			"s (%s)</p><div>",

@@ -13,9 +13,9 @@
 # The two measure steps at one QD are IO consistency runs: each has
 # AnandTech's three charts (whole run on a log scale, a zoom on the last
 # 30% on a log and on a linear scale, report/conshtml.c), the zoom's start
-# said on the page and its points exactly the samples from there on, the
-# dots 5 px across (not single pixels); the replay's one 10 ms interval is
-# too short to chart, and the page says so.
+# said on the page and shaded on the whole run, its points exactly the
+# samples from there on, the dots 5 px across (not single pixels); the
+# replay's one 10 ms interval is too short to chart, and the page says so.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -147,6 +147,10 @@ for (run, zoom, body), step in zip(divs, steps[2:4]):
     for c in ("chart-scatter", "chart-consistency-zoom-log", "chart-consistency-zoom-linear"):
         assert body.count('class="chart %s"' % c) == 1, (step, c)
     assert "from t = %.4g s of %.4g s" % (float(zoom), t[-1]) in body, body[:300]
+    # the whole run shades the zoomed span and says where it starts
+    whole = re.search(r'<svg[^>]*chart-scatter".*?</svg>', body, re.S).group(0)
+    assert re.search(r'<rect class="band"[^>]*/><text class="bandlabel"[^>]*>zoomed below: '
+                     r'from t = %s s</text>' % re.escape("%.4g" % float(zoom)), whole), whole[:600]
     zooms = re.findall(r'<svg[^>]*chart-consistency-zoom-(log|linear)".*?</svg>', body, re.S)
     assert zooms == ["log", "linear"], zooms
     for z in re.findall(r'<svg[^>]*chart-consistency-zoom-.*?</svg>', body, re.S):
