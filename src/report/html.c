@@ -18,6 +18,8 @@
 #include "base/num.h"
 #include "report/bedhtml.h"
 #include "report/checkhtml.h"
+#include "report/conshtml.h"
+#include "report/drives.h"
 #include "report/csv.h"
 #include "report/qoshtml.h"
 #include "report/rtable.h"
@@ -74,7 +76,13 @@ static const char *css =
     "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
     "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}"
     ".override{color:#b35c00;font-weight:600}.asrun{font-size:12px;margin:2px 0 8px}"
-    "code{font-size:12px;word-break:break-all}";
+    "code{font-size:12px;word-break:break-all}"
+    ".sharebar{display:inline-block;height:8px;background:#1f77b4;margin-right:4px}"
+    "tr.aggregate td{font-weight:600;border-top:2px solid #999}"
+    "details.per-drive summary{font-size:12px;cursor:pointer}"
+    ".zoomnote{font-size:12px;margin:4px 0}"
+    ".consistency svg .band{fill:#777;fill-opacity:.08;stroke:#777}"
+    ".consistency svg .bandlabel{fill:#444}";
 
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
@@ -99,9 +107,34 @@ static void system_cpu_cells(FILE *f, double iops, double sys)
 		fputs("<td class=\"na\">n/a</td>", f);
 }
 
+/* A step table's drive cell: the directory, linked to its per-drive
+ * tables below when it ran on several targets (drives.c). */
+static void drive_cell(FILE *f, const struct rdir *d, const char *sub, unsigned i)
+{
+	if (drives_count(d->meta) < 2) {
+		esc(f, d->label);
+		return;
+	}
+	fputs("<a href=\"#", f);
+	drives_step_anchor(f, sub, i);
+	fputs("\">", f);
+	esc(f, d->label);
+	fputs("</a>", f);
+}
+
+/* Each drive's per-drive tables of step @sub (drives.c). */
+static void per_drive(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned nd,
+		      const char *sub, const char *kind)
+{
+	for (unsigned d = 0; d < nd; d++)
+		drives_step(f, dirs[d].path, sub, kind, &tabs[d], dirs[d].meta, dirs[d].dev,
+			    dirs[d].label, d);
+}
+
 /* The step's table; @qs: each drive's row histograms (the QoS columns). */
 static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned ndirs,
-			 const char *first, const char *firstcol, const struct qos_rows *qs)
+			 const char *sub, const char *first, const char *firstcol,
+			 const struct qos_rows *qs)
 {
 	fprintf(f,
 		"<table class=\"numbers\"><tr><th class=\"l\">drive</th><th>%s</th>"
@@ -118,7 +151,7 @@ static void metric_table(FILE *f, const struct rdir *dirs, const struct rtab *ta
 	for (unsigned d = 0; d < ndirs; d++)
 		for (size_t r = 0; r < tabs[d].nrows; r++) {
 			fputs("<tr><td class=\"l\">", f);
-			esc(f, dirs[d].label);
+			drive_cell(f, &dirs[d], sub, d);
 			fputs("</td><td>", f);
 			if (firstcol && !strcmp(firstcol, "threads"))
 				fprintf(f, "T%gQ%g", rtab_get(&tabs[d], r, "threads"),
@@ -381,23 +414,22 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 		overlay_chart(f, dirs, tabs, nd, "qd-latency", "Mean latency vs queue depth", "qd",
 			      "queue depth", "lat_mean_us", "mean latency (µs)", true);
 	} else {
-		/* one long measurement (IO consistency): per-second IOPS, log scale */
+		/* one long measurement (IO consistency): the whole run and
+		 * a zoom on its last part, as AnandTech (conshtml.c) */
 		for (unsigned d = 0; d < nd; d++) {
 			if (!tabs[d].nrows)
 				continue;
 			fputs("<div class=\"card\">", f);
 			dir_card_title(f, &dirs[d], d);
-			samples_chart(f, dirs[d].path, sub,
-				      mbps ? "MB/s per interval (log scale)"
-					   : "IOPS per interval (log scale)",
-				      true, mbps, false, 0, 0, NULL);
+			conshtml_charts(f, dirs[d].path, sub, mbps);
 			fputs("</div>", f);
 		}
 	}
 	fputs("</div>", f);
 	struct qos_rows qs[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "measure", qs);
-	metric_table(f, dirs, tabs, nd, "QD", "qd", qs);
+	metric_table(f, dirs, tabs, nd, sub, "QD", "qd", qs);
+	per_drive(f, dirs, tabs, nd, sub, "measure");
 	qos_section(f, dirs, tabs, nd, sub, "measure", qs);
 	free_tabs(tabs, nd);
 }
@@ -414,7 +446,8 @@ static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	fputs("</div>", f);
 	struct qos_rows qs[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "rate-curve", qs);
-	metric_table(f, dirs, tabs, nd, "% of max", NULL, qs);
+	metric_table(f, dirs, tabs, nd, sub, "% of max", NULL, qs);
+	per_drive(f, dirs, tabs, nd, sub, "rate-curve");
 	qos_section(f, dirs, tabs, nd, sub, "rate-curve", qs);
 	free_tabs(tabs, nd);
 }
@@ -512,7 +545,8 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	fputs("</div>", f);
 	struct qos_rows qs[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "grid", qs);
-	metric_table(f, dirs, tabs, nd, "cell", "threads", qs);
+	metric_table(f, dirs, tabs, nd, sub, "cell", "threads", qs);
+	per_drive(f, dirs, tabs, nd, sub, "grid");
 	qos_section(f, dirs, tabs, nd, sub, "grid", qs);
 	free_tabs(tabs, nd);
 }
@@ -673,8 +707,14 @@ static void step_heading(FILE *f, unsigned i, const char *name, const cJSON *sj)
 static void testbed_section(FILE *f, const struct rdir *dirs, unsigned nd)
 {
 	fputs("<h2 id=\"testbed\">Test bed</h2><div class=\"row\">", f);
-	for (unsigned d = 0; d < nd; d++)
+	for (unsigned d = 0; d < nd; d++) {
+		fputs("<div id=\"", f); /* the drives table's "N drives" links here */
+		drives_anchor(f, d);
+		fputs("\">", f);
 		bedhtml_testbed(f, dirs[d].meta, dirs[d].label);
+		drives_list(f, dirs[d].meta, dirs[d].dev);
+		fputs("</div>", f);
+	}
 	fputs("</div>\n", f);
 }
 
@@ -699,6 +739,8 @@ static int load_dir(struct rdir *d, const char *path, char *err, size_t errlen)
 	base = base && base[1] ? base + 1 : path;
 	if (d->check)
 		snprintf(d->label, sizeof(d->label), "%s (check)", base);
+	else if (drives_count(d->meta) > 2)
+		snprintf(d->label, sizeof(d->label), "%s (%u drives)", base, drives_count(d->meta));
 	else
 		snprintf(d->label, sizeof(d->label), "%s (%s%s%s)", base, *model ? model : tp,
 			 *model && *tp ? " " : "", *model ? tp : "");
@@ -822,13 +864,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 		fputs("</td><td class=\"l\">", f);
 		esc(f, jstr(dirs[d].meta, "status"));
 		fputs("</td><td class=\"l\">", f);
-		cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].meta, "targets"))
-		{
-			if (cJSON_IsString(t)) {
-				esc(f, t->valuestring);
-				fputs(" ", f);
-			}
-		}
+		drives_targets_cell(f, dirs[d].meta, d);
 		if (dirs[d].check)
 			cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].meta, "drives"))
 			{
@@ -836,22 +872,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 				fputs(" ", f);
 			}
 		fputs("</td><td class=\"l\">", f);
-		cJSON_ArrayForEach(t, cJSON_GetObjectItem(dirs[d].dev, "targets"))
-		{
-			esc(f, jstr(t, "kind"));
-			fputs(" ", f);
-			esc(f, jstr(t, "model"));
-			if (*jstr(t, "serial")) {
-				fputs(" SN ", f);
-				esc(f, jstr(t, "serial"));
-				fputs(" FW ", f);
-				esc(f, jstr(t, "firmware"));
-			}
-			double sz = jnum(t, "size_bytes");
-			if (isfinite(sz))
-				fprintf(f, " %.1f GB", sz / 1e9);
-			fputs("<br>", f);
-		}
+		drives_device_cell(f, dirs[d].meta, dirs[d].dev, d);
 		fputs("</td><td class=\"l\">", f);
 		esc(f, jstr(dirs[d].meta, "nvscope_version"));
 		fputs("</td></tr>", f);

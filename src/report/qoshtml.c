@@ -21,7 +21,7 @@
 #include "report/svg.h"
 
 #define MAX_CURVES 10
-#define LABEL_LEN  48 /* "T%gQ%g": two %g are at most 13 characters each */
+#define LABEL_LEN  QOSHTML_LABEL_LEN /* "T%gQ%g": two %g are at most 13 characters each */
 
 static const char *const colors[MAX_CURVES] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
 					       "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
@@ -65,6 +65,16 @@ static void row_label(const char *kind, const struct rtab *t, size_t r, char *bu
 		snprintf(buf, LABEL_LEN, "%g%%", rtab_get(t, r, "point"));
 	else
 		snprintf(buf, LABEL_LEN, "QD%g", rtab_get(t, r, "qd"));
+}
+
+bool qoshtml_row_json(const char *kind, const struct rtab *t, size_t r, char *buf, size_t len)
+{
+	return row_json(kind, t, r, buf, len);
+}
+
+void qoshtml_row_label(const char *kind, const struct rtab *t, size_t r, char *buf)
+{
+	row_label(kind, t, r, buf);
 }
 
 /* jobs[0] of @dir/@sub/@name (the caller deletes *@root). */

@@ -9,6 +9,7 @@
 #ifndef NVS_QOSHTML_H
 #define NVS_QOSHTML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "report/rtable.h"
@@ -33,5 +34,12 @@ void qoshtml_cells(FILE *f, const struct qos_rows *q, size_t r);
  * one drive's rows (the caller writes the card around them). */
 void qoshtml_charts(FILE *f, const char *dir, const char *sub, const char *kind,
 		    const struct rtab *t, const struct qos_rows *q);
+
+/* The JSON file of row @r of a @kind table (qdN.json, pctN.json, max.json,
+ * tTqQ.json); false when the row names none.  Its label ("QD4", "50%",
+ * "max", "T2Q4"), at most QOSHTML_LABEL_LEN bytes with the NUL. */
+#define QOSHTML_LABEL_LEN 48
+bool qoshtml_row_json(const char *kind, const struct rtab *t, size_t r, char *buf, size_t len);
+void qoshtml_row_label(const char *kind, const struct rtab *t, size_t r, char *buf);
 
 #endif

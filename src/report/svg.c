@@ -319,10 +319,12 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 		const struct svg_series *se = &c->series[s];
 		const struct axis *yy = &ay[se->right ? 1 : 0];
 		fprintf(f,
-			"<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+			"<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
 			"stroke-linecap=\"round\" d=\"",
 			se->dots ? "dots" : "line", se->color ? se->color : "#333",
-			se->dots ? "3" : "2");
+			!se->dots     ? 2
+			: se->dot > 0 ? se->dot
+				      : 4);
 		bool pen = false;
 		for (size_t i = 0; i < se->n; i++) {
 			double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);

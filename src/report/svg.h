@@ -17,6 +17,7 @@ struct svg_series {
 	bool right;	   /* plotted against the right Y axis */
 	bool dots;	   /* scatter (dots) instead of a polyline */
 	bool plain;	   /* a polyline without a dot at each point */
+	double dot;	   /* a dot's diameter in px (0: 4) */
 };
 
 /* A marked point (a percentile on an exceedance curve): a circle with a
@@ -46,7 +47,7 @@ struct svg_chart {
 	bool band; /* mark [band_x0, band_x1] */
 	double band_x0, band_x1;
 	const char *band_label;
-	int width, height; /* 0: 720 x 340 */
+	int width, height;	      /* 0: 720 x 340 */
 	const struct svg_mark *marks; /* drawn over the series */
 	unsigned nmarks;
 	const struct svg_yref *yrefs; /* against the left axis */

@@ -6,13 +6,14 @@
  * the directory, and the console's source opens it and is read through
  * (summary.json also as a check's, rendered by the HTML report's check
  * section; and as the step's qd1.json, whose latency bins the report's QoS
- * reads back: qos.c, qoshtml.c). */
+ * reads back: qos.c, qoshtml.c; and its per-target figures: drives.c). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "fuzz.h"
 #include "report/checkhtml.h"
+#include "report/drives.h"
 #include "report/json.h"
 #include "report/qos.h"
 #include "report/qoshtml.h"
@@ -74,6 +75,7 @@ static void qos_read(const char *dir, const char *step)
 		qoshtml_charts(devnull, dir, step, "measure", &t, &q);
 		qoshtml_free(&q);
 	}
+	drives_step(devnull, dir, step, "measure", &t, NULL, NULL, "fuzz", 0);
 	rtab_free(&t);
 }
 

@@ -13,6 +13,13 @@
 #  - the writer's own lat_ns.percentile (a read-only row),
 #  - the qd.csv p99 the run wrote (within its rounding).
 # Fails when a mark is missing, extra, or off by one bucket.
+# The plan runs on three targets: each row of each step also has a
+# per-drive table (report/drives.c) checked against each target's JSON:
+# one row per drive in the order given, its I/Os, its IOPS (its share of
+# the job's I/Os times the aggregate: the rows add up to the aggregate and
+# the step table's figure within rounding), mean, p99 and p99.9 from its
+# bins; the drives table says "3 drives" with a link, never three paths in
+# one cell, and the step table's drive cell links to the per-drive block.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -47,10 +54,11 @@ threads = 1,2
 iodepth = 2
 runtime = 300ms
 INI
-truncate -s 32M "$T_TMP/a.img" "$T_TMP/b.img"
+truncate -s 32M "$T_TMP/a.img" "$T_TMP/b.img" "$T_TMP/c.img"
 R=$T_TMP/res
-"$B" plan "$plan" --target "$T_TMP/a.img" --target "$T_TMP/b.img" --results "$R" --quiet \
-	--yes-destroy-data="$T_TMP/a.img,$T_TMP/b.img" >"$T_TMP/log" 2>&1 || fail "plan: $(cat "$T_TMP/log")"
+"$B" plan "$plan" --target "$T_TMP/a.img" --target "$T_TMP/b.img" --target "$T_TMP/c.img" \
+	--results "$R" --quiet --yes-destroy-data="$T_TMP/a.img,$T_TMP/b.img,$T_TMP/c.img" \
+	>"$T_TMP/log" 2>&1 || fail "plan: $(cat "$T_TMP/log")"
 out=$T_TMP/report.html
 "$B" report "$R" -o "$out" >/dev/null 2>"$T_TMP/err" || fail "report: $(cat "$T_TMP/err")"
 ok "plan and report"
@@ -175,6 +183,56 @@ for i in range(0, len(sections), 2):
 assert na_cells > 0 and cells_checked > 0 and targets_checked >= 4
 print("ok: %d marks, %d QoS cells (%d n/a), %d per-target rows equal the json+ bins"
       % (marks_checked, cells_checked, na_cells, targets_checked))
+
+# the per-drive tables (drives.c)
+targets = json.load(open(R + "/meta.json"))["targets"]
+assert len(targets) == 3
+def cells_of(row):
+    return [html.unescape(re.sub(r"<[^>]*>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+def lat(h, p, need):
+    return "n/a" if h[1] < need else "%.1f" % (pct(h, p) / 1000)
+tables = drive_rows = 0
+for i in range(0, len(sections), 2):
+    step, body = steps[int(sections[i]) - 1], sections[i + 1]
+    kind = json.load(open("%s/%s/step.json" % (R, step)))["kind"]
+    block = re.search(r'<div class="per-drive" id="per-drive-%s-0">(.*?)</div>' % re.escape(step),
+                      body, re.S)
+    assert block, (step, "no per-drive block")
+    assert '<a href="#per-drive-%s-0">' % step in body, (step, "step table not linked")
+    numbers = re.search(r'<table class="numbers">(.*?)</table>', body).group(1)
+    step_iops = [float(cells_of(r)[2]) for r in re.findall(r"<tr><td class=\"l\">.*?</tr>", numbers)]
+    pt = re.findall(r'<table class="per-drive" data-row="([^"]*)">(.*?)</table>', block.group(1))
+    assert len(pt) == len(step_iops), (step, len(pt), len(step_iops))
+    for (label, tb), agg_csv in zip(pt, step_iops):
+        j = job(step, json_of(kind, html.unescape(label)))
+        ts = j["nvscope"]["targets"]
+        rows = [cells_of(r) for r in re.findall(r'<tr class="drive">(.*?)</tr>', tb)]
+        (agg,) = [cells_of(r) for r in re.findall(r'<tr class="aggregate">(.*?)</tr>', tb)]
+        assert [r[1] for r in rows] == targets, (step, label, [r[1] for r in rows])
+        assert [r[0] for r in rows] == ["1", "2", "3"]
+        ios = [sum(t[d]["total_ios"] for d in ("read", "write", "trim")) for t in ts]
+        agg_iops = sum(j[d]["iops"] for d in ("read", "write", "trim"))
+        for r, t, n in zip(rows, ts, ios):
+            assert r[2] == "unknown" and r[3] == "unknown", r  # files: no model, serial
+            assert int(r[4]) == n, (step, label, r, n)
+            assert abs(float(r[5]) - agg_iops * n / sum(ios)) <= 0.5, (r, agg_iops, n)
+            h = hist(t)
+            assert r[8] == lat(h, 99, 100) and r[9] == lat(h, 99.9, 1000), (step, label, r)
+            assert r[10] == "%.1f%%" % (100.0 * n / sum(ios)), r
+            drive_rows += 1
+        # the drives add up to the aggregate, which is the step table's
+        assert abs(sum(float(r[5]) for r in rows) - float(agg[5])) <= 2, (rows, agg)
+        assert abs(float(agg[5]) - agg_csv) <= 1, (agg, agg_csv)
+        assert int(agg[4]) == sum(ios), (agg, ios)
+        assert agg[1] == "all 3 drives (aggregate)" and agg[10] == "100.0%", agg
+        tables += 1
+assert tables >= 6 and drive_rows == 3 * tables, (tables, drive_rows)
+# the drives table: "3 drives" linked to the list, no cell of three paths
+drv = re.search(r'<table class="drives">(.*?)</table>', page).group(1)
+assert drv.count('<a href="#drives-0">3 drives</a>') == 2, drv
+assert not any(c.count(".img") > 1 for c in re.findall(r"<td[^>]*>(.*?)</td>", drv)), drv
+assert '<div id="drives-0">' in page
+print("ok: %d per-drive tables, %d drive rows equal each target's JSON and add up" % (tables, drive_rows))
 PY
 grep -q 'chart-qos-histogram"' "$out" || fail "no latency histogram"
 ok "QoS marks, columns and per-target rows equal the percentiles of the json+ bins"

@@ -10,6 +10,12 @@
 # run with the overrides marked - never the description's 30 min or 2x;
 # a trace step is headed by its trace; each row has the machine's CPU over
 # it (all cores, /proc/stat) and the IOPS per % of it, as reviews quote CPU.
+# The two measure steps at one QD are IO consistency runs: each has
+# AnandTech's three charts (whole run on a log scale, a zoom on the last
+# 30% on a log and on a linear scale, report/conshtml.c), the zoom's start
+# said on the page and shaded on the whole run, its points exactly the
+# samples from there on, the dots 5 px across (not single pixels); the
+# replay's one 10 ms interval is too short to chart, and the page says so.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -120,6 +126,43 @@ print("ok: testbed in meta.json and on the page; 5 steps show the values they ra
 PY
 	fail "test bed or parameters as run"
 ok "test bed and parameters as run (file target)"
+
+"$PY" - "$R" "$T_TMP/r.html" <<'PY' || fail "IO consistency charts"
+import csv, json, re, sys
+R, page = sys.argv[1], open(sys.argv[2]).read()
+steps = json.load(open(R + "/meta.json"))["steps"]
+divs = re.findall(r'<div class="consistency" data-run-s="([^"]*)" data-zoom-from-s="([^"]*)">'
+                  r'(.*?)</div></div>', page, re.S)
+assert len(divs) == 2, len(divs)  # measure m, measure web
+for (run, zoom, body), step in zip(divs, steps[2:4]):
+    # the points: samples.csv's rows but the ramp and a short tail interval
+    t, prev = [], 0.0
+    for row in csv.DictReader(open("%s/%s/samples.csv" % (R, step))):
+        x = float(row["time_s"])
+        if x - prev >= 0.05 and row["ramp"] == "0":
+            t.append(x)
+        prev = x
+    assert float(run) == float("%g" % t[-1]), (run, t)
+    assert abs(float(zoom) - 0.7 * t[-1]) < 1e-6, (zoom, t[-1])  # 1400 s of 2000 s
+    for c in ("chart-scatter", "chart-consistency-zoom-log", "chart-consistency-zoom-linear"):
+        assert body.count('class="chart %s"' % c) == 1, (step, c)
+    assert "from t = %.4g s of %.4g s" % (float(zoom), t[-1]) in body, body[:300]
+    # the whole run shades the zoomed span and says where it starts
+    whole = re.search(r'<svg[^>]*chart-scatter".*?</svg>', body, re.S).group(0)
+    assert re.search(r'<rect class="band"[^>]*/><text class="bandlabel"[^>]*>zoomed below: '
+                     r'from t = %s s</text>' % re.escape("%.4g" % float(zoom)), whole), whole[:600]
+    zooms = re.findall(r'<svg[^>]*chart-consistency-zoom-(log|linear)".*?</svg>', body, re.S)
+    assert zooms == ["log", "linear"], zooms
+    for z in re.findall(r'<svg[^>]*chart-consistency-zoom-.*?</svg>', body, re.S):
+        assert ">IOPS from t = %.4g s (" % float(zoom) in z, z[:400]
+        d = re.search(r'<path class="dots"[^>]*stroke-width="5"[^>]*d="([^"]*)"', z).group(1)
+        assert d.count("M") == sum(1 for x in t if x >= float(zoom)), (d, t)
+    assert re.search(r'<path class="dots" fill="none" stroke="#1f77b4" stroke-width="5"', body)
+assert "(a step shorter than one interval): no IO consistency chart" in page.split('id="step-5"')[1]
+print("ok: 2 consistency steps: whole run, zoom from 70%% (t = %s s of %s s) log and linear"
+      % (divs[0][1], divs[0][0]))
+PY
+ok "IO consistency: whole run and the zoom, log and linear"
 
 # a loop device: its sysfs identity (capacity, logical block size), no
 # serial or firmware invented

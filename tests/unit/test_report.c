@@ -3,7 +3,9 @@
  * results directory (sections by step kind, side-by-side drives, bad
  * input, the QoS columns and exceedance marks), and the QoS reader of json+
  * bins (qos.c: the percentiles of the rebuilt histogram are the recorded
- * one's; hostile bins refused). */
+ * one's; hostile bins refused), the per-drive tables (drives.c) on
+ * constructed and hostile per-target JSON, and the IO consistency zoom's
+ * start (conshtml.c). */
 #include <check.h>
 #include <errno.h>
 #include <math.h>
@@ -14,6 +16,8 @@
 #include <unistd.h>
 #include <inttypes.h>
 #include <cjson/cJSON.h>
+#include "report/conshtml.h"
+#include "report/drives.h"
 #include "report/html.h"
 #include "report/qos.h"
 #include "report/rtable.h"
@@ -349,6 +353,71 @@ START_TEST(test_rtable_no_columns)
 }
 END_TEST
 
+/* AnandTech zooms from t = 1400 s of a 2000 s run; a shorter run from 70%. */
+START_TEST(test_zoom_start)
+{
+	ck_assert_double_eq(conshtml_zoom_start(2000), 1400);
+	ck_assert_double_eq(conshtml_zoom_start(2400), 1400);
+	ck_assert_double_eq_tol(conshtml_zoom_start(30), 21, 1e-9);
+	ck_assert_double_eq_tol(conshtml_zoom_start(1999), 1399.3, 1e-9);
+	ck_assert_double_eq(conshtml_zoom_start(0), 0);
+	ck_assert_double_eq(conshtml_zoom_start(NAN), 0);
+	ck_assert_double_eq(conshtml_zoom_start(-5), 0);
+}
+END_TEST
+
+/* Per-drive rows: each target's share of the job's I/Os times the
+ * aggregate, in the JSON's order, escaped; hostile entries neither crash
+ * nor count as drives. */
+START_TEST(test_drives)
+{
+	char tmpl[] = "/tmp/nvs-drives-XXXXXX", sub[600];
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	snprintf(sub, sizeof(sub), "%s/s", tmpl);
+	mkdir(sub, 0755);
+	put(sub, "qd.csv", "qd,iops\n1,300\n");
+	put(sub, "qd1.json",
+	    "{\"jobs\":[{\"read\":{\"iops\":300,\"bw_bytes\":1228800,\"total_ios\":300,"
+	    "\"io_bytes\":1228800,\"lat_ns\":{\"N\":300,\"mean\":2000}},"
+	    "\"nvscope\":{\"targets\":["
+	    "{\"target\":\"/dev/a\",\"read\":{\"total_ios\":100,\"io_bytes\":409600,"
+	    "\"lat_ns\":{\"N\":100,\"mean\":1000}}},"
+	    "\"junk\",{\"target\":7,\"read\":{\"total_ios\":-5,\"io_bytes\":\"x\"}},"
+	    "{\"target\":\"/dev/<b>\",\"read\":{\"total_ios\":200,\"io_bytes\":819200,"
+	    "\"lat_ns\":{\"N\":200,\"mean\":2500}}}]}}]}");
+	cJSON *meta = cJSON_Parse("{\"targets\":[\"/dev/a\",\"/dev/<b>\",\"/dev/c\"],"
+				  "\"testbed\":{\"drives\":[{\"path\":\"/dev/a\","
+				  "\"model\":\"M1\",\"serial\":\"S1\"}]}}");
+	char path[700], *buf = NULL;
+	size_t len = 0;
+	struct rtab t;
+	snprintf(path, sizeof(path), "%s/qd.csv", sub);
+	ck_assert_int_eq(rtab_read(path, &t), 0);
+	FILE *f = open_memstream(&buf, &len);
+	drives_step(f, tmpl, "s", "measure", &t, meta, NULL, "d", 0);
+	drives_targets_cell(f, meta, 0);
+	fclose(f);
+	ck_assert(strstr(buf, "<div class=\"per-drive\" id=\"per-drive-s-0\">"));
+	ck_assert(strstr(buf, "QD1: 3 drives</summary>")); /* the junk string is none */
+	ck_assert(strstr(buf, "<tr class=\"drive\"><td>1</td><td class=\"l\">/dev/a</td>"
+			      "<td class=\"l\">M1</td><td class=\"l\">S1</td><td>100</td>"
+			      "<td>100</td><td>0.4</td><td>1.0</td>"));
+	ck_assert(strstr(buf, "<td>3</td><td class=\"l\">/dev/&lt;b&gt;</td>"));
+	ck_assert(strstr(buf, "<td>200</td><td>200</td><td>0.8</td><td>2.5</td>"));
+	ck_assert(strstr(buf, "66.7%</td></tr>") && strstr(buf, "33.3%</td></tr>"));
+	ck_assert(strstr(buf, "<td>2</td><td class=\"l\">?</td>")); /* 0 I/Os, 0% */
+	ck_assert(strstr(buf, "all 3 drives (aggregate)</td>"));
+	ck_assert(strstr(buf, "<a href=\"#drives-0\">3 drives</a>"));
+	ck_assert(!strstr(buf, "nan") && !strstr(buf, "<b>"));
+	free(buf);
+	rtab_free(&t);
+	cJSON_Delete(meta);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -360,6 +429,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_qos);
 	tcase_add_test(tc, test_rtable);
 	tcase_add_test(tc, test_rtable_no_columns);
+	tcase_add_test(tc, test_zoom_start);
+	tcase_add_test(tc, test_drives);
 	suite_add_tcase(s, tc);
 	return s;
 }
