@@ -24,8 +24,8 @@
 #             at 80x24, 100x30 and 200x55 (issue 22) the warned second
 #             target's warning on a live run, both serials whole on the
 #             Devices pane, and `--check --all-nvme` with each drive's
-#             serial, verdict and first reason (quick at 80x24; at the
-#             other sizes quick with 1-s figures, /etc/vm/quick-short.ini);
+#             serial, verdict and first reason (the quick profile at
+#             each size);
 #             at each size also the event list (E), the purge menu and
 #             dialog (P, Esc), the help (?) and a QD sweep 1..256 (the
 #             per-QD table's rows QD 1 and 256 reached with g and G), and
@@ -114,11 +114,6 @@ cp "$BIN" "$R/usr/bin/nvscope"
 cp "$TOP/tests/vm/guest.sh" "$R/etc/vm/guest.sh"
 mkdir -p "$R/usr/share/nvscope/presets/checks"
 cp "$TOP/presets/checks/"*.ini "$R/usr/share/nvscope/presets/checks/"
-# the console boot's check at 100x30 and 200x55: quick with 1-s figures
-sed 's/^ramp_time=1$/ramp_time=250ms/; s/^runtime=5$/runtime=1/' "$TOP/presets/checks/quick.ini" \
-	>"$R/etc/vm/quick-short.ini"
-[ "$(grep -c -e '^ramp_time=250ms$' -e '^runtime=1$' "$R/etc/vm/quick-short.ini")" -eq 4 ] ||
-	die "quick-short.ini: presets/checks/quick.ini changed (runtime=5, ramp_time=1 expected)"
 # the console boot's plan at 80x24 and 100x30: a precondition that cannot
 # reach steady state (limits of 0%: the step list and the event say which
 # criterion failed), then a read at QD 1; a quarter second each
@@ -248,7 +243,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 	}
 	qd_plan 80
 	# the same at 100x30 and 200x55 (issue 22): the live run with the warned
-	# target second, then the tray check with a short profile
+	# target second, then the tray check, the quick profile as at 80x24
 	for sz in "30 100" "55 200"; do
 		stty -F /dev/ttyS0 rows ${sz% *} cols ${sz#* }
 		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope --target $tc \
@@ -256,7 +251,7 @@ if [ "$NVS_VM_MODE" = console ]; then
 		rc2=$?
 		[ "$rc" = 0 ] && rc=$rc2
 		setsid cttyhack sh -c "cd /tmp && exec env TERM=vt100 LANG=C LC_ALL=C nvscope \
-			--check /etc/vm/quick-short.ini --all-nvme"
+			--check quick --all-nvme"
 		rc2=$?
 		[ "$rc" = 0 ] && rc=$rc2
 		if [ "${sz#* }" = 200 ]; then qd_plan 200 noplan; else qd_plan "${sz#* }"; fi
@@ -686,8 +681,9 @@ boot_console() {
 	# other than 80x24 (the guest's stty, the window already resized), the
 	# live run with the warned target second (its warning on the health
 	# strip and on the Devices pane, both serials whole), then the tray
-	# check with the short profile (each drive's serial, verdict and first
-	# reason); the window takes the next size before the last q
+	# check, `--check quick --all-nvme` as at 80x24 (each drive's serial,
+	# verdict and first reason, the results directory); the window takes the
+	# next size before the last q
 	console_size() {
 		local sz=$1x$2 fail=0 # vcheck's fail: this size's
 		if vwait 'Health .*(1 CRITICAL: |!)nvme[0-9]+ reliability degraded' 120; then
@@ -711,12 +707,14 @@ boot_console() {
 		[ "$fail" = 0 ] || echo "$scr"
 		tmux -L "$sock" send-keys -t vm q
 		vwait '\(y/n\)' 30 && tmux -L "$sock" send-keys -t vm y
-		if vwait 'DONE: [0-9]+ PASS, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ N/A' 120; then
+		if vwait 'DONE: [0-9]+ PASS, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ N/A' 300; then
 			scr=$(vscreen)
-			vcheck "console: --check --all-nvme: $SER_D FAIL with its reason ($sz)" \
+			vcheck "console: --check quick --all-nvme: $SER_D FAIL with its reason ($sz)" \
 				grep -Eq "^ $SER_D .*FAIL +critical warning: reliability degraded" <<<"$scr"
-			vcheck "console: --check --all-nvme: $SER_C's serial and verdict ($sz)" \
+			vcheck "console: --check quick --all-nvme: $SER_C's serial and verdict ($sz)" \
 				grep -Eq "^ $SER_C .*(PASS|WARN|N/A)( |$)" <<<"$scr"
+			vcheck "console: --check quick: the results directory whole ($sz)" \
+				grep -Eq "^ results: results/check-quick-[0-9]{8}-[0-9]{6} *$" <<<"$scr"
 			# drawn at the guest's size: the key line on the window's last row
 			vcheck "console: the check view drawn at $sz (keys on row $2)" \
 				[ "$(grep -n '^ q close' <<<"$scr" | tail -1 | cut -d: -f1)" = "$2" ]
