@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "cmd/hostrun.h"
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "config/preset.h"
@@ -350,6 +351,7 @@ static const struct cmd_opt opts[] = {
     {{"csv", required_argument, NULL, O_CSV}, 0, "FILE",
      "the per-interval samples (FILE-JOB-qdN.csv for several)"},
     {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
+    HOSTRUN_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
@@ -847,6 +849,10 @@ free_all:
 static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct readlist read = {0};
+
+	hostrun_gate_init(); /* the far end of a run over hosts: its one start */
+	if (hostrun_wanted(self, a)) /* any HOST:PATH target: the run over hosts */
+		return hostrun_exec(self, a);
 	int status = run_command(self, a, &read);
 
 	for (unsigned i = 0; i < read.n; i++)

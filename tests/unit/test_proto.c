@@ -169,6 +169,9 @@ START_TEST(test_messages_checked)
 	    {PROTO_PONG, "{\"seq\":1,\"t\":\"now\"}"},
 	    {PROTO_ERROR, "{}"},
 	    {PROTO_CANCEL, "{\"id\":0}"},
+	    {PROTO_GO, "{}"},
+	    {PROTO_GO, "{\"id\":0}"},
+	    {PROTO_GO, "{\"id\":\"1\"}"},
 	    {PROTO_BYE, "[]"},
 	    {PROTO_BYE, "{} {}"},
 	    {PROTO_BYE, "nul"},
@@ -178,6 +181,11 @@ START_TEST(test_messages_checked)
 			      bad[i].json);
 		ck_assert_ptr_null(m.root);
 	}
+	/* GO: a run's one start, by the request's id */
+	ck_assert_int_eq(parse(PROTO_GO, "{\"id\":7}", &m), 0);
+	ck_assert_uint_eq(m.id, 7);
+	ck_assert_str_eq(proto_type_name(PROTO_GO), "go");
+	proto_msg_clear(&m);
 	ck_assert_int_eq(parse(PROTO_REPLY, "{\"id\":3,\"status\":2,\"error\":\"no\"}", &m), 0);
 	ck_assert_int_eq(m.status, 2);
 	ck_assert_str_eq(m.str, "no");
