@@ -33,12 +33,30 @@ const char *hostrun_refused_key(const char *key, size_t klen)
 {
 	/* every workload option naming a file, directory or command */
 	static const char *const bad[] = {
-	    "read_iolog",    "write_iolog",	"replay_redirect", "write_bw_log",
-	    "write_lat_log", "write_iops_log",	"write_hist_log",  "directory",
-	    "opendir",	     "filename_format", "verify_dump",	   "dp_scheme",
-	    "exec_prerun",   "exec_postrun",	"trigger",	   "trigger_file",
-	    "trigger_cmd",   "lockfile",	"cgroup",	   "verify_state_save",
-	    "verify_state_load", "include",	"job",		   "iolog",
+	    "read_iolog",
+	    "write_iolog",
+	    "replay_redirect",
+	    "write_bw_log",
+	    "write_lat_log",
+	    "write_iops_log",
+	    "write_hist_log",
+	    "directory",
+	    "opendir",
+	    "filename_format",
+	    "verify_dump",
+	    "dp_scheme",
+	    "exec_prerun",
+	    "exec_postrun",
+	    "trigger",
+	    "trigger_file",
+	    "trigger_cmd",
+	    "lockfile",
+	    "cgroup",
+	    "verify_state_save",
+	    "verify_state_load",
+	    "include",
+	    "job",
+	    "iolog",
 	};
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(bad); i++)
 		if (strlen(bad[i]) == klen && !strncmp(bad[i], key, klen))
@@ -101,7 +119,8 @@ static int take_opts(struct hostrun *r, const struct cmd_args *a)
 		if (!strcmp(n, "output-format")) {
 			r->json = !strcmp(v, "json") || !strcmp(v, "json+");
 			if (!r->json && strcmp(v, "normal")) {
-				cmd_say(r->e, "--output-format: '%s' is not normal, json or json+", v);
+				cmd_say(r->e, "--output-format: '%s' is not normal, json or json+",
+					v);
 				return -EINVAL;
 			}
 		} else if (!strcmp(n, "quiet")) {
@@ -109,8 +128,10 @@ static int take_opts(struct hostrun *r, const struct cmd_args *a)
 		} else if (a->opt[i].id == HOSTRUN_O_CONFIRM) {
 			r->confirm = v;
 		} else if (!host_opt(a->opt[i].id)) {
-			cmd_say(r->e, "--%s over hosts is not built yet (the JSON on stdout has every "
-				      "host's results)", n);
+			cmd_say(r->e,
+				"--%s over hosts is not built yet (the JSON on stdout has every "
+				"host's results)",
+				n);
 			return -EINVAL;
 		}
 	}
@@ -124,15 +145,19 @@ static int take_opts(struct hostrun *r, const struct cmd_args *a)
 		return -EINVAL;
 	}
 	if (a->cli->preset && strchr(a->cli->preset, '/')) {
-		cmd_say(r->e, "--preset %s: over hosts a preset is named, not a path (each host reads "
-			      "its own)", a->cli->preset);
+		cmd_say(r->e,
+			"--preset %s: over hosts a preset is named, not a path (each host reads "
+			"its own)",
+			a->cli->preset);
 		return -EINVAL;
 	}
 	for (unsigned k = 0; k < a->cli->nkv; k++) {
 		const char *bad = hostrun_refused_key(a->cli->kv[k].key, a->cli->kv[k].klen);
 		if (bad) {
-			cmd_say(r->e, "refusing --%s over hosts: it names a file on the host (only the "
-				      "targets travel)", bad);
+			cmd_say(r->e,
+				"refusing --%s over hosts: it names a file on the host (only the "
+				"targets travel)",
+				bad);
 			return -EINVAL;
 		}
 	}
@@ -189,8 +214,10 @@ static int build_params(struct hostrun *r, const struct cli *c)
 		free(dest);
 		free(path);
 		if (local) {
-			cmd_say(r->e, "%s: a local target beside HOST:PATH ones is not built yet "
-				      "(name this machine as a host too)", tg);
+			cmd_say(r->e,
+				"%s: a local target beside HOST:PATH ones is not built yet "
+				"(name this machine as a host too)",
+				tg);
 			return -EINVAL;
 		}
 	}
@@ -324,7 +351,7 @@ static void take(struct hostst *h)
 		if (h->r && !h->error[0])
 			snprintf(h->error, sizeof(h->error), "%s",
 				 remote_state(h->r) == REMOTE_FAILED ? remote_error(h->r)
-								      : "no reply");
+								     : "no reply");
 		return;
 	}
 	h->status = m->status;
@@ -349,7 +376,7 @@ static double num(const cJSON *o, const char *k)
  * percentiles are not summable from the hosts' JSON and are left out. */
 static void sum_dir(cJSON *agg, const cJSON *job, const char *dir)
 {
-	static const char *const sum[] = {"io_bytes", "io_kbytes", "bw_bytes", "bw",
+	static const char *const sum[] = {"io_bytes", "io_kbytes", "bw_bytes",	"bw",
 					  "iops",     "total_ios", "short_ios", "drop_ios"};
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(job, dir);
 	cJSON *a = cJSON_GetObjectItemCaseSensitive(agg, dir);
@@ -398,22 +425,57 @@ static unsigned port_of(const char *dest)
 	return p;
 }
 
+/* nvscope's "hosts" entry of host @h. */
+static cJSON *host_state(const struct hostst *h, const char *name)
+{
+	cJSON *st = cJSON_CreateObject();
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(h->fio, "nvscope");
+
+	cJSON_AddStringToObject(st, "host", name);
+	cJSON_AddBoolToObject(st, "complete", h->status == 0 && h->fio);
+	if (h->status >= 0)
+		cJSON_AddNumberToObject(st, "status", h->status);
+	else
+		cJSON_AddNullToObject(st, "status");
+	if (h->error[0])
+		cJSON_AddStringToObject(st, "error", h->error);
+	else
+		cJSON_AddNullToObject(st, "error");
+	if (x)
+		cJSON_AddItemToObject(st, "nvscope", cJSON_Duplicate(x, true));
+	return st;
+}
+
 /* fio's client JSON: "client_stats" (every host's jobs, "hostname" and
  * "port" on each, then "All clients"), "disk_util" (each with
  * "hostname"); and nvscope's "hosts" (each host's state) and start skew. */
+/* fio's head: its version (the hosts'), the time (here). */
+static void add_head(cJSON *all, const struct gather *g)
+{
+	const char *v = NULL;
+	struct timespec now;
+	struct tm tm;
+	char when[64] = "";
+
+	for (size_t i = 0; i < g->n && !v; i++)
+		v = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(g->hs[i].fio, "fio version"));
+	cJSON_AddStringToObject(all, "fio version", v ? v : "nvscope-" NVS_VERSION);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (localtime_r(&now.tv_sec, &tm))
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+	cJSON_AddNumberToObject(all, "timestamp", (double)now.tv_sec);
+	cJSON_AddNumberToObject(all, "timestamp_ms",
+				(double)now.tv_sec * 1e3 + (double)(now.tv_nsec / 1000000));
+	cJSON_AddStringToObject(all, "time", when);
+}
+
 static cJSON *gathered(const struct gather *g, int64_t skew_ns)
 {
 	cJSON *all = cJSON_CreateObject(), *cs, *du, *hosts, *agg = cJSON_CreateObject();
-	const cJSON *first = NULL;
 	unsigned members = 0;
 
-	for (size_t i = 0; i < g->n && !first; i++)
-		first = g->hs[i].fio;
-	cJSON_AddStringToObject(all, "fio version",
-				first ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-					    first, "fio version"))
-				      : "nvscope-" NVS_VERSION);
-	cJSON_AddNumberToObject(all, "timestamp", (double)time(NULL));
+	add_head(all, g);
 	cs = cJSON_AddArrayToObject(all, "client_stats");
 	du = cJSON_AddArrayToObject(all, "disk_util");
 	hosts = cJSON_AddArrayToObject(all, "hosts");
@@ -424,18 +486,8 @@ static cJSON *gathered(const struct gather *g, int64_t skew_ns)
 	for (size_t i = 0; i < g->n; i++) {
 		const struct hostst *h = &g->hs[i];
 		const char *name = hostcmd_host(&g->hr->h, i);
-		cJSON *st = cJSON_CreateObject(), *x;
-		cJSON_AddStringToObject(st, "host", name);
-		cJSON_AddBoolToObject(st, "complete", h->status == 0 && h->fio);
-		if (h->status >= 0)
-			cJSON_AddNumberToObject(st, "status", h->status);
-		else
-			cJSON_AddNullToObject(st, "status");
-		if (h->error[0])
-			cJSON_AddStringToObject(st, "error", h->error);
-		else
-			cJSON_AddNullToObject(st, "error");
-		cJSON_AddItemToArray(hosts, st);
+		const cJSON *x;
+		cJSON_AddItemToArray(hosts, host_state(h, name));
 		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(h->fio, "jobs"))
 		{
 			cJSON *j = cJSON_Duplicate(x, true);
@@ -498,7 +550,8 @@ static void print_text(const cJSON *all)
 	cJSON_ArrayForEach(j, cJSON_GetObjectItemCaseSensitive(all, "client_stats"))
 	{
 		const char *h = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "host"));
-		const char *jn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "jobname"));
+		const char *jn =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "jobname"));
 		char who[512];
 		if (h && (!last || strcmp(last, h)))
 			printf("%s%s:\n", last ? "\n" : "", h);
@@ -542,8 +595,9 @@ static int report(struct gather *g, int64_t skew_ns, bool started)
 		return rc ? rc : NVS_EXIT_IOERR;
 	}
 	if (!g->hr->quiet && skew_ns >= 0)
-		fprintf(stderr, "run: start skew %.1f ms over %zu hosts (go to each host's start, "
-				"as seen here)\n",
+		fprintf(stderr,
+			"run: start skew %.1f ms over %zu hosts (go to each host's start, "
+			"as seen here)\n",
 			(double)skew_ns / 1e6, g->n);
 	all = gathered(g, skew_ns);
 	if (g->hr->json) {

@@ -867,7 +867,10 @@ const struct cmd_entry cmd_run_entry = {
     .usage = "run --target PATH [--target PATH ...] [workload options]\n"
 	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 	     "    [--output-format=normal|json|json+] [--output FILE]\n"
-	     "    [--output-dir DIR] [--csv FILE] [-q]",
+	     "    [--output-dir DIR] [--csv FILE] [-q]\n"
+	     "run --target HOST:PATH [--target HOST:PATH ...] [workload options]\n"
+	     "    [--preset NAME] [--yes-destroy-data ID,...] [host options]\n"
+	     "    [--output-format=normal|json|json+] [-q]",
     .text = "A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
 	    "several job files run one after another, as fio runs them.\n"
 	    "workload options (fio's names): --rw= --bs= --bssplit= --rwmixread= --iodepth=N[,N..]\n"
@@ -888,7 +891,8 @@ const struct cmd_entry cmd_run_entry = {
 	    "  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
 	    "  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
 	    "  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
-	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
+	    "  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)\n"
+	    "HOST:PATH targets run on their hosts over ssh, started together (docs/hosts.md).",
     .opts = opts,
     .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 	     "  128 + the signal when stopped by one, results so far written (129 SIGHUP,\n"
