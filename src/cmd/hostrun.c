@@ -255,6 +255,7 @@ struct gather {
 	struct hostst *hs;
 	size_t n;
 	bool cancelled; /* the hosts were told to stop (a host would not start, a signal) */
+	unsigned nrun;	/* hosts whose start was acknowledged */
 };
 
 static void on_event(struct remote *rm, const struct proto_msg *m, void *arg)
@@ -337,6 +338,7 @@ static void drive(struct gather *g, int64_t *skew_ns, bool *started)
 		}
 	if (nrun)
 		*skew_ns = (int64_t)(hi - lo);
+	g->nrun = nrun;
 	free(rs);
 }
 
@@ -596,9 +598,9 @@ static int report(struct gather *g, int64_t skew_ns, bool started)
 	}
 	if (!g->hr->quiet && skew_ns >= 0)
 		fprintf(stderr,
-			"run: start skew %.1f ms over %zu hosts (go to each host's start, "
+			"run: start skew %.1f ms over %u host%s (go to each host's start, "
 			"as seen here)\n",
-			(double)skew_ns / 1e6, g->n);
+			(double)skew_ns / 1e6, g->nrun, g->nrun == 1 ? "" : "s");
 	all = gathered(g, skew_ns);
 	if (g->hr->json) {
 		int w = json_puts(all, stdout);

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive its loop devices' read counts must be the runs' alone: another test's device scan (the console, list, check --all-nvme) reads every block device
 # nvscope run over hosts (docs/hosts.md), real sshd on two loopback hosts
 # (tests/lib/sshd.sh), one loop device each (HOST:PATH targets), the
 # kernel as referee (/sys/block/loopN/stat, as kernel_referee.sh):
@@ -114,14 +115,14 @@ stats before
 nv run --target "h1:$A" --target "h2:$B" --rw=randwrite "${W[@]}" --runtime=1 "${R[@]}" >/dev/null
 rc=$?
 stats after
-[ $rc -eq 2 ] || fail "a write without --yes-destroy-data: exit $rc, wanted 2: $(cat "$T_TMP/err")"
-grep -q "^nvscope run: h1: refusing: the run writes to $A and destroys its data; confirm with --yes-destroy-data=$A$" "$T_TMP/err" ||
-	fail "h1's refusal: $(cat "$T_TMP/err")"
 for h in h1 h2; do
 	read -ra x <"$T_TMP/before-$h"
 	read -ra y <"$T_TMP/after-$h"
 	[ "${x[4]}" = "${y[4]}" ] || fail "$h: the kernel counted $((y[4] - x[4])) writes after a refusal"
 done
+[ $rc -eq 2 ] || fail "a write without --yes-destroy-data: exit $rc, wanted 2: $(cat "$T_TMP/err")"
+grep -q "^nvscope run: h1: refusing: the run writes to $A and destroys its data; confirm with --yes-destroy-data=$A$" "$T_TMP/err" ||
+	fail "h1's refusal: $(cat "$T_TMP/err")"
 ok "a write without --yes-destroy-data: refused by the agents, exit 2, no write reached either device"
 
 # 2. h1's agent killed mid-run (2 s): h1 lost, h2 complete, exit 1
