@@ -598,7 +598,7 @@ static int report(struct gather *g, int64_t skew_ns, bool started)
 	}
 	if (!g->hr->quiet && skew_ns >= 0)
 		fprintf(stderr,
-			"run: start skew %.1f ms over %u host%s (go to each host's start, "
+			"run: start skew %.2f ms over %u host%s (go to each host's start, "
 			"as seen here)\n",
 			(double)skew_ns / 1e6, g->nrun, g->nrun == 1 ? "" : "s");
 	all = gathered(g, skew_ns);
