@@ -285,6 +285,10 @@ static void on_msg(struct agent *a, const struct proto_msg *m)
 		if (a->busy && m->id == a->job.id)
 			atomic_store(&a->job.cancel, 1);
 		return;
+	case PROTO_GO:
+		if (a->busy && m->id == a->job.id)
+			atomic_store(&a->job.go, 1);
+		return;
 	case PROTO_BYE:
 		a->quit = true;
 		return;

@@ -29,6 +29,7 @@ struct agent_job {
 	const struct allow *allow;
 	struct spsc *prog; /* struct agent_prog, pushed by a check */
 	_Atomic int cancel;
+	_Atomic int go; /* a run: GO came (its one start) */
 	/* results */
 	int status;   /* the local command's exit status */
 	void *result; /* cJSON object or NULL */
@@ -38,5 +39,8 @@ struct agent_job {
 
 /* Runs @j (in the worker thread). */
 void agent_job_run(struct agent_job *j);
+/* The "run" request (agentrun.c): `nvscope run` with the client's options
+ * as a child process on this host, held at its start until GO. */
+int agentrun_do(struct agent_job *j);
 
 #endif

@@ -323,6 +323,8 @@ void agent_job_run(struct agent_job *j)
 		do_health(j);
 	else if (!strcmp(j->method, "check"))
 		do_check(j);
+	else if (!strcmp(j->method, "run"))
+		agentrun_do(j);
 	else
 		refuse(j, NVS_EXIT_USAGE, "unknown request '%s' (this agent is nvscope %s)",
 		       j->method, NVS_VERSION);

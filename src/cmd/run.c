@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "nvscope.h"
 #include "cmd/cmd.h"
+#include "cmd/hostrun.h"
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "config/preset.h"
@@ -338,6 +339,7 @@ static const struct cmd_opt opts[] = {
      "FILE",
      "the per-interval samples (FILE-JOB-qdN.csv for several)"},
     {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
+    HOSTRUN_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
@@ -837,6 +839,10 @@ static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct 
 static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct readlist read = {0};
+
+	hostrun_gate_init(); /* the far end of a run over hosts: its one start */
+	if (hostrun_wanted(self, a)) /* any HOST:PATH target: the run over hosts */
+		return hostrun_exec(self, a);
 	int status = run_command(self, a, &read);
 
 	for (unsigned i = 0; i < read.n; i++)
@@ -851,7 +857,10 @@ const struct cmd_entry cmd_run_entry = {
     .usage = "run --target PATH [--target PATH ...] [workload options]\n"
 	     "    [--preset NAME | --job FILE.fio | FILE.fio [FILE.fio...]] [--parse-only]\n"
 	     "    [--output-format=normal|json|json+] [--output FILE]\n"
-	     "    [--output-dir DIR] [--csv FILE] [-q]",
+	     "    [--output-dir DIR] [--csv FILE] [-q]\n"
+	     "run --target HOST:PATH [--target HOST:PATH ...] [workload options]\n"
+	     "    [--preset NAME] [--yes-destroy-data ID,...] [host options]\n"
+	     "    [--output-format=normal|json|json+] [-q]",
     .text =
 	"A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"
 	"several job files run one after another, as fio runs them.\n"
@@ -873,7 +882,8 @@ const struct cmd_entry cmd_run_entry = {
 	"  trace replay: --read_iolog=FILE (fio iolog v2/v3, blktrace, MSR CSV)\n"
 	"  --replay_no_stall --replay_time_scale=PCT --replay_redirect=DEV --replay_align=\n"
 	"  --replay_scale=N --trace_copies=N --trace_stagger=TIME (docs/traces.md)\n"
-	"  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)",
+	"  --write_iolog=FILE: the issued I/Os as a fio v3 iolog (fio --read_iolog)\n"
+	"HOST:PATH targets run on their hosts over ssh, started together (docs/hosts.md).",
     .opts = opts,
     .notes = "exit status: 0 ok, 1 I/O error during the run, 2 bad input or refused,\n"
 	     "  128 + the signal when stopped by one, results so far written (129 SIGHUP,\n"

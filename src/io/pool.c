@@ -493,8 +493,22 @@ int pool_launch(struct pool *p)
 	return rc;
 }
 
+static void (*gate_fn)(void *arg);
+static void *gate_arg;
+
+void pool_set_gate(void (*fn)(void *arg), void *arg)
+{
+	gate_fn = fn;
+	gate_arg = arg;
+}
+
 void pool_go(struct pool *const *ps, unsigned n)
 {
+	if (gate_fn) { /* once: the run's first start */
+		void (*fn)(void *) = gate_fn;
+		gate_fn = NULL;
+		fn(gate_arg);
+	}
 	uint64_t t0 = worker_now_ns(); /* one clock for them all */
 	for (unsigned i = 0; i < n; i++)
 		atomic_store_explicit(&ps[i]->sh.t0, t0, memory_order_relaxed);

@@ -45,6 +45,12 @@ int pool_start(struct pool *p);
  * starts the clock of the @n pools @ps at one instant and lets them run. */
 int pool_launch(struct pool *p);
 void pool_go(struct pool *const *ps, unsigned n);
+/* A gate the process's next pool_go waits at, once (then it is gone): the
+ * far end of `nvscope run` over hosts (cmd/hostrun.c) sets it so that the
+ * first job of the run starts when the client says go, on every host at
+ * once, after every target was opened and judged.  @fn runs in the thread
+ * calling pool_go, with the pools launched (set up, waiting).  NULL: none. */
+void pool_set_gate(void (*fn)(void *arg), void *arg);
 /* Asks every worker to finish its in-flight I/O and stop.  Async, idempotent. */
 void pool_stop(struct pool *p);
 /* True while any worker still runs. */

@@ -15,6 +15,7 @@ static const char *const type_names[PROTO_NTYPES] = {
     [PROTO_HELLO] = "hello", [PROTO_REQUEST] = "request", [PROTO_REPLY] = "reply",
     [PROTO_EVENT] = "event", [PROTO_PING] = "ping",	  [PROTO_PONG] = "pong",
     [PROTO_ERROR] = "error", [PROTO_BYE] = "bye",	  [PROTO_CANCEL] = "cancel",
+    [PROTO_GO] = "go",
 };
 
 const char *proto_type_name(unsigned type)
@@ -319,6 +320,7 @@ static int parse_fields(cJSON *o, struct proto_msg *m, char *err, size_t errlen)
 			return bad(err, errlen, m->type, "without an \"error\" text");
 		return 0;
 	case PROTO_CANCEL:
+	case PROTO_GO:
 		if (proto_get_u64(o, "id", ID_MAX, &m->id) || !m->id)
 			return bad(err, errlen, m->type, "without an id (1..2^53)");
 		return 0;

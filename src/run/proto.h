@@ -17,7 +17,8 @@
  * answers each with EVENTs ({"id","kind",...}: progress, log lines) and
  * one REPLY ({"id","status","result"|"error"}); PING/PONG ({"seq"}, the
  * PONG with the agent's clock "t") are answered at once at any time;
- * CANCEL ({"id"}) stops a request; ERROR ({"error"}) ends a stream that
+ * CANCEL ({"id"}) stops a request; GO ({"id"}) starts a "run" request whose
+ * hosts all said "ready" (the run's one start); ERROR ({"error"}) ends a stream that
  * cannot go on; BYE ends it in order.  Samples (a run's) and fetches are
  * the next protocol steps: new frame types and methods under version 1's
  * framing.
@@ -47,11 +48,18 @@ enum proto_type {
 	PROTO_ERROR,
 	PROTO_BYE,
 	PROTO_CANCEL,
+	PROTO_GO, /* {"id"}: start the run request @id prepared (its "ready" event came) */
 	PROTO_NTYPES
 };
 
 /* "hello", "request", ...; "?" for anything else. */
 const char *proto_type_name(unsigned type);
+
+/* Version rule for new frame types: a type that a peer receives only after
+ * it has itself shown it knows it (GO goes only to an agent that sent a
+ * run's "ready" event, which an older agent never does: it answers the
+ * "run" request with "unknown request") is added under the same version;
+ * any other change to a frame or message changes PROTO_VERSION. */
 
 /* ---- decoding ---- */
 
@@ -83,7 +91,7 @@ size_t proto_dec_pending(const struct proto_dec *d);
 struct proto_msg {
 	unsigned type;
 	void *root;	  /* the cJSON object (a cJSON *) */
-	uint64_t id;	  /* REQUEST, REPLY, EVENT, CANCEL (>= 1) */
+	uint64_t id;	  /* REQUEST, REPLY, EVENT, CANCEL, GO (>= 1) */
 	uint64_t seq;	  /* PING, PONG */
 	unsigned proto;	  /* HELLO */
 	const char *str;  /* HELLO "nvscope", REQUEST "method", EVENT "kind", ERROR "error",

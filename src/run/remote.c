@@ -448,19 +448,26 @@ int remote_request(struct remote *r, const char *method, void *params)
 	return 0;
 }
 
-int remote_cancel(struct remote *r)
+/* A frame {"id"} of @type about the running request. */
+static int send_id(struct remote *r, unsigned type)
 {
-	cJSON *o;
-	int rc;
+	cJSON *o = cJSON_CreateObject();
+	int rc = o && cJSON_AddNumberToObject(o, "id", (double)r->id)
+		     ? proto_out_frame(&r->q, type, o)
+		     : -ENOMEM;
 
-	if (r->st != REMOTE_BUSY)
-		return 0;
-	o = cJSON_CreateObject();
-	rc = o && cJSON_AddNumberToObject(o, "id", (double)r->id)
-		 ? proto_out_frame(&r->q, PROTO_CANCEL, o)
-		 : -ENOMEM;
 	cJSON_Delete(o);
 	return rc;
+}
+
+int remote_cancel(struct remote *r)
+{
+	return r->st == REMOTE_BUSY ? send_id(r, PROTO_CANCEL) : 0;
+}
+
+int remote_go(struct remote *r)
+{
+	return r->st == REMOTE_BUSY ? send_id(r, PROTO_GO) : -EINVAL;
 }
 
 /* ---- frames in ---- */

@@ -57,6 +57,9 @@ int remote_start(struct remote *r);
 int remote_request(struct remote *r, const char *method, void *params);
 /* Asks the agent to stop the running request (it then replies). */
 int remote_cancel(struct remote *r);
+/* Tells the agent to start the running request (a "run" that said ready:
+ * PROTO_GO).  0, or -errno (not busy: -EINVAL). */
+int remote_go(struct remote *r);
 /* Waits at most @wait_ms (-1: until something happens or a deadline) on
  * every host of @rs together, and handles what came: frames, stderr,
  * deadlines, ends.  Returns the number of hosts still CONNECTING or BUSY. */

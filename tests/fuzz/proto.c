@@ -30,7 +30,7 @@ static void check_msg(const struct proto_msg *m)
 		abort();
 	if (m->type == PROTO_REPLY && (m->status < 0 || m->status > 255))
 		abort();
-	if ((m->type == PROTO_REQUEST || m->type == PROTO_CANCEL) && !m->id)
+	if ((m->type == PROTO_REQUEST || m->type == PROTO_CANCEL || m->type == PROTO_GO) && !m->id)
 		abort();
 	/* re-encoded, it decodes and parses again */
 	struct proto_out o = {0};

@@ -4,7 +4,7 @@
  * claims; every message's fields are checked.  And the pieces of
  * run/remote and run/allow that need no host: the ssh argument vector and
  * its quoting, the one line per failed host (key paths taken out), the
- * --allow comparison by identity. */
+ * --allow comparison by identity; the options a run over hosts refuses. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "cmd/hostrun.h"
 #include "run/allow.h"
 #include "run/proto.h"
 #include "run/remote.h"
@@ -169,6 +170,9 @@ START_TEST(test_messages_checked)
 	    {PROTO_PONG, "{\"seq\":1,\"t\":\"now\"}"},
 	    {PROTO_ERROR, "{}"},
 	    {PROTO_CANCEL, "{\"id\":0}"},
+	    {PROTO_GO, "{}"},
+	    {PROTO_GO, "{\"id\":0}"},
+	    {PROTO_GO, "{\"id\":\"1\"}"},
 	    {PROTO_BYE, "[]"},
 	    {PROTO_BYE, "{} {}"},
 	    {PROTO_BYE, "nul"},
@@ -178,6 +182,11 @@ START_TEST(test_messages_checked)
 			      bad[i].json);
 		ck_assert_ptr_null(m.root);
 	}
+	/* GO: a run's one start, by the request's id */
+	ck_assert_int_eq(parse(PROTO_GO, "{\"id\":7}", &m), 0);
+	ck_assert_uint_eq(m.id, 7);
+	ck_assert_str_eq(proto_type_name(PROTO_GO), "go");
+	proto_msg_clear(&m);
 	ck_assert_int_eq(parse(PROTO_REPLY, "{\"id\":3,\"status\":2,\"error\":\"no\"}", &m), 0);
 	ck_assert_int_eq(m.status, 2);
 	ck_assert_str_eq(m.str, "no");
@@ -240,6 +249,22 @@ START_TEST(test_explain)
 }
 END_TEST
 
+/* run over hosts: an option naming a file on the host never travels (the
+ * client refuses it, the agent again); the key compared whole */
+START_TEST(test_run_refused_keys)
+{
+	static const char *const bad[] = {"read_iolog",	     "write_iolog", "write_lat_log",
+					  "replay_redirect", "directory",   "exec_prerun"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_str_eq(hostrun_refused_key(bad[i], strlen(bad[i])), bad[i]);
+	ck_assert_ptr_null(hostrun_refused_key("rw", 2));
+	ck_assert_ptr_null(hostrun_refused_key("write_iolog_x", 13));
+	ck_assert_ptr_null(hostrun_refused_key("write_iolo", 10));
+	/* the key of "--write_iolog=f" (klen stops at '=') */
+	ck_assert_ptr_nonnull(hostrun_refused_key("write_iolog=f", 11));
+}
+END_TEST
+
 START_TEST(test_allow_by_identity)
 {
 	char dir[] = "/tmp/nvs-allow.XXXXXX", a[64], b[64], l[64], err[512];
@@ -282,6 +307,7 @@ Suite *proto_suite(void)
 	tcase_add_test(tc, test_ssh_argv);
 	tcase_add_test(tc, test_explain);
 	tcase_add_test(tc, test_allow_by_identity);
+	tcase_add_test(tc, test_run_refused_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
