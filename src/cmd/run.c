@@ -840,7 +840,7 @@ static int exec_run(const struct cmd_entry *self, struct cmd_args *a)
 {
 	struct readlist read = {0};
 
-	hostrun_gate_init(); /* the far end of a run over hosts: its one start */
+	hostrun_gate_init();	     /* the far end of a run over hosts: its one start */
 	if (hostrun_wanted(self, a)) /* any HOST:PATH target: the run over hosts */
 		return hostrun_exec(self, a);
 	int status = run_command(self, a, &read);
