@@ -2,6 +2,7 @@
 # fio options whose meaning nvscope had wrong (issue 13), against Debian's fio
 # on the same loop device: rate_iops/rate per direction, percentile_list,
 # iodepth_batch_complete (= _min), ioscheduler refused.
+# test: no-sanitizer it compares rates, percentiles and batch sizes with fio's on the same device, not memory; the options' code runs under ASan and TSan in test_fiomean.c and every rate-capped run test, their parsing in the spec fuzzer
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 # the interpreter itself, resolved once (a version manager's shim, such as

@@ -4,6 +4,7 @@
 # (`fio --showcmd`); malformed files are refused with file:line and exit 2;
 # command-line flags never eat the next argument; on a loop device, fio and
 # nvscope run a fixture's size-bound jobs with the same I/O counts.
+# test: no-sanitizer it compares the jobs nvscope and fio read from the same job files, and their I/O counts, not memory; the job-file reader runs under ASan and UBSan in the preset fuzzer (preset_load_fio) and under ASan and TSan in test_jobfile.c
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "fio not installed"
 J=tests/jobfiles
