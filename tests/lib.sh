@@ -12,6 +12,9 @@ if [ -n "${NVS_SCRATCH:-}" ] && [ -d "$NVS_SCRATCH" ]; then
 else
 	T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nvscope-test.XXXXXX")
 fi
+# fio's state files (local-JOB-N-verify.state) in the test's scratch, not
+# in the working directory tests share (the checkout's top)
+fio() { command fio --aux-path="$T_TMP" "$@"; }
 # the console's settings.ini: each test its own, never the user's
 export XDG_CONFIG_HOME=$T_TMP/config
 T_LOOPS=()

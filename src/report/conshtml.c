@@ -138,12 +138,14 @@ void conshtml_charts(FILE *f, const char *dir, const char *sub, bool mbps)
 		fputs("</p>", f);
 		return;
 	}
-	if (!cons_points(&s, mbps, &c) && !c.n)
-		fputs("<p class=\"na\">no interval of 50 ms or more in samples.csv (a step "
-		      "shorter than one interval): no IO consistency chart</p>",
-		      f);
-	else if (c.n) {
-		double end = c.n ? c.t[c.n - 1] : 0, from = conshtml_zoom_start(end);
+	/* one dot is no spread over time, and no zoom into a run's end */
+	if (!cons_points(&s, mbps, &c) && c.n < 2)
+		fprintf(f,
+			"<p class=\"na\">%s interval of 50 ms or more in samples.csv (a step "
+			"shorter than two intervals): no IO consistency chart</p>",
+			c.n ? "one" : "no");
+	else if (c.n >= 2) {
+		double end = c.t[c.n - 1], from = conshtml_zoom_start(end);
 		fprintf(f, "<div class=\"consistency\" data-run-s=\"%g\" data-zoom-from-s=\"%g\">",
 			end, from);
 		whole_run(f, &c, mbps, from);

@@ -103,6 +103,16 @@ static void install_signals(void)
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(fatal_sigs); i++)
 		sigaction(fatal_sigs[i], &sa, &old_fatal[i]);
+	/* a blocked mask is inherited through exec: under `perf record` the
+	 * console got SIGWINCH blocked, so ncurses never saw a resize (and a
+	 * blocked SIGINT would make Ctrl-C do nothing); before any thread */
+	sigset_t want;
+	sigemptyset(&want);
+	sigaddset(&want, SIGWINCH);
+	sigaddset(&want, SIGINT);
+	sigaddset(&want, SIGTERM);
+	sigaddset(&want, SIGHUP);
+	pthread_sigmask(SIG_UNBLOCK, &want, NULL);
 	static bool once;
 	if (!once) {
 		atexit(term_restore);

@@ -36,7 +36,7 @@ mkdir -p "$C"
 # fio's clock: clock_gettime (fio's own choice, the TSC, is tested at each
 # start unless a clocksource is given: a quarter of a run's CPU time here;
 # the clock has no part in the I/O streams)
-fio() { command fio --clocksource=clock_gettime "$@"; }
+fio() { command fio --aux-path="$T_TMP" --clocksource=clock_gettime "$@"; }
 
 # the comparisons, made by check.py at the end over the lanes' lists: each a
 # line "KIND<TAB>WHAT<TAB>FIO_LOG<TAB>NVS_LOG<TAB>MIN"

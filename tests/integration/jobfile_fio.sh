@@ -13,7 +13,7 @@ J=tests/jobfiles
 PY=$(python3 -c 'import sys; print(sys.executable)') || skip "python3 not installed"
 # fio's start is a quarter spent timing its TSC; every fio here only parses,
 # or counts I/Os (no latencies compared)
-fio() { command fio --clocksource=clock_gettime "$@"; }
+fio() { command fio --aux-path="$T_TMP" --clocksource=clock_gettime "$@"; }
 
 # fio's --showcmd parses a job file as --parse-only does (fio's init.c:
 # parse_dryrun() is either flag; the other only prints), so its exit status
