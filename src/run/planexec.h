@@ -63,4 +63,9 @@ const char *planexec_dir(const struct planexec *pe);
  * confirmation a plan that destroys data needs.  0 or -ENOSPC. */
 int planexec_resume_cmd(const struct planexec *pe, char *buf, size_t len);
 
+/* For plansrc.c's source_plan(): the started plan of @p, which is freed
+ * (planstart.c). */
+struct source_pending;
+struct planexec *source_pending_take(struct source_pending *p);
+
 #endif

@@ -24,7 +24,7 @@
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
-struct planexec;
+struct source_pending;
 #include "ui/purgeui.h"
 #include "run/source.h"
 #include "ui/rounds.h"
@@ -219,11 +219,11 @@ struct ui_steady {
 /* a plan loaded and waiting for its typed confirmation (planui.c); once
  * started, the plan source (app.src) owns it */
 struct ui_planwait {
-	struct planexec *pexec;
+	struct source_pending *loaded; /* a plan loaded, not started */
 	char plan_name[64];
 	char plan_target[256];
 	char plan_confirm[256]; /* --yes-destroy-data list */
-	bool pending_plan;	/* the destroy confirmation is for a->pl.pexec */
+	bool pending_plan;	/* the destroy confirmation is for a->pl.loaded */
 };
 
 /* The console's state: one part per concern above, each read and written
@@ -406,7 +406,7 @@ void panes_form_init(struct app *a);
 void planui_list(struct app *a);
 /* Loads plan file @path for the marked targets and begins it. */
 void planui_launch(struct app *a, const char *path);
-/* Begins the loaded a->pl.pexec: starts it, or asks the typed confirmation
+/* Begins the loaded a->pl.loaded: starts it, or asks the typed confirmation
  * when it destroys data and --yes-destroy-data does not cover it. */
 void planui_begin(struct app *a);
 /* Answer to that confirmation (the typed text matched or not). */

@@ -31,7 +31,6 @@
 #include "config/plan.h"
 #include "dev/probe.h"
 #include "dev/safety.h"
-#include "run/planexec.h"
 #include "ui/app.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
@@ -480,10 +479,10 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	}
 	app_add_targets(a, o->targets, o->ntargets);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
-		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pl.pexec, err, len)))
+		if ((ret = source_pending_new(o->plan, o->targets, o->ntargets, &a->pl.loaded, err, len)))
 			return ret;
 		for (unsigned i = 0; i < o->nplan_ovr; i++)
-			if ((ret = planexec_override(a->pl.pexec, o->plan_ovr[i][0],
+			if ((ret = source_pending_override(a->pl.loaded, o->plan_ovr[i][0],
 						     o->plan_ovr[i][1], err, len)))
 				return ret;
 		if (o->confirm && strlen(o->confirm) >= sizeof(a->pl.plan_confirm)) {
@@ -682,7 +681,7 @@ int console_run(const struct console_opts *o)
 	a->look.active = true;
 	look_apply(a);
 	a->cp.cpu = cpu_new();
-	if (a->pl.pexec)
+	if (a->pl.loaded)
 		planui_begin(a);
 	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
