@@ -402,9 +402,10 @@ static void load_presets(struct app *a)
 	a->lp.npresets = keep;
 }
 
-/* `nvscope replay DIR`: a run played, a finished plan played, or a plan
- * running elsewhere followed (run/source.h decides which). */
-static int load_replay(struct app *a, const char *dir, char *err, size_t len)
+/* A results directory shown instead of the setup screen: a run played, a
+ * finished plan played, or a plan running elsewhere followed
+ * (source_open() decides which). */
+static int show_dir(struct app *a, const char *dir, char *err, size_t len)
 {
 	struct source src;
 	struct source_info in;
@@ -460,8 +461,8 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	if (o->replay_dir) {
-		if ((ret = load_replay(a, o->replay_dir, err, len)))
+	if (o->show_dir) {
+		if ((ret = show_dir(a, o->show_dir, err, len)))
 			return ret;
 		if (o->speed > 0 && a->src.ops->speed)
 			a->src.ops->speed(a->src.ctx, o->speed);

@@ -112,7 +112,7 @@ enum reaction {
 	R_QD = 1 << 2,	    /* the per-QD table */
 	R_TARGETS = 1 << 3, /* the per-target strips */
 	R_IOPS = 1 << 4,    /* the IOPS strip (its steady-state display) */
-	R_TITLE = 1 << 5,   /* the title bar (replay speed) */
+	R_TITLE = 1 << 5,   /* the title bar (play speed) */
 	R_SETUP = 1 << 6,   /* the setup panes (Devices, Launch, form) */
 	R_ALL = 1 << 7,	    /* every pane */
 };
@@ -215,8 +215,8 @@ static void next_theme(struct app *a)
 
 enum kctx {
 	K_ALL = 1,    /* any screen */
-	K_VIEW = 2,   /* the live screen or a replay: the strips' time axis */
-	K_REPLAY = 4, /* a replay only */
+	K_VIEW = 2,   /* the live screen or a directory shown: the strips' time axis */
+	K_PLAY = 4,   /* a source with a play position (SOURCE_CAN_PLAY) */
 	K_SETUP = 8,  /* the setup screen (and the focused pane: focus below) */
 	K_EVENTS = 16 /* the event list open (E): before every other meaning */
 };
@@ -686,12 +686,12 @@ static const struct action {
      "events: oldest / newest (Home End)",
      0,
      0},
-    /* replay before the live meanings of the same keys */
-    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0, 0},
-    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0, 0},
-    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0, 0},
-    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0, 0},
-    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0, 0},
+    /* playing before the live meanings of the same keys */
+    {{' '}, K_PLAY, act_play, "Space", "replay: play / pause", 0, 0},
+    {{'['}, K_PLAY, act_slower, "[", "replay: half speed", 0, 0},
+    {{']'}, K_PLAY, act_faster, "]", "replay: double speed", 0, 0},
+    {{'g', -KEY_HOME}, K_PLAY, act_restart, "g Home", "replay: restart", 0, 0},
+    {{'G', -KEY_END}, K_PLAY, act_end, "G End", "replay: jump to the end", 0, 0},
     {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0, 0},
     {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0, 0},
     {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0, 0},
@@ -746,7 +746,7 @@ static bool applies_here(const struct app *a, const struct action *ac)
 	switch (ac->ctx) {
 	case K_VIEW:
 		return view;
-	case K_REPLAY:
+	case K_PLAY:
 		return app_can(a, SOURCE_CAN_PLAY);
 	case K_EVENTS:
 		return a->events_on;
@@ -815,7 +815,7 @@ static bool table_key(struct app *a, int k)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) ||
-		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
+		    (ac->ctx == K_PLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
 		    (ac->ctx == K_EVENTS && !a->events_on))
 			continue;
 		if (ac->ctx == K_SETUP &&
