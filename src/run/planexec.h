@@ -39,8 +39,8 @@ bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *ne
  * (the terminal belongs to ncurses) and starts the thread.  @confirm: the
  * confirmation list for planrun; @force: write over signatures.  0 or
  * -errno with @err (nothing started). */
-int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
-		   char *err, size_t errlen);
+int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force, char *err,
+		   size_t errlen);
 /* True from the start until the thread has returned. */
 bool planexec_running(const struct planexec *pe);
 /* Asks the plan to stop (the state stays resumable). */

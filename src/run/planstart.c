@@ -71,8 +71,8 @@ const char *source_pending_target(const struct source_pending *p, unsigned i)
 	return planexec_target(p->pe, i);
 }
 
-int source_pending_start(struct source_pending *p, const char *dir, const char *confirm,
-			 bool force, char *err, size_t len)
+int source_pending_start(struct source_pending *p, const char *dir, const char *confirm, bool force,
+			 char *err, size_t len)
 {
 	return planexec_start(p->pe, dir, confirm, force, err, len);
 }

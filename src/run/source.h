@@ -235,7 +235,6 @@ bool source_no_event(void *ctx, struct source_event *ev);
 bool source_not_running(const void *ctx);
 int source_no_note(void *ctx, const char *text);
 
-
 /* ---- a plan the console starts (planstart.c over planexec.c): loaded and
  * checked on the UI thread, then started in a thread of its own and shown
  * through source_plan() ---- */
@@ -263,8 +262,8 @@ const char *source_pending_target(const struct source_pending *p, unsigned i);
 /* Creates results directory @dir (NULL or "": the default) and starts the
  * plan's thread (planexec_start); then give @p to source_plan().  0 or
  * -errno with @err (nothing started: free @p). */
-int source_pending_start(struct source_pending *p, const char *dir, const char *confirm,
-			 bool force, char *err, size_t len);
+int source_pending_start(struct source_pending *p, const char *dir, const char *confirm, bool force,
+			 char *err, size_t len);
 
 /* ---- a plan's figures for its step list (planres.c) ---- */
 

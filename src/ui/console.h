@@ -13,9 +13,9 @@ struct console_opts {
 	unsigned ntargets;
 	const struct spec *jobs; /* start these at once (copied), NULL = none */
 	unsigned njobs;
-	const char *run_name;	/* name of that run (the preset's, "custom") */
-	const char *theme;	/* theme name, NULL = default */
-	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
+	const char *run_name; /* name of that run (the preset's, "custom") */
+	const char *theme;    /* theme name, NULL = default */
+	const char *results;  /* results directory, NULL = results/<stamp>-<name> */
 	const char *show_dir; /* show this results directory instead (source_open) */
 	bool ascii, demo;
 	bool showfloor;		     /* --showfloor: a booth (big figures, locked keys) */
