@@ -329,7 +329,7 @@ static void draw(struct app *a)
 		return;
 	if (checkui_active(a) && !a->scr.too_small) { /* the check view covers the screen */
 		checkui_draw(a);
-		if (a->events_on)
+		if (a->ev.on)
 			panes_draw_events(a);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
@@ -337,7 +337,7 @@ static void draw(struct app *a)
 	}
 	if (healthui_active(a) && !a->scr.too_small) { /* so does the health view */
 		healthui_draw(a);
-		if (a->events_on)
+		if (a->ev.on)
 			panes_draw_events(a);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
@@ -358,7 +358,7 @@ static void draw(struct app *a)
 			panes_draw_confirm(a);
 		else if (purgeui_menu_open(a) && any)
 			purgeui_draw(a);
-		else if (a->events_on && any)
+		else if (a->ev.on && any)
 			panes_draw_events(a);
 	}
 	memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
@@ -429,7 +429,7 @@ static void app_free(struct app *a)
 	checkui_free(a);
 	purgeui_free(a);
 	healthui_free(a);
-	evlist_free(a->events);
+	evlist_free(a->ev.list);
 	source_free(&a->src);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->scr.win[p])
@@ -480,11 +480,12 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	}
 	app_add_targets(a, o->targets, o->ntargets);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
-		if ((ret = source_pending_new(o->plan, o->targets, o->ntargets, &a->pl.loaded, err, len)))
+		if ((ret = source_pending_new(o->plan, o->targets, o->ntargets, &a->pl.loaded, err,
+					      len)))
 			return ret;
 		for (unsigned i = 0; i < o->nplan_ovr; i++)
 			if ((ret = source_pending_override(a->pl.loaded, o->plan_ovr[i][0],
-						     o->plan_ovr[i][1], err, len)))
+							   o->plan_ovr[i][1], err, len)))
 				return ret;
 		if (o->confirm && strlen(o->confirm) >= sizeof(a->pl.plan_confirm)) {
 			snprintf(err, len, "--yes-destroy-data: longer than %zu bytes",

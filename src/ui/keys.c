@@ -345,8 +345,8 @@ static unsigned act_steady(struct app *a)
 
 static unsigned act_events(struct app *a)
 {
-	a->events_on = !a->events_on;
-	a->events_back = 0; /* opens on the newest */
+	a->ev.on = !a->ev.on;
+	a->ev.back = 0; /* opens on the newest */
 	return R_ALL;
 }
 
@@ -354,19 +354,18 @@ static unsigned act_events(struct app *a)
 static unsigned act_events_scroll(struct app *a)
 {
 	int k = a->fl.cur_key;
-	size_t n = evlist_count(a->events), step = 1;
+	size_t n = evlist_count(a->ev.list), step = 1;
 	if (k == 'K' || k == 'J' || k == -KEY_PPAGE || k == -KEY_NPAGE)
 		step = 8;
 	bool back = k == 'k' || k == -KEY_UP || k == 'K' || k == -KEY_PPAGE;
 	if (k == 'g' || k == -KEY_HOME)
-		a->events_back = n ? n - 1 : 0; /* the oldest held at the top */
+		a->ev.back = n ? n - 1 : 0; /* the oldest held at the top */
 	else if (k == 'G' || k == -KEY_END)
-		a->events_back = 0;
+		a->ev.back = 0;
 	else if (back)
-		a->events_back =
-		    a->events_back + step < n ? a->events_back + step : (n ? n - 1 : 0);
+		a->ev.back = a->ev.back + step < n ? a->ev.back + step : (n ? n - 1 : 0);
 	else
-		a->events_back = a->events_back > step ? a->events_back - step : 0;
+		a->ev.back = a->ev.back > step ? a->ev.back - step : 0;
 	return R_ALL;
 }
 
@@ -749,7 +748,7 @@ static bool applies_here(const struct app *a, const struct action *ac)
 	case K_PLAY:
 		return app_can(a, SOURCE_CAN_PLAY);
 	case K_EVENTS:
-		return a->events_on;
+		return a->ev.on;
 	case K_SETUP:
 		return !view && !a->fl.showfloor; /* showfloor: locked away */
 	default:
@@ -816,7 +815,7 @@ static bool table_key(struct app *a, int k)
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) ||
 		    (ac->ctx == K_PLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
-		    (ac->ctx == K_EVENTS && !a->events_on))
+		    (ac->ctx == K_EVENTS && !a->ev.on))
 			continue;
 		if (ac->ctx == K_SETUP &&
 		    (view || (ac->focus && !(ac->focus & (1u << a->scr.focus)))))

@@ -106,7 +106,7 @@ static void ask_next(struct app *a)
 {
 	char need[256] = "", target[256] = "";
 	if (source_pending_confirmed(a->pl.loaded, a->pl.plan_confirm, need, sizeof(need), target,
-			       sizeof(target))) {
+				     sizeof(target))) {
 		start(a, a->pl.plan_confirm, a->run.base.force_destroy);
 		return;
 	}
