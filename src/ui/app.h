@@ -24,7 +24,6 @@
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
-struct source_pending;
 #include "ui/purgeui.h"
 #include "run/source.h"
 #include "ui/rounds.h"
