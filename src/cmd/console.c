@@ -361,12 +361,12 @@ static int exec_replay(const struct cmd_entry *self, struct cmd_args *a)
 		cmd_say(self, "unexpected argument '%s' (see --help)", a->pos[1]);
 		return NVS_EXIT_USAGE;
 	}
-	o.replay_dir = a->npos ? a->pos[0] : NULL;
-	if (!o.replay_dir) {
+	o.show_dir = a->npos ? a->pos[0] : NULL;
+	if (!o.show_dir) {
 		cmd_help(stderr, self);
 		return NVS_EXIT_USAGE;
 	}
-	if (strlen(o.replay_dir) > NVS_CONSOLE_DIR_MAX) {
+	if (strlen(o.show_dir) > NVS_CONSOLE_DIR_MAX) {
 		fprintf(stderr, "nvscope replay: directory name longer than %d bytes\n",
 			NVS_CONSOLE_DIR_MAX);
 		return NVS_EXIT_USAGE;

@@ -39,8 +39,8 @@ bool planexec_confirmed(const struct planexec *pe, const char *confirm, char *ne
  * (the terminal belongs to ncurses) and starts the thread.  @confirm: the
  * confirmation list for planrun; @force: write over signatures.  0 or
  * -errno with @err (nothing started). */
-int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force,
-		   char *err, size_t errlen);
+int planexec_start(struct planexec *pe, const char *dir, const char *confirm, bool force, char *err,
+		   size_t errlen);
 /* True from the start until the thread has returned. */
 bool planexec_running(const struct planexec *pe);
 /* Asks the plan to stop (the state stays resumable). */
@@ -62,5 +62,10 @@ const char *planexec_dir(const struct planexec *pe);
 /* The command that resumes it (planrun_resume_cmd): with the typed
  * confirmation a plan that destroys data needs.  0 or -ENOSPC. */
 int planexec_resume_cmd(const struct planexec *pe, char *buf, size_t len);
+
+/* For plansrc.c's source_plan(): the started plan of @p, which is freed
+ * (planstart.c). */
+struct source_pending;
+struct planexec *source_pending_take(struct source_pending *p);
 
 #endif

@@ -563,8 +563,9 @@ static struct plansrc *plansrc_new(void)
 	return p;
 }
 
-int source_plan(struct planexec *pe, struct source *out, char *err, size_t len)
+int source_plan(struct source_pending *sp, struct source *out, char *err, size_t len)
 {
+	struct planexec *pe = source_pending_take(sp);
 	struct plansrc *p = plansrc_new();
 	if (!p) {
 		planexec_free(pe);

@@ -115,8 +115,24 @@ struct source_plan_state {
 };
 
 struct plan;
-struct planres;
+struct plan_step;
 struct spec;
+
+/* A plan step's result as the plan wrote it (step.json, steady.json:
+ * attained at round N, or not attained with range and slope against the
+ * limits), read by planres.c; step_result() gives it. */
+struct planres {
+	bool done;	  /* step.json says "done" */
+	bool has_verdict; /* steady.json (precondition, matrix) was read */
+	bool attained;	  /* steady state reached (has_verdict) */
+	unsigned round;	  /* the round it was reached at (attained) */
+	unsigned rounds;  /* rounds run */
+	unsigned window;  /* the rule's window */
+	bool has_pct;	  /* range_pct/slope_pct of the last window */
+	double avg;	  /* window average */
+	double range_pct, slope_pct;
+	double range_limit, slope_limit;
+};
 
 struct source_ops {
 	const char *name; /* "live", "replay", "plan" */
@@ -193,11 +209,12 @@ struct source {
 /* An idle live source (SOURCE_CAN_START): the console's workloads.  0 or
  * -ENOMEM. */
 int source_live(struct source *out);
-/* A plan the console runs: @pe (planexec.h, started) is taken over; its
- * results directory is followed.  0, or -errno with @err (the source is
- * made all the same: it shows the plan's state without its samples). */
-struct planexec;
-int source_plan(struct planexec *pe, struct source *out, char *err, size_t len);
+/* A plan the console runs: @p (started by source_pending_start) is taken
+ * over and freed; its results directory is followed.  0, or -errno with
+ * @err (the source is made all the same: it shows the plan's state without
+ * its samples). */
+struct source_pending;
+int source_plan(struct source_pending *p, struct source *out, char *err, size_t len);
 /* Results directory @dir: a plan still running elsewhere (followed), a
  * finished plan (its steps played one after another) or a run (played).
  * 0, or -errno with @err (*@out untouched). */
@@ -217,5 +234,56 @@ unsigned source_no_poll(void *ctx, double dt);
 bool source_no_event(void *ctx, struct source_event *ev);
 bool source_not_running(const void *ctx);
 int source_no_note(void *ctx, const char *text);
+
+/* ---- a plan the console starts (planstart.c over planexec.c): loaded and
+ * checked on the UI thread, then started in a thread of its own and shown
+ * through source_plan() ---- */
+
+/* Loads plan @name (a file or a name in presets/plans) for the @n targets
+ * @targets.  0 with *@out (free with source_pending_free), or -ENOENT /
+ * -EINVAL / -ENOMEM with one line in @err. */
+int source_pending_new(const char *name, const char *const *targets, unsigned n,
+		       struct source_pending **out, char *err, size_t len);
+/* NULL-safe (a plan never started). */
+void source_pending_free(struct source_pending *p);
+/* A duration override (planexec_override's keys).  0 or -errno with @err. */
+int source_pending_override(struct source_pending *p, const char *key, const char *val, char *err,
+			    size_t len);
+/* The plan's name and whether it purges or writes. */
+const char *source_pending_name(const struct source_pending *p);
+bool source_pending_destroys(const struct source_pending *p);
+/* Whether the comma list @confirm (--yes-destroy-data) confirms every
+ * target; when not, @need gets what the first unconfirmed target needs
+ * typed and @target its path. */
+bool source_pending_confirmed(const struct source_pending *p, const char *confirm, char *need,
+			      size_t nlen, char *target, size_t tlen);
+/* Target @i of the plan, NULL past the last. */
+const char *source_pending_target(const struct source_pending *p, unsigned i);
+/* Creates results directory @dir (NULL or "": the default) and starts the
+ * plan's thread (planexec_start); then give @p to source_plan().  0 or
+ * -errno with @err (nothing started: free @p). */
+int source_pending_start(struct source_pending *p, const char *dir, const char *confirm, bool force,
+			 char *err, size_t len);
+
+/* ---- a plan's figures for its step list (planres.c) ---- */
+
+/* Whether plan @p purges or writes (as `nvscope plan` decides it). */
+bool source_plan_writes(const struct plan *p);
+/* A finished precondition/matrix that did not reach steady state. */
+bool planres_failed(const struct planres *r);
+/* Seconds step @st is planned to take at most (a precondition may end
+ * before its maximum rounds); 0 when it is not known in advance (a purge,
+ * a fill: it depends on the drive). */
+double planres_step_seconds(const struct plan_step *st);
+/* Measurement units of step @st (rounds, queue depths, points, cells), 0
+ * when it has none (purge, fill). */
+unsigned planres_step_units(const struct plan_step *st);
+/* Seconds left in plan @p when step @cur has run @elapsed seconds: that
+ * step's remainder (never below 0) plus the later steps.  *@unknown is set
+ * when a step still to run has no planned length (the ETA is then a lower
+ * bound); *@upper when a precondition may end earlier. */
+double planres_eta(const struct plan *p, unsigned cur, double elapsed, bool *unknown, bool *upper);
+/* "1h02m", "12m05s", "45s" (@s < 0 or not finite: "?"). */
+void planres_fmt_dur(double s, char *buf, size_t len);
 
 #endif

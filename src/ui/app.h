@@ -24,7 +24,6 @@
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
-struct planexec;
 #include "ui/purgeui.h"
 #include "run/source.h"
 #include "ui/rounds.h"
@@ -219,11 +218,27 @@ struct ui_steady {
 /* a plan loaded and waiting for its typed confirmation (planui.c); once
  * started, the plan source (app.src) owns it */
 struct ui_planwait {
-	struct planexec *pexec;
+	struct source_pending *loaded; /* a plan loaded, not started */
 	char plan_name[64];
 	char plan_target[256];
 	char plan_confirm[256]; /* --yes-destroy-data list */
-	bool pending_plan;	/* the destroy confirmation is for a->pl.pexec */
+	bool pending_plan;	/* the destroy confirmation is for a->pl.loaded */
+};
+
+/* the event list (evlist.h; key E) and its view (evview.c); each event
+ * also goes to the run's events.log through the source's note() */
+struct ui_events {
+	struct evlist *list;
+	bool on;     /* shown */
+	size_t back; /* scrolled back: newest events hidden below */
+};
+
+/* the views over the screen, each behind its own module; NULL when not
+ * shown */
+struct ui_views {
+	struct checkui *chk;   /* the check view (checkui.c) */
+	struct purgeui *purge; /* the purge menu and a running purge (purgeui.c) */
+	struct healthui *hui;  /* the per-drive health view (healthui.c, key H) */
 };
 
 /* The console's state: one part per concern above, each read and written
@@ -248,18 +263,10 @@ struct app {
 	/* what is shown (run/source.h): set when that changes, never chosen
 	 * again in a getter */
 	struct source src;
-	/* the event list (evlist.h; key E), also written to events.log */
-	struct evlist *events;
-	bool events_on;
-	size_t events_back; /* the event list scrolled back: newest events hidden below */
+	struct ui_events ev;
 	/* settings.ini as read (remember.c), saved on quit; NULL: --no-settings */
 	struct settings *remembered;
-	/* the check view (checkui.c), NULL when not shown */
-	struct checkui *chk;
-	/* the purge menu and a running purge (purgeui.c), NULL when none */
-	struct purgeui *purge;
-	/* the per-drive health view (healthui.c, key H), NULL when not shown */
-	struct healthui *hui;
+	struct ui_views vw;
 	double now; /* monotonic seconds, this frame */
 	bool quit;
 };
@@ -269,7 +276,7 @@ struct app {
 /* Shows @fmt in the status bar for a few seconds in colour @role. */
 void app_message(struct app *a, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* An event: shown in the status bar, kept in the event list (a->events)
+/* An event: shown in the status bar, kept in the event list (a->ev.list)
  * with its time and appended to the run's events.log (the plan's or the
  * workload's; none in a replay). */
 void app_event(struct app *a, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -406,7 +413,7 @@ void panes_form_init(struct app *a);
 void planui_list(struct app *a);
 /* Loads plan file @path for the marked targets and begins it. */
 void planui_launch(struct app *a, const char *path);
-/* Begins the loaded a->pl.pexec: starts it, or asks the typed confirmation
+/* Begins the loaded a->pl.loaded: starts it, or asks the typed confirmation
  * when it destroys data and --yes-destroy-data does not cover it. */
 void planui_begin(struct app *a);
 /* Answer to that confirmation (the typed text matched or not). */

@@ -86,7 +86,7 @@ int checkui_open(struct app *a)
 	struct spec s;
 	char err[512];
 
-	if (a->chk || app_running(a) || app_can(a, SOURCE_HAS_STEPS) || a->purge) {
+	if (a->vw.chk || app_running(a) || app_can(a, SOURCE_HAS_STEPS) || a->vw.purge) {
 		app_message(a, ROLE_WARN, "a workload or check is running");
 		return -EBUSY;
 	}
@@ -121,7 +121,7 @@ int checkui_open(struct app *a)
 	}
 	if (load_profile(a, c))
 		goto fail;
-	a->chk = c;
+	a->vw.chk = c;
 	app_dirty_all(a);
 	return 0;
 fail:
@@ -135,7 +135,7 @@ static void start(struct app *a);
 int checkui_open_start(struct app *a, const char *name, char *err, size_t len)
 {
 	int rc = checkui_open(a);
-	if (!rc && (rc = load_named(a, a->chk, name)))
+	if (!rc && (rc = load_named(a, a->vw.chk, name)))
 		checkui_free(a);
 	if (rc) { /* the view's message, for stderr: the screen is not open yet */
 		snprintf(err, len, "--check %s: %s", name,
@@ -143,7 +143,7 @@ int checkui_open_start(struct app *a, const char *name, char *err, size_t len)
 		return rc;
 	}
 	start(a);
-	if (!a->chk->started) {
+	if (!a->vw.chk->started) {
 		snprintf(err, len, "--check %s: %s", name, a->mq.msg);
 		checkui_free(a);
 		return -EINVAL;
@@ -153,7 +153,7 @@ int checkui_open_start(struct app *a, const char *name, char *err, size_t len)
 
 bool checkui_active(const struct app *a)
 {
-	return a->chk != NULL;
+	return a->vw.chk != NULL;
 }
 
 static bool running(const struct checkui *c)
@@ -163,7 +163,7 @@ static bool running(const struct checkui *c)
 
 static void start(struct app *a)
 {
-	struct checkui *c = a->chk;
+	struct checkui *c = a->vw.chk;
 	char err[512];
 
 	if (check_default_dir(c->prof->name, c->dir, sizeof(c->dir))) {
@@ -230,7 +230,7 @@ static void reasons(const struct check_drive *d, char *buf, size_t len)
 
 void checkui_tick(struct app *a)
 {
-	struct checkui *c = a->chk;
+	struct checkui *c = a->vw.chk;
 
 	if (!c)
 		return;
@@ -280,7 +280,7 @@ void checkui_tick(struct app *a)
 
 bool checkui_key(struct app *a, int ch, bool is_key)
 {
-	struct checkui *c = a->chk;
+	struct checkui *c = a->vw.chk;
 	int k = is_key ? -ch : ch;
 
 	if (!c)
@@ -448,7 +448,7 @@ static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int 
 
 void checkui_draw(struct app *a)
 {
-	struct checkui *c = a->chk;
+	struct checkui *c = a->vw.chk;
 	if (!c)
 		return;
 	WINDOW *w = draw_screen(&a->paint, &c->win);
@@ -494,7 +494,7 @@ void checkui_draw(struct app *a)
 
 void checkui_free(struct app *a)
 {
-	struct checkui *c = a->chk;
+	struct checkui *c = a->vw.chk;
 
 	if (!c)
 		return;
@@ -507,5 +507,5 @@ void checkui_free(struct app *a)
 	check_profile_free(c->prof);
 	free(c->d);
 	free(c);
-	a->chk = NULL;
+	a->vw.chk = NULL;
 }

@@ -31,7 +31,6 @@
 #include "config/plan.h"
 #include "dev/probe.h"
 #include "dev/safety.h"
-#include "run/planexec.h"
 #include "ui/app.h"
 #include "ui/esckey.h"
 #include "ui/console.h"
@@ -340,7 +339,7 @@ static void draw(struct app *a)
 		return;
 	if (checkui_active(a) && !a->scr.too_small) { /* the check view covers the screen */
 		checkui_draw(a);
-		if (a->events_on)
+		if (a->ev.on)
 			panes_draw_events(a);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
@@ -348,7 +347,7 @@ static void draw(struct app *a)
 	}
 	if (healthui_active(a) && !a->scr.too_small) { /* so does the health view */
 		healthui_draw(a);
-		if (a->events_on)
+		if (a->ev.on)
 			panes_draw_events(a);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
@@ -369,7 +368,7 @@ static void draw(struct app *a)
 			panes_draw_confirm(a);
 		else if (purgeui_menu_open(a) && any)
 			purgeui_draw(a);
-		else if (a->events_on && any)
+		else if (a->ev.on && any)
 			panes_draw_events(a);
 	}
 	memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
@@ -413,9 +412,10 @@ static void load_presets(struct app *a)
 	a->lp.npresets = keep;
 }
 
-/* `nvscope replay DIR`: a run played, a finished plan played, or a plan
- * running elsewhere followed (run/source.h decides which). */
-static int load_replay(struct app *a, const char *dir, char *err, size_t len)
+/* A results directory shown instead of the setup screen: a run played, a
+ * finished plan played, or a plan running elsewhere followed
+ * (source_open() decides which). */
+static int show_dir(struct app *a, const char *dir, char *err, size_t len)
 {
 	struct source src;
 	struct source_info in;
@@ -439,7 +439,7 @@ static void app_free(struct app *a)
 	checkui_free(a);
 	purgeui_free(a);
 	healthui_free(a);
-	evlist_free(a->events);
+	evlist_free(a->ev.list);
 	source_free(&a->src);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->scr.win[p])
@@ -471,8 +471,8 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	if (o->replay_dir) {
-		if ((ret = load_replay(a, o->replay_dir, err, len)))
+	if (o->show_dir) {
+		if ((ret = show_dir(a, o->show_dir, err, len)))
 			return ret;
 		if (o->speed > 0 && a->src.ops->speed)
 			a->src.ops->speed(a->src.ctx, o->speed);
@@ -490,11 +490,12 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 	}
 	app_add_targets(a, o->targets, o->ntargets);
 	if (o->plan) { /* --plan: loaded and checked before the screen opens */
-		if ((ret = planexec_new(o->plan, o->targets, o->ntargets, &a->pl.pexec, err, len)))
+		if ((ret = source_pending_new(o->plan, o->targets, o->ntargets, &a->pl.loaded, err,
+					      len)))
 			return ret;
 		for (unsigned i = 0; i < o->nplan_ovr; i++)
-			if ((ret = planexec_override(a->pl.pexec, o->plan_ovr[i][0],
-						     o->plan_ovr[i][1], err, len)))
+			if ((ret = source_pending_override(a->pl.loaded, o->plan_ovr[i][0],
+							   o->plan_ovr[i][1], err, len)))
 				return ret;
 		if (o->confirm && strlen(o->confirm) >= sizeof(a->pl.plan_confirm)) {
 			snprintf(err, len, "--yes-destroy-data: longer than %zu bytes",
@@ -692,7 +693,7 @@ int console_run(const struct console_opts *o)
 	a->look.active = true;
 	look_apply(a);
 	a->cp.cpu = cpu_new();
-	if (a->pl.pexec)
+	if (a->pl.loaded)
 		planui_begin(a);
 	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
 		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));

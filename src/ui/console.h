@@ -13,10 +13,10 @@ struct console_opts {
 	unsigned ntargets;
 	const struct spec *jobs; /* start these at once (copied), NULL = none */
 	unsigned njobs;
-	const char *run_name;	/* name of that run (the preset's, "custom") */
-	const char *theme;	/* theme name, NULL = default */
-	const char *results;	/* results directory, NULL = results/<stamp>-<name> */
-	const char *replay_dir; /* replay this results directory instead */
+	const char *run_name; /* name of that run (the preset's, "custom") */
+	const char *theme;    /* theme name, NULL = default */
+	const char *results;  /* results directory, NULL = results/<stamp>-<name> */
+	const char *show_dir; /* show this results directory instead (source_open) */
 	bool ascii, demo;
 	bool showfloor;		     /* --showfloor: a booth (big figures, locked keys) */
 	bool no_mouse;		     /* --no-mouse: leave the mouse to the terminal */

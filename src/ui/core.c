@@ -23,12 +23,12 @@ static double mono_now(void)
 static void record(struct app *a, int role, const char *text)
 {
 	time_t now = time(NULL);
-	if (!a->events)
-		a->events = evlist_new(EVLIST_CAP);
-	if (a->events && !evlist_push(a->events, now, role, text)) {
-		if (a->events_back)
-			a->events_back++; /* scrolled back: the same events stay shown */
-		if (a->events_on)
+	if (!a->ev.list)
+		a->ev.list = evlist_new(EVLIST_CAP);
+	if (a->ev.list && !evlist_push(a->ev.list, now, role, text)) {
+		if (a->ev.back)
+			a->ev.back++; /* scrolled back: the same events stay shown */
+		if (a->ev.on)
 			app_dirty_all(a);
 	}
 	a->src.ops->note(a->src.ctx, text);

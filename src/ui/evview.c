@@ -1,7 +1,7 @@
-/* evview.c - the event list on screen (key E): the events of a->events
+/* evview.c - the event list on screen (key E): the events of a->ev.list
  * (evlist.h) over the lower half of the screen, newest at the bottom, each
  * with its time; a long one wraps onto the next rows, never cut.  It
- * scrolls back (a->events_back: newest events hidden below; k j K J g G
+ * scrolls back (a->ev.back: newest events hidden below; k j K J g G
  * while it is open, keys.c), and says what it does not show: a marker
  * row above for the older events held and those the list dropped (the
  * run's events.log has them all), one below for the newer ones. */
@@ -65,18 +65,18 @@ void panes_draw_events(struct app *a)
 	WINDOW *w = a->scr.overlay;
 	for (int y = 0; y < bh; y++)
 		draw_fill(&a->paint, w, y, ROLE_NORMAL);
-	size_t n = evlist_count(a->events), dropped = evlist_total(a->events) - n;
+	size_t n = evlist_count(a->ev.list), dropped = evlist_total(a->ev.list) - n;
 	int tw = bw - 10; /* "HH:MM:SS " then the text */
-	if (a->events_back >= n)
-		a->events_back = n ? n - 1 : 0;
-	size_t newest = n ? n - 1 - a->events_back : 0, newer = a->events_back;
+	if (a->ev.back >= n)
+		a->ev.back = n ? n - 1 : 0;
+	size_t newest = n ? n - 1 - a->ev.back : 0, newer = a->ev.back;
 	/* rows 1..bh-1; the bottom one says how many newer events are
 	 * hidden, the top one how many older (then only whole events fit) */
 	int bottom = newer ? bh - 2 : bh - 1;
-	size_t shown = n ? events_fit(a->events, newest, tw, bottom) : 0;
+	size_t shown = n ? events_fit(a->ev.list, newest, tw, bottom) : 0;
 	bool above = n && (shown <= newest || dropped);
 	if (above)
-		shown = events_fit(a->events, newest, tw, bottom - 1);
+		shown = events_fit(a->ev.list, newest, tw, bottom - 1);
 	if (n && !shown)
 		shown = 1; /* one event taller than the list: its end shows */
 	char right[64];
@@ -90,7 +90,7 @@ void panes_draw_events(struct app *a)
 		draw_str(&a->paint, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
 	int y = bottom;
 	for (size_t k = 0; k < shown; k++)
-		y = draw_event(a, w, evlist_get(a->events, newest - k), y, tw) - 1;
+		y = draw_event(a, w, evlist_get(a->ev.list, newest - k), y, tw) - 1;
 	if (above) {
 		size_t older = newest + 1 - shown;
 		char m[160];

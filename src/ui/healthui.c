@@ -338,14 +338,14 @@ int healthui_open(struct app *a)
 		return -ENOMEM;
 	identify(a, &a->dev.drows[a->dev.dev_cur], u);
 	load(a, u);
-	a->hui = u;
+	a->vw.hui = u;
 	app_dirty_all(a);
 	return 0;
 }
 
 bool healthui_active(const struct app *a)
 {
-	return a->hui != NULL;
+	return a->vw.hui != NULL;
 }
 
 /* Gives a reading under way to its thread (or frees a finished one). */
@@ -360,7 +360,7 @@ static void drop_read(struct healthui *u)
 
 void healthui_tick(struct app *a)
 {
-	struct healthui *u = a->hui;
+	struct healthui *u = a->vw.hui;
 	if (!u || !u->rd)
 		return;
 	if (atomic_load_explicit(&u->rd->state, memory_order_acquire) == HR_DONE) {
@@ -376,14 +376,14 @@ void healthui_tick(struct app *a)
 
 void healthui_free(struct app *a)
 {
-	struct healthui *u = a->hui;
+	struct healthui *u = a->vw.hui;
 	if (!u)
 		return;
 	drop_read(u);
 	if (u->win)
 		delwin(u->win);
 	free(u);
-	a->hui = NULL;
+	a->vw.hui = NULL;
 }
 
 /* Rows of the list: between the title bar and the key line. */
@@ -401,7 +401,7 @@ static void scroll_by(struct app *a, struct healthui *u, int d)
 
 bool healthui_key(struct app *a, int ch, bool is_key)
 {
-	struct healthui *u = a->hui;
+	struct healthui *u = a->vw.hui;
 	int k = is_key ? -ch : ch, page = body_rows(a) - 1 > 1 ? body_rows(a) - 1 : 1;
 	if (!u)
 		return false;
@@ -455,7 +455,7 @@ static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
 
 void healthui_draw(struct app *a)
 {
-	struct healthui *u = a->hui;
+	struct healthui *u = a->vw.hui;
 	if (!u)
 		return;
 	WINDOW *w = draw_screen(&a->paint, &u->win);

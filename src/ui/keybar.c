@@ -17,7 +17,7 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 	    {"+-", "Zoom", '+', '-'}, {"r", "Round", 'r', 0}, {"s", "Stop", 's', 0},
 	    {"v", "Setup", 'v', 0},   {"t", "Theme", 't', 0}, {"q", "Quit", 'q', 0},
 	};
-	static const struct keybtn replay[] = {
+	static const struct keybtn play[] = {
 	    {"F1", "Help", '?', 0},	 {"Spc", "Play", ' ', 0},  {"[]", "Speed", '[', ']'},
 	    {"l", "Log", 'l', 0},	 {"+-", "Zoom", '+', '-'}, {"<>", "Scroll", '<', '>'},
 	    {"Home", "Restart", 'g', 0}, {"t", "Theme", 't', 0},   {"q", "Quit", 'q', 0},
@@ -32,8 +32,8 @@ int keys_bar(const struct app *a, const struct keybtn **out)
 		return (int)NVS_ARRAY_SIZE(floor);
 	}
 	if (app_can(a, SOURCE_CAN_PLAY)) {
-		*out = replay;
-		return (int)NVS_ARRAY_SIZE(replay);
+		*out = play;
+		return (int)NVS_ARRAY_SIZE(play);
 	}
 	if (a->scr.screen == SCREEN_SETUP) {
 		*out = setup;
@@ -105,7 +105,7 @@ void keys_mouse(struct app *a, int y, int x, enum mouse_ev ev)
 			}
 		return;
 	}
-	/* the live screen or a replay: the wheel scrolls the time axis */
+	/* the live screen or a results directory: the wheel scrolls the time axis */
 	if (ev == MOUSE_WHEEL_UP)
 		keys_handle(a, '<', false);
 	else if (ev == MOUSE_WHEEL_DOWN)

@@ -112,7 +112,7 @@ enum reaction {
 	R_QD = 1 << 2,	    /* the per-QD table */
 	R_TARGETS = 1 << 3, /* the per-target strips */
 	R_IOPS = 1 << 4,    /* the IOPS strip (its steady-state display) */
-	R_TITLE = 1 << 5,   /* the title bar (replay speed) */
+	R_TITLE = 1 << 5,   /* the title bar (play speed) */
 	R_SETUP = 1 << 6,   /* the setup panes (Devices, Launch, form) */
 	R_ALL = 1 << 7,	    /* every pane */
 };
@@ -215,8 +215,8 @@ static void next_theme(struct app *a)
 
 enum kctx {
 	K_ALL = 1,    /* any screen */
-	K_VIEW = 2,   /* the live screen or a replay: the strips' time axis */
-	K_REPLAY = 4, /* a replay only */
+	K_VIEW = 2,   /* the live screen or a directory shown: the strips' time axis */
+	K_PLAY = 4,   /* a source with a play position (SOURCE_CAN_PLAY) */
 	K_SETUP = 8,  /* the setup screen (and the focused pane: focus below) */
 	K_EVENTS = 16 /* the event list open (E): before every other meaning */
 };
@@ -345,8 +345,8 @@ static unsigned act_steady(struct app *a)
 
 static unsigned act_events(struct app *a)
 {
-	a->events_on = !a->events_on;
-	a->events_back = 0; /* opens on the newest */
+	a->ev.on = !a->ev.on;
+	a->ev.back = 0; /* opens on the newest */
 	return R_ALL;
 }
 
@@ -354,19 +354,18 @@ static unsigned act_events(struct app *a)
 static unsigned act_events_scroll(struct app *a)
 {
 	int k = a->fl.cur_key;
-	size_t n = evlist_count(a->events), step = 1;
+	size_t n = evlist_count(a->ev.list), step = 1;
 	if (k == 'K' || k == 'J' || k == -KEY_PPAGE || k == -KEY_NPAGE)
 		step = 8;
 	bool back = k == 'k' || k == -KEY_UP || k == 'K' || k == -KEY_PPAGE;
 	if (k == 'g' || k == -KEY_HOME)
-		a->events_back = n ? n - 1 : 0; /* the oldest held at the top */
+		a->ev.back = n ? n - 1 : 0; /* the oldest held at the top */
 	else if (k == 'G' || k == -KEY_END)
-		a->events_back = 0;
+		a->ev.back = 0;
 	else if (back)
-		a->events_back =
-		    a->events_back + step < n ? a->events_back + step : (n ? n - 1 : 0);
+		a->ev.back = a->ev.back + step < n ? a->ev.back + step : (n ? n - 1 : 0);
 	else
-		a->events_back = a->events_back > step ? a->events_back - step : 0;
+		a->ev.back = a->ev.back > step ? a->ev.back - step : 0;
 	return R_ALL;
 }
 
@@ -686,12 +685,12 @@ static const struct action {
      "events: oldest / newest (Home End)",
      0,
      0},
-    /* replay before the live meanings of the same keys */
-    {{' '}, K_REPLAY, act_play, "Space", "replay: play / pause", 0, 0},
-    {{'['}, K_REPLAY, act_slower, "[", "replay: half speed", 0, 0},
-    {{']'}, K_REPLAY, act_faster, "]", "replay: double speed", 0, 0},
-    {{'g', -KEY_HOME}, K_REPLAY, act_restart, "g Home", "replay: restart", 0, 0},
-    {{'G', -KEY_END}, K_REPLAY, act_end, "G End", "replay: jump to the end", 0, 0},
+    /* playing before the live meanings of the same keys */
+    {{' '}, K_PLAY, act_play, "Space", "replay: play / pause", 0, 0},
+    {{'['}, K_PLAY, act_slower, "[", "replay: half speed", 0, 0},
+    {{']'}, K_PLAY, act_faster, "]", "replay: double speed", 0, 0},
+    {{'g', -KEY_HOME}, K_PLAY, act_restart, "g Home", "replay: restart", 0, 0},
+    {{'G', -KEY_END}, K_PLAY, act_end, "G End", "replay: jump to the end", 0, 0},
     {{'+', '=', 'z'}, K_VIEW, act_zoom_in, "+ = z", "zoom the time axis in", 0, 0},
     {{'-', 'Z'}, K_VIEW, act_zoom_out, "- Z", "zoom out", 0, 0},
     {{'<', ',', -KEY_LEFT}, K_VIEW, act_left, "< Left", "scroll back (zoomed)", 0, 0},
@@ -746,10 +745,10 @@ static bool applies_here(const struct app *a, const struct action *ac)
 	switch (ac->ctx) {
 	case K_VIEW:
 		return view;
-	case K_REPLAY:
+	case K_PLAY:
 		return app_can(a, SOURCE_CAN_PLAY);
 	case K_EVENTS:
-		return a->events_on;
+		return a->ev.on;
 	case K_SETUP:
 		return !view && !a->fl.showfloor; /* showfloor: locked away */
 	default:
@@ -815,8 +814,8 @@ static bool table_key(struct app *a, int k)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
 		if ((ac->ctx == K_VIEW && !view) ||
-		    (ac->ctx == K_REPLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
-		    (ac->ctx == K_EVENTS && !a->events_on))
+		    (ac->ctx == K_PLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
+		    (ac->ctx == K_EVENTS && !a->ev.on))
 			continue;
 		if (ac->ctx == K_SETUP &&
 		    (view || (ac->focus && !(ac->focus & (1u << a->scr.focus)))))

@@ -39,7 +39,7 @@ static void clock_str(double s, char *buf, size_t len)
 {
 	int64_t v64 = 0;
 	if (num_to_i64(s, 0, 999999999, &v64) && s > 0)
-		v64 = 999999999; /* a hostile replay: clamped, never UB */
+		v64 = 999999999; /* a hostile results file: clamped, never UB */
 	long v = (long)v64;
 	if (v >= 3600)
 		snprintf(buf, len, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);

@@ -1,5 +1,5 @@
 /* planui.c - plans in the console: the list of presets/plans/NAME.ini for the
- * Launch pane, starting a plan (planexec.h: its own thread, after the typed
+ * Launch pane, starting a plan (source_pending_*: its own thread, after the typed
  * confirmation when it destroys data; then shown through its source,
  * run/source.h), and the step-list pane drawn from that source: per step
  * its mark, verdict, progress and the plan's ETA. */
@@ -13,9 +13,6 @@
 #include "config/plan.h"
 #include "report/csv.h"
 #include "dev/safety.h"
-#include "run/planexec.h"
-#include "run/planres.h"
-#include "run/planrun.h"
 #include "ui/app.h"
 
 void planui_list(struct app *a)
@@ -43,7 +40,7 @@ void planui_list(struct app *a)
 				snprintf(pi->path, sizeof(pi->path), "%.511s", path);
 				snprintf(pi->description, sizeof(pi->description), "%.159s",
 					 p->description);
-				pi->writes = planrun_destroys(p);
+				pi->writes = source_plan_writes(p);
 			}
 			plan_free(p);
 		}
@@ -68,7 +65,7 @@ static void log_overrides(struct app *a)
 	a->run.pending_log[0] = '\0';
 }
 
-/* Starts the loaded a->pl.pexec; confirmation done. */
+/* Starts the loaded a->pl.loaded; confirmation done. */
 static void start(struct app *a, const char *confirm, bool force)
 {
 	char dir[600], err[512] = "";
@@ -78,15 +75,15 @@ static void start(struct app *a, const char *confirm, bool force)
 		snprintf(dir, sizeof(dir), "%s-%u", a->run.results_dir, a->run.nruns + 1);
 	else
 		dir[0] = '\0';
-	if (planexec_start(a->pl.pexec, dir, confirm, force, err, sizeof(err))) {
+	if (source_pending_start(a->pl.loaded, dir, confirm, force, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "plan not started: %s", err);
-		planexec_free(a->pl.pexec);
-		a->pl.pexec = NULL;
+		source_pending_free(a->pl.loaded);
+		a->pl.loaded = NULL;
 		return;
 	}
-	struct planexec *pe = a->pl.pexec;
+	struct source_pending *pe = a->pl.loaded;
 	struct source src;
-	a->pl.pexec = NULL;
+	a->pl.loaded = NULL;
 	int ret = source_plan(pe, &src, err, sizeof(err)); /* takes @pe */
 	app_show_source(a, src);
 	if (ret)
@@ -108,8 +105,8 @@ static void start(struct app *a, const char *confirm, bool force)
 static void ask_next(struct app *a)
 {
 	char need[256] = "", target[256] = "";
-	if (planexec_confirmed(a->pl.pexec, a->pl.plan_confirm, need, sizeof(need), target,
-			       sizeof(target))) {
+	if (source_pending_confirmed(a->pl.loaded, a->pl.plan_confirm, need, sizeof(need), target,
+				     sizeof(target))) {
 		start(a, a->pl.plan_confirm, a->run.base.force_destroy);
 		return;
 	}
@@ -120,18 +117,18 @@ static void ask_next(struct app *a)
 
 void planui_begin(struct app *a)
 {
-	if (!a->pl.pexec)
+	if (!a->pl.loaded)
 		return;
-	snprintf(a->pl.plan_name, sizeof(a->pl.plan_name), "%s", planexec_name(a->pl.pexec));
-	if (!planexec_destroys(a->pl.pexec)) {
+	snprintf(a->pl.plan_name, sizeof(a->pl.plan_name), "%s", source_pending_name(a->pl.loaded));
+	if (!source_pending_destroys(a->pl.loaded)) {
 		start(a, "", false);
 		return;
 	}
 	if (a->fl.demo) {
 		app_message(a, ROLE_WARN, "demo mode: plan %s writes, not started",
 			    a->pl.plan_name);
-		planexec_free(a->pl.pexec);
-		a->pl.pexec = NULL;
+		source_pending_free(a->pl.loaded);
+		a->pl.loaded = NULL;
 		return;
 	}
 	/* the console's write-safety rule (app_write_check): in use is refused,
@@ -140,14 +137,14 @@ void planui_begin(struct app *a)
 	const char *t;
 	char msg[1024];
 	a->run.pending_log[0] = '\0';
-	for (unsigned i = 0; (t = planexec_target(a->pl.pexec, i)); i++) {
+	for (unsigned i = 0; (t = source_pending_target(a->pl.loaded, i)); i++) {
 		msg[0] = '\0';
 		int r = app_write_check(a, t, msg, sizeof(msg), a->run.pending_log,
 					sizeof(a->run.pending_log));
 		if (r) {
 			app_message(a, ROLE_ERROR, "refused: %s", msg[0] ? msg : strerror(-r));
-			planexec_free(a->pl.pexec);
-			a->pl.pexec = NULL;
+			source_pending_free(a->pl.loaded);
+			a->pl.loaded = NULL;
 			return;
 		}
 	}
@@ -156,10 +153,10 @@ void planui_begin(struct app *a)
 
 void planui_confirm(struct app *a, bool ok)
 {
-	if (!ok || !a->pl.pexec) {
+	if (!ok || !a->pl.loaded) {
 		app_event(a, ROLE_WARN, "not confirmed: nothing written");
-		planexec_free(a->pl.pexec);
-		a->pl.pexec = NULL;
+		source_pending_free(a->pl.loaded);
+		a->pl.loaded = NULL;
 		return;
 	}
 	/* the typed token confirms its target (and is logged once started) */
@@ -172,8 +169,8 @@ void planui_confirm(struct app *a, bool ok)
 		 a->run.pending_path);
 	if (strlen(list) >= sizeof(a->pl.plan_confirm)) {
 		app_message(a, ROLE_ERROR, "too many confirmations for one plan");
-		planexec_free(a->pl.pexec);
-		a->pl.pexec = NULL;
+		source_pending_free(a->pl.loaded);
+		a->pl.loaded = NULL;
 		return;
 	}
 	memcpy(a->pl.plan_confirm, list, strlen(list) + 1);
@@ -199,9 +196,9 @@ void planui_launch(struct app *a, const char *path)
 			return;
 	for (unsigned i = 0; i < s.ntargets; i++)
 		t[i] = s.targets[i];
-	planexec_free(a->pl.pexec);
-	a->pl.pexec = NULL;
-	if (planexec_new(path, t, s.ntargets, &a->pl.pexec, err, sizeof(err))) {
+	source_pending_free(a->pl.loaded);
+	a->pl.loaded = NULL;
+	if (source_pending_new(path, t, s.ntargets, &a->pl.loaded, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -410,8 +407,8 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 
 void planui_free(struct app *a)
 {
-	planexec_free(a->pl.pexec); /* a plan never started */
-	a->pl.pexec = NULL;
+	source_pending_free(a->pl.loaded); /* a plan never started */
+	a->pl.loaded = NULL;
 	free(a->lp.plans);
 	a->lp.plans = NULL;
 }

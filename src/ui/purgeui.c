@@ -129,7 +129,7 @@ static void fill_items(struct app *a, struct purgeui *p)
 
 int purgeui_open(struct app *a)
 {
-	if (a->purge) {
+	if (a->vw.purge) {
 		app_message(a, ROLE_WARN, "a purge runs already");
 		return -EBUSY;
 	}
@@ -137,7 +137,7 @@ int purgeui_open(struct app *a)
 		app_message(a, ROLE_WARN, "demo mode: purge is disabled");
 		return -EPERM;
 	}
-	if (app_running(a) || a->chk) { /* a plan that ended is no obstacle */
+	if (app_running(a) || a->vw.chk) { /* a plan that ended is no obstacle */
 		app_message(a, ROLE_WARN, "a workload, plan or check is running");
 		return -EBUSY;
 	}
@@ -167,25 +167,25 @@ int purgeui_open(struct app *a)
 		if (p->it[i].ok)
 			p->cur = i;
 	p->st = PU_MENU;
-	a->purge = p;
+	a->vw.purge = p;
 	app_dirty_all(a);
 	return 0;
 }
 
 bool purgeui_menu_open(const struct app *a)
 {
-	return a->purge && a->purge->st == PU_MENU;
+	return a->vw.purge && a->vw.purge->st == PU_MENU;
 }
 
 bool purgeui_busy(const struct app *a)
 {
-	return a->purge && a->purge->st != PU_MENU;
+	return a->vw.purge && a->vw.purge->st != PU_MENU;
 }
 
 static void close_free(struct app *a)
 {
-	free(a->purge);
-	a->purge = NULL;
+	free(a->vw.purge);
+	a->vw.purge = NULL;
 	app_dirty_all(a);
 }
 
@@ -218,7 +218,7 @@ static void answer(struct app *a, bool ok);
 
 static void choose(struct app *a)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	if (p->cur < 0 || !p->it[p->cur].ok) {
 		app_message(a, ROLE_WARN,
 			    "nothing to choose: every method is greyed (reason beside it)");
@@ -264,7 +264,7 @@ static void *runner(void *arg)
 /* The destroy dialog's answer for the purge asked (app_ask_token). */
 static void answer(struct app *a, bool ok)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	if (!p || p->st != PU_CONFIRM)
 		return;
 	a->pr.confirm_head = NULL;
@@ -304,7 +304,7 @@ static void answer(struct app *a, bool ok)
 
 void purgeui_tick(struct app *a)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	static int last = -1;
 	if (!p || p->st != PU_RUN)
 		return;
@@ -343,7 +343,7 @@ static void menu_move(struct purgeui *p, int d)
 
 bool purgeui_key(struct app *a, int ch, bool is_key)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	int k = is_key ? -ch : ch;
 	if (!p || p->st == PU_CONFIRM)
 		return false;
@@ -373,7 +373,7 @@ bool purgeui_key(struct app *a, int ch, bool is_key)
 
 void purgeui_title(const struct app *a, char *buf, size_t len)
 {
-	const struct purgeui *p = a->purge;
+	const struct purgeui *p = a->vw.purge;
 	if (!len)
 		return;
 	buf[0] = '\0';
@@ -399,7 +399,7 @@ static void fit_line(struct app *a, WINDOW *o, int y, int w, int role, const cha
 
 void purgeui_draw(struct app *a)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	if (!p || p->st != PU_MENU)
 		return;
 	int w = a->scr.cols - 4 < 96 ? a->scr.cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
@@ -447,11 +447,11 @@ void purgeui_draw(struct app *a)
 
 void purgeui_free(struct app *a)
 {
-	struct purgeui *p = a->purge;
+	struct purgeui *p = a->vw.purge;
 	if (!p)
 		return;
 	if (p->st == PU_RUN) /* never abandoned halfway: waits for its end */
 		pthread_join(p->th, NULL);
 	free(p);
-	a->purge = NULL;
+	a->vw.purge = NULL;
 }

@@ -12,7 +12,7 @@
 #include "ui/console.h"
 #include "ui/remember.h"
 
-/* A replay, or a plan followed from its directory: no setup screen, no
+/* A results directory shown (played or followed): no setup screen, no
  * targets or form to remember. */
 static bool viewing(const struct app *a)
 {
@@ -71,7 +71,7 @@ void remember_load(struct app *a, const struct console_opts *o, char *msg, size_
 		a->view.span = s->span;
 	if (s->round_s >= 1 && !(o->round_s > 0))
 		a->st.round_s = s->round_s;
-	/* a replay, or a plan followed from its directory: no setup screen */
+	/* a results directory shown (played or followed): no setup screen */
 	if (viewing(a))
 		return;
 	apply_form(a, s);

@@ -119,7 +119,7 @@ void strips_health(struct app *a, WINDOW *w)
 {
 	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
 	app_time_range(a, &p.t0, &p.t1);
-	const struct source_health *hp; /* a replay: what was recorded so far */
+	const struct source_health *hp; /* played back: what was recorded so far */
 	size_t nhp = a->src.ops->health(a->src.ctx, &hp);
 	const char *from = a->hl.health_path[0] ? a->hl.health_path : "(recorded)";
 	p.ser[0] = (struct plot_ser){hp, nhp, sizeof(struct source_health),

@@ -28,7 +28,7 @@ void tables_qd(struct app *a, WINDOW *w)
 	if (cur < first)
 		first = cur;
 	/* scrolled back (qd_back > 0) or on past the running row (< 0: a
-	 * plan's or a replay's rows after it), every row reachable */
+	 * plan's or a played run's rows after it), every row reachable */
 	if (a->view.qd_back > first)
 		a->view.qd_back = first;
 	if (a->view.qd_back < first - last)
@@ -37,7 +37,7 @@ void tables_qd(struct app *a, WINDOW *w)
 	int below = n - first - (h - 2) > 0 ? n - first - (h - 2) : 0;
 	char right[160];
 	char up[24] = "", down[24] = "";
-	/* a replay's g and G move its time: its pages are K and J */
+	/* where g and G move the play position, its pages are K and J */
 	const char *ends = app_can(a, SOURCE_CAN_PLAY) ? "K J" : "g G";
 	if (first)
 		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", first);
