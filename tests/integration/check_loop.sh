@@ -77,7 +77,7 @@ slow_part() { # DEV MAJ:MIN CGROUP SECTORS-READ-BEFORE
 	local i
 	for i in $(seq 600); do
 		[ "$(awk '{print $3}' "/sys/block/$1/stat")" -ge $(($4 + 131072)) ] && break
-		sleep 0.05
+		t_nap 0.05
 	done
 	echo slowing >"$T_TMP/slowing"
 	if [ -e "$3/blkio.throttle.read_iops_device" ]; then

@@ -15,7 +15,7 @@ step() { sed -n 's/^[[:space:]]*"next_step":[[:space:]]*\([0-9]*\),.*/\1/p' "$T_
 "$NVS_BIN" check --target "$A" --target "$B" --profile "$T_TMP/qc.ini" -o "$T_TMP/r" \
 	>"$T_TMP/out1" 2>"$T_TMP/err1" &
 pid=$!
-for _ in $(seq 600); do [ "$(step)" = 2 ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ "$(step)" = 2 ] && break; t_nap 0.1; done
 [ "$(step)" = 2 ] || { kill $pid; fail "state.json never reached step 2 (health, read-sample)"; }
 kill -INT $pid
 wait $pid

@@ -14,7 +14,7 @@ for sig in TERM INT; do
 		>/dev/null 2>"$T_TMP/e" &
 	pid=$!
 	t_wait_caught "$pid" "$sig" || fail "no handler for SIG$sig: $(cat "$T_TMP/e")"
-	sleep 0.3
+	t_nap 0.3
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
@@ -29,8 +29,8 @@ for sig in TERM INT; do
 	"$B" plan "$plan" --target "$tgt" --results "$T_TMP/p-$sig" --quiet >/dev/null 2>"$T_TMP/e" &
 	pid=$!
 	t_wait_caught "$pid" "$sig" || fail "no handler for SIG$sig: $(cat "$T_TMP/e")"
-	for _ in $(seq 300); do [ -s "$T_TMP/p-$sig/meta.json" ] && break; sleep 0.05; done
-	sleep 0.3
+	for _ in $(seq 300); do [ -s "$T_TMP/p-$sig/meta.json" ] && break; t_nap 0.05; done
+	t_nap 0.3
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?

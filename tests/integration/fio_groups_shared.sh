@@ -91,7 +91,7 @@ case1() {
 	# (the costly part on a loaded machine) do not overlap
 	local fw0 sysf=/sys/block/$(basename "$devf")/stat
 	fw0=$(awk '{print $5}' "$sysf")
-	while kill -0 $fpid 2>/dev/null && [ "$(awk '{print $5}' "$sysf")" = "$fw0" ]; do sleep 0.05; done
+	while kill -0 $fpid 2>/dev/null && [ "$(awk '{print $5}' "$sysf")" = "$fw0" ]; do t_nap 0.05; done
 	k0=$(kwrites)
 	t0=$(now_ms)
 	"$NVS_BIN" run --output-format=json "$T_TMP/w.fio" >"$T_TMP/n.json" 2>"$T_TMP/err" ||
@@ -160,7 +160,7 @@ JOB
 	while kill -0 $run 2>/dev/null; do
 		seen=$(dev_fds $run "$devm" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
 		case $seen in *direct*buffered* | *buffered*direct*) break ;; esac
-		sleep 0.1
+		t_nap 0.1
 	done
 	flags=$seen
 	wait $run || fail "nvscope mixed: $(cat "$T_TMP/errm")"
@@ -184,7 +184,7 @@ case2() {
 	w0=$(kw3)
 	"$NVS_BIN" run --output-format=json "$T_TMP/w3.fio" >"$T_TMP/n2.json" 2>"$T_TMP/err2" &
 	run=$!
-	while kill -0 $run 2>/dev/null && [ "$(kw3)" -le "$w0" ]; do sleep 0.05; done
+	while kill -0 $run 2>/dev/null && [ "$(kw3)" -le "$w0" ]; do t_nap 0.05; done
 	kill -0 $run 2>/dev/null || { wait $run; fail "nvscope ended (exit $?) before its writes were seen on $dev3: $(cat "$T_TMP/err2")"; }
 	"$PY" - "$dev3" >"$T_TMP/py" 2>&1 <<'PY'
 import errno, os, sys
@@ -197,7 +197,7 @@ os.close(fd)
 print("opened")
 PY
 	w1=$(kw3)
-	sleep 0.1
+	t_nap 0.1
 	local flowing=1 rc=0
 	[ "$(kw3)" -gt "$w1" ] || flowing=0
 	t_wait_caught $run INT
@@ -220,7 +220,7 @@ fd = os.open('$dev4', os.O_RDONLY | os.O_EXCL)
 print('held', flush=True)
 time.sleep(30)" >"$T_TMP/hold" 2>&1 &
 	holder=$!
-	for _ in $(seq 50); do grep -q held "$T_TMP/hold" && break; sleep 0.1; done
+	for _ in $(seq 50); do grep -q held "$T_TMP/hold" && break; t_nap 0.1; done
 	grep -q held "$T_TMP/hold" || { kill "$holder"; fail "could not hold $dev4: $(cat "$T_TMP/hold")"; }
 	s0=$(ksectors)
 	"$NVS_BIN" run --output-format=json "$T_TMP/w4.fio" >/dev/null 2>"$T_TMP/err4"

@@ -104,10 +104,10 @@ affinity() { # $1 = policy; prints "COUNT LIST;" of the process's threads
 		--output-format=json >/dev/null 2>&1 &
 	local pid=$! seen="" n
 	for _ in $(seq 30); do
-		sleep 0.1
+		t_nap 0.1
 		n=$(ls /proc/$pid/task 2>/dev/null | wc -l)
 		[ "$n" -ge 3 ] || continue # main + 2 workers
-		sleep 0.3
+		t_nap 0.3
 		seen=$(grep -h Cpus_allowed_list /proc/$pid/task/*/status 2>/dev/null |
 			awk '{print $2}' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
 		break

@@ -119,7 +119,7 @@ CPID=$!
 ip1=$(sshd_addr h1)
 for i in $(seq 300); do
 	[ -s "$T_TMP/pid-$ip1" ] && break
-	sleep 0.05
+	t_nap 0.05
 done
 sleep 1.5 # its check is running (4 s)
 kill -9 "$(cat "$T_TMP/pid-$ip1")" || fail "no agent of h1 to kill"

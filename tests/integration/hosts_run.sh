@@ -132,10 +132,10 @@ read -ra r0 <"/sys/block/$b/stat"
 for i in $(seq 400); do
 	read -ra r1 <"/sys/block/$b/stat"
 	[ "${r1[4]}" -gt "$((r0[4] + 50))" ] && break
-	sleep 0.02
+	t_nap 0.02
 done
 [ "${r1[4]}" -gt "$((r0[4] + 50))" ] || fail "the run never started on h2"
-sleep 0.2
+t_nap 0.2
 kill -9 "$(cat "$T_TMP/pid-$ip1")" || fail "no agent of h1 to kill"
 wait $CPID
 rc=$?

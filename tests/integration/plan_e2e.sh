@@ -82,7 +82,7 @@ for _ in $(seq 1 1200); do # up to a minute on a slow (sanitizer) build
 		break
 	fi
 	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
+	t_nap 0.05
 done
 # a second run on the same directory is refused while the first runs
 "$B" plan --resume "$R" --yes-destroy-data="$LOOP" >"$T_TMP/run-dup" 2>&1 && fail "concurrent resume ran"

@@ -14,8 +14,8 @@ R="$T_TMP/res dir"
 	>/dev/null 2>"$T_TMP/e" &
 pid=$!
 t_wait_caught "$pid" INT || fail "no handler for SIGINT: $(cat "$T_TMP/e")"
-for _ in $(seq 200); do [ -s "$R/state.json" ] && break; sleep 0.05; done
-sleep 0.3
+for _ in $(seq 200); do [ -s "$R/state.json" ] && break; t_nap 0.05; done
+t_nap 0.3
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -44,7 +44,7 @@ printf '[plan]\ndescription = reads\nruntime = 1500ms\n\n[measure r]\nrw = randr
 "$NVS_BIN" plan "$T_TMP/r.ini" --target "$LOOP" --results "$T_TMP/r" --quiet >/dev/null 2>"$T_TMP/e" &
 pid=$!
 t_wait_caught "$pid" INT || fail "no handler for SIGINT"
-for _ in $(seq 200); do [ -s "$T_TMP/r/state.json" ] && break; sleep 0.05; done
+for _ in $(seq 200); do [ -s "$T_TMP/r/state.json" ] && break; t_nap 0.05; done
 kill -INT "$pid"
 wait "$pid"
 grep -q "continue with: nvscope plan --resume $T_TMP/r\$" "$T_TMP/e" || fail "read-only hint: $(cat "$T_TMP/e")"

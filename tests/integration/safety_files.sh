@@ -67,7 +67,7 @@ t_loop_detach "$dev" # forgotten too: its number may be another test's by the en
 # a detach while udev still has the device open only marks it to clear at
 # the last close: wait until the kernel no longer maps the file (run F of
 # session 10, ASan: the write came first and was refused, rightly)
-for _ in $(seq 50); do [ -z "$(losetup -j "$back")" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -z "$(losetup -j "$back")" ] && break; t_nap 0.1; done
 [ -z "$(losetup -j "$back")" ] || fail "$dev still maps $back 5 s after its detach"
 "$NVS_BIN" run --target "$back" "${W[@]}" >/dev/null 2>"$T_TMP/out" ||
 	fail "write after the loop device went away: $(cat "$T_TMP/out")"

@@ -114,7 +114,7 @@ st=/sys/block/$(basename "$LOOP")/stat
 command -v udevadm >/dev/null && udevadm settle 2>/dev/null
 s0=$(cat "$st")
 for _ in $(seq 1 50); do
-	sleep 0.2
+	t_nap 0.2
 	s1=$(cat "$st")
 	[ "$s1" = "$s0" ] && break
 	s0=$s1

@@ -42,7 +42,7 @@ step() { sed -n 's/^[[:space:]]*"next_step":[[:space:]]*\([0-9]*\),.*/\1/p' "$T_
 	--yes-destroy-data="$A,$B" >"$T_TMP/out" 2>"$T_TMP/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; t_cleanup' EXIT
-for _ in $(seq 300); do [ "$(step)" = 1 ] && break; sleep 0.02; done
+for _ in $(seq 300); do [ "$(step)" = 1 ] && break; t_nap 0.02; done
 [ "$(step)" = 1 ] || fail "the check never reached its perf phase: $(cat "$T_TMP/err")"
 # detached once the perf job on A closes it (the kernel defers it until
 # then): waited for by its backing file, not by the node, since a test
@@ -52,7 +52,7 @@ for _ in $(seq 300); do [ "$(step)" = 1 ] && break; sleep 0.02; done
 # wait on the node gave up)
 a_id=$(t_loop_id "$A")
 t_loop_detach "$A"
-for _ in $(seq 500); do [ "$(t_loop_id "$A")" = "$a_id" ] || break; sleep 0.01; done
+for _ in $(seq 500); do [ "$(t_loop_id "$A")" = "$a_id" ] || break; t_nap 0.01; done
 [ "$(t_loop_id "$A")" = "$a_id" ] && fail "$A still attached"
 [ -z "$(t_loop_id "$A")" ] || skip "$A taken by another test once detached"
 kill -0 $pid 2>/dev/null || fail "the check ended before the swap: $(cat "$T_TMP/err")"
@@ -94,9 +94,9 @@ pid=$!
 # only (seen once under ASan, then closed before the group began)
 is_open() { ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T_TMP/g/f.img"; }
 for _ in $(seq 200); do
-	is_open && { sleep 0.25; is_open; } && break
+	is_open && { t_nap 0.25; is_open; } && break
 	kill -0 $pid 2>/dev/null || break
-	sleep 0.05
+	t_nap 0.05
 done
 is_open || fail "the first group never had the file open"
 mv "$T_TMP/g/new.img" "$T_TMP/g/f.img"

@@ -30,7 +30,7 @@ pid=$!
 for _ in $(seq 1 200); do
 	[ -f "$R/state.json" ] && grep -Eq '"sub":[[:space:]]*[1-9]' "$R/state.json" && break
 	kill -0 $pid 2>/dev/null || break
-	sleep 0.05
+	t_nap 0.05
 done
 kill -KILL $pid 2>/dev/null || fail "the read-only plan ended before it could be killed"
 wait $pid 2>/dev/null

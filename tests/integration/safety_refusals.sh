@@ -89,7 +89,7 @@ snapshot() { # the sha256 of every file, every other path by kind (~3 MB; in
 # until the counters stand still
 c0=$(counters)
 for _ in $(seq 50); do
-	sleep 0.1
+	t_nap 0.1
 	c1=$(counters)
 	[ "$c1" = "$c0" ] && break
 	c0=$c1

@@ -28,7 +28,7 @@ time.sleep(0.3)
 os.close(fd)
 PY
 holder=$!
-for _ in $(seq 50); do [ -e "$T_TMP/held" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -e "$T_TMP/held" ] && break; t_nap 0.1; done
 [ -e "$T_TMP/held" ] || fail "the holder did not start"
 "$NVS_BIN" run --target "$dev" --rw=write --runtime=1 --time_based -q >/dev/null 2>"$T_TMP/e"
 rc=$?

@@ -42,8 +42,8 @@ printf '[plan]\ndescription = read only\nruntime = 60s\n\n[measure 4k-randread]\
 "$B" plan "$plan" --target "$tgt" --results "$T_TMP/p" --quiet >/dev/null 2>"$T_TMP/e" &
 pid=$!
 t_wait_caught "$pid" HUP || fail "plan: no handler for SIGHUP: $(cat "$T_TMP/e")"
-for _ in $(seq 300); do [ -s "$T_TMP/p/meta.json" ] && break; sleep 0.05; done
-sleep 0.3
+for _ in $(seq 300); do [ -s "$T_TMP/p/meta.json" ] && break; t_nap 0.05; done
+t_nap 0.3
 kill -HUP "$pid"
 wait "$pid"
 rc=$?
@@ -79,7 +79,7 @@ start_rec() {
 		INST=$(cd "$I" && ls -d "nvscope-$REC-"* 2>/dev/null | head -1)
 		[ -n "$INST" ] && return 0
 		kill -0 "$REC" 2>/dev/null || fail "trace record $1 ended: $(cat "$T_TMP/t$1.err")"
-		sleep 0.05
+		t_nap 0.05
 	done
 	kill -INT "$REC"
 	wait "$REC"

@@ -35,12 +35,12 @@ run_stalled() {
 	for i in $(seq 200); do
 		[ "$(awk -v f=$f '{print $f}' "/sys/block/${SDEV#/dev/}/stat")" -ge $((s0 + 32)) ] && break
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
+		t_nap 0.05
 	done
-	sleep 0.3
+	t_nap 0.3
 	touch "$FLAG"
 	[ "$sig_at" != - ] && { sleep "$sig_at"; kill -INT "$pid"; }
-	for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; t_nap 0.05; done
 	WALL=$(( ($(date +%s%N) - t0) / 1000000 ))
 	if kill -0 "$pid" 2>/dev/null; then
 		rm -f "$FLAG"; wait "$pid"

@@ -42,7 +42,7 @@ tm() {
 	t0=$(date +%s%N)
 	"$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
 	pid=$!
-	for _ in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	for _ in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; t_nap 0.05; done
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	if kill -0 "$pid" 2>/dev/null; then
 		ps -L -o tid,stat,wchan:32,cmd -p "$pid" >&2
@@ -66,12 +66,12 @@ sigint() {
 	if [ "$handler" = yes ]; then
 		t_wait_caught "$pid" INT || fail "$name: no SIGINT handler: $(cat "$T_TMP/$name.err")"
 	else
-		sleep 0.5
+		t_nap 0.5
 	fi
 	kill -0 "$pid" 2>/dev/null || fail "$name: ended before SIGINT: $(cat "$T_TMP/$name.err")"
 	t0=$(date +%s%N)
 	kill -INT "$pid"
-	for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; t_nap 0.05; done
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill -0 "$pid" 2>/dev/null && fail "$name: SIGINT did not end it in $ms ms"
 	wait "$pid"

@@ -18,7 +18,7 @@ a=$LOOP
 "$NVS_BIN" trace record --target "$a" --duration 2s -o "$T_TMP/probe.log" --raw "$T_TMP/probe" \
 	2>"$T_TMP/probe.txt" &
 rp=$!
-sleep 0.7
+t_nap 0.7
 dd if="$a" of=/dev/null bs=4096 count=4 iflag=direct 2>/dev/null
 wait $rp || { cat "$T_TMP/probe.txt"; fail "trace record exited"; }
 if ! grep -q "via blktrace;" "$T_TMP/probe.txt"; then
@@ -32,7 +32,7 @@ ok "fidelity with blktrace's own captures"
 "$NVS_BIN" trace record --target "$a" --duration 3s -o "$T_TMP/k.log" --raw "$T_TMP/raw" \
 	2>"$T_TMP/rk.txt" &
 rp=$!
-sleep 0.7
+t_nap 0.7
 fio --name=known --filename="$a" --rw=randrw --bssplit=4k/50:16k/30:64k/20 --direct=1 \
 	--ioengine=psync --number_ios=200 --size=48m --randseed=3 >/dev/null || fail "fio"
 wait $rp || { cat "$T_TMP/rk.txt"; fail "record exited"; }

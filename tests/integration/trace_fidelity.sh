@@ -27,7 +27,7 @@ command -v udevadm >/dev/null && udevadm settle -t 5 2>/dev/null
 # A: fio, one stream, 4k-64k random reads and writes at 200 IOPS for ~1.5 s
 "$NVS_BIN" trace record --target "$a" --duration 4s -o "$T_TMP/a.log" 2>"$T_TMP/ra.txt" &
 rp=$!
-sleep 0.7
+t_nap 0.7
 fio --name=known --filename="$a" --rw=randrw --bssplit=4k/50:16k/30:64k/20 --direct=1 \
 	--ioengine=psync --rate_iops=200 --number_ios=300 --size=48m --randseed=7 \
 	>/dev/null || fail "fio on A"
@@ -44,7 +44,7 @@ name=${b##*/}
 s0=($(cat /sys/block/$name/stat))
 "$NVS_BIN" trace record --target "$b" --duration 5s -o "$T_TMP/b.log" 2>"$T_TMP/rb.txt" &
 rp=$!
-sleep 0.7
+t_nap 0.7
 QD=16
 "$NVS_BIN" run --read_iolog="$T_TMP/a.log" --target "$b" --iodepth=$QD --replay_time_scale=100 \
 	--output-format=json --output "$T_TMP/replay.json" >"$T_TMP/run.txt" 2>&1 ||

@@ -56,7 +56,7 @@ ok "the log is fio's format and counts what was issued"
 # fio replays it on B; the kernel's capture of B holds the same sequence
 "$NVS_BIN" trace record --target "$b" --duration 4s -o "$T_TMP/b.log" 2>"$T_TMP/rb.txt" &
 rp=$!
-sleep 0.7
+t_nap 0.7
 fio --name=replay --read_iolog="$log" --replay_redirect="$b" --ioengine=psync --direct=1 \
 	--replay_no_stall=1 >"$T_TMP/fio.txt" 2>&1 || { cat "$T_TMP/fio.txt"; fail "fio --read_iolog exited"; }
 wait $rp || { cat "$T_TMP/rb.txt"; fail "record B exited"; }
