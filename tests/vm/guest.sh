@@ -365,6 +365,7 @@ if grep -qE '"self-test: not supported"|"self-test short: completed without erro
 	ok "self-test result: $(grep -oE 'self-test[^"]*' /tmp/out | head -1)"; else bad "no self-test result"; fi
 expect_rc 0 "check rma of one drive: the table" nvscope check --target "$A1" --profile rma -o /tmp/chk3
 check "table row for A" grep -qE "^$A +QEMU NVMe Ctrl .* PASS " /tmp/out
+check "check's test bed: health before and after" grep -qE '"health_after":[[:space:]]*\{' /tmp/chk3/meta.json
 scribble "$A1"
 sum0=$(md5sum <"$A1")
 expect_rc 2 "check burn-in without the serial" nvscope check --target "$A1" --profile burn-in -o /tmp/chk4
