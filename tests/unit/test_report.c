@@ -312,6 +312,61 @@ START_TEST(test_rate_mixed)
 }
 END_TEST
 
+/* The test bed card of an NVMe drive whose link trained below its maximum,
+ * with its health before and after, beside a loop device (no link, no
+ * health log) and a drive of results written before nvscope recorded
+ * either. */
+START_TEST(test_testbed_page)
+{
+	char tmpl[] = "/tmp/nvs-report-XXXXXX", sub[600], err[512];
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	put(tmpl, "meta.json",
+	    "{\"plan\":\"t\",\"description\":\"t\",\"targets\":[\"/dev/nvme0n1\"],"
+	    "\"status\":\"done\",\"nvscope_version\":\"0\",\"steps\":[\"01-measure-r\"],"
+	    "\"testbed\":{\"drives\":[{\"path\":\"/dev/nvme0n1\",\"kind\":\"nvme\","
+	    "\"pcie_link\":{\"speed_gts\":8,\"width\":2,\"max_speed_gts\":16,\"max_width\":4},"
+	    "\"health_before\":{\"temperature_c\":40,\"percentage_used\":3,"
+	    "\"available_spare\":100,\"media_errors\":0,\"critical_warning\":0,"
+	    "\"data_units_written\":1000000},\"health_after\":{\"temperature_c\":52,"
+	    "\"percentage_used\":3,\"available_spare\":100,\"media_errors\":0,"
+	    "\"critical_warning\":4,\"data_units_written\":null}},"
+	    "{\"path\":\"/dev/nvme1n1\",\"kind\":\"nvme\",\"pcie_link\":{\"speed_gts\":16,"
+	    "\"width\":4,\"max_speed_gts\":16,\"max_width\":4},\"health_before\":{},"
+	    "\"health_after\":null},"
+	    "{\"path\":\"/dev/loop7\",\"kind\":\"block\",\"pcie_link\":null,"
+	    "\"health_before\":null,\"health_after\":null},{\"path\":\"/"
+	    "old\",\"kind\":\"file\"}]}}");
+	snprintf(sub, sizeof(sub), "%s/01-measure-r", tmpl);
+	mkdir(sub, 0755);
+	put(sub, "step.json", "{\"kind\":\"measure\",\"rw\":\"randread\",\"bs\":\"4k\"}");
+	const char *dirs[] = {tmpl};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(html_write_report(f, dirs, 1, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert(strstr(buf, "<td class=\"l link warn\">PCIe 3.0 x2 (8 GT/s), below its max PCIe "
+			      "4.0 x4</td>"));
+	ck_assert(strstr(buf, "<td class=\"l link\">PCIe 4.0 x4 (16 GT/s)</td>"));
+	ck_assert_uint_eq(count(buf, "<td class=\"l na\">not PCIe</td>"), 1);
+	ck_assert_uint_eq(count(buf, "<td class=\"l na\">not recorded</td>"), 1);
+	/* before -> after: temperature, % used, spare, errors, warning, TB */
+	ck_assert(strstr(buf, "<td class=\"l\">/dev/nvme0n1</td><td>40 &rarr; 52</td><td>3 &rarr; "
+			      "3</td><td>100 &rarr; 100</td><td>0 &rarr; 0</td><td>0x00 &rarr; "
+			      "0x04</td><td>0.512 &rarr; <span class=\"na\">n/a</span></td></tr>"));
+	ck_assert(strstr(buf, "<td><span class=\"na\">n/a</span> &rarr; <span class=\"na\" "
+			      "title=\"read when a run ends well\">not read</span></td>"));
+	ck_assert(strstr(buf, "<td class=\"l\">/dev/loop7</td><td class=\"l na\" "
+			      "colspan=\"6\">not NVMe</td>"));
+	ck_assert(strstr(buf, "<td class=\"l\">/old</td><td class=\"l na\" colspan=\"6\">not "
+			      "recorded</td>"));
+	free(buf);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static cJSON *bins_json(const struct hist *h, const char *dir)
 {
 	cJSON *job = cJSON_CreateObject(), *lat = cJSON_CreateObject(), *b;
@@ -525,6 +580,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_no_data);
 	tcase_add_test(tc, test_html);
 	tcase_add_test(tc, test_rate_mixed);
+	tcase_add_test(tc, test_testbed_page);
 	tcase_add_test(tc, test_qos);
 	tcase_add_test(tc, test_rtable);
 	tcase_add_test(tc, test_rtable_no_columns);
