@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "dev/devmodel.h"
 #include "dev/testbed.h"
 #include "nvscope.h"
 #include "check/out.h"
@@ -133,6 +134,31 @@ int check_write_json(const char *dir, const char *name, void *jv, char *err, siz
 	return rc;
 }
 
+/* The test bed's health before and after of each drive: the SMART logs
+ * the check read at its start and end (testbed_add_health's input). */
+static void add_health(const struct check_batch *b, cJSON *tb)
+{
+	cJSON *dev[2] = {cJSON_CreateObject(), cJSON_CreateObject()};
+	cJSON *t[2] = {cJSON_AddArrayToObject(dev[0], "targets"),
+		       cJSON_AddArrayToObject(dev[1], "targets")};
+	for (size_t i = 0; t[0] && t[1] && i < b->n; i++) {
+		const struct judge_input *in = &b->d[i].in;
+		const bool valid[2] = {in->health_valid, in->health_after_valid};
+		const struct dev_health *h[2] = {&in->health, &in->health_after};
+		for (int k = 0; k < 2; k++) {
+			cJSON *x = valid[k] ? cJSON_CreateObject() : NULL;
+			if (!x)
+				continue;
+			cJSON_AddStringToObject(x, "path", b->d[i].path);
+			cJSON_AddItemToObject(x, "health", dev_health_to_json(h[k], NULL));
+			cJSON_AddItemToArray(t[k], x);
+		}
+	}
+	testbed_add_health(tb, dev[0], dev[1]);
+	cJSON_Delete(dev[0]);
+	cJSON_Delete(dev[1]);
+}
+
 int check_write_meta(const struct check_batch *b, const char *dir, const char *status,
 		     double started, char *err, size_t errlen)
 {
@@ -155,8 +181,10 @@ int check_write_meta(const struct check_batch *b, const char *dir, const char *s
 	for (size_t i = 0; paths && i < b->n; i++)
 		paths[i] = b->d[i].path;
 	cJSON *tb = paths ? testbed_json(paths, (unsigned)b->n) : NULL;
-	if (tb)
+	if (tb) {
+		add_health(b, tb);
 		cJSON_AddItemToObject(o, "testbed", tb);
+	}
 	free(paths);
 	int rc = check_write_json(dir, RESDIR_META, o, err, errlen);
 	cJSON_Delete(o);

@@ -4,9 +4,14 @@
  * /etc/os-release (PRETTY_NAME), the dev/ scan (NVMe identify: model,
  * serial, firmware; sysfs for other block devices: model, size, logical
  * block size; stat for files).  Each is read with a stated cap, never
- * through a fixed buffer that could cut it. */
+ * through a fixed buffer that could cut it.  The PCIe link of an NVMe
+ * controller: its PCI device's sysfs link attributes; the health before
+ * and after: device-before.json / device-after.json (run/plandir.c). */
 #include "dev/testbed.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +21,9 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "base/input.h"
+#include "base/num.h"
 #include "dev/devmodel.h"
+#include "dev/safety.h"
 #include "nvscope.h"
 
 static int cmd_argc;
@@ -142,6 +149,97 @@ static void machine(cJSON *o)
 		cJSON_AddItemToArray(a, cJSON_CreateString(cmd_argv[i]));
 }
 
+double testbed_parse_speed(const char *s)
+{
+	const char *end;
+	double v;
+	if (!s || num_scan_double(s, &end, &v) || !(v > 0) || v > 1e6)
+		return NAN;
+	end += strspn(end, " ");
+	return strncmp(end, "GT/s", 4) ? NAN : v;
+}
+
+unsigned testbed_pcie_gen(double gts)
+{
+	static const double gen[] = {2.5, 5, 8, 16, 32, 64};
+	for (unsigned i = 0; i < sizeof(gen) / sizeof(gen[0]); i++)
+		if (fabs(gts - gen[i]) < 0.01)
+			return i + 1;
+	return 0;
+}
+
+/* The first line of sysfs attribute @attr of @ctrl's PCI device,
+ * malloc'ed; NULL when it cannot be read (-errno in *@rc). */
+static char *link_attr(const char *ctrl, const char *attr, int *rc)
+{
+	char path[PATH_MAX], err[256], *text = NULL;
+	size_t len = 0;
+	int n = snprintf(path, sizeof(path), "%s/class/nvme/%s/device/%s", safety_sysfs_root(),
+			 ctrl, attr);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		*rc = -ENAMETOOLONG;
+		return NULL;
+	}
+	*rc = input_read_all(path, 8192, "sysfs file", &text, &len, err, sizeof(err));
+	if (*rc)
+		return NULL;
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* Lanes of a link width attribute ("4"), 0 unknown (x0 is no link). */
+static unsigned parse_width(const char *s)
+{
+	unsigned w;
+	return s && !num_parse_uint(s, 1, 64, &w) ? w : 0;
+}
+
+int testbed_pcie_link(const char *ctrl, struct testbed_link *l)
+{
+	static const char *const attrs[] = {"current_link_speed", "current_link_width",
+					    "max_link_speed", "max_link_width"};
+	char *v[4];
+	int rc, found = 0;
+	*l = (struct testbed_link){.speed_gts = NAN, .max_speed_gts = NAN};
+	if (!ctrl || !*ctrl || strchr(ctrl, '/') || !strcmp(ctrl, ".") || !strcmp(ctrl, ".."))
+		return -EINVAL;
+	for (unsigned i = 0; i < 4; i++) {
+		v[i] = link_attr(ctrl, attrs[i], &rc);
+		found += rc != -ENOENT;
+	}
+	l->speed_gts = testbed_parse_speed(v[0]);
+	l->width = parse_width(v[1]);
+	l->max_speed_gts = testbed_parse_speed(v[2]);
+	l->max_width = parse_width(v[3]);
+	for (unsigned i = 0; i < 4; i++)
+		free(v[i]);
+	return found ? 0 : -ENOENT;
+}
+
+static void add_num(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* "pcie_link": the link of controller @c, null when it has none. */
+static void add_link(cJSON *t, const struct dev_ctrl *c)
+{
+	struct testbed_link l;
+	cJSON *o;
+	if (!c || strcmp(c->transport, "pcie") || testbed_pcie_link(c->name, &l) ||
+	    !(o = cJSON_AddObjectToObject(t, "pcie_link"))) {
+		cJSON_AddNullToObject(t, "pcie_link");
+		return;
+	}
+	add_num(o, "speed_gts", l.speed_gts);
+	add_num(o, "width", l.width ? l.width : NAN);
+	add_num(o, "max_speed_gts", l.max_speed_gts);
+	add_num(o, "max_width", l.max_width ? l.max_width : NAN);
+}
+
 /* One target's identity: NVMe (identify), another block device (sysfs),
  * or a file (stat: no model, serial, firmware or logical block size). */
 static cJSON *drive(const struct dev_list *l, const char *path)
@@ -159,6 +257,7 @@ static cJSON *drive(const struct dev_list *l, const char *path)
 		add_str(t, "firmware", c->firmware);
 		add_u64(t, "capacity_bytes", ns != NULL, ns ? ns->size_bytes : 0);
 		add_u64(t, "lba_size", ns != NULL, ns ? ns->lba_size : 0);
+		add_link(t, c);
 	} else if (b && b->kind == DEV_KIND_BLOCK) {
 		cJSON_AddStringToObject(t, "kind", "block");
 		add_str(t, "driver", b->driver);
@@ -167,6 +266,7 @@ static cJSON *drive(const struct dev_list *l, const char *path)
 		add_str(t, "firmware", NULL);
 		add_u64(t, "capacity_bytes", true, b->size_bytes);
 		add_u64(t, "lba_size", b->lba_size > 0, b->lba_size);
+		add_link(t, NULL);
 	} else {
 		bool known = !stat(path, &sb) && S_ISREG(sb.st_mode);
 		cJSON_AddStringToObject(t, "kind", "file");
@@ -175,6 +275,7 @@ static cJSON *drive(const struct dev_list *l, const char *path)
 		add_str(t, "firmware", NULL);
 		add_u64(t, "capacity_bytes", known, known ? (unsigned long long)sb.st_size : 0);
 		add_u64(t, "lba_size", false, 0); /* a file has none */
+		add_link(t, NULL);
 	}
 	return t;
 }
@@ -193,4 +294,48 @@ void *testbed_json(const char *const *targets, unsigned n)
 	if (l)
 		dev_list_free(l);
 	return o;
+}
+
+/* The "health" of target @path in device JSON @dev, or NULL. */
+static const cJSON *health_of(const cJSON *dev, const char *path)
+{
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(dev, "targets"))
+	{
+		const cJSON *p = cJSON_GetObjectItem(t, "path");
+		if (cJSON_IsString(p) && path && !strcmp(p->valuestring, path))
+			return cJSON_GetObjectItem(t, "health");
+	}
+	return NULL;
+}
+
+/* @key of @t: the reviewers' figures of health @h, or null. */
+static void add_health(cJSON *t, const char *key, const cJSON *h)
+{
+	static const char *const keys[] = {"temperature_c",    "percentage_used",
+					   "available_spare",  "media_errors",
+					   "critical_warning", "data_units_written"};
+	cJSON *o;
+	if (!cJSON_IsObject(h) || !(o = cJSON_AddObjectToObject(t, key))) {
+		cJSON_AddNullToObject(t, key);
+		return;
+	}
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const cJSON *x = cJSON_GetObjectItem(h, keys[i]);
+		add_num(o, keys[i], cJSON_IsNumber(x) ? x->valuedouble : NAN);
+	}
+}
+
+void testbed_add_health(void *tbv, const void *before, const void *after)
+{
+	cJSON *d;
+	cJSON_ArrayForEach(d, cJSON_GetObjectItem((cJSON *)tbv, "drives"))
+	{
+		const cJSON *p = cJSON_GetObjectItem(d, "path");
+		const char *path = cJSON_IsString(p) ? p->valuestring : NULL;
+		cJSON_DeleteItemFromObject(d, "health_before");
+		cJSON_DeleteItemFromObject(d, "health_after");
+		add_health(d, "health_before", health_of(before, path));
+		add_health(d, "health_after", health_of(after, path));
+	}
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "dev/testbed.h"
 #include "report/svg.h"
 
 static void esc(FILE *f, const char *s)
@@ -83,12 +84,58 @@ static void num_cell(FILE *f, double v, double div, const char *fmt)
 		fputs("<td class=\"na\">unknown</td>", f);
 }
 
+/* "PCIe 4.0 x4" or "8 GT/s x4" of speed @gts and width @w, "?" unknown. */
+static void link_text(FILE *f, double gts, double w)
+{
+	unsigned gen = isfinite(gts) ? testbed_pcie_gen(gts) : 0;
+	if (gen)
+		fprintf(f, "PCIe %u.0", gen);
+	else if (isfinite(gts))
+		fprintf(f, "%g GT/s", gts);
+	else
+		fputs("speed unknown", f);
+	if (isfinite(w) && w >= 1)
+		fprintf(f, " x%g", w);
+	else
+		fputs(" width unknown", f);
+}
+
+/* A drive's PCIe link: "PCIe 4.0 x4 (16 GT/s)", with its maximum when it
+ * runs below it; "not PCIe" for a drive that has none (a file, a loop
+ * device, NVMe over fabrics); "not recorded" before nvscope recorded it. */
+static void link_cell(FILE *f, const cJSON *d)
+{
+	const cJSON *l = cJSON_GetObjectItem(d, "pcie_link");
+	if (!l) {
+		fputs("<td class=\"l na\">not recorded</td>", f);
+		return;
+	}
+	if (!cJSON_IsObject(l)) {
+		fputs("<td class=\"l na\">not PCIe</td>", f);
+		return;
+	}
+	double s = num_of(l, "speed_gts"), w = num_of(l, "width");
+	double ms = num_of(l, "max_speed_gts"), mw = num_of(l, "max_width");
+	bool below =
+	    (isfinite(ms) && isfinite(s) && s < ms) || (isfinite(mw) && isfinite(w) && w < mw);
+	fprintf(f, "<td class=\"l link%s\">", below ? " warn" : "");
+	link_text(f, s, w);
+	if (isfinite(s))
+		fprintf(f, " (%g GT/s)", s);
+	if (below) {
+		fputs(", below its max ", f);
+		link_text(f, ms, mw);
+	}
+	fputs("</td>", f);
+}
+
 static void drives_table(FILE *f, const cJSON *drives)
 {
 	const cJSON *d;
 	fputs("<table class=\"testbed-drives\"><tr><th class=\"l\">target</th><th "
 	      "class=\"l\">kind</th><th class=\"l\">model</th><th class=\"l\">serial</th><th "
-	      "class=\"l\">firmware</th><th>capacity</th><th>LBA size</th></tr>",
+	      "class=\"l\">firmware</th><th>capacity</th><th>LBA size</th>"
+	      "<th class=\"l\">PCIe link</th></tr>",
 	      f);
 	cJSON_ArrayForEach(d, drives)
 	{
@@ -100,7 +147,83 @@ static void drives_table(FILE *f, const cJSON *drives)
 		cell(f, str_of(d, "firmware"));
 		num_cell(f, num_of(d, "capacity_bytes"), 1e9, "<td>%.3f GB</td>");
 		num_cell(f, num_of(d, "lba_size"), 1, "<td>%.0f B</td>");
+		link_cell(f, d);
 		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
+/* One figure of health @h ("n/a" when not given). */
+static void health_fig(FILE *f, const cJSON *h, const char *key, const char *fmt, double div)
+{
+	double v = cJSON_IsObject(h) ? num_of(h, key) : NAN;
+	if (isfinite(v))
+		fprintf(f, fmt, v / div);
+	else
+		fputs("<span class=\"na\">n/a</span>", f);
+}
+
+static const struct {
+	const char *key, *head, *fmt;
+	double div;
+} health_cols[] = {
+    {"temperature_c", "temperature &deg;C", "%.0f", 1},
+    {"percentage_used", "% used", "%.0f", 1},
+    {"available_spare", "available spare %", "%.0f", 1},
+    {"media_errors", "media errors", "%.0f", 1},
+    {"critical_warning", "critical warning", "0x%02.0f", 1},
+    /* data units are 1000 x 512 bytes */
+    {"data_units_written", "data written TB", "%.3f", 1e12 / 512000.0},
+};
+
+/* A drive's health row: each figure "before &rarr; after"; "not NVMe"
+ * across the row for a drive that has no health log. */
+static void health_row(FILE *f, const cJSON *d)
+{
+	const cJSON *b = cJSON_GetObjectItem(d, "health_before"),
+		    *a = cJSON_GetObjectItem(d, "health_after");
+	unsigned ncols = sizeof(health_cols) / sizeof(health_cols[0]);
+	const char *kind = str_of(d, "kind");
+	fputs("<tr>", f);
+	cell(f, str_of(d, "path"));
+	if (!b && !a) {
+		fprintf(f, "<td class=\"l na\" colspan=\"%u\">not recorded</td></tr>", ncols);
+		return;
+	}
+	if (!cJSON_IsObject(b) && !cJSON_IsObject(a)) {
+		fprintf(f, "<td class=\"l na\" colspan=\"%u\">%s</td></tr>", ncols,
+			kind && !strcmp(kind, "nvme") ? "not read" : "not NVMe");
+		return;
+	}
+	for (unsigned i = 0; i < ncols; i++) {
+		fputs("<td>", f);
+		health_fig(f, b, health_cols[i].key, health_cols[i].fmt, health_cols[i].div);
+		fputs(" &rarr; ", f);
+		if (cJSON_IsObject(a))
+			health_fig(f, a, health_cols[i].key, health_cols[i].fmt,
+				   health_cols[i].div);
+		else
+			fputs("<span class=\"na\" title=\"read when a run ends well\">not "
+			      "read</span>",
+			      f);
+		fputs("</td>", f);
+	}
+	fputs("</tr>", f);
+}
+
+/* The health before and after the run (NVMe SMART / health log). */
+static void health_table(FILE *f, const cJSON *drives)
+{
+	const cJSON *d;
+	fputs("<table class=\"testbed-health\"><tr><th class=\"l\">health before &rarr; "
+	      "after</th>",
+	      f);
+	for (unsigned i = 0; i < sizeof(health_cols) / sizeof(health_cols[0]); i++)
+		fprintf(f, "<th>%s</th>", health_cols[i].head);
+	fputs("</tr>", f);
+	cJSON_ArrayForEach(d, drives)
+	{
+		health_row(f, d);
 	}
 	fputs("</table>", f);
 }
@@ -131,6 +254,7 @@ void bedhtml_testbed(FILE *f, const void *meta, const char *label)
 	esc(f, str_of(tb, "command_line") ? str_of(tb, "command_line") : "unknown");
 	fputs("</code></p>", f);
 	drives_table(f, cJSON_GetObjectItem(tb, "drives"));
+	health_table(f, cJSON_GetObjectItem(tb, "drives"));
 	fputs("</div>", f);
 }
 

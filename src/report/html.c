@@ -23,6 +23,7 @@
 #include "report/csv.h"
 #include "report/qoshtml.h"
 #include "report/rtable.h"
+#include "report/rwhtml.h"
 #include "report/svg.h"
 #include "stats/collect.h"
 #include "report/resnames.h"
@@ -380,6 +381,26 @@ static void qos_load(const struct rdir *dirs, const struct rtab *tabs, unsigned 
 		qoshtml_load(dirs[d].path, sub, kind, &tabs[d], &qs[d]);
 }
 
+/* Each drive's read and write figures of step @sub (rwhtml.h) and their
+ * rwhtml_drive views; a drive whose rows cannot be held has none. */
+static void rw_load(const struct rdir *dirs, const struct rtab *tabs, unsigned nd, const char *sub,
+		    const char *kind, struct rw_rows *rw, struct rwhtml_drive *dv)
+{
+	for (unsigned d = 0; d < nd; d++) {
+		rwhtml_load(dirs[d].path, sub, kind, &tabs[d], &rw[d]);
+		dv[d] = (struct rwhtml_drive){.label = dirs[d].label,
+					      .color = palette[d % MAX_DIRS],
+					      .t = &tabs[d],
+					      .rw = &rw[d]};
+	}
+}
+
+static void rw_free(struct rw_rows *rw, unsigned nd)
+{
+	for (unsigned d = 0; d < nd; d++)
+		rwhtml_free(&rw[d]);
+}
+
 /* The QoS charts, a card per drive, and the histograms freed. */
 static void qos_section(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned nd,
 			const char *sub, const char *kind, struct qos_rows *qs)
@@ -427,26 +448,35 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 	}
 	fputs("</div>", f);
 	struct qos_rows qs[MAX_DIRS];
+	struct rw_rows rw[MAX_DIRS];
+	struct rwhtml_drive dv[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "measure", qs);
 	metric_table(f, dirs, tabs, nd, sub, "QD", "qd", qs);
+	rw_load(dirs, tabs, nd, sub, "measure", rw, dv);
+	rwhtml_table(f, dv, nd, "measure");
+	rw_free(rw, nd);
 	per_drive(f, dirs, tabs, nd, sub, "measure");
 	qos_section(f, dirs, tabs, nd, sub, "measure", qs);
 	free_tabs(tabs, nd);
 }
 
-static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
+/* The rate curve (rwhtml.c draws its charts): @mbps, throughput on the X
+ * axis (a 64K or sequential curve). */
+static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub, bool mbps)
 {
 	struct rtab tabs[MAX_DIRS];
+	struct rw_rows rw[MAX_DIRS];
+	struct rwhtml_drive dv[MAX_DIRS];
 	read_tabs(dirs, nd, sub, RESDIR_RATE, tabs);
+	rw_load(dirs, tabs, nd, sub, "rate-curve", rw, dv);
 	fputs("<div class=\"row\">", f);
-	overlay_chart(f, dirs, tabs, nd, "rate-curve", "Rate curve: mean latency vs IOPS", "iops",
-		      "IOPS", "lat_mean_us", "mean latency (µs)", false);
-	overlay_chart(f, dirs, tabs, nd, "rate-curve-p99", "Rate curve: p99 latency vs IOPS",
-		      "iops", "IOPS", "lat_p99_us", "p99 latency (µs)", false);
+	rwhtml_rate_charts(f, dv, nd, mbps);
 	fputs("</div>", f);
 	struct qos_rows qs[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "rate-curve", qs);
 	metric_table(f, dirs, tabs, nd, sub, "% of max", NULL, qs);
+	rwhtml_table(f, dv, nd, "rate-curve");
+	rw_free(rw, nd);
 	per_drive(f, dirs, tabs, nd, sub, "rate-curve");
 	qos_section(f, dirs, tabs, nd, sub, "rate-curve", qs);
 	free_tabs(tabs, nd);
@@ -505,7 +535,10 @@ static void grid_chart(FILE *f, const struct rtab *t)
 static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
 	struct rtab tabs[MAX_DIRS];
+	struct rw_rows rw[MAX_DIRS];
+	struct rwhtml_drive dv[MAX_DIRS];
 	read_tabs(dirs, nd, sub, RESDIR_GRID, tabs);
+	rw_load(dirs, tabs, nd, sub, "grid", rw, dv);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
 		const struct rtab *t = &tabs[d];
@@ -539,6 +572,7 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 			fprintf(f, "<td>%.0f</td>", rtab_get(t, r, "iops"));
 		}
 		fputs("</tr></table>", f);
+		rwhtml_grid(f, t, &rw[d]);
 		grid_chart(f, t);
 		fputs("</div>", f);
 	}
@@ -546,6 +580,8 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	struct qos_rows qs[MAX_DIRS];
 	qos_load(dirs, tabs, nd, sub, "grid", qs);
 	metric_table(f, dirs, tabs, nd, sub, "cell", "threads", qs);
+	rwhtml_table(f, dv, nd, "grid");
+	rw_free(rw, nd);
 	per_drive(f, dirs, tabs, nd, sub, "grid");
 	qos_section(f, dirs, tabs, nd, sub, "grid", qs);
 	free_tabs(tabs, nd);
@@ -769,6 +805,21 @@ static unsigned union_steps(const struct rdir *dirs, unsigned nd, char **steps)
 	return nsteps;
 }
 
+/* Does step.json @sj run blocks of 64K or more (its "bs"; a bssplit's
+ * "bs" is its first size)?  Reviews chart such a rate curve in MB/s. */
+static bool big_blocks(const cJSON *sj)
+{
+	uint64_t bs;
+	const char *s = jstr(sj, "bs");
+	char one[32];
+	size_t n = strcspn(s, ",:/");
+	if (!n || n >= sizeof(one))
+		return false;
+	memcpy(one, s, n);
+	one[n] = '\0';
+	return !num_parse_size(one, &bs) && bs >= 65536;
+}
+
 /* Step @i, @step, of every directory that has it: its heading, as-run
  * lines and the section of its kind. */
 static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned i,
@@ -802,7 +853,7 @@ static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned
 	else if (!strcmp(kind, "measure"))
 		section_measure(f, have, nh, step, mbps);
 	else if (!strcmp(kind, "rate-curve"))
-		section_rate(f, have, nh, step);
+		section_rate(f, have, nh, step, mbps || big_blocks(sj));
 	else if (!strcmp(kind, "grid"))
 		section_grid(f, have, nh, step);
 	else if (!strcmp(kind, "matrix")) {

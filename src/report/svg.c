@@ -247,8 +247,16 @@ static void draw_legend(FILE *f, const struct svg_chart *c, int h)
 		const struct svg_series *se = &c->series[s];
 		if (!se->name)
 			continue;
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-			ML + 8, ly, se->color ? se->color : "#333");
+		if (se->dashed)
+			fprintf(f,
+				"<path d=\"M%d %dh12\" stroke=\"%s\" stroke-width=\"2\" "
+				"stroke-dasharray=\"4 2\"/>",
+				ML + 7, ly + 5, se->color ? se->color : "#333");
+		else
+			fprintf(f,
+				"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
+				"fill=\"%s\"/>",
+				ML + 8, ly, se->color ? se->color : "#333");
 		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
 		svg_escape(f, se->name);
 		fputs("</text>", f);
@@ -318,13 +326,21 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		const struct axis *yy = &ay[se->right ? 1 : 0];
-		fprintf(f,
-			"<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-			"stroke-linecap=\"round\" d=\"",
-			se->dots ? "dots" : "line", se->color ? se->color : "#333",
-			!se->dots     ? 2
-			: se->dot > 0 ? se->dot
-				      : 4);
+		fprintf(f, "<path class=\"%s\" ", se->dots ? "dots" : "line");
+		if (se->key) {
+			fputs("data-series=\"", f);
+			svg_escape(f, se->key);
+			fputs("\" ", f);
+		}
+		if (se->dashed)
+			fputs("stroke-dasharray=\"6 4\" ", f);
+		fprintf(
+		    f,
+		    "fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" stroke-linecap=\"round\" d=\"",
+		    se->color ? se->color : "#333",
+		    !se->dots	  ? 2
+		    : se->dot > 0 ? se->dot
+				  : 4);
 		bool pen = false;
 		for (size_t i = 0; i < se->n; i++) {
 			double px = axis_pos(&ax, se->x[i]), py = axis_pos(yy, se->y[i]);

@@ -18,6 +18,8 @@ struct svg_series {
 	bool dots;	   /* scatter (dots) instead of a polyline */
 	bool plain;	   /* a polyline without a dot at each point */
 	double dot;	   /* a dot's diameter in px (0: 4) */
+	bool dashed;	   /* a dashed polyline (and legend swatch) */
+	const char *key;   /* data-series of the path (escaped), may be NULL */
 };
 
 /* A marked point (a percentile on an exceedance curve): a circle with a

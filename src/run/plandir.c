@@ -185,6 +185,25 @@ void planrun_write_devices(const struct planrun *r, const char *name)
 	dev_list_free(l);
 }
 
+/* Device JSON @name of the results directory, or NULL. */
+static cJSON *dev_json(const struct planrun *r, const char *name)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return n > 0 && (size_t)n < sizeof(path) ? json_read_file(path) : NULL;
+}
+
+/* Each drive's health before the run (device-before.json) and, once it
+ * ended well, after it (device-after.json) into test bed @tb. */
+static void add_health(const struct planrun *r, cJSON *tb, bool done)
+{
+	cJSON *before = r->dir ? dev_json(r, RESDIR_DEV_BEFORE) : NULL;
+	cJSON *after = r->dir && done ? dev_json(r, RESDIR_DEV_AFTER) : NULL;
+	testbed_add_health(tb, before, after);
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+}
+
 void planrun_write_meta(const struct planrun *r, const char *status, double started,
 			const char *started_by)
 {
@@ -219,8 +238,10 @@ void planrun_write_meta(const struct planrun *r, const char *status, double star
 		paths[i] = r->targets[i];
 	cJSON *tb =
 	    testbed_json(paths, r->ntargets < NVS_MAX_TARGETS ? r->ntargets : NVS_MAX_TARGETS);
-	if (tb)
+	if (tb) {
+		add_health(r, tb, !strcmp(status, "done"));
 		cJSON_AddItemToObject(o, "testbed", tb);
+	}
 	planrun_write_json(r->dir, RESDIR_META, o);
 	cJSON_Delete(o);
 }

@@ -6,7 +6,8 @@
  * the directory, and the console's source opens it and is read through
  * (summary.json also as a check's, rendered by the HTML report's check
  * section; and as the step's qd1.json, whose latency bins the report's QoS
- * reads back: qos.c, qoshtml.c; and its per-target figures: drives.c). */
+ * reads back: qos.c, qoshtml.c; its per-target figures: drives.c; its
+ * read and write figures and the rate curve's charts: rwhtml.c). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "report/qos.h"
 #include "report/qoshtml.h"
 #include "report/rtable.h"
+#include "report/rwhtml.h"
 #include "run/dirread.h"
 #include "run/planview.h"
 #include "run/replay.h"
@@ -76,6 +78,13 @@ static void qos_read(const char *dir, const char *step)
 		qoshtml_free(&q);
 	}
 	drives_step(devnull, dir, step, "measure", &t, NULL, NULL, "fuzz", 0);
+	struct rw_rows rw;
+	if (!rwhtml_load(dir, step, "measure", &t, &rw)) {
+		struct rwhtml_drive d = {.label = "fuzz", .color = "#000", .t = &t, .rw = &rw};
+		rwhtml_table(devnull, &d, 1, "measure");
+		rwhtml_rate_charts(devnull, &d, 1, rw.mixed);
+		rwhtml_free(&rw);
+	}
 	rtab_free(&t);
 }
 

@@ -131,6 +131,9 @@ for f in summary.json summary.csv meta.json profile.ini "$a/verdict.json" "$a/ve
 	[ -s "$T_TMP/r1/$f" ] || fail "results directory lacks $f"
 done
 grep -q '"status":	"done"' "$T_TMP/r1/meta.json" || fail "meta.json status: $(cat "$T_TMP/r1/meta.json")"
+# the test bed of loop devices: no PCIe link, no health log (null, not 0)
+[ "$(grep -cE '"(pcie_link|health_before|health_after)":[[:space:]]*null' "$T_TMP/r1/meta.json")" = 6 ] ||
+	fail "meta.json test bed of two loop devices: $(cat "$T_TMP/r1/meta.json")"
 grep -q "^\"$a\",\"loop\",\"\",67108864,\"$A\",quick-capped,PASS," "$T_TMP/r1/$a/verdict.csv" ||
 	fail "verdict.csv: $(cat "$T_TMP/r1/$a/verdict.csv")"
 ok "results directory: per-serial JSON + CSV, run data, summary"

@@ -20,6 +20,12 @@
 # the step table's figure within rounding), mean, p99 and p99.9 from its
 # bins; the drives table says "3 drives" with a link, never three paths in
 # one cell, and the step table's drive cell links to the per-drive block.
+# The rate curve (64K) and the grid are 70/30 mixes: read and write latency
+# apart (report/rwhtml.c) in a table under each step table, in the grid's
+# thread x QD tables of read and of write latency, and on the rate curve
+# (MB/s on its X axis, a read and a write line per drive, the achieved vs
+# requested chart), every figure against the row's JSON; the read-only
+# measure step has no split.
 . "${NVS_TOP:-.}/tests/lib.sh"
 B=$NVS_BIN
 PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=python3
@@ -40,8 +46,9 @@ bs = 4k
 iodepth = 1,8
 
 [rate-curve r]
-rw = randread
-bs = 4k
+rw = randrw
+rwmixread = 70
+bs = 64k
 iodepth = 4
 points = 50
 runtime = 300ms
@@ -234,6 +241,53 @@ assert not any(c.count(".img") > 1 for c in re.findall(r"<td[^>]*>(.*?)</td>", d
 assert '<div id="drives-0">' in page
 print("ok: %d per-drive tables, %d drive rows equal each target's JSON and add up" % (tables, drive_rows))
 PY
+"$PY" - "$R" "$out" <<'PY' || fail "read and write apart"
+import html, json, re, sys
+R, page = sys.argv[1], open(sys.argv[2]).read()
+steps = json.load(open(R + "/meta.json"))["steps"]
+sections = dict(zip(*[iter(re.split(r'<h2 id="step-(\d+)"', page)[1:])] * 2))
+def job(step, name):
+    return json.load(open("%s/%s/%s" % (R, step, name)))["jobs"][0]
+def figs(d):  # a direction's IOPS, mean and p99 as the page prints them
+    lat = d["lat_ns"]
+    p99 = "%.1f" % (lat["percentile"]["99.000000"] / 1000) if lat["N"] >= 100 else "n/a"
+    return ["%.0f" % d["iops"], "%.1f" % (lat["mean"] / 1000), p99]
+def cells(row):
+    return [html.unescape(re.sub(r"<[^>]*>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+measure, rate, grid = (sections[str(i + 1)] for i in range(3))
+assert 'class="rwsplit"' not in measure  # reads only: nothing to split
+n = 0
+for body, step, name in ((rate, steps[1], lambda l: "max.json" if l == "max" else "pct%s.json" % l[:-1]),
+                         (grid, steps[2], lambda l: "t%sq%s.json" % tuple(re.findall(r"\d+", l)))):
+    t = re.search(r'<table class="rwsplit">(.*?)</table>', body).group(1)
+    rows = [cells(r) for r in re.findall(r"<tr><td.*?</tr>", t)]
+    assert len(rows) == len(re.findall(r"<tr><td class=\"l\">", re.search(
+        r'<table class="numbers">(.*?)</table>', body).group(1))), (step, rows)
+    for r in rows:
+        j = job(step, name(r[1]))
+        assert r[2:] == figs(j["read"]) + figs(j["write"]), (step, r, figs(j["read"]), figs(j["write"]))
+        n += 1
+# the grid's read and write latency tables: "mean / p99" per cell
+for k in ("read", "write"):
+    t = re.search(r'<table class="grid grid-%s">(.*?)</table>' % k, grid).group(1)
+    qs = re.findall(r"<th>Q(\d+)</th>", t)
+    for th, tds in re.findall(r"<tr><th>T(\d+)</th>(.*?)</tr>", t):
+        for q, c in zip(qs, cells(tds)):
+            f = figs(job(steps[2], "t%sq%s.json" % (th, q))[k])
+            assert c == "%s / %s" % (f[1], f[2]), (k, th, q, c, f)
+            n += 1
+# the 64K rate curve: MB/s, a read and a (dashed) write line, achieved vs requested
+for c in ("rate-curve", "rate-curve-p99"):
+    svg = re.search(r'<svg[^>]*chart-%s".*?</svg>' % c, rate, re.S).group(0)
+    assert ">MB/s (achieved)</text>" in svg and "(read and write apart)" in svg, svg[:500]
+    keys = re.findall(r'<path class="line" data-series="([^"]*)"', svg)
+    assert [k.rsplit(" ", 1)[1] for k in keys] == ["read", "write"], keys
+    assert 'data-series="%s" stroke-dasharray' % keys[1] in svg
+assert re.search(r'<svg[^>]*chart-rate-achieved"', rate)
+print("ok: %d read/write figures equal each row's JSON; the 64K curve in MB/s" % n)
+PY
+ok "mixed steps: read and write latency apart"
+
 grep -q 'chart-qos-histogram"' "$out" || fail "no latency histogram"
 ok "QoS marks, columns and per-target rows equal the percentiles of the json+ bins"
 

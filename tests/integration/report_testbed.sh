@@ -87,7 +87,8 @@ assert tb["argv"] == argv, tb["argv"]
 assert shlex.split(tb["command_line"]) == argv, tb["command_line"]
 (d,) = tb["drives"]
 assert d == {"path": img, "kind": "file", "model": "unknown", "serial": "unknown",
-             "firmware": "unknown", "capacity_bytes": 16 << 20, "lba_size": None}, d
+             "firmware": "unknown", "capacity_bytes": 16 << 20, "lba_size": None,
+             "pcie_link": None, "health_before": None, "health_after": None}, d
 # each step's values as run
 st = {s: json.load(open("%s/%s/step.json" % (R, s))) for s in meta["steps"]}
 fill, pre, m, web, tr = (st[s] for s in meta["steps"])
@@ -99,7 +100,8 @@ assert web["bssplit"] == "4k/50:8k/50", web
 for want in ("<h2 id=\"testbed\">Test bed", esc(tb["cpu_model"]),
              "<td class=\"l\">%s</td>" % esc(kernel),
              "<code>%s</code>" % esc(tb["command_line"]),
-             "<td>0.017 GB</td><td class=\"na\">unknown</td>",
+             "<td>0.017 GB</td><td class=\"na\">unknown</td><td class=\"l na\">not PCIe</td>",
+             "<td class=\"l\">%s</td><td class=\"l na\" colspan=\"6\">not NVMe</td>" % esc(img),
              "run with overrides: --runtime=300ms --fill=0.05 --round=200ms --max-rounds=2"):
     assert want in page, want
 # ... and under each step what it ran with, the overrides marked
@@ -172,7 +174,8 @@ PY
 ok "IO consistency: whole run and the zoom, log and linear"
 
 # a loop device: its sysfs identity (capacity, logical block size), no
-# serial or firmware invented
+# serial or firmware invented, no PCIe link or health ("not PCIe", "not
+# NVMe", the meta.json keys null: never blank, never 0)
 [ "$(id -u)" -eq 0 ] || { ok "loop device part skipped (not root)"; exit 0; }
 t_loop 16M 4096
 cat >"$T_TMP/l.ini" <<'INI'
@@ -196,7 +199,10 @@ page = open(page).read()
 assert d["path"] == loop and d["kind"] == "block" and d["driver"] == "loop", d
 assert d["capacity_bytes"] == 16 << 20 and d["lba_size"] == 4096, d
 assert d["serial"] == "unknown" and d["firmware"] == "unknown", d
-assert "<td>0.017 GB</td><td>4096 B</td>" in page
+# no PCIe link, no health log: the keys there, null; the page says so
+assert d["pcie_link"] is None and d["health_before"] is None and d["health_after"] is None, d
+assert "<td>0.017 GB</td><td>4096 B</td><td class=\"l na\">not PCIe</td>" in page
+assert "<td class=\"l\">%s</td><td class=\"l na\" colspan=\"6\">not NVMe</td>" % loop in page
 assert "runtime 0.2 s <span class=\"override\">(override --runtime=200ms)</span>" in page
 print("ok: loop device identity from sysfs")
 PY

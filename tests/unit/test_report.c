@@ -214,6 +214,159 @@ START_TEST(test_html)
 }
 END_TEST
 
+/* The X coordinates of the path of class "line" with data-series @key in
+ * the chart of class @chart of @page, in drawing order; their count. */
+static unsigned path_xs(const char *page, const char *chart, const char *key, double *x,
+			unsigned max)
+{
+	char want[160];
+	const char *c = strstr(page, chart), *end = c ? strstr(c, "</svg>") : NULL, *p;
+	snprintf(want, sizeof(want), "class=\"line\" data-series=\"%s\"", key);
+	if (!c || !(p = strstr(c, want)) || p > end || !(p = strstr(p, " d=\"")))
+		return 0;
+	unsigned n = 0;
+	for (p += 4; (*p == 'M' || *p == 'L') && n < max; n++) {
+		char *e;
+		x[n] = strtod(p + 1, &e);
+		p = e + strspn(e, " ");
+		strtod(p, &e);
+		p = e;
+	}
+	return n;
+}
+
+/* A 64K 70/30 rate curve whose 75% point fell short (achieved 400 of 750
+ * IOPS, less than the 50% point's 500): charted in MB/s, read and write
+ * apart, the line in order of the achieved rate (no zig-zag), the dip a
+ * point under the requested line of its own chart; the split table from
+ * each row's JSON, p99 n/a under 100 I/Os. */
+START_TEST(test_rate_mixed)
+{
+	char tmpl[] = "/tmp/nvs-report-XXXXXX", sub[600], err[512], name[64], js[512];
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	put(tmpl, "meta.json",
+	    "{\"plan\":\"t\",\"description\":\"t\",\"targets\":[\"/dev/x\"],\"status\":\"done\","
+	    "\"nvscope_version\":\"0\",\"steps\":[\"01-rate-curve-r\"]}");
+	snprintf(sub, sizeof(sub), "%s/01-rate-curve-r", tmpl);
+	mkdir(sub, 0755);
+	put(sub, "step.json",
+	    "{\"kind\":\"rate-curve\",\"rw\":\"randrw\",\"bs\":\"64k\",\"numjobs\":1}");
+	put(sub, "rate.csv",
+	    "point,target_iops,iops,read_iops,write_iops,mbps,lat_mean_us,lat_p99_us,lat_max_us,"
+	    "cpu_pct\nmax,0,1000,700,300,65.5,50,90,99,1\n25,250,250,175,75,16.4,10,20,30,1\n"
+	    "50,500,500,350,150,32.8,20,30,40,1\n75,750,400,280,120,26.2,40,60,80,1\n"
+	    "100,1000,900,630,270,59.0,30,50,70,1\n");
+	static const unsigned pcts[] = {25, 50, 75, 100};
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "pct%u.json", pcts[i]);
+		snprintf(js, sizeof(js),
+			 "{\"jobs\":[{\"read\":{\"iops\":%u,\"lat_ns\":{\"N\":150,\"mean\":%u,"
+			 "\"percentile\":{\"99.000000\":%u}}},\"write\":{\"iops\":%u,\"lat_ns\":"
+			 "{\"N\":50,\"mean\":%u,\"percentile\":{\"99.000000\":9}}}}]}",
+			 100 + i, 1000 * (i + 1), 5000 * (i + 1), 10 + i, 7000 * (i + 1));
+		put(sub, name, js);
+	}
+	const char *dirs[] = {tmpl};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(html_write_report(f, dirs, 1, err, sizeof(err)), 0);
+	fclose(f);
+	/* latency vs MB/s, read and write apart, in order of the achieved rate */
+	char key[160];
+	double x[16];
+	ck_assert(strstr(buf, ">MB/s (achieved)<"));
+	ck_assert(strstr(buf, "mean latency vs MB/s (read and write apart)"));
+	/* the label is the directory's name (its target in parentheses) */
+	const char *ds = strstr(strstr(buf, "chart-rate-curve\""), "data-series=\"");
+	ck_assert_ptr_nonnull(ds);
+	ds += strlen("data-series=\"");
+	size_t kl = strcspn(ds, "\"");
+	ck_assert(kl > 5 && kl < sizeof(key));
+	memcpy(key, ds, kl);
+	key[kl] = '\0';
+	ck_assert(!strcmp(key + kl - 5, " read"));
+	ck_assert_uint_eq(path_xs(buf, "chart-rate-curve\"", key, x, 16), 4); /* max: tables */
+	for (unsigned i = 1; i < 4; i++)
+		ck_assert_msg(x[i] > x[i - 1], "zig-zag at %u: %g after %g", i, x[i], x[i - 1]);
+	strcpy(key + kl - 5, " write");
+	ck_assert(strstr(buf, "stroke-dasharray=\"6 4\"")); /* write dashed */
+	ck_assert_uint_eq(path_xs(buf, "chart-rate-curve\"", key, x, 16), 4);
+	/* 50 writes per point support no p99: no point, never a guess */
+	ck_assert_uint_eq(path_xs(buf, "chart-rate-curve-p99\"", key, x, 16), 0);
+	/* achieved vs requested: in order of the request, the dip under the line */
+	key[kl - 5] = '\0';
+	ck_assert_uint_eq(path_xs(buf, "chart-rate-achieved\"", key, x, 16), 4);
+	for (unsigned i = 1; i < 4; i++)
+		ck_assert(x[i] > x[i - 1]);
+	ck_assert_uint_eq(path_xs(buf, "chart-rate-achieved\"", "requested", x, 16), 2);
+	/* the split table: each row's JSON, p99 n/a under 100 I/Os */
+	ck_assert(strstr(buf, "<table class=\"rwsplit\">"));
+	ck_assert(strstr(buf, "<td>75%</td><td>102</td><td>3.0</td><td>15.0</td><td>12</td>"
+			      "<td>21.0</td><td class=\"na\">n/a</td></tr>"));
+	ck_assert(strstr(buf, "<td>max</td><td class=\"na\">n/a</td>")); /* no max.json */
+	free(buf);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The test bed card of an NVMe drive whose link trained below its maximum,
+ * with its health before and after, beside a loop device (no link, no
+ * health log) and a drive of results written before nvscope recorded
+ * either. */
+START_TEST(test_testbed_page)
+{
+	char tmpl[] = "/tmp/nvs-report-XXXXXX", sub[600], err[512];
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	put(tmpl, "meta.json",
+	    "{\"plan\":\"t\",\"description\":\"t\",\"targets\":[\"/dev/nvme0n1\"],"
+	    "\"status\":\"done\",\"nvscope_version\":\"0\",\"steps\":[\"01-measure-r\"],"
+	    "\"testbed\":{\"drives\":[{\"path\":\"/dev/nvme0n1\",\"kind\":\"nvme\","
+	    "\"pcie_link\":{\"speed_gts\":8,\"width\":2,\"max_speed_gts\":16,\"max_width\":4},"
+	    "\"health_before\":{\"temperature_c\":40,\"percentage_used\":3,"
+	    "\"available_spare\":100,\"media_errors\":0,\"critical_warning\":0,"
+	    "\"data_units_written\":1000000},\"health_after\":{\"temperature_c\":52,"
+	    "\"percentage_used\":3,\"available_spare\":100,\"media_errors\":0,"
+	    "\"critical_warning\":4,\"data_units_written\":null}},"
+	    "{\"path\":\"/dev/nvme1n1\",\"kind\":\"nvme\",\"pcie_link\":{\"speed_gts\":16,"
+	    "\"width\":4,\"max_speed_gts\":16,\"max_width\":4},\"health_before\":{},"
+	    "\"health_after\":null},"
+	    "{\"path\":\"/dev/loop7\",\"kind\":\"block\",\"pcie_link\":null,"
+	    "\"health_before\":null,\"health_after\":null},{\"path\":\"/"
+	    "old\",\"kind\":\"file\"}]}}");
+	snprintf(sub, sizeof(sub), "%s/01-measure-r", tmpl);
+	mkdir(sub, 0755);
+	put(sub, "step.json", "{\"kind\":\"measure\",\"rw\":\"randread\",\"bs\":\"4k\"}");
+	const char *dirs[] = {tmpl};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(html_write_report(f, dirs, 1, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert(strstr(buf, "<td class=\"l link warn\">PCIe 3.0 x2 (8 GT/s), below its max PCIe "
+			      "4.0 x4</td>"));
+	ck_assert(strstr(buf, "<td class=\"l link\">PCIe 4.0 x4 (16 GT/s)</td>"));
+	ck_assert_uint_eq(count(buf, "<td class=\"l na\">not PCIe</td>"), 1);
+	ck_assert_uint_eq(count(buf, "<td class=\"l na\">not recorded</td>"), 1);
+	/* before -> after: temperature, % used, spare, errors, warning, TB */
+	ck_assert(strstr(buf, "<td class=\"l\">/dev/nvme0n1</td><td>40 &rarr; 52</td><td>3 &rarr; "
+			      "3</td><td>100 &rarr; 100</td><td>0 &rarr; 0</td><td>0x00 &rarr; "
+			      "0x04</td><td>0.512 &rarr; <span class=\"na\">n/a</span></td></tr>"));
+	ck_assert(strstr(buf, "<td><span class=\"na\">n/a</span> &rarr; <span class=\"na\" "
+			      "title=\"read when a run ends well\">not read</span></td>"));
+	ck_assert(strstr(buf, "<td class=\"l\">/dev/loop7</td><td class=\"l na\" "
+			      "colspan=\"6\">not NVMe</td>"));
+	ck_assert(strstr(buf, "<td class=\"l\">/old</td><td class=\"l na\" colspan=\"6\">not "
+			      "recorded</td>"));
+	free(buf);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static cJSON *bins_json(const struct hist *h, const char *dir)
 {
 	cJSON *job = cJSON_CreateObject(), *lat = cJSON_CreateObject(), *b;
@@ -426,6 +579,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_chart);
 	tcase_add_test(tc, test_no_data);
 	tcase_add_test(tc, test_html);
+	tcase_add_test(tc, test_rate_mixed);
+	tcase_add_test(tc, test_testbed_page);
 	tcase_add_test(tc, test_qos);
 	tcase_add_test(tc, test_rtable);
 	tcase_add_test(tc, test_rtable_no_columns);

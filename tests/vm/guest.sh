@@ -365,6 +365,7 @@ if grep -qE '"self-test: not supported"|"self-test short: completed without erro
 	ok "self-test result: $(grep -oE 'self-test[^"]*' /tmp/out | head -1)"; else bad "no self-test result"; fi
 expect_rc 0 "check rma of one drive: the table" nvscope check --target "$A1" --profile rma -o /tmp/chk3
 check "table row for A" grep -qE "^$A +QEMU NVMe Ctrl .* PASS " /tmp/out
+check "check's test bed: health before and after" grep -qE '"health_after":[[:space:]]*\{' /tmp/chk3/meta.json
 scribble "$A1"
 sum0=$(md5sum <"$A1")
 expect_rc 2 "check burn-in without the serial" nvscope check --target "$A1" --profile burn-in -o /tmp/chk4
@@ -549,6 +550,11 @@ expect_rc 0 "plan purge confirmed by serial" nvscope plan /tmp/tiny-plan.ini --t
 	--yes-destroy-data="$B" --results /tmp/plan2 --quiet
 check "plan trimmed the namespace" is_zero "$B1"
 check "plan wrote its per-QD results" test -s /tmp/plan2/02-measure-4k-randread/summary.json
+# meta.json's test bed: the NVMe health before and after the run (a
+# SMART log each), the PCIe link key (its figures are QEMU's)
+check "test bed: health before the run" grep -qE '"health_before":[[:space:]]*\{' /tmp/plan2/meta.json
+check "test bed: health after the run" grep -qE '"health_after":[[:space:]]*\{' /tmp/plan2/meta.json
+check "test bed: the PCIe link recorded" grep -q '"pcie_link":' /tmp/plan2/meta.json
 
 # ---- health reflects a running workload (read from another process meanwhile)
 hrc() { nvscope health "$1" --json | awk '$1 == "\"host_read_commands\":" { gsub(/,/, "", $2); print $2 }'; }
