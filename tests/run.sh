@@ -192,10 +192,16 @@ finish() {
 	SKIP) skip=$((skip + 1)); sed -n 's/^SKIP: /       skipped: /p' "$log" | head -1 ;;
 	*) fail=$((fail + 1)); failed+=("$n")
 	   [ -d "${t_dir[$n]}" ] && mv "${t_dir[$n]}" "$scratch/kept/$id"
+	   # what broke first (its FAIL line and the last step that passed:
+	   # a screen dump of 40 lines must not hide it), then the log's end
 	   { echo "== $n: $verdict"
-	     if [[ $n == unit:* ]]; then unit_failures "$log"; else tail -n 60 "$log"; fi
+	     if [[ $n == unit:* ]]; then unit_failures "$log"; else
+	       grep -E '^(ok|FAIL): ' "$log" | tail -n 2 | sed 's/^/  first: /'
+	       tail -n 60 "$log"
+	     fi
 	   } | sed 's/^/   /' >"$scratch/logs/$id.fail"
-	   tail -n 25 "$scratch/logs/$id.fail" ;;
+	   head -n 3 "$scratch/logs/$id.fail"
+	   tail -n +4 "$scratch/logs/$id.fail" | tail -n 22 ;;
 	esac
 	if [ -d "${t_dir[$n]}" ]; then
 		if [ "${NVS_KEEP:-}" = 1 ]; then mv "${t_dir[$n]}" "$scratch/kept/$id"; else rm -rf "${t_dir[$n]:?}"; fi
