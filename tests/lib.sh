@@ -28,7 +28,16 @@ t_loop_id() { losetup -l -n -O BACK-MAJ:MIN,BACK-INO "$1" 2>/dev/null | tr -s ' 
 # Kept with its backing file's identity: on exit it is detached only while
 # it is still that file's (tests run side by side; a number the test gave
 # back may be another test's device by then).
-t_own_loop() { T_LOOPS+=("$1=$(t_loop_id "$1")"); }
+t_own_loop() { T_LOOPS+=("$1=$(t_loop_id "$1")"); t_scope_add "$1"; }
+# Every nvscope a test runs lists and probes only the test's own devices
+# (NVSCOPE_DEVICES, docs/cli.md): a test never opens another test's device
+# (nor the machine's disk) in a device scan, so no test's kernel counters
+# move by another's console or `list`, and no probe of a device being torn
+# down elsewhere is left behind in a test (stop 24's CI).  Before the test
+# makes one, the scope names none.
+export NVSCOPE_DEVICES=nvscope-test-has-no-device
+# t_scope_add DEV: DEV (a block device the test made) into the scope
+t_scope_add() { NVSCOPE_DEVICES=$NVSCOPE_DEVICES,${1#/dev/}; }
 # t_loop_detach DEV: detaches the test's own DEV now and forgets it.
 t_loop_detach() {
 	local i

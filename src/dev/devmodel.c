@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,88 @@ struct dev_block *dev_list_add_block(struct dev_list *l)
 	l->blocks = a;
 	memset(&a[l->nr_blocks], 0, sizeof(*a));
 	return &a[l->nr_blocks++];
+}
+
+/* ---- the scope (NVSCOPE_DEVICES) ---- */
+
+static char **scope;	/* NULL-terminated patterns; NULL: every device */
+static char *scope_buf; /* the strings they point into */
+
+int dev_scope_set(const char *list, char *err, size_t errlen)
+{
+	size_t n = 1;
+	free(scope);
+	free(scope_buf);
+	scope = NULL;
+	scope_buf = NULL;
+	if (!list || !*list)
+		return 0;
+	for (const char *c = list; *c; c++)
+		n += *c == ',';
+	char **v = calloc(n + 1, sizeof(*v));
+	char *copy = strdup(list);
+	if (!v || !copy) {
+		free(v);
+		free(copy);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *name = strncmp(t, "/dev/", 5) ? t : t + 5;
+		if (!*name || strchr(name, '/')) {
+			snprintf(err, errlen, "NVSCOPE_DEVICES: \"%.200s\" is not a device name or /dev/NAME", t);
+			free(copy);
+			free(v);
+			return -EINVAL;
+		}
+		v[k++] = (char *)name; /* into copy */
+	}
+	if (!k) {
+		snprintf(err, errlen, "NVSCOPE_DEVICES: no device named in \"%.200s\"", list);
+		free(copy);
+		free(v);
+		return -EINVAL;
+	}
+	scope = v;
+	scope_buf = copy;
+	return 0;
+}
+
+bool dev_in_scope(const char *name)
+{
+	if (!scope)
+		return true;
+	for (char **p = scope; *p; p++)
+		if (!fnmatch(*p, name, 0))
+			return true;
+	return false;
+}
+
+/* The NVMe namespaces outside the scope dropped, and each controller left
+ * with none unless its own name is in scope. */
+static void scope_ctrls(struct dev_list *l)
+{
+	size_t kept = 0;
+	if (!scope)
+		return;
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
+		struct dev_ctrl *c = &l->ctrls[i];
+		size_t k = 0;
+		for (size_t j = 0; j < c->nr_namespaces; j++) {
+			const char *bd = c->namespaces[j].block_device, *nm = strrchr(bd, '/');
+			if (dev_in_scope(nm ? nm + 1 : bd))
+				c->namespaces[k++] = c->namespaces[j];
+		}
+		c->nr_namespaces = k;
+		if (!k && !dev_in_scope(c->name)) {
+			free(c->namespaces);
+			free(c->health);
+			continue;
+		}
+		l->ctrls[kept++] = *c;
+	}
+	l->nr_ctrls = kept;
 }
 
 void dev_list_free(struct dev_list *l)
@@ -466,7 +549,7 @@ static int scan_sys_block(struct dev_list *l)
 
 		if (n[0] == '.' || !strncmp(n, "ram", 3) || !strncmp(n, "zram", 4))
 			continue;
-		if (is_listed_ns(l, n))
+		if (is_listed_ns(l, n) || !dev_in_scope(n))
 			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", n);
 		if (!dev_sysfs_read(dir, "hidden", v, sizeof(v)) && !strcmp(v, "1"))
@@ -579,6 +662,7 @@ static struct dev_list *scan(char *err, size_t errlen, bool marks, unsigned dead
 		snprintf(err, errlen, "out of memory");
 		goto free_list;
 	}
+	scope_ctrls(l);
 	for (size_t i = 0; i < l->nr_ctrls; i++) {
 		struct dev_ctrl *c = &l->ctrls[i];
 

@@ -156,6 +156,21 @@ struct dev_list *dev_scan(char *err, size_t errlen);
  * anyone read it.  Check, purge, plans and the safety module's token and
  * namespace look-ups use this. */
 struct dev_list *dev_scan_ids(char *err, size_t errlen);
+/* The scope of the scans (NVSCOPE_DEVICES, docs/cli.md): a comma list of
+ * device names or /dev paths, each an fnmatch(3) pattern on the name
+ * ("loop3", "/dev/nvme1n*"); only the block devices and NVMe namespaces it
+ * names are listed, so only they are probed (a controller is listed with
+ * its namespaces in scope, or when its own name is).  NULL or "": every
+ * device (the default).  A shared lab machine limits a console to its
+ * bays; the tests limit each test to its own loop devices (tests/lib.sh).
+ * It narrows what is listed, never what is checked: a target outside it is
+ * checked as any target is, and a look-up that needs it in the list (an
+ * NVMe serial for the typed token) finds nothing and refuses.  0, -EINVAL
+ * (an entry with no name: @err says which; the scope is then every
+ * device), -ENOMEM.  Called before any scan (main), not while one runs. */
+int dev_scope_set(const char *list, char *err, size_t errlen);
+/* Is block device @name ("loop3", "nvme0n1") in the scope? */
+bool dev_in_scope(const char *name);
 /* Frees @l and everything in it.  NULL-safe. */
 void dev_list_free(struct dev_list *l);
 /* A copy of @l and everything in it (freed with dev_list_free), NULL when

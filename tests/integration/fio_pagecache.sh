@@ -29,7 +29,11 @@
 # (+16-76 KiB over the device's size; seen also with the former 16 MiB, where
 # fio read 16460 KiB once in 8 runs; no reclaim in /proc/vmstat; not found).
 # test: no-sanitizer it compares the kernel's counts of fio's and nvscope's buffered I/O, not memory; the cache handling (io/pagecache.c) runs under ASan and TSan in every buffered run (run_file.sh, safety_symlink.sh, fio_groups_shared.sh, the console tests of files)
-# test: exclusive its checks are the kernel's I/O counts of its loop devices, which other tests' device scans move (the console's libblkid probe of every block device read 336 KiB of a fresh device during a fadvise_hint=1 run here)
+# Not exclusive since session 13: its checks are the kernel's I/O counts of
+# its loop devices, which other tests' device scans move (the console's
+# libblkid probe of every block device read 336 KiB of a fresh device during a
+# fadvise_hint=1 run here); now every test's scans see only its own devices
+# (NVSCOPE_DEVICES, tests/lib.sh)
 . "$(dirname "$0")/../lib.sh"
 command -v fio >/dev/null || skip "no fio"
 t_loop 4M

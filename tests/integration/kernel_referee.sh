@@ -1,5 +1,8 @@
 #!/bin/bash
-# test: exclusive its loop device's read count must be nvscope's alone: another test's device scan (the console, list, check --all-nvme) reads every block device
+# Not exclusive since session 13: its loop device's read count must be
+# nvscope's alone: another test's device scan (the console, list, check
+# --all-nvme) reads every block device; now every test's scans see only its
+# own devices (NVSCOPE_DEVICES, tests/lib.sh)
 # kernel_referee.sh - the kernel referees nvscope's counts and latency.
 #
 # On a loop device this test creates (direct I/O over a tmpfs file, merges

@@ -1,5 +1,8 @@
 #!/bin/bash
-# test: exclusive a refused run must leave its loop device's read count unmoved: another test's device scan (the console, list) reads every block device
+# Not exclusive since session 13: a refused run must leave its loop device's
+# read count unmoved: another test's device scan (the console, list) reads
+# every block device; now every test's scans see only its own devices
+# (NVSCOPE_DEVICES, tests/lib.sh)
 # safety_out.sh - output files and results directories (issue 8, items 1,
 # 11, 12): a report never lands on a block device (one holding a mounted
 # filesystem included), never through a planted symlink or hard link, never

@@ -223,6 +223,7 @@ _sshd_write_cfg() {
 			"GlobalKnownHostsFile /dev/null" "StrictHostKeyChecking yes" "CheckHostIP no" \
 			"UpdateHostKeys no" "BatchMode yes" "ConnectTimeout 5" "ControlMaster no" \
 			"ControlPath none" "ForwardAgent no" "ForwardX11 no" "LogLevel ERROR" \
+			"SendEnv NVSCOPE_DEVICES" \
 			"KexAlgorithms curve25519-sha256,sntrup761x25519-sha512@openssh.com"
 	} >"$f" && mv "$f" "$SSHD_CFG"
 	for n in "${SSHD_NAMES[@]}"; do
@@ -257,6 +258,7 @@ MaxStartups 100:30:200
 MaxSessions 50
 LoginGraceTime 30
 SetEnv $(_sshd_setenv "$n")
+AcceptEnv NVSCOPE_DEVICES
 LogLevel INFO
 EOF
 }

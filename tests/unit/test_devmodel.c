@@ -419,6 +419,33 @@ START_TEST(test_cw_text)
 }
 END_TEST
 
+/* NVSCOPE_DEVICES: names and /dev paths as fnmatch patterns; a controller
+ * kept with a namespace in scope or by its own name; bad entries refused */
+START_TEST(test_scope)
+{
+	char err[256];
+	ck_assert(dev_in_scope("sda"));
+	ck_assert_int_eq(dev_scope_set("loop3,/dev/nvme1n*", err, sizeof(err)), 0);
+	ck_assert(dev_in_scope("loop3"));
+	ck_assert(!dev_in_scope("loop30"));
+	ck_assert(!dev_in_scope("loop"));
+	ck_assert(dev_in_scope("nvme1n1"));
+	ck_assert(dev_in_scope("nvme1n12"));
+	ck_assert(!dev_in_scope("nvme10n1"));
+	ck_assert(!dev_in_scope("sda"));
+	ck_assert_int_eq(dev_scope_set("loop1,,/dev/", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "\"/dev/\" is not a device name"));
+	ck_assert(dev_in_scope("sda")); /* refused: every device again */
+	ck_assert_int_eq(dev_scope_set(",", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(dev_scope_set("../sda", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(dev_scope_set("nvme0", err, sizeof(err)), 0);
+	ck_assert(dev_in_scope("nvme0"));
+	ck_assert(!dev_in_scope("nvme0n1"));
+	ck_assert_int_eq(dev_scope_set(NULL, err, sizeof(err)), 0);
+	ck_assert(dev_in_scope("nvme0n1"));
+}
+END_TEST
+
 Suite *devmodel_suite(void)
 {
 	Suite *s = suite_create("devmodel");
@@ -434,6 +461,7 @@ Suite *devmodel_suite(void)
 	tcase_add_test(t, test_cw_text);
 	tcase_add_test(t, test_health_read_bad_path);
 	tcase_add_test(t, test_dup_pending);
+	tcase_add_test(t, test_scope);
 	suite_add_tcase(s, t);
 	return s;
 }
