@@ -218,6 +218,8 @@ void heat_grid(FILE *f, const struct rtab *t, const struct rw_rows *rw)
 			size_t r = row_of(t, th[i], qd[q]), c = i * nq + q;
 			bool in = r < t->nrows, lat = in && r < rw->n;
 			v[c] = in ? rtab_get(t, r, "iops") : NAN;
+			if (lat && isfinite(rw->d[r][0].iops) && isfinite(rw->d[r][1].iops))
+				v[c] = rw->d[r][0].iops + rw->d[r][1].iops; /* unrounded */
 			v[nt * nq + c] = lat ? rw->d[r][0].mean_us : NAN;
 			v[2 * nt * nq + c] = lat ? rw->d[r][1].mean_us : NAN;
 		}

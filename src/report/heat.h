@@ -39,8 +39,9 @@ struct heat_map {
  * is its colour.  0, or -EINVAL when no cell has data (every cell n/a). */
 int heat_svg(FILE *f, const struct heat_map *m);
 
-/* The heat maps of one drive's grid step @t: IOPS, and for a mixed step
- * (@rw->mixed) read and write mean latency. */
+/* The heat maps of one drive's grid step @t: IOPS (the row's JSON's read
+ * plus write IOPS, unrounded; the table's where the JSON has none), and
+ * for a mixed step (@rw->mixed) read and write mean latency. */
 void heat_grid(FILE *f, const struct rtab *t, const struct rw_rows *rw);
 
 #endif
