@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include "report/svg.h"
 
-#define CW    72 /* cell width, height */
-#define CH    28
-#define ML    64 /* margins: left (thread labels), top (title, QD labels) */
-#define MT    46
-#define KEY_H 12 /* the key's bar and its label rows */
-#define MIN_W 320
+#define CW	72 /* cell width, height */
+#define CH	28
+#define ML	64 /* margins: left (thread labels), top (title, QD labels) */
+#define MT	46
+#define KEY_H	12 /* the key's bar and its label rows */
+#define MIN_W	320
+#define FIG_LEN 400 /* "%.1f" of any finite double (309 digits at most) fits */
 
 static const unsigned char stops[][3] = {
     {0x44, 0x01, 0x54}, {0x47, 0x2d, 0x7b}, {0x3b, 0x52, 0x8b},
@@ -58,6 +59,13 @@ const char *heat_text_color(const char *bg)
 	double l = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 	/* contrast with black (l + .05) / .05 against white 1.05 / (l + .05) */
 	return (l + 0.05) * (l + 0.05) >= 0.05 * 1.05 ? "#000" : "#fff";
+}
+
+/* @v as @fmt ("%.0f", "%.1f") prints it; "%.3g" should it not fit. */
+static void fig(char out[FIG_LEN], const char *fmt, double v)
+{
+	if (snprintf(out, FIG_LEN, fmt, v) >= FIG_LEN)
+		snprintf(out, FIG_LEN, "%.3g", v);
 }
 
 static bool range(const struct heat_map *m, double *lo, double *hi)
@@ -104,9 +112,9 @@ static void cell(FILE *f, const struct heat_map *m, unsigned r, unsigned c, doub
 			x + CW / 2, y + CH / 2 + 4);
 		return;
 	}
-	char col[8], txt[64];
+	char col[8], txt[FIG_LEN];
 	heat_color(frac_of(m, v, lo, hi), col);
-	snprintf(txt, sizeof(txt), m->fmt, v);
+	fig(txt, m->fmt, v);
 	fprintf(f,
 		" data-value=\"%s\"><title>T%g Q%g: %s</title><rect x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"%s\" stroke=\"#fff\"/><text x=\"%d\" y=\"%d\" "
@@ -120,7 +128,7 @@ static void cell(FILE *f, const struct heat_map *m, unsigned r, unsigned c, doub
 static void key(FILE *f, const struct heat_map *m, int y, int w, double lo, double hi)
 {
 	const int n = 24, x0 = ML, kw = w - ML - 16;
-	char col[8], a[64], b[64];
+	char col[8], a[FIG_LEN], b[FIG_LEN];
 	for (int i = 0; i < n; i++) {
 		heat_color((i + 0.5) / n, col);
 		fprintf(f,
@@ -128,8 +136,8 @@ static void key(FILE *f, const struct heat_map *m, int y, int w, double lo, doub
 			"fill=\"%s\"/>",
 			x0 + i * kw / n, y, (i + 1) * kw / n - i * kw / n, KEY_H, col);
 	}
-	snprintf(a, sizeof(a), m->fmt, m->lower_better ? hi : lo);
-	snprintf(b, sizeof(b), m->fmt, m->lower_better ? lo : hi);
+	fig(a, m->fmt, m->lower_better ? hi : lo);
+	fig(b, m->fmt, m->lower_better ? lo : hi);
 	fprintf(f, "<text class=\"keylo\" x=\"%d\" y=\"%d\">%s %s</text>", x0, y + KEY_H + 13,
 		m->lower_better ? "max" : "min", a);
 	fprintf(f, "<text class=\"keyhi\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s %s</text>",

@@ -658,6 +658,13 @@ START_TEST(test_heat)
 	ck_assert(strstr(out, ">max 100</text>") && strstr(out, ">min 100</text>"));
 	free(out);
 
+	v[0] = 1e308; /* the widest figure: whole, never cut */
+	out = heat_render(&m, &rc);
+	char *dv = strstr(out, "data-value=\"");
+	ck_assert_ptr_nonnull(dv);
+	ck_assert_uint_eq(strcspn(dv + 12, "\""), 309);
+	free(out);
+
 	v[0] = INFINITY; /* no cell with data */
 	out = heat_render(&m, &rc);
 	ck_assert_int_eq(rc, -EINVAL);
