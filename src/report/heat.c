@@ -17,7 +17,7 @@
 #define CW	72 /* cell width, height */
 #define CH	28
 #define ML	64 /* margins: left (thread labels), top (title, QD labels) */
-#define MT	46
+#define MT	54
 #define KEY_H	12 /* the key's bar and its label rows */
 #define MIN_W	320
 #define FIG_LEN 400 /* "%.1f" of any finite double (309 digits at most) fits */
@@ -161,10 +161,7 @@ int heat_svg(FILE *f, const struct heat_map *m)
 	    "<text class=\"title\" x=\"%d\" y=\"18\">",
 	    m->id, w, h, w, h, w, h, ML);
 	svg_escape(f, m->title);
-	fprintf(
-	    f,
-	    "</text><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">queue depth (per thread)</text>",
-	    ML + (int)m->ncols * CW / 2, MT - 20);
+	fprintf(f, "</text><text x=\"%d\" y=\"%d\">queue depth (per thread)</text>", ML, MT - 22);
 	fprintf(f,
 		"<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">"
 		"threads</text>",
