@@ -20,6 +20,7 @@
 #include "report/checkhtml.h"
 #include "report/conshtml.h"
 #include "report/drives.h"
+#include "report/heat.h"
 #include "report/csv.h"
 #include "report/qoshtml.h"
 #include "report/rtable.h"
@@ -572,6 +573,7 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 			fprintf(f, "<td>%.0f</td>", rtab_get(t, r, "iops"));
 		}
 		fputs("</tr></table>", f);
+		heat_grid(f, t, &rw[d]);
 		rwhtml_grid(f, t, &rw[d]);
 		grid_chart(f, t);
 		fputs("</div>", f);

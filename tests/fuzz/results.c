@@ -15,6 +15,7 @@
 #include "fuzz.h"
 #include "report/checkhtml.h"
 #include "report/drives.h"
+#include "report/heat.h"
 #include "report/json.h"
 #include "report/qos.h"
 #include "report/qoshtml.h"
@@ -83,6 +84,7 @@ static void qos_read(const char *dir, const char *step)
 		struct rwhtml_drive d = {.label = "fuzz", .color = "#000", .t = &t, .rw = &rw};
 		rwhtml_table(devnull, &d, 1, "measure");
 		rwhtml_rate_charts(devnull, &d, 1, rw.mixed);
+		heat_grid(devnull, &t, &rw); /* a qd.csv with threads and qd columns: a grid */
 		rwhtml_free(&rw);
 	}
 	rtab_free(&t);

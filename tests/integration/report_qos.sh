@@ -276,6 +276,37 @@ for k in ("read", "write"):
             f = figs(job(steps[2], "t%sq%s.json" % (th, q))[k])
             assert c == "%s / %s" % (f[1], f[2]), (k, th, q, c, f)
             n += 1
+# the grid's heat maps (report/heat.c): each cell's figure is its JSON's
+# (IOPS: read + write; read and write mean latency), the best cell has the
+# bright end of the viridis scale and the worst its dark end, lightness
+# follows the figures (higher IOPS, lower latency: lighter), the text has
+# the better WCAG contrast, and the key's min and max are the extremes
+def lum(c):
+    l = [x / 255 for x in bytes.fromhex(c[1:])]
+    l = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in l]
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]
+for k in ("iops", "read", "write"):
+    svg = re.search(r'<svg[^>]*class="heat heat-%s".*?</svg>' % k, grid, re.S).group(0)
+    cs = re.findall(r'<g class="cell" data-threads="(\d+)" data-qd="(\d+)" data-value="([^"]*)">'
+                    r'<title>[^<]*</title><rect [^>]*fill="(#[0-9a-f]{6})"[^>]*/>'
+                    r'<text [^>]*style="fill:(#[0-9a-f]+)">([^<]*)</text></g>', svg)
+    assert len(cs) == 2 and 'class="cell na"' not in svg, (k, svg[:800])
+    v = []
+    for th, q, dv, fill, ink, txt in cs:
+        j = job(steps[2], "t%sq%s.json" % (th, q))
+        want = "%.0f" % (j["read"]["iops"] + j["write"]["iops"]) if k == "iops" else figs(j[k])[1]
+        assert txt == dv == want, (k, th, q, txt, want)
+        L = lum(fill)
+        assert ink == ("#000" if (L + 0.05) ** 2 >= 0.0525 else "#fff"), (k, fill, ink)
+        v.append((float(txt) if k == "iops" else -float(txt), L, fill))
+        n += 1
+    v.sort()
+    assert v[-1][2] == "#fde725" and (v[0][0] == v[-1][0] or v[0][2] == "#440154"), (k, v)
+    assert all(a[1] <= b[1] for a, b in zip(v, v[1:]) if a[0] < b[0]), (k, v)
+    lo, hi = sorted(abs(x[0]) for x in (v[0], v[-1]))
+    fmt = "%.0f" if k == "iops" else "%.1f"
+    assert re.search(r'>min %s</text>' % (fmt % lo), svg) and re.search(r'>max %s</text>' % (fmt % hi), svg), (k, lo, hi)
+    assert ("lower is better" if k != "iops" else "higher is better") in svg, k
 # the 64K rate curve: MB/s, a read and a (dashed) write line, achieved vs requested
 for c in ("rate-curve", "rate-curve-p99"):
     svg = re.search(r'<svg[^>]*chart-%s".*?</svg>' % c, rate, re.S).group(0)
@@ -291,10 +322,15 @@ ok "mixed steps: read and write latency apart"
 grep -q 'chart-qos-histogram"' "$out" || fail "no latency histogram"
 ok "QoS marks, columns and per-target rows equal the percentiles of the json+ bins"
 
-# a results directory without bins (written before them): n/a, no invented figure
-rm -f "$R"/*/qd1.json
+# a results directory without bins (written before them): n/a, no invented figure;
+# a grid cell without its JSON: its latency heat cells n/a, grey, not coloured
+rm -f "$R"/*/qd1.json "$R"/*/t2q2.json
 "$B" report "$R" -o "$T_TMP/old.html" >/dev/null 2>"$T_TMP/err" || fail "report without bins: $(cat "$T_TMP/err")"
 grep -q 'title="no latency histogram (json+ bins) for this row">n/a</td>' "$T_TMP/old.html" ||
 	fail "a row without bins is not n/a"
 grep -q 'data-series="QD1"' "$T_TMP/old.html" && fail "QD1 charted without its bins"
+for k in read write; do
+	grep -Eq '<svg[^>]*heat-'$k'".*<g class="cell na" data-threads="2" data-qd="2" data-value="n/a"><title>T2 Q2: no data</title><rect [^>]*fill="#e0e0e0"' "$T_TMP/old.html" ||
+		fail "a grid cell without JSON is not n/a in the $k latency heat map"
+done
 ok "a row without bins: n/a"

@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include "report/conshtml.h"
 #include "report/drives.h"
+#include "report/heat.h"
 #include "report/html.h"
 #include "report/qos.h"
 #include "report/rtable.h"
@@ -571,6 +572,108 @@ START_TEST(test_drives)
 }
 END_TEST
 
+static char *heat_render(const struct heat_map *m, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	*rc = heat_svg(f, m);
+	fclose(f);
+	return buf;
+}
+
+/* The fill of the cell at threads @th, QD @q of @svg, into @out. */
+static void heat_fill(const char *svg, const char *cell, char out[8])
+{
+	const char *p = strstr(svg, cell);
+	ck_assert_msg(p, "no %s", cell);
+	p = strstr(p, "fill=\"");
+	ck_assert_ptr_nonnull(p);
+	memcpy(out, p + 6, 7);
+	out[7] = 0;
+}
+
+/* A built-up grid: 2 threads x 2 QDs with one missing cell (grey, hatched,
+ * n/a), two equal cells (one colour), the best the bright end; a latency
+ * map reversed; one cell alone; no cell with data. */
+START_TEST(test_heat)
+{
+	char c[8], d[8];
+	heat_color(0, c);
+	ck_assert_str_eq(c, "#440154");
+	heat_color(1, c);
+	ck_assert_str_eq(c, "#fde725");
+	heat_color(NAN, c);
+	ck_assert_str_eq(c, "#440154");
+	heat_color(7, c);
+	ck_assert_str_eq(c, "#fde725");
+	ck_assert_str_eq(heat_text_color("#440154"), "#fff");
+	ck_assert_str_eq(heat_text_color("#fde725"), "#000");
+	ck_assert_str_eq(heat_text_color("junk"), "#000");
+
+	double th[] = {1, 2}, qd[] = {4, 32}, v[] = {100, NAN, 300, 300};
+	struct heat_map m = {.id = "iops",
+			     .title = "a <b>",
+			     .what = "IOPS",
+			     .rows = th,
+			     .cols = qd,
+			     .nrows = 2,
+			     .ncols = 2,
+			     .v = v,
+			     .fmt = "%.0f"};
+	int rc;
+	char *out = heat_render(&m, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert(strstr(out, "a &lt;b&gt;"));
+	ck_assert(strstr(out, "<g class=\"cell na\" data-threads=\"1\" data-qd=\"32\" "
+			      "data-value=\"n/a\"><title>T1 Q32: no data</title><rect "));
+	heat_fill(out, "data-threads=\"1\" data-qd=\"32\"", c);
+	ck_assert_str_eq(c, "#e0e0e0");
+	heat_fill(out, "data-threads=\"1\" data-qd=\"4\"", c);
+	ck_assert_str_eq(c, "#440154");
+	heat_fill(out, "data-threads=\"2\" data-qd=\"4\"", c);
+	heat_fill(out, "data-threads=\"2\" data-qd=\"32\"", d);
+	ck_assert_str_eq(c, "#fde725");
+	ck_assert_str_eq(d, "#fde725");
+	ck_assert(strstr(out, ">min 100</text>") && strstr(out, ">max 300</text>"));
+	ck_assert(strstr(out, "IOPS: higher is better"));
+	free(out);
+
+	m.lower_better = true; /* latency: the lowest is the bright end */
+	m.id = "read";
+	out = heat_render(&m, &rc);
+	heat_fill(out, "data-threads=\"1\" data-qd=\"4\"", c);
+	ck_assert_str_eq(c, "#fde725");
+	heat_fill(out, "data-threads=\"2\" data-qd=\"4\"", c);
+	ck_assert_str_eq(c, "#440154");
+	ck_assert(strstr(out, "class=\"heat heat-read\"") && strstr(out, "lower is better"));
+	free(out);
+
+	m.nrows = m.ncols = 1; /* one cell: the bright end, min = max */
+	out = heat_render(&m, &rc);
+	ck_assert_int_eq(rc, 0);
+	heat_fill(out, "data-threads=\"1\" data-qd=\"4\"", c);
+	ck_assert_str_eq(c, "#fde725");
+	ck_assert(strstr(out, ">max 100</text>") && strstr(out, ">min 100</text>"));
+	free(out);
+
+	v[0] = 1e308; /* the widest figure: whole, never cut */
+	out = heat_render(&m, &rc);
+	char *dv = strstr(out, "data-value=\"");
+	ck_assert_ptr_nonnull(dv);
+	ck_assert_uint_eq(strcspn(dv + 12, "\""), 309);
+	free(out);
+
+	v[0] = INFINITY; /* no cell with data */
+	out = heat_render(&m, &rc);
+	ck_assert_int_eq(rc, -EINVAL);
+	ck_assert(strstr(out, "class=\"cell na\"") && strstr(out, "no data") &&
+		  strstr(out, "</svg>"));
+	free(out);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -586,6 +689,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_rtable_no_columns);
 	tcase_add_test(tc, test_zoom_start);
 	tcase_add_test(tc, test_drives);
+	tcase_add_test(tc, test_heat);
 	suite_add_tcase(s, tc);
 	return s;
 }
