@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 {
 	static const struct runjob_trace_fmt trace_fmt = {tracejson_build, tracejson_line};
 
-	probe_helper_main(argc, argv);	  /* a device probe's helper (dev/probe.h): ends there */
+	probe_helper_main(argc, argv); /* a device probe's helper (dev/probe.h): ends there */
 	char err[256];
 	if (dev_scope_set(getenv("NVSCOPE_DEVICES"), err, sizeof(err))) {
 		fprintf(stderr, "nvscope: %s\n", err);

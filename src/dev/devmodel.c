@@ -117,10 +117,13 @@ int dev_scope_set(const char *list, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	size_t k = 0;
-	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
 		const char *name = strncmp(t, "/dev/", 5) ? t : t + 5;
 		if (!*name || strchr(name, '/')) {
-			snprintf(err, errlen, "NVSCOPE_DEVICES: \"%.200s\" is not a device name or /dev/NAME", t);
+			snprintf(err, errlen,
+				 "NVSCOPE_DEVICES: \"%.200s\" is not a device name or /dev/NAME",
+				 t);
 			free(copy);
 			free(v);
 			return -EINVAL;
@@ -245,7 +248,7 @@ int dev_list_add_file(struct dev_list *l, const char *path)
 	b->size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	b->lba_size = 512;
 	b->discard = S_ISREG(st.st_mode); /* hole punching */
-	probe_usage(path, &b->in_use);    /* an image file's marks, as a device's */
+	probe_usage(path, &b->in_use);	  /* an image file's marks, as a device's */
 	return 0;
 }
 
@@ -500,9 +503,9 @@ static const char *driver_of(const char *name, const char *dir, char *buf, size_
 {
 	static const struct {
 		const char *prefix, *drv;
-	} known[] = { { "loop", "loop" }, { "vd", "virtio" }, { "sd", "scsi" },   { "sr", "scsi" },
-		      { "dm-", "dm" },    { "md", "md" },     { "nbd", "nbd" },   { "xvd", "xen" },
-		      { "mmcblk", "mmc" }, { "nvme", "nvme" }, { "ublkb", "ublk" } };
+	} known[] = {{"loop", "loop"},	{"vd", "virtio"}, {"sd", "scsi"},   {"sr", "scsi"},
+		     {"dm-", "dm"},	{"md", "md"},	  {"nbd", "nbd"},   {"xvd", "xen"},
+		     {"mmcblk", "mmc"}, {"nvme", "nvme"}, {"ublkb", "ublk"}};
 	char p[PATH_MAX], l[PATH_MAX];
 	ssize_t n;
 
