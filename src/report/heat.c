@@ -183,44 +183,27 @@ int heat_svg(FILE *f, const struct heat_map *m)
 	return any ? 0 : -EINVAL;
 }
 
-/* The distinct finite values of column @col of @t in order of appearance. */
-static unsigned distinct(const struct rtab *t, const char *col, double *v, unsigned max)
-{
-	unsigned n = 0;
-	for (size_t r = 0; r < t->nrows; r++) {
-		double x = rtab_get(t, r, col);
-		bool seen = false;
-		for (unsigned i = 0; i < n; i++)
-			seen |= v[i] == x;
-		if (!seen && n < max && isfinite(x))
-			v[n++] = x;
-	}
-	return n;
-}
-
-/* The row of @t at threads @th, QD @q, or t->nrows. */
-static size_t row_of(const struct rtab *t, double th, double q)
-{
-	size_t r = 0;
-	while (r < t->nrows && !(rtab_get(t, r, "threads") == th && rtab_get(t, r, "qd") == q))
-		r++;
-	return r;
-}
-
 #define MAXD 64
 
 void heat_grid(FILE *f, const struct rtab *t, const struct rw_rows *rw)
 {
 	double th[MAXD], qd[MAXD];
-	unsigned nt = distinct(t, "threads", th, MAXD), nq = distinct(t, "qd", qd, MAXD);
+	size_t nt = rtab_distinct(t, "threads", th, MAXD), nq = rtab_distinct(t, "qd", qd, MAXD);
 	if (!nt || !nq)
 		return;
+	if (nt > MAXD || nq > MAXD) {
+		fprintf(f,
+			"<p class=\"na\">%zu thread counts x %zu queue depths: more than %d "
+			"a side, no heat map</p>\n",
+			nt, nq, MAXD);
+		return;
+	}
 	double *v = malloc(sizeof(double) * nt * nq * 3);
 	if (!v)
 		return;
 	for (unsigned i = 0; i < nt; i++)
 		for (unsigned q = 0; q < nq; q++) {
-			size_t r = row_of(t, th[i], qd[q]), c = i * nq + q;
+			size_t r = rtab_find2(t, "threads", th[i], "qd", qd[q]), c = i * nq + q;
 			bool in = r < t->nrows, lat = in && r < rw->n;
 			v[c] = in ? rtab_get(t, r, "iops") : NAN;
 			if (lat && isfinite(rw->d[r][0].iops) && isfinite(rw->d[r][1].iops))

@@ -7,6 +7,7 @@
 #include "report/rtable.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,4 +125,31 @@ void *rtab_json(const char *dir, const char *sub, const char *name)
 	char path[2048];
 	snprintf(path, sizeof(path), "%s/%s%s%s", dir, sub ? sub : "", sub ? "/" : "", name);
 	return json_read_file(path);
+}
+
+size_t rtab_distinct(const struct rtab *t, const char *col, double *v, size_t max)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double x = rtab_get(t, r, col);
+		bool seen = !isfinite(x);
+		for (size_t i = 0; i < n && i < max && !seen; i++)
+			seen = v[i] == x;
+		for (size_t r2 = 0; r2 < r && !seen && n >= max; r2++)
+			seen = rtab_get(t, r2, col) == x; /* past @max: counted once */
+		if (seen)
+			continue;
+		if (n < max)
+			v[n] = x;
+		n++;
+	}
+	return n;
+}
+
+size_t rtab_find2(const struct rtab *t, const char *c1, double v1, const char *c2, double v2)
+{
+	size_t r = 0;
+	while (r < t->nrows && !(rtab_get(t, r, c1) == v1 && rtab_get(t, r, c2) == v2))
+		r++;
+	return r;
 }

@@ -33,6 +33,12 @@ void rtab_free(struct rtab *t);
 int rtab_col(const struct rtab *t, const char *name);
 /* Cell of column @name in @row; NAN when either is absent. */
 double rtab_get(const struct rtab *t, size_t row, const char *name);
+/* The distinct finite values of column @col in order of appearance, the
+ * first @max of them into @v.  Returns how many there are: more than @max
+ * means @v holds only some (the caller says so, never draws a cut grid). */
+size_t rtab_distinct(const struct rtab *t, const char *col, double *v, size_t max);
+/* The first row whose column @c1 is @v1 and @c2 is @v2, t->nrows if none. */
+size_t rtab_find2(const struct rtab *t, const char *c1, double v1, const char *c2, double v2);
 /* Column @name of every row, malloc'ed (caller frees); NULL out of memory. */
 double *rtab_column(const struct rtab *t, const char *name);
 /* Parses JSON file @dir/@sub/@name (@sub may be NULL).  Returns a cJSON *

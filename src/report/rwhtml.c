@@ -121,41 +121,29 @@ void rwhtml_table(FILE *f, const struct rwhtml_drive *d, unsigned nd, const char
 	fputs("</table>\n", f);
 }
 
-/* The distinct values of column @col of @t in order of appearance. */
-static unsigned distinct(const struct rtab *t, const char *col, double *v, unsigned max)
-{
-	unsigned n = 0;
-	for (size_t r = 0; r < t->nrows; r++) {
-		double x = rtab_get(t, r, col);
-		bool seen = false;
-		for (unsigned i = 0; i < n; i++)
-			seen |= v[i] == x;
-		if (!seen && n < max && isfinite(x))
-			v[n++] = x;
-	}
-	return n;
-}
-
 /* One grid of direction @k: threads down, QD across, "mean / p99". */
 static void grid_dir(FILE *f, const struct rtab *t, const struct rw_rows *rw, int k)
 {
 	double th[64], qd[64];
-	unsigned nt = distinct(t, "threads", th, 64), nq = distinct(t, "qd", qd, 64);
+	size_t nt = rtab_distinct(t, "threads", th, 64), nq = rtab_distinct(t, "qd", qd, 64);
+	if (nt > 64 || nq > 64) {
+		fprintf(f,
+			"<p class=\"na\">%zu thread counts x %zu queue depths: more than 64 a "
+			"side, no %s latency grid</p>\n",
+			nt, nq, k ? "write" : "read");
+		return;
+	}
 	fprintf(f,
 		"<table class=\"grid grid-%s\"><tr><th title=\"mean / p99 latency, &micro;s\">%s "
 		"&micro;s</th>",
 		k ? "write" : "read", k ? "write" : "read");
-	for (unsigned q = 0; q < nq; q++)
+	for (size_t q = 0; q < nq; q++)
 		fprintf(f, "<th>Q%g</th>", qd[q]);
 	fputs("</tr>", f);
 	for (unsigned i = 0; i < nt; i++) {
 		fprintf(f, "<tr><th>T%g</th>", th[i]);
 		for (unsigned q = 0; q < nq; q++) {
-			size_t r = 0;
-			while (
-			    r < t->nrows && r < rw->n &&
-			    !(rtab_get(t, r, "threads") == th[i] && rtab_get(t, r, "qd") == qd[q]))
-				r++;
+			size_t r = rtab_find2(t, "threads", th[i], "qd", qd[q]);
 			const struct rw_dir *x = r < t->nrows && r < rw->n ? &rw->d[r][k] : NULL;
 			if (!x || !isfinite(x->mean_us)) {
 				fputs("<td class=\"na\">n/a</td>", f);

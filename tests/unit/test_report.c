@@ -597,6 +597,32 @@ static void heat_fill(const char *svg, const char *cell, char out[8])
 /* A built-up grid: 2 threads x 2 QDs with one missing cell (grey, hatched,
  * n/a), two equal cells (one colour), the best the bright end; a latency
  * map reversed; one cell alone; no cell with data. */
+/* rtab_distinct counts every distinct value, also past what fits (the
+ * grids refuse to draw a cut table); rtab_find2 finds a (threads, qd) row */
+START_TEST(test_rtab_distinct)
+{
+	char path[] = "/tmp/nvs-rtab-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("cell,threads,qd\na,1,1\nb,1,2\nc,2,1\nd,4,2\ne,2,2\nf,8,1\ng,,4\nh,8,2\n", f);
+	fclose(f);
+	struct rtab t;
+	ck_assert_int_eq(rtab_read(path, &t), 0);
+	unlink(path);
+	double v[8];
+	ck_assert_uint_eq(rtab_distinct(&t, "threads", v, 8), 4); /* the empty cell is no value */
+	ck_assert(v[0] == 1 && v[1] == 2 && v[2] == 4 && v[3] == 8);
+	ck_assert_uint_eq(rtab_distinct(&t, "threads", v, 2), 4); /* 2 kept, 4 counted */
+	ck_assert(v[0] == 1 && v[1] == 2);
+	ck_assert_uint_eq(rtab_distinct(&t, "qd", v, 1), 3);
+	ck_assert_uint_eq(rtab_distinct(&t, "nope", v, 8), 0);
+	ck_assert_uint_eq(rtab_find2(&t, "threads", 2, "qd", 2), 4);
+	ck_assert_uint_eq(rtab_find2(&t, "threads", 4, "qd", 1), t.nrows);
+	rtab_free(&t);
+}
+END_TEST
+
 START_TEST(test_heat)
 {
 	char c[8], d[8];
@@ -690,6 +716,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_zoom_start);
 	tcase_add_test(tc, test_drives);
 	tcase_add_test(tc, test_heat);
+	tcase_add_test(tc, test_rtab_distinct);
 	suite_add_tcase(s, tc);
 	return s;
 }
