@@ -105,6 +105,27 @@ static void filter_list(const struct agent_job *j, struct dev_list *l)
 	l->nr_blocks = kb;
 }
 
+/* "health": true (a console watching the host): each controller's health
+ * log in its "health" (null when it could not be read). */
+static void add_health(const struct dev_list *l, cJSON *devs)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(devs, "controllers");
+
+	for (size_t i = 0; i < l->nr_ctrls; i++) {
+		cJSON *c = cJSON_GetArrayItem(arr, (int)i);
+		struct dev_health h;
+		char err[256];
+		int st;
+
+		if (!c)
+			return;
+		if (!dev_health_read(l->ctrls[i].path, &h, &st, err, sizeof(err)))
+			cJSON_AddItemToObject(c, "health", dev_health_to_json(&h, NULL));
+		else
+			cJSON_AddNullToObject(c, "health");
+	}
+}
+
 static int do_list(struct agent_job *j)
 {
 	char err[512];
@@ -130,7 +151,10 @@ static int do_list(struct agent_job *j)
 		}
 	}
 	res = cJSON_CreateObject();
-	cJSON_AddItemToObject(res, "devices", dev_list_to_json(l));
+	cJSON *devs = dev_list_to_json(l);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "health")))
+		add_health(l, devs);
+	cJSON_AddItemToObject(res, "devices", devs);
 	if (fmt && strcmp(fmt, "json")) {
 		char *t = text_of(strcmp(fmt, "tree") ? put_table : put_tree, l, NULL);
 		cJSON_AddStringToObject(res, "text", t ? t : "");

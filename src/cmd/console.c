@@ -11,36 +11,72 @@
 #include "cmd/cmd.h"
 #include "config/cli.h"
 #include "dev/safety.h"
+#include "cmd/hostcmd.h"
+#include "run/source.h"
 #include "ui/console.h"
 
 /* The console builds DIR/name paths in buffers of ~512 bytes: a longer
  * directory name is refused here rather than cut short there. */
 #define NVS_CONSOLE_DIR_MAX 400
 
-enum { O_ASCII = 256, O_THEME, O_ROUND, O_WINDOW, O_RANGE, O_SLOPE, O_DEMO, O_RESULTS, O_PLAN,
-       O_CHECK, O_ALL_NVME,
-       O_CONFIRM, O_MAX_ROUNDS, O_FILL, O_SPEED, O_NO_MOUSE, O_NO_SETTINGS,
-       O_SHOWFLOOR };
+enum {
+	O_ASCII = 256,
+	O_THEME,
+	O_ROUND,
+	O_WINDOW,
+	O_RANGE,
+	O_SLOPE,
+	O_DEMO,
+	O_RESULTS,
+	O_PLAN,
+	O_CHECK,
+	O_ALL_NVME,
+	O_CONFIRM,
+	O_MAX_ROUNDS,
+	O_FILL,
+	O_SPEED,
+	O_NO_MOUSE,
+	O_NO_SETTINGS,
+	O_SHOWFLOOR
+};
 
 /* The options of both the console and replay. */
 #define COMMON_OPTS                                                                                \
-	{{"theme", required_argument, NULL, O_THEME}, 0, "NAME",                                   \
-	 "default|light|mono|showfloor or themes/NAME.theme\n(t cycles them)"},                     \
-	    {{"ascii", no_argument, NULL, O_ASCII}, 0, NULL, "no Unicode (serial lines)"},            \
-	    {{"showfloor", no_argument, NULL, O_SHOWFLOOR}, 0, NULL,                                \
-	     "a trade-show booth: large figures, fat strips,\n"                                      \
-	     "destructive keys locked (quit and leaving it ask;\n"                                   \
-	     "b toggles it)"},                                                                        \
-	    {{"no-mouse", no_argument, NULL, O_NO_MOUSE}, 0, NULL,                                  \
-	     "leave the mouse to the terminal (select and copy text)"},                              \
-	    {{"no-settings", no_argument, NULL, O_NO_SETTINGS}, 0, NULL,                            \
-	     "do not read or write ~/.config/nvscope/settings.ini"},                                 \
-	    {{"round", required_argument, NULL, O_ROUND}, 0, "SECONDS",                             \
-	     "steady-state round (60; r cycles 10/30/60/300)"},                                     \
-	    {{"window", required_argument, NULL, O_WINDOW}, 0, "N",                                 \
-	     "steady-state window in rounds (5)"},                                                  \
-	    {{"range", required_argument, NULL, O_RANGE}, 0, "PCT", "steady-state range limit (20)"}, \
-	    {{"slope", required_argument, NULL, O_SLOPE}, 0, "PCT", "steady-state slope limit (10)"}
+	{{"theme", required_argument, NULL, O_THEME},                                              \
+	 0,                                                                                        \
+	 "NAME",                                                                                   \
+	 "default|light|mono|showfloor or themes/NAME.theme\n(t cycles them)"},                    \
+	    {{"ascii", no_argument, NULL, O_ASCII}, 0, NULL, "no Unicode (serial lines)"},         \
+	    {{"showfloor", no_argument, NULL, O_SHOWFLOOR},                                        \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     "a trade-show booth: large figures, fat strips,\n"                                    \
+	     "destructive keys locked (quit and leaving it ask;\n"                                 \
+	     "b toggles it)"},                                                                     \
+	    {{"no-mouse", no_argument, NULL, O_NO_MOUSE},                                          \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     "leave the mouse to the terminal (select and copy text)"},                            \
+	    {{"no-settings", no_argument, NULL, O_NO_SETTINGS},                                    \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     "do not read or write ~/.config/nvscope/settings.ini"},                               \
+	    {{"round", required_argument, NULL, O_ROUND},                                          \
+	     0,                                                                                    \
+	     "SECONDS",                                                                            \
+	     "steady-state round (60; r cycles 10/30/60/300)"},                                    \
+	    {{"window", required_argument, NULL, O_WINDOW},                                        \
+	     0,                                                                                    \
+	     "N",                                                                                  \
+	     "steady-state window in rounds (5)"},                                                 \
+	    {{"range", required_argument, NULL, O_RANGE},                                          \
+	     0,                                                                                    \
+	     "PCT",                                                                                \
+	     "steady-state range limit (20)"},                                                     \
+	{                                                                                          \
+		{"slope", required_argument, NULL, O_SLOPE}, 0, "PCT",                             \
+		    "steady-state slope limit (10)"                                                \
+	}
 
 /* --round's value: a duration of 1 s to 1 d ("60", "90s", "1.5m", "1h"),
  * read as every duration is (num_parse_time_ns), in seconds. */
@@ -94,7 +130,8 @@ static int parse_common(int id, const char *v, struct console_opts *o)
 		break;
 	case O_WINDOW:
 		if (num_parse_uint(v, 2, 1000, &o->ss.window)) {
-			fprintf(stderr, "nvscope: --window: '%s' is not a whole number from 2 to 1000\n",
+			fprintf(stderr,
+				"nvscope: --window: '%s' is not a whole number from 2 to 1000\n",
 				v);
 			return -1;
 		}
@@ -209,21 +246,73 @@ static const struct cmd_opt console_opts[] = {
     CMD_WORKLOAD_OPTS,
     COMMON_OPTS,
     {{"demo", no_argument, NULL, O_DEMO}, 0, NULL, "cycle the non-destructive presets"},
-    {{"results", required_argument, NULL, O_RESULTS}, 0, "DIR",
+    {{"results", required_argument, NULL, O_RESULTS},
+     0,
+     "DIR",
      "where each run's results go (default\nresults/<date>-<preset>/)"},
-    {{"plan", required_argument, NULL, O_PLAN}, 0, "NAME",
+    {{"plan", required_argument, NULL, O_PLAN},
+     0,
+     "NAME",
      "run a test plan (presets/plans/, nvscope plan --list)"},
-    {{"check", required_argument, NULL, O_CHECK}, 0, "PROFILE",
+    {{"check", required_argument, NULL, O_CHECK},
+     0,
+     "PROFILE",
      "check the targets at once (a read-only\nprofile: quick, rma; docs/check.md)"},
-    {{"all-nvme", no_argument, NULL, O_ALL_NVME}, 0, NULL,
+    {{"all-nvme", no_argument, NULL, O_ALL_NVME},
+     0,
+     NULL,
      "every NVMe namespace is a target (with --check)"},
-    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "LIST",
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+     0,
+     "LIST",
      "a destructive plan's confirmation (else asked)"},
-    {{"max-rounds", required_argument, NULL, O_MAX_ROUNDS}, 0, "N",
+    {{"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
+     0,
+     "N",
      "--plan: preconditioning rounds at the most"},
     {{"fill", required_argument, NULL, O_FILL}, 0, "PASSES", "--plan: passes of a fill step"},
+    HOSTCMD_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
+
+/* --host, --hosts: the other hosts the console shows (docs/hosts.md, "The
+ * console"), into @o; a HOST:PATH target is refused (workloads over hosts
+ * are `nvscope run`'s).  0, or an exit status. */
+static int take_hosts(const struct cmd_entry *self, struct cmd_args *a, struct console_opts *o)
+{
+	struct hostcmd h;
+	char err[512];
+	int rc = 0;
+
+	if (hostcmd_take(&h, self, a))
+		return NVS_EXIT_USAGE;
+	for (unsigned t = 0; t < o->ntargets && !rc; t++) {
+		char *host = NULL, *path = NULL;
+		if (hostcmd_split(o->targets[t], &host, &path) || (host && host[0])) {
+			cmd_say(self,
+				"%s: another host's drive is not a target of the console yet "
+				"(nvscope run --target HOST:PATH; --host HOST shows its drives)",
+				o->targets[t]);
+			rc = NVS_EXIT_USAGE;
+		}
+		free(host);
+		free(path);
+	}
+	size_t n = hostcmd_count(&h);
+	if (!rc && n) {
+		const char **d = calloc(n, sizeof(*d));
+		for (size_t i = 0; d && i < n; i++)
+			d[i] = hostcmd_host(&h, i);
+		o->hosts = d ? source_hosts_new(d, n, &h.ro, err, sizeof(err)) : NULL;
+		free(d);
+		if (!o->hosts) {
+			cmd_say(self, "%s", d ? err : "out of memory");
+			rc = NVS_EXIT_IOERR;
+		}
+	}
+	hostcmd_clear(&h);
+	return rc;
+}
 
 static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 {
@@ -329,14 +418,19 @@ static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 		}
 		close(dfd);
 	}
-	int status = console_run(&o);
+	int status = take_hosts(self, a, &o);
+	if (!status)
+		status = console_run(&o); /* it takes o.hosts */
 	free(jobs);
 	return status;
 }
 
 static const struct cmd_opt replay_opts[] = {
     COMMON_OPTS,
-    {{"speed", required_argument, NULL, O_SPEED}, 0, "X", "playback speed (0, 4096]; [ ] change it"},
+    {{"speed", required_argument, NULL, O_SPEED},
+     0,
+     "X",
+     "playback speed (0, 4096]; [ ] change it"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
@@ -352,8 +446,8 @@ static int exec_replay(const struct cmd_entry *self, struct cmd_args *a)
 			return NVS_EXIT_USAGE;
 		if (!rc && a->opt[i].id == O_SPEED &&
 		    (num_parse_double(v, 0, 4096, &o.speed) || !(o.speed > 0))) {
-			fprintf(stderr, "nvscope replay: --speed: '%s' is not a number in (0, 4096]\n",
-				v);
+			fprintf(stderr,
+				"nvscope replay: --speed: '%s' is not a number in (0, 4096]\n", v);
 			return NVS_EXIT_USAGE;
 		}
 	}
@@ -381,6 +475,8 @@ const struct cmd_entry cmd_console_entry = {
 	     "        [--theme NAME] [--ascii] [--demo] [--showfloor] [--results DIR]\n"
 	     "        [--no-mouse] [--no-settings]\n"
 	     "        [--round SECONDS] [--window N] [--range PCT] [--slope PCT]\n"
+	     "        [--host DEST ... | --hosts FILE] [--ssh CMD] [--remote-nvscope PATH]\n"
+	     "        [--connect-timeout TIME]\n"
 	     "--plan NAME --target PATH [--yes-destroy-data=PATH] [--results DIR]\n"
 	     "        [--runtime T] [--ramp-time T] [--iodepth LIST] [--round T]\n"
 	     "        [--max-rounds N] [--fill PASSES] [--window N] [--range P] [--slope P]\n"
@@ -393,7 +489,9 @@ const struct cmd_entry cmd_console_entry = {
 	    "--plan runs a test plan in the console; without --yes-destroy-data a\n"
 	    "destructive plan asks for the typed confirmation.  --check starts a drive\n"
 	    "check of the targets (--all-nvme: every NVMe namespace) in the check view,\n"
-	    "as at a rack: serial, verdict and reasons of each drive.  Keys: ? or F1.",
+	    "as at a rack: serial, verdict and reasons of each drive.  --host and\n"
+	    "--hosts also show other hosts' drives and health over ssh, grouped by\n"
+	    "host, each host up or lost (docs/hosts.md).  Keys: ? or F1.",
     .opts = console_opts,
     .flags = CMD_WORKLOAD,
     .exec = exec_console,

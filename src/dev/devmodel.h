@@ -312,6 +312,12 @@ double dev_units_to_tb(uint64_t units);
  * in docs/nvme.md.  Caller frees with cJSON_Delete; NULL when out of memory.
  * (Returns a cJSON *, declared void * so this header needs no cJSON.) */
 void *dev_list_to_json(const struct dev_list *l);
+/* The list @json (a cJSON * of dev_list_to_json's layout, as another
+ * host's agent sends it; a controller's "health" object, when present,
+ * becomes its health log) read back: outside input, every field checked.
+ * NULL with @err (not that layout, a bad field, out of memory).  A usage
+ * not reported is unknown, so in use. */
+struct dev_list *dev_list_from_json(const void *json, char *err, size_t errlen);
 /* JSON of a health log: temperature_c, sensors_c[], critical_warning (int),
  * critical_warning_names[], ...; invalid optional fields are null.  @device
  * is put in as "device" when not NULL.  Caller frees with cJSON_Delete. */

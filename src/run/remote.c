@@ -1,6 +1,7 @@
 /* remote.c - a host over ssh (remote.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -39,6 +40,11 @@ struct remote {
 	uint64_t t_start, t_rx, t_ping, t_end;
 	bool ping_out, ended; /* a ping unanswered; stdout ended (not DONE) */
 	uint64_t seq, id;
+	double t_ping_wall; /* CLOCK_REALTIME of the ping out, unix seconds */
+	struct {
+		double offset, rtt;
+	} clk[REMOTE_CLOCK_WINDOW]; /* the last pongs' estimates */
+	unsigned nclk;		    /* estimates made (the newest at (nclk-1) % window) */
 	char method[33];
 	cJSON *params; /* the request waiting for the hello */
 	remote_event_fn fn;
@@ -50,6 +56,13 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * NVS_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- the command line ---- */
@@ -504,7 +517,18 @@ static int on_pong_ping(struct remote *r, struct proto_msg *m)
 		cJSON_Delete(o);
 		return rc;
 	}
-	return 0; /* a pong: any frame is an answer (t_rx) */
+	/* a pong (any frame is an answer: t_rx); the one to our last ping
+	 * with the host's clock gives an estimate of its offset */
+	if (m->seq == r->seq && r->t_ping_wall > 0 && isfinite(m->t)) {
+		double back = wall_s(), rtt = back - r->t_ping_wall;
+		if (rtt >= 0) {
+			unsigned k = r->nclk++ % REMOTE_CLOCK_WINDOW;
+			r->clk[k].rtt = rtt;
+			r->clk[k].offset = m->t - (r->t_ping_wall + back) / 2;
+		}
+		r->t_ping_wall = 0;
+	}
+	return 0;
 }
 
 static int on_frame_msg(struct remote *r, struct proto_msg *m)
@@ -659,6 +683,7 @@ static int send_ping(struct remote *r, uint64_t now)
 	cJSON_Delete(o);
 	r->ping_out = true;
 	r->t_ping = now;
+	r->t_ping_wall = wall_s();
 	return rc;
 }
 
@@ -679,11 +704,11 @@ static uint64_t deadlines(struct remote *r, uint64_t now)
 		}
 		return r->t_start + r->o.hello_ns - now;
 	}
-	if (r->st != REMOTE_BUSY)
+	if (r->st != REMOTE_BUSY && !(r->o.keepalive && r->st != REMOTE_FAILED))
 		return UINT64_MAX;
 	if (r->ping_out && now - r->t_ping >= r->o.lost_ns) {
-		fail(r, "lost: no answer for %.0f s during the request (host down or link cut)",
-		     (double)r->o.lost_ns / 1e9);
+		fail(r, "lost: no answer for %.0f s%s (host down or link cut)",
+		     (double)r->o.lost_ns / 1e9, r->st == REMOTE_BUSY ? " during the request" : "");
 		return UINT64_MAX;
 	}
 	if (!r->ping_out && now - r->t_rx >= r->o.ping_ns && send_ping(r, now))
@@ -825,6 +850,34 @@ static void reap_all(struct remote **rs, size_t n, uint64_t ns)
 	}
 }
 
+static void free_one(struct remote *r)
+{
+	proto_dec_free(r->dec);
+	proto_out_free(&r->q);
+	proto_msg_clear(&r->hello);
+	proto_msg_clear(&r->reply);
+	cJSON_Delete(r->params);
+	hosts_dest_clear(&r->dest);
+	free(r->name);
+	free(r);
+}
+
+void remote_abort(struct remote *r)
+{
+	if (!r)
+		return;
+	for (int *fd = &r->in; fd <= &r->err; fd++)
+		if (*fd >= 0) {
+			close(*fd);
+			*fd = -1;
+		}
+	if (r->pid > 0) {
+		kill(-r->pid, SIGKILL);
+		reap(r, true); /* SIGKILL: it ends now */
+	}
+	free_one(r);
+}
+
 void remote_close_all(struct remote **rs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -843,14 +896,7 @@ void remote_close_all(struct remote **rs, size_t n)
 			kill(-r->pid, SIGKILL);
 			reap(r, true);
 		}
-		proto_dec_free(r->dec);
-		proto_out_free(&r->q);
-		proto_msg_clear(&r->hello);
-		proto_msg_clear(&r->reply);
-		cJSON_Delete(r->params);
-		hosts_dest_clear(&r->dest);
-		free(r->name);
-		free(r);
+		free_one(r);
 		rs[i] = NULL;
 	}
 }
@@ -878,4 +924,18 @@ const struct proto_msg *remote_reply(const struct remote *r)
 const struct proto_msg *remote_hello(const struct remote *r)
 {
 	return r->have_hello ? &r->hello : NULL;
+}
+
+bool remote_clock(const struct remote *r, double *offset_s, double *rtt_s)
+{
+	unsigned n = r->nclk < REMOTE_CLOCK_WINDOW ? r->nclk : REMOTE_CLOCK_WINDOW, best = 0;
+
+	if (!n)
+		return false;
+	for (unsigned i = 1; i < n; i++)
+		if (r->clk[i].rtt < r->clk[best].rtt)
+			best = i;
+	*offset_s = r->clk[best].offset;
+	*rtt_s = r->clk[best].rtt;
+	return true;
 }

@@ -12,10 +12,10 @@
  * Many hosts are driven together from one thread: remote_poll() waits on
  * all of them at once and never longer than the nearest deadline: no hello
  * within hello_ns (timeout), no frame within lost_ns of a ping while a
- * request runs (lost).  A host that fails gets one line (remote_error):
- * unreachable, key refused, nvscope missing on the host, another protocol
- * version, timeout, lost - from ssh's exit status and the last lines of
- * its stderr, with key paths taken out. */
+ * request runs, or at any time with keepalive (lost).  A host that fails gets one line
+ * (remote_error): unreachable, key refused, nvscope missing on the host, another protocol version,
+ * timeout, lost - from ssh's exit status and the last lines of its stderr, with key paths taken
+ * out. */
 #ifndef NVS_RUN_REMOTE_H
 #define NVS_RUN_REMOTE_H
 
@@ -29,6 +29,8 @@ struct remote_opts {
 	uint64_t hello_ns;   /* no hello this long after the start: timeout (0: 10 s) */
 	uint64_t lost_ns;    /* no frame this long after a ping: lost (0: 5 s) */
 	uint64_t ping_ns;    /* a ping after this long without a frame (0: 1 s) */
+	bool keepalive;	     /* pings and the lost deadline also between requests
+			      * (a console watching the host), not only during one */
 };
 
 enum remote_state {
@@ -78,6 +80,16 @@ const char *remote_error(const struct remote *r);
 const struct proto_msg *remote_reply(const struct remote *r);
 /* The agent's hello (after CONNECTING): its nvscope version, restricted. */
 const struct proto_msg *remote_hello(const struct remote *r);
+/* The host's clock against ours, from the PING/PONG round trips as NTP
+ * does: offset = t_host - (t_sent + t_back) / 2, taken from the pong with
+ * the shortest round trip of the last REMOTE_CLOCK_WINDOW (the least
+ * queueing, the truest).  false until a pong with the host's clock came. */
+#define REMOTE_CLOCK_WINDOW 8
+bool remote_clock(const struct remote *r, double *offset_s, double *rtt_s);
+/* Ends @r at once and frees it: its ssh's group killed (SIGKILL) and
+ * reaped, no bye and no wait for a link that may be gone (a console's
+ * lost host).  NULL-safe. */
+void remote_abort(struct remote *r);
 
 /* Pure, for tests: the one line for a host whose ssh ended (@exit: its
  * exit status, 128 + signal, or -1 unknown) with @tail (its last stderr

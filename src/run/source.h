@@ -235,6 +235,47 @@ bool source_no_event(void *ctx, struct source_event *ev);
 bool source_not_running(const void *ctx);
 int source_no_note(void *ctx, const char *text);
 
+/* ---- other hosts the console watches (hostsrc.c over run/remote.c,
+ * docs/hosts.md "The console"): each host's agent over ssh, its drives and
+ * their health, whether it answers, its clock.  Polled on the UI thread,
+ * never blocking. ---- */
+struct source_hosts;
+struct remote_opts;
+struct dev_list;
+enum source_host_state {
+	SOURCE_HOST_CONNECTING, /* not answered yet (ssh, the hello) */
+	SOURCE_HOST_UP,		/* answering: heartbeats within the deadline */
+	SOURCE_HOST_LOST,	/* not answering (why says it); tried again on its own */
+};
+struct source_host {
+	const char *name; /* the ssh destination as given */
+	enum source_host_state state;
+	const char *why;	     /* LOST: one line, "" otherwise */
+	const char *version;	     /* its nvscope, "" before the hello */
+	const struct dev_list *devs; /* its drives as last listed (NULL: not yet) */
+	double since;		     /* seconds in this state */
+	bool clock_valid;	     /* offset_s/rtt_s known (UP) */
+	double offset_s, rtt_s;	     /* its clock minus ours; the round trip */
+};
+/* Something that happened to a host, for the event list: "h3: lost: ...". */
+struct source_host_event {
+	char *text; /* valid until the next source_hosts_event call */
+	bool bad;
+};
+/* Watches hosts @dests[0..@n) (ssh destinations) with @o (keepalive is
+ * set; lost_ns 0: 3 s, so a cut shows within 5 s).  NULL with @err. */
+struct source_hosts *source_hosts_new(const char *const *dests, size_t n,
+				      const struct remote_opts *o, char *err, size_t len);
+/* Handles what came from every host, the deadlines, new tries and the
+ * periodic listings; never waits. */
+void source_hosts_poll(struct source_hosts *s);
+size_t source_hosts_count(const struct source_hosts *s); /* 0 for NULL */
+/* Host @i as now (its strings and list live until the next poll). */
+void source_hosts_get(const struct source_hosts *s, size_t i, struct source_host *out);
+/* The oldest event not taken yet; false when none. */
+bool source_hosts_event(struct source_hosts *s, struct source_host_event *ev);
+void source_hosts_free(struct source_hosts *s); /* NULL-safe; every ssh killed */
+
 /* ---- a plan the console starts (planstart.c over planexec.c): loaded and
  * checked on the UI thread, then started in a thread of its own and shown
  * through source_plan() ---- */

@@ -13,6 +13,78 @@
 
 /* ---- devices ---- */
 
+/* ---- other hosts (--host) ---- */
+
+/* Host @h's line: "up · 3 drives · clock +0.4 ms (rtt 1.1 ms)". */
+static int host_status(const struct source_host *h, char *buf, size_t len)
+{
+	size_t drives = 0;
+	for (size_t c = 0; h->devs && c < h->devs->nr_ctrls; c++)
+		drives += h->devs->ctrls[c].nr_namespaces;
+	for (size_t b = 0; h->devs && b < h->devs->nr_blocks; b++)
+		drives++;
+	char nd[48] = "";
+	if (h->devs)
+		snprintf(nd, sizeof(nd), ", %zu drive%s", drives, drives == 1 ? "" : "s");
+	switch (h->state) {
+	case SOURCE_HOST_UP:
+		if (h->clock_valid)
+			snprintf(buf, len, "up%s, clock %+.1f ms (rtt %.1f ms)", nd,
+				 h->offset_s * 1e3, h->rtt_s * 1e3);
+		else
+			snprintf(buf, len, "up%s", nd);
+		return DEVROWS_HOST_UP;
+	case SOURCE_HOST_LOST:
+		snprintf(buf, len, "LOST %.0f s: %s", h->since, h->why);
+		return DEVROWS_HOST_LOST;
+	default:
+		snprintf(buf, len, "connecting...");
+		return DEVROWS_HOST_WAIT;
+	}
+}
+
+/* Each host's group after the local rows (with a line of their own). */
+static void add_hosts(struct app *a)
+{
+	size_t nh = source_hosts_count(a->dev.hosts);
+	if (!nh)
+		return;
+	int n = devrows_add_host(&a->dev.drows, a->dev.ndrows, "this host", "local", 0, NULL);
+	if (n > 0) { /* its line goes first */
+		struct devrow line = a->dev.drows[n - 1];
+		memmove(&a->dev.drows[1], &a->dev.drows[0], (size_t)(n - 1) * sizeof(line));
+		a->dev.drows[0] = line;
+		a->dev.ndrows = n;
+	}
+	for (size_t i = 0; i < nh && n >= 0; i++) {
+		struct source_host h;
+		char st[192];
+		source_hosts_get(a->dev.hosts, i, &h);
+		int tone = host_status(&h, st, sizeof(st));
+		if ((n = devrows_add_host(&a->dev.drows, a->dev.ndrows, h.name, st, tone, h.devs)) >
+		    0)
+			a->dev.ndrows = n;
+	}
+	if (n < 0)
+		app_message(a, ROLE_ERROR, "out of memory: not every host is shown");
+}
+
+/* What the hosts' lines show, hashed: the rows are rebuilt when it moves. */
+static unsigned long hosts_sig(struct app *a)
+{
+	unsigned long sig = 5381;
+	for (size_t i = 0; i < source_hosts_count(a->dev.hosts); i++) {
+		struct source_host h;
+		char st[192];
+		source_hosts_get(a->dev.hosts, i, &h);
+		host_status(&h, st, sizeof(st));
+		sig = sig * 33 + (unsigned long)(uintptr_t)h.devs;
+		for (const char *p = st; *p; p++)
+			sig = sig * 33 + (unsigned char)*p;
+	}
+	return sig;
+}
+
 static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char extra[][256],
 			 int nextra)
 {
@@ -26,6 +98,7 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 	a->dev.drows = NULL;
 	int n = devrows_build(a->dev.devs, &a->dev.drows);
 	a->dev.ndrows = n > 0 ? n : 0;
+	add_hosts(a);
 	for (int i = 0; i < nextra; i++) {
 		if (devrows_find(a->dev.drows, a->dev.ndrows, extra[i]) >= 0)
 			continue;
@@ -54,6 +127,8 @@ static void rebuild_rows(struct app *a, char marked[][256], int nmarked, char ex
 			a->dev.drows[k].marked = true;
 	}
 	int at_row = at[0] ? devrows_find(a->dev.drows, a->dev.ndrows, at) : -1;
+	if (at_row < 0 && at[0]) /* a host's line or drive */
+		at_row = devrows_find_exact(a->dev.drows, a->dev.ndrows, at);
 	if (at_row >= 0)
 		a->dev.dev_cur = at_row;
 	else if (a->dev.dev_cur >= a->dev.ndrows)
@@ -67,6 +142,8 @@ static int collect_paths(struct app *a, char out[][256], int max, bool marked_on
 	int n = 0;
 	for (int i = 0; i < a->dev.ndrows && n < max; i++) {
 		const struct devrow *r = &a->dev.drows[i];
+		if (r->remote || r->host_hdr)
+			continue;
 		if (marked_only ? r->marked : !strcmp(r->model, "file"))
 			snprintf(out[n++], 256, "%s", r->path);
 	}
@@ -154,6 +231,35 @@ void app_scan_poll(struct app *a)
 	if (!err[0] && a->dev.scan_say)
 		app_message(a, ROLE_OK, "rescanned: %d devices", a->dev.ndrows);
 	a->dev.scan_say = false;
+}
+
+void app_hosts_poll(struct app *a)
+{
+	struct source_host_event ev;
+	if (!a->dev.hosts)
+		return;
+	source_hosts_poll(a->dev.hosts);
+	while (source_hosts_event(a->dev.hosts, &ev))
+		app_event(a, ev.bad ? ROLE_ERROR : ROLE_OK, "%s", ev.text);
+	unsigned long sig = hosts_sig(a);
+	if (sig != a->dev.hosts_sig) {
+		a->dev.hosts_sig = sig;
+		struct kept_paths *k = keep_paths(a);
+		if (k)
+			rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
+		free(k);
+	}
+}
+
+bool app_remote_row(struct app *a, const struct devrow *r, const char *what)
+{
+	if (!r->host_hdr && !r->remote)
+		return false;
+	bool health = !strcmp(what, "the health view");
+	app_message(a, ROLE_WARN, "%s: %s of another host's drives is not in the console yet%s",
+		    r->host_hdr ? r->name : r->path, what,
+		    health ? " (nvscope health HOST:PATH)" : "");
+	return true;
 }
 
 bool app_probing(struct app *a, const char *path, const char *what)

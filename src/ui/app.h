@@ -86,11 +86,13 @@ struct ui_devpane {
 	struct dev_list *devs; /* NULL until the first scan listed the devices */
 	struct devrow *drows;
 	int ndrows, dev_cur, dev_top;
-	struct devscan *scan; /* the scan under way, NULL when none */
-	bool scanning;	      /* the first scan is to come or under way: not
-			       * every device and mark is in yet */
-	bool scan_again;      /* asked for while one ran: another at its end */
-	bool scan_say;	      /* `r`: say "rescanned: N devices" at its end */
+	struct devscan *scan;	    /* the scan under way, NULL when none */
+	bool scanning;		    /* the first scan is to come or under way: not
+				     * every device and mark is in yet */
+	bool scan_again;	    /* asked for while one ran: another at its end */
+	bool scan_say;		    /* `r`: say "rescanned: N devices" at its end */
+	struct source_hosts *hosts; /* other hosts watched (--host), NULL: none */
+	unsigned long hosts_sig;    /* what their lines showed at the last rebuild */
 };
 
 /* the Launch pane: presets and plans */
@@ -327,6 +329,12 @@ void app_scan_poll(struct app *a);
  * devices are listed, any row) has no answer from its probe yet, so its
  * use is unknown.  Says so in the status bar (@what: "purge", ...). */
 bool app_probing(struct app *a, const char *path, const char *what);
+/* Polls the other hosts (--host; each loop turn, never waits): their
+ * events into the event list, their lines and drives into the rows. */
+void app_hosts_poll(struct app *a);
+/* Row @r is a host's line or another host's drive: says that @what is not
+ * done from this console for it (true), else false. */
+bool app_remote_row(struct app *a, const struct devrow *r, const char *what);
 /* Adds @path as a target row (a file or a device not listed) and marks it. */
 int app_add_target(struct app *a, const char *path);
 /* The same for @n paths at once (the rows rebuilt once); an empty or too

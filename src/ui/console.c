@@ -450,6 +450,7 @@ static void app_free(struct app *a)
 		delwin(a->scr.input);
 	bcanvas_release(&a->paint.canvas);
 	devscan_free(a->dev.scan); /* one under way ends on its own */
+	source_hosts_free(a->dev.hosts);
 	dev_list_free(a->dev.devs);
 	free(a->dev.drows);
 	free(a->st.ovbuf);
@@ -616,6 +617,7 @@ static void loop(struct app *a)
 			next_frame = a->now + 0.1;
 		}
 		app_scan_poll(a); /* the devices found, not a frame late */
+		app_hosts_poll(a);
 		draw(a);
 		first_scan(a);
 	}
@@ -626,6 +628,7 @@ int console_run(const struct console_opts *o)
 	char err[512] = "";
 	struct app *a = calloc(1, sizeof(*a));
 	if (!a) {
+		source_hosts_free(o->hosts);
 		fprintf(stderr, "nvscope: out of memory\n");
 		return NVS_EXIT_IOERR;
 	}
@@ -638,6 +641,7 @@ int console_run(const struct console_opts *o)
 	a->fl.demo_idx = -1;
 	a->cp.ui_cpu = NAN;
 	a->run.base = o->base;
+	a->dev.hosts = o->hosts;
 	a->scr.focus = PANE_DEVICES;
 	a->view.follow = true;
 	a->fl.asked_action = -1;

@@ -8,6 +8,8 @@
 #include "io/spec.h"
 #include "stats/steady.h"
 
+struct source_hosts;
+
 struct console_opts {
 	const char *targets[NVS_MAX_TARGETS]; /* preselected targets */
 	unsigned ntargets;
@@ -31,8 +33,9 @@ struct console_opts {
 	double round_s;		 /* steady-state round, s; 0 = 60 */
 	struct steady_params ss; /* the rule (ss_given: from the command line) */
 	bool ss_given;
-	struct spec base; /* defaults plus the command line's workload
-			   * options, under presets launched from the screen */
+	struct spec base;	    /* defaults plus the command line's workload
+				     * options, under presets launched from the screen */
+	struct source_hosts *hosts; /* --host: other hosts shown (taken), NULL none */
 };
 
 /* Runs the console until the user quits (or SIGINT/SIGTERM).  Restores the

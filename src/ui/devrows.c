@@ -123,6 +123,52 @@ nomem:
 	return -ENOMEM;
 }
 
+/* @dst (@len bytes) is @a then @b; a whole that does not fit ends in "~"
+ * (a cut is marked, never silent).  The rows are for display: the path of
+ * a remote row names it for the cursor, nothing opens it. */
+static void join(char *dst, size_t len, const char *a, const char *b)
+{
+	if ((size_t)snprintf(dst, len, "%s%s", a, b) >= len && len > 1)
+		dst[len - 2] = '~';
+}
+
+int devrows_add_host(struct devrow **rows, int n, const char *host, const char *status, int tone,
+		     const struct dev_list *l)
+{
+	struct devrow *mine = NULL, *all;
+	int m = l ? devrows_build(l, &mine) : 0;
+
+	if (m < 0 || !(all = realloc(*rows, (size_t)(n + m + 1) * sizeof(*all)))) {
+		free(mine);
+		return -ENOMEM;
+	}
+	struct devrow *h = memset(&all[n], 0, sizeof(*h));
+	h->host_hdr = true;
+	h->host_tone = tone;
+	join(h->name, sizeof(h->name), host, "");
+	join(h->path, sizeof(h->path), host, ":");
+	join(h->status, sizeof(h->status), status, "");
+	for (int i = 0; i < m; i++) {
+		struct devrow *r = &all[n + 1 + i];
+		*r = mine[i];
+		join(r->path, sizeof(r->path), h->path, mine[i].path); /* "HOST:" PATH */
+		r->ctrl[0] = '\0';
+		r->selectable = r->marked = false;
+		r->remote = true;
+	}
+	free(mine);
+	*rows = all;
+	return n + m + 1;
+}
+
+int devrows_find_exact(const struct devrow *rows, int n, const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].path, path))
+			return i;
+	return -1;
+}
+
 int devrows_find(const struct devrow *rows, int n, const char *path)
 {
 	struct stat want, st;

@@ -31,7 +31,14 @@ struct devrow {
 	bool used_valid;
 	unsigned pct_used;
 	uint8_t crit; /* SMART critical warning bits (DEV_CW_*), 0 none */
+	/* other hosts (docs/hosts.md, "The console") */
+	bool host_hdr;	  /* a host's line above its drives: name is the host */
+	int host_tone;	  /* its state: DEVROWS_HOST_UP, _WAIT, _LOST */
+	char status[192]; /* host_hdr: "up, 3 drives, clock +0.4 ms", ... */
+	bool remote;	  /* a drive of another host: path is "HOST:PATH", ctrl "";
+			   * shown, never a target of this console's local actions */
 };
+enum { DEVROWS_HOST_UP, DEVROWS_HOST_WAIT, DEVROWS_HOST_LOST };
 
 /* Column widths of the Devices pane for @width columns (0: not shown).
  * What a technician came for never drops: the serial (the tray's label and
@@ -69,6 +76,14 @@ void devrows_set_health(struct devrow *rows, int n, const char *ctrl, const stru
  * scanner, dev/devscan.h: building rows reads nothing from a device).
  * *@rows is malloc'ed (caller frees).  Returns the count or -ENOMEM. */
 int devrows_build(const struct dev_list *l, struct devrow **rows);
+/* Appends to *@rows (@n rows) a host's group: its line (@host, @status,
+ * @tone) and, under it, the rows of its drives @l (NULL: none listed yet),
+ * each a remote row.  The new count, or -ENOMEM (*@rows as it was). */
+int devrows_add_host(struct devrow **rows, int n, const char *host, const char *status, int tone,
+		     const struct dev_list *l);
+/* Index of the row whose path is exactly @path, whatever its kind (a
+ * host's line: its name), -1 when none: where the cursor was. */
+int devrows_find_exact(const struct devrow *rows, int n, const char *path);
 /* Index of the row whose target path is @path (or resolves to the same
  * file), -1 when none. */
 int devrows_find(const struct devrow *rows, int n, const char *path);

@@ -333,6 +333,8 @@ int healthui_open(struct app *a)
 					: "scanning for devices: a moment");
 		return -ENOENT;
 	}
+	if (app_remote_row(a, &a->dev.drows[a->dev.dev_cur], "the health view"))
+		return -EREMOTE;
 	struct healthui *u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;

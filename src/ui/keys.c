@@ -518,6 +518,11 @@ static unsigned act_mark(struct app *a)
 	if (r->selectable) {
 		r->marked = !r->marked;
 		keys_move(a, 1);
+	} else if (r->host_hdr || r->remote) { /* never silent: why nothing was marked */
+		app_message(a, ROLE_WARN,
+			    "%s: another host's drives are shown, not tested from this console "
+			    "yet: nvscope run --target HOST:PATH",
+			    r->host_hdr ? r->name : r->path);
 	} else if (!r->depth) { /* never silent: why nothing was marked */
 		app_message(a, ROLE_WARN,
 			    "%s is a controller: mark its namespaces (the rows under it)", r->name);

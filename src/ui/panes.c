@@ -186,15 +186,42 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 	}
 }
 
+/* A host's line: its name, then its state (lost in the error colour). */
+static void host_row(struct app *a, WINDOW *w, int y, int wd, const struct devrow *r, bool cur)
+{
+	int role = r->host_tone == DEVROWS_HOST_LOST   ? ROLE_ERROR
+		   : r->host_tone == DEVROWS_HOST_WAIT ? ROLE_DIM
+						       : ROLE_OK;
+	char fit[512];
+	if (cur)
+		draw_fill(&a->paint, w, y, ROLE_SELECTED);
+	int x = draw_str(&a->paint, w, y, 0, wd, cur ? ROLE_SELECTED : ROLE_HEADER, "  ");
+	int nw = draw_width(r->name) < wd - x ? draw_width(r->name) : wd - x;
+	if (nw <= 0)
+		return;
+	devrows_fit(fit, sizeof(fit), r->name, nw, a->paint.ascii);
+	x += draw_str(&a->paint, w, y, x, wd - x, cur ? ROLE_SELECTED : ROLE_HEADER, fit);
+	int sw = wd - x - 2;
+	if (sw <= 0)
+		return;
+	devrows_fit(fit, sizeof(fit), r->status,
+		    draw_width(r->status) < sw ? draw_width(r->status) : sw, a->paint.ascii);
+	draw_str(&a->paint, w, y, x + 2, sw, cur ? ROLE_SELECTED : role, fit);
+}
+
 static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcols *dc,
 		    const struct devrow *r, bool cur)
 {
+	if (r->host_hdr) {
+		host_row(a, w, y, wd, r, cur);
+		return;
+	}
 	int role = cur	       ? ROLE_SELECTED
 		   : r->marked ? ROLE_MARKED
 		   : r->in_use ? ROLE_DIM
 			       : ROLE_NORMAL;
 	char sz[16] = "", lbs[16] = "", temp[16], used[16], name[40], line[512];
-	if (r->selectable || r->depth) {
+	if (r->selectable || r->depth || r->remote) {
 		devrows_size(r->size, sz, sizeof(sz));
 		snprintf(lbs, sizeof(lbs), r->lbs ? "%u" : "-", r->lbs);
 	}

@@ -148,6 +148,8 @@ int purgeui_open(struct app *a)
 		return -ENOENT;
 	}
 	const struct devrow *r = &a->dev.drows[a->dev.dev_cur];
+	if (app_remote_row(a, r, "purge"))
+		return -EREMOTE;
 	if (app_probing(a, r->path, "purge"))
 		return -EAGAIN;
 	struct purgeui *p = calloc(1, sizeof(*p));

@@ -1,0 +1,88 @@
+#!/bin/bash
+# console_hosts.sh - the console watching three other hosts over ssh (docs/
+# hosts.md, "The console"), real sshd on loopback addresses (tests/lib/
+# sshd.sh), on an 80x24 screen: the Devices pane groups the drives by host
+# (this host's, then each host's line: up, its drive count, its clock
+# offset); a host blackholed (iptables) is shown LOST within 5 s and said in
+# the events while the two others stay up (their heartbeats keep coming);
+# its drives stay listed, dimmed by its line; once the link is back it
+# reconnects on its own and says so; another host's drive is never a target
+# of this console (Space says why) and a HOST:PATH target is refused.
+. "$NVS_TOP/tests/lib.sh"
+. "$NVS_TOP/tests/ui/tmux.inc"
+. "$NVS_TOP/tests/lib/sshd.sh"
+host() { sshd_host "$@" --setenv "NVSCOPE_PRESETS=$NVS_TOP/presets"; }
+t_loop 16M
+L=$(basename "$LOOP")
+host h1
+host h2
+host h3
+
+# a HOST:PATH target: refused before the screen opens
+"$NVS_BIN" --target "h1:$LOOP" --host h1 2>"$T_TMP/err" && fail "a HOST:PATH target was taken"
+grep -q "h1:$LOOP: another host's drive is not a target of the console yet" "$T_TMP/err" ||
+	fail "the HOST:PATH refusal: $(cat "$T_TMP/err")"
+ok "a HOST:PATH target is refused by name"
+
+u_start 80 24 "$NVS_BIN" --no-settings --host h1 --host h2 --host h3 --connect-timeout 3s \
+	--remote-nvscope "$NVS_BIN" --results "$T_TMP/res"
+for h in h1 h2 h3; do
+	u_wait "^ +$h +up, 1 drive, clock [-+][0-9]+\.[0-9] ms \(rtt [0-9.]+ ms\)" 30
+done
+u_match "^ +this host +local" || fail "no line for this host"
+# each host's drive is under its line (h3's below the pane's fold at
+# 80x24: the cursor's last row scrolls to it)
+under() { # HOST: its line, then its drive
+	u_screen >"$T_TMP/s1"
+	grep -A1 -E "^ +$1 +up" "$T_TMP/s1" | tail -1 | grep -Eq "^.? +$L +17MB +512 " ||
+		fail "$1's drive is not under its line: $(cat "$T_TMP/s1")"
+}
+under h1
+under h2
+u_keys End
+u_wait "^ +h3 +up" 5
+under h3
+u_keys Home
+ok "three hosts up, each with its drive and clock, grouped under its line"
+
+# another host's drive: never marked.  The rows: this host's line, its
+# loop device, h1's line, h1's drive (the cursor starts on the first)
+u_keys Down Down Down
+u_keys Space
+u_wait "another host's drives are shown, not tested from this console" 5
+ok "another host's drive is not marked (Space says why)"
+
+# h2 blackholed: lost within 5 s, the others stay up
+sshd_blackhole h2
+t0=$(date +%s.%N)
+u_wait '^ +h2 +LOST [0-9]+ s: no answer for 3 s' 8
+took=$(echo "$(date +%s.%N) - $t0" | bc)
+[ "$(echo "$took <= 5.0" | bc)" = 1 ] || fail "h2 shown lost after $took s, wanted <= 5 s"
+u_match '^ +h1 +up' && u_match '^ +h3 +up' || fail "h1 or h3 not up when h2 was lost"
+ok "blackholed h2 shown lost in $took s; h1 and h3 up"
+# 5 s on: the other two still answer their heartbeats (3 s deadline)
+t_nap 5
+u_cap
+u_match '^ +h1 +up' && u_match '^ +h3 +up' || fail "h1 or h3 lost beside h2: $(u_screen)"
+u_match '^ +h2 +LOST' || fail "h2 no longer lost while blackholed"
+ok "h1 and h3 stay up 5 s later"
+
+# the link back: reconnected on its own, said in the events
+sshd_unblackhole h2
+u_wait '^ +h2 +up, 1 drive' 40
+u_keys E
+u_wait 'h2: lost: no answer' 5
+u_wait 'h2: back after [0-9]+ s \(reconnected\)' 5
+u_keys E
+ok "h2 reconnected on its own; the events say lost and back"
+
+u_keys q
+u_restored
+u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0"
+# no ssh of the console's left behind (each killed with its group at quit)
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	pgrep -f -- "-F $SSHD_CFG" >/dev/null || break
+	t_nap 0.2
+done
+! pgrep -af -- "-F $SSHD_CFG" || fail "an ssh of the console outlived it"
+ok "quit: exit 0, no ssh left"
