@@ -5,8 +5,9 @@
 # (this host's, then each host's line: up, its drive count, its clock
 # offset); a host blackholed (iptables) is shown LOST within 5 s and said in
 # the events while the two others stay up (their heartbeats keep coming);
-# its drives stay listed, dimmed by its line; once the link is back it
-# reconnects on its own and says so; another host's drive is never a target
+# its drives stay listed as last seen while h1's and h3's listings go on
+# (a filesystem made meanwhile shows in their rows); once the link is back
+# it reconnects on its own, says so and lists again; another host's drive is never a target
 # of this console (Space says why) and a HOST:PATH target is refused.
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
@@ -60,16 +61,36 @@ took=$(echo "$(date +%s.%N) - $t0" | bc)
 [ "$(echo "$took <= 5.0" | bc)" = 1 ] || fail "h2 shown lost after $took s, wanted <= 5 s"
 u_match '^ +h1 +up' && u_match '^ +h3 +up' || fail "h1 or h3 not up when h2 was lost"
 ok "blackholed h2 shown lost in $took s; h1 and h3 up"
-# 5 s on: the other two still answer their heartbeats (3 s deadline)
-t_nap 5
-u_cap
+# the others stay live: a filesystem made on the drive now shows in h1's
+# and h3's rows at their next listing (every 10 s), while h2's row keeps
+# what it last saw; and their heartbeats keep them up (3 s deadline)
+mkfs.ext4 -q -F "$LOOP" || fail "mkfs.ext4 $LOOP"
+u_keys End # the rows from h1's line to h3's drive in the pane
+drive_of() { # HOST: its drive's row
+	u_screen | grep -A1 -E "^ +$1 +(up|LOST)" | tail -1
+}
+for _ in $(seq 150); do
+	u_cap
+	[[ $(drive_of h1) == *ext4* && $(drive_of h3) == *ext4* ]] && break
+	t_nap 0.1
+done
+[[ $(drive_of h1) == *ext4* && $(drive_of h3) == *ext4* ]] ||
+	fail "h1's or h3's listing did not go on beside lost h2: $(u_screen)"
 u_match '^ +h1 +up' && u_match '^ +h3 +up' || fail "h1 or h3 lost beside h2: $(u_screen)"
 u_match '^ +h2 +LOST' || fail "h2 no longer lost while blackholed"
-ok "h1 and h3 stay up 5 s later"
+[[ $(drive_of h2) != *ext4* ]] || fail "lost h2's row changed: $(u_screen)"
+ok "h1 and h3 stay up and listed (the new ext4 shows), lost h2 keeps its last listing"
 
 # the link back: reconnected on its own, said in the events
 sshd_unblackhole h2
 u_wait '^ +h2 +up, 1 drive' 40
+for _ in $(seq 150); do # its listing caught up on reconnecting
+	u_cap
+	[[ $(drive_of h2) == *ext4* ]] && break
+	t_nap 0.1
+done
+[[ $(drive_of h2) == *ext4* ]] || fail "h2's listing after the reconnect: $(u_screen)"
+
 u_keys E
 u_wait 'h2: lost: no answer' 5
 u_wait 'h2: back after [0-9]+ s \(reconnected\)' 5
