@@ -23,9 +23,13 @@ static int host_status(const struct source_host *h, char *buf, size_t len)
 		drives += h->devs->ctrls[c].nr_namespaces;
 	for (size_t b = 0; h->devs && b < h->devs->nr_blocks; b++)
 		drives++;
-	char nd[48] = "";
+	size_t crit = 0; /* controllers with a critical warning: said even folded */
+	for (size_t c = 0; h->devs && c < h->devs->nr_ctrls; c++)
+		crit += h->devs->ctrls[c].health && h->devs->ctrls[c].health->critical_warning;
+	char nd[96] = "";
 	if (h->devs)
-		snprintf(nd, sizeof(nd), ", %zu drive%s", drives, drives == 1 ? "" : "s");
+		snprintf(nd, sizeof(nd), ", %zu drive%s%s", drives, drives == 1 ? "" : "s",
+			 crit ? ", CRITICAL warning" : "");
 	switch (h->state) {
 	case SOURCE_HOST_UP:
 		if (h->clock_valid)
@@ -61,8 +65,8 @@ static void add_hosts(struct app *a)
 		char st[192];
 		source_hosts_get(a->dev.hosts, i, &h);
 		int tone = host_status(&h, st, sizeof(st));
-		if ((n = devrows_add_host(&a->dev.drows, a->dev.ndrows, h.name, st, tone, h.devs)) >
-		    0)
+		const struct dev_list *l = a->dev.hosts_folded ? NULL : h.devs;
+		if ((n = devrows_add_host(&a->dev.drows, a->dev.ndrows, h.name, st, tone, l)) > 0)
 			a->dev.ndrows = n;
 	}
 	if (n < 0)
@@ -249,6 +253,19 @@ void app_hosts_poll(struct app *a)
 			rebuild_rows(a, k->marked, k->nm, k->extra, k->ne);
 		free(k);
 	}
+}
+
+void app_hosts_fold(struct app *a)
+{
+	if (!a->dev.hosts) {
+		app_message(a, ROLE_WARN, "no other hosts (nvscope --host DEST shows them)");
+		return;
+	}
+	a->dev.hosts_folded = !a->dev.hosts_folded;
+	a->dev.hosts_sig = 0; /* rebuilt at the next poll */
+	app_message(a, ROLE_OK,
+		    a->dev.hosts_folded ? "hosts folded: one line each (o unfolds)"
+					: "hosts unfolded: their drives shown");
 }
 
 bool app_remote_row(struct app *a, const struct devrow *r, const char *what)

@@ -93,6 +93,7 @@ struct ui_devpane {
 	bool scan_say;		    /* `r`: say "rescanned: N devices" at its end */
 	struct source_hosts *hosts; /* other hosts watched (--host), NULL: none */
 	unsigned long hosts_sig;    /* what their lines showed at the last rebuild */
+	bool hosts_folded;	    /* `o`: each host one line, its drives hidden */
 };
 
 /* the Launch pane: presets and plans */
@@ -332,6 +333,8 @@ bool app_probing(struct app *a, const char *path, const char *what);
 /* Polls the other hosts (--host; each loop turn, never waits): their
  * events into the event list, their lines and drives into the rows. */
 void app_hosts_poll(struct app *a);
+/* `o`: the other hosts folded to one line each, or unfolded. */
+void app_hosts_fold(struct app *a);
 /* Row @r is a host's line or another host's drive: says that @what is not
  * done from this console for it (true), else false. */
 bool app_remote_row(struct app *a, const struct devrow *r, const char *what);

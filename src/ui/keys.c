@@ -557,6 +557,12 @@ static unsigned act_purge(struct app *a)
 	return R_TAKEN;
 }
 
+static unsigned act_fold(struct app *a)
+{
+	app_hosts_fold(a);
+	return R_TAKEN;
+}
+
 static unsigned act_health(struct app *a)
 {
 	healthui_open(a);
@@ -731,6 +737,7 @@ static const struct action {
     {{'r'}, K_SETUP, act_rescan, "r", "Devices: rescan", F_DEV, 0},
     {{'H'}, K_SETUP, act_health, "H", "Devices: SMART health view", F_DEV, 0},
     {{'P'}, K_SETUP, act_purge, "P", "Devices: purge (erase)", F_DEV, A_LOCK},
+    {{'o'}, K_SETUP, act_fold, "o", "Devices: other hosts folded / unfolded", F_DEV, 0},
     {{ENTER, -KEY_F(5)},
      K_SETUP,
      act_run_preset,

@@ -262,7 +262,9 @@ static void pane_devices(struct app *a, WINDOW *w)
 			}
 	char head[160];
 	snprintf(head, sizeof(head), a->scr.focus == PANE_DEVICES ? "[%s]" : "%s", title);
-	draw_header(&a->paint, w, head, "Space mark  a add file  r rescan  P purge");
+	draw_header(&a->paint, w, head,
+		    a->dev.hosts ? "Space mark  o fold hosts  r rescan  P purge"
+				 : "Space mark  a add file  r rescan  P purge");
 	char line[512] = "  ";
 	const char *cells[4] = {"Device", "Serial", "Model", "FW"};
 	dev_cells(line, sizeof(line), &dc, cells, a->paint.ascii);

@@ -97,6 +97,18 @@ u_wait 'h2: back after [0-9]+ s \(reconnected\)' 5
 u_keys E
 ok "h2 reconnected on its own; the events say lost and back"
 
+# o: each host one line (a rack on 80x24), o again: the drives back
+u_keys o
+u_wait 'hosts folded: one line each' 5
+u_wait '^ +h3 +up, 1 drive' 5
+u_screen | grep -A1 -E '^ +h1 +up' | tail -1 | grep -Eq '^ +h2 +up' ||
+	fail "folded: h2's line is not right under h1's: $(u_screen)"
+u_keys o
+u_wait 'hosts unfolded' 5
+u_screen | grep -A1 -E '^ +h1 +up' | tail -1 | grep -Eq "^ +$L " ||
+	fail "unfolded: h1's drive is not back under its line: $(u_screen)"
+ok "o folds the hosts to one line each and back"
+
 u_keys q
 u_restored
 u_screen | grep -q 'NVS-EXIT 0' || fail "exit status not 0"
