@@ -37,7 +37,8 @@ struct host {
 	double retry;	       /* the wait before the next try */
 	double t_lost;	       /* when it was lost (for "back after N s") */
 	bool ever_up, said_fail;
-	bool listing; /* a listing asked, its reply not taken */
+	bool listing;	     /* a listing asked, its reply not taken */
+	bool said_list_fail; /* its listing's failure said (once until one works) */
 	bool clk;
 	double offset, rtt;
 	char version[64];
@@ -189,8 +190,10 @@ static void host_listed(struct source_hosts *s, struct host *h, double now)
 	if (l) {
 		dev_list_free(h->devs);
 		h->devs = l;
-	} else {
+		h->said_list_fail = false;
+	} else if (!h->said_list_fail) { /* asked again every 10 s: said once */
 		event(s, true, "%s: listing its drives failed: %s", h->name, err);
+		h->said_list_fail = true;
 	}
 	h->t_next = now + HOSTSRC_LIST_S;
 }
@@ -296,6 +299,17 @@ void source_hosts_get(const struct source_hosts *s, size_t i, struct source_host
 bool source_hosts_event(struct source_hosts *s, struct source_host_event *ev)
 {
 	free(s ? s->ev_out : NULL);
+	if (s && s->ev_dropped) { /* never silent: the ring's oldest went */
+		s->ev_out = NULL;
+		if (asprintf(&s->ev_out, "hosts: %zu older events not shown (%d kept)",
+			     s->ev_dropped, HOSTSRC_EVENTS) < 0)
+			s->ev_out = NULL;
+		s->ev_dropped = 0;
+		if (s->ev_out) {
+			*ev = (struct source_host_event){s->ev_out, true};
+			return true;
+		}
+	}
 	if (!s || !s->ev_n) {
 		if (s)
 			s->ev_out = NULL;

@@ -930,7 +930,7 @@ bool remote_clock(const struct remote *r, double *offset_s, double *rtt_s)
 {
 	unsigned n = r->nclk < REMOTE_CLOCK_WINDOW ? r->nclk : REMOTE_CLOCK_WINDOW, best = 0;
 
-	if (!n)
+	if (r->nclk < REMOTE_CLOCK_MIN)
 		return false;
 	for (unsigned i = 1; i < n; i++)
 		if (r->clk[i].rtt < r->clk[best].rtt)

@@ -83,8 +83,11 @@ const struct proto_msg *remote_hello(const struct remote *r);
 /* The host's clock against ours, from the PING/PONG round trips as NTP
  * does: offset = t_host - (t_sent + t_back) / 2, taken from the pong with
  * the shortest round trip of the last REMOTE_CLOCK_WINDOW (the least
- * queueing, the truest).  false until a pong with the host's clock came. */
+ * queueing, the truest).  false until REMOTE_CLOCK_MIN pongs with the
+ * host's clock came (the first ones may wait behind the agent's first
+ * request: 100 ms of round trip is 50 ms of error). */
 #define REMOTE_CLOCK_WINDOW 8
+#define REMOTE_CLOCK_MIN    4
 bool remote_clock(const struct remote *r, double *offset_s, double *rtt_s);
 /* Ends @r at once and frees it: its ssh's group killed (SIGKILL) and
  * reaped, no bye and no wait for a link that may be gone (a console's
