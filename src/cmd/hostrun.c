@@ -73,7 +73,7 @@ static void target_of(const struct cli *c, unsigned i, char *buf, size_t len)
 static bool host_opt(int id)
 {
 	return id == HOSTCMD_O_SSH || id == HOSTCMD_O_REMOTE || id == HOSTCMD_O_TIMEOUT ||
-	       id == HOSTRUN_O_CONFIRM;
+	       id == HOSTRUN_O_CONFIRM || id == HOSTCMD_O_HOST || id == HOSTCMD_O_HOSTS;
 }
 
 bool hostrun_wanted(const struct cmd_entry *e, const struct cmd_args *a)
@@ -206,14 +206,16 @@ static int build_params(struct hostrun *r, const struct cli *c)
 		target_of(c, t, tg, sizeof(tg));
 		if (hostcmd_split(tg, &dest, &path))
 			return -ENOMEM;
-		bool local = !dest[0];
-		for (size_t i = 0; !local && i < n; i++)
-			if (!strcmp(dest, hostcmd_host(&r->h, i)))
+		bool local = !dest[0], every = local && r->h.nnamed;
+		/* PATH with --host/--hosts: that path on every host they name
+		 * (they come first in the list), as `health DEV` takes it */
+		for (size_t i = 0; i < n && (every ? i < r->h.nnamed : !local); i++)
+			if (every || !strcmp(dest, hostcmd_host(&r->h, i)))
 				add_str(cJSON_GetObjectItemCaseSensitive(r->params[i], "args"),
 					"--target=%s", path);
 		free(dest);
 		free(path);
-		if (local) {
+		if (local && !every) {
 			cmd_say(r->e,
 				"%s: a local target beside HOST:PATH ones is not built yet "
 				"(name this machine as a host too)",

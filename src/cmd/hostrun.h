@@ -17,6 +17,11 @@ enum { HOSTRUN_O_CONFIRM = 1010 };
 /* The options `run` takes for hosts (beside the workload options). */
 /* clang-format off */
 #define HOSTRUN_OPTS                                                                             \
+	{{"host", required_argument, NULL, HOSTCMD_O_HOST}, 0, "DEST",                           \
+	 "run on host DEST over ssh: each PATH target on every\n"                                \
+	 "--host ([user@]host[:port]; a range rack3-n[01-16])"},                                 \
+	{{"hosts", required_argument, NULL, HOSTCMD_O_HOSTS}, 0, "FILE",                          \
+	 "run on the hosts of FILE (one a line, # comments)"},                                    \
 	{{"ssh", required_argument, NULL, HOSTCMD_O_SSH}, 0, "CMD",                               \
 	 "HOST:PATH targets: the ssh command, run by sh -c\n"                                    \
 	 "(default $NVSCOPE_SSH, else ssh)"},                                                      \

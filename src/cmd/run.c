@@ -860,6 +860,8 @@ const struct cmd_entry cmd_run_entry = {
 	     "    [--output-dir DIR] [--csv FILE] [-q]\n"
 	     "run --target HOST:PATH [--target HOST:PATH ...] [workload options]\n"
 	     "    [--preset NAME] [--yes-destroy-data ID,...] [host options]\n"
+	     "run (--host DEST ... | --hosts FILE) --target PATH ... [workload options]\n"
+	     "    [--preset NAME] [--yes-destroy-data ID,...] [host options]\n"
 	     "    [--output-format=normal|json|json+] [-q]",
     .text =
 	"A job file (--job or positional) gets fio's defaults (buffered, psync = QD1);\n"

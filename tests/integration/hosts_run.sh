@@ -12,7 +12,8 @@
 #  2. kill -9 of h1's agent mid-write: h1 named lost, h2's results complete
 #     and refereed, exit 1, within runtime + 10 s;
 #  3. a write without --yes-destroy-data: refused by the agents (the line
-#     names the token), exit 2, the kernel's write counters unchanged.
+#     names the token), exit 2, the kernel's write counters unchanged;
+#  4. a plain PATH with --host h1 --host h2: run on both hosts.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib/sshd.sh"
 command -v python3 >/dev/null || skip "no python3"
@@ -102,6 +103,32 @@ for rw in randwrite randread; do
 	grep -q "^run: start skew [0-9.]* ms over 2 hosts" "$T_TMP/err" || fail "no start skew: $(cat "$T_TMP/err")"
 	ok "$rw over 2 hosts: each host's I/Os = its device's kernel count, All clients = the sum ($(grep -o 'skew [0-9.]* ms' "$T_TMP/err"))"
 done
+
+# 4. a plain PATH with --host: that path on every host named (both hosts
+#    read $A here: each host one job, "All clients" their sum, the
+#    kernel's read count of $A at least that sum)
+stats before
+nv run --host h1 --host h2 --target "$A" --rw=randread "${W[@]}" --runtime=300ms "${R[@]}" \
+	>"$T_TMP/every.json" || fail "--host h1 --host h2 --target $A: exit $?: $(cat "$T_TMP/err")"
+stats after
+"$PY" - "$T_TMP" <<'EOF' || fail "a PATH on every --host (above)"
+import json, sys
+tmp = sys.argv[1]
+d = json.load(open(tmp + "/every.json"))
+st = {h["host"]: h for h in d["hosts"]}
+assert set(st) == {"h1", "h2"} and all(h["complete"] for h in st.values()), st
+jobs = [j for j in d["client_stats"] if j["jobname"] != "All clients"]
+per = {h: sum(j["read"]["total_ios"] for j in jobs if j.get("hostname") == h) for h in st}
+agg = [j for j in d["client_stats"] if j["jobname"] == "All clients"][0]["read"]["total_ios"]
+b = [int(x) for x in open(tmp + "/before-h1").read().split()]
+a = [int(x) for x in open(tmp + "/after-h1").read().split()]
+k = a[0] - b[0]
+print(f"per host {per}, All clients {agg}, kernel reads of the device {k}")
+assert all(n >= 100 for n in per.values()), per
+assert agg == sum(per.values()), (agg, per)
+assert k >= agg, (k, agg)
+EOF
+ok "a PATH with --host h1 --host h2: run on both hosts, All clients = the sum, <= the kernel's count"
 
 # 3. a write without the tokens: refused by each agent, nothing written
 stats before
