@@ -199,8 +199,7 @@ void *check_batch_json(const struct check_batch *b, const char *dir)
 	return o;
 }
 
-/* A CSV field: quoted, inner quotes doubled. */
-static void csv_str(FILE *f, const char *s)
+void check_csv_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -216,15 +215,15 @@ static void csv_row(const struct check_batch *b, const struct check_drive *d, FI
 	char why[2048];
 
 	judge_summary(&d->verdict, JUDGE_WARN, why, sizeof(why));
-	csv_str(f, d->serial);
+	check_csv_str(f, d->serial);
 	fputc(',', f);
-	csv_str(f, d->model);
+	check_csv_str(f, d->model);
 	fputc(',', f);
-	csv_str(f, d->firmware);
+	check_csv_str(f, d->firmware);
 	fprintf(f, ",%llu,", (unsigned long long)d->capacity);
-	csv_str(f, d->path);
+	check_csv_str(f, d->path);
 	fprintf(f, ",%s,%s,", b->prof->name, judge_level_name(d->verdict.level));
-	csv_str(f, why);
+	check_csv_str(f, why);
 	fputc('\n', f);
 }
 

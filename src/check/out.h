@@ -14,6 +14,9 @@ void *check_drive_json(const struct check_batch *b, const struct check_drive *d)
 void *check_batch_json(const struct check_batch *b, const char *dir);
 /* CSV: a header and one row per drive (@d NULL: every drive of @b). */
 void check_write_csv(const struct check_batch *b, const struct check_drive *d, FILE *f);
+/* @s as one CSV field: quoted, inner quotes doubled, a newline a blank
+ * (the check CSVs' fields; `check --csv` over hosts writes the same). */
+void check_csv_str(FILE *f, const char *s);
 /* Counts of verdicts: [JUDGE_NA..JUDGE_FAIL]. */
 void check_counts(const struct check_batch *b, unsigned counts[4]);
 

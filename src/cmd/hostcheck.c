@@ -15,7 +15,9 @@
 #include "cmd/checkcmd.h"
 #include "cmd/hostcmd.h"
 #include "cmd/stopsig.h"
+#include "check/out.h"
 #include "check/run.h"
+#include "dev/safety.h"
 #include "report/json.h"
 
 static _Atomic int stop_flag;
@@ -288,12 +290,60 @@ static int status_of(const struct cmd_entry *e, const struct hostcall *c, size_t
 	return one ? NVS_EXIT_IOERR : two ? NVS_EXIT_USAGE : NVS_EXIT_OK;
 }
 
+/* A string member of @x as a CSV field ("" when absent). */
+static void csv_field(FILE *f, const cJSON *x, const char *key)
+{
+	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, key));
+	check_csv_str(f, v ? v : "");
+}
+
+/* --csv over hosts: the local check's columns with the host first, one
+ * row per host + drive (a host that could not be checked: its N/A rows). */
+static void write_csv(FILE *f, const cJSON *all)
+{
+	const cJSON *x, *r;
+
+	fprintf(f, "host,serial,model,firmware,capacity_bytes,device,profile,verdict,reasons\n");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(all, "drives"))
+	{
+		const cJSON *cap = cJSON_GetObjectItemCaseSensitive(x, "capacity_bytes");
+		static const char *const col[] = {"host", "serial", "model", "firmware"};
+		for (size_t k = 0; k < NVS_ARRAY_SIZE(col); k++) {
+			csv_field(f, x, col[k]);
+			fputc(',', f);
+		}
+		if (cJSON_IsNumber(cap) && cap->valuedouble >= 0)
+			fprintf(f, "%.0f", cap->valuedouble);
+		fputc(',', f);
+		csv_field(f, x, "device");
+		fputc(',', f);
+		csv_field(f, x, "profile");
+		fprintf(f, ",%s,\"", str_of(x, "verdict"));
+		bool first = true; /* the reasons joined as the local CSV joins them */
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(x, "reasons"))
+		{
+			const char *t = cJSON_GetStringValue(r);
+			if (!t || !*t)
+				continue;
+			if (!first)
+				fputs("; ", f);
+			first = false;
+			for (; *t; t++) {
+				if (*t == '"')
+					fputc('"', f);
+				fputc(*t == '\n' ? ' ' : *t, f);
+			}
+		}
+		fputs("\"\n", f);
+	}
+}
+
 static int refuse_options(const struct cmd_entry *e, const struct hostcmd *h,
 			  const struct checkcmd *o, cJSON **params)
 {
-	if (o->csv || o->resume) {
-		cmd_say(e, "%s over hosts is not built yet (--json gives every row)",
-			o->csv ? "--csv" : "--resume");
+	if (o->resume) {
+		cmd_say(e, "--resume over hosts is not built yet (each host's results directory "
+			   "resumes there: nvscope check --resume DIR on it)");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < hostcmd_count(h); i++) {
@@ -317,6 +367,8 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 	char(*phase)[64] = calloc(n, sizeof(*phase));
 	bool *logged = calloc(n, sizeof(*logged));
 	cJSON *all = NULL;
+	FILE *csv = NULL;
+	char err[512];
 	int rc = NVS_EXIT_USAGE;
 
 	if (!c || !params || !targets || !phase || !logged) {
@@ -325,6 +377,11 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 	}
 	if (refuse_options(e, h, o, params))
 		goto out;
+	/* --csv: refused by the output rule before any host is asked */
+	if (o->csv && !(csv = safety_fopen_output(o->csv, SAFETY_OUT_TRUNC, err, sizeof(err)))) {
+		cmd_say(e, "--csv %s", err);
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		c[i].host = hostcmd_host(h, i);
 		targets[i] =
@@ -351,6 +408,15 @@ int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct che
 		print_table(all);
 	}
 	rc = status_of(e, c, n, logged);
+	if (csv) {
+		write_csv(csv, all);
+		int bad = ferror(csv) | fclose(csv);
+		csv = NULL;
+		if (bad) {
+			cmd_say(e, "--csv %s: %s", o->csv, strerror(errno ? errno : EIO));
+			rc = NVS_EXIT_IOERR;
+		}
+	}
 out:
 	for (size_t i = 0; params && targets && i < n; i++) {
 		cJSON_Delete(params[i]);
@@ -362,5 +428,7 @@ out:
 	free(logged);
 	cJSON_Delete(all);
 	hostcall_clear(c, n);
+	if (csv)
+		fclose(csv);
 	return rc;
 }

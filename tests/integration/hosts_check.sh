@@ -85,7 +85,7 @@ ok "list over the 3 hosts of a hosts file: one tree, host on every device; text 
 # check over 3 hosts: one row per host + drive
 start=$SECONDS
 nv check --target "h1:$A" --target "h2:$B" --target "h3:$C" --profile "$T_TMP/tiny.ini" \
-	-o "$T_TMP/r-%h" "${R[@]}" --json >"$T_TMP/c.json"
+	-o "$T_TMP/r-%h" "${R[@]}" --json --csv "$T_TMP/c.csv" >"$T_TMP/c.json"
 rc=$?
 [ $rc -eq 0 ] || fail "check over 3 hosts exited $rc: $(cat "$T_TMP/err")"
 "$PY" - "$T_TMP/c.json" "$a" "$b" "$c" <<'EOF' || fail "check JSON: $(head -c 800 "$T_TMP/c.json")"
@@ -106,7 +106,7 @@ ok "check over 3 hosts: one PASS row per host + drive, exit 0, results per host 
 # exit 127), one refusing the key (h4), h1 judged all the same
 start=$SECONDS
 nv check --target "h1:$A" --target "h2:$B" --target "h4:$C" --profile "$T_TMP/tiny.ini" \
-	-o "$T_TMP/s-%h" --remote-nvscope nvscope --json >"$T_TMP/m.json"
+	-o "$T_TMP/s-%h" --remote-nvscope nvscope --json --csv "$T_TMP/m.csv" >"$T_TMP/m.json"
 rc=$?
 cat "$T_TMP/err"
 [ $rc -eq 1 ] || fail "a host without nvscope and one refusing the key: exit $rc, wanted 1"
@@ -129,3 +129,26 @@ assert st["h1"]["checked"] and not st["h2"]["checked"] and not st["h4"]["checked
 assert d["counts"] == {"pass": 1, "warn": 0, "fail": 0, "na": 2}, d["counts"]
 EOF
 ok "nvscope missing (h2) and key refused (h4): one line each, N/A rows, h1 judged, exit 1 ($((SECONDS - start)) s)"
+
+# --csv over hosts: the local columns with the host first, one row per host
+# + drive, the same as the JSON's rows (the N/A ones too)
+"$PY" - "$T_TMP" <<'EOF' || fail "--csv over hosts (above)"
+import csv, json, sys
+tmp = sys.argv[1]
+for name in ("c", "m"):
+    rows = list(csv.reader(open(f"{tmp}/{name}.csv")))
+    assert rows[0] == ["host", "serial", "model", "firmware", "capacity_bytes", "device",
+                       "profile", "verdict", "reasons"], rows[0]
+    d = json.load(open(f"{tmp}/{name}.json"))
+    want = sorted((x["host"], x["serial"] or "", x["verdict"], "; ".join(x["reasons"]))
+                  for x in d["drives"])
+    got = sorted((r[0], r[1], r[7], r[8]) for r in rows[1:])
+    assert got == want, (name, got, want)
+    print(f"{name}.csv: {len(rows) - 1} rows as the JSON's")
+EOF
+# a --csv the output rule refuses (a block device): exit 2, no host asked
+nv check --target "h1:$A" --profile "$T_TMP/tiny.ini" "${R[@]}" --csv "$A" >/dev/null
+rc=$?
+[ $rc -eq 2 ] || fail "--csv on a block device over hosts: exit $rc, wanted 2: $(cat "$T_TMP/err")"
+grep -q "^nvscope check: --csv " "$T_TMP/err" || fail "the --csv refusal: $(cat "$T_TMP/err")"
+ok "--csv over hosts: the JSON's rows with the host first; a block device refused before any host"
