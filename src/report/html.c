@@ -26,6 +26,7 @@
 #include "report/rtable.h"
 #include "report/rwhtml.h"
 #include "report/svg.h"
+#include "report/chartpub.h"
 #include "stats/collect.h"
 #include "report/resnames.h"
 
@@ -76,7 +77,8 @@ static const char *css =
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
     "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
     "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
-    "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}"
+    "svg .mark{stroke:#fff;stroke-width:1}.chartfiles{font-size:11px;color:#777;margin:2px 0}"
+    "details{font-size:12px;margin:6px 0}"
     ".override{color:#b35c00;font-weight:600}.asrun{font-size:12px;margin:2px 0 8px}"
     "code{font-size:12px;word-break:break-all}"
     ".sharebar{display:inline-block;height:8px;background:#1f77b4;margin-right:4px}"
@@ -825,7 +827,7 @@ static bool big_blocks(const cJSON *sj)
 /* Step @i, @step, of every directory that has it: its heading, as-run
  * lines and the section of its kind. */
 static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned i,
-			 const char *step)
+			 const char *step, struct chartpub *pub)
 {
 	cJSON *sjs[MAX_DIRS];
 	struct rdir have[MAX_DIRS];
@@ -841,6 +843,7 @@ static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned
 		return;
 	cJSON *sj = sjs[0];
 	const char *kind = jstr(sj, "kind");
+	chartpub_step(pub, i, step);
 	step_heading(f, i, step, sj);
 	for (unsigned h = 0; h < nh; h++)
 		bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
@@ -872,6 +875,12 @@ static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned
 }
 
 int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *err, size_t errlen)
+{
+	return html_write_report_pub(f, paths, ndirs, NULL, err, errlen);
+}
+
+int html_write_report_pub(FILE *f, const char *const *paths, unsigned ndirs, struct chartpub *pub,
+			  char *err, size_t errlen)
 {
 	struct rdir dirs[MAX_DIRS];
 	char *steps[MAX_STEPS];
@@ -937,8 +946,11 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 
 	testbed_section(f, dirs, nd);
 
+	if (pub)
+		svg_set_hook(chartpub_chart, pub);
 	for (unsigned i = 0; i < nsteps; i++)
-		step_section(f, dirs, nd, i, steps[i]);
+		step_section(f, dirs, nd, i, steps[i], pub);
+	svg_set_hook(NULL, NULL);
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;
 	if (rc)

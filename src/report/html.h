@@ -20,5 +20,10 @@
  * Returns 0, or -errno with one line in @err (a directory that is not a
  * plan results directory: -ENOENT / -EINVAL naming the file). */
 int html_write_report(FILE *f, const char *const *dirs, unsigned ndirs, char *err, size_t errlen);
+/* The same with every chart also written as files by @pub (chartpub.h;
+ * NULL: none) and linked from the page. */
+struct chartpub;
+int html_write_report_pub(FILE *f, const char *const *dirs, unsigned ndirs, struct chartpub *pub,
+			  char *err, size_t errlen);
 
 #endif

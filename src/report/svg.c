@@ -19,6 +19,16 @@
 #define MT 34
 #define MB 46
 
+/* The charts' look, for a page's <style> and a standalone chart's own. */
+const char svg_style[] =
+    "svg text{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:11px;fill:#333}"
+    "svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
+    "svg .title{font-size:13px;font-weight:600}"
+    "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
+    "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
+    "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
+    "svg .mark{stroke:#fff;stroke-width:1}";
+
 void svg_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
@@ -264,7 +274,9 @@ static void draw_legend(FILE *f, const struct svg_chart *c, int h)
 	}
 }
 
-int svg_chart(FILE *f, const struct svg_chart *c)
+/* The chart's drawing after its <svg> tag (the background, title, axes,
+ * series, marks, labels, legend) and the closing tag. */
+static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 {
 	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
 	int w = W - ML - MR, h = H - MT - MB;
@@ -288,10 +300,14 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			yhi[k] = fmax(yhi[k], y);
 		}
 	}
+	if (doc)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		c->id ? " chart-" : "", c->id ? c->id : "", W, H, W, H);
+	if (doc)
+		fprintf(f, "<style>%s</style>", svg_style);
 	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
 	if (c->title) {
 		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
@@ -374,4 +390,90 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 	draw_legend(f, c, h);
 	fputs("</svg>\n", f);
 	return 0;
+}
+
+static svg_hook_fn *hook;
+static void *hook_ctx;
+
+void svg_set_hook(svg_hook_fn *fn, void *ctx)
+{
+	hook = fn;
+	hook_ctx = ctx;
+}
+
+void svg_publish(FILE *f, const struct svg_item *it)
+{
+	if (hook)
+		hook(hook_ctx, f, it);
+}
+
+void svg_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void svg_chart_csv(FILE *f, const struct svg_chart *c)
+{
+	bool right = false;
+	for (unsigned s = 0; s < c->nseries; s++)
+		right |= c->series[s].right;
+	fputs("series,", f);
+	svg_csv_field(f, c->xlabel ? c->xlabel : "x");
+	fputc(',', f);
+	svg_csv_field(f, c->ylabel ? c->ylabel : "y");
+	if (right) {
+		fputc(',', f);
+		svg_csv_field(f, c->y2label ? c->y2label : "y2");
+	}
+	fputc('\n', f);
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		bool ylog = se->right ? c->y2log : c->ylog;
+		for (size_t i = 0; i < se->n; i++) {
+			double x = se->x[i], y = se->y[i];
+			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) || (ylog && y <= 0))
+				continue;
+			svg_csv_field(f, se->name ? se->name : se->key);
+			fprintf(f, ",%.12g,", x);
+			if (se->right)
+				fputc(',', f);
+			fprintf(f, "%.12g%s\n", y, right && !se->right ? "," : "");
+		}
+	}
+}
+
+static int chart_doc(FILE *f, const void *c)
+{
+	return chart_body(f, c, true);
+}
+
+static void chart_csv(FILE *f, const void *c)
+{
+	svg_chart_csv(f, c);
+}
+
+int svg_chart(FILE *f, const struct svg_chart *c)
+{
+	int rc = chart_body(f, c, false);
+	struct svg_item it = {
+	    .title = c->title, .id = c->id, .doc = chart_doc, .csv = chart_csv, .arg = c};
+	svg_publish(f, &it);
+	return rc;
+}
+
+int svg_chart_doc(FILE *f, const struct svg_chart *c)
+{
+	return chart_body(f, c, true);
 }

@@ -62,6 +62,37 @@ struct svg_chart {
 /* Writes @c as one <svg> element to @f.  Returns 0, or -EINVAL when there
  * is nothing finite to plot (an empty frame with "no data" is written). */
 int svg_chart(FILE *f, const struct svg_chart *c);
+/* The same drawing as a standalone SVG document (an XML declaration, the
+ * xmlns and its own <style>: fonts and background), for a file of its own.
+ * Returns as svg_chart(). */
+int svg_chart_doc(FILE *f, const struct svg_chart *c);
+/* The charts' CSS rules (a standalone chart's <style>). */
+extern const char svg_style[];
+/* A drawing on the page that is also published as files of its own
+ * (report/chartpub): its title (or id) names the files, @doc writes it as
+ * a standalone SVG document, @csv the numbers it draws (a header naming
+ * the columns and units), both of @arg. */
+struct svg_item {
+	const char *title, *id;
+	int (*doc)(FILE *f, const void *arg);
+	void (*csv)(FILE *f, const void *arg);
+	const void *arg;
+};
+/* Called by svg_publish() with the page @f and the item. */
+typedef void svg_hook_fn(void *ctx, FILE *f, const struct svg_item *it);
+/* One hook for the process (the report is written by one thread); NULL
+ * removes it.  svg_chart() and heat_svg() call svg_publish() after each
+ * inline drawing. */
+void svg_set_hook(svg_hook_fn *fn, void *ctx);
+void svg_publish(FILE *f, const struct svg_item *it);
+/* The points @c draws as CSV: a row per point of each series (finite, and
+ * positive on a log axis): series, x, the left axis's y, and on a chart
+ * with a right axis a fourth column for that axis's series; the header is
+ * "series," and the axes' labels (their units). */
+void svg_chart_csv(FILE *f, const struct svg_chart *c);
+/* A CSV field: @s as is, or quoted ("" for a quote) when it holds a comma,
+ * a quote or a line break; NULL: empty. */
+void svg_csv_field(FILE *f, const char *s);
 /* Writes @s with &, <, >, " and ' escaped for HTML/SVG text. */
 void svg_escape(FILE *f, const char *s);
 /* "Nice" tick step for a range of @span with about @n ticks (1, 2, 5 x

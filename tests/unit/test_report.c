@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <inttypes.h>
 #include <cjson/cJSON.h>
+#include "report/chartpub.h"
 #include "report/conshtml.h"
 #include "report/drives.h"
 #include "report/heat.h"
@@ -700,6 +701,40 @@ START_TEST(test_heat)
 }
 END_TEST
 
+/* chart file names: slugs with no space, slash or dot, bounded; --charts */
+START_TEST(test_chartpub_names)
+{
+	char b[16], big[64];
+	chartpub_slug("Latency QoS: exceedance (1 - CDF)", big, sizeof(big));
+	ck_assert_str_eq(big, "latency-qos-exceedance-1-cdf");
+	chartpub_slug("../a/b c..d\\e", big, sizeof(big));
+	ck_assert_str_eq(big, "a-b-c-d-e");
+	chartpub_slug("  ", big, sizeof(big));
+	ck_assert_str_eq(big, "x");
+	chartpub_slug(NULL, big, sizeof(big));
+	ck_assert_str_eq(big, "x");
+	chartpub_slug("read mean latency (\xc2\xb5s)", big, sizeof(big));
+	ck_assert_str_eq(big, "read-mean-latency-s");
+	chartpub_slug("abcdefgh ijklmnopqrstuvwxyz", b, sizeof(b));
+	ck_assert_uint_eq(strlen(b), sizeof(b) - 1);
+	ck_assert_str_eq(b, "abcdefgh-ijklmn");
+	chartpub_slug("abcdefghijklmn op", b, sizeof(b));
+	ck_assert_str_eq(b, "abcdefghijklmn"); /* no '-' at the end */
+	unsigned k = 99;
+	ck_assert_int_eq(chartpub_parse_kinds("svg,png,csv", &k), 0);
+	ck_assert_uint_eq(k, CHARTPUB_ALL);
+	ck_assert_int_eq(chartpub_parse_kinds("csv", &k), 0);
+	ck_assert_uint_eq(k, CHARTPUB_CSV);
+	ck_assert_int_eq(chartpub_parse_kinds("none", &k), 0);
+	ck_assert_uint_eq(k, 0);
+	ck_assert_int_eq(chartpub_parse_kinds("svg,", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("svg,,png", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("svgz", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("none,svg", &k), -EINVAL);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -717,6 +752,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_drives);
 	tcase_add_test(tc, test_heat);
 	tcase_add_test(tc, test_rtab_distinct);
+	tcase_add_test(tc, test_chartpub_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
