@@ -248,97 +248,63 @@ static void draw_labels(FILE *f, const struct svg_chart *c, bool right, int W, i
 
 /* The legend: a swatch and the name of each named series (top left, or
  * bottom left with legend_low). */
-static void draw_legend(FILE *f, const struct svg_chart *c, int h)
+static const char *dash_of(const struct svg_series *se)
 {
-	int ly = MT + 6;
-	if (c->legend_low)
-		ly = MT + h - 6 - 15 * (int)c->nseries;
+	return se->dash ? se->dash : se->dashed ? "6 4" : NULL;
+}
+
+static unsigned named(const struct svg_chart *c)
+{
+	unsigned n = 0;
+	for (unsigned s = 0; s < c->nseries; s++)
+		n += c->series[s].name != NULL;
+	return n;
+}
+
+/* The legend's height under the plot (0: inside it). */
+static int legend_below(const struct svg_chart *c)
+{
+	unsigned n = named(c);
+	return n > SVG_LEGEND_IN ? 15 * (int)((n + 1) / 2) + 8 : 0;
+}
+
+/* The legend: inside the plot at its top left (bottom left with
+ * legend_low), or under the plot in two columns (legend_below). */
+static void draw_legend(FILE *f, const struct svg_chart *c, int w, int h, int H)
+{
+	bool below = legend_below(c) > 0;
+	int ly0 = below ? H + 4 : c->legend_low ? MT + h - 6 - 15 * (int)named(c) : MT + 6;
+	unsigned k = 0, rows = (named(c) + 1) / 2;
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		if (!se->name)
 			continue;
-		if (se->dashed)
+		int lx = ML + 7 + (below && k >= rows ? w / 2 : 0);
+		int ly = ly0 + 15 * (int)(below && k >= rows ? k - rows : k);
+		k++;
+		const char *col = se->color ? se->color : "#333", *dash = dash_of(se);
+		if (dash)
 			fprintf(f,
 				"<path d=\"M%d %dh12\" stroke=\"%s\" stroke-width=\"2\" "
-				"stroke-dasharray=\"4 2\"/>",
-				ML + 7, ly + 5, se->color ? se->color : "#333");
+				"stroke-dasharray=\"%s\"/>",
+				lx, ly + 5, col, dash);
 		else
 			fprintf(f,
 				"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
 				"fill=\"%s\"/>",
-				ML + 8, ly, se->color ? se->color : "#333");
-		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
+				lx + 1, ly, col);
+		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", lx + 15, ly + 9);
 		svg_escape(f, se->name);
 		fputs("</text>", f);
-		ly += 15;
 	}
 }
 
-/* The chart's drawing after its <svg> tag (the background, title, axes,
- * series, marks, labels, legend) and the closing tag. */
-static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
+/* Each series: one <path> (a polyline, or dots as tiny segments) and, on
+ * a short polyline, a dot at each point. */
+static void draw_series(FILE *f, const struct svg_chart *c, const struct axis *pax,
+			const struct axis *ay, int w, int h)
 {
-	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
-	int w = W - ML - MR, h = H - MT - MB;
-	double xlo = INFINITY, xhi = -INFINITY, ylo[2] = {INFINITY, INFINITY},
-	       yhi[2] = {-INFINITY, -INFINITY};
-	bool any = false, right = false;
-
-	for (unsigned s = 0; s < c->nseries; s++) {
-		const struct svg_series *se = &c->series[s];
-		int k = se->right ? 1 : 0;
-		right |= se->right;
-		for (size_t i = 0; i < se->n; i++) {
-			double x = se->x[i], y = se->y[i];
-			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) ||
-			    ((k ? c->y2log : c->ylog) && y <= 0))
-				continue;
-			any = true;
-			xlo = fmin(xlo, x);
-			xhi = fmax(xhi, x);
-			ylo[k] = fmin(ylo[k], y);
-			yhi[k] = fmax(yhi[k], y);
-		}
-	}
-	if (doc)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-		c->id ? " chart-" : "", c->id ? c->id : "", W, H, W, H);
-	if (doc)
-		fprintf(f, "<style>%s</style>", svg_style);
-	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
-	if (c->title) {
-		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
-			W / 2);
-		svg_escape(f, c->title);
-		fputs("</text>", f);
-	}
-	if (!any) {
-		fprintf(
-		    f,
-		    "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
-		    "</svg>\n",
-		    W / 2, H / 2);
-		return -EINVAL;
-	}
-	struct axis ax, ay[2];
-	axis_fit(&ax, xlo, xhi, c->xlog, false);
-	if (c->yfixed)
-		ylo[0] = c->ylo, yhi[0] = c->yhi;
-	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
-	if (right)
-		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
-
-	draw_band(f, c, &ax, w, h);
-	draw_ticks(f, &ax, 'x', ML, MT, w, h);
-	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
-	if (right)
-		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
-	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
-		w, h);
-
+	const struct axis ax = *pax;
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		const struct axis *yy = &ay[se->right ? 1 : 0];
@@ -348,8 +314,8 @@ static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 			svg_escape(f, se->key);
 			fputs("\" ", f);
 		}
-		if (se->dashed)
-			fputs("stroke-dasharray=\"6 4\" ", f);
+		if (dash_of(se))
+			fprintf(f, "stroke-dasharray=\"%s\" ", dash_of(se));
 		fprintf(
 		    f,
 		    "fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" stroke-linecap=\"round\" d=\"",
@@ -384,10 +350,79 @@ static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 					    se->color ? se->color : "#333");
 			}
 	}
+}
+
+/* The chart's drawing after its <svg> tag (the background, title, axes,
+ * series, marks, labels, legend) and the closing tag. */
+static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
+{
+	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
+	int w = W - ML - MR, h = H - MT - MB;
+	double xlo = INFINITY, xhi = -INFINITY, ylo[2] = {INFINITY, INFINITY},
+	       yhi[2] = {-INFINITY, -INFINITY};
+	bool any = false, right = false;
+
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		int k = se->right ? 1 : 0;
+		right |= se->right;
+		for (size_t i = 0; i < se->n; i++) {
+			double x = se->x[i], y = se->y[i];
+			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) ||
+			    ((k ? c->y2log : c->ylog) && y <= 0))
+				continue;
+			any = true;
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+			ylo[k] = fmin(ylo[k], y);
+			yhi[k] = fmax(yhi[k], y);
+		}
+	}
+	if (doc)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	int HL = H + legend_below(c);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+		c->id ? " chart-" : "", c->id ? c->id : "", W, HL, W, HL);
+	if (doc)
+		fprintf(f, "<style>%s</style>", svg_style);
+	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, HL);
+	if (c->title) {
+		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
+			W / 2);
+		svg_escape(f, c->title);
+		fputs("</text>", f);
+	}
+	if (!any) {
+		fprintf(
+		    f,
+		    "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
+		    "</svg>\n",
+		    W / 2, H / 2);
+		return -EINVAL;
+	}
+	struct axis ax, ay[2];
+	axis_fit(&ax, xlo, xhi, c->xlog, false);
+	if (c->yfixed)
+		ylo[0] = c->ylo, yhi[0] = c->yhi;
+	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
+	if (right)
+		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
+
+	draw_band(f, c, &ax, w, h);
+	draw_ticks(f, &ax, 'x', ML, MT, w, h);
+	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
+	if (right)
+		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
+	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
+		w, h);
+
+	draw_series(f, c, &ax, ay, w, h);
 	draw_yrefs(f, c, &ay[0], w, h);
 	draw_marks(f, c, &ax, &ay[0], w, h);
 	draw_labels(f, c, right, W, H, w, h);
-	draw_legend(f, c, h);
+	draw_legend(f, c, w, h, H);
 	fputs("</svg>\n", f);
 	return 0;
 }

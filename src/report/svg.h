@@ -19,6 +19,7 @@ struct svg_series {
 	bool plain;	   /* a polyline without a dot at each point */
 	double dot;	   /* a dot's diameter in px (0: 4) */
 	bool dashed;	   /* a dashed polyline (and legend swatch) */
+	const char *dash;  /* its stroke-dasharray ("6 4"), overrides dashed; NULL */
 	const char *key;   /* data-series of the path (escaped), may be NULL */
 };
 
@@ -39,6 +40,8 @@ struct svg_yref {
 	const char *label;
 };
 
+#define SVG_LEGEND_IN 8
+
 struct svg_chart {
 	const char *id; /* CSS class "chart-ID" of the <svg>, may be NULL */
 	const char *title;
@@ -55,7 +58,10 @@ struct svg_chart {
 	const struct svg_yref *yrefs; /* against the left axis */
 	unsigned nyrefs;
 	bool legend_low; /* the legend at the bottom left (curves that start top left) */
-	bool yfixed;	 /* the left axis spans [ylo, yhi] whatever the data */
+	/* more than SVG_LEGEND_IN named series: the legend goes under the plot
+	 * in two columns and the chart grows by its height (the plot does not
+	 * shrink, no legend covers the data) */
+	bool yfixed; /* the left axis spans [ylo, yhi] whatever the data */
 	double ylo, yhi;
 };
 

@@ -201,3 +201,48 @@ grep -q 'class="chartfiles"' "$T_TMP/o3/r.html" && fail "--charts none links fil
 (cd "$T_TMP/o3" && "$B" report "$res" -o - >/dev/null 2>&1) || fail "-o -"
 [ -e "$T_TMP/o3/charts" ] && fail "-o - wrote charts/"
 ok "--charts svg,csv / none / bad word; -o - writes none"
+
+# --compare beyond 8 runs: 12 copies of the results side by side (no new
+# runs).  Every run is a line of its own (10 colours, then the same colours
+# dashed), the legend under the plot (the chart grows, no entry over the
+# data), every run in the CSV and the drives table.
+runs=()
+for i in $(seq -w 1 12); do
+	cp -r "$res" "$T_TMP/run-$i"
+	runs+=("$T_TMP/run-$i")
+done
+mkdir "$T_TMP/o12"
+"$B" report "${runs[@]}" -o "$T_TMP/o12/r.html" --charts svg,csv >/dev/null 2>"$T_TMP/err" ||
+	fail "report of 12 runs: $(cat "$T_TMP/err")"
+python3 - "$T_TMP/o12/r.html" "$T_TMP/o12/charts" <<'PY' || fail "12 runs (above)"
+import csv, glob, re, sys
+import xml.etree.ElementTree as ET
+html, charts = sys.argv[1:]
+NS = "{http://www.w3.org/2000/svg}"
+page = open(html, encoding="utf-8").read()
+errs = []
+f = glob.glob(charts + "/*-measure-4k-randread-iops-vs-queue-depth.svg")[0]
+root = ET.parse(f).getroot()
+lines = [e for e in root.iter(NS + "path") if e.get("class") == "line"]
+styles = {(e.get("stroke"), e.get("stroke-dasharray")) for e in lines}
+if len(lines) != 12 or len(styles) != 12:
+    errs.append(f"{len(lines)} lines, {len(styles)} distinct colour/dash styles (want 12)")
+H = int(root.get("height"))
+frame = next(e for e in root.iter(NS + "rect") if e.get("class") == "frame")
+bottom = int(frame.get("y")) + int(frame.get("height"))
+legend = [e for e in root.iter(NS + "text") if e.get("class") == "legend"]
+if len(legend) != 12 or any(int(float(t.get("y"))) <= bottom for t in legend) or H <= 340:
+    errs.append(f"legend: {len(legend)} entries, not all under the plot (bottom {bottom}, height {H})")
+if any(float(t.get("y")) > H for t in legend):
+    errs.append("legend past the chart's height")
+rows = list(csv.reader(open(f[:-4] + ".csv")))[1:]
+if len({r[0] for r in rows}) != 12 or len(rows) != 24:
+    errs.append(f"CSV: {len(rows)} rows of {len({r[0] for r in rows})} runs (want 24 of 12)")
+drives = page.split('<table class="drives">', 1)[1].split("</table>", 1)[0]
+if drives.count("<tr>") != 13:
+    errs.append(f"drives table: {drives.count('<tr>') - 1} rows")
+for e in errs:
+    print("  " + e, file=sys.stderr)
+sys.exit(1 if errs else 0)
+PY
+ok "12 runs side by side: 12 styles, legend under the plot, 12 runs in the CSV and the drives table"
