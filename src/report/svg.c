@@ -261,20 +261,73 @@ static unsigned named(const struct svg_chart *c)
 	return n;
 }
 
-/* The legend's height under the plot (0: inside it). */
-static int legend_below(const struct svg_chart *c)
+/* A legend entry's width in characters under the plot: in one of two
+ * columns, or across the chart (@w: the plot's width). */
+#define LEGEND_CHARS(w, cols) ((size_t)((w) / (cols)-24) / 6)
+
+/* The legend's columns under the plot: 2 when every name fits in half the
+ * width, else 1 (whole names, one a line); 0: inside the plot. */
+static int legend_cols(const struct svg_chart *c, int w)
 {
-	unsigned n = named(c);
-	return n > SVG_LEGEND_IN ? 15 * (int)((n + 1) / 2) + 8 : 0;
+	if (named(c) <= SVG_LEGEND_IN)
+		return 0;
+	for (unsigned s = 0; s < c->nseries; s++)
+		if (c->series[s].name && strlen(c->series[s].name) > LEGEND_CHARS(w, 2))
+			return 1;
+	return 2;
+}
+
+/* The legend's height under the plot (0: inside it). */
+static int legend_below(const struct svg_chart *c, int w)
+{
+	int cols = legend_cols(c, w);
+	return cols ? 15 * (int)((named(c) + (unsigned)cols - 1) / (unsigned)cols) + 8 : 0;
+}
+
+/* Back from @i to a UTF-8 character's first byte. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i && ((unsigned char)s[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+static void escape_n(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char one[2] = {s[i], '\0'};
+		svg_escape(f, one);
+	}
+}
+
+/* @name in at most @maxc bytes: its head and tail around an ellipsis
+ * (where runs' names differ: "drive-a-firmware-2 (/dev/nvme0n1)"), the
+ * whole name as its tooltip. */
+static void legend_text(FILE *f, const char *name, size_t maxc)
+{
+	size_t n = strlen(name);
+	if (n <= maxc || maxc < 8) {
+		svg_escape(f, name);
+		return;
+	}
+	size_t head = char_start(name, (maxc - 1) / 2);
+	size_t tail = char_start(name, n - (maxc - 1 - (maxc - 1) / 2));
+	fputs("<title>", f);
+	svg_escape(f, name);
+	fputs("</title>", f);
+	escape_n(f, name, head);
+	fputs("\xe2\x80\xa6", f);
+	svg_escape(f, name + tail);
 }
 
 /* The legend: inside the plot at its top left (bottom left with
- * legend_low), or under the plot in two columns (legend_below). */
+ * legend_low), or under the plot in one or two columns (legend_cols). */
 static void draw_legend(FILE *f, const struct svg_chart *c, int w, int h, int H)
 {
-	bool below = legend_below(c) > 0;
+	int cols = legend_cols(c, w);
+	bool below = cols > 0;
 	int ly0 = below ? H + 4 : c->legend_low ? MT + h - 6 - 15 * (int)named(c) : MT + 6;
-	unsigned k = 0, rows = (named(c) + 1) / 2;
+	unsigned k = 0, rows = cols == 2 ? (named(c) + 1) / 2 : named(c);
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		if (!se->name)
@@ -294,7 +347,10 @@ static void draw_legend(FILE *f, const struct svg_chart *c, int w, int h, int H)
 				"fill=\"%s\"/>",
 				lx + 1, ly, col);
 		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", lx + 15, ly + 9);
-		svg_escape(f, se->name);
+		if (below)
+			legend_text(f, se->name, LEGEND_CHARS(w + MR, cols));
+		else
+			svg_escape(f, se->name);
 		fputs("</text>", f);
 	}
 }
@@ -380,7 +436,7 @@ static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 	}
 	if (doc)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	int HL = H + legend_below(c);
+	int HL = H + legend_below(c, w);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",

@@ -701,6 +701,52 @@ START_TEST(test_heat)
 }
 END_TEST
 
+/* Many series: the legend goes under the plot (the chart grows), two
+ * columns of short names, one column of long names cut in the middle with
+ * the whole name as a tooltip; a series' dash pattern in its path and
+ * swatch. */
+START_TEST(test_legend_many)
+{
+	double x[2] = {1, 2}, y[2] = {3, 4};
+	struct svg_series se[12];
+	char names[12][200];
+	for (int i = 0; i < 12; i++) {
+		snprintf(names[i], sizeof(names[i]), "r%02d", i);
+		se[i] = (struct svg_series){
+		    .name = names[i], .x = x, .y = y, .n = 2, .color = "#123456"};
+	}
+	se[11].dash = "2 3";
+	struct svg_chart c = {.title = "t", .series = se, .nseries = 12};
+	int rc;
+	char *out = render(&c, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"438\"")); /* 340 + 6 rows x 15 + 8 */
+	ck_assert_ptr_nonnull(strstr(out, "stroke-dasharray=\"2 3\" fill=\"none\""));
+	ck_assert_ptr_nonnull(strstr(out, "h12\" stroke=\"#123456\" stroke-width=\"2\" "
+					  "stroke-dasharray=\"2 3\""));
+	free(out);
+	for (int i = 0; i < 12; i++)
+		snprintf(names[i], sizeof(names[i]),
+			 "a-very-long-results-directory-name-that-runs-on-and-on-and-on-well-past-"
+			 "the-width-of-the-chart-%02d (/dev/nvme%dn1)",
+			 i, i);
+	out = render(&c, &rc);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"528\"")); /* one column: 12 rows */
+	ck_assert_ptr_nonnull(
+	    strstr(out, "<title>a-very-long-results-directory-name-that-runs-on-and-on-"
+			"and-on-well-past-the-width-of-the-chart-07 (/dev/nvme7n1)"
+			"</title>"));
+	ck_assert_ptr_nonnull(strstr(out, "\xe2\x80\xa6"));
+	ck_assert_ptr_nonnull(strstr(out, "-07 (/dev/nvme7n1)</text>")); /* the tail kept */
+	free(out);
+	c.nseries = 8; /* 8: inside the plot as before */
+	out = render(&c, &rc);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"340\""));
+	ck_assert_ptr_null(strstr(out, "<title>"));
+	free(out);
+}
+END_TEST
+
 /* chart file names: slugs with no space, slash or dot, bounded; --charts */
 START_TEST(test_chartpub_names)
 {
@@ -753,6 +799,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_heat);
 	tcase_add_test(tc, test_rtab_distinct);
 	tcase_add_test(tc, test_chartpub_names);
+	tcase_add_test(tc, test_legend_many);
 	suite_add_tcase(s, tc);
 	return s;
 }
