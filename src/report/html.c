@@ -99,8 +99,7 @@ static const char *css =
     "tr.aggregate td{font-weight:600;border-top:2px solid #999}"
     "details.per-drive summary{font-size:12px;cursor:pointer}"
     ".zoomnote{font-size:12px;margin:4px 0}"
-    ".consistency svg .band{fill:#777;fill-opacity:.08;stroke:#777}"
-    ".consistency svg .bandlabel{fill:#444}";
+    "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {

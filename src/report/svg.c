@@ -27,7 +27,8 @@ const char svg_style[] =
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
     "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
     "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
-    "svg .mark{stroke:#fff;stroke-width:1}";
+    "svg .mark{stroke:#fff;stroke-width:1}"
+    "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 
 void svg_escape(FILE *f, const char *s)
 {
@@ -205,14 +206,14 @@ static void draw_band(FILE *f, const struct svg_chart *c, const struct axis *ax,
 	p1 = fmax(0, fmin(1, p1));
 	if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
 		fprintf(f,
-			"<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+			"<rect class=\"band%s\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 			"height=\"%d\"/>",
-			ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
+			c->band_grey ? " grey" : "", ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
 		if (c->band_label) {
 			fprintf(f,
-				"<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
+				"<text class=\"bandlabel%s\" x=\"%.1f\" y=\"%d\" "
 				"text-anchor=\"middle\">",
-				ML + (p0 + p1) / 2 * w, MT + 12);
+				c->band_grey ? " grey" : "", ML + (p0 + p1) / 2 * w, MT + 12);
 			svg_escape(f, c->band_label);
 			fputs("</text>", f);
 		}

@@ -52,6 +52,7 @@ struct svg_chart {
 	bool band; /* mark [band_x0, band_x1] */
 	double band_x0, band_x1;
 	const char *band_label;
+	bool band_grey;		      /* a grey band ("band grey"), not the steady-state green */
 	int width, height;	      /* 0: 720 x 340 */
 	const struct svg_mark *marks; /* drawn over the series */
 	unsigned nmarks;
