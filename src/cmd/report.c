@@ -47,14 +47,13 @@ static struct chartpub *charts_open(const char *out, unsigned kinds)
 	return p;
 }
 
-/* Rasterises and indexes the charts: 0 or -errno (one line). */
-static int charts_close(struct chartpub *p)
+/* Rasterises and indexes the charts, frees @p: 0 or -errno with one line
+ * in @err; a note ("PNGs skipped: ...") goes to stderr. */
+static int charts_close(struct chartpub *p, char *err, size_t errlen)
 {
-	char note[200], err[400];
-	int rc = chartpub_finish(p, note, sizeof(note), err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "nvscope report: %s\n", err);
-	else if (note[0])
+	char note[200];
+	int rc = chartpub_finish(p, note, sizeof(note), err, errlen);
+	if (!rc && note[0])
 		fprintf(stderr, "nvscope report: %s\n", note);
 	chartpub_free(p);
 	return rc;
@@ -121,8 +120,7 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 	else
 		rc = html_write_report_pub(f, dirs, n, pub, err, sizeof(err));
 	if (pub && !rc) {
-		if ((rc = charts_close(pub)))
-			snprintf(err, sizeof(err), "%s: chart files not written", out);
+		rc = charts_close(pub, err, sizeof(err));
 	} else {
 		chartpub_free(pub);
 	}

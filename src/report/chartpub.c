@@ -173,10 +173,24 @@ static void file_error(struct chartpub *p, const char *name, int e)
 	snprintf(p->errmsg, sizeof(p->errmsg), "%s/%s: %s", p->dir, name, strerror(e));
 }
 
-/* @name in the folder, created or truncated (never through a symlink). */
+/* @name in the folder, created or truncated: never through a symlink,
+ * never a FIFO, device or directory (EINVAL). */
 static FILE *open_file(struct chartpub *p, const char *name)
 {
-	int fd = openat(p->dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	struct stat st;
+	int fd =
+	    openat(p->dfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd >= 0 && ftruncate(fd, 0)) {
+		int e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		file_error(p, name, errno);
@@ -289,6 +303,13 @@ static int rasterise(const struct chartpub *p, const char *name)
 	if (!svg || !png)
 		goto out;
 	snprintf(svg, l, "%s/%s.svg", p->dir, name);
+	/* rsvg-convert opens the name: whatever was there (a symlink
+	 * included) goes first */
+	snprintf(png, l, "%s.png", name);
+	if (unlinkat(p->dfd, png, 0) && errno != ENOENT) {
+		rc = -errno;
+		goto out;
+	}
 	snprintf(png, l, "%s/%s.png", p->dir, name);
 	char *argv[] = {"rsvg-convert", "-z", "2", "-o", png, svg, NULL};
 	rc = -posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);

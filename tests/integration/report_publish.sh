@@ -202,6 +202,26 @@ grep -q 'class="chartfiles"' "$T_TMP/o3/r.html" && fail "--charts none links fil
 [ -e "$T_TMP/o3/charts" ] && fail "-o - wrote charts/"
 ok "--charts svg,csv / none / bad word; -o - writes none"
 
+# what stands at a chart's name is never written through: a symlink is
+# refused (a .csv/.svg: exit 2, one line) or replaced (a .png: rsvg-convert
+# writes a fresh file), its target untouched; a FIFO refused (no hang)
+mkdir -p "$T_TMP/o4/charts"
+name=$(sed -n 2p "$charts/index.csv" | cut -d, -f1)
+echo outside >"$T_TMP/outside"
+ln -s "$T_TMP/outside" "$T_TMP/o4/charts/$name.png"
+ln -s "$T_TMP/outside" "$T_TMP/o4/charts/$name.csv"
+timeout 20 "$B" report "$res" -o "$T_TMP/o4/r.html" >/dev/null 2>"$T_TMP/err"
+[ $? = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && grep -q "$name.csv" "$T_TMP/err" || fail "a symlink at $name.csv: not refused: $(cat "$T_TMP/err")"
+[ "$(cat "$T_TMP/outside")" = outside ] || fail "written through a symlink"
+rm "$T_TMP/o4/charts/$name.csv"
+mkfifo "$T_TMP/o4/charts/$name.csv"
+timeout 20 "$B" report "$res" -o "$T_TMP/o4/r.html" >/dev/null 2>"$T_TMP/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] || fail "a FIFO at $name.csv: status $rc: $(cat "$T_TMP/err")"
+[ -L "$T_TMP/o4/charts/$name.png" ] && fail "the symlink at $name.png is still there"
+[ "$(cat "$T_TMP/outside")" = outside ] || fail "written through a symlink (png)"
+ok "a symlink or FIFO at a chart's name: refused in one line, never written through"
+
 # --compare beyond 8 runs: 12 copies of the results side by side (no new
 # runs).  Every run is a line of its own (10 colours, then the same colours
 # dashed), the legend under the plot (the chart grows, no entry over the
