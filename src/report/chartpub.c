@@ -170,7 +170,10 @@ static void file_error(struct chartpub *p, const char *name, int e)
 	if (p->err)
 		return;
 	p->err = -e;
-	snprintf(p->errmsg, sizeof(p->errmsg), "%s/%s: %s", p->dir, name, strerror(e));
+	snprintf(p->errmsg, sizeof(p->errmsg), "%s/%s: %s", p->dir, name,
+		 e == ENXIO || e == EINVAL ? "not a regular file"
+		 : e == ELOOP		   ? "a symbolic link"
+					   : strerror(e));
 }
 
 /* @name in the folder, created or truncated: never through a symlink,
@@ -373,7 +376,12 @@ static void unlink_kinds(const struct chartpub *p, const char *name, unsigned ki
  * written (a step renamed or gone, a kind no longer asked for). */
 static void remove_stale(const struct chartpub *p)
 {
-	int fd = openat(p->dfd, "index.csv", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	int fd = openat(p->dfd, "index.csv", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd); /* not ours: write_index() refuses it */
+		return;
+	}
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	char line[NAME_LEN + 8];
 	if (!f) {

@@ -218,6 +218,13 @@ mkfifo "$T_TMP/o4/charts/$name.csv"
 timeout 20 "$B" report "$res" -o "$T_TMP/o4/r.html" >/dev/null 2>"$T_TMP/err"
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] || fail "a FIFO at $name.csv: status $rc: $(cat "$T_TMP/err")"
+rm "$T_TMP/o4/charts/$name.csv"
+rm -f "$T_TMP/o4/charts/index.csv"
+mkfifo "$T_TMP/o4/charts/index.csv" # read first: the previous report's list
+timeout 20 "$B" report "$res" -o "$T_TMP/o4/r.html" >/dev/null 2>"$T_TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "index.csv: not a regular file" "$T_TMP/err" ||
+	fail "a FIFO at index.csv: status $rc: $(cat "$T_TMP/err")"
 [ -L "$T_TMP/o4/charts/$name.png" ] && fail "the symlink at $name.png is still there"
 [ "$(cat "$T_TMP/outside")" = outside ] || fail "written through a symlink (png)"
 ok "a symlink or FIFO at a chart's name: refused in one line, never written through"
