@@ -218,6 +218,7 @@ static void heat_csv(FILE *f, const void *arg)
 
 int heat_svg(FILE *f, const struct heat_map *m)
 {
+	svg_publish_open(f);
 	int rc = heat_body(f, m, false);
 	char id[64];
 	snprintf(id, sizeof(id), "heat-%s", m->id);

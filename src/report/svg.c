@@ -493,10 +493,18 @@ void svg_set_hook(svg_hook_fn *fn, void *ctx)
 	hook_ctx = ctx;
 }
 
-void svg_publish(FILE *f, const struct svg_item *it)
+void svg_publish_open(FILE *f)
 {
 	if (hook)
-		hook(hook_ctx, f, it);
+		fputs("<div class=\"chartfig\">", f);
+}
+
+void svg_publish(FILE *f, const struct svg_item *it)
+{
+	if (!hook)
+		return;
+	hook(hook_ctx, f, it);
+	fputs("</div>", f);
 }
 
 void svg_csv_field(FILE *f, const char *s)
@@ -558,6 +566,7 @@ static void chart_csv(FILE *f, const void *c)
 
 int svg_chart(FILE *f, const struct svg_chart *c)
 {
+	svg_publish_open(f);
 	int rc = chart_body(f, c, false);
 	struct svg_item it = {
 	    .title = c->title, .id = c->id, .doc = chart_doc, .csv = chart_csv, .arg = c};

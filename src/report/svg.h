@@ -88,9 +88,12 @@ struct svg_item {
 /* Called by svg_publish() with the page @f and the item. */
 typedef void svg_hook_fn(void *ctx, FILE *f, const struct svg_item *it);
 /* One hook for the process (the report is written by one thread); NULL
- * removes it.  svg_chart() and heat_svg() call svg_publish() after each
- * inline drawing. */
+ * removes it.  With a hook, svg_chart() and heat_svg() wrap each inline
+ * drawing and what the hook writes after it (its links) in one
+ * <div class="chartfig"> (svg_publish_open() before the drawing,
+ * svg_publish() after it), so a row of charts stays a row. */
 void svg_set_hook(svg_hook_fn *fn, void *ctx);
+void svg_publish_open(FILE *f);
 void svg_publish(FILE *f, const struct svg_item *it);
 /* The points @c draws as CSV: a row per point of each series (finite, and
  * positive on a log axis): series, x, the left axis's y, and on a chart
