@@ -7,6 +7,7 @@
  * in place (a report written again replaces them); the files of a previous
  * report that index.csv listed and this one does not are removed. */
 #include "report/chartpub.h"
+#include "dev/safety.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,13 +125,12 @@ struct chartpub *chartpub_new(const char *dir, const char *href, unsigned kinds,
 		snprintf(err, errlen, "%s: out of memory", dir);
 		goto fail;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		goto fail;
-	}
-	p->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* made when missing; never a symlink, another user's directory or
+	 * a world-writable one without the sticky bit (dev/safety) */
+	char msg[256] = "";
+	p->dfd = safety_results_dir(dir, true, msg, sizeof(msg));
 	if (p->dfd < 0) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		snprintf(err, errlen, "%s: %s", dir, msg[0] ? msg : strerror(-p->dfd));
 		goto fail;
 	}
 	p->kinds = kinds;
@@ -165,38 +165,34 @@ void chartpub_step(struct chartpub *p, unsigned i, const char *name)
 	chartpub_slug(s, p->stepslug, sizeof(p->stepslug));
 }
 
-static void file_error(struct chartpub *p, const char *name, int e)
+/* The first error: @name's, @msg (dev/safety's reason) or errno @e's text. */
+static void file_error_msg(struct chartpub *p, const char *name, int e, const char *msg)
 {
 	if (p->err)
 		return;
 	p->err = -e;
-	snprintf(p->errmsg, sizeof(p->errmsg), "%s/%s: %s", p->dir, name,
-		 e == ENXIO || e == EINVAL ? "not a regular file"
-		 : e == ELOOP		   ? "a symbolic link"
-					   : strerror(e));
+	if (msg && *msg && strstr(msg, name)) /* it names the file */
+		snprintf(p->errmsg, sizeof(p->errmsg), "%s: %s", p->dir, msg);
+	else
+		snprintf(p->errmsg, sizeof(p->errmsg), "%s/%s: %s", p->dir, name,
+			 msg && *msg ? msg : strerror(e));
 }
 
-/* @name in the folder, created or truncated: never through a symlink,
- * never a FIFO, device or directory (EINVAL). */
+static void file_error(struct chartpub *p, const char *name, int e)
+{
+	file_error_msg(p, name, e, NULL);
+}
+
+/* @name in the folder, created or emptied by dev/safety's rule: never
+ * through a symlink, never a FIFO, device or directory, never another
+ * user's file or one with other hard links (-EPERM, one line). */
 static FILE *open_file(struct chartpub *p, const char *name)
 {
-	struct stat st;
-	int fd =
-	    openat(p->dfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-		close(fd);
-		fd = -1;
-		errno = EINVAL;
-	}
-	if (fd >= 0 && ftruncate(fd, 0)) {
-		int e = errno;
-		close(fd);
-		fd = -1;
-		errno = e;
-	}
+	char msg[256] = "";
+	int fd = safety_openat_output(p->dfd, name, SAFETY_OUT_TRUNC, msg, sizeof(msg));
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		file_error(p, name, errno);
+		file_error_msg(p, name, fd < 0 ? -fd : errno, msg);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -295,27 +291,31 @@ void chartpub_chart(void *ctx, FILE *f, const struct svg_item *c)
 	write_links(p, f, e->name);
 }
 
-/* rsvg-convert -z 2 -o NAME.png NAME.svg: 0, -ENOENT when it is not
- * installed, -EIO when it fails. */
-static int rasterise(const struct chartpub *p, const char *name)
+/* rsvg-convert -z 2 NAME.svg > NAME.png, the PNG opened here by
+ * dev/safety's rule (open_file) and given as the child's stdout: 0,
+ * -ENOENT when it is not installed, -EIO when it fails (the error in @p). */
+static int rasterise(struct chartpub *p, const char *name)
 {
 	size_t l = strlen(p->dir) + strlen(name) + 8;
-	char *svg = malloc(l), *png = malloc(l);
+	char *svg = malloc(l), png[NAME_LEN + 8];
+	posix_spawn_file_actions_t fa;
 	int rc = -ENOMEM, st;
 	pid_t pid;
-	if (!svg || !png)
+	FILE *out = NULL;
+	if (!svg)
 		goto out;
 	snprintf(svg, l, "%s/%s.svg", p->dir, name);
-	/* rsvg-convert opens the name: whatever was there (a symlink
-	 * included) goes first */
-	snprintf(png, l, "%s.png", name);
-	if (unlinkat(p->dfd, png, 0) && errno != ENOENT) {
-		rc = -errno;
+	snprintf(png, sizeof(png), "%s.png", name);
+	rc = -EIO;
+	if (!(out = open_file(p, png)))
 		goto out;
-	}
-	snprintf(png, l, "%s/%s.png", p->dir, name);
-	char *argv[] = {"rsvg-convert", "-z", "2", "-o", png, svg, NULL};
-	rc = -posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if ((rc = -posix_spawn_file_actions_init(&fa)))
+		goto out;
+	char *argv[] = {"rsvg-convert", "-z", "2", svg, NULL};
+	rc = -posix_spawn_file_actions_adddup2(&fa, fileno(out), STDOUT_FILENO);
+	if (!rc)
+		rc = -posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		goto out;
 	while (waitpid(pid, &st, 0) < 0)
@@ -324,9 +324,14 @@ static int rasterise(const struct chartpub *p, const char *name)
 			goto out;
 		}
 	rc = WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+	if (rc)
+		file_error_msg(p, png, EIO, "rsvg-convert failed");
 out:
+	if (out)
+		close_file(p, out, png);
+	if (rc == -ENOENT)
+		unlinkat(p->dfd, png, 0); /* no rsvg-convert: no empty PNG */
 	free(svg);
-	free(png);
 	return rc;
 }
 
@@ -340,7 +345,7 @@ static void rasterise_all(struct chartpub *p, char *note, size_t notelen)
 				 "librsvg2-bin)");
 			return;
 		}
-		if (rc) {
+		if (rc && !p->err) {
 			char fn[NAME_LEN + 8];
 			snprintf(fn, sizeof(fn), "%s.png", p->e[i].name);
 			file_error(p, fn, -rc);
