@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-#define NAME_LEN 112
+#define NAME_LEN 160
 
 struct entry {
 	char name[NAME_LEN];
@@ -36,6 +36,7 @@ struct chartpub {
 	unsigned step;
 	char *stepname;
 	char stepslug[48];
+	char partslug[40]; /* "" or the drive's slug and a '-' */
 	struct entry *e;
 	size_t n, cap;
 	int err; /* the first file error */
@@ -163,6 +164,18 @@ void chartpub_step(struct chartpub *p, unsigned i, const char *name)
 	if (d && s[d] == '-' && s[d + 1])
 		s += d + 1;
 	chartpub_slug(s, p->stepslug, sizeof(p->stepslug));
+	p->partslug[0] = '\0';
+}
+
+void chartpub_part(struct chartpub *p, const char *name)
+{
+	if (!p)
+		return;
+	p->partslug[0] = '\0';
+	if (name && *name) {
+		chartpub_slug(name, p->partslug, sizeof(p->partslug) - 1);
+		strcat(p->partslug, "-");
+	}
 }
 
 /* The first error: @name's, @msg (dev/safety's reason) or errno @e's text. */
@@ -211,7 +224,7 @@ static void chart_name(const struct chartpub *p, const struct svg_item *c, char 
 {
 	char cs[48], base[NAME_LEN - 8];
 	chartpub_slug(c->title && *c->title ? c->title : c->id, cs, sizeof(cs));
-	snprintf(base, sizeof(base), "%02u-%s-%s", p->step, p->stepslug, cs);
+	snprintf(base, sizeof(base), "%02u-%s-%s%s", p->step, p->stepslug, p->partslug, cs);
 	snprintf(out, NAME_LEN, "%s", base);
 	for (unsigned k = 2;; k++) {
 		size_t i = 0;

@@ -26,6 +26,10 @@ struct chartpub *chartpub_new(const char *dir, const char *href, unsigned kinds,
 			      size_t errlen);
 /* The step whose charts follow: its number from 0 and name (NN-STEP). */
 void chartpub_step(struct chartpub *p, unsigned i, const char *name);
+/* The drive (a results directory's name) whose card's charts follow, until
+ * the next step or part (NULL: none): NN-STEP-DRIVE-CHART, so two drives'
+ * charts of a step are told apart by name, not by a -2. */
+void chartpub_part(struct chartpub *p, const char *name);
 /* Writes @c's files and a line of links to them to the page @f: the hook
  * svg_set_hook() takes (@ctx: the chartpub). */
 void chartpub_chart(void *ctx, FILE *f, const struct svg_item *c);

@@ -103,8 +103,19 @@ static const char *css =
     ".zoomnote{font-size:12px;margin:4px 0}"
     "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 
+/* The report's chart files while a page is written (html_write_report_pub;
+ * one report at a time, as svg_set_hook). */
+static struct chartpub *page_pub;
+static bool page_multi; /* several directories: their cards' charts named by drive */
+
+/* A drive's card: its title, and its name on the chart files that follow. */
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
+	const char *slash = strrchr(d->path, '/');
+	while (slash && !slash[1] && slash > d->path) /* "dir/" */
+		slash = memrchr(d->path, '/', (size_t)(slash - d->path));
+	if (page_multi)
+		chartpub_part(page_pub, slash ? slash + 1 : d->path);
 	fprintf(f, "<h3><span style=\"color:%s\">&#9632;</span> ", dir_color(i));
 	esc(f, d->label);
 	fputs("</h3>", f);
@@ -1020,9 +1031,12 @@ int html_write_report_pub(FILE *f, const char *const *paths, unsigned ndirs, str
 
 	if (pub)
 		svg_set_hook(chartpub_chart, pub);
+	page_pub = pub;
+	page_multi = nd > 1;
 	for (unsigned i = 0; i < nsteps; i++)
 		step_section(f, dirs, nd, i, steps[i], pub);
 	svg_set_hook(NULL, NULL);
+	page_pub = NULL;
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;
 	if (rc)

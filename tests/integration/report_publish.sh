@@ -271,6 +271,12 @@ if any(float(t.get("y")) > H for t in legend):
 rows = list(csv.reader(open(f[:-4] + ".csv")))[1:]
 if len({r[0] for r in rows}) != 12 or len(rows) != 24:
     errs.append(f"CSV: {len(rows)} rows of {len({r[0] for r in rows})} runs (want 24 of 12)")
+names = [r["name"] for r in csv.DictReader(open(charts + "/index.csv"))]
+for i in range(1, 13):
+    if f"01-precondition-4k-randwrite-run-{i:02d}-preconditioning-iops-and-latency-per-interval" not in names:
+        errs.append(f"no precondition chart named by run-{i:02d}")
+if any(re.search(r"-\d+$", n) and not re.search(r"run-\d\d-", n) for n in names) or len(set(names)) != len(names):
+    errs.append("a -2 name: charts of two drives not told apart by name")
 drives = page.split('<table class="drives">', 1)[1].split("</table>", 1)[0]
 if drives.count("<tr>") != 13:
     errs.append(f"drives table: {drives.count('<tr>') - 1} rows")
@@ -279,3 +285,8 @@ for e in errs:
 sys.exit(1 if errs else 0)
 PY
 ok "12 runs side by side: 12 styles, legend under the plot, 12 runs in the CSV and the drives table"
+# written again of one run: the 12 runs' files of the previous report go
+"$B" report "$res" -o "$T_TMP/o12/r.html" --charts svg,csv >/dev/null 2>"$T_TMP/err" ||
+	fail "report of 1 run over 12: $(cat "$T_TMP/err")"
+ls "$T_TMP/o12/charts" | grep -q 'run-[0-9][0-9]-' && fail "the 12 runs' chart files left: $(ls "$T_TMP/o12/charts" | grep -m2 run-)"
+ok "a report written again removes the files of the previous one it does not write"
