@@ -9,7 +9,9 @@
  * Several directories (drives) appear side by side in every section.  A
  * drive check's results directory (meta.json "command": "check") gets a
  * verdict table instead (checkhtml.c); plan and check directories may be
- * mixed. */
+ * mixed.  Any number of directories: each has a colour and a line style
+ * (docs/report.md "Many runs").  With a chartpub (chartpub.h) every chart
+ * is also written as files of its own and linked under its drawing. */
 #ifndef NVS_HTML_H
 #define NVS_HTML_H
 
