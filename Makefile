@@ -4,7 +4,7 @@
 VERSION   := 0.1.0
 CC        ?= cc
 PKGS      := ncursesw libnvme liburing libcjson inih blkid nettle libxxhash
-DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev \
+DEB_BUILD := build-essential pkg-config libncurses-dev libnvme-dev liburing-dev librsvg2-bin \
              check libcjson-dev libinih-dev libblkid-dev nettle-dev libxxhash-dev
 DEB_TEST  := tmux util-linux e2fsprogs dosfstools fio python3 python3-six python3-pandas chromium \
              python3-fusepy zstd blktrace time openssh-server openssh-client iptables

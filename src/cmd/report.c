@@ -10,28 +10,70 @@
 #include "nvscope.h"
 #include "cmd/cmd.h"
 #include "dev/safety.h"
+#include "report/chartpub.h"
 #include "report/html.h"
 
-enum { O_OUTPUT = 'o' };
+enum { O_OUTPUT = 'o', O_CHARTS = 256 };
 
 static const struct cmd_opt opts[] = {
-    {{"output", required_argument, NULL, O_OUTPUT}, 'o', "FILE",
+    {{"output", required_argument, NULL, O_OUTPUT},
+     'o',
+     "FILE",
      "the report (default DIR/report.html; \"-\" = stdout)"},
+    {{"charts", required_argument, NULL, O_CHARTS},
+     0,
+     "LIST",
+     "each chart's own files in charts/ beside the report: svg,png,csv (default) or none"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
+/* charts/ beside @out (its directory), for the files @kinds; NULL with
+ * one line on stderr. */
+static struct chartpub *charts_open(const char *out, unsigned kinds)
+{
+	char dir[1200], err[1400];
+	const char *slash = strrchr(out, '/');
+	int l = slash ? (int)(slash - out) : 0;
+	if (snprintf(dir, sizeof(dir), "%.*s%scharts", l, out, slash ? "/" : "") >=
+	    (int)sizeof(dir)) {
+		fprintf(stderr, "nvscope report: directory name too long\n");
+		return NULL;
+	}
+	if (slash == out) /* "/report.html" */
+		snprintf(dir, sizeof(dir), "/charts");
+	struct chartpub *p = chartpub_new(dir, "charts", kinds, err, sizeof(err));
+	if (!p)
+		fprintf(stderr, "nvscope report: %s\n", err);
+	return p;
+}
+
+/* Rasterises and indexes the charts, frees @p: 0 or -errno with one line
+ * in @err; a note ("PNGs skipped: ...") goes to stderr. */
+static int charts_close(struct chartpub *p, char *err, size_t errlen)
+{
+	char note[200];
+	int rc = chartpub_finish(p, note, sizeof(note), err, errlen);
+	if (!rc && note[0])
+		fprintf(stderr, "nvscope report: %s\n", note);
+	chartpub_free(p);
+	return rc;
+}
+
 static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 {
-	const char *out = cmd_get(a, O_OUTPUT);
+	const char *out = cmd_get(a, O_OUTPUT), *charts = cmd_get(a, O_CHARTS);
 	char path[1200], tmp[32], err[1400];
+	unsigned kinds = CHARTPUB_ALL;
+	struct chartpub *pub = NULL;
 
 	unsigned n = a->npos;
 	if (!n) {
 		cmd_help(stderr, self);
 		return NVS_EXIT_USAGE;
 	}
-	if (n > 8) {
-		fprintf(stderr, "nvscope report: at most 8 directories\n");
+	if (charts && chartpub_parse_kinds(charts, &kinds)) {
+		fprintf(stderr,
+			"nvscope report: --charts: svg, png, csv (comma-separated) or none\n");
 		return NVS_EXIT_USAGE;
 	}
 	const char *const *dirs = (const char *const *)a->pos;
@@ -73,7 +115,15 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 			close(dfd);
 		return NVS_EXIT_USAGE;
 	}
-	rc = html_write_report(f, dirs, n, err, sizeof(err));
+	if (kinds && !(pub = charts_open(out, kinds)))
+		rc = -EIO;
+	else
+		rc = html_write_report_pub(f, dirs, n, pub, err, sizeof(err));
+	if (pub && !rc) {
+		rc = charts_close(pub, err, sizeof(err));
+	} else {
+		chartpub_free(pub);
+	}
 	if (fflush(f) && !rc) {
 		rc = -EIO;
 		snprintf(err, sizeof(err), "%s: write error", out);
@@ -95,10 +145,12 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 const struct cmd_entry cmd_report_entry = {
     .name = "report",
     .summary = "write an HTML/SVG report from result directories",
-    .usage = "report DIR [DIR...] [-o FILE]",
+    .usage = "report DIR [DIR...] [-o FILE] [--charts LIST]",
     .text = "Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
 	    "directories, side by side, and of `nvscope check` results directories (a\n"
-	    "verdict row per serial); at most 8 directories.",
+	    "verdict row per serial), any number of them.  Every chart is also\n"
+	    "written as its own SVG, PNG (rsvg-convert) and CSV in charts/ beside the\n"
+	    "report (not with -o -), listed in charts/index.csv.",
     .opts = opts,
     .exec = exec_report,
 };

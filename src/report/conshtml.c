@@ -93,6 +93,7 @@ static void whole_run(FILE *f, const struct cons *c, bool mbps, double from)
 			       .band_x0 = from,
 			       .band_x1 = c->t[c->n - 1],
 			       .band_label = label,
+			       .band_grey = true,
 			       .width = 860};
 	svg_chart(f, &ch);
 }

@@ -148,18 +148,25 @@ static void key(FILE *f, const struct heat_map *m, int y, int w, double lo, doub
 	fprintf(f, ": %s is better</text>", m->lower_better ? "lower" : "higher");
 }
 
-int heat_svg(FILE *f, const struct heat_map *m)
+/* The map's <svg> (@doc: a standalone document with its own style). */
+static int heat_body(FILE *f, const struct heat_map *m, bool doc)
 {
 	double lo = 0, hi = 0;
 	bool any = m->v && range(m, &lo, &hi);
 	int gw = ML + (int)m->ncols * CW + 16, w = gw < MIN_W ? MIN_W : gw;
 	int gy = MT + (int)m->nrows * CH, h = gy + 14 + KEY_H + 34;
-	fprintf(
-	    f,
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heat heat-%s\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\"><rect class=\"bg\" width=\"%d\" height=\"%d\"/>"
-	    "<text class=\"title\" x=\"%d\" y=\"18\">",
-	    m->id, w, h, w, h, w, h, ML);
+	if (doc)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heat heat-%s\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\">",
+		m->id, w, h, w, h);
+	if (doc)
+		fprintf(f, "<style>%s</style>", svg_style);
+	fprintf(f,
+		"<rect class=\"bg\" width=\"%d\" height=\"%d\"/>"
+		"<text class=\"title\" x=\"%d\" y=\"18\">",
+		w, h, ML);
 	svg_escape(f, m->title);
 	fprintf(f, "</text><text x=\"%d\" y=\"%d\">queue depth (per thread)</text>", ML, MT - 22);
 	fprintf(f,
@@ -181,6 +188,44 @@ int heat_svg(FILE *f, const struct heat_map *m)
 		fprintf(f, "<text class=\"nodata\" x=\"%d\" y=\"%d\">no data</text>", ML, gy + 24);
 	fputs("</svg>\n", f);
 	return any ? 0 : -EINVAL;
+}
+
+static int heat_doc(FILE *f, const void *m)
+{
+	return heat_body(f, m, true);
+}
+
+int heat_svg_doc(FILE *f, const struct heat_map *m)
+{
+	return heat_body(f, m, true);
+}
+
+/* threads, queue depth, the figure: a row per cell with data. */
+static void heat_csv(FILE *f, const void *arg)
+{
+	const struct heat_map *m = arg;
+	fputs("threads,queue depth (per thread),", f);
+	fputs(m->what, f);
+	if (m->unit)
+		fprintf(f, " (%s)", m->unit);
+	fputc('\n', f);
+	for (unsigned r = 0; r < m->nrows && m->v; r++)
+		for (unsigned c = 0; c < m->ncols; c++)
+			if (isfinite(m->v[r * m->ncols + c]))
+				fprintf(f, "%g,%g,%.12g\n", m->rows[r], m->cols[c],
+					m->v[r * m->ncols + c]);
+}
+
+int heat_svg(FILE *f, const struct heat_map *m)
+{
+	svg_publish_open(f);
+	int rc = heat_body(f, m, false);
+	char id[64];
+	snprintf(id, sizeof(id), "heat-%s", m->id);
+	struct svg_item it = {
+	    .title = m->title, .id = id, .doc = heat_doc, .csv = heat_csv, .arg = m};
+	svg_publish(f, &it);
+	return rc;
 }
 
 #define MAXD 64
@@ -229,6 +274,7 @@ void heat_grid(FILE *f, const struct rtab *t, const struct rw_rows *rw)
 			m = (struct heat_map){.id = ids[k],
 					      .title = titles[k],
 					      .what = "mean latency",
+					      .unit = "\xc2\xb5s",
 					      .rows = th,
 					      .cols = qd,
 					      .nrows = nt,

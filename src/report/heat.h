@@ -32,12 +32,17 @@ struct heat_map {
 	const double *v;   /* nrows x ncols, row-major; non-finite: no data */
 	const char *fmt;   /* a cell's figure, e.g. "%.0f" */
 	bool lower_better; /* the lowest figure takes the bright end */
+	const char *unit;  /* the figure's unit in its CSV header, or NULL */
 };
 
 /* Writes @m as one <svg> to @f.  Each cell is a <g class="cell"> (or
  * "cell na") with data-threads, data-qd and data-value; its <rect>'s fill
- * is its colour.  0, or -EINVAL when no cell has data (every cell n/a). */
+ * is its colour.  0, or -EINVAL when no cell has data (every cell n/a).
+ * Published (svg_publish) as a chart: its CSV is threads, queue depth and
+ * the figure of each cell with data. */
 int heat_svg(FILE *f, const struct heat_map *m);
+/* The same as a standalone SVG document (its own style). */
+int heat_svg_doc(FILE *f, const struct heat_map *m);
 
 /* The heat maps of one drive's grid step @t: IOPS (the row's JSON's read
  * plus write IOPS, unrounded; the table's where the JSON has none), and

@@ -26,15 +26,30 @@
 #include "report/rtable.h"
 #include "report/rwhtml.h"
 #include "report/svg.h"
+#include "report/chartpub.h"
 #include "stats/collect.h"
 #include "report/resnames.h"
 
-#define MAX_DIRS  8
 #define MAX_COLS  24
 #define MAX_STEPS 128
 
-static const char *const palette[MAX_DIRS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-					      "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+/* A directory's colour and line: the 10 colours of the palette in turn,
+ * solid for the first 10 directories, then the same colours with a dash
+ * pattern for each further 10 (docs/report.md "Many runs"). */
+#define NCOLORS 10
+static const char *const palette[NCOLORS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+					     "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+static const char *const dashes[] = {NULL, "6 4", "2 3", "8 3 2 3", "12 4"};
+
+static const char *dir_color(unsigned d)
+{
+	return palette[d % NCOLORS];
+}
+
+static const char *dir_dash(unsigned d)
+{
+	return dashes[d / NCOLORS % (sizeof(dashes) / sizeof(dashes[0]))];
+}
 
 static const char *jstr(const cJSON *o, const char *key)
 {
@@ -76,19 +91,32 @@ static const char *css =
     "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
     "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
     "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
-    "svg .mark{stroke:#fff;stroke-width:1}details{font-size:12px;margin:6px 0}"
+    "svg .mark{stroke:#fff;stroke-width:1}.chartfiles{font-size:11px;color:#777;margin:2px "
+    "0;overflow-wrap:anywhere}"
+    ".chartfig{display:inline-block;vertical-align:top;width:min-content}"
+    "details{font-size:12px;margin:6px 0}"
     ".override{color:#b35c00;font-weight:600}.asrun{font-size:12px;margin:2px 0 8px}"
     "code{font-size:12px;word-break:break-all}"
     ".sharebar{display:inline-block;height:8px;background:#1f77b4;margin-right:4px}"
     "tr.aggregate td{font-weight:600;border-top:2px solid #999}"
     "details.per-drive summary{font-size:12px;cursor:pointer}"
     ".zoomnote{font-size:12px;margin:4px 0}"
-    ".consistency svg .band{fill:#777;fill-opacity:.08;stroke:#777}"
-    ".consistency svg .bandlabel{fill:#444}";
+    "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 
+/* The report's chart files while a page is written (html_write_report_pub;
+ * one report at a time, as svg_set_hook). */
+static struct chartpub *page_pub;
+static bool page_multi; /* several directories: their cards' charts named by drive */
+
+/* A drive's card: its title, and its name on the chart files that follow. */
 static void dir_card_title(FILE *f, const struct rdir *d, unsigned i)
 {
-	fprintf(f, "<h3><span style=\"color:%s\">&#9632;</span> ", palette[i % MAX_DIRS]);
+	const char *slash = strrchr(d->path, '/');
+	while (slash && !slash[1] && slash > d->path) /* "dir/" */
+		slash = memrchr(d->path, '/', (size_t)(slash - d->path));
+	if (page_multi)
+		chartpub_part(page_pub, slash ? slash + 1 : d->path);
+	fprintf(f, "<h3><span style=\"color:%s\">&#9632;</span> ", dir_color(i));
 	esc(f, d->label);
 	fputs("</h3>", f);
 }
@@ -321,10 +349,10 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct rtab *t
 			  const char *id, const char *title, const char *xcol, const char *xlabel,
 			  const char *ycol, const char *ylabel, bool xlog)
 {
-	struct svg_series se[MAX_DIRS];
-	double *xs[MAX_DIRS] = {0}, *ys[MAX_DIRS] = {0};
+	struct svg_series *se = calloc(nd, sizeof(*se));
+	double **xs = calloc(nd, sizeof(*xs)), **ys = calloc(nd, sizeof(*ys));
 	unsigned n = 0;
-	for (unsigned d = 0; d < nd; d++) {
+	for (unsigned d = 0; se && xs && ys && d < nd; d++) {
 		if (!tabs[d].nrows)
 			continue;
 		xs[n] = rtab_column(&tabs[d], xcol);
@@ -338,7 +366,8 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct rtab *t
 					    .x = xs[n],
 					    .y = ys[n],
 					    .n = tabs[d].nrows,
-					    .color = palette[d % MAX_DIRS]};
+					    .color = dir_color(d),
+					    .dash = dir_dash(d)};
 		n++;
 	}
 	struct svg_chart c = {.id = id,
@@ -354,6 +383,39 @@ static void overlay_chart(FILE *f, const struct rdir *dirs, const struct rtab *t
 		free(xs[i]);
 		free(ys[i]);
 	}
+	free(se);
+	free(xs);
+	free(ys);
+}
+
+/* A step's tables per directory, on the heap (any number of directories). */
+struct bufs {
+	struct rtab *tabs;
+	struct qos_rows *qs;
+	struct rw_rows *rw;
+	struct rwhtml_drive *dv;
+};
+
+static void bufs_free(struct bufs *b)
+{
+	free(b->tabs);
+	free(b->qs);
+	free(b->rw);
+	free(b->dv);
+}
+
+/* 0, or -ENOMEM with a line on the page. */
+static int bufs_new(FILE *f, struct bufs *b, unsigned nd)
+{
+	*b = (struct bufs){.tabs = calloc(nd, sizeof(*b->tabs)),
+			   .qs = calloc(nd, sizeof(*b->qs)),
+			   .rw = calloc(nd, sizeof(*b->rw)),
+			   .dv = calloc(nd, sizeof(*b->dv))};
+	if (b->tabs && b->qs && b->rw && b->dv)
+		return 0;
+	bufs_free(b);
+	fputs("<p class=\"warn\">out of memory</p>\n", f);
+	return -ENOMEM;
 }
 
 static void read_tabs(const struct rdir *dirs, unsigned nd, const char *sub, const char *name,
@@ -390,7 +452,8 @@ static void rw_load(const struct rdir *dirs, const struct rtab *tabs, unsigned n
 	for (unsigned d = 0; d < nd; d++) {
 		rwhtml_load(dirs[d].path, sub, kind, &tabs[d], &rw[d]);
 		dv[d] = (struct rwhtml_drive){.label = dirs[d].label,
-					      .color = palette[d % MAX_DIRS],
+					      .color = dir_color(d),
+					      .dash = dir_dash(d),
 					      .t = &tabs[d],
 					      .rw = &rw[d]};
 	}
@@ -422,7 +485,10 @@ static void qos_section(FILE *f, const struct rdir *dirs, const struct rtab *tab
 static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
 			    bool mbps)
 {
-	struct rtab tabs[MAX_DIRS];
+	struct bufs b;
+	if (bufs_new(f, &b, nd))
+		return;
+	struct rtab *tabs = b.tabs;
 	read_tabs(dirs, nd, sub, RESDIR_QD, tabs);
 	size_t maxrows = 0;
 	for (unsigned d = 0; d < nd; d++)
@@ -448,9 +514,9 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 		}
 	}
 	fputs("</div>", f);
-	struct qos_rows qs[MAX_DIRS];
-	struct rw_rows rw[MAX_DIRS];
-	struct rwhtml_drive dv[MAX_DIRS];
+	struct qos_rows *qs = b.qs;
+	struct rw_rows *rw = b.rw;
+	struct rwhtml_drive *dv = b.dv;
 	qos_load(dirs, tabs, nd, sub, "measure", qs);
 	metric_table(f, dirs, tabs, nd, sub, "QD", "qd", qs);
 	rw_load(dirs, tabs, nd, sub, "measure", rw, dv);
@@ -459,21 +525,25 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 	per_drive(f, dirs, tabs, nd, sub, "measure");
 	qos_section(f, dirs, tabs, nd, sub, "measure", qs);
 	free_tabs(tabs, nd);
+	bufs_free(&b);
 }
 
 /* The rate curve (rwhtml.c draws its charts): @mbps, throughput on the X
  * axis (a 64K or sequential curve). */
 static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub, bool mbps)
 {
-	struct rtab tabs[MAX_DIRS];
-	struct rw_rows rw[MAX_DIRS];
-	struct rwhtml_drive dv[MAX_DIRS];
+	struct bufs b;
+	if (bufs_new(f, &b, nd))
+		return;
+	struct rtab *tabs = b.tabs;
+	struct rw_rows *rw = b.rw;
+	struct rwhtml_drive *dv = b.dv;
 	read_tabs(dirs, nd, sub, RESDIR_RATE, tabs);
 	rw_load(dirs, tabs, nd, sub, "rate-curve", rw, dv);
 	fputs("<div class=\"row\">", f);
 	rwhtml_rate_charts(f, dv, nd, mbps);
 	fputs("</div>", f);
-	struct qos_rows qs[MAX_DIRS];
+	struct qos_rows *qs = b.qs;
 	qos_load(dirs, tabs, nd, sub, "rate-curve", qs);
 	metric_table(f, dirs, tabs, nd, sub, "% of max", NULL, qs);
 	rwhtml_table(f, dv, nd, "rate-curve");
@@ -481,6 +551,7 @@ static void section_rate(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	per_drive(f, dirs, tabs, nd, sub, "rate-curve");
 	qos_section(f, dirs, tabs, nd, sub, "rate-curve", qs);
 	free_tabs(tabs, nd);
+	bufs_free(&b);
 }
 
 /* IOPS against queue depth, one line per worker count (thread profile). */
@@ -535,9 +606,12 @@ static void grid_chart(FILE *f, const struct rtab *t)
 
 static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct rtab tabs[MAX_DIRS];
-	struct rw_rows rw[MAX_DIRS];
-	struct rwhtml_drive dv[MAX_DIRS];
+	struct bufs b;
+	if (bufs_new(f, &b, nd))
+		return;
+	struct rtab *tabs = b.tabs;
+	struct rw_rows *rw = b.rw;
+	struct rwhtml_drive *dv = b.dv;
 	read_tabs(dirs, nd, sub, RESDIR_GRID, tabs);
 	rw_load(dirs, tabs, nd, sub, "grid", rw, dv);
 	fputs("<div class=\"row\">", f);
@@ -579,7 +653,7 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 		fputs("</div>", f);
 	}
 	fputs("</div>", f);
-	struct qos_rows qs[MAX_DIRS];
+	struct qos_rows *qs = b.qs;
 	qos_load(dirs, tabs, nd, sub, "grid", qs);
 	metric_table(f, dirs, tabs, nd, sub, "cell", "threads", qs);
 	rwhtml_table(f, dv, nd, "grid");
@@ -587,6 +661,7 @@ static void section_grid(FILE *f, const struct rdir *dirs, unsigned nd, const ch
 	per_drive(f, dirs, tabs, nd, sub, "grid");
 	qos_section(f, dirs, tabs, nd, sub, "grid", qs);
 	free_tabs(tabs, nd);
+	bufs_free(&b);
 }
 
 /* The SNIA matrix: rows block sizes, columns R/W mixes, each value the
@@ -639,7 +714,9 @@ static void matrix_table(FILE *f, const struct rtab *t, const char *col, const c
 
 static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub)
 {
-	struct rtab tabs[MAX_DIRS];
+	struct rtab *tabs = calloc(nd, sizeof(*tabs));
+	if (!tabs)
+		return;
 	read_tabs(dirs, nd, sub, RESDIR_MATRIX, tabs);
 	fputs("<div class=\"row\">", f);
 	for (unsigned d = 0; d < nd; d++) {
@@ -672,6 +749,7 @@ static void section_matrix(FILE *f, const struct rdir *dirs, unsigned nd, const 
 	}
 	fputs("</div>", f);
 	free_tabs(tabs, nd);
+	free(tabs);
 }
 
 static void section_simple(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
@@ -825,12 +903,12 @@ static bool big_blocks(const cJSON *sj)
 /* Step @i, @step, of every directory that has it: its heading, as-run
  * lines and the section of its kind. */
 static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned i,
-			 const char *step)
+			 const char *step, struct chartpub *pub)
 {
-	cJSON *sjs[MAX_DIRS];
-	struct rdir have[MAX_DIRS];
+	cJSON **sjs = calloc(nd, sizeof(*sjs));
+	struct rdir *have = calloc(nd, sizeof(*have));
 	unsigned nh = 0;
-	for (unsigned d = 0; d < nd; d++) {
+	for (unsigned d = 0; sjs && have && d < nd; d++) {
 		cJSON *o = rtab_json(dirs[d].path, step, RESDIR_STEP);
 		if (!o)
 			continue;
@@ -838,9 +916,10 @@ static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned
 		have[nh++] = dirs[d];
 	}
 	if (!nh)
-		return;
+		goto out;
 	cJSON *sj = sjs[0];
 	const char *kind = jstr(sj, "kind");
+	chartpub_step(pub, i, step);
 	step_heading(f, i, step, sj);
 	for (unsigned h = 0; h < nh; h++)
 		bedhtml_asrun(f, sjs[h], have[h].meta, nh > 1 ? have[h].label : NULL);
@@ -869,18 +948,31 @@ static void step_section(FILE *f, const struct rdir *dirs, unsigned nd, unsigned
 		fputs("<p class=\"warn\">not run yet</p>\n", f);
 	for (unsigned h = 0; h < nh; h++)
 		cJSON_Delete(sjs[h]);
+out:
+	free(sjs);
+	free(have);
 }
 
 int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *err, size_t errlen)
 {
-	struct rdir dirs[MAX_DIRS];
+	return html_write_report_pub(f, paths, ndirs, NULL, err, errlen);
+}
+
+int html_write_report_pub(FILE *f, const char *const *paths, unsigned ndirs, struct chartpub *pub,
+			  char *err, size_t errlen)
+{
+	struct rdir *dirs = NULL;
 	char *steps[MAX_STEPS];
 	unsigned nsteps = 0, nd = 0;
 	int rc = 0;
 
-	if (!ndirs || ndirs > MAX_DIRS) {
-		snprintf(err, errlen, "give 1 to %d results directories", MAX_DIRS);
+	if (!ndirs) {
+		snprintf(err, errlen, "give 1 or more results directories");
 		return -EINVAL;
+	}
+	if (!(dirs = calloc(ndirs, sizeof(*dirs)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
 	for (nd = 0; nd < ndirs; nd++)
 		if ((rc = load_dir(&dirs[nd], paths[nd], err, errlen)))
@@ -902,7 +994,7 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 	      f);
 	for (unsigned d = 0; d < nd; d++) {
 		const cJSON *t;
-		fprintf(f, "<tr><td class=\"l\" style=\"color:%s\">", palette[d % MAX_DIRS]);
+		fprintf(f, "<tr><td class=\"l\" style=\"color:%s\">", dir_color(d));
 		esc(f, dirs[d].label);
 		fputs("</td><td class=\"l\">", f);
 		if (dirs[d].check) {
@@ -937,8 +1029,14 @@ int html_write_report(FILE *f, const char *const *paths, unsigned ndirs, char *e
 
 	testbed_section(f, dirs, nd);
 
+	if (pub)
+		svg_set_hook(chartpub_chart, pub);
+	page_pub = pub;
+	page_multi = nd > 1;
 	for (unsigned i = 0; i < nsteps; i++)
-		step_section(f, dirs, nd, i, steps[i]);
+		step_section(f, dirs, nd, i, steps[i], pub);
+	svg_set_hook(NULL, NULL);
+	page_pub = NULL;
 	fputs("</body></html>\n", f);
 	rc = ferror(f) ? -EIO : 0;
 	if (rc)
@@ -948,5 +1046,6 @@ out_dirs:
 		cJSON_Delete(dirs[d].meta);
 		cJSON_Delete(dirs[d].dev);
 	}
+	free(dirs);
 	return rc;
 }

@@ -9,7 +9,9 @@
  * Several directories (drives) appear side by side in every section.  A
  * drive check's results directory (meta.json "command": "check") gets a
  * verdict table instead (checkhtml.c); plan and check directories may be
- * mixed. */
+ * mixed.  Any number of directories: each has a colour and a line style
+ * (docs/report.md "Many runs").  With a chartpub (chartpub.h) every chart
+ * is also written as files of its own and linked under its drawing. */
 #ifndef NVS_HTML_H
 #define NVS_HTML_H
 
@@ -20,5 +22,10 @@
  * Returns 0, or -errno with one line in @err (a directory that is not a
  * plan results directory: -ENOENT / -EINVAL naming the file). */
 int html_write_report(FILE *f, const char *const *dirs, unsigned ndirs, char *err, size_t errlen);
+/* The same with every chart also written as files by @pub (chartpub.h;
+ * NULL: none) and linked from the page. */
+struct chartpub;
+int html_write_report_pub(FILE *f, const char *const *dirs, unsigned ndirs, struct chartpub *pub,
+			  char *err, size_t errlen);
 
 #endif

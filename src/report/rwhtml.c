@@ -23,8 +23,6 @@
 #include "report/qoshtml.h"
 #include "report/svg.h"
 
-#define MAX_DRIVES 8
-
 /* A finite number >= 0 at @o's @key, else NAN. */
 static double num(const cJSON *o, const char *key)
 {
@@ -211,12 +209,13 @@ static struct pt *points(const struct rwhtml_drive *d, bool mbps, double xdiv, b
 static void latency_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd, bool mbps,
 			  double xdiv, bool p99)
 {
-	struct svg_series se[2 * MAX_DRIVES];
-	double *xs[2 * MAX_DRIVES] = {0}, *ys[2 * MAX_DRIVES] = {0};
-	char names[2 * MAX_DRIVES][200];
+	struct svg_series *se = calloc(2 * (size_t)nd, sizeof(*se));
+	double **xs = calloc(2 * (size_t)nd, sizeof(*xs)),
+	       **ys = calloc(2 * (size_t)nd, sizeof(*ys));
+	char(*names)[200] = calloc(2 * (size_t)nd, sizeof(*names));
 	unsigned ns = 0;
 	bool mixed = false;
-	for (unsigned i = 0; i < nd && i < MAX_DRIVES; i++) {
+	for (unsigned i = 0; se && xs && ys && names && i < nd; i++) {
 		size_t n;
 		struct pt *p = points(&d[i], mbps, xdiv, p99, &n);
 		if (!p)
@@ -245,7 +244,9 @@ static void latency_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd, bo
 						     .y = ys[ns],
 						     .n = n,
 						     .color = d[i].color,
-						     .dashed = k == 1};
+						     .dash = k != 1	 ? d[i].dash
+							     : d[i].dash ? "1 3"
+									 : "6 4"};
 			ns++;
 		}
 		free(p);
@@ -267,17 +268,22 @@ static void latency_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd, bo
 		free(xs[i]);
 		free(ys[i]);
 	}
+	free(se);
+	free(xs);
+	free(ys);
+	free(names);
 }
 
 /* Achieved against requested IOPS, one line per drive (in order of the
  * requested rate), and the line where they are equal. */
 static void achieved_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd)
 {
-	struct svg_series se[MAX_DRIVES + 1];
-	double *xs[MAX_DRIVES + 1] = {0}, *ys[MAX_DRIVES + 1] = {0};
+	struct svg_series *se = calloc((size_t)nd + 1, sizeof(*se));
+	double **xs = calloc((size_t)nd + 1, sizeof(*xs)),
+	       **ys = calloc((size_t)nd + 1, sizeof(*ys));
 	unsigned ns = 0;
 	double lo = INFINITY, hi = -INFINITY;
-	for (unsigned i = 0; i < nd && i < MAX_DRIVES; i++) {
+	for (unsigned i = 0; se && xs && ys && i < nd; i++) {
 		size_t nr = d[i].t->nrows, n = 0;
 		struct pt *p = calloc(nr + 1, sizeof(*p));
 		xs[ns] = calloc(nr + 1, sizeof(double));
@@ -307,11 +313,12 @@ static void achieved_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd)
 					     .x = xs[ns],
 					     .y = ys[ns],
 					     .n = n,
-					     .color = d[i].color};
+					     .color = d[i].color,
+					     .dash = d[i].dash};
 		ns++;
 	}
 	double ex[2] = {lo, hi};
-	if (lo <= hi)
+	if (se && lo <= hi)
 		se[ns++] = (struct svg_series){.name = "achieved = requested",
 					       .key = "requested",
 					       .x = ex,
@@ -328,10 +335,13 @@ static void achieved_chart(FILE *f, const struct rwhtml_drive *d, unsigned nd)
 			      .nseries = ns,
 			      .width = 560};
 	svg_chart(f, &c);
-	for (unsigned i = 0; i < ns; i++) { /* the reference line's are NULL */
+	for (unsigned i = 0; xs && ys && i < ns; i++) { /* the reference line's are NULL */
 		free(xs[i]);
 		free(ys[i]);
 	}
+	free(se);
+	free(xs);
+	free(ys);
 }
 
 void rwhtml_rate_charts(FILE *f, const struct rwhtml_drive *d, unsigned nd, bool mbps)

@@ -33,9 +33,10 @@ int rwhtml_load(const char *dir, const char *sub, const char *kind, const struct
 		struct rw_rows *rw);
 void rwhtml_free(struct rw_rows *rw);
 
-/* One drive of a step: its label, colour, table and rows. */
+/* One drive of a step: its label, colour, dash pattern (NULL: solid),
+ * table and rows. */
 struct rwhtml_drive {
-	const char *label, *color;
+	const char *label, *color, *dash;
 	const struct rtab *t;
 	const struct rw_rows *rw;
 };
@@ -47,7 +48,8 @@ void rwhtml_table(FILE *f, const struct rwhtml_drive *d, unsigned nd, const char
 void rwhtml_grid(FILE *f, const struct rtab *t, const struct rw_rows *rw);
 /* The rate curve's charts: mean and p99 latency against the achieved IOPS
  * (@mbps: MB/s or GB/s), each drive's points in order of it, read and
- * write apart (write dashed) for a mixed drive; then achieved against
+ * write apart (write dashed; dotted for a drive drawn dashed) for a mixed
+ * drive; then achieved against
  * requested IOPS with the line where they are equal. */
 void rwhtml_rate_charts(FILE *f, const struct rwhtml_drive *d, unsigned nd, bool mbps);
 

@@ -19,6 +19,17 @@
 #define MT 34
 #define MB 46
 
+/* The charts' look, for a page's <style> and a standalone chart's own. */
+const char svg_style[] =
+    "svg text{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:11px;fill:#333}"
+    "svg .bg{fill:#fff}svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}"
+    "svg .title{font-size:13px;font-weight:600}"
+    "svg .band{fill:#2ca02c;fill-opacity:.15;stroke:#2ca02c;stroke-dasharray:4 3}"
+    "svg .bandlabel{fill:#1d6b1d;font-size:11px}svg .nodata{fill:#999}"
+    "svg .yref{stroke:#999;stroke-dasharray:3 3}svg .yreflabel{font-size:10px;fill:#555}"
+    "svg .mark{stroke:#fff;stroke-width:1}"
+    "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
+
 void svg_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
@@ -195,14 +206,14 @@ static void draw_band(FILE *f, const struct svg_chart *c, const struct axis *ax,
 	p1 = fmax(0, fmin(1, p1));
 	if (isfinite(p0) && isfinite(p1) && p1 >= p0) {
 		fprintf(f,
-			"<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+			"<rect class=\"band%s\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 			"height=\"%d\"/>",
-			ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
+			c->band_grey ? " grey" : "", ML + p0 * w, MT, fmax(1, (p1 - p0) * w), h);
 		if (c->band_label) {
 			fprintf(f,
-				"<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" "
+				"<text class=\"bandlabel%s\" x=\"%.1f\" y=\"%d\" "
 				"text-anchor=\"middle\">",
-				ML + (p0 + p1) / 2 * w, MT + 12);
+				c->band_grey ? " grey" : "", ML + (p0 + p1) / 2 * w, MT + 12);
 			svg_escape(f, c->band_label);
 			fputs("</text>", f);
 		}
@@ -238,91 +249,119 @@ static void draw_labels(FILE *f, const struct svg_chart *c, bool right, int W, i
 
 /* The legend: a swatch and the name of each named series (top left, or
  * bottom left with legend_low). */
-static void draw_legend(FILE *f, const struct svg_chart *c, int h)
+static const char *dash_of(const struct svg_series *se)
 {
-	int ly = MT + 6;
-	if (c->legend_low)
-		ly = MT + h - 6 - 15 * (int)c->nseries;
+	return se->dash ? se->dash : se->dashed ? "6 4" : NULL;
+}
+
+static unsigned named(const struct svg_chart *c)
+{
+	unsigned n = 0;
+	for (unsigned s = 0; s < c->nseries; s++)
+		n += c->series[s].name != NULL;
+	return n;
+}
+
+/* A legend entry's width in characters under the plot: in one of two
+ * columns, or across the chart (@w: the plot's width). */
+#define LEGEND_CHARS(w, cols) ((size_t)((w) / (cols)-24) / 6)
+
+/* The legend's columns under the plot: 2 when every name fits in half the
+ * width, else 1 (whole names, one a line); 0: inside the plot. */
+static int legend_cols(const struct svg_chart *c, int w)
+{
+	if (named(c) <= SVG_LEGEND_IN)
+		return 0;
+	for (unsigned s = 0; s < c->nseries; s++)
+		if (c->series[s].name && strlen(c->series[s].name) > LEGEND_CHARS(w, 2))
+			return 1;
+	return 2;
+}
+
+/* The legend's height under the plot (0: inside it). */
+static int legend_below(const struct svg_chart *c, int w)
+{
+	int cols = legend_cols(c, w);
+	return cols ? 15 * (int)((named(c) + (unsigned)cols - 1) / (unsigned)cols) + 8 : 0;
+}
+
+/* Back from @i to a UTF-8 character's first byte. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i && ((unsigned char)s[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+static void escape_n(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char one[2] = {s[i], '\0'};
+		svg_escape(f, one);
+	}
+}
+
+/* @name in at most @maxc bytes: its head and tail around an ellipsis
+ * (where runs' names differ: "drive-a-firmware-2 (/dev/nvme0n1)"), the
+ * whole name as its tooltip. */
+static void legend_text(FILE *f, const char *name, size_t maxc)
+{
+	size_t n = strlen(name);
+	if (n <= maxc || maxc < 8) {
+		svg_escape(f, name);
+		return;
+	}
+	size_t head = char_start(name, (maxc - 1) / 2);
+	size_t tail = char_start(name, n - (maxc - 1 - (maxc - 1) / 2));
+	fputs("<title>", f);
+	svg_escape(f, name);
+	fputs("</title>", f);
+	escape_n(f, name, head);
+	fputs("\xe2\x80\xa6", f);
+	svg_escape(f, name + tail);
+}
+
+/* The legend: inside the plot at its top left (bottom left with
+ * legend_low), or under the plot in one or two columns (legend_cols). */
+static void draw_legend(FILE *f, const struct svg_chart *c, int w, int h, int H)
+{
+	int cols = legend_cols(c, w);
+	bool below = cols > 0;
+	int ly0 = below ? H + 4 : c->legend_low ? MT + h - 6 - 15 * (int)named(c) : MT + 6;
+	unsigned k = 0, rows = cols == 2 ? (named(c) + 1) / 2 : named(c);
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		if (!se->name)
 			continue;
-		if (se->dashed)
+		int lx = ML + 7 + (below && k >= rows ? w / 2 : 0);
+		int ly = ly0 + 15 * (int)(below && k >= rows ? k - rows : k);
+		k++;
+		const char *col = se->color ? se->color : "#333", *dash = dash_of(se);
+		if (dash)
 			fprintf(f,
 				"<path d=\"M%d %dh12\" stroke=\"%s\" stroke-width=\"2\" "
-				"stroke-dasharray=\"4 2\"/>",
-				ML + 7, ly + 5, se->color ? se->color : "#333");
+				"stroke-dasharray=\"%s\"/>",
+				lx, ly + 5, col, dash);
 		else
 			fprintf(f,
 				"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
 				"fill=\"%s\"/>",
-				ML + 8, ly, se->color ? se->color : "#333");
-		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", ML + 22, ly + 9);
-		svg_escape(f, se->name);
+				lx + 1, ly, col);
+		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", lx + 15, ly + 9);
+		if (below)
+			legend_text(f, se->name, LEGEND_CHARS(w + MR, cols));
+		else
+			svg_escape(f, se->name);
 		fputs("</text>", f);
-		ly += 15;
 	}
 }
 
-int svg_chart(FILE *f, const struct svg_chart *c)
+/* Each series: one <path> (a polyline, or dots as tiny segments) and, on
+ * a short polyline, a dot at each point. */
+static void draw_series(FILE *f, const struct svg_chart *c, const struct axis *pax,
+			const struct axis *ay, int w, int h)
 {
-	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
-	int w = W - ML - MR, h = H - MT - MB;
-	double xlo = INFINITY, xhi = -INFINITY, ylo[2] = {INFINITY, INFINITY},
-	       yhi[2] = {-INFINITY, -INFINITY};
-	bool any = false, right = false;
-
-	for (unsigned s = 0; s < c->nseries; s++) {
-		const struct svg_series *se = &c->series[s];
-		int k = se->right ? 1 : 0;
-		right |= se->right;
-		for (size_t i = 0; i < se->n; i++) {
-			double x = se->x[i], y = se->y[i];
-			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) ||
-			    ((k ? c->y2log : c->ylog) && y <= 0))
-				continue;
-			any = true;
-			xlo = fmin(xlo, x);
-			xhi = fmax(xhi, x);
-			ylo[k] = fmin(ylo[k], y);
-			yhi[k] = fmax(yhi[k], y);
-		}
-	}
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-		c->id ? " chart-" : "", c->id ? c->id : "", W, H, W, H);
-	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, H);
-	if (c->title) {
-		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
-			W / 2);
-		svg_escape(f, c->title);
-		fputs("</text>", f);
-	}
-	if (!any) {
-		fprintf(
-		    f,
-		    "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
-		    "</svg>\n",
-		    W / 2, H / 2);
-		return -EINVAL;
-	}
-	struct axis ax, ay[2];
-	axis_fit(&ax, xlo, xhi, c->xlog, false);
-	if (c->yfixed)
-		ylo[0] = c->ylo, yhi[0] = c->yhi;
-	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
-	if (right)
-		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
-
-	draw_band(f, c, &ax, w, h);
-	draw_ticks(f, &ax, 'x', ML, MT, w, h);
-	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
-	if (right)
-		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
-	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
-		w, h);
-
+	const struct axis ax = *pax;
 	for (unsigned s = 0; s < c->nseries; s++) {
 		const struct svg_series *se = &c->series[s];
 		const struct axis *yy = &ay[se->right ? 1 : 0];
@@ -332,8 +371,8 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 			svg_escape(f, se->key);
 			fputs("\" ", f);
 		}
-		if (se->dashed)
-			fputs("stroke-dasharray=\"6 4\" ", f);
+		if (dash_of(se))
+			fprintf(f, "stroke-dasharray=\"%s\" ", dash_of(se));
 		fprintf(
 		    f,
 		    "fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" stroke-linecap=\"round\" d=\"",
@@ -368,10 +407,174 @@ int svg_chart(FILE *f, const struct svg_chart *c)
 					    se->color ? se->color : "#333");
 			}
 	}
+}
+
+/* The chart's drawing after its <svg> tag (the background, title, axes,
+ * series, marks, labels, legend) and the closing tag. */
+static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
+{
+	int W = c->width ? c->width : 720, H = c->height ? c->height : 340;
+	int w = W - ML - MR, h = H - MT - MB;
+	double xlo = INFINITY, xhi = -INFINITY, ylo[2] = {INFINITY, INFINITY},
+	       yhi[2] = {-INFINITY, -INFINITY};
+	bool any = false, right = false;
+
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		int k = se->right ? 1 : 0;
+		right |= se->right;
+		for (size_t i = 0; i < se->n; i++) {
+			double x = se->x[i], y = se->y[i];
+			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) ||
+			    ((k ? c->y2log : c->ylog) && y <= 0))
+				continue;
+			any = true;
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+			ylo[k] = fmin(ylo[k], y);
+			yhi[k] = fmax(yhi[k], y);
+		}
+	}
+	if (doc)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	int HL = H + legend_below(c, w);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+		c->id ? " chart-" : "", c->id ? c->id : "", W, HL, W, HL);
+	if (doc)
+		fprintf(f, "<style>%s</style>", svg_style);
+	fprintf(f, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>", W, HL);
+	if (c->title) {
+		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
+			W / 2);
+		svg_escape(f, c->title);
+		fputs("</text>", f);
+	}
+	if (!any) {
+		fprintf(
+		    f,
+		    "<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>"
+		    "</svg>\n",
+		    W / 2, H / 2);
+		return -EINVAL;
+	}
+	struct axis ax, ay[2];
+	axis_fit(&ax, xlo, xhi, c->xlog, false);
+	if (c->yfixed)
+		ylo[0] = c->ylo, yhi[0] = c->yhi;
+	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
+	if (right)
+		axis_fit(&ay[1], ylo[1], yhi[1], c->y2log, true);
+
+	draw_band(f, c, &ax, w, h);
+	draw_ticks(f, &ax, 'x', ML, MT, w, h);
+	draw_ticks(f, &ay[0], 'l', ML, MT, w, h);
+	if (right)
+		draw_ticks(f, &ay[1], 'r', ML, MT, w, h);
+	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
+		w, h);
+
+	draw_series(f, c, &ax, ay, w, h);
 	draw_yrefs(f, c, &ay[0], w, h);
 	draw_marks(f, c, &ax, &ay[0], w, h);
 	draw_labels(f, c, right, W, H, w, h);
-	draw_legend(f, c, h);
+	draw_legend(f, c, w, h, H);
 	fputs("</svg>\n", f);
 	return 0;
+}
+
+static svg_hook_fn *hook;
+static void *hook_ctx;
+
+void svg_set_hook(svg_hook_fn *fn, void *ctx)
+{
+	hook = fn;
+	hook_ctx = ctx;
+}
+
+void svg_publish_open(FILE *f)
+{
+	if (hook)
+		fputs("<div class=\"chartfig\">", f);
+}
+
+void svg_publish(FILE *f, const struct svg_item *it)
+{
+	if (!hook)
+		return;
+	hook(hook_ctx, f, it);
+	fputs("</div>", f);
+}
+
+void svg_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void svg_chart_csv(FILE *f, const struct svg_chart *c)
+{
+	bool right = false;
+	for (unsigned s = 0; s < c->nseries; s++)
+		right |= c->series[s].right;
+	fputs("series,", f);
+	svg_csv_field(f, c->xlabel ? c->xlabel : "x");
+	fputc(',', f);
+	svg_csv_field(f, c->ylabel ? c->ylabel : "y");
+	if (right) {
+		fputc(',', f);
+		svg_csv_field(f, c->y2label ? c->y2label : "y2");
+	}
+	fputc('\n', f);
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct svg_series *se = &c->series[s];
+		bool ylog = se->right ? c->y2log : c->ylog;
+		for (size_t i = 0; i < se->n; i++) {
+			double x = se->x[i], y = se->y[i];
+			if (!isfinite(x) || !isfinite(y) || (c->xlog && x <= 0) || (ylog && y <= 0))
+				continue;
+			svg_csv_field(f, se->name ? se->name : se->key);
+			fprintf(f, ",%.12g,", x);
+			if (se->right)
+				fputc(',', f);
+			fprintf(f, "%.12g%s\n", y, right && !se->right ? "," : "");
+		}
+	}
+}
+
+static int chart_doc(FILE *f, const void *c)
+{
+	return chart_body(f, c, true);
+}
+
+static void chart_csv(FILE *f, const void *c)
+{
+	svg_chart_csv(f, c);
+}
+
+int svg_chart(FILE *f, const struct svg_chart *c)
+{
+	svg_publish_open(f);
+	int rc = chart_body(f, c, false);
+	struct svg_item it = {
+	    .title = c->title, .id = c->id, .doc = chart_doc, .csv = chart_csv, .arg = c};
+	svg_publish(f, &it);
+	return rc;
+}
+
+int svg_chart_doc(FILE *f, const struct svg_chart *c)
+{
+	return chart_body(f, c, true);
 }

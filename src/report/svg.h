@@ -19,6 +19,7 @@ struct svg_series {
 	bool plain;	   /* a polyline without a dot at each point */
 	double dot;	   /* a dot's diameter in px (0: 4) */
 	bool dashed;	   /* a dashed polyline (and legend swatch) */
+	const char *dash;  /* its stroke-dasharray ("6 4"), overrides dashed; NULL */
 	const char *key;   /* data-series of the path (escaped), may be NULL */
 };
 
@@ -39,6 +40,8 @@ struct svg_yref {
 	const char *label;
 };
 
+#define SVG_LEGEND_IN 8
+
 struct svg_chart {
 	const char *id; /* CSS class "chart-ID" of the <svg>, may be NULL */
 	const char *title;
@@ -49,19 +52,57 @@ struct svg_chart {
 	bool band; /* mark [band_x0, band_x1] */
 	double band_x0, band_x1;
 	const char *band_label;
+	bool band_grey;		      /* a grey band ("band grey"), not the steady-state green */
 	int width, height;	      /* 0: 720 x 340 */
 	const struct svg_mark *marks; /* drawn over the series */
 	unsigned nmarks;
 	const struct svg_yref *yrefs; /* against the left axis */
 	unsigned nyrefs;
 	bool legend_low; /* the legend at the bottom left (curves that start top left) */
-	bool yfixed;	 /* the left axis spans [ylo, yhi] whatever the data */
+	/* more than SVG_LEGEND_IN named series: the legend goes under the plot
+	 * in two columns and the chart grows by its height (the plot does not
+	 * shrink, no legend covers the data) */
+	bool yfixed; /* the left axis spans [ylo, yhi] whatever the data */
 	double ylo, yhi;
 };
 
 /* Writes @c as one <svg> element to @f.  Returns 0, or -EINVAL when there
  * is nothing finite to plot (an empty frame with "no data" is written). */
 int svg_chart(FILE *f, const struct svg_chart *c);
+/* The same drawing as a standalone SVG document (an XML declaration, the
+ * xmlns and its own <style>: fonts and background), for a file of its own.
+ * Returns as svg_chart(). */
+int svg_chart_doc(FILE *f, const struct svg_chart *c);
+/* The charts' CSS rules (a standalone chart's <style>). */
+extern const char svg_style[];
+/* A drawing on the page that is also published as files of its own
+ * (report/chartpub): its title (or id) names the files, @doc writes it as
+ * a standalone SVG document, @csv the numbers it draws (a header naming
+ * the columns and units), both of @arg. */
+struct svg_item {
+	const char *title, *id;
+	int (*doc)(FILE *f, const void *arg);
+	void (*csv)(FILE *f, const void *arg);
+	const void *arg;
+};
+/* Called by svg_publish() with the page @f and the item. */
+typedef void svg_hook_fn(void *ctx, FILE *f, const struct svg_item *it);
+/* One hook for the process (the report is written by one thread); NULL
+ * removes it.  With a hook, svg_chart() and heat_svg() wrap each inline
+ * drawing and what the hook writes after it (its links) in one
+ * <div class="chartfig"> (svg_publish_open() before the drawing,
+ * svg_publish() after it), so a row of charts stays a row. */
+void svg_set_hook(svg_hook_fn *fn, void *ctx);
+void svg_publish_open(FILE *f);
+void svg_publish(FILE *f, const struct svg_item *it);
+/* The points @c draws as CSV: a row per point of each series (finite, and
+ * positive on a log axis): series, x, the left axis's y, and on a chart
+ * with a right axis a fourth column for that axis's series; the header is
+ * "series," and the axes' labels (their units). */
+void svg_chart_csv(FILE *f, const struct svg_chart *c);
+/* A CSV field: @s as is, or quoted ("" for a quote) when it holds a comma,
+ * a quote or a line break; NULL: empty. */
+void svg_csv_field(FILE *f, const char *s);
 /* Writes @s with &, <, >, " and ' escaped for HTML/SVG text. */
 void svg_escape(FILE *f, const char *s);
 /* "Nice" tick step for a range of @span with about @n ticks (1, 2, 5 x

@@ -73,6 +73,19 @@ out=$T_TMP/report.html
 # self-contained: no script, stylesheet, image or font is fetched
 grep -Eiq '<script|<link|<img|src=|@import|url\(' "$out" && fail "report references external resources"
 ok "report written ($(wc -c <"$out") bytes)"
+# every chart of every kind (rate curve, matrix, grid, QoS ... of two
+# drives) has its files beside the page (docs/report.md "Publishing")
+python3 - "$out" <<'PY' || fail "chart files (above)"
+import csv, os, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+d = os.path.join(os.path.dirname(sys.argv[1]), "charts")
+names = re.findall(r'</svg>\n<p class="chartfiles">([a-z0-9-]+):', page)
+rows = [r["name"] for r in csv.DictReader(open(os.path.join(d, "index.csv")))]
+bad = [n + "." + e for n in names for e in ("svg", "csv") if not os.path.getsize(os.path.join(d, n + "." + e))]
+if page.count("<svg ") != len(names) or rows != names or bad:
+    sys.exit(f"{page.count('<svg ')} charts, {len(names)} with files, index {len(rows)}, empty {bad}")
+print(f"{len(names)} charts, each with its files")
+PY
 
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
 	--disable-component-update --no-first-run --disable-extensions --user-data-dir="$T_TMP/chrome")

@@ -155,9 +155,10 @@ for (run, zoom, body), step in zip(divs, steps[2:5]):
     for c in ("chart-scatter", "chart-consistency-zoom-log", "chart-consistency-zoom-linear"):
         assert body.count('class="chart %s"' % c) == 1, (step, c)
     assert "from t = %.4g s of %.4g s" % (float(zoom), t[-1]) in body, body[:300]
-    # the whole run shades the zoomed span and says where it starts
+    # the whole run shades the zoomed span (grey: its own style, in a
+    # standalone chart too) and says where it starts
     whole = re.search(r'<svg[^>]*chart-scatter".*?</svg>', body, re.S).group(0)
-    assert re.search(r'<rect class="band"[^>]*/><text class="bandlabel"[^>]*>zoomed below: '
+    assert re.search(r'<rect class="band grey"[^>]*/><text class="bandlabel grey"[^>]*>zoomed below: '
                      r'from t = %s s</text>' % re.escape("%.4g" % float(zoom)), whole), whole[:600]
     zooms = re.findall(r'<svg[^>]*chart-consistency-zoom-(log|linear)".*?</svg>', body, re.S)
     assert zooms == ["log", "linear"], zooms

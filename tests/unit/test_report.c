@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <inttypes.h>
 #include <cjson/cJSON.h>
+#include "report/chartpub.h"
 #include "report/conshtml.h"
 #include "report/drives.h"
 #include "report/heat.h"
@@ -700,6 +701,86 @@ START_TEST(test_heat)
 }
 END_TEST
 
+/* Many series: the legend goes under the plot (the chart grows), two
+ * columns of short names, one column of long names cut in the middle with
+ * the whole name as a tooltip; a series' dash pattern in its path and
+ * swatch. */
+START_TEST(test_legend_many)
+{
+	double x[2] = {1, 2}, y[2] = {3, 4};
+	struct svg_series se[12];
+	char names[12][200];
+	for (int i = 0; i < 12; i++) {
+		snprintf(names[i], sizeof(names[i]), "r%02d", i);
+		se[i] = (struct svg_series){
+		    .name = names[i], .x = x, .y = y, .n = 2, .color = "#123456"};
+	}
+	se[11].dash = "2 3";
+	struct svg_chart c = {.title = "t", .series = se, .nseries = 12};
+	int rc;
+	char *out = render(&c, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"438\"")); /* 340 + 6 rows x 15 + 8 */
+	ck_assert_ptr_nonnull(strstr(out, "stroke-dasharray=\"2 3\" fill=\"none\""));
+	ck_assert_ptr_nonnull(strstr(out, "h12\" stroke=\"#123456\" stroke-width=\"2\" "
+					  "stroke-dasharray=\"2 3\""));
+	free(out);
+	for (int i = 0; i < 12; i++)
+		snprintf(names[i], sizeof(names[i]),
+			 "a-very-long-results-directory-name-that-runs-on-and-on-and-on-well-past-"
+			 "the-width-of-the-chart-%02d (/dev/nvme%dn1)",
+			 i, i);
+	out = render(&c, &rc);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"528\"")); /* one column: 12 rows */
+	ck_assert_ptr_nonnull(
+	    strstr(out, "<title>a-very-long-results-directory-name-that-runs-on-and-on-"
+			"and-on-well-past-the-width-of-the-chart-07 (/dev/nvme7n1)"
+			"</title>"));
+	ck_assert_ptr_nonnull(strstr(out, "\xe2\x80\xa6"));
+	ck_assert_ptr_nonnull(strstr(out, "-07 (/dev/nvme7n1)</text>")); /* the tail kept */
+	free(out);
+	c.nseries = 8; /* 8: inside the plot as before */
+	out = render(&c, &rc);
+	ck_assert_ptr_nonnull(strstr(out, "height=\"340\""));
+	ck_assert_ptr_null(strstr(out, "<title>"));
+	free(out);
+}
+END_TEST
+
+/* chart file names: slugs with no space, slash or dot, bounded; --charts */
+START_TEST(test_chartpub_names)
+{
+	char b[16], big[64];
+	chartpub_slug("Latency QoS: exceedance (1 - CDF)", big, sizeof(big));
+	ck_assert_str_eq(big, "latency-qos-exceedance-1-cdf");
+	chartpub_slug("../a/b c..d\\e", big, sizeof(big));
+	ck_assert_str_eq(big, "a-b-c-d-e");
+	chartpub_slug("  ", big, sizeof(big));
+	ck_assert_str_eq(big, "x");
+	chartpub_slug(NULL, big, sizeof(big));
+	ck_assert_str_eq(big, "x");
+	chartpub_slug("read mean latency (\xc2\xb5s)", big, sizeof(big));
+	ck_assert_str_eq(big, "read-mean-latency-s");
+	chartpub_slug("abcdefgh ijklmnopqrstuvwxyz", b, sizeof(b));
+	ck_assert_uint_eq(strlen(b), sizeof(b) - 1);
+	ck_assert_str_eq(b, "abcdefgh-ijklmn");
+	chartpub_slug("abcdefghijklmn op", b, sizeof(b));
+	ck_assert_str_eq(b, "abcdefghijklmn"); /* no '-' at the end */
+	unsigned k = 99;
+	ck_assert_int_eq(chartpub_parse_kinds("svg,png,csv", &k), 0);
+	ck_assert_uint_eq(k, CHARTPUB_ALL);
+	ck_assert_int_eq(chartpub_parse_kinds("csv", &k), 0);
+	ck_assert_uint_eq(k, CHARTPUB_CSV);
+	ck_assert_int_eq(chartpub_parse_kinds("none", &k), 0);
+	ck_assert_uint_eq(k, 0);
+	ck_assert_int_eq(chartpub_parse_kinds("svg,", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("svg,,png", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("svgz", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("", &k), -EINVAL);
+	ck_assert_int_eq(chartpub_parse_kinds("none,svg", &k), -EINVAL);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -717,6 +798,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_drives);
 	tcase_add_test(tc, test_heat);
 	tcase_add_test(tc, test_rtab_distinct);
+	tcase_add_test(tc, test_chartpub_names);
+	tcase_add_test(tc, test_legend_many);
 	suite_add_tcase(s, tc);
 	return s;
 }
