@@ -282,6 +282,25 @@ static bool tame_dir(const char *d)
 	return true;
 }
 
+/* "resume": DIR (a check interrupted on this host): nothing else names
+ * drives or a profile; with --allow, DIR as tame as -o's.  0, or the
+ * status refused with. */
+static int resume_params(struct agent_job *j, struct checkcmd *o, const cJSON *targets)
+{
+	if (targets || o->profile || o->model || o->dir || o->all_nvme)
+		return refuse(j, NVS_EXIT_USAGE,
+			      "check: resume takes the drives and profile from its directory");
+	if (!o->resume[0])
+		return refuse(j, NVS_EXIT_USAGE, "check: resume: give a directory");
+	if (j->allow && !tame_dir(o->resume))
+		return refuse(
+		    j, NVS_EXIT_USAGE,
+		    "refusing --resume %s: this agent runs with --allow and keeps results "
+		    "only under its own directory (a relative path without ..)",
+		    o->resume);
+	return 0;
+}
+
 /* The request's params into @o; 0, or the status refused with. */
 static int check_params(struct agent_job *j, struct checkcmd *o)
 {
@@ -291,8 +310,11 @@ static int check_params(struct agent_job *j, struct checkcmd *o)
 	o->model = proto_get_str(j->params, "model", 63);
 	o->dir = proto_get_str(j->params, "output", 4095);
 	o->confirm = proto_get_str(j->params, "confirm", 4095);
+	o->resume = proto_get_str(j->params, "resume", 4095);
 	o->all_nvme = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "all_nvme"));
 	o->force = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "force"));
+	if (o->resume) /* the drives and profile are the state's (check.c) */
+		return resume_params(j, o, t);
 	if (!o->profile)
 		return refuse(j, NVS_EXIT_USAGE, "check: no profile");
 	if (t && (!cJSON_IsArray(t) || cJSON_GetArraySize(t) > NVS_MAX_TARGETS))

@@ -356,6 +356,12 @@ static int load_resume(struct checkcmd *o, struct check_batch *b, const struct d
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < *n; i++) {
+		/* the agent's --allow: a drive of the state not allowed is refused
+		 * by name before anything is opened, as on a fresh start */
+		if (o->allow && o->allow(o->allow_arg, d[i].path, err, sizeof(err))) {
+			fprintf(stderr, "nvscope check: %s\n", err);
+			return -EPERM;
+		}
 		if (check_drive_identify(&now, d[i].path, l, err, sizeof(err))) {
 			fprintf(stderr, "nvscope check: %s\n", err);
 			return -ENOENT;

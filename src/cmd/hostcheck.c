@@ -112,6 +112,17 @@ static cJSON *params_of(const struct hostcmd *h, size_t i, const struct checkcmd
 		free(th);
 		free(path);
 	}
+	if (o->resume) { /* each host resumes its own DIR (%h: its name) */
+		char *d = host_dir(o->resume, host);
+		cJSON_DeleteItemFromObjectCaseSensitive(p, "targets");
+		cJSON_AddStringToObject(p, "resume", d ? d : o->resume);
+		free(d);
+		if (o->confirm)
+			cJSON_AddStringToObject(p, "confirm", o->confirm);
+		cJSON_AddBoolToObject(p, "force", o->force);
+		*ntargets = -1; /* the state's */
+		return p;
+	}
 	cJSON_AddStringToObject(p, "profile", o->profile);
 	cJSON_AddBoolToObject(p, "all_nvme", o->all_nvme);
 	if (o->model)
@@ -341,11 +352,6 @@ static void write_csv(FILE *f, const cJSON *all)
 static int refuse_options(const struct cmd_entry *e, const struct hostcmd *h,
 			  const struct checkcmd *o, cJSON **params)
 {
-	if (o->resume) {
-		cmd_say(e, "--resume over hosts is not built yet (each host's results directory "
-			   "resumes there: nvscope check --resume DIR on it)");
-		return -EINVAL;
-	}
 	for (size_t i = 0; i < hostcmd_count(h); i++) {
 		int nt;
 		params[i] = params_of(h, i, o, &nt);

@@ -152,3 +152,30 @@ rc=$?
 [ $rc -eq 2 ] || fail "--csv on a block device over hosts: exit $rc, wanted 2: $(cat "$T_TMP/err")"
 grep -q "^nvscope check: --csv " "$T_TMP/err" || fail "the --csv refusal: $(cat "$T_TMP/err")"
 ok "--csv over hosts: the JSON's rows with the host first; a block device refused before any host"
+
+# --resume over hosts: a check over h1 and h2 interrupted (SIGINT) after
+# each host's state reached its perf phase, then resumed on both hosts from
+# each one's own directory (%h): one PASS row per host + drive, exit 0
+sed 's/^perf_rounds=1$/perf_rounds=3/; s/^runtime=300ms$/runtime=1s/' "$T_TMP/tiny.ini" >"$T_TMP/slow.ini"
+step() { sed -n 's/^[[:space:]]*"next_step":[[:space:]]*\([0-9]*\),.*/\1/p' "$T_TMP/q-$1/state.json" 2>/dev/null; }
+"$NVS_BIN" check --target "h1:$A" --target "h2:$B" --profile "$T_TMP/slow.ini" -o "$T_TMP/q-%h" \
+	"${R[@]}" -q >/dev/null 2>"$T_TMP/err-q" &
+pid=$!
+for _ in $(seq 300); do [ "$(step h1)" = 2 ] && [ "$(step h2)" = 2 ] && break; t_nap 0.1; done
+[ "$(step h1)" = 2 ] && [ "$(step h2)" = 2 ] ||
+	{ kill $pid; fail "the hosts' states never reached their perf phase: $(cat "$T_TMP/err-q")"; }
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 1 ] || fail "interrupted check over hosts exited $rc, wanted 1: $(cat "$T_TMP/err-q")"
+nv check --host h1 --host h2 --resume "$T_TMP/q-%h" "${R[@]}" --json >"$T_TMP/q.json"
+rc=$?
+[ $rc -eq 0 ] || fail "--resume over hosts exited $rc: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/q.json" "$a" "$b" <<'EOF' || fail "resumed JSON: $(head -c 800 "$T_TMP/q.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((x["host"], x["serial"], x["verdict"]) for x in d["drives"])
+assert rows == [("h1", sys.argv[2], "PASS"), ("h2", sys.argv[3], "PASS")], rows
+assert not d.get("interrupted"), d
+EOF
+ok "--resume over hosts: an interrupted check over h1 and h2 resumed on both from their own directories, PASS, exit 0"
