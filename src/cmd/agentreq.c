@@ -3,6 +3,7 @@
  * path a client names judged by the --allow list first. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "check/out.h"
 #include "check/run.h"
 #include "dev/devmodel.h"
+#include "dev/purge.h"
 #include "dev/probe.h"
 #include "ring/spsc.h"
 #include "run/allow.h"
@@ -361,6 +363,95 @@ static int do_check(struct agent_job *j)
 	return j->status = checkcmd_run(&o);
 }
 
+/* "purge" {"devices":[...],"method","ses","confirm","force"}: the options
+ * as `nvscope purge` reads them (ses only with format); every device
+ * allowed (--allow) before any is touched. */
+static int purge_params(struct agent_job *j, struct purge_opts *o, const cJSON **devs)
+{
+	const char *method = proto_get_str(j->params, "method", 32);
+	const cJSON *d;
+	uint64_t ses = 0;
+
+	*devs = cJSON_GetObjectItemCaseSensitive(j->params, "devices");
+	o->confirm = proto_get_str(j->params, "confirm", 4095);
+	o->force = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j->params, "force"));
+	if (!cJSON_IsArray(*devs) || !cJSON_GetArraySize(*devs) ||
+	    cJSON_GetArraySize(*devs) > NVS_MAX_TARGETS)
+		return refuse(j, NVS_EXIT_USAGE, "purge: give \"devices\" (1 to %d)",
+			      NVS_MAX_TARGETS);
+	if (!method || purge_parse_method(method, &o->method))
+		return refuse(j, NVS_EXIT_USAGE, "purge: unknown method '%s'",
+			      method ? method : "");
+	if (cJSON_GetObjectItemCaseSensitive(j->params, "ses") &&
+	    proto_get_u64(j->params, "ses", 2, &ses))
+		return refuse(j, NVS_EXIT_USAGE, "purge: ses must be 0, 1 or 2");
+	if (ses && o->method != PURGE_FORMAT)
+		return refuse(j, NVS_EXIT_USAGE, "purge: ses applies to the format method only");
+	o->ses = (int)ses;
+	cJSON_ArrayForEach(d, *devs)
+	{
+		char why[512];
+		if (!cJSON_IsString(d) || !d->valuestring[0])
+			return refuse(j, NVS_EXIT_USAGE, "purge: a device that is not a path");
+		if (allow_check(j->allow, d->valuestring, why, sizeof(why)))
+			return refuse(j, NVS_EXIT_USAGE, "%s", why);
+	}
+	return 0;
+}
+
+/* Each device purged in turn as `nvscope purge` purges it on this host
+ * (purge_run: the confirmation, in-use and data rules are this host's);
+ * its line and {"device","status","error"}; the worst status. */
+static int do_purge(struct agent_job *j)
+{
+	struct purge_opts o = {0};
+	const cJSON *devs, *d;
+	char *buf = NULL;
+	size_t len = 0;
+	int worst = 0;
+
+	if (purge_params(j, &o, &devs))
+		return j->status;
+	FILE *text = open_memstream(&buf, &len);
+	cJSON *res = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(res, "purged");
+	if (!text || !arr) {
+		if (text)
+			fclose(text);
+		free(buf);
+		cJSON_Delete(res);
+		return refuse(j, NVS_EXIT_IOERR, "out of memory");
+	}
+	cJSON_ArrayForEach(d, devs)
+	{
+		char err[512] = "";
+		int nst = 0, rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
+		if (rc)
+			snprintf(err, sizeof(err), "%s: not purged: cancelled", d->valuestring);
+		else
+			rc = purge_run(d->valuestring, &o, &nst, err, sizeof(err));
+		int st = rc ? cmd_exit_of(rc) : 0;
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "device", d->valuestring);
+		cJSON_AddNumberToObject(x, "status", st);
+		if (rc)
+			cJSON_AddStringToObject(x, "error", err);
+		else
+			cJSON_AddNullToObject(x, "error");
+		cJSON_AddItemToArray(arr, x);
+		if (rc)
+			fprintf(text, "%s\n", err);
+		else
+			fprintf(text, "purge: %s done on %s\n",
+				proto_get_str(j->params, "method", 32), d->valuestring);
+		worst = st > worst ? st : worst;
+	}
+	fclose(text);
+	cJSON_AddStringToObject(res, "text", buf ? buf : "");
+	free(buf);
+	j->result = res;
+	return j->status = worst;
+}
+
 void agent_job_run(struct agent_job *j)
 {
 	if (!strcmp(j->method, "list"))
@@ -371,6 +462,8 @@ void agent_job_run(struct agent_job *j)
 		do_check(j);
 	else if (!strcmp(j->method, "run"))
 		agentrun_do(j);
+	else if (!strcmp(j->method, "purge"))
+		do_purge(j);
 	else
 		refuse(j, NVS_EXIT_USAGE, "unknown request '%s' (this agent is nvscope %s)",
 		       j->method, NVS_VERSION);

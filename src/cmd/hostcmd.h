@@ -86,6 +86,16 @@ int hostcmd_list(const struct cmd_entry *e, const struct hostcmd *h, const struc
 		 bool json, bool tree);
 int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
 		   bool json);
+/* purge over hosts: each host's agent purges its devices as `nvscope
+ * purge` does there (its confirmation, in-use and data rules). */
+struct hostpurge {
+	const char *method;  /* format, sanitize-block, ... (checked by the agent) */
+	int ses;	     /* format's secure erase */
+	const char *confirm; /* --yes-destroy-data: a token per device, comma list */
+	bool force;	     /* --force-destroy */
+};
+int hostcmd_purge(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
+		  const struct hostpurge *p);
 struct checkcmd;
 int hostcmd_check(const struct cmd_entry *e, struct hostcmd *h, const struct checkcmd *o);
 

@@ -1,4 +1,4 @@
-/* hostlist.c - `nvscope list` and `nvscope health` over hosts
+/* hostlist.c - `nvscope list`, `nvscope health` and `nvscope purge` over hosts
  * (docs/hosts.md): one request per host, all together; the JSON is one
  * tree with "host" on every controller, block device and health log, and
  * each host's state under "hosts"; the text is grouped by host. */
@@ -146,9 +146,10 @@ out:
 	return rc;
 }
 
-/* health over hosts: DEV on every named host, HOST:DEV on its host. */
-static int health_params(const struct cmd_entry *e, const struct hostcmd *h,
-			 const struct cmd_args *a, struct hostcall *c)
+/* health and purge over hosts: DEV on every named host, HOST:DEV on its
+ * host (@what: what a host without one was not given, "read" or "purge"). */
+static int dev_params(const struct cmd_entry *e, const struct hostcmd *h, const struct cmd_args *a,
+		      struct hostcall *c, const char *what)
 {
 	size_t n = hostcmd_count(h);
 	int rc = 0;
@@ -171,7 +172,7 @@ static int health_params(const struct cmd_entry *e, const struct hostcmd *h,
 	}
 	for (size_t i = 0; i < n && !rc; i++)
 		if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c[i].params, "devices"))) {
-			cmd_say(e, "%s: no device to read (give DEV or %s:DEV)", c[i].host,
+			cmd_say(e, "%s: no device to %s (give DEV or %s:DEV)", c[i].host, what,
 				c[i].host);
 			rc = -EINVAL;
 		}
@@ -191,7 +192,7 @@ int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cm
 	n = hostcmd_count(h);
 	if (!(c = calls_new(h)))
 		return -ENOMEM;
-	if ((rc = health_params(e, h, a, c)) ||
+	if ((rc = dev_params(e, h, a, c, "read")) ||
 	    (rc = hostcmd_call(h, "health", c, n, on_log, (void *)e, NULL)))
 		goto out;
 	if (json) {
@@ -205,6 +206,36 @@ int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cm
 	} else {
 		rc = emit(e, NULL, c, n);
 	}
+out:
+	hostcall_clear(c, n);
+	return rc;
+}
+
+int hostcmd_purge(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
+		  const struct hostpurge *p)
+{
+	size_t n;
+	struct hostcall *c;
+	bool remote;
+	int rc;
+
+	if ((rc = hostcmd_targets(h, e, (const char *const *)a->pos, a->npos, &remote)))
+		return rc;
+	n = hostcmd_count(h);
+	if (!(c = calls_new(h)))
+		return -ENOMEM;
+	if ((rc = dev_params(e, h, a, c, "purge")))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		cJSON_AddStringToObject(c[i].params, "method", p->method);
+		if (p->ses)
+			cJSON_AddNumberToObject(c[i].params, "ses", p->ses);
+		if (p->confirm)
+			cJSON_AddStringToObject(c[i].params, "confirm", p->confirm);
+		cJSON_AddBoolToObject(c[i].params, "force", p->force);
+	}
+	if (!(rc = hostcmd_call(h, "purge", c, n, on_log, (void *)e, NULL)))
+		rc = emit(e, NULL, c, n);
 out:
 	hostcall_clear(c, n);
 	return rc;

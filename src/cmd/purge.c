@@ -12,6 +12,7 @@
 #include "nvscope.h"
 #include "base/num.h"
 #include "cmd/cmd.h"
+#include "cmd/hostcmd.h"
 #include "dev/purge.h"
 
 static void progress(double pct, void *arg)
@@ -25,24 +26,60 @@ static void progress(double pct, void *arg)
 enum { O_METHOD = 256, O_SES, O_CONFIRM, O_FORCE, O_QUIET };
 
 static const struct cmd_opt opts[] = {
-    {{"method", required_argument, NULL, O_METHOD}, 0, "METHOD",
+    {{"method", required_argument, NULL, O_METHOD},
+     0,
+     "METHOD",
      "format: Format NVM (keeps the LBA format), with --ses\n"
      "sanitize-block: Sanitize block erase (whole NVM subsystem)\n"
      "sanitize-crypto: Sanitize crypto erase\n"
      "sanitize-overwrite: Sanitize overwrite\n"
      "trim: deallocate every LBA (NVMe Dataset Management,\n"
      "  BLKDISCARD for other block devices)"},
-    {{"ses", required_argument, NULL, O_SES}, 0, "0|1|2",
+    {{"ses", required_argument, NULL, O_SES},
+     0,
+     "0|1|2",
      "format's secure erase: 0 none, 1 user data, 2 crypto"},
-    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM}, 0, "X",
+    {{"yes-destroy-data", required_argument, NULL, O_CONFIRM},
+     0,
+     "X",
      "X must be the controller's serial number (NVMe,\n"
      "see `nvscope list`) or the device path (others)"},
-    {{"force-destroy", no_argument, NULL, O_FORCE}, 0, NULL,
+    {{"force-destroy", no_argument, NULL, O_FORCE},
+     0,
+     NULL,
      "also where a partition table or a filesystem/\n"
      "RAID/LVM signature is found (docs/safety.md)"},
     {{"quiet", no_argument, NULL, O_QUIET}, 0, NULL, "no progress"},
+    HOSTCMD_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
+
+/* Over hosts (a HOST:DEV, or --host/--hosts with DEV on each): the exit
+ * status; -1 when the purge is local. */
+static int over_hosts(const struct cmd_entry *self, struct cmd_args *a, const struct purge_opts *o,
+		      const char *method)
+{
+	struct hostcmd hc;
+	bool remote = false;
+
+	if (hostcmd_take(&hc, self, a))
+		return NVS_EXIT_USAGE;
+	for (unsigned i = 0; i < a->npos && !hc.nnamed && !remote; i++) {
+		char *host, *path;
+		if (!hostcmd_split(a->pos[i], &host, &path))
+			remote = host[0];
+		free(host);
+		free(path);
+	}
+	if (!hc.nnamed && !remote) {
+		hostcmd_clear(&hc);
+		return -1;
+	}
+	struct hostpurge p = {method, o->ses, o->confirm, o->force};
+	int rc = hostcmd_purge(self, &hc, a, &p);
+	hostcmd_clear(&hc);
+	return rc < 0 ? cmd_exit_of(rc) : rc;
+}
 
 static int exec_purge(const struct cmd_entry *self, struct cmd_args *a)
 {
@@ -78,25 +115,30 @@ static int exec_purge(const struct cmd_entry *self, struct cmd_args *a)
 			break;
 		}
 	}
-	if (a->npos != 1) {
-		cmd_say(self, "give exactly one device (try --help)");
-		return NVS_EXIT_USAGE;
-	}
-	const char *dev = a->pos[0];
 	if (!method) {
 		fprintf(stderr, "nvscope purge: --method is required (format, sanitize-block, "
 				"sanitize-crypto, sanitize-overwrite, trim)\n");
 		return NVS_EXIT_USAGE;
 	}
 	if (purge_parse_method(method, &o.method)) {
-		fprintf(stderr, "nvscope purge: unknown method '%s' (format, sanitize-block, "
-				"sanitize-crypto, sanitize-overwrite, trim)\n", method);
+		fprintf(stderr,
+			"nvscope purge: unknown method '%s' (format, sanitize-block, "
+			"sanitize-crypto, sanitize-overwrite, trim)\n",
+			method);
 		return NVS_EXIT_USAGE;
 	}
 	if (o.ses && o.method != PURGE_FORMAT) {
 		fprintf(stderr, "nvscope purge: --ses applies to --method=format only\n");
 		return NVS_EXIT_USAGE;
 	}
+	int hrc = over_hosts(self, a, &o, method);
+	if (hrc >= 0)
+		return hrc;
+	if (a->npos != 1) {
+		cmd_say(self, "give exactly one device (try --help)");
+		return NVS_EXIT_USAGE;
+	}
+	const char *dev = a->pos[0];
 	if (!quiet && isatty(STDERR_FILENO))
 		o.progress = progress;
 	r = purge_run(dev, &o, &st, err, sizeof(err));
@@ -112,8 +154,12 @@ const struct cmd_entry cmd_purge_entry = {
     .name = "purge",
     .summary = "format, sanitize or trim a device (destroys data)",
     .usage = "purge DEV --method=METHOD [--ses=N] --yes-destroy-data=SERIAL|PATH\n"
-	     "      [--force-destroy] [--quiet]",
-    .text = "Destroys all data on DEV.",
+	     "      [--force-destroy] [--quiet]\n"
+	     "purge (HOST:DEV ... | --host DEST ... DEV ...) --method=METHOD [--ses=N]\n"
+	     "      --yes-destroy-data=TOKEN,... [--force-destroy] [host options]",
+    .text = "Destroys all data on DEV.  Over hosts (docs/hosts.md) each host's agent\n"
+	    "purges its devices as nvscope purge does there: the token of each\n"
+	    "device (its serial, else its path) must be in --yes-destroy-data's list.",
     .opts = opts,
     .notes = "Refused (exit 2, nothing touched) without confirmation, when anything on\n"
 	     "the device is mounted or in use, when it holds a signature and\n"

@@ -179,3 +179,33 @@ assert rows == [("h1", sys.argv[2], "PASS"), ("h2", sys.argv[3], "PASS")], rows
 assert not d.get("interrupted"), d
 EOF
 ok "--resume over hosts: an interrupted check over h1 and h2 resumed on both from their own directories, PASS, exit 0"
+
+# purge over hosts: without the tokens each agent refuses and nothing is
+# touched; with them each host trims its own device (reads zeros after)
+for d in "$A" "$B"; do
+	head -c 1M /dev/urandom >"$T_TMP/pat-$(basename "$d")"
+	dd if="$T_TMP/pat-$(basename "$d")" of="$d" bs=1M count=1 oflag=direct status=none ||
+		fail "pattern onto $d"
+done
+same() { cmp -s -n 1048576 "$1" "$2"; }
+nv purge "h1:$A" "h2:$B" --method=trim "${R[@]}" >"$T_TMP/p1.out"
+rc=$?
+[ $rc -eq 2 ] || fail "purge over hosts without tokens: exit $rc, wanted 2: $(cat "$T_TMP/err")"
+for d in "$A" "$B"; do
+	grep -q "refusing to destroy data without confirmation" "$T_TMP/p1.out" ||
+		fail "no refusal line: $(cat "$T_TMP/p1.out" "$T_TMP/err")"
+	same "$d" "$T_TMP/pat-$(basename "$d")" || fail "$d changed after a refused purge"
+done
+# one token wrong (h2's is C's): h1 trimmed, h2 refused and untouched
+nv purge "h1:$A" "h2:$B" --method=trim --yes-destroy-data="$A,$C" "${R[@]}" >"$T_TMP/p2.out"
+rc=$?
+[ $rc -eq 2 ] || fail "purge with h2's token wrong: exit $rc, wanted 2: $(cat "$T_TMP/p2.out" "$T_TMP/err")"
+grep -q "purge: trim done on $A" "$T_TMP/p2.out" || fail "h1 not trimmed: $(cat "$T_TMP/p2.out")"
+same "$B" "$T_TMP/pat-$b" || fail "$B changed with a wrong token"
+cmp -s -n 1048576 "$A" /dev/zero || fail "$A does not read zeros after its trim"
+nv purge "h1:$A" "h2:$B" --method=trim --yes-destroy-data="$A,$B" "${R[@]}" >"$T_TMP/p3.out" ||
+	fail "purge over hosts with the tokens: exit $?: $(cat "$T_TMP/p3.out" "$T_TMP/err")"
+grep -q "^h2:$" "$T_TMP/p3.out" && grep -q "purge: trim done on $B" "$T_TMP/p3.out" ||
+	fail "h2's lines: $(cat "$T_TMP/p3.out")"
+cmp -s -n 1048576 "$B" /dev/zero || fail "$B does not read zeros after its trim"
+ok "purge over hosts: refused without the tokens (nothing touched), a wrong token refused on its host only, trimmed with them"
