@@ -31,18 +31,10 @@ static int exec_health(const struct cmd_entry *self, struct cmd_args *a)
 	char err[256];
 	int r, st = 0;
 	struct hostcmd hc;
-	bool remote = false;
 
 	if (hostcmd_take(&hc, self, a))
 		return NVS_EXIT_USAGE;
-	for (unsigned i = 0; i < a->npos && !hc.nnamed && !remote; i++) {
-		char *host, *path;
-		if (!hostcmd_split(a->pos[i], &host, &path))
-			remote = host[0];
-		free(host);
-		free(path);
-	}
-	if (hc.nnamed || remote) { /* over hosts: docs/hosts.md */
+	if (hostcmd_over(&hc, a)) { /* over hosts: docs/hosts.md */
 		r = hostcmd_health(self, &hc, a, json);
 		hostcmd_clear(&hc);
 		return r;

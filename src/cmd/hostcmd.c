@@ -68,6 +68,20 @@ void hostcmd_clear(struct hostcmd *h)
 	h->hosts = NULL;
 }
 
+bool hostcmd_over(const struct hostcmd *h, const struct cmd_args *a)
+{
+	bool remote = h->nnamed > 0;
+
+	for (unsigned i = 0; i < a->npos && !remote; i++) {
+		char *host = NULL, *path = NULL;
+		if (!hostcmd_split(a->pos[i], &host, &path))
+			remote = host[0];
+		free(host);
+		free(path);
+	}
+	return remote;
+}
+
 size_t hostcmd_count(const struct hostcmd *h)
 {
 	return hosts_list_count(h->hosts);

@@ -60,6 +60,9 @@ int hostcmd_targets(struct hostcmd *h, const struct cmd_entry *e, const char *co
 /* The host of target @t ("" for a local PATH) into @host, its path into
  * @path (pointers into malloc'ed strings the caller frees). */
 int hostcmd_split(const char *t, char **host, char **path);
+/* Is a command of device arguments @a (DEV or HOST:DEV) one over hosts:
+ * --host/--hosts named some, or an argument names its host? */
+bool hostcmd_over(const struct hostcmd *h, const struct cmd_args *a);
 size_t hostcmd_count(const struct hostcmd *h);
 const char *hostcmd_host(const struct hostcmd *h, size_t i);
 

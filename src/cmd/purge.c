@@ -60,18 +60,10 @@ static int over_hosts(const struct cmd_entry *self, struct cmd_args *a, const st
 		      const char *method)
 {
 	struct hostcmd hc;
-	bool remote = false;
 
 	if (hostcmd_take(&hc, self, a))
 		return NVS_EXIT_USAGE;
-	for (unsigned i = 0; i < a->npos && !hc.nnamed && !remote; i++) {
-		char *host, *path;
-		if (!hostcmd_split(a->pos[i], &host, &path))
-			remote = host[0];
-		free(host);
-		free(path);
-	}
-	if (!hc.nnamed && !remote) {
+	if (!hostcmd_over(&hc, a)) {
 		hostcmd_clear(&hc);
 		return -1;
 	}
