@@ -551,13 +551,13 @@ static void add_members(cJSON *nv, const struct json_run *run, const struct resu
 }
 
 /* nvscope's per-interval rows of the job. */
-static void add_series(cJSON *nv, const struct series *s)
+static void add_series(cJSON *nv, const struct series *s, double t0)
 {
 	cJSON *arr = cJSON_AddArrayToObject(nv, "series");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct point *p = &s->pt[i];
 		cJSON *po = cJSON_CreateObject();
-		cJSON_AddNumberToObject(po, "t", p->t);
+		cJSON_AddNumberToObject(po, "t", p->t - t0);
 		cJSON_AddNumberToObject(po, "read_iops", p->iops[0]);
 		cJSON_AddNumberToObject(po, "write_iops", p->iops[1]);
 		cJSON_AddNumberToObject(po, "read_bw_bytes", p->bw[0]);
@@ -607,7 +607,7 @@ static void add_nvscope(cJSON *o, const struct json_run *run, unsigned j)
 	add_cpu(nv, run, j);
 	add_members(nv, run, r);
 	if (run->series)
-		add_series(nv, &run->series[j]);
+		add_series(nv, &run->series[j], run->series_t0 ? run->series_t0[j] : 0);
 }
 
 static cJSON *job_obj(const struct json_run *run, unsigned j)

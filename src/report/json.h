@@ -14,13 +14,13 @@
 struct fioss;
 struct json_job {
 	const struct spec *spec;  /* the job's own workload (rw, bs...); NULL: run->spec */
-	double elapsed_s;         /* wall time including ramp_time */
+	double elapsed_s;	  /* wall time including ramp_time */
 	uint64_t ctx, majf, minf; /* context switches, major/minor faults (process) */
 	/* fio's job_runtime: the sum over the jobs group_reporting folded into
 	 * this entry (fio's total_run_time; CPU % are of it); 0: the result's */
 	double job_runtime_s;
-	struct fioss *ss;         /* fio's steady state, or NULL (report/jsonss.h);
-				   * the caller's (run/runsteps.c frees it) */
+	struct fioss *ss; /* fio's steady state, or NULL (report/jsonss.h);
+			   * the caller's (run/runsteps.c frees it) */
 	/* "job options" (and their iodepth) from this spec, NULL: @spec's; a
 	 * group_reporting entry's are its last job's, as fio's (stat.c
 	 * opt_lists: the last job of the group sets them) */
@@ -34,23 +34,25 @@ struct json_run {
 	const struct result *targets; /* per target: [job * ntargets + t], or NULL */
 	unsigned ntargets;
 	const struct series *series; /* aggregate series of each job, or NULL */
+	const double *series_t0;     /* each series' start, subtracted from its
+				      * points' t in the JSON (NULL: 0) */
 	/* machine CPU per job (optional): [job * CPU_MAX + core], ncores[job] */
 	const struct cpu_util *cores;
 	const unsigned *ncores;
 	uint64_t dropped;
-	const char *extra_key;       /* optional extra object under "nvscope" */
-	const char *extra_json;      /* ... its JSON text */
-	const struct json_job *info; /* [njobs] or NULL */
+	const char *extra_key;	      /* optional extra object under "nvscope" */
+	const char *extra_json;	      /* ... its JSON text */
+	const struct json_job *info;  /* [njobs] or NULL */
 	const struct diskstat *disks; /* disk_util entries (deltas over the run) */
 	unsigned ndisks;
-	bool plus;                   /* json+: clat_ns.bins (fio's histogram bins) */
+	bool plus; /* json+: clat_ns.bins (fio's histogram bins) */
 	/* lat_ns.bins too, of the job and of each target (fio's json+ with
 	 * lat_percentiles=1): the full histograms the report's QoS is built
 	 * from (report/qos.h); a plan's step JSON has them */
 	bool lat_bins;
-	const unsigned *groupid;     /* [njobs]: fio's groupid of each job, or NULL (the index) */
+	const unsigned *groupid; /* [njobs]: fio's groupid of each job, or NULL (the index) */
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
-	int stop_signal; /* a signal stopped the run: nvscope.stopped_by_signal */
+	int stop_signal;		/* a signal stopped the run: nvscope.stopped_by_signal */
 };
 
 #define JSON_MAX_BYTES (256u << 20)

@@ -36,7 +36,9 @@ struct session {
 	struct spec *jobs;
 	unsigned njobs;
 	struct session_step step[SESSION_MAX_STEPS];
-	struct series step_series[SESSION_MAX_STEPS];
+	/* each step's aggregate points: a range of the run's series (agg),
+	 * not a copy (docs/architecture.md, the sample's path) */
+	size_t step_first[SESSION_MAX_STEPS], step_n[SESSION_MAX_STEPS];
 	unsigned nsteps, cur;
 	bool stop;
 	bool stopped;	   /* the last run ended by a stop */
@@ -59,7 +61,7 @@ struct session {
 	double done_s; /* duration of the finished steps */
 
 	struct fioss *ss; /* fio's steady state of the step (ss_dur), or NULL */
-	size_t ssnext;	  /* its next row of step_series */
+	size_t ssnext;	  /* its next row of the step's points */
 
 	char dir[512];
 	FILE *csv, *events, *health;
@@ -114,8 +116,6 @@ static void release_run(struct session *s)
 	series_release(&s->agg);
 	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
 		series_release(&s->tgt[t]);
-	for (unsigned i = 0; i < SESSION_MAX_STEPS; i++)
-		series_release(&s->step_series[i]);
 	if (s->csv)
 		fclose(s->csv);
 	if (s->events)
@@ -183,20 +183,22 @@ bool session_empty_tail(const struct point *p, uint64_t interval_ns)
 	       p->errors == 0;
 }
 
-/* A new collector row (@t = -1: the aggregate): onto the step's series
- * as it is, onto the run series and its CSV with the step's start added. */
+/* A new collector row (@t = -1: the aggregate): onto the run series and
+ * its CSV with the step's start added (an empty partial interval at a
+ * step's end is left out: no I/O was asked in it); the step's points are
+ * its range of the run's series. */
 static void on_point(int t, const struct point *pt, void *arg)
 {
 	struct session *s = arg;
 	if (t >= (int)s->ntargets)
 		return;
-	if (t < 0)
-		series_push(&s->step_series[s->cur], pt);
 	if (session_empty_tail(pt, s->jobs[s->step[s->cur].job].interval_ns))
 		return;
 	struct series *run = t < 0 ? &s->agg : &s->tgt[t];
 	if (series_push(run, pt))
 		return;
+	if (t < 0) /* the step's points are its range of the run's */
+		s->step_n[s->cur]++;
 	struct point *p = &run->pt[run->n - 1];
 	p->t += s->step[s->cur].t0; /* onto the run's axis, in place: no copy */
 	FILE *f = t < 0 ? s->csv : s->tcsv[t];
@@ -227,6 +229,8 @@ static int start_step(struct session *s, char *err, size_t errlen)
 	unsigned groups;
 	fioss_free(s->ss);
 	s->ssnext = 0;
+	s->step_first[s->cur] = s->agg.n;
+	s->step_n[s->cur] = 0;
 	if (runss_new(job, &s->ss)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -423,6 +427,14 @@ fail:
 	return ret;
 }
 
+/* Step @i's aggregate points: its range of the run's series, read in
+ * place (valid until the next push). */
+static struct series step_points(const struct session *s, unsigned i)
+{
+	return (struct series){.pt = s->agg.pt ? s->agg.pt + s->step_first[i] : NULL,
+			       .n = s->step_n[i]};
+}
+
 static void write_summary(struct session *s)
 {
 	if (!s->dir[0])
@@ -430,6 +442,7 @@ static void write_summary(struct session *s)
 	/* results hold full histograms (~33 KiB each): not on the stack */
 	struct result *res = malloc(SESSION_MAX_STEPS * sizeof(*res));
 	struct series ser[SESSION_MAX_STEPS];
+	double t0[SESSION_MAX_STEPS];
 	unsigned n = 0;
 	if (!res) {
 		event(s, "%s", "summary.json: out of memory");
@@ -438,7 +451,8 @@ static void write_summary(struct session *s)
 	for (unsigned i = 0; i < s->nsteps; i++)
 		if (s->step[i].done) {
 			res[n] = s->step[i].res;
-			ser[n] = s->step_series[i];
+			ser[n] = step_points(s, i);
+			t0[n] = s->step[i].t0;
 			n++;
 		}
 	char msg[400];
@@ -453,6 +467,7 @@ static void write_summary(struct session *s)
 	    .jobs = res,
 	    .njobs = n,
 	    .series = ser,
+	    .series_t0 = t0,
 	    .dropped = s->dropped,
 	};
 	if (json_write_run(f, &run))
@@ -520,9 +535,12 @@ int session_poll(struct session *s)
 	pool_drain(s->pool, on_sample, s);
 	int added = absorb(s);
 	if (s->ss && !fioss_attained(s->ss)) { /* fio's steadystate: the step ends early */
-		const struct series *m = &s->step_series[s->cur];
+		struct series pts = step_points(s, s->cur);
+		const struct series *m = &pts;
 		const struct spec *job = &s->jobs[s->step[s->cur].job];
-		if (runss_poll(s->ss, &m, NULL, 1, &s->ssnext, (double)job->ramp_ns / 1e9)) {
+		/* its points on the run's axis: the step's start and ramp off */
+		if (runss_poll(s->ss, &m, NULL, 1, &s->ssnext,
+			       s->step[s->cur].t0 + (double)job->ramp_ns / 1e9)) {
 			event(s, "%s", "fio's steady state attained: the step ends");
 			pool_stop(s->pool);
 		}
