@@ -184,6 +184,30 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	wstate_sample_reset(s);
 }
 
+/* A completed I/O's accounting for the options set (st->done_plain
+ * false): its slat, latency_target's note, its priority's clat and its
+ * stripe set member's counts. */
+static void done_hooks(struct worker *w, struct wstate *st, struct slot *sl, uint64_t lat,
+		       uint64_t now, uint64_t sub, bool split)
+{
+	if (st->measuring) {
+		struct result_dir *rd = &w->res.dir[sl->dir];
+		if (st->slat)
+			hist_add(&rd->slat, sub - sl->t_issue);
+		/* fio's "prios": each priority's clat */
+		if (w->spec->prio.cmd_mode && sl->dir < 2 && sl->pidx < RESULT_MAX_PRIOS)
+			hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
+		if (w->nmembers > 1 && !split) { /* a split one's: per part */
+			struct result_member *m = &w->res.member[sl->member];
+			m->ios++;
+			m->bytes += sl->len;
+			m->lat_sum_ns += lat;
+		}
+	}
+	if (st->lt.on && sl->dir != NVS_TRIM && lattarget_note(&st->lt, lat) == LT_FATAL)
+		wstate_lat_fatal(w, st, lat);
+}
+
 /* The I/O of slot @sl (index @idx) ended with @res (its bytes, or -errno): counted,
  * checked, its slot freed.  @split: its members were counted per part. */
 static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struct slot *sl,
@@ -220,30 +244,17 @@ static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struc
 		if (lat > sd->lat_max)
 			sd->lat_max = lat;
 		sd->lat_bucket[bi]++;
-		if (nvs_unlikely(st->lt.on) && sl->dir != NVS_TRIM &&
-		    lattarget_note(&st->lt, lat) == LT_FATAL)
-			wstate_lat_fatal(w, st, lat);
 		if (st->measuring) {
 			struct result_dir *rd = &w->res.dir[sl->dir];
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
-			/* slat (when measured) and clat of the I/Os counted: N is
+			/* clat of the I/Os counted (slat in done_hooks): N is
 			 * total_ios in all three, and each I/O's lat is its slat + clat */
-			if (st->slat)
-				hist_add(&rd->slat, sub - sl->t_issue);
 			hist_add(&rd->clat, now - sub);
-			/* fio's "prios": each priority's clat */
-			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
-			    sl->pidx < RESULT_MAX_PRIOS)
-				hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
-			if (w->nmembers > 1 && !split) { /* a split one's: per part */
-				struct result_member *m = &w->res.member[sl->member];
-				m->ios++;
-				m->bytes += sl->len;
-				m->lat_sum_ns += lat;
-			}
 		}
+		if (nvs_unlikely(!st->done_plain))
+			done_hooks(w, st, sl, lat, now, sub, split);
 	} else {
 		wstate_io_error(w, st, sl, res);
 	}
@@ -398,6 +409,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	L->low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	st->slat = spec_slat(s); /* else one io_uring_enter submits and waits */
+	st->done_plain = !st->slat && !st->lt.on && !s->prio.cmd_mode && w->nmembers == 1;
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
 	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
