@@ -409,10 +409,11 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	L->low = s->xrun.iodepth_low < w->qd ? s->xrun.iodepth_low : 0;
 	st->sync_every = s->fsync_blocks || s->fdatasync_blocks;
 	st->slat = spec_slat(s); /* else one io_uring_enter submits and waits */
-	st->done_plain = !st->slat && !st->lt.on && !s->prio.cmd_mode && w->nmembers == 1;
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
 	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
+	st->done_plain = !st->slat && !st->lt.on && !s->prio.cmd_mode && w->nmembers == 1;
+	st->issue_plain = st->nranges <= 1 && !st->vtype && !st->serialize && !st->wmode_on;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -538,6 +539,28 @@ static inline enum next next_position(struct worker *w, struct wstate *st, struc
  * the slot's member and the iolog record of the I/O about to be issued.
  * True when it is a stripe set's I/O over a chunk's end, to be split (its
  * iolog records are then the parts', issue_parts). */
+/* An I/O's preparation for the options set (st->issue_plain false):
+ * fio's num_range trims, verify_only's read-back, serialize_overlap's
+ * busy slot and the NVMe write modes' pick. */
+static void prep_hooks(struct wstate *st, struct loop *L, struct slot *sl, struct backend_io *io,
+		       uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	const struct spec *s = L->s;
+	if (st->nranges > 1 && *dir == NVS_TRIM && !L->ti) {
+		bool last = false; /* fio's num_range (io/nvcmd.h) */
+		*len = wstate_trim_ranges(st, sl->buf, *off, *len, L->limit - L->issued, L->passes,
+					  &io->nranges, &last);
+		if (last)
+			L->issued = L->limit - *len;
+	}
+	if (st->vtype && s->verify_only)
+		*dir = NVS_READ; /* fio: only the read-back */
+	if (st->serialize)
+		sl->busy = true;
+	if (st->wmode_on && *dir == NVS_WRITE)
+		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+}
+
 static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
 			     struct backend_io *io, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
@@ -545,21 +568,10 @@ static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L
 	io->wmode = 0;
 	io->deac = s->nvcmd.deac;
 	io->nranges = 0;
-	if (nvs_unlikely(st->nranges > 1) && *dir == NVS_TRIM && !L->ti) {
-		bool last = false; /* fio's num_range (io/nvcmd.h) */
-		*len = wstate_trim_ranges(st, sl->buf, *off, *len, L->limit - L->issued, L->passes,
-					  &io->nranges, &last);
-		if (last)
-			L->issued = L->limit - *len;
-	}
+	if (nvs_unlikely(!st->issue_plain))
+		prep_hooks(st, L, sl, io, off, len, dir);
 	think_issued(&L->think);
-	if (nvs_unlikely(st->vtype) && s->verify_only)
-		*dir = NVS_READ; /* fio: only the read-back */
-	sl->off = *off;		 /* verify, serialize_overlap, an error's line */
-	if (nvs_unlikely(st->serialize))
-		sl->busy = true;
-	if (nvs_unlikely(st->wmode_on) && *dir == NVS_WRITE)
-		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+	sl->off = *off; /* verify, serialize_overlap, an error's line */
 	if (*dir == NVS_WRITE && io->wmode == WMODE_WRITE) {
 		if (!st->vtype || !s->vpattern_len) /* else: the pattern */
 			datagen_prepare_write(&st->data, sl->buf, *len, *off, L->now, sl->stale);

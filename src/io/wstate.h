@@ -70,6 +70,9 @@ struct wstate {
 	 * stripe set's members: a completion skips their tests (set by the
 	 * loop's set-up; false, the default, tests each) */
 	bool done_plain;
+	/* none of num_range trims, verify, serialize_overlap or NVMe write
+	 * modes: an issue skips their tests (as done_plain) */
+	bool issue_plain;
 	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
