@@ -242,27 +242,31 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 		restart(g, false); /* fio: the next loop of the job, re-seeded */
 	for (;;) {
 		d = mix_dir(g);
-		if (nvs_unlikely(g->zsize))
-			offgen_zone(g, d);
 		bool rnd = g->random;
-		if (nvs_unlikely(rnd && g->seq_nr > 1)) {
-			if (--g->seq_cnt)
-				rnd = false;
-			else
-				g->seq_cnt = g->seq_nr;
+		if (nvs_unlikely(!g->plain)) { /* the options g->plain says are off */
+			if (g->zsize)
+				offgen_zone(g, d);
+			if (rnd && g->seq_nr > 1) {
+				if (--g->seq_cnt)
+					rnd = false;
+				else
+					g->seq_cnt = g->seq_nr;
+			}
+			/* fio's should_do_random */
+			if (rnd && g->pct_random[d] < 100)
+				rnd = frand_between(&g->fr.seq[d], 1, 100) <= g->pct_random[d];
+			if (g->spr) {
+				uint64_t b = 0;
+				if (sprandom_next(g->spr, &b))
+					g->wraps = UINT64_MAX; /* fio: td->done */
+				rel = b * g->align;
+				*len = buflen(g, d, rel);
+				if (!*len || rel + *len > g->len)
+					*len = g->minbs[d];
+				break;
+			}
 		}
-		/* fio's should_do_random */
-		if (nvs_unlikely(rnd && g->pct_random[d] < 100))
-			rnd = frand_between(&g->fr.seq[d], 1, 100) <= g->pct_random[d];
-		if (nvs_unlikely(g->spr)) {
-			uint64_t b = 0;
-			if (sprandom_next(g->spr, &b))
-				g->wraps = UINT64_MAX; /* fio: td->done */
-			rel = b * g->align;
-			*len = buflen(g, d, rel);
-			if (!*len || rel + *len > g->len)
-				*len = g->minbs[d];
-		} else if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
+		if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
 			bool ok = rand_block(g, d, &rel);
 			if (!ok && (g->rmap || g->lfsr_on) && g->time_based) {
 				/* fio's get_next_rand_block: a full map (or a spent
@@ -492,6 +496,10 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		g->munit[d] = g->minbs[d];
 	}
 	offgen_seed(g, s, 1);
+	/* no strided zones, rw=randX:N, percentage_random or sprandom: the
+	 * draw skips their tests */
+	g->plain = !g->zsize && g->seq_nr <= 1 && g->pct_random[0] >= 100 &&
+		   g->pct_random[1] >= 100 && !s->sprandom;
 	if (s->sprandom) {
 		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
 		 * regions smaller than a block, or spr_cs larger than a region */
