@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "nvscope.h"
 
 struct frand {
 	bool use64;    /* taus258 (random_generator=tausworthe64) */
@@ -122,6 +123,13 @@ static inline uint64_t frand_max(const struct frand *f)
  * doubles as fio computes it */
 static inline uint64_t frand_scale(const struct frand *f, uint64_t r, uint64_t n)
 {
+	/* a 32-bit stream's r and an n below 2^63 convert exactly through
+	 * the signed conversions (one instruction each; the unsigned ones
+	 * branch), the quotient below n too: the same doubles, the same
+	 * value (2^32 is rand_max + 1.0 exactly) */
+	if (nvs_likely(!f->use64 && n < (1ULL << 63)))
+		return (uint64_t)(int64_t)((double)(int64_t)n *
+					   ((double)(int64_t)(uint32_t)r / 4294967296.0));
 	return (uint64_t)((double)n * ((double)r / ((double)frand_max(f) + 1.0)));
 }
 

@@ -101,13 +101,11 @@ static inline bool fits(const struct offgen *g, uint64_t rel, uint64_t len)
  * by weight, one that does not fit skipped) or bsrange (min + max * u),
  * down to a multiple of the smallest, drawn again until it fits.  0: not
  * even the smallest fits (fio's fill fails: the pass ends). */
-static uint32_t buflen(struct offgen *g, unsigned d, uint64_t rel)
+static uint32_t buflen_draw(struct offgen *g, unsigned d, uint64_t rel)
 {
 	uint64_t minbs = g->minbs[d], maxbs = g->maxbs[d], b = minbs;
 	struct frand *f = &g->fr.bs[d];
 
-	if (minbs == maxbs)
-		return (uint32_t)minbs;
 	if (!fits(g, rel, minbs))
 		return 0;
 	uint64_t fmax = frand_max(f);
@@ -136,6 +134,14 @@ static uint32_t buflen(struct offgen *g, unsigned d, uint64_t rel)
 	}
 }
 
+/* One size (a fixed bs): nothing drawn, no call on the per-I/O path. */
+static inline uint32_t buflen(struct offgen *g, unsigned d, uint64_t rel)
+{
+	if (nvs_likely(g->minbs[d] == g->maxbs[d]))
+		return g->minbs[d];
+	return buflen_draw(g, d, rel);
+}
+
 /* fio's rwmix (get_rw_ddir, get_rand_ddir, set_rwmix_bytes) */
 static unsigned mix_dir(struct offgen *g)
 {
@@ -154,7 +160,7 @@ static unsigned mix_dir(struct offgen *g)
 /* fio's get_next_rand_offset for the uniform and zoned distributions:
  * b = lastb * u from fio's stream, moved to the next free block of the
  * map.  false: no block (the map is full, or no block fits). */
-static bool rand_block(struct offgen *g, unsigned d, uint64_t *rel)
+static nvs_always_inline bool rand_block(struct offgen *g, unsigned d, uint64_t *rel)
 {
 	uint64_t lastb = g->lastb[d], first = 0, b;
 
@@ -184,7 +190,7 @@ static bool rand_block(struct offgen *g, unsigned d, uint64_t *rel)
 }
 
 /* fio's mark_random_map: the I/O cut to the free run from its block */
-static void mark(struct offgen *g, unsigned d, uint64_t rel, uint32_t *len)
+static nvs_always_inline void mark(struct offgen *g, unsigned d, uint64_t rel, uint32_t *len)
 {
 	uint64_t u = g->munit[d], want = (*len + u - 1) / u;
 	uint64_t got = randmap_set_run(g->rmap, rel / u, want);
@@ -236,27 +242,31 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 		restart(g, false); /* fio: the next loop of the job, re-seeded */
 	for (;;) {
 		d = mix_dir(g);
-		if (nvs_unlikely(g->zsize))
-			offgen_zone(g, d);
 		bool rnd = g->random;
-		if (nvs_unlikely(rnd && g->seq_nr > 1)) {
-			if (--g->seq_cnt)
-				rnd = false;
-			else
-				g->seq_cnt = g->seq_nr;
+		if (nvs_unlikely(!g->plain)) { /* the options g->plain says are off */
+			if (g->zsize)
+				offgen_zone(g, d);
+			if (rnd && g->seq_nr > 1) {
+				if (--g->seq_cnt)
+					rnd = false;
+				else
+					g->seq_cnt = g->seq_nr;
+			}
+			/* fio's should_do_random */
+			if (rnd && g->pct_random[d] < 100)
+				rnd = frand_between(&g->fr.seq[d], 1, 100) <= g->pct_random[d];
+			if (g->spr) {
+				uint64_t b = 0;
+				if (sprandom_next(g->spr, &b))
+					g->wraps = UINT64_MAX; /* fio: td->done */
+				rel = b * g->align;
+				*len = buflen(g, d, rel);
+				if (!*len || rel + *len > g->len)
+					*len = g->minbs[d];
+				break;
+			}
 		}
-		/* fio's should_do_random */
-		if (nvs_unlikely(rnd && g->pct_random[d] < 100))
-			rnd = frand_between(&g->fr.seq[d], 1, 100) <= g->pct_random[d];
-		if (nvs_unlikely(g->spr)) {
-			uint64_t b = 0;
-			if (sprandom_next(g->spr, &b))
-				g->wraps = UINT64_MAX; /* fio: td->done */
-			rel = b * g->align;
-			*len = buflen(g, d, rel);
-			if (!*len || rel + *len > g->len)
-				*len = g->minbs[d];
-		} else if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
+		if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
 			bool ok = rand_block(g, d, &rel);
 			if (!ok && (g->rmap || g->lfsr_on) && g->time_based) {
 				/* fio's get_next_rand_block: a full map (or a spent
@@ -486,6 +496,10 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 		g->munit[d] = g->minbs[d];
 	}
 	offgen_seed(g, s, 1);
+	/* no strided zones, rw=randX:N, percentage_random or sprandom: the
+	 * draw skips their tests */
+	g->plain = !g->zsize && g->seq_nr <= 1 && g->pct_random[0] >= 100 &&
+		   g->pct_random[1] >= 100 && !s->sprandom;
 	if (s->sprandom) {
 		/* fio's sprandom_init: the plan replaces the random map; -EDOM:
 		 * regions smaller than a block, or spr_cs larger than a region */

@@ -52,6 +52,9 @@ struct offgen {
 	bool seq_back;		  /* rw=X:-SIZE: backwards */
 	unsigned seq_nr, seq_cnt; /* rw=randX:N: a random offset every N I/Os */
 	uint8_t pct_random[2];	  /* percentage_random */
+	/* none of zsize, seq_nr > 1, pct_random < 100 or spr (offgen_init;
+	 * false tests each) */
+	bool plain;
 	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
 	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off
 	 * (kept unreduced, as fio's), drawn from fio's per-file 32-bit stream

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nvscope.h"
 #include "io/randmap.h"
 
 #define RANDMAP_LEVELS 11 /* 64^11 > 2^64 */
@@ -119,6 +120,8 @@ uint64_t randmap_next_free(const struct randmap *m, uint64_t bit)
 		return RANDMAP_NONE;
 	if (bit >= m->nbits)
 		bit = 0;
+	if (nvs_likely(!(m->lv[0][bit >> 6] >> (bit & 63) & 1)))
+		return bit; /* the drawn block is free (the padding reads as set) */
 	uint64_t b = first_free(m, 0, bit);
 	return b != RANDMAP_NONE ? b : first_free(m, 0, 0);
 }
@@ -135,7 +138,8 @@ static void full_up(struct randmap *m, unsigned l, uint64_t w)
 	}
 }
 
-uint64_t randmap_set_run(struct randmap *m, uint64_t bit, uint64_t n)
+/* randmap_set_run's general case: across words, or cut short */
+static __attribute__((noinline)) uint64_t set_run_slow(struct randmap *m, uint64_t bit, uint64_t n)
 {
 	uint64_t done = 0;
 
@@ -160,4 +164,21 @@ uint64_t randmap_set_run(struct randmap *m, uint64_t bit, uint64_t n)
 	}
 	m->nset += done;
 	return done;
+}
+
+uint64_t randmap_set_run(struct randmap *m, uint64_t bit, uint64_t n)
+{
+	/* the usual run: within one word, all clear (the padding past the
+	 * last bit reads as set, so the map's end takes the general case) */
+	if (nvs_likely(n && n <= 64 - (bit & 63) && bit < m->nbits)) {
+		uint64_t *word = &m->lv[0][bit >> 6];
+		uint64_t mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << (bit & 63);
+		if (nvs_likely(!(*word & mask))) {
+			if ((*word |= mask) == ~0ULL)
+				full_up(m, 0, bit >> 6);
+			m->nset += n;
+			return n;
+		}
+	}
+	return set_run_slow(m, bit, n);
 }

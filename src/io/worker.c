@@ -184,6 +184,30 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	wstate_sample_reset(s);
 }
 
+/* A completed I/O's accounting for the options set (st->done_plain
+ * false): its slat, latency_target's note, its priority's clat and its
+ * stripe set member's counts. */
+static void done_hooks(struct worker *w, struct wstate *st, struct slot *sl, uint64_t lat,
+		       uint64_t now, uint64_t sub, bool split)
+{
+	if (st->measuring) {
+		struct result_dir *rd = &w->res.dir[sl->dir];
+		if (st->slat)
+			hist_add(&rd->slat, sub - sl->t_issue);
+		/* fio's "prios": each priority's clat */
+		if (w->spec->prio.cmd_mode && sl->dir < 2 && sl->pidx < RESULT_MAX_PRIOS)
+			hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
+		if (w->nmembers > 1 && !split) { /* a split one's: per part */
+			struct result_member *m = &w->res.member[sl->member];
+			m->ios++;
+			m->bytes += sl->len;
+			m->lat_sum_ns += lat;
+		}
+	}
+	if (st->lt.on && sl->dir != NVS_TRIM && lattarget_note(&st->lt, lat) == LT_FATAL)
+		wstate_lat_fatal(w, st, lat);
+}
+
 /* The I/O of slot @sl (index @idx) ended with @res (its bytes, or -errno): counted,
  * checked, its slot freed.  @split: its members were counted per part. */
 static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struct slot *sl,
@@ -220,30 +244,17 @@ static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struc
 		if (lat > sd->lat_max)
 			sd->lat_max = lat;
 		sd->lat_bucket[bi]++;
-		if (nvs_unlikely(st->lt.on) && sl->dir != NVS_TRIM &&
-		    lattarget_note(&st->lt, lat) == LT_FATAL)
-			wstate_lat_fatal(w, st, lat);
 		if (st->measuring) {
 			struct result_dir *rd = &w->res.dir[sl->dir];
 			rd->ios++;
 			rd->bytes += sl->len;
 			hist_add_idx(&rd->lat, lat, bi);
-			/* slat (when measured) and clat of the I/Os counted: N is
+			/* clat of the I/Os counted (slat in done_hooks): N is
 			 * total_ios in all three, and each I/O's lat is its slat + clat */
-			if (st->slat)
-				hist_add(&rd->slat, sub - sl->t_issue);
 			hist_add(&rd->clat, now - sub);
-			/* fio's "prios": each priority's clat */
-			if (nvs_unlikely(w->spec->prio.cmd_mode) && sl->dir < 2 &&
-			    sl->pidx < RESULT_MAX_PRIOS)
-				hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
-			if (w->nmembers > 1 && !split) { /* a split one's: per part */
-				struct result_member *m = &w->res.member[sl->member];
-				m->ios++;
-				m->bytes += sl->len;
-				m->lat_sum_ns += lat;
-			}
 		}
+		if (nvs_unlikely(!st->done_plain))
+			done_hooks(w, st, sl, lat, now, sub, split);
 	} else {
 		wstate_io_error(w, st, sl, res);
 	}
@@ -401,6 +412,8 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
 	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
+	st->done_plain = !st->slat && !st->lt.on && !s->prio.cmd_mode && w->nmembers == 1;
+	st->issue_plain = st->nranges <= 1 && !st->vtype && !st->serialize && !st->wmode_on;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
@@ -526,6 +539,28 @@ static inline enum next next_position(struct worker *w, struct wstate *st, struc
  * the slot's member and the iolog record of the I/O about to be issued.
  * True when it is a stripe set's I/O over a chunk's end, to be split (its
  * iolog records are then the parts', issue_parts). */
+/* An I/O's preparation for the options set (st->issue_plain false):
+ * fio's num_range trims, verify_only's read-back, serialize_overlap's
+ * busy slot and the NVMe write modes' pick. */
+static void prep_hooks(struct wstate *st, struct loop *L, struct slot *sl, struct backend_io *io,
+		       uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	const struct spec *s = L->s;
+	if (st->nranges > 1 && *dir == NVS_TRIM && !L->ti) {
+		bool last = false; /* fio's num_range (io/nvcmd.h) */
+		*len = wstate_trim_ranges(st, sl->buf, *off, *len, L->limit - L->issued, L->passes,
+					  &io->nranges, &last);
+		if (last)
+			L->issued = L->limit - *len;
+	}
+	if (st->vtype && s->verify_only)
+		*dir = NVS_READ; /* fio: only the read-back */
+	if (st->serialize)
+		sl->busy = true;
+	if (st->wmode_on && *dir == NVS_WRITE)
+		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+}
+
 static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
 			     struct backend_io *io, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
 {
@@ -533,21 +568,10 @@ static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L
 	io->wmode = 0;
 	io->deac = s->nvcmd.deac;
 	io->nranges = 0;
-	if (nvs_unlikely(st->nranges > 1) && *dir == NVS_TRIM && !L->ti) {
-		bool last = false; /* fio's num_range (io/nvcmd.h) */
-		*len = wstate_trim_ranges(st, sl->buf, *off, *len, L->limit - L->issued, L->passes,
-					  &io->nranges, &last);
-		if (last)
-			L->issued = L->limit - *len;
-	}
+	if (nvs_unlikely(!st->issue_plain))
+		prep_hooks(st, L, sl, io, off, len, dir);
 	think_issued(&L->think);
-	if (nvs_unlikely(st->vtype) && s->verify_only)
-		*dir = NVS_READ; /* fio: only the read-back */
-	sl->off = *off;		 /* verify, serialize_overlap, an error's line */
-	if (nvs_unlikely(st->serialize))
-		sl->busy = true;
-	if (nvs_unlikely(st->wmode_on) && *dir == NVS_WRITE)
-		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
+	sl->off = *off; /* verify, serialize_overlap, an error's line */
 	if (*dir == NVS_WRITE && io->wmode == WMODE_WRITE) {
 		if (!st->vtype || !s->vpattern_len) /* else: the pattern */
 			datagen_prepare_write(&st->data, sl->buf, *len, *off, L->now, sl->stale);

@@ -66,7 +66,14 @@ struct wstate {
 	bool measuring, stopping;
 	unsigned split_max; /* parts an I/O of a stripe set may need (1: no split) */
 	bool slat;	    /* slat measured (spec_slat): each submission its own io_uring_enter */
-	bool gap_cur;	    /* the current interval was partly not run (a stop): a gap */
+	/* none of slat, latency_target, cmdprio's per-priority clat or a
+	 * stripe set's members: a completion skips their tests (set by the
+	 * loop's set-up; false, the default, tests each) */
+	bool done_plain;
+	/* none of num_range trims, verify, serialize_overlap or NVMe write
+	 * modes: an issue skips their tests (as done_plain) */
+	bool issue_plain;
+	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
 	struct wstate *next_abandoned;

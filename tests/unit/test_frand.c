@@ -104,10 +104,10 @@ START_TEST(test_offgen_fio_mix)
 		enum nvs_dir d;
 		uint64_t off;
 		uint32_t len;
-	} want[8] = {{NVS_READ, 62976000, 65536},  {NVS_READ, 1761280, 65536},
-		     {NVS_READ, 5410816, 4096},    {NVS_WRITE, 6672384, 65536},
-		     {NVS_READ, 35504128, 65536},  {NVS_READ, 1744896, 8192},
-		     {NVS_WRITE, 29540352, 4096},  {NVS_WRITE, 22380544, 8192}};
+	} want[8] = {{NVS_READ, 62976000, 65536}, {NVS_READ, 1761280, 65536},
+		     {NVS_READ, 5410816, 4096},	  {NVS_WRITE, 6672384, 65536},
+		     {NVS_READ, 35504128, 65536}, {NVS_READ, 1744896, 8192},
+		     {NVS_WRITE, 29540352, 4096}, {NVS_WRITE, 22380544, 8192}};
 	struct spec s;
 	struct offgen g;
 	char err[128];
@@ -215,11 +215,42 @@ START_TEST(test_fileset_random)
 }
 END_TEST
 
+/* frand_scale's signed conversions (a 32-bit stream, n below 2^63) give
+ * fio's unsigned formula's value for every r: the extremes and a stream's
+ * values, n from 1 to just below 2^63 (and past it: the formula itself) */
+START_TEST(test_scale_same)
+{
+	static const uint64_t ns[] = {1,
+				      3,
+				      16384,
+				      4194304,
+				      1ULL << 32,
+				      (1ULL << 32) + 1,
+				      123456789012345ULL,
+				      (1ULL << 53) + 1,
+				      (1ULL << 63) - 1,
+				      1ULL << 63,
+				      UINT64_MAX};
+	struct frand f;
+
+	frand_init(&f, 12345, false);
+	for (unsigned i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (unsigned k = 0; k < 20000; k++) {
+			uint64_t r = k == 0 ? 0 : k == 1 ? UINT32_MAX : frand_next(&f);
+			uint64_t want =
+			    (uint64_t)((double)ns[i] * ((double)r / ((double)frand_max(&f) + 1.0)));
+			ck_assert_uint_eq(frand_scale(&f, r, ns[i]), want);
+			ck_assert_uint_lt(frand_scale(&f, r, ns[i]), ns[i]);
+		}
+}
+END_TEST
+
 Suite *frand_suite(void)
 {
 	Suite *s = suite_create("frand");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_taus_streams);
+	tcase_add_test(tc, test_scale_same);
 	tcase_add_test(tc, test_job_seeds);
 	tcase_add_test(tc, test_offgen_fio_offsets);
 	tcase_add_test(tc, test_offgen_fio_mix);
