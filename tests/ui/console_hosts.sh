@@ -58,12 +58,12 @@ ok "another host's drive is not marked (Space says why)"
 
 # h2 blackholed: lost within 5 s, the others stay up
 sshd_blackhole h2
-t0=$(date +%s.%N)
+t0=${EPOCHREALTIME/./}
 u_wait '^ +h2 +LOST [0-9]+ s: no answer for 3 s' 8
-took=$(echo "$(date +%s.%N) - $t0" | bc)
-[ "$(echo "$took <= 5.0" | bc)" = 1 ] || fail "h2 shown lost after $took s, wanted <= 5 s"
+took=$(((${EPOCHREALTIME/./} - t0) / 1000))
+[ "$took" -le 5000 ] || fail "h2 shown lost after $took ms, wanted <= 5 s"
 u_match '^ +h1 +up' && u_match '^ +h3 +up' || fail "h1 or h3 not up when h2 was lost"
-ok "blackholed h2 shown lost in $took s; h1 and h3 up"
+ok "blackholed h2 shown lost in $took ms; h1 and h3 up"
 # the others stay live: a filesystem made on the drive now shows in h1's
 # and h3's rows at their next listing (every 10 s), while h2's row keeps
 # what it last saw; and their heartbeats keep them up (3 s deadline)
