@@ -209,3 +209,27 @@ grep -q "^h2:$" "$T_TMP/p3.out" && grep -q "purge: trim done on $B" "$T_TMP/p3.o
 	fail "h2's lines: $(cat "$T_TMP/p3.out")"
 cmp -s -n 1048576 "$B" /dev/zero || fail "$B does not read zeros after its trim"
 ok "purge over hosts: refused without the tokens (nothing touched), a wrong token refused on its host only, trimmed with them"
+
+# the issue's own command, check --hosts FILE --all-nvme --profile quick
+# --json: these hosts have no NVMe drive (loop devices only), so each says
+# so and the exit status is the local command's (2); the verdict rows of
+# drives are checked above with HOST:DEV targets, and a plain DEV on every
+# host of --hosts (below)
+printf 'h1\nh2\nh3\n' >"$T_TMP/rack3.txt"
+"$NVS_BIN" check --all-nvme --profile quick --json >/dev/null 2>"$T_TMP/err-l"
+lrc=$?
+nv check --hosts "$T_TMP/rack3.txt" --all-nvme --profile quick --json "${R[@]}" >/dev/null
+rc=$?
+[ $rc -eq $lrc ] || fail "--all-nvme over hosts: exit $rc, locally $lrc: $(cat "$T_TMP/err")"
+for h in h1 h2 h3; do
+	grep -q "^nvscope check: $h: no drive to check$" "$T_TMP/err" || fail "$h not named: $(cat "$T_TMP/err")"
+done
+nv check --hosts "$T_TMP/rack3.txt" --target "$A" --profile "$T_TMP/tiny.ini" -o "$T_TMP/e-%h" "${R[@]}" --json >"$T_TMP/every.json" ||
+	fail "a plain DEV on every host of --hosts: exit $?: $(cat "$T_TMP/err")"
+"$PY" - "$T_TMP/every.json" "$a" <<'EOF' || fail "--hosts with a plain DEV: $(head -c 600 "$T_TMP/every.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted((x["host"], x["serial"], x["verdict"]) for x in d["drives"])
+assert rows == [(h, sys.argv[2], "PASS") for h in ("h1", "h2", "h3")], rows
+EOF
+ok "check --hosts FILE: --all-nvme on hosts without NVMe exits as locally ($lrc) naming each; a plain DEV on every host gives one verdict per host + drive"
