@@ -179,21 +179,37 @@ static int dev_params(const struct cmd_entry *e, const struct hostcmd *h, const 
 	return rc;
 }
 
-int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
-		   bool json)
+/* The hosts of the device arguments @a and each one's devices (@what:
+ * "read", "purge" for the line of a host given none): *@c, or -errno. */
+static int dev_calls(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
+		     const char *what, struct hostcall **c)
 {
-	size_t n;
-	struct hostcall *c;
 	bool remote;
 	int rc;
 
+	*c = NULL;
 	if ((rc = hostcmd_targets(h, e, (const char *const *)a->pos, a->npos, &remote)))
 		return rc;
-	n = hostcmd_count(h);
-	if (!(c = calls_new(h)))
+	if (!(*c = calls_new(h)))
 		return -ENOMEM;
-	if ((rc = dev_params(e, h, a, c, "read")) ||
-	    (rc = hostcmd_call(h, "health", c, n, on_log, (void *)e, NULL)))
+	if ((rc = dev_params(e, h, a, *c, what))) {
+		hostcall_clear(*c, hostcmd_count(h));
+		*c = NULL;
+	}
+	return rc;
+}
+
+int hostcmd_health(const struct cmd_entry *e, struct hostcmd *h, const struct cmd_args *a,
+		   bool json)
+{
+	size_t n = 0;
+	struct hostcall *c;
+	int rc;
+
+	if ((rc = dev_calls(e, h, a, "read", &c)))
+		return rc;
+	n = hostcmd_count(h);
+	if ((rc = hostcmd_call(h, "health", c, n, on_log, (void *)e, NULL)))
 		goto out;
 	if (json) {
 		cJSON *o = cJSON_CreateObject(), *hs = cJSON_AddArrayToObject(o, "hosts"),
@@ -216,16 +232,11 @@ int hostcmd_purge(const struct cmd_entry *e, struct hostcmd *h, const struct cmd
 {
 	size_t n;
 	struct hostcall *c;
-	bool remote;
 	int rc;
 
-	if ((rc = hostcmd_targets(h, e, (const char *const *)a->pos, a->npos, &remote)))
+	if ((rc = dev_calls(e, h, a, "purge", &c)))
 		return rc;
 	n = hostcmd_count(h);
-	if (!(c = calls_new(h)))
-		return -ENOMEM;
-	if ((rc = dev_params(e, h, a, c, "purge")))
-		goto out;
 	for (size_t i = 0; i < n; i++) {
 		cJSON_AddStringToObject(c[i].params, "method", p->method);
 		if (p->ses)
@@ -236,7 +247,6 @@ int hostcmd_purge(const struct cmd_entry *e, struct hostcmd *h, const struct cmd
 	}
 	if (!(rc = hostcmd_call(h, "purge", c, n, on_log, (void *)e, NULL)))
 		rc = emit(e, NULL, c, n);
-out:
 	hostcall_clear(c, n);
 	return rc;
 }
