@@ -1,0 +1,129 @@
+/* test_optfix.c - what spec_set answers for every option name it knew
+ * before the option table (opt_names.h), given a set of probe values: its
+ * return code and its error line, recorded once from the chained setters
+ * (opt_golden.h).  The one-table parser must answer the same, byte for byte.
+ * NVS_OPTFIX_DUMP=FILE build/unit-tests writes FILE afresh from the code
+ * (to re-record after a deliberate change; say why in the commit). */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/spec.h"
+#include "opt_names.h"
+
+struct golden {
+	const char *name;
+	int probe;
+	int rc;
+	const char *err;
+};
+#include "opt_golden.h"
+
+/* NULL: the flag form (no '='); the rest probe every value syntax, and
+ * NaN, infinity and overflow, which every numeric option must refuse. */
+static const char *const probes[] = {
+    NULL, "", "0", "1", "4k", "abc", "-1", "nan", "inf", "1e999", "99999999999999999999999"};
+#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+#define NNAMES	(sizeof(opt_names) / sizeof(opt_names[0]))
+
+static int probe(const char *name, size_t p, char *err, size_t errlen)
+{
+	struct spec s;
+
+	spec_init(&s);
+	return spec_set(&s, name, probes[p], err, errlen);
+}
+
+static void put_c_string(FILE *f, const char *str)
+{
+	fputc('"', f);
+	for (const char *c = str; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fputc('\\', f);
+		if (*c == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+static int dump(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	char err[512];
+
+	if (!f)
+		return -errno;
+	fputs("/* opt_golden.h - written by test_optfix.c (NVS_OPTFIX_DUMP): spec_set's\n"
+	      " * return code and error line per option name and probe value. */\n"
+	      "static const struct golden golden[] = {\n",
+	      f);
+	for (size_t i = 0; i < NNAMES; i++)
+		for (size_t p = 0; p < NPROBES; p++) {
+			int rc = probe(opt_names[i].name, p, err, sizeof(err));
+			fprintf(f, "    {\"%s\", %zu, %d, ", opt_names[i].name, p, rc);
+			put_c_string(f, err);
+			fputs("},\n", f);
+		}
+	fputs("};\n", f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Every name of the fixture is known: no probe value gets "unknown option". */
+START_TEST(test_names_known)
+{
+	char err[512];
+
+	for (size_t i = 0; i < NNAMES; i++)
+		for (size_t p = 0; p < NPROBES; p++) {
+			int rc = probe(opt_names[i].name, p, err, sizeof(err));
+			ck_assert_msg(rc != -ENOENT && !strstr(err, "unknown option"),
+				      "%s (%s) is unknown: %s", opt_names[i].name,
+				      opt_names[i].from, err);
+		}
+	ck_assert_int_eq(probe("no_such_option", 3, err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "unknown option 'no_such_option'");
+}
+END_TEST
+
+/* The same answers as recorded, and fio's '-' spelling answers as '_'. */
+START_TEST(test_golden)
+{
+	const char *dump_to = getenv("NVS_OPTFIX_DUMP");
+	char err[512];
+
+	if (dump_to)
+		ck_assert_int_eq(dump(dump_to), 0);
+	ck_assert_uint_eq(sizeof(golden) / sizeof(golden[0]), NNAMES * NPROBES);
+	for (size_t g = 0; g < sizeof(golden) / sizeof(golden[0]); g++) {
+		const struct golden *w = &golden[g];
+		int rc = probe(w->name, (size_t)w->probe, err, sizeof(err));
+		ck_assert_msg(rc == w->rc && !strcmp(err, w->err),
+			      "%s=%s: got %d '%s', recorded %d '%s'", w->name,
+			      probes[w->probe] ? probes[w->probe] : "(none)", rc, err, w->rc,
+			      w->err);
+	}
+	for (size_t i = 0; i < NNAMES; i++) {
+		char dashed[64], err2[512];
+		snprintf(dashed, sizeof(dashed), "%s", opt_names[i].name);
+		for (char *c = dashed; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		int a = probe(opt_names[i].name, 3, err, sizeof(err));
+		int b = probe(dashed, 3, err2, sizeof(err2));
+		ck_assert_msg(a == b, "%s: %d but %s: %d", opt_names[i].name, a, dashed, b);
+	}
+}
+END_TEST
+
+Suite *optfix_suite(void)
+{
+	Suite *s = suite_create("optfix");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, test_names_known);
+	tcase_add_test(t, test_golden);
+	suite_add_tcase(s, t);
+	return s;
+}
