@@ -6,6 +6,8 @@
  * (to re-record after a deliberate change; say why in the commit). */
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@ struct golden {
 	int probe;
 	int rc;
 	const char *err;
+	uint64_t hash; /* of struct spec's bytes after the call */
 };
 #include "opt_golden.h"
 
@@ -27,12 +30,34 @@ static const char *const probes[] = {
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 #define NNAMES	(sizeof(opt_names) / sizeof(opt_names[0]))
 
-static int probe(const char *name, size_t p, char *err, size_t errlen)
+/* FNV-1a of @s's bytes: which fields an option sets, and to what.  Only
+ * comparable while struct spec keeps its layout: golden_spec_size guards
+ * it (a changed struct spec skips this part; re-record then, in a commit
+ * that changes no option). */
+static uint64_t spec_hash(const struct spec *s)
+{
+	const unsigned char *b = (const unsigned char *)s;
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < sizeof(*s); i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static int probe_hash(const char *name, size_t p, char *err, size_t errlen, uint64_t *hash)
 {
 	struct spec s;
 
 	spec_init(&s);
-	return spec_set(&s, name, probes[p], err, errlen);
+	int rc = spec_set(&s, name, probes[p], err, errlen);
+	if (hash)
+		*hash = spec_hash(&s);
+	return rc;
+}
+
+static int probe(const char *name, size_t p, char *err, size_t errlen)
+{
+	return probe_hash(name, p, err, errlen, NULL);
 }
 
 static void put_c_string(FILE *f, const char *str)
@@ -58,14 +83,16 @@ static int dump(const char *path)
 		return -errno;
 	fputs("/* opt_golden.h - written by test_optfix.c (NVS_OPTFIX_DUMP): spec_set's\n"
 	      " * return code and error line per option name and probe value. */\n"
-	      "static const struct golden golden[] = {\n",
+	      "static const size_t golden_spec_size = ",
 	      f);
+	fprintf(f, "%zu;\nstatic const struct golden golden[] = {\n", sizeof(struct spec));
 	for (size_t i = 0; i < NNAMES; i++)
 		for (size_t p = 0; p < NPROBES; p++) {
-			int rc = probe(opt_names[i].name, p, err, sizeof(err));
+			uint64_t h;
+			int rc = probe_hash(opt_names[i].name, p, err, sizeof(err), &h);
 			fprintf(f, "    {\"%s\", %zu, %d, ", opt_names[i].name, p, rc);
 			put_c_string(f, err);
-			fputs("},\n", f);
+			fprintf(f, ", 0x%016" PRIx64 "u},\n", h);
 		}
 	fputs("};\n", f);
 	return fclose(f) ? -errno : 0;
@@ -99,11 +126,14 @@ START_TEST(test_golden)
 	ck_assert_uint_eq(sizeof(golden) / sizeof(golden[0]), NNAMES * NPROBES);
 	for (size_t g = 0; g < sizeof(golden) / sizeof(golden[0]); g++) {
 		const struct golden *w = &golden[g];
-		int rc = probe(w->name, (size_t)w->probe, err, sizeof(err));
+		uint64_t h;
+		int rc = probe_hash(w->name, (size_t)w->probe, err, sizeof(err), &h);
+		const char *val = probes[w->probe] ? probes[w->probe] : "(none)";
 		ck_assert_msg(rc == w->rc && !strcmp(err, w->err),
-			      "%s=%s: got %d '%s', recorded %d '%s'", w->name,
-			      probes[w->probe] ? probes[w->probe] : "(none)", rc, err, w->rc,
+			      "%s=%s: got %d '%s', recorded %d '%s'", w->name, val, rc, err, w->rc,
 			      w->err);
+		ck_assert_msg(golden_spec_size != sizeof(struct spec) || h == w->hash,
+			      "%s=%s: sets struct spec otherwise than recorded", w->name, val);
 	}
 	for (size_t i = 0; i < NNAMES; i++) {
 		char dashed[64], err2[512];
