@@ -7,10 +7,12 @@
 #include <check.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "opt_names.h"
 
@@ -148,12 +150,51 @@ START_TEST(test_golden)
 }
 END_TEST
 
+/* The rows io/opt walks: each name once across every list and one the old
+ * code knew; each row with a kind and, unless ignored, a field of struct
+ * spec of a size the parser stores and an error text. */
+START_TEST(test_rows)
+{
+	const struct opt_list *lists;
+	size_t nl = opt_lists(&lists), seen = 0;
+
+	for (size_t l = 0; l < nl; l++)
+		for (size_t i = 0; i < lists[l].n; i++) {
+			const struct opt_row *r = &lists[l].rows[i];
+			bool known = false;
+			seen++;
+			ck_assert_msg(r->name && *r->name, "list %zu row %zu has no name", l, i);
+			for (size_t n = 0; n < NNAMES && !known; n++)
+				known = !strcmp(r->name, opt_names[n].name);
+			ck_assert_msg(known, "%s: not in opt_names.h", r->name);
+			for (size_t m = 0; m < nl; m++)
+				for (size_t j = 0; j < lists[m].n; j++)
+					ck_assert_msg((m == l && j == i) ||
+							  strcmp(r->name, lists[m].rows[j].name),
+						      "%s: two rows", r->name);
+			ck_assert_int_le(r->kind, OPT_ENUM);
+			if (r->kind == OPT_IGNORED)
+				continue;
+			ck_assert_msg(r->size == 1 || r->size == 2 || r->size == 4 || r->size == 8,
+				      "%s: field size %zu", r->name, r->size);
+			ck_assert_msg(r->off + r->size <= sizeof(struct spec), "%s: off", r->name);
+			ck_assert_msg(r->what && *r->what, "%s: no error text", r->name);
+			ck_assert_msg(r->kind != OPT_ENUM || (r->values && r->values[0]),
+				      "%s: no values", r->name);
+			ck_assert_msg(r->kind != OPT_UINT || r->min <= r->max, "%s: range",
+				      r->name);
+		}
+	ck_assert_uint_gt(seen, 0);
+}
+END_TEST
+
 Suite *optfix_suite(void)
 {
 	Suite *s = suite_create("optfix");
 	TCase *t = tcase_create("core");
 	tcase_add_test(t, test_names_known);
 	tcase_add_test(t, test_golden);
+	tcase_add_test(t, test_rows);
 	suite_add_tcase(s, t);
 	return s;
 }
