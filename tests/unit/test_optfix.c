@@ -27,8 +27,22 @@ struct golden {
 
 /* NULL: the flag form (no '='); the rest probe every value syntax, and
  * NaN, infinity and overflow, which every numeric option must refuse. */
-static const char *const probes[] = {
-    NULL, "", "0", "1", "4k", "abc", "-1", "nan", "inf", "1e999", "99999999999999999999999"};
+static const char *const probes[] = {NULL,
+				     "",
+				     "0",
+				     "1",
+				     "4k",
+				     "abc",
+				     "-1",
+				     "nan",
+				     "inf",
+				     "1e999",
+				     "99999999999999999999999",
+				     "yes",
+				     "off",
+				     "random",
+				     "0x10",
+				     " 1"};
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 #define NNAMES	(sizeof(opt_names) / sizeof(opt_names[0]))
 
