@@ -7,11 +7,13 @@
 #include <string.h>
 #include "base/num.h"
 #include "io/flow.h"
+#include "io/nvcmd.h"
 #include "io/pagecache.h"
 
 static const struct opt_list lists[] = {
     {pagecache_opts, PAGECACHE_NOPTS},
     {flow_opts, FLOW_NOPTS},
+    {nvcmd_opts, NVCMD_NOPTS},
 };
 
 size_t opt_lists(const struct opt_list **out)
@@ -62,6 +64,13 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 			return -EINVAL;
 		*x = (uint64_t)u * (r->scale ? r->scale : 1);
 		return 0;
+	case OPT_BOOL01:
+		if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
+			return -EINVAL;
+		*x = !v || strcmp(v, "0");
+		return 0;
+	case OPT_CUSTOM:
+		return 1;
 	case OPT_ENUM:
 		for (unsigned i = 0; v && r->values[i]; i++)
 			if (!strcmp(v, r->values[i])) {
@@ -89,6 +98,8 @@ int opt_set(struct spec *s, const char *key, const char *v, char *err, size_t er
 
 	if (!r)
 		return -ENOENT;
+	if (r->kind == OPT_CUSTOM)
+		return r->set(s, v, err, errlen);
 	int rc = parse(r, v, &x);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: '%s' is not %s", r->name, v ? v : "", r->what);

@@ -186,9 +186,13 @@ START_TEST(test_rows)
 					ck_assert_msg((m == l && j == i) ||
 							  strcmp(r->name, lists[m].rows[j].name),
 						      "%s: two rows", r->name);
-			ck_assert_int_le(r->kind, OPT_ENUM);
+			ck_assert_int_le(r->kind, OPT_CUSTOM);
 			if (r->kind == OPT_IGNORED)
 				continue;
+			if (r->kind == OPT_CUSTOM) {
+				ck_assert_msg(r->set != NULL, "%s: no setter", r->name);
+				continue;
+			}
 			ck_assert_msg(r->size == 1 || r->size == 2 || r->size == 4 || r->size == 8,
 				      "%s: field size %zu", r->name, r->size);
 			ck_assert_msg(r->off + r->size <= sizeof(struct spec), "%s: off", r->name);
