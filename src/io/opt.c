@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/num.h"
 #include "io/flow.h"
+#include "io/lattarget.h"
 #include "io/nvcmd.h"
 #include "io/pagecache.h"
 
@@ -14,6 +15,7 @@ static const struct opt_list lists[] = {
     {pagecache_opts, PAGECACHE_NOPTS},
     {flow_opts, FLOW_NOPTS},
     {nvcmd_opts, NVCMD_NOPTS},
+    {lattarget_opts, LATTARGET_NOPTS},
 };
 
 size_t opt_lists(const struct opt_list **out)
@@ -50,6 +52,7 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 {
 	bool b;
 	unsigned u;
+	double d;
 
 	switch (r->kind) {
 	case OPT_IGNORED:
@@ -68,6 +71,15 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 		if (v && *v && strcmp(v, "1") && strcmp(v, "0"))
 			return -EINVAL;
 		*x = !v || strcmp(v, "0");
+		return 0;
+	case OPT_TIME:
+		if (!v || num_parse_time_ns(v, r->unit_ns, x) || *x > r->max_ns)
+			return -EINVAL;
+		return 0;
+	case OPT_DOUBLE:
+		if (!v || num_parse_double(v, r->dmin, r->dmax, &d))
+			return -EINVAL;
+		memcpy(x, &d, sizeof(d));
 		return 0;
 	case OPT_CUSTOM:
 		return 1;

@@ -1,8 +1,8 @@
 /* opt.h - options as data (fio's options.c + parse.c idea): a feature
  * module lists its options as rows (name, kind, where the value goes in
  * struct spec, the text an error names) and opt_set walks the lists with
- * one parser.  First step of issue 21 item 3: flow, pagecache and nvcmd
- * are rows; the other feature modules still have their *_spec_set chains. */
+ * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd and
+ * lattarget are rows; the other feature modules still have their *_spec_set chains. */
 #ifndef NVS_OPT_H
 #define NVS_OPT_H
 
@@ -16,6 +16,8 @@ enum opt_kind {
 	OPT_UINT,    /* num_parse_uint in [min, max], times scale, into 1-8 bytes */
 	OPT_ENUM,    /* one of values[]: its index into 1-8 bytes */
 	OPT_BOOL01,  /* a bool: "1" or none is true, "0" false, nothing else */
+	OPT_TIME,    /* num_parse_time_ns (bare numbers: unit ns), up to max_ns, u64 */
+	OPT_DOUBLE,  /* num_parse_double in [dmin, dmax] into a double */
 	OPT_CUSTOM,  /* the row's set() parses, stores and words its error */
 };
 
@@ -31,6 +33,8 @@ struct opt_row {
 	const char *const *values; /* OPT_ENUM: NULL-terminated */
 	unsigned flags;		   /* OPT_INVERT */
 	const char *what;	   /* error: "NAME: 'V' is not WHAT" */
+	uint64_t unit_ns, max_ns;  /* OPT_TIME */
+	double dmin, dmax;	   /* OPT_DOUBLE */
 	int (*set)(struct spec *s, const char *v, char *err, size_t errlen); /* OPT_CUSTOM */
 };
 

@@ -201,6 +201,9 @@ START_TEST(test_rows)
 				      "%s: no values", r->name);
 			ck_assert_msg(r->kind != OPT_UINT || r->min <= r->max, "%s: range",
 				      r->name);
+			ck_assert_msg(r->kind != OPT_TIME || r->max_ns, "%s: no max", r->name);
+			ck_assert_msg(r->kind != OPT_DOUBLE || r->dmin <= r->dmax, "%s: range",
+				      r->name);
 		}
 	ck_assert_uint_gt(seen, 0);
 }
