@@ -129,8 +129,9 @@ bool lattarget_resume(struct lattarget *lt, uint64_t now)
 }
 
 /* latency_run: 1, true or none, 0 or false (fio's bool, case as given). */
-static int lat_run_set(struct spec *s, const char *v, char *err, size_t errlen)
+static int lat_run_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
+	(void)key;
 	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
 		s->lat_run = true;
 	else if (!strcmp(v, "0") || !strcmp(v, "false"))

@@ -129,8 +129,9 @@ static int wmode_set(struct spec_nvcmd *n, const char *v, char *err, size_t errl
 	return 0;
 }
 
-static int write_mode_set(struct spec *s, const char *v, char *err, size_t errlen)
+static int write_mode_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
+	(void)key;
 	return wmode_set(&s->nvcmd, v, err, errlen);
 }
 

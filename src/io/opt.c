@@ -10,12 +10,11 @@
 #include "io/lattarget.h"
 #include "io/nvcmd.h"
 #include "io/pagecache.h"
+#include "io/speclog.h"
 
 static const struct opt_list lists[] = {
-    {pagecache_opts, PAGECACHE_NOPTS},
-    {flow_opts, FLOW_NOPTS},
-    {nvcmd_opts, NVCMD_NOPTS},
-    {lattarget_opts, LATTARGET_NOPTS},
+    {pagecache_opts, PAGECACHE_NOPTS}, {flow_opts, FLOW_NOPTS},	      {nvcmd_opts, NVCMD_NOPTS},
+    {lattarget_opts, LATTARGET_NOPTS}, {speclog_opts, SPECLOG_NOPTS},
 };
 
 size_t opt_lists(const struct opt_list **out)
@@ -111,7 +110,7 @@ int opt_set(struct spec *s, const char *key, const char *v, char *err, size_t er
 	if (!r)
 		return -ENOENT;
 	if (r->kind == OPT_CUSTOM)
-		return r->set(s, v, err, errlen);
+		return r->set(s, r->name, v, err, errlen);
 	int rc = parse(r, v, &x);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: '%s' is not %s", r->name, v ? v : "", r->what);

@@ -1,8 +1,8 @@
 /* opt.h - options as data (fio's options.c + parse.c idea): a feature
  * module lists its options as rows (name, kind, where the value goes in
  * struct spec, the text an error names) and opt_set walks the lists with
- * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd and
- * lattarget are rows; the other feature modules still have their *_spec_set chains. */
+ * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd,
+ * lattarget and speclog are rows; the other feature modules still have their *_spec_set chains. */
 #ifndef NVS_OPT_H
 #define NVS_OPT_H
 
@@ -35,7 +35,8 @@ struct opt_row {
 	const char *what;	   /* error: "NAME: 'V' is not WHAT" */
 	uint64_t unit_ns, max_ns;  /* OPT_TIME */
 	double dmin, dmax;	   /* OPT_DOUBLE */
-	int (*set)(struct spec *s, const char *v, char *err, size_t errlen); /* OPT_CUSTOM */
+	/* OPT_CUSTOM: @key is the row's name */
+	int (*set)(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
 };
 
 /* The rows one module contributes. */
