@@ -11,10 +11,11 @@
 #include "io/nvcmd.h"
 #include "io/pagecache.h"
 #include "io/speclog.h"
+#include "io/zones.h"
 
 static const struct opt_list lists[] = {
     {pagecache_opts, PAGECACHE_NOPTS}, {flow_opts, FLOW_NOPTS},	      {nvcmd_opts, NVCMD_NOPTS},
-    {lattarget_opts, LATTARGET_NOPTS}, {speclog_opts, SPECLOG_NOPTS},
+    {lattarget_opts, LATTARGET_NOPTS}, {speclog_opts, SPECLOG_NOPTS}, {zones_opts, ZONES_NOPTS},
 };
 
 size_t opt_lists(const struct opt_list **out)
@@ -80,6 +81,10 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 			return -EINVAL;
 		memcpy(x, &d, sizeof(d));
 		return 0;
+	case OPT_SIZE:
+		if (!v || spec_parse_size(v, x))
+			return -EINVAL;
+		return *x > r->max_ns ? -ERANGE : 0;
 	case OPT_CUSTOM:
 		return 1;
 	case OPT_ENUM:
@@ -112,9 +117,11 @@ int opt_set(struct spec *s, const char *key, const char *v, char *err, size_t er
 	if (r->kind == OPT_CUSTOM)
 		return r->set(s, r->name, v, err, errlen);
 	int rc = parse(r, v, &x);
+	if (rc == -ERANGE) /* OPT_SIZE over its maximum: stored all the same */
+		store(s, r, x);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: '%s' is not %s", r->name, v ? v : "", r->what);
-		return rc;
+		return -EINVAL;
 	}
 	if (rc == 0)
 		store(s, r, x);

@@ -2,7 +2,8 @@
  * module lists its options as rows (name, kind, where the value goes in
  * struct spec, the text an error names) and opt_set walks the lists with
  * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd,
- * lattarget and speclog are rows; the other feature modules still have their *_spec_set chains. */
+ * lattarget, speclog and zones are rows; the other feature modules still have their *_spec_set
+ * chains. */
 #ifndef NVS_OPT_H
 #define NVS_OPT_H
 
@@ -18,6 +19,8 @@ enum opt_kind {
 	OPT_BOOL01,  /* a bool: "1" or none is true, "0" false, nothing else */
 	OPT_TIME,    /* num_parse_time_ns (bare numbers: unit ns), up to max_ns, u64 */
 	OPT_DOUBLE,  /* num_parse_double in [dmin, dmax] into a double */
+	OPT_SIZE,    /* spec_parse_size into a u64 (written even when refused, as
+		      * before), at most max_ns (a byte count here) */
 	OPT_CUSTOM,  /* the row's set() parses, stores and words its error */
 };
 

@@ -42,7 +42,9 @@ static const char *const probes[] = {NULL,
 				     "off",
 				     "random",
 				     "0x10",
-				     " 1"};
+				     " 1",
+				     "2048p",
+				     "2h"};
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 #define NNAMES	(sizeof(opt_names) / sizeof(opt_names[0]))
 
