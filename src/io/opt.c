@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/num.h"
+#include "io/filesize.h"
 #include "io/flow.h"
 #include "io/lattarget.h"
 #include "io/nvcmd.h"
@@ -16,6 +17,7 @@
 static const struct opt_list lists[] = {
     {pagecache_opts, PAGECACHE_NOPTS}, {flow_opts, FLOW_NOPTS},	      {nvcmd_opts, NVCMD_NOPTS},
     {lattarget_opts, LATTARGET_NOPTS}, {speclog_opts, SPECLOG_NOPTS}, {zones_opts, ZONES_NOPTS},
+    {filesize_opts, FILESIZE_NOPTS},
 };
 
 size_t opt_lists(const struct opt_list **out)

@@ -2,8 +2,8 @@
  * module lists its options as rows (name, kind, where the value goes in
  * struct spec, the text an error names) and opt_set walks the lists with
  * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd,
- * lattarget, speclog and zones are rows; the other feature modules still have their *_spec_set
- * chains. */
+ * lattarget, speclog, zones and filesize are rows; the other feature
+ * modules still have their *_spec_set chains. */
 #ifndef NVS_OPT_H
 #define NVS_OPT_H
 

@@ -978,8 +978,8 @@ static const struct spec_opt core_opts[] = {
 /* The feature modules' options (each returns -ENOENT for a key not its). */
 static int (*const feature_opts[])(struct spec *s, const char *key, const char *v, char *err,
 				   size_t errlen) = {
-    replay_spec_set,   specdata_set, prio_spec_set, pi_spec_set,       xrun_spec_set,
-    filesize_spec_set, specss_set,   zbd_spec_set,  sprandom_spec_set, fdp_spec_set,
+    replay_spec_set, specdata_set, prio_spec_set,     pi_spec_set,  xrun_spec_set,
+    specss_set,	     zbd_spec_set, sprandom_spec_set, fdp_spec_set,
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
