@@ -5,24 +5,14 @@
 #include <sys/stat.h>
 #include "io/filesize.h"
 
-int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* fio's filesize=SIZE or LOW-HIGH (LOW:HIGH). */
+static int filesize_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	char lo[64];
 	const char *dash;
 	uint64_t a, b;
 
-	if (!strcmp(key, "allow_file_create")) {
-		bool b;
-		if (spec_parse_bool(v, &b)) {
-			snprintf(err, errlen, "allow_file_create: '%s' is not a boolean (0/1)",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		s->no_file_create = !b;
-		return 0;
-	}
-	if (strcmp(key, "filesize"))
-		return -ENOENT;
+	(void)key;
 	if (!v || !*v || strlen(v) >= sizeof(lo))
 		goto bad;
 	/* fio's range syntax: LOW-HIGH (or LOW:HIGH) */
@@ -41,6 +31,15 @@ bad:
 		 v ? v : "");
 	return -EINVAL;
 }
+
+const struct opt_row filesize_opts[FILESIZE_NOPTS] = {
+    {.name = "allow_file_create",
+     .kind = OPT_BOOL,
+     OPT_FIELD(no_file_create),
+     .flags = OPT_INVERT,
+     .what = "a boolean (0/1)"},
+    {.name = "filesize", .kind = OPT_CUSTOM, .set = filesize_set},
+};
 
 int filesize_validate(const struct spec *s, char *err, size_t errlen)
 {

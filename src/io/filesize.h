@@ -12,12 +12,13 @@
 #define NVS_FILESIZE_H
 
 #include <stddef.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/target.h"
 
-/* spec_set's part: "filesize" and "allow_file_create" (@key normalised).
- * 0, -EINVAL with @err, or -ENOENT when @key is neither. */
-int filesize_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* filesize and allow_file_create: rows of io/opt's table. */
+#define FILESIZE_NOPTS 2
+extern const struct opt_row filesize_opts[FILESIZE_NOPTS];
 /* fio's allow_file_create=0: -ENOENT with @err when @path does not exist
  * (the job may not create it); 0 otherwise (the safety rule still judges
  * what is opened). */

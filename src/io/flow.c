@@ -90,40 +90,24 @@ bool flow_gate(struct flow *f, struct flow_state *fs, unsigned weight, uint64_t 
 	return true;
 }
 
-int flow_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
-{
-	unsigned u;
-
-	if (!strcmp(key, "flow_watermark"))
-		return 0; /* fio: FIO_OPT_SOFT_DEPRECATED, no effect */
-	if (!strcmp(key, "flow")) {
-		if (!v || num_parse_uint(v, 0, FLOW_MAX_WEIGHT, &u)) {
-			snprintf(err, errlen,
-				 "flow: '%s' is not a weight 0..%u (0 = no flow control)",
-				 v ? v : "", FLOW_MAX_WEIGHT);
-			return -EINVAL;
-		}
-		s->flow = u;
-		return 0;
-	}
-	if (!strcmp(key, "flow_id")) {
-		if (!v || num_parse_uint(v, 0, INT32_MAX, &u)) {
-			snprintf(err, errlen, "flow_id: '%s' is not an id 0..%d", v ? v : "",
-				 INT32_MAX);
-			return -EINVAL;
-		}
-		s->flow_id = u;
-		return 0;
-	}
-	if (!strcmp(key, "flow_sleep")) {
-		/* fio: an int of microseconds */
-		if (!v || num_parse_uint(v, 0, INT32_MAX, &u)) {
-			snprintf(err, errlen, "flow_sleep: '%s' is not microseconds 0..%d",
-				 v ? v : "", INT32_MAX);
-			return -EINVAL;
-		}
-		s->flow_sleep_ns = (uint64_t)u * 1000;
-		return 0;
-	}
-	return -ENOENT;
-}
+/* fio's flow options; "flow_watermark" is FIO_OPT_SOFT_DEPRECATED there: no
+ * effect.  flow_sleep is an int of microseconds. */
+const struct opt_row flow_opts[FLOW_NOPTS] = {
+    {.name = "flow_watermark", .kind = OPT_IGNORED},
+    {.name = "flow",
+     .kind = OPT_UINT,
+     OPT_FIELD(flow),
+     .max = FLOW_MAX_WEIGHT,
+     .what = "a weight 0..1000 (0 = no flow control)"},
+    {.name = "flow_id",
+     .kind = OPT_UINT,
+     OPT_FIELD(flow_id),
+     .max = INT32_MAX,
+     .what = "an id 0..2147483647"},
+    {.name = "flow_sleep",
+     .kind = OPT_UINT,
+     OPT_FIELD(flow_sleep_ns),
+     .max = INT32_MAX,
+     .scale = 1000,
+     .what = "microseconds 0..2147483647"},
+};

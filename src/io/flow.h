@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/opt.h"
 #include "io/spec.h"
 
 #define FLOW_MAX_WEIGHT 1000  /* fio's FLOW_MAX_WEIGHT */
@@ -44,6 +45,7 @@ bool flow_gate(struct flow *f, struct flow_state *fs, unsigned weight, uint64_t 
 /* fio's options flow, flow_id, flow_sleep, flow_watermark (accepted and
  * ignored, as fio's deprecated option): 0, -EINVAL with @err, or -ENOENT
  * when @key is none of them. */
-int flow_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+#define FLOW_NOPTS 4
+extern const struct opt_row flow_opts[FLOW_NOPTS];
 
 #endif

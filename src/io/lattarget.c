@@ -128,46 +128,40 @@ bool lattarget_resume(struct lattarget *lt, uint64_t now)
 	return reset;
 }
 
-int lattarget_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* latency_run: 1, true or none, 0 or false (fio's bool, case as given). */
+static int lat_run_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	bool window = !strcmp(key, "latency_window");
-
-	if (!strcmp(key, "latency_target") || window) {
-		uint64_t ns;
-		/* fio: a bare number is microseconds */
-		if (!v || num_parse_time_ns(v, 1000, &ns) || ns > 3600 * NVS_NSEC_PER_SEC) {
-			snprintf(err, errlen,
-				 "%s: '%s' is not a duration up to 1h (bare numbers are us, as in "
-				 "fio)",
-				 key, v ? v : "");
-			return -EINVAL;
-		}
-		*(window ? &s->lat_window_ns : &s->lat_target_ns) = ns;
-		return 0;
+	(void)key;
+	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
+		s->lat_run = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "false"))
+		s->lat_run = false;
+	else {
+		snprintf(err, errlen, "latency_run: '%s' is not a boolean (0/1)", v);
+		return -EINVAL;
 	}
-	if (!strcmp(key, "latency_percentile")) {
-		double p;
-		if (!v || num_parse_double(v, 0.0, 100.0, &p)) {
-			snprintf(err, errlen, "%s: '%s' is not a percentage 0..100", key,
-				 v ? v : "");
-			return -EINVAL;
-		}
-		s->lat_pct = p;
-		return 0;
-	}
-	if (!strcmp(key, "latency_run")) {
-		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
-			s->lat_run = true;
-		else if (!strcmp(v, "0") || !strcmp(v, "false"))
-			s->lat_run = false;
-		else {
-			snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	return -ENOENT;
+	return 0;
 }
+
+/* fio: a bare latency_target/latency_window is microseconds. */
+#define LAT_TIME(n, f)                                                                             \
+	{                                                                                          \
+		.name = n, .kind = OPT_TIME, OPT_FIELD(f), .unit_ns = 1000,                        \
+		.max_ns = 3600 * NVS_NSEC_PER_SEC,                                                 \
+		.what = "a duration up to 1h (bare numbers are us, as in fio)"                     \
+	}
+
+const struct opt_row lattarget_opts[LATTARGET_NOPTS] = {
+    LAT_TIME("latency_target", lat_target_ns),
+    LAT_TIME("latency_window", lat_window_ns),
+    {.name = "latency_percentile",
+     .kind = OPT_DOUBLE,
+     OPT_FIELD(lat_pct),
+     .dmin = 0.0,
+     .dmax = 100.0,
+     .what = "a percentage 0..100"},
+    {.name = "latency_run", .kind = OPT_CUSTOM, .set = lat_run_set},
+};
 
 int lattarget_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

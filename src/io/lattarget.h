@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/opt.h"
 #include "io/spec.h"
 
 enum lattarget_act {
@@ -63,9 +64,10 @@ enum lattarget_act lattarget_check(struct lattarget *lt, uint64_t now);
  * window at the depth found). */
 bool lattarget_resume(struct lattarget *lt, uint64_t now);
 
-/* spec_set's part: latency_target, latency_window, latency_percentile,
- * latency_run (@key normalised).  0, -EINVAL with @err, or -ENOENT. */
-int lattarget_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* latency_target, latency_window, latency_percentile, latency_run: rows
+ * of io/opt's table. */
+#define LATTARGET_NOPTS 4
+extern const struct opt_row lattarget_opts[LATTARGET_NOPTS];
 /* Consistency with the rest of @s.  0 or -EINVAL with @err. */
 int lattarget_spec_validate(const struct spec *s, char *err, size_t errlen);
 

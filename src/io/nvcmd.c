@@ -129,31 +129,22 @@ static int wmode_set(struct spec_nvcmd *n, const char *v, char *err, size_t errl
 	return 0;
 }
 
-int nvcmd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int write_mode_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	if (!strcmp(key, "write_mode"))
-		return wmode_set(&s->nvcmd, v, err, errlen);
-	if (!strcmp(key, "deac")) {
-		if (!v || !*v || !strcmp(v, "1"))
-			s->nvcmd.deac = true;
-		else if (!strcmp(v, "0"))
-			s->nvcmd.deac = false;
-		else
-			return snprintf(err, errlen, "deac: '%s' is not a boolean (0/1)", v),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "num_range")) {
-		unsigned n;
-		if (!v || num_parse_uint(v, 1, NVCMD_MAX_RANGES, &n))
-			return snprintf(err, errlen, "num_range: '%s' is not a number 1..%d",
-					v ? v : "", NVCMD_MAX_RANGES),
-			       -EINVAL;
-		s->nvcmd.num_range = n;
-		return 0;
-	}
-	return -ENOENT;
+	(void)key;
+	return wmode_set(&s->nvcmd, v, err, errlen);
 }
+
+const struct opt_row nvcmd_opts[NVCMD_NOPTS] = {
+    {.name = "write_mode", .kind = OPT_CUSTOM, .set = write_mode_set},
+    {.name = "deac", .kind = OPT_BOOL01, OPT_FIELD(nvcmd.deac), .what = "a boolean (0/1)"},
+    {.name = "num_range",
+     .kind = OPT_UINT,
+     OPT_FIELD(nvcmd.num_range),
+     .min = 1,
+     .max = NVCMD_MAX_RANGES,
+     .what = "a number 1..256"},
+};
 
 bool nvcmd_active(const struct spec *s)
 {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dev/devmodel.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 /* NVMe NVM command set opcodes (NVMe NVM Command Set spec, figure 17). */
@@ -26,9 +27,9 @@
 #define NVCMD_DSM_AD	      (1u << 2)	 /* DSM CDW11: attribute deallocate */
 #define NVCMD_MAX_RANGES      256	 /* fio's MAX_TRIM_RANGE (and NVMe's) */
 
-/* Sets @key when it is write_mode, deac or num_range: 0, -EINVAL with @err
- * naming the option, or -ENOENT (not one of them). */
-int nvcmd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* write_mode, deac and num_range: rows of io/opt's table. */
+#define NVCMD_NOPTS 3
+extern const struct opt_row nvcmd_opts[NVCMD_NOPTS];
 /* Checks them against the rest of @s (fio's conflicts and what is not
  * implemented here).  0 or -EINVAL. */
 int nvcmd_spec_validate(const struct spec *s, char *err, size_t errlen);

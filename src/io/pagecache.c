@@ -7,32 +7,22 @@
 #include <sys/ioctl.h>
 #include "io/pagecache.h"
 
-int pagecache_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
-{
-	if (!strcmp(key, "invalidate")) {
-		bool b;
-		if (spec_parse_bool(v, &b)) {
-			snprintf(err, errlen, "invalidate: '%s' is not a boolean (0/1)",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		s->no_invalidate = !b;
-		return 0;
-	}
-	if (!strcmp(key, "fadvise_hint")) {
-		static const char *const names[] = {"1", "0", "random", "sequential"};
-		for (unsigned i = 0; v && i < sizeof(names) / sizeof(names[0]); i++) {
-			if (!strcmp(v, names[i])) {
-				s->fadvise_hint = (uint8_t)i;
-				return 0;
-			}
-		}
-		snprintf(err, errlen, "fadvise_hint: '%s' is not 0, 1, random or sequential",
-			 v ? v : "");
-		return -EINVAL;
-	}
-	return -ENOENT;
-}
+static const char *const hint_names[] = {"1", "0", "random", "sequential", NULL};
+
+/* fio's invalidate (stored inverted: 0 = fio's default, invalidate) and
+ * fadvise_hint (enum pagecache_hint's order). */
+const struct opt_row pagecache_opts[PAGECACHE_NOPTS] = {
+    {.name = "invalidate",
+     .kind = OPT_BOOL,
+     OPT_FIELD(no_invalidate),
+     .flags = OPT_INVERT,
+     .what = "a boolean (0/1)"},
+    {.name = "fadvise_hint",
+     .kind = OPT_ENUM,
+     OPT_FIELD(fadvise_hint),
+     .values = hint_names,
+     .what = "0, 1, random or sequential"},
+};
 
 static bool random_rw(enum spec_rw rw)
 {

@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/target.h"
 
@@ -42,9 +43,9 @@ enum pagecache_hint {
 	PAGECACHE_HINT_SEQUENTIAL
 };
 
-/* invalidate= and fadvise_hint=: 0, -EINVAL with @err, or -ENOENT when
- * @key is neither. */
-int pagecache_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* invalidate= and fadvise_hint=: rows of io/opt's table. */
+#define PAGECACHE_NOPTS 2
+extern const struct opt_row pagecache_opts[PAGECACHE_NOPTS];
 /* Applies @s's options to the open target @t (its descriptor).  0, or the
  * first -errno (the caller goes on: fio only warns). */
 int pagecache_prepare(const struct spec *s, const struct target *t);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "io/datagen.h"
+#include "io/opt.h"
 #include "base/num.h"
 #include "io/replay.h"
 #include "io/pi.h"
@@ -173,8 +174,8 @@ static const char *const ignored[] = {
 
 /* ---- the option table: one setter per option (or per family of options
  * sharing one parse), one row per name fio gives it; spec_set walks it,
- * then the feature modules' setters, in that order (fio's options.c +
- * parse.c: options as data walked by one parser) ---- */
+ * then io/opt's rows, then the other feature modules' setters, in that
+ * order (fio's options.c + parse.c: options as data walked by one parser) ---- */
 
 #define NEED_VALUE()                                                                               \
 	do {                                                                                       \
@@ -977,10 +978,8 @@ static const struct spec_opt core_opts[] = {
 /* The feature modules' options (each returns -ENOENT for a key not its). */
 static int (*const feature_opts[])(struct spec *s, const char *key, const char *v, char *err,
 				   size_t errlen) = {
-    replay_spec_set, specdata_set,	pagecache_spec_set, prio_spec_set,
-    pi_spec_set,     xrun_spec_set,	lattarget_spec_set, filesize_spec_set,
-    specss_set,	     flow_spec_set,	zones_spec_set,	    speclog_spec_set,
-    zbd_spec_set,    sprandom_spec_set, nvcmd_spec_set,	    fdp_spec_set,
+    replay_spec_set, specdata_set, prio_spec_set,     pi_spec_set,  xrun_spec_set,
+    specss_set,	     zbd_spec_set, sprandom_spec_set, fdp_spec_set,
 };
 
 int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
@@ -999,6 +998,8 @@ int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(core_opts); i++)
 		if (!strcmp(key, core_opts[i].name))
 			return core_opts[i].set(s, key, key_in, v, err, errlen);
+	if ((rc = opt_set(s, key, v, err, errlen)) != -ENOENT)
+		return rc;
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(feature_opts); i++)
 		if ((rc = feature_opts[i](s, key, v, err, errlen)) != -ENOENT)
 			return rc;

@@ -41,36 +41,30 @@ void speclog_rename(struct spec *s)
 			snprintf(log[i], sizeof(s->log_iops), "%s", s->name);
 }
 
-int speclog_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int log_hist_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	uint64_t u;
+
+	(void)key;
+	if (!v || num_parse_u64(v, 100, 60000, &u)) {
+		snprintf(err, errlen, "log_hist_msec: '%s' is not 100..60000 ms", v ? v : "");
+		return -EINVAL;
+	}
+	s->log_hist_ns = u * 1000000ULL;
+	return 0;
+}
+
+/* fio 3.33: log_max_value=1 logs the window's maximum; 0 is its default. */
+static int log_max_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
 	bool b;
 
-	if (!strcmp(key, "write_iops_log") || !strcmp(key, "write_lat_log") ||
-	    !strcmp(key, "write_bw_log") || !strcmp(key, "write_hist_log"))
-		return set_log(s, key, v, err, errlen);
-	if (!strcmp(key, "log_hist_msec")) {
-		if (!v || num_parse_u64(v, 100, 60000, &u)) {
-			snprintf(err, errlen, "log_hist_msec: '%s' is not 100..60000 ms",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		s->log_hist_ns = u * 1000000ULL;
-		return 0;
-	}
-	if (strcmp(key, "per_job_logs") && strcmp(key, "log_max_value") &&
-	    strcmp(key, "log_offset"))
-		return -ENOENT;
+	(void)s;
 	if (spec_parse_bool(v, &b)) {
 		snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v ? v : "");
 		return -EINVAL;
 	}
-	if (key[4] == 'j') {
-		s->per_job_logs = b;
-	} else if (key[4] == 'o') {
-		/* windowed logs: fio writes 0 in the offset column (report/fiolog.c) */
-		s->log_offset = b;
-	} else if (b) { /* fio 3.33: log_max_value=1 logs the window's maximum */
+	if (b) {
 		snprintf(err, errlen,
 			 "%s=1: refused: nvscope's log lines hold each interval's mean (no "
 			 "per-interval maximum of slat, clat, IOPS or bandwidth is kept); 0, "
@@ -80,3 +74,16 @@ int speclog_spec_set(struct spec *s, const char *key, const char *v, char *err, 
 	}
 	return 0;
 }
+
+/* log_offset: windowed logs' offset column; fio writes 0 there
+ * (report/fiolog.c). */
+const struct opt_row speclog_opts[SPECLOG_NOPTS] = {
+    {.name = "write_iops_log", .kind = OPT_CUSTOM, .set = set_log},
+    {.name = "write_lat_log", .kind = OPT_CUSTOM, .set = set_log},
+    {.name = "write_bw_log", .kind = OPT_CUSTOM, .set = set_log},
+    {.name = "write_hist_log", .kind = OPT_CUSTOM, .set = set_log},
+    {.name = "log_hist_msec", .kind = OPT_CUSTOM, .set = log_hist_set},
+    {.name = "per_job_logs", .kind = OPT_BOOL, OPT_FIELD(per_job_logs), .what = "a boolean (0/1)"},
+    {.name = "log_max_value", .kind = OPT_CUSTOM, .set = log_max_set},
+    {.name = "log_offset", .kind = OPT_BOOL, OPT_FIELD(log_offset), .what = "a boolean (0/1)"},
+};

@@ -5,11 +5,12 @@
 #define NVS_SPECLOG_H
 
 #include <stddef.h>
+#include "io/opt.h"
 #include "io/spec.h"
 
-/* Sets @key (normalised: '_' for '-') to @v.  0, -EINVAL with @err, or
- * -ENOENT when @key is not a log option. */
-int speclog_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* The log options: rows of io/opt's table. */
+#define SPECLOG_NOPTS 8
+extern const struct opt_row speclog_opts[SPECLOG_NOPTS];
 /* name= changed: the logs named after the job follow it. */
 void speclog_rename(struct spec *s);
 

@@ -5,39 +5,36 @@
 #include <string.h>
 #include "io/zones.h"
 
-int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int zonemode_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	uint64_t *dst;
-
-	if (!strcmp(key, "zonemode")) {
-		if (v && !strcmp(v, "none"))
-			s->zone_mode = SPEC_ZONE_NONE;
-		else if (v && !strcmp(v, "strided"))
-			s->zone_mode = SPEC_ZONE_STRIDED;
-		else if (v && !strcmp(v, "zbd"))
-			s->zone_mode = SPEC_ZONE_ZBD; /* io/zbd.h */
-		else
-			return snprintf(err, errlen, "zonemode: '%s' is not none, strided or zbd",
-					v ? v : ""),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "zonesize"))
-		dst = &s->zone_size;
-	else if (!strcmp(key, "zonerange"))
-		dst = &s->zone_range;
-	else if (!strcmp(key, "zoneskip"))
-		dst = &s->zone_skip;
+	(void)key;
+	if (v && !strcmp(v, "none"))
+		s->zone_mode = SPEC_ZONE_NONE;
+	else if (v && !strcmp(v, "strided"))
+		s->zone_mode = SPEC_ZONE_STRIDED;
+	else if (v && !strcmp(v, "zbd"))
+		s->zone_mode = SPEC_ZONE_ZBD; /* io/zbd.h */
 	else
-		return -ENOENT;
-	/* spec_parse_size refuses NaN, infinities, negatives and overflow; a
-	 * zone count ("2z", fio's zbd form) is not a size either */
-	if (!v || spec_parse_size(v, dst) || *dst > (1ull << 60))
-		return snprintf(err, errlen, "%s: '%s' is not a size (0..2^60 bytes)", key,
+		return snprintf(err, errlen, "zonemode: '%s' is not none, strided or zbd",
 				v ? v : ""),
 		       -EINVAL;
 	return 0;
 }
+
+/* spec_parse_size refuses NaN, infinities, negatives and overflow; a zone
+ * count ("2z", fio's zbd form) is not a size either. */
+#define ZONE_SIZE(n, f)                                                                            \
+	{                                                                                          \
+		.name = n, .kind = OPT_SIZE, OPT_FIELD(f), .max_ns = 1ull << 60,                   \
+		.what = "a size (0..2^60 bytes)"                                                   \
+	}
+
+const struct opt_row zones_opts[ZONES_NOPTS] = {
+    {.name = "zonemode", .kind = OPT_CUSTOM, .set = zonemode_set},
+    ZONE_SIZE("zonesize", zone_size),
+    ZONE_SIZE("zonerange", zone_range),
+    ZONE_SIZE("zoneskip", zone_skip),
+};
 
 int zones_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

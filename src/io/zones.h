@@ -7,11 +7,12 @@
 #define NVS_ZONES_H
 
 #include <stddef.h>
+#include "io/opt.h"
 #include "io/spec.h"
 
-/* zonemode, zonesize, zonerange, zoneskip into @s: 0, -EINVAL with @err,
- * or -ENOENT for another key. */
-int zones_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* zonemode, zonesize, zonerange, zoneskip: rows of io/opt's table. */
+#define ZONES_NOPTS 4
+extern const struct opt_row zones_opts[ZONES_NOPTS];
 /* fio's checks (init.c): zonesize without zonemode=strided, strided
  * without a zonesize;
  * sizes must keep offsets 512-aligned; strided with

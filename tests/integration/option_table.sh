@@ -3,7 +3,8 @@
 # sets or accepts (its option table core_opts), src/io/specval.c refuses (and the job-file keys of src/config/preset.c
 # and the replay options of src/io/replay.c) has
 # (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c,
-# src/io/nvcmd.c, src/io/zbd.c, src/io/zbdspec.c, src/io/speclog.c, src/io/pagecache.c) a row; every row names an option nvscope knows; "refused" rows are refused
+# src/io/nvcmd.c, src/io/zbd.c, src/io/zbdspec.c, src/io/speclog.c, src/io/pagecache.c:
+# their strcmp chains or their io/opt rows) a row; every row names an option nvscope knows; "refused" rows are refused
 # by nvscope run, the others are not unknown.
 . "$(dirname "$0")/../lib.sh"
 python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
@@ -15,7 +16,11 @@ keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
 keys |= set(re.findall(r'\{"([a-z0-9_]+)", opt_[a-z0-9_]+\}', spec))  # the option table's rows
 keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
 for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "zbdspec", "sprandom", "nvcmd", "speclog", "pi", "pagecache", "fdp"):
-    keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', open(top + "/src/io/" + f + ".c").read()))
+    src = open(top + "/src/io/" + f + ".c").read()
+    keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', src))
+    # io/opt's rows: {.name = "x", ...}, or a row macro's first argument
+    keys |= set(re.findall(r'\.name = "([a-z0-9_]+)"', src))
+    keys |= set(re.findall(r'^\s*(?:LAT_TIME|ZONE_SIZE)\("([a-z0-9_]+)",', src, re.M))
 ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
 keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
 specval = open(top + "/src/io/specval.c").read()
