@@ -86,6 +86,15 @@ ok() { echo "ok: $*"; }
 # t_loop SIZE [LBS]: makes a loop device with direct I/O over a new file (on
 # tmpfs when /dev/shm allows) and sets LOOP to it; removed on exit.  Call it
 # directly, not in $(...): the cleanup list lives in this shell.
+# t_pattern DEV MIB: MIB MiB of a text pattern onto DEV (direct I/O): data
+# that no signature probe takes for a filesystem.  Random bytes may look
+# like one: libblkid found "hfsplus" in /dev/urandom's data once (its magic
+# is two bytes at 1 KiB) and the write-safety rule then rightly refused
+# the test's purge (session 14).
+t_pattern() {
+	yes "nvscope test pattern $$ $RANDOM" | head -c "$(($2 * 1048576))" |
+		dd of="$1" bs=1M iflag=fullblock oflag=direct status=none
+}
 t_loop() {
 	local size=$1 lbs=${2:-512} dir=$T_TMP f dev
 	[ "$(id -u)" -eq 0 ] || skip "loop devices need root"

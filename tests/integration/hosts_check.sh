@@ -183,9 +183,8 @@ ok "--resume over hosts: an interrupted check over h1 and h2 resumed on both fro
 # purge over hosts: without the tokens each agent refuses and nothing is
 # touched; with them each host trims its own device (reads zeros after)
 for d in "$A" "$B"; do
-	head -c 1M /dev/urandom >"$T_TMP/pat-$(basename "$d")"
-	dd if="$T_TMP/pat-$(basename "$d")" of="$d" bs=1M count=1 oflag=direct status=none ||
-		fail "pattern onto $d"
+	t_pattern "$d" 1 || fail "pattern onto $d"
+	dd if="$d" of="$T_TMP/pat-$(basename "$d")" bs=1M count=1 iflag=direct status=none
 done
 same() { cmp -s -n 1048576 "$1" "$2"; }
 nv purge "h1:$A" "h2:$B" --method=trim "${R[@]}" >"$T_TMP/p1.out"

@@ -12,7 +12,7 @@ DEV=$LOOP
 	skip "$DEV does not support discard here"
 
 first_mib() { blockdev --flushbufs "$1"; dd if="$1" bs=1M count=1 iflag=direct 2>/dev/null; }
-dd if=/dev/urandom of="$DEV" bs=1M count=16 oflag=direct status=none || fail "cannot write $DEV"
+t_pattern "$DEV" 16 || fail "cannot write $DEV"
 first_mib "$DEV" >"$T_TMP/before"
 cmp -s -n 1048576 "$T_TMP/before" /dev/zero && fail "pattern not written"
 
