@@ -25,6 +25,10 @@ u_start 120 40 "$NVS_BIN" --no-settings --theme mono --results "$T_TMP/res"
 u_wait 'targets marked: 0' 10
 [ "$(u_tmux display -p -t ui '#{mouse_standard_flag}#{mouse_any_flag}')" != 00 ] ||
 	fail "the console did not enable mouse reporting"
+# the devices come after the first frame (docs/console.md, "Draw first,
+# scan after"): the row is waited for, not read once (TSan's CI run read
+# the screen before the scan had listed it)
+u_wait "^ +$name " 20
 y=$(row_of "^ +$name ")
 [ -n "$y" ] || fail "no row for $name"
 click "$y" 4
