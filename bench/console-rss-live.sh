@@ -18,6 +18,8 @@ while getopts n:s:r:e: o; do
 	esac
 done
 cd "$(dirname "$0")/.." || exit 2
+# arithmetic on decimals (awk: in every Debian base, unlike bc)
+calc() { awk "BEGIN { print $1 }"; }
 BIN=${NVS_BIN:-$PWD/nvscope}
 make -s all >/dev/null || exit 1
 TMP=$(mktemp -d /dev/shm/nvs-rss.XXXXXX)
@@ -52,15 +54,15 @@ while [ "$t" -lt "$SECS" ]; do
 	sleep "$STEP"
 	t=$((t + STEP))
 	c=$(ui_cpu) r=$(rss)
-	printf '%6d %10d %12.2f\n' "$t" "$r" "$(echo "($c - $c_prev) * 100 / $HZ / $STEP" | bc -l)"
+	printf '%6d %10d %12.2f\n' "$t" "$r" "$(calc "($c - $c_prev) * 100 / $HZ / $STEP")"
 	c_prev=$c
 	[ "$t" -ge 60 ] && [ -z "$rss60" ] && rss60=$r c60=$c
 done
 printf 'targets %d, %d IOPS each, %d s\n' "$N" "$RATE" "$SECS"
 printf 'RSS at 60 s %d KiB, at %d s %d KiB: growth %d KiB (%.1f bytes per target per second)\n' \
-	"$rss60" "$t" "$r" $((r - rss60)) "$(echo "($r - $rss60) * 1024 / $N / ($t - 60)" | bc -l)"
-printf 'RSS per target at the end: %.0f KiB\n' "$(echo "$r / $N" | bc -l)"
-printf 'UI thread from 60 s: %.2f %% of one CPU\n' "$(echo "($c - $c60) * 100 / $HZ / ($t - 60)" | bc -l)"
+	"$rss60" "$t" "$r" $((r - rss60)) "$(calc "($r - $rss60) * 1024 / $N / ($t - 60)")"
+printf 'RSS per target at the end: %.0f KiB\n' "$(calc "$r / $N")"
+printf 'UI thread from 60 s: %.2f %% of one CPU\n' "$(calc "($c - $c60) * 100 / $HZ / ($t - 60)")"
 tmux -L "$SOCK" send-keys -t c q 2>/dev/null
 sleep 0.3
 tmux -L "$SOCK" send-keys -t c y 2>/dev/null

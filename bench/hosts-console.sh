@@ -17,6 +17,8 @@ while getopts n:d:s: o; do
 	esac
 done
 cd "$(dirname "$0")/.." || exit 2
+# arithmetic on decimals (awk: in every Debian base, unlike bc)
+calc() { awk "BEGIN { print $1 }"; }
 export NVS_TOP=$PWD NVS_BIN=${NVS_BIN:-$PWD/nvscope}
 make -s all >/dev/null || exit 1
 . tests/lib.sh
@@ -52,7 +54,7 @@ for _ in $(seq 600); do
 	t_nap 0.1
 done
 [ "$n" = "$NH" ] || fail "only $n of $NH hosts up: $(u_screen)"
-up=$(echo "$(date +%s.%N) - $t0" | bc)
+up=$(calc "$(date +%s.%N) - $t0")
 pid=$(pgrep -f -- "^$NVS_BIN --no-settings --hosts $T_TMP/hosts" | head -1)
 [ -n "$pid" ] || fail "no console process"
 sshs=$(pgrep -f -- "-F $SSHD_CFG" | tr '\n' ' ')
@@ -66,16 +68,16 @@ rss1=$(rss_of "$pid")
 sshd_blackhole r2
 b0=$(date +%s.%N)
 u_wait '^ +r2 +LOST' 10
-lost=$(echo "$(date +%s.%N) - $b0" | bc)
+lost=$(calc "$(date +%s.%N) - $b0")
 u_cap
 n=$(printf '%s\n' "${U_LINES[@]}" | grep -cE "^ +r[0-9]+ +up, $ND drives")
 sshd_unblackhole r2
 printf 'hosts x drives            %d x %d\n' "$NH" "$ND"
 printf 'all up after              %.1f s (console start to every host listed)\n' "$up"
 printf 'console CPU, watching     %.2f %% of one CPU over %d s\n' \
-	"$(echo "($c1 - $c0) * 100 / $HZ / $SECS" | bc -l)" "$SECS"
+	"$(calc "($c1 - $c0) * 100 / $HZ / $SECS")" "$SECS"
 printf 'ssh clients CPU           %.2f %% of one CPU (%d processes)\n' \
-	"$(echo "($s1 - $s0) * 100 / $HZ / $SECS" | bc -l)" "$(echo "$sshs" | wc -w)"
+	"$(calc "($s1 - $s0) * 100 / $HZ / $SECS")" "$(echo "$sshs" | wc -w)"
 printf 'console RSS               %d KiB -> %d KiB over %d s\n' "$rss0" "$rss1" "$SECS"
 printf 'blackholed host LOST in   %.1f s (%d of %d others still up)\n' "$lost" "$n" $((NH - 1))
 u_keys q

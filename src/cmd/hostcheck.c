@@ -95,6 +95,14 @@ static char *host_dir(const char *dir, const char *host)
 
 /* The request of host @i: its targets (HOST:DEV of it, and DEV when it
  * was named by --host/--hosts), the profile and options. */
+/* @key: directory @dir with %h replaced by @host's name. */
+static void add_dir(cJSON *p, const char *key, const char *dir, const char *host)
+{
+	char *d = host_dir(dir, host);
+	cJSON_AddStringToObject(p, key, d ? d : dir);
+	free(d);
+}
+
 static cJSON *params_of(const struct hostcmd *h, size_t i, const struct checkcmd *o, int *ntargets)
 {
 	const char *host = hostcmd_host(h, i);
@@ -113,24 +121,16 @@ static cJSON *params_of(const struct hostcmd *h, size_t i, const struct checkcmd
 		free(path);
 	}
 	if (o->resume) { /* each host resumes its own DIR (%h: its name) */
-		char *d = host_dir(o->resume, host);
 		cJSON_DeleteItemFromObjectCaseSensitive(p, "targets");
-		cJSON_AddStringToObject(p, "resume", d ? d : o->resume);
-		free(d);
-		if (o->confirm)
-			cJSON_AddStringToObject(p, "confirm", o->confirm);
-		cJSON_AddBoolToObject(p, "force", o->force);
+		add_dir(p, "resume", o->resume, host);
 		*ntargets = -1; /* the state's */
-		return p;
-	}
-	cJSON_AddStringToObject(p, "profile", o->profile);
-	cJSON_AddBoolToObject(p, "all_nvme", o->all_nvme);
-	if (o->model)
-		cJSON_AddStringToObject(p, "model", o->model);
-	if (o->dir) {
-		char *d = host_dir(o->dir, host);
-		cJSON_AddStringToObject(p, "output", d ? d : o->dir);
-		free(d);
+	} else {
+		cJSON_AddStringToObject(p, "profile", o->profile);
+		cJSON_AddBoolToObject(p, "all_nvme", o->all_nvme);
+		if (o->model)
+			cJSON_AddStringToObject(p, "model", o->model);
+		if (o->dir)
+			add_dir(p, "output", o->dir, host);
 	}
 	if (o->confirm)
 		cJSON_AddStringToObject(p, "confirm", o->confirm);
