@@ -19,10 +19,9 @@
 #include "io/datagen.h"
 #include "run/runjob.h"
 #include "run/runsteps.h"
-#include "io/zbd.h"
-#include "io/iolog.h"
+#include "run/runwalk.h"
 #include "cmd/runcheck.h"
-#include "cmd/runfold.h"
+#include "run/runfold.h"
 #include "cmd/runtext.h"
 #include "cmd/stopsig.h"
 #include "report/csv.h"
@@ -395,29 +394,6 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 	return 0;
 }
 
-/* fio's run groups (jobs between stonewalls start together): plan[j] = n
- * when jobs j..j+n-1 start together here, 1 when job j runs alone, 0 for
- * the later members of a group.  Says on stderr where nvscope differs. */
-static void plan_groups(const struct spec *jobs, unsigned njobs, unsigned *plan, bool say)
-{
-	for (unsigned j = 0, n; j < njobs; j += n) {
-		const char *why = NULL;
-		for (n = 1; j + n < njobs && jobs[j + n].run_group == jobs[j].run_group; n++)
-			;
-		for (unsigned k = j; k < j + n && !why; k++)
-			if (jobs[k].niodepth > 1)
-				why = "an iodepth list (a QD sweep) runs depth by depth";
-		for (unsigned k = j; k < j + n; k++)
-			plan[k] = why ? 1 : k == j ? n : 0;
-		if (why && say)
-			fprintf(
-			    stderr,
-			    "nvscope run: fio starts [%s] .. [%s] together (no stonewall); nvscope "
-			    "runs them one after another: %s\n",
-			    jobs[j].name, jobs[j + n - 1].name, why);
-	}
-}
-
 /* The command under way: its options, jobs and outputs, the steps'
  * results. */
 struct runcmd {
@@ -425,14 +401,12 @@ struct runcmd {
 	struct spec *jobs;
 	unsigned njobs, total; /* total: the steps (job x depth) */
 	struct outputs out;
-	int dirfd;		   /* --output-dir, or -1 */
-	unsigned *plan;		   /* fio run groups: plan_groups */
-	struct runsteps rs;	   /* the results, in run order */
-	struct runsteps_group grp; /* the run group being reported */
-	FILE *human;		   /* the normal (text) output */
-	bool show;		   /* the progress line */
-	bool fold;		   /* fio's group_reporting: printed after the run, merged */
-	bool pinned, held;	   /* pin_targets; zbd_hold and iolog_hold */
+	int dirfd;	    /* --output-dir, or -1 */
+	struct runsteps rs; /* the results, in run order */
+	FILE *human;	    /* the normal (text) output */
+	bool show;	    /* the progress line */
+	bool fold;	    /* fio's group_reporting: printed after the run, merged */
+	bool pinned;	    /* pin_targets */
 	int status;
 	char err[512];
 };
@@ -463,8 +437,7 @@ static int prepare_outputs(struct runcmd *c)
 }
 
 /* What the steps need: the results' arrays (@cap entries), the signals
- * caught, fio's run groups planned, fio's zones and iologs held over the
- * whole run.  0, or the exit status. */
+ * caught.  0, or the exit status. */
 static int set_up(struct runcmd *c, unsigned cap)
 {
 	const struct run_opts *o = c->o;
@@ -478,47 +451,9 @@ static int set_up(struct runcmd *c, unsigned cap)
 	/* fio's --output without a JSON format: the normal output goes there */
 	c->human = !o->json && o->output ? c->out.json : o->json && !o->output ? stderr : stdout;
 	c->show = !o->quiet && isatty(STDERR_FILENO);
-	if (!(c->plan = calloc(c->njobs, sizeof(*c->plan))))
-		return NVS_EXIT_IOERR;
-	plan_groups(c->jobs, c->njobs, c->plan, true);
-	zbd_hold();   /* zonemode=zbd: fio's zones live over the whole run */
-	iolog_hold(); /* write_iolog: the run's jobs append to a file they share */
-	c->held = true;
 	for (unsigned j = 0; j < c->njobs; j++)
 		c->fold |= c->jobs[j].group_reporting && c->total == c->njobs;
 	return 0;
-}
-
-/* Runs job @j at its depth @q into @rj: its share of the run group
- * started with it, or alone with its histogram log (*@hl).  0, or -errno
- * with c->err. */
-static int run_step(struct runcmd *c, unsigned j, unsigned q, const char *lsfx,
-		    struct fiolog_hist **hl, struct runjob *rj)
-{
-	const struct spec *s = &c->jobs[j];
-	runjob_tick_fn tick = c->show ? progress : NULL;
-	int rc;
-
-	if (c->plan[j] > 1) /* a fio run group: started together */
-		runsteps_group_run(&c->grp, c->jobs, j, c->plan[j], &interrupted, tick, c->err,
-				   sizeof(c->err));
-	if (runsteps_group_has(&c->grp, j)) {
-		/* a job of a group run together: no histogram log (the row
-		 * hook serves one job); the process and disk figures of the
-		 * group go to its first job */
-		if (s->log_hist[0])
-			fprintf(stderr,
-				"nvscope run: [%s] write_hist_log is not written for jobs run "
-				"together\n",
-				s->name);
-		return runsteps_group_take(&c->grp, j, rj);
-	}
-	rc = fiolog_hist_open(s, fiolog_thread(c->jobs, j), c->o->output_dir, lsfx, hl, c->err,
-			      sizeof(c->err));
-	if (!rc)
-		rc = runjob_run_rows(s, s->iodepth[q], &interrupted, tick, NULL,
-				     *hl ? fiolog_hist_row : NULL, *hl, rj, c->err, sizeof(c->err));
-	return rc;
 }
 
 /* fio's logs of job @j's step recorded from @first (write_bw_log...): each
@@ -577,62 +512,56 @@ static void report_step(struct runcmd *c, unsigned j, unsigned first, const stru
 		fprintf(c->human, "%s\n", rj->trace_line);
 }
 
-/* One step, job @j at its depth @q: run, recorded, reported.  false when
- * the run stops here: a failure, once the rest of its run group (run
- * together with it) is recorded, as fio lists it. */
-static bool run_one(struct runcmd *c, unsigned j, unsigned q)
+/* The progress line cleared (before anything else is printed). */
+static void unshow(const struct runcmd *c)
 {
-	const struct spec *s = &c->jobs[j];
-	struct runsteps_meter m;
-	struct fiolog_hist *hl = NULL;
-	struct runjob rj;
-	char sfx[64], herr[256];
-
-	runsteps_meter_start(&m, s);
-	snprintf(sfx, sizeof(sfx), "-iodepth-%u-numjobs-%u", s->iodepth[q], s->numjobs);
-	const char *lsfx = s->niodepth > 1 ? sfx : "";
-	int rc = run_step(c, j, q, lsfx, &hl, &rj);
-	runsteps_meter_stop(&m);
-	if (fiolog_hist_close(hl, herr, sizeof(herr)) && !rc) {
-		fprintf(stderr, "nvscope run: %s\n", herr);
-		c->status = NVS_EXIT_IOERR;
-	}
 	if (c->show)
 		fprintf(stderr, "\r%80s\r", "");
-	if (rc) {
-		fprintf(stderr, "nvscope run: %s\n", c->err);
-		c->status = cmd_exit_of(rc);
-		return false;
-	}
-	unsigned first = runsteps_add(&c->rs, s, c->total != c->njobs, &rj, &m);
-	report_step(c, j, first, &rj, lsfx);
-	if (rj.error) {
-		fprintf(stderr, "nvscope run: %s\n", rj.msg);
-		c->status = NVS_EXIT_IOERR;
-	}
-	runjob_release(&rj);
-	return !c->status || (runsteps_group_has(&c->grp, j) && j + 1 < c->grp.first + c->grp.n);
 }
 
-/* Every step in run order, until the last, a failure or a signal. */
+static void note(void *arg, const char *msg)
+{
+	unshow(arg);
+	fprintf(stderr, "nvscope run: %s\n", msg);
+}
+
+/* runwalk's step_done: the step's outputs; nonzero when they failed. */
+static int step_done(void *arg, unsigned j, unsigned first, const struct runjob *rj,
+		     const char *lsfx)
+{
+	struct runcmd *c = arg;
+	int before = c->status;
+
+	unshow(c);
+	c->status = 0;
+	report_step(c, j, first, rj, lsfx);
+	int failed = c->status;
+	if (!c->status)
+		c->status = before;
+	return failed;
+}
+
+/* Every step in run order (run/runwalk.c), until the last, a failure or a
+ * signal. */
 static void run_steps(struct runcmd *c)
 {
-	const struct runsteps_group *g = &c->grp;
+	struct runwalk w = {.jobs = c->jobs,
+			    .njobs = c->njobs,
+			    .sweep = c->total != c->njobs,
+			    .log_dir = c->o->output_dir,
+			    .cancel = &interrupted,
+			    .tick = c->show ? progress : NULL,
+			    .step_done = step_done,
+			    .note = note,
+			    .arg = c};
+	int rc = runwalk_run(&w, &c->rs);
 
-	for (unsigned j = 0; j < c->njobs && !atomic_load(&interrupted); j++) {
-		for (unsigned q = 0; q < c->jobs[j].niodepth && !atomic_load(&interrupted); q++)
-			if (!run_one(c, j, q))
-				return;
-		/* exit_what=all: the rest of the jobs never start */
-		bool in_grp = runsteps_group_has(g, j);
-		if (c->jobs[j].exitall && (!in_grp || j == g->first + g->n - 1) &&
-		    runfold_exit_all(c->jobs, in_grp ? g->first : j, j)) {
-			/* fio lists the jobs that never started, with zero figures */
-			runfold_unstarted(&c->rs, c->jobs, j + 1, c->njobs, c->total != c->njobs,
-					  &c->rs.nstep);
-			return;
-		}
-	}
+	if (rc) {
+		unshow(c);
+		fprintf(stderr, "nvscope run: %s\n", w.err);
+		c->status = cmd_exit_of(rc);
+	} else if (w.failed)
+		c->status = NVS_EXIT_IOERR;
 }
 
 /* fio's group_reporting: the results of each report group merged into
@@ -769,10 +698,6 @@ static int finish(struct runcmd *c)
 {
 	if (c->pinned)
 		pin_targets(c->jobs, c->njobs, false);
-	if (c->held) {
-		zbd_release();
-		iolog_release();
-	}
 	if (c->out.json && !c->rs.n) {
 		fclose(c->out.json);
 		c->out.json = NULL;
@@ -781,8 +706,6 @@ static int finish(struct runcmd *c)
 	close_outputs(&c->out, true);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
-	runsteps_group_release(&c->grp);
-	free(c->plan);
 	runsteps_release(&c->rs);
 	free(c->jobs);
 	if (!c->status && atomic_load(&interrupted))

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <errno.h>
 #include <stdio.h>
-#include "cmd/runfold.h"
+#include "run/runfold.h"
 #include "stats/fioss.h"
 
 /* Adds the intervals of @b into @a, point by point (fio sums the group's

@@ -1,6 +1,7 @@
-/* runfold.h - fio's group_reporting over `nvscope run`'s results (internal
- * to run.c): the results of one report group become one, as fio's
- * __show_run_stats merges them. */
+/* runfold.h - fio's group_reporting over `nvscope run`'s results: the
+ * results of one report group become one, as fio's __show_run_stats merges
+ * them; fio's exitall (the jobs that never start) and several job files in
+ * one run. */
 #ifndef NVS_RUNFOLD_H
 #define NVS_RUNFOLD_H
 
