@@ -444,111 +444,166 @@ static int slot_finish(struct slot *sl, const struct spec *s, struct runjob *out
 	return rc;
 }
 
+/* A group of jobs run together (runjob_run_many): its slots and what
+ * they share while they run. */
+struct group {
+	const struct spec *specs;
+	struct slot *sl;
+	unsigned n;
+	struct runjob *outs;
+	const struct series **mser; /* fio's in-job steady state (ss_poll) */
+	bool *mend;
+	const _Atomic int *cancel;
+	runjob_tick_fn tick;
+	void *arg;
+	char *err;
+	size_t errlen;
+};
+
+/* Stops every slot that started and waits for it. */
+static void stop_started(struct group *g)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->sl[i].started) {
+			pool_stop(g->sl[i].p);
+			pool_join(g->sl[i].p);
+		}
+}
+
+/* One round of the group's poll: every slot drained, the cancelled ones
+ * stopped, the ended ones seen (fio's exitall).  True while any slot runs
+ * or waits (wait_for). */
+static bool poll_slots(struct group *g, bool stop)
+{
+	bool running = false;
+
+	for (unsigned i = 0; i < g->n; i++) {
+		struct slot *sl = &g->sl[i];
+		pool_drain(sl->p, feed, &sl->fd);
+		if (stop) {
+			g->outs[i].cancelled = true;
+			pool_stop(sl->p);
+			if (!sl->started)
+				sl->ended = true;
+		}
+		if (!sl->started && !sl->ended) { /* wait_for: still waiting */
+			running = true;
+		} else if (pool_running(sl->p)) {
+			if (g->tick && !running) /* the first one still running */
+				g->tick(sl->p, sl->c, g->arg);
+			running = true;
+		} else if (!sl->ended) {
+			sl->ended = true;
+			exit_all(g->specs, g->sl, g->n, i);
+		}
+	}
+	return running;
+}
+
+/* Polls the started group every 100 ms until every job has ended,
+ * starting the ones waiting (wait_for) as their waitees end.  0, or the
+ * -errno of a waiter that could not start (the others stopped). */
+static int run_group(struct group *g)
+{
+	int rc = 0;
+
+	for (bool running = true; running;) {
+		struct timespec ts = {0, 100000000};
+		bool stop = g->cancel && atomic_load_explicit(g->cancel, memory_order_relaxed);
+		nanosleep(&ts, NULL);
+		running = poll_slots(g, stop);
+		int src = stop || rc ? 0 : start_ready(g->sl, g->n, g->err, g->errlen);
+		if (src) { /* a waiter could not start: stop them all */
+			for (unsigned i = 0; i < g->n; i++) {
+				pool_stop(g->sl[i].p);
+				g->sl[i].ended |= !g->sl[i].started;
+			}
+			rc = src;
+			running = true;
+		}
+		ss_poll(g->specs, g->sl, g->n, g->outs, g->mser, g->mend);
+	}
+	for (unsigned i = 0; i < g->n; i++)
+		pool_join(g->sl[i].p);
+	return rc;
+}
+
+/* The machine's CPU over the group's run, into every job's results. */
+static void group_cpu(struct cpu *cpu, struct runjob *outs, unsigned n)
+{
+	if (!cpu || cpu_update(cpu))
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		outs[i].ncores = cpu_count(cpu) < CPU_MAX ? cpu_count(cpu) : CPU_MAX;
+		for (unsigned c = 0; c < outs[i].ncores; c++)
+			outs[i].cores[c] = *cpu_get(cpu, (int)c);
+		outs[i].cpu_total = *cpu_get(cpu, -1);
+	}
+}
+
 int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
 		    char *err, size_t errlen)
 {
-	struct slot *sl = calloc(n ? n : 1, sizeof(*sl));
+	struct group g = {.specs = specs,
+			  .n = n,
+			  .outs = outs,
+			  .cancel = cancel,
+			  .tick = tick,
+			  .arg = arg,
+			  .err = err,
+			  .errlen = errlen};
 	/* the group's writes: each device claimed and judged once, by the
 	 * first job that writes it, before any job starts; every job writing
 	 * it writes through its own open of that file; released when the
 	 * whole group has ended */
 	struct safety_claims *claims = safety_claims_new();
 	struct cpu *cpu = NULL;
-	const struct series **mser = NULL;
-	bool *mend = NULL;
 	int rc = 0;
 	unsigned i;
 
 	memset(outs, 0, n * sizeof(*outs));
-	if (!sl || !claims) {
-		free(sl);
+	g.sl = calloc(n ? n : 1, sizeof(*g.sl));
+	if (!g.sl || !claims) {
+		free(g.sl);
 		safety_claims_free(claims);
 		return -ENOMEM;
 	}
 	/* what the group's options refuse, before any job opens (lays out) a file */
 	rc = runjob_check_group(specs, n, err, errlen);
 	for (i = 0; i < n && !rc; i++)
-		rc = slot_setup(&sl[i], &specs[i], qds[i], claims, &outs[i], err, errlen);
+		rc = slot_setup(&g.sl[i], &specs[i], qds[i], claims, &outs[i], err, errlen);
 	if (!rc)
 		ss_setup(specs, n, outs);
-	mser = calloc(n ? n : 1, sizeof(*mser));
-	mend = calloc(n ? n : 1, sizeof(*mend));
-	if (!rc && (!mser || !mend))
+	g.mser = calloc(n ? n : 1, sizeof(*g.mser));
+	g.mend = calloc(n ? n : 1, sizeof(*g.mend));
+	if (!rc && (!g.mser || !g.mend))
 		rc = -ENOMEM;
 	if (rc)
 		goto cleanup;
 	cpu = cpu_new();
 	for (i = 0; i < n; i++)
-		sl[i].waitee = waitee_of(specs, i);
-	rc = start_ready(sl, n, err, errlen);
+		g.sl[i].waitee = waitee_of(specs, i);
+	rc = start_ready(g.sl, n, err, errlen);
 	if (rc) { /* one could not start: stop the ones that did */
-		for (i = 0; i < n; i++)
-			if (sl[i].started) {
-				pool_stop(sl[i].p);
-				pool_join(sl[i].p);
-			}
+		stop_started(&g);
 		goto cleanup;
 	}
-	for (bool running = true; running;) {
-		struct timespec ts = {0, 100000000};
-		bool stop = cancel && atomic_load_explicit(cancel, memory_order_relaxed);
-		nanosleep(&ts, NULL);
-		running = false;
-		for (i = 0; i < n; i++) {
-			pool_drain(sl[i].p, feed, &sl[i].fd);
-			if (stop) {
-				outs[i].cancelled = true;
-				pool_stop(sl[i].p);
-				if (!sl[i].started)
-					sl[i].ended = true;
-			}
-			if (!sl[i].started && !sl[i].ended) { /* wait_for: still waiting */
-				running = true;
-			} else if (pool_running(sl[i].p)) {
-				if (tick && !running)
-					tick(sl[i].p, sl[i].c,
-					     arg); /* the first one still running */
-				running = true;
-			} else if (!sl[i].ended) {
-				sl[i].ended = true;
-				exit_all(specs, sl, n, i);
-			}
-		}
-		int src = stop || rc ? 0 : start_ready(sl, n, err, errlen); /* wait_for */
-		if (src) { /* a waiter could not start: stop them all */
-			for (i = 0; i < n; i++) {
-				pool_stop(sl[i].p);
-				sl[i].ended |= !sl[i].started;
-			}
-			rc = src;
-			running = true;
-		}
-		ss_poll(specs, sl, n, outs, mser, mend);
-	}
-	for (i = 0; i < n; i++)
-		pool_join(sl[i].p);
-	if (cpu && !cpu_update(cpu)) { /* the machine over the group's run */
-		for (i = 0; i < n; i++) {
-			outs[i].ncores = cpu_count(cpu) < CPU_MAX ? cpu_count(cpu) : CPU_MAX;
-			for (unsigned c = 0; c < outs[i].ncores; c++)
-				outs[i].cores[c] = *cpu_get(cpu, (int)c);
-			outs[i].cpu_total = *cpu_get(cpu, -1);
-		}
-	}
+	rc = run_group(&g);
+	group_cpu(cpu, outs, n);
 	for (i = 0; i < n && !rc; i++)
-		rc = slot_finish(&sl[i], &specs[i], &outs[i]);
+		rc = slot_finish(&g.sl[i], &specs[i], &outs[i]);
 cleanup:
-	free(mser);
-	free(mend);
+	free(g.mser);
+	free(g.mend);
 	cpu_free(cpu);
 	for (i = 0; i < n; i++) {
-		collect_free(sl[i].fd.cc);
-		collect_free(sl[i].c);
-		pool_free(sl[i].p);
+		collect_free(g.sl[i].fd.cc);
+		collect_free(g.sl[i].c);
+		pool_free(g.sl[i].p);
 	}
 	safety_claims_free(claims); /* the pools closed their descriptors */
-	free(sl);
+	free(g.sl);
 	if (rc) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", strerror(-rc));
