@@ -1,19 +1,21 @@
 /* csv.c - per-interval series as CSV, and back. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 #include "base/input.h"
 #include "base/num.h"
 #include "report/csv.h"
 
 #define CSV_HEADER                                                                                 \
-	"time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,"    \
+	"time_s,read_iops,write_iops,read_mbps,write_mbps,read_lat_mean_us,write_lat_mean_us,"     \
 	"read_lat_p99_us,write_lat_p99_us,read_lat_max_us,write_lat_max_us,errors,cpu_pct,ramp,"   \
 	"trim_iops,trim_mbps,trim_lat_mean_us,trim_lat_p99_us,trim_lat_max_us"
 /* the trim columns came last and later: a file without them still reads */
 #define CSV_COLUMNS_OLD 14
-#define CSV_COLUMNS 19
+#define CSV_COLUMNS	19
 
 void csv_write_header(FILE *f)
 {
@@ -93,7 +95,7 @@ int csv_parse_point(const char *line, double prev_t, struct point *p)
 	p->lat_p99_all_us = NAN;
 	if (all > 0) {
 		p->lat_mean_all_us =
-			(p->lat_mean_us[0] * p->iops[0] + p->lat_mean_us[1] * p->iops[1]) / all;
+		    (p->lat_mean_us[0] * p->iops[0] + p->lat_mean_us[1] * p->iops[1]) / all;
 		p->lat_p99_all_us = fmax(p->lat_p99_us[0], p->lat_p99_us[1]);
 	}
 	return 0;
@@ -116,8 +118,9 @@ int csv_read_series(const char *path, struct series *out, char *err, size_t errl
 
 		if (lineno == 1) {
 			if (strncmp(line, "time_s,", 7)) {
-				snprintf(err, errlen, "%s:1: not an nvscope samples CSV (header %.20s...)",
-					 path, line);
+				snprintf(err, errlen,
+					 "%s:1: not an nvscope samples CSV (header %.20s...)", path,
+					 line);
 				rc = -EINVAL;
 				goto close_file;
 			}
@@ -153,4 +156,77 @@ close_file:
 	if (rc)
 		series_release(out);
 	return rc;
+}
+
+/* The next whole row at or after byte @at of @f (@at inside a row: the
+ * rest of it skipped): its time into *@t, its text into *@line; the byte
+ * after it into *@next.  1, 0 at the end, or -errno. */
+static int row_at(FILE *f, off_t at, bool skip, char **line, size_t *cap, double *t, off_t *next)
+{
+	ssize_t got;
+
+	if (fseeko(f, at, SEEK_SET))
+		return -errno;
+	if (skip && getline(line, cap, f) < 0)
+		return ferror(f) ? -EIO : 0;
+	for (;;) {
+		off_t start = ftello(f);
+		if ((got = getline(line, cap, f)) < 0)
+			return ferror(f) ? -EIO : 0;
+		if ((size_t)got > CSV_MAX_LINE)
+			return -EINVAL;
+		if ((*line)[got - 1] != '\n') /* a row still being written */
+			return 0;
+		if ((*line)[0] == '#' || !strncmp(*line, "time_s,", 7))
+			continue;
+		if (csv_parse_numbers(*line, t, 1, NULL) != 1)
+			return -EINVAL;
+		*next = start + got;
+		return 1;
+	}
+}
+
+int csv_read_window(FILE *f, double t0, double t1, size_t max, struct series *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	double t, prev = -1;
+	off_t lo = 0, hi, next;
+	int rc;
+
+	out->n = 0;
+	if (fseeko(f, 0, SEEK_END) || (hi = ftello(f)) < 0)
+		return -errno;
+	/* lo: a row start whose time is before t0 (or the file's start) */
+	while (hi - lo > 4096) {
+		off_t mid = lo + (hi - lo) / 2;
+		if ((rc = row_at(f, mid, true, &line, &cap, &t, &next)) < 0)
+			goto out;
+		if (rc && t < t0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	bool skip = lo > 0;
+	for (off_t at = lo; out->n < max; at = next, skip = false) {
+		struct point p;
+		if ((rc = row_at(f, at, skip, &line, &cap, &t, &next)) <= 0)
+			break;
+		if (t >= t0 && (prev < 0 ? 0 : prev) < t1) { /* overlaps [t0, t1] */
+			if (csv_parse_point(line, prev, &p)) {
+				rc = -EINVAL;
+				break;
+			}
+			if (series_push(out, &p)) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		if (prev >= t1)
+			break;
+		prev = t;
+	}
+out:
+	free(line);
+	return rc < 0 ? rc : 0;
 }

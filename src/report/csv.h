@@ -27,5 +27,12 @@ int csv_parse_numbers(const char *s, double *v, int max, const char **rest);
 int csv_parse_point(const char *line, double prev_t, struct point *p);
 /* Reads a CSV written by csv_write_*.  Errors name file:line.  0 or -errno. */
 int csv_read_series(const char *path, struct series *out, char *err, size_t errlen);
+/* The points of @f (such a CSV, its rows in time order, possibly still
+ * being appended to) that overlap [@t0, @t1], at most @max, into @out
+ * (emptied first): found by a binary search over the file's bytes, so a
+ * window of a long run costs its own rows, not the file.  A point's dt is
+ * its time less the row before it (read too).  0, or -EINVAL (a row that
+ * is not the CSV's), -ENOMEM, -errno of the reads. */
+int csv_read_window(FILE *f, double t0, double t1, size_t max, struct series *out);
 
 #endif

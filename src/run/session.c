@@ -29,6 +29,10 @@
 #include "run/resdir.h"
 
 #define SESSION_IVAL_SLOTS 8
+/* Per target, the newest points kept at full resolution; past twice as
+ * many the older ones are folded (series_fold: issue 25, memory flat in
+ * time) and read back from the target's CSV when the view goes there. */
+#define SESSION_HIST_KEEP 1024
 
 struct session {
 	enum session_state state;
@@ -66,6 +70,15 @@ struct session {
 	char dir[512];
 	FILE *csv, *events, *health;
 	FILE *tcsv[NVS_MAX_TARGETS]; /* per-target series, with several targets */
+
+	/* the per-target history (SESSION_HIST_KEEP): target t's points up to
+	 * coarse_end[t] are folded; zoom[t] is its series with the window
+	 * [zoom_t0, zoom_t1] read back at full resolution (zoomed) */
+	size_t hist_keep;
+	double coarse_end[NVS_MAX_TARGETS];
+	struct series zoom[NVS_MAX_TARGETS];
+	bool zoomed;
+	double zoom_t0, zoom_t1;
 };
 
 struct session *session_new(void)
@@ -73,6 +86,7 @@ struct session *session_new(void)
 	struct session *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
+	s->hist_keep = SESSION_HIST_KEEP;
 	for (int d = 0; d < NVS_NDIR; d++) {
 		hist_init(&s->run_hist[d]);
 		hist_init(&s->step_hist[d]);
@@ -114,8 +128,12 @@ static void release_run(struct session *s)
 	fioss_free(s->ss);
 	s->ss = NULL;
 	series_release(&s->agg);
-	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+	for (unsigned t = 0; t < NVS_MAX_TARGETS; t++) {
 		series_release(&s->tgt[t]);
+		series_release(&s->zoom[t]);
+		s->coarse_end[t] = 0;
+	}
+	s->zoomed = false;
 	if (s->csv)
 		fclose(s->csv);
 	if (s->events)
@@ -183,6 +201,23 @@ bool session_empty_tail(const struct point *p, uint64_t interval_ns)
 	       p->errors == 0;
 }
 
+/* Target @t's new point @p: into the window's series too (while a window
+ * is read back), and the target's older points folded once it holds twice
+ * what is kept at full resolution, when they are in its CSV to read back.
+ * A window's series that has grown as much is dropped (built again at the
+ * next session_window). */
+static void keep_history(struct session *s, int t, const struct point *p)
+{
+	struct series *h = &s->tgt[t];
+
+	if (s->zoomed && (series_push(&s->zoom[t], p) || s->zoom[t].n >= 4 * s->hist_keep))
+		s->zoomed = false;
+	if (!s->tcsv[t] || h->n < 2 * s->hist_keep)
+		return;
+	series_fold(h, s->hist_keep);
+	s->coarse_end[t] = h->pt[h->n - s->hist_keep - 1].t;
+}
+
 /* A new collector row (@t = -1: the aggregate): onto the run series and
  * its CSV with the step's start added (an empty partial interval at a
  * step's end is left out: no I/O was asked in it); the step's points are
@@ -206,6 +241,8 @@ static void on_point(int t, const struct point *pt, void *arg)
 		csv_write_point(f, p);
 	if (t < 0)
 		s->added++;
+	else
+		keep_history(s, t, p);
 }
 
 /* Flushes the rows on_point wrote; returns the new aggregate rows. */
@@ -581,7 +618,78 @@ const struct series *session_series(const struct session *s, int t)
 {
 	if (t < 0)
 		return &s->agg;
-	return (unsigned)t < s->ntargets ? &s->tgt[t] : NULL;
+	if ((unsigned)t >= s->ntargets)
+		return NULL;
+	return s->zoomed ? &s->zoom[t] : &s->tgt[t];
+}
+
+void session_set_history(struct session *s, size_t keep)
+{
+	s->hist_keep = keep ? keep : SESSION_HIST_KEEP;
+}
+
+/* [*@t0, *@t1] widened to the folded points of target @t it cuts into. */
+static void widen(const struct series *h, double *t0, double *t1)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		const struct point *p = &h->pt[i];
+		if (p->t - p->dt < *t0 && p->t > *t0)
+			*t0 = p->t - p->dt;
+		if (p->t - p->dt < *t1 && p->t > *t1)
+			*t1 = p->t;
+	}
+}
+
+/* Target @t's series with [t0, t1] read back from its CSV into zoom[t]. */
+static int read_back(struct session *s, unsigned t, double t0, double t1, size_t max)
+{
+	char path[600];
+	struct series win = {0};
+	int rc;
+
+	widen(&s->tgt[t], &t0, &t1);
+	snprintf(path, sizeof(path), "%s/" RESDIR_TARGET_FMT, s->dir, t);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	rc = csv_read_window(f, t0, t1, max, &win);
+	fclose(f);
+	if (!rc)
+		rc = series_compose(&s->tgt[t], &win, &s->zoom[t]);
+	series_release(&win);
+	return rc;
+}
+
+int session_window(struct session *s, double t0, double t1)
+{
+	bool need = false;
+	double ival = s->jobs ? s->jobs[0].interval_ns / 1e9 : 1;
+	size_t max = 2 * s->hist_keep;
+
+	for (unsigned t = 0; t < s->ntargets && s->jobs; t++)
+		need |= s->coarse_end[t] > t0;
+	/* a window longer than the points kept at full resolution (the whole
+	 * run, a wide zoom): the folded points draw it */
+	if (!need || (t1 - t0) / ival > (double)s->hist_keep) {
+		bool was = s->zoomed;
+		s->zoomed = false;
+		for (unsigned t = 0; t < NVS_MAX_TARGETS; t++)
+			series_release(&s->zoom[t]);
+		return was;
+	}
+	if (s->zoomed && s->zoom_t0 == t0 && s->zoom_t1 == t1)
+		return 0;
+	for (unsigned t = 0; t < s->ntargets; t++) {
+		int rc = read_back(s, t, t0, t1, max);
+		if (rc) {
+			s->zoomed = false;
+			return rc;
+		}
+	}
+	s->zoomed = true;
+	s->zoom_t0 = t0;
+	s->zoom_t1 = t1;
+	return 1;
 }
 
 unsigned session_ntargets(const struct session *s)
@@ -675,8 +783,13 @@ double session_elapsed(const struct session *s)
 
 double session_planned(const struct session *s)
 {
-	double total = 0;
-	for (unsigned i = 0; i < s->nsteps; i++) {
+	/* the steps that ended took what they took (a size-limited step ends
+	 * early); the one running and the rest take what they plan; a run
+	 * that ended lasts to its last sample */
+	if (s->state != SESS_RUNNING && s->agg.n)
+		return s->agg.pt[s->agg.n - 1].t;
+	double total = s->done_s;
+	for (unsigned i = s->state == SESS_RUNNING ? s->cur : s->nsteps; i < s->nsteps; i++) {
 		const struct spec *j = &s->jobs[s->step[i].job];
 		if (!j->runtime_ns)
 			return 0;

@@ -56,8 +56,22 @@ bool session_stopped(const struct session *s);
 enum session_state session_state(const struct session *s);
 /* Last error or status line ("" when none). */
 const char *session_message(const struct session *s);
-/* The whole-run series: aggregate (@t < 0) or of target @t. */
+/* The whole-run series: aggregate (@t < 0) or of target @t.  A target's
+ * older points are folded (coarser with age: series_fold) once it has
+ * twice the points kept at full resolution, when they are in its CSV in
+ * the results directory: the console's memory does not grow with time.
+ * Where session_window asked, they are read back at full resolution. */
 const struct series *session_series(const struct session *s, int t);
+/* Per target, the newest points kept at full resolution (0: the default,
+ * 1024).  Before session_start. */
+void session_set_history(struct session *s, size_t keep);
+/* The view shows [@t0, @t1]: where that window has folded points of the
+ * targets (and is at most as long as the kept points), their full-
+ * resolution points are read back from the results directory into the
+ * targets' series (session_series), and dropped when the view leaves.  1
+ * when the targets' series changed, 0 not, -errno (a CSV not read: the
+ * folded points stay). */
+int session_window(struct session *s, double t0, double t1);
 /* Series groups of the run: its targets, or the copies of a trace storm
  * (one target, trace_copies > 1, one job): session_series(s, t) is copy t. */
 unsigned session_ntargets(const struct session *s);
@@ -84,7 +98,8 @@ int session_record_health(struct session *s, double t, double temp_c, double thr
  * longer (or not yet) held - only the last few intervals of a running step
  * are. */
 double session_interval_pct(const struct session *s, double t, double pct);
-/* Seconds since start / planned total (0 = unknown). */
+/* Seconds since start / the planned total (0 = unknown): the steps that
+ * ended count what they took, the rest what they plan. */
 double session_elapsed(const struct session *s);
 double session_planned(const struct session *s);
 /* Dropped samples (full rings) plus missing worker samples, whole run. */
@@ -96,6 +111,5 @@ const char *session_dir(const struct session *s);
 bool session_empty_tail(const struct point *p, uint64_t interval_ns);
 /* Makes the default results directory name "results/<YYYYmmdd-HHMMSS>-<name>". */
 void session_default_dir(const char *name, char *buf, size_t len);
-
 
 #endif

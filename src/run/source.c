@@ -51,6 +51,11 @@ static const struct series *live_series(void *ctx, int t)
 	return s ? s : &empty_series;
 }
 
+static int live_window(void *ctx, double t0, double t1)
+{
+	return session_window(SESS(ctx), t0, t1);
+}
+
 static void live_info(const void *ctx, struct source_info *o)
 {
 	const struct session *s = SESS(ctx);
@@ -276,6 +281,7 @@ static const struct source_ops live_ops = {
     .note = live_note,
     .hist = live_hist,
     .interval_pct = live_interval_pct,
+    .window = live_window,
     .start = live_start,
     .stop = live_stop,
     .add_health = live_add_health,

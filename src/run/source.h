@@ -190,6 +190,11 @@ struct source_ops {
 	void (*seek)(void *ctx, double t);
 	void (*play)(void *ctx, int pause);
 	void (*speed)(void *ctx, double f);
+	/* The strips show [@t0, @t1] (s on the source's axis): a source that
+	 * keeps older points coarser (the live run: session_window) reads that
+	 * window back at full resolution for the targets' series.  1 when
+	 * series() changed, 0 not, -errno (the coarse points stay). */
+	int (*window)(void *ctx, double t0, double t1);
 	/* SOURCE_HAS_STEPS: the plan as its file reads, its state, and step
 	 * @i's result (NULL: none read). */
 	const struct plan *(*plan)(const void *ctx);

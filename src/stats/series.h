@@ -10,6 +10,7 @@
 #ifndef NVS_SERIES_H
 #define NVS_SERIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "nvscope.h"
@@ -24,8 +25,8 @@
  * float - every plotted field must be one (bandwidth was a double and the
  * MB/s strip drew garbage: tests/ui/console_mbps.sh). */
 struct point {
-	double t;	    /* end of interval, s since the job's start */
-	double dt;	    /* interval length, s */
+	double t;  /* end of interval, s since the job's start */
+	double dt; /* interval length, s */
 	uint64_t errors;
 	float bw[NVS_NDIR]; /* bytes/s */
 	float iops[NVS_NDIR];
@@ -60,6 +61,34 @@ struct series {
 
 /* Appends one point to @s (grows it).  0 or -ENOMEM. */
 int series_push(struct series *s, const struct point *p);
+
+/* Multi-resolution history (an RRD's consolidation, issue 25): a console
+ * keeps per target what it can draw, and the full-resolution points are in
+ * the results directory.
+ *
+ * point_merge: @b, the interval right after @a, merged into @a: one point
+ * ending at b's end over both intervals; rates and CPU are time-weighted
+ * means, mean latencies weighted by each interval's I/Os, errors summed,
+ * the p99 and max latencies the larger of the two (a coarse point's p99 is
+ * its worst interval's: the tail is never smoothed away), workers the
+ * fewer.  point_mergeable: @b starts where @a ends (within 1% of b's
+ * length) and both are ramp or both not.
+ *
+ * series_fold: the points older than the newest @keep merged pairwise
+ * where mergeable (each fold halves that part: repeated folds make older
+ * points coarser, a resolution that falls with age); the newest @keep stay
+ * as they are.  Returns how many points were removed (0 when @s has no
+ * more than @keep + 1). */
+void point_merge(struct point *a, const struct point *b);
+bool point_mergeable(const struct point *a, const struct point *b);
+size_t series_fold(struct series *s, size_t keep);
+
+/* @live with the points of @win (a full-resolution stretch read back, in
+ * time order) in place of live's points over the same time: live's points
+ * that end at or before win's first starts, win's, then live's that end
+ * after win's last (a millisecond's slack: a CSV's times), into @out
+ * (emptied first).  0 or -ENOMEM. */
+int series_compose(const struct series *live, const struct series *win, struct series *out);
 /* Frees the points of @s (not @s itself). */
 void series_release(struct series *s);
 

@@ -270,6 +270,12 @@ static void source_tick(struct app *a, double dt)
 {
 	struct source_event ev;
 	unsigned ch = a->src.ops->poll(a->src.ctx, dt);
+	if (a->src.ops->window) { /* the targets' older points, read back where shown */
+		double t0, t1;
+		app_time_range(a, &t0, &t1);
+		if (a->src.ops->window(a->src.ctx, t0, t1) > 0)
+			ch |= SOURCE_CHANGED_DATA;
+	}
 	if (ch & SOURCE_CHANGED_STEP) {
 		steady_restart(a);
 		app_dirty_all(a);

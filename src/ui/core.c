@@ -157,9 +157,10 @@ void app_time_range(struct app *a, double *t0, double *t1)
 	double total = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
 	if (total < last)
 		total = last;
-	if (a->view.span <= 0) {
+	if (a->view.span <= 0) { /* the whole run: to its planned (or real) end */
 		*t0 = 0;
-		*t1 = total > 1 ? total : 1;
+		bool planned = (in.valid & SOURCE_HAS_PLANNED) && in.planned_s > 0;
+		*t1 = planned || total > 1 ? total : 1;
 		return;
 	}
 	if (a->view.follow || a->view.view_end <= 0)

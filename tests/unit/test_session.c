@@ -147,6 +147,57 @@ START_TEST(several_targets_recorded)
 }
 END_TEST
 
+/* Issue 25: a target's older points are folded (memory flat in time) and
+ * read back from its CSV where the view goes. */
+START_TEST(history_folds_and_reads_back)
+{
+	struct spec s;
+	char err[256] = "", res[128], path[256];
+	make_spec(&s, "1", "2s");
+	snprintf(s.targets[1], sizeof(s.targets[1]), "%s/second.img", dir);
+	s.ntargets = 2;
+	snprintf(res, sizeof(res), "%s/hist", dir);
+	struct session *x = session_new();
+	session_set_history(x, 4);
+	ck_assert_msg(session_start(x, &s, 1, res, err, sizeof(err)) == 0, "%s", err);
+	wait_end(x, 15);
+	ck_assert_msg(session_state(x) == SESS_DONE, "%s", session_message(x));
+	struct series back = {0};
+	snprintf(path, sizeof(path), "%s/target-0.csv", res);
+	ck_assert_msg(csv_read_series(path, &back, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_ge(back.n, 15);
+	const struct series *h = session_series(x, 0);
+	ck_assert_uint_lt(h->n, 8); /* bounded: twice what is kept */
+	double ios = 0, all = 0;
+	for (size_t i = 0; i < h->n; i++)
+		ios += h->pt[i].iops[NVS_READ] * h->pt[i].dt;
+	for (size_t i = 0; i < back.n; i++)
+		all += back.pt[i].iops[NVS_READ] * back.pt[i].dt;
+	ck_assert_double_eq_tol(ios, all, all * 0.01 + 1); /* every I/O still counted */
+	ck_assert_double_eq_tol(h->pt[h->n - 1].t, back.pt[back.n - 1].t, 1e-3);
+	ck_assert(h->pt[0].dt > 0.15); /* the oldest folded */
+
+	/* the view goes back to [0.5, 0.9]: its rows at full resolution */
+	ck_assert_int_eq(session_window(x, 0.5, 0.9), 1);
+	h = session_series(x, 0);
+	size_t in = 0;
+	for (size_t i = 0; i < h->n; i++)
+		if (h->pt[i].t > 0.5 && h->pt[i].t <= 0.9) {
+			ck_assert_double_eq_tol(h->pt[i].dt, 0.1, 0.02);
+			in++;
+		}
+	ck_assert_uint_ge(in, 3);
+	ck_assert_double_eq_tol(h->pt[h->n - 1].t, back.pt[back.n - 1].t, 1e-3);
+	ck_assert_int_eq(session_window(x, 0.5, 0.9), 0); /* read once */
+	/* a window over the kept points: the folded series again */
+	double end = back.pt[back.n - 1].t;
+	ck_assert_int_eq(session_window(x, end - 0.3, end), 1);
+	ck_assert_uint_lt(session_series(x, 0)->n, 8);
+	series_release(&back);
+	session_free(x);
+}
+END_TEST
+
 START_TEST(stop_skips_the_rest)
 {
 	struct spec s;
@@ -246,6 +297,7 @@ Suite *session_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, sweep_runs_each_depth);
 	tcase_add_test(tc, several_targets_recorded);
+	tcase_add_test(tc, history_folds_and_reads_back);
 	tcase_add_test(tc, stop_skips_the_rest);
 	tcase_add_test(tc, bad_specs);
 	tcase_add_test(tc, steadystate_ends_the_step);
