@@ -29,10 +29,12 @@
 #include "run/resdir.h"
 
 #define SESSION_IVAL_SLOTS 8
-/* Per target, the newest points kept at full resolution; past twice as
- * many the older ones are folded (series_fold: issue 25, memory flat in
- * time) and read back from the target's CSV when the view goes there. */
-#define SESSION_HIST_KEEP 1024
+/* Per target, the newest points kept at full resolution (a per-target
+ * strip is at most half a wide screen: 128 columns of 2 dots, 2 minutes of
+ * 1-s samples); the older ones at one coarser resolution (series_rrd:
+ * issue 25, memory flat in time), read back from the target's CSV at full
+ * resolution where the view goes. */
+#define SESSION_HIST_KEEP 128
 
 struct session {
 	enum session_state state;
@@ -75,10 +77,12 @@ struct session {
 	 * coarse_end[t] are folded; zoom[t] is its series with the window
 	 * [zoom_t0, zoom_t1] read back at full resolution (zoomed) */
 	size_t hist_keep;
+	struct series_rrd rrd[NVS_MAX_TARGETS];
 	double coarse_end[NVS_MAX_TARGETS];
 	struct series zoom[NVS_MAX_TARGETS];
 	bool zoomed;
 	double zoom_t0, zoom_t1;
+	size_t zoom_n; /* the largest zoom[] built */
 };
 
 struct session *session_new(void)
@@ -132,6 +136,7 @@ static void release_run(struct session *s)
 		series_release(&s->tgt[t]);
 		series_release(&s->zoom[t]);
 		s->coarse_end[t] = 0;
+		s->rrd[t] = (struct series_rrd){.keep = s->hist_keep};
 	}
 	s->zoomed = false;
 	if (s->csv)
@@ -202,20 +207,19 @@ bool session_empty_tail(const struct point *p, uint64_t interval_ns)
 }
 
 /* Target @t's new point @p: into the window's series too (while a window
- * is read back), and the target's older points folded once it holds twice
- * what is kept at full resolution, when they are in its CSV to read back.
- * A window's series that has grown as much is dropped (built again at the
- * next session_window). */
+ * is read back), and the target's older points made coarser (series_rrd)
+ * when they are in its CSV to read back.  A window's series that has grown
+ * by as many points as are kept is dropped (built again at the next
+ * session_window). */
 static void keep_history(struct session *s, int t, const struct point *p)
 {
 	struct series *h = &s->tgt[t];
 
-	if (s->zoomed && (series_push(&s->zoom[t], p) || s->zoom[t].n >= 4 * s->hist_keep))
+	if (s->zoomed && (series_push(&s->zoom[t], p) || s->zoom[t].n >= s->zoom_n + s->hist_keep))
 		s->zoomed = false;
-	if (!s->tcsv[t] || h->n < 2 * s->hist_keep)
+	if (!s->tcsv[t] || !series_rrd_fold(h, &s->rrd[t]))
 		return;
-	series_fold(h, s->hist_keep);
-	s->coarse_end[t] = h->pt[h->n - s->hist_keep - 1].t;
+	s->coarse_end[t] = h->pt[s->rrd[t].nold - 1].t;
 }
 
 /* A new collector row (@t = -1: the aggregate): onto the run series and
@@ -686,6 +690,10 @@ int session_window(struct session *s, double t0, double t1)
 			return rc;
 		}
 	}
+	s->zoom_n = 0;
+	for (unsigned t = 0; t < s->ntargets; t++)
+		if (s->zoom[t].n > s->zoom_n)
+			s->zoom_n = s->zoom[t].n;
 	s->zoomed = true;
 	s->zoom_t0 = t0;
 	s->zoom_t1 = t1;

@@ -57,13 +57,13 @@ enum session_state session_state(const struct session *s);
 /* Last error or status line ("" when none). */
 const char *session_message(const struct session *s);
 /* The whole-run series: aggregate (@t < 0) or of target @t.  A target's
- * older points are folded (coarser with age: series_fold) once it has
- * twice the points kept at full resolution, when they are in its CSV in
- * the results directory: the console's memory does not grow with time.
- * Where session_window asked, they are read back at full resolution. */
+ * points older than the newest kept at full resolution are at one coarser
+ * resolution (series_rrd), when they are in its CSV in the results
+ * directory: the console's memory does not grow with time.  Where
+ * session_window asked, they are read back at full resolution. */
 const struct series *session_series(const struct session *s, int t);
 /* Per target, the newest points kept at full resolution (0: the default,
- * 1024).  Before session_start. */
+ * 128).  Before session_start. */
 void session_set_history(struct session *s, size_t keep);
 /* The view shows [@t0, @t1]: where that window has folded points of the
  * targets (and is at most as long as the kept points), their full-

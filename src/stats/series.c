@@ -73,25 +73,54 @@ bool point_mergeable(const struct point *a, const struct point *b)
 	return a->ramp == b->ramp && fabs(b->t - b->dt - a->t) <= 0.01 * b->dt;
 }
 
-size_t series_fold(struct series *s, size_t keep)
+/* May @a take @b in, as one point of at most @res seconds? */
+static bool fits(const struct point *a, const struct point *b, double res)
 {
-	if (s->n <= keep + 1)
-		return 0;
-	size_t old = s->n - keep, w = 0;
-	for (size_t i = 0; i < old; w++) {
-		struct point p = s->pt[i];
-		if (i + 1 < old && point_mergeable(&p, &s->pt[i + 1])) {
-			point_merge(&p, &s->pt[i + 1]);
-			i += 2;
-		} else {
-			i++;
-		}
+	return point_mergeable(a, b) && a->dt + b->dt <= res * 1.01;
+}
+
+/* The coarse part pt[0 .. nold) at twice the resolution: adjacent points
+ * merged where they fit. */
+static void halve(struct series *s, struct series_rrd *r)
+{
+	size_t w = 0;
+
+	r->res *= 2;
+	for (size_t i = 0; i < r->nold; w++) {
+		struct point p = s->pt[i++];
+		if (i < r->nold && fits(&p, &s->pt[i], r->res))
+			point_merge(&p, &s->pt[i++]);
 		s->pt[w] = p;
 	}
-	memmove(&s->pt[w], &s->pt[old], keep * sizeof(*s->pt));
-	size_t removed = old - w;
-	s->n -= removed;
-	return removed;
+	memmove(&s->pt[w], &s->pt[r->nold], (s->n - r->nold) * sizeof(*s->pt));
+	s->n -= r->nold - w;
+	r->nold = w;
+}
+
+size_t series_rrd_fold(struct series *s, struct series_rrd *r)
+{
+	size_t n0 = s->n, fine = s->n - r->nold;
+
+	if (fine <= r->keep + r->keep / 4)
+		return 0;
+	size_t w = r->nold, from = r->nold, to = s->n - r->keep;
+	if (r->res <= 0)
+		r->res = 2 * s->pt[from].dt;
+	for (size_t i = from; i < to; i++) {
+		const struct point *p = &s->pt[i];
+		if (w > 0 && fits(&s->pt[w - 1], p, r->res))
+			point_merge(&s->pt[w - 1], p);
+		else
+			s->pt[w++] = *p;
+	}
+	memmove(&s->pt[w], &s->pt[to], r->keep * sizeof(*s->pt));
+	s->n = w + r->keep;
+	r->nold = w;
+	/* (points that cannot merge - gaps, the ramp's edge - stay apart: a
+	 * bounded number of halvings, not a loop on them) */
+	for (int k = 0; r->nold > r->keep && k < 64; k++)
+		halve(s, r);
+	return n0 - s->n;
 }
 
 int series_compose(const struct series *live, const struct series *win, struct series *out)

@@ -74,14 +74,25 @@ int series_push(struct series *s, const struct point *p);
  * fewer.  point_mergeable: @b starts where @a ends (within 1% of b's
  * length) and both are ramp or both not.
  *
- * series_fold: the points older than the newest @keep merged pairwise
- * where mergeable (each fold halves that part: repeated folds make older
- * points coarser, a resolution that falls with age); the newest @keep stay
- * as they are.  Returns how many points were removed (0 when @s has no
- * more than @keep + 1). */
+ * The archive (as an RRD keeps one): the newest @keep points of a series
+ * at full resolution, the older ones at one coarser resolution for all
+ * (@res seconds a point, twice the interval at first, doubled whenever
+ * they are more than @keep), so a series holds at most 2.25 x keep + 1
+ * points however long the run.  Points that cannot merge (a gap, the ramp's
+ * edge) stay apart. */
 void point_merge(struct point *a, const struct point *b);
 bool point_mergeable(const struct point *a, const struct point *b);
-size_t series_fold(struct series *s, size_t keep);
+
+struct series_rrd {
+	size_t keep;
+	size_t nold; /* pt[0 .. nold) are the coarse ones */
+	double res;  /* their length, s (0: none yet) */
+};
+/* After a push: once more than keep + keep / 4 points are fine, the oldest
+ * of them merged into the coarse part (each into its last point while that
+ * spans less than res), which is halved when it grows past keep.  Returns
+ * how many points were removed. */
+size_t series_rrd_fold(struct series *s, struct series_rrd *r);
 
 /* @live with the points of @win (a full-resolution stretch read back, in
  * time order) in place of live's points over the same time: live's points

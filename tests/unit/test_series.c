@@ -58,33 +58,65 @@ START_TEST(merge_refused_across_a_gap_or_the_ramp)
 }
 END_TEST
 
-START_TEST(fold_keeps_the_newest_and_the_totals)
+/* Pushes 1-s points from @from to @to (their read IOPS = their time x 10,
+ * p99 = their time), folding after each; returns the I/Os pushed. */
+static double feed(struct series *s, struct series_rrd *r, int from, int to)
 {
-	struct series s = {0};
 	double ios = 0;
-	for (int i = 1; i <= 100; i++) {
+	for (int i = from; i <= to; i++) {
 		struct point p = pt(i, 1, (float)(i * 10), 50, (float)i);
 		ios += p.iops[NVS_READ];
-		ck_assert_int_eq(series_push(&s, &p), 0);
+		ck_assert_int_eq(series_push(s, &p), 0);
+		series_rrd_fold(s, r);
+		ck_assert_uint_le(s->n, 2 * r->keep + r->keep / 4 + 1);
 	}
-	ck_assert_uint_eq(series_fold(&s, 20), 40);
-	ck_assert_uint_eq(s.n, 60);
-	for (size_t i = 40; i < 60; i++) /* the newest 20 as they were */
-		ck_assert_double_eq(s.pt[i].t, 81 + (double)(i - 40));
-	double sum = 0, end = 0;
+	return ios;
+}
+
+START_TEST(rrd_keeps_the_newest_and_the_totals)
+{
+	struct series s = {0};
+	struct series_rrd r = {.keep = 20};
+	double ios = feed(&s, &r, 1, 25);
+	ck_assert_uint_eq(s.n, 25); /* not past keep + keep / 4: as pushed */
+	ck_assert_uint_eq(r.nold, 0);
+	ios += feed(&s, &r, 26, 10000);
+	size_t fine = s.n - r.nold;
+	ck_assert(fine >= 20 && fine <= 25);
+	for (size_t i = s.n - 20; i < s.n; i++) /* the newest 20 as they were */
+		ck_assert_double_eq(s.pt[i].t, 10000 - (double)(s.n - 1 - i));
+	ck_assert_uint_le(r.nold, 20);
+	double sum = 0, end = 0, p99 = 0;
 	for (size_t i = 0; i < s.n; i++) {
-		ck_assert_double_eq_tol(s.pt[i].t - s.pt[i].dt, end, 1e-9); /* no gap */
+		ck_assert_double_eq_tol(s.pt[i].t - s.pt[i].dt, end, 1e-6); /* no gap */
 		end = s.pt[i].t;
 		sum += s.pt[i].iops[NVS_READ] * s.pt[i].dt;
+		if (i < r.nold) /* one resolution for the old part (the last one filling) */
+			ck_assert(s.pt[i].dt <= r.res * 1.01 &&
+				  (i + 1 == r.nold || s.pt[i].dt >= r.res * 0.99));
+		p99 = s.pt[i].lat_p99_us[NVS_READ] > p99 ? s.pt[i].lat_p99_us[NVS_READ] : p99;
 	}
-	ck_assert_double_eq_tol(sum, ios, 1e-3);
-	ck_assert_double_eq(s.pt[0].dt, 2);
-	ck_assert_double_eq(s.pt[0].lat_p99_us[NVS_READ], 2);
-	/* folded again: the oldest coarser still */
-	for (int k = 0; k < 3; k++)
-		series_fold(&s, 20);
-	ck_assert_double_eq(s.pt[0].dt, 16);
-	ck_assert_uint_eq(series_fold(&(struct series){.n = 21, .pt = s.pt}, 20), 0);
+	ck_assert_double_eq_tol(sum, ios, ios * 1e-6);
+	ck_assert_double_eq(p99, 10000);
+	ck_assert_double_eq(s.pt[0].lat_p99_us[NVS_READ], s.pt[0].dt); /* its worst second's */
+	ck_assert(r.res >= 512); /* 10,000 s in at most 20 points */
+	series_release(&s);
+}
+END_TEST
+
+START_TEST(rrd_leaves_a_gap_apart)
+{
+	struct series s = {0};
+	struct series_rrd r = {.keep = 4};
+	for (int i = 1; i <= 40; i++) {
+		struct point p = pt(i < 10 ? i : i + 100, 1, 1, 1, 1); /* 100 s missing after 9 */
+		series_push(&s, &p);
+		series_rrd_fold(&s, &r);
+	}
+	bool gap = false;
+	for (size_t i = 1; i < s.n; i++)
+		gap |= s.pt[i].t - s.pt[i].dt > s.pt[i - 1].t + 50;
+	ck_assert(gap);
 	series_release(&s);
 }
 END_TEST
@@ -162,7 +194,8 @@ Suite *series_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, merge_weighs_each_figure);
 	tcase_add_test(tc, merge_refused_across_a_gap_or_the_ramp);
-	tcase_add_test(tc, fold_keeps_the_newest_and_the_totals);
+	tcase_add_test(tc, rrd_keeps_the_newest_and_the_totals);
+	tcase_add_test(tc, rrd_leaves_a_gap_apart);
 	tcase_add_test(tc, compose_puts_the_window_in_place);
 	tcase_add_test(tc, csv_window_matches_the_whole_file);
 	suite_add_tcase(s, tc);
