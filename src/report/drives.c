@@ -230,6 +230,7 @@ static void fig_row(FILE *f, const struct dfig *g, unsigned idx, const char *mod
 		fputs("<td class=\"na\">n/a</td>", f);
 	lat_cell(f, g, 1); /* p99 */
 	lat_cell(f, g, 2); /* p99.9 */
+	lat_cell(f, g, 3); /* p99.99: the P4610 review's QoS figure */
 	fprintf(f,
 		"<td class=\"share\"><span class=\"sharebar\" style=\"width:%.0fpx\"></span>"
 		"%.1f%%</td></tr>",
@@ -270,10 +271,45 @@ static void fig_load(const cJSON *o, struct dfig *g, struct hist *h, bool bins)
 		g->h = h;
 }
 
+#define DRIVES_CHART_MAX 64 /* drives drawn in the charts (a run's targets) */
+#define DRIVES_ROWS_MAX	 64 /* rows (queue depths, points) in the small multiples */
+
+/* What the charts draw: per row, each drive's IOPS and p99.99 (us, NAN
+ * where its I/Os do not support the level), the mean per drive (the
+ * aggregate / drives), the row's x (its queue depth, else its number). */
+struct dchart {
+	unsigned ndrives, nrows;
+	char name[DRIVES_CHART_MAX][64];
+	double x[DRIVES_ROWS_MAX];
+	double iops[DRIVES_ROWS_MAX][DRIVES_CHART_MAX];
+	double p9999[DRIVES_ROWS_MAX][DRIVES_CHART_MAX];
+	double mean[DRIVES_ROWS_MAX];
+	char label[QOSHTML_LABEL_LEN]; /* the last row's */
+	bool xqd;		       /* x is the queue depth */
+};
+
 struct ctx {
 	const cJSON *meta, *dev;
 	struct hist *h;
+	struct dchart *ch; /* NULL: no charts */
 };
+
+/* Drive @i's figures of the row being read into the charts' data. */
+static void chart_put(struct dchart *ch, unsigned i, const struct dfig *g, double iops)
+{
+	uint64_t ns;
+	unsigned r = ch->nrows;
+	if (r >= DRIVES_ROWS_MAX || i >= DRIVES_CHART_MAX)
+		return;
+	ch->iops[r][i] = iops;
+	ch->p9999[r][i] = g->h && qos_value(g->h, qos_levels[3].pct, qos_levels[3].min_ios, &ns)
+			      ? (double)ns / 1000.0
+			      : NAN;
+	if (i >= ch->ndrives) {
+		ch->ndrives = i + 1;
+		snprintf(ch->name[i], sizeof(ch->name[i]), "%s", g->name);
+	}
+}
 
 /* The table of one row's drives, @list the targets[] or members[] of
  * @job.  Returns the number of drives (0: no table written). */
@@ -305,8 +341,8 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 	svg_escape(f, label);
 	fputs("\"><tr><th>#</th><th class=\"l\">drive</th><th class=\"l\">model</th><th "
 	      "class=\"l\">serial</th><th>I/Os</th><th>IOPS</th><th>MB/s</th><th>mean "
-	      "&micro;s</th><th>p99 &micro;s</th><th>p99.9 &micro;s</th><th "
-	      "title=\"the drive's share of the step's I/Os\">share</th></tr>",
+	      "&micro;s</th><th>p99 &micro;s</th><th>p99.9 &micro;s</th><th>p99.99 "
+	      "&micro;s</th><th title=\"the drive's share of the step's I/Os\">share</th></tr>",
 	      f);
 	cJSON_ArrayForEach(o, list)
 	{
@@ -316,6 +352,8 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 		fig_load(o, &g, c->h, !members);
 		identity(c->meta, c->dev, g.name, &model, &serial);
 		double sh = g.ios / ios;
+		if (c->ch && !members)
+			chart_put(c->ch, i, &g, iops * sh);
 		fig_row(f, &g, ++i, model, serial, iops * sh,
 			bytes > 0 ? bw * g.bytes / bytes / 1e6 : 0, sh,
 			SHARE_BAR_PX * g.ios / maxios);
@@ -326,6 +364,8 @@ static unsigned row_table(FILE *f, const struct ctx *c, const cJSON *job, const 
 	g.name = all;
 	fig_row(f, &g, 0, NULL, NULL, iops, bw / 1e6, 1, 0);
 	fputs("</table></details>", f);
+	if (c->ch && !members && c->ch->nrows < DRIVES_ROWS_MAX)
+		c->ch->mean[c->ch->nrows++] = iops / n;
 	return n;
 }
 
@@ -340,11 +380,121 @@ static const cJSON *row_list(const cJSON *job)
 	return cJSON_IsArray(ts) && cJSON_GetArraySize(ts) > 1 ? ts : NULL;
 }
 
+/* The last row's drives at a glance: each drive's IOPS (left axis) and
+ * p99.99 (right) by its number, and the mean per drive: an outlier (a
+ * slow drive of 24, a bad slot) stands out of the row of dots. */
+static void chart_dots(FILE *f, const struct dchart *ch, const char *label)
+{
+	unsigned r = ch->nrows - 1, n = ch->ndrives;
+	double x[DRIVES_CHART_MAX], mx[2] = {1, n}, my[2] = {ch->mean[r], ch->mean[r]};
+	char title[160];
+
+	for (unsigned i = 0; i < n; i++)
+		x[i] = i + 1;
+	struct svg_series se[3] = {
+	    {.name = "IOPS",
+	     .x = x,
+	     .y = ch->iops[r],
+	     .n = n,
+	     .color = "#1f77b4",
+	     .dots = true,
+	     .dot = 6},
+	    {.name = "p99.99 latency",
+	     .x = x,
+	     .y = ch->p9999[r],
+	     .n = n,
+	     .color = "#d62728",
+	     .dots = true,
+	     .dot = 5,
+	     .right = true},
+	    {.name = "mean per drive",
+	     .x = mx,
+	     .y = my,
+	     .n = 2,
+	     .color = "#7f7f7f",
+	     .plain = true,
+	     .dashed = true},
+	};
+	snprintf(title, sizeof(title), "Per drive: IOPS and p99.99, %s, %s", label, ch->label);
+	struct svg_chart c = {.id = "drives-dots",
+			      .title = title,
+			      .xlabel = "drive #",
+			      .ylabel = "IOPS",
+			      .y2label = "p99.99 latency (us)",
+			      .series = se,
+			      .nseries = 3,
+			      .xint = true,
+			      .yfixed = true,
+			      .ylo = 0};
+	c.yhi = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (isfinite(ch->iops[r][i]) && ch->iops[r][i] > c.yhi)
+			c.yhi = ch->iops[r][i] * 1.1;
+	c.yfixed = c.yhi > 0;
+	svg_chart(f, &c);
+}
+
+/* Small multiples (Tufte's): one small chart per drive of its IOPS over
+ * the step's rows (queue depths, points), all on the same scale, each with
+ * the mean per drive dashed: 24 drives' curves compared at a glance. */
+static void chart_multiples(FILE *f, const struct dchart *ch, const char *label)
+{
+	double top = 0, y[DRIVES_ROWS_MAX];
+
+	for (unsigned r = 0; r < ch->nrows; r++)
+		for (unsigned i = 0; i < ch->ndrives; i++)
+			if (isfinite(ch->iops[r][i]) && ch->iops[r][i] > top)
+				top = ch->iops[r][i];
+	if (!(top > 0))
+		return;
+	fputs("<div class=\"drive-multiples\" data-drives=\"", f);
+	fprintf(f,
+		"%u\"><p class=\"note\">Each drive's IOPS by %s, one scale for all (the dashed "
+		"line: the mean per drive)</p>",
+		ch->ndrives, ch->xqd ? "queue depth" : "row");
+	for (unsigned i = 0; i < ch->ndrives; i++) {
+		char title[160];
+		for (unsigned r = 0; r < ch->nrows; r++)
+			y[r] = ch->iops[r][i];
+		struct svg_series se[2] = {
+		    {.name = "IOPS", .x = ch->x, .y = y, .n = ch->nrows, .color = "#1f77b4"},
+		    {.name = "mean per drive",
+		     .x = ch->x,
+		     .y = ch->mean,
+		     .n = ch->nrows,
+		     .color = "#7f7f7f",
+		     .plain = true,
+		     .dashed = true},
+		};
+		const char *base = strrchr(ch->name[i], '/');
+		snprintf(title, sizeof(title), "#%u %s, %s", i + 1, base ? base + 1 : ch->name[i],
+			 label);
+		struct svg_chart c = {.id = "drive-multiple",
+				      .title = title,
+				      .xlabel = ch->xqd ? "QD" : "row",
+				      .ylabel = "IOPS",
+				      .xlog = ch->xqd,
+				      .series = se,
+				      .nseries = 2,
+				      .width = 240,
+				      .height = 170,
+				      .no_legend = true,
+				      .yfixed = true,
+				      .ylo = 0,
+				      .yhi = top * 1.05};
+		svg_chart(f, &c);
+	}
+	fputs("</div>", f);
+}
+
 void drives_step(FILE *f, const char *dir, const char *sub, const char *kind, const struct rtab *t,
 		 const void *meta, const void *dev, const char *label, unsigned d)
 {
-	struct ctx c = {.meta = meta, .dev = dev, .h = malloc(sizeof(struct hist))};
+	struct dchart *ch = calloc(1, sizeof(*ch));
+	struct ctx c = {.meta = meta, .dev = dev, .h = malloc(sizeof(struct hist)), .ch = ch};
 	bool head = false;
+	if (ch)
+		ch->xqd = rtab_col(t, "qd") >= 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		char name[64], rl[QOSHTML_LABEL_LEN];
 		if (!qoshtml_row_json(kind, t, r, name, sizeof(name)))
@@ -361,12 +511,25 @@ void drives_step(FILE *f, const char *dir, const char *sub, const char *kind, co
 			head = true;
 		}
 		qoshtml_row_label(kind, t, r, rl);
+		if (ch && ch->nrows < DRIVES_ROWS_MAX) {
+			unsigned k = ch->nrows;
+			ch->x[k] = ch->xqd ? rtab_get(t, r, "qd") : (double)(k + 1);
+			for (unsigned i = 0; i < DRIVES_CHART_MAX; i++)
+				ch->iops[k][i] = ch->p9999[k][i] = NAN;
+			snprintf(ch->label, sizeof(ch->label), "%s", rl);
+		}
 		/* a few rows all open; of many, the last (the deepest queue) */
 		if (list)
 			row_table(f, &c, job, list, rl, t->nrows <= 3 || r + 1 == t->nrows);
 		cJSON_Delete(root);
 	}
+	if (head && ch && ch->nrows && ch->ndrives > 1) {
+		chart_dots(f, ch, label);
+		if (ch->nrows > 1)
+			chart_multiples(f, ch, label);
+	}
 	if (head)
 		fputs("</div>\n", f);
 	free(c.h);
+	free(ch);
 }

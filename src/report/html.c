@@ -100,6 +100,8 @@ static const char *css =
     ".sharebar{display:inline-block;height:8px;background:#1f77b4;margin-right:4px}"
     "tr.aggregate td{font-weight:600;border-top:2px solid #999}"
     "details.per-drive summary{font-size:12px;cursor:pointer}"
+    ".drive-multiples{display:flex;flex-wrap:wrap;gap:2px 6px;align-items:flex-start}"
+    ".drive-multiples p.note{flex-basis:100%;font-size:12px;margin:4px 0}"
     ".zoomnote{font-size:12px;margin:4px 0}"
     "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 

@@ -125,7 +125,10 @@ static void draw_ticks(FILE *f, const struct axis *a, char which, int x0, int y0
 		for (double v = a->lo; v <= a->hi * 1.0001 && n < 64; v *= 10)
 			vals[n++] = v;
 	} else {
-		for (double v = a->lo; v <= a->hi + a->step * 1e-6 && n < 64; v += a->step)
+		/* from the first multiple of the step (lo itself, but on a whole-
+		 * number axis kept clear of the frame) */
+		double v0 = ceil(a->lo / a->step - 1e-9) * a->step;
+		for (double v = v0; v <= a->hi + a->step * 1e-6 && n < 64; v += a->step)
 			vals[n++] = fabs(v) < a->step * 1e-9 ? 0 : v;
 	}
 	for (int i = 0; i < n; i++) {
@@ -461,6 +464,11 @@ static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 	}
 	struct axis ax, ay[2];
 	axis_fit(&ax, xlo, xhi, c->xlog, false);
+	if (c->xint && !c->xlog) { /* whole numbers (drive #), half a step clear of the frame */
+		ax.step = ax.step < 1 ? 1 : ax.step;
+		ax.lo = floor(xlo) - 0.5;
+		ax.hi = ceil(xhi) + 0.5;
+	}
 	if (c->yfixed)
 		ylo[0] = c->ylo, yhi[0] = c->yhi;
 	axis_fit(&ay[0], ylo[0], yhi[0], c->ylog, true);
@@ -479,7 +487,8 @@ static int chart_body(FILE *f, const struct svg_chart *c, bool doc)
 	draw_yrefs(f, c, &ay[0], w, h);
 	draw_marks(f, c, &ax, &ay[0], w, h);
 	draw_labels(f, c, right, W, H, w, h);
-	draw_legend(f, c, w, h, H);
+	if (!c->no_legend)
+		draw_legend(f, c, w, h, H);
 	fputs("</svg>\n", f);
 	return 0;
 }

@@ -62,7 +62,9 @@ struct svg_chart {
 	/* more than SVG_LEGEND_IN named series: the legend goes under the plot
 	 * in two columns and the chart grows by its height (the plot does not
 	 * shrink, no legend covers the data) */
-	bool yfixed; /* the left axis spans [ylo, yhi] whatever the data */
+	bool xint;	/* X ticks on whole numbers only (a drive's number) */
+	bool no_legend; /* no legend (small multiples: the page says what is drawn) */
+	bool yfixed;	/* the left axis spans [ylo, yhi] whatever the data */
 	double ylo, yhi;
 };
 

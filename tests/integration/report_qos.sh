@@ -71,7 +71,7 @@ out=$T_TMP/report.html
 ok "plan and report"
 
 "$PY" - "$R" "$out" <<'PY' || fail "QoS figures differ from the json+ bins"
-import html, json, math, re, sys
+import csv, html, json, math, os, re, sys
 R, out = sys.argv[1], sys.argv[2]
 page = open(out).read()
 steps = json.load(open(R + "/meta.json"))["steps"]
@@ -198,7 +198,7 @@ def cells_of(row):
     return [html.unescape(re.sub(r"<[^>]*>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
 def lat(h, p, need):
     return "n/a" if h[1] < need else "%.1f" % (pct(h, p) / 1000)
-tables = drive_rows = 0
+tables = drive_rows = multiples = 0
 for i in range(0, len(sections), 2):
     step, body = steps[int(sections[i]) - 1], sections[i + 1]
     kind = json.load(open("%s/%s/step.json" % (R, step)))["kind"]
@@ -225,15 +225,42 @@ for i in range(0, len(sections), 2):
             assert abs(float(r[5]) - agg_iops * n / sum(ios)) <= 0.5, (r, agg_iops, n)
             h = hist(t)
             assert r[8] == lat(h, 99, 100) and r[9] == lat(h, 99.9, 1000), (step, label, r)
-            assert r[10] == "%.1f%%" % (100.0 * n / sum(ios)), r
+            assert r[10] == lat(h, 99.99, 10000), (step, label, r)
+            assert r[11] == "%.1f%%" % (100.0 * n / sum(ios)), r
             drive_rows += 1
         # the drives add up to the aggregate, which is the step table's
         assert abs(sum(float(r[5]) for r in rows) - float(agg[5])) <= 2, (rows, agg)
         assert abs(float(agg[5]) - agg_csv) <= 1, (agg, agg_csv)
         assert int(agg[4]) == sum(ios), (agg, ios)
-        assert agg[1] == "all 3 drives (aggregate)" and agg[10] == "100.0%", agg
+        assert agg[1] == "all 3 drives (aggregate)" and agg[11] == "100.0%", agg
         tables += 1
+        last = (label, rows)
+    # the charts under the tables: the last row's IOPS and p99.99 per drive
+    # (its CSV equal to the table), and with several rows one small chart
+    # per drive on one scale
+    block_all = body[body.index('<div class="per-drive" id="per-drive-%s-0">' % step):]
+    assert block_all.count('chart-drives-dots"') == 1, (step, "no per-drive dots chart")
+    slug = re.search(r'<a href="(charts/[^"]*per-drive-iops[^"]*)\.csv"', block_all)
+    assert slug, (step, "the dots chart's CSV not linked")
+    rows_csv = list(csv.reader(open(os.path.dirname(out) + "/" + slug.group(1) + ".csv")))
+    iops_pts = [(float(r[1]), float(r[2])) for r in rows_csv[1:] if r[0] == "IOPS"]
+    assert [x for x, _ in iops_pts] == [1.0, 2.0, 3.0], iops_pts
+    for (x, y), r in zip(iops_pts, last[1]):
+        assert abs(y - float(r[5])) <= 0.5, (step, y, r)
+    p4 = {float(r[1]): float(r[3]) for r in rows_csv[1:] if r[0] == "p99.99 latency"}
+    for i, r in enumerate(last[1]):
+        assert (r[10] == "n/a") == ((i + 1.0) not in p4), (step, r, p4)
+        assert r[10] == "n/a" or abs(p4[i + 1.0] - float(r[10])) <= 0.05, (step, r, p4)
+    nrows = len(pt)
+    m = re.search(r'<div class="drive-multiples" data-drives="(\d+)">', block_all)
+    if nrows > 1:
+        assert m and m.group(1) == "3", (step, "no small multiples")
+        assert block_all.count('chart-drive-multiple"') == 3, step
+        multiples += 1
+    else:
+        assert not m, (step, "small multiples of one row")
 assert tables >= 6 and drive_rows == 3 * tables, (tables, drive_rows)
+assert multiples >= 2, multiples
 # the drives table: "3 drives" linked to the list, no cell of three paths
 drv = re.search(r'<table class="drives">(.*?)</table>', page).group(1)
 assert drv.count('<a href="#drives-0">3 drives</a>') == 2, drv
