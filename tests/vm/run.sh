@@ -33,7 +33,8 @@
 #             list, its events).
 # 4. "fdp": fio's fdp=1 and atomic=1 on bookworm-backports' QEMU 10 and
 #             kernel 6.12, fetched into the cache (tests/vm/fdp.sh).
-# NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot.
+# NVS_VM_ONLY=basic|multipath|console|fdp runs only that boot; firstframe (not
+# in the default run) times the console's first frame (bench/first-frame-vm.sh).
 # Kernel: Debian's linux-image-amd64 .deb (apt-get download, dpkg -x into the
 # cache, never installed), booted as the ELF vmlinux through PVH; nvme is a
 # module there, loaded with busybox insmod.  Initramfs: busybox-static,
@@ -260,6 +261,15 @@ if [ "$NVS_VM_MODE" = console ]; then
 	sync
 	poweroff -f
 fi
+if [ "$NVS_VM_MODE" = firstframe ]; then
+	# bench/first-frame-vm.sh: a shell on the serial line at 80x24 that the
+	# host types into (boot_firstframe); its exit ends the boot
+	stty -F /dev/ttyS0 rows 24 cols 80
+	setsid cttyhack env TERM=vt100 LANG=C LC_ALL=C PS1='ff$ ' sh
+	echo 0 >/dev/ttyS1
+	sync
+	poweroff -f
+fi
 export NVS_VM_SER_A NVS_VM_SER_B NVS_VM_CW_B NVS_VM_SER_MP NVS_VM_SER_PI NVS_VM_MODE
 sh /etc/vm/guest.sh >/dev/ttyS2 2>&1
 rc=$?
@@ -272,6 +282,12 @@ chmod 755 "$R/init"
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$RUN/initrd.cpio"
 
 # ---- disks and machines
+# boot_firstframe (NVS_VM_ONLY=firstframe, bench/first-frame-vm.sh; not in
+# `make check-vm`): 24 namespaces (two controllers of 12), a shell on the
+# guest's serial line at 80x24 in a tmux pane; NVS_VM_FF_ROUNDS rounds of
+# a trivial command (echo) and the console, alternating, each timed from
+# its Enter to its output on the pane (the console: its Presets pane
+# drawn; filled: 'scanning' gone).  Prints the medians.  Defined below.
 mk() { rm -f "$RUN/$1.img"; truncate -s "$2" "$RUN/$1.img"; }
 CPU=$(awk '/^Cpus_allowed_list:/{split($2, a, "[-,]"); print a[1]}' /proc/self/status)
 d() { echo "file=$RUN/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"; }
@@ -301,6 +317,72 @@ boot() {
 		return 125
 	fi
 	return "$rc"
+}
+
+boot_firstframe() {
+	local sock=nvs-vm-ff-$$ n=${NVS_VM_FF_ROUNDS:-5} args="" c i r
+	: >"$RUN/status"
+	for c in 0 1; do
+		args+=" -device nvme,id=f$c,serial=NVSCOPE-FF$c"
+		for i in $(seq 12); do
+			mk "f$c-$i" 8M
+			args+=" -drive $(d "f$c-$i") -device $(ns "f$c-$i" "f$c" "$i" 512)"
+		done
+	done
+	echo "== check-vm: first frame, 24 namespaces, $n rounds"
+	tmux -L "$sock" -f /dev/null new-session -d -s vm -x 80 -y 24 \
+		"timeout --foreground $TMO taskset -c $CPU qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+		-m 1G -smp 1 -bios /usr/share/qemu/qboot.rom -vga none -display none -nic none \
+		-no-reboot -chardev stdio,id=s0,signal=off -serial chardev:s0 \
+		-serial file:$RUN/status -serial file:$RUN/out -monitor none \
+		-kernel $KERNEL -initrd $RUN/initrd.cpio \
+		-append 'console=ttyS0 quiet panic=-1 nvme_core.io_timeout=120 nvs_mode=firstframe nvs_nblk=24' \
+		$args; echo VM-EXIT; sleep 600" || { echo "check-vm: tmux failed" >&2; return 1; }
+	ff() { tmux -L "$sock" "$@"; }
+	scr() { ff capture-pane -p -t vm; }
+	now() { date +%s%N; }
+	waitfor() { # ERE SECONDS: 0 when it is on the screen (polled every 5 ms)
+		local end=$((SECONDS + $2))
+		while [ $SECONDS -lt $end ]; do
+			scr | grep -Eq -- "$1" && return 0
+			sleep 0.005
+		done
+		return 1
+	}
+	prompt() { ff send-keys -t vm clear Enter; waitfor '^ff\$ *$' 30; }
+	waitfor '^ff\$' 240 || { scr >&2; echo "check-vm: no shell prompt" >&2; ff kill-server; return 1; }
+	local triv="" first="" filled="" t0 t1 t2
+	for ((r = 1; r <= n; r++)); do
+		for k in $([ $((r % 2)) = 1 ] && echo "t c" || echo "c t"); do
+			prompt || { scr >&2; ff kill-server; return 1; }
+			sleep 0.5
+			if [ "$k" = t ]; then
+				t0=$(now); ff send-keys -t vm "echo FF-$r" Enter
+				waitfor "^FF-$r *\$" 30 || { scr >&2; ff kill-server; return 1; }
+				triv+="$(( ($(now) - t0) / 1000000 )) "
+				continue
+			fi
+			t0=$(now); ff send-keys -t vm "nvscope --no-settings --results /tmp/ff$r" Enter
+			waitfor 'Presets' 30 || { scr >&2; ff kill-server; return 1; }
+			t1=$(now)
+			local end=$((SECONDS + 60))
+			while [ $SECONDS -lt $end ] && scr | grep -q 'scanning'; do sleep 0.005; done
+			t2=$(now)
+			first+="$(( (t1 - t0) / 1000000 )) " filled+="$(( (t2 - t0) / 1000000 )) "
+			ff send-keys -t vm q
+			waitfor '^ff\$|y/n' 10 && scr | grep -q 'y/n' && ff send-keys -t vm y
+			waitfor '^ff\$' 20 || { scr >&2; ff kill-server; return 1; }
+		done
+	done
+	ff send-keys -t vm exit Enter
+	sleep 2
+	ff kill-server 2>/dev/null
+	med() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2), a[1], a[NR]}'; }
+	echo "first frame in the TCG guest, 24 namespaces, 80x24 on the serial line; ms from Enter (median min max of $n):"
+	echo "  trivial (echo)   $(echo "$triv" | med)"
+	echo "  console frame    $(echo "$first" | med)"
+	echo "  console filled   $(echo "$filled" | med)   (the scan done: no 'scanning')"
+	return 0
 }
 
 # boot_console: the console inside the guest on its serial line, driven
@@ -827,8 +909,8 @@ boot_console() {
 	rm -f "$RUN"/*.img
 	return "$fail"
 }
-case ${NVS_VM_ONLY:-} in "" | basic | multipath | console | fdp) ;;
-*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath, console or fdp" 2 ;;
+case ${NVS_VM_ONLY:-} in "" | basic | multipath | console | fdp | firstframe) ;;
+*) die "NVS_VM_ONLY=$NVS_VM_ONLY: basic, multipath, console, fdp or firstframe" 2 ;;
 esac
 # 4. FDP and atomic writes on bookworm-backports' QEMU and kernel
 # (tests/vm/fdp.sh: boot_fdp)
@@ -841,6 +923,11 @@ fi
 if [ "${NVS_VM_ONLY:-}" = console ]; then
 	rc3=0
 	boot_console || rc3=$?
+	exit "$rc3"
+fi
+if [ "${NVS_VM_ONLY:-}" = firstframe ]; then
+	rc3=0
+	boot_firstframe || rc3=$?
 	exit "$rc3"
 fi
 
