@@ -348,7 +348,7 @@ static void columns(const struct checkui *c, int cols, bool ended, struct ccols 
 
 /* Title row: what runs on the left (cut with a marker), the state on the
  * right, never overlapping. */
-static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph)
+static void draw_title(struct paint *pa, WINDOW *w, int cols, const struct checkui *c, int ph)
 {
 	char st[96], left[320], fit[640];
 	const char *state = !c->started	     ? "READY"
@@ -359,46 +359,46 @@ static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph
 		 running(c) ? check_phase_name(&c->b, ph) : "");
 	snprintf(left, sizeof(left), " nvscope check - profile %s: %s", c->prof->name,
 		 c->prof->description);
-	int sw = draw_width(st), lw = a->scr.cols - sw;
-	draw_fill(&a->paint, w, 0, ROLE_TITLE);
+	int sw = draw_width(st), lw = cols - sw;
+	draw_fill(pa, w, 0, ROLE_TITLE);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
-		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, pa->ascii);
+		draw_str(pa, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
-	draw_str(&a->paint, w, 0, lw > 0 ? lw : 0, a->scr.cols, ROLE_TITLE, st);
+	draw_str(pa, w, 0, lw > 0 ? lw : 0, cols, ROLE_TITLE, st);
 }
 
 /* Drive @d's row at @y (and its reasons' continuation rows, up to @last);
  * returns the next free row. */
-static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
+static int draw_drive(struct paint *pa, WINDOW *w, const struct checkui *c,
 		      const struct check_drive *d, const struct ccols *k, int y, int last, int ph)
 {
 	char fit[512], cell[64];
 	bool ended = c->joined && !c->rc;
 	int dp = atomic_load(&d->phase), pm = atomic_load(&d->permille);
 	int x = 1;
-	devrows_fit(fit, sizeof(fit), d->serial, k->serial, a->paint.ascii);
-	x += draw_str(&a->paint, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
+	devrows_fit(fit, sizeof(fit), d->serial, k->serial, pa->ascii);
+	x += draw_str(pa, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
 	if (k->model) {
-		devrows_fit(fit, sizeof(fit), d->model, k->model, a->paint.ascii);
-		x += draw_str(&a->paint, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), d->model, k->model, pa->ascii);
+		x += draw_str(pa, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
 	}
 	if (k->cap) {
 		char sz[24];
 		snprintf(cell, sizeof(cell), "%9s", devrows_size(d->capacity, sz, sizeof(sz)));
-		x += draw_str(&a->paint, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
+		x += draw_str(pa, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
 	}
 	if (!ended) {
 		const char *p = !c->started ? "-"
 				: dp == ph  ? check_phase_name(&c->b, dp)
 					    : "waiting";
-		devrows_fit(fit, sizeof(fit), p, k->phase, a->paint.ascii);
-		x += draw_str(&a->paint, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), p, k->phase, pa->ascii);
+		x += draw_str(pa, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
 		if (c->started && dp == ph)
-			draw_fmt(&a->paint, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
+			draw_fmt(pa, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
 		return y + 1;
 	}
-	x += draw_fmt(&a->paint, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
+	x += draw_fmt(pa, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
 		      judge_level_name(d->verdict.level)) +
 	     1;
 	char why[2048];
@@ -415,12 +415,12 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
 			cols++;
 		}
 		if (p[b] && row == last) {
-			devrows_fit(fit, sizeof(fit), p, n, a->paint.ascii);
-			draw_str(&a->paint, w, row, x, n, verdict_role(d->verdict.level), fit);
+			devrows_fit(fit, sizeof(fit), p, n, pa->ascii);
+			draw_str(pa, w, row, x, n, verdict_role(d->verdict.level), fit);
 			return row + 1;
 		}
 		snprintf(fit, sizeof(fit), "%.*s", b, p);
-		draw_str(&a->paint, w, row, x, n, ROLE_NORMAL, fit);
+		draw_str(pa, w, row, x, n, ROLE_NORMAL, fit);
 		p += b;
 		y = row;
 	}
@@ -429,21 +429,22 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
 
 /* Below the drives: the batch's counts (N/A included) and the results
  * directory, whole (wrapped), until the view is closed. */
-static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int y)
+static void draw_summary(struct paint *pa, WINDOW *w, int cols, int rows, const struct checkui *c,
+			 int y)
 {
-	if (!c->joined || y >= a->scr.rows - 2)
+	if (!c->joined || y >= rows - 2)
 		return;
 	unsigned k[4] = {0};
 	check_counts(&c->b, k);
 	int role = k[JUDGE_FAIL] ? ROLE_ERROR : k[JUDGE_WARN] || k[JUDGE_NA] ? ROLE_WARN : ROLE_OK;
-	draw_fmt(&a->paint, w, y++, 1, a->scr.cols - 2, c->rc ? ROLE_ERROR : role,
+	draw_fmt(pa, w, y++, 1, cols - 2, c->rc ? ROLE_ERROR : role,
 		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
 		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
 	char line[600];
 	snprintf(line, sizeof(line), "results: %s", c->dir);
-	int n = a->scr.cols - 2, len = (int)strlen(line);
-	for (int o = 0; o < len && y < a->scr.rows - 2; o += n, y++)
-		draw_fmt(&a->paint, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
+	int n = cols - 2, len = (int)strlen(line);
+	for (int o = 0; o < len && y < rows - 2; o += n, y++)
+		draw_fmt(pa, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
 void checkui_draw(struct app *a)
@@ -456,7 +457,7 @@ void checkui_draw(struct app *a)
 		return;
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
 	bool ended = c->joined && !c->rc;
-	draw_title(a, w, c, ph);
+	draw_title(&a->paint, w, a->scr.cols, c, ph);
 	struct ccols k;
 	columns(c, a->scr.cols, ended, &k);
 	char head[512];
@@ -474,11 +475,11 @@ void checkui_draw(struct app *a)
 	int y = 3, last = a->scr.rows - 5;
 	size_t i;
 	for (i = 0; i < c->n && y <= last; i++)
-		y = draw_drive(a, w, c, &c->d[i], &k, y, last, ph);
+		y = draw_drive(&a->paint, w, c, &c->d[i], &k, y, last, ph);
 	if (i < c->n) /* never hidden silently */
 		draw_fmt(&a->paint, w, last, 1, a->scr.cols - 2, ROLE_WARN,
 			 "%zu more drives: a taller terminal, or E", c->n - i);
-	draw_summary(a, w, c, a->scr.rows - 4);
+	draw_summary(&a->paint, w, a->scr.cols, a->scr.rows, c, a->scr.rows - 4);
 	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
 	draw_str(&a->paint, w, a->scr.rows - 1, 1, a->scr.cols - 2, ROLE_STATUS,
 		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"

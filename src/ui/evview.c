@@ -33,21 +33,21 @@ static size_t events_fit(const struct evlist *l, size_t from, int tw, int rows)
 }
 
 /* Draws event @e with its last row at @y; its first row. */
-static int draw_event(struct app *a, WINDOW *w, const struct evlist_item *e, int y, int tw)
+static int draw_event(struct paint *pa, WINDOW *w, const struct evlist_item *e, int y, int tw)
 {
 	int lines = event_rows(e, tw), top = y - lines + 1, next;
 	char ts[16];
 	struct tm tm;
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&e->t, &tm));
 	if (top >= 1)
-		draw_str(&a->paint, w, top, 0, 9, ROLE_DIM, ts);
+		draw_str(pa, w, top, 0, 9, ROLE_DIM, ts);
 	const char *p = e->text;
 	for (int l = 0; l < lines && *p; l++, p += next) {
 		if (top + l < 1)
 			continue; /* taller than the list: its end shows */
 		char chunk[1024];
 		snprintf(chunk, sizeof(chunk), "%.*s", devrows_wrap(p, tw, &next), p);
-		draw_str(&a->paint, w, top + l, 9, tw, e->role, chunk);
+		draw_str(pa, w, top + l, 9, tw, e->role, chunk);
 	}
 	return top;
 }
@@ -90,7 +90,7 @@ void panes_draw_events(struct app *a)
 		draw_str(&a->paint, w, 1, 1, bw - 2, ROLE_DIM, "no events yet");
 	int y = bottom;
 	for (size_t k = 0; k < shown; k++)
-		y = draw_event(a, w, evlist_get(a->ev.list, newest - k), y, tw) - 1;
+		y = draw_event(&a->paint, w, evlist_get(a->ev.list, newest - k), y, tw) - 1;
 	if (above) {
 		size_t older = newest + 1 - shown;
 		char m[160];

@@ -434,25 +434,25 @@ bool healthui_key(struct app *a, int ch, bool is_key)
 
 /* The title bar: the device on the left, the lines out of sight on the
  * right ("^3 v12 more (k j)"), as the per-QD table counts its rows. */
-static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
+static void draw_title(struct paint *pa, WINDOW *w, int cols, struct healthui *u, int below)
 {
 	char right[64] = "", up[24] = "", down[24] = "", left[512], fit[1024];
 	if (u->top)
-		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", u->top);
+		snprintf(up, sizeof(up), "%s%d ", pa->ascii ? "^" : "\xe2\x86\x91", u->top);
 	if (below)
-		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
+		snprintf(down, sizeof(down), "%s%d ", pa->ascii ? "v" : "\xe2\x86\x93", below);
 	if (u->top || below)
 		snprintf(right, sizeof(right), "%s%smore (k j) ", up, down);
-	draw_fill(&a->paint, w, 0, ROLE_TITLE);
-	int rw = draw_width(right), lw = a->scr.cols - rw - 1;
+	draw_fill(pa, w, 0, ROLE_TITLE);
+	int rw = draw_width(right), lw = cols - rw - 1;
 	snprintf(left, sizeof(left), " Health of %s%s%s", u->name, u->serial[0] ? ", serial " : "",
 		 u->serial);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
-		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, pa->ascii);
+		draw_str(pa, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
 	if (rw)
-		draw_str(&a->paint, w, 0, a->scr.cols - rw, rw, ROLE_TITLE, right);
+		draw_str(pa, w, 0, cols - rw, rw, ROLE_TITLE, right);
 }
 
 void healthui_draw(struct app *a)
@@ -466,7 +466,7 @@ void healthui_draw(struct app *a)
 	int body = body_rows(a);
 	scroll_by(a, u, 0); /* a resize may have moved the last page */
 	int below = u->n - u->top - body > 0 ? u->n - u->top - body : 0;
-	draw_title(a, w, u, below);
+	draw_title(&a->paint, w, a->scr.cols, u, below);
 	char fit[1024];
 	for (int i = 0; i < body && u->top + i < u->n; i++) {
 		const struct hline *l = &u->line[u->top + i];

@@ -392,11 +392,11 @@ void purgeui_title(const struct app *a, char *buf, size_t len)
 }
 
 /* @text at (@y, 2) of @o, padded or cut to @w columns with an ellipsis. */
-static void fit_line(struct app *a, WINDOW *o, int y, int w, int role, const char *text)
+static void fit_line(struct paint *pa, WINDOW *o, int y, int w, int role, const char *text)
 {
 	char fit[600];
-	devrows_fit(fit, sizeof(fit), text, w, a->paint.ascii);
-	draw_str(&a->paint, o, y, 2, w, role, fit);
+	devrows_fit(fit, sizeof(fit), text, w, pa->ascii);
+	draw_str(pa, o, y, 2, w, role, fit);
 }
 
 void purgeui_draw(struct app *a)
@@ -417,11 +417,11 @@ void purgeui_draw(struct app *a)
 	draw_frame(&a->paint, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];
 	snprintf(head, sizeof(head), "Purge %s: DESTROYS DATA", p->target);
-	fit_line(a, o, y++, inner, ROLE_HEADER, head);
+	fit_line(&a->paint, o, y++, inner, ROLE_HEADER, head);
 	if (p->about[0])
-		fit_line(a, o, y++, inner, ROLE_NORMAL, p->about);
+		fit_line(&a->paint, o, y++, inner, ROLE_NORMAL, p->about);
 	if (p->note[0])
-		fit_line(a, o, y++, inner, ROLE_WARN, p->note);
+		fit_line(&a->paint, o, y++, inner, ROLE_WARN, p->note);
 	y++;
 	for (int i = 0; i < 7 && y < r.h - 3; i++, y++) {
 		const struct pitem *it = &p->it[i];
@@ -438,7 +438,7 @@ void purgeui_draw(struct app *a)
 		}
 		/* padded to the box's inside (the cursor line keeps the border),
 		 * never cut silently */
-		fit_line(a, o, y, inner, role, line);
+		fit_line(&a->paint, o, y, inner, role, line);
 	}
 	draw_str(&a->paint, o, r.h - 3, 2, inner, ROLE_DIM,
 		 "A sanitize, once started, cannot be interrupted.");
