@@ -278,35 +278,42 @@ void checkui_tick(struct app *a)
 		  k[JUDGE_FAIL], k[JUDGE_NA], c->dir);
 }
 
-bool checkui_key(struct app *a, int ch, bool is_key)
+void checkui_start(struct app *a)
 {
 	struct checkui *c = a->vw.chk;
-	int k = is_key ? -ch : ch;
+	if (c && !c->started)
+		start(a);
+}
 
+void checkui_next_profile(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
+	if (!c || c->started)
+		return;
+	c->prof_idx = (c->prof_idx + 1) % NVS_ARRAY_SIZE(profiles);
+	load_profile(a, c);
+}
+
+void checkui_stop(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
+	if (!c || !running(c))
+		return;
+	atomic_store(&c->stop, 1);
+	app_message(a, ROLE_WARN, "stopping the check...");
+}
+
+bool checkui_close(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
 	if (!c)
 		return false;
-	if (k == 'E') /* the event list (over the view): every verdict whole */
+	if (running(c)) {
+		app_message(a, ROLE_WARN, "the check runs: s stops it");
 		return false;
-	if (k == '\n' || k == '\r' || k == -KEY_ENTER) {
-		if (!c->started)
-			start(a);
-	} else if (k == 'p' && !c->started) {
-		c->prof_idx = (c->prof_idx + 1) % NVS_ARRAY_SIZE(profiles);
-		load_profile(a, c);
-	} else if (k == 's' && running(c)) {
-		atomic_store(&c->stop, 1);
-		app_message(a, ROLE_WARN, "stopping the check...");
-	} else if (k == 'q' || k == 27) {
-		if (running(c)) {
-			app_message(a, ROLE_WARN, "the check runs: s stops it");
-		} else {
-			checkui_free(a);
-			app_dirty_all(a);
-			return true;
-		}
 	}
-	a->scr.dirty[PANE_TITLE] = true;
-	return true; /* the view takes every key */
+	checkui_free(a);
+	return true;
 }
 
 /* Column widths of the check view for @cols columns.  What the technician

@@ -343,34 +343,34 @@ static void menu_move(struct purgeui *p, int d)
 		}
 }
 
-bool purgeui_key(struct app *a, int ch, bool is_key)
+bool purgeui_running(const struct app *a)
 {
-	struct purgeui *p = a->vw.purge;
-	int k = is_key ? -ch : ch;
-	if (!p || p->st == PU_CONFIRM)
-		return false;
-	if (p->st == PU_RUN) {
-		if (k == 27 || k == 's' || k == -KEY_F(9) || k == 'q' || k == -KEY_F(10)) {
-			app_message(
-			    a, ROLE_WARN,
-			    "a purge runs and cannot be interrupted (a sanitize goes on in the "
-			    "controller even after a reset): wait for its end");
-			return true;
-		}
-		return false;
-	}
-	if (k == 'j' || k == -KEY_DOWN)
-		menu_move(p, 1);
-	else if (k == 'k' || k == -KEY_UP)
-		menu_move(p, -1);
-	else if (k == '\n' || k == '\r' || k == -KEY_ENTER)
+	return a->vw.purge && a->vw.purge->st == PU_RUN;
+}
+
+void purgeui_move(struct app *a, int d)
+{
+	if (purgeui_menu_open(a))
+		menu_move(a->vw.purge, d);
+}
+
+void purgeui_choose(struct app *a)
+{
+	if (purgeui_menu_open(a))
 		choose(a);
-	else if (k == 27 || k == 'q') {
+}
+
+void purgeui_close(struct app *a)
+{
+	if (purgeui_menu_open(a))
 		close_free(a);
-		return true;
-	}
-	app_dirty_all(a);
-	return true; /* the menu takes every key */
+}
+
+void purgeui_wait(struct app *a)
+{
+	app_message(a, ROLE_WARN,
+		    "a purge runs and cannot be interrupted (a sanitize goes on in the "
+		    "controller even after a reset): wait for its end");
 }
 
 void purgeui_title(const struct app *a, char *buf, size_t len)

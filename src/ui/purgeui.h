@@ -22,9 +22,17 @@ struct app;
 /* Opens the purge menu for the Devices row under the cursor.  0 or -errno
  * (a message in the status bar says why). */
 int purgeui_open(struct app *a);
-/* Keys while the menu is open (all of them) or a purge runs (Esc, q, s:
- * refused with the reason).  True when the key was taken. */
-bool purgeui_key(struct app *a, int ch, bool is_key);
+/* What the purge keys do (their bindings are in the one action table,
+ * keys.c: the menu takes every key; while a purge runs, Esc, s and q say
+ * why it goes on): the menu's cursor by @d, choosing its method (the
+ * destroy dialog follows), closing it; purgeui_wait says it in the status
+ * bar. */
+void purgeui_move(struct app *a, int d);
+void purgeui_choose(struct app *a);
+void purgeui_close(struct app *a);
+void purgeui_wait(struct app *a);
+/* A purge runs (its token typed). */
+bool purgeui_running(const struct app *a);
 /* The menu is shown (it takes the keys; the mouse is ignored). */
 bool purgeui_menu_open(const struct app *a);
 /* A purge runs (or waits for its typed token). */
