@@ -385,7 +385,8 @@ void keys_handle(struct app *a, int ch, bool is_key);
 #define KEYS_HELP_LEN 96
 int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max);
 /* Moves the cursor of the focused setup list (Devices, Presets, the form)
- * by @d rows, clamped. */
+ * by @d rows, clamped; the caller marks the panes (an action by its
+ * reaction, the mouse itself). */
 void keys_move(struct app *a, int d);
 /* The key bar of the current screen: its buttons in *@out, the count. */
 int keys_bar(const struct app *a, const struct keybtn **out);

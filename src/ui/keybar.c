@@ -54,12 +54,11 @@ static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
 	if (p == PANE_FORM && a->fl.demo)
 		return;
 	a->scr.focus = p;
-	if (ev != MOUSE_CLICK) {
+	/* the wheel moves the cursor; a click selects the row under it (list
+	 * rows start below the header: Devices: and its column line) */
+	if (ev != MOUSE_CLICK)
 		keys_move(a, ev == MOUSE_WHEEL_UP ? -3 : 3);
-		return;
-	}
-	/* list rows start below the header (Devices: and its column line) */
-	if (p == PANE_DEVICES && row >= 2 && a->dev.dev_top + row - 2 < a->dev.ndrows)
+	else if (p == PANE_DEVICES && row >= 2 && a->dev.dev_top + row - 2 < a->dev.ndrows)
 		a->dev.dev_cur = a->dev.dev_top + row - 2;
 	else if (p == PANE_LAUNCH && row >= 1 &&
 		 a->lp.pre_top + row - 1 < (int)(a->lp.npresets + a->lp.nplans))

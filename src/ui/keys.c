@@ -339,7 +339,7 @@ static unsigned act_follow(struct app *a)
 static unsigned act_round(struct app *a)
 {
 	steady_cycle_round(a);
-	return R_TAKEN;
+	return R_IOPS; /* the rounds and verdict under the IOPS strip */
 }
 
 static unsigned act_steady(struct app *a)
@@ -494,25 +494,24 @@ void keys_move(struct app *a, int d)
 		move_cursor(&a->fm.form_cur, FORM_NFIELDS, d);
 		break;
 	}
-	dirty_setup(a);
 }
 
 static unsigned act_step(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'k' || a->fl.cur_key == -KEY_UP ? -1 : 1);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_page(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'K' || a->fl.cur_key == -KEY_PPAGE ? -10 : 10);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_ends(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'g' || a->fl.cur_key == -KEY_HOME ? -100000 : 100000);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_mark(struct app *a)
