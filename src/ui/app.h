@@ -403,10 +403,11 @@ void keys_mouse_event(struct app *a);
 /* Draws pane @p into its window (erased first). */
 void panes_draw(struct app *a, enum pane_id p);
 /* The help overlay and the too-small message. */
-void panes_draw_help(struct app *a);
-void panes_draw_too_small(struct app *a);
+void panes_draw_help(const char (*kl)[KEYS_HELP_LEN], int nk, bool view, struct paint *pa,
+		     struct ui_screen *scr);
+void panes_draw_too_small(struct paint *pa, int cols, int rows);
 /* The box explaining a destroy confirmation (a->pr.confirm). */
-void panes_draw_confirm(struct app *a);
+void panes_draw_confirm(const struct ui_prompt *pr, struct paint *pa, struct ui_screen *scr);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
 
@@ -428,7 +429,7 @@ void planui_draw_steps(const struct pane_ctx *c, WINDOW *w);
 void planui_eta(const struct pane_ctx *c, char *buf, size_t len);
 /* ---- evview.c ---- */
 /* The event-list overlay (key E) over the lower half of the screen. */
-void panes_draw_events(struct app *a);
+void panes_draw_events(struct ui_events *ev, struct paint *pa, struct ui_screen *scr);
 /* Frees a plan waiting for its confirmation and the plan list. */
 void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)

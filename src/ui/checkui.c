@@ -454,19 +454,19 @@ static void draw_summary(struct paint *pa, WINDOW *w, int cols, int rows, const 
 		draw_fmt(pa, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
-void checkui_draw(struct app *a)
+void checkui_draw(struct checkui *c, struct paint *pa, const struct ui_screen *scr, const char *msg,
+		  int msg_role)
 {
-	struct checkui *c = a->vw.chk;
 	if (!c)
 		return;
-	WINDOW *w = draw_screen(&a->paint, &c->win);
+	WINDOW *w = draw_screen(pa, &c->win);
 	if (!w)
 		return;
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
 	bool ended = c->joined && !c->rc;
-	draw_title(&a->paint, w, a->scr.cols, c, ph);
+	draw_title(pa, w, scr->cols, c, ph);
 	struct ccols k;
-	columns(c, a->scr.cols, ended, &k);
+	columns(c, scr->cols, ended, &k);
 	char head[512];
 	snprintf(head, sizeof(head), "%-*s ", k.serial, "SERIAL");
 	if (k.model)
@@ -476,26 +476,26 @@ void checkui_draw(struct app *a)
 		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%9s ", "CAPACITY");
 	snprintf(head + strlen(head), sizeof(head) - strlen(head),
 		 ended ? "VERDICT REASONS" : "%-*s %%", k.phase, "PHASE");
-	draw_str(&a->paint, w, 2, 1, a->scr.cols - 2, ROLE_HEADER, head);
+	draw_str(pa, w, 2, 1, scr->cols - 2, ROLE_HEADER, head);
 	/* rows for the drives; 4 kept at the bottom: the counts, the results
 	 * directory, a message, the keys */
-	int y = 3, last = a->scr.rows - 5;
+	int y = 3, last = scr->rows - 5;
 	size_t i;
 	for (i = 0; i < c->n && y <= last; i++)
-		y = draw_drive(&a->paint, w, c, &c->d[i], &k, y, last, ph);
+		y = draw_drive(pa, w, c, &c->d[i], &k, y, last, ph);
 	if (i < c->n) /* never hidden silently */
-		draw_fmt(&a->paint, w, last, 1, a->scr.cols - 2, ROLE_WARN,
+		draw_fmt(pa, w, last, 1, scr->cols - 2, ROLE_WARN,
 			 "%zu more drives: a taller terminal, or E", c->n - i);
-	draw_summary(&a->paint, w, a->scr.cols, a->scr.rows, c, a->scr.rows - 4);
-	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
-	draw_str(&a->paint, w, a->scr.rows - 1, 1, a->scr.cols - 2, ROLE_STATUS,
+	draw_summary(pa, w, scr->cols, scr->rows, c, scr->rows - 4);
+	draw_fill(pa, w, scr->rows - 1, ROLE_STATUS);
+	draw_str(pa, w, scr->rows - 1, 1, scr->cols - 2, ROLE_STATUS,
 		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"
 		 : running(c) ? "s stop the check   E events"
 			      : "q close   E events (every verdict, whole)");
-	if (a->mq.msg[0] && a->now < a->mq.msg_until) { /* whole in the event list; a cut marked */
-		char fit[sizeof(a->mq.msg) * 2];
-		devrows_fit(fit, sizeof(fit), a->mq.msg, a->scr.cols - 2, a->paint.ascii);
-		draw_str(&a->paint, w, a->scr.rows - 2, 1, a->scr.cols - 2, a->mq.msg_role, fit);
+	if (msg) { /* whole in the event list; a cut marked */
+		char fit[512];
+		devrows_fit(fit, sizeof(fit), msg, scr->cols - 2, pa->ascii);
+		draw_str(pa, w, scr->rows - 2, 1, scr->cols - 2, msg_role, fit);
 	}
 	wnoutrefresh(w);
 }

@@ -14,6 +14,8 @@
 
 struct app;
 struct checkui;
+struct paint;
+struct ui_screen;
 
 /* Opens the check view for the marked drives (or the one under the
  * cursor), ready to start with profile "quick".  0 or -errno (a message in
@@ -36,7 +38,8 @@ bool checkui_close(struct app *a);
 /* Every frame: notices progress and the end of the check. */
 void checkui_tick(struct app *a);
 /* Draws the view over the whole screen. */
-void checkui_draw(struct app *a);
+void checkui_draw(struct checkui *c, struct paint *pa, const struct ui_screen *scr, const char *msg,
+		  int msg_role);
 /* Stops and joins a running check and frees the view.  NULL-safe. */
 void checkui_free(struct app *a);
 

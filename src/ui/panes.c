@@ -395,36 +395,35 @@ static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
 	snprintf(buf2, len2, "%s%s", lacks[0] ? "lacks (use):" : "", lacks);
 }
 
-void panes_draw_help(struct app *a)
+void panes_draw_help(const char (*kl)[KEYS_HELP_LEN], int nk, bool view, struct paint *pa,
+		     struct ui_screen *scr)
 {
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
-	char kl[64][KEYS_HELP_LEN], tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
-	int nk = keys_help(a, kl, 64);
+	char tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
-	int cols = a->scr.cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
+	int cols = scr->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
 	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
 	if (tkw > bw)
 		bw = tkw;
 	if (draw_width(tk2) + 4 > bw)
 		bw = draw_width(tk2) + 4;
-	if (bw > a->scr.cols)
-		bw = a->scr.cols;
+	if (bw > scr->cols)
+		bw = scr->cols;
 	int bh = per + 5; /* title, keys, terminal (two lines); borders */
-	if (bh > a->scr.rows)
-		bh = a->scr.rows;
-	struct rect r = layout_center(a->scr.cols, a->scr.rows, bw, bh);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay)
+	if (bh > scr->rows)
+		bh = scr->rows;
+	struct rect r = layout_center(scr->cols, scr->rows, bw, bh);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay)
 		return;
-	WINDOW *w = a->scr.overlay;
-	draw_role(&a->paint, w, ROLE_NORMAL);
+	WINDOW *w = scr->overlay;
+	draw_role(pa, w, ROLE_NORMAL);
 	werase(w);
-	draw_frame(&a->paint, w, ROLE_NORMAL, ROLE_BORDER);
-	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
-	draw_str(&a->paint, w, 1, 2, r.w - 4, ROLE_HEADER,
+	draw_frame(pa, w, ROLE_NORMAL, ROLE_BORDER);
+	draw_str(pa, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 view ? "keys of the live screen (v: setup's; any key closes)"
 		      : "keys of the setup screen (v: live screen's; any key closes)");
 	int shown = 0;
@@ -434,65 +433,64 @@ void panes_draw_help(struct app *a)
 			cw = r.w - 2 - x;
 		if (y >= r.h - 3 || cw < 4)
 			continue;
-		devrows_fit(fit, sizeof(fit), kl[i], cw, a->paint.ascii); /* a cut is marked */
-		draw_str(&a->paint, w, y, x, cw, ROLE_NORMAL, fit);
+		devrows_fit(fit, sizeof(fit), kl[i], cw, pa->ascii); /* a cut is marked */
+		draw_str(pa, w, y, x, cw, ROLE_NORMAL, fit);
 		shown++;
 	}
 	if (shown < nk) { /* a screen too small for all: said, not hidden */
 		char more[64];
 		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ",
 			 nk - shown);
-		draw_str(&a->paint, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
+		draw_str(pa, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
 	char tfit[2 * sizeof(tk)];
-	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, a->paint.ascii); /* a cut is marked */
-	draw_str(&a->paint, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
-	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, a->paint.ascii);
-	draw_str(&a->paint, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, pa->ascii); /* a cut is marked */
+	draw_str(pa, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, pa->ascii);
+	draw_str(pa, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
 	wnoutrefresh(w);
 }
 
-void panes_draw_confirm(struct app *a)
+void panes_draw_confirm(const struct ui_prompt *pr, struct paint *pa, struct ui_screen *scr)
 {
-	int w = a->scr.cols - 4 < 72 ? a->scr.cols - 4 : 72;
+	int w = scr->cols - 4 < 72 ? scr->cols - 4 : 72;
 	int inner = w - 4, lines = 0, next;
 	/* wrapped with the words whole: the serial to type, never broken */
-	for (const char *p = a->pr.confirm; inner > 0 && *p; p += next, lines++)
+	for (const char *p = pr->confirm; inner > 0 && *p; p += next, lines++)
 		devrows_wrap(p, inner, &next);
-	struct rect r = layout_center(a->scr.cols, a->scr.rows, w, (lines ? lines : 1) + 5);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay || inner <= 0)
+	struct rect r = layout_center(scr->cols, scr->rows, w, (lines ? lines : 1) + 5);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay || inner <= 0)
 		return;
-	WINDOW *o = a->scr.overlay;
-	draw_frame(&a->paint, o, ROLE_ERROR, ROLE_ERROR);
-	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
-		 a->pr.confirm_head ? a->pr.confirm_head
-				    : "THIS WORKLOAD WRITES AND DESTROYS DATA");
-	const char *p = a->pr.confirm;
+	WINDOW *o = scr->overlay;
+	draw_frame(pa, o, ROLE_ERROR, ROLE_ERROR);
+	draw_str(pa, o, 1, 2, inner, ROLE_ERROR,
+		 pr->confirm_head ? pr->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
+	const char *p = pr->confirm;
 	for (int i = 0; *p && 3 + i < r.h - 1; i++, p += next) {
-		char line[sizeof(a->pr.confirm)];
+		char line[sizeof(pr->confirm)];
 		snprintf(line, sizeof(line), "%.*s", devrows_wrap(p, inner, &next), p);
-		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, line);
+		draw_str(pa, o, 3 + i, 2, inner, ROLE_ERROR, line);
 	}
 	wnoutrefresh(o);
 }
 
-void panes_draw_too_small(struct app *a)
+void panes_draw_too_small(struct paint *pa, int cols, int rows)
 {
 	WINDOW *w = stdscr;
-	draw_role(&a->paint, w, ROLE_NORMAL);
+	draw_role(pa, w, ROLE_NORMAL);
 	werase(w);
 	char buf[128];
-	int y = a->scr.rows / 2 - 1;
+	int y = rows / 2 - 1;
 	if (y < 0)
 		y = 0;
-	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->scr.cols, a->scr.rows);
-	draw_str(&a->paint, w, y, 0, a->scr.cols, ROLE_WARN, buf);
+	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", cols, rows);
+	draw_str(pa, w, y, 0, cols, ROLE_WARN, buf);
 	snprintf(buf, sizeof(buf), "nvscope needs %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	draw_str(&a->paint, w, y + 1, 0, a->scr.cols, ROLE_WARN, buf);
-	draw_str(&a->paint, w, y + 2, 0, a->scr.cols, ROLE_NORMAL, "Enlarge it (q quits)");
+	draw_str(pa, w, y + 1, 0, cols, ROLE_WARN, buf);
+	draw_str(pa, w, y + 2, 0, cols, ROLE_NORMAL, "Enlarge it (q quits)");
 	wnoutrefresh(w);
 }
 

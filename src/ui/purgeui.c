@@ -399,29 +399,27 @@ static void fit_line(struct paint *pa, WINDOW *o, int y, int w, int role, const 
 	draw_str(pa, o, y, 2, w, role, fit);
 }
 
-void purgeui_draw(struct app *a)
+void purgeui_draw(const struct purgeui *p, struct paint *pa, struct ui_screen *scr)
 {
-	struct purgeui *p = a->vw.purge;
 	if (!p || p->st != PU_MENU)
 		return;
-	int w = a->scr.cols - 4 < 96 ? a->scr.cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
-	struct rect r =
-	    layout_center(a->scr.cols, a->scr.rows, w, h < a->scr.rows ? h : a->scr.rows);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay || r.w < 8)
+	int w = scr->cols - 4 < 96 ? scr->cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
+	struct rect r = layout_center(scr->cols, scr->rows, w, h < scr->rows ? h : scr->rows);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay || r.w < 8)
 		return;
-	WINDOW *o = a->scr.overlay;
+	WINDOW *o = scr->overlay;
 	int inner = r.w - 4, y = 1;
-	draw_frame(&a->paint, o, ROLE_NORMAL, ROLE_BORDER);
+	draw_frame(pa, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];
 	snprintf(head, sizeof(head), "Purge %s: DESTROYS DATA", p->target);
-	fit_line(&a->paint, o, y++, inner, ROLE_HEADER, head);
+	fit_line(pa, o, y++, inner, ROLE_HEADER, head);
 	if (p->about[0])
-		fit_line(&a->paint, o, y++, inner, ROLE_NORMAL, p->about);
+		fit_line(pa, o, y++, inner, ROLE_NORMAL, p->about);
 	if (p->note[0])
-		fit_line(&a->paint, o, y++, inner, ROLE_WARN, p->note);
+		fit_line(pa, o, y++, inner, ROLE_WARN, p->note);
 	y++;
 	for (int i = 0; i < 7 && y < r.h - 3; i++, y++) {
 		const struct pitem *it = &p->it[i];
@@ -438,11 +436,11 @@ void purgeui_draw(struct app *a)
 		}
 		/* padded to the box's inside (the cursor line keeps the border),
 		 * never cut silently */
-		fit_line(&a->paint, o, y, inner, role, line);
+		fit_line(pa, o, y, inner, role, line);
 	}
-	draw_str(&a->paint, o, r.h - 3, 2, inner, ROLE_DIM,
+	draw_str(pa, o, r.h - 3, 2, inner, ROLE_DIM,
 		 "A sanitize, once started, cannot be interrupted.");
-	draw_str(&a->paint, o, r.h - 2, 2, inner, ROLE_DIM,
+	draw_str(pa, o, r.h - 2, 2, inner, ROLE_DIM,
 		 "j/k move  Enter choose (asks for the typed token)  Esc close");
 	wnoutrefresh(o);
 }

@@ -18,6 +18,9 @@
 #include <stddef.h>
 
 struct app;
+struct paint;
+struct purgeui;
+struct ui_screen;
 
 /* Opens the purge menu for the Devices row under the cursor.  0 or -errno
  * (a message in the status bar says why). */
@@ -40,7 +43,7 @@ bool purgeui_busy(const struct app *a);
 /* Every frame: progress (the title bar) and the end of the purge. */
 void purgeui_tick(struct app *a);
 /* The menu box over the setup screen. */
-void purgeui_draw(struct app *a);
+void purgeui_draw(const struct purgeui *p, struct paint *pa, struct ui_screen *scr);
 /* "PURGE format 45% 0:12" for the title bar, "" when none runs. */
 void purgeui_title(const struct app *a, char *buf, size_t len);
 /* Waits for a running purge (never abandoned halfway) and frees the state.
