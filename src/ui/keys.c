@@ -815,6 +815,77 @@ static const struct action {
     {{'q', -KEY_F(10)}, K_PURGING, act_purge_wait, "q F10", "purge: runs to its end", 0, 0},
 };
 
+/* ---- the key bar: each screen's buttons, each naming an action of the
+ * table above (and, for "+-" and the like, a second one); a button's codes
+ * are its actions' first keys, so a click runs what the key runs.  The
+ * words are the bar's own (short: "Live" on the setup screen, "Setup" on
+ * the live one, for the same action). ---- */
+struct barbtn {
+	const char *key, *what;
+	unsigned (*run)(struct app *a), (*run2)(struct app *a);
+};
+
+static const struct barbtn bar_setup[] = {
+    {"F1", "Help", act_help, NULL},  {"Tab", "Pane", act_pane, NULL},
+    {"Spc", "Mark", act_mark, NULL}, {"Enter", "Run", act_run_preset, NULL},
+    {"a", "AddFile", act_add, NULL}, {"H", "Health", act_health, NULL},
+    {"v", "Live", act_screen, NULL}, {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_live[] = {
+    {"F1", "Help", act_help, NULL},   {"l", "Log", act_log, NULL},
+    {"m", "MB/s", act_mbps, NULL},    {"+-", "Zoom", act_zoom_in, act_zoom_out},
+    {"r", "Round", act_round, NULL},  {"s", "Stop", act_stop, NULL},
+    {"v", "Setup", act_screen, NULL}, {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_play[] = {
+    {"F1", "Help", act_help, NULL},
+    {"Spc", "Play", act_play, NULL},
+    {"[]", "Speed", act_slower, act_faster},
+    {"l", "Log", act_log, NULL},
+    {"+-", "Zoom", act_zoom_in, act_zoom_out},
+    {"<>", "Scroll", act_left, act_right},
+    {"Home", "Restart", act_restart, NULL},
+    {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_floor[] = {
+    {"SHOWFLOOR ", "", act_help, NULL}, {"b", "Leave", act_showfloor, NULL},
+    {"d", "Style", act_style, NULL},	{"l", "Log", act_log, NULL},
+    {"m", "MB/s", act_mbps, NULL},	{"t", "Theme", act_theme, NULL},
+    {"?", "Help", act_help, NULL},	{"q", "Quit", act_quit, NULL},
+};
+
+/* The first key of the action that runs @run, 0 for none. */
+static int first_key(unsigned (*run)(struct app *a))
+{
+	for (size_t i = 0; run && i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (actions[i].run == run)
+			return actions[i].key[0];
+	return 0;
+}
+
+int keys_bar(const struct app *a, const struct keybtn **out)
+{
+	static struct keybtn btn[KEYS_BAR_MAX];
+	const struct barbtn *b = bar_live;
+	size_t n = NVS_ARRAY_SIZE(bar_live);
+	if (a->fl.showfloor)
+		b = bar_floor, n = NVS_ARRAY_SIZE(bar_floor);
+	else if (app_can(a, SOURCE_CAN_PLAY))
+		b = bar_play, n = NVS_ARRAY_SIZE(bar_play);
+	else if (a->scr.screen == SCREEN_SETUP)
+		b = bar_setup, n = NVS_ARRAY_SIZE(bar_setup);
+	if (n > KEYS_BAR_MAX)
+		n = KEYS_BAR_MAX;
+	for (size_t i = 0; i < n; i++)
+		btn[i] =
+		    (struct keybtn){b[i].key, b[i].what, first_key(b[i].run), first_key(b[i].run2)};
+	*out = btn;
+	return (int)n;
+}
+
 /* Does action @ac apply on the screen @a shows now (its context)? */
 static bool applies_here(const struct app *a, const struct action *ac)
 {
