@@ -24,6 +24,7 @@
 #include "dev/healthset.h"
 #include "ui/healthui.h"
 #include "ui/layout.h"
+#include "ui/pane.h"
 #include "ui/purgeui.h"
 #include "run/source.h"
 #include "ui/rounds.h"
@@ -162,17 +163,6 @@ struct ui_launch {
 	struct spec *cli_jobs;
 	unsigned ncli;
 	char cli_name[64];
-};
-
-/* the view of the time axis and the strips (keys.c, strips.c) */
-struct ui_view {
-	bool log, mbps;
-	double span;	 /* seconds shown; 0 = the whole run */
-	double view_end; /* right edge when not following */
-	bool follow;
-	int tgt_page;
-	int qd_back; /* per-QD rows scrolled back (0 follows, < 0 on past the running row) */
-	enum plot_style style; /* of the IOPS, latency and per-target strips */
 };
 
 /* showfloor (a trade-show booth: big figures, fat strips, the actions
@@ -395,7 +385,8 @@ void keys_handle(struct app *a, int ch, bool is_key);
 #define KEYS_HELP_LEN 96
 int keys_help(const struct app *a, char (*lines)[KEYS_HELP_LEN], int max);
 /* Moves the cursor of the focused setup list (Devices, Presets, the form)
- * by @d rows, clamped. */
+ * by @d rows, clamped; the caller marks the panes (an action by its
+ * reaction, the mouse itself). */
 void keys_move(struct app *a, int d);
 /* The key bar of the current screen: its buttons in *@out, the count. */
 int keys_bar(const struct app *a, const struct keybtn **out);
@@ -412,10 +403,11 @@ void keys_mouse_event(struct app *a);
 /* Draws pane @p into its window (erased first). */
 void panes_draw(struct app *a, enum pane_id p);
 /* The help overlay and the too-small message. */
-void panes_draw_help(struct app *a);
-void panes_draw_too_small(struct app *a);
+void panes_draw_help(const char (*kl)[KEYS_HELP_LEN], int nk, bool view, struct paint *pa,
+		     struct ui_screen *scr);
+void panes_draw_too_small(struct paint *pa, int cols, int rows);
 /* The box explaining a destroy confirmation (a->pr.confirm). */
-void panes_draw_confirm(struct app *a);
+void panes_draw_confirm(const struct ui_prompt *pr, struct paint *pa, struct ui_screen *scr);
 /* Fills the form with its defaults. */
 void panes_form_init(struct app *a);
 
@@ -431,13 +423,13 @@ void planui_begin(struct app *a);
 void planui_confirm(struct app *a, bool ok);
 /* The step-list pane: per step its mark (done, failed, current), its
  * verdict, progress and planned or remaining time; the plan's ETA. */
-void planui_draw_steps(struct app *a, WINDOW *w);
+void planui_draw_steps(const struct pane_ctx *c, WINDOW *w);
 /* "ETA 1m05s" (">": steps of unknown length to come; "<=": a precondition
  * may end sooner), "done" at the end. */
-void planui_eta(struct app *a, char *buf, size_t len);
+void planui_eta(const struct pane_ctx *c, char *buf, size_t len);
 /* ---- evview.c ---- */
 /* The event-list overlay (key E) over the lower half of the screen. */
-void panes_draw_events(struct app *a);
+void panes_draw_events(struct ui_events *ev, struct paint *pa, struct ui_screen *scr);
 /* Frees a plan waiting for its confirmation and the plan list. */
 void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)
@@ -453,18 +445,20 @@ void steady_update(struct app *a);
 void steady_cycle_round(struct app *a);
 /* Rows the steady-state display takes at the bottom of an IOPS pane of
  * @h rows (0: hidden). */
-int steady_rows(const struct app *a, int h);
-/* Draws the window marker row (when @rows >= 2) and the verdict line into
+int steady_rows(const struct ui_steady *st, const struct pane_ctx *c, int h);
+/* Draws @st's window marker row (when @rows >= 2) and verdict line into
  * rows @y.. of @w, for a strip whose plot area starts at column @lw, is @pw
  * cells wide and shows [@t0, @t1]. */
-void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1);
+void steady_draw(const struct ui_steady *st, const struct pane_ctx *c, WINDOW *w, int y, int rows,
+		 int lw, int pw, double t0, double t1);
 /* The steady-state lines on the IOPS strip: the window average with its
  * band of +- half the range limit (SNIA's 90 %/110 % lines) and the fitted
  * least-squares slope line over the window's rounds, as up to @room plot
  * series into @ser (their points are held until the next call).  Returns
  * the series added: 0 when there is no valid window (or MB/s is shown). */
 struct plot_ser;
-int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room);
+int steady_overlay(struct ui_steady *st, const struct pane_ctx *c, double t0, double t1, int pw,
+		   struct plot_ser *ser, int room);
 /* The step shown changed (SOURCE_CHANGED_STEP): the rounds and verdict
  * start over; the step's own rule (a plan's) replaces the one shown unless
  * the command line gave it. */

@@ -278,35 +278,42 @@ void checkui_tick(struct app *a)
 		  k[JUDGE_FAIL], k[JUDGE_NA], c->dir);
 }
 
-bool checkui_key(struct app *a, int ch, bool is_key)
+void checkui_start(struct app *a)
 {
 	struct checkui *c = a->vw.chk;
-	int k = is_key ? -ch : ch;
+	if (c && !c->started)
+		start(a);
+}
 
+void checkui_next_profile(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
+	if (!c || c->started)
+		return;
+	c->prof_idx = (c->prof_idx + 1) % NVS_ARRAY_SIZE(profiles);
+	load_profile(a, c);
+}
+
+void checkui_stop(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
+	if (!c || !running(c))
+		return;
+	atomic_store(&c->stop, 1);
+	app_message(a, ROLE_WARN, "stopping the check...");
+}
+
+bool checkui_close(struct app *a)
+{
+	struct checkui *c = a->vw.chk;
 	if (!c)
 		return false;
-	if (k == 'E') /* the event list (over the view): every verdict whole */
+	if (running(c)) {
+		app_message(a, ROLE_WARN, "the check runs: s stops it");
 		return false;
-	if (k == '\n' || k == '\r' || k == -KEY_ENTER) {
-		if (!c->started)
-			start(a);
-	} else if (k == 'p' && !c->started) {
-		c->prof_idx = (c->prof_idx + 1) % NVS_ARRAY_SIZE(profiles);
-		load_profile(a, c);
-	} else if (k == 's' && running(c)) {
-		atomic_store(&c->stop, 1);
-		app_message(a, ROLE_WARN, "stopping the check...");
-	} else if (k == 'q' || k == 27) {
-		if (running(c)) {
-			app_message(a, ROLE_WARN, "the check runs: s stops it");
-		} else {
-			checkui_free(a);
-			app_dirty_all(a);
-			return true;
-		}
 	}
-	a->scr.dirty[PANE_TITLE] = true;
-	return true; /* the view takes every key */
+	checkui_free(a);
+	return true;
 }
 
 /* Column widths of the check view for @cols columns.  What the technician
@@ -348,7 +355,7 @@ static void columns(const struct checkui *c, int cols, bool ended, struct ccols 
 
 /* Title row: what runs on the left (cut with a marker), the state on the
  * right, never overlapping. */
-static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph)
+static void draw_title(struct paint *pa, WINDOW *w, int cols, const struct checkui *c, int ph)
 {
 	char st[96], left[320], fit[640];
 	const char *state = !c->started	     ? "READY"
@@ -359,46 +366,46 @@ static void draw_title(struct app *a, WINDOW *w, const struct checkui *c, int ph
 		 running(c) ? check_phase_name(&c->b, ph) : "");
 	snprintf(left, sizeof(left), " nvscope check - profile %s: %s", c->prof->name,
 		 c->prof->description);
-	int sw = draw_width(st), lw = a->scr.cols - sw;
-	draw_fill(&a->paint, w, 0, ROLE_TITLE);
+	int sw = draw_width(st), lw = cols - sw;
+	draw_fill(pa, w, 0, ROLE_TITLE);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
-		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, pa->ascii);
+		draw_str(pa, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
-	draw_str(&a->paint, w, 0, lw > 0 ? lw : 0, a->scr.cols, ROLE_TITLE, st);
+	draw_str(pa, w, 0, lw > 0 ? lw : 0, cols, ROLE_TITLE, st);
 }
 
 /* Drive @d's row at @y (and its reasons' continuation rows, up to @last);
  * returns the next free row. */
-static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
+static int draw_drive(struct paint *pa, WINDOW *w, const struct checkui *c,
 		      const struct check_drive *d, const struct ccols *k, int y, int last, int ph)
 {
 	char fit[512], cell[64];
 	bool ended = c->joined && !c->rc;
 	int dp = atomic_load(&d->phase), pm = atomic_load(&d->permille);
 	int x = 1;
-	devrows_fit(fit, sizeof(fit), d->serial, k->serial, a->paint.ascii);
-	x += draw_str(&a->paint, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
+	devrows_fit(fit, sizeof(fit), d->serial, k->serial, pa->ascii);
+	x += draw_str(pa, w, y, x, k->serial, ROLE_NORMAL, fit) + 1;
 	if (k->model) {
-		devrows_fit(fit, sizeof(fit), d->model, k->model, a->paint.ascii);
-		x += draw_str(&a->paint, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), d->model, k->model, pa->ascii);
+		x += draw_str(pa, w, y, x, k->model, ROLE_NORMAL, fit) + 1;
 	}
 	if (k->cap) {
 		char sz[24];
 		snprintf(cell, sizeof(cell), "%9s", devrows_size(d->capacity, sz, sizeof(sz)));
-		x += draw_str(&a->paint, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
+		x += draw_str(pa, w, y, x, k->cap, ROLE_NORMAL, cell) + 1;
 	}
 	if (!ended) {
 		const char *p = !c->started ? "-"
 				: dp == ph  ? check_phase_name(&c->b, dp)
 					    : "waiting";
-		devrows_fit(fit, sizeof(fit), p, k->phase, a->paint.ascii);
-		x += draw_str(&a->paint, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
+		devrows_fit(fit, sizeof(fit), p, k->phase, pa->ascii);
+		x += draw_str(pa, w, y, x, k->phase, ROLE_NORMAL, fit) + 1;
 		if (c->started && dp == ph)
-			draw_fmt(&a->paint, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
+			draw_fmt(pa, w, y, x, 5, ROLE_NORMAL, "%3d%%", pm / 10);
 		return y + 1;
 	}
-	x += draw_fmt(&a->paint, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
+	x += draw_fmt(pa, w, y, x, 8, verdict_role(d->verdict.level), "%-7s",
 		      judge_level_name(d->verdict.level)) +
 	     1;
 	char why[2048];
@@ -415,12 +422,12 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
 			cols++;
 		}
 		if (p[b] && row == last) {
-			devrows_fit(fit, sizeof(fit), p, n, a->paint.ascii);
-			draw_str(&a->paint, w, row, x, n, verdict_role(d->verdict.level), fit);
+			devrows_fit(fit, sizeof(fit), p, n, pa->ascii);
+			draw_str(pa, w, row, x, n, verdict_role(d->verdict.level), fit);
 			return row + 1;
 		}
 		snprintf(fit, sizeof(fit), "%.*s", b, p);
-		draw_str(&a->paint, w, row, x, n, ROLE_NORMAL, fit);
+		draw_str(pa, w, row, x, n, ROLE_NORMAL, fit);
 		p += b;
 		y = row;
 	}
@@ -429,36 +436,37 @@ static int draw_drive(struct app *a, WINDOW *w, const struct checkui *c,
 
 /* Below the drives: the batch's counts (N/A included) and the results
  * directory, whole (wrapped), until the view is closed. */
-static void draw_summary(struct app *a, WINDOW *w, const struct checkui *c, int y)
+static void draw_summary(struct paint *pa, WINDOW *w, int cols, int rows, const struct checkui *c,
+			 int y)
 {
-	if (!c->joined || y >= a->scr.rows - 2)
+	if (!c->joined || y >= rows - 2)
 		return;
 	unsigned k[4] = {0};
 	check_counts(&c->b, k);
 	int role = k[JUDGE_FAIL] ? ROLE_ERROR : k[JUDGE_WARN] || k[JUDGE_NA] ? ROLE_WARN : ROLE_OK;
-	draw_fmt(&a->paint, w, y++, 1, a->scr.cols - 2, c->rc ? ROLE_ERROR : role,
+	draw_fmt(pa, w, y++, 1, cols - 2, c->rc ? ROLE_ERROR : role,
 		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
 		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
 	char line[600];
 	snprintf(line, sizeof(line), "results: %s", c->dir);
-	int n = a->scr.cols - 2, len = (int)strlen(line);
-	for (int o = 0; o < len && y < a->scr.rows - 2; o += n, y++)
-		draw_fmt(&a->paint, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
+	int n = cols - 2, len = (int)strlen(line);
+	for (int o = 0; o < len && y < rows - 2; o += n, y++)
+		draw_fmt(pa, w, y, 1, n, ROLE_NORMAL, "%.*s", n, line + o);
 }
 
-void checkui_draw(struct app *a)
+void checkui_draw(struct checkui *c, struct paint *pa, const struct ui_screen *scr, const char *msg,
+		  int msg_role)
 {
-	struct checkui *c = a->vw.chk;
 	if (!c)
 		return;
-	WINDOW *w = draw_screen(&a->paint, &c->win);
+	WINDOW *w = draw_screen(pa, &c->win);
 	if (!w)
 		return;
 	int ph = c->started ? atomic_load(&c->b.phase) : CHECK_PHASE_WAIT;
 	bool ended = c->joined && !c->rc;
-	draw_title(a, w, c, ph);
+	draw_title(pa, w, scr->cols, c, ph);
 	struct ccols k;
-	columns(c, a->scr.cols, ended, &k);
+	columns(c, scr->cols, ended, &k);
 	char head[512];
 	snprintf(head, sizeof(head), "%-*s ", k.serial, "SERIAL");
 	if (k.model)
@@ -468,26 +476,26 @@ void checkui_draw(struct app *a)
 		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%9s ", "CAPACITY");
 	snprintf(head + strlen(head), sizeof(head) - strlen(head),
 		 ended ? "VERDICT REASONS" : "%-*s %%", k.phase, "PHASE");
-	draw_str(&a->paint, w, 2, 1, a->scr.cols - 2, ROLE_HEADER, head);
+	draw_str(pa, w, 2, 1, scr->cols - 2, ROLE_HEADER, head);
 	/* rows for the drives; 4 kept at the bottom: the counts, the results
 	 * directory, a message, the keys */
-	int y = 3, last = a->scr.rows - 5;
+	int y = 3, last = scr->rows - 5;
 	size_t i;
 	for (i = 0; i < c->n && y <= last; i++)
-		y = draw_drive(a, w, c, &c->d[i], &k, y, last, ph);
+		y = draw_drive(pa, w, c, &c->d[i], &k, y, last, ph);
 	if (i < c->n) /* never hidden silently */
-		draw_fmt(&a->paint, w, last, 1, a->scr.cols - 2, ROLE_WARN,
+		draw_fmt(pa, w, last, 1, scr->cols - 2, ROLE_WARN,
 			 "%zu more drives: a taller terminal, or E", c->n - i);
-	draw_summary(a, w, c, a->scr.rows - 4);
-	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
-	draw_str(&a->paint, w, a->scr.rows - 1, 1, a->scr.cols - 2, ROLE_STATUS,
+	draw_summary(pa, w, scr->cols, scr->rows, c, scr->rows - 4);
+	draw_fill(pa, w, scr->rows - 1, ROLE_STATUS);
+	draw_str(pa, w, scr->rows - 1, 1, scr->cols - 2, ROLE_STATUS,
 		 !c->started  ? "Enter start   p profile (quick / rma)   E events   q close"
 		 : running(c) ? "s stop the check   E events"
 			      : "q close   E events (every verdict, whole)");
-	if (a->mq.msg[0] && a->now < a->mq.msg_until) { /* whole in the event list; a cut marked */
-		char fit[sizeof(a->mq.msg) * 2];
-		devrows_fit(fit, sizeof(fit), a->mq.msg, a->scr.cols - 2, a->paint.ascii);
-		draw_str(&a->paint, w, a->scr.rows - 2, 1, a->scr.cols - 2, a->mq.msg_role, fit);
+	if (msg) { /* whole in the event list; a cut marked */
+		char fit[512];
+		devrows_fit(fit, sizeof(fit), msg, scr->cols - 2, pa->ascii);
+		draw_str(pa, w, scr->rows - 2, 1, scr->cols - 2, msg_role, fit);
 	}
 	wnoutrefresh(w);
 }

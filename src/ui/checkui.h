@@ -14,6 +14,8 @@
 
 struct app;
 struct checkui;
+struct paint;
+struct ui_screen;
 
 /* Opens the check view for the marked drives (or the one under the
  * cursor), ready to start with profile "quick".  0 or -errno (a message in
@@ -25,13 +27,19 @@ int checkui_open(struct app *a);
 int checkui_open_start(struct app *a, const char *name, char *err, size_t len);
 /* True while the check view is shown. */
 bool checkui_active(const struct app *a);
-/* Keys of the check view (Enter starts, p cycles the profile, s stops, q
- * closes once the check ended).  True when the key was taken. */
-bool checkui_key(struct app *a, int ch, bool is_key);
+/* What the check view's keys do (their bindings are in the one action
+ * table, keys.c, which gives the view every key but E): start the check
+ * (once), the next profile (before the start), stop a running one, close
+ * the view (false: a check runs, said in the status bar). */
+void checkui_start(struct app *a);
+void checkui_next_profile(struct app *a);
+void checkui_stop(struct app *a);
+bool checkui_close(struct app *a);
 /* Every frame: notices progress and the end of the check. */
 void checkui_tick(struct app *a);
 /* Draws the view over the whole screen. */
-void checkui_draw(struct app *a);
+void checkui_draw(struct checkui *c, struct paint *pa, const struct ui_screen *scr, const char *msg,
+		  int msg_role);
 /* Stops and joins a running check and frees the view.  NULL-safe. */
 void checkui_free(struct app *a);
 

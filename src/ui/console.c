@@ -335,6 +335,21 @@ static void tick(struct app *a, double dt)
 	}
 }
 
+/* The status-line message shown now, NULL when none. */
+static const char *msg_shown(const struct app *a)
+{
+	return a->mq.msg[0] && a->now < a->mq.msg_until ? a->mq.msg : NULL;
+}
+
+/* The help overlay: the key table's lines for the screen shown. */
+static void draw_help(struct app *a)
+{
+	char kl[64][KEYS_HELP_LEN];
+	int nk = keys_help(a, kl, 64);
+	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
+	panes_draw_help((const char(*)[KEYS_HELP_LEN])kl, nk, view, &a->paint, &a->scr);
+}
+
 static void draw(struct app *a)
 {
 	relayout(a);
@@ -344,23 +359,23 @@ static void draw(struct app *a)
 	if (!any)
 		return;
 	if (checkui_active(a) && !a->scr.too_small) { /* the check view covers the screen */
-		checkui_draw(a);
+		checkui_draw(a->vw.chk, &a->paint, &a->scr, msg_shown(a), a->mq.msg_role);
 		if (a->ev.on)
-			panes_draw_events(a);
+			panes_draw_events(&a->ev, &a->paint, &a->scr);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
 		return;
 	}
 	if (healthui_active(a) && !a->scr.too_small) { /* so does the health view */
-		healthui_draw(a);
+		healthui_draw(a->vw.hui, &a->paint, &a->scr);
 		if (a->ev.on)
-			panes_draw_events(a);
+			panes_draw_events(&a->ev, &a->paint, &a->scr);
 		memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 		doupdate();
 		return;
 	}
 	if (a->scr.too_small) {
-		panes_draw_too_small(a);
+		panes_draw_too_small(&a->paint, a->scr.cols, a->scr.rows);
 	} else {
 		bool any = false;
 		for (int p = 0; p < PANE_COUNT; p++)
@@ -369,13 +384,13 @@ static void draw(struct app *a)
 				any = true;
 			}
 		if (a->scr.help && any)
-			panes_draw_help(a);
+			draw_help(a);
 		else if (a->pr.prompt == PROMPT_DESTROY && any)
-			panes_draw_confirm(a);
+			panes_draw_confirm(&a->pr, &a->paint, &a->scr);
 		else if (purgeui_menu_open(a) && any)
-			purgeui_draw(a);
+			purgeui_draw(a->vw.purge, &a->paint, &a->scr);
 		else if (a->ev.on && any)
-			panes_draw_events(a);
+			panes_draw_events(&a->ev, &a->paint, &a->scr);
 	}
 	memset(a->scr.dirty, 0, sizeof(a->scr.dirty));
 	doupdate();

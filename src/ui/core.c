@@ -129,10 +129,8 @@ unsigned app_ntargets(const struct app *a)
 
 unsigned app_copies(const struct app *a)
 {
-	/* a storm's series are named "copy i" (live, and in targets.txt) */
-	struct source src = app_source(a);
-	unsigned n = src.ops->ntargets(src.ctx);
-	return n > 1 && !strncmp(src.ops->target(src.ctx, 0), "copy ", 5) ? n : 0;
+	struct pane_ctx c = {.src = a->src};
+	return pane_copies(&c);
 }
 
 const char *app_target_name(const struct app *a, unsigned t)
@@ -182,9 +180,6 @@ void app_dirty_all(struct app *a)
 
 const struct plan *app_plan(const struct app *a, struct source_plan_state *st)
 {
-	memset(st, 0, sizeof(*st));
-	if (!app_can(a, SOURCE_HAS_STEPS))
-		return NULL;
-	a->src.ops->plan_state(a->src.ctx, st);
-	return a->src.ops->plan(a->src.ctx);
+	struct pane_ctx c = {.src = a->src};
+	return pane_plan(&c, st);
 }

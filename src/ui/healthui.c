@@ -389,14 +389,15 @@ void healthui_free(struct app *a)
 }
 
 /* Rows of the list: between the title bar and the key line. */
-static int body_rows(const struct app *a)
+static int body_rows(int rows)
 {
-	return a->scr.rows - 2 > 1 ? a->scr.rows - 2 : 1;
+	return rows - 2 > 1 ? rows - 2 : 1;
 }
 
-static void scroll_by(struct app *a, struct healthui *u, int d)
+/* Scrolls @u by @d lines, clamped to a list of @rows rows. */
+static void scroll_rows(struct healthui *u, int rows, int d)
 {
-	int max = u->n - body_rows(a) > 0 ? u->n - body_rows(a) : 0;
+	int max = u->n - body_rows(rows) > 0 ? u->n - body_rows(rows) : 0;
 	long t = (long)u->top + d;
 	u->top = t < 0 ? 0 : t > max ? max : (int)t;
 }
@@ -404,7 +405,8 @@ static void scroll_by(struct app *a, struct healthui *u, int d)
 bool healthui_key(struct app *a, int ch, bool is_key)
 {
 	struct healthui *u = a->vw.hui;
-	int k = is_key ? -ch : ch, page = body_rows(a) - 1 > 1 ? body_rows(a) - 1 : 1;
+	int k = is_key ? -ch : ch,
+	    page = body_rows(a->scr.rows) - 1 > 1 ? body_rows(a->scr.rows) - 1 : 1;
 	if (!u)
 		return false;
 	if (k == 27 || k == 'q' || k == 'H') {
@@ -417,68 +419,67 @@ bool healthui_key(struct app *a, int ch, bool is_key)
 	else if (k == 'r')
 		load(a, u);
 	else if (k == 'j' || k == -KEY_DOWN)
-		scroll_by(a, u, 1);
+		scroll_rows(u, a->scr.rows, 1);
 	else if (k == 'k' || k == -KEY_UP)
-		scroll_by(a, u, -1);
+		scroll_rows(u, a->scr.rows, -1);
 	else if (k == 'J' || k == ' ' || k == -KEY_NPAGE)
-		scroll_by(a, u, page);
+		scroll_rows(u, a->scr.rows, page);
 	else if (k == 'K' || k == -KEY_PPAGE)
-		scroll_by(a, u, -page);
+		scroll_rows(u, a->scr.rows, -page);
 	else if (k == 'g' || k == -KEY_HOME)
 		u->top = 0;
 	else if (k == 'G' || k == -KEY_END)
-		scroll_by(a, u, HU_LINES);
+		scroll_rows(u, a->scr.rows, HU_LINES);
 	app_dirty_all(a);
 	return true; /* the view takes every key */
 }
 
 /* The title bar: the device on the left, the lines out of sight on the
  * right ("^3 v12 more (k j)"), as the per-QD table counts its rows. */
-static void draw_title(struct app *a, WINDOW *w, struct healthui *u, int below)
+static void draw_title(struct paint *pa, WINDOW *w, int cols, struct healthui *u, int below)
 {
 	char right[64] = "", up[24] = "", down[24] = "", left[512], fit[1024];
 	if (u->top)
-		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", u->top);
+		snprintf(up, sizeof(up), "%s%d ", pa->ascii ? "^" : "\xe2\x86\x91", u->top);
 	if (below)
-		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
+		snprintf(down, sizeof(down), "%s%d ", pa->ascii ? "v" : "\xe2\x86\x93", below);
 	if (u->top || below)
 		snprintf(right, sizeof(right), "%s%smore (k j) ", up, down);
-	draw_fill(&a->paint, w, 0, ROLE_TITLE);
-	int rw = draw_width(right), lw = a->scr.cols - rw - 1;
+	draw_fill(pa, w, 0, ROLE_TITLE);
+	int rw = draw_width(right), lw = cols - rw - 1;
 	snprintf(left, sizeof(left), " Health of %s%s%s", u->name, u->serial[0] ? ", serial " : "",
 		 u->serial);
 	if (lw > 4) {
-		devrows_fit(fit, sizeof(fit), left, lw, a->paint.ascii);
-		draw_str(&a->paint, w, 0, 0, lw, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), left, lw, pa->ascii);
+		draw_str(pa, w, 0, 0, lw, ROLE_TITLE, fit);
 	}
 	if (rw)
-		draw_str(&a->paint, w, 0, a->scr.cols - rw, rw, ROLE_TITLE, right);
+		draw_str(pa, w, 0, cols - rw, rw, ROLE_TITLE, right);
 }
 
-void healthui_draw(struct app *a)
+void healthui_draw(struct healthui *u, struct paint *pa, const struct ui_screen *scr)
 {
-	struct healthui *u = a->vw.hui;
 	if (!u)
 		return;
-	WINDOW *w = draw_screen(&a->paint, &u->win);
+	WINDOW *w = draw_screen(pa, &u->win);
 	if (!w)
 		return;
-	int body = body_rows(a);
-	scroll_by(a, u, 0); /* a resize may have moved the last page */
+	int body = body_rows(scr->rows);
+	scroll_rows(u, scr->rows, 0); /* a resize may have moved the last page */
 	int below = u->n - u->top - body > 0 ? u->n - u->top - body : 0;
-	draw_title(a, w, u, below);
+	draw_title(pa, w, scr->cols, u, below);
 	char fit[1024];
 	for (int i = 0; i < body && u->top + i < u->n; i++) {
 		const struct hline *l = &u->line[u->top + i];
-		devrows_fit(fit, sizeof(fit), l->text, a->scr.cols - 2,
-			    a->paint.ascii); /* a cut is marked */
-		draw_str(&a->paint, w, 1 + i, 1, a->scr.cols - 2, l->role, fit);
+		devrows_fit(fit, sizeof(fit), l->text, scr->cols - 2,
+			    pa->ascii); /* a cut is marked */
+		draw_str(pa, w, 1 + i, 1, scr->cols - 2, l->role, fit);
 	}
 	char keys[128];
 	snprintf(keys, sizeof(keys), "Esc q close  r re-read (read %s)  k j Up Down PgUp PgDn g G",
 		 u->when);
-	draw_fill(&a->paint, w, a->scr.rows - 1, ROLE_STATUS);
-	devrows_fit(fit, sizeof(fit), keys, a->scr.cols, a->paint.ascii);
-	draw_str(&a->paint, w, a->scr.rows - 1, 0, a->scr.cols, ROLE_STATUS, fit);
+	draw_fill(pa, w, scr->rows - 1, ROLE_STATUS);
+	devrows_fit(fit, sizeof(fit), keys, scr->cols, pa->ascii);
+	draw_str(pa, w, scr->rows - 1, 0, scr->cols, ROLE_STATUS, fit);
 	wnoutrefresh(w);
 }

@@ -15,6 +15,8 @@
 
 struct app;
 struct healthui;
+struct paint;
+struct ui_screen;
 
 /* Opens the view for the Devices row under the cursor.  0 or -errno (a
  * message in the status bar says why). */
@@ -26,7 +28,7 @@ bool healthui_key(struct app *a, int ch, bool is_key);
 /* Every frame: takes a finished reading, or counts the seconds waited. */
 void healthui_tick(struct app *a);
 /* Draws the view over the whole screen. */
-void healthui_draw(struct app *a);
+void healthui_draw(struct healthui *u, struct paint *pa, const struct ui_screen *scr);
 /* Frees the view.  NULL-safe. */
 void healthui_free(struct app *a);
 

@@ -1,47 +1,9 @@
-/* keybar.c - the key bar's buttons (what each screen offers, the status
- * line draws them and a click on one runs its key) and the mouse: a click
- * selects a row or a pane, the wheel moves a list or the time axis.  Every
- * action still goes through keys_handle and the one action table in keys.c
- * (confirmations, showfloor locks). */
+/* keybar.c - the mouse: a click selects a row or a pane or runs a key-bar
+ * button (the buttons are keys.c's, each naming an action of its table), the
+ * wheel moves a list or the time axis.  Every action still goes through
+ * keys_handle and the one action table in keys.c (confirmations, showfloor
+ * locks). */
 #include "ui/app.h"
-
-int keys_bar(const struct app *a, const struct keybtn **out)
-{
-	static const struct keybtn setup[] = {
-	    {"F1", "Help", '?', 0},    {"Tab", "Pane", '\t', 0}, {"Spc", "Mark", ' ', 0},
-	    {"Enter", "Run", '\r', 0}, {"a", "AddFile", 'a', 0}, {"H", "Health", 'H', 0},
-	    {"v", "Live", 'v', 0},     {"t", "Theme", 't', 0},	 {"q", "Quit", 'q', 0},
-	};
-	static const struct keybtn live[] = {
-	    {"F1", "Help", '?', 0},   {"l", "Log", 'l', 0},   {"m", "MB/s", 'm', 0},
-	    {"+-", "Zoom", '+', '-'}, {"r", "Round", 'r', 0}, {"s", "Stop", 's', 0},
-	    {"v", "Setup", 'v', 0},   {"t", "Theme", 't', 0}, {"q", "Quit", 'q', 0},
-	};
-	static const struct keybtn play[] = {
-	    {"F1", "Help", '?', 0},	 {"Spc", "Play", ' ', 0},  {"[]", "Speed", '[', ']'},
-	    {"l", "Log", 'l', 0},	 {"+-", "Zoom", '+', '-'}, {"<>", "Scroll", '<', '>'},
-	    {"Home", "Restart", 'g', 0}, {"t", "Theme", 't', 0},   {"q", "Quit", 'q', 0},
-	};
-	static const struct keybtn floor[] = {
-	    {"SHOWFLOOR ", "", '?', 0}, {"b", "Leave", 'b', 0}, {"d", "Style", 'd', 0},
-	    {"l", "Log", 'l', 0},	{"m", "MB/s", 'm', 0},	{"t", "Theme", 't', 0},
-	    {"?", "Help", '?', 0},	{"q", "Quit", 'q', 0},
-	};
-	if (a->fl.showfloor) {
-		*out = floor;
-		return (int)NVS_ARRAY_SIZE(floor);
-	}
-	if (app_can(a, SOURCE_CAN_PLAY)) {
-		*out = play;
-		return (int)NVS_ARRAY_SIZE(play);
-	}
-	if (a->scr.screen == SCREEN_SETUP) {
-		*out = setup;
-		return (int)NVS_ARRAY_SIZE(setup);
-	}
-	*out = live;
-	return (int)NVS_ARRAY_SIZE(live);
-}
 
 static bool in_rect(const struct rect *r, int y, int x)
 {
@@ -54,12 +16,11 @@ static void mouse_setup(struct app *a, int p, int row, enum mouse_ev ev)
 	if (p == PANE_FORM && a->fl.demo)
 		return;
 	a->scr.focus = p;
-	if (ev != MOUSE_CLICK) {
+	/* the wheel moves the cursor; a click selects the row under it (list
+	 * rows start below the header: Devices: and its column line) */
+	if (ev != MOUSE_CLICK)
 		keys_move(a, ev == MOUSE_WHEEL_UP ? -3 : 3);
-		return;
-	}
-	/* list rows start below the header (Devices: and its column line) */
-	if (p == PANE_DEVICES && row >= 2 && a->dev.dev_top + row - 2 < a->dev.ndrows)
+	else if (p == PANE_DEVICES && row >= 2 && a->dev.dev_top + row - 2 < a->dev.ndrows)
 		a->dev.dev_cur = a->dev.dev_top + row - 2;
 	else if (p == PANE_LAUNCH && row >= 1 &&
 		 a->lp.pre_top + row - 1 < (int)(a->lp.npresets + a->lp.nplans))

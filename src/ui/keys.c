@@ -214,12 +214,17 @@ static void next_theme(struct app *a)
  * htop's Action.c).  Keys are characters, or -KEY_* for curses codes. ---- */
 
 enum kctx {
-	K_ALL = 1,    /* any screen */
-	K_VIEW = 2,   /* the live screen or a directory shown: the strips' time axis */
-	K_PLAY = 4,   /* a source with a play position (SOURCE_CAN_PLAY) */
-	K_SETUP = 8,  /* the setup screen (and the focused pane: focus below) */
-	K_EVENTS = 16 /* the event list open (E): before every other meaning */
+	K_ALL = 1,     /* any screen */
+	K_VIEW = 2,    /* the live screen or a directory shown: the strips' time axis */
+	K_PLAY = 4,    /* a source with a play position (SOURCE_CAN_PLAY) */
+	K_SETUP = 8,   /* the setup screen (and the focused pane: focus below) */
+	K_EVENTS = 16, /* the event list open (E): before every other meaning */
+	/* the views that take the keys (keys_handle): only their own bindings */
+	K_CHECK = 32,	/* the check view (c) */
+	K_PURGE = 64,	/* the purge menu (P) */
+	K_PURGING = 128 /* a purge running: never interrupted */
 };
+#define K_MODAL (K_CHECK | K_PURGE | K_PURGING)
 
 /* What showfloor mode (a trade-show booth) does with an action. */
 enum kflag {
@@ -334,7 +339,7 @@ static unsigned act_follow(struct app *a)
 static unsigned act_round(struct app *a)
 {
 	steady_cycle_round(a);
-	return R_TAKEN;
+	return R_IOPS; /* the rounds and verdict under the IOPS strip */
 }
 
 static unsigned act_steady(struct app *a)
@@ -489,25 +494,24 @@ void keys_move(struct app *a, int d)
 		move_cursor(&a->fm.form_cur, FORM_NFIELDS, d);
 		break;
 	}
-	dirty_setup(a);
 }
 
 static unsigned act_step(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'k' || a->fl.cur_key == -KEY_UP ? -1 : 1);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_page(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'K' || a->fl.cur_key == -KEY_PPAGE ? -10 : 10);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_ends(struct app *a)
 {
 	keys_move(a, a->fl.cur_key == 'g' || a->fl.cur_key == -KEY_HOME ? -100000 : 100000);
-	return R_TAKEN;
+	return R_SETUP;
 }
 
 static unsigned act_mark(struct app *a)
@@ -650,6 +654,55 @@ static void jump_key(struct app *a, int ch)
 	}
 }
 
+/* the check view's and purge menu's keys (checkui.c, purgeui.c) */
+static unsigned act_check_start(struct app *a)
+{
+	checkui_start(a);
+	return R_TITLE;
+}
+
+static unsigned act_check_profile(struct app *a)
+{
+	checkui_next_profile(a);
+	return R_TITLE;
+}
+
+static unsigned act_check_stop(struct app *a)
+{
+	checkui_stop(a);
+	return R_TITLE;
+}
+
+static unsigned act_check_close(struct app *a)
+{
+	return checkui_close(a) ? R_ALL : R_TITLE;
+}
+
+static unsigned act_purge_move(struct app *a)
+{
+	int k = a->fl.cur_key;
+	purgeui_move(a, k == 'j' || k == -KEY_DOWN ? 1 : -1);
+	return R_ALL;
+}
+
+static unsigned act_purge_choose(struct app *a)
+{
+	purgeui_choose(a);
+	return R_ALL;
+}
+
+static unsigned act_purge_close(struct app *a)
+{
+	purgeui_close(a);
+	return R_ALL;
+}
+
+static unsigned act_purge_wait(struct app *a)
+{
+	purgeui_wait(a);
+	return R_TAKEN;
+}
+
 #define F_DEV  (1u << PANE_DEVICES)
 #define F_PRE  (1u << PANE_LAUNCH)
 #define F_FORM (1u << PANE_FORM)
@@ -748,7 +801,90 @@ static const struct action {
     {{'/'}, K_SETUP, act_jump, "/ 0-9", "Presets: jump to a name", F_PRE, 0},
     {{ENTER}, K_SETUP, act_edit, "Enter", "form: edit the field", F_FORM, 0},
     {{'r', -KEY_F(5)}, K_SETUP, act_run_form, "r F5", "form: run the workload", F_FORM, A_LOCK},
+    /* the check view: it takes every key but E */
+    {{ENTER}, K_CHECK, act_check_start, "Enter", "check: start", 0, 0},
+    {{'p'}, K_CHECK, act_check_profile, "p", "check: next profile (before the start)", 0, 0},
+    {{'s'}, K_CHECK, act_check_stop, "s", "check: stop", 0, 0},
+    {{'q', 27}, K_CHECK, act_check_close, "q Esc", "check: close the view", 0, 0},
+    /* the purge menu: it takes every key */
+    {{'j', -KEY_DOWN, 'k', -KEY_UP}, K_PURGE, act_purge_move, "j k", "purge: down / up", 0, 0},
+    {{ENTER}, K_PURGE, act_purge_choose, "Enter", "purge: choose the method", 0, 0},
+    {{27, 'q'}, K_PURGE, act_purge_close, "Esc q", "purge: close the menu", 0, 0},
+    /* a purge running is never interrupted: these say so */
+    {{27, 's', -KEY_F(9)}, K_PURGING, act_purge_wait, "Esc s F9", "purge: runs to its end", 0, 0},
+    {{'q', -KEY_F(10)}, K_PURGING, act_purge_wait, "q F10", "purge: runs to its end", 0, 0},
 };
+
+/* ---- the key bar: each screen's buttons, each naming an action of the
+ * table above (and, for "+-" and the like, a second one); a button's codes
+ * are its actions' first keys, so a click runs what the key runs.  The
+ * words are the bar's own (short: "Live" on the setup screen, "Setup" on
+ * the live one, for the same action). ---- */
+struct barbtn {
+	const char *key, *what;
+	unsigned (*run)(struct app *a), (*run2)(struct app *a);
+};
+
+static const struct barbtn bar_setup[] = {
+    {"F1", "Help", act_help, NULL},  {"Tab", "Pane", act_pane, NULL},
+    {"Spc", "Mark", act_mark, NULL}, {"Enter", "Run", act_run_preset, NULL},
+    {"a", "AddFile", act_add, NULL}, {"H", "Health", act_health, NULL},
+    {"v", "Live", act_screen, NULL}, {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_live[] = {
+    {"F1", "Help", act_help, NULL},   {"l", "Log", act_log, NULL},
+    {"m", "MB/s", act_mbps, NULL},    {"+-", "Zoom", act_zoom_in, act_zoom_out},
+    {"r", "Round", act_round, NULL},  {"s", "Stop", act_stop, NULL},
+    {"v", "Setup", act_screen, NULL}, {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_play[] = {
+    {"F1", "Help", act_help, NULL},
+    {"Spc", "Play", act_play, NULL},
+    {"[]", "Speed", act_slower, act_faster},
+    {"l", "Log", act_log, NULL},
+    {"+-", "Zoom", act_zoom_in, act_zoom_out},
+    {"<>", "Scroll", act_left, act_right},
+    {"Home", "Restart", act_restart, NULL},
+    {"t", "Theme", act_theme, NULL},
+    {"q", "Quit", act_quit, NULL},
+};
+static const struct barbtn bar_floor[] = {
+    {"SHOWFLOOR ", "", act_help, NULL}, {"b", "Leave", act_showfloor, NULL},
+    {"d", "Style", act_style, NULL},	{"l", "Log", act_log, NULL},
+    {"m", "MB/s", act_mbps, NULL},	{"t", "Theme", act_theme, NULL},
+    {"?", "Help", act_help, NULL},	{"q", "Quit", act_quit, NULL},
+};
+
+/* The first key of the action that runs @run, 0 for none. */
+static int first_key(unsigned (*run)(struct app *a))
+{
+	for (size_t i = 0; run && i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (actions[i].run == run)
+			return actions[i].key[0];
+	return 0;
+}
+
+int keys_bar(const struct app *a, const struct keybtn **out)
+{
+	static struct keybtn btn[KEYS_BAR_MAX];
+	const struct barbtn *b = bar_live;
+	size_t n = NVS_ARRAY_SIZE(bar_live);
+	if (a->fl.showfloor)
+		b = bar_floor, n = NVS_ARRAY_SIZE(bar_floor);
+	else if (app_can(a, SOURCE_CAN_PLAY))
+		b = bar_play, n = NVS_ARRAY_SIZE(bar_play);
+	else if (a->scr.screen == SCREEN_SETUP)
+		b = bar_setup, n = NVS_ARRAY_SIZE(bar_setup);
+	if (n > KEYS_BAR_MAX)
+		n = KEYS_BAR_MAX;
+	for (size_t i = 0; i < n; i++)
+		btn[i] =
+		    (struct keybtn){b[i].key, b[i].what, first_key(b[i].run), first_key(b[i].run2)};
+	*out = btn;
+	return (int)n;
+}
 
 /* Does action @ac apply on the screen @a shows now (its context)? */
 static bool applies_here(const struct app *a, const struct action *ac)
@@ -763,6 +899,12 @@ static bool applies_here(const struct app *a, const struct action *ac)
 		return a->ev.on;
 	case K_SETUP:
 		return !view && !a->fl.showfloor; /* showfloor: locked away */
+	case K_CHECK:
+		return checkui_active(a);
+	case K_PURGE:
+		return purgeui_menu_open(a);
+	case K_PURGING:
+		return purgeui_running(a);
 	default:
 		return true;
 	}
@@ -825,7 +967,7 @@ static bool table_key(struct app *a, int k)
 	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
 		const struct action *ac = &actions[i];
-		if ((ac->ctx == K_VIEW && !view) ||
+		if ((ac->ctx & K_MODAL) || (ac->ctx == K_VIEW && !view) ||
 		    (ac->ctx == K_PLAY && !app_can(a, SOURCE_CAN_PLAY)) ||
 		    (ac->ctx == K_EVENTS && !a->ev.on))
 			continue;
@@ -852,8 +994,24 @@ static bool table_key(struct app *a, int k)
 	return false;
 }
 
+/* The keys of a view that takes them (K_MODAL: the check view, the purge
+ * menu, a purge running): the first action of context @ctx bound to @k,
+ * run; its reaction, 0 when none is bound to @k. */
+static unsigned modal_key(struct app *a, unsigned ctx, int k)
+{
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		for (int j = 0; j < 4 && actions[i].key[j]; j++)
+			if (actions[i].ctx == ctx && actions[i].key[j] == k) {
+				a->fl.cur_key = k;
+				return actions[i].run(a);
+			}
+	return 0;
+}
+
 void keys_handle(struct app *a, int ch, bool is_key)
 {
+	int k = is_key ? -ch : ch;
+	unsigned r;
 	if (is_key && ch == KEY_RESIZE) {
 		app_dirty_all(a);
 		return;
@@ -866,8 +1024,11 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		prompt_key(a, ch, is_key);
 		return;
 	}
-	if (checkui_active(a) && checkui_key(a, ch, is_key))
+	if (checkui_active(a) && k != 'E') { /* the view takes every key but E */
+		r = modal_key(a, K_CHECK, k);
+		react(a, r ? r : R_TITLE);
 		return;
+	}
 	if (healthui_key(a, ch, is_key))
 		return;
 	if (a->scr.help) {
@@ -875,8 +1036,15 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		app_dirty_all(a);
 		return;
 	}
-	if (purgeui_key(a, ch, is_key))
+	if (purgeui_menu_open(a)) { /* the menu takes every key */
+		r = modal_key(a, K_PURGE, k);
+		react(a, r ? r : R_ALL);
 		return;
+	}
+	if (purgeui_running(a) && (r = modal_key(a, K_PURGING, k))) {
+		react(a, r);
+		return;
+	}
 	bool setup = !app_can(a, SOURCE_VIEW_ONLY) && a->scr.screen == SCREEN_SETUP;
 	bool jump_now = setup && a->scr.focus == PANE_LAUNCH && !is_key &&
 			(isdigit(ch) || (a->lp.jump && isalnum(ch)));
@@ -888,5 +1056,5 @@ void keys_handle(struct app *a, int ch, bool is_key)
 		jump_key(a, ch);
 		return;
 	}
-	table_key(a, is_key ? -ch : ch);
+	table_key(a, k);
 }

@@ -1,6 +1,8 @@
-/* panes.c - what each pane draws, from the console state (app.h).  One
- * function per pane, dispatched by the table at the bottom; the main loop
- * calls panes_draw only for panes marked dirty. */
+/* panes.c - what each pane draws.  One function per pane, dispatched by
+ * panes_draw at the bottom, which gives each what it draws from (the
+ * pane's context, pane.h, or its own part of the state and the painter),
+ * never the whole console; the main loop calls panes_draw only for panes
+ * marked dirty. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -47,28 +49,28 @@ static void clock_str(double s, char *buf, size_t len)
 		snprintf(buf, len, "%02ld:%02ld", v / 60, v % 60);
 }
 
-static void pane_title(struct app *a, WINDOW *w)
+/* The title line; @pg: a running purge (purgeui_title), "" none. */
+static void pane_title(const struct pane_ctx *c, WINDOW *w, int cols, const char *run_name,
+		       const char *pg)
 {
 	char el[32], pl[32], buf[512];
-	draw_fill(&a->paint, w, 0, ROLE_TITLE);
+	draw_fill(c->p, w, 0, ROLE_TITLE);
 	struct source_info in;
-	app_source_info(a, &in);
+	pane_info(c, &in);
 	double planned = in.valid & SOURCE_HAS_PLANNED ? in.planned_s : 0;
 	clock_str(in.now_s, el, sizeof(el));
 	clock_str(planned, pl, sizeof(pl));
 	const char *tgt = in.title ? in.title : "";
-	unsigned nt = app_ntargets(a);
+	unsigned nt = pane_ntargets(c);
 	char more[24] = "";
-	if (app_copies(a))
-		snprintf(more, sizeof(more), " x%u copies", app_copies(a));
+	if (pane_copies(c))
+		snprintf(more, sizeof(more), " x%u copies", pane_copies(c));
 	else if (nt > 1)
 		snprintf(more, sizeof(more), " +%u", nt - 1);
-	char pg[128]; /* a running purge first: it is what matters then */
-	purgeui_title(a, pg, sizeof(pg));
 	snprintf(buf, sizeof(buf), " nvscope | %s%s%s %.40s%s | %.120s%s | %s%s%s | %.40s%s", pg,
-		 pg[0] ? " | " : "", in.state, a->run.run_name[0] ? a->run.run_name : "-", in.step,
+		 pg[0] ? " | " : "", in.state, run_name[0] ? run_name : "-", in.step,
 		 tgt[0] ? tgt : "no target", more, el, planned > 0 ? "/" : "",
-		 planned > 0 ? pl : "", a->look.theme.name, a->view.log ? " log" : " lin");
+		 planned > 0 ? pl : "", c->theme->name, c->view->log ? " log" : " lin");
 	if (in.valid & SOURCE_HAS_CURSOR) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, " x%g", in.speed);
@@ -86,46 +88,40 @@ static void pane_title(struct app *a, WINDOW *w)
 		snprintf(hm, sizeof(hm), "--:--:--");
 	int lw = draw_width(buf);
 	snprintf(right, sizeof(right), " %.60s %s ", host, hm);
-	if (lw + draw_width(right) > a->scr.cols)
+	if (lw + draw_width(right) > cols)
 		snprintf(right, sizeof(right), " %s ", hm);
-	int rw = draw_width(right), room = a->scr.cols - rw;
+	int rw = draw_width(right), room = cols - rw;
 	if (lw > room && room > 1) {
-		devrows_fit(fit, sizeof(fit), buf, room, a->paint.ascii);
-		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, fit);
+		devrows_fit(fit, sizeof(fit), buf, room, c->p->ascii);
+		draw_str(c->p, w, 0, 0, room, ROLE_TITLE, fit);
 	} else {
-		draw_str(&a->paint, w, 0, 0, room, ROLE_TITLE, buf);
+		draw_str(c->p, w, 0, 0, room, ROLE_TITLE, buf);
 	}
 	if (rw > 0)
-		draw_str(&a->paint, w, 0, a->scr.cols - rw, rw, ROLE_TITLE, right);
+		draw_str(c->p, w, 0, cols - rw, rw, ROLE_TITLE, right);
 }
 
-static void pane_status(struct app *a, WINDOW *w)
+/* The status line under a prompt: its question and the text typed. */
+static void status_prompt(struct paint *pa, WINDOW *w, int cols, const struct ui_prompt *pr)
 {
-	draw_fill(&a->paint, w, 0, ROLE_STATUS);
-	a->scr.nbar = 0; /* no buttons to click while a prompt or message shows */
-	if (a->pr.prompt != PROMPT_NONE) {
-		int n = draw_str(&a->paint, w, 0, 0, a->scr.cols, ROLE_WARN, a->pr.prompt_text);
-		if (a->pr.prompt != PROMPT_QUIT && a->pr.prompt != PROMPT_STOP &&
-		    a->pr.prompt != PROMPT_ASK) {
-			n += draw_str(&a->paint, w, 0, n, a->scr.cols - n, ROLE_STATUS_KEY,
-				      a->pr.edit);
-			draw_str(&a->paint, w, 0, n, 1, ROLE_STATUS_KEY, "_");
-		}
-		return;
+	int n = draw_str(pa, w, 0, 0, cols, ROLE_WARN, pr->prompt_text);
+	if (pr->prompt != PROMPT_QUIT && pr->prompt != PROMPT_STOP && pr->prompt != PROMPT_ASK) {
+		n += draw_str(pa, w, 0, n, cols - n, ROLE_STATUS_KEY, pr->edit);
+		draw_str(pa, w, 0, n, 1, ROLE_STATUS_KEY, "_");
 	}
-	if (a->mq.msg[0] && a->now < a->mq.msg_until) {
-		draw_str(&a->paint, w, 0, 0, a->scr.cols, a->mq.msg_role, a->mq.msg);
-		return;
-	}
-	/* the key bar (keys.c): its buttons' ends kept for mouse clicks */
-	const struct keybtn *k;
-	int n = keys_bar(a, &k);
+}
+
+/* The key bar's @n buttons @k (keys.c): their ends kept in @scr for mouse
+ * clicks. */
+static void status_keys(struct paint *pa, WINDOW *w, struct ui_screen *scr, const struct keybtn *k,
+			int n)
+{
 	int x = 0;
-	for (int i = 0; i < n && x < a->scr.cols && i < KEYS_BAR_MAX; i++) {
-		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS_KEY, k[i].key);
-		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS, k[i].what);
-		a->scr.bar_end[a->scr.nbar++] = x;
-		x += draw_str(&a->paint, w, 0, x, a->scr.cols - x, ROLE_STATUS, " ");
+	for (int i = 0; i < n && x < scr->cols && i < KEYS_BAR_MAX; i++) {
+		x += draw_str(pa, w, 0, x, scr->cols - x, ROLE_STATUS_KEY, k[i].key);
+		x += draw_str(pa, w, 0, x, scr->cols - x, ROLE_STATUS, k[i].what);
+		scr->bar_end[scr->nbar++] = x;
+		x += draw_str(pa, w, 0, x, scr->cols - x, ROLE_STATUS, " ");
 	}
 }
 
@@ -160,7 +156,7 @@ static void dev_nums(char *buf, size_t len, const struct devcols *dc, const char
 
 /* The row's last column: the critical warning in the spec's words, else
  * what uses the device ("mounted /", "[in use]", "[data]"). */
-static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
+static void dev_last(struct paint *pa, WINDOW *w, int y, int x, int wd, int role,
 		     const struct devrow *r)
 {
 	if (r->crit && !r->depth) {
@@ -171,8 +167,8 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 			snprintf(txt, sizeof(txt), "!%s", cw);
 		int tw = draw_width(txt) < wd - x ? draw_width(txt) : wd - x;
 		if (tw > 0) {
-			devrows_fit(fit, sizeof(fit), txt, tw, a->paint.ascii);
-			draw_str(&a->paint, w, y, x, tw, ROLE_ERROR, fit);
+			devrows_fit(fit, sizeof(fit), txt, tw, pa->ascii);
+			draw_str(pa, w, y, x, tw, ROLE_ERROR, fit);
 		}
 		return;
 	}
@@ -181,39 +177,39 @@ static void dev_last(struct app *a, WINDOW *w, int y, int x, int wd, int role,
 	snprintf(txt, sizeof(txt), "%s%s", r->usage[0] ? r->usage : "-", flag);
 	if (wd - x > 0) { /* a cut is marked: "mounted /tmp/nvsco…" */
 		devrows_fit(fit, sizeof(fit), txt,
-			    draw_width(txt) < wd - x ? draw_width(txt) : wd - x, a->paint.ascii);
-		draw_str(&a->paint, w, y, x, wd - x, role, fit);
+			    draw_width(txt) < wd - x ? draw_width(txt) : wd - x, pa->ascii);
+		draw_str(pa, w, y, x, wd - x, role, fit);
 	}
 }
 
 /* A host's line: its name, then its state (lost in the error colour). */
-static void host_row(struct app *a, WINDOW *w, int y, int wd, const struct devrow *r, bool cur)
+static void host_row(struct paint *pa, WINDOW *w, int y, int wd, const struct devrow *r, bool cur)
 {
 	int role = r->host_tone == DEVROWS_HOST_LOST   ? ROLE_ERROR
 		   : r->host_tone == DEVROWS_HOST_WAIT ? ROLE_DIM
 						       : ROLE_OK;
 	char fit[512];
 	if (cur)
-		draw_fill(&a->paint, w, y, ROLE_SELECTED);
-	int x = draw_str(&a->paint, w, y, 0, wd, cur ? ROLE_SELECTED : ROLE_HEADER, "  ");
+		draw_fill(pa, w, y, ROLE_SELECTED);
+	int x = draw_str(pa, w, y, 0, wd, cur ? ROLE_SELECTED : ROLE_HEADER, "  ");
 	int nw = draw_width(r->name) < wd - x ? draw_width(r->name) : wd - x;
 	if (nw <= 0)
 		return;
-	devrows_fit(fit, sizeof(fit), r->name, nw, a->paint.ascii);
-	x += draw_str(&a->paint, w, y, x, wd - x, cur ? ROLE_SELECTED : ROLE_HEADER, fit);
+	devrows_fit(fit, sizeof(fit), r->name, nw, pa->ascii);
+	x += draw_str(pa, w, y, x, wd - x, cur ? ROLE_SELECTED : ROLE_HEADER, fit);
 	int sw = wd - x - 2;
 	if (sw <= 0)
 		return;
 	devrows_fit(fit, sizeof(fit), r->status,
-		    draw_width(r->status) < sw ? draw_width(r->status) : sw, a->paint.ascii);
-	draw_str(&a->paint, w, y, x + 2, sw, cur ? ROLE_SELECTED : role, fit);
+		    draw_width(r->status) < sw ? draw_width(r->status) : sw, pa->ascii);
+	draw_str(pa, w, y, x + 2, sw, cur ? ROLE_SELECTED : role, fit);
 }
 
-static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcols *dc,
+static void dev_row(struct paint *pa, WINDOW *w, int y, int wd, const struct devcols *dc,
 		    const struct devrow *r, bool cur)
 {
 	if (r->host_hdr) {
-		host_row(a, w, y, wd, r, cur);
+		host_row(pa, w, y, wd, r, cur);
 		return;
 	}
 	int role = cur	       ? ROLE_SELECTED
@@ -235,133 +231,131 @@ static void dev_row(struct app *a, WINDOW *w, int y, int wd, const struct devcol
 			       : "",
 		 r->name);
 	if (cur)
-		draw_fill(&a->paint, w, y, ROLE_SELECTED);
+		draw_fill(pa, w, y, ROLE_SELECTED);
 	snprintf(line, sizeof(line), "%s ", r->selectable && r->marked ? "*" : " ");
 	const char *cells[4] = {name, r->serial, r->model, r->firmware};
-	dev_cells(line, sizeof(line), dc, cells, a->paint.ascii);
+	dev_cells(line, sizeof(line), dc, cells, pa->ascii);
 	dev_nums(line, sizeof(line), dc, sz, lbs, temp, used);
-	int x = draw_str(&a->paint, w, y, 0, wd, role, line);
-	dev_last(a, w, y, x, wd, role, r);
+	int x = draw_str(pa, w, y, 0, wd, role, line);
+	dev_last(pa, w, y, x, wd, role, r);
 }
 
-static void pane_devices(struct app *a, WINDOW *w)
+static void pane_devices(struct paint *pa, WINDOW *w, struct ui_devpane *dp, bool focused)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
 	struct devcols dc;
-	devrows_columns(a->dev.drows, a->dev.ndrows, wd, &dc);
-	const char *dots = a->paint.ascii ? "..." : "\xe2\x80\xa6";
+	devrows_columns(dp->drows, dp->ndrows, wd, &dc);
+	const char *dots = pa->ascii ? "..." : "\xe2\x80\xa6";
 	char title[128] = "Devices";
-	if (a->dev.scanning) /* draw first, scan after (console.c first_scan) */
+	if (dp->scanning) /* draw first, scan after (console.c first_scan) */
 		snprintf(title, sizeof(title), "Devices: scanning%s", dots);
 	else if (dc.model_common) /* the model every row shares, said once */
-		for (int i = 0; i < a->dev.ndrows; i++)
-			if (a->dev.drows[i].model[0]) {
+		for (int i = 0; i < dp->ndrows; i++)
+			if (dp->drows[i].model[0]) {
 				snprintf(title, sizeof(title), "Devices: all %.60s",
-					 a->dev.drows[i].model);
+					 dp->drows[i].model);
 				break;
 			}
 	char head[160];
-	snprintf(head, sizeof(head), a->scr.focus == PANE_DEVICES ? "[%s]" : "%s", title);
-	draw_header(&a->paint, w, head,
-		    a->dev.hosts ? "Space mark  o fold hosts  r rescan  P purge"
-				 : "Space mark  a add file  r rescan  P purge");
+	snprintf(head, sizeof(head), focused ? "[%s]" : "%s", title);
+	draw_header(pa, w, head,
+		    dp->hosts ? "Space mark  o fold hosts  r rescan  P purge"
+			      : "Space mark  a add file  r rescan  P purge");
 	char line[512] = "  ";
 	const char *cells[4] = {"Device", "Serial", "Model", "FW"};
-	dev_cells(line, sizeof(line), &dc, cells, a->paint.ascii);
+	dev_cells(line, sizeof(line), &dc, cells, pa->ascii);
 	dev_nums(line, sizeof(line), &dc, "Size", "LBA", "Temp", "Used");
 	size_t l = strlen(line);
 	snprintf(line + l, sizeof(line) - l, "In use");
-	draw_str(&a->paint, w, 1, 0, wd, ROLE_HEADER, line);
+	draw_str(pa, w, 1, 0, wd, ROLE_HEADER, line);
 	int rows = h - 2;
-	if (a->dev.dev_cur < a->dev.dev_top)
-		a->dev.dev_top = a->dev.dev_cur;
-	if (a->dev.dev_cur >= a->dev.dev_top + rows)
-		a->dev.dev_top = a->dev.dev_cur - rows + 1;
+	if (dp->dev_cur < dp->dev_top)
+		dp->dev_top = dp->dev_cur;
+	if (dp->dev_cur >= dp->dev_top + rows)
+		dp->dev_top = dp->dev_cur - rows + 1;
 	char none[64];
 	snprintf(none, sizeof(none), "scanning for devices%s", dots);
-	if (!a->dev.ndrows)
-		draw_str(&a->paint, w, 2, 2, wd - 2, ROLE_DIM,
-			 a->dev.scanning && !a->dev.devs
-			     ? none
-			     : "no devices found (a: add a file target)");
-	for (int i = 0; i < rows && a->dev.dev_top + i < a->dev.ndrows; i++)
-		dev_row(a, w, 2 + i, wd, &dc, &a->dev.drows[a->dev.dev_top + i],
-			a->dev.dev_top + i == a->dev.dev_cur && a->scr.focus == PANE_DEVICES);
+	if (!dp->ndrows)
+		draw_str(pa, w, 2, 2, wd - 2, ROLE_DIM,
+			 dp->scanning && !dp->devs ? none
+						   : "no devices found (a: add a file target)");
+	for (int i = 0; i < rows && dp->dev_top + i < dp->ndrows; i++)
+		dev_row(pa, w, 2 + i, wd, &dc, &dp->drows[dp->dev_top + i],
+			dp->dev_top + i == dp->dev_cur && focused);
 }
 
-static void pane_launch(struct app *a, WINDOW *w)
+static void pane_launch(struct paint *pa, WINDOW *w, struct ui_launchpane *lp, bool focused)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
-	draw_header(&a->paint, w, a->scr.focus == PANE_LAUNCH ? "[Presets]" : "Presets",
-		    "W writes  Enter run");
+	draw_header(pa, w, focused ? "[Presets]" : "Presets", "W writes  Enter run");
 	int rows = h - 1;
-	if (a->lp.pre_cur < a->lp.pre_top)
-		a->lp.pre_top = a->lp.pre_cur;
-	if (a->lp.pre_cur >= a->lp.pre_top + rows)
-		a->lp.pre_top = a->lp.pre_cur - rows + 1;
-	int total = (int)(a->lp.npresets + a->lp.nplans);
+	if (lp->pre_cur < lp->pre_top)
+		lp->pre_top = lp->pre_cur;
+	if (lp->pre_cur >= lp->pre_top + rows)
+		lp->pre_top = lp->pre_cur - rows + 1;
+	int total = (int)(lp->npresets + lp->nplans);
 	if (!total)
-		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
+		draw_str(pa, w, 1, 1, wd - 1, ROLE_DIM, "no presets found (presets/*.ini)");
 	int namew = 18;
 	for (int i = 0; i < total; i++) {
-		int l = i < (int)a->lp.npresets
-			    ? draw_width(a->lp.presets[i].name)
-			    : 5 + draw_width(a->lp.plans[i - (int)a->lp.npresets].name);
+		int l = i < (int)lp->npresets
+			    ? draw_width(lp->presets[i].name)
+			    : 5 + draw_width(lp->plans[i - (int)lp->npresets].name);
 		if (l > namew)
 			namew = l;
 	}
 	if (namew > wd / 2)
 		namew = wd / 2 > 8 ? wd / 2 : 8;
-	for (int i = 0; i < rows && a->lp.pre_top + i < total; i++) {
-		int idx = a->lp.pre_top + i;
-		bool plan = idx >= (int)a->lp.npresets;
+	for (int i = 0; i < rows && lp->pre_top + i < total; i++) {
+		int idx = lp->pre_top + i;
+		bool plan = idx >= (int)lp->npresets;
 		const struct preset_info *p =
-		    plan ? &a->lp.plans[idx - (int)a->lp.npresets] : &a->lp.presets[idx];
-		bool cur = idx == a->lp.pre_cur && a->scr.focus == PANE_LAUNCH;
+		    plan ? &lp->plans[idx - (int)lp->npresets] : &lp->presets[idx];
+		bool cur = idx == lp->pre_cur && focused;
 		int role = cur ? ROLE_SELECTED : plan ? ROLE_HEADER : ROLE_NORMAL;
 		if (cur)
-			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
+			draw_fill(pa, w, 1 + i, ROLE_SELECTED);
 		/* plans (presets/plans/) after the presets, marked "plan:"; names
 		 * whole when the width allows, else ending with an ellipsis */
 		char nm[96], fit[160], desc[320];
 		snprintf(nm, sizeof(nm), "%s%.80s", plan ? "plan:" : "", p->name);
-		devrows_fit(fit, sizeof(fit), nm, namew, a->paint.ascii);
+		devrows_fit(fit, sizeof(fit), nm, namew, pa->ascii);
 		/* one that writes says so first: "W" in the warning style, and
 		 * its description cut with a marker (the words "destroys data"
 		 * come last in a description and were cut at 80 columns) */
-		draw_str(&a->paint, w, 1 + i, 0, 1, cur ? role : ROLE_WARN, p->writes ? "W" : " ");
-		int x = 2 + draw_str(&a->paint, w, 1 + i, 2, wd - 2, role, fit) + 1;
+		draw_str(pa, w, 1 + i, 0, 1, cur ? role : ROLE_WARN, p->writes ? "W" : " ");
+		int x = 2 + draw_str(pa, w, 1 + i, 2, wd - 2, role, fit) + 1;
 		if (wd - x > 1) {
 			devrows_fit(desc, sizeof(desc), p->description,
 				    draw_width(p->description) < wd - x ? draw_width(p->description)
 									: wd - x,
-				    a->paint.ascii);
-			draw_str(&a->paint, w, 1 + i, x, wd - x, role, desc);
+				    pa->ascii);
+			draw_str(pa, w, 1 + i, x, wd - x, role, desc);
 		}
 	}
 }
 
-static void pane_form(struct app *a, WINDOW *w)
+static void pane_form(struct paint *pa, WINDOW *w, const struct ui_form *fm,
+		      const struct ui_devpane *dp, bool demo, bool focused)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
-	draw_header(&a->paint, w,
-		    a->scr.focus == PANE_FORM ? "[Custom workload]" : "Custom workload",
-		    a->fl.demo ? "disabled in demo" : "Enter edit  r run");
+	draw_header(pa, w, focused ? "[Custom workload]" : "Custom workload",
+		    demo ? "disabled in demo" : "Enter edit  r run");
 	for (int i = 0; i < FORM_NFIELDS && 1 + i < h; i++) {
-		bool cur = i == a->fm.form_cur && a->scr.focus == PANE_FORM;
+		bool cur = i == fm->form_cur && focused;
 		if (cur)
-			draw_fill(&a->paint, w, 1 + i, ROLE_SELECTED);
-		draw_fmt(&a->paint, w, 1 + i, 1, wd - 1,
-			 cur	      ? ROLE_SELECTED
-			 : a->fl.demo ? ROLE_DIM
-				      : ROLE_NORMAL,
-			 "%-15s %s", a->fm.form[i].label, a->fm.form[i].val);
+			draw_fill(pa, w, 1 + i, ROLE_SELECTED);
+		draw_fmt(pa, w, 1 + i, 1, wd - 1,
+			 cur	? ROLE_SELECTED
+			 : demo ? ROLE_DIM
+				: ROLE_NORMAL,
+			 "%-15s %s", fm->form[i].label, fm->form[i].val);
 	}
 	int marked = 0;
-	for (int i = 0; i < a->dev.ndrows; i++)
-		marked += a->dev.drows[i].marked;
+	for (int i = 0; i < dp->ndrows; i++)
+		marked += dp->drows[i].marked;
 	if (1 + FORM_NFIELDS < h)
-		draw_fmt(&a->paint, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
+		draw_fmt(pa, w, 1 + FORM_NFIELDS, 1, wd - 1, marked ? ROLE_OK : ROLE_WARN,
 			 "targets marked: %d", marked);
 }
 
@@ -401,36 +395,35 @@ static void term_keys(char *buf, size_t len, char *buf2, size_t len2)
 	snprintf(buf2, len2, "%s%s", lacks[0] ? "lacks (use):" : "", lacks);
 }
 
-void panes_draw_help(struct app *a)
+void panes_draw_help(const char (*kl)[KEYS_HELP_LEN], int nk, bool view, struct paint *pa,
+		     struct ui_screen *scr)
 {
 	/* generated from the key table (keys.c), in two columns when the
 	 * screen is wide enough, and what this terminal has */
-	char kl[64][KEYS_HELP_LEN], tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
-	int nk = keys_help(a, kl, 64);
+	char tk[240], tk2[240], fit[3 * KEYS_HELP_LEN];
 	term_keys(tk, sizeof(tk), tk2, sizeof(tk2));
-	int cols = a->scr.cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
+	int cols = scr->cols >= 2 * 38 + 4 ? 2 : 1, per = (nk + cols - 1) / cols;
 	int tkw = draw_width(tk) + 4, bw = cols * 38 + 3;
 	if (tkw > bw)
 		bw = tkw;
 	if (draw_width(tk2) + 4 > bw)
 		bw = draw_width(tk2) + 4;
-	if (bw > a->scr.cols)
-		bw = a->scr.cols;
+	if (bw > scr->cols)
+		bw = scr->cols;
 	int bh = per + 5; /* title, keys, terminal (two lines); borders */
-	if (bh > a->scr.rows)
-		bh = a->scr.rows;
-	struct rect r = layout_center(a->scr.cols, a->scr.rows, bw, bh);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay)
+	if (bh > scr->rows)
+		bh = scr->rows;
+	struct rect r = layout_center(scr->cols, scr->rows, bw, bh);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay)
 		return;
-	WINDOW *w = a->scr.overlay;
-	draw_role(&a->paint, w, ROLE_NORMAL);
+	WINDOW *w = scr->overlay;
+	draw_role(pa, w, ROLE_NORMAL);
 	werase(w);
-	draw_frame(&a->paint, w, ROLE_NORMAL, ROLE_BORDER);
-	bool view = app_can(a, SOURCE_VIEW_ONLY) || a->scr.screen == SCREEN_LIVE;
-	draw_str(&a->paint, w, 1, 2, r.w - 4, ROLE_HEADER,
+	draw_frame(pa, w, ROLE_NORMAL, ROLE_BORDER);
+	draw_str(pa, w, 1, 2, r.w - 4, ROLE_HEADER,
 		 view ? "keys of the live screen (v: setup's; any key closes)"
 		      : "keys of the setup screen (v: live screen's; any key closes)");
 	int shown = 0;
@@ -440,89 +433,136 @@ void panes_draw_help(struct app *a)
 			cw = r.w - 2 - x;
 		if (y >= r.h - 3 || cw < 4)
 			continue;
-		devrows_fit(fit, sizeof(fit), kl[i], cw, a->paint.ascii); /* a cut is marked */
-		draw_str(&a->paint, w, y, x, cw, ROLE_NORMAL, fit);
+		devrows_fit(fit, sizeof(fit), kl[i], cw, pa->ascii); /* a cut is marked */
+		draw_str(pa, w, y, x, cw, ROLE_NORMAL, fit);
 		shown++;
 	}
 	if (shown < nk) { /* a screen too small for all: said, not hidden */
 		char more[64];
 		snprintf(more, sizeof(more), " %d more keys: a larger terminal shows them ",
 			 nk - shown);
-		draw_str(&a->paint, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
+		draw_str(pa, w, r.h - 1, 2, r.w - 4, ROLE_WARN, more);
 	}
 	char tfit[2 * sizeof(tk)];
-	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, a->paint.ascii); /* a cut is marked */
-	draw_str(&a->paint, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
-	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, a->paint.ascii);
-	draw_str(&a->paint, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk, r.w - 4, pa->ascii); /* a cut is marked */
+	draw_str(pa, w, r.h - 3, 2, r.w - 4, ROLE_DIM, tfit);
+	devrows_fit(tfit, sizeof(tfit), tk2, r.w - 4, pa->ascii);
+	draw_str(pa, w, r.h - 2, 2, r.w - 4, ROLE_DIM, tfit);
 	wnoutrefresh(w);
 }
 
-void panes_draw_confirm(struct app *a)
+void panes_draw_confirm(const struct ui_prompt *pr, struct paint *pa, struct ui_screen *scr)
 {
-	int w = a->scr.cols - 4 < 72 ? a->scr.cols - 4 : 72;
+	int w = scr->cols - 4 < 72 ? scr->cols - 4 : 72;
 	int inner = w - 4, lines = 0, next;
 	/* wrapped with the words whole: the serial to type, never broken */
-	for (const char *p = a->pr.confirm; inner > 0 && *p; p += next, lines++)
+	for (const char *p = pr->confirm; inner > 0 && *p; p += next, lines++)
 		devrows_wrap(p, inner, &next);
-	struct rect r = layout_center(a->scr.cols, a->scr.rows, w, (lines ? lines : 1) + 5);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay || inner <= 0)
+	struct rect r = layout_center(scr->cols, scr->rows, w, (lines ? lines : 1) + 5);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay || inner <= 0)
 		return;
-	WINDOW *o = a->scr.overlay;
-	draw_frame(&a->paint, o, ROLE_ERROR, ROLE_ERROR);
-	draw_str(&a->paint, o, 1, 2, inner, ROLE_ERROR,
-		 a->pr.confirm_head ? a->pr.confirm_head
-				    : "THIS WORKLOAD WRITES AND DESTROYS DATA");
-	const char *p = a->pr.confirm;
+	WINDOW *o = scr->overlay;
+	draw_frame(pa, o, ROLE_ERROR, ROLE_ERROR);
+	draw_str(pa, o, 1, 2, inner, ROLE_ERROR,
+		 pr->confirm_head ? pr->confirm_head : "THIS WORKLOAD WRITES AND DESTROYS DATA");
+	const char *p = pr->confirm;
 	for (int i = 0; *p && 3 + i < r.h - 1; i++, p += next) {
-		char line[sizeof(a->pr.confirm)];
+		char line[sizeof(pr->confirm)];
 		snprintf(line, sizeof(line), "%.*s", devrows_wrap(p, inner, &next), p);
-		draw_str(&a->paint, o, 3 + i, 2, inner, ROLE_ERROR, line);
+		draw_str(pa, o, 3 + i, 2, inner, ROLE_ERROR, line);
 	}
 	wnoutrefresh(o);
 }
 
-void panes_draw_too_small(struct app *a)
+void panes_draw_too_small(struct paint *pa, int cols, int rows)
 {
 	WINDOW *w = stdscr;
-	draw_role(&a->paint, w, ROLE_NORMAL);
+	draw_role(pa, w, ROLE_NORMAL);
 	werase(w);
 	char buf[128];
-	int y = a->scr.rows / 2 - 1;
+	int y = rows / 2 - 1;
 	if (y < 0)
 		y = 0;
-	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", a->scr.cols, a->scr.rows);
-	draw_str(&a->paint, w, y, 0, a->scr.cols, ROLE_WARN, buf);
+	snprintf(buf, sizeof(buf), "Terminal too small: %dx%d", cols, rows);
+	draw_str(pa, w, y, 0, cols, ROLE_WARN, buf);
 	snprintf(buf, sizeof(buf), "nvscope needs %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	draw_str(&a->paint, w, y + 1, 0, a->scr.cols, ROLE_WARN, buf);
-	draw_str(&a->paint, w, y + 2, 0, a->scr.cols, ROLE_NORMAL, "Enlarge it (q quits)");
+	draw_str(pa, w, y + 1, 0, cols, ROLE_WARN, buf);
+	draw_str(pa, w, y + 2, 0, cols, ROLE_NORMAL, "Enlarge it (q quits)");
 	wnoutrefresh(w);
 }
 
-static void (*const pane_fn[PANE_COUNT])(struct app *, WINDOW *) = {
-    [PANE_TITLE] = pane_title,	      [PANE_STATUS] = pane_status,
-    [PANE_DEVICES] = pane_devices,    [PANE_LAUNCH] = pane_launch,
-    [PANE_FORM] = pane_form,	      [PANE_IOPS] = strips_iops,
-    [PANE_LAT] = strips_lat,	      [PANE_HEALTH] = strips_health,
-    [PANE_TARGETS] = strips_targets,  [PANE_QD] = tables_qd,
-    [PANE_NUMBERS] = tables_numbers,  [PANE_CPU] = tables_cpu,
-    [PANE_STEPS] = planui_draw_steps,
-};
-
+/* Each drawer takes what it draws from (pane.h), never the console. */
 void panes_draw(struct app *a, enum pane_id p)
 {
 	WINDOW *w = a->scr.win[p];
+	struct paint *pa = &a->paint;
 	if (!w)
 		return;
-	draw_role(&a->paint, w, ROLE_NORMAL);
-	wbkgdset(w, ' ' | a->paint.attr[ROLE_NORMAL] | COLOR_PAIR(a->paint.pair[ROLE_NORMAL]));
+	draw_role(pa, w, ROLE_NORMAL);
+	wbkgdset(w, ' ' | pa->attr[ROLE_NORMAL] | COLOR_PAIR(pa->pair[ROLE_NORMAL]));
 	werase(w);
-	if (a->fl.showfloor && p == PANE_NUMBERS)
-		showfloor_numbers(a, w);
-	else
-		pane_fn[p](a, w);
+	struct pane_ctx c = {.p = pa, .src = a->src, .view = &a->view, .theme = &a->look.theme};
+	app_time_range(a, &c.t0, &c.t1);
+	char pg[128]; /* a running purge first in the title: it is what matters then */
+	const struct keybtn *k;
+	switch (p) {
+	case PANE_TITLE:
+		purgeui_title(a, pg, sizeof(pg));
+		pane_title(&c, w, a->scr.cols, a->run.run_name, pg);
+		break;
+	case PANE_STATUS: /* no buttons to click while a prompt or message shows */
+		draw_fill(pa, w, 0, ROLE_STATUS);
+		a->scr.nbar = 0;
+		if (a->pr.prompt != PROMPT_NONE)
+			status_prompt(pa, w, a->scr.cols, &a->pr);
+		else if (a->mq.msg[0] && a->now < a->mq.msg_until)
+			draw_str(pa, w, 0, 0, a->scr.cols, a->mq.msg_role, a->mq.msg);
+		else {
+			int n = keys_bar(a, &k);
+			status_keys(pa, w, &a->scr, k, n);
+		}
+		break;
+	case PANE_DEVICES:
+		pane_devices(pa, w, &a->dev, a->scr.focus == PANE_DEVICES);
+		break;
+	case PANE_LAUNCH:
+		pane_launch(pa, w, &a->lp, a->scr.focus == PANE_LAUNCH);
+		break;
+	case PANE_FORM:
+		pane_form(pa, w, &a->fm, &a->dev, a->fl.demo, a->scr.focus == PANE_FORM);
+		break;
+	case PANE_IOPS:
+		strips_iops(&c, w, &a->st);
+		break;
+	case PANE_LAT:
+		strips_lat(&c, w);
+		break;
+	case PANE_HEALTH:
+		strips_health(&c, w, &a->hl);
+		break;
+	case PANE_TARGETS:
+		strips_targets(&c, w);
+		break;
+	case PANE_QD:
+		tables_qd(&c, w);
+		break;
+	case PANE_NUMBERS:
+		if (a->fl.showfloor)
+			showfloor_numbers(&c, w);
+		else
+			tables_numbers(&c, w);
+		break;
+	case PANE_CPU:
+		tables_cpu(&c, w, &a->cp);
+		break;
+	case PANE_STEPS:
+		planui_draw_steps(&c, w);
+		break;
+	case PANE_COUNT:
+		break;
+	}
 	wnoutrefresh(w);
 }

@@ -210,7 +210,7 @@ void planui_launch(struct app *a, const char *path)
 /* Writes the pieces @pc[0..n-1] after one another from column @x, each
  * whole or not at all: when one does not fit, an ellipsis ends the row
  * (never a figure cut short).  Returns the columns written. */
-static int draw_pieces(struct app *a, WINDOW *w, int y, int x, int maxw, const int *roles,
+static int draw_pieces(struct paint *pa, WINDOW *w, int y, int x, int maxw, const int *roles,
 		       char (*pc)[96], int n)
 {
 	int used = 0;
@@ -221,20 +221,20 @@ static int draw_pieces(struct app *a, WINDOW *w, int y, int x, int maxw, const i
 		/* room for this one, and for an ellipsis unless it is the last */
 		if (used + pw > maxw || (k < n - 1 && used + pw + 2 > maxw && pc[k + 1][0])) {
 			if (used + 2 <= maxw)
-				used += draw_str(&a->paint, w, y, x + used, 2, ROLE_DIM,
-						 a->paint.ascii ? " ~" : " \xe2\x80\xa6");
+				used += draw_str(pa, w, y, x + used, 2, ROLE_DIM,
+						 pa->ascii ? " ~" : " \xe2\x80\xa6");
 			break;
 		}
-		used += draw_str(&a->paint, w, y, x + used, pw, roles[k], pc[k]);
+		used += draw_str(pa, w, y, x + used, pw, roles[k], pc[k]);
 	}
 	return used;
 }
 
-void planui_eta(struct app *a, char *buf, size_t len)
+void planui_eta(const struct pane_ctx *c, char *buf, size_t len)
 {
 	bool unknown, upper;
 	struct source_plan_state st;
-	const struct plan *p = app_plan(a, &st);
+	const struct plan *p = pane_plan(c, &st);
 	char d[32];
 	if (!p || st.finished) {
 		snprintf(buf, len, "done");
@@ -244,22 +244,23 @@ void planui_eta(struct app *a, char *buf, size_t len)
 	planres_fmt_dur(left, d, sizeof(d));
 	snprintf(buf, len, "ETA %s%s",
 		 unknown ? ">"
-		 : upper ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
+		 : upper ? (c->p->ascii ? "<=" : "\xe2\x89\xa4")
 			 : "",
 		 d);
 }
 
 /* The pieces of step @i's row after its name (at most 5); @terse: a
  * failed criterion without its figure ("range>0%"), for a narrow list. */
-static int step_pieces(struct app *a, const struct plan *p, const struct source_plan_state *ps,
-		       unsigned i, char (*pc)[96], int *roles, bool terse)
+static int step_pieces(const struct pane_ctx *c, const struct plan *p,
+		       const struct source_plan_state *ps, unsigned i, char (*pc)[96], int *roles,
+		       bool terse)
 {
 	const struct plan_step *st = &p->steps[i];
 	bool done = ps->finished || i < ps->cur, now = !ps->finished && i == ps->cur;
 	int n = 0;
 	char d[32];
 	if (done) {
-		const struct planres *r = a->src.ops->step_result(a->src.ctx, i);
+		const struct planres *r = c->src.ops->step_result(c->src.ctx, i);
 		if (!r || !r->has_verdict)
 			return 0;
 		bool bad = !r->attained;
@@ -305,7 +306,7 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 			roles[n] = ROLE_DIM;
 			snprintf(pc[n++], 96, " %s%s",
 				 st->kind == STEP_PRECONDITION
-				     ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
+				     ? (c->p->ascii ? "<=" : "\xe2\x89\xa4")
 				     : "",
 				 d);
 		}
@@ -325,8 +326,7 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 		planres_fmt_dur(plan_s > el ? plan_s - el : 0, d, sizeof(d));
 		roles[n] = ROLE_SELECTED;
 		snprintf(pc[n++], 96, " %s%s left",
-			 st->kind == STEP_PRECONDITION ? (a->paint.ascii ? "<=" : "\xe2\x89\xa4")
-						       : "",
+			 st->kind == STEP_PRECONDITION ? (c->p->ascii ? "<=" : "\xe2\x89\xa4") : "",
 			 d);
 	} else {
 		planres_fmt_dur(el, d, sizeof(d));
@@ -336,28 +336,28 @@ static int step_pieces(struct app *a, const struct plan *p, const struct source_
 	return n;
 }
 
-void planui_draw_steps(struct app *a, WINDOW *w)
+void planui_draw_steps(const struct pane_ctx *c, WINDOW *w)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
 	struct source_plan_state ps;
 	struct source_info in;
-	const struct plan *p = app_plan(a, &ps);
+	const struct plan *p = pane_plan(c, &ps);
 	if (!p) {
-		draw_header(&a->paint, w, "Plan", "");
+		draw_header(c->p, w, "Plan", "");
 		return;
 	}
-	app_source_info(a, &in);
+	pane_info(c, &in);
 	unsigned n = p->nsteps, cur = ps.cur;
 	bool fin = ps.finished;
 	char right[64], eta[40];
-	planui_eta(a, eta, sizeof(eta));
+	planui_eta(c, eta, sizeof(eta));
 	snprintf(right, sizeof(right), "%u/%u %s", fin ? n : cur + 1, n, eta);
 	char title[96];
 	snprintf(title, sizeof(title), "Plan %.60s", in.name);
 	/* the title gives way to the progress and ETA */
 	if (draw_width(title) + draw_width(right) + 6 > wd)
 		snprintf(title, sizeof(title), "Plan");
-	draw_header(&a->paint, w, title, right);
+	draw_header(c->p, w, title, right);
 	/* keep the current step in view */
 	int rows = h - 1;
 	int first = (int)cur - rows / 2;
@@ -368,19 +368,19 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 	for (int r = 0; r < rows && first + r < (int)n; r++) {
 		unsigned i = (unsigned)(first + r);
 		bool done = fin || i < cur, now = !fin && i == cur;
-		const struct planres *res = done ? a->src.ops->step_result(a->src.ctx, i) : NULL;
+		const struct planres *res = done ? c->src.ops->step_result(c->src.ctx, i) : NULL;
 		bool failed = res && planres_failed(res);
-		const char *mark = failed ? (a->paint.ascii ? "x" : "\xe2\x9c\x97")
-				   : done ? (a->paint.ascii ? "+" : "\xe2\x9c\x93")
-				   : now  ? (a->paint.ascii ? ">" : "\xe2\x96\xb6")
+		const char *mark = failed ? (c->p->ascii ? "x" : "\xe2\x9c\x97")
+				   : done ? (c->p->ascii ? "+" : "\xe2\x9c\x93")
+				   : now  ? (c->p->ascii ? ">" : "\xe2\x96\xb6")
 					  : " ";
 		int role = now ? ROLE_SELECTED : failed ? ROLE_ERROR : done ? ROLE_OK : ROLE_DIM;
 		if (now)
-			draw_fill(&a->paint, w, 1 + r, ROLE_SELECTED);
-		int x = draw_fmt(&a->paint, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
+			draw_fill(c->p, w, 1 + r, ROLE_SELECTED);
+		int x = draw_fmt(c->p, w, 1 + r, 0, wd, role, " %s %2u ", mark, i + 1);
 		char pc[5][96];
 		int roles[5];
-		int np = step_pieces(a, p, &ps, i, pc, roles, false);
+		int np = step_pieces(c, p, &ps, i, pc, roles, false);
 		/* the current step's progress (or a step's verdict) before the
 		 * end of a long name: the name then ends in an ellipsis (the
 		 * title bar has it whole) */
@@ -388,7 +388,7 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		int keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0; /* + an ellipsis */
 		if (failed && np && room - keep < 4) { /* narrow (80x24): which criterion
 							* failed, its figure in the event list */
-			np = step_pieces(a, p, &ps, i, pc, roles, true);
+			np = step_pieces(c, p, &ps, i, pc, roles, true);
 			keep = np ? draw_width(pc[0]) + (np > 1 ? 2 : 0) : 0;
 		}
 		/* a failed step's reason matters more than its name: the name
@@ -398,10 +398,9 @@ void planui_draw_steps(struct app *a, WINDOW *w)
 		char name[200]; /* not padded: what follows it (the progress, the
 				 * verdict) right after it, at any width */
 		devrows_fit(name, sizeof(name), p->steps[i].name, namew < room ? namew : room,
-			    a->paint.ascii);
-		x +=
-		    draw_str(&a->paint, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
-		draw_pieces(a, w, 1 + r, x, wd - x - 1, roles, pc, np);
+			    c->p->ascii);
+		x += draw_str(c->p, w, 1 + r, x, room, now ? ROLE_SELECTED : ROLE_NORMAL, name);
+		draw_pieces(c->p, w, 1 + r, x, wd - x - 1, roles, pc, np);
 	}
 }
 

@@ -343,34 +343,34 @@ static void menu_move(struct purgeui *p, int d)
 		}
 }
 
-bool purgeui_key(struct app *a, int ch, bool is_key)
+bool purgeui_running(const struct app *a)
 {
-	struct purgeui *p = a->vw.purge;
-	int k = is_key ? -ch : ch;
-	if (!p || p->st == PU_CONFIRM)
-		return false;
-	if (p->st == PU_RUN) {
-		if (k == 27 || k == 's' || k == -KEY_F(9) || k == 'q' || k == -KEY_F(10)) {
-			app_message(
-			    a, ROLE_WARN,
-			    "a purge runs and cannot be interrupted (a sanitize goes on in the "
-			    "controller even after a reset): wait for its end");
-			return true;
-		}
-		return false;
-	}
-	if (k == 'j' || k == -KEY_DOWN)
-		menu_move(p, 1);
-	else if (k == 'k' || k == -KEY_UP)
-		menu_move(p, -1);
-	else if (k == '\n' || k == '\r' || k == -KEY_ENTER)
+	return a->vw.purge && a->vw.purge->st == PU_RUN;
+}
+
+void purgeui_move(struct app *a, int d)
+{
+	if (purgeui_menu_open(a))
+		menu_move(a->vw.purge, d);
+}
+
+void purgeui_choose(struct app *a)
+{
+	if (purgeui_menu_open(a))
 		choose(a);
-	else if (k == 27 || k == 'q') {
+}
+
+void purgeui_close(struct app *a)
+{
+	if (purgeui_menu_open(a))
 		close_free(a);
-		return true;
-	}
-	app_dirty_all(a);
-	return true; /* the menu takes every key */
+}
+
+void purgeui_wait(struct app *a)
+{
+	app_message(a, ROLE_WARN,
+		    "a purge runs and cannot be interrupted (a sanitize goes on in the "
+		    "controller even after a reset): wait for its end");
 }
 
 void purgeui_title(const struct app *a, char *buf, size_t len)
@@ -392,36 +392,34 @@ void purgeui_title(const struct app *a, char *buf, size_t len)
 }
 
 /* @text at (@y, 2) of @o, padded or cut to @w columns with an ellipsis. */
-static void fit_line(struct app *a, WINDOW *o, int y, int w, int role, const char *text)
+static void fit_line(struct paint *pa, WINDOW *o, int y, int w, int role, const char *text)
 {
 	char fit[600];
-	devrows_fit(fit, sizeof(fit), text, w, a->paint.ascii);
-	draw_str(&a->paint, o, y, 2, w, role, fit);
+	devrows_fit(fit, sizeof(fit), text, w, pa->ascii);
+	draw_str(pa, o, y, 2, w, role, fit);
 }
 
-void purgeui_draw(struct app *a)
+void purgeui_draw(const struct purgeui *p, struct paint *pa, struct ui_screen *scr)
 {
-	struct purgeui *p = a->vw.purge;
 	if (!p || p->st != PU_MENU)
 		return;
-	int w = a->scr.cols - 4 < 96 ? a->scr.cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
-	struct rect r =
-	    layout_center(a->scr.cols, a->scr.rows, w, h < a->scr.rows ? h : a->scr.rows);
-	if (a->scr.overlay)
-		delwin(a->scr.overlay);
-	a->scr.overlay = newwin(r.h, r.w, r.y, r.x);
-	if (!a->scr.overlay || r.w < 8)
+	int w = scr->cols - 4 < 96 ? scr->cols - 4 : 96, h = 8 + 7 + (p->note[0] ? 1 : 0);
+	struct rect r = layout_center(scr->cols, scr->rows, w, h < scr->rows ? h : scr->rows);
+	if (scr->overlay)
+		delwin(scr->overlay);
+	scr->overlay = newwin(r.h, r.w, r.y, r.x);
+	if (!scr->overlay || r.w < 8)
 		return;
-	WINDOW *o = a->scr.overlay;
+	WINDOW *o = scr->overlay;
 	int inner = r.w - 4, y = 1;
-	draw_frame(&a->paint, o, ROLE_NORMAL, ROLE_BORDER);
+	draw_frame(pa, o, ROLE_NORMAL, ROLE_BORDER);
 	char head[300];
 	snprintf(head, sizeof(head), "Purge %s: DESTROYS DATA", p->target);
-	fit_line(a, o, y++, inner, ROLE_HEADER, head);
+	fit_line(pa, o, y++, inner, ROLE_HEADER, head);
 	if (p->about[0])
-		fit_line(a, o, y++, inner, ROLE_NORMAL, p->about);
+		fit_line(pa, o, y++, inner, ROLE_NORMAL, p->about);
 	if (p->note[0])
-		fit_line(a, o, y++, inner, ROLE_WARN, p->note);
+		fit_line(pa, o, y++, inner, ROLE_WARN, p->note);
 	y++;
 	for (int i = 0; i < 7 && y < r.h - 3; i++, y++) {
 		const struct pitem *it = &p->it[i];
@@ -438,11 +436,11 @@ void purgeui_draw(struct app *a)
 		}
 		/* padded to the box's inside (the cursor line keeps the border),
 		 * never cut silently */
-		fit_line(a, o, y, inner, role, line);
+		fit_line(pa, o, y, inner, role, line);
 	}
-	draw_str(&a->paint, o, r.h - 3, 2, inner, ROLE_DIM,
+	draw_str(pa, o, r.h - 3, 2, inner, ROLE_DIM,
 		 "A sanitize, once started, cannot be interrupted.");
-	draw_str(&a->paint, o, r.h - 2, 2, inner, ROLE_DIM,
+	draw_str(pa, o, r.h - 2, 2, inner, ROLE_DIM,
 		 "j/k move  Enter choose (asks for the typed token)  Esc close");
 	wnoutrefresh(o);
 }

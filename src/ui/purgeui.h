@@ -18,13 +18,24 @@
 #include <stddef.h>
 
 struct app;
+struct paint;
+struct purgeui;
+struct ui_screen;
 
 /* Opens the purge menu for the Devices row under the cursor.  0 or -errno
  * (a message in the status bar says why). */
 int purgeui_open(struct app *a);
-/* Keys while the menu is open (all of them) or a purge runs (Esc, q, s:
- * refused with the reason).  True when the key was taken. */
-bool purgeui_key(struct app *a, int ch, bool is_key);
+/* What the purge keys do (their bindings are in the one action table,
+ * keys.c: the menu takes every key; while a purge runs, Esc, s and q say
+ * why it goes on): the menu's cursor by @d, choosing its method (the
+ * destroy dialog follows), closing it; purgeui_wait says it in the status
+ * bar. */
+void purgeui_move(struct app *a, int d);
+void purgeui_choose(struct app *a);
+void purgeui_close(struct app *a);
+void purgeui_wait(struct app *a);
+/* A purge runs (its token typed). */
+bool purgeui_running(const struct app *a);
 /* The menu is shown (it takes the keys; the mouse is ignored). */
 bool purgeui_menu_open(const struct app *a);
 /* A purge runs (or waits for its typed token). */
@@ -32,7 +43,7 @@ bool purgeui_busy(const struct app *a);
 /* Every frame: progress (the title bar) and the end of the purge. */
 void purgeui_tick(struct app *a);
 /* The menu box over the setup screen. */
-void purgeui_draw(struct app *a);
+void purgeui_draw(const struct purgeui *p, struct paint *pa, struct ui_screen *scr);
 /* "PURGE format 45% 0:12" for the title bar, "" when none runs. */
 void purgeui_title(const struct app *a, char *buf, size_t len);
 /* Waits for a running purge (never abandoned halfway) and frees the state.

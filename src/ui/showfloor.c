@@ -41,9 +41,9 @@ static void mbps_text(double bps, char *text, size_t len)
 		snprintf(text, len, "%.1f", bps / 1e6);
 }
 
-void showfloor_numbers(struct app *a, WINDOW *w)
+void showfloor_numbers(const struct pane_ctx *c, WINDOW *w)
 {
-	const struct point *lp = strips_now_point(app_series(a, -1));
+	const struct point *lp = strips_now_point(pane_series(c, -1));
 	char txt[3][24], lab[3][32];
 	double iops = lp ? point_iops(lp) : NAN;
 	if (isnan(iops))
@@ -55,7 +55,7 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 	snprintf(lab[1], sizeof(lab[1]), "MB/s");
 	showfloor_lat_text(lp ? lp->lat_p99_all_us : NAN, txt[2], sizeof(txt[2]), lab[2],
 			   sizeof(lab[2]));
-	draw_header(&a->paint, w, "nvscope showfloor", "b leaves (asks)");
+	draw_header(c->p, w, "nvscope showfloor", "b leaves (asks)");
 	int wd = getmaxx(w), h = getmaxy(w);
 	const char *tp[3] = {txt[0], txt[1], txt[2]}, *lp3[3] = {lab[0], lab[1], lab[2]};
 	int sc = showfloor_scale(wd, h, tp, lp3);
@@ -69,17 +69,17 @@ void showfloor_numbers(struct app *a, WINDOW *w)
 	int x = 1, text_x = 1;
 	for (int i = 0; i < 3; i++) {
 		int used =
-		    h >= 7 ? draw_big(&a->paint, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
+		    h >= 7 ? draw_big(c->p, w, 1, x, wd - x - 1, ROLE_BIGNUM, txt[i], sc) : 0;
 		if (used) {
-			draw_str(&a->paint, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
+			draw_str(c->p, w, 1 + 5 * sc, x, wd - x - 1, ROLE_HEADER, lab[i]);
 			x += (used > draw_width(lab[i]) ? used : draw_width(lab[i])) + gap;
 		} else { /* too narrow for it: plain text below, whole */
 			char line[256];
 			snprintf(line, sizeof(line), "%s %s  ", lab[i], txt[i]);
 			int row = h >= 8 ? 7 : h - 1;
 			if (text_x + draw_width(line) <= wd)
-				text_x += draw_str(&a->paint, w, row, text_x, wd - text_x,
-						   ROLE_BIGNUM, line);
+				text_x +=
+				    draw_str(c->p, w, row, text_x, wd - text_x, ROLE_BIGNUM, line);
 		}
 	}
 }

@@ -8,7 +8,7 @@
 /* Draws the big figures into @w (the Numbers pane's window in showfloor
  * mode).  A figure that does not fit in large digits is written in plain
  * text on the line below them, never cut. */
-void showfloor_numbers(struct app *a, WINDOW *w);
+void showfloor_numbers(const struct pane_ctx *c, WINDOW *w);
 /* The cell size of the big figures @txt (labels @lab under them) in a
  * window of @wd x @h: the largest integer scale of the 3x5 font for which
  * the header, the digits (5 * scale rows), the labels and the three

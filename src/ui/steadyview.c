@@ -26,14 +26,14 @@ struct steady_ovpt {
 };
 
 /* The rounds the source brings for the step shown (a plan's), NULL none. */
-static const struct source_rounds *src_rounds(const struct app *a)
+static const struct source_rounds *src_rounds(struct source src)
 {
-	return a->src.ops->rounds ? a->src.ops->rounds(a->src.ctx) : NULL;
+	return src.ops->rounds ? src.ops->rounds(src.ctx) : NULL;
 }
 
 void steady_restart(struct app *a)
 {
-	const struct source_rounds *sr = src_rounds(a);
+	const struct source_rounds *sr = src_rounds(a->src);
 	a->st.rounds.n = 0;
 	memset(&a->st.sv, 0, sizeof(a->st.sv));
 	a->st.was_left = false;
@@ -46,7 +46,7 @@ void steady_update(struct app *a)
 {
 	bool was_attained = a->st.sv.attained > 0;
 	struct source_info in;
-	const struct source_rounds *sr = src_rounds(a);
+	const struct source_rounds *sr = src_rounds(a->src);
 	app_source_info(a, &in);
 	a->st.ss_origin = 0;
 	if (sr && sr->has_rule && !a->st.ss_given)
@@ -87,7 +87,7 @@ void steady_update(struct app *a)
 
 void steady_cycle_round(struct app *a)
 {
-	if (src_rounds(a)) {
+	if (src_rounds(a->src)) {
 		app_message(a, ROLE_WARN, "rounds come from the plan's rounds.csv");
 		return;
 	}
@@ -101,38 +101,38 @@ void steady_cycle_round(struct app *a)
 	app_message(a, ROLE_OK, "steady state: rounds of %.0f s", a->st.round_s);
 }
 
-int steady_rows(const struct app *a, int h)
+int steady_rows(const struct ui_steady *st, const struct pane_ctx *c, int h)
 {
 	struct source_info in;
-	app_source_info(a, &in);
-	if (!a->st.steady_on || ((in.valid & SOURCE_FILE_ROUNDS) && !src_rounds(a)))
+	pane_info(c, &in);
+	if (!st->steady_on || ((in.valid & SOURCE_FILE_ROUNDS) && !src_rounds(c->src)))
 		return 0; /* a plan: only its rounds (precondition, matrix) */
 	return h >= 9 ? 2 : h >= 5 ? 1 : 0;
 }
 
-static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t0, double t1)
+static void marker_row(const struct ui_steady *st, struct paint *pa, WINDOW *w, int y, int lw,
+		       int pw, double t0, double t1)
 {
-	const struct rounds *r = &a->st.rounds;
-	const struct steady_view *sv = &a->st.sv;
+	const struct rounds *r = &st->rounds;
+	const struct steady_view *sv = &st->sv;
 	if (lw >= 4)
-		draw_str(&a->paint, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
+		draw_str(pa, w, y, lw - 4, 3, ROLE_AXIS, "rnd");
 	/* round boundaries, when they are at least 2 cells apart */
 	if (r->n && rounds_col(r->t1[0], t0, t1, pw) - rounds_col(r->t0[0], t0, t1, pw) >= 2)
 		for (size_t i = 0; i < r->n; i++) {
 			int c = rounds_col(r->t1[i], t0, t1, pw);
 			if (c >= 0 && c < pw)
-				draw_str(&a->paint, w, y, lw + c, 1, ROLE_DIM,
-					 a->paint.ascii ? "'" : "\xc2\xb7");
+				draw_str(pa, w, y, lw + c, 1, ROLE_DIM,
+					 pa->ascii ? "'" : "\xc2\xb7");
 		}
 	/* where steady state was reached */
 	if (sv->attained) {
 		int c = rounds_col(sv->attained_s, t0, t1, pw);
 		if (c >= 0 && c < pw)
-			draw_str(&a->paint, w, y, lw + c, 1, ROLE_OK,
-				 a->paint.ascii ? "^" : "\xe2\x96\xb2");
+			draw_str(pa, w, y, lw + c, 1, ROLE_OK, pa->ascii ? "^" : "\xe2\x96\xb2");
 	}
 	/* the measurement window: the last `window` rounds */
-	size_t win = a->st.ss.window;
+	size_t win = st->ss.window;
 	if (win < 2 || r->n < win)
 		return;
 	int c0, c1;
@@ -140,23 +140,23 @@ static void marker_row(struct app *a, WINDOW *w, int y, int lw, int pw, double t
 		return;
 	int role = sv->left ? ROLE_ERROR : sv->last.attained ? ROLE_OK : ROLE_WARN;
 	for (int c = c0; c <= c1; c++) {
-		const char *g = a->paint.ascii ? "=" : "\xe2\x94\x80";
+		const char *g = pa->ascii ? "=" : "\xe2\x94\x80";
 		if (c == c0)
-			g = a->paint.ascii ? "[" : "\xe2\x94\x9c";
+			g = pa->ascii ? "[" : "\xe2\x94\x9c";
 		else if (c == c1)
-			g = a->paint.ascii ? "]" : "\xe2\x94\xa4";
-		draw_str(&a->paint, w, y, lw + c, 1, role, g);
+			g = pa->ascii ? "]" : "\xe2\x94\xa4";
+		draw_str(pa, w, y, lw + c, 1, role, g);
 	}
 	static const char label[] = "window";
 	int len = (int)sizeof(label) - 1;
 	if (c1 - c0 - 1 >= len + 2)
-		draw_str(&a->paint, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
+		draw_str(pa, w, y, lw + c0 + 1 + (c1 - c0 - 1 - len) / 2, len, role, label);
 }
 
 /* "range 12.3% <= 20%" in OK or WARN; when it does not fit whole, an
  * ellipsis instead and 1000 + its columns (the caller stops there). */
-static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const char *name, bool valid,
-		     double v, bool ok, double limit)
+static int criterion(struct paint *pa, WINDOW *w, int y, int x, int maxw, const char *name,
+		     bool valid, double v, bool ok, double limit)
 {
 	char buf[64];
 	if (!valid)
@@ -164,90 +164,90 @@ static int criterion(struct app *a, WINDOW *w, int y, int x, int maxw, const cha
 	else
 		snprintf(buf, sizeof(buf), "  %s %.1f%% %s %g%%", name, v, ok ? "<=" : ">", limit);
 	if (draw_width(buf) > maxw) /* whole or not at all: no cut figure */
-		return maxw >= 3 ? draw_str(&a->paint, w, y, x, maxw, ROLE_DIM,
-					    a->paint.ascii ? " ~" : " \xe2\x80\xa6") +
+		return maxw >= 3 ? draw_str(pa, w, y, x, maxw, ROLE_DIM,
+					    pa->ascii ? " ~" : " \xe2\x80\xa6") +
 				       1000
 				 : 1000;
-	return draw_str(&a->paint, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM,
-			buf);
+	return draw_str(pa, w, y, x, maxw, valid ? (ok ? ROLE_OK : ROLE_WARN) : ROLE_DIM, buf);
 }
 
-static void verdict_line(struct app *a, WINDOW *w, int y, int wd)
+static void verdict_line(const struct ui_steady *st, struct paint *pa, bool plan_rounds, WINDOW *w,
+			 int y, int wd)
 {
-	const struct steady_view *sv = &a->st.sv;
+	const struct steady_view *sv = &st->sv;
 	const struct steady_verdict *v = &sv->last;
 	char head[160], tail[96];
 	int role;
 	if (sv->left) {
 		snprintf(head, sizeof(head), "LEFT STEADY STATE (was steady at round %zu, %.0f s)",
-			 sv->attained, sv->attained_s - a->st.ss_origin);
+			 sv->attained, sv->attained_s - st->ss_origin);
 		role = ROLE_ERROR;
 	} else if (sv->attained) {
 		snprintf(head, sizeof(head), "steady at round %zu, %.0f s", sv->attained,
-			 sv->attained_s - a->st.ss_origin);
+			 sv->attained_s - st->ss_origin);
 		role = ROLE_OK;
 	} else if (v->valid) {
 		snprintf(head, sizeof(head), "not steady (round %zu)", sv->nrounds);
 		role = ROLE_WARN;
 	} else {
 		snprintf(head, sizeof(head), "steady state: %zu/%u rounds", sv->nrounds,
-			 a->st.ss.window);
+			 st->ss.window);
 		role = ROLE_DIM;
 	}
-	if (src_rounds(a))
-		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", a->st.ss.window);
+	if (plan_rounds)
+		snprintf(tail, sizeof(tail), "  [plan rounds, window %u]", st->ss.window);
 	else
-		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", a->st.round_s,
-			 a->st.ss.window);
+		snprintf(tail, sizeof(tail), "  [%.0f s rounds, window %u]", st->round_s,
+			 st->ss.window);
 	/* a blank column before the next pane; every piece whole or left
 	 * out (an ellipsis says so), never a figure cut short */
 	wd--;
-	int x = draw_str(&a->paint, w, y, 0, wd, role, head);
+	int x = draw_str(pa, w, y, 0, wd, role, head);
 	bool pv = v->valid && v->pct_valid;
-	int c = criterion(a, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok,
-			  a->st.ss.range_pct);
+	int c = criterion(pa, w, y, x, wd - x, "range", pv, v->range_pct, v->range_ok,
+			  st->ss.range_pct);
 	if (c >= 1000)
 		return;
 	x += c;
-	c = criterion(a, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok,
-		      a->st.ss.slope_pct);
+	c = criterion(pa, w, y, x, wd - x, "slope", pv, v->slope_pct, v->slope_ok,
+		      st->ss.slope_pct);
 	if (c >= 1000)
 		return;
 	x += c;
 	if (pv) { /* the window average the band (on the strip) is around */
 		char avg[24], buf[48];
-		axis_fmt(v->avg, UNIT_IOPS, a->paint.ascii, avg, sizeof(avg));
+		axis_fmt(v->avg, UNIT_IOPS, pa->ascii, avg, sizeof(avg));
 		snprintf(buf, sizeof(buf), "  avg %s", avg);
 		if (draw_width(buf) > wd - x)
 			return;
-		x += draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, buf);
+		x += draw_str(pa, w, y, x, wd - x, ROLE_DIM, buf);
 	}
 	if (draw_width(tail) <= wd - x)
-		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM, tail);
+		draw_str(pa, w, y, x, wd - x, ROLE_DIM, tail);
 	else if (wd - x >= 2)
-		draw_str(&a->paint, w, y, x, wd - x, ROLE_DIM,
-			 a->paint.ascii ? " ~" : " \xe2\x80\xa6");
+		draw_str(pa, w, y, x, wd - x, ROLE_DIM, pa->ascii ? " ~" : " \xe2\x80\xa6");
 }
 
-void steady_draw(struct app *a, WINDOW *w, int y, int rows, int lw, int pw, double t0, double t1)
+void steady_draw(const struct ui_steady *st, const struct pane_ctx *c, WINDOW *w, int y, int rows,
+		 int lw, int pw, double t0, double t1)
 {
 	if (rows >= 2)
-		marker_row(a, w, y++, lw, pw, t0, t1);
+		marker_row(st, c->p, w, y++, lw, pw, t0, t1);
 	if (rows >= 1)
-		verdict_line(a, w, y, getmaxx(w));
+		verdict_line(st, c->p, src_rounds(c->src) != NULL, w, y, getmaxx(w));
 }
 
-int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser *ser, int room)
+int steady_overlay(struct ui_steady *st, const struct pane_ctx *c, double t0, double t1, int pw,
+		   struct plot_ser *ser, int room)
 {
-	const struct steady_view *sv = &a->st.sv;
-	const struct rounds *r = &a->st.rounds;
-	unsigned win = a->st.ss.window;
-	if (room < 2 || a->view.mbps || !a->st.steady_on || !sv->last.valid ||
-	    !sv->last.pct_valid || win < 2 || r->n < win || a->st.ss.rule != STEADY_SNIA ||
-	    pw < 2 || !(t1 > t0))
+	const struct steady_view *sv = &st->sv;
+	const struct rounds *r = &st->rounds;
+	unsigned win = st->ss.window;
+	if (room < 2 || c->view->mbps || !st->steady_on || !sv->last.valid || !sv->last.pct_valid ||
+	    win < 2 || r->n < win || st->ss.rule != STEADY_SNIA || pw < 2 || !(t1 > t0))
 		return 0;
 	struct source_plan_state ps;
-	const struct plan *p = app_plan(a, &ps);
+	const struct plan *p = pane_plan(c, &ps);
 	if (p && ps.cur < p->nsteps && p->steps[ps.cur].track == TRACK_BW)
 		return 0; /* a plan tracking MB/s: not on the IOPS scale */
 	size_t first = r->n - win;
@@ -259,17 +259,17 @@ int steady_overlay(struct app *a, double t0, double t1, int pw, struct plot_ser 
 	size_t n = (size_t)((wb - wa) / step) + 1;
 	if (n > (size_t)(2 * pw))
 		n = (size_t)(2 * pw);
-	if (4 * n > a->st.ovcap) {
-		struct steady_ovpt *nb = realloc(a->st.ovbuf, 4 * n * sizeof(*nb));
+	if (4 * n > st->ovcap) {
+		struct steady_ovpt *nb = realloc(st->ovbuf, 4 * n * sizeof(*nb));
 		if (!nb)
 			return 0;
-		a->st.ovbuf = nb;
-		a->st.ovcap = 4 * n;
+		st->ovbuf = nb;
+		st->ovcap = 4 * n;
 	}
-	double avg = sv->last.avg, half = avg * a->st.ss.range_pct / 200;
+	double avg = sv->last.avg, half = avg * st->ss.range_pct / 200;
 	double m0 = (r->t0[first] + r->t1[first]) / 2, m1 = (r->t0[r->n - 1] + r->t1[r->n - 1]) / 2;
 	double per = (m1 - m0) / (win - 1); /* seconds per round */
-	struct steady_ovpt *band = a->st.ovbuf, *line = a->st.ovbuf + 3 * n;
+	struct steady_ovpt *band = st->ovbuf, *line = st->ovbuf + 3 * n;
 	for (size_t k = 0; k < n; k++) {
 		double t = wa + (double)k * step;
 		/* the least-squares line goes through (the middle round, avg) */

@@ -29,25 +29,29 @@ void strips_points(struct plot_ser *ps, const struct series *s, size_t off, uint
 	ps->role = role;
 }
 
-void strips_iops(struct app *a, WINDOW *w)
+void strips_iops(const struct pane_ctx *c, WINDOW *w, struct ui_steady *st)
 {
 	struct source_mark mk[SOURCE_MAX_MARKS];
-	struct plot p = {
-	    .log = a->view.log, .labels = true, .style = a->view.style, .stack = true, .marks = mk};
-	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
-	const struct series *s = app_series(a, -1);
-	app_time_range(a, &p.t0, &p.t1);
-	p.unit = a->view.mbps ? UNIT_BPS : UNIT_IOPS;
+	struct plot p = {.log = c->view->log,
+			 .labels = true,
+			 .style = c->view->style,
+			 .stack = true,
+			 .marks = mk};
+	p.nmarks = c->src.ops->marks(c->src.ctx, mk, SOURCE_MAX_MARKS);
+	const struct series *s = pane_series(c, -1);
+	p.t0 = c->t0;
+	p.t1 = c->t1;
+	p.unit = c->view->mbps ? UNIT_BPS : UNIT_IOPS;
 	int wd0 = getmaxx(w), h0 = getmaxy(w) - 1;
 	/* the steady-state band and slope line first, the samples over them
 	 * (not in fill style: the areas would hide or stack them) */
-	if (a->view.style != PLOT_FILL && steady_rows(a, h0))
-		p.nser =
-		    steady_overlay(a, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels), p.ser, 2);
-	size_t r = a->view.mbps ? offsetof(struct point, bw[NVS_READ])
-				: offsetof(struct point, iops[NVS_READ]);
-	size_t wr = a->view.mbps ? offsetof(struct point, bw[NVS_WRITE])
-				 : offsetof(struct point, iops[NVS_WRITE]);
+	if (c->view->style != PLOT_FILL && steady_rows(st, c, h0))
+		p.nser = steady_overlay(st, c, p.t0, p.t1, wd0 - draw_plot_label_w(wd0, p.labels),
+					p.ser, 2);
+	size_t r = c->view->mbps ? offsetof(struct point, bw[NVS_READ])
+				 : offsetof(struct point, iops[NVS_READ]);
+	size_t wr = c->view->mbps ? offsetof(struct point, bw[NVS_WRITE])
+				  : offsetof(struct point, iops[NVS_WRITE]);
 	/* a direction that never did I/O in the run is not drawn (no line of
 	 * zeros under a read-only run); a stall to 0 of an active one is */
 	bool has[NVS_NDIR] = {false, false};
@@ -60,68 +64,66 @@ void strips_iops(struct app *a, WINDOW *w)
 		strips_points(&p.ser[p.nser++], s, r, ROLE_READ);
 	char title[96], now[24];
 	const struct point *lp = strips_now_point(s);
-	double v = lp ? (a->view.mbps ? point_bw(lp) : point_iops(lp)) : NAN;
-	axis_fmt(v, p.unit, a->paint.ascii, now, sizeof(now));
-	snprintf(title, sizeof(title), "%s %s  now %s", a->view.mbps ? "MB/s" : "IOPS",
-		 a->view.log ? "(log)" : "(linear)", now);
-	draw_header(&a->paint, w, title, "");
+	double v = lp ? (c->view->mbps ? point_bw(lp) : point_iops(lp)) : NAN;
+	axis_fmt(v, p.unit, c->p->ascii, now, sizeof(now));
+	snprintf(title, sizeof(title), "%s %s  now %s", c->view->mbps ? "MB/s" : "IOPS",
+		 c->view->log ? "(log)" : "(linear)", now);
+	draw_header(c->p, w, title, "");
 	int wd = getmaxx(w);
 	/* legend in the series colours */
 	int lx = wd - 14;
 	if (lx > draw_width(title) + 4) {
 		/* without colour the legend shows each series' glyph */
-		draw_str(&a->paint, w, 0, lx, 6, ROLE_READ,
-			 a->paint.nocolour ? "+read " : " read ");
-		draw_str(&a->paint, w, 0, lx + 6, 7, ROLE_WRITE,
-			 a->paint.nocolour ? "xwrite" : "write ");
+		draw_str(c->p, w, 0, lx, 6, ROLE_READ, c->p->nocolour ? "+read " : " read ");
+		draw_str(c->p, w, 0, lx + 6, 7, ROLE_WRITE, c->p->nocolour ? "xwrite" : "write ");
 	}
-	int h = getmaxy(w) - 1, sr = steady_rows(a, h);
-	draw_plot(&a->paint, w, 1, 0, h - sr, wd - 1,
+	int h = getmaxy(w) - 1, sr = steady_rows(st, c, h);
+	draw_plot(c->p, w, 1, 0, h - sr, wd - 1,
 		  &p); /* a blank column before the pane on its right */
 	if (sr) {
 		int lw = draw_plot_label_w(wd, p.labels);
-		steady_draw(a, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
+		steady_draw(st, c, w, 1 + h - sr, sr, lw, wd - lw, p.t0, p.t1);
 	}
 }
 
-void strips_lat(struct app *a, WINDOW *w)
+void strips_lat(const struct pane_ctx *c, WINDOW *w)
 {
 	struct source_mark mk[SOURCE_MAX_MARKS];
-	struct plot p = {.log = a->view.log,
+	struct plot p = {.log = c->view->log,
 			 .labels = true,
 			 .unit = UNIT_US,
-			 .style = a->view.style,
+			 .style = c->view->style,
 			 .marks = mk};
-	p.nmarks = a->src.ops->marks(a->src.ctx, mk, SOURCE_MAX_MARKS);
-	const struct series *s = app_series(a, -1);
-	app_time_range(a, &p.t0, &p.t1);
+	p.nmarks = c->src.ops->marks(c->src.ctx, mk, SOURCE_MAX_MARKS);
+	const struct series *s = pane_series(c, -1);
+	p.t0 = c->t0;
+	p.t1 = c->t1;
 	strips_points(&p.ser[0], s, offsetof(struct point, lat_p99_all_us), ROLE_LAT_P99);
 	strips_points(&p.ser[1], s, offsetof(struct point, lat_mean_all_us), ROLE_LAT_MEAN);
 	p.nser = 2;
 	char title[96], m[24], q[24];
 	const struct point *lp = strips_now_point(s);
-	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, a->paint.ascii, m, sizeof(m));
-	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, a->paint.ascii, q, sizeof(q));
+	axis_fmt(lp ? lp->lat_mean_all_us : NAN, UNIT_US, c->p->ascii, m, sizeof(m));
+	axis_fmt(lp ? lp->lat_p99_all_us : NAN, UNIT_US, c->p->ascii, q, sizeof(q));
 	snprintf(title, sizeof(title), "Latency %s  mean %s p99 %s",
-		 a->view.log ? "(log)" : "(linear)", m, q);
-	draw_header(&a->paint, w, title, "");
+		 c->view->log ? "(log)" : "(linear)", m, q);
+	draw_header(c->p, w, title, "");
 	int wd = getmaxx(w), lx = wd - 12;
 	if (lx > draw_width(title) + 4) {
-		draw_str(&a->paint, w, 0, lx, 6, ROLE_LAT_MEAN,
-			 a->paint.nocolour ? "*mean " : " mean ");
-		draw_str(&a->paint, w, 0, lx + 6, 4, ROLE_LAT_P99,
-			 a->paint.nocolour ? "op99" : "p99 ");
+		draw_str(c->p, w, 0, lx, 6, ROLE_LAT_MEAN, c->p->nocolour ? "*mean " : " mean ");
+		draw_str(c->p, w, 0, lx + 6, 4, ROLE_LAT_P99, c->p->nocolour ? "op99" : "p99 ");
 	}
-	draw_plot(&a->paint, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
+	draw_plot(c->p, w, 1, 0, getmaxy(w) - 1, wd - 1, &p);
 }
 
-void strips_health(struct app *a, WINDOW *w)
+void strips_health(const struct pane_ctx *c, WINDOW *w, const struct ui_health *hl)
 {
 	struct plot p = {.log = false, .labels = true, .unit = UNIT_DEGC, .near = true};
-	app_time_range(a, &p.t0, &p.t1);
+	p.t0 = c->t0;
+	p.t1 = c->t1;
 	const struct source_health *hp; /* played back: what was recorded so far */
-	size_t nhp = a->src.ops->health(a->src.ctx, &hp);
-	const char *from = a->hl.health_path[0] ? a->hl.health_path : "(recorded)";
+	size_t nhp = c->src.ops->health(c->src.ctx, &hp);
+	const char *from = hl->health_path[0] ? hl->health_path : "(recorded)";
 	p.ser[0] = (struct plot_ser){hp, nhp, sizeof(struct source_health),
 				     offsetof(struct source_health, temp_c), ROLE_TEMP};
 	p.nser = 1;
@@ -133,8 +135,8 @@ void strips_health(struct app *a, WINDOW *w)
 		dev_cw_text(lh->crit, cw, sizeof(cw));
 		snprintf(txt, sizeof(txt), "CRITICAL: %.400s", cw);
 	}
-	if (a->hl.hset && healthset_count(a->hl.hset) > 1) { /* every running controller's */
-		warned = healthset_summary(a->hl.hset, txt, sizeof(txt)) > 0;
+	if (hl->hset && healthset_count(hl->hset) > 1) { /* every running controller's */
+		warned = healthset_summary(hl->hset, txt, sizeof(txt)) > 0;
 		const char *names = strstr(txt, "CRITICAL: "); /* narrow: "!nvme1 reliab.." */
 		snprintf(cw, sizeof(cw), "%.400s", names ? names + 10 : txt);
 	}
@@ -155,7 +157,7 @@ void strips_health(struct app *a, WINDOW *w)
 		if (!txt[0] || draw_width(title) <= avail)
 			break;
 	}
-	draw_header(&a->paint, w, title, "");
+	draw_header(c->p, w, title, "");
 	if (warned) {
 		/* the critical warning in the spec's words, in the alert style */
 		char fit[256];
@@ -164,14 +166,13 @@ void strips_health(struct app *a, WINDOW *w)
 			snprintf(txt, sizeof(txt), "!%.400s", cw);
 		if (room > 0) {
 			devrows_fit(fit, sizeof(fit), txt,
-				    room < draw_width(txt) ? room : draw_width(txt),
-				    a->paint.ascii);
-			draw_str(&a->paint, w, 0, x, room, ROLE_ERROR, fit);
+				    room < draw_width(txt) ? room : draw_width(txt), c->p->ascii);
+			draw_str(c->p, w, 0, x, room, ROLE_ERROR, fit);
 		}
 	}
 	/* two rows: the strip without its own time axis */
 	p.labels = getmaxy(w) - 1 >= 4;
-	draw_plot(&a->paint, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
+	draw_plot(c->p, w, 1, 0, getmaxy(w) - 1, getmaxx(w) - 1, &p);
 	if (!p.labels && getmaxx(w) > 7)
 		for (size_t i = 1; i < nhp; i++)
 			if (hp[i].throttle > hp[i - 1].throttle) {
@@ -180,7 +181,7 @@ void strips_health(struct app *a, WINDOW *w)
 						     (getmaxx(w) - 1),
 						 0, getmaxx(w) - 1, &x64);
 				int x = (int)x64;
-				draw_str(&a->paint, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
+				draw_str(c->p, w, getmaxy(w) - 1, x, 1, ROLE_WARN, "!");
 			}
 }
 
@@ -188,40 +189,39 @@ void strips_health(struct app *a, WINDOW *w)
  * own scale (the value labels on the left, its largest value shown in its
  * title line), separated by their title lines and a rule between columns;
  * pages of them when they do not all fit (n / p). */
-void strips_targets(struct app *a, WINDOW *w)
+void strips_targets(const struct pane_ctx *c, WINDOW *w)
 {
-	unsigned nt = app_ntargets(a);
+	unsigned nt = pane_ntargets(c);
 	struct rect area = {0, 1, getmaxx(w), getmaxy(w) - 1}, cells[NVS_MAX_TARGETS];
 	int fit = layout_grid(&area, (int)nt, 24, 3, cells);
 	if (fit < 1)
 		fit = 1;
 	int pages = ((int)nt + fit - 1) / fit;
-	if (a->view.tgt_page >= pages)
-		a->view.tgt_page = pages - 1;
-	if (a->view.tgt_page < 0)
-		a->view.tgt_page = 0;
-	bool copies = app_copies(a) > 0;
+	if (c->view->tgt_page >= pages)
+		c->view->tgt_page = pages - 1;
+	if (c->view->tgt_page < 0)
+		c->view->tgt_page = 0;
+	bool copies = pane_copies(c) > 0;
 	char right[48];
 	snprintf(right, sizeof(right),
 		 pages > 1 ? "%d/%d (n p)"
 		 : copies  ? "%d copies"
 			   : "%d targets",
-		 pages > 1 ? a->view.tgt_page + 1 : (int)nt, pages);
-	draw_header(&a->paint, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
-	double t0, t1;
-	app_time_range(a, &t0, &t1);
+		 pages > 1 ? c->view->tgt_page + 1 : (int)nt, pages);
+	draw_header(c->p, w, copies ? "Per copy IOPS" : "Per target IOPS", right);
+	double t0 = c->t0, t1 = c->t1;
 	for (int i = 0; i < fit; i++) {
-		unsigned t = (unsigned)(a->view.tgt_page * fit + i);
+		unsigned t = (unsigned)(c->view->tgt_page * fit + i);
 		if (t >= nt)
 			break;
-		const struct rect *c = &cells[i];
-		const struct series *s = app_series(a, (int)t);
+		const struct rect *cell = &cells[i];
+		const struct series *s = pane_series(c, (int)t);
 		struct plot p = {.t0 = t0,
 				 .t1 = t1,
-				 .log = a->view.log,
+				 .log = c->view->log,
 				 .unit = UNIT_IOPS,
 				 .labels = true,
-				 .style = a->view.style,
+				 .style = c->view->style,
 				 .stack = true};
 		bool hw = false;
 		for (size_t k = 0; k < s->n && !hw; k++)
@@ -231,44 +231,44 @@ void strips_targets(struct app *a, WINDOW *w)
 				      ROLE_WRITE);
 		strips_points(&p.ser[p.nser++], s, offsetof(struct point, iops[NVS_READ]),
 			      ROLE_READ);
-		double top = draw_plot(&a->paint, w, c->y + 1, c->x, c->h - 1, c->w - 1, &p);
+		double top = draw_plot(c->p, w, cell->y + 1, cell->x, cell->h - 1, cell->w - 1, &p);
 		/* the title line: a rule with the name, now and the largest value */
-		draw_role(&a->paint, w, ROLE_BORDER);
-		if (a->paint.ascii)
-			mvwhline(w, c->y, c->x, '-', c->w - 1);
+		draw_role(c->p, w, ROLE_BORDER);
+		if (c->p->ascii)
+			mvwhline(w, cell->y, cell->x, '-', cell->w - 1);
 		else
-			mvwhline(w, c->y, c->x, ACS_HLINE, c->w - 1);
+			mvwhline(w, cell->y, cell->x, ACS_HLINE, cell->w - 1);
 		const struct point *lp = strips_now_point(s);
 		char v[24], mx[24], name[64], fitn[96], buf[160];
-		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, a->paint.ascii, v, sizeof(v));
-		axis_fmt(top, UNIT_IOPS, a->paint.ascii, mx, sizeof(mx));
-		const char *path = app_target_name(a, t);
+		axis_fmt(lp ? point_iops(lp) : NAN, UNIT_IOPS, c->p->ascii, v, sizeof(v));
+		axis_fmt(top, UNIT_IOPS, c->p->ascii, mx, sizeof(mx));
+		const char *path = pane_target_name(c, t);
 		const char *base = strrchr(path, '/');
 		snprintf(name, sizeof(name), "%.60s", base ? base + 1 : path);
-		int room = c->w - 3 - draw_width(v) - 1 - (isnan(top) ? 0 : 5 + draw_width(mx));
+		int room = cell->w - 3 - draw_width(v) - 1 - (isnan(top) ? 0 : 5 + draw_width(mx));
 		if (room < 4) { /* narrow: the name before the largest value */
-			room = c->w - 3 - draw_width(v) - 1;
+			room = cell->w - 3 - draw_width(v) - 1;
 			top = NAN;
 		}
 		devrows_fit(fitn, sizeof(fitn), name,
-			    draw_width(name) < room ? draw_width(name) : room, a->paint.ascii);
+			    draw_width(name) < room ? draw_width(name) : room, c->p->ascii);
 		snprintf(buf, sizeof(buf), "%s %s", fitn, v);
-		int x =
-		    c->x + 1 + draw_str(&a->paint, w, c->y, c->x + 1, c->w - 2, ROLE_HEADER, buf);
+		int x = cell->x + 1 +
+			draw_str(c->p, w, cell->y, cell->x + 1, cell->w - 2, ROLE_HEADER, buf);
 		if (!isnan(top)) {
 			snprintf(buf, sizeof(buf), "max %s", mx);
-			int bx = c->x + c->w - 2 - draw_width(buf);
+			int bx = cell->x + cell->w - 2 - draw_width(buf);
 			if (bx > x)
-				draw_str(&a->paint, w, c->y, bx, c->w - 2, ROLE_AXIS, buf);
+				draw_str(c->p, w, cell->y, bx, cell->w - 2, ROLE_AXIS, buf);
 		}
 		/* a rule between side-by-side strips */
-		if (c->x + c->w < area.w) {
-			draw_role(&a->paint, w, ROLE_BORDER);
-			for (int yy = c->y + 1; yy < c->y + c->h; yy++)
-				if (a->paint.ascii)
-					mvwaddch(w, yy, c->x + c->w - 1, '|');
+		if (cell->x + cell->w < area.w) {
+			draw_role(c->p, w, ROLE_BORDER);
+			for (int yy = cell->y + 1; yy < cell->y + cell->h; yy++)
+				if (c->p->ascii)
+					mvwaddch(w, yy, cell->x + cell->w - 1, '|');
 				else
-					mvwaddch(w, yy, c->x + c->w - 1, ACS_VLINE);
+					mvwaddch(w, yy, cell->x + cell->w - 1, ACS_VLINE);
 		}
 	}
 }

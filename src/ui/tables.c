@@ -9,11 +9,11 @@
 #include "ui/tables.h"
 
 /* Mean, p99 and max of both directions of a result, in us. */
-void tables_qd(struct app *a, WINDOW *w)
+void tables_qd(const struct pane_ctx *c, WINDOW *w)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
 	/* a plan's rate curve lists its points (% of max), a grid threads x QD */
-	struct source sv = app_source(a);
+	struct source sv = c->src;
 	const struct source *src = &sv;
 	struct source_info in;
 	src->ops->info(src->ctx, &in);
@@ -29,25 +29,25 @@ void tables_qd(struct app *a, WINDOW *w)
 		first = cur;
 	/* scrolled back (qd_back > 0) or on past the running row (< 0: a
 	 * plan's or a played run's rows after it), every row reachable */
-	if (a->view.qd_back > first)
-		a->view.qd_back = first;
-	if (a->view.qd_back < first - last)
-		a->view.qd_back = first - last;
-	first -= a->view.qd_back;
+	if (c->view->qd_back > first)
+		c->view->qd_back = first;
+	if (c->view->qd_back < first - last)
+		c->view->qd_back = first - last;
+	first -= c->view->qd_back;
 	int below = n - first - (h - 2) > 0 ? n - first - (h - 2) : 0;
 	char right[160];
 	char up[24] = "", down[24] = "";
 	/* where g and G move the play position, its pages are K and J */
-	const char *ends = app_can(a, SOURCE_CAN_PLAY) ? "K J" : "g G";
+	const char *ends = pane_can(c, SOURCE_CAN_PLAY) ? "K J" : "g G";
 	if (first)
-		snprintf(up, sizeof(up), "%s%d ", a->paint.ascii ? "^" : "\xe2\x86\x91", first);
+		snprintf(up, sizeof(up), "%s%d ", c->p->ascii ? "^" : "\xe2\x86\x91", first);
 	if (below)
-		snprintf(down, sizeof(down), "%s%d ", a->paint.ascii ? "v" : "\xe2\x86\x93", below);
+		snprintf(down, sizeof(down), "%s%d ", c->p->ascii ? "v" : "\xe2\x86\x93", below);
 	if (first || below)
 		snprintf(right, sizeof(right), "%s%smore (k j %s)", up, down, ends);
 	else
 		snprintf(right, sizeof(right), "%s", in.rows_from);
-	draw_header(&a->paint, w, "Per queue depth", right);
+	draw_header(c->p, w, "Per queue depth", right);
 	/* columns: QD and six values (a rate curve: and the asked rate, the
 	 * achieved % of it); when they do not all fit, max, then MB/s, then
 	 * mean are left out (never a value cut to a wrong one) */
@@ -65,54 +65,54 @@ void tables_qd(struct app *a, WINDOW *w)
 		show[drop[d]] = false;
 		need -= cw[drop[d]];
 	}
-	int hx = draw_fmt(&a->paint, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
+	int hx = draw_fmt(c->p, w, 1, 0, wd, ROLE_HEADER, "%5s", qlab);
 	for (int o = 0; o < 8; o++)
 		if (show[order[o]])
-			hx += draw_fmt(&a->paint, w, 1, hx, wd - hx, ROLE_HEADER, "%*s",
-				       cw[order[o]], chead[order[o]]);
+			hx += draw_fmt(c->p, w, 1, hx, wd - hx, ROLE_HEADER, "%*s", cw[order[o]],
+				       chead[order[o]]);
 	for (int i = first, row = 2; i < n && row < h; i++, row++) {
 		struct resdir_row q;
 		enum source_row st = src->ops->row(src->ctx, (unsigned)i, &q);
 		if (st == SOURCE_ROW_PENDING) {
-			draw_fmt(&a->paint, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
+			draw_fmt(c->p, w, row, 0, wd, ROLE_DIM, "%5u %8s", q.qd, "-");
 			continue;
 		}
-		char c[8][24];
-		axis_fmt(q.iops, UNIT_IOPS, a->paint.ascii, c[0], 24);
+		char cell[8][24];
+		axis_fmt(q.iops, UNIT_IOPS, c->p->ascii, cell[0], 24);
 		if (rate && q.asked > 0) { /* asked vs achieved */
-			axis_fmt(q.asked, UNIT_IOPS, a->paint.ascii, c[6], 24);
-			snprintf(c[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%",
+			axis_fmt(q.asked, UNIT_IOPS, c->p->ascii, cell[6], 24);
+			snprintf(cell[7], 24, isnan(q.iops) ? "N/A" : "%.0f%%",
 				 q.iops / q.asked * 100);
 		} else { /* the max run asks for no rate */
-			snprintf(c[6], 24, "-");
-			snprintf(c[7], 24, "-");
+			snprintf(cell[6], 24, "-");
+			snprintf(cell[7], 24, "-");
 		}
-		snprintf(c[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
-		axis_fmt(q.mean_us, UNIT_US, a->paint.ascii, c[2], 24);
-		axis_fmt(q.p99_us, UNIT_US, a->paint.ascii, c[3], 24);
-		axis_fmt(q.max_us, UNIT_US, a->paint.ascii, c[4], 24);
-		snprintf(c[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
+		snprintf(cell[1], 24, isnan(q.bw) ? "N/A" : "%.0f", q.bw / 1e6);
+		axis_fmt(q.mean_us, UNIT_US, c->p->ascii, cell[2], 24);
+		axis_fmt(q.p99_us, UNIT_US, c->p->ascii, cell[3], 24);
+		axis_fmt(q.max_us, UNIT_US, c->p->ascii, cell[4], 24);
+		snprintf(cell[5], 24, isnan(q.cpu_pct) ? "N/A" : "%.0f", q.cpu_pct);
 		int role = st == SOURCE_ROW_DONE ? ROLE_NORMAL : ROLE_WARN;
 		char qd[16];
 		if (q.qd == 0 && !strcmp(qlab, "pt%"))
 			snprintf(qd, sizeof(qd), "%5s", "max");
 		else
 			snprintf(qd, sizeof(qd), "%5u", q.qd);
-		int x = draw_str(&a->paint, w, row, 0, wd, role, qd);
+		int x = draw_str(c->p, w, row, 0, wd, role, qd);
 		/* pad by display width (the micro sign is two bytes) */
 		for (int o = 0; o < 8 && x < wd; o++) {
 			int k = order[o];
 			if (!show[k])
 				continue;
-			int pad = cw[k] - draw_width(c[k]);
+			int pad = cw[k] - draw_width(cell[k]);
 			x += pad > 0 ? pad : 0;
-			x += draw_str(&a->paint, w, row, x, wd - x, role, c[k]);
+			x += draw_str(c->p, w, row, x, wd - x, role, cell[k]);
 		}
 	}
 }
 
-static void number_row(struct app *a, WINDOW *w, int y, const char *label, double now, double avg,
-		       enum axis_unit u)
+static void number_row(struct paint *pa, WINDOW *w, int y, const char *label, double now,
+		       double avg, enum axis_unit u)
 {
 	int wd = getmaxx(w);
 	char n[24], v[24];
@@ -120,18 +120,18 @@ static void number_row(struct app *a, WINDOW *w, int y, const char *label, doubl
 		snprintf(n, sizeof(n), isnan(now) ? "N/A" : "%.0f", now / 1e6);
 		snprintf(v, sizeof(v), isnan(avg) ? "N/A" : "%.0f", avg / 1e6);
 	} else {
-		axis_fmt(now, u, a->paint.ascii, n, sizeof(n));
-		axis_fmt(avg, u, a->paint.ascii, v, sizeof(v));
+		axis_fmt(now, u, pa->ascii, n, sizeof(n));
+		axis_fmt(avg, u, pa->ascii, v, sizeof(v));
 	}
 	int cw = (wd - 9) / 2;
-	draw_str(&a->paint, w, y, 0, 9, ROLE_NORMAL, label);
-	draw_str(&a->paint, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
-	draw_str(&a->paint, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
+	draw_str(pa, w, y, 0, 9, ROLE_NORMAL, label);
+	draw_str(pa, w, y, 9 + cw - draw_width(n), cw, ROLE_NORMAL, n);
+	draw_str(pa, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
 }
 
-void tables_numbers(struct app *a, WINDOW *w)
+void tables_numbers(const struct pane_ctx *c, WINDOW *w)
 {
-	const struct series *s = app_series(a, -1);
+	const struct series *s = pane_series(c, -1);
 	const struct point *lp = strips_now_point(s);
 	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
 	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
@@ -159,7 +159,7 @@ void tables_numbers(struct app *a, WINDOW *w)
 				lmax = pt->lat_max_us[d];
 	}
 	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
-	struct source sv = app_source(a);
+	struct source sv = c->src;
 	const struct source *src = &sv;
 	struct source_info in;
 	src->ops->info(src->ctx, &in);
@@ -186,24 +186,24 @@ void tables_numbers(struct app *a, WINDOW *w)
 			lmax = l.max_us;
 		}
 	}
-	draw_header(&a->paint, w, "Numbers", "now    avg");
+	draw_header(c->p, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
 	double now_iops = lp ? point_iops(lp) : NAN;
-	if (a->look.theme.bignum && h >= 14) {
+	if (c->theme->bignum && h >= 14) {
 		char big[16];
 		axis_fmt(now_iops, UNIT_IOPS, true, big, sizeof(big));
-		if (draw_big(&a->paint, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
+		if (draw_big(c->p, w, y, 1, getmaxx(w) - 1, ROLE_BIGNUM,
 			     isnan(now_iops) ? "0" : big, 1)) {
-			draw_str(&a->paint, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
+			draw_str(c->p, w, y + 5, 1, 20, ROLE_BIGNUM, "IOPS");
 			y += 6;
 		}
 	}
-	number_row(a, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
+	number_row(c->p, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
 		   UNIT_IOPS);
-	number_row(a, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
+	number_row(c->p, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
 		   UNIT_IOPS);
-	number_row(a, w, y++, "MB/s", lp ? point_bw(lp) : NAN, dt > 0 ? (by[0] + by[1]) / dt : NAN,
-		   UNIT_BPS);
+	number_row(c->p, w, y++, "MB/s", lp ? point_bw(lp) : NAN,
+		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
 	if (mixed) {
 		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
 		for (int m = 0; m < 2; m++)
@@ -211,16 +211,17 @@ void tables_numbers(struct app *a, WINDOW *w)
 				double now = lp && lp->iops[d] > 0
 						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
 						 : NAN;
-				number_row(a, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
+				number_row(c->p, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
 					   UNIT_US);
 			}
 	} else {
-		number_row(a, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
+		number_row(c->p, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
 			   UNIT_US);
-		number_row(a, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99, UNIT_US);
+		number_row(c->p, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99,
+			   UNIT_US);
 	}
 	if (y < h - 2)
-		number_row(a, w, y++, "p99.99",
+		number_row(c->p, w, y++, "p99.99",
 			   lp && in.valid & SOURCE_HAS_IVAL_PCT
 			       ? src->ops->interval_pct(src->ctx, lp->t, 99.99)
 			       : NAN,
@@ -229,9 +230,9 @@ void tables_numbers(struct app *a, WINDOW *w)
 				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
 			    : NAN;
 	if (y < h - 1)
-		number_row(a, w, y++, "max", now_max, lmax, UNIT_US);
+		number_row(c->p, w, y++, "max", now_max, lmax, UNIT_US);
 	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
-	draw_fmt(&a->paint, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
+	draw_fmt(c->p, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
 		 "errors %llu  dropped %llu", (unsigned long long)errors,
 		 (unsigned long long)dropped);
 }
@@ -242,26 +243,26 @@ double tables_cpu_fill(const struct cpu_util *u, double pct[3])
 	return pct[0] + pct[1] + pct[2];
 }
 
-void tables_cpu(struct app *a, WINDOW *w)
+void tables_cpu(const struct pane_ctx *c, WINDOW *w, const struct ui_cpu *cp)
 {
 	int wd = getmaxx(w), h = getmaxy(w);
 	/* the bars and their percentages are the same thing: time busy (user,
 	 * system, irq); iowait is idle time (the CPU waits for I/O), so it is
 	 * said apart, as a figure on the title, not drawn as load */
-	const struct cpu_util *all = a->cp.cpu ? cpu_get(a->cp.cpu, -1) : NULL;
+	const struct cpu_util *all = cp->cpu ? cpu_get(cp->cpu, -1) : NULL;
 	char right[48] = "usr sys irq";
 	if (all)
 		snprintf(right, sizeof(right), "usr sys irq  iowait %.0f%%", all->iowait);
 	if (all && draw_width(right) + 12 > wd) /* narrow: the figure, not the legend */
 		snprintf(right, sizeof(right), "iowait %.0f%%", all->iowait);
-	draw_header(&a->paint, w, "CPU", right);
-	if (!a->cp.cpu) {
-		draw_str(&a->paint, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
+	draw_header(c->p, w, "CPU", right);
+	if (!cp->cpu) {
+		draw_str(c->p, w, 1, 1, wd - 1, ROLE_DIM, "N/A (no /proc/stat)");
 		return;
 	}
-	const struct series *s = app_series(a, -1);
+	const struct series *s = pane_series(c, -1);
 	const struct point *lp = strips_now_point(s);
-	int ncpu = (int)cpu_count(a->cp.cpu);
+	int ncpu = (int)cpu_count(cp->cpu);
 	int rows = h - 3; /* header, own CPU, IOPS per core */
 	int show = ncpu <= rows ? ncpu : 0;
 	static const int roles[3] = {ROLE_CPU_USER, ROLE_CPU_SYSTEM, ROLE_CPU_IRQ};
@@ -269,29 +270,29 @@ void tables_cpu(struct app *a, WINDOW *w)
 	for (int i = -1; i < show && y < h - 2; i++) {
 		if (i < 0 && show && ncpu == 1)
 			continue;
-		const struct cpu_util *u = cpu_get(a->cp.cpu, i);
+		const struct cpu_util *u = cpu_get(cp->cpu, i);
 		if (!u)
 			continue;
 		double pct[3];
 		double busy = tables_cpu_fill(u, pct);
 		char lab[8];
 		snprintf(lab, sizeof(lab), i < 0 ? "all" : "%d", i);
-		draw_fmt(&a->paint, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
-		draw_str(&a->paint, w, y, 4, 1, ROLE_DIM, "[");
+		draw_fmt(c->p, w, y, 0, 4, ROLE_NORMAL, "%3s", lab);
+		draw_str(c->p, w, y, 4, 1, ROLE_DIM, "[");
 		int bw = wd - 11;
 		if (bw > 1)
-			draw_bar(&a->paint, w, y, 5, bw, pct, roles, 3);
-		draw_str(&a->paint, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
-		draw_fmt(&a->paint, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
+			draw_bar(c->p, w, y, 5, bw, pct, roles, 3);
+		draw_str(c->p, w, y, 5 + (bw > 0 ? bw : 0), 1, ROLE_DIM, "]");
+		draw_fmt(c->p, w, y, wd - 5, 5, ROLE_NORMAL, "%3.0f%%", busy);
 		y++;
 	}
 	double own = lp ? lp->cpu_pct : NAN;
 	double iops = lp ? point_iops(lp) : NAN;
 	char v[24];
-	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, a->paint.ascii, v, sizeof(v));
+	axis_fmt(own > 0 ? iops / (own / 100) : NAN, UNIT_IOPS, c->p->ascii, v, sizeof(v));
 	char wk[16], ui[16];
 	snprintf(wk, sizeof(wk), isnan(own) ? "N/A" : "%.0f%%", own);
-	snprintf(ui, sizeof(ui), isnan(a->cp.ui_cpu) ? "N/A" : "%.1f%%", a->cp.ui_cpu);
+	snprintf(ui, sizeof(ui), isnan(cp->ui_cpu) ? "N/A" : "%.1f%%", cp->ui_cpu);
 	/* shorter labels rather than a cut figure on a narrow pane */
 	char line[64];
 	snprintf(line, sizeof(line), "nvscope workers %s ui %s", wk, ui);
@@ -299,6 +300,6 @@ void tables_cpu(struct app *a, WINDOW *w)
 		snprintf(line, sizeof(line), "workers %s ui %s", wk, ui);
 	if (draw_width(line) > wd - 1)
 		snprintf(line, sizeof(line), "wrk %s ui %s", wk, ui);
-	draw_str(&a->paint, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
-	draw_fmt(&a->paint, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
+	draw_str(c->p, w, h - 2, 1, wd - 1, ROLE_NORMAL, line);
+	draw_fmt(c->p, w, h - 1, 1, wd - 1, ROLE_NORMAL, "IOPS per core %s", v);
 }

@@ -83,6 +83,33 @@ hit=$(source_rule "$probe" | wc -l)
 [ "$hit" = 5 ] || fail "planted source bypasses: want 5 hits, got $hit: $(source_rule "$probe")"
 ok "ui/ reads through its one source: no concrete source, results file or mode flag (planted ones are caught)"
 
+# no widget takes the whole console (issue 21): a ui/ function (or
+# function pointer) with a WINDOW * parameter takes what it draws from -
+# the pane's context (ui/pane.h), its module's state, the painter - never
+# a struct app *.  Signatures are read whole across their wrapped lines.
+widget_rule() {
+	awk '
+	FNR == 1 { open = 0 }
+	!open && /^[a-z][^=;]*\(/ { sig = ""; open = 1; at = FNR }
+	open {
+		sig = sig " " $0
+		o = gsub(/\(/, "(", sig); c = gsub(/\)/, ")", sig)
+		if (o == c) {
+			if (sig ~ /struct app[[:space:]]*\*/ && sig ~ /WINDOW[[:space:]]*\*/)
+				print FILENAME ":" at
+			open = 0
+		}
+	}' "$1"/src/ui/*.c "$1"/src/ui/*.h 2>/dev/null | sed "s|^$1/||"
+}
+found=$(widget_rule .)
+[ -z "$found" ] || fail "a ui/ function takes both a WINDOW * and the console (struct app *):
+$found"
+mkdir -p "$probe/src/ui"
+printf 'static void f(struct app *a, WINDOW *w)\n{\n}\nvoid g(struct paint *pa,\n       WINDOW *w, int y,\n       const struct app *a);\nvoid h(struct paint *pa, WINDOW *w);\nvoid k(struct app *a, int y);\nstatic void (*const t[2])(struct app *, WINDOW *) = {0};\n' >"$probe/src/ui/wd.c"
+hit=$(widget_rule "$probe" | grep -c 'src/ui/wd.c:')
+[ "$hit" = 3 ] || fail "planted widgets taking the console: want 3 hits (f, g over 3 lines, the table), got $hit: $(widget_rule "$probe")"
+ok "no ui/ function takes a WINDOW * and a struct app * (planted ones, one wrapped over 3 lines, are caught)"
+
 # no call circle spanning more than 2 files in ui/ or io/ (issue 21: the
 # console's shared helpers live at its bottom, in core.c; io/'s value
 # parsers in specparse.c, the workers' first failure in wfail.c, so no
