@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "nvscope.h"
+#include "base/num.h"
 #include "cmd/cmd.h"
 #include "cmd/hostrun.h"
 #include "config/cli.h"
@@ -50,6 +51,7 @@ struct run_opts {
 	const char *output;
 	const char *output_dir; /* one JSON per job and depth (fio-plot's layout), logs */
 	const char *csv;
+	unsigned repeat;      /* --repeat N: each step N times (0: once) */
 	const char *more[16]; /* fio's `fio a.fio b.fio`: the job files after the first */
 	unsigned nmore;
 	struct readlist *read; /* every file the jobs were read from (exec_run's) */
@@ -313,7 +315,7 @@ static int write_step_json(int dirfd, const char *name, const struct json_run *j
 	return rc;
 }
 
-enum { O_PARSE_ONLY = 256, O_FORMAT, O_OUTPUT, O_OUTPUT_DIR, O_CSV, O_QUIET = 'q' };
+enum { O_PARSE_ONLY = 256, O_FORMAT, O_OUTPUT, O_OUTPUT_DIR, O_CSV, O_REPEAT, O_QUIET = 'q' };
 
 static const struct cmd_opt opts[] = {
     CMD_WORKLOAD_OPTS,
@@ -337,6 +339,10 @@ static const struct cmd_opt opts[] = {
      0,
      "FILE",
      "the per-interval samples (FILE-JOB-qdN.csv for several)"},
+    {{"repeat", required_argument, NULL, O_REPEAT},
+     0,
+     "N",
+     "each step run N times in a row: their mean, min, max and spread (KDiskMark's)"},
     {{"quiet", no_argument, NULL, O_QUIET}, 'q', NULL, "no progress line"},
     HOSTRUN_OPTS,
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
@@ -389,6 +395,14 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 		case O_CSV:
 			o->csv = v;
 			break;
+		case O_REPEAT:
+			if (num_parse_uint(v, 1, 1000, &o->repeat)) {
+				fprintf(stderr,
+					"nvscope run: --repeat: '%s' is not a count of 1 to 1000\n",
+					v);
+				return -EINVAL;
+			}
+			break;
 		}
 	}
 	return 0;
@@ -407,6 +421,7 @@ struct runcmd {
 	bool show;	    /* the progress line */
 	bool fold;	    /* fio's group_reporting: printed after the run, merged */
 	bool pinned;	    /* pin_targets */
+	char *repeat_json;  /* --repeat's summary for the JSON (report_repeats) */
 	int status;
 	char err[512];
 };
@@ -547,7 +562,8 @@ static void run_steps(struct runcmd *c)
 {
 	struct runwalk w = {.jobs = c->jobs,
 			    .njobs = c->njobs,
-			    .sweep = c->total != c->njobs,
+			    .sweep = c->total != c->njobs || c->o->repeat > 1,
+			    .repeat = c->o->repeat,
 			    .log_dir = c->o->output_dir,
 			    .cancel = &interrupted,
 			    .tick = c->show ? progress : NULL,
@@ -615,7 +631,8 @@ static void write_json(struct runcmd *c)
 			      .engine_note = rs->note,
 			      .extra_key = rs->tjson[rs->n - 1] ? "trace" : NULL,
 			      .extra_json = rs->tjson[rs->n - 1],
-			      .stop_signal = atomic_load(&interrupted)};
+			      .stop_signal = atomic_load(&interrupted),
+			      .repeat_json = c->repeat_json};
 	if (!f || json_write_run(f, &jr)) {
 		fprintf(stderr, "nvscope run: cannot write %s: %s\n",
 			o->output ? o->output : "JSON", strerror(errno));
@@ -666,6 +683,24 @@ static void write_step_jsons(struct runcmd *c)
 	}
 }
 
+/* --repeat: each step's runs summed up, as text (unless JSON only) and
+ * for the JSON (c->repeat_json). */
+static void report_repeats(struct runcmd *c)
+{
+	struct runsteps_rep *rep = calloc(c->total, sizeof(*rep));
+	int n = rep ? runsteps_repeats(&c->rs, rep, c->total) : -ENOMEM;
+
+	if (n < 0) {
+		fprintf(stderr, "nvscope run: --repeat: out of memory\n");
+		c->status = NVS_EXIT_IOERR;
+	} else {
+		if (!c->o->json || c->o->output)
+			runtext_repeat_table(c->human, rep, (unsigned)n, c->o->repeat);
+		c->repeat_json = runtext_repeat_json(rep, (unsigned)n, c->o->repeat);
+	}
+	free(rep);
+}
+
 /* The run's reports once its steps ended: fio's folded groups, the QD
  * table, the JSON, the --output-dir files, the normal output closed. */
 static void report_run(struct runcmd *c)
@@ -674,8 +709,10 @@ static void report_run(struct runcmd *c)
 
 	if (c->fold && c->rs.n)
 		print_folded(c);
-	if (c->rs.nstep > 1 && (!o->json || o->output))
+	if (c->rs.nstep > 1 && (!o->json || o->output) && o->repeat < 2)
 		runtext_qd_table(c->human, c->rs.res, c->rs.n);
+	if (o->repeat > 1 && c->rs.n)
+		report_repeats(c);
 	if (atomic_load(&interrupted))
 		fprintf(stderr, "nvscope run: interrupted; partial results kept\n");
 	if (c->rs.n && o->json && (o->output || !o->output_dir))
@@ -708,10 +745,33 @@ static int finish(struct runcmd *c)
 		close(c->dirfd);
 	runsteps_release(&c->rs);
 	free(c->jobs);
+	free(c->repeat_json);
 	if (!c->status && atomic_load(&interrupted))
 		c->status =
 		    128 + atomic_load(&interrupted); /* 129 HUP, 130 INT, 131 QUIT, 143 TERM */
 	return c->status;
+}
+
+/* Why --repeat cannot run these jobs, or NULL: where each run's outputs
+ * would need a name of their own, or runs are not one step's. */
+static const char *repeat_refused(const struct run_opts *o, const struct spec *jobs, unsigned n)
+{
+	if (o->repeat < 2)
+		return NULL;
+	if (o->csv)
+		return "with --csv (each run's samples would need a file of its own)";
+	if (o->output_dir)
+		return "with --output-dir (each run's JSON would need a name of its own)";
+	for (unsigned j = 0; j < n; j++) {
+		if (fiolog_wanted(&jobs[j]))
+			return "with fio's write_*_log (each run's logs would need names of their "
+			       "own)";
+		if (jobs[j].group_reporting)
+			return "with group_reporting (it folds the jobs' results, not the runs')";
+		if (j + 1 < n && jobs[j + 1].run_group == jobs[j].run_group)
+			return "with jobs that run together (a fio run group without stonewall)";
+	}
+	return NULL;
 }
 
 static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct readlist *read)
@@ -746,7 +806,13 @@ static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct 
 		free(c.jobs);
 		return NVS_EXIT_OK;
 	}
-	cap = runsteps_size(c.jobs, c.njobs, &c.total);
+	cap = runsteps_size(c.jobs, c.njobs, &c.total) * (o.repeat ? o.repeat : 1);
+	const char *why = repeat_refused(&o, c.jobs, c.njobs);
+	if (why) {
+		fprintf(stderr, "nvscope run: --repeat %u: %s\n", o.repeat, why);
+		free(c.jobs);
+		return NVS_EXIT_USAGE;
+	}
 	if (prepare_outputs(&c)) {
 		free(c.jobs);
 		return NVS_EXIT_USAGE;

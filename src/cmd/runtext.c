@@ -1,8 +1,10 @@
 /* runtext.c - `nvscope run`'s fio-like text summary: per job and direction
  * the IOPS, bandwidth, latency and CPU lines, per target, and the per-QD
  * table of a sweep (stdout, or stderr when JSON goes to stdout). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 #include "cmd/runtext.h"
 #include "io/spec.h"
 #include "io/vhdr.h"
@@ -73,7 +75,8 @@ static void print_depths(FILE *f, const struct result *r)
 		result_depth_pct(maps[t], pct);
 		fputs(head[t], f);
 		for (int i = 0; i < 7; i++)
-			fprintf(f, "%s%s=%3.1f%%", i ? ", " : " ", t ? result_batch_keys[i] : result_depth_keys[i], pct[i]);
+			fprintf(f, "%s%s=%3.1f%%", i ? ", " : " ",
+				t ? result_batch_keys[i] : result_depth_keys[i], pct[i]);
 		fputc('\n', f);
 	}
 }
@@ -132,17 +135,21 @@ void runtext_result(FILE *f, const struct spec *s, const struct runjob *rj)
 		if (fioss_crit(ss) & FIOSS_LAT) {
 			double l = (double)fioss_lat_mean(ss);
 			snprintf(lat, sizeof(lat), ", lat=%.0f%s",
-				 l >= 1e6 ? l / 1e6 : l >= 1e3 ? l / 1e3 : l,
-				 l >= 1e6 ? "msec" : l >= 1e3 ? "usec" : "nsec");
+				 l >= 1e6   ? l / 1e6
+				 : l >= 1e3 ? l / 1e3
+					    : l,
+				 l >= 1e6   ? "msec"
+				 : l >= 1e3 ? "usec"
+					    : "nsec");
 		}
-		fprintf(
-		    f,
-		    "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s%s, %s%s=%.3f%s\n",
-		    fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
-		    runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)), lat,
-		    fioss_crit_name(fioss_crit(ss)),
-		    fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
-		    fioss_crit(ss) & FIOSS_PCT ? "%" : "");
+		fprintf(f,
+			"  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%s%s, "
+			"%s%s=%.3f%s\n",
+			fioss_attained(ss) ? "yes" : "no", bw / 1048576.0, bw / 1e6,
+			runtext_si((double)fioss_iops_mean(ss), a, sizeof(a)), lat,
+			fioss_crit_name(fioss_crit(ss)),
+			fioss_crit(ss) & FIOSS_SLOPE ? " slope" : " mean dev", fioss_criterion(ss),
+			fioss_crit(ss) & FIOSS_PCT ? "%" : "");
 	}
 	fprintf(f, "  samples: %zu intervals, %llu dropped\n", rj->series.n,
 		(unsigned long long)rj->dropped);
@@ -178,4 +185,65 @@ void runtext_qd_table(FILE *f, const struct result *res, unsigned n)
 			l.p99_us, l.max_us,
 			r->runtime_s > 0 ? 100 * (r->usr_s + r->sys_s) / r->runtime_s : 0);
 	}
+}
+
+void runtext_repeat_table(FILE *f, const struct runsteps_rep *rep, unsigned n, unsigned asked)
+{
+	char a[32], lo[32], hi[32];
+
+	fprintf(f,
+		"\nrepeat: each step %u times in a row (mean of the runs; spread: standard "
+		"deviation / mean)\n",
+		asked);
+	fprintf(f, "  %-16s %5s %5s %10s %21s %7s %10s %10s %10s\n", "job", "QD", "runs", "IOPS",
+		"min - max", "spread", "MB/s", "mean us", "p99 us");
+	for (unsigned k = 0; k < n; k++) {
+		const struct runsteps_rep *r = &rep[k];
+		double m = r->iops[RUNSTEPS_MEAN];
+		char range[48];
+		snprintf(range, sizeof(range), "%s - %s",
+			 runtext_si(r->iops[RUNSTEPS_MIN], lo, sizeof(lo)),
+			 runtext_si(r->iops[RUNSTEPS_MAX], hi, sizeof(hi)));
+		fprintf(f, "  %-16.16s %5u %5u %10s %21s %6.1f%% %10.1f %10.1f %10.1f\n",
+			r->spec->name, r->iodepth, r->n, runtext_si(m, a, sizeof(a)), range,
+			m > 0 ? 100 * r->iops[RUNSTEPS_SD] / m : 0, r->mbps[RUNSTEPS_MEAN],
+			r->mean_us[RUNSTEPS_MEAN], r->p99_us[RUNSTEPS_MEAN]);
+	}
+}
+
+/* {"mean": .., "min": .., "max": .., "stdev": ..} of @st */
+static void stat_obj(cJSON *o, const char *key, const double *st)
+{
+	static const char *const names[RUNSTEPS_NSTAT] = {"mean", "min", "max", "stdev"};
+	cJSON *x = cJSON_AddObjectToObject(o, key);
+	for (unsigned i = 0; x && i < RUNSTEPS_NSTAT; i++)
+		if (isfinite(st[i]))
+			cJSON_AddNumberToObject(x, names[i], st[i]);
+}
+
+char *runtext_repeat_json(const struct runsteps_rep *rep, unsigned n, unsigned asked)
+{
+	cJSON *root = cJSON_CreateObject(), *steps;
+	char *text = NULL;
+
+	if (!root || !cJSON_AddNumberToObject(root, "runs_asked", asked) ||
+	    !(steps = cJSON_AddArrayToObject(root, "steps")))
+		goto out;
+	for (unsigned k = 0; k < n; k++) {
+		cJSON *o = cJSON_CreateObject();
+		if (!o)
+			goto out;
+		cJSON_AddItemToArray(steps, o);
+		cJSON_AddStringToObject(o, "job", rep[k].spec->name);
+		cJSON_AddNumberToObject(o, "iodepth", rep[k].iodepth);
+		cJSON_AddNumberToObject(o, "runs", rep[k].n);
+		stat_obj(o, "iops", rep[k].iops);
+		stat_obj(o, "mbps", rep[k].mbps);
+		stat_obj(o, "lat_mean_us", rep[k].mean_us);
+		stat_obj(o, "lat_p99_us", rep[k].p99_us);
+	}
+	text = cJSON_PrintUnformatted(root);
+out:
+	cJSON_Delete(root);
+	return text;
 }

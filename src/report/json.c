@@ -830,6 +830,11 @@ int json_write_run(FILE *f, const struct json_run *run)
 		if (x)
 			cJSON_AddItemToObject(nv, run->extra_key, x);
 	}
+	if (run->repeat_json) {
+		cJSON *x = cJSON_Parse(run->repeat_json);
+		if (x)
+			cJSON_AddItemToObject(nv, "repeat", x);
+	}
 	text = json_print(root);
 	if (!text) {
 		rc = -ENOMEM;

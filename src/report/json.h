@@ -53,6 +53,7 @@ struct json_run {
 	const unsigned *groupid; /* [njobs]: fio's groupid of each job, or NULL (the index) */
 	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
 	int stop_signal;		/* a signal stopped the run: nvscope.stopped_by_signal */
+	const char *repeat_json; /* --repeat's summary (a JSON object): nvscope.repeat, or NULL */
 };
 
 #define JSON_MAX_BYTES (256u << 20)

@@ -1,5 +1,6 @@
 /* runsteps.c - a headless run's steps and the results they leave. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "run/runsteps.h"
@@ -204,4 +205,94 @@ void runsteps_group_release(struct runsteps_group *g)
 		runjob_release(&g->r[i]);
 	free(g->r);
 	g->r = NULL;
+}
+
+/* @v's @n values into st[]: mean, min, max, sample standard deviation
+ * (0 for one value). */
+static void stats_of(const double *v, unsigned n, double *st)
+{
+	double sum = 0, sq = 0;
+	st[RUNSTEPS_MIN] = st[RUNSTEPS_MAX] = n ? v[0] : NAN;
+	for (unsigned i = 0; i < n; i++) {
+		sum += v[i];
+		st[RUNSTEPS_MIN] = fmin(st[RUNSTEPS_MIN], v[i]);
+		st[RUNSTEPS_MAX] = fmax(st[RUNSTEPS_MAX], v[i]);
+	}
+	st[RUNSTEPS_MEAN] = n ? sum / n : NAN;
+	for (unsigned i = 0; i < n; i++)
+		sq += (v[i] - st[RUNSTEPS_MEAN]) * (v[i] - st[RUNSTEPS_MEAN]);
+	st[RUNSTEPS_SD] = n > 1 ? sqrt(sq / (n - 1)) : 0;
+}
+
+/* Run @step's figures (its entries summed, their latency merged in @m). */
+static void run_figures(const struct runsteps *rs, unsigned step, struct result *m, double *iops,
+			double *mbps, double *mean, double *p99)
+{
+	struct lat_all la;
+	*iops = *mbps = 0;
+	result_init(m);
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs->step[i] != step)
+			continue;
+		*iops += result_total_iops(&rs->res[i]);
+		for (int d = 0; d < NVS_NDIR; d++)
+			*mbps += result_bw(&rs->res[i], d) / 1e6;
+		result_merge(m, &rs->res[i]);
+	}
+	result_lat_all(m, &la);
+	*mean = la.mean_us;
+	*p99 = la.p99_us;
+}
+
+/* Adds run @step to the summary of its job and depth in @out (new ones
+ * appended; *@n of @max). */
+static int add_run(const struct runsteps *rs, unsigned i, struct runsteps_rep *out, unsigned *n,
+		   unsigned max, double (*v)[4], struct result *m)
+{
+	unsigned k = 0;
+	while (k < *n && !(out[k].spec == rs->info[i].spec && out[k].iodepth == rs->res[i].iodepth))
+		k++;
+	if (k < *n && out[k].n >= 1000) /* --repeat's most */
+		return 0;
+	if (k == *n) {
+		if (*n == max)
+			return 0;
+		out[k] =
+		    (struct runsteps_rep){.spec = rs->info[i].spec, .iodepth = rs->res[i].iodepth};
+		(*n)++;
+	}
+	unsigned r = out[k].n++;
+	run_figures(rs, rs->step[i], m, &v[(size_t)k * 1000 + r][0], &v[(size_t)k * 1000 + r][1],
+		    &v[(size_t)k * 1000 + r][2], &v[(size_t)k * 1000 + r][3]);
+	return 0;
+}
+
+int runsteps_repeats(const struct runsteps *rs, struct runsteps_rep *out, unsigned max)
+{
+	unsigned n = 0;
+	/* each step's runs' four figures: [step * 1000 + run][figure] */
+	double(*v)[4] = calloc((size_t)max * 1000, sizeof(*v));
+	struct result *m = malloc(sizeof(*m));
+	double col[1000];
+
+	if (!v || !m || !rs->step) {
+		free(v);
+		free(m);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < rs->n; i++)
+		if ((i == 0 || rs->step[i] != rs->step[i - 1]) && rs->info[i].spec)
+			add_run(rs, i, out, &n, max, v, m);
+	for (unsigned k = 0; k < n; k++) {
+		double *st[4] = {out[k].iops, out[k].mbps, out[k].mean_us, out[k].p99_us};
+		for (unsigned f = 0; f < 4; f++) {
+			unsigned nr = out[k].n < 1000 ? out[k].n : 1000;
+			for (unsigned r = 0; r < nr; r++)
+				col[r] = v[(size_t)k * 1000 + r][f];
+			stats_of(col, nr, st[f]);
+		}
+	}
+	free(v);
+	free(m);
+	return (int)n;
 }

@@ -73,6 +73,23 @@ bool runsteps_apart(const struct spec *s, const struct runjob *rj);
 unsigned runsteps_add(struct runsteps *rs, const struct spec *s, bool sweep, struct runjob *rj,
 		      const struct runsteps_meter *m);
 
+/* `nvscope run --repeat N` (KDiskMark's repeat: each test run N times,
+ * its average and peak): a step's N runs summed up.  Each figure's mean,
+ * min, max and sample standard deviation ([RUNSTEPS_MEAN ..]); a run's
+ * IOPS and MB/s are its entries' (numjobs copies) summed, its latency
+ * their merged histograms'. */
+enum { RUNSTEPS_MEAN, RUNSTEPS_MIN, RUNSTEPS_MAX, RUNSTEPS_SD, RUNSTEPS_NSTAT };
+struct runsteps_rep {
+	const struct spec *spec; /* the job */
+	unsigned iodepth;
+	unsigned n; /* runs recorded (fewer than asked: interrupted) */
+	double iops[RUNSTEPS_NSTAT], mbps[RUNSTEPS_NSTAT];
+	double mean_us[RUNSTEPS_NSTAT], p99_us[RUNSTEPS_NSTAT];
+};
+/* The steps of @rs (entries of the same job and depth, each run its own
+ * step number) into @out (room for @max); returns how many, or -ENOMEM. */
+int runsteps_repeats(const struct runsteps *rs, struct runsteps_rep *out, unsigned max);
+
 /* Sums the disk deltas of every entry by device into @out
  * (NVS_MAX_TARGETS); returns how many devices. */
 unsigned runsteps_merge_disks(const struct runsteps *rs, struct diskstat *out);

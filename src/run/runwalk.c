@@ -20,7 +20,7 @@ void runwalk_groups(const struct spec *jobs, unsigned njobs, unsigned *plan,
 				why = "an iodepth list (a QD sweep) runs depth by depth";
 		for (unsigned k = j; k < j + n; k++)
 			plan[k] = why ? 1 : k == j ? n : 0;
-		if (why && note) {
+		if (why && n > 1 && note) { /* (one job's sweep is no group to tell of) */
 			char msg[512];
 			snprintf(msg, sizeof(msg),
 				 "fio starts [%s] .. [%s] together (no stonewall); nvscope "
@@ -118,11 +118,13 @@ static int walk_steps(struct walk *k)
 	const struct runsteps_group *g = &k->grp;
 
 	for (unsigned j = 0; j < w->njobs && !atomic_load(w->cancel); j++) {
-		for (unsigned q = 0; q < w->jobs[j].niodepth && !atomic_load(w->cancel); q++) {
-			int rc = run_one(k, j, q);
-			if (rc <= 0)
-				return rc;
-		}
+		for (unsigned q = 0; q < w->jobs[j].niodepth && !atomic_load(w->cancel); q++)
+			for (unsigned r = 0;
+			     r < (w->repeat ? w->repeat : 1) && !atomic_load(w->cancel); r++) {
+				int rc = run_one(k, j, q);
+				if (rc <= 0)
+					return rc;
+			}
 		/* exit_what=all: the rest of the jobs never start */
 		bool in_grp = runsteps_group_has(g, j);
 		if (w->jobs[j].exitall && (!in_grp || j == g->first + g->n - 1) &&

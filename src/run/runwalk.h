@@ -19,6 +19,8 @@ struct runwalk {
 	const char *log_dir;	   /* fio's histogram logs go here (--output-dir), or NULL */
 	const _Atomic int *cancel; /* a signal: no further step starts */
 	runjob_tick_fn tick;	   /* the progress line, or NULL */
+	unsigned repeat;	   /* --repeat: each step run this many times in a
+				    * row, each run its own step (0, 1: once) */
 	/* A step recorded from entry @first: the caller's outputs for it
 	 * (@lsfx: its log files' suffix).  Nonzero when they failed. */
 	int (*step_done)(void *arg, unsigned j, unsigned first, const struct runjob *rj,
