@@ -26,6 +26,7 @@
 #include "report/rtable.h"
 #include "report/rwhtml.h"
 #include "report/svg.h"
+#include "report/tracehtml.h"
 #include "report/chartpub.h"
 #include "stats/collect.h"
 #include "report/resnames.h"
@@ -102,6 +103,7 @@ static const char *css =
     "details.per-drive summary{font-size:12px;cursor:pointer}"
     ".drive-multiples{display:flex;flex-wrap:wrap;gap:2px 6px;align-items:flex-start}"
     ".drive-multiples p.note{flex-basis:100%;font-size:12px;margin:4px 0}"
+    "details.trace-copies summary{font-size:12px;cursor:pointer}"
     ".zoomnote{font-size:12px;margin:4px 0}"
     "svg .band.grey{fill:#777;fill-opacity:.08;stroke:#777}svg .bandlabel.grey{fill:#444}";
 
@@ -484,6 +486,16 @@ static void qos_section(FILE *f, const struct rdir *dirs, const struct rtab *tab
 	fputs("</div>\n", f);
 }
 
+/* A replay step's lag and late per directory and copy (tracehtml.c). */
+static void trace_replay(FILE *f, const struct rdir *dirs, const struct rtab *tabs, unsigned nd,
+			 const char *sub)
+{
+	struct tracehtml_dir td[nd ? nd : 1];
+	for (unsigned d = 0; d < nd; d++)
+		td[d] = (struct tracehtml_dir){.path = dirs[d].path, .label = dirs[d].label};
+	tracehtml_step(f, td, tabs, nd, sub, "measure");
+}
+
 static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const char *sub,
 			    bool mbps)
 {
@@ -525,6 +537,7 @@ static void section_measure(FILE *f, const struct rdir *dirs, unsigned nd, const
 	rwhtml_table(f, dv, nd, "measure");
 	rw_free(rw, nd);
 	per_drive(f, dirs, tabs, nd, sub, "measure");
+	trace_replay(f, dirs, tabs, nd, sub);
 	qos_section(f, dirs, tabs, nd, sub, "measure", qs);
 	free_tabs(tabs, nd);
 	bufs_free(&b);

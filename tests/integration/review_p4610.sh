@@ -13,3 +13,18 @@ rv_plan database-mixes db --target "$T_TMP/a.img" "$Y" --fill 0.02 --runtime 0.2
 rv_plan vdi-boot-storm vdi --target "$T_TMP/big.img" --yes-destroy-data="$T_TMP/big.img" \
 	--runtime 0.5s --ramp-time 0
 rv_check 002 rc db vdi
+# the VDI boot storm's replay: lag and late per phase (the two steps), and
+# each copy's
+python3 - "$T_TMP/report.html" <<'PY' || fail "no trace replay table"
+import re, sys
+page = open(sys.argv[1]).read()
+rows = re.findall(r'<table class="trace">(.*?)</table>', page, re.S)
+assert len(rows) == 2, len(rows)  # boot-staggered, boot-together
+for t in rows:
+    (r,) = re.findall(r"<tr><td class=\"l\">.*?</tr>", t)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", r)
+    assert cells[2] == "vm-boot.log" and cells[3] == "8", cells
+assert page.count('<table class="trace-copies">') == 2
+print("ok: the boot storm's two phases with lag and late, each with its 8 copies")
+PY
+ok "VDI boot storm: lag and late per phase and copy"
