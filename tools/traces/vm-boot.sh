@@ -1,7 +1,18 @@
 #!/bin/bash
-# tools/traces/vm-boot.sh OUT.log [SIZE]
+# tools/traces/vm-boot.sh OUT.log [SIZE] [boot|login|monday]
 # Records a guest booting from an emulated NVMe disk, as presets/traces/
-# vm-boot.log was made (docs/traces.md):
+# vm-boot.log was made (docs/traces.md); with login or monday, a desktop
+# user's session instead of the boot (the VDI review's login phases:
+# vdi-login.log and vdi-monday.log, docs/traces.md "The login traces"):
+#   login:  the user's first login: the profile made from /etc/skel, a
+#           shell and the session started, the apps' first run (a browser-
+#           like history database of 2,000 visits, 200 cache files of 4-64
+#           KiB, a settings file, the profile indexed);
+#   monday: the same user back after the weekend: the profile (made on this
+#           host by the login session before the recording) read back, the
+#           apps started on their caches and databases (400 visits added,
+#           50 cache files rewritten, the settings updated), a session log;
+# the boot's own steps:
 #  1. a new loop device (SIZE, default 256M, file on tmpfs) gets ext4 and a
 #     small root filesystem copied from this host: busybox-static, bash,
 #     coreutils' ls/cat/sort, python3 with its standard library, their shared
@@ -30,7 +41,8 @@
 # (RUN_VM; the kernel .deb is fetched once with apt-get download into WORK,
 # default /tmp/qemu-nvme-traces).  Takes ~1-2 min under TCG.
 set -eu
-out=${1:?usage: $0 OUT.log [SIZE]} size=${2:-256M}
+out=${1:?usage: $0 OUT.log [SIZE] [boot|login|monday]} size=${2:-256M} mode=${3:-boot}
+case $mode in boot | login | monday) ;; *) echo "mode: boot, login or monday" >&2; exit 2 ;; esac
 NVS_BIN=$(readlink -f "${NVS_BIN:-./nvscope}")
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RUN_VM=${RUN_VM:-$TOP/../shared/tools/run-vm.sh}
@@ -105,6 +117,68 @@ $B sync
 $B umount /run /sys /proc
 EOF
 chmod 755 "$R/sbin/boot.sh"
+# a desktop user's session (login, monday): /etc/skel as a desktop's
+# defaults, /sbin/session.sh what logging in does
+mkdir -p "$R/etc/skel/.config/app" "$R/etc/skel/.local/share/app" "$R/etc/skel/Documents"
+printf 'PS1="\\u@vdi$ "\nexport EDITOR=vi\n' >"$R/etc/skel/.bashrc"
+for i in $(seq 40); do
+	head -c $((512 * (i % 9 + 1))) /usr/share/common-licenses/GPL-3 >"$R/etc/skel/.config/app/default$i.conf"
+done
+for i in $(seq 12); do
+	head -c $((8192 * i)) /usr/share/common-licenses/GPL-3 >"$R/etc/skel/Documents/welcome$i.txt" 2>/dev/null ||
+		cp /usr/share/common-licenses/GPL-3 "$R/etc/skel/Documents/welcome$i.txt"
+done
+cat >"$R/sbin/session.sh" <<'EOF'
+#!/bin/busybox sh
+# /sbin/session.sh first|monday - a desktop user logging in
+B=/bin/busybox
+H=/home/user
+$B mount -t proc proc /proc 2>/dev/null
+$B mount -t tmpfs tmpfs /run 2>/dev/null
+if [ "$1" = first ]; then
+	$B mkdir -p $H
+	$B cp -a /etc/skel/. $H/
+else # the roaming profile loaded: every file of it read
+	$B find $H -type f -exec $B cat {} + >/dev/null
+fi
+/usr/bin/bash -c ". $H/.bashrc; for f in /etc/profile.d/*.sh; do . \"\$f\"; done; echo session: \$EDITOR"
+/usr/bin/python3 - "$1" <<'PY'
+import json, os, random, sqlite3, sys, time
+h, first = "/home/user", sys.argv[1] == "first"
+random.seed(7 if first else 11)
+os.makedirs(h + "/.cache/app", exist_ok=True)
+db = sqlite3.connect(h + "/.local/share/app/history.sqlite")
+db.execute("create table if not exists visit(id integer primary key, url text, t real)")
+n = 2000 if first else 400
+for i in range(n):
+    db.execute("insert into visit(url, t) values(?, ?)", ("https://example.org/%d" % random.randrange(10**6), time.time()))
+    if i % 100 == 99:
+        db.commit()  # a browser commits as it goes
+db.commit()
+if not first:
+    print("session: %d visits" % db.execute("select count(*) from visit").fetchone()[0])
+names = ["%s/.cache/app/c%03d" % (h, i) for i in range(200)]
+for p in (names if first else random.sample(names, 50)):
+    with open(p, "wb") as f:
+        f.write(os.urandom(random.choice([4096, 8192, 16384, 65536])))
+if not first:
+    for p in random.sample(names, 100):
+        open(p, "rb").read()
+sp = h + "/.config/app/settings.json"
+st = {} if first else json.load(open(sp))
+st.update({"k%d" % i: random.random() for i in range(5000 if first else 500)})
+json.dump(st, open(sp, "w"))
+with open(h + "/.cache/app/session.log", "a") as f:
+    f.write("login %s at %f\n" % (sys.argv[1], time.time()))
+PY
+$B ls -lR $H >$H/.cache/index
+$B sync
+$B umount /run /proc 2>/dev/null
+EOF
+chmod 755 "$R/sbin/session.sh"
+if [ "$mode" = monday ]; then # the first login's profile, made here before the recording
+	chroot "$R" /bin/busybox sh /sbin/session.sh first >/dev/null
+fi
 du -sh "$R" | awk '{print "vm-boot: root filesystem " $1}'
 umount "$mnt"
 blockdev --flushbufs "$dev"
@@ -115,7 +189,11 @@ cat >"$tmp/guest.sh" <<'EOF'
 i=0
 while [ ! -b /dev/nvme0n1 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 mount -t ext4 /dev/nvme0n1 /mnt || exit 3
-chroot /mnt /bin/busybox sh /sbin/boot.sh || exit 4
+case $(cat /etc/vmboot-mode) in
+boot) chroot /mnt /bin/busybox sh /sbin/boot.sh || exit 4 ;;
+login) chroot /mnt /bin/busybox sh /sbin/session.sh first || exit 4 ;;
+monday) chroot /mnt /bin/busybox sh /sbin/session.sh monday || exit 4 ;;
+esac
 umount /mnt || exit 5
 echo "vm-boot: guest done"
 EOF
@@ -124,10 +202,11 @@ EOF
 rec=$!
 sleep 1
 kill -0 "$rec" || { echo "vm-boot: the recording did not start" >&2; exit 1; }
-RUN_DIR=$tmp/vm DISK_DIR=$tmp/disks "$RUN_VM" -c 0 -M crc32c_generic -M ext4 -t 500 -e "$tmp/guest.sh" \
+echo "$mode" >"$tmp/vmboot-mode"
+RUN_DIR=$tmp/vm DISK_DIR=$tmp/disks "$RUN_VM" -c 0 -f "$tmp/vmboot-mode:/etc/vmboot-mode" -M crc32c_generic -M ext4 -t 500 -e "$tmp/guest.sh" \
 	-Q "-drive file=$dev,if=none,id=boot,format=raw,cache=none -device nvme,id=nvme0,serial=VMBOOT0001 -device nvme-ns,drive=boot,bus=nvme0,nsid=1" ||
 	{ tail -20 "$tmp/vm/console.log" >&2; echo "vm-boot: the guest failed" >&2; exit 1; }
-grep -a 'up\|vm-boot' "$tmp/vm/console.log" | tr -d '\r' | head -5
+grep -a 'up\|vm-boot\|session' "$tmp/vm/console.log" | tr -d '\r' | head -5
 sleep 1
 kill -0 "$rec" || { echo "vm-boot: the recording ended early" >&2; exit 1; }
 kill -INT "$rec"
@@ -150,7 +229,9 @@ if [ -n "$raw" ]; then
 	     { drop[task]++ }
 	     END { for (t in drop) printf "vm-boot: dropped %d events of host task %s\n", drop[t], t > "/dev/stderr" }' \
 		"$raw" >"$tmp/guest.txt"
-	"$NVS_BIN" trace convert "$tmp/guest.txt" -o "$out" --file vm-boot.img
+	img=vm-boot.img
+	[ "$mode" = boot ] || img=vdi-$mode.img
+	"$NVS_BIN" trace convert "$tmp/guest.txt" -o "$out" --file "$img"
 else # blktrace's binary capture: no task filter, the whole recording
 	awk -v d="$dev" 'NR > 1 && $2 == d { $2 = "vm-boot.img" } { print }' "$out" >"$tmp/out" &&
 		cat "$tmp/out" >"$out"
