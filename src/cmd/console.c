@@ -160,7 +160,7 @@ static int build_base(const struct cli *c, struct spec *s, char *err, size_t len
 	for (unsigned k = 0; k < c->nkv; k++) {
 		char key[64];
 		snprintf(key, sizeof(key), "%.*s", (int)c->kv[k].klen, c->kv[k].key);
-		int ret = spec_set(s, key, c->kv[k].val, err, len);
+		int ret = opt_set(s, key, c->kv[k].val, err, len);
 		if (ret)
 			return ret;
 	}

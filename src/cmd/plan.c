@@ -217,7 +217,7 @@ static int parse_opts(struct plan_args *pa, const struct cmd_args *a)
 		case O_STRIPE: {
 			struct spec tmp;
 			spec_init(&tmp);
-			if (spec_set(&tmp, "stripe", v, err, sizeof(err))) {
+			if (opt_set(&tmp, "stripe", v, err, sizeof(err))) {
 				fprintf(stderr, "nvscope plan: --stripe: %s\n", err);
 				return NVS_EXIT_USAGE;
 			}
@@ -333,7 +333,7 @@ static int load_plan(struct plan_args *pa, const char *path)
 
 	spec_init(&base);
 	for (unsigned i = 0; i < r->ntargets; i++)
-		if (spec_set(&base, "target", r->targets[i], err, sizeof(err))) {
+		if (opt_set(&base, "target", r->targets[i], err, sizeof(err))) {
 			fprintf(stderr, "nvscope plan: %s\n", err);
 			return NVS_EXIT_USAGE;
 		} else if (base.ntargets != i + 1 || strcmp(base.targets[i], r->targets[i])) {

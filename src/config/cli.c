@@ -20,7 +20,7 @@ static const char *const flags[] = {
 static const char *const valued[] = {"description", "percentile_list", "ioscheduler"};
 
 /* A flag is an option that is complete without a value: the ones above
- * and any option spec_set takes alone (booleans, fio's stonewall,
+ * and any option opt_set takes alone (booleans, fio's stonewall,
  * refill_buffers...).  A flag never takes the next argument. */
 static bool is_flag(const char *key, size_t len)
 {
@@ -41,7 +41,7 @@ static bool is_flag(const char *key, size_t len)
 		if (!strcmp(k, valued[i]))
 			return false;
 	spec_init(&probe);
-	return spec_set(&probe, k, NULL, e, sizeof(e)) == 0;
+	return opt_set(&probe, k, NULL, e, sizeof(e)) == 0;
 }
 
 int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t errlen)
@@ -63,7 +63,7 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		char k[64], e[16];
 		snprintf(k, sizeof(k), "%.*s", (int)klen, key);
 		spec_init(&probe);
-		if (klen >= sizeof(k) || spec_set(&probe, k, "1", e, sizeof(e)) == -ENOENT)
+		if (klen >= sizeof(k) || opt_set(&probe, k, "1", e, sizeof(e)) == -ENOENT)
 			return 0;
 	}
 	if (!val && !is_flag(key, klen)) {
@@ -88,7 +88,7 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		 * worker per target; checked now for a clear error */
 		struct spec scratch;
 		spec_init(&scratch);
-		if (spec_set(&scratch, "filename", val, err, errlen))
+		if (opt_set(&scratch, "filename", val, err, errlen))
 			return -EINVAL;
 		c->fileset = val;
 		*i += eq ? 1 : 2;
@@ -127,7 +127,7 @@ int cli_take(struct cli *c, int argc, char **argv, int *i, char *err, size_t err
 		memcpy(k, key, klen);
 		k[klen] = '\0';
 		spec_init(&scratch);
-		int rc = spec_set(&scratch, k, val, err, errlen);
+		int rc = opt_set(&scratch, k, val, err, errlen);
 		if (rc == -ENOENT)
 			return 0; /* not a workload option: the caller's */
 		if (rc)
@@ -177,7 +177,7 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 		for (unsigned k = 0; k < c->nkv; k++) {
 			char key[64];
 			snprintf(key, sizeof(key), "%.*s", (int)c->kv[k].klen, c->kv[k].key);
-			rc = spec_set(&list[j], key, c->kv[k].val, err, errlen);
+			rc = opt_set(&list[j], key, c->kv[k].val, err, errlen);
 			if (rc)
 				goto free_list;
 		}
@@ -203,7 +203,7 @@ int cli_jobs(const struct cli *c, struct spec **jobs, unsigned *njobs, char *err
 		if (c->fileset) { /* replaces the file's filename=, as --target does */
 			list[j].ntargets = 0;
 			list[j].fileset = false;
-			rc = spec_set(&list[j], "filename", c->fileset, err, errlen);
+			rc = opt_set(&list[j], "filename", c->fileset, err, errlen);
 			if (rc)
 				goto free_list;
 		}

@@ -337,7 +337,7 @@ static int apply_param(struct plan_step *st, const char *key, const char *v, cha
 			st->ss = p;
 	} else if (!strcmp(key, "iodepth")) {
 		if (st->kind == STEP_MEASURE || st->kind == STEP_GRID)
-			return spec_set(&st->spec, key, v, err, errlen);
+			return opt_set(&st->spec, key, v, err, errlen);
 	} else {
 		return -ENOENT;
 	}
@@ -430,9 +430,9 @@ static void kind_defaults(struct plan_step *st)
 		break;
 	case STEP_FILL:
 		st->fill_passes = 2;
-		spec_set(s, "bs", "128k", e, sizeof(e));
-		spec_set(s, "iodepth", "32", e, sizeof(e));
-		spec_set(s, "numjobs", "1", e, sizeof(e));
+		opt_set(s, "bs", "128k", e, sizeof(e));
+		opt_set(s, "iodepth", "32", e, sizeof(e));
+		opt_set(s, "numjobs", "1", e, sizeof(e));
 		break;
 	case STEP_PRECONDITION:
 		break;
@@ -445,7 +445,7 @@ static void kind_defaults(struct plan_step *st)
 			static const unsigned t[] = {1, 2, 4, 8, 16};
 			memcpy(st->threads, t, sizeof(t));
 			st->nthreads = 5;
-			spec_set(s, "iodepth", "1,2,4,8,16", e, sizeof(e));
+			opt_set(s, "iodepth", "1,2,4,8,16", e, sizeof(e));
 		}
 		if (st->kind == STEP_RATE_CURVE) {
 			static const double pts[] = {10, 50, 70, 80, 90, 100, 110, 120};
@@ -566,10 +566,10 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 		spec_init(&st->spec);
 	snprintf(st->spec.name, sizeof(st->spec.name), "%s", st->label);
 	if (st->kind == STEP_FILL)
-		spec_set(&st->spec, "rw", "write", e, sizeof(e));
+		opt_set(&st->spec, "rw", "write", e, sizeof(e));
 	for (unsigned i = 0; glob && is_workload(st) && i < glob->nkv; i++) {
 		*line = glob->kv[i].line;
-		rc = spec_set(&st->spec, glob->kv[i].key, glob->kv[i].val, e, sizeof(e));
+		rc = opt_set(&st->spec, glob->kv[i].key, glob->kv[i].val, e, sizeof(e));
 		if (rc == -ENOENT)
 			BADV("unknown option '%s'", glob->kv[i].key);
 		if (rc)
@@ -604,7 +604,7 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 		if (rc == -ENOENT && st->kind != STEP_PURGE && !plain)
 			rc = apply_param(st, kv->key, kv->val, e, sizeof(e));
 		if (rc == -ENOENT && st->kind != STEP_PURGE) {
-			rc = spec_set(&st->spec, kv->key, kv->val, e, sizeof(e));
+			rc = opt_set(&st->spec, kv->key, kv->val, e, sizeof(e));
 			if (rc == -ENOENT)
 				BADV("unknown option '%s' in [%s]", kv->key, sec->name);
 		}
@@ -619,7 +619,7 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 				 sizeof(path)))
 			BADV("[%s]: no trace presets/traces/%s.log (or give read_iolog=FILE)",
 			     sec->name, tn);
-		if (spec_set(&st->spec, "read_iolog", path, e, sizeof(e)))
+		if (opt_set(&st->spec, "read_iolog", path, e, sizeof(e)))
 			BADV("[%s]: %s", sec->name, e);
 	}
 	if (kind_finish(st, e, sizeof(e)))

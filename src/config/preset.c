@@ -146,7 +146,7 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 	struct grouping *ng = ps->job_group;
 	ng[ps->njobs] = ps->global_group;
 	nj[ps->njobs] = ps->global;
-	if (spec_set(&nj[ps->njobs], "name", name, err, errlen)) /* renames [global]'s bare logs */
+	if (opt_set(&nj[ps->njobs], "name", name, err, errlen)) /* renames [global]'s bare logs */
 		return -EINVAL;
 	snprintf(ne[ps->njobs], sizeof(*ne), "%s", ps->global_engine);
 	ps->njobs++;
@@ -292,7 +292,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
 		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
-	rc = spec_set(s, key_in, val, err, errlen);
+	rc = opt_set(s, key_in, val, err, errlen);
 	if (!rc && ps->fio && zbd_spec_verify_why(s) &&
 	    (!strcmp(key, "verify") || !strcmp(key, "zonemode") ||
 	     !strcmp(key, "verify_backlog") || !strcmp(key, "time_based") ||
@@ -342,7 +342,7 @@ static int finish_engine(struct spec *s, const char *asked, bool fio, char *err,
 	for (size_t i = 0; i < NVS_ARRAY_SIZE(engines); i++)
 		if (!strcmp(name, engines[i].name))
 			kind = engines[i].kind;
-	if (spec_set(s, "ioengine", kind == ENG_ASIS ? name : "io_uring", err, errlen))
+	if (opt_set(s, "ioengine", kind == ENG_ASIS ? name : "io_uring", err, errlen))
 		return -EINVAL;
 	/* fio's asynchronous engines that Linux runs one I/O at a time:
 	 * posixaio (glibc queues a descriptor's requests to one thread, in

@@ -1,5 +1,5 @@
 /* preset.h - presets and fio job files: `[global]` plus one section per job,
- * fio's option names (syntax: jobfile.c, values through spec_set). */
+ * fio's option names (syntax: jobfile.c, values through opt_set). */
 #ifndef NVS_PRESET_H
 #define NVS_PRESET_H
 

@@ -51,7 +51,7 @@ bad:
 	       -EINVAL;
 }
 
-int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	struct spec_fdp *f = &s->fdp;
 
@@ -117,6 +117,21 @@ int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 		       -EINVAL;
 	return -ENOENT;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row fdp_opts[FDP_NOPTS] = {
+    {.name = "atomic", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "data_placement", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "dataplacement", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "dp_scheme", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "fdp", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "fdp_pli", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "fdp_pli_select", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "plid_select", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "plids", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "verify_write_sequence", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+};
 
 /* The fio engine a job file named, from its note ("ioengine=psync ..."), or
  * "" when the engine is nvscope's own. */

@@ -28,6 +28,7 @@
 #include "io/backend.h"
 #include "io/spec.h"
 #include "io/target.h"
+#include "io/opt.h"
 
 #define FDP_DTYPE 2u /* NVMe directive type: data placement */
 #ifndef RWF_ATOMIC
@@ -36,9 +37,11 @@
 #define NVS_RWF_ATOMIC RWF_ATOMIC
 #endif
 
-/* Sets @key when it is one of the options above: 0, -EINVAL with @err, or
- * -ENOENT (not one of them). */
-int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's atomic, data_placement, dataplacement, dp_scheme, fdp, fdp_pli, fdp_pli_select,
+ * plid_select, plids, verify_write_sequence (the names in fdp_opts): a row each in io/opt.c's one
+ * table. */
+#define FDP_NOPTS 10
+extern const struct opt_row fdp_opts[FDP_NOPTS];
 /* fio's conflicts (engine, dataplacement=none, direct): 0 or -EINVAL. */
 int fdp_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* After the target is open (through the safety module) and before any

@@ -2,28 +2,97 @@
 #include "io/opt.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "base/num.h"
+#include "io/fdp.h"
 #include "io/filesize.h"
 #include "io/flow.h"
 #include "io/lattarget.h"
 #include "io/nvcmd.h"
 #include "io/pagecache.h"
+#include "io/pi.h"
+#include "io/prio.h"
+#include "io/replay.h"
+#include "io/specdata.h"
 #include "io/speclog.h"
+#include "io/specss.h"
+#include "io/specval.h"
+#include "io/sprandom.h"
+#include "io/xrun.h"
+#include "io/zbd.h"
 #include "io/zones.h"
 
+/* Every module's rows: the core options first (io/spec.c), then each
+ * feature's, then the names accepted for nothing and the refused ones.  A
+ * name is in one row only (test_optfix.c's test_rows). */
 static const struct opt_list lists[] = {
-    {pagecache_opts, PAGECACHE_NOPTS}, {flow_opts, FLOW_NOPTS},	      {nvcmd_opts, NVCMD_NOPTS},
-    {lattarget_opts, LATTARGET_NOPTS}, {speclog_opts, SPECLOG_NOPTS}, {zones_opts, ZONES_NOPTS},
+    {spec_opts, SPEC_NOPTS},
+    {pagecache_opts, PAGECACHE_NOPTS},
+    {flow_opts, FLOW_NOPTS},
+    {nvcmd_opts, NVCMD_NOPTS},
+    {lattarget_opts, LATTARGET_NOPTS},
+    {speclog_opts, SPECLOG_NOPTS},
+    {zones_opts, ZONES_NOPTS},
     {filesize_opts, FILESIZE_NOPTS},
+    {replay_opts, REPLAY_NOPTS},
+    {specdata_opts, SPECDATA_NOPTS},
+    {prio_opts, PRIO_NOPTS},
+    {pi_opts, PI_NOPTS},
+    {xrun_opts, XRUN_NOPTS},
+    {specss_opts, SPECSS_NOPTS},
+    {zbd_opts, ZBD_NOPTS},
+    {sprandom_opts, SPRANDOM_NOPTS},
+    {fdp_opts, FDP_NOPTS},
+    {spec_ignored_opts, SPEC_NIGNORED},
+    {specval_refused_opts, SPECVAL_NREFUSED},
 };
+#define NLISTS (sizeof(lists) / sizeof(lists[0]))
 
 size_t opt_lists(const struct opt_list **out)
 {
 	*out = lists;
-	return sizeof(lists) / sizeof(lists[0]);
+	return NLISTS;
+}
+
+/* ---- the one table: every row, sorted by name once, found by bsearch ---- */
+
+static const struct opt_row **sorted;
+static size_t nsorted;
+static pthread_once_t sort_once = PTHREAD_ONCE_INIT;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct opt_row *const *)a)->name,
+		      (*(const struct opt_row *const *)b)->name);
+}
+
+static void sort_rows(void)
+{
+	size_t n = 0;
+	for (size_t l = 0; l < NLISTS; l++)
+		n += lists[l].n;
+	if (!(sorted = malloc(n * sizeof(*sorted))))
+		return; /* opt_find then finds nothing: every option "unknown" */
+	for (size_t l = 0; l < NLISTS; l++)
+		for (size_t i = 0; i < lists[l].n; i++)
+			sorted[nsorted++] = &lists[l].rows[i];
+	qsort(sorted, nsorted, sizeof(*sorted), by_name);
+}
+
+const struct opt_row *opt_find(const char *key)
+{
+	struct opt_row k = {.name = key};
+	const struct opt_row *kp = &k, **r;
+
+	pthread_once(&sort_once, sort_rows);
+	if (!sorted)
+		return NULL;
+	r = bsearch(&kp, sorted, nsorted, sizeof(*sorted), by_name);
+	return r ? *r : NULL;
 }
 
 static void store(struct spec *s, const struct opt_row *r, uint64_t x)
@@ -88,6 +157,7 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 			return -EINVAL;
 		return *x > r->max_ns ? -ERANGE : 0;
 	case OPT_CUSTOM:
+	case OPT_REFUSED:
 		return 1;
 	case OPT_ENUM:
 		for (unsigned i = 0; v && r->values[i]; i++)
@@ -100,24 +170,31 @@ static int parse(const struct opt_row *r, const char *v, uint64_t *x)
 	return -EINVAL;
 }
 
-static const struct opt_row *find(const char *key)
+int opt_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
 {
-	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
-		for (size_t i = 0; i < lists[l].n; i++)
-			if (!strcmp(key, lists[l].rows[i].name))
-				return &lists[l].rows[i];
-	return NULL;
-}
-
-int opt_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
-{
-	const struct opt_row *r = find(key);
+	char key[64];
 	uint64_t x = 0;
 
-	if (!r)
+	err[0] = '\0';
+	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
+		snprintf(err, errlen, "unknown option '%.60s...'", key_in);
 		return -ENOENT;
+	}
+	for (char *p = key; *p; p++) /* fio: '-' and '_' are the same */
+		if (*p == '-')
+			*p = '_';
+	const struct opt_row *r = opt_find(key);
+	if (!r) {
+		snprintf(err, errlen, "unknown option '%s'", key_in);
+		return -ENOENT;
+	}
+	if (r->kind == OPT_REFUSED) {
+		snprintf(err, errlen, "%s: refused: %s", key_in, r->why);
+		return -EINVAL;
+	}
 	if (r->kind == OPT_CUSTOM)
-		return r->set(s, r->name, v, err, errlen);
+		return r->seti ? r->seti(s, r->name, key_in, v, err, errlen)
+			       : r->set(s, r->name, v, err, errlen);
 	int rc = parse(r, v, &x);
 	if (rc == -ERANGE) /* OPT_SIZE over its maximum: stored all the same */
 		store(s, r, x);

@@ -1,9 +1,9 @@
-/* opt.h - options as data (fio's options.c + parse.c idea): a feature
- * module lists its options as rows (name, kind, where the value goes in
- * struct spec, the text an error names) and opt_set walks the lists with
- * one parser.  First step of issue 21 item 3: flow, pagecache, nvcmd,
- * lattarget, speclog, zones and filesize are rows; the other feature
- * modules still have their *_spec_set chains. */
+/* opt.h - options as data (fio's options.c + parse.c idea): every option
+ * of a workload is a row (name, kind, where the value goes in struct spec
+ * or the setter of its family, the text an error names); the core options
+ * (io/spec.c), each feature module and the ignored and refused names
+ * contribute their rows, and opt_set finds a name in the one table (sorted
+ * once, a binary search) and applies its row (issue 21 item 3). */
 #ifndef NVS_OPT_H
 #define NVS_OPT_H
 
@@ -21,13 +21,15 @@ enum opt_kind {
 	OPT_DOUBLE,  /* num_parse_double in [dmin, dmax] into a double */
 	OPT_SIZE,    /* spec_parse_size into a u64 (written even when refused, as
 		      * before), at most max_ns (a byte count here) */
-	OPT_CUSTOM,  /* the row's set() parses, stores and words its error */
+	OPT_CUSTOM,  /* the row's set() (or seti(): with the key as typed)
+		      * parses, stores and words its error */
+	OPT_REFUSED, /* fio's option nvscope refuses: "KEY: refused: WHY" */
 };
 
 #define OPT_INVERT 1u
 
 struct opt_row {
-	const char *name; /* fio's, with '_' (spec_set maps '-') */
+	const char *name; /* fio's, with '_' (opt_set maps '-') */
 	enum opt_kind kind;
 	size_t off;  /* offsetof(struct spec, field) */
 	size_t size; /* sizeof that field */
@@ -40,6 +42,11 @@ struct opt_row {
 	double dmin, dmax;	   /* OPT_DOUBLE */
 	/* OPT_CUSTOM: @key is the row's name */
 	int (*set)(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+	/* OPT_CUSTOM whose messages name the key as the user typed it
+	 * (@key_in: '-' or '_'); used instead of set() when given */
+	int (*seti)(struct spec *s, const char *key, const char *key_in, const char *v, char *err,
+		    size_t errlen);
+	const char *why; /* OPT_REFUSED */
 };
 
 /* The rows one module contributes. */
@@ -50,10 +57,21 @@ struct opt_list {
 
 #define OPT_FIELD(f) offsetof(struct spec, f), sizeof(((struct spec *)0)->f)
 
-/* Sets @key (normalised: '_' only) from @v (NULL for a flag) by its row:
- * 0, -EINVAL with @err naming the row and value, or -ENOENT (no row). */
+/* io/spec.c's rows: the core options (a custom setter each, naming the key
+ * as typed), and fio's names accepted for nothing. */
+#define SPEC_NOPTS 86
+extern const struct opt_row spec_opts[SPEC_NOPTS];
+#define SPEC_NIGNORED 11
+extern const struct opt_row spec_ignored_opts[SPEC_NIGNORED];
+
+/* Sets option @key (fio's name as typed; '-' and '_' are the same) to @v
+ * (NULL for a flag) by its row: 0, -EINVAL with @err saying why (the
+ * option and the value), or -ENOENT with @err "unknown option 'KEY'".
+ * CLI flags, INI presets and fio job files all set options here. */
 int opt_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
 /* Every row, list by list (for the tests that walk the table). */
 size_t opt_lists(const struct opt_list **out);
+/* The row of @key (normalised: '_' only), NULL when none. */
+const struct opt_row *opt_find(const char *key);
 
 #endif

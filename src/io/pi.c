@@ -364,7 +364,7 @@ static int parse_u16(const char *v, unsigned *out)
 	return 0;
 }
 
-int pi_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int pi_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	unsigned u;
 
@@ -392,6 +392,16 @@ int pi_spec_set(struct spec *s, const char *key, const char *v, char *err, size_
 	s->pi.given = true;
 	return 0;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row pi_opts[PI_NOPTS] = {
+    {.name = "apptag", .kind = OPT_CUSTOM, .set = pi_spec_set},
+    {.name = "apptag_mask", .kind = OPT_CUSTOM, .set = pi_spec_set},
+    {.name = "md_per_io_size", .kind = OPT_CUSTOM, .set = pi_spec_set},
+    {.name = "pi_act", .kind = OPT_CUSTOM, .set = pi_spec_set},
+    {.name = "pi_chk", .kind = OPT_CUSTOM, .set = pi_spec_set},
+};
 
 int pi_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/opt.h"
 
 /* CDW12 PRINFO bits (NVM Command Set: Read/Write, fio's nvme.h) */
 #define PI_PRCHK_REF	(1u << 26)
@@ -93,9 +94,10 @@ void pi_cmd(const struct pi_fmt *f, bool act, uint32_t chk, uint16_t apptag, uin
 const char *pi_status_name(uint16_t status);
 
 struct spec;
-/* fio's md_per_io_size, pi_act, pi_chk, apptag, apptag_mask (key
- * normalised): 0, -EINVAL with @err, or -ENOENT (not one of them). */
-int pi_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's apptag, apptag_mask, md_per_io_size, pi_act, pi_chk (the names in pi_opts): a row each in
+ * io/opt.c's one table. */
+#define PI_NOPTS 5
+extern const struct opt_row pi_opts[PI_NOPTS];
 /* They act on ioengine=io_uring_cmd only: 0 or -EINVAL. */
 int pi_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* "GUARD,REFTAG,APPTAG" (fio's spelling) of @chk into @buf ("" for none). */

@@ -58,7 +58,7 @@ static unsigned parse_cpus(const char *list, int *cpus, unsigned max)
 static uint64_t pct_of(uint64_t size, double pct, uint32_t align)
 {
 	uint64_t v;
-	/* pct is finite in 0..100 (spec_set), but a size near 2^64 rounds up */
+	/* pct is finite in 0..100 (opt_set), but a size near 2^64 rounds up */
 	if (num_to_u64((double)size * pct / 100.0, size, &v))
 		v = size;
 	return v / align * align;

@@ -175,7 +175,7 @@ static void resolve(struct spec_prio *p)
 					       : SPEC_CMDPRIO_NONE;
 }
 
-int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	struct spec_prio *p = &s->prio;
 	unsigned u;
@@ -208,6 +208,18 @@ int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, siz
 		resolve(p);
 	return rc;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row prio_opts[PRIO_NOPTS] = {
+    {.name = "cmdprio", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "cmdprio_bssplit", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "cmdprio_class", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "cmdprio_percentage", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "log_prio", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "prio", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "prioclass", .kind = OPT_CUSTOM, .set = prio_spec_set},
+};
 
 int prio_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

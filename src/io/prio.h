@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "io/frand.h"
 #include "io/spec.h"
+#include "io/opt.h"
 
 /* The kernel's ioprio encoding (linux/ioprio.h): class << 13 | level. */
 #define PRIO_CLASS_SHIFT 13
@@ -22,9 +23,10 @@ static inline uint16_t prio_value(unsigned cls, unsigned level)
 	return (uint16_t)(((cls ? cls : PRIO_CLASS_BE) << PRIO_CLASS_SHIFT) | level);
 }
 
-/* Sets @key (normalised: '_' for '-') when it is one of the options above:
- * 0, -EINVAL with @err naming the option, or -ENOENT (not one of them). */
-int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's cmdprio, cmdprio_bssplit, cmdprio_class, cmdprio_percentage, log_prio, prio, prioclass (the
+ * names in prio_opts): a row each in io/opt.c's one table. */
+#define PRIO_NOPTS 7
+extern const struct opt_row prio_opts[PRIO_NOPTS];
 /* Checks them against the rest of @s (fio's conflicts).  0 or -EINVAL. */
 int prio_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when @s sets a priority on any I/O. */

@@ -22,7 +22,7 @@ static int parse_num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 	return v && !num_parse_u64(v, lo, hi, out) ? 0 : -EINVAL;
 }
 
-int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	struct spec_replay *r = &s->replay;
 	uint64_t n;
@@ -87,6 +87,20 @@ bad:
 	snprintf(err, errlen, "%s: bad value '%s'", key, v ? v : "");
 	return -EINVAL;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row replay_opts[REPLAY_NOPTS] = {
+    {.name = "read_iolog", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "replay_align", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "replay_no_stall", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "replay_redirect", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "replay_scale", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "replay_time_scale", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "trace_copies", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "trace_stagger", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    {.name = "write_iolog", .kind = OPT_CUSTOM, .set = replay_spec_set},
+};
 
 /* Do @a and @b name one file (the same spelling, or device and inode)? */
 static bool same_file(const char *a, const char *b)

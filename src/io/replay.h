@@ -9,6 +9,7 @@
 #include "io/spec.h"
 #include "io/trace.h"
 #include "stats/hist.h"
+#include "io/opt.h"
 
 /* An I/O issued more than this after its scheduled time counts as late. */
 #define REPLAY_LATE_NS (1000000ULL)
@@ -21,10 +22,11 @@ struct replay_stats {
 };
 
 void replay_spec_init(struct spec_replay *r);
-/* spec_set's part for read_iolog, write_iolog, replay_no_stall, replay_time_scale,
- * replay_redirect, replay_align, replay_scale, trace_copies, trace_stagger.
- * -ENOENT for any other key. */
-int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's read_iolog, replay_align, replay_no_stall, replay_redirect, replay_scale,
+ * replay_time_scale, trace_copies, trace_stagger, write_iolog (the names in replay_opts): a row
+ * each in io/opt.c's one table. */
+#define REPLAY_NOPTS 9
+extern const struct opt_row replay_opts[REPLAY_NOPTS];
 /* spec_validate's part.  0 or -EINVAL. */
 int replay_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* Loads s->replay.iolog and applies replay_scale, replay_align and

@@ -164,18 +164,27 @@ static int check_cpus(const char *v)
 	return 0;
 }
 
-/* Options accepted for fio job-file compatibility that change nothing here. */
-static const char *const ignored[] = {
-    "description",	    "thread",	 "group_reporting", "stonewall",
-    "wait_for_previous",    "new_group", "lat_percentiles", "clat_percentiles",
-    "unified_rw_reporting", "exitall",	 "disable_clat",    "threads",
-    /* fio's tiobench profile option: fio accepts it, no effect on a job */
+/* Options accepted for fio job-file compatibility that change nothing here
+ * (group_reporting is a row of spec_opts: the command line's sets it). */
+const struct opt_row spec_ignored_opts[SPEC_NIGNORED] = {
+    {.name = "description", .kind = OPT_IGNORED},
+    {.name = "thread", .kind = OPT_IGNORED},
+    {.name = "stonewall", .kind = OPT_IGNORED},
+    {.name = "wait_for_previous", .kind = OPT_IGNORED},
+    {.name = "new_group", .kind = OPT_IGNORED},
+    {.name = "lat_percentiles", .kind = OPT_IGNORED},
+    {.name = "clat_percentiles", .kind = OPT_IGNORED},
+    {.name = "unified_rw_reporting", .kind = OPT_IGNORED},
+    {.name = "exitall", .kind = OPT_IGNORED},
+    {.name = "disable_clat", .kind = OPT_IGNORED},
+    {.name = "threads", .kind = OPT_IGNORED},
+    /* threads: fio's tiobench profile option: fio accepts it, no effect on a job */
 };
 
-/* ---- the option table: one setter per option (or per family of options
- * sharing one parse), one row per name fio gives it; spec_set walks it,
- * then io/opt's rows, then the other feature modules' setters, in that
- * order (fio's options.c + parse.c: options as data walked by one parser) ---- */
+/* ---- the core options: one setter per option (or per family of options
+ * sharing one parse), a row per name fio gives it, in the one table of
+ * io/opt.c with every feature module's (fio's options.c + parse.c: options
+ * as data walked by one parser) ---- */
 
 #define NEED_VALUE()                                                                               \
 	do {                                                                                       \
@@ -205,12 +214,6 @@ static int bool_err(const char *key_in, const char *v, char *err, size_t errlen)
 	    struct spec *s __attribute__((unused)), const char *key __attribute__((unused)),       \
 	    const char *key_in __attribute__((unused)), const char *v __attribute__((unused)),     \
 	    char *err __attribute__((unused)), size_t errlen __attribute__((unused)))
-
-struct spec_opt {
-	const char *name;
-	int (*set)(struct spec *s, const char *key, const char *key_in, const char *v, char *err,
-		   size_t errlen);
-};
 
 OPT(opt_name)
 {
@@ -882,138 +885,104 @@ OPT(opt_group_reporting)
 	return 0;
 }
 
-static const struct spec_opt core_opts[] = {
-    {"name", opt_name},
-    {"rw", opt_rw},
-    {"readwrite", opt_rw},
-    {"rwmixread", opt_rwmixread},
-    {"rwmixwrite", opt_rwmixread},
-    {"bs", opt_bs},
-    {"blocksize", opt_bs},
-    {"bsrange", opt_bsrange},
-    {"blocksize_range", opt_bsrange},
-    {"blocksize_unaligned", opt_blocksize_unaligned},
-    {"bs_unaligned", opt_blocksize_unaligned},
-    {"bssplit", opt_bssplit},
-    {"iodepth", opt_iodepth},
-    {"numjobs", opt_numjobs},
-    {"runtime", opt_runtime},
-    {"timeout", opt_runtime},
-    {"ramp_time", opt_runtime},
-    {"time_based", opt_time_based},
-    {"size", opt_size},
-    {"offset", opt_offset},
-    {"io_size", opt_io_size},
-    {"io_limit", opt_io_size},
-    {"loops", opt_loops},
-    {"rate_iops", opt_rate_iops},
-    {"rate", opt_rate},
-    {"rate_min", opt_rate_min},
-    {"rate_iops_min", opt_rate_min},
-    {"ratemin", opt_rate_min},
-    {"rate_iops_total", opt_rate_iops_total},
-    {"rate_process", opt_rate_process},
-    {"direct", opt_direct},
-    {"buffered", opt_buffered},
-    {"norandommap", opt_norandommap},
-    {"random_generator", opt_random_generator},
-    {"blockalign", opt_blockalign},
-    {"ba", opt_blockalign},
-    {"ioengine", opt_ioengine},
-    {"cmd_type", opt_cmd_type},
-    {"sqthread_poll", opt_sqthread_poll},
-    {"sqpoll", opt_sqthread_poll},
-    {"hipri", opt_hipri},
-    {"fixedbufs", opt_fixedbufs},
-    {"registerfiles", opt_registerfiles},
-    {"disable_slat", opt_slat},
-    {"gtod_reduce", opt_slat},
-    {"slat_percentiles", opt_slat},
-    {"iodepth_batch_submit", opt_iodepth_batch_submit},
-    {"iodepth_batch", opt_iodepth_batch_submit},
-    {"iodepth_batch_complete_max", opt_iodepth_batch_complete_max},
-    {"iodepth_batch_complete_min", opt_iodepth_batch_complete_min},
-    {"iodepth_batch_complete", opt_iodepth_batch_complete_min},
-    {"cpus_allowed", opt_cpus_allowed},
-    {"percentage_random", opt_percentage_random},
-    {"random_distribution", opt_random_distribution},
-    {"offset_align", opt_offset_align},
-    {"serialize_overlap", opt_serialize_overlap},
-    {"offset_increment", opt_offset_increment},
-    {"startdelay", opt_startdelay},
-    {"thinktime", opt_thinktime},
-    {"number_ios", opt_number_ios},
-    {"thinktime_blocks", opt_thinktime_blocks},
-    {"cpus_allowed_policy", opt_cpus_allowed_policy},
-    {"randrepeat", opt_randrepeat},
-    {"percentile_list", opt_percentile_list},
-    {"ioscheduler", opt_ioscheduler},
-    {"interval", opt_interval},
-    {"log_avg_msec", opt_interval},
-    {"continue_on_error", opt_continue_on_error},
-    {"ignore_error", opt_ignore_error},
-    {"force_destroy", opt_force_destroy},
-    {"filename", opt_filename},
-    {"target", opt_filename},
-    {"nonvectored", opt_nonvectored},
-    {"sqthread_poll_cpu", opt_sqthread_poll_cpu},
-    {"io_submit_mode", opt_io_submit_mode},
-    {"file_service_type", opt_file_service_type},
-    {"stripe", opt_stripe},
-    {"scramble_buffers", opt_scramble_buffers},
-    {"refill_buffers", opt_scramble_buffers},
-    {"zero_buffers", opt_scramble_buffers},
-    {"buffer_compress_percentage", opt_buffer_compress_percentage},
-    {"dedupe_percentage", opt_buffer_compress_percentage},
-    {"buffer_compress_chunk", opt_buffer_compress_chunk},
-    {"buffer_pattern", opt_buffer_pattern},
-    {"randseed", opt_randseed},
-    {"group_reporting", opt_group_reporting},
+const struct opt_row spec_opts[SPEC_NOPTS] = {
+    {.name = "name", .kind = OPT_CUSTOM, .seti = opt_name},
+    {.name = "rw", .kind = OPT_CUSTOM, .seti = opt_rw},
+    {.name = "readwrite", .kind = OPT_CUSTOM, .seti = opt_rw},
+    {.name = "rwmixread", .kind = OPT_CUSTOM, .seti = opt_rwmixread},
+    {.name = "rwmixwrite", .kind = OPT_CUSTOM, .seti = opt_rwmixread},
+    {.name = "bs", .kind = OPT_CUSTOM, .seti = opt_bs},
+    {.name = "blocksize", .kind = OPT_CUSTOM, .seti = opt_bs},
+    {.name = "bsrange", .kind = OPT_CUSTOM, .seti = opt_bsrange},
+    {.name = "blocksize_range", .kind = OPT_CUSTOM, .seti = opt_bsrange},
+    {.name = "blocksize_unaligned", .kind = OPT_CUSTOM, .seti = opt_blocksize_unaligned},
+    {.name = "bs_unaligned", .kind = OPT_CUSTOM, .seti = opt_blocksize_unaligned},
+    {.name = "bssplit", .kind = OPT_CUSTOM, .seti = opt_bssplit},
+    {.name = "iodepth", .kind = OPT_CUSTOM, .seti = opt_iodepth},
+    {.name = "numjobs", .kind = OPT_CUSTOM, .seti = opt_numjobs},
+    {.name = "runtime", .kind = OPT_CUSTOM, .seti = opt_runtime},
+    {.name = "timeout", .kind = OPT_CUSTOM, .seti = opt_runtime},
+    {.name = "ramp_time", .kind = OPT_CUSTOM, .seti = opt_runtime},
+    {.name = "time_based", .kind = OPT_CUSTOM, .seti = opt_time_based},
+    {.name = "size", .kind = OPT_CUSTOM, .seti = opt_size},
+    {.name = "offset", .kind = OPT_CUSTOM, .seti = opt_offset},
+    {.name = "io_size", .kind = OPT_CUSTOM, .seti = opt_io_size},
+    {.name = "io_limit", .kind = OPT_CUSTOM, .seti = opt_io_size},
+    {.name = "loops", .kind = OPT_CUSTOM, .seti = opt_loops},
+    {.name = "rate_iops", .kind = OPT_CUSTOM, .seti = opt_rate_iops},
+    {.name = "rate", .kind = OPT_CUSTOM, .seti = opt_rate},
+    {.name = "rate_min", .kind = OPT_CUSTOM, .seti = opt_rate_min},
+    {.name = "rate_iops_min", .kind = OPT_CUSTOM, .seti = opt_rate_min},
+    {.name = "ratemin", .kind = OPT_CUSTOM, .seti = opt_rate_min},
+    {.name = "rate_iops_total", .kind = OPT_CUSTOM, .seti = opt_rate_iops_total},
+    {.name = "rate_process", .kind = OPT_CUSTOM, .seti = opt_rate_process},
+    {.name = "direct", .kind = OPT_CUSTOM, .seti = opt_direct},
+    {.name = "buffered", .kind = OPT_CUSTOM, .seti = opt_buffered},
+    {.name = "norandommap", .kind = OPT_CUSTOM, .seti = opt_norandommap},
+    {.name = "random_generator", .kind = OPT_CUSTOM, .seti = opt_random_generator},
+    {.name = "blockalign", .kind = OPT_CUSTOM, .seti = opt_blockalign},
+    {.name = "ba", .kind = OPT_CUSTOM, .seti = opt_blockalign},
+    {.name = "ioengine", .kind = OPT_CUSTOM, .seti = opt_ioengine},
+    {.name = "cmd_type", .kind = OPT_CUSTOM, .seti = opt_cmd_type},
+    {.name = "sqthread_poll", .kind = OPT_CUSTOM, .seti = opt_sqthread_poll},
+    {.name = "sqpoll", .kind = OPT_CUSTOM, .seti = opt_sqthread_poll},
+    {.name = "hipri", .kind = OPT_CUSTOM, .seti = opt_hipri},
+    {.name = "fixedbufs", .kind = OPT_CUSTOM, .seti = opt_fixedbufs},
+    {.name = "registerfiles", .kind = OPT_CUSTOM, .seti = opt_registerfiles},
+    {.name = "disable_slat", .kind = OPT_CUSTOM, .seti = opt_slat},
+    {.name = "gtod_reduce", .kind = OPT_CUSTOM, .seti = opt_slat},
+    {.name = "slat_percentiles", .kind = OPT_CUSTOM, .seti = opt_slat},
+    {.name = "iodepth_batch_submit", .kind = OPT_CUSTOM, .seti = opt_iodepth_batch_submit},
+    {.name = "iodepth_batch", .kind = OPT_CUSTOM, .seti = opt_iodepth_batch_submit},
+    {.name = "iodepth_batch_complete_max",
+     .kind = OPT_CUSTOM,
+     .seti = opt_iodepth_batch_complete_max},
+    {.name = "iodepth_batch_complete_min",
+     .kind = OPT_CUSTOM,
+     .seti = opt_iodepth_batch_complete_min},
+    {.name = "iodepth_batch_complete", .kind = OPT_CUSTOM, .seti = opt_iodepth_batch_complete_min},
+    {.name = "cpus_allowed", .kind = OPT_CUSTOM, .seti = opt_cpus_allowed},
+    {.name = "percentage_random", .kind = OPT_CUSTOM, .seti = opt_percentage_random},
+    {.name = "random_distribution", .kind = OPT_CUSTOM, .seti = opt_random_distribution},
+    {.name = "offset_align", .kind = OPT_CUSTOM, .seti = opt_offset_align},
+    {.name = "serialize_overlap", .kind = OPT_CUSTOM, .seti = opt_serialize_overlap},
+    {.name = "offset_increment", .kind = OPT_CUSTOM, .seti = opt_offset_increment},
+    {.name = "startdelay", .kind = OPT_CUSTOM, .seti = opt_startdelay},
+    {.name = "thinktime", .kind = OPT_CUSTOM, .seti = opt_thinktime},
+    {.name = "number_ios", .kind = OPT_CUSTOM, .seti = opt_number_ios},
+    {.name = "thinktime_blocks", .kind = OPT_CUSTOM, .seti = opt_thinktime_blocks},
+    {.name = "cpus_allowed_policy", .kind = OPT_CUSTOM, .seti = opt_cpus_allowed_policy},
+    {.name = "randrepeat", .kind = OPT_CUSTOM, .seti = opt_randrepeat},
+    {.name = "percentile_list", .kind = OPT_CUSTOM, .seti = opt_percentile_list},
+    {.name = "ioscheduler", .kind = OPT_CUSTOM, .seti = opt_ioscheduler},
+    {.name = "interval", .kind = OPT_CUSTOM, .seti = opt_interval},
+    {.name = "log_avg_msec", .kind = OPT_CUSTOM, .seti = opt_interval},
+    {.name = "continue_on_error", .kind = OPT_CUSTOM, .seti = opt_continue_on_error},
+    {.name = "ignore_error", .kind = OPT_CUSTOM, .seti = opt_ignore_error},
+    {.name = "force_destroy", .kind = OPT_CUSTOM, .seti = opt_force_destroy},
+    {.name = "filename", .kind = OPT_CUSTOM, .seti = opt_filename},
+    {.name = "target", .kind = OPT_CUSTOM, .seti = opt_filename},
+    {.name = "nonvectored", .kind = OPT_CUSTOM, .seti = opt_nonvectored},
+    {.name = "sqthread_poll_cpu", .kind = OPT_CUSTOM, .seti = opt_sqthread_poll_cpu},
+    {.name = "io_submit_mode", .kind = OPT_CUSTOM, .seti = opt_io_submit_mode},
+    {.name = "file_service_type", .kind = OPT_CUSTOM, .seti = opt_file_service_type},
+    {.name = "stripe", .kind = OPT_CUSTOM, .seti = opt_stripe},
+    {.name = "scramble_buffers", .kind = OPT_CUSTOM, .seti = opt_scramble_buffers},
+    {.name = "refill_buffers", .kind = OPT_CUSTOM, .seti = opt_scramble_buffers},
+    {.name = "zero_buffers", .kind = OPT_CUSTOM, .seti = opt_scramble_buffers},
+    {.name = "buffer_compress_percentage",
+     .kind = OPT_CUSTOM,
+     .seti = opt_buffer_compress_percentage},
+    {.name = "dedupe_percentage", .kind = OPT_CUSTOM, .seti = opt_buffer_compress_percentage},
+    {.name = "buffer_compress_chunk", .kind = OPT_CUSTOM, .seti = opt_buffer_compress_chunk},
+    {.name = "buffer_pattern", .kind = OPT_CUSTOM, .seti = opt_buffer_pattern},
+    {.name = "randseed", .kind = OPT_CUSTOM, .seti = opt_randseed},
+    {.name = "group_reporting", .kind = OPT_CUSTOM, .seti = opt_group_reporting},
 };
 
 #undef NEED_VALUE
 #undef BAD
 #undef OPT
-
-/* The feature modules' options (each returns -ENOENT for a key not its). */
-static int (*const feature_opts[])(struct spec *s, const char *key, const char *v, char *err,
-				   size_t errlen) = {
-    replay_spec_set, specdata_set, prio_spec_set,     pi_spec_set,  xrun_spec_set,
-    specss_set,	     zbd_spec_set, sprandom_spec_set, fdp_spec_set,
-};
-
-int spec_set(struct spec *s, const char *key_in, const char *v, char *err, size_t errlen)
-{
-	char key[64];
-	int rc;
-
-	err[0] = '\0';
-	if (snprintf(key, sizeof(key), "%s", key_in) >= (int)sizeof(key)) {
-		snprintf(err, errlen, "unknown option '%.60s...'", key_in);
-		return -ENOENT;
-	}
-	for (char *p = key; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	for (size_t i = 0; i < NVS_ARRAY_SIZE(core_opts); i++)
-		if (!strcmp(key, core_opts[i].name))
-			return core_opts[i].set(s, key, key_in, v, err, errlen);
-	if ((rc = opt_set(s, key, v, err, errlen)) != -ENOENT)
-		return rc;
-	for (size_t i = 0; i < NVS_ARRAY_SIZE(feature_opts); i++)
-		if ((rc = feature_opts[i](s, key, v, err, errlen)) != -ENOENT)
-			return rc;
-	for (size_t i = 0; i < NVS_ARRAY_SIZE(ignored); i++)
-		if (!strcmp(key, ignored[i]))
-			return 0;
-	const char *why = specval_refused(key);
-	if (why) {
-		snprintf(err, errlen, "%s: refused: %s", key_in, why);
-		return -EINVAL;
-	}
-	snprintf(err, errlen, "unknown option '%s'", key_in);
-	return -ENOENT;
-}
 
 unsigned spec_stripe_parts(const struct spec *s)
 {

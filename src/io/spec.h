@@ -1,5 +1,5 @@
 /* spec.h - the workload specification: one struct, fio's option names and
- * meanings, set key by key (CLI flags and INI/job files share spec_set) and
+ * meanings, set key by key (CLI flags and INI/job files share opt_set) and
  * validated in one place (spec_validate). */
 #ifndef NVS_SPEC_H
 #define NVS_SPEC_H
@@ -335,7 +335,7 @@ void spec_init(struct spec *s);
 /* Sets option @key (fio's name; '-' and '_' equal) to @val (may be NULL for
  * flags).  Returns 0, -ENOENT for an unknown key, -EINVAL for a bad value;
  * @err gets one line saying why. */
-int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen);
+int opt_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen);
 /* Checks the whole spec for consistency.  0 or -EINVAL with @err set. */
 int spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when the workload writes (or may: a trace replay, read_iolog). */

@@ -32,7 +32,7 @@ static int boolean(const char *key, const char *v, bool *b, char *err, size_t er
 	return 0;
 }
 
-int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "verify_backlog")) {
 		if (!v || num_parse_uint(v, 0, 1u << 20, &s->verify_backlog)) {
@@ -120,8 +120,6 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 		}
 		return 0;
 	}
-	if (!strcmp(key, "fallocate") && v && (!strcmp(v, "none") || !strcmp(v, "0")))
-		return 0; /* fio: no preallocation; nvscope never lays out files (others refused) */
 	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump"))
 		return boolean(key, v, key[0] == 'd' ? &s->dedupe_global : &s->error_dump, err,
 			       errlen);
@@ -161,6 +159,30 @@ int specdata_set(struct spec *s, const char *key, const char *v, char *err, size
 	}
 	return -ENOENT;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row specdata_opts[SPECDATA_NOPTS] = {
+    {.name = "create_serialize", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "dedupe_global", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "dedupe_mode", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "dedupe_working_set_percentage", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "do_verify", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "end_fsync", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "error_dump", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "fdatasync", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "fill_device", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "fsync", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "fsync_on_close", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "sync", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_backlog", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_dump", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_fatal", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_interval", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_only", .kind = OPT_CUSTOM, .set = specdata_set},
+    {.name = "verify_pattern", .kind = OPT_CUSTOM, .set = specdata_set},
+};
 
 int specdata_validate(const struct spec *s, char *err, size_t errlen)
 {

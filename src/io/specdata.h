@@ -6,10 +6,14 @@
 
 #include <stddef.h>
 #include "io/spec.h"
+#include "io/opt.h"
 
-/* Sets @key (already normalised: '_' for '-') to @v.  0, -EINVAL with @err,
- * or -ENOENT when @key is not one of these options (nothing written). */
-int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's create_serialize, dedupe_global, dedupe_mode, dedupe_working_set_percentage, do_verify,
+ * end_fsync, error_dump, fdatasync, fill_device, fsync, fsync_on_close, sync, verify,
+ * verify_backlog, verify_dump, verify_fatal, verify_interval, verify_only, verify_pattern (the
+ * names in specdata_opts): a row each in io/opt.c's one table. */
+#define SPECDATA_NOPTS 19
+extern const struct opt_row specdata_opts[SPECDATA_NOPTS];
 /* Checks the options against the rest of the spec.  0 or -EINVAL, @err. */
 int specdata_validate(const struct spec *s, char *err, size_t errlen);
 /* True when @s issues trims (rw=trim, randtrim, trimwrite, randtrimwrite). */

@@ -10,7 +10,7 @@
 #include "io/specss.h"
 #include "stats/fioss.h"
 
-int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	uint64_t ns;
 
@@ -64,6 +64,19 @@ int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t
 		s->ss_ramp_ns = ns;
 	return 0;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row specss_opts[SPECSS_NOPTS] = {
+    {.name = "ss", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "ss_dur", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "ss_interval", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "ss_ramp", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "steadystate", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "steadystate_check_interval", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "steadystate_duration", .kind = OPT_CUSTOM, .set = specss_set},
+    {.name = "steadystate_ramp_time", .kind = OPT_CUSTOM, .set = specss_set},
+};
 
 int specss_validate(const struct spec *s, char *err, size_t errlen)
 {

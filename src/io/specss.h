@@ -7,10 +7,13 @@
 
 #include <stddef.h>
 #include "io/spec.h"
+#include "io/opt.h"
 
-/* Sets @key (normalised: '_' for '-') to @v.  0, -EINVAL with @err, or
- * -ENOENT when @key is not one of these options (nothing written). */
-int specss_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's ss, ss_dur, ss_interval, ss_ramp, steadystate, steadystate_check_interval,
+ * steadystate_duration, steadystate_ramp_time (the names in specss_opts): a row each in io/opt.c's
+ * one table. */
+#define SPECSS_NOPTS 8
+extern const struct opt_row specss_opts[SPECSS_NOPTS];
 /* fio master's rule for steadystate_check_interval: with a steady state
  * window, its length a multiple of the interval and longer than it.  0 or
  * -EINVAL with @err. */

@@ -1,4 +1,4 @@
-/* specval.c - fio's value syntaxes that spec_set reads: "r,w" per
+/* specval.c - fio's value syntaxes that opt_set reads: "r,w" per
  * direction, block-size lists and ranges, rates, percentile lists, filename
  * escapes, and the table of fio options refused with the reason.  Internal
  * to src/io/spec.c (and its tests). */
@@ -470,29 +470,41 @@ int specval_pct_list(struct spec *s, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* fallocate: fio's none (or 0) asks for no preallocation, which is what
+ * nvscope does; any other value is refused (nvscope lays out no files). */
+static int fallocate(struct spec *s, const char *key, const char *key_in, const char *v, char *err,
+		     size_t errlen)
+{
+	(void)s;
+	(void)key;
+	if (v && (!strcmp(v, "none") || !strcmp(v, "0")))
+		return 0;
+	snprintf(err, errlen, "%s: refused: %s", key_in,
+		 "nvscope does not create or lay out files");
+	return -EINVAL;
+}
+
 /* fio options storage reviewers use that nvscope refuses, each with why
  * (docs/cli.md's table lists them; tests/integration/option_table.sh checks
- * that every option here and in spec_set has a row). */
-static const struct {
-	const char *key, *why;
-} refused[] = {
-    {"nrfiles", "fio creates these files (its generated file set), and nvscope never creates "
-		"files on a file system: list existing files or devices in filename=a:b"},
-    {"directory", "fio creates its job files there, and nvscope never creates files on a file "
-		  "system: give existing files or devices as filename="},
-    {"create_on_open", "nvscope does not create files"},
-    {"fallocate", "nvscope does not create or lay out files"},
-    {"unlink", "nvscope does not create or remove files"},
-    {"trim_percentage", "trim-then-verify of written blocks is not implemented"},
-    {"trim_backlog", "trim-then-verify of written blocks is not implemented"},
-    {"fill_fs", "nvscope does not fill file systems"},
-    {"lockmem", "not implemented"},
+ * that every option has a row there). */
+const struct opt_row specval_refused_opts[SPECVAL_NREFUSED] = {
+    {.name = "nrfiles",
+     .kind = OPT_REFUSED,
+     .why = "fio creates these files (its generated file set), and nvscope never creates "
+	    "files on a file system: list existing files or devices in filename=a:b"},
+    {.name = "directory",
+     .kind = OPT_REFUSED,
+     .why = "fio creates its job files there, and nvscope never creates files on a file "
+	    "system: give existing files or devices as filename="},
+    {.name = "create_on_open", .kind = OPT_REFUSED, .why = "nvscope does not create files"},
+    {.name = "fallocate", .kind = OPT_CUSTOM, .seti = fallocate},
+    {.name = "unlink", .kind = OPT_REFUSED, .why = "nvscope does not create or remove files"},
+    {.name = "trim_percentage",
+     .kind = OPT_REFUSED,
+     .why = "trim-then-verify of written blocks is not implemented"},
+    {.name = "trim_backlog",
+     .kind = OPT_REFUSED,
+     .why = "trim-then-verify of written blocks is not implemented"},
+    {.name = "fill_fs", .kind = OPT_REFUSED, .why = "nvscope does not fill file systems"},
+    {.name = "lockmem", .kind = OPT_REFUSED, .why = "not implemented"},
 };
-
-const char *specval_refused(const char *key)
-{
-	for (size_t i = 0; i < NVS_ARRAY_SIZE(refused); i++)
-		if (!strcmp(key, refused[i].key))
-			return refused[i].why;
-	return NULL;
-}

@@ -1,4 +1,4 @@
-/* specval.h - fio's value syntaxes for spec_set (specval.c).  Each returns 0
+/* specval.h - fio's value syntaxes for opt_set (specval.c).  Each returns 0
  * or -EINVAL with @err saying why (the bs setters, filename, percentiles);
  * the others -EINVAL alone. */
 #ifndef NVS_SPECVAL_H
@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/opt.h"
 #include "io/spec.h"
 
 /* "r,w[,t]": one value for every direction; an empty part is ""; a trim
@@ -27,7 +28,9 @@ int specval_filename(struct spec *s, const char *v, char *err, size_t errlen);
 int specval_zoned(struct spec *s, const char *v, char *err, size_t errlen);
 /* file_service_type=roundrobin|sequential|random[:N]. */
 int specval_file_service(struct spec *s, const char *v, char *err, size_t errlen);
-/* Why fio option @key is refused, or NULL when it is not in the table. */
-const char *specval_refused(const char *key);
+/* fio's options nvscope refuses, each with why (OPT_REFUSED rows; and
+ * fallocate, accepted as none or 0 only): rows of io/opt.c's table. */
+#define SPECVAL_NREFUSED 9
+extern const struct opt_row specval_refused_opts[SPECVAL_NREFUSED];
 
 #endif

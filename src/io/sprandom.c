@@ -269,7 +269,8 @@ out:
 	return 0;
 }
 
-int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err,
+			     size_t errlen)
 {
 	if (!strcmp(key, "sprandom")) {
 		if (spec_parse_bool(v, &s->sprandom))
@@ -308,6 +309,15 @@ int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err,
 	}
 	return -ENOENT;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row sprandom_opts[SPRANDOM_NOPTS] = {
+    {.name = "spr_cs", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
+    {.name = "spr_num_regions", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
+    {.name = "spr_op", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
+    {.name = "sprandom", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
+};
 
 int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

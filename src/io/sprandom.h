@@ -39,6 +39,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "io/opt.h"
 
 struct spec;
 struct sprandom;
@@ -76,9 +77,10 @@ void sprandom_get_plan(const struct sprandom *sp, struct sprandom_plan *p);
  * No allocation. */
 int sprandom_next(struct sprandom *sp, uint64_t *blk);
 
-/* Job-file options sprandom, spr_op, spr_num_regions, spr_cs: 0, -EINVAL,
- * or -ENOENT when @key is not one of them. */
-int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's spr_cs, spr_num_regions, spr_op, sprandom (the names in sprandom_opts): a row each in
+ * io/opt.c's one table. */
+#define SPRANDOM_NOPTS 4
+extern const struct opt_row sprandom_opts[SPRANDOM_NOPTS];
 /* fio's checks (init.c, filesetup.c) and nvscope's limits. */
 int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen);
 

@@ -130,7 +130,7 @@ static int set_mpol(struct spec_xrun *x, const char *v, char *err, size_t errlen
 	return 0;
 }
 
-int xrun_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int xrun_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	struct spec_xrun *x = &s->xrun;
 	unsigned u;
@@ -171,6 +171,18 @@ int xrun_spec_set(struct spec *s, const char *key, const char *v, char *err, siz
 	}
 	return 0;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row xrun_opts[XRUN_NOPTS] = {
+    {.name = "exitall_on_error", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "iodepth_low", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "nice", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "numa_cpu_nodes", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "numa_mem_policy", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "thinktime_iotime", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "thinktime_spin", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+};
 
 int xrun_spec_validate(const struct spec *s, char *err, size_t errlen)
 {

@@ -10,10 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "io/spec.h"
+#include "io/opt.h"
 
-/* Sets @key (normalised) when it is one of the options above: 0, -EINVAL
- * with @err naming the option, or -ENOENT. */
-int xrun_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's exitall_on_error, iodepth_low, nice, numa_cpu_nodes, numa_mem_policy, thinktime_iotime,
+ * thinktime_spin (the names in xrun_opts): a row each in io/opt.c's one table. */
+#define XRUN_NOPTS 7
+extern const struct opt_row xrun_opts[XRUN_NOPTS];
 /* Checks them against the rest of @s.  0 or -EINVAL with @err. */
 int xrun_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* On the calling worker thread: nice (setpriority of the thread), the

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "nvscope.h"
 #include "io/spec.h"
+#include "io/opt.h"
 
 struct zbd;
 
@@ -26,10 +27,11 @@ struct zbd_ws {
 	bool verify;			    /* verify= on a writer: no zone written twice */
 };
 
-/* fio's options max_open_zones, job_max_open_zones, zone_reset_threshold,
- * zone_reset_frequency, read_beyond_wp, zonecapacity, ignore_zone_limits:
- * 0, -EINVAL with @err, or -ENOENT for another key. */
-int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen);
+/* fio's ignore_zone_limits, job_max_open_zones, max_open_zones, read_beyond_wp,
+ * zone_reset_frequency, zone_reset_threshold, zonecapacity (the names in zbd_opts): a row each in
+ * io/opt.c's one table. */
+#define ZBD_NOPTS 7
+extern const struct opt_row zbd_opts[ZBD_NOPTS];
 /* What verify= with zonemode=zbd does not implement in @s (a message
  * naming it), or NULL: verify_backlog, loops, time_based or verify_only
  * with a zonecapacity below the zonesize, and zone_reset_frequency (fio

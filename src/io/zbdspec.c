@@ -14,7 +14,7 @@
 
 #define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
 
-int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(key, "max_open_zones") || !strcmp(key, "job_max_open_zones")) {
 		unsigned *dst = key[0] == 'j' ? &s->job_max_open_zones : &s->max_open_zones;
@@ -53,6 +53,18 @@ int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size
 	}
 	return -ENOENT;
 }
+
+/* The options this module sets: a row each, the family's setter above
+ * (io/opt.h). */
+const struct opt_row zbd_opts[ZBD_NOPTS] = {
+    {.name = "ignore_zone_limits", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "job_max_open_zones", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "max_open_zones", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "read_beyond_wp", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "zone_reset_frequency", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "zone_reset_threshold", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "zonecapacity", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+};
 
 bool zbd_spec_nz(const char *v, uint64_t *nz)
 {

@@ -9,7 +9,7 @@
  * log_avg_msec each direction seen in a window gets its own line holding the
  * window's average.  nvscope's window is its sample interval: log_avg_msec
  * sets it (100 ms .. 60 s; per-I/O logging, fio's log_avg_msec=0, is refused
- * by spec_set - it would put a file write behind every completion).  The
+ * by opt_set - it would put a file write behind every completion).  The
  * lines come from the rows the consumer already builds, after the job:
  * - _iops: I/Os completed in the interval / its length;
  * - _bw: bytes / length / 1024 (KiB/s, as fio);

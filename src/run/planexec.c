@@ -70,7 +70,7 @@ int planexec_new(const char *name, const char *const *targets, unsigned n, struc
 	spec_init(&base);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(pe->r.targets[i], sizeof(pe->r.targets[0]), "%s", targets[i]);
-		int ret = spec_set(&base, "target", targets[i], err, errlen);
+		int ret = opt_set(&base, "target", targets[i], err, errlen);
 		if (!ret && (base.ntargets != i + 1 || strcmp(base.targets[i], targets[i]))) {
 			snprintf(err, errlen, "target '%.200s': ':' and ',' separate targets",
 				 targets[i]);

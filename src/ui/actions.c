@@ -713,7 +713,7 @@ void app_launch_form(struct app *a)
 		char err[200] = "";
 		if (!a->fm.form[i].val[0])
 			continue;
-		if (spec_set(job, form_key(&a->fm.form[i]), form_value(&a->fm.form[i]), err,
+		if (opt_set(job, form_key(&a->fm.form[i]), form_value(&a->fm.form[i]), err,
 			     sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", a->fm.form[i].label, err);
 			free(job);

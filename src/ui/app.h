@@ -43,7 +43,7 @@ enum prompt {
 #define FORM_NFIELDS 10
 
 struct form_field {
-	const char *key; /* spec_set key */
+	const char *key; /* opt_set key */
 	const char *label;
 	char val[64];
 };
@@ -297,9 +297,9 @@ bool app_needs_token(const char *t);
  * it is lost."): type its token (the serial for NVMe, the path otherwise,
  * safety_confirm_token), kept in a->run.pending_path. */
 void app_ask_token(struct app *a, const char *what, const char *target, app_answer_fn answer);
-/* The spec_set key of form field @f for its current value (bs or bssplit). */
+/* The opt_set key of form field @f for its current value (bs or bssplit). */
 const char *form_key(const struct form_field *f);
-/* The spec_set value of form field @f: the engine field's "passthrough"
+/* The opt_set value of form field @f: the engine field's "passthrough"
  * is io_uring_cmd; every other value as it is. */
 const char *form_value(const struct form_field *f);
 /* The device scans of the console wait at most this long for the devices'

@@ -39,7 +39,7 @@ static void commit_prompt(struct app *a)
 		struct form_field *f = &a->fm.form[a->fm.form_cur], tmp = *f;
 		snprintf(tmp.val, sizeof(tmp.val), "%.63s", a->pr.edit);
 		if (a->pr.edit[0] &&
-		    spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err))) {
+		    opt_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", f->label, err);
 			break;
 		}

@@ -26,12 +26,12 @@ static void apply_form(struct app *a, const struct settings *s)
 			struct form_field *f = &a->fm.form[i], tmp = *f;
 			if (!f->key || strcmp(f->key, s->form[k].key))
 				continue;
-			/* as the prompt takes it: only a value spec_set accepts */
+			/* as the prompt takes it: only a value opt_set accepts */
 			struct spec scratch;
 			char err[200];
 			spec_init(&scratch);
 			snprintf(tmp.val, sizeof(tmp.val), "%s", s->form[k].val);
-			if (!spec_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err)))
+			if (!opt_set(&scratch, form_key(&tmp), form_value(&tmp), err, sizeof(err)))
 				*f = tmp;
 		}
 }

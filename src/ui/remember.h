@@ -12,7 +12,7 @@ struct console_opts;
 /* Reads settings.ini (unless --no-settings) and applies what the command
  * line did not set: the theme (when @o->theme is NULL), the remembered
  * targets that still exist (when none was given, not for --plan or a
- * replay), the form values that spec_set still accepts, the layout
+ * replay), the form values that opt_set still accepts, the layout
  * toggles.  A file that cannot be used is ignored, and left alone (this
  * session saves nothing); its message is left in @msg ("" when none) for
  * the status bar. */

@@ -1,9 +1,10 @@
 /* spec.c - fuzzes the workload options as every front end gives them to
- * spec_set: the input is lines of `key=value` (or a bare `flag`) applied to
+ * opt_set: the input is lines of `key=value` (or a bare `flag`) applied to
  * one spec in order, then spec_validate; the first line is also given to
  * the size and time parsers on their own. */
 #include <string.h>
 #include "fuzz.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *eq = strchr(line, '=');
 		if (eq)
 			*eq = '\0';
-		spec_set(&s, line, eq ? eq + 1 : NULL, err, sizeof(err));
+		opt_set(&s, line, eq ? eq + 1 : NULL, err, sizeof(err));
 	}
 	if (!spec_validate(&s, err, sizeof(err))) {
 		spec_writes(&s);

@@ -1,32 +1,23 @@
 #!/bin/bash
-# docs/cli.md's table "fio's options" stays true: every option src/io/spec.c
-# sets or accepts (its option table core_opts), src/io/specval.c refuses (and the job-file keys of src/config/preset.c
-# and the replay options of src/io/replay.c) has
-# (and src/io/specdata.c, src/io/specss.c, src/io/flow.c, src/io/zones.c, src/io/sprandom.c,
-# src/io/nvcmd.c, src/io/zbd.c, src/io/zbdspec.c, src/io/speclog.c, src/io/pagecache.c:
-# their strcmp chains or their io/opt rows) a row; every row names an option nvscope knows; "refused" rows are refused
-# by nvscope run, the others are not unknown.
+# docs/cli.md's table "fio's options" stays true: every option of the one
+# option table (io/opt.c's lists: a row {.name = "x", ...} or a row macro's
+# first argument in src/io's files; the refused ones .kind = OPT_REFUSED)
+# and every job-file key of src/config/preset.c has a row; every row names
+# an option nvscope knows; "refused" rows are refused by nvscope run, the
+# others are not unknown.
 . "$(dirname "$0")/../lib.sh"
 python3 - "$NVS_TOP" <<'PY' || fail "option table out of date"
-import re, sys
+import glob, re, sys
 top = sys.argv[1]
-spec = open(top + "/src/io/spec.c").read()
 preset = open(top + "/src/config/preset.c").read()
-keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', spec))
-keys |= set(re.findall(r'\{"([a-z0-9_]+)", opt_[a-z0-9_]+\}', spec))  # the option table's rows
-keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
-for f in ("replay", "specdata", "prio", "xrun", "lattarget", "filesize", "specss", "flow", "zones", "zbd", "zbdspec", "sprandom", "nvcmd", "speclog", "pi", "pagecache", "fdp"):
-    src = open(top + "/src/io/" + f + ".c").read()
-    keys |= set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', src))
-    # io/opt's rows: {.name = "x", ...}, or a row macro's first argument
-    keys |= set(re.findall(r'\.name = "([a-z0-9_]+)"', src))
+keys = set(re.findall(r'strcmp\(key, "([a-z0-9_]+)"\)', preset))
+refused = set()
+for f in glob.glob(top + "/src/io/**/*.c", recursive=True):
+    src = open(f).read()
+    keys |= set(re.findall(r'\.name = "([a-z0-9_]+)",\s*\.kind = OPT_', src))
     keys |= set(re.findall(r'^\s*(?:LAT_TIME|ZONE_SIZE)\("([a-z0-9_]+)",', src, re.M))
-ign = re.search(r"ignored\[\] = \{(.*?)\};", spec, re.S).group(1)
-keys |= set(re.findall(r'"([a-z0-9_]+)"', ign))
-specval = open(top + "/src/io/specval.c").read()
-ref = re.search(r"refused\[\] = \{(.*?)\n\};", specval, re.S).group(1)
-refused = set(re.findall(r'\{"([a-z0-9_]+)",', ref))
-keys |= refused
+    refused |= set(re.findall(r'\{\.name = "([a-z0-9_]+)",\s*\.kind = OPT_REFUSED', src))
+assert len(keys) > 200 and len(refused) >= 8, (len(keys), len(refused))
 doc = open(top + "/docs/cli.md").read()
 sec = doc[doc.index("## fio's options"):]
 sec = sec[: sec.index("\n## ", 4)]

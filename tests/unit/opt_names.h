@@ -1,4 +1,4 @@
-/* opt_names.h - every option name spec_set knew before the option table
+/* opt_names.h - every option name opt_set knew before the option table
  * (session 14): core_opts[], the 16 feature *_spec_set chains, the ignored
  * list and specval's refused list, taken once from that code.  The fixture
  * of test_optfix.c: a name may move between tables, never be lost. */

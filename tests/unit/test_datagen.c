@@ -14,11 +14,11 @@ static struct spec opts(const char *k1, const char *v1, const char *k2, const ch
 	struct spec s;
 	char err[160];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "write", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "write", err, sizeof(err)), 0);
 	if (k1)
-		ck_assert_msg(spec_set(&s, k1, v1, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(opt_set(&s, k1, v1, err, sizeof(err)) == 0, "%s", err);
 	if (k2)
-		ck_assert_msg(spec_set(&s, k2, v2, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(opt_set(&s, k2, v2, err, sizeof(err)) == 0, "%s", err);
 	return s;
 }
 
@@ -159,7 +159,7 @@ START_TEST(test_run_numbering)
 
 	for (int j = 0; j < 3; j++)
 		jobs[j] = opts("dedupe_percentage", "50", "dedupe_mode", "working_set");
-	ck_assert_int_eq(spec_set(&jobs[1], "numjobs", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&jobs[1], "numjobs", "2", err, sizeof(err)), 0);
 	datagen_number_run(jobs, 3); /* fio's threads: a 0, b 1-2, c 3 */
 	ck_assert_uint_eq(jobs[0].run_thread0, 0);
 	ck_assert_uint_eq(jobs[1].run_thread0, 1);
@@ -178,16 +178,16 @@ START_TEST(test_run_numbering)
 	 * c copies too (~63% of them), and c copies ~79 of a's first pages:
 	 * ~440 of a's blocks are also c's (none without dedupe_global) */
 	for (int j = 0; j < 3; j++)
-		ck_assert_int_eq(spec_set(&jobs[j], "dedupe_working_set_percentage", "50", err,
+		ck_assert_int_eq(opt_set(&jobs[j], "dedupe_working_set_percentage", "50", err,
 					  sizeof(err)),
 				 0);
 	for (int j = 0; j < 3; j++)
-		ck_assert_int_eq(spec_set(&jobs[j], "dedupe_global", "1", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&jobs[j], "dedupe_global", "1", err, sizeof(err)), 0);
 	hashes(&jobs[0], 0, a, 1000);
 	hashes(&jobs[2], 0, b, 1000);
 	unsigned c = shared(a, b, 1000);
 	ck_assert_msg(c > 360 && c < 520, "%u blocks shared", c);
-	ck_assert_int_eq(spec_set(&jobs[0], "dedupe_global", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&jobs[0], "dedupe_global", "2", err, sizeof(err)), -EINVAL);
 }
 END_TEST
 
@@ -216,13 +216,13 @@ START_TEST(test_pattern_syntax)
 	spec_init(&s);
 	ck_assert_int_eq(s.scramble_buffers, -1);
 	ck_assert_uint_eq(s.compress_chunk, 512);
-	ck_assert_int_eq(spec_set(&s, "buffer_compress_percentage", "101", err, sizeof(err)),
+	ck_assert_int_eq(opt_set(&s, "buffer_compress_percentage", "101", err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "-1", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "dedupe_percentage", "nan", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "refill_buffers", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "dedupe_percentage", "-1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "dedupe_percentage", "nan", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "refill_buffers", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(s.refill_buffers, 1);
-	ck_assert_int_eq(spec_set(&s, "buffer_pattern", "0x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "buffer_pattern", "0x", err, sizeof(err)), -EINVAL);
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "io/backend.h"
 #include "io/fdp.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/target.h"
 
@@ -22,9 +23,9 @@ static struct spec base(const char *engine, const char *rw)
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/ng0n1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "ioengine", engine, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/ng0n1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", engine, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
 	return s;
 }
 
@@ -34,39 +35,39 @@ START_TEST(test_parse)
 	char err[256];
 
 	ck_assert(!s.fdp.on && !s.fdp.random && !s.fdp.nids && !s.atomic);
-	ck_assert_int_eq(spec_set(&s, "fdp", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp", "1", err, sizeof(err)), 0);
 	ck_assert(s.fdp.on);
-	ck_assert_int_eq(spec_set(&s, "fdp_pli", "0,1,4-6", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp_pli", "0,1,4-6", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.fdp.nids, 5);
 	ck_assert_uint_eq(s.fdp.ids[2], 4);
 	ck_assert_uint_eq(s.fdp.ids[4], 6);
-	ck_assert_int_eq(spec_set(&s, "plids", "7", err, sizeof(err)), 0); /* fio's alias */
+	ck_assert_int_eq(opt_set(&s, "plids", "7", err, sizeof(err)), 0); /* fio's alias */
 	ck_assert_uint_eq(s.fdp.nids, 1);
 	ck_assert_uint_eq(s.fdp.ids[0], 7);
-	ck_assert_int_eq(spec_set(&s, "plids", "0-127", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "plids", "0-127", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.fdp.nids, 128);
-	ck_assert_int_eq(spec_set(&s, "plids", "0-128", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "plids", "0-128", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "only 128 IDs"));
 	ck_assert_uint_eq(s.fdp.nids, 128); /* a bad value changes nothing */
 	for (unsigned i = 0; i < 6; i++) {
 		static const char *const bad[] = {"x", "3-1", "-1", "1-", "65536", "1,2x"};
-		ck_assert_int_eq(spec_set(&s, "plids", bad[i], err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(opt_set(&s, "plids", bad[i], err, sizeof(err)), -EINVAL);
 	}
-	ck_assert_int_eq(spec_set(&s, "fdp_pli_select", "random", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp_pli_select", "random", err, sizeof(err)), 0);
 	ck_assert(s.fdp.random);
-	ck_assert_int_eq(spec_set(&s, "plid_select", "roundrobin", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "plid_select", "roundrobin", err, sizeof(err)), 0);
 	ck_assert(!s.fdp.random);
-	ck_assert_int_eq(spec_set(&s, "plid_select", "scheme", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "plid_select", "scheme", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not implemented"));
-	ck_assert_int_eq(spec_set(&s, "dp_scheme", "/tmp/x", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "dataplacement", "streams", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "dp_scheme", "/tmp/x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "dataplacement", "streams", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "Streams"));
-	ck_assert_int_eq(spec_set(&s, "data_placement", "fdp", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "data_placement", "fdp", err, sizeof(err)), 0);
 	ck_assert(s.fdp.on);
-	ck_assert_int_eq(spec_set(&s, "fdp", "2", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "atomic", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
 	ck_assert(s.atomic);
-	ck_assert_int_eq(spec_set(&s, "verify_write_sequence", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "verify_write_sequence", "0", err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -75,41 +76,41 @@ START_TEST(test_validate)
 	char err[256];
 	struct spec s = base("io_uring_cmd", "randwrite");
 
-	ck_assert_int_eq(spec_set(&s, "fdp", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	/* fio: fdp=1 with dataplacement=none */
-	ck_assert_int_eq(spec_set(&s, "dataplacement", "none", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "fdp", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "dataplacement", "none", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "dataplacement=none"));
 	/* fio: only io_uring_cmd fetches the handles */
 	s = base("io_uring", "randwrite");
-	ck_assert_int_eq(spec_set(&s, "fdp", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "fdp", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "needs ioengine=io_uring_cmd"));
 	/* atomic=1: io_uring with direct=1; not passthrough, not buffered */
 	s = base("io_uring", "randwrite");
-	ck_assert_int_eq(spec_set(&s, "atomic", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "direct", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "direct", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "direct", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "direct", "0", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "direct=1"));
-	ck_assert_int_eq(spec_set(&s, "rw", "read", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "read", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0); /* fio: no writes, off */
 	s = base("io_uring_cmd", "write");
-	ck_assert_int_eq(spec_set(&s, "atomic", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "does not support atomic writes"));
 	s = base("io_uring", "write");
-	ck_assert_int_eq(spec_set(&s, "atomic", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "direct", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "direct", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	/* psync (a job file's default engine) has no atomic writes in fio */
 	s = base("io_uring", "write");
-	ck_assert_int_eq(spec_set(&s, "atomic", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "direct", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "direct", "1", err, sizeof(err)), 0);
 	snprintf(s.engine_note, sizeof(s.engine_note),
 		 "ioengine=psync (fio's default) runs as io_uring at queue depth 1");
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);

@@ -14,19 +14,19 @@ START_TEST(test_filesize_parse)
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "filesize", "128m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filesize", "128m", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.filesize[0], 128u << 20);
 	ck_assert_uint_eq(s.filesize[1], 128u << 20);
-	ck_assert_int_eq(spec_set(&s, "filesize", "4k-1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filesize", "4k-1m", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.filesize[0], 4096);
 	ck_assert_uint_eq(s.filesize[1], 1u << 20);
-	ck_assert_int_eq(spec_set(&s, "filesize", "4k:8k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filesize", "4k:8k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.filesize[1], 8192);
 	static const char *const bad[] = {"0",	    "",	   "nan", "inf", "-1",
 					  "8k-4k",  "4k-", "-4k", "1e3", "99999999999999999999",
 					  "4k-nan", "0-4k"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_int_eq(spec_set(&s, "filesize", bad[i], err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(opt_set(&s, "filesize", bad[i], err, sizeof(err)), -EINVAL);
 		ck_assert_ptr_nonnull(strstr(err, "filesize"));
 	}
 	ck_assert_uint_eq(s.filesize[0], 4096); /* untouched by the refusals */

@@ -5,12 +5,13 @@
 #include <errno.h>
 #include <string.h>
 #include "io/offgen.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/vhdr.h"
 
 static int set(struct spec *s, const char *k, const char *v, char *err)
 {
-	return spec_set(s, k, v, err, 256);
+	return opt_set(s, k, v, err, 256);
 }
 
 START_TEST(test_trim_modes)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "config/cli.h"
 #include "io/offgen.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 static int cmp_desc(const void *a, const void *b)
@@ -17,7 +18,7 @@ static int cmp_desc(const void *a, const void *b)
 
 static int set(struct spec *s, const char *k, const char *v, char *err)
 {
-	return spec_set(s, k, v, err, 256);
+	return opt_set(s, k, v, err, 256);
 }
 
 START_TEST(test_batch_complete_is_min)

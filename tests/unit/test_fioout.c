@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "report/fiolog.h"
 #include "report/json.h"
@@ -123,7 +124,7 @@ START_TEST(test_depth_pct_and_json)
 	struct result *r = calloc(1, sizeof(*r));
 	char err[128];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
 	result_init(r);
 	snprintf(r->name, sizeof(r->name), "d");
 	r->iodepth = 16;
@@ -178,11 +179,11 @@ START_TEST(test_json_types_and_bins)
 
 	spec_init(&s[0]);
 	spec_init(&s[1]);
-	ck_assert_int_eq(spec_set(&s[0], "filename", "/dev/x", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s[1], "filename", "/dev/x", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s[1], "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s[0], "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s[1], "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s[1], "rw", "randwrite", err, sizeof(err)), 0);
 	/* job 0 measures slat (asked), job 1 does not (nvscope's default) */
-	ck_assert_int_eq(spec_set(&s[0], "disable_slat", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s[0], "disable_slat", "0", err, sizeof(err)), 0);
 	for (int j = 0; j < 2; j++) {
 		result_init(&r[j]);
 		snprintf(r[j].name, sizeof(r[j].name), "j%d", j);
@@ -274,7 +275,7 @@ START_TEST(test_json_types_and_bins)
 	cJSON_Delete(doc);
 	free(text);
 	/* slat_percentiles=1: slat_ns gets fio's percentiles, and bins in json+ */
-	ck_assert_int_eq(spec_set(&s[0], "slat_percentiles", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s[0], "slat_percentiles", "1", err, sizeof(err)), 0);
 	text = render(&run);
 	doc = cJSON_Parse(text);
 	sl = cJSON_GetObjectItem(
@@ -315,36 +316,36 @@ START_TEST(test_log_options)
 	char err[256], longname[400];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "name", "myjob", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_iops_log", "pfx", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "name", "myjob", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_iops_log", "pfx", err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_iops, "pfx");
-	ck_assert_int_eq(spec_set(&s, "write_lat_log", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_lat_log", NULL, err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_lat, "myjob"); /* fio: the job's name */
 	/* a bare log in [global] follows the section's name (fio names it
 	 * after each job); a given name stays */
-	ck_assert_int_eq(spec_set(&s, "name", "second", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "name", "second", err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_lat, "second");
 	ck_assert_str_eq(s.log_iops, "pfx");
-	ck_assert_int_eq(spec_set(&s, "write_bw_log", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_bw_log", "0", err, sizeof(err)), 0);
 	ck_assert_str_eq(s.log_bw, "");
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	ck_assert_int_eq(spec_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "log_max_value", "0", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "log_max_value", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "write_bw_log", longname, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "log_avg_msec", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "log_max_value", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "log_max_value", "1", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "mean"));
-	ck_assert_int_eq(spec_set(&s, "log_max_value", "x", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "log_offset", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "log_max_value", "x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "log_offset", "1", err, sizeof(err)), 0);
 	ck_assert(s.log_offset);
-	ck_assert_int_eq(spec_set(&s, "log_offset", "2", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "log_offset", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "log_offset", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "log_offset", "0", err, sizeof(err)), 0);
 	ck_assert(!s.log_offset);
-	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_hist_log", "h", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "log_hist_msec", "500", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_hist_log", "h", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "log_hist_msec", "500", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL); /* interval is 1 s */
-	ck_assert_int_eq(spec_set(&s, "log_avg_msec", "500", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "log_avg_msec", "500", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 }
 END_TEST
@@ -426,11 +427,11 @@ START_TEST(test_lat_logs)
 	pt[1].slat_mean_us[NVS_READ] = 4.0f;
 	for (int j = 0; j < 2; j++) {
 		spec_init(&jobs[j]);
-		ck_assert_int_eq(spec_set(&jobs[j], "name", j ? "b" : "a", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&jobs[j], "write_lat_log", NULL, err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&jobs[j], "numjobs", j ? "2" : "3", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&jobs[j], "name", j ? "b" : "a", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&jobs[j], "write_lat_log", NULL, err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&jobs[j], "numjobs", j ? "2" : "3", err, sizeof(err)), 0);
 		/* slat measured (as a fio job file's): the _slat log too */
-		ck_assert_int_eq(spec_set(&jobs[j], "disable_slat", "0", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&jobs[j], "disable_slat", "0", err, sizeof(err)), 0);
 	}
 	ck_assert_uint_eq(fiolog_thread(jobs, 0), 1);
 	ck_assert_uint_eq(fiolog_thread(jobs, 1), 4); /* after a's three copies */
@@ -444,15 +445,15 @@ START_TEST(test_lat_logs)
 	snprintf(p, sizeof(p), "%s/b_clat.5.log", dir);
 	ck_assert_int_eq(log_value(p, 0), 36000);
 	ck_assert_uint_eq(log_lines(p), 1);
-	ck_assert_int_eq(spec_set(&jobs[1], "per_job_logs", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&jobs[1], "per_job_logs", "0", err, sizeof(err)), 0);
 	ck_assert_int_eq(fiolog_write(&jobs[1], ser, 2, 4, dir, "", err, sizeof(err)), 0);
 	snprintf(p, sizeof(p), "%s/b_slat.log", dir);
 	ck_assert_uint_eq(log_lines(p), 2); /* both copies, one after the other */
 	ck_assert_int_eq(log_value(p, 1), 4000);
 	/* slat not measured (nvscope's default): no _slat log, as fio's
 	 * disable_slat=1; _clat is still lat less lat's part before clat */
-	ck_assert_int_eq(spec_set(&jobs[1], "disable_slat", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&jobs[1], "name", "c", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&jobs[1], "disable_slat", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&jobs[1], "name", "c", err, sizeof(err)), 0);
 	ck_assert_int_eq(fiolog_write(&jobs[1], ser, 2, 4, dir, "", err, sizeof(err)), 0);
 	snprintf(p, sizeof(p), "%s/c_slat.log", dir);
 	ck_assert_int_eq(access(p, F_OK), -1);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "run/runss.h"
 #include "stats/fioss.h"
@@ -264,7 +265,7 @@ START_TEST(test_lat_feed_bins)
 }
 END_TEST
 
-/* The options: parsed in spec_set, fio's default criterion, off at 0. */
+/* The options: parsed in opt_set, fio's default criterion, off at 0. */
 START_TEST(test_spec_options)
 {
 	struct spec s, t;
@@ -274,8 +275,8 @@ START_TEST(test_spec_options)
 	spec_init(&s);
 	ck_assert_int_eq(runss_new(&s, &ss), 0);
 	ck_assert_ptr_null(ss); /* ss_dur 0: off */
-	ck_assert_int_eq(spec_set(&s, "ss_dur", "5", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "steadystate_ramp_time", "2s", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_dur", "5", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "steadystate_ramp_time", "2s", err, sizeof(err)), 0);
 	ck_assert_int_eq(runss_new(&s, &ss), 0);
 	ck_assert_uint_eq(fioss_crit(ss), FIOSS_IOPS | FIOSS_SLOPE | FIOSS_PCT); /* fio's default */
 	ck_assert_double_eq(fioss_limit(ss), 0.01);
@@ -283,30 +284,30 @@ START_TEST(test_spec_options)
 	ck_assert_double_eq(fioss_ramp_s(ss), 2.0);
 	fioss_free(ss);
 	t = s;
-	ck_assert_int_eq(spec_set(&s, "ss", "bw:2%", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss", "bw:2%", err, sizeof(err)), 0);
 	ck_assert(!runss_same(&s, &t));
-	ck_assert_int_eq(spec_set(&s, "ss", "lat:2%", err, sizeof(err)), 0); /* fio master's */
+	ck_assert_int_eq(opt_set(&s, "ss", "lat:2%", err, sizeof(err)), 0); /* fio master's */
 	ck_assert_uint_eq(s.ss_crit, FIOSS_LAT | FIOSS_PCT);
-	ck_assert_int_eq(spec_set(&s, "ss", "latency:2%", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ss", "latency:2%", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "lat_slope"));
 	/* steadystate_check_interval: whole seconds, ss_dur a multiple of it */
-	ck_assert_int_eq(spec_set(&s, "ss_dur", "10", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "steadystate_check_interval", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_dur", "10", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "filename", "/dev/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "steadystate_check_interval", "2", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ss_check_s, 2);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	ck_assert_int_eq(runss_new(&s, &ss), 0);
 	ck_assert_uint_eq(fioss_n(ss), 5);
 	fioss_free(ss);
-	ck_assert_int_eq(spec_set(&s, "ss_interval", "3s", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_interval", "3s", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "multiple"));
-	ck_assert_int_eq(spec_set(&s, "ss_interval", "1500ms", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "ss_interval", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "ss_interval", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "ss_dur", "-1", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "ss_ramp", "x", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "ss_dur", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_interval", "1500ms", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ss_interval", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ss_interval", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_dur", "-1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ss_ramp", "x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ss_dur", "1m", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ss_dur_s, 60);
 }
 END_TEST

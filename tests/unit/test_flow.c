@@ -58,23 +58,23 @@ START_TEST(test_options)
 	char err[128];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "flow", "8", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "flow", "8", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.flow, 8);
-	ck_assert_int_eq(spec_set(&s, "flow_id", "3", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "flow_id", "3", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.flow_id, 3);
-	ck_assert_int_eq(spec_set(&s, "flow_sleep", "1000", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "flow_sleep", "1000", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.flow_sleep_ns, 1000000);
-	ck_assert_int_eq(spec_set(&s, "flow_watermark", "10", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "flow_watermark", "10", err, sizeof(err)), 0);
 	const char *bad[] = {"1001", "-1", "nan", "inf", "1e3", "", "99999999999", "0x10"};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_int_eq(spec_set(&s, "flow", bad[i], err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(opt_set(&s, "flow", bad[i], err, sizeof(err)), -EINVAL);
 		ck_assert_int_eq(
-		    spec_set(&s, "flow_sleep", i ? bad[i] : "4294967296", err, sizeof(err)),
+		    opt_set(&s, "flow_sleep", i ? bad[i] : "4294967296", err, sizeof(err)),
 		    -EINVAL);
 		ck_assert_int_eq(
-		    spec_set(&s, "flow_id", i ? bad[i] : "2147483648", err, sizeof(err)), -EINVAL);
+		    opt_set(&s, "flow_id", i ? bad[i] : "2147483648", err, sizeof(err)), -EINVAL);
 	}
-	ck_assert_int_eq(spec_set(&s, "flow", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "flow", NULL, err, sizeof(err)), -EINVAL);
 	ck_assert_uint_eq(s.flow, 8);
 }
 END_TEST

@@ -9,6 +9,7 @@
 #include "io/fileset.h"
 #include "io/frand.h"
 #include "io/offgen.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 /* fio 3.33, thread 1, randrepeat=1: the first 4k blocks of 16384 */
@@ -70,7 +71,7 @@ START_TEST(test_offgen_fio_offsets)
 	char err[128];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 12345), 0);
 	for (int i = 0; i < 8; i++) {
 		uint64_t off;
@@ -113,9 +114,9 @@ START_TEST(test_offgen_fio_mix)
 	char err[128];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:64k/30:8k", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "random_generator", "tausworthe64", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:64k/30:8k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "tausworthe64", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
 	for (int i = 0; i < 8; i++) {
 		uint64_t off;
@@ -165,8 +166,8 @@ START_TEST(test_offgen_fio_dist)
 		struct spec s;
 		struct offgen g;
 		spec_init(&s);
-		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&s, "random_distribution", want[k].d, err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "random_distribution", want[k].d, err, sizeof(err)),
 				 0);
 		ck_assert_int_eq(offgen_init(&g, &s, 0, 64 << 20, 4096, 1), 0);
 		offgen_dist_seed(&g, &s, "/tmp/nvsrng-zipf.dat", 1);
@@ -195,8 +196,8 @@ START_TEST(test_fileset_random)
 	unsigned bad = 0;
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "read", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "file_service_type", "random", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "read", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "file_service_type", "random", err, sizeof(err)), 0);
 	for (int i = 0; i < 3; i++)
 		len[i] = 1 << 20;
 	ck_assert_int_eq(fileset_init(&fs, &s, 3, start, len, limit, 4096, 1, &bad), 0);

@@ -498,8 +498,8 @@ START_TEST(test_slat_when_asked)
 	struct spec s;
 	char err[128];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "disable-slat", "maybe", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "disable_slat", NULL, err, sizeof(err)), 0); /* a flag */
+	ck_assert_int_eq(opt_set(&s, "disable-slat", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "disable_slat", NULL, err, sizeof(err)), 0); /* a flag */
 	ck_assert_int_eq(s.slat, SPEC_SLAT_OFF);
 }
 END_TEST

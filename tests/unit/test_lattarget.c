@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "io/lattarget.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 #define US  1000ull
@@ -198,35 +199,35 @@ START_TEST(test_lattarget_options)
 
 	spec_init(&s);
 	ck_assert(s.lat_pct == 100.0);
-	ck_assert_int_eq(spec_set(&s, "latency_target", "500000", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "latency_target", "500000", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.lat_target_ns, 500000 * US); /* bare: us, as in fio */
-	ck_assert_int_eq(spec_set(&s, "latency-window", "5s", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "latency-window", "5s", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.lat_window_ns, 5000000 * US);
-	ck_assert_int_eq(spec_set(&s, "latency_percentile", "99.9", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "latency_percentile", "99.9", err, sizeof(err)), 0);
 	ck_assert(fabs(s.lat_pct - 99.9) < 1e-9);
-	ck_assert_int_eq(spec_set(&s, "latency_run", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "latency_run", NULL, err, sizeof(err)), 0);
 	ck_assert(s.lat_run);
-	ck_assert_int_eq(spec_set(&s, "latency_run", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "latency_run", "0", err, sizeof(err)), 0);
 	ck_assert(!s.lat_run);
 	static const char *const bad_time[] = {
 	    "nan", "inf", "-1", "1e400", "", "5x", "99999999999999999999999", "2h"};
 	for (size_t i = 0; i < sizeof(bad_time) / sizeof(bad_time[0]); i++) {
-		ck_assert_int_eq(spec_set(&s, "latency_target", bad_time[i], err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "latency_target", bad_time[i], err, sizeof(err)),
 				 -EINVAL);
-		ck_assert_int_eq(spec_set(&s, "latency_window", bad_time[i], err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "latency_window", bad_time[i], err, sizeof(err)),
 				 -EINVAL);
 	}
 	ck_assert_ptr_nonnull(strstr(err, "latency_window"));
 	static const char *const bad_pct[] = {"nan", "inf", "-0.1", "100.01", "1e400", "", "x"};
 	for (size_t i = 0; i < sizeof(bad_pct) / sizeof(bad_pct[0]); i++)
-		ck_assert_int_eq(spec_set(&s, "latency_percentile", bad_pct[i], err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "latency_percentile", bad_pct[i], err, sizeof(err)),
 				 -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "latency_run", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "latency_run", "maybe", err, sizeof(err)), -EINVAL);
 	ck_assert(fabs(s.lat_pct - 99.9) < 1e-9); /* untouched by the refusals */
 	ck_assert_uint_eq(s.lat_target_ns, 500000 * US);
 	/* a QD sweep has no single maximum to search up to */
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "iodepth", "1,4", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "iodepth", "1,4", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "latency_target"));
 }

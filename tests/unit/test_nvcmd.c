@@ -8,6 +8,7 @@
 #include "io/backend.h"
 #include "io/nvcmd.h"
 #include "io/offgen.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/wstate.h"
 
@@ -17,9 +18,9 @@ static struct spec base(const char *rw)
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/ng0n1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring_cmd", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/ng0n1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring_cmd", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
 	return s;
 }
 
@@ -28,22 +29,22 @@ START_TEST(test_parse)
 	struct spec s = base("write");
 	char err[256];
 
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.nvcmd.nmode, 1);
 	ck_assert_uint_eq(s.nvcmd.mode[0], WMODE_ZEROES);
 	ck_assert_uint_eq(s.nvcmd.pct[0], 100);
 	ck_assert_int_eq(
-	    spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
+	    opt_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
 	    0);
 	ck_assert_uint_eq(s.nvcmd.nmode, 4);
 	ck_assert_uint_eq(s.nvcmd.mode[2], WMODE_UNCOR);
 	ck_assert_uint_eq(s.nvcmd.pct[0] + s.nvcmd.pct[1] + s.nvcmd.pct[2] + s.nvcmd.pct[3], 100);
 	/* blanks share the rest (fio); the division's remainder goes to the last */
-	ck_assert_int_eq(spec_set(&s, "write-mode", "write/50:zeroes/:uncor/", err, sizeof(err)),
+	ck_assert_int_eq(opt_set(&s, "write-mode", "write/50:zeroes/:uncor/", err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(s.nvcmd.pct[1], 25);
 	ck_assert_uint_eq(s.nvcmd.pct[2], 25);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes/:uncor/:verify/", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes/:uncor/:verify/", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.nvcmd.pct[0] + s.nvcmd.pct[1] + s.nvcmd.pct[2], 100);
 	/* fio's refusals, and a bad value leaves the option as it was */
 	static const char *const bad[] = {"",
@@ -58,26 +59,26 @@ START_TEST(test_parse)
 					  "write/50:zeroes/50abc",
 					  "write/1000000000000:zeroes/"};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_msg(spec_set(&s, "write_mode", bad[i], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(opt_set(&s, "write_mode", bad[i], err, sizeof(err)) == -EINVAL,
 			      "accepted '%s'", bad[i]);
 		ck_assert_ptr_nonnull(strstr(err, "write_mode"));
 		ck_assert_uint_eq(s.nvcmd.nmode, 3);
 	}
-	ck_assert_int_eq(spec_set(&s, "write_mode", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "write_mode", NULL, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "needs a value"));
-	ck_assert_int_eq(spec_set(&s, "deac", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "deac", NULL, err, sizeof(err)), 0);
 	ck_assert(s.nvcmd.deac);
-	ck_assert_int_eq(spec_set(&s, "deac", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "deac", "0", err, sizeof(err)), 0);
 	ck_assert(!s.nvcmd.deac);
-	ck_assert_int_eq(spec_set(&s, "deac", "yes", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "num_range", "8", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "deac", "yes", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "num_range", "8", err, sizeof(err)), 0);
 	ck_assert_uint_eq(nvcmd_ranges(&s), 8);
-	ck_assert_int_eq(spec_set(&s, "num_range", "256", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "256", err, sizeof(err)), 0);
 	static const char *const badn[] = {"0", "257", "-1", "nan", "8x", "", "1e3"};
 	for (unsigned i = 0; i < sizeof(badn) / sizeof(badn[0]); i++)
-		ck_assert_msg(spec_set(&s, "num_range", badn[i], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(opt_set(&s, "num_range", badn[i], err, sizeof(err)) == -EINVAL,
 			      "num_range accepted '%s'", badn[i]);
-	ck_assert_int_eq(spec_set(&s, "num_range", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "num_range", NULL, err, sizeof(err)), -EINVAL);
 	ck_assert_uint_eq(nvcmd_ranges(&s), 256);
 }
 END_TEST
@@ -87,46 +88,46 @@ START_TEST(test_validate)
 	char err[256];
 	struct spec s = base("randwrite");
 
-	ck_assert_int_eq(spec_set(&s, "write_mode", "uncor", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "uncor", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	/* fio: a job without writes cannot have a write mode */
 	s = base("randread");
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "has no writes"));
 	s = base("randread"); /* write_mode=write is the default: fine anywhere */
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "write", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	/* NVMe commands: not on the block layer's engine */
 	s = base("write");
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "io_uring_cmd"));
 	s = base("write");
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "verify", "crc32c", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "verify", "crc32c", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	/* trims on io_uring_cmd (Dataset Management), several ranges */
 	s = base("randtrim");
-	ck_assert_int_eq(spec_set(&s, "num_range", "8", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "8", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	s = base("trimwrite");
-	ck_assert_int_eq(spec_set(&s, "num_range", "8", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "8", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "trimwrite"));
 	s = base("trim");
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "num_range", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "io_uring_cmd"));
 	s = base("trim");
-	ck_assert_int_eq(spec_set(&s, "num_range", "256", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "8m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "256", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "8m", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	s = base("trim");
-	ck_assert_int_eq(spec_set(&s, "num_range", "4", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_iolog", "/tmp/x.log", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "num_range", "4", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_iolog", "/tmp/x.log", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 }
 END_TEST
@@ -139,24 +140,24 @@ START_TEST(test_writes)
 	struct spec s = base("write");
 
 	ck_assert(spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "write_mode", "uncor", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "uncor", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert(!spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify/99:zeroes/1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify/99:zeroes/1", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify/100:zeroes/0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify/100:zeroes/0", err, sizeof(err)), 0);
 	ck_assert(!spec_writes(&s));
 	/* verify on the block layer's engine is refused, and never read-only */
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
 	s = base("randtrimwrite");
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
 	s = base("randrw");
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert(!spec_writes(&s));
 }
 END_TEST
@@ -169,28 +170,28 @@ START_TEST(test_caps)
 
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
 	ck_assert_int_eq(
-	    spec_set(&s, "write_mode", "write/50:zeroes/25:verify/25", err, sizeof(err)), 0);
+	    opt_set(&s, "write_mode", "write/50:zeroes/25:verify/25", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write/50:uncor/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "write/50:uncor/50", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "/dev/ng0n1: write_mode=uncor: refused"));
 	ck_assert_ptr_nonnull(strstr(err, "Write Uncorrectable (Identify Controller ONCS bit 1)"));
 	k.write_uncor = true;
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
 	k.write_zeroes = false;
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "Write Zeroes (Identify Controller ONCS bit 3)"));
 	k.verify = false;
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "ONCS bit 7"));
 	/* a mode with 0% is never sent: not needed */
-	ck_assert_int_eq(spec_set(&s, "write_mode", "write/100:verify/0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "write/100:verify/0", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &k, "/dev/ng0n1", err, sizeof(err)), 0);
 	/* unknown capabilities: refused, never assumed */
 	struct dev_caps none = {0};
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_caps_check(&s, &none, "/dev/ng0n1", err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "could not be read"));
 	s = base("randtrim");
@@ -200,11 +201,11 @@ START_TEST(test_caps)
 	ck_assert_ptr_nonnull(strstr(err, "Dataset Management (Identify Controller ONCS bit 2)"));
 	/* nothing needed on the block layer's engine: no Identify at all */
 	s = base("write");
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_probe(&s, "/nonexistent", err, sizeof(err)), 0);
 	/* a path that is no NVMe device: refused, as unknown capabilities */
 	s = base("write");
-	ck_assert_int_eq(spec_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "zeroes", err, sizeof(err)), 0);
 	ck_assert_int_eq(nvcmd_probe(&s, "/dev/null", err, sizeof(err)), -EOPNOTSUPP);
 }
 END_TEST
@@ -218,10 +219,10 @@ START_TEST(test_pick)
 	uint64_t x = 88172645463325252ULL;
 
 	ck_assert_uint_eq(nvcmd_pick(&s.nvcmd, 0), WMODE_WRITE);
-	ck_assert_int_eq(spec_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "write_mode", "verify", err, sizeof(err)), 0);
 	ck_assert_uint_eq(nvcmd_pick(&s.nvcmd, ~0ULL), WMODE_VERIFY);
 	ck_assert_int_eq(
-	    spec_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
+	    opt_set(&s, "write_mode", "write/40:zeroes/30:uncor/20:verify/10", err, sizeof(err)),
 	    0);
 	for (int i = 0; i < 100000; i++) {
 		x ^= x << 13;
@@ -256,7 +257,7 @@ START_TEST(test_trim_ranges)
 	uint16_t n;
 	bool end = false;
 
-	ck_assert_int_eq(spec_set(&s, "bs", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "4k", err, sizeof(err)), 0);
 	memset(&st, 0, sizeof(st));
 	ck_assert_int_eq(offgen_init(&st.gen, &s, 0, 40 * 4096, 4096, 1), 0);
 	st.nranges = 8;

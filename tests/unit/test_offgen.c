@@ -10,7 +10,7 @@ static struct spec base(const char *rw)
 	struct spec s;
 	char err[128];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
 	return s;
 }
 
@@ -68,13 +68,13 @@ START_TEST(test_random_map_every_block_once)
 	}
 	struct spec s = base("randrw");
 	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
-	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
 	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
-	ck_assert_int_ne(spec_set(&s, "random_generator", "mt", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "norandommap", "1", err, sizeof(err)), 0);
+	ck_assert_int_ne(opt_set(&s, "random_generator", "mt", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "norandommap", "1", err, sizeof(err)), 0);
 	/* fio's lfsr needs no map: every block once even with norandommap */
 	ck_assert_uint_eq(distinct(&s, 4096, 1, &dup, 1), 4096);
-	ck_assert_int_eq(spec_set(&s, "random_generator", "tausworthe", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "tausworthe", err, sizeof(err)), 0);
 	uint64_t c = distinct(&s, 4096, 1, &dup, 1);
 	ck_assert(c > 4096 * 55 / 100 && c < 4096 * 70 / 100);
 	/* uniform order: each half of the pass touches both halves of the region */
@@ -119,7 +119,7 @@ START_TEST(test_random_bounds_alignment)
 	char err[128];
 	const uint64_t start = 1 << 20, len = (64 << 20) + 512;
 
-	ck_assert_int_eq(spec_set(&s, "bssplit", "512/20:4k/30:128k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "512/20:4k/30:128k/50", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, 1), 0);
 	uint64_t lo = UINT64_MAX, hi = 0, bad = 0;
 	/* count violations, assert once: ck_assert per call is slow in a loop */
@@ -150,10 +150,10 @@ START_TEST(test_mix_and_bssplit_ratios)
 	unsigned counts[3] = {0}, reads = 0;
 	const int n = 300000;
 
-	ck_assert_int_eq(spec_set(&s, "rwmixread", "70", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/10:8k/60:64k/30", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rwmixread", "70", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/10:8k/60:64k/30", err, sizeof(err)), 0);
 	/* the drawn sizes: fio's random map would cut some (test_randmap.c) */
-	ck_assert_int_eq(spec_set(&s, "norandommap", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "norandommap", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1ULL << 30, 4096, 99), 0);
 	for (int i = 0; i < n; i++) {
 		uint64_t off;
@@ -193,7 +193,7 @@ START_TEST(test_region_too_small)
 	struct spec s = base("randread");
 	struct offgen g;
 	char err[128];
-	ck_assert_int_eq(spec_set(&s, "bs", "128k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "128k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 * 1024, 4096, 1), -EINVAL);
 }
 END_TEST
@@ -212,7 +212,7 @@ START_TEST(test_zoned_distribution)
 	enum nvs_dir d;
 
 	ck_assert_int_eq(
-	    spec_set(&s, "random_distribution", "zoned:50/5:30/15:20/", err, sizeof(err)), 0);
+	    opt_set(&s, "random_distribution", "zoned:50/5:30/15:20/", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 4096, len, 4096, 7), 0);
 	for (int i = 0; i < 200000; i++) {
 		offgen_next(&g, &off, &l, &d);
@@ -231,7 +231,7 @@ START_TEST(test_zoned_distribution)
 	}
 	/* reads zoned, writes uniform (an empty write list) */
 	ck_assert_int_eq(
-	    spec_set(&s, "random_distribution", "zoned:90/10:10/90,", err, sizeof(err)), 0);
+	    opt_set(&s, "random_distribution", "zoned:90/10:10/90,", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 4096, 9), 0);
 	memset(n, 0, sizeof(n));
 	memset(total, 0, sizeof(total));
@@ -246,7 +246,7 @@ START_TEST(test_zoned_distribution)
 	    "zoned:50/5:30/15", "zoned:60/50:60/50",  "zoned:50/70:50/70", "zoned:x/5:100/",
 	    "zoned:",		"zoned_abs:50/1g:50/"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_int_eq(spec_set(&s, "random_distribution", bad[i], err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "random_distribution", bad[i], err, sizeof(err)),
 				 -EINVAL);
 }
 END_TEST

@@ -1,4 +1,4 @@
-/* test_optfix.c - what spec_set answers for every option name it knew
+/* test_optfix.c - what opt_set answers for every option name it knew
  * before the option table (opt_names.h), given a set of probe values: its
  * return code and its error line, recorded once from the chained setters
  * (opt_golden.h).  The one-table parser must answer the same, byte for byte.
@@ -67,7 +67,7 @@ static int probe_hash(const char *name, size_t p, char *err, size_t errlen, uint
 	struct spec s;
 
 	spec_init(&s);
-	int rc = spec_set(&s, name, probes[p], err, errlen);
+	int rc = opt_set(&s, name, probes[p], err, errlen);
 	if (hash)
 		*hash = spec_hash(&s);
 	return rc;
@@ -99,7 +99,7 @@ static int dump(const char *path)
 
 	if (!f)
 		return -errno;
-	fputs("/* opt_golden.h - written by test_optfix.c (NVS_OPTFIX_DUMP): spec_set's\n"
+	fputs("/* opt_golden.h - written by test_optfix.c (NVS_OPTFIX_DUMP): opt_set's\n"
 	      " * return code and error line per option name and probe value. */\n"
 	      "static const size_t golden_spec_size = ",
 	      f);
@@ -167,8 +167,10 @@ START_TEST(test_golden)
 END_TEST
 
 /* The rows io/opt walks: each name once across every list and one the old
- * code knew; each row with a kind and, unless ignored, a field of struct
- * spec of a size the parser stores and an error text. */
+ * code knew, every name the old code knew a row; each row with a kind and,
+ * unless ignored, custom or refused, a field of struct spec of a size the
+ * parser stores and an error text (a custom row its setter, a refused one
+ * its reason). */
 START_TEST(test_rows)
 {
 	const struct opt_list *lists;
@@ -188,11 +190,16 @@ START_TEST(test_rows)
 					ck_assert_msg((m == l && j == i) ||
 							  strcmp(r->name, lists[m].rows[j].name),
 						      "%s: two rows", r->name);
-			ck_assert_int_le(r->kind, OPT_CUSTOM);
+			ck_assert_int_le(r->kind, OPT_REFUSED);
 			if (r->kind == OPT_IGNORED)
 				continue;
 			if (r->kind == OPT_CUSTOM) {
-				ck_assert_msg(r->set != NULL, "%s: no setter", r->name);
+				ck_assert_msg(r->set || r->seti, "%s: no setter", r->name);
+				continue;
+			}
+			if (r->kind == OPT_REFUSED) {
+				ck_assert_msg(r->why && *r->why, "%s: refused without why",
+					      r->name);
 				continue;
 			}
 			ck_assert_msg(r->size == 1 || r->size == 2 || r->size == 4 || r->size == 8,
@@ -207,7 +214,12 @@ START_TEST(test_rows)
 			ck_assert_msg(r->kind != OPT_DOUBLE || r->dmin <= r->dmax, "%s: range",
 				      r->name);
 		}
-	ck_assert_uint_gt(seen, 0);
+	/* the one table: every name the old chains knew is a row, found by
+	 * opt_find, and no row besides */
+	ck_assert_uint_eq(seen, NNAMES);
+	for (size_t n = 0; n < NNAMES; n++)
+		ck_assert_msg(opt_find(opt_names[n].name) != NULL, "%s: no row", opt_names[n].name);
+	ck_assert_ptr_null(opt_find("no_such_option"));
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "io/backend.h"
 #include "io/pi.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/target.h"
 
@@ -419,9 +420,9 @@ static struct spec pi_spec(const char *const *kv)
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "ioengine", "io_uring_cmd", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ioengine", "io_uring_cmd", err, sizeof(err)), 0);
 	for (; kv && kv[0]; kv += 2)
-		ck_assert_msg(spec_set(&s, kv[0], kv[1], err, sizeof(err)) == 0, "%s=%s: %s", kv[0],
+		ck_assert_msg(opt_set(&s, kv[0], kv[1], err, sizeof(err)) == 0, "%s=%s: %s", kv[0],
 			      kv[1], err);
 	return s;
 }
@@ -639,28 +640,28 @@ START_TEST(test_options)
 	ck_assert_uint_eq(s.pi.apptag, 0x1234);
 	ck_assert_uint_eq(s.pi.apptag_mask, 0xffff);
 	ck_assert_uint_eq(s.pi.chk, 0);
-	ck_assert_int_eq(spec_set(&s, "pi_chk", "GUARD,APPTAG,REFTAG", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "pi_chk", "GUARD,APPTAG,REFTAG", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.pi.chk, PI_PRCHK_ALL);
-	ck_assert_int_eq(spec_set(&s, "pi_chk", "REFTAG", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "pi_chk", "REFTAG", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.pi.chk, PI_PRCHK_REF);
-	ck_assert_int_eq(spec_set(&s, "pi_chk", "guard", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "pi_chk", "guard", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "'guard'"));
-	ck_assert_int_eq(spec_set(&s, "pi_chk", "GUARD,CRC", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "apptag", "0x0888", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "pi_chk", "GUARD,CRC", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "apptag", "0x0888", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.pi.apptag, 0x888);
-	ck_assert_int_eq(spec_set(&s, "apptag_mask", "65280", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "apptag_mask", "65280", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.pi.apptag_mask, 0xff00);
-	ck_assert_int_eq(spec_set(&s, "apptag", "0x10000", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "apptag", "0x", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "apptag_mask", "-1", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "pi_act", "2", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "pi_act", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "apptag", "0x10000", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "apptag", "0x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "apptag_mask", "-1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "pi_act", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "pi_act", "0", err, sizeof(err)), 0);
 	ck_assert(!s.pi.act);
-	ck_assert_int_eq(spec_set(&s, "md_per_io_size", "64", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "md_per_io_size", "64", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.pi.md_per_io, 64);
-	ck_assert_int_eq(spec_set(&s, "md_per_io_size", "1g", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "md_per_io_size", "1g", err, sizeof(err)), -EINVAL);
 	/* io_uring_cmd only */
-	spec_set(&s, "target", "/dev/ng0n1", err, sizeof(err));
+	opt_set(&s, "target", "/dev/ng0n1", err, sizeof(err));
 	ck_assert_int_eq(pi_spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "io_uring_cmd"));
 	s.ioengine = ENGINE_IO_URING_CMD;

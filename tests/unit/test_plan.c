@@ -224,7 +224,7 @@ START_TEST(test_validate_with_target)
 	struct plan *p = NULL;
 	char err[512];
 	spec_init(&base);
-	ck_assert_int_eq(spec_set(&base, "filename", "/tmp/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&base, "filename", "/tmp/x", err, sizeof(err)), 0);
 	ck_assert_int_eq(
 	    plan_parse("[measure]\nrw=randread\nbs=4k\n", "v.ini", &base, &p, err, sizeof(err)), 0);
 	ck_assert_uint_eq(p->steps[0].spec.ntargets, 1);
@@ -274,7 +274,7 @@ START_TEST(test_shipped_plans)
 	DIR *d = opendir(dir);
 	ck_assert_msg(d != NULL, "no %s", dir);
 	spec_init(&base);
-	ck_assert_int_eq(spec_set(&base, "filename", "/tmp/x", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&base, "filename", "/tmp/x", err, sizeof(err)), 0);
 	unsigned n = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "io/backend.h"
 #include "io/prio.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/target.h"
 #include "report/json.h"
@@ -19,7 +20,7 @@
 static int set(struct spec *s, const char *k, const char *v)
 {
 	char err[256] = "";
-	int rc = spec_set(s, k, v, err, sizeof(err));
+	int rc = opt_set(s, k, v, err, sizeof(err));
 	if (rc)
 		ck_assert_ptr_nonnull(strstr(err, k)); /* the message names the option */
 	return rc;
@@ -97,7 +98,7 @@ START_TEST(test_parse)
 	/* fio refuses both at once */
 	char err[256];
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "10"), 0);
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "cmdprio_bssplit"));
 

@@ -59,8 +59,8 @@ static void one_pass(const char *rw, const char *bssplit, uint64_t nblk, uint64_
 
 	ck_assert_ptr_nonnull(cov);
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", bssplit, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", bssplit, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, start, len, 4096, seed), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	ck_assert(!g.lfsr_on); /* not lfsr */
@@ -112,8 +112,8 @@ START_TEST(test_cut_at_done_block)
 	char err[128];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/1:64k/99", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/1:64k/99", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 64 * 4096, 4096, 5), 0);
 	/* every other block done: each I/O is cut to one 4k block */
 	for (uint64_t b = 0; b < 64; b += 2)
@@ -138,53 +138,53 @@ START_TEST(test_no_map_cases)
 	char err[128];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "norandommap", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "norandommap", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_null(g.rmap); /* norandommap: with replacement */
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap); /* one size: fio's map too */
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
 	ck_assert(!g.lfsr_on);
 	offgen_free(&g);
-	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_null(g.rmap); /* lfsr: no map, fio's lfsr of 256 values */
 	ck_assert(g.lfsr_on);
 	ck_assert_uint_eq(g.lfsr_n, 256);
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bsrange", "4k-16k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bsrange", "4k-16k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap); /* bsrange: the bitmap */
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
 	offgen_free(&g);
 	/* bs=4k,16k: fio's map of 4k blocks (rw_min_bs counts the read's
 	 * size even on randwrite), writes drawing and marking 16k units */
-	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "4k,16k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "4k,16k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	ck_assert_uint_eq(randmap_nbits(g.rmap), 256);
 	ck_assert_uint_eq(g.munit[0], 4096);
 	ck_assert_uint_eq(g.munit[1], 16384);
 	offgen_free(&g);
-	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	offgen_free(&g);
 	/* a blockalign other than a direction's smallest size: fio turns its
 	 * map off */
-	ck_assert_int_eq(spec_set(&s, "blockalign", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "blockalign", "4k", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_null(g.rmap);
 	s.blockalign = 0;
 	/* per-direction bssplit with one smallest size: the bitmap */
-	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:64k/50,4k/10:8k/90", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:64k/50,4k/10:8k/90", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 1 << 20, 4096, 1), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	offgen_free(&g);
@@ -211,8 +211,8 @@ START_TEST(test_units_and_restart)
 	int first = -1;
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randrw", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "64k/40:1024k/60,1024k/100", err, sizeof(err)),
+	ck_assert_int_eq(opt_set(&s, "rw", "randrw", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "64k/40:1024k/60,1024k/100", err, sizeof(err)),
 			 0);
 	/* without time_based (or io_size) fio's job ends at the failed I/O */
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
@@ -223,7 +223,7 @@ START_TEST(test_units_and_restart)
 	ck_assert_uint_eq(g.wraps, UINT64_MAX);
 	ck_assert_uint_eq(g.restarts, 0);
 	offgen_free(&g);
-	ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	ck_assert_uint_eq(g.munit[0], 65536);
@@ -249,7 +249,7 @@ START_TEST(test_units_and_restart)
 	}
 	offgen_free(&g);
 	/* randrepeat=0: a restart goes on with the stream, no repeat */
-	ck_assert_int_eq(spec_set(&s, "randrepeat", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "randrepeat", "0", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, len, 65536, 7), 0);
 	for (int i = 0; i < N; i++) {
 		enum nvs_dir d;
@@ -274,10 +274,10 @@ START_TEST(test_io_size_past_end)
 
 	for (int big = 0; big < 2; big++) {
 		spec_init(&s);
-		ck_assert_int_eq(spec_set(&s, "rw", "randread", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&s, "bssplit", "4k/60:64k/40", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&s, "size", big ? "4g" : "16m", err, sizeof(err)), 0);
-		ck_assert_int_eq(spec_set(&s, "time_based", NULL, err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "rw", "randread", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "bssplit", "4k/60:64k/40", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "size", big ? "4g" : "16m", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "time_based", NULL, err, sizeof(err)), 0);
 		ck_assert_int_eq(offgen_init(&g, &s, 0, len, 4096, 3), 0);
 		ck_assert_uint_eq(g.fit_len, big ? 4ULL << 30 : len);
 		for (int i = 0; i < 20000; i++) {

@@ -34,6 +34,7 @@
 #include "cmd/cmd.h"
 #include "cmd/runcheck.h"
 #include "dev/safety.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 static char dir[64];
@@ -118,9 +119,9 @@ static void job(struct spec *s, const char *path, const char *rw)
 	char err[256];
 
 	spec_init(s);
-	ck_assert_int_eq(spec_set(s, "target", path, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(s, "rw", rw, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(s, "size", "64k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(s, "target", path, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(s, "size", "64k", err, sizeof(err)), 0);
 }
 
 /* The check of a pinned target judges what was pinned: a file renamed

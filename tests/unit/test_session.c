@@ -39,7 +39,7 @@ static void make_spec(struct spec *s, const char *iodepth, const char *runtime)
 			       {"direct", "0"},	    {"iodepth", iodepth}, {"runtime", runtime},
 			       {"time_based", "1"}, {"interval", "100ms"}};
 	for (unsigned i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
-		ck_assert_msg(spec_set(s, kv[i][0], kv[i][1], err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(opt_set(s, kv[i][0], kv[i][1], err, sizeof(err)) == 0, "%s", err);
 }
 
 static void wait_end(struct session *s, double max_s)
@@ -238,8 +238,8 @@ START_TEST(steadystate_ends_the_step)
 	struct spec s;
 	char err[256] = "", res[128], path[256], line[256];
 	make_spec(&s, "1", "20s");
-	ck_assert_int_eq(spec_set(&s, "ss", "iops:1000%", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "ss_dur", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss", "iops:1000%", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ss_dur", "2", err, sizeof(err)), 0);
 	snprintf(res, sizeof(res), "%s/res", dir);
 	struct session *x = session_new();
 	ck_assert_msg(session_start(x, &s, 1, res, err, sizeof(err)) == 0, "%s", err);

@@ -1,4 +1,4 @@
-/* test_spec.c - option parsing (spec_set, cli), presets and job files,
+/* test_spec.c - option parsing (opt_set, cli), presets and job files,
  * including malformed input with file:line errors. */
 #include <check.h>
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "config/cli.h"
 #include "config/preset.h"
+#include "io/opt.h"
 #include "io/spec.h"
 
 START_TEST(test_sizes_and_times)
@@ -43,43 +44,43 @@ START_TEST(test_spec_set)
 	char err[256];
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
 	ck_assert_int_eq(s.rw, RW_RANDWRITE);
-	ck_assert_int_eq(spec_set(&s, "iodepth", "1,2,4,256", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "iodepth", "1,2,4,256", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.niodepth, 4);
 	ck_assert_uint_eq(s.iodepth[3], 256);
-	ck_assert_int_eq(spec_set(&s, "bssplit",
+	ck_assert_int_eq(opt_set(&s, "bssplit",
 				  "512/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1",
 				  err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(s.nbs, 10);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:8k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.bs[1].weight, 50);
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k/60", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:8k/60", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "100"));
-	ck_assert_int_eq(spec_set(&s, "size", "75%", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "size", "75%", err, sizeof(err)), 0);
 	ck_assert_double_eq(s.size_pct, 75);
-	ck_assert_int_eq(spec_set(&s, "rwmixwrite", "30", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rwmixwrite", "30", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.rwmixread, 70);
-	ck_assert_int_eq(spec_set(&s, "time-based", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "time-based", NULL, err, sizeof(err)), 0);
 	ck_assert(s.time_based);
-	ck_assert_int_eq(spec_set(&s, "rw", "sideways", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "rw", "sideways", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "sideways"));
-	ck_assert_int_eq(spec_set(&s, "bogus", "1", err, sizeof(err)), -ENOENT);
-	ck_assert_int_eq(spec_set(&s, "iodepth", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "interval", "10ms", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "stripe", "3k", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "direct", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "bogus", "1", err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(opt_set(&s, "iodepth", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "interval", "10ms", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "stripe", "3k", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "direct", "maybe", err, sizeof(err)), -EINVAL);
 	/* tests/fuzz/plan: a bad buffered= read an uninitialised bool into direct */
 	for (int d = 0; d < 2; d++) {
 		s.direct = d;
-		ck_assert_int_eq(spec_set(&s, "buffered", "60s", err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(opt_set(&s, "buffered", "60s", err, sizeof(err)), -EINVAL);
 		ck_assert_int_eq(s.direct, d);
 	}
 	/* tests/fuzz/spec: the same for the buffer flags (left unset: -1) */
-	ck_assert_int_eq(spec_set(&s, "zero_buffers", "]", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "zero_buffers", "]", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(s.zero_buffers, -1);
-	ck_assert_int_eq(spec_set(&s, "refill_buffers", "2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "refill_buffers", "2", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(s.refill_buffers, -1);
 }
 END_TEST
@@ -91,23 +92,23 @@ START_TEST(test_validate)
 
 	spec_init(&s);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL); /* no target */
-	ck_assert_int_eq(spec_set(&s, "target", "/tmp/a,/tmp/b", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/tmp/a,/tmp/b", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ntargets, 2);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "stripe", "4k", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "8k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "stripe", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "8k", err, sizeof(err)), 0);
 	/* an I/O over a chunk's end is split: 8k from a 512-byte boundary
 	 * touches at most 3 chunks of 4k; 512k on a 4k stripe up to 129 */
 	ck_assert_uint_eq(spec_stripe_parts(&s), 3);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "512k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "512k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(spec_stripe_parts(&s), 129);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "more than 64 parts"));
-	ck_assert_int_eq(spec_set(&s, "stripe", "128k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "stripe", "128k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(spec_stripe_parts(&s), 5);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "1000", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "1000", err, sizeof(err)), 0);
 	s.stripe = 0;
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 }

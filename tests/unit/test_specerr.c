@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/specerr.h"
 
@@ -13,7 +14,7 @@ START_TEST(test_parse)
 	char err[256] = "";
 
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "ignore_error", "EIO:0x1c,,EILSEQ", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ignore_error", "EIO:0x1c,,EILSEQ", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ignore_error.n[SPECERR_READ], 2);
 	ck_assert_int_eq(s.ignore_error.err[SPECERR_READ][0], EIO);
 	ck_assert_int_eq(s.ignore_error.err[SPECERR_READ][1], ENOSPC); /* 28 */
@@ -21,7 +22,7 @@ START_TEST(test_parse)
 	ck_assert_uint_eq(s.ignore_error.n[SPECERR_VERIFY], 1);
 	ck_assert_int_eq(s.ignore_error.err[SPECERR_VERIFY][0], EILSEQ);
 	/* fio: numbers, negative ones as positive; an empty errno ends the list */
-	ck_assert_int_eq(spec_set(&s, "ignore_error", ",-22:5::EIO", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "ignore_error", ",-22:5::EIO", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ignore_error.n[SPECERR_READ], 0);
 	ck_assert_uint_eq(s.ignore_error.n[SPECERR_WRITE], 2);
 	ck_assert_int_eq(s.ignore_error.err[SPECERR_WRITE][0], EINVAL);
@@ -30,16 +31,16 @@ START_TEST(test_parse)
 	const char *bad[] = {"EBOGUS", "0", "abc", "5x", "EIO,EIO,EIO,EIO", "99999", NULL};
 	for (int i = 0; bad[i]; i++) {
 		err[0] = '\0';
-		ck_assert_msg(spec_set(&s, "ignore_error", bad[i], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(opt_set(&s, "ignore_error", bad[i], err, sizeof(err)) == -EINVAL,
 			      "'%s' accepted", bad[i]);
 		ck_assert_msg(strstr(err, "ignore_error") != NULL, "'%s' does not name it", err);
 	}
-	ck_assert_int_ne(spec_set(&s, "ignore_error", NULL, err, sizeof(err)), 0);
+	ck_assert_int_ne(opt_set(&s, "ignore_error", NULL, err, sizeof(err)), 0);
 	/* more than SPECERR_MAX errnos in a list is refused, never cut short */
 	char many[512] = "";
 	for (int i = 0; i <= SPECERR_MAX; i++)
 		strcat(many, i ? ":5" : "5");
-	ck_assert_int_eq(spec_set(&s, "ignore_error", many, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "ignore_error", many, err, sizeof(err)), -EINVAL);
 }
 END_TEST
 

@@ -163,37 +163,37 @@ START_TEST(test_options)
 	spec_init(&s);
 	const char *bad_op[] = {"nan", "inf", "-0.1", "0", "1", "1.5", "", "x"};
 	for (size_t i = 0; i < sizeof(bad_op) / sizeof(bad_op[0]); i++)
-		ck_assert_int_eq(spec_set(&s, "spr_op", bad_op[i], err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "spr_num_regions", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "spr_num_regions", "-1", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "spr_num_regions", "99999999999", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "spr_cs", "nan", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "sprandom", "maybe", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "spr_op", "0.21", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "spr_op", bad_op[i], err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "spr_num_regions", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "spr_num_regions", "-1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "spr_num_regions", "99999999999", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "spr_cs", "nan", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "sprandom", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "spr_op", "0.21", err, sizeof(err)), 0);
 	ck_assert(fabs(s.spr_op - 0.21) < 1e-12);
-	ck_assert_int_eq(spec_set(&s, "spr_cs", "256k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "spr_cs", "256k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.spr_cs, 256 << 10);
-	ck_assert_int_eq(spec_set(&s, "sprandom", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "sprandom", NULL, err, sizeof(err)), 0);
 	ck_assert(s.sprandom);
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
 	/* fio's refusals, with fio's reasons */
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL); /* rw=randread */
 	ck_assert_ptr_nonnull(strstr(err, "sprandom requires random write"));
-	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "random_generator", "tausworthe", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "tausworthe", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "requires random_generator=lfsr"));
-	ck_assert_int_eq(spec_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "norandommap", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "random_generator", "lfsr", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "norandommap", "0", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "requires norandommap=1"));
-	ck_assert_int_eq(spec_set(&s, "norandommap", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "numjobs", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "norandommap", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "numjobs", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "numjobs=1"));
-	ck_assert_int_eq(spec_set(&s, "numjobs", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/zero", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "numjobs", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/zero", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.ntargets, 2);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "SPRandom supports only one file"));
@@ -207,9 +207,9 @@ START_TEST(test_offgen)
 	struct offgen g;
 	char err[200];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "sprandom", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "spr_num_regions", "10", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randwrite", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "sprandom", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "spr_num_regions", "10", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 1 << 20, 4 << 20, 4096, 3), 0);
 	ck_assert_ptr_nonnull(g.spr);
 	uint64_t n = 0, off;
@@ -231,7 +231,7 @@ START_TEST(test_offgen)
 	offgen_free(&g);
 	ck_assert_ptr_null(g.spr);
 	/* a plan with regions under a block: -EDOM (the worker says why) */
-	ck_assert_int_eq(spec_set(&s, "spr_num_regions", "5000", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "spr_num_regions", "5000", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 4 << 20, 4096, 3), -EDOM);
 	offgen_free(&g);
 }

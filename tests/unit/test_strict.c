@@ -7,6 +7,7 @@
 #include <string.h>
 #include "config/cli.h"
 #include "config/plan.h"
+#include "io/opt.h"
 #include "io/spec.h"
 #include "report/csv.h"
 #include "stats/steady.h"
@@ -52,15 +53,15 @@ START_TEST(test_spec_numbers)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		spec_init(&s);
-		ck_assert_msg(spec_set(&s, bad[i][0], bad[i][1], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(opt_set(&s, bad[i][0], bad[i][1], err, sizeof(err)) == -EINVAL,
 			      "%s=%s accepted", bad[i][0], bad[i][1]);
 		ck_assert_uint_eq(s.size, 0);
 		ck_assert(s.size_pct == 0);
 	}
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "size", "12.5%", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "size", "12.5%", err, sizeof(err)), 0);
 	ck_assert(s.size_pct == 12.5);
-	ck_assert_int_eq(spec_set(&s, "runtime", "0.5s", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "runtime", "0.5s", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.runtime_ns, 500000000ULL);
 }
 END_TEST
@@ -75,7 +76,7 @@ START_TEST(test_long_values)
 	path[0] = '/';
 	path[sizeof(path) - 1] = '\0';
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "filename", path, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "filename", path, err, sizeof(err)), -EINVAL);
 	ck_assert_uint_eq(s.ntargets, 0);
 	ck_assert_ptr_nonnull(strstr(err, "longer than 255"));
 
@@ -88,14 +89,14 @@ START_TEST(test_long_values)
 
 	memset(name, 'n', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	ck_assert_int_eq(spec_set(&s, "name", name, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "name", name, err, sizeof(err)), -EINVAL);
 
 	memset(list, 0, sizeof(list));
 	for (size_t k = 0; k + 5 < sizeof(list) - 1; k += 5)
 		memcpy(list + k, "1,2,4", 5), list[k + 5] = ',';
 	list[sizeof(list) - 2] = '1';
 	list[sizeof(list) - 1] = '\0';
-	ck_assert_int_eq(spec_set(&s, "iodepth", list, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "iodepth", list, err, sizeof(err)), -EINVAL);
 }
 END_TEST
 

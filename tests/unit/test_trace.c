@@ -299,42 +299,42 @@ START_TEST(test_replay_options)
 	spec_init(&s);
 	ck_assert_uint_eq(s.replay.time_scale, 100);
 	ck_assert_uint_eq(s.replay.copies, 1);
-	ck_assert_int_eq(spec_set(&s, "replay_time_scale", "200", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_time_scale", "200", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.replay.time_scale, 200);
 	const char *bad_scale[] = {"0",	  "-5",	 "nan", "inf",
 				   "1e3", "50%", "",	"99999999999999999999"};
 	for (size_t i = 0; i < sizeof(bad_scale) / sizeof(bad_scale[0]); i++)
-		ck_assert_int_eq(spec_set(&s, "replay_time_scale", bad_scale[i], err, sizeof(err)),
+		ck_assert_int_eq(opt_set(&s, "replay_time_scale", bad_scale[i], err, sizeof(err)),
 				 -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "replay_align", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_align", "4k", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.replay.align, 4096);
-	ck_assert_int_eq(spec_set(&s, "replay_align", "3000", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "replay_scale", "0", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "trace_copies", "100000", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "trace_copies", "4", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "trace_stagger", "250ms", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_align", "3000", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "replay_scale", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "trace_copies", "100000", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "trace_copies", "4", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "trace_stagger", "250ms", err, sizeof(err)), 0);
 	ck_assert_uint_eq(s.replay.stagger_ns, 250000000);
-	ck_assert_int_eq(spec_set(&s, "replay_no_stall", "maybe", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "replay_redirect", "/dev/loop7", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_no_stall", "maybe", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "replay_redirect", "/dev/loop7", err, sizeof(err)), 0);
 	ck_assert_str_eq(s.targets[0], "/dev/loop7");
-	ck_assert_int_eq(spec_set(&s, "replay_redirect", "/dev/loop8", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "replay_redirect", "/dev/loop8", err, sizeof(err)), -EINVAL);
 	/* copies without a trace, a trace on two targets, numjobs with a trace */
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert(!spec_writes(&s));
-	ck_assert_int_eq(spec_set(&s, "read_iolog", "x.log", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "read_iolog", "x.log", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s)); /* may write: confirmations assume it does */
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "numjobs", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "numjobs", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "trace_copies"), "%s", err);
-	ck_assert_int_eq(spec_set(&s, "numjobs", "1", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "rate_iops", "100", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "numjobs", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rate_iops", "100", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "rate_iops"), "%s", err);
 	char big[2000];
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	ck_assert_int_eq(spec_set(&s, "read_iolog", big, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "read_iolog", big, err, sizeof(err)), -EINVAL);
 }
 END_TEST
 
@@ -349,9 +349,9 @@ START_TEST(test_replay_time_scale)
 	fputs("fio version 3 iolog\n100 /dev/x read 8192 4096\n1100 /dev/x read 12288 4096\n", f);
 	fclose(f);
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "read_iolog", path, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "replay_time_scale", "200", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "replay_scale", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "read_iolog", path, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_time_scale", "200", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "replay_scale", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(replay_prepare(&s, &t, err, sizeof(err)), 0);
 	ck_assert_uint_eq(t->io[1].t_ns, 500000); /* twice the rate: half the time */
 	ck_assert_uint_eq(t->io[0].off, 4096);

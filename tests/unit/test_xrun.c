@@ -6,13 +6,14 @@
 #include <limits.h>
 #include <string.h>
 #include <time.h>
+#include "io/opt.h"
 #include "io/spec.h"
 #include "io/xrun.h"
 
 static int set(struct spec *s, const char *k, const char *v)
 {
 	char err[256] = "";
-	int rc = spec_set(s, k, v, err, sizeof(err));
+	int rc = opt_set(s, k, v, err, sizeof(err));
 	if (rc)
 		ck_assert_msg(strstr(err, k) != NULL, "'%s' does not name %s", err, k);
 	return rc;
@@ -71,7 +72,7 @@ START_TEST(test_parse)
 		ck_assert_msg(set(&s, bad[i][0], bad[i][1]) == -EINVAL, "%s=%s accepted", bad[i][0],
 			      bad[i][1]);
 	ck_assert_uint_eq(s.xrun.iodepth_low, 4); /* unchanged by refusals */
-	ck_assert_int_eq(spec_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "target", "/dev/null", err, sizeof(err)), 0);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL); /* iotime, no thinktime */
 	ck_assert_ptr_nonnull(strstr(err, "thinktime"));
 	ck_assert_int_eq(set(&s, "thinktime", "5"), 0); /* 5 us < spin 10 us */

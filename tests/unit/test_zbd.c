@@ -29,12 +29,12 @@ static struct spec zspec(const char *rw, const char *bs, const char *extra[][2])
 	struct spec s;
 	char err[200];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", bs, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", bs, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
 	for (int i = 0; extra && extra[i][0]; i++)
-		ck_assert_msg(spec_set(&s, extra[i][0], extra[i][1], err, sizeof(err)) == 0, "%s",
+		ck_assert_msg(opt_set(&s, extra[i][0], extra[i][1], err, sizeof(err)) == 0, "%s",
 			      err);
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
 	return s;
@@ -80,35 +80,35 @@ START_TEST(test_options)
 				{"zone_reset_threshold", "1.5"}, {"zone_reset_frequency", "-0.1"},
 				{"read_beyond_wp", "maybe"},	 {"zonecapacity", "inf"}};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(spec_set(&s, bad[i][0], bad[i][1], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(opt_set(&s, bad[i][0], bad[i][1], err, sizeof(err)) == -EINVAL,
 			      "%s=%s", bad[i][0], bad[i][1]);
 	/* sizes in zones resolve with the zone size */
-	ck_assert_int_eq(spec_set(&s, "size", "8z", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "offset", "3z", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "size", "8z", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "offset", "3z", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL); /* no zonesize */
-	ck_assert_int_eq(spec_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
 	/* a zoned device gives it (zbd_probe); zbd_join refuses its absence
 	 * on a device or file that is not zoned (test_emulated_needs_size) */
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(spec_set(&s, "zonesize", "256m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", "256m", err, sizeof(err)), 0);
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
 	zbd_spec_resolve(&s);
 	ck_assert_uint_eq(s.size, 8 * 256 * MB);
 	ck_assert_uint_eq(s.offset, 3 * 256 * MB);
 	/* fio's checks */
-	ck_assert_int_eq(spec_set(&s, "job_max_open_zones", "2", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "job_max_open_zones", "2", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "max_open_zones", "4", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "max_open_zones", "4", err, sizeof(err)), 0);
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(spec_set(&s, "zonecapacity", "512m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonecapacity", "512m", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "zonecapacity", "0", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "rw", "randtrim", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonecapacity", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", "randtrim", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL); /* trim bs != zone */
-	ck_assert_int_eq(spec_set(&s, "bs", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "1m", err, sizeof(err)), 0);
 	ck_assert_msg(zbd_spec_validate(&s, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(spec_set(&s, "bs", "2m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "2m", err, sizeof(err)), 0);
 	ck_assert_int_eq(zbd_spec_validate(&s, err, sizeof(err)), -EINVAL); /* bs > zone */
 }
 END_TEST
@@ -307,7 +307,7 @@ START_TEST(test_mixed_first_write)
 	ck_assert_int_eq(d, NVS_READ);
 	/* so a read-only mix writes: the safety rule must see a writer */
 	char err[200];
-	ck_assert_int_eq(spec_set(&s, "rwmixread", "100", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rwmixread", "100", err, sizeof(err)), 0);
 	ck_assert(spec_writes(&s));
 	s.zone_mode = SPEC_ZONE_NONE;
 	ck_assert(!spec_writes(&s));
@@ -499,9 +499,9 @@ START_TEST(test_verify)
 				{"zonecapacity", "768k"}};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct spec b = s;
-		ck_assert_int_eq(spec_set(&b, "time_based", "1", err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&b, "time_based", "1", err, sizeof(err)), 0);
 		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == 0, "%s", err);
-		ck_assert_int_eq(spec_set(&b, bad[i][0], bad[i][1], err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&b, bad[i][0], bad[i][1], err, sizeof(err)), 0);
 		ck_assert_msg(zbd_spec_validate(&b, err, sizeof(err)) == -EINVAL, "%s=%s accepted",
 			      bad[i][0], bad[i][1]);
 	}

@@ -12,14 +12,14 @@ static struct spec zspec(const char *rw, const char *size, const char *range, co
 	struct spec s;
 	char err[160];
 	spec_init(&s);
-	ck_assert_int_eq(spec_set(&s, "rw", rw, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "bs", "4k", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonesize", size, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "rw", rw, err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bs", "4k", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", size, err, sizeof(err)), 0);
 	if (range)
-		ck_assert_int_eq(spec_set(&s, "zonerange", range, err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "zonerange", range, err, sizeof(err)), 0);
 	if (skip)
-		ck_assert_int_eq(spec_set(&s, "zoneskip", skip, err, sizeof(err)), 0);
+		ck_assert_int_eq(opt_set(&s, "zoneskip", skip, err, sizeof(err)), 0);
 	return s;
 }
 
@@ -30,30 +30,30 @@ START_TEST(test_options)
 	spec_init(&s);
 	const char *bad[] = {"nan", "inf", "-4k", "99999999999999999999999", "2z", "", "1e400"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_int_eq(spec_set(&s, "zonesize", bad[i], err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "zoneskip", "nan", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "zonerange", "inf", err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(opt_set(&s, "zonesize", bad[i], err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "zoneskip", "nan", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "zonerange", "inf", err, sizeof(err)), -EINVAL);
 	/* zbd: emulated zones (io/zbd.h, tests/unit/test_zbd.c) */
-	ck_assert_int_eq(spec_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
 	ck_assert_int_eq(s.zone_mode, SPEC_ZONE_ZBD);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "none", err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "bogus", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "none", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "bogus", err, sizeof(err)), -EINVAL);
 	/* fio 3.33's init.c: zonemode is none unless set; none excludes a
 	 * zonesize, strided needs one */
-	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
 	s.zone_size = 0;
-	ck_assert_int_eq(spec_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonesize", "1m", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "none", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "none", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(spec_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zonemode", "strided", err, sizeof(err)), 0);
 	s.fileset = true; /* fio drops strided zones with several files */
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
 	s.fileset = false;
-	ck_assert_int_eq(spec_set(&s, "zoneskip", "1000", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "zoneskip", "1000", err, sizeof(err)), 0);
 	ck_assert_int_eq(zones_spec_validate(&s, err, sizeof(err)), -EINVAL);
 }
 END_TEST
@@ -136,7 +136,7 @@ START_TEST(test_random_bssplit_map_reset)
 	uint32_t l;
 	enum nvs_dir d;
 
-	ck_assert_int_eq(spec_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
+	ck_assert_int_eq(opt_set(&s, "bssplit", "4k/50:8k/50", err, sizeof(err)), 0);
 	ck_assert_int_eq(offgen_init(&g, &s, 0, 256 * 1024, 4096, 3), 0);
 	ck_assert_ptr_nonnull(g.rmap);
 	for (int i = 0; i < 200; i++) {
