@@ -32,157 +32,180 @@ static int boolean(const char *key, const char *v, bool *b, char *err, size_t er
 	return 0;
 }
 
-static int specdata_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+#define SETTER(fn)                                                                                 \
+	static int fn(struct spec *s __attribute__((unused)),                                      \
+		      const char *key __attribute__((unused)), const char *v, char *err,           \
+		      size_t errlen)
+
+SETTER(set_verify_backlog)
 {
-	if (!strcmp(key, "verify_backlog")) {
-		if (!v || num_parse_uint(v, 0, 1u << 20, &s->verify_backlog)) {
-			snprintf(err, errlen, "verify_backlog: '%s' is not a count of blocks 0..%u",
-				 v ? v : "", 1u << 20);
-			return -EINVAL;
-		}
-		return 0;
+	if (!v || num_parse_uint(v, 0, 1u << 20, &s->verify_backlog)) {
+		snprintf(err, errlen, "verify_backlog: '%s' is not a count of blocks 0..%u",
+			 v ? v : "", 1u << 20);
+		return -EINVAL;
 	}
-	if (!strcmp(key, "verify_interval")) {
-		uint64_t n;
-		if (!v || spec_parse_size(v, &n) || n > 1u << 30) {
-			snprintf(err, errlen,
-				 "verify_interval: '%s' is not a size in bytes (at most 1g)",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		s->verify_interval = (uint32_t)n;
-		return 0;
-	}
-	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync")) {
-		unsigned n;
-		if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
-			snprintf(err, errlen, "%s: '%s' is not a count of writes (0 = never)", key,
-				 v ? v : "");
-			return -EINVAL;
-		}
-		*(key[1] == 's' ? &s->fsync_blocks : &s->fdatasync_blocks) = n;
-		return 0;
-	}
-	if (!strcmp(key, "sync")) {
-		/* fio: a bare "sync" flag is sync=1 (O_SYNC) */
-		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "sync"))
-			s->sync = SYNC_SYNC;
-		else if (!strcmp(v, "dsync"))
-			s->sync = SYNC_DSYNC;
-		else if (!strcmp(v, "0") || !strcmp(v, "none"))
-			s->sync = SYNC_NONE;
-		else {
-			snprintf(err, errlen, "sync: '%s' is not none, 0, sync, 1 or dsync", v);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "verify")) {
-		enum vhdr_type t;
-		if (!v || vhdr_parse(v, &t)) {
-			snprintf(
-			    err, errlen,
-			    "verify: '%s' is not md5, crc64, crc32, crc32c, crc32c-intel, crc16, "
-			    "crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
-			    "xxhash, meta, pattern, null or 0",
-			    v ? v : "");
-			return -EINVAL;
-		}
-		s->verify = (uint8_t)t;
-		return 0;
-	}
-	if (!strcmp(key, "do_verify") || !strcmp(key, "verify_only") ||
-	    !strcmp(key, "verify_fatal") || !strcmp(key, "end_fsync") ||
-	    !strcmp(key, "fsync_on_close")) {
-		bool *b = key[0] == 'd'			   ? &s->do_verify
-			  : key[0] == 'e' || key[0] == 'f' ? &s->end_fsync
-			  : key[7] == 'o'		   ? &s->verify_only
-							   : &s->verify_fatal;
-		return boolean(key, v, b, err, errlen);
-	}
-	/* create_serialize: fio's file layout order, no files are made here;
-	 * fill_device: fio's size without size= is "until ENOSPC", which on a
-	 * device (or an existing file, not extended here) is its end: nvscope's
-	 * default region already; with size= the size holds */
-	if (!strcmp(key, "create_serialize") || !strcmp(key, "fill_device")) {
-		bool ignored;
-		return boolean(key, v, &ignored, err, errlen);
-	}
-	if (!strcmp(key, "dedupe_mode")) {
-		if (v && !strcmp(v, "repeat"))
-			s->dedupe_ws = false;
-		else if (v && !strcmp(v, "working_set"))
-			s->dedupe_ws = true;
-		else {
-			snprintf(err, errlen, "dedupe_mode: '%s' is not repeat or working_set",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "dedupe_global") || !strcmp(key, "error_dump"))
-		return boolean(key, v, key[0] == 'd' ? &s->dedupe_global : &s->error_dump, err,
-			       errlen);
-	if (!strcmp(key, "dedupe_working_set_percentage")) {
-		if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
-			snprintf(err, errlen,
-				 "dedupe_working_set_percentage: '%s' is not a percentage 0..100",
-				 v ? v : "");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "verify_dump")) {
-		if (!v || !*v || !strcmp(v, "1"))
-			s->verify_dump = true;
-		else if (!strcmp(v, "0"))
-			s->verify_dump = false;
-		else {
-			snprintf(err, errlen, "verify_dump: '%s' is not a boolean (0/1)", v);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "verify_pattern")) {
-		int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
-		if (n <= 0) {
-			snprintf(err, errlen,
-				 "verify_pattern: '%s' is not 0xHEX, \"text\" or a number (at most "
-				 "%d bytes)",
-				 v ? v : "", SPEC_MAX_PATTERN);
-			return -EINVAL;
-		}
-		s->vpattern_len = (unsigned)n;
-		if (!s->verify) /* fio: verify_pattern alone is a header + the pattern */
-			s->verify = VHDR_PATTERN_HDR;
-		return 0;
-	}
-	return -ENOENT;
+	return 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt.h). */
+SETTER(set_verify_interval)
+{
+	uint64_t n;
+	if (!v || spec_parse_size(v, &n) || n > 1u << 30) {
+		snprintf(err, errlen, "verify_interval: '%s' is not a size in bytes (at most 1g)",
+			 v ? v : "");
+		return -EINVAL;
+	}
+	s->verify_interval = (uint32_t)n;
+	return 0;
+}
+
+/* fsync, fdatasync: a sync after every N writes */
+SETTER(set_fsync)
+{
+	unsigned n;
+	if (!v || num_parse_uint(v, 0, 1u << 30, &n)) {
+		snprintf(err, errlen, "%s: '%s' is not a count of writes (0 = never)", key,
+			 v ? v : "");
+		return -EINVAL;
+	}
+	*(key[1] == 's' ? &s->fsync_blocks : &s->fdatasync_blocks) = n;
+	return 0;
+}
+
+SETTER(set_sync)
+{
+	/* fio: a bare "sync" flag is sync=1 (O_SYNC) */
+	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "sync"))
+		s->sync = SYNC_SYNC;
+	else if (!strcmp(v, "dsync"))
+		s->sync = SYNC_DSYNC;
+	else if (!strcmp(v, "0") || !strcmp(v, "none"))
+		s->sync = SYNC_NONE;
+	else {
+		snprintf(err, errlen, "sync: '%s' is not none, 0, sync, 1 or dsync", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+SETTER(set_verify)
+{
+	enum vhdr_type t;
+	if (!v || vhdr_parse(v, &t)) {
+		snprintf(err, errlen,
+			 "verify: '%s' is not md5, crc64, crc32, crc32c, crc32c-intel, crc16, "
+			 "crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, "
+			 "xxhash, meta, pattern, null or 0",
+			 v ? v : "");
+		return -EINVAL;
+	}
+	s->verify = (uint8_t)t;
+	return 0;
+}
+
+/* do_verify, verify_only, verify_fatal, end_fsync (fsync_on_close),
+ * dedupe_global, error_dump: fio's booleans */
+SETTER(set_flag)
+{
+	bool *b = !strcmp(key, "do_verify")	  ? &s->do_verify
+		  : !strcmp(key, "verify_only")	  ? &s->verify_only
+		  : !strcmp(key, "verify_fatal")  ? &s->verify_fatal
+		  : !strcmp(key, "dedupe_global") ? &s->dedupe_global
+		  : !strcmp(key, "error_dump")	  ? &s->error_dump
+						  : &s->end_fsync;
+	return boolean(key, v, b, err, errlen);
+}
+
+/* create_serialize: fio's file layout order, no files are made here;
+ * fill_device: fio's size without size= is "until ENOSPC", which on a
+ * device (or an existing file, not extended here) is its end: nvscope's
+ * default region already; with size= the size holds */
+SETTER(set_no_effect)
+{
+	bool ignored;
+	return boolean(key, v, &ignored, err, errlen);
+}
+
+SETTER(set_dedupe_mode)
+{
+	if (v && !strcmp(v, "repeat"))
+		s->dedupe_ws = false;
+	else if (v && !strcmp(v, "working_set"))
+		s->dedupe_ws = true;
+	else {
+		snprintf(err, errlen, "dedupe_mode: '%s' is not repeat or working_set", v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+SETTER(set_dedupe_ws_pct)
+{
+	if (!v || num_parse_uint(v, 0, 100, &s->dedupe_ws_pct)) {
+		snprintf(err, errlen,
+			 "dedupe_working_set_percentage: '%s' is not a percentage 0..100",
+			 v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+SETTER(set_verify_dump)
+{
+	if (!v || !*v || !strcmp(v, "1"))
+		s->verify_dump = true;
+	else if (!strcmp(v, "0"))
+		s->verify_dump = false;
+	else {
+		snprintf(err, errlen, "verify_dump: '%s' is not a boolean (0/1)", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+SETTER(set_verify_pattern)
+{
+	int n = v && *v ? datagen_parse_pattern(v, s->vpattern, sizeof(s->vpattern)) : -1;
+	if (n <= 0) {
+		snprintf(
+		    err, errlen,
+		    "verify_pattern: '%s' is not 0xHEX, \"text\" or a number (at most %d bytes)",
+		    v ? v : "", SPEC_MAX_PATTERN);
+		return -EINVAL;
+	}
+	s->vpattern_len = (unsigned)n;
+	if (!s->verify) /* fio: verify_pattern alone is a header + the pattern */
+		s->verify = VHDR_PATTERN_HDR;
+	return 0;
+}
+
+/* The options this module sets: a row each (io/opt.h). */
+#define ROW(n, fn)                                                                                 \
+	{                                                                                          \
+		.name = n, .kind = OPT_CUSTOM, .set = fn                                           \
+	}
 const struct opt_row specdata_opts[SPECDATA_NOPTS] = {
-    {.name = "create_serialize", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "dedupe_global", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "dedupe_mode", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "dedupe_working_set_percentage", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "do_verify", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "end_fsync", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "error_dump", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "fdatasync", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "fill_device", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "fsync", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "fsync_on_close", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "sync", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_backlog", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_dump", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_fatal", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_interval", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_only", .kind = OPT_CUSTOM, .set = specdata_set},
-    {.name = "verify_pattern", .kind = OPT_CUSTOM, .set = specdata_set},
+    ROW("create_serialize", set_no_effect),
+    ROW("dedupe_global", set_flag),
+    ROW("dedupe_mode", set_dedupe_mode),
+    ROW("dedupe_working_set_percentage", set_dedupe_ws_pct),
+    ROW("do_verify", set_flag),
+    ROW("end_fsync", set_flag),
+    ROW("error_dump", set_flag),
+    ROW("fdatasync", set_fsync),
+    ROW("fill_device", set_no_effect),
+    ROW("fsync", set_fsync),
+    ROW("fsync_on_close", set_flag),
+    ROW("sync", set_sync),
+    ROW("verify", set_verify),
+    ROW("verify_backlog", set_verify_backlog),
+    ROW("verify_dump", set_verify_dump),
+    ROW("verify_fatal", set_flag),
+    ROW("verify_interval", set_verify_interval),
+    ROW("verify_only", set_flag),
+    ROW("verify_pattern", set_verify_pattern),
 };
+#undef ROW
 
 int specdata_validate(const struct spec *s, char *err, size_t errlen)
 {
