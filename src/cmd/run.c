@@ -413,7 +413,8 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 struct runcmd {
 	const struct run_opts *o;
 	struct spec *jobs;
-	unsigned njobs, total; /* total: the steps (job x depth) */
+	struct datagen_place *place; /* each job's place in the run (io/datagen.h) */
+	unsigned njobs, total;	     /* total: the steps (job x depth) */
 	struct outputs out;
 	int dirfd;	    /* --output-dir, or -1 */
 	struct runsteps rs; /* the results, in run order */
@@ -561,6 +562,7 @@ static int step_done(void *arg, unsigned j, unsigned first, const struct runjob 
 static void run_steps(struct runcmd *c)
 {
 	struct runwalk w = {.jobs = c->jobs,
+			    .place = c->place,
 			    .njobs = c->njobs,
 			    .sweep = c->total != c->njobs || c->o->repeat > 1,
 			    .repeat = c->o->repeat,
@@ -628,7 +630,6 @@ static void write_json(struct runcmd *c)
 			      .disks = alldisks,
 			      .ndisks = runsteps_merge_disks(rs, alldisks),
 			      .groupid = rs->gid,
-			      .engine_note = rs->note,
 			      .extra_key = rs->tjson[rs->n - 1] ? "trace" : NULL,
 			      .extra_json = rs->tjson[rs->n - 1],
 			      .stop_signal = atomic_load(&interrupted),
@@ -745,6 +746,7 @@ static int finish(struct runcmd *c)
 		close(c->dirfd);
 	runsteps_release(&c->rs);
 	free(c->jobs);
+	free(c->place);
 	free(c->repeat_json);
 	if (!c->status && atomic_load(&interrupted))
 		c->status =
@@ -774,6 +776,14 @@ static const char *repeat_refused(const struct run_opts *o, const struct spec *j
 	return NULL;
 }
 
+/* A run that ends before its outputs: what run_command allocated, freed. */
+static int give_up(struct runcmd *c, int status)
+{
+	free(c->jobs);
+	free(c->place);
+	return status;
+}
+
 static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct readlist *read)
 {
 	struct run_opts o;
@@ -794,28 +804,30 @@ static int run_command(const struct cmd_entry *self, struct cmd_args *a, struct 
 		free(c.jobs);
 		return NVS_EXIT_USAGE;
 	}
-	datagen_number_run(c.jobs, c.njobs); /* fio's thread numbers: data, dedupe_global */
+	char note[PRESET_NOTE_LEN];
+	/* fio's thread numbers (data, dedupe_global), beside the jobs */
+	if (!(c.place = calloc(c.njobs ? c.njobs : 1, sizeof(*c.place)))) {
+		free(c.jobs);
+		return NVS_EXIT_IOERR;
+	}
+	datagen_number_run(c.jobs, c.njobs, c.place);
 	for (unsigned j = 0; j < c.njobs; j++) {
 		if (o.parse_only)
 			preset_print_job(stdout, &c.jobs[j]);
-		else if (c.jobs[j].engine_note[0])
-			fprintf(stderr, "nvscope run: [%s] %s\n", c.jobs[j].name,
-				c.jobs[j].engine_note);
+		else if (preset_engine_note(&c.jobs[j], note, sizeof(note))[0])
+			fprintf(stderr, "nvscope run: [%s] %s\n", c.jobs[j].name, note);
 	}
 	if (o.parse_only) {
-		free(c.jobs);
-		return NVS_EXIT_OK;
+		return give_up(&c, NVS_EXIT_OK);
 	}
 	cap = runsteps_size(c.jobs, c.njobs, &c.total) * (o.repeat ? o.repeat : 1);
 	const char *why = repeat_refused(&o, c.jobs, c.njobs);
 	if (why) {
 		fprintf(stderr, "nvscope run: --repeat %u: %s\n", o.repeat, why);
-		free(c.jobs);
-		return NVS_EXIT_USAGE;
+		return give_up(&c, NVS_EXIT_USAGE);
 	}
 	if (prepare_outputs(&c)) {
-		free(c.jobs);
-		return NVS_EXIT_USAGE;
+		return give_up(&c, NVS_EXIT_USAGE);
 	}
 	c.pinned = true;
 	if (!(c.status = set_up(&c, cap))) {

@@ -7,7 +7,7 @@
  * inherited; the first bad option stops the load, naming its file and line.
  * A file with only [global] is one job named after the file (nvscope
  * presets only: fio runs nothing).  fio's ioengine= is mapped onto io_uring
- * with the same queue-depth semantics (engine_note says how), or refused.
+ * with the same queue-depth semantics (preset_engine_note says how), or refused.
  * fio's grouping (stonewall, new_group) becomes spec run_group and
  * report_group; `nvscope run` starts a run group's jobs together; exitall
  * (global in fio: any job sets it) and exit_what say which jobs stop when
@@ -32,59 +32,59 @@ static const struct {
 	enum engine_kind kind;
 	const char *why; /* ENG_REFUSED */
 } engines[] = {
-	{"io_uring", ENG_ASIS, NULL},
-	{"io_uring_cmd", ENG_ASIS, NULL},
-	{"libaio", ENG_ASYNC, NULL},
-	{"posixaio", ENG_ASYNC, NULL},
-	{"psync", ENG_SYNC, NULL},
-	{"sync", ENG_SYNC, NULL},
-	{"pvsync", ENG_SYNC, NULL},
-	{"pvsync2", ENG_SYNC, NULL},
-	{"vsync", ENG_SYNC, NULL},
-	{"null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
-	{"mmap", ENG_REFUSED, "memory-mapped I/O through the page cache has no io_uring equivalent"},
-	{"splice", ENG_REFUSED, "splice/vmsplice I/O has no io_uring equivalent here"},
-	{"sg", ENG_REFUSED, "SCSI generic commands: not an NVMe block path"},
-	{"rdma", ENG_REFUSED, "network engine: no local block device"},
-	{"net", ENG_REFUSED, "network engine: no local block device"},
-	{"netsplice", ENG_REFUSED, "network engine: no local block device"},
-	{"http", ENG_REFUSED, "HTTP/S3 object storage: no local block device"},
-	{"rbd", ENG_REFUSED, "Ceph RBD over the network: no local block device"},
-	{"rados", ENG_REFUSED, "Ceph RADOS over the network: no local block device"},
-	{"nbd", ENG_REFUSED, "network block device protocol: no local block device"},
-	{"nfs", ENG_REFUSED, "NFS client engine: no local block device"},
-	{"libiscsi", ENG_REFUSED, "iSCSI initiator engine: no local block device"},
-	{"gfapi", ENG_REFUSED, "GlusterFS engine: no local block device"},
-	{"gfapi_async", ENG_REFUSED, "GlusterFS engine: no local block device"},
-	{"libhdfs", ENG_REFUSED, "HDFS engine: no local block device"},
-	{"dfs", ENG_REFUSED, "DAOS engine: no local block device"},
-	{"libpmem", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
-	{"dev-dax", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
-	{"mtd", ENG_REFUSED, "raw flash (MTD), not an NVMe block device"},
-	{"spdk", ENG_REFUSED, "SPDK user-space driver: use the kernel device with io_uring"},
-	{"xnvme", ENG_REFUSED, "use ioengine=io_uring_cmd for NVMe passthrough"},
-	{"cpuio", ENG_REFUSED, "burns CPU, does no I/O"},
-	{"exec", ENG_REFUSED, "runs a program, does no I/O"},
-	{"e4defrag", ENG_REFUSED, "ext4 defragmentation, not block I/O"},
-	{"falloc", ENG_REFUSED, "file-system fallocate calls, not block I/O"},
-	{"ftruncate", ENG_REFUSED, "file-system truncate calls, not block I/O"},
-	{"filecreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"filestat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"filedelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"dircreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"dirstat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"dirdelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
-	{"libcufile", ENG_REFUSED, "GPU direct storage, not measured here"},
-	{"libblkio", ENG_REFUSED, "libblkio user-space drivers: use the kernel device with io_uring"},
-	{"libhipfile", ENG_REFUSED, "GPU direct storage, not measured here"},
-	{"page_fault", ENG_REFUSED, "memory page faults, not block I/O"},
-	{"cpp_null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
-	{"windowsaio", ENG_REFUSED, "Windows only"},
-	{"solarisaio", ENG_REFUSED, "Solaris only"},
+    {"io_uring", ENG_ASIS, NULL},
+    {"io_uring_cmd", ENG_ASIS, NULL},
+    {"libaio", ENG_ASYNC, NULL},
+    {"posixaio", ENG_ASYNC, NULL},
+    {"psync", ENG_SYNC, NULL},
+    {"sync", ENG_SYNC, NULL},
+    {"pvsync", ENG_SYNC, NULL},
+    {"pvsync2", ENG_SYNC, NULL},
+    {"vsync", ENG_SYNC, NULL},
+    {"null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
+    {"mmap", ENG_REFUSED, "memory-mapped I/O through the page cache has no io_uring equivalent"},
+    {"splice", ENG_REFUSED, "splice/vmsplice I/O has no io_uring equivalent here"},
+    {"sg", ENG_REFUSED, "SCSI generic commands: not an NVMe block path"},
+    {"rdma", ENG_REFUSED, "network engine: no local block device"},
+    {"net", ENG_REFUSED, "network engine: no local block device"},
+    {"netsplice", ENG_REFUSED, "network engine: no local block device"},
+    {"http", ENG_REFUSED, "HTTP/S3 object storage: no local block device"},
+    {"rbd", ENG_REFUSED, "Ceph RBD over the network: no local block device"},
+    {"rados", ENG_REFUSED, "Ceph RADOS over the network: no local block device"},
+    {"nbd", ENG_REFUSED, "network block device protocol: no local block device"},
+    {"nfs", ENG_REFUSED, "NFS client engine: no local block device"},
+    {"libiscsi", ENG_REFUSED, "iSCSI initiator engine: no local block device"},
+    {"gfapi", ENG_REFUSED, "GlusterFS engine: no local block device"},
+    {"gfapi_async", ENG_REFUSED, "GlusterFS engine: no local block device"},
+    {"libhdfs", ENG_REFUSED, "HDFS engine: no local block device"},
+    {"dfs", ENG_REFUSED, "DAOS engine: no local block device"},
+    {"libpmem", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
+    {"dev-dax", ENG_REFUSED, "persistent memory (DAX), not block I/O"},
+    {"mtd", ENG_REFUSED, "raw flash (MTD), not an NVMe block device"},
+    {"spdk", ENG_REFUSED, "SPDK user-space driver: use the kernel device with io_uring"},
+    {"xnvme", ENG_REFUSED, "use ioengine=io_uring_cmd for NVMe passthrough"},
+    {"cpuio", ENG_REFUSED, "burns CPU, does no I/O"},
+    {"exec", ENG_REFUSED, "runs a program, does no I/O"},
+    {"e4defrag", ENG_REFUSED, "ext4 defragmentation, not block I/O"},
+    {"falloc", ENG_REFUSED, "file-system fallocate calls, not block I/O"},
+    {"ftruncate", ENG_REFUSED, "file-system truncate calls, not block I/O"},
+    {"filecreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"filestat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"filedelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"dircreate", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"dirstat", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"dirdelete", ENG_REFUSED, "file-system metadata operations, not block I/O"},
+    {"libcufile", ENG_REFUSED, "GPU direct storage, not measured here"},
+    {"libblkio", ENG_REFUSED, "libblkio user-space drivers: use the kernel device with io_uring"},
+    {"libhipfile", ENG_REFUSED, "GPU direct storage, not measured here"},
+    {"page_fault", ENG_REFUSED, "memory page faults, not block I/O"},
+    {"cpp_null", ENG_REFUSED, "does no I/O (it measures fio itself)"},
+    {"windowsaio", ENG_REFUSED, "Windows only"},
+    {"solarisaio", ENG_REFUSED, "Solaris only"},
 };
 
 struct parse {
-	bool fio;           /* fio's defaults (a job file) rather than nvscope's */
+	bool fio;	    /* fio's defaults (a job file) rather than nvscope's */
 	struct spec global; /* what a new job section starts from */
 	char global_engine[24];
 	struct spec *jobs;
@@ -92,10 +92,10 @@ struct parse {
 	struct grouping {
 		bool stonewall, new_group, group_reporting, exitall;
 	} global_group, *job_group; /* per job: fio's grouping options */
-	unsigned njobs, cap; /* jobs[cap]: grown by half (jobfile.h caps the sections) */
+	unsigned njobs, cap;	    /* jobs[cap]: grown by half (jobfile.h caps the sections) */
 	bool in_global;
 	const struct preset_extra *x; /* sections that are not jobs, or NULL */
-	const char *extra;            /* the current one of those, or NULL */
+	const char *extra;	      /* the current one of those, or NULL */
 };
 
 /* Room for more job sections: the arrays grow by half, not by one (a
@@ -239,7 +239,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 				  sizeof(ps->global_engine), val, err, errlen);
 	struct grouping *g = ps->in_global ? &ps->global_group : &ps->job_group[ps->njobs - 1];
 	bool *flag = !strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous") ? &g->stonewall
-		     : !strcmp(key, "new_group")				  ? &g->new_group
+		     : !strcmp(key, "new_group")				    ? &g->new_group
 		     : !strcmp(key, "group_reporting") ? &g->group_reporting
 		     : !strcmp(key, "exitall")	       ? &g->exitall
 						       : NULL;
@@ -273,9 +273,9 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 			 "the write-safety rule, not a file");
 		return -EINVAL;
 	}
-	if (ps->fio && (!strcmp(key, "md_per_io_size") || !strcmp(key, "pi_act") ||
-			!strcmp(key, "pi_chk") || !strncmp(key, "apptag", 6) ||
-			(!strcmp(key, "fdp") && val && strcmp(val, "0")))) {
+	if (ps->fio &&
+	    (!strcmp(key, "md_per_io_size") || !strcmp(key, "pi_act") || !strcmp(key, "pi_chk") ||
+	     !strncmp(key, "apptag", 6) || (!strcmp(key, "fdp") && val && strcmp(val, "0")))) {
 		/* io_uring_cmd's options (io/pi.h): fio knows an engine's
 		 * options once its ioengine= is read, as here */
 		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]
@@ -291,13 +291,14 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 		}
 	}
 	if (!strcmp(key, "filename") || !strcmp(key, "target"))
-		s->ntargets = 0, s->fileset = false; /* fio: a job's filename= replaces the inherited one */
+		s->ntargets = 0,
+		s->fileset = false; /* fio: a job's filename= replaces the inherited one */
 	rc = opt_set(s, key_in, val, err, errlen);
 	if (!rc && ps->fio && zbd_spec_verify_why(s) &&
-	    (!strcmp(key, "verify") || !strcmp(key, "zonemode") ||
-	     !strcmp(key, "verify_backlog") || !strcmp(key, "time_based") ||
-	     !strcmp(key, "loops") || !strcmp(key, "zone_reset_frequency") ||
-	     !strcmp(key, "verify_only") || !strcmp(key, "zonecapacity"))) /* at its line */
+	    (!strcmp(key, "verify") || !strcmp(key, "zonemode") || !strcmp(key, "verify_backlog") ||
+	     !strcmp(key, "time_based") || !strcmp(key, "loops") ||
+	     !strcmp(key, "zone_reset_frequency") || !strcmp(key, "verify_only") ||
+	     !strcmp(key, "zonecapacity"))) /* at its line */
 		rc = -EINVAL, snprintf(err, errlen, "%s", zbd_spec_verify_why(s));
 	if (rc && strncmp(err, key_in, strlen(key_in))) {
 		/* messages name the option first: "bz: unknown option 'bz'" */
@@ -330,48 +331,76 @@ static void note_fio_depth(char *buf, size_t len, unsigned qd)
 		 qd);
 }
 
+static enum engine_kind engine_kind(const char *name)
+{
+	for (size_t i = 0; i < NVS_ARRAY_SIZE(engines); i++)
+		if (!strcmp(name, engines[i].name))
+			return engines[i].kind;
+	return ENG_ASIS;
+}
+
+/* Why a fio asynchronous engine runs one I/O at a time on Linux, or NULL:
+ * posixaio (glibc queues a descriptor's requests to one thread, in order)
+ * and libaio without O_DIRECT (io_submit reads or writes through the page
+ * cache before it returns).  Measured with fio 3.33 on a loop device:
+ * posixaio at iodepth 16 and buffered libaio at 16 give psync's IOPS,
+ * O_DIRECT libaio 3x more. */
+static const char *serial_why(const struct spec *s, enum engine_kind kind)
+{
+	if (kind == ENG_ASYNC && !strcmp(s->fio_engine, "posixaio"))
+		return " (glibc's POSIX AIO serves a descriptor in order, one request at a time)";
+	if (kind == ENG_ASYNC && !s->direct)
+		return " without direct=1 (Linux's libaio is synchronous on buffered I/O)";
+	return NULL;
+}
+
 /* Applies the ioengine a job asked for (or fio's default psync). */
 static int finish_engine(struct spec *s, const char *asked, bool fio, char *err, size_t errlen)
 {
 	const char *name = *asked ? asked : fio ? "psync" : "";
-	enum engine_kind kind = ENG_ASIS;
 
-	s->engine_note[0] = '\0';
+	s->fio_engine[0] = '\0';
+	s->fio_iodepth = 0;
 	if (!*name)
 		return 0;
-	for (size_t i = 0; i < NVS_ARRAY_SIZE(engines); i++)
-		if (!strcmp(name, engines[i].name))
-			kind = engines[i].kind;
+	if (snprintf(s->fio_engine, sizeof(s->fio_engine), "%s", name) >=
+	    (int)sizeof(s->fio_engine)) {
+		snprintf(err, errlen, "ioengine=%.40s: not an engine nvscope knows", name);
+		return -EINVAL;
+	}
+	s->fio_engine_default = !*asked;
+	enum engine_kind kind = engine_kind(name);
 	if (opt_set(s, "ioengine", kind == ENG_ASIS ? name : "io_uring", err, errlen))
 		return -EINVAL;
-	/* fio's asynchronous engines that Linux runs one I/O at a time:
-	 * posixaio (glibc queues a descriptor's requests to one thread, in
-	 * order) and libaio without O_DIRECT (io_submit reads or writes
-	 * through the page cache before it returns).  Measured with fio 3.33
-	 * on a loop device: posixaio at iodepth 16 and buffered libaio at 16
-	 * give psync's IOPS, O_DIRECT libaio 3x more. */
-	const char *serial = NULL;
-	if (kind == ENG_ASYNC && !strcmp(name, "posixaio"))
-		serial = " (glibc's POSIX AIO serves a descriptor in order, one request at a time)";
-	else if (kind == ENG_ASYNC && !s->direct)
-		serial = " without direct=1 (Linux's libaio is synchronous on buffered I/O)";
-	if (kind == ENG_SYNC || serial) {
-		unsigned qd = s->iodepth[0]; /* the file's */
-		const char *why = serial ? serial : *asked ? "" : " (fio's default)";
+	if (kind == ENG_SYNC || serial_why(s, kind)) {
+		s->fio_iodepth = s->iodepth[0]; /* the file's */
 		s->iodepth[0] = 1;
 		s->niodepth = 1;
-		int n =
-		    snprintf(s->engine_note, sizeof(s->engine_note),
-			     "ioengine=%s%s runs as io_uring at queue depth 1 (one I/O at a time)",
-			     name, why);
-		if (kind == ENG_ASYNC && strcmp(name, "posixaio") && qd > 1 && n > 0 &&
-		    (size_t)n < sizeof(s->engine_note))
-			note_fio_depth(s->engine_note + n, sizeof(s->engine_note) - (size_t)n, qd);
-	} else if (kind == ENG_ASYNC) {
-		snprintf(s->engine_note, sizeof(s->engine_note),
-			 "ioengine=%s runs as io_uring at iodepth %u", name, s->iodepth[0]);
 	}
 	return 0;
+}
+
+const char *preset_engine_note(const struct spec *s, char *buf, size_t len)
+{
+	enum engine_kind kind = engine_kind(s->fio_engine);
+	const char *serial = serial_why(s, kind);
+
+	buf[0] = '\0';
+	if (!s->fio_engine[0])
+		return buf;
+	if (kind == ENG_SYNC || serial) {
+		const char *why = serial ? serial : s->fio_engine_default ? " (fio's default)" : "";
+		int n = snprintf(
+		    buf, len, "ioengine=%s%s runs as io_uring at queue depth 1 (one I/O at a time)",
+		    s->fio_engine, why);
+		if (kind == ENG_ASYNC && strcmp(s->fio_engine, "posixaio") && s->fio_iodepth > 1 &&
+		    n > 0 && (size_t)n < len)
+			note_fio_depth(buf + n, len - (size_t)n, s->fio_iodepth);
+	} else if (kind == ENG_ASYNC) {
+		snprintf(buf, len, "ioengine=%s runs as io_uring at iodepth %u", s->fio_engine,
+			 s->iodepth[0]);
+	}
+	return buf;
 }
 
 /* A file read (the job file, an include): to the caller's x->file. */
@@ -466,8 +495,8 @@ int preset_load_ex(const char *path, const struct spec *base, const struct prese
 	return load(path, NULL, 0, base, false, x, jobs, njobs, err, errlen);
 }
 
-int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
-		    unsigned *njobs, char *err, size_t errlen)
+int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
+		    char *err, size_t errlen)
 {
 	return load(path, NULL, 0, base, true, NULL, jobs, njobs, err, errlen);
 }
@@ -533,8 +562,9 @@ void preset_print_job(FILE *f, const struct spec *s)
 		s->group_reporting ? " group_reporting" : "");
 	if (s->wait_for[0])
 		fprintf(f, " wait_for=%s", s->wait_for);
-	if (s->engine_note[0])
-		fprintf(f, "  (%s)", s->engine_note);
+	char note[PRESET_NOTE_LEN];
+	if (preset_engine_note(s, note, sizeof(note))[0])
+		fprintf(f, "  (%s)", note);
 	fputc('\n', f);
 }
 

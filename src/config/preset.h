@@ -9,10 +9,10 @@
 #include "io/spec.h"
 
 struct preset_info {
-	char name[64];         /* file name without .ini */
+	char name[64]; /* file name without .ini */
 	char path[512];
 	char description[160]; /* the [global] description= line, may be empty */
-	bool writes;	       /* a job writes (or trims): it destroys data; set by the lister's caller */
+	bool writes; /* a job writes (or trims): it destroys data; set by the lister's caller */
 };
 
 /* Resolves preset @name (or a path to an .ini/.fio file) into @path:
@@ -27,14 +27,14 @@ int preset_list(struct preset_info **out, size_t *n);
  * *@jobs is malloc'ed (caller frees).  The first error stops the load and
  * names the file, line and option ("presets/x.ini:7: bz: unknown option
  * 'bz'"); returns 0, -ENOENT, -EINVAL.  fio's ioengine= is mapped onto
- * io_uring (spec.engine_note says how) or refused. */
+ * io_uring (preset_engine_note says how) or refused. */
 int preset_load(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
 		char *err, size_t errlen);
 /* The same for a fio job file, with fio's defaults where nvscope's differ:
  * rw=read, buffered (direct=0), ioengine=psync (queue depth 1), slat
  * measured (disable_slat=0); a file with no job section is refused. */
-int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs,
-		    unsigned *njobs, char *err, size_t errlen);
+int preset_load_fio(const char *path, const struct spec *base, struct spec **jobs, unsigned *njobs,
+		    char *err, size_t errlen);
 /* The same from the @len bytes at @buf (named @name in messages), with
  * fio's defaults when @fio, reading no file (`include` is refused): for
  * fuzzing and tests. */
@@ -43,6 +43,11 @@ int preset_load_mem(const char *name, const char *buf, size_t len, bool fio,
 		    size_t errlen);
 /* One line describing job @s as it will run (`nvscope run --parse-only`). */
 void preset_print_job(FILE *f, const struct spec *s);
+/* How a fio job file's ioengine= ran (spec.fio_engine), one line into
+ * @buf ("ioengine=psync (fio's default) runs as io_uring at queue depth 1
+ * ..."), "" when as named or not a job file's.  Returns @buf. */
+#define PRESET_NOTE_LEN 320
+const char *preset_engine_note(const struct spec *s, char *buf, size_t len);
 /* Sections of a job file that are not jobs (a check profile's [thresholds]):
  * their keys go to @fn (0 to accept, -errno with @err to refuse). */
 struct preset_extra {

@@ -157,7 +157,7 @@ static unsigned job_workers(const struct spec *s)
 	return (per ? per : 1) * groups;
 }
 
-void datagen_number_run(struct spec *jobs, unsigned n)
+void datagen_number_run(const struct spec *jobs, unsigned n, struct datagen_place *out)
 {
 	unsigned t = 0;
 	uint64_t seed = n ? jobs[0].seed : 0;
@@ -166,21 +166,21 @@ void datagen_number_run(struct spec *jobs, unsigned n)
 	    getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
 		seed ^= (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
 	for (unsigned j = 0; j < n; j++) {
-		jobs[j].run_thread0 = t;
+		out[j].thread0 = t;
 		t += job_workers(&jobs[j]);
 	}
 	for (unsigned j = 0; j < n; j++) {
-		jobs[j].run_threads = t;
-		jobs[j].run_seed = seed;
+		out[j].threads = t;
+		out[j].seed = seed;
 	}
 }
 
-uint64_t datagen_seed(const struct spec *s, unsigned worker)
+uint64_t datagen_seed(const struct spec *s, const struct datagen_place *pl, unsigned worker)
 {
 	/* the run's thread number mixed in (an odd multiplier: distinct low
 	 * words), so two jobs of a run never write the same stream */
 	return s->seed ^ ((uint64_t)worker << 32) ^ 0x5bd1e995 ^
-	       (uint64_t)s->run_thread0 * 0x9e3779b97f4a7c15ULL;
+	       (uint64_t)pl->thread0 * 0x9e3779b97f4a7c15ULL;
 }
 
 /* Thread @t's unique-page stream in a numbered run. */
@@ -189,8 +189,8 @@ static uint64_t thread_base(uint64_t run_seed, unsigned t)
 	return fmix(run_seed ^ fmix(0x6465647570650000ULL + t));
 }
 
-void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write,
-			 unsigned worker)
+void datagen_working_set(struct datagen *g, const struct spec *s, const struct datagen_place *pl,
+			 uint64_t size, uint32_t min_write, unsigned worker)
 {
 	/* fio (dedupe.c): num_unique_pages = size * pct / 100 / min_bs; the
 	 * working set is the first unique buffers the job writes, and a dedupe
@@ -200,14 +200,14 @@ void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size,
 	g->ws_pages = size * s->dedupe_ws_pct / 100 / min_write;
 	if (!g->ws_pages)
 		g->ws_pages = 1;
-	if (!s->run_threads) { /* a job run alone */
+	if (!pl->threads) { /* a job run alone */
 		g->ws_base = splitmix(&g->rnd);
 		return;
 	}
-	g->ws_thread = s->run_thread0 + worker;
-	g->ws_threads = s->run_threads;
-	g->run_seed = s->run_seed;
-	g->ws_base = thread_base(s->run_seed, g->ws_thread);
+	g->ws_thread = pl->thread0 + worker;
+	g->ws_threads = pl->threads;
+	g->run_seed = pl->seed;
+	g->ws_base = thread_base(pl->seed, g->ws_thread);
 	/* fio: pages_per_seed = max(num_unique_pages / thread_number, 1), the
 	 * set's entries rotating over every thread of the run from this one */
 	g->ws_global = s->dedupe_global;

@@ -44,6 +44,16 @@ struct datagen {
 	uint64_t ws_pps, run_seed;
 };
 
+/* A job's place among a run's jobs, as fio numbers its threads
+ * (datagen_number_run, for the jobs of one `nvscope run`; all 0 for a job
+ * run alone): its first copy is thread @thread0 of the run's @threads,
+ * @seed the run's data seed.  Not an option: the run's composition, held
+ * beside the job (its pool: pool_set_place), never in struct spec. */
+struct datagen_place {
+	unsigned thread0, threads;
+	uint64_t seed;
+};
+
 /* Sets @g up for @s (fio's implied options resolved here: compression or
  * dedupe turn refill on, 100% compression means zeros, a pattern turns
  * scrambling off...).  @min_write is the smallest write block size. */
@@ -51,22 +61,22 @@ void datagen_init(struct datagen *g, const struct spec *s, uint32_t min_write, u
 /* fio's dedupe_mode=working_set for a job writing @size bytes: the working
  * set is dedupe_working_set_percentage of @size in @min_write blocks (at
  * least one).  @worker is the worker's index in its job (pool's id): in a
- * numbered run (datagen_number_run) it is fio's thread run_thread0 +
+ * numbered run (datagen_number_run) it is fio's thread @pl->thread0 +
  * @worker, whose unique pages are a function of the run's seed and its
  * number, so that with dedupe_global another thread's set names them (fio:
  * the set's pages are spread evenly over the run's threads, each thread's
  * its first unique pages).  After datagen_init(); nothing without dedupe. */
-void datagen_working_set(struct datagen *g, const struct spec *s, uint64_t size, uint32_t min_write,
-			 unsigned worker);
+void datagen_working_set(struct datagen *g, const struct spec *s, const struct datagen_place *pl,
+			 uint64_t size, uint32_t min_write, unsigned worker);
 /* Numbers the @n jobs of one run as fio numbers its threads (numjobs
  * copies, one per target where a job runs per target): each job's first
  * thread and the total, and one data seed for the run (the first job's, a
  * new random one with its randrepeat=0).  Makes every worker's data
  * distinct across the run's jobs, and dedupe_global's shared set. */
-void datagen_number_run(struct spec *jobs, unsigned n);
+void datagen_number_run(const struct spec *jobs, unsigned n, struct datagen_place *out);
 /* A job's worker seed for datagen_init: distinct for every worker of a
  * numbered run. */
-uint64_t datagen_seed(const struct spec *s, unsigned worker);
+uint64_t datagen_seed(const struct spec *s, const struct datagen_place *pl, unsigned worker);
 /* Fills @buf (@len bytes) as a new buffer: random, compressible, a dedupe
  * copy, the pattern or zeros, per the options. */
 void datagen_fill(struct datagen *g, void *buf, size_t len);

@@ -133,16 +133,6 @@ const struct opt_row fdp_opts[FDP_NOPTS] = {
     {.name = "verify_write_sequence", .kind = OPT_CUSTOM, .set = fdp_spec_set},
 };
 
-/* The fio engine a job file named, from its note ("ioengine=psync ..."), or
- * "" when the engine is nvscope's own. */
-static void fio_engine(const struct spec *s, char *name, size_t len)
-{
-	const char *e = strncmp(s->engine_note, "ioengine=", 9) ? "" : s->engine_note + 9;
-	size_t n = strcspn(e, " (");
-
-	snprintf(name, len, "%.*s", (int)(n < len ? n : len - 1), e);
-}
-
 int fdp_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 #define BAD(...) return snprintf(err, errlen, __VA_ARGS__), -EINVAL
@@ -155,7 +145,7 @@ int fdp_spec_validate(const struct spec *s, char *err, size_t errlen)
 		    "namespace's generic device /dev/ngXnY (fio: the engine lacks fetch ruhs)");
 	if (!s->atomic || !spec_writes(s)) /* fio: atomic=1 without writes is off */
 		return 0;
-	fio_engine(s, eng, sizeof(eng));
+	snprintf(eng, sizeof(eng), "%s", s->fio_engine); /* a job file's, "" else */
 	if (s->ioengine == ENGINE_IO_URING_CMD)
 		BAD("atomic: ioengine=io_uring_cmd does not support atomic writes (fio refuses "
 		    "it too; io_uring, libaio and pvsync2 do)");

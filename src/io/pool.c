@@ -18,6 +18,7 @@
 
 struct pool {
 	struct spec spec;
+	struct datagen_place place; /* the job's place in its run (pool_set_place) */
 	unsigned qd;
 	struct target targets[NVS_MAX_TARGETS];
 	unsigned ntargets;
@@ -289,6 +290,7 @@ static int make_workers(struct pool *p, char *err, size_t errlen)
 			w->id = g * per + j;
 			w->target = g;
 			w->spec = &p->spec;
+			w->place = &p->place;
 			w->qd = p->qd;
 			w->members = s->stripe || s->fileset ? p->targets : t;
 			w->nmembers = s->stripe || s->fileset ? p->ntargets : 1;
@@ -379,6 +381,11 @@ static int open_iolog(struct pool *p, char *err, size_t errlen)
 		p->w[i].iolog_clock = iolog_clock(p->iolog, i);
 	}
 	return rc;
+}
+
+void pool_set_place(struct pool *p, const struct datagen_place *pl)
+{
+	p->place = *pl;
 }
 
 int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *err, size_t errlen)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/replay.h"
+#include "io/datagen.h"
 #include "io/spec.h"
 #include "io/target.h"
 #include "stats/result.h"
@@ -32,6 +33,10 @@ int pool_new(const struct spec *s, unsigned iodepth, struct pool **out, char *er
 struct safety_claims;
 int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims *claims,
 		    struct pool **out, char *err, size_t errlen);
+/* The job's place among the jobs of its run (io/datagen.h: fio's thread
+ * numbers, the run's data seed), before pool_start; a pool not told is
+ * a job run alone. */
+void pool_set_place(struct pool *p, const struct datagen_place *pl);
 /* Stops and joins any running worker, closes targets, frees.  NULL-safe. */
 void pool_free(struct pool *p);
 /* Starts the worker threads; the clock of the job starts here.  0 or -errno

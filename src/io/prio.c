@@ -142,37 +142,36 @@ static int set_bssplit(struct spec_prio *p, const char *v, char *err, size_t err
 
 /* @v's index in direction @d's list, added when new (fio's
  * assign_clat_prio_index). */
-static uint8_t val_idx(struct spec_prio *p, int d, uint16_t v)
+static uint8_t val_idx(struct prio_plan *pl, int d, uint16_t v)
 {
-	for (unsigned i = 0; i < p->nval[d]; i++)
-		if (p->val[d][i] == v)
+	for (unsigned i = 0; i < pl->nval[d]; i++)
+		if (pl->val[d][i] == v)
 			return (uint8_t)i;
-	p->val[d][p->nval[d]] = v;
-	return p->nval[d]++;
+	pl->val[d][pl->nval[d]] = v;
+	return pl->nval[d]++;
 }
 
-/* The values the submit path reads, from the options as given so far. */
-static void resolve(struct spec_prio *p)
+void prio_resolve(const struct spec_prio *p, struct prio_plan *pl)
 {
-	p->dflt = p->cls >= 0 || p->level >= 0 ? prio_value(p->cls > 0 ? (unsigned)p->cls : 0,
-							    p->level > 0 ? (unsigned)p->level : 0)
-					       : 0;
+	memset(pl, 0, sizeof(*pl));
+	pl->dflt = p->cls >= 0 || p->level >= 0 ? prio_value(p->cls > 0 ? (unsigned)p->cls : 0,
+							     p->level > 0 ? (unsigned)p->level : 0)
+						: 0;
 	for (int d = 0; d < 2; d++) {
 		unsigned c = p->cmd_cls[d] ? p->cmd_cls[d] : PRIO_CLASS_RT;
-		p->cmd[d] = prio_value(c, p->cmd_level[d]);
-		p->nval[d] = 1;
-		p->val[d][0] = p->dflt;
-		for (unsigned i = 0; i < p->nsplit[d]; i++) {
-			p->split[d][i].prio =
-			    p->split[d][i].given >= 0 ? (uint16_t)p->split[d][i].given : p->cmd[d];
-			if (p->split_given)
-				p->split[d][i].idx = val_idx(p, d, p->split[d][i].prio);
+		pl->cmd[d] = prio_value(c, p->cmd_level[d]);
+		pl->nval[d] = 1;
+		pl->val[d][0] = pl->dflt;
+		for (unsigned i = 0; i < p->nsplit[d] && p->split_given; i++) {
+			const struct spec_prio_split *e = &p->split[d][i];
+			pl->split_idx[d][i] =
+			    val_idx(pl, d, e->given >= 0 ? (uint16_t)e->given : pl->cmd[d]);
 		}
-		p->cmd_idx[d] = p->split_given ? 0 : val_idx(p, d, p->cmd[d]);
+		pl->cmd_idx[d] = p->split_given ? 0 : val_idx(pl, d, pl->cmd[d]);
 	}
-	p->cmd_mode = p->split_given	       ? SPEC_CMDPRIO_BSSPLIT
-		      : p->pct[0] || p->pct[1] ? SPEC_CMDPRIO_PERC
-					       : SPEC_CMDPRIO_NONE;
+	pl->cmd_mode = p->split_given		? PRIO_CMD_BSSPLIT
+		       : p->pct[0] || p->pct[1] ? PRIO_CMD_PERC
+						: PRIO_CMD_NONE;
 }
 
 static int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
@@ -204,8 +203,6 @@ static int prio_spec_set(struct spec *s, const char *key, const char *v, char *e
 	} else {
 		return -ENOENT;
 	}
-	if (!rc)
-		resolve(p);
 	return rc;
 }
 
@@ -224,16 +221,18 @@ const struct opt_row prio_opts[PRIO_NOPTS] = {
 int prio_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
 	const struct spec_prio *p = &s->prio;
+	struct prio_plan pl;
 
+	prio_resolve(p, &pl);
 	if (p->split_given && (p->pct[0] || p->pct[1]))
 		BAD("cmdprio_percentage and cmdprio_bssplit exclude each other (fio refuses "
 		    "both too)");
 	for (int d = 0; d < 2; d++)
-		if (p->cmd_mode && p->nval[d] > RESULT_MAX_PRIOS)
+		if (pl.cmd_mode && pl.nval[d] > RESULT_MAX_PRIOS)
 			BAD("cmdprio_bssplit: %u distinct priorities for %s (with the job's own); "
 			    "nvscope reports at most %u per direction in fio's \"prios\" and "
 			    "refuses more rather than leave some out",
-			    p->nval[d], d ? "writes" : "reads", RESULT_MAX_PRIOS);
+			    pl.nval[d], d ? "writes" : "reads", RESULT_MAX_PRIOS);
 	if (prio_active(s) && s->ioengine == ENGINE_IO_URING_CMD)
 		BAD("prio, prioclass and cmdprio_* are not implemented on io_uring_cmd "
 		    "(NVMe passthrough): use the block device");
@@ -254,5 +253,7 @@ void prio_seed(struct frand *f, const struct spec *s, unsigned thread)
 
 bool prio_active(const struct spec *s)
 {
-	return s->prio.dflt || s->prio.cmd_mode != SPEC_CMDPRIO_NONE;
+	struct prio_plan pl;
+	prio_resolve(&s->prio, &pl);
+	return pl.dflt || pl.cmd_mode != PRIO_CMD_NONE;
 }

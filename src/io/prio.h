@@ -32,6 +32,26 @@ int prio_spec_validate(const struct spec *s, char *err, size_t errlen);
 /* True when @s sets a priority on any I/O. */
 bool prio_active(const struct spec *s);
 
+/* What the submit path and the reports read, resolved once per job from
+ * the options as given (struct spec_prio): the default priority (every
+ * I/O: prioclass and prio's value, 0 = neither given: the kernel's
+ * default), which cmdprio option decides a share of the I/Os, each
+ * direction's distinct priorities in fio's order (its clat_prio index: 0
+ * the default, then cmdprio's as met; JSON "prios") and the index of the
+ * priority cmdprio's share (or each cmdprio_bssplit entry) takes. */
+enum { PRIO_CMD_NONE, PRIO_CMD_PERC, PRIO_CMD_BSSPLIT };
+struct prio_plan {
+	uint16_t dflt;
+	uint8_t cmd_mode; /* PRIO_CMD_* */
+	uint16_t cmd[2];
+	uint16_t val[2][SPEC_MAX_PRIOS];
+	uint8_t nval[2];
+	uint8_t cmd_idx[2];
+	uint8_t split_idx[2][NVS_MAX_BSSPLIT]; /* each cmdprio_bssplit entry's */
+};
+/* Resolves @p into @out. */
+void prio_resolve(const struct spec_prio *p, struct prio_plan *out);
+
 /* A worker's own stream (xorshift64*; *@state never 0): nvcmd's draws. */
 static inline uint64_t prio_rand(uint64_t *state)
 {
@@ -44,20 +64,20 @@ static inline uint64_t prio_rand(uint64_t *state)
 }
 
 /* The priority of one I/O of direction @dir and @len bytes, as its index
- * in @p->val[dir] (0: the job's, prioclass/prio's or none); prio_ioprio()
+ * in @pl->val[dir] (0: the job's, prioclass/prio's or none); prio_ioprio()
  * gives the value.  fio's fio_cmdprio_set_ioprio (engines/cmdprio.c): an
  * I/O with a share (cmdprio_percentage's, or the total of its size's
  * cmdprio_bssplit entries) draws rand_between(0, 99) from @f (fio's
  * td->prio_state: prio_seed), below the share it takes the priority (a
  * bssplit size's entries in turn, as given); an I/O without a share draws
  * nothing. */
-static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32_t len,
-				 struct frand *f)
+static inline unsigned prio_pick(const struct spec_prio *p, const struct prio_plan *pl,
+				 unsigned dir, uint32_t len, struct frand *f)
 {
-	if (dir > 1 || !p->cmd_mode)
+	if (dir > 1 || !pl->cmd_mode)
 		return 0;
 	unsigned tot = 0;
-	if (p->cmd_mode == SPEC_CMDPRIO_PERC) {
+	if (pl->cmd_mode == PRIO_CMD_PERC) {
 		tot = p->pct[dir];
 	} else {
 		for (unsigned i = 0; i < p->nsplit[dir]; i++)
@@ -69,8 +89,8 @@ static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32
 	unsigned r = (unsigned)frand_between(f, 0, 99);
 	if (r >= tot)
 		return 0;
-	if (p->cmd_mode == SPEC_CMDPRIO_PERC)
-		return p->cmd_idx[dir];
+	if (pl->cmd_mode == PRIO_CMD_PERC)
+		return pl->cmd_idx[dir];
 	unsigned cum = 0;
 	for (unsigned i = 0; i < p->nsplit[dir]; i++) {
 		const struct spec_prio_split *e = &p->split[dir][i];
@@ -78,7 +98,7 @@ static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32
 			continue;
 		cum += e->pct;
 		if (r < cum)
-			return e->idx;
+			return pl->split_idx[dir][i];
 	}
 	return 0;
 }
@@ -88,9 +108,9 @@ static inline unsigned prio_pick(const struct spec_prio *p, unsigned dir, uint32
 void prio_seed(struct frand *f, const struct spec *s, unsigned thread);
 
 /* sqe->ioprio of priority @idx of @dir (trims: 0, none). */
-static inline uint16_t prio_ioprio(const struct spec_prio *p, unsigned dir, unsigned idx)
+static inline uint16_t prio_ioprio(const struct prio_plan *pl, unsigned dir, unsigned idx)
 {
-	return dir > 1 ? 0 : p->val[dir][idx];
+	return dir > 1 ? 0 : pl->val[dir][idx];
 }
 
 #endif

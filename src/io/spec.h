@@ -47,37 +47,26 @@ struct spec_replay {
 	char redirect[256];	/* replay_redirect: the one target the trace goes to ("") */
 };
 
-/* fio's I/O priorities (io/prio.h).  dflt goes on every I/O: prioclass and
- * prio's value (0 = neither given: the kernel's default); a cmdprio share of
- * a direction's I/Os gets cmd[dir] (cmdprio_percentage with cmdprio_class,
- * cmdprio) or a cmdprio_bssplit entry's priority instead.  The resolved
- * fields (dflt, cmd, split[].prio) are recomputed after every option. */
-enum { SPEC_CMDPRIO_NONE, SPEC_CMDPRIO_PERC, SPEC_CMDPRIO_BSSPLIT };
+/* fio's I/O priorities (io/prio.h), as given: prioclass and prio (-1: not
+ * given), cmdprio_percentage, cmdprio_class and cmdprio per direction,
+ * cmdprio_bssplit's entries, log_prio.  What the submit path reads (the
+ * default priority, each direction's distinct priorities and which one an
+ * I/O takes) is resolved once per job from these: struct prio_plan. */
 struct spec_prio_split {
 	uint32_t bs;
 	uint8_t pct;   /* percent of this direction's I/Os of this size */
 	int32_t given; /* class << 13 | level from the entry, -1: cmdprio's */
-	uint16_t prio; /* resolved */
-	uint8_t idx;   /* its index in spec_prio.val[dir] */
 };
 #define SPEC_MAX_PRIOS (1 + NVS_MAX_BSSPLIT)
 struct spec_prio {
-	uint16_t dflt;
 	int8_t cls, level;    /* prioclass, prio: -1 = not given */
-	uint8_t cmd_mode;     /* SPEC_CMDPRIO_* */
 	uint8_t pct[2];	      /* cmdprio_percentage=r,w */
 	uint8_t cmd_cls[2];   /* cmdprio_class=r,w: 0 = fio's default, RT */
 	uint8_t cmd_level[2]; /* cmdprio=r,w */
-	uint16_t cmd[2];
 	struct spec_prio_split split[2][NVS_MAX_BSSPLIT];
 	uint8_t nsplit[2];
 	bool split_given; /* cmdprio_bssplit= was set (even to all zero) */
 	bool log;	  /* log_prio: logs' last column in hex (fio) */
-	/* the distinct priorities of a direction in fio's order (its
-	 * clat_prio index: 0 = dflt, then cmdprio's as met); JSON "prios" */
-	uint16_t val[2][SPEC_MAX_PRIOS];
-	uint8_t nval[2];
-	uint8_t cmd_idx[2];
 };
 
 /* io_uring_cmd's NVMe command options (io/nvcmd.c, fio's names): what each
@@ -205,14 +194,15 @@ struct spec {
 	bool dedupe_ws;		 /* dedupe_mode=working_set (else repeat) */
 	unsigned dedupe_ws_pct;	 /* dedupe_working_set_percentage, default 5 */
 	bool dedupe_global;	 /* dedupe_global: the working set across the run's jobs */
-	/* the job's place among the run's jobs, as fio's thread numbers
-	 * (datagen_number_run; 0 for a job run alone): its first copy is
-	 * thread run_thread0 of run_threads, run_seed the run's data seed */
-	unsigned run_thread0, run_threads;
-	uint64_t run_seed;
 	uint8_t pattern[SPEC_MAX_PATTERN]; /* buffer_pattern */
 	unsigned pattern_len;
-	char engine_note[320]; /* job files: how fio's ioengine= was mapped, "" if as is */
+	/* a fio job file's ioengine= as it named it (its default psync when it
+	 * named none: fio_engine_default), "" when not a job file's; and the
+	 * file's iodepth where that engine made it run at depth 1 (0 else).
+	 * How the engine ran: preset_engine_note (config/preset.h) */
+	char fio_engine[24];
+	bool fio_engine_default;
+	unsigned fio_iodepth;
 	/* fio's grouping, from a job file (0 elsewhere): jobs with the same
 	 * run_group run together in fio, a stonewall/wait_for_previous job starts
 	 * the next one; report_group is fio's groupid (stonewall or new_group). */

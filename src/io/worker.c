@@ -195,7 +195,7 @@ static void done_hooks(struct worker *w, struct wstate *st, struct slot *sl, uin
 		if (st->slat)
 			hist_add(&rd->slat, sub - sl->t_issue);
 		/* fio's "prios": each priority's clat */
-		if (w->spec->prio.cmd_mode && sl->dir < 2 && sl->pidx < RESULT_MAX_PRIOS)
+		if (st->prio.cmd_mode && sl->dir < 2 && sl->pidx < RESULT_MAX_PRIOS)
 			hist_add(&w->res.prio_lat[sl->dir][sl->pidx], now - sub);
 		if (w->nmembers > 1 && !split) { /* a split one's: per part */
 			struct result_member *m = &w->res.member[sl->member];
@@ -412,7 +412,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	/* fio's serialize_overlap: only for a job that changes data (or
 	 * replays a trace) at a depth above 1 */
 	st->serialize = s->serialize_overlap && w->qd > 1 && (spec_writes(s) || L->tr);
-	st->done_plain = !st->slat && !st->lt.on && !s->prio.cmd_mode && w->nmembers == 1;
+	st->done_plain = !st->slat && !st->lt.on && !st->prio.cmd_mode && w->nmembers == 1;
 	st->issue_plain = st->nranges <= 1 && !st->vtype && !st->serialize && !st->wmode_on;
 	if (s->ramp_ns == 0) {
 		st->measuring = true;
@@ -708,8 +708,8 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	sl->pidx = 0;
 	io.ioprio = 0;
 	if (nvs_unlikely(L->prio_on)) {
-		sl->pidx = (uint8_t)prio_pick(&s->prio, dir, len, &st->prio_fr);
-		io.ioprio = prio_ioprio(&s->prio, dir, sl->pidx);
+		sl->pidx = (uint8_t)prio_pick(&s->prio, &st->prio, dir, len, &st->prio_fr);
+		io.ioprio = prio_ioprio(&st->prio, dir, sl->pidx);
 	}
 	io.t = &w->members[sl->member];
 	fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */

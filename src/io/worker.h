@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "io/backend.h"
+#include "io/datagen.h"
 #include "io/offgen.h"
 #include "io/replay.h"
 #include "io/spec.h"
@@ -35,6 +36,7 @@ struct worker_shared {
 struct worker {
 	unsigned id, target; /* index in pool; target index (0 for stripe) */
 	const struct spec *spec;
+	const struct datagen_place *place; /* its job's place in the run (io/datagen.h) */
 	unsigned qd;
 	struct target *members; /* one target, or the stripe set */
 	unsigned nmembers;

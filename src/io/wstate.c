@@ -129,9 +129,10 @@ int wstate_buffers(struct worker *w, struct wstate *st)
 			minbs = w->spec->bs[i].bs;
 	if (w->trace)
 		minbs = 512; /* a trace's I/Os have any size */
-	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->id));
-	datagen_working_set(&st->data, w->spec, w->region_len, minbs, w->id);
-	prio_seed(&st->prio_fr, w->spec, w->spec->run_thread0 + w->id + 1);
+	datagen_init(&st->data, w->spec, minbs, datagen_seed(w->spec, w->place, w->id));
+	datagen_working_set(&st->data, w->spec, w->place, w->region_len, minbs, w->id);
+	prio_seed(&st->prio_fr, w->spec, w->place->thread0 + w->id + 1);
+	prio_resolve(&w->spec->prio, &st->prio);
 	st->fdp_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0x165667b19e3779f9ULL) | 1;
 	st->fdp_loc = UINT32_MAX; /* the first write takes the first identifier */
 	st->wm_rng = (w->spec->seed ^ ((uint64_t)w->id << 32) ^ 0xc2b2ae3d27d4eb4fULL) | 1;
@@ -458,15 +459,15 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 	/* each worker its own stream; jobs of one run (datagen_number_run)
 	 * are fio's threads run_thread0.., so two alike jobs do not issue the
 	 * same offsets (fio seeds each thread by its number) */
-	uint64_t seed = w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->spec->run_thread0 + w->id + 1);
+	uint64_t seed = w->spec->seed + 0x9e3779b97f4a7c15ULL * (w->place->thread0 + w->id + 1);
 	int rc = offgen_init(&st->gen, w->spec, w->region_start, w->region_len, w->align, seed);
 
 	/* fio's streams: the job's thread number (1-based) in the run */
 	if (!rc) {
-		offgen_seed(&st->gen, w->spec, w->spec->run_thread0 + w->id + 1);
+		offgen_seed(&st->gen, w->spec, w->place->thread0 + w->id + 1);
 		/* random_distribution: fio's stream of the file by its name */
 		offgen_dist_seed(&st->gen, w->spec, w->members[0].path,
-				 w->spec->run_thread0 + w->id + 1);
+				 w->place->thread0 + w->id + 1);
 	}
 
 	if (rc == -ENOMEM)
@@ -496,7 +497,7 @@ int wstate_gen_init(struct worker *w, struct wstate *st)
 		else if (rc)
 			worker_fail(sh, rc, "%s: region smaller than the block size",
 				    w->members[bad].path);
-		unsigned thread = w->spec->run_thread0 + w->id + 1;
+		unsigned thread = w->place->thread0 + w->id + 1;
 		if (!rc)
 			fileset_seed(&st->fs, w->spec, thread);
 		for (unsigned f = 0; !rc && f < w->nmembers; f++)

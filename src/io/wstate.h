@@ -11,6 +11,7 @@
 #include "io/fdp.h"
 #include "io/fileset.h"
 #include "io/lattarget.h"
+#include "io/prio.h"
 #include "io/flow.h"
 #include "io/worker.h"
 #include "io/zbd.h"
@@ -99,12 +100,13 @@ struct wstate {
 	uint64_t *vb; /* verify_backlog: offsets written since the last check */
 	unsigned vb_n, vb_issued;
 	uint32_t vbs;
-	struct frand prio_fr; /* cmdprio's draws: fio's prio_state (io/prio.h) */
-	uint64_t fdp_rng;     /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
-	uint32_t fdp_loc;     /* ... the round-robin position */
-	int vdump_dir;	      /* verify_dump: the current directory (safety-checked), or -1 */
-	unsigned vdumps;      /* bad blocks dumped so far */
-	uint64_t vnonce;      /* this job's rand_seed in its headers (vhdr_seed) */
+	struct frand prio_fr;  /* cmdprio's draws: fio's prio_state (io/prio.h) */
+	struct prio_plan prio; /* the job's priorities, resolved once (io/prio.h) */
+	uint64_t fdp_rng;      /* fio's fdp=1 (io/fdp.h): plid_select=random's stream, */
+	uint32_t fdp_loc;      /* ... the round-robin position */
+	int vdump_dir;	       /* verify_dump: the current directory (safety-checked), or -1 */
+	unsigned vdumps;       /* bad blocks dumped so far */
+	uint64_t vnonce;       /* this job's rand_seed in its headers (vhdr_seed) */
 	/* fio's latency target (io/lattarget.h): the depth searched; meas_ns
 	 * is when the reported statistics were last reset (its final window) */
 	struct lattarget lt;

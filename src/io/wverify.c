@@ -359,7 +359,7 @@ static int read_back(struct worker *w, struct wstate *st, struct iter *it, uint6
 			io.off = off;
 			io.dir = NVS_READ;
 			io.rw_flags = 0;
-			io.ioprio = w->spec->prio.dflt;
+			io.ioprio = st->prio.dflt;
 			io.t = &w->members[sl->member];
 			sl->t_issue = worker_now_ns();
 			if (w->iolog) { /* fio's write_iolog lists the read-back too */

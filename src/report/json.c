@@ -50,6 +50,8 @@
 #include "base/utf8.h"
 #include "io/vhdr.h"
 #include "report/json.h"
+#include "config/preset.h"
+#include "io/prio.h"
 #include "report/jsonss.h"
 
 /* fio's default percentile list */
@@ -176,10 +178,12 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 	cJSON_AddItemToObject(o, "slat_ns", lat_obj_p(&rd->slat, spct && plus, s, spct));
 	cJSON_AddItemToObject(o, "clat_ns", lat_obj(&rd->clat, plus, s));
 	cJSON_AddItemToObject(o, "lat_ns", lat_obj(&rd->lat, lat_bins, s));
-	if (s && d < 2 && s->prio.cmd_mode) { /* fio: when >= 2 priorities have samples */
+	struct prio_plan pl;
+	if (s)
+		prio_resolve(&s->prio, &pl);
+	if (s && d < 2 && pl.cmd_mode) { /* fio: when >= 2 priorities have samples */
 		/* every one: prio_spec_validate refuses more than the result keeps */
-		unsigned np =
-		    s->prio.nval[d] < RESULT_MAX_PRIOS ? s->prio.nval[d] : RESULT_MAX_PRIOS;
+		unsigned np = pl.nval[d] < RESULT_MAX_PRIOS ? pl.nval[d] : RESULT_MAX_PRIOS;
 		unsigned used = 0;
 		for (unsigned i = 0; i < np; i++)
 			used += r->prio_lat[d][i].n > 0;
@@ -188,8 +192,8 @@ static cJSON *dir_obj(const struct result *r, enum nvs_dir d, const struct serie
 			if (!r->prio_lat[d][i].n)
 				continue;
 			cJSON *e = cJSON_CreateObject();
-			num_u(e, "prioclass", s->prio.val[d][i] >> 13);
-			num_u(e, "prio", s->prio.val[d][i] & 7);
+			num_u(e, "prioclass", pl.val[d][i] >> 13);
+			num_u(e, "prio", pl.val[d][i] & 7);
 			cJSON_AddItemToObject(e, "clat_ns", lat_obj(&r->prio_lat[d][i], plus, s));
 			cJSON_AddItemToArray(a, e);
 		}
@@ -581,8 +585,10 @@ static void add_nvscope(cJSON *o, const struct json_run *run, unsigned j)
 
 	cJSON_AddStringToObject(nv, "target", r->target);
 	cJSON_AddNumberToObject(nv, "iodepth", r->iodepth);
-	if (run->engine_note && run->engine_note[j] && run->engine_note[j][0])
-		cJSON_AddStringToObject(nv, "engine_mapping", run->engine_note[j]);
+	char note[PRESET_NOTE_LEN];
+	if (run->info && run->info[j].spec &&
+	    preset_engine_note(run->info[j].spec, note, sizeof(note))[0])
+		cJSON_AddStringToObject(nv, "engine_mapping", note);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
 	if (!slat_measured(r, job_spec(run, j))) /* io/spec.h spec_slat */
@@ -820,8 +826,9 @@ int json_write_run(FILE *f, const struct json_run *run)
 	cJSON_AddNumberToObject(nv, "interval_s", (double)run->spec->interval_ns / 1e9);
 	if (run->stop_signal) /* the results of the window measured before it */
 		cJSON_AddNumberToObject(nv, "stopped_by_signal", run->stop_signal);
-	if (run->spec->engine_note[0]) /* a fio job file's ioengine=, as mapped */
-		cJSON_AddStringToObject(nv, "engine_mapping", run->spec->engine_note);
+	char note[PRESET_NOTE_LEN];
+	if (preset_engine_note(run->spec, note, sizeof(note))[0]) /* a job file's ioengine= */
+		cJSON_AddStringToObject(nv, "engine_mapping", note);
 	cJSON *tg = cJSON_AddArrayToObject(nv, "targets");
 	for (unsigned t = 0; t < run->spec->ntargets; t++)
 		cJSON_AddItemToArray(tg, cJSON_CreateString(run->spec->targets[t]));

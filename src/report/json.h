@@ -51,8 +51,7 @@ struct json_run {
 	 * from (report/qos.h); a plan's step JSON has them */
 	bool lat_bins;
 	const unsigned *groupid; /* [njobs]: fio's groupid of each job, or NULL (the index) */
-	const char *const *engine_note; /* [njobs]: how a job file's ioengine= ran, or NULL */
-	int stop_signal;		/* a signal stopped the run: nvscope.stopped_by_signal */
+	int stop_signal;	 /* a signal stopped the run: nvscope.stopped_by_signal */
 	const char *repeat_json; /* --repeat's summary (a JSON object): nvscope.repeat, or NULL */
 };
 

@@ -59,7 +59,6 @@ static void move(struct runsteps *f, unsigned i, unsigned m)
 	f->info[m] = f->info[i];
 	f->info[i].ss = NULL;
 	f->gid[m] = f->gid[i];
-	f->note[m] = f->note[i];
 	f->tjson[m] = f->tjson[i];
 	f->tjson[i] = NULL;
 	memcpy(&f->cores[(size_t)m * CPU_MAX], &f->cores[(size_t)i * CPU_MAX],
@@ -177,7 +176,6 @@ void runfold_unstarted(struct runsteps *f, const struct spec *jobs, unsigned fro
 				f->ser[i] = (struct series){0};
 				f->info[i] = (struct json_job){.spec = s};
 				f->gid[i] = sweep ? *nstep : s->report_group;
-				f->note[i] = s->engine_note;
 				f->tjson[i] = NULL;
 				f->ncores[i] = 0;
 				f->ndisks[i] = 0;

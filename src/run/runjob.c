@@ -20,9 +20,9 @@ static int copy_series(struct series *dst, const struct series *src)
 
 /* runjob_pool_new, the written devices claimed through @claims (NULL: by
  * the pool itself). */
-static int pool_setup(const struct spec *s, unsigned qd, struct safety_claims *claims,
-		      struct pool **pp, struct collect **cp, unsigned *groups, char *err,
-		      size_t errlen)
+static int pool_setup(const struct spec *s, const struct datagen_place *place, unsigned qd,
+		      struct safety_claims *claims, struct pool **pp, struct collect **cp,
+		      unsigned *groups, char *err, size_t errlen)
 {
 	struct pool *p = NULL;
 	unsigned *wt = NULL;
@@ -33,6 +33,8 @@ static int pool_setup(const struct spec *s, unsigned qd, struct safety_claims *c
 	rc = pool_new_claims(s, qd, claims, &p, err, errlen);
 	if (rc)
 		return rc;
+	if (place)
+		pool_set_place(p, place);
 	unsigned nw = pool_nworkers(p);
 	wt = calloc(nw ? nw : 1, sizeof(*wt));
 	if (!wt)
@@ -56,7 +58,7 @@ nomem:
 int runjob_pool_new(const struct spec *s, unsigned qd, struct pool **pp, struct collect **cp,
 		    unsigned *groups, char *err, size_t errlen)
 {
-	return pool_setup(s, qd, NULL, pp, cp, groups, err, errlen);
+	return pool_setup(s, NULL, qd, NULL, pp, cp, groups, err, errlen);
 }
 
 /* fio's clones (numjobs) reported apart: a second collector whose groups
@@ -156,7 +158,7 @@ out:
 }
 
 int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
-		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
+		    runjob_tick_fn tick, void *arg, const struct runjob_more *more,
 		    struct runjob *out, char *err, size_t errlen)
 {
 	struct pool *p = NULL;
@@ -165,10 +167,11 @@ int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel
 
 	memset(out, 0, sizeof(*out));
 	unsigned groups;
-	rc = runjob_pool_new(s, qd, &p, &c, &groups, err, errlen);
+	rc = pool_setup(s, more ? more->place : NULL, qd, NULL, &p, &c, &groups, err, errlen);
 	if (rc)
 		return rc;
-	collect_on_row(c, row, row_arg);
+	if (more)
+		collect_on_row(c, more->row, more->row_arg);
 	struct feed fd = {c, want_clones(s, p) ? clone_collect(p, s) : NULL};
 	out->per_target = calloc(groups, sizeof(*out->per_target));
 	out->target_series = calloc(groups, sizeof(*out->target_series));
@@ -273,7 +276,7 @@ void runjob_release(struct runjob *r)
 int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
 	       void *arg, struct runjob *out, char *err, size_t errlen)
 {
-	return runjob_run_rows(s, qd, cancel, tick, arg, NULL, NULL, out, err, errlen);
+	return runjob_run_rows(s, qd, cancel, tick, arg, NULL, out, err, errlen);
 }
 
 /* runjob_run_many: one slot per job of a run group. */
@@ -350,10 +353,11 @@ static int start_ready(struct slot *sl, unsigned n, char *err, size_t errlen)
 	return rc;
 }
 
-static int slot_setup(struct slot *sl, const struct spec *s, unsigned qd,
-		      struct safety_claims *claims, struct runjob *out, char *err, size_t errlen)
+static int slot_setup(struct slot *sl, const struct spec *s, const struct datagen_place *place,
+		      unsigned qd, struct safety_claims *claims, struct runjob *out, char *err,
+		      size_t errlen)
 {
-	int rc = pool_setup(s, qd, claims, &sl->p, &sl->c, &sl->groups, err, errlen);
+	int rc = pool_setup(s, place, qd, claims, &sl->p, &sl->c, &sl->groups, err, errlen);
 
 	if (rc)
 		return rc;
@@ -541,9 +545,9 @@ static void group_cpu(struct cpu *cpu, struct runjob *outs, unsigned n)
 	}
 }
 
-int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
-		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
-		    char *err, size_t errlen)
+int runjob_run_many(const struct spec *specs, const struct datagen_place *places,
+		    const unsigned *qds, unsigned n, const _Atomic int *cancel, runjob_tick_fn tick,
+		    void *arg, struct runjob *outs, char *err, size_t errlen)
 {
 	struct group g = {.specs = specs,
 			  .n = n,
@@ -572,7 +576,8 @@ int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
 	/* what the group's options refuse, before any job opens (lays out) a file */
 	rc = runjob_check_group(specs, n, err, errlen);
 	for (i = 0; i < n && !rc; i++)
-		rc = slot_setup(&g.sl[i], &specs[i], qds[i], claims, &outs[i], err, errlen);
+		rc = slot_setup(&g.sl[i], &specs[i], places ? &places[i] : NULL, qds[i], claims,
+				&outs[i], err, errlen);
 	if (!rc)
 		ss_setup(specs, n, outs);
 	g.mser = calloc(n ? n : 1, sizeof(*g.mser));

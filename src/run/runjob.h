@@ -13,16 +13,16 @@
 #include "stats/result.h"
 
 struct runjob {
-	struct result agg;          /* all targets */
-	struct result *per_target;  /* [ntargets], malloc'ed */
+	struct result agg;	   /* all targets */
+	struct result *per_target; /* [ntargets], malloc'ed */
 	unsigned ntargets;
-	struct series series;       /* aggregate per-interval rows (owned) */
+	struct series series;	      /* aggregate per-interval rows (owned) */
 	struct series *target_series; /* [ntargets] per-target rows (owned) */
-	uint64_t dropped, missing;  /* samples dropped on rings / missing in rows */
-	int error;                  /* first I/O-time error, -errno, 0 */
+	uint64_t dropped, missing;    /* samples dropped on rings / missing in rows */
+	int error;		      /* first I/O-time error, -errno, 0 */
 	char msg[256];
 	bool cancelled;
-	double elapsed_s;           /* wall time from start to the last completion */
+	double elapsed_s; /* wall time from start to the last completion */
 	/* machine CPU over the whole job, from /proc/stat (valid when ncores) */
 	unsigned ncores;
 	struct cpu_util cores[CPU_MAX];
@@ -53,10 +53,17 @@ typedef void (*runjob_tick_fn)(const struct pool *p, const struct collect *c, vo
  * @out with runjob_release. */
 int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, runjob_tick_fn tick,
 	       void *arg, struct runjob *out, char *err, size_t errlen);
-/* runjob_run with a hook called for every aggregate row as it is emitted
- * (collect_on_row; @row may be NULL): fio's histogram log. */
+/* What runjob_run_rows takes besides runjob_run's: a hook called for every
+ * aggregate row as it is emitted (collect_on_row; NULL none: fio's
+ * histogram log), the job's place among its run's jobs (io/datagen.h;
+ * NULL: a job run alone). */
+struct runjob_more {
+	collect_row_fn row;
+	void *row_arg;
+	const struct datagen_place *place;
+};
 int runjob_run_rows(const struct spec *s, unsigned qd, const _Atomic int *cancel,
-		    runjob_tick_fn tick, void *arg, collect_row_fn row, void *row_arg,
+		    runjob_tick_fn tick, void *arg, const struct runjob_more *more,
 		    struct runjob *out, char *err, size_t errlen);
 /* The checks of a run group's options together (fio's steadystate options
  * consistent within a report group), made by runjob_run_many before any of
@@ -72,9 +79,9 @@ int runjob_check_group(const struct spec *specs, unsigned n, char *err, size_t e
  * runjob_run fills it (CPU figures are the machine's over the whole group).
  * Set-up failures return -errno with @err (nothing ran).  Release each
  * @outs[i] with runjob_release. */
-int runjob_run_many(const struct spec *specs, const unsigned *qds, unsigned n,
-		    const _Atomic int *cancel, runjob_tick_fn tick, void *arg, struct runjob *outs,
-		    char *err, size_t errlen);
+int runjob_run_many(const struct spec *specs, const struct datagen_place *places,
+		    const unsigned *qds, unsigned n, const _Atomic int *cancel, runjob_tick_fn tick,
+		    void *arg, struct runjob *outs, char *err, size_t errlen);
 /* The one set-up of a job's pool (not started) and its collector, for
  * runjob_run*, and the console's session: pool_new for @s at queue depth
  * @qd (0 = its first), then a collector with one group per target (one for

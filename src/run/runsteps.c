@@ -34,9 +34,8 @@ int runsteps_alloc(struct runsteps *rs, unsigned cap, unsigned ntargets)
 	rs->tjson = calloc(cap, sizeof(*rs->tjson));
 	rs->step = calloc(cap, sizeof(*rs->step));
 	rs->gid = calloc(cap, sizeof(*rs->gid));
-	rs->note = calloc(cap, sizeof(*rs->note));
 	if (!rs->res || !rs->tres || !rs->ser || !rs->cores || !rs->ncores || !rs->info ||
-	    !rs->disks || !rs->ndisks || !rs->tjson || !rs->step || !rs->gid || !rs->note)
+	    !rs->disks || !rs->ndisks || !rs->tjson || !rs->step || !rs->gid)
 		return -ENOMEM;
 	return 0;
 }
@@ -60,7 +59,6 @@ void runsteps_release(struct runsteps *rs)
 	free(rs->tjson);
 	free(rs->step);
 	free(rs->gid);
-	free(rs->note);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -119,7 +117,6 @@ unsigned runsteps_add(struct runsteps *rs, const struct spec *s, bool sweep, str
 		unsigned i = rs->n;
 		rs->gid[i] = !sweep ? s->report_group : rs->nstep;
 		rs->step[i] = rs->nstep;
-		rs->note[i] = s->engine_note;
 		rs->res[i] = *cr;
 		if (rj->error && !rs->res[i].error)
 			rs->res[i].error = -rj->error;
@@ -170,9 +167,9 @@ unsigned runsteps_merge_disks(const struct runsteps *rs, struct diskstat *out)
 	return m;
 }
 
-int runsteps_group_run(struct runsteps_group *g, const struct spec *jobs, unsigned first,
-		       unsigned n, const _Atomic int *cancel, runjob_tick_fn tick, char *err,
-		       size_t errlen)
+int runsteps_group_run(struct runsteps_group *g, const struct spec *jobs,
+		       const struct datagen_place *places, unsigned first, unsigned n,
+		       const _Atomic int *cancel, runjob_tick_fn tick, char *err, size_t errlen)
 {
 	unsigned *qds = calloc(n, sizeof(*qds)); /* 0: each its depth */
 
@@ -180,9 +177,9 @@ int runsteps_group_run(struct runsteps_group *g, const struct spec *jobs, unsign
 	g->first = first;
 	g->n = n;
 	g->r = calloc(n, sizeof(*g->r));
-	g->rc = g->r && qds
-		    ? runjob_run_many(&jobs[first], qds, n, cancel, tick, NULL, g->r, err, errlen)
-		    : -ENOMEM;
+	g->rc = g->r && qds ? runjob_run_many(&jobs[first], places ? &places[first] : NULL, qds, n,
+					      cancel, tick, NULL, g->r, err, errlen)
+			    : -ENOMEM;
 	free(qds);
 	return g->rc;
 }

@@ -27,7 +27,6 @@ struct runsteps {
 	struct series *ser;
 	struct json_job *info; /* info[i].ss: owned */
 	unsigned *gid;	       /* fio's groupid (a QD sweep: the step's index) */
-	const char **note;     /* the job's engine_note */
 	char **tjson;	       /* nvscope.trace of the step (read_iolog), owned */
 	struct cpu_util *cores;
 	unsigned *ncores;
@@ -102,11 +101,12 @@ struct runsteps_group {
 	int rc; /* runjob_run_many's */
 };
 /* Runs jobs [first, first + n) of @jobs together, each at its first depth
- * (the group before, if any, released first).  rc as runjob_run_many's,
+ * (the group before, if any, released first), at their places in the run
+ * (@places[j] for @jobs[j]; NULL: jobs run alone).  rc as runjob_run_many's,
  * with @err. */
-int runsteps_group_run(struct runsteps_group *g, const struct spec *jobs, unsigned first,
-		       unsigned n, const _Atomic int *cancel, runjob_tick_fn tick, char *err,
-		       size_t errlen);
+int runsteps_group_run(struct runsteps_group *g, const struct spec *jobs,
+		       const struct datagen_place *places, unsigned first, unsigned n,
+		       const _Atomic int *cancel, runjob_tick_fn tick, char *err, size_t errlen);
 /* Is job @j of the group run (its results there)? */
 bool runsteps_group_has(const struct runsteps_group *g, unsigned j);
 /* Hands job @j's results over to @out (runsteps_group_has): the group's

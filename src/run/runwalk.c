@@ -59,8 +59,8 @@ static int run_step(struct walk *k, unsigned j, unsigned q, const char *lsfx,
 	const struct spec *s = &w->jobs[j];
 
 	if (k->plan[j] > 1) /* a fio run group: started together */
-		runsteps_group_run(&k->grp, w->jobs, j, k->plan[j], w->cancel, w->tick, w->err,
-				   sizeof(w->err));
+		runsteps_group_run(&k->grp, w->jobs, w->place, j, k->plan[j], w->cancel, w->tick,
+				   w->err, sizeof(w->err));
 	if (runsteps_group_has(&k->grp, j)) {
 		/* a job of a group run together: no histogram log (the row
 		 * hook serves one job); the process and disk figures of the
@@ -71,9 +71,12 @@ static int run_step(struct walk *k, unsigned j, unsigned q, const char *lsfx,
 	}
 	int rc = fiolog_hist_open(s, fiolog_thread(w->jobs, j), w->log_dir, lsfx, hl, w->err,
 				  sizeof(w->err));
+	struct runjob_more more = {.row = *hl ? fiolog_hist_row : NULL,
+				   .row_arg = *hl,
+				   .place = w->place ? &w->place[j] : NULL};
 	if (!rc)
-		rc = runjob_run_rows(s, s->iodepth[q], w->cancel, w->tick, NULL,
-				     *hl ? fiolog_hist_row : NULL, *hl, rj, w->err, sizeof(w->err));
+		rc = runjob_run_rows(s, s->iodepth[q], w->cancel, w->tick, NULL, &more, rj, w->err,
+				     sizeof(w->err));
 	return rc;
 }
 

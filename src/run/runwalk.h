@@ -14,6 +14,7 @@
 
 struct runwalk {
 	const struct spec *jobs;
+	const struct datagen_place *place; /* [njobs]: each job's place in the run, or NULL */
 	unsigned njobs;
 	bool sweep;		   /* a QD sweep (steps != jobs): groupids are step indices */
 	const char *log_dir;	   /* fio's histogram logs go here (--output-dir), or NULL */

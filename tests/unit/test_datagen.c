@@ -122,14 +122,16 @@ START_TEST(test_zero_pattern_stale)
 }
 END_TEST
 
-/* Hashes of @n blocks a worker of job @s (worker @w) writes. */
-static void hashes(const struct spec *s, unsigned w, uint64_t *h, unsigned n)
+/* Hashes of @n blocks a worker of job @s (worker @w, its job at @pl in the
+ * run) writes. */
+static void hashes(const struct spec *s, const struct datagen_place *pl, unsigned w, uint64_t *h,
+		   unsigned n)
 {
 	static uint8_t buf[BS];
 	struct datagen g;
 
-	datagen_init(&g, s, BS, datagen_seed(s, w));
-	datagen_working_set(&g, s, (uint64_t)n * BS, BS, w);
+	datagen_init(&g, s, BS, datagen_seed(s, pl, w));
+	datagen_working_set(&g, s, pl, (uint64_t)n * BS, BS, w);
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t x = 1469598103934665603ULL;
 		datagen_prepare_write(&g, buf, BS, (uint64_t)i * BS, 1000u + i, false);
@@ -160,17 +162,18 @@ START_TEST(test_run_numbering)
 	for (int j = 0; j < 3; j++)
 		jobs[j] = opts("dedupe_percentage", "50", "dedupe_mode", "working_set");
 	ck_assert_int_eq(opt_set(&jobs[1], "numjobs", "2", err, sizeof(err)), 0);
-	datagen_number_run(jobs, 3); /* fio's threads: a 0, b 1-2, c 3 */
-	ck_assert_uint_eq(jobs[0].run_thread0, 0);
-	ck_assert_uint_eq(jobs[1].run_thread0, 1);
-	ck_assert_uint_eq(jobs[2].run_thread0, 3);
-	ck_assert_uint_eq(jobs[2].run_threads, 4);
-	ck_assert_uint_eq(jobs[0].run_seed, jobs[2].run_seed);
-	ck_assert_uint_ne(datagen_seed(&jobs[0], 1), datagen_seed(&jobs[1], 0));
-	ck_assert_uint_ne(datagen_seed(&jobs[1], 1), datagen_seed(&jobs[2], 0));
+	struct datagen_place pl[3];
+	datagen_number_run(jobs, 3, pl); /* fio's threads: a 0, b 1-2, c 3 */
+	ck_assert_uint_eq(pl[0].thread0, 0);
+	ck_assert_uint_eq(pl[1].thread0, 1);
+	ck_assert_uint_eq(pl[2].thread0, 3);
+	ck_assert_uint_eq(pl[2].threads, 4);
+	ck_assert_uint_eq(pl[0].seed, pl[2].seed);
+	ck_assert_uint_ne(datagen_seed(&jobs[0], &pl[0], 1), datagen_seed(&jobs[1], &pl[1], 0));
+	ck_assert_uint_ne(datagen_seed(&jobs[1], &pl[1], 1), datagen_seed(&jobs[2], &pl[2], 0));
 	/* two jobs of a run, working sets their own: no block in common */
-	hashes(&jobs[0], 0, a, 1000);
-	hashes(&jobs[2], 0, b, 1000);
+	hashes(&jobs[0], &pl[0], 0, a, 1000);
+	hashes(&jobs[2], &pl[2], 0, b, 1000);
 	ck_assert_uint_eq(shared(a, b, 1000), 0);
 	/* dedupe_global: a 50% working set (500 pages) over the 4 threads, the
 	 * first 125 unique pages of each; of a's ~500 copies ~125 are of c's
@@ -178,13 +181,12 @@ START_TEST(test_run_numbering)
 	 * c copies too (~63% of them), and c copies ~79 of a's first pages:
 	 * ~440 of a's blocks are also c's (none without dedupe_global) */
 	for (int j = 0; j < 3; j++)
-		ck_assert_int_eq(opt_set(&jobs[j], "dedupe_working_set_percentage", "50", err,
-					  sizeof(err)),
-				 0);
+		ck_assert_int_eq(
+		    opt_set(&jobs[j], "dedupe_working_set_percentage", "50", err, sizeof(err)), 0);
 	for (int j = 0; j < 3; j++)
 		ck_assert_int_eq(opt_set(&jobs[j], "dedupe_global", "1", err, sizeof(err)), 0);
-	hashes(&jobs[0], 0, a, 1000);
-	hashes(&jobs[2], 0, b, 1000);
+	hashes(&jobs[0], &pl[0], 0, a, 1000);
+	hashes(&jobs[2], &pl[2], 0, b, 1000);
 	unsigned c = shared(a, b, 1000);
 	ck_assert_msg(c > 360 && c < 520, "%u blocks shared", c);
 	ck_assert_int_eq(opt_set(&jobs[0], "dedupe_global", "2", err, sizeof(err)), -EINVAL);

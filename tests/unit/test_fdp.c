@@ -111,12 +111,11 @@ START_TEST(test_validate)
 	s = base("io_uring", "write");
 	ck_assert_int_eq(opt_set(&s, "atomic", "1", err, sizeof(err)), 0);
 	ck_assert_int_eq(opt_set(&s, "direct", "1", err, sizeof(err)), 0);
-	snprintf(s.engine_note, sizeof(s.engine_note),
-		 "ioengine=psync (fio's default) runs as io_uring at queue depth 1");
+	snprintf(s.fio_engine, sizeof(s.fio_engine), "psync"); /* as preset.c sets it */
+	s.fio_engine_default = true;
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "ioengine=psync"));
-	snprintf(s.engine_note, sizeof(s.engine_note),
-		 "ioengine=pvsync2 runs as io_uring at queue depth 1");
+	snprintf(s.fio_engine, sizeof(s.fio_engine), "pvsync2");
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 }
 END_TEST

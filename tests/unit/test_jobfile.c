@@ -292,6 +292,10 @@ START_TEST(test_first_error_stops)
 END_TEST
 
 /* fio's defaults for job files; nvscope's for presets; ioengine mapping. */
+/* How a job's engine ran (config/preset.h), for the assertions below. */
+static char note_[PRESET_NOTE_LEN];
+#define NOTE(s) preset_engine_note((s), note_, sizeof(note_))
+
 START_TEST(test_fio_defaults_and_engines)
 {
 	struct loaded l = load_text("[j]\niodepth=8\n", true);
@@ -299,14 +303,14 @@ START_TEST(test_fio_defaults_and_engines)
 	ck_assert(!l.jobs[0].direct);
 	ck_assert_int_eq(l.jobs[0].rw, RW_READ);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 1);
-	ck_assert_ptr_nonnull(strstr(l.jobs[0].engine_note, "psync (fio's default)"));
+	ck_assert_ptr_nonnull(strstr(NOTE(&l.jobs[0]), "psync (fio's default)"));
 	free(l.jobs);
 
 	l = load_text("[j]\niodepth=8\n", false); /* a preset: nvscope's defaults */
 	ck_assert(l.jobs[0].direct);
 	ck_assert_int_eq(l.jobs[0].rw, RW_RANDREAD);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 8);
-	ck_assert_str_eq(l.jobs[0].engine_note, "");
+	ck_assert_str_eq(NOTE(&l.jobs[0]), "");
 	free(l.jobs);
 
 	/* Linux runs these one I/O at a time: posixaio, buffered libaio */
@@ -315,13 +319,13 @@ START_TEST(test_fio_defaults_and_engines)
 		      true);
 	ck_assert_msg(l.rc == 0, "%s", l.err);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 1);
-	ck_assert_ptr_nonnull(strstr(l.jobs[0].engine_note, "libaio without direct=1"));
+	ck_assert_ptr_nonnull(strstr(NOTE(&l.jobs[0]), "libaio without direct=1"));
 	/* and why fio's iodepth_level shows the file's 8 there */
 	ck_assert_ptr_nonnull(
-	    strstr(l.jobs[0].engine_note, "fio's iodepth_level counts up to iodepth=8 there"));
+	    strstr(NOTE(&l.jobs[0]), "fio's iodepth_level counts up to iodepth=8 there"));
 	ck_assert_uint_eq(l.jobs[1].iodepth[0], 1);
-	ck_assert_ptr_nonnull(strstr(l.jobs[1].engine_note, "glibc's POSIX AIO"));
-	ck_assert_ptr_null(strstr(l.jobs[1].engine_note, "iodepth_level"));
+	ck_assert_ptr_nonnull(strstr(NOTE(&l.jobs[1]), "glibc's POSIX AIO"));
+	ck_assert_ptr_null(strstr(NOTE(&l.jobs[1]), "iodepth_level"));
 	free(l.jobs);
 
 	l = load_text("[global]\nioengine=libaio\ndirect=1\n[a]\niodepth=8\n[b]\nioengine=pvsync2\n"
@@ -330,12 +334,11 @@ START_TEST(test_fio_defaults_and_engines)
 	ck_assert_msg(l.rc == 0, "%s", l.err);
 	ck_assert_uint_eq(l.jobs[0].iodepth[0], 8);
 	ck_assert_int_eq(l.jobs[0].ioengine, ENGINE_IO_URING);
-	ck_assert_ptr_nonnull(
-	    strstr(l.jobs[0].engine_note, "libaio runs as io_uring at iodepth 8"));
+	ck_assert_ptr_nonnull(strstr(NOTE(&l.jobs[0]), "libaio runs as io_uring at iodepth 8"));
 	ck_assert_uint_eq(l.jobs[1].iodepth[0], 1);
-	ck_assert_ptr_nonnull(strstr(l.jobs[1].engine_note, "pvsync2"));
+	ck_assert_ptr_nonnull(strstr(NOTE(&l.jobs[1]), "pvsync2"));
 	ck_assert_uint_eq(l.jobs[2].iodepth[0], 16);
-	ck_assert_str_eq(l.jobs[2].engine_note, "");
+	ck_assert_str_eq(NOTE(&l.jobs[2]), "");
 	free(l.jobs);
 
 	l = load_text("[global]\nbs=4k\n[j]\nioengine=rdma\n", true);

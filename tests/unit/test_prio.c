@@ -17,6 +17,14 @@
 #include "report/json.h"
 #include "stats/result.h"
 
+/* @s's priorities resolved (io/prio.h: once per job in a worker) */
+static struct prio_plan plan_;
+static const struct prio_plan *P(const struct spec *s)
+{
+	prio_resolve(&s->prio, &plan_);
+	return &plan_;
+}
+
 static int set(struct spec *s, const char *k, const char *v)
 {
 	char err[256] = "";
@@ -31,12 +39,12 @@ START_TEST(test_parse)
 	struct spec s;
 
 	spec_init(&s);
-	ck_assert_uint_eq(s.prio.dflt, 0);
+	ck_assert_uint_eq(P(&s)->dflt, 0);
 	ck_assert(!prio_active(&s));
 	ck_assert_int_eq(set(&s, "prio", "7"), 0);
-	ck_assert_uint_eq(s.prio.dflt, (2 << 13) | 7); /* no class: best effort (fio) */
+	ck_assert_uint_eq(P(&s)->dflt, (2 << 13) | 7); /* no class: best effort (fio) */
 	ck_assert_int_eq(set(&s, "prioclass", "3"), 0);
-	ck_assert_uint_eq(s.prio.dflt, (3 << 13) | 7);
+	ck_assert_uint_eq(P(&s)->dflt, (3 << 13) | 7);
 	ck_assert(prio_active(&s));
 	const char *bad[][2] = {{"prio", "8"},
 				{"prio", "-1"},
@@ -60,40 +68,40 @@ START_TEST(test_parse)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(set(&s, bad[i][0], bad[i][1]) == -EINVAL, "%s=%s accepted", bad[i][0],
 			      bad[i][1]);
-	ck_assert_uint_eq(s.prio.dflt, (3 << 13) | 7); /* refusals change nothing */
+	ck_assert_uint_eq(P(&s)->dflt, (3 << 13) | 7); /* refusals change nothing */
 
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "20"), 0);
-	ck_assert_uint_eq(s.prio.cmd_mode, SPEC_CMDPRIO_PERC);
+	ck_assert_uint_eq(P(&s)->cmd_mode, PRIO_CMD_PERC);
 	ck_assert_uint_eq(s.prio.pct[0], 20);
 	ck_assert_uint_eq(s.prio.pct[1], 20);
-	ck_assert_uint_eq(s.prio.cmd[0], 1 << 13); /* fio: RT by default */
+	ck_assert_uint_eq(P(&s)->cmd[0], 1 << 13); /* fio: RT by default */
 	ck_assert_int_eq(set(&s, "cmdprio_class", "3,2"), 0);
 	ck_assert_int_eq(set(&s, "cmdprio", ",5"), 0);
-	ck_assert_uint_eq(s.prio.cmd[0], 3 << 13);
-	ck_assert_uint_eq(s.prio.cmd[1], (2 << 13) | 5);
-	ck_assert_uint_eq(s.prio.dflt, 0);
+	ck_assert_uint_eq(P(&s)->cmd[0], 3 << 13);
+	ck_assert_uint_eq(P(&s)->cmd[1], (2 << 13) | 5);
+	ck_assert_uint_eq(P(&s)->dflt, 0);
 
 	/* fio's cmdprio-bssplit.fio: sorted by size, zero entries dropped, an
 	 * entry's own class/level or cmdprio's, a fifth (hint) field ignored */
 	spec_init(&s);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "1024k/0:64k/25/1/1:64k/75/3/2/9,1024k/0"), 0);
-	ck_assert_uint_eq(s.prio.cmd_mode, SPEC_CMDPRIO_BSSPLIT);
+	ck_assert_uint_eq(P(&s)->cmd_mode, PRIO_CMD_BSSPLIT);
 	ck_assert_uint_eq(s.prio.nsplit[0], 2);
 	ck_assert_uint_eq(s.prio.nsplit[1], 0);
-	ck_assert_uint_eq(s.prio.split[0][0].prio, (1 << 13) | 1);
-	ck_assert_uint_eq(s.prio.split[0][1].prio, (3 << 13) | 2);
+	ck_assert_uint_eq(P(&s)->val[0][P(&s)->split_idx[0][0]], (1 << 13) | 1);
+	ck_assert_uint_eq(P(&s)->val[0][P(&s)->split_idx[0][1]], (3 << 13) | 2);
 	/* fio's clat_prio order: the job's own first, then as met */
-	ck_assert_uint_eq(s.prio.nval[0], 3);
-	ck_assert_uint_eq(s.prio.val[0][0], 0);
-	ck_assert_uint_eq(s.prio.val[0][1], (1 << 13) | 1);
-	ck_assert_uint_eq(s.prio.val[0][2], (3 << 13) | 2);
-	ck_assert_uint_eq(s.prio.nval[1], 1);
+	ck_assert_uint_eq(P(&s)->nval[0], 3);
+	ck_assert_uint_eq(P(&s)->val[0][0], 0);
+	ck_assert_uint_eq(P(&s)->val[0][1], (1 << 13) | 1);
+	ck_assert_uint_eq(P(&s)->val[0][2], (3 << 13) | 2);
+	ck_assert_uint_eq(P(&s)->nval[1], 1);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", "64k/100"), 0);
 	ck_assert_uint_eq(s.prio.nsplit[1], 1);
-	ck_assert_uint_eq(s.prio.split[1][0].prio, 1 << 13);
+	ck_assert_uint_eq(P(&s)->val[1][P(&s)->split_idx[1][0]], 1 << 13);
 	ck_assert_int_eq(set(&s, "cmdprio", "4"), 0); /* given later: still applies */
-	ck_assert_uint_eq(s.prio.split[1][0].prio, (1 << 13) | 4);
+	ck_assert_uint_eq(P(&s)->val[1][P(&s)->split_idx[1][0]], (1 << 13) | 4);
 
 	/* fio refuses both at once */
 	char err[256];
@@ -156,7 +164,7 @@ START_TEST(test_share)
 	ck_assert_int_eq(set(&s, "cmdprio_percentage", "30"), 0);
 	for (unsigned i = 0; i < n; i++) {
 		uint16_t p =
-		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 4096, &rng));
+		    prio_ioprio(P(&s), NVS_READ, prio_pick(&s.prio, P(&s), NVS_READ, 4096, &rng));
 		if (p == 1 << 13)
 			hi++;
 		else
@@ -164,7 +172,7 @@ START_TEST(test_share)
 	}
 	/* binomial(1e5, 0.3): sd 145; 5 sd either side */
 	ck_assert_msg(hi > 30000 - 725 && hi < 30000 + 725, "%u of %u", hi, n);
-	ck_assert_uint_eq(prio_ioprio(&s.prio, NVS_TRIM, 0), 0);
+	ck_assert_uint_eq(prio_ioprio(P(&s), NVS_TRIM, 0), 0);
 
 	/* bssplit: only the 64k I/Os, 25% + 75% of them */
 	spec_init(&s);
@@ -172,12 +180,12 @@ START_TEST(test_share)
 	unsigned c[2] = {0, 0};
 	for (unsigned i = 0; i < n; i++) {
 		uint16_t p =
-		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &rng));
+		    prio_ioprio(P(&s), NVS_READ, prio_pick(&s.prio, P(&s), NVS_READ, 65536, &rng));
 		ck_assert(p == ((1 << 13) | 1) || p == ((3 << 13) | 2));
 		c[p >> 14]++; /* class 1 -> 0, class 3 -> 1 */
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 1 << 20, &rng), 0);
-		ck_assert_uint_eq(s.prio.val[NVS_READ][0], 0); /* none given */
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, &rng), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, P(&s), NVS_READ, 1 << 20, &rng), 0);
+		ck_assert_uint_eq(P(&s)->val[NVS_READ][0], 0); /* none given */
+		ck_assert_uint_eq(prio_pick(&s.prio, P(&s), NVS_WRITE, 65536, &rng), 0);
 	}
 	/* binomial(1e5, 0.25): sd 137 */
 	ck_assert_msg(c[0] > 25000 - 685 && c[0] < 25000 + 685, "%u", c[0]);
@@ -200,18 +208,18 @@ START_TEST(test_fio_draw)
 	ck_assert_mem_eq(&f, &ref, sizeof(f));
 	for (unsigned i = 0; i < 1000; i++) {
 		/* sizes and directions without a share draw nothing */
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_READ, 4096, &f), 0);
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_WRITE, 65536, &f), 0);
-		ck_assert_uint_eq(prio_pick(&s.prio, NVS_TRIM, 65536, &f), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, P(&s), NVS_READ, 4096, &f), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, P(&s), NVS_WRITE, 65536, &f), 0);
+		ck_assert_uint_eq(prio_pick(&s.prio, P(&s), NVS_TRIM, 65536, &f), 0);
 		ck_assert_mem_eq(&f, &ref, sizeof(f));
 		/* 64k reads: 0..39 the first entry, 40..59 the second */
 		unsigned r = (unsigned)frand_between(&ref, 0, 99);
 		uint16_t p =
-		    prio_ioprio(&s.prio, NVS_READ, prio_pick(&s.prio, NVS_READ, 65536, &f));
+		    prio_ioprio(P(&s), NVS_READ, prio_pick(&s.prio, P(&s), NVS_READ, 65536, &f));
 		ck_assert_uint_eq(p, r < 40 ? (1 << 13) | 1 : r < 60 ? (3 << 13) | 2 : 0);
 		/* 4k writes: 10% of cmdprio_class/cmdprio's (RT, 0) */
 		r = (unsigned)frand_between(&ref, 0, 99);
-		p = prio_ioprio(&s.prio, NVS_WRITE, prio_pick(&s.prio, NVS_WRITE, 4096, &f));
+		p = prio_ioprio(P(&s), NVS_WRITE, prio_pick(&s.prio, P(&s), NVS_WRITE, 4096, &f));
 		ck_assert_uint_eq(p, r < 10 ? 1 << 13 : 0);
 	}
 }
@@ -240,11 +248,11 @@ START_TEST(test_prios_bound)
 	ck_assert_int_eq(set(&s, "filename", "/dev/x"), 0);
 	split_of(v, sizeof(v), n);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", v), 0);
-	ck_assert_uint_eq(s.prio.nval[NVS_READ], RESULT_MAX_PRIOS);
+	ck_assert_uint_eq(P(&s)->nval[NVS_READ], RESULT_MAX_PRIOS);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), 0);
 	split_of(v, sizeof(v), n + 1);
 	ck_assert_int_eq(set(&s, "cmdprio_bssplit", v), 0);
-	ck_assert_uint_eq(s.prio.nval[NVS_READ], RESULT_MAX_PRIOS + 1);
+	ck_assert_uint_eq(P(&s)->nval[NVS_READ], RESULT_MAX_PRIOS + 1);
 	ck_assert_int_eq(spec_validate(&s, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "cmdprio_bssplit") && strstr(err, "priorities"), "%s", err);
 
@@ -272,8 +280,8 @@ START_TEST(test_prios_bound)
 	ck_assert_int_eq(json_write_run(f, &run), 0);
 	fclose(f);
 	cJSON *doc = cJSON_Parse(buf);
-	cJSON *rd = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0),
-					"read");
+	cJSON *rd =
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "read");
 	cJSON *prios = cJSON_GetObjectItem(rd, "prios");
 	ck_assert_int_eq(cJSON_GetArraySize(prios), RESULT_MAX_PRIOS);
 	cJSON *last = cJSON_GetArrayItem(prios, RESULT_MAX_PRIOS - 1);
