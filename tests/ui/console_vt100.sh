@@ -36,7 +36,8 @@ sel_wait() {
 u_keys Tab
 u_wait '\[Presets\]' 5
 u_text $'\e[4~'
-last=$(ls "$NVS_TOP"/presets/plans/*.ini | sed 's#.*/##; s/\.ini$//' | LC_ALL=C sort | tail -n 1)
+# the last plan as the console lists them: sorted by file name
+last=$(ls "$NVS_TOP"/presets/plans/*.ini | sed 's#.*/##' | LC_ALL=C sort | tail -n 1 | sed 's/\.ini$//')
 sel_wait "plan:$last" || { sel >&2; fail "End did not reach the last entry (plan:$last)"; }
 sel | grep -q '4k-' && fail "End was taken as the letter 4"
 u_text $'\e[1~'
