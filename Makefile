@@ -33,7 +33,7 @@ NVS_CFLAGS := $(OPT) $(SAN) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthrea
 NVS_LDFLAGS := $(SAN) $(LDFLAGS)
 LDLIBS  += $(PKG_LIBS) -pthread -lm
 
-SRCS     := $(sort $(wildcard src/*/*.c))
+SRCS     := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 TSRCS    := $(sort $(wildcard tests/unit/test_*.c))
@@ -173,9 +173,9 @@ install: all
 	install -D -m 644 docs/nvscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/nvscope.1
 
 format:
-	clang-format -i $(SRCS) src/main.c $(wildcard src/*/*.h include/*.h tests/unit/*.c)
+	clang-format -i $(SRCS) src/main.c $(wildcard src/*/*.h src/*/*/*.h include/*.h tests/unit/*.c)
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz nvscope
 
--include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOBJS:.o=.d) $(wildcard $(FUZZ_BUILD)/src/*/*.d)
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOBJS:.o=.d) $(wildcard $(FUZZ_BUILD)/src/*/*.d $(FUZZ_BUILD)/src/*/*/*.d)

@@ -160,7 +160,7 @@ DEVICE_REFUSED = {
 # Known differences (the test does not fail on them): example -> why.
 KNOWN = {
     # iometer-file-access-server and cmdprio-bssplit left this list: nvscope
-    # draws fio's own random streams (io/frand.h), so their pass restarts
+    # draws fio's own random streams (io/core/frand.h), so their pass restarts
     # fall where fio's do (tests/integration/fio_rng.sh: iologs equal)
 }
 
@@ -251,7 +251,7 @@ SAME = {
     "exitwhat.fio",  # writers of one device in one run group, together as in fio
     "cross-stripe-verify.fio",  # offset_increment rewritten to fit (SIZES)
     "zbd-rand-write-trim-gc.fio",  # 256M trims: zone resets (fio_trim_bigbs.sh per job)
-    # fio's random streams (io/frand.h): the map's restarts where fio's fall
+    # fio's random streams (io/core/frand.h): the map's restarts where fio's fall
     "iometer-file-access-server.fio", "cmdprio-bssplit.fio",
     # issue 26: its flow=8 reader refills 16-18 after each quiesce in both
     # tools; it reached 64+ while its jobs started and ended apart (pools

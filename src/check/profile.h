@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "check/judge.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 
 #define CHECK_PROFILE_MAX_BYTES (1u << 20) /* a profile file: a bigger one is refused */
 

@@ -16,7 +16,7 @@
 #include "dev/nvme.h"
 #include "dev/safety.h"
 #include "run/runjob.h"
-#include "io/verify.h"
+#include "io/feat/verify.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/resnames.h"

@@ -24,7 +24,7 @@
 #include "base/num.h"
 #include "config/cli.h"
 #include "config/hosts.h"
-#include "io/pool.h"
+#include "io/core/pool.h"
 #include "report/json.h"
 
 /* ---- options ---- */

@@ -41,7 +41,7 @@ bool hostrun_wanted(const struct cmd_entry *e, const struct cmd_args *a);
 int hostrun_exec(const struct cmd_entry *e, struct cmd_args *a);
 /* In `nvscope run` started by an agent (NVSCOPE_RUN_GATE_FD set by
  * agentrun.c, nobody else): the run's first start waits for the agent's
- * go (io/pool.h, pool_set_gate).  Nothing otherwise. */
+ * go (io/core/pool.h, pool_set_gate).  Nothing otherwise. */
 void hostrun_gate_init(void);
 /* A workload option that would make the far host read or write a path
  * other than the run's targets (an iolog, a log file, a directory, a

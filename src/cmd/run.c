@@ -17,7 +17,7 @@
 #include "config/cli.h"
 #include "dev/safety.h"
 #include "config/preset.h"
-#include "io/datagen.h"
+#include "io/core/datagen.h"
 #include "run/runjob.h"
 #include "run/runsteps.h"
 #include "run/runwalk.h"
@@ -413,7 +413,7 @@ static int parse(struct run_opts *o, const struct cmd_args *a)
 struct runcmd {
 	const struct run_opts *o;
 	struct spec *jobs;
-	struct datagen_place *place; /* each job's place in the run (io/datagen.h) */
+	struct datagen_place *place; /* each job's place in the run (io/core/datagen.h) */
 	unsigned njobs, total;	     /* total: the steps (job x depth) */
 	struct outputs out;
 	int dirfd;	    /* --output-dir, or -1 */

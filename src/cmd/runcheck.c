@@ -12,9 +12,9 @@
 #include <sys/sysmacros.h>
 #include "cmd/runcheck.h"
 #include "dev/safety.h"
-#include "io/backend.h"
-#include "io/replay.h"
-#include "io/trace.h"
+#include "io/core/backend.h"
+#include "io/trace/replay.h"
+#include "io/trace/trace.h"
 #include "report/fiolog.h"
 #include "run/runjob.h"
 

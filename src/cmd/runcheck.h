@@ -6,7 +6,7 @@
 #define NVS_RUNCHECK_H
 
 #include <stddef.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 
 struct safety_fileset;
 

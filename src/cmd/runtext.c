@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cmd/runtext.h"
-#include "io/spec.h"
-#include "io/vhdr.h"
+#include "io/opt/spec.h"
+#include "io/feat/vhdr.h"
 #include "stats/fioss.h"
 #include "stats/result.h"
 

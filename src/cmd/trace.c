@@ -19,9 +19,9 @@
 #include "cmd/cmd.h"
 #include "cmd/stopsig.h"
 #include "dev/safety.h"
-#include "io/spec.h"
-#include "io/trace.h"
-#include "io/tracefs.h"
+#include "io/opt/spec.h"
+#include "io/trace/trace.h"
+#include "io/trace/tracefs.h"
 
 static volatile sig_atomic_t stop_sig;
 

@@ -5,7 +5,7 @@
 #define NVS_CLI_H
 
 #include <stddef.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 
 struct preset_extra;
 

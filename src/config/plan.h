@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dev/purge.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/steady.h"
 
 #define PLAN_MAX_STEPS 64

@@ -22,7 +22,7 @@
 #include "config/datadir.h"
 #include "config/jobfile.h"
 #include "config/preset.h"
-#include "io/zbd.h"
+#include "io/feat/zbd.h"
 
 enum engine_kind { ENG_ASIS, ENG_ASYNC, ENG_SYNC, ENG_REFUSED };
 
@@ -276,7 +276,7 @@ static int on_option(void *user, const char *key_in, const char *val, char *err,
 	if (ps->fio &&
 	    (!strcmp(key, "md_per_io_size") || !strcmp(key, "pi_act") || !strcmp(key, "pi_chk") ||
 	     !strncmp(key, "apptag", 6) || (!strcmp(key, "fdp") && val && strcmp(val, "0")))) {
-		/* io_uring_cmd's options (io/pi.h): fio knows an engine's
+		/* io_uring_cmd's options (io/feat/pi.h): fio knows an engine's
 		 * options once its ioengine= is read, as here */
 		const char *e = ps->in_global || !ps->job_engine[ps->njobs - 1][0]
 				    ? ps->global_engine
@@ -425,7 +425,7 @@ static int load(const char *path, const char *buf, size_t len, const struct spec
 	if (fio) { /* fio's defaults where nvscope's differ */
 		ps.global.rw = RW_READ;
 		ps.global.direct = false;
-		ps.global.slat = SPEC_SLAT_ON; /* fio's disable_slat=0 (io/spec.h spec_slat) */
+		ps.global.slat = SPEC_SLAT_ON; /* fio's disable_slat=0 (io/opt/spec.h spec_slat) */
 	}
 	rc = buf ? jobfile_parse_mem(path, buf, len, &ops, &ps, err, errlen)
 		 : jobfile_parse(path, &ops, &ps, err, errlen);

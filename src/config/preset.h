@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 
 struct preset_info {
 	char name[64]; /* file name without .ini */

@@ -103,7 +103,7 @@ int safety_pin_same(const struct safety_pin *was, const struct safety_pin *now, 
 int safety_diskseq(dev_t rdev, uint64_t *seq);
 /* The process's pins: safety_pin_hold() pins @path for as long as a check
  * or plan runs (0 or -errno with @msg); every safety_open() and every
- * target open (src/io/target.c) then compares what it opened with the
+ * target open (src/io/core/target.c) then compares what it opened with the
  * held pins of that name or device number (safety_pin_verify_fd: -ESTALE
  * refuses); safety_pin_verify() compares what @path is now (between the
  * phases of a check).  safety_pin_release() drops one pin of @path.

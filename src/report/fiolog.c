@@ -14,7 +14,7 @@
  * - _iops: I/Os completed in the interval / its length;
  * - _bw: bytes / length / 1024 (KiB/s, as fio);
  * - _lat, _slat, _clat (write_lat_log writes all three, as fio; _slat only
- *   when the job measures slat, io/spec.h spec_slat, as fio leaves it out
+ *   when the job measures slat, io/opt/spec.h spec_slat, as fio leaves it out
  *   with disable_slat=1): the means of the interval's completions' lat (prep
  *   to completion), slat (prep to the submission returning) and clat (clat's
  *   start to completion: worker.c) in ns; the samples carry the lat sum and

@@ -5,7 +5,7 @@
 #define NVS_FIOLOG_H
 
 #include <stddef.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/collect.h"
 
 /* Creates or truncates log file @path through the safety module's output

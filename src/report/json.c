@@ -26,7 +26,7 @@
  *   does (each batch of submitted I/Os at the depth after it, each
  *   io_uring_enter by the I/Os it submitted, each reap by the completions
  *   it took), over the measured window;
- * - slat_ns/clat_ns/lat_ns: when the job measures slat (io/spec.h
+ * - slat_ns/clat_ns/lat_ns: when the job measures slat (io/opt/spec.h
  *   spec_slat: a fio job file by default, as fio), as fio's io_uring engine
  *   times them (worker.c): slat from an I/O's preparation to the return of
  *   the io_uring_enter that submitted it, clat from there to its completion,
@@ -48,10 +48,10 @@
 #include <cjson/cJSON.h>
 #include "base/input.h"
 #include "base/utf8.h"
-#include "io/vhdr.h"
+#include "io/feat/vhdr.h"
 #include "report/json.h"
 #include "config/preset.h"
-#include "io/prio.h"
+#include "io/feat/prio.h"
 #include "report/jsonss.h"
 
 /* fio's default percentile list */
@@ -412,7 +412,7 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
 	jsonss_options(o, s); /* fio's steadystate, ss_dur, ss_ramp */
-	/* fio's syncs and verify (io/specdata.c), as given */
+	/* fio's syncs and verify (io/opt/specdata.c), as given */
 	if (s->fsync_blocks)
 		opt_u(o, "fsync", s->fsync_blocks);
 	if (s->fdatasync_blocks)
@@ -591,7 +591,7 @@ static void add_nvscope(cJSON *o, const struct json_run *run, unsigned j)
 		cJSON_AddStringToObject(nv, "engine_mapping", note);
 	cJSON_AddNumberToObject(nv, "dropped_samples", (double)r->dropped);
 	cJSON *nm = cJSON_AddArrayToObject(nv, "not_measured");
-	if (!slat_measured(r, job_spec(run, j))) /* io/spec.h spec_slat */
+	if (!slat_measured(r, job_spec(run, j))) /* io/opt/spec.h spec_slat */
 		cJSON_AddItemToArray(nm, cJSON_CreateString("slat"));
 	if (job_spec(run, j) && job_spec(run, j)->verify) { /* fio's verify= */
 		cJSON *vo = cJSON_AddObjectToObject(nv, "verify");

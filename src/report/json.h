@@ -4,7 +4,7 @@
 #define NVS_JSON_H
 
 #include <stdio.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/collect.h"
 #include "stats/cpu.h"
 #include "stats/diskstat.h"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "report/jsonss.h"
 
 static void raw(cJSON *o, const char *key, const char *fmt, double v)

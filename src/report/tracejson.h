@@ -4,8 +4,8 @@
 #define NVS_TRACEJSON_H
 
 #include <stddef.h>
-#include "io/replay.h"
-#include "io/spec.h"
+#include "io/trace/replay.h"
+#include "io/opt/spec.h"
 #include "stats/result.h"
 
 /* JSON text of the "trace" object (malloc'ed, caller frees), or NULL when

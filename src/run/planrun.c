@@ -1,5 +1,5 @@
 /* planrun.c - runs a plan's steps with the engine (one pool per round or
- * measurement: src/io/pool.h + src/stats/collect.h), writing the results
+ * measurement: src/io/core/pool.h + src/stats/collect.h), writing the results
  * directory and checkpointing state.json after every step, round and
  * measurement.  A checkpoint records the byte length of the step's CSV files,
  * so a resumed run truncates what an interrupted measurement half-wrote and
@@ -34,7 +34,7 @@
 #include "run/resdir.h"
 #include "run/runjob.h"
 #include "ring/spsc.h"
-#include "io/target.h"
+#include "io/core/target.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "stats/collect.h"

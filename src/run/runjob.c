@@ -292,7 +292,7 @@ struct slot {
 
 /* fio's exitall (fio_terminate_threads): job @i ended; exit_what=group stops
  * the jobs of its report group, stonewall and all every running one.  With
- * exitall_on_error (io/xrun.c) a job that ended in error does the same. */
+ * exitall_on_error (io/feat/xrun.c) a job that ended in error does the same. */
 static void exit_all(const struct spec *specs, struct slot *sl, unsigned n, unsigned i)
 {
 	if (!specs[i].exitall && !(specs[i].xrun.exitall_error && pool_error(sl[i].p, NULL, 0)))

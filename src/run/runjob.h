@@ -6,7 +6,7 @@
 #define NVS_RUNJOB_H
 
 #include <stdatomic.h>
-#include "io/pool.h"
+#include "io/core/pool.h"
 #include "stats/collect.h"
 #include "stats/cpu.h"
 #include "stats/fioss.h"
@@ -55,7 +55,7 @@ int runjob_run(const struct spec *s, unsigned qd, const _Atomic int *cancel, run
 	       void *arg, struct runjob *out, char *err, size_t errlen);
 /* What runjob_run_rows takes besides runjob_run's: a hook called for every
  * aggregate row as it is emitted (collect_on_row; NULL none: fio's
- * histogram log), the job's place among its run's jobs (io/datagen.h;
+ * histogram log), the job's place among its run's jobs (io/core/datagen.h;
  * NULL: a job run alone). */
 struct runjob_more {
 	collect_row_fn row;

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/fioss.h"
 #include "stats/series.h"
 

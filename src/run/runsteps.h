@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include "nvscope.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "report/json.h"
 #include "run/runjob.h"
 #include "stats/cpu.h"

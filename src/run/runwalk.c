@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "run/runwalk.h"
-#include "io/iolog.h"
-#include "io/zbd.h"
+#include "io/trace/iolog.h"
+#include "io/feat/zbd.h"
 #include "report/fiolog.h"
 #include "run/runfold.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "run/runjob.h"
 #include "run/runsteps.h"
 

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "dev/safety.h"
-#include "io/pool.h"
+#include "io/core/pool.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "run/runjob.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "nvscope.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/collect.h"
 #include "stats/hist.h"
 #include "stats/result.h"

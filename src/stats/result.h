@@ -8,7 +8,7 @@
 #include "stats/hist.h"
 
 /* fio's "prios": the distinct priorities of a direction kept (each a full
- * histogram); a job using more is refused (io/prio.c), none is dropped */
+ * histogram); a job using more is refused (io/feat/prio.c), none is dropped */
 #define RESULT_MAX_PRIOS 8
 
 struct result_dir {
@@ -16,7 +16,7 @@ struct result_dir {
 	int first_errno;
 	struct hist lat; /* issue to completion, ns (fio's lat: slat + clat) */
 	/* fio's slat (the I/O's preparation to its submission returning; empty
-	 * when the job does not measure it, io/spec.h spec_slat) and clat
+	 * when the job does not measure it, io/opt/spec.h spec_slat) and clat
 	 * (submission to completion, or from the start of the io_uring_enter
 	 * that submitted it when slat is not measured), ns; clat is lat where
 	 * the worker did not time a submission (verify's read-back) */

@@ -20,7 +20,7 @@ struct sample_dir {
 	/* the part of lat before clat of those lat_n I/Os, summed: their slat
 	 * (prep to submission returned) when the job measures it, else prep to
 	 * the start of the io_uring_enter that submitted them (not reported
-	 * as slat: io/worker.c); their clat sum is lat_sum - slat_sum */
+	 * as slat: io/core/worker.c); their clat sum is lat_sum - slat_sum */
 	uint64_t slat_sum;
 	uint32_t lat_bucket[HIST_NBUCKETS]; /* hist.h buckets, this interval only */
 };

@@ -11,7 +11,7 @@
 #include "config/preset.h"
 #include "config/settings.h"
 #include "dev/devmodel.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/collect.h"
 #include "stats/cpu.h"
 #include "ui/axis.h"

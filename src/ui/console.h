@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include "nvscope.h"
-#include "io/spec.h"
+#include "io/opt/spec.h"
 #include "stats/steady.h"
 
 struct source_hosts;

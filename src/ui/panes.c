@@ -11,7 +11,7 @@
 #include "base/num.h"
 #include <time.h>
 #include <unistd.h>
-#include "io/pool.h"
+#include "io/core/pool.h"
 #include "ui/app.h"
 #include "ui/devrows.h"
 #include "ui/showfloor.h"

@@ -1,4 +1,4 @@
-/* iolog.c - fuzzes the streamed text-trace reader (io/trace.h trace_text_*:
+/* iolog.c - fuzzes the streamed text-trace reader (io/trace/trace.h trace_text_*:
  * fio iolog v2/v3, MSR CSV, tracefs text), the way trace_load reads a
  * --read_iolog file: the input (after its first two bytes) is fed in chunks
  * whose sizes the first two bytes pick (1 to 256 bytes, varying), and the
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "fuzz.h"
-#include "io/trace.h"
+#include "io/trace/trace.h"
 
 static size_t next_chunk(uint32_t *seed)
 {

@@ -4,8 +4,8 @@
  * the size and time parsers on their own. */
 #include <string.h>
 #include "fuzz.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

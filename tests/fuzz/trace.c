@@ -2,11 +2,11 @@
  * tracefs block_rq_issue text, blktrace binary): the first byte picks the
  * reader, the rest is the trace; a parsed trace is then mapped, checked
  * against a region and written back as an iolog.  The readers exist from
- * the trace-replay work on; without io/trace.h this target does nothing. */
+ * the trace-replay work on; without io/trace/trace.h this target does nothing. */
 #include <stdlib.h>
 #include "fuzz.h"
-#if __has_include("io/trace.h")
-#include "io/trace.h"
+#if __has_include("io/trace/trace.h")
+#include "io/trace/trace.h"
 #define HAVE_TRACE 1
 #endif
 

@@ -1,10 +1,10 @@
-/* zbdev.c - fuzzes the zone report parsers (io/zbdev.h): the input as an
+/* zbdev.c - fuzzes the zone report parsers (io/feat/zbdev.h): the input as an
  * NVMe Zone Management Receive report (512-byte and 4 KiB LBAs) and as the
  * block layer's BLKREPORTZONE report.  Every zone a parser accepts is
  * checked against the rules it promises. */
 #include <stdlib.h>
 #include "fuzz.h"
-#include "io/zbdev.h"
+#include "io/feat/zbdev.h"
 
 static void check(const struct zbdev_zone *z, uint32_t n)
 {

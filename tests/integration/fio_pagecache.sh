@@ -28,7 +28,7 @@
 # page of the held device leaves the cache while it runs and is read again
 # (+16-76 KiB over the device's size; seen also with the former 16 MiB, where
 # fio read 16460 KiB once in 8 runs; no reclaim in /proc/vmstat; not found).
-# test: no-sanitizer it compares the kernel's counts of fio's and nvscope's buffered I/O, not memory; the cache handling (io/pagecache.c) runs under ASan and TSan in every buffered run (run_file.sh, safety_symlink.sh, fio_groups_shared.sh, the console tests of files)
+# test: no-sanitizer it compares the kernel's counts of fio's and nvscope's buffered I/O, not memory; the cache handling (io/feat/pagecache.c) runs under ASan and TSan in every buffered run (run_file.sh, safety_symlink.sh, fio_groups_shared.sh, the console tests of files)
 # Not exclusive since session 13: its checks are the kernel's I/O counts of
 # its loop devices, which other tests' device scans move (the console's
 # libblkid probe of every block device read 336 KiB of a fresh device during a

@@ -1,5 +1,5 @@
 #!/bin/bash
-# fio's random streams (io/frand.h, io/offgen.c): with the same options and
+# fio's random streams (io/core/frand.h, io/core/offgen.c): with the same options and
 # randrepeat=1 (fio's default), nvscope issues the same sequence of
 # (direction, offset, length) as Debian's fio 3.33, I/O for I/O: each tool
 # writes its write_iolog on the same loop device and the sequences are

@@ -1,5 +1,5 @@
 #!/bin/bash
-# fio_verify_compat.sh - nvscope's verify blocks are fio's (io/vhdr.h), side by
+# fio_verify_compat.sh - nvscope's verify blocks are fio's (io/feat/vhdr.h), side by
 # side with Debian's fio on a loop device this test makes, for verify=crc32c,
 # md5, sha1, sha256, crc64, crc32, crc16, crc7, xxhash, sha512, sha3-224,
 # sha3-256, sha3-384, sha3-512, meta and pattern (and verify_interval below a
@@ -57,7 +57,7 @@ variant() { # variant V: both directions and a corrupted block, on $dev in $C/$V
 	checked "$o.nr.json" 64 "$v: nvscope's verify of fio's data ($o.nr.out)"
 	# one sector of the sixth block (meta: its header; sha512: its last, as
 	# fio's sha512 field holds only the data's tail and first 128 bytes
-	# (io/vsum.h); else one in its data)
+	# (io/feat/vsum.h); else one in its data)
 	sec=3
 	[ $v = meta ] && sec=0
 	[ $v = sha512 ] && sec=127

@@ -18,7 +18,7 @@ cd "$NVS_TOP" || fail "no source tree"
 # prints "file included-dir" for every upward include under $1/src (one
 # grep and one awk over the whole tree)
 violations() {
-	(cd "$1" && grep -HE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' src/*/*.c src/*/*.h 2>/dev/null) |
+	(cd "$1" && grep -HE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h 2>/dev/null) |
 		awk '{
 		f = $0; sub(/:.*/, "", f)
 		from = f; sub(/^src\//, "", from); sub(/\/.*/, "", from)
@@ -56,6 +56,38 @@ $want
 got
 $hit"
 ok "planted upward includes are caught (run->ui, ui->cmd, io->run), cmd->anything is not"
+
+# io/'s folders (issue 21): core (workers, pool, backends, targets, offsets),
+# opt (the option table, its parsers, validation), feat (the features the
+# worker calls when configured), trace (trace readers and replay).  The
+# options know nothing of the engine: io/opt includes no io/core; a trace
+# is read and prepared without the engine or its features: io/trace
+# includes no io/core and no io/feat.  Prints "file included-folder".
+io_rule() {
+	(cd "$1" && grep -HE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"io/[a-z]+/' \
+		src/io/opt/*.[ch] src/io/trace/*.[ch] 2>/dev/null) |
+		awk '{
+		f = $0; sub(/:.*/, "", f)
+		from = f; sub(/^src\/io\//, "", from); sub(/\/.*/, "", from)
+		to = $0; sub(/^[^:]*:[^"]*"io\//, "", to); sub(/\/.*/, "", to)
+		if ((from == "opt" && to == "core") || (from == "trace" && (to == "core" || to == "feat")))
+			print f " " to
+	}' | sort -u
+}
+found=$(io_rule .)
+[ -z "$found" ] || fail "io/: options or traces reach into the engine (file, folder):
+$found"
+mkdir -p "$probe/src/io/opt" "$probe/src/io/trace"
+printf '#include "io/core/worker.h"\n#include "io/feat/zbd.h"\n' >"$probe/src/io/opt/o.c"
+printf '#include "io/feat/verify.h"\n#include "io/opt/spec.h"\n' >"$probe/src/io/trace/t.h"
+hit=$(io_rule "$probe")
+want='src/io/opt/o.c core
+src/io/trace/t.h feat'
+[ "$hit" = "$want" ] || fail "planted io/ includes: want
+$want
+got
+$hit"
+ok "io/: opt includes no core, trace no core or feat (planted ones are caught)"
 
 # the console reads through its one source (run/source.h, issue 21): from
 # run/ it includes run/source.h only (a plan to start, its step results and

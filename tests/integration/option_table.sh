@@ -1,6 +1,6 @@
 #!/bin/bash
 # docs/cli.md's table "fio's options" stays true: every option of the one
-# option table (io/opt.c's lists: a row {.name = "x", ...} or a row macro's
+# option table (io/opt/opt.c's lists: a row {.name = "x", ...} or a row macro's
 # first argument in src/io's files; the refused ones .kind = OPT_REFUSED)
 # and every job-file key of src/config/preset.c has a row; every row names
 # an option nvscope knows; "refused" rows are refused by nvscope run, the

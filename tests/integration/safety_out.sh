@@ -13,11 +13,11 @@
 . "$(dirname "$0")/../lib.sh"
 B=$NVS_BIN
 # no writer bypasses src/dev/safety_out.c: fopen for writing, O_CREAT,
-# mkdir or rename only there (io/target.c creates a regular-file target
+# mkdir or rename only there (io/core/target.c creates a regular-file target
 # under the target rule of safety.c; /dev/null is libnvme's quiet log;
 # cmd/trace.c's mkdir makes a tracefs instance, a kernel interface)
 bad=$(grep -rnE 'fopen\([^;]*"[wa]|O_CREAT|[^_a-z]creat\(|freopen|mkstemp|[^_a-z]mkdir\(|[^_a-z]rename\(' \
-	"$NVS_TOP/src" | grep -v 'src/dev/safety_out.c:\|src/dev/safety.[ch]:\|src/io/target.c:\|"/dev/null"' |
+	"$NVS_TOP/src" | grep -v 'src/dev/safety_out.c:\|src/dev/safety.[ch]:\|src/io/core/target.c:\|"/dev/null"' |
 	grep -v 'src/cmd/trace.c:[0-9]*:	if (mkdir(inst, 0700)) {$')
 [ -z "$bad" ] || fail "writers bypassing safety_out.c:
 $bad"

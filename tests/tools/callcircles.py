@@ -8,11 +8,14 @@ definition starts at column 0 and its '{' ends the signature), so it needs
 no cscope database; docs/architecture.md says why circles matter."""
 import os
 import re
+import signal
 import sys
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # read by `head -1`
 
 
 def graph(d):
-    files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".c"))
+    files = sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f.endswith(".c"))
     defs, bodies = {}, {}
     for f in files:
         s = open(f, encoding="utf-8", errors="replace").read()

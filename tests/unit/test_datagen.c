@@ -4,7 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/datagen.h"
+#include "io/core/datagen.h"
+#include "io/opt/specval.h"
 
 #define N  2000
 #define BS 4096
@@ -196,22 +197,22 @@ END_TEST
 START_TEST(test_pattern_syntax)
 {
 	uint8_t out[16];
-	ck_assert_int_eq(datagen_parse_pattern("0xdeadface", out, sizeof(out)), 4);
+	ck_assert_int_eq(specval_pattern("0xdeadface", out, sizeof(out)), 4);
 	ck_assert_mem_eq(out, "\xde\xad\xfa\xce", 4);
-	ck_assert_int_eq(datagen_parse_pattern("0xabc", out, sizeof(out)), 2); /* 0a bc */
+	ck_assert_int_eq(specval_pattern("0xabc", out, sizeof(out)), 2); /* 0a bc */
 	ck_assert_mem_eq(out, "\x0a\xbc", 2);
-	ck_assert_int_eq(datagen_parse_pattern("\"ab\"0xff-12", out, sizeof(out)), 7);
+	ck_assert_int_eq(specval_pattern("\"ab\"0xff-12", out, sizeof(out)), 7);
 	ck_assert_mem_eq(out, "ab\xff\xf4\xff\xff\xff", 7);
-	ck_assert_int_eq(datagen_parse_pattern("10x20", out, sizeof(out)), 2); /* 1, 0x20 */
+	ck_assert_int_eq(specval_pattern("10x20", out, sizeof(out)), 2); /* 1, 0x20 */
 	ck_assert_mem_eq(out, "\x01\x20", 2);
-	ck_assert_int_eq(datagen_parse_pattern("0", out, sizeof(out)), 1);
-	ck_assert_int_eq(datagen_parse_pattern("'/etc/passwd'", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(datagen_parse_pattern("\"unterminated", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(datagen_parse_pattern("", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(datagen_parse_pattern("4294967296", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(datagen_parse_pattern("0x", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(datagen_parse_pattern("0x0102", out, 1), -EINVAL); /* too long */
-	ck_assert_int_eq(datagen_parse_pattern("\"abc\"", out, 2), -EINVAL);
+	ck_assert_int_eq(specval_pattern("0", out, sizeof(out)), 1);
+	ck_assert_int_eq(specval_pattern("'/etc/passwd'", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(specval_pattern("\"unterminated", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(specval_pattern("", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(specval_pattern("4294967296", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(specval_pattern("0x", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(specval_pattern("0x0102", out, 1), -EINVAL); /* too long */
+	ck_assert_int_eq(specval_pattern("\"abc\"", out, 2), -EINVAL);
 
 	struct spec s;
 	char err[160];

@@ -1,5 +1,5 @@
 /* test_fdp.c - fio's fdp=1 / plids / plid_select / dataplacement and
- * atomic=1 (io/fdp.h): parsing as fio's options.c, the conflicts fio
+ * atomic=1 (io/feat/fdp.h): parsing as fio's options.c, the conflicts fio
  * refuses, the placement identifier each write carries (round-robin from
  * the first, random over the list only), the passthrough Write's DTYPE and
  * DSPEC (CDW12 bits 23:20, CDW13 bits 31:16) and reads without them.  (The
@@ -11,11 +11,11 @@
 #include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <string.h>
-#include "io/backend.h"
-#include "io/fdp.h"
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/target.h"
+#include "io/core/backend.h"
+#include "io/feat/fdp.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/core/target.h"
 
 static struct spec base(const char *engine, const char *rw)
 {

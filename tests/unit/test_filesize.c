@@ -1,4 +1,4 @@
-/* test_filesize.c - fio's filesize= (io/filesize.c): the parser (sizes,
+/* test_filesize.c - fio's filesize= (io/feat/filesize.c): the parser (sizes,
  * ranges, refusals), and the length a target gets (fio's setup_files:
  * within the range whole, outside it the size or a draw in the range, a
  * shorter device whole, a shorter regular file refused). */
@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "io/filesize.h"
+#include "io/feat/filesize.h"
 
 START_TEST(test_filesize_parse)
 {

@@ -4,10 +4,10 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-#include "io/offgen.h"
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/vhdr.h"
+#include "io/core/offgen.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/feat/vhdr.h"
 
 static int set(struct spec *s, const char *k, const char *v, char *err)
 {
@@ -69,7 +69,7 @@ START_TEST(test_trim_modes)
 		prev = off;
 	}
 	ck_assert_str_eq(spec_rw_name(s.rw), "randtrimwrite");
-	/* the passthrough engine trims with Dataset Management (io/nvcmd.h);
+	/* the passthrough engine trims with Dataset Management (io/feat/nvcmd.h);
 	 * several ranges per trim are refused with trimwrite, as fio */
 	ck_assert_int_eq(set(&s, "filename", "/dev/ng0n1", err), 0);
 	ck_assert_int_eq(spec_validate(&s, err, 256), 0);

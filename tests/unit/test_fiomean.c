@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config/cli.h"
-#include "io/offgen.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/core/offgen.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 static int cmp_desc(const void *a, const void *b)
 {

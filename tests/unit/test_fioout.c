@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 #include "report/fiolog.h"
 #include "report/json.h"
 #include "stats/diskstat.h"

@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 #include "run/runss.h"
 #include "stats/fioss.h"
 

@@ -1,11 +1,11 @@
-/* test_flow.c - fio's flow control (io/flow.h): the gate lets two workers
+/* test_flow.c - fio's flow control (io/feat/flow.h): the gate lets two workers
  * of one flow through in the ratio of their weights, holds a worker ahead
  * of its weight (with flow_sleep: after its I/O in flight, then the
  * sleep), and leaving gives the others the flow back; the options refuse
  * bad values. */
 #include <check.h>
 #include <errno.h>
-#include "io/flow.h"
+#include "io/feat/flow.h"
 
 START_TEST(test_gate_ratio)
 {

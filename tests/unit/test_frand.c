@@ -1,16 +1,16 @@
-/* test_frand.c - fio's random streams (io/frand.h) and the generator's use
- * of them (io/offgen.h), against numbers taken from Debian's fio 3.33:
+/* test_frand.c - fio's random streams (io/core/frand.h) and the generator's use
+ * of them (io/core/offgen.h), against numbers taken from Debian's fio 3.33:
  * `fio --name=t --filename=F --rw=randread --bs=4k --number_ios=8
  * --ioengine=psync --write_iolog=L` on a 64 MiB file (and the options
  * named below), offsets / 4096 from L. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/fileset.h"
-#include "io/frand.h"
-#include "io/offgen.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/core/fileset.h"
+#include "io/core/frand.h"
+#include "io/core/offgen.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 /* fio 3.33, thread 1, randrepeat=1: the first 4k blocks of 16384 */
 static const uint64_t taus32_t1[8] = {988, 12128, 13814, 7700, 6584, 13764, 6234, 5792};

@@ -2,7 +2,7 @@
  * with no writer, a character device, a directory, a socket are refused at
  * once, naming the path and what it is), larger than its cap is refused
  * naming the cap, and a line is read whole or refused with its number -
- * never cut into two.  Also the streamed trace reader (io/trace.h):
+ * never cut into two.  Also the streamed trace reader (io/trace/trace.h):
  * fed in chunks of any size, it reads what the whole text reads. */
 #include <check.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/input.h"
-#include "io/trace.h"
+#include "io/trace/trace.h"
 
 static char dir[64];
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "io/iolog.h"
-#include "io/trace.h"
+#include "io/trace/iolog.h"
+#include "io/trace/trace.h"
 #include "nvscope.h"
 
 static char *slurp(const char *path)

@@ -1,4 +1,4 @@
-/* test_lattarget.c - fio's latency-target search (io/lattarget.c) driven by
+/* test_lattarget.c - fio's latency-target search (io/feat/lattarget.c) driven by
  * synthetic latencies: a "device" whose latency grows with the depth, the
  * steps fio's io_u.c takes (double, bisect, three stable successes, the
  * final window with the statistics reset), percentile 100's immediate
@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "io/lattarget.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/feat/lattarget.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 #define US  1000ull
 #define WIN (100 * US * 1000) /* 100 ms */

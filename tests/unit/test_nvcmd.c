@@ -1,16 +1,16 @@
-/* test_nvcmd.c - io_uring_cmd's write_mode, deac and num_range (io/nvcmd.h):
+/* test_nvcmd.c - io_uring_cmd's write_mode, deac and num_range (io/feat/nvcmd.h):
  * parsing as fio's engines/io_uring.c, the conflicts refused, the safety
  * rule's view (zeroes/uncor write, verify does not), the ONCS check and the
  * per-write draw of a mix. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-#include "io/backend.h"
-#include "io/nvcmd.h"
-#include "io/offgen.h"
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/wstate.h"
+#include "io/core/backend.h"
+#include "io/feat/nvcmd.h"
+#include "io/core/offgen.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/core/wstate.h"
 
 static struct spec base(const char *rw)
 {

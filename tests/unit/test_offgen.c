@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "io/offgen.h"
+#include "io/core/offgen.h"
 
 static struct spec base(const char *rw)
 {

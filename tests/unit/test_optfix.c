@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 #include "opt_names.h"
 
 struct golden {

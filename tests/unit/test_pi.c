@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/backend.h"
-#include "io/pi.h"
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/target.h"
+#include "io/core/backend.h"
+#include "io/feat/pi.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/core/target.h"
 
 /* The bitwise definition: MSB first, polynomial 0x8BB7, initial 0. */
 static uint16_t crc_bitwise(const uint8_t *p, size_t n)

@@ -1,4 +1,4 @@
-/* test_prio.c - fio's I/O priority options (io/prio.c): parsing and refusals,
+/* test_prio.c - fio's I/O priority options (io/feat/prio.c): parsing and refusals,
  * the io_uring backend putting the ioprio in the SQE, and the per-I/O pick
  * (cmdprio_percentage's share within a statistical bound, cmdprio_bssplit's
  * entries by block size). */
@@ -9,15 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/backend.h"
-#include "io/prio.h"
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/target.h"
+#include "io/core/backend.h"
+#include "io/feat/prio.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/core/target.h"
 #include "report/json.h"
 #include "stats/result.h"
 
-/* @s's priorities resolved (io/prio.h: once per job in a worker) */
+/* @s's priorities resolved (io/feat/prio.h: once per job in a worker) */
 static struct prio_plan plan_;
 static const struct prio_plan *P(const struct spec *s)
 {

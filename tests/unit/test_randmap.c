@@ -1,5 +1,5 @@
 /* test_randmap.c - fio's random map with mixed block sizes: the bitmap
- * (io/randmap.h) and the generator's use of it (offgen_mapped): every
+ * (io/core/randmap.h) and the generator's use of it (offgen_mapped): every
  * smallest-size block covered exactly once per pass, sizes cut at blocks
  * done before (so sizes the bssplit does not list), a new pass after a
  * full one. */
@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/offgen.h"
-#include "io/randmap.h"
+#include "io/core/offgen.h"
+#include "io/core/randmap.h"
 
 START_TEST(test_bitmap)
 {

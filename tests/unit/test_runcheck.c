@@ -34,8 +34,8 @@
 #include "cmd/cmd.h"
 #include "cmd/runcheck.h"
 #include "dev/safety.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 static char dir[64];
 

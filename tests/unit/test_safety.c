@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "dev/devmodel.h"
 #include "dev/safety.h"
-#include "io/target.h"
+#include "io/core/target.h"
 
 static char dir[64];
 

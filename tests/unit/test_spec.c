@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include "config/cli.h"
 #include "config/preset.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 
 START_TEST(test_sizes_and_times)
 {

@@ -1,12 +1,12 @@
-/* test_specerr.c - fio's ignore_error (io/specerr.c): its syntax (',' between
+/* test_specerr.c - fio's ignore_error (io/opt/specerr.c): its syntax (',' between
  * the read, write and verify lists, ':' between errnos, names or numbers),
  * refusals, and which errors then fail a job. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/specerr.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/opt/specerr.h"
 
 START_TEST(test_parse)
 {

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/offgen.h"
-#include "io/sprandom.h"
+#include "io/core/offgen.h"
+#include "io/feat/sprandom.h"
 
 /* fio master, --debug=sprandom, op=0.15, 100 regions: "Invalidation[r]"
  * prints invalid_pct[r-1] / 10000 */

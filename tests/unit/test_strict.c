@@ -7,8 +7,8 @@
 #include <string.h>
 #include "config/cli.h"
 #include "config/plan.h"
-#include "io/opt.h"
-#include "io/spec.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
 #include "report/csv.h"
 #include "stats/steady.h"
 #include "ui/theme.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "io/replay.h"
-#include "io/trace.h"
+#include "io/trace/replay.h"
+#include "io/trace/trace.h"
 
 static struct trace *ok_text(const char *txt)
 {

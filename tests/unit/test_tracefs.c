@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "io/tracefs.h"
+#include "io/trace/tracefs.h"
 
 static char root[64];
 

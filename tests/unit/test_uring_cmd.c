@@ -8,9 +8,9 @@
 #include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <string.h>
-#include "io/backend.h"
-#include "io/spec.h"
-#include "io/target.h"
+#include "io/core/backend.h"
+#include "io/opt/spec.h"
+#include "io/core/target.h"
 
 static struct target gen_target(void)
 {

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/verify.h"
+#include "io/feat/verify.h"
 
 START_TEST(test_roundtrip)
 {

@@ -1,5 +1,5 @@
 /* test_vsum.c - fio's remaining verify checksums (issue 13): crc64, crc32,
- * crc16, crc7 (io/vsum.h) with their catalogue check values and fio's table
+ * crc16, crc7 (io/feat/vsum.h) with their catalogue check values and fio's table
  * entries, fio's sha512 field, and vhdr's sha3-*, xxhash, crc* blocks:
  * header sizes, fio's type numbers, published digests stored after the
  * header, and a corrupted byte caught. */
@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "io/vhdr.h"
-#include "io/vsum.h"
+#include "io/feat/vhdr.h"
+#include "io/feat/vsum.h"
 
 START_TEST(test_crc_check_values)
 {

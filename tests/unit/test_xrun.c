@@ -1,4 +1,4 @@
-/* test_xrun.c - fio's job-running options (io/xrun.c): parsing and
+/* test_xrun.c - fio's job-running options (io/feat/xrun.c): parsing and
  * refusals (each naming its option), thinktime's pause logic with
  * thinktime_iotime, iodepth_low's hold. */
 #include <check.h>
@@ -6,9 +6,9 @@
 #include <limits.h>
 #include <string.h>
 #include <time.h>
-#include "io/opt.h"
-#include "io/spec.h"
-#include "io/xrun.h"
+#include "io/opt/opt.h"
+#include "io/opt/spec.h"
+#include "io/feat/xrun.h"
 
 static int set(struct spec *s, const char *k, const char *v)
 {

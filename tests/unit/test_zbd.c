@@ -1,4 +1,4 @@
-/* test_zbd.c - fio's zonemode=zbd with emulated zones (io/zbd.h): the
+/* test_zbd.c - fio's zonemode=zbd with emulated zones (io/feat/zbd.h): the
  * options, writes at the write pointer, resets of full zones, the open
  * zone limits, zone_reset_threshold/frequency, reads below the write
  * pointer, trims as zone resets, the zone rounding of a region, and
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "io/target.h"
-#include "io/zbd.h"
+#include "io/core/target.h"
+#include "io/feat/zbd.h"
 
 #define MB (1024ull * 1024)
 

@@ -1,4 +1,4 @@
-/* test_zbdev.c - the zoned device's reports and commands (io/zbdev.h):
+/* test_zbdev.c - the zoned device's reports and commands (io/feat/zbdev.h):
  * NVMe Zone Management Receive / Send as built, NVMe zone reports and the
  * block layer's BLKREPORTZONE reports parsed, short and malformed ones
  * refused. */
@@ -8,7 +8,7 @@
 #include <linux/blkzoned.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/zbdev.h"
+#include "io/feat/zbdev.h"
 
 #define MB (1024ull * 1024)
 

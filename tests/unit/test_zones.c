@@ -3,9 +3,9 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-#include "io/offgen.h"
-#include "io/randmap.h"
-#include "io/zones.h"
+#include "io/core/offgen.h"
+#include "io/core/randmap.h"
+#include "io/feat/zones.h"
 
 static struct spec zspec(const char *rw, const char *size, const char *range, const char *skip)
 {
@@ -33,7 +33,7 @@ START_TEST(test_options)
 		ck_assert_int_eq(opt_set(&s, "zonesize", bad[i], err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(opt_set(&s, "zoneskip", "nan", err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(opt_set(&s, "zonerange", "inf", err, sizeof(err)), -EINVAL);
-	/* zbd: emulated zones (io/zbd.h, tests/unit/test_zbd.c) */
+	/* zbd: emulated zones (io/feat/zbd.h, tests/unit/test_zbd.c) */
 	ck_assert_int_eq(opt_set(&s, "zonemode", "zbd", err, sizeof(err)), 0);
 	ck_assert_int_eq(s.zone_mode, SPEC_ZONE_ZBD);
 	ck_assert_int_eq(opt_set(&s, "zonemode", "none", err, sizeof(err)), 0);
