@@ -51,87 +51,87 @@ bad:
 	       -EINVAL;
 }
 
-static int fdp_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* verify_write_sequence: a boolean that changes nothing: nvscope's verify
+ * never checks the header's write sequence number (fio's =0; its default 1
+ * checks it: docs/cli.md) */
+static int set_no_wseq(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	bool b;
+
+	(void)s;
+	if (spec_parse_bool(v, &b))
+		return snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key, v ? v : ""),
+		       -EINVAL;
+	return 0;
+}
+
+/* dataplacement=none|fdp (streams refused) */
+static int set_placement(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
 	struct spec_fdp *f = &s->fdp;
 
-	if (!strcmp(key, "fdp") || !strcmp(key, "atomic") ||
-	    !strcmp(key, "verify_write_sequence")) {
-		bool b;
-		if (spec_parse_bool(v, &b))
-			return snprintf(err, errlen, "%s: '%s' is not a boolean (0/1)", key,
-					v ? v : ""),
-			       -EINVAL;
-		if (key[0] == 'f')
-			f->on = b;
-		else if (key[0] == 'a')
-			s->atomic = b;
-		/* verify_write_sequence: nvscope's verify never checks the
-		 * header's write sequence number (fio's =0; its default 1
-		 * checks it: docs/cli.md) */
-		return 0;
-	}
-	if (!strcmp(key, "dataplacement") || !strcmp(key, "data_placement")) {
-		if (v && !strcmp(v, "fdp"))
-			f->on = true, f->dp_none = false;
-		else if (v && !strcmp(v, "none"))
-			f->on = false, f->dp_none = true;
-		else if (v && !strcmp(v, "streams"))
-			return snprintf(err, errlen,
-					"%s=streams: refused: NVMe Streams directives are not "
-					"implemented (fdp is)",
-					key),
-			       -EINVAL;
-		else
-			return snprintf(err, errlen, "%s: '%s' is not none, fdp or streams", key,
-					v ? v : ""),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "plids") || !strcmp(key, "fdp_pli")) {
-		if (!v || !*v)
-			return snprintf(err, errlen, "%s needs a value", key), -EINVAL;
-		return set_ids(f, key, v, err, errlen);
-	}
-	if (!strcmp(key, "plid_select") || !strcmp(key, "fdp_pli_select")) {
-		if (v && !strcmp(v, "random"))
-			f->random = true;
-		else if (v && !strcmp(v, "roundrobin"))
-			f->random = false;
-		else if (v && !strcmp(v, "scheme"))
-			return snprintf(
-				   err, errlen,
-				   "%s=scheme: refused: placement by LBA ranges (dp_scheme) is "
-				   "not implemented",
-				   key),
-			       -EINVAL;
-		else
-			return snprintf(err, errlen, "%s: '%s' is not random or roundrobin", key,
-					v ? v : ""),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "dp_scheme"))
+	if (v && !strcmp(v, "fdp"))
+		f->on = true, f->dp_none = false;
+	else if (v && !strcmp(v, "none"))
+		f->on = false, f->dp_none = true;
+	else if (v && !strcmp(v, "streams"))
 		return snprintf(err, errlen,
-				"dp_scheme: refused: placement by LBA ranges is not implemented"),
+				"%s=streams: refused: NVMe Streams directives are not "
+				"implemented (fdp is)",
+				key),
 		       -EINVAL;
-	return -ENOENT;
+	else
+		return snprintf(err, errlen, "%s: '%s' is not none, fdp or streams", key,
+				v ? v : ""),
+		       -EINVAL;
+	return 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+static int set_plids(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (!v || !*v)
+		return snprintf(err, errlen, "%s needs a value", key), -EINVAL;
+	return set_ids(&s->fdp, key, v, err, errlen);
+}
+
+/* plid_select=random|roundrobin (scheme refused) */
+static int set_plid_select(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (v && !strcmp(v, "random"))
+		s->fdp.random = true;
+	else if (v && !strcmp(v, "roundrobin"))
+		s->fdp.random = false;
+	else if (v && !strcmp(v, "scheme"))
+		return snprintf(err, errlen,
+				"%s=scheme: refused: placement by LBA ranges (dp_scheme) is "
+				"not implemented",
+				key),
+		       -EINVAL;
+	else
+		return snprintf(err, errlen, "%s: '%s' is not random or roundrobin", key,
+				v ? v : ""),
+		       -EINVAL;
+	return 0;
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+#define ROW(n, fn)                                                                                 \
+	{                                                                                          \
+		.name = n, .kind = OPT_CUSTOM, .set = fn                                           \
+	}
 const struct opt_row fdp_opts[FDP_NOPTS] = {
-    {.name = "atomic", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "data_placement", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "dataplacement", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "dp_scheme", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "fdp", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "fdp_pli", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "fdp_pli_select", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "plid_select", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "plids", .kind = OPT_CUSTOM, .set = fdp_spec_set},
-    {.name = "verify_write_sequence", .kind = OPT_CUSTOM, .set = fdp_spec_set},
+    {.name = "atomic", .kind = OPT_BOOL, OPT_FIELD(atomic), .what = "a boolean (0/1)"},
+    ROW("data_placement", set_placement),
+    ROW("dataplacement", set_placement),
+    {.name = "dp_scheme", .kind = OPT_REFUSED, .why = "placement by LBA ranges is not implemented"},
+    {.name = "fdp", .kind = OPT_BOOL, OPT_FIELD(fdp.on), .what = "a boolean (0/1)"},
+    ROW("fdp_pli", set_plids),
+    ROW("fdp_pli_select", set_plid_select),
+    ROW("plid_select", set_plid_select),
+    ROW("plids", set_plids),
+    ROW("verify_write_sequence", set_no_wseq),
 };
+#undef ROW
 
 int fdp_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
