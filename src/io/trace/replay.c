@@ -22,85 +22,130 @@ static int parse_num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 	return v && !num_parse_u64(v, lo, hi, out) ? 0 : -EINVAL;
 }
 
-static int replay_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int bad(const char *key, const char *v, char *err, size_t errlen)
 {
-	struct spec_replay *r = &s->replay;
-	uint64_t n;
-
-	if (!strcmp(key, "read_iolog") || !strcmp(key, "write_iolog")) {
-		char *dst = key[0] == 'r' ? r->iolog : r->write_iolog;
-		if (!v || !*v || strlen(v) >= sizeof(r->iolog)) {
-			snprintf(err, errlen, "%s: needs a file name of at most %zu bytes", key,
-				 sizeof(r->iolog) - 1);
-			return -EINVAL;
-		}
-		snprintf(dst, sizeof(r->iolog), "%s", v);
-	} else if (!strcmp(key, "replay_no_stall")) {
-		if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
-			r->no_stall = true;
-		else if (!strcmp(v, "0") || !strcmp(v, "false"))
-			r->no_stall = false;
-		else
-			goto bad;
-	} else if (!strcmp(key, "replay_time_scale")) {
-		if (parse_num(v, 1, 1000000, &n))
-			goto bad;
-		r->time_scale = (unsigned)n;
-	} else if (!strcmp(key, "replay_align")) {
-		if (spec_parse_size(v ? v : "", &n) || !n || (n & (n - 1)) || n > (1u << 30))
-			goto bad;
-		r->align = (uint32_t)n;
-	} else if (!strcmp(key, "replay_scale")) {
-		if (parse_num(v, 1, UINT64_MAX, &n))
-			goto bad;
-		r->scale = n;
-	} else if (!strcmp(key, "trace_copies")) {
-		if (parse_num(v, 1, NVS_MAX_WORKERS, &n))
-			goto bad;
-		r->copies = (unsigned)n;
-	} else if (!strcmp(key, "trace_stagger")) {
-		if (!v || spec_parse_time(v, &n))
-			goto bad;
-		r->stagger_ns = n;
-	} else if (!strcmp(key, "replay_redirect")) {
-		/* fio: every replayed I/O goes to this device.  nvscope replays
-		 * onto its one target: replay_redirect names it (the target when
-		 * none is given); another target is refused by
-		 * replay_spec_validate, whatever the order of the options */
-		if (!v || !*v || strlen(v) >= sizeof(s->replay.redirect))
-			goto bad;
-		if (s->ntargets && strcmp(s->targets[0], v)) {
-			snprintf(err, errlen,
-				 "replay_redirect=%s and target %s differ: a trace replays on one "
-				 "target",
-				 v, s->targets[0]);
-			return -EINVAL;
-		}
-		snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
-		if (!s->ntargets)
-			return specval_filename(s, v, err, errlen);
-	} else {
-		return -ENOENT;
-	}
-	return 0;
-bad:
 	snprintf(err, errlen, "%s: bad value '%s'", key, v ? v : "");
 	return -EINVAL;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+/* read_iolog= and write_iolog=: a file name */
+static int set_iolog(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	struct spec_replay *r = &s->replay;
+	char *dst = key[0] == 'r' ? r->iolog : r->write_iolog;
+
+	if (!v || !*v || strlen(v) >= sizeof(r->iolog)) {
+		snprintf(err, errlen, "%s: needs a file name of at most %zu bytes", key,
+			 sizeof(r->iolog) - 1);
+		return -EINVAL;
+	}
+	snprintf(dst, sizeof(r->iolog), "%s", v);
+	return 0;
+}
+
+static int set_no_stall(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true"))
+		s->replay.no_stall = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "false"))
+		s->replay.no_stall = false;
+	else
+		return bad(key, v, err, errlen);
+	return 0;
+}
+
+static int set_time_scale(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_num(v, 1, 1000000, &n))
+		return bad(key, v, err, errlen);
+	s->replay.time_scale = (unsigned)n;
+	return 0;
+}
+
+/* replay_align=: a power of two up to 1 GiB */
+static int set_align(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (spec_parse_size(v ? v : "", &n) || !n || (n & (n - 1)) || n > (1u << 30))
+		return bad(key, v, err, errlen);
+	s->replay.align = (uint32_t)n;
+	return 0;
+}
+
+static int set_scale(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_num(v, 1, UINT64_MAX, &n))
+		return bad(key, v, err, errlen);
+	s->replay.scale = n;
+	return 0;
+}
+
+static int set_copies(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_num(v, 1, NVS_MAX_WORKERS, &n))
+		return bad(key, v, err, errlen);
+	s->replay.copies = (unsigned)n;
+	return 0;
+}
+
+static int set_stagger(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (!v || spec_parse_time(v, &n))
+		return bad(key, v, err, errlen);
+	s->replay.stagger_ns = n;
+	return 0;
+}
+
+/* fio: every replayed I/O goes to this device.  nvscope replays onto its
+ * one target: replay_redirect names it (the target when none is given);
+ * another target is refused by replay_spec_validate, whatever the order of
+ * the options */
+static int set_redirect(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	if (!v || !*v || strlen(v) >= sizeof(s->replay.redirect))
+		return bad(key, v, err, errlen);
+	if (s->ntargets && strcmp(s->targets[0], v)) {
+		snprintf(err, errlen,
+			 "replay_redirect=%s and target %s differ: a trace replays on one "
+			 "target",
+			 v, s->targets[0]);
+		return -EINVAL;
+	}
+	snprintf(s->replay.redirect, sizeof(s->replay.redirect), "%s", v);
+	if (!s->ntargets)
+		return specval_filename(s, v, err, errlen);
+	return 0;
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+#define ROW(n, fn)                                                                                 \
+	{                                                                                          \
+		.name = n, .kind = OPT_CUSTOM, .set = fn                                           \
+	}
+/* A row a line (tests/integration/option_table.sh reads them). */
+/* clang-format off */
 const struct opt_row replay_opts[REPLAY_NOPTS] = {
-    {.name = "read_iolog", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "replay_align", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "replay_no_stall", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "replay_redirect", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "replay_scale", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "replay_time_scale", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "trace_copies", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "trace_stagger", .kind = OPT_CUSTOM, .set = replay_spec_set},
-    {.name = "write_iolog", .kind = OPT_CUSTOM, .set = replay_spec_set},
+    ROW("read_iolog", set_iolog),
+    ROW("replay_align", set_align),
+    ROW("replay_no_stall", set_no_stall),
+    ROW("replay_redirect", set_redirect),
+    ROW("replay_scale", set_scale),
+    ROW("replay_time_scale", set_time_scale),
+    ROW("trace_copies", set_copies),
+    ROW("trace_stagger", set_stagger),
+    ROW("write_iolog", set_iolog),
 };
+/* clang-format on */
+#undef ROW
 
 /* Do @a and @b name one file (the same spelling, or device and inode)? */
 static bool same_file(const char *a, const char *b)
