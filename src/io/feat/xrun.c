@@ -130,59 +130,74 @@ static int set_mpol(struct spec_xrun *x, const char *v, char *err, size_t errlen
 	return 0;
 }
 
-static int xrun_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+static int set_nice(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	struct spec_xrun *x = &s->xrun;
-	unsigned u;
 	int64_t i;
-	uint64_t ns;
 
-	if (!strcmp(key, "nice")) {
-		if (!v || num_parse_i64(v, -20, 19, &i))
-			BAD("nice: '%s' is not -20..19", v ? v : "");
-		x->nice = (int8_t)i;
-		x->nice_set = true;
-	} else if (!strcmp(key, "thinktime_spin") || !strcmp(key, "thinktime_iotime")) {
-		bool spin = key[10] == 's';
-		/* fio: thinktime_spin's bare number is us, thinktime_iotime's seconds */
-		if (!v || num_parse_time_ns(v, spin ? 1000 : 1000000000ULL, &ns) ||
-		    ns > 3600 * 1000000000ULL)
-			BAD("%s: '%s' is not a duration up to an hour (a bare number is %s, as in "
-			    "fio)",
-			    key, v ? v : "", spin ? "us" : "seconds");
-		*(spin ? &x->think_spin_ns : &x->think_iotime_ns) = ns;
-	} else if (!strcmp(key, "iodepth_low")) {
-		if (!v || num_parse_uint(v, 0, 1u << 16, &u))
-			BAD("iodepth_low: '%s' is not a queue depth 0..%u", v ? v : "", 1u << 16);
-		x->iodepth_low = u;
-	} else if (!strcmp(key, "exitall_on_error")) {
-		if (!v || !*v || !strcmp(v, "1"))
-			x->exitall_error = true;
-		else if (!strcmp(v, "0"))
-			x->exitall_error = false;
-		else
-			BAD("exitall_on_error: '%s' is not a boolean (0/1)", v);
-	} else if (!strcmp(key, "numa_cpu_nodes")) {
-		return parse_nodes("numa_cpu_nodes", v, &x->cpu_nodes, err, errlen);
-	} else if (!strcmp(key, "numa_mem_policy")) {
-		return set_mpol(x, v, err, errlen);
-	} else {
-		return -ENOENT;
-	}
+	(void)key;
+	if (!v || num_parse_i64(v, -20, 19, &i))
+		BAD("nice: '%s' is not -20..19", v ? v : "");
+	s->xrun.nice = (int8_t)i;
+	s->xrun.nice_set = true;
 	return 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+/* fio: thinktime_spin's bare number is us, thinktime_iotime's seconds */
+static int set_think(const char *key, const char *v, bool spin, uint64_t *out, char *err,
+		     size_t errlen)
+{
+	uint64_t ns;
+
+	if (!v || num_parse_time_ns(v, spin ? 1000 : 1000000000ULL, &ns) ||
+	    ns > 3600 * 1000000000ULL)
+		BAD("%s: '%s' is not a duration up to an hour (a bare number is %s, as in "
+		    "fio)",
+		    key, v ? v : "", spin ? "us" : "seconds");
+	*out = ns;
+	return 0;
+}
+
+static int set_spin(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_think(key, v, true, &s->xrun.think_spin_ns, err, errlen);
+}
+
+static int set_iotime(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_think(key, v, false, &s->xrun.think_iotime_ns, err, errlen);
+}
+
+static int set_cpu_nodes(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return parse_nodes(key, v, &s->xrun.cpu_nodes, err, errlen);
+}
+
+static int set_mem_policy(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	(void)key;
+	return set_mpol(&s->xrun, v, err, errlen);
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+#define ROW(n, fn)                                                                                 \
+	{                                                                                          \
+		.name = n, .kind = OPT_CUSTOM, .set = fn                                           \
+	}
+/* A row a line (tests/integration/option_table.sh reads them). */
+/* clang-format off */
 const struct opt_row xrun_opts[XRUN_NOPTS] = {
-    {.name = "exitall_on_error", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "iodepth_low", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "nice", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "numa_cpu_nodes", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "numa_mem_policy", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "thinktime_iotime", .kind = OPT_CUSTOM, .set = xrun_spec_set},
-    {.name = "thinktime_spin", .kind = OPT_CUSTOM, .set = xrun_spec_set},
+    {.name = "exitall_on_error", .kind = OPT_BOOL01, OPT_FIELD(xrun.exitall_error),
+     .what = "a boolean (0/1)"},
+    {.name = "iodepth_low", .kind = OPT_UINT, OPT_FIELD(xrun.iodepth_low), .min = 0,
+     .max = 1u << 16, .what = "a queue depth 0..65536"},
+    ROW("nice", set_nice),
+    ROW("numa_cpu_nodes", set_cpu_nodes),
+    ROW("numa_mem_policy", set_mem_policy),
+    ROW("thinktime_iotime", set_iotime),
+    ROW("thinktime_spin", set_spin),
 };
+/* clang-format on */
+#undef ROW
 
 int xrun_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
