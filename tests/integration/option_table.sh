@@ -15,7 +15,7 @@ refused = set()
 for f in glob.glob(top + "/src/io/**/*.c", recursive=True):
     src = open(f).read()
     keys |= set(re.findall(r'\.name = "([a-z0-9_]+)",\s*\.kind = OPT_', src))
-    keys |= set(re.findall(r'^\s*(?:LAT_TIME|ZONE_SIZE|ROW)\("([a-z0-9_]+)",', src, re.M))
+    keys |= set(re.findall(r'^\s*[A-Z][A-Z0-9_]*\("([a-z0-9_]+)",', src, re.M))
     refused |= set(re.findall(r'\{\.name = "([a-z0-9_]+)",\s*\.kind = OPT_REFUSED', src))
 assert len(keys) > 200 and len(refused) >= 8, (len(keys), len(refused))
 doc = open(top + "/docs/cli.md").read()

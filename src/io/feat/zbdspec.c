@@ -14,57 +14,51 @@
 
 #define ZBD_MAX_OPEN 4096 /* fio's ZBD_MAX_OPEN_ZONES */
 
-static int zbd_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* read_beyond_wp= and ignore_zone_limits= (fio: only the device's max open
+ * zones is ignored): booleans whose message says "bool" */
+static int set_bool(bool *dst, const char *key, const char *v, char *err, size_t errlen)
 {
-	if (!strcmp(key, "max_open_zones") || !strcmp(key, "job_max_open_zones")) {
-		unsigned *dst = key[0] == 'j' ? &s->job_max_open_zones : &s->max_open_zones;
-		if (!v || num_parse_uint(v, 0, ZBD_MAX_OPEN, dst))
-			return snprintf(err, errlen, "%s: '%s' is not 0..%u", key, v ? v : "",
-					ZBD_MAX_OPEN),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "zone_reset_threshold") || !strcmp(key, "zone_reset_frequency")) {
-		double *dst = key[11] == 't' ? &s->zone_reset_threshold : &s->zone_reset_frequency;
-		if (!v || num_parse_double(v, 0.0, 1.0, dst))
-			return snprintf(err, errlen, "%s: '%s' is not a fraction 0..1", key,
-					v ? v : ""),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "read_beyond_wp"))
-		return spec_parse_bool(v, &s->read_beyond_wp)
-			   ? (snprintf(err, errlen, "read_beyond_wp: '%s' is not a bool", v),
-			      -EINVAL)
-			   : 0;
-	if (!strcmp(key, "ignore_zone_limits")) {
-		/* fio: only the device's max open zones is ignored */
-		return spec_parse_bool(v, &s->ignore_zone_limits)
-			   ? (snprintf(err, errlen, "ignore_zone_limits: '%s' is not a bool", v),
-			      -EINVAL)
-			   : 0;
-	}
-	if (!strcmp(key, "zonecapacity")) {
-		if (!v || spec_parse_size(v, &s->zone_capacity) || s->zone_capacity > (1ull << 60))
-			return snprintf(err, errlen, "zonecapacity: '%s' is not a size",
-					v ? v : ""),
-			       -EINVAL;
-		return 0;
-	}
-	return -ENOENT;
+	return spec_parse_bool(v, dst)
+		   ? (snprintf(err, errlen, "%s: '%s' is not a bool", key, v), -EINVAL)
+		   : 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+static int set_beyond_wp(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_bool(&s->read_beyond_wp, key, v, err, errlen);
+}
+
+static int set_no_limits(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_bool(&s->ignore_zone_limits, key, v, err, errlen);
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+#define OPEN_ZONES(n, f)                                                                           \
+	{                                                                                          \
+		.name = n, .kind = OPT_UINT, OPT_FIELD(f), .min = 0, .max = ZBD_MAX_OPEN,          \
+		.what = "0..4096"                                                                  \
+	}
+#define FRACTION(n, f)                                                                             \
+	{                                                                                          \
+		.name = n, .kind = OPT_DOUBLE, OPT_FIELD(f), .dmin = 0.0, .dmax = 1.0,             \
+		.what = "a fraction 0..1"                                                          \
+	}
+/* A row a line (tests/integration/option_table.sh reads them). */
+/* clang-format off */
 const struct opt_row zbd_opts[ZBD_NOPTS] = {
-    {.name = "ignore_zone_limits", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "job_max_open_zones", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "max_open_zones", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "read_beyond_wp", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "zone_reset_frequency", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "zone_reset_threshold", .kind = OPT_CUSTOM, .set = zbd_spec_set},
-    {.name = "zonecapacity", .kind = OPT_CUSTOM, .set = zbd_spec_set},
+    {.name = "ignore_zone_limits", .kind = OPT_CUSTOM, .set = set_no_limits},
+    OPEN_ZONES("job_max_open_zones", job_max_open_zones),
+    OPEN_ZONES("max_open_zones", max_open_zones),
+    {.name = "read_beyond_wp", .kind = OPT_CUSTOM, .set = set_beyond_wp},
+    FRACTION("zone_reset_frequency", zone_reset_frequency),
+    FRACTION("zone_reset_threshold", zone_reset_threshold),
+    {.name = "zonecapacity", .kind = OPT_SIZE, OPT_FIELD(zone_capacity), .max_ns = 1ull << 60,
+     .what = "a size"},
 };
+/* clang-format on */
+#undef OPEN_ZONES
+#undef FRACTION
 
 bool zbd_spec_nz(const char *v, uint64_t *nz)
 {
