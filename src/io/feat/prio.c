@@ -174,49 +174,43 @@ void prio_resolve(const struct spec_prio *p, struct prio_plan *pl)
 						: PRIO_CMD_NONE;
 }
 
-static int prio_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* cmdprio_percentage=, cmdprio_class=, cmdprio=: a value or read,write pair */
+static int set_pct(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	struct spec_prio *p = &s->prio;
-	unsigned u;
-	int rc = 0;
-
-	if (!strcmp(key, "prio") || !strcmp(key, "prioclass")) {
-		bool cls = key[4] == 'c';
-		if (!v || num_parse_uint(v, 0, cls ? 3 : 7, &u))
-			BAD("%s: '%s' is not %s", key, v ? v : "", cls ? "a class 0..3" : "0..7");
-		*(cls ? &p->cls : &p->level) = (int8_t)u;
-	} else if (!strcmp(key, "cmdprio_percentage")) {
-		rc = set_pair(key, v, 0, 100, p->pct, err, errlen);
-	} else if (!strcmp(key, "cmdprio_class")) {
-		rc = set_pair(key, v, 1, 3, p->cmd_cls, err, errlen);
-	} else if (!strcmp(key, "cmdprio")) {
-		rc = set_pair(key, v, 0, 7, p->cmd_level, err, errlen);
-	} else if (!strcmp(key, "cmdprio_bssplit")) {
-		rc = set_bssplit(p, v, err, errlen);
-	} else if (!strcmp(key, "log_prio")) {
-		if (!v || !*v || !strcmp(v, "1"))
-			p->log = true;
-		else if (!strcmp(v, "0"))
-			p->log = false;
-		else
-			BAD("log_prio: '%s' is not a boolean (0/1)", v);
-	} else {
-		return -ENOENT;
-	}
-	return rc;
+	return set_pair(key, v, 0, 100, s->prio.pct, err, errlen);
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+static int set_cmd_cls(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_pair(key, v, 1, 3, s->prio.cmd_cls, err, errlen);
+}
+
+static int set_cmd_level(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_pair(key, v, 0, 7, s->prio.cmd_level, err, errlen);
+}
+
+static int set_cmd_bssplit(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	(void)key;
+	return set_bssplit(&s->prio, v, err, errlen);
+}
+
+/* The options this module sets: a row each (io/opt/opt.h).  prio and prioclass
+ * store into an int8_t (-1: not given) the 0..7 / 0..3 they accept. */
+/* clang-format off */
 const struct opt_row prio_opts[PRIO_NOPTS] = {
-    {.name = "cmdprio", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "cmdprio_bssplit", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "cmdprio_class", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "cmdprio_percentage", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "log_prio", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "prio", .kind = OPT_CUSTOM, .set = prio_spec_set},
-    {.name = "prioclass", .kind = OPT_CUSTOM, .set = prio_spec_set},
+    {.name = "cmdprio", .kind = OPT_CUSTOM, .set = set_cmd_level},
+    {.name = "cmdprio_bssplit", .kind = OPT_CUSTOM, .set = set_cmd_bssplit},
+    {.name = "cmdprio_class", .kind = OPT_CUSTOM, .set = set_cmd_cls},
+    {.name = "cmdprio_percentage", .kind = OPT_CUSTOM, .set = set_pct},
+    {.name = "log_prio", .kind = OPT_BOOL01, OPT_FIELD(prio.log), .what = "a boolean (0/1)"},
+    {.name = "prio", .kind = OPT_UINT, OPT_FIELD(prio.level), .min = 0, .max = 7,
+     .what = "0..7"},
+    {.name = "prioclass", .kind = OPT_UINT, OPT_FIELD(prio.cls), .min = 0, .max = 3,
+     .what = "a class 0..3"},
 };
+/* clang-format on */
 
 int prio_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
