@@ -364,44 +364,72 @@ static int parse_u16(const char *v, unsigned *out)
 	return 0;
 }
 
-static int pi_spec_set(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+/* Each of these options marks the job's PI as given (pi_spec_validate). */
+static int set_md_size(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	unsigned u;
+	uint64_t sz;
 
-	if (!strcmp(key, "md_per_io_size")) {
-		uint64_t sz;
-		if (!v || spec_parse_size(v, &sz) || sz > (16u << 20))
-			BAD("md_per_io_size: '%s' is not a size up to 16M", v ? v : "");
-		s->pi.md_per_io = (uint32_t)sz;
-	} else if (!strcmp(key, "pi_act")) {
-		if (!v || (strcmp(v, "0") && strcmp(v, "1")))
-			BAD("pi_act: '%s' is not 0 or 1", v ? v : "");
-		s->pi.act = v[0] == '1';
-	} else if (!strcmp(key, "pi_chk")) {
-		if (!v)
-			BAD("pi_chk: needs a value (GUARD,REFTAG,APPTAG)");
-		if (parse_chk(v, &s->pi.chk, err, errlen))
-			return -EINVAL;
-	} else if (!strcmp(key, "apptag") || !strcmp(key, "apptag_mask")) {
-		if (parse_u16(v, &u))
-			BAD("%s: '%s' is not a 16-bit value (0..0xffff)", key, v ? v : "");
-		*(key[6] ? &s->pi.apptag_mask : &s->pi.apptag) = (uint16_t)u;
-	} else {
-		return -ENOENT;
-	}
+	(void)key;
+	if (!v || spec_parse_size(v, &sz) || sz > (16u << 20))
+		BAD("md_per_io_size: '%s' is not a size up to 16M", v ? v : "");
+	s->pi.md_per_io = (uint32_t)sz;
 	s->pi.given = true;
 	return 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+static int set_act(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	(void)key;
+	if (!v || (strcmp(v, "0") && strcmp(v, "1")))
+		BAD("pi_act: '%s' is not 0 or 1", v ? v : "");
+	s->pi.act = v[0] == '1';
+	s->pi.given = true;
+	return 0;
+}
+
+static int set_chk(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	(void)key;
+	if (!v)
+		BAD("pi_chk: needs a value (GUARD,REFTAG,APPTAG)");
+	if (parse_chk(v, &s->pi.chk, err, errlen))
+		return -EINVAL;
+	s->pi.given = true;
+	return 0;
+}
+
+static int set_tag(struct spec *s, const char *key, const char *v, uint16_t *dst, char *err,
+		   size_t errlen)
+{
+	unsigned u;
+
+	if (parse_u16(v, &u))
+		BAD("%s: '%s' is not a 16-bit value (0..0xffff)", key, v ? v : "");
+	*dst = (uint16_t)u;
+	s->pi.given = true;
+	return 0;
+}
+
+static int set_apptag(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_tag(s, key, v, &s->pi.apptag, err, errlen);
+}
+
+static int set_apptag_mask(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	return set_tag(s, key, v, &s->pi.apptag_mask, err, errlen);
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+/* clang-format off */
 const struct opt_row pi_opts[PI_NOPTS] = {
-    {.name = "apptag", .kind = OPT_CUSTOM, .set = pi_spec_set},
-    {.name = "apptag_mask", .kind = OPT_CUSTOM, .set = pi_spec_set},
-    {.name = "md_per_io_size", .kind = OPT_CUSTOM, .set = pi_spec_set},
-    {.name = "pi_act", .kind = OPT_CUSTOM, .set = pi_spec_set},
-    {.name = "pi_chk", .kind = OPT_CUSTOM, .set = pi_spec_set},
+    {.name = "apptag", .kind = OPT_CUSTOM, .set = set_apptag},
+    {.name = "apptag_mask", .kind = OPT_CUSTOM, .set = set_apptag_mask},
+    {.name = "md_per_io_size", .kind = OPT_CUSTOM, .set = set_md_size},
+    {.name = "pi_act", .kind = OPT_CUSTOM, .set = set_act},
+    {.name = "pi_chk", .kind = OPT_CUSTOM, .set = set_chk},
 };
+/* clang-format on */
 
 int pi_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
