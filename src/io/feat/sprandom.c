@@ -269,55 +269,52 @@ out:
 	return 0;
 }
 
-static int sprandom_spec_set(struct spec *s, const char *key, const char *v, char *err,
-			     size_t errlen)
+static int set_on(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
 {
-	if (!strcmp(key, "sprandom")) {
-		if (spec_parse_bool(v, &s->sprandom))
-			return snprintf(err, errlen, "sprandom: '%s' is not a boolean (0/1)", v),
-			       -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "spr_op")) {
-		/* fio documents (0, 1); 0 and 1 give no model */
-		double d;
-		if (!v || num_parse_double(v, 0.0, 1.0, &d) || d <= 0.0 || d >= 1.0)
-			return snprintf(err, errlen,
-					"spr_op: '%s' is not an over-provisioning ratio in (0, 1)",
-					v ? v : ""),
-			       -EINVAL;
-		s->spr_op = d;
-		return 0;
-	}
-	if (!strcmp(key, "spr_num_regions")) {
-		unsigned u;
-		if (!v || num_parse_uint(v, 1, 10000000, &u))
-			return snprintf(err, errlen, "spr_num_regions: '%s' is not 1..10000000",
-					v ? v : ""),
-			       -EINVAL;
-		s->spr_regions = u;
-		return 0;
-	}
-	if (!strcmp(key, "spr_cs")) {
-		uint64_t sz;
-		if (!v || spec_parse_size(v, &sz) || sz > (1ull << 60))
-			return snprintf(err, errlen, "spr_cs: '%s' is not a size in bytes",
-					v ? v : ""),
-			       -EINVAL;
-		s->spr_cs = sz;
-		return 0;
-	}
-	return -ENOENT;
+	(void)key;
+	if (spec_parse_bool(v, &s->sprandom))
+		return snprintf(err, errlen, "sprandom: '%s' is not a boolean (0/1)", v), -EINVAL;
+	return 0;
 }
 
-/* The options this module sets: a row each, the family's setter above
- * (io/opt/opt.h). */
+/* spr_op=: fio documents (0, 1); 0 and 1 give no model */
+static int set_op(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	double d;
+
+	(void)key;
+	if (!v || num_parse_double(v, 0.0, 1.0, &d) || d <= 0.0 || d >= 1.0)
+		return snprintf(err, errlen,
+				"spr_op: '%s' is not an over-provisioning ratio in (0, 1)",
+				v ? v : ""),
+		       -EINVAL;
+	s->spr_op = d;
+	return 0;
+}
+
+/* spr_cs=: a size, nothing stored when refused */
+static int set_cs(struct spec *s, const char *key, const char *v, char *err, size_t errlen)
+{
+	uint64_t sz;
+
+	(void)key;
+	if (!v || spec_parse_size(v, &sz) || sz > (1ull << 60))
+		return snprintf(err, errlen, "spr_cs: '%s' is not a size in bytes", v ? v : ""),
+		       -EINVAL;
+	s->spr_cs = sz;
+	return 0;
+}
+
+/* The options this module sets: a row each (io/opt/opt.h). */
+/* clang-format off */
 const struct opt_row sprandom_opts[SPRANDOM_NOPTS] = {
-    {.name = "spr_cs", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
-    {.name = "spr_num_regions", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
-    {.name = "spr_op", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
-    {.name = "sprandom", .kind = OPT_CUSTOM, .set = sprandom_spec_set},
+    {.name = "spr_cs", .kind = OPT_CUSTOM, .set = set_cs},
+    {.name = "spr_num_regions", .kind = OPT_UINT, OPT_FIELD(spr_regions), .min = 1,
+     .max = 10000000, .what = "1..10000000"},
+    {.name = "spr_op", .kind = OPT_CUSTOM, .set = set_op},
+    {.name = "sprandom", .kind = OPT_CUSTOM, .set = set_on},
 };
+/* clang-format on */
 
 int sprandom_spec_validate(const struct spec *s, char *err, size_t errlen)
 {
