@@ -1,6 +1,6 @@
 /* opt.h - options as data (fio's options.c + parse.c idea): every option
  * of a workload is a row (name, kind, where the value goes in struct spec
- * or the setter of its family, the text an error names); the core options
+ * or its own setter, the text an error names); the core options
  * (io/opt/spec.c), each feature module and the ignored and refused names
  * contribute their rows, and opt_set finds a name in the one table (sorted
  * once, a binary search) and applies its row (issue 21 item 3). */

@@ -103,19 +103,6 @@ SETTER(set_verify)
 	return 0;
 }
 
-/* do_verify, verify_only, verify_fatal, end_fsync (fsync_on_close),
- * dedupe_global, error_dump: fio's booleans */
-SETTER(set_flag)
-{
-	bool *b = !strcmp(key, "do_verify")	  ? &s->do_verify
-		  : !strcmp(key, "verify_only")	  ? &s->verify_only
-		  : !strcmp(key, "verify_fatal")  ? &s->verify_fatal
-		  : !strcmp(key, "dedupe_global") ? &s->dedupe_global
-		  : !strcmp(key, "error_dump")	  ? &s->error_dump
-						  : &s->end_fsync;
-	return boolean(key, v, b, err, errlen);
-}
-
 /* create_serialize: fio's file layout order, no files are made here;
  * fill_device: fio's size without size= is "until ENOSPC", which on a
  * device (or an existing file, not extended here) is its end: nvscope's
@@ -184,28 +171,34 @@ SETTER(set_verify_pattern)
 	{                                                                                          \
 		.name = n, .kind = OPT_CUSTOM, .set = fn                                           \
 	}
+/* fio's booleans (fsync_on_close is end_fsync) */
+#define FLAG(n, f)                                                                                 \
+	{                                                                                          \
+		.name = n, .kind = OPT_BOOL, OPT_FIELD(f), .what = "a boolean (0/1)"               \
+	}
 const struct opt_row specdata_opts[SPECDATA_NOPTS] = {
     ROW("create_serialize", set_no_effect),
-    ROW("dedupe_global", set_flag),
+    FLAG("dedupe_global", dedupe_global),
     ROW("dedupe_mode", set_dedupe_mode),
     ROW("dedupe_working_set_percentage", set_dedupe_ws_pct),
-    ROW("do_verify", set_flag),
-    ROW("end_fsync", set_flag),
-    ROW("error_dump", set_flag),
+    FLAG("do_verify", do_verify),
+    FLAG("end_fsync", end_fsync),
+    FLAG("error_dump", error_dump),
     ROW("fdatasync", set_fsync),
     ROW("fill_device", set_no_effect),
     ROW("fsync", set_fsync),
-    ROW("fsync_on_close", set_flag),
+    FLAG("fsync_on_close", end_fsync),
     ROW("sync", set_sync),
     ROW("verify", set_verify),
     ROW("verify_backlog", set_verify_backlog),
     ROW("verify_dump", set_verify_dump),
-    ROW("verify_fatal", set_flag),
+    FLAG("verify_fatal", verify_fatal),
     ROW("verify_interval", set_verify_interval),
-    ROW("verify_only", set_flag),
+    FLAG("verify_only", verify_only),
     ROW("verify_pattern", set_verify_pattern),
 };
 #undef ROW
+#undef FLAG
 
 int specdata_validate(const struct spec *s, char *err, size_t errlen)
 {
