@@ -13,7 +13,7 @@
 #include "report/chartpub.h"
 #include "report/html.h"
 
-enum { O_OUTPUT = 'o', O_CHARTS = 256 };
+enum { O_OUTPUT = 'o', O_CHARTS = 256, O_COMPARE };
 
 static const struct cmd_opt opts[] = {
     {{"output", required_argument, NULL, O_OUTPUT},
@@ -24,6 +24,10 @@ static const struct cmd_opt opts[] = {
      0,
      "LIST",
      "each chart's own files in charts/ beside the report: svg,png,csv (default) or none"},
+    {{"compare", no_argument, NULL, O_COMPARE},
+     0,
+     NULL,
+     "the DIRs side by side (a competitor, another firmware, each run of a repeat): at least two, no limit"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };
 
@@ -69,6 +73,10 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 	unsigned n = a->npos;
 	if (!n) {
 		cmd_help(stderr, self);
+		return NVS_EXIT_USAGE;
+	}
+	if (cmd_has(a, O_COMPARE) && n < 2) {
+		fprintf(stderr, "nvscope report: --compare needs two results directories or more\n");
 		return NVS_EXIT_USAGE;
 	}
 	if (charts && chartpub_parse_kinds(charts, &kinds)) {
@@ -145,7 +153,7 @@ static int exec_report(const struct cmd_entry *self, struct cmd_args *a)
 const struct cmd_entry cmd_report_entry = {
     .name = "report",
     .summary = "write an HTML/SVG report from result directories",
-    .usage = "report DIR [DIR...] [-o FILE] [--charts LIST]",
+    .usage = "report [--compare] DIR [DIR...] [-o FILE] [--charts LIST]",
     .text = "Writes a self-contained HTML report (SVG charts) of `nvscope plan` results\n"
 	    "directories, side by side, and of `nvscope check` results directories (a\n"
 	    "verdict row per serial), any number of them.  Every chart is also\n"

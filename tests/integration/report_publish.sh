@@ -245,8 +245,12 @@ for i in $(seq -w 1 12); do
 	runs+=("$T_TMP/run-$i")
 done
 mkdir "$T_TMP/o12"
-"$B" report "${runs[@]}" -o "$T_TMP/o12/r.html" --charts svg,csv >/dev/null 2>"$T_TMP/err" ||
-	fail "report of 12 runs: $(cat "$T_TMP/err")"
+"$B" report --compare "${runs[@]}" -o "$T_TMP/o12/r.html" --charts svg,csv >/dev/null \
+	2>"$T_TMP/err" || fail "report of 12 runs: $(cat "$T_TMP/err")"
+# --compare with one directory: refused, nothing written
+rc=0; "$B" report --compare "$T_TMP/run-01" -o "$T_TMP/one.html" >/dev/null 2>"$T_TMP/err" || rc=$?
+[ "$rc" = 2 ] && grep -q -- "--compare needs two" "$T_TMP/err" && [ ! -e "$T_TMP/one.html" ] ||
+	fail "--compare with one directory: rc $rc: $(cat "$T_TMP/err")"
 python3 - "$T_TMP/o12/r.html" "$T_TMP/o12/charts" <<'PY' || fail "12 runs (above)"
 import csv, glob, re, sys
 import xml.etree.ElementTree as ET
