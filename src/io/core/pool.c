@@ -224,141 +224,175 @@ static int open_targets(struct pool *p, struct safety_claims *claims, char *err,
 	return 0;
 }
 
+/* One target group's geometry (a target, or the whole stripe set or file
+ * set): its region, its copies' regions for a trace storm, the alignment. */
+struct geom {
+	struct target *t;
+	uint64_t start, len, tsize;
+	uint64_t clen; /* trace replay: each copy's region */
+	uint32_t align, maxbs;
+	unsigned per; /* workers (copies) per group */
+};
+
+/* The region of group @g->t: a file set's first file, a stripe set (n x the
+ * smallest member, in whole stripes) or the target; a trace storm's copies
+ * each their share, the trace checked to fit.  0 or -errno with @err. */
+static int group_region(struct pool *p, struct geom *g, char *err, size_t errlen)
+{
+	const struct spec *s = &p->spec;
+	int rc;
+
+	g->tsize = g->t->size;
+	if (s->fileset) {
+		rc = fileset_regions(p, g->align, g->maxbs, err, errlen);
+		g->start = p->fs_start[0];
+		g->len = p->fs_len[0];
+	} else if (s->stripe) {
+		uint64_t m = UINT64_MAX;
+		for (unsigned i = 0; i < p->ntargets; i++)
+			if (p->targets[i].size < m)
+				m = p->targets[i].size;
+		struct target logical = *g->t;
+		logical.size = m / s->stripe * s->stripe * p->ntargets;
+		g->tsize = logical.size;
+		rc = region(s, &logical, g->align, &g->start, &g->len, err, errlen);
+	} else {
+		rc = region(s, g->t, g->align, &g->start, &g->len, err, errlen);
+	}
+	if (rc)
+		return rc;
+	g->clen = 0;
+	if (p->trace) {
+		g->clen = g->len / g->per / g->align * g->align;
+		rc = trace_check_fit(p->trace, g->clen, s->direct ? g->t->lbs : 0, err, errlen);
+		if (rc && g->per > 1)
+			snprintf(err + strlen(err), errlen - strlen(err), " (one of %u copies)",
+				 g->per);
+		return rc;
+	}
+	if (g->len < g->maxbs) {
+		snprintf(err, errlen, "%s: too small: %llu bytes for block size %u", g->t->path,
+			 (unsigned long long)g->len, g->maxbs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* fio's offset_increment: clone @j of the job starts offset_increment x @j
+ * further (each file of a file set), its size cut at the end.  0 or
+ * -EINVAL with @err when it lands past the end. */
+static int clone_offset(struct pool *p, struct worker *w, unsigned j, const struct geom *g,
+			char *err, size_t errlen)
+{
+	const struct spec *s = &p->spec;
+	uint64_t inc = s->offset_increment;
+
+	if (!inc || !j || (p->trace && !s->fileset))
+		return 0;
+	if (s->fileset) {
+		for (unsigned f = 0; f < p->ntargets; f++) {
+			uint64_t fs = p->targets[f].size;
+			if (inc > (fs - p->fs_start[f]) / j ||
+			    fs - (p->fs_start[f] + inc * j) < g->maxbs) {
+				snprintf(err, errlen,
+					 "%s: offset_increment %llu puts job %u past the end",
+					 p->targets[f].path, (unsigned long long)inc, j);
+				return -EINVAL;
+			}
+			w->fstart[f] = p->fs_start[f] + inc * j;
+			if (w->flen[f] > fs - w->fstart[f])
+				w->flen[f] = (fs - w->fstart[f]) / g->align * g->align;
+		}
+		return 0;
+	}
+	if (inc > (g->tsize - g->start) / j || g->start + inc * j >= g->tsize ||
+	    g->tsize - (g->start + inc * j) < g->maxbs) {
+		snprintf(err, errlen, "%s: offset_increment %llu puts job %u past the end",
+			 g->t->path, (unsigned long long)inc, j);
+		return -EINVAL;
+	}
+	w->region_start = g->start + inc * j;
+	if (w->region_len > g->tsize - w->region_start)
+		w->region_len = (g->tsize - w->region_start) / g->align * g->align;
+	return 0;
+}
+
+/* Worker @j of group @gi: its targets, region, CPUs, backend and ring. */
+static int worker_init(struct pool *p, struct worker *w, unsigned gi, unsigned j,
+		       const struct geom *g, const int *cpus, unsigned ncpus)
+{
+	const struct spec *s = &p->spec;
+
+	w->id = gi * g->per + j;
+	w->target = gi;
+	w->spec = &p->spec;
+	w->place = &p->place;
+	w->qd = p->qd;
+	w->members = s->stripe || s->fileset ? p->targets : g->t;
+	w->nmembers = s->stripe || s->fileset ? p->ntargets : 1;
+	w->fileset = s->fileset;
+	for (unsigned f = 0; s->fileset && f < p->ntargets; f++) {
+		w->fstart[f] = p->fs_start[f];
+		w->flen[f] = p->fs_len[f];
+		/* fio: each file is done after its size (x loops) */
+		w->flimit[f] =
+		    s->time_based || s->io_size ? 0 : p->fs_len[f] * (s->loops ? s->loops : 1);
+	}
+	w->region_start = p->trace ? g->start + j * g->clen : g->start;
+	w->region_len = p->trace ? g->clen : g->len;
+	w->trace = p->trace;
+	w->trace_delay_ns = j * s->replay.stagger_ns;
+	hist_init(&w->tstats.lag);
+	w->align = g->align;
+	/* fio's cpus_allowed_policy: shared (default) gives every worker the
+	 * whole set, split one CPU each, wrapping */
+	CPU_ZERO(&w->cpus);
+	w->pin = ncpus > 0;
+	for (unsigned c = 0; c < ncpus; c++)
+		if (!s->cpus_split || c == w->id % ncpus)
+			CPU_SET(cpus[c], &w->cpus);
+	w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd : &backend_io_uring;
+	w->shared = &p->sh;
+	result_init(&w->res);
+	w->res.nmembers = s->stripe || s->fileset ? p->ntargets : 0;
+	/* ~8 s of samples: the consumer may stall that long without a drop */
+	uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
+	w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);
+	return w->out ? 0 : -ENOMEM;
+}
+
 static int make_workers(struct pool *p, char *err, size_t errlen)
 {
 	const struct spec *s = &p->spec;
-	unsigned per = p->trace ? s->replay.copies : s->numjobs;
 	unsigned groups = s->stripe || s->fileset ? 1 : p->ntargets;
 	int cpus[1024];
 	unsigned ncpus = s->cpus_allowed[0] ? parse_cpus(s->cpus_allowed, cpus, 1024) : 0;
-	uint32_t minbs = UINT32_MAX, maxbs = 0;
+	uint32_t minbs = UINT32_MAX;
+	struct geom g = {.per = p->trace ? s->replay.copies : s->numjobs};
 	int rc;
 
 	for (unsigned b = 0; b < s->nbs; b++) {
 		if (s->bs[b].bs < minbs)
 			minbs = s->bs[b].bs;
-		if (s->bs[b].bs > maxbs)
-			maxbs = s->bs[b].bs;
+		if (s->bs[b].bs > g.maxbs)
+			g.maxbs = s->bs[b].bs;
 	}
-	p->nw = per * groups;
+	p->nw = g.per * groups;
 	p->w = calloc(p->nw, sizeof(*p->w));
 	if (!p->w)
 		return -ENOMEM;
-	for (unsigned g = 0; g < groups; g++) {
-		struct target *t = &p->targets[g];
-		uint32_t align = s->blockalign ? s->blockalign : minbs;
-		uint64_t start, len, tsize = t->size;
-
-		if (align < t->lbs)
-			align = t->lbs;
-		if (s->fileset) {
-			rc = fileset_regions(p, align, maxbs, err, errlen);
-			start = p->fs_start[0];
-			len = p->fs_len[0];
-		} else if (s->stripe) {
-			/* the set is n x the smallest member, in whole stripes */
-			uint64_t m = UINT64_MAX;
-			for (unsigned i = 0; i < p->ntargets; i++)
-				if (p->targets[i].size < m)
-					m = p->targets[i].size;
-			struct target logical = *t;
-			logical.size = m / s->stripe * s->stripe * p->ntargets;
-			tsize = logical.size;
-			rc = region(s, &logical, align, &start, &len, err, errlen);
-		} else {
-			rc = region(s, t, align, &start, &len, err, errlen);
-		}
-		if (rc)
+	for (unsigned gi = 0; gi < groups; gi++) {
+		g.t = &p->targets[gi];
+		g.align = s->blockalign ? s->blockalign : minbs;
+		if (g.align < g.t->lbs)
+			g.align = g.t->lbs;
+		if ((rc = group_region(p, &g, err, errlen)))
 			return rc;
-		uint64_t clen = 0; /* trace replay: each copy's region */
-		if (p->trace) {
-			clen = len / per / align * align;
-			rc = trace_check_fit(p->trace, clen, s->direct ? t->lbs : 0, err, errlen);
-			if (rc) {
-				if (per > 1)
-					snprintf(err + strlen(err), errlen - strlen(err),
-						 " (one of %u copies)", per);
+		for (unsigned j = 0; j < g.per; j++) {
+			struct worker *w = &p->w[gi * g.per + j];
+			if ((rc = worker_init(p, w, gi, j, &g, cpus, ncpus)) ||
+			    (rc = clone_offset(p, w, j, &g, err, errlen)))
 				return rc;
-			}
-		} else if (len < maxbs) {
-			snprintf(err, errlen, "%s: too small: %llu bytes for block size %u",
-				 t->path, (unsigned long long)len, maxbs);
-			return -EINVAL;
-		}
-		for (unsigned j = 0; j < per; j++) {
-			struct worker *w = &p->w[g * per + j];
-			w->id = g * per + j;
-			w->target = g;
-			w->spec = &p->spec;
-			w->place = &p->place;
-			w->qd = p->qd;
-			w->members = s->stripe || s->fileset ? p->targets : t;
-			w->nmembers = s->stripe || s->fileset ? p->ntargets : 1;
-			w->fileset = s->fileset;
-			for (unsigned f = 0; s->fileset && f < p->ntargets; f++) {
-				w->fstart[f] = p->fs_start[f];
-				w->flen[f] = p->fs_len[f];
-				/* fio: each file is done after its size (x loops) */
-				w->flimit[f] = s->time_based || s->io_size
-						   ? 0
-						   : p->fs_len[f] * (s->loops ? s->loops : 1);
-			}
-			w->region_start = p->trace ? start + j * clen : start;
-			w->region_len = p->trace ? clen : len;
-			w->trace = p->trace;
-			w->trace_delay_ns = j * s->replay.stagger_ns;
-			hist_init(&w->tstats.lag);
-			if (s->fileset && s->offset_increment && j) {
-				/* fio: each clone's files start offset_increment * j further */
-				for (unsigned f = 0; f < p->ntargets; f++) {
-					uint64_t inc = s->offset_increment, fs = p->targets[f].size;
-					if (inc > (fs - p->fs_start[f]) / j ||
-					    fs - (p->fs_start[f] + inc * j) < maxbs) {
-						snprintf(
-						    err, errlen,
-						    "%s: offset_increment %llu puts job %u past "
-						    "the end",
-						    p->targets[f].path, (unsigned long long)inc, j);
-						return -EINVAL;
-					}
-					w->fstart[f] = p->fs_start[f] + inc * j;
-					if (w->flen[f] > fs - w->fstart[f])
-						w->flen[f] = (fs - w->fstart[f]) / align * align;
-				}
-			} else if (!p->trace && s->offset_increment && j) {
-				/* fio: clone j of the job starts offset_increment * j further,
-				 * its size cut at the end of the target */
-				uint64_t inc = s->offset_increment;
-				if (inc > (tsize - start) / j || start + inc * j >= tsize ||
-				    tsize - (start + inc * j) < maxbs) {
-					snprintf(
-					    err, errlen,
-					    "%s: offset_increment %llu puts job %u past the end",
-					    t->path, (unsigned long long)inc, j);
-					return -EINVAL;
-				}
-				w->region_start = start + inc * j;
-				if (w->region_len > tsize - w->region_start)
-					w->region_len = (tsize - w->region_start) / align * align;
-			}
-			w->align = align;
-			/* fio's cpus_allowed_policy: shared (default) gives every
-			 * worker the whole set, split one CPU each, wrapping */
-			CPU_ZERO(&w->cpus);
-			w->pin = ncpus > 0;
-			for (unsigned c = 0; c < ncpus; c++)
-				if (!s->cpus_split || c == w->id % ncpus)
-					CPU_SET(cpus[c], &w->cpus);
-			w->be = s->ioengine == ENGINE_IO_URING_CMD ? &backend_uring_cmd
-								   : &backend_io_uring;
-			w->shared = &p->sh;
-			result_init(&w->res);
-			w->res.nmembers = s->stripe || s->fileset ? p->ntargets : 0;
-			/* ~8 s of samples: the consumer may stall that long without a drop */
-			uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
-			w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);
-			if (!w->out)
-				return -ENOMEM;
 		}
 	}
 	return 0;
