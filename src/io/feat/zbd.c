@@ -209,21 +209,20 @@ static int max_open(const struct zbdev *d, const struct spec *s, unsigned *mo, c
 	return 0;
 }
 
-int zbd_join(const struct target *t, bool writable, const struct spec *s, struct zbd **out,
-	     char *err, size_t errlen)
+/* The device @t for zonemode=zbd, checked against the job @s: its
+ * identity (*@dev, *@ino: a file's inode), its zones read (@d: a zoned
+ * device's, or none: emulated), the open-zone limit (*@mo).  0 or -errno
+ * with @err. */
+static int join_check(const struct target *t, bool writable, const struct spec *s, dev_t *dev,
+		      ino_t *ino, struct zbdev *d, unsigned *mo, char *err, size_t errlen)
 {
 	struct stat st;
-	struct zbd *z = NULL;
-	struct zbdev d;
-	uint64_t size = t->size;
-	unsigned mo = 0;
-	int rc = 0;
+	int rc;
 
-	*out = NULL;
 	if (fstat(t->fd, &st))
 		return snprintf(err, errlen, "zonemode=zbd: fstat: %s", strerror(errno)), -errno;
-	dev_t dev = S_ISREG(st.st_mode) ? st.st_dev : st.st_rdev;
-	ino_t ino = S_ISREG(st.st_mode) ? st.st_ino : 0;
+	*dev = S_ISREG(st.st_mode) ? st.st_dev : st.st_rdev;
+	*ino = S_ISREG(st.st_mode) ? st.st_ino : 0;
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode) && t->kind != TARGET_NVME_GENERIC)
 		return snprintf(err, errlen,
 				"zonemode=zbd needs a block device, a file or an NVMe generic "
@@ -231,94 +230,89 @@ int zbd_join(const struct target *t, bool writable, const struct spec *s, struct
 		       -EINVAL;
 	/* the descriptor of a writer was judged by dev/safety.h: only then
 	 * may a zone be reset */
-	rc = zbdev_probe(t, writable, &d, err, errlen);
+	rc = zbdev_probe(t, writable, d, err, errlen);
 	if (rc)
 		return rc;
-	if (d.model != ZBDEV_NONE && d.zsize != s->zone_size)
+	if (d->model != ZBDEV_NONE && d->zsize != s->zone_size)
 		return snprintf(err, errlen, "zonemode=zbd: zone size changed"), -EINVAL;
-	if (d.model == ZBDEV_NONE && !s->zone_size)
+	if (d->model == ZBDEV_NONE && !s->zone_size)
 		return snprintf(err, errlen,
 				"zonemode=zbd needs a zonesize on a device that is not zoned "
 				"(zones are emulated, as fio 3.33)"),
 		       -EINVAL;
-	rc = max_open(&d, s, &mo, err, errlen);
+	rc = max_open(d, s, mo, err, errlen);
 	if (rc)
 		return rc;
-	if (size < s->zone_size)
+	if (t->size < s->zone_size)
 		return snprintf(err, errlen,
 				"zonemode=zbd: device size %llu is smaller than the zone size %llu",
-				(unsigned long long)size, (unsigned long long)s->zone_size),
+				(unsigned long long)t->size, (unsigned long long)s->zone_size),
 		       -EINVAL;
-	pthread_mutex_lock(&tab_lock);
-	int freei = -1;
-	for (int i = 0; i < ZBD_MAX_DEVS; i++) {
-		if (!tab[i]) {
-			freei = freei < 0 ? i : freei;
-			continue;
-		}
-		if (tab[i]->dev == dev && tab[i]->ino == ino)
-			z = tab[i];
-	}
-	if (z) {
-		/* fio: every job on a device uses its zone size and limit */
-		if (z->zsize != s->zone_size)
-			rc = -EINVAL,
-			snprintf(err, errlen,
-				 "zonesize %llu differs from another job's %llu "
-				 "on the same device (as fio)",
-				 (unsigned long long)s->zone_size, (unsigned long long)z->zsize);
-		else if (mo && mo != z->max_open)
-			rc = -EINVAL,
-			snprintf(err, errlen, "different max_open_zones values (as fio)");
-		else if (z->real && writable && z->writers)
-			/* two jobs' writes to one zone could reach the device
-			 * out of claim order (fio's zone locks serialize them) */
-			rc = -EINVAL,
-			snprintf(err, errlen,
-				 "%s: another job of this run group writes this zoned device: "
-				 "writers at once are not implemented (put a stonewall between "
-				 "them)",
-				 t->path);
-		else
-			z->refs++, z->writers += z->real && writable;
-		goto unlock;
-	}
-	if (freei < 0) {
-		rc = -EINVAL;
-		snprintf(err, errlen, "zonemode=zbd: more than %d devices", ZBD_MAX_DEVS);
-		goto unlock;
-	}
-	uint64_t nz = (size + s->zone_size - 1) / s->zone_size;
-	if (nz > UINT32_MAX - 1) {
-		rc = -EINVAL;
-		snprintf(err, errlen, "zonemode=zbd: too many zones");
-		goto unlock;
-	}
+	return 0;
+}
+
+/* Another job joins the table's device @z (fio: every job on a device uses
+ * its zone size and limit; writers at once are not implemented).  0 or
+ * -EINVAL with @err.  Under tab_lock. */
+static int join_existing(struct zbd *z, const struct target *t, bool writable, const struct spec *s,
+			 unsigned mo, char *err, size_t errlen)
+{
+	if (z->zsize != s->zone_size)
+		return snprintf(err, errlen,
+				"zonesize %llu differs from another job's %llu on the same device "
+				"(as fio)",
+				(unsigned long long)s->zone_size, (unsigned long long)z->zsize),
+		       -EINVAL;
+	if (mo && mo != z->max_open)
+		return snprintf(err, errlen, "different max_open_zones values (as fio)"), -EINVAL;
+	if (z->real && writable && z->writers)
+		/* two jobs' writes to one zone could reach the device out of
+		 * claim order (fio's zone locks serialize them) */
+		return snprintf(err, errlen,
+				"%s: another job of this run group writes this zoned device: "
+				"writers at once are not implemented (put a stonewall between "
+				"them)",
+				t->path),
+		       -EINVAL;
+	z->refs++;
+	z->writers += z->real && writable;
+	return 0;
+}
+
+/* A new table entry for the device (@dev, @ino) of @t: its zones, emulated
+ * or read from the device @d.  0 or -errno with @err (*@out NULL). */
+static int zbd_new(const struct target *t, bool writable, const struct spec *s, dev_t dev,
+		   ino_t ino, const struct zbdev *d, unsigned mo, struct zbd **out, char *err,
+		   size_t errlen)
+{
+	uint64_t nz = (t->size + s->zone_size - 1) / s->zone_size;
+	struct zbd *z;
+	int rc;
+
+	*out = NULL;
+	if (nz > UINT32_MAX - 1)
+		return snprintf(err, errlen, "zonemode=zbd: too many zones"), -EINVAL;
 	z = calloc(1, sizeof(*z) + nz * sizeof(z->z[0]));
 	if (!z || (mo && !(z->slots = calloc(mo, sizeof(*z->slots))))) {
-		if (z)
-			free(z);
-		z = NULL;
-		rc = -ENOMEM;
-		goto unlock;
+		free(z);
+		return -ENOMEM;
 	}
 	z->dev = dev;
 	z->ino = ino;
 	z->refs = 1;
 	z->zsize = s->zone_size;
 	z->zcap = s->zone_capacity ? s->zone_capacity : s->zone_size;
-	z->size = size;
+	z->size = t->size;
 	z->nz = (uint32_t)nz;
 	z->max_open = mo;
 	for (uint32_t i = 0; i < z->nz; i++) {
 		atomic_init(&z->z[i].wp, (uint64_t)i * z->zsize);
 		z->z[i].cap = z->zcap;
 	}
-	if (d.model != ZBDEV_NONE && (rc = real_zones(z, &d, s, err, errlen))) {
+	if (d->model != ZBDEV_NONE && (rc = real_zones(z, d, s, err, errlen))) {
 		free(z->slots);
 		free(z);
-		z = NULL;
-		goto unlock;
+		return rc;
 	}
 	z->writers = z->real && writable;
 	/* fio's _zbd_reset_write_cnt: 1 / frequency writes, UINT_MAX without */
@@ -326,8 +320,38 @@ int zbd_join(const struct target *t, bool writable, const struct spec *s, struct
 	z->cnt_init =
 	    f > 0 ? (1.0 / f < 4294967295.0 ? (uint32_t)(1.0 / f) : UINT32_MAX) : UINT32_MAX;
 	reset_cnt(z);
-	tab[freei] = z;
-unlock:
+	*out = z;
+	return 0;
+}
+
+int zbd_join(const struct target *t, bool writable, const struct spec *s, struct zbd **out,
+	     char *err, size_t errlen)
+{
+	struct zbd *z = NULL;
+	struct zbdev d;
+	unsigned mo = 0;
+	dev_t dev = 0;
+	ino_t ino = 0;
+	int rc, freei = -1;
+
+	*out = NULL;
+	if ((rc = join_check(t, writable, s, &dev, &ino, &d, &mo, err, errlen)))
+		return rc;
+	pthread_mutex_lock(&tab_lock);
+	for (int i = 0; i < ZBD_MAX_DEVS; i++) {
+		if (!tab[i])
+			freei = freei < 0 ? i : freei;
+		else if (tab[i]->dev == dev && tab[i]->ino == ino)
+			z = tab[i];
+	}
+	if (z) {
+		rc = join_existing(z, t, writable, s, mo, err, errlen);
+	} else if (freei < 0) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "zonemode=zbd: more than %d devices", ZBD_MAX_DEVS);
+	} else if (!(rc = zbd_new(t, writable, s, dev, ino, &d, mo, &z, err, errlen))) {
+		tab[freei] = z;
+	}
 	pthread_mutex_unlock(&tab_lock);
 	*out = rc ? NULL : z;
 	return rc;
