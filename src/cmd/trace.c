@@ -297,30 +297,114 @@ static int run_blktrace(const char *dev, const char *secs, const char *raw, cons
 	return stat(first, &st) ? 1 : 0;
 }
 
+/* Where the kernel refuses blktrace (lockdown restricts its debugfs files):
+ * device @rdev's issue events through tracefs for @dur_ns, kept raw in
+ * @raw/@base.block_rq_issue.txt and parsed into *@t.  0 or -errno with
+ * @err. */
+static int record_tracefs(dev_t rdev, uint64_t dur_ns, const char *raw, const char *base,
+			  struct trace **t, char *err, size_t errlen)
+{
+	char name[300];
+	char *buf = NULL;
+	size_t len = 0;
+
+	snprintf(name, sizeof(name), "%s.block_rq_issue.txt", base);
+	int dfd = open(raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err[0] = '\0';
+	int rfd = dfd < 0 ? -errno : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, err, errlen);
+	if (dfd >= 0)
+		close(dfd);
+	if (rfd < 0) {
+		char why[4400];
+		snprintf(why, sizeof(why), "%s", dfd < 0 ? strerror(-rfd) : err);
+		if (snprintf(err, errlen, "%s/%s: %s", raw, name, why) >= (int)errlen)
+			snprintf(err, errlen, "%s: %s", name, why); /* a long --raw: the file */
+		return rfd;
+	}
+	int rc = ftrace_capture(rdev, dur_ns, rfd, &buf, &len, err, errlen);
+	if (close(rfd) && !rc)
+		rc = -errno;
+	if (!rc)
+		rc = trace_parse_ftrace(
+		    name, buf, len, (unsigned)((major(rdev) << 20) | minor(rdev)), t, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* The recording's file names: the raw directory (default OUT.blktrace)
+ * and blktrace's first file in it.  0, or NVS_EXIT_USAGE (said). */
+static int record_names(const char *out, const char **raw, char *rawbuf, size_t rawlen,
+			const char *base, char *first, size_t firstlen)
+{
+	if (!*raw) {
+		if ((size_t)snprintf(rawbuf, rawlen, "%s.blktrace", out) >= rawlen) {
+			fprintf(stderr, "nvscope trace: %s: name too long\n", out);
+			return NVS_EXIT_USAGE;
+		}
+		*raw = rawbuf;
+	}
+	if ((size_t)snprintf(first, firstlen, "%s/%s.blktrace.0", *raw, base) >= firstlen) {
+		fprintf(stderr, "nvscope trace: %s: name too long\n", *raw);
+		return NVS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The capture itself, once the outputs are open: blktrace, or tracefs
+ * where the kernel refuses blktrace.  0 with *@t and *@via, or the exit
+ * status (said). */
+static int capture(const char *dev, const struct stat *st, uint64_t dur_ns, const char *raw,
+		   const char *base, const char *first, struct trace **t, const char **via)
+{
+	char err[4400], secs[32];
+
+	snprintf(secs, sizeof(secs), "%llu",
+		 (unsigned long long)((dur_ns + 999999999ULL) / 1000000000ULL));
+	/* SIGHUP and SIGQUIT too: each ends the recording early, its instance
+	 * removed; no SA_RESTART, so the wait for blktrace sees the stop */
+	stopsig_catch(on_signal, false);
+	sweep_instances();
+	*via = "blktrace";
+	int rc = run_blktrace(dev, secs, raw, base, first);
+	if (rc == -ENOENT) {
+		fprintf(stderr,
+			"nvscope trace: cannot run blktrace (Debian: apt install blktrace)\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "nvscope trace: blktrace: %s\n", strerror(-rc));
+		return NVS_EXIT_IOERR;
+	}
+	if (rc == 0) {
+		rc = trace_load(first, t, err, sizeof(err));
+	} else if (!stop_sig) { /* no files: the kernel refused blktrace */
+		*via = "tracefs block_rq_issue (blktrace refused by the kernel)";
+		rc = record_tracefs(st->st_rdev, dur_ns, raw, base, t, err, sizeof(err));
+	} else {
+		rc = -EINTR;
+		snprintf(err, sizeof(err), "interrupted before anything was recorded");
+	}
+	if (rc) {
+		fprintf(stderr, "nvscope trace: %s\n", err);
+		return NVS_EXIT_IOERR;
+	}
+	return 0;
+}
+
 static int record(const char *dev, uint64_t dur_ns, const char *out, const char *raw)
 {
-	char err[4400], rawbuf[4096], secs[32], first[4096];
+	char err[4400], rawbuf[4096], first[4096];
 	struct stat st;
-	const char *base = strrchr(dev, '/');
+	const char *base = strrchr(dev, '/'), *via;
+	struct trace *t = NULL;
 	base = base ? base + 1 : dev;
 
 	if (stat(dev, &st) || !S_ISBLK(st.st_mode)) {
 		fprintf(stderr, "nvscope trace: %s: not a block device\n", dev);
 		return NVS_EXIT_USAGE;
 	}
-	if (!raw) {
-		if ((size_t)snprintf(rawbuf, sizeof(rawbuf), "%s.blktrace", out) >=
-		    sizeof(rawbuf)) {
-			fprintf(stderr, "nvscope trace: %s: name too long\n", out);
-			return NVS_EXIT_USAGE;
-		}
-		raw = rawbuf;
-	}
-	if ((size_t)snprintf(first, sizeof(first), "%s/%s.blktrace.0", raw, base) >=
-	    sizeof(first)) {
-		fprintf(stderr, "nvscope trace: %s: name too long\n", raw);
+	if (record_names(out, &raw, rawbuf, sizeof(rawbuf), base, first, sizeof(first)))
 		return NVS_EXIT_USAGE;
-	}
 	/* outputs first: a refused output refuses the recording (never the
 	 * device recorded, never a file in use) */
 	FILE *f = NULL;
@@ -334,70 +418,17 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 	int rc = raw_dir_ready(raw, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "nvscope trace: %s\n", err);
-		goto fail_usage;
-	}
-	rc = need_debugfs();
-	if (rc) {
+	} else if ((rc = need_debugfs())) {
 		fprintf(stderr,
 			"nvscope trace: debugfs at /sys/kernel/debug: %s (blktrace needs it)\n",
 			strerror(-rc));
-		goto fail_usage;
-	}
-	snprintf(secs, sizeof(secs), "%llu",
-		 (unsigned long long)((dur_ns + 999999999ULL) / 1000000000ULL));
-	/* SIGHUP and SIGQUIT too: each ends the recording early, its instance
-	 * removed; no SA_RESTART, so the wait for blktrace sees the stop */
-	stopsig_catch(on_signal, false);
-	sweep_instances();
-	struct trace *t = NULL;
-	const char *via = "blktrace";
-	rc = run_blktrace(dev, secs, raw, base, first);
-	if (rc == -ENOENT) {
-		fprintf(stderr,
-			"nvscope trace: cannot run blktrace (Debian: apt install blktrace)\n");
-		goto fail_usage;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "nvscope trace: blktrace: %s\n", strerror(-rc));
-		goto fail_io;
-	}
-	if (rc == 0) {
-		rc = trace_load(first, &t, err, sizeof(err));
-	} else if (!stop_sig) {
-		/* no files: the kernel refused blktrace (lockdown restricts its
-		 * debugfs files); the same issue events through tracefs */
-		char name[300];
-		char *buf = NULL;
-		size_t len = 0;
-		via = "tracefs block_rq_issue (blktrace refused by the kernel)";
-		snprintf(name, sizeof(name), "%s.block_rq_issue.txt", base);
-		int dfd = open(raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		int rfd = dfd < 0
-			      ? -errno
-			      : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, err, sizeof(err));
-		if (dfd >= 0)
-			close(dfd);
-		if (rfd < 0) {
-			fprintf(stderr, "nvscope trace: %s/%s: %s\n", raw, name, err);
-			rc = rfd;
-			goto fail_io;
-		}
-		rc = ftrace_capture(st.st_rdev, dur_ns, rfd, &buf, &len, err, sizeof(err));
-		if (close(rfd) && !rc)
-			rc = -errno;
-		if (!rc)
-			rc = trace_parse_ftrace(
-			    name, buf, len,
-			    (unsigned)((major(st.st_rdev) << 20) | minor(st.st_rdev)), &t, err,
-			    sizeof(err));
-		free(buf);
 	} else {
-		rc = -EINTR;
-		snprintf(err, sizeof(err), "interrupted before anything was recorded");
+		rc = capture(dev, &st, dur_ns, raw, base, first, &t, &via);
 	}
 	if (rc) {
-		fprintf(stderr, "nvscope trace: %s\n", err);
-		goto fail_io;
+		fclose(f);
+		unlink(out); /* ours: created or emptied above */
+		return rc;
 	}
 	rc = trace_write_iolog3(f, t, dev);
 	if (fclose(f) && !rc)
@@ -415,14 +446,6 @@ static int record(const char *dev, uint64_t dur_ns, const char *out, const char 
 		out, via, raw);
 	trace_free(t);
 	return NVS_EXIT_OK;
-fail_usage:
-	fclose(f);
-	unlink(out); /* ours: created or emptied above */
-	return rc;
-fail_io:
-	fclose(f);
-	unlink(out);
-	return NVS_EXIT_IOERR;
 }
 
 /* Any trace nvscope reads, written as a fio version 3 iolog on file @name. */
@@ -469,10 +492,14 @@ enum { O_TARGET = 256, O_DURATION, O_RAW, O_OUTPUT = 'o' };
 
 static const struct cmd_opt record_opts[] = {
     {{"target", required_argument, NULL, O_TARGET}, 0, "DEV", "the block device to trace"},
-    {{"duration", required_argument, NULL, O_DURATION}, 0, "TIME",
+    {{"duration", required_argument, NULL, O_DURATION},
+     0,
+     "TIME",
      "how long (\"30s\", \"2m\"; Ctrl-C ends early)"},
     {{"output", required_argument, NULL, O_OUTPUT}, 'o', "FILE", "the fio version 3 iolog"},
-    {{"raw", required_argument, NULL, O_RAW}, 0, "DIR",
+    {{"raw", required_argument, NULL, O_RAW},
+     0,
+     "DIR",
      "blktrace's raw per-CPU files DEV.blktrace.N\n"
      "(default FILE.blktrace; new or empty)"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
@@ -526,7 +553,9 @@ enum { O_FILE = 300 };
 
 static const struct cmd_opt convert_opts[] = {
     {{"output", required_argument, NULL, O_OUTPUT}, 'o', "OUT", "the fio version 3 iolog"},
-    {{"file", required_argument, NULL, O_FILE}, 0, "NAME",
+    {{"file", required_argument, NULL, O_FILE},
+     0,
+     "NAME",
      "the file every I/O of OUT names (default trace.img)"},
     {{NULL, 0, NULL, 0}, 0, NULL, NULL},
 };

@@ -94,6 +94,7 @@ for _ in $(seq 50); do
 	[ "$c1" = "$c0" ] && break
 	c0=$c1
 done
+mkdir "$T/rawfull" && : >"$T/rawfull/kept" # trace record's --raw: not empty
 s0=$(snapshot)
 n=0 bad=()
 # refused NAME CMD...: exit 2, no write counted, no file changed or new
@@ -151,6 +152,8 @@ refused "write_iolog onto the image of a mounted loop device" "$B" run --target 
 refused "--output onto the image of a mounted loop device" "$B" run --target "$L1" "${R[@]}" --output "$T/fs.img"
 refused "trace convert -o onto the image of a mounted loop device" "$B" trace convert "$T/w6.log" -o "$T/fs.img"
 refused "trace convert -o onto its own input" "$B" trace convert "$T/w5.log" -o "$T/w5.log"
+refused "trace record into a --raw directory that is not empty" "$B" trace record --target "$L1" \
+	--duration 1s -o "$T/rec.log" --raw "$T/rawfull"
 refused "check --csv onto the image of a mounted loop device" "$B" check --target "$L1" --profile "$T/read.ini" \
 	-o "$T/res3" --csv "$T/fs.img" -q
 # cause 6: an option takes effect or is refused
