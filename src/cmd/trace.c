@@ -315,7 +315,7 @@ static int record_tracefs(dev_t rdev, uint64_t dur_ns, const char *raw, const ch
 	if (dfd >= 0)
 		close(dfd);
 	if (rfd < 0) {
-		char why[4400];
+		char why[1024]; /* safety_out's messages are one line */
 		snprintf(why, sizeof(why), "%s", dfd < 0 ? strerror(-rfd) : err);
 		if (snprintf(err, errlen, "%s/%s: %s", raw, name, why) >= (int)errlen)
 			snprintf(err, errlen, "%s: %s", name, why); /* a long --raw: the file */
