@@ -345,7 +345,9 @@ static void opt_zsize(cJSON *o, const char *key, uint64_t bytes, uint64_t zones)
 /* The options of job @s at depth @qd as fio names and spells them (strings,
  * as fio writes "job options"): the ones that shape the workload always,
  * the rest when they differ from the default. */
-static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char *name)
+/* "job options": the workload (name, filename, rw, bs, depth, engine,
+ * runtime, region) */
+static void options_workload(cJSON *o, const struct spec *s, unsigned qd, const char *name)
 {
 	static const char *const engines[] = {"io_uring", "io_uring_cmd"};
 	char buf[1024];
@@ -389,6 +391,11 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	opt_zsize(o, "size", s->size, s->size_nz);
 	opt_zsize(o, "offset", s->offset, s->offset_nz);
 	opt_zsize(o, "io_size", s->io_size, s->io_size_nz);
+}
+
+/* ... loops and the rate options */
+static void options_rate(cJSON *o, const struct spec *s)
+{
 	if (s->loops > 1)
 		opt_u(o, "loops", s->loops);
 	if (s->rate_iops)
@@ -409,6 +416,11 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 	    s->rate_bw_dir[1])
 		opt_str(o, "rate_process",
 			s->rate_process == PROCESS_POISSON ? "poisson" : "linear");
+}
+
+/* ... block alignment, fio's steady state, syncs and verify */
+static void options_data(cJSON *o, const struct spec *s)
+{
 	if (s->blockalign)
 		opt_size(o, "blockalign", s->blockalign);
 	jsonss_options(o, s); /* fio's steadystate, ss_dur, ss_ramp */
@@ -430,6 +442,11 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		if (s->verify_fatal)
 			opt_str(o, "verify_fatal", "1");
 	}
+}
+
+/* ... the engine's tuning, the random distribution, CPUs, logs */
+static void options_engine(cJSON *o, const struct spec *s)
+{
 	if (s->sqpoll)
 		opt_str(o, "sqthread_poll", "1");
 	if (s->hipri)
@@ -463,6 +480,15 @@ static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char 
 		opt_str(o, "write_lat_log", s->log_lat);
 	if (s->log_bw[0])
 		opt_str(o, "write_bw_log", s->log_bw);
+}
+
+/* fio's "job options" of @s at depth @qd, named @name, in fio's order. */
+static void job_options(cJSON *o, const struct spec *s, unsigned qd, const char *name)
+{
+	options_workload(o, s, qd, name);
+	options_rate(o, s);
+	options_data(o, s);
+	options_engine(o, s);
 }
 
 static const struct spec *job_spec(const struct json_run *run, unsigned j)
