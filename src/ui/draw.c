@@ -11,6 +11,7 @@
  * each sample as a half-cell block, fill the area under each series'
  * per-column mean (stacked for read + write IOPS) with block elements, '#'
  * in ASCII; step markers are rules in the empty cells with a label on top. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,101 @@ static void marks(struct paint *pa, WINDOW *win, int y, int x, int ph, int pw, c
 	}
 }
 
+/* The smallest, smallest positive and largest value each series shows in
+ * [t0, t1]; @start[s]: its first point there. */
+static void visible_range(const struct plot *p, size_t *start, double *vmin, double *vpos,
+			  double *vmax)
+{
+	*vmin = INFINITY, *vpos = INFINITY, *vmax = -INFINITY;
+	for (int s = 0; s < p->nser; s++) {
+		const struct plot_ser *ps = &p->ser[s];
+		start[s] = first_at(ps, p->t0);
+		for (size_t i = start[s]; i < ps->n && t_at(ps, i) <= p->t1; i++) {
+			double v = val_at(ps, i);
+			if (isnan(v))
+				continue;
+			*vmin = fmin(*vmin, v);
+			*vmax = fmax(*vmax, v);
+			if (v > 0 && v < *vpos)
+				*vpos = v;
+		}
+	}
+}
+
+/* PLOT_FILL: each series' per-column means into @cols (@dw columns a
+ * series; stacked ones summed over the ones below, which may move *@vmax
+ * up).  0 or -ENOMEM. */
+static int fill_columns(const struct plot *p, const size_t *start, int dw, double scale,
+			double *cols, double *vmax)
+{
+	int *cnt = malloc((size_t)dw * sizeof(*cnt));
+	if (!cnt)
+		return -ENOMEM;
+	for (int s = 0; s < p->nser; s++) {
+		double *c = cols + (size_t)s * dw;
+		column_means(&p->ser[s], start[s], p, dw, scale, c, cnt);
+		for (int x = 0; p->stack && s > 0 && x < dw; x++) {
+			double below = cols[(size_t)(s - 1) * dw + x];
+			c[x] = isnan(c[x]) ? below : isnan(below) ? c[x] : c[x] + below;
+			if (!isnan(c[x]) && c[x] > *vmax)
+				*vmax = c[x];
+		}
+	}
+	free(cnt);
+	return 0;
+}
+
+/* PLOT_FILL's areas: stacked, the total first and each lower part over
+ * it; else the largest area first, so a smaller one drawn over it stays
+ * seen. */
+static void plot_fill(struct paint *pa, const struct plot *p, const double *cols,
+		      const struct axis *ax, int dw, int dh)
+{
+	int order[4];
+	double mean[4];
+
+	for (int s = 0; s < p->nser; s++) {
+		double sum = 0;
+		int n = 0;
+		for (int x = 0; x < dw; x++)
+			if (!isnan(cols[(size_t)s * dw + x]))
+				sum += cols[(size_t)s * dw + x], n++;
+		mean[s] = n ? sum / n : 0;
+		order[s] = s;
+		for (int k = s; k > 0 && mean[order[k]] > mean[order[k - 1]]; k--) {
+			int tmp = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = tmp;
+		}
+	}
+	if (p->stack)
+		for (int k = 0; k < p->nser; k++)
+			order[k] = p->nser - 1 - k;
+	for (int k = 0; k < p->nser; k++)
+		fill_col(pa, cols + (size_t)order[k] * dw, p->ser[order[k]].role, ax, dw, dh);
+}
+
+/* The dots (PLOT_DOTS, PLOT_THICK: two dot rows, half a cell). */
+static void plot_dots(struct paint *pa, const struct plot *p, const size_t *start,
+		      const struct axis *ax, double scale, int dh)
+{
+	for (int s = 0; s < p->nser; s++) {
+		const struct plot_ser *ps = &p->ser[s];
+		for (size_t i = start[s]; i < ps->n; i++) {
+			double t = t_at(ps, i);
+			if (t > p->t1)
+				break;
+			int py = axis_map(ax, val_at(ps, i), dh);
+			if (py < 0)
+				continue;
+			int dx = (int)lround((t - p->t0) * scale), dy = dh - 1 - py;
+			bcanvas_set(&pa->canvas, dx, dy, ps->role);
+			if (p->style == PLOT_THICK)
+				bcanvas_set(&pa->canvas, dx, dy + (dy % 2 ? -1 : 1), ps->role);
+		}
+	}
+}
+
 double draw_plot(struct paint *pa, WINDOW *win, int y, int x, int h, int w, const struct plot *p)
 {
 	int lw = draw_plot_label_w(w, p->labels);
@@ -353,45 +449,18 @@ double draw_plot(struct paint *pa, WINDOW *win, int y, int x, int h, int w, cons
 	if (ph <= 0 || pw <= 1 || !(p->t1 > p->t0))
 		return NAN;
 	/* autoscale on what is visible */
-	double vmin = INFINITY, vpos = INFINITY, vmax = -INFINITY;
+	double vmin, vpos, vmax;
 	size_t start[4];
-	for (int s = 0; s < p->nser; s++) {
-		const struct plot_ser *ps = &p->ser[s];
-		start[s] = first_at(ps, p->t0);
-		for (size_t i = start[s]; i < ps->n && t_at(ps, i) <= p->t1; i++) {
-			double v = val_at(ps, i);
-			if (isnan(v))
-				continue;
-			if (v < vmin)
-				vmin = v;
-			if (v > vmax)
-				vmax = v;
-			if (v > 0 && v < vpos)
-				vpos = v;
-		}
-	}
+	visible_range(p, start, &vmin, &vpos, &vmax);
 	/* fill: the per-column means first (stacked ones move the top) */
 	int dw = 2 * pw, dh = 4 * ph;
 	double scale = (dw - 1) / (p->t1 - p->t0);
 	double *cols = NULL;
-	int *cnt = NULL;
 	if (p->style == PLOT_FILL) {
 		cols = malloc((size_t)dw * 4 * sizeof(*cols));
-		cnt = malloc((size_t)dw * sizeof(*cnt));
-		if (!cols || !cnt) {
+		if (!cols || fill_columns(p, start, dw, scale, cols, &vmax)) {
 			free(cols);
-			free(cnt);
 			return NAN;
-		}
-		for (int s = 0; s < p->nser; s++) {
-			double *c = cols + (size_t)s * dw;
-			column_means(&p->ser[s], start[s], p, dw, scale, c, cnt);
-			for (int x = 0; p->stack && s > 0 && x < dw; x++) {
-				double below = cols[(size_t)(s - 1) * dw + x];
-				c[x] = isnan(c[x]) ? below : isnan(below) ? c[x] : c[x] + below;
-				if (!isnan(c[x]) && c[x] > vmax)
-					vmax = c[x];
-			}
 		}
 	}
 	struct axis ax;
@@ -403,54 +472,13 @@ double draw_plot(struct paint *pa, WINDOW *win, int y, int x, int h, int w, cons
 		axis_autoscale(&ax, p->log ? (isinf(vpos) ? 0 : vpos) : vmin, vmax, p->log);
 	if (bcanvas_init(&pa->canvas, pw, ph)) {
 		free(cols);
-		free(cnt);
 		return NAN;
 	}
-	if (p->style == PLOT_FILL) {
-		/* stacked: the total first, each lower part over it; else the
-		 * largest area first, so a smaller one drawn over it stays seen */
-		int order[4];
-		double mean[4];
-		for (int s = 0; s < p->nser; s++) {
-			double sum = 0;
-			int n = 0;
-			for (int x = 0; x < dw; x++)
-				if (!isnan(cols[(size_t)s * dw + x]))
-					sum += cols[(size_t)s * dw + x], n++;
-			mean[s] = n ? sum / n : 0;
-			order[s] = s;
-			for (int k = s; k > 0 && mean[order[k]] > mean[order[k - 1]]; k--) {
-				int tmp = order[k];
-				order[k] = order[k - 1];
-				order[k - 1] = tmp;
-			}
-		}
-		if (p->stack)
-			for (int k = 0; k < p->nser; k++)
-				order[k] = p->nser - 1 - k;
-		for (int k = 0; k < p->nser; k++)
-			fill_col(pa, cols + (size_t)order[k] * dw, p->ser[order[k]].role, &ax, dw,
-				 dh);
-		free(cols);
-		free(cnt);
-	} else {
-		for (int s = 0; s < p->nser; s++) {
-			const struct plot_ser *ps = &p->ser[s];
-			for (size_t i = start[s]; i < ps->n; i++) {
-				double t = t_at(ps, i);
-				if (t > p->t1)
-					break;
-				int py = axis_map(&ax, val_at(ps, i), dh);
-				if (py < 0)
-					continue;
-				int dx = (int)lround((t - p->t0) * scale), dy = dh - 1 - py;
-				bcanvas_set(&pa->canvas, dx, dy, ps->role);
-				if (p->style == PLOT_THICK) /* two dot rows: one half cell */
-					bcanvas_set(&pa->canvas, dx, dy + (dy % 2 ? -1 : 1),
-						    ps->role);
-			}
-		}
-	}
+	if (p->style == PLOT_FILL)
+		plot_fill(pa, p, cols, &ax, dw, dh);
+	else
+		plot_dots(pa, p, start, &ax, scale, dh);
+	free(cols);
 	for (int cy = 0; cy < ph; cy++)
 		for (int cx = 0; cx < pw; cx++)
 			put_cell(pa, win, y + cy, x + lw + cx, bcanvas_cell(&pa->canvas, cx, cy),
