@@ -644,16 +644,9 @@ static void loop(struct app *a)
 	}
 }
 
-int console_run(const struct console_opts *o)
+/* The console's state from its options, before any terminal work. */
+static void app_defaults(struct app *a, const struct console_opts *o)
 {
-	char err[512] = "";
-	struct app *a = calloc(1, sizeof(*a));
-	if (!a) {
-		source_hosts_free(o->hosts);
-		fprintf(stderr, "nvscope: out of memory\n");
-		return NVS_EXIT_IOERR;
-	}
-	setlocale(LC_ALL, "");
 	a->paint.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8");
 	a->fl.demo = o->demo;
 	a->fl.showfloor = o->showfloor;
@@ -676,30 +669,21 @@ int console_run(const struct console_opts *o)
 	}
 	if (o->results)
 		snprintf(a->run.results_dir, sizeof(a->run.results_dir), "%s", o->results);
-	if (prepare(a, o, err, sizeof(err))) {
-		fprintf(stderr, "nvscope: %s\n", err);
-		app_free(a);
-		return NVS_EXIT_USAGE;
-	}
-	char smsg[300];
-	remember_load(a, o, smsg, sizeof(smsg));
-	if (smsg[0])
-		app_message(a, ROLE_WARN, "%s", smsg);
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
-		app_free(a);
-		return NVS_EXIT_USAGE;
-	}
+}
+
+/* The terminal taken: curses on it, the input window, the mouse where the
+ * terminal has one (presses at once, no click timing).  NULL (said) when
+ * $TERM is unknown: newterm, not initscr, returns instead of exiting. */
+static SCREEN *term_open(struct app *a, const struct console_opts *o)
+{
 	saved_tio_ok = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
 	install_signals();
-	/* newterm, not initscr: an unknown $TERM returns NULL instead of exiting */
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
 		fprintf(stderr, "nvscope: cannot use terminal type '%s' (set TERM)\n",
 			term ? term : "");
-		app_free(a);
-		return NVS_EXIT_USAGE;
+		return NULL;
 	}
 	atomic_store(&term_active, true);
 	cbreak();
@@ -709,33 +693,35 @@ int console_run(const struct console_opts *o)
 	set_escdelay(25);
 	a->scr.input = newwin(1, 1, 0, 0);
 	keypad(a->scr.input, TRUE);
-	/* the mouse, where the terminal has one (else mousemask gives 0 and no
-	 * KEY_MOUSE comes): presses at once, no click timing */
 	if (!o->no_mouse) {
 		mouseinterval(0);
 		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	}
-	a->look.active = true;
-	look_apply(a);
-	a->cp.cpu = cpu_new();
-	if (a->pl.loaded)
-		planui_begin(a);
-	if (o->njobs && !app_can(a, SOURCE_VIEW_ONLY)) {
-		struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
-		if (jobs) { /* launched after the first scan (first_scan) */
-			memcpy(jobs, o->jobs, o->njobs * sizeof(*jobs));
-			a->run.cli_jobs = jobs;
-			a->run.ncli = o->njobs;
-			snprintf(a->run.cli_name, sizeof(a->run.cli_name), "%s",
-				 o->run_name ? o->run_name : "custom");
-		}
-	}
-	if (a->fl.showfloor) /* the setup screen (launches, targets) is locked */
-		a->scr.screen = SCREEN_LIVE;
-	loop(a);
-	int sig = atomic_load(&sig_quit);
-	char dir[512] = "";
+	return scr;
+}
+
+/* The command line's jobs, launched after the first scan (first_scan). */
+static void take_cli_jobs(struct app *a, const struct console_opts *o)
+{
+	if (!o->njobs || app_can(a, SOURCE_VIEW_ONLY))
+		return;
+	struct spec *jobs = malloc(o->njobs * sizeof(*jobs));
+	if (!jobs)
+		return;
+	memcpy(jobs, o->jobs, o->njobs * sizeof(*jobs));
+	a->run.cli_jobs = jobs;
+	a->run.ncli = o->njobs;
+	snprintf(a->run.cli_name, sizeof(a->run.cli_name), "%s",
+		 o->run_name ? o->run_name : "custom");
+}
+
+/* The source stopped and written (a plan: resumable), the terminal given
+ * back, where the results are said, the settings saved. */
+static void console_end(struct app *a, SCREEN *scr, int sig)
+{
+	char dir[512] = "", err[512];
 	struct source_info in;
+
 	app_source_info(a, &in);
 	snprintf(dir, sizeof(dir), "%s", in.dir);
 	if (a->src.ops->stop)
@@ -753,6 +739,48 @@ int console_run(const struct console_opts *o)
 		printf("nvscope: results in %s\n", dir);
 	if (remember_save(a, err, sizeof(err)))
 		fprintf(stderr, "nvscope: settings not saved: %s\n", err);
+}
+
+int console_run(const struct console_opts *o)
+{
+	char err[512] = "", smsg[300];
+	struct app *a = calloc(1, sizeof(*a));
+	if (!a) {
+		source_hosts_free(o->hosts);
+		fprintf(stderr, "nvscope: out of memory\n");
+		return NVS_EXIT_IOERR;
+	}
+	setlocale(LC_ALL, "");
+	app_defaults(a, o);
+	if (prepare(a, o, err, sizeof(err))) {
+		fprintf(stderr, "nvscope: %s\n", err);
+		app_free(a);
+		return NVS_EXIT_USAGE;
+	}
+	remember_load(a, o, smsg, sizeof(smsg));
+	if (smsg[0])
+		app_message(a, ROLE_WARN, "%s", smsg);
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "nvscope: the console needs a terminal (headless: nvscope run)\n");
+		app_free(a);
+		return NVS_EXIT_USAGE;
+	}
+	SCREEN *scr = term_open(a, o);
+	if (!scr) {
+		app_free(a);
+		return NVS_EXIT_USAGE;
+	}
+	a->look.active = true;
+	look_apply(a);
+	a->cp.cpu = cpu_new();
+	if (a->pl.loaded)
+		planui_begin(a);
+	take_cli_jobs(a, o);
+	if (a->fl.showfloor) /* the setup screen (launches, targets) is locked */
+		a->scr.screen = SCREEN_LIVE;
+	loop(a);
+	int sig = atomic_load(&sig_quit);
+	console_end(a, scr, sig);
 	app_free(a);
 	return sig ? 128 + sig : NVS_EXIT_OK;
 }
