@@ -314,47 +314,131 @@ static int take_hosts(const struct cmd_entry *self, struct cmd_args *a, struct c
 	return rc;
 }
 
-static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
+/* The console's own options into @o (after the common ones).  0, or
+ * NVS_EXIT_USAGE (said). */
+static int console_options(const struct cmd_args *a, struct console_opts *o)
 {
-	static struct console_opts o; /* big (specs): not on the stack */
-	static struct cli c;
-	static char targets[NVS_MAX_TARGETS][256];
-	char err[512] = "";
-	memset(&o, 0, sizeof(o));
-	c = *a->cli;
-	if (a->npos) {
-		cmd_say(self, "unknown option '%s' (see nvscope --help)", a->pos[0]);
-		return NVS_EXIT_USAGE;
-	}
 	for (unsigned i = 0; i < a->nopt; i++) {
 		const char *v = a->opt[i].val;
 		int id = a->opt[i].id, rc;
-		if ((rc = parse_common(id, v, &o))) {
+		if ((rc = parse_common(id, v, o))) {
 			if (rc < 0)
 				return NVS_EXIT_USAGE;
 		} else if (id == O_DEMO) {
-			o.demo = true;
+			o->demo = true;
 		} else if (id == O_RESULTS) {
 			if (strlen(v) > NVS_CONSOLE_DIR_MAX) {
 				fprintf(stderr, "nvscope: --results: longer than %d bytes\n",
 					NVS_CONSOLE_DIR_MAX);
 				return NVS_EXIT_USAGE;
 			}
-			o.results = v;
+			o->results = v;
 		} else if (id == O_PLAN) {
-			o.plan = v;
+			o->plan = v;
 		} else if (id == O_CHECK) {
-			o.check = v;
+			o->check = v;
 		} else if (id == O_ALL_NVME) {
-			o.all_nvme = true;
+			o->all_nvme = true;
 		} else if (id == O_CONFIRM) {
-			o.confirm = v;
+			o->confirm = v;
 		} else if ((id == O_MAX_ROUNDS || id == O_FILL) &&
-			   o.nplan_ovr < NVS_ARRAY_SIZE(o.plan_ovr)) {
-			o.plan_ovr[o.nplan_ovr][0] = id == O_FILL ? "fill" : "max_rounds";
-			o.plan_ovr[o.nplan_ovr++][1] = v;
+			   o->nplan_ovr < NVS_ARRAY_SIZE(o->plan_ovr)) {
+			o->plan_ovr[o->nplan_ovr][0] = id == O_FILL ? "fill" : "max_rounds";
+			o->plan_ovr[o->nplan_ovr++][1] = v;
 		}
 	}
+	return 0;
+}
+
+/* What goes with what: --all-nvme with --check, --check alone with its
+ * targets.  0, or NVS_EXIT_USAGE (said). */
+static int console_combos(const struct cli *c, const struct console_opts *o)
+{
+	if (o->all_nvme && !o->check) {
+		fprintf(stderr, "nvscope: --all-nvme goes with --check PROFILE\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (o->check && (o->plan || c->preset || c->job || workload_kv(c))) {
+		fprintf(stderr, "nvscope: --check runs a check profile: no --plan, --preset, --job "
+				"or workload options with it\n");
+		return NVS_EXIT_USAGE;
+	}
+	if (o->check && !o->ntargets && !o->all_nvme) {
+		fprintf(stderr, "nvscope: --check needs --target PATH or --all-nvme\n");
+		return NVS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The workload the command line starts at once (a preset, a job file or
+ * workload options with --target), named after its file: *@jobs (the
+ * caller frees).  0, or NVS_EXIT_USAGE (said). */
+static int console_jobs(struct cli *c, struct console_opts *o, struct spec **jobs, char *name,
+			size_t namelen)
+{
+	char err[512] = "";
+	unsigned njobs = 0;
+
+	if (o->plan && plan_opts(c, o))
+		return NVS_EXIT_USAGE;
+	if (o->plan)
+		return 0; /* the plan runs in the console; no other workload */
+	if (c->ntargets && (c->preset || c->job || workload_kv(c))) {
+		if (cli_jobs(c, jobs, &njobs, err, sizeof(err))) {
+			fprintf(stderr, "nvscope: %s\n", err);
+			return NVS_EXIT_USAGE;
+		}
+		const char *src = c->preset ? c->preset : c->job;
+		if (src) {
+			const char *b = strrchr(src, '/');
+			snprintf(name, namelen, "%.*s", (int)strcspn(b ? b + 1 : src, "."),
+				 b ? b + 1 : src);
+		}
+		o->jobs = *jobs;
+		o->njobs = njobs;
+		o->run_name = name;
+	} else if (c->preset || c->job) {
+		fprintf(stderr, "nvscope: --preset/--job needs --target PATH to start at once\n");
+		return NVS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* An existing --results directory passes the output rule before the screen
+ * opens (docs/safety.md); a new one is created when a run starts. */
+static int results_ok(const char *dir)
+{
+	struct stat rs;
+	char msg[512];
+
+	if (!dir || lstat(dir, &rs))
+		return 0;
+	int dfd = safety_results_dir(dir, false, msg, sizeof(msg));
+	if (dfd < 0) {
+		fprintf(stderr, "nvscope: --results: %s\n", msg);
+		return NVS_EXIT_USAGE;
+	}
+	close(dfd);
+	return 0;
+}
+
+static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
+{
+	static struct console_opts o; /* big (specs): not on the stack */
+	static struct cli c;
+	static char targets[NVS_MAX_TARGETS][256];
+	char err[512] = "", name[64] = "custom";
+	struct spec *jobs = NULL;
+	int status;
+
+	memset(&o, 0, sizeof(o));
+	c = *a->cli;
+	if (a->npos) {
+		cmd_say(self, "unknown option '%s' (see nvscope --help)", a->pos[0]);
+		return NVS_EXIT_USAGE;
+	}
+	if ((status = console_options(a, &o)))
+		return status;
 	/* targets: comma lists split into our own strings */
 	for (unsigned t = 0; t < c.ntargets && o.ntargets < NVS_MAX_TARGETS; t++) {
 		size_t n = strcspn(c.targets[t], ",");
@@ -366,61 +450,13 @@ static int exec_console(const struct cmd_entry *self, struct cmd_args *a)
 		fprintf(stderr, "nvscope: %s\n", err);
 		return NVS_EXIT_USAGE;
 	}
-	if (o.all_nvme && !o.check) {
-		fprintf(stderr, "nvscope: --all-nvme goes with --check PROFILE\n");
-		return NVS_EXIT_USAGE;
+	if ((status = console_combos(&c, &o)) ||
+	    (status = console_jobs(&c, &o, &jobs, name, sizeof(name))) ||
+	    (status = results_ok(o.results)) || (status = take_hosts(self, a, &o))) {
+		free(jobs);
+		return status;
 	}
-	if (o.check && (o.plan || c.preset || c.job || workload_kv(&c))) {
-		fprintf(stderr, "nvscope: --check runs a check profile: no --plan, --preset, --job "
-				"or workload options with it\n");
-		return NVS_EXIT_USAGE;
-	}
-	if (o.check && !o.ntargets && !o.all_nvme) {
-		fprintf(stderr, "nvscope: --check needs --target PATH or --all-nvme\n");
-		return NVS_EXIT_USAGE;
-	}
-	struct spec *jobs = NULL;
-	unsigned njobs = 0;
-	char name[64] = "custom";
-	if (o.plan && plan_opts(&c, &o))
-		return NVS_EXIT_USAGE;
-	if (o.plan) {
-		/* the plan runs in the console; no other workload */
-	} else if (c.ntargets && (c.preset || c.job || workload_kv(&c))) {
-		int ret = cli_jobs(&c, &jobs, &njobs, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "nvscope: %s\n", err);
-			return NVS_EXIT_USAGE;
-		}
-		const char *src = c.preset ? c.preset : c.job;
-		if (src) {
-			const char *b = strrchr(src, '/');
-			snprintf(name, sizeof(name), "%.*s", (int)strcspn(b ? b + 1 : src, "."),
-				 b ? b + 1 : src);
-		}
-		o.jobs = jobs;
-		o.njobs = njobs;
-		o.run_name = name;
-	} else if (c.preset || c.job) {
-		fprintf(stderr, "nvscope: --preset/--job needs --target PATH to start at once\n");
-		return NVS_EXIT_USAGE;
-	}
-	/* an existing --results directory must pass the output rule before the
-	 * screen opens (docs/safety.md); a new one is created when a run starts */
-	struct stat rs;
-	if (o.results && !lstat(o.results, &rs)) {
-		char msg[512];
-		int dfd = safety_results_dir(o.results, false, msg, sizeof(msg));
-		if (dfd < 0) {
-			fprintf(stderr, "nvscope: --results: %s\n", msg);
-			free(jobs);
-			return NVS_EXIT_USAGE;
-		}
-		close(dfd);
-	}
-	int status = take_hosts(self, a, &o);
-	if (!status)
-		status = console_run(&o); /* it takes o.hosts */
+	status = console_run(&o); /* it takes o.hosts */
 	free(jobs);
 	return status;
 }
