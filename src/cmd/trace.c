@@ -309,16 +309,16 @@ static int record_tracefs(dev_t rdev, uint64_t dur_ns, const char *raw, const ch
 	size_t len = 0;
 
 	snprintf(name, sizeof(name), "%s.block_rq_issue.txt", base);
+	char why[1024] = ""; /* safety_out's messages are one line */
 	int dfd = open(raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err[0] = '\0';
-	int rfd = dfd < 0 ? -errno : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, err, errlen);
+	int rfd =
+	    dfd < 0 ? -errno : safety_openat_output(dfd, name, SAFETY_OUT_EXCL, why, sizeof(why));
 	if (dfd >= 0)
 		close(dfd);
 	if (rfd < 0) {
-		char why[1024]; /* safety_out's messages are one line */
-		snprintf(why, sizeof(why), "%s", dfd < 0 ? strerror(-rfd) : err);
-		if (snprintf(err, errlen, "%s/%s: %s", raw, name, why) >= (int)errlen)
-			snprintf(err, errlen, "%s: %s", name, why); /* a long --raw: the file */
+		if (snprintf(err, errlen, "%s/%s: %s", raw, name, dfd < 0 ? strerror(-rfd) : why) >=
+		    (int)errlen)
+			snprintf(err, errlen, "%s: %s", name, dfd < 0 ? strerror(-rfd) : why);
 		return rfd;
 	}
 	int rc = ftrace_capture(rdev, dur_ns, rfd, &buf, &len, err, errlen);

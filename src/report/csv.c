@@ -192,7 +192,7 @@ int csv_read_window(FILE *f, double t0, double t1, size_t max, struct series *ou
 	size_t cap = 0;
 	double t, prev = -1;
 	off_t lo = 0, hi, next;
-	int rc;
+	int rc = 0;
 
 	out->n = 0;
 	if (fseeko(f, 0, SEEK_END) || (hi = ftello(f)) < 0)
