@@ -129,22 +129,32 @@ static void number_row(struct paint *pa, WINDOW *w, int y, const char *label, do
 	draw_str(pa, w, y, 9 + 2 * cw - draw_width(v), cw, ROLE_HEADER, v);
 }
 
-void tables_numbers(const struct pane_ctx *c, WINDOW *w)
+/* The run's averages the Numbers pane shows: from its series (measured
+ * time, I/Os and bytes per direction, mean latency weighted by I/Os, the
+ * largest max), then from the source's full histograms where it has them
+ * (each direction's mean and p99, both's p99 and p99.99, the max). */
+struct avgs {
+	double dt, io[2], by[2];
+	double mean, p99, p9999, max;
+	double dmean[2], dp99[2];
+	uint64_t errors;
+};
+
+static void avgs_series(const struct series *s, struct avgs *a)
 {
-	const struct series *s = pane_series(c, -1);
-	const struct point *lp = strips_now_point(s);
-	double dt = 0, io[2] = {0, 0}, by[2] = {0, 0}, lsum = 0, lw = 0, lmax = NAN;
-	double dsum[2] = {0, 0}; /* per direction: mean latency x I/Os */
-	uint64_t errors = 0;
+	double dsum[2] = {0, 0}, lsum = 0, lw = 0; /* per direction: mean latency x I/Os */
+
+	memset(a, 0, sizeof(*a));
+	a->max = a->p99 = a->p9999 = a->dp99[0] = a->dp99[1] = NAN;
 	for (size_t k = 0; k < s->n; k++) {
 		const struct point *pt = &s->pt[k];
-		errors += pt->errors;
+		a->errors += pt->errors;
 		if (pt->ramp)
 			continue;
-		dt += pt->dt;
+		a->dt += pt->dt;
 		for (int d = 0; d < 2; d++) {
-			io[d] += pt->iops[d] * pt->dt;
-			by[d] += pt->bw[d] * pt->dt;
+			a->io[d] += pt->iops[d] * pt->dt;
+			a->by[d] += pt->bw[d] * pt->dt;
 			if (!isnan(pt->lat_mean_us[d]))
 				dsum[d] += pt->lat_mean_us[d] * pt->iops[d] * pt->dt;
 		}
@@ -155,37 +165,80 @@ void tables_numbers(const struct pane_ctx *c, WINDOW *w)
 		}
 		for (int d = 0; d < 2; d++)
 			if (!isnan(pt->lat_max_us[d]) &&
-			    (isnan(lmax) || pt->lat_max_us[d] > lmax) && pt->iops[d] > 0)
-				lmax = pt->lat_max_us[d];
+			    (isnan(a->max) || pt->lat_max_us[d] > a->max) && pt->iops[d] > 0)
+				a->max = pt->lat_max_us[d];
 	}
-	double avg_mean = lw > 0 ? lsum / lw : NAN, avg_p99 = NAN, avg_p9999 = NAN;
-	struct source sv = c->src;
-	const struct source *src = &sv;
-	struct source_info in;
-	src->ops->info(src->ctx, &in);
-	/* a mixed workload: each direction's latency apart */
-	bool mixed = io[0] > 0 && io[1] > 0;
-	double dmean[2], dp99[2] = {NAN, NAN};
+	a->mean = lw > 0 ? lsum / lw : NAN;
 	for (int d = 0; d < 2; d++)
-		dmean[d] = io[d] > 0 ? dsum[d] / io[d] : NAN;
-	if (in.valid & SOURCE_HAS_HIST) { /* the run's full histograms */
-		for (int d = 0; d < 2; d++) {
-			const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
-			if (hd && hd->n) {
-				dmean[d] = hist_mean(hd) / 1e3;
-				dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
-			}
-		}
-		struct lat_all l;
-		result_lat_pair(src->ops->hist(src->ctx, NVS_READ),
-				src->ops->hist(src->ctx, NVS_WRITE), &l);
-		if (l.n) {
-			avg_mean = l.mean_us;
-			avg_p99 = l.p99_us;
-			avg_p9999 = l.p9999_us;
-			lmax = l.max_us;
+		a->dmean[d] = a->io[d] > 0 ? dsum[d] / a->io[d] : NAN;
+}
+
+static void avgs_hist(const struct source *src, struct avgs *a)
+{
+	for (int d = 0; d < 2; d++) {
+		const struct hist *hd = src->ops->hist(src->ctx, (enum nvs_dir)d);
+		if (hd && hd->n) {
+			a->dmean[d] = hist_mean(hd) / 1e3;
+			a->dp99[d] = (double)hist_percentile(hd, 99) / 1e3;
 		}
 	}
+	struct lat_all l;
+	result_lat_pair(src->ops->hist(src->ctx, NVS_READ), src->ops->hist(src->ctx, NVS_WRITE),
+			&l);
+	if (l.n) {
+		a->mean = l.mean_us;
+		a->p99 = l.p99_us;
+		a->p9999 = l.p9999_us;
+		a->max = l.max_us;
+	}
+}
+
+/* The latency rows: each direction's mean and p99 for a mixed workload,
+ * else both's; then p99.99 and the max where there is room.  The next row. */
+static int latency_rows(const struct pane_ctx *c, WINDOW *w, int y, const struct point *lp,
+			const struct avgs *a, const struct source_info *in)
+{
+	int h = getmaxy(w);
+	if (a->io[0] > 0 && a->io[1] > 0) {
+		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
+		for (int m = 0; m < 2; m++)
+			for (int d = 0; d < 2; d++) {
+				double now = lp && lp->iops[d] > 0
+						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
+						 : NAN;
+				number_row(c->p, w, y++, lab[m][d], now,
+					   m ? a->dp99[d] : a->dmean[d], UNIT_US);
+			}
+	} else {
+		number_row(c->p, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, a->mean,
+			   UNIT_US);
+		number_row(c->p, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, a->p99, UNIT_US);
+	}
+	if (y < h - 2)
+		number_row(c->p, w, y++, "p99.99",
+			   lp && in->valid & SOURCE_HAS_IVAL_PCT
+			       ? c->src.ops->interval_pct(c->src.ctx, lp->t, 99.99)
+			       : NAN,
+			   a->p9999, UNIT_US);
+	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
+				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
+			    : NAN;
+	if (y < h - 1)
+		number_row(c->p, w, y++, "max", now_max, a->max, UNIT_US);
+	return y;
+}
+
+void tables_numbers(const struct pane_ctx *c, WINDOW *w)
+{
+	const struct series *s = pane_series(c, -1);
+	const struct point *lp = strips_now_point(s);
+	struct source_info in;
+	struct avgs a;
+
+	avgs_series(s, &a);
+	c->src.ops->info(c->src.ctx, &in);
+	if (in.valid & SOURCE_HAS_HIST) /* the run's full histograms */
+		avgs_hist(&c->src, &a);
 	draw_header(c->p, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
 	double now_iops = lp ? point_iops(lp) : NAN;
@@ -198,42 +251,16 @@ void tables_numbers(const struct pane_ctx *c, WINDOW *w)
 			y += 6;
 		}
 	}
-	number_row(c->p, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, dt > 0 ? io[0] / dt : NAN,
+	number_row(c->p, w, y++, "IOPS R", lp ? lp->iops[0] : NAN, a.dt > 0 ? a.io[0] / a.dt : NAN,
 		   UNIT_IOPS);
-	number_row(c->p, w, y++, "     W", lp ? lp->iops[1] : NAN, dt > 0 ? io[1] / dt : NAN,
+	number_row(c->p, w, y++, "     W", lp ? lp->iops[1] : NAN, a.dt > 0 ? a.io[1] / a.dt : NAN,
 		   UNIT_IOPS);
 	number_row(c->p, w, y++, "MB/s", lp ? point_bw(lp) : NAN,
-		   dt > 0 ? (by[0] + by[1]) / dt : NAN, UNIT_BPS);
-	if (mixed) {
-		static const char *const lab[2][2] = {{"mean R", "     W"}, {"p99 R", "    W"}};
-		for (int m = 0; m < 2; m++)
-			for (int d = 0; d < 2; d++) {
-				double now = lp && lp->iops[d] > 0
-						 ? (m ? lp->lat_p99_us[d] : lp->lat_mean_us[d])
-						 : NAN;
-				number_row(c->p, w, y++, lab[m][d], now, m ? dp99[d] : dmean[d],
-					   UNIT_US);
-			}
-	} else {
-		number_row(c->p, w, y++, "lat mean", lp ? lp->lat_mean_all_us : NAN, avg_mean,
-			   UNIT_US);
-		number_row(c->p, w, y++, "lat p99", lp ? lp->lat_p99_all_us : NAN, avg_p99,
-			   UNIT_US);
-	}
-	if (y < h - 2)
-		number_row(c->p, w, y++, "p99.99",
-			   lp && in.valid & SOURCE_HAS_IVAL_PCT
-			       ? src->ops->interval_pct(src->ctx, lp->t, 99.99)
-			       : NAN,
-			   avg_p9999, UNIT_US);
-	double now_max = lp ? fmax(lp->iops[0] > 0 ? lp->lat_max_us[0] : 0,
-				   lp->iops[1] > 0 ? lp->lat_max_us[1] : 0)
-			    : NAN;
-	if (y < h - 1)
-		number_row(c->p, w, y++, "max", now_max, lmax, UNIT_US);
+		   a.dt > 0 ? (a.by[0] + a.by[1]) / a.dt : NAN, UNIT_BPS);
+	y = latency_rows(c, w, y, lp, &a, &in);
 	uint64_t dropped = in.valid & SOURCE_HAS_DROPPED ? in.dropped : 0;
-	draw_fmt(c->p, w, y, 1, getmaxx(w) - 1, errors || dropped ? ROLE_WARN : ROLE_DIM,
-		 "errors %llu  dropped %llu", (unsigned long long)errors,
+	draw_fmt(c->p, w, y, 1, getmaxx(w) - 1, a.errors || dropped ? ROLE_WARN : ROLE_DIM,
+		 "errors %llu  dropped %llu", (unsigned long long)a.errors,
 		 (unsigned long long)dropped);
 }
 
