@@ -187,6 +187,61 @@ static uint16_t rd16(const unsigned char *p, bool sw)
 	return sw ? __builtin_bswap16(v) : v;
 }
 
+/* One blktrace record at @p (@left bytes to the buffer's end) of file
+ * @name, record @rec: *@io filled from an issue event with data (1), 0
+ * for any other event, or -EINVAL with @err; *@used: the record's bytes
+ * with its payload.  *@device: the device it names. */
+static int blk_record(const unsigned char *p, size_t left, const char *name, uint32_t rec,
+		      struct trace_io *io, size_t *used, uint32_t *device, char *err, size_t errlen)
+{
+	uint32_t magic;
+	bool sw = false;
+
+	if (left < BLK_REC)
+		return trace_fail(err, errlen, "%s: record %u: truncated (%zu of %u bytes)", name,
+				  rec, left, BLK_REC);
+	memcpy(&magic, p, 4);
+	if ((magic & 0xffffff00u) != BLK_MAGIC) {
+		sw = true;
+		magic = bswap32(magic);
+	}
+	if ((magic & 0xffffff00u) != BLK_MAGIC)
+		return trace_fail(err, errlen,
+				  "%s: record %u: bad magic 0x%08x (not blktrace, or corrupt)",
+				  name, rec, magic);
+	if ((magic & 0xff) != BLK_VERSION)
+		return trace_fail(err, errlen, "%s: record %u: blktrace version %u, not %u", name,
+				  rec, magic & 0xff, BLK_VERSION);
+	uint64_t time = rd64(p + 8, sw), sector = rd64(p + 16, sw);
+	uint32_t bytes = rd32(p + 24, sw), action = rd32(p + 28, sw);
+	uint16_t pdu = rd16(p + 46, sw);
+	*device = rd32(p + 36, sw);
+	if (left - BLK_REC < pdu)
+		return trace_fail(err, errlen, "%s: record %u: truncated payload (%u bytes)", name,
+				  rec, pdu);
+	*used = BLK_REC + pdu;
+	uint32_t cat = action >> 16;
+	if ((action & 0xffff) != BLK_TA_ISSUE || (cat & (BLK_TC_NOTIFY | BLK_TC_PC)))
+		return 0;
+	io->t_ns = time;
+	if (cat & BLK_TC_DISCARD)
+		io->op = TRACE_TRIM;
+	else if (!bytes && (cat & BLK_TC_FLUSH))
+		io->op = TRACE_SYNC;
+	else if (cat & BLK_TC_WRITE)
+		io->op = TRACE_WRITE;
+	else
+		io->op = TRACE_READ;
+	if (!bytes && io->op != TRACE_SYNC)
+		return 0; /* no data: nothing to replay */
+	if ((io->op != TRACE_TRIM && bytes > TRACE_MAX_LEN) || sector > (UINT64_MAX - bytes) / 512)
+		return trace_fail(err, errlen, "%s: record %u: sector %llu + %u bytes out of range",
+				  name, rec, (unsigned long long)sector, bytes);
+	io->off = sector * 512;
+	io->len = bytes;
+	return 1;
+}
+
 int trace_parse_blktrace(const char *const *names, const void *const *bufs, const size_t *lens,
 			 unsigned nbuf, struct trace **out, char *err, size_t errlen)
 {
@@ -200,98 +255,37 @@ int trace_parse_blktrace(const char *const *names, const void *const *bufs, cons
 	if (!t)
 		return trace_mem_err(-ENOMEM, nbuf ? names[0] : "", 0, err, errlen);
 	t->timed = true;
-	for (unsigned f = 0; f < nbuf; f++) {
+	for (unsigned f = 0; f < nbuf && !rc; f++) {
 		const unsigned char *p = bufs[f], *end = p + lens[f];
-		uint32_t rec = 0;
-		while (p < end) {
-			rec++;
-			rec_no++;
-			if ((size_t)(end - p) < BLK_REC) {
-				rc = trace_fail(err, errlen,
-						"%s: record %u: truncated (%zu of %u bytes)",
-						names[f], rec, (size_t)(end - p), BLK_REC);
-				goto out;
-			}
-			uint32_t magic;
-			memcpy(&magic, p, 4);
-			bool sw = false;
-			if ((magic & 0xffffff00u) != BLK_MAGIC) {
-				sw = true;
-				magic = bswap32(magic);
-			}
-			if ((magic & 0xffffff00u) != BLK_MAGIC) {
-				rc = trace_fail(
-				    err, errlen,
-				    "%s: record %u: bad magic 0x%08x (not blktrace, or corrupt)",
-				    names[f], rec, magic);
-				goto out;
-			}
-			if ((magic & 0xff) != BLK_VERSION) {
-				rc = trace_fail(err, errlen,
-						"%s: record %u: blktrace version %u, not %u",
-						names[f], rec, magic & 0xff, BLK_VERSION);
-				goto out;
-			}
-			uint64_t time = rd64(p + 8, sw), sector = rd64(p + 16, sw);
-			uint32_t bytes = rd32(p + 24, sw), action = rd32(p + 28, sw);
-			uint32_t device = rd32(p + 36, sw);
-			uint16_t pdu = rd16(p + 46, sw);
-			if ((size_t)(end - p) - BLK_REC < pdu) {
-				rc = trace_fail(err, errlen,
-						"%s: record %u: truncated payload (%u bytes)",
-						names[f], rec, pdu);
-				goto out;
-			}
-			p += BLK_REC + pdu;
-			uint32_t cat = action >> 16;
-			if ((action & 0xffff) != BLK_TA_ISSUE ||
-			    (cat & (BLK_TC_NOTIFY | BLK_TC_PC)))
+		for (uint32_t rec = 1; p < end && !rc; rec++) {
+			struct trace_io io = {.line = ++rec_no};
+			size_t used = 0;
+			uint32_t device = 0;
+			rc = blk_record(p, (size_t)(end - p), names[f], rec, &io, &used, &device,
+					err, errlen);
+			p += used;
+			if (rc <= 0)
 				continue;
-			struct trace_io io = {.t_ns = time, .line = rec_no};
-			if (cat & BLK_TC_DISCARD)
-				io.op = TRACE_TRIM;
-			else if (!bytes && (cat & BLK_TC_FLUSH))
-				io.op = TRACE_SYNC;
-			else if (cat & BLK_TC_WRITE)
-				io.op = TRACE_WRITE;
-			else
-				io.op = TRACE_READ;
-			if (!bytes && io.op != TRACE_SYNC)
-				continue; /* no data: nothing to replay */
-			if ((io.op != TRACE_TRIM && bytes > TRACE_MAX_LEN) ||
-			    sector > (UINT64_MAX - bytes) / 512) {
-				rc =
-				    trace_fail(err, errlen,
-					       "%s: record %u: sector %llu + %u bytes out of range",
-					       names[f], rec, (unsigned long long)sector, bytes);
-				goto out;
-			}
-			io.off = sector * 512;
-			io.len = bytes;
 			unsigned d = 0;
 			while (d < ndev && devs[d] != device)
 				d++;
 			if (d == ndev && ndev < 64)
 				devs[ndev++] = device;
-			if ((rc = trace_push(t, &io)))
-				goto out;
+			rc = trace_push(t, &io);
 		}
 	}
-	if (!t->n) {
+	if (!rc && !t->n)
 		rc = trace_fail(err, errlen, "%s: no issue (D) events with data in the trace",
 				nbuf ? names[0] : "(none)");
-		goto out;
+	if (rc < 0) {
+		trace_free(t);
+		return rc;
 	}
 	qsort(t->io, t->n, sizeof(*t->io), cmp_time);
 	uint64_t t0 = t->io[0].t_ns;
 	for (size_t i = 0; i < t->n; i++)
 		t->io[i].t_ns -= t0;
 	t->nfiles = ndev;
-out:
-	if (rc) {
-		trace_free(t);
-		return rc;
-	}
 	*out = t;
 	return 0;
 }
