@@ -38,7 +38,8 @@ WL=(--target "$TARGET" --rw=randread --bs=4k --iodepth=32 --numjobs=1 --runtime=
 	--ramp_time=1 --time_based)
 
 headless() {
-	"$BIN" run "${WL[@]}" --output-format=json --output "$TMP/h.json" -q >/dev/null &&
+	"$BIN" run "${WL[@]}" --preset 4k-randread --output-format=json --output "$TMP/h.json" -q \
+		>/dev/null &&
 		python3 -c "import json; print(json.load(open('$TMP/h.json'))['jobs'][0]['read']['iops'])"
 }
 console() {
