@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "io/core/backend.h"
 #include "io/core/target.h"
+#include "io/core/uring_rw.h"
 
 static int uring_check(const struct target *t, char *err, size_t errlen)
 {
@@ -40,33 +41,19 @@ static int uring_check(const struct target *t, char *err, size_t errlen)
 
 static void uring_prep(struct io_uring_sqe *sqe, const struct backend_io *io)
 {
-	if (nvs_unlikely(io->dir == NVS_TRIM)) {
-		if (io->t->kind == TARGET_BLOCK) {
-			io_uring_prep_rw(IORING_OP_URING_CMD, sqe, io->fd, NULL, 0, 0);
-			sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
-			sqe->addr = io->off;
-			sqe->addr3 = io->len;
-		} else {
-			io_uring_prep_fallocate(sqe, io->fd,
-						FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, io->off,
-						io->len);
-		}
-	} else if (io->buf_index >= 0) {
-		if (io->dir == NVS_READ)
-			io_uring_prep_read_fixed(sqe, io->fd, io->buf, io->len, io->off,
-						 io->buf_index);
-		else
-			io_uring_prep_write_fixed(sqe, io->fd, io->buf, io->len, io->off,
-						  io->buf_index);
-	} else if (io->dir == NVS_READ) {
-		io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->off);
-	} else {
-		io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->off);
+	if (nvs_likely(io->dir != NVS_TRIM)) {
+		uring_prep_rw(sqe, io);
+		return;
 	}
-	if (io->rw_flags)
-		sqe->rw_flags = io->rw_flags;
-	if (io->ioprio && io->dir != NVS_TRIM)
-		sqe->ioprio = io->ioprio;
+	if (io->t->kind == TARGET_BLOCK) {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, io->fd, NULL, 0, 0);
+		sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+		sqe->addr = io->off;
+		sqe->addr3 = io->len;
+	} else {
+		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					io->off, io->len);
+	}
 	if (io->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
 }

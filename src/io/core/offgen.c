@@ -233,7 +233,10 @@ static uint64_t seq_next(struct offgen *g, unsigned d, uint32_t *len)
 	return pos - g->start;
 }
 
-void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+/* offgen_draw; @first >= 0: the first random block was drawn already
+ * (offgen_fast): found (1, at @first_rel) or not (0, the map full). */
+static void draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir, int first,
+		 uint64_t first_rel)
 {
 	uint64_t rel = 0;
 	unsigned d;
@@ -267,7 +270,11 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 			}
 		}
 		if (rnd && (!g->dist || g->dist == DIST_ZONED)) {
-			bool ok = rand_block(g, d, &rel);
+			bool ok = first > 0;
+			if (first >= 0)
+				rel = first_rel, first = -1;
+			else
+				ok = rand_block(g, d, &rel);
 			if (!ok && (g->rmap || g->lfsr_on) && g->time_based) {
 				/* fio's get_next_rand_block: a full map (or a spent
 				 * lfsr) starts over (time_based), the streams go on */
@@ -325,6 +332,28 @@ void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *d
 	g->last_pos[d] = *off + *len;
 	g->zbytes += *len;
 	g->pass_bytes += *len;
+}
+
+void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+{
+	draw(g, off, len, dir, -1, 0);
+}
+
+bool offgen_fast_map(struct offgen *g, uint64_t *b, uint32_t *n, uint64_t *off, uint32_t *len,
+		     enum nvs_dir *dir)
+{
+	unsigned d = g->fast_dir;
+	if ((*b = randmap_next_free(g->rmap, *b)) == RANDMAP_NONE) {
+		draw(g, off, len, dir, false, 0);
+		return false;
+	}
+	uint64_t rel = *b * g->ba[d];
+	if (rel + *n > g->len) {
+		draw(g, off, len, dir, true, rel);
+		return false;
+	}
+	mark(g, d, rel, n);
+	return true;
 }
 
 void offgen_zone_reset(struct offgen *g)
@@ -408,6 +437,20 @@ static void bs_order(struct offgen *g, const struct spec *s)
 		if (!g->maxbs[d]) /* a direction without sizes: the other's */
 			g->minbs[d] = g->maxbs[d] = s->nbs ? s->bs[0].bs : g->align;
 	}
+}
+
+/* offgen_fast's case: uniform random offsets (fio's stream, no lfsr) of
+ * one direction and one size, whose every drawn block ends inside the
+ * region, the random map (if any) counted in that size's unit.  After
+ * map_init and the lfsr's seeding: called again by offgen_init's end. */
+static void fast_init(struct offgen *g)
+{
+	unsigned d = g->mixread ? NVS_READ : NVS_WRITE;
+	g->fast_dir = (uint8_t)d;
+	g->fast = g->plain && g->random && g->dist == DIST_UNIFORM && !g->lfsr_on &&
+		  (g->mixread == 0 || g->mixread >= 100) && g->minbs[d] == g->maxbs[d] &&
+		  g->lastb[d] && g->munit[d] == g->ba[d] && !g->trim;
+	g->fast_one = g->minbs[d] == g->munit[d];
 }
 
 int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t len,
@@ -510,6 +553,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	int rc = map_init(g, s);
 	offgen_seed(g, s, 1); /* again: the lfsr's size is known now */
 	g->rng0 = g->rng;
+	fast_init(g);
 	return rc;
 }
 
@@ -545,6 +589,7 @@ void offgen_seed(struct offgen *g, const struct spec *s, unsigned thread)
 	 * state fails fio's job; here the stream's draws instead) */
 	g->lfsr_on = g->lfsr_n && !frand_lfsr_init(&g->lfsr, g->lfsr_n,
 						   frand_block_seed(seeds, repeatable, thread));
+	fast_init(g);
 }
 
 void offgen_dist_seed(struct offgen *g, const struct spec *s, const char *file, unsigned thread)

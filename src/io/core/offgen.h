@@ -11,8 +11,7 @@
 #include "io/opt/spec.h"
 #include "io/feat/sprandom.h"
 #include "io/core/frand.h"
-
-struct randmap;
+#include "io/core/randmap.h"
 
 /* fio's random streams of one job (io/core/frand.h; fio's td->random_state,
  * bsrange_state[], rwmix_state, seq_rand_state[], zone_state) */
@@ -55,6 +54,11 @@ struct offgen {
 	/* none of zsize, seq_nr > 1, pct_random < 100 or spr (offgen_init;
 	 * false tests each) */
 	bool plain;
+	/* offgen_fast's case (offgen.c fast_init): uniform random blocks of
+	 * one size in direction fast_dir, none past the region's end */
+	bool fast;
+	uint8_t fast_dir;
+	bool fast_one; /* ... an I/O is one bit of the random map */
 	/* random_distribution (fio's lib/zipf.c, lib/gauss.c): a block index
 	 * in [0, nranges) of min-bs ranges, hashed and shifted by rand_off
 	 * (kept unreduced, as fio's), drawn from fio's per-file 32-bit stream
@@ -182,8 +186,47 @@ static inline void offgen_zone(struct offgen *g, unsigned d)
  * (fio's last_pos; rw=X:N, percentage_random), then the size (fio's
  * get_next_buflen: bssplit or bsrange). */
 void offgen_draw(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir);
+/* offgen_fast's random map when the drawn block @b was done (or an I/O
+ * is more than one bit): fio's next free block into *@b and the I/O cut
+ * at a block done before (*@n), true; false when offgen_draw's path took
+ * over from the block drawn (the map full, a block past the end) and set
+ * *@off, *@len, *@dir. */
+bool offgen_fast_map(struct offgen *g, uint64_t *b, uint32_t *n, uint64_t *off, uint32_t *len,
+		     enum nvs_dir *dir);
 
-static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+/* offgen_draw for a job g->fast says is one size, one direction, uniform
+ * random (the default job's case), inline: the same draws, the same
+ * block, map and bookkeeping as offgen_draw's path for it, which takes
+ * over (having changed nothing, or from the block drawn) where it must
+ * decide: a pass's end, a full map, a block moved past the region's end. */
+static nvs_always_inline void offgen_fast(struct offgen *g, uint64_t *off, uint32_t *len,
+					  enum nvs_dir *dir)
+{
+	unsigned d = g->fast_dir;
+	uint32_t n = g->minbs[d];
+	if (nvs_unlikely(g->pass_len && g->pass_bytes >= g->pass_len)) {
+		offgen_draw(g, off, len, dir); /* fio: the next loop, re-seeded */
+		return;
+	}
+	uint64_t b = frand_scale(&g->fr.off, frand_next(&g->fr.off), g->lastb[d]);
+	/* a block drawn is inside the region (fast_init); the map's usual
+	 * case inline: the block is free, and one bit */
+	if (g->rmap && !(g->fast_one && randmap_take1(g->rmap, b)) &&
+	    !offgen_fast_map(g, &b, &n, off, len, dir))
+		return;
+	uint64_t rel = b * g->ba[d];
+	g->restart_run = 0;
+	*off = g->start + rel;
+	*len = n;
+	*dir = (enum nvs_dir)d;
+	g->issues[d]++;
+	g->last_pos[d] = *off + n;
+	g->zbytes += n;
+	g->pass_bytes += n;
+}
+
+static nvs_always_inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len,
+					  enum nvs_dir *dir)
 {
 	if (nvs_unlikely(g->tw_pend)) {
 		g->tw_pend = false;
@@ -192,7 +235,10 @@ static inline void offgen_next(struct offgen *g, uint64_t *off, uint32_t *len, e
 		*dir = NVS_WRITE;
 		return;
 	}
-	offgen_draw(g, off, len, dir);
+	if (nvs_likely(g->fast))
+		offgen_fast(g, off, len, dir);
+	else
+		offgen_draw(g, off, len, dir);
 	if (nvs_unlikely(g->trim)) {
 		*dir = NVS_TRIM;
 		if (g->trim == OFFGEN_TRIMWRITE) {

@@ -5,17 +5,6 @@
 #include "nvscope.h"
 #include "io/core/randmap.h"
 
-#define RANDMAP_LEVELS 11 /* 64^11 > 2^64 */
-
-struct randmap {
-	uint64_t nbits, nset;
-	unsigned nlev;
-	uint64_t nb[RANDMAP_LEVELS];  /* bits at each level */
-	uint64_t nw[RANDMAP_LEVELS];  /* words at each level */
-	uint64_t *lv[RANDMAP_LEVELS]; /* level l: bit i set = word i of l-1 full */
-	uint64_t *mem;
-};
-
 /* The padding bits past the last real bit read as set, so that a word is
  * full exactly when all its real bits are. */
 static void pad(struct randmap *m)
@@ -126,8 +115,7 @@ uint64_t randmap_next_free(const struct randmap *m, uint64_t bit)
 	return b != RANDMAP_NONE ? b : first_free(m, 0, 0);
 }
 
-/* Word @w of level @l became full: mark it in the levels above. */
-static void full_up(struct randmap *m, unsigned l, uint64_t w)
+void randmap_full_up(struct randmap *m, unsigned l, uint64_t w)
 {
 	while (++l < m->nlev) {
 		uint64_t *word = &m->lv[l][w >> 6];
@@ -155,7 +143,7 @@ static __attribute__((noinline)) uint64_t set_run_slow(struct randmap *m, uint64
 		}
 		*word |= mask;
 		if (*word == ~0ULL && mask)
-			full_up(m, 0, bit >> 6);
+			randmap_full_up(m, 0, bit >> 6);
 		done += k;
 		if (over)
 			break;
@@ -175,7 +163,7 @@ uint64_t randmap_set_run(struct randmap *m, uint64_t bit, uint64_t n)
 		uint64_t mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << (bit & 63);
 		if (nvs_likely(!(*word & mask))) {
 			if ((*word |= mask) == ~0ULL)
-				full_up(m, 0, bit >> 6);
+				randmap_full_up(m, 0, bit >> 6);
 			m->nset += n;
 			return n;
 		}

@@ -54,12 +54,20 @@
 #include "io/trace/iolog.h"
 #include "io/feat/nvcmd.h"
 #include "io/feat/prio.h"
+#include "io/core/uring_rw.h"
 #include "io/core/worker.h"
 #include "io/core/wstate.h"
 #include "io/feat/wverify.h"
 #include "io/feat/xrun.h"
 
 #define WAIT_MAX_NS (NVS_NSEC_PER_SEC / 10) /* a wait sees the stop flag this soon */
+
+/* The loop is compiled twice (run()): the general copy, and a copy for a
+ * "plain" job - none of the options loop_plain() lists set - in which @P
+ * is the constant true and the compiler drops every test of those options
+ * (docs/performance.md, "Instructions per I/O").  One source: each test of
+ * such an option is OPT(P, cond), false in the plain copy. */
+#define OPT(P, c) (!(P) && nvs_unlikely(c))
 /* a split I/O's part in its SQE's user_data: slot | length << 32 | member << 56
  * (a part is at most a stripe, 1 MiB; far below CANCEL_TAG) */
 #define PART_LEN_MASK	  0xffffffu
@@ -161,6 +169,23 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	return 0;
 }
 
+/* The plain loop's accounting (wstate's fold): sample @s's completions -
+ * their count, bytes and lat histogram - added to the job's result, the
+ * same sums as one hist_add per I/O (but the sum of squares' rounding). */
+static void fold_sample(struct worker *w, const struct sample *s)
+{
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const struct sample_dir *sd = &s->dir[d];
+		struct result_dir *rd = &w->res.dir[d];
+		if (!sd->lat_n)
+			continue;
+		rd->ios += sd->ios;
+		rd->bytes += sd->bytes;
+		hist_merge_counts(&rd->lat, sd->lat_bucket, sd->lat_n, sd->lat_sum, sd->lat_min,
+				  sd->lat_max, sd->lat_sumsq);
+	}
+}
+
 static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_start,
 		 uint64_t t_end, uint64_t ramp_rel, uint32_t flags)
 {
@@ -180,6 +205,8 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	s->inflight = st->inflight;
 	st->usr_mark = usr;
 	st->sys_mark = sys;
+	if (st->fold)
+		fold_sample(w, s);
 	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
 	wstate_sample_reset(s);
 }
@@ -211,7 +238,7 @@ static void done_hooks(struct worker *w, struct wstate *st, struct slot *sl, uin
 /* The I/O of slot @sl (index @idx) ended with @res (its bytes, or -errno): counted,
  * checked, its slot freed.  @split: its members were counted per part. */
 static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struct slot *sl,
-				      unsigned idx, int res, uint64_t now, bool split)
+				      unsigned idx, int res, uint64_t now, bool split, const bool P)
 {
 
 	if (nvs_unlikely(sl->dir >= NVS_TRIM) && res == 0) {
@@ -229,7 +256,7 @@ static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struc
 		uint64_t lat = now - sl->t_issue;
 		/* the batch's submission time (never after the reap's clock read) */
 		uint64_t sub = sl->t_sub < now ? sl->t_sub : now;
-		if (nvs_unlikely(st->vtype))
+		if (OPT(P, st->vtype))
 			sl->dir == NVS_READ ? wverify_check(w, st, sl) : wverify_written(w, st, sl);
 		unsigned bi = hist_index(lat);
 		struct sample_dir *sd = &st->cur->dir[sl->dir];
@@ -244,16 +271,18 @@ static nvs_always_inline void done_io(struct worker *w, struct wstate *st, struc
 		if (lat > sd->lat_max)
 			sd->lat_max = lat;
 		sd->lat_bucket[bi]++;
-		if (st->measuring) {
+		if (P || st->measuring) { /* the plain copy: measured throughout */
 			struct result_dir *rd = &w->res.dir[sl->dir];
-			rd->ios++;
-			rd->bytes += sl->len;
-			hist_add_idx(&rd->lat, lat, bi);
+			if (!P) { /* else the sample's, added at emit (fold_sample) */
+				rd->ios++;
+				rd->bytes += sl->len;
+				hist_add_idx(&rd->lat, lat, bi);
+			}
 			/* clat of the I/Os counted (slat in done_hooks): N is
 			 * total_ios in all three, and each I/O's lat is its slat + clat */
 			hist_add(&rd->clat, now - sub);
 		}
-		if (nvs_unlikely(!st->done_plain))
+		if (OPT(P, !st->done_plain))
 			done_hooks(w, st, sl, lat, now, sub, split);
 	} else {
 		wstate_io_error(w, st, sl, res);
@@ -287,18 +316,21 @@ static void part_done(struct worker *w, struct wstate *st, const struct io_uring
 		rm->lat_sum_ns += now - sl->t_issue;
 	}
 	if (--sl->parts == 0)
-		done_io(w, st, sl, idx, sl->pres, now, true);
+		done_io(w, st, sl, idx, sl->pres, now, true, false);
 }
 
 /* An I/O's completion (a whole one's CQE; a split one's through part_done). */
-static inline void complete(struct worker *w, struct wstate *st, const struct io_uring_cqe *cqe,
-			    uint64_t now)
+static nvs_always_inline void complete(struct worker *w, struct wstate *st,
+				       const struct io_uring_cqe *cqe, uint64_t now, const bool P)
 {
 	unsigned idx = (unsigned)cqe->user_data;
 	struct slot *sl = &st->slots[idx];
-	int res = w->be->result(cqe, sl->len);
-	res = wstate_pi_result(w, st, sl, cqe->res, res); /* PI check, NVMe status */
-	done_io(w, st, sl, idx, res, now, false);
+	int res = cqe->res; /* the plain copy's backend: io_uring's result */
+	if (!P) {
+		res = w->be->result(cqe, sl->len);
+		res = wstate_pi_result(w, st, sl, cqe->res, res); /* PI check, NVMe status */
+	}
+	done_io(w, st, sl, idx, res, now, false, P);
 }
 
 /* Maps a logical offset of a stripe set to (member, member offset). */
@@ -359,7 +391,24 @@ struct loop {
 	/* the I/O being issued: a trace entry (@ti, due at @due) or st->p_* */
 	const struct trace_io *ti;
 	uint64_t due;
+	bool plain; /* is_plain(): the loop's plain copy runs the job */
 };
+
+/* A "plain" job, run by the loop's plain copy: none of the options whose
+ * tests OPT() drops is set, the backend is io_uring's (its prep and result
+ * inlined) and every CQE reaped at once. */
+static bool is_plain(const struct worker *w, const struct wstate *st, const struct loop *L)
+{
+	const struct spec *s = L->s;
+	bool opts = !w->iolog && !s->thinktime_ns && !L->tr && !L->limited && !L->dlimited &&
+		    !L->low && !st->lt.on && !st->vb && !L->vpass && !st->sync_every &&
+		    !st->serialize && !w->flow && !L->prio_on && !w->fileset && !w->zbd &&
+		    !st->vtype && !st->slat && st->issue_plain && st->done_plain && !st->pc_pass &&
+		    !L->check_min && !s->ramp_ns;
+	bool shape = w->nmembers == 1 && L->max_reap == UINT32_MAX && L->wait_min == 1 &&
+		     w->be == &backend_io_uring && !st->pi_check && !w->members[0].fdp_n;
+	return opts && shape;
+}
 
 /* The loop's constants and starting state (and the startdelay wait). */
 static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
@@ -425,21 +474,23 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	    WAIT_MAX_NS + (L->interval > NVS_NSEC_PER_SEC / 2 ? L->interval : NVS_NSEC_PER_SEC / 2);
 	L->prev_now = L->now;
 	L->vpass = st->vmap && s->time_based;
+	L->plain = is_plain(w, st, L);
+	st->fold = L->plain;
 }
 
 /* May another I/O be issued now (the depth, thinktime, latency_target,
  * verify_backlog and the time_based verify pass allowing)? */
-static inline bool may_issue(struct worker *w, struct wstate *st, struct loop *L, unsigned n)
+static nvs_always_inline bool may_issue(struct worker *w, struct wstate *st, struct loop *L,
+					unsigned n, const bool P)
 {
 	const struct spec *s = L->s;
-	return !(nvs_unlikely(L->low) &&
-		 xrun_low_hold(&L->low_hold, L->low, st->inflight, st->nfree)) &&
+	return !(OPT(P, L->low) && xrun_low_hold(&L->low_hold, L->low, st->inflight, st->nfree)) &&
 	       st->nfree && n < L->max_submit && L->issued < L->limit &&
-	       !(nvs_unlikely(s->thinktime_ns) && think_hold(&L->think, s, L->now)) &&
-	       (nvs_likely(!st->lt.on) ||
+	       !(OPT(P, s->thinktime_ns) && think_hold(&L->think, s, L->now)) &&
+	       (!OPT(P, st->lt.on) ||
 		(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
-	       !(nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog) &&
-	       !(nvs_unlikely(L->vpass) && st->vpass_bytes >= w->region_len);
+	       !(OPT(P, st->vb) && st->vb_issued >= s->verify_backlog) &&
+	       !(OPT(P, L->vpass) && st->vpass_bytes >= w->region_len);
 }
 
 enum next { NEXT_ISSUE, NEXT_STOP, NEXT_AGAIN };
@@ -487,10 +538,11 @@ static inline bool zbd_place(struct worker *w, struct wstate *st, enum nvs_dir *
 
 /* The next position of the job's own pattern (fileset, offgen, zbd) into
  * st->p_*, unless one is pending; then its direction against the rates. */
-static inline enum next next_position(struct worker *w, struct wstate *st, struct loop *L)
+static nvs_always_inline enum next next_position(struct worker *w, struct wstate *st,
+						 struct loop *L, const bool P)
 {
 	const struct spec *s = L->s;
-	if (!st->pend && w->fileset) {
+	if (!st->pend && OPT(P, w->fileset)) {
 		enum nvs_dir pd;
 		unsigned pf;
 		if (!fileset_next(&st->fs, L->passes, &st->p_off, &st->p_len, &pd, &pf)) {
@@ -503,12 +555,12 @@ static inline enum next next_position(struct worker *w, struct wstate *st, struc
 	}
 	if (!st->pend) {
 		enum nvs_dir pd;
-		if (nvs_unlikely(w->zbd))
+		if (OPT(P, w->zbd != NULL))
 			zbd_seq_pos(w->zbd, &st->zws, &st->gen.last_pos[1]);
 		offgen_next(&st->gen, &st->p_off, &st->p_len, &pd);
 		/* (not past the pass's end: a zone reset; verify_only reads
 		 * the region: no claim) */
-		if (nvs_unlikely(w->zbd) && st->gen.wraps < L->passes &&
+		if (OPT(P, w->zbd != NULL) && st->gen.wraps < L->passes &&
 		    !(st->vtype && s->verify_only) && !zbd_place(w, st, &pd)) {
 			L->issued = L->limit;
 			return NEXT_STOP;
@@ -522,10 +574,10 @@ static inline enum next next_position(struct worker *w, struct wstate *st, struc
 			L->issued = L->limit;
 			return NEXT_STOP;
 		}
-		if (nvs_unlikely(st->pc_pass))
+		if (OPT(P, st->pc_pass))
 			wstate_pass_cache(w, st);
 	}
-	if (L->dlimited && L->now < st->nxt[st->p_dir]) {
+	if (OPT(P, L->dlimited) && L->now < st->nxt[st->p_dir]) {
 		/* zbd: the I/O is placed for its direction (a write at the wp) */
 		if (L->two_dirs && !w->zbd && L->now >= st->nxt[st->p_dir ^ 1])
 			st->p_dir ^= 1;
@@ -561,36 +613,38 @@ static void prep_hooks(struct wstate *st, struct loop *L, struct slot *sl, struc
 		io->wmode = (uint8_t)nvcmd_pick(&s->nvcmd, prio_rand(&st->wm_rng));
 }
 
-static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L, struct slot *sl,
-			     struct backend_io *io, uint64_t *off, uint32_t *len, enum nvs_dir *dir)
+static nvs_always_inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L,
+					struct slot *sl, struct backend_io *io, uint64_t *off,
+					uint32_t *len, enum nvs_dir *dir, const bool P)
 {
 	const struct spec *s = L->s;
 	io->wmode = 0;
 	io->deac = s->nvcmd.deac;
 	io->nranges = 0;
-	if (nvs_unlikely(!st->issue_plain))
+	if (OPT(P, !st->issue_plain))
 		prep_hooks(st, L, sl, io, off, len, dir);
-	think_issued(&L->think);
+	if (!P)
+		think_issued(&L->think);
 	sl->off = *off; /* verify, serialize_overlap, an error's line */
 	if (*dir == NVS_WRITE && io->wmode == WMODE_WRITE) {
-		if (!st->vtype || !s->vpattern_len) /* else: the pattern */
+		if (!OPT(P, st->vtype) || !s->vpattern_len) /* else: the pattern */
 			datagen_prepare_write(&st->data, sl->buf, *len, *off, L->now, sl->stale);
 		sl->stale = false;
-		if (nvs_unlikely(st->vtype))
+		if (OPT(P, st->vtype))
 			wverify_stamp(w, st, sl->buf, *len, *off, L->now);
 	} else if (*dir == NVS_READ) {
 		sl->stale = true;
 	}
 	bool split = false;
-	if (w->fileset) {
+	if (OPT(P, w->fileset)) {
 		sl->member = st->p_member;
-	} else if (w->nmembers > 1) { /* a stripe set (pool.c) */
+	} else if (OPT(P, w->nmembers > 1)) { /* a stripe set (pool.c) */
 		split = *off % s->stripe + *len > s->stripe;
 		sl->member = (uint8_t)stripe_map(w, off);
 	} else {
 		sl->member = 0;
 	}
-	if (w->iolog && !split) {
+	if (OPT(P, w->iolog != NULL) && !split) {
 		struct iolog_rec r = {
 		    .t_ns = L->now, .off = *off, .len = *len, .dir = (uint8_t)*dir};
 		r.file = (uint8_t)(w->nmembers > 1 ? sl->member : w->target);
@@ -600,11 +654,12 @@ static inline bool prep_data(struct worker *w, struct wstate *st, struct loop *L
 }
 
 /* The rates' next slots after an I/O of @len bytes in direction @dir. */
-static inline void rate_after(struct wstate *st, struct loop *L, enum nvs_dir dir, uint32_t len)
+static nvs_always_inline void rate_after(struct wstate *st, struct loop *L, enum nvs_dir dir,
+					 uint32_t len, const bool P)
 {
 	const struct spec *s = L->s;
 	uint64_t now = L->now;
-	if (L->dlimited && (L->dgap[dir] > 0 || L->dgap_b[dir] > 0)) {
+	if (OPT(P, L->dlimited) && (L->dgap[dir] > 0 || L->dgap_b[dir] > 0)) {
 		double g0 =
 		    L->dgap[dir] > L->dgap_b[dir] * len ? L->dgap[dir] : L->dgap_b[dir] * len;
 		if (s->rate_process == PROCESS_POISSON)
@@ -615,7 +670,7 @@ static inline void rate_after(struct wstate *st, struct loop *L, enum nvs_dir di
 		if (st->nxt[dir] + NVS_NSEC_PER_SEC < now)
 			st->nxt[dir] = now; /* no burst after a stall */
 	}
-	if (L->limited) {
+	if (OPT(P, L->limited)) {
 		double g =
 		    s->rate_process == PROCESS_POISSON
 			? -log(1.0 - (double)(offgen_rand(&st->gen) >> 11) * 0x1.0p-53) * L->gap
@@ -672,8 +727,8 @@ static unsigned issue_parts(struct worker *w, struct wstate *st, struct backend_
 }
 
 /* Prepares the I/O at the position found into @sqe (a free slot's). */
-static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
-			 struct io_uring_sqe *sqe)
+static nvs_always_inline void issue(struct worker *w, struct wstate *st, struct loop *L,
+				    struct io_uring_sqe *sqe, const bool P)
 {
 	const struct spec *s = L->s;
 	unsigned idx = st->freel[--st->nfree];
@@ -683,7 +738,7 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	uint32_t len = st->p_len;
 	enum nvs_dir dir = (enum nvs_dir)st->p_dir;
 
-	if (L->ti) {
+	if (OPT(P, L->ti != NULL)) {
 		off = w->region_start + L->ti->off;
 		len = L->ti->len;
 		dir = L->ti->op == TRACE_WRITE	? NVS_WRITE
@@ -696,7 +751,7 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	} else {
 		st->pend = false;
 	}
-	bool split = prep_data(w, st, L, sl, &io, &off, &len, &dir);
+	bool split = prep_data(w, st, L, sl, &io, &off, &len, &dir, P);
 	io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
 	io.fixed_file = st->fixed_files;
 	io.buf = sl->buf;
@@ -707,19 +762,24 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	io.rw_flags = dir == NVS_WRITE ? L->wflags : 0;
 	sl->pidx = 0;
 	io.ioprio = 0;
-	if (nvs_unlikely(L->prio_on)) {
+	if (OPT(P, L->prio_on)) {
 		sl->pidx = (uint8_t)prio_pick(&s->prio, &st->prio, dir, len, &st->prio_fr);
 		io.ioprio = prio_ioprio(&st->prio, dir, sl->pidx);
 	}
 	io.t = &w->members[sl->member];
-	fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
-	wstate_pi_io(&io, sl, &s->pi, off);			/* metadata buffer, PI options */
+	if (!P) {
+		fdp_io(&io, s->fdp.random, &st->fdp_loc, &st->fdp_rng); /* fdp=1 */
+		wstate_pi_io(&io, sl, &s->pi, off); /* metadata buffer, PI options */
+	}
 	if (nvs_unlikely(split)) {
 		sl->parts = (uint8_t)issue_parts(w, st, &io, sqe, idx, sl->off, L->now);
 		sl->pres = 0;
 	} else { /* sl->parts is 0: the last part's completion left it so */
-		w->be->prep(sqe, &io);
-		if (nvs_unlikely(w->zbd) && dir == NVS_TRIM)
+		if (P && dir != NVS_TRIM)
+			uring_prep_rw(sqe, &io); /* the plain copy's backend: io_uring */
+		else
+			w->be->prep(sqe, &io);
+		if (OPT(P, w->zbd != NULL) && dir == NVS_TRIM)
 			io_uring_prep_nop(sqe); /* reset by zbd_adjust */
 		sqe->user_data = idx;
 	}
@@ -727,26 +787,28 @@ static inline void issue(struct worker *w, struct wstate *st, struct loop *L,
 	sl->len = len;
 	sl->dir = (uint8_t)dir;
 	L->issued += len;
-	st->vpass_bytes += len;
+	if (!P)
+		st->vpass_bytes += len; /* verify's pass (the plain copy: no verify) */
 	st->inflight++;
-	if (nvs_unlikely(st->sync_every) && dir == NVS_WRITE)
+	if (OPT(P, st->sync_every) && dir == NVS_WRITE)
 		sync_count(s, st, sl->member);
 	if (nvs_unlikely(L->nios_max) && ++L->nios >= L->nios_max)
 		L->issued = L->limit; /* number_ios: no further I/O */
-	rate_after(st, L, dir, len);
+	rate_after(st, L, dir, len, P);
 }
 
 /* Fills the queue as far as it may go now.  Returns the SQEs prepared
  * (syncs included) and in *@submitted the I/Os among them. */
-static unsigned fill(struct worker *w, struct wstate *st, struct loop *L, unsigned *submitted)
+static nvs_always_inline unsigned fill(struct worker *w, struct wstate *st, struct loop *L,
+				       unsigned *submitted, const bool P)
 {
 	const struct spec *s = L->s;
 	unsigned n = 0;
 	L->twait = false;
-	while (may_issue(w, st, L, n)) {
-		if (L->limited && L->now < L->next_issue)
+	while (may_issue(w, st, L, n, P)) {
+		if (OPT(P, L->limited) && L->now < L->next_issue)
 			break;
-		if (nvs_unlikely(st->sync_due)) {
+		if (OPT(P, st->sync_due)) {
 			if (wstate_issue_sync(w, st, L->now))
 				break;
 			n++;
@@ -754,23 +816,24 @@ static unsigned fill(struct worker *w, struct wstate *st, struct loop *L, unsign
 		}
 		L->ti = NULL;
 		L->due = 0;
-		enum next nx = L->tr ? next_trace(w, st, L) : next_position(w, st, L);
+		enum next nx =
+		    OPT(P, L->tr != NULL) ? next_trace(w, st, L) : next_position(w, st, L, P);
 		if (nx == NEXT_AGAIN)
 			continue;
 		if (nx == NEXT_STOP)
 			break;
-		if (nvs_unlikely(st->serialize) && st->inflight &&
+		if (OPT(P, st->serialize) && st->inflight &&
 		    wstate_overlap(w, st, L->ti ? w->region_start + L->ti->off : st->p_off,
 				   L->ti ? L->ti->len : st->p_len))
 			break; /* fio's serialize_overlap: after it completes */
-		if (nvs_unlikely(w->flow) &&
+		if (OPT(P, w->flow != NULL) &&
 		    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns, st->inflight, L->now,
 			       &L->flow_wake))
 			break; /* fio's flow: ahead of its weight */
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 		if (!sqe)
 			break; /* SQPOLL: the kernel has not freed the slot yet */
-		issue(w, st, L, sqe);
+		issue(w, st, L, sqe, P);
 		n++;
 		(*submitted)++;
 	}
@@ -783,20 +846,22 @@ static unsigned fill(struct worker *w, struct wstate *st, struct loop *L, unsign
  * slat is measured, after an io_uring_enter of its own (fio's commit).  A
  * batch that iodepth_batch_submit cut short of the free slots is submitted
  * at once either way: the next batch goes first (between()). */
-static void submit_batch(struct worker *w, struct wstate *st, struct loop *L, unsigned batch)
+static nvs_always_inline void submit_batch(struct worker *w, struct wstate *st, struct loop *L,
+					   unsigned batch, const bool P)
 {
-	if (st->slat)
+	if (OPT(P, st->slat))
 		wstate_submit(w, st); /* fio's commit: slat ends as it returns */
 	uint64_t t = worker_now_ns();
 	for (unsigned k = st->nfree; k < st->nfree + batch; k++)
 		st->slots[st->freel[k]].t_sub = t;
-	if (!st->slat && nvs_unlikely(batch >= L->max_submit) && st->nfree)
+	if (!OPT(P, st->slat) && nvs_unlikely(batch >= L->max_submit) && st->nfree)
 		wstate_submit(w, st);
 }
 
 /* After a submit, what the loop does besides waiting: 1 when it goes on at
  * once (the next batch, a verify read-back), 0 to wait. */
-static int between(struct worker *w, struct wstate *st, struct loop *L, unsigned batch)
+static nvs_always_inline int between(struct worker *w, struct wstate *st, struct loop *L,
+				     unsigned batch, const bool P)
 {
 	const struct spec *s = L->s;
 	if (nvs_unlikely(batch >= L->max_submit) && st->nfree && !st->stopping) {
@@ -805,12 +870,12 @@ static int between(struct worker *w, struct wstate *st, struct loop *L, unsigned
 		L->now = worker_now_ns();
 		return 1;
 	}
-	if (nvs_unlikely(st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
+	if (OPT(P, st->vb) && st->vb_issued >= s->verify_backlog && !st->inflight) {
 		wverify_backlog(w, st); /* fio's verify_backlog: then write on */
 		L->now = worker_now_ns();
 		return 1;
 	}
-	if (nvs_unlikely(L->vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
+	if (OPT(P, L->vpass) && st->vpass_bytes >= w->region_len && !st->inflight &&
 	    !st->stopping) {
 		wverify_cycle(w, st, L->end); /* fio's do_verify, then do_io again */
 		/* fio's fio_file_reset per loop: with verify, the job's zones
@@ -830,17 +895,18 @@ static int between(struct worker *w, struct wstate *st, struct loop *L, unsigned
 
 /* How long to wait for completions: the next interval boundary, the job's
  * end, the rate's, trace's, thinktime's or flow's next time. */
-static uint64_t wait_ns(struct wstate *st, struct loop *L)
+static nvs_always_inline uint64_t wait_ns(struct wstate *st, struct loop *L, const bool P)
 {
 	uint64_t now = L->now;
 	uint64_t deadline = L->next_b < L->end ? L->next_b : L->end;
-	if ((L->limited || L->twait) && !st->stopping && st->nfree && L->next_issue < deadline)
+	if ((OPT(P, L->limited) || OPT(P, L->twait)) && !st->stopping && st->nfree &&
+	    L->next_issue < deadline)
 		deadline = L->next_issue;
-	if (L->think.until > now && L->think.until < deadline)
+	if (!P && L->think.until > now && L->think.until < deadline)
 		deadline = L->think.until;
-	if (L->flow_wake > now && L->flow_wake < deadline)
+	if (!P && L->flow_wake > now && L->flow_wake < deadline)
 		deadline = L->flow_wake;
-	if (L->dlimited && !st->stopping && st->nfree && st->pend) {
+	if (OPT(P, L->dlimited) && !st->stopping && st->nfree && st->pend) {
 		uint64_t due = st->nxt[st->p_dir];
 		if (L->two_dirs && st->nxt[st->p_dir ^ 1] < due)
 			due = st->nxt[st->p_dir ^ 1];
@@ -854,13 +920,14 @@ static uint64_t wait_ns(struct wstate *st, struct loop *L)
 /* Submits what is prepared and waits for completions (at most @wait ns) in
  * one io_uring_enter, then reaps them.  -errno when io_uring_enter failed
  * (the job stops). */
-static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64_t wait)
+static nvs_always_inline int wait_reap(struct worker *w, struct wstate *st, struct loop *L,
+				       uint64_t wait, const bool P)
 {
 	struct __kernel_timespec ts = {.tv_sec = (long long)(wait / NVS_NSEC_PER_SEC),
 				       .tv_nsec = (long long)(wait % NVS_NSEC_PER_SEC)};
 	struct io_uring_cqe *cqe;
 	/* iodepth_batch_complete_min: wait for that many (of those in flight) */
-	unsigned want = st->inflight < L->wait_min ? st->inflight : L->wait_min;
+	unsigned want = P ? 1 : st->inflight < L->wait_min ? st->inflight : L->wait_min;
 	if (!want)
 		want = 1;
 	int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
@@ -875,10 +942,11 @@ static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64
 	io_uring_for_each_cqe(&st->ring, head, cqe)
 	{
 		if (nvs_likely(cqe->user_data <= UINT32_MAX))
-			complete(w, st, cqe, L->now);
-		else if (cqe->user_data < CANCEL_TAG)
+			complete(w, st, cqe, L->now, P);
+		else if (!P && cqe->user_data < CANCEL_TAG)
 			part_done(w, st, cqe, L->now); /* a split I/O's part */
-		if (++n >= L->max_reap)
+		++n;
+		if (OPT(P, n >= L->max_reap))
 			break;
 	}
 	io_uring_cq_advance(&st->ring, n);
@@ -889,7 +957,8 @@ static int wait_reap(struct worker *w, struct wstate *st, struct loop *L, uint64
 
 /* After a reap: the measured window's start, latency_target's reap, the
  * stop, and the samples of the intervals that ended. */
-static void after_reap(struct worker *w, struct wstate *st, struct loop *L)
+static nvs_always_inline void after_reap(struct worker *w, struct wstate *st, struct loop *L,
+					 const bool P)
 {
 	const struct spec *s = L->s;
 	uint64_t now = L->now;
@@ -898,7 +967,7 @@ static void after_reap(struct worker *w, struct wstate *st, struct loop *L)
 		wstate_rusage(st, &st->usr_meas, &st->sys_meas);
 		lattarget_restart(&st->lt, now); /* fio's reset_all_stats */
 	}
-	if (nvs_unlikely(st->lt.on))
+	if (OPT(P, st->lt.on))
 		wstate_lat_reap(w, st, now, st->measuring);
 	if (now >= L->end || atomic_load_explicit(&L->sh->stop, memory_order_relaxed))
 		st->stopping = true;
@@ -914,7 +983,7 @@ static void after_reap(struct worker *w, struct wstate *st, struct loop *L)
 		 * sample, rather than leaving a sliver of a tail interval */
 		if (st->stopping && now < L->next_b + L->interval)
 			break;
-		if (nvs_unlikely(L->check_min)) /* rate_min: full measured intervals */
+		if (OPT(P, L->check_min)) /* rate_min: full measured intervals */
 			wstate_min_rate(w, st,
 					L->next_b - L->interval >= L->ramp_end &&
 					    L->next_b - L->interval >= L->t0 + 2 * NVS_NSEC_PER_SEC,
@@ -961,40 +1030,65 @@ static void finish(struct worker *w, struct wstate *st, struct loop *L)
 		wverify_pass(w, st, L->end, st->stopping);
 }
 
-/* The issue loop: fill the queue, submit, wait for the next completion or
- * time, reap, emit the intervals that ended; until the job's end. */
+/* The issue loop (its copy for @P): fill the queue, submit, wait for the
+ * next completion or time, reap, emit the intervals that ended; until the
+ * job's end. */
+static nvs_always_inline void issue_loop(struct worker *w, struct wstate *st, struct loop *L0,
+					 const bool P)
+{
+	/* a copy whose address the plain copy never passes on: its fields
+	 * may stay in registers across the stores through st and w */
+	struct loop l = *L0, *L = &l;
+	const struct spec *s = L->s;
+	for (;;) {
+		if (OPT(P,
+			w->iolog != NULL)) /* the records pushed from here on are at or after now */
+			iolog_publish(w->iolog_clock, L->now);
+		if (OPT(P, s->thinktime_ns))
+			L->now = think_step(&L->think, s, L->now, st->inflight);
+		unsigned submitted = 0, batch = 0;
+		L->flow_wake = 0;
+		if (!st->stopping)
+			batch = fill(w, st, L, &submitted, P);
+		if (!st->inflight && (st->stopping || L->issued >= L->limit ||
+				      (OPT(P, L->tr != NULL) && L->tpos == L->tr->n)))
+			break;
+		if (batch)
+			submit_batch(w, st, L, batch, P); /* stamps clat's start */
+		if (submitted && st->measuring) {	  /* fio's io_u_mark_depth / _submit */
+			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
+			w->res.submit_map[result_batch_idx(submitted)]++;
+		}
+		if (between(w, st, L, batch, P))
+			continue;
+		if (wait_reap(w, st, L, wait_ns(st, L, P), P))
+			break;
+		after_reap(w, st, L, P);
+		if (st->stopping)
+			break; /* the window closes now: in-flight I/O is not waited for */
+	}
+	*L0 = l;
+}
+
+static void loop_plain(struct worker *w, struct wstate *st, struct loop *L)
+{
+	issue_loop(w, st, L, true);
+}
+
+static void loop_general(struct worker *w, struct wstate *st, struct loop *L)
+{
+	issue_loop(w, st, L, false);
+}
+
 static void run(struct worker *w, struct wstate *st)
 {
 	struct loop L;
 	loop_init(w, st, &L);
-	const struct spec *s = L.s;
 	wverify_pass_start(st);
-	for (;;) {
-		if (w->iolog) /* the records pushed from here on are at or after now */
-			iolog_publish(w->iolog_clock, L.now);
-		if (nvs_unlikely(s->thinktime_ns))
-			L.now = think_step(&L.think, s, L.now, st->inflight);
-		unsigned submitted = 0, batch = 0;
-		L.flow_wake = 0;
-		if (!st->stopping)
-			batch = fill(w, st, &L, &submitted);
-		if (!st->inflight &&
-		    (st->stopping || L.issued >= L.limit || (L.tr && L.tpos == L.tr->n)))
-			break;
-		if (batch)
-			submit_batch(w, st, &L, batch); /* stamps clat's start */
-		if (submitted && st->measuring) {	/* fio's io_u_mark_depth / _submit */
-			w->res.depth_map[result_depth_idx(st->inflight)] += submitted;
-			w->res.submit_map[result_batch_idx(submitted)]++;
-		}
-		if (between(w, st, &L, batch))
-			continue;
-		if (wait_reap(w, st, &L, wait_ns(st, &L)))
-			break;
-		after_reap(w, st, &L);
-		if (st->stopping)
-			break; /* the window closes now: in-flight I/O is not waited for */
-	}
+	if (L.plain)
+		loop_plain(w, st, &L);
+	else
+		loop_general(w, st, &L);
 	finish(w, st, &L);
 }
 

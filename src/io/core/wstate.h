@@ -74,6 +74,10 @@ struct wstate {
 	/* none of num_range trims, verify, serialize_overlap or NVMe write
 	 * modes: an issue skips their tests (as done_plain) */
 	bool issue_plain;
+	/* the loop's plain copy runs the job (worker.c): a completion counts
+	 * its lat, ios and bytes in the interval's sample only, and each
+	 * sample is added to the result's as it is emitted (account once) */
+	bool fold;
 	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
