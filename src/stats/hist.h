@@ -4,9 +4,9 @@
 
 #include <stdint.h>
 
-#define HIST_BITS 6 /* 64 linear sub-buckets per power of two: < 1% error */
-#define HIST_VAL (1u << HIST_BITS)
-#define HIST_GROUPS 32 /* values up to 2^(HIST_BITS+HIST_GROUPS-1) ns, ~274 s */
+#define HIST_BITS     6 /* 64 linear sub-buckets per power of two: < 1% error */
+#define HIST_VAL      (1u << HIST_BITS)
+#define HIST_GROUPS   32 /* values up to 2^(HIST_BITS+HIST_GROUPS-1) ns, ~274 s */
 #define HIST_NBUCKETS (HIST_GROUPS * HIST_VAL)
 
 /* A histogram of nanosecond values plus exact count/sum/min/max/sum of
@@ -44,6 +44,20 @@ static inline void hist_add_idx(struct hist *h, uint64_t v, unsigned idx)
 static inline void hist_add(struct hist *h, uint64_t v)
 {
 	hist_add_idx(h, v, hist_index(v));
+}
+
+/* Records @v @n times (the same as @n hist_add calls, but the sum of
+ * squares' rounding). */
+static inline void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	h->bucket[hist_index(v)] += n;
+	h->n += n;
+	h->sum += v * n;
+	h->sumsq += (double)v * (double)v * (double)n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
 }
 
 /* Empties @h. */

@@ -32,4 +32,13 @@ static inline void uring_prep_rw(struct io_uring_sqe *sqe, const struct backend_
 		sqe->flags |= IOSQE_FIXED_FILE;
 }
 
+/* The next SQE, io_uring_get_sqe's without its tests: the caller counted
+ * the room (io_uring_sq_space_left) and the ring has 64-byte SQEs (no
+ * IORING_SETUP_SQE128). */
+static inline struct io_uring_sqe *uring_sqe_next(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	return &sq->sqes[sq->sqe_tail++ & sq->ring_mask];
+}
+
 #endif

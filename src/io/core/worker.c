@@ -333,6 +333,69 @@ static nvs_always_inline void complete(struct worker *w, struct wstate *st,
 	done_io(w, st, sl, idx, res, now, false, P);
 }
 
+/* The plain copy's reap: completions found in a row that started and
+ * were submitted at the same instants in the same direction - the I/Os
+ * of one submission reaped together, which the loop's two clock reads
+ * per batch give one lat and one clat - are counted once, with their
+ * number: the same sums, buckets and extremes as one done_io each. */
+struct done_run {
+	uint64_t t_issue, t_sub, bytes;
+	uint32_t n;
+	uint8_t dir;
+};
+
+static nvs_always_inline void run_flush(struct worker *w, struct wstate *st, struct done_run *r,
+					uint64_t now)
+{
+	if (!r->n)
+		return;
+	uint64_t lat = now - r->t_issue;
+	uint64_t sub = r->t_sub < now ? r->t_sub : now; /* as done_io */
+	struct sample_dir *sd = &st->cur->dir[r->dir];
+	sd->ios += r->n;
+	sd->bytes += r->bytes;
+	sd->lat_n += r->n;
+	sd->lat_sum += lat * r->n;
+	sd->lat_sumsq += (double)lat * (double)lat * (double)r->n;
+	sd->slat_sum += (sub - r->t_issue) * r->n;
+	if (lat < sd->lat_min)
+		sd->lat_min = lat;
+	if (lat > sd->lat_max)
+		sd->lat_max = lat;
+	sd->lat_bucket[hist_index(lat)] += r->n;
+	hist_add_n(&w->res.dir[r->dir].clat, now - sub, r->n); /* lat: fold_sample */
+	r->n = 0;
+}
+
+/* A CQE of the plain copy (no trims): a whole read or write joins (or
+ * starts) the run; an error or a short I/O ends it and is done_io's. */
+static nvs_always_inline void complete_plain(struct worker *w, struct wstate *st,
+					     const struct io_uring_cqe *cqe, uint64_t now,
+					     struct done_run *r)
+{
+	unsigned idx = (unsigned)cqe->user_data;
+	struct slot *sl = &st->slots[idx];
+	if (nvs_unlikely(cqe->res != (int)sl->len)) {
+		run_flush(w, st, r, now);
+		done_io(w, st, sl, idx, cqe->res, now, false, true);
+		return;
+	}
+	if (r->n && sl->t_issue == r->t_issue && sl->t_sub == r->t_sub && sl->dir == r->dir) {
+		r->n++;
+		r->bytes += sl->len;
+	} else {
+		run_flush(w, st, r, now);
+		*r = (struct done_run){.t_issue = sl->t_issue,
+				       .t_sub = sl->t_sub,
+				       .bytes = sl->len,
+				       .n = 1,
+				       .dir = sl->dir};
+	}
+	sl->busy = false;
+	st->freel[st->nfree++] = idx;
+	st->inflight--;
+}
+
 /* Maps a logical offset of a stripe set to (member, member offset). */
 static inline unsigned stripe_map(const struct worker *w, uint64_t *off)
 {
@@ -379,7 +442,8 @@ struct loop {
 	size_t tpos;
 	bool timed, twait;
 	uint64_t tbase;
-	uint64_t limit, passes, nios, nios_max;
+	uint64_t limit, passes, nios_max;
+	uint64_t nios_left; /* number_ios: I/Os still to issue (UINT64_MAX: no limit) */
 	int wflags;
 	bool prio_on;
 	struct think think;
@@ -392,6 +456,7 @@ struct loop {
 	const struct trace_io *ti;
 	uint64_t due;
 	bool plain; /* is_plain(): the loop's plain copy runs the job */
+	int fd0;    /* the plain copy's: its one target's descriptor (or index) */
 };
 
 /* A "plain" job, run by the loop's plain copy: none of the options whose
@@ -404,9 +469,11 @@ static bool is_plain(const struct worker *w, const struct wstate *st, const stru
 		    !L->low && !st->lt.on && !st->vb && !L->vpass && !st->sync_every &&
 		    !st->serialize && !w->flow && !L->prio_on && !w->fileset && !w->zbd &&
 		    !st->vtype && !st->slat && st->issue_plain && st->done_plain && !st->pc_pass &&
-		    !L->check_min && !s->ramp_ns;
+		    !L->check_min && !s->ramp_ns && L->max_submit == w->qd;
 	bool shape = w->nmembers == 1 && L->max_reap == UINT32_MAX && L->wait_min == 1 &&
-		     w->be == &backend_io_uring && !st->pi_check && !w->members[0].fdp_n;
+		     w->be == &backend_io_uring && !st->pi_check && !w->members[0].fdp_n &&
+		     st->gen.trim == OFFGEN_NOTRIM &&
+		     !(st->ring.flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32));
 	return opts && shape;
 }
 
@@ -443,6 +510,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	L->timed = L->tr && L->tr->timed && !s->replay.no_stall;
 	L->tbase = L->t0 + w->trace_delay_ns;
 	wstate_limits(w, st, &L->limit, &L->passes, &L->nios_max);
+	L->nios_left = L->nios_max ? L->nios_max : UINT64_MAX;
 	/* fio's sync=1/dsync: every write with O_SYNC / O_DSYNC semantics */
 	L->wflags = s->sync == SYNC_SYNC ? RWF_SYNC : s->sync == SYNC_DSYNC ? RWF_DSYNC : 0;
 	L->wflags |= s->atomic ? NVS_RWF_ATOMIC : 0; /* fio's atomic=1 (io/feat/fdp.h) */
@@ -475,6 +543,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	L->prev_now = L->now;
 	L->vpass = st->vmap && s->time_based;
 	L->plain = is_plain(w, st, L);
+	L->fd0 = st->fixed_files ? 0 : w->members[0].fd;
 	st->fold = L->plain;
 }
 
@@ -485,7 +554,7 @@ static nvs_always_inline bool may_issue(struct worker *w, struct wstate *st, str
 {
 	const struct spec *s = L->s;
 	return !(OPT(P, L->low) && xrun_low_hold(&L->low_hold, L->low, st->inflight, st->nfree)) &&
-	       st->nfree && n < L->max_submit && L->issued < L->limit &&
+	       st->nfree && (P || n < L->max_submit) && L->issued < L->limit &&
 	       !(OPT(P, s->thinktime_ns) && think_hold(&L->think, s, L->now)) &&
 	       (!OPT(P, st->lt.on) ||
 		(!st->lt.quiesce && st->inflight < lattarget_depth(&st->lt))) &&
@@ -752,7 +821,7 @@ static nvs_always_inline void issue(struct worker *w, struct wstate *st, struct 
 		st->pend = false;
 	}
 	bool split = prep_data(w, st, L, sl, &io, &off, &len, &dir, P);
-	io.fd = st->fixed_files ? sl->member : w->members[sl->member].fd;
+	io.fd = P ? L->fd0 : st->fixed_files ? sl->member : w->members[sl->member].fd;
 	io.fixed_file = st->fixed_files;
 	io.buf = sl->buf;
 	io.buf_index = st->fixed_bufs ? (int)idx : -1;
@@ -775,8 +844,8 @@ static nvs_always_inline void issue(struct worker *w, struct wstate *st, struct 
 		sl->parts = (uint8_t)issue_parts(w, st, &io, sqe, idx, sl->off, L->now);
 		sl->pres = 0;
 	} else { /* sl->parts is 0: the last part's completion left it so */
-		if (P && dir != NVS_TRIM)
-			uring_prep_rw(sqe, &io); /* the plain copy's backend: io_uring */
+		if (P)
+			uring_prep_rw(sqe, &io); /* the plain copy: io_uring's, no trims */
 		else
 			w->be->prep(sqe, &io);
 		if (OPT(P, w->zbd != NULL) && dir == NVS_TRIM)
@@ -792,7 +861,7 @@ static nvs_always_inline void issue(struct worker *w, struct wstate *st, struct 
 	st->inflight++;
 	if (OPT(P, st->sync_every) && dir == NVS_WRITE)
 		sync_count(s, st, sl->member);
-	if (nvs_unlikely(L->nios_max) && ++L->nios >= L->nios_max)
+	if (nvs_unlikely(--L->nios_left == 0))
 		L->issued = L->limit; /* number_ios: no further I/O */
 	rate_after(st, L, dir, len, P);
 }
@@ -804,6 +873,8 @@ static nvs_always_inline unsigned fill(struct worker *w, struct wstate *st, stru
 {
 	const struct spec *s = L->s;
 	unsigned n = 0;
+	/* the plain copy counts the SQ's room once (uring_sqe_next) */
+	unsigned room = P ? io_uring_sq_space_left(&st->ring) : 0;
 	L->twait = false;
 	while (may_issue(w, st, L, n, P)) {
 		if (OPT(P, L->limited) && L->now < L->next_issue)
@@ -830,9 +901,14 @@ static nvs_always_inline unsigned fill(struct worker *w, struct wstate *st, stru
 		    !flow_gate(w->flow, &st->flow, s->flow, s->flow_sleep_ns, st->inflight, L->now,
 			       &L->flow_wake))
 			break; /* fio's flow: ahead of its weight */
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
-		if (!sqe)
+		struct io_uring_sqe *sqe;
+		if (P) {
+			if (!room--)
+				break;
+			sqe = uring_sqe_next(&st->ring);
+		} else if (!(sqe = io_uring_get_sqe(&st->ring))) {
 			break; /* SQPOLL: the kernel has not freed the slot yet */
+		}
 		issue(w, st, L, sqe, P);
 		n++;
 		(*submitted)++;
@@ -939,15 +1015,24 @@ static nvs_always_inline int wait_reap(struct worker *w, struct wstate *st, stru
 	}
 	L->now = worker_now_ns();
 	unsigned head, n = 0;
-	io_uring_for_each_cqe(&st->ring, head, cqe)
-	{
-		if (nvs_likely(cqe->user_data <= UINT32_MAX))
-			complete(w, st, cqe, L->now, P);
-		else if (!P && cqe->user_data < CANCEL_TAG)
-			part_done(w, st, cqe, L->now); /* a split I/O's part */
-		++n;
-		if (OPT(P, n >= L->max_reap))
-			break;
+	if (P) { /* every CQE there (16-byte CQEs: is_plain), the tail read once */
+		struct done_run r = {.n = 0};
+		struct io_uring_cq *cq = &st->ring.cq;
+		unsigned tail = io_uring_smp_load_acquire(cq->ktail);
+		for (head = *cq->khead; head != tail; head++, n++)
+			if (nvs_likely(cq->cqes[head & cq->ring_mask].user_data <= UINT32_MAX))
+				complete_plain(w, st, &cq->cqes[head & cq->ring_mask], L->now, &r);
+		run_flush(w, st, &r, L->now);
+	} else {
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			if (nvs_likely(cqe->user_data <= UINT32_MAX))
+				complete(w, st, cqe, L->now, P);
+			else if (cqe->user_data < CANCEL_TAG)
+				part_done(w, st, cqe, L->now); /* a split I/O's part */
+			if (++n >= L->max_reap)
+				break;
+		}
 	}
 	io_uring_cq_advance(&st->ring, n);
 	if (n && st->measuring) /* fio's io_u_mark_complete */
