@@ -36,6 +36,8 @@
  *   fio writes with disable_slat=1 (zeros, N 0), clat runs from the start of
  *   the io_uring_enter that submitted the I/O, and
  *   jobs[].nvscope.not_measured lists "slat";
+ * - nvscope.loop: the job's workers, and those the worker loop's plain
+ *   copy ran (io/core/worker.c is_plain: none of the options it drops set);
  * - ctx/majf/minf: getrusage of the whole process over the job; elapsed: wall
  *   seconds including ramp_time; disk_util: /sys/block counters' deltas.
  */
@@ -630,6 +632,10 @@ static void add_nvscope(cJSON *o, const struct json_run *run, unsigned j)
 	}
 	cJSON_AddNumberToObject(nv, "cancelled", (double)r->cancelled);
 	cJSON_AddNumberToObject(nv, "late", (double)r->late);
+	/* the workers the loop's plain copy ran (docs/performance.md) */
+	cJSON *lo = cJSON_AddObjectToObject(nv, "loop");
+	num_u(lo, "workers", r->workers);
+	num_u(lo, "plain", r->plain_workers);
 	cJSON_AddNumberToObject(nv, "unfinished", (double)r->unfinished);
 	double cpu_s = r->usr_s + r->sys_s;
 	cJSON_AddNumberToObject(

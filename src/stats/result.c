@@ -69,6 +69,8 @@ void result_merge(struct result *dst, const struct result *src)
 	dst->cancelled += src->cancelled;
 	dst->late += src->late;
 	dst->unfinished += src->unfinished;
+	dst->workers += src->workers;
+	dst->plain_workers += src->plain_workers;
 	for (int i = 0; i < 7; i++) {
 		dst->depth_map[i] += src->depth_map[i];
 		dst->submit_map[i] += src->submit_map[i];

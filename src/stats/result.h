@@ -39,6 +39,9 @@ struct result {
 	 * totals: cancelled by the kernel, late = completed during the grace
 	 * after it, unfinished = still in the kernel when the grace ran out */
 	uint64_t cancelled, late, unfinished;
+	/* the workers that ran the job, and those of them the loop's plain
+	 * copy ran (io/core/worker.c: none of the options it drops set) */
+	uint32_t workers, plain_workers;
 	struct result_dir dir[NVS_NDIR];
 	/* fio's fsync=/fdatasync= (its "sync" section): syncs completed in the
 	 * measured window, their latency; a failed sync counts as a write error */

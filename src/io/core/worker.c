@@ -1170,6 +1170,8 @@ static void run(struct worker *w, struct wstate *st)
 	struct loop L;
 	loop_init(w, st, &L);
 	wverify_pass_start(st);
+	w->res.workers = 1;
+	w->res.plain_workers = L.plain;
 	if (L.plain)
 		loop_plain(w, st, &L);
 	else
