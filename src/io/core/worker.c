@@ -114,7 +114,8 @@ static int setup_ring(struct worker *w, struct wstate *st)
 	st->split_max = split_max(w->spec, w->nmembers, w->fileset);
 	if (st->split_max > 1)
 		base |= IORING_SETUP_CLAMP; /* issue_parts makes room when clamped */
-	while (entries < w->qd * st->split_max)
+	/* (+1: the plain loop's wake-up timeout, wait_reap) */
+	while (entries < w->qd * st->split_max + 1)
 		entries <<= 1;
 	if (w->spec->sqpoll) {
 		tries[0] = base | IORING_SETUP_SQPOLL;
@@ -457,6 +458,11 @@ struct loop {
 	uint64_t due;
 	bool plain; /* is_plain(): the loop's plain copy runs the job */
 	int fd0;    /* the plain copy's: its one target's descriptor (or index) */
+	/* the plain copy's wake-up (tmo_on): one IORING_OP_TIMEOUT armed at
+	 * the next deadline and waited for with the I/O, instead of a timeout
+	 * on every wait (an hrtimer armed and cancelled in each io_uring_enter
+	 * that sleeps: every I/O's at QD1) */
+	bool tmo_on, tmo_armed;
 };
 
 /* A "plain" job, run by the loop's plain copy: none of the options whose
@@ -544,6 +550,7 @@ static void loop_init(struct worker *w, struct wstate *st, struct loop *L)
 	L->vpass = st->vmap && s->time_based;
 	L->plain = is_plain(w, st, L);
 	L->fd0 = st->fixed_files ? 0 : w->members[0].fd;
+	L->tmo_on = L->plain && !s->hipri && !s->sqpoll; /* (IOPOLL: no timeouts) */
 	st->fold = L->plain;
 }
 
@@ -993,6 +1000,24 @@ static nvs_always_inline uint64_t wait_ns(struct wstate *st, struct loop *L, con
 	return wait > WAIT_MAX_NS ? WAIT_MAX_NS : wait; /* a stalled device must not delay a stop */
 }
 
+/* The plain copy's wake-up: an IORING_OP_TIMEOUT at @at (ns,
+ * CLOCK_MONOTONIC, absolute), submitted with the batch; wait_reap arms
+ * one unless one is armed.  A deadline armed never lies past a later
+ * wait's (the interval boundary and the job's end only move on, the cap
+ * is from an earlier now), so one armed stands for every wait until it
+ * fires.  False: no SQE (the wait then carries its own timeout). */
+static bool arm_wake(struct wstate *st, uint64_t at)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+	if (!sqe)
+		return false;
+	st->tmo_ts.tv_sec = (long long)(at / NVS_NSEC_PER_SEC);
+	st->tmo_ts.tv_nsec = (long long)(at % NVS_NSEC_PER_SEC);
+	io_uring_prep_timeout(sqe, &st->tmo_ts, 0, IORING_TIMEOUT_ABS);
+	sqe->user_data = TIMER_TAG;
+	return true;
+}
+
 /* Submits what is prepared and waits for completions (at most @wait ns) in
  * one io_uring_enter, then reaps them.  -errno when io_uring_enter failed
  * (the job stops). */
@@ -1006,7 +1031,11 @@ static nvs_always_inline int wait_reap(struct worker *w, struct wstate *st, stru
 	unsigned want = P ? 1 : st->inflight < L->wait_min ? st->inflight : L->wait_min;
 	if (!want)
 		want = 1;
-	int rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
+	int rc;
+	if (P && L->tmo_on && (L->tmo_armed || (L->tmo_armed = arm_wake(st, L->now + wait))))
+		rc = io_uring_submit_and_wait(&st->ring, want); /* the timeout wakes it */
+	else
+		rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts, NULL);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 		worker_fail(L->sh, rc, "io_uring_enter failed: %s", strerror(-rc));
 		atomic_store_explicit(&L->sh->stop, 1, memory_order_relaxed);
@@ -1014,14 +1043,18 @@ static nvs_always_inline int wait_reap(struct worker *w, struct wstate *st, stru
 		return rc;
 	}
 	L->now = worker_now_ns();
-	unsigned head, n = 0;
+	unsigned head, n = 0, nwake = 0;
 	if (P) { /* every CQE there (16-byte CQEs: is_plain), the tail read once */
 		struct done_run r = {.n = 0};
 		struct io_uring_cq *cq = &st->ring.cq;
 		unsigned tail = io_uring_smp_load_acquire(cq->ktail);
-		for (head = *cq->khead; head != tail; head++, n++)
-			if (nvs_likely(cq->cqes[head & cq->ring_mask].user_data <= UINT32_MAX))
-				complete_plain(w, st, &cq->cqes[head & cq->ring_mask], L->now, &r);
+		for (head = *cq->khead; head != tail; head++, n++) {
+			const struct io_uring_cqe *c = &cq->cqes[head & cq->ring_mask];
+			if (nvs_likely(c->user_data <= UINT32_MAX))
+				complete_plain(w, st, c, L->now, &r);
+			else if (c->user_data == TIMER_TAG)
+				L->tmo_armed = false, nwake++;
+		}
 		run_flush(w, st, &r, L->now);
 	} else {
 		io_uring_for_each_cqe(&st->ring, head, cqe)
@@ -1035,6 +1068,7 @@ static nvs_always_inline int wait_reap(struct worker *w, struct wstate *st, stru
 		}
 	}
 	io_uring_cq_advance(&st->ring, n);
+	n -= nwake;		/* the I/Os */
 	if (n && st->measuring) /* fio's io_u_mark_complete */
 		w->res.complete_map[result_batch_idx(n)]++;
 	return 0;
@@ -1155,12 +1189,16 @@ static nvs_always_inline void issue_loop(struct worker *w, struct wstate *st, st
 	*L0 = l;
 }
 
-static void loop_plain(struct worker *w, struct wstate *st, struct loop *L)
+/* (each copy a function of its own: the compiler's choices for one do not
+ * depend on the other's size) */
+static __attribute__((noinline)) void loop_plain(struct worker *w, struct wstate *st,
+						 struct loop *L)
 {
 	issue_loop(w, st, L, true);
 }
 
-static void loop_general(struct worker *w, struct wstate *st, struct loop *L)
+static __attribute__((noinline)) void loop_general(struct worker *w, struct wstate *st,
+						   struct loop *L)
 {
 	issue_loop(w, st, L, false);
 }

@@ -78,6 +78,9 @@ struct wstate {
 	 * its lat, ios and bytes in the interval's sample only, and each
 	 * sample is added to the result's as it is emitted (account once) */
 	bool fold;
+	/* the plain loop's wake-up timeout's time (worker.c arm_wake): here,
+	 * not on the loop's stack, as the kernel reads it when it is submitted */
+	struct __kernel_timespec tmo_ts;
 	bool gap_cur; /* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */
@@ -130,7 +133,11 @@ struct wstate {
 	uint64_t wm_rng;
 };
 
-#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 1) /* user_data of the cancel SQE */
+/* user_data of the drain's cancel SQE and of the plain loop's wake-up
+ * timeout (worker.c): above every I/O's (slot | part << 32), so that the
+ * reaps and the drain pass both by */
+#define CANCEL_TAG (LIBURING_UDATA_TIMEOUT - 2)
+#define TIMER_TAG  (LIBURING_UDATA_TIMEOUT - 1)
 
 /* After the job's window: cancels what is in flight and waits at most
  * WORKER_GRACE_NS for it (counted cancelled, late or unfinished). */
