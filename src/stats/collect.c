@@ -17,13 +17,15 @@
 
 #define WINDOW 16
 
-struct part {  /* one target (or the aggregate) within a pending row */
+struct part { /* one target (or the aggregate) within a pending row */
 	uint64_t ios[NVS_NDIR], bytes[NVS_NDIR], errors;
 	uint64_t lat_n[NVS_NDIR], lat_sum[NVS_NDIR], lat_max[NVS_NDIR];
 	uint64_t slat_sum[NVS_NDIR];
 	uint64_t cpu_ns;
 	unsigned workers;
-	uint32_t *bucket; /* NVS_NDIR * HIST_NBUCKETS */
+	/* NVS_NDIR * HIST_NBUCKETS, from the collector's pool once a sample
+	 * with latencies arrives (NULL: none yet), back to it with the row */
+	uint32_t *bucket;
 };
 
 struct row {
@@ -38,13 +40,20 @@ struct collect {
 	unsigned nworkers, ntargets;
 	unsigned *worker_target;
 	uint64_t interval_ns;
-	uint64_t *next_seq;   /* per worker: the seq it will report next */
-	bool *done;           /* per worker: its last sample arrived */
-	uint64_t base;        /* oldest seq not yet emitted */
+	uint64_t *next_seq; /* per worker: the seq it will report next */
+	bool *done;	    /* per worker: its last sample arrived */
+	uint64_t base;	    /* oldest seq not yet emitted */
 	struct row rows[WINDOW];
 	struct series *series; /* [0] aggregate, [1 + t] */
 	uint64_t received, missing, gaps;
-	uint32_t *tmp;        /* scratch buckets for both-direction p99 */
+	uint32_t *tmp; /* scratch buckets for both-direction p99 */
+	/* the parts' bucket arrays not in a row (zeroed): a row holds them
+	 * only for the parts that had latencies while it waited, so the
+	 * memory follows the rows in flight (usually one or two), not the
+	 * window's 16 x (targets + 1) */
+	uint32_t **pool;
+	unsigned npool;
+	uint32_t *zero;	       /* the row hook's buckets of a row without latencies */
 	collect_row_fn row_fn; /* optional hook per aggregate row */
 	void *row_arg;
 	collect_point_fn point_fn; /* takes every row instead of the series */
@@ -66,7 +75,11 @@ struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned
 	c->done = calloc(nworkers, sizeof(bool));
 	c->series = calloc(c->ntargets + 1, sizeof(struct series));
 	c->tmp = malloc(HIST_NBUCKETS * sizeof(uint32_t));
-	if (!c->worker_target || !c->next_seq || !c->done || !c->series || !c->tmp)
+	/* at most every part of every row holds an array: room for them all */
+	c->pool = calloc((size_t)WINDOW * (c->ntargets + 1), sizeof(*c->pool));
+	c->zero = calloc(NVS_NDIR * HIST_NBUCKETS, sizeof(uint32_t));
+	if (!c->worker_target || !c->next_seq || !c->done || !c->series || !c->tmp || !c->pool ||
+	    !c->zero)
 		goto free_collect;
 	for (unsigned w = 0; w < nworkers; w++)
 		c->worker_target[w] = worker_target ? worker_target[w] : 0;
@@ -74,12 +87,6 @@ struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned
 		c->rows[i].parts = calloc(c->ntargets + 1, sizeof(struct part));
 		if (!c->rows[i].parts)
 			goto free_collect;
-		for (unsigned p = 0; p <= c->ntargets; p++) {
-			c->rows[i].parts[p].bucket =
-				calloc(NVS_NDIR * HIST_NBUCKETS, sizeof(uint32_t));
-			if (!c->rows[i].parts[p].bucket)
-				goto free_collect;
-		}
 	}
 	return c;
 
@@ -99,6 +106,10 @@ void collect_free(struct collect *c)
 			free(c->rows[i].parts[p].bucket);
 		free(c->rows[i].parts);
 	}
+	for (unsigned k = 0; k < c->npool; k++)
+		free(c->pool[k]);
+	free(c->pool);
+	free(c->zero);
 	if (c->series)
 		for (unsigned p = 0; p <= c->ntargets; p++)
 			series_release(&c->series[p]);
@@ -115,13 +126,26 @@ static void reset_row(struct collect *c, struct row *r)
 	for (unsigned p = 0; p <= c->ntargets; p++) {
 		uint32_t *b = r->parts[p].bucket;
 		memset(&r->parts[p], 0, sizeof(r->parts[p]));
-		memset(b, 0, NVS_NDIR * HIST_NBUCKETS * sizeof(uint32_t));
-		r->parts[p].bucket = b;
+		if (b) { /* back to the pool, zeroed (the pool has room for all) */
+			memset(b, 0, NVS_NDIR * HIST_NBUCKETS * sizeof(uint32_t));
+			c->pool[c->npool++] = b;
+		}
 	}
 	r->used = false;
 	r->flags = 0;
 	r->t_start = UINT64_MAX;
 	r->t_end = 0;
+}
+
+/* The bucket arrays of part @p: the pool's, or a new one.  false: out of
+ * memory (the sample is then counted missing, not added in part). */
+static bool part_buckets(struct collect *c, struct part *p)
+{
+	if (p->bucket)
+		return true;
+	p->bucket =
+	    c->npool ? c->pool[--c->npool] : calloc(NVS_NDIR * HIST_NBUCKETS, sizeof(uint32_t));
+	return p->bucket != NULL;
 }
 
 static void add_part(struct part *p, const struct sample *s)
@@ -159,13 +183,14 @@ static void part_point(struct collect *c, const struct row *r, const struct part
 		dt = 1e-9;
 	memset(c->tmp, 0, HIST_NBUCKETS * sizeof(uint32_t));
 	for (int d = 0; d < NVS_NDIR; d++) {
-		const uint32_t *b = p->bucket + d * HIST_NBUCKETS;
+		const uint32_t *b = (p->bucket ? p->bucket : c->zero) + d * HIST_NBUCKETS;
 		pt->iops[d] = (double)p->ios[d] / dt;
 		pt->bw[d] = (double)p->bytes[d] / dt;
 		if (p->lat_n[d]) {
 			pt->lat_mean_us[d] = (double)p->lat_sum[d] / (double)p->lat_n[d] / 1e3;
 			pt->slat_mean_us[d] = (double)p->slat_sum[d] / (double)p->lat_n[d] / 1e3;
-			pt->lat_p99_us[d] = (double)hist_percentile_counts(b, p->lat_n[d], 99) / 1e3;
+			pt->lat_p99_us[d] =
+			    (double)hist_percentile_counts(b, p->lat_n[d], 99) / 1e3;
 			pt->lat_max_us[d] = (double)p->lat_max[d] / 1e3;
 		}
 		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
@@ -211,7 +236,8 @@ static void emit_oldest(struct collect *c)
 			else
 				series_push(&c->series[p], &pt);
 			if (p == 0 && c->row_fn)
-				c->row_fn(&pt, r->parts[0].bucket, c->row_arg);
+				c->row_fn(&pt, r->parts[0].bucket ? r->parts[0].bucket : c->zero,
+					  c->row_arg);
 		}
 		reset_row(c, r);
 	}
@@ -259,9 +285,15 @@ void collect_sample(const struct sample *s, void *arg)
 		r->t_start = s->t_start_ns;
 	if (s->t_end_ns > r->t_end)
 		r->t_end = s->t_end_ns;
+	struct part *agg = &r->parts[0];
+	struct part *tp = &r->parts[1 + (c->worker_target[s->worker] % c->ntargets)];
+	if (!part_buckets(c, agg) || !part_buckets(c, tp)) {
+		c->missing++; /* out of memory: not added, counted */
+		goto progress;
+	}
 	r->flags |= s->flags;
-	add_part(&r->parts[0], s);
-	add_part(&r->parts[1 + (c->worker_target[s->worker] % c->ntargets)], s);
+	add_part(agg, s);
+	add_part(tp, s);
 progress:
 	if (s->seq + 1 > c->next_seq[s->worker])
 		c->next_seq[s->worker] = s->seq + 1;
