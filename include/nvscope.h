@@ -16,8 +16,8 @@
 #define nvs_always_inline inline __attribute__((always_inline))
 
 #define NVS_NSEC_PER_SEC 1000000000ULL
-#define NVS_MAX_TARGETS 64 /* targets in one run (reviews drive 24 at once) */
-#define NVS_MAX_WORKERS 256
+#define NVS_MAX_TARGETS 512 /* targets in one run (reviews drive 24 at once; a rack: 16 x 24) */
+#define NVS_MAX_WORKERS 1024
 #define NVS_MAX_BSSPLIT 16
 #define NVS_MAX_QD_STEPS 16
 

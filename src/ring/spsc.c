@@ -79,6 +79,21 @@ int spsc_push(struct spsc *r, const void *elem)
 	return 0;
 }
 
+bool spsc_room(struct spsc *r, size_t n)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	if (head - r->tail_cache + n <= r->mask + 1)
+		return true;
+	r->tail_cache = atomic_load_explicit(&r->tail, memory_order_acquire);
+	return head - r->tail_cache + n <= r->mask + 1;
+}
+
+void spsc_drop(struct spsc *r)
+{
+	atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+}
+
 const void *spsc_peek(struct spsc *r)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);

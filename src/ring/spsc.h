@@ -3,6 +3,7 @@
 #ifndef NVS_SPSC_H
 #define NVS_SPSC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,12 @@ void spsc_free(struct spsc *r);
 /* Producer: copies @elem in.  Never blocks: when full, the element is dropped,
  * the drop counter incremented and -ENOBUFS returned; 0 otherwise. */
 int spsc_push(struct spsc *r, const void *elem);
+/* Producer: room for @n more elements now (it only grows until the next
+ * push): a producer that pushes a record of several elements pushes all
+ * or none. */
+bool spsc_room(struct spsc *r, size_t n);
+/* Producer: counts a drop it chose (a record that did not fit whole). */
+void spsc_drop(struct spsc *r);
 /* Consumer: copies the oldest element to @out.  Returns 0, or -EAGAIN when
  * empty. */
 int spsc_pop(struct spsc *r, void *out);

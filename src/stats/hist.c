@@ -26,23 +26,47 @@
 #include <string.h>
 #include "stats/hist.h"
 
+void hist_clear(void *p, size_t len)
+{
+	unsigned char *c = p;
+	for (size_t off = 0; off < len; off += 4096) {
+		size_t k = len - off < 4096 ? len - off : 4096;
+		unsigned char *q = c + off;
+		size_t i = 0;
+		while (i < k && !q[i])
+			i++;
+		if (i < k)
+			memset(q, 0, k);
+	}
+}
+
 void hist_init(struct hist *h)
 {
-	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
+	hist_clear(h, sizeof(*h));
+}
+
+/* The n, sum, extremes and sum of squares of @n values more (@dst empty:
+ * its extremes are theirs). */
+static void add_summary(struct hist *dst, uint64_t n, uint64_t sum, uint64_t min, uint64_t max,
+			double sumsq)
+{
+	if (!dst->n || min < dst->min)
+		dst->min = min;
+	if (!dst->n || max > dst->max)
+		dst->max = max;
+	dst->n += n;
+	dst->sum += sum;
+	dst->sumsq += sumsq;
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
+	if (!src->n)
+		return;
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
-	dst->n += src->n;
-	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
-	if (src->n && src->min < dst->min)
-		dst->min = src->min;
-	if (src->n && src->max > dst->max)
-		dst->max = src->max;
+		if (src->bucket[i]) /* (a page of buckets no value reached stays unwritten) */
+			dst->bucket[i] += src->bucket[i];
+	add_summary(dst, src->n, src->sum, src->min, src->max, src->sumsq);
 }
 
 void hist_merge_counts(struct hist *dst, const uint32_t *bucket, uint64_t n, uint64_t sum,
@@ -51,14 +75,9 @@ void hist_merge_counts(struct hist *dst, const uint32_t *bucket, uint64_t n, uin
 	if (!n)
 		return;
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-		dst->bucket[i] += bucket[i];
-	dst->n += n;
-	dst->sum += sum;
-	dst->sumsq += sumsq;
-	if (min < dst->min)
-		dst->min = min;
-	if (max > dst->max)
-		dst->max = max;
+		if (bucket[i])
+			dst->bucket[i] += bucket[i];
+	add_summary(dst, n, sum, min, max, sumsq);
 }
 
 uint64_t hist_bucket_value(unsigned idx)

@@ -2,6 +2,7 @@
 #ifndef NVS_HIST_H
 #define NVS_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HIST_BITS     6 /* 64 linear sub-buckets per power of two: < 1% error */
@@ -10,7 +11,10 @@
 #define HIST_NBUCKETS (HIST_GROUPS * HIST_VAL)
 
 /* A histogram of nanosecond values plus exact count/sum/min/max/sum of
- * squares.  A plain value type: embed it, zero it with hist_init(). */
+ * squares.  A plain value type: embed it; all zero is an empty one (min
+ * and max mean nothing while n is 0), so memory that was never written -
+ * calloc's fresh pages - needs no init and stays unwritten until a value
+ * reaches it (issue 25: results sized to what a job measures). */
 struct hist {
 	uint64_t n, sum, min, max;
 	double sumsq;
@@ -31,14 +35,14 @@ static inline unsigned hist_index(uint64_t v)
 /* Records @v whose bucket index @idx was computed by hist_index(). */
 static inline void hist_add_idx(struct hist *h, uint64_t v, unsigned idx)
 {
+	if (!h->n || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
 	h->bucket[idx]++;
 	h->n++;
 	h->sum += v;
 	h->sumsq += (double)v * (double)v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
 }
 
 static inline void hist_add(struct hist *h, uint64_t v)
@@ -50,18 +54,22 @@ static inline void hist_add(struct hist *h, uint64_t v)
  * squares' rounding). */
 static inline void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
 {
+	if (!h->n || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
 	h->bucket[hist_index(v)] += n;
 	h->n += n;
 	h->sum += v * n;
 	h->sumsq += (double)v * (double)v * (double)n;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
 }
 
-/* Empties @h. */
+/* Empties @h (zeroes it: hist_clear). */
 void hist_init(struct hist *h);
+/* Zeroes @len bytes at @p where they are not zero already, a page at a
+ * time: a page never written is only read (the kernel's zero page), so it
+ * does not join the process's resident memory. */
+void hist_clear(void *p, size_t len);
 /* Adds every count of @src into @dst; exact. */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Adds an interval delta (32-bit buckets plus summary) into @dst; exact. */

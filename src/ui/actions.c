@@ -155,7 +155,7 @@ static int collect_paths(struct app *a, char out[][256], int max, bool marked_on
 }
 
 /* The marked rows' and the added files' paths across a rebuild of the rows
- * (heap: 32 KiB, no static state). */
+ * (heap: 256 KiB, no static state). */
 struct kept_paths {
 	char marked[NVS_MAX_TARGETS][256], extra[NVS_MAX_TARGETS][256];
 	int nm, ne;

@@ -15,6 +15,7 @@
 #include "io/feat/flow.h"
 #include "io/feat/zbd.h"
 #include "io/core/worker.h"
+#include "stats/samplewire.h"
 
 struct pool {
 	struct spec spec;
@@ -29,6 +30,7 @@ struct pool {
 	struct trace *trace; /* read_iolog: loaded before the run */
 	uint64_t fs_start[NVS_MAX_TARGETS], fs_len[NVS_MAX_TARGETS]; /* fio file set */
 	struct iolog *iolog;					     /* write_iolog, NULL without */
+	struct sample *drained;		  /* pool_drain's: a sample put together from its parts */
 	struct zbd *zbd[NVS_MAX_TARGETS]; /* zonemode=zbd: each target's zones */
 };
 
@@ -357,7 +359,9 @@ static int worker_init(struct pool *p, struct worker *w, unsigned gi, unsigned j
 	w->res.nmembers = s->stripe || s->fileset ? p->ntargets : 0;
 	/* ~8 s of samples: the consumer may stall that long without a drop */
 	uint64_t cap = 8 * NVS_NSEC_PER_SEC / s->interval_ns;
-	w->out = spsc_new(sizeof(struct sample), cap < 8 ? 8 : cap);
+	/* (one element per sample in practice: stats/samplewire.h) */
+	w->out = spsc_new(sizeof(struct samplewire),
+			  cap < SAMPLEWIRE_MAX_PARTS ? SAMPLEWIRE_MAX_PARTS : cap);
 	return w->out ? 0 : -ENOMEM;
 }
 
@@ -440,6 +444,11 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	p->drained = calloc(1, sizeof(*p->drained));
+	if (!p->drained) {
+		free(p);
+		return -ENOMEM;
+	}
 	p->spec = *s;
 	zbd_spec_resolve(&p->spec); /* fio's "Nz" sizes, before the regions */
 	/* fio's randrepeat=0: a different random sequence each run */
@@ -626,6 +635,30 @@ void pool_join(struct pool *p)
 	}
 }
 
+/* The oldest sample of ring @r put together in @s from its parts (stats/
+ * samplewire.h: a worker pushes all of a sample's parts or none), handed
+ * to @fn; false when there is none whole yet. */
+static bool drain_one(struct spsc *r, struct sample *s,
+		      void (*fn)(const struct sample *s, void *arg), void *arg)
+{
+	const struct samplewire *sw = spsc_peek(r);
+	if (!sw)
+		return false;
+	unsigned np = sw->nparts ? sw->nparts : 1, mask = 0;
+	if (spsc_count(r) < np)
+		return false; /* its producer is pushing the rest */
+	for (unsigned k = 0; k < np; k++) {
+		if (k && !(sw = spsc_peek(r)))
+			break;
+		mask |= samplewire_unpack(sw, s); /* read where it lies, then released */
+		spsc_release(r);
+	}
+	if (fn)
+		fn(s, arg);
+	samplewire_reset(s, mask);
+	return true;
+}
+
 size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg), void *arg)
 {
 	size_t n = 0;
@@ -635,16 +668,9 @@ size_t pool_drain(struct pool *p, void (*fn)(const struct sample *s, void *arg),
 		worker_fail(&p->sh, -EIO, "write_iolog=%s: write failed",
 			    p->spec.replay.write_iolog);
 	reap_flows(p);
-	for (unsigned i = 0; i < p->nw; i++) {
-		const struct sample *smp;
-		/* read where the worker wrote it (no copy), then released */
-		while ((smp = spsc_peek(p->w[i].out))) {
-			if (fn)
-				fn(smp, arg);
-			spsc_release(p->w[i].out);
+	for (unsigned i = 0; i < p->nw; i++)
+		while (drain_one(p->w[i].out, p->drained, fn, arg))
 			n++;
-		}
-	}
 	return n;
 }
 
@@ -776,6 +802,7 @@ void pool_free(struct pool *p)
 	}
 	trace_free(p->trace);
 	iolog_free(p->iolog);
+	free(p->drained);
 	free(p);
 }
 

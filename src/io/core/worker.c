@@ -208,7 +208,17 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	st->sys_mark = sys;
 	if (st->fold)
 		fold_sample(w, s);
-	spsc_push(w->out, s); /* a full ring drops and counts: I/O never waits */
+	/* the sample's parts, all or none: a full ring drops and counts the
+	 * sample (I/O never waits) */
+	unsigned np = samplewire_parts(s);
+	if (!spsc_room(w->out, np)) {
+		spsc_drop(w->out);
+	} else {
+		for (unsigned k = 0; k < np; k++) {
+			samplewire_pack(s, k, np, &st->wire);
+			spsc_push(w->out, &st->wire);
+		}
+	}
 	wstate_sample_reset(s);
 }
 
