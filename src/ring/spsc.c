@@ -89,6 +89,25 @@ bool spsc_room(struct spsc *r, size_t n)
 	return head - r->tail_cache + n <= r->mask + 1;
 }
 
+void *spsc_reserve(struct spsc *r)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	if (head - r->tail_cache > r->mask) {
+		r->tail_cache = atomic_load_explicit(&r->tail, memory_order_acquire);
+		if (head - r->tail_cache > r->mask)
+			return NULL;
+	}
+	return r->buf + (head & r->mask) * r->elem_size;
+}
+
+void spsc_publish(struct spsc *r)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	/* the slot's contents happen-before the index that shows it */
+	atomic_store_explicit(&r->head, head + 1, memory_order_release);
+}
+
 void spsc_drop(struct spsc *r)
 {
 	atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);

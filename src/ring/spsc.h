@@ -21,6 +21,11 @@ int spsc_push(struct spsc *r, const void *elem);
  * push): a producer that pushes a record of several elements pushes all
  * or none. */
 bool spsc_room(struct spsc *r, size_t n);
+/* Producer: the next slot, to be filled in place (no copy), or NULL when
+ * the ring is full; spsc_publish() then hands it to the consumer.  Until
+ * then it is the producer's alone, and the next reserve returns it again. */
+void *spsc_reserve(struct spsc *r);
+void spsc_publish(struct spsc *r);
 /* Producer: counts a drop it chose (a record that did not fit whole). */
 void spsc_drop(struct spsc *r);
 /* Consumer: copies the oldest element to @out.  Returns 0, or -EAGAIN when

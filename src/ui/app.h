@@ -105,6 +105,9 @@ struct ui_launchpane {
 	bool jump;		   /* `/` typed in Presets: the next letter jumps */
 	struct preset_info *plans; /* presets/plans/ for the Launch pane */
 	size_t nplans;
+	/* the plans are listed after the first frame (each is parsed to know
+	 * whether it writes: the most of the console's start-up work) */
+	bool plans_pending;
 };
 
 /* the custom workload form (panes.c) */

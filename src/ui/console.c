@@ -501,7 +501,7 @@ static int prepare(struct app *a, const struct console_opts *o, char *err, size_
 		return 0;
 	}
 	load_presets(a);
-	planui_list(a);
+	a->lp.plans_pending = true; /* listed after the first frame (loop) */
 	panes_form_init(a);
 	if (o->check) { /* the batch starts on the drives found: scanned first */
 		a->dev.devs = devscan_run(APP_PROBE_MS, err, len);
@@ -640,6 +640,11 @@ static void loop(struct app *a)
 		app_scan_poll(a); /* the devices found, not a frame late */
 		app_hosts_poll(a);
 		draw(a);
+		if (a->lp.plans_pending) { /* the first frame is on the screen */
+			a->lp.plans_pending = false;
+			planui_list(a);
+			a->scr.dirty[PANE_LAUNCH] = true;
+		}
 		first_scan(a);
 	}
 }

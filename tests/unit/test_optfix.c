@@ -57,7 +57,7 @@ static uint64_t spec_hash(const struct spec *s)
 	const unsigned char *b = (const unsigned char *)s;
 	uint64_t h = 14695981039346656037ULL;
 
-	for (size_t i = 0; i < sizeof(*s); i++)
+	for (size_t i = 0; i < SPEC_USED_SIZE(s); i++)
 		h = (h ^ b[i]) * 1099511628211ULL;
 	return h;
 }

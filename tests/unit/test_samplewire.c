@@ -91,6 +91,23 @@ START_TEST(test_ring_all_or_none)
 	spsc_drop(r);
 	ck_assert_uint_eq(spsc_dropped(r), 1);
 	ck_assert_uint_eq(spsc_count(r), 3);
+	/* filled in place: the consumer sees it only once published */
+	for (int k = 3; k < 8; k++) {
+		struct samplewire *slot = spsc_reserve(r);
+		ck_assert_ptr_nonnull(slot);
+		slot->seq = (uint64_t)k;
+		ck_assert_uint_eq(spsc_count(r), (unsigned)k);
+		spsc_publish(r);
+	}
+	ck_assert_ptr_null(spsc_reserve(r));
+	for (int k = 0; k < 8; k++) {
+		const struct samplewire *e = spsc_peek(r);
+		ck_assert_ptr_nonnull(e);
+		if (k >= 3)
+			ck_assert_uint_eq(e->seq, (uint64_t)k);
+		spsc_release(r);
+	}
+	ck_assert_ptr_null(spsc_peek(r));
 	free(w);
 	spsc_free(r);
 }

@@ -55,6 +55,7 @@
 #include "io/feat/nvcmd.h"
 #include "io/feat/prio.h"
 #include "io/core/uring_rw.h"
+#include "stats/samplewire.h"
 #include "io/core/worker.h"
 #include "io/core/wstate.h"
 #include "io/feat/wverify.h"
@@ -214,9 +215,9 @@ static void emit(struct worker *w, struct wstate *st, uint64_t seq, uint64_t t_s
 	if (!spsc_room(w->out, np)) {
 		spsc_drop(w->out);
 	} else {
-		for (unsigned k = 0; k < np; k++) {
-			samplewire_pack(s, k, np, &st->wire);
-			spsc_push(w->out, &st->wire);
+		for (unsigned k = 0; k < np; k++) { /* packed where the consumer reads it */
+			samplewire_pack(s, k, np, spsc_reserve(w->out));
+			spsc_publish(w->out);
 		}
 	}
 	wstate_sample_reset(s);

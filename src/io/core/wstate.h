@@ -14,7 +14,6 @@
 #include "io/feat/prio.h"
 #include "io/feat/flow.h"
 #include "io/core/worker.h"
-#include "stats/samplewire.h"
 #include "io/feat/zbd.h"
 
 struct slot {
@@ -82,7 +81,6 @@ struct wstate {
 	/* the plain loop's wake-up timeout's time (worker.c arm_wake): here,
 	 * not on the loop's stack, as the kernel reads it when it is submitted */
 	struct __kernel_timespec tmo_ts;
-	struct samplewire wire; /* emit's ring element (stats/samplewire.h) */
 	bool gap_cur;		/* the current interval was partly not run (a stop): a gap */
 	unsigned inflight;
 	int sq_tid; /* SQPOLL kernel thread, or -1 */

@@ -28,7 +28,8 @@
 
 void spec_init(struct spec *s)
 {
-	memset(s, 0, sizeof(*s));
+	/* all but the targets past the first (struct spec, SPEC_USED_SIZE) */
+	memset(s, 0, offsetof(struct spec, targets) + sizeof(s->targets[0]));
 	snprintf(s->name, sizeof(s->name), "job");
 	s->rw = RW_RANDREAD;
 	s->rwmixread = 50;

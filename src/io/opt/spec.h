@@ -5,6 +5,7 @@
 #define NVS_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "io/opt/specerr.h"
 #include "nvscope.h"
@@ -99,9 +100,8 @@ struct spec_xrun {
 
 struct spec {
 	char name[64];
-	char targets[NVS_MAX_TARGETS][256];
-	unsigned ntargets;
-	uint64_t stripe; /* >0: targets form one RAID-0 set with this stripe (bytes) */
+	unsigned ntargets; /* targets[0 .. ntargets), at the struct's end */
+	uint64_t stripe;   /* >0: targets form one RAID-0 set with this stripe (bytes) */
 
 	enum spec_rw rw;
 	unsigned rwmixread;		    /* % reads in mixed workloads */
@@ -304,7 +304,14 @@ struct spec {
 	 * slat_percentiles: slat_ns with percentiles.  See spec_slat(). */
 	uint8_t slat;
 	bool slat_pct;
+	/* last, and only [0, ntargets) set (spec_init zeroes the first only):
+	 * 128 KiB that most specs - a preset's jobs, a plan's steps - do not
+	 * use, so neither cleared nor read (SPEC_USED_SIZE) */
+	char targets[NVS_MAX_TARGETS][256];
 };
+/* The bytes of @s that carry meaning: all but the targets past ntargets. */
+#define SPEC_USED_SIZE(s)                                                                          \
+	(offsetof(struct spec, targets) + (size_t)((s)->ntargets ? (s)->ntargets : 1) * 256)
 /* spec.slat: not given (nvscope's runs: slat not measured), disable_slat=0
  * (a fio job file's default: measured), disable_slat=1 */
 enum { SPEC_SLAT_DEFAULT, SPEC_SLAT_ON, SPEC_SLAT_OFF };
