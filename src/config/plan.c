@@ -561,7 +561,7 @@ static int build_step(struct plan_step *st, const struct section *sec, const str
 	snprintf(st->name, sizeof(st->name), "%s", sec->name);
 	st->line = sec->line;
 	if (base)
-		st->spec = *base;
+		spec_copy(&st->spec, base);
 	else
 		spec_init(&st->spec);
 	snprintf(st->spec.name, sizeof(st->spec.name), "%s", st->label);

@@ -145,7 +145,7 @@ static int on_section(void *user, const char *name, char *err, size_t errlen)
 	char(*ne)[24] = ps->job_engine;
 	struct grouping *ng = ps->job_group;
 	ng[ps->njobs] = ps->global_group;
-	nj[ps->njobs] = ps->global;
+	spec_copy(&nj[ps->njobs], &ps->global);
 	if (opt_set(&nj[ps->njobs], "name", name, err, errlen)) /* renames [global]'s bare logs */
 		return -EINVAL;
 	snprintf(ne[ps->njobs], sizeof(*ne), "%s", ps->global_engine);

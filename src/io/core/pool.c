@@ -449,7 +449,7 @@ int pool_new_claims(const struct spec *s, unsigned iodepth, struct safety_claims
 		free(p);
 		return -ENOMEM;
 	}
-	p->spec = *s;
+	spec_copy(&p->spec, s);
 	zbd_spec_resolve(&p->spec); /* fio's "Nz" sizes, before the regions */
 	/* fio's randrepeat=0: a different random sequence each run */
 	if (s->randrepeat_off && !s->seed_given &&

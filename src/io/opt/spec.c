@@ -26,6 +26,12 @@
 #include "io/feat/fdp.h"
 #include "io/opt/specval.h"
 
+void spec_copy(struct spec *dst, const struct spec *src)
+{
+	if (dst != src)
+		memcpy(dst, src, SPEC_USED_SIZE(src));
+}
+
 void spec_init(struct spec *s)
 {
 	/* all but the targets past the first (struct spec, SPEC_USED_SIZE) */

@@ -310,6 +310,10 @@ struct spec {
 	char targets[NVS_MAX_TARGETS][256];
 };
 /* The bytes of @s that carry meaning: all but the targets past ntargets. */
+/* Copies @src's meaningful bytes (SPEC_USED_SIZE) into @dst: where specs
+ * are made by the hundred (a job file's sections) the unused targets are
+ * neither read nor written. */
+void spec_copy(struct spec *dst, const struct spec *src);
 #define SPEC_USED_SIZE(s)                                                                          \
 	(offsetof(struct spec, targets) + (size_t)((s)->ntargets ? (s)->ntargets : 1) * 256)
 /* spec.slat: not given (nvscope's runs: slat not measured), disable_slat=0
