@@ -26,6 +26,10 @@ struct part { /* one target (or the aggregate) within a pending row */
 	/* NVS_NDIR * HIST_NBUCKETS, from the collector's pool once a sample
 	 * with latencies arrives (NULL: none yet), back to it with the row */
 	uint32_t *bucket;
+	/* a target with one worker: its one sample's percentiles, taken as it
+	 * arrives (own_p99), so its part holds no buckets at all */
+	bool own;
+	uint64_t p99[NVS_NDIR], p99_all;
 };
 
 struct row {
@@ -39,6 +43,7 @@ struct row {
 struct collect {
 	unsigned nworkers, ntargets;
 	unsigned *worker_target;
+	unsigned *tworkers; /* per target: the workers it has */
 	uint64_t interval_ns;
 	uint64_t *next_seq; /* per worker: the seq it will report next */
 	bool *done;	    /* per worker: its last sample arrived */
@@ -71,6 +76,7 @@ struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned
 	c->ntargets = ntargets ? ntargets : 1;
 	c->interval_ns = interval_ns;
 	c->worker_target = calloc(nworkers, sizeof(unsigned));
+	c->tworkers = calloc(c->ntargets, sizeof(unsigned));
 	c->next_seq = calloc(nworkers, sizeof(uint64_t));
 	c->done = calloc(nworkers, sizeof(bool));
 	c->series = calloc(c->ntargets + 1, sizeof(struct series));
@@ -78,11 +84,13 @@ struct collect *collect_new(unsigned nworkers, unsigned ntargets, const unsigned
 	/* at most every part of every row holds an array: room for them all */
 	c->pool = calloc((size_t)WINDOW * (c->ntargets + 1), sizeof(*c->pool));
 	c->zero = calloc(NVS_NDIR * HIST_NBUCKETS, sizeof(uint32_t));
-	if (!c->worker_target || !c->next_seq || !c->done || !c->series || !c->tmp || !c->pool ||
-	    !c->zero)
+	if (!c->worker_target || !c->tworkers || !c->next_seq || !c->done || !c->series ||
+	    !c->tmp || !c->pool || !c->zero)
 		goto free_collect;
-	for (unsigned w = 0; w < nworkers; w++)
+	for (unsigned w = 0; w < nworkers; w++) {
 		c->worker_target[w] = worker_target ? worker_target[w] : 0;
+		c->tworkers[c->worker_target[w] % c->ntargets]++;
+	}
 	for (unsigned i = 0; i < WINDOW; i++) {
 		c->rows[i].parts = calloc(c->ntargets + 1, sizeof(struct part));
 		if (!c->rows[i].parts)
@@ -118,6 +126,7 @@ void collect_free(struct collect *c)
 	free(c->done);
 	free(c->next_seq);
 	free(c->worker_target);
+	free(c->tworkers);
 	free(c);
 }
 
@@ -148,6 +157,24 @@ static bool part_buckets(struct collect *c, struct part *p)
 	return p->bucket != NULL;
 }
 
+/* The percentiles of part @p from its one sample @s (part own). */
+static void own_p99(struct collect *c, struct part *p, const struct sample *s)
+{
+	uint64_t n_all = 0;
+	memset(c->tmp, 0, HIST_NBUCKETS * sizeof(uint32_t));
+	for (int d = 0; d < NVS_NDIR; d++) {
+		const struct sample_dir *sd = &s->dir[d];
+		if (!sd->lat_n)
+			continue;
+		p->p99[d] = hist_percentile_counts(sd->lat_bucket, sd->lat_n, 99);
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+			c->tmp[i] += sd->lat_bucket[i];
+		n_all += sd->lat_n;
+	}
+	p->p99_all = n_all ? hist_percentile_counts(c->tmp, n_all, 99) : 0;
+	p->own = true;
+}
+
 static void add_part(struct part *p, const struct sample *s)
 {
 	for (int d = 0; d < NVS_NDIR; d++) {
@@ -160,7 +187,7 @@ static void add_part(struct part *p, const struct sample *s)
 		p->slat_sum[d] += sd->slat_sum;
 		if (sd->lat_n && sd->lat_max > p->lat_max[d])
 			p->lat_max[d] = sd->lat_max;
-		if (sd->lat_n) {
+		if (sd->lat_n && p->bucket) {
 			uint32_t *b = p->bucket + d * HIST_NBUCKETS;
 			for (unsigned i = 0; i < HIST_NBUCKETS; i++)
 				b[i] += sd->lat_bucket[i];
@@ -190,17 +217,20 @@ static void part_point(struct collect *c, const struct row *r, const struct part
 			pt->lat_mean_us[d] = (double)p->lat_sum[d] / (double)p->lat_n[d] / 1e3;
 			pt->slat_mean_us[d] = (double)p->slat_sum[d] / (double)p->lat_n[d] / 1e3;
 			pt->lat_p99_us[d] =
-			    (double)hist_percentile_counts(b, p->lat_n[d], 99) / 1e3;
+			    (double)(p->own ? p->p99[d]
+					    : hist_percentile_counts(b, p->lat_n[d], 99)) /
+			    1e3;
 			pt->lat_max_us[d] = (double)p->lat_max[d] / 1e3;
 		}
-		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		for (unsigned i = 0; !p->own && i < HIST_NBUCKETS; i++)
 			c->tmp[i] += b[i];
 		n_all += p->lat_n[d];
 		sum_all += p->lat_sum[d];
 	}
 	if (n_all) {
 		pt->lat_mean_all_us = (double)sum_all / (double)n_all / 1e3;
-		pt->lat_p99_all_us = (double)hist_percentile_counts(c->tmp, n_all, 99) / 1e3;
+		pt->lat_p99_all_us =
+		    (double)(p->own ? p->p99_all : hist_percentile_counts(c->tmp, n_all, 99)) / 1e3;
 	}
 	pt->errors = p->errors;
 	pt->cpu_pct = (double)p->cpu_ns / 1e9 / dt * 100.0;
@@ -285,14 +315,17 @@ void collect_sample(const struct sample *s, void *arg)
 		r->t_start = s->t_start_ns;
 	if (s->t_end_ns > r->t_end)
 		r->t_end = s->t_end_ns;
-	struct part *agg = &r->parts[0];
-	struct part *tp = &r->parts[1 + (c->worker_target[s->worker] % c->ntargets)];
-	if (!part_buckets(c, agg) || !part_buckets(c, tp)) {
+	unsigned t = c->worker_target[s->worker] % c->ntargets;
+	struct part *agg = &r->parts[0], *tp = &r->parts[1 + t];
+	bool own = c->tworkers[t] == 1; /* the target's part is this sample */
+	if (!part_buckets(c, agg) || (!own && !part_buckets(c, tp))) {
 		c->missing++; /* out of memory: not added, counted */
 		goto progress;
 	}
 	r->flags |= s->flags;
 	add_part(agg, s);
+	if (own)
+		own_p99(c, tp, s);
 	add_part(tp, s);
 progress:
 	if (s->seq + 1 > c->next_seq[s->worker])
