@@ -57,7 +57,10 @@ rc=$?
 [ $rc = 2 ] || fail "1 MiB of [a]: exit $rc: $(head -c 300 "$d/err")"
 grep -q "many.fio:1025: more than 1024 sections" "$d/err" || fail "1 MiB of [a]: $(cat "$d/err")"
 rss=$(tail -1 "$d/rss")
-[ "$rss" -lt 200000 ] || fail "1 MiB of [a]: $rss KB resident (want < 200 MB)"
+# (the bound is the product's: under a sanitizer the allocator copies a
+# grown array whole and shadows it, so only the refusal is checked there)
+[ -n "${NVS_SANITIZER:-}" ] || [ "$rss" -lt 200000 ] ||
+	fail "1 MiB of [a]: $rss KB resident (want < 200 MB)"
 # the cap itself is fine: 1024 sections parse
 printf '[a]\nrw=read\n%.0s' $(seq 1024) >"$d/cap.fio"
 timeout 10 "$B" run "$d/cap.fio" --parse-only --target="$d/img" >"$d/out" 2>"$d/err" ||
