@@ -439,6 +439,23 @@ static void bs_order(struct offgen *g, const struct spec *s)
 	}
 }
 
+/* Each direction's random blocks over @maxsz bytes: fio's ba[]
+ * (blockalign, by default the direction's smallest size), last_block()
+ * and the random map's unit. */
+static void random_blocks(struct offgen *g, const struct spec *s, uint64_t maxsz)
+{
+	for (unsigned d = 0; d < 2; d++) {
+		g->ba[d] = s->blockalign ? s->blockalign : g->minbs[d];
+		if (g->ba[d] % g->align)
+			g->ba[d] = g->align;
+		uint64_t m = maxsz;
+		if (g->minbs[d] > g->ba[d])
+			m = m > g->minbs[d] - g->ba[d] ? m - (g->minbs[d] - g->ba[d]) : 0;
+		g->lastb[d] = m / g->ba[d];
+		g->munit[d] = g->minbs[d];
+	}
+}
+
 /* offgen_fast's case: uniform random offsets (fio's stream, no lfsr) of
  * one direction and one size, whose every drawn block ends inside the
  * region, the random map (if any) counted in that size's unit.  After
@@ -525,19 +542,7 @@ int offgen_init(struct offgen *g, const struct spec *s, uint64_t start, uint64_t
 	/* fio's loop: io_size bytes (a time_based job's goes on until an I/O
 	 * cannot be made; strided zones: len is one zone's range, not a loop) */
 	g->pass_len = s->time_based || g->zsize ? 0 : s->io_size ? s->io_size : g->fit_len;
-	uint64_t maxsz = g->fit_len < len ? g->fit_len : len;
-	for (unsigned d = 0; d < 2; d++) {
-		/* fio's ba[] (blockalign, by default the direction's smallest
-		 * size) and last_block() */
-		g->ba[d] = s->blockalign ? s->blockalign : g->minbs[d];
-		if (g->ba[d] % g->align)
-			g->ba[d] = g->align;
-		uint64_t m = maxsz;
-		if (g->minbs[d] > g->ba[d])
-			m = m > g->minbs[d] - g->ba[d] ? m - (g->minbs[d] - g->ba[d]) : 0;
-		g->lastb[d] = m / g->ba[d];
-		g->munit[d] = g->minbs[d];
-	}
+	random_blocks(g, s, g->fit_len < len ? g->fit_len : len);
 	offgen_seed(g, s, 1);
 	/* no strided zones, rw=randX:N, percentage_random or sprandom: the
 	 * draw skips their tests */
