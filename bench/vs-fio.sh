@@ -16,11 +16,13 @@
 #   loop  a loop device (losetup --direct-io=on) over a file on tmpfs
 #         (/dev/shm), created here and always removed (trap): the real block
 #         layer.  Here the kernel is the referee: its time per I/O and the
-#         largest per-run difference between the tool's I/O count and the
-#         kernel's completed count (/sys/block/loopN/stat fields 1+2: ios
-#         plus merges) are printed beside each tool's figures (an outside
-#         reader, such as a libblkid scan of all block devices, adds ~48 reads
-#         to the kernel's count; kernel us/IO = read ticks / read ios).
+#         largest per-run difference between the I/Os a tool issued
+#         (nvscope: total_ios plus nvscope.late, the I/Os its window left
+#         in flight) and the kernel's completed count
+#         (/sys/block/loopN/stat fields 1+2: ios plus merges) are printed
+#         beside each tool's figures (an outside reader, such as a libblkid
+#         scan of all block devices, adds ~48 reads to the kernel's count;
+#         kernel us/IO = read ticks / read ios).
 # Figures: IOPS; IOPS per CPU-second = IOPS / ((usr_cpu+sys_cpu)/100) of the
 # I/O thread(s) as each tool reports them (floor: getrusage of its thread);
 # proc = I/Os per CPU-second of the whole process from the shell's `time`
@@ -146,6 +148,7 @@ if tool.startswith("floor"):
     kv = dict(x.split("=") for x in txt.split())
     iops, ipc = float(kv["iops"]), float(kv["iops_per_cpu_s"])
     ios, mean = float(kv["ios"]), float(kv["mean_ns"])
+    iss = ios
     p50, p99 = float(kv["p50_ns"]), float(kv["p99_ns"])
 else:
     # fio may print notes before the JSON object
@@ -155,6 +158,9 @@ else:
     cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100.0
     ipc = iops / cpu if cpu > 0 else 0.0
     ios = float(rd["total_ios"])
+    # the I/Os in flight when nvscope's window closed complete in its grace,
+    # outside the figures (docs/cli.md "How a run ends"): the kernel counts them
+    iss = ios + float(j.get("nvscope", {}).get("late", 0))
     lat = rd["lat_ns"]
     mean = lat["mean"]
     p50 = lat["percentile"]["50.000000"]
@@ -165,7 +171,7 @@ if st0 and st1:
     a, b = [int(x) for x in st0.split()], [int(x) for x in st1.split()]
     # completed requests + bios merged into them = the I/Os a tool submitted
     kios, kms = b[0] + b[1] - a[0] - a[1], b[3] - a[3]
-print(tname, rnd, tool, f"{iops:.0f} {ipc:.0f} {proc:.0f} {mean:.0f} {p50:.0f} {p99:.0f} {ios:.0f} {kios} {kms}")
+print(tname, rnd, tool, f"{iops:.0f} {ipc:.0f} {proc:.0f} {mean:.0f} {p50:.0f} {p99:.0f} {ios:.0f} {kios} {kms} {iss:.0f}")
 EOF
 		{ say "  $tool: cannot parse $raw.out"; return 1; }
 	say "  $(tail -n1 "$WORK/records" | awk '{printf "%-8s IOPS %8.0f  IOPS/CPU-s %8.0f  p50 %6.1f us  p99 %6.1f us", $3, $4, $5, $8/1000, $9/1000}')"
@@ -213,7 +219,7 @@ recs = {}
 for line in open(sys.argv[1]):
     f = line.split()
     t, rnd, tool = f[0], int(f[1]), f[2]
-    v = dict(zip(["iops", "ipc", "proc", "mean", "p50", "p99", "ios", "kios", "kms"], map(float, f[3:])))
+    v = dict(zip(["iops", "ipc", "proc", "mean", "p50", "p99", "ios", "kios", "kms", "iss"], map(float, f[3:])))
     recs.setdefault(t, {}).setdefault(rnd, {})[tool] = v
 tools = ["nvscope", "fio-def", "fio-tun", "floor", "floor-fx"]
 for t, rounds in recs.items():
@@ -229,7 +235,7 @@ for t, rounds in recs.items():
         print(f"{tool:8} {m('iops'):10.0f} {m('ipc'):11.0f} {m('proc'):11.0f} {m('mean')/1e3:8.1f} {m('p50')/1e3:7.1f} {m('p99')/1e3:7.1f}", end="")
         if ref:
             kus = S.median(v["kms"] * 1e3 / v["kios"] for v in vs if v["kios"] > 0)
-            worst = max((v["ios"] - v["kios"] for v in vs), key=abs)
+            worst = max((v["iss"] - v["kios"] for v in vs), key=abs)
             print(f" {kus:10.1f} {worst:10.0f}")
         else:
             print()
