@@ -6,13 +6,16 @@
  * block size; stat for files).  Each is read with a stated cap, never
  * through a fixed buffer that could cut it.  The PCIe link of an NVMe
  * controller: its PCI device's sysfs link attributes; the health before
- * and after: device-before.json / device-after.json (run/plandir.c). */
+ * and after: device-before.json / device-after.json (run/plandir.c).  The
+ * CPUs' power policy: sysfs cpuidle (driver, governor, cpu0's idle
+ * states), haltpoll's module parameter and cpu0's cpufreq governor. */
 #include "dev/testbed.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +134,107 @@ static void add_u64(cJSON *o, const char *key, bool known, unsigned long long v)
 		cJSON_AddNullToObject(o, key);
 }
 
+/* The first line of sysfs file @rel (below the sysfs root in use),
+ * malloc'ed; NULL when it cannot be read (-errno in *@rc). */
+static char *sys_line(const char *rel, int *rc)
+{
+	char path[PATH_MAX], err[256], *text = NULL;
+	size_t len = 0;
+	int n = snprintf(path, sizeof(path), "%s/%s", safety_sysfs_root(), rel);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		*rc = -ENAMETOOLONG;
+		return NULL;
+	}
+	*rc = input_read_all(path, 8192, "sysfs file", &text, &len, err, sizeof(err));
+	if (*rc)
+		return NULL;
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* A whole unsigned number from sysfs file @rel; false when unreadable. */
+static bool sys_u64(const char *rel, uint64_t *v)
+{
+	int rc;
+	char *t = sys_line(rel, &rc);
+	bool ok = t && !num_parse_u64(t, 0, UINT64_MAX, v);
+	free(t);
+	return ok;
+}
+
+/* "deepest_idle_state", "deepest_idle_exit_us": the enabled idle state of
+ * cpu0 with the longest exit latency (what a sleeping CPU may have to wake
+ * from), "unknown" / null when cpu0 has no readable idle states. */
+static void deepest_idle(cJSON *o)
+{
+	char rel[128], *best = NULL;
+	uint64_t best_us = 0;
+	for (unsigned i = 0; i < 64; i++) {
+		uint64_t lat, off;
+		int rc;
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cpuidle/state%u/latency", i);
+		if (!sys_u64(rel, &lat))
+			break;
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cpuidle/state%u/disable", i);
+		if (sys_u64(rel, &off) && off)
+			continue;
+		if (best && lat < best_us)
+			continue;
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cpuidle/state%u/name", i);
+		char *name = sys_line(rel, &rc);
+		if (!name)
+			continue;
+		free(best);
+		best = name;
+		best_us = lat;
+	}
+	add_u64(o, "deepest_idle_exit_us", best != NULL, best_us);
+	add_owned(o, "deepest_idle_state", best);
+}
+
+/* Sysfs file @rel's first line; "none" when it is unreadable because
+ * directory @dir (the subsystem) does not exist; NULL (unknown) when the
+ * subsystem is there but the file cannot be read. */
+static char *sys_line_or_none(const char *rel, const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	int rc, n;
+	char *v = sys_line(rel, &rc);
+	if (v)
+		return v;
+	n = snprintf(path, sizeof(path), "%s/%s", safety_sysfs_root(), dir);
+	if (n > 0 && (size_t)n < sizeof(path) && stat(path, &sb) && errno == ENOENT)
+		return strdup("none");
+	return NULL;
+}
+
+/* "cpu_power": how an idle CPU answers a completion, which QD1 latency
+ * depends on (docs/performance.md: a VM guest whose idle vCPU halts at
+ * once pays its wake-up on every I/O that sleeps).  idle_driver and
+ * idle_governor "none" without cpuidle; guest_halt_poll_ns only with the
+ * haltpoll driver (a guest's poll before halting), else null;
+ * freq_governor "none" where cpu0 has no cpufreq (a VM guest, often). */
+static void cpu_power(cJSON *o)
+{
+	static const char idle[] = "devices/system/cpu/cpuidle";
+	cJSON *p = cJSON_AddObjectToObject(o, "cpu_power");
+	uint64_t poll = 0;
+	if (!p)
+		return;
+	char *drv = sys_line_or_none("devices/system/cpu/cpuidle/current_driver", idle);
+	bool haltpoll = drv && !strcmp(drv, "haltpoll");
+	add_owned(p, "idle_driver", drv);
+	add_owned(p, "idle_governor",
+		  sys_line_or_none("devices/system/cpu/cpuidle/current_governor", idle));
+	add_u64(p, "guest_halt_poll_ns",
+		haltpoll && sys_u64("module/haltpoll/parameters/guest_halt_poll_ns", &poll), poll);
+	deepest_idle(p);
+	add_owned(p, "freq_governor",
+		  sys_line_or_none("devices/system/cpu/cpu0/cpufreq/scaling_governor",
+				   "devices/system/cpu/cpu0/cpufreq"));
+}
+
 static void machine(cJSON *o)
 {
 	struct utsname u;
@@ -142,6 +246,7 @@ static void machine(cJSON *o)
 		(unsigned long long)pages * (unsigned long long)psz);
 	add_str(o, "kernel", uname(&u) ? NULL : u.release);
 	add_owned(o, "os", file_value("/etc/os-release", "PRETTY_NAME", '='));
+	cpu_power(o);
 	cJSON_AddStringToObject(o, "nvscope_version", NVS_VERSION);
 	add_owned(o, "command_line", testbed_cmdline());
 	cJSON *a = cJSON_AddArrayToObject(o, "argv");
@@ -172,19 +277,13 @@ unsigned testbed_pcie_gen(double gts)
  * malloc'ed; NULL when it cannot be read (-errno in *@rc). */
 static char *link_attr(const char *ctrl, const char *attr, int *rc)
 {
-	char path[PATH_MAX], err[256], *text = NULL;
-	size_t len = 0;
-	int n = snprintf(path, sizeof(path), "%s/class/nvme/%s/device/%s", safety_sysfs_root(),
-			 ctrl, attr);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
+	char rel[PATH_MAX];
+	int n = snprintf(rel, sizeof(rel), "class/nvme/%s/device/%s", ctrl, attr);
+	if (n < 0 || (size_t)n >= sizeof(rel)) {
 		*rc = -ENAMETOOLONG;
 		return NULL;
 	}
-	*rc = input_read_all(path, 8192, "sysfs file", &text, &len, err, sizeof(err));
-	if (*rc)
-		return NULL;
-	text[strcspn(text, "\n")] = '\0';
-	return text;
+	return sys_line(rel, rc);
 }
 
 /* Lanes of a link width attribute ("4"), 0 unknown (x0 is no link). */

@@ -228,6 +228,37 @@ static void health_table(FILE *f, const cJSON *drives)
 	fputs("</table>", f);
 }
 
+/* The CPUs' power policy (testbed.c "cpu_power"): the idle driver and
+ * governor, a VM guest's halt poll, the deepest idle state allowed and its
+ * exit latency, the frequency governor; QD1 latency depends on them. */
+static void power_cell(FILE *f, const cJSON *p)
+{
+	if (!cJSON_IsObject(p)) {
+		fputs("<td class=\"na\">not recorded</td>", f);
+		return;
+	}
+	const char *drv = str_of(p, "idle_driver"), *gov = str_of(p, "idle_governor");
+	double poll = num_of(p, "guest_halt_poll_ns"), exit_us = num_of(p, "deepest_idle_exit_us");
+	fputs("<td class=\"l\">idle: ", f);
+	esc(f, drv ? drv : "unknown");
+	if (gov && (!drv || strcmp(gov, drv))) {
+		fputs(" / ", f);
+		esc(f, gov);
+	}
+	if (isfinite(poll))
+		fprintf(f, ", halt poll %.0f ns%s", poll,
+			poll == 0 ? " (an idle CPU halts at once)" : "");
+	if (str_of(p, "deepest_idle_state")) {
+		fputs("; deepest state: ", f);
+		esc(f, str_of(p, "deepest_idle_state"));
+		if (isfinite(exit_us))
+			fprintf(f, " (exit %.0f &micro;s)", exit_us);
+	}
+	fputs("; cpufreq: ", f);
+	esc(f, str_of(p, "freq_governor") ? str_of(p, "freq_governor") : "unknown");
+	fputs("</td>", f);
+}
+
 void bedhtml_testbed(FILE *f, const void *meta, const char *label)
 {
 	const cJSON *tb = cJSON_GetObjectItem((const cJSON *)meta, "testbed");
@@ -241,7 +272,8 @@ void bedhtml_testbed(FILE *f, const void *meta, const char *label)
 		return;
 	}
 	fputs("<table class=\"testbed\"><tr><th class=\"l\">CPU</th><th>CPUs</th><th>memory</th>"
-	      "<th class=\"l\">kernel</th><th class=\"l\">OS</th><th class=\"l\">nvscope</th></tr>"
+	      "<th class=\"l\">kernel</th><th class=\"l\">OS</th><th class=\"l\">nvscope</th>"
+	      "<th class=\"l\">CPU power</th></tr>"
 	      "<tr>",
 	      f);
 	cell(f, str_of(tb, "cpu_model"));
@@ -250,6 +282,7 @@ void bedhtml_testbed(FILE *f, const void *meta, const char *label)
 	cell(f, str_of(tb, "kernel"));
 	cell(f, str_of(tb, "os"));
 	cell(f, str_of(tb, "nvscope_version"));
+	power_cell(f, cJSON_GetObjectItem(tb, "cpu_power"));
 	fputs("</tr></table><p class=\"cmdline\">command line: <code>", f);
 	esc(f, str_of(tb, "command_line") ? str_of(tb, "command_line") : "unknown");
 	fputs("</code></p>", f);

@@ -3,7 +3,9 @@
 # description says "2x fill ... 30 min" runs scaled down with command-line
 # overrides (--runtime 300ms --fill 0.05 --round 200ms --max-rounds 2) on a
 # file (and on a loop device when root): meta.json's "testbed" holds the
-# machine (checked against nproc, uname -r, /etc/os-release), the command
+# machine (checked against nproc, uname -r, /etc/os-release; the CPUs'
+# power policy against sysfs: cpuidle driver, haltpoll's halt poll, cpu0's
+# deepest enabled idle state, cpufreq governor), the command
 # line (shlex gives the exact argv back, a path with a space and a quote
 # included) and the drive; step.json holds the values each step ran with;
 # the report shows the test bed block and, under each step, the values as
@@ -80,6 +82,33 @@ assert tb["cpus"] == int(nproc), tb["cpus"]
 assert tb["kernel"] == kernel and tb["os"] == os_name, (tb["kernel"], tb["os"])
 assert isinstance(tb["cpu_model"], str) and tb["cpu_model"], tb["cpu_model"]
 assert tb["memory_bytes"] > 0 and tb["nvscope_version"] == meta["nvscope_version"]
+# the CPUs' power policy, read here from sysfs the same way
+import glob, os
+def sysline(p):
+    try:
+        return open(p).readline().rstrip("\n")
+    except FileNotFoundError:
+        return None
+cpu = "/sys/devices/system/cpu/"
+pw = tb["cpu_power"]
+drv = sysline(cpu + "cpuidle/current_driver")
+assert pw["idle_driver"] == (drv if drv else "none" if not os.path.isdir(cpu + "cpuidle") else "unknown"), pw
+gov = sysline(cpu + "cpu0/cpufreq/scaling_governor")
+assert pw["freq_governor"] == (gov if gov else "none" if not os.path.isdir(cpu + "cpu0/cpufreq") else "unknown"), pw
+poll = sysline("/sys/module/haltpoll/parameters/guest_halt_poll_ns") if drv == "haltpoll" else None
+assert pw["guest_halt_poll_ns"] == (int(poll) if poll else None), pw
+states = [(int(sysline(d + "/latency")), sysline(d + "/name"))
+          for d in sorted(glob.glob(cpu + "cpu0/cpuidle/state*"), key=lambda d: int(d.rsplit("state", 1)[1]))
+          if sysline(d + "/disable") != "1"]
+if states:
+    deep = max(states, key=lambda x: x[0])  # the last of the deepest, as testbed.c
+    deep = next(s for s in reversed(states) if s[0] == deep[0])
+    assert (pw["deepest_idle_exit_us"], pw["deepest_idle_state"]) == deep, (pw, states)
+else:
+    assert pw["deepest_idle_state"] == "unknown" and pw["deepest_idle_exit_us"] is None, pw
+assert ">CPU power</th>" in page and "cpufreq: " + esc(pw["freq_governor"]) + "</td>" in page, pw
+if pw["guest_halt_poll_ns"] == 0:
+    assert "halt poll 0 ns (an idle CPU halts at once)" in page
 # the exact command line: a shell gives back the argv it ran with
 argv = [B, "plan", plan, "--target", img, "--results", R, "--quiet", "--yes-destroy-data=" + img,
         "--runtime", "300ms", "--fill", "0.05", "--round", "200ms", "--max-rounds", "2"]

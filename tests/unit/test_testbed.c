@@ -5,7 +5,9 @@
  * guess), one without the attributes (not PCIe: -ENOENT), a bad name;
  * the speed parser on the kernels' spellings and junk; and each drive's
  * health before and after from device-before/after.json, null where the
- * drive has none. */
+ * drive has none; the CPUs' power policy (cpu_power) of a haltpoll VM
+ * guest, of a host with intel_idle, a disabled deep state and cpufreq,
+ * and of a tree with none of it. */
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
@@ -169,6 +171,94 @@ START_TEST(test_health)
 }
 END_TEST
 
+/* testbed_json()'s "cpu_power" in the fake tree (no targets). */
+static cJSON *power(void)
+{
+	cJSON *tb = testbed_json(NULL, 0);
+	ck_assert_ptr_nonnull(tb);
+	cJSON *p = cJSON_DetachItemFromObject(tb, "cpu_power");
+	cJSON_Delete(tb);
+	ck_assert(cJSON_IsObject(p));
+	return p;
+}
+
+static const char *pstr(const cJSON *p, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(p, key);
+	ck_assert_msg(cJSON_IsString(v), "%s not a string", key);
+	return v->valuestring;
+}
+
+static double pnum(const cJSON *p, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(p, key);
+	ck_assert_msg(cJSON_IsNumber(v), "%s not a number", key);
+	return v->valuedouble;
+}
+
+static void idle_state(unsigned i, const char *name, const char *lat, const char *disable)
+{
+	char rel[128];
+	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu0/cpuidle/state%u/name", i);
+	put(rel, name);
+	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu0/cpuidle/state%u/latency", i);
+	put(rel, lat);
+	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu0/cpuidle/state%u/disable", i);
+	put(rel, disable);
+}
+
+START_TEST(test_power)
+{
+	/* none of it: no cpuidle, no cpufreq, nothing guessed */
+	cJSON *p = power();
+	ck_assert_str_eq(pstr(p, "idle_driver"), "none");
+	ck_assert_str_eq(pstr(p, "idle_governor"), "none");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(p, "guest_halt_poll_ns")));
+	ck_assert_str_eq(pstr(p, "deepest_idle_state"), "unknown");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(p, "deepest_idle_exit_us")));
+	ck_assert_str_eq(pstr(p, "freq_governor"), "none");
+	cJSON_Delete(p);
+
+	/* a VM guest whose idle vCPU halts at once (this CI machine's kind) */
+	put("sys/devices/system/cpu/cpuidle/current_driver", "haltpoll\n");
+	put("sys/devices/system/cpu/cpuidle/current_governor", "haltpoll\n");
+	put("sys/module/haltpoll/parameters/guest_halt_poll_ns", "0\n");
+	idle_state(0, "POLL\n", "0\n", "0\n");
+	idle_state(1, "haltpoll idle\n", "1\n", "0\n");
+	p = power();
+	ck_assert_str_eq(pstr(p, "idle_driver"), "haltpoll");
+	ck_assert_str_eq(pstr(p, "idle_governor"), "haltpoll");
+	ck_assert(pnum(p, "guest_halt_poll_ns") == 0);
+	ck_assert_str_eq(pstr(p, "deepest_idle_state"), "haltpoll idle");
+	ck_assert(pnum(p, "deepest_idle_exit_us") == 1);
+	cJSON_Delete(p);
+
+	/* a host: intel_idle, C6 disabled (the deepest enabled is C1E),
+	 * cpufreq's performance governor; haltpoll's parameter is not its */
+	put("sys/devices/system/cpu/cpuidle/current_driver", "intel_idle\n");
+	put("sys/devices/system/cpu/cpuidle/current_governor", "menu\n");
+	idle_state(1, "C1\n", "2\n", "0\n");
+	idle_state(2, "C1E\n", "10\n", "0\n");
+	idle_state(3, "C6\n", "133\n", "1\n");
+	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+	p = power();
+	ck_assert_str_eq(pstr(p, "idle_driver"), "intel_idle");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(p, "guest_halt_poll_ns")));
+	ck_assert_str_eq(pstr(p, "deepest_idle_state"), "C1E");
+	ck_assert(pnum(p, "deepest_idle_exit_us") == 10);
+	ck_assert_str_eq(pstr(p, "freq_governor"), "performance");
+	cJSON_Delete(p);
+
+	/* cpufreq there but its governor unreadable: unknown, not "none" */
+	char g[PATH_MAX];
+	snprintf(g, sizeof(g), "%s/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", dir);
+	ck_assert_int_eq(unlink(g), 0);
+	p = power();
+	ck_assert_str_eq(pstr(p, "freq_governor"), "unknown");
+	cJSON_Delete(p);
+}
+END_TEST
+
 Suite *testbed_suite(void)
 {
 	Suite *s = suite_create("testbed");
@@ -178,6 +268,7 @@ Suite *testbed_suite(void)
 	tcase_add_test(t, test_link);
 	tcase_add_test(t, test_speed);
 	tcase_add_test(t, test_health);
+	tcase_add_test(t, test_power);
 	suite_add_tcase(s, t);
 	return s;
 }
