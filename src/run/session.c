@@ -767,9 +767,13 @@ int session_record_health(struct session *s, double t, double temp_c, double thr
 	return 0;
 }
 
+/* The percentile of the interval that ended at t, from the newest
+ * SESSION_IVAL_SLOTS intervals of the step running or, once the run has
+ * ended, of its last step (the Numbers pane's "now" stays the last
+ * second's, as its mean and p99 do). */
 double session_interval_pct(const struct session *s, double t, double pct)
 {
-	if (!s->pool || !s->jobs)
+	if (!s->jobs || !s->nsteps)
 		return NAN;
 	const struct session_step *st = &s->step[s->cur];
 	double ival = s->jobs[st->job].interval_ns / 1e9;
