@@ -249,7 +249,8 @@ static const struct cmd_opt console_opts[] = {
     {{"results", required_argument, NULL, O_RESULTS},
      0,
      "DIR",
-     "where each run's results go (default\nresults/<date>-<preset>/)"},
+     "where each run's, plan's or check's results go (default\nresults/<date>-<preset>/; later "
+     "ones DIR-2, ...)"},
     {{"plan", required_argument, NULL, O_PLAN},
      0,
      "NAME",

@@ -393,15 +393,19 @@ static void watch_health(struct app *a, const struct spec *jobs, unsigned n)
 	a->hl.hset = healthset_new(ctrl, nc, 5.0);
 }
 
+bool app_results_dir(const struct app *a, char *dir, size_t len)
+{
+	const char *r = a->run.results_dir;
+	int w = !r[0]		    ? -1
+		: a->run.nruns == 0 ? snprintf(dir, len, "%s", r)
+				    : snprintf(dir, len, "%s-%u", r, a->run.nruns + 1);
+	return w >= 0 && (size_t)w < len;
+}
+
 static void start_jobs(struct app *a, struct spec *jobs, unsigned n, const char *name)
 {
 	char dir[600], err[256] = "";
-	/* --results DIR: the first run writes DIR, later ones DIR-2, DIR-3... */
-	if (a->run.results_dir[0] && a->run.nruns == 0)
-		snprintf(dir, sizeof(dir), "%s", a->run.results_dir);
-	else if (a->run.results_dir[0])
-		snprintf(dir, sizeof(dir), "%s-%u", a->run.results_dir, a->run.nruns + 1);
-	else
+	if (!app_results_dir(a, dir, sizeof(dir)))
 		source_default_dir(name, dir, sizeof(dir));
 	if (!app_can(a, SOURCE_CAN_START)) { /* a plan shown before gives way */
 		struct source live;
@@ -714,7 +718,7 @@ void app_launch_form(struct app *a)
 		if (!a->fm.form[i].val[0])
 			continue;
 		if (opt_set(job, form_key(&a->fm.form[i]), form_value(&a->fm.form[i]), err,
-			     sizeof(err))) {
+			    sizeof(err))) {
 			app_message(a, ROLE_ERROR, "%s: %s", a->fm.form[i].label, err);
 			free(job);
 			return;

@@ -438,6 +438,11 @@ void planui_free(struct app *a);
 /* The marked targets (or, when @cursor, the one under the Devices cursor)
  * into @s->targets; a message and -EINVAL when there is none. */
 int app_marked_targets(struct app *a, struct spec *s, bool cursor);
+/* Where the next run, plan or check writes when the console was given
+ * --results DIR: DIR for the first, DIR-2, DIR-3... after (a->run.nruns
+ * counts them).  False without --results (each its own default), and
+ * when @len cannot hold the name (never cut). */
+bool app_results_dir(const struct app *a, char *dir, size_t len);
 
 /* ---- steadyview.c: live steady state ---- */
 /* Rebuilds the rounds and the verdict from what is shown now (live or

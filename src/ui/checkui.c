@@ -33,7 +33,7 @@ struct checkui {
 	bool started, joined;
 	atomic_int done, stop;
 	int rc;
-	char dir[512];
+	char dir[600]; /* --results DIR[-N] (512 + a number) or the default */
 	double t0;
 	WINDOW *win;
 };
@@ -166,8 +166,10 @@ static void start(struct app *a)
 	struct checkui *c = a->vw.chk;
 	char err[512];
 
-	if (check_default_dir(c->prof->name, c->dir, sizeof(c->dir))) {
-		app_message(a, ROLE_ERROR, "profile name too long for a results directory");
+	/* --results DIR: the first run, plan or check writes DIR, later ones DIR-2... */
+	if (a->run.results_dir[0] ? !app_results_dir(a, c->dir, sizeof(c->dir))
+				  : check_default_dir(c->prof->name, c->dir, sizeof(c->dir))) {
+		app_message(a, ROLE_ERROR, "the results directory's name is too long");
 		return;
 	}
 	if (!check_dir_empty(c->dir)) {
@@ -198,6 +200,7 @@ static void start(struct app *a)
 		return;
 	}
 	c->started = true;
+	a->run.nruns++;
 	app_message(a, ROLE_OK, "check %s started on %zu drive%s", c->prof->name, c->n,
 		    c->n == 1 ? "" : "s");
 }
@@ -447,7 +450,7 @@ static void draw_summary(struct paint *pa, WINDOW *w, int cols, int rows, const 
 	draw_fmt(pa, w, y++, 1, cols - 2, c->rc ? ROLE_ERROR : role,
 		 "%s: %u PASS, %u WARN, %u FAIL, %u N/A", c->b.cancelled ? "STOPPED" : "DONE",
 		 k[JUDGE_PASS], k[JUDGE_WARN], k[JUDGE_FAIL], k[JUDGE_NA]);
-	char line[600];
+	char line[sizeof("results: ") + sizeof(c->dir)];
 	snprintf(line, sizeof(line), "results: %s", c->dir);
 	int n = cols - 2, len = (int)strlen(line);
 	for (int o = 0; o < len && y < rows - 2; o += n, y++)

@@ -69,11 +69,7 @@ static void log_overrides(struct app *a)
 static void start(struct app *a, const char *confirm, bool force)
 {
 	char dir[600], err[512] = "";
-	if (a->run.results_dir[0] && a->run.nruns == 0)
-		snprintf(dir, sizeof(dir), "%s", a->run.results_dir);
-	else if (a->run.results_dir[0])
-		snprintf(dir, sizeof(dir), "%s-%u", a->run.results_dir, a->run.nruns + 1);
-	else
+	if (!app_results_dir(a, dir, sizeof(dir)))
 		dir[0] = '\0';
 	if (source_pending_start(a->pl.loaded, dir, confirm, force, err, sizeof(err))) {
 		app_message(a, ROLE_ERROR, "plan not started: %s", err);

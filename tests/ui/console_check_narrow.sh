@@ -8,7 +8,7 @@
 # --target ...` (or --all-nvme) opens the view and starts the batch at
 # once, as a technician starts a tray.  A health-only profile: loop
 # devices have no health log, so each drive is N/A with its reason, and no
-# I/O is needed.
+# I/O is needed.  With --results DIR the check writes DIR, a second one DIR-2.
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 t_loop 16M
@@ -70,8 +70,13 @@ ok "view closed, console quit"
 # self-test too (not supported on a loop device): the reasons are longer
 # than their column at 80x24 and 100x30, and go on on the next row, whole
 sed 's/^selftest=none/selftest=short/' "$P/checks/quick.ini" >"$P/checks/st.ini"
-u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN" --check st --target "$A" --target "$B"
+# (and --results DIR: the check writes there, not under results/)
+R=$T_TMP/rack-tray
+before=$(ls "$T_TMP/results")
+u_start 80 24 env NVSCOPE_PRESETS="$P" "$NVS_BIN" --check st --target "$A" --target "$B" --results "$R"
 u_wait 'DONE: 0 PASS, 0 WARN, 0 FAIL, 2 N/A' 20
+[ -s "$R/summary.json" ] || { u_screen >&2; fail "--results $R: no summary.json there"; }
+u_screen | grep -q "^ results: $R *\$" || { u_screen >&2; fail "--results $R: not the directory on screen"; }
 wrapped() { # each drive's row and the next: the reasons whole
 	local d r
 	for d in "$a" "$b"; do
@@ -89,6 +94,16 @@ if ! { wide && wrapped; }; then
 	fail "100x30: the reasons not wrapped whole onto a second row"
 fi
 ok "80x24 and 100x30: a long reason goes on on the next row, not cut"
+u_keys q
+u_wait 'Presets' 5
+# a second check in the same console: DIR-2, as a second run would
+u_keys c
+u_wait 'READY *$' 5
+u_keys Enter
+u_wait "results: $R-2" 20
+[ -s "$R-2/summary.json" ] || fail "the second check: no $R-2/summary.json"
+[ "$(ls "$T_TMP/results")" = "$before" ] || fail "a check wrote under results/ though --results was given"
+ok "--results DIR: the console's first check writes DIR, the second DIR-2"
 u_keys q
 u_wait 'Presets' 5
 u_keys q
