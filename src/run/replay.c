@@ -63,7 +63,46 @@ static char *slurp(const char *path, int *e)
 	return rc ? NULL : buf;
 }
 
-int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen)
+struct run_pcts {
+	double p[3][2]; /* [read, write, both][p99, p99.99], us */
+};
+
+/* The whole run's latency percentiles from a summary of one job (fio's
+ * lat_ns: ramp excluded), as the live run's Numbers pane takes them from
+ * its full histograms: @pct[read, write, both][p99, p99.99], "both" only
+ * where one direction did every I/O (two directions' percentiles do not
+ * merge); NAN unknown.  A summary of several jobs (a QD sweep, a job file
+ * of several): none - their percentiles do not merge either. */
+static void run_pcts(const cJSON *jobs, struct run_pcts *o)
+{
+	static const char *const dirs[2] = {"read", "write"};
+	static const char *const keys[2] = {"99.000000", "99.990000"};
+	int with_io = 0, only = -1;
+	double(*pct)[2] = o->p;
+	for (int d = 0; d < 3; d++)
+		pct[d][0] = pct[d][1] = NAN;
+	if (cJSON_GetArraySize(jobs) != 1)
+		return;
+	const cJSON *job = cJSON_GetArrayItem(jobs, 0);
+	for (int d = 0; d < 2; d++) {
+		const cJSON *dj = cJSON_GetObjectItemCaseSensitive(job, dirs[d]);
+		if (!(num(dj, "total_ios") > 0))
+			continue;
+		with_io++;
+		only = d;
+		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(dj, "lat_ns");
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(lat, "percentile");
+		for (int k = 0; k < 2; k++)
+			pct[d][k] = num(p, keys[k]) / 1e3;
+	}
+	if (with_io == 1)
+		for (int k = 0; k < 2; k++)
+			pct[2][k] = pct[only][k];
+}
+
+/* replay_qd_rows, and the run's percentiles into @pct when not NULL. */
+static int read_summary(const char *dir, struct resdir_row **rows, struct run_pcts *pct, char *err,
+			size_t errlen)
 {
 	char path[600];
 	int e = 0, n = 0;
@@ -82,6 +121,8 @@ int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t 
 		cJSON_Delete(doc);
 		return -EINVAL;
 	}
+	if (pct)
+		run_pcts(jobs, pct);
 	int cap = cJSON_GetArraySize(jobs);
 	struct resdir_row *r = calloc(cap ? (size_t)cap : 1, sizeof(*r));
 	if (!r) {
@@ -117,6 +158,11 @@ int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t 
 	return n;
 }
 
+int replay_qd_rows(const char *dir, struct resdir_row **rows, char *err, size_t errlen)
+{
+	return read_summary(dir, rows, NULL, err, errlen);
+}
+
 struct replay {
 	char dir[512];
 	struct series agg;  /* samples.csv */
@@ -125,8 +171,9 @@ struct replay {
 	unsigned ntgt;
 	struct resdir_row *rows; /* summary.json */
 	int nrows;
-	double t;      /* the play position */
-	char step[96]; /* replay_set_step */
+	struct run_pcts pct; /* summary.json: the run's p99, p99.99 */
+	double t;	     /* the play position */
+	char step[96];	     /* replay_set_step */
 	char kind[32];
 	struct series view; /* what series() returned last (a prefix, not a copy) */
 	bool paused;
@@ -211,6 +258,12 @@ static void load_extras(struct replay *r, const char *dir)
 	}
 }
 
+static void no_pcts(struct replay *r)
+{
+	for (int d = 0; d < 3; d++)
+		r->pct.p[d][0] = r->pct.p[d][1] = NAN;
+}
+
 int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 {
 	char path[600];
@@ -223,6 +276,7 @@ int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	r->speed = 1;
 	r->shown_n = (size_t)-1;
+	no_pcts(r);
 	snprintf(path, sizeof(path), "%s/" RESDIR_SAMPLES, dir);
 	int ret = csv_read_series(path, &r->agg, err, errlen);
 	if (ret)
@@ -235,7 +289,7 @@ int replay_open(const char *dir, struct replay **out, char *err, size_t errlen)
 		goto fail;
 	}
 	char qerr[256];
-	r->nrows = replay_qd_rows(dir, &r->rows, qerr, sizeof(qerr));
+	r->nrows = read_summary(dir, &r->rows, &r->pct, qerr, sizeof(qerr));
 	if (r->nrows < 0) /* no summary (an interrupted run): no per-QD table */
 		r->nrows = 0;
 	load_extras(r, dir);
@@ -255,6 +309,7 @@ int replay_from_series(const char *title, struct series *agg, struct replay **ou
 	snprintf(r->dir, sizeof(r->dir), "%s", title);
 	r->speed = 1;
 	r->shown_n = (size_t)-1;
+	no_pcts(r);
 	r->agg = *agg;
 	memset(agg, 0, sizeof(*agg));
 	*out = r;
@@ -401,6 +456,22 @@ static void rp_info(const void *ctx, struct source_info *o)
 	snprintf(o->step, sizeof(o->step), "%s", r->step);
 	o->step_kind = r->kind;
 	o->rows_from = "from " RESDIR_SUMMARY;
+	/* the whole run's percentiles: at the end of the play, where the
+	 * summary has them */
+	bool any = false;
+	for (int d = 0; d < 3; d++)
+		any |= !isnan(r->pct.p[d][0]) || !isnan(r->pct.p[d][1]);
+	if (any && r->t >= o->end_s)
+		o->valid |= SOURCE_HAS_RUN_PCT;
+}
+
+static double rp_run_pct(const void *ctx, int d, double pct)
+{
+	const struct replay *r = ctx;
+	int k = fabs(pct - 99) < 1e-9 ? 0 : fabs(pct - 99.99) < 1e-9 ? 1 : -1;
+	if (k < 0 || d < -1 || d > 1 || r->t < replay_end(r))
+		return NAN;
+	return r->pct.p[d < 0 ? 2 : d][k];
 }
 
 static int rp_nrows(const void *ctx, int *cur)
@@ -483,6 +554,7 @@ static const struct source_ops replay_ops = {
     .running = source_not_running,
     .note = source_no_note,
     .rounds = rp_rounds,
+    .run_pct = rp_run_pct,
     .seek = rp_seek,
     .play = rp_play,
     .speed = rp_speed,

@@ -31,6 +31,7 @@
 #define SOURCE_HAS_CURSOR   (1u << 4) /* a play position: now_s may lie before the end */
 #define SOURCE_FILE_ROUNDS  (1u << 5) /* rounds only from the source (rounds()), never cut */
 #define SOURCE_HAS_HEALTH   (1u << 6) /* the run recorded health readings (health()) */
+#define SOURCE_HAS_RUN_PCT  (1u << 7) /* run_pct(): the whole run's percentiles, from its file */
 
 /* capability bits of source_ops.caps: the optional operations */
 #define SOURCE_CAN_START (1u << 0) /* start(): runs jobs (the live source) */
@@ -173,6 +174,10 @@ struct source_ops {
 	const struct hist *(*hist)(const void *ctx, int d);
 	/* SOURCE_HAS_IVAL_PCT: percentile @pct of the interval ending at @t. */
 	double (*interval_pct)(const void *ctx, double t, double pct);
+	/* SOURCE_HAS_RUN_PCT (a source without the histograms, at the end of
+	 * the run): the whole run's latency percentile @pct (99 or 99.99), us,
+	 * of direction @d or of both (-1); NAN where the file has none. */
+	double (*run_pct)(const void *ctx, int d, double pct);
 	/* Rounds the source brings for the step shown; NULL when none. */
 	const struct source_rounds *(*rounds)(void *ctx);
 	/* SOURCE_CAN_START: starts @n jobs (copied) under results directory

@@ -193,6 +193,16 @@ static void avgs_hist(const struct source *src, struct avgs *a)
 	}
 }
 
+/* A source without the histograms: the whole run's percentiles from its
+ * file (a played run at its end), where it has them. */
+static void avgs_file(const struct source *src, struct avgs *a)
+{
+	for (int d = 0; d < 2; d++)
+		a->dp99[d] = src->ops->run_pct(src->ctx, d, 99);
+	a->p99 = src->ops->run_pct(src->ctx, -1, 99);
+	a->p9999 = src->ops->run_pct(src->ctx, -1, 99.99);
+}
+
 /* The latency rows: each direction's mean and p99 for a mixed workload,
  * else both's; then p99.99 and the max where there is room.  The next row. */
 static int latency_rows(const struct pane_ctx *c, WINDOW *w, int y, const struct point *lp,
@@ -239,6 +249,8 @@ void tables_numbers(const struct pane_ctx *c, WINDOW *w)
 	c->src.ops->info(c->src.ctx, &in);
 	if (in.valid & SOURCE_HAS_HIST) /* the run's full histograms */
 		avgs_hist(&c->src, &a);
+	else if (in.valid & SOURCE_HAS_RUN_PCT)
+		avgs_file(&c->src, &a);
 	draw_header(c->p, w, "Numbers", "now    avg");
 	int y = 1, h = getmaxy(w);
 	double now_iops = lp ? point_iops(lp) : NAN;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # console_multi.sh - several targets at once: the aggregate strip plus one
-# small strip per target, live and replayed (target-N.csv, targets.txt).
+# small strip per target, live and replayed (target-N.csv, targets.txt);
+# the replay at its end shows the whole run's p99 and p99.99.
 . "$NVS_TOP/tests/lib.sh"
 . "$NVS_TOP/tests/ui/tmux.inc"
 RES=$T_TMP/multi
@@ -28,6 +29,11 @@ u_wait 'PAUSED' 5
 S=$(u_screen)
 for n in alpha beta gamma; do
 	echo "$S" | grep -Eq "$n\\.img [1-9]" || fail "no replayed strip for $n"
+done
+# at the end of the play the Numbers pane's averages are the whole run's,
+# p99 and p99.99 too (summary.json's, as the live run's full histograms)
+for row in 'lat p99' 'p99.99'; do
+	echo "$S" | grep -Eq "$row +[^ ]+ +[0-9.]+[mµ]?s( |$)" || { echo "$S" >&2; fail "replay at its end: no whole-run $row"; }
 done
 u_keys q
 u_restored
