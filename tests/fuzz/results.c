@@ -50,6 +50,9 @@ static void read_source(const char *dir)
 			src.ops->row(src.ctx, (unsigned)i, &q);
 		src.ops->marks(src.ctx, mk, SOURCE_MAX_MARKS);
 		src.ops->health(src.ctx, &hp);
+		if (src.ops->run_pct)
+			for (int d = -1; d < 2; d++)
+				(void)src.ops->run_pct(src.ctx, d, d < 0 ? 99.99 : 99);
 		struct source_event ev;
 		while (src.ops->event(src.ctx, &ev))
 			;
