@@ -70,66 +70,73 @@ static bool has_pct(const struct source *src)
 	return in.valid & SOURCE_HAS_RUN_PCT;
 }
 
-START_TEST(test_one_direction)
+/* One summary.json and what the play's end reads from it. */
+struct pct_case {
+	const char *what;
+	int njobs;
+	unsigned rios, wios;	   /* each direction's I/Os */
+	const char *rp[2], *wp[2]; /* their p99, p99.99 in the file (ns) */
+	double want[3][2];	   /* read, write, both x p99, p99.99 (us) */
+};
+
+static const struct pct_case cases[] = {
+    {"reads only",
+     1,
+     3000,
+     0,
+     {"569344", "3850240"},
+     {"0", "0"},
+     {{569.344, 3850.24}, {NAN, NAN}, {569.344, 3850.24}}},
+    /* two directions' percentiles do not merge */
+    {"mixed",
+     1,
+     3000,
+     1500,
+     {"300000", "800000"},
+     {"400000", "900000"},
+     {{300, 800}, {400, 900}, {NAN, NAN}}},
+    /* a QD sweep: a job per depth, whose percentiles do not merge */
+    {"two jobs",
+     2,
+     3000,
+     0,
+     {"300000", "800000"},
+     {"0", "0"},
+     {{NAN, NAN}, {NAN, NAN}, {NAN, NAN}}},
+    {"not finite, not a number",
+     1,
+     3000,
+     0,
+     {"1e400", "\"x\""},
+     {"0", "0"},
+     {{NAN, NAN}, {NAN, NAN}, {NAN, NAN}}},
+};
+
+START_TEST(test_at_end)
 {
+	const struct pct_case *c = &cases[_i];
 	char dir[64], r[512], w[512];
 	struct source src;
-	dir_json(r, sizeof(r), 3000, "569344", "3850240");
-	dir_json(w, sizeof(w), 0, "0", "0");
-	open_dir(dir, 1, r, w, &src);
+	bool any = false;
+	dir_json(r, sizeof(r), c->rios, c->rp[0], c->rp[1]);
+	dir_json(w, sizeof(w), c->wios, c->wp[0], c->wp[1]);
+	open_dir(dir, c->njobs, r, w, &src);
 	ck_assert_ptr_nonnull(src.ops->run_pct);
 	src.ops->seek(src.ctx, 1e9); /* the end */
-	ck_assert(has_pct(&src));
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, -1, 99), 569.344, 1e-9);
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, -1, 99.99), 3850.24, 1e-9);
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, 0, 99), 569.344, 1e-9);
-	ck_assert(isnan(src.ops->run_pct(src.ctx, 1, 99)));  /* no writes */
+	for (int d = 0; d < 3; d++)
+		for (int k = 0; k < 2; k++) {
+			double got = src.ops->run_pct(src.ctx, d < 2 ? d : -1, k ? 99.99 : 99);
+			double want = c->want[d][k];
+			any |= !isnan(want);
+			ck_assert_msg(isnan(want) ? isnan(got) : fabs(got - want) < 1e-9,
+				      "%s: [%d][%d] %f, not %f", c->what, d, k, got, want);
+		}
+	ck_assert_msg(has_pct(&src) == any, "%s: the validity bit", c->what);
 	ck_assert(isnan(src.ops->run_pct(src.ctx, -1, 50))); /* only p99, p99.99 */
 	/* before the end the whole run's figures are not the play's */
 	src.ops->seek(src.ctx, 1.5);
 	ck_assert(!has_pct(&src));
-	ck_assert(isnan(src.ops->run_pct(src.ctx, -1, 99)));
-	close_dir(dir, &src);
-}
-END_TEST
-
-START_TEST(test_mixed)
-{
-	char dir[64], r[512], w[512];
-	struct source src;
-	dir_json(r, sizeof(r), 3000, "300000", "800000");
-	dir_json(w, sizeof(w), 1500, "400000", "900000");
-	open_dir(dir, 1, r, w, &src);
-	src.ops->seek(src.ctx, 1e9);
-	ck_assert(has_pct(&src));
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, 0, 99), 300, 1e-9);
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, 1, 99), 400, 1e-9);
-	ck_assert_double_eq_tol(src.ops->run_pct(src.ctx, 1, 99.99), 900, 1e-9);
-	/* two directions' percentiles do not merge */
-	ck_assert(isnan(src.ops->run_pct(src.ctx, -1, 99)));
-	ck_assert(isnan(src.ops->run_pct(src.ctx, -1, 99.99)));
-	close_dir(dir, &src);
-}
-END_TEST
-
-START_TEST(test_none)
-{
-	char dir[64], r[512], w[512];
-	struct source src;
-	dir_json(r, sizeof(r), 3000, "300000", "800000");
-	dir_json(w, sizeof(w), 0, "0", "0");
-	/* a QD sweep: a job per depth, whose percentiles do not merge */
-	open_dir(dir, 2, r, w, &src);
-	src.ops->seek(src.ctx, 1e9);
-	ck_assert(!has_pct(&src));
 	ck_assert(isnan(src.ops->run_pct(src.ctx, 0, 99)));
-	close_dir(dir, &src);
-	/* numbers that are not finite, or not numbers: none */
-	dir_json(r, sizeof(r), 3000, "1e400", "\"x\"");
-	open_dir(dir, 1, r, w, &src);
-	src.ops->seek(src.ctx, 1e9);
-	ck_assert(!has_pct(&src));
-	ck_assert(isnan(src.ops->run_pct(src.ctx, -1, 99)));
 	close_dir(dir, &src);
 }
 END_TEST
@@ -138,9 +145,7 @@ Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
 	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, test_one_direction);
-	tcase_add_test(tc, test_mixed);
-	tcase_add_test(tc, test_none);
+	tcase_add_loop_test(tc, test_at_end, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
