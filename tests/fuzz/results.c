@@ -7,12 +7,15 @@
  * (summary.json also as a check's, rendered by the HTML report's check
  * section; and as the step's qd1.json, whose latency bins the report's QoS
  * reads back: qos.c, qoshtml.c; its per-target figures: drives.c; its
- * read and write figures and the rate curve's charts: rwhtml.c). */
+ * read and write figures and the rate curve's charts: rwhtml.c); and as
+ * meta.json and step.json, the report's test bed, overrides and "as run"
+ * line (bedhtml.c). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "fuzz.h"
+#include "report/bedhtml.h"
 #include "report/checkhtml.h"
 #include "report/drives.h"
 #include "report/heat.h"
@@ -165,5 +168,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qos_read(dir, step);
 	qos_read(dir, QOS_STEP);
 	checkhtml_section(devnull, dir, "fuzz");
+	/* the input as meta.json and step.json: the report's test bed (the
+	 * machine, its CPU power policy, the drives), overrides, "as run" */
+	cJSON *meta = cJSON_ParseWithLength((const char *)data, size);
+	if (meta) {
+		bedhtml_testbed(devnull, meta, "fuzz");
+		bedhtml_overrides(devnull, meta);
+		bedhtml_asrun(devnull, meta, meta, "fuzz");
+		cJSON_Delete(meta);
+	}
 	return 0;
 }
