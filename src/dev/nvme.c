@@ -650,6 +650,44 @@ static const struct nvme_fdp_config_desc *fdp_config(const uint8_t *log, size_t 
 	return NULL;
 }
 
+/* The reclaim unit handles' status of namespace @nsid into @f (nruhsd,
+ * and the first NVS_FDP_MAX_RUHS handles' placement IDs and writable
+ * space).  0 or -errno with @err. */
+static int fdp_ruh_status(int fd, uint32_t nsid, struct nvs_fdp *f, const char *path,
+			  int *nvme_status, char *err, size_t errlen)
+{
+	struct nvme_fdp_ruh_status *rs = NULL;
+	int r = 0;
+	/* as fio: the header for the count, then the descriptors (a
+	 * controller may refuse a buffer longer than the data) */
+	for (unsigned pass = 0; pass < 2; pass++) {
+		size_t len = sizeof(*rs) + (pass ? f->nruhsd : 0) * sizeof(rs->ruhss[0]);
+		free(rs);
+		if (!(rs = calloc(1, len))) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)len, rs),
+			   "I/O Management Receive (reclaim unit handle status)", path, nvme_status,
+			   err, errlen);
+		if (r)
+			goto out;
+		if (!pass)
+			f->nruhsd = le16toh(rs->nruhsd);
+		else if (le16toh(rs->nruhsd) < f->nruhsd)
+			f->nruhsd = le16toh(rs->nruhsd);
+	}
+	for (unsigned i = 0; i < f->nruhsd && i < NVS_FDP_MAX_RUHS; i++) {
+		f->pid[i] = le16toh(rs->ruhss[i].pid);
+		f->ruamw[i] = le64toh(rs->ruhss[i].ruamw);
+	}
+	if (f->nruhsd > NVS_FDP_MAX_RUHS) /* fio keeps the first 128 */
+		f->nruhsd = NVS_FDP_MAX_RUHS;
+out:
+	free(rs);
+	return r;
+}
+
 int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_status, char *err,
 		 size_t errlen)
 {
@@ -657,7 +695,6 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 	struct nvme_id_ns ns;
 	struct nvme_fdp_config_log hdr;
 	uint8_t *log = NULL;
-	struct nvme_fdp_ruh_status *rs = NULL;
 	uint32_t feat = 0, size;
 	int fd, r;
 
@@ -722,33 +759,8 @@ int nvs_nvme_fdp(const char *path, uint32_t nsid, struct nvs_fdp *f, int *nvme_s
 		f->nrg = le32toh(d->nrg);
 		f->runs = le64toh(d->runs);
 	}
-	/* as fio: the header for the count, then the descriptors (a
-	 * controller may refuse a buffer longer than the data) */
-	for (unsigned pass = 0; pass < 2; pass++) {
-		size_t len = sizeof(*rs) + (pass ? f->nruhsd : 0) * sizeof(rs->ruhss[0]);
-		free(rs);
-		if (!(rs = calloc(1, len))) {
-			r = -ENOMEM;
-			goto out;
-		}
-		r = nv_ret(nvme_fdp_reclaim_unit_handle_status(fd, nsid, (uint32_t)len, rs),
-			   "I/O Management Receive (reclaim unit handle status)", path, nvme_status,
-			   err, errlen);
-		if (r)
-			goto out;
-		if (!pass)
-			f->nruhsd = le16toh(rs->nruhsd);
-		else if (le16toh(rs->nruhsd) < f->nruhsd)
-			f->nruhsd = le16toh(rs->nruhsd);
-	}
-	for (unsigned i = 0; i < f->nruhsd && i < NVS_FDP_MAX_RUHS; i++) {
-		f->pid[i] = le16toh(rs->ruhss[i].pid);
-		f->ruamw[i] = le64toh(rs->ruhss[i].ruamw);
-	}
-	if (f->nruhsd > NVS_FDP_MAX_RUHS) /* fio keeps the first 128 */
-		f->nruhsd = NVS_FDP_MAX_RUHS;
+	r = fdp_ruh_status(fd, nsid, f, path, nvme_status, err, errlen);
 out:
-	free(rs);
 	free(log);
 	close(fd);
 	return r;

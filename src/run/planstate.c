@@ -75,38 +75,20 @@ int planrun_save(const struct planrun *r)
 	return rc;
 }
 
-int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
+/* The run in state.json @o: its targets (each used whole or the file is
+ * refused: never cut or skipped), stripe, force, plan name and overrides.
+ * 0, or -EINVAL with @err. */
+static int load_run(struct planrun *r, const cJSON *o, const char *path, char *err, size_t errlen)
 {
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
-	errno = 0;
-	cJSON *o = json_read_file(path);
-	if (!o) {
-		int e = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: %s", path,
-			 e == EINVAL ? "not valid JSON" : strerror(e));
-		if (e != EINVAL)
-			snprintf(err + strlen(err), errlen - strlen(err),
-				 " (not a plan results directory?)");
-		return -e;
-	}
-	int rc = -EINVAL;
-	struct planrun_state *s = &r->st;
-	const cJSON *t = cJSON_GetObjectItem(o, "targets"), *x;
-	const cJSON *step = cJSON_GetObjectItem(o, "step"), *sub = cJSON_GetObjectItem(o, "sub");
-	if (!cJSON_IsArray(t) || !cJSON_IsNumber(step) || !cJSON_IsNumber(sub)) {
-		snprintf(err, errlen, "%s: missing targets/step/sub", path);
-		goto out_json;
-	}
+	const cJSON *x;
 	r->ntargets = 0;
-	cJSON_ArrayForEach(x, t)
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "targets"))
 	{
-		/* a target is used whole or the file is refused: never cut or skipped */
 		if (!cJSON_IsString(x) || r->ntargets >= NVS_MAX_TARGETS ||
 		    strlen(x->valuestring) >= sizeof(r->targets[0])) {
 			snprintf(err, errlen, "%s: a target is not a path of at most %zu bytes",
 				 path, sizeof(r->targets[0]) - 1);
-			goto out_json;
+			return -EINVAL;
 		}
 		snprintf(r->targets[r->ntargets++], sizeof(r->targets[0]), "%s", x->valuestring);
 	}
@@ -115,7 +97,7 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 	r->stripe = 0;
 	if (x && (!cJSON_IsNumber(x) || num_to_u64(x->valuedouble, 1u << 20, &u64))) {
 		snprintf(err, errlen, "%s: stripe out of range", path);
-		goto out_json;
+		return -EINVAL;
 	}
 	if (x)
 		r->stripe = u64;
@@ -123,7 +105,7 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 	x = cJSON_GetObjectItem(o, "plan");
 	if (cJSON_IsString(x) && strlen(x->valuestring) >= sizeof(r->plan_name)) {
 		snprintf(err, errlen, "%s: plan name too long", path);
-		goto out_json;
+		return -EINVAL;
 	}
 	snprintf(r->plan_name, sizeof(r->plan_name), "%s", cJSON_IsString(x) ? x->valuestring : "");
 	r->noverrides = 0;
@@ -133,18 +115,28 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 		if (!cJSON_IsString(k) || !cJSON_IsString(v) || r->noverrides >= 32 ||
 		    strlen(k->valuestring) >= 128 || strlen(v->valuestring) >= 128) {
 			snprintf(err, errlen, "%s: bad override", path);
-			goto out_json;
+			return -EINVAL;
 		}
 		snprintf(r->overrides[r->noverrides][0], 128, "%s", k->valuestring);
 		snprintf(r->overrides[r->noverrides][1], 128, "%s", v->valuestring);
 		r->noverrides++;
 	}
-	memset(s, 0, sizeof(*s));
+	return 0;
+}
+
+/* Where the plan was in state.json @o: step and sub-step (@step, @sub:
+ * numbers), the time offset, the rate tracked, the sizes and the values
+ * saved.  0, or -EINVAL / -ENOMEM with @err. */
+static int load_position(struct planrun_state *s, const cJSON *o, const cJSON *step,
+			 const cJSON *sub, const char *path, char *err, size_t errlen)
+{
+	const cJSON *x;
 	uint64_t stepn, subn;
+	memset(s, 0, sizeof(*s));
 	if (num_to_u64(step->valuedouble, 1000000, &stepn) ||
 	    num_to_u64(sub->valuedouble, 1000000000, &subn)) {
 		snprintf(err, errlen, "%s: step/sub out of range", path);
-		goto out_json;
+		return -EINVAL;
 	}
 	s->step = (unsigned)stepn;
 	s->sub = (unsigned)subn;
@@ -163,7 +155,7 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 		x = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "sizes"), i);
 		if (cJSON_IsNumber(x) && num_to_i64(x->valuedouble, -1, LONG_MAX, &sz)) {
 			snprintf(err, errlen, "%s: sizes out of range", path);
-			goto out_json;
+			return -EINVAL;
 		}
 		s->sizes[i] = (long)sz;
 	}
@@ -172,8 +164,8 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 	if (nv > 0) {
 		s->values = calloc((size_t)nv, sizeof(double));
 		if (!s->values) {
-			rc = -ENOMEM;
-			goto out_json;
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
 		}
 		cJSON_ArrayForEach(x, v)
 		{
@@ -182,10 +174,38 @@ int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
 			s->values[s->nvalues++] = isfinite(d) ? d : NAN;
 		}
 	}
+	return 0;
+}
+
+int planrun_load(struct planrun *r, const char *dir, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/" RESDIR_STATE, dir);
+	errno = 0;
+	cJSON *o = json_read_file(path);
+	if (!o) {
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "%s: %s", path, e == EINVAL ? "not valid JSON" : strerror(e));
+		if (e != EINVAL)
+			snprintf(err + strlen(err), errlen - strlen(err),
+				 " (not a plan results directory?)");
+		return -e;
+	}
+	int rc = -EINVAL;
+	const cJSON *t = cJSON_GetObjectItem(o, "targets");
+	const cJSON *step = cJSON_GetObjectItem(o, "step"), *sub = cJSON_GetObjectItem(o, "sub");
+	if (!cJSON_IsArray(t) || !cJSON_IsNumber(step) || !cJSON_IsNumber(sub)) {
+		snprintf(err, errlen, "%s: missing targets/step/sub", path);
+		goto out_json;
+	}
+	if ((rc = load_run(r, o, path, err, errlen)) ||
+	    (rc = load_position(&r->st, o, step, sub, path, err, errlen)))
+		goto out_json;
 	const cJSON *c = cJSON_GetObjectItem(o, "confirm");
 	static char confirm[1024];
 	if (cJSON_IsString(c) && strlen(c->valuestring) >= sizeof(confirm)) {
 		snprintf(err, errlen, "%s: confirm too long", path);
+		rc = -EINVAL;
 		goto out_json;
 	}
 	snprintf(confirm, sizeof(confirm), "%s", cJSON_IsString(c) ? c->valuestring : "");

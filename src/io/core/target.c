@@ -227,6 +227,42 @@ close_fd:
 	return rc;
 }
 
+/* What the opened device @t is (its stat @st): a block device's size and
+ * logical block size, an NVMe generic device's namespace geometry, a
+ * character device of --size @want_size.  0, or -errno with @err (the
+ * descriptor stays open: the caller closes it). */
+static int device_geometry(struct target *t, const struct stat *st, const char *path,
+			   uint64_t want_size, char *err, size_t errlen)
+{
+	t->rdev = st->st_rdev;
+	if (S_ISBLK(st->st_mode)) {
+		int lbs = 0;
+		t->kind = TARGET_BLOCK;
+		if (ioctl(t->fd, BLKGETSIZE64, &t->size) || ioctl(t->fd, BLKSSZGET, &lbs)) {
+			int rc = -errno;
+			snprintf(err, errlen, "%s: cannot read size: %s", path, strerror(errno));
+			return rc;
+		}
+		t->lbs = (uint32_t)lbs;
+	} else if (S_ISCHR(st->st_mode) && safety_is_nvme_generic(st->st_rdev)) {
+		t->kind = TARGET_NVME_GENERIC;
+		return generic_geometry(t, err, errlen);
+	} else if (S_ISCHR(st->st_mode)) {
+		t->kind = TARGET_CHAR;
+		if (!want_size) {
+			snprintf(err, errlen, "%s: a character device has no size: give --size",
+				 path);
+			return -EINVAL;
+		}
+		t->size = want_size;
+		t->lbs = 512;
+	} else {
+		snprintf(err, errlen, "%s changed while it was being opened", path);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
 int target_open(struct target *t, const char *path, bool write, bool force, bool direct,
 		uint64_t want_size, char *err, size_t errlen)
 {
@@ -296,37 +332,8 @@ int target_open_claims(struct target *t, struct safety_claims *cs, const char *p
 		if ((rc = safety_pin_verify_fd(t->fd, path, err, errlen)))
 			goto close_fd;
 	}
-	t->rdev = st.st_rdev;
-	if (S_ISBLK(st.st_mode)) {
-		int lbs = 0;
-		t->kind = TARGET_BLOCK;
-		if (ioctl(t->fd, BLKGETSIZE64, &t->size) || ioctl(t->fd, BLKSSZGET, &lbs)) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: cannot read size: %s", path, strerror(errno));
-			goto close_fd;
-		}
-		t->lbs = (uint32_t)lbs;
-	} else if (S_ISCHR(st.st_mode) && safety_is_nvme_generic(st.st_rdev)) {
-		t->kind = TARGET_NVME_GENERIC;
-		rc = generic_geometry(t, err, errlen);
-		if (rc)
-			goto close_fd;
-	} else if (S_ISCHR(st.st_mode)) {
-		t->kind = TARGET_CHAR;
-		if (!want_size) {
-			snprintf(err, errlen, "%s: a character device has no size: give --size",
-				 path);
-			rc = -EINVAL;
-			goto close_fd;
-		}
-		t->size = want_size;
-		t->lbs = 512;
-	} else {
-		rc = -EAGAIN;
-		snprintf(err, errlen, "%s changed while it was being opened", path);
+	if ((rc = device_geometry(t, &st, path, want_size, err, errlen)))
 		goto close_fd;
-	}
-	rc = 0;
 done:
 	if (!rc && !t->lba_shift)
 		t->lba_shift = log2u(t->lbs);
